@@ -1,0 +1,10 @@
+//! The engine: DynamoDB's data model, expressions and an in-process store with its capacity math.
+//!
+//! The engine is pure. It never touches a terminal, never reads the wall clock (time is
+//! `time::SimTime`, moved by its caller) and keeps no global state; all randomness comes from a
+//! seed its caller provides. It builds and is tested with the `tui` feature off.
+
+pub mod expr;
+pub mod number;
+pub mod time;
+pub mod value;

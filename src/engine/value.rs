@@ -1,0 +1,491 @@
+//! DynamoDB's data model: attribute values, items, key values, their sizes and their JSON form.
+//!
+//! Sizes follow the AWS developer guide ("Item sizes and formats"); see DESIGN.md §4. Maps and
+//! sets are ordered (`BTreeMap`/`BTreeSet`) so every output is deterministic; DynamoDB itself
+//! promises no order for either. This module never knows about tables or capacity.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Map, Value as Json};
+
+use super::number::{Number, NumberError};
+
+/// An item: attribute name → value.
+pub type Item = BTreeMap<String, AttributeValue>;
+
+/// Largest item DynamoDB stores: 400 KB (AWS service quotas).
+pub const MAX_ITEM_BYTES: usize = 409_600;
+/// Partition key values are 1..=2048 bytes (AWS service quotas).
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// Sort key values are at most 1024 bytes (AWS service quotas).
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AttributeValue {
+    S(String),
+    N(Number),
+    B(Vec<u8>),
+    Bool(bool),
+    Null,
+    L(Vec<AttributeValue>),
+    M(BTreeMap<String, AttributeValue>),
+    Ss(BTreeSet<String>),
+    Ns(BTreeSet<Number>),
+    Bs(BTreeSet<Vec<u8>>),
+}
+
+/// The type descriptors DynamoDB uses in JSON and in `attribute_type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ValueType {
+    S,
+    N,
+    B,
+    Bool,
+    Null,
+    L,
+    M,
+    Ss,
+    Ns,
+    Bs,
+}
+
+impl ValueType {
+    pub const ALL: [ValueType; 10] = [
+        ValueType::S,
+        ValueType::N,
+        ValueType::B,
+        ValueType::Bool,
+        ValueType::Null,
+        ValueType::L,
+        ValueType::M,
+        ValueType::Ss,
+        ValueType::Ns,
+        ValueType::Bs,
+    ];
+
+    pub fn descriptor(self) -> &'static str {
+        match self {
+            ValueType::S => "S",
+            ValueType::N => "N",
+            ValueType::B => "B",
+            ValueType::Bool => "BOOL",
+            ValueType::Null => "NULL",
+            ValueType::L => "L",
+            ValueType::M => "M",
+            ValueType::Ss => "SS",
+            ValueType::Ns => "NS",
+            ValueType::Bs => "BS",
+        }
+    }
+
+    pub fn from_descriptor(text: &str) -> Option<ValueType> {
+        ValueType::ALL.into_iter().find(|t| t.descriptor() == text)
+    }
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.descriptor())
+    }
+}
+
+impl AttributeValue {
+    pub fn value_type(&self) -> ValueType {
+        match self {
+            AttributeValue::S(_) => ValueType::S,
+            AttributeValue::N(_) => ValueType::N,
+            AttributeValue::B(_) => ValueType::B,
+            AttributeValue::Bool(_) => ValueType::Bool,
+            AttributeValue::Null => ValueType::Null,
+            AttributeValue::L(_) => ValueType::L,
+            AttributeValue::M(_) => ValueType::M,
+            AttributeValue::Ss(_) => ValueType::Ss,
+            AttributeValue::Ns(_) => ValueType::Ns,
+            AttributeValue::Bs(_) => ValueType::Bs,
+        }
+    }
+
+    /// Bytes this value takes in an item (AWS "Item sizes and formats"; sets per dynalite).
+    pub fn size(&self) -> usize {
+        match self {
+            AttributeValue::S(s) => s.len(),
+            AttributeValue::N(n) => n.size(),
+            AttributeValue::B(b) => b.len(),
+            AttributeValue::Bool(_) | AttributeValue::Null => 1,
+            AttributeValue::L(list) => 3 + list.iter().map(|v| 1 + v.size()).sum::<usize>(),
+            AttributeValue::M(map) => 3 + map.iter().map(|(k, v)| 1 + k.len() + v.size()).sum::<usize>(),
+            AttributeValue::Ss(set) => set.iter().map(String::len).sum(),
+            AttributeValue::Ns(set) => set.iter().map(Number::size).sum(),
+            AttributeValue::Bs(set) => set.iter().map(Vec::len).sum(),
+        }
+    }
+
+    pub fn as_key(&self) -> Option<KeyValue> {
+        match self {
+            AttributeValue::S(s) => Some(KeyValue::S(s.clone())),
+            AttributeValue::N(n) => Some(KeyValue::N(n.clone())),
+            AttributeValue::B(b) => Some(KeyValue::B(b.clone())),
+            _ => None,
+        }
+    }
+
+    pub fn s(text: impl Into<String>) -> AttributeValue {
+        AttributeValue::S(text.into())
+    }
+
+    pub fn n(value: i64) -> AttributeValue {
+        AttributeValue::N(Number::from_i64(value))
+    }
+}
+
+/// Bytes an item takes: the UTF-8 bytes of each attribute name plus the size of its value.
+pub fn item_size(item: &Item) -> usize {
+    item.iter().map(|(name, value)| name.len() + value.size()).sum()
+}
+
+/// The scalar types a key attribute may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyType {
+    S,
+    N,
+    B,
+}
+
+impl KeyType {
+    pub fn from_descriptor(text: &str) -> Option<KeyType> {
+        match text {
+            "S" => Some(KeyType::S),
+            "N" => Some(KeyType::N),
+            "B" => Some(KeyType::B),
+            _ => None,
+        }
+    }
+
+    pub fn descriptor(self) -> &'static str {
+        match self {
+            KeyType::S => "S",
+            KeyType::N => "N",
+            KeyType::B => "B",
+        }
+    }
+}
+
+/// A key attribute's value. Ordered as DynamoDB orders keys: strings and binary by unsigned bytes,
+/// numbers numerically. Values of different types never meet in one key attribute (the table's
+/// attribute definitions fix the type), so the cross-type order of the derive is never observed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyValue {
+    S(String),
+    N(Number),
+    B(Vec<u8>),
+}
+
+impl KeyValue {
+    pub fn key_type(&self) -> KeyType {
+        match self {
+            KeyValue::S(_) => KeyType::S,
+            KeyValue::N(_) => KeyType::N,
+            KeyValue::B(_) => KeyType::B,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        match self {
+            KeyValue::S(s) => s.len(),
+            KeyValue::N(n) => n.size(),
+            KeyValue::B(b) => b.len(),
+        }
+    }
+
+    pub fn to_attribute(&self) -> AttributeValue {
+        match self {
+            KeyValue::S(s) => AttributeValue::S(s.clone()),
+            KeyValue::N(n) => AttributeValue::N(n.clone()),
+            KeyValue::B(b) => AttributeValue::B(b.clone()),
+        }
+    }
+
+    /// Bytes that identify the value, for hashing into partitions.
+    pub fn hash_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self {
+            KeyValue::S(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+            KeyValue::N(n) => std::borrow::Cow::Owned(n.to_string().into_bytes()),
+            KeyValue::B(b) => std::borrow::Cow::Borrowed(b),
+        }
+    }
+}
+
+impl fmt::Display for KeyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyValue::S(s) => f.write_str(s),
+            KeyValue::N(n) => write!(f, "{n}"),
+            KeyValue::B(b) => f.write_str(&BASE64.encode(b)),
+        }
+    }
+}
+
+/// Why a DynamoDB JSON value could not be read. Messages follow DynamoDB's wording.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")]
+    Empty,
+    #[error(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+    )]
+    MoreThanOne,
+    #[error(
+        "Supplied AttributeValue has an unknown datatype {0:?}; expected one of S, N, B, BOOL, NULL, L, M, SS, NS, BS"
+    )]
+    UnknownType(String),
+    #[error("Expected {expected} for the {descriptor} datatype, found {found}")]
+    WrongJson { descriptor: &'static str, expected: &'static str, found: &'static str },
+    #[error("Null attribute value types must have the value of true")]
+    NullNotTrue,
+    #[error("One or more parameter values were invalid: An {0} set may not be empty")]
+    EmptySet(&'static str),
+    #[error("Input collection contains duplicates")]
+    DuplicateInSet,
+    #[error("Invalid Base64 in a binary value: {0}")]
+    Base64(String),
+    #[error("{0}")]
+    Number(#[from] NumberError),
+    #[error("Expected a JSON object of attribute name to AttributeValue, found {0}")]
+    NotAnItem(&'static str),
+}
+
+fn json_kind(value: &Json) -> &'static str {
+    match value {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a JSON number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+impl AttributeValue {
+    /// Reads DynamoDB JSON: `{"S": "x"}`, `{"N": "1"}`, `{"B": "<base64>"}`, `{"L": [...]}`…
+    pub fn from_json(json: &Json) -> Result<AttributeValue, ValueError> {
+        let Json::Object(map) = json else {
+            return Err(ValueError::Empty);
+        };
+        let mut entries = map.iter();
+        let (descriptor, body) = entries.next().ok_or(ValueError::Empty)?;
+        if entries.next().is_some() {
+            return Err(ValueError::MoreThanOne);
+        }
+        let value_type = ValueType::from_descriptor(descriptor)
+            .ok_or_else(|| ValueError::UnknownType(descriptor.clone()))?;
+        let wrong = |expected| ValueError::WrongJson {
+            descriptor: value_type.descriptor(),
+            expected,
+            found: json_kind(body),
+        };
+        let string = || body.as_str().ok_or_else(|| wrong("a string"));
+        let array = || body.as_array().ok_or_else(|| wrong("an array"));
+        Ok(match value_type {
+            ValueType::S => AttributeValue::S(string()?.to_owned()),
+            ValueType::N => AttributeValue::N(Number::parse(string()?)?),
+            ValueType::B => AttributeValue::B(decode_base64(string()?)?),
+            ValueType::Bool => AttributeValue::Bool(body.as_bool().ok_or_else(|| wrong("a boolean"))?),
+            ValueType::Null => match body.as_bool() {
+                Some(true) => AttributeValue::Null,
+                Some(false) => return Err(ValueError::NullNotTrue),
+                None => return Err(wrong("true")),
+            },
+            ValueType::L => {
+                AttributeValue::L(array()?.iter().map(AttributeValue::from_json).collect::<Result<_, _>>()?)
+            }
+            ValueType::M => {
+                let object = body.as_object().ok_or_else(|| wrong("an object"))?;
+                AttributeValue::M(item_from_json_map(object)?)
+            }
+            ValueType::Ss => AttributeValue::Ss(collect_set(array()?, "string", |j| {
+                j.as_str().map(str::to_owned).ok_or_else(|| wrong("an array of strings"))
+            })?),
+            ValueType::Ns => AttributeValue::Ns(collect_set(array()?, "number", |j| {
+                Ok(Number::parse(j.as_str().ok_or_else(|| wrong("an array of strings"))?)?)
+            })?),
+            ValueType::Bs => AttributeValue::Bs(collect_set(array()?, "binary", |j| {
+                decode_base64(j.as_str().ok_or_else(|| wrong("an array of strings"))?)
+            })?),
+        })
+    }
+
+    /// Writes DynamoDB JSON.
+    pub fn to_json(&self) -> Json {
+        let (descriptor, body) = match self {
+            AttributeValue::S(s) => ("S", Json::String(s.clone())),
+            AttributeValue::N(n) => ("N", Json::String(n.to_string())),
+            AttributeValue::B(b) => ("B", Json::String(BASE64.encode(b))),
+            AttributeValue::Bool(b) => ("BOOL", Json::Bool(*b)),
+            AttributeValue::Null => ("NULL", Json::Bool(true)),
+            AttributeValue::L(list) => ("L", Json::Array(list.iter().map(AttributeValue::to_json).collect())),
+            AttributeValue::M(map) => ("M", item_to_json(map)),
+            AttributeValue::Ss(set) => ("SS", set.iter().map(|s| Json::String(s.clone())).collect()),
+            AttributeValue::Ns(set) => ("NS", set.iter().map(|n| Json::String(n.to_string())).collect()),
+            AttributeValue::Bs(set) => ("BS", set.iter().map(|b| Json::String(BASE64.encode(b))).collect()),
+        };
+        let mut map = Map::with_capacity(1);
+        map.insert(descriptor.to_owned(), body);
+        Json::Object(map)
+    }
+}
+
+fn decode_base64(text: &str) -> Result<Vec<u8>, ValueError> {
+    BASE64.decode(text).map_err(|e| ValueError::Base64(e.to_string()))
+}
+
+fn collect_set<T: Ord>(
+    items: &[Json],
+    kind: &'static str,
+    mut read: impl FnMut(&Json) -> Result<T, ValueError>,
+) -> Result<BTreeSet<T>, ValueError> {
+    if items.is_empty() {
+        return Err(ValueError::EmptySet(kind));
+    }
+    let mut set = BTreeSet::new();
+    for json in items {
+        if !set.insert(read(json)?) {
+            return Err(ValueError::DuplicateInSet);
+        }
+    }
+    Ok(set)
+}
+
+fn item_from_json_map(object: &Map<String, Json>) -> Result<Item, ValueError> {
+    object.iter().map(|(name, value)| Ok((name.clone(), AttributeValue::from_json(value)?))).collect()
+}
+
+/// Reads an item (or a key) in DynamoDB JSON: `{"name": {"S": "x"}, ...}`.
+pub fn item_from_json(json: &Json) -> Result<Item, ValueError> {
+    match json {
+        Json::Object(object) => item_from_json_map(object),
+        other => Err(ValueError::NotAnItem(json_kind(other))),
+    }
+}
+
+/// Writes an item in DynamoDB JSON, attributes in name order.
+pub fn item_to_json(item: &Item) -> Json {
+    Json::Object(item.iter().map(|(name, value)| (name.clone(), value.to_json())).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn item(json: &Json) -> Item {
+        item_from_json(json).unwrap()
+    }
+
+    #[test]
+    fn sizes_follow_the_aws_guide() {
+        // (item, bytes). The first is the AWS guide's worked example.
+        let cases = [
+            (json!({"shirt-color": {"S": "R"}, "shirt-size": {"S": "M"}}), 23),
+            (json!({"a": {"S": ""}}), 1),
+            (json!({"é": {"S": "ü"}}), 4),
+            (json!({"n": {"N": "0"}}), 2),
+            (json!({"n": {"N": "-12.5"}}), 1 + 4),
+            (json!({"b": {"B": "AAEC"}}), 1 + 3),
+            (json!({"t": {"BOOL": true}}), 2),
+            (json!({"z": {"NULL": true}}), 2),
+            (json!({"l": {"L": []}}), 1 + 3),
+            (json!({"l": {"L": [{"S": "ab"}, {"N": "1"}]}}), 1 + 3 + (1 + 2) + (1 + 2)),
+            (json!({"m": {"M": {"k": {"S": "v"}}}}), 1 + 3 + (1 + 1 + 1)),
+            (json!({"ss": {"SS": ["a", "bc"]}}), 2 + 3),
+            (json!({"ns": {"NS": ["1", "22"]}}), 2 + 2 + 2),
+            (json!({"bs": {"BS": ["AA==", "AAA="]}}), 2 + 1 + 2),
+        ];
+        for (json, bytes) in cases {
+            assert_eq!(item_size(&item(&json)), bytes, "item {json}");
+        }
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let json = json!({
+            "pk": {"S": "CUSTOMER#1"},
+            "n": {"N": "3.14"},
+            "b": {"B": "aGVsbG8="},
+            "ok": {"BOOL": false},
+            "none": {"NULL": true},
+            "l": {"L": [{"S": "x"}, {"L": []}]},
+            "m": {"M": {"inner": {"NS": ["1", "2"]}}},
+            "ss": {"SS": ["a", "b"]},
+            "bs": {"BS": ["AQ=="]}
+        });
+        assert_eq!(item_to_json(&item(&json)), json);
+    }
+
+    #[test]
+    fn rejects_malformed_values() {
+        let cases = [
+            (json!({}), ValueError::Empty),
+            (json!({"S": "a", "N": "1"}), ValueError::MoreThanOne),
+            (json!({"X": "a"}), ValueError::UnknownType("X".into())),
+            (
+                json!({"S": 1}),
+                ValueError::WrongJson { descriptor: "S", expected: "a string", found: "a JSON number" },
+            ),
+            (json!({"NULL": false}), ValueError::NullNotTrue),
+            (json!({"SS": []}), ValueError::EmptySet("string")),
+            (json!({"NS": ["1", "1.0"]}), ValueError::DuplicateInSet),
+            (json!({"N": "1x"}), ValueError::Number(NumberError::NotANumber("1x".into()))),
+            (json!({"B": "!!"}), ValueError::Base64("Invalid symbol 33, offset 0.".into())),
+        ];
+        for (json, error) in cases {
+            assert_eq!(AttributeValue::from_json(&json), Err(error), "value {json}");
+        }
+        assert_eq!(item_from_json(&json!([1])), Err(ValueError::NotAnItem("an array")));
+    }
+
+    #[test]
+    fn keys_order_as_dynamodb_does() {
+        let s = |x: &str| KeyValue::S(x.to_owned());
+        // UTF-8 bytes, unsigned: 'Z' < 'a' < 'é' (0xC3…).
+        assert!(s("Z") < s("a") && s("a") < s("é") && s("a") < s("aa"));
+        let n = |x: &str| KeyValue::N(Number::parse(x).unwrap());
+        assert!(n("-10") < n("2") && n("2") < n("10"));
+        assert!(KeyValue::B(vec![0x7f]) < KeyValue::B(vec![0x80]));
+    }
+
+    fn arb_value() -> impl Strategy<Value = AttributeValue> {
+        let leaf = prop_oneof![
+            ".{0,8}".prop_map(AttributeValue::S),
+            (-1_000_000i64..1_000_000).prop_map(AttributeValue::n),
+            proptest::collection::vec(any::<u8>(), 0..8).prop_map(AttributeValue::B),
+            any::<bool>().prop_map(AttributeValue::Bool),
+            Just(AttributeValue::Null),
+            proptest::collection::btree_set(".{0,4}", 1..4).prop_map(AttributeValue::Ss),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+                proptest::collection::btree_map("[a-z]{1,4}", inner, 0..4).prop_map(AttributeValue::M),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_value_round_trips_through_json(value in arb_value()) {
+            prop_assert_eq!(AttributeValue::from_json(&value.to_json()).unwrap(), value);
+        }
+
+        #[test]
+        fn reading_arbitrary_json_never_panics(text in "\\PC{0,60}") {
+            if let Ok(json) = serde_json::from_str::<Json>(&text) {
+                let _ = AttributeValue::from_json(&json);
+                let _ = item_from_json(&json);
+            }
+        }
+    }
+}
