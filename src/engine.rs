@@ -5,6 +5,7 @@
 //! seed its caller provides. It builds and is tested with the `tui` feature off.
 
 pub mod expr;
+pub mod hash;
 pub mod number;
 pub mod time;
 pub mod value;
