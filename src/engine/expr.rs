@@ -23,6 +23,8 @@ mod parser;
 mod path;
 mod projection;
 mod reserved;
+#[cfg(test)]
+mod tests;
 mod update;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -50,7 +50,7 @@ impl Unit {
 
 /// Parses a whole condition expression.
 pub(super) fn parse(parser: &mut Parser<'_>) -> Result<Cond> {
-    let unit = parser.or()?;
+    let unit = parser.expression()?;
     let cond = parser.require_condition(unit.parsed)?;
     if !parser.at_eof() {
         return Err(parser.syntax_error());
@@ -60,66 +60,82 @@ pub(super) fn parse(parser: &mut Parser<'_>) -> Result<Cond> {
 
 type Result<T> = std::result::Result<T, super::ExprError>;
 
+/// One level of parentheses being parsed: the conditions so far, grouped for precedence.
+#[derive(Default)]
+struct Level {
+    /// Finished OR branches.
+    alternatives: Vec<Cond>,
+    /// The AND chain being built.
+    conjunction: Vec<Cond>,
+    /// NOTs read before the next term.
+    nots: usize,
+}
+
 impl Parser<'_> {
-    fn or(&mut self) -> Result<Unit> {
-        let first = self.and()?;
-        if !self.at_keyword("OR") {
-            return Ok(first);
-        }
-        let mut terms = vec![self.require_condition(first.parsed)?];
-        while self.at_keyword("OR") {
-            self.advance();
-            self.count_operator();
-            let next = self.and()?;
-            terms.push(self.require_condition(next.parsed)?);
-        }
-        Ok(Unit::cond(Cond::Or(terms)))
-    }
-
-    fn and(&mut self) -> Result<Unit> {
-        let first = self.not()?;
-        if !self.at_keyword("AND") {
-            return Ok(first);
-        }
-        let mut terms = vec![self.require_condition(first.parsed)?];
-        while self.at_keyword("AND") {
-            self.advance();
-            self.count_operator();
-            let next = self.not()?;
-            terms.push(self.require_condition(next.parsed)?);
-        }
-        Ok(Unit::cond(Cond::And(terms)))
-    }
-
-    fn not(&mut self) -> Result<Unit> {
-        if !self.at_keyword("NOT") {
-            return self.primary();
-        }
-        self.advance();
-        self.count_operator();
-        self.enter()?;
-        let inner = self.not()?;
-        let inner = self.require_condition(inner.parsed)?;
-        self.leave();
-        Ok(Unit::cond(Cond::Not(Box::new(inner))))
-    }
-
-    fn primary(&mut self) -> Result<Unit> {
-        if self.peek() != Kind::LParen {
+    /// `term ((AND | OR) term)*` with `term := NOT* ('(' expression ')' | operand …)`, AND
+    /// binding tighter than OR and NOT tighter than both.
+    ///
+    /// Parentheses are kept on a heap stack rather than the call stack, so 4 KB of `(` cannot
+    /// overflow it; the tree that comes out is as deep as its operators (at most 300 when the
+    /// parse succeeds), which keeps evaluation's recursion bounded too.
+    fn expression(&mut self) -> Result<Unit> {
+        let mut levels = vec![Level::default()];
+        loop {
+            let top = levels.last_mut().expect("the outermost level is never popped");
+            while self.at_keyword("NOT") {
+                self.advance();
+                self.count_operator();
+                top.nots += 1;
+            }
+            if self.peek() == Kind::LParen {
+                self.advance();
+                levels.push(Level::default());
+                continue;
+            }
             let operand = self.operand(&KEYWORDS)?;
-            return self.after_operand(operand, false);
-        }
-        self.advance();
-        self.enter()?;
-        let inner = self.or()?;
-        if inner.parens {
-            self.record_redundant_parens();
-        }
-        self.expect(Kind::RParen)?;
-        self.leave();
-        match inner.parsed {
-            Parsed::Cond(cond) => Ok(Unit { parsed: Parsed::Cond(cond), parens: true }),
-            Parsed::Operand(operand) => self.after_operand(operand, true),
+            let mut unit = self.after_operand(operand, false)?;
+            // Place the unit; each `)` that follows closes a level, whose result is placed in turn.
+            loop {
+                let top = levels.last_mut().expect("the outermost level is never popped");
+                let joined = self.at_keyword("AND") || self.at_keyword("OR");
+                let alone = top.nots == 0 && top.conjunction.is_empty() && top.alternatives.is_empty();
+                if joined || !alone {
+                    let cond = self.require_condition(unit.parsed)?;
+                    let top = levels.last_mut().expect("the outermost level is never popped");
+                    let cond = if top.nots % 2 == 1 { Cond::Not(Box::new(cond)) } else { cond };
+                    top.nots = 0;
+                    top.conjunction.push(cond);
+                    if joined {
+                        if self.at_keyword("OR") {
+                            let chain = std::mem::take(&mut top.conjunction);
+                            top.alternatives.push(all_of(chain));
+                        }
+                        self.advance();
+                        self.count_operator();
+                        break;
+                    }
+                    let mut level = std::mem::take(top);
+                    unit = Unit::cond(if level.alternatives.is_empty() {
+                        all_of(level.conjunction)
+                    } else {
+                        level.alternatives.push(all_of(level.conjunction));
+                        Cond::Or(level.alternatives)
+                    });
+                }
+                // The level is complete; `unit` is its result.
+                if levels.len() == 1 {
+                    return Ok(unit);
+                }
+                self.expect(Kind::RParen)?;
+                levels.pop();
+                if unit.parens {
+                    self.record_redundant_parens();
+                }
+                unit = match unit.parsed {
+                    Parsed::Cond(cond) => Unit { parsed: Parsed::Cond(cond), parens: true },
+                    Parsed::Operand(operand) => self.after_operand(operand, true)?,
+                };
+            }
         }
     }
 
@@ -361,6 +377,14 @@ impl Parser<'_> {
                 brief_value(high)
             ),
         );
+    }
+}
+
+/// One condition, or the AND of several.
+fn all_of(terms: Vec<Cond>) -> Cond {
+    match <[Cond; 1]>::try_from(terms) {
+        Ok([one]) => one,
+        Err(terms) => Cond::And(terms),
     }
 }
 

@@ -19,10 +19,12 @@ pub(super) const MAX_EXPRESSION_BYTES: usize = 4096;
 /// Operators and functions allowed in one expression (AWS "Constraints"; DynamoDB's message is
 /// "The expression contains too many operators; operator count: 301").
 pub(super) const MAX_OPERATORS: usize = 300;
-/// Nesting of parentheses, NOT and function calls. DynamoDB documents no such limit; any valid
-/// expression stays far below it (each level needs an operator, and there are at most 300), and
-/// it keeps a pathological input such as 4,000 `(` from exhausting the stack.
-pub(super) const MAX_DEPTH: usize = 256;
+/// Nesting of operands: function calls inside function calls and parentheses around operands,
+/// the only recursion left in the parsers (a condition's own parentheses use a heap stack).
+/// DynamoDB documents no such limit; real expressions nest a few `if_not_exists` at most, and
+/// the limit keeps 4 KB of `size(size(…` from exhausting the stack (a level takes about 3 KB of
+/// stack in a debug build).
+pub(super) const MAX_DEPTH: usize = 128;
 
 /// Recorded (non-syntax) mistakes, most important first: the first recorded message of the
 /// first kind present is the one reported.
@@ -192,7 +194,7 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error(&format!(
-                "The expression is nested too deeply; more than {MAX_DEPTH} levels of parentheses, NOT or functions"
+                "The expression is nested too deeply; more than {MAX_DEPTH} levels of function calls or parentheses around an operand"
             )));
         }
         Ok(())
