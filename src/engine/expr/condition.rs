@@ -2,11 +2,11 @@
 //! the checks DynamoDB makes on it before looking at any item.
 //!
 //! ```text
-//! or      := and (OR and)*                       precedence, loosest first: OR, AND, NOT
-//! and     := not (AND not)*
-//! not     := NOT not | primary
-//! primary := '(' or ')' | operand comparator operand | operand BETWEEN operand AND operand
-//!          | operand IN '(' operand (',' operand)* ')' | function '(' operand, … ')'
+//! condition  := term ((AND | OR) term)*          AND binds tighter than OR
+//! term       := NOT* ('(' condition ')' | comparison | function '(' operand (',' operand)* ')')
+//! comparison := operand comparator operand | operand BETWEEN operand AND operand
+//!             | operand IN '(' operand (',' operand)* ')'
+//! operand    := path | :value | size '(' operand ')' | '(' operand ')'
 //! ```
 //!
 //! Which checks happen here rather than at evaluation follows DynamoDB (AWS guide "Comparison

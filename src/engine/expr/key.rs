@@ -68,7 +68,8 @@ fn collect(cond: Cond, terms: &mut Vec<KeyTerm>) -> Result<(), ExprError> {
 
 fn compare(comparator: Comparator, value: AttributeValue) -> KeyOp {
     match comparator {
-        Comparator::Eq | Comparator::Ne => KeyOp::Eq(value),
+        Comparator::Eq => KeyOp::Eq(value),
+        Comparator::Ne => unreachable!("`<>` is refused before key terms are built"),
         Comparator::Lt => KeyOp::Lt(value),
         Comparator::Le => KeyOp::Le(value),
         Comparator::Gt => KeyOp::Gt(value),
