@@ -44,7 +44,7 @@ pub(super) enum Problem {
     OperandType,
 }
 
-const PROBLEM_KINDS: usize = 12;
+const PROBLEM_KINDS: usize = Problem::OperandType as usize + 1;
 
 /// An operand before the grammar decides what it may be: function calls keep their raw
 /// arguments so each grammar can apply its own rules to them.
