@@ -128,7 +128,9 @@ mod tests {
             let open = d.open_unit(1);
             assert!(open > 0.0 && open < 1.0);
             sum += open;
-            bins[(u * 10.0) as usize] += 1;
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // u is in [0, 1)
+            let bin = (u * 10.0) as usize;
+            bins[bin] += 1;
             assert!(d.below(2, 3) < 3);
         }
         for count in bins {

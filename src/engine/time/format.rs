@@ -504,7 +504,7 @@ mod tests {
         fn parse_never_panics(source in "\\PC{0,24}") {
             if let Err(error) = TimeFormat::parse(&source) {
                 prop_assert!(source.is_char_boundary(error.offset));
-                prop_assert_eq!(&source[error.offset..error.offset + 1], "%");
+                prop_assert_eq!(&source[error.offset..=error.offset], "%");
             }
         }
 

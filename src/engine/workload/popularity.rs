@@ -239,7 +239,7 @@ mod tests {
                 // The five hottest members are not the first five indexes, nor neighbours.
                 let mut order: Vec<usize> = (0..counts.len()).collect();
                 order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
-                assert_ne!(order[..5].iter().copied().collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+                assert_ne!(order[..5].to_vec(), [0, 1, 2, 3, 4]);
                 assert!(order[..5].windows(2).any(|w| w[0].abs_diff(w[1]) > 1), "{:?}", &order[..5]);
             } else {
                 assert_eq!(hottest, 0);

@@ -77,7 +77,7 @@ impl Zipf {
     fn squeeze_is_sound_at(&self, u: f64) -> bool {
         let x = self.big_h_inv(u);
         let k = x.round().clamp(1.0, self.n);
-        !(k - x <= self.squeeze) || u >= self.big_h(k + 0.5) - self.h(k) - 1e-12
+        k - x > self.squeeze || u >= self.big_h(k + 0.5) - self.h(k) - 1e-12
     }
 }
 
@@ -113,7 +113,7 @@ mod tests {
         ];
         for (n, s, draws) in cases {
             let zipf = Zipf::new(n, s);
-            let mut counts = vec![0u64; 21];
+            let mut counts = [0u64; 21];
             for i in 0..draws {
                 let k = zipf.sample(Draw::new(3, 0, i), 0);
                 assert!((1..=n).contains(&k), "n={n} k={k}");
@@ -154,7 +154,7 @@ mod tests {
         let (n, s) = (100_000_000u64, 0.99);
         let nf = n as f64;
         let h = (nf.powf(1.0 - s) - 1.0) / (1.0 - s)
-            + (1.0 + nf.powf(-s)) / 2.0
+            + f64::midpoint(1.0, nf.powf(-s))
             + s / 12.0 * (1.0 - nf.powf(-s - 1.0));
         let zipf = Zipf::new(n, s);
         let draws = 200_000;
