@@ -7,5 +7,6 @@
 pub mod expr;
 pub mod hash;
 pub mod number;
+pub mod store;
 pub mod time;
 pub mod value;
