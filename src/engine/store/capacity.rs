@@ -145,6 +145,7 @@ impl ConsumedCapacity {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp, reason = "capacity units are exact halves: exact comparison is the test")]
 mod tests {
     use super::*;
 

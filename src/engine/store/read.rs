@@ -70,7 +70,7 @@ impl Table {
         let source = self.source(request.index.as_deref(), request.consistent_read)?;
         let limit = check_limit(request.limit)?;
         let (shape, fetch) =
-            self.shape(source, request.select, request.projection.as_ref(), request.filter.as_ref())?;
+            Table::shape(source, request.select, request.projection.as_ref(), request.filter.as_ref())?;
         let key_schema = match source {
             Source::Table => &self.spec.key,
             Source::Index(_, index) => &index.spec().key,
@@ -126,7 +126,7 @@ impl Table {
         let source = self.source(request.index.as_deref(), request.consistent_read)?;
         let limit = check_limit(request.limit)?;
         let (shape, fetch) =
-            self.shape(source, request.select, request.projection.as_ref(), request.filter.as_ref())?;
+            Table::shape(source, request.select, request.projection.as_ref(), request.filter.as_ref())?;
         let (hash_lo, hash_hi) = match request.segment {
             Some((segment, total)) => segment_range(segment, total)?,
             None => (0, None),
@@ -197,7 +197,6 @@ impl Table {
     /// The output shape for `Select` and the projection, and whether an LSI read must fetch the
     /// table item (it needs attributes the index does not project).
     fn shape<'a>(
-        &self,
         source: Source<'_>,
         select: Option<Select>,
         projection: Option<&'a Projection>,
@@ -358,14 +357,18 @@ fn key_bounds(schema: &KeySchema, condition: &KeyCondition) -> Result<(KeyValue,
         value.as_key().filter(|k| k.key_type() == key_type).ok_or_else(mismatch)
     };
     let partition = &schema.partition;
-    let mut partition_value = None;
+    let position =
+        condition.terms.iter().position(|t| t.attribute == partition.name).ok_or_else(|| {
+            invalid(format!("Query condition missed key schema element: {}", partition.name))
+        })?;
+    let KeyOp::Eq(value) = &condition.terms[position].op else {
+        return Err(invalid("Query key condition not supported"));
+    };
+    let partition_value = typed(value, partition.key_type)?;
+    check_key_value(&partition_value, &partition.name, true)?;
     let mut range = SortRange { lo: Unbounded, hi: Unbounded };
-    for term in &condition.terms {
-        if term.attribute == partition.name && partition_value.is_none() {
-            let KeyOp::Eq(value) = &term.op else { return Err(invalid("Query key condition not supported")) };
-            let value = typed(value, partition.key_type)?;
-            check_key_value(&value, &partition.name, true)?;
-            partition_value = Some(value);
+    for (i, term) in condition.terms.iter().enumerate() {
+        if i == position {
             continue;
         }
         let Some(sort) = schema.sort.as_ref().filter(|s| s.name == term.attribute) else {
@@ -409,9 +412,7 @@ fn key_bounds(schema: &KeySchema, condition: &KeyCondition) -> Result<(KeyValue,
             }
         };
     }
-    let value = partition_value
-        .ok_or_else(|| invalid(format!("Query condition missed key schema element: {}", partition.name)))?;
-    Ok((value, range))
+    Ok((partition_value, range))
 }
 
 /// The least key greater than every key starting with `prefix` (`None`: no such key). Key order

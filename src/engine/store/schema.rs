@@ -491,23 +491,23 @@ mod tests {
             (TableSpec { global: vec![gsi("byStatus", "status", KeyType::S)], ..spec() }, None),
             (
                 TableSpec {
-                    global: vec![gsi("g1", "status", KeyType::S), gsi("g1", "x", KeyType::S)],
+                    global: vec![gsi("gs1", "status", KeyType::S), gsi("gs1", "x", KeyType::S)],
                     ..spec()
                 },
-                Some("Duplicate index name: g1"),
+                Some("Duplicate index name: gs1"),
             ),
             (
-                TableSpec { global: vec![gsi("g1", "PK", KeyType::N)], ..spec() },
+                TableSpec { global: vec![gsi("gs1", "PK", KeyType::N)], ..spec() },
                 Some("Attribute PK is defined with two types: S and N"),
             ),
-            (TableSpec { local: vec![lsi("l1", "PK")], ..spec() }, None),
+            (TableSpec { local: vec![lsi("ls1", "PK")], ..spec() }, None),
             (
-                TableSpec { local: vec![lsi("l1", "other2")], ..spec() },
+                TableSpec { local: vec![lsi("ls1", "other2")], ..spec() },
                 Some("does not have the same leading hash key"),
             ),
             (
                 TableSpec {
-                    local: vec![lsi("l1", "PK")],
+                    local: vec![lsi("ls1", "PK")],
                     key: KeySchema::new(KeyAttribute::new("PK", KeyType::S), None),
                     ..spec()
                 },
@@ -519,11 +519,11 @@ mod tests {
             ),
             (
                 TableSpec {
-                    global: vec![gsi("g1", "status", KeyType::S)],
+                    global: vec![gsi("gs1", "status", KeyType::S)],
                     billing: BillingMode::Provisioned(Throughput { read: 5, write: 5 }),
                     ..spec()
                 },
-                Some("ProvisionedThroughput must be specified for index: g1"),
+                Some("ProvisionedThroughput must be specified for index: gs1"),
             ),
             (
                 TableSpec { billing: BillingMode::Provisioned(Throughput { read: 0, write: 5 }), ..spec() },
@@ -543,7 +543,7 @@ mod tests {
                 TableSpec {
                     global: vec![IndexSpec {
                         projection: ProjectionType::Include(vec![]),
-                        ..gsi("g1", "status", KeyType::S)
+                        ..gsi("gs1", "status", KeyType::S)
                     }],
                     ..spec()
                 },

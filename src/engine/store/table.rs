@@ -273,27 +273,24 @@ impl Table {
 
     /// Puts or removes the table's copy and keeps the partition and table totals.
     fn replace(&mut self, key: PrimaryKey, new: Option<Stored>) {
-        match new {
-            Some(stored) => {
-                let bytes = u64::from(stored.size);
-                let partition = self.partitions.entry(key.partition).or_default();
-                if let Some(old) = partition.items.insert(key.sort, stored) {
-                    partition.stats.remove(u64::from(old.size));
-                    self.totals.remove(u64::from(old.size));
-                }
-                partition.stats.add(bytes);
-                self.totals.add(bytes);
+        if let Some(stored) = new {
+            let bytes = u64::from(stored.size);
+            let partition = self.partitions.entry(key.partition).or_default();
+            if let Some(old) = partition.items.insert(key.sort, stored) {
+                partition.stats.remove(u64::from(old.size));
+                self.totals.remove(u64::from(old.size));
             }
-            None => {
-                let Some(partition) = self.partitions.get_mut(&key.partition) else { return };
-                if let Some(old) = partition.items.remove(&key.sort) {
-                    partition.stats.remove(u64::from(old.size));
-                    self.totals.remove(u64::from(old.size));
-                }
-                if partition.items.is_empty() {
-                    self.partitions.remove(&key.partition);
-                }
-            }
+            partition.stats.add(bytes);
+            self.totals.add(bytes);
+            return;
+        }
+        let Some(partition) = self.partitions.get_mut(&key.partition) else { return };
+        if let Some(old) = partition.items.remove(&key.sort) {
+            partition.stats.remove(u64::from(old.size));
+            self.totals.remove(u64::from(old.size));
+        }
+        if partition.items.is_empty() {
+            self.partitions.remove(&key.partition);
         }
     }
 

@@ -1,0 +1,1 @@
+//! Store rules that need parsed expressions: conditions, filters, updates, projections.
