@@ -9,12 +9,13 @@
 //! clock, which drives TTL and GSI lag. Throttling is the simulator's business, not this mode's.
 //!
 //! - `params`: reading a request object's fields, with DynamoDB's error kinds.
-//! - `request`: JSON → typed store request (expressions parsed here).
+//! - `request`: JSON → typed store request (expressions parsed here); `table`: CreateTable.
 //! - `response`: typed store response → JSON, keys sorted.
 
 mod params;
 mod request;
 mod response;
+mod table;
 
 use std::io::{self, BufRead, BufWriter, Write};
 

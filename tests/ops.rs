@@ -15,14 +15,14 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ops")
 }
 
-fn run(input: &[u8], options: &Options) -> (String, Stats) {
+fn run(input: &[u8], options: Options) -> (String, Stats) {
     let mut output = Vec::new();
-    let stats = ops::run(input, &mut output, options).expect("in-memory I/O cannot fail");
+    let stats = ops::run(input, &mut output, &options).expect("in-memory I/O cannot fail");
     (String::from_utf8(output).expect("ops writes UTF-8"), stats)
 }
 
 /// Runs `tests/ops/<name>.jsonl` and compares with `tests/ops/<name>.out`.
-fn check_trace(name: &str, options: &Options) -> Stats {
+fn check_trace(name: &str, options: Options) -> Stats {
     let input = std::fs::read(dir().join(format!("{name}.jsonl"))).expect("trace file exists");
     let (output, stats) = run(&input, options);
     let expected_path = dir().join(format!("{name}.out"));
@@ -49,7 +49,7 @@ fn traces_produce_their_expected_responses() {
     let traces = [("basics", 0), ("reads", 0), ("indexes", 0), ("errors", 0), ("lag", 2)];
     for (name, lag) in traces {
         let options = Options { index_lag: SimDuration::from_secs(lag) };
-        let stats = check_trace(name, &options);
+        let stats = check_trace(name, options);
         assert_eq!(stats.requests, non_blank_lines(name), "{name}: one answer per non-blank line");
     }
 }
@@ -57,7 +57,7 @@ fn traces_produce_their_expected_responses() {
 #[test]
 fn errors_never_stop_the_run_and_blank_lines_get_no_answer() {
     let input = b"{\"op\":\"Nope\"}\n\n   \nnot json\n{\"op\":\"AdvanceTime\",\"Seconds\":5}";
-    let (output, stats) = run(input, &Options::default());
+    let (output, stats) = run(input, Options::default());
     let lines: Vec<&str> = output.lines().collect();
     assert_eq!(lines.len(), 3);
     assert!(lines[0].starts_with("{\"__type\":\"UnknownOperationException\""));
@@ -67,7 +67,7 @@ fn errors_never_stop_the_run_and_blank_lines_get_no_answer() {
         "last line without newline"
     );
     assert_eq!(stats, Stats { requests: 3, errors: 2 });
-    let (output, _) = run(b"\xff\xfe\n", &Options::default());
+    let (output, _) = run(b"\xff\xfe\n", Options::default());
     assert!(
         output.starts_with(
             "{\"__type\":\"SerializationException\",\"message\":\"The line is not valid UTF-8\"}"
@@ -82,7 +82,7 @@ fn the_binary_answers_the_single_table_example() {
         Command::new(env!("CARGO_BIN_EXE_keyheat")).arg("ops").arg(&scenario).output().expect("binary runs");
     assert!(output.status.success(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
-    let (in_process, stats) = run(&std::fs::read(&scenario).expect("scenario exists"), &Options::default());
+    let (in_process, stats) = run(&std::fs::read(&scenario).expect("scenario exists"), Options::default());
     assert_eq!(stdout, in_process, "binary and library agree");
     let expected_path = dir().join("single-table.out");
     if std::env::var_os("KEYHEAT_BLESS").is_some() {

@@ -7,7 +7,8 @@
 //! a `ConsumedCapacity` with the DynamoDB breakdown and the partitions touched. The store knows
 //! nothing of JSON (that is `crate::ops`) nor of throttling (that is the simulator's).
 //!
-//! - `schema`: key schemas, index definitions, CreateTable rules, reading keys out of items.
+//! - `schema`: key schemas, index definitions, CreateTable rules; `key`: partitions, primary keys
+//!   and reading them out of items; `range`: key conditions as sort-key ranges.
 //! - `table`: one table's partitions and stats, and the one write path.
 //! - `index`: secondary index partitions and entries.
 //! - `read` / `write`: the operations; `ttl`: expiry and the sweeper; `capacity`: units.
@@ -15,6 +16,8 @@
 mod capacity;
 mod error;
 mod index;
+mod key;
+mod range;
 mod read;
 mod requests;
 mod schema;
@@ -26,7 +29,6 @@ mod write;
 mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 pub use capacity::{
     ConsumedCapacity, INDEX_ENTRY_OVERHEAD, PAGE_BYTES, PartitionTouch, READ_UNIT_BYTES, Target, Units,
@@ -34,14 +36,14 @@ pub use capacity::{
 };
 pub use error::StoreError;
 pub use index::Index;
+pub use key::{PartitionId, PrimaryKey};
 pub use requests::{
     AdvanceReport, BatchGetItem, BatchGetItemOutput, BatchGetTable, BatchWriteItem, BatchWriteItemOutput,
     CreateTable, DeleteItem, GetItem, GetItemOutput, IndexDescription, PutItem, Query, QueryOutput,
     ReturnValues, Scan, Select, TableDescription, UpdateItem, UpdateTimeToLive, WriteOutput, WriteRequest,
 };
 pub use schema::{
-    BillingMode, IndexKind, IndexSpec, KeyAttribute, KeySchema, PartitionId, PrimaryKey, ProjectionType,
-    TableSpec, Throughput,
+    BillingMode, IndexKind, IndexSpec, KeyAttribute, KeySchema, ProjectionType, TableSpec, Throughput,
 };
 pub use table::{PartitionStats, Table};
 
@@ -352,6 +354,3 @@ fn add_capacity(total: &mut ConsumedCapacity, part: ConsumedCapacity) {
     }
     total.partitions.extend(part.partitions);
 }
-
-/// A returned item shared with the store.
-pub type SharedItem = Arc<crate::engine::value::Item>;

@@ -10,7 +10,7 @@
 
 use crate::engine::value::KeyValue;
 
-use super::schema::PartitionId;
+use super::key::PartitionId;
 
 /// One read capacity unit reads up to 4 KB strongly consistent.
 pub const READ_UNIT_BYTES: u64 = 4096;

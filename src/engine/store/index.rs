@@ -13,7 +13,8 @@ use std::sync::Arc;
 use crate::engine::value::{AttributeValue, Item, KeyValue};
 
 use super::capacity::INDEX_ENTRY_OVERHEAD;
-use super::schema::{IndexKind, IndexSpec, KeySchema, PartitionId, PrimaryKey, ProjectionType};
+use super::key::{PartitionId, PrimaryKey};
+use super::schema::{IndexKind, IndexSpec, KeySchema, ProjectionType};
 use super::table::{PartitionStats, Stored};
 
 /// Breaks ties between entries with equal index sort keys. `Min` and `Max` never label an

@@ -18,7 +18,8 @@ use crate::engine::value::{Item, KeyValue};
 use super::capacity::{ConsumedCapacity, INDEX_ENTRY_OVERHEAD, Target, write_units};
 use super::error::StoreError;
 use super::index::{Index, Placement};
-use super::schema::{IndexKind, PartitionId, PrimaryKey, TableSpec};
+use super::key::{PartitionId, PrimaryKey};
+use super::schema::{IndexKind, TableSpec};
 use super::ttl::Ttl;
 
 /// An item and its size in bytes (at most 409,600, so `u32`). Shared by the table and ALL

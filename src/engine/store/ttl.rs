@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::value::{AttributeValue, Item};
 
-use super::schema::PrimaryKey;
+use super::key::PrimaryKey;
 use super::table::Table;
 
 /// Expiries older than this before the sweep are not deleted.

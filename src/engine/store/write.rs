@@ -8,8 +8,8 @@ use crate::engine::time::SimTime;
 use crate::engine::value::{Item, MAX_ITEM_BYTES, item_size};
 
 use super::error::StoreError;
+use super::key::PrimaryKey;
 use super::requests::{ReturnValues, WriteOutput};
-use super::schema::PrimaryKey;
 use super::table::{Stored, Table};
 
 fn invalid(message: impl Into<String>) -> StoreError {

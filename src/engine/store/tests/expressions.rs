@@ -13,7 +13,7 @@ use super::*;
 /// An expression context with `values` (DynamoDB JSON) and no names.
 fn ctx(values: &Json) -> ExpressionContext {
     let values = item_from_json(values).expect("test values are valid");
-    ExpressionContext::new(Default::default(), values)
+    ExpressionContext::new(std::collections::BTreeMap::new(), values)
 }
 
 fn condition(text: &str, values: &Json) -> Condition {
