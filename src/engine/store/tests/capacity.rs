@@ -136,3 +136,26 @@ fn batch_write_applies_puts_and_deletes() {
     assert_eq!(out.consumed[0].1.total(), 2.0 + 1.0 + 3.0);
     assert_eq!(store.table("tbl").unwrap().item_count(), 2);
 }
+
+#[test]
+fn batch_get_stops_at_16mb_and_returns_the_rest_unprocessed() {
+    // 50 items of 400 KB: the 41st takes the response past 16 MB; 9 keys come back unprocessed.
+    let mut store = store_with(spec("tbl"));
+    for i in 0..50 {
+        put(&mut store, sized("p", &format!("{i:02}"), 409_600));
+    }
+    let request = BatchGetItem {
+        tables: vec![BatchGetTable {
+            table: "tbl".into(),
+            keys: (0..50).map(|i| key("p", &format!("{i:02}"))).collect(),
+            consistent_read: true,
+            projection: None,
+        }],
+    };
+    let out = store.batch_get_item(&request).unwrap();
+    assert_eq!(out.responses["tbl"].len(), 41);
+    assert_eq!(out.unprocessed.len(), 1);
+    assert_eq!(out.unprocessed[0].keys.len(), 9);
+    assert_eq!(out.unprocessed[0].keys[0], key("p", "41"));
+    assert_eq!(out.consumed[0].1.total(), 41.0 * 100.0, "unprocessed keys cost nothing");
+}
