@@ -39,7 +39,10 @@ enum Source<'a> {
 #[derive(Clone, Copy)]
 enum Shape<'a> {
     Count,
-    Whole,
+    /// What was read: the table item, or the index entry (ALL_PROJECTED_ATTRIBUTES).
+    AsRead,
+    /// The whole table item (ALL_ATTRIBUTES; an LSI fetches it).
+    Full,
     Projected(&'a Projection),
 }
 
@@ -221,7 +224,8 @@ impl Table {
                 ));
             }
             (Select::Count, _) => Shape::Count,
-            (Select::AllAttributes | Select::AllProjectedAttributes, _) => Shape::Whole,
+            (Select::AllAttributes, _) => Shape::Full,
+            (Select::AllProjectedAttributes, _) => Shape::AsRead,
         };
         let Some(index) = index else {
             if select == Select::AllProjectedAttributes {
@@ -413,7 +417,8 @@ impl<'a> Page<'a> {
         self.count += 1;
         match self.shape {
             Shape::Count => {}
-            Shape::Whole => self.items.push(Arc::clone(&item.item)),
+            Shape::AsRead => self.items.push(Arc::clone(&stored.item)),
+            Shape::Full => self.items.push(Arc::clone(&item.item)),
             Shape::Projected(p) => self.items.push(Arc::new(p.apply(&item.item))),
         }
         Ok(())

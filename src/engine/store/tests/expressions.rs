@@ -269,4 +269,6 @@ fn index_reads_see_only_what_the_index_projects() {
     let out = store.query(&lsi_query).unwrap();
     assert_eq!(out.count, 1);
     assert_eq!((out.consumed.local[0].read, out.consumed.table.read), (1.0, 1.0));
+    // The fetch serves the filter; the result is still the projected entry.
+    assert_eq!(*out.items[0], item(json!({"PK": {"S": "c"}, "SK": {"S": "1"}, "date": {"S": "d"}})));
 }
