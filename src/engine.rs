@@ -7,6 +7,7 @@
 pub mod expr;
 pub mod hash;
 pub mod number;
+pub mod store;
 pub mod template;
 pub mod time;
 pub mod value;

@@ -1,0 +1,244 @@
+//! Key conditions as ranges: checking a KeyConditionExpression against the key schema it
+//! queries, turning it into a partition key and a sort-key range, narrowing that range past an
+//! ExclusiveStartKey, and splitting the hash space into parallel-scan segments.
+
+use std::ops::Bound::{self, Excluded, Included, Unbounded};
+
+use crate::engine::expr::{KeyCondition, KeyOp};
+use crate::engine::value::{AttributeValue, KeyType, KeyValue};
+
+use super::error::StoreError;
+use super::index::{EntryKey, Tie};
+use super::key::check_key_value;
+use super::schema::KeySchema;
+
+fn invalid(message: impl Into<String>) -> StoreError {
+    StoreError::Validation(message.into())
+}
+
+/// A sort key range: the key condition's bounds.
+pub(crate) struct SortRange {
+    pub lo: Bound<KeyValue>,
+    pub hi: Bound<KeyValue>,
+}
+
+/// Segment `segment` of `total` covers hashes [lo, hi) of the 64-bit space (`None` = to the end).
+pub(crate) fn segment_range(segment: u32, total: u32) -> Result<(u64, Option<u64>), StoreError> {
+    if total == 0 || total > 1_000_000 {
+        return Err(invalid(format!(
+            "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: \
+             Member must have value between 1 and 1000000"
+        )));
+    }
+    if segment >= total {
+        return Err(invalid(format!(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} \
+             is out of bounds for TotalSegments: {total}"
+        )));
+    }
+    let bound = |s: u32| (u128::from(s) << 64) / u128::from(total);
+    let lo = u64::try_from(bound(segment)).expect("segment < total keeps the bound below 2^64");
+    Ok((lo, u64::try_from(bound(segment + 1)).ok()))
+}
+
+/// Checks a key condition against the key schema it queries and turns it into a partition key
+/// and a sort key range (messages as DynamoDB's).
+pub(crate) fn key_bounds(
+    schema: &KeySchema,
+    condition: &KeyCondition,
+) -> Result<(KeyValue, SortRange), StoreError> {
+    if condition.terms.is_empty() || condition.terms.len() > 2 {
+        return Err(invalid("Conditions can be of length 1 or 2 only"));
+    }
+    let mismatch = || {
+        invalid(
+            "One or more parameter values were invalid: Condition parameter type does not match schema type",
+        )
+    };
+    let typed = |value: &AttributeValue, key_type: KeyType| {
+        value.as_key().filter(|k| k.key_type() == key_type).ok_or_else(mismatch)
+    };
+    let partition = &schema.partition;
+    let position =
+        condition.terms.iter().position(|t| t.attribute == partition.name).ok_or_else(|| {
+            invalid(format!("Query condition missed key schema element: {}", partition.name))
+        })?;
+    let KeyOp::Eq(value) = &condition.terms[position].op else {
+        return Err(invalid("Query key condition not supported"));
+    };
+    let partition_value = typed(value, partition.key_type)?;
+    check_key_value(&partition_value, &partition.name, true)?;
+    let mut range = SortRange { lo: Unbounded, hi: Unbounded };
+    for (i, term) in condition.terms.iter().enumerate() {
+        if i == position {
+            continue;
+        }
+        let Some(sort) = schema.sort.as_ref().filter(|s| s.name == term.attribute) else {
+            return Err(match &schema.sort {
+                Some(sort) if term.attribute != partition.name => {
+                    invalid(format!("Query condition missed key schema element: {}", sort.name))
+                }
+                _ => invalid("Query key condition not supported"),
+            });
+        };
+        let t = |v: &AttributeValue| typed(v, sort.key_type);
+        range = match &term.op {
+            KeyOp::Eq(v) => SortRange { lo: Included(t(v)?), hi: Included(t(v)?) },
+            KeyOp::Lt(v) => SortRange { lo: Unbounded, hi: Excluded(t(v)?) },
+            KeyOp::Le(v) => SortRange { lo: Unbounded, hi: Included(t(v)?) },
+            KeyOp::Gt(v) => SortRange { lo: Excluded(t(v)?), hi: Unbounded },
+            KeyOp::Ge(v) => SortRange { lo: Included(t(v)?), hi: Unbounded },
+            KeyOp::Between(a, b) => {
+                let (a, b) = (t(a)?, t(b)?);
+                if a > b {
+                    return Err(invalid(format!(
+                        "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than \
+                         or equal to lower bound; lower bound operand: AttributeValue: {{{}:{a}}}, upper bound \
+                         operand: AttributeValue: {{{}:{b}}}",
+                        a.key_type().descriptor(),
+                        b.key_type().descriptor()
+                    )));
+                }
+                SortRange { lo: Included(a), hi: Included(b) }
+            }
+            KeyOp::BeginsWith(v) => {
+                if sort.key_type == KeyType::N {
+                    return Err(invalid(
+                        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or \
+                         function: begins_with, operand type: N",
+                    ));
+                }
+                let prefix = t(v)?;
+                let hi = prefix_successor(&prefix).map_or(Unbounded, Excluded);
+                SortRange { lo: Included(prefix), hi }
+            }
+        };
+    }
+    Ok((partition_value, range))
+}
+
+/// The least key greater than every key starting with `prefix` (`None`: no such key). Key order
+/// is byte order, and for UTF-8 that is code point order, so bumping the last code point works.
+fn prefix_successor(prefix: &KeyValue) -> Option<KeyValue> {
+    match prefix {
+        KeyValue::S(s) => {
+            let mut chars: Vec<char> = s.chars().collect();
+            while let Some(last) = chars.pop() {
+                let next = match u32::from(last) + 1 {
+                    0xD800 => Some('\u{E000}'),
+                    n => char::from_u32(n),
+                };
+                if let Some(next) = next {
+                    chars.push(next);
+                    return Some(KeyValue::S(chars.into_iter().collect()));
+                }
+            }
+            None
+        }
+        KeyValue::B(b) => {
+            let mut bytes = b.clone();
+            while let Some(last) = bytes.pop() {
+                if last < u8::MAX {
+                    bytes.push(last + 1);
+                    return Some(KeyValue::B(bytes));
+                }
+            }
+            None
+        }
+        KeyValue::N(_) => None,
+    }
+}
+
+pub(crate) fn map_bound<T, U>(bound: Bound<T>, f: impl FnOnce(T) -> U) -> Bound<U> {
+    match bound {
+        Included(v) => Included(f(v)),
+        Excluded(v) => Excluded(f(v)),
+        Unbounded => Unbounded,
+    }
+}
+
+/// An index range bound for sort key `v`, covering every entry with that sort key.
+pub(crate) fn entry_bound(v: KeyValue, lower: bool) -> EntryKey {
+    EntryKey { sort: Some(v), tie: if lower { Tie::Min } else { Tie::Max } }
+}
+
+/// Narrows a range to what lies strictly beyond `start` in the reading direction.
+pub(crate) fn narrow<T: Ord>(
+    lo: Bound<T>,
+    hi: Bound<T>,
+    start: Option<T>,
+    forward: bool,
+) -> (Bound<T>, Bound<T>) {
+    let Some(start) = start else { return (lo, hi) };
+    if forward { (tighter(lo, Excluded(start), true), hi) } else { (lo, tighter(hi, Excluded(start), false)) }
+}
+
+/// The tighter of two lower (or upper) bounds.
+fn tighter<T: Ord>(a: Bound<T>, b: Bound<T>, lower: bool) -> Bound<T> {
+    fn value<T>(x: &Bound<T>) -> Option<&T> {
+        match x {
+            Included(v) | Excluded(v) => Some(v),
+            Unbounded => None,
+        }
+    }
+    let (Some(x), Some(y)) = (value(&a), value(&b)) else {
+        return if matches!(a, Unbounded) { b } else { a };
+    };
+    match (x.cmp(y), lower) {
+        (std::cmp::Ordering::Greater, true) | (std::cmp::Ordering::Less, false) => a,
+        (std::cmp::Ordering::Less, true) | (std::cmp::Ordering::Greater, false) => b,
+        (std::cmp::Ordering::Equal, _) => {
+            if matches!(a, Excluded(_)) {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// True when no key lies in the range (BTreeMap::range panics on such ranges).
+pub(crate) fn range_is_empty<T: Ord>(lo: &Bound<T>, hi: &Bound<T>) -> bool {
+    match (lo, hi) {
+        (Included(a), Included(b)) => a > b,
+        (Included(a) | Excluded(a), Included(b) | Excluded(b)) => a >= b,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_successors_bound_every_key_with_the_prefix() {
+        let s = |x: &str| KeyValue::S(x.to_owned());
+        assert_eq!(prefix_successor(&s("ORDER#")), Some(s("ORDER$")));
+        assert_eq!(prefix_successor(&s("a\u{10FFFF}")), Some(s("b")));
+        assert_eq!(prefix_successor(&s("\u{D7FF}")), Some(s("\u{E000}")));
+        assert_eq!(prefix_successor(&s("\u{10FFFF}")), None);
+        assert_eq!(prefix_successor(&s("")), None);
+        assert_eq!(prefix_successor(&KeyValue::B(vec![1, 0xFF])), Some(KeyValue::B(vec![2])));
+    }
+
+    #[test]
+    fn bounds_combine_and_detect_empty_ranges() {
+        assert_eq!(tighter(Included(1), Excluded(1), true), Excluded(1));
+        assert_eq!(tighter(Included(3), Excluded(1), true), Included(3));
+        assert_eq!(tighter(Included(3), Excluded(1), false), Excluded(1));
+        assert_eq!(tighter(Unbounded, Excluded(1), false), Excluded(1));
+        assert!(range_is_empty(&Excluded(1), &Included(1)));
+        assert!(range_is_empty(&Included(2), &Included(1)));
+        assert!(!range_is_empty(&Included(1), &Included(1)));
+        assert!(!range_is_empty::<i32>(&Unbounded, &Excluded(1)));
+    }
+
+    #[test]
+    fn segments_split_the_hash_space() {
+        assert_eq!(segment_range(0, 1).unwrap(), (0, None));
+        assert_eq!(segment_range(0, 2).unwrap(), (0, Some(1 << 63)));
+        assert_eq!(segment_range(1, 2).unwrap(), (1 << 63, None));
+        assert!(segment_range(2, 2).is_err());
+        assert!(segment_range(0, 0).is_err());
+    }
+}

@@ -1,0 +1,173 @@
+//! `keyheat ops`: DynamoDB API requests as JSON Lines in, one DynamoDB response body per line
+//! out (DESIGN.md §5).
+//!
+//! Each input line is `{"op": "<Action>", ...low-level API parameters}`; the answer is the
+//! response body DynamoDB would send, or `{"__type": "<Exception>", "message": "..."}`. An error
+//! never stops the run. Blank lines are skipped and get no answer. Input is streamed line by line
+//! and output goes through a `BufWriter`, so a trace of any length runs in constant memory (apart
+//! from the store). The non-AWS action `{"op": "AdvanceTime", "Seconds": N}` moves the store's
+//! clock, which drives TTL and GSI lag. Throttling is the simulator's business, not this mode's.
+//!
+//! - `params`: reading a request object's fields, with DynamoDB's error kinds.
+//! - `request`: JSON → typed store request (expressions parsed here); `table`: CreateTable.
+//! - `response`: typed store response → JSON, keys sorted.
+
+mod params;
+mod request;
+mod response;
+mod table;
+
+use std::io::{self, BufRead, BufWriter, Write};
+
+use serde_json::Value as Json;
+
+use crate::engine::store::{Store, StoreConfig, StoreError};
+use crate::engine::time::SimDuration;
+
+use request::Request;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// GSI replication lag; zero makes index updates immediate.
+    pub index_lag: SimDuration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { index_lag: SimDuration::ZERO }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Non-blank lines read, each answered by one output line.
+    pub requests: u64,
+    /// Lines answered with an error object.
+    pub errors: u64,
+}
+
+/// An error line: a DynamoDB exception name and its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpsError {
+    pub type_name: &'static str,
+    pub message: String,
+}
+
+impl OpsError {
+    fn new(type_name: &'static str, message: impl Into<String>) -> OpsError {
+        OpsError { type_name, message: message.into() }
+    }
+
+    fn validation(message: impl Into<String>) -> OpsError {
+        OpsError::new("ValidationException", message)
+    }
+
+    fn serialization(message: impl Into<String>) -> OpsError {
+        OpsError::new("SerializationException", message)
+    }
+}
+
+impl From<StoreError> for OpsError {
+    fn from(error: StoreError) -> OpsError {
+        OpsError::new(error.type_name(), error.to_string())
+    }
+}
+
+/// Answers every request in `input`, one line each, into `output`.
+pub fn run(mut input: impl BufRead, output: impl Write, options: &Options) -> io::Result<Stats> {
+    let mut out = BufWriter::new(output);
+    let mut store = Store::new(StoreConfig { index_lag: options.index_lag, ..StoreConfig::default() });
+    let mut stats = Stats::default();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let response = match std::str::from_utf8(&line) {
+            Err(_) => Some(Err(OpsError::serialization("The line is not valid UTF-8"))),
+            Ok(text) if text.trim().is_empty() => None,
+            Ok(text) => Some(answer(&mut store, text.trim())),
+        };
+        let Some(response) = response else { continue };
+        stats.requests += 1;
+        let json = response.unwrap_or_else(|error| {
+            stats.errors += 1;
+            response::error(error.type_name, &error.message)
+        });
+        serde_json::to_writer(&mut out, &json)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(stats)
+}
+
+/// The response body for one request line.
+fn answer(store: &mut Store, line: &str) -> Result<Json, OpsError> {
+    let json: Json = serde_json::from_str(line)
+        .map_err(|e| OpsError::serialization(format!("The line is not valid JSON: {e}")))?;
+    let Json::Object(object) = &json else {
+        return Err(OpsError::serialization("Expected a JSON object: {\"op\": \"<Action>\", ...}"));
+    };
+    let op = match object.get("op") {
+        Some(Json::String(op)) => op.as_str(),
+        Some(_) => return Err(OpsError::serialization("op must be a string naming the action")),
+        None => {
+            return Err(OpsError::validation(
+                "Missing \"op\": name the action, e.g. {\"op\": \"GetItem\", ...}",
+            ));
+        }
+    };
+    execute(store, request::parse(op, object)?)
+}
+
+fn execute(store: &mut Store, request: Request) -> Result<Json, OpsError> {
+    Ok(match request {
+        Request::CreateTable(create) => {
+            let description = store.create_table(create)?;
+            serde_json::json!({ "TableDescription": response::table_description(&description) })
+        }
+        Request::DescribeTable(name) => {
+            let description = store.describe_table(&name)?;
+            serde_json::json!({ "Table": response::table_description(&description) })
+        }
+        Request::UpdateTimeToLive(update) => {
+            store.update_time_to_live(&update)?;
+            response::time_to_live(&update)
+        }
+        Request::PutItem(put, mode) => {
+            let table = put.table.clone();
+            let output = store.put_item(put)?;
+            response::write_output(store, &table, &output, mode)
+        }
+        Request::GetItem(get, mode) => response::get_item(store, &get.table, &store.get_item(&get)?, mode),
+        Request::UpdateItem(update, mode) => {
+            let output = store.update_item(&update)?;
+            response::write_output(store, &update.table, &output, mode)
+        }
+        Request::DeleteItem(delete, mode) => {
+            let output = store.delete_item(&delete)?;
+            response::write_output(store, &delete.table, &output, mode)
+        }
+        Request::Query(query, mode) => {
+            let count_only = query.select == Some(crate::engine::store::Select::Count);
+            response::query(store, &query.table, &store.query(&query)?, count_only, mode)
+        }
+        Request::Scan(scan, mode) => {
+            let count_only = scan.select == Some(crate::engine::store::Select::Count);
+            response::query(store, &scan.table, &store.scan(&scan)?, count_only, mode)
+        }
+        Request::BatchGetItem(batch, mode) => {
+            response::batch_get_item(store, &store.batch_get_item(&batch)?, mode)
+        }
+        Request::BatchWriteItem(batch, mode) => {
+            let output = store.batch_write_item(batch)?;
+            response::batch_write_item(store, &output, mode)
+        }
+        Request::AdvanceTime(by) => {
+            let report = store.advance_by(by);
+            response::advance(store, report)
+        }
+    })
+}

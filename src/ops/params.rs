@@ -1,0 +1,203 @@
+//! Reading one request's parameters out of its JSON object, with DynamoDB's error kinds: a value
+//! of the wrong JSON type is a SerializationException, a missing or invalid one a
+//! ValidationException. Every parameter read is recorded, so `finish` can reject the ones keyheat
+//! does not know (a typo would otherwise be silently ignored).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value as Json};
+
+use crate::engine::expr::ExpressionContext;
+use crate::engine::value::{AttributeValue, Item, item_from_json};
+
+use super::OpsError;
+
+/// `camelCase` of a parameter name, as DynamoDB writes it in "at 'tableName'" messages.
+pub(super) fn member_name(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
+}
+
+pub(super) fn missing(name: &str) -> OpsError {
+    OpsError::validation(format!(
+        "1 validation error detected: Value null at '{}' failed to satisfy constraint: Member must not be null",
+        member_name(name)
+    ))
+}
+
+pub(super) fn not_in_enum(name: &str, value: &str, allowed: &[&str]) -> OpsError {
+    OpsError::validation(format!(
+        "1 validation error detected: Value '{value}' at '{}' failed to satisfy constraint: Member must satisfy enum \
+         value set: [{}]",
+        member_name(name),
+        allowed.join(", ")
+    ))
+}
+
+/// A JSON object's fields, read by name.
+pub(super) struct Params<'a> {
+    context: &'a str,
+    map: &'a Map<String, Json>,
+    used: BTreeSet<&'a str>,
+}
+
+impl<'a> Params<'a> {
+    /// `context` names the object in messages (`PutItem`, `GlobalSecondaryIndexes`…).
+    pub(super) fn new(context: &'a str, map: &'a Map<String, Json>) -> Params<'a> {
+        Params { context, map, used: BTreeSet::new() }
+    }
+
+    pub(super) fn of(context: &'a str, json: &'a Json) -> Result<Params<'a>, OpsError> {
+        match json {
+            Json::Object(map) => Ok(Params::new(context, map)),
+            _ => Err(OpsError::serialization(format!("{context} must be a JSON object"))),
+        }
+    }
+
+    fn get(&mut self, name: &'a str) -> Option<&'a Json> {
+        self.used.insert(name);
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    fn wrong(&self, name: &str, expected: &str) -> OpsError {
+        OpsError::serialization(format!("{} parameter {name} must be {expected}", self.context))
+    }
+
+    /// Marks a parameter as known without reading it (`op`).
+    pub(super) fn allow(&mut self, name: &'a str) {
+        self.used.insert(name);
+    }
+
+    pub(super) fn string(&mut self, name: &'a str) -> Result<Option<&'a str>, OpsError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Json::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.wrong(name, "a string")),
+        }
+    }
+
+    pub(super) fn required_string(&mut self, name: &'a str) -> Result<&'a str, OpsError> {
+        self.string(name)?.ok_or_else(|| missing(name))
+    }
+
+    pub(super) fn bool(&mut self, name: &'a str) -> Result<Option<bool>, OpsError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Json::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(self.wrong(name, "a boolean")),
+        }
+    }
+
+    /// A non-negative integer.
+    pub(super) fn integer(&mut self, name: &'a str) -> Result<Option<u64>, OpsError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Json::Number(n)) => match (n.as_u64(), n.as_i64()) {
+                (Some(v), _) => Ok(Some(v)),
+                (None, Some(v)) => Err(OpsError::validation(format!(
+                    "1 validation error detected: Value '{v}' at '{}' failed to satisfy constraint: Member must have \
+                     value greater than or equal to 0",
+                    member_name(name)
+                ))),
+                _ => Err(self.wrong(name, "a whole number")),
+            },
+            Some(_) => Err(self.wrong(name, "a number")),
+        }
+    }
+
+    pub(super) fn array(&mut self, name: &'a str) -> Result<Option<&'a [Json]>, OpsError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Json::Array(a)) => Ok(Some(a)),
+            Some(_) => Err(self.wrong(name, "an array")),
+        }
+    }
+
+    pub(super) fn object(&mut self, name: &'a str) -> Result<Option<&'a Map<String, Json>>, OpsError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Json::Object(m)) => Ok(Some(m)),
+            Some(_) => Err(self.wrong(name, "an object")),
+        }
+    }
+
+    /// An item or key in DynamoDB JSON.
+    pub(super) fn item(&mut self, name: &'a str) -> Result<Option<Item>, OpsError> {
+        let Some(json) = self.get(name) else { return Ok(None) };
+        if !json.is_object() {
+            return Err(self.wrong(name, "an object of attribute values"));
+        }
+        item_from_json(json).map(Some).map_err(|e| OpsError::validation(e.to_string()))
+    }
+
+    pub(super) fn required_item(&mut self, name: &'a str) -> Result<Item, OpsError> {
+        self.item(name)?.ok_or_else(|| missing(name))
+    }
+
+    /// An enum parameter: one of `allowed`, or absent.
+    pub(super) fn choice(
+        &mut self,
+        name: &'a str,
+        allowed: &[&'static str],
+    ) -> Result<Option<&'static str>, OpsError> {
+        let Some(value) = self.string(name)? else { return Ok(None) };
+        allowed
+            .iter()
+            .find(|a| **a == value)
+            .copied()
+            .map(Some)
+            .ok_or_else(|| not_in_enum(name, value, allowed))
+    }
+
+    /// ExpressionAttributeNames and ExpressionAttributeValues, for the request's expressions.
+    pub(super) fn expression_context(&mut self) -> Result<ExpressionContext, OpsError> {
+        let names = match self.object("ExpressionAttributeNames")? {
+            None => BTreeMap::new(),
+            Some(map) if map.is_empty() => {
+                return Err(OpsError::validation("ExpressionAttributeNames must not be empty"));
+            }
+            Some(map) => map
+                .iter()
+                .map(|(k, v)| match v {
+                    Json::String(s) => Ok((k.clone(), s.clone())),
+                    _ => Err(self.wrong("ExpressionAttributeNames", "an object of strings")),
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let values = match self.object("ExpressionAttributeValues")? {
+            None => BTreeMap::new(),
+            Some(map) if map.is_empty() => {
+                return Err(OpsError::validation("ExpressionAttributeValues must not be empty"));
+            }
+            Some(map) => map
+                .iter()
+                .map(|(k, v)| {
+                    AttributeValue::from_json(v).map(|v| (k.clone(), v)).map_err(|e| {
+                        OpsError::validation(format!(
+                            "ExpressionAttributeValues contains invalid value: {e} for key {k}"
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(ExpressionContext::new(names, values))
+    }
+
+    /// Rejects parameters no reader asked for.
+    pub(super) fn finish(self) -> Result<(), OpsError> {
+        let unknown: Vec<&str> =
+            self.map.keys().map(String::as_str).filter(|k| !self.used.contains(k)).collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let mut known: Vec<&str> = self.used.iter().copied().filter(|k| *k != "op").collect();
+        known.sort_unstable();
+        Err(OpsError::validation(format!(
+            "{} does not support parameter{} {}; supported: {}",
+            self.context,
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            known.join(", ")
+        )))
+    }
+}
