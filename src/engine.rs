@@ -7,5 +7,6 @@
 pub mod expr;
 pub mod hash;
 pub mod number;
+pub mod template;
 pub mod time;
 pub mod value;

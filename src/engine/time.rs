@@ -2,10 +2,17 @@
 //! in the engine reads the wall clock.
 //!
 //! `SimTime` is milliseconds since the Unix epoch, so TTL attributes (epoch seconds) and calendar
-//! key buckets (`{ts:%Y-%m}`) mean what they mean in a real table.
+//! key buckets (`{ts:%Y-%m}`) mean what they mean in a real table. `calendar` turns instants into
+//! UTC calendar fields; `format` prints them with a compiled strftime subset.
+
+mod calendar;
+mod format;
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
+
+pub use calendar::{Civil, CivilDate, days_in_month, is_leap_year};
+pub use format::{Resolution, TimeFormat, TimeFormatError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct SimTime(u64);
@@ -36,6 +43,79 @@ impl SimTime {
     /// Time elapsed since `earlier`, zero if `earlier` is later.
     pub fn since(self, earlier: SimTime) -> SimDuration {
         SimDuration(self.0.saturating_sub(earlier.0))
+    }
+
+    /// The UTC calendar fields of this instant.
+    pub fn civil(self) -> Civil {
+        Civil::from_sim_millis(self.0)
+    }
+
+    /// The instant of `civil`, or `None` when it lies before the epoch, past `u64` milliseconds,
+    /// or has a clock field out of range.
+    pub fn from_civil(civil: &Civil) -> Option<SimTime> {
+        civil.epoch_millis().and_then(|ms| u64::try_from(ms).ok()).map(SimTime)
+    }
+
+    /// Parses `2024-03-01` (midnight) or `2024-03-01T08:05:09Z`, optionally with milliseconds
+    /// (`…09.250Z`): the forms `Display` prints. UTC only, from the epoch on.
+    pub fn parse(text: &str) -> Result<SimTime, TimeParseError> {
+        let bad = || TimeParseError(text.to_owned());
+        let number = |range: std::ops::Range<usize>| -> Result<u16, TimeParseError> {
+            let digits = text.get(range).ok_or_else(bad)?;
+            if digits.bytes().all(|b| b.is_ascii_digit()) {
+                digits.parse().map_err(|_| bad())
+            } else {
+                Err(bad())
+            }
+        };
+        let separators_at =
+            |positions: &[(usize, u8)]| positions.iter().all(|&(i, c)| text.as_bytes().get(i) == Some(&c));
+        if !separators_at(&[(4, b'-'), (7, b'-')]) {
+            return Err(bad());
+        }
+        let month = u8::try_from(number(5..7)?).map_err(|_| bad())?;
+        let day = u8::try_from(number(8..10)?).map_err(|_| bad())?;
+        let date = CivilDate::new(i64::from(number(0..4)?), month, day).ok_or_else(bad)?;
+        let mut civil = Civil { date, hour: 0, minute: 0, second: 0, millis: 0 };
+        if text.len() > 10 {
+            if !separators_at(&[(10, b'T'), (13, b':'), (16, b':')]) || !text.ends_with('Z') {
+                return Err(bad());
+            }
+            let clock = |range| number(range).and_then(|v| u8::try_from(v).map_err(|_| bad()));
+            civil.hour = clock(11..13)?;
+            civil.minute = clock(14..16)?;
+            civil.second = clock(17..19)?;
+            match text.len() {
+                20 => {}
+                24 if separators_at(&[(19, b'.')]) => civil.millis = number(20..23)?,
+                _ => return Err(bad()),
+            }
+        }
+        SimTime::from_civil(&civil).ok_or_else(bad)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a time: expected a UTC date and time like 2024-03-01 or 2024-03-01T08:05:09Z, from 1970 on"
+)]
+pub struct TimeParseError(pub String);
+
+/// RFC 3339 in UTC: `2024-03-01T08:05:09Z`, with `.250` before the `Z` when there are milliseconds.
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Civil { date, hour, minute, second, millis } = self.civil();
+        write!(
+            f,
+            "{:04}-{:02}-{:02}T{hour:02}:{minute:02}:{second:02}",
+            date.year(),
+            date.month(),
+            date.day()
+        )?;
+        if millis > 0 {
+            write!(f, ".{millis:03}")?;
+        }
+        f.write_str("Z")
     }
 }
 
@@ -93,8 +173,36 @@ impl fmt::Display for SimDuration {
         if self.0 == 0 {
             return f.write_str("0s");
         }
-        let (size, unit) = UNITS.iter().find(|(size, _)| self.0.is_multiple_of(*size)).copied().unwrap_or((1, "ms"));
+        let (size, unit) =
+            UNITS.iter().find(|(size, _)| self.0.is_multiple_of(*size)).copied().unwrap_or((1, "ms"));
         write!(f, "{}{unit}", self.0 / size)
+    }
+}
+
+/// Scenario files write times and durations as their text (`"2024-03-01T00:00:00Z"`, `"15m"`).
+impl serde::Serialize for SimTime {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SimTime {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SimTime, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        SimTime::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl serde::Serialize for SimDuration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SimDuration {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SimDuration, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        SimDuration::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 
@@ -152,6 +260,58 @@ mod tests {
         for text in ["", "s", "10", "10x", "1.5h", "-3s", "10 s", "99999999999999999999w"] {
             assert!(SimDuration::parse(text).is_err(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn parses_and_prints_times() {
+        let cases = [
+            ("1970-01-01T00:00:00Z", 0),
+            ("2024-02-29T23:59:59.999Z", 1_709_251_199_999),
+            ("2024-03-01T08:05:09Z", 1_709_280_309_000),
+            ("2038-01-19T03:14:08Z", 2_147_483_648_000),
+        ];
+        for (text, ms) in cases {
+            let t = SimTime::parse(text).unwrap();
+            assert_eq!(t.as_millis(), ms, "{text}");
+            assert_eq!(t.to_string(), text);
+        }
+        assert_eq!(SimTime::parse("2024-03-01").unwrap().to_string(), "2024-03-01T00:00:00Z");
+        assert_eq!(SimTime::from_millis(u64::MAX).to_string(), "584556019-04-03T14:25:51.615Z");
+    }
+
+    #[test]
+    fn rejects_bad_times() {
+        let cases = [
+            "",
+            "2024",
+            "2024-3-01",
+            "2024-02-30",
+            "2023-02-29",
+            "2024-13-01",
+            "1969-12-31",
+            "2024-03-01T08:05:09",
+            "2024-03-01T08:05:09+01:00",
+            "2024-03-01T24:00:00Z",
+            "2024-03-01T08:60:00Z",
+            "2024-03-01T08:05:09.5Z",
+            "2024-03-01 08:05:09Z",
+            "+024-03-01",
+            "2024-03-01T08:05:09.99éZ",
+        ];
+        for text in cases {
+            assert!(SimTime::parse(text).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn times_and_durations_serialize_as_text() {
+        let t = SimTime::parse("2024-03-01T08:05:09Z").unwrap();
+        let json = serde_json::to_string(&(t, SimDuration::from_secs(900))).unwrap();
+        assert_eq!(json, r#"["2024-03-01T08:05:09Z","15m"]"#);
+        let back: (SimTime, SimDuration) = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, (t, SimDuration::from_secs(900)));
+        let error = serde_json::from_str::<SimDuration>(r#""15 minutes""#).unwrap_err();
+        assert!(error.to_string().contains("expected a whole number and a unit"), "{error}");
     }
 
     #[test]

@@ -1,0 +1,293 @@
+//! Key templates (DESIGN.md §6): key text built from literal parts and `{…}` slots that read an
+//! item's attributes: `USER#{user_id}`, `{channel_id}#{bucket(sent_at, 10d)}`,
+//! `{score:010}`, `{sent_at:%Y-%m}`, `{shard(8)}`, `{hash(device_id, 8)}`.
+//!
+//! This module owns the grammar (`parse`), the slot semantics (expansion into key text) and the
+//! facts about a template that the planner reasons with (attributes, literal prefix, fan-out). It
+//! never decides which template a table uses, and its only randomness is the shard draw its
+//! caller passes in.
+//!
+//! Slot semantics:
+//! - `{name}`: the value's text: strings as they are, numbers in canonical form, binary as
+//!   base64 (as `KeyValue` shows it). A template that is exactly one such slot passes the value
+//!   through with its own key type (an N attribute gives an N key).
+//! - `{name:0W}`: numbers in W-digit sortable form (`decimal` documents the encoding, including
+//!   negatives); strings and binary are written as they are.
+//! - `{name:FORMAT}`: the number of epoch seconds formatted in UTC (`time::TimeFormat`).
+//! - `{bucket(name, width)}`: `floor(t / width)` for `t` epoch seconds, the index of the window.
+//! - `{shard(N)}`: the draw the caller's `shard(N)` returns, 0..N.
+//! - `{hash(name, N)}`: `hash_bytes(canonical bytes) % N`, the bytes `KeyValue::hash_bytes` uses.
+//!
+//! A slot whose attribute is missing, or holds a type it cannot read (BOOL, NULL, lists, maps,
+//! sets; a string where a time slot needs a number), produces no key.
+
+mod decimal;
+mod parse;
+
+use std::fmt::{self, Write as _};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use self::decimal::{Decimal, StackText};
+use super::hash::hash_bytes;
+use super::time::{SimDuration, TimeFormat};
+use super::value::{AttributeValue, Item, KeyValue};
+
+pub use parse::MAX_PAD;
+
+/// One piece of a template, in source order. Adjacent literal text forms one `Literal`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// Text copied into the key, braces unescaped.
+    Literal(String),
+    /// `{name}` or `{name:0W}` (`pad: Some(W)`).
+    Attr { name: String, pad: Option<u8> },
+    /// `{name:%Y-%m}`.
+    Time { name: String, format: TimeFormat },
+    /// `{bucket(name, 10d)}`.
+    Bucket { name: String, width: SimDuration },
+    /// `{shard(N)}`.
+    Shard { count: u32 },
+    /// `{hash(name, N)}`.
+    Hash { name: String, count: u32 },
+}
+
+impl Part {
+    /// The attribute the slot reads, if any.
+    pub fn attribute(&self) -> Option<&str> {
+        match self {
+            Part::Attr { name, .. }
+            | Part::Time { name, .. }
+            | Part::Bucket { name, .. }
+            | Part::Hash { name, .. } => Some(name),
+            Part::Literal(_) | Part::Shard { .. } => None,
+        }
+    }
+
+    /// How many keys the slot can produce for one item (a reader who cannot compute it must try
+    /// all): N for `shard(N)` and `hash(_, N)`, 1 otherwise.
+    pub fn fanout(&self) -> u32 {
+        match self {
+            Part::Shard { count } | Part::Hash { count, .. } => *count,
+            _ => 1,
+        }
+    }
+
+    /// Appends this part's text for an attribute value (`None`: the item lacks the attribute).
+    /// Returns false, leaving `out` with part of the text, when the slot cannot read the value.
+    /// The planner uses this to expand slots one at a time with values it chose.
+    pub fn write(
+        &self,
+        value: Option<&AttributeValue>,
+        shard: &mut dyn FnMut(u32) -> u32,
+        out: &mut String,
+    ) -> bool {
+        match self {
+            Part::Literal(text) => out.push_str(text),
+            Part::Shard { count } => push_u64(out, u64::from(shard(*count) % count)),
+            Part::Attr { pad, .. } => match (value, pad) {
+                (Some(AttributeValue::S(text)), _) => out.push_str(text),
+                (Some(AttributeValue::N(number)), None) => {
+                    let _ = write!(out, "{number}");
+                }
+                (Some(AttributeValue::N(number)), Some(width)) => {
+                    Decimal::of(number).write_sortable(*width, out);
+                }
+                (Some(AttributeValue::B(bytes)), _) => BASE64.encode_string(bytes, out),
+                _ => return false,
+            },
+            Part::Time { format, .. } => {
+                let Some(AttributeValue::N(seconds)) = value else { return false };
+                let Some(ms) = Decimal::of(seconds).floor_millis() else { return false };
+                return format.write_epoch_millis(ms, out);
+            }
+            Part::Bucket { width, .. } => {
+                let Some(AttributeValue::N(seconds)) = value else { return false };
+                let Some(ms) = Decimal::of(seconds).floor_millis() else { return false };
+                let index = ms.div_euclid(i128::from(width.as_millis()));
+                if index < 0 {
+                    out.push('-');
+                }
+                push_u128(out, index.unsigned_abs());
+            }
+            Part::Hash { count, .. } => {
+                let hash = match value {
+                    Some(AttributeValue::S(text)) => hash_bytes(text.as_bytes()),
+                    Some(AttributeValue::B(bytes)) => hash_bytes(bytes),
+                    Some(AttributeValue::N(number)) => {
+                        let mut text = StackText::new();
+                        let _ = write!(text, "{number}");
+                        hash_bytes(text.as_bytes())
+                    }
+                    _ => return false,
+                };
+                push_u64(out, hash % u64::from(*count));
+            }
+        }
+        true
+    }
+}
+
+fn push_u64(out: &mut String, value: u64) {
+    push_u128(out, u128::from(value));
+}
+
+fn push_u128(out: &mut String, value: u128) {
+    // Writing into a String cannot fail, and integers format without allocating.
+    let _ = write!(out, "{value}");
+}
+
+/// Why a template did not parse: the byte offset in its source and what was expected there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} (at byte {offset})")]
+pub struct TemplateError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// A parsed key template. Equal templates have equal source text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Template {
+    source: String,
+    parts: Vec<Part>,
+}
+
+impl Template {
+    pub fn parse(source: &str) -> Result<Template, TemplateError> {
+        Ok(Template { source: source.to_owned(), parts: parse::parse(source)? })
+    }
+
+    /// Builds a template from parts (the planner's suggested fixes), writing its canonical
+    /// source. Errors when the parts could not come from any source: an empty list, an invalid
+    /// attribute name, a zero count or width, a time format without a directive or with a brace.
+    pub fn from_parts(parts: Vec<Part>) -> Result<Template, TemplateError> {
+        let template = Template::parse(&parse::render(&parts))?;
+        let mut merged: Vec<Part> = Vec::with_capacity(parts.len());
+        for part in parts {
+            match (merged.last_mut(), part) {
+                (_, Part::Literal(text)) if text.is_empty() => {}
+                (Some(Part::Literal(previous)), Part::Literal(text)) => previous.push_str(&text),
+                (_, part) => merged.push(part),
+            }
+        }
+        if template.parts == merged {
+            Ok(template)
+        } else {
+            Err(TemplateError {
+                offset: 0,
+                message: format!(
+                    "these parts cannot be written as a template: {:?} reads back as {:?}",
+                    merged, template.parts
+                ),
+            })
+        }
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// The attributes the slots read, each once, in order of first use.
+    pub fn attributes(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().enumerate().filter_map(|(i, part)| {
+            let name = part.attribute()?;
+            (!self.parts[..i].iter().any(|earlier| earlier.attribute() == Some(name))).then_some(name)
+        })
+    }
+
+    /// The literal text before the first slot (all of it when there is no slot): what every key
+    /// of this template begins with, for `begins_with` conditions.
+    pub fn literal_prefix(&self) -> &str {
+        match self.parts.first() {
+            Some(Part::Literal(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// Keys one item may land on: the product of the shard and hash counts (saturating), 1 if none.
+    pub fn fanout(&self) -> u32 {
+        self.parts.iter().fold(1u32, |product, part| product.saturating_mul(part.fanout()))
+    }
+
+    /// The attribute when the template is exactly `{name}`: its keys are the attribute's values,
+    /// with the attribute's own type.
+    pub fn single_attribute(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [Part::Attr { name, pad: None }] => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The key for `item`. `None` when the item lacks a referenced attribute or holds one with a
+    /// type the slot cannot read (for a GSI: the item is not in the index). A template that is
+    /// exactly one `{attr}` slot yields the attribute's own key type (N stays N); everything else
+    /// yields S. `shard(N)` must return the random write shard in 0..N (a seeded draw).
+    pub fn expand(&self, item: &Item, shard: &mut dyn FnMut(u32) -> u32) -> Option<KeyValue> {
+        if let Some(name) = self.single_attribute() {
+            return item.get(name)?.as_key();
+        }
+        let mut out = String::new();
+        self.expand_into(item, shard, &mut out).then_some(KeyValue::S(out))
+    }
+
+    /// The key text for `item`, written into `out` (cleared first); false when there is no key
+    /// (see `expand`). Does not allocate once `out` has grown to the key's length.
+    pub fn expand_into(&self, item: &Item, shard: &mut dyn FnMut(u32) -> u32, out: &mut String) -> bool {
+        self.expand_with(|name| item.get(name), shard, out)
+    }
+
+    /// `expand_into` reading attributes through `lookup`, for callers that hold values somewhere
+    /// other than an `Item` (a generator's row, a query's known inputs).
+    pub fn expand_with<'v>(
+        &self,
+        lookup: impl Fn(&str) -> Option<&'v AttributeValue>,
+        shard: &mut dyn FnMut(u32) -> u32,
+        out: &mut String,
+    ) -> bool {
+        out.clear();
+        for part in &self.parts {
+            let value = part.attribute().and_then(&lookup);
+            if !part.write(value, shard, out) {
+                out.clear();
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl fmt::Display for Template {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)
+    }
+}
+
+impl std::str::FromStr for Template {
+    type Err = TemplateError;
+    fn from_str(source: &str) -> Result<Template, TemplateError> {
+        Template::parse(source)
+    }
+}
+
+impl TryFrom<String> for Template {
+    type Error = TemplateError;
+    fn try_from(source: String) -> Result<Template, TemplateError> {
+        let parts = parse::parse(&source)?;
+        Ok(Template { source, parts })
+    }
+}
+
+impl From<Template> for String {
+    fn from(template: Template) -> String {
+        template.source
+    }
+}
+
+#[cfg(test)]
+mod tests;
