@@ -10,3 +10,4 @@ pub mod number;
 pub mod template;
 pub mod time;
 pub mod value;
+pub mod workload;

@@ -24,14 +24,14 @@
 mod decimal;
 mod parse;
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
 use self::decimal::{Decimal, StackText};
 use super::hash::hash_bytes;
-use super::time::{SimDuration, TimeFormat};
+use super::time::{SimDuration, TimeFormat, push_integer, push_padded};
 use super::value::{AttributeValue, Item, KeyValue};
 
 pub use parse::MAX_PAD;
@@ -85,12 +85,10 @@ impl Part {
     ) -> bool {
         match self {
             Part::Literal(text) => out.push_str(text),
-            Part::Shard { count } => push_u64(out, u64::from(shard(*count) % count)),
+            Part::Shard { count } => push_padded(out, u64::from(shard(*count) % count), 1),
             Part::Attr { pad, .. } => match (value, pad) {
                 (Some(AttributeValue::S(text)), _) => out.push_str(text),
-                (Some(AttributeValue::N(number)), None) => {
-                    let _ = write!(out, "{number}");
-                }
+                (Some(AttributeValue::N(number)), None) => decimal::write_canonical(number, out),
                 (Some(AttributeValue::N(number)), Some(width)) => {
                     Decimal::of(number).write_sortable(*width, out);
                 }
@@ -99,17 +97,18 @@ impl Part {
             },
             Part::Time { format, .. } => {
                 let Some(AttributeValue::N(seconds)) = value else { return false };
-                let Some(ms) = Decimal::of(seconds).floor_millis() else { return false };
+                let Some(ms) = decimal::epoch_millis(seconds) else { return false };
                 return format.write_epoch_millis(ms, out);
             }
             Part::Bucket { width, .. } => {
                 let Some(AttributeValue::N(seconds)) = value else { return false };
-                let Some(ms) = Decimal::of(seconds).floor_millis() else { return false };
-                let index = ms.div_euclid(i128::from(width.as_millis()));
-                if index < 0 {
-                    out.push('-');
-                }
-                push_u128(out, index.unsigned_abs());
+                let Some(ms) = decimal::epoch_millis(seconds) else { return false };
+                // 64-bit division when it fits (every real timestamp and width).
+                let index = match (i64::try_from(ms), i64::try_from(width.as_millis())) {
+                    (Ok(ms), Ok(width)) => i128::from(ms.div_euclid(width)),
+                    _ => ms.div_euclid(i128::from(width.as_millis())),
+                };
+                push_integer(out, index);
             }
             Part::Hash { count, .. } => {
                 let hash = match value {
@@ -117,25 +116,16 @@ impl Part {
                     Some(AttributeValue::B(bytes)) => hash_bytes(bytes),
                     Some(AttributeValue::N(number)) => {
                         let mut text = StackText::new();
-                        let _ = write!(text, "{number}");
+                        decimal::write_canonical(number, &mut text);
                         hash_bytes(text.as_bytes())
                     }
                     _ => return false,
                 };
-                push_u64(out, hash % u64::from(*count));
+                push_padded(out, hash % u64::from(*count), 1);
             }
         }
         true
     }
-}
-
-fn push_u64(out: &mut String, value: u64) {
-    push_u128(out, u128::from(value));
-}
-
-fn push_u128(out: &mut String, value: u128) {
-    // Writing into a String cannot fail, and integers format without allocating.
-    let _ = write!(out, "{value}");
 }
 
 /// Why a template did not parse: the byte offset in its source and what was expected there.

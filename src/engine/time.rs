@@ -13,6 +13,7 @@ use std::ops::{Add, AddAssign, Sub};
 
 pub use calendar::{Civil, CivilDate, days_in_month, is_leap_year};
 pub use format::{Resolution, TimeFormat, TimeFormatError};
+pub(crate) use format::{push_integer, push_padded};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct SimTime(u64);

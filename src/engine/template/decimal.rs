@@ -17,9 +17,10 @@
 //! `w` digits is written in full, unpadded (`-` and its magnitude when negative), as printf does:
 //! it keeps a distinct key but no longer sorts among the padded ones.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use crate::engine::number::Number;
+use crate::engine::time::push_integer;
 
 /// DynamoDB numbers carry at most 38 significant digits.
 const MAX_DIGITS: usize = 38;
@@ -34,13 +35,75 @@ pub(super) struct Decimal {
     point: i32,
 }
 
+/// Appends the number's canonical text, as `Display` prints it. Integers, the common case, are
+/// written digit by digit without allocating (`Number`'s `Display` builds a `String`).
+pub(super) fn write_canonical(number: &Number, out: &mut impl TextSink) {
+    match number.to_i64() {
+        Some(integer) => out.push_integer(integer),
+        None => out.push_display(number),
+    }
+}
+
+/// Where `write_canonical` writes: the key being built, or a stack buffer for hashing.
+pub(super) trait TextSink {
+    fn push_integer(&mut self, value: i64);
+    fn push_display(&mut self, value: &Number);
+}
+
+impl TextSink for String {
+    fn push_integer(&mut self, value: i64) {
+        push_integer(self, i128::from(value));
+    }
+
+    fn push_display(&mut self, value: &Number) {
+        // Writing into a String cannot fail.
+        let _ = fmt::Write::write_fmt(self, format_args!("{value}"));
+    }
+}
+
+impl TextSink for StackText {
+    fn push_integer(&mut self, value: i64) {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut magnitude = value.unsigned_abs();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + u8::try_from(magnitude % 10).unwrap_or(0);
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        if value < 0 {
+            self.push_bytes(b"-");
+        }
+        self.push_bytes(&digits[start..]);
+    }
+
+    fn push_display(&mut self, value: &Number) {
+        // Canonical text is at most ~47 bytes (38 digits, sign, point, exponent or leading
+        // zeros), within StackText's 64.
+        fmt::Write::write_fmt(self, format_args!("{value}"))
+            .expect("a number's canonical text fits in 64 bytes");
+    }
+}
+
+/// `floor(x × 1000)` for `x` epoch seconds: the epoch milliseconds of a time attribute. `None`
+/// when it does not fit in an `i128` (far beyond any calendar date).
+pub(super) fn epoch_millis(seconds: &Number) -> Option<i128> {
+    match seconds.to_i64() {
+        Some(integer) => Some(i128::from(integer) * 1000),
+        None => Decimal::of(seconds).floor_millis(),
+    }
+}
+
 impl Decimal {
     /// Reads the number's canonical text (`-12.5`, `1.5E+40`, `0.0015`) into digits.
     pub(super) fn of(number: &Number) -> Decimal {
         let mut text = StackText::new();
         // Canonical text is at most ~47 bytes (DynamoDB's 38 digits, sign, point, exponent or
         // leading zeros), within StackText's capacity.
-        write!(text, "{number}").expect("a number's canonical text fits in 64 bytes");
+        write_canonical(number, &mut text);
         let mut decimal = Decimal { negative: false, digits: [0; MAX_DIGITS], len: 0, point: 0 };
         let mut seen_point = false;
         let mut exponent: i32 = 0;
@@ -196,9 +259,8 @@ impl Decimal {
         }
     }
 
-    /// `floor(x × 1000)` for `x` epoch seconds: the epoch milliseconds of a time attribute.
-    /// `None` when it does not fit in an `i128` (far beyond any calendar date).
-    pub(super) fn floor_millis(&self) -> Option<i128> {
+    /// `floor(x × 1000)`, the general case of `epoch_millis`.
+    fn floor_millis(&self) -> Option<i128> {
         let point = self.point + 3;
         if point > 38 {
             return None;
@@ -229,6 +291,13 @@ impl StackText {
 
     pub(super) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
+    }
+
+    /// Appends bytes, dropping any past the capacity (never reached by a number's text).
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        let end = (self.len + bytes.len()).min(self.bytes.len());
+        self.bytes[self.len..end].copy_from_slice(&bytes[..end - self.len]);
+        self.len = end;
     }
 }
 
@@ -282,6 +351,10 @@ mod tests {
 
     #[test]
     fn converts_epoch_seconds_to_millis() {
+        for seconds in ["0", "1709251200", "-2", "1.5", "-1.0005", "1E+30", "1E+40"] {
+            let number = Number::parse(seconds).unwrap();
+            assert_eq!(epoch_millis(&number), Decimal::of(&number).floor_millis(), "{seconds}");
+        }
         let cases = [
             ("0", 0),
             ("1709251200", 1_709_251_200_000),

@@ -22,6 +22,12 @@ pub(crate) fn bounded<T: TryFrom<U>, U>(value: U) -> T {
 /// Splits milliseconds since the epoch into whole days and the milliseconds into the last one;
 /// `None` when the day count does not fit in an `i64`.
 pub(crate) fn split_millis(ms: i128) -> Option<(i64, u32)> {
+    // 64-bit division when it fits (every real timestamp): 128-bit division is a slow library
+    // call, and key expansion splits a timestamp per calendar slot.
+    if let Ok(ms) = i64::try_from(ms) {
+        let day_ms = MILLIS_PER_DAY.cast_signed();
+        return Some((ms.div_euclid(day_ms), bounded(ms.rem_euclid(day_ms))));
+    }
     let day_ms = i128::from(MILLIS_PER_DAY);
     let days = i64::try_from(ms.div_euclid(day_ms)).ok()?;
     Some((days, bounded(ms.rem_euclid(day_ms))))

@@ -254,11 +254,7 @@ impl TimeFormat {
                 Field::WeekdayName => out.push_str(WEEKDAY_NAMES[usize::from(weekday - 1)]),
                 Field::MonthName => out.push_str(MONTH_NAMES[usize::from(date.month() - 1)]),
                 Field::EpochSeconds => {
-                    let secs = i128::from(days) * 86_400 + i128::from(millis_of_day / 1000);
-                    if secs < 0 {
-                        out.push('-');
-                    }
-                    push_padded_u128(out, secs.unsigned_abs(), 1);
+                    push_integer(out, i128::from(days) * 86_400 + i128::from(millis_of_day / 1000));
                 }
             }
         }
@@ -330,27 +326,38 @@ fn push_year(out: &mut String, year: i64) {
     push_padded(out, year.unsigned_abs(), 4);
 }
 
-/// Appends `value` in decimal, zero-padded to at least `width` digits.
-pub(crate) fn push_padded(out: &mut String, value: u64, width: usize) {
-    push_padded_u128(out, u128::from(value), width);
-}
-
-fn push_padded_u128(out: &mut String, mut value: u128, width: usize) {
-    let mut digits = [0u8; 40];
-    let mut len = 0;
+/// Appends `value` in decimal, zero-padded to at least `width` digits, without `fmt`'s
+/// machinery: key expansion calls this several times per key.
+pub(crate) fn push_padded(out: &mut String, mut value: u64, width: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
     loop {
-        digits[len] = b'0' + bounded::<u8, _>(value % 10);
-        len += 1;
+        start -= 1;
+        digits[start] = b'0' + bounded::<u8, _>(value % 10);
         value /= 10;
         if value == 0 {
             break;
         }
     }
-    for _ in len..width {
+    for _ in digits.len() - start..width {
         out.push('0');
     }
-    for &d in digits[..len].iter().rev() {
-        out.push(char::from(d));
+    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+}
+
+/// Appends a signed integer in decimal; the 128-bit division only runs past `u64`.
+pub(crate) fn push_integer(out: &mut String, value: i128) {
+    if value < 0 {
+        out.push('-');
+    }
+    let magnitude = value.unsigned_abs();
+    if let Ok(small) = u64::try_from(magnitude) {
+        push_padded(out, small, 1);
+    } else {
+        // Split at 10^19: the high part is at most 2^127 / 10^19 < 2^64; the low part has 19 digits.
+        const SPLIT: u128 = 10_000_000_000_000_000_000;
+        push_padded(out, bounded(magnitude / SPLIT), 1);
+        push_padded(out, bounded(magnitude % SPLIT), 19);
     }
 }
 
@@ -413,6 +420,29 @@ mod tests {
             TimeFormat::parse("%s").unwrap().format(SimTime::from_millis(u64::MAX)),
             "18446744073709551"
         );
+    }
+
+    #[test]
+    fn writes_integers_of_any_size() {
+        let cases = [
+            (0, "0"),
+            (7, "7"),
+            (-7, "-7"),
+            (i128::from(u64::MAX), "18446744073709551615"),
+            (i128::from(u64::MAX) + 1, "18446744073709551616"),
+            (-100_000_000_000_000_000_000, "-100000000000000000000"),
+            (i128::MIN, "-170141183460469231731687303715884105728"),
+            (i128::MAX, "170141183460469231731687303715884105727"),
+        ];
+        for (value, text) in cases {
+            let mut out = String::new();
+            push_integer(&mut out, value);
+            assert_eq!(out, text);
+        }
+        let mut out = String::new();
+        push_padded(&mut out, 42, 5);
+        push_padded(&mut out, 123_456, 3);
+        assert_eq!(out, "00042123456");
     }
 
     #[test]

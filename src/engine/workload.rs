@@ -1,0 +1,149 @@
+//! Workload vocabulary (DESIGN.md §6): how numbers are drawn (`Distribution`: sizes, counts,
+//! attribute values), which member of a population an operation touches (`Popularity`: key
+//! picks, an index in 0..n) and how a request rate moves over time (`RateShape`).
+//!
+//! Every draw is a pure function of `(seed, stream, index)`: draw #i of a stream can be computed
+//! without drawing #0..i, so runs reproduce byte for byte and the simulator needs no RNG state.
+//! The uniform bits come from `hash::combine` (SplitMix64's finalizer over the triple); draws
+//! that need several uniforms (rejection loops, a weighted choice and then its branch) take
+//! further independent words derived from the same triple. This module never reads a clock and
+//! never keeps state between draws. `Distribution::sampler` and `Popularity::picker` only
+//! precompute constants (Zipf's), for hot loops; they draw exactly what the plain calls draw.
+//!
+//! The types deserialize from RON as scenario files write them: `Uniform(1, 100)`,
+//! `Normal(mean: 800, sd: 200)`, `Zipf(s: 0.99)`, `Hotspot(data: 0.2, ops: 0.8)`,
+//! `Weighted([(3.0, Fixed(1)), (1.0, Uniform(2, 9))])`, `Diurnal(peak_hour: 20, factor: 3)`.
+
+mod distribution;
+mod popularity;
+mod rate;
+mod zipf;
+
+pub use distribution::{Distribution, Sampler};
+pub use popularity::{Picker, Popularity};
+pub use rate::{RateShape, rate_at};
+
+use super::hash::{combine, mix64};
+
+/// The counter-based source of one draw's uniform numbers.
+#[derive(Debug, Clone, Copy)]
+struct Draw {
+    key: u64,
+}
+
+impl Draw {
+    fn new(seed: u64, stream: u64, index: u64) -> Draw {
+        Draw { key: combine(&[seed, stream, index]) }
+    }
+
+    /// The `k`-th 64-bit word of this draw. Distinct `k` give independent words: the key is
+    /// already uniform, and the finalizer is a bijection with full avalanche.
+    fn word(self, k: u64) -> u64 {
+        mix64(self.key ^ k.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// Uniform in [0, 1), a multiple of 2^-53.
+    fn unit(self, k: u64) -> f64 {
+        (self.word(k) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform in (0, 1): never 0, so `ln` of it is finite.
+    fn open_unit(self, k: u64) -> f64 {
+        ((self.word(k) >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform integer in 0..n (n ≥ 1) by multiply-high; the bias is below n / 2^64.
+    fn below(self, k: u64, n: u64) -> u64 {
+        let wide = u128::from(self.word(k)) * u128::from(n);
+        u64::try_from(wide >> 64).expect("the high half of a u64 × u64 product fits in u64")
+    }
+
+    /// An independent draw for a sub-distribution (a weighted branch).
+    fn child(self, tag: u64) -> Draw {
+        Draw { key: mix64(self.key ^ mix64(tag ^ 0xa076_1d64_78bd_642f)) }
+    }
+}
+
+/// Picks a branch of a weighted choice: the first whose running total passes `u × total`.
+/// Weights are positive (validated), so some branch always passes before the end.
+fn choose<T>(branches: &[(f64, T)], u: f64) -> Option<(usize, &T)> {
+    let total: f64 = branches.iter().map(|(w, _)| w).sum();
+    let target = u * total;
+    let mut running = 0.0;
+    for (i, (weight, branch)) in branches.iter().enumerate() {
+        running += weight;
+        if target < running {
+            return Some((i, branch));
+        }
+    }
+    // Rounding can leave `target` a hair above the last running total.
+    branches.iter().enumerate().last().map(|(i, (_, b))| (i, b))
+}
+
+/// Shared weight checks for `Weighted` lists.
+fn validate_weights<T>(
+    branches: &[(f64, T)],
+    check: impl Fn(&T) -> Result<(), String>,
+) -> Result<(), String> {
+    if branches.is_empty() {
+        return Err("Weighted needs at least one (weight, choice) pair".into());
+    }
+    for (i, (weight, branch)) in branches.iter().enumerate() {
+        if !(weight.is_finite() && *weight > 0.0) {
+            return Err(format!(
+                "Weighted choice #{} has weight {weight}; expected a positive number",
+                i + 1
+            ));
+        }
+        check(branch).map_err(|e| format!("Weighted choice #{}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_are_pure_functions_of_the_triple() {
+        let a = Draw::new(7, 1, 42);
+        assert_eq!(a.word(0), Draw::new(7, 1, 42).word(0));
+        assert_ne!(a.word(0), a.word(1));
+        assert_ne!(a.word(0), Draw::new(8, 1, 42).word(0));
+        assert_ne!(a.word(0), Draw::new(7, 2, 42).word(0));
+        assert_ne!(a.word(0), Draw::new(7, 1, 43).word(0));
+        assert_ne!(a.child(0).word(0), a.child(1).word(0));
+    }
+
+    #[test]
+    fn units_cover_the_interval_evenly() {
+        // 100,000 consecutive indexes into 10 bins: each within 4% of 10,000; the mean of the
+        // open unit within 0.5% of 1/2.
+        let mut bins = [0u32; 10];
+        let mut sum = 0.0;
+        for i in 0..100_000 {
+            let d = Draw::new(1, 0, i);
+            let u = d.unit(0);
+            assert!((0.0..1.0).contains(&u));
+            let open = d.open_unit(1);
+            assert!(open > 0.0 && open < 1.0);
+            sum += open;
+            bins[(u * 10.0) as usize] += 1;
+            assert!(d.below(2, 3) < 3);
+        }
+        for count in bins {
+            assert!((9_600..=10_400).contains(&count), "{bins:?}");
+        }
+        assert!((sum / 100_000.0 - 0.5).abs() < 0.0025, "{sum}");
+    }
+
+    #[test]
+    fn chooses_by_weight() {
+        let branches = [(3.0, 'a'), (1.0, 'b')];
+        let cases = [(0.0, 'a'), (0.74, 'a'), (0.75, 'b'), (0.999_999, 'b')];
+        for (u, expected) in cases {
+            assert_eq!(choose(&branches, u).map(|(_, c)| *c), Some(expected), "{u}");
+        }
+        assert_eq!(choose::<char>(&[], 0.5), None);
+    }
+}
