@@ -579,6 +579,26 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_example_checks_as_documented() {
+        let readme = include_str!("../../scenarios/README.md");
+        let start = readme.find("```ron\n").expect("the README has a RON example") + "```ron\n".len();
+        let end = start + readme[start..].find("```").expect("the example ends");
+        let loaded = scenario::parse("README.md", &readme[start..end]).unwrap();
+        let naive = plan(&loaded.scenario, loaded.variant(Some("naive")).unwrap());
+        let recent = pattern(&naive, "recent");
+        assert_eq!(
+            (recent.operation, recent.key_condition.as_deref()),
+            (Some(Operation::Query), Some("PK = :pk AND SK >= :from"))
+        );
+        assert_eq!(pattern(&naive, "search").operation, None);
+        let codes: Vec<WarningCode> = naive.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, [WarningCode::Unserved, WarningCode::UnboundedPartition]);
+        let fixed = plan(&loaded.scenario, loaded.variant(Some("recommended")).unwrap());
+        assert_eq!(pattern(&fixed, "recent").fanout, 2);
+        assert!(fixed.warnings.iter().all(|w| w.code != WarningCode::UnboundedPartition));
+    }
+
+    #[test]
     fn output_is_deterministic() {
         let a = serde_json::to_string(&chat("heavy")).unwrap();
         let b = serde_json::to_string(&chat("heavy")).unwrap();

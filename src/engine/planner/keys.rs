@@ -88,7 +88,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                         let best = numbers::ceil_u32(secs / shortest).max(1);
                         fanout = fanout.saturating_mul(worst);
                         notes.push(format!(
-                            "the last {} span {best}–{worst} {label} buckets of {name}, one request per bucket",
+                            "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
                             numbers::span(secs)
                         ));
                     }

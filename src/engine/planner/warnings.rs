@@ -198,7 +198,7 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         {
             "with a local index DynamoDB refuses writes to an item collection past 10 GB"
         } else {
-            "DynamoDB's guidance is 10 GB per partition; past it one key's items are spread by sort key range but still share one key's throughput"
+            "DynamoDB's guidance is 10 GB per partition (beyond it the key's items are split across partitions by sort key range; a table with an LSI refuses the writes)"
         };
         let reached = limit_rows.map_or(limit_bytes / g.bytes_per_sec, |r| {
             (limit_bytes / g.bytes_per_sec).min(r / g.rows_per_sec)
