@@ -255,7 +255,8 @@ pub struct AccessPattern {
     pub returns: Option<Vec<String>>,
     /// A "text contains a word" predicate on this attribute, which no key can serve.
     pub contains: Option<String>,
-    /// Calls per second, on average.
+    /// Calls per second before the shapes: the simulator's rate is this times every shape's
+    /// factor at the moment (so a `Diurnal` pattern averages more than `rate`).
     pub rate: f64,
     /// The rate is `rate` times each shape's factor (a daily cycle, a spike).
     pub shapes: Vec<RateShape>,

@@ -101,8 +101,12 @@ impl Operation {
 pub struct PatternPlan {
     pub name: String,
     pub kind: Kind,
-    /// Calls per second, on average.
+    /// The base rate the file gives (calls per second), which the rate shapes multiply.
     pub rate: f64,
+    /// Calls per second on average over the run.
+    pub mean_rate: f64,
+    /// Calls per second at the shapes' peak (what the hot-partition check uses).
+    pub peak_rate: f64,
     /// `None` when nothing can serve the pattern.
     pub operation: Option<Operation>,
     /// The index that serves it; `None` for the table.

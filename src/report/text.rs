@@ -165,14 +165,14 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
         &[
             ("", widths[0]),
             ("pattern", widths[1]),
-            ("rate/s", widths[2]),
+            ("mean/s", widths[2]),
             ("served by", widths[3]),
             ("key condition / fan-out", widths[4]),
         ],
     )?;
     for p in &plan.patterns {
         let mark = if p.served { "✔" } else { "✘" };
-        let rate = format!("{:>8}", numbers::rate(p.rate));
+        let rate = format!("{:>8}", numbers::rate(p.mean_rate));
         let mut cond = condition(p);
         let flagged: Vec<&str> =
             plan.warnings.iter().filter(|w| w.subject == p.name).map(|w| w.code.id()).collect();

@@ -13,6 +13,26 @@ use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_size};
 use crate::engine::workload::{Distribution, Popularity, RateShape};
 
+/// How one attribute's values spread (see `Spread`).
+struct ValueSpread {
+    distinct: f64,
+    hottest: f64,
+    steady: f64,
+    typical: f64,
+    note: String,
+}
+
+impl ValueSpread {
+    /// `n` equally likely values.
+    fn even(n: f64, note: String) -> ValueSpread {
+        ValueSpread { distinct: n, hottest: 1.0 / n, steady: 1.0 / n, typical: 1.0 / n, note }
+    }
+
+    fn typical(self, typical: f64) -> ValueSpread {
+        ValueSpread { typical, ..self }
+    }
+}
+
 /// Items under one partition key value and how fast new ones arrive.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PartitionLoad {
@@ -37,6 +57,9 @@ pub struct Spread {
     pub distinct: f64,
     /// The share of writes (or reads) that land on the most popular value at one time.
     pub hottest: f64,
+    /// The share the busiest value keeps over the whole run: below `hottest` when the hot value
+    /// moves on (`Latest` favours whichever member is newest).
+    pub steady: f64,
     /// The share of items under a typical value, or under the value the pattern's constants
     /// pick (`status = "PENDING"`).
     pub typical: f64,
@@ -226,8 +249,8 @@ impl<'a> Estimator<'a> {
             .and_then(|p| self.scenario.population(p))
             .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0);
         if self.creates_new(entity) {
-            let puts: f64 = self.writes(entity, Action::Put).map(|p| p.rate).sum();
-            let deletes: f64 = self.writes(entity, Action::Delete).map(|p| p.rate).sum();
+            let puts = self.put_rate(entity);
+            let deletes: f64 = self.writes(entity, Action::Delete).map(|p| mean_rate(p, self.secs)).sum();
             return (owned + (puts - deletes).max(0.0) * self.lifetime(entity)).max(0.0);
         }
         if owned > 0.0 {
@@ -269,8 +292,14 @@ impl<'a> Estimator<'a> {
         chooser: Option<&AccessPattern>,
     ) -> Spread {
         let e = self.entity(entity);
-        let mut spread =
-            Spread { distinct: 1.0, hottest: 1.0, typical: 1.0, bucket_secs: None, notes: Vec::new() };
+        let mut spread = Spread {
+            distinct: 1.0,
+            hottest: 1.0,
+            steady: 1.0,
+            typical: 1.0,
+            bucket_secs: None,
+            notes: Vec::new(),
+        };
         let mut seen: Vec<&str> = Vec::new();
         let slot_attrs: Vec<&str> = template
             .parts()
@@ -282,6 +311,7 @@ impl<'a> Estimator<'a> {
             if let Part::Shard { count } = part {
                 spread.distinct *= f64::from(*count);
                 spread.hottest /= f64::from(*count);
+                spread.steady /= f64::from(*count);
                 spread.typical /= f64::from(*count);
                 spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
                 continue;
@@ -310,7 +340,8 @@ impl<'a> Estimator<'a> {
                 spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
                 continue;
             }
-            let (distinct, hottest, typical, note) = self.value_spread(e, name, chooser);
+            let ValueSpread { distinct, hottest, steady, typical, note } =
+                self.value_spread(e, name, chooser);
             match part {
                 Part::Hash { count, .. } if slot_attrs.contains(&name) => {
                     // hash(x, N) next to x itself adds nothing: x already picks the key.
@@ -320,12 +351,14 @@ impl<'a> Estimator<'a> {
                     let n = f64::from(*count);
                     spread.distinct *= distinct.min(n);
                     spread.hottest *= hottest + (1.0 - hottest) / n;
+                    spread.steady *= steady + (1.0 - steady) / n;
                     spread.typical /= distinct.min(n);
                     spread.notes.push(format!("hash({name}, {count}) over {note}"));
                 }
                 _ => {
                     spread.distinct *= distinct;
                     spread.hottest *= hottest;
+                    spread.steady *= steady;
                     spread.typical *= typical;
                     spread.notes.push(format!("{name}: {note}"));
                 }
@@ -342,65 +375,66 @@ impl<'a> Estimator<'a> {
         self.entity(&copy.from).attribute(&copy.attribute).map(|a| &a.generator)
     }
 
-    /// Distinct values of one attribute, the hottest one's share, a typical one's share, and a
-    /// phrase saying why.
-    fn value_spread(
-        &self,
-        e: &Entity,
-        name: &str,
-        chooser: Option<&AccessPattern>,
-    ) -> (f64, f64, f64, String) {
+    /// How one attribute's values spread, and a phrase saying why.
+    fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
         let generator = self.generator_of(e, name).map(unwrap_sometimes);
         if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
             let share = generator.map_or(1.0, |g| value_share(g, value));
-            return (1.0, 1.0, share, format!("always {value:?}"));
+            return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
         }
         let population = match generator {
             Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
             _ => None,
         };
+        let picked_by = |popularity: &Popularity, pop: &crate::engine::model::Population| {
+            let n = self.population_size(pop);
+            ValueSpread {
+                distinct: n,
+                hottest: hottest_share(popularity, n),
+                steady: steady_share(popularity, n),
+                typical: 1.0 / n,
+                note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
+            }
+        };
         if let (Some(p), Some(pop)) = (chooser, population)
             && p.given.first().is_some_and(|g| g == name)
             && let Some(keys) = &p.keys
         {
-            let n = self.population_size(pop);
-            let note = format!("{} over {} {}", popularity_label(keys), numbers::count(n), pop.name);
-            return (n, hottest_share(keys, n), 1.0 / n, note);
+            return picked_by(keys, pop);
         }
         match generator {
             Some(Generator::Pick(_)) => {
                 let pop = population.expect("the loader checked population names");
-                let n = self.population_size(pop);
-                let h = hottest_share(&pop.popularity, n);
-                (
-                    n,
-                    h,
-                    1.0 / n,
-                    format!("{} over {} {}", popularity_label(&pop.popularity), numbers::count(n), pop.name),
-                )
+                picked_by(&pop.popularity, pop)
             }
-            Some(Generator::Text(text)) => (1.0, 1.0, 1.0, format!("always {text:?}")),
+            Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
             Some(Generator::OneOf(choices)) => {
                 let total: f64 = choices.iter().map(|(_, w)| w).sum();
                 let (top, weight) = choices
                     .iter()
                     .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
-                (
-                    choices.len() as f64,
-                    weight / total,
-                    1.0 / choices.len() as f64,
-                    format!(
-                        "one of {} values, {top:?} on {}",
-                        choices.len(),
-                        numbers::percent(weight / total)
-                    ),
-                )
+                let note = format!(
+                    "one of {} values, {top:?} on {}",
+                    choices.len(),
+                    numbers::percent(weight / total)
+                );
+                ValueSpread {
+                    hottest: weight / total,
+                    steady: weight / total,
+                    ..ValueSpread::even(choices.len() as f64, note)
+                }
             }
-            Some(Generator::Chance(p)) => (2.0, p.max(1.0 - p), 0.5, "true or false".to_owned()),
+            Some(Generator::Chance(p)) => {
+                let top = p.max(1.0 - p);
+                ValueSpread {
+                    hottest: top,
+                    steady: top,
+                    ..ValueSpread::even(2.0, "true or false".to_owned())
+                }
+            }
             _ => {
                 // Fresh values (new ids, numbers, payloads): about one item per value.
-                let n = self.items_total(&e.name).max(1.0);
-                (n, 1.0 / n, 1.0 / n, "a new value per item".to_owned())
+                ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
             }
         }
     }
@@ -425,9 +459,9 @@ impl<'a> Estimator<'a> {
         PartitionLoad { items, rate }
     }
 
-    /// Puts per second of the entity, on average.
+    /// Puts per second of the entity, on average over the run.
     pub fn put_rate(&self, entity: &str) -> f64 {
-        self.writes(entity, Action::Put).map(|p| p.rate).sum()
+        self.writes(entity, Action::Put).map(|p| mean_rate(p, self.secs)).sum()
     }
 
     /// Members of a population at the end of the run.
@@ -444,7 +478,7 @@ impl<'a> Estimator<'a> {
                     .iter()
                     .any(|a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if *n == p.name))
             })
-            .map(|pat| pat.rate * self.secs)
+            .map(|pat| mean_rate(pat, self.secs) * self.secs)
             .sum();
         (grown + news).max(1.0)
     }
@@ -514,6 +548,19 @@ fn harmonic(n: f64, s: f64) -> f64 {
     head + tail
 }
 
+/// The share the most popular member keeps over a whole run: a `Latest` pick favours whichever
+/// member is newest, so over time no single member keeps more than an even share.
+pub fn steady_share(popularity: &Popularity, n: f64) -> f64 {
+    match popularity {
+        Popularity::Latest => 1.0 / n.max(1.0),
+        Popularity::Weighted(branches) => {
+            let total: f64 = branches.iter().map(|(w, _)| w).sum();
+            branches.iter().map(|(w, p)| w * steady_share(p, n)).sum::<f64>() / total
+        }
+        other => hottest_share(other, n),
+    }
+}
+
 pub fn popularity_label(popularity: &Popularity) -> String {
     match popularity {
         Popularity::Uniform => "uniform".to_owned(),
@@ -545,7 +592,26 @@ fn typical(distribution: &Distribution) -> f64 {
     }
 }
 
-/// Peak calls per second: the average rate times the shapes' peak factor.
+/// Calls per second on average over a run of `secs`: the base rate times each shape's mean
+/// factor (the workload's diurnal cycle averages (1 + factor) / 2; a spike adds its excess for
+/// its duration).
+pub fn mean_rate(p: &AccessPattern, secs: f64) -> f64 {
+    let factor: f64 = p
+        .shapes
+        .iter()
+        .map(|shape| match shape {
+            RateShape::Constant => 1.0,
+            RateShape::Diurnal { factor, .. } => f64::midpoint(1.0, *factor),
+            RateShape::Spike { at, factor, duration } => {
+                let inside = (secs - at.as_secs_f64()).clamp(0.0, duration.as_secs_f64());
+                1.0 + (factor - 1.0) * inside / secs.max(1.0)
+            }
+        })
+        .product();
+    p.rate * factor
+}
+
+/// Peak calls per second: the base rate times the shapes' peak factor.
 pub fn peak_rate(p: &AccessPattern) -> f64 {
     p.rate * peak_factor(&p.shapes)
 }
@@ -559,4 +625,62 @@ pub fn peak_factor(shapes: &[RateShape]) -> f64 {
             RateShape::Diurnal { factor, .. } | RateShape::Spike { factor, .. } => factor.max(1.0),
         })
         .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hottest_shares_follow_the_popularity() {
+        let zipf = |s: f64| Popularity::Zipf { s, scrambled: true };
+        let cases = [
+            (Popularity::Uniform, 1000.0, 0.001),
+            (Popularity::Fixed(3), 1000.0, 1.0),
+            // P(rank 1) = 1 / H(n, s): H(500, 1.1) = 5.2115…
+            (zipf(1.1), 500.0, 0.191_88),
+            (zipf(1.0), 4.0, 12.0 / 25.0),
+            // 20% of 1,000 members take 80%: 0.8 / 200 each.
+            (Popularity::Hotspot { data: 0.2, ops: 0.8 }, 1000.0, 0.004),
+            (
+                Popularity::Weighted(vec![(1.0, Popularity::Fixed(0)), (1.0, Popularity::Uniform)]),
+                100.0,
+                0.505,
+            ),
+        ];
+        for (popularity, n, share) in cases {
+            let got = hottest_share(&popularity, n);
+            assert!((got - share).abs() < 1e-4, "{popularity:?} over {n}: {got}");
+        }
+        // Latest is hot at any moment but moves on: over a run no member keeps more than 1/n.
+        assert!(hottest_share(&Popularity::Latest, 1e6) > 0.05);
+        assert!((steady_share(&Popularity::Latest, 1e6) - 1e-6).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_harmonic_tail_matches_the_exact_sum() {
+        for (n, s) in [(30_000.0, 0.99), (50_000.0, 1.0), (25_000.0, 1.3)] {
+            let exact: f64 = (1..=numbers::floor_u64(n)).map(|k| (k as f64).powf(-s)).sum();
+            let approx = harmonic(n, s);
+            assert!((approx - exact).abs() / exact < 1e-7, "H({n}, {s}): {approx} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn rates_average_and_peak_by_their_shapes() {
+        let loaded = crate::scenario::load("orders").unwrap();
+        let place = loaded.scenario.pattern("place-order").unwrap();
+        // Diurnal(factor: 3) on a base of 5/s: mean (1 + 3) / 2 × 5, peak 3 × 5.
+        assert!((mean_rate(place, 86_400.0) - 10.0).abs() < 1e-9);
+        assert!((peak_rate(place) - 15.0).abs() < 1e-9);
+        let spike = RateShape::Spike {
+            at: crate::engine::time::SimDuration::from_secs(100),
+            factor: 11.0,
+            duration: crate::engine::time::SimDuration::from_secs(50),
+        };
+        let spiked = AccessPattern { shapes: vec![spike], ..place.clone() };
+        // 10× extra for 50 s of a 1,000 s run: a mean factor of 1.5.
+        assert!((mean_rate(&spiked, 1000.0) - 7.5).abs() < 1e-9);
+        assert!((peak_rate(&spiked) - 55.0).abs() < 1e-9);
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::estimate::Estimator;
+use super::estimate::{self, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
 use super::{Alternative, Kind, Operation, PAGE_BYTES, PatternPlan};
@@ -33,6 +33,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         name: p.name.clone(),
         kind: Kind::Read,
         rate: p.rate,
+        mean_rate: estimate::mean_rate(p, est.secs),
+        peak_rate: estimate::peak_rate(p),
         operation: None,
         index: None,
         fanout: 1,

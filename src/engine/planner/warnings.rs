@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::estimate::{Estimator, peak_rate};
+use super::estimate::{Estimator, mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
@@ -51,8 +51,8 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
                     bytes(plan.bytes_read.unwrap_or(0.0)),
                     span(est.secs),
                     count(plan.units_per_call),
-                    rate(pattern.rate),
-                    count(plan.units_per_call * pattern.rate),
+                    rate(mean_rate(pattern, est.secs)),
+                    count(plan.units_per_call * mean_rate(pattern, est.secs)),
                     why.join("; ")
                 ),
             });
@@ -78,8 +78,8 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
                 count(amplification - 1.0),
                 count(WRITE_AMPLIFICATION_LIMIT),
                 parts.join(" + "),
-                rate(pattern.rate),
-                rate((amplification - 1.0) * pattern.rate)
+                rate(mean_rate(pattern, est.secs)),
+                rate((amplification - 1.0) * mean_rate(pattern, est.secs))
             ),
         });
     }
@@ -148,7 +148,9 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
         let lifetime = est.lifetime(entity);
         for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && &p.entity == entity) {
             let spread = est.spread(entity, group.place, group.pk, Some(p));
-            let per_sec = p.rate * presence * spread.hottest;
+            // Growth accumulates over the run: the average rate, and the share the busiest value
+            // keeps over time.
+            let per_sec = mean_rate(p, est.secs) * presence * spread.steady;
             if per_sec <= 0.0 {
                 continue;
             }
@@ -164,8 +166,8 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
             g.terms.push(format!(
                 "{} {}/s × {} ({}) = {} {}/s of {}",
                 p.name,
-                rate(p.rate),
-                percent(spread.hottest * presence),
+                rate(mean_rate(p, est.secs)),
+                percent(spread.steady * presence),
                 spread.notes.join("; "),
                 count(per_sec),
                 if est.cql { "rows" } else { "items" },

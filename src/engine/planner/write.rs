@@ -2,7 +2,7 @@
 //! writes — the table item, each index entry, each denormalized copy and each maintained
 //! aggregate — which is the write amplification.
 
-use super::estimate::Estimator;
+use super::estimate::{self, Estimator};
 use super::keys;
 use super::numbers;
 use super::read::label;
@@ -31,6 +31,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         name: p.name.clone(),
         kind: Kind::Write,
         rate: p.rate,
+        mean_rate: estimate::mean_rate(p, est.secs),
+        peak_rate: estimate::peak_rate(p),
         operation: Some(operation),
         index: None,
         fanout: 1,
