@@ -28,6 +28,7 @@ pub struct ListEntry {
     /// `scenario`, or `practice` for a practice problem.
     pub kind: &'static str,
     pub engine: &'static str,
+    /// The key designs to try; a practice problem's solution is left out.
     pub variants: Vec<String>,
     pub patterns: usize,
 }
@@ -39,7 +40,12 @@ impl ListEntry {
             title: scenario.title.clone(),
             kind: if scenario.practice.is_some() { "practice" } else { "scenario" },
             engine: scenario.engine.id(),
-            variants: scenario.variants.iter().map(|v| v.name.clone()).collect(),
+            variants: scenario
+                .variants
+                .iter()
+                .filter(|v| scenario.practice.as_ref().is_none_or(|p| p.solution != v.name))
+                .map(|v| v.name.clone())
+                .collect(),
             patterns: scenario.patterns.len(),
         }
     }
@@ -122,6 +128,24 @@ mod tests {
             (Some("scan"), Some("pending-orders"))
         );
         assert!(warning["message"].as_str().is_some_and(|m| m.contains("RCU")));
+    }
+
+    #[test]
+    fn a_practice_problem_keeps_its_solution_out_of_sight() {
+        let source = scenario::BUNDLED[2].2.replacen(
+            "workload:",
+            r#"practice: (prompt: "Stop the throttling.", hints: ["Shard it."], solution: "recommended"),
+    workload:"#,
+            1,
+        );
+        let loaded = scenario::parse("practice.ron", &source).unwrap();
+        let entry = ListEntry::new(&loaded.scenario);
+        assert_eq!((entry.kind, entry.variants.as_slice()), ("practice", ["naive".to_owned()].as_slice()));
+        assert_eq!(loaded.variant(None).unwrap().name, "naive");
+        let mut text = Vec::new();
+        list(&mut text, &[loaded], Format::Text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.starts_with("Practice problems\n") && !text.contains("recommended"), "{text}");
     }
 
     #[test]

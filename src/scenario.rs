@@ -8,8 +8,6 @@ mod build;
 mod file;
 pub mod source_map;
 
-use std::fmt;
-
 use crate::engine::model::{Scenario, Variant};
 pub use build::parse_size;
 use source_map::{Path, Position, SourceMap};
@@ -44,10 +42,16 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The named variant, or the first one. An unknown name is an error that lists the variants
-    /// and points at where the file declares them.
+    /// The named variant, or the first one (for a practice problem, the first that is not its
+    /// solution). An unknown name is an error that lists the variants and points at where the
+    /// file declares them.
     pub fn variant(&self, name: Option<&str>) -> Result<&Variant, LoadError> {
-        let Some(name) = name.or_else(|| self.scenario.variants.first().map(|v| v.name.as_str())) else {
+        let solution = self.scenario.practice.as_ref().map(|p| p.solution.as_str());
+        let first = || {
+            let mut names = self.scenario.variants.iter().map(|v| v.name.as_str());
+            names.clone().find(|n| Some(*n) != solution).or_else(|| names.next())
+        };
+        let Some(name) = name.or_else(first) else {
             return Err(self.error_at(
                 &Path::root().field("variants"),
                 None,
@@ -139,12 +143,6 @@ pub fn bundled() -> Vec<Loaded> {
         .collect()
 }
 
-impl fmt::Display for Loaded {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.scenario.name, self.file)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +206,8 @@ mod tests {
         );
         assert_eq!(s.variants[0].table_sk.as_deref(), Some("SK"));
         assert_eq!(s.practice.as_ref().map(|p| p.solution.as_str()), Some("only"));
+        // The solution is the only variant, so it is also the default.
+        assert_eq!(loaded.variant(None).unwrap().name, "only");
     }
 
     #[test]

@@ -528,6 +528,7 @@ mod tests {
         // An update that gives no sort key cannot name its item.
         let edit = pattern(&plain, "edit");
         assert!(!edit.served && edit.reason.contains("needs sent_at"), "{edit:#?}");
+        assert!(plain.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "edit"));
     }
 
     #[test]

@@ -32,6 +32,13 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
     match plan.operation {
+        Some(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) if !plan.served => {
+            out.push(Warning {
+                code: WarningCode::Unserved,
+                subject: plan.name.clone(),
+                message: format!("{}: {}", plan.name, plan.reason),
+            });
+        }
         None => out.push(Warning {
             code: WarningCode::Unserved,
             subject: plan.name.clone(),
