@@ -11,6 +11,7 @@
 
 mod estimate;
 mod keys;
+mod load;
 pub mod numbers;
 mod read;
 mod warnings;

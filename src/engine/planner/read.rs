@@ -4,8 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::estimate::{self, Estimator};
+use super::estimate::Estimator;
 use super::keys::{self, SortCondition};
+use super::load;
 use super::numbers;
 use super::{Alternative, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, IndexKind, Order, Projection, RangeSpan};
@@ -33,8 +34,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         name: p.name.clone(),
         kind: Kind::Read,
         rate: p.rate,
-        mean_rate: estimate::mean_rate(p, est.secs),
-        peak_rate: estimate::peak_rate(p),
+        mean_rate: load::mean_rate(p, est.secs),
+        peak_rate: load::peak_rate(p),
         operation: None,
         index: None,
         fanout: 1,

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::estimate::{Estimator, mean_rate, peak_rate};
+use super::estimate::Estimator;
+use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{

@@ -2,8 +2,9 @@
 //! writes — the table item, each index entry, each denormalized copy and each maintained
 //! aggregate — which is the write amplification.
 
-use super::estimate::{self, Estimator};
+use super::estimate::Estimator;
 use super::keys;
+use super::load;
 use super::numbers;
 use super::read::label;
 use super::{ItemWrite, Kind, Operation, PatternPlan};
@@ -31,8 +32,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         name: p.name.clone(),
         kind: Kind::Write,
         rate: p.rate,
-        mean_rate: estimate::mean_rate(p, est.secs),
-        peak_rate: estimate::peak_rate(p),
+        mean_rate: load::mean_rate(p, est.secs),
+        peak_rate: load::peak_rate(p),
         operation: Some(operation),
         index: None,
         fanout: 1,
