@@ -604,6 +604,36 @@ mod tests {
         assert!(fixed.warnings.iter().all(|w| w.code != WarningCode::UnboundedPartition));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever numbers a file holds, planning never panics and every number it prints is finite.
+        #[test]
+        fn planning_any_numbers_never_panics(
+            rate in 0.0f64..1e9,
+            count in 0u64..1_000_000_000_000,
+            bytes in 0u32..409_600,
+            duration in 1u32..20_000,
+        ) {
+            let source = CHAT
+                .replace("rate: 100", &format!("rate: {rate}"))
+                .replace("count: 1000,", &format!("count: {count},"))
+                .replace("Payload(120)", &format!("Payload({bytes})"))
+                .replace("\"30d\"", &format!("\"{duration}d\""));
+            if let Ok(loaded) = scenario::parse("chat.ron", &source) {
+                for variant in &loaded.scenario.variants {
+                    let plan = plan(&loaded.scenario, variant);
+                    for p in &plan.patterns {
+                        proptest::prop_assert!(p.units_per_call.is_finite(), "{p:?}");
+                    }
+                    for w in &plan.warnings {
+                        proptest::prop_assert!(!w.message.contains("NaN") && !w.message.contains("inf"), "{}", w.message);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn output_is_deterministic() {
         let a = serde_json::to_string(&chat("heavy")).unwrap();
