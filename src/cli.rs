@@ -2,14 +2,17 @@
 //! here as a message on stderr and exit code 2; nothing panics on user input.
 
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use crate::engine::planner;
 use crate::engine::time::SimDuration;
 use crate::ops;
+use crate::report::{self, Format};
+use crate::scenario;
 
 #[derive(Debug, Parser)]
 #[command(name = "keyheat", version, about = "A workbench for NoSQL key design")]
@@ -20,6 +23,21 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// List the bundled scenarios and practice problems.
+    List {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Validate a scenario; show how every access pattern is served and the schema warnings.
+    Check {
+        /// A bundled scenario name (`sensors`) or a path to a .ron file.
+        scenario: String,
+        /// The key design to check (default: the file's first variant).
+        #[arg(long)]
+        variant: Option<String>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Answer DynamoDB API requests given as JSON Lines, one response line per request
     #[command(
         long_about = "Answer DynamoDB API requests given as JSON Lines, one response line per request.\n\n\
@@ -51,30 +69,51 @@ fn parse_seconds(text: &str) -> Result<SimDuration, String> {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        None => ExitCode::SUCCESS,
-        Some(Command::Ops(args)) => run_ops(&args),
-    }
-}
-
-fn run_ops(args: &OpsArgs) -> ExitCode {
-    let options = ops::Options { index_lag: args.index_lag.unwrap_or(SimDuration::ZERO) };
-    let stdout = io::stdout().lock();
-    let result = match &args.file {
-        Some(path) => match File::open(path) {
-            Ok(file) => ops::run(BufReader::new(file), stdout, &options),
-            Err(error) => {
-                eprintln!("keyheat ops: cannot read {}: {error}", path.display());
-                return ExitCode::from(2);
-            }
-        },
-        None => ops::run(io::stdin().lock(), stdout, &options),
+    let mut stdout = io::stdout().lock();
+    let result = match cli.command {
+        None => Cli::command().print_help().map_err(Into::into),
+        Some(Command::List { format }) => {
+            report::list(&mut stdout, &scenario::bundled(), format).map_err(Into::into)
+        }
+        Some(Command::Check { scenario, variant, format }) => {
+            check(&mut stdout, &scenario, variant.as_deref(), format)
+        }
+        Some(Command::Ops(args)) => run_ops(&mut stdout, &args),
     };
-    match result {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("keyheat ops: {error}");
+    match result.and_then(|()| stdout.flush().map_err(Into::into)) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`keyheat list | head`) is not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("keyheat: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn check(out: &mut impl Write, name: &str, variant: Option<&str>, format: Format) -> anyhow::Result<()> {
+    let loaded = scenario::load(name)?;
+    let variant = loaded.variant(variant)?;
+    let plan = planner::plan(&loaded.scenario, variant);
+    report::check(out, &loaded.scenario, &plan, format)?;
+    Ok(())
+}
+
+fn run_ops(out: &mut impl Write, args: &OpsArgs) -> anyhow::Result<()> {
+    let options = ops::Options { index_lag: args.index_lag.unwrap_or(SimDuration::ZERO) };
+    match &args.file {
+        Some(path) => {
+            let file =
+                File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            ops::run(BufReader::new(file), out, &options)?;
+        }
+        None => {
+            ops::run(io::stdin().lock(), out, &options)?;
+        }
+    }
+    Ok(())
 }

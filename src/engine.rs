@@ -6,7 +6,9 @@
 
 pub mod expr;
 pub mod hash;
+pub mod model;
 pub mod number;
+pub mod planner;
 pub mod store;
 pub mod template;
 pub mod time;

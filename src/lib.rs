@@ -2,8 +2,13 @@
 //!
 //! - [`engine`]: the pure core: values, expressions, the store and its capacity math.
 //! - [`ops`]: `keyheat ops`, DynamoDB requests as JSON Lines answered by the store.
+//! - [`scenario`]: the scenario file format (RON) and the bundled scenarios, loaded into the
+//!   engine's model with errors that carry file:line:col.
+//! - [`report`]: text and JSON reports written into `impl Write`.
 //! - [`cli`]: the command line, turning commands into engine calls and reports.
 
 pub mod cli;
 pub mod engine;
 pub mod ops;
+pub mod report;
+pub mod scenario;

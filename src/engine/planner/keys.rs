@@ -1,0 +1,256 @@
+//! What a pattern's inputs make of a key template: whether they pin one partition, an
+//! enumerable set of partitions (time buckets over the queried range, write shards, a hash of an
+//! unknown attribute), or none; and which sort key condition they allow. Also how keys are
+//! written as Cassandra columns.
+
+use super::numbers;
+use crate::engine::model::{AccessPattern, EntityKeys, RangeSpan};
+use crate::engine::template::{Part, Template};
+use crate::engine::time::Resolution;
+
+const DAY: f64 = 86_400.0;
+
+/// Seconds one bucket of a time part spans: (shortest, longest) — calendar months and years vary.
+pub fn bucket_width(part: &Part) -> Option<(f64, f64)> {
+    match part {
+        Part::Bucket { width, .. } => Some((width.as_secs_f64(), width.as_secs_f64())),
+        Part::Time { format, .. } => format.resolution().map(|r| match r {
+            Resolution::Second => (1.0, 1.0),
+            Resolution::Minute => (60.0, 60.0),
+            Resolution::Hour => (3600.0, 3600.0),
+            Resolution::Day => (DAY, DAY),
+            Resolution::Week => (7.0 * DAY, 7.0 * DAY),
+            Resolution::Month => (28.0 * DAY, 31.0 * DAY),
+            Resolution::Year => (365.0 * DAY, 366.0 * DAY),
+        }),
+        _ => None,
+    }
+}
+
+/// "daily", "monthly", "10d" — how a bucket reads in a message.
+pub fn bucket_label(part: &Part) -> String {
+    match part {
+        Part::Bucket { width, .. } => format!("{width}"),
+        Part::Time { format, .. } => match format.resolution() {
+            Some(Resolution::Second) => "per-second".to_owned(),
+            Some(Resolution::Minute) => "per-minute".to_owned(),
+            Some(Resolution::Hour) => "hourly".to_owned(),
+            Some(Resolution::Day) => "daily".to_owned(),
+            Some(Resolution::Week) => "weekly".to_owned(),
+            Some(Resolution::Month) => "monthly".to_owned(),
+            Some(Resolution::Year) => "yearly".to_owned(),
+            None => format!("{:?}", format.source()),
+        },
+        _ => String::new(),
+    }
+}
+
+/// How one call reaches the partitions of a partition key template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reach {
+    /// Requests per call (1 = one partition).
+    pub fanout: u32,
+    /// The part of `fanout` that comes from shards and hashes (not from time buckets): each of
+    /// those partitions holds a slice of the same items.
+    pub shards: u32,
+    /// Why it is more than one, per part (`shard(10): one request per shard`).
+    pub notes: Vec<String>,
+}
+
+/// Which partitions of `pk` the pattern can compute. A writer picks its own `shard(N)`; a reader
+/// must try every shard. `Err` says which input is missing.
+pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64) -> Result<Reach, String> {
+    let mut fanout: u32 = 1;
+    let mut shards: u32 = 1;
+    let mut notes = Vec::new();
+    for part in pk.parts() {
+        match part {
+            Part::Literal(_) => {}
+            Part::Attr { name, .. } => {
+                if !p.knows(name) {
+                    return Err(format!(
+                        "its partition key {} needs {name}, which the pattern does not give",
+                        pk.source()
+                    ));
+                }
+            }
+            Part::Time { name, .. } | Part::Bucket { name, .. } => {
+                if p.knows(name) {
+                    continue;
+                }
+                let ranged = p.range.as_ref().filter(|r| &r.attribute == name);
+                let (shortest, _) = bucket_width(part).unwrap_or((1.0, 1.0));
+                let label = bucket_label(part);
+                match ranged.map(|r| &r.span) {
+                    Some(RangeSpan::Last(d)) => {
+                        let secs = d.as_secs_f64();
+                        let worst = numbers::ceil_u32(secs / shortest).saturating_add(1);
+                        let best = numbers::ceil_u32(secs / shortest).max(1);
+                        fanout = fanout.saturating_mul(worst);
+                        notes.push(format!(
+                            "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
+                            numbers::span(secs)
+                        ));
+                    }
+                    Some(RangeSpan::All) => {
+                        let count = numbers::ceil_u32(workload_secs / shortest).saturating_add(1);
+                        fanout = fanout.saturating_mul(count);
+                        notes.push(format!(
+                            "every {label} bucket of {name} over the workload's {} ({} buckets)",
+                            numbers::span(workload_secs),
+                            numbers::count(f64::from(count))
+                        ));
+                    }
+                    Some(RangeSpan::BeginsWith(_)) | None => {
+                        return Err(format!(
+                            "its partition key {} needs {name} (a {label} bucket), which the pattern neither gives nor ranges over a bounded time",
+                            pk.source()
+                        ));
+                    }
+                }
+            }
+            Part::Shard { count } => {
+                if !writer {
+                    fanout = fanout.saturating_mul(*count);
+                    shards = shards.saturating_mul(*count);
+                    notes.push(format!("shard({count}): the writer picked one of {count} shards at random, so the reader asks all {count}"));
+                }
+            }
+            Part::Hash { name, count } => {
+                if !p.knows(name) {
+                    if writer {
+                        return Err(format!(
+                            "its partition key {} needs {name} to compute hash({name}, {count})",
+                            pk.source()
+                        ));
+                    }
+                    fanout = fanout.saturating_mul(*count);
+                    shards = shards.saturating_mul(*count);
+                    notes.push(format!(
+                        "hash({name}, {count}) with {name} unknown: one request per hash value"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Reach { fanout, shards, notes })
+}
+
+/// What a pattern's inputs allow on the sort key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortCondition {
+    /// The sort key condition's text (`None`: every item of the partition).
+    pub text: Option<String>,
+    /// The whole sort key is known: one item.
+    pub exact: bool,
+    /// The pattern's range is applied by the key (not by a filter).
+    pub range_by_key: bool,
+    /// Items come back in the range attribute's order, so the pattern's order and limit hold.
+    pub ordered: bool,
+}
+
+/// Walks `sk` left to right: literals and known slots form an exact prefix; the first slot over
+/// the ranged attribute gives a range condition; any other unknown slot ends the condition.
+pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, cql: bool) -> SortCondition {
+    let Some(sk) = sk else {
+        return SortCondition { text: None, exact: true, range_by_key: false, ordered: false };
+    };
+    let mut prefix = false;
+    let mut columns: Vec<String> = Vec::new();
+    for part in sk.parts() {
+        let attribute = part.attribute();
+        let known = match part {
+            Part::Literal(_) => {
+                prefix = true;
+                continue;
+            }
+            Part::Shard { .. } => false,
+            _ => attribute.is_some_and(|a| p.knows(a)),
+        };
+        if known {
+            prefix = true;
+            columns.extend(cql_column(part).map(|c| format!("{c} = ?")));
+            continue;
+        }
+        let ranged = p.range.as_ref().filter(|r| attribute == Some(r.attribute.as_str()));
+        let column = cql_column(part).unwrap_or_default();
+        let (text, by_key) = match ranged.map(|r| &r.span) {
+            Some(RangeSpan::Last(_)) => {
+                if cql {
+                    columns.push(format!("{column} >= ?"));
+                    (None, true)
+                } else if prefix {
+                    (Some(format!("{sk_name} BETWEEN :from AND :to")), true)
+                } else {
+                    (Some(format!("{sk_name} >= :from")), true)
+                }
+            }
+            Some(RangeSpan::BeginsWith(_)) if matches!(part, Part::Attr { .. }) => {
+                if cql {
+                    columns.push(format!("{column} >= ? AND {column} < ?"));
+                    (None, true)
+                } else {
+                    (Some(format!("begins_with({sk_name}, :prefix)")), true)
+                }
+            }
+            Some(RangeSpan::All) => (prefix.then(|| format!("begins_with({sk_name}, :prefix)")), true),
+            _ => (prefix.then(|| format!("begins_with({sk_name}, :prefix)")), false),
+        };
+        let text = if cql { (!columns.is_empty()).then(|| columns.join(" AND ")) } else { text };
+        return SortCondition { text, exact: false, range_by_key: by_key, ordered: by_key };
+    }
+    let text = if cql {
+        (!columns.is_empty()).then(|| columns.join(" AND "))
+    } else {
+        Some(format!("{sk_name} = :sk"))
+    };
+    SortCondition { text, exact: true, range_by_key: false, ordered: false }
+}
+
+/// The partition key condition: `PK = :pk`, or in CQL one `col = ?` per column.
+pub fn partition_condition(pk: &Template, pk_name: &str, cql: bool) -> String {
+    if cql {
+        let columns: Vec<String> =
+            pk.parts().iter().filter_map(cql_column).map(|c| format!("{c} = ?")).collect();
+        if columns.is_empty() { "pk = ?".to_owned() } else { columns.join(" AND ") }
+    } else {
+        format!("{pk_name} = :pk")
+    }
+}
+
+/// The Cassandra column a slot becomes (literals are not stored: a Cassandra key is typed
+/// columns, not concatenated text).
+pub fn cql_column(part: &Part) -> Option<String> {
+    match part {
+        Part::Literal(_) => None,
+        Part::Attr { name, .. } => Some(name.clone()),
+        Part::Time { name, format } => Some(match format.resolution() {
+            Some(Resolution::Second) => format!("{name}_second"),
+            Some(Resolution::Minute) => format!("{name}_minute"),
+            Some(Resolution::Hour) => format!("{name}_hour"),
+            Some(Resolution::Day) => format!("{name}_day"),
+            Some(Resolution::Week) => format!("{name}_week"),
+            Some(Resolution::Month) => format!("{name}_month"),
+            Some(Resolution::Year) => format!("{name}_year"),
+            None => format!("{name}_text"),
+        }),
+        Part::Bucket { name, .. } => Some(format!("{name}_bucket")),
+        Part::Shard { .. } => Some("shard".to_owned()),
+        Part::Hash { name, .. } => Some(format!("{name}_hash")),
+    }
+}
+
+/// `PRIMARY KEY ((sensor_id, reading_time_day), reading_time)`.
+pub fn cql_primary_key(keys: &EntityKeys) -> String {
+    let mut pk: Vec<String> = keys.pk.parts().iter().filter_map(cql_column).collect();
+    if pk.is_empty() {
+        pk.push("pk".to_owned());
+    }
+    let mut sk: Vec<String> = keys.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)).collect();
+    sk.retain(|c| !pk.contains(c));
+    if sk.is_empty() {
+        format!("PRIMARY KEY (({}))", pk.join(", "))
+    } else {
+        format!("PRIMARY KEY (({}), {})", pk.join(", "), sk.join(", "))
+    }
+}

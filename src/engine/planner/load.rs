@@ -1,0 +1,184 @@
+//! What the workload's vocabulary implies for load, in closed form: the share the most popular
+//! member of a population takes under each popularity, the typical value of a distribution, and
+//! a pattern's mean and peak rates under its rate shapes. The simulator draws; the planner
+//! needs these expectations without drawing.
+
+use super::numbers;
+use crate::engine::model::AccessPattern;
+use crate::engine::workload::{Distribution, Popularity, RateShape};
+
+/// The share of picks that land on the most popular of `n` members.
+pub fn hottest_share(popularity: &Popularity, n: f64) -> f64 {
+    let n = n.max(1.0);
+    match popularity {
+        Popularity::Uniform | Popularity::Seq => 1.0 / n,
+        // Scrambling moves the hottest member, not its share.
+        Popularity::Zipf { s, .. } => 1.0 / harmonic(n, *s),
+        // YCSB's latest: Zipf with s = 0.99 over recency.
+        Popularity::Latest => 1.0 / harmonic(n, 0.99),
+        Popularity::Hotspot { data, ops } => {
+            let hot = (data * n).round().clamp(1.0, n);
+            let cold = n - hot;
+            let hot_each = ops / hot;
+            if cold > 0.0 { hot_each.max((1.0 - ops) / cold) } else { 1.0 / n }
+        }
+        Popularity::Fixed(_) => 1.0,
+        // An upper bound: as if every branch's hottest member were the same one.
+        Popularity::Weighted(branches) => {
+            let total: f64 = branches.iter().map(|(w, _)| w).sum();
+            branches.iter().map(|(w, p)| w * hottest_share(p, n)).sum::<f64>() / total
+        }
+    }
+}
+
+/// H(n, s) = Σ k^-s for k = 1..=n: exact for the first 10,000 terms, the integral of x^-s
+/// (midpoint rule) for the rest.
+fn harmonic(n: f64, s: f64) -> f64 {
+    const EXACT: f64 = 10_000.0;
+    let exact_to = numbers::floor_u64(n.min(EXACT));
+    let head: f64 = (1..=exact_to).map(|k| (k as f64).powf(-s)).sum();
+    if n <= EXACT {
+        return head;
+    }
+    let (a, b) = (EXACT + 0.5, n + 0.5);
+    let tail =
+        if (s - 1.0).abs() < 1e-12 { (b / a).ln() } else { (b.powf(1.0 - s) - a.powf(1.0 - s)) / (1.0 - s) };
+    head + tail
+}
+
+/// The share the most popular member keeps over a whole run: a `Latest` pick favours whichever
+/// member is newest, so over time no single member keeps more than an even share.
+pub fn steady_share(popularity: &Popularity, n: f64) -> f64 {
+    match popularity {
+        Popularity::Latest => 1.0 / n.max(1.0),
+        Popularity::Weighted(branches) => {
+            let total: f64 = branches.iter().map(|(w, _)| w).sum();
+            branches.iter().map(|(w, p)| w * steady_share(p, n)).sum::<f64>() / total
+        }
+        other => hottest_share(other, n),
+    }
+}
+
+pub fn popularity_label(popularity: &Popularity) -> String {
+    match popularity {
+        Popularity::Uniform => "uniform".to_owned(),
+        Popularity::Zipf { s, .. } => format!("Zipf(s: {s})"),
+        Popularity::Latest => "latest-first".to_owned(),
+        Popularity::Hotspot { data, ops } => format!("Hotspot(data: {data}, ops: {ops})"),
+        Popularity::Seq => "in sequence".to_owned(),
+        Popularity::Fixed(_) => "always one member".to_owned(),
+        Popularity::Weighted(_) => "a weighted mix".to_owned(),
+    }
+}
+
+/// A typical value of the distribution (its mean, or its most common value), for sizing numbers.
+pub fn typical(distribution: &Distribution) -> f64 {
+    match distribution {
+        Distribution::Fixed(v) => *v,
+        Distribution::Uniform(a, b) | Distribution::Gaussian(a, b) | Distribution::Seq(a, b) => (a + b) / 2.0,
+        Distribution::Normal { mean, .. } => *mean,
+        // The workload's Exp(a, b): scale (b - a)/5 truncated at b, mean ≈ a + 0.193·(b - a).
+        Distribution::Exp(a, b) => a + 0.193 * (b - a),
+        Distribution::Zipf { .. } => 1.0,
+        Distribution::Weighted(branches) => branches
+            .iter()
+            .fold(None::<&(f64, Distribution)>, |best, b| match best {
+                Some(x) if x.0 >= b.0 => Some(x),
+                _ => Some(b),
+            })
+            .map_or(0.0, |(_, d)| typical(d)),
+    }
+}
+
+/// Calls per second on average over a run of `secs`: the base rate times each shape's mean
+/// factor (the workload's diurnal cycle averages (1 + factor) / 2; a spike adds its excess for
+/// its duration).
+pub fn mean_rate(p: &AccessPattern, secs: f64) -> f64 {
+    let factor: f64 = p
+        .shapes
+        .iter()
+        .map(|shape| match shape {
+            RateShape::Constant => 1.0,
+            RateShape::Diurnal { factor, .. } => f64::midpoint(1.0, *factor),
+            RateShape::Spike { at, factor, duration } => {
+                let inside = (secs - at.as_secs_f64()).clamp(0.0, duration.as_secs_f64());
+                1.0 + (factor - 1.0) * inside / secs.max(1.0)
+            }
+        })
+        .product();
+    p.rate * factor
+}
+
+/// Peak calls per second: the base rate times the shapes' peak factor.
+pub fn peak_rate(p: &AccessPattern) -> f64 {
+    p.rate * peak_factor(&p.shapes)
+}
+
+/// Peak rate / average rate: the product of each shape's largest factor.
+pub fn peak_factor(shapes: &[RateShape]) -> f64 {
+    shapes
+        .iter()
+        .map(|shape| match shape {
+            RateShape::Constant => 1.0,
+            RateShape::Diurnal { factor, .. } | RateShape::Spike { factor, .. } => factor.max(1.0),
+        })
+        .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hottest_shares_follow_the_popularity() {
+        let zipf = |s: f64| Popularity::Zipf { s, scrambled: true };
+        let cases = [
+            (Popularity::Uniform, 1000.0, 0.001),
+            (Popularity::Fixed(3), 1000.0, 1.0),
+            // P(rank 1) = 1 / H(n, s): H(500, 1.1) = 5.2115…
+            (zipf(1.1), 500.0, 0.191_88),
+            (zipf(1.0), 4.0, 12.0 / 25.0),
+            // 20% of 1,000 members take 80%: 0.8 / 200 each.
+            (Popularity::Hotspot { data: 0.2, ops: 0.8 }, 1000.0, 0.004),
+            (
+                Popularity::Weighted(vec![(1.0, Popularity::Fixed(0)), (1.0, Popularity::Uniform)]),
+                100.0,
+                0.505,
+            ),
+        ];
+        for (popularity, n, share) in cases {
+            let got = hottest_share(&popularity, n);
+            assert!((got - share).abs() < 1e-4, "{popularity:?} over {n}: {got}");
+        }
+        // Latest is hot at any moment but moves on: over a run no member keeps more than 1/n.
+        assert!(hottest_share(&Popularity::Latest, 1e6) > 0.05);
+        assert!((steady_share(&Popularity::Latest, 1e6) - 1e-6).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_harmonic_tail_matches_the_exact_sum() {
+        for (n, s) in [(30_000.0, 0.99), (50_000.0, 1.0), (25_000.0, 1.3)] {
+            let exact: f64 = (1..=numbers::floor_u64(n)).map(|k| (k as f64).powf(-s)).sum();
+            let approx = harmonic(n, s);
+            assert!((approx - exact).abs() / exact < 1e-7, "H({n}, {s}): {approx} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn rates_average_and_peak_by_their_shapes() {
+        let loaded = crate::scenario::load("orders").unwrap();
+        let place = loaded.scenario.pattern("place-order").unwrap();
+        // Diurnal(factor: 3) on a base of 5/s: mean (1 + 3) / 2 × 5, peak 3 × 5.
+        assert!((mean_rate(place, 86_400.0) - 10.0).abs() < 1e-9);
+        assert!((peak_rate(place) - 15.0).abs() < 1e-9);
+        let spike = RateShape::Spike {
+            at: crate::engine::time::SimDuration::from_secs(100),
+            factor: 11.0,
+            duration: crate::engine::time::SimDuration::from_secs(50),
+        };
+        let spiked = AccessPattern { shapes: vec![spike], ..place.clone() };
+        // 10× extra for 50 s of a 1,000 s run: a mean factor of 1.5.
+        assert!((mean_rate(&spiked, 1000.0) - 7.5).abs() < 1e-9);
+        assert!((peak_rate(&spiked) - 55.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,423 @@
+//! Schema warnings: static checks of a key design against the scenario's rates, populations and
+//! item sizes. Every message carries its inputs and arithmetic so a reader can check it.
+
+use std::collections::BTreeMap;
+
+use super::estimate::Estimator;
+use super::load::{mean_rate, peak_rate};
+use super::numbers::{bytes, count, factor, percent, rate, span};
+use super::read::label;
+use super::{
+    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, Kind, LOW_CARDINALITY,
+    Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode,
+};
+use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
+use crate::engine::template::{Part, Template};
+
+/// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
+const INDEX_OVERHEAD_BYTES: f64 = 100.0;
+
+pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for plan in plans {
+        pattern_warnings(plan, est, &mut out);
+    }
+    partitions(est, &mut out);
+    if !est.cql {
+        hot_partitions(est, plans, &mut out);
+    }
+    low_cardinality(est, &mut out);
+    out
+}
+
+fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    match plan.operation {
+        Some(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) if !plan.served => {
+            out.push(Warning {
+                code: WarningCode::Unserved,
+                subject: plan.name.clone(),
+                message: format!("{}: {}", plan.name, plan.reason),
+            });
+        }
+        None => out.push(Warning {
+            code: WarningCode::Unserved,
+            subject: plan.name.clone(),
+            message: format!("{}: {}", plan.name, plan.reason),
+        }),
+        Some(Operation::Scan) => {
+            let items = plan.items_read.unwrap_or(0.0);
+            let why: Vec<String> =
+                plan.alternatives.iter().map(|a| format!("{}: {}", a.index, a.reason)).collect();
+            out.push(Warning {
+                code: WarningCode::Scan,
+                subject: plan.name.clone(),
+                message: format!(
+                    "{} is served only by a Scan: it reads all ~{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s, and the cost grows with the table. No key serves it: {}",
+                    plan.name,
+                    count(items),
+                    bytes(plan.bytes_read.unwrap_or(0.0)),
+                    span(est.secs),
+                    count(plan.units_per_call),
+                    rate(mean_rate(pattern, est.secs)),
+                    count(plan.units_per_call * mean_rate(pattern, est.secs)),
+                    why.join("; ")
+                ),
+            });
+        }
+        _ => {}
+    }
+    if plan.kind == Kind::Write
+        && let Some(amplification) = plan.write_amplification
+        && amplification - 1.0 > WRITE_AMPLIFICATION_LIMIT
+    {
+        let parts: Vec<String> = plan
+            .writes
+            .iter()
+            .filter(|w| w.target != "table" && w.per_call > 0.0)
+            .map(|w| format!("{} ×{} ({})", w.target, factor(w.per_call), w.why))
+            .collect();
+        out.push(Warning {
+            code: WarningCode::WriteAmplification,
+            subject: plan.name.clone(),
+            message: format!(
+                "{} writes {} other items per base write (limit {}): {}; at {} calls/s that is {} extra writes/s",
+                plan.name,
+                count(amplification - 1.0),
+                count(WRITE_AMPLIFICATION_LIMIT),
+                parts.join(" + "),
+                rate(mean_rate(pattern, est.secs)),
+                rate((amplification - 1.0) * mean_rate(pattern, est.secs))
+            ),
+        });
+    }
+}
+
+/// The table and every index, with its label.
+fn places<'a>(est: &Estimator<'a>) -> Vec<Option<&'a Index>> {
+    std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect()
+}
+
+fn keys_in<'a>(
+    est: &Estimator<'a>,
+    place: Option<&'a Index>,
+    entity: &str,
+) -> Option<&'a crate::engine::model::EntityKeys> {
+    match place {
+        None => est.variant.keys_of(entity),
+        Some(index) => index.keys_of(entity),
+    }
+}
+
+/// One partition key (per table or index) and the entities whose items share it.
+struct Group<'a> {
+    place: Option<&'a Index>,
+    pk: &'a Template,
+    entities: Vec<&'a str>,
+}
+
+fn groups<'a>(est: &Estimator<'a>) -> Vec<Group<'a>> {
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    for place in places(est) {
+        for entity in &est.scenario.entities {
+            let Some(keys) = keys_in(est, place, &entity.name) else { continue };
+            match groups.iter_mut().find(|g| {
+                g.place.map(|i| &i.name) == place.map(|i| &i.name) && g.pk.source() == keys.pk.source()
+            }) {
+                Some(g) => g.entities.push(&entity.name),
+                None => groups.push(Group { place, pk: &keys.pk, entities: vec![&entity.name] }),
+            }
+        }
+    }
+    groups
+}
+
+/// How the busiest value of one partition key fills up over the run.
+#[derive(Default)]
+struct Growth {
+    rows: f64,
+    bytes: f64,
+    rows_per_sec: f64,
+    bytes_per_sec: f64,
+    terms: Vec<String>,
+    /// The bucket length when the key buckets time.
+    bucketed: Option<f64>,
+    /// The item lifetime when items expire before the run ends.
+    expiring: Option<f64>,
+    sort_keys: Vec<String>,
+}
+
+fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
+    let mut g = Growth::default();
+    for entity in group.entities.iter().filter(|e| est.creates_new(e)) {
+        let presence = est.presence(entity, group.place);
+        let size = est.entry_bytes(group.place, entity)
+            + if group.place.is_some() { INDEX_OVERHEAD_BYTES } else { 0.0 };
+        let lifetime = est.lifetime(entity);
+        for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && &p.entity == entity) {
+            let spread = est.spread(entity, group.place, group.pk, Some(p));
+            // Growth accumulates over the run: the average rate, and the share the busiest value
+            // keeps over time.
+            let per_sec = mean_rate(p, est.secs) * presence * spread.steady;
+            if per_sec <= 0.0 {
+                continue;
+            }
+            let window = spread.bucket_secs.map_or(lifetime, |bucket| bucket.min(lifetime));
+            g.bucketed = spread.bucket_secs.or(g.bucketed);
+            if lifetime < est.secs {
+                g.expiring = Some(lifetime);
+            }
+            g.rows += per_sec * window;
+            g.bytes += per_sec * window * size;
+            g.rows_per_sec += per_sec;
+            g.bytes_per_sec += per_sec * size;
+            g.terms.push(format!(
+                "{} {}/s × {} ({}) = {} {}/s of {}",
+                p.name,
+                rate(mean_rate(p, est.secs)),
+                percent(spread.steady * presence),
+                spread.notes.join("; "),
+                count(per_sec),
+                if est.cql { "rows" } else { "items" },
+                bytes(size)
+            ));
+        }
+        if let Some(sk) = keys_in(est, group.place, entity).and_then(|k| k.sk.as_ref()) {
+            g.sort_keys.push(sk.source().to_owned());
+        }
+    }
+    g
+}
+
+/// `unbounded-partition` and `large-partition`: how big the biggest partition of each key gets.
+fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let (limit_bytes, limit_rows) = if est.cql {
+        (CASSANDRA_PARTITION_BYTES, Some(CASSANDRA_PARTITION_ROWS))
+    } else {
+        (DYNAMODB_PARTITION_BYTES, None)
+    };
+    for group in groups(est) {
+        let g = growth(est, &group);
+        if g.terms.is_empty() || (g.bytes <= limit_bytes && limit_rows.is_none_or(|r| g.rows <= r)) {
+            continue;
+        }
+        let guidance = if est.cql {
+            "Cassandra's guidance is ~100 MB and ~100,000 rows per partition"
+        } else if est.variant.indexes.iter().any(|i| i.kind == IndexKind::Local)
+            && group.place.is_none_or(|i| i.kind == IndexKind::Local)
+        {
+            "with a local index DynamoDB refuses writes to an item collection past 10 GB"
+        } else {
+            "DynamoDB's guidance is 10 GB per partition (beyond it the key's items are split across partitions by sort key range; a table with an LSI refuses the writes)"
+        };
+        let reached = limit_rows.map_or(limit_bytes / g.bytes_per_sec, |r| {
+            (limit_bytes / g.bytes_per_sec).min(r / g.rows_per_sec)
+        });
+        let window =
+            est.secs.min(g.bucketed.unwrap_or(f64::INFINITY)).min(g.expiring.unwrap_or(f64::INFINITY));
+        let (code, shape) = match (g.bucketed, g.expiring) {
+            (Some(bucket), _) => (
+                WarningCode::LargePartition,
+                format!("is bucketed by time, yet one {} bucket of the busiest key fills up:", span(bucket)),
+            ),
+            (None, Some(life)) => (
+                WarningCode::LargePartition,
+                format!("expires items after {}, yet until then the busiest key fills up:", span(life)),
+            ),
+            (None, None) => (
+                WarningCode::UnboundedPartition,
+                format!(
+                    "has no time bucket and every put adds an item under sort key {}, so the busiest key grows without bound:",
+                    if g.sort_keys.is_empty() { "(none)".to_owned() } else { g.sort_keys.join(" / ") }
+                ),
+            ),
+        };
+        out.push(Warning {
+            code,
+            subject: format!("{} {}", label(group.place), group.pk.source()),
+            message: format!(
+                "partition key {} ({}) {shape} {} → {} {} × {} = {} after {}; {guidance} (reached after {})",
+                group.pk.source(),
+                label(group.place),
+                g.terms.join(" + "),
+                count(g.rows),
+                if est.cql { "rows" } else { "items" },
+                bytes(g.bytes / g.rows),
+                bytes(g.bytes),
+                span(window),
+                span(reached)
+            ),
+        });
+    }
+}
+
+/// Units per second at peak on the busiest value of one partition key.
+#[derive(Default)]
+struct Load {
+    wcu: f64,
+    rcu: f64,
+    terms: Vec<String>,
+    single_item: bool,
+}
+
+/// The write units a write pattern puts on the busiest value of each key it writes.
+fn write_loads(
+    est: &Estimator<'_>,
+    plan: &PatternPlan,
+    p: &AccessPattern,
+    loads: &mut BTreeMap<String, Load>,
+) {
+    let peak = peak_rate(p);
+    for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
+        // Copies fan out over many partitions; the aggregate's key is its own entity's.
+        let (place, entity) = if w.target == "table" {
+            (None, p.entity.as_str())
+        } else if let Some(index) = est.variant.indexes.iter().find(|i| label(Some(i)) == w.target) {
+            (Some(index), p.entity.as_str())
+        } else if let Some(a) = w
+            .target
+            .strip_prefix("aggregate ")
+            .and_then(|n| est.variant.aggregates.iter().find(|a| a.name == n))
+        {
+            (None, a.entity.as_str())
+        } else {
+            continue;
+        };
+        let Some(keys) = keys_in(est, place, entity) else { continue };
+        let spread = est.spread(entity, place, &keys.pk, Some(p));
+        let units = peak * spread.hottest * w.per_call * w.units_each;
+        let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
+        load.wcu += units;
+        // An item that is overwritten in place (no fresh id or time in its key, no sort key slot).
+        load.single_item |= !est.creates_new(entity)
+            && keys.sk.as_ref().is_none_or(|sk| sk.parts().iter().all(|part| part.attribute().is_none()));
+        let per_call = if (w.per_call - 1.0).abs() < f64::EPSILON {
+            String::new()
+        } else {
+            format!(" × {} per call", factor(w.per_call))
+        };
+        load.terms.push(format!(
+            "{} {}/s × {} ({}) × {} WCU{per_call} = {} WCU/s",
+            p.name,
+            rate(peak),
+            percent(spread.hottest),
+            spread.notes.join("; "),
+            count(w.units_each),
+            rate(units)
+        ));
+    }
+}
+
+/// The read units a read pattern puts on the busiest partition it reads.
+fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: &mut BTreeMap<String, Load>) {
+    if !matches!(plan.operation, Some(Operation::GetItem | Operation::BatchGetItem | Operation::Query)) {
+        return;
+    }
+    let place = plan.index.as_ref().and_then(|n| est.variant.index(n));
+    let Some(keys) = keys_in(est, place, &p.entity) else { return };
+    let spread = est.spread(&p.entity, place, &keys.pk, Some(p));
+    // A reader of shard(N) asks every shard: each gets 1/N of the units of every call.
+    let shards = f64::from(keys.pk.parts().iter().map(Part::fanout).product::<u32>().max(1));
+    let per_request = plan.units_per_call / f64::from(plan.fanout.max(1));
+    let units = peak_rate(p) * spread.hottest * shards * per_request;
+    let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
+    load.rcu += units;
+    load.terms.push(format!(
+        "{} {}/s × {} ({}) × {} RCU per request = {} RCU/s",
+        p.name,
+        rate(peak_rate(p)),
+        percent(spread.hottest * shards),
+        spread.notes.join("; "),
+        count(per_request),
+        rate(units)
+    ));
+}
+
+/// `hot-partition`: the busiest partition key value's units per second at peak rates.
+fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warning>) {
+    let mut loads: BTreeMap<String, Load> = BTreeMap::new();
+    for plan in plans {
+        let p = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+        match plan.kind {
+            Kind::Write => write_loads(est, plan, p, &mut loads),
+            Kind::Read => read_load(est, plan, p, &mut loads),
+        }
+    }
+    for (subject, load) in loads {
+        let mut verdict = Vec::new();
+        if load.wcu > PARTITION_WCU {
+            verdict.push(format!(
+                "{} WCU/s against the {} WCU/s one partition serves",
+                rate(load.wcu),
+                count(PARTITION_WCU)
+            ));
+        }
+        if load.rcu > PARTITION_RCU {
+            verdict.push(format!(
+                "{} RCU/s against the {} RCU/s one partition serves",
+                rate(load.rcu),
+                count(PARTITION_RCU)
+            ));
+        }
+        if verdict.is_empty() {
+            continue;
+        }
+        let item_note = if load.single_item { "; it is one item, so no split for heat can help" } else { "" };
+        out.push(Warning {
+            code: WarningCode::HotPartition,
+            message: format!(
+                "at peak, the busiest value of {subject} takes {}: {}{item_note}",
+                verdict.join(" and "),
+                load.terms.join(" + ")
+            ),
+            subject,
+        });
+    }
+}
+
+/// `low-cardinality-index`: a global index whose partition key takes only a few values (a status,
+/// a type) gathers all its writes and storage on a few partitions. Sparse indexes are exempt:
+/// holding few items is what they are for.
+fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    for index in est.variant.indexes.iter().filter(|i| i.kind == IndexKind::Global && i.only_when.is_none()) {
+        for keys in &index.keys {
+            if est.presence(&keys.entity, Some(index)) < 1.0 {
+                continue;
+            }
+            let spread = est.spread(&keys.entity, Some(index), &keys.pk, None);
+            if spread.bucket_secs.is_some() || spread.distinct > LOW_CARDINALITY {
+                continue;
+            }
+            let items = est.items_total(&keys.entity);
+            let entry = est.entry_bytes(Some(index), &keys.entity) + INDEX_OVERHEAD_BYTES;
+            let writes: f64 = est
+                .scenario
+                .patterns
+                .iter()
+                .filter(|p| !p.action.is_read() && p.entity == keys.entity)
+                .map(peak_rate)
+                .sum();
+            out.push(Warning {
+                code: WarningCode::LowCardinalityIndex,
+                subject: format!("{} {}", label(Some(index)), keys.pk.source()),
+                message: format!(
+                    "{} partition key {} takes only {} values ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} writes/s of {} at peak",
+                    label(Some(index)),
+                    keys.pk.source(),
+                    count(spread.distinct),
+                    spread.notes.join("; "),
+                    percent(spread.hottest),
+                    count(items * spread.hottest),
+                    count(items),
+                    keys.entity,
+                    bytes(entry),
+                    bytes(items * spread.hottest * entry),
+                    span(est.secs),
+                    percent(spread.hottest),
+                    rate(writes),
+                    keys.entity
+                ),
+            });
+        }
+    }
+}

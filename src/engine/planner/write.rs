@@ -1,0 +1,225 @@
+//! Write patterns: the request, whether the caller can compute the key, and every item one call
+//! writes — the table item, each index entry, each denormalized copy and each maintained
+//! aggregate — which is the write amplification.
+
+use super::estimate::Estimator;
+use super::keys;
+use super::load;
+use super::numbers;
+use super::read::label;
+use super::{ItemWrite, Kind, Operation, PatternPlan};
+use crate::engine::model::{AccessPattern, Action, AggregateOp, Index};
+use crate::engine::template::Template;
+
+/// Bytes one write unit covers (AWS: 1 KB per WCU).
+const WRITE_UNIT_BYTES: f64 = 1024.0;
+
+fn write_units(bytes: f64) -> f64 {
+    (bytes / WRITE_UNIT_BYTES).ceil().max(1.0)
+}
+
+pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
+    let variant = est.variant;
+    let keys =
+        variant.keys_of(&p.entity).expect("the loader checked that every pattern's entity has table keys");
+    let operation = match p.action {
+        Action::Put => Operation::PutItem,
+        Action::Update => Operation::UpdateItem,
+        Action::Delete => Operation::DeleteItem,
+        Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
+    };
+    let mut out = PatternPlan {
+        name: p.name.clone(),
+        kind: Kind::Write,
+        rate: p.rate,
+        mean_rate: load::mean_rate(p, est.secs),
+        peak_rate: load::peak_rate(p),
+        operation: Some(operation),
+        index: None,
+        fanout: 1,
+        key_condition: None,
+        filter: None,
+        served: true,
+        reason: String::new(),
+        alternatives: Vec::new(),
+        units_per_call: 0.0,
+        items_read: None,
+        bytes_read: None,
+        writes: Vec::new(),
+        write_amplification: None,
+    };
+    if p.action != Action::Put {
+        // An update or delete names the item by its full key; the caller must be able to compute it.
+        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| p.knows(a)));
+        match keys::reach(p, &keys.pk, true, est.secs) {
+            Err(why) => {
+                out.served = false;
+                out.reason = format!("{why}: the application must read the item first to learn its key");
+            }
+            Ok(_) if !sk_known => {
+                let missing: Vec<&str> =
+                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !p.knows(a)).collect();
+                out.served = false;
+                out.reason = format!(
+                    "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
+                    keys.sk.as_ref().map_or("", Template::source),
+                    missing.join(", ")
+                );
+            }
+            Ok(_) => {
+                let pk = keys::partition_condition(&keys.pk, &variant.table_pk, est.cql);
+                out.key_condition = Some(match (&keys.sk, &variant.table_sk) {
+                    (Some(sk), Some(name)) if !est.cql => format!("{pk} AND {name} = :sk"),
+                    (Some(sk), _) => {
+                        let columns: Vec<String> = sk
+                            .parts()
+                            .iter()
+                            .filter_map(keys::cql_column)
+                            .map(|c| format!("{c} = ?"))
+                            .collect();
+                        if columns.is_empty() { pk } else { format!("{pk} AND {}", columns.join(" AND ")) }
+                    }
+                    (None, _) => pk,
+                });
+            }
+        }
+    }
+    let item_bytes = est.item_bytes(&p.entity);
+    out.writes.push(ItemWrite {
+        target: "table".to_owned(),
+        per_call: 1.0,
+        units_each: write_units(item_bytes),
+        why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+    });
+    for index in &variant.indexes {
+        if let Some(w) = index_write(est, p, index, &p.entity, &p.sets) {
+            out.writes.push(w);
+        }
+    }
+    copies(est, p, &mut out.writes);
+    aggregates(est, p, &mut out.writes);
+    let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
+    out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
+    out.write_amplification = Some(items);
+    if out.served {
+        let parts: Vec<String> = out
+            .writes
+            .iter()
+            .filter(|w| w.per_call > 0.0)
+            .map(|w| format!("{} ×{}", w.target, numbers::factor(w.per_call)))
+            .collect();
+        let noun = if (items - 1.0).abs() < f64::EPSILON { "item" } else { "items" };
+        out.reason = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
+    }
+    out
+}
+
+/// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the
+/// item is in the index; an update rewrites the entry when it changes a projected attribute and
+/// deletes + puts it (2) when it changes the index key (AWS GSI docs).
+fn index_write(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    index: &Index,
+    entity: &str,
+    sets: &[String],
+) -> Option<ItemWrite> {
+    let keys = index.keys_of(entity)?;
+    let presence = est.presence(entity, Some(index));
+    if presence == 0.0 {
+        return None;
+    }
+    let key_attrs: Vec<&str> = keys
+        .pk
+        .attributes()
+        .chain(keys.sk.iter().flat_map(Template::attributes))
+        .chain(index.only_when.iter().map(|(a, _)| a.as_str()))
+        .collect();
+    let (per_item, why) = match p.action {
+        Action::Update if sets.iter().any(|s| key_attrs.contains(&s.as_str())) => {
+            (2.0, "the update changes the index key: delete + put of the entry".to_owned())
+        }
+        Action::Update if sets.iter().any(|s| index.projection.carries(s)) => {
+            (1.0, "the update changes a projected attribute".to_owned())
+        }
+        Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
+        _ => (1.0, "one entry per item in the index".to_owned()),
+    };
+    let mut why = why;
+    if presence < 1.0 {
+        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
+    }
+    let bytes = est.entry_bytes(Some(index), entity);
+    Some(ItemWrite {
+        target: label(Some(index)),
+        per_call: per_item * presence,
+        units_each: write_units(bytes),
+        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
+    })
+}
+
+/// An update of a copied attribute rewrites it on every item holding a copy.
+fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
+    if p.action != Action::Update {
+        return;
+    }
+    for copy in est.variant.copies.iter().filter(|c| c.from == p.entity && p.sets.contains(&c.attribute)) {
+        let Some(from_keys) = est.variant.keys_of(&copy.from) else { continue };
+        let holders = est.items_total(&copy.to);
+        let sources = est.spread(&copy.from, None, &from_keys.pk, None).distinct.max(1.0);
+        let per_source = holders / sources;
+        let bytes = est.item_bytes(&copy.to);
+        writes.push(ItemWrite {
+            target: format!("copy {}.{}", copy.to, copy.as_name),
+            per_call: per_source,
+            units_each: write_units(bytes),
+            why: format!(
+                "{} {} items / {} {} = {} copies of {} to rewrite",
+                numbers::count(holders),
+                copy.to,
+                numbers::count(sources),
+                copy.from,
+                numbers::count(per_source),
+                copy.attribute
+            ),
+        });
+        for index in &est.variant.indexes {
+            let sets = [copy.as_name.clone()];
+            let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
+            if let Some(mut w) = index_write(est, &fake, index, &copy.to, &sets)
+                && w.per_call > 0.0
+            {
+                w.per_call *= per_source;
+                w.target = format!("{} (copy)", w.target);
+                writes.push(w);
+            }
+        }
+    }
+}
+
+/// Every write of a triggering pattern updates the aggregate item (and its index entries).
+fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
+    for aggregate in est.variant.aggregates.iter().filter(|a| a.on.contains(&p.name)) {
+        let bytes = est.item_bytes(&aggregate.entity);
+        let op = match &aggregate.op {
+            AggregateOp::Count => "+1".to_owned(),
+            AggregateOp::Sum(attribute) => format!("+{attribute}"),
+        };
+        writes.push(ItemWrite {
+            target: format!("aggregate {}", aggregate.name),
+            per_call: 1.0,
+            units_each: write_units(bytes),
+            why: format!("UpdateItem {}.{} {op}", aggregate.entity, aggregate.attribute),
+        });
+        let sets = [aggregate.attribute.clone()];
+        let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
+        for index in &est.variant.indexes {
+            if let Some(mut w) = index_write(est, &update, index, &aggregate.entity, &sets)
+                && w.per_call > 0.0
+            {
+                w.target = format!("{} (aggregate)", w.target);
+                writes.push(w);
+            }
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! From the file as written to the validated model: parses templates, durations, sizes and dates,
+//! and checks every name against what the file declares. A problem is reported as a [`Problem`]
+//! at a [`Path`] into the file; `scenario` turns the path into a line and column.
+
+use std::collections::BTreeSet;
+
+mod variant;
+
+use super::file;
+use super::source_map::Path;
+use crate::engine::model::{
+    self, AccessPattern, Action, AttrType, Entity, Generator, Goal, GoalCheck, RangeSpan,
+};
+use crate::engine::time::{SimDuration, SimTime};
+use crate::engine::workload::Popularity;
+
+/// What is wrong, and where: `offset` is a byte offset inside the string at `path`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub path: Path,
+    pub offset: Option<usize>,
+    pub message: String,
+}
+
+type Result<T> = std::result::Result<T, Problem>;
+
+fn problem(path: &Path, message: impl Into<String>) -> Problem {
+    Problem { path: path.clone(), offset: None, message: message.into() }
+}
+
+/// "a, b, c" for messages, or "(none)".
+fn listing<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    if names.is_empty() { "(none)".to_owned() } else { names.join(", ") }
+}
+
+fn unique<'a>(path: &Path, what: &str, names: impl IntoIterator<Item = (usize, &'a str)>) -> Result<()> {
+    let mut seen = BTreeSet::new();
+    for (i, name) in names {
+        if name.is_empty() {
+            return Err(problem(&path.index(i).field("name"), format!("a {what} needs a non-empty name")));
+        }
+        if !seen.insert(name) {
+            return Err(problem(&path.index(i).field("name"), format!("two {what}s are named {name:?}")));
+        }
+    }
+    Ok(())
+}
+
+fn duration(path: &Path, text: &str) -> Result<SimDuration> {
+    SimDuration::parse(text).map_err(|e| problem(path, e.to_string()))
+}
+
+/// `512B`, `4KB`, `100MB`, `10GB`: binary units, as DynamoDB's documented limits use them
+/// (400 KB = 409,600 bytes).
+pub fn parse_size(text: &str) -> Option<u64> {
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (digits, unit) = text.split_at(split);
+    let factor: u64 = match unit.trim() {
+        "B" => 1,
+        "KB" => 1 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        "TB" => 1 << 40,
+        _ => return None,
+    };
+    digits.parse::<u64>().ok()?.checked_mul(factor)
+}
+
+fn ratio(path: &Path, value: f64, what: &str) -> Result<f64> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(problem(path, format!("{what} must be between 0 and 1, found {value}")))
+    }
+}
+
+pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
+    let root = Path::root();
+    if f.name.is_empty() {
+        return Err(problem(&root.field("name"), "the scenario needs a non-empty name"));
+    }
+    unique(
+        &root.field("populations"),
+        "population",
+        f.populations.iter().map(|p| p.name.as_str()).enumerate(),
+    )?;
+    let populations = f
+        .populations
+        .iter()
+        .enumerate()
+        .map(|(i, p)| population(&root.field("populations").index(i), p))
+        .collect::<Result<Vec<_>>>()?;
+    unique(&root.field("entities"), "entity", f.entities.iter().map(|e| e.name.as_str()).enumerate())?;
+    let entities = f
+        .entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| entity(&root.field("entities").index(i), e, &populations))
+        .collect::<Result<Vec<_>>>()?;
+    let workload = workload(&root.field("workload"), &f.workload)?;
+    unique(&root.field("patterns"), "pattern", f.patterns.iter().map(|p| p.name.as_str()).enumerate())?;
+    let patterns = f
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(i, p)| pattern(&root.field("patterns").index(i), p, &entities))
+        .collect::<Result<Vec<_>>>()?;
+    if f.variants.is_empty() {
+        return Err(problem(&root.field("variants"), "a scenario needs at least one variant (a key design)"));
+    }
+    unique(&root.field("variants"), "variant", f.variants.iter().map(|v| v.name.as_str()).enumerate())?;
+    let context = variant::Context {
+        entities: &entities,
+        patterns: &patterns,
+        cql: matches!(f.engine, file::Engine::Cassandra),
+    };
+    let variants = f
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| variant::variant(&root.field("variants").index(i), v, &context))
+        .collect::<Result<Vec<_>>>()?;
+    let variant_names = || listing(variants.iter().map(|v| v.name.as_str()));
+    let goals = f
+        .goals
+        .iter()
+        .enumerate()
+        .map(|(i, g)| goal(&root.field("goals").index(i), g, &patterns))
+        .collect::<Result<Vec<_>>>()?;
+    let practice = match &f.practice {
+        None => None,
+        Some(p) => {
+            if !variants.iter().any(|v| v.name == p.solution) {
+                return Err(problem(
+                    &root.field("practice").field("solution"),
+                    format!("unknown variant {:?}; the variants are: {}", p.solution, variant_names()),
+                ));
+            }
+            Some(model::Practice {
+                prompt: p.prompt.clone(),
+                hints: p.hints.clone(),
+                solution: p.solution.clone(),
+            })
+        }
+    };
+    Ok(model::Scenario {
+        name: f.name.clone(),
+        title: f.title.clone(),
+        story: f.story.clone(),
+        lesson: f.lesson.clone(),
+        engine: match f.engine {
+            file::Engine::DynamoDB => model::Engine::DynamoDb,
+            file::Engine::Cassandra => model::Engine::Cassandra,
+        },
+        entities,
+        populations,
+        patterns,
+        variants,
+        workload,
+        goals,
+        practice,
+    })
+}
+
+fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
+    if !model::id_format_is_valid(&p.ids) {
+        return Err(problem(
+            &path.field("ids"),
+            format!(
+                "id format {:?} needs exactly one `{{}}` (or `{{:05}}` to zero-pad) where the number goes",
+                p.ids
+            ),
+        ));
+    }
+    if !(p.growth_per_day.is_finite() && p.growth_per_day >= 0.0) {
+        return Err(problem(&path.field("growth_per_day"), "growth_per_day must be a number ≥ 0"));
+    }
+    if let Some(popularity) = &p.popularity {
+        popularity.validate().map_err(|e| problem(&path.field("popularity"), e))?;
+    }
+    if p.count == 0 && p.growth_per_day == 0.0 {
+        return Err(problem(
+            &path.field("count"),
+            "a population needs members: count > 0 or growth_per_day > 0",
+        ));
+    }
+    Ok(model::Population {
+        name: p.name.clone(),
+        count: p.count,
+        id_format: p.ids.clone(),
+        popularity: p.popularity.clone().unwrap_or(Popularity::Uniform),
+        growth_per_day: p.growth_per_day,
+    })
+}
+
+fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> Result<Entity> {
+    let attrs = path.field("attributes");
+    unique(&attrs, "attribute", e.attributes.iter().map(|a| a.name.as_str()).enumerate())?;
+    let mut attributes = Vec::with_capacity(e.attributes.len());
+    for (i, a) in e.attributes.iter().enumerate() {
+        let ty = match a.ty {
+            file::AttrType::S => AttrType::S,
+            file::AttrType::N => AttrType::N,
+            file::AttrType::Time => AttrType::Time,
+            file::AttrType::B => AttrType::B,
+            file::AttrType::Bool => AttrType::Bool,
+        };
+        let generator = generator(&attrs.index(i).field("gen"), &a.r#gen, ty, populations)?;
+        attributes.push(model::Attribute { name: a.name.clone(), ty, generator });
+    }
+    Ok(Entity { name: e.name.clone(), attributes })
+}
+
+fn generator(
+    path: &Path,
+    g: &file::Generator,
+    ty: AttrType,
+    populations: &[model::Population],
+) -> Result<Generator> {
+    let expect = |ok: bool, wanted: &str| {
+        if ok {
+            Ok(())
+        } else {
+            Err(problem(path, format!("this generator makes {wanted}, but the attribute's type is {ty}")))
+        }
+    };
+    let population = |name: &str| {
+        let Some(p) = populations.iter().find(|p| p.name == name) else {
+            return Err(problem(
+                path,
+                format!(
+                    "unknown population {name:?}; the populations are: {}",
+                    listing(populations.iter().map(|p| p.name.as_str()))
+                ),
+            ));
+        };
+        let numeric =
+            p.id_format.trim_start_matches('{').starts_with(['}', ':']) && p.id_format.ends_with('}');
+        expect(
+            matches!(ty, AttrType::S) || (matches!(ty, AttrType::N) && numeric),
+            "population ids (S, or N when the id format is only `{}`)",
+        )
+    };
+    Ok(match g {
+        file::Generator::Pick(name) => {
+            population(name)?;
+            Generator::Pick(name.clone())
+        }
+        file::Generator::New(name) => {
+            population(name)?;
+            Generator::New(name.clone())
+        }
+        file::Generator::Now => {
+            expect(matches!(ty, AttrType::Time | AttrType::N), "a time")?;
+            Generator::Now
+        }
+        file::Generator::NowPlus(text) => {
+            expect(matches!(ty, AttrType::Time | AttrType::N), "a time")?;
+            Generator::NowPlus(duration(&path.index(0), text)?)
+        }
+        file::Generator::Text(text) => {
+            expect(matches!(ty, AttrType::S), "text (S)")?;
+            Generator::Text(text.clone())
+        }
+        file::Generator::OneOf(choices) => {
+            expect(matches!(ty, AttrType::S), "text (S)")?;
+            if choices.is_empty() {
+                return Err(problem(path, "OneOf needs at least one (value, weight) pair"));
+            }
+            for (i, (_, weight)) in choices.iter().enumerate() {
+                if !(weight.is_finite() && *weight > 0.0) {
+                    return Err(problem(
+                        &path.index(0).index(i),
+                        format!("weights must be > 0, found {weight}"),
+                    ));
+                }
+            }
+            Generator::OneOf(choices.clone())
+        }
+        file::Generator::Number(distribution) => {
+            expect(matches!(ty, AttrType::N | AttrType::Time), "a number (N)")?;
+            distribution.validate().map_err(|e| problem(&path.index(0), e))?;
+            Generator::Number(distribution.clone())
+        }
+        file::Generator::Payload(bytes) => {
+            expect(matches!(ty, AttrType::S | AttrType::B), "filler (S or B)")?;
+            if *bytes as usize > crate::engine::value::MAX_ITEM_BYTES {
+                return Err(problem(path, format!("a payload of {bytes} bytes cannot fit in a 400 KB item")));
+            }
+            Generator::Payload(*bytes)
+        }
+        file::Generator::Chance(p) => {
+            expect(matches!(ty, AttrType::Bool), "a boolean")?;
+            Generator::Chance(ratio(&path.index(0), *p, "a chance")?)
+        }
+        file::Generator::Sometimes(share, inner) => {
+            let share = ratio(&path.index(0), *share, "the share of items")?;
+            Generator::Sometimes(share, Box::new(generator(&path.index(1), inner, ty, populations)?))
+        }
+    })
+}
+
+fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
+    let total = duration(&path.field("duration"), &w.duration)?;
+    let tick = duration(&path.field("tick"), &w.tick)?;
+    if total == SimDuration::ZERO {
+        return Err(problem(&path.field("duration"), "the workload's duration must be longer than 0s"));
+    }
+    if tick == SimDuration::ZERO || tick > total {
+        return Err(problem(
+            &path.field("tick"),
+            format!("the tick must be longer than 0s and at most the duration ({total})"),
+        ));
+    }
+    let start = match &w.start {
+        None => SimTime::EPOCH,
+        Some(text) => SimTime::parse(text).map_err(|e| problem(&path.field("start"), e.to_string()))?,
+    };
+    Ok(model::Workload { duration: total, tick, seed: w.seed, start })
+}
+
+fn entity_named<'e>(path: &Path, entities: &'e [Entity], name: &str) -> Result<&'e Entity> {
+    entities.iter().find(|e| e.name == name).ok_or_else(|| {
+        problem(
+            path,
+            format!(
+                "unknown entity {name:?}; the entities are: {}",
+                listing(entities.iter().map(|e| e.name.as_str()))
+            ),
+        )
+    })
+}
+
+fn attribute_of<'e>(path: &Path, entity: &'e Entity, name: &str) -> Result<&'e model::Attribute> {
+    entity.attribute(name).ok_or_else(|| {
+        problem(
+            path,
+            format!(
+                "{} has no attribute {name:?}; its attributes are: {}",
+                entity.name,
+                listing(entity.attributes.iter().map(|a| a.name.as_str()))
+            ),
+        )
+    })
+}
+
+fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<AccessPattern> {
+    let entity = entity_named(&path.field("entity"), entities, &p.entity)?;
+    let action = match p.action {
+        file::Action::Get => Action::Get,
+        file::Action::List => Action::List,
+        file::Action::Put => Action::Put,
+        file::Action::Update => Action::Update,
+        file::Action::Delete => Action::Delete,
+    };
+    let range = range(&path.field("range"), p, entity, action)?;
+    inputs(path, p, entities, entity, action)?;
+    if p.limit == Some(0) {
+        return Err(problem(&path.field("limit"), "a limit must be at least 1"));
+    }
+    if !(p.rate.is_finite() && p.rate >= 0.0) {
+        return Err(problem(
+            &path.field("rate"),
+            format!("the rate is calls per second, a number ≥ 0; found {}", p.rate),
+        ));
+    }
+    if let Some(ms) = p.latency_ms
+        && !(ms.is_finite() && ms > 0.0)
+    {
+        return Err(problem(&path.field("latency_ms"), "a latency target is a number of milliseconds > 0"));
+    }
+    if let Some(keys) = &p.keys {
+        if p.given.is_empty() {
+            return Err(problem(
+                &path.field("keys"),
+                "`keys` chooses among the given attribute's values, but the pattern gives none",
+            ));
+        }
+        keys.validate().map_err(|e| problem(&path.field("keys"), e))?;
+    }
+    for (i, shape) in p.shape.iter().enumerate() {
+        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
+    }
+    Ok(AccessPattern {
+        name: p.name.clone(),
+        description: p.description.clone(),
+        action,
+        entity: p.entity.clone(),
+        with: p.with.clone(),
+        given: p.given.clone(),
+        equals: p.equals.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        range,
+        order: match p.order {
+            file::Order::Asc => model::Order::Asc,
+            file::Order::Desc => model::Order::Desc,
+        },
+        limit: p.limit,
+        sets: p.sets.clone(),
+        returns: p.returns.clone(),
+        contains: p.contains.clone(),
+        rate: p.rate,
+        shapes: p.shape.clone(),
+        keys: p.keys.clone(),
+        latency_target_ms: p.latency_ms,
+    })
+}
+
+/// The attribute a pattern ranges over, and how far.
+fn range(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Result<Option<model::Range>> {
+    let Some(r) = &p.range else { return Ok(None) };
+    if !action.is_read() {
+        return Err(problem(
+            path,
+            format!("a {action} pattern writes one item; only Get and List read a range"),
+        ));
+    }
+    let attribute = attribute_of(&path.field("attribute"), entity, &r.attribute)?;
+    let span = match &r.span {
+        file::Span::Last(text) => {
+            if !matches!(attribute.ty, AttrType::Time) {
+                return Err(problem(
+                    &path.field("span"),
+                    format!("Last(…) ranges over time, but {} is {}", attribute.name, attribute.ty),
+                ));
+            }
+            RangeSpan::Last(duration(&path.field("span").index(0), text)?)
+        }
+        file::Span::BeginsWith(prefix) => RangeSpan::BeginsWith(prefix.clone()),
+        file::Span::All => RangeSpan::All,
+    };
+    Ok(Some(model::Range { attribute: r.attribute.clone(), span }))
+}
+
+/// Every attribute a pattern names exists on its entity, where the action allows it.
+fn inputs(
+    path: &Path,
+    p: &file::Pattern,
+    entities: &[Entity],
+    entity: &Entity,
+    action: Action,
+) -> Result<()> {
+    for (i, other) in p.with.iter().enumerate() {
+        entity_named(&path.field("with").index(i), entities, other)?;
+        if action != Action::List {
+            return Err(problem(
+                &path.field("with"),
+                "only a List pattern can read other entities with its own",
+            ));
+        }
+    }
+    for (i, name) in p.given.iter().enumerate() {
+        attribute_of(&path.field("given").index(i), entity, name)?;
+    }
+    for name in p.equals.keys() {
+        attribute_of(&path.field("equals").key(name), entity, name)?;
+    }
+    if !p.sets.is_empty() && action != Action::Update {
+        return Err(problem(&path.field("sets"), "only an Update pattern sets attributes"));
+    }
+    for (i, name) in p.sets.iter().enumerate() {
+        attribute_of(&path.field("sets").index(i), entity, name)?;
+    }
+    if let Some(returns) = &p.returns {
+        for (i, name) in returns.iter().enumerate() {
+            attribute_of(&path.field("returns").index(i), entity, name)?;
+        }
+    }
+    if let Some(name) = &p.contains {
+        let attribute = attribute_of(&path.field("contains"), entity, name)?;
+        if !matches!(attribute.ty, AttrType::S) {
+            return Err(problem(
+                &path.field("contains"),
+                format!("contains(…) searches text, but {name} is {}", attribute.ty),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal> {
+    let cpath = path.field("check");
+    let pattern = |name: &str| {
+        if patterns.iter().any(|p| p.name == name) {
+            Ok(name.to_owned())
+        } else {
+            Err(problem(
+                &cpath.index(0),
+                format!(
+                    "unknown pattern {name:?}; the patterns are: {}",
+                    listing(patterns.iter().map(|p| p.name.as_str()))
+                ),
+            ))
+        }
+    };
+    let check = match &g.check {
+        file::GoalCheck::MaxPartitionSize(text) => {
+            GoalCheck::MaxPartitionBytes(parse_size(text).ok_or_else(|| {
+                problem(
+                    &cpath.index(0),
+                    format!("{text:?} is not a size: expected a whole number and a unit, like 100MB or 10GB"),
+                )
+            })?)
+        }
+        file::GoalCheck::MaxPartitionItems(n) => GoalCheck::MaxPartitionItems(*n),
+        file::GoalCheck::MaxThrottledRatio(r) => {
+            GoalCheck::MaxThrottledRatio(ratio(&cpath.index(0), *r, "a throttled ratio")?)
+        }
+        file::GoalCheck::NoScan(name) => GoalCheck::NoScan(pattern(name)?),
+        file::GoalCheck::MaxFanout(name, n) => GoalCheck::MaxFanout(pattern(name)?, *n),
+        file::GoalCheck::MaxIndexWriteAmplification(x) => {
+            if !(x.is_finite() && *x >= 0.0) {
+                return Err(problem(&cpath.index(0), "write amplification is a number ≥ 0"));
+            }
+            GoalCheck::MaxIndexWriteAmplification(*x)
+        }
+        file::GoalCheck::LatencyTarget(name) => {
+            let name = pattern(name)?;
+            if patterns.iter().any(|p| p.name == name && p.latency_target_ms.is_none()) {
+                return Err(problem(
+                    &cpath.index(0),
+                    format!("pattern {name:?} has no latency_ms target to meet"),
+                ));
+            }
+            GoalCheck::LatencyTarget(name)
+        }
+        file::GoalCheck::MaxMonthlyCost(dollars) => {
+            if !(dollars.is_finite() && *dollars >= 0.0) {
+                return Err(problem(&cpath.index(0), "a monthly cost is a number of US dollars ≥ 0"));
+            }
+            GoalCheck::MaxMonthlyCost(*dollars)
+        }
+    };
+    Ok(Goal { name: g.name.clone(), check })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes_in_binary_units() {
+        let cases = [
+            ("512B", Some(512)),
+            ("4KB", Some(4096)),
+            ("100MB", Some(104_857_600)),
+            ("10GB", Some(10 << 30)),
+        ];
+        for (text, bytes) in cases {
+            assert_eq!(parse_size(text), bytes, "{text}");
+        }
+        for bad in ["", "MB", "10", "1.5GB", "10 XB", "-1MB"] {
+            assert_eq!(parse_size(bad), None, "{bad}");
+        }
+    }
+}

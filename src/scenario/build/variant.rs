@@ -1,0 +1,446 @@
+//! A variant's checks: key templates against the entities they key, the table's key schema,
+//! indexes and their projections, TTL, denormalized copies and maintained aggregates.
+
+use super::{Problem, Result, attribute_of, duration, entity_named, listing, problem, unique};
+use crate::engine::model::{
+    self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
+};
+use crate::engine::template::{Part, Template};
+use crate::scenario::file;
+use crate::scenario::source_map::Path;
+
+pub(super) struct Context<'a> {
+    pub entities: &'a [Entity],
+    pub patterns: &'a [AccessPattern],
+    /// Cassandra: each entity is its own table, so sort keys need not agree across entities.
+    pub cql: bool,
+}
+
+/// The attributes an entity's items carry in a variant: its own, the copies landing on it and
+/// the TTL attribute.
+fn carried<'a>(entity: &'a Entity, v: &'a file::Variant) -> Vec<&'a str> {
+    let mut names: Vec<&str> = entity.attributes.iter().map(|a| a.name.as_str()).collect();
+    for copy in v.copies.iter().filter(|c| c.to == entity.name) {
+        names.push(copy.as_name.as_deref().unwrap_or(&copy.attribute));
+    }
+    if let Some(ttl) = v.ttl.as_ref().filter(|t| t.entities.contains(&entity.name)) {
+        names.push(&ttl.attribute);
+    }
+    names
+}
+
+fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Result<Template> {
+    let parsed = Template::parse(text).map_err(|e| Problem {
+        path: path.clone(),
+        offset: Some(e.offset),
+        message: format!("bad key template {text:?}: {}, at byte {} of the template", e.message, e.offset),
+    })?;
+    for part in parsed.parts() {
+        let (name, needs_time) = match part {
+            Part::Attr { name, .. } | Part::Hash { name, .. } => (name, false),
+            Part::Time { name, .. } | Part::Bucket { name, .. } => (name, true),
+            Part::Literal(_) | Part::Shard { .. } => continue,
+        };
+        let offset = text.find(name.as_str()).unwrap_or(0);
+        let at = |message: String| Problem { path: path.clone(), offset: Some(offset), message };
+        if !carried.contains(&name.as_str()) {
+            return Err(at(format!(
+                "unknown attribute {name:?} in key template {text:?}; {} items carry: {}",
+                entity.name,
+                listing(carried.iter().copied())
+            )));
+        }
+        if needs_time
+            && let Some(attribute) = entity.attribute(name)
+            && !matches!(attribute.ty, AttrType::Time | AttrType::N)
+        {
+            return Err(at(format!(
+                "{name} is {} but a time format or bucket needs a Time attribute (epoch seconds)",
+                attribute.ty
+            )));
+        }
+    }
+    Ok(parsed)
+}
+
+/// One entity's templates from a `keys: {…}` map; `pk` is `None` only for a local index.
+struct Templates {
+    entity: String,
+    pk: Option<Template>,
+    sk: Option<Template>,
+}
+
+fn keys_map(
+    path: &Path,
+    map: &std::collections::BTreeMap<String, file::Keys>,
+    v: &file::Variant,
+    cx: &Context<'_>,
+    needs_pk: bool,
+) -> Result<Vec<Templates>> {
+    let mut out = Vec::new();
+    for (name, keys) in map {
+        let kpath = path.key(name);
+        let entity = entity_named(&kpath, cx.entities, name)?;
+        let carried = carried(entity, v);
+        let pk = match (&keys.pk, needs_pk) {
+            (Some(text), true) => Some(template(&kpath.field("pk"), text, entity, &carried)?),
+            (None, true) => {
+                return Err(problem(&kpath, format!("{name} needs a partition key template: pk: \"…\"")));
+            }
+            (Some(_), false) => {
+                return Err(problem(
+                    &kpath.field("pk"),
+                    "a local secondary index shares the table's partition key; give only sk",
+                ));
+            }
+            (None, false) => None,
+        };
+        let sk = match &keys.sk {
+            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried)?),
+            None => None,
+        };
+        out.push(Templates { entity: name.clone(), pk, sk });
+    }
+    Ok(out)
+}
+
+pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Variant> {
+    let (keys, pk_name, sk_name) = table_keys(path, v, cx)?;
+    unique(&path.field("indexes"), "index", v.indexes.iter().map(|i| i.name.as_str()).enumerate())?;
+    let indexes = indexes(path, v, cx, &keys, &pk_name, sk_name.is_some())?;
+    Ok(Variant {
+        name: v.name.clone(),
+        description: v.description.clone(),
+        capacity: capacity(path, v)?,
+        table_pk: pk_name,
+        table_sk: sk_name,
+        aggregates: aggregates(path, v, cx, &keys)?,
+        keys,
+        indexes,
+        ttl: ttl(path, v, cx)?,
+        copies: copies(path, v, cx)?,
+    })
+}
+
+/// The table's key templates per entity, and its key attribute names.
+fn table_keys(
+    path: &Path,
+    v: &file::Variant,
+    cx: &Context<'_>,
+) -> Result<(Vec<EntityKeys>, String, Option<String>)> {
+    let entity_names = || listing(cx.entities.iter().map(|e| e.name.as_str()));
+    let table = keys_map(&path.field("keys"), &v.keys, v, cx, true)?;
+    let with_sk = table.iter().filter(|t| t.sk.is_some()).count();
+    if with_sk != 0 && with_sk != table.len() && !cx.cql {
+        let without = table.iter().find(|t| t.sk.is_none()).expect("some entity lacks a sort key");
+        return Err(problem(
+            &path.field("keys").key(&without.entity),
+            format!(
+                "{} has no sort key template, but other entities in this table do; a table either has a sort key or not, so give it one (e.g. sk: \"{}\")",
+                without.entity,
+                without.entity.to_uppercase()
+            ),
+        ));
+    }
+    let table_has_sk = with_sk > 0;
+    let keys: Vec<EntityKeys> = table
+        .into_iter()
+        .map(|t| EntityKeys { entity: t.entity, pk: t.pk.expect("table keys always have a pk"), sk: t.sk })
+        .collect();
+    for (i, pattern) in cx.patterns.iter().enumerate() {
+        for entity in pattern.entities() {
+            if !keys.iter().any(|k| k.entity == entity) {
+                return Err(problem(
+                    &path.field("keys"),
+                    format!(
+                        "pattern {:?} (patterns[{i}]) uses {entity}, which has no keys in variant {:?}; the entities are: {}",
+                        pattern.name,
+                        v.name,
+                        entity_names()
+                    ),
+                ));
+            }
+        }
+    }
+    let (pk_name, sk_name) = match &v.table {
+        Some(t) => (t.pk.clone(), t.sk.clone()),
+        None => ("PK".to_owned(), table_has_sk.then(|| "SK".to_owned())),
+    };
+    if sk_name.is_some() != table_has_sk && !cx.cql {
+        return Err(problem(
+            &path.field("table"),
+            if table_has_sk {
+                "the entities have sort key templates, so the table needs a sort key attribute (sk: \"SK\")"
+            } else {
+                "the table names a sort key attribute, but no entity has a sort key template"
+            },
+        ));
+    }
+    Ok((keys, pk_name, sk_name))
+}
+
+fn indexes(
+    path: &Path,
+    v: &file::Variant,
+    cx: &Context<'_>,
+    keys: &[EntityKeys],
+    table_pk: &str,
+    table_has_sk: bool,
+) -> Result<Vec<Index>> {
+    let mut indexes = Vec::new();
+    let (mut globals, mut locals) = (0, 0);
+    for (i, ix) in v.indexes.iter().enumerate() {
+        let ipath = path.field("indexes").index(i);
+        let kind = match ix.kind {
+            file::IndexKind::Global => IndexKind::Global,
+            file::IndexKind::Local => IndexKind::Local,
+        };
+        if ix.keys.is_empty() {
+            return Err(problem(
+                &ipath.field("keys"),
+                "an index needs key templates for at least one entity",
+            ));
+        }
+        let templates = keys_map(&ipath.field("keys"), &ix.keys, v, cx, kind == IndexKind::Global)?;
+        let mut entries = Vec::with_capacity(templates.len());
+        let (pk_attribute, sk_default) = match kind {
+            IndexKind::Global => {
+                globals += 1;
+                entries.extend(templates.into_iter().map(|t| EntityKeys {
+                    entity: t.entity,
+                    pk: t.pk.expect("global index keys always have a pk"),
+                    sk: t.sk,
+                }));
+                (
+                    ix.pk_attribute.clone().unwrap_or_else(|| format!("GSI{globals}PK")),
+                    format!("GSI{globals}SK"),
+                )
+            }
+            IndexKind::Local => {
+                locals += 1;
+                if !table_has_sk {
+                    return Err(problem(
+                        &ipath.field("kind"),
+                        "a local secondary index needs a table with a sort key",
+                    ));
+                }
+                if ix.pk_attribute.is_some() {
+                    return Err(problem(
+                        &ipath.field("pk_attribute"),
+                        "a local secondary index uses the table's partition key attribute",
+                    ));
+                }
+                for t in templates {
+                    let Some(table_keys) = keys.iter().find(|k| k.entity == t.entity) else {
+                        return Err(problem(
+                            &ipath.field("keys").key(&t.entity),
+                            format!(
+                                "{} has no table keys in this variant, so it cannot be in a local index",
+                                t.entity
+                            ),
+                        ));
+                    };
+                    if t.sk.is_none() {
+                        return Err(problem(
+                            &ipath.field("keys").key(&t.entity),
+                            "a local secondary index needs sk: \"…\"",
+                        ));
+                    }
+                    entries.push(EntityKeys { entity: t.entity, pk: table_keys.pk.clone(), sk: t.sk });
+                }
+                (table_pk.to_owned(), format!("LSI{locals}SK"))
+            }
+        };
+        let with_sk = entries.iter().filter(|e| e.sk.is_some()).count();
+        if with_sk != 0 && with_sk != entries.len() {
+            return Err(problem(
+                &ipath.field("keys"),
+                "either every entity in an index has a sort key template or none does",
+            ));
+        }
+        let sk_attribute = (with_sk > 0).then(|| ix.sk_attribute.clone().unwrap_or(sk_default));
+        let projection = projection(&ipath, ix, v, cx, &entries)?;
+        indexes.push(Index {
+            name: ix.name.clone(),
+            kind,
+            pk_attribute,
+            sk_attribute,
+            keys: entries,
+            projection,
+            only_when: ix.only_when.clone(),
+        });
+    }
+    Ok(indexes)
+}
+
+/// An index's projection, checked against its entities; and its sparse condition's attribute.
+fn projection(
+    ipath: &Path,
+    ix: &file::Index,
+    v: &file::Variant,
+    cx: &Context<'_>,
+    entries: &[EntityKeys],
+) -> Result<Projection> {
+    let index_entities: Vec<&Entity> =
+        entries.iter().filter_map(|e| cx.entities.iter().find(|x| x.name == e.entity)).collect();
+    let projection = match &ix.projection {
+        file::Projection::KeysOnly => Projection::KeysOnly,
+        file::Projection::All => Projection::All,
+        file::Projection::Include(names) => {
+            for (j, name) in names.iter().enumerate() {
+                if !index_entities.iter().any(|e| carried(e, v).contains(&name.as_str())) {
+                    return Err(problem(
+                        &ipath.field("projection").index(0).index(j),
+                        format!("no entity in index {:?} has an attribute {name:?}", ix.name),
+                    ));
+                }
+            }
+            Projection::Include(names.clone())
+        }
+    };
+    if let Some((attribute, _)) = &ix.only_when
+        && let Some(entity) = index_entities.iter().find(|e| e.attribute(attribute).is_none())
+    {
+        return Err(problem(
+            &ipath.field("only_when").index(0),
+            format!("{} has no attribute {attribute:?}", entity.name),
+        ));
+    }
+    Ok(projection)
+}
+
+fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model::Ttl>> {
+    Ok(match &v.ttl {
+        None => None,
+        Some(t) => {
+            let tpath = path.field("ttl");
+            for (i, name) in t.entities.iter().enumerate() {
+                let entity = entity_named(&tpath.field("entities").index(i), cx.entities, name)?;
+                if entity.attribute(&t.attribute).is_some() {
+                    return Err(problem(
+                        &tpath.field("attribute"),
+                        format!(
+                            "{name} already has an attribute {:?}; the TTL attribute is set by the variant",
+                            t.attribute
+                        ),
+                    ));
+                }
+            }
+            Some(model::Ttl {
+                attribute: t.attribute.clone(),
+                lifetime: duration(&tpath.field("lifetime"), &t.lifetime)?,
+                entities: t.entities.clone(),
+            })
+        }
+    })
+}
+
+fn copies(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model::Copy>> {
+    let mut copies = Vec::new();
+    for (i, c) in v.copies.iter().enumerate() {
+        let cpath = path.field("copies").index(i);
+        let from = entity_named(&cpath.field("from"), cx.entities, &c.from)?;
+        let to = entity_named(&cpath.field("to"), cx.entities, &c.to)?;
+        attribute_of(&cpath.field("attribute"), from, &c.attribute)?;
+        attribute_of(&cpath.field("by"), from, &c.by)?;
+        attribute_of(&cpath.field("by"), to, &c.by)?;
+        let as_name = c.as_name.clone().unwrap_or_else(|| c.attribute.clone());
+        if to.attribute(&as_name).is_some() {
+            return Err(problem(
+                &cpath,
+                format!("{} already has an attribute {as_name:?}; name the copy with as: \"…\"", to.name),
+            ));
+        }
+        copies.push(model::Copy {
+            from: c.from.clone(),
+            attribute: c.attribute.clone(),
+            to: c.to.clone(),
+            as_name,
+            by: c.by.clone(),
+        });
+    }
+    Ok(copies)
+}
+
+fn aggregates(
+    path: &Path,
+    v: &file::Variant,
+    cx: &Context<'_>,
+    keys: &[EntityKeys],
+) -> Result<Vec<model::Aggregate>> {
+    let mut aggregates = Vec::new();
+    for (i, a) in v.aggregates.iter().enumerate() {
+        let apath = path.field("aggregates").index(i);
+        let entity = entity_named(&apath.field("entity"), cx.entities, &a.entity)?;
+        attribute_of(&apath.field("attribute"), entity, &a.attribute)?;
+        let Some(entity_keys) = keys.iter().find(|k| k.entity == a.entity) else {
+            return Err(problem(
+                &apath.field("entity"),
+                format!("{} needs table keys in this variant to hold the aggregate", a.entity),
+            ));
+        };
+        for (j, name) in a.on.iter().enumerate() {
+            let opath = apath.field("on").index(j);
+            let Some(trigger) = cx.patterns.iter().find(|p| &p.name == name) else {
+                return Err(problem(
+                    &opath,
+                    format!(
+                        "unknown pattern {name:?}; the patterns are: {}",
+                        listing(cx.patterns.iter().map(|p| p.name.as_str()))
+                    ),
+                ));
+            };
+            if trigger.action.is_read() {
+                return Err(problem(
+                    &opath,
+                    format!("pattern {name:?} reads; an aggregate is maintained by writes"),
+                ));
+            }
+            let source = entity_named(&opath, cx.entities, &trigger.entity)?;
+            let key_parts =
+                entity_keys.pk.parts().iter().chain(entity_keys.sk.iter().flat_map(Template::parts));
+            for part in key_parts {
+                if let Part::Attr { name: attr, .. } | Part::Hash { name: attr, .. } = part
+                    && source.attribute(attr).is_none()
+                {
+                    return Err(problem(
+                        &opath,
+                        format!(
+                            "the aggregate's key needs {attr}, but {} items (written by {name:?}) have no such attribute",
+                            source.name
+                        ),
+                    ));
+                }
+            }
+            if let file::AggregateOp::Sum(attr) = &a.op {
+                attribute_of(&apath.field("op").index(0), source, attr)?;
+            }
+        }
+        aggregates.push(model::Aggregate {
+            name: a.name.clone(),
+            entity: a.entity.clone(),
+            on: a.on.clone(),
+            attribute: a.attribute.clone(),
+            op: match &a.op {
+                file::AggregateOp::Count => model::AggregateOp::Count,
+                file::AggregateOp::Sum(attr) => model::AggregateOp::Sum(attr.clone()),
+            },
+        });
+    }
+    Ok(aggregates)
+}
+
+fn capacity(path: &Path, v: &file::Variant) -> Result<model::Capacity> {
+    Ok(match v.capacity {
+        file::Capacity::OnDemand => model::Capacity::OnDemand,
+        file::Capacity::Provisioned { read, write } => {
+            if read == 0 || write == 0 {
+                return Err(problem(
+                    &path.field("capacity"),
+                    "provisioned capacity needs read ≥ 1 and write ≥ 1",
+                ));
+            }
+            model::Capacity::Provisioned { read, write }
+        }
+    })
+}

@@ -1,0 +1,312 @@
+//! The scenario file as written: serde types that mirror the RON text one to one. Names, sizes,
+//! durations and templates stay text here; `build` checks them and turns them into the model.
+//!
+//! Every struct denies unknown fields so that a typo is an error at its line and column rather
+//! than a silently ignored setting. Type names are what a user may write before `(` (ron checks
+//! them), so they read as the format's vocabulary: `Entity(…)`, `Pattern(…)`, `Index(…)`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::engine::workload::{Distribution, Popularity, RateShape};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    pub title: String,
+    #[serde(default)]
+    pub story: String,
+    #[serde(default)]
+    pub lesson: String,
+    #[serde(default)]
+    pub engine: Engine,
+    pub entities: Vec<Entity>,
+    #[serde(default)]
+    pub populations: Vec<Population>,
+    pub patterns: Vec<Pattern>,
+    pub variants: Vec<Variant>,
+    pub workload: Workload,
+    #[serde(default)]
+    pub goals: Vec<Goal>,
+    #[serde(default)]
+    pub practice: Option<Practice>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub enum Engine {
+    #[default]
+    DynamoDB,
+    Cassandra,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entity {
+    pub name: String,
+    pub attributes: Vec<Attribute>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attribute {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: AttrType,
+    pub r#gen: Generator,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum AttrType {
+    S,
+    N,
+    Time,
+    B,
+    Bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub enum Generator {
+    Pick(String),
+    New(String),
+    Now,
+    NowPlus(String),
+    Text(String),
+    OneOf(Vec<(String, f64)>),
+    Number(Distribution),
+    Payload(u32),
+    Chance(f64),
+    Sometimes(f64, Box<Generator>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Population {
+    pub name: String,
+    pub count: u64,
+    pub ids: String,
+    #[serde(default)]
+    pub popularity: Option<Popularity>,
+    #[serde(default)]
+    pub growth_per_day: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pattern {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub action: Action,
+    pub entity: String,
+    #[serde(default)]
+    pub with: Vec<String>,
+    #[serde(default)]
+    pub given: Vec<String>,
+    #[serde(default)]
+    pub equals: BTreeMap<String, String>,
+    #[serde(default)]
+    pub range: Option<Range>,
+    #[serde(default)]
+    pub order: Order,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    #[serde(default)]
+    pub sets: Vec<String>,
+    #[serde(default)]
+    pub returns: Option<Vec<String>>,
+    #[serde(default)]
+    pub contains: Option<String>,
+    pub rate: f64,
+    #[serde(default)]
+    pub shape: Vec<RateShape>,
+    #[serde(default)]
+    pub keys: Option<Popularity>,
+    #[serde(default)]
+    pub latency_ms: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum Action {
+    Get,
+    List,
+    Put,
+    Update,
+    Delete,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub attribute: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Deserialize)]
+pub enum Span {
+    Last(String),
+    BeginsWith(String),
+    All,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub enum Order {
+    #[default]
+    Asc,
+    Desc,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub capacity: Capacity,
+    #[serde(default)]
+    pub table: Option<Table>,
+    pub keys: BTreeMap<String, Keys>,
+    #[serde(default)]
+    pub indexes: Vec<Index>,
+    #[serde(default)]
+    pub ttl: Option<Ttl>,
+    #[serde(default)]
+    pub copies: Vec<Copy>,
+    #[serde(default)]
+    pub aggregates: Vec<Aggregate>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub enum Capacity {
+    #[default]
+    OnDemand,
+    Provisioned {
+        read: u32,
+        write: u32,
+    },
+}
+
+/// The table's key attribute names, when not `PK` and `SK`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub pk: String,
+    #[serde(default)]
+    pub sk: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keys {
+    #[serde(default)]
+    pub pk: Option<String>,
+    #[serde(default)]
+    pub sk: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Index {
+    pub name: String,
+    #[serde(default)]
+    pub kind: IndexKind,
+    #[serde(default)]
+    pub pk_attribute: Option<String>,
+    #[serde(default)]
+    pub sk_attribute: Option<String>,
+    pub keys: BTreeMap<String, Keys>,
+    #[serde(default)]
+    pub projection: Projection,
+    #[serde(default)]
+    pub only_when: Option<(String, String)>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub enum IndexKind {
+    #[default]
+    Global,
+    Local,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub enum Projection {
+    KeysOnly,
+    Include(Vec<String>),
+    #[default]
+    All,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ttl {
+    pub attribute: String,
+    pub lifetime: String,
+    pub entities: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Copy {
+    pub from: String,
+    pub attribute: String,
+    pub to: String,
+    #[serde(default, rename = "as")]
+    pub as_name: Option<String>,
+    pub by: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Aggregate {
+    pub name: String,
+    pub entity: String,
+    pub on: Vec<String>,
+    pub attribute: String,
+    pub op: AggregateOp,
+}
+
+#[derive(Debug, Deserialize)]
+pub enum AggregateOp {
+    Count,
+    Sum(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    pub duration: String,
+    pub tick: String,
+    pub seed: u64,
+    #[serde(default)]
+    pub start: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    pub name: String,
+    pub check: GoalCheck,
+}
+
+#[derive(Debug, Deserialize)]
+pub enum GoalCheck {
+    MaxPartitionSize(String),
+    MaxPartitionItems(u64),
+    MaxThrottledRatio(f64),
+    NoScan(String),
+    MaxFanout(String, u32),
+    MaxIndexWriteAmplification(f64),
+    LatencyTarget(String),
+    MaxMonthlyCost(f64),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Practice {
+    pub prompt: String,
+    #[serde(default)]
+    pub hints: Vec<String>,
+    pub solution: String,
+}
