@@ -6,6 +6,7 @@
 
 pub mod expr;
 pub mod hash;
+pub mod metrics;
 pub mod number;
 pub mod time;
 pub mod value;

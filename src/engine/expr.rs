@@ -78,7 +78,11 @@ pub fn parse_key_condition(text: &str, ctx: &mut ExpressionContext) -> Result<Ke
 pub struct Condition {}
 
 /// `kind` is `Condition` or `Filter` (used in error messages).
-pub fn parse_condition(kind: ExpressionKind, text: &str, ctx: &mut ExpressionContext) -> Result<Condition, ExprError> {
+pub fn parse_condition(
+    kind: ExpressionKind,
+    text: &str,
+    ctx: &mut ExpressionContext,
+) -> Result<Condition, ExprError> {
     todo!()
 }
 

@@ -149,7 +149,8 @@ impl Number {
 
     pub fn from_i64(value: i64) -> Number {
         // 19 digits at most, far inside DynamoDB's range: normalization alone is needed.
-        let mut n = Number { negative: value < 0, coefficient: u128::from(value.unsigned_abs()), exponent: 0 };
+        let mut n =
+            Number { negative: value < 0, coefficient: u128::from(value.unsigned_abs()), exponent: 0 };
         n.normalize();
         n
     }

@@ -93,7 +93,8 @@ impl fmt::Display for SimDuration {
         if self.0 == 0 {
             return f.write_str("0s");
         }
-        let (size, unit) = UNITS.iter().find(|(size, _)| self.0.is_multiple_of(*size)).copied().unwrap_or((1, "ms"));
+        let (size, unit) =
+            UNITS.iter().find(|(size, _)| self.0.is_multiple_of(*size)).copied().unwrap_or((1, "ms"));
         write!(f, "{}{unit}", self.0 / size)
     }
 }
