@@ -43,11 +43,20 @@
 //! max of its ticks; when the series' active span outgrows them, neighbours merge and the width
 //! doubles. Peaks survive merging (a bucket keeps the max of single ticks), totals are kept exactly
 //! beside the buckets. An idle tick costs nothing: only non-zero amounts (and gauge changes) are
-//! pushed, gaps read as zero (or as the held level). Worst case per series, on a 64-bit target:
-//! 80 bytes inline + 256 (recent ring) + 512 (buckets) = [`Series::MAX_BYTES`] = 848 bytes.
-//! A year at 1-minute ticks (525,600 ticks) for 100,000 partitions × 5 metrics is 500,000 series:
-//! at most 424,000,000 bytes (404 MiB), whatever the length of the run; a partition that was
-//! touched a few times costs its 80 bytes plus a few hundred. Tests check both figures.
+//! pushed, gaps read as zero (or as the held level).
+//!
+//! Worst case per series on a 64-bit target: 96 bytes inline + 256 (the ring of 64 `f32`) + 512
+//! (64 buckets of two `f32`) = [`Series::MAX_BYTES`] = 864 bytes, however long the run. A year at
+//! 1-minute ticks (525,600 ticks) for 100,000 partitions × 5 metrics is 500,000 series: at most
+//! 432,000,000 bytes (412 MiB). With each partition's row info (80 bytes, its label's text aside)
+//! the registry's worst case is 4,404 bytes a partition, 440 MB (420 MiB) for 100,000. A partition
+//! never recorded costs its 564 bytes of entry; one busy for a short stretch, a few hundred more.
+//! Tests pin these figures.
+//!
+//! Cost: a record is O(1) and allocates nothing once a series has grown to its bound. Measured
+//! in release: ~30 ns a record while the touched partitions fit in cache; ~300 ns when 10^8
+//! records land at random on 100,000 partitions (each touch then misses the cache twice: the
+//! series and its ring slot). `end_tick` costs O(patterns with latency samples in the tick).
 //!
 //! # Design choices
 //!
@@ -72,7 +81,7 @@ mod series;
 mod shapes;
 
 pub use heatmap::{ColorScale, HeatRow, HeatmapMatrix, RowOrdering, SourceRow};
-pub use histogram::LatencyHistogram;
+pub use histogram::{LatencyHistogram, nearest_rank};
 pub use registry::{
     GroupInfo, GroupKind, HeatmapQuery, LatencyStat, Layer, Metrics, PatternMetric, Rank, RowInfo, SortKey,
     Summary,

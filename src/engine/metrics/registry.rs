@@ -160,6 +160,9 @@ pub struct Metrics {
     now: u32,
     groups: Vec<GroupEntry>,
     partitions: Vec<PartitionEntry>,
+    /// Each partition's group and layer again, 4 bytes apiece: the record path reads them from
+    /// this small, cache-warm table and touches a partition's own memory only for its series.
+    homes: Vec<(GroupId, Layer)>,
     patterns: Vec<PatternEntry>,
     /// Patterns with latency samples in the open tick.
     latency_touched: Vec<PatternId>,
@@ -176,6 +179,7 @@ impl Metrics {
             now: 0,
             groups: Vec::new(),
             partitions: Vec::new(),
+            homes: Vec::new(),
             patterns: Vec::new(),
             latency_touched: Vec::new(),
         }
@@ -208,6 +212,7 @@ impl Metrics {
         let id = PartitionId(
             u32::try_from(self.partitions.len()).map_err(|_| MetricsError::TooMany("partitions", 32))?,
         );
+        self.homes.push((info.group, info.layer));
         self.partitions.push(PartitionEntry { info, series: metric_series() });
         Ok(id)
     }
@@ -234,13 +239,13 @@ impl Metrics {
         value: f64,
     ) -> Result<(), MetricsError> {
         let now = Tick(self.now);
-        let entry = self.partitions.get_mut(id.0 as usize).ok_or(MetricsError::UnknownPartition(id))?;
+        let &(group_id, layer) = self.homes.get(id.0 as usize).ok_or(MetricsError::UnknownPartition(id))?;
         // add_partition checked the group; a miss here is still an error, not a panic.
-        let group_id = entry.info.group;
         let group =
             self.groups.get_mut(usize::from(group_id.0)).ok_or(MetricsError::UnknownGroup(group_id))?;
+        let entry = self.partitions.get_mut(id.0 as usize).ok_or(MetricsError::UnknownPartition(id))?;
         let own = &mut entry.series[metric.index()];
-        let sum = &mut group.series[entry.info.layer as usize][metric.index()];
+        let sum = &mut group.series[layer as usize][metric.index()];
         match metric.kind() {
             Kind::Counter => {
                 own.push(now, value)?;
@@ -467,7 +472,7 @@ impl Metrics {
     pub fn memory_bytes(&self) -> usize {
         let series = |s: &[Series]| s.iter().map(Series::heap_bytes).sum::<usize>();
         let partitions: usize =
-            self.partitions.iter().map(|p| size_of::<PartitionEntry>() + series(&p.series)).sum();
+            self.partitions.iter().map(|p| size_of::<PartitionEntry>() + 4 + series(&p.series)).sum();
         let groups: usize = self
             .groups
             .iter()

@@ -8,6 +8,11 @@
 //! shift and makes a bucket's tick count its width. The ring and the buckets are allocated at the
 //! first push and grow to their bound, never past it; after that a push allocates nothing.
 //!
+//! A push must stay cheap for a partition that was idle for hours, whose memory is cold: it
+//! touches the series itself and one ring slot. The newest bucket lives in the series (`open`)
+//! and reaches the heap only when a later bucket opens, and a counter's skipped ring slots are
+//! voided by a bit mask instead of being zeroed one by one.
+//!
 //! Values are stored as `f32` (7 significant digits, enough to draw and rank), while the total,
 //! the latest value and the peak are kept in `f64` beside them, so reports print exact figures.
 
@@ -61,6 +66,11 @@ pub struct Series {
     peak_tick: u32,
     /// Bucket number (in units of the width) of `history[0]`.
     base: u32,
+    /// The true value of the newest bucket; its copy in `history` is stale until written back.
+    open: Bucket,
+    /// A counter's ring slots that hold a tick of the window; the others read as zero. (A gauge
+    /// writes its held level into skipped slots instead, and ignores the mask.)
+    valid: u64,
     /// History width is 2^level ticks.
     level: u8,
     kind: Kind,
@@ -84,6 +94,8 @@ impl Series {
             last: 0,
             peak_tick: 0,
             base: 0,
+            open: Bucket::default(),
+            valid: 0,
             level: 0,
             kind,
             recent: None,
@@ -125,10 +137,21 @@ impl Series {
             }
             Some(ring) => {
                 if t > self.last {
-                    let gap_start = u64::from(self.last) + 1;
-                    let gap_start = gap_start.max(u64::from(t).saturating_sub(RECENT_TICKS as u64));
-                    for g in gap_start..u64::from(t) {
-                        ring[(g & RECENT_MASK) as usize] = narrow(held);
+                    let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
+                    match self.kind {
+                        Kind::Counter => {
+                            // Void the slots of the skipped ticks: a run of `skipped` bits from the
+                            // slot after `last`, wrapping around the ring.
+                            let run =
+                                if skipped == RECENT_TICKS as u64 { u64::MAX } else { (1 << skipped) - 1 };
+                            let from = (u64::from(self.last) + 1) & RECENT_MASK;
+                            self.valid &= !run.rotate_left(from as u32);
+                        }
+                        Kind::Gauge => {
+                            for g in u64::from(t) - skipped..u64::from(t) {
+                                ring[(g & RECENT_MASK) as usize] = narrow(held);
+                            }
+                        }
                     }
                     self.last = t;
                     self.tail = held;
@@ -146,7 +169,9 @@ impl Series {
                 self.total = value;
             }
         }
-        ring[(u64::from(t) & RECENT_MASK) as usize] = narrow(self.tail);
+        let slot = u64::from(t) & RECENT_MASK;
+        ring[slot as usize] = narrow(self.tail);
+        self.valid |= 1 << slot;
         if self.tail > self.peak {
             self.peak = self.tail;
             self.peak_tick = t;
@@ -160,11 +185,15 @@ impl Series {
         let mut k = t >> self.level;
         if self.history.is_empty() {
             self.base = k;
-        } else {
+        } else if k >= self.history_end() {
+            // The open bucket is done: write it back before the history changes shape.
+            let open = self.open;
+            *self.history.last_mut().expect("a non-empty history has a newest bucket") = open;
             while k - self.base >= HISTORY_SPAN {
                 self.double_width();
                 k = t >> self.level;
             }
+            self.open = *self.history.last().expect("merging keeps at least one bucket");
         }
         while self.history_end() <= k {
             let opened = self.history_end();
@@ -179,15 +208,14 @@ impl Series {
                 self.history.reserve_exact(more);
             }
             self.history.push(bucket);
+            self.open = bucket;
         }
-        let kind = self.kind;
         let tail = narrow(self.tail);
-        let bucket = self.history.last_mut().expect("the loop above opened the bucket of tick t");
-        match kind {
-            Kind::Counter => bucket.acc += narrow(value),
-            Kind::Gauge => bucket.acc = tail,
+        match self.kind {
+            Kind::Counter => self.open.acc += narrow(value),
+            Kind::Gauge => self.open.acc = tail,
         }
-        bucket.max = bucket.max.max(tail);
+        self.open.max = self.open.max.max(tail);
     }
 
     /// Merges neighbouring buckets pairwise (bucket `k` of width w lands in bucket `k/2` of width
@@ -225,8 +253,18 @@ impl Series {
 
     /// The history bucket numbered `k`, which the caller knows to be held.
     fn bucket(&self, k: u64) -> Bucket {
-        self.history
-            [usize::try_from(k - u64::from(self.base)).expect("bucket numbers stay within the history")]
+        let i = usize::try_from(k - u64::from(self.base)).expect("bucket numbers stay within the history");
+        if i + 1 == self.history.len() { self.open } else { self.history[i] }
+    }
+
+    /// Tick `t`'s value from the ring, for `t` in the window `(last − RECENT_TICKS, last]`.
+    fn ring_value(&self, ring: &[f32; RECENT_TICKS], t: u64) -> f64 {
+        let slot = t & RECENT_MASK;
+        if self.kind == Kind::Counter && self.valid & (1 << slot) == 0 {
+            0.0
+        } else {
+            f64::from(ring[slot as usize])
+        }
     }
 
     /// Counter: every amount ever pushed, added up exactly. Gauge: the current level.
@@ -260,7 +298,7 @@ impl Series {
         } else if t > u64::from(self.last) {
             Some(self.after_last())
         } else if t >= self.exact_from() {
-            Some(f64::from(ring[(t & RECENT_MASK) as usize]))
+            Some(self.ring_value(ring, t))
         } else {
             None
         }
@@ -334,7 +372,7 @@ impl<'a> View<'a> {
         let straddle = (exact_from > first).then(|| {
             let k = (exact_from - 1) >> series.level;
             let end = ((k + 1) << series.level).min(last + 1);
-            let sum = (exact_from..end).map(|t| f64::from(ring[(t & RECENT_MASK) as usize])).sum();
+            let sum = (exact_from..end).map(|t| series.ring_value(ring, t)).sum();
             (k, sum)
         });
         View { series, ring, first, last, exact_from, straddle }
@@ -364,7 +402,7 @@ impl<'a> View<'a> {
         }
         // Recent ticks: exact.
         for t in col.start.max(self.exact_from)..col.end.min(self.last + 1) {
-            let v = f64::from(self.ring[(t & RECENT_MASK) as usize]);
+            let v = s.ring_value(self.ring, t);
             sum += v;
             max = max.max(v);
         }
@@ -386,7 +424,7 @@ impl<'a> View<'a> {
         } else if t > self.last {
             s.tail
         } else if t >= self.exact_from {
-            f64::from(self.ring[(t & RECENT_MASK) as usize])
+            s.ring_value(self.ring, t)
         } else {
             f64::from(s.bucket(t >> s.level).acc)
         }
@@ -602,9 +640,9 @@ mod tests {
 
     #[test]
     fn memory_bound_fits_a_year_of_a_hundred_thousand_partitions() {
-        // 80 inline + 64 × 4 ring + 64 × 8 buckets on a 64-bit target.
-        assert_eq!(size_of::<Series>(), 80);
-        assert_eq!(Series::MAX_BYTES, 848);
+        // 96 inline + 64 × 4 ring + 64 × 8 buckets on a 64-bit target.
+        assert_eq!(size_of::<Series>(), 96);
+        assert_eq!(Series::MAX_BYTES, 864);
         let series = 100_000 * 5;
         assert!(series * Series::MAX_BYTES < 512 << 20, "{} bytes", series * Series::MAX_BYTES);
 

@@ -267,7 +267,9 @@ fn same_records_give_the_same_readings() {
 fn a_year_of_a_hundred_thousand_partitions_fits() {
     // Worst case per partition: its entry and five full series.
     let per_partition =
-        size_of::<PartitionEntry>() + Metric::COUNT * (Series::MAX_BYTES - size_of::<Series>());
+        size_of::<PartitionEntry>() + 4 + Metric::COUNT * (Series::MAX_BYTES - size_of::<Series>());
+    // 560 (row info and five series) + 4 (group and layer) + 5 × 768 (rings and full histories).
+    assert_eq!(per_partition, 4404);
     let bound = 100_000 * per_partition;
     assert!(bound < 512 << 20, "{bound} bytes");
 
