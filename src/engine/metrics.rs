@@ -8,18 +8,29 @@
 //!
 //! # Writing (the simulator)
 //!
-//! ```text
-//! let mut m = Metrics::new(Clock::new(start, SimDuration::from_secs(60))?);
-//! let table = m.add_group(GroupInfo { name: "orders".into(), kind: GroupKind::Table });
-//! let p = m.add_partition(RowInfo { group: table, layer: Layer::Logical, label, key: SortKey::Key(pk) })?;
-//! let q = m.add_pattern("get order");
-//! loop {                                   // once per simulated tick
-//!     m.record_partition(p, Metric::WriteUnits, 3.0)?;   // counters add up within the tick
-//!     m.record_partition(p, Metric::Bytes, 10_240.0)?;   // gauges are set: the level now
-//!     m.record_pattern(q, PatternMetric::Calls, 1.0)?;
-//!     m.record_latency(q, 4.2, 1)?;                      // milliseconds, how many calls
-//!     m.end_tick()?;                                     // closes the tick, opens the next
+//! ```
+//! use keyheat::engine::metrics::*;
+//! use keyheat::engine::time::{SimDuration, SimTime};
+//! use keyheat::engine::value::KeyValue;
+//!
+//! let mut m = Metrics::new(Clock::new(SimTime::EPOCH, SimDuration::from_secs(60))?);
+//! let table = m.add_group(GroupInfo { name: "orders".into(), kind: GroupKind::Table })?;
+//! let key = KeyValue::S("CUSTOMER#1".into());
+//! let row = RowInfo { group: table, layer: Layer::Logical, label: key.to_string(), key: SortKey::Key(key) };
+//! let p = m.add_partition(row)?;
+//! let q = m.add_pattern("get order")?;
+//! for minute in 0..3 {
+//!     m.record_partition(p, Metric::WriteUnits, 30.0)?; // counters add up within the tick
+//!     m.record_partition(p, Metric::WriteUnits, 30.0)?;
+//!     m.record_partition(p, Metric::Bytes, 1024.0 * f64::from(minute + 1))?; // gauges: the level now
+//!     m.record_pattern(q, PatternMetric::Calls, 2.0)?;
+//!     m.record_latency(q, 4.2, 2)?; // 2 calls took 4.2 ms each
+//!     m.end_tick()?; // closes the tick, opens the next
 //! }
+//! let writes = m.partition_summary(p, Metric::WriteUnits).unwrap();
+//! assert_eq!((writes.total, writes.peak_per_s), (180.0, 1.0));
+//! assert_eq!(m.group_summary(table, Layer::Logical, Metric::Bytes).unwrap().total, 3072.0);
+//! # Ok::<(), MetricsError>(())
 //! ```
 //!
 //! Records go to the open tick, [`Metrics::now`]; there is no tick argument, so nothing can be
@@ -60,14 +71,22 @@
 //!
 //! # Design choices
 //!
+//! - Sparse by series, not by frame: a series is pushed only on the ticks it has something, so an
+//!   idle tick costs no work and no memory, and each row's whole history sits in one place (a
+//!   heatmap row is one resample). A frame per tick would cost memory for every touched row of
+//!   every tick kept, and reading one row would scan all frames.
 //! - History buckets are aligned to multiples of their width, so a bucket's tick count is its width
 //!   and needs no per-bucket count; the mean of a bucket is its sum over its width.
 //! - History buckets have one width per series, not one per age: the heatmap of a whole run then
 //!   has the same resolution in every column, and a partition that lived one day of a year-long run
-//!   keeps its day at fine resolution. The exact recent ring covers the live edge.
+//!   keeps its day at fine resolution. The exact recent ring covers the live edge; a view of the
+//!   last hours of a long run sees the ring's 64 ticks exactly and older ticks at the run's width.
 //! - Heatmap cells are a partition's peak per second (a gauge's highest level) in the column, and a
 //!   merged row shows the max of its members: bright means near the limit, never an average that
-//!   hides a throttling partition.
+//!   hides a throttling partition. Where a stored bucket is wider than a column, its peak shows in
+//!   every column it covers.
+//! - Latency per tick is kept as p50/p99/max series (read their peaks: the worst tick); the
+//!   run's percentiles come from a histogram of every sample.
 
 use std::fmt;
 use std::ops::Range;
@@ -262,7 +281,7 @@ pub enum MetricsError {
     #[error("the run has reached the last tick a 32-bit tick number can hold")]
     ClockOverflow,
     #[error(
-        "a heatmap of {groups} tables/indexes needs at least {groups} rows (it has {rows}): rows never merge across their border"
+        "{groups} tables and indexes need {groups} heatmap rows or more, not {rows}: rows never span two"
     )]
     TooFewRows { groups: usize, rows: usize },
 }

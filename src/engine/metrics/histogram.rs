@@ -320,7 +320,9 @@ mod tests {
             a in proptest::collection::vec(ms(), 0..100),
             b in proptest::collection::vec(ms(), 0..100),
         ) {
-            let (mut ha, mut hb, mut all) = (LatencyHistogram::new(), LatencyHistogram::new(), LatencyHistogram::new());
+            let mut ha = LatencyHistogram::new();
+            let mut hb = LatencyHistogram::new();
+            let mut all = LatencyHistogram::new();
             for &v in &a {
                 ha.record(v, 1).unwrap();
                 all.record(v, 1).unwrap();

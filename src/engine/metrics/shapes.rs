@@ -37,15 +37,18 @@ impl Shape {
     /// What the shape usually means, for a person reading the heatmap.
     pub fn hint(&self) -> &'static str {
         match self {
-            Shape::Diagonal { .. } => {
-                "diagonal: the load walks across the keys — a monotonically increasing key (a timestamp, a sequence) sends every write to the newest partition"
-            }
-            Shape::HotBand { .. } => {
-                "hot band: one partition takes most of the load — a hot key; shard its writes or cache its reads"
-            }
-            Shape::WideningBand { .. } => {
-                "widening band: a partition keeps growing — an unbounded item collection; add a time bucket to its key"
-            }
+            Shape::Diagonal { .. } => concat!(
+                "diagonal: the load walks across the keys — a monotonically increasing key ",
+                "(a timestamp, a sequence) sends every write to the newest partition"
+            ),
+            Shape::HotBand { .. } => concat!(
+                "hot band: one partition takes most of the load — a hot key; ",
+                "shard its writes, cache its reads"
+            ),
+            Shape::WideningBand { .. } => concat!(
+                "widening band: a partition keeps growing — an unbounded item collection; ",
+                "add a time bucket to its key"
+            ),
         }
     }
 }
