@@ -272,4 +272,36 @@ proptest! {
             }
         }
     }
+
+    /// Gauges against a dense vector of held levels: exact ticks are exact, column peaks never
+    /// understate, and a column's level is exact wherever its last tick is.
+    #[test]
+    fn gauges_agree_with_a_dense_oracle(
+        steps in proptest::collection::vec((0u32..300, 0u32..1000), 1..150),
+        cols in 1usize..60,
+    ) {
+        let mut s = Series::new(Kind::Gauge);
+        let mut dense: Vec<f64> = Vec::new();
+        let mut t = 0u32;
+        for (gap, level) in steps {
+            t += gap;
+            s.push(Tick(t), f64::from(level)).unwrap();
+            let held = dense.last().copied().unwrap_or(0.0);
+            dense.resize(t as usize, held);
+            dense.truncate(t as usize);
+            dense.push(f64::from(level));
+        }
+        let end = t + 40;
+        let held = dense.last().copied().unwrap_or(0.0);
+        dense.resize(end as usize, held);
+        prop_assert_eq!(s.total(), held);
+        for (c, span) in s.resample(Tick(0)..Tick(end), cols).iter().zip(columns(Tick(0)..Tick(end), cols)) {
+            let ticks = &dense[span.start.0 as usize..span.end.0 as usize];
+            prop_assert!(c.max >= ticks.iter().copied().fold(0.0, f64::max), "{:?} under {:?}", c, ticks);
+            if let Some(exact) = s.value_at(Tick(span.end.0 - 1)) {
+                prop_assert_eq!(c.value, exact);
+                prop_assert_eq!(exact, ticks[ticks.len() - 1]);
+            }
+        }
+    }
 }
