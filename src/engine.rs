@@ -1,4 +1,5 @@
-//! The engine: DynamoDB's data model, expressions and an in-process store with its capacity math.
+//! The engine: DynamoDB's data model, expressions, an in-process store with its capacity math,
+//! key templates, the scenario model and its planner, workload distributions and metrics.
 //!
 //! The engine is pure. It never touches a terminal, never reads the wall clock (time is
 //! `time::SimTime`, moved by its caller) and keeps no global state; all randomness comes from a
@@ -6,6 +7,7 @@
 
 pub mod expr;
 pub mod hash;
+pub mod metrics;
 pub mod model;
 pub mod number;
 pub mod planner;
