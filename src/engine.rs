@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod model;
 pub mod number;
 pub mod planner;
+pub mod sim;
 pub mod store;
 pub mod template;
 pub mod time;

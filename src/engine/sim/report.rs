@@ -1,0 +1,136 @@
+//! What one run measured, as plain data: the JSON report's shape (`keyheat run --format json`),
+//! read by the text and Markdown writers, `compare`, goal evaluation and the TUI.
+//!
+//! Every figure comes from executing the workload against the simulated table; none is estimated.
+//! Field names are the JSON contract; add fields freely, rename none.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    pub scenario: String,
+    pub variant: String,
+    pub seed: u64,
+    /// `dynamodb` or `cassandra`.
+    pub engine: String,
+    /// Simulated seconds replayed.
+    pub duration_s: f64,
+    /// Simulated seconds per tick.
+    pub tick_s: f64,
+    pub totals: Totals,
+    pub partitions: Partitions,
+    pub indexes: Vec<IndexReport>,
+    pub patterns: Vec<PatternReport>,
+    /// Filled by goal evaluation (`crate::engine::goals` or the report layer) from the rest.
+    pub goals: Vec<GoalResult>,
+    /// How prices and the latency model were chosen, for the reader.
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Totals {
+    /// Calls of all access patterns (a fan-out call counts once).
+    pub ops: u64,
+    pub reads: u64,
+    pub writes: u64,
+    /// Requests sent to the store (a fan-out call sends several).
+    pub requests: u64,
+    pub rcu: f64,
+    pub wcu: f64,
+    /// Requests throttled at least once.
+    pub throttled_ops: u64,
+    /// Requests that gave up after the client's retries (their writes never landed).
+    pub failed_ops: u64,
+    /// Items in the table at the end.
+    pub items: u64,
+    pub table_bytes: u64,
+    pub index_bytes: u64,
+    /// Item and index-entry writes per base-item write (1.0 = no index or copy writes).
+    pub write_amplification: f64,
+    /// On-demand cost of the run's requests and its storage over the run, in US dollars.
+    pub cost_usd: f64,
+    /// The same, projected to 30 days at the run's average rates and final storage.
+    pub monthly_cost_usd: f64,
+    /// Region and date of the price list used.
+    pub price_source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Partitions {
+    /// Distinct partition-key values (table) at the end.
+    pub logical: u64,
+    /// Physical partitions (hash ranges) of the table at the end, after splits.
+    pub physical: u64,
+    pub max_bytes: u64,
+    pub max_items: u64,
+    pub peak_rcu_per_s: f64,
+    pub peak_wcu_per_s: f64,
+    /// Hottest / largest logical partitions of the table.
+    pub top: Vec<PartitionReport>,
+    /// Physical partition splits (size and heat) during the run.
+    pub splits: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartitionReport {
+    pub key: String,
+    pub bytes: u64,
+    pub items: u64,
+    pub peak_rcu_per_s: f64,
+    pub peak_wcu_per_s: f64,
+    pub throttled_ops: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexReport {
+    pub name: String,
+    /// `GSI` or `LSI`.
+    pub kind: String,
+    pub wcu: f64,
+    pub rcu: f64,
+    /// Storage including the 100-byte overhead per entry.
+    pub bytes: u64,
+    pub items: u64,
+    /// Index write units per table write unit.
+    pub wcu_vs_table: f64,
+    pub max_lag_s: f64,
+    pub throttled_ops: u64,
+    pub hottest_key: Option<String>,
+    pub peak_wcu_per_s: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternReport {
+    pub name: String,
+    /// `read` or `write`.
+    pub kind: String,
+    /// The planner's operation (`GetItem`, `Query`, `Scan`, …); `None` when nothing serves it.
+    pub operation: Option<String>,
+    pub index: Option<String>,
+    pub calls: u64,
+    pub avg_fanout: f64,
+    pub avg_items_read: f64,
+    pub avg_items_returned: f64,
+    pub rcu: f64,
+    pub wcu: f64,
+    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow).
+    pub rcu_per_call_start: f64,
+    pub rcu_per_call_end: f64,
+    pub throttled: u64,
+    pub failed: u64,
+    /// Modelled latency (see the latency model in the notes).
+    pub latency_ms_p50: f64,
+    pub latency_ms_p99: f64,
+    pub latency_target_ms: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GoalResult {
+    pub name: String,
+    pub passed: bool,
+    /// The measured value, as the goal reads it.
+    pub value: f64,
+    pub target: f64,
+    /// One line for people: what was measured against what.
+    pub detail: String,
+}
