@@ -91,7 +91,11 @@ impl Number {
             if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
             }
-            // Anything past six digits is out of range whatever the mantissa.
+            // Zero is zero whatever its exponent (`0e9999999`), so it never reaches the range check.
+            if digits.is_empty() {
+                return Ok(Number::ZERO);
+            }
+            // Anything past six digits is out of range whatever the (non-zero) mantissa.
             let trimmed = body.trim_start_matches('0');
             if trimmed.len() > 6 {
                 return Err(if sign > 0 { NumberError::Overflow } else { NumberError::Underflow });
@@ -379,6 +383,10 @@ mod tests {
             ("-1.25e-100", "-1.25E-100"),
             ("12345678901234567890123456789012345678", "12345678901234567890123456789012345678"),
             ("1000000000000000000000000000000000000000000", "1E+42"),
+            // Zero with any exponent is zero, even one far out of range.
+            ("0e9999999", "0"),
+            ("-0.000E-99999999999", "0"),
+            ("0E+126", "0"),
         ];
         for (input, shown) in cases {
             assert_eq!(n(input).to_string(), shown, "input {input}");
@@ -399,6 +407,8 @@ mod tests {
             ("1E+126", NumberError::Overflow),
             ("1E-131", NumberError::Underflow),
             ("1e9999999999", NumberError::Overflow),
+            ("0e", NumberError::NotANumber("0e".into())),
+            ("0e+x", NumberError::NotANumber("0e+x".into())),
         ];
         for (input, error) in cases {
             assert_eq!(Number::parse(input), Err(error), "input {input:?}");

@@ -22,6 +22,11 @@ pub const MAX_ITEM_BYTES: usize = 409_600;
 pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 /// Sort key values are at most 1024 bytes (AWS service quotas).
 pub const MAX_SORT_KEY_BYTES: usize = 1024;
+/// Documents nest at most 32 levels (AWS "Constraints": "DynamoDB supports nested attributes up
+/// to 32 levels deep"). The value of a top-level attribute is level 1 and a scalar inside a list
+/// or map counts as a level: 31 maps around a string are accepted, 32 are refused (boundary as
+/// captured against DynamoDB by the dynamodb-conformance suite and the dynoxide emulator).
+pub const MAX_NESTING_LEVELS: usize = 32;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AttributeValue {
@@ -255,6 +260,36 @@ pub enum ValueError {
     Number(#[from] NumberError),
     #[error("Expected a JSON object of attribute name to AttributeValue, found {0}")]
     NotAnItem(&'static str),
+    #[error("Expected an AttributeValue object such as {{\"S\": \"x\"}}, found {0}")]
+    NotAnAttributeValue(&'static str),
+    /// DynamoDB's wording (the bare form; some operations wrap it in "1 validation error
+    /// detected: ", which keyheat does not reproduce).
+    #[error(
+        "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported \
+         limit"
+    )]
+    TooDeep,
+    /// The rule is documented (AWS "Naming rules": attribute names "must be at least one character
+    /// long"); DynamoDB's message for it is not, so this wording is keyheat's (unverified).
+    #[error(
+        "One or more parameter values were invalid: An attribute name must be at least one character long"
+    )]
+    EmptyName,
+}
+
+impl ValueError {
+    /// Whether DynamoDB answers this with a SerializationException: the JSON does not have the
+    /// shape of an AttributeValue (a number where a string belongs, bad Base64, not an object).
+    /// The rest are ValidationExceptions: well-formed JSON that breaks a rule of the data model.
+    pub fn is_serialization(&self) -> bool {
+        matches!(
+            self,
+            ValueError::WrongJson { .. }
+                | ValueError::Base64(_)
+                | ValueError::NotAnItem(_)
+                | ValueError::NotAnAttributeValue(_)
+        )
+    }
 }
 
 fn json_kind(value: &Json) -> &'static str {
@@ -270,51 +305,11 @@ fn json_kind(value: &Json) -> &'static str {
 
 impl AttributeValue {
     /// Reads DynamoDB JSON: `{"S": "x"}`, `{"N": "1"}`, `{"B": "<base64>"}`, `{"L": [...]}`…
+    ///
+    /// Refuses values nested deeper than [`MAX_NESTING_LEVELS`] and empty map keys. The depth is
+    /// checked on the way down, so hostile input cannot take the recursion past 33 frames.
     pub fn from_json(json: &Json) -> Result<AttributeValue, ValueError> {
-        let Json::Object(map) = json else {
-            return Err(ValueError::Empty);
-        };
-        let mut entries = map.iter();
-        let (descriptor, body) = entries.next().ok_or(ValueError::Empty)?;
-        if entries.next().is_some() {
-            return Err(ValueError::MoreThanOne);
-        }
-        let value_type = ValueType::from_descriptor(descriptor)
-            .ok_or_else(|| ValueError::UnknownType(descriptor.clone()))?;
-        let wrong = |expected| ValueError::WrongJson {
-            descriptor: value_type.descriptor(),
-            expected,
-            found: json_kind(body),
-        };
-        let string = || body.as_str().ok_or_else(|| wrong("a string"));
-        let array = || body.as_array().ok_or_else(|| wrong("an array"));
-        Ok(match value_type {
-            ValueType::S => AttributeValue::S(string()?.to_owned()),
-            ValueType::N => AttributeValue::N(Number::parse(string()?)?),
-            ValueType::B => AttributeValue::B(decode_base64(string()?)?),
-            ValueType::Bool => AttributeValue::Bool(body.as_bool().ok_or_else(|| wrong("a boolean"))?),
-            ValueType::Null => match body.as_bool() {
-                Some(true) => AttributeValue::Null,
-                Some(false) => return Err(ValueError::NullNotTrue),
-                None => return Err(wrong("true")),
-            },
-            ValueType::L => {
-                AttributeValue::L(array()?.iter().map(AttributeValue::from_json).collect::<Result<_, _>>()?)
-            }
-            ValueType::M => {
-                let object = body.as_object().ok_or_else(|| wrong("an object"))?;
-                AttributeValue::M(item_from_json_map(object)?)
-            }
-            ValueType::Ss => AttributeValue::Ss(collect_set(array()?, "string", |j| {
-                j.as_str().map(str::to_owned).ok_or_else(|| wrong("an array of strings"))
-            })?),
-            ValueType::Ns => AttributeValue::Ns(collect_set(array()?, "number", |j| {
-                Ok(Number::parse(j.as_str().ok_or_else(|| wrong("an array of strings"))?)?)
-            })?),
-            ValueType::Bs => AttributeValue::Bs(collect_set(array()?, "binary", |j| {
-                decode_base64(j.as_str().ok_or_else(|| wrong("an array of strings"))?)
-            })?),
-        })
+        value_from_json(json, 1)
     }
 
     /// Writes DynamoDB JSON.
@@ -335,6 +330,57 @@ impl AttributeValue {
         map.insert(descriptor.to_owned(), body);
         Json::Object(map)
     }
+}
+
+/// Reads a value at nesting `level` (a top-level attribute's value is level 1).
+fn value_from_json(json: &Json, level: usize) -> Result<AttributeValue, ValueError> {
+    if level > MAX_NESTING_LEVELS {
+        return Err(ValueError::TooDeep);
+    }
+    let Json::Object(map) = json else {
+        return Err(ValueError::NotAnAttributeValue(json_kind(json)));
+    };
+    let mut entries = map.iter();
+    let (descriptor, body) = entries.next().ok_or(ValueError::Empty)?;
+    if entries.next().is_some() {
+        return Err(ValueError::MoreThanOne);
+    }
+    let value_type =
+        ValueType::from_descriptor(descriptor).ok_or_else(|| ValueError::UnknownType(descriptor.clone()))?;
+    let wrong = |expected| ValueError::WrongJson {
+        descriptor: value_type.descriptor(),
+        expected,
+        found: json_kind(body),
+    };
+    let string = || body.as_str().ok_or_else(|| wrong("a string"));
+    let array = || body.as_array().ok_or_else(|| wrong("an array"));
+    Ok(match value_type {
+        ValueType::S => AttributeValue::S(string()?.to_owned()),
+        ValueType::N => AttributeValue::N(Number::parse(string()?)?),
+        ValueType::B => AttributeValue::B(decode_base64(string()?)?),
+        ValueType::Bool => AttributeValue::Bool(body.as_bool().ok_or_else(|| wrong("a boolean"))?),
+        ValueType::Null => match body.as_bool() {
+            Some(true) => AttributeValue::Null,
+            Some(false) => return Err(ValueError::NullNotTrue),
+            None => return Err(wrong("true")),
+        },
+        ValueType::L => AttributeValue::L(
+            array()?.iter().map(|j| value_from_json(j, level + 1)).collect::<Result<_, _>>()?,
+        ),
+        ValueType::M => {
+            let object = body.as_object().ok_or_else(|| wrong("an object"))?;
+            AttributeValue::M(map_from_json(object, level + 1)?)
+        }
+        ValueType::Ss => AttributeValue::Ss(collect_set(array()?, "string", |j| {
+            j.as_str().map(str::to_owned).ok_or_else(|| wrong("an array of strings"))
+        })?),
+        ValueType::Ns => AttributeValue::Ns(collect_set(array()?, "number", |j| {
+            Ok(Number::parse(j.as_str().ok_or_else(|| wrong("an array of strings"))?)?)
+        })?),
+        ValueType::Bs => AttributeValue::Bs(collect_set(array()?, "binary", |j| {
+            decode_base64(j.as_str().ok_or_else(|| wrong("an array of strings"))?)
+        })?),
+    })
 }
 
 fn decode_base64(text: &str) -> Result<Vec<u8>, ValueError> {
@@ -358,14 +404,23 @@ fn collect_set<T: Ord>(
     Ok(set)
 }
 
-fn item_from_json_map(object: &Map<String, Json>) -> Result<Item, ValueError> {
-    object.iter().map(|(name, value)| Ok((name.clone(), AttributeValue::from_json(value)?))).collect()
+/// Reads attribute name → value pairs whose values sit at nesting `level`.
+fn map_from_json(object: &Map<String, Json>, level: usize) -> Result<Item, ValueError> {
+    object
+        .iter()
+        .map(|(name, value)| {
+            if name.is_empty() {
+                return Err(ValueError::EmptyName);
+            }
+            Ok((name.clone(), value_from_json(value, level)?))
+        })
+        .collect()
 }
 
 /// Reads an item (or a key) in DynamoDB JSON: `{"name": {"S": "x"}, ...}`.
 pub fn item_from_json(json: &Json) -> Result<Item, ValueError> {
     match json {
-        Json::Object(object) => item_from_json_map(object),
+        Json::Object(object) => map_from_json(object, 1),
         other => Err(ValueError::NotAnItem(json_kind(other))),
     }
 }
@@ -373,6 +428,33 @@ pub fn item_from_json(json: &Json) -> Result<Item, ValueError> {
 /// Writes an item in DynamoDB JSON, attributes in name order.
 pub fn item_to_json(item: &Item) -> Json {
     Json::Object(item.iter().map(|(name, value)| (name.clone(), value.to_json())).collect())
+}
+
+/// Checks the rules `from_json` enforces on an item built in memory (the result of an update,
+/// an item from the simulator): no empty attribute name at any level, at most
+/// [`MAX_NESTING_LEVELS`] levels. The walk stops one level past the limit, so it is shallow
+/// whatever the item holds.
+pub fn check_document(item: &Item) -> Result<(), ValueError> {
+    fn check_map(map: &BTreeMap<String, AttributeValue>, level: usize) -> Result<(), ValueError> {
+        for (name, value) in map {
+            if name.is_empty() {
+                return Err(ValueError::EmptyName);
+            }
+            check_value(value, level)?;
+        }
+        Ok(())
+    }
+    fn check_value(value: &AttributeValue, level: usize) -> Result<(), ValueError> {
+        if level > MAX_NESTING_LEVELS {
+            return Err(ValueError::TooDeep);
+        }
+        match value {
+            AttributeValue::L(list) => list.iter().try_for_each(|v| check_value(v, level + 1)),
+            AttributeValue::M(map) => check_map(map, level + 1),
+            _ => Ok(()),
+        }
+    }
+    check_map(item, 1)
 }
 
 #[cfg(test)]
@@ -445,6 +527,108 @@ mod tests {
             assert_eq!(AttributeValue::from_json(&json), Err(error), "value {json}");
         }
         assert_eq!(item_from_json(&json!([1])), Err(ValueError::NotAnItem("an array")));
+    }
+
+    #[test]
+    fn shape_errors_are_serialization_and_rule_errors_validation() {
+        // (value, is a SerializationException). Shape: the JSON cannot be an AttributeValue.
+        let cases = [
+            (json!({"N": 5}), true),
+            (json!({"B": "YQ"}), true),
+            (json!({"SS": [1]}), true),
+            (json!({"L": [5]}), true),
+            (json!("x"), true),
+            (json!({"NULL": "yes"}), true),
+            (json!({}), false),
+            (json!({"S": "a", "N": "1"}), false),
+            (json!({"NULL": false}), false),
+            (json!({"N": "1x"}), false),
+            (json!({"SS": []}), false),
+            (json!({"M": {"": {"S": "x"}}}), false),
+        ];
+        for (json, serialization) in cases {
+            let error = AttributeValue::from_json(&json).unwrap_err();
+            assert_eq!(error.is_serialization(), serialization, "value {json}: {error}");
+        }
+        assert!(item_from_json(&json!({"a": 5})).unwrap_err().is_serialization());
+        assert!(item_from_json(&json!(5)).unwrap_err().is_serialization());
+    }
+
+    /// `levels` maps around a string: the string sits at level `levels + 1`.
+    fn nested_maps(levels: usize) -> Json {
+        (0..levels).fold(json!({"S": "leaf"}), |inner, _| json!({"M": {"a": inner}}))
+    }
+
+    fn nested_lists(levels: usize) -> Json {
+        (0..levels).fold(json!({"N": "1"}), |inner, _| json!({"L": [{"NULL": true}, inner]}))
+    }
+
+    #[test]
+    fn nesting_stops_at_32_levels() {
+        // (value, accepted). A top-level attribute's value is level 1.
+        let cases = [
+            (nested_maps(0), true),
+            (nested_maps(31), true),
+            (nested_maps(32), false),
+            (nested_lists(31), true),
+            (nested_lists(32), false),
+            (json!({"M": {"a": nested_lists(30)}}), true),
+            (json!({"M": {"a": nested_lists(31)}}), false),
+            // An empty container at level 32 is a value at level 32.
+            ((0..31).fold(json!({"M": {}}), |inner, _| json!({"M": {"a": inner}})), true),
+            ((0..32).fold(json!({"L": []}), |inner, _| json!({"L": [inner]})), false),
+        ];
+        for (json, accepted) in cases {
+            let read = AttributeValue::from_json(&json);
+            assert_eq!(read.is_ok(), accepted, "{read:?}");
+            if !accepted {
+                assert_eq!(read, Err(ValueError::TooDeep));
+            }
+            let in_item = item_from_json(&json!({"d": json}));
+            assert_eq!(in_item.is_ok(), accepted);
+        }
+        assert_eq!(
+            ValueError::TooDeep.to_string(),
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond \
+             supported limit"
+        );
+    }
+
+    #[test]
+    fn reading_stops_at_the_limit_whatever_the_depth() {
+        // Deeper than serde_json's own parser allows (128 JSON levels; each map level is two):
+        // built in memory, read without recursing past the limit. (Kept at 200 levels because
+        // serde_json drops a `Json` recursively, which a test thread's stack must survive.)
+        let deep = nested_maps(200);
+        assert_eq!(AttributeValue::from_json(&deep), Err(ValueError::TooDeep));
+    }
+
+    #[test]
+    fn checks_documents_built_in_memory() {
+        let value = |json: Json| AttributeValue::from_json(&json).unwrap();
+        let deepest = value(nested_maps(31));
+        let mut item: Item = [("d".to_owned(), deepest.clone())].into();
+        assert_eq!(check_document(&item), Ok(()));
+        item.insert("e".into(), AttributeValue::L(vec![deepest.clone()]));
+        assert_eq!(check_document(&item), Err(ValueError::TooDeep));
+        item.remove("e");
+        item.insert("m".into(), AttributeValue::M([("".to_owned(), AttributeValue::Null)].into()));
+        assert_eq!(check_document(&item), Err(ValueError::EmptyName));
+        let empty_top: Item = [(String::new(), AttributeValue::Null)].into();
+        assert_eq!(check_document(&empty_top), Err(ValueError::EmptyName));
+    }
+
+    #[test]
+    fn attribute_names_are_not_empty() {
+        let cases = [
+            json!({"": {"S": "x"}}),
+            json!({"a": {"M": {"": {"S": "x"}}}}),
+            json!({"a": {"L": [{"M": {"": {"N": "1"}}}]}}),
+        ];
+        for json in cases {
+            assert_eq!(item_from_json(&json), Err(ValueError::EmptyName), "item {json}");
+        }
+        assert!(item_from_json(&json!({"a": {"M": {"b": {"S": ""}}}})).is_ok(), "empty values are fine");
     }
 
     #[test]
