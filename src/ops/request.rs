@@ -261,9 +261,8 @@ fn scan(p: &mut Params<'_>) -> Result<Request, OpsError> {
                 "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
             ));
         }
-        (Some(segment), Some(total)) => {
-            Some((u32::try_from(segment).unwrap_or(u32::MAX), u32::try_from(total).unwrap_or(u32::MAX)))
-        }
+        // Passed on unnarrowed: the store checks them and reports the values as sent.
+        (Some(segment), Some(total)) => Some((segment, total)),
     };
     let scan = Scan {
         table,

@@ -23,7 +23,8 @@ pub(crate) struct SortRange {
 }
 
 /// Segment `segment` of `total` covers hashes [lo, hi) of the 64-bit space (`None` = to the end).
-pub(crate) fn segment_range(segment: u32, total: u32) -> Result<(u64, Option<u64>), StoreError> {
+/// Both arrive as the request wrote them, so an out-of-range value is reported as it was sent.
+pub(crate) fn segment_range(segment: u64, total: u64) -> Result<(u64, Option<u64>), StoreError> {
     if total == 0 || total > 1_000_000 {
         return Err(invalid(format!(
             "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: \
@@ -36,7 +37,7 @@ pub(crate) fn segment_range(segment: u32, total: u32) -> Result<(u64, Option<u64
              is out of bounds for TotalSegments: {total}"
         )));
     }
-    let bound = |s: u32| (u128::from(s) << 64) / u128::from(total);
+    let bound = |s: u64| (u128::from(s) << 64) / u128::from(total);
     let lo = u64::try_from(bound(segment)).expect("segment < total keeps the bound below 2^64");
     Ok((lo, u64::try_from(bound(segment + 1)).ok()))
 }
@@ -81,7 +82,12 @@ pub(crate) fn key_bounds(
                 _ => invalid("Query key condition not supported"),
             });
         };
-        let t = |v: &AttributeValue| typed(v, sort.key_type);
+        // Sort key operands obey the key rules too: not empty, at most 1024 bytes.
+        let t = |v: &AttributeValue| {
+            let key = typed(v, sort.key_type)?;
+            check_key_value(&key, &sort.name, false)?;
+            Ok::<_, StoreError>(key)
+        };
         range = match &term.op {
             KeyOp::Eq(v) => SortRange { lo: Included(t(v)?), hi: Included(t(v)?) },
             KeyOp::Lt(v) => SortRange { lo: Unbounded, hi: Excluded(t(v)?) },
@@ -240,5 +246,52 @@ mod tests {
         assert_eq!(segment_range(1, 2).unwrap(), (1 << 63, None));
         assert!(segment_range(2, 2).is_err());
         assert!(segment_range(0, 0).is_err());
+        // Values past u32 are reported as sent, not clamped.
+        assert_eq!(
+            segment_range(0, 5_000_000_000).unwrap_err().to_string(),
+            "1 validation error detected: Value '5000000000' at 'totalSegments' failed to satisfy constraint: \
+             Member must have value between 1 and 1000000"
+        );
+        assert_eq!(
+            segment_range(4_294_967_296, 4).unwrap_err().to_string(),
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \
+             4294967296 is out of bounds for TotalSegments: 4"
+        );
+    }
+
+    #[test]
+    fn sort_key_operands_obey_the_key_rules() {
+        use crate::engine::expr::{KeyCondition, KeyOp, KeyTerm};
+        use crate::engine::store::schema::KeyAttribute;
+
+        let schema =
+            KeySchema::new(KeyAttribute::new("pk", KeyType::S), Some(KeyAttribute::new("sk", KeyType::S)));
+        let s = |n: usize| AttributeValue::s("x".repeat(n));
+        let condition = |op: KeyOp| KeyCondition {
+            terms: vec![
+                KeyTerm { attribute: "pk".into(), op: KeyOp::Eq(s(1)) },
+                KeyTerm { attribute: "sk".into(), op },
+            ],
+        };
+        let empty = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+                     contain an empty string value. Key: sk";
+        let too_big = "One or more parameter values were invalid: Aggregated size of all range keys has exceeded \
+                       the size limit of 1024 bytes";
+        // (sort key operator, error or None)
+        let cases = [
+            (KeyOp::Eq(s(1024)), None),
+            (KeyOp::Eq(s(0)), Some(empty)),
+            (KeyOp::Eq(s(1025)), Some(too_big)),
+            (KeyOp::Lt(s(0)), Some(empty)),
+            (KeyOp::Ge(s(1025)), Some(too_big)),
+            (KeyOp::Between(s(1), s(1025)), Some(too_big)),
+            (KeyOp::Between(s(0), s(1)), Some(empty)),
+            (KeyOp::BeginsWith(s(0)), Some(empty)),
+            (KeyOp::BeginsWith(s(1025)), Some(too_big)),
+        ];
+        for (op, error) in cases {
+            let got = key_bounds(&schema, &condition(op.clone())).map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(got, error.map_or(Ok(()), |m| Err(m.to_owned())), "{op:?}");
+        }
     }
 }

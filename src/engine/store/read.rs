@@ -75,6 +75,7 @@ impl Table {
             Source::Index(_, index) => &index.spec().key,
         };
         let (partition_key, range) = key_bounds(key_schema, &request.key_condition)?;
+        check_filter_keys(key_schema, request.filter.as_ref())?;
         let pid = PartitionId::new(partition_key);
         let start =
             request.exclusive_start_key.as_ref().map(|k| self.start_position(source, k)).transpose()?;
@@ -304,6 +305,23 @@ impl Table {
             .chain(index_key.iter().flat_map(|k| k.attributes()))
             .filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone())))
             .collect()
+    }
+}
+
+/// A Query's filter may not read the key attributes it queries (AWS, "Filter expressions for
+/// the Query operation": "A filter expression cannot contain partition key or sort key
+/// attributes"; message as DynamoDB's). For an index query these are the index's key attributes;
+/// whether DynamoDB also refuses the table's is undocumented, so keyheat refuses only the queried
+/// key schema's, as dynalite does. A Scan has no such rule.
+fn check_filter_keys(schema: &KeySchema, filter: Option<&Condition>) -> Result<(), StoreError> {
+    let Some(filter) = filter else { return Ok(()) };
+    let read = filter.attributes();
+    match schema.attributes().find(|a| read.contains(&a.name)) {
+        Some(key) => Err(invalid(format!(
+            "Filter Expression can only contain non-primary key attributes: Primary key attribute: {}",
+            key.name
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -149,7 +149,7 @@ pub struct Scan {
     pub limit: Option<usize>,
     pub exclusive_start_key: Option<Item>,
     /// Parallel scan: (segment, total segments); each segment covers an equal hash range.
-    pub segment: Option<(u32, u32)>,
+    pub segment: Option<(u64, u64)>,
 }
 
 impl Scan {

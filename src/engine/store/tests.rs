@@ -1,13 +1,15 @@
 //! The store's rules, table-driven where a table reads best: every capacity rule of DESIGN.md §4
 //! with its worked example (`capacity`), indexes and lag (`indexes`), pagination (`reads`), TTL,
-//! validation, the rules that need expressions (`expressions`), and a property test against a
-//! `BTreeMap` model (`model`). This file holds the shared helpers.
+//! validation, the limits every write and Query obeys (`limits`), the rules that need expressions
+//! (`expressions`), and a property test against a `BTreeMap` model (`model`). This file holds the
+//! shared helpers.
 
 #![allow(clippy::float_cmp, reason = "capacity units are exact halves: exact comparison is the test")]
 
 mod capacity;
 mod expressions;
 mod indexes;
+mod limits;
 mod model;
 mod reads;
 mod ttl;

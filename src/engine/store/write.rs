@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::engine::expr::{Condition, Update};
 use crate::engine::time::SimTime;
-use crate::engine::value::{Item, MAX_ITEM_BYTES, item_size};
+use crate::engine::value::{Item, MAX_ITEM_BYTES, check_document, item_size};
 
 use super::error::StoreError;
 use super::key::PrimaryKey;
@@ -18,6 +18,10 @@ fn invalid(message: impl Into<String>) -> StoreError {
 
 const EMPTY: &Item = &Item::new();
 
+/// DynamoDB's messages for an item past 400 KB (as reproduced by dynalite and moto).
+const ITEM_TOO_BIG: &str = "Item size has exceeded the maximum allowed size";
+const UPDATED_ITEM_TOO_BIG: &str = "Item size to update has exceeded the maximum allowed size";
+
 /// PutItem and DeleteItem return nothing or the old item (DynamoDB's rule).
 fn check_put_delete_return_values(return_values: ReturnValues) -> Result<(), StoreError> {
     match return_values {
@@ -27,21 +31,26 @@ fn check_put_delete_return_values(return_values: ReturnValues) -> Result<(), Sto
 }
 
 impl Table {
-    /// Validates an item to be written and stores its size with it: index key attributes typed
-    /// and non-empty, at most 400 KB.
+    /// Validates an item to be written and stores its size with it: index key attributes typed,
+    /// non-empty and within the key quotas, names non-empty, at most 32 levels, at most 400 KB.
     pub(crate) fn prepare_item(&self, item: Item) -> Result<(PrimaryKey, Stored), StoreError> {
         let key = self.spec.key.key_of_item(&item)?;
-        let stored = self.check_item(item)?;
+        let stored = self.check_item(item, ITEM_TOO_BIG)?;
         Ok((key, stored))
     }
 
-    fn check_item(&self, item: Item) -> Result<Stored, StoreError> {
+    /// `too_big` is the message for an item past 400 KB: DynamoDB words it differently for
+    /// PutItem and for UpdateItem.
+    fn check_item(&self, item: Item, too_big: &str) -> Result<Stored, StoreError> {
         for index in self.spec.global.iter().chain(&self.spec.local) {
             index.key.check_index_key(&item, &index.name)?;
         }
+        // Input values were checked as they were read; this catches what an update built from
+        // them (`SET a.b = :deep` nests `:deep` one level further down).
+        check_document(&item).map_err(|e| invalid(e.to_string()))?;
         let size = item_size(&item);
         if size > MAX_ITEM_BYTES {
-            return Err(invalid("Item size has exceeded the maximum allowed size"));
+            return Err(invalid(too_big));
         }
         let size = u32::try_from(size).expect("at most 409,600 bytes");
         Ok(Stored { item: Arc::new(item), size })
@@ -128,7 +137,7 @@ impl Table {
             Ok(item)
         };
         self.check_condition(condition, &key, || apply(old.as_ref()).map_or(0, |i| item_size(&i) as u64))?;
-        let new = self.check_item(apply(old.as_ref())?)?;
+        let new = self.check_item(apply(old.as_ref())?, UPDATED_ITEM_TOO_BIG)?;
         let new_item = Arc::clone(&new.item);
         let (old, consumed) = self.write(key, Some(new), now)?;
         let updated = |item: Option<&Arc<Item>>| -> Option<Arc<Item>> {

@@ -175,7 +175,7 @@ fn updates_may_not_touch_key_attributes_and_upsert_missing_items() {
     );
     assert_eq!(
         store.update_item(&huge).unwrap_err().to_string(),
-        "Item size has exceeded the maximum allowed size"
+        "Item size to update has exceeded the maximum allowed size"
     );
 }
 
