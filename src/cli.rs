@@ -57,6 +57,10 @@ pub struct OpsArgs {
     /// Delay before a write shows in global secondary indexes, in seconds (default 0: immediate)
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub index_lag: Option<SimDuration>,
+    /// How long after its TTL expiry an item is deleted, in seconds (default 172800 = 48 h;
+    /// DynamoDB deletes expired items "within a few days" and shows them until then)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub ttl_delay: Option<SimDuration>,
 }
 
 fn parse_seconds(text: &str) -> Result<SimDuration, String> {
@@ -104,7 +108,11 @@ fn check(out: &mut impl Write, name: &str, variant: Option<&str>, format: Format
 }
 
 fn run_ops(out: &mut impl Write, args: &OpsArgs) -> anyhow::Result<()> {
-    let options = ops::Options { index_lag: args.index_lag.unwrap_or(SimDuration::ZERO) };
+    let defaults = ops::Options::default();
+    let options = ops::Options {
+        index_lag: args.index_lag.unwrap_or(defaults.index_lag),
+        ttl_delay: args.ttl_delay.unwrap_or(defaults.ttl_delay),
+    };
     match &args.file {
         Some(path) => {
             let file =

@@ -21,7 +21,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 
 use serde_json::Value as Json;
 
-use crate::engine::store::{Store, StoreConfig, StoreError};
+use crate::engine::store::{DEFAULT_TTL_DELAY, Store, StoreConfig, StoreError};
 use crate::engine::time::SimDuration;
 
 use request::Request;
@@ -30,11 +30,15 @@ use request::Request;
 pub struct Options {
     /// GSI replication lag; zero makes index updates immediate.
     pub index_lag: SimDuration,
+    /// How long after its expiry time the TTL sweeper deletes an item; until then it stays
+    /// visible. DynamoDB deletes expired items "within a few days" (AWS TTL docs); the default
+    /// is the store's 48 hours.
+    pub ttl_delay: SimDuration,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { index_lag: SimDuration::ZERO }
+        Options { index_lag: SimDuration::ZERO, ttl_delay: DEFAULT_TTL_DELAY }
     }
 }
 
@@ -77,7 +81,11 @@ impl From<StoreError> for OpsError {
 /// Answers every request in `input`, one line each, into `output`.
 pub fn run(mut input: impl BufRead, output: impl Write, options: &Options) -> io::Result<Stats> {
     let mut out = BufWriter::new(output);
-    let mut store = Store::new(StoreConfig { index_lag: options.index_lag, ..StoreConfig::default() });
+    let mut store = Store::new(StoreConfig {
+        index_lag: options.index_lag,
+        ttl_delay: options.ttl_delay,
+        ..StoreConfig::default()
+    });
     let mut stats = Stats::default();
     let mut line = Vec::new();
     loop {
@@ -158,8 +166,8 @@ fn execute(store: &mut Store, request: Request) -> Result<Json, OpsError> {
             let count_only = scan.select == Some(crate::engine::store::Select::Count);
             response::query(store, &scan.table, &store.scan(&scan)?, count_only, mode)
         }
-        Request::BatchGetItem(batch, mode) => {
-            response::batch_get_item(store, &store.batch_get_item(&batch)?, mode)
+        Request::BatchGetItem(batch, echo, mode) => {
+            response::batch_get_item(store, &store.batch_get_item(&batch)?, &echo, mode)
         }
         Request::BatchWriteItem(batch, mode) => {
             let output = store.batch_write_item(batch)?;

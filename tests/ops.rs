@@ -48,7 +48,7 @@ fn traces_produce_their_expected_responses() {
     // (trace, GSI lag in seconds)
     let traces = [("basics", 0), ("reads", 0), ("indexes", 0), ("errors", 0), ("lag", 2)];
     for (name, lag) in traces {
-        let options = Options { index_lag: SimDuration::from_secs(lag) };
+        let options = Options { index_lag: SimDuration::from_secs(lag), ..Options::default() };
         let stats = check_trace(name, options);
         assert_eq!(stats.requests, non_blank_lines(name), "{name}: one answer per non-blank line");
     }

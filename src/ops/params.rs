@@ -1,14 +1,15 @@
 //! Reading one request's parameters out of its JSON object, with DynamoDB's error kinds: a value
-//! of the wrong JSON type is a SerializationException, a missing or invalid one a
-//! ValidationException. Every parameter read is recorded, so `finish` can reject the ones keyheat
-//! does not know (a typo would otherwise be silently ignored).
+//! of the wrong JSON type is a SerializationException (an AttributeValue of the wrong shape
+//! included: `{"N": 5}`, bad Base64), a missing or invalid one a ValidationException. Every
+//! parameter read is recorded, so `finish` can reject the ones keyheat does not know (a typo
+//! would otherwise be silently ignored).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as Json};
 
 use crate::engine::expr::ExpressionContext;
-use crate::engine::value::{AttributeValue, Item, item_from_json};
+use crate::engine::value::{AttributeValue, Item, ValueError, item_from_json};
 
 use super::OpsError;
 
@@ -32,6 +33,31 @@ pub(super) fn not_in_enum(name: &str, value: &str, allowed: &[&str]) -> OpsError
         member_name(name),
         allowed.join(", ")
     ))
+}
+
+/// An AttributeValue that could not be read, with the exception DynamoDB answers it with.
+fn value_error(error: &ValueError, message: String) -> OpsError {
+    if error.is_serialization() { OpsError::serialization(message) } else { OpsError::validation(message) }
+}
+
+/// An item or key that could not be read.
+pub(super) fn item_error(error: ValueError) -> OpsError {
+    value_error(&error, error.to_string())
+}
+
+/// Whether `key` is a valid ExpressionAttributeNames (`#`) or ExpressionAttributeValues (`:`)
+/// key: the sigil, then one or more ASCII letters, digits or underscores (the syntax dynalite
+/// and moto reproduce from DynamoDB).
+fn is_substitution_key(key: &str, sigil: char) -> bool {
+    key.strip_prefix(sigil)
+        .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+}
+
+/// DynamoDB's message for a badly formed substitution key. Verified for ExpressionAttributeNames
+/// (dynalite's tests, recorded against DynamoDB); the ExpressionAttributeValues form is the same
+/// sentence by analogy (unverified).
+fn invalid_key(parameter: &str, key: &str) -> OpsError {
+    OpsError::validation(format!("{parameter} contains invalid key: Syntax error; key: \"{key}\""))
 }
 
 /// A JSON object's fields, read by name.
@@ -127,7 +153,7 @@ impl<'a> Params<'a> {
         if !json.is_object() {
             return Err(self.wrong(name, "an object of attribute values"));
         }
-        item_from_json(json).map(Some).map_err(|e| OpsError::validation(e.to_string()))
+        item_from_json(json).map(Some).map_err(item_error)
     }
 
     pub(super) fn required_item(&mut self, name: &'a str) -> Result<Item, OpsError> {
@@ -159,6 +185,12 @@ impl<'a> Params<'a> {
             Some(map) => map
                 .iter()
                 .map(|(k, v)| match v {
+                    _ if !is_substitution_key(k, '#') => Err(invalid_key("ExpressionAttributeNames", k)),
+                    // Attribute names are at least one character long (AWS "Naming rules"); the
+                    // message is DynamoDB's.
+                    Json::String(s) if s.is_empty() => Err(OpsError::validation(format!(
+                        "ExpressionAttributeNames contains invalid value: Empty attribute name for key {k}"
+                    ))),
                     Json::String(s) => Ok((k.clone(), s.clone())),
                     _ => Err(self.wrong("ExpressionAttributeNames", "an object of strings")),
                 })
@@ -172,10 +204,13 @@ impl<'a> Params<'a> {
             Some(map) => map
                 .iter()
                 .map(|(k, v)| {
+                    if !is_substitution_key(k, ':') {
+                        return Err(invalid_key("ExpressionAttributeValues", k));
+                    }
                     AttributeValue::from_json(v).map(|v| (k.clone(), v)).map_err(|e| {
-                        OpsError::validation(format!(
-                            "ExpressionAttributeValues contains invalid value: {e} for key {k}"
-                        ))
+                        let message =
+                            format!("ExpressionAttributeValues contains invalid value: {e} for key {k}");
+                        value_error(&e, message)
                     })
                 })
                 .collect::<Result<_, _>>()?,

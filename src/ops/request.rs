@@ -12,7 +12,7 @@ use crate::engine::store::{
 use crate::engine::time::SimDuration;
 
 use super::OpsError;
-use super::params::{Params, missing};
+use super::params::{Params, item_error, missing};
 
 /// `ReturnConsumedCapacity`: how much of the capacity breakdown the response shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +32,21 @@ pub(super) enum Request {
     DeleteItem(DeleteItem, Capacity),
     Query(Query, Capacity),
     Scan(Scan, Capacity),
-    BatchGetItem(BatchGetItem, Capacity),
+    BatchGetItem(BatchGetItem, BatchGetEcho, Capacity),
     BatchWriteItem(BatchWriteItem, Capacity),
     AdvanceTime(SimDuration),
+}
+
+/// What each BatchGetItem table entry asked for besides its keys, by table: DynamoDB returns
+/// unprocessed keys as a whole `KeysAndAttributes`, ready to be sent again, so these go back out
+/// with them.
+pub(super) type BatchGetEcho = std::collections::BTreeMap<String, EntryEcho>;
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct EntryEcho {
+    pub projection: Option<String>,
+    /// ExpressionAttributeNames as sent (validated: `#key` → non-empty name).
+    pub names: Vec<(String, String)>,
 }
 
 /// The actions `keyheat ops` answers, for messages.
@@ -284,6 +296,7 @@ fn request_items<'a>(p: &mut Params<'a>) -> Result<&'a Map<String, Json>, OpsErr
 
 fn batch_get_item(p: &mut Params<'_>) -> Result<Request, OpsError> {
     let mut tables = Vec::new();
+    let mut echo = BatchGetEcho::new();
     for (table, json) in request_items(p)? {
         let mut t = Params::of("BatchGetItem RequestItems entry", json)?;
         let keys = t.array("Keys")?.ok_or_else(|| missing("Keys"))?;
@@ -293,17 +306,24 @@ fn batch_get_item(p: &mut Params<'_>) -> Result<Request, OpsError> {
                 if !k.is_object() {
                     return Err(OpsError::serialization("Keys must be an array of objects"));
                 }
-                crate::engine::value::item_from_json(k).map_err(|e| OpsError::validation(e.to_string()))
+                crate::engine::value::item_from_json(k).map_err(item_error)
             })
             .collect::<Result<_, _>>()?;
         let consistent_read = t.bool("ConsistentRead")?.unwrap_or(false);
         let mut ctx = t.expression_context()?;
         let projection = projection(&mut t, &mut ctx)?;
         ctx.finish()?;
+        // Both were validated just above; read again as text to send back with unprocessed keys.
+        let names = t.object("ExpressionAttributeNames")?.into_iter().flatten();
+        let entry = EntryEcho {
+            projection: t.string("ProjectionExpression")?.map(str::to_owned),
+            names: names.filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect(),
+        };
         t.finish()?;
+        echo.insert(table.clone(), entry);
         tables.push(BatchGetTable { table: table.clone(), keys, consistent_read, projection });
     }
-    Ok(Request::BatchGetItem(BatchGetItem { tables }, capacity(p)?))
+    Ok(Request::BatchGetItem(BatchGetItem { tables }, echo, capacity(p)?))
 }
 
 fn batch_write_item(p: &mut Params<'_>) -> Result<Request, OpsError> {

@@ -10,7 +10,7 @@ use crate::engine::store::{
 };
 use crate::engine::value::item_to_json;
 
-use super::request::Capacity;
+use super::request::{BatchGetEcho, Capacity};
 
 /// An object with its keys in sorted order.
 fn object(mut fields: Vec<(&str, Json)>) -> Json {
@@ -110,7 +110,12 @@ fn consumed_list<'a>(
     (mode != Capacity::None).then(|| Json::Array(list))
 }
 
-pub(super) fn batch_get_item(store: &Store, output: &BatchGetItemOutput, mode: Capacity) -> Json {
+pub(super) fn batch_get_item(
+    store: &Store,
+    output: &BatchGetItemOutput,
+    echo: &BatchGetEcho,
+    mode: Capacity,
+) -> Json {
     let responses: Map<String, Json> = output
         .responses
         .iter()
@@ -123,6 +128,18 @@ pub(super) fn batch_get_item(store: &Store, output: &BatchGetItemOutput, mode: C
             let mut fields = vec![("Keys", t.keys.iter().map(item_to_json).collect())];
             if t.consistent_read {
                 fields.push(("ConsistentRead", Json::Bool(true)));
+            }
+            // The rest of the entry as it was sent, so the whole of it can be sent again.
+            if let Some(entry) = echo.get(&t.table) {
+                if let Some(projection) = &entry.projection {
+                    fields.push(("ProjectionExpression", Json::from(projection.as_str())));
+                }
+                if !entry.names.is_empty() {
+                    let mut names = entry.names.clone();
+                    names.sort();
+                    let names = names.into_iter().map(|(k, v)| (k, Json::String(v))).collect();
+                    fields.push(("ExpressionAttributeNames", Json::Object(names)));
+                }
             }
             (t.table.clone(), object(fields))
         })
