@@ -35,6 +35,15 @@ fn check_trace(name: &str, options: Options) -> Stats {
     }
     assert_eq!(output.lines().count(), expected.lines().count(), "{name}: number of responses");
     assert_eq!(output, expected);
+    // Every answer reads back as JSON, the deepest item keyheat stores included (serde_json
+    // refuses documents nested past 128 levels; keyheat's items stop at 32 AttributeValue levels).
+    for (i, line) in output.lines().enumerate() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "{name}: response {} reads back",
+            i + 1
+        );
+    }
     stats
 }
 
@@ -46,7 +55,7 @@ fn non_blank_lines(name: &str) -> u64 {
 #[test]
 fn traces_produce_their_expected_responses() {
     // (trace, GSI lag in seconds)
-    let traces = [("basics", 0), ("reads", 0), ("indexes", 0), ("errors", 0), ("lag", 2)];
+    let traces = [("basics", 0), ("reads", 0), ("indexes", 0), ("errors", 0), ("lag", 2), ("limits", 0)];
     for (name, lag) in traces {
         let options = Options { index_lag: SimDuration::from_secs(lag), ..Options::default() };
         let stats = check_trace(name, options);
@@ -131,4 +140,87 @@ fn the_binary_reads_stdin_and_reports_a_missing_file() {
         .expect("binary runs");
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/trace.jsonl"));
+}
+
+/// A table with a TTL attribute, an item that expires at second 10, and the clock moved to
+/// second 15, then to 10 + 48 h.
+const TTL_TRACE: &str = r#"{"op":"CreateTable","TableName":"ttl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}
+{"op":"UpdateTimeToLive","TableName":"ttl","TimeToLiveSpecification":{"AttributeName":"exp","Enabled":true}}
+{"op":"PutItem","TableName":"ttl","Item":{"pk":{"S":"a"},"exp":{"N":"10"}}}
+{"op":"AdvanceTime","Seconds":15}
+{"op":"AdvanceTime","Seconds":172795}
+"#;
+
+/// The `TimeToLiveDeletes` of the two AdvanceTime answers.
+fn ttl_deletes(output: &str) -> Vec<u64> {
+    output
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()?["TimeToLiveDeletes"].as_u64())
+        .collect()
+}
+
+#[test]
+fn the_ttl_delay_is_an_option_defaulting_to_48_hours() {
+    // (delay, deletes at second 15, deletes at 10 s + 48 h)
+    let cases = [(None, [0, 1]), (Some(5), [1, 0]), (Some(6), [0, 1])];
+    for (delay, deletes) in cases {
+        let mut options = Options::default();
+        if let Some(secs) = delay {
+            options.ttl_delay = SimDuration::from_secs(secs);
+        }
+        let (output, stats) = run(TTL_TRACE.as_bytes(), options);
+        assert_eq!(stats.errors, 0, "{output}");
+        assert_eq!(ttl_deletes(&output), deletes, "delay {delay:?}");
+    }
+    let binary = |args: &[&str]| {
+        use std::io::Write as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_keyheat"))
+            .arg("ops")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        child.stdin.take().expect("piped").write_all(TTL_TRACE.as_bytes()).expect("write stdin");
+        let output = child.wait_with_output().expect("binary exits");
+        assert!(output.status.success());
+        ttl_deletes(&String::from_utf8_lossy(&output.stdout))
+    };
+    assert_eq!(binary(&["--ttl-delay", "5"]), [1, 0]);
+    assert_eq!(binary(&[]), [0, 1]);
+}
+
+#[test]
+fn unprocessed_batch_keys_come_back_as_they_were_asked_for() {
+    // 43 items of nearly 400 KB: the 16 MB response holds 41, the other two come back unprocessed.
+    use serde_json::json;
+    let key = |i: usize| json!({"pk": {"S": format!("k{i:02}")}});
+    let mut lines = vec![json!({
+        "op": "CreateTable", "TableName": "big", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+    })];
+    let padding = "x".repeat(409_500);
+    for i in 0..43 {
+        let mut item = key(i);
+        item["data"] = json!({"S": padding});
+        lines.push(json!({"op": "PutItem", "TableName": "big", "Item": item}));
+    }
+    lines.push(json!({"op": "BatchGetItem", "RequestItems": {"big": {
+        "Keys": (0..43).map(key).collect::<Vec<_>>(),
+        "ConsistentRead": true,
+        "ProjectionExpression": "#k, #d",
+        "ExpressionAttributeNames": {"#d": "data", "#k": "pk"},
+    }}}));
+    let input = lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+    let (output, stats) = run(input.as_bytes(), Options::default());
+    assert_eq!(stats.errors, 0);
+    let last: serde_json::Value =
+        serde_json::from_str(output.lines().last().expect("answers")).expect("JSON");
+    assert_eq!(last["Responses"]["big"].as_array().map(Vec::len), Some(41));
+    let unprocessed = &last["UnprocessedKeys"]["big"];
+    assert_eq!(unprocessed["Keys"].as_array().map(Vec::len), Some(2));
+    assert_eq!(unprocessed["ConsistentRead"], true);
+    assert_eq!(unprocessed["ProjectionExpression"], "#k, #d");
+    assert_eq!(unprocessed["ExpressionAttributeNames"], serde_json::json!({"#d": "data", "#k": "pk"}));
 }

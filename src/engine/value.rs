@@ -612,7 +612,7 @@ mod tests {
         item.insert("e".into(), AttributeValue::L(vec![deepest.clone()]));
         assert_eq!(check_document(&item), Err(ValueError::TooDeep));
         item.remove("e");
-        item.insert("m".into(), AttributeValue::M([("".to_owned(), AttributeValue::Null)].into()));
+        item.insert("m".into(), AttributeValue::M([(String::new(), AttributeValue::Null)].into()));
         assert_eq!(check_document(&item), Err(ValueError::EmptyName));
         let empty_top: Item = [(String::new(), AttributeValue::Null)].into();
         assert_eq!(check_document(&empty_top), Err(ValueError::EmptyName));

@@ -41,8 +41,10 @@ fn value_error(error: &ValueError, message: String) -> OpsError {
 }
 
 /// An item or key that could not be read.
-pub(super) fn item_error(error: ValueError) -> OpsError {
-    value_error(&error, error.to_string())
+impl From<ValueError> for OpsError {
+    fn from(error: ValueError) -> OpsError {
+        value_error(&error, error.to_string())
+    }
 }
 
 /// Whether `key` is a valid ExpressionAttributeNames (`#`) or ExpressionAttributeValues (`:`)
@@ -153,7 +155,7 @@ impl<'a> Params<'a> {
         if !json.is_object() {
             return Err(self.wrong(name, "an object of attribute values"));
         }
-        item_from_json(json).map(Some).map_err(item_error)
+        item_from_json(json).map(Some).map_err(OpsError::from)
     }
 
     pub(super) fn required_item(&mut self, name: &'a str) -> Result<Item, OpsError> {
@@ -234,5 +236,85 @@ impl<'a> Params<'a> {
             unknown.join(", "),
             known.join(", ")
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The error `expression_context` gives for a request with these substitution parameters.
+    fn context_error(request: &Json) -> Option<(&'static str, String)> {
+        let map = request.as_object().expect("test requests are objects");
+        let error = Params::new("GetItem", map).expression_context().err()?;
+        Some((error.type_name, error.message))
+    }
+
+    #[test]
+    fn substitution_keys_and_values_are_checked() {
+        let validation = |m: &str| Some(("ValidationException", m.to_owned()));
+        let cases = [
+            (json!({"ExpressionAttributeNames": {"#a": "a", "#_1": "b"}}), None),
+            (
+                json!({"ExpressionAttributeNames": {"n": "n"}}),
+                validation(r#"ExpressionAttributeNames contains invalid key: Syntax error; key: "n""#),
+            ),
+            (
+                json!({"ExpressionAttributeNames": {"#": "n"}}),
+                validation(r##"ExpressionAttributeNames contains invalid key: Syntax error; key: "#""##),
+            ),
+            (
+                json!({"ExpressionAttributeNames": {"#a-b": "n"}}),
+                validation(r##"ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b""##),
+            ),
+            (
+                json!({"ExpressionAttributeNames": {"#e": ""}}),
+                validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key #e"),
+            ),
+            (json!({"ExpressionAttributeValues": {":v": {"S": ""}, ":V_2": {"N": "1"}}}), None),
+            (
+                json!({"ExpressionAttributeValues": {"v": {"S": "x"}}}),
+                validation(r#"ExpressionAttributeValues contains invalid key: Syntax error; key: "v""#),
+            ),
+            (
+                json!({"ExpressionAttributeValues": {":v": {"N": 5}}}),
+                Some((
+                    "SerializationException",
+                    "ExpressionAttributeValues contains invalid value: Expected a string for the N datatype, found a \
+                     JSON number for key :v"
+                        .to_owned(),
+                )),
+            ),
+            (
+                json!({"ExpressionAttributeValues": {":v": {"NULL": false}}}),
+                validation(
+                    "ExpressionAttributeValues contains invalid value: Null attribute value types must have the value \
+                     of true for key :v",
+                ),
+            ),
+        ];
+        for (request, error) in cases {
+            assert_eq!(context_error(&request), error, "{request}");
+        }
+    }
+
+    #[test]
+    fn items_of_the_wrong_shape_are_serialization_errors() {
+        // (Item, exception)
+        let cases = [
+            (json!({"pk": {"N": 5}}), "SerializationException"),
+            (json!({"pk": {"B": "YQ"}}), "SerializationException"),
+            (json!({"pk": "a"}), "SerializationException"),
+            (json!({"pk": {"SS": []}}), "ValidationException"),
+            (json!({"": {"S": "a"}}), "ValidationException"),
+        ];
+        for (item, type_name) in cases {
+            let request = json!({"Item": item});
+            let map = request.as_object().expect("an object");
+            let error = Params::new("PutItem", map).item("Item").expect_err("refused");
+            assert_eq!(error.type_name, type_name, "{item}");
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::engine::store::{
 use crate::engine::time::SimDuration;
 
 use super::OpsError;
-use super::params::{Params, item_error, missing};
+use super::params::{Params, missing};
 
 /// `ReturnConsumedCapacity`: how much of the capacity breakdown the response shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -306,7 +306,7 @@ fn batch_get_item(p: &mut Params<'_>) -> Result<Request, OpsError> {
                 if !k.is_object() {
                     return Err(OpsError::serialization("Keys must be an array of objects"));
                 }
-                crate::engine::value::item_from_json(k).map_err(item_error)
+                crate::engine::value::item_from_json(k).map_err(OpsError::from)
             })
             .collect::<Result<_, _>>()?;
         let consistent_read = t.bool("ConsistentRead")?.unwrap_or(false);

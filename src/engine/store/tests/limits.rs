@@ -58,25 +58,25 @@ fn a_query_filter_may_not_read_the_queried_key_attributes() {
             "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
         )
     };
-    let on_table = query_pk("a");
-    let on_gsi = Query {
+    let table_query = query_pk("a");
+    let global_query = Query {
         index: Some("byG".into()),
         ..Query::new("tbl", KeyCondition { terms: vec![eq("gp", s("g"))] })
     };
-    let on_lsi = Query { index: Some("byLs".into()), ..query_pk("a") };
+    let local_query = Query { index: Some("byLs".into()), ..query_pk("a") };
     // (query, filter, refused key attribute or None)
     let cases = [
-        (&on_table, "SK = :v", Some("SK")),
-        (&on_table, "PK = :v OR note = :v", Some("PK")),
-        (&on_table, "size(SK) > size(:v)", Some("SK")),
-        (&on_table, "note = :v", None),
+        (&table_query, "SK = :v", Some("SK")),
+        (&table_query, "PK = :v OR note = :v", Some("PK")),
+        (&table_query, "size(SK) > size(:v)", Some("SK")),
+        (&table_query, "note = :v", None),
         // An index query refuses the index's key attributes, not the table's.
-        (&on_gsi, "gs = :v", Some("gs")),
-        (&on_gsi, "gp <> :v", Some("gp")),
-        (&on_gsi, "SK = :v AND PK = :v", None),
-        (&on_lsi, "ls = :v", Some("ls")),
-        (&on_lsi, "PK = :v", Some("PK")),
-        (&on_lsi, "SK = :v", None),
+        (&global_query, "gs = :v", Some("gs")),
+        (&global_query, "gp <> :v", Some("gp")),
+        (&global_query, "SK = :v AND PK = :v", None),
+        (&local_query, "ls = :v", Some("ls")),
+        (&local_query, "PK = :v", Some("PK")),
+        (&local_query, "SK = :v", None),
     ];
     for (query, text, refused_key) in cases {
         let result = store.query(&Query { filter: Some(filter(text)), ..query.clone() });
