@@ -45,8 +45,8 @@ pub(super) type BatchGetEcho = std::collections::BTreeMap<String, EntryEcho>;
 #[derive(Debug, Clone, Default)]
 pub(super) struct EntryEcho {
     pub projection: Option<String>,
-    /// ExpressionAttributeNames as sent (validated: `#key` → non-empty name).
-    pub names: Vec<(String, String)>,
+    /// ExpressionAttributeNames as sent (validated: `#key` → non-empty name), sorted for output.
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 /// The actions `keyheat ops` answers, for messages.

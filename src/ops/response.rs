@@ -135,9 +135,8 @@ pub(super) fn batch_get_item(
                     fields.push(("ProjectionExpression", Json::from(projection.as_str())));
                 }
                 if !entry.names.is_empty() {
-                    let mut names = entry.names.clone();
-                    names.sort();
-                    let names = names.into_iter().map(|(k, v)| (k, Json::String(v))).collect();
+                    let names =
+                        entry.names.iter().map(|(k, v)| (k.clone(), Json::from(v.as_str()))).collect();
                     fields.push(("ExpressionAttributeNames", Json::Object(names)));
                 }
             }
