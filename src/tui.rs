@@ -27,6 +27,9 @@ pub mod ui;
 pub mod view;
 pub mod workbench;
 
+#[cfg(test)]
+mod tests;
+
 use std::io::{self, Stdout};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};

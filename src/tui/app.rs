@@ -88,7 +88,8 @@ impl App {
             match store.load(&origin_of(&w)) {
                 Some(Ok(r)) => {
                     w.recovery_pending = true;
-                    self.overlay = Some(Overlay::Recovery(r));
+                    let applied = r.source != w.loaded.source();
+                    self.overlay = Some(Overlay::Recovery { recovery: r, applied });
                 }
                 Some(Err(e)) => self.message = Some((e, MessageKind::Error)),
                 None => {}
@@ -103,7 +104,7 @@ impl App {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Help { .. }), _) => Context::Help,
             (Some(Overlay::Prompt(_) | Overlay::Console(_)), _) => Context::Prompt,
-            (Some(Overlay::Confirm(_) | Overlay::Recovery(_)), _) => Context::Confirm,
+            (Some(Overlay::Confirm(_) | Overlay::Recovery { .. }), _) => Context::Confirm,
             (None, Screen::Picker(_)) => Context::Picker,
             (None, Screen::Workbench(w)) if w.mode == Mode::Edit => Context::Editor,
             (None, Screen::Workbench(w)) => Context::Workbench(w.focus),
@@ -224,7 +225,7 @@ impl App {
                     c.history.push((request, answer));
                 }
             }
-            (Overlay::Confirm(_) | Overlay::Recovery(_), Action::Yes | Action::No | Action::Close) => {
+            (Overlay::Confirm(_) | Overlay::Recovery { .. }, Action::Yes | Action::No | Action::Close) => {
                 let Some(taken) = self.overlay.take() else { return };
                 self.answer(taken, action);
             }
@@ -331,8 +332,8 @@ impl App {
             (Overlay::Confirm(Confirm::Overwrite { path, purpose, .. }), Action::Yes) => {
                 self.write_file(purpose, &path, true);
             }
-            (Overlay::Recovery(r), Action::Yes) => self.restore(&r),
-            (Overlay::Recovery(r), Action::No) => {
+            (Overlay::Recovery { recovery, .. }, Action::Yes) => self.restore(&recovery),
+            (Overlay::Recovery { recovery: r, .. }, Action::No) => {
                 if let Some(store) = &self.recovery
                     && let Err(e) = store.discard(&r.origin)
                 {

@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::action::Action;
@@ -35,6 +35,7 @@ impl Editor {
         let text = draft.unwrap_or(&source.text);
         let mut area = TextArea::new(text.split('\n').map(str::to_owned).collect());
         area.set_tab_length(4);
+        area.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         area.set_cursor_line_style(Style::new());
         area.set_line_number_style(theme.dim());
         area.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
@@ -107,13 +108,22 @@ pub struct EditorPanel<'a> {
 impl Widget for EditorPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
-        let outer = block(Panel::Schema, true, t);
+        let e = self.editor;
+        let key = |a: Action| keymap::label(Scope::Editor, a).unwrap_or_default();
+        let (line, col) = e.cursor();
+        let jump = if e.error.as_ref().is_some_and(|er| er.in_variant) {
+            format!(" · {} to the error", key(Action::JumpToError))
+        } else {
+            String::new()
+        };
+        let outer = block(Panel::Schema, true, t)
+            .title_bottom(Span::styled(format!(" cursor {line}:{col}{jump} "), t.dim()));
         let inner = outer.inner(area);
+        Clear.render(area, buf);
         outer.render(area, buf);
         if inner.height < 4 {
             return;
         }
-        let key = |a: Action| keymap::label(Scope::Editor, a).unwrap_or_default();
         let head = Line::from(vec![
             Span::styled(format!("editing {} ", self.variant_name), t.header()),
             Span::styled(
@@ -122,8 +132,6 @@ impl Widget for EditorPanel<'_> {
             ),
         ]);
         Paragraph::new(head).render(Rect { height: 1, ..inner }, buf);
-        let e = self.editor;
-        let (line, col) = e.cursor();
         let (verdict, style) = match &e.error {
             None => ("✔ loads — apply to replay with it".to_owned(), t.ok()),
             Some(err) if err.in_variant => (format!("✘ {}:{}: {}", err.line, err.col, err.message), t.bad()),
@@ -131,14 +139,10 @@ impl Widget for EditorPanel<'_> {
                 (format!("✘ elsewhere in the file, line {}:{}: {}", err.line, err.col, err.message), t.bad())
             }
         };
-        let mut foot = vec![Line::styled(verdict, style)];
-        let jump = if e.error.as_ref().is_some_and(|er| er.in_variant) {
-            format!(" · {} to the error", key(Action::JumpToError))
-        } else {
-            String::new()
-        };
-        foot.push(Line::styled(format!("cursor {line}:{col}{jump}"), t.dim()));
-        let foot_height = u16::try_from(foot.len()).unwrap_or(2) + 1;
+        let foot = Line::styled(verdict, style);
+        // The verdict gets the lines it needs, up to a third of the editor.
+        let needed = super::panels::lesson::wrapped_height(&[foot.to_string()], inner.width);
+        let foot_height = needed.clamp(1, (inner.height / 3).max(1));
         let foot_area = Rect { y: inner.bottom().saturating_sub(foot_height), height: foot_height, ..inner };
         let text_area =
             Rect { y: inner.y + 1, height: inner.height.saturating_sub(1 + foot_height), ..inner };

@@ -16,7 +16,7 @@ pub fn fits(area: Rect) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WorkbenchLayout {
     pub panels: Vec<(Panel, Rect)>,
-    /// Where the schema editor goes: the Schema and Access patterns panels together.
+    /// Where the schema editor goes: the whole left column.
     pub editor: Rect,
     pub status: Rect,
 }
@@ -35,14 +35,17 @@ impl WorkbenchLayout {
 
 /// The workbench: a left column (Schema, Access patterns, Goals), the heatmap above Partition
 /// sizes and Indexes on the right, the lesson pane (when shown, `lesson` lines of text high) and
-/// the status line at the bottom.
-pub fn workbench(area: Rect, lesson: Option<u16>) -> WorkbenchLayout {
-    let lesson_height = lesson.map_or(0, |lines| lines.clamp(1, 5) + 2);
+/// the status line at the bottom. While editing, the left column (the editor) is wider.
+pub fn workbench(area: Rect, lesson: Option<u16>, editing: bool) -> WorkbenchLayout {
+    // The lesson takes up to an eighth of the screen (3 lines at 24 rows, 5 from 40); it scrolls.
+    let cap = (area.height / 8).clamp(2, 5);
+    let lesson_height = lesson.map_or(0, |lines| lines.clamp(1, cap) + 2);
     let [main, lesson_area, status] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(lesson_height), Constraint::Length(1)])
             .areas(area);
+    let left_share = if editing { 55 } else { 40 };
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(main);
+        Layout::horizontal([Constraint::Percentage(left_share), Constraint::Fill(1)]).areas(main);
     let [schema, patterns, goals] =
         Layout::vertical([Constraint::Percentage(30), Constraint::Percentage(42), Constraint::Fill(1)])
             .areas(left);
@@ -60,7 +63,7 @@ pub fn workbench(area: Rect, lesson: Option<u16>) -> WorkbenchLayout {
     if lesson.is_some() {
         panels.push((Panel::Lesson, lesson_area));
     }
-    WorkbenchLayout { panels, editor: schema.union(patterns), status }
+    WorkbenchLayout { panels, editor: left, status }
 }
 
 /// A box of at most `width` × `height` in the middle of `area`.
@@ -78,7 +81,7 @@ mod tests {
     fn panels_tile_the_screen_without_overlap() {
         for (w, h, lesson) in [(80, 24, Some(3)), (80, 24, None), (200, 60, Some(9)), (120, 40, Some(1))] {
             let area = Rect::new(0, 0, w, h);
-            let l = workbench(area, lesson);
+            let l = workbench(area, lesson, false);
             let covered: u32 = l.panels.iter().map(|(_, r)| r.area()).sum::<u32>() + l.status.area();
             assert_eq!(covered, area.area(), "{w}x{h} {lesson:?}");
             for (i, (_, a)) in l.panels.iter().enumerate() {
@@ -93,7 +96,7 @@ mod tests {
 
     #[test]
     fn clicks_find_their_panel() {
-        let l = workbench(Rect::new(0, 0, 100, 30), None);
+        let l = workbench(Rect::new(0, 0, 100, 30), None, false);
         let heat = l.rect(Panel::Heatmap).unwrap();
         assert_eq!(l.panel_at(heat.x + 1, heat.y + 1), Some(Panel::Heatmap));
         assert_eq!(l.panel_at(0, 0), Some(Panel::Schema));

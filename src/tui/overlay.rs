@@ -24,8 +24,12 @@ pub enum Overlay {
     Prompt(Prompt),
     Console(Console),
     Confirm(Confirm),
-    /// Unsaved edits from an earlier session of this scenario.
-    Recovery(Recovery),
+    /// Unsaved edits from an earlier session of this scenario; `applied` when they include edits
+    /// that were applied (not only drafts).
+    Recovery {
+        recovery: Recovery,
+        applied: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +120,7 @@ pub fn render(overlay: &Overlay, area: Rect, buf: &mut Buffer, theme: Theme) {
         Overlay::Prompt(p) => prompt(p, area, buf, theme),
         Overlay::Console(c) => console(c, area, buf, theme),
         Overlay::Confirm(c) => confirm(c, area, buf, theme),
-        Overlay::Recovery(r) => recovery(r, area, buf, theme),
+        Overlay::Recovery { recovery: r, applied } => recovery(r, *applied, area, buf, theme),
     }
 }
 
@@ -216,10 +220,16 @@ fn confirm(c: &Confirm, area: Rect, buf: &mut Buffer, theme: Theme) {
     Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
 }
 
-fn recovery(r: &Recovery, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let what = match r.drafts.len() {
-        0 => "applied edits".to_owned(),
-        n => format!("edits and {n} unapplied draft{}", if n == 1 { "" } else { "s" }),
+fn recovery(r: &Recovery, applied: bool, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let drafts = match r.drafts.len() {
+        0 => String::new(),
+        1 => "an unapplied draft".to_owned(),
+        n => format!("{n} unapplied drafts"),
+    };
+    let what = match (applied, drafts.is_empty()) {
+        (true, true) => "applied edits".to_owned(),
+        (true, false) => format!("applied edits and {drafts}"),
+        (false, _) => drafts,
     };
     let inner = dialog("Recover unsaved edits?", 64, 8, area, buf, theme);
     let lines = vec![

@@ -2,7 +2,7 @@
 //! [`SimDriver`](super::driver::SimDriver) from the running simulation (or by a test by hand).
 //! Panels never see the simulator; the simulator never sees a panel.
 
-use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering, Shape};
+use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering};
 use crate::engine::time::{SimDuration, SimTime};
 
 /// What the UI wants drawn this frame: the heatmap's metric, layout and size in cells.
@@ -60,8 +60,6 @@ pub struct HeatmapView {
     pub matrix: HeatmapMatrix,
     /// Per matrix row (same order): what the inspector shows about its partitions.
     pub facts: Vec<RowFacts>,
-    /// Shapes the matrix shows, for hints.
-    pub shapes: Vec<Shape>,
 }
 
 /// A heatmap row's partitions now (a merged row: summed over its members).

@@ -407,7 +407,7 @@ impl Workbench {
             let width = area.width.saturating_sub(2);
             wrapped_height(&lesson_lines(&self.loaded.scenario), width)
         });
-        self.layout = layout::workbench(area, lesson);
+        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit);
         let heat_area = match self.mode {
             Mode::Compare => compare_heat_area(area),
             _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),

@@ -61,12 +61,12 @@ impl Widget for PatternsPanel<'_> {
             let per_call = live.map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
             let p99 = live
                 .and_then(|l| l.p99_ms)
-                .map_or(PENDING.to_owned(), |ms| format!("{} ms", numbers::count(ms)));
+                .map_or(PENDING.to_owned(), |ms| format!("{}ms", numbers::count(ms)));
             let target = self.targets.get(i).copied().flatten();
             let late = matches!((live.and_then(|l| l.p99_ms), target), (Some(p), Some(t)) if p > t);
-            let target = target.map(|ms| format!(" / {} ms", numbers::count(ms))).unwrap_or_default();
+            let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
             lines.push(Line::from(vec![
-                Span::styled(format!("  calls {calls} · {per_call} {unit}/call · p99 "), t.dim()),
+                Span::styled(format!("  {calls} calls · {per_call} {unit} each · p99 "), t.dim()),
                 Span::styled(format!("{p99}{target}"), if late { t.bad() } else { t.dim() }),
             ]));
         }
