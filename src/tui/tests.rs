@@ -76,7 +76,7 @@ impl SimDriver for FakeDriver {
         let p = &mut run.progress;
         let left = p.end.since(p.now).as_millis() / p.tick.as_millis();
         let done = u64::from(ticks).min(left);
-        p.now = p.now + SimDuration::from_millis(done * p.tick.as_millis());
+        p.now += SimDuration::from_millis(done * p.tick.as_millis());
         self.stepped += done;
         u32::try_from(done).expect("done <= ticks, a u32")
     }

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 
 use super::action::{Action, Direction, Panel};
@@ -355,13 +354,6 @@ impl Workbench {
             Direction::Home => 0,
             Direction::End => *scroll,
         };
-    }
-
-    /// Typed text for the editor (the app routes `Input` here only in edit mode).
-    pub fn input(&mut self, key: KeyEvent) {
-        if let Some(editor) = self.drafts.get_mut(&self.variant) {
-            editor.input(key, &self.loaded);
-        }
     }
 
     /// Advances the replay for `elapsed` real time at the chosen speed, in chunks, until the

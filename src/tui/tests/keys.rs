@@ -247,35 +247,35 @@ fn the_editor_takes_keys_and_applies_a_valid_edit() {
 #[test]
 fn unsaved_edits_are_asked_about_kept_on_quit_and_offered_next_time() {
     let state = temp_dir("recovery");
-    let mut a = app(true, Some(state.clone()));
-    a.open("sensors", None, None).unwrap();
-    press(&mut a, &[key(KeyCode::Char('e')), key(KeyCode::Down), key(KeyCode::End)]);
-    type_text(&mut a, " // a note");
-    press(&mut a, &[key(KeyCode::Esc), key(KeyCode::Char('q'))]);
-    assert!(matches!(a.overlay, Some(Overlay::Confirm(_))));
-    press(&mut a, &[key(KeyCode::Char('n'))]);
-    assert!(!a.quit && a.overlay.is_none());
-    press(&mut a, &[key(KeyCode::Char('q')), key(KeyCode::Char('y'))]);
-    assert!(a.quit);
+    let mut first = app(true, Some(state.clone()));
+    first.open("sensors", None, None).unwrap();
+    press(&mut first, &[key(KeyCode::Char('e')), key(KeyCode::Down), key(KeyCode::End)]);
+    type_text(&mut first, " // a note");
+    press(&mut first, &[key(KeyCode::Esc), key(KeyCode::Char('q'))]);
+    assert!(matches!(first.overlay, Some(Overlay::Confirm(_))));
+    press(&mut first, &[key(KeyCode::Char('n'))]);
+    assert!(!first.quit && first.overlay.is_none());
+    press(&mut first, &[key(KeyCode::Char('q')), key(KeyCode::Char('y'))]);
+    assert!(first.quit);
     // Next start: the draft is offered, and restored on y.
-    let mut b = app(true, Some(state.clone()));
-    b.open("sensors", None, None).unwrap();
-    assert!(matches!(b.overlay, Some(Overlay::Recovery { applied: false, .. })));
+    let mut second = app(true, Some(state.clone()));
+    second.open("sensors", None, None).unwrap();
+    assert!(matches!(second.overlay, Some(Overlay::Recovery { applied: false, .. })));
     // "Decide later" keeps the file for the start after.
-    press(&mut b, &[key(KeyCode::Esc), key(KeyCode::Char('q'))]);
-    assert!(b.quit);
-    let mut c = app(true, Some(state.clone()));
-    c.open("sensors", None, None).unwrap();
-    press(&mut c, &[key(KeyCode::Char('y'))]);
-    assert!(workbench(&c).drafts[&0].text().contains("// a note"));
-    assert!(workbench(&c).unsaved());
+    press(&mut second, &[key(KeyCode::Esc), key(KeyCode::Char('q'))]);
+    assert!(second.quit);
+    let mut third = app(true, Some(state.clone()));
+    third.open("sensors", None, None).unwrap();
+    press(&mut third, &[key(KeyCode::Char('y'))]);
+    assert!(workbench(&third).drafts[&0].text().contains("// a note"));
+    assert!(workbench(&third).unsaved());
     // Discarding removes it.
-    let mut d = app(true, Some(state.clone()));
-    d.open("sensors", None, None).unwrap();
-    press(&mut d, &[key(KeyCode::Char('n'))]);
-    let mut e = app(true, Some(state.clone()));
-    e.open("sensors", None, None).unwrap();
-    assert!(e.overlay.is_none());
+    let mut fourth = app(true, Some(state.clone()));
+    fourth.open("sensors", None, None).unwrap();
+    press(&mut fourth, &[key(KeyCode::Char('n'))]);
+    let mut fifth = app(true, Some(state.clone()));
+    fifth.open("sensors", None, None).unwrap();
+    assert!(fifth.overlay.is_none());
     std::fs::remove_dir_all(state).unwrap();
 }
 
