@@ -150,8 +150,32 @@ fn backgrounds(cells: &[&Cell], y: u32, out: &mut String) {
     }
 }
 
+/// Unicode's braille dot numbering: bits 0-2 are the left column top down, 3-5 the right column,
+/// 6-7 the bottom row.
+const BRAILLE_DOTS: [(u32, u32); 8] = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3)];
+
+/// The dots of a braille pattern (U+2800..U+28FF) as (column, row) in its 2×4 grid; charts draw
+/// with them, and fonts disagree on their width.
+fn braille_dots(symbol: &str) -> Option<Vec<(u32, u32)>> {
+    let mut chars = symbol.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else { return None };
+    let bits = u32::from(c).checked_sub(0x2800).filter(|&b| b <= 0xff)?;
+    Some(BRAILLE_DOTS.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, &d)| d).collect())
+}
+
 fn blocks(cells: &[&Cell], y: u32, out: &mut String) {
     for (x, cell) in cells.iter().enumerate() {
+        if let Some(dots) = braille_dots(cell.symbol()) {
+            let fg = colors(cell).0;
+            for (col, row) in dots {
+                let _ = write!(
+                    out,
+                    r#"<rect x="{}" y="{}" width="2" height="2" fill="{fg}"/>"#,
+                    px(x) + 2 + col * 4,
+                    y + 2 + row * 4
+                );
+            }
+        }
         if let Some((top, height)) = block_element(cell.symbol()) {
             let fg = colors(cell).0;
             let _ = write!(
@@ -169,7 +193,8 @@ fn blocks(cells: &[&Cell], y: u32, out: &mut String) {
 /// whatever font the viewer substitutes.
 fn texts(cells: &[&Cell], y: u32, out: &mut String) {
     let style_of = |c: &Cell| TextStyle { fg: colors(c).0, modifier: c.modifier - Modifier::REVERSED };
-    let blank = |c: &Cell| c.symbol().trim().is_empty() || block_element(c.symbol()).is_some();
+    let drawn = |c: &Cell| block_element(c.symbol()).is_some() || braille_dots(c.symbol()).is_some();
+    let blank = |c: &Cell| c.symbol().trim().is_empty() || drawn(c);
     let mut x = 0;
     while x < cells.len() {
         if blank(cells[x]) {
@@ -281,6 +306,22 @@ mod tests {
         assert!(svg.contains(r##"<rect x="0" y="18" width="27" height="18" fill="#0000ee"/>"##), "{svg}");
         assert!(svg.contains(">┌─┐</text>"), "{svg}");
         assert!(!svg.contains("▀"));
+    }
+
+    #[test]
+    fn braille_becomes_dots() {
+        assert_eq!(braille_dots("⠀"), Some(vec![]));
+        assert_eq!(braille_dots("⠁"), Some(vec![(0, 0)]));
+        assert_eq!(braille_dots("⣀"), Some(vec![(0, 3), (1, 3)]));
+        assert_eq!(braille_dots("⠒").map(|d| d.len()), Some(2));
+        assert_eq!(braille_dots("⣿").map(|d| d.len()), Some(8));
+        assert_eq!(braille_dots("a"), None);
+        assert_eq!(braille_dots("⠁⠁"), None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 2, 1));
+        buf.set_string(1, 0, "⠁", Style::new().fg(Color::Red));
+        let svg = render(&buf);
+        assert!(svg.contains(r##"<rect x="11" y="2" width="2" height="2" fill="#cd0000"/>"##), "{svg}");
+        assert!(!svg.contains("<text"), "{svg}");
     }
 
     #[test]
