@@ -6,7 +6,9 @@ use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+#[cfg(not(feature = "tui"))]
+use clap::CommandFactory;
+use clap::{Args, Parser, Subcommand};
 
 use crate::engine::planner;
 use crate::engine::time::SimDuration;
@@ -48,6 +50,18 @@ pub enum Command {
         errors never stop the run. Blank lines are skipped and get no answer."
     )]
     Ops(OpsArgs),
+    /// Open the workbench on a scenario (or, without one, on the scenario picker).
+    #[cfg(feature = "tui")]
+    Tui {
+        /// A bundled scenario name (`sensors`) or a path to a .ron file.
+        scenario: Option<String>,
+        /// The key design to start with (default: the file's first variant).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Overrides the scenario's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -75,7 +89,14 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = io::stdout().lock();
     let result = match cli.command {
+        #[cfg(feature = "tui")]
+        None => tui(&crate::tui::Launch::default()),
+        #[cfg(not(feature = "tui"))]
         None => Cli::command().print_help().map_err(Into::into),
+        #[cfg(feature = "tui")]
+        Some(Command::Tui { scenario, variant, seed }) => {
+            tui(&crate::tui::Launch { scenario, variant, seed })
+        }
         Some(Command::List { format }) => {
             report::list(&mut stdout, &scenario::bundled(), format).map_err(Into::into)
         }
@@ -93,6 +114,11 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+#[cfg(feature = "tui")]
+fn tui(launch: &crate::tui::Launch) -> anyhow::Result<()> {
+    crate::tui::run(launch, Box::new(crate::tui::driver::NoReplay))
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -6,9 +6,12 @@
 //!   engine's model with errors that carry file:line:col.
 //! - [`report`]: text and JSON reports written into `impl Write`.
 //! - [`cli`]: the command line, turning commands into engine calls and reports.
+//! - `tui` (feature `tui`, on by default): the terminal workbench.
 
 pub mod cli;
 pub mod engine;
 pub mod ops;
 pub mod report;
 pub mod scenario;
+#[cfg(feature = "tui")]
+pub mod tui;

@@ -7,10 +7,12 @@
 mod build;
 mod file;
 pub mod source_map;
+mod variant_text;
 
 use crate::engine::model::{Scenario, Variant};
 pub use build::parse_size;
 use source_map::{Path, Position, SourceMap};
+pub use variant_text::{EditError, VariantSource};
 
 /// The scenarios shipped inside the binary: (name, file name, text).
 pub const BUNDLED: &[(&str, &str, &str)] = &[

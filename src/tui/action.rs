@@ -1,0 +1,93 @@
+//! Everything a user can ask of the UI, as one enum. Keys become actions in `keymap`, mouse
+//! events in `App::mouse`; state changes only in `App::update`.
+
+use crossterm::event::KeyEvent;
+
+/// A panel of the workbench (also what keyboard focus and the mouse point at).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Panel {
+    Schema,
+    Patterns,
+    Heatmap,
+    Sizes,
+    Indexes,
+    Goals,
+    Lesson,
+}
+
+impl Panel {
+    /// The panels `Tab` moves through, in screen order.
+    pub const CYCLE: [Panel; 6] =
+        [Panel::Schema, Panel::Patterns, Panel::Goals, Panel::Heatmap, Panel::Sizes, Panel::Indexes];
+
+    /// The title the panel's border shows (tests look for these).
+    pub fn title(self) -> &'static str {
+        match self {
+            Panel::Schema => "Schema",
+            Panel::Patterns => "Access patterns",
+            Panel::Heatmap => "Heatmap",
+            Panel::Sizes => "Partition sizes",
+            Panel::Indexes => "Indexes",
+            Panel::Goals => "Goals",
+            Panel::Lesson => "Lesson",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `q`: quit, asking first when edits are unsaved.
+    Quit,
+    /// Ctrl-C: quit now; unsaved edits still go to the recovery file.
+    ForceQuit,
+    Help,
+    /// Esc: close the overlay, leave the editor (keeping the draft).
+    Close,
+    Move(Direction),
+    /// Enter: open the selected scenario, submit a prompt.
+    Submit,
+    OpenFile,
+    TogglePlay,
+    Faster,
+    Slower,
+    StepTick,
+    Restart,
+    JumpToEnd,
+    FocusNext,
+    FocusPrev,
+    EditSchema,
+    Apply,
+    JumpToError,
+    WriteScenario,
+    NextVariant,
+    Compare,
+    CycleMetric,
+    ToggleScale,
+    ToggleLayer,
+    ToggleOrder,
+    ToggleLesson,
+    Console,
+    Export,
+    Yes,
+    No,
+    /// A key typed into the editor or a prompt.
+    Input(KeyEvent),
+    /// The mouse clicked a panel.
+    FocusPanel(Panel),
+    /// The wheel turned over a panel (lines; negative is up).
+    Scroll(Panel, i16),
+    /// The mouse clicked row `n` of the scenario picker's list.
+    PickRow(usize),
+}

@@ -1,0 +1,435 @@
+//! The application model: which screen is up, what overlay covers it, the status message, and the
+//! one place state changes ([`App::update`]). Keys arrive through `keymap::action`, mouse events
+//! through [`App::mouse`]; the frame loop calls [`App::tick`] and [`App::refresh`] and then draws.
+//! No terminal here: tests drive an `App` with synthetic events.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+
+use super::action::{Action, Direction, Panel};
+use super::driver::SimDriver;
+use super::files::{self, WriteError};
+use super::keymap::{self, Context};
+use super::overlay::{Confirm, Console, Overlay, Prompt, PromptFor};
+use super::panels::status::MessageKind;
+use super::picker::{self, Picker};
+use super::recovery::{Recovery, RecoveryStore, origin_key};
+use super::theme::Theme;
+use super::workbench::{Budget, Mode, Note, Origin, Workbench};
+use super::{svg, ui};
+use crate::scenario::{self, LoadError};
+
+pub enum Screen {
+    Picker(Picker),
+    Workbench(Box<Workbench>),
+}
+
+/// What the app is started with.
+pub struct Config {
+    pub theme: Theme,
+    /// Where recovery files go; `None` keeps no recovery (nowhere to put it).
+    pub state_dir: Option<PathBuf>,
+}
+
+pub struct App {
+    pub screen: Screen,
+    pub overlay: Option<Overlay>,
+    pub message: Option<(String, MessageKind)>,
+    pub quit: bool,
+    pub theme: Theme,
+    recovery: Option<RecoveryStore>,
+    driver: Box<dyn SimDriver>,
+    /// The terminal's size at the last refresh (what an export renders at).
+    pub size: Rect,
+}
+
+impl App {
+    /// An app on the scenario picker.
+    pub fn new(config: Config, driver: Box<dyn SimDriver>) -> App {
+        App {
+            screen: Screen::Picker(Picker::bundled()),
+            overlay: None,
+            message: None,
+            quit: false,
+            theme: config.theme,
+            recovery: config.state_dir.map(RecoveryStore::new),
+            driver,
+            size: Rect::new(0, 0, 80, 24),
+        }
+    }
+
+    /// Opens a bundled scenario by name or a file by path, at a variant (the default when
+    /// `None`) and seed; offers any recovery left for it. Errors name the file, line and column.
+    pub fn open(
+        &mut self,
+        name_or_path: &str,
+        variant: Option<&str>,
+        seed: Option<u64>,
+    ) -> Result<(), LoadError> {
+        let loaded = scenario::load(name_or_path)?;
+        let index = {
+            let v = loaded.variant(variant)?;
+            loaded.scenario.variants.iter().position(|x| x.name == v.name)
+        };
+        // `variant()` returns one of the scenario's variants, so the position exists.
+        let Some(index) = index else { return Ok(()) };
+        let bundled = scenario::BUNDLED.iter().any(|(n, _, _)| *n == name_or_path);
+        let origin = if bundled {
+            Origin::Bundled(name_or_path.to_owned())
+        } else {
+            Origin::File(PathBuf::from(name_or_path))
+        };
+        let (mut w, note) = Workbench::open(loaded, origin, index, seed, self.theme, self.driver.as_mut());
+        self.note(note);
+        if let Some(store) = &self.recovery {
+            match store.load(&origin_of(&w)) {
+                Some(Ok(r)) => {
+                    w.recovery_pending = true;
+                    let applied = r.source != w.loaded.source();
+                    self.overlay = Some(Overlay::Recovery { recovery: r, applied });
+                }
+                Some(Err(e)) => self.message = Some((e, MessageKind::Error)),
+                None => {}
+            }
+        }
+        self.screen = Screen::Workbench(Box::new(w));
+        Ok(())
+    }
+
+    /// Who receives keys now.
+    pub fn context(&self) -> Context {
+        match (&self.overlay, &self.screen) {
+            (Some(Overlay::Help { .. }), _) => Context::Help,
+            (Some(Overlay::Prompt(_) | Overlay::Console(_)), _) => Context::Prompt,
+            (Some(Overlay::Confirm(_) | Overlay::Recovery { .. }), _) => Context::Confirm,
+            (None, Screen::Picker(_)) => Context::Picker,
+            (None, Screen::Workbench(w)) if w.mode == Mode::Edit => Context::Editor,
+            (None, Screen::Workbench(w)) => Context::Workbench(w.focus),
+        }
+    }
+
+    pub fn key(&mut self, key: KeyEvent) {
+        if let Some(action) = keymap::action(self.context(), key) {
+            self.update(action);
+        }
+    }
+
+    /// Mouse: a click focuses the panel (or picks the scenario) under it, the wheel scrolls.
+    pub fn mouse(&mut self, event: MouseEvent) {
+        let action = match (&self.overlay, &self.screen, event.kind) {
+            (Some(Overlay::Help { .. }), _, MouseEventKind::ScrollUp)
+            | (None, Screen::Picker(_), MouseEventKind::ScrollUp) => Some(Action::Move(Direction::Up)),
+            (Some(Overlay::Help { .. }), _, MouseEventKind::ScrollDown)
+            | (None, Screen::Picker(_), MouseEventKind::ScrollDown) => Some(Action::Move(Direction::Down)),
+            (None, Screen::Picker(_), MouseEventKind::Down(MouseButton::Left)) => {
+                picker::row_at(self.size, event.row).map(Action::PickRow)
+            }
+            (None, Screen::Workbench(w), kind) if w.mode != Mode::Edit => {
+                let panel = w.layout.panel_at(event.column, event.row);
+                match kind {
+                    MouseEventKind::Down(MouseButton::Left) => panel.map(Action::FocusPanel),
+                    MouseEventKind::ScrollUp => panel.map(|p| Action::Scroll(p, -3)),
+                    MouseEventKind::ScrollDown => panel.map(|p| Action::Scroll(p, 3)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(action) = action {
+            self.update(action);
+        }
+    }
+
+    /// The one place state changes.
+    pub fn update(&mut self, action: Action) {
+        if !matches!(action, Action::Scroll(..) | Action::Input(_)) {
+            self.message = None;
+        }
+        if action == Action::ForceQuit {
+            self.save_recovery();
+            self.quit = true;
+            return;
+        }
+        if self.overlay.is_some() {
+            self.update_overlay(action);
+            return;
+        }
+        match &mut self.screen {
+            Screen::Picker(p) => match action {
+                Action::Quit => self.quit = true,
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Move(Direction::Up) => p.select(-1),
+                Action::Move(Direction::Down) => p.select(1),
+                Action::PickRow(i) if i < p.entries.len() => {
+                    p.selected = i;
+                    self.open_selected();
+                }
+                Action::Submit => self.open_selected(),
+                Action::OpenFile => {
+                    self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::OpenFile, "")));
+                }
+                _ => {}
+            },
+            Screen::Workbench(w) => match action {
+                Action::Quit if w.unsaved() => self.overlay = Some(Overlay::Confirm(Confirm::QuitUnsaved)),
+                Action::Quit => {
+                    self.save_recovery();
+                    self.quit = true;
+                }
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Console => self.overlay = Some(Overlay::Console(Console::default())),
+                Action::Export => {
+                    let name = format!("keyheat-{}-{}.svg", w.loaded.scenario.name, w.current().name);
+                    self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::Export, &name)));
+                }
+                Action::WriteScenario => {
+                    let suggestion = match &w.origin {
+                        Origin::File(path) => path.display().to_string(),
+                        Origin::Bundled(name) => format!("{name}-{}.ron", w.current().name),
+                    };
+                    self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::WriteScenario, &suggestion)));
+                }
+                other => {
+                    let leaving_editor =
+                        w.mode == Mode::Edit && matches!(other, Action::Close | Action::Apply);
+                    let note = w.update(other, self.driver.as_mut());
+                    self.note(note);
+                    if leaving_editor {
+                        self.save_recovery();
+                    }
+                }
+            },
+        }
+    }
+
+    fn update_overlay(&mut self, action: Action) {
+        let Some(overlay) = self.overlay.as_mut() else { return };
+        match (overlay, action) {
+            (Overlay::Help { .. }, Action::Close | Action::Help)
+            | (Overlay::Prompt(_) | Overlay::Console(_), Action::Close) => self.overlay = None,
+            (Overlay::Help { scroll }, Action::Move(Direction::Up)) => *scroll = scroll.saturating_sub(1),
+            (Overlay::Help { scroll }, Action::Move(Direction::Down)) => *scroll = (*scroll + 1).min(200),
+            (Overlay::Prompt(p), Action::Input(key)) => p.input(key),
+            (Overlay::Console(c), Action::Input(key)) => c.input(key),
+            (Overlay::Prompt(p), Action::Submit) => {
+                let (purpose, text) = (p.purpose, p.text());
+                self.submit(purpose, &text);
+            }
+            (Overlay::Console(c), Action::Submit) => {
+                let request = c.take();
+                if !request.trim().is_empty() {
+                    let answer = self.driver.console(&request);
+                    c.history.push((request, answer));
+                }
+            }
+            (Overlay::Confirm(_) | Overlay::Recovery { .. }, Action::Yes | Action::No | Action::Close) => {
+                let Some(taken) = self.overlay.take() else { return };
+                self.answer(taken, action);
+            }
+            _ => {}
+        }
+    }
+
+    /// A prompt's text was submitted.
+    fn submit(&mut self, purpose: PromptFor, text: &str) {
+        if text.is_empty() {
+            self.prompt_error("type a path first");
+            return;
+        }
+        let path = PathBuf::from(text);
+        match purpose {
+            PromptFor::OpenFile => match self.open(text, None, None) {
+                Ok(()) => {
+                    if matches!(self.overlay, Some(Overlay::Prompt(_))) {
+                        self.overlay = None;
+                    }
+                }
+                Err(e) => self.prompt_error(&e.to_string()),
+            },
+            PromptFor::Export | PromptFor::WriteScenario => self.write_file(purpose, &path, false),
+        }
+    }
+
+    fn prompt_error(&mut self, error: &str) {
+        if let Some(Overlay::Prompt(p)) = &mut self.overlay {
+            p.error = Some(error.to_owned());
+        }
+    }
+
+    /// Writes the export or the scenario to `path`; asks before writing over a file.
+    fn write_file(&mut self, purpose: PromptFor, path: &Path, overwrite: bool) {
+        let bytes = match purpose {
+            PromptFor::Export => Ok(self.export_svg().into_bytes()),
+            PromptFor::WriteScenario => self.scenario_text().map(String::into_bytes),
+            PromptFor::OpenFile => return,
+        };
+        let bytes = match bytes {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.overlay = None;
+                self.message = Some((e, MessageKind::Error));
+                return;
+            }
+        };
+        match files::write(path, &bytes, overwrite) {
+            Ok(()) => {
+                self.overlay = None;
+                let what = if purpose == PromptFor::Export { "exported the screen to" } else { "wrote" };
+                self.message = Some((format!("{what} {}", path.display()), MessageKind::Info));
+                if purpose == PromptFor::WriteScenario {
+                    self.mark_saved();
+                }
+            }
+            Err(WriteError::Exists { bundled }) => {
+                self.overlay =
+                    Some(Overlay::Confirm(Confirm::Overwrite { path: path.to_owned(), purpose, bundled }));
+            }
+            Err(WriteError::Io(e)) => self.prompt_error(&format!("cannot write {}: {e}", path.display())),
+        }
+    }
+
+    /// The scenario's text to write: the current variant's draft is applied first (so the file
+    /// and the replay agree); a draft with an error is not written.
+    fn scenario_text(&mut self) -> Result<String, String> {
+        let Screen::Workbench(w) = &mut self.screen else { return Err("no scenario is open".to_owned()) };
+        if w.drafts.get(&w.variant).is_some_and(|d| d.is_dirty(&w.loaded)) {
+            let note = w.apply(self.driver.as_mut());
+            if let Some(Err(e)) = note {
+                return Err(format!(
+                    "the draft of {} has an error, so nothing was written: {e}",
+                    w.current().name
+                ));
+            }
+        }
+        Ok(w.loaded.source().to_owned())
+    }
+
+    fn mark_saved(&mut self) {
+        if let Screen::Workbench(w) = &mut self.screen {
+            w.loaded.source().clone_into(&mut w.saved_source);
+            w.recovery_pending = false;
+        }
+        self.save_recovery();
+    }
+
+    /// The screen as it is now, without the overlay, as SVG.
+    fn export_svg(&mut self) -> String {
+        let overlay = self.overlay.take();
+        let buffer = ui::screen_buffer(self, self.size);
+        self.overlay = overlay;
+        svg::render(&buffer)
+    }
+
+    fn answer(&mut self, overlay: Overlay, action: Action) {
+        match (overlay, action) {
+            (Overlay::Confirm(Confirm::QuitUnsaved), Action::Yes) => {
+                self.save_recovery();
+                self.quit = true;
+            }
+            (Overlay::Confirm(Confirm::Overwrite { path, purpose, .. }), Action::Yes) => {
+                self.write_file(purpose, &path, true);
+            }
+            (Overlay::Recovery { recovery, .. }, Action::Yes) => self.restore(&recovery),
+            (Overlay::Recovery { recovery: r, .. }, Action::No) => {
+                if let Some(store) = &self.recovery
+                    && let Err(e) = store.discard(&r.origin)
+                {
+                    self.message =
+                        Some((format!("cannot remove the recovery file: {e}"), MessageKind::Error));
+                }
+                if let Screen::Workbench(w) = &mut self.screen {
+                    w.recovery_pending = false;
+                }
+            }
+            // "Not now": the recovery file stays for next time.
+            _ => {}
+        }
+    }
+
+    fn restore(&mut self, r: &Recovery) {
+        let Screen::Workbench(w) = &mut self.screen else { return };
+        w.recovery_pending = false;
+        let file = w.loaded.file.clone();
+        let note = match scenario::parse(&file, &r.source) {
+            Ok(loaded) => w.replace(loaded, self.driver.as_mut()),
+            Err(e) => {
+                Some(Err(format!("the recovered scenario does not load ({e}); its drafts are restored")))
+            }
+        };
+        for (index, text) in &r.drafts {
+            if let Some(editor) = super::editor::Editor::open(&w.loaded, *index, Some(text), self.theme) {
+                w.drafts.insert(*index, editor);
+            }
+        }
+        self.note(note.or_else(|| Some(Ok("restored the unsaved edits".to_owned()))));
+    }
+
+    /// Keeps unsaved edits in the recovery file, or removes a stale one when all is saved.
+    pub fn save_recovery(&mut self) {
+        let (Some(store), Screen::Workbench(w)) = (&self.recovery, &self.screen) else { return };
+        let origin = origin_of(w);
+        let result = if w.unsaved() {
+            let drafts =
+                w.drafts.iter().filter(|(_, d)| d.is_dirty(&w.loaded)).map(|(&i, d)| (i, d.text())).collect();
+            store.save(&Recovery { origin, source: w.loaded.source().to_owned(), drafts }).map(|_| ())
+        } else if w.recovery_pending {
+            Ok(())
+        } else {
+            store.discard(&origin)
+        };
+        if let Err(e) = result {
+            self.message = Some((format!("cannot keep the recovery file: {e}"), MessageKind::Error));
+        }
+    }
+
+    fn open_selected(&mut self) {
+        let Screen::Picker(p) = &self.screen else { return };
+        let Some(name) = p.current().map(|e| e.name.clone()) else { return };
+        if let Err(e) = self.open(&name, None, None) {
+            self.message = Some((e.to_string(), MessageKind::Error));
+        }
+    }
+
+    fn note(&mut self, note: Note) {
+        match note {
+            Some(Ok(text)) => self.message = Some((text, MessageKind::Info)),
+            Some(Err(text)) => self.message = Some((text, MessageKind::Error)),
+            None => {}
+        }
+    }
+
+    /// Steps the replay for `elapsed` real time within `budget` (see `Workbench::tick`).
+    pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget) {
+        if let Screen::Workbench(w) = &mut self.screen {
+            let note = w.tick(elapsed, budget, self.driver.as_mut());
+            self.note(note);
+        }
+    }
+
+    /// Lays out the screen for `area` and takes this frame's snapshot. Called once per frame,
+    /// before drawing.
+    pub fn refresh(&mut self, area: Rect) {
+        self.size = area;
+        if let Screen::Workbench(w) = &mut self.screen {
+            w.refresh(area, self.driver.as_ref());
+        }
+    }
+
+    /// Whether the workbench's focus is on `panel` (for tests and the mouse).
+    pub fn focus(&self) -> Option<Panel> {
+        match &self.screen {
+            Screen::Workbench(w) => Some(w.focus),
+            Screen::Picker(_) => None,
+        }
+    }
+}
+
+fn origin_of(w: &Workbench) -> String {
+    match &w.origin {
+        Origin::Bundled(name) => origin_key(Some(name), Path::new(name)),
+        Origin::File(path) => origin_key(None, path),
+    }
+}

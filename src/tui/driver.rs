@@ -1,0 +1,65 @@
+//! The seam between the UI and the simulator. The UI steps a [`SimDriver`] within its frame
+//! budget and draws what [`SimDriver::snapshot`] returns; it never reaches into the store or the
+//! metrics registry. The real driver wraps `engine::sim`; [`NoReplay`] stands in where no
+//! simulator is available (the workbench then shows the static plan only), and tests use a fake.
+
+use super::view::{Progress, ViewRequest, WorkbenchView};
+use crate::engine::model::{Scenario, Variant};
+
+/// Which run a snapshot is of: the one playing, or the one before the last restart (the
+/// comparison baseline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    Current,
+    Baseline,
+}
+
+pub trait SimDriver {
+    /// Starts a replay of `variant` from the workload's start with `seed`. The run that was
+    /// playing (if any) becomes the baseline. An error is a message for the status line.
+    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String>;
+
+    /// Advances the current run by at most `ticks` ticks and returns how many it did: fewer at
+    /// the end of the workload, 0 when there is nothing to advance. The UI calls it repeatedly
+    /// with small counts until its frame budget is spent, so one call should stay short.
+    fn step(&mut self, ticks: u32) -> u32;
+
+    /// Where the run is; `None` when no replay exists.
+    fn progress(&self, run: Run) -> Option<Progress>;
+
+    /// The run's measurements shaped as `request` asks; `None` when no replay exists.
+    fn snapshot(&self, request: &ViewRequest, run: Run) -> Option<WorkbenchView>;
+
+    /// Answers one console request (the JSON of `keyheat ops`) against the current run's store,
+    /// as the response line; `Err` says why no store can answer.
+    fn console(&mut self, request: &str) -> Result<String, String>;
+}
+
+/// The driver of a build without a simulator: nothing to replay. The workbench still shows the
+/// scenario, the schema, the planner's verdicts and the editor.
+#[derive(Debug, Default)]
+pub struct NoReplay;
+
+const NO_REPLAY: &str = "this build has no simulator: the panels show the static plan only";
+
+impl SimDriver for NoReplay {
+    fn restart(&mut self, _: &Scenario, _: &Variant, _: u64) -> Result<(), String> {
+        Err(NO_REPLAY.to_owned())
+    }
+
+    fn step(&mut self, _: u32) -> u32 {
+        0
+    }
+
+    fn progress(&self, _: Run) -> Option<Progress> {
+        None
+    }
+
+    fn snapshot(&self, _: &ViewRequest, _: Run) -> Option<WorkbenchView> {
+        None
+    }
+
+    fn console(&mut self, _: &str) -> Result<String, String> {
+        Err(NO_REPLAY.to_owned())
+    }
+}

@@ -1,0 +1,339 @@
+//! The key table: every key the UI answers, where, and what it does. One table feeds both
+//! dispatch ([`action`]) and the help overlay ([`help_sections`]), so help can never drift from
+//! what the keys do. Pure: no state, no terminal.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::action::{Action, Direction, Panel};
+
+/// Who is receiving keys right now (the app derives it from its screen, overlay and focus).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    Picker,
+    Workbench(Panel),
+    Editor,
+    /// A one-line prompt (a path) or the console's request line.
+    Prompt,
+    /// A yes/no question (overwrite, quit with unsaved edits, restore a recovery file).
+    Confirm,
+    Help,
+}
+
+/// Where a binding applies. A context searches its scopes in order; the first match wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Anywhere,
+    /// The picker and the workbench (not while typing).
+    Browse,
+    Picker,
+    Workbench,
+    Heatmap,
+    Editor,
+    Prompt,
+    Confirm,
+    Help,
+}
+
+impl Scope {
+    pub fn title(self) -> &'static str {
+        match self {
+            Scope::Anywhere => "Anywhere",
+            Scope::Browse => "Picker and workbench",
+            Scope::Picker => "Scenario picker",
+            Scope::Workbench => "Workbench",
+            Scope::Heatmap => "Heatmap (when focused)",
+            Scope::Editor => "Schema editor",
+            Scope::Prompt => "Prompts and console",
+            Scope::Confirm => "Questions",
+            Scope::Help => "This help",
+        }
+    }
+}
+
+/// A key with its modifiers. Shift is ignored when matching (`G` and `?` arrive with it on some
+/// terminals and without it on others); the character already says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chord {
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+}
+
+const fn ch(c: char) -> Chord {
+    Chord { code: KeyCode::Char(c), mods: KeyModifiers::NONE }
+}
+
+const fn ctrl(c: char) -> Chord {
+    Chord { code: KeyCode::Char(c), mods: KeyModifiers::CONTROL }
+}
+
+const fn code(code: KeyCode) -> Chord {
+    Chord { code, mods: KeyModifiers::NONE }
+}
+
+impl Chord {
+    fn matches(self, key: &KeyEvent) -> bool {
+        let mods = key.modifiers.difference(KeyModifiers::SHIFT);
+        let code = match key.code {
+            // Shift-Tab arrives as BackTab; some terminals add SHIFT, some do not.
+            KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => KeyCode::Char(c.to_ascii_lowercase()),
+            other => other,
+        };
+        self.code == code && self.mods == mods
+    }
+
+    /// How help and hints write the key.
+    pub fn label(self) -> String {
+        let name = match self.code {
+            KeyCode::Char(' ') => "space".to_owned(),
+            KeyCode::Char(c) if self.mods.contains(KeyModifiers::CONTROL) => {
+                c.to_ascii_uppercase().to_string()
+            }
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Enter => "Enter".to_owned(),
+            KeyCode::Esc => "Esc".to_owned(),
+            KeyCode::Tab => "Tab".to_owned(),
+            KeyCode::BackTab => "Shift-Tab".to_owned(),
+            KeyCode::Up => "↑".to_owned(),
+            KeyCode::Down => "↓".to_owned(),
+            KeyCode::Left => "←".to_owned(),
+            KeyCode::Right => "→".to_owned(),
+            KeyCode::PageUp => "PgUp".to_owned(),
+            KeyCode::PageDown => "PgDn".to_owned(),
+            KeyCode::Home => "Home".to_owned(),
+            KeyCode::End => "End".to_owned(),
+            other => format!("{other:?}"),
+        };
+        if self.mods.contains(KeyModifiers::CONTROL) { format!("Ctrl-{name}") } else { name }
+    }
+}
+
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: &'static [Chord],
+    pub action: Action,
+    pub help: &'static str,
+}
+
+const fn bind(scope: Scope, keys: &'static [Chord], action: Action, help: &'static str) -> Binding {
+    Binding { scope, keys, action, help }
+}
+
+use Direction as D;
+use Scope as S;
+
+/// The key table (DESIGN.md §8). Order is the help overlay's order within a scope.
+pub const KEYS: &[Binding] = &[
+    bind(S::Anywhere, &[ctrl('c')], Action::ForceQuit, "quit now (unsaved edits go to the recovery file)"),
+    bind(S::Browse, &[ch('q')], Action::Quit, "quit (asks first when edits are unsaved)"),
+    bind(S::Browse, &[ch('?')], Action::Help, "show or hide this help"),
+    bind(S::Picker, &[code(KeyCode::Up), ch('k')], Action::Move(D::Up), "previous scenario"),
+    bind(S::Picker, &[code(KeyCode::Down), ch('j')], Action::Move(D::Down), "next scenario"),
+    bind(S::Picker, &[code(KeyCode::Enter)], Action::Submit, "open the selected scenario"),
+    bind(S::Picker, &[ch('o')], Action::OpenFile, "open a scenario file by path"),
+    bind(S::Workbench, &[ch(' ')], Action::TogglePlay, "play / pause the replay"),
+    bind(S::Workbench, &[ch('+'), ch('=')], Action::Faster, "faster"),
+    bind(S::Workbench, &[ch('-')], Action::Slower, "slower"),
+    bind(S::Workbench, &[ch('.')], Action::StepTick, "advance one tick"),
+    bind(S::Workbench, &[ch('r')], Action::Restart, "restart the replay"),
+    bind(S::Workbench, &[ch('G'), code(KeyCode::End)], Action::JumpToEnd, "jump to the end of the workload"),
+    bind(S::Workbench, &[code(KeyCode::Tab)], Action::FocusNext, "focus the next panel"),
+    bind(S::Workbench, &[code(KeyCode::BackTab)], Action::FocusPrev, "focus the previous panel"),
+    bind(S::Workbench, &[ch('e')], Action::EditSchema, "edit the variant's key schema"),
+    bind(S::Workbench, &[ch('w')], Action::WriteScenario, "write the scenario (with your edits) to a file"),
+    bind(S::Workbench, &[ch('v')], Action::NextVariant, "next variant of the scenario"),
+    bind(S::Workbench, &[ch('c')], Action::Compare, "compare with the previous run"),
+    bind(
+        S::Workbench,
+        &[ch('m')],
+        Action::CycleMetric,
+        "heatmap metric: write, read, throttled, bytes, items",
+    ),
+    bind(
+        S::Workbench,
+        &[ch('s')],
+        Action::ToggleScale,
+        "heatmap colour: against the partition limit / relative",
+    ),
+    bind(S::Workbench, &[ch('p')], Action::ToggleLayer, "heatmap rows: logical / physical partitions"),
+    bind(S::Workbench, &[ch('o')], Action::ToggleOrder, "heatmap rows: by key / by heat"),
+    bind(S::Workbench, &[ch('l')], Action::ToggleLesson, "show / hide the lesson pane"),
+    bind(S::Workbench, &[ch(':')], Action::Console, "console: send a DynamoDB request to the store"),
+    bind(S::Workbench, &[ch('x')], Action::Export, "export the screen as SVG"),
+    bind(S::Workbench, &[code(KeyCode::Esc)], Action::Close, "leave compare view"),
+    bind(S::Heatmap, &[code(KeyCode::Up)], Action::Move(D::Up), "cursor up a row"),
+    bind(S::Heatmap, &[code(KeyCode::Down)], Action::Move(D::Down), "cursor down a row"),
+    bind(S::Heatmap, &[code(KeyCode::Left)], Action::Move(D::Left), "cursor back in time"),
+    bind(S::Heatmap, &[code(KeyCode::Right)], Action::Move(D::Right), "cursor forward in time"),
+    bind(S::Workbench, &[code(KeyCode::Up)], Action::Move(D::Up), "scroll the focused panel up"),
+    bind(S::Workbench, &[code(KeyCode::Down)], Action::Move(D::Down), "scroll the focused panel down"),
+    bind(S::Workbench, &[code(KeyCode::PageUp)], Action::Move(D::PageUp), "scroll a page up"),
+    bind(S::Workbench, &[code(KeyCode::PageDown)], Action::Move(D::PageDown), "scroll a page down"),
+    bind(S::Editor, &[ctrl('s')], Action::Apply, "apply the edit and restart the replay"),
+    bind(S::Editor, &[ctrl('g')], Action::JumpToError, "move the cursor to the error"),
+    bind(S::Editor, &[code(KeyCode::Esc)], Action::Close, "leave the editor (the draft is kept)"),
+    bind(S::Prompt, &[code(KeyCode::Enter)], Action::Submit, "submit"),
+    bind(S::Prompt, &[code(KeyCode::Esc)], Action::Close, "cancel"),
+    bind(S::Confirm, &[ch('y')], Action::Yes, "yes"),
+    bind(S::Confirm, &[ch('n')], Action::No, "no"),
+    bind(S::Confirm, &[code(KeyCode::Esc)], Action::Close, "not now"),
+    bind(S::Help, &[code(KeyCode::Esc), ch('?'), ch('q')], Action::Close, "close the help"),
+    bind(S::Help, &[code(KeyCode::Up), ch('k')], Action::Move(D::Up), "scroll up"),
+    bind(S::Help, &[code(KeyCode::Down), ch('j')], Action::Move(D::Down), "scroll down"),
+];
+
+/// The scopes a context searches, in order.
+fn scopes(context: Context) -> &'static [Scope] {
+    match context {
+        Context::Picker => &[S::Anywhere, S::Browse, S::Picker],
+        Context::Workbench(Panel::Heatmap) => &[S::Anywhere, S::Browse, S::Heatmap, S::Workbench],
+        Context::Workbench(_) => &[S::Anywhere, S::Browse, S::Workbench],
+        Context::Editor => &[S::Anywhere, S::Editor],
+        Context::Prompt => &[S::Anywhere, S::Prompt],
+        Context::Confirm => &[S::Anywhere, S::Confirm],
+        Context::Help => &[S::Anywhere, S::Help],
+    }
+}
+
+/// What `key` means in `context`. In the editor and in prompts, any key the table does not claim
+/// is text input. Key releases mean nothing (terminals that report them send presses too).
+pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    for &scope in scopes(context) {
+        if let Some(b) = KEYS.iter().find(|b| b.scope == scope && b.keys.iter().any(|k| k.matches(&key))) {
+            return Some(b.action);
+        }
+    }
+    match context {
+        Context::Editor | Context::Prompt => Some(Action::Input(key)),
+        _ => None,
+    }
+}
+
+/// The help overlay's content: per scope, each binding's keys and what it does.
+pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    let order = [
+        S::Anywhere,
+        S::Browse,
+        S::Picker,
+        S::Workbench,
+        S::Heatmap,
+        S::Editor,
+        S::Prompt,
+        S::Confirm,
+        S::Help,
+    ];
+    order
+        .iter()
+        .map(|&scope| {
+            let rows = KEYS
+                .iter()
+                .filter(|b| b.scope == scope)
+                .map(|b| (b.keys.iter().map(|k| k.label()).collect::<Vec<_>>().join(" "), b.help))
+                .collect();
+            (scope.title(), rows)
+        })
+        .collect()
+}
+
+/// The first key bound to `action` in `scope`, for hints (`space play`).
+pub fn label(scope: Scope, action: Action) -> Option<String> {
+    KEYS.iter()
+        .find(|b| b.scope == scope && b.action == action)
+        .and_then(|b| b.keys.first())
+        .map(|k| k.label())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn keys_map_to_actions_by_context() {
+        let none = KeyModifiers::NONE;
+        let shift = KeyModifiers::SHIFT;
+        let ctl = KeyModifiers::CONTROL;
+        let wb = Context::Workbench(Panel::Schema);
+        let heat = Context::Workbench(Panel::Heatmap);
+        let cases = [
+            (wb, key(KeyCode::Char(' '), none), Some(Action::TogglePlay)),
+            (wb, key(KeyCode::Char('+'), shift), Some(Action::Faster)),
+            (wb, key(KeyCode::Char('='), none), Some(Action::Faster)),
+            (wb, key(KeyCode::Char('G'), shift), Some(Action::JumpToEnd)),
+            (wb, key(KeyCode::End, none), Some(Action::JumpToEnd)),
+            (wb, key(KeyCode::Char('?'), shift), Some(Action::Help)),
+            (wb, key(KeyCode::BackTab, shift), Some(Action::FocusPrev)),
+            (wb, key(KeyCode::Char('c'), ctl), Some(Action::ForceQuit)),
+            (wb, key(KeyCode::Char('z'), none), None),
+            (wb, key(KeyCode::Up, none), Some(Action::Move(Direction::Up))),
+            (heat, key(KeyCode::Left, none), Some(Action::Move(Direction::Left))),
+            (heat, key(KeyCode::Char('m'), none), Some(Action::CycleMetric)),
+            (Context::Picker, key(KeyCode::Char('o'), none), Some(Action::OpenFile)),
+            (wb, key(KeyCode::Char('o'), none), Some(Action::ToggleOrder)),
+            (Context::Editor, key(KeyCode::Char('s'), ctl), Some(Action::Apply)),
+            (Context::Editor, key(KeyCode::Char('S'), ctl | shift), Some(Action::Apply)),
+            (
+                Context::Editor,
+                key(KeyCode::Char('q'), none),
+                Some(Action::Input(key(KeyCode::Char('q'), none))),
+            ),
+            (Context::Editor, key(KeyCode::Char('c'), ctl), Some(Action::ForceQuit)),
+            (Context::Prompt, key(KeyCode::Enter, none), Some(Action::Submit)),
+            (Context::Confirm, key(KeyCode::Char('y'), none), Some(Action::Yes)),
+            (Context::Confirm, key(KeyCode::Char('x'), none), None),
+            (Context::Help, key(KeyCode::Char('?'), none), Some(Action::Close)),
+        ];
+        for (context, event, want) in cases {
+            assert_eq!(action(context, event), want, "{context:?} {event:?}");
+        }
+        let mut release = key(KeyCode::Char('q'), none);
+        release.kind = KeyEventKind::Release;
+        assert_eq!(action(wb, release), None);
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_scopes_searched_together() {
+        for context in [
+            Context::Picker,
+            Context::Workbench(Panel::Heatmap),
+            Context::Workbench(Panel::Goals),
+            Context::Editor,
+            Context::Prompt,
+            Context::Confirm,
+            Context::Help,
+        ] {
+            let mut seen: Vec<(Chord, Scope)> = Vec::new();
+            for &scope in scopes(context) {
+                for b in KEYS.iter().filter(|b| b.scope == scope) {
+                    for k in b.keys {
+                        // A more specific scope may shadow a broader one (the heatmap's arrows).
+                        if let Some((_, other)) = seen.iter().find(|(c, _)| c == k) {
+                            assert!(
+                                *other == S::Heatmap && scope == S::Workbench,
+                                "{} bound in {other:?} and {scope:?}",
+                                k.label()
+                            );
+                        }
+                        seen.push((*k, scope));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn help_lists_every_binding_with_its_keys() {
+        let sections = help_sections();
+        let total: usize = sections.iter().map(|(_, rows)| rows.len()).sum();
+        assert_eq!(total, KEYS.len());
+        let workbench = &sections.iter().find(|(t, _)| *t == "Workbench").unwrap().1;
+        assert!(workbench.iter().any(|(k, h)| k == "space" && h.contains("play")));
+        assert!(workbench.iter().any(|(k, _)| k == "G End"));
+        assert_eq!(label(S::Editor, Action::Apply).as_deref(), Some("Ctrl-S"));
+    }
+}

@@ -1,0 +1,112 @@
+//! Where things go on the screen: pure functions of the terminal's size, used to draw and to hit
+//! test mouse clicks against the same rectangles.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use super::action::Panel;
+
+/// The smallest terminal the workbench is drawn in; smaller ones get a message.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+pub fn fits(area: Rect) -> bool {
+    area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WorkbenchLayout {
+    pub panels: Vec<(Panel, Rect)>,
+    /// Where the schema editor goes: the whole left column.
+    pub editor: Rect,
+    pub status: Rect,
+}
+
+impl WorkbenchLayout {
+    pub fn rect(&self, panel: Panel) -> Option<Rect> {
+        self.panels.iter().find(|(p, _)| *p == panel).map(|(_, r)| *r)
+    }
+
+    /// The panel under a screen position.
+    pub fn panel_at(&self, x: u16, y: u16) -> Option<Panel> {
+        let at = ratatui::layout::Position { x, y };
+        self.panels.iter().find(|(_, r)| r.contains(at)).map(|(p, _)| *p)
+    }
+}
+
+/// The workbench: a left column (Schema, Access patterns, Goals), the heatmap above Partition
+/// sizes and Indexes on the right, the lesson pane (when shown, `lesson` lines of text high) and
+/// the status line at the bottom. While editing, the left column (the editor) is wider.
+pub fn workbench(area: Rect, lesson: Option<u16>, editing: bool) -> WorkbenchLayout {
+    // The lesson takes up to an eighth of the screen (3 lines at 24 rows, 5 from 40); it scrolls.
+    let cap = (area.height / 8).clamp(2, 5);
+    let lesson_height = lesson.map_or(0, |lines| lines.clamp(1, cap) + 2);
+    let [main, lesson_area, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(lesson_height), Constraint::Length(1)])
+            .areas(area);
+    let left_share = if editing { 55 } else { 40 };
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(left_share), Constraint::Fill(1)]).areas(main);
+    let [schema, patterns, goals] =
+        Layout::vertical([Constraint::Percentage(30), Constraint::Percentage(42), Constraint::Fill(1)])
+            .areas(left);
+    let [heatmap, bottom] = Layout::vertical([Constraint::Percentage(58), Constraint::Fill(1)]).areas(right);
+    let [sizes, indexes] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Fill(1)]).areas(bottom);
+    let mut panels = vec![
+        (Panel::Schema, schema),
+        (Panel::Patterns, patterns),
+        (Panel::Goals, goals),
+        (Panel::Heatmap, heatmap),
+        (Panel::Sizes, sizes),
+        (Panel::Indexes, indexes),
+    ];
+    if lesson.is_some() {
+        panels.push((Panel::Lesson, lesson_area));
+    }
+    WorkbenchLayout { panels, editor: left, status }
+}
+
+/// A box of at most `width` × `height` in the middle of `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panels_tile_the_screen_without_overlap() {
+        for (w, h, lesson) in [(80, 24, Some(3)), (80, 24, None), (200, 60, Some(9)), (120, 40, Some(1))] {
+            let area = Rect::new(0, 0, w, h);
+            let l = workbench(area, lesson, false);
+            let covered: u32 = l.panels.iter().map(|(_, r)| r.area()).sum::<u32>() + l.status.area();
+            assert_eq!(covered, area.area(), "{w}x{h} {lesson:?}");
+            for (i, (_, a)) in l.panels.iter().enumerate() {
+                assert!(a.width >= 10 && a.height >= 3, "{w}x{h}: {a:?}");
+                for (_, b) in &l.panels[i + 1..] {
+                    assert!(!a.intersects(*b), "{a:?} overlaps {b:?}");
+                }
+            }
+            assert_eq!(l.status.height, 1);
+        }
+    }
+
+    #[test]
+    fn clicks_find_their_panel() {
+        let l = workbench(Rect::new(0, 0, 100, 30), None, false);
+        let heat = l.rect(Panel::Heatmap).unwrap();
+        assert_eq!(l.panel_at(heat.x + 1, heat.y + 1), Some(Panel::Heatmap));
+        assert_eq!(l.panel_at(0, 0), Some(Panel::Schema));
+        assert_eq!(l.panel_at(0, 29), None);
+        assert_eq!(l.rect(Panel::Lesson), None);
+    }
+
+    #[test]
+    fn centering_clamps_to_the_area() {
+        assert_eq!(centered(Rect::new(0, 0, 80, 24), 40, 10), Rect::new(20, 7, 40, 10));
+        assert_eq!(centered(Rect::new(0, 0, 30, 5), 40, 10), Rect::new(0, 0, 30, 5));
+    }
+}

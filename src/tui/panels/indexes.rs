@@ -1,0 +1,58 @@
+//! The Indexes panel: per GSI/LSI, its write units against the table's, its storage against the
+//! base table's, replication lag, throttles and hottest key.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::{PENDING, block, text};
+use crate::engine::model::Variant;
+use crate::engine::planner::numbers;
+use crate::tui::action::Panel;
+use crate::tui::theme::Theme;
+use crate::tui::view::IndexRow;
+
+pub struct IndexesPanel<'a> {
+    pub variant: &'a Variant,
+    pub live: &'a [IndexRow],
+    pub focused: bool,
+    pub scroll: u16,
+    pub theme: Theme,
+}
+
+impl Widget for IndexesPanel<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = self.theme;
+        let mut lines = Vec::new();
+        if self.variant.indexes.is_empty() {
+            lines.push(Line::styled("no secondary indexes", t.dim()));
+        }
+        for index in &self.variant.indexes {
+            lines.push(Line::from(vec![
+                Span::styled(index.name.clone(), t.header()),
+                Span::styled(format!(" {} · {}", index.kind.short(), index.projection), t.dim()),
+            ]));
+            let live = self.live.iter().find(|l| l.name == index.name);
+            let figure = |f: &dyn Fn(&IndexRow) -> String| live.map_or(PENDING.to_owned(), f);
+            let throttled = live.is_some_and(|l| l.throttled > 0);
+            lines.push(Line::from(vec![
+                Span::raw(format!(
+                    "  WCU ×{} of table · storage ×{} of base · lag {} · ",
+                    figure(&|l| numbers::factor(l.wcu_vs_table)),
+                    figure(&|l| numbers::factor(l.storage_vs_base)),
+                    figure(&|l| numbers::span(l.max_lag_s)),
+                )),
+                Span::styled(
+                    format!("throttled {}", figure(&|l| numbers::count(l.throttled as f64))),
+                    if throttled { t.bad() } else { t.dim() },
+                ),
+                Span::raw(format!(
+                    " · hottest {}",
+                    figure(&|l| l.hottest_key.clone().unwrap_or_else(|| "none".to_owned()))
+                )),
+            ]));
+        }
+        text(lines, block(Panel::Indexes, self.focused, t), self.scroll, area, buf);
+    }
+}

@@ -1,0 +1,110 @@
+//! The Schema panel: the current variant's keys — where each entity lands in the table, every
+//! GSI and LSI with its keys and projection, TTL, denormalized copies and aggregates.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::{block, text};
+use crate::engine::model::{Capacity, Variant};
+use crate::engine::planner::{Plan, numbers};
+use crate::tui::action::Panel;
+use crate::tui::theme::Theme;
+
+/// The editor's state as the panel mentions it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraftNote {
+    None,
+    /// An unapplied edit that loads.
+    Valid,
+    /// An unapplied edit with an error.
+    Invalid,
+}
+
+pub struct SchemaPanel<'a> {
+    pub variant: &'a Variant,
+    pub plan: &'a Plan,
+    /// 1-based position of the variant and how many there are.
+    pub position: (usize, usize),
+    pub draft: DraftNote,
+    pub focused: bool,
+    pub scroll: u16,
+    pub theme: Theme,
+}
+
+impl Widget for SchemaPanel<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = self.theme;
+        let v = self.variant;
+        let capacity = match v.capacity {
+            Capacity::OnDemand => "on-demand".to_owned(),
+            Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
+        };
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("variant {}", v.name), t.header()),
+            Span::styled(format!(" ({}/{}) · {capacity}", self.position.0, self.position.1), t.dim()),
+        ])];
+        match self.draft {
+            DraftNote::None => {}
+            DraftNote::Valid => {
+                lines.push(Line::styled("✎ unapplied edit (e: open, Ctrl-S: apply)", t.warn()));
+            }
+            DraftNote::Invalid => {
+                lines.push(Line::styled("✎ unapplied edit with an error (e: open)", t.bad()));
+            }
+        }
+        let width = self.plan.layouts.iter().map(|l| l.entity.chars().count()).max().unwrap_or(0);
+        for layout in self.plan.layouts.iter().filter(|l| l.index.is_none()) {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<width$} ", layout.entity), t.header()),
+                Span::raw(layout.key.clone()),
+            ]));
+        }
+        for index in &v.indexes {
+            let sparse = index
+                .only_when
+                .as_ref()
+                .map(|(a, val)| format!(", only where {a} = {val}"))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled(format!("{} {}", index.kind.short(), index.name), t.key()),
+                Span::styled(format!(" ({}{sparse})", index.projection), t.dim()),
+            ]));
+            for layout in self.plan.layouts.iter().filter(|l| l.index.as_deref() == Some(index.name.as_str()))
+            {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {:<width$} ", layout.entity), t.header()),
+                    Span::raw(layout.key.clone()),
+                ]));
+            }
+        }
+        if let Some(ttl) = &v.ttl {
+            lines.push(Line::from(vec![
+                Span::styled("TTL ", t.key()),
+                Span::raw(format!(
+                    "{} = write time + {} on {}",
+                    ttl.attribute,
+                    numbers::span(ttl.lifetime.as_secs_f64()),
+                    ttl.entities.join(", ")
+                )),
+            ]));
+        }
+        for c in &v.copies {
+            lines.push(Line::from(vec![
+                Span::styled("copy ", t.key()),
+                Span::raw(format!("{}.{} → {}.{} (by {})", c.from, c.attribute, c.to, c.as_name, c.by)),
+            ]));
+        }
+        for a in &v.aggregates {
+            lines.push(Line::from(vec![
+                Span::styled("aggregate ", t.key()),
+                Span::raw(format!("{} on {}.{} ({})", a.name, a.entity, a.attribute, a.on.join(", "))),
+            ]));
+        }
+        if !v.description.is_empty() {
+            lines.push(Line::styled(v.description.clone(), t.dim()));
+        }
+        text(lines, block(Panel::Schema, self.focused, t), self.scroll, area, buf);
+    }
+}

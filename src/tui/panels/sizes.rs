@@ -1,0 +1,139 @@
+//! Partition sizes: the largest partitions' size over time against the engine's limit line, and
+//! when the largest will reach it at its recent growth rate.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
+
+use crate::engine::planner::numbers;
+use crate::tui::theme::Theme;
+use crate::tui::view::SizesView;
+
+/// Where a series is headed relative to the limit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Forecast {
+    /// Already at or past the limit.
+    Over,
+    /// Reaches it in this many simulated seconds at the recent growth rate.
+    In(f64),
+    /// Not growing (or too few points to tell).
+    Flat,
+}
+
+/// Least-squares slope over the newer half of `points` (at least two), extrapolated to `limit`.
+pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
+    let Some(&(_, last)) = points.last() else { return Forecast::Flat };
+    if last >= limit {
+        return Forecast::Over;
+    }
+    let recent = &points[points.len() / 2..];
+    if recent.len() < 2 {
+        return Forecast::Flat;
+    }
+    let n = recent.len() as f64;
+    let mean_x = recent.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = recent.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = recent.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = recent.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    if sxx <= 0.0 {
+        return Forecast::Flat;
+    }
+    let slope = sxy / sxx;
+    if slope > 0.0 && slope.is_finite() { Forecast::In((limit - last) / slope) } else { Forecast::Flat }
+}
+
+pub struct SizesPanel<'a> {
+    pub sizes: &'a SizesView,
+    pub empty: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for SizesPanel<'_> {
+    fn render(self, inner: Rect, buf: &mut Buffer) {
+        if inner.height < 3 || inner.width < 10 {
+            return;
+        }
+        let chart_area = Rect { height: inner.height - 1, ..inner };
+        let note_area = Rect { y: inner.bottom() - 1, height: 1, ..inner };
+        let limit = self.sizes.limit_bytes;
+        let x_max =
+            self.sizes.series.iter().filter_map(|s| s.points.last().map(|p| p.0)).fold(1.0_f64, f64::max);
+        let y_max =
+            self.sizes.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(limit, f64::max) * 1.05;
+        let limit_line = [(0.0, limit), (x_max, limit)];
+        let mut datasets: Vec<Dataset<'_>> = self
+            .sizes
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                Dataset::default()
+                    .name(s.label.clone())
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(self.theme.series(i))
+                    .data(&s.points)
+            })
+            .collect();
+        datasets.push(
+            Dataset::default()
+                .name(format!("limit {}", numbers::bytes(limit)))
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(self.theme.limit())
+                .data(&limit_line),
+        );
+        let y_labels = [Span::raw("0"), Span::raw(numbers::bytes(y_max / 1.05))];
+        let x_labels = [Span::raw("0"), Span::raw(numbers::span(x_max))];
+        Chart::new(datasets)
+            .x_axis(Axis::default().bounds([0.0, x_max]).labels(x_labels).style(self.theme.dim()))
+            .y_axis(Axis::default().bounds([0.0, y_max]).labels(y_labels).style(self.theme.dim()))
+            .render(chart_area, buf);
+        Paragraph::new(self.note()).render(note_area, buf);
+    }
+}
+
+impl SizesPanel<'_> {
+    fn note(&self) -> Line<'static> {
+        let largest = self.sizes.series.iter().max_by(|a, b| {
+            let last = |s: &crate::tui::view::SizeSeries| s.points.last().map_or(0.0, |p| p.1);
+            last(a).total_cmp(&last(b))
+        });
+        let Some(s) = largest.filter(|s| !s.points.is_empty()) else {
+            return Line::from(Span::styled(self.empty.to_owned(), self.theme.dim()));
+        };
+        let size = s.points.last().map_or(0.0, |p| p.1);
+        let (text, style) = match forecast(&s.points, self.sizes.limit_bytes) {
+            Forecast::Over => ("over the limit".to_owned(), self.theme.bad()),
+            Forecast::In(secs) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
+            Forecast::Flat => ("not growing".to_owned(), self.theme.ok()),
+        };
+        Line::from(vec![
+            Span::raw(format!("largest {} {} · ", s.label, numbers::bytes(size))),
+            Span::styled(text, style),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forecasts_from_the_recent_slope() {
+        let growing: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i) * 10.0, f64::from(i) * 100.0)).collect();
+        // 10 bytes per second, at 900 bytes after 90 s: 1,000 is 10 s away.
+        assert_eq!(forecast(&growing, 1000.0), Forecast::In(10.0));
+        assert_eq!(forecast(&growing, 900.0), Forecast::Over);
+        let flat: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i), 5.0)).collect();
+        assert_eq!(forecast(&flat, 100.0), Forecast::Flat);
+        assert_eq!(forecast(&[], 100.0), Forecast::Flat);
+        assert_eq!(forecast(&[(0.0, 1.0)], 100.0), Forecast::Flat);
+        // An old burst does not count: only the newer half decides (here: shrinking).
+        let mut burst = vec![(0.0, 0.0), (1.0, 50.0), (2.0, 90.0)];
+        burst.extend([(3.0, 80.0), (4.0, 70.0), (5.0, 60.0)]);
+        assert_eq!(forecast(&burst, 100.0), Forecast::Flat);
+    }
+}

@@ -1,0 +1,145 @@
+//! Whole screens through `TestBackend`, compared with insta snapshots (`cargo insta review` after
+//! an intended change). Colours are not in the text; the heatmap's cell colours are checked on
+//! the buffer directly.
+
+use crossterm::event::KeyCode;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+
+use super::*;
+use crate::tui::action::Panel;
+
+#[test]
+fn picker() {
+    let mut a = app(true, None);
+    insta::assert_snapshot!(draw(&mut a, 80, 24));
+}
+
+#[test]
+fn workbench_with_a_hand_built_view() {
+    let mut a = app(true, None);
+    a.open("orders", Some("recommended"), None).unwrap();
+    a.refresh(Rect::new(0, 0, 120, 40));
+    press(&mut a, &[key(KeyCode::Char('.')), key(KeyCode::Down), key(KeyCode::Right)]);
+    insta::assert_snapshot!(draw(&mut a, 120, 40));
+}
+
+#[test]
+fn workbench_at_80x24() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    let screen = draw(&mut a, 80, 24);
+    for title in ["Schema", "Access patterns", "Heatmap", "Partition sizes", "Indexes", "Goals", "Lesson"] {
+        assert!(screen.contains(title), "{title} missing at 80x24");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn help_overlay() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    insta::assert_snapshot!(draw(&mut a, 100, 40));
+}
+
+#[test]
+fn editor_error() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('e'))]);
+    for _ in 0..5 {
+        press(&mut a, &[key(KeyCode::Down)]);
+    }
+    press(&mut a, &[key(KeyCode::End)]);
+    for _ in 0..4 {
+        press(&mut a, &[key(KeyCode::Left)]);
+    }
+    type_text(&mut a, "_no");
+    let screen = draw(&mut a, 100, 30);
+    assert!(screen.contains("✘ 6:"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn compare_view() {
+    let mut a = app(true, None);
+    a.open("orders", None, None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('v')), key(KeyCode::Char('c'))]);
+    insta::assert_snapshot!(draw(&mut a, 120, 40));
+}
+
+#[test]
+fn a_small_terminal_gets_a_message() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    insta::assert_snapshot!(draw(&mut a, 40, 10));
+    // Any size at all, including none, draws without a panic.
+    for (w, h) in [(0, 0), (1, 1), (79, 24), (80, 23), (300, 5), (5, 300), (80, 24), (500, 200)] {
+        let area = Rect::new(0, 0, w, h);
+        a.refresh(area);
+        ui::screen_buffer(&a, area);
+    }
+}
+
+#[test]
+fn resizing_keeps_the_cursor_inside() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    draw(&mut a, 200, 60);
+    for _ in 0..100 {
+        press(&mut a, &[key(KeyCode::Down), key(KeyCode::Right)]);
+    }
+    draw(&mut a, 80, 24);
+    let w = workbench(&a);
+    let h = w.view.heatmap.as_ref().unwrap();
+    assert!(w.heat.cursor.0 < h.matrix.rows.len() && w.heat.cursor.1 < h.matrix.cols());
+}
+
+/// The heatmap's cells: two partitions per character in colour (`▀`, upper row as foreground),
+/// one per character in shade characters without colour.
+#[test]
+fn heatmap_cells_are_half_blocks_in_colour_and_shades_without() {
+    for color in [true, false] {
+        let mut a = app(color, None);
+        a.open("sensors", None, None).unwrap();
+        let area = Rect::new(0, 0, 120, 40);
+        a.refresh(area);
+        let buf = ui::screen_buffer(&a, area);
+        let heat = workbench(&a).layout.rect(Panel::Heatmap).unwrap();
+        let rows = workbench(&a).view.heatmap.as_ref().unwrap().matrix.rows.len();
+        let lines = usize::from(heat.height) - 5;
+        let cell = &buf[(heat.x + 1, heat.y + 2)];
+        if color {
+            // 48 partitions in up to 2 per line; merging may leave a row or two unused.
+            assert!(rows > lines && rows <= 2 * lines, "{rows} rows in {lines} lines");
+            assert_eq!(cell.symbol(), "▀");
+            assert!(matches!(cell.fg, Color::Rgb(..)) && matches!(cell.bg, Color::Rgb(..)));
+        } else {
+            assert!(rows <= lines && rows > lines - 3, "{rows} rows in {lines} lines");
+            assert!(["░", "▒", "▓", "█"].contains(&cell.symbol()), "{:?}", cell.symbol());
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+        }
+    }
+}
+
+#[test]
+fn no_color_draws_no_colour_anywhere() {
+    let mut a = app(false, None);
+    a.open("orders", Some("recommended"), None).unwrap();
+    let area = Rect::new(0, 0, 120, 40);
+    a.refresh(area);
+    let buf = ui::screen_buffer(&a, area);
+    assert!(buf.content().iter().all(|c| c.fg == Color::Reset && c.bg == Color::Reset));
+}
+
+#[test]
+fn the_workbench_export_at_a_size_is_a_full_picture() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    let buf = ui::render_workbench(&mut a, 160, 48);
+    assert_eq!((buf.area.width, buf.area.height), (160, 48));
+    let svg = crate::tui::svg::render(&buf);
+    assert!(svg.contains(r#"width="1440" height="864""#));
+    assert!(svg.contains("Heatmap") && svg.contains(">Schema</text>"));
+}

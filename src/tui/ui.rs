@@ -1,0 +1,266 @@
+//! Drawing: the app's state into a `Buffer`, once per frame. Reads the snapshot `App::refresh`
+//! took; changes nothing. [`render_workbench`] is what `keyheat snapshot` and the benchmark call.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::action::{Action, Panel};
+use super::app::{App, Screen};
+use super::editor::EditorPanel;
+use super::keymap::{self, Scope};
+use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
+use super::overlay;
+use super::pacing::SPEEDS;
+use super::panels::goals::GoalsPanel;
+use super::panels::heatmap::HeatmapPanel;
+use super::panels::indexes::IndexesPanel;
+use super::panels::lesson::LessonPanel;
+use super::panels::patterns::PatternsPanel;
+use super::panels::schema::{DraftNote, SchemaPanel};
+use super::panels::sizes::SizesPanel;
+use super::panels::status::{MessageKind, StatusLine};
+use super::panels::{block, framed};
+use super::picker::PickerView;
+use super::theme::Theme;
+use super::view::WorkbenchView;
+use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
+use crate::engine::planner::numbers;
+
+/// Draws the whole screen.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    if !layout::fits(area) {
+        too_small(area, buf, theme);
+        return;
+    }
+    match &app.screen {
+        Screen::Picker(p) => {
+            PickerView { picker: p, theme }.render(area, buf);
+            if let Some((text, kind)) = &app.message {
+                let style = if *kind == MessageKind::Error { theme.bad() } else { theme.warn() };
+                let line = Rect { y: area.bottom() - 1, height: 1, ..area };
+                Paragraph::new(Span::styled(text.clone(), style)).render(line, buf);
+            }
+        }
+        Screen::Workbench(w) => workbench(app, w, area, buf),
+    }
+    if let Some(o) = &app.overlay {
+        overlay::render(o, area, buf, theme);
+    }
+}
+
+/// The screen drawn into a fresh buffer of `area`'s size.
+pub fn screen_buffer(app: &App, area: Rect) -> Buffer {
+    let mut buf = Buffer::empty(area);
+    render(app, area, &mut buf);
+    buf
+}
+
+/// The workbench as it looks at `cols` × `rows` (refreshing its snapshot for that size first).
+pub fn render_workbench(app: &mut App, cols: u16, rows: u16) -> Buffer {
+    let area = Rect::new(0, 0, cols, rows);
+    app.refresh(area);
+    screen_buffer(app, area)
+}
+
+fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
+    let text = format!(
+        "keyheat needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. Enlarge it, or press q to quit.",
+        area.width, area.height
+    );
+    let height = 4.min(area.height);
+    let rect = Rect { y: area.y + (area.height - height) / 2, height, ..area };
+    Paragraph::new(Span::styled(text, theme.warn())).centered().wrap(Wrap { trim: true }).render(rect, buf);
+}
+
+fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let l = &w.layout;
+    let focused = |p: Panel| w.focus == p && w.mode == Mode::Normal;
+    let scenario = &w.loaded.scenario;
+    let variant = w.current();
+    let empty = if w.progress.is_none() {
+        "no replay: the panels show the static plan"
+    } else {
+        "space plays the replay"
+    };
+    if w.mode == Mode::Compare {
+        compare(w, Rect { height: area.height.saturating_sub(1 + lesson_height(w)), ..area }, buf, theme);
+    } else {
+        for &(panel, rect) in &l.panels {
+            match panel {
+                Panel::Schema => SchemaPanel {
+                    variant,
+                    plan: &w.plan,
+                    position: (w.variant + 1, scenario.variants.len()),
+                    draft: match w.drafts.get(&w.variant) {
+                        Some(d) if d.is_dirty(&w.loaded) && d.error.is_some() => DraftNote::Invalid,
+                        Some(d) if d.is_dirty(&w.loaded) => DraftNote::Valid,
+                        _ => DraftNote::None,
+                    },
+                    focused: focused(panel),
+                    scroll: w.scroll_of(panel),
+                    theme,
+                }
+                .render(rect, buf),
+                Panel::Patterns => {
+                    let targets: Vec<Option<f64>> = w
+                        .plan
+                        .patterns
+                        .iter()
+                        .map(|p| scenario.pattern(&p.name).and_then(|s| s.latency_target_ms))
+                        .collect();
+                    PatternsPanel {
+                        plan: &w.plan,
+                        targets: &targets,
+                        live: &w.view.patterns,
+                        focused: focused(panel),
+                        scroll: w.scroll_of(panel),
+                        theme,
+                    }
+                    .render(rect, buf);
+                }
+                Panel::Heatmap => {
+                    let b = block(panel, focused(panel), theme);
+                    let inner = b.inner(rect);
+                    b.render(rect, buf);
+                    HeatmapPanel {
+                        view: w.view.heatmap.as_ref(),
+                        settings: &w.heat,
+                        hints: &w.hints,
+                        empty,
+                        theme,
+                    }
+                    .render(inner, buf);
+                }
+                Panel::Sizes => {
+                    let b = block(panel, focused(panel), theme);
+                    let inner = b.inner(rect);
+                    b.render(rect, buf);
+                    SizesPanel { sizes: &w.view.sizes, empty, theme }.render(inner, buf);
+                }
+                Panel::Indexes => IndexesPanel {
+                    variant,
+                    live: &w.view.indexes,
+                    focused: focused(panel),
+                    scroll: w.scroll_of(panel),
+                    theme,
+                }
+                .render(rect, buf),
+                Panel::Goals => GoalsPanel {
+                    goals: &scenario.goals,
+                    live: &w.view.goals,
+                    focused: focused(panel),
+                    scroll: w.scroll_of(panel),
+                    theme,
+                }
+                .render(rect, buf),
+                Panel::Lesson => {}
+            }
+        }
+        if w.mode == Mode::Edit
+            && let Some(editor) = w.drafts.get(&w.variant)
+        {
+            EditorPanel { editor, variant_name: &variant.name, theme }.render(l.editor, buf);
+        }
+    }
+    if let Some(rect) = l.rect(Panel::Lesson) {
+        LessonPanel { scenario, focused: focused(Panel::Lesson), scroll: w.scroll_of(Panel::Lesson), theme }
+            .render(rect, buf);
+    }
+    status(app, w, l.status, buf);
+}
+
+fn lesson_height(w: &Workbench) -> u16 {
+    w.layout.rect(Panel::Lesson).map_or(0, |r| r.height)
+}
+
+fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
+    let state = match w.playback {
+        Playback::Paused => "⏸",
+        Playback::Playing => "▶",
+        Playback::ToEnd => "⏭",
+    };
+    let (scope, actions): (Scope, &[(Action, &'static str)]) = match w.mode {
+        Mode::Edit => (Scope::Editor, &[(Action::Apply, "apply"), (Action::Close, "leave")]),
+        Mode::Compare => (Scope::Workbench, &[(Action::Compare, "back"), (Action::TogglePlay, "play")]),
+        Mode::Normal => (
+            Scope::Workbench,
+            &[
+                (Action::TogglePlay, "play"),
+                (Action::EditSchema, "edit"),
+                (Action::NextVariant, "variant"),
+                (Action::Compare, "compare"),
+            ],
+        ),
+    };
+    let mut hints: Vec<(String, &'static str)> =
+        actions.iter().filter_map(|&(a, what)| keymap::label(scope, a).map(|k| (k, what))).collect();
+    if w.mode != Mode::Edit {
+        for (a, what) in [(Action::Help, "help"), (Action::Quit, "quit")] {
+            if let Some(k) = keymap::label(Scope::Browse, a) {
+                hints.push((k, what));
+            }
+        }
+    }
+    StatusLine {
+        state,
+        progress: w.progress,
+        start: w.loaded.scenario.workload.start,
+        speed: &SPEEDS[w.speed].label(),
+        seed: w.seed,
+        variant: &w.current().name,
+        message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
+        hints: &hints,
+        theme: app.theme,
+    }
+    .render(area, buf);
+}
+
+/// Compare: the current run's heatmap beside the baseline's, and the headline figures with deltas.
+fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let heat = compare_heat_area(area);
+    let [left, right] = Layout::horizontal([Constraint::Length(heat.width), Constraint::Fill(1)])
+        .areas(Rect { height: heat.height, ..area });
+    let figures = Rect { y: heat.bottom(), height: area.height.saturating_sub(heat.height), ..area };
+    let empty = "no snapshot";
+    for (rect, title, view) in [
+        (left, format!("Heatmap — now: {}", w.current().name), Some(&w.view)),
+        (right, "Heatmap — previous run".to_owned(), w.baseline.as_ref()),
+    ] {
+        let b = framed(&title, false, theme);
+        let inner = b.inner(rect);
+        b.render(rect, buf);
+        HeatmapPanel {
+            view: view.and_then(|v| v.heatmap.as_ref()),
+            settings: &w.heat,
+            hints: &[],
+            empty,
+            theme,
+        }
+        .render(inner, buf);
+    }
+    let lines = figure_lines(&w.view, w.baseline.as_ref(), theme);
+    Paragraph::new(lines).block(framed("Figures: now vs previous run", false, theme)).render(figures, buf);
+}
+
+fn figure_lines(now: &WorkbenchView, before: Option<&WorkbenchView>, theme: Theme) -> Vec<Line<'static>> {
+    now.figures
+        .iter()
+        .map(|f| {
+            let old = before.and_then(|b| b.figures.iter().find(|o| o.name == f.name)).map(|o| o.value);
+            let delta = old.map_or(String::new(), |o| {
+                let d = f.value - o;
+                let sign = if d > 0.0 { "+" } else { "" };
+                format!("  (was {}, {sign}{})", numbers::count(o), numbers::count(d))
+            });
+            Line::from(vec![
+                Span::styled(format!("{:<28}", f.name), theme.header()),
+                Span::raw(format!("{} {}", numbers::count(f.value), f.unit)),
+                Span::styled(delta, theme.dim()),
+            ])
+        })
+        .collect()
+}

@@ -1,0 +1,125 @@
+//! What the workbench's data panels draw, as plain data: one snapshot per frame, filled by the
+//! [`SimDriver`](super::driver::SimDriver) from the running simulation (or by a test by hand).
+//! Panels never see the simulator; the simulator never sees a panel.
+
+use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering};
+use crate::engine::time::{SimDuration, SimTime};
+
+/// What the UI wants drawn this frame: the heatmap's metric, layout and size in cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewRequest {
+    pub metric: Metric,
+    pub layer: Layer,
+    pub order: RowOrdering,
+    /// Rows the heatmap can show (partitions beyond them merge).
+    pub rows: usize,
+    /// Time columns the heatmap can show.
+    pub cols: usize,
+    /// Points wanted per partition-size series (the chart's width).
+    pub size_points: usize,
+    /// How many of the largest partitions the size chart draws.
+    pub size_series: usize,
+}
+
+/// Where a replay is in simulated time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub start: SimTime,
+    pub now: SimTime,
+    pub end: SimTime,
+    pub tick: SimDuration,
+}
+
+impl Progress {
+    pub fn finished(&self) -> bool {
+        self.now >= self.end
+    }
+
+    /// Share of the workload replayed, 0..=1.
+    pub fn fraction(&self) -> f64 {
+        let total = self.end.since(self.start).as_millis();
+        if total == 0 { 1.0 } else { (self.now.since(self.start).as_millis() as f64 / total as f64).min(1.0) }
+    }
+}
+
+/// One frame's worth of measurements.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkbenchView {
+    pub heatmap: Option<HeatmapView>,
+    pub sizes: SizesView,
+    pub indexes: Vec<IndexRow>,
+    pub goals: Vec<GoalRow>,
+    pub patterns: Vec<PatternRow>,
+    /// Headline figures (max partition size, throttled share, cost…) that compare puts side by
+    /// side: (name, value, unit).
+    pub figures: Vec<Figure>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapView {
+    pub matrix: HeatmapMatrix,
+    /// Per matrix row (same order): what the inspector shows about its partitions.
+    pub facts: Vec<RowFacts>,
+}
+
+/// A heatmap row's partitions now (a merged row: summed over its members).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RowFacts {
+    pub items: u64,
+    pub bytes: u64,
+    pub throttled: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SizesView {
+    /// The partition size the engine profile warns at (DynamoDB 10 GB, Cassandra ~100 MB).
+    pub limit_bytes: f64,
+    /// The largest partitions' sizes over time.
+    pub series: Vec<SizeSeries>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizeSeries {
+    pub label: String,
+    /// (simulated seconds since the start, bytes), oldest first.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Live figures of one index, matched to the variant's index by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub name: String,
+    /// Index write units per table write unit.
+    pub wcu_vs_table: f64,
+    /// Index storage over table storage.
+    pub storage_vs_base: f64,
+    pub max_lag_s: f64,
+    pub throttled: u64,
+    pub hottest_key: Option<String>,
+}
+
+/// A goal's verdict so far, matched to the scenario's goal by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoalRow {
+    pub name: String,
+    pub passed: bool,
+    /// The measured value as people read it (`312 MB`, `0.4 %`).
+    pub value: String,
+}
+
+/// Live figures of one access pattern, matched by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternRow {
+    pub name: String,
+    pub calls: u64,
+    /// Read or write units per call.
+    pub units_per_call: f64,
+    pub p99_ms: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    pub name: String,
+    pub value: f64,
+    pub unit: String,
+}

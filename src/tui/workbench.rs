@@ -1,0 +1,484 @@
+//! The workbench's state: the scenario as edited so far, the variant and seed, the planner's
+//! verdicts, the drafts, what the heatmap shows, the replay's pace, and the latest snapshot of
+//! the run. Its `update` handles the actions that concern only the workbench; the app handles
+//! the rest (overlays, files, quitting).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ratatui::layout::Rect;
+
+use super::action::{Action, Direction, Panel};
+use super::driver::{Run, SimDriver};
+use super::editor::Editor;
+use super::layout::{self, WorkbenchLayout};
+use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS};
+use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
+use super::panels::lesson::{lesson_lines, wrapped_height};
+use super::theme::Theme;
+use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
+use crate::engine::metrics::{Layer, RowOrdering, detect_shapes};
+use crate::engine::model::{Engine, Variant};
+use crate::engine::planner::{self, Plan};
+use crate::scenario::Loaded;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    /// The schema editor has the keys.
+    Edit,
+    /// The current run beside the baseline.
+    Compare,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Playback {
+    Paused,
+    Playing,
+    /// Flat out until the end of the workload, then paused.
+    ToEnd,
+}
+
+/// Where the scenario came from: a bundled name or a file (also where `w` suggests writing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Bundled(String),
+    File(PathBuf),
+}
+
+/// What the step budget asks between chunks: whether the frame's time for stepping is spent.
+pub trait Budget {
+    fn spent(&mut self) -> bool;
+}
+
+impl<F: FnMut() -> bool> Budget for F {
+    fn spent(&mut self) -> bool {
+        self()
+    }
+}
+
+/// A workbench action's result for the status line.
+pub type Note = Option<Result<String, String>>;
+
+pub struct Workbench {
+    pub loaded: Loaded,
+    pub origin: Origin,
+    /// The text as last read or written: edits are unsaved while the scenario's text differs.
+    pub saved_source: String,
+    pub variant: usize,
+    pub seed: u64,
+    pub plan: Plan,
+    pub focus: Panel,
+    pub mode: Mode,
+    /// Editor drafts by variant index; kept when the editor closes.
+    pub drafts: BTreeMap<usize, Editor>,
+    pub lesson: bool,
+    pub heat: HeatSettings,
+    pub scroll: BTreeMap<Panel, u16>,
+    pub playback: Playback,
+    pub speed: usize,
+    pacer: Pacer,
+    pub progress: Option<Progress>,
+    pub view: WorkbenchView,
+    pub baseline: Option<WorkbenchView>,
+    pub hints: Vec<&'static str>,
+    pub layout: WorkbenchLayout,
+    /// Whether the recovery file on disk is one the user has not answered yet (so it must not
+    /// be overwritten by this session's empty state).
+    pub recovery_pending: bool,
+    pub theme: Theme,
+}
+
+impl Workbench {
+    /// A workbench on `loaded` at variant `index`, with the replay started (a driver that cannot
+    /// replay returns its reason, which the caller shows).
+    pub fn open(
+        loaded: Loaded,
+        origin: Origin,
+        index: usize,
+        seed: Option<u64>,
+        theme: Theme,
+        driver: &mut dyn SimDriver,
+    ) -> (Workbench, Note) {
+        let seed = seed.unwrap_or(loaded.scenario.workload.seed);
+        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[index]);
+        let saved_source = loaded.source().to_owned();
+        let mut w = Workbench {
+            loaded,
+            origin,
+            saved_source,
+            variant: index,
+            seed,
+            plan,
+            focus: Panel::Heatmap,
+            mode: Mode::Normal,
+            drafts: BTreeMap::new(),
+            lesson: true,
+            heat: HeatSettings::default(),
+            scroll: BTreeMap::new(),
+            playback: Playback::Paused,
+            speed: DEFAULT_SPEED,
+            pacer: Pacer::default(),
+            progress: None,
+            view: WorkbenchView::default(),
+            baseline: None,
+            hints: Vec::new(),
+            layout: WorkbenchLayout::default(),
+            recovery_pending: false,
+            theme,
+        };
+        let note = w.restart(driver).err().map(Err);
+        (w, note)
+    }
+
+    pub fn current(&self) -> &Variant {
+        &self.loaded.scenario.variants[self.variant]
+    }
+
+    /// Edits not yet written to a file: applied ones, or drafts that differ from the variant.
+    pub fn unsaved(&self) -> bool {
+        self.loaded.source() != self.saved_source || self.drafts.values().any(|d| d.is_dirty(&self.loaded))
+    }
+
+    fn restart(&mut self, driver: &mut dyn SimDriver) -> Result<(), String> {
+        self.pacer.forgive();
+        let result = driver.restart(&self.loaded.scenario, self.current(), self.seed);
+        self.progress = driver.progress(Run::Current);
+        if result.is_err() {
+            self.playback = Playback::Paused;
+        }
+        result
+    }
+
+    /// Swaps in a new scenario text (an applied edit or a recovery) and restarts the replay.
+    pub fn replace(&mut self, loaded: Loaded, driver: &mut dyn SimDriver) -> Note {
+        self.loaded = loaded;
+        self.variant = self.variant.min(self.loaded.scenario.variants.len() - 1);
+        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        let (n, open) =
+            (self.loaded.scenario.variants.len(), (self.mode == Mode::Edit).then_some(self.variant));
+        self.drafts.retain(|&i, d| i < n && (d.is_dirty(&self.loaded) || Some(i) == open));
+        self.restart(driver).err().map(Err)
+    }
+
+    pub fn update(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
+        match self.mode {
+            Mode::Edit => self.update_editor(action, driver),
+            Mode::Normal | Mode::Compare => self.update_normal(action, driver),
+        }
+    }
+
+    fn update_editor(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
+        let Some(editor) = self.drafts.get_mut(&self.variant) else {
+            self.mode = Mode::Normal;
+            return None;
+        };
+        match action {
+            Action::Input(key) => editor.input(key, &self.loaded),
+            Action::JumpToError => editor.jump_to_error(),
+            Action::Close => self.mode = Mode::Normal,
+            Action::Apply => return self.apply(driver),
+            _ => {}
+        }
+        None
+    }
+
+    /// Applies the current variant's draft: the scenario takes the edited text and the replay
+    /// restarts with it (the run that was playing becomes the comparison baseline).
+    pub fn apply(&mut self, driver: &mut dyn SimDriver) -> Note {
+        let editor = self.drafts.get_mut(&self.variant)?;
+        let Some(next) = editor.check(&self.loaded) else {
+            let e = editor.error.as_ref().map(ToString::to_string).unwrap_or_default();
+            return Some(Err(format!("not applied: {e}")));
+        };
+        // The editor stays open on the applied text, which is no longer a draft.
+        let problem = self.replace(next, driver);
+        problem.or_else(|| {
+            Some(Ok("applied: the replay restarted; c compares with the previous run".to_owned()))
+        })
+    }
+
+    fn update_normal(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
+        match action {
+            Action::TogglePlay => return self.toggle_play(driver),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            Action::StepTick => {
+                if driver.step(1) == 0 {
+                    return Some(Err(self.cannot_advance()));
+                }
+                self.progress = driver.progress(Run::Current);
+            }
+            Action::Restart => return self.restart(driver).err().map(Err),
+            Action::JumpToEnd => {
+                if self.progress.is_none() {
+                    return Some(Err(self.cannot_advance()));
+                }
+                self.playback = Playback::ToEnd;
+            }
+            Action::FocusNext | Action::FocusPrev => {
+                self.focus = cycle(self.focus, action == Action::FocusNext);
+            }
+            Action::FocusPanel(panel) => self.focus = panel,
+            Action::EditSchema => return self.edit(),
+            Action::NextVariant => return self.next_variant(driver),
+            Action::Compare => return self.toggle_compare(driver),
+            Action::Close if self.mode == Mode::Compare => self.mode = Mode::Normal,
+            Action::CycleMetric => self.heat.metric = next_metric(self.heat.metric),
+            Action::ToggleScale => self.heat.relative = !self.heat.relative,
+            Action::ToggleLayer => {
+                self.heat.layer = match self.heat.layer {
+                    Layer::Logical => Layer::Physical,
+                    Layer::Physical => Layer::Logical,
+                }
+            }
+            Action::ToggleOrder => {
+                self.heat.order = match self.heat.order {
+                    RowOrdering::ByKey => RowOrdering::ByHeat,
+                    RowOrdering::ByHeat => RowOrdering::ByKey,
+                }
+            }
+            Action::ToggleLesson => {
+                self.lesson = !self.lesson;
+                if !self.lesson && self.focus == Panel::Lesson {
+                    self.focus = Panel::Heatmap;
+                }
+            }
+            Action::Move(d) => self.move_in(self.focus, d),
+            Action::Scroll(panel, lines) => {
+                let d = if lines < 0 { Direction::Up } else { Direction::Down };
+                for _ in 0..lines.unsigned_abs() {
+                    self.move_in(panel, d);
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn cannot_advance(&self) -> String {
+        match self.progress {
+            Some(p) if p.finished() => "the replay is at its end: r restarts it".to_owned(),
+            _ => "no replay to advance".to_owned(),
+        }
+    }
+
+    fn toggle_play(&mut self, driver: &mut dyn SimDriver) -> Note {
+        self.playback = match self.playback {
+            Playback::Playing | Playback::ToEnd => Playback::Paused,
+            Playback::Paused => {
+                self.progress = driver.progress(Run::Current);
+                match self.progress {
+                    None => return Some(Err(self.cannot_advance())),
+                    Some(p) if p.finished() => return Some(Err(self.cannot_advance())),
+                    Some(_) => Playback::Playing,
+                }
+            }
+        };
+        self.pacer.forgive();
+        None
+    }
+
+    fn edit(&mut self) -> Note {
+        if !self.drafts.contains_key(&self.variant) {
+            match Editor::open(&self.loaded, self.variant, None, self.theme) {
+                Some(editor) => {
+                    self.drafts.insert(self.variant, editor);
+                }
+                None => return Some(Err("this variant's text could not be found in the file".to_owned())),
+            }
+        }
+        self.mode = Mode::Edit;
+        None
+    }
+
+    /// The next variant, skipping a practice problem's hidden solution.
+    fn next_variant(&mut self, driver: &mut dyn SimDriver) -> Note {
+        let s = &self.loaded.scenario;
+        let hidden = s.practice.as_ref().map(|p| p.solution.as_str());
+        let n = s.variants.len();
+        let next =
+            (1..=n).map(|k| (self.variant + k) % n).find(|&i| Some(s.variants[i].name.as_str()) != hidden)?;
+        if next == self.variant {
+            return Some(Ok("the scenario has only this variant".to_owned()));
+        }
+        self.variant = next;
+        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.heat.cursor = (0, 0);
+        match self.restart(driver) {
+            Ok(()) => Some(Ok(format!("variant {}", self.current().name))),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    fn toggle_compare(&mut self, driver: &mut dyn SimDriver) -> Note {
+        if self.mode == Mode::Compare {
+            self.mode = Mode::Normal;
+        } else if driver.progress(Run::Baseline).is_some() {
+            self.mode = Mode::Compare;
+        } else {
+            return Some(Err(
+                "no previous run to compare with yet: apply an edit (e, Ctrl-S) or switch variant (v)"
+                    .to_owned(),
+            ));
+        }
+        None
+    }
+
+    fn move_in(&mut self, panel: Panel, d: Direction) {
+        if panel == Panel::Heatmap {
+            let (rows, cols) =
+                self.view.heatmap.as_ref().map_or((0, 0), |h| (h.matrix.rows.len(), h.matrix.cols()));
+            let (r, c) = self.heat.cursor;
+            let page = 10;
+            let moved = match d {
+                Direction::Up => (r.saturating_sub(1), c),
+                Direction::Down => (r + 1, c),
+                Direction::Left => (r, c.saturating_sub(1)),
+                Direction::Right => (r, c + 1),
+                Direction::PageUp => (r.saturating_sub(page), c),
+                Direction::PageDown => (r + page, c),
+                Direction::Home => (r, 0),
+                Direction::End => (r, cols),
+            };
+            self.heat.cursor = clamp_cursor(moved, rows, cols);
+            return;
+        }
+        let scroll = self.scroll.entry(panel).or_insert(0);
+        *scroll = match d {
+            Direction::Up | Direction::Left => scroll.saturating_sub(1),
+            Direction::Down | Direction::Right => scroll.saturating_add(1).min(500),
+            Direction::PageUp => scroll.saturating_sub(10),
+            Direction::PageDown => scroll.saturating_add(10).min(500),
+            Direction::Home => 0,
+            Direction::End => *scroll,
+        };
+    }
+
+    /// Advances the replay for `elapsed` real time at the chosen speed, in chunks, until the
+    /// budget is spent. Chunks grow while there is time so a fast simulator is not called per tick.
+    pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget, driver: &mut dyn SimDriver) -> Note {
+        if self.playback == Playback::Paused {
+            return None;
+        }
+        let Some(progress) = driver.progress(Run::Current) else {
+            self.playback = Playback::Paused;
+            return None;
+        };
+        let speed =
+            if self.playback == Playback::ToEnd { SPEEDS[SPEEDS.len() - 1] } else { SPEEDS[self.speed] };
+        let mut owed = self.pacer.owed(elapsed, speed, progress.tick);
+        let mut chunk: u32 = 1;
+        let mut finished = false;
+        while owed > 0 && !budget.spent() {
+            let ask = chunk.min(u32::try_from(owed).unwrap_or(u32::MAX));
+            let done = driver.step(ask);
+            owed -= u64::from(done);
+            if done < ask {
+                finished = true;
+                break;
+            }
+            chunk = chunk.saturating_mul(2).min(4096);
+        }
+        if owed > 0 {
+            self.pacer.forgive();
+        }
+        self.progress = driver.progress(Run::Current);
+        if finished || self.progress.is_some_and(|p| p.finished()) {
+            self.playback = Playback::Paused;
+            return Some(Ok("the replay reached the end of the workload".to_owned()));
+        }
+        None
+    }
+
+    /// Lays the workbench out in `area` and takes this frame's snapshot from the driver.
+    pub fn refresh(&mut self, area: Rect, driver: &dyn SimDriver) {
+        let theme = self.theme;
+        let lesson = self.lesson.then(|| {
+            let width = area.width.saturating_sub(2);
+            wrapped_height(&lesson_lines(&self.loaded.scenario), width)
+        });
+        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit);
+        let heat_area = match self.mode {
+            Mode::Compare => compare_heat_area(area),
+            _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),
+        };
+        let sizes = self.layout.rect(Panel::Sizes).unwrap_or_default();
+        let (rows, cols) = heatmap::grid_size(inner(heat_area), theme.color);
+        let request = ViewRequest {
+            metric: self.heat.metric,
+            layer: self.heat.layer,
+            order: self.heat.order,
+            rows,
+            cols,
+            size_points: usize::from(inner(sizes).width) * 2,
+            size_series: 3,
+        };
+        self.progress = driver.progress(Run::Current);
+        self.view = driver.snapshot(&request, Run::Current).unwrap_or_else(|| self.empty_view());
+        self.baseline =
+            (self.mode == Mode::Compare).then(|| driver.snapshot(&request, Run::Baseline)).flatten();
+        if self.sizes_limit_missing() {
+            self.view.sizes.limit_bytes = self.partition_limit();
+        }
+        self.hints = self
+            .view
+            .heatmap
+            .as_ref()
+            .map(|h| detect_shapes(&h.matrix))
+            .unwrap_or_default()
+            .iter()
+            .map(crate::engine::metrics::Shape::hint)
+            .collect();
+        if let Some(h) = &self.view.heatmap {
+            self.heat.cursor = clamp_cursor(self.heat.cursor, h.matrix.rows.len(), h.matrix.cols());
+        }
+    }
+
+    fn sizes_limit_missing(&self) -> bool {
+        self.view.sizes.limit_bytes <= 0.0
+    }
+
+    /// The partition size the engine profile warns at.
+    pub fn partition_limit(&self) -> f64 {
+        match self.loaded.scenario.engine {
+            Engine::DynamoDb => planner::DYNAMODB_PARTITION_BYTES,
+            Engine::Cassandra => planner::CASSANDRA_PARTITION_BYTES,
+        }
+    }
+
+    fn empty_view(&self) -> WorkbenchView {
+        WorkbenchView {
+            sizes: SizesView { limit_bytes: self.partition_limit(), series: Vec::new() },
+            ..WorkbenchView::default()
+        }
+    }
+
+    pub fn scroll_of(&self, panel: Panel) -> u16 {
+        self.scroll.get(&panel).copied().unwrap_or(0)
+    }
+}
+
+/// The area inside a panel's border.
+pub fn inner(area: Rect) -> Rect {
+    Rect {
+        x: area.x.saturating_add(1),
+        y: area.y.saturating_add(1),
+        width: area.width.saturating_sub(2),
+        height: area.height.saturating_sub(2),
+    }
+}
+
+/// In compare mode each heatmap takes half the width above the figures.
+pub fn compare_heat_area(area: Rect) -> Rect {
+    let body = Rect { height: area.height.saturating_sub(1), ..area };
+    Rect { width: body.width / 2, height: body.height * 2 / 3, ..body }
+}
+
+fn cycle(focus: Panel, forward: bool) -> Panel {
+    let all = Panel::CYCLE;
+    let at = all.iter().position(|&p| p == focus).unwrap_or(0);
+    let n = all.len();
+    all[if forward { (at + 1) % n } else { (at + n - 1) % n }]
+}
