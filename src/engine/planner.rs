@@ -15,6 +15,8 @@ mod load;
 pub mod numbers;
 mod read;
 mod warnings;
+
+pub use read::cql_verb;
 mod write;
 
 use serde::Serialize;
@@ -37,7 +39,8 @@ pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
 pub const PAGE_BYTES: f64 = 1024.0 * 1024.0;
 /// An index whose partition key takes at most this many values concentrates its load.
 pub const LOW_CARDINALITY: f64 = 10.0;
-/// Index and copy writes per base write above which a write is flagged.
+/// A write is flagged when its write amplification (index entries, copies and aggregates written
+/// per base write; see `PatternPlan::write_amplification`) is above this.
 pub const WRITE_AMPLIFICATION_LIMIT: f64 = 2.0;
 
 /// How one variant of a scenario serves its access patterns, and what to worry about.
@@ -128,10 +131,30 @@ pub struct PatternPlan {
     pub items_read: Option<f64>,
     /// Bytes those items take.
     pub bytes_read: Option<f64>,
+    /// For a Query on an index that does not project what the pattern needs: the table items
+    /// fetched for the rest (their units are part of `units_per_call`).
+    pub fetch: Option<Fetch>,
     /// What one write call writes.
     pub writes: Vec<ItemWrite>,
-    /// Items written per call / 1 (the base item).
+    /// The write amplification: index entries, copies and aggregates written per base write —
+    /// every item one call writes except the base item itself (a put to a table with one GSI
+    /// that holds the item: 1). `write-amplification` warns when it is above
+    /// `WRITE_AMPLIFICATION_LIMIT`; the goal `MaxIndexWriteAmplification` reads the same number.
     pub write_amplification: Option<f64>,
+}
+
+/// The table items a Query on an index fetches for attributes the index does not project.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fetch {
+    /// `BatchGetItem` after a Query on a GSI (the application fetches the results by key, at
+    /// most 100 keys a request); `Query` for an LSI, which fetches from the table by itself.
+    pub operation: Operation,
+    /// BatchGetItem requests per call (0 for an LSI).
+    pub requests: u32,
+    /// Items fetched per call.
+    pub items: f64,
+    /// Read units those fetches cost per call (each item rounded up to 4 KB on its own).
+    pub units: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -209,7 +232,7 @@ pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
 fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
     let mut out = Vec::new();
     let key = |pk_attr: &str, sk_attr: Option<&str>, keys: &super::model::EntityKeys| match scenario.engine {
-        Engine::Cassandra => keys::cql_primary_key(keys),
+        Engine::Cassandra => keys::cql_primary_key(keys, None),
         Engine::DynamoDb => match (&keys.sk, sk_attr) {
             (Some(sk), Some(sk_attr)) => {
                 format!("{pk_attr} = {}, {sk_attr} = {}", keys.pk.source(), sk.source())
@@ -228,11 +251,16 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
         }
         for index in &variant.indexes {
             if let Some(k) = index.keys_of(&entity.name) {
+                // A materialized view's primary key must hold every column of the base table's.
+                let key = match scenario.engine {
+                    Engine::Cassandra => keys::cql_primary_key(k, variant.keys_of(&entity.name)),
+                    Engine::DynamoDb => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
+                };
                 out.push(Layout {
                     entity: entity.name.clone(),
                     index: Some(index.name.clone()),
                     index_kind: index.kind.short(),
-                    key: key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
+                    key,
                 });
             }
         }
@@ -430,7 +458,8 @@ mod tests {
              range: (attribute: "sent_at", span: Last("1h")), order: Desc, limit: 50, rate: 500),
             (name: "by-author", action: List, entity: "Message", given: ["author"], rate: 5),
             (name: "author-in-channel", action: List, entity: "Message", given: ["channel_id", "author"], rate: 5),
-            (name: "search", action: List, entity: "Message", given: ["channel_id"], contains: "body", rate: 2),
+            (name: "search", action: List, entity: "Message", contains: "body", rate: 2),
+            (name: "search-channel", action: List, entity: "Message", given: ["channel_id"], contains: "body", limit: 20, rate: 2),
             (name: "edit", action: Update, entity: "Message", given: ["channel_id"], sets: ["body"], rate: 1),
             (name: "rename", action: Update, entity: "Channel", given: ["channel_id"], sets: ["title"], rate: 1),
         ],
@@ -479,30 +508,56 @@ mod tests {
             p.reason
         );
         assert!(plan.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "search"));
+        // Given a channel, the word search is a filter on a Query of that channel's partition: it
+        // reads the whole partition (no limit can stop it early, the matches are unknown).
+        let channel = pattern(&plan, "search-channel");
+        assert_eq!((channel.operation, channel.served), (Some(Operation::Query), true), "{channel:#?}");
+        assert_eq!(channel.filter.as_deref(), Some("contains(body, :word)"));
+        assert!(channel.reason.contains("every item the key reaches is read"), "{}", channel.reason);
+        assert!(!channel.reason.contains("whole table"), "{}", channel.reason);
+        assert!(channel.items_read.is_some_and(|n| n > 20.0), "{channel:#?}");
+        assert!(!plan.warnings.iter().any(|w| w.subject == "search-channel"), "{:#?}", plan.warnings);
     }
 
     #[test]
-    fn says_why_an_index_does_not_serve() {
+    fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
         let plan = chat("keys-only");
         let p = pattern(&plan, "by-author");
-        assert_eq!(p.operation, Some(Operation::Scan));
-        let reasons: Vec<(&str, &str)> =
-            p.alternatives.iter().map(|a| (a.index.as_str(), a.reason.as_str())).collect();
+        // Query the KEYS_ONLY index, then BatchGetItem the table items for body: not a Scan.
         assert_eq!(
-            reasons,
-            [
-                (
-                    "table",
-                    "its partition key CH#{channel_id} needs channel_id, which the pattern does not give"
-                ),
-                // channel_id is part of the table key every entry carries.
-                (
-                    "GSI by-author",
-                    "it projects KEYS_ONLY and the pattern needs body (a GetItem per result would fetch the rest)"
-                ),
-            ]
+            (p.operation, p.index.as_deref(), p.served),
+            (Some(Operation::Query), Some("by-author"), true)
         );
-        assert!(plan.warnings.iter().any(|w| w.code == WarningCode::Scan && w.subject == "by-author"));
+        let fetch = p.fetch.as_ref().expect("a fetch of the unprojected attributes");
+        assert_eq!(fetch.operation, Operation::BatchGetItem);
+        let items = p.items_read.unwrap_or_default();
+        assert!((fetch.items - items).abs() < 1e-9, "{p:#?}");
+        assert_eq!(fetch.requests, numbers::ceil_u32(items / 100.0));
+        // The fetch is costed: each item rounded to 4 KB, eventually consistent.
+        assert!((fetch.units - items * 0.5).abs() < 1e-9, "{p:#?}");
+        assert!(p.units_per_call >= fetch.units + 0.5, "{p:#?}");
+        assert!(p.reason.contains("+ fetch") && p.reason.contains("BatchGetItem"), "{}", p.reason);
+        assert!(plan.warnings.iter().all(|w| w.subject != "by-author"), "{:#?}", plan.warnings);
+        let reasons: Vec<(&str, bool)> =
+            p.alternatives.iter().map(|a| (a.index.as_str(), a.serves)).collect();
+        assert_eq!(reasons, [("table", false)]);
+        assert_eq!(
+            p.alternatives[0].reason,
+            "its partition key CH#{channel_id} needs channel_id, which the pattern does not give"
+        );
+    }
+
+    #[test]
+    fn a_missing_key_input_is_blamed_before_the_projection() {
+        // The KEYS_ONLY index's key needs `author`, which `recent` does not give: that is the
+        // blocker, whatever the index projects.
+        let keys_only = chat("keys-only");
+        let edit = pattern(&keys_only, "recent");
+        let by_author = edit.alternatives.iter().find(|a| a.index == "GSI by-author").expect("considered");
+        assert_eq!(
+            by_author.reason,
+            "its partition key {author} needs author, which the pattern does not give",
+        );
     }
 
     #[test]
@@ -550,7 +605,8 @@ mod tests {
                 ("GSI by-kind (aggregate)", 1.0),
             ]
         );
-        assert_eq!(post.write_amplification, Some(7.0));
+        // Everything but the base item: 6 index, copy and aggregate writes per base write.
+        assert_eq!(post.write_amplification, Some(6.0));
         assert!(
             heavy.warnings.iter().any(|w| w.code == WarningCode::WriteAmplification && w.subject == "post")
         );
@@ -600,8 +656,15 @@ mod tests {
         let codes: Vec<WarningCode> = naive.warnings.iter().map(|w| w.code).collect();
         assert_eq!(codes, [WarningCode::Unserved, WarningCode::UnboundedPartition]);
         let fixed = plan(&loaded.scenario, loaded.variant(Some("recommended")).unwrap());
-        assert_eq!(pattern(&fixed, "recent").fanout, 2);
-        assert!(fixed.warnings.iter().all(|w| w.code != WarningCode::UnboundedPartition));
+        let recent = pattern(&fixed, "recent");
+        assert_eq!(recent.fanout, 2);
+        // Newest first over the buckets: the call stops at its limit of 50.
+        assert_eq!(recent.items_read, Some(50.0));
+        // The README says the one warning left is the unserved search.
+        let left: Vec<(WarningCode, &str)> =
+            fixed.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect();
+        assert_eq!(left, [(WarningCode::Unserved, "search")]);
+        assert!(readme.contains("The one warning\nleft, `unserved — search`"), "the README's claim changed");
     }
 
     proptest::proptest! {

@@ -49,6 +49,9 @@ pub struct Estimator<'a> {
     pub secs: f64,
     pub cql: bool,
     items: BTreeMap<String, Item>,
+    /// Per entity, the average item size: attributes that only some items carry (`Sometimes`
+    /// attributes, the key attributes of a sparse index) count by the share that carries them.
+    bytes: BTreeMap<String, f64>,
 }
 
 /// How a key template spreads items or requests over its values.
@@ -79,10 +82,43 @@ impl<'a> Estimator<'a> {
             secs: scenario.workload.duration.as_secs_f64(),
             cql: scenario.engine == crate::engine::model::Engine::Cassandra,
             items: BTreeMap::new(),
+            bytes: BTreeMap::new(),
         };
         let items = scenario.entities.iter().map(|e| (e.name.clone(), est.representative(e))).collect();
         est.items = items;
+        let bytes = scenario
+            .entities
+            .iter()
+            .map(|e| {
+                let weighted = est
+                    .item(&e.name)
+                    .iter()
+                    .map(|(name, value)| est.carried_share(e, name) * attr_bytes(name, value));
+                (e.name.clone(), weighted.sum())
+            })
+            .collect();
+        est.bytes = bytes;
         est
+    }
+
+    /// The share of the entity's items that carry `name`: a `Sometimes` attribute's share, a
+    /// sparse index's key attribute the index's presence; everything else 1.
+    fn carried_share(&self, e: &Entity, name: &str) -> f64 {
+        if let Some(a) = e.attribute(name) {
+            return sometimes_share(&a.generator);
+        }
+        let table_key = name == self.variant.table_pk || self.variant.table_sk.as_deref() == Some(name);
+        let index_keys: Vec<&Index> = self
+            .variant
+            .indexes
+            .iter()
+            .filter(|i| i.keys_of(&e.name).is_some())
+            .filter(|i| i.pk_attribute == name || i.sk_attribute.as_deref() == Some(name))
+            .collect();
+        if table_key || index_keys.is_empty() {
+            return 1.0;
+        }
+        index_keys.iter().map(|i| self.presence(&e.name, Some(i))).fold(0.0, f64::max)
     }
 
     pub fn entity(&self, name: &str) -> &'a Entity {
@@ -95,8 +131,9 @@ impl<'a> Estimator<'a> {
         self.items.get(entity).expect("every entity has a representative item")
     }
 
+    /// The average size of the entity's items (see `carried_share`).
     pub fn item_bytes(&self, entity: &str) -> f64 {
-        item_size(self.item(entity)) as f64
+        self.bytes.get(entity).copied().unwrap_or_else(|| item_size(self.item(entity)) as f64)
     }
 
     /// Bytes of the entity's entry in `index` (table keys + index keys + projected attributes),
@@ -115,12 +152,23 @@ impl<'a> Estimator<'a> {
                 key_names.extend(k.sk.iter().flat_map(Template::attributes));
             }
         }
-        let size: usize = item
-            .iter()
+        // Every entry carries the index's keys; a projected attribute that only some items
+        // carry counts by its share.
+        let own_keys: Vec<&str> = index
+            .keys_of(entity)
+            .into_iter()
+            .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
+            .chain([index.pk_attribute.as_str()])
+            .chain(index.sk_attribute.as_deref())
+            .collect();
+        let e = self.entity(entity);
+        item.iter()
             .filter(|(name, _)| key_names.contains(&name.as_str()) || index.projection.carries(name))
-            .map(|(name, value)| name.len() + value.size())
-            .sum();
-        size as f64
+            .map(|(name, value)| {
+                let share = if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried_share(e, name) };
+                share * attr_bytes(name, value)
+            })
+            .sum()
     }
 
     fn time_value(&self) -> u64 {
@@ -242,26 +290,87 @@ impl<'a> Estimator<'a> {
             .map_or(self.secs, |t| t.lifetime.as_secs_f64().min(self.secs))
     }
 
-    /// Items of the entity at the end of the run.
+    /// Items of the entity at the end of the run: those it starts with (one per member of the
+    /// population it owns) plus those its writes create, and never more than its table key can
+    /// tell apart. Puts create items; an entity nobody puts and that owns no population is created
+    /// by the updates that upsert it (a counter, an aggregate); one nobody writes is assumed to
+    /// hold every key it can.
     pub fn items_total(&self, entity: &str) -> f64 {
         let e = self.entity(entity);
         let owned = e
             .owned_population()
             .and_then(|p| self.scenario.population(p))
             .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0);
-        if self.creates_new(entity) {
-            let puts = self.put_rate(entity);
+        let keys = self.key_space(entity);
+        let puts = self.put_rate(entity);
+        let upserts: f64 = self.writes(entity, Action::Update).map(|p| mean_rate(p, self.secs)).sum::<f64>()
+            + self.aggregate_rate(entity);
+        let created = if puts > 0.0 {
             let deletes: f64 = self.writes(entity, Action::Delete).map(|p| mean_rate(p, self.secs)).sum();
-            return (owned + (puts - deletes).max(0.0) * self.lifetime(entity)).max(0.0);
+            (puts - deletes).max(0.0) * self.lifetime(entity)
+        } else if owned > 0.0 {
+            // Updates of an entity that starts with its members change those members.
+            0.0
+        } else {
+            upserts * self.lifetime(entity)
+        };
+        let written = owned + created;
+        if written <= 0.0 && keys.is_finite() {
+            return keys;
         }
-        if owned > 0.0 {
-            return owned;
+        written.min(keys).max(0.0)
+    }
+
+    /// Calls per second of the patterns that maintain an aggregate item of the entity.
+    fn aggregate_rate(&self, entity: &str) -> f64 {
+        self.variant
+            .aggregates
+            .iter()
+            .filter(|a| a.entity == entity)
+            .flat_map(|a| a.on.iter())
+            .filter_map(|name| self.scenario.pattern(name))
+            .map(|p| mean_rate(p, self.secs))
+            .sum()
+    }
+
+    /// Distinct table keys the entity's items can take: the distinct values of the key's
+    /// attributes counted jointly (an attribute in both keys counts once, and `hash(x, N)` next
+    /// to `x` adds nothing), times the write shards. Infinite when a key holds a fresh value (a
+    /// new id, the write time, a generated number).
+    pub fn key_space(&self, entity: &str) -> f64 {
+        if self.creates_new(entity) {
+            return f64::INFINITY;
         }
-        // Puts overwrite a bounded set of keys: at most one item per key.
         let Some(k) = self.variant.keys_of(entity) else { return 0.0 };
-        let pk = self.spread(entity, None, &k.pk, None);
-        let sk = k.sk.as_ref().map_or(1.0, |sk| self.spread(entity, None, sk, None).distinct);
-        pk.distinct * sk
+        let e = self.entity(entity);
+        let parts: Vec<&Part> = k.pk.parts().iter().chain(k.sk.iter().flat_map(Template::parts)).collect();
+        let plain: Vec<&str> =
+            parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
+        let mut counted: Vec<&str> = Vec::new();
+        let mut space = 1.0;
+        for part in parts {
+            match part {
+                Part::Literal(_) => {}
+                Part::Shard { count } => space *= f64::from(*count),
+                Part::Hash { name, count } => {
+                    if !plain.contains(&name.as_str()) && !counted.contains(&name.as_str()) {
+                        counted.push(name);
+                        space *= self.value_spread(e, name, None).distinct.min(f64::from(*count));
+                    }
+                }
+                Part::Attr { name, .. } | Part::Time { name, .. } | Part::Bucket { name, .. } => {
+                    if counted.contains(&name.as_str()) {
+                        continue;
+                    }
+                    counted.push(name);
+                    let time = self.generator_of(e, name).is_none_or(|g| {
+                        matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_))
+                    });
+                    space *= if time { f64::INFINITY } else { self.value_spread(e, name, None).distinct };
+                }
+            }
+        }
+        space
     }
 
     /// Share of the entity's items that appear in the index: attributes its key templates need
@@ -292,6 +401,30 @@ impl<'a> Estimator<'a> {
         template: &Template,
         chooser: Option<&AccessPattern>,
     ) -> Spread {
+        self.spread_for(entity, place, template, chooser, false)
+    }
+
+    /// How a reading pattern's calls spread over the partitions of `template`: a slot it fans
+    /// out over (a write shard, a hash of an attribute it does not know) sends every call to
+    /// each of its partitions, so such a slot spreads nothing.
+    pub fn read_spread(
+        &self,
+        entity: &str,
+        place: Option<&Index>,
+        template: &Template,
+        p: &AccessPattern,
+    ) -> Spread {
+        self.spread_for(entity, place, template, Some(p), true)
+    }
+
+    fn spread_for(
+        &self,
+        entity: &str,
+        place: Option<&Index>,
+        template: &Template,
+        chooser: Option<&AccessPattern>,
+        reader: bool,
+    ) -> Spread {
         let e = self.entity(entity);
         let mut spread = Spread {
             distinct: 1.0,
@@ -310,6 +443,10 @@ impl<'a> Estimator<'a> {
             .collect();
         for part in template.parts() {
             if let Part::Shard { count } = part {
+                if reader {
+                    spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
+                    continue;
+                }
                 spread.distinct *= f64::from(*count);
                 spread.hottest /= f64::from(*count);
                 spread.steady /= f64::from(*count);
@@ -319,6 +456,15 @@ impl<'a> Estimator<'a> {
             }
             let Some(name) = part.attribute() else { continue };
             if seen.contains(&name) && !matches!(part, Part::Hash { .. }) {
+                continue;
+            }
+            if let Part::Hash { count, .. } = part
+                && reader
+                && chooser.is_some_and(|p| !p.knows(name))
+            {
+                spread.notes.push(format!(
+                    "hash({name}, {count}) with {name} unknown: every call asks each of the {count}"
+                ));
                 continue;
             }
             seen.push(name);
@@ -368,6 +514,57 @@ impl<'a> Estimator<'a> {
         spread
     }
 
+    /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
+    pub fn constants(&self, entity: &str) -> impl Iterator<Item = (&'a str, &'a str)> {
+        self.entity(entity).attributes.iter().filter_map(|a| match &a.generator {
+            Generator::Text(text) => Some((a.name.as_str(), text.as_str())),
+            _ => None,
+        })
+    }
+
+    /// The text every item of the entity holds in `name`, when it is a constant.
+    pub fn constant(&self, entity: &str, name: &str) -> Option<&'a str> {
+        self.constants(entity).find(|(a, _)| *a == name).map(|(_, v)| v)
+    }
+
+    /// The share of the entity's items whose attribute matches what a call of `chooser` asks
+    /// for: a constant's share (`status = "PENDING"`), or one value among the attribute's
+    /// distinct values for a given attribute.
+    pub fn share_of(&self, entity: &str, name: &str, chooser: &AccessPattern) -> f64 {
+        let e = self.entity(entity);
+        self.value_spread(e, name, Some(chooser)).typical.clamp(0.0, 1.0)
+    }
+
+    /// The share of the entity's items whose attribute starts with `prefix`: by weight for
+    /// `OneOf`, by counting (a sample of at most 10,000 evenly spaced) member ids for a
+    /// population; 1 when the generator does not say.
+    pub fn prefix_share(&self, entity: &str, name: &str, prefix: &str) -> f64 {
+        const SAMPLE: u64 = 10_000;
+        let e = self.entity(entity);
+        let Some(generator) = self.generator_of(e, name) else { return 1.0 };
+        let present = sometimes_share(generator);
+        present
+            * match unwrap_sometimes(generator) {
+                Generator::Text(text) => f64::from(u8::from(text.starts_with(prefix))),
+                Generator::OneOf(choices) => {
+                    let total: f64 = choices.iter().map(|(_, w)| w).sum();
+                    choices.iter().filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum::<f64>() / total
+                }
+                Generator::Pick(population) | Generator::New(population) => {
+                    let pop =
+                        self.scenario.population(population).expect("the loader checked population names");
+                    let n = numbers::floor_u64(self.population_size(pop)).max(1);
+                    let step = n.div_ceil(SAMPLE).max(1);
+                    let sampled = (0..n).step_by(usize::try_from(step).unwrap_or(usize::MAX));
+                    let (hits, total) = sampled.fold((0u64, 0u64), |(h, t), i| {
+                        (h + u64::from(pop.id(i).starts_with(prefix)), t + 1)
+                    });
+                    hits as f64 / total.max(1) as f64
+                }
+                _ => 1.0,
+            }
+    }
+
     fn generator_of(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
         if let Some(a) = e.attribute(name) {
             return Some(&a.generator);
@@ -403,8 +600,15 @@ impl<'a> Estimator<'a> {
         {
             return picked_by(keys, pop);
         }
+        // A reader (or an update) names an existing member: it picks by the population's
+        // popularity, whether the entity picks its ids or owns them (`New`).
+        let names_existing = chooser.is_some_and(|p| p.action != Action::Put && p.knows(name));
         match generator {
             Some(Generator::Pick(_)) => {
+                let pop = population.expect("the loader checked population names");
+                picked_by(&pop.popularity, pop)
+            }
+            Some(Generator::New(_)) if names_existing => {
                 let pop = population.expect("the loader checked population names");
                 picked_by(&pop.popularity, pop)
             }
@@ -482,6 +686,18 @@ impl<'a> Estimator<'a> {
             .map(|pat| mean_rate(pat, self.secs) * self.secs)
             .sum();
         (grown + news).max(1.0)
+    }
+}
+
+fn attr_bytes(name: &str, value: &AttributeValue) -> f64 {
+    (name.len() + value.size()) as f64
+}
+
+/// The share of items on which a generator writes a value (`Sometimes` nests).
+fn sometimes_share(g: &Generator) -> f64 {
+    match g {
+        Generator::Sometimes(share, inner) => share * sometimes_share(inner),
+        _ => 1.0,
     }
 }
 
