@@ -6,6 +6,7 @@
 
 mod build;
 mod file;
+mod ron_error;
 pub mod source_map;
 
 use crate::engine::model::{Scenario, Variant};
@@ -87,28 +88,16 @@ fn at(file: &str, source: &str, path: &Path, offset: Option<usize>, message: Str
 
 /// Reads a scenario from its text. `file` is the name errors use.
 pub fn parse(file: &str, source: &str) -> Result<Loaded, LoadError> {
+    // Editors on some systems start a UTF-8 file with a byte order mark; it is not RON.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let parsed: file::Scenario = options.from_str(source).map_err(|e| LoadError::At {
-        file: file.to_owned(),
-        line: e.span.start.line,
-        col: e.span.start.col,
-        message: ron_message(&e.code),
+    let parsed: file::Scenario = options.from_str(source).map_err(|e| {
+        let at = Position { line: e.span.start.line, col: e.span.start.col };
+        let (position, message) = ron_error::explain(source, &e.code, at);
+        LoadError::At { file: file.to_owned(), line: position.line, col: position.col, message }
     })?;
     let scenario = build::scenario(&parsed).map_err(|p| at(file, source, &p.path, p.offset, p.message))?;
     Ok(Loaded { scenario, file: file.to_owned(), source: source.to_owned() })
-}
-
-/// ron's message, with the wording made to say what was expected where ron's does not.
-fn ron_message(code: &ron::Error) -> String {
-    match code {
-        ron::Error::Eof => {
-            "the file ends early: expected the rest of the value (an unclosed `(`, `[` or `{`?)".to_owned()
-        }
-        ron::Error::TrailingCharacters => {
-            "expected the end of the file after the scenario's closing `)`".to_owned()
-        }
-        other => other.to_string(),
-    }
 }
 
 /// A bundled scenario by name, or a file by path.
@@ -118,7 +107,22 @@ pub fn load(name_or_path: &str) -> Result<Loaded, LoadError> {
     }
     let path = std::path::Path::new(name_or_path);
     if !path.exists() {
+        // A name with a directory or an extension is meant as a file, not a bundled scenario.
+        if name_or_path.contains(['/', '\\']) || path.extension().is_some() {
+            return Err(LoadError::File {
+                file: name_or_path.to_owned(),
+                message: "no such file (a bundled scenario is named without `.ron`: ".to_owned()
+                    + &bundled_names()
+                    + ")",
+            });
+        }
         return Err(LoadError::Unknown { name: name_or_path.to_owned(), bundled: bundled_names() });
+    }
+    if path.is_dir() {
+        return Err(LoadError::File {
+            file: name_or_path.to_owned(),
+            message: "is a directory; expected a scenario file (.ron)".to_owned(),
+        });
     }
     let text = std::fs::read_to_string(path).map_err(|e| LoadError::File {
         file: name_or_path.to_owned(),

@@ -11,8 +11,9 @@ use super::source_map::Path;
 use crate::engine::model::{
     self, AccessPattern, Action, AttrType, Entity, Generator, Goal, GoalCheck, RangeSpan,
 };
+use crate::engine::planner::numbers;
 use crate::engine::time::{SimDuration, SimTime};
-use crate::engine::workload::Popularity;
+use crate::engine::workload::{Popularity, RateShape};
 
 /// What is wrong, and where: `offset` is a byte offset inside the string at `path`.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +24,15 @@ pub struct Problem {
 }
 
 type Result<T> = std::result::Result<T, Problem>;
+
+/// The largest population a file may declare: far past any real key space, small enough that
+/// every estimate the planner makes stays a finite number.
+const MAX_COUNT: f64 = 1e12;
+/// The largest rate (calls per second, at the shapes' peak): DynamoDB's own documented peaks are
+/// in the hundreds of millions of requests a second across all of Amazon.
+const MAX_RATE: f64 = 1e9;
+/// The longest workload: 100 years.
+const MAX_DURATION: SimDuration = SimDuration::from_secs(100 * 365 * 86_400);
 
 fn problem(path: &Path, message: impl Into<String>) -> Problem {
     Problem { path: path.clone(), offset: None, message: message.into() }
@@ -42,6 +52,23 @@ fn unique<'a>(path: &Path, what: &str, names: impl IntoIterator<Item = (usize, &
         }
         if !seen.insert(name) {
             return Err(problem(&path.index(i).field("name"), format!("two {what}s are named {name:?}")));
+        }
+    }
+    Ok(())
+}
+
+/// A map gives each key once: of two entries with one key, ron's maps keep one silently.
+/// The problem points at the second entry's key (`path.index(i)` of a map is its i-th key).
+fn distinct_keys<V>(path: &Path, entries: &file::Entries<V>) -> Result<()> {
+    let mut seen = BTreeSet::new();
+    for (i, (key, _)) in entries.iter().enumerate() {
+        if !seen.insert(key) {
+            return Err(problem(
+                &path.index(i),
+                format!(
+                    "{key:?} is given twice in this map; give each key once (the second would replace the first)"
+                ),
+            ));
         }
     }
     Ok(())
@@ -104,7 +131,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .patterns
         .iter()
         .enumerate()
-        .map(|(i, p)| pattern(&root.field("patterns").index(i), p, &entities))
+        .map(|(i, p)| pattern(&root.field("patterns").index(i), p, &entities, &populations))
         .collect::<Result<Vec<_>>>()?;
     if f.variants.is_empty() {
         return Err(problem(&root.field("variants"), "a scenario needs at least one variant (a key design)"));
@@ -112,6 +139,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
     unique(&root.field("variants"), "variant", f.variants.iter().map(|v| v.name.as_str()).enumerate())?;
     let context = variant::Context {
         entities: &entities,
+        populations: &populations,
         patterns: &patterns,
         cql: matches!(f.engine, file::Engine::Cassandra),
     };
@@ -178,6 +206,23 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
     }
     if let Some(popularity) = &p.popularity {
         popularity.validate().map_err(|e| problem(&path.field("popularity"), e))?;
+        fixed_members(&path.field("popularity"), popularity, p.count, &p.name)?;
+    }
+    if p.count as f64 > MAX_COUNT {
+        return Err(problem(
+            &path.field("count"),
+            format!("a population has at most {} members; found {}", numbers::count(MAX_COUNT), p.count),
+        ));
+    }
+    if p.growth_per_day > MAX_COUNT {
+        return Err(problem(
+            &path.field("growth_per_day"),
+            format!(
+                "growth_per_day is at most {} members a day; found {}",
+                numbers::count(MAX_COUNT),
+                large(p.growth_per_day)
+            ),
+        ));
     }
     if p.count == 0 && p.growth_per_day == 0.0 {
         return Err(problem(
@@ -191,6 +236,82 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
         id_format: p.ids.clone(),
         popularity: p.popularity.clone().unwrap_or(Popularity::Uniform),
         growth_per_day: p.growth_per_day,
+    })
+}
+
+/// `Fixed(m)` always picks member m, which must exist: members are numbered from 0 to count - 1.
+fn fixed_members(path: &Path, popularity: &Popularity, count: u64, population: &str) -> Result<()> {
+    match popularity {
+        Popularity::Fixed(member) if *member >= count => Err(problem(
+            path,
+            format!(
+                "Fixed({member}) picks member {member}, but {population} has {count} member{} (numbered 0 to {})",
+                if count == 1 { "" } else { "s" },
+                count.saturating_sub(1)
+            ),
+        )),
+        Popularity::Weighted(branches) => {
+            for (_, branch) in branches {
+                fixed_members(path, branch, count, population)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `g` ever writes `value` (for `equals` and `only_when`), and if not, what it writes.
+fn produces(
+    g: &Generator,
+    value: &str,
+    populations: &[model::Population],
+) -> std::result::Result<(), String> {
+    match g {
+        Generator::Sometimes(_, inner) => produces(inner, value, populations),
+        Generator::Text(text) if text == value => Ok(()),
+        Generator::Text(text) => Err(format!("only {text:?}")),
+        Generator::OneOf(choices) if choices.iter().any(|(v, _)| v == value) => Ok(()),
+        Generator::OneOf(choices) => Err(format!(
+            "one of {}",
+            choices.iter().map(|(v, _)| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+        )),
+        Generator::Chance(_) if matches!(value, "true" | "false") => Ok(()),
+        Generator::Chance(_) => Err("\"true\" or \"false\"".to_owned()),
+        Generator::Pick(name) | Generator::New(name) => {
+            let Some(p) = populations.iter().find(|p| &p.name == name) else { return Ok(()) };
+            if model::parse_id(&p.id_format, value).is_some() {
+                Ok(())
+            } else {
+                Err(format!("ids of {name} like {:?}", p.id(0)))
+            }
+        }
+        Generator::Now | Generator::NowPlus(_) | Generator::Number(_) => {
+            if crate::engine::number::Number::parse(value).is_ok() {
+                Ok(())
+            } else {
+                Err("numbers".to_owned())
+            }
+        }
+        Generator::Payload(_) => Ok(()),
+    }
+}
+
+/// `value` is one the attribute's generator can write; `what` names the comparison.
+fn producible(
+    path: &Path,
+    attribute: &model::Attribute,
+    value: &str,
+    populations: &[model::Population],
+    what: &str,
+) -> Result<()> {
+    produces(&attribute.generator, value, populations).map_err(|values| {
+        problem(
+            path,
+            format!(
+                "{what} {} = {value:?} never matches: the values of {} are {values}",
+                attribute.name, attribute.name
+            ),
+        )
     })
 }
 
@@ -301,11 +422,29 @@ fn generator(
     })
 }
 
+/// A number as a user wrote it, or in scientific notation when it is too long to read (1e300).
+fn large(x: f64) -> String {
+    if x.abs() >= 1e15 { format!("{x:e}") } else { format!("{x}") }
+}
+
+fn unwrap_sometimes(g: &Generator) -> &Generator {
+    match g {
+        Generator::Sometimes(_, inner) => unwrap_sometimes(inner),
+        other => other,
+    }
+}
+
 fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
     let total = duration(&path.field("duration"), &w.duration)?;
     let tick = duration(&path.field("tick"), &w.tick)?;
     if total == SimDuration::ZERO {
         return Err(problem(&path.field("duration"), "the workload's duration must be longer than 0s"));
+    }
+    if total > MAX_DURATION {
+        return Err(problem(
+            &path.field("duration"),
+            format!("a workload lasts at most 100 years ({MAX_DURATION}); found {total}"),
+        ));
     }
     if tick == SimDuration::ZERO || tick > total {
         return Err(problem(
@@ -345,7 +484,12 @@ fn attribute_of<'e>(path: &Path, entity: &'e Entity, name: &str) -> Result<&'e m
     })
 }
 
-fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<AccessPattern> {
+fn pattern(
+    path: &Path,
+    p: &file::Pattern,
+    entities: &[Entity],
+    populations: &[model::Population],
+) -> Result<AccessPattern> {
     let entity = entity_named(&path.field("entity"), entities, &p.entity)?;
     let action = match p.action {
         file::Action::Get => Action::Get,
@@ -355,7 +499,7 @@ fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<Access
         file::Action::Delete => Action::Delete,
     };
     let range = range(&path.field("range"), p, entity, action)?;
-    inputs(path, p, entities, entity, action)?;
+    inputs(path, p, entities, entity, action, populations)?;
     if p.limit == Some(0) {
         return Err(problem(&path.field("limit"), "a limit must be at least 1"));
     }
@@ -363,6 +507,32 @@ fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<Access
         return Err(problem(
             &path.field("rate"),
             format!("the rate is calls per second, a number ≥ 0; found {}", p.rate),
+        ));
+    }
+    for (i, shape) in p.shape.iter().enumerate() {
+        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
+    }
+    // Each shape multiplies the rate; at the peak, by its largest factor.
+    let peak = p.rate
+        * p.shape
+            .iter()
+            .map(|shape| match shape {
+                RateShape::Constant => 1.0,
+                RateShape::Diurnal { factor, .. } | RateShape::Spike { factor, .. } => factor.max(1.0),
+            })
+            .product::<f64>();
+    if peak.is_nan() || peak > MAX_RATE {
+        return Err(problem(
+            &path.field("rate"),
+            format!(
+                "the rate is at most {} calls per second (at the shapes' peak); found {}",
+                numbers::count(MAX_RATE),
+                if p.shape.is_empty() {
+                    large(p.rate)
+                } else {
+                    format!("{} × the shapes' peak = {}", large(p.rate), large(peak))
+                }
+            ),
         ));
     }
     if let Some(ms) = p.latency_ms
@@ -378,9 +548,13 @@ fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<Access
             ));
         }
         keys.validate().map_err(|e| problem(&path.field("keys"), e))?;
-    }
-    for (i, shape) in p.shape.iter().enumerate() {
-        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
+        let first = entity.attribute(&p.given[0]);
+        if let Some(Generator::Pick(name) | Generator::New(name)) =
+            first.map(|a| unwrap_sometimes(&a.generator))
+            && let Some(population) = populations.iter().find(|x| &x.name == name)
+        {
+            fixed_members(&path.field("keys"), keys, population.count, name)?;
+        }
     }
     Ok(AccessPattern {
         name: p.name.clone(),
@@ -389,7 +563,7 @@ fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<Access
         entity: p.entity.clone(),
         with: p.with.clone(),
         given: p.given.clone(),
-        equals: p.equals.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        equals: p.equals.iter().map(|(k, v)| (k.to_owned(), v.clone())).collect(),
         range,
         order: match p.order {
             file::Order::Asc => model::Order::Asc,
@@ -424,9 +598,32 @@ fn range(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Res
                     format!("Last(…) ranges over time, but {} is {}", attribute.name, attribute.ty),
                 ));
             }
-            RangeSpan::Last(duration(&path.field("span").index(0), text)?)
+            let span = duration(&path.field("span").index(0), text)?;
+            if span == SimDuration::ZERO {
+                return Err(problem(
+                    &path.field("span").index(0),
+                    "Last(…) needs a span longer than 0s, like Last(\"24h\")",
+                ));
+            }
+            RangeSpan::Last(span)
         }
-        file::Span::BeginsWith(prefix) => RangeSpan::BeginsWith(prefix.clone()),
+        file::Span::BeginsWith(prefix) => {
+            if !matches!(attribute.ty, AttrType::S) {
+                let instead = if matches!(attribute.ty, AttrType::Time) {
+                    "; for recent time use Last(\"30d\")"
+                } else {
+                    ""
+                };
+                return Err(problem(
+                    &path.field("span"),
+                    format!(
+                        "BeginsWith(…) compares the start of a text, but {} is {} (not text){instead}",
+                        attribute.name, attribute.ty
+                    ),
+                ));
+            }
+            RangeSpan::BeginsWith(prefix.clone())
+        }
         file::Span::All => RangeSpan::All,
     };
     Ok(Some(model::Range { attribute: r.attribute.clone(), span }))
@@ -439,6 +636,7 @@ fn inputs(
     entities: &[Entity],
     entity: &Entity,
     action: Action,
+    populations: &[model::Population],
 ) -> Result<()> {
     for (i, other) in p.with.iter().enumerate() {
         entity_named(&path.field("with").index(i), entities, other)?;
@@ -452,8 +650,10 @@ fn inputs(
     for (i, name) in p.given.iter().enumerate() {
         attribute_of(&path.field("given").index(i), entity, name)?;
     }
-    for name in p.equals.keys() {
-        attribute_of(&path.field("equals").key(name), entity, name)?;
+    distinct_keys(&path.field("equals"), &p.equals)?;
+    for (name, value) in p.equals.iter() {
+        let attribute = attribute_of(&path.field("equals").key(name), entity, name)?;
+        producible(&path.field("equals").key(name), attribute, value, populations, "equals:")?;
     }
     if !p.sets.is_empty() && action != Action::Update {
         return Err(problem(&path.field("sets"), "only an Update pattern sets attributes"));
