@@ -284,6 +284,79 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::planner;
+    use crate::scenario;
+
+    /// Channels and their messages, read by channel and by author; two variants.
+    const CHAT: &str = r#"(
+        name: "chat", title: "Chat",
+        entities: [(name: "Message", attributes: [
+            (name: "channel_id", type: S, gen: Pick("channels")),
+            (name: "sent_at", type: Time, gen: Now),
+            (name: "author", type: S, gen: Pick("users")),
+            (name: "body", type: S, gen: Payload(200)),
+        ])],
+        populations: [(name: "channels", count: 100, ids: "c{}"), (name: "users", count: 1000, ids: "u{}")],
+        patterns: [
+            (name: "post", action: Put, entity: "Message", given: ["channel_id"], rate: 1),
+            (name: "channel-with-messages", action: List, entity: "Message", given: ["channel_id"], rate: 1),
+            (name: "by-author", action: List, entity: "Message", given: ["author"], rate: 1),
+            (name: "everything", action: List, entity: "Message", rate: 1),
+        ],
+        variants: [(name: "v", keys: {"Message": (pk: "C#{channel_id}", sk: "{sent_at}")}, indexes: [
+            (name: "by-author", keys: {"Message": (pk: "{author}", sk: "{sent_at}")}),
+            (name: "wide", keys: {"Message": (pk: "{author}")}, projection: KeysOnly),
+            (name: "all", keys: {"Message": (pk: "ALL", sk: "{sent_at}")}, projection: KeysOnly),
+        ])],
+        workload: (duration: "1h", tick: "1s", seed: 1),
+    )"#;
+
+    fn render(source: &str) -> String {
+        let loaded = scenario::parse("chat.ron", source).unwrap_or_else(|e| panic!("{e}"));
+        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+        let mut out = Vec::new();
+        check(&mut out, &loaded.scenario, &plan).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_check_report_shows_units_and_why_other_places_do_not_serve() {
+        let text = render(CHAT);
+        for line in text.lines() {
+            assert!(line.chars().count() <= WIDTH, "{line:?}");
+        }
+        // Wrapped lines joined, so a phrase may cross a line end.
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for part in [
+            // Units per call, per pattern.
+            "post — PutItem on the table, 4 WCU per call",
+            "by-author — Query on GSI by-author, ~",
+            // Why each other place does not serve, or costs more.
+            "· table: its partition key C#{channel_id} needs channel_id, which the pattern does not give",
+            "· GSI wide: also serves it (Query + fetch, ~",
+            // A literal key named, not "takes only 1 values ()".
+            "takes only 1 value (a literal key: every entry shares it)",
+        ] {
+            assert!(flat.contains(part), "{part:?} missing from\n{text}");
+        }
+        // A name breaks after a hyphen, not inside a word.
+        assert!(text.contains("\n✔ channel-with-  ") && text.contains("\n  messages  "), "{text}");
+        assert!(!text.contains("1 pages") && !text.contains("mes\n"), "{text}");
+    }
+
+    #[test]
+    fn the_cassandra_profile_speaks_cql() {
+        let source = CHAT.replace(r#"title: "Chat","#, r#"title: "Chat", engine: Cassandra,"#);
+        let text = render(&source);
+        for part in
+            ["INSERT", "SELECT", "view by-author", "WHERE author = ?", "rows written", "read per call"]
+        {
+            assert!(text.contains(part), "{part:?} missing from\n{text}");
+        }
+        for dynamodb in ["PutItem", "GetItem", "Query", "RCU", "WCU", "GSI"] {
+            assert!(!text.contains(dynamodb), "{dynamodb:?} in\n{text}");
+        }
+    }
 
     #[test]
     fn wraps_at_spaces_and_cuts_long_words() {

@@ -9,7 +9,7 @@ use super::keys::{self, SortCondition};
 use super::load;
 use super::numbers;
 use super::{Alternative, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
-use crate::engine::model::{AccessPattern, Index, IndexKind, Order, RangeSpan};
+use crate::engine::model::{AccessPattern, Index, IndexKind, Order, Projection, RangeSpan};
 use crate::engine::template::Template;
 
 /// Bytes one read unit covers (AWS: 4 KB per RCU).
@@ -460,6 +460,21 @@ fn fetch(
         IndexKind::Local => (Operation::Query, 0),
     };
     let _ = match ix.kind {
+        // A view holds the columns it selects; the rest is one SELECT by primary key per row.
+        IndexKind::Global if est.cql => write!(
+            reason,
+            "; + fetch: view {} holds {}, so {} come{} from the table — one SELECT by primary key for each of the \
+             ~{} rows",
+            ix.name,
+            match &ix.projection {
+                Projection::KeysOnly => "only the key columns".to_owned(),
+                Projection::Include(names) => format!("the key columns and {}", names.join(", ")),
+                Projection::All => "every column".to_owned(),
+            },
+            missing.join(", "),
+            if missing.len() == 1 { "s" } else { "" },
+            numbers::count(returned),
+        ),
         IndexKind::Global => write!(
             reason,
             "; + fetch: {} projects {}, so {} come{} from the table — BatchGetItem of the ~{} results \
@@ -603,4 +618,23 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
             pages(bytes)
         )
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_pages_in_words() {
+        let mb = PAGE_BYTES;
+        let cases = [
+            (0.0, "1 page of 1 MB"),
+            (mb, "1 page of 1 MB"),
+            (mb + 1.0, "2 pages of 1 MB"),
+            (12.5 * mb, "13 pages of 1 MB"),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(pages(bytes), text, "{bytes}");
+        }
+    }
 }

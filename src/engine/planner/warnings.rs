@@ -91,7 +91,13 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
             .writes
             .iter()
             .filter(|w| w.target != "table" && w.per_call > 0.0)
-            .map(|w| format!("{} ×{} ({})", w.target, factor(w.per_call), w.why))
+            .map(|w| {
+                let target = match w.target.strip_prefix("GSI ") {
+                    Some(name) if est.cql => format!("view {name}"),
+                    _ => w.target.clone(),
+                };
+                format!("{target} ×{} ({})", factor(w.per_call), w.why)
+            })
             .collect();
         out.push(Warning {
             code: WarningCode::WriteAmplification,
@@ -107,6 +113,14 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
                 rate(amplification * mean_rate(pattern, est.secs))
             ),
         });
+    }
+}
+
+/// The table or an index in the engine's words: a Cassandra index is a materialized view.
+fn place_name(est: &Estimator<'_>, place: Option<&Index>) -> String {
+    match place {
+        Some(index) if est.cql => format!("view {}", index.name),
+        _ => label(place),
     }
 }
 
@@ -256,11 +270,11 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         };
         out.push(Warning {
             code,
-            subject: format!("{} {}", label(group.place), group.pk.source()),
+            subject: format!("{} {}", place_name(est, group.place), group.pk.source()),
             message: format!(
                 "partition key {} ({}) {shape} {} → {} {} × {} = {} after {}; {guidance} (reached after {})",
                 group.pk.source(),
-                label(group.place),
+                place_name(est, group.place),
                 g.terms.join(" + "),
                 count(g.rows),
                 if est.cql { "rows" } else { "items" },
@@ -430,10 +444,10 @@ fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
                 .sum();
             out.push(Warning {
                 code: WarningCode::LowCardinalityIndex,
-                subject: format!("{} {}", label(Some(index)), keys.pk.source()),
+                subject: format!("{} {}", place_name(est, Some(index)), keys.pk.source()),
                 message: format!(
                     "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} writes/s of {} at peak",
-                    label(Some(index)),
+                    place_name(est, Some(index)),
                     keys.pk.source(),
                     if (spread.distinct - 1.0).abs() < 1e-9 { "1 value".to_owned() } else { format!("{} values", count(spread.distinct)) },
                     if spread.notes.is_empty() { "a literal key: every entry shares it".to_owned() } else { spread.notes.join("; ") },
