@@ -196,6 +196,16 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             0,
         ),
         (r#"Last("7d")"#, r#"Last("0s")"#, "needs a span longer than 0s", r#""0s""#, 0),
+        (
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+        ttl: (attribute: "expires", lifetime: "0s", entities: ["Post"]),"#,
+            "a TTL lifetime must be longer than 0s",
+            r#""0s", entities"#,
+            0,
+        ),
         (r#"Last("7d")"#, r#"BeginsWith("2025")"#, "but posted_at is Time (not text)", "BeginsWith", 0),
         (
             r#"given: ["user_id"], rate: 1)"#,

@@ -121,7 +121,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
 
 /// The pattern as the keys see it: an attribute that always holds the same text (`game` is
 /// always "tetris") is known to every caller, as if the pattern compared it with that constant.
-fn with_constants(est: &Estimator<'_>, p: &AccessPattern) -> AccessPattern {
+pub fn with_constants(est: &Estimator<'_>, p: &AccessPattern) -> AccessPattern {
     let mut known = p.clone();
     for (name, value) in est.constants(&p.entity) {
         if !known.knows(name) {
@@ -382,7 +382,7 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
             bytes_read: keys * entry_bytes,
             fetch: None,
             reason: if reach.fanout == 1 {
-                "the full primary key is known: one item".to_owned()
+                format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
             } else {
                 format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
             },

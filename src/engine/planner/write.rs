@@ -51,15 +51,17 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     };
     if p.action != Action::Put {
         // An update or delete names the item by its full key; the caller must be able to compute it.
-        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| p.knows(a)));
-        match keys::reach(p, &keys.pk, true, est.secs) {
+        // A constant attribute (`Text(…)`) is known to every caller.
+        let known = super::read::with_constants(est, p);
+        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
+        match keys::reach(&known, &keys.pk, true, est.secs) {
             Err(why) => {
                 out.served = false;
                 out.reason = format!("{why}: the application must read the item first to learn its key");
             }
             Ok(_) if !sk_known => {
                 let missing: Vec<&str> =
-                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !p.knows(a)).collect();
+                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !known.knows(a)).collect();
                 out.served = false;
                 out.reason = format!(
                     "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
@@ -102,7 +104,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
     // The base item itself is the one write that is not amplification.
-    out.write_amplification = Some(out.writes.iter().skip(1).map(|w| w.per_call).sum());
+    // (A fold from 0.0: an empty f64 sum is -0.0.)
+    out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
     if out.served {
         out.reason = reason(est, &out.writes, items);
     }

@@ -369,11 +369,14 @@ fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model:
                     ));
                 }
             }
-            Some(model::Ttl {
-                attribute: t.attribute.clone(),
-                lifetime: duration(&tpath.field("lifetime"), &t.lifetime)?,
-                entities: t.entities.clone(),
-            })
+            let lifetime = duration(&tpath.field("lifetime"), &t.lifetime)?;
+            if lifetime == crate::engine::time::SimDuration::ZERO {
+                return Err(problem(
+                    &tpath.field("lifetime"),
+                    "a TTL lifetime must be longer than 0s: items would expire as they are written",
+                ));
+            }
+            Some(model::Ttl { attribute: t.attribute.clone(), lifetime, entities: t.entities.clone() })
         }
     })
 }

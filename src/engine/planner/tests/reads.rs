@@ -192,3 +192,36 @@ fn a_cassandra_view_keeps_every_base_key_column() {
     // JSON keeps DynamoDB's operation names; the text report prints CQL.
     assert_eq!(pattern(&plan, "post").operation, Some(Operation::PutItem));
 }
+
+#[test]
+fn a_constant_attribute_is_known_to_every_pattern() {
+    // `game` is always "tetris": the top-N needs no input for it, and a sharded board with an
+    // INCLUDE projection serves it with a Query per shard and a fetch — not a Scan.
+    let source = r#"(
+        name: "board", title: "Board",
+        entities: [(name: "Score", attributes: [
+            (name: "player_id", type: S, gen: Pick("players")),
+            (name: "game", type: S, gen: Text("tetris")),
+            (name: "score", type: N, gen: Number(Uniform(0, 1000000))),
+            (name: "region", type: S, gen: OneOf([("eu", 1), ("us", 1)])),
+        ])],
+        populations: [(name: "players", count: 100000, ids: "p{}")],
+        patterns: [
+            (name: "submit", action: Update, entity: "Score", given: ["player_id"], sets: ["score"], rate: 10),
+            (name: "top-100", action: List, entity: "Score", range: (attribute: "score", span: All),
+             order: Desc, limit: 100, rate: 10),
+        ],
+        variants: [(name: "v", keys: {"Score": (pk: "P#{player_id}")}, indexes: [
+            (name: "top", keys: {"Score": (pk: "{game}#{hash(player_id, 4)}", sk: "{score:010}")},
+             projection: Include(["player_id"])),
+        ])],
+        workload: (duration: "1d", tick: "1s", seed: 1),
+    )"#;
+    let plan = plan_src(source, "v");
+    let top = pattern(&plan, "top-100");
+    assert_eq!((top.operation, top.index.as_deref(), top.fanout), (Some(Operation::Query), Some("top"), 4));
+    assert_eq!((top.key_condition.as_deref(), top.filter.as_deref()), (Some("GSI1PK = :pk"), None));
+    // 100 from each of 4 shards, and the 100 winners fetched for `region`.
+    assert_eq!(top.items_read, Some(400.0));
+    assert!(top.fetch.as_ref().is_some_and(|f| (f.items - 100.0).abs() < 1e-9), "{top:#?}");
+}
