@@ -192,6 +192,20 @@ pub fn format_id(format: &str, index: u64) -> String {
     format!("{}{index:0width$}{}", &format[..open], &format[close + 1..])
 }
 
+/// The member index an id written with `format` stands for (`"ch-0007"` in `"ch-{:04}"` is 7), or
+/// `None` when no member's id looks like that.
+pub fn parse_id(format: &str, id: &str) -> Option<u64> {
+    let open = format.find('{')?;
+    let close = format[open..].find('}').map(|c| open + c)?;
+    let digits = id.strip_prefix(&format[..open])?.strip_suffix(&format[close + 1..])?;
+    let spec = &format[open + 1..close];
+    let width = spec.strip_prefix(":0").and_then(|w| w.parse::<usize>().ok()).unwrap_or(0);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits.len() == width.max(1) || (digits.len() > width && !digits.starts_with('0')));
+    if canonical { digits.parse().ok() } else { None }
+}
+
 /// Whether `format` is a valid population id format (see [`format_id`]).
 pub fn id_format_is_valid(format: &str) -> bool {
     let Some(open) = format.find('{') else { return false };
@@ -513,6 +527,23 @@ mod tests {
         }
         for bad in ["sensor", "s-{", "s-{x}", "{}-{}", "s-{:5}"] {
             assert!(!id_format_is_valid(bad), "{bad}");
+        }
+        // Reading an id back: only what `format_id` writes.
+        let ids = [
+            ("sensor-{:05}", "sensor-00007", Some(7)),
+            ("sensor-{:05}", "sensor-123456", Some(123_456)),
+            ("sensor-{:05}", "sensor-7", None),
+            ("u{}", "u0", Some(0)),
+            ("u{}", "u007", None),
+            ("u{}", "nobody", None),
+            ("c{:03}x", "c1234x", Some(1234)),
+            ("c{:03}x", "c123", None),
+        ];
+        for (format, id, index) in ids {
+            assert_eq!(parse_id(format, id), index, "{format} {id}");
+            if let Some(i) = index {
+                assert_eq!(format_id(format, i), id);
+            }
         }
     }
 }

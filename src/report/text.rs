@@ -4,13 +4,14 @@
 use std::io::{self, Write};
 
 use super::ListEntry;
-use crate::engine::model::Scenario;
+use crate::engine::model::{Engine, Scenario};
 use crate::engine::planner::numbers;
-use crate::engine::planner::{Kind, PatternPlan, Plan};
+use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb};
 
 const WIDTH: usize = 80;
 
-/// Splits `text` into lines of at most `width` characters at spaces (a longer word is cut).
+/// Splits `text` into lines of at most `width` characters at spaces. A longer word breaks after a
+/// hyphen when one fits (`channel-with-` / `messages`), else it is cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
@@ -31,7 +32,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
                 lines.push(std::mem::take(&mut line));
                 continue;
             }
-            let rest = word.split_off(width);
+            let cut = word[..width].iter().rposition(|c| *c == '-').map_or(width, |i| i + 1);
+            let rest = word.split_off(cut);
             lines.push(word.iter().collect());
             word = rest;
         }
@@ -78,6 +80,15 @@ fn row(out: &mut impl Write, cells: &[(&str, usize)]) -> io::Result<()> {
     Ok(())
 }
 
+/// A bullet whose wrapped lines hang under its text, not under the bullet.
+fn bullet(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
+    for (i, line) in wrap(text, WIDTH - indent - 2).into_iter().enumerate() {
+        let lead = if i == 0 { "· " } else { "  " };
+        writeln!(out, "{}{lead}{line}", " ".repeat(indent))?;
+    }
+    Ok(())
+}
+
 fn paragraph(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
     for line in wrap(text, WIDTH - indent) {
         writeln!(out, "{}{line}", " ".repeat(indent))?;
@@ -101,10 +112,30 @@ pub fn list(out: &mut impl Write, entries: &[ListEntry]) -> io::Result<()> {
     writeln!(out, "Run `keyheat check NAME` to see how each access pattern is served.")
 }
 
+/// How an index is named in this engine's words: a Cassandra index is a materialized view.
+fn place_label(engine: Engine, label: &str) -> String {
+    match (engine, label.strip_prefix("GSI ")) {
+        (Engine::Cassandra, Some(name)) => format!("view {name}"),
+        _ => label.to_owned(),
+    }
+}
+
+/// The operation as the engine names it: DynamoDB's API, or the CQL statement.
+fn operation_name(engine: Engine, op: Operation) -> &'static str {
+    match engine {
+        Engine::DynamoDb => op.name(),
+        Engine::Cassandra => match op {
+            Operation::Scan => "SELECT (scan)",
+            other => cql_verb(other),
+        },
+    }
+}
+
 /// "Query ×2" / "PutItem" / "unserved", then where on the next line.
-fn served_by(p: &PatternPlan, plan: &Plan) -> String {
+fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
     let Some(op) = p.operation else { return "unserved".to_owned() };
     let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+    let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
     let place = match &p.index {
         None => "table".to_owned(),
         Some(name) => {
@@ -113,27 +144,65 @@ fn served_by(p: &PatternPlan, plan: &Plan) -> String {
                 .iter()
                 .find(|l| l.index.as_deref() == Some(name))
                 .map_or("index", |l| l.index_kind);
-            format!("{kind} {name}")
+            place_label(engine, &format!("{kind} {name}"))
         }
     };
-    format!("{}{fanout}\n{place}", op.name())
+    format!("{}{fanout}{fetch}\n{place}", operation_name(engine, op))
 }
 
-fn condition(p: &PatternPlan) -> String {
+/// Items one write call writes: the base item and every index entry, copy and aggregate.
+fn items_written(p: &PatternPlan) -> f64 {
+    p.writes.iter().map(|w| w.per_call).sum()
+}
+
+fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
-    if let Some(k) = &p.key_condition {
-        parts.push(k.clone());
+    match engine {
+        Engine::DynamoDb => {
+            if let Some(k) = &p.key_condition {
+                parts.push(k.clone());
+            }
+            if let Some(f) = &p.filter {
+                parts.push(format!("filter: {f}"));
+            }
+        }
+        Engine::Cassandra => {
+            let clauses: Vec<&str> = p.key_condition.iter().chain(&p.filter).map(String::as_str).collect();
+            if !clauses.is_empty() {
+                let filtering = if p.filter.is_some() { " ALLOW FILTERING" } else { "" };
+                parts.push(format!("WHERE {}{filtering}", clauses.join(" AND ")));
+            }
+        }
     }
-    if let Some(f) = &p.filter {
-        parts.push(format!("filter: {f}"));
-    }
-    if p.kind == Kind::Write
-        && let Some(wa) = p.write_amplification
-    {
-        let noun = if (wa - 1.0).abs() < f64::EPSILON { "item" } else { "items" };
-        parts.push(format!("{} {noun} written", numbers::factor(wa)));
+    if p.kind == Kind::Write && !p.writes.is_empty() {
+        let items = items_written(p);
+        let noun = match (engine, (items - 1.0).abs() < f64::EPSILON) {
+            (Engine::DynamoDb, true) => "item",
+            (Engine::DynamoDb, false) => "items",
+            (Engine::Cassandra, true) => "row",
+            (Engine::Cassandra, false) => "rows",
+        };
+        parts.push(format!("{} {noun} written", numbers::factor(items)));
     }
     if parts.is_empty() { "—".to_owned() } else { parts.join("; ") }
+}
+
+/// "recent — Query ×2 on the table, ~1 RCU per call": what serves a pattern and what a call costs.
+fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
+    let Some(op) = p.operation else { return format!("{} — unserved", p.name) };
+    let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+    let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
+    let place = served_by(p, plan, engine).split('\n').nth(1).unwrap_or("table").to_owned();
+    let place = if place == "table" { "the table".to_owned() } else { place };
+    let cost = match (engine, p.kind) {
+        (Engine::DynamoDb, Kind::Read) => format!(", ~{} RCU per call", numbers::count(p.units_per_call)),
+        (Engine::DynamoDb, Kind::Write) => format!(", {} WCU per call", numbers::factor(p.units_per_call)),
+        (Engine::Cassandra, Kind::Read) => {
+            format!(", ~{} read per call", numbers::bytes(p.bytes_read.unwrap_or(0.0)))
+        }
+        (Engine::Cassandra, Kind::Write) => String::new(),
+    };
+    format!("{} — {}{fanout}{fetch} on {place}{cost}", p.name, operation_name(engine, op))
 }
 
 pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
@@ -173,7 +242,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
     for p in &plan.patterns {
         let mark = if p.served { "✔" } else { "✘" };
         let rate = format!("{:>8}", numbers::rate(p.mean_rate));
-        let mut cond = condition(p);
+        let mut cond = condition(p, engine);
         let flagged: Vec<&str> =
             plan.warnings.iter().filter(|w| w.subject == p.name).map(|w| w.code.id()).collect();
         if !flagged.is_empty() {
@@ -185,7 +254,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
                 (mark, widths[0]),
                 (&p.name, widths[1]),
                 (&rate, widths[2]),
-                (&served_by(p, plan), widths[3]),
+                (&served_by(p, plan, engine), widths[3]),
                 (&cond, widths[4]),
             ],
         )?;
@@ -193,7 +262,11 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
     writeln!(out)?;
     writeln!(out, "How each pattern is served")?;
     for p in &plan.patterns {
-        paragraph(out, 2, &format!("{}: {}", p.name, p.reason))?;
+        paragraph(out, 2, &headline(p, plan, engine))?;
+        paragraph(out, 4, &p.reason)?;
+        for a in &p.alternatives {
+            bullet(out, 4, &format!("{}: {}", place_label(engine, &a.index), a.reason))?;
+        }
     }
     writeln!(out)?;
     if plan.warnings.is_empty() {
@@ -211,14 +284,90 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::planner;
+    use crate::scenario;
+
+    /// Channels and their messages, read by channel and by author; two variants.
+    const CHAT: &str = r#"(
+        name: "chat", title: "Chat",
+        entities: [(name: "Message", attributes: [
+            (name: "channel_id", type: S, gen: Pick("channels")),
+            (name: "sent_at", type: Time, gen: Now),
+            (name: "author", type: S, gen: Pick("users")),
+            (name: "body", type: S, gen: Payload(200)),
+        ])],
+        populations: [(name: "channels", count: 100, ids: "c{}"), (name: "users", count: 1000, ids: "u{}")],
+        patterns: [
+            (name: "post", action: Put, entity: "Message", given: ["channel_id"], rate: 1),
+            (name: "channel-with-messages", action: List, entity: "Message", given: ["channel_id"], rate: 1),
+            (name: "by-author", action: List, entity: "Message", given: ["author"], rate: 1),
+            (name: "everything", action: List, entity: "Message", rate: 1),
+        ],
+        variants: [(name: "v", keys: {"Message": (pk: "C#{channel_id}", sk: "{sent_at}")}, indexes: [
+            (name: "by-author", keys: {"Message": (pk: "{author}", sk: "{sent_at}")}),
+            (name: "wide", keys: {"Message": (pk: "{author}")}, projection: KeysOnly),
+            (name: "all", keys: {"Message": (pk: "ALL", sk: "{sent_at}")}, projection: KeysOnly),
+        ])],
+        workload: (duration: "1h", tick: "1s", seed: 1),
+    )"#;
+
+    fn render(source: &str) -> String {
+        let loaded = scenario::parse("chat.ron", source).unwrap_or_else(|e| panic!("{e}"));
+        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+        let mut out = Vec::new();
+        check(&mut out, &loaded.scenario, &plan).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_check_report_shows_units_and_why_other_places_do_not_serve() {
+        let text = render(CHAT);
+        for line in text.lines() {
+            assert!(line.chars().count() <= WIDTH, "{line:?}");
+        }
+        // Wrapped lines joined, so a phrase may cross a line end.
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for part in [
+            // Units per call, per pattern.
+            "post — PutItem on the table, 4 WCU per call",
+            "by-author — Query on GSI by-author, ~",
+            // Why each other place does not serve, or costs more.
+            "· table: its partition key C#{channel_id} needs channel_id, which the pattern does not give",
+            "· GSI wide: also serves it (Query + fetch, ~",
+            // A literal key named, not "takes only 1 values ()".
+            "takes only 1 value (a literal key: every entry shares it)",
+        ] {
+            assert!(flat.contains(part), "{part:?} missing from\n{text}");
+        }
+        // A name breaks after a hyphen, not inside a word.
+        assert!(text.contains("\n✔ channel-with-  ") && text.contains("\n  messages  "), "{text}");
+        assert!(!text.contains("1 pages") && !text.contains("mes\n"), "{text}");
+    }
+
+    #[test]
+    fn the_cassandra_profile_speaks_cql() {
+        let source = CHAT.replace(r#"title: "Chat","#, r#"title: "Chat", engine: Cassandra,"#);
+        let text = render(&source);
+        for part in
+            ["INSERT", "SELECT", "view by-author", "WHERE author = ?", "rows written", "read per call"]
+        {
+            assert!(text.contains(part), "{part:?} missing from\n{text}");
+        }
+        for dynamodb in ["PutItem", "GetItem", "Query", "RCU", "WCU", "GSI"] {
+            assert!(!text.contains(dynamodb), "{dynamodb:?} in\n{text}");
+        }
+    }
 
     #[test]
     fn wraps_at_spaces_and_cuts_long_words() {
-        let cases: [(&str, usize, &[&str]); 4] = [
+        let cases: [(&str, usize, &[&str]); 6] = [
             ("PK = :pk AND begins_with(SK, :prefix)", 20, &["PK = :pk AND", "begins_with(SK,", ":prefix)"]),
             ("", 10, &[""]),
             ("abcdefghij", 4, &["abcd", "efgh", "ij"]),
             ("a b", 3, &["a b"]),
+            // A long name breaks after a hyphen, not mid-word.
+            ("channel-with-messages", 16, &["channel-with-", "messages"]),
+            ("by-time-after-author", 16, &["by-time-after-", "author"]),
         ];
         for (text, width, lines) in cases {
             assert_eq!(wrap(text, width), lines, "{text:?} at {width}");

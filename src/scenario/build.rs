@@ -4,13 +4,13 @@
 
 use std::collections::BTreeSet;
 
+mod pattern;
 mod variant;
 
 use super::file;
 use super::source_map::Path;
-use crate::engine::model::{
-    self, AccessPattern, Action, AttrType, Entity, Generator, Goal, GoalCheck, RangeSpan,
-};
+use crate::engine::model::{self, AccessPattern, AttrType, Entity, Generator, Goal, GoalCheck};
+use crate::engine::planner::numbers;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::Popularity;
 
@@ -23,6 +23,12 @@ pub struct Problem {
 }
 
 type Result<T> = std::result::Result<T, Problem>;
+
+/// The largest population a file may declare: far past any real key space, small enough that
+/// every estimate the planner makes stays a finite number.
+const MAX_COUNT: f64 = 1e12;
+/// The longest workload: 100 years.
+const MAX_DURATION: SimDuration = SimDuration::from_secs(100 * 365 * 86_400);
 
 fn problem(path: &Path, message: impl Into<String>) -> Problem {
     Problem { path: path.clone(), offset: None, message: message.into() }
@@ -42,6 +48,23 @@ fn unique<'a>(path: &Path, what: &str, names: impl IntoIterator<Item = (usize, &
         }
         if !seen.insert(name) {
             return Err(problem(&path.index(i).field("name"), format!("two {what}s are named {name:?}")));
+        }
+    }
+    Ok(())
+}
+
+/// A map gives each key once: of two entries with one key, ron's maps keep one silently.
+/// The problem points at the second entry's key (`path.index(i)` of a map is its i-th key).
+fn distinct_keys<V>(path: &Path, entries: &file::Entries<V>) -> Result<()> {
+    let mut seen = BTreeSet::new();
+    for (i, (key, _)) in entries.iter().enumerate() {
+        if !seen.insert(key) {
+            return Err(problem(
+                &path.index(i),
+                format!(
+                    "{key:?} is given twice in this map; give each key once (the second would replace the first)"
+                ),
+            ));
         }
     }
     Ok(())
@@ -104,7 +127,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .patterns
         .iter()
         .enumerate()
-        .map(|(i, p)| pattern(&root.field("patterns").index(i), p, &entities))
+        .map(|(i, p)| pattern::pattern(&root.field("patterns").index(i), p, &entities, &populations))
         .collect::<Result<Vec<_>>>()?;
     if f.variants.is_empty() {
         return Err(problem(&root.field("variants"), "a scenario needs at least one variant (a key design)"));
@@ -112,6 +135,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
     unique(&root.field("variants"), "variant", f.variants.iter().map(|v| v.name.as_str()).enumerate())?;
     let context = variant::Context {
         entities: &entities,
+        populations: &populations,
         patterns: &patterns,
         cql: matches!(f.engine, file::Engine::Cassandra),
     };
@@ -178,6 +202,23 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
     }
     if let Some(popularity) = &p.popularity {
         popularity.validate().map_err(|e| problem(&path.field("popularity"), e))?;
+        fixed_members(&path.field("popularity"), popularity, p.count, &p.name)?;
+    }
+    if p.count as f64 > MAX_COUNT {
+        return Err(problem(
+            &path.field("count"),
+            format!("a population has at most {} members; found {}", numbers::count(MAX_COUNT), p.count),
+        ));
+    }
+    if p.growth_per_day > MAX_COUNT {
+        return Err(problem(
+            &path.field("growth_per_day"),
+            format!(
+                "growth_per_day is at most {} members a day; found {}",
+                numbers::count(MAX_COUNT),
+                large(p.growth_per_day)
+            ),
+        ));
     }
     if p.count == 0 && p.growth_per_day == 0.0 {
         return Err(problem(
@@ -191,6 +232,82 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
         id_format: p.ids.clone(),
         popularity: p.popularity.clone().unwrap_or(Popularity::Uniform),
         growth_per_day: p.growth_per_day,
+    })
+}
+
+/// `Fixed(m)` always picks member m, which must exist: members are numbered from 0 to count - 1.
+fn fixed_members(path: &Path, popularity: &Popularity, count: u64, population: &str) -> Result<()> {
+    match popularity {
+        Popularity::Fixed(member) if *member >= count => Err(problem(
+            path,
+            format!(
+                "Fixed({member}) picks member {member}, but {population} has {count} member{} (numbered 0 to {})",
+                if count == 1 { "" } else { "s" },
+                count.saturating_sub(1)
+            ),
+        )),
+        Popularity::Weighted(branches) => {
+            for (_, branch) in branches {
+                fixed_members(path, branch, count, population)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `g` ever writes `value` (for `equals` and `only_when`), and if not, what it writes.
+fn produces(
+    g: &Generator,
+    value: &str,
+    populations: &[model::Population],
+) -> std::result::Result<(), String> {
+    match g {
+        Generator::Sometimes(_, inner) => produces(inner, value, populations),
+        Generator::Text(text) if text == value => Ok(()),
+        Generator::Text(text) => Err(format!("only {text:?}")),
+        Generator::OneOf(choices) if choices.iter().any(|(v, _)| v == value) => Ok(()),
+        Generator::OneOf(choices) => Err(format!(
+            "one of {}",
+            choices.iter().map(|(v, _)| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+        )),
+        Generator::Chance(_) if matches!(value, "true" | "false") => Ok(()),
+        Generator::Chance(_) => Err("\"true\" or \"false\"".to_owned()),
+        Generator::Pick(name) | Generator::New(name) => {
+            let Some(p) = populations.iter().find(|p| &p.name == name) else { return Ok(()) };
+            if model::parse_id(&p.id_format, value).is_some() {
+                Ok(())
+            } else {
+                Err(format!("ids of {name} like {:?}", p.id(0)))
+            }
+        }
+        Generator::Now | Generator::NowPlus(_) | Generator::Number(_) => {
+            if crate::engine::number::Number::parse(value).is_ok() {
+                Ok(())
+            } else {
+                Err("numbers".to_owned())
+            }
+        }
+        Generator::Payload(_) => Ok(()),
+    }
+}
+
+/// `value` is one the attribute's generator can write; `what` names the comparison.
+fn producible(
+    path: &Path,
+    attribute: &model::Attribute,
+    value: &str,
+    populations: &[model::Population],
+    what: &str,
+) -> Result<()> {
+    produces(&attribute.generator, value, populations).map_err(|values| {
+        problem(
+            path,
+            format!(
+                "{what} {} = {value:?} never matches: the values of {} are {values}",
+                attribute.name, attribute.name
+            ),
+        )
     })
 }
 
@@ -301,11 +418,29 @@ fn generator(
     })
 }
 
+/// A number as a user wrote it, or in scientific notation when it is too long to read (1e300).
+fn large(x: f64) -> String {
+    if x.abs() >= 1e15 { format!("{x:e}") } else { format!("{x}") }
+}
+
+fn unwrap_sometimes(g: &Generator) -> &Generator {
+    match g {
+        Generator::Sometimes(_, inner) => unwrap_sometimes(inner),
+        other => other,
+    }
+}
+
 fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
     let total = duration(&path.field("duration"), &w.duration)?;
     let tick = duration(&path.field("tick"), &w.tick)?;
     if total == SimDuration::ZERO {
         return Err(problem(&path.field("duration"), "the workload's duration must be longer than 0s"));
+    }
+    if total > MAX_DURATION {
+        return Err(problem(
+            &path.field("duration"),
+            format!("a workload lasts at most 100 years ({MAX_DURATION}); found {total}"),
+        ));
     }
     if tick == SimDuration::ZERO || tick > total {
         return Err(problem(
@@ -343,139 +478,6 @@ fn attribute_of<'e>(path: &Path, entity: &'e Entity, name: &str) -> Result<&'e m
             ),
         )
     })
-}
-
-fn pattern(path: &Path, p: &file::Pattern, entities: &[Entity]) -> Result<AccessPattern> {
-    let entity = entity_named(&path.field("entity"), entities, &p.entity)?;
-    let action = match p.action {
-        file::Action::Get => Action::Get,
-        file::Action::List => Action::List,
-        file::Action::Put => Action::Put,
-        file::Action::Update => Action::Update,
-        file::Action::Delete => Action::Delete,
-    };
-    let range = range(&path.field("range"), p, entity, action)?;
-    inputs(path, p, entities, entity, action)?;
-    if p.limit == Some(0) {
-        return Err(problem(&path.field("limit"), "a limit must be at least 1"));
-    }
-    if !(p.rate.is_finite() && p.rate >= 0.0) {
-        return Err(problem(
-            &path.field("rate"),
-            format!("the rate is calls per second, a number ≥ 0; found {}", p.rate),
-        ));
-    }
-    if let Some(ms) = p.latency_ms
-        && !(ms.is_finite() && ms > 0.0)
-    {
-        return Err(problem(&path.field("latency_ms"), "a latency target is a number of milliseconds > 0"));
-    }
-    if let Some(keys) = &p.keys {
-        if p.given.is_empty() {
-            return Err(problem(
-                &path.field("keys"),
-                "`keys` chooses among the given attribute's values, but the pattern gives none",
-            ));
-        }
-        keys.validate().map_err(|e| problem(&path.field("keys"), e))?;
-    }
-    for (i, shape) in p.shape.iter().enumerate() {
-        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
-    }
-    Ok(AccessPattern {
-        name: p.name.clone(),
-        description: p.description.clone(),
-        action,
-        entity: p.entity.clone(),
-        with: p.with.clone(),
-        given: p.given.clone(),
-        equals: p.equals.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        range,
-        order: match p.order {
-            file::Order::Asc => model::Order::Asc,
-            file::Order::Desc => model::Order::Desc,
-        },
-        limit: p.limit,
-        sets: p.sets.clone(),
-        returns: p.returns.clone(),
-        contains: p.contains.clone(),
-        rate: p.rate,
-        shapes: p.shape.clone(),
-        keys: p.keys.clone(),
-        latency_target_ms: p.latency_ms,
-    })
-}
-
-/// The attribute a pattern ranges over, and how far.
-fn range(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Result<Option<model::Range>> {
-    let Some(r) = &p.range else { return Ok(None) };
-    if !action.is_read() {
-        return Err(problem(
-            path,
-            format!("a {action} pattern writes one item; only Get and List read a range"),
-        ));
-    }
-    let attribute = attribute_of(&path.field("attribute"), entity, &r.attribute)?;
-    let span = match &r.span {
-        file::Span::Last(text) => {
-            if !matches!(attribute.ty, AttrType::Time) {
-                return Err(problem(
-                    &path.field("span"),
-                    format!("Last(…) ranges over time, but {} is {}", attribute.name, attribute.ty),
-                ));
-            }
-            RangeSpan::Last(duration(&path.field("span").index(0), text)?)
-        }
-        file::Span::BeginsWith(prefix) => RangeSpan::BeginsWith(prefix.clone()),
-        file::Span::All => RangeSpan::All,
-    };
-    Ok(Some(model::Range { attribute: r.attribute.clone(), span }))
-}
-
-/// Every attribute a pattern names exists on its entity, where the action allows it.
-fn inputs(
-    path: &Path,
-    p: &file::Pattern,
-    entities: &[Entity],
-    entity: &Entity,
-    action: Action,
-) -> Result<()> {
-    for (i, other) in p.with.iter().enumerate() {
-        entity_named(&path.field("with").index(i), entities, other)?;
-        if action != Action::List {
-            return Err(problem(
-                &path.field("with"),
-                "only a List pattern can read other entities with its own",
-            ));
-        }
-    }
-    for (i, name) in p.given.iter().enumerate() {
-        attribute_of(&path.field("given").index(i), entity, name)?;
-    }
-    for name in p.equals.keys() {
-        attribute_of(&path.field("equals").key(name), entity, name)?;
-    }
-    if !p.sets.is_empty() && action != Action::Update {
-        return Err(problem(&path.field("sets"), "only an Update pattern sets attributes"));
-    }
-    for (i, name) in p.sets.iter().enumerate() {
-        attribute_of(&path.field("sets").index(i), entity, name)?;
-    }
-    if let Some(returns) = &p.returns {
-        for (i, name) in returns.iter().enumerate() {
-            attribute_of(&path.field("returns").index(i), entity, name)?;
-        }
-    }
-    if let Some(name) = &p.contains {
-        let attribute = attribute_of(&path.field("contains"), entity, name)?;
-        if !matches!(attribute.ty, AttrType::S) {
-            return Err(problem(
-                &path.field("contains"),
-                format!("contains(…) searches text, but {name} is {}", attribute.ty),
-            ));
-        }
-    }
-    Ok(())
 }
 
 fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal> {

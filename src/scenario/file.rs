@@ -4,10 +4,15 @@
 //! Every struct denies unknown fields so that a typo is an error at its line and column rather
 //! than a silently ignored setting. Type names are what a user may write before `(` (ron checks
 //! them), so they read as the format's vocabulary: `Entity(…)`, `Pattern(…)`, `Index(…)`.
+//!
+//! Maps keep their entries in file order, duplicates included ([`Entries`]): a map type would
+//! keep only the last of two equal keys and drop the first without a word.
 
-use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
 
 use crate::engine::workload::{Distribution, Popularity, RateShape};
 
@@ -105,7 +110,7 @@ pub struct Pattern {
     #[serde(default)]
     pub given: Vec<String>,
     #[serde(default)]
-    pub equals: BTreeMap<String, String>,
+    pub equals: Entries<String>,
     #[serde(default)]
     pub range: Option<Range>,
     #[serde(default)]
@@ -167,7 +172,7 @@ pub struct Variant {
     pub capacity: Capacity,
     #[serde(default)]
     pub table: Option<Table>,
-    pub keys: BTreeMap<String, Keys>,
+    pub keys: Entries<Keys>,
     #[serde(default)]
     pub indexes: Vec<Index>,
     #[serde(default)]
@@ -216,7 +221,7 @@ pub struct Index {
     pub pk_attribute: Option<String>,
     #[serde(default)]
     pub sk_attribute: Option<String>,
-    pub keys: BTreeMap<String, Keys>,
+    pub keys: Entries<Keys>,
     #[serde(default)]
     pub projection: Projection,
     #[serde(default)]
@@ -309,4 +314,49 @@ pub struct Practice {
     #[serde(default)]
     pub hints: Vec<String>,
     pub solution: String,
+}
+
+/// A `{key: value, …}` map as written: every entry in file order, a repeated key included, so
+/// that `build` can point at the repetition instead of silently keeping one of the two.
+#[derive(Debug)]
+pub struct Entries<V>(pub Vec<(String, V)>);
+
+impl<V> Default for Entries<V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<V> Entries<V> {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntriesVisitor<V>(PhantomData<V>);
+
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for EntriesVisitor<V> {
+            type Value = Entries<V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map like {\"key\": value}")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<V>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, V>()? {
+                    entries.push(entry);
+                }
+                Ok(Entries(entries))
+            }
+        }
+
+        deserializer.deserialize_map(EntriesVisitor(PhantomData))
+    }
 }

@@ -10,7 +10,8 @@
 use std::fmt;
 
 /// A position in the source: 1-based line and column (in characters, as ron counts them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Positions order as they read: by line, then column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     pub line: usize,
     pub col: usize,
@@ -82,11 +83,13 @@ enum Kind {
     },
     Seq(Vec<Node>),
     Map(Vec<(Node, Node)>),
-    /// A string literal: its decoded text, and whether the source spells it byte for byte
-    /// (no escapes, one line), so offsets inside it map to columns.
+    /// A string literal: its decoded text, whether the source spells it byte for byte (no
+    /// escapes, one line), so offsets inside it map to columns, and how many characters come
+    /// before its text (`"` is 1, `r#"` is 3).
     Str {
         text: String,
         verbatim: bool,
+        opening: usize,
     },
     Other,
 }
@@ -116,9 +119,11 @@ impl SourceMap {
     pub fn locate_in_string(&self, path: &Path, offset: usize) -> Option<Position> {
         let node = self.resolve(path)?;
         match &node.kind {
-            Kind::Str { text, verbatim: true } if offset <= text.len() && text.is_char_boundary(offset) => {
+            Kind::Str { text, verbatim: true, opening }
+                if offset <= text.len() && text.is_char_boundary(offset) =>
+            {
                 let chars = text[..offset].chars().count();
-                Some(Position { line: node.start.line, col: node.start.col + 1 + chars })
+                Some(Position { line: node.start.line, col: node.start.col + opening + chars })
             }
             _ => Some(node.start),
         }
@@ -133,6 +138,8 @@ impl SourceMap {
                     fields.iter().find(|(field, _)| field == name).map(|(_, value)| value)
                 }
                 (Kind::Compound { items, .. } | Kind::Seq(items), Segment::Index(index)) => items.get(*index),
+                // The i-th entry of a map is named by its key (where a repeated key is).
+                (Kind::Map(entries), Segment::Index(index)) => entries.get(*index).map(|(key, _)| key),
                 (Kind::Map(entries), Segment::Key(key)) => entries
                     .iter()
                     .find(|(k, _)| matches!(&k.kind, Kind::Str { text, .. } if text == key))
@@ -169,6 +176,7 @@ enum Tok {
     Str {
         text: String,
         verbatim: bool,
+        opening: usize,
     },
     /// Numbers, chars, `#`, `!` and anything else a value tree does not need to tell apart.
     Atom,
@@ -258,7 +266,7 @@ impl Scanner<'_> {
                 c => text.push(c),
             }
         }
-        Tok::Str { text, verbatim }
+        Tok::Str { text, verbatim, opening: 1 }
     }
 
     /// After the `r` of a raw string `r#"…"#`.
@@ -286,8 +294,9 @@ impl Scanner<'_> {
                 text.push(c);
             }
         }
-        let verbatim = hashes == 0 && !text.contains('\n');
-        Tok::Str { text, verbatim }
+        // A raw string has no escapes: one line of it maps to columns, after `r`, the `#`s and `"`.
+        let verbatim = !text.contains('\n');
+        Tok::Str { text, verbatim, opening: 2 + hashes }
     }
 
     fn char_literal(&mut self) {
@@ -303,7 +312,33 @@ impl Scanner<'_> {
     }
 }
 
-fn tokenize(source: &str) -> Vec<(Position, Tok)> {
+/// What a token is, as far as error messages care: brackets, strings and everything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Open(char),
+    Close(char),
+    Str,
+    Other,
+}
+
+/// Every token of the source with where it starts and where it ends (the position after its
+/// last character), comments and whitespace left out.
+pub fn marks(source: &str) -> Vec<(Position, Position, Mark)> {
+    tokenize(source)
+        .into_iter()
+        .map(|(start, tok, end)| {
+            let mark = match tok {
+                Tok::Open(c) => Mark::Open(c),
+                Tok::Close(c) => Mark::Close(c),
+                Tok::Str { .. } => Mark::Str,
+                _ => Mark::Other,
+            };
+            (start, end, mark)
+        })
+        .collect()
+}
+
+fn tokenize(source: &str) -> Vec<(Position, Tok, Position)> {
     let mut s = Scanner { chars: source.chars().peekable(), line: 1, col: 1 };
     let mut tokens = Vec::new();
     while let Some(c) = s.peek() {
@@ -349,7 +384,10 @@ fn tokenize(source: &str) -> Vec<(Position, Tok)> {
             }
             'b' if s.peek() == Some('"') => {
                 s.bump();
-                s.quoted()
+                match s.quoted() {
+                    Tok::Str { text, verbatim, .. } => Tok::Str { text, verbatim, opening: 2 },
+                    other => other,
+                }
             }
             c if c.is_alphabetic() || c == '_' => Tok::Ident(ident_rest(&mut s, c.to_string())),
             _ => {
@@ -363,7 +401,7 @@ fn tokenize(source: &str) -> Vec<(Position, Tok)> {
                 Tok::Atom
             }
         };
-        tokens.push((start, tok));
+        tokens.push((start, tok, s.position()));
     }
     tokens
 }
@@ -377,17 +415,17 @@ fn ident_rest(s: &mut Scanner<'_>, mut ident: String) -> String {
 }
 
 struct Reader<'t> {
-    tokens: &'t [(Position, Tok)],
+    tokens: &'t [(Position, Tok, Position)],
     at: usize,
 }
 
 impl<'t> Reader<'t> {
     fn peek(&self) -> Option<&'t Tok> {
-        self.tokens.get(self.at).map(|(_, t)| t)
+        self.tokens.get(self.at).map(|(_, t, _)| t)
     }
 
     fn peek_at(&self, ahead: usize) -> Option<&'t Tok> {
-        self.tokens.get(self.at + ahead).map(|(_, t)| t)
+        self.tokens.get(self.at + ahead).map(|(_, t, _)| t)
     }
 
     /// Skips `#![enable(…)]` lines at the top.
@@ -418,7 +456,7 @@ impl<'t> Reader<'t> {
     }
 
     fn value(&mut self) -> Option<Node> {
-        let (start, tok) = self.tokens.get(self.at)?.clone();
+        let (start, tok, _) = self.tokens.get(self.at)?.clone();
         self.at += 1;
         let kind = match tok {
             Tok::Open('(') => self.compound(None),
@@ -428,7 +466,7 @@ impl<'t> Reader<'t> {
                 self.at += 1;
                 self.compound(Some(name))
             }
-            Tok::Str { text, verbatim } => Kind::Str { text, verbatim },
+            Tok::Str { text, verbatim, opening } => Kind::Str { text, verbatim, opening },
             _ => Kind::Other,
         };
         Some(Node { start, kind })

@@ -5,34 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use super::keys;
-use super::load::{hottest_share, mean_rate, popularity_label, steady_share, typical};
-use super::numbers;
+mod spread;
+
+use spread::value_share;
+
+use super::load::{mean_rate, typical};
 use crate::engine::model::{AccessPattern, Action, AttrType, Entity, Generator, Index, Scenario, Variant};
 use crate::engine::number::Number;
 use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_size};
-use crate::engine::workload::Popularity;
-
-/// How one attribute's values spread (see `Spread`).
-struct ValueSpread {
-    distinct: f64,
-    hottest: f64,
-    steady: f64,
-    typical: f64,
-    note: String,
-}
-
-impl ValueSpread {
-    /// `n` equally likely values.
-    fn even(n: f64, note: String) -> ValueSpread {
-        ValueSpread { distinct: n, hottest: 1.0 / n, steady: 1.0 / n, typical: 1.0 / n, note }
-    }
-
-    fn typical(self, typical: f64) -> ValueSpread {
-        ValueSpread { typical, ..self }
-    }
-}
 
 /// Items under one partition key value and how fast new ones arrive.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,26 +30,9 @@ pub struct Estimator<'a> {
     pub secs: f64,
     pub cql: bool,
     items: BTreeMap<String, Item>,
-}
-
-/// How a key template spreads items or requests over its values.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Spread {
-    /// Distinct values the template takes over the run.
-    pub distinct: f64,
-    /// The share of writes (or reads) that land on the most popular value at one time.
-    pub hottest: f64,
-    /// The share the busiest value keeps over the whole run: below `hottest` when the hot value
-    /// moves on (`Latest` favours whichever member is newest).
-    pub steady: f64,
-    /// The share of items under a typical value, or under the value the pattern's constants
-    /// pick (`status = "PENDING"`).
-    pub typical: f64,
-    /// When a slot buckets time, the longest bucket in seconds: a value only takes writes
-    /// during its bucket.
-    pub bucket_secs: Option<f64>,
-    /// Why, one phrase per slot.
-    pub notes: Vec<String>,
+    /// Per entity, the average item size: attributes that only some items carry (`Sometimes`
+    /// attributes, the key attributes of a sparse index) count by the share that carries them.
+    bytes: BTreeMap<String, f64>,
 }
 
 impl<'a> Estimator<'a> {
@@ -79,10 +43,43 @@ impl<'a> Estimator<'a> {
             secs: scenario.workload.duration.as_secs_f64(),
             cql: scenario.engine == crate::engine::model::Engine::Cassandra,
             items: BTreeMap::new(),
+            bytes: BTreeMap::new(),
         };
         let items = scenario.entities.iter().map(|e| (e.name.clone(), est.representative(e))).collect();
         est.items = items;
+        let bytes = scenario
+            .entities
+            .iter()
+            .map(|e| {
+                let weighted = est
+                    .item(&e.name)
+                    .iter()
+                    .map(|(name, value)| est.carried_share(e, name) * attr_bytes(name, value));
+                (e.name.clone(), weighted.sum())
+            })
+            .collect();
+        est.bytes = bytes;
         est
+    }
+
+    /// The share of the entity's items that carry `name`: a `Sometimes` attribute's share, a
+    /// sparse index's key attribute the index's presence; everything else 1.
+    fn carried_share(&self, e: &Entity, name: &str) -> f64 {
+        if let Some(a) = e.attribute(name) {
+            return sometimes_share(&a.generator);
+        }
+        let table_key = name == self.variant.table_pk || self.variant.table_sk.as_deref() == Some(name);
+        let index_keys: Vec<&Index> = self
+            .variant
+            .indexes
+            .iter()
+            .filter(|i| i.keys_of(&e.name).is_some())
+            .filter(|i| i.pk_attribute == name || i.sk_attribute.as_deref() == Some(name))
+            .collect();
+        if table_key || index_keys.is_empty() {
+            return 1.0;
+        }
+        index_keys.iter().map(|i| self.presence(&e.name, Some(i))).fold(0.0, f64::max)
     }
 
     pub fn entity(&self, name: &str) -> &'a Entity {
@@ -95,8 +92,9 @@ impl<'a> Estimator<'a> {
         self.items.get(entity).expect("every entity has a representative item")
     }
 
+    /// The average size of the entity's items (see `carried_share`).
     pub fn item_bytes(&self, entity: &str) -> f64 {
-        item_size(self.item(entity)) as f64
+        self.bytes.get(entity).copied().unwrap_or_else(|| item_size(self.item(entity)) as f64)
     }
 
     /// Bytes of the entity's entry in `index` (table keys + index keys + projected attributes),
@@ -115,12 +113,23 @@ impl<'a> Estimator<'a> {
                 key_names.extend(k.sk.iter().flat_map(Template::attributes));
             }
         }
-        let size: usize = item
-            .iter()
+        // Every entry carries the index's keys; a projected attribute that only some items
+        // carry counts by its share.
+        let own_keys: Vec<&str> = index
+            .keys_of(entity)
+            .into_iter()
+            .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
+            .chain([index.pk_attribute.as_str()])
+            .chain(index.sk_attribute.as_deref())
+            .collect();
+        let e = self.entity(entity);
+        item.iter()
             .filter(|(name, _)| key_names.contains(&name.as_str()) || index.projection.carries(name))
-            .map(|(name, value)| name.len() + value.size())
-            .sum();
-        size as f64
+            .map(|(name, value)| {
+                let share = if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried_share(e, name) };
+                share * attr_bytes(name, value)
+            })
+            .sum()
     }
 
     fn time_value(&self) -> u64 {
@@ -242,26 +251,87 @@ impl<'a> Estimator<'a> {
             .map_or(self.secs, |t| t.lifetime.as_secs_f64().min(self.secs))
     }
 
-    /// Items of the entity at the end of the run.
+    /// Items of the entity at the end of the run: those it starts with (one per member of the
+    /// population it owns) plus those its writes create, and never more than its table key can
+    /// tell apart. Puts create items; an entity nobody puts and that owns no population is created
+    /// by the updates that upsert it (a counter, an aggregate); one nobody writes is assumed to
+    /// hold every key it can.
     pub fn items_total(&self, entity: &str) -> f64 {
         let e = self.entity(entity);
         let owned = e
             .owned_population()
             .and_then(|p| self.scenario.population(p))
             .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0);
-        if self.creates_new(entity) {
-            let puts = self.put_rate(entity);
+        let keys = self.key_space(entity);
+        let puts = self.put_rate(entity);
+        let upserts: f64 = self.writes(entity, Action::Update).map(|p| mean_rate(p, self.secs)).sum::<f64>()
+            + self.aggregate_rate(entity);
+        let created = if puts > 0.0 {
             let deletes: f64 = self.writes(entity, Action::Delete).map(|p| mean_rate(p, self.secs)).sum();
-            return (owned + (puts - deletes).max(0.0) * self.lifetime(entity)).max(0.0);
+            (puts - deletes).max(0.0) * self.lifetime(entity)
+        } else if owned > 0.0 {
+            // Updates of an entity that starts with its members change those members.
+            0.0
+        } else {
+            upserts * self.lifetime(entity)
+        };
+        let written = owned + created;
+        if written <= 0.0 && keys.is_finite() {
+            return keys;
         }
-        if owned > 0.0 {
-            return owned;
+        written.min(keys).max(0.0)
+    }
+
+    /// Calls per second of the patterns that maintain an aggregate item of the entity.
+    fn aggregate_rate(&self, entity: &str) -> f64 {
+        self.variant
+            .aggregates
+            .iter()
+            .filter(|a| a.entity == entity)
+            .flat_map(|a| a.on.iter())
+            .filter_map(|name| self.scenario.pattern(name))
+            .map(|p| mean_rate(p, self.secs))
+            .sum()
+    }
+
+    /// Distinct table keys the entity's items can take: the distinct values of the key's
+    /// attributes counted jointly (an attribute in both keys counts once, and `hash(x, N)` next
+    /// to `x` adds nothing), times the write shards. Infinite when a key holds a fresh value (a
+    /// new id, the write time, a generated number).
+    pub fn key_space(&self, entity: &str) -> f64 {
+        if self.creates_new(entity) {
+            return f64::INFINITY;
         }
-        // Puts overwrite a bounded set of keys: at most one item per key.
         let Some(k) = self.variant.keys_of(entity) else { return 0.0 };
-        let pk = self.spread(entity, None, &k.pk, None);
-        let sk = k.sk.as_ref().map_or(1.0, |sk| self.spread(entity, None, sk, None).distinct);
-        pk.distinct * sk
+        let e = self.entity(entity);
+        let parts: Vec<&Part> = k.pk.parts().iter().chain(k.sk.iter().flat_map(Template::parts)).collect();
+        let plain: Vec<&str> =
+            parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
+        let mut counted: Vec<&str> = Vec::new();
+        let mut space = 1.0;
+        for part in parts {
+            match part {
+                Part::Literal(_) => {}
+                Part::Shard { count } => space *= f64::from(*count),
+                Part::Hash { name, count } => {
+                    if !plain.contains(&name.as_str()) && !counted.contains(&name.as_str()) {
+                        counted.push(name);
+                        space *= self.distinct_values(e, name).min(f64::from(*count));
+                    }
+                }
+                Part::Attr { name, .. } | Part::Time { name, .. } | Part::Bucket { name, .. } => {
+                    if counted.contains(&name.as_str()) {
+                        continue;
+                    }
+                    counted.push(name);
+                    let time = self.generator_of(e, name).is_none_or(|g| {
+                        matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_))
+                    });
+                    space *= if time { f64::INFINITY } else { self.distinct_values(e, name) };
+                }
+            }
+        }
+        space
     }
 
     /// Share of the entity's items that appear in the index: attributes its key templates need
@@ -282,162 +352,12 @@ impl<'a> Estimator<'a> {
         share
     }
 
-    /// How `template` (in the table or `place`) spreads the entity's items (`chooser: None`) or
-    /// one pattern's calls over its values. In a sparse index the `only_when` attribute is
-    /// constant: `presence` accounts for the items left out.
-    pub fn spread(
-        &self,
-        entity: &str,
-        place: Option<&Index>,
-        template: &Template,
-        chooser: Option<&AccessPattern>,
-    ) -> Spread {
-        let e = self.entity(entity);
-        let mut spread = Spread {
-            distinct: 1.0,
-            hottest: 1.0,
-            steady: 1.0,
-            typical: 1.0,
-            bucket_secs: None,
-            notes: Vec::new(),
-        };
-        let mut seen: Vec<&str> = Vec::new();
-        let slot_attrs: Vec<&str> = template
-            .parts()
-            .iter()
-            .filter(|p| matches!(p, Part::Attr { .. }))
-            .filter_map(Part::attribute)
-            .collect();
-        for part in template.parts() {
-            if let Part::Shard { count } = part {
-                spread.distinct *= f64::from(*count);
-                spread.hottest /= f64::from(*count);
-                spread.steady /= f64::from(*count);
-                spread.typical /= f64::from(*count);
-                spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
-                continue;
-            }
-            let Some(name) = part.attribute() else { continue };
-            if seen.contains(&name) && !matches!(part, Part::Hash { .. }) {
-                continue;
-            }
-            seen.push(name);
-            if let Some((_, value)) = place.and_then(|i| i.only_when.as_ref()).filter(|(a, _)| a == name) {
-                spread.notes.push(format!("{name}: always {value:?} in this sparse index"));
-                continue;
-            }
-            let generator = self.generator_of(e, name);
-            let is_time = generator
-                .is_none_or(|g| matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_)));
-            let known = chooser.is_some_and(|p| p.knows(name));
-            if is_time && !known {
-                let width = keys::bucket_width(part).map_or(1.0, |(_, longest)| longest);
-                spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
-                let label = if matches!(part, Part::Attr { .. }) {
-                    "per-second".to_owned()
-                } else {
-                    keys::bucket_label(part)
-                };
-                spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
-                continue;
-            }
-            let ValueSpread { distinct, hottest, steady, typical, note } =
-                self.value_spread(e, name, chooser);
-            match part {
-                Part::Hash { count, .. } if slot_attrs.contains(&name) => {
-                    // hash(x, N) next to x itself adds nothing: x already picks the key.
-                    let _ = count;
-                }
-                Part::Hash { count, .. } => {
-                    let n = f64::from(*count);
-                    spread.distinct *= distinct.min(n);
-                    spread.hottest *= hottest + (1.0 - hottest) / n;
-                    spread.steady *= steady + (1.0 - steady) / n;
-                    spread.typical /= distinct.min(n);
-                    spread.notes.push(format!("hash({name}, {count}) over {note}"));
-                }
-                _ => {
-                    spread.distinct *= distinct;
-                    spread.hottest *= hottest;
-                    spread.steady *= steady;
-                    spread.typical *= typical;
-                    spread.notes.push(format!("{name}: {note}"));
-                }
-            }
-        }
-        spread
-    }
-
     fn generator_of(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
         if let Some(a) = e.attribute(name) {
             return Some(&a.generator);
         }
         let copy = self.variant.copies.iter().find(|c| c.to == e.name && c.as_name == name)?;
         self.entity(&copy.from).attribute(&copy.attribute).map(|a| &a.generator)
-    }
-
-    /// How one attribute's values spread, and a phrase saying why.
-    fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
-        let generator = self.generator_of(e, name).map(unwrap_sometimes);
-        if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
-            let share = generator.map_or(1.0, |g| value_share(g, value));
-            return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
-        }
-        let population = match generator {
-            Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
-            _ => None,
-        };
-        let picked_by = |popularity: &Popularity, pop: &crate::engine::model::Population| {
-            let n = self.population_size(pop);
-            ValueSpread {
-                distinct: n,
-                hottest: hottest_share(popularity, n),
-                steady: steady_share(popularity, n),
-                typical: 1.0 / n,
-                note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
-            }
-        };
-        if let (Some(p), Some(pop)) = (chooser, population)
-            && p.given.first().is_some_and(|g| g == name)
-            && let Some(keys) = &p.keys
-        {
-            return picked_by(keys, pop);
-        }
-        match generator {
-            Some(Generator::Pick(_)) => {
-                let pop = population.expect("the loader checked population names");
-                picked_by(&pop.popularity, pop)
-            }
-            Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
-            Some(Generator::OneOf(choices)) => {
-                let total: f64 = choices.iter().map(|(_, w)| w).sum();
-                let (top, weight) = choices
-                    .iter()
-                    .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
-                let note = format!(
-                    "one of {} values, {top:?} on {}",
-                    choices.len(),
-                    numbers::percent(weight / total)
-                );
-                ValueSpread {
-                    hottest: weight / total,
-                    steady: weight / total,
-                    ..ValueSpread::even(choices.len() as f64, note)
-                }
-            }
-            Some(Generator::Chance(p)) => {
-                let top = p.max(1.0 - p);
-                ValueSpread {
-                    hottest: top,
-                    steady: top,
-                    ..ValueSpread::even(2.0, "true or false".to_owned())
-                }
-            }
-            _ => {
-                // Fresh values (new ids, numbers, payloads): about one item per value.
-                ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
-            }
-        }
     }
 
     /// Items under one partition key value of `pk` (in the table or `place`) at the end of the
@@ -485,27 +405,21 @@ impl<'a> Estimator<'a> {
     }
 }
 
+fn attr_bytes(name: &str, value: &AttributeValue) -> f64 {
+    (name.len() + value.size()) as f64
+}
+
+/// The share of items on which a generator writes a value (`Sometimes` nests).
+fn sometimes_share(g: &Generator) -> f64 {
+    match g {
+        Generator::Sometimes(share, inner) => share * sometimes_share(inner),
+        _ => 1.0,
+    }
+}
+
 fn unwrap_sometimes(g: &Generator) -> &Generator {
     match g {
         Generator::Sometimes(_, inner) => unwrap_sometimes(inner),
         other => other,
-    }
-}
-
-/// Share of items whose attribute (made by `g`) equals `value`.
-fn value_share(g: &Generator, value: &str) -> f64 {
-    match g {
-        Generator::Text(text) => f64::from(u8::from(text == value)),
-        Generator::OneOf(choices) => {
-            let total: f64 = choices.iter().map(|(_, w)| w).sum();
-            choices.iter().filter(|(v, _)| v == value).map(|(_, w)| w).sum::<f64>() / total
-        }
-        Generator::Sometimes(share, inner) => share * value_share(inner, value),
-        Generator::Chance(p) => match value {
-            "true" => *p,
-            "false" => 1.0 - p,
-            _ => 0.0,
-        },
-        _ => 1.0,
     }
 }

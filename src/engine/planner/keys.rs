@@ -137,26 +137,31 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
 }
 
 /// What a pattern's inputs allow on the sort key.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct SortCondition {
     /// The sort key condition's text (`None`: every item of the partition).
     pub text: Option<String>,
     /// The whole sort key is known: one item.
     pub exact: bool,
-    /// The pattern's range is applied by the key (not by a filter).
+    /// The pattern's range narrows the key condition (possibly coarsely: a calendar slot).
     pub range_by_key: bool,
     /// Items come back in the range attribute's order, so the pattern's order and limit hold.
     pub ordered: bool,
+    /// Attributes whose equality (or the range) the condition applies exactly, so no filter is
+    /// needed for them. A slot after the first unknown one is not among them: its attribute
+    /// becomes a filter.
+    pub consumed: Vec<String>,
 }
 
 /// Walks `sk` left to right: literals and known slots form an exact prefix; the first slot over
 /// the ranged attribute gives a range condition; any other unknown slot ends the condition.
 pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, cql: bool) -> SortCondition {
     let Some(sk) = sk else {
-        return SortCondition { text: None, exact: true, range_by_key: false, ordered: false };
+        return SortCondition { exact: true, ..SortCondition::default() };
     };
     let mut prefix = false;
     let mut columns: Vec<String> = Vec::new();
+    let mut consumed: Vec<String> = Vec::new();
     for part in sk.parts() {
         let attribute = part.attribute();
         let known = match part {
@@ -170,12 +175,20 @@ pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, c
         if known {
             prefix = true;
             columns.extend(cql_column(part).map(|c| format!("{c} = ?")));
+            // Only the value itself is an equality; a calendar slot or a hash of it is coarser.
+            if let Part::Attr { name, .. } = part {
+                consumed.push(name.clone());
+            }
             continue;
         }
         let ranged = p.range.as_ref().filter(|r| attribute == Some(r.attribute.as_str()));
         let column = cql_column(part).unwrap_or_default();
+        let exact_slot = matches!(part, Part::Attr { .. });
         let (text, by_key) = match ranged.map(|r| &r.span) {
             Some(RangeSpan::Last(_)) => {
+                if exact_slot {
+                    consumed.extend(attribute.map(str::to_owned));
+                }
                 if cql {
                     columns.push(format!("{column} >= ?"));
                     (None, true)
@@ -185,7 +198,8 @@ pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, c
                     (Some(format!("{sk_name} >= :from")), true)
                 }
             }
-            Some(RangeSpan::BeginsWith(_)) if matches!(part, Part::Attr { .. }) => {
+            Some(RangeSpan::BeginsWith(_)) if matches!(part, Part::Attr { pad: None, .. }) => {
+                consumed.extend(attribute.map(str::to_owned));
                 if cql {
                     columns.push(format!("{column} >= ? AND {column} < ?"));
                     (None, true)
@@ -197,14 +211,23 @@ pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, c
             _ => (prefix.then(|| format!("begins_with({sk_name}, :prefix)")), false),
         };
         let text = if cql { (!columns.is_empty()).then(|| columns.join(" AND ")) } else { text };
-        return SortCondition { text, exact: false, range_by_key: by_key, ordered: by_key };
+        return SortCondition { text, exact: false, range_by_key: by_key, ordered: by_key, consumed };
     }
     let text = if cql {
         (!columns.is_empty()).then(|| columns.join(" AND "))
     } else {
         Some(format!("{sk_name} = :sk"))
     };
-    SortCondition { text, exact: true, range_by_key: false, ordered: false }
+    SortCondition { text, exact: true, range_by_key: false, ordered: false, consumed }
+}
+
+/// The attributes a partition key's equality applies exactly: its plain `{attribute}` slots.
+/// Buckets, calendar slots and hashes pick a partition but do not test the value.
+pub fn partition_consumes(pk: &Template) -> impl Iterator<Item = &str> {
+    pk.parts().iter().filter_map(|part| match part {
+        Part::Attr { name, .. } => Some(name.as_str()),
+        _ => None,
+    })
 }
 
 /// The partition key condition: `PK = :pk`, or in CQL one `col = ?` per column.
@@ -240,17 +263,36 @@ pub fn cql_column(part: &Part) -> Option<String> {
     }
 }
 
-/// `PRIMARY KEY ((sensor_id, reading_time_day), reading_time)`.
-pub fn cql_primary_key(keys: &EntityKeys) -> String {
+/// `PRIMARY KEY ((sensor_id, reading_time_day), reading_time)`. For a materialized view over
+/// `base`, the base table's key columns it lacks are appended as clustering columns: Cassandra
+/// requires a view's primary key to include every column of the base table's.
+pub fn cql_primary_key(keys: &EntityKeys, base: Option<&EntityKeys>) -> String {
     let mut pk: Vec<String> = keys.pk.parts().iter().filter_map(cql_column).collect();
     if pk.is_empty() {
         pk.push("pk".to_owned());
     }
     let mut sk: Vec<String> = keys.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)).collect();
-    sk.retain(|c| !pk.contains(c));
-    if sk.is_empty() {
+    if let Some(base) = base {
+        let mut base_columns: Vec<String> = base.pk.parts().iter().filter_map(cql_column).collect();
+        if base_columns.is_empty() {
+            base_columns.push("pk".to_owned());
+        }
+        base_columns.extend(base.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)));
+        for column in base_columns {
+            if !sk.contains(&column) {
+                sk.push(column);
+            }
+        }
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for column in sk {
+        if !pk.contains(&column) && !unique.contains(&column) {
+            unique.push(column);
+        }
+    }
+    if unique.is_empty() {
         format!("PRIMARY KEY (({}))", pk.join(", "))
     } else {
-        format!("PRIMARY KEY (({}), {})", pk.join(", "), sk.join(", "))
+        format!("PRIMARY KEY (({}), {})", pk.join(", "), unique.join(", "))
     }
 }

@@ -61,9 +61,13 @@ fn group(x: f64) -> String {
     if negative { format!("-{out}") } else { out }
 }
 
-/// `52 B`, `1.5 KB`, `521 MB`, `5.1 GB`: binary units, three significant figures.
+/// `52 B`, `1.5 KB`, `521 MB`, `5.1 GB`, `49 PB`: binary units, three significant figures;
+/// past the largest unit, whole numbers with separators.
 pub fn bytes(x: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+    if !x.is_finite() {
+        return "∞ B".to_owned();
+    }
     let mut value = x;
     let mut unit = 0;
     while value.abs() >= 1024.0 && unit < UNITS.len() - 1 {
@@ -73,7 +77,9 @@ pub fn bytes(x: f64) -> String {
     if unit == 0 {
         return format!("{} B", value.round());
     }
-    let text = if value.abs() >= 100.0 {
+    let text = if value.abs() >= 1000.0 {
+        group(value.round())
+    } else if value.abs() >= 100.0 {
         format!("{value:.0}")
     } else if value.abs() >= 10.0 {
         trim(format!("{value:.1}"))
@@ -83,9 +89,12 @@ pub fn bytes(x: f64) -> String {
     format!("{text} {}", UNITS[unit])
 }
 
-/// `25%`, `13.5%`, `0.01%`.
+/// `25%`, `13.5%`, `0.01%`; a share too small for two decimals reads `<0.01%`, not `0%`.
 pub fn percent(share: f64) -> String {
     let p = share * 100.0;
+    if p > 0.0 && p < 0.005 {
+        return "<0.01%".to_owned();
+    }
     if p >= 10.0 || p == 0.0 { trim(format!("{p:.1}")) + "%" } else { trim(format!("{p:.2}")) + "%" }
 }
 
@@ -127,6 +136,9 @@ mod tests {
             (1536.0, "1.5 KB"),
             (546_000_000.0, "521 MB"),
             (10.0 * 1024.0 * 1024.0 * 1024.0, "10 GB"),
+            // Past terabytes: PB and EB, then separators (never "50197 TB").
+            (50_197.0 * 1024f64.powi(4), "49 PB"),
+            (3.0 * 1024f64.powi(7), "3,072 EB"),
         ];
         for (x, text) in sizes {
             assert_eq!(bytes(x), text, "{x}");
@@ -135,7 +147,14 @@ mod tests {
         for (x, text) in factors {
             assert_eq!(factor(x), text, "{x}");
         }
-        let shares = [(0.25, "25%"), (0.135, "13.5%"), (0.0001, "0.01%"), (1.0, "100%")];
+        let shares = [
+            (0.25, "25%"),
+            (0.135, "13.5%"),
+            (0.0001, "0.01%"),
+            (1.0, "100%"),
+            (0.000_01, "<0.01%"),
+            (0.0, "0%"),
+        ];
         for (x, text) in shares {
             assert_eq!(percent(x), text, "{x}");
         }

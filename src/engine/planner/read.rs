@@ -4,20 +4,27 @@
 
 use std::fmt::Write as _;
 
+mod query;
+
+use query::{fetch, filter, limited, missing, query_items};
+
 use super::estimate::Estimator;
 use super::keys::{self, SortCondition};
 use super::load;
 use super::numbers;
-use super::{Alternative, Kind, Operation, PAGE_BYTES, PatternPlan};
-use crate::engine::model::{AccessPattern, Index, IndexKind, Order, Projection, RangeSpan};
+use super::{Alternative, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
+use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
 use crate::engine::template::Template;
 
 /// Bytes one read unit covers (AWS: 4 KB per RCU).
 const READ_UNIT_BYTES: f64 = 4096.0;
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows).
 const EVENTUAL: f64 = 0.5;
+/// BatchGetItem takes at most 100 keys per request (AWS API reference, BatchGetItem).
+const BATCH_GET_KEYS: f64 = 100.0;
 
 /// One way to serve a read, with its estimated cost.
+#[derive(Clone)]
 struct Candidate {
     operation: Operation,
     fanout: u32,
@@ -26,6 +33,7 @@ struct Candidate {
     units: f64,
     items_read: f64,
     bytes_read: f64,
+    fetch: Option<Fetch>,
     reason: String,
 }
 
@@ -47,50 +55,37 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         units_per_call: 0.0,
         items_read: None,
         bytes_read: None,
+        fetch: None,
         writes: Vec::new(),
         write_amplification: None,
     };
-    if let Some(attribute) = &p.contains {
-        out.reason = format!(
-            "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and a Scan \
-             with that filter would read the whole table on every call. Serve it with a search index fed by the same \
-             writes (e.g. OpenSearch via {})",
-            if est.cql { "Cassandra CDC" } else { "DynamoDB Streams" }
-        );
-        return out;
-    }
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
-    let mut best: Option<(usize, Candidate)> = None;
-    let mut verdicts: Vec<Result<Candidate, String>> = Vec::new();
-    for (i, place) in places.iter().enumerate() {
-        let verdict = candidate(est, p, *place);
-        if let Ok(c) = &verdict {
-            let better = best.as_ref().is_none_or(|(_, b)| (c.units, c.fanout) < (b.units, b.fanout));
+    let known = with_constants(est, p);
+    let verdicts: Vec<Result<Candidate, String>> =
+        places.iter().map(|place| candidate(est, &known, *place)).collect();
+    let mut best: Option<usize> = None;
+    for (i, verdict) in verdicts.iter().enumerate() {
+        if let Ok(c) = verdict {
+            let better = best
+                .and_then(|b| verdicts[b].as_ref().ok())
+                .is_none_or(|b| (c.units, c.fanout) < (b.units, b.fanout));
             if better {
-                best = Some((i, clone_candidate(c)));
+                best = Some(i);
             }
         }
-        verdicts.push(verdict);
     }
-    for (i, (place, verdict)) in places.iter().zip(verdicts).enumerate() {
-        if best.as_ref().is_some_and(|(b, _)| *b == i) {
+    for (i, (place, verdict)) in places.iter().zip(&verdicts).enumerate() {
+        if best == Some(i) {
             continue;
         }
         let (serves, reason) = match verdict {
-            Ok(c) => (
-                true,
-                format!(
-                    "also serves it ({} ×{}, ~{} RCU per call), but costs more",
-                    c.operation.name(),
-                    c.fanout,
-                    numbers::count(c.units)
-                ),
-            ),
-            Err(why) => (false, why),
+            Ok(c) => (true, format!("also serves it ({}), but costs more", cost_note(est, c))),
+            Err(why) => (false, why.clone()),
         };
         out.alternatives.push(Alternative { index: label(*place), serves, reason });
     }
+    let best = best.and_then(|i| verdicts[i].clone().ok().map(|c| (i, c)));
     match best {
         Some((i, c)) => {
             out.operation = Some(c.operation);
@@ -103,22 +98,66 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             out.units_per_call = c.units;
             out.items_read = Some(c.items_read);
             out.bytes_read = Some(c.bytes_read);
+            out.fetch = c.fetch;
+            if let Some(attribute) = &p.contains {
+                let _ = write!(
+                    out.reason,
+                    "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
+                     matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
+                     reading the rest",
+                    streams(est)
+                );
+            }
+        }
+        None if p.contains.is_some() => {
+            let attribute = p.contains.as_deref().unwrap_or_default();
+            out.reason = format!(
+                "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and no \
+                 key narrows the search to one partition, so a Scan with that filter would read the whole table on \
+                 every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
+                streams(est)
+            );
         }
         None => scan(est, p, &mut out),
     }
     out
 }
 
-fn clone_candidate(c: &Candidate) -> Candidate {
-    Candidate {
-        operation: c.operation,
-        fanout: c.fanout,
-        key_condition: c.key_condition.clone(),
-        filter: c.filter.clone(),
-        units: c.units,
-        items_read: c.items_read,
-        bytes_read: c.bytes_read,
-        reason: c.reason.clone(),
+/// The pattern as the keys see it: an attribute that always holds the same text (`game` is
+/// always "tetris") is known to every caller, as if the pattern compared it with that constant.
+pub fn with_constants(est: &Estimator<'_>, p: &AccessPattern) -> AccessPattern {
+    let mut known = p.clone();
+    for (name, value) in est.constants(&p.entity) {
+        if !known.knows(name) {
+            known.equals.push((name.to_owned(), value.to_owned()));
+        }
+    }
+    known
+}
+
+fn streams(est: &Estimator<'_>) -> &'static str {
+    if est.cql { "Cassandra CDC" } else { "DynamoDB Streams" }
+}
+
+/// "Query ×2, ~5.5 RCU per call" (in the Cassandra profile, bytes read instead of units).
+fn cost_note(est: &Estimator<'_>, c: &Candidate) -> String {
+    let fanout = if c.fanout > 1 { format!(" ×{}", c.fanout) } else { String::new() };
+    let fetch = if c.fetch.is_some() { " + fetch" } else { "" };
+    if est.cql {
+        format!("{}{fanout}{fetch}, ~{} read per call", cql_verb(c.operation), numbers::bytes(c.bytes_read))
+    } else {
+        format!("{}{fanout}{fetch}, ~{} RCU per call", c.operation.name(), numbers::count(c.units))
+    }
+}
+
+/// The CQL statement an operation becomes in the Cassandra profile.
+pub fn cql_verb(operation: Operation) -> &'static str {
+    match operation {
+        Operation::GetItem | Operation::BatchGetItem | Operation::Query => "SELECT",
+        Operation::Scan => "SELECT … ALLOW FILTERING",
+        Operation::PutItem => "INSERT",
+        Operation::UpdateItem => "UPDATE",
+        Operation::DeleteItem => "DELETE",
     }
 }
 
@@ -133,25 +172,27 @@ fn query_units(bytes: f64, requests: u32) -> f64 {
     f64::from(requests.max(1)) * (per / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL
 }
 
+/// `1 page` / `12 pages`.
+pub fn pages(bytes: f64) -> String {
+    let n = (bytes / PAGE_BYTES).ceil().max(1.0);
+    format!("{} {} of 1 MB", numbers::count(n), if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" })
+}
+
 /// The pattern's entities' templates in one place (table or index).
 struct Located<'a> {
     templates: Vec<(&'a str, &'a Template, Option<&'a Template>)>,
-    /// The equality a sparse index answers by holding only matching items.
-    sparse_match: Option<&'a str>,
 }
 
-/// Whether `place` holds what the pattern reads: every entity, under one partition key, with
-/// the attributes it needs, and (for a sparse index) only items the pattern asks for.
+/// Whether `place` holds every entity the pattern reads, under one partition key.
 fn locate<'a>(
     est: &Estimator<'a>,
     p: &'a AccessPattern,
     place: Option<&'a Index>,
 ) -> Result<Located<'a>, String> {
-    let variant = est.variant;
     let mut templates: Vec<(&str, &Template, Option<&Template>)> = Vec::new();
     for entity in p.entities() {
         let keys = match place {
-            None => variant.keys_of(entity),
+            None => est.variant.keys_of(entity),
             Some(ix) => ix.keys_of(entity),
         };
         let Some(keys) = keys else {
@@ -168,96 +209,18 @@ fn locate<'a>(
             other_pk.source()
         ));
     }
-    let Some(ix) = place else { return Ok(Located { templates, sparse_match: None }) };
-    let mut sparse_match = None;
-    if let Some((attribute, value)) = &ix.only_when {
-        if !p.equals.iter().any(|(a, v)| a == attribute && v == value) {
-            return Err(format!(
-                "it only holds items where {attribute} = {value:?}; the pattern does not ask for that"
-            ));
-        }
-        sparse_match = Some(attribute.as_str());
-    }
-    let needed: Vec<&str> = match &p.returns {
-        Some(names) => names.iter().map(String::as_str).collect(),
-        None => est.entity(&p.entity).attributes.iter().map(|a| a.name.as_str()).collect(),
-    };
-    let key_attrs: Vec<&str> = variant
-        .keys_of(&p.entity)
-        .into_iter()
-        .chain(ix.keys_of(&p.entity))
-        .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
-        .collect();
-    let missing: Vec<&str> =
-        needed.into_iter().filter(|n| !key_attrs.contains(n) && !ix.projection.carries(n)).collect();
-    if !missing.is_empty() && ix.kind == IndexKind::Global {
-        return Err(format!(
-            "it projects {} and the pattern needs {} (a GetItem per result would fetch the rest)",
-            ix.projection,
-            missing.join(", ")
-        ));
-    }
-    Ok(Located { templates, sparse_match })
+    Ok(Located { templates })
 }
 
-/// Known attributes the key does not use, and a range the key does not apply, become a filter.
-fn filter(
-    est: &Estimator<'_>,
-    p: &AccessPattern,
-    located: &Located<'_>,
-    sort: &SortCondition,
-) -> Option<String> {
-    let (_, pk, sk) = located.templates[0];
-    let used: Vec<&str> = pk.attributes().chain(sk.iter().flat_map(|s| s.attributes())).collect();
-    let mut filters: Vec<String> = p
-        .given
-        .iter()
-        .map(String::as_str)
-        .chain(p.equals.iter().map(|(a, _)| a.as_str()))
-        .filter(|a| !used.contains(a) && located.sparse_match != Some(*a))
-        .map(|a| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") })
-        .collect();
-    if let Some(range) = &p.range
-        && !sort.range_by_key
-        && !used.contains(&range.attribute.as_str())
-    {
-        match &range.span {
-            RangeSpan::Last(_) => filters.push(format!("{} >= :from", range.attribute)),
-            RangeSpan::BeginsWith(_) => filters.push(format!("begins_with({}, :prefix)", range.attribute)),
-            RangeSpan::All => {}
-        }
+/// A sparse index holds only the items matching its `only_when`: it serves a pattern that asks
+/// for exactly those (and then needs no filter on that attribute), and no other.
+fn sparse_match<'a>(p: &AccessPattern, place: Option<&'a Index>) -> Result<Option<&'a str>, String> {
+    let Some((attribute, value)) = place.and_then(|ix| ix.only_when.as_ref()) else { return Ok(None) };
+    if p.equals.iter().any(|(a, v)| a == attribute && v == value) {
+        Ok(Some(attribute.as_str()))
+    } else {
+        Err(format!("it only holds items where {attribute} = {value:?}; the pattern does not ask for that"))
     }
-    (!filters.is_empty()).then(|| filters.join(" AND "))
-}
-
-/// Items a Query call reads in total over its requests, before any filter.
-fn query_items(
-    est: &Estimator<'_>,
-    p: &AccessPattern,
-    place: Option<&Index>,
-    located: &Located<'_>,
-    reach: &keys::Reach,
-    sort: &SortCondition,
-) -> f64 {
-    let fanout = f64::from(reach.fanout.max(1));
-    let mut items = 0.0;
-    for (entity, pk, sk) in &located.templates {
-        let per_key = est.partition_items(entity, place, pk, Some(p));
-        items += match (&p.range, sort.range_by_key, sk) {
-            // The range's items arrive at the partition's rate; time buckets split them, shards
-            // hold a slice each.
-            (Some(r), true, _) => match r.span {
-                RangeSpan::Last(d) => per_key.rate * d.as_secs_f64() * f64::from(reach.shards.max(1)),
-                _ => per_key.items * fanout,
-            },
-            // A fully known index key: the items sharing that sort key value.
-            (_, _, Some(sk)) if sort.exact => {
-                per_key.items * est.spread(entity, place, sk, Some(p)).typical * fanout
-            }
-            _ => per_key.items * fanout,
-        };
-    }
-    items
 }
 
 fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> Result<Candidate, String> {
@@ -265,17 +228,19 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
         None => (est.variant.table_pk.as_str(), est.variant.table_sk.as_deref()),
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
+    // The key first: a missing partition key input is the real blocker, whatever else differs.
     let located = locate(est, p, place)?;
-    let (_, pk, sk) = located.templates[0];
+    let (entity, pk, sk) = located.templates[0];
     let reach = keys::reach(p, pk, false, est.secs)?;
+    let sparse = sparse_match(p, place)?;
     let multi = located.templates.len() > 1;
     let sort = if multi {
-        SortCondition { text: None, exact: false, range_by_key: false, ordered: false }
+        SortCondition::default()
     } else {
         keys::sort_condition(p, sk, sk_name.unwrap_or("SK"), est.cql)
     };
     let sort = if sk.is_none() { SortCondition { exact: true, ..sort } } else { sort };
-    let filter = filter(est, p, &located, &sort);
+    let filter = filter(est, p, place, &located, &sort, sparse);
     let mut key_condition = keys::partition_condition(pk, pk_name, est.cql);
     if let Some(text) = &sort.text {
         key_condition = format!("{key_condition} AND {text}");
@@ -289,46 +254,54 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
             operation: if reach.fanout == 1 { Operation::GetItem } else { Operation::BatchGetItem },
             fanout: reach.fanout,
             key_condition,
-            filter,
+            filter: filter.text,
             // Each item is rounded up to 4 KB on its own.
             units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
             items_read: keys,
             bytes_read: keys * entry_bytes,
+            fetch: None,
             reason: if reach.fanout == 1 {
-                "the full primary key is known: one item".to_owned()
+                format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
             } else {
                 format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
             },
         });
     }
-    let mut items = query_items(est, p, place, &located, &reach, &sort);
-    if let Some(limit) = p.limit
-        && sort.ordered
-        && filter.is_none()
-    {
-        items = items.min(f64::from(limit) * f64::from(reach.fanout));
-    }
+    let all = query_items(est, p, place, &located, &reach, &sort);
+    let (items, returned) = limited(p, &sort, &reach, &filter, all);
     let mut units = query_units(items * entry_bytes, reach.fanout);
-    let mut reason = describe(est, p, &located, &reach, &sort, items, entry_bytes);
-    if let Some(ix) = place.filter(|ix| ix.kind == IndexKind::Local && ix.projection != Projection::All) {
-        // An LSI fetches unprojected attributes from the table, each item rounded to 4 KB.
-        units += items * (est.item_bytes(&p.entity) / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL;
-        let _ = write!(
-            reason,
-            "; {} projects {}: unprojected attributes are fetched from the table",
-            ix.name, ix.projection
-        );
+    let stopped = p.limit.filter(|_| items < all).map(|limit| (limit, filter.text.is_some()));
+    let mut reason = describe(est, p, &located, &reach, &sort, Reading { items, entry_bytes, stopped });
+    let fetch = match place {
+        Some(ix) if !multi => {
+            let missing = missing(est, p, ix);
+            (!missing.is_empty()).then(|| fetch(est, entity, ix, &missing, returned, &mut reason))
+        }
+        _ => None,
+    };
+    if let Some(f) = &fetch {
+        units += f.units;
     }
     Ok(Candidate {
         operation: Operation::Query,
         fanout: reach.fanout,
         key_condition,
-        filter,
+        filter: filter.text,
         units,
         items_read: items,
         bytes_read: items * entry_bytes,
+        fetch,
         reason,
     })
+}
+
+/// What one Query call reads: items, the size of each, and the limit that stopped it early
+/// (with whether it counts items that pass a filter).
+#[derive(Clone, Copy)]
+struct Reading {
+    items: f64,
+    entry_bytes: f64,
+    stopped: Option<(u32, bool)>,
 }
 
 /// Why a Query serves the pattern, and what one call reads.
@@ -338,9 +311,9 @@ fn describe(
     located: &Located<'_>,
     reach: &keys::Reach,
     sort: &SortCondition,
-    items: f64,
-    entry_bytes: f64,
+    reading: Reading,
 ) -> String {
+    let Reading { items, entry_bytes, stopped } = reading;
     let mut text = if located.templates.len() > 1 {
         format!(
             "one partition holds {} together: read the item collection",
@@ -352,6 +325,8 @@ fn describe(
         "the sort key applies the range".to_owned()
     } else if sort.text.is_some() {
         "the sort key narrows the partition to this entity's items".to_owned()
+    } else if stopped.is_some() {
+        "reads the partition in sort key order".to_owned()
     } else {
         "reads the whole partition".to_owned()
     };
@@ -360,10 +335,17 @@ fn describe(
     }
     let bytes = items * entry_bytes;
     let per_request = bytes / f64::from(reach.fanout.max(1));
-    let _ = write!(text, "; ~{} items ({}) per call", numbers::count(items), numbers::bytes(bytes));
+    let noun = if est.cql { "rows" } else { "items" };
+    let _ = write!(text, "; ~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes));
     if per_request > PAGE_BYTES && !est.cql {
-        let _ =
-            write!(text, ", {} pages of 1 MB per request", numbers::count((per_request / PAGE_BYTES).ceil()));
+        let _ = write!(text, ", {} per request", pages(per_request));
+    }
+    if let Some((limit, filtered)) = stopped {
+        let _ = write!(
+            text,
+            ", stopping at the limit of {limit}{}",
+            if filtered { " items that pass the filter" } else { "" }
+        );
     }
     if p.order == Order::Desc && sort.ordered {
         text.push_str(if est.cql {
@@ -378,38 +360,75 @@ fn describe(
     text
 }
 
+/// No key serves the pattern: a Scan of the table with the pattern's inputs as a filter. In
+/// the Cassandra profile each entity is its own table, so only the pattern's are scanned.
 fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     let mut items = 0.0;
     let mut bytes = 0.0;
-    for keys in &est.variant.keys {
-        let n = est.items_total(&keys.entity);
+    let scanned: Vec<&str> = if est.cql {
+        p.entities().collect()
+    } else {
+        est.variant.keys.iter().map(|k| k.entity.as_str()).collect()
+    };
+    for entity in &scanned {
+        let n = est.items_total(entity);
         items += n;
-        bytes += n * est.item_bytes(&keys.entity);
+        bytes += n * est.item_bytes(entity);
     }
-    let mut filters: Vec<String> = p
-        .given
-        .iter()
-        .map(|a| format!("{a} = :{a}"))
-        .chain(p.equals.iter().map(|(a, _)| format!("{a} = :{a}")))
-        .collect();
+    let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
+    let mut filters: Vec<String> =
+        p.given.iter().map(|a| value(a)).chain(p.equals.iter().map(|(a, _)| value(a))).collect();
     if let Some(range) = &p.range {
-        match &range.span {
-            RangeSpan::Last(_) => filters.push(format!("{} >= :from", range.attribute)),
-            RangeSpan::BeginsWith(_) => filters.push(format!("begins_with({}, :prefix)", range.attribute)),
-            RangeSpan::All => {}
+        match (&range.span, est.cql) {
+            (RangeSpan::Last(_), false) => filters.push(format!("{} >= :from", range.attribute)),
+            (RangeSpan::Last(_), true) => filters.push(format!("{} >= ?", range.attribute)),
+            (RangeSpan::BeginsWith(_), false) => {
+                filters.push(format!("begins_with({}, :prefix)", range.attribute));
+            }
+            (RangeSpan::BeginsWith(_), true) => {
+                filters.push(format!("{0} >= ? AND {0} < ?", range.attribute));
+            }
+            (RangeSpan::All, _) => {}
         }
     }
-    let why: Vec<String> = out.alternatives.iter().map(|a| format!("{}: {}", a.index, a.reason)).collect();
     out.operation = Some(Operation::Scan);
     out.filter = (!filters.is_empty()).then(|| filters.join(" AND "));
     out.units_per_call = query_units(bytes, 1);
     out.items_read = Some(items);
     out.bytes_read = Some(bytes);
-    out.reason = format!(
-        "no key serves it ({}); a Scan reads all ~{} items ({}) of the table per call, {} pages of 1 MB",
-        why.join("; "),
-        numbers::count(items),
-        numbers::bytes(bytes),
-        numbers::count((bytes / PAGE_BYTES).ceil().max(1.0))
-    );
+    out.reason = if est.cql {
+        format!(
+            "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{} rows ({}) of the {} table{} on every call",
+            numbers::count(items),
+            numbers::bytes(bytes),
+            scanned.join(" and "),
+            if scanned.len() == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "no key serves it: a Scan reads all ~{} items ({}) of the table on every call, {}",
+            numbers::count(items),
+            numbers::bytes(bytes),
+            pages(bytes)
+        )
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_pages_in_words() {
+        let mb = PAGE_BYTES;
+        let cases = [
+            (0.0, "1 page of 1 MB"),
+            (mb, "1 page of 1 MB"),
+            (mb + 1.0, "2 pages of 1 MB"),
+            (12.5 * mb, "13 pages of 1 MB"),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(pages(bytes), text, "{bytes}");
+        }
+    }
 }

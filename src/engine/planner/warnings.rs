@@ -12,7 +12,7 @@ use super::{
     Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode,
 };
 use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
-use crate::engine::template::{Part, Template};
+use crate::engine::template::Template;
 
 /// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
 const INDEX_OVERHEAD_BYTES: f64 = 100.0;
@@ -49,18 +49,34 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
             let items = plan.items_read.unwrap_or(0.0);
             let why: Vec<String> =
                 plan.alternatives.iter().map(|a| format!("{}: {}", a.index, a.reason)).collect();
-            out.push(Warning {
-                code: WarningCode::Scan,
-                subject: plan.name.clone(),
-                message: format!(
-                    "{} is served only by a Scan: it reads all ~{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s, and the cost grows with the table. No key serves it: {}",
-                    plan.name,
+            let calls = mean_rate(pattern, est.secs);
+            let cost = if est.cql {
+                format!(
+                    "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
+                    count(items),
+                    bytes(plan.bytes_read.unwrap_or(0.0)),
+                    span(est.secs),
+                    rate(calls),
+                    bytes(plan.bytes_read.unwrap_or(0.0) * calls)
+                )
+            } else {
+                format!(
+                    "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
                     count(items),
                     bytes(plan.bytes_read.unwrap_or(0.0)),
                     span(est.secs),
                     count(plan.units_per_call),
-                    rate(mean_rate(pattern, est.secs)),
-                    count(plan.units_per_call * mean_rate(pattern, est.secs)),
+                    rate(calls),
+                    count(plan.units_per_call * calls)
+                )
+            };
+            out.push(Warning {
+                code: WarningCode::Scan,
+                subject: plan.name.clone(),
+                message: format!(
+                    "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
+                    plan.name,
+                    if est.cql { "full scan" } else { "Scan" },
                     why.join("; ")
                 ),
             });
@@ -69,28 +85,48 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
     }
     if plan.kind == Kind::Write
         && let Some(amplification) = plan.write_amplification
-        && amplification - 1.0 > WRITE_AMPLIFICATION_LIMIT
+        && amplification > WRITE_AMPLIFICATION_LIMIT
     {
         let parts: Vec<String> = plan
             .writes
             .iter()
             .filter(|w| w.target != "table" && w.per_call > 0.0)
-            .map(|w| format!("{} ×{} ({})", w.target, factor(w.per_call), w.why))
+            .map(|w| {
+                let target = match w.target.strip_prefix("GSI ") {
+                    Some(name) if est.cql => format!("view {name}"),
+                    _ => w.target.clone(),
+                };
+                format!("{target} ×{} ({})", factor(w.per_call), w.why)
+            })
             .collect();
         out.push(Warning {
             code: WarningCode::WriteAmplification,
             subject: plan.name.clone(),
             message: format!(
-                "{} writes {} other items per base write (limit {}): {}; at {} calls/s that is {} extra writes/s",
+                "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
                 plan.name,
-                count(amplification - 1.0),
+                factor(amplification),
+                factor(amplification),
                 count(WRITE_AMPLIFICATION_LIMIT),
                 parts.join(" + "),
                 rate(mean_rate(pattern, est.secs)),
-                rate((amplification - 1.0) * mean_rate(pattern, est.secs))
+                rate(amplification * mean_rate(pattern, est.secs))
             ),
         });
     }
+}
+
+/// The table or an index in the engine's words: a Cassandra index is a materialized view.
+fn place_name(est: &Estimator<'_>, place: Option<&Index>) -> String {
+    match place {
+        Some(index) if est.cql => format!("view {}", index.name),
+        _ => label(place),
+    }
+}
+
+/// A spread's reasons, or what an empty list means: a key with no slots.
+fn notes(notes: &[String]) -> String {
+    if notes.is_empty() { "a literal key: always the same partition".to_owned() } else { notes.join("; ") }
 }
 
 /// The table and every index, with its label.
@@ -176,7 +212,7 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
                 p.name,
                 rate(mean_rate(p, est.secs)),
                 percent(spread.steady * presence),
-                spread.notes.join("; "),
+                notes(&spread.notes),
                 count(per_sec),
                 if est.cql { "rows" } else { "items" },
                 bytes(size)
@@ -234,11 +270,11 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         };
         out.push(Warning {
             code,
-            subject: format!("{} {}", label(group.place), group.pk.source()),
+            subject: format!("{} {}", place_name(est, group.place), group.pk.source()),
             message: format!(
                 "partition key {} ({}) {shape} {} → {} {} × {} = {} after {}; {guidance} (reached after {})",
                 group.pk.source(),
-                label(group.place),
+                place_name(est, group.place),
                 g.terms.join(" + "),
                 count(g.rows),
                 if est.cql { "rows" } else { "items" },
@@ -277,6 +313,7 @@ fn write_loads(
         } else if let Some(a) = w
             .target
             .strip_prefix("aggregate ")
+            .and_then(|names| names.split(" + ").next())
             .and_then(|n| est.variant.aggregates.iter().find(|a| a.name == n))
         {
             (None, a.entity.as_str())
@@ -288,8 +325,11 @@ fn write_loads(
         let units = peak * spread.hottest * w.per_call * w.units_each;
         let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
         load.wcu += units;
-        // An item that is overwritten in place (no fresh id or time in its key, no sort key slot).
-        load.single_item |= !est.creates_new(entity)
+        // A table item that is overwritten in place (no fresh id or time in its key, no sort key
+        // slot). An index partition holds the entries of every item sharing its key, so a split
+        // by sort key range can still spread it.
+        load.single_item |= place.is_none()
+            && !est.creates_new(entity)
             && keys.sk.as_ref().is_none_or(|sk| sk.parts().iter().all(|part| part.attribute().is_none()));
         let per_call = if (w.per_call - 1.0).abs() < f64::EPSILON {
             String::new()
@@ -301,7 +341,7 @@ fn write_loads(
             p.name,
             rate(peak),
             percent(spread.hottest),
-            spread.notes.join("; "),
+            notes(&spread.notes),
             count(w.units_each),
             rate(units)
         ));
@@ -315,19 +355,21 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     }
     let place = plan.index.as_ref().and_then(|n| est.variant.index(n));
     let Some(keys) = keys_in(est, place, &p.entity) else { return };
-    let spread = est.spread(&p.entity, place, &keys.pk, Some(p));
-    // A reader of shard(N) asks every shard: each gets 1/N of the units of every call.
-    let shards = f64::from(keys.pk.parts().iter().map(Part::fanout).product::<u32>().max(1));
-    let per_request = plan.units_per_call / f64::from(plan.fanout.max(1));
-    let units = peak_rate(p) * spread.hottest * shards * per_request;
+    // A reader that fans out over shards or hashes sends each call to every one of them; one
+    // that knows the hashed attribute hits only its own shard.
+    let spread = est.read_spread(&p.entity, place, &keys.pk, p);
+    // The fetch of unprojected attributes lands on the table's partitions, not on this key's.
+    let own_units = plan.units_per_call - plan.fetch.as_ref().map_or(0.0, |f| f.units);
+    let per_request = own_units / f64::from(plan.fanout.max(1));
+    let units = peak_rate(p) * spread.hottest * per_request;
     let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
     load.rcu += units;
     load.terms.push(format!(
         "{} {}/s × {} ({}) × {} RCU per request = {} RCU/s",
         p.name,
         rate(peak_rate(p)),
-        percent(spread.hottest * shards),
-        spread.notes.join("; "),
+        percent(spread.hottest),
+        notes(&spread.notes),
         count(per_request),
         rate(units)
     ));
@@ -376,19 +418,22 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
 }
 
 /// `low-cardinality-index`: a global index whose partition key takes only a few values (a status,
-/// a type) gathers all its writes and storage on a few partitions. Sparse indexes are exempt:
-/// holding few items is what they are for.
+/// a type) gathers all its writes and storage on a few partitions. An index with `only_when` is
+/// exempt: it is sparse by design, holding only the few items it answers. An index that is
+/// sparse only because an attribute is sometimes absent is not: what it holds still lands on
+/// those few values.
 fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     for index in est.variant.indexes.iter().filter(|i| i.kind == IndexKind::Global && i.only_when.is_none()) {
         for keys in &index.keys {
-            if est.presence(&keys.entity, Some(index)) < 1.0 {
+            let presence = est.presence(&keys.entity, Some(index));
+            if presence <= 0.0 {
                 continue;
             }
             let spread = est.spread(&keys.entity, Some(index), &keys.pk, None);
             if spread.bucket_secs.is_some() || spread.distinct > LOW_CARDINALITY {
                 continue;
             }
-            let items = est.items_total(&keys.entity);
+            let items = est.items_total(&keys.entity) * presence;
             let entry = est.entry_bytes(Some(index), &keys.entity) + INDEX_OVERHEAD_BYTES;
             let writes: f64 = est
                 .scenario
@@ -399,13 +444,13 @@ fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
                 .sum();
             out.push(Warning {
                 code: WarningCode::LowCardinalityIndex,
-                subject: format!("{} {}", label(Some(index)), keys.pk.source()),
+                subject: format!("{} {}", place_name(est, Some(index)), keys.pk.source()),
                 message: format!(
-                    "{} partition key {} takes only {} values ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} writes/s of {} at peak",
-                    label(Some(index)),
+                    "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} writes/s of {} at peak",
+                    place_name(est, Some(index)),
                     keys.pk.source(),
-                    count(spread.distinct),
-                    spread.notes.join("; "),
+                    if (spread.distinct - 1.0).abs() < 1e-9 { "1 value".to_owned() } else { format!("{} values", count(spread.distinct)) },
+                    if spread.notes.is_empty() { "a literal key: every entry shares it".to_owned() } else { spread.notes.join("; ") },
                     percent(spread.hottest),
                     count(items * spread.hottest),
                     count(items),

@@ -8,7 +8,7 @@ use super::load;
 use super::numbers;
 use super::read::label;
 use super::{ItemWrite, Kind, Operation, PatternPlan};
-use crate::engine::model::{AccessPattern, Action, AggregateOp, Index};
+use crate::engine::model::{AccessPattern, Action, Aggregate, AggregateOp, Index};
 use crate::engine::template::Template;
 
 /// Bytes one write unit covers (AWS: 1 KB per WCU).
@@ -45,20 +45,23 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         units_per_call: 0.0,
         items_read: None,
         bytes_read: None,
+        fetch: None,
         writes: Vec::new(),
         write_amplification: None,
     };
     if p.action != Action::Put {
         // An update or delete names the item by its full key; the caller must be able to compute it.
-        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| p.knows(a)));
-        match keys::reach(p, &keys.pk, true, est.secs) {
+        // A constant attribute (`Text(…)`) is known to every caller.
+        let known = super::read::with_constants(est, p);
+        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
+        match keys::reach(&known, &keys.pk, true, est.secs) {
             Err(why) => {
                 out.served = false;
                 out.reason = format!("{why}: the application must read the item first to learn its key");
             }
             Ok(_) if !sk_known => {
                 let missing: Vec<&str> =
-                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !p.knows(a)).collect();
+                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !known.knows(a)).collect();
                 out.served = false;
                 out.reason = format!(
                     "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
@@ -100,18 +103,37 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     aggregates(est, p, &mut out.writes);
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
-    out.write_amplification = Some(items);
+    // The base item itself is the one write that is not amplification.
+    // (A fold from 0.0: an empty f64 sum is -0.0.)
+    out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
     if out.served {
-        let parts: Vec<String> = out
-            .writes
-            .iter()
-            .filter(|w| w.per_call > 0.0)
-            .map(|w| format!("{} ×{}", w.target, numbers::factor(w.per_call)))
-            .collect();
-        let noun = if (items - 1.0).abs() < f64::EPSILON { "item" } else { "items" };
-        out.reason = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
+        out.reason = reason(est, &out.writes, items);
     }
     out
+}
+
+/// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra).
+fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
+    let parts: Vec<String> = writes
+        .iter()
+        .filter(|w| w.per_call > 0.0)
+        .map(|w| {
+            // A Cassandra index is a materialized view.
+            let target = match w.target.strip_prefix("GSI ") {
+                Some(name) if est.cql => format!("view {name}"),
+                _ => w.target.clone(),
+            };
+            format!("{target} ×{}", numbers::factor(w.per_call))
+        })
+        .collect();
+    let one = (items - 1.0).abs() < f64::EPSILON;
+    let noun = match (est.cql, one) {
+        (false, true) => "item",
+        (false, false) => "items",
+        (true, true) => "row",
+        (true, false) => "rows",
+    };
+    format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "))
 }
 
 /// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the
@@ -198,23 +220,39 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
 }
 
 /// Every write of a triggering pattern updates the aggregate item (and its index entries).
+/// Aggregates of one entity that the same write maintains live on the same item (its key comes
+/// from the triggering item), so one UpdateItem does them all (`orders += 1, spend += total`).
 fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
-    for aggregate in est.variant.aggregates.iter().filter(|a| a.on.contains(&p.name)) {
-        let bytes = est.item_bytes(&aggregate.entity);
-        let op = match &aggregate.op {
-            AggregateOp::Count => "+1".to_owned(),
-            AggregateOp::Sum(attribute) => format!("+{attribute}"),
-        };
+    let mine: Vec<&Aggregate> = est.variant.aggregates.iter().filter(|a| a.on.contains(&p.name)).collect();
+    let mut entities: Vec<&str> = Vec::new();
+    for a in &mine {
+        if !entities.contains(&a.entity.as_str()) {
+            entities.push(&a.entity);
+        }
+    }
+    for entity in entities {
+        let group: Vec<&Aggregate> = mine.iter().copied().filter(|a| a.entity == entity).collect();
+        let bytes = est.item_bytes(entity);
+        let updates: Vec<String> = group
+            .iter()
+            .map(|a| match &a.op {
+                AggregateOp::Count => format!("{} +1", a.attribute),
+                AggregateOp::Sum(attribute) => format!("{} +{attribute}", a.attribute),
+            })
+            .collect();
         writes.push(ItemWrite {
-            target: format!("aggregate {}", aggregate.name),
+            target: format!(
+                "aggregate {}",
+                group.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(" + ")
+            ),
             per_call: 1.0,
             units_each: write_units(bytes),
-            why: format!("UpdateItem {}.{} {op}", aggregate.entity, aggregate.attribute),
+            why: format!("one UpdateItem of {}: {}", entity, updates.join(", ")),
         });
-        let sets = [aggregate.attribute.clone()];
-        let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
+        let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
+        let update = AccessPattern { action: Action::Update, sets: sets.clone(), ..p.clone() };
         for index in &est.variant.indexes {
-            if let Some(mut w) = index_write(est, &update, index, &aggregate.entity, &sets)
+            if let Some(mut w) = index_write(est, &update, index, entity, &sets)
                 && w.per_call > 0.0
             {
                 w.target = format!("{} (aggregate)", w.target);

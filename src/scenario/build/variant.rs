@@ -1,7 +1,10 @@
 //! A variant's checks: key templates against the entities they key, the table's key schema,
 //! indexes and their projections, TTL, denormalized copies and maintained aggregates.
 
-use super::{Problem, Result, attribute_of, duration, entity_named, listing, problem, unique};
+use super::{
+    Problem, Result, attribute_of, distinct_keys, duration, entity_named, listing, problem, producible,
+    unique,
+};
 use crate::engine::model::{
     self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
 };
@@ -11,6 +14,7 @@ use crate::scenario::source_map::Path;
 
 pub(super) struct Context<'a> {
     pub entities: &'a [Entity],
+    pub populations: &'a [model::Population],
     pub patterns: &'a [AccessPattern],
     /// Cassandra: each entity is its own table, so sort keys need not agree across entities.
     pub cql: bool,
@@ -29,19 +33,42 @@ fn carried<'a>(entity: &'a Entity, v: &'a file::Variant) -> Vec<&'a str> {
     names
 }
 
+/// Byte offsets of each slot's `{` in a parsed template's text, in order (`{{` and `}}` are
+/// literal braces, not slots).
+fn slot_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'{', Some(b'{')) | (b'}', Some(b'}')) => i += 2,
+            (b'{', _) => {
+                starts.push(i);
+                i += text[i..].find('}').map_or(text.len() - i, |n| n + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    starts
+}
+
 fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Result<Template> {
     let parsed = Template::parse(text).map_err(|e| Problem {
         path: path.clone(),
         offset: Some(e.offset),
         message: format!("bad key template {text:?}: {}, at byte {} of the template", e.message, e.offset),
     })?;
-    for part in parsed.parts() {
+    let starts = slot_starts(text);
+    let slots = parsed.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
+    for (slot, part) in slots.enumerate() {
         let (name, needs_time) = match part {
             Part::Attr { name, .. } | Part::Hash { name, .. } => (name, false),
             Part::Time { name, .. } | Part::Bucket { name, .. } => (name, true),
             Part::Literal(_) | Part::Shard { .. } => continue,
         };
-        let offset = text.find(name.as_str()).unwrap_or(0);
+        // Point at the name inside its own slot, not at the same text earlier in the template.
+        let start = starts.get(slot).copied().unwrap_or(0);
+        let offset = text[start..].find(name.as_str()).map_or(start, |n| start + n);
         let at = |message: String| Problem { path: path.clone(), offset: Some(offset), message };
         if !carried.contains(&name.as_str()) {
             return Err(at(format!(
@@ -50,12 +77,22 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
                 listing(carried.iter().copied())
             )));
         }
+        let attribute = entity.attribute(name);
         if needs_time
-            && let Some(attribute) = entity.attribute(name)
+            && let Some(attribute) = attribute
             && !matches!(attribute.ty, AttrType::Time | AttrType::N)
         {
             return Err(at(format!(
                 "{name} is {} but a time format or bucket needs a Time attribute (epoch seconds)",
+                attribute.ty
+            )));
+        }
+        if let Part::Attr { pad: Some(width), .. } = part
+            && let Some(attribute) = attribute
+            && !matches!(attribute.ty, AttrType::N | AttrType::Time)
+        {
+            return Err(at(format!(
+                "{{{name}:0{width}}} zero-pads a number so it sorts as text, but {name} is {}; write {{{name}}}",
                 attribute.ty
             )));
         }
@@ -72,13 +109,14 @@ struct Templates {
 
 fn keys_map(
     path: &Path,
-    map: &std::collections::BTreeMap<String, file::Keys>,
+    map: &file::Entries<file::Keys>,
     v: &file::Variant,
     cx: &Context<'_>,
     needs_pk: bool,
 ) -> Result<Vec<Templates>> {
+    distinct_keys(path, map)?;
     let mut out = Vec::new();
-    for (name, keys) in map {
+    for (name, keys) in map.iter() {
         let kpath = path.key(name);
         let entity = entity_named(&kpath, cx.entities, name)?;
         let carried = carried(entity, v);
@@ -99,7 +137,7 @@ fn keys_map(
             Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried)?),
             None => None,
         };
-        out.push(Templates { entity: name.clone(), pk, sk });
+        out.push(Templates { entity: name.to_owned(), pk, sk });
     }
     Ok(out)
 }
@@ -298,13 +336,18 @@ fn projection(
             Projection::Include(names.clone())
         }
     };
-    if let Some((attribute, _)) = &ix.only_when
-        && let Some(entity) = index_entities.iter().find(|e| e.attribute(attribute).is_none())
-    {
-        return Err(problem(
-            &ipath.field("only_when").index(0),
-            format!("{} has no attribute {attribute:?}", entity.name),
-        ));
+    if let Some((attribute, value)) = &ix.only_when {
+        if let Some(entity) = index_entities.iter().find(|e| e.attribute(attribute).is_none()) {
+            return Err(problem(
+                &ipath.field("only_when").index(0),
+                format!("{} has no attribute {attribute:?}", entity.name),
+            ));
+        }
+        for entity in &index_entities {
+            if let Some(a) = entity.attribute(attribute) {
+                producible(&ipath.field("only_when").index(1), a, value, cx.populations, "only_when:")?;
+            }
+        }
     }
     Ok(projection)
 }
@@ -326,11 +369,14 @@ fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model:
                     ));
                 }
             }
-            Some(model::Ttl {
-                attribute: t.attribute.clone(),
-                lifetime: duration(&tpath.field("lifetime"), &t.lifetime)?,
-                entities: t.entities.clone(),
-            })
+            let lifetime = duration(&tpath.field("lifetime"), &t.lifetime)?;
+            if lifetime == crate::engine::time::SimDuration::ZERO {
+                return Err(problem(
+                    &tpath.field("lifetime"),
+                    "a TTL lifetime must be longer than 0s: items would expire as they are written",
+                ));
+            }
+            Some(model::Ttl { attribute: t.attribute.clone(), lifetime, entities: t.entities.clone() })
         }
     })
 }

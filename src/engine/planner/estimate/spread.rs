@@ -1,0 +1,321 @@
+//! How a key template spreads items and calls over its values: distinct values, the hottest
+//! value's share, the share a pattern's inputs pick — per slot, from the attribute generators
+//! and the populations' popularity.
+
+use super::{Estimator, sometimes_share, unwrap_sometimes};
+use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index};
+use crate::engine::planner::keys;
+use crate::engine::planner::load::{hottest_share, popularity_label, steady_share};
+use crate::engine::planner::numbers;
+use crate::engine::template::{Part, Template};
+use crate::engine::workload::Popularity;
+
+/// How one attribute's values spread (see `Spread`).
+struct ValueSpread {
+    distinct: f64,
+    hottest: f64,
+    steady: f64,
+    typical: f64,
+    note: String,
+}
+
+impl ValueSpread {
+    /// `n` equally likely values.
+    fn even(n: f64, note: String) -> ValueSpread {
+        ValueSpread { distinct: n, hottest: 1.0 / n, steady: 1.0 / n, typical: 1.0 / n, note }
+    }
+
+    fn typical(self, typical: f64) -> ValueSpread {
+        ValueSpread { typical, ..self }
+    }
+}
+
+/// How a key template spreads items or requests over its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spread {
+    /// Distinct values the template takes over the run.
+    pub distinct: f64,
+    /// The share of writes (or reads) that land on the most popular value at one time.
+    pub hottest: f64,
+    /// The share the busiest value keeps over the whole run: below `hottest` when the hot value
+    /// moves on (`Latest` favours whichever member is newest).
+    pub steady: f64,
+    /// The share of items under a typical value, or under the value the pattern's constants
+    /// pick (`status = "PENDING"`).
+    pub typical: f64,
+    /// When a slot buckets time, the longest bucket in seconds: a value only takes writes
+    /// during its bucket.
+    pub bucket_secs: Option<f64>,
+    /// Why, one phrase per slot.
+    pub notes: Vec<String>,
+}
+
+impl<'a> Estimator<'a> {
+    /// How `template` (in the table or `place`) spreads the entity's items (`chooser: None`) or
+    /// one pattern's calls over its values. In a sparse index the `only_when` attribute is
+    /// constant: `presence` accounts for the items left out.
+    pub fn spread(
+        &self,
+        entity: &str,
+        place: Option<&Index>,
+        template: &Template,
+        chooser: Option<&AccessPattern>,
+    ) -> Spread {
+        self.spread_for(entity, place, template, chooser, false)
+    }
+
+    /// How a reading pattern's calls spread over the partitions of `template`: a slot it fans
+    /// out over (a write shard, a hash of an attribute it does not know) sends every call to
+    /// each of its partitions, so such a slot spreads nothing.
+    pub fn read_spread(
+        &self,
+        entity: &str,
+        place: Option<&Index>,
+        template: &Template,
+        p: &AccessPattern,
+    ) -> Spread {
+        self.spread_for(entity, place, template, Some(p), true)
+    }
+
+    fn spread_for(
+        &self,
+        entity: &str,
+        place: Option<&Index>,
+        template: &Template,
+        chooser: Option<&AccessPattern>,
+        reader: bool,
+    ) -> Spread {
+        let e = self.entity(entity);
+        let mut spread = Spread {
+            distinct: 1.0,
+            hottest: 1.0,
+            steady: 1.0,
+            typical: 1.0,
+            bucket_secs: None,
+            notes: Vec::new(),
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        let slot_attrs: Vec<&str> = template
+            .parts()
+            .iter()
+            .filter(|p| matches!(p, Part::Attr { .. }))
+            .filter_map(Part::attribute)
+            .collect();
+        for part in template.parts() {
+            if let Part::Shard { count } = part {
+                if reader {
+                    spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
+                    continue;
+                }
+                spread.distinct *= f64::from(*count);
+                spread.hottest /= f64::from(*count);
+                spread.steady /= f64::from(*count);
+                spread.typical /= f64::from(*count);
+                spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
+                continue;
+            }
+            let Some(name) = part.attribute() else { continue };
+            if seen.contains(&name) && !matches!(part, Part::Hash { .. }) {
+                continue;
+            }
+            if let Part::Hash { count, .. } = part
+                && reader
+                && chooser.is_some_and(|p| !p.knows(name))
+            {
+                spread.notes.push(format!(
+                    "hash({name}, {count}) with {name} unknown: every call asks each of the {count}"
+                ));
+                continue;
+            }
+            seen.push(name);
+            if let Some((_, value)) = place.and_then(|i| i.only_when.as_ref()).filter(|(a, _)| a == name) {
+                spread.notes.push(format!("{name}: always {value:?} in this sparse index"));
+                continue;
+            }
+            let generator = self.generator_of(e, name);
+            let is_time = generator
+                .is_none_or(|g| matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_)));
+            let known = chooser.is_some_and(|p| p.knows(name));
+            if is_time && !known {
+                let width = keys::bucket_width(part).map_or(1.0, |(_, longest)| longest);
+                spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
+                let label = if matches!(part, Part::Attr { .. }) {
+                    "per-second".to_owned()
+                } else {
+                    keys::bucket_label(part)
+                };
+                spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
+                continue;
+            }
+            let ValueSpread { distinct, hottest, steady, typical, note } =
+                self.value_spread(e, name, chooser);
+            match part {
+                Part::Hash { count, .. } if slot_attrs.contains(&name) => {
+                    // hash(x, N) next to x itself adds nothing: x already picks the key.
+                    let _ = count;
+                }
+                Part::Hash { count, .. } => {
+                    let n = f64::from(*count);
+                    spread.distinct *= distinct.min(n);
+                    spread.hottest *= hottest + (1.0 - hottest) / n;
+                    spread.steady *= steady + (1.0 - steady) / n;
+                    spread.typical /= distinct.min(n);
+                    spread.notes.push(format!("hash({name}, {count}) over {note}"));
+                }
+                _ => {
+                    spread.distinct *= distinct;
+                    spread.hottest *= hottest;
+                    spread.steady *= steady;
+                    spread.typical *= typical;
+                    spread.notes.push(format!("{name}: {note}"));
+                }
+            }
+        }
+        spread
+    }
+
+    /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
+    pub fn constants(&self, entity: &str) -> impl Iterator<Item = (&'a str, &'a str)> {
+        self.entity(entity).attributes.iter().filter_map(|a| match &a.generator {
+            Generator::Text(text) => Some((a.name.as_str(), text.as_str())),
+            _ => None,
+        })
+    }
+
+    /// The text every item of the entity holds in `name`, when it is a constant.
+    pub fn constant(&self, entity: &str, name: &str) -> Option<&'a str> {
+        self.constants(entity).find(|(a, _)| *a == name).map(|(_, v)| v)
+    }
+
+    /// The share of the entity's items whose attribute matches what a call of `chooser` asks
+    /// for: a constant's share (`status = "PENDING"`), or one value among the attribute's
+    /// distinct values for a given attribute.
+    pub fn share_of(&self, entity: &str, name: &str, chooser: &AccessPattern) -> f64 {
+        let e = self.entity(entity);
+        self.value_spread(e, name, Some(chooser)).typical.clamp(0.0, 1.0)
+    }
+
+    /// The share of the entity's items whose attribute starts with `prefix`: by weight for
+    /// `OneOf`, by counting (a sample of at most 10,000 evenly spaced) member ids for a
+    /// population; 1 when the generator does not say.
+    pub fn prefix_share(&self, entity: &str, name: &str, prefix: &str) -> f64 {
+        const SAMPLE: u64 = 10_000;
+        let e = self.entity(entity);
+        let Some(generator) = self.generator_of(e, name) else { return 1.0 };
+        let present = sometimes_share(generator);
+        present
+            * match unwrap_sometimes(generator) {
+                Generator::Text(text) => f64::from(u8::from(text.starts_with(prefix))),
+                Generator::OneOf(choices) => {
+                    let total: f64 = choices.iter().map(|(_, w)| w).sum();
+                    choices.iter().filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum::<f64>() / total
+                }
+                Generator::Pick(population) | Generator::New(population) => {
+                    let pop =
+                        self.scenario.population(population).expect("the loader checked population names");
+                    let n = numbers::floor_u64(self.population_size(pop)).max(1);
+                    let step = n.div_ceil(SAMPLE).max(1);
+                    let sampled = (0..n).step_by(usize::try_from(step).unwrap_or(usize::MAX));
+                    let (hits, total) = sampled.fold((0u64, 0u64), |(h, t), i| {
+                        (h + u64::from(pop.id(i).starts_with(prefix)), t + 1)
+                    });
+                    hits as f64 / total.max(1) as f64
+                }
+                _ => 1.0,
+            }
+    }
+
+    /// How one attribute's values spread, and a phrase saying why.
+    /// Distinct values the attribute takes over the run, as its generator writes them.
+    pub(super) fn distinct_values(&self, e: &Entity, name: &str) -> f64 {
+        self.value_spread(e, name, None).distinct
+    }
+
+    fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
+        let generator = self.generator_of(e, name).map(unwrap_sometimes);
+        if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
+            let share = generator.map_or(1.0, |g| value_share(g, value));
+            return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
+        }
+        let population = match generator {
+            Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
+            _ => None,
+        };
+        let picked_by = |popularity: &Popularity, pop: &crate::engine::model::Population| {
+            let n = self.population_size(pop);
+            ValueSpread {
+                distinct: n,
+                hottest: hottest_share(popularity, n),
+                steady: steady_share(popularity, n),
+                typical: 1.0 / n,
+                note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
+            }
+        };
+        if let (Some(p), Some(pop)) = (chooser, population)
+            && p.given.first().is_some_and(|g| g == name)
+            && let Some(keys) = &p.keys
+        {
+            return picked_by(keys, pop);
+        }
+        // A reader (or an update) names an existing member: it picks by the population's
+        // popularity, whether the entity picks its ids or owns them (`New`).
+        let names_existing = chooser.is_some_and(|p| p.action != Action::Put && p.knows(name));
+        match generator {
+            Some(Generator::Pick(_)) => {
+                let pop = population.expect("the loader checked population names");
+                picked_by(&pop.popularity, pop)
+            }
+            Some(Generator::New(_)) if names_existing => {
+                let pop = population.expect("the loader checked population names");
+                picked_by(&pop.popularity, pop)
+            }
+            Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
+            Some(Generator::OneOf(choices)) => {
+                let total: f64 = choices.iter().map(|(_, w)| w).sum();
+                let (top, weight) = choices
+                    .iter()
+                    .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
+                let note = format!(
+                    "one of {} values, {top:?} on {}",
+                    choices.len(),
+                    numbers::percent(weight / total)
+                );
+                ValueSpread {
+                    hottest: weight / total,
+                    steady: weight / total,
+                    ..ValueSpread::even(choices.len() as f64, note)
+                }
+            }
+            Some(Generator::Chance(p)) => {
+                let top = p.max(1.0 - p);
+                ValueSpread {
+                    hottest: top,
+                    steady: top,
+                    ..ValueSpread::even(2.0, "true or false".to_owned())
+                }
+            }
+            _ => {
+                // Fresh values (new ids, numbers, payloads): about one item per value.
+                ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
+            }
+        }
+    }
+}
+
+/// Share of items whose attribute (made by `g`) equals `value`.
+pub(super) fn value_share(g: &Generator, value: &str) -> f64 {
+    match g {
+        Generator::Text(text) => f64::from(u8::from(text == value)),
+        Generator::OneOf(choices) => {
+            let total: f64 = choices.iter().map(|(_, w)| w).sum();
+            choices.iter().filter(|(v, _)| v == value).map(|(_, w)| w).sum::<f64>() / total
+        }
+        Generator::Sometimes(share, inner) => share * value_share(inner, value),
+        Generator::Chance(p) => match value {
+            "true" => *p,
+            "false" => 1.0 - p,
+            _ => 0.0,
+        },
+        _ => 1.0,
+    }
+}

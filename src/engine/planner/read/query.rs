@@ -1,0 +1,223 @@
+//! What one Query call reads: the filter for what its key condition does not apply (and the
+//! share of items that pass it), the items before and after its limit, and the fetch of what
+//! an index does not project.
+
+use std::fmt::Write as _;
+
+use super::{BATCH_GET_KEYS, EVENTUAL, Located, READ_UNIT_BYTES};
+use crate::engine::model::{AccessPattern, Index, IndexKind, Projection, RangeSpan};
+use crate::engine::planner::estimate::Estimator;
+use crate::engine::planner::keys::{self, SortCondition};
+use crate::engine::planner::numbers;
+use crate::engine::planner::{Fetch, Operation};
+use crate::engine::template::Template;
+
+/// The attributes the pattern needs that an index entry does not carry (the table's and the
+/// index's key attributes always are).
+pub(super) fn missing<'a>(est: &Estimator<'a>, p: &'a AccessPattern, ix: &'a Index) -> Vec<&'a str> {
+    let needed: Vec<&str> = match &p.returns {
+        Some(names) => names.iter().map(String::as_str).collect(),
+        None => est.entity(&p.entity).attributes.iter().map(|a| a.name.as_str()).collect(),
+    };
+    let key_attrs: Vec<&str> = est
+        .variant
+        .keys_of(&p.entity)
+        .into_iter()
+        .chain(ix.keys_of(&p.entity))
+        .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
+        .collect();
+    needed.into_iter().filter(|n| !key_attrs.contains(n) && !ix.projection.carries(n)).collect()
+}
+
+/// The filter a Query sends, and the share of the items it reads that pass it (`None`: not
+/// known, as for a word search).
+pub(super) struct Filter {
+    pub text: Option<String>,
+    pub share: Option<f64>,
+}
+
+/// Known attributes the key condition does not apply, a range it does not apply, and a word
+/// search become a filter.
+pub(super) fn filter(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    place: Option<&Index>,
+    located: &Located<'_>,
+    sort: &SortCondition,
+    sparse: Option<&str>,
+) -> Filter {
+    let (entity, pk, _) = located.templates[0];
+    let consumed: Vec<&str> =
+        keys::partition_consumes(pk).chain(sort.consumed.iter().map(String::as_str)).collect();
+    let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
+    let mut terms: Vec<String> = Vec::new();
+    let mut share = Some(1.0);
+    let mut seen: Vec<&str> = Vec::new();
+    for a in p.given.iter().map(String::as_str).chain(p.equals.iter().map(|(a, _)| a.as_str())) {
+        // A constant needs no filter: every item has it.
+        if consumed.contains(&a)
+            || sparse == Some(a)
+            || seen.contains(&a)
+            || est.constant(entity, a).is_some()
+        {
+            continue;
+        }
+        seen.push(a);
+        terms.push(value(a));
+        share = share.map(|s| s * est.share_of(entity, a, p));
+    }
+    if let Some(range) = &p.range
+        && !consumed.contains(&range.attribute.as_str())
+    {
+        match &range.span {
+            RangeSpan::Last(d) => {
+                terms.push(if est.cql {
+                    format!("{} >= ?", range.attribute)
+                } else {
+                    format!("{} >= :from", range.attribute)
+                });
+                let per_key = est.partition_items(entity, place, pk, Some(p));
+                let matching = per_key.rate * d.as_secs_f64();
+                let s = if per_key.items > 0.0 { (matching / per_key.items).min(1.0) } else { 1.0 };
+                share = share.map(|x| x * s);
+            }
+            RangeSpan::BeginsWith(prefix) => {
+                terms.push(if est.cql {
+                    format!("{0} >= ? AND {0} < ?", range.attribute)
+                } else {
+                    format!("begins_with({}, :prefix)", range.attribute)
+                });
+                share = share.map(|x| x * est.prefix_share(entity, &range.attribute, prefix));
+            }
+            RangeSpan::All => {}
+        }
+    }
+    if let Some(attribute) = &p.contains {
+        terms.push(if est.cql {
+            format!("{attribute} LIKE ?")
+        } else {
+            format!("contains({attribute}, :word)")
+        });
+        share = None;
+    }
+    Filter { text: (!terms.is_empty()).then(|| terms.join(" AND ")), share }
+}
+
+/// Items a Query call reads in total over its requests, before any filter or limit.
+pub(super) fn query_items(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    place: Option<&Index>,
+    located: &Located<'_>,
+    reach: &keys::Reach,
+    sort: &SortCondition,
+) -> f64 {
+    let fanout = f64::from(reach.fanout.max(1));
+    let mut items = 0.0;
+    for (entity, pk, sk) in &located.templates {
+        let per_key = est.partition_items(entity, place, pk, Some(p));
+        items += match (&p.range, sort.range_by_key, sk) {
+            // The range's items arrive at the partition's rate; time buckets split them, shards
+            // hold a slice each.
+            (Some(r), true, _) => match &r.span {
+                RangeSpan::Last(d) => (per_key.rate * d.as_secs_f64() * f64::from(reach.shards.max(1)))
+                    .min(per_key.items * fanout),
+                RangeSpan::BeginsWith(prefix) => {
+                    per_key.items * fanout * est.prefix_share(entity, &r.attribute, prefix)
+                }
+                RangeSpan::All => per_key.items * fanout,
+            },
+            // A fully known index key: the items sharing that sort key value.
+            (_, _, Some(sk)) if sort.exact => {
+                per_key.items * est.spread(entity, place, sk, Some(p)).typical * fanout
+            }
+            _ => per_key.items * fanout,
+        };
+    }
+    items
+}
+
+/// Items one call reads and returns once the limit is applied. Query's `Limit` stops a request
+/// after that many items read; a call over time buckets reads them one after another (newest
+/// first for a descending range) until it has `limit`, while a call over write shards must take
+/// `limit` from every shard to merge them in order. With a filter, it reads until `limit` items
+/// pass: limit ÷ the share that passes. A range the key does not order must be read in full.
+pub(super) fn limited(
+    p: &AccessPattern,
+    sort: &SortCondition,
+    reach: &keys::Reach,
+    filter: &Filter,
+    all: f64,
+) -> (f64, f64) {
+    let share = filter.share.unwrap_or(1.0);
+    let Some(limit) = p.limit.map(f64::from) else { return (all, all * share) };
+    if p.range.is_some() && !sort.ordered {
+        return (all, (all * share).min(limit));
+    }
+    let per_shard = if p.range.is_some() { f64::from(reach.shards.max(1)) } else { 1.0 };
+    let wanted = limit * per_shard;
+    let read = match filter.share {
+        Some(s) if s > 0.0 => (wanted / s).min(all),
+        _ => all,
+    };
+    (read, (read * share).min(limit))
+}
+
+/// The table items a Query on an index must fetch for attributes the index does not project:
+/// a GSI's results are fetched with BatchGetItem (at most 100 keys a request), an LSI's are
+/// fetched by the Query itself; either way each item is rounded up to 4 KB on its own.
+pub(super) fn fetch(
+    est: &Estimator<'_>,
+    entity: &str,
+    ix: &Index,
+    missing: &[&str],
+    returned: f64,
+    reason: &mut String,
+) -> Fetch {
+    let item = est.item_bytes(entity);
+    let units = returned * (item / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL;
+    let (operation, requests) = match ix.kind {
+        IndexKind::Global => (Operation::BatchGetItem, numbers::ceil_u32(returned / BATCH_GET_KEYS)),
+        IndexKind::Local => (Operation::Query, 0),
+    };
+    let _ = match ix.kind {
+        // A view holds the columns it selects; the rest is one SELECT by primary key per row.
+        IndexKind::Global if est.cql => write!(
+            reason,
+            "; + fetch: view {} holds {}, so {} come{} from the table — one SELECT by primary key for each of the \
+             ~{} rows",
+            ix.name,
+            match &ix.projection {
+                Projection::KeysOnly => "only the key columns".to_owned(),
+                Projection::Include(names) => format!("the key columns and {}", names.join(", ")),
+                Projection::All => "every column".to_owned(),
+            },
+            missing.join(", "),
+            if missing.len() == 1 { "s" } else { "" },
+            numbers::count(returned),
+        ),
+        IndexKind::Global => write!(
+            reason,
+            "; + fetch: {} projects {}, so {} come{} from the table — BatchGetItem of the ~{} results \
+             ({} request{} of ≤ 100 keys), ~{} RCU",
+            ix.name,
+            ix.projection,
+            missing.join(", "),
+            if missing.len() == 1 { "s" } else { "" },
+            numbers::count(returned),
+            numbers::count(f64::from(requests)),
+            if requests == 1 { "" } else { "s" },
+            numbers::count(units)
+        ),
+        IndexKind::Local => write!(
+            reason,
+            "; + fetch: {} projects {}, so the Query fetches {} from the table for each of the ~{} results, ~{} RCU",
+            ix.name,
+            ix.projection,
+            missing.join(", "),
+            numbers::count(returned),
+            numbers::count(units)
+        ),
+    };
+    Fetch { operation, requests, items: returned, units }
+}

@@ -1,0 +1,422 @@
+//! The planner against the bundled scenarios and a chat-like scenario that exercises what they
+//! do not; `reads` and `estimates` hold the regression cases of the issue 3 review.
+
+mod estimates;
+mod reads;
+
+use super::*;
+use crate::scenario;
+
+fn plan_of(name: &str, variant: &str) -> Plan {
+    let loaded = scenario::load(name).unwrap();
+    plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
+}
+
+fn pattern<'a>(plan: &'a Plan, name: &str) -> &'a PatternPlan {
+    plan.patterns.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no pattern {name}"))
+}
+
+#[test]
+fn each_bundled_lesson_warns_in_naive_and_not_in_recommended() {
+    let cases = [
+        ("sensors", WarningCode::UnboundedPartition, "{sensor_id}"),
+        ("orders", WarningCode::Scan, "pending-orders"),
+        ("counters", WarningCode::HotPartition, "COUNTER#{stream_id}"),
+    ];
+    for (name, code, subject) in cases {
+        let naive = plan_of(name, "naive");
+        assert!(
+            naive.warnings.iter().any(|w| w.code == code && w.subject.contains(subject)),
+            "{name} naive: {:#?}",
+            naive.warnings
+        );
+        let fixed = plan_of(name, "recommended");
+        assert!(fixed.warnings.iter().all(|w| w.code != code), "{name} recommended: {:#?}", fixed.warnings);
+    }
+}
+
+#[test]
+fn plans_the_bundled_patterns() {
+    // (scenario, variant, pattern, operation, index, fan-out, key condition, served)
+    type Case<'a> = (&'a str, &'a str, &'a str, Operation, Option<&'a str>, u32, Option<&'a str>, bool);
+    let cases: &[Case] = &[
+        (
+            "sensors",
+            "naive",
+            "last-24h",
+            Operation::Query,
+            None,
+            1,
+            Some("sensor_id = ? AND reading_time >= ?"),
+            true,
+        ),
+        (
+            "sensors",
+            "recommended",
+            "last-24h",
+            Operation::Query,
+            None,
+            2,
+            Some("sensor_id = ? AND reading_time_day = ? AND reading_time >= ?"),
+            true,
+        ),
+        ("sensors", "recommended", "monthly-report", Operation::Query, None, 31, None, true),
+        ("sensors", "naive", "get-sensor", Operation::GetItem, None, 1, Some("sensor_id = ?"), true),
+        ("orders", "naive", "pending-orders", Operation::Scan, None, 1, None, false),
+        (
+            "orders",
+            "recommended",
+            "pending-orders",
+            Operation::Query,
+            Some("pending"),
+            1,
+            Some("GSI1PK = :pk"),
+            true,
+        ),
+        ("orders", "naive", "customer-page", Operation::Query, None, 1, Some("PK = :pk"), true),
+        ("orders", "naive", "get-customer", Operation::GetItem, None, 1, Some("PK = :pk AND SK = :sk"), true),
+        (
+            "orders",
+            "naive",
+            "order-items",
+            Operation::Query,
+            None,
+            1,
+            Some("PK = :pk AND begins_with(SK, :prefix)"),
+            true,
+        ),
+        (
+            "orders",
+            "naive",
+            "ship-order",
+            Operation::UpdateItem,
+            None,
+            1,
+            Some("PK = :pk AND SK = :sk"),
+            true,
+        ),
+        ("orders", "naive", "place-order", Operation::PutItem, None, 1, None, true),
+        ("counters", "naive", "read-count", Operation::GetItem, None, 1, Some("PK = :pk"), true),
+        ("counters", "recommended", "read-count", Operation::BatchGetItem, None, 10, Some("PK = :pk"), true),
+        ("counters", "recommended", "like", Operation::UpdateItem, None, 1, Some("PK = :pk"), true),
+    ];
+    for (name, variant, pattern_name, operation, index, fanout, key_condition, served) in cases {
+        let plan = plan_of(name, variant);
+        let p = pattern(&plan, pattern_name);
+        let what = format!("{name}/{variant}/{pattern_name}: {p:#?}");
+        assert_eq!(p.operation, Some(*operation), "{what}");
+        assert_eq!(p.index.as_deref(), *index, "{what}");
+        assert_eq!(p.fanout, *fanout, "{what}");
+        if key_condition.is_some() || *operation == Operation::Scan {
+            assert_eq!(p.key_condition.as_deref(), *key_condition, "{what}");
+        }
+        assert_eq!(p.served, *served, "{what}");
+    }
+}
+
+#[test]
+fn the_naive_sensor_partition_passes_cassandras_guidance_within_the_run() {
+    let plan = plan_of("sensors", "naive");
+    let w = plan.warnings.iter().find(|w| w.code == WarningCode::UnboundedPartition).unwrap();
+    // 3,333.3 puts/s over 10,000 sensors for 365 days: 10.5 million rows of ~71 bytes.
+    for part in [
+        "3,333.3/s",
+        "uniform over 10,000 sensors",
+        "0.33 rows/s",
+        "10,511,895 rows",
+        "712 MB",
+        "365 days",
+        "3.5 days",
+    ] {
+        assert!(w.message.contains(part), "{part:?} missing from {}", w.message);
+    }
+}
+
+#[test]
+fn the_hot_counter_shows_its_arithmetic() {
+    let plan = plan_of("counters", "naive");
+    let w = plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition).unwrap();
+    // Zipf(s: 1.1) over 500 streams puts 19.2% on the top one: 8,000 × 0.192 × 1 WCU.
+    for part in ["like 8,000/s × 19.2%", "× 1 WCU = 1,534.5 WCU/s", "1,000 WCU/s", "one item"] {
+        assert!(w.message.contains(part), "{part:?} missing from {}", w.message);
+    }
+}
+
+/// A chat-like scenario exercising what the bundled ones do not: full-text search, index
+/// projections, hash shards, LSIs, copies, aggregates and low-cardinality indexes.
+const CHAT: &str = r#"(
+    name: "chat", title: "Chat",
+    entities: [
+        (name: "Channel", attributes: [
+            (name: "channel_id", type: S, gen: New("channels")),
+            (name: "title", type: S, gen: Payload(30)),
+            (name: "kind", type: S, gen: OneOf([("public", 8), ("private", 2)])),
+            (name: "messages", type: N, gen: Number(Uniform(0, 100000))),
+        ]),
+        (name: "Message", attributes: [
+            (name: "channel_id", type: S, gen: Pick("channels")),
+            (name: "sent_at", type: Time, gen: Now),
+            (name: "author", type: S, gen: Pick("users")),
+            (name: "body", type: S, gen: Payload(120)),
+        ]),
+    ],
+    populations: [
+        (name: "channels", count: 1000, ids: "ch{}", popularity: Zipf()),
+        (name: "users", count: 50000, ids: "u{}"),
+    ],
+    patterns: [
+        (name: "post", action: Put, entity: "Message", given: ["channel_id"], rate: 100),
+        (name: "recent", action: List, entity: "Message", given: ["channel_id"],
+         range: (attribute: "sent_at", span: Last("1h")), order: Desc, limit: 50, rate: 500),
+        (name: "by-author", action: List, entity: "Message", given: ["author"], rate: 5),
+        (name: "author-in-channel", action: List, entity: "Message", given: ["channel_id", "author"], rate: 5),
+        (name: "search", action: List, entity: "Message", contains: "body", rate: 2),
+        (name: "search-channel", action: List, entity: "Message", given: ["channel_id"], contains: "body", limit: 20, rate: 2),
+        (name: "edit", action: Update, entity: "Message", given: ["channel_id"], sets: ["body"], rate: 1),
+        (name: "rename", action: Update, entity: "Channel", given: ["channel_id"], sets: ["title"], rate: 1),
+    ],
+    variants: [
+        (name: "plain", keys: {
+            "Channel": (pk: "CH#{channel_id}", sk: "META"),
+            "Message": (pk: "CH#{channel_id}", sk: "MSG#{sent_at}"),
+        }),
+        (name: "keys-only", keys: {
+            "Channel": (pk: "CH#{channel_id}", sk: "META"),
+            "Message": (pk: "CH#{channel_id}", sk: "MSG#{sent_at}"),
+        }, indexes: [
+            (name: "by-author", keys: {"Message": (pk: "{author}", sk: "{sent_at}")}, projection: KeysOnly),
+        ]),
+        (name: "heavy", keys: {
+            "Channel": (pk: "CH#{channel_id}", sk: "META"),
+            "Message": (pk: "CH#{channel_id}#{hash(author, 4)}", sk: "MSG#{sent_at}"),
+        }, indexes: [
+            (name: "by-author", keys: {"Message": (pk: "{author}", sk: "{sent_at}")}),
+            (name: "by-kind", keys: {"Channel": (pk: "{kind}", sk: "{channel_id}")}),
+            (name: "lsi-author", kind: Local, keys: {"Message": (sk: "{author}")}, projection: KeysOnly),
+            (name: "copy-1", keys: {"Message": (pk: "{channel_title}")}),
+            (name: "copy-2", keys: {"Message": (pk: "T#{channel_title}", sk: "{sent_at}")}),
+        ], copies: [
+            (from: "Channel", attribute: "title", to: "Message", as: "channel_title", by: "channel_id"),
+        ], aggregates: [
+            (name: "message-count", entity: "Channel", on: ["post"], attribute: "messages", op: Count),
+        ]),
+    ],
+    workload: (duration: "30d", tick: "1s", seed: 1),
+)"#;
+
+fn chat(variant: &str) -> Plan {
+    let loaded = scenario::parse("chat.ron", CHAT).unwrap();
+    plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
+}
+
+#[test]
+fn full_text_search_is_unserved_with_what_would_serve_it() {
+    let plan = chat("plain");
+    let p = pattern(&plan, "search");
+    assert_eq!((p.operation, p.served), (None, false));
+    assert!(
+        p.reason.contains("search index fed by the same writes (e.g. OpenSearch via DynamoDB Streams)"),
+        "{}",
+        p.reason
+    );
+    assert!(plan.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "search"));
+    // Given a channel, the word search is a filter on a Query of that channel's partition: it
+    // reads the whole partition (no limit can stop it early, the matches are unknown).
+    let channel = pattern(&plan, "search-channel");
+    assert_eq!((channel.operation, channel.served), (Some(Operation::Query), true), "{channel:#?}");
+    assert_eq!(channel.filter.as_deref(), Some("contains(body, :word)"));
+    assert!(channel.reason.contains("every item the key reaches is read"), "{}", channel.reason);
+    assert!(!channel.reason.contains("whole table"), "{}", channel.reason);
+    assert!(channel.items_read.is_some_and(|n| n > 20.0), "{channel:#?}");
+    assert!(!plan.warnings.iter().any(|w| w.subject == "search-channel"), "{:#?}", plan.warnings);
+}
+
+#[test]
+fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
+    let plan = chat("keys-only");
+    let p = pattern(&plan, "by-author");
+    // Query the KEYS_ONLY index, then BatchGetItem the table items for body: not a Scan.
+    assert_eq!(
+        (p.operation, p.index.as_deref(), p.served),
+        (Some(Operation::Query), Some("by-author"), true)
+    );
+    let fetch = p.fetch.as_ref().expect("a fetch of the unprojected attributes");
+    assert_eq!(fetch.operation, Operation::BatchGetItem);
+    let items = p.items_read.unwrap_or_default();
+    assert!((fetch.items - items).abs() < 1e-9, "{p:#?}");
+    assert_eq!(fetch.requests, numbers::ceil_u32(items / 100.0));
+    // The fetch is costed: each item rounded to 4 KB, eventually consistent.
+    assert!((fetch.units - items * 0.5).abs() < 1e-9, "{p:#?}");
+    assert!(p.units_per_call >= fetch.units + 0.5, "{p:#?}");
+    assert!(p.reason.contains("+ fetch") && p.reason.contains("BatchGetItem"), "{}", p.reason);
+    assert!(plan.warnings.iter().all(|w| w.subject != "by-author"), "{:#?}", plan.warnings);
+    let reasons: Vec<(&str, bool)> = p.alternatives.iter().map(|a| (a.index.as_str(), a.serves)).collect();
+    assert_eq!(reasons, [("table", false)]);
+    assert_eq!(
+        p.alternatives[0].reason,
+        "its partition key CH#{channel_id} needs channel_id, which the pattern does not give"
+    );
+}
+
+#[test]
+fn a_missing_key_input_is_blamed_before_the_projection() {
+    // The KEYS_ONLY index's key needs `author`, which `recent` does not give: that is the
+    // blocker, whatever the index projects.
+    let keys_only = chat("keys-only");
+    let edit = pattern(&keys_only, "recent");
+    let by_author = edit.alternatives.iter().find(|a| a.index == "GSI by-author").expect("considered");
+    assert_eq!(by_author.reason, "its partition key {author} needs author, which the pattern does not give",);
+}
+
+#[test]
+fn plans_hash_fanout_lsis_and_sort_key_ranges() {
+    let plain = chat("plain");
+    assert_eq!(
+        pattern(&plain, "recent").key_condition.as_deref(),
+        Some("PK = :pk AND SK BETWEEN :from AND :to")
+    );
+    let heavy = chat("heavy");
+    let recent = pattern(&heavy, "recent");
+    assert_eq!((recent.operation, recent.fanout), (Some(Operation::Query), 4), "{recent:#?}");
+    assert!(recent.reason.contains("hash(author, 4) with author unknown"), "{}", recent.reason);
+    // Knowing the author picks the hash shard, and the LSI's sort key pins the author.
+    let both = pattern(&heavy, "author-in-channel");
+    assert_eq!(both.fanout, 1, "{both:#?}");
+    assert_eq!(both.index.as_deref(), Some("lsi-author"), "{both:#?}");
+    assert_eq!(both.key_condition.as_deref(), Some("PK = :pk AND LSI1SK = :sk"));
+    let by_author = pattern(&heavy, "by-author");
+    assert_eq!(
+        (by_author.operation, by_author.index.as_deref()),
+        (Some(Operation::Query), Some("by-author"))
+    );
+    // An update that gives no sort key cannot name its item.
+    let edit = pattern(&plain, "edit");
+    assert!(!edit.served && edit.reason.contains("needs sent_at"), "{edit:#?}");
+    assert!(plain.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "edit"));
+}
+
+#[test]
+fn counts_every_item_a_write_writes() {
+    let heavy = chat("heavy");
+    let post = pattern(&heavy, "post");
+    let targets: Vec<(&str, f64)> = post.writes.iter().map(|w| (w.target.as_str(), w.per_call)).collect();
+    assert_eq!(
+        targets,
+        [
+            ("table", 1.0),
+            ("GSI by-author", 1.0),
+            ("LSI lsi-author", 1.0),
+            ("GSI copy-1", 1.0),
+            ("GSI copy-2", 1.0),
+            ("aggregate message-count", 1.0),
+            // The count is projected (ALL) into the channel's by-kind entry.
+            ("GSI by-kind (aggregate)", 1.0),
+        ]
+    );
+    // Everything but the base item: 6 index, copy and aggregate writes per base write.
+    assert_eq!(post.write_amplification, Some(6.0));
+    assert!(heavy.warnings.iter().any(|w| w.code == WarningCode::WriteAmplification && w.subject == "post"));
+    // Renaming a channel rewrites its title on every message that copies it (100 posts/s
+    // for 30 days over 1,000 channels: 259,200 messages per channel), those messages'
+    // entries in by-author (which projects ALL), and their entries in the two indexes keyed
+    // by the copy (delete + put each). The KEYS_ONLY LSI is untouched.
+    let rename = pattern(&heavy, "rename");
+    let copies: Vec<(&str, f64)> = rename
+        .writes
+        .iter()
+        .filter(|w| w.target.contains("copy"))
+        .map(|w| (w.target.as_str(), w.per_call.round()))
+        .collect();
+    assert_eq!(
+        copies,
+        [
+            ("copy Message.channel_title", 259_200.0),
+            ("GSI by-author (copy)", 259_200.0),
+            ("GSI copy-1 (copy)", 518_400.0),
+            ("GSI copy-2 (copy)", 518_400.0),
+        ]
+    );
+}
+
+#[test]
+fn flags_a_low_cardinality_index() {
+    let heavy = chat("heavy");
+    let w = heavy.warnings.iter().find(|w| w.code == WarningCode::LowCardinalityIndex).unwrap();
+    assert_eq!(w.subject, "GSI by-kind {kind}");
+    assert!(w.message.contains("takes only 2 values") && w.message.contains("80%"), "{}", w.message);
+}
+
+#[test]
+fn the_readme_example_checks_as_documented() {
+    let readme = include_str!("../../../scenarios/README.md");
+    let start = readme.find("```ron\n").expect("the README has a RON example") + "```ron\n".len();
+    let end = start + readme[start..].find("```").expect("the example ends");
+    let loaded = scenario::parse("README.md", &readme[start..end]).unwrap();
+    let naive = plan(&loaded.scenario, loaded.variant(Some("naive")).unwrap());
+    let recent = pattern(&naive, "recent");
+    assert_eq!(
+        (recent.operation, recent.key_condition.as_deref()),
+        (Some(Operation::Query), Some("PK = :pk AND SK >= :from"))
+    );
+    assert_eq!(pattern(&naive, "search").operation, None);
+    let codes: Vec<WarningCode> = naive.warnings.iter().map(|w| w.code).collect();
+    assert_eq!(codes, [WarningCode::Unserved, WarningCode::UnboundedPartition]);
+    let fixed = plan(&loaded.scenario, loaded.variant(Some("recommended")).unwrap());
+    let recent = pattern(&fixed, "recent");
+    assert_eq!(recent.fanout, 2);
+    // Newest first over the buckets: the call stops at its limit of 50.
+    assert_eq!(recent.items_read, Some(50.0));
+    // The README says the one warning left is the unserved search.
+    let left: Vec<(WarningCode, &str)> =
+        fixed.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect();
+    assert_eq!(left, [(WarningCode::Unserved, "search")]);
+    assert!(readme.contains("The one warning\nleft, `unserved — search`"), "the README's claim changed");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever numbers a file holds, planning never panics and every number it prints is finite.
+    #[test]
+    fn planning_any_numbers_never_panics(
+        rate in 0.0f64..1e9,
+        count in 0u64..1_000_000_000_000,
+        bytes in 0u32..409_600,
+        duration in 1u32..20_000,
+    ) {
+        let source = CHAT
+            .replace("rate: 100", &format!("rate: {rate}"))
+            .replace("count: 1000,", &format!("count: {count},"))
+            .replace("Payload(120)", &format!("Payload({bytes})"))
+            .replace("\"30d\"", &format!("\"{duration}d\""));
+        if let Ok(loaded) = scenario::parse("chat.ron", &source) {
+            for variant in &loaded.scenario.variants {
+                let plan = plan(&loaded.scenario, variant);
+                for p in &plan.patterns {
+                    proptest::prop_assert!(p.units_per_call.is_finite(), "{p:?}");
+                }
+                for w in &plan.warnings {
+                    proptest::prop_assert!(!w.message.contains("NaN") && !w.message.contains("inf"), "{}", w.message);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = serde_json::to_string(&chat("heavy")).unwrap();
+    let b = serde_json::to_string(&chat("heavy")).unwrap();
+    assert_eq!(a, b);
+}
+
+/// Plans `variant` of a scenario given as RON text (the regression cases' small scenarios).
+fn plan_src(source: &str, variant: &str) -> Plan {
+    let loaded = scenario::parse("case.ron", source).unwrap_or_else(|e| panic!("{e}"));
+    plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
+}
+
+/// `(warning code, subject)` of every warning, for comparing.
+fn codes(plan: &Plan) -> Vec<(WarningCode, &str)> {
+    plan.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect()
+}

@@ -1,0 +1,240 @@
+//! The numbers behind plans and warnings: item counts, item sizes, who a read's load lands on,
+//! write amplification, and which warnings fire.
+
+use super::super::estimate::Estimator;
+use super::{WarningCode, codes, pattern, plan_of, plan_src};
+use crate::scenario;
+
+/// Memberships keyed by two picked ids, devices keyed by a hash of their id next to the id, a
+/// counter nobody puts, and a catalog nobody writes.
+const KEYS: &str = r#"(
+    name: "keys", title: "Key spaces",
+    entities: [
+        (name: "Membership", attributes: [
+            (name: "channel_id", type: S, gen: Pick("channels")),
+            (name: "user_id", type: S, gen: Pick("users")),
+        ]),
+        (name: "Device", attributes: [
+            (name: "device_id", type: S, gen: Pick("devices")),
+            (name: "state", type: S, gen: Payload(100)),
+        ]),
+        (name: "Counter", attributes: [
+            (name: "device_id", type: S, gen: Pick("devices")),
+            (name: "n", type: N, gen: Number(Uniform(0, 100))),
+        ]),
+        (name: "Product", attributes: [
+            (name: "sku", type: S, gen: Pick("skus")),
+            (name: "color", type: S, gen: OneOf([("red", 1), ("blue", 1), ("green", 1)])),
+        ]),
+    ],
+    populations: [
+        (name: "channels", count: 50000, ids: "ch{}", popularity: Zipf(s: 0.99)),
+        (name: "users", count: 1000000, ids: "u{}"),
+        (name: "devices", count: 100, ids: "d{:03}", popularity: Zipf(s: 1.2)),
+        (name: "skus", count: 2000, ids: "p{}"),
+    ],
+    patterns: [
+        (name: "join", action: Put, entity: "Membership", given: ["channel_id", "user_id"], rate: 20),
+        (name: "members", action: List, entity: "Membership", given: ["channel_id"], rate: 50),
+        (name: "set-state", action: Put, entity: "Device", given: ["device_id"], rate: 100),
+        (name: "get-state", action: Get, entity: "Device", given: ["device_id"], rate: 4000),
+        (name: "all-devices", action: List, entity: "Device", rate: 1),
+        (name: "bump", action: Update, entity: "Counter", given: ["device_id"], sets: ["n"], rate: 500),
+        (name: "product", action: Get, entity: "Product", given: ["sku", "color"], rate: 1),
+    ],
+    variants: [(name: "v", keys: {
+        "Membership": (pk: "CH#{channel_id}", sk: "U#{user_id}"),
+        "Device": (pk: "DEV#{hash(device_id, 8)}", sk: "{device_id}"),
+        "Counter": (pk: "C#{device_id}#{shard(4)}", sk: "N"),
+        "Product": (pk: "P#{sku}", sk: "{color}"),
+    })],
+    workload: (duration: "30d", tick: "1s", seed: 1),
+)"#;
+
+#[test]
+fn items_are_bounded_by_writes_and_by_the_joint_key_space() {
+    let loaded = scenario::parse("keys.ron", KEYS).unwrap();
+    let est = Estimator::new(&loaded.scenario, &loaded.scenario.variants[0]);
+    let month = 30.0 * 86_400.0;
+    // (entity, items at the end of the run)
+    let cases = [
+        // 20 joins a second for 30 days, far below 50,000 × 1,000,000 pairs.
+        ("Membership", 20.0 * month),
+        // hash(device_id, 8) next to device_id adds nothing: 100 devices, 100 items.
+        ("Device", 100.0),
+        // Upserted by its updates: 100 devices × 4 shards.
+        ("Counter", 400.0),
+        // Nobody writes it: every key it can hold, 2,000 skus × 3 colours.
+        ("Product", 6000.0),
+    ];
+    for (entity, items) in cases {
+        let got = est.items_total(entity);
+        assert!((got - items).abs() < 1e-6 * items, "{entity}: {got} items, expected {items}");
+    }
+    let plan = super::super::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+    // A channel's members: the memberships over 50,000 channels, not 1,000,000 users each.
+    let members = pattern(&plan, "members").items_read.unwrap_or_default();
+    assert!((members - 20.0 * month / 50_000.0).abs() < 1e-6, "{members}");
+    assert!((pattern(&plan, "all-devices").items_read.unwrap_or_default() - 100.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_reader_loads_only_the_shards_it_hits() {
+    let plan = plan_src(KEYS, "v");
+    // get-state knows device_id, so it reads one hash shard: 4,000/s × 36.8% (the hottest
+    // device's 27.8% plus an eighth of the rest) × 0.5 RCU = 735.7 RCU/s, under 3,000.
+    assert!(!codes(&plan).iter().any(|(code, _)| *code == WarningCode::HotPartition), "{:#?}", plan.warnings);
+    let hot = KEYS.replace("rate: 4000", "rate: 20000");
+    let plan = plan_src(&hot, "v");
+    let w = plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("20,000/s is hot");
+    assert!(
+        w.message.contains("get-state 20,000/s × 36.8%") && w.message.contains("= 3,678.5 RCU/s"),
+        "{}",
+        w.message
+    );
+    // all-devices asks every shard once per call: 100% of its calls on each, not 8 × 36.8%.
+    assert!(w.message.contains("all-devices 1/s × 100%"), "{}", w.message);
+}
+
+/// Three writes of one membership per update in `wide`; two in `narrow`; aggregates on one
+/// item in `stats`.
+const WRITES: &str = r#"(
+    name: "writes", title: "Writes",
+    entities: [
+        (name: "Membership", attributes: [
+            (name: "channel_id", type: S, gen: New("channels")),
+            (name: "user_id", type: S, gen: Pick("users")),
+            (name: "last_read", type: Time, gen: Now),
+            (name: "status", type: S, gen: Sometimes(0.99, OneOf([("ACTIVE", 90), ("BANNED", 1), ("IDLE", 9)]))),
+            (name: "total", type: N, gen: Number(Uniform(1, 100))),
+        ]),
+        (name: "Stats", attributes: [
+            (name: "user_id", type: S, gen: Pick("users")),
+            (name: "joins", type: N, gen: Number(Uniform(0, 9))),
+            (name: "spend", type: N, gen: Number(Uniform(0, 9))),
+        ]),
+    ],
+    populations: [
+        (name: "channels", count: 1000, ids: "ch{}"),
+        (name: "users", count: 1000, ids: "u{}"),
+    ],
+    patterns: [
+        (name: "join", action: Put, entity: "Membership", given: ["user_id"], rate: 2000),
+        (name: "mark-read", action: Update, entity: "Membership", given: ["channel_id"], sets: ["last_read"], rate: 10),
+        (name: "ban", action: Update, entity: "Membership", given: ["channel_id"], sets: ["status"], rate: 1),
+    ],
+    variants: [
+        (name: "narrow", keys: {"Membership": (pk: "CH#{channel_id}")},
+         indexes: [(name: "by-read", keys: {"Membership": (pk: "{user_id}", sk: "{last_read}")})]),
+        (name: "wide", keys: {"Membership": (pk: "CH#{channel_id}")},
+         indexes: [
+            (name: "by-read", keys: {"Membership": (pk: "{user_id}", sk: "{last_read}")}),
+            (name: "recent", keys: {"Membership": (pk: "R#{last_read}")}),
+         ]),
+        (name: "stats", keys: {"Membership": (pk: "CH#{channel_id}"), "Stats": (pk: "S#{user_id}")},
+         indexes: [(name: "by-status", keys: {"Membership": (pk: "{status}")})],
+         aggregates: [
+            (name: "joins", entity: "Stats", on: ["join"], attribute: "joins", op: Count),
+            (name: "spend", entity: "Stats", on: ["join"], attribute: "spend", op: Sum("total")),
+         ]),
+        (name: "sparse", keys: {"Membership": (pk: "CH#{channel_id}")},
+         indexes: [(name: "banned", keys: {"Membership": (pk: "{status}")}, only_when: ("status", "BANNED"))]),
+    ],
+    workload: (duration: "30d", tick: "1s", seed: 1),
+)"#;
+
+#[test]
+fn write_amplification_counts_the_writes_beyond_the_base_item_and_warns_above_two() {
+    // (variant, pattern, write amplification, warned)
+    let cases = [
+        // A key change in one GSI: delete + put, 2 — at the limit, not above it.
+        ("narrow", "mark-read", 2.0, false),
+        // In two GSIs: 4.
+        ("wide", "mark-read", 4.0, true),
+        ("narrow", "join", 1.0, false),
+        // Two aggregates of one Stats item: one UpdateItem, one write.
+        ("stats", "join", 1.99, false),
+    ];
+    for (variant, name, amplification, warned) in cases {
+        let plan = plan_src(WRITES, variant);
+        let p = pattern(&plan, name);
+        let wa = p.write_amplification.unwrap_or_default();
+        assert!((wa - amplification).abs() < 1e-9, "{variant}/{name}: {wa}: {p:#?}");
+        let warning =
+            plan.warnings.iter().find(|w| w.code == WarningCode::WriteAmplification && w.subject == name);
+        assert_eq!(warning.is_some(), warned, "{variant}/{name}: {:#?}", plan.warnings);
+        if let Some(w) = warning {
+            assert!(w.message.contains(&format!("write amplification of {amplification}")), "{}", w.message);
+        }
+    }
+    let stats = plan_src(WRITES, "stats");
+    let targets: Vec<&str> = pattern(&stats, "join").writes.iter().map(|w| w.target.as_str()).collect();
+    assert_eq!(targets, ["table", "GSI by-status", "aggregate joins + spend"]);
+}
+
+#[test]
+fn only_an_only_when_index_is_exempt_from_low_cardinality() {
+    // `status` is present on 99% of memberships: still 3 values, still flagged.
+    let stats = plan_src(WRITES, "stats");
+    let w = stats.warnings.iter().find(|w| w.code == WarningCode::LowCardinalityIndex);
+    assert!(
+        w.is_some_and(|w| w.subject == "GSI by-status {status}" && w.message.contains("takes only 3 values"))
+    );
+    let sparse = plan_src(WRITES, "sparse");
+    assert!(
+        sparse.warnings.iter().all(|w| w.code != WarningCode::LowCardinalityIndex),
+        "{:#?}",
+        sparse.warnings
+    );
+}
+
+#[test]
+fn one_item_is_said_only_of_a_table_item() {
+    // Every membership lands on R#{last_read} for the current second: hot, but an index
+    // partition of many items, which a split by sort key can spread.
+    let wide = plan_src(&WRITES.replace("rate: 10)", "rate: 800)"), "wide");
+    let w = wide.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("R#{last_read} is hot");
+    assert!(w.subject.starts_with("GSI recent") && !w.message.contains("one item"), "{}", w.message);
+    // The bundled counter is one table item.
+    let counters = plan_of("counters", "naive");
+    let w = counters.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("hot counter");
+    assert!(w.message.contains("it is one item"), "{}", w.message);
+}
+
+#[test]
+fn sparse_index_keys_count_by_the_share_of_items_that_carry_them() {
+    let naive = scenario::load("orders").unwrap();
+    let variant = |name: &str| naive.scenario.variant(name).unwrap();
+    let plain = Estimator::new(&naive.scenario, variant("naive")).item_bytes("Order");
+    let sparse = Estimator::new(&naive.scenario, variant("recommended")).item_bytes("Order");
+    // 0.3% of orders are pending and carry GSI1PK/GSI1SK: well under a byte on average.
+    assert!(sparse > plain && sparse - plain < 1.0, "{plain} vs {sparse}");
+    let page = pattern(&plan_of("orders", "recommended"), "customer-page").units_per_call;
+    assert!((page - pattern(&plan_of("orders", "naive"), "customer-page").units_per_call).abs() < 1e-9);
+}
+
+#[test]
+fn reading_an_owned_id_follows_the_populations_popularity() {
+    // Reading a channel by its id (a `New` id: the entity owns the population) picks by the
+    // population's popularity, Zipf here, not "a new value per item".
+    let source = r#"(
+        name: "channels", title: "Channels",
+        entities: [(name: "Channel", attributes: [
+            (name: "channel_id", type: S, gen: New("channels")),
+            (name: "title", type: S, gen: Payload(40)),
+        ])],
+        populations: [(name: "channels", count: 1000, ids: "ch{}", popularity: Zipf(s: 1.0))],
+        patterns: [(name: "get-channel", action: Get, entity: "Channel", given: ["channel_id"], rate: 50000)],
+        variants: [(name: "v", keys: {"Channel": (pk: "CH#{channel_id}")})],
+        workload: (duration: "30d", tick: "1s", seed: 1),
+    )"#;
+    let plan = plan_src(source, "v");
+    // 50,000/s × 1/H(1000, 1) = 13.4% × 0.5 RCU = 3,340 RCU/s on the top channel.
+    let w =
+        plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("the top channel is hot");
+    assert!(
+        w.message.contains("get-channel 50,000/s × 13.4% (channel_id: Zipf(s: 1) over 1,000 channels)"),
+        "{}",
+        w.message
+    );
+}

@@ -1,0 +1,211 @@
+//! An access pattern's checks: the entity and attributes it names, its range, its rate and
+//! shapes, the member its `keys` pick, and the values it compares with.
+
+use super::{
+    Result, attribute_of, distinct_keys, duration, entity_named, fixed_members, large, problem, producible,
+    unwrap_sometimes,
+};
+use crate::engine::model::{self, AccessPattern, Action, AttrType, Entity, Generator, RangeSpan};
+use crate::engine::planner::numbers;
+use crate::engine::time::SimDuration;
+use crate::engine::workload::RateShape;
+use crate::scenario::file;
+use crate::scenario::source_map::Path;
+
+/// The largest rate (calls per second, at the shapes' peak): far past any one application's
+/// load, small enough that every estimate the planner makes stays a finite number.
+const MAX_RATE: f64 = 1e9;
+
+pub(super) fn pattern(
+    path: &Path,
+    p: &file::Pattern,
+    entities: &[Entity],
+    populations: &[model::Population],
+) -> Result<AccessPattern> {
+    let entity = entity_named(&path.field("entity"), entities, &p.entity)?;
+    let action = match p.action {
+        file::Action::Get => Action::Get,
+        file::Action::List => Action::List,
+        file::Action::Put => Action::Put,
+        file::Action::Update => Action::Update,
+        file::Action::Delete => Action::Delete,
+    };
+    let range = range(&path.field("range"), p, entity, action)?;
+    inputs(path, p, entities, entity, action, populations)?;
+    if p.limit == Some(0) {
+        return Err(problem(&path.field("limit"), "a limit must be at least 1"));
+    }
+    if !(p.rate.is_finite() && p.rate >= 0.0) {
+        return Err(problem(
+            &path.field("rate"),
+            format!("the rate is calls per second, a number ≥ 0; found {}", p.rate),
+        ));
+    }
+    for (i, shape) in p.shape.iter().enumerate() {
+        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
+    }
+    // Each shape multiplies the rate; at the peak, by its largest factor.
+    let peak = p.rate
+        * p.shape
+            .iter()
+            .map(|shape| match shape {
+                RateShape::Constant => 1.0,
+                RateShape::Diurnal { factor, .. } | RateShape::Spike { factor, .. } => factor.max(1.0),
+            })
+            .product::<f64>();
+    if peak.is_nan() || peak > MAX_RATE {
+        return Err(problem(
+            &path.field("rate"),
+            format!(
+                "the rate is at most {} calls per second (at the shapes' peak); found {}",
+                numbers::count(MAX_RATE),
+                if p.shape.is_empty() {
+                    large(p.rate)
+                } else {
+                    format!("{} × the shapes' peak = {}", large(p.rate), large(peak))
+                }
+            ),
+        ));
+    }
+    if let Some(ms) = p.latency_ms
+        && !(ms.is_finite() && ms > 0.0)
+    {
+        return Err(problem(&path.field("latency_ms"), "a latency target is a number of milliseconds > 0"));
+    }
+    if let Some(keys) = &p.keys {
+        if p.given.is_empty() {
+            return Err(problem(
+                &path.field("keys"),
+                "`keys` chooses among the given attribute's values, but the pattern gives none",
+            ));
+        }
+        keys.validate().map_err(|e| problem(&path.field("keys"), e))?;
+        let first = entity.attribute(&p.given[0]);
+        if let Some(Generator::Pick(name) | Generator::New(name)) =
+            first.map(|a| unwrap_sometimes(&a.generator))
+            && let Some(population) = populations.iter().find(|x| &x.name == name)
+        {
+            fixed_members(&path.field("keys"), keys, population.count, name)?;
+        }
+    }
+    Ok(AccessPattern {
+        name: p.name.clone(),
+        description: p.description.clone(),
+        action,
+        entity: p.entity.clone(),
+        with: p.with.clone(),
+        given: p.given.clone(),
+        equals: p.equals.iter().map(|(k, v)| (k.to_owned(), v.clone())).collect(),
+        range,
+        order: match p.order {
+            file::Order::Asc => model::Order::Asc,
+            file::Order::Desc => model::Order::Desc,
+        },
+        limit: p.limit,
+        sets: p.sets.clone(),
+        returns: p.returns.clone(),
+        contains: p.contains.clone(),
+        rate: p.rate,
+        shapes: p.shape.clone(),
+        keys: p.keys.clone(),
+        latency_target_ms: p.latency_ms,
+    })
+}
+
+/// The attribute a pattern ranges over, and how far.
+fn range(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Result<Option<model::Range>> {
+    let Some(r) = &p.range else { return Ok(None) };
+    if !action.is_read() {
+        return Err(problem(
+            path,
+            format!("a {action} pattern writes one item; only Get and List read a range"),
+        ));
+    }
+    let attribute = attribute_of(&path.field("attribute"), entity, &r.attribute)?;
+    let span = match &r.span {
+        file::Span::Last(text) => {
+            if !matches!(attribute.ty, AttrType::Time) {
+                return Err(problem(
+                    &path.field("span"),
+                    format!("Last(…) ranges over time, but {} is {}", attribute.name, attribute.ty),
+                ));
+            }
+            let span = duration(&path.field("span").index(0), text)?;
+            if span == SimDuration::ZERO {
+                return Err(problem(
+                    &path.field("span").index(0),
+                    "Last(…) needs a span longer than 0s, like Last(\"24h\")",
+                ));
+            }
+            RangeSpan::Last(span)
+        }
+        file::Span::BeginsWith(prefix) => {
+            if !matches!(attribute.ty, AttrType::S) {
+                let instead = if matches!(attribute.ty, AttrType::Time) {
+                    "; for recent time use Last(\"30d\")"
+                } else {
+                    ""
+                };
+                return Err(problem(
+                    &path.field("span"),
+                    format!(
+                        "BeginsWith(…) compares the start of a text, but {} is {} (not text){instead}",
+                        attribute.name, attribute.ty
+                    ),
+                ));
+            }
+            RangeSpan::BeginsWith(prefix.clone())
+        }
+        file::Span::All => RangeSpan::All,
+    };
+    Ok(Some(model::Range { attribute: r.attribute.clone(), span }))
+}
+
+/// Every attribute a pattern names exists on its entity, where the action allows it.
+fn inputs(
+    path: &Path,
+    p: &file::Pattern,
+    entities: &[Entity],
+    entity: &Entity,
+    action: Action,
+    populations: &[model::Population],
+) -> Result<()> {
+    for (i, other) in p.with.iter().enumerate() {
+        entity_named(&path.field("with").index(i), entities, other)?;
+        if action != Action::List {
+            return Err(problem(
+                &path.field("with"),
+                "only a List pattern can read other entities with its own",
+            ));
+        }
+    }
+    for (i, name) in p.given.iter().enumerate() {
+        attribute_of(&path.field("given").index(i), entity, name)?;
+    }
+    distinct_keys(&path.field("equals"), &p.equals)?;
+    for (name, value) in p.equals.iter() {
+        let attribute = attribute_of(&path.field("equals").key(name), entity, name)?;
+        producible(&path.field("equals").key(name), attribute, value, populations, "equals:")?;
+    }
+    if !p.sets.is_empty() && action != Action::Update {
+        return Err(problem(&path.field("sets"), "only an Update pattern sets attributes"));
+    }
+    for (i, name) in p.sets.iter().enumerate() {
+        attribute_of(&path.field("sets").index(i), entity, name)?;
+    }
+    if let Some(returns) = &p.returns {
+        for (i, name) in returns.iter().enumerate() {
+            attribute_of(&path.field("returns").index(i), entity, name)?;
+        }
+    }
+    if let Some(name) = &p.contains {
+        let attribute = attribute_of(&path.field("contains"), entity, name)?;
+        if !matches!(attribute.ty, AttrType::S) {
+            return Err(problem(
+                &path.field("contains"),
+                format!("contains(…) searches text, but {name} is {}", attribute.ty),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,340 @@
+//! Loading scenario files: the bundled ones, and one broken in one place at a time, whose
+//! error must name the file, say what was expected and point at the place to fix.
+
+use super::*;
+use proptest::prelude::*;
+
+const MINI: &str = r#"// A tiny scenario the tests break in one place at a time.
+(
+name: "mini",
+title: "Mini",
+entities: [
+    (
+        name: "User",
+        attributes: [
+            (name: "user_id", type: S, gen: New("users")),
+            (name: "name", type: S, gen: Payload(12)),
+        ],
+    ),
+    (
+        name: "Post",
+        attributes: [
+            (name: "user_id", type: S, gen: Pick("users")),
+            (name: "posted_at", type: Time, gen: Now),
+            (name: "body", type: S, gen: Payload(200)),
+        ],
+    ),
+],
+populations: [(name: "users", count: 1000, ids: "u{}")],
+patterns: [
+    (name: "user-posts", action: List, entity: "Post", given: ["user_id"], range: (attribute: "posted_at", span: Last("7d")), order: Desc, limit: 20, rate: 10),
+    (name: "write-post", action: Put, entity: "Post", given: ["user_id"], rate: 1),
+],
+variants: [
+    (
+        name: "only",
+        keys: {
+            "User": (pk: "USER#{user_id}", sk: "PROFILE"),
+            "Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+    ),
+],
+workload: (duration: "30d", tick: "1s", seed: 1),
+practice: (prompt: "Design the keys.", hints: ["Start from the patterns."], solution: "only"),
+)
+"#;
+
+/// 1-based line and column (in characters) of byte `at` in `text`.
+fn position_of(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+#[test]
+fn the_mini_scenario_loads() {
+    let loaded = parse("mini.ron", MINI).unwrap();
+    let s = &loaded.scenario;
+    assert_eq!((s.name.as_str(), s.entities.len(), s.patterns.len(), s.variants.len()), ("mini", 2, 2, 1));
+    assert_eq!(s.variants[0].table_sk.as_deref(), Some("SK"));
+    assert_eq!(s.practice.as_ref().map(|p| p.solution.as_str()), Some("only"));
+    // The solution is the only variant, so it is also the default.
+    assert_eq!(loaded.variant(None).unwrap().name, "only");
+}
+
+#[test]
+fn every_bundled_scenario_loads_with_naive_and_recommended() {
+    for (name, file, text) in BUNDLED {
+        let loaded = parse(file, text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(loaded.scenario.name, *name);
+        for variant in ["naive", "recommended"] {
+            assert!(loaded.variant(Some(variant)).is_ok(), "{name} lacks {variant}");
+        }
+    }
+    assert_eq!(bundled().len(), BUNDLED.len());
+}
+
+/// Each case breaks MINI by one replacement; the error must name the file, say what is wrong
+/// and point at `marker` (+ `shift` characters) in the broken text.
+#[test]
+fn errors_point_at_the_offending_value() {
+    let cases: &[(&str, &str, &str, &str, usize)] = &[
+        // (replace, with, message contains, marker, shift)
+        (r#"title: "Mini","#, r#"title: "Mini""#, "comma", "entities: [", 0),
+        (
+            r#"(name: "name", type: S, gen: Payload(12))"#,
+            r#"(name: "name", type: S, gen: Payload(12), colour: 3)"#,
+            "colour",
+            "colour",
+            0,
+        ),
+        ("action: Put,", "action: Post,", "Post", "Post,", 0),
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "POST#{postedat}""#,
+            r#"unknown attribute "postedat""#,
+            "postedat}",
+            0,
+        ),
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "POST#{posted_at""#,
+            "bad key template",
+            r#""POST#{posted_at""#,
+            6,
+        ),
+        (
+            r#"solution: "only""#,
+            r#"solution: "best""#,
+            r#"unknown variant "best"; the variants are: only"#,
+            r#""best""#,
+            0,
+        ),
+        (
+            r#"given: ["user_id"], rate: 1"#,
+            r#"given: ["userid"], rate: 1"#,
+            r#"Post has no attribute "userid""#,
+            r#""userid""#,
+            0,
+        ),
+        (
+            r#"entity: "Post", given: ["user_id"], rate: 1"#,
+            r#"entity: "Posts", given: ["user_id"], rate: 1"#,
+            r#"unknown entity "Posts""#,
+            r#""Posts""#,
+            0,
+        ),
+        (
+            r#"gen: Pick("users")"#,
+            r#"gen: Pick("user")"#,
+            r#"unknown population "user""#,
+            r#"Pick("user")"#,
+            0,
+        ),
+        (r#"Last("7d")"#, r#"Last("7 days")"#, "is not a duration", r#""7 days""#, 0),
+        (
+            r#""User": (pk: "USER#{user_id}", sk: "PROFILE"),"#,
+            r#""User": (pk: "USER#{user_id}"),"#,
+            "no sort key template",
+            r#"(pk: "USER#{user_id}"),"#,
+            0,
+        ),
+        (
+            r#"(name: "write-post", action: Put"#,
+            r#"(name: "user-posts", action: Put"#,
+            r#"two patterns are named "user-posts""#,
+            r#""user-posts", action: Put"#,
+            0,
+        ),
+    ];
+    assert_points(cases);
+}
+
+/// Each case breaks MINI by one replacement; the error must name the file, say `message` and
+/// point at `marker` (+ `shift` characters) in the broken text.
+fn assert_points(cases: &[(&str, &str, &str, &str, usize)]) {
+    for (from, to, message, marker, shift) in cases {
+        assert!(MINI.contains(from), "case {from:?} does not apply");
+        let broken = MINI.replacen(from, to, 1);
+        let error = parse("mini.ron", &broken).err().unwrap_or_else(|| panic!("{to:?} loaded"));
+        let LoadError::At { file, line, col, message: text } = &error else { panic!("{error:?}") };
+        assert_eq!(file, "mini.ron");
+        assert!(text.contains(message), "{to:?}: {text:?} lacks {message:?}");
+        let at = broken.find(marker).unwrap_or_else(|| panic!("marker {marker:?} missing"));
+        let (want_line, want_col) = position_of(&broken, at);
+        assert_eq!((*line, *col), (want_line, want_col + shift), "{to:?}: {error}");
+        assert!(error.to_string().starts_with(&format!("mini.ron:{line}:{col}: ")), "{error}");
+    }
+}
+
+/// Values that cannot be right, and keys given twice, are errors at the offending value.
+#[test]
+fn nonsense_values_and_repeated_keys_are_errors() {
+    let cases: &[(&str, &str, &str, &str, usize)] = &[
+        // A key given twice in a map: the second is reported, never silently dropped.
+        (
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"), "User": (pk: "U#{nope}", sk: "P"),"#,
+            r#""User" is given twice in this map"#,
+            r#""User": (pk: "U#"#,
+            0,
+        ),
+        (
+            r#"given: ["user_id"], range:"#,
+            r#"given: ["user_id"], equals: {"body": "x", "body": "y"}, range:"#,
+            r#""body" is given twice"#,
+            r#""body": "y""#,
+            0,
+        ),
+        // Values that cannot be right.
+        (
+            r#"ids: "u{}")"#,
+            r#"ids: "u{}", popularity: Fixed(1000))"#,
+            "Fixed(1000) picks member 1000, but users has 1000 members (numbered 0 to 999)",
+            "Fixed(1000)",
+            0,
+        ),
+        (r#"Last("7d")"#, r#"Last("0s")"#, "needs a span longer than 0s", r#""0s""#, 0),
+        (
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+        ttl: (attribute: "expires", lifetime: "0s", entities: ["Post"]),"#,
+            "a TTL lifetime must be longer than 0s",
+            r#""0s", entities"#,
+            0,
+        ),
+        (r#"Last("7d")"#, r#"BeginsWith("2025")"#, "but posted_at is Time (not text)", "BeginsWith", 0),
+        (
+            r#"given: ["user_id"], rate: 1)"#,
+            r#"given: ["user_id"], rate: 1e300)"#,
+            "the rate is at most 1,000,000,000 calls per second",
+            "1e300",
+            0,
+        ),
+        ("count: 1000,", "count: 2000000000000,", "at most 1,000,000,000,000 members", "2000000000000", 0),
+        (r#"duration: "30d""#, r#"duration: "99999w""#, "at most 100 years", r#""99999w""#, 0),
+        (
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+        indexes: [(name: "i", keys: {"Post": (pk: "{user_id}")}, only_when: ("user_id", "nobody"))],"#,
+            r#"only_when: user_id = "nobody" never matches: the values of user_id are ids of users like "u0""#,
+            r#""nobody""#,
+            0,
+        ),
+        (
+            r#"given: ["user_id"], range:"#,
+            r#"given: ["user_id"], equals: {"user_id": "someone"}, range:"#,
+            "never matches",
+            r#""someone""#,
+            0,
+        ),
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "POST#{body:010}""#,
+            "zero-pads a number so it sorts as text, but body is S",
+            "body:010}",
+            0,
+        ),
+    ];
+    assert_points(cases);
+}
+
+/// RON slips, in words that say what was expected, and positions at the place to fix.
+#[test]
+fn syntax_slips_say_what_was_expected_where_the_fix_goes() {
+    let cases: &[(&str, &str, &str, &str, usize)] = &[
+        ("count: 1000,", "count: 1000.5,", "`count` takes a whole number; found 1000.5", "1000.5", 0),
+        ("count: 1000,", "count: -5,", "`count` takes a whole number from 0", "-5", 0),
+        (
+            "limit: 20, rate: 10),",
+            "limit: 20, rate: 10,",
+            "expected a field name (`name: value`) or `)`, found `(`; the `(` at",
+            r#"(name: "write-post""#,
+            0,
+        ),
+        (r#"title: "Mini","#, "", "missing field `title`: the Scenario that starts here", "(\n", 0),
+        (r#"title: "Mini","#, r#"title: "Mini,"#, "this string is not closed on line", r#""Mini,"#, 0),
+        (
+            r#"given: ["user_id"], rate: 1)"#,
+            r#"given: "user_id", rate: 1)"#,
+            "`given` takes a list",
+            r#""user_id", rate: 1)"#,
+            0,
+        ),
+        // Positions: the slot, not the same text earlier; a raw string; trailing text.
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "posted#{posted}""#,
+            r#"unknown attribute "posted""#,
+            "posted}",
+            0,
+        ),
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: r"POST#{postedat}""#,
+            r#"unknown attribute "postedat""#,
+            "postedat}",
+            0,
+        ),
+        (
+            r#"practice: (prompt: "Design the keys.", hints: ["Start from the patterns."], solution: "only"),
+)"#,
+            r#"practice: (prompt: "Design the keys.", hints: ["Start from the patterns."], solution: "only"),
+)
+
+(extra)"#,
+            "expected the end of the file",
+            "(extra)",
+            0,
+        ),
+    ];
+    assert_points(cases);
+    // A byte order mark is not a syntax error.
+    assert!(parse("mini.ron", &format!("\u{feff}{MINI}")).is_ok());
+}
+
+#[test]
+fn an_unknown_variant_lists_the_variants_and_points_at_them() {
+    let loaded = parse("mini.ron", MINI).unwrap();
+    let error = loaded.variant(Some("nope")).unwrap_err();
+    let (line, col) = position_of(MINI, MINI.find("variants: [").unwrap() + "variants: ".len());
+    assert_eq!(
+        error.to_string(),
+        format!("mini.ron:{line}:{col}: no variant named \"nope\"; the variants are: only")
+    );
+    assert_eq!(loaded.variant(None).unwrap().name, "only");
+}
+
+#[test]
+fn loads_files_and_names_what_is_missing() {
+    let error = load("no-such-scenario").unwrap_err();
+    assert!(error.to_string().contains("the bundled scenarios are: sensors, orders, counters"), "{error}");
+    assert!(load("sensors").is_ok());
+    // A path is a file, not a scenario name.
+    let error = load("no-such-dir/nonexist.ron").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no-such-dir/nonexist.ron: no such file (a bundled scenario is named without `.ron`: sensors, orders, counters)"
+    );
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        let _ = parse("x.ron", &text);
+    }
+
+    #[test]
+    fn mutated_scenarios_never_panic(cut in 0usize..MINI.len(), len in 0usize..12, insert in "[(){}\\[\\]\":,a-z0-9 ]{0,6}") {
+        let mut text = MINI.to_owned();
+        if text.is_char_boundary(cut) && text.is_char_boundary((cut + len).min(text.len())) {
+            text.replace_range(cut..(cut + len).min(text.len()), &insert);
+            let _ = parse("x.ron", &text);
+        }
+    }
+}
