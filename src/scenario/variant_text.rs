@@ -8,8 +8,9 @@
 
 use std::ops::Range;
 
+use super::source_map::Position;
 use super::source_map::{Path, SourceMap};
-use super::{LoadError, Loaded, file, parse, ron_message};
+use super::{LoadError, Loaded, file, parse, ron_error};
 
 /// A variant's text as the editor shows it: the value from its `(` to its `)`, with the file's
 /// indentation of that block removed so it starts at column 1.
@@ -87,12 +88,9 @@ impl Loaded {
         // Syntax first, on the text alone, so an unclosed `(` is reported where the editor has it
         // rather than wherever the rest of the file stops making sense.
         if let Err(e) = options.from_str::<file::Variant>(text) {
-            return Err(EditError {
-                line: e.span.start.line,
-                col: e.span.start.col,
-                message: ron_message(&e.code),
-                in_variant: true,
-            });
+            let at = Position { line: e.span.start.line, col: e.span.start.col };
+            let (position, message) = ron_error::explain(text, &e.code, at);
+            return Err(EditError { line: position.line, col: position.col, message, in_variant: true });
         }
         let spliced = self.splice(at, text);
         match parse(&self.file, &spliced) {

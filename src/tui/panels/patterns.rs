@@ -23,9 +23,10 @@ pub fn verdict(p: &PatternPlan) -> (bool, String) {
         Some(op) if !p.served => (false, format!("✘ {}{on}", op.name())),
         Some(op) => {
             let fanout = if p.fanout > 1 { format!(" fan-out ×{}", p.fanout) } else { String::new() };
+            // The planner counts writes beyond the base item; the panel shows all items written.
             let writes = match p.write_amplification {
-                Some(a) if p.kind == Kind::Write && a > 1.0 + 1e-9 => {
-                    format!(" → {} items", numbers::factor(a))
+                Some(extra) if p.kind == Kind::Write && extra > 1e-9 => {
+                    format!(" → {} items", numbers::factor(1.0 + extra))
                 }
                 _ => String::new(),
             };

@@ -45,7 +45,7 @@ fn the_picker_opens_files_by_path_and_says_what_is_wrong() {
     type_text(&mut a, "no/such.ron");
     press(&mut a, &[key(KeyCode::Enter)]);
     let Some(Overlay::Prompt(p)) = &a.overlay else { panic!("the prompt stays open") };
-    assert!(p.error.as_deref().unwrap_or_default().contains("no bundled scenario"), "{:?}", p.error);
+    assert!(p.error.as_deref().unwrap_or_default().contains("no such file"), "{:?}", p.error);
     // A broken file: the error names file:line:col.
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, crate::scenario::BUNDLED[0].2.replacen("rate: 50,", "rate: fifty,", 1)).unwrap();
