@@ -50,6 +50,8 @@ pub enum Command {
         errors never stop the run. Blank lines are skipped and get no answer."
     )]
     Ops(OpsArgs),
+    /// Ask the question bank in the terminal and score the answers, or print it (--list)
+    Quiz(QuizArgs),
     /// Open the workbench on a scenario (or, without one, on the scenario picker).
     #[cfg(feature = "tui")]
     Tui {
@@ -75,6 +77,32 @@ pub struct OpsArgs {
     /// DynamoDB deletes expired items "within a few days" and shows them until then)
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub ttl_delay: Option<SimDuration>,
+}
+
+/// `keyheat quiz`: the questions are asked one by one on stdin (answer with a letter, `q` stops).
+#[derive(Debug, Args)]
+pub struct QuizArgs {
+    /// Ask only questions on this topic (`keyheat quiz --topics` lists them)
+    #[arg(long)]
+    pub topic: Option<String>,
+    /// How many questions to ask
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
+    pub count: u16,
+    /// Which questions, in which order (default: from the clock; the quiz prints the seed it used)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print the question bank, answers and explanations included, instead of asking it
+    #[arg(long, conflicts_with_all = ["topics", "count", "seed"])]
+    pub list: bool,
+    /// Print the topics and how many questions each has
+    #[arg(long, conflicts_with_all = ["topic", "count", "seed"])]
+    pub topics: bool,
+    /// Output format of --list and --topics
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// A question bank file to use instead of the bundled one (same format as assets/quiz.ron)
+    #[arg(long, value_name = "FILE")]
+    pub bank: Option<PathBuf>,
 }
 
 fn parse_seconds(text: &str) -> Result<SimDuration, String> {
@@ -104,6 +132,7 @@ pub fn main() -> ExitCode {
             check(&mut stdout, &scenario, variant.as_deref(), format)
         }
         Some(Command::Ops(args)) => run_ops(&mut stdout, &args),
+        Some(Command::Quiz(args)) => crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout),
     };
     match result.and_then(|()| stdout.flush().map_err(Into::into)) {
         Ok(()) => ExitCode::SUCCESS,

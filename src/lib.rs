@@ -4,6 +4,7 @@
 //! - [`ops`]: `keyheat ops`, DynamoDB requests as JSON Lines answered by the store.
 //! - [`scenario`]: the scenario file format (RON) and the bundled scenarios, loaded into the
 //!   engine's model with errors that carry file:line:col.
+//! - [`quiz`]: the question bank (`assets/quiz.ron`) and `keyheat quiz`.
 //! - [`report`]: text and JSON reports written into `impl Write`.
 //! - [`cli`]: the command line, turning commands into engine calls and reports.
 //! - `tui` (feature `tui`, on by default): the terminal workbench.
@@ -11,6 +12,7 @@
 pub mod cli;
 pub mod engine;
 pub mod ops;
+pub mod quiz;
 pub mod report;
 pub mod scenario;
 #[cfg(feature = "tui")]
