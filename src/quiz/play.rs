@@ -113,6 +113,9 @@ fn answer(q: &Question, input: &mut impl BufRead, out: &mut impl Write) -> io::R
 
 fn explain(q: &Question, chosen: usize, out: &mut impl Write) -> io::Result<()> {
     let answer = q.answer();
+    // A typed answer ends its line with Enter; a piped one leaves the prompt open. Either way the
+    // verdict starts after a break.
+    writeln!(out)?;
     if chosen == answer {
         writeln!(out, "✔ Right.")?;
     } else {
