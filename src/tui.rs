@@ -4,7 +4,7 @@
 //! once.
 //!
 //! - `app` (the model and its one `update`), `action`, `keymap` (the key table), `workbench`
-//!   (the workbench's state), `editor`, `overlay`, `picker`, `recovery`, `files`, `pacing`.
+//!   (the workbench's state), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
 //! - `driver`: the seam to the simulator; `view`: the snapshot panels draw.
 //! - `ui` draws, `layout` places, `panels/` are the workbench's panels, `theme` the colours,
 //!   `svg` turns a drawn screen into a picture.
@@ -20,6 +20,7 @@ pub mod overlay;
 pub mod pacing;
 pub mod panels;
 pub mod picker;
+pub mod quiz;
 pub mod recovery;
 pub mod svg;
 pub mod theme;
@@ -67,6 +68,7 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
         state_dir: recovery::state_dir(|name| std::env::var_os(name)),
     };
     let mut app = App::new(config, driver);
+    app.quiz_seed = crate::quiz::seed_from_clock();
     if let Some(name) = &launch.scenario {
         app.open(name, launch.variant.as_deref(), launch.seed)?;
     }

@@ -90,4 +90,8 @@ pub enum Action {
     Scroll(Panel, i16),
     /// The mouse clicked row `n` of the scenario picker's list.
     PickRow(usize),
+    /// `z` on the picker: open the quiz.
+    Quiz,
+    /// A quiz answer: the choice's index (key `a` is 0).
+    Answer(u8),
 }

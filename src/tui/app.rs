@@ -16,6 +16,7 @@ use super::keymap::{self, Context};
 use super::overlay::{Confirm, Console, Overlay, Prompt, PromptFor};
 use super::panels::status::MessageKind;
 use super::picker::{self, Picker};
+use super::quiz::QuizScreen;
 use super::recovery::{Recovery, RecoveryStore, origin_key};
 use super::theme::Theme;
 use super::workbench::{Budget, Mode, Note, Origin, Workbench};
@@ -25,6 +26,7 @@ use crate::scenario::{self, LoadError};
 pub enum Screen {
     Picker(Picker),
     Workbench(Box<Workbench>),
+    Quiz(Box<QuizScreen>),
 }
 
 /// What the app is started with.
@@ -44,6 +46,8 @@ pub struct App {
     driver: Box<dyn SimDriver>,
     /// The terminal's size at the last refresh (what an export renders at).
     pub size: Rect,
+    /// The seed of the next quiz opened from the picker (each opening takes the next one).
+    pub quiz_seed: u64,
 }
 
 impl App {
@@ -58,6 +62,7 @@ impl App {
             recovery: config.state_dir.map(RecoveryStore::new),
             driver,
             size: Rect::new(0, 0, 80, 24),
+            quiz_seed: 0,
         }
     }
 
@@ -106,6 +111,7 @@ impl App {
             (Some(Overlay::Prompt(_) | Overlay::Console(_)), _) => Context::Prompt,
             (Some(Overlay::Confirm(_) | Overlay::Recovery { .. }), _) => Context::Confirm,
             (None, Screen::Picker(_)) => Context::Picker,
+            (None, Screen::Quiz(_)) => Context::Quiz,
             (None, Screen::Workbench(w)) if w.mode == Mode::Edit => Context::Editor,
             (None, Screen::Workbench(w)) => Context::Workbench(w.focus),
         }
@@ -121,9 +127,13 @@ impl App {
     pub fn mouse(&mut self, event: MouseEvent) {
         let action = match (&self.overlay, &self.screen, event.kind) {
             (Some(Overlay::Help { .. }), _, MouseEventKind::ScrollUp)
-            | (None, Screen::Picker(_), MouseEventKind::ScrollUp) => Some(Action::Move(Direction::Up)),
+            | (None, Screen::Picker(_) | Screen::Quiz(_), MouseEventKind::ScrollUp) => {
+                Some(Action::Move(Direction::Up))
+            }
             (Some(Overlay::Help { .. }), _, MouseEventKind::ScrollDown)
-            | (None, Screen::Picker(_), MouseEventKind::ScrollDown) => Some(Action::Move(Direction::Down)),
+            | (None, Screen::Picker(_) | Screen::Quiz(_), MouseEventKind::ScrollDown) => {
+                Some(Action::Move(Direction::Down))
+            }
             (None, Screen::Picker(_), MouseEventKind::Down(MouseButton::Left)) => {
                 picker::row_at(self.size, event.row).map(Action::PickRow)
             }
@@ -171,7 +181,22 @@ impl App {
                 Action::OpenFile => {
                     self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::OpenFile, "")));
                 }
+                Action::Quiz => {
+                    let picker = std::mem::replace(p, Picker { entries: Vec::new(), selected: 0 });
+                    self.screen = Screen::Quiz(Box::new(QuizScreen::new(self.quiz_seed, picker)));
+                    self.quiz_seed = self.quiz_seed.wrapping_add(1);
+                }
                 _ => {}
+            },
+            Screen::Quiz(quiz) => match action {
+                Action::Quit => self.quit = true,
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Close => {
+                    let picker =
+                        std::mem::replace(&mut quiz.picker, Picker { entries: Vec::new(), selected: 0 });
+                    self.screen = Screen::Picker(picker);
+                }
+                other => quiz.update(other),
             },
             Screen::Workbench(w) => match action {
                 Action::Quit if w.unsaved() => self.overlay = Some(Overlay::Confirm(Confirm::QuitUnsaved)),
@@ -422,7 +447,7 @@ impl App {
     pub fn focus(&self) -> Option<Panel> {
         match &self.screen {
             Screen::Workbench(w) => Some(w.focus),
-            Screen::Picker(_) => None,
+            Screen::Picker(_) | Screen::Quiz(_) => None,
         }
     }
 }

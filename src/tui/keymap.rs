@@ -10,6 +10,7 @@ use super::action::{Action, Direction, Panel};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
     Picker,
+    Quiz,
     Workbench(Panel),
     Editor,
     /// A one-line prompt (a path) or the console's request line.
@@ -26,6 +27,7 @@ pub enum Scope {
     /// The picker and the workbench (not while typing).
     Browse,
     Picker,
+    Quiz,
     Workbench,
     Heatmap,
     Editor,
@@ -38,8 +40,9 @@ impl Scope {
     pub fn title(self) -> &'static str {
         match self {
             Scope::Anywhere => "Anywhere",
-            Scope::Browse => "Picker and workbench",
+            Scope::Browse => "Picker, quiz and workbench",
             Scope::Picker => "Scenario picker",
+            Scope::Quiz => "Quiz",
             Scope::Workbench => "Workbench",
             Scope::Heatmap => "Heatmap (when focused)",
             Scope::Editor => "Schema editor",
@@ -130,6 +133,23 @@ pub const KEYS: &[Binding] = &[
     bind(S::Picker, &[code(KeyCode::Down), ch('j')], Action::Move(D::Down), "next scenario"),
     bind(S::Picker, &[code(KeyCode::Enter)], Action::Submit, "open the selected scenario"),
     bind(S::Picker, &[ch('o')], Action::OpenFile, "open a scenario file by path"),
+    bind(S::Picker, &[ch('z')], Action::Quiz, "quiz: questions on key design, with explanations"),
+    // One row for every choice letter: `action` puts the pressed key's position in the answer.
+    bind(
+        S::Quiz,
+        &[ch('a'), ch('b'), ch('c'), ch('d'), ch('e')],
+        Action::Answer(0),
+        "answer with the choice's letter",
+    ),
+    bind(
+        S::Quiz,
+        &[code(KeyCode::Enter), ch(' ')],
+        Action::Submit,
+        "next question; at the end, another quiz",
+    ),
+    bind(S::Quiz, &[code(KeyCode::Up), ch('k')], Action::Move(D::Up), "scroll up"),
+    bind(S::Quiz, &[code(KeyCode::Down), ch('j')], Action::Move(D::Down), "scroll down"),
+    bind(S::Quiz, &[code(KeyCode::Esc)], Action::Close, "back to the scenario picker"),
     bind(S::Workbench, &[ch(' ')], Action::TogglePlay, "play / pause the replay"),
     bind(S::Workbench, &[ch('+'), ch('=')], Action::Faster, "faster"),
     bind(S::Workbench, &[ch('-')], Action::Slower, "slower"),
@@ -185,6 +205,7 @@ pub const KEYS: &[Binding] = &[
 fn scopes(context: Context) -> &'static [Scope] {
     match context {
         Context::Picker => &[S::Anywhere, S::Browse, S::Picker],
+        Context::Quiz => &[S::Anywhere, S::Browse, S::Quiz],
         Context::Workbench(Panel::Heatmap) => &[S::Anywhere, S::Browse, S::Heatmap, S::Workbench],
         Context::Workbench(_) => &[S::Anywhere, S::Browse, S::Workbench],
         Context::Editor => &[S::Anywhere, S::Editor],
@@ -202,7 +223,13 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
     }
     for &scope in scopes(context) {
         if let Some(b) = KEYS.iter().find(|b| b.scope == scope && b.keys.iter().any(|k| k.matches(&key))) {
-            return Some(b.action);
+            return Some(match b.action {
+                Action::Answer(_) => {
+                    let i = b.keys.iter().position(|k| k.matches(&key)).and_then(|i| u8::try_from(i).ok());
+                    Action::Answer(i.unwrap_or(0))
+                }
+                other => other,
+            });
         }
     }
     match context {
@@ -217,6 +244,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         S::Anywhere,
         S::Browse,
         S::Picker,
+        S::Quiz,
         S::Workbench,
         S::Heatmap,
         S::Editor,
@@ -274,6 +302,14 @@ mod tests {
             (heat, key(KeyCode::Left, none), Some(Action::Move(Direction::Left))),
             (heat, key(KeyCode::Char('m'), none), Some(Action::CycleMetric)),
             (Context::Picker, key(KeyCode::Char('o'), none), Some(Action::OpenFile)),
+            (Context::Picker, key(KeyCode::Char('z'), none), Some(Action::Quiz)),
+            (Context::Quiz, key(KeyCode::Char('a'), none), Some(Action::Answer(0))),
+            (Context::Quiz, key(KeyCode::Char('c'), none), Some(Action::Answer(2))),
+            (Context::Quiz, key(KeyCode::Char('e'), none), Some(Action::Answer(4))),
+            (Context::Quiz, key(KeyCode::Enter, none), Some(Action::Submit)),
+            (Context::Quiz, key(KeyCode::Esc, none), Some(Action::Close)),
+            (Context::Quiz, key(KeyCode::Char('q'), none), Some(Action::Quit)),
+            (Context::Quiz, key(KeyCode::Char('f'), none), None),
             (wb, key(KeyCode::Char('o'), none), Some(Action::ToggleOrder)),
             (Context::Editor, key(KeyCode::Char('s'), ctl), Some(Action::Apply)),
             (Context::Editor, key(KeyCode::Char('S'), ctl | shift), Some(Action::Apply)),
@@ -300,6 +336,7 @@ mod tests {
     fn no_key_is_bound_twice_in_scopes_searched_together() {
         for context in [
             Context::Picker,
+            Context::Quiz,
             Context::Workbench(Panel::Heatmap),
             Context::Workbench(Panel::Goals),
             Context::Editor,

@@ -7,6 +7,7 @@ pub mod heatmap;
 pub mod indexes;
 pub mod lesson;
 pub mod patterns;
+pub mod quiz;
 pub mod schema;
 pub mod sizes;
 pub mod status;

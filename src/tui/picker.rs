@@ -134,6 +134,8 @@ impl Widget for PickerView<'_> {
             Span::raw(" open  "),
             Span::styled(key(Action::OpenFile), t.key()),
             Span::raw(" open a file  "),
+            Span::styled(key(Action::Quiz), t.key()),
+            Span::raw(" quiz  "),
             Span::styled(browse(Action::Help), t.key()),
             Span::raw(" help  "),
             Span::styled(browse(Action::Quit), t.key()),

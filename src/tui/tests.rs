@@ -3,6 +3,7 @@
 //! insta snapshots.
 
 mod keys;
+mod quiz;
 mod screens;
 
 use std::path::PathBuf;
@@ -238,7 +239,7 @@ pub fn type_text(app: &mut App, text: &str) {
 pub fn workbench(app: &App) -> &Workbench {
     match &app.screen {
         Screen::Workbench(w) => w,
-        Screen::Picker(_) => panic!("the picker is up, not the workbench"),
+        Screen::Picker(_) | Screen::Quiz(_) => panic!("the workbench is not up"),
     }
 }
 

@@ -18,6 +18,7 @@ use super::panels::heatmap::HeatmapPanel;
 use super::panels::indexes::IndexesPanel;
 use super::panels::lesson::LessonPanel;
 use super::panels::patterns::PatternsPanel;
+use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
 use super::panels::sizes::SizesPanel;
 use super::panels::status::{MessageKind, StatusLine};
@@ -45,6 +46,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         Screen::Workbench(w) => workbench(app, w, area, buf),
+        Screen::Quiz(quiz) => QuizView { quiz, theme }.render(area, buf),
     }
     if let Some(o) = &app.overlay {
         overlay::render(o, area, buf, theme);
