@@ -105,7 +105,7 @@ fn answer(q: &Question, input: &mut impl BufRead, out: &mut impl Write) -> io::R
             Reply::Choice(i) => return Ok(Some(i)),
             Reply::Quit => return Ok(None),
             Reply::Unclear => {
-                writeln!(out, "{:?} is not an answer: type one letter from a to {last}.", line.trim())?
+                writeln!(out, "{:?} is not an answer: type one letter from a to {last}.", line.trim())?;
             }
         }
     }

@@ -2,6 +2,8 @@
 //! topic, the count and the seed: the same seed asks the same questions in the same order, on
 //! every machine, and adding a question to the bank does not reshuffle the others.
 
+use std::collections::HashMap;
+
 use super::{Bank, Question};
 use crate::engine::hash::{combine, hash_bytes};
 
@@ -37,21 +39,14 @@ pub fn select<'a>(
     // Ties need two equal 64-bit hashes; the id settles them anyway, so the order is total.
     drawn.sort_by(|(a, qa), (b, qb)| a.cmp(b).then_with(|| qa.id.cmp(&qb.id)));
     // Round-robin over topics: each question's rank within its topic, then the draw order.
-    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut drawn_per_topic: HashMap<&str, usize> = HashMap::new();
     let mut ranked: Vec<(usize, usize, &Question)> = drawn
         .iter()
         .enumerate()
         .map(|(position, &(_, q))| {
-            let rank = match seen.iter_mut().find(|(t, _)| *t == q.topic) {
-                Some((_, n)) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    seen.push((&q.topic, 0));
-                    0
-                }
-            };
+            let count = drawn_per_topic.entry(&q.topic).or_insert(0);
+            let rank = *count;
+            *count += 1;
             (rank, position, q)
         })
         .collect();
@@ -75,13 +70,11 @@ pub struct TopicScore {
 
 impl Score {
     pub fn record(&mut self, topic: &str, right: bool) {
-        let entry = match self.topics.iter().position(|t| t.topic == topic) {
-            Some(i) => &mut self.topics[i],
-            None => {
-                self.topics.push(TopicScore { topic: topic.to_owned(), right: 0, asked: 0 });
-                self.topics.last_mut().expect("an entry was just pushed")
-            }
-        };
+        let i = self.topics.iter().position(|t| t.topic == topic).unwrap_or_else(|| {
+            self.topics.push(TopicScore { topic: topic.to_owned(), right: 0, asked: 0 });
+            self.topics.len() - 1
+        });
+        let entry = &mut self.topics[i];
         entry.asked += 1;
         entry.right += usize::from(right);
     }
