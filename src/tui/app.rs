@@ -182,7 +182,7 @@ impl App {
                     self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::OpenFile, "")));
                 }
                 Action::Quiz => {
-                    let picker = std::mem::replace(p, Picker { entries: Vec::new(), selected: 0 });
+                    let picker = std::mem::take(p);
                     self.screen = Screen::Quiz(Box::new(QuizScreen::new(self.quiz_seed, picker)));
                     self.quiz_seed = self.quiz_seed.wrapping_add(1);
                 }
@@ -192,8 +192,7 @@ impl App {
                 Action::Quit => self.quit = true,
                 Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
                 Action::Close => {
-                    let picker =
-                        std::mem::replace(&mut quiz.picker, Picker { entries: Vec::new(), selected: 0 });
+                    let picker = std::mem::take(&mut quiz.picker);
                     self.screen = Screen::Picker(picker);
                 }
                 other => quiz.update(other),

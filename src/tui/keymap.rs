@@ -24,7 +24,7 @@ pub enum Context {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Anywhere,
-    /// The picker and the workbench (not while typing).
+    /// The picker, the quiz and the workbench (not while typing).
     Browse,
     Picker,
     Quiz,

@@ -22,7 +22,7 @@ pub struct Entry {
     pub practice: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Picker {
     pub entries: Vec<Entry>,
     pub selected: usize,

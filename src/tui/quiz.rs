@@ -79,7 +79,7 @@ impl QuizScreen {
             (Phase::Answered(_), Action::Submit) => self.next(),
             (Phase::Done, Action::Submit) => {
                 // Another quiz: the next seed asks other questions (or the same in another order).
-                let picker = std::mem::replace(&mut self.picker, Picker { entries: Vec::new(), selected: 0 });
+                let picker = std::mem::take(&mut self.picker);
                 *self = QuizScreen::new(self.seed.wrapping_add(1), picker);
             }
             (_, Action::Move(direction)) => self.scroll_by(direction),
@@ -138,7 +138,7 @@ mod tests {
     use super::*;
 
     fn screen(seed: u64) -> QuizScreen {
-        QuizScreen::new(seed, Picker { entries: Vec::new(), selected: 0 })
+        QuizScreen::new(seed, Picker::default())
     }
 
     #[test]
