@@ -159,6 +159,6 @@ mod tests {
         let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
         let names: Vec<&str> =
             json["scenarios"].as_array().unwrap().iter().filter_map(|s| s["name"].as_str()).collect();
-        assert_eq!(names, ["sensors", "orders", "counters"]);
+        assert_eq!(names, scenario::BUNDLED.iter().map(|(name, _, _)| *name).collect::<Vec<_>>());
     }
 }

@@ -15,11 +15,24 @@ pub use build::parse_size;
 use source_map::{Path, Position, SourceMap};
 pub use variant_text::{EditError, VariantSource};
 
-/// The scenarios shipped inside the binary: (name, file name, text).
+/// The scenarios and practice problems shipped inside the binary: (name, file name, text).
 pub const BUNDLED: &[(&str, &str, &str)] = &[
     ("sensors", "scenarios/sensors.ron", include_str!("../scenarios/sensors.ron")),
     ("orders", "scenarios/orders.ron", include_str!("../scenarios/orders.ron")),
     ("counters", "scenarios/counters.ron", include_str!("../scenarios/counters.ron")),
+    ("chat", "scenarios/chat.ron", include_str!("../scenarios/chat.ron")),
+    ("social-feed", "scenarios/social-feed.ron", include_str!("../scenarios/social-feed.ron")),
+    ("leaderboard", "scenarios/leaderboard.ron", include_str!("../scenarios/leaderboard.ron")),
+    // Practice problems: `keyheat list` shows them apart, without their solutions.
+    ("practice-chat", "scenarios/practice-chat.ron", include_str!("../scenarios/practice-chat.ron")),
+    ("practice-search", "scenarios/practice-search.ron", include_str!("../scenarios/practice-search.ron")),
+    (
+        "practice-top-customers",
+        "scenarios/practice-top-customers.ron",
+        include_str!("../scenarios/practice-top-customers.ron"),
+    ),
+    ("practice-social", "scenarios/practice-social.ron", include_str!("../scenarios/practice-social.ron")),
+    ("practice-sensor", "scenarios/practice-sensor.ron", include_str!("../scenarios/practice-sensor.ron")),
 ];
 
 /// A scenario file could not be used. `Display` gives `file:line:col: message` for anything

@@ -30,7 +30,7 @@ fn lists_the_bundled_scenarios() {
     let json = keyheat(&["list", "--format", "json"]);
     let value: serde_json::Value =
         serde_json::from_slice(&json.stdout).expect("list --format json prints JSON");
-    assert_eq!(value["scenarios"].as_array().map(Vec::len), Some(3));
+    assert_eq!(value["scenarios"].as_array().map(Vec::len), Some(keyheat::scenario::BUNDLED.len()));
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn bad_input_exits_2_with_file_line_and_column() {
         ),
         (
             vec!["check", "no-such-scenario"],
-            "the bundled scenarios are: sensors, orders, counters".to_owned(),
+            "the bundled scenarios are: sensors, orders, counters, chat, social-feed".to_owned(),
         ),
         (vec!["check", "sensors", "--format", "yaml"], "yaml".to_owned()),
     ];

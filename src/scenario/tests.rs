@@ -313,13 +313,19 @@ fn an_unknown_variant_lists_the_variants_and_points_at_them() {
 #[test]
 fn loads_files_and_names_what_is_missing() {
     let error = load("no-such-scenario").unwrap_err();
-    assert!(error.to_string().contains("the bundled scenarios are: sensors, orders, counters"), "{error}");
+    assert!(
+        error.to_string().contains("the bundled scenarios are: sensors, orders, counters, chat"),
+        "{error}"
+    );
     assert!(load("sensors").is_ok());
     // A path is a file, not a scenario name.
     let error = load("no-such-dir/nonexist.ron").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "no-such-dir/nonexist.ron: no such file (a bundled scenario is named without `.ron`: sensors, orders, counters)"
+        format!(
+            "no-such-dir/nonexist.ron: no such file (a bundled scenario is named without `.ron`: {})",
+            BUNDLED.iter().map(|(name, _, _)| *name).collect::<Vec<_>>().join(", ")
+        )
     );
 }
 

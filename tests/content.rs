@@ -1,0 +1,341 @@
+//! The bundled scenarios and practice problems as content: each one loads and plans under every
+//! variant; each naive variant shows the problem its lesson is about and the recommended (or
+//! solution) variant does not; the goals a plan can already judge fail for naive and pass for
+//! recommended; practice solutions stay out of `keyheat list`; and every number a lesson states
+//! can be found in the file's comments.
+
+use std::process::{Command, Output};
+
+use keyheat::engine::model::{Engine, GoalCheck, Scenario};
+use keyheat::engine::planner::{self, Operation, PatternPlan, Plan, WarningCode};
+use keyheat::scenario::{self, BUNDLED};
+
+fn plan(name: &str, variant: &str) -> Plan {
+    let loaded = scenario::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let variant = loaded.variant(Some(variant)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    planner::plan(&loaded.scenario, variant)
+}
+
+fn pattern<'a>(plan: &'a Plan, name: &str) -> &'a PatternPlan {
+    plan.patterns
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{}/{}: no pattern {name}", plan.scenario, plan.variant))
+}
+
+fn warnings(plan: &Plan) -> Vec<(WarningCode, &str)> {
+    plan.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect()
+}
+
+fn has(plan: &Plan, code: WarningCode, subject: &str) -> bool {
+    plan.warnings.iter().any(|w| w.code == code && w.subject == subject)
+}
+
+fn keyheat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
+}
+
+const NEW: &[&str] = &[
+    "chat",
+    "social-feed",
+    "leaderboard",
+    "practice-chat",
+    "practice-search",
+    "practice-top-customers",
+    "practice-social",
+    "practice-sensor",
+];
+
+#[test]
+fn every_bundled_scenario_plans_under_every_variant() {
+    for name in NEW {
+        assert!(BUNDLED.iter().any(|(n, _, _)| n == name), "{name} is not bundled");
+    }
+    for (name, _, _) in BUNDLED {
+        let loaded = scenario::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(loaded.scenario.name, *name);
+        for variant in &loaded.scenario.variants {
+            let plan = planner::plan(&loaded.scenario, variant);
+            assert_eq!(plan.patterns.len(), loaded.scenario.patterns.len(), "{name}/{}", variant.name);
+        }
+        for variant in ["naive", "recommended"] {
+            assert!(loaded.variant(Some(variant)).is_ok(), "{name} lacks {variant}");
+        }
+    }
+}
+
+#[test]
+fn chat_naive_grows_forever_and_scans_for_conversations() {
+    let naive = plan("chat", "naive");
+    assert!(has(&naive, WarningCode::UnboundedPartition, "table {channel_id}"), "{:?}", warnings(&naive));
+    assert!(has(&naive, WarningCode::Scan, "my-conversations"), "{:?}", warnings(&naive));
+    // A calendar month bounds the partition but the busiest channel's month is still too big.
+    let monthly = plan("chat", "monthly-buckets");
+    assert_eq!(warnings(&monthly), [(WarningCode::LargePartition, "table {channel_id}#{sent_at:%Y-%m}")]);
+    let recommended = plan("chat", "recommended");
+    assert_eq!(warnings(&recommended), []);
+    let conversations = pattern(&recommended, "my-conversations");
+    assert_eq!(
+        (conversations.operation, conversations.index.as_deref()),
+        (Some(Operation::Query), Some("conversations_by_user"))
+    );
+    assert_eq!(pattern(&recommended, "recent-messages").fanout, 2);
+}
+
+#[test]
+fn social_feed_naive_fans_celebrity_posts_out_to_every_follower() {
+    let naive = plan("social-feed", "naive");
+    assert_eq!(warnings(&naive), [(WarningCode::WriteAmplification, "celebrity-post")]);
+    let post = pattern(&naive, "celebrity-post");
+    assert!(
+        post.writes.iter().any(|w| w.target == "copy Follow.followee_post" && w.per_call > 2.0),
+        "{post:?}"
+    );
+    let recommended = plan("social-feed", "recommended");
+    assert_eq!(warnings(&recommended), []);
+    assert_eq!(pattern(&recommended, "celebrity-post").write_amplification, Some(0.0));
+    // The follower count is maintained by every follow: one more write.
+    let follow = pattern(&recommended, "follow");
+    assert!(follow.writes.iter().any(|w| w.target == "aggregate follower-count"), "{follow:?}");
+    // The seven reads are each one request, in both.
+    for read in [
+        "profile",
+        "user-posts",
+        "post-with-comments",
+        "followers",
+        "following",
+        "home-feed",
+        "follower-count",
+    ] {
+        for plan in [&naive, &recommended] {
+            let p = pattern(plan, read);
+            assert!(p.served && p.fanout == 1 && p.operation != Some(Operation::Scan), "{read}: {p:?}");
+        }
+    }
+}
+
+#[test]
+fn leaderboard_naive_piles_every_update_on_one_index_partition() {
+    let naive = plan("leaderboard", "naive");
+    assert!(has(&naive, WarningCode::HotPartition, "GSI by-score {board}"), "{:?}", warnings(&naive));
+    assert!(has(&naive, WarningCode::LowCardinalityIndex, "GSI by-score {board}"), "{:?}", warnings(&naive));
+    let recommended = plan("leaderboard", "recommended");
+    assert_eq!(warnings(&recommended), []);
+    let top = pattern(&recommended, "top-10");
+    assert_eq!(
+        (top.operation, top.fanout, top.index.as_deref()),
+        (Some(Operation::Query), 16, Some("by-score"))
+    );
+    // A score in an index key: every update is a delete and a put of the entry, in both designs.
+    for plan in [&naive, &recommended] {
+        let update = pattern(plan, "finish-game");
+        let index =
+            update.writes.iter().find(|w| w.target == "GSI by-score").expect("the index entry is written");
+        assert!((index.per_call - 2.0).abs() < 1e-9, "{index:?}");
+    }
+}
+
+#[test]
+fn practice_chat_starts_unbounded_and_scanning() {
+    let naive = plan("practice-chat", "naive");
+    assert!(has(&naive, WarningCode::UnboundedPartition, "table CH#{channel_id}"), "{:?}", warnings(&naive));
+    assert!(has(&naive, WarningCode::Scan, "my-conversations"), "{:?}", warnings(&naive));
+    assert_eq!(warnings(&plan("practice-chat", "recommended")), []);
+}
+
+#[test]
+fn practice_search_shows_no_key_serves_a_word_search() {
+    for variant in ["naive", "recommended"] {
+        let plan = plan("practice-search", variant);
+        let search = pattern(&plan, "search");
+        assert!(!search.served && search.operation.is_none(), "{variant}: {search:?}");
+        assert!(
+            search.reason.contains("search index fed by the same writes")
+                && search.reason.contains("DynamoDB Streams"),
+            "{variant}: {}",
+            search.reason
+        );
+        assert_eq!(warnings(&plan), [(WarningCode::Unserved, "search")], "{variant}");
+        // Inside one channel, contains() is a filter on a Query that reads the whole range.
+        let in_channel = pattern(&plan, "search-in-channel");
+        assert_eq!(in_channel.filter.as_deref(), Some("contains(body, :word)"), "{variant}");
+        assert!(in_channel.reason.contains("search index"), "{variant}: {}", in_channel.reason);
+    }
+    // The starting point's index on the message text serves nothing and costs a write a message.
+    let naive = plan("practice-search", "naive");
+    assert_eq!(pattern(&naive, "send-message").write_amplification, Some(1.0));
+    assert_eq!(
+        pattern(&plan("practice-search", "recommended"), "send-message").write_amplification,
+        Some(0.0)
+    );
+}
+
+#[test]
+fn practice_top_customers_needs_an_aggregate_and_a_sharded_index() {
+    let naive = plan("practice-top-customers", "naive");
+    assert!(has(&naive, WarningCode::Scan, "top-customers"), "{:?}", warnings(&naive));
+    let one = plan("practice-top-customers", "one-index-partition");
+    assert!(has(&one, WarningCode::LowCardinalityIndex, "GSI by-spend SPEND"), "{:?}", warnings(&one));
+    let recommended = plan("practice-top-customers", "recommended");
+    let top = pattern(&recommended, "top-customers");
+    assert_eq!((top.operation, top.fanout), (Some(Operation::Query), 16));
+    // The price, which the lesson states: the aggregate write and a moved index entry per order.
+    assert_eq!(warnings(&recommended), [(WarningCode::WriteAmplification, "place-order")]);
+    assert_eq!(pattern(&recommended, "place-order").write_amplification, Some(3.0));
+}
+
+#[test]
+fn practice_social_starts_with_five_scans() {
+    let naive = plan("practice-social", "naive");
+    let scans: Vec<&str> =
+        naive.warnings.iter().filter(|w| w.code == WarningCode::Scan).map(|w| w.subject.as_str()).collect();
+    assert_eq!(scans, ["followers", "following", "home-feed", "post-with-comments", "user-posts"]);
+    assert_eq!(warnings(&plan("practice-social", "recommended")), []);
+}
+
+#[test]
+fn practice_sensor_needs_an_hourly_bucket() {
+    let naive = plan("practice-sensor", "naive");
+    assert_eq!(warnings(&naive), [(WarningCode::UnboundedPartition, "table {sensor_id}")]);
+    assert!(naive.warnings[0].message.contains("reached after 2.8 h"), "{}", naive.warnings[0].message);
+    let daily = plan("practice-sensor", "daily-buckets");
+    assert_eq!(
+        warnings(&daily),
+        [(WarningCode::LargePartition, "table {sensor_id}#{reading_time:%Y-%m-%d}")]
+    );
+    let recommended = plan("practice-sensor", "recommended");
+    assert_eq!(warnings(&recommended), []);
+    assert_eq!(pattern(&recommended, "last-hour").fanout, 2);
+}
+
+/// A goal's verdict as far as the plan can tell before any replay: `Scan`, fan-out and write
+/// amplification are the plan's own numbers; partition limits and throttling are judged by the
+/// warnings that predict them (the goals in these files use the engines' guidance as limits).
+/// `None` for what only a replay measures (latency, cost).
+fn judged(scenario: &Scenario, plan: &Plan, check: &GoalCheck) -> Option<bool> {
+    let warned = |codes: &[WarningCode]| plan.warnings.iter().any(|w| codes.contains(&w.code));
+    match check {
+        GoalCheck::NoScan(name) => Some(pattern(plan, name).operation != Some(Operation::Scan)),
+        GoalCheck::MaxFanout(name, n) => Some(pattern(plan, name).fanout <= *n),
+        GoalCheck::MaxIndexWriteAmplification(x) => {
+            Some(plan.patterns.iter().filter_map(|p| p.write_amplification).all(|a| a <= *x + 1e-9))
+        }
+        GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_) => {
+            Some(!warned(&[WarningCode::UnboundedPartition, WarningCode::LargePartition]))
+        }
+        // Cassandra does not throttle (it slows down), and the plan checks heat only for DynamoDB.
+        GoalCheck::MaxThrottledRatio(_) if scenario.engine == Engine::Cassandra => None,
+        GoalCheck::MaxThrottledRatio(_) => Some(!warned(&[WarningCode::HotPartition])),
+        GoalCheck::LatencyTarget(_) | GoalCheck::MaxMonthlyCost(_) => None,
+    }
+}
+
+#[test]
+fn naive_fails_a_goal_the_plan_can_judge_and_recommended_passes_them_all() {
+    for name in NEW {
+        let loaded = scenario::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = &loaded.scenario;
+        let verdicts = |variant: &str| -> Vec<(String, Option<bool>)> {
+            let plan = plan(name, variant);
+            s.goals.iter().map(|g| (g.name.clone(), judged(s, &plan, &g.check))).collect()
+        };
+        let naive = verdicts("naive");
+        assert!(naive.iter().any(|(_, v)| *v == Some(false)), "{name}/naive passes every goal: {naive:?}");
+        let recommended = verdicts("recommended");
+        assert!(recommended.iter().all(|(_, v)| *v != Some(false)), "{name}/recommended: {recommended:?}");
+    }
+}
+
+#[test]
+fn practice_problems_are_listed_apart_without_their_solutions() {
+    let out = keyheat(&["list", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("list prints JSON");
+    let entries = json["scenarios"].as_array().expect("a list of scenarios");
+    for entry in entries {
+        let name = entry["name"].as_str().unwrap_or_default();
+        let variants: Vec<&str> =
+            entry["variants"].as_array().into_iter().flatten().filter_map(|v| v.as_str()).collect();
+        if name.starts_with("practice-") {
+            assert_eq!(entry["kind"], "practice", "{entry}");
+            assert!(variants.contains(&"naive") && !variants.contains(&"recommended"), "{entry}");
+        } else {
+            assert_eq!(entry["kind"], "scenario", "{entry}");
+            assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
+        }
+    }
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 5);
+    // The text list puts them under their own heading, solutions left out.
+    let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
+    let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
+    for title in entries.iter().filter(|e| e["kind"] == "practice").filter_map(|e| e["title"].as_str()) {
+        let first_words: String = title.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        assert!(practice.contains(&first_words), "{first_words}: {text}");
+    }
+    assert!(!practice.contains("recommended"), "{text}");
+}
+
+#[test]
+fn a_practice_solution_loads_by_name_and_the_default_is_the_starting_point() {
+    for name in NEW.iter().filter(|n| n.starts_with("practice-")) {
+        let solution = keyheat(&["check", name, "--variant", "recommended", "--format", "json"]);
+        assert_eq!(solution.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&solution.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&solution.stdout).expect("check prints JSON");
+        assert_eq!(json["variant"], "recommended", "{name}");
+        let default = keyheat(&["check", name, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_slice(&default.stdout).expect("check prints JSON");
+        assert_eq!(json["variant"], "naive", "{name}");
+    }
+}
+
+/// Number-like words of `text`: `41,500`, `2.8`, `10` (from `10-day`), `$2.17`.
+fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let inner = (c == ',' || c == '.')
+            && !current.is_empty()
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if c.is_ascii_digit() || inner {
+            current.push(c);
+        } else if !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+#[test]
+fn every_number_in_a_lesson_is_in_the_files_comments() {
+    // The per-partition throughput and the item limit of DESIGN.md §4 need no comment.
+    let section_4 = ["1,000", "3,000", "400", "10"];
+    for name in NEW {
+        let (_, _, text) = BUNDLED.iter().find(|(n, _, _)| n == name).expect("bundled");
+        let comments: String =
+            text.lines().filter_map(|l| l.split_once("//").map(|(_, c)| c)).collect::<Vec<_>>().join("\n");
+        let found = numbers(&comments);
+        let lesson = scenario::load(name).expect("loads").scenario.lesson;
+        for n in numbers(&lesson) {
+            assert!(
+                found.contains(&n) || section_4.contains(&n.as_str()),
+                "{name}: the lesson's {n} is in no comment of the file"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_number_reader_reads_numbers() {
+    let cases = [
+        ("~41,500 rows (~9 MB), 2.8 hours", vec!["41,500", "9", "2.8"]),
+        ("a 10-day bucket, 1–2 buckets.", vec!["10", "1", "2"]),
+        ("((sensor_id, day), reading_time): 864,000.", vec!["864,000"]),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(numbers(text), expected, "{text}");
+    }
+}
