@@ -103,9 +103,11 @@ pub fn list(out: &mut impl Write, entries: &[ListEntry]) -> io::Result<()> {
             continue;
         }
         writeln!(out, "{heading}")?;
+        // Names never wrap: the column is as wide as the longest name in the group.
+        let name_width = group.iter().map(|e| e.name.chars().count()).max().unwrap_or(0) + 1;
         for e in group {
             let detail = format!("{} ({}; variants: {})", e.title, e.engine, e.variants.join(", "));
-            row(out, &[("", 1), (&e.name, 12), (&detail, WIDTH - 15)])?;
+            row(out, &[("", 1), (&e.name, name_width), (&detail, WIDTH.saturating_sub(name_width + 3))])?;
         }
         writeln!(out)?;
     }
