@@ -163,9 +163,19 @@ pub(crate) fn map_bound<T, U>(bound: Bound<T>, f: impl FnOnce(T) -> U) -> Bound<
     }
 }
 
-/// An index range bound for sort key `v`, covering every entry with that sort key.
-pub(crate) fn entry_bound(v: KeyValue, lower: bool) -> EntryKey {
-    EntryKey { sort: Some(v), tie: if lower { Tie::Min } else { Tie::Max } }
+/// An index range bound from a sort-key bound. Entries sharing a sort key are told apart by the
+/// table key (`Tie`), so an inclusive bound must reach past every entry with that sort key and an
+/// exclusive one must stop short of all of them: lower `>= v` starts at (v, Min) and `> v` after
+/// (v, Max); upper `<= v` ends at (v, Max) and `< v` before (v, Min).
+pub(crate) fn entry_bound(bound: Bound<KeyValue>, lower: bool) -> Bound<EntryKey> {
+    let at = |v, tie| EntryKey { sort: Some(v), tie };
+    match (bound, lower) {
+        (Included(v), true) => Included(at(v, Tie::Min)),
+        (Excluded(v), true) => Excluded(at(v, Tie::Max)),
+        (Included(v), false) => Included(at(v, Tie::Max)),
+        (Excluded(v), false) => Excluded(at(v, Tie::Min)),
+        (Unbounded, _) => Unbounded,
+    }
 }
 
 /// Narrows a range to what lies strictly beyond `start` in the reading direction.

@@ -109,8 +109,8 @@ impl Table {
                         StartSort::Index(key) => key,
                         StartSort::Table(_) => unreachable!("an index start key has an index position"),
                     });
-                    let lo = map_bound(range.lo, |v| entry_bound(v, true));
-                    let hi = map_bound(range.hi, |v| entry_bound(v, false));
+                    let lo = entry_bound(range.lo, true);
+                    let hi = entry_bound(range.hi, false);
                     let (lo, hi) = narrow(lo, hi, start, forward);
                     if !range_is_empty(&lo, &hi) {
                         let entries = partition.entries.range((lo, hi)).map(|(_, s)| (&pid, s));

@@ -255,3 +255,44 @@ fn describe_table_reports_counts_and_sizes() {
     assert_eq!(description.global, [IndexDescription { item_count: 1, size_bytes: 113, pending_changes: 0 }]);
     assert_eq!(description.created_secs, 0);
 }
+
+#[test]
+fn index_range_bounds_treat_equal_sort_keys_as_one_value() {
+    // Four items share GSI sort key "2"; the bounds must take or leave all four together.
+    let table = TableSpec {
+        global: vec![gsi("byDay", "board", Some("day"), ProjectionType::KeysOnly)],
+        ..spec("tbl")
+    };
+    let mut store = store_with(table);
+    let days = ["1", "2", "2", "2", "2", "3"];
+    for (i, day) in days.iter().enumerate() {
+        let mut item = key("c", &format!("o{i}"));
+        item.insert("board".into(), s("B"));
+        item.insert("day".into(), s(day));
+        put(&mut store, item);
+    }
+    let on = |op: KeyOp| Query {
+        index: Some("byDay".into()),
+        ..Query::new(
+            "tbl",
+            KeyCondition { terms: vec![eq("board", s("B")), KeyTerm { attribute: "day".into(), op }] },
+        )
+    };
+    // (condition, entries returned)
+    let cases = [
+        (KeyOp::Gt(s("2")), 1),
+        (KeyOp::Ge(s("2")), 5),
+        (KeyOp::Lt(s("2")), 1),
+        (KeyOp::Le(s("2")), 5),
+        (KeyOp::Eq(s("2")), 4),
+        (KeyOp::Between(s("2"), s("2")), 4),
+        (KeyOp::BeginsWith(s("2")), 4),
+    ];
+    for (op, count) in cases {
+        let label = format!("{op:?}");
+        let forward = store.query(&on(op.clone())).unwrap();
+        assert_eq!(forward.count, count, "{label}");
+        let backward = store.query(&Query { scan_forward: false, ..on(op) }).unwrap();
+        assert_eq!(backward.count, count, "{label}, backwards");
+    }
+}
