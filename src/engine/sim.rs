@@ -3,7 +3,13 @@
 //! API CONTRACT (being implemented on branch `sim`; the report writers and commands are written
 //! against it on branch `runreport`). Do not change these signatures without agreement.
 
+mod keys;
+mod ledger;
 pub mod report;
+mod table;
+
+#[cfg(test)]
+mod tests;
 
 use super::model::{Scenario, Variant};
 use super::time::SimDuration;

@@ -1,0 +1,269 @@
+//! One simulated table: the table's [`Ledger`] and one per secondary index, and the single path
+//! every write takes through them, with the store's capacity rules (DESIGN.md §4, from
+//! `store::table::write`): the table charges `max(old, new)` in 1 KB units; each index charges 0
+//! (not in it before or after, or the entry is unchanged), 1 (put, delete, or a projected
+//! attribute changed in place) or 2 (the index key changed: delete + put) entry writes, each
+//! sized by its entry; a table with LSIs refuses a write that would take an item collection past
+//! its limit (10 GB).
+//!
+//! Items arrive already placed ([`Placed`]: keys, sizes, index entries and a digest of each
+//! entry's projected values); the simulator computes them from generated values, the
+//! equivalence test from real items. The write is offered to a check (the simulator's metering)
+//! before anything changes, so a throttled write leaves no trace.
+
+use super::keys::{Codec, SortBuf, SortRef};
+use super::ledger::Ledger;
+use crate::engine::hash::hash_bytes;
+use crate::engine::store::{INDEX_ENTRY_OVERHEAD, write_units};
+use crate::engine::value::KeyType;
+
+/// A partition key: its type, its text (canonical for N, raw bytes for B) and its stable hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartKey {
+    pub key_type: KeyType,
+    pub text: Vec<u8>,
+    pub hash: u64,
+}
+
+impl Default for PartKey {
+    fn default() -> PartKey {
+        PartKey { key_type: KeyType::S, text: Vec::new(), hash: 0 }
+    }
+}
+
+impl PartKey {
+    pub fn new(key_type: KeyType, text: &[u8]) -> PartKey {
+        let mut key = PartKey::default();
+        key.set(key_type, text);
+        key
+    }
+
+    /// Replaces the key, reusing the buffer.
+    pub fn set(&mut self, key_type: KeyType, text: &[u8]) {
+        self.key_type = key_type;
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.hash = hash_bytes(text);
+    }
+}
+
+/// Where an item's entry sits in one index.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Entry {
+    pub pk: PartKey,
+    /// The entry's position bytes: index sort key component, then the table key (`keys`).
+    pub key: Vec<u8>,
+    pub size: u32,
+    /// A digest of the projected attribute values: equal digests and positions mean an unchanged
+    /// entry (no index write).
+    pub digest: u64,
+}
+
+/// An item as the table sees it: its primary key, size, id, and its entry in each index.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Placed {
+    pub pk: PartKey,
+    pub sk: Option<SortBuf>,
+    pub size: u32,
+    pub id: u32,
+    /// One slot per index, in the table's index order; `None` where the item is not in it.
+    pub entries: Vec<Option<Entry>>,
+}
+
+impl Placed {
+    pub fn sort(&self) -> SortRef<'_> {
+        self.sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+/// Units one write spends in one partition of the table (group 0) or of index `group - 1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touch {
+    pub group: usize,
+    pub hash: u64,
+    pub units: f64,
+    /// The logical partition, once the write is applied.
+    pub partition: u32,
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteResult {
+    pub touches: Vec<Touch>,
+    /// Index entry writes (0, 1 or 2 per index).
+    pub entry_writes: u32,
+}
+
+/// Why a write was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteRefused {
+    /// The check (throttling) said no.
+    Throttled,
+    /// ItemCollectionSizeLimitExceeded: the item collection would hold this many bytes.
+    CollectionLimit { would_be: u64 },
+}
+
+/// How one index changes for one write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    None,
+    /// Same position, projected values changed: one write.
+    InPlace,
+    /// Removed and/or added.
+    Move,
+}
+
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub table: Ledger,
+    pub indexes: Vec<(IndexKind, Ledger)>,
+    /// The item collection limit, enforced when the table has an LSI.
+    pub collection_limit: u64,
+}
+
+fn entry(placed: Option<&Placed>, i: usize) -> Option<&Entry> {
+    placed.and_then(|p| p.entries.get(i)?.as_ref())
+}
+
+impl Table {
+    pub fn new(codec: Codec, indexes: &[IndexKind], collection_limit: u64) -> Table {
+        Table {
+            table: Ledger::new(codec, 0),
+            indexes: indexes.iter().map(|&k| (k, Ledger::new(Codec::Bytes, INDEX_ENTRY_OVERHEAD))).collect(),
+            collection_limit,
+        }
+    }
+
+    pub fn group(&self, group: usize) -> &Ledger {
+        if group == 0 { &self.table } else { &self.indexes[group - 1].1 }
+    }
+
+    pub fn group_mut(&mut self, group: usize) -> &mut Ledger {
+        if group == 0 { &mut self.table } else { &mut self.indexes[group - 1].1 }
+    }
+
+    /// The item now stored under `key`'s primary key: its row, if any.
+    pub fn current(&self, key: &Placed) -> Option<super::ledger::Row> {
+        let p = self.table.find(key.pk.key_type, &key.pk.text, key.pk.hash)?;
+        self.table.get(p, key.sort())
+    }
+
+    /// Writes `new` over `old` (both under the same primary key; `None`: absent before, or a
+    /// delete). `check` sees every touch before anything changes and may refuse the write.
+    pub fn write(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        check: &mut dyn FnMut(&[Touch]) -> bool,
+    ) -> Result<WriteResult, WriteRefused> {
+        let Some(key) = new.or(old) else { return Ok(WriteResult::default()) };
+        let old_size = old.map_or(0, |o| o.size);
+        let new_size = new.map_or(0, |n| n.size);
+        let mut result = WriteResult::default();
+        result.touches.push(Touch {
+            group: 0,
+            hash: key.pk.hash,
+            units: write_units(u64::from(old_size.max(new_size))),
+            partition: u32::MAX,
+        });
+        let mut changes = Vec::with_capacity(self.indexes.len());
+        let mut collection_delta = i128::from(new_size) - i128::from(old_size);
+        for (i, (kind, _)) in self.indexes.iter().enumerate() {
+            let (before, after) = (entry(old, i), entry(new, i));
+            let change = match (before, after) {
+                (None, None) => Change::None,
+                (Some(b), Some(a)) if b.pk == a.pk && b.key == a.key => {
+                    if b.digest == a.digest && b.size == a.size {
+                        Change::None
+                    } else {
+                        let units = write_units(u64::from(b.size.max(a.size)));
+                        result.touches.push(Touch { group: i + 1, hash: a.pk.hash, units, partition: u32::MAX });
+                        result.entry_writes += 1;
+                        Change::InPlace
+                    }
+                }
+                (b, a) => {
+                    for e in [b, a].into_iter().flatten() {
+                        let units = write_units(u64::from(e.size));
+                        result.touches.push(Touch { group: i + 1, hash: e.pk.hash, units, partition: u32::MAX });
+                        result.entry_writes += 1;
+                    }
+                    Change::Move
+                }
+            };
+            if *kind == IndexKind::Local && change != Change::None {
+                let stored = |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
+                collection_delta += stored(after) - stored(before);
+            }
+            changes.push(change);
+        }
+        let has_lsi = self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
+        if has_lsi && collection_delta > 0 {
+            let current = i128::from(self.collection_bytes(&key.pk));
+            let would_be = u64::try_from(current + collection_delta).unwrap_or(u64::MAX);
+            if would_be > self.collection_limit {
+                return Err(WriteRefused::CollectionLimit { would_be });
+            }
+        }
+        if !check(&result.touches) {
+            return Err(WriteRefused::Throttled);
+        }
+        // Apply: the table row, then each index's entries, filling in the partitions touched.
+        let p = self.table.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
+        match new {
+            Some(n) => {
+                self.table.put(p, n.sort(), n.size, n.id);
+            }
+            None => {
+                self.table.remove(p, key.sort());
+            }
+        }
+        result.touches[0].partition = p;
+        let mut t = 1;
+        for (i, change) in changes.into_iter().enumerate() {
+            let ledger = &mut self.indexes[i].1;
+            let (before, after) = (entry(old, i), entry(new, i));
+            match change {
+                Change::None => {}
+                Change::InPlace => {
+                    let a = after.expect("an in-place change has a new entry");
+                    let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
+                    ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
+                    result.touches[t].partition = q;
+                    t += 1;
+                }
+                Change::Move => {
+                    if let Some(b) = before {
+                        let q = ledger.intern(b.pk.key_type, &b.pk.text, b.pk.hash);
+                        ledger.remove(q, SortRef::Bytes(&b.key));
+                        result.touches[t].partition = q;
+                        t += 1;
+                    }
+                    if let Some(a) = after {
+                        let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
+                        ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
+                        result.touches[t].partition = q;
+                        t += 1;
+                    }
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// An item collection's stored bytes: the table partition plus its LSI entries (with their
+    /// 100-byte overhead).
+    pub fn collection_bytes(&self, pk: &PartKey) -> u64 {
+        let of = |ledger: &Ledger| {
+            ledger.find(pk.key_type, &pk.text, pk.hash).map_or(0, |p| ledger.partition(p).bytes)
+        };
+        of(&self.table)
+            + self.indexes.iter().filter(|(k, _)| *k == IndexKind::Local).map(|(_, l)| of(l)).sum::<u64>()
+    }
+}

@@ -1,0 +1,4 @@
+//! Simulator tests that span modules: the compact table against the reference store, and the
+//! bundled scenarios' figures.
+
+mod equivalence;
