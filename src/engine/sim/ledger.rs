@@ -317,6 +317,8 @@ pub struct Ledger {
     marks: usize,
     marked: Vec<u64>,
     scan: Option<ScanIndex>,
+    /// The last partition found: writes look their key up twice in a row.
+    last: std::cell::Cell<(u64, u32)>,
 }
 
 impl Ledger {
@@ -333,6 +335,7 @@ impl Ledger {
             marks: 0,
             marked: Vec::new(),
             scan: None,
+            last: std::cell::Cell::new((0, NONE)),
         }
     }
 
@@ -407,10 +410,18 @@ impl Ledger {
     }
 
     pub fn find(&self, key_type: KeyType, key: &[u8], hash: u64) -> Option<u32> {
+        let (last_hash, last) = self.last.get();
+        if last != NONE && last_hash == hash {
+            let part = &self.parts[last as usize];
+            if part.key_type == key_type && self.key_of(last) == key {
+                return Some(last);
+            }
+        }
         let mut p = *self.lookup.get(&hash)?;
         while p != NONE {
             let part = &self.parts[p as usize];
             if part.key_type == key_type && self.key_of(p) == key {
+                self.last.set((hash, p));
                 return Some(p);
             }
             p = part.next;

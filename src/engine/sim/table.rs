@@ -100,6 +100,12 @@ pub struct WriteResult {
     pub entry_writes: u32,
 }
 
+/// The touches and entry writes of a write in progress.
+struct Written<'a> {
+    touches: &'a mut Vec<Touch>,
+    entry_writes: u32,
+}
+
 /// Why a write was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WriteRefused {
@@ -162,10 +168,24 @@ impl Table {
         new: Option<&Placed>,
         check: &mut dyn FnMut(&[Touch]) -> bool,
     ) -> Result<WriteResult, WriteRefused> {
-        let Some(key) = new.or(old) else { return Ok(WriteResult::default()) };
+        let mut result = WriteResult::default();
+        result.entry_writes = self.write_into(old, new, check, &mut result.touches)?;
+        Ok(result)
+    }
+
+    /// `write`, with the touches into a reused buffer; returns the index entry writes.
+    pub fn write_into(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        check: &mut dyn FnMut(&[Touch]) -> bool,
+        touches: &mut Vec<Touch>,
+    ) -> Result<u32, WriteRefused> {
+        touches.clear();
+        let Some(key) = new.or(old) else { return Ok(0) };
         let old_size = old.map_or(0, |o| o.size);
         let new_size = new.map_or(0, |n| n.size);
-        let mut result = WriteResult::default();
+        let mut result = Written { touches, entry_writes: 0 };
         result.touches.push(Touch {
             group: 0,
             hash: key.pk.hash,
@@ -211,7 +231,7 @@ impl Table {
                 return Err(WriteRefused::CollectionLimit { would_be });
             }
         }
-        if !check(&result.touches) {
+        if !check(result.touches) {
             return Err(WriteRefused::Throttled);
         }
         // Apply: the table row, then each index's entries, filling in the partitions touched.
@@ -254,7 +274,7 @@ impl Table {
                 }
             }
         }
-        Ok(result)
+        Ok(result.entry_writes)
     }
 
     /// An item collection's stored bytes: the table partition plus its LSI entries (with their

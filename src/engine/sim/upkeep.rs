@@ -1,0 +1,322 @@
+//! What happens besides the calls: the TTL sweeper, partition splits, maintained aggregates and
+//! the rewrite of denormalized copies.
+
+use crate::engine::metrics::{Layer, RowInfo, SortKey};
+use crate::engine::model::AggregateOp;
+
+use super::items::{Gen, Val};
+use super::meter::{READ, WRITE, split_point};
+use super::state::NO_ROW;
+use super::table::Placed;
+use super::world::{Filter, Origin};
+use super::{Simulation, TTL_DELAY_SECS, physical_label};
+
+/// A maintained aggregate, bound to attribute slots.
+#[derive(Debug, Clone)]
+pub(super) struct AggregatePlan {
+    pub entity: usize,
+    pub attr: usize,
+    /// `None`: count; else the triggering entity's attribute to add.
+    pub sum_of: Option<(usize, usize)>,
+    /// (aggregate entity attribute, triggering entity, its attribute with the same name).
+    pub keys: Vec<(usize, usize, usize)>,
+}
+
+impl AggregatePlan {
+    pub fn compile(
+        world: &super::world::World,
+        variant: &crate::engine::model::Variant,
+    ) -> Vec<AggregatePlan> {
+        variant
+            .aggregates
+            .iter()
+            .filter_map(|a| {
+                let entity = world.entities.iter().position(|e| e.name == a.entity)?;
+                let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
+                let triggers: Vec<usize> = world
+                    .patterns
+                    .iter()
+                    .filter(|p| a.on.contains(&p.name))
+                    .map(|p| p.entity)
+                    .collect();
+                let sum_of = match &a.op {
+                    AggregateOp::Count => None,
+                    AggregateOp::Sum(name) => triggers.iter().find_map(|&t| {
+                        Some((t, world.entities[t].attrs.iter().position(|x| &x.name == name)?))
+                    }),
+                };
+                let ent = &world.entities[entity];
+                let mut keys = Vec::new();
+                for k in ent.pk.iter().chain(&ent.sk).flat_map(super::items::TemplatePlan::attrs) {
+                    for &t in &triggers {
+                        if let Some(ta) = world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name) {
+                            keys.push((k, t, ta));
+                        }
+                    }
+                }
+                Some(AggregatePlan { entity, attr, sum_of, keys })
+            })
+            .collect()
+    }
+}
+
+impl Simulation {
+    /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago; free, and their index entries go too.
+    pub(super) fn sweep_ttl(&mut self, t: u32) {
+        let now = i64::try_from(self.tick_start(t) / 1000).unwrap_or(i64::MAX);
+        for e in 0..self.ttl.len() {
+            while let Some(&(expires, handle)) = self.ttl[e].front() {
+                if expires.saturating_add(TTL_DELAY_SECS) > now {
+                    break;
+                }
+                self.ttl[e].pop_front();
+                let ordinal = self.world.ordinal_of(handle);
+                let Some(t_idx) = self.world.entities[e].table else { continue };
+                let mut vals = Vec::new();
+                self.current_vals(e, ordinal, &mut vals);
+                let mut placed = Placed::default();
+                if !self.place(e, ordinal, &vals, &mut placed) {
+                    continue;
+                }
+                if self.tables[t_idx].current(&placed).is_none_or(|row| row.id != handle) {
+                    continue; // overwritten or deleted since
+                }
+                let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
+                    .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
+                    .collect();
+                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else { continue };
+                self.totals.ttl_deletes += 1;
+                for k in 0..self.scan_marks[t_idx].len() {
+                    if self.mark_matches(t_idx, k, e, &vals) {
+                        self.tables[t_idx].table.mark(result.touches[0].partition, k, -1);
+                    }
+                }
+                for touch in &result.touches {
+                    self.settle(group_of[touch.group], touch.partition);
+                }
+                self.overrides.remove(&handle);
+            }
+        }
+    }
+
+    /// Whether mark `k` of table `t_idx` (a Scan's constant filter) matches these values.
+    pub(super) fn mark_matches(&self, t_idx: usize, k: usize, entity: usize, vals: &[Val]) -> bool {
+        let sp = self.scan_marks[t_idx][k];
+        self.world.patterns[sp].read.as_ref().is_some_and(|rp| {
+            rp.entities.first() == Some(&entity)
+                && rp.filter.iter().all(|f| match f {
+                    Filter::Equals(a, v) => vals[*a] == *v,
+                    Filter::Prefix(a, prefix) => {
+                        let mut text = String::new();
+                        super::items::push_text(&self.world.entities[entity].attrs[*a], vals[*a], &self.world.pops, &mut text)
+                            && text.starts_with(prefix.as_str())
+                    }
+                    _ => true,
+                })
+        })
+    }
+
+    /// Splits physical partitions that passed 10 GB or ran hot for a whole window.
+    pub(super) fn split_partitions(&mut self, t: u32) {
+        let window = t / self.window_ticks;
+        for g in 0..self.groups.len() {
+            let candidates = match &self.groups[g].meter {
+                Some(meter) => meter.split_candidates(),
+                None => continue,
+            };
+            // Highest first, so inserting after one keeps the others' positions.
+            for &(i, for_size) in candidates.iter().rev() {
+                let meter = self.groups[g].meter.as_ref().expect("checked above");
+                let lo = meter.parts[i].lo;
+                let hi = meter.end(i);
+                let mut keys: Vec<(u64, f64)> = Vec::new();
+                for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+                    let (tt, index) = self.world.groups[h];
+                    let ledger = match index {
+                        None => &self.tables[tt].table,
+                        Some(x) => &self.tables[tt].indexes[x].1,
+                    };
+                    for (q, part) in ledger.partitions().iter().enumerate() {
+                        if part.hash < lo || hi.is_some_and(|hi| part.hash >= hi) {
+                            continue;
+                        }
+                        let weight = if for_size {
+                            part.bytes as f64
+                        } else {
+                            self.groups[h].loads.get(q).map_or(0.0, |l| f64::from(l.recent(window)))
+                        };
+                        keys.push((part.hash, weight));
+                    }
+                }
+                keys.sort_by(|a, b| a.0.cmp(&b.0));
+                let meter = self.groups[g].meter.as_mut().expect("checked above");
+                match split_point(&keys) {
+                    Some(at) => {
+                        let (mut below, mut above) = (0u64, 0u64);
+                        if for_size {
+                            for &(hash, w) in &keys {
+                                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "byte counts")]
+                                let w = w as u64;
+                                if hash < at { below += w } else { above += w }
+                            }
+                        } else {
+                            // Bytes follow the split too: recount them from the ledgers below.
+                            below = meter.parts[i].bytes;
+                        }
+                        let registry = self.groups[g].registry;
+                        let row = self
+                            .metrics
+                            .add_partition(RowInfo {
+                                group: registry,
+                                layer: Layer::Physical,
+                                label: physical_label(at),
+                                key: SortKey::HashStart(at),
+                            })
+                            .map_or(NO_ROW, |id| id.0);
+                        let meter = self.groups[g].meter.as_mut().expect("checked above");
+                        meter.split(i, at, t, for_size, row, (below, above));
+                        if !for_size {
+                            self.recount_bytes(g, i);
+                        }
+                    }
+                    None => meter.refuse_split(i),
+                }
+            }
+        }
+    }
+
+    /// Recomputes the stored bytes of physical partitions `i` and `i + 1` of group `g`.
+    fn recount_bytes(&mut self, g: usize, i: usize) {
+        let meter = self.groups[g].meter.as_ref().expect("split groups are metered");
+        let bounds = [(meter.parts[i].lo, Some(meter.parts[i + 1].lo)), (meter.parts[i + 1].lo, meter.end(i + 1))];
+        let mut sums = [0u64; 2];
+        for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+            let (tt, index) = self.world.groups[h];
+            let ledger = match index {
+                None => &self.tables[tt].table,
+                Some(x) => &self.tables[tt].indexes[x].1,
+            };
+            for part in ledger.partitions() {
+                for (k, (lo, hi)) in bounds.iter().enumerate() {
+                    if part.hash >= *lo && hi.is_none_or(|hi| part.hash < hi) {
+                        sums[k] += part.bytes;
+                    }
+                }
+            }
+        }
+        let meter = self.groups[g].meter.as_mut().expect("split groups are metered");
+        meter.parts[i].bytes = sums[0];
+        meter.parts[i + 1].bytes = sums[1];
+    }
+
+    /// Updates aggregate `a`'s item for a write of `trigger` (an entity) with `vals`.
+    pub(super) fn aggregate(&mut self, a: usize, trigger: usize, vals: &[Val], p: usize, t: u32, now: u64) {
+        let Some(plan) = self.aggregates.get(a).cloned() else { return };
+        let e = plan.entity;
+        let n = self.world.entities[e].attrs.len();
+        let mut keyed = vec![Val::Absent; n];
+        for &(k, te, ta) in &plan.keys {
+            if te == trigger {
+                keyed[k] = vals[ta];
+            }
+        }
+        let delta = match plan.sum_of {
+            None => 100,
+            Some((te, ta)) if te == trigger => match vals[ta] {
+                Val::Num(h) => h,
+                _ => 0,
+            },
+            Some(_) => 0,
+        };
+        let Some(t_idx) = self.world.entities[e].table else { return };
+        let mut probe = Placed::default();
+        let next = self.world.entities[e].next;
+        if !self.place(e, next, &keyed, &mut probe) {
+            return;
+        }
+        let existing = self.tables[t_idx].current(&probe).map(|row| row.id).filter(|&h| self.world.entity_of(h) == e);
+        let ordinal = match existing {
+            Some(handle) => self.world.ordinal_of(handle),
+            None => {
+                let o = self.alloc(e, Origin::Aggregate, 0, t, 0, 0, false);
+                let handle = self.world.handle(e, o);
+                let changes = self.overrides.entry(handle).or_default();
+                for &(k, te, _) in &plan.keys {
+                    if te == trigger {
+                        changes.push((u16::try_from(k).unwrap_or(u16::MAX), keyed[k]));
+                    }
+                }
+                o
+            }
+        };
+        let mut current = Vec::new();
+        self.current_vals(e, ordinal, &mut current);
+        let value = match current[plan.attr] {
+            Val::Num(h) => Val::Num(h.saturating_add(delta)),
+            _ => Val::Num(delta),
+        };
+        current[plan.attr] = value;
+        let handle = self.world.handle(e, ordinal);
+        let slot = u16::try_from(plan.attr).unwrap_or(u16::MAX);
+        let changes = self.overrides.entry(handle).or_default();
+        match changes.iter_mut().find(|(x, _)| *x == slot) {
+            Some(entry) => entry.1 = value,
+            None => changes.push((slot, value)),
+        }
+        self.totals.requests += 1;
+        self.stats[p].requests += 1;
+        match self.write_item(e, ordinal, Some(&current), None, t, now) {
+            super::exec::WriteStatus::Done => self.totals.aggregate_writes += 1,
+            _ => {
+                self.stats[p].throttled += 1;
+                self.stats[p].failed += 1;
+                self.totals.throttled += 1;
+                self.totals.failed += 1;
+            }
+        }
+    }
+
+    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it).
+    pub(super) fn rewrite_copies(&mut self, from: usize, ordinal: u32, attr: usize, value: Val, p: usize, t: u32, now: u64) {
+        for c in 0..self.copies.len() {
+            let copy = self.copies[c].clone();
+            if copy.from != from || copy.from_attr != attr {
+                continue;
+            }
+            let holders = self.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
+            let mut alive = Vec::with_capacity(holders.len());
+            for handle in holders {
+                let (e, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+                let mut vals = Vec::new();
+                self.current_vals(e, o, &mut vals);
+                let mut placed = Placed::default();
+                let Some(t_idx) = self.world.entities[e].table else { continue };
+                if !self.place(e, o, &vals, &mut placed) || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle) {
+                    continue; // gone: drop it from the holders
+                }
+                alive.push(handle);
+                vals[copy.as_attr] = value;
+                let slot = u16::try_from(copy.as_attr).unwrap_or(u16::MAX);
+                let changes = self.overrides.entry(handle).or_default();
+                match changes.iter_mut().find(|(x, _)| *x == slot) {
+                    Some(entry) => entry.1 = value,
+                    None => changes.push((slot, value)),
+                }
+                self.totals.requests += 1;
+                self.stats[p].requests += 1;
+                match self.write_item(e, o, Some(&vals), None, t, now) {
+                    super::exec::WriteStatus::Done => self.totals.copy_writes += 1,
+                    _ => {
+                        self.stats[p].throttled += 1;
+                        self.stats[p].failed += 1;
+                        self.totals.throttled += 1;
+                        self.totals.failed += 1;
+                    }
+                }
+            }
+            self.copy_holders[c].insert(u64::from(ordinal), alive);
+        }
+        let _ = (READ, WRITE);
+        let _ = Gen::Kept;
+    }
+}
