@@ -160,7 +160,7 @@ fn main() {
     if args.first().map(String::as_str) == Some("--run") {
         let name = args.get(1).map_or("sensors", String::as_str);
         let variant = args.get(2).map_or("naive", String::as_str);
-        let duration = args.get(3).and_then(|d| d.parse::<u64>().ok()).map(|d| SimDuration::from_secs(d * 86_400));
+        let duration = args.get(3).and_then(|d| d.parse::<f64>().ok()).map(|d| SimDuration::from_millis((d * 86_400_000.0) as u64));
         let loaded = scenario::load(name).expect("a bundled scenario or a file");
         let (report, secs) = simulate(&loaded.scenario, variant, &RunOptions { seed: None, duration });
         headline(&format!("{name} {variant}"), &report, secs);

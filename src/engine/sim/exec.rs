@@ -411,7 +411,7 @@ impl Simulation {
     }
 
     /// Meters a read of `units` on the partition holding `hash` in group `group`.
-    fn meter_read(&mut self, group: usize, touches: &[(u64, f64)]) -> Result<(), Refusal> {
+    fn meter_read(&mut self, group: usize, touches: &[(u64, f64)], first: bool) -> Result<(), Refusal> {
         let g = self.groups[group].metered_by;
         let tick = self.tick;
         let Some(meter) = self.groups[g].meter.as_mut() else { return Ok(()) };
@@ -422,7 +422,9 @@ impl Simulation {
                 if let Refusal::Partition(i) = refusal {
                     meter.throttled(i);
                 }
-                self.groups[group].throttled += 1;
+                if first {
+                    self.groups[group].throttled += 1;
+                }
                 Err(refusal)
             }
         }
@@ -487,7 +489,7 @@ impl Simulation {
                 self.stats[p].requests += 1;
                 self.totals.requests += 1;
             }
-            if !cassandra && self.meter_read(rp.group, &touches).is_err() {
+            if !cassandra && self.meter_read(rp.group, &touches, resume.is_none()).is_err() {
                 let reports = times.is_empty() && resume.map_or(true, |(r, _)| r.reports);
                 self.throttled(p, call, t, time_ms, j, resume.map(|r| r.0), now, ms, reports, 0, None);
                 times.push(f64::NAN);
@@ -607,7 +609,7 @@ impl Simulation {
                 self.totals.requests += pages;
             }
             let total_units = units + fetch_units;
-            if !cassandra && self.meter_read(rp.group, &[(pk.hash, total_units)]).is_err() {
+            if !cassandra && self.meter_read(rp.group, &[(pk.hash, total_units)], resume.is_none()).is_err() {
                 let reports = times.is_empty() && resume.map_or(true, |(r, _)| r.reports);
                 self.throttled(p, call, t, time_ms, j, resume.map(|r| r.0), now, ms, reports, 0, None);
                 times.push(f64::NAN);
@@ -669,7 +671,7 @@ impl Simulation {
                 } else {
                     page.by_range.iter().map(|&(r, b)| (starts[r], units * b as f64 / page.bytes as f64)).collect()
                 };
-                if self.meter_read(group, &touches).is_err() {
+                if self.meter_read(group, &touches, resume.is_none()).is_err() {
                     let now = resume.map_or(time_ms, |(_, at)| at) + ms as u64;
                     self.throttled(p, call, t, time_ms, 0, resume.map(|r| r.0), now, ms, true, 0, Some(cursor));
                     return;
@@ -753,7 +755,7 @@ impl Simulation {
         }
         let delete = action == Action::Delete;
         let _ = created;
-        let status = self.write_item(e, ordinal, if delete { None } else { Some(&vals) }, Some(p), t, now);
+        let status = self.write_item(e, ordinal, if delete { None } else { Some(&vals) }, Some(p), t, now, resume.is_none());
         let ms = latency::WRITE_MS;
         match status {
             WriteStatus::Done => {
@@ -870,7 +872,9 @@ impl Simulation {
     }
 
     /// Writes (or deletes) item `ordinal` of `entity` with `vals` through the table, metered.
-    pub(super) fn write_item(&mut self, e: usize, ordinal: u32, vals: Option<&[Val]>, p: Option<usize>, t: u32, now_ms: u64) -> WriteStatus {
+    /// `first`: the request's first attempt (a refusal then counts as a throttled request).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn write_item(&mut self, e: usize, ordinal: u32, vals: Option<&[Val]>, p: Option<usize>, t: u32, now_ms: u64, first: bool) -> WriteStatus {
         let Some(t_idx) = self.world.entities[e].table else { return WriteStatus::Invalid };
         let mut placed = std::mem::take(&mut self.scratch.placed);
         let mut old_placed = std::mem::take(&mut self.scratch.old_placed);
@@ -973,7 +977,9 @@ impl Simulation {
             }
             Err(WriteRefused::Throttled) => {
                 if let Some((g, refusal)) = refused {
-                    self.groups[g].throttled += 1;
+                    if first {
+                        self.groups[g].throttled += 1;
+                    }
                     let m = self.groups[g].metered_by;
                     if let Some(meter) = self.groups[m].meter.as_mut()
                         && let Refusal::Partition(i) | Refusal::Backlog(i) = refusal
@@ -1198,7 +1204,7 @@ impl Simulation {
         let now = self.tick_start(t);
         self.totals.requests += 1;
         self.totals.growth_writes += 1;
-        if self.write_item(e, ordinal, Some(&vals), None, t, now) != WriteStatus::Done {
+        if self.write_item(e, ordinal, Some(&vals), None, t, now, true) != WriteStatus::Done {
             self.totals.failed += 1;
         }
     }

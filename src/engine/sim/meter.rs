@@ -65,9 +65,10 @@ pub struct Physical {
     pub peak: [f64; 2],
     pub total: [f64; 2],
     pub throttled: u64,
-    /// GSI: write units waiting to be applied, and since when (ms) the oldest waits.
+    /// GSI: write units waiting to be applied, and the queue itself in arrival order: (when the
+    /// first of them arrived, ms; units), one entry per tick.
     pub backlog: f64,
-    pub backlog_since: Option<u64>,
+    queue: VecDeque<(u64, f64, u32)>,
     /// Registry row.
     pub row: u32,
     /// Units and throttles since the registry's last tick.
@@ -90,7 +91,7 @@ impl Physical {
             total: [0.0; 2],
             throttled: 0,
             backlog: 0.0,
-            backlog_since: None,
+            queue: VecDeque::new(),
             row,
             span: [0.0; 2],
             span_throttled: 0,
@@ -195,7 +196,7 @@ impl Meter {
         let per_window = self.ticks_per_window;
         let tick_secs = self.tick_secs;
         let p = &mut self.parts[i];
-        if p.tick == tick {
+        if p.tick >= tick {
             return;
         }
         let idle = f64::from(tick - p.tick - 1);
@@ -215,7 +216,7 @@ impl Meter {
     }
 
     fn roll_table(&mut self, tick: u32) {
-        if self.tick == tick {
+        if self.tick >= tick {
             return;
         }
         let secs = self.tick_secs;
@@ -306,7 +307,10 @@ impl Meter {
             return Err(Refusal::Backlog(i));
         }
         p.backlog += units;
-        p.backlog_since.get_or_insert(now_ms);
+        match p.queue.back_mut() {
+            Some(last) if last.2 == tick => last.1 += units,
+            _ => p.queue.push_back((now_ms, units, tick)),
+        }
         Ok(())
     }
 
@@ -351,9 +355,18 @@ impl Meter {
                 applied += take;
                 let p = &mut self.parts[i];
                 p.backlog -= take;
-                if p.backlog <= 1e-9 {
+                let mut left = take;
+                while let Some(front) = p.queue.front_mut() {
+                    if front.1 > left + 1e-9 {
+                        front.1 -= left;
+                        break;
+                    }
+                    left -= front.1;
+                    p.queue.pop_front();
+                }
+                if p.backlog <= 1e-9 || p.queue.is_empty() {
                     p.backlog = 0.0;
-                    p.backlog_since = None;
+                    p.queue.clear();
                 }
             }
         }
@@ -364,8 +377,8 @@ impl Meter {
     pub fn lag_secs(&self, now_ms: u64) -> f64 {
         self.parts
             .iter()
-            .filter_map(|p| p.backlog_since)
-            .map(|since| now_ms.saturating_sub(since) as f64 / 1000.0)
+            .filter_map(|p| p.queue.front())
+            .map(|&(since, _, _)| now_ms.saturating_sub(since) as f64 / 1000.0)
             .fold(0.0, f64::max)
     }
 

@@ -73,6 +73,9 @@ pub struct Partitions {
     pub peak_wcu_per_s: f64,
     /// Hottest / largest logical partitions of the table.
     pub top: Vec<PartitionReport>,
+    /// The busiest physical partition's peak consumption per second (DynamoDB; 0 for Cassandra).
+    pub physical_peak_rcu_per_s: f64,
+    pub physical_peak_wcu_per_s: f64,
     /// Physical partition splits (size and heat) during the run.
     pub splits: u64,
     pub splits_for_size: u64,

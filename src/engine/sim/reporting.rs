@@ -90,6 +90,13 @@ impl Simulation {
                 )
             })
         };
+        let physical_peak = |dim: usize| {
+            table_groups
+                .iter()
+                .filter_map(|&g| self.groups[g].meter.as_ref())
+                .flat_map(|m| (0..m.parts.len()).map(move |i| m.peak(i, dim)))
+                .fold(0.0, f64::max)
+        };
         let nodes = self
             .nodes
             .iter()
@@ -130,6 +137,10 @@ impl Simulation {
                 }
             }
             let kind = self.world.tables[t].indexes[i].kind;
+            // A GSI's consumption is its physical partitions' (its entries may wait in a queue).
+            if let Some(meter) = &group.meter {
+                peak = (0..meter.parts.len()).map(|x| meter.peak(x, WRITE)).fold(0.0, f64::max);
+            }
             indexes.push(IndexReport {
                 name: self.world.group_name(g),
                 kind: match kind {
@@ -250,6 +261,8 @@ impl Simulation {
                 peak_rcu_per_s: peak_r,
                 peak_wcu_per_s: peak_w,
                 top: candidates,
+                physical_peak_rcu_per_s: physical_peak(READ),
+                physical_peak_wcu_per_s: physical_peak(WRITE),
                 splits,
                 splits_for_size: splits_size,
                 splits_for_heat: splits_heat,

@@ -265,7 +265,7 @@ impl Simulation {
         }
         self.totals.requests += 1;
         self.stats[p].requests += 1;
-        match self.write_item(e, ordinal, Some(&current), None, t, now) {
+        match self.write_item(e, ordinal, Some(&current), None, t, now, true) {
             super::exec::WriteStatus::Done => self.totals.aggregate_writes += 1,
             _ => {
                 self.stats[p].throttled += 1;
@@ -304,7 +304,7 @@ impl Simulation {
                 }
                 self.totals.requests += 1;
                 self.stats[p].requests += 1;
-                match self.write_item(e, o, Some(&vals), None, t, now) {
+                match self.write_item(e, o, Some(&vals), None, t, now, true) {
                     super::exec::WriteStatus::Done => self.totals.copy_writes += 1,
                     _ => {
                         self.stats[p].throttled += 1;
