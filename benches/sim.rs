@@ -53,7 +53,11 @@ const CHAT: &str = r#"(
 )"#;
 
 /// Runs a simulation to the end; (report, seconds, operations).
-fn simulate(scenario: &keyheat::engine::model::Scenario, variant: &str, options: &RunOptions) -> (RunReport, f64) {
+fn simulate(
+    scenario: &keyheat::engine::model::Scenario,
+    variant: &str,
+    options: &RunOptions,
+) -> (RunReport, f64) {
     let variant = scenario.variant(variant).expect("the bench's variants exist");
     let start = Instant::now();
     let mut sim = Simulation::new(scenario, variant, options).expect("the bench's scenarios run");
@@ -111,7 +115,8 @@ fn baseline(s: &Stream) -> (u64, f64) {
                 let lo = (p, now.saturating_sub(s.read_span) * 1_000_000);
                 seen += map.range(lo..hi).map(|(_, &v)| u64::from(v)).sum::<u64>();
             } else {
-                seen += map.range((p, 0)..hi).rev().take(s.read_limit).map(|(_, &v)| u64::from(v)).sum::<u64>();
+                seen +=
+                    map.range((p, 0)..hi).rev().take(s.read_limit).map(|(_, &v)| u64::from(v)).sum::<u64>();
             }
             ops += 1;
         }
@@ -160,14 +165,24 @@ fn main() {
     if args.first().map(String::as_str) == Some("--run") {
         let name = args.get(1).map_or("sensors", String::as_str);
         let variant = args.get(2).map_or("naive", String::as_str);
-        let duration = args.get(3).and_then(|d| d.parse::<f64>().ok()).map(|d| SimDuration::from_millis((d * 86_400_000.0) as u64));
+        let duration = args
+            .get(3)
+            .and_then(|d| d.parse::<f64>().ok())
+            .map(|d| SimDuration::from_millis((d * 86_400_000.0) as u64));
         let loaded = scenario::load(name).expect("a bundled scenario or a file");
         let (report, secs) = simulate(&loaded.scenario, variant, &RunOptions { seed: None, duration });
         headline(&format!("{name} {variant}"), &report, secs);
         for p in &report.patterns {
             println!(
                 "  {:<16} {:>10} calls  rcu/call {:>9.2} → {:>9.2}  items read {:>9.1}  p50 {:>8.1} ms  p99 {:>8.1} ms  throttled {}",
-                p.name, p.calls, p.rcu_per_call_start, p.rcu_per_call_end, p.avg_items_read, p.latency_ms_p50, p.latency_ms_p99, p.throttled
+                p.name,
+                p.calls,
+                p.rcu_per_call_start,
+                p.rcu_per_call_end,
+                p.avg_items_read,
+                p.latency_ms_p50,
+                p.latency_ms_p99,
+                p.throttled
             );
         }
         return;

@@ -262,18 +262,25 @@ impl Simulation {
         let world = world::compile(scenario, variant, &plan.patterns);
         let seed = options.seed.unwrap_or(workload.seed);
         let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
-        let clock = Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))
-            .map_err(metric_err)?;
+        let clock =
+            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))
+                .map_err(metric_err)?;
         let mut metrics = Metrics::new(clock);
         let tick_secs = tick.as_secs_f64();
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a positive count of ticks")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count of ticks"
+        )]
         let window_ticks = (meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
 
         // Check the ordinal space before anything runs.
         let limit = world.ordinal_limit();
         for (e, ent) in world.entities.iter().enumerate() {
             let initial = ent.identity.map_or(0, |(_, pop)| world.pops[pop].initial);
-            let growth = ent.identity.map_or(0.0, |(_, pop)| world.pops[pop].growth_per_day * duration.as_secs_f64() / 86_400.0);
+            let growth = ent
+                .identity
+                .map_or(0.0, |(_, pop)| world.pops[pop].growth_per_day * duration.as_secs_f64() / 86_400.0);
             let writes: f64 = world
                 .patterns
                 .iter()
@@ -313,7 +320,8 @@ impl Simulation {
                 Some(IndexKind::Local) => GroupKind::LocalIndex,
             };
             let registry = metrics.add_group(GroupInfo { name: name.clone(), kind }).map_err(metric_err)?;
-            let metered = scenario.engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
+            let metered =
+                scenario.engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
             let meter = if metered {
                 let count = Meter::initial_partitions(capacity);
                 let mut rows = |lo: u64| {
@@ -345,7 +353,10 @@ impl Simulation {
         let mut nodes = Vec::new();
         if scenario.engine == Engine::Cassandra {
             let ring = metrics
-                .add_group(GroupInfo { name: format!("ring ({RING_NODES} nodes, RF {REPLICATION})"), kind: GroupKind::Table })
+                .add_group(GroupInfo {
+                    name: format!("ring ({RING_NODES} nodes, RF {REPLICATION})"),
+                    kind: GroupKind::Table,
+                })
                 .map_err(metric_err)?;
             for n in 0..RING_NODES {
                 let lo = u64::try_from((u128::from(n as u64) << 64) / RING_NODES as u128).unwrap_or(0);
@@ -443,14 +454,19 @@ impl Simulation {
                 continue;
             }
             let Some(read) = &mut pattern.read else { continue };
-            let constant = read.filter.iter().all(|f| matches!(f, world::Filter::Equals(..) | world::Filter::Prefix(..)));
+            let constant = read
+                .filter
+                .iter()
+                .all(|f| matches!(f, world::Filter::Equals(..) | world::Filter::Prefix(..)));
             if constant {
                 read.mark = Some(marks[read.table].len());
                 marks[read.table].push(p);
             }
         }
         for (t, table) in self.tables.iter_mut().enumerate() {
-            let scanned = self.world.patterns.iter().any(|p| p.operation == Some(planner::Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t));
+            let scanned = self.world.patterns.iter().any(|p| {
+                p.operation == Some(planner::Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t)
+            });
             if scanned {
                 table.table.enable_scan(marks[t].len());
             }
@@ -537,8 +553,13 @@ impl Simulation {
         let now = SimTime::from_millis(self.tick_start(t));
         let start = SimTime::from_millis(self.start_ms);
         for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
-            let expected = rate_at(pattern.rate, &pattern.shapes, start, now) * self.tick_secs + pattern.carry;
-            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a count of calls, clamped")]
+            let expected =
+                rate_at(pattern.rate, &pattern.shapes, start, now) * self.tick_secs + pattern.carry;
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a count of calls, clamped"
+            )]
             let n = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u32;
             pattern.carry = expected - f64::from(n);
             self.plan_n[p] = n;
@@ -584,11 +605,11 @@ impl Simulation {
                     let Reverse(retry) = self.retries.pop().expect("peeked");
                     self.retry(retry, due.max(self.tick_start(t)));
                 }
-                (Some((at, p)), _) => {
-                    let call = self.plan_first[p] + u64::from(made[p]);
-                    made[p] += 1;
-                    self.world.patterns[p].calls = call + 1;
-                    self.call(p, call, t, at);
+                (Some((at, pattern)), _) => {
+                    let index = self.plan_first[pattern] + u64::from(made[pattern]);
+                    made[pattern] += 1;
+                    self.world.patterns[pattern].calls = index + 1;
+                    self.call(exec::Call { pattern, index, tick: t, time_ms: at });
                 }
                 (None, Some(_)) => unreachable!("handled above"),
             }
@@ -616,7 +637,11 @@ impl Simulation {
             if rate <= 0.0 {
                 continue;
             }
-            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a non-negative count")]
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a non-negative count"
+            )]
             let grown = (rate * elapsed_days).floor() as u64;
             let add = grown.saturating_sub(self.grown[pop]);
             if add == 0 {
@@ -642,12 +667,25 @@ impl Simulation {
 
     /// A new ordinal for `entity`, with its birth recorded (and its identity member).
     #[allow(clippy::too_many_arguments)]
-    fn alloc(&mut self, entity: usize, origin: Origin, call: u64, tick: u32, tick_first: u64, tick_calls: u32, stepping: bool) -> u32 {
+    fn alloc(
+        &mut self,
+        entity: usize,
+        origin: Origin,
+        call: u64,
+        tick: u32,
+        tick_first: u64,
+        tick_calls: u32,
+        stepping: bool,
+    ) -> u32 {
         let ent = &mut self.world.entities[entity];
         let ordinal = ent.next;
         ent.next += 1;
         let extends = ent.births.last().is_some_and(|b| {
-            b.stepping && stepping && b.tick == tick && b.origin == origin && b.call + u64::from(ordinal - b.first) == call
+            b.stepping
+                && stepping
+                && b.tick == tick
+                && b.origin == origin
+                && b.call + u64::from(ordinal - b.first) == call
         });
         if !extends {
             ent.births.push(Birth { first: ordinal, tick, origin, call, tick_first, tick_calls, stepping });
@@ -705,17 +743,15 @@ impl Simulation {
             Some(i) => &self.tables[t].indexes[i].1,
         };
         let hash = crate::engine::hash::hash_bytes(key.as_bytes());
-        let found = [crate::engine::value::KeyType::S, crate::engine::value::KeyType::N, crate::engine::value::KeyType::B]
-            .into_iter()
-            .find_map(|ty| ledger.find(ty, key.as_bytes(), hash));
+        let found = [
+            crate::engine::value::KeyType::S,
+            crate::engine::value::KeyType::N,
+            crate::engine::value::KeyType::B,
+        ]
+        .into_iter()
+        .find_map(|ty| ledger.find(ty, key.as_bytes(), hash));
         let Some(p) = found else { return Vec::new() };
-        ledger
-            .partition(p)
-            .rows()
-            .iter()
-            .take(limit)
-            .filter_map(|row| self.item_by_handle(row.id))
-            .collect()
+        ledger.partition(p).rows().iter().take(limit).filter_map(|row| self.item_by_handle(row.id)).collect()
     }
 
     /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated.
@@ -741,17 +777,25 @@ impl Simulation {
             {
                 let table = &self.world.tables[t];
                 let key = |pk: &table::PartKey| match pk.key_type {
-                    crate::engine::value::KeyType::N => crate::engine::number::Number::parse(&String::from_utf8_lossy(&pk.text))
-                        .map_or_else(|_| KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned()), KeyValue::N),
+                    crate::engine::value::KeyType::N => {
+                        crate::engine::number::Number::parse(&String::from_utf8_lossy(&pk.text)).map_or_else(
+                            |_| KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned()),
+                            KeyValue::N,
+                        )
+                    }
                     crate::engine::value::KeyType::B => KeyValue::B(pk.text.clone()),
-                    crate::engine::value::KeyType::S => KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned()),
+                    crate::engine::value::KeyType::S => {
+                        KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned())
+                    }
                 };
                 item.insert(table.pk_name.clone(), key(&placed.pk).to_attribute());
                 if let (Some(name), Some(sk)) = (&table.sk_name, &ent.sk) {
                     let mut text = String::new();
                     let shard_key = self.shard_key(e, ordinal);
                     let mut shard = |slot: u32, count: u32| self.shard_draw(shard_key, slot, count);
-                    if let Some(ty) = items::expand(sk, &ent.attrs, &vals, &self.world.pops, &mut shard, &mut text) {
+                    if let Some(ty) =
+                        items::expand(sk, &ent.attrs, &vals, &self.world.pops, &mut shard, &mut text)
+                    {
                         let pk = table::PartKey::new(ty, text.as_bytes());
                         item.insert(name.clone(), key(&pk).to_attribute());
                     }
@@ -765,6 +809,15 @@ impl Simulation {
             size,
             item,
         })
+    }
+
+    /// The ledger of a group (a table or an index).
+    fn ledger(&self, group: usize) -> &ledger::Ledger {
+        let (t, index) = self.world.groups[group];
+        match index {
+            None => &self.tables[t].table,
+            Some(i) => &self.tables[t].indexes[i].1,
+        }
     }
 
     /// The load of logical partition `p` of group `g`, created on first use.

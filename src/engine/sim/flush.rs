@@ -28,11 +28,16 @@ impl Simulation {
         let label = key_label(part.key_type, ledger.key_of(partition));
         let key = match part.key_type {
             crate::engine::value::KeyType::S => crate::engine::value::KeyValue::S(label.clone()),
-            crate::engine::value::KeyType::B => crate::engine::value::KeyValue::B(ledger.key_of(partition).to_vec()),
-            crate::engine::value::KeyType::N => crate::engine::number::Number::parse(&label)
-                .map_or_else(|_| crate::engine::value::KeyValue::S(label.clone()), crate::engine::value::KeyValue::N),
+            crate::engine::value::KeyType::B => {
+                crate::engine::value::KeyValue::B(ledger.key_of(partition).to_vec())
+            }
+            crate::engine::value::KeyType::N => crate::engine::number::Number::parse(&label).map_or_else(
+                |_| crate::engine::value::KeyValue::S(label.clone()),
+                crate::engine::value::KeyValue::N,
+            ),
         };
-        let info = RowInfo { group: self.groups[g].registry, layer: Layer::Logical, label, key: SortKey::Key(key) };
+        let info =
+            RowInfo { group: self.groups[g].registry, layer: Layer::Logical, label, key: SortKey::Key(key) };
         let Ok(id) = self.metrics.add_partition(info) else { return };
         if first {
             self.logical_rows += 1;
@@ -115,7 +120,16 @@ impl Simulation {
         for stats in &mut self.stats {
             let Some(id) = stats.registry else { continue };
             let s = std::mem::take(&mut stats.span);
-            let SpanStats { calls, partitions, items_read, items_returned, read_units, write_units, throttled, scans } = s;
+            let SpanStats {
+                calls,
+                partitions,
+                items_read,
+                items_returned,
+                read_units,
+                write_units,
+                throttled,
+                scans,
+            } = s;
             for (metric, value) in [
                 (PatternMetric::Calls, calls),
                 (PatternMetric::PartitionsTouched, partitions),

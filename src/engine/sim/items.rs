@@ -236,11 +236,27 @@ pub struct AttrPlan {
 #[derive(Debug, Clone)]
 pub enum Slot {
     Lit(String),
-    Attr { attr: usize, pad: Option<u8>, part: Part },
-    Time { attr: usize, format: TimeFormat },
-    Bucket { attr: usize, width_ms: i64 },
-    Shard { count: u32, index: u32 },
-    Hash { attr: usize, count: u32 },
+    Attr {
+        attr: usize,
+        pad: Option<u8>,
+        part: Part,
+    },
+    Time {
+        attr: usize,
+        format: TimeFormat,
+    },
+    Bucket {
+        attr: usize,
+        width_ms: i64,
+    },
+    Shard {
+        count: u32,
+        index: u32,
+    },
+    Hash {
+        attr: usize,
+        count: u32,
+    },
     /// An attribute the entity does not have: the template never yields a key.
     Missing,
 }
@@ -265,9 +281,11 @@ impl TemplatePlan {
             .iter()
             .map(|part| match part {
                 Part::Literal(text) => Slot::Lit(text.clone()),
-                Part::Attr { name, pad } => {
-                    find(name).map_or(Slot::Missing, |attr| Slot::Attr { attr, pad: *pad, part: part.clone() })
-                }
+                Part::Attr { name, pad } => find(name).map_or(Slot::Missing, |attr| Slot::Attr {
+                    attr,
+                    pad: *pad,
+                    part: part.clone(),
+                }),
                 Part::Time { name, format } => {
                     find(name).map_or(Slot::Missing, |attr| Slot::Time { attr, format: format.clone() })
                 }
@@ -279,7 +297,9 @@ impl TemplatePlan {
                     shards += 1;
                     Slot::Shard { count: *count, index: shards - 1 }
                 }
-                Part::Hash { name, count } => find(name).map_or(Slot::Missing, |attr| Slot::Hash { attr, count: *count }),
+                Part::Hash { name, count } => {
+                    find(name).map_or(Slot::Missing, |attr| Slot::Hash { attr, count: *count })
+                }
             })
             .collect();
         let key_type = match template.single_attribute().and_then(find).map(|a| attrs[a].ty) {
@@ -289,7 +309,9 @@ impl TemplatePlan {
         };
         let reads: Vec<&Slot> = slots.iter().filter(|s| !matches!(s, Slot::Lit(_))).collect();
         let member_only = match reads.as_slice() {
-            [Slot::Attr { attr, pad: None, .. }] if attrs[*attr].pop.is_some() && attrs[*attr].ty == AttrType::S => {
+            [Slot::Attr { attr, pad: None, .. }]
+                if attrs[*attr].pop.is_some() && attrs[*attr].ty == AttrType::S =>
+            {
                 Some(*attr)
             }
             _ => None,
@@ -308,9 +330,10 @@ impl TemplatePlan {
     /// The attributes the template reads.
     pub fn attrs(&self) -> impl Iterator<Item = usize> + '_ {
         self.slots.iter().filter_map(|s| match s {
-            Slot::Attr { attr, .. } | Slot::Time { attr, .. } | Slot::Bucket { attr, .. } | Slot::Hash { attr, .. } => {
-                Some(*attr)
-            }
+            Slot::Attr { attr, .. }
+            | Slot::Time { attr, .. }
+            | Slot::Bucket { attr, .. }
+            | Slot::Hash { attr, .. } => Some(*attr),
             _ => None,
         })
     }
@@ -399,7 +422,9 @@ pub fn value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
     match val {
         Val::Absent => 0,
         Val::Member(m) => match attr.pop.map(|p| &pops[p]) {
-            Some(p) if p.numeric && attr.ty == AttrType::N => number_size(i64::try_from(m).unwrap_or(i64::MAX).saturating_mul(100)),
+            Some(p) if p.numeric && attr.ty == AttrType::N => {
+                number_size(i64::try_from(m).unwrap_or(i64::MAX).saturating_mul(100))
+            }
             Some(p) => p.format.len(m),
             None => digits(m),
         },
@@ -580,7 +605,9 @@ pub fn attr_plans(
         })
         .collect();
     for (i, copy) in variant.copies.iter().enumerate().filter(|(_, c)| c.to == entity.name) {
-        let Some(source) = scenario.entity(&copy.from).and_then(|e| e.attribute(&copy.attribute)) else { continue };
+        let Some(source) = scenario.entity(&copy.from).and_then(|e| e.attribute(&copy.attribute)) else {
+            continue;
+        };
         let mut texts = Vec::new();
         let _ = compile(&source.generator, &pop_index, &mut texts);
         attrs.push(AttrPlan {
@@ -621,11 +648,7 @@ pub fn attr_plans(
 
 /// Renders a compact item as an `Item` (attributes only; the caller adds key attributes).
 pub fn materialize(attrs: &[AttrPlan], vals: &[Val], pops: &[Pop]) -> Item {
-    attrs
-        .iter()
-        .zip(vals)
-        .filter_map(|(a, &v)| Some((a.name.clone(), to_attribute(a, v, pops)?)))
-        .collect()
+    attrs.iter().zip(vals).filter_map(|(a, &v)| Some((a.name.clone(), to_attribute(a, v, pops)?))).collect()
 }
 
 /// A short label for a partition key's text (keys are UTF-8 unless binary).
@@ -649,7 +672,24 @@ mod tests {
     #[test]
     fn number_sizes_follow_the_number_type() {
         for h in [
-            0i64, 1, 5, 10, 99, 100, 101, 1234, 2150, 2153, -5, -2150, 1_700_000_000_00, 123_456_789, -100, 1000, 9999, 10_000,
+            0i64,
+            1,
+            5,
+            10,
+            99,
+            100,
+            101,
+            1234,
+            2150,
+            2153,
+            -5,
+            -2150,
+            1_700_000_000_00,
+            123_456_789,
+            -100,
+            1000,
+            9999,
+            10_000,
             123_400,
         ] {
             let mut text = String::new();
@@ -673,7 +713,9 @@ mod tests {
 
     #[test]
     fn id_formats_print_and_size_as_format_id() {
-        for (format, member) in [("sensor-{:05}", 7u64), ("sensor-{:05}", 1_234_567), ("c{}", 0), ("o{:09}x", 42)] {
+        for (format, member) in
+            [("sensor-{:05}", 7u64), ("sensor-{:05}", 1_234_567), ("c{}", 0), ("o{:09}x", 42)]
+        {
             let f = IdFormat::new(format);
             let mut out = String::new();
             f.push(member, &mut out);

@@ -358,7 +358,8 @@ impl Ledger {
     fn rebuild_scan(&mut self, bits: u32) {
         let shift = 64 - bits;
         let mut buckets = vec![Bucket { marked: vec![0; self.marks], ..Bucket::default() }; 1 << bits];
-        let mut order: Vec<u32> = (0..u32::try_from(self.parts.len()).expect("partition ids are u32")).collect();
+        let mut order: Vec<u32> =
+            (0..u32::try_from(self.parts.len()).expect("partition ids are u32")).collect();
         order.sort_by(|&a, &b| self.scan_order(a, b));
         for p in order {
             let part = &self.parts[p as usize];
@@ -375,9 +376,9 @@ impl Ledger {
 
     fn scan_order(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (pa, pb) = (&self.parts[a as usize], &self.parts[b as usize]);
-        pa.hash.cmp(&pb.hash).then_with(|| {
-            compare_key_text(self.key_of(a), self.key_of(b), pa.key_type == KeyType::N)
-        })
+        pa.hash
+            .cmp(&pb.hash)
+            .then_with(|| compare_key_text(self.key_of(a), self.key_of(b), pa.key_type == KeyType::N))
     }
 
     pub fn partitions(&self) -> &[Partition] {
@@ -488,7 +489,8 @@ impl Ledger {
         self.items = self.items.wrapping_add_signed(items);
         self.bytes = self.bytes.wrapping_add_signed(bytes);
         if let Some(scan) = &mut self.scan {
-            let bucket = &mut scan.buckets[usize::try_from(part.hash >> scan.shift).expect("bucket index fits")];
+            let bucket =
+                &mut scan.buckets[usize::try_from(part.hash >> scan.shift).expect("bucket index fits")];
             bucket.items = bucket.items.wrapping_add_signed(items);
             bucket.bytes = bucket.bytes.wrapping_add_signed(bytes);
         }
@@ -609,7 +611,8 @@ impl Ledger {
     /// are reported per range. Requires `enable_scan`.
     pub fn scan_page(&self, from: ScanCursor, limit: u64, ranges: &[u64], mode: ScanMode<'_>) -> ScanPage {
         let scan = self.scan.as_ref().expect("scan pages need enable_scan");
-        let (visit_all, mark, callback): (bool, Option<usize>, &mut dyn FnMut(u32, &Row) -> bool) = match mode {
+        let (visit_all, mark, callback): (bool, Option<usize>, &mut dyn FnMut(u32, &Row) -> bool) = match mode
+        {
             ScanMode::Visit(f) => (true, None, f),
             ScanMode::Totals { mark, partial } => (false, mark, partial),
         };

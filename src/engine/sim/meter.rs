@@ -107,8 +107,14 @@ impl Physical {
 #[derive(Debug, Clone)]
 enum Allowance {
     /// Twice the previous peak; peaks wait `ON_DEMAND_RAMP_SECS` before they count.
-    OnDemand { previous: [f64; 2], pending: VecDeque<(u32, [f64; 2])> },
-    Provisioned { rate: [f64; 2], burst: [f64; 2] },
+    OnDemand {
+        previous: [f64; 2],
+        pending: VecDeque<(u32, [f64; 2])>,
+    },
+    Provisioned {
+        rate: [f64; 2],
+        burst: [f64; 2],
+    },
 }
 
 /// Why a request could not be served.
@@ -139,11 +145,17 @@ pub struct Meter {
 
 impl Meter {
     /// A meter with `count` equal hash ranges. `provisioned` is (RCU, WCU) per second.
-    pub fn new(count: usize, provisioned: Option<[f64; 2]>, tick_secs: f64, rows: &mut dyn FnMut(u64) -> u32) -> Meter {
+    pub fn new(
+        count: usize,
+        provisioned: Option<[f64; 2]>,
+        tick_secs: f64,
+        rows: &mut dyn FnMut(u64) -> u32,
+    ) -> Meter {
         let count = count.max(1) as u64;
         let parts = (0..count)
             .map(|i| {
-                let lo = u64::try_from((u128::from(i) << 64) / u128::from(count)).expect("i < count keeps it below 2^64");
+                let lo = u64::try_from((u128::from(i) << 64) / u128::from(count))
+                    .expect("i < count keeps it below 2^64");
                 Physical::new(lo, 0, rows(lo))
             })
             .collect();
@@ -151,7 +163,11 @@ impl Meter {
             Some(rate) => Allowance::Provisioned { rate, burst: [0.0; 2] },
             None => Allowance::OnDemand { previous: ON_DEMAND_INITIAL_PEAK, pending: VecDeque::new() },
         };
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a positive count of ticks")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count of ticks"
+        )]
         let ticks_per_window = (HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
         Meter {
             parts,
@@ -170,7 +186,11 @@ impl Meter {
     pub fn initial_partitions(provisioned: Option<[f64; 2]>) -> usize {
         match provisioned {
             None => 4,
-            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small positive count")]
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a small positive count"
+            )]
             Some([r, w]) => ((r / PARTITION_RATE[READ] + w / PARTITION_RATE[WRITE]).ceil() as usize).max(1),
         }
     }
@@ -226,11 +246,16 @@ impl Meter {
             Allowance::OnDemand { previous, pending } => {
                 let peak = [used[0] / secs, used[1] / secs];
                 // Only rising peaks matter (the allowance follows the highest one).
-                let highest = pending.back().map_or(*previous, |b| [b.1[0].max(previous[0]), b.1[1].max(previous[1])]);
+                let highest =
+                    pending.back().map_or(*previous, |b| [b.1[0].max(previous[0]), b.1[1].max(previous[1])]);
                 if peak.iter().zip(highest.iter()).any(|(p, q)| p > q) {
                     pending.push_back((self.tick, peak));
                 }
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a positive count of ticks")]
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a positive count of ticks"
+                )]
                 let ramp = (ON_DEMAND_RAMP_SECS / secs).ceil() as u32;
                 while let Some(&(at, peak)) = pending.front() {
                     if tick.saturating_sub(at) < ramp {
@@ -255,7 +280,9 @@ impl Meter {
     fn table_available(&self, dim: usize) -> f64 {
         match &self.allowance {
             Allowance::OnDemand { previous, .. } => 2.0 * previous[dim] * self.tick_secs - self.used[dim],
-            Allowance::Provisioned { rate, burst } => (rate[dim] * self.tick_secs - self.used[dim]).max(0.0) + burst[dim],
+            Allowance::Provisioned { rate, burst } => {
+                (rate[dim] * self.tick_secs - self.used[dim]).max(0.0) + burst[dim]
+            }
         }
     }
 
@@ -320,8 +347,13 @@ impl Meter {
         if p.backlog == 0.0 {
             let cap = self.cap(WRITE);
             let used = if p.tick == tick { p.used[WRITE] } else { 0.0 };
-            let burst = if p.tick == tick { p.burst[WRITE] } else { (p.burst[WRITE] + cap).min(PARTITION_RATE[WRITE] * BURST_SECS) };
-            let table = if self.tick == tick { self.table_available(WRITE) } else { self.table_capacity(WRITE) };
+            let burst = if p.tick == tick {
+                p.burst[WRITE]
+            } else {
+                (p.burst[WRITE] + cap).min(PARTITION_RATE[WRITE] * BURST_SECS)
+            };
+            let table =
+                if self.tick == tick { self.table_available(WRITE) } else { self.table_capacity(WRITE) };
             if units <= (cap - used).max(0.0) + burst && units <= table {
                 return true;
             }
@@ -421,7 +453,9 @@ impl Meter {
         lower.window_start = tick;
         lower.bytes = bytes.0;
         upper.bytes = bytes.1;
-        upper.tick = lower.tick;
+        // The new partition did not exist before the next tick: nothing of this tick to bank.
+        upper.tick = tick + 1;
+        upper.window_start = tick + 1;
         self.parts.insert(i + 1, upper);
         if for_size {
             self.splits_size += 1;
@@ -441,6 +475,31 @@ impl Meter {
     pub fn end(&self, i: usize) -> Option<u64> {
         self.parts.get(i + 1).map(|p| p.lo)
     }
+}
+
+/// Where to split a range holding keys with these (hash, weight) pairs, sorted by hash, for
+/// heat: when one key carries more than half the load, the boundaries around it (one or two
+/// splits, so it ends alone); else the one boundary that leaves the heavier side lightest. Empty
+/// when fewer than two keys carry weight (one key's load cannot be split).
+pub fn heat_split_points(keys: &[(u64, f64)]) -> Vec<u64> {
+    let total: f64 = keys.iter().map(|k| k.1).sum();
+    if keys.iter().filter(|k| k.1 > 0.0).count() < 2 {
+        return Vec::new();
+    }
+    let Some((hot, &(hash, weight))) = keys.iter().enumerate().max_by(|a, b| a.1.1.total_cmp(&b.1.1)) else {
+        return Vec::new();
+    };
+    if weight > total / 2.0 {
+        let mut points = Vec::new();
+        if let Some(next) = keys[hot + 1..].iter().find(|k| k.0 != hash) {
+            points.push(next.0);
+        }
+        if keys[..hot].iter().any(|k| k.0 != hash) {
+            points.push(hash);
+        }
+        return points;
+    }
+    split_point(keys).into_iter().collect()
 }
 
 /// Where to split a range holding keys with these (hash, weight) pairs, sorted by hash: the

@@ -90,7 +90,9 @@ impl Simulation {
         if let Some(pop) = member_pop(&a.source) {
             let first = pattern.givens.first() == Some(&attr);
             let keys = if first { pattern.keys.as_ref() } else { None };
-            if let (Some(_), Some(picker)) = (keys, self.keys_pickers[p].as_ref().filter(|_| tick == self.tick)) {
+            if let (Some(_), Some(picker)) =
+                (keys, self.keys_pickers[p].as_ref().filter(|_| tick == self.tick))
+            {
                 return picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member);
             }
             return self.pick_member(pop, keys, stream, call, tick).map_or(Val::Absent, Val::Member);
@@ -175,7 +177,9 @@ impl Simulation {
     /// items no call wrote, the entity and the ordinal.
     pub(super) fn shard_key(&self, entity: usize, ordinal: u32) -> (u64, u64) {
         match self.birth(entity, ordinal) {
-            Some(BirthInfo { origin: Origin::Pattern(p), call, .. }) => (self.world.patterns[usize::from(p)].stream, call),
+            Some(BirthInfo { origin: Origin::Pattern(p), call, .. }) => {
+                (self.world.patterns[usize::from(p)].stream, call)
+            }
             _ => (self.world.entities[entity].attrs.first().map_or(0, |a| a.stream), u64::from(ordinal)),
         }
     }
@@ -192,7 +196,8 @@ impl Simulation {
             KeyType::N => {
                 let mut encoded = Vec::new();
                 push_number(text, &mut encoded);
-                text.parse::<f64>().map_or(text.len(), |x| super::items::number_size(super::items::to_hundredths(x, false)))
+                text.parse::<f64>()
+                    .map_or(text.len(), |x| super::items::number_size(super::items::to_hundredths(x, false)))
             }
             KeyType::S | KeyType::B => text.len(),
         }
@@ -206,7 +211,15 @@ impl Simulation {
 
     /// The partition key of a template that reads one member attribute and literals, from a
     /// memo (it is the same text every time that member writes).
-    fn memo_key(&self, entity: usize, attr: usize, member: u64, pk: &TemplatePlan, vals: &[Val], out: &mut PartKey) -> bool {
+    fn memo_key(
+        &self,
+        entity: usize,
+        attr: usize,
+        member: u64,
+        pk: &TemplatePlan,
+        vals: &[Val],
+        out: &mut PartKey,
+    ) -> bool {
         let mut memo = self.pk_memo.borrow_mut();
         let Ok(slot) = usize::try_from(member) else { return false };
         if slot >= MEMO_MEMBERS {
@@ -236,7 +249,14 @@ impl Simulation {
 
     /// `place` with the writer's shards drawn from `shard_key` (a call about to write), or from
     /// the item's birth when `None`.
-    pub(super) fn place_with(&self, entity: usize, ordinal: u32, vals: &[Val], shard_key: Option<(u64, u64)>, out: &mut Placed) -> bool {
+    pub(super) fn place_with(
+        &self,
+        entity: usize,
+        ordinal: u32,
+        vals: &[Val],
+        shard_key: Option<(u64, u64)>,
+        out: &mut Placed,
+    ) -> bool {
         let world = &self.world;
         let ent = &world.entities[entity];
         let Some(t) = ent.table else { return false };
@@ -291,7 +311,9 @@ impl Simulation {
             Some(sk) if table.codec == Codec::Inline => {
                 let secs = inline_secs(sk, vals);
                 if dynamo && let Some(name) = &table.sk_name {
-                    let bytes = super::items::number_size(i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100));
+                    let bytes = super::items::number_size(
+                        i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100),
+                    );
                     key_attrs.push((name, bytes));
                 }
                 Some(SortBuf::Inline(secs))
@@ -308,7 +330,8 @@ impl Simulation {
             }
         };
         out.entries.clear();
-        let mut entry_keys: Vec<Option<(PartKey, Vec<u8>, Vec<(&str, usize)>)>> = Vec::with_capacity(ent.entries.len());
+        let mut entry_keys: Vec<Option<(PartKey, Vec<u8>, Vec<(&str, usize)>)>> =
+            Vec::with_capacity(ent.entries.len());
         for (i, plan) in ent.entries.iter().enumerate() {
             let index = &table.indexes[i];
             let placed = plan.as_ref().and_then(|plan| {
@@ -397,7 +420,14 @@ impl Simulation {
                         };
                         if !dynamo {
                             // Cassandra has no key attributes: an index row carries the key columns.
-                            carried.extend(ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk).flat_map(TemplatePlan::attrs));
+                            carried.extend(
+                                ent.pk
+                                    .iter()
+                                    .chain(&ent.sk)
+                                    .chain(&plan.pk)
+                                    .chain(&plan.sk)
+                                    .flat_map(TemplatePlan::attrs),
+                            );
                         }
                         for a in carried {
                             let attr = &ent.attrs[a];

@@ -44,11 +44,18 @@ impl Simulation {
                 max_items = max_items.max(part.items());
                 peak_r = peak_r.max(r);
                 peak_w = peak_w.max(w);
-                rows.push((u32::try_from(q).unwrap_or(u32::MAX), part.bytes, r, w, u64::from(load.throttled)));
+                rows.push((
+                    u32::try_from(q).unwrap_or(u32::MAX),
+                    part.bytes,
+                    r,
+                    w,
+                    u64::from(load.throttled),
+                ));
             }
             // The five largest and the five hottest of each dimension.
             let mut chosen: Vec<u32> = Vec::new();
-            let mut pick = |rows: &mut Vec<(u32, u64, f64, f64, u64)>, key: &dyn Fn(&(u32, u64, f64, f64, u64)) -> f64| {
+            let mut pick = |rows: &mut Vec<(u32, u64, f64, f64, u64)>,
+                            key: &dyn Fn(&(u32, u64, f64, f64, u64)) -> f64| {
                 rows.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.0.cmp(&b.0)));
                 for row in rows.iter().take(5).filter(|r| key(r) > 0.0) {
                     if !chosen.contains(&row.0) {
@@ -80,15 +87,18 @@ impl Simulation {
         let (physical, splits, splits_size, splits_heat, splits_refused) = if cassandra {
             (RING_NODES as u64, 0, 0, 0, 0)
         } else {
-            table_groups.iter().filter_map(|&g| self.groups[g].meter.as_ref()).fold((0, 0, 0, 0, 0), |acc, m| {
-                (
-                    acc.0 + m.parts.len() as u64,
-                    acc.1 + m.splits_size + m.splits_heat,
-                    acc.2 + m.splits_size,
-                    acc.3 + m.splits_heat,
-                    acc.4 + m.splits_blocked,
-                )
-            })
+            table_groups.iter().filter_map(|&g| self.groups[g].meter.as_ref()).fold(
+                (0, 0, 0, 0, 0),
+                |acc, m| {
+                    (
+                        acc.0 + m.parts.len() as u64,
+                        acc.1 + m.splits_size + m.splits_heat,
+                        acc.2 + m.splits_size,
+                        acc.3 + m.splits_heat,
+                        acc.4 + m.splits_blocked,
+                    )
+                },
+            )
         };
         let physical_peak = |dim: usize| {
             table_groups
@@ -206,7 +216,8 @@ impl Simulation {
             .collect();
 
         let base = self.totals.base_writes as f64;
-        let amplified = base + (self.totals.entry_writes + self.totals.copy_writes + self.totals.aggregate_writes) as f64;
+        let amplified =
+            base + (self.totals.entry_writes + self.totals.copy_writes + self.totals.aggregate_writes) as f64;
         let mut notes = latency::notes();
         notes.push(match self.world.engine {
             Engine::DynamoDb => "DynamoDB metering: 3,000 RCU/s and 1,000 WCU/s per physical partition with 300 s of burst; on-demand tables start at 4 partitions and serve twice their previous peak (2,000 WRU/s, 6,000 RRU/s for a new table), a new peak counting after 30 minutes; reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
@@ -278,6 +289,10 @@ impl Simulation {
 
     /// Whether a pattern writes (for callers that group patterns).
     pub fn pattern_writes(&self, name: &str) -> Option<bool> {
-        self.world.patterns.iter().find(|p| p.name == name).map(|p| !matches!(p.action, Action::Get | Action::List))
+        self.world
+            .patterns
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| !matches!(p.action, Action::Get | Action::List))
     }
 }

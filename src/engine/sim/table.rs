@@ -203,7 +203,12 @@ impl Table {
                         Change::None
                     } else {
                         let units = write_units(u64::from(b.size.max(a.size)));
-                        result.touches.push(Touch { group: i + 1, hash: a.pk.hash, units, partition: u32::MAX });
+                        result.touches.push(Touch {
+                            group: i + 1,
+                            hash: a.pk.hash,
+                            units,
+                            partition: u32::MAX,
+                        });
                         result.entry_writes += 1;
                         Change::InPlace
                     }
@@ -211,14 +216,20 @@ impl Table {
                 (b, a) => {
                     for e in [b, a].into_iter().flatten() {
                         let units = write_units(u64::from(e.size));
-                        result.touches.push(Touch { group: i + 1, hash: e.pk.hash, units, partition: u32::MAX });
+                        result.touches.push(Touch {
+                            group: i + 1,
+                            hash: e.pk.hash,
+                            units,
+                            partition: u32::MAX,
+                        });
                         result.entry_writes += 1;
                     }
                     Change::Move
                 }
             };
             if *kind == IndexKind::Local && change != Change::None {
-                let stored = |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
+                let stored =
+                    |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
                 collection_delta += stored(after) - stored(before);
             }
             changes.push(change);

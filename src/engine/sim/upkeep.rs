@@ -4,8 +4,9 @@
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::AggregateOp;
 
-use super::items::{Gen, Val};
-use super::meter::{READ, WRITE, split_point};
+use super::exec::{ItemWrite, WriteStatus};
+use super::items::Val;
+use super::meter::{heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
@@ -33,12 +34,8 @@ impl AggregatePlan {
             .filter_map(|a| {
                 let entity = world.entities.iter().position(|e| e.name == a.entity)?;
                 let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
-                let triggers: Vec<usize> = world
-                    .patterns
-                    .iter()
-                    .filter(|p| a.on.contains(&p.name))
-                    .map(|p| p.entity)
-                    .collect();
+                let triggers: Vec<usize> =
+                    world.patterns.iter().filter(|p| a.on.contains(&p.name)).map(|p| p.entity).collect();
                 let sum_of = match &a.op {
                     AggregateOp::Count => None,
                     AggregateOp::Sum(name) => triggers.iter().find_map(|&t| {
@@ -49,7 +46,9 @@ impl AggregatePlan {
                 let mut keys = Vec::new();
                 for k in ent.pk.iter().chain(&ent.sk).flat_map(super::items::TemplatePlan::attrs) {
                     for &t in &triggers {
-                        if let Some(ta) = world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name) {
+                        if let Some(ta) =
+                            world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name)
+                        {
                             keys.push((k, t, ta));
                         }
                     }
@@ -84,7 +83,9 @@ impl Simulation {
                 let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
                     .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
                     .collect();
-                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else { continue };
+                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else {
+                    continue;
+                };
                 self.totals.ttl_deletes += 1;
                 for k in 0..self.scan_marks[t_idx].len() {
                     if self.mark_matches(t_idx, k, e, &vals) {
@@ -108,8 +109,12 @@ impl Simulation {
                     Filter::Equals(a, v) => vals[*a] == *v,
                     Filter::Prefix(a, prefix) => {
                         let mut text = String::new();
-                        super::items::push_text(&self.world.entities[entity].attrs[*a], vals[*a], &self.world.pops, &mut text)
-                            && text.starts_with(prefix.as_str())
+                        super::items::push_text(
+                            &self.world.entities[entity].attrs[*a],
+                            vals[*a],
+                            &self.world.pops,
+                            &mut text,
+                        ) && text.starts_with(prefix.as_str())
                     }
                     _ => true,
                 })
@@ -149,37 +154,31 @@ impl Simulation {
                     }
                 }
                 keys.sort_by(|a, b| a.0.cmp(&b.0));
-                let meter = self.groups[g].meter.as_mut().expect("checked above");
-                match split_point(&keys) {
-                    Some(at) => {
-                        let (mut below, mut above) = (0u64, 0u64);
-                        if for_size {
-                            for &(hash, w) in &keys {
-                                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "byte counts")]
-                                let w = w as u64;
-                                if hash < at { below += w } else { above += w }
-                            }
-                        } else {
-                            // Bytes follow the split too: recount them from the ledgers below.
-                            below = meter.parts[i].bytes;
-                        }
-                        let registry = self.groups[g].registry;
-                        let row = self
-                            .metrics
-                            .add_partition(RowInfo {
-                                group: registry,
-                                layer: Layer::Physical,
-                                label: physical_label(at),
-                                key: SortKey::HashStart(at),
-                            })
-                            .map_or(NO_ROW, |id| id.0);
-                        let meter = self.groups[g].meter.as_mut().expect("checked above");
-                        meter.split(i, at, t, for_size, row, (below, above));
-                        if !for_size {
-                            self.recount_bytes(g, i);
-                        }
-                    }
-                    None => meter.refuse_split(i),
+                // Highest boundary first: each split keeps partition `i` as the lower part.
+                let mut points = if for_size {
+                    split_point(&keys).into_iter().collect()
+                } else {
+                    heat_split_points(&keys)
+                };
+                points.sort_unstable_by(|a, b| b.cmp(a));
+                if points.is_empty() {
+                    self.groups[g].meter.as_mut().expect("checked above").refuse_split(i);
+                    continue;
+                }
+                for at in points {
+                    let registry = self.groups[g].registry;
+                    let row = self
+                        .metrics
+                        .add_partition(RowInfo {
+                            group: registry,
+                            layer: Layer::Physical,
+                            label: physical_label(at),
+                            key: SortKey::HashStart(at),
+                        })
+                        .map_or(NO_ROW, |id| id.0);
+                    let meter = self.groups[g].meter.as_mut().expect("checked above");
+                    meter.split(i, at, t, for_size, row, (0, 0));
+                    self.recount_bytes(g, i);
                 }
             }
         }
@@ -188,7 +187,8 @@ impl Simulation {
     /// Recomputes the stored bytes of physical partitions `i` and `i + 1` of group `g`.
     fn recount_bytes(&mut self, g: usize, i: usize) {
         let meter = self.groups[g].meter.as_ref().expect("split groups are metered");
-        let bounds = [(meter.parts[i].lo, Some(meter.parts[i + 1].lo)), (meter.parts[i + 1].lo, meter.end(i + 1))];
+        let bounds =
+            [(meter.parts[i].lo, Some(meter.parts[i + 1].lo)), (meter.parts[i + 1].lo, meter.end(i + 1))];
         let mut sums = [0u64; 2];
         for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
             let (tt, index) = self.world.groups[h];
@@ -209,75 +209,108 @@ impl Simulation {
         meter.parts[i + 1].bytes = sums[1];
     }
 
-    /// Updates aggregate `a`'s item for a write of `trigger` (an entity) with `vals`.
-    pub(super) fn aggregate(&mut self, a: usize, trigger: usize, vals: &[Val], p: usize, t: u32, now: u64) {
-        let Some(plan) = self.aggregates.get(a).cloned() else { return };
-        let e = plan.entity;
-        let n = self.world.entities[e].attrs.len();
-        let mut keyed = vec![Val::Absent; n];
-        for &(k, te, ta) in &plan.keys {
-            if te == trigger {
-                keyed[k] = vals[ta];
+    /// Updates aggregate `index`'s item for a write of `trigger` (an entity) with `vals`: the
+    /// item keyed by the trigger's attributes gains 1 (a count) or the trigger's attribute (a
+    /// sum), and is created if missing. A separate request; a refused one is counted, not retried.
+    pub(super) fn aggregate(
+        &mut self,
+        index: usize,
+        trigger: usize,
+        vals: &[Val],
+        pattern: usize,
+        now_ms: u64,
+    ) {
+        let Some(plan) = self.aggregates.get(index).cloned() else { return };
+        let entity = plan.entity;
+        let mut keyed = vec![Val::Absent; self.world.entities[entity].attrs.len()];
+        for &(attr, from, from_attr) in &plan.keys {
+            if from == trigger {
+                keyed[attr] = vals[from_attr];
             }
         }
         let delta = match plan.sum_of {
             None => 100,
-            Some((te, ta)) if te == trigger => match vals[ta] {
+            Some((from, attr)) if from == trigger => match vals[attr] {
                 Val::Num(h) => h,
                 _ => 0,
             },
             Some(_) => 0,
         };
-        let Some(t_idx) = self.world.entities[e].table else { return };
+        let Some(t_idx) = self.world.entities[entity].table else { return };
         let mut probe = Placed::default();
-        let next = self.world.entities[e].next;
-        if !self.place(e, next, &keyed, &mut probe) {
+        if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
             return;
         }
-        let existing = self.tables[t_idx].current(&probe).map(|row| row.id).filter(|&h| self.world.entity_of(h) == e);
+        let existing = self.tables[t_idx]
+            .current(&probe)
+            .map(|row| row.id)
+            .filter(|&h| self.world.entity_of(h) == entity);
+        let mut changes: Vec<(u16, Val)> = Vec::new();
         let ordinal = match existing {
             Some(handle) => self.world.ordinal_of(handle),
             None => {
-                let o = self.alloc(e, Origin::Aggregate, 0, t, 0, 0, false);
-                let handle = self.world.handle(e, o);
-                let changes = self.overrides.entry(handle).or_default();
-                for &(k, te, _) in &plan.keys {
-                    if te == trigger {
-                        changes.push((u16::try_from(k).unwrap_or(u16::MAX), keyed[k]));
+                // A new aggregate item keeps its keys in its overrides.
+                for &(attr, from, _) in &plan.keys {
+                    if from == trigger {
+                        changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
                     }
                 }
-                o
+                self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
             }
         };
         let mut current = Vec::new();
-        self.current_vals(e, ordinal, &mut current);
+        self.current_vals(entity, ordinal, &mut current);
+        for &(attr, value) in &changes {
+            current[usize::from(attr)] = value;
+        }
         let value = match current[plan.attr] {
             Val::Num(h) => Val::Num(h.saturating_add(delta)),
             _ => Val::Num(delta),
         };
         current[plan.attr] = value;
-        let handle = self.world.handle(e, ordinal);
-        let slot = u16::try_from(plan.attr).unwrap_or(u16::MAX);
-        let changes = self.overrides.entry(handle).or_default();
-        match changes.iter_mut().find(|(x, _)| *x == slot) {
-            Some(entry) => entry.1 = value,
-            None => changes.push((slot, value)),
-        }
+        changes.push((u16::try_from(plan.attr).unwrap_or(u16::MAX), value));
+        let write = ItemWrite {
+            entity,
+            ordinal,
+            vals: Some(&current),
+            changes: &changes,
+            pattern: None,
+            now_ms,
+            first: true,
+        };
+        self.side_write(write, pattern, false);
+    }
+
+    /// A write a call causes besides its own (an aggregate, a copy): one more request of the
+    /// pattern; refused, it is counted as throttled and failed (the client gives it up).
+    fn side_write(&mut self, write: ItemWrite<'_>, pattern: usize, copy: bool) {
         self.totals.requests += 1;
-        self.stats[p].requests += 1;
-        match self.write_item(e, ordinal, Some(&current), None, t, now, true) {
-            super::exec::WriteStatus::Done => self.totals.aggregate_writes += 1,
-            _ => {
-                self.stats[p].throttled += 1;
-                self.stats[p].failed += 1;
-                self.totals.throttled += 1;
-                self.totals.failed += 1;
+        self.stats[pattern].requests += 1;
+        if self.write_item(write) == WriteStatus::Done {
+            if copy {
+                self.totals.copy_writes += 1;
+            } else {
+                self.totals.aggregate_writes += 1;
             }
+        } else {
+            self.stats[pattern].throttled += 1;
+            self.stats[pattern].failed += 1;
+            self.totals.throttled += 1;
+            self.totals.failed += 1;
         }
     }
 
-    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it).
-    pub(super) fn rewrite_copies(&mut self, from: usize, ordinal: u32, attr: usize, value: Val, p: usize, t: u32, now: u64) {
+    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it to
+    /// `value`): each holder that still exists is rewritten, one request each.
+    pub(super) fn rewrite_copies(
+        &mut self,
+        from: usize,
+        ordinal: u32,
+        attr: usize,
+        value: Val,
+        pattern: usize,
+        now_ms: u64,
+    ) {
         for c in 0..self.copies.len() {
             let copy = self.copies[c].clone();
             if copy.from != from || copy.from_attr != attr {
@@ -286,37 +319,31 @@ impl Simulation {
             let holders = self.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
             let mut alive = Vec::with_capacity(holders.len());
             for handle in holders {
-                let (e, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+                let (entity, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
                 let mut vals = Vec::new();
-                self.current_vals(e, o, &mut vals);
+                self.current_vals(entity, o, &mut vals);
                 let mut placed = Placed::default();
-                let Some(t_idx) = self.world.entities[e].table else { continue };
-                if !self.place(e, o, &vals, &mut placed) || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle) {
+                let Some(t_idx) = self.world.entities[entity].table else { continue };
+                if !self.place(entity, o, &vals, &mut placed)
+                    || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
+                {
                     continue; // gone: drop it from the holders
                 }
                 alive.push(handle);
                 vals[copy.as_attr] = value;
-                let slot = u16::try_from(copy.as_attr).unwrap_or(u16::MAX);
-                let changes = self.overrides.entry(handle).or_default();
-                match changes.iter_mut().find(|(x, _)| *x == slot) {
-                    Some(entry) => entry.1 = value,
-                    None => changes.push((slot, value)),
-                }
-                self.totals.requests += 1;
-                self.stats[p].requests += 1;
-                match self.write_item(e, o, Some(&vals), None, t, now, true) {
-                    super::exec::WriteStatus::Done => self.totals.copy_writes += 1,
-                    _ => {
-                        self.stats[p].throttled += 1;
-                        self.stats[p].failed += 1;
-                        self.totals.throttled += 1;
-                        self.totals.failed += 1;
-                    }
-                }
+                let changes = [(u16::try_from(copy.as_attr).unwrap_or(u16::MAX), value)];
+                let write = ItemWrite {
+                    entity,
+                    ordinal: o,
+                    vals: Some(&vals),
+                    changes: &changes,
+                    pattern: None,
+                    now_ms,
+                    first: true,
+                };
+                self.side_write(write, pattern, true);
             }
             self.copy_holders[c].insert(u64::from(ordinal), alive);
         }
-        let _ = (READ, WRITE);
-        let _ = Gen::Kept;
     }
 }

@@ -5,7 +5,9 @@
 //! DynamoDB: one table (single-table design) plus its indexes. Cassandra: one table per entity,
 //! as CQL has it, each with the indexes over that entity.
 
-use crate::engine::model::{self, Action, AttrType, Engine, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant};
+use crate::engine::model::{
+    self, Action, AttrType, Engine, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant,
+};
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
 
@@ -179,7 +181,11 @@ impl World {
     }
 
     pub fn handle(&self, entity: usize, ordinal: u32) -> u32 {
-        if self.handle_shift >= 32 { ordinal } else { (u32::try_from(entity).unwrap_or(0) << self.handle_shift) | ordinal }
+        if self.handle_shift >= 32 {
+            ordinal
+        } else {
+            (u32::try_from(entity).unwrap_or(0) << self.handle_shift) | ordinal
+        }
     }
 
     /// Most ordinals one entity can hold.
@@ -203,7 +209,9 @@ impl World {
 
 fn constant(attr: &mut AttrPlan, text: &str) -> Val {
     match attr.ty {
-        AttrType::N | AttrType::Time => text.parse::<f64>().map_or(Val::Absent, |x| Val::Num(to_hundredths(x, false))),
+        AttrType::N | AttrType::Time => {
+            text.parse::<f64>().map_or(Val::Absent, |x| Val::Num(to_hundredths(x, false)))
+        }
         AttrType::Bool => Val::Bool(text == "true"),
         AttrType::S | AttrType::B => {
             let i = attr.texts.iter().position(|t| t == text).unwrap_or_else(|| {
@@ -252,7 +260,8 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
     // Tables: one for DynamoDB, one per keyed entity for Cassandra.
     let mut tables: Vec<TableRt> = Vec::new();
     let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
-    let keyed: Vec<usize> = (0..entities.len()).filter(|&e| variant.keys_of(&entities[e].name).is_some()).collect();
+    let keyed: Vec<usize> =
+        (0..entities.len()).filter(|&e| variant.keys_of(&entities[e].name).is_some()).collect();
     let table_sets: Vec<(String, Vec<usize>)> = match engine {
         Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
         Engine::Cassandra => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
@@ -282,7 +291,8 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
                 continue;
             }
             let position = indexes.len();
-            let name = if engine == Engine::Cassandra && variant.indexes.iter().filter(|i| i.name == index.name).count() > 0
+            let name = if engine == Engine::Cassandra
+                && variant.indexes.iter().filter(|i| i.name == index.name).count() > 0
                 && index.keys.len() > 1
             {
                 format!("{} ({name})", index.name)
@@ -303,7 +313,8 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
             for &e in &members {
                 let ent = &mut entities[e];
                 let entry = index.keys_of(&ent.name).map(|k| {
-                    let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&k.pk, &ent.attrs, 64));
+                    let pk = (index.kind == ModelIndexKind::Global)
+                        .then(|| TemplatePlan::new(&k.pk, &ent.attrs, 64));
                     let sk = k.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
                     let gate = index.only_when.as_ref().and_then(|(attr, value)| {
                         let a = ent.attrs.iter().position(|x| &x.name == attr)?;
@@ -313,7 +324,10 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
                         model::Projection::KeysOnly => Projected::KeysOnly,
                         model::Projection::All => Projected::All,
                         model::Projection::Include(names) => Projected::Attrs(
-                            names.iter().filter_map(|n| ent.attrs.iter().position(|a| &a.name == n)).collect(),
+                            names
+                                .iter()
+                                .filter_map(|n| ent.attrs.iter().position(|a| &a.name == n))
+                                .collect(),
                         ),
                     };
                     EntryPlan { pk, sk, gate, projected }
@@ -353,7 +367,8 @@ fn compile_pattern(
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> PatternRt {
-    let e = scenario.entities.iter().position(|x| x.name == p.entity).expect("the loader checked entity names");
+    let e =
+        scenario.entities.iter().position(|x| x.name == p.entity).expect("the loader checked entity names");
     let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
     let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
     let equals: Vec<(usize, Val)> = p
@@ -423,7 +438,10 @@ fn read_plan(
             (table.indexes[i].group, pk, entry.sk.clone())
         }
     };
-    let range = p.range.as_ref().and_then(|r| Some((ent.attrs.iter().position(|a| a.name == r.attribute)?, r.span.clone())));
+    let range = p
+        .range
+        .as_ref()
+        .and_then(|r| Some((ent.attrs.iter().position(|a| a.name == r.attribute)?, r.span.clone())));
     let with: Vec<usize> = p.with.iter().filter_map(|w| entities.iter().position(|x| &x.name == w)).collect();
     let mut filter = Vec::new();
     let used: Vec<usize> = pk.attrs().chain(sk.iter().flat_map(TemplatePlan::attrs)).collect();
@@ -431,7 +449,9 @@ fn read_plan(
     // The range is applied by the key when the sort key's first unknown slot reads it.
     let range_by_key = operation != Operation::Scan
         && with.is_empty()
-        && range.as_ref().is_some_and(|(attr, _)| sk.as_ref().is_some_and(|sk| first_unknown(sk, givens, equals) == Some(*attr)));
+        && range.as_ref().is_some_and(|(attr, _)| {
+            sk.as_ref().is_some_and(|sk| first_unknown(sk, givens, equals) == Some(*attr))
+        });
     let scan = operation == Operation::Scan;
     for &g in givens {
         if scan || !used.contains(&g) {
@@ -448,7 +468,9 @@ fn read_plan(
         && (scan || !used.contains(attr))
     {
         match span {
-            RangeSpan::Last(d) => filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX))),
+            RangeSpan::Last(d) => {
+                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)))
+            }
             RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
             RangeSpan::All => {}
         }
@@ -459,7 +481,10 @@ fn read_plan(
                 Some(Projected::All) => false,
                 Some(Projected::Attrs(attrs)) => match &p.returns {
                     Some(names) => names.iter().any(|n| {
-                        ent.attrs.iter().position(|a| &a.name == n).is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
+                        ent.attrs
+                            .iter()
+                            .position(|a| &a.name == n)
+                            .is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
                     }),
                     None => true,
                 },
@@ -469,7 +494,8 @@ fn read_plan(
     let returned: Vec<usize> = std::iter::once(e).chain(with).collect();
     // Other entities stored in the same table (or index) could share the partitions read.
     let shared = tables[t].entities.iter().any(|&x| {
-        !returned.contains(&x) && index.is_none_or(|i| entities[x].entries.get(i).is_some_and(Option::is_some))
+        !returned.contains(&x)
+            && index.is_none_or(|i| entities[x].entries.get(i).is_some_and(Option::is_some))
     });
     let look = !filter.is_empty() || fetch || shared;
     Some(ReadPlan {
@@ -496,7 +522,10 @@ pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)
         match slot {
             Slot::Lit(_) => {}
             Slot::Shard { .. } | Slot::Missing => return None,
-            Slot::Attr { attr, .. } | Slot::Time { attr, .. } | Slot::Bucket { attr, .. } | Slot::Hash { attr, .. } => {
+            Slot::Attr { attr, .. }
+            | Slot::Time { attr, .. }
+            | Slot::Bucket { attr, .. }
+            | Slot::Hash { attr, .. } => {
                 if !givens.contains(attr) && !equals.iter().any(|(a, _)| a == attr) {
                     return Some(*attr);
                 }

@@ -134,7 +134,15 @@ fn scan_totals_count_marks_and_split_bytes_by_range() {
     let (mut cursor, mut count, mut bytes, mut marked, mut pages) = (ScanCursor::default(), 0, 0, 0, 0);
     let mut by_range = [0u64; 3];
     loop {
-        let page = ledger.scan_page(cursor, 500, &ranges, ScanMode::Totals { mark: Some(0), partial: &mut |p, r| (r.id + u32::try_from(r.sk).unwrap()) % 10 == 0 && ledger_id(p) });
+        let page = ledger.scan_page(
+            cursor,
+            500,
+            &ranges,
+            ScanMode::Totals {
+                mark: Some(0),
+                partial: &mut |p, r| (r.id + u32::try_from(r.sk).unwrap()) % 10 == 0 && ledger_id(p),
+            },
+        );
         count += page.count;
         bytes += page.bytes;
         marked += page.matched;

@@ -142,6 +142,27 @@ fn hot_windows_mark_partitions_for_a_split() {
 }
 
 #[test]
+fn a_heat_split_isolates_a_dominant_key() {
+    // (keys as (hash, load), the boundaries)
+    let cases: [(&[(u64, f64)], &[u64]); 5] = [
+        (&[(10, 5.0), (20, 1540.0), (30, 5.0)], &[30, 20]),
+        (&[(10, 1540.0), (20, 5.0), (30, 5.0)], &[20]),
+        (&[(10, 5.0), (20, 5.0), (30, 1540.0)], &[30]),
+        (&[(10, 1.0), (20, 1.0), (30, 1.0), (40, 1.0)], &[30]),
+        (&[(10, 1540.0)], &[]),
+    ];
+    for (keys, expected) in cases {
+        assert_eq!(heat_split_points(keys), expected, "{keys:?}");
+    }
+    // A split's new partition starts with nothing banked from the tick it was made in.
+    let mut m = one_partition();
+    m.consume(0, WRITE, &[(0, 1000.0)]).unwrap();
+    m.split(0, 1 << 63, 0, false, 0, (0, 0));
+    assert_eq!(m.consume(1, WRITE, &[(1, 1000.0)]), Ok(()));
+    assert_eq!(m.consume(1, WRITE, &[(1, 1.0)]), Err(Refusal::Partition(1)));
+}
+
+#[test]
 fn splits_divide_load_but_never_one_key() {
     // (keys as (hash, load), expected boundary)
     let cases: [(&[(u64, f64)], Option<u64>); 5] = [

@@ -18,8 +18,8 @@ use crate::engine::sim::keys::{
 use crate::engine::sim::ledger::{Ledger, Row, ScanCursor, ScanMode};
 use crate::engine::sim::table::{Entry, IndexKind, PartKey, Placed, Table};
 use crate::engine::store::{
-    BillingMode, CreateTable, DeleteItem, GetItem, IndexSpec, KeyAttribute, KeySchema, ProjectionType, PutItem,
-    Query, ReturnValues, Scan, Store, StoreConfig, TableSpec, read_units,
+    BillingMode, CreateTable, DeleteItem, GetItem, IndexSpec, KeyAttribute, KeySchema, ProjectionType,
+    PutItem, Query, ReturnValues, Scan, Store, StoreConfig, TableSpec, read_units,
 };
 use crate::engine::value::{AttributeValue, Item, KeyType, KeyValue, item_size};
 
@@ -130,7 +130,8 @@ fn sk_bytes(sk: &str) -> Vec<u8> {
 
 /// The item's entry in the GSI as the simulator places it: index sort key, then the table key.
 fn entry_of(item: &Item) -> Option<Entry> {
-    let (Some(AttributeValue::S(gpk)), Some(AttributeValue::S(gsk))) = (item.get("gpk"), item.get("gsk")) else {
+    let (Some(AttributeValue::S(gpk)), Some(AttributeValue::S(gsk))) = (item.get("gpk"), item.get("gsk"))
+    else {
         return None;
     };
     let (Some(AttributeValue::S(pk)), Some(AttributeValue::N(sk))) = (item.get("PK"), item.get("SK")) else {
@@ -305,16 +306,23 @@ fn compare_query(
     };
     let (lo, hi) = (encode(lo, true), encode(hi, false));
     let ledger = table.group(group);
-    let partition = ledger.find(KeyType::S, hash_key.as_bytes(), crate::engine::hash::hash_bytes(hash_key.as_bytes()));
+    let partition =
+        ledger.find(KeyType::S, hash_key.as_bytes(), crate::engine::hash::hash_bytes(hash_key.as_bytes()));
     let mut after = None;
     for _ in 0..100 {
         let out = store.query(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let units = if index { out.consumed.global[0].read } else { out.consumed.table.read };
         let (rows, bytes, stopped) = match partition {
             Some(p) => {
-                let page = ledger.query(p, as_ref(&lo), as_ref(&hi), forward, limit.map_or(usize::MAX, usize::from), after);
-                let rows: Vec<Row> =
-                    page.positions(forward).map(|i| ledger.partition(p).rows()[i]).collect();
+                let page = ledger.query(
+                    p,
+                    as_ref(&lo),
+                    as_ref(&hi),
+                    forward,
+                    limit.map_or(usize::MAX, usize::from),
+                    after,
+                );
+                let rows: Vec<Row> = page.positions(forward).map(|i| ledger.partition(p).rows()[i]).collect();
                 if page.count > 0 {
                     after = page.positions(forward).last();
                 }
@@ -334,7 +342,12 @@ fn compare_query(
     Ok(())
 }
 
-fn compare_scan(store: &Store, table: &Table, model: &BTreeMap<u32, Item>, limit: Option<u8>) -> Result<(), TestCaseError> {
+fn compare_scan(
+    store: &Store,
+    table: &Table,
+    model: &BTreeMap<u32, Item>,
+    limit: Option<u8>,
+) -> Result<(), TestCaseError> {
     let mut request = Scan::new(TABLE);
     request.limit = limit.map(usize::from);
     let mut cursor = Some(ScanCursor::default());
@@ -344,17 +357,34 @@ fn compare_scan(store: &Store, table: &Table, model: &BTreeMap<u32, Item>, limit
         let from = cursor.unwrap_or_default();
         let limit = limit.map_or(u64::MAX, u64::from);
         let mut rows = Vec::new();
-        let page = table.table.scan_page(from, limit, &ranges, ScanMode::Visit(&mut |_, r: &Row| {
-            rows.push(*r);
-            true
-        }));
-        let totals = table.table.scan_page(from, limit, &ranges, ScanMode::Totals { mark: None, partial: &mut |_, _| false });
-        prop_assert_eq!((totals.count, totals.bytes, totals.next, totals.stopped), (page.count, page.bytes, page.next, page.stopped));
+        let page = table.table.scan_page(
+            from,
+            limit,
+            &ranges,
+            ScanMode::Visit(&mut |_, r: &Row| {
+                rows.push(*r);
+                true
+            }),
+        );
+        let totals = table.table.scan_page(
+            from,
+            limit,
+            &ranges,
+            ScanMode::Totals { mark: None, partial: &mut |_, _| false },
+        );
+        prop_assert_eq!(
+            (totals.count, totals.bytes, totals.next, totals.stopped),
+            (page.count, page.bytes, page.next, page.stopped)
+        );
         prop_assert_eq!(&totals.by_range, &page.by_range);
         prop_assert_eq!(keys_of(&out.items), model_keys(model, &rows), "scan");
         // The store shares a Scan's units among partitions by bytes, so its sum carries rounding.
         let units = read_units(page.bytes, false);
-        prop_assert!((out.consumed.table.read - units).abs() < 1e-9, "scan units {} vs {units}", out.consumed.table.read);
+        prop_assert!(
+            (out.consumed.table.read - units).abs() < 1e-9,
+            "scan units {} vs {units}",
+            out.consumed.table.read
+        );
         prop_assert_eq!(out.last_evaluated_key.is_some(), page.stopped);
         match out.last_evaluated_key {
             Some(key) => {
@@ -386,12 +416,19 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     item.insert("gsk".into(), s(&gsk_text(gs)));
                 }
                 let out = store
-                    .put_item(PutItem { table: TABLE.into(), item: item.clone(), condition: None, return_values: ReturnValues::None })
+                    .put_item(PutItem {
+                        table: TABLE.into(),
+                        item: item.clone(),
+                        condition: None,
+                        return_values: ReturnValues::None,
+                    })
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let old = current.get(&(pk, sk)).map(|old| placed(&model[old], *old));
                 let new = placed(&item, id);
-                let result = table.write(old.as_ref(), Some(&new), &mut |_| true).expect("no limit, no throttling");
-                let units = |g: usize| result.touches.iter().filter(|t| t.group == g).map(|t| t.units).sum::<f64>();
+                let result =
+                    table.write(old.as_ref(), Some(&new), &mut |_| true).expect("no limit, no throttling");
+                let units =
+                    |g: usize| result.touches.iter().filter(|t| t.group == g).map(|t| t.units).sum::<f64>();
                 prop_assert_eq!(out.consumed.table.write, units(0), "put table units");
                 prop_assert_eq!(out.consumed.global[0].write, units(1), "put index units");
                 model.insert(id, item);
@@ -399,13 +436,19 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::Delete { pk, sk } => {
                 let out = store
-                    .delete_item(&DeleteItem { table: TABLE.into(), key: key_item(pk, sk), condition: None, return_values: ReturnValues::None })
+                    .delete_item(&DeleteItem {
+                        table: TABLE.into(),
+                        key: key_item(pk, sk),
+                        condition: None,
+                        return_values: ReturnValues::None,
+                    })
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let old = current.remove(&(pk, sk));
                 let units = match old {
                     Some(old) => {
                         let old_placed = placed(&model[&old], old);
-                        let result = table.write(Some(&old_placed), None, &mut |_| true).expect("deletes pass");
+                        let result =
+                            table.write(Some(&old_placed), None, &mut |_| true).expect("deletes pass");
                         (
                             result.touches.iter().filter(|t| t.group == 0).map(|t| t.units).sum::<f64>(),
                             result.touches.iter().filter(|t| t.group == 1).map(|t| t.units).sum::<f64>(),
@@ -414,16 +457,28 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     // Deleting nothing still costs one unit (max(0, 0) rounds up to 1).
                     None => (1.0, 0.0),
                 };
-                prop_assert_eq!((out.consumed.table.write, out.consumed.global[0].write), units, "delete units");
+                prop_assert_eq!(
+                    (out.consumed.table.write, out.consumed.global[0].write),
+                    units,
+                    "delete units"
+                );
             }
             Op::Get { pk, sk } => {
                 let out = store
-                    .get_item(&GetItem { table: TABLE.into(), key: key_item(pk, sk), consistent_read: false, projection: None })
+                    .get_item(&GetItem {
+                        table: TABLE.into(),
+                        key: key_item(pk, sk),
+                        consistent_read: false,
+                        projection: None,
+                    })
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let key = placed(&key_item(pk, sk), 0);
                 let row = table.current(&key);
                 prop_assert_eq!(out.item.is_some(), row.is_some());
-                prop_assert_eq!(out.consumed.table.read, read_units(row.map_or(0, |r| u64::from(r.size)), false));
+                prop_assert_eq!(
+                    out.consumed.table.read,
+                    read_units(row.map_or(0, |r| u64::from(r.size)), false)
+                );
             }
             Op::Query { pk, range, forward, limit } => {
                 compare_query(&store, &table, &model, 0, &pk_text(pk), range, forward, limit)?;

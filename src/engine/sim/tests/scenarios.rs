@@ -100,7 +100,12 @@ fn counters_over_the_event_the_hot_key_ends_alone_at_its_ceiling() {
     // A heat split isolated the hot counter, and then could split no further.
     assert!(naive.partitions.splits_for_heat >= 1, "{:?}", naive.partitions);
     assert!(naive.partitions.heat_splits_refused >= 1, "{:?}", naive.partitions);
-    let hottest = &naive.partitions.top.iter().max_by(|a, b| a.peak_wcu_per_s.total_cmp(&b.peak_wcu_per_s)).expect("a top");
+    let hottest = &naive
+        .partitions
+        .top
+        .iter()
+        .max_by(|a, b| a.peak_wcu_per_s.total_cmp(&b.peak_wcu_per_s))
+        .expect("a top");
     assert!((hottest.peak_wcu_per_s - 1000.0).abs() < 1e-6, "{hottest:?}");
     let fixed = replay(&s, "recommended", &RunOptions::default());
     assert_eq!(fixed.totals.throttled_ops, 0);
@@ -170,7 +175,8 @@ fn every_bundled_scenario_runs_every_variant() {
     for loaded in scenario::bundled() {
         let s = &loaded.scenario;
         let tick = s.workload.tick;
-        let options = RunOptions { seed: None, duration: Some(SimDuration::from_millis(tick.as_millis() * 30)) };
+        let options =
+            RunOptions { seed: None, duration: Some(SimDuration::from_millis(tick.as_millis() * 30)) };
         for v in &s.variants {
             let report = run(s, v, &options, &mut |_| {}).expect("runs");
             assert_eq!(report.patterns.len(), s.patterns.len());
