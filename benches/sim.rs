@@ -83,6 +83,21 @@ struct Stream {
     size: u32,
 }
 
+/// The whole part of a non-negative float (counts of operations).
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "non-negative counts far below 2^64"
+)]
+fn whole(x: f64) -> u64 {
+    x.max(0.0) as u64
+}
+
+/// A member index as a map key (populations here are far below 2^32).
+fn key32(member: u64) -> u32 {
+    u32::try_from(member).expect("bench populations fit in u32")
+}
+
 /// Replays the stream on a BTreeMap; (operations, seconds).
 fn baseline(s: &Stream) -> (u64, f64) {
     let start = Instant::now();
@@ -95,20 +110,20 @@ fn baseline(s: &Stream) -> (u64, f64) {
         carry_w += s.writes_per_s * s.tick_secs as f64;
         carry_r += s.reads_per_s * s.tick_secs as f64;
         carry_g += s.gets_per_s * s.tick_secs as f64;
-        let writes = carry_w.floor() as u64;
+        let writes = whole(carry_w.floor());
         carry_w -= writes as f64;
         for k in 0..writes {
-            let p = picker.pick(9, 1, draws).unwrap_or(0) as u32;
+            let p = key32(picker.pick(9, 1, draws).unwrap_or(0));
             draws += 1;
             // Spread over the tick as the simulator does (whole seconds).
             let t = now + (2 * k + 1) * s.tick_secs / (2 * writes.max(1));
-            map.insert((p, t * 1_000_000 + draws % 1_000_000), s.size + (draws % 7) as u32);
+            map.insert((p, t * 1_000_000 + draws % 1_000_000), s.size + key32(draws % 7));
             ops += 1;
         }
-        let reads = carry_r.floor() as u64;
+        let reads = whole(carry_r.floor());
         carry_r -= reads as f64;
         for _ in 0..reads {
-            let p = picker.pick(9, 2, draws).unwrap_or(0) as u32;
+            let p = key32(picker.pick(9, 2, draws).unwrap_or(0));
             draws += 1;
             let hi = (p, (now + 1) * 1_000_000);
             if s.read_span > 0 {
@@ -120,10 +135,10 @@ fn baseline(s: &Stream) -> (u64, f64) {
             }
             ops += 1;
         }
-        let gets = carry_g.floor() as u64;
+        let gets = whole(carry_g.floor());
         carry_g -= gets as f64;
         for _ in 0..gets {
-            let p = picker.pick(9, 3, draws).unwrap_or(0) as u32;
+            let p = key32(picker.pick(9, 3, draws).unwrap_or(0));
             draws += 1;
             seen += u64::from(map.get(&(p, 0)).copied().unwrap_or(1));
             ops += 1;
@@ -168,7 +183,7 @@ fn main() {
         let duration = args
             .get(3)
             .and_then(|d| d.parse::<f64>().ok())
-            .map(|d| SimDuration::from_millis((d * 86_400_000.0) as u64));
+            .map(|d| SimDuration::from_millis(whole(d * 86_400_000.0)));
         let loaded = scenario::load(name).expect("a bundled scenario or a file");
         let (report, secs) = simulate(&loaded.scenario, variant, &RunOptions { seed: None, duration });
         headline(&format!("{name} {variant}"), &report, secs);

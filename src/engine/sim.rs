@@ -61,6 +61,7 @@ mod meter;
 mod regen;
 pub mod report;
 mod reporting;
+mod setup;
 mod state;
 mod table;
 mod upkeep;
@@ -73,9 +74,8 @@ use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use super::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInfo, SortKey};
-use super::model::{Capacity, Engine, Scenario, Variant};
-use super::planner;
+use super::metrics::Metrics;
+use super::model::{Engine, Scenario, Variant};
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
 use super::workload::{Picker, rate_at};
@@ -83,9 +83,8 @@ use super::workload::{Picker, rate_at};
 pub use report::RunReport;
 
 use items::{CopyPlan, Val};
-use meter::Meter;
 use state::{GroupState, Load, NO_ROW, Node, PatternStats, Retry, Totals};
-use table::{IndexKind, Placed, Table};
+use table::{Placed, Table};
 use world::{Birth, Origin, World};
 
 /// Most registry ticks one run records (the registry's tick is a whole number of simulation
@@ -166,6 +165,9 @@ pub struct ItemView {
     pub item: Item,
 }
 
+/// A memoized partition key: its hash and text.
+type MemoKey = (u64, Box<[u8]>);
+
 /// Reused buffers of the hot path.
 #[derive(Debug, Default)]
 struct Scratch {
@@ -212,7 +214,6 @@ pub struct Simulation {
     plan_first: Vec<u64>,
     scratch_text: RefCell<String>,
     scratch: Scratch,
-    notes: Vec<String>,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     scan_marks: Vec<Vec<usize>>,
     /// Throttled Scans waiting to resume, by retry sequence number.
@@ -221,7 +222,7 @@ pub struct Simulation {
     grown: Vec<u64>,
     aggregates: Vec<upkeep::AggregatePlan>,
     /// Per entity, by member: partition keys of templates that read only that member.
-    pk_memo: RefCell<Vec<Vec<Option<(u64, Box<[u8]>)>>>>,
+    pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
     /// Per table: the group of the table, then of each index (touch groups to run groups).
     group_of: Vec<Vec<usize>>,
     touches: Vec<table::Touch>,
@@ -238,271 +239,7 @@ impl std::fmt::Debug for Simulation {
     }
 }
 
-fn metric_err(e: super::metrics::MetricsError) -> SimError {
-    SimError(format!("metrics: {e}"))
-}
-
 impl Simulation {
-    /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
-    /// populations an entity owns) and opens tick 0.
-    pub fn new(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Result<Simulation, SimError> {
-        let workload = &scenario.workload;
-        let tick = workload.tick;
-        let duration = options.duration.unwrap_or(workload.duration);
-        if tick == SimDuration::ZERO {
-            return Err(SimError("the workload's tick must be longer than 0s".into()));
-        }
-        if duration < tick {
-            return Err(SimError(format!("the duration ({duration}) is shorter than one tick ({tick})")));
-        }
-        let ticks = u32::try_from(duration.as_millis().div_ceil(tick.as_millis())).map_err(|_| {
-            SimError(format!("{duration} in ticks of {tick} is more than 2^32 ticks; use a longer tick"))
-        })?;
-        let plan = planner::plan(scenario, variant);
-        let world = world::compile(scenario, variant, &plan.patterns);
-        let seed = options.seed.unwrap_or(workload.seed);
-        let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
-        let clock =
-            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))
-                .map_err(metric_err)?;
-        let mut metrics = Metrics::new(clock);
-        let tick_secs = tick.as_secs_f64();
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a positive count of ticks"
-        )]
-        let window_ticks = (meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
-
-        // Check the ordinal space before anything runs.
-        let limit = world.ordinal_limit();
-        for (e, ent) in world.entities.iter().enumerate() {
-            let initial = ent.identity.map_or(0, |(_, pop)| world.pops[pop].initial);
-            let growth = ent
-                .identity
-                .map_or(0.0, |(_, pop)| world.pops[pop].growth_per_day * duration.as_secs_f64() / 86_400.0);
-            let writes: f64 = world
-                .patterns
-                .iter()
-                .filter(|p| p.entity == e && !p.action.is_read())
-                .map(|p| {
-                    let peak = p.shapes.iter().fold(1.0f64, |f, s| match s {
-                        super::workload::RateShape::Diurnal { factor, .. } => f * factor.max(1.0),
-                        super::workload::RateShape::Spike { factor, .. } => f * factor.max(1.0),
-                        super::workload::RateShape::Constant => f,
-                    });
-                    p.rate * peak * duration.as_secs_f64()
-                })
-                .sum();
-            if initial as f64 + growth + writes >= limit as f64 {
-                return Err(SimError(format!(
-                    "{} would need more than {limit} items in this run; shorten the duration or lower the rates",
-                    ent.name
-                )));
-            }
-        }
-
-        let mut tables = Vec::new();
-        let mut groups: Vec<GroupState> = Vec::new();
-        let capacity = match variant.capacity {
-            Capacity::OnDemand => None,
-            Capacity::Provisioned { read, write } => Some([f64::from(read), f64::from(write)]),
-        };
-        for t in &world.tables {
-            let kinds: Vec<IndexKind> = t.indexes.iter().map(|i| i.kind).collect();
-            tables.push(Table::new(t.codec, &kinds, crate::engine::store::ITEM_COLLECTION_LIMIT));
-        }
-        for (g, &(t, _)) in world.groups.iter().enumerate() {
-            let name = world.group_name(g);
-            let kind = match world.group_kind(g) {
-                None => GroupKind::Table,
-                Some(IndexKind::Global) => GroupKind::GlobalIndex,
-                Some(IndexKind::Local) => GroupKind::LocalIndex,
-            };
-            let registry = metrics.add_group(GroupInfo { name: name.clone(), kind }).map_err(metric_err)?;
-            let metered =
-                scenario.engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
-            let meter = if metered {
-                let count = Meter::initial_partitions(capacity);
-                let mut rows = |lo: u64| {
-                    metrics
-                        .add_partition(RowInfo {
-                            group: registry,
-                            layer: Layer::Physical,
-                            label: physical_label(lo),
-                            key: SortKey::HashStart(lo),
-                        })
-                        .map_or(NO_ROW, |id| id.0)
-                };
-                Some(Meter::new(count, capacity, tick_secs, &mut rows))
-            } else {
-                None
-            };
-            let metered_by = if metered { g } else { world.tables[t].group };
-            groups.push(GroupState {
-                meter,
-                metered_by,
-                loads: Vec::new(),
-                registry,
-                units: [0.0; 2],
-                throttled: 0,
-                entry_writes: 0,
-                max_lag_secs: 0.0,
-            });
-        }
-        let mut nodes = Vec::new();
-        if scenario.engine == Engine::Cassandra {
-            let ring = metrics
-                .add_group(GroupInfo {
-                    name: format!("ring ({RING_NODES} nodes, RF {REPLICATION})"),
-                    kind: GroupKind::Table,
-                })
-                .map_err(metric_err)?;
-            for n in 0..RING_NODES {
-                let lo = u64::try_from((u128::from(n as u64) << 64) / RING_NODES as u128).unwrap_or(0);
-                let row = metrics
-                    .add_partition(RowInfo {
-                        group: ring,
-                        layer: Layer::Physical,
-                        label: format!("node {}", n + 1),
-                        key: SortKey::HashStart(lo),
-                    })
-                    .map_err(metric_err)?;
-                nodes.push(Node { row: row.0, ..Node::default() });
-            }
-        }
-        let mut stats = Vec::new();
-        for p in &world.patterns {
-            let id = metrics.add_pattern(p.name.clone()).map_err(metric_err)?;
-            stats.push(PatternStats { registry: Some(id), ..PatternStats::default() });
-        }
-        let copies: Vec<CopyPlan> = variant
-            .copies
-            .iter()
-            .filter_map(|c| {
-                let from = world.entities.iter().position(|e| e.name == c.from)?;
-                let to = world.entities.iter().position(|e| e.name == c.to)?;
-                Some(CopyPlan {
-                    from,
-                    from_attr: world.entities[from].attrs.iter().position(|a| a.name == c.attribute)?,
-                    to,
-                    as_attr: world.entities[to].attrs.iter().position(|a| a.name == c.as_name)?,
-                    by_attr: world.entities[to].attrs.iter().position(|a| a.name == c.by)?,
-                })
-            })
-            .collect();
-        let patterns = world.patterns.len();
-        let entities = world.entities.len();
-        let mut sim = Simulation {
-            scenario: scenario.name.clone(),
-            variant: variant.name.clone(),
-            seed,
-            start_ms: workload.start.as_millis(),
-            tick_ms: tick.as_millis(),
-            tick_secs,
-            ticks,
-            tick: 0,
-            tables,
-            groups,
-            stats,
-            keys_pickers: vec![None; patterns],
-            overrides: HashMap::new(),
-            retries: BinaryHeap::new(),
-            retry_seq: 0,
-            ttl: vec![VecDeque::new(); entities],
-            nodes,
-            copy_holders: vec![HashMap::new(); copies.len()],
-            copies,
-            metrics,
-            stride,
-            span: 0,
-            span_rows: Vec::new(),
-            logical_rows: 0,
-            hot_rows: 0,
-            totals: Totals::default(),
-            window_ticks,
-            plan_n: vec![0; patterns],
-            plan_first: vec![0; patterns],
-            scratch_text: RefCell::new(String::new()),
-            scratch: Scratch::default(),
-            notes: Vec::new(),
-            scan_marks: Vec::new(),
-            scan_resume: HashMap::new(),
-            grown: vec![0; scenario.populations.len()],
-            aggregates: Vec::new(),
-            pk_memo: RefCell::new(vec![Vec::new(); entities]),
-            group_of: world
-                .tables
-                .iter()
-                .map(|t| std::iter::once(t.group).chain(t.indexes.iter().map(|i| i.group)).collect())
-                .collect(),
-            touches: Vec::new(),
-            world,
-        };
-        sim.aggregates = upkeep::AggregatePlan::compile(&sim.world, variant);
-        sim.enable_scans();
-        sim.preload();
-        Ok(sim)
-    }
-
-    /// Ledger marks for Scans whose filter is constant (their matches are counted as items are
-    /// written, so a Scan need not look at every item).
-    fn enable_scans(&mut self) {
-        let mut marks: Vec<Vec<usize>> = vec![Vec::new(); self.tables.len()];
-        for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
-            if pattern.operation != Some(planner::Operation::Scan) {
-                continue;
-            }
-            let Some(read) = &mut pattern.read else { continue };
-            let constant = read
-                .filter
-                .iter()
-                .all(|f| matches!(f, world::Filter::Equals(..) | world::Filter::Prefix(..)));
-            if constant {
-                read.mark = Some(marks[read.table].len());
-                marks[read.table].push(p);
-            }
-        }
-        for (t, table) in self.tables.iter_mut().enumerate() {
-            let scanned = self.world.patterns.iter().any(|p| {
-                p.operation == Some(planner::Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t)
-            });
-            if scanned {
-                table.table.enable_scan(marks[t].len());
-            }
-        }
-        self.scan_marks = marks;
-    }
-
-    /// The items there at the start: one per member of every population an entity owns. They
-    /// cost nothing (the table was loaded before the run).
-    fn preload(&mut self) {
-        for e in 0..self.world.entities.len() {
-            let Some((_, pop)) = self.world.entities[e].identity else { continue };
-            let count = self.world.pops[pop].initial;
-            if count == 0 || self.world.entities[e].table.is_none() {
-                continue;
-            }
-            let count = u32::try_from(count).unwrap_or(u32::MAX);
-            self.world.entities[e].births.push(Birth {
-                first: 0,
-                tick: 0,
-                origin: Origin::Initial,
-                call: 0,
-                tick_first: 0,
-                tick_calls: 0,
-                stepping: true,
-            });
-            self.world.entities[e].next = count;
-            for ordinal in 0..count {
-                self.write_free(e, ordinal);
-            }
-        }
-        for g in 0..self.groups.len() {
-            self.settle_bytes(g);
-        }
-    }
-
     /// The simulated time now (the start of the next tick to run).
     pub fn now(&self) -> SimTime {
         SimTime::from_millis(self.tick_start(self.tick))
@@ -538,7 +275,7 @@ impl Simulation {
         self.run_events(t);
         self.end_tick(t);
         self.tick += 1;
-        if self.tick % self.stride == 0 || self.tick == self.ticks {
+        if self.tick.is_multiple_of(self.stride) || self.tick == self.ticks {
             self.flush_metrics();
         }
         true
@@ -590,11 +327,11 @@ impl Simulation {
         loop {
             // The next call: the pattern whose next call comes first (ties: pattern order).
             let mut next: Option<(u64, usize)> = None;
-            for p in 0..patterns {
-                if made[p] < self.plan_n[p] {
-                    let at = self.call_time(t, u64::from(made[p]), self.plan_n[p]);
+            for (pattern, (&done, &calls)) in made.iter().zip(&self.plan_n).enumerate() {
+                if done < calls {
+                    let at = self.call_time(t, u64::from(done), calls);
                     if next.is_none_or(|(best, _)| at < best) {
-                        next = Some((at, p));
+                        next = Some((at, pattern));
                     }
                 }
             }
@@ -703,7 +440,7 @@ impl Simulation {
         for (g, &(t, index)) in self.world.groups.iter().enumerate() {
             let table = &self.tables[t];
             let ledger = match index {
-                None => &table.table,
+                None => &table.base,
                 Some(i) => &table.indexes[i].1,
             };
             let name = self.world.group_name(g);
@@ -739,7 +476,7 @@ impl Simulation {
         };
         let (t, index) = self.world.groups[g];
         let ledger = match index {
-            None => &self.tables[t].table,
+            None => &self.tables[t].base,
             Some(i) => &self.tables[t].indexes[i].1,
         };
         let hash = crate::engine::hash::hash_bytes(key.as_bytes());
@@ -815,7 +552,7 @@ impl Simulation {
     fn ledger(&self, group: usize) -> &ledger::Ledger {
         let (t, index) = self.world.groups[group];
         match index {
-            None => &self.tables[t].table,
+            None => &self.tables[t].base,
             Some(i) => &self.tables[t].indexes[i].1,
         }
     }

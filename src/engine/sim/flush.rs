@@ -16,12 +16,12 @@ impl Simulation {
     /// the first `LOGICAL_ROWS` to become active, then up to `HOT_ROWS` hot ones.
     pub(super) fn register_logical(&mut self, g: usize, partition: u32, hot: bool) {
         let first = self.logical_rows < super::LOGICAL_ROWS;
-        if !first && !(hot && self.hot_rows < super::HOT_ROWS) {
+        if !first && (!hot || self.hot_rows >= super::HOT_ROWS) {
             return;
         }
         let (t, index) = self.world.groups[g];
         let ledger = match index {
-            None => &self.tables[t].table,
+            None => &self.tables[t].base,
             Some(i) => &self.tables[t].indexes[i].1,
         };
         let part = ledger.partition(partition);
@@ -49,16 +49,19 @@ impl Simulation {
 
     /// Records everything since the last registry tick and closes it.
     pub(super) fn flush_metrics(&mut self) {
-        let cassandra = self.world.engine == Engine::Cassandra;
+        self.flush_logical();
+        self.flush_physical();
+        self.flush_patterns();
+        let _ = self.metrics.end_tick();
+        self.span = self.span.wrapping_add(1);
+    }
+
+    /// Logical partitions with a registry row that were touched since the last flush.
+    fn flush_logical(&mut self) {
         let rows = std::mem::take(&mut self.span_rows);
         for &(g, partition) in &rows {
             let g = g as usize;
-            let (t, index) = self.world.groups[g];
-            let ledger = match index {
-                None => &self.tables[t].table,
-                Some(i) => &self.tables[t].indexes[i].1,
-            };
-            let part = ledger.partition(partition);
+            let part = self.ledger(g).partition(partition);
             let (items, bytes) = (part.items(), part.bytes);
             let load = &mut self.groups[g].loads[partition as usize];
             let id = PartitionId(load.row);
@@ -80,6 +83,10 @@ impl Simulation {
         let mut rows = rows;
         rows.clear();
         self.span_rows = rows;
+    }
+
+    /// Every physical partition (and Cassandra node), and every GSI's lag.
+    fn flush_physical(&mut self) {
         let now_ms = self.tick_start(self.tick);
         for g in 0..self.groups.len() {
             let Some(meter) = self.groups[g].meter.as_mut() else { continue };
@@ -107,7 +114,7 @@ impl Simulation {
                 let _ = self.metrics.record_lag(registry, lag);
             }
         }
-        if cassandra {
+        if self.world.engine == Engine::Cassandra {
             for node in &mut self.nodes {
                 let id = PartitionId(node.row);
                 if node.span_ops > 0.0 {
@@ -117,6 +124,10 @@ impl Simulation {
                 node.span_ops = 0.0;
             }
         }
+    }
+
+    /// Every pattern's figures and latencies.
+    fn flush_patterns(&mut self) {
         for stats in &mut self.stats {
             let Some(id) = stats.registry else { continue };
             let s = std::mem::take(&mut stats.span);
@@ -148,7 +159,5 @@ impl Simulation {
                 let _ = self.metrics.record_latency(id, ms, calls);
             }
         }
-        let _ = self.metrics.end_tick();
-        self.span = self.span.wrapping_add(1);
     }
 }

@@ -74,14 +74,14 @@ pub fn number_size(hundredths: i64) -> usize {
     let mut m = hundredths.unsigned_abs();
     let total = digits(m);
     let mut trailing = 0;
-    while m % 10 == 0 {
+    while m.is_multiple_of(10) {
         m /= 10;
         trailing += 1;
     }
     let d = total - trailing;
     let leading = total.cast_signed() - 3;
     let mut size = 1 + d.div_ceil(2);
-    if d % 2 == 0 && leading % 2 == 0 {
+    if d.is_multiple_of(2) && leading % 2 == 0 {
         size += 1;
     }
     size + usize::from(hundredths < 0)
@@ -97,7 +97,7 @@ pub fn push_number_text(hundredths: i64, out: &mut String) {
     let frac = m % 100;
     if frac != 0 {
         out.push('.');
-        if frac % 10 == 0 {
+        if frac.is_multiple_of(10) {
             push_padded(out, frac / 10, 1);
         } else {
             push_padded(out, frac, 2);
@@ -186,17 +186,6 @@ impl Pop {
     /// A member by the population's own popularity, as of the current tick.
     pub fn pick(&self, seed: u64, stream: u64, index: u64) -> Option<u64> {
         self.picker.pick(seed, stream, index)
-    }
-
-    pub fn id_text(&self, member: u64) -> String {
-        let mut out = String::new();
-        self.format.push(member, &mut out);
-        out
-    }
-
-    /// Bytes per member id in memory (the log), for the memory estimate.
-    pub fn heap_bytes(&self) -> usize {
-        self.log.capacity() * size_of::<(u32, u64)>()
     }
 }
 
@@ -552,6 +541,36 @@ pub struct CopyPlan {
     pub by_attr: usize,
 }
 
+/// A generator bound to population indexes; choice texts go into `texts`.
+fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut Vec<String>) -> Gen {
+    match g {
+        Generator::Pick(p) => pop_index(p).map_or(Gen::Kept, Gen::Pick),
+        Generator::New(p) => pop_index(p).map_or(Gen::Kept, Gen::New),
+        Generator::Now => Gen::Now,
+        Generator::NowPlus(d) => Gen::NowPlus(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+        Generator::Text(t) => {
+            texts.push(t.clone());
+            Gen::Choice(vec![1.0])
+        }
+        Generator::OneOf(choices) => {
+            texts.extend(choices.iter().map(|(t, _)| t.clone()));
+            Gen::Choice(choices.iter().map(|(_, w)| *w).collect())
+        }
+        Generator::Number(d) => Gen::Number(d.sampler()),
+        Generator::Payload(n) => Gen::Payload(*n),
+        Generator::Chance(p) => Gen::Chance(*p),
+        Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, pop_index, texts))),
+    }
+}
+/// The population a generator's members come from.
+fn pop_of(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
+    match g {
+        Generator::Pick(p) | Generator::New(p) => pop_index(p),
+        Generator::Sometimes(_, inner) => pop_of(inner, pop_index),
+        _ => None,
+    }
+}
+
 /// Builds an entity's attribute plans: the declared ones, then copies it holds, its TTL
 /// attribute and aggregate attributes it keeps.
 pub fn attr_plans(
@@ -561,33 +580,6 @@ pub fn attr_plans(
     pops: &[Pop],
 ) -> Vec<AttrPlan> {
     let pop_index = |name: &str| pops.iter().position(|p| p.name == name);
-    fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut Vec<String>) -> Gen {
-        match g {
-            Generator::Pick(p) => pop_index(p).map_or(Gen::Kept, Gen::Pick),
-            Generator::New(p) => pop_index(p).map_or(Gen::Kept, Gen::New),
-            Generator::Now => Gen::Now,
-            Generator::NowPlus(d) => Gen::NowPlus(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
-            Generator::Text(t) => {
-                texts.push(t.clone());
-                Gen::Choice(vec![1.0])
-            }
-            Generator::OneOf(choices) => {
-                texts.extend(choices.iter().map(|(t, _)| t.clone()));
-                Gen::Choice(choices.iter().map(|(_, w)| *w).collect())
-            }
-            Generator::Number(d) => Gen::Number(d.sampler()),
-            Generator::Payload(n) => Gen::Payload(*n),
-            Generator::Chance(p) => Gen::Chance(*p),
-            Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, pop_index, texts))),
-        }
-    }
-    fn pop_of(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
-        match g {
-            Generator::Pick(p) | Generator::New(p) => pop_index(p),
-            Generator::Sometimes(_, inner) => pop_of(inner, pop_index),
-            _ => None,
-        }
-    }
     let mut attrs: Vec<AttrPlan> = entity
         .attributes
         .iter()
@@ -684,7 +676,7 @@ mod tests {
             2153,
             -5,
             -2150,
-            1_700_000_000_00,
+            170_000_000_000,
             123_456_789,
             -100,
             1000,

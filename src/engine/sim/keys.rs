@@ -11,6 +11,7 @@
 use std::cmp::Ordering;
 use std::ops::Bound;
 
+#[cfg(test)]
 use crate::engine::value::KeyValue;
 
 /// How one group's rows hold their sort keys.
@@ -124,6 +125,7 @@ fn decompose(text: &str) -> Option<(bool, i32, Vec<u8>)> {
 }
 
 /// Appends a key value's order-preserving bytes (S and B as they are, N by `push_number`).
+#[cfg(test)]
 pub fn push_key(key: &KeyValue, out: &mut Vec<u8>) {
     match key {
         KeyValue::S(s) => out.extend_from_slice(s.as_bytes()),
@@ -176,18 +178,6 @@ pub fn prefix_successor(prefix: &str) -> Option<String> {
         if let Some(next) = next {
             chars.push(next);
             return Some(chars.into_iter().collect());
-        }
-    }
-    None
-}
-
-/// The least byte string greater than every one starting with `prefix` (binary keys).
-pub fn bytes_successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut bytes = prefix.to_vec();
-    while let Some(last) = bytes.pop() {
-        if last < u8::MAX {
-            bytes.push(last + 1);
-            return Some(bytes);
         }
     }
     None
@@ -291,7 +281,5 @@ mod tests {
         assert_eq!(prefix_successor("ORDER#").as_deref(), Some("ORDER$"));
         assert_eq!(prefix_successor("a\u{10FFFF}").as_deref(), Some("b"));
         assert_eq!(prefix_successor(""), None);
-        assert_eq!(bytes_successor(&[1, 0xFF]), Some(vec![2]));
-        assert_eq!(bytes_successor(&[0xFF]), None);
     }
 }

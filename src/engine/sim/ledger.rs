@@ -276,6 +276,9 @@ pub struct ScanPage {
     pub stopped: bool,
 }
 
+/// A callback that says whether a row read matches.
+type RowCheck<'a> = &'a mut dyn FnMut(u32, &Row) -> bool;
+
 /// How a Scan page looks at rows.
 pub enum ScanMode<'a> {
     /// Every row read goes through the callback, which says whether it matches.
@@ -337,14 +340,6 @@ impl Ledger {
             scan: None,
             last: std::cell::Cell::new((0, NONE)),
         }
-    }
-
-    pub fn codec(&self) -> Codec {
-        self.codec
-    }
-
-    pub fn overhead(&self) -> u64 {
-        self.overhead
     }
 
     /// Keeps partitions in scan order from now on, with `marks` counters per partition (rows
@@ -471,11 +466,6 @@ impl Ledger {
         part.search(self.codec, sk).ok().map(|i| part.rows[i])
     }
 
-    /// Position of the row with this key.
-    pub fn position(&self, p: u32, sk: SortRef<'_>) -> Option<usize> {
-        self.parts[p as usize].search(self.codec, sk).ok()
-    }
-
     /// Keeps the totals after partition `p` went from `before` rows to its current count and
     /// changed by `items` rows and `bytes` stored bytes.
     fn account(&mut self, p: u32, before: usize, items: i64, bytes: i64) {
@@ -597,22 +587,12 @@ impl Ledger {
         }
     }
 
-    pub fn marked(&self, p: u32, k: usize) -> u64 {
-        self.marked[p as usize * self.marks + k]
-    }
-
-    /// Partitions in scan order (requires `enable_scan`).
-    pub fn scan_order_ids(&self) -> impl Iterator<Item = u32> + '_ {
-        self.scan.iter().flat_map(|s| s.buckets.iter().flat_map(|b| b.parts.iter().copied()))
-    }
-
     /// One Scan page from `from`: rows in (hash, key, sort key) order until `limit` rows or 1 MB.
     /// `ranges` are the sorted start hashes of the physical partitions (the first is 0); bytes
     /// are reported per range. Requires `enable_scan`.
     pub fn scan_page(&self, from: ScanCursor, limit: u64, ranges: &[u64], mode: ScanMode<'_>) -> ScanPage {
         let scan = self.scan.as_ref().expect("scan pages need enable_scan");
-        let (visit_all, mark, callback): (bool, Option<usize>, &mut dyn FnMut(u32, &Row) -> bool) = match mode
-        {
+        let (visit_all, mark, callback): (bool, Option<usize>, RowCheck<'_>) = match mode {
             ScanMode::Visit(f) => (true, None, f),
             ScanMode::Totals { mark, partial } => (false, mark, partial),
         };

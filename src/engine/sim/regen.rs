@@ -2,14 +2,22 @@
 //! the values a call gives, and where an item sits (its [`Placed`]: keys, size, index entries).
 
 use crate::engine::hash::{combine, mix64};
-use crate::engine::model::{AttrType, Engine};
+use crate::engine::model::Engine;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
 use super::items::{Gen, Slot, TemplatePlan, Val, expand, generate, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
-use super::world::{Birth, Origin, Projected, member_pop};
+use super::world::{Birth, EntryPlan, IndexRt, Origin, Projected, member_pop};
+
+/// An item's entry position in one index, before its size is known.
+struct EntryKey<'w> {
+    pk: PartKey,
+    key: Vec<u8>,
+    /// The index key attributes the item carries: (name, value bytes).
+    names: Vec<(&'w str, usize)>,
+}
 
 /// Members of one entity whose partition keys are memoized (`Simulation::pk_memo`).
 const MEMO_MEMBERS: usize = 1 << 20;
@@ -159,12 +167,11 @@ impl Simulation {
 
     /// The values item `ordinal` of `entity` has now: born values plus overrides.
     pub(super) fn current_vals(&self, entity: usize, ordinal: u32, out: &mut Vec<Val>) {
-        match self.birth(entity, ordinal) {
-            Some(birth) => self.born_vals(entity, ordinal, birth, out),
-            None => {
-                out.clear();
-                out.resize(self.world.entities[entity].attrs.len(), Val::Absent);
-            }
+        if let Some(birth) = self.birth(entity, ordinal) {
+            self.born_vals(entity, ordinal, birth, out);
+        } else {
+            out.clear();
+            out.resize(self.world.entities[entity].attrs.len(), Val::Absent);
         }
         if let Some(changes) = self.overrides.get(&self.world.handle(entity, ordinal)) {
             for &(attr, val) in changes {
@@ -330,129 +337,151 @@ impl Simulation {
             }
         };
         out.entries.clear();
-        let mut entry_keys: Vec<Option<(PartKey, Vec<u8>, Vec<(&str, usize)>)>> =
-            Vec::with_capacity(ent.entries.len());
-        for (i, plan) in ent.entries.iter().enumerate() {
-            let index = &table.indexes[i];
-            let placed = plan.as_ref().and_then(|plan| {
-                if let Some((attr, value)) = plan.gate
-                    && vals[attr] != value
-                {
-                    return None;
-                }
-                let mut names: Vec<(&str, usize)> = Vec::new();
-                let pk = match &plan.pk {
-                    Some(pk) => {
-                        let key_type = expand(pk, &ent.attrs, vals, &world.pops, &mut shard, &mut text)?;
-                        names.push((&index.pk_name, Self::key_size(key_type, &text)));
-                        PartKey::new(key_type, text.as_bytes())
-                    }
-                    None => out.pk.clone(),
-                };
-                let mut key = Vec::new();
-                match &plan.sk {
-                    Some(sk) => {
-                        let key_type = expand(sk, &ent.attrs, vals, &world.pops, &mut shard, &mut text)?;
-                        if let Some(name) = &index.sk_name {
-                            names.push((name, Self::key_size(key_type, &text)));
-                        }
-                        let mut body = Vec::new();
-                        match key_type {
-                            KeyType::N => push_number(&text, &mut body),
-                            _ => body.extend_from_slice(text.as_bytes()),
-                        }
-                        push_component(&body, &mut key);
-                    }
-                    None => push_component(&[], &mut key),
-                }
-                // The tie: the table key, as `store::index` orders entries.
-                key.extend_from_slice(&out.pk.hash.to_be_bytes());
-                let mut pk_bytes = Vec::new();
-                match out.pk.key_type {
-                    KeyType::N => push_number(&String::from_utf8_lossy(&out.pk.text), &mut pk_bytes),
-                    _ => pk_bytes.extend_from_slice(&out.pk.text),
-                }
-                push_component(&pk_bytes, &mut key);
-                match &out.sk {
-                    Some(SortBuf::Inline(v)) => key.extend_from_slice(&v.to_be_bytes()),
-                    Some(SortBuf::Bytes(b)) => key.extend_from_slice(b),
-                    None => {}
-                }
-                Some((pk, key, names))
-            });
-            if let Some((_, _, names)) = &placed
+        let mut positions: Vec<Option<EntryKey<'_>>> = Vec::with_capacity(ent.entries.len());
+        for (plan, index) in ent.entries.iter().zip(&table.indexes) {
+            let position = plan
+                .as_ref()
+                .and_then(|plan| self.entry_position(entity, vals, plan, index, out, &mut shard, &mut text));
+            if let Some(position) = &position
                 && dynamo
             {
-                for &(name, bytes) in names {
+                for &(name, bytes) in &position.names {
                     if !key_attrs.iter().any(|(n, _)| *n == name) {
                         key_attrs.push((name, bytes));
                     }
                 }
             }
-            entry_keys.push(placed);
+            positions.push(position);
         }
         size += key_attrs.iter().map(|(n, b)| n.len() + b).sum::<usize>();
-        for (i, placed) in entry_keys.into_iter().enumerate() {
-            let entry = placed.map(|(pk, key, names)| {
-                let plan = ent.entries[i].as_ref().expect("placed entries have a plan");
-                let index = &table.indexes[i];
-                let mut entry_size = 0usize;
-                let mut digest_parts: Vec<u64> = Vec::new();
-                match &plan.projected {
-                    Projected::All => {
-                        entry_size = size;
-                        digest_parts.extend(vals.iter().map(|&v| val_hash(v)));
-                    }
-                    Projected::KeysOnly | Projected::Attrs(_) => {
-                        let mut seen: Vec<&str> = Vec::new();
-                        let table_keys = key_attrs.iter().filter(|(n, _)| {
-                            *n == table.pk_name.as_str() || table.sk_name.as_deref() == Some(*n)
-                        });
-                        for &(name, bytes) in table_keys.chain(names.iter()) {
-                            if !seen.contains(&name) {
-                                seen.push(name);
-                                entry_size += name.len() + bytes;
-                            }
-                        }
-                        let mut carried: Vec<usize> = match &plan.projected {
-                            Projected::Attrs(attrs) => attrs.clone(),
-                            _ => Vec::new(),
-                        };
-                        if !dynamo {
-                            // Cassandra has no key attributes: an index row carries the key columns.
-                            carried.extend(
-                                ent.pk
-                                    .iter()
-                                    .chain(&ent.sk)
-                                    .chain(&plan.pk)
-                                    .chain(&plan.sk)
-                                    .flat_map(TemplatePlan::attrs),
-                            );
-                        }
-                        for a in carried {
-                            let attr = &ent.attrs[a];
-                            if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
-                                seen.push(&attr.name);
-                                entry_size += attr.name.len() + value_size(attr, vals[a], &world.pops);
-                                digest_parts.push(val_hash(vals[a]));
-                            }
-                        }
-                    }
-                }
-                let _ = index;
-                Entry {
-                    pk,
-                    key,
-                    size: u32::try_from(entry_size).unwrap_or(u32::MAX),
-                    digest: combine(&digest_parts),
-                }
-            });
+        for (plan, position) in ent.entries.iter().zip(positions) {
+            let entry = plan
+                .as_ref()
+                .zip(position)
+                .map(|(plan, position)| self.entry_of(entity, vals, plan, position, &key_attrs, size, t));
             out.entries.push(entry);
         }
         out.size = u32::try_from(size).unwrap_or(u32::MAX);
         out.id = world.handle(entity, ordinal);
         *self.scratch_text.borrow_mut() = text;
         true
+    }
+    /// Where an item's entry sits in one index: the index partition key and the entry's
+    /// position (index sort key, then the table key as the tie, as `store::index` orders
+    /// entries); `None` when the item is not in the index (gated out, or a key attribute absent).
+    #[allow(clippy::too_many_arguments)]
+    fn entry_position<'w>(
+        &'w self,
+        entity: usize,
+        vals: &[Val],
+        plan: &EntryPlan,
+        index: &'w IndexRt,
+        table_key: &Placed,
+        shard: &mut dyn FnMut(u32, u32) -> u32,
+        text: &mut String,
+    ) -> Option<EntryKey<'w>> {
+        if let Some((attr, value)) = plan.gate
+            && vals[attr] != value
+        {
+            return None;
+        }
+        let attrs = &self.world.entities[entity].attrs;
+        let pops = &self.world.pops;
+        let mut names: Vec<(&'w str, usize)> = Vec::new();
+        let pk = match &plan.pk {
+            Some(pk) => {
+                let key_type = expand(pk, attrs, vals, pops, shard, text)?;
+                names.push((&index.pk_name, Self::key_size(key_type, text)));
+                PartKey::new(key_type, text.as_bytes())
+            }
+            None => table_key.pk.clone(),
+        };
+        let mut key = Vec::new();
+        if let Some(sk) = &plan.sk {
+            let key_type = expand(sk, attrs, vals, pops, shard, text)?;
+            if let Some(name) = &index.sk_name {
+                names.push((name, Self::key_size(key_type, text)));
+            }
+            let mut body = Vec::new();
+            match key_type {
+                KeyType::N => push_number(text, &mut body),
+                _ => body.extend_from_slice(text.as_bytes()),
+            }
+            push_component(&body, &mut key);
+        } else {
+            push_component(&[], &mut key);
+        }
+        key.extend_from_slice(&table_key.pk.hash.to_be_bytes());
+        let mut pk_bytes = Vec::new();
+        match table_key.pk.key_type {
+            KeyType::N => push_number(&String::from_utf8_lossy(&table_key.pk.text), &mut pk_bytes),
+            _ => pk_bytes.extend_from_slice(&table_key.pk.text),
+        }
+        push_component(&pk_bytes, &mut key);
+        match &table_key.sk {
+            Some(SortBuf::Inline(v)) => key.extend_from_slice(&v.to_be_bytes()),
+            Some(SortBuf::Bytes(b)) => key.extend_from_slice(b),
+            None => {}
+        }
+        Some(EntryKey { pk, key, names })
+    }
+
+    /// An index entry: its size by the projection (table keys, index keys and projected
+    /// attributes; the whole item for ALL) and a digest of what it carries.
+    #[allow(clippy::too_many_arguments)]
+    fn entry_of(
+        &self,
+        entity: usize,
+        vals: &[Val],
+        plan: &EntryPlan,
+        position: EntryKey<'_>,
+        key_attrs: &[(&str, usize)],
+        item_size: usize,
+        table: usize,
+    ) -> Entry {
+        let ent = &self.world.entities[entity];
+        let table = &self.world.tables[table];
+        let dynamo = self.world.engine == Engine::DynamoDb;
+        let mut size = 0usize;
+        let mut digest: Vec<u64> = Vec::new();
+        if let Projected::All = plan.projected {
+            size = item_size;
+            digest.extend(vals.iter().map(|&v| val_hash(v)));
+        } else {
+            let mut seen: Vec<&str> = Vec::new();
+            let table_keys = key_attrs
+                .iter()
+                .filter(|(n, _)| *n == table.pk_name.as_str() || table.sk_name.as_deref() == Some(*n));
+            for &(name, bytes) in table_keys.chain(position.names.iter()) {
+                if !seen.contains(&name) {
+                    seen.push(name);
+                    size += name.len() + bytes;
+                }
+            }
+            let mut carried: Vec<usize> = match &plan.projected {
+                Projected::Attrs(attrs) => attrs.clone(),
+                _ => Vec::new(),
+            };
+            if !dynamo {
+                // Cassandra has no key attributes: an index row carries the key columns.
+                let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
+                carried.extend(templates.flat_map(TemplatePlan::attrs));
+            }
+            for a in carried {
+                let attr = &ent.attrs[a];
+                if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
+                    seen.push(&attr.name);
+                    size += attr.name.len() + value_size(attr, vals[a], &self.world.pops);
+                    digest.push(val_hash(vals[a]));
+                }
+            }
+        }
+        Entry {
+            pk: position.pk,
+            key: position.key,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+            digest: combine(&digest),
+        }
     }
 }
 
@@ -477,9 +506,4 @@ pub fn sort_buf(codec: Codec, sk: &TemplatePlan, key_type: KeyType, text: &str, 
             SortBuf::Bytes(bytes)
         }
     }
-}
-
-/// Whether the attribute type keeps numbers (for filters on constants).
-pub fn is_numeric(ty: AttrType) -> bool {
-    matches!(ty, AttrType::N | AttrType::Time)
 }

@@ -127,10 +127,38 @@ enum Change {
 
 #[derive(Debug, Clone)]
 pub struct Table {
-    pub table: Ledger,
+    /// The table itself.
+    pub base: Ledger,
     pub indexes: Vec<(IndexKind, Ledger)>,
     /// The item collection limit, enforced when the table has an LSI.
     pub collection_limit: u64,
+}
+
+/// How index `i` changes when its entry goes from `before` to `after`, charging its writes: none
+/// for an unchanged entry, one in place for changed projected values, one per entry removed or
+/// added otherwise (AWS GSI docs, "Write activity").
+fn index_change(i: usize, before: Option<&Entry>, after: Option<&Entry>, result: &mut Written<'_>) -> Change {
+    let mut charge = |e: &Entry, units: f64| {
+        result.touches.push(Touch { group: i + 1, hash: e.pk.hash, units, partition: u32::MAX });
+        result.entry_writes += 1;
+    };
+    match (before, after) {
+        (None, None) => Change::None,
+        (Some(b), Some(a)) if b.pk == a.pk && b.key == a.key => {
+            if b.digest == a.digest && b.size == a.size {
+                Change::None
+            } else {
+                charge(a, write_units(u64::from(b.size.max(a.size))));
+                Change::InPlace
+            }
+        }
+        (b, a) => {
+            for e in [b, a].into_iter().flatten() {
+                charge(e, write_units(u64::from(e.size)));
+            }
+            Change::Move
+        }
+    }
 }
 
 fn entry(placed: Option<&Placed>, i: usize) -> Option<&Entry> {
@@ -140,24 +168,21 @@ fn entry(placed: Option<&Placed>, i: usize) -> Option<&Entry> {
 impl Table {
     pub fn new(codec: Codec, indexes: &[IndexKind], collection_limit: u64) -> Table {
         Table {
-            table: Ledger::new(codec, 0),
+            base: Ledger::new(codec, 0),
             indexes: indexes.iter().map(|&k| (k, Ledger::new(Codec::Bytes, INDEX_ENTRY_OVERHEAD))).collect(),
             collection_limit,
         }
     }
 
+    #[cfg(test)]
     pub fn group(&self, group: usize) -> &Ledger {
-        if group == 0 { &self.table } else { &self.indexes[group - 1].1 }
-    }
-
-    pub fn group_mut(&mut self, group: usize) -> &mut Ledger {
-        if group == 0 { &mut self.table } else { &mut self.indexes[group - 1].1 }
+        if group == 0 { &self.base } else { &self.indexes[group - 1].1 }
     }
 
     /// The item now stored under `key`'s primary key: its row, if any.
     pub fn current(&self, key: &Placed) -> Option<super::ledger::Row> {
-        let p = self.table.find(key.pk.key_type, &key.pk.text, key.pk.hash)?;
-        self.table.get(p, key.sort())
+        let p = self.base.find(key.pk.key_type, &key.pk.text, key.pk.hash)?;
+        self.base.get(p, key.sort())
     }
 
     /// Writes `new` over `old` (both under the same primary key; `None`: absent before, or a
@@ -196,37 +221,7 @@ impl Table {
         let mut collection_delta = i128::from(new_size) - i128::from(old_size);
         for (i, (kind, _)) in self.indexes.iter().enumerate() {
             let (before, after) = (entry(old, i), entry(new, i));
-            let change = match (before, after) {
-                (None, None) => Change::None,
-                (Some(b), Some(a)) if b.pk == a.pk && b.key == a.key => {
-                    if b.digest == a.digest && b.size == a.size {
-                        Change::None
-                    } else {
-                        let units = write_units(u64::from(b.size.max(a.size)));
-                        result.touches.push(Touch {
-                            group: i + 1,
-                            hash: a.pk.hash,
-                            units,
-                            partition: u32::MAX,
-                        });
-                        result.entry_writes += 1;
-                        Change::InPlace
-                    }
-                }
-                (b, a) => {
-                    for e in [b, a].into_iter().flatten() {
-                        let units = write_units(u64::from(e.size));
-                        result.touches.push(Touch {
-                            group: i + 1,
-                            hash: e.pk.hash,
-                            units,
-                            partition: u32::MAX,
-                        });
-                        result.entry_writes += 1;
-                    }
-                    Change::Move
-                }
-            };
+            let change = index_change(i, before, after, &mut result);
             if *kind == IndexKind::Local && change != Change::None {
                 let stored =
                     |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
@@ -246,13 +241,13 @@ impl Table {
             return Err(WriteRefused::Throttled);
         }
         // Apply: the table row, then each index's entries, filling in the partitions touched.
-        let p = self.table.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
+        let p = self.base.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
         match new {
             Some(n) => {
-                self.table.put(p, n.sort(), n.size, n.id);
+                self.base.put(p, n.sort(), n.size, n.id);
             }
             None => {
-                self.table.remove(p, key.sort());
+                self.base.remove(p, key.sort());
             }
         }
         result.touches[0].partition = p;
@@ -294,7 +289,7 @@ impl Table {
         let of = |ledger: &Ledger| {
             ledger.find(pk.key_type, &pk.text, pk.hash).map_or(0, |p| ledger.partition(p).bytes)
         };
-        of(&self.table)
+        of(&self.base)
             + self.indexes.iter().filter(|(k, _)| *k == IndexKind::Local).map(|(_, l)| of(l)).sum::<u64>()
     }
 }

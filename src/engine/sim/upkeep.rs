@@ -89,7 +89,7 @@ impl Simulation {
                 self.totals.ttl_deletes += 1;
                 for k in 0..self.scan_marks[t_idx].len() {
                     if self.mark_matches(t_idx, k, e, &vals) {
-                        self.tables[t_idx].table.mark(result.touches[0].partition, k, -1);
+                        self.tables[t_idx].base.mark(result.touches[0].partition, k, -1);
                     }
                 }
                 for touch in &result.touches {
@@ -138,7 +138,7 @@ impl Simulation {
                 for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
                     let (tt, index) = self.world.groups[h];
                     let ledger = match index {
-                        None => &self.tables[tt].table,
+                        None => &self.tables[tt].base,
                         Some(x) => &self.tables[tt].indexes[x].1,
                     };
                     for (q, part) in ledger.partitions().iter().enumerate() {
@@ -153,7 +153,7 @@ impl Simulation {
                         keys.push((part.hash, weight));
                     }
                 }
-                keys.sort_by(|a, b| a.0.cmp(&b.0));
+                keys.sort_by_key(|k| k.0);
                 // Highest boundary first: each split keeps partition `i` as the lower part.
                 let mut points = if for_size {
                     split_point(&keys).into_iter().collect()
@@ -193,7 +193,7 @@ impl Simulation {
         for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
             let (tt, index) = self.world.groups[h];
             let ledger = match index {
-                None => &self.tables[tt].table,
+                None => &self.tables[tt].base,
                 Some(x) => &self.tables[tt].indexes[x].1,
             };
             for part in ledger.partitions() {
@@ -246,17 +246,16 @@ impl Simulation {
             .map(|row| row.id)
             .filter(|&h| self.world.entity_of(h) == entity);
         let mut changes: Vec<(u16, Val)> = Vec::new();
-        let ordinal = match existing {
-            Some(handle) => self.world.ordinal_of(handle),
-            None => {
-                // A new aggregate item keeps its keys in its overrides.
-                for &(attr, from, _) in &plan.keys {
-                    if from == trigger {
-                        changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
-                    }
+        let ordinal = if let Some(handle) = existing {
+            self.world.ordinal_of(handle)
+        } else {
+            // A new aggregate item keeps its keys in its overrides.
+            for &(attr, from, _) in &plan.keys {
+                if from == trigger {
+                    changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
                 }
-                self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
             }
+            self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
         };
         let mut current = Vec::new();
         self.current_vals(entity, ordinal, &mut current);

@@ -228,127 +228,21 @@ fn constant(attr: &mut AttrPlan, text: &str) -> Val {
 pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) -> World {
     let engine = scenario.engine;
     let pops: Vec<Pop> = scenario.populations.iter().map(Pop::new).collect();
-    let mut entities: Vec<EntityRt> = scenario
-        .entities
-        .iter()
-        .map(|e| {
-            let attrs = attr_plans(scenario, variant, e, &pops);
-            let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
-                Gen::New(pop) => Some((i, pop)),
-                _ => None,
-            });
-            let ttl_attr = variant
-                .ttl
-                .as_ref()
-                .filter(|t| t.entities.contains(&e.name))
-                .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
-            EntityRt {
-                name: e.name.clone(),
-                attrs,
-                identity,
-                table: None,
-                pk: None,
-                sk: None,
-                entries: Vec::new(),
-                next: 0,
-                births: Vec::new(),
-                ttl_attr,
-            }
-        })
-        .collect();
-
+    let mut entities: Vec<EntityRt> =
+        scenario.entities.iter().map(|e| entity_rt(scenario, variant, e, &pops)).collect();
     // Tables: one for DynamoDB, one per keyed entity for Cassandra.
-    let mut tables: Vec<TableRt> = Vec::new();
-    let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
     let keyed: Vec<usize> =
         (0..entities.len()).filter(|&e| variant.keys_of(&entities[e].name).is_some()).collect();
     let table_sets: Vec<(String, Vec<usize>)> = match engine {
         Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
         Engine::Cassandra => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
     };
-    for (t, (name, members)) in table_sets.into_iter().enumerate() {
-        let mut shard_base = 0;
-        for &e in &members {
-            let keys = variant.keys_of(&entities[e].name).expect("members have keys");
-            let ent = &mut entities[e];
-            let pk = TemplatePlan::new(&keys.pk, &ent.attrs, shard_base);
-            shard_base += u32::try_from(pk.shard_slots().count()).unwrap_or(0);
-            let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, shard_base));
-            shard_base += sk.as_ref().map_or(0, |s| u32::try_from(s.shard_slots().count()).unwrap_or(0));
-            ent.pk = Some(pk);
-            ent.sk = sk;
-            ent.table = Some(t);
-        }
-        let inline = members.iter().all(|&e| {
-            let ent = &entities[e];
-            ent.sk.as_ref().is_none_or(|sk| sk.inline_time(&ent.attrs))
-        });
-        let table_group = groups.len();
-        groups.push((t, None));
-        let mut indexes = Vec::new();
-        for index in &variant.indexes {
-            if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
-                continue;
-            }
-            let position = indexes.len();
-            let name = if engine == Engine::Cassandra
-                && variant.indexes.iter().filter(|i| i.name == index.name).count() > 0
-                && index.keys.len() > 1
-            {
-                format!("{} ({name})", index.name)
-            } else {
-                index.name.clone()
-            };
-            indexes.push(IndexRt {
-                name,
-                kind: match index.kind {
-                    ModelIndexKind::Global => IndexKind::Global,
-                    ModelIndexKind::Local => IndexKind::Local,
-                },
-                pk_name: index.pk_attribute.clone(),
-                sk_name: index.sk_attribute.clone(),
-                group: groups.len(),
-            });
-            groups.push((t, Some(position)));
-            for &e in &members {
-                let ent = &mut entities[e];
-                let entry = index.keys_of(&ent.name).map(|k| {
-                    let pk = (index.kind == ModelIndexKind::Global)
-                        .then(|| TemplatePlan::new(&k.pk, &ent.attrs, 64));
-                    let sk = k.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
-                    let gate = index.only_when.as_ref().and_then(|(attr, value)| {
-                        let a = ent.attrs.iter().position(|x| &x.name == attr)?;
-                        Some((a, constant(&mut ent.attrs[a], value)))
-                    });
-                    let projected = match &index.projection {
-                        model::Projection::KeysOnly => Projected::KeysOnly,
-                        model::Projection::All => Projected::All,
-                        model::Projection::Include(names) => Projected::Attrs(
-                            names
-                                .iter()
-                                .filter_map(|n| ent.attrs.iter().position(|a| &a.name == n))
-                                .collect(),
-                        ),
-                    };
-                    EntryPlan { pk, sk, gate, projected }
-                });
-                ent.entries.push(entry);
-            }
-        }
-        for &e in &members {
-            entities[e].entries.resize(indexes.len(), None);
-        }
-        tables.push(TableRt {
-            entities: members.clone(),
-            name,
-            codec: if inline { Codec::Inline } else { Codec::Bytes },
-            pk_name: variant.table_pk.clone(),
-            sk_name: variant.table_sk.clone(),
-            indexes,
-            group: table_group,
-        });
+    let mut tables: Vec<TableRt> = Vec::new();
+    let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
+    for (name, members) in table_sets {
+        let table = table_rt(engine, variant, name, members, &mut entities, tables.len(), &mut groups);
+        tables.push(table);
     }
-
     let patterns = scenario
         .patterns
         .iter()
@@ -357,6 +251,123 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
         .collect();
     let bits = usize::BITS - entities.len().saturating_sub(1).leading_zeros();
     World { engine, pops, entities, tables, groups, patterns, handle_shift: 32 - bits }
+}
+
+/// An entity's attributes, identity and TTL attribute (its keys come with its table).
+fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[Pop]) -> EntityRt {
+    let attrs = attr_plans(scenario, variant, e, pops);
+    let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
+        Gen::New(pop) => Some((i, pop)),
+        _ => None,
+    });
+    let ttl_attr = variant
+        .ttl
+        .as_ref()
+        .filter(|t| t.entities.contains(&e.name))
+        .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
+    EntityRt {
+        name: e.name.clone(),
+        attrs,
+        identity,
+        table: None,
+        pk: None,
+        sk: None,
+        entries: Vec::new(),
+        next: 0,
+        births: Vec::new(),
+        ttl_attr,
+    }
+}
+
+/// Table `t` holding `members`: their key templates, the indexes over them (each a group) and
+/// each member's entry plan per index.
+fn table_rt(
+    engine: Engine,
+    variant: &Variant,
+    name: String,
+    members: Vec<usize>,
+    entities: &mut [EntityRt],
+    t: usize,
+    groups: &mut Vec<(usize, Option<usize>)>,
+) -> TableRt {
+    let mut shard_base = 0;
+    for &e in &members {
+        let keys = variant.keys_of(&entities[e].name).expect("members have keys");
+        let ent = &mut entities[e];
+        let pk = TemplatePlan::new(&keys.pk, &ent.attrs, shard_base);
+        shard_base += u32::try_from(pk.shard_slots().count()).unwrap_or(0);
+        let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, shard_base));
+        shard_base += sk.as_ref().map_or(0, |s| u32::try_from(s.shard_slots().count()).unwrap_or(0));
+        ent.pk = Some(pk);
+        ent.sk = sk;
+        ent.table = Some(t);
+    }
+    let inline = members.iter().all(|&e| {
+        let ent = &entities[e];
+        ent.sk.as_ref().is_none_or(|sk| sk.inline_time(&ent.attrs))
+    });
+    let table_group = groups.len();
+    groups.push((t, None));
+    let mut indexes = Vec::new();
+    for index in &variant.indexes {
+        if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
+            continue;
+        }
+        let position = indexes.len();
+        // Cassandra: an index over several entities becomes one per entity table.
+        let index_name = if engine == Engine::Cassandra && index.keys.len() > 1 {
+            format!("{} ({name})", index.name)
+        } else {
+            index.name.clone()
+        };
+        indexes.push(IndexRt {
+            name: index_name,
+            kind: match index.kind {
+                ModelIndexKind::Global => IndexKind::Global,
+                ModelIndexKind::Local => IndexKind::Local,
+            },
+            pk_name: index.pk_attribute.clone(),
+            sk_name: index.sk_attribute.clone(),
+            group: groups.len(),
+        });
+        groups.push((t, Some(position)));
+        for &e in &members {
+            let entry = entry_plan(index, &mut entities[e]);
+            entities[e].entries.push(entry);
+        }
+    }
+    for &e in &members {
+        entities[e].entries.resize(indexes.len(), None);
+    }
+    TableRt {
+        entities: members,
+        name,
+        codec: if inline { Codec::Inline } else { Codec::Bytes },
+        pk_name: variant.table_pk.clone(),
+        sk_name: variant.table_sk.clone(),
+        indexes,
+        group: table_group,
+    }
+}
+
+/// An entity's place in an index: its templates (an LSI keeps the table's partition key), the
+/// sparse gate and the projection.
+fn entry_plan(index: &model::Index, ent: &mut EntityRt) -> Option<EntryPlan> {
+    let keys = index.keys_of(&ent.name)?;
+    let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
+    let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
+    let gate = index.only_when.as_ref().and_then(|(attr, value)| {
+        let a = ent.attrs.iter().position(|x| &x.name == attr)?;
+        Some((a, constant(&mut ent.attrs[a], value)))
+    });
+    let projected = match &index.projection {
+        model::Projection::KeysOnly => Projected::KeysOnly,
+        model::Projection::All => Projected::All,
+        model::Projection::Include(names) => Projected::Attrs(
+            names.iter().filter_map(|n| ent.attrs.iter().position(|a| &a.name == n)).collect(),
+        ),
+    };
+    Some(EntryPlan { pk, sk, gate, projected })
 }
 
 fn compile_pattern(
@@ -469,7 +480,7 @@ fn read_plan(
     {
         match span {
             RangeSpan::Last(d) => {
-                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)))
+                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
             }
             RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
             RangeSpan::All => {}

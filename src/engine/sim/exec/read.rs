@@ -43,8 +43,8 @@ fn body(text: &str, numeric: bool) -> Vec<u8> {
 }
 
 /// A bound on sort-key text in the codec of the group read (`index`: an index's entry keys).
-fn encode(bound: Bound<String>, lower: bool, codec: Codec, index: bool, numeric: bool) -> Bound<SortBuf> {
-    let owned = match &bound {
+fn encode(bound: &Bound<String>, lower: bool, codec: Codec, index: bool, numeric: bool) -> Bound<SortBuf> {
+    let owned = match bound {
         Bound::Included(t) | Bound::Excluded(t) => t.clone(),
         Bound::Unbounded => return Bound::Unbounded,
     };
@@ -235,7 +235,7 @@ impl Simulation {
         let index = plan.index.is_some();
         let codec = if index { Codec::Bytes } else { self.world.tables[plan.table].codec };
         let numeric = plan.sk.as_ref().is_some_and(|sk| sk.key_type == KeyType::N);
-        (encode(lo, true, codec, index, numeric), encode(hi, false, codec, index, numeric))
+        (encode(&lo, true, codec, index, numeric), encode(&hi, false, codec, index, numeric))
     }
 
     /// Whether an item read passes the read's filter (and is of an entity the read returns).
@@ -276,7 +276,7 @@ impl Simulation {
         match operation {
             Operation::Scan => self.scan(call, &plan, &known, resume.as_ref()),
             Operation::GetItem | Operation::BatchGetItem => {
-                self.get(call, &plan, operation, &known, resume.as_ref())
+                self.get(call, &plan, operation, &known, resume.as_ref());
             }
             _ => self.query(call, &plan, &known, resume.as_ref()),
         }
@@ -353,7 +353,7 @@ impl Simulation {
             if resume.is_some_and(|r| r.request != request) {
                 continue;
             }
-            let table = &self.tables[plan.table].table;
+            let table = &self.tables[plan.table].base;
             let sizes: Vec<(u64, bool)> = chunk
                 .iter()
                 .map(|pk| {
@@ -542,20 +542,20 @@ impl Simulation {
             stats.span.scans += 1.0;
         }
         let group = self.world.tables[plan.table].group;
-        let starts =
+        let boundaries =
             self.groups[group].meter.as_ref().map_or_else(|| vec![0], super::super::meter::Meter::starts);
         let mut ms = resume.map_or(0.0, |r| r.base_ms);
         let mut matched = 0u64;
         let mut vals = Vec::new();
         loop {
             let page = {
-                let ledger = &self.tables[plan.table].table;
+                let ledger = &self.tables[plan.table].base;
                 let mut check = |_: u32, row: &Row| self.passes(plan, known, row.id, call.time_ms, &mut vals);
                 let mode = match plan.mark {
                     Some(mark) => ScanMode::Totals { mark: Some(mark), partial: &mut check },
                     None => ScanMode::Visit(&mut check),
                 };
-                ledger.scan_page(cursor, u64::MAX, &starts, mode)
+                ledger.scan_page(cursor, u64::MAX, &boundaries, mode)
             };
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
             self.stats[call.pattern].requests += 1;
@@ -568,7 +568,7 @@ impl Simulation {
                 } else {
                     page.by_range
                         .iter()
-                        .map(|&(r, b)| (starts[r], units * b as f64 / page.bytes as f64))
+                        .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
                         .collect()
                 };
                 if self.meter_read(group, &touches, resume.is_none()).is_err() {
@@ -597,12 +597,12 @@ impl Simulation {
                 _ => break,
             }
         }
-        let returned = matched.min(plan.limit.map_or(u64::MAX, u64::from));
-        let live = self.tables[plan.table].table.live_partitions();
-        let stats = &mut self.stats[call.pattern];
-        stats.items_returned += returned;
-        stats.span.items_returned += returned as f64;
-        stats.partitions_touched += live;
+        let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
+        let live = self.tables[plan.table].base.live_partitions();
+        let figures = &mut self.stats[call.pattern];
+        figures.items_returned += answered;
+        figures.span.items_returned += answered as f64;
+        figures.partitions_touched += live;
         match resume {
             None => self.stats[call.pattern].latency(ms),
             Some(r) if r.reports => {

@@ -64,12 +64,11 @@ impl Simulation {
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let target = match action {
             Action::Put => {
-                let ordinal = match resume {
-                    Some(r) => r.ordinal,
-                    None => {
-                        let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
-                        self.alloc(entity, origin, call.index, call.tick, first, n, true)
-                    }
+                let ordinal = if let Some(r) = resume {
+                    r.ordinal
+                } else {
+                    let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
+                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
                 };
                 let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
                 self.born_vals(entity, ordinal, birth, &mut vals);
@@ -166,24 +165,21 @@ impl Simulation {
             named = Some(u32::try_from(m).ok().filter(|&o| o < ent.next)?);
         }
         let mut placed = Placed::default();
-        let existing = match named {
-            Some(ordinal) => {
-                self.current_vals(entity, ordinal, vals);
-                // If another item now holds its key, that one is written.
-                self.place(entity, ordinal, vals, &mut placed)
-                    .then(|| self.tables[t_idx].current(&placed))
-                    .flatten()
+        let existing = if let Some(ordinal) = named {
+            self.current_vals(entity, ordinal, vals);
+            // If another item now holds its key, that one is written.
+            self.place(entity, ordinal, vals, &mut placed)
+                .then(|| self.tables[t_idx].current(&placed))
+                .flatten()
+        } else {
+            let mut known = Vec::new();
+            self.inputs(call, &mut known);
+            let shards = (self.world.patterns[call.pattern].stream, call.index);
+            // A key the call's givens cannot make names nothing.
+            if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
+                return None;
             }
-            None => {
-                let mut known = Vec::new();
-                self.inputs(call, &mut known);
-                let shards = (self.world.patterns[call.pattern].stream, call.index);
-                // A key the call's givens cannot make names nothing.
-                if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
-                    return None;
-                }
-                self.tables[t_idx].current(&placed)
-            }
+            self.tables[t_idx].current(&placed)
         };
         let (ordinal, created) = match existing {
             Some(row) if self.world.entity_of(row.id) == entity => (self.world.ordinal_of(row.id), false),
@@ -260,15 +256,12 @@ impl Simulation {
         old_placed: &mut Placed,
         old_vals: &mut Vec<Val>,
     ) -> WriteStatus {
-        let current;
-        let key_vals = match write.vals {
-            Some(v) => v,
-            None => {
-                let mut vals = Vec::new();
-                self.current_vals(write.entity, write.ordinal, &mut vals);
-                current = vals;
-                &current
-            }
+        let mut current = Vec::new();
+        let key_vals = if let Some(v) = write.vals {
+            v
+        } else {
+            self.current_vals(write.entity, write.ordinal, &mut current);
+            &current
         };
         if !self.place(write.entity, write.ordinal, key_vals, placed) {
             return WriteStatus::Invalid;
@@ -350,7 +343,7 @@ impl Simulation {
         }
         if group == self.group_of[t_idx][0] {
             let pk = &placed.pk;
-            if let Some(partition) = self.tables[t_idx].table.find(pk.key_type, &pk.text, pk.hash) {
+            if let Some(partition) = self.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
                 let load = self.load(group, partition);
                 load.throttled += 1;
                 load.span_throttled += 1;
@@ -373,7 +366,7 @@ impl Simulation {
             });
             let after = write.vals.is_some_and(|vals| self.mark_matches(t_idx, k, write.entity, vals));
             if before != after {
-                self.tables[t_idx].table.mark(partition, k, if after { 1 } else { -1 });
+                self.tables[t_idx].base.mark(partition, k, if after { 1 } else { -1 });
             }
         }
     }

@@ -1,4 +1,9 @@
+#![allow(clippy::float_cmp, reason = "units are exact halves and sums of them: exact comparison is the test")]
+
 use super::*;
+
+/// Keys of a range as (hash, load).
+type Keys<'a> = &'a [(u64, f64)];
 
 /// A one-partition meter (1-second ticks) with a provisioned table allowance far above the
 /// partition, so only the partition limits.
@@ -144,7 +149,7 @@ fn hot_windows_mark_partitions_for_a_split() {
 #[test]
 fn a_heat_split_isolates_a_dominant_key() {
     // (keys as (hash, load), the boundaries)
-    let cases: [(&[(u64, f64)], &[u64]); 5] = [
+    let cases: [(Keys, &[u64]); 5] = [
         (&[(10, 5.0), (20, 1540.0), (30, 5.0)], &[30, 20]),
         (&[(10, 1540.0), (20, 5.0), (30, 5.0)], &[20]),
         (&[(10, 5.0), (20, 5.0), (30, 1540.0)], &[30]),
@@ -165,7 +170,7 @@ fn a_heat_split_isolates_a_dominant_key() {
 #[test]
 fn splits_divide_load_but_never_one_key() {
     // (keys as (hash, load), expected boundary)
-    let cases: [(&[(u64, f64)], Option<u64>); 5] = [
+    let cases: [(Keys, Option<u64>); 5] = [
         (&[(10, 1.0), (20, 1.0), (30, 1.0), (40, 1.0)], Some(30)),
         (&[(10, 1540.0), (20, 5.0), (30, 5.0)], Some(20)),
         (&[(10, 5.0), (20, 5.0), (30, 1540.0)], Some(30)),

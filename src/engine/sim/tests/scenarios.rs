@@ -18,8 +18,8 @@ fn bundled(name: &str) -> Scenario {
     scenario::load(name).expect("bundled scenarios load").scenario
 }
 
-fn days(n: u64) -> Option<SimDuration> {
-    Some(SimDuration::from_secs(n * 86_400))
+fn days(n: u64) -> SimDuration {
+    SimDuration::from_secs(n * 86_400)
 }
 
 fn pattern<'a>(report: &'a RunReport, name: &str) -> &'a crate::engine::sim::report::PatternReport {
@@ -44,7 +44,7 @@ fn few_sensors() -> Scenario {
 #[test]
 fn sensors_naive_passes_the_row_guidance_within_30_days() {
     let s = few_sensors();
-    let options = RunOptions { seed: None, duration: days(30) };
+    let options = RunOptions { seed: None, duration: Some(days(30)) };
     let naive = replay(&s, "naive", &options);
     // 5,760 readings a day per sensor on average (sensors are drawn at random), less the few
     // that land in the same second as the sensor's last one.
@@ -155,7 +155,7 @@ fn orders_as_shipped() {
 fn the_same_seed_gives_the_same_json_and_another_seed_another_run() {
     let s = orders_light();
     let two = |seed: u64| {
-        let options = RunOptions { seed: Some(seed), duration: days(2) };
+        let options = RunOptions { seed: Some(seed), duration: Some(days(2)) };
         serde_json::to_string(&replay(&s, "recommended", &options)).expect("reports serialize")
     };
     let (a, b) = (two(7), two(7));
