@@ -4,7 +4,8 @@
 //! - `sensors`, variant `naive`, for its whole default duration (a simulated year: ~105 million
 //!   readings of 50 sensors, Cassandra profile) — the issue's speed target: ≤ 60 s, ≤ 4 GiB.
 //! - a chat-like mix (DynamoDB): messages posted to a Zipf-chosen channel, and "the latest 50
-//!   messages of a channel" read at a tenth of that rate, for one simulated day.
+//!   messages of a channel" read at a tenth of that rate, for one simulated hour (1,000 posts a
+//!   second: 3.6 million messages).
 //!
 //! The baseline replays the same operation stream — the same number of writes and reads per
 //! tick, keys drawn from the same distributions — on `BTreeMap<(u32, u64), u32>` (partition,
@@ -49,7 +50,7 @@ const CHAT: &str = r#"(
     variants: [
         (name: "naive", keys: {"Message": (pk: "CH#{channel_id}", sk: "{sent_at}#{message_id}")}),
     ],
-    workload: (duration: "1d", tick: "1s", seed: 1, start: "2025-01-01"),
+    workload: (duration: "1h", tick: "1s", seed: 1, start: "2025-01-01"),
 )"#;
 
 /// Runs a simulation to the end; (report, seconds, operations).
@@ -224,13 +225,13 @@ fn main() {
     println!("ratio      simulator / BTreeMap = {:.2}", sim_rate / base_rate);
     drop(report);
 
-    // (b) The chat-like mix for a simulated day.
+    // (b) The chat-like mix for a simulated hour.
     let loaded = scenario::parse("chat-mix.ron", CHAT).expect("the bench's chat scenario parses");
     let (report, secs) = simulate(&loaded.scenario, "naive", &RunOptions::default());
-    headline("simulator  chat mix (1 day)", &report, secs);
+    headline("simulator  chat mix (1 hour)", &report, secs);
     let sim_rate = report.totals.ops as f64 / secs;
     let (ops, base_secs) = baseline(&Stream {
-        ticks: 86_400,
+        ticks: 3_600,
         tick_secs: 1,
         writes_per_s: 1000.0,
         reads_per_s: 100.0,
