@@ -506,38 +506,9 @@ impl Simulation {
         let ent = &self.world.entities[e];
         let mut item = items::materialize(&ent.attrs, &vals, &self.world.pops);
         let mut placed = Placed::default();
-        let mut size = 0;
-        if self.place(e, ordinal, &vals, &mut placed) {
-            size = placed.size;
-            if self.world.engine == Engine::DynamoDb
-                && let Some(t) = ent.table
-            {
-                let table = &self.world.tables[t];
-                let key = |pk: &table::PartKey| match pk.key_type {
-                    crate::engine::value::KeyType::N => {
-                        crate::engine::number::Number::parse(&String::from_utf8_lossy(&pk.text)).map_or_else(
-                            |_| KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned()),
-                            KeyValue::N,
-                        )
-                    }
-                    crate::engine::value::KeyType::B => KeyValue::B(pk.text.clone()),
-                    crate::engine::value::KeyType::S => {
-                        KeyValue::S(String::from_utf8_lossy(&pk.text).into_owned())
-                    }
-                };
-                item.insert(table.pk_name.clone(), key(&placed.pk).to_attribute());
-                if let (Some(name), Some(sk)) = (&table.sk_name, &ent.sk) {
-                    let mut text = String::new();
-                    let shard_key = self.shard_key(e, ordinal);
-                    let mut shard = |slot: u32, count: u32| self.shard_draw(shard_key, slot, count);
-                    if let Some(ty) =
-                        items::expand(sk, &ent.attrs, &vals, &self.world.pops, &mut shard, &mut text)
-                    {
-                        let pk = table::PartKey::new(ty, text.as_bytes());
-                        item.insert(name.clone(), key(&pk).to_attribute());
-                    }
-                }
-            }
+        let size = if self.place(e, ordinal, &vals, &mut placed) { placed.size } else { 0 };
+        if self.world.engine == Engine::DynamoDb {
+            item.extend(self.key_attributes(e, ordinal, &vals));
         }
         Some(ItemView {
             entity: ent.name.clone(),
@@ -546,6 +517,49 @@ impl Simulation {
             size,
             item,
         })
+    }
+
+    /// A DynamoDB item's key attributes: the table's, and those of every index it is in (a
+    /// sparse index's only where its gate holds).
+    fn key_attributes(
+        &self,
+        e: usize,
+        ordinal: u32,
+        vals: &[Val],
+    ) -> Vec<(String, super::value::AttributeValue)> {
+        let ent = &self.world.entities[e];
+        let Some(t) = ent.table else { return Vec::new() };
+        let table = &self.world.tables[t];
+        let shard_key = self.shard_key(e, ordinal);
+        let mut shard = |slot: u32, count: u32| self.shard_draw(shard_key, slot, count);
+        let mut out = Vec::new();
+        let mut text = String::new();
+        let mut add = |name: &str, template: &items::TemplatePlan, out: &mut Vec<_>| {
+            if let Some(key_type) =
+                items::expand(template, &ent.attrs, vals, &self.world.pops, &mut shard, &mut text)
+            {
+                out.push((name.to_owned(), key_value(key_type, &text).to_attribute()));
+            }
+        };
+        if let Some(pk) = &ent.pk {
+            add(&table.pk_name, pk, &mut out);
+        }
+        if let (Some(name), Some(sk)) = (&table.sk_name, &ent.sk) {
+            add(name, sk, &mut out);
+        }
+        for (plan, index) in ent.entries.iter().zip(&table.indexes) {
+            let Some(plan) = plan else { continue };
+            if plan.gate.is_some_and(|(attr, value)| vals[attr] != value) {
+                continue;
+            }
+            if let Some(pk) = &plan.pk {
+                add(&index.pk_name, pk, &mut out);
+            }
+            if let (Some(name), Some(sk)) = (&index.sk_name, &plan.sk) {
+                add(name, sk, &mut out);
+            }
+        }
+        out
     }
 
     /// The ledger of a group (a table or an index).
@@ -564,6 +578,17 @@ impl Simulation {
             loads.resize(p as usize + 1, Load::default());
         }
         &mut loads[p as usize]
+    }
+}
+
+/// A key's text as a key value of its type.
+fn key_value(key_type: super::value::KeyType, text: &str) -> KeyValue {
+    match key_type {
+        super::value::KeyType::N => {
+            super::number::Number::parse(text).map_or_else(|_| KeyValue::S(text.to_owned()), KeyValue::N)
+        }
+        super::value::KeyType::B => KeyValue::B(text.as_bytes().to_vec()),
+        super::value::KeyType::S => KeyValue::S(text.to_owned()),
     }
 }
 

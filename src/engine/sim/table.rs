@@ -293,3 +293,56 @@ impl Table {
             + self.indexes.iter().filter(|(k, _)| *k == IndexKind::Local).map(|(_, l)| of(l)).sum::<u64>()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(pk: &str, sk: u64, size: u32, id: u32, lsi: Option<u32>) -> Placed {
+        let pk = PartKey::new(KeyType::S, pk.as_bytes());
+        let entries = vec![lsi.map(|entry| Entry {
+            pk: pk.clone(),
+            key: sk.to_be_bytes().to_vec(),
+            size: entry,
+            digest: 0,
+        })];
+        Placed { pk, sk: Some(SortBuf::Inline(sk)), size, id, entries }
+    }
+
+    #[test]
+    fn an_item_collection_stops_at_its_limit_on_a_table_with_an_lsi() {
+        // A limit of 10,000 bytes: items of 2,000 bytes with 400-byte LSI entries (+100 each).
+        let mut table = Table::new(Codec::Inline, &[IndexKind::Local], 10_000);
+        let mut accepted = 0u64;
+        for i in 0..10u32 {
+            match table.write(None, Some(&item("p", u64::from(i), 2000, i, Some(400))), &mut |_| true) {
+                Ok(_) => accepted += 1,
+                Err(WriteRefused::CollectionLimit { would_be }) => {
+                    assert_eq!(would_be, (accepted + 1) * 2500);
+                    break;
+                }
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(accepted, 4, "4 × (2,000 + 400 + 100) = 10,000 fits, a fifth does not");
+        assert_eq!(table.collection_bytes(&PartKey::new(KeyType::S, b"p")), 10_000);
+        // Another partition key is another collection; a table without an LSI has no limit.
+        assert!(table.write(None, Some(&item("q", 0, 2000, 9, Some(400))), &mut |_| true).is_ok());
+        let mut plain = Table::new(Codec::Inline, &[], 10_000);
+        for i in 0..10u32 {
+            assert!(plain.write(None, Some(&item("p", u64::from(i), 2000, i, None)), &mut |_| true).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_refused_check_changes_nothing() {
+        let mut table = Table::new(Codec::Inline, &[IndexKind::Global], u64::MAX);
+        let refused = table.write(None, Some(&item("p", 1, 500, 1, Some(100))), &mut |touches| {
+            // Table write plus one GSI entry, each 1 WCU.
+            assert_eq!(touches.iter().map(|t| (t.group, t.units)).collect::<Vec<_>>(), [(0, 1.0), (1, 1.0)]);
+            false
+        });
+        assert_eq!(refused, Err(WriteRefused::Throttled));
+        assert_eq!((table.base.items(), table.indexes[0].1.items()), (0, 0));
+    }
+}
