@@ -64,6 +64,7 @@ mod reporting;
 mod setup;
 mod state;
 mod table;
+mod templates;
 mod upkeep;
 mod world;
 
@@ -534,9 +535,9 @@ impl Simulation {
         let mut shard = |slot: u32, count: u32| self.shard_draw(shard_key, slot, count);
         let mut out = Vec::new();
         let mut text = String::new();
-        let mut add = |name: &str, template: &items::TemplatePlan, out: &mut Vec<_>| {
+        let mut add = |name: &str, template: &templates::TemplatePlan, out: &mut Vec<_>| {
             if let Some(key_type) =
-                items::expand(template, &ent.attrs, vals, &self.world.pops, &mut shard, &mut text)
+                templates::expand(template, &ent.attrs, vals, &self.world.pops, &mut shard, &mut text)
             {
                 out.push((name.to_owned(), key_value(key_type, &text).to_attribute()));
             }

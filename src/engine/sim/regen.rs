@@ -6,9 +6,10 @@ use crate::engine::model::Engine;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
-use super::items::{Gen, Slot, TemplatePlan, Val, expand, generate, value_size};
+use super::items::{Gen, Val, generate, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
+use super::templates::{Slot, TemplatePlan, expand};
 use super::world::{Birth, EntryPlan, IndexRt, Origin, Projected, member_pop};
 
 /// An item's entry position in one index, before its size is known.

@@ -44,7 +44,7 @@ impl AggregatePlan {
                 };
                 let ent = &world.entities[entity];
                 let mut keys = Vec::new();
-                for k in ent.pk.iter().chain(&ent.sk).flat_map(super::items::TemplatePlan::attrs) {
+                for k in ent.pk.iter().chain(&ent.sk).flat_map(super::templates::TemplatePlan::attrs) {
                     for &t in &triggers {
                         if let Some(ta) =
                             world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name)

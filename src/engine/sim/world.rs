@@ -11,9 +11,10 @@ use crate::engine::model::{
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
 
-use super::items::{AttrPlan, Gen, Pop, TemplatePlan, Val, attr_plans, stream, to_hundredths};
+use super::items::{AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
 use super::keys::Codec;
 use super::table::IndexKind;
+use super::templates::TemplatePlan;
 
 /// What kind of thing created an item (regeneration replays its draws).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -528,7 +529,7 @@ fn read_plan(
 
 /// The first slot of a sort key that the pattern's inputs do not fill.
 pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)]) -> Option<usize> {
-    use super::items::Slot;
+    use super::templates::Slot;
     for slot in &sk.slots {
         match slot {
             Slot::Lit(_) => {}

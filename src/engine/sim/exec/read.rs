@@ -12,12 +12,13 @@ use crate::engine::value::KeyType;
 
 use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Slot, Val, push_text, render_slot};
+use crate::engine::sim::items::{Val, push_text};
 use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::{Page, Row, ScanMode};
 use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::table::PartKey;
+use crate::engine::sim::templates::{Slot, render_slot};
 use crate::engine::sim::world::{Filter, ReadPlan};
 
 /// A request's sort-key bounds in its group's encoding.
