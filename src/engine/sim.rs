@@ -451,16 +451,15 @@ impl Simulation {
                 }
                 let p = u32::try_from(p).unwrap_or(u32::MAX);
                 let load = self.groups[g].loads.get(p as usize).copied().unwrap_or_default();
-                #[expect(clippy::cast_possible_truncation, reason = "tick lengths are small")]
-                let secs = self.tick_secs as f32;
+                let secs = self.tick_secs;
                 out.push(PartitionView {
                     group: name.clone(),
                     key: items::key_label(part.key_type, ledger.key_of(p)),
                     hash: part.hash,
                     items: part.items(),
                     bytes: part.bytes,
-                    peak_read_per_s: f64::from(load.peak_now(0, secs)),
-                    peak_write_per_s: f64::from(load.peak_now(1, secs)),
+                    peak_read_per_s: load.peak_now(0, secs),
+                    peak_write_per_s: load.peak_now(1, secs),
                     throttled: u64::from(load.throttled),
                     row: (load.row != NO_ROW).then_some(super::metrics::PartitionId(load.row)),
                 });

@@ -200,23 +200,23 @@ impl Simulation {
     /// Adds load to logical partition `partition` of group `group` (and gives it a registry
     /// row when one is due).
     pub(super) fn touch(&mut self, group: usize, partition: u32, dim: usize, amount: f64, bytes: u64) {
-        #[expect(clippy::cast_possible_truncation, reason = "per-tick amounts and tick lengths fit an f32")]
-        let (amount32, secs, bytes32) = (amount as f32, self.tick_secs as f32, bytes as f32);
+        #[expect(clippy::cast_possible_truncation, reason = "per-tick amounts fit an f32")]
+        let amount32 = amount as f32;
+        let secs = self.tick_secs;
         let tick = self.tick;
         let span = self.span;
         let window = tick / self.window_ticks;
         let load = self.load(group, partition);
         load.roll(tick, secs);
-        load.now[dim] += amount32;
-        load.now_bytes += bytes32;
+        load.now[dim] += amount;
+        load.now_bytes += bytes as f64;
         load.total[dim] += amount;
         load.requests += 1;
         load.add_window(window, amount32);
         load.span_units[dim] += amount32;
         let needs_row = load.row == NO_ROW;
         let queued = load.span == span;
-        #[expect(clippy::cast_possible_truncation, reason = "the limits are small")]
-        let hot = load.now[dim] / secs >= 0.5 * PARTITION_RATE[dim] as f32;
+        let hot = load.now[dim] / secs >= 0.5 * PARTITION_RATE[dim];
         if needs_row {
             self.register_logical(group, partition, hot);
         }

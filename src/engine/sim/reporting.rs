@@ -43,12 +43,6 @@ fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
 }
 
 impl Simulation {
-    fn secs32(&self) -> f32 {
-        #[expect(clippy::cast_possible_truncation, reason = "tick lengths are small")]
-        let secs = self.tick_secs as f32;
-        secs
-    }
-
     fn load_of(&self, group: usize, partition: usize) -> Load {
         self.groups[group].loads.get(partition).copied().unwrap_or_default()
     }
@@ -102,7 +96,7 @@ impl Simulation {
     /// The table's logical partitions (every table's, for Cassandra), its physical ones and
     /// the ring.
     fn partitions_report(&self, table_groups: &[usize]) -> Partitions {
-        let secs = self.secs32();
+        let secs = self.tick_secs;
         let multi_table = table_groups.len() > 1;
         let mut p = Partitions {
             logical: 0,
@@ -127,7 +121,7 @@ impl Simulation {
             let mut rows = Vec::new();
             for (q, part) in ledger.partitions().iter().enumerate() {
                 let load = self.load_of(g, q);
-                let peak = [f64::from(load.peak_now(READ, secs)), f64::from(load.peak_now(WRITE, secs))];
+                let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
                 if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
                     continue;
                 }
@@ -176,15 +170,15 @@ impl Simulation {
         partition: u32,
         key: String,
     ) -> PartitionReport {
-        let secs = self.secs32();
+        let secs = self.tick_secs;
         let part = ledger.partition(partition);
         let load = self.load_of(group, partition as usize);
         PartitionReport {
             key,
             bytes: part.bytes,
             items: part.items(),
-            peak_rcu_per_s: f64::from(load.peak_now(READ, secs)),
-            peak_wcu_per_s: f64::from(load.peak_now(WRITE, secs)),
+            peak_rcu_per_s: load.peak_now(READ, secs),
+            peak_wcu_per_s: load.peak_now(WRITE, secs),
             throttled_ops: u64::from(load.throttled),
         }
     }
@@ -207,7 +201,7 @@ impl Simulation {
     }
 
     fn index_reports(&self) -> Vec<IndexReport> {
-        let secs = self.secs32();
+        let secs = self.tick_secs;
         let table_wcu: f64 = self.world.tables.iter().map(|t| self.groups[t.group].units[WRITE]).sum();
         let mut out = Vec::new();
         for (g, &(t, index)) in self.world.groups.iter().enumerate() {
@@ -219,7 +213,7 @@ impl Simulation {
             for (q, part) in ledger.partitions().iter().enumerate() {
                 max_partition = max_partition.max(part.bytes);
                 let load = self.load_of(g, q);
-                peak = peak.max(f64::from(load.peak_now(WRITE, secs)));
+                peak = peak.max(load.peak_now(WRITE, secs));
                 let heat = load.total[WRITE] + load.total[READ];
                 if heat > 0.0 && hottest.is_none_or(|(h, _)| heat > h) {
                     hottest = Some((heat, u32::try_from(q).unwrap_or(u32::MAX)));

@@ -13,10 +13,10 @@ pub const NO_ROW: u32 = u32::MAX;
 pub struct Load {
     pub tick: u32,
     /// This tick's read and write units (operations in the Cassandra profile) and bytes moved.
-    pub now: [f32; 2],
-    pub now_bytes: f32,
-    pub peak: [f32; 2],
-    pub peak_bytes: f32,
+    pub now: [f64; 2],
+    pub now_bytes: f64,
+    pub peak: [f64; 2],
+    pub peak_bytes: f64,
     pub total: [f64; 2],
     pub requests: u64,
     pub throttled: u32,
@@ -58,7 +58,7 @@ impl Default for Load {
 
 impl Load {
     /// Moves to `tick`: the previous tick's amounts become peaks per second.
-    pub fn roll(&mut self, tick: u32, tick_secs: f32) {
+    pub fn roll(&mut self, tick: u32, tick_secs: f64) {
         if self.tick != tick {
             for d in 0..2 {
                 self.peak[d] = self.peak[d].max(self.now[d] / tick_secs);
@@ -71,7 +71,7 @@ impl Load {
     }
 
     /// Peak per second, counting the open tick.
-    pub fn peak_now(&self, dim: usize, tick_secs: f32) -> f32 {
+    pub fn peak_now(&self, dim: usize, tick_secs: f64) -> f64 {
         self.peak[dim].max(self.now[dim] / tick_secs)
     }
 
