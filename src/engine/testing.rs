@@ -61,6 +61,7 @@ pub fn report() -> RunReport {
         patterns: vec![
             pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
             PatternReport {
+                avg_items_read: 4_000.0,
                 rcu_per_call_start: 20.0,
                 rcu_per_call_end: 400.0,
                 ..pattern("pending-orders", "read", Some("Scan"), 360, 12.0, 40.0, 180.0, Some(100.0))
