@@ -36,7 +36,7 @@ pub(super) fn engine_name(id: &str) -> &str {
 }
 
 /// "3 of 5 goals passed" / "every goal passed (4)" / "no goals".
-pub(super) fn goal_summary(report: &RunReport) -> String {
+pub fn goal_summary(report: &RunReport) -> String {
     let total = report.goals.len();
     let passed = report.goals.iter().filter(|g| g.passed).count();
     match (total, passed) {
