@@ -129,3 +129,34 @@ pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
         detail: detail.to_owned(),
     }
 }
+
+/// The fixture after pricing and grading, with one goal failed and one passed.
+pub fn judged_report() -> RunReport {
+    let mut r = report();
+    r.totals.cost_usd = 0.0123;
+    r.totals.monthly_cost_usd = 8.86;
+    r.totals.price_source = "AWS DynamoDB on-demand, us-east-1, prices effective 2024-11-01".to_owned();
+    r.goals = vec![
+        goal("the warehouse never scans", false, "pending-orders ran 360 Scans"),
+        goal("no throttling", true, "40 of 40,000 requests throttled (0.1%) ≤ 0.1%"),
+    ];
+    r
+}
+
+/// The fixture as `naive`, and a `recommended` that serves pending-orders by a Query on an index.
+pub fn compared_reports() -> Vec<RunReport> {
+    let mut naive = report();
+    naive.totals.monthly_cost_usd = 100.0;
+    naive.goals = vec![goal("never scans", false, "ran 360 Scans"), goal("cheap", true, "ok")];
+    let mut fixed = naive.clone();
+    fixed.variant = "recommended".to_owned();
+    fixed.totals.monthly_cost_usd = 25.0;
+    fixed.totals.rcu = 12_000.0;
+    fixed.partitions.max_bytes = 0;
+    fixed.goals = vec![goal("never scans", true, "served by Query"), goal("cheap", true, "ok")];
+    let scan = &mut fixed.patterns[1];
+    (scan.operation, scan.index, scan.avg_fanout) =
+        (Some("Query".to_owned()), Some("byStatus".to_owned()), 1.0);
+    (scan.latency_ms_p99, scan.rcu) = (9.0, 360.0);
+    vec![naive, fixed]
+}

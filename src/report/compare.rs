@@ -3,15 +3,16 @@
 //! pattern's service and modelled latency, and which variant passes which goal. Text, JSON (the
 //! [`Comparison`] with the full reports) and Markdown.
 
+mod md;
+mod text;
+
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::RunFormat;
 use super::json;
-use super::markdown::{self, Align};
-use super::run::{engine_name, ms, served_by};
-use super::text::{WIDTH, paragraph, row};
+use super::run::served_by;
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PatternReport, RunReport};
@@ -279,9 +280,9 @@ fn goal_rows(reports: &[RunReport]) -> Vec<GoalRow> {
 pub fn write(out: &mut impl Write, reports: &[RunReport], format: RunFormat) -> Result<(), WriteError> {
     let comparison = Comparison::new(reports)?;
     match format {
-        RunFormat::Text => text(out, &comparison)?,
+        RunFormat::Text => text::write(out, &comparison)?,
         RunFormat::Json => json::write(out, &comparison)?,
-        RunFormat::Md => markdown(out, &comparison)?,
+        RunFormat::Md => md::write(out, &comparison)?,
     }
     Ok(())
 }
@@ -295,103 +296,20 @@ pub enum WriteError {
     Io(#[from] io::Error),
 }
 
-fn mark(passed: bool) -> &'static str {
+pub(super) fn mark(passed: bool) -> &'static str {
     if passed { "✔" } else { "✘" }
 }
 
-fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
+pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
     cell.map_or_else(|| "—".to_owned(), |c| format!("{} {}", mark(c.passed), row.unit.format(c.value)))
 }
 
-fn figure_cell(f: &FigureRow, i: usize) -> String {
+pub(super) fn figure_cell(f: &FigureRow, i: usize) -> String {
     let value = f.unit.format(f.values[i]);
     if i == 0 { value } else { format!("{value} {}", f.deltas[i].describe(f.unit)) }
 }
 
-/// Text columns: a label, then one per variant.
-const LABEL: usize = 22;
-
-fn column_width(variants: usize) -> usize {
-    ((WIDTH - LABEL - 1).saturating_sub(variants.saturating_sub(1)) / variants.max(1)).max(8)
-}
-
-fn text(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
-    let width = column_width(c.variants.len());
-    let columns = |out: &mut _, label: &str, cells: &[String]| {
-        let mut all: Vec<(&str, usize)> = vec![(label, LABEL)];
-        all.extend(cells.iter().map(|s| (s.as_str(), width)));
-        row(out, &all)
-    };
-    paragraph(
-        out,
-        0,
-        &format!(
-            "keyheat compare: {} ({}) · seed {} · {} simulated",
-            c.scenario,
-            engine_name(c.engine),
-            c.seed,
-            numbers::span(c.duration_s)
-        ),
-    )?;
-    paragraph(
-        out,
-        0,
-        &format!("Deltas are against {}, the first variant. Latency is modelled.", c.baseline),
-    )?;
-    writeln!(out)?;
-    let names: Vec<String> = c.variants.iter().map(|v| (*v).to_owned()).collect();
-    columns(out, "Key figures", &names)?;
-    for f in &c.figures {
-        let cells: Vec<String> = (0..c.variants.len()).map(|i| figure_cell(f, i)).collect();
-        columns(out, f.label, &cells)?;
-    }
-    if !c.goals.is_empty() {
-        writeln!(out)?;
-        columns(out, "Goals", &names)?;
-        for g in &c.goals {
-            let cells: Vec<String> = g.results.iter().map(|cell| goal_cell(g, cell.as_ref())).collect();
-            columns(out, &g.name, &cells)?;
-        }
-        writeln!(out)?;
-        paragraph(out, 0, &pass_line(c))?;
-    }
-    writeln!(out)?;
-    writeln!(out, "Access patterns (p99 latency is modelled)")?;
-    let name_width = c.variants.iter().map(|v| v.chars().count()).max().unwrap_or(8).clamp(8, 16);
-    for p in &c.patterns {
-        let target = p.latency_target_ms.map_or_else(String::new, |t| format!(" (target {})", ms(t)));
-        paragraph(out, 0, &format!("{}{target}", p.name))?;
-        for (variant, run) in c.variants.iter().zip(&p.runs) {
-            let Some(run) = run else {
-                row(out, &[("", 1), (variant, name_width), ("not in this report", 40)])?;
-                continue;
-            };
-            let meets = run.meets_target.map_or(" ", mark);
-            let per_call = format!("{} {}/call", numbers::factor(run.units_per_call), run.unit);
-            let p99 = format!("p99 {}", ms(run.latency_ms_p99));
-            let delta = if *variant == c.baseline {
-                String::new()
-            } else {
-                run.p99_delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds))
-            };
-            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (14 + 1) - (11 + 1);
-            row(
-                out,
-                &[
-                    (meets, 1),
-                    (variant, name_width),
-                    (&run.served_by, 18),
-                    (&per_call, 14),
-                    (&p99, 11),
-                    (&delta, rest),
-                ],
-            )?;
-        }
-    }
-    Ok(())
-}
-
-fn pass_line(c: &Comparison) -> String {
+pub(super) fn pass_line(c: &Comparison) -> String {
     if c.pass_every_goal.is_empty() {
         "No variant passes every goal.".to_owned()
     } else {
@@ -399,125 +317,14 @@ fn pass_line(c: &Comparison) -> String {
     }
 }
 
-fn markdown(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
-    writeln!(out, "# {}: {}", c.scenario, c.variants.join(" vs "))?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · latency is modelled",
-        engine_name(c.engine),
-        c.seed,
-        numbers::span(c.duration_s),
-        c.baseline
-    )?;
-    writeln!(out)?;
-    writeln!(out, "## Key figures")?;
-    writeln!(out)?;
-    let mut columns: Vec<(String, Align)> = vec![("figure".to_owned(), Align::Left)];
-    columns.extend(c.variants.iter().map(|v| ((*v).to_owned(), Align::Right)));
-    columns.extend(c.variants[1..].iter().map(|v| (format!("Δ {v}"), Align::Right)));
-    let rows: Vec<Vec<String>> = c
-        .figures
-        .iter()
-        .map(|f| {
-            let mut cells = vec![f.label.to_owned()];
-            cells.extend(f.values.iter().map(|v| f.unit.format(*v)));
-            cells.extend(f.deltas[1..].iter().map(|d| d.describe(f.unit)));
-            cells
-        })
-        .collect();
-    let borrowed: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
-    markdown::table(out, &borrowed, &rows)?;
-    if !c.goals.is_empty() {
-        writeln!(out, "## Goals")?;
-        writeln!(out)?;
-        let mut columns: Vec<(&str, Align)> = vec![("goal", Align::Left), ("target", Align::Right)];
-        columns.extend(c.variants.iter().map(|v| (*v, Align::Left)));
-        let rows: Vec<Vec<String>> = c
-            .goals
-            .iter()
-            .map(|g| {
-                let mut cells = vec![g.name.clone(), g.unit.format(g.target)];
-                cells.extend(g.results.iter().map(|cell| goal_cell(g, cell.as_ref())));
-                cells
-            })
-            .collect();
-        markdown::table(out, &columns, &rows)?;
-        writeln!(out, "{}", pass_line(c))?;
-        writeln!(out)?;
-    }
-    writeln!(out, "## Access patterns")?;
-    writeln!(out)?;
-    let columns = [
-        ("pattern", Align::Left),
-        ("variant", Align::Left),
-        ("served by", Align::Left),
-        ("units per call", Align::Right),
-        ("p50 (modelled)", Align::Right),
-        ("p99 (modelled)", Align::Right),
-        ("target", Align::Right),
-        ("Δ p99", Align::Right),
-    ];
-    let mut rows = Vec::new();
-    for p in &c.patterns {
-        for (i, (variant, run)) in c.variants.iter().zip(&p.runs).enumerate() {
-            let Some(run) = run else { continue };
-            let target = p.latency_target_ms.map_or_else(
-                || "—".to_owned(),
-                |t| format!("{} {}", ms(t), run.meets_target.map_or("", mark)),
-            );
-            let delta = if i == 0 {
-                "—".to_owned()
-            } else {
-                run.p99_delta.map_or_else(|| "—".to_owned(), |d| d.describe(GoalUnit::Milliseconds))
-            };
-            rows.push(vec![
-                p.name.clone(),
-                (*variant).to_owned(),
-                run.served_by.clone(),
-                format!("{} {}", numbers::factor(run.units_per_call), run.unit),
-                ms(run.latency_ms_p50),
-                ms(run.latency_ms_p99),
-                target,
-                delta,
-            ]);
-        }
-    }
-    markdown::table(out, &columns, &rows)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::testing::{goal, report};
-
-    /// The fixture as `naive`, and a `recommended` that serves pending-orders by a Query on an index.
-    fn pair() -> Vec<RunReport> {
-        let mut naive = report();
-        naive.totals.monthly_cost_usd = 100.0;
-        naive.goals = vec![goal("never scans", false, "ran 360 Scans"), goal("cheap", true, "ok")];
-        let mut fixed = naive.clone();
-        fixed.variant = "recommended".to_owned();
-        fixed.totals.monthly_cost_usd = 25.0;
-        fixed.totals.rcu = 12_000.0;
-        fixed.partitions.max_bytes = 0;
-        fixed.goals = vec![goal("never scans", true, "served by Query"), goal("cheap", true, "ok")];
-        let scan = &mut fixed.patterns[1];
-        (scan.operation, scan.index, scan.avg_fanout) =
-            (Some("Query".to_owned()), Some("byStatus".to_owned()), 1.0);
-        (scan.latency_ms_p99, scan.rcu) = (9.0, 360.0);
-        vec![naive, fixed]
-    }
-
-    fn render(reports: &[RunReport], format: RunFormat) -> String {
-        let mut out = Vec::new();
-        write(&mut out, reports, format).unwrap();
-        String::from_utf8(out).unwrap()
-    }
+    use crate::engine::testing::compared_reports;
 
     #[test]
     fn computes_deltas_against_the_baseline() {
-        let reports = pair();
+        let reports = compared_reports();
         let c = Comparison::new(&reports).unwrap();
         let cost = c.figures.iter().find(|f| f.key == "monthly_cost_usd").unwrap();
         assert_eq!(cost.values, [100.0, 25.0]);
@@ -538,7 +345,7 @@ mod tests {
 
     #[test]
     fn refuses_runs_that_do_not_line_up() {
-        let mut reports = pair();
+        let mut reports = compared_reports();
         assert_eq!(Comparison::new(&reports[..1]).unwrap_err(), CompareError::TooFew(1));
         reports[1].seed = 8;
         let err = Comparison::new(&reports).unwrap_err();
@@ -552,48 +359,11 @@ mod tests {
     }
 
     #[test]
-    fn text_lines_up_variants_within_80_columns() {
-        let mut reports = pair();
-        let mut third = reports[1].clone();
-        third.variant = "daily-buckets".to_owned();
-        reports.push(third);
-        for n in [2, 3] {
-            let text = render(&reports[..n], RunFormat::Text);
-            for line in text.lines() {
-                assert!(line.chars().count() <= 80, "{n} variants: {line:?}");
-            }
-        }
-        let text = render(&reports[..2], RunFormat::Text);
-        let expected = [
-            "keyheat compare: orders (DynamoDB) · seed 7 · 60 min simulated",
-            "Key figures            naive                        recommended",
-            "cost per month         $100.00                      $25.00 -$75.00 (-75%)",
-            "goals passed           1                            2 +1 (+100%)",
-            "never scans            ✘ 3                          ✔ 1",
-            "Passes every goal: recommended.",
-            "pending-orders (target 100 ms)",
-            "✘ naive       Scan ×12           2 RCU/call     p99 180 ms",
-            "✔ recommended Query on byStatus  1 RCU/call     p99 9 ms    -171 ms (-95%)",
-        ];
-        for line in expected {
-            assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
-        }
-    }
-
-    #[test]
-    fn markdown_and_json_carry_the_same_comparison() {
-        let reports = pair();
-        let md = render(&reports, RunFormat::Md);
-        for line in [
-            "# orders: naive vs recommended",
-            "| figure | naive | recommended | Δ recommended |",
-            "| cost per month | $100.00 | $25.00 | -$75.00 (-75%) |",
-            "| never scans | 2 | ✘ 3 | ✔ 1 |",
-            "| pending-orders | recommended | Query on byStatus | 1 RCU | 40 ms | 9 ms | 100 ms ✔ | -171 ms (-95%) |",
-        ] {
-            assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
-        }
-        let json: serde_json::Value = serde_json::from_str(&render(&reports, RunFormat::Json)).unwrap();
+    fn json_carries_the_comparison_and_the_reports() {
+        let reports = compared_reports();
+        let mut out = Vec::new();
+        write(&mut out, &reports, RunFormat::Json).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(json["baseline"], "naive");
         assert_eq!(json["variants"], serde_json::json!(["naive", "recommended"]));
         assert_eq!(json["pass_every_goal"], serde_json::json!(["recommended"]));
@@ -603,5 +373,6 @@ mod tests {
             (goal["results"][0]["passed"].as_bool(), goal["results"][1]["passed"].as_bool()),
             (Some(false), Some(true))
         );
+        assert!(json["figures"].as_array().unwrap().iter().all(|f| f["deltas"][0]["absolute"] == 0.0));
     }
 }
