@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use super::RunFormat;
 use super::json;
-use crate::engine::cost::usd;
+use crate::engine::cost::{self, usd};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PatternReport, RunReport};
@@ -97,7 +97,7 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         plural(t.throttled_ops, "request", "requests"),
         numbers::percent(share(t.throttled_ops, t.requests))
     );
-    vec![
+    let mut rows = vec![
         (
             "calls",
             format!(
@@ -124,13 +124,20 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             "write amplification",
             format!("{}× item writes per base write", numbers::factor(t.write_amplification)),
         ),
-        ("cost of the run", usd(t.cost_usd)),
-        (
-            "cost per month",
-            format!("{} (projected: the run's mean rates, final storage)", usd(t.monthly_cost_usd)),
-        ),
-        ("prices", t.price_source.clone()),
-    ]
+    ];
+    if t.price_source == cost::SELF_MANAGED {
+        rows.push(("cost", t.price_source.clone()));
+    } else {
+        rows.extend([
+            ("cost of the run", usd(t.cost_usd)),
+            (
+                "cost per month",
+                format!("{} (projected: the run's mean rates, final storage)", usd(t.monthly_cost_usd)),
+            ),
+            ("prices", t.price_source.clone()),
+        ]);
+    }
+    rows
 }
 
 pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
@@ -200,6 +207,18 @@ mod tests {
         assert_eq!(value["totals"]["monthly_cost_usd"], 8.86);
         assert_eq!(value["partitions"]["top"].as_array().map(Vec::len), Some(2));
         assert_eq!(render(&r), json, "the same report prints the same bytes");
+    }
+
+    #[test]
+    fn a_self_managed_profile_shows_no_dollars() {
+        let mut r = report();
+        r.totals.price_source = cost::SELF_MANAGED.to_owned();
+        let rows = totals_rows(&r);
+        assert!(
+            rows.iter().all(|(label, _)| !label.starts_with("cost of") && *label != "prices"),
+            "{rows:?}"
+        );
+        assert_eq!(rows.last().map(|(l, v)| (*l, v.as_str())), Some(("cost", cost::SELF_MANAGED)));
     }
 
     #[test]
