@@ -149,7 +149,7 @@ fn no_scan(report: &RunReport, name: &str) -> Graded {
     let calls = p.calls as f64;
     match p.operation.as_deref() {
         Some("Scan") => {
-            let growth = if p.rcu_per_call_end > p.rcu_per_call_start {
+            let growth = if grew(p) {
                 format!(
                     "; read units per call grew from {} to {} with the table",
                     numbers::count(p.rcu_per_call_start),
@@ -235,6 +235,12 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
     Graded::at_most(value, limit, GoalUnit::Usd, |vs| {
         format!("projected monthly cost {} {vs} {}", cost::usd(value), cost::usd(limit))
     })
+}
+
+/// Whether a pattern's read units per call grew noticeably (over 10%) from the first tenth of the
+/// run to the last: the sign of a Scan whose cost follows the table's size.
+pub fn grew(p: &PatternReport) -> bool {
+    p.rcu_per_call_end > p.rcu_per_call_start * 1.1 && p.rcu_per_call_end - p.rcu_per_call_start >= 0.5
 }
 
 fn pattern<'r>(report: &'r RunReport, name: &str) -> Option<&'r PatternReport> {
@@ -374,6 +380,22 @@ mod tests {
         r.patterns[0].avg_fanout = 1.25;
         let result = grade(GoalCheck::MaxFanout("customer-page".into(), 1), &r);
         assert_eq!((result.passed, result.value), (false, 1.25), "{result:?}");
+    }
+
+    #[test]
+    fn growth_means_more_than_noise() {
+        let mut p = report().patterns[1].clone();
+        let cases = [
+            (20.0, 400.0, true),
+            (717.0, 718.0, false),
+            (0.5, 0.6, false),
+            (0.0, 2.0, true),
+            (5.0, 5.0, false),
+        ];
+        for (start, end, grown) in cases {
+            (p.rcu_per_call_start, p.rcu_per_call_end) = (start, end);
+            assert_eq!(grew(&p), grown, "{start} → {end}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use super::RunFormat;
 use super::json;
 use crate::engine::cost::{self, usd};
-use crate::engine::goals::GoalUnit;
+use crate::engine::goals::{self, GoalUnit};
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PatternReport, RunReport};
 
@@ -164,7 +164,7 @@ pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
     let mut out = Vec::new();
     match p.operation.as_deref() {
         None => out.push(format!("nothing serves {}: no key or index finds its items", p.name)),
-        Some("Scan") if p.rcu_per_call_end > p.rcu_per_call_start => out.push(format!(
+        Some("Scan") if goals::grew(p) => out.push(format!(
             "{} is a Scan: read units per call went from {} to {} as the table grew",
             p.name,
             numbers::count(p.rcu_per_call_start),

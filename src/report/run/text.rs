@@ -9,7 +9,7 @@ use super::{
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
-use crate::report::text::{WIDTH, paragraph, row};
+use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
 const LABEL: usize = 22;
@@ -46,7 +46,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         writeln!(out)?;
         writeln!(out, "Notes")?;
         for note in &r.notes {
-            paragraph(out, 2, &format!("- {note}"))?;
+            item(out, 2, "-", note)?;
         }
     }
     Ok(())
@@ -192,7 +192,7 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
     for remark in remarks {
-        paragraph(out, 2, &format!("⚠ {remark}"))?;
+        item(out, 2, "⚠", &remark)?;
     }
     Ok(())
 }
@@ -204,8 +204,21 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     writeln!(out, "Goals: {}", goal_summary(r))?;
     for g in &r.goals {
-        paragraph(out, 2, &format!("{} {}", if g.passed { "✔" } else { "✘" }, g.name))?;
-        paragraph(out, 6, &g.detail)?;
+        item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
+        paragraph(out, 4, &g.detail)?;
+    }
+    Ok(())
+}
+
+/// A marked item with a hanging indent: wrapped lines align under the text, not the marker.
+fn item(out: &mut impl Write, indent: usize, marker: &str, text: &str) -> io::Result<()> {
+    let hang = indent + marker.chars().count() + 1;
+    for (i, line) in wrap(text, WIDTH - hang).iter().enumerate() {
+        if i == 0 {
+            writeln!(out, "{}{marker} {line}", " ".repeat(indent))?;
+        } else {
+            writeln!(out, "{}{line}", " ".repeat(hang))?;
+        }
     }
     Ok(())
 }
@@ -238,9 +251,10 @@ mod tests {
             "✔ customer-page  Query               9,000     2 RCU    4 ms    9 ms 20 ms",
             "  place-order    PutItem            18,000     1 WCU    5 ms    8 ms —",
             "  ⚠ pending-orders is a Scan: read units per call went from 20 to 400 as the",
+            "    table grew",
             "Goals: 1 of 2 goals passed ✘",
             "  ✘ the warehouse never scans",
-            "      pending-orders ran 360 Scans",
+            "    pending-orders ran 360 Scans",
             "  - Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.",
         ];
         for line in expected {
