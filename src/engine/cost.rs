@@ -153,7 +153,9 @@ fn note(prices: &PriceList, capacity: Capacity, gsis: usize, e: &Estimate) -> St
             prices.per_million_wru, prices.per_million_rru
         ),
         Capacity::Provisioned { read, write } => format!(
-            "provisioned {read} RCU and {write} WCU at ${} per RCU-hour and ${} per WCU-hour{}",
+            "provisioned {} RCU and {} WCU at ${} per RCU-hour and ${} per WCU-hour{}",
+            numbers::count(f64::from(read)),
+            numbers::count(f64::from(write)),
             prices.per_rcu_hour,
             prices.per_wcu_hour,
             if gsis > 0 {
@@ -166,13 +168,17 @@ fn note(prices: &PriceList, capacity: Capacity, gsis: usize, e: &Estimate) -> St
     format!(
         "Cost ({}, prices effective {}): {rates}; storage at ${} per GB-month (items + 100 bytes each, \
          index entries included), billed at its final size. The 25 GB free tier is not applied. \
-         Per month: reads {}, writes {}, storage {} — the run's mean request rates for 30 days.",
+         Per month: reads {}, writes {}, storage {} — {}.",
         prices.region,
         prices.effective,
         prices.per_gb_month,
         usd(e.month.reads),
         usd(e.month.writes),
         usd(e.month.storage),
+        match capacity {
+            Capacity::OnDemand => "the run's mean request rates for 30 days",
+            Capacity::Provisioned { .. } => "30 days of the provisioned capacity",
+        }
     )
 }
 

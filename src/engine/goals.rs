@@ -36,7 +36,10 @@ impl GoalUnit {
     pub fn format(self, value: f64) -> String {
         match self {
             GoalUnit::Bytes => numbers::bytes(value),
-            GoalUnit::Items => format!("{} items", numbers::count(value)),
+            GoalUnit::Items => {
+                let noun = if (value - 1.0).abs() < 1e-9 { "item" } else { "items" };
+                format!("{} {noun}", numbers::count(value))
+            }
             GoalUnit::Ratio => numbers::percent(value),
             GoalUnit::Count => numbers::count(value),
             GoalUnit::Requests => {
@@ -403,6 +406,7 @@ mod tests {
         let cases = [
             (GoalUnit::Bytes, 1536.0, "1.5 KB"),
             (GoalUnit::Items, 150_000.0, "150,000 items"),
+            (GoalUnit::Items, 1.0, "1 item"),
             (GoalUnit::Ratio, 0.001, "0.1%"),
             (GoalUnit::Requests, 2.0, "2 requests"),
             (GoalUnit::Factor, 1.5, "1.5×"),

@@ -77,9 +77,16 @@ impl Delta {
         Delta { absolute, percent }
     }
 
+    /// Whether the change is below a millionth of the baseline (float noise, or fractions of a
+    /// cent on a large bill): shown as "same".
+    pub fn negligible(self) -> bool {
+        let relative = self.percent.is_some_and(|p| p.abs() < 1e-4);
+        self.absolute.abs() < 1e-9 || relative
+    }
+
     /// "same", "+1.2 GB (+35%)", "-$1,114.00 (-90.3%)", "+5 (from 0)".
     pub fn describe(self, unit: GoalUnit) -> String {
-        if self.absolute.abs() < 1e-9 {
+        if self.negligible() {
             return "same".to_owned();
         }
         let sign = if self.absolute < 0.0 { "-" } else { "+" };
@@ -335,6 +342,8 @@ mod tests {
         assert_eq!(Delta::new(0.0, 5.0).describe(GoalUnit::Count), "+5 (from 0)");
         assert_eq!(Delta::new(0.001, 0.002).describe(GoalUnit::Ratio), "+0.1 pts (+100%)");
         assert_eq!(Delta::new(3.0, 3.0).describe(GoalUnit::Count), "same");
+        assert_eq!(Delta::new(5_803.2, 5_803.200_16).describe(GoalUnit::Usd), "same");
+        assert_eq!(Delta::new(100.0, 100.5).describe(GoalUnit::Usd), "+$0.50 (+0.5%)");
         assert_eq!(c.pass_every_goal, ["recommended"]);
         let pending = c.patterns.iter().find(|p| p.name == "pending-orders").unwrap();
         let fixed = pending.runs[1].as_ref().unwrap();

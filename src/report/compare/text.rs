@@ -75,7 +75,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
             } else {
                 run.p99_delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds))
             };
-            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (14 + 1) - (11 + 1);
+            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (14 + 1) - (13 + 1);
             row(
                 out,
                 &[
@@ -83,7 +83,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                     (variant, name_width),
                     (&run.served_by, 18),
                     (&per_call, 14),
-                    (&p99, 11),
+                    (&p99, 13),
                     (&delta, rest),
                 ],
             )?;
@@ -120,7 +120,7 @@ mod tests {
             "Passes every goal: recommended.",
             "pending-orders (target 100 ms)",
             "✘ naive       Scan ×12           2 RCU/call     p99 180 ms",
-            "✔ recommended Query on byStatus  1 RCU/call     p99 9 ms    -171 ms (-95%)",
+            "✔ recommended Query on byStatus  1 RCU/call     p99 9 ms      -171 ms (-95%)",
         ];
         for line in expected {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
