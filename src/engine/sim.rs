@@ -1,14 +1,107 @@
-//! The simulator: replays a scenario's workload against a key design in simulated time.
+//! The simulator: replays a scenario's workload against a key design in simulated time, with
+//! DynamoDB's semantics (or Cassandra's guidance), and reports what a real table would feel.
 //!
-//! API CONTRACT (being implemented on branch `sim`; the report writers and commands are written
-//! against it on branch `runreport`). Do not change these signatures without agreement.
+//! # What a run does
+//!
+//! Time advances in the scenario's ticks. In each tick every access pattern makes `rate × shape
+//! factor × tick` calls (the fraction carried to the next tick, so counts are exact and
+//! deterministic), spread evenly over the tick and interleaved by time. Each call does what the
+//! planner's plan for the variant says (`planner::plan`): a GetItem, a BatchGetItem of every write
+//! shard, the Queries of a fan-out (every time bucket over the range, every shard), a Scan paged
+//! 1 MB at a time, a PutItem/UpdateItem/DeleteItem with its index entries and maintained
+//! aggregates. Costs come from executing those requests against the compact table
+//! ([`ledger`]), with `store::capacity`'s rules; nothing is estimated.
+//!
+//! Every draw is a function of (seed, stream, index): a pattern's picks of call `k`, an item's
+//! attributes of ordinal `i`. The same scenario, variant and seed give byte-identical reports.
+//!
+//! # DynamoDB behaviour modelled (sources in [`meter`] and [`latency`])
+//!
+//! Physical partitions per table and GSI as hash ranges (4 for a new on-demand table), 3,000 RCU/s
+//! and 1,000 WCU/s each with a 300-second burst bucket, a table-level allowance (on-demand: twice
+//! the previous peak, which takes 30 minutes to move; provisioned: the provisioned rate plus
+//! burst), splits on size (10 GB) and on heat (80% for 5 minutes, never below one key), never
+//! merged. A throttled request is retried by the simulated client (25 ms doubling, 10 retries);
+//! a write that runs out of retries never lands. A GSI has its own partitions; writes it cannot
+//! take at once wait in a per-partition queue (the replication lag), and when a queue holds 5
+//! seconds of the partition's capacity the table's writes that touch it are throttled
+//! (back-pressure). GSI entries become readable at once (the lag is reported, not applied to
+//! reads). An LSI's entries count toward the item collection, and a write past 10 GB fails with
+//! ItemCollectionSizeLimitExceeded. TTL deletes expired items 48 hours after expiry, free.
+//!
+//! # Cassandra profile
+//!
+//! Each entity is its own table. No capacity units and no throttling: load is counted in
+//! operations and bytes per second per partition and per node of a ring of 6 nodes with
+//! replication factor 3 (a partition lives on the node owning its token and the next two; a
+//! write touches all three replicas, a read a quorum of two). Reads of large partitions get
+//! slower (see [`latency`]); partition sizes are held against ~100 MB and ~100,000 rows.
+//!
+//! # Memory
+//!
+//! Items are never materialized in bulk: a row is 16 bytes ([`ledger::Row`]) and values are
+//! regenerated from the seed when something must look at them ([`items`]). Metrics go into
+//! `engine::metrics::Metrics` at a resolution of at most [`METRIC_TICKS`] registry ticks per run;
+//! logical partitions get a registry row for the first [`LOGICAL_ROWS`] to become active and up
+//! to [`HOT_ROWS`] more that get hot later (at half a partition limit, or half the Cassandra size
+//! guidance); every logical partition keeps its own cheap totals and peaks for the report.
+//!
+//! Driving it step by step (the TUI): [`Simulation::new`], [`Simulation::step`],
+//! [`Simulation::now`], [`Simulation::progress`], [`Simulation::metrics`],
+//! [`Simulation::partitions`], [`Simulation::items_in`], [`Simulation::item`],
+//! [`Simulation::report`]. [`run`] is a loop over them.
 
+mod exec;
+mod flush;
+mod items;
+mod keys;
+mod latency;
+mod ledger;
+mod meter;
+mod regen;
 pub mod report;
+mod reporting;
+mod setup;
+mod state;
+mod table;
+mod templates;
+mod upkeep;
+mod world;
 
-use super::model::{Scenario, Variant};
-use super::time::SimDuration;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use super::metrics::Metrics;
+use super::model::{Engine, Scenario, Variant};
+use super::time::{SimDuration, SimTime};
+use super::value::{Item, KeyValue};
+use super::workload::{Picker, rate_at};
 
 pub use report::RunReport;
+
+use items::{CopyPlan, Val};
+use state::{GroupState, Load, NO_ROW, Node, PatternStats, Retry, Totals};
+use table::{Placed, Table};
+use world::{Birth, Origin, World};
+
+/// Most registry ticks one run records (the registry's tick is a whole number of simulation
+/// ticks): a year of 1-second ticks is recorded at about 64-minute resolution.
+pub const METRIC_TICKS: u64 = 8192;
+/// Logical partitions that get a registry row as they first become active.
+pub const LOGICAL_ROWS: u32 = 4096;
+/// Further logical partitions that get one when they become hot later.
+pub const HOT_ROWS: u32 = 1024;
+/// Cassandra ring: nodes and replication factor.
+pub const RING_NODES: usize = 6;
+pub const REPLICATION: usize = 3;
+/// Cassandra reads at QUORUM: two of three replicas.
+pub const READ_REPLICAS: usize = 2;
+/// TTL deletes happen this long after expiry (AWS: "typically within 48 hours").
+pub const TTL_DELAY_SECS: i64 = 48 * 3600;
 
 /// How to run: the scenario's workload settings, optionally overridden.
 #[derive(Debug, Clone, Default)]
@@ -33,6 +126,472 @@ pub fn run(
     options: &RunOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<RunReport, SimError> {
-    let _ = (scenario, variant, options, progress);
-    todo!()
+    let mut sim = Simulation::new(scenario, variant, options)?;
+    let every = (sim.ticks / 100).max(1);
+    progress(0.0);
+    while sim.step() {
+        if sim.tick % every == 0 {
+            progress(sim.progress());
+        }
+    }
+    progress(1.0);
+    Ok(sim.report())
+}
+
+/// A logical partition as the TUI's inspector and the heatmap's live edge see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionView {
+    /// The table or index it belongs to.
+    pub group: String,
+    pub key: String,
+    pub hash: u64,
+    pub items: u64,
+    /// Stored bytes (index entries with their 100-byte overhead).
+    pub bytes: u64,
+    pub peak_read_per_s: f64,
+    pub peak_write_per_s: f64,
+    pub throttled: u64,
+    /// Its registry row, when it has one.
+    pub row: Option<super::metrics::PartitionId>,
+}
+
+/// One item regenerated for people to read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemView {
+    pub entity: String,
+    pub ordinal: u32,
+    /// Write time (ms since the epoch).
+    pub written_at: SimTime,
+    pub size: u32,
+    pub item: Item,
+}
+
+/// A memoized partition key: its hash and text.
+type MemoKey = (u64, Box<[u8]>);
+
+/// Reused buffers of the hot path.
+#[derive(Debug, Default)]
+struct Scratch {
+    vals: Vec<Val>,
+    old_vals: Vec<Val>,
+    placed: Placed,
+    old_placed: Placed,
+}
+
+/// A run in progress. See the module documentation.
+pub struct Simulation {
+    world: World,
+    scenario: String,
+    variant: String,
+    seed: u64,
+    start_ms: u64,
+    tick_ms: u64,
+    tick_secs: f64,
+    /// Ticks in the run, and the next tick to run.
+    ticks: u32,
+    tick: u32,
+    tables: Vec<Table>,
+    groups: Vec<GroupState>,
+    stats: Vec<PatternStats>,
+    keys_pickers: Vec<Option<Picker>>,
+    overrides: HashMap<u32, Vec<(u16, Val)>>,
+    retries: BinaryHeap<Reverse<Retry>>,
+    retry_seq: u64,
+    ttl: Vec<VecDeque<(i64, u32)>>,
+    nodes: Vec<Node>,
+    copies: Vec<CopyPlan>,
+    /// Per copy: holders (item handles) by the member they copy from.
+    copy_holders: Vec<HashMap<u64, Vec<u32>>>,
+    metrics: Metrics,
+    stride: u32,
+    span: u32,
+    span_rows: Vec<(u32, u32)>,
+    logical_rows: u32,
+    hot_rows: u32,
+    totals: Totals,
+    window_ticks: u32,
+    /// Per pattern: calls this tick, the first call's index, calls made so far this tick.
+    plan_n: Vec<u32>,
+    plan_first: Vec<u64>,
+    scratch_text: RefCell<String>,
+    scratch: Scratch,
+    /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
+    scan_marks: Vec<Vec<usize>>,
+    /// Throttled Scans waiting to resume, by retry sequence number.
+    scan_resume: HashMap<u64, ledger::ScanCursor>,
+    /// Members each population gained by growth so far.
+    grown: Vec<u64>,
+    aggregates: Vec<upkeep::AggregatePlan>,
+    /// Per entity, by member: partition keys of templates that read only that member.
+    pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
+    /// Per table: the group of the table, then of each index (touch groups to run groups).
+    group_of: Vec<Vec<usize>>,
+    touches: Vec<table::Touch>,
+}
+
+impl std::fmt::Debug for Simulation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Simulation")
+            .field("scenario", &self.scenario)
+            .field("variant", &self.variant)
+            .field("tick", &self.tick)
+            .field("ticks", &self.ticks)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Simulation {
+    /// The simulated time now (the start of the next tick to run).
+    pub fn now(&self) -> SimTime {
+        SimTime::from_millis(self.tick_start(self.tick))
+    }
+
+    /// The fraction of the run done.
+    pub fn progress(&self) -> f64 {
+        f64::from(self.tick) / f64::from(self.ticks.max(1))
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.tick >= self.ticks
+    }
+
+    /// The metrics registry: series per partition (physical always, logical bounded), per table
+    /// and index, per access pattern; latency histograms.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Simulation ticks per registry tick.
+    pub fn metrics_stride(&self) -> u32 {
+        self.stride
+    }
+
+    /// Runs one tick; false when the run was already over.
+    pub fn step(&mut self) -> bool {
+        if self.tick >= self.ticks {
+            return false;
+        }
+        let t = self.tick;
+        self.start_tick(t);
+        self.run_events(t);
+        self.end_tick(t);
+        self.tick += 1;
+        if self.tick.is_multiple_of(self.stride) || self.tick == self.ticks {
+            self.flush_metrics();
+        }
+        true
+    }
+
+    fn start_tick(&mut self, t: u32) {
+        // Populations grow, then every pick in the tick sees them as they are now.
+        self.grow(t);
+        for pop in &mut self.world.pops {
+            pop.start_tick(t);
+        }
+        let now = SimTime::from_millis(self.tick_start(t));
+        let start = SimTime::from_millis(self.start_ms);
+        for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
+            let expected =
+                rate_at(pattern.rate, &pattern.shapes, start, now) * self.tick_secs + pattern.carry;
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a count of calls, clamped"
+            )]
+            let n = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u32;
+            pattern.carry = expected - f64::from(n);
+            self.plan_n[p] = n;
+            self.plan_first[p] = pattern.calls;
+            if let (Some(keys), Some(&first)) = (&pattern.keys, pattern.givens.first()) {
+                let ent = &self.world.entities[pattern.entity];
+                if let Some(pop) = world::member_pop(&ent.attrs[first].source) {
+                    let size = self.world.pops[pop].size;
+                    if self.keys_pickers[p].as_ref().is_none_or(|k| k.population() != size) {
+                        self.keys_pickers[p] = Some(keys.picker(size));
+                    }
+                }
+            }
+        }
+        for group in &mut self.groups {
+            if let Some(meter) = &mut group.meter {
+                meter.drain(t);
+            }
+        }
+        self.sweep_ttl(t);
+    }
+
+    /// Calls and due retries of tick `t`, in time order.
+    fn run_events(&mut self, t: u32) {
+        let end = self.tick_start(t) + self.tick_ms;
+        let patterns = self.world.patterns.len();
+        let mut made = vec![0u32; patterns];
+        loop {
+            // The next call: the pattern whose next call comes first (ties: pattern order).
+            let mut next: Option<(u64, usize)> = None;
+            for (pattern, (&done, &calls)) in made.iter().zip(&self.plan_n).enumerate() {
+                if done < calls {
+                    let at = self.call_time(t, u64::from(done), calls);
+                    if next.is_none_or(|(best, _)| at < best) {
+                        next = Some((at, pattern));
+                    }
+                }
+            }
+            let retry_due = self.retries.peek().map(|Reverse(r)| r.due_ms).filter(|&due| due < end);
+            match (next, retry_due) {
+                (None, None) => break,
+                (_, Some(due)) if next.is_none_or(|(at, _)| due <= at) => {
+                    let Reverse(retry) = self.retries.pop().expect("peeked");
+                    self.retry(retry, due.max(self.tick_start(t)));
+                }
+                (Some((at, pattern)), _) => {
+                    let index = self.plan_first[pattern] + u64::from(made[pattern]);
+                    made[pattern] += 1;
+                    self.world.patterns[pattern].calls = index + 1;
+                    self.call(exec::Call { pattern, index, tick: t, time_ms: at });
+                }
+                (None, Some(_)) => unreachable!("handled above"),
+            }
+        }
+    }
+
+    fn end_tick(&mut self, t: u32) {
+        self.split_partitions(t);
+        let now_ms = self.tick_start(t) + self.tick_ms;
+        for g in 0..self.groups.len() {
+            if let Some(meter) = &self.groups[g].meter {
+                let lag = meter.lag_secs(now_ms);
+                let group = &mut self.groups[g];
+                group.max_lag_secs = group.max_lag_secs.max(lag);
+            }
+        }
+    }
+
+    /// Population growth (`growth_per_day`): new members, and for an owning entity their items,
+    /// written as PutItems outside any access pattern.
+    fn grow(&mut self, t: u32) {
+        let elapsed_days = (u64::from(t) * self.tick_ms) as f64 / 86_400_000.0;
+        for pop in 0..self.world.pops.len() {
+            let rate = self.world.pops[pop].growth_per_day;
+            if rate <= 0.0 {
+                continue;
+            }
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a non-negative count"
+            )]
+            let grown = (rate * elapsed_days).floor() as u64;
+            let add = grown.saturating_sub(self.grown[pop]);
+            if add == 0 {
+                continue;
+            }
+            self.grown[pop] = grown;
+            let owner = self
+                .world
+                .entities
+                .iter()
+                .position(|e| e.identity.is_some_and(|(_, q)| q == pop) && e.table.is_some());
+            match owner {
+                Some(e) => {
+                    for _ in 0..add {
+                        let ordinal = self.alloc(e, Origin::Growth, 0, t, 0, 0, false);
+                        self.write_growth(e, ordinal, t);
+                    }
+                }
+                None => self.world.pops[pop].size += add,
+            }
+        }
+    }
+
+    /// A new ordinal for `entity`, with its birth recorded (and its identity member).
+    #[allow(clippy::too_many_arguments)]
+    fn alloc(
+        &mut self,
+        entity: usize,
+        origin: Origin,
+        call: u64,
+        tick: u32,
+        tick_first: u64,
+        tick_calls: u32,
+        stepping: bool,
+    ) -> u32 {
+        let ent = &mut self.world.entities[entity];
+        let ordinal = ent.next;
+        ent.next += 1;
+        let extends = ent.births.last().is_some_and(|b| {
+            b.stepping
+                && stepping
+                && b.tick == tick
+                && b.origin == origin
+                && b.call + u64::from(ordinal - b.first) == call
+        });
+        if !extends {
+            ent.births.push(Birth { first: ordinal, tick, origin, call, tick_first, tick_calls, stepping });
+        }
+        if let Some((_, pop)) = ent.identity {
+            let p = &mut self.world.pops[pop];
+            p.size = p.size.max(u64::from(ordinal) + 1);
+        }
+        ordinal
+    }
+
+    /// Logical partitions of every table and index as they stand now.
+    pub fn partitions(&self) -> Vec<PartitionView> {
+        let mut out = Vec::new();
+        for (g, &(t, index)) in self.world.groups.iter().enumerate() {
+            let table = &self.tables[t];
+            let ledger = match index {
+                None => &table.base,
+                Some(i) => &table.indexes[i].1,
+            };
+            let name = self.world.group_name(g);
+            for (p, part) in ledger.partitions().iter().enumerate() {
+                if part.items() == 0 {
+                    continue;
+                }
+                let p = u32::try_from(p).unwrap_or(u32::MAX);
+                let load = self.groups[g].loads.get(p as usize).copied().unwrap_or_default();
+                let secs = self.tick_secs;
+                out.push(PartitionView {
+                    group: name.clone(),
+                    key: items::key_label(part.key_type, ledger.key_of(p)),
+                    hash: part.hash,
+                    items: part.items(),
+                    bytes: part.bytes,
+                    peak_read_per_s: load.peak_now(0, secs),
+                    peak_write_per_s: load.peak_now(1, secs),
+                    throttled: u64::from(load.throttled),
+                    row: (load.row != NO_ROW).then_some(super::metrics::PartitionId(load.row)),
+                });
+            }
+        }
+        out
+    }
+
+    /// Up to `limit` items of a partition (by its key text) of a table or index (by name),
+    /// regenerated from the seed, in sort-key order.
+    pub fn items_in(&self, group: &str, key: &str, limit: usize) -> Vec<ItemView> {
+        let Some(g) = (0..self.world.groups.len()).find(|&g| self.world.group_name(g) == group) else {
+            return Vec::new();
+        };
+        let (t, index) = self.world.groups[g];
+        let ledger = match index {
+            None => &self.tables[t].base,
+            Some(i) => &self.tables[t].indexes[i].1,
+        };
+        let hash = crate::engine::hash::hash_bytes(key.as_bytes());
+        let found = [
+            crate::engine::value::KeyType::S,
+            crate::engine::value::KeyType::N,
+            crate::engine::value::KeyType::B,
+        ]
+        .into_iter()
+        .find_map(|ty| ledger.find(ty, key.as_bytes(), hash));
+        let Some(p) = found else { return Vec::new() };
+        ledger.partition(p).rows().iter().take(limit).filter_map(|row| self.item_by_handle(row.id)).collect()
+    }
+
+    /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated.
+    pub fn item(&self, entity: &str, ordinal: u32) -> Option<ItemView> {
+        let e = self.world.entities.iter().position(|x| x.name == entity)?;
+        self.item_by_handle(self.world.handle(e, ordinal))
+    }
+
+    fn item_by_handle(&self, handle: u32) -> Option<ItemView> {
+        let e = self.world.entity_of(handle);
+        let ordinal = self.world.ordinal_of(handle);
+        let birth = self.birth(e, ordinal)?;
+        let mut vals = Vec::new();
+        self.current_vals(e, ordinal, &mut vals);
+        let ent = &self.world.entities[e];
+        let mut item = items::materialize(&ent.attrs, &vals, &self.world.pops);
+        let mut placed = Placed::default();
+        let size = if self.place(e, ordinal, &vals, &mut placed) { placed.size } else { 0 };
+        if self.world.engine == Engine::DynamoDb {
+            item.extend(self.key_attributes(e, ordinal, &vals));
+        }
+        Some(ItemView {
+            entity: ent.name.clone(),
+            ordinal,
+            written_at: SimTime::from_millis(birth.time_ms),
+            size,
+            item,
+        })
+    }
+
+    /// A DynamoDB item's key attributes: the table's, and those of every index it is in (a
+    /// sparse index's only where its gate holds).
+    fn key_attributes(
+        &self,
+        e: usize,
+        ordinal: u32,
+        vals: &[Val],
+    ) -> Vec<(String, super::value::AttributeValue)> {
+        let ent = &self.world.entities[e];
+        let Some(t) = ent.table else { return Vec::new() };
+        let table = &self.world.tables[t];
+        let shard_key = self.shard_key(e, ordinal);
+        let mut shard = |slot: u32, count: u32| self.shard_draw(shard_key, slot, count);
+        let mut out = Vec::new();
+        let mut text = String::new();
+        let mut add = |name: &str, template: &templates::TemplatePlan, out: &mut Vec<_>| {
+            if let Some(key_type) =
+                templates::expand(template, &ent.attrs, vals, &self.world.pops, &mut shard, &mut text)
+            {
+                out.push((name.to_owned(), key_value(key_type, &text).to_attribute()));
+            }
+        };
+        if let Some(pk) = &ent.pk {
+            add(&table.pk_name, pk, &mut out);
+        }
+        if let (Some(name), Some(sk)) = (&table.sk_name, &ent.sk) {
+            add(name, sk, &mut out);
+        }
+        for (plan, index) in ent.entries.iter().zip(&table.indexes) {
+            let Some(plan) = plan else { continue };
+            if plan.gate.is_some_and(|(attr, value)| vals[attr] != value) {
+                continue;
+            }
+            if let Some(pk) = &plan.pk {
+                add(&index.pk_name, pk, &mut out);
+            }
+            if let (Some(name), Some(sk)) = (&index.sk_name, &plan.sk) {
+                add(name, sk, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The ledger of a group (a table or an index).
+    fn ledger(&self, group: usize) -> &ledger::Ledger {
+        let (t, index) = self.world.groups[group];
+        match index {
+            None => &self.tables[t].base,
+            Some(i) => &self.tables[t].indexes[i].1,
+        }
+    }
+
+    /// The load of logical partition `p` of group `g`, created on first use.
+    fn load(&mut self, g: usize, p: u32) -> &mut Load {
+        let loads = &mut self.groups[g].loads;
+        if loads.len() <= p as usize {
+            loads.resize(p as usize + 1, Load::default());
+        }
+        &mut loads[p as usize]
+    }
+}
+
+/// A key's text as a key value of its type.
+fn key_value(key_type: super::value::KeyType, text: &str) -> KeyValue {
+    match key_type {
+        super::value::KeyType::N => {
+            super::number::Number::parse(text).map_or_else(|_| KeyValue::S(text.to_owned()), KeyValue::N)
+        }
+        super::value::KeyType::B => KeyValue::B(text.as_bytes().to_vec()),
+        super::value::KeyType::S => KeyValue::S(text.to_owned()),
+    }
+}
+
+fn physical_label(lo: u64) -> String {
+    format!("hash {:04x}…", lo >> 48)
 }

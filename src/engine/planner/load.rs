@@ -168,9 +168,9 @@ mod tests {
     fn rates_average_and_peak_by_their_shapes() {
         let loaded = crate::scenario::load("orders").unwrap();
         let place = loaded.scenario.pattern("place-order").unwrap();
-        // Diurnal(factor: 3) on a base of 5/s: mean (1 + 3) / 2 × 5, peak 3 × 5.
-        assert!((mean_rate(place, 86_400.0) - 10.0).abs() < 1e-9);
-        assert!((peak_rate(place) - 15.0).abs() < 1e-9);
+        // Diurnal(factor: 3) on a base of 0.01/s: mean (1 + 3) / 2 × 0.01, peak 3 × 0.01.
+        assert!((mean_rate(place, 86_400.0) - 0.02).abs() < 1e-9);
+        assert!((peak_rate(place) - 0.03).abs() < 1e-9);
         let spike = RateShape::Spike {
             at: crate::engine::time::SimDuration::from_secs(100),
             factor: 11.0,
@@ -178,7 +178,7 @@ mod tests {
         };
         let spiked = AccessPattern { shapes: vec![spike], ..place.clone() };
         // 10× extra for 50 s of a 1,000 s run: a mean factor of 1.5.
-        assert!((mean_rate(&spiked, 1000.0) - 7.5).abs() < 1e-9);
-        assert!((peak_rate(&spiked) - 55.0).abs() < 1e-9);
+        assert!((mean_rate(&spiked, 1000.0) - 0.015).abs() < 1e-9);
+        assert!((peak_rate(&spiked) - 0.11).abs() < 1e-9);
     }
 }

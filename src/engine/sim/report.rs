@@ -53,6 +53,12 @@ pub struct Totals {
     pub monthly_cost_usd: f64,
     /// Region and date of the price list used.
     pub price_source: String,
+    /// Retries the simulated client sent after throttles (each one is a request too).
+    pub retries: u64,
+    /// Items the TTL sweeper deleted (free).
+    pub ttl_deletes: u64,
+    /// Writes refused with ItemCollectionSizeLimitExceeded (tables with an LSI, 10 GB).
+    pub collection_limit_errors: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,8 +73,29 @@ pub struct Partitions {
     pub peak_wcu_per_s: f64,
     /// Hottest / largest logical partitions of the table.
     pub top: Vec<PartitionReport>,
+    /// The busiest physical partition's peak consumption per second (DynamoDB; 0 for Cassandra).
+    pub physical_peak_rcu_per_s: f64,
+    pub physical_peak_wcu_per_s: f64,
     /// Physical partition splits (size and heat) during the run.
     pub splits: u64,
+    pub splits_for_size: u64,
+    pub splits_for_heat: u64,
+    /// Heat splits that could not help: one partition key carried the load.
+    pub heat_splits_refused: u64,
+    /// Cassandra profile: the ring's nodes (empty for DynamoDB).
+    pub nodes: Vec<NodeReport>,
+}
+
+/// One node of the Cassandra ring.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeReport {
+    pub node: String,
+    /// Bytes of the partition replicas it stores.
+    pub stored_bytes: u64,
+    /// Replica operations (a write counts on every replica, a read on a quorum).
+    pub ops: u64,
+    pub peak_ops_per_s: f64,
+    pub peak_bytes_per_s: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -97,6 +124,12 @@ pub struct IndexReport {
     pub throttled_ops: u64,
     pub hottest_key: Option<String>,
     pub peak_wcu_per_s: f64,
+    /// Distinct index partition-key values holding entries at the end.
+    pub partitions: u64,
+    /// The largest index partition, with the 100-byte overhead per entry.
+    pub max_partition_bytes: u64,
+    /// Entry writes (a put or delete is 1, a key change 2).
+    pub entry_writes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -122,6 +155,15 @@ pub struct PatternReport {
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
     pub latency_target_ms: Option<f64>,
+    /// Requests sent (every page counts), retries not included.
+    pub requests: u64,
+    pub retries: u64,
+    /// Query or Scan pages per call.
+    pub avg_pages: f64,
+    /// Calls served by a Scan.
+    pub scans: u64,
+    /// Writes refused with ItemCollectionSizeLimitExceeded.
+    pub collection_errors: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,0 +1,248 @@
+//! Simulator throughput against a bare `BTreeMap` doing the same operations, in the same run.
+//!
+//! Two workloads:
+//! - `sensors`, variant `naive`, for its whole default duration (a simulated year: ~105 million
+//!   readings of 50 sensors, Cassandra profile) — the issue's speed target: ≤ 60 s, ≤ 4 GiB.
+//! - a chat-like mix (DynamoDB): messages posted to a Zipf-chosen channel, and "the latest 50
+//!   messages of a channel" read at a tenth of that rate, for one simulated hour (1,000 posts a
+//!   second: 3.6 million messages).
+//!
+//! The baseline replays the same operation stream — the same number of writes and reads per
+//! tick, keys drawn from the same distributions — on `BTreeMap<(u32, u64), u32>` (partition,
+//! sort key → item size): an insert per write, a range walk per read (the last 24 hours of a
+//! sensor; the newest 50 of a channel), a lookup per get. It has no capacity units, no pages, no
+//! metrics: the ratio is what the simulator's bookkeeping costs.
+//!
+//! Run: `cargo bench --bench sim` (both workloads and their baselines), or
+//! `target/release/deps/sim-* --sensors-year` (the simulator alone, for `/usr/bin/time -v`), or
+//! `… --run SCENARIO VARIANT [DAYS]` (any bundled scenario; prints the report's headline figures).
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::Instant;
+
+use keyheat::engine::sim::{RunOptions, RunReport, Simulation};
+use keyheat::engine::time::SimDuration;
+use keyheat::engine::workload::Popularity;
+use keyheat::scenario;
+
+const CHAT: &str = r#"(
+    name: "chat-mix",
+    title: "Chat: post to a channel, read its latest 50",
+    entities: [
+        (name: "Message", attributes: [
+            (name: "channel_id", type: S, gen: Pick("channels")),
+            (name: "message_id", type: S, gen: New("messages")),
+            (name: "sent_at", type: Time, gen: Now),
+            (name: "author", type: S, gen: Pick("users")),
+            (name: "body", type: S, gen: Payload(120)),
+        ]),
+    ],
+    populations: [
+        (name: "channels", count: 10000, ids: "ch{:05}", popularity: Zipf()),
+        (name: "users", count: 100000, ids: "u{}"),
+        (name: "messages", count: 1, ids: "m{:010}"),
+    ],
+    patterns: [
+        (name: "post", action: Put, entity: "Message", given: ["channel_id"], rate: 1000),
+        (name: "latest", action: List, entity: "Message", given: ["channel_id"], order: Desc, limit: 50, rate: 100),
+    ],
+    variants: [
+        (name: "naive", keys: {"Message": (pk: "CH#{channel_id}", sk: "{sent_at}#{message_id}")}),
+    ],
+    workload: (duration: "1h", tick: "1s", seed: 1, start: "2025-01-01"),
+)"#;
+
+/// Runs a simulation to the end; (report, seconds, operations).
+fn simulate(
+    scenario: &keyheat::engine::model::Scenario,
+    variant: &str,
+    options: &RunOptions,
+) -> (RunReport, f64) {
+    let variant = scenario.variant(variant).expect("the bench's variants exist");
+    let start = Instant::now();
+    let mut sim = Simulation::new(scenario, variant, options).expect("the bench's scenarios run");
+    while sim.step() {}
+    let report = sim.report();
+    (report, start.elapsed().as_secs_f64())
+}
+
+/// A stream of (partition, sort key) writes and reads shaped like a pattern set: per tick,
+/// `writes` inserts under partitions drawn by `popularity` out of `partitions`, then `reads`
+/// reads; a read walks `read_span` seconds back from now (or, with `read_span` 0, the newest
+/// `read_limit` entries).
+struct Stream {
+    ticks: u64,
+    tick_secs: u64,
+    writes_per_s: f64,
+    reads_per_s: f64,
+    gets_per_s: f64,
+    partitions: u64,
+    popularity: Popularity,
+    read_span: u64,
+    read_limit: usize,
+    size: u32,
+}
+
+/// The whole part of a non-negative float (counts of operations).
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "non-negative counts far below 2^64"
+)]
+fn whole(x: f64) -> u64 {
+    x.max(0.0) as u64
+}
+
+/// A member index as a map key (populations here are far below 2^32).
+fn key32(member: u64) -> u32 {
+    u32::try_from(member).expect("bench populations fit in u32")
+}
+
+/// Replays the stream on a BTreeMap; (operations, seconds).
+fn baseline(s: &Stream) -> (u64, f64) {
+    let start = Instant::now();
+    let mut map: BTreeMap<(u32, u64), u32> = BTreeMap::new();
+    let picker = s.popularity.picker(s.partitions);
+    let (mut carry_w, mut carry_r, mut carry_g) = (0.0, 0.0, 0.0);
+    let (mut ops, mut seen, mut draws) = (0u64, 0u64, 0u64);
+    for tick in 0..s.ticks {
+        let now = 1_735_689_600 + tick * s.tick_secs;
+        carry_w += s.writes_per_s * s.tick_secs as f64;
+        carry_r += s.reads_per_s * s.tick_secs as f64;
+        carry_g += s.gets_per_s * s.tick_secs as f64;
+        let writes = whole(carry_w.floor());
+        carry_w -= writes as f64;
+        for k in 0..writes {
+            let p = key32(picker.pick(9, 1, draws).unwrap_or(0));
+            draws += 1;
+            // Spread over the tick as the simulator does (whole seconds).
+            let t = now + (2 * k + 1) * s.tick_secs / (2 * writes.max(1));
+            map.insert((p, t * 1_000_000 + draws % 1_000_000), s.size + key32(draws % 7));
+            ops += 1;
+        }
+        let reads = whole(carry_r.floor());
+        carry_r -= reads as f64;
+        for _ in 0..reads {
+            let p = key32(picker.pick(9, 2, draws).unwrap_or(0));
+            draws += 1;
+            let hi = (p, (now + 1) * 1_000_000);
+            if s.read_span > 0 {
+                let lo = (p, now.saturating_sub(s.read_span) * 1_000_000);
+                seen += map.range(lo..hi).map(|(_, &v)| u64::from(v)).sum::<u64>();
+            } else {
+                seen +=
+                    map.range((p, 0)..hi).rev().take(s.read_limit).map(|(_, &v)| u64::from(v)).sum::<u64>();
+            }
+            ops += 1;
+        }
+        let gets = whole(carry_g.floor());
+        carry_g -= gets as f64;
+        for _ in 0..gets {
+            let p = key32(picker.pick(9, 3, draws).unwrap_or(0));
+            draws += 1;
+            seen += u64::from(map.get(&(p, 0)).copied().unwrap_or(1));
+            ops += 1;
+        }
+    }
+    black_box(seen);
+    (ops, start.elapsed().as_secs_f64())
+}
+
+fn headline(name: &str, report: &RunReport, secs: f64) {
+    let t = &report.totals;
+    println!(
+        "{name}: {} ops ({} writes, {} reads) over {:.0} simulated days in {secs:.2} s = {:.0} ops/s; {} items, {:.1} MB; largest partition {:.1} MB / {} items; throttled {}",
+        t.ops,
+        t.writes,
+        t.reads,
+        report.duration_s / 86_400.0,
+        t.ops as f64 / secs,
+        t.items,
+        t.table_bytes as f64 / 1e6,
+        report.partitions.max_bytes as f64 / 1e6,
+        report.partitions.max_items,
+        t.throttled_ops,
+    );
+}
+
+fn sensors_year() -> (RunReport, f64) {
+    let loaded = scenario::load("sensors").expect("bundled");
+    simulate(&loaded.scenario, "naive", &RunOptions::default())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if args.first().map(String::as_str) == Some("--sensors-year") {
+        let (report, secs) = sensors_year();
+        headline("sensors naive, one year", &report, secs);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--run") {
+        let name = args.get(1).map_or("sensors", String::as_str);
+        let variant = args.get(2).map_or("naive", String::as_str);
+        let duration = args
+            .get(3)
+            .and_then(|d| d.parse::<f64>().ok())
+            .map(|d| SimDuration::from_millis(whole(d * 86_400_000.0)));
+        let loaded = scenario::load(name).expect("a bundled scenario or a file");
+        let (report, secs) = simulate(&loaded.scenario, variant, &RunOptions { seed: None, duration });
+        headline(&format!("{name} {variant}"), &report, secs);
+        for p in &report.patterns {
+            println!(
+                "  {:<16} {:>10} calls  rcu/call {:>9.2} → {:>9.2}  items read {:>9.1}  p50 {:>8.1} ms  p99 {:>8.1} ms  throttled {}",
+                p.name,
+                p.calls,
+                p.rcu_per_call_start,
+                p.rcu_per_call_end,
+                p.avg_items_read,
+                p.latency_ms_p50,
+                p.latency_ms_p99,
+                p.throttled
+            );
+        }
+        return;
+    }
+
+    // (a) A year of sensors, naive, then the same stream on a BTreeMap.
+    let (report, secs) = sensors_year();
+    headline("simulator  sensors naive (1 year)", &report, secs);
+    let sim_rate = report.totals.ops as f64 / secs;
+    let (ops, base_secs) = baseline(&Stream {
+        ticks: 525_600,
+        tick_secs: 60,
+        writes_per_s: 3.3333,
+        reads_per_s: 0.1,
+        gets_per_s: 0.2,
+        partitions: 50,
+        popularity: Popularity::Uniform,
+        read_span: 86_400,
+        read_limit: usize::MAX,
+        size: 72,
+    });
+    let base_rate = ops as f64 / base_secs;
+    println!("baseline   sensors-like stream: {ops} ops in {base_secs:.2} s = {base_rate:.0} ops/s");
+    println!("ratio      simulator / BTreeMap = {:.2}", sim_rate / base_rate);
+    drop(report);
+
+    // (b) The chat-like mix for a simulated hour.
+    let loaded = scenario::parse("chat-mix.ron", CHAT).expect("the bench's chat scenario parses");
+    let (report, secs) = simulate(&loaded.scenario, "naive", &RunOptions::default());
+    headline("simulator  chat mix (1 hour)", &report, secs);
+    let sim_rate = report.totals.ops as f64 / secs;
+    let (ops, base_secs) = baseline(&Stream {
+        ticks: 3_600,
+        tick_secs: 1,
+        writes_per_s: 1000.0,
+        reads_per_s: 100.0,
+        gets_per_s: 0.0,
+        partitions: 10_000,
+        popularity: Popularity::Zipf { s: 0.99, scrambled: true },
+        read_span: 0,
+        read_limit: 50,
+        size: 200,
+    });
+    let base_rate = ops as f64 / base_secs;
+    println!("baseline   chat-like stream: {ops} ops in {base_secs:.2} s = {base_rate:.0} ops/s");
+    println!("ratio      simulator / BTreeMap = {:.2}", sim_rate / base_rate);
+}

@@ -1,0 +1,336 @@
+//! Executing calls: what each pattern's call sends, what it costs, whether it is throttled, and
+//! what it changes. `read` pages through the ledger; `write` goes through
+//! `table::Table::write_into` with metering as its check. This file holds what both share: the
+//! call context, throttling and retries, and the load bookkeeping of a request that landed.
+
+mod read;
+mod write;
+
+use std::cmp::Reverse;
+
+use crate::engine::model::Engine;
+
+use super::Simulation;
+use super::latency::{MAX_RETRIES, backoff_ms};
+use super::ledger::ScanCursor;
+use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
+use super::state::{GroupState, NO_ROW, Retry};
+use super::table::Touch;
+
+pub(super) use write::{ItemWrite, WriteStatus};
+
+/// One call of a pattern: which pattern, the call's index among the pattern's calls, and the
+/// tick and time it was made at. Every draw of a call is a function of these.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Call {
+    pub pattern: usize,
+    pub index: u64,
+    pub tick: u32,
+    pub time_ms: u64,
+}
+
+/// A retried request: which request of the call, the retries made, what its first attempt fixed
+/// (a put's ordinal, the call's latency without waits, a Scan's cursor) and when it runs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Resume {
+    pub request: u16,
+    pub retries: u32,
+    pub ordinal: u32,
+    pub base_ms: f64,
+    /// This request reports the call's latency when it completes.
+    pub reports: bool,
+    pub cursor: Option<ScanCursor>,
+    pub at_ms: u64,
+}
+
+/// A request the partitions refused: what its retry needs.
+#[derive(Debug, Clone, Copy)]
+struct Refused {
+    request: u16,
+    now_ms: u64,
+    base_ms: f64,
+    reports: bool,
+    ordinal: u32,
+    cursor: Option<ScanCursor>,
+}
+
+impl Simulation {
+    fn is_head(&self, tick: u32) -> bool {
+        tick < self.ticks.div_ceil(10)
+    }
+
+    fn is_tail(&self, tick: u32) -> bool {
+        tick >= self.ticks - self.ticks.div_ceil(10)
+    }
+
+    /// A new call.
+    pub(super) fn call(&mut self, call: Call) {
+        let pattern = call.pattern;
+        let action = self.world.patterns[pattern].action;
+        let stats = &mut self.stats[pattern];
+        stats.calls += 1;
+        stats.span.calls += 1.0;
+        self.totals.ops += 1;
+        if action.is_read() {
+            self.totals.reads += 1;
+        } else {
+            self.totals.writes += 1;
+        }
+        if self.is_head(call.tick) {
+            self.stats[pattern].head.1 += 1;
+        }
+        if self.is_tail(call.tick) {
+            self.stats[pattern].tail.1 += 1;
+        }
+        if self.world.patterns[pattern].operation.is_none() {
+            self.totals.unserved_calls += 1;
+            return;
+        }
+        if action.is_read() {
+            self.read(call, None);
+        } else {
+            self.write(call, None);
+        }
+    }
+
+    /// A retry that fell due at `at_ms`.
+    pub(super) fn retry(&mut self, retry: Retry, at_ms: u64) {
+        let pattern = usize::from(retry.pattern);
+        self.totals.retries += 1;
+        self.stats[pattern].retries += 1;
+        let resume = Resume {
+            request: retry.request,
+            retries: retry.retries,
+            ordinal: retry.ordinal,
+            base_ms: f64::from_bits(retry.base_bits),
+            reports: retry.reports,
+            cursor: self.scan_resume.remove(&retry.seq),
+            at_ms,
+        };
+        let call = Call { pattern, index: retry.call, tick: retry.tick, time_ms: retry.time_ms };
+        if self.world.patterns[pattern].action.is_read() {
+            self.read(call, Some(resume));
+        } else {
+            self.write(call, Some(resume));
+        }
+    }
+
+    /// Units a request spent, into the pattern's figures and the run's.
+    fn spend(&mut self, call: Call, dim: usize, units: f64) {
+        let (head, tail) = (self.is_head(call.tick), self.is_tail(call.tick));
+        let stats = &mut self.stats[call.pattern];
+        stats.units[dim] += units;
+        if dim == READ {
+            stats.span.read_units += units;
+            if head {
+                stats.head.0 += units;
+            }
+            if tail {
+                stats.tail.0 += units;
+            }
+        } else {
+            stats.span.write_units += units;
+        }
+        self.totals.units[dim] += units;
+    }
+
+    /// A request was refused: counts it (once per request) and queues its retry,
+    /// fast-forwarding the retries that would fall in this same tick — capacity does not come
+    /// back within a tick, so they fail too. After the last retry the request fails.
+    fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
+        let pattern = call.pattern;
+        if resume.is_none() {
+            self.stats[pattern].throttled += 1;
+            self.stats[pattern].span.throttled += 1.0;
+            self.totals.throttled += 1;
+        }
+        let tick_end = self.tick_start(self.tick) + self.tick_ms;
+        let mut retries = resume.map_or(0, |r| r.retries);
+        let mut due = refused.now_ms;
+        loop {
+            if retries >= MAX_RETRIES {
+                self.stats[pattern].failed += 1;
+                self.totals.failed += 1;
+                if refused.reports {
+                    let ms = refused.base_ms + due.saturating_sub(call.time_ms) as f64;
+                    self.stats[pattern].latency(ms);
+                }
+                return;
+            }
+            retries += 1;
+            due += backoff_ms(retries);
+            if due >= tick_end {
+                break;
+            }
+            self.stats[pattern].retries += 1;
+            self.totals.retries += 1;
+        }
+        let seq = self.retry_seq;
+        self.retry_seq += 1;
+        if let Some(cursor) = refused.cursor {
+            self.scan_resume.insert(seq, cursor);
+        }
+        self.retries.push(Reverse(Retry {
+            due_ms: due,
+            seq,
+            pattern: u16::try_from(pattern).unwrap_or(u16::MAX),
+            request: refused.request,
+            retries,
+            call: call.index,
+            tick: call.tick,
+            time_ms: call.time_ms,
+            ordinal: refused.ordinal,
+            base_bits: refused.base_ms.to_bits(),
+            reports: refused.reports,
+        }));
+    }
+
+    /// A request completed in `ms`: the call's latency, counting the waits of a retried one.
+    fn completed(&mut self, call: Call, resume: Option<&Resume>, ms: f64) {
+        match resume {
+            None => self.stats[call.pattern].latency(ms),
+            Some(r) if r.reports => {
+                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
+                self.stats[call.pattern].latency(r.base_ms + waited + ms);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Adds load to logical partition `partition` of group `group` (and gives it a registry
+    /// row when one is due).
+    pub(super) fn touch(&mut self, group: usize, partition: u32, dim: usize, amount: f64, bytes: u64) {
+        #[expect(clippy::cast_possible_truncation, reason = "per-tick amounts fit an f32")]
+        let amount32 = amount as f32;
+        let secs = self.tick_secs;
+        let tick = self.tick;
+        let span = self.span;
+        let window = tick / self.window_ticks;
+        let load = self.load(group, partition);
+        load.roll(tick, secs);
+        load.now[dim] += amount;
+        load.now_bytes += bytes as f64;
+        load.total[dim] += amount;
+        load.requests += 1;
+        load.add_window(window, amount32);
+        load.span_units[dim] += amount32;
+        let needs_row = load.row == NO_ROW;
+        let queued = load.span == span;
+        let hot = load.now[dim] / secs >= 0.5 * PARTITION_RATE[dim];
+        if needs_row {
+            self.register_logical(group, partition, hot);
+        }
+        let load = self.load(group, partition);
+        if load.row != NO_ROW && !queued {
+            load.span = span;
+            self.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
+        }
+    }
+
+    /// Moves a logical partition's change of stored bytes into its physical partition (or the
+    /// Cassandra nodes holding it).
+    pub(super) fn settle(&mut self, group: usize, partition: u32) {
+        let ledger = self.ledger(group);
+        let part = ledger.partition(partition);
+        let (bytes, hash, items) = (part.bytes, part.hash, part.items());
+        let load = self.load(group, partition);
+        let delta = bytes.wrapping_sub(load.seen_bytes).cast_signed();
+        load.seen_bytes = bytes;
+        if delta == 0 {
+            return;
+        }
+        let metered_by = self.groups[group].metered_by;
+        if let Some(meter) = self.groups[metered_by].meter.as_mut() {
+            let i = meter.locate(hash);
+            meter.parts[i].bytes = meter.parts[i].bytes.wrapping_add_signed(delta);
+        }
+        if self.world.engine == Engine::Cassandra {
+            for node in replicas(hash, super::REPLICATION) {
+                self.nodes[node].stored = self.nodes[node].stored.wrapping_add_signed(delta);
+            }
+            if self.load(group, partition).row == NO_ROW && (bytes >= 50 << 20 || items >= 50_000) {
+                self.register_logical(group, partition, true);
+            }
+        }
+    }
+
+    /// Every logical partition's bytes into its physical partition (after the preload).
+    pub(super) fn settle_bytes(&mut self, group: usize) {
+        let count = u32::try_from(self.ledger(group).partitions().len()).unwrap_or(u32::MAX);
+        for partition in 0..count {
+            self.settle(group, partition);
+        }
+    }
+
+    /// Operations and bytes on the replicas of a partition (Cassandra).
+    fn node_load(&mut self, hash: u64, replicas_touched: usize, bytes: u64) {
+        let tick = self.tick;
+        let secs = self.tick_secs;
+        for n in replicas(hash, replicas_touched) {
+            let node = &mut self.nodes[n];
+            node.roll(tick, secs);
+            node.now_ops += 1.0;
+            node.now_bytes += bytes as f64;
+            node.ops += 1;
+            node.bytes_moved += bytes;
+            node.span_ops += 1.0;
+        }
+    }
+}
+
+/// The `count` nodes holding the partition with this token: the owner and the next ones.
+pub(super) fn replicas(hash: u64, count: usize) -> impl Iterator<Item = usize> {
+    let owner = usize::try_from((u128::from(hash) * super::RING_NODES as u128) >> 64).unwrap_or(0);
+    (0..count.min(super::RING_NODES)).map(move |i| (owner + i) % super::RING_NODES)
+}
+
+/// The metering check of one write: the table's partition (and LSI entries, which live on it)
+/// must have room, and every GSI partition it writes must take the entries at once or queue them
+/// (back-pressure otherwise). All or nothing.
+fn admit(
+    groups: &mut [GroupState],
+    group_of: &[usize],
+    tick: u32,
+    now_ms: u64,
+    touches: &[Touch],
+    refused: &mut Option<(usize, Refusal)>,
+) -> bool {
+    let table_group = group_of[0];
+    // GSI queues first: a refusal there must leave the table untouched.
+    let mut index_writes: Vec<(usize, usize, f64)> = Vec::new();
+    let mut table_touches: Vec<(u64, f64)> = Vec::with_capacity(touches.len());
+    for touch in touches {
+        let group = group_of[touch.group];
+        if touch.group == 0 || groups[group].metered_by != group {
+            table_touches.push((touch.hash, touch.units));
+            continue;
+        }
+        let Some(meter) = groups[group].meter.as_ref() else { continue };
+        let i = meter.locate(touch.hash);
+        match index_writes.iter_mut().find(|(g, p, _)| *g == group && *p == i) {
+            Some(entry) => entry.2 += touch.units,
+            None => index_writes.push((group, i, touch.units)),
+        }
+    }
+    for &(group, i, units) in &index_writes {
+        if groups[group].meter.as_ref().is_some_and(|m| !m.can_take(tick, i, units)) {
+            *refused = Some((group, Refusal::Backlog(i)));
+            return false;
+        }
+    }
+    if let Some(meter) = groups[table_group].meter.as_mut() {
+        let parts: Vec<(usize, f64)> =
+            table_touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
+        if let Err(refusal) = meter.consume(tick, WRITE, &parts) {
+            *refused = Some((table_group, refusal));
+            return false;
+        }
+    }
+    for (group, i, units) in index_writes {
+        if let Some(meter) = groups[group].meter.as_mut() {
+            // `can_take` said yes and nothing ran in between, so this serves or queues.
+            let _ = meter.index_write(tick, now_ms, i, units);
+        }
+    }
+    true
+}

@@ -1,0 +1,632 @@
+//! Reads: which partition keys and sort-key range a call asks, GetItem and BatchGetItem, the
+//! Queries of a fan-out (each paged 1 MB or `Limit` at a time), and Scans paged to the end of the
+//! table (or until the reader has its limit, when no order binds it). Costs are
+//! `store::read_units` of each page's bytes, eventually consistent; every request is metered.
+
+use std::ops::Bound;
+
+use crate::engine::model::{Engine, RangeSpan};
+use crate::engine::planner::Operation;
+use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
+use crate::engine::value::KeyType;
+
+use super::{Call, Refused, Resume};
+use crate::engine::sim::Simulation;
+use crate::engine::sim::items::{Val, push_text};
+use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
+use crate::engine::sim::latency;
+use crate::engine::sim::ledger::{Page, Row, ScanMode};
+use crate::engine::sim::meter::{READ, Refusal};
+use crate::engine::sim::table::PartKey;
+use crate::engine::sim::templates::{Slot, render_slot};
+use crate::engine::sim::world::{Filter, ReadPlan};
+
+/// A request's sort-key bounds in its group's encoding.
+type Range = (Bound<SortBuf>, Bound<SortBuf>);
+
+fn as_ref(bound: &Bound<SortBuf>) -> Bound<SortRef<'_>> {
+    match bound {
+        Bound::Included(b) => Bound::Included(b.as_ref()),
+        Bound::Excluded(b) => Bound::Excluded(b.as_ref()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// A sort-key value's bytes: text as it is, numbers in their order-preserving form.
+fn body(text: &str, numeric: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    if numeric {
+        push_number(text, &mut out);
+    } else {
+        out.extend_from_slice(text.as_bytes());
+    }
+    out
+}
+
+/// A bound on sort-key text in the codec of the group read (`index`: an index's entry keys).
+fn encode(bound: &Bound<String>, lower: bool, codec: Codec, index: bool, numeric: bool) -> Bound<SortBuf> {
+    let owned = match bound {
+        Bound::Included(t) | Bound::Excluded(t) => t.clone(),
+        Bound::Unbounded => return Bound::Unbounded,
+    };
+    let wrap = |v: SortBuf| {
+        if matches!(bound, Bound::Included(_)) { Bound::Included(v) } else { Bound::Excluded(v) }
+    };
+    match codec {
+        Codec::Inline => owned.parse().map_or(Bound::Unbounded, |v| wrap(SortBuf::Inline(v))),
+        Codec::Bytes if index => {
+            let bytes = body(&owned, numeric);
+            let b = if matches!(bound, Bound::Included(_)) {
+                Bound::Included(bytes.as_slice())
+            } else {
+                Bound::Excluded(bytes.as_slice())
+            };
+            match entry_bound(b, lower) {
+                Bound::Included(v) => Bound::Included(SortBuf::Bytes(v)),
+                Bound::Excluded(v) => Bound::Excluded(SortBuf::Bytes(v)),
+                Bound::Unbounded => Bound::Unbounded,
+            }
+        }
+        Codec::Bytes => wrap(SortBuf::Bytes(body(&owned, numeric))),
+    }
+}
+
+/// The slot's attribute, if it reads one.
+fn slot_attr(slot: &Slot) -> Option<usize> {
+    match slot {
+        Slot::Attr { attr, .. }
+        | Slot::Time { attr, .. }
+        | Slot::Bucket { attr, .. }
+        | Slot::Hash { attr, .. } => Some(*attr),
+        _ => None,
+    }
+}
+
+/// What one Query request read.
+#[derive(Debug, Default)]
+struct Read {
+    units: f64,
+    ms: f64,
+    items: u64,
+    matched: u64,
+    pages: u64,
+    bytes: u64,
+}
+
+impl Simulation {
+    /// The values a call knows: its givens (with the identity's item's other givens) and the
+    /// constants it compares with; everything else absent.
+    pub(super) fn inputs(&self, call: Call, out: &mut Vec<Val>) {
+        let pattern = &self.world.patterns[call.pattern];
+        let entity = pattern.entity;
+        let ent = &self.world.entities[entity];
+        out.clear();
+        out.resize(ent.attrs.len(), Val::Absent);
+        if let Some((identity, _)) = ent.identity
+            && pattern.givens.contains(&identity)
+        {
+            let member = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms);
+            if let Val::Member(m) = member
+                && let Ok(ordinal) = u32::try_from(m)
+                && ordinal < ent.next
+            {
+                let mut vals = Vec::new();
+                self.current_vals(entity, ordinal, &mut vals);
+                for &given in &pattern.givens {
+                    out[given] = vals[given];
+                }
+            }
+            out[identity] = member;
+        } else {
+            for &given in &pattern.givens {
+                out[given] = self.given_val(call.pattern, given, call.index, call.tick, call.time_ms);
+            }
+        }
+        for &(attr, value) in &pattern.equals {
+            out[attr] = value;
+        }
+    }
+
+    /// The time window a range covers at `time_ms`: (from, to) in seconds.
+    fn window(&self, span: &RangeSpan, time_ms: u64) -> (i64, i64) {
+        let now = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
+        match span {
+            RangeSpan::Last(d) => (now - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2), now),
+            _ => (i64::try_from(self.start_ms / 1000).unwrap_or(0), now),
+        }
+    }
+
+    /// Every partition key a read must ask: known slots rendered, unknown time slots over the
+    /// range's buckets, shards and hashes of unknown attributes enumerated.
+    fn partition_keys(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Vec<PartKey> {
+        let ent = &self.world.entities[plan.entities[0]];
+        let pops = &self.world.pops;
+        let mut choices: Vec<Vec<String>> = Vec::new();
+        for slot in &plan.pk.slots {
+            let mut text = String::new();
+            if render_slot(slot, &ent.attrs, known, pops, &mut text) {
+                choices.push(vec![text]);
+                continue;
+            }
+            let ranged = |attr: usize| plan.range.as_ref().filter(|(a, _)| *a == attr).map(|(_, span)| span);
+            let values: Vec<String> = match slot {
+                Slot::Shard { count, .. } | Slot::Hash { count, .. } => {
+                    (0..*count).map(|i| i.to_string()).collect()
+                }
+                Slot::Time { attr, format } => ranged(*attr).map_or_else(Vec::new, |span| {
+                    let (from, to) = self.window(span, time_ms);
+                    format
+                        .values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000)
+                        .unwrap_or_default()
+                }),
+                Slot::Bucket { attr, width_ms } => ranged(*attr).map_or_else(Vec::new, |span| {
+                    let (from, to) = self.window(span, time_ms);
+                    let (first, last) =
+                        ((from * 1000).div_euclid(*width_ms), (to * 1000).div_euclid(*width_ms));
+                    (first..=last).map(|i| i.to_string()).collect()
+                }),
+                _ => Vec::new(),
+            };
+            if values.is_empty() {
+                return Vec::new();
+            }
+            choices.push(values);
+        }
+        let mut keys = vec![String::new()];
+        for options in choices {
+            keys = keys.iter().flat_map(|k| options.iter().map(move |o| format!("{k}{o}"))).collect();
+        }
+        keys.into_iter().map(|k| PartKey::new(plan.pk.key_type, k.as_bytes())).collect()
+    }
+
+    /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
+    /// first unknown slot ranges when it reads the pattern's range attribute, else the prefix is
+    /// a `begins_with`; a fully known key is exact.
+    fn sort_text_range(
+        &self,
+        plan: &ReadPlan,
+        known: &[Val],
+        time_ms: u64,
+    ) -> (Bound<String>, Bound<String>) {
+        let Some(sk) = &plan.sk else { return (Bound::Unbounded, Bound::Unbounded) };
+        if plan.entities.len() > 1 {
+            return (Bound::Unbounded, Bound::Unbounded);
+        }
+        let ent = &self.world.entities[plan.entities[0]];
+        let numeric = sk.key_type == KeyType::N;
+        let last = sk.slots.len() - 1;
+        let mut prefix = String::new();
+        for (i, slot) in sk.slots.iter().enumerate() {
+            if render_slot(slot, &ent.attrs, known, &self.world.pops, &mut prefix) {
+                continue;
+            }
+            let attr = slot_attr(slot);
+            let span = plan.range.as_ref().filter(|(a, _)| Some(*a) == attr).map(|(_, span)| span);
+            let successor = |text: &str| prefix_successor(text).map_or(Bound::Unbounded, Bound::Excluded);
+            return match (span, attr) {
+                (Some(span @ RangeSpan::Last(_)), Some(attr)) => {
+                    let (from, to) = self.window(span, time_ms);
+                    let render = |secs: i64| {
+                        let mut vals = known.to_vec();
+                        vals[attr] = Val::time(secs);
+                        let mut text = prefix.clone();
+                        render_slot(slot, &ent.attrs, &vals, &self.world.pops, &mut text);
+                        text
+                    };
+                    let (lo, hi) = (render(from), render(to));
+                    // A suffix after the time slot: every key starting with `hi` is in range.
+                    let upper = if i == last || numeric { Bound::Included(hi) } else { successor(&hi) };
+                    (Bound::Included(lo), upper)
+                }
+                (Some(RangeSpan::BeginsWith(text)), _) if matches!(slot, Slot::Attr { .. }) && !numeric => {
+                    let start = format!("{prefix}{text}");
+                    let upper = successor(&start);
+                    (Bound::Included(start), upper)
+                }
+                _ if prefix.is_empty() || numeric => (Bound::Unbounded, Bound::Unbounded),
+                _ => (Bound::Included(prefix.clone()), successor(&prefix)),
+            };
+        }
+        (Bound::Included(prefix.clone()), Bound::Included(prefix))
+    }
+
+    /// The sort-key range a Query asks, in its group's encoding.
+    fn sort_range(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Range {
+        let (lo, hi) = self.sort_text_range(plan, known, time_ms);
+        let index = plan.index.is_some();
+        let codec = if index { Codec::Bytes } else { self.world.tables[plan.table].codec };
+        let numeric = plan.sk.as_ref().is_some_and(|sk| sk.key_type == KeyType::N);
+        (encode(&lo, true, codec, index, numeric), encode(&hi, false, codec, index, numeric))
+    }
+
+    /// Whether an item read passes the read's filter (and is of an entity the read returns).
+    fn passes(&self, plan: &ReadPlan, known: &[Val], handle: u32, time_ms: u64, vals: &mut Vec<Val>) -> bool {
+        let entity = self.world.entity_of(handle);
+        if !plan.entities.contains(&entity) {
+            return false;
+        }
+        if plan.filter.is_empty() {
+            return true;
+        }
+        if entity != plan.entities[0] {
+            return false;
+        }
+        self.current_vals(entity, self.world.ordinal_of(handle), vals);
+        let attrs = &self.world.entities[entity].attrs;
+        let now = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
+        plan.filter.iter().all(|term| match term {
+            Filter::Equals(a, v) => vals[*a] == *v,
+            Filter::Given(a) => vals[*a] == known[*a],
+            Filter::Since(a, secs) => vals[*a].secs().is_some_and(|s| s >= now - secs),
+            Filter::Prefix(a, prefix) => {
+                let mut text = String::new();
+                push_text(&attrs[*a], vals[*a], &self.world.pops, &mut text)
+                    && text.starts_with(prefix.as_str())
+            }
+        })
+    }
+
+    pub(super) fn read(&mut self, call: Call, resume: Option<Resume>) {
+        let Some(plan) = self.world.patterns[call.pattern].read.take() else {
+            self.totals.unserved_calls += 1;
+            return;
+        };
+        let operation = self.world.patterns[call.pattern].operation.unwrap_or(Operation::Query);
+        let mut known = Vec::new();
+        self.inputs(call, &mut known);
+        match operation {
+            Operation::Scan => self.scan(call, &plan, &known, resume.as_ref()),
+            Operation::GetItem | Operation::BatchGetItem => {
+                self.get(call, &plan, operation, &known, resume.as_ref());
+            }
+            _ => self.query(call, &plan, &known, resume.as_ref()),
+        }
+        self.world.patterns[call.pattern].read = Some(plan);
+    }
+
+    /// Meters a read on the partitions holding these (hash, units). `first`: the request's
+    /// first attempt (a refusal then counts against the group).
+    fn meter_read(&mut self, group: usize, touches: &[(u64, f64)], first: bool) -> Result<(), Refusal> {
+        let metered_by = self.groups[group].metered_by;
+        let tick = self.tick;
+        let Some(meter) = self.groups[metered_by].meter.as_mut() else { return Ok(()) };
+        let parts: Vec<(usize, f64)> = touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
+        let result = meter.consume(tick, READ, &parts);
+        if let Err(refusal) = result {
+            if let Refusal::Partition(i) = refusal {
+                meter.throttled(i);
+            }
+            if first {
+                self.groups[group].throttled += 1;
+            }
+        }
+        result
+    }
+
+    /// Load of one read request on a logical partition.
+    fn read_load(&mut self, group: usize, pk: &PartKey, units: f64, bytes: u64) {
+        let Some(partition) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) else { return };
+        if self.world.engine == Engine::Cassandra {
+            self.touch(group, partition, READ, 1.0, bytes);
+            self.node_load(pk.hash, crate::engine::sim::READ_REPLICAS, bytes);
+        } else {
+            self.groups[group].units[READ] += units;
+            self.touch(group, partition, READ, units, bytes);
+        }
+    }
+
+    /// A refused read request of a fan-out: queued for retry; the first one refused reports the
+    /// call's latency when it completes.
+    fn read_refused(
+        &mut self,
+        call: Call,
+        resume: Option<&Resume>,
+        request: u16,
+        ms: f64,
+        first_refusal: bool,
+    ) {
+        let reports = first_refusal && resume.is_none_or(|r| r.reports);
+        let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
+        let refused = Refused { request, now_ms, base_ms: ms, reports, ordinal: 0, cursor: None };
+        self.throttled(call, resume, refused);
+    }
+
+    fn get(
+        &mut self,
+        call: Call,
+        plan: &ReadPlan,
+        operation: Operation,
+        known: &[Val],
+        resume: Option<&Resume>,
+    ) {
+        let pks = self.partition_keys(plan, known, call.time_ms);
+        let sk = match self.sort_range(plan, known, call.time_ms).0 {
+            Bound::Included(sk) => Some(sk),
+            _ => None,
+        };
+        let cassandra = self.world.engine == Engine::Cassandra;
+        if resume.is_none() {
+            self.stats[call.pattern].fanout += pks.len() as u64;
+        }
+        let per_request = if operation == Operation::BatchGetItem { MAX_BATCH_GET_KEYS } else { 1 };
+        let mut times = Vec::new();
+        for (request, chunk) in (0u16..).zip(pks.chunks(per_request)) {
+            if resume.is_some_and(|r| r.request != request) {
+                continue;
+            }
+            let table = &self.tables[plan.table].base;
+            let sizes: Vec<(u64, bool)> = chunk
+                .iter()
+                .map(|pk| {
+                    let row = table
+                        .find(pk.key_type, &pk.text, pk.hash)
+                        .and_then(|q| table.get(q, sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)));
+                    (row.map_or(0, |r| u64::from(r.size)), row.is_some())
+                })
+                .collect();
+            // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
+            let touches: Vec<(u64, f64)> = chunk
+                .iter()
+                .zip(&sizes)
+                .map(|(pk, &(size, _))| (pk.hash, if cassandra { 0.0 } else { read_units(size, false) }))
+                .collect();
+            let units: f64 = touches.iter().map(|t| t.1).sum();
+            let ms = latency::base_ms(operation)
+                + sizes.iter().map(|&(s, _)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>();
+            if resume.is_none() {
+                self.stats[call.pattern].requests += 1;
+                self.totals.requests += 1;
+            }
+            if !cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
+                self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
+                times.push(f64::NAN);
+                continue;
+            }
+            self.spend(call, READ, units);
+            for (pk, (&(_, u), &(size, _))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+                self.read_load(plan.group, pk, u, size);
+            }
+            let found = sizes.iter().filter(|s| s.1).count() as u64;
+            let stats = &mut self.stats[call.pattern];
+            stats.items_read += found;
+            stats.items_returned += found;
+            stats.partitions_touched += chunk.len() as u64;
+            stats.span.items_read += found as f64;
+            stats.span.items_returned += found as f64;
+            stats.span.partitions += chunk.len() as f64;
+            times.push(ms);
+        }
+        self.finish_read(call, resume, &times);
+    }
+
+    /// The call's latency from its requests' times (NaN: refused, reported by its retry).
+    fn finish_read(&mut self, call: Call, resume: Option<&Resume>, times: &[f64]) {
+        if times.iter().any(|t| t.is_nan()) && resume.is_none() {
+            return;
+        }
+        let done: Vec<f64> = times.iter().copied().filter(|t| !t.is_nan()).collect();
+        if done.is_empty() {
+            return;
+        }
+        let ms = if resume.is_some() { done[0] } else { latency::fanout_ms(&done) };
+        self.completed(call, resume, ms);
+    }
+
+    /// One Query request on one partition, every page until done or the limit is met.
+    #[allow(clippy::too_many_arguments)]
+    fn query_partition(
+        &self,
+        plan: &ReadPlan,
+        known: &[Val],
+        pk: &PartKey,
+        range: &Range,
+        time_ms: u64,
+        limits: (usize, u64),
+    ) -> Read {
+        let (request_limit, still_wanted) = limits;
+        let ledger = self.ledger(plan.group);
+        let partition = ledger.find(pk.key_type, &pk.text, pk.hash);
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let mut read = Read::default();
+        let mut after = None;
+        let mut vals = Vec::new();
+        loop {
+            let page = match partition {
+                Some(q) => {
+                    ledger.query(q, as_ref(&range.0), as_ref(&range.1), plan.forward, request_limit, after)
+                }
+                None => Page { first: 0, count: 0, bytes: 0, stopped: false },
+            };
+            read.pages += 1;
+            read.units += if cassandra { 0.0 } else { read_units(page.bytes, false) };
+            read.ms += latency::request_ms(Operation::Query, page.bytes);
+            read.items += page.count as u64;
+            read.bytes += page.bytes;
+            if let Some(q) = partition {
+                if plan.look {
+                    let rows = ledger.partition(q).rows();
+                    for i in page.positions(plan.forward) {
+                        let row = rows[i];
+                        if plan.fetch && !cassandra {
+                            // An LSI without the attributes: each item is read from the table too.
+                            read.units += read_units(u64::from(self.item_size(row.id)), false);
+                        }
+                        if read.matched < still_wanted && self.passes(plan, known, row.id, time_ms, &mut vals)
+                        {
+                            read.matched += 1;
+                        }
+                    }
+                } else {
+                    read.matched += page.count as u64;
+                }
+                if page.count > 0 {
+                    after = page.positions(plan.forward).last();
+                }
+            }
+            if !page.stopped || read.matched >= still_wanted {
+                break;
+            }
+        }
+        if cassandra {
+            read.ms += latency::cassandra_partition_ms(partition.map_or(0, |q| ledger.partition(q).bytes));
+        }
+        read
+    }
+
+    fn query(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let pks = self.partition_keys(plan, known, call.time_ms);
+        let range = self.sort_range(plan, known, call.time_ms);
+        let cassandra = self.world.engine == Engine::Cassandra;
+        // Limit goes into the request when the key orders the results and nothing filters them.
+        let ordered = plan.range.is_some() && plan.sk.is_some();
+        let request_limit = match plan.limit {
+            Some(l) if plan.filter.is_empty() && (ordered || plan.range.is_none()) => l as usize,
+            _ => usize::MAX,
+        };
+        let want = plan.limit.map_or(u64::MAX, u64::from);
+        if resume.is_none() {
+            self.stats[call.pattern].fanout += pks.len() as u64;
+        }
+        let mut times = Vec::new();
+        let mut returned = 0u64;
+        for (request, pk) in (0u16..).zip(&pks) {
+            if resume.is_some_and(|r| r.request != request) {
+                continue;
+            }
+            let read = self.query_partition(
+                plan,
+                known,
+                pk,
+                &range,
+                call.time_ms,
+                (request_limit, want - returned.min(want)),
+            );
+            if resume.is_none() {
+                self.stats[call.pattern].requests += read.pages;
+                self.stats[call.pattern].pages += read.pages;
+                self.totals.requests += read.pages;
+            }
+            if !cassandra && self.meter_read(plan.group, &[(pk.hash, read.units)], resume.is_none()).is_err()
+            {
+                self.read_refused(call, resume, request, read.ms, !times.iter().any(|t: &f64| t.is_nan()));
+                times.push(f64::NAN);
+                continue;
+            }
+            self.spend(call, READ, read.units);
+            self.read_load(plan.group, pk, read.units, read.bytes);
+            returned += read.matched;
+            let stats = &mut self.stats[call.pattern];
+            stats.items_read += read.items;
+            stats.partitions_touched += 1;
+            stats.span.items_read += read.items as f64;
+            stats.span.partitions += 1.0;
+            times.push(read.ms);
+        }
+        let returned = returned.min(want);
+        self.stats[call.pattern].items_returned += returned;
+        self.stats[call.pattern].span.items_returned += returned as f64;
+        self.finish_read(call, resume, &times);
+    }
+
+    fn scan(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let cassandra = self.world.engine == Engine::Cassandra;
+        // Without an order to honour, the reader stops once it has its limit.
+        let stop_at = match (plan.limit, &plan.range) {
+            (Some(l), None) => u64::from(l),
+            _ => u64::MAX,
+        };
+        let mut cursor = resume.and_then(|r| r.cursor).unwrap_or_default();
+        if resume.is_none() {
+            let stats = &mut self.stats[call.pattern];
+            stats.fanout += 1;
+            stats.scans += 1;
+            stats.span.scans += 1.0;
+        }
+        let group = self.world.tables[plan.table].group;
+        let boundaries =
+            self.groups[group].meter.as_ref().map_or_else(|| vec![0], super::super::meter::Meter::starts);
+        let mut ms = resume.map_or(0.0, |r| r.base_ms);
+        let mut matched = 0u64;
+        let mut vals = Vec::new();
+        loop {
+            let page = {
+                let ledger = &self.tables[plan.table].base;
+                let mut check = |_: u32, row: &Row| self.passes(plan, known, row.id, call.time_ms, &mut vals);
+                let mode = match plan.mark {
+                    Some(mark) => ScanMode::Totals { mark: Some(mark), partial: &mut check },
+                    None => ScanMode::Visit(&mut check),
+                };
+                ledger.scan_page(cursor, u64::MAX, &boundaries, mode)
+            };
+            let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
+            self.stats[call.pattern].requests += 1;
+            self.stats[call.pattern].pages += 1;
+            self.totals.requests += 1;
+            if !cassandra {
+                // The page's units, shared among the physical partitions it read by bytes.
+                let touches: Vec<(u64, f64)> = if page.bytes == 0 {
+                    vec![(0, units)]
+                } else {
+                    page.by_range
+                        .iter()
+                        .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
+                        .collect()
+                };
+                if self.meter_read(group, &touches, resume.is_none()).is_err() {
+                    let now_ms = resume.map_or(call.time_ms, |r| r.at_ms) + latency_ms(ms);
+                    let refused = Refused {
+                        request: 0,
+                        now_ms,
+                        base_ms: ms,
+                        reports: true,
+                        ordinal: 0,
+                        cursor: Some(cursor),
+                    };
+                    self.throttled(call, resume, refused);
+                    return;
+                }
+                self.groups[group].units[READ] += units;
+            }
+            self.spend(call, READ, units);
+            ms += latency::request_ms(Operation::Scan, page.bytes);
+            matched += page.matched;
+            let stats = &mut self.stats[call.pattern];
+            stats.items_read += page.count;
+            stats.span.items_read += page.count as f64;
+            match page.next {
+                Some(next) if page.stopped && matched < stop_at => cursor = next,
+                _ => break,
+            }
+        }
+        let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
+        let live = self.tables[plan.table].base.live_partitions();
+        let figures = &mut self.stats[call.pattern];
+        figures.items_returned += answered;
+        figures.span.items_returned += answered as f64;
+        figures.partitions_touched += live;
+        match resume {
+            None => self.stats[call.pattern].latency(ms),
+            Some(r) if r.reports => {
+                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
+                self.stats[call.pattern].latency(ms + waited);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// An item's size now (for LSI fetches).
+    fn item_size(&self, handle: u32) -> u32 {
+        let entity = self.world.entity_of(handle);
+        let ordinal = self.world.ordinal_of(handle);
+        let mut vals = Vec::new();
+        self.current_vals(entity, ordinal, &mut vals);
+        let mut placed = crate::engine::sim::table::Placed::default();
+        if self.place(entity, ordinal, &vals, &mut placed) { placed.size } else { 0 }
+    }
+}
+
+/// Whole milliseconds of a modelled time (for scheduling a retry after a Scan's pages).
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small positive time")]
+fn latency_ms(ms: f64) -> u64 {
+    ms.max(0.0).round() as u64
+}

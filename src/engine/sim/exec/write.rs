@@ -1,0 +1,481 @@
+//! Writes: a put writes a new item (a new ordinal, values from the seed); an update or delete
+//! names an existing item (by its identity, or by the key the call's givens make) and an update
+//! draws new values for the attributes it sets — or creates the item, as UpdateItem does. Every
+//! write goes through `Table::write_into` with metering as its check; its new values become the
+//! item's overrides only once it lands.
+
+use crate::engine::hash::combine;
+use crate::engine::model::{Action, Engine};
+
+use super::{Call, Refused, Resume, admit};
+use crate::engine::sim::Simulation;
+use crate::engine::sim::items::{Val, generate};
+use crate::engine::sim::latency;
+use crate::engine::sim::meter::{Refusal, WRITE};
+use crate::engine::sim::regen::BirthInfo;
+use crate::engine::sim::table::{Placed, Touch, WriteRefused};
+use crate::engine::sim::world::Origin;
+
+/// No ordinal (a retry of a request that did not allocate one).
+const NO_ORDINAL: u32 = u32::MAX;
+
+/// How a write went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine::sim) enum WriteStatus {
+    Done,
+    Throttled,
+    /// The item's table keys do not expand (a key attribute is missing).
+    Invalid,
+    /// ItemCollectionSizeLimitExceeded.
+    Collection,
+}
+
+/// One item write.
+#[derive(Debug, Clone, Copy)]
+pub(in crate::engine::sim) struct ItemWrite<'a> {
+    pub entity: usize,
+    pub ordinal: u32,
+    /// The item's values after the write; `None` deletes it.
+    pub vals: Option<&'a [Val]>,
+    /// Attribute values that become the item's overrides once the write lands.
+    pub changes: &'a [(u16, Val)],
+    /// The pattern whose call writes it (`None`: growth, aggregates, copies).
+    pub pattern: Option<usize>,
+    pub now_ms: u64,
+    /// The request's first attempt (a refusal then counts as a throttled request).
+    pub first: bool,
+}
+
+/// The item an update or delete names.
+struct Target {
+    ordinal: u32,
+    /// The call allocated it (an update of a missing item).
+    created: bool,
+    changes: Vec<(u16, Val)>,
+}
+
+impl Simulation {
+    pub(super) fn write(&mut self, call: Call, resume: Option<Resume>) {
+        let pattern = call.pattern;
+        let action = self.world.patterns[pattern].action;
+        let entity = self.world.patterns[pattern].entity;
+        let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
+        let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
+        let mut vals = std::mem::take(&mut self.scratch.vals);
+        let target = match action {
+            Action::Put => {
+                let ordinal = if let Some(r) = resume {
+                    r.ordinal
+                } else {
+                    let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
+                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
+                };
+                let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
+                self.born_vals(entity, ordinal, birth, &mut vals);
+                Some(Target { ordinal, created: true, changes: Vec::new() })
+            }
+            Action::Update | Action::Delete => self.target(call, action, resume.as_ref(), &mut vals),
+            Action::Get | Action::List => None,
+        };
+        let Some(target) = target else {
+            self.scratch.vals = vals;
+            return;
+        };
+        if resume.is_none() {
+            self.stats[pattern].requests += 1;
+            self.stats[pattern].fanout += 1;
+            self.totals.requests += 1;
+        }
+        let write = ItemWrite {
+            entity,
+            ordinal: target.ordinal,
+            vals: (action != Action::Delete).then_some(vals.as_slice()),
+            changes: &target.changes,
+            pattern: Some(pattern),
+            now_ms,
+            first: resume.is_none(),
+        };
+        let status = self.write_item(write);
+        let ms = latency::WRITE_MS;
+        match status {
+            WriteStatus::Done => {
+                self.completed(call, resume.as_ref(), ms);
+                if action == Action::Update && !self.copies.is_empty() {
+                    for (attr, value) in target.changes {
+                        self.rewrite_copies(
+                            entity,
+                            target.ordinal,
+                            usize::from(attr),
+                            value,
+                            pattern,
+                            now_ms,
+                        );
+                    }
+                }
+                if action != Action::Delete {
+                    for a in 0..self.world.patterns[pattern].aggregates.len() {
+                        let aggregate = self.world.patterns[pattern].aggregates[a];
+                        self.aggregate(aggregate, entity, &vals, pattern, now_ms);
+                    }
+                }
+            }
+            WriteStatus::Throttled => {
+                let ordinal =
+                    if action == Action::Put || target.created { target.ordinal } else { NO_ORDINAL };
+                let refused =
+                    Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal, cursor: None };
+                self.throttled(call, resume.as_ref(), refused);
+            }
+            WriteStatus::Invalid | WriteStatus::Collection => {
+                self.stats[pattern].failed += 1;
+                self.totals.failed += 1;
+                if status == WriteStatus::Collection {
+                    self.stats[pattern].collection_errors += 1;
+                    self.totals.collection_errors += 1;
+                }
+                self.completed(call, resume.as_ref(), ms);
+            }
+        }
+        self.scratch.vals = vals;
+    }
+
+    /// The item an update or delete names, with its values after the call in `vals` (an update
+    /// sets fresh draws of its `sets`). An update of a missing item creates it (as UpdateItem
+    /// does); a delete of one names nothing.
+    fn target(
+        &mut self,
+        call: Call,
+        action: Action,
+        resume: Option<&Resume>,
+        vals: &mut Vec<Val>,
+    ) -> Option<Target> {
+        let pattern = &self.world.patterns[call.pattern];
+        let entity = pattern.entity;
+        let ent = &self.world.entities[entity];
+        let t_idx = ent.table?;
+        let mut named = None;
+        if let Some((identity, _)) = ent.identity
+            && pattern.givens.contains(&identity)
+        {
+            // The call names an item by its identity; its key comes from its values.
+            let Val::Member(m) = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms)
+            else {
+                return None;
+            };
+            named = Some(u32::try_from(m).ok().filter(|&o| o < ent.next)?);
+        }
+        let mut placed = Placed::default();
+        let existing = if let Some(ordinal) = named {
+            self.current_vals(entity, ordinal, vals);
+            // If another item now holds its key, that one is written.
+            self.place(entity, ordinal, vals, &mut placed)
+                .then(|| self.tables[t_idx].current(&placed))
+                .flatten()
+        } else {
+            let mut known = Vec::new();
+            self.inputs(call, &mut known);
+            let shards = (self.world.patterns[call.pattern].stream, call.index);
+            // A key the call's givens cannot make names nothing.
+            if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
+                return None;
+            }
+            self.tables[t_idx].current(&placed)
+        };
+        let (ordinal, created) = match existing {
+            Some(row) if self.world.entity_of(row.id) == entity => (self.world.ordinal_of(row.id), false),
+            Some(_) => return None,
+            None if action == Action::Delete => return None,
+            None => match (named, resume.map(|r| r.ordinal).filter(|&o| o != NO_ORDINAL)) {
+                (Some(o), _) | (None, Some(o)) => (o, named.is_none()),
+                (None, None) => {
+                    let origin = Origin::Pattern(u16::try_from(call.pattern).unwrap_or(u16::MAX));
+                    (self.alloc(entity, origin, call.index, call.tick, call.index, 1, false), true)
+                }
+            },
+        };
+        self.current_vals(entity, ordinal, vals);
+        let mut changes = Vec::new();
+        if action == Action::Update {
+            let secs = i64::try_from(call.time_ms / 1000).unwrap_or(0);
+            for &attr in &self.world.patterns[call.pattern].sets {
+                let a = &self.world.entities[entity].attrs[attr];
+                let stream = combine(&[self.world.patterns[call.pattern].stream, 0x5e7, attr as u64]);
+                let value = match generate(&a.source, self.seed, stream, call.index, secs, a.ty) {
+                    Val::Absent => vals[attr],
+                    value => value,
+                };
+                vals[attr] = value;
+                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
+            }
+        }
+        Some(Target { ordinal, created, changes })
+    }
+
+    /// The item now at `placed`'s key, placed (regenerated when its index entries or Scan marks
+    /// matter), with its values in `old_vals`.
+    fn old_item(&self, t_idx: usize, placed: &Placed, old_vals: &mut Vec<Val>, out: &mut Placed) -> bool {
+        let Some(row) = self.tables[t_idx].current(placed) else { return false };
+        let regenerate = !self.world.tables[t_idx].indexes.is_empty() || !self.scan_marks[t_idx].is_empty();
+        if regenerate || !self.copies.is_empty() {
+            let (entity, ordinal) = (self.world.entity_of(row.id), self.world.ordinal_of(row.id));
+            self.current_vals(entity, ordinal, old_vals);
+            if !self.place(entity, ordinal, old_vals, out) {
+                return false;
+            }
+        } else {
+            old_vals.clear();
+            out.entries.clear();
+            out.id = row.id;
+        }
+        // The old item sits where the row is.
+        out.pk.clone_from(&placed.pk);
+        out.sk.clone_from(&placed.sk);
+        out.size = row.size;
+        true
+    }
+
+    /// Writes (or deletes) one item through its table, metered.
+    pub(in crate::engine::sim) fn write_item(&mut self, write: ItemWrite<'_>) -> WriteStatus {
+        let entity = write.entity;
+        let Some(t_idx) = self.world.entities[entity].table else { return WriteStatus::Invalid };
+        let mut placed = std::mem::take(&mut self.scratch.placed);
+        let mut old_placed = std::mem::take(&mut self.scratch.old_placed);
+        let mut old_vals = std::mem::take(&mut self.scratch.old_vals);
+        let status = self.write_placed(write, t_idx, &mut placed, &mut old_placed, &mut old_vals);
+        self.scratch.placed = placed;
+        self.scratch.old_placed = old_placed;
+        self.scratch.old_vals = old_vals;
+        status
+    }
+
+    fn write_placed(
+        &mut self,
+        write: ItemWrite<'_>,
+        t_idx: usize,
+        placed: &mut Placed,
+        old_placed: &mut Placed,
+        old_vals: &mut Vec<Val>,
+    ) -> WriteStatus {
+        let mut current = Vec::new();
+        let key_vals = if let Some(v) = write.vals {
+            v
+        } else {
+            self.current_vals(write.entity, write.ordinal, &mut current);
+            &current
+        };
+        if !self.place(write.entity, write.ordinal, key_vals, placed) {
+            return WriteStatus::Invalid;
+        }
+        let has_old = self.old_item(t_idx, placed, old_vals, old_placed);
+        let old = has_old.then_some(&*old_placed);
+        if write.vals.is_none() && old.is_none() {
+            // Deleting nothing still costs one write unit; it changes nothing.
+            return WriteStatus::Done;
+        }
+        let new = write.vals.is_some().then_some(&*placed);
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let tick = self.tick;
+        let groups = &mut self.groups;
+        let group_of = &self.group_of[t_idx];
+        let mut refused: Option<(usize, Refusal)> = None;
+        let mut touches = std::mem::take(&mut self.touches);
+        let result = self.tables[t_idx].write_into(
+            old,
+            new,
+            &mut |touches: &[Touch]| {
+                cassandra || admit(groups, group_of, tick, write.now_ms, touches, &mut refused)
+            },
+            &mut touches,
+        );
+        let status = match result {
+            Ok(entry_writes) => {
+                let old_handle = old.map(|o| o.id);
+                self.after_write(t_idx, &touches, entry_writes, write.pattern);
+                self.update_marks(
+                    t_idx,
+                    touches[0].partition,
+                    old_handle.map(|h| (h, old_vals.as_slice())),
+                    write,
+                );
+                if let Some(h) = old_handle
+                    && (write.vals.is_none() || h != placed.id)
+                {
+                    self.overrides.remove(&h);
+                }
+                if !write.changes.is_empty() {
+                    let changes = self.overrides.entry(placed.id).or_default();
+                    for &(attr, value) in write.changes {
+                        match changes.iter_mut().find(|(a, _)| *a == attr) {
+                            Some(entry) => entry.1 = value,
+                            None => changes.push((attr, value)),
+                        }
+                    }
+                }
+                if let Some(vals) = write.vals
+                    && old_handle != Some(placed.id)
+                {
+                    self.after_new_item(write.entity, write.ordinal, vals);
+                }
+                WriteStatus::Done
+            }
+            Err(WriteRefused::Throttled) => {
+                if let Some((group, refusal)) = refused {
+                    self.write_refused(t_idx, group, refusal, placed, write.first);
+                }
+                WriteStatus::Throttled
+            }
+            Err(WriteRefused::CollectionLimit { .. }) => WriteStatus::Collection,
+        };
+        self.touches = touches;
+        status
+    }
+
+    /// Counts a refused write on the group, partition and logical partition that refused it.
+    fn write_refused(&mut self, t_idx: usize, group: usize, refusal: Refusal, placed: &Placed, first: bool) {
+        if first {
+            self.groups[group].throttled += 1;
+        }
+        let metered_by = self.groups[group].metered_by;
+        if let Some(meter) = self.groups[metered_by].meter.as_mut()
+            && let Refusal::Partition(i) | Refusal::Backlog(i) = refusal
+        {
+            meter.throttled(i);
+        }
+        if group == self.group_of[t_idx][0] {
+            let pk = &placed.pk;
+            if let Some(partition) = self.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
+                let load = self.load(group, partition);
+                load.throttled += 1;
+                load.span_throttled += 1;
+            }
+        }
+    }
+
+    /// Keeps the ledger marks of Scans with constant filters: an item written gains or loses
+    /// the mark as its values match or not.
+    fn update_marks(
+        &mut self,
+        t_idx: usize,
+        partition: u32,
+        old: Option<(u32, &[Val])>,
+        write: ItemWrite<'_>,
+    ) {
+        for k in 0..self.scan_marks[t_idx].len() {
+            let before = old.is_some_and(|(handle, vals)| {
+                self.mark_matches(t_idx, k, self.world.entity_of(handle), vals)
+            });
+            let after = write.vals.is_some_and(|vals| self.mark_matches(t_idx, k, write.entity, vals));
+            if before != after {
+                self.tables[t_idx].base.mark(partition, k, if after { 1 } else { -1 });
+            }
+        }
+    }
+
+    /// Bookkeeping of a new item: its TTL expiry and, for copy holders, its source.
+    fn after_new_item(&mut self, entity: usize, ordinal: u32, vals: &[Val]) {
+        let handle = self.world.handle(entity, ordinal);
+        if let Some(attr) = self.world.entities[entity].ttl_attr
+            && let Some(expires) = vals[attr].secs()
+        {
+            self.ttl[entity].push_back((expires, handle));
+        }
+        for (c, copy) in self.copies.iter().enumerate() {
+            if copy.to == entity
+                && let Val::Member(m) = vals[copy.by_attr]
+            {
+                self.copy_holders[c].entry(m).or_default().push(handle);
+            }
+        }
+    }
+
+    /// Units, loads and bytes of a write that landed.
+    fn after_write(&mut self, t_idx: usize, touches: &[Touch], entry_writes: u32, pattern: Option<usize>) {
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let units: f64 = touches.iter().map(|t| t.units).sum();
+        self.totals.item_writes += 1;
+        self.totals.entry_writes += u64::from(entry_writes);
+        if let Some(pattern) = pattern {
+            self.totals.base_writes += 1;
+            if !cassandra {
+                let call = Call { pattern, index: 0, tick: self.tick, time_ms: 0 };
+                self.spend(call, WRITE, units);
+            }
+        } else if !cassandra {
+            self.totals.units[WRITE] += units;
+        }
+        for (k, touch) in touches.iter().enumerate() {
+            let group = self.group_of[t_idx][touch.group];
+            if touch.group > 0 {
+                self.groups[group].entry_writes += 1;
+            }
+            if !cassandra {
+                self.groups[group].units[WRITE] += touch.units;
+            }
+            self.touch(group, touch.partition, WRITE, if cassandra { 1.0 } else { touch.units }, 0);
+            if cassandra && touch.group == 0 {
+                self.node_load(touch.hash, crate::engine::sim::REPLICATION, 0);
+            }
+            let first =
+                !touches[..k].iter().any(|t| t.group == touch.group && t.partition == touch.partition);
+            if first {
+                self.settle(group, touch.partition);
+            }
+        }
+    }
+
+    /// The preload: an initial item, written for free (the table was loaded before the run).
+    pub(in crate::engine::sim) fn write_free(&mut self, entity: usize, ordinal: u32) {
+        let Some(birth) = self.birth(entity, ordinal) else { return };
+        let mut vals = Vec::new();
+        self.born_vals(entity, ordinal, birth, &mut vals);
+        let Some(t_idx) = self.world.entities[entity].table else { return };
+        let mut placed = Placed::default();
+        if !self.place(entity, ordinal, &vals, &mut placed) {
+            return;
+        }
+        let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
+        let old = self.old_item(t_idx, &placed, &mut old_vals, &mut old_placed).then_some(&old_placed);
+        let old_handle = old.map(|o| o.id);
+        let mut touches = Vec::new();
+        if self.tables[t_idx].write_into(old, Some(&placed), &mut |_| true, &mut touches).is_ok() {
+            let write = ItemWrite {
+                entity,
+                ordinal,
+                vals: Some(&vals),
+                changes: &[],
+                pattern: None,
+                now_ms: self.start_ms,
+                first: true,
+            };
+            self.update_marks(
+                t_idx,
+                touches[0].partition,
+                old_handle.map(|h| (h, old_vals.as_slice())),
+                write,
+            );
+            self.after_new_item(entity, ordinal, &vals);
+        }
+    }
+
+    /// A member a population gained by growth: its item, written as a metered PutItem outside
+    /// any pattern.
+    pub(in crate::engine::sim) fn write_growth(&mut self, entity: usize, ordinal: u32, tick: u32) {
+        let Some(birth) = self.birth(entity, ordinal) else { return };
+        let mut vals = Vec::new();
+        self.born_vals(entity, ordinal, birth, &mut vals);
+        self.totals.requests += 1;
+        self.totals.growth_writes += 1;
+        let write = ItemWrite {
+            entity,
+            ordinal,
+            vals: Some(&vals),
+            changes: &[],
+            pattern: None,
+            now_ms: self.tick_start(tick),
+            first: true,
+        };
+        if self.write_item(write) != WriteStatus::Done {
+            self.totals.failed += 1;
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! Items without storing them. Every attribute value of item `ordinal` of an entity is a pure
+//! function of the seed, the entity, the ordinal and the item's birth (the tick and the call that
+//! wrote it), plus the compact overrides an update leaves; so the simulator keeps 16 bytes a row
+//! and regenerates an item whenever something must look at it (a filter, an index entry, the
+//! inspector).
+//!
+//! Values are [`Val`]s: a population member, a number in hundredths, one of the attribute's
+//! texts, a payload length, a boolean. Their sizes follow DynamoDB's rules
+//! (`value::AttributeValue::size`; numbers as `number::Number::size`) without building the
+//! value; [`materialize`](Entities::materialize) builds the real `Item` for people to read.
+//!
+//! Generated numbers keep two decimals (`Normal(mean: 21.5, sd: 4)` gives `23.17`); `Time`
+//! values are whole epoch seconds; payloads are ASCII letters (or bytes for B). A DynamoDB item
+//! also carries its key attributes (`PK`, `SK`, `GSI1PK`…), whose text counts in its size, as the
+//! planner's representative item does; a Cassandra row does not (its keys are its columns).
+
+use std::fmt::Write as _;
+
+use crate::engine::hash::{combine, hash_bytes, mix64};
+use crate::engine::model::{self, AttrType, Generator, Population};
+use crate::engine::number::Number;
+use crate::engine::time::push_padded;
+use crate::engine::value::{AttributeValue, Item, KeyType};
+use crate::engine::workload::{Picker, Popularity, Sampler};
+
+/// One attribute's value, compactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Val {
+    #[default]
+    Absent,
+    /// Member `i` of the attribute's population.
+    Member(u64),
+    /// A number in hundredths.
+    Num(i64),
+    /// Text `i` of the attribute's choices.
+    Choice(u32),
+    /// Filler: length, and a salt that picks its letters.
+    Payload(u32, u32),
+    Bool(bool),
+}
+
+impl Val {
+    /// Whole seconds of a time value (hundredths of a second dropped).
+    pub fn secs(self) -> Option<i64> {
+        match self {
+            Val::Num(h) => Some(h.div_euclid(100)),
+            _ => None,
+        }
+    }
+
+    pub fn time(secs: i64) -> Val {
+        Val::Num(secs.saturating_mul(100))
+    }
+}
+
+/// Decimal digits of `n` (1 for 0).
+pub fn digits(mut n: u64) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// Bytes a number in hundredths takes in an item: DynamoDB's rule as `Number::size` applies it
+/// (zero is 1 byte; else 1 + ceil(d/2) for d significant digits, +1 when d and the first digit's
+/// exponent are both even, +1 when negative).
+pub fn number_size(hundredths: i64) -> usize {
+    if hundredths == 0 {
+        return 1;
+    }
+    let mut m = hundredths.unsigned_abs();
+    let total = digits(m);
+    let mut trailing = 0;
+    while m.is_multiple_of(10) {
+        m /= 10;
+        trailing += 1;
+    }
+    let d = total - trailing;
+    let leading = total.cast_signed() - 3;
+    let mut size = 1 + d.div_ceil(2);
+    if d.is_multiple_of(2) && leading % 2 == 0 {
+        size += 1;
+    }
+    size + usize::from(hundredths < 0)
+}
+
+/// Canonical text of a number in hundredths (`2150` → `21.5`, `-5` → `-0.05`).
+pub fn push_number_text(hundredths: i64, out: &mut String) {
+    let m = hundredths.unsigned_abs();
+    if hundredths < 0 {
+        out.push('-');
+    }
+    push_padded(out, m / 100, 1);
+    let frac = m % 100;
+    if frac != 0 {
+        out.push('.');
+        if frac.is_multiple_of(10) {
+            push_padded(out, frac / 10, 1);
+        } else {
+            push_padded(out, frac, 2);
+        }
+    }
+}
+
+/// A population id format split around its slot: `sensor-{:05}` → ("sensor-", 5, "").
+#[derive(Debug, Clone)]
+pub struct IdFormat {
+    prefix: String,
+    width: usize,
+    suffix: String,
+}
+
+impl IdFormat {
+    fn new(format: &str) -> IdFormat {
+        let (Some(open), Some(close)) = (format.find('{'), format.find('}')) else {
+            return IdFormat { prefix: format.to_owned(), width: 0, suffix: String::new() };
+        };
+        let spec = &format[open + 1..close];
+        let width = spec.strip_prefix(":0").and_then(|w| w.parse().ok()).unwrap_or(0);
+        IdFormat { prefix: format[..open].to_owned(), width, suffix: format[close + 1..].to_owned() }
+    }
+
+    fn len(&self, member: u64) -> usize {
+        self.prefix.len() + digits(member).max(self.width) + self.suffix.len()
+    }
+
+    fn push(&self, member: u64, out: &mut String) {
+        out.push_str(&self.prefix);
+        push_padded(out, member, self.width);
+        out.push_str(&self.suffix);
+    }
+}
+
+/// A population while the run goes: its size now, and its size at the start of every tick it
+/// changed (picks in a tick see the population as the tick began, so a regenerated pick sees
+/// what the original one saw).
+#[derive(Debug, Clone)]
+pub struct Pop {
+    pub name: String,
+    pub format: IdFormat,
+    /// Ids are numbers (the id format is only `{}`).
+    pub numeric: bool,
+    pub popularity: Popularity,
+    pub growth_per_day: f64,
+    pub initial: u64,
+    /// Members now.
+    pub size: u64,
+    log: Vec<(u32, u64)>,
+    picker: Picker,
+}
+
+impl Pop {
+    pub fn new(p: &Population) -> Pop {
+        Pop {
+            name: p.name.clone(),
+            format: IdFormat::new(&p.id_format),
+            numeric: p.id_format == "{}",
+            popularity: p.popularity.clone(),
+            growth_per_day: p.growth_per_day,
+            initial: p.count,
+            size: p.count,
+            log: vec![(0, p.count)],
+            picker: p.popularity.picker(p.count),
+        }
+    }
+
+    /// Notes the size at the start of `tick` (call once per tick, in order).
+    pub fn start_tick(&mut self, tick: u32) {
+        if self.log.last().is_none_or(|&(_, size)| size != self.size) {
+            self.log.push((tick, self.size));
+        }
+        if self.picker.population() != self.size {
+            self.picker = self.popularity.picker(self.size);
+        }
+    }
+
+    /// Members at the start of `tick`.
+    pub fn size_at(&self, tick: u32) -> u64 {
+        let i = self.log.partition_point(|&(t, _)| t <= tick);
+        self.log[i.max(1) - 1].1
+    }
+
+    /// A member by the population's own popularity, as of the current tick.
+    pub fn pick(&self, seed: u64, stream: u64, index: u64) -> Option<u64> {
+        self.picker.pick(seed, stream, index)
+    }
+}
+
+/// How an attribute gets its value.
+#[derive(Debug, Clone)]
+pub enum Gen {
+    Pick(usize),
+    New(usize),
+    Now,
+    /// The write time plus this many seconds.
+    NowPlus(i64),
+    /// One of `texts` by weight (`Text` is a choice of one).
+    Choice(Vec<f64>),
+    Number(Sampler),
+    Payload(u32),
+    Chance(f64),
+    Sometimes(f64, Box<Gen>),
+    /// A denormalized copy: the value of attribute `attribute` of the `copy`-th copy's source item.
+    Copy(usize),
+    /// Kept in the overrides (a maintained aggregate); absent until written.
+    Kept,
+}
+
+#[derive(Debug, Clone)]
+pub struct AttrPlan {
+    pub name: String,
+    pub ty: AttrType,
+    pub source: Gen,
+    /// The texts a choice can take (and constants patterns compare with).
+    pub texts: Vec<String>,
+    pub stream: u64,
+    /// The population of a member value, for its text.
+    pub pop: Option<usize>,
+}
+
+/// Uniform in [0, 1) from (seed, stream, index).
+pub fn unit(seed: u64, stream: u64, index: u64) -> f64 {
+    (combine(&[seed, stream, index]) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// A stable stream number for a name (`entity/Reading/temperature`).
+pub fn stream(parts: &[&str]) -> u64 {
+    hash_bytes(parts.join("/").as_bytes())
+}
+
+fn choose(weights: &[f64], u: f64) -> usize {
+    let total: f64 = weights.iter().sum();
+    let target = u * total;
+    let mut running = 0.0;
+    for (i, w) in weights.iter().enumerate() {
+        running += w;
+        if target < running {
+            return i;
+        }
+    }
+    weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
+}
+
+/// Values of one generator for one draw. `now_secs` is the write time.
+pub fn generate(generator: &Gen, seed: u64, stream: u64, index: u64, now_secs: i64, ty: AttrType) -> Val {
+    match generator {
+        // Members are filled in by the caller (they depend on the population and the call).
+        Gen::Pick(_) | Gen::New(_) | Gen::Copy(_) | Gen::Kept => Val::Absent,
+        Gen::Now => Val::time(now_secs),
+        Gen::NowPlus(secs) => Val::time(now_secs.saturating_add(*secs)),
+        Gen::Choice(weights) => {
+            let i = choose(weights, unit(seed, stream, index));
+            Val::Choice(u32::try_from(i).unwrap_or(0))
+        }
+        Gen::Number(sampler) => {
+            let x = sampler.sample(seed, stream, index);
+            Val::Num(to_hundredths(x, ty == AttrType::Time))
+        }
+        Gen::Payload(len) => Val::Payload(*len, (combine(&[seed, stream, index]) >> 40) as u32),
+        Gen::Chance(p) => Val::Bool(unit(seed, stream ^ 0x5bd1_e995, index) < *p),
+        Gen::Sometimes(share, inner) => {
+            if unit(seed, stream ^ 0x2545_f491, index) < *share {
+                generate(inner, seed, mix64(stream), index, now_secs, ty)
+            } else {
+                Val::Absent
+            }
+        }
+    }
+}
+
+/// A drawn number kept to two decimals (whole seconds for times), saturating.
+#[expect(clippy::cast_possible_truncation, reason = "float-to-int `as` saturates, as documented")]
+pub fn to_hundredths(x: f64, whole: bool) -> i64 {
+    if !x.is_finite() {
+        return 0;
+    }
+    if whole { (x.floor() as i64).saturating_mul(100) } else { (x * 100.0).round() as i64 }
+}
+
+/// Bytes of a value (without the attribute name).
+pub fn value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    match val {
+        Val::Absent => 0,
+        Val::Member(m) => match attr.pop.map(|p| &pops[p]) {
+            Some(p) if p.numeric && attr.ty == AttrType::N => {
+                number_size(i64::try_from(m).unwrap_or(i64::MAX).saturating_mul(100))
+            }
+            Some(p) => p.format.len(m),
+            None => digits(m),
+        },
+        Val::Num(h) => number_size(h),
+        Val::Choice(i) => attr.texts.get(i as usize).map_or(0, String::len),
+        Val::Payload(len, _) => len as usize,
+        Val::Bool(_) => 1,
+    }
+}
+
+/// Appends a value's key text; false when the value cannot be key text (absent, BOOL).
+pub fn push_text(attr: &AttrPlan, val: Val, pops: &[Pop], out: &mut String) -> bool {
+    match val {
+        Val::Absent | Val::Bool(_) => return false,
+        Val::Member(m) => match attr.pop.map(|p| &pops[p]) {
+            Some(p) if !(p.numeric && attr.ty == AttrType::N) => p.format.push(m, out),
+            _ => push_padded(out, m, 1),
+        },
+        Val::Num(h) => push_number_text(h, out),
+        Val::Choice(i) => out.push_str(attr.texts.get(i as usize).map_or("", String::as_str)),
+        Val::Payload(len, salt) => push_payload(len, salt, out),
+    }
+    true
+}
+
+/// `len` ASCII letters picked by `salt`.
+pub fn push_payload(len: u32, salt: u32, out: &mut String) {
+    let mut state = u64::from(salt) ^ 0x9e37_79b9_7f4a_7c15;
+    for i in 0..len {
+        if i % 12 == 0 {
+            state = mix64(state.wrapping_add(u64::from(i)));
+        }
+        let letter = b'a' + u8::try_from((state >> ((i % 12) * 5)) % 26).unwrap_or(0);
+        out.push(char::from(letter));
+    }
+}
+
+/// The value as a DynamoDB attribute (for the inspector and slow key paths).
+pub fn to_attribute(attr: &AttrPlan, val: Val, pops: &[Pop]) -> Option<AttributeValue> {
+    let mut text = String::new();
+    Some(match val {
+        Val::Absent => return None,
+        Val::Bool(b) => AttributeValue::Bool(b),
+        Val::Payload(len, salt) if attr.ty == AttrType::B => {
+            push_payload(len, salt, &mut text);
+            AttributeValue::B(text.into_bytes())
+        }
+        Val::Num(_) => {
+            push_text(attr, val, pops, &mut text);
+            AttributeValue::N(Number::parse(&text).ok()?)
+        }
+        Val::Member(m) if attr.ty == AttrType::N => AttributeValue::N(Number::from_u64(m)),
+        _ => {
+            push_text(attr, val, pops, &mut text);
+            AttributeValue::S(text)
+        }
+    })
+}
+
+/// Names a `Copy` generator reads: the copy's source entity and attribute, and the attribute of
+/// the holder that names the source item.
+#[derive(Debug, Clone)]
+pub struct CopyPlan {
+    pub from: usize,
+    pub from_attr: usize,
+    pub to: usize,
+    pub as_attr: usize,
+    pub by_attr: usize,
+}
+
+/// A generator bound to population indexes; choice texts go into `texts`.
+fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut Vec<String>) -> Gen {
+    match g {
+        Generator::Pick(p) => pop_index(p).map_or(Gen::Kept, Gen::Pick),
+        Generator::New(p) => pop_index(p).map_or(Gen::Kept, Gen::New),
+        Generator::Now => Gen::Now,
+        Generator::NowPlus(d) => Gen::NowPlus(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+        Generator::Text(t) => {
+            texts.push(t.clone());
+            Gen::Choice(vec![1.0])
+        }
+        Generator::OneOf(choices) => {
+            texts.extend(choices.iter().map(|(t, _)| t.clone()));
+            Gen::Choice(choices.iter().map(|(_, w)| *w).collect())
+        }
+        Generator::Number(d) => Gen::Number(d.sampler()),
+        Generator::Payload(n) => Gen::Payload(*n),
+        Generator::Chance(p) => Gen::Chance(*p),
+        Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, pop_index, texts))),
+    }
+}
+/// The population a generator's members come from.
+fn pop_of(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
+    match g {
+        Generator::Pick(p) | Generator::New(p) => pop_index(p),
+        Generator::Sometimes(_, inner) => pop_of(inner, pop_index),
+        _ => None,
+    }
+}
+
+/// Builds an entity's attribute plans: the declared ones, then copies it holds, its TTL
+/// attribute and aggregate attributes it keeps.
+pub fn attr_plans(
+    scenario: &model::Scenario,
+    variant: &model::Variant,
+    entity: &model::Entity,
+    pops: &[Pop],
+) -> Vec<AttrPlan> {
+    let pop_index = |name: &str| pops.iter().position(|p| p.name == name);
+    let mut attrs: Vec<AttrPlan> = entity
+        .attributes
+        .iter()
+        .map(|a| {
+            let mut texts = Vec::new();
+            let generator = compile(&a.generator, &pop_index, &mut texts);
+            AttrPlan {
+                name: a.name.clone(),
+                ty: a.ty,
+                source: generator,
+                texts,
+                stream: stream(&["attr", &entity.name, &a.name]),
+                pop: pop_of(&a.generator, &pop_index),
+            }
+        })
+        .collect();
+    for (i, copy) in variant.copies.iter().enumerate().filter(|(_, c)| c.to == entity.name) {
+        let Some(source) = scenario.entity(&copy.from).and_then(|e| e.attribute(&copy.attribute)) else {
+            continue;
+        };
+        let mut texts = Vec::new();
+        let _ = compile(&source.generator, &pop_index, &mut texts);
+        attrs.push(AttrPlan {
+            name: copy.as_name.clone(),
+            ty: source.ty,
+            source: Gen::Copy(i),
+            texts,
+            stream: stream(&["copy", &entity.name, &copy.as_name]),
+            pop: pop_of(&source.generator, &pop_index),
+        });
+    }
+    if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.entities.contains(&entity.name))
+        && !attrs.iter().any(|a| a.name == ttl.attribute)
+    {
+        attrs.push(AttrPlan {
+            name: ttl.attribute.clone(),
+            ty: AttrType::N,
+            source: Gen::NowPlus(i64::try_from(ttl.lifetime.as_secs()).unwrap_or(i64::MAX)),
+            texts: Vec::new(),
+            stream: stream(&["ttl", &entity.name]),
+            pop: None,
+        });
+    }
+    for aggregate in variant.aggregates.iter().filter(|a| a.entity == entity.name) {
+        if !attrs.iter().any(|a| a.name == aggregate.attribute) {
+            attrs.push(AttrPlan {
+                name: aggregate.attribute.clone(),
+                ty: AttrType::N,
+                source: Gen::Kept,
+                texts: Vec::new(),
+                stream: stream(&["aggregate", &entity.name, &aggregate.attribute]),
+                pop: None,
+            });
+        }
+    }
+    attrs
+}
+
+/// Renders a compact item as an `Item` (attributes only; the caller adds key attributes).
+pub fn materialize(attrs: &[AttrPlan], vals: &[Val], pops: &[Pop]) -> Item {
+    attrs.iter().zip(vals).filter_map(|(a, &v)| Some((a.name.clone(), to_attribute(a, v, pops)?))).collect()
+}
+
+/// A short label for a partition key's text (keys are UTF-8 unless binary).
+pub fn key_label(key_type: KeyType, text: &[u8]) -> String {
+    match key_type {
+        KeyType::B => {
+            let mut out = String::from("0x");
+            for b in text.iter().take(32) {
+                let _ = write!(out, "{b:02x}");
+            }
+            out
+        }
+        _ => String::from_utf8_lossy(text).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_sizes_follow_the_number_type() {
+        for h in [
+            0i64,
+            1,
+            5,
+            10,
+            99,
+            100,
+            101,
+            1234,
+            2150,
+            2153,
+            -5,
+            -2150,
+            170_000_000_000,
+            123_456_789,
+            -100,
+            1000,
+            9999,
+            10_000,
+            123_400,
+        ] {
+            let mut text = String::new();
+            push_number_text(h, &mut text);
+            let number = Number::parse(&text).unwrap();
+            assert_eq!(number.to_string(), text, "canonical text of {h}");
+            assert_eq!(number_size(h), number.size(), "size of {text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_hundredths_size_and_print_as_numbers(h in -10_000_000_000_000i64..10_000_000_000_000) {
+            let mut text = String::new();
+            push_number_text(h, &mut text);
+            let number = Number::parse(&text).unwrap();
+            proptest::prop_assert_eq!(number.to_string(), text.clone());
+            proptest::prop_assert_eq!(number_size(h), number.size());
+        }
+    }
+
+    #[test]
+    fn id_formats_print_and_size_as_format_id() {
+        for (format, member) in
+            [("sensor-{:05}", 7u64), ("sensor-{:05}", 1_234_567), ("c{}", 0), ("o{:09}x", 42)]
+        {
+            let f = IdFormat::new(format);
+            let mut out = String::new();
+            f.push(member, &mut out);
+            assert_eq!(out, model::format_id(format, member));
+            assert_eq!(f.len(member), out.len());
+        }
+    }
+
+    #[test]
+    fn choices_follow_weights() {
+        let weights = [0.3, 1.7, 95.0, 3.0];
+        let mut counts = [0u32; 4];
+        for i in 0..100_000 {
+            counts[choose(&weights, unit(1, 2, i))] += 1;
+        }
+        assert!((200..=400).contains(&counts[0]), "{counts:?}");
+        assert!((94_000..=96_000).contains(&counts[2]), "{counts:?}");
+    }
+
+    #[test]
+    fn payloads_are_letters_of_the_length() {
+        let mut out = String::new();
+        push_payload(40, 7, &mut out);
+        assert_eq!(out.len(), 40);
+        assert!(out.bytes().all(|b| b.is_ascii_lowercase()));
+        let mut other = String::new();
+        push_payload(40, 8, &mut other);
+        assert_ne!(out, other);
+    }
+}

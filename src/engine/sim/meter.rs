@@ -1,0 +1,529 @@
+//! Throughput as DynamoDB meters it: physical partitions (hash ranges of the partition key) of the
+//! table and of each GSI, each serving 3,000 RCU/s and 1,000 WCU/s with a burst bucket, under a
+//! table-level allowance; splits on size and on sustained heat. Sources, all AWS developer guide:
+//!
+//! - Per partition 3,000 RCU/s and 1,000 WCU/s, table and GSI alike ("Best practices for
+//!   designing and using partition keys effectively").
+//! - Burst: "DynamoDB currently retains up to 5 minutes (300 seconds) of unused read and write
+//!   capacity" per partition ("Burst capacity"). A new partition starts with an empty bucket
+//!   (nothing unused yet); a split shares its parent's bucket by halves.
+//! - On-demand: a new table's previous peak is 2,000 WRU/s and 6,000 RRU/s, and it serves up to
+//!   double its previous peak at once; "throttling can occur if you exceed double your previous
+//!   peak within 30 minutes" ("On-demand capacity mode"). Modelled: the allowance is twice the
+//!   highest per-second consumption that is at least 30 minutes old (or the initial peak).
+//! - Provisioned: the table serves its provisioned units per second plus up to 300 seconds of
+//!   unused table capacity; partitions keep their own 3,000/1,000 limits.
+//! - Splits: a partition splits when it passes 10 GB, at the byte median; and for heat when its
+//!   consumption stays above 80% of a limit for a 5-minute window, at the load median — but a
+//!   split never divides one partition key's load (one item, or an item collection; keyheat does
+//!   not model DynamoDB's sort-key splits, which an LSI forbids anyway). Partitions never merge.
+//!   Initial partitions: 4 for on-demand (4,000 WCU + 12,000 RCU), and
+//!   `max(1, ceil(RCU/3000 + WCU/1000))` for provisioned.
+//!
+//! With ticks of one second or less, limits hold per second of simulated time; with longer ticks
+//! they hold as averages over the tick (capacity × tick + burst).
+
+use std::collections::VecDeque;
+
+/// Read and write dimension indexes.
+pub const READ: usize = 0;
+pub const WRITE: usize = 1;
+
+/// Per-partition limits per second: 3,000 RCU, 1,000 WCU.
+pub const PARTITION_RATE: [f64; 2] = [3000.0, 1000.0];
+/// Seconds of unused capacity a burst bucket keeps.
+pub const BURST_SECS: f64 = 300.0;
+/// A partition splits for size past 10 GB (AWS measures in binary units).
+pub const SPLIT_BYTES: u64 = 10 << 30;
+/// Heat: consumption above this share of a limit over a whole window splits the partition.
+pub const HEAT_SHARE: f64 = 0.8;
+/// The heat window.
+pub const HEAT_WINDOW_SECS: f64 = 300.0;
+/// A new on-demand table's previous peak: 6,000 RRU/s and 2,000 WRU/s.
+pub const ON_DEMAND_INITIAL_PEAK: [f64; 2] = [6000.0, 2000.0];
+/// A new peak raises the on-demand allowance after this long.
+pub const ON_DEMAND_RAMP_SECS: f64 = 1800.0;
+/// A GSI partition queues at most this many seconds of its write capacity before its table's
+/// writes are throttled (back-pressure).
+pub const GSI_BACKLOG_SECS: f64 = 5.0;
+
+#[derive(Debug, Clone)]
+pub struct Physical {
+    /// First hash of the range (the range ends where the next partition starts).
+    pub lo: u64,
+    /// The tick `used` belongs to.
+    tick: u32,
+    used: [f64; 2],
+    burst: [f64; 2],
+    /// Heat window: units consumed since `window_start`.
+    window: [f64; 2],
+    window_start: u32,
+    /// The last heat window closed above 80%.
+    pub hot: bool,
+    /// Stored bytes in the range (table plus LSI entries, or GSI entries).
+    pub bytes: u64,
+    pub peak: [f64; 2],
+    pub total: [f64; 2],
+    pub throttled: u64,
+    /// GSI: write units waiting to be applied, and the queue itself in arrival order: (when the
+    /// first of them arrived, ms; units), one entry per tick.
+    pub backlog: f64,
+    queue: VecDeque<(u64, f64, u32)>,
+    /// Registry row.
+    pub row: u32,
+    /// Units and throttles since the registry's last tick.
+    pub span: [f64; 2],
+    pub span_throttled: u64,
+}
+
+impl Physical {
+    fn new(lo: u64, tick: u32, row: u32) -> Physical {
+        Physical {
+            lo,
+            tick,
+            used: [0.0; 2],
+            burst: [0.0; 2],
+            window: [0.0; 2],
+            window_start: tick,
+            hot: false,
+            bytes: 0,
+            peak: [0.0; 2],
+            total: [0.0; 2],
+            throttled: 0,
+            backlog: 0.0,
+            queue: VecDeque::new(),
+            row,
+            span: [0.0; 2],
+            span_throttled: 0,
+        }
+    }
+
+    /// Units available in `dim` this tick: what is left of the tick's capacity, plus the bucket.
+    fn available(&self, dim: usize, cap: f64) -> f64 {
+        (cap - self.used[dim]).max(0.0) + self.burst[dim]
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Allowance {
+    /// Twice the previous peak; peaks wait `ON_DEMAND_RAMP_SECS` before they count.
+    OnDemand {
+        previous: [f64; 2],
+        pending: VecDeque<(u32, [f64; 2])>,
+    },
+    Provisioned {
+        rate: [f64; 2],
+        burst: [f64; 2],
+    },
+}
+
+/// Why a request could not be served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The physical partition (index into `parts`) had no capacity left.
+    Partition(usize),
+    /// The table-level allowance was used up.
+    Table,
+    /// A GSI partition's backlog is full (back-pressure onto the table's writes).
+    Backlog(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Meter {
+    pub parts: Vec<Physical>,
+    tick_secs: f64,
+    ticks_per_window: u32,
+    allowance: Allowance,
+    /// Group-wide units this tick, and its tick.
+    used: [f64; 2],
+    tick: u32,
+    pub splits_size: u64,
+    pub splits_heat: u64,
+    /// Heat splits refused because one key carries the load.
+    pub splits_blocked: u64,
+}
+
+impl Meter {
+    /// A meter with `count` equal hash ranges. `provisioned` is (RCU, WCU) per second.
+    pub fn new(
+        count: usize,
+        provisioned: Option<[f64; 2]>,
+        tick_secs: f64,
+        rows: &mut dyn FnMut(u64) -> u32,
+    ) -> Meter {
+        let count = count.max(1) as u64;
+        let parts = (0..count)
+            .map(|i| {
+                let lo = u64::try_from((u128::from(i) << 64) / u128::from(count))
+                    .expect("i < count keeps it below 2^64");
+                Physical::new(lo, 0, rows(lo))
+            })
+            .collect();
+        let allowance = match provisioned {
+            Some(rate) => Allowance::Provisioned { rate, burst: [0.0; 2] },
+            None => Allowance::OnDemand { previous: ON_DEMAND_INITIAL_PEAK, pending: VecDeque::new() },
+        };
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count of ticks"
+        )]
+        let ticks_per_window = (HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
+        Meter {
+            parts,
+            tick_secs,
+            ticks_per_window,
+            allowance,
+            used: [0.0; 2],
+            tick: 0,
+            splits_size: 0,
+            splits_heat: 0,
+            splits_blocked: 0,
+        }
+    }
+
+    /// The on-demand initial partition count: 4 (4,000 WCU and 12,000 RCU).
+    pub fn initial_partitions(provisioned: Option<[f64; 2]>) -> usize {
+        match provisioned {
+            None => 4,
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a small positive count"
+            )]
+            Some([r, w]) => ((r / PARTITION_RATE[READ] + w / PARTITION_RATE[WRITE]).ceil() as usize).max(1),
+        }
+    }
+
+    /// The partition holding `hash`.
+    pub fn locate(&self, hash: u64) -> usize {
+        self.parts.partition_point(|p| p.lo <= hash).max(1) - 1
+    }
+
+    /// Start hashes of the partitions, for Scan page attribution.
+    pub fn starts(&self) -> Vec<u64> {
+        self.parts.iter().map(|p| p.lo).collect()
+    }
+
+    fn cap(&self, dim: usize) -> f64 {
+        PARTITION_RATE[dim] * self.tick_secs
+    }
+
+    /// Brings a partition to `tick`: banks what earlier ticks left unused and closes heat
+    /// windows.
+    fn roll(&mut self, i: usize, tick: u32) {
+        let caps = [self.cap(READ), self.cap(WRITE)];
+        let per_window = self.ticks_per_window;
+        let tick_secs = self.tick_secs;
+        let p = &mut self.parts[i];
+        if p.tick >= tick {
+            return;
+        }
+        let idle = f64::from(tick - p.tick - 1);
+        for dim in [READ, WRITE] {
+            let unused = (caps[dim] - p.used[dim]).max(0.0) + idle * caps[dim];
+            p.burst[dim] = (p.burst[dim] + unused).min(PARTITION_RATE[dim] * BURST_SECS);
+            p.peak[dim] = p.peak[dim].max(p.used[dim] / tick_secs);
+            p.used[dim] = 0.0;
+        }
+        if tick - p.window_start >= per_window {
+            let secs = f64::from(tick - p.window_start) * tick_secs;
+            p.hot = (0..2).any(|d| p.window[d] / secs > HEAT_SHARE * PARTITION_RATE[d]);
+            p.window = [0.0; 2];
+            p.window_start = tick;
+        }
+        p.tick = tick;
+    }
+
+    fn roll_table(&mut self, tick: u32) {
+        if self.tick >= tick {
+            return;
+        }
+        let secs = self.tick_secs;
+        let idle = f64::from(tick - self.tick - 1);
+        let used = self.used;
+        match &mut self.allowance {
+            Allowance::OnDemand { previous, pending } => {
+                let peak = [used[0] / secs, used[1] / secs];
+                // Only rising peaks matter (the allowance follows the highest one).
+                let highest =
+                    pending.back().map_or(*previous, |b| [b.1[0].max(previous[0]), b.1[1].max(previous[1])]);
+                if peak.iter().zip(highest.iter()).any(|(p, q)| p > q) {
+                    pending.push_back((self.tick, peak));
+                }
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a positive count of ticks"
+                )]
+                let ramp = (ON_DEMAND_RAMP_SECS / secs).ceil() as u32;
+                while let Some(&(at, peak)) = pending.front() {
+                    if tick.saturating_sub(at) < ramp {
+                        break;
+                    }
+                    previous[0] = previous[0].max(peak[0]);
+                    previous[1] = previous[1].max(peak[1]);
+                    pending.pop_front();
+                }
+            }
+            Allowance::Provisioned { rate, burst } => {
+                for dim in [READ, WRITE] {
+                    let unused = (rate[dim] * secs - used[dim]).max(0.0) + idle * rate[dim] * secs;
+                    burst[dim] = (burst[dim] + unused).min(rate[dim] * BURST_SECS);
+                }
+            }
+        }
+        self.used = [0.0; 2];
+        self.tick = tick;
+    }
+
+    fn table_available(&self, dim: usize) -> f64 {
+        match &self.allowance {
+            Allowance::OnDemand { previous, .. } => 2.0 * previous[dim] * self.tick_secs - self.used[dim],
+            Allowance::Provisioned { rate, burst } => {
+                (rate[dim] * self.tick_secs - self.used[dim]).max(0.0) + burst[dim]
+            }
+        }
+    }
+
+    /// Serves `units` in `dim` on each partition of `touches` (partition index, units) if all of
+    /// them and the table allowance have room; else consumes nothing.
+    pub fn consume(&mut self, tick: u32, dim: usize, touches: &[(usize, f64)]) -> Result<(), Refusal> {
+        self.roll_table(tick);
+        let total: f64 = touches.iter().map(|t| t.1).sum();
+        if total > self.table_available(dim) + 1e-9 {
+            return Err(Refusal::Table);
+        }
+        let cap = self.cap(dim);
+        for &(i, units) in touches {
+            self.roll(i, tick);
+            // Several touches of one partition in one request add up.
+            let same: f64 = touches.iter().filter(|t| t.0 == i).map(|t| t.1).sum();
+            if same > self.parts[i].available(dim, cap) + 1e-9 {
+                return Err(Refusal::Partition(i));
+            }
+            let _ = units;
+        }
+        for &(i, units) in touches {
+            let p = &mut self.parts[i];
+            let from_cap = units.min((cap - p.used[dim]).max(0.0));
+            p.burst[dim] = (p.burst[dim] - (units - from_cap)).max(0.0);
+            p.used[dim] += units;
+            p.window[dim] += units;
+            p.total[dim] += units;
+            p.span[dim] += units;
+        }
+        self.used[dim] += total;
+        if let Allowance::Provisioned { rate, burst } = &mut self.allowance {
+            let over = (self.used[dim] - rate[dim] * self.tick_secs).max(0.0);
+            let before = (self.used[dim] - total - rate[dim] * self.tick_secs).max(0.0);
+            burst[dim] = (burst[dim] - (over - before)).max(0.0);
+        }
+        Ok(())
+    }
+
+    /// A GSI write: served at once when the partition has capacity and nothing queued; else
+    /// queued, unless the queue already holds `GSI_BACKLOG_SECS` of capacity.
+    pub fn index_write(&mut self, tick: u32, now_ms: u64, i: usize, units: f64) -> Result<(), Refusal> {
+        self.roll(i, tick);
+        if self.parts[i].backlog == 0.0 && self.consume(tick, WRITE, &[(i, units)]).is_ok() {
+            return Ok(());
+        }
+        let p = &mut self.parts[i];
+        if p.backlog + units > PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS {
+            return Err(Refusal::Backlog(i));
+        }
+        p.backlog += units;
+        match p.queue.back_mut() {
+            Some(last) if last.2 == tick => last.1 += units,
+            _ => p.queue.push_back((now_ms, units, tick)),
+        }
+        Ok(())
+    }
+
+    /// Whether a GSI write of `units` on partition `i` would be served or queued (not refused).
+    pub fn can_take(&self, tick: u32, i: usize, units: f64) -> bool {
+        let p = &self.parts[i];
+        if p.backlog == 0.0 {
+            let cap = self.cap(WRITE);
+            let used = if p.tick == tick { p.used[WRITE] } else { 0.0 };
+            let burst = if p.tick == tick {
+                p.burst[WRITE]
+            } else {
+                (p.burst[WRITE] + cap).min(PARTITION_RATE[WRITE] * BURST_SECS)
+            };
+            let table =
+                if self.tick == tick { self.table_available(WRITE) } else { self.table_capacity(WRITE) };
+            if units <= (cap - used).max(0.0) + burst && units <= table {
+                return true;
+            }
+        }
+        p.backlog + units <= PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS
+    }
+
+    /// The table allowance of a fresh tick.
+    fn table_capacity(&self, dim: usize) -> f64 {
+        match &self.allowance {
+            Allowance::OnDemand { previous, .. } => 2.0 * previous[dim] * self.tick_secs,
+            Allowance::Provisioned { rate, burst } => rate[dim] * self.tick_secs + burst[dim],
+        }
+    }
+
+    /// Applies queued GSI writes with this tick's capacity (call at the start of a tick, before
+    /// new requests). Returns the units applied.
+    pub fn drain(&mut self, tick: u32) -> f64 {
+        let mut applied = 0.0;
+        for i in 0..self.parts.len() {
+            if self.parts[i].backlog == 0.0 {
+                continue;
+            }
+            self.roll(i, tick);
+            self.roll_table(tick);
+            let cap = self.cap(WRITE);
+            let room = self.parts[i].available(WRITE, cap).min(self.table_available(WRITE).max(0.0));
+            let take = self.parts[i].backlog.min(room);
+            if take > 0.0 {
+                let _ = self.consume(tick, WRITE, &[(i, take)]);
+                applied += take;
+                let p = &mut self.parts[i];
+                p.backlog -= take;
+                let mut left = take;
+                while let Some(front) = p.queue.front_mut() {
+                    if front.1 > left + 1e-9 {
+                        front.1 -= left;
+                        break;
+                    }
+                    left -= front.1;
+                    p.queue.pop_front();
+                }
+                if p.backlog <= 1e-9 || p.queue.is_empty() {
+                    p.backlog = 0.0;
+                    p.queue.clear();
+                }
+            }
+        }
+        applied
+    }
+
+    /// Replication lag now: the oldest queued GSI write's wait, in seconds.
+    pub fn lag_secs(&self, now_ms: u64) -> f64 {
+        self.parts
+            .iter()
+            .filter_map(|p| p.queue.front())
+            .map(|&(since, _, _)| now_ms.saturating_sub(since) as f64 / 1000.0)
+            .fold(0.0, f64::max)
+    }
+
+    /// Notes a refusal on a partition.
+    pub fn throttled(&mut self, i: usize) {
+        self.parts[i].throttled += 1;
+        self.parts[i].span_throttled += 1;
+    }
+
+    /// Peak per-second consumption of partition `i`, the current tick included.
+    pub fn peak(&self, i: usize, dim: usize) -> f64 {
+        let p = &self.parts[i];
+        p.peak[dim].max(p.used[dim] / self.tick_secs)
+    }
+
+    /// Partitions due a split: (index, for size). Heat splits wait for a hot window.
+    pub fn split_candidates(&self) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            if p.bytes > SPLIT_BYTES {
+                out.push((i, true));
+            } else if p.hot {
+                out.push((i, false));
+            }
+        }
+        out
+    }
+
+    /// Splits partition `i` at hash `at` (inside its range): the upper part becomes a new
+    /// partition after it. Buckets and the heat window are shared by halves.
+    pub fn split(&mut self, i: usize, at: u64, tick: u32, for_size: bool, row: u32, bytes: (u64, u64)) {
+        let mut upper = Physical::new(at, tick, row);
+        let lower = &mut self.parts[i];
+        for dim in [READ, WRITE] {
+            lower.burst[dim] /= 2.0;
+            upper.burst[dim] = lower.burst[dim];
+        }
+        lower.hot = false;
+        lower.window = [0.0; 2];
+        lower.window_start = tick;
+        lower.bytes = bytes.0;
+        upper.bytes = bytes.1;
+        // The new partition did not exist before the next tick: nothing of this tick to bank.
+        upper.tick = tick + 1;
+        upper.window_start = tick + 1;
+        self.parts.insert(i + 1, upper);
+        if for_size {
+            self.splits_size += 1;
+        } else {
+            self.splits_heat += 1;
+        }
+    }
+
+    /// A heat split that cannot help (one key carries the load): stop asking until the next
+    /// window.
+    pub fn refuse_split(&mut self, i: usize) {
+        self.parts[i].hot = false;
+        self.splits_blocked += 1;
+    }
+
+    /// The end hash (exclusive; `None` = 2^64) of partition `i`.
+    pub fn end(&self, i: usize) -> Option<u64> {
+        self.parts.get(i + 1).map(|p| p.lo)
+    }
+}
+
+/// Where to split a range holding keys with these (hash, weight) pairs, sorted by hash, for
+/// heat: when one key carries more than half the load, the boundaries around it (one or two
+/// splits, so it ends alone); else the one boundary that leaves the heavier side lightest. Empty
+/// when fewer than two keys carry weight (one key's load cannot be split).
+pub fn heat_split_points(keys: &[(u64, f64)]) -> Vec<u64> {
+    let total: f64 = keys.iter().map(|k| k.1).sum();
+    if keys.iter().filter(|k| k.1 > 0.0).count() < 2 {
+        return Vec::new();
+    }
+    let Some((hot, &(hash, weight))) = keys.iter().enumerate().max_by(|a, b| a.1.1.total_cmp(&b.1.1)) else {
+        return Vec::new();
+    };
+    if weight > total / 2.0 {
+        let mut points = Vec::new();
+        if let Some(next) = keys[hot + 1..].iter().find(|k| k.0 != hash) {
+            points.push(next.0);
+        }
+        if keys[..hot].iter().any(|k| k.0 != hash) {
+            points.push(hash);
+        }
+        return points;
+    }
+    split_point(keys).into_iter().collect()
+}
+
+/// Where to split a range holding keys with these (hash, weight) pairs, sorted by hash: the
+/// boundary (the first hash of the upper part) that leaves the heavier side lightest. `None`
+/// when fewer than two keys carry weight.
+pub fn split_point(keys: &[(u64, f64)]) -> Option<u64> {
+    let total: f64 = keys.iter().map(|k| k.1).sum();
+    if keys.iter().filter(|k| k.1 > 0.0).count() < 2 {
+        return None;
+    }
+    let mut best: Option<(f64, u64)> = None;
+    let mut below = 0.0;
+    for pair in keys.windows(2) {
+        below += pair[0].1;
+        if pair[1].0 == pair[0].0 {
+            continue;
+        }
+        let worse = below.max(total - below);
+        if best.is_none_or(|(w, _)| worse < w) {
+            best = Some((worse, pair[1].0));
+        }
+    }
+    best.map(|(_, at)| at)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,183 @@
+#![allow(clippy::float_cmp, reason = "units are exact halves and sums of them: exact comparison is the test")]
+
+use super::*;
+
+/// Keys of a range as (hash, load).
+type Keys<'a> = &'a [(u64, f64)];
+
+/// A one-partition meter (1-second ticks) with a provisioned table allowance far above the
+/// partition, so only the partition limits.
+fn one_partition() -> Meter {
+    Meter::new(1, Some([1e9, 1e9]), 1.0, &mut |_| 0)
+}
+
+#[test]
+fn a_partition_serves_its_limit_per_second_and_throttles_past_it() {
+    let mut m = one_partition();
+    // 1,000 WCU in one second: served; the next unit throttles (nothing banked yet).
+    assert_eq!(m.consume(0, WRITE, &[(0, 1000.0)]), Ok(()));
+    assert_eq!(m.consume(0, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // Reads have their own 3,000.
+    assert_eq!(m.consume(0, READ, &[(0, 3000.0)]), Ok(()));
+    assert_eq!(m.consume(0, READ, &[(0, 0.5)]), Err(Refusal::Partition(0)));
+    // A refused request consumes nothing: the next second starts fresh.
+    assert_eq!(m.consume(1, WRITE, &[(0, 1000.0)]), Ok(()));
+    assert!((m.peak(0, WRITE) - 1000.0).abs() < 1e-9);
+}
+
+#[test]
+fn the_burst_bucket_fills_with_unused_capacity_and_drains() {
+    let mut m = one_partition();
+    // Second 0 uses 400 of 1,000: 600 banked. Second 1 can take 1,600.
+    m.consume(0, WRITE, &[(0, 400.0)]).unwrap();
+    assert_eq!(m.consume(1, WRITE, &[(0, 1600.0)]), Ok(()));
+    assert_eq!(m.consume(1, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // Idle seconds bank their whole capacity, up to 300 seconds' worth.
+    m.consume(1000, WRITE, &[(0, 0.0)]).unwrap();
+    assert_eq!(m.consume(1000, WRITE, &[(0, 1000.0 + 300_000.0)]), Ok(()));
+    assert_eq!(m.consume(1000, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // Drained: the next second has only its own capacity.
+    assert_eq!(m.consume(1001, WRITE, &[(0, 1000.0)]), Ok(()));
+    assert_eq!(m.consume(1001, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+}
+
+#[test]
+fn long_ticks_meter_the_tick_as_a_whole() {
+    // A 60-second tick: 60,000 WCU of capacity, as an average.
+    let mut m = Meter::new(1, Some([1e9, 1e9]), 60.0, &mut |_| 0);
+    assert_eq!(m.consume(0, WRITE, &[(0, 60_000.0)]), Ok(()));
+    assert_eq!(m.consume(0, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    assert!((m.peak(0, WRITE) - 1000.0).abs() < 1e-9, "peaks are per second");
+}
+
+#[test]
+fn requests_touching_several_partitions_are_all_or_nothing() {
+    let mut m = Meter::new(2, Some([1e9, 1e9]), 1.0, &mut |_| 0);
+    m.consume(0, WRITE, &[(1, 990.0)]).unwrap();
+    assert_eq!(m.consume(0, WRITE, &[(0, 20.0), (1, 20.0)]), Err(Refusal::Partition(1)));
+    // Partition 0 was not charged by the refused request.
+    assert_eq!(m.consume(0, WRITE, &[(0, 1000.0)]), Ok(()));
+}
+
+#[test]
+fn on_demand_allows_twice_the_previous_peak_and_a_new_peak_waits_30_minutes() {
+    let mut m = Meter::new(100, None, 1.0, &mut |_| 0);
+    let spread = |units: f64| -> Vec<(usize, f64)> { (0..100).map(|i| (i, units / 100.0)).collect() };
+    // A new table: previous peak 2,000 WRU/s, so 4,000 at once.
+    assert_eq!(m.consume(0, WRITE, &spread(4000.0)), Ok(()));
+    assert_eq!(m.consume(0, WRITE, &spread(1.0)), Err(Refusal::Table));
+    // Reads: 6,000 → 12,000.
+    assert_eq!(m.consume(0, READ, &spread(12_000.0)), Ok(()));
+    assert_eq!(m.consume(0, READ, &spread(1.0)), Err(Refusal::Table));
+    // Serving 4,000 for a while does not raise the allowance before 30 minutes pass…
+    for s in 1..1800 {
+        m.consume(s, WRITE, &spread(4000.0)).unwrap();
+        assert!(m.consume(s, WRITE, &spread(1.0)).is_err(), "second {s}");
+    }
+    // …after that the 4,000 peak counts: 8,000 are allowed.
+    assert_eq!(m.consume(1801, WRITE, &spread(8000.0)), Ok(()));
+    assert!(m.consume(1801, WRITE, &spread(1.0)).is_err());
+}
+
+#[test]
+fn provisioned_tables_serve_their_rate_plus_banked_capacity() {
+    let mut m = Meter::new(4, Some([100.0, 50.0]), 1.0, &mut |_| 0);
+    assert_eq!(Meter::initial_partitions(Some([100.0, 50.0])), 1);
+    assert_eq!(Meter::initial_partitions(Some([12_000.0, 10_000.0])), 14);
+    assert_eq!(Meter::initial_partitions(None), 4);
+    assert_eq!(m.consume(0, WRITE, &[(0, 50.0)]), Ok(()));
+    assert_eq!(m.consume(0, WRITE, &[(1, 1.0)]), Err(Refusal::Table));
+    // Ten idle seconds bank 500 WCU at the table too.
+    assert_eq!(m.consume(11, WRITE, &[(0, 550.0)]), Ok(()));
+    assert_eq!(m.consume(11, WRITE, &[(1, 1.0)]), Err(Refusal::Table));
+}
+
+#[test]
+fn gsi_writes_queue_then_push_back_and_the_queue_is_the_lag() {
+    let mut m = one_partition();
+    // 1,000 served at once, then 5,000 more queue (5 seconds of capacity), then refusal.
+    assert_eq!(m.index_write(0, 0, 0, 1000.0), Ok(()));
+    assert_eq!(m.parts[0].backlog, 0.0);
+    for i in 0..5 {
+        assert_eq!(m.index_write(0, 100 + i, 0, 1000.0), Ok(()));
+    }
+    assert_eq!(m.parts[0].backlog, 5000.0);
+    assert!(!m.can_take(0, 0, 1.0));
+    assert_eq!(m.index_write(0, 200, 0, 1.0), Err(Refusal::Backlog(0)));
+    assert!((m.lag_secs(1000) - 0.9).abs() < 1e-9, "the oldest queued write waits since 100 ms");
+    // Each second drains a second's capacity; the oldest entry waits until it is drained.
+    assert!((m.drain(1) - 1000.0).abs() < 1e-9);
+    assert_eq!(m.parts[0].backlog, 4000.0);
+    assert!((m.lag_secs(3000) - 2.9).abs() < 1e-9);
+    // Entries that arrive later wait behind the queue: after a drain, the lag is the age of the
+    // oldest one still queued.
+    // (Tick 2 drains nothing here, so tick 3 has its burst too: 2,000.)
+    assert_eq!(m.index_write(2, 2500, 0, 1000.0), Ok(()));
+    for tick in 3..=5 {
+        m.drain(tick);
+    }
+    assert!((m.lag_secs(5000) - 2.5).abs() < 1e-9, "{}", m.lag_secs(5000));
+    m.drain(6);
+    assert_eq!((m.parts[0].backlog, m.parts[0].queue.len()), (0.0, 0));
+    assert_eq!(m.lag_secs(6000), 0.0);
+}
+
+#[test]
+fn hot_windows_mark_partitions_for_a_split() {
+    let mut m = one_partition();
+    // 900 WCU/s (90%) for a whole 300-second window: hot.
+    for s in 0..301 {
+        m.consume(s, WRITE, &[(0, 900.0)]).unwrap();
+    }
+    assert!(m.split_candidates().contains(&(0, false)));
+    m.split(0, 1 << 63, 301, false, 0, (0, 0));
+    assert_eq!((m.parts.len(), m.splits_heat), (2, 1));
+    assert_eq!(m.locate(1 << 62), 0);
+    assert_eq!(m.locate(3 << 62), 1);
+    // 70% is not hot.
+    let mut cool = one_partition();
+    for s in 0..301 {
+        cool.consume(s, WRITE, &[(0, 700.0)]).unwrap();
+    }
+    assert!(cool.split_candidates().is_empty());
+    // Past 10 GB splits for size.
+    let mut big = one_partition();
+    big.parts[0].bytes = SPLIT_BYTES + 1;
+    assert_eq!(big.split_candidates(), vec![(0, true)]);
+}
+
+#[test]
+fn a_heat_split_isolates_a_dominant_key() {
+    // (keys as (hash, load), the boundaries)
+    let cases: [(Keys, &[u64]); 5] = [
+        (&[(10, 5.0), (20, 1540.0), (30, 5.0)], &[30, 20]),
+        (&[(10, 1540.0), (20, 5.0), (30, 5.0)], &[20]),
+        (&[(10, 5.0), (20, 5.0), (30, 1540.0)], &[30]),
+        (&[(10, 1.0), (20, 1.0), (30, 1.0), (40, 1.0)], &[30]),
+        (&[(10, 1540.0)], &[]),
+    ];
+    for (keys, expected) in cases {
+        assert_eq!(heat_split_points(keys), expected, "{keys:?}");
+    }
+    // A split's new partition starts with nothing banked from the tick it was made in.
+    let mut m = one_partition();
+    m.consume(0, WRITE, &[(0, 1000.0)]).unwrap();
+    m.split(0, 1 << 63, 0, false, 0, (0, 0));
+    assert_eq!(m.consume(1, WRITE, &[(1, 1000.0)]), Ok(()));
+    assert_eq!(m.consume(1, WRITE, &[(1, 1.0)]), Err(Refusal::Partition(1)));
+}
+
+#[test]
+fn splits_divide_load_but_never_one_key() {
+    // (keys as (hash, load), expected boundary)
+    let cases: [(Keys, Option<u64>); 5] = [
+        (&[(10, 1.0), (20, 1.0), (30, 1.0), (40, 1.0)], Some(30)),
+        (&[(10, 1540.0), (20, 5.0), (30, 5.0)], Some(20)),
+        (&[(10, 5.0), (20, 5.0), (30, 1540.0)], Some(30)),
+        (&[(10, 1540.0)], None),
+        (&[(10, 1540.0), (20, 0.0)], None),
+    ];
+    for (keys, expected) in cases {
+        assert_eq!(split_point(keys), expected, "{keys:?}");
+    }
+}

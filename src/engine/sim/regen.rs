@@ -1,0 +1,510 @@
+//! Making items from the seed: the values an item was born with (or has now, with its overrides),
+//! the values a call gives, and where an item sits (its [`Placed`]: keys, size, index entries).
+
+use crate::engine::hash::{combine, mix64};
+use crate::engine::model::Engine;
+use crate::engine::value::KeyType;
+
+use super::Simulation;
+use super::items::{Gen, Val, generate, value_size};
+use super::keys::{Codec, SortBuf, push_component, push_number};
+use super::table::{Entry, PartKey, Placed};
+use super::templates::{Slot, TemplatePlan, expand};
+use super::world::{Birth, EntryPlan, IndexRt, Origin, Projected, member_pop};
+
+/// An item's entry position in one index, before its size is known.
+struct EntryKey<'w> {
+    pk: PartKey,
+    key: Vec<u8>,
+    /// The index key attributes the item carries: (name, value bytes).
+    names: Vec<(&'w str, usize)>,
+}
+
+/// Members of one entity whose partition keys are memoized (`Simulation::pk_memo`).
+const MEMO_MEMBERS: usize = 1 << 20;
+
+/// Where and when an item was born.
+#[derive(Debug, Clone, Copy)]
+pub struct BirthInfo {
+    pub origin: Origin,
+    pub call: u64,
+    pub tick: u32,
+    pub time_ms: u64,
+}
+
+fn val_hash(v: Val) -> u64 {
+    match v {
+        Val::Absent => 0,
+        Val::Member(m) => mix64(m ^ 1),
+        Val::Num(h) => mix64(h.cast_unsigned() ^ 2),
+        Val::Choice(i) => mix64(u64::from(i) ^ 3),
+        Val::Payload(len, salt) => mix64((u64::from(len) << 32 | u64::from(salt)) ^ 4),
+        Val::Bool(b) => mix64(u64::from(b) ^ 5),
+    }
+}
+
+impl Simulation {
+    /// The time of call `k` of `n` in a tick that starts at `tick_ms`: spread evenly.
+    pub(super) fn call_time(&self, tick: u32, k: u64, n: u32) -> u64 {
+        let start = self.tick_start(tick);
+        if n == 0 {
+            return start;
+        }
+        start + (2 * k + 1) * self.tick_ms / (2 * u64::from(n))
+    }
+
+    pub(super) fn tick_start(&self, tick: u32) -> u64 {
+        self.start_ms + u64::from(tick) * self.tick_ms
+    }
+
+    pub(super) fn birth(&self, entity: usize, ordinal: u32) -> Option<BirthInfo> {
+        let births = &self.world.entities[entity].births;
+        let i = births.partition_point(|b| b.first <= ordinal);
+        let b: &Birth = births.get(i.checked_sub(1)?)?;
+        if ordinal >= self.world.entities[entity].next {
+            return None;
+        }
+        let call = if b.stepping { b.call + u64::from(ordinal - b.first) } else { b.call };
+        let time_ms = match b.origin {
+            Origin::Initial => self.start_ms,
+            Origin::Growth | Origin::Aggregate => self.tick_start(b.tick),
+            Origin::Pattern(_) => self.call_time(b.tick, call - b.tick_first, b.tick_calls),
+        };
+        Some(BirthInfo { origin: b.origin, call, tick: b.tick, time_ms })
+    }
+
+    /// A member of population `pop` for a draw of stream `stream`, as the population stood at the
+    /// start of `tick`, by `popularity` (the population's own when `None`).
+    pub(super) fn pick_member(
+        &self,
+        pop: usize,
+        popularity: Option<&crate::engine::workload::Popularity>,
+        stream: u64,
+        index: u64,
+        tick: u32,
+    ) -> Option<u64> {
+        let p = &self.world.pops[pop];
+        if tick == self.tick && popularity.is_none() {
+            return p.pick(self.seed, stream, index);
+        }
+        let n = p.size_at(tick);
+        popularity.unwrap_or(&p.popularity).pick(n, self.seed, stream, index)
+    }
+
+    /// The value call `call` of pattern `p` gives for attribute `attr` of its entity.
+    pub(super) fn given_val(&self, p: usize, attr: usize, call: u64, tick: u32, time_ms: u64) -> Val {
+        let pattern = &self.world.patterns[p];
+        let a = &self.world.entities[pattern.entity].attrs[attr];
+        let stream = combine(&[pattern.stream, attr as u64]);
+        if let Some(pop) = member_pop(&a.source) {
+            let first = pattern.givens.first() == Some(&attr);
+            let keys = if first { pattern.keys.as_ref() } else { None };
+            if let (Some(_), Some(picker)) =
+                (keys, self.keys_pickers[p].as_ref().filter(|_| tick == self.tick))
+            {
+                return picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member);
+            }
+            return self.pick_member(pop, keys, stream, call, tick).map_or(Val::Absent, Val::Member);
+        }
+        let secs = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
+        generate(&a.source, self.seed, stream, call, secs, a.ty)
+    }
+
+    /// The values item `ordinal` of `entity` was born with, into `out`.
+    pub(super) fn born_vals(&self, entity: usize, ordinal: u32, birth: BirthInfo, out: &mut Vec<Val>) {
+        let ent = &self.world.entities[entity];
+        out.clear();
+        out.resize(ent.attrs.len(), Val::Absent);
+        let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
+        let identity = ent.identity.map(|(a, _)| a);
+        let given: &[usize] = match birth.origin {
+            Origin::Pattern(p) => &self.world.patterns[usize::from(p)].givens,
+            _ => &[],
+        };
+        for (i, a) in ent.attrs.iter().enumerate() {
+            if given.contains(&i) && identity != Some(i) {
+                continue;
+            }
+            out[i] = match &a.source {
+                Gen::New(_) if identity == Some(i) => Val::Member(u64::from(ordinal)),
+                Gen::Pick(pop) | Gen::New(pop) => self
+                    .pick_member(*pop, None, a.stream, u64::from(ordinal), birth.tick)
+                    .map_or(Val::Absent, Val::Member),
+                Gen::Copy(_) | Gen::Kept => Val::Absent,
+                generator => generate(generator, self.seed, a.stream, u64::from(ordinal), secs, a.ty),
+            };
+        }
+        if let Origin::Pattern(p) = birth.origin {
+            let p = usize::from(p);
+            for &g in &self.world.patterns[p].givens {
+                let is_new_identity = identity == Some(g) && matches!(ent.attrs[g].source, Gen::New(_));
+                if !is_new_identity {
+                    out[g] = self.given_val(p, g, birth.call, birth.tick, birth.time_ms);
+                }
+            }
+        }
+        // Copies: the source item's value now (an item is written with the current value).
+        for (i, a) in ent.attrs.iter().enumerate() {
+            if let Gen::Copy(c) = a.source {
+                out[i] = self.copy_source_val(c, out).unwrap_or(Val::Absent);
+            }
+        }
+    }
+
+    /// The value a copy holder gets: the source item (the member of the source entity's own
+    /// population that the holder's `by` attribute names) and its attribute.
+    pub(super) fn copy_source_val(&self, copy: usize, holder: &[Val]) -> Option<Val> {
+        let plan = self.copies.get(copy)?;
+        let Val::Member(member) = holder[plan.by_attr] else { return None };
+        let ordinal = u32::try_from(member).ok()?;
+        let from = &self.world.entities[plan.from];
+        if ordinal >= from.next {
+            return None;
+        }
+        let mut vals = Vec::new();
+        self.current_vals(plan.from, ordinal, &mut vals);
+        Some(vals[plan.from_attr])
+    }
+
+    /// The values item `ordinal` of `entity` has now: born values plus overrides.
+    pub(super) fn current_vals(&self, entity: usize, ordinal: u32, out: &mut Vec<Val>) {
+        if let Some(birth) = self.birth(entity, ordinal) {
+            self.born_vals(entity, ordinal, birth, out);
+        } else {
+            out.clear();
+            out.resize(self.world.entities[entity].attrs.len(), Val::Absent);
+        }
+        if let Some(changes) = self.overrides.get(&self.world.handle(entity, ordinal)) {
+            for &(attr, val) in changes {
+                out[usize::from(attr)] = val;
+            }
+        }
+    }
+
+    /// What the writer's shard draws of an item come from: the call that wrote it, or for
+    /// items no call wrote, the entity and the ordinal.
+    pub(super) fn shard_key(&self, entity: usize, ordinal: u32) -> (u64, u64) {
+        match self.birth(entity, ordinal) {
+            Some(BirthInfo { origin: Origin::Pattern(p), call, .. }) => {
+                (self.world.patterns[usize::from(p)].stream, call)
+            }
+            _ => (self.world.entities[entity].attrs.first().map_or(0, |a| a.stream), u64::from(ordinal)),
+        }
+    }
+
+    /// The writer's draw for shard slot `slot` (of `count` shards) under a shard key.
+    pub(super) fn shard_draw(&self, key: (u64, u64), slot: u32, count: u32) -> u32 {
+        let draw = combine(&[self.seed, key.0 ^ 0x5348_4152_4421, key.1, u64::from(slot)]);
+        u32::try_from(draw % u64::from(count.max(1))).unwrap_or(0)
+    }
+
+    /// Bytes a key takes as an attribute value (S text, N number, B bytes).
+    fn key_size(key_type: KeyType, text: &str) -> usize {
+        match key_type {
+            KeyType::N => {
+                let mut encoded = Vec::new();
+                push_number(text, &mut encoded);
+                text.parse::<f64>()
+                    .map_or(text.len(), |x| super::items::number_size(super::items::to_hundredths(x, false)))
+            }
+            KeyType::S | KeyType::B => text.len(),
+        }
+    }
+
+    /// Where item `ordinal` of `entity` with values `vals` sits: keys, size, index entries.
+    /// `None` when its table keys do not expand (the item lacks a key attribute).
+    pub(super) fn place(&self, entity: usize, ordinal: u32, vals: &[Val], out: &mut Placed) -> bool {
+        self.place_with(entity, ordinal, vals, None, out)
+    }
+
+    /// The partition key of a template that reads one member attribute and literals, from a
+    /// memo (it is the same text every time that member writes).
+    fn memo_key(
+        &self,
+        entity: usize,
+        attr: usize,
+        member: u64,
+        pk: &TemplatePlan,
+        vals: &[Val],
+        out: &mut PartKey,
+    ) -> bool {
+        let mut memo = self.pk_memo.borrow_mut();
+        let Ok(slot) = usize::try_from(member) else { return false };
+        if slot >= MEMO_MEMBERS {
+            return false;
+        }
+        let entries = &mut memo[entity];
+        if entries.len() <= slot {
+            entries.resize(slot + 1, None);
+        }
+        if let Some((hash, text)) = &entries[slot] {
+            out.key_type = pk.key_type;
+            out.text.clear();
+            out.text.extend_from_slice(text);
+            out.hash = *hash;
+            return true;
+        }
+        let mut text = String::new();
+        let ent = &self.world.entities[entity];
+        let _ = attr;
+        if expand(pk, &ent.attrs, vals, &self.world.pops, &mut |_, _| 0, &mut text).is_none() {
+            return false;
+        }
+        out.set(pk.key_type, text.as_bytes());
+        entries[slot] = Some((out.hash, text.into_bytes().into_boxed_slice()));
+        true
+    }
+
+    /// `place` with the writer's shards drawn from `shard_key` (a call about to write), or from
+    /// the item's birth when `None`.
+    pub(super) fn place_with(
+        &self,
+        entity: usize,
+        ordinal: u32,
+        vals: &[Val],
+        shard_key: Option<(u64, u64)>,
+        out: &mut Placed,
+    ) -> bool {
+        let world = &self.world;
+        let ent = &world.entities[entity];
+        let Some(t) = ent.table else { return false };
+        let table = &world.tables[t];
+        let dynamo = world.engine == Engine::DynamoDb;
+        let key_cell = std::cell::Cell::new(shard_key);
+        let mut shard = |slot: u32, count: u32| {
+            let key = key_cell.get().unwrap_or_else(|| {
+                let key = self.shard_key(entity, ordinal);
+                key_cell.set(Some(key));
+                key
+            });
+            self.shard_draw(key, slot, count)
+        };
+        let mut text = std::mem::take(&mut *self.scratch_text.borrow_mut());
+        let Some(pk) = &ent.pk else { return false };
+        let memoized = match pk.member_only {
+            Some(attr) => match vals[attr] {
+                Val::Member(m) => self.memo_key(entity, attr, m, pk, vals, &mut out.pk),
+                _ => false,
+            },
+            None => false,
+        };
+        let pk_type = if memoized {
+            if dynamo {
+                text.clear();
+                text.push_str(&String::from_utf8_lossy(&out.pk.text));
+            }
+            pk.key_type
+        } else {
+            let Some(pk_type) = expand(pk, &ent.attrs, vals, &world.pops, &mut shard, &mut text) else {
+                *self.scratch_text.borrow_mut() = text;
+                return false;
+            };
+            out.pk.set(pk_type, text.as_bytes());
+            pk_type
+        };
+        let mut size: usize = ent
+            .attrs
+            .iter()
+            .zip(vals)
+            .filter(|(_, v)| **v != Val::Absent)
+            .map(|(a, &v)| a.name.len() + value_size(a, v, &world.pops))
+            .sum();
+        let mut key_attrs: Vec<(&str, usize)> = Vec::new();
+        if dynamo {
+            key_attrs.push((&table.pk_name, Self::key_size(pk_type, &text)));
+        }
+        out.sk = match &ent.sk {
+            None => None,
+            // Inline keys come straight from the value; DynamoDB sizes the key attribute from it.
+            Some(sk) if table.codec == Codec::Inline => {
+                let secs = inline_secs(sk, vals);
+                if dynamo && let Some(name) = &table.sk_name {
+                    let bytes = super::items::number_size(
+                        i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100),
+                    );
+                    key_attrs.push((name, bytes));
+                }
+                Some(SortBuf::Inline(secs))
+            }
+            Some(sk) => {
+                let Some(sk_type) = expand(sk, &ent.attrs, vals, &world.pops, &mut shard, &mut text) else {
+                    *self.scratch_text.borrow_mut() = text;
+                    return false;
+                };
+                if dynamo && let Some(name) = &table.sk_name {
+                    key_attrs.push((name, Self::key_size(sk_type, &text)));
+                }
+                Some(sort_buf(table.codec, sk, sk_type, &text, vals))
+            }
+        };
+        out.entries.clear();
+        let mut positions: Vec<Option<EntryKey<'_>>> = Vec::with_capacity(ent.entries.len());
+        for (plan, index) in ent.entries.iter().zip(&table.indexes) {
+            let position = plan
+                .as_ref()
+                .and_then(|plan| self.entry_position(entity, vals, plan, index, out, &mut shard, &mut text));
+            if let Some(position) = &position
+                && dynamo
+            {
+                for &(name, bytes) in &position.names {
+                    if !key_attrs.iter().any(|(n, _)| *n == name) {
+                        key_attrs.push((name, bytes));
+                    }
+                }
+            }
+            positions.push(position);
+        }
+        size += key_attrs.iter().map(|(n, b)| n.len() + b).sum::<usize>();
+        for (plan, position) in ent.entries.iter().zip(positions) {
+            let entry = plan
+                .as_ref()
+                .zip(position)
+                .map(|(plan, position)| self.entry_of(entity, vals, plan, position, &key_attrs, size, t));
+            out.entries.push(entry);
+        }
+        out.size = u32::try_from(size).unwrap_or(u32::MAX);
+        out.id = world.handle(entity, ordinal);
+        *self.scratch_text.borrow_mut() = text;
+        true
+    }
+    /// Where an item's entry sits in one index: the index partition key and the entry's
+    /// position (index sort key, then the table key as the tie, as `store::index` orders
+    /// entries); `None` when the item is not in the index (gated out, or a key attribute absent).
+    #[allow(clippy::too_many_arguments)]
+    fn entry_position<'w>(
+        &'w self,
+        entity: usize,
+        vals: &[Val],
+        plan: &EntryPlan,
+        index: &'w IndexRt,
+        table_key: &Placed,
+        shard: &mut dyn FnMut(u32, u32) -> u32,
+        text: &mut String,
+    ) -> Option<EntryKey<'w>> {
+        if let Some((attr, value)) = plan.gate
+            && vals[attr] != value
+        {
+            return None;
+        }
+        let attrs = &self.world.entities[entity].attrs;
+        let pops = &self.world.pops;
+        let mut names: Vec<(&'w str, usize)> = Vec::new();
+        let pk = match &plan.pk {
+            Some(pk) => {
+                let key_type = expand(pk, attrs, vals, pops, shard, text)?;
+                names.push((&index.pk_name, Self::key_size(key_type, text)));
+                PartKey::new(key_type, text.as_bytes())
+            }
+            None => table_key.pk.clone(),
+        };
+        let mut key = Vec::new();
+        if let Some(sk) = &plan.sk {
+            let key_type = expand(sk, attrs, vals, pops, shard, text)?;
+            if let Some(name) = &index.sk_name {
+                names.push((name, Self::key_size(key_type, text)));
+            }
+            let mut body = Vec::new();
+            match key_type {
+                KeyType::N => push_number(text, &mut body),
+                _ => body.extend_from_slice(text.as_bytes()),
+            }
+            push_component(&body, &mut key);
+        } else {
+            push_component(&[], &mut key);
+        }
+        key.extend_from_slice(&table_key.pk.hash.to_be_bytes());
+        let mut pk_bytes = Vec::new();
+        match table_key.pk.key_type {
+            KeyType::N => push_number(&String::from_utf8_lossy(&table_key.pk.text), &mut pk_bytes),
+            _ => pk_bytes.extend_from_slice(&table_key.pk.text),
+        }
+        push_component(&pk_bytes, &mut key);
+        match &table_key.sk {
+            Some(SortBuf::Inline(v)) => key.extend_from_slice(&v.to_be_bytes()),
+            Some(SortBuf::Bytes(b)) => key.extend_from_slice(b),
+            None => {}
+        }
+        Some(EntryKey { pk, key, names })
+    }
+
+    /// An index entry: its size by the projection (table keys, index keys and projected
+    /// attributes; the whole item for ALL) and a digest of what it carries.
+    #[allow(clippy::too_many_arguments)]
+    fn entry_of(
+        &self,
+        entity: usize,
+        vals: &[Val],
+        plan: &EntryPlan,
+        position: EntryKey<'_>,
+        key_attrs: &[(&str, usize)],
+        item_size: usize,
+        table: usize,
+    ) -> Entry {
+        let ent = &self.world.entities[entity];
+        let table = &self.world.tables[table];
+        let dynamo = self.world.engine == Engine::DynamoDb;
+        let mut size = 0usize;
+        let mut digest: Vec<u64> = Vec::new();
+        if let Projected::All = plan.projected {
+            size = item_size;
+            digest.extend(vals.iter().map(|&v| val_hash(v)));
+        } else {
+            let mut seen: Vec<&str> = Vec::new();
+            let table_keys = key_attrs
+                .iter()
+                .filter(|(n, _)| *n == table.pk_name.as_str() || table.sk_name.as_deref() == Some(*n));
+            for &(name, bytes) in table_keys.chain(position.names.iter()) {
+                if !seen.contains(&name) {
+                    seen.push(name);
+                    size += name.len() + bytes;
+                }
+            }
+            let mut carried: Vec<usize> = match &plan.projected {
+                Projected::Attrs(attrs) => attrs.clone(),
+                _ => Vec::new(),
+            };
+            if !dynamo {
+                // Cassandra has no key attributes: an index row carries the key columns.
+                let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
+                carried.extend(templates.flat_map(TemplatePlan::attrs));
+            }
+            for a in carried {
+                let attr = &ent.attrs[a];
+                if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
+                    seen.push(&attr.name);
+                    size += attr.name.len() + value_size(attr, vals[a], &self.world.pops);
+                    digest.push(val_hash(vals[a]));
+                }
+            }
+        }
+        Entry {
+            pk: position.pk,
+            key: position.key,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+            digest: combine(&digest),
+        }
+    }
+}
+
+/// An inline sort key: the epoch seconds of the template's one time attribute.
+fn inline_secs(sk: &TemplatePlan, vals: &[Val]) -> u64 {
+    match sk.slots.as_slice() {
+        [Slot::Attr { attr, .. }] => u64::try_from(vals[*attr].secs().unwrap_or(0)).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// A sort key in the table's codec from its expanded text.
+pub fn sort_buf(codec: Codec, sk: &TemplatePlan, key_type: KeyType, text: &str, vals: &[Val]) -> SortBuf {
+    match codec {
+        Codec::Inline => SortBuf::Inline(inline_secs(sk, vals)),
+        Codec::Bytes => {
+            let mut bytes = Vec::with_capacity(text.len() + 4);
+            match key_type {
+                KeyType::N => push_number(text, &mut bytes),
+                _ => bytes.extend_from_slice(text.as_bytes()),
+            }
+            SortBuf::Bytes(bytes)
+        }
+    }
+}

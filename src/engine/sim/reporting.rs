@@ -1,0 +1,315 @@
+//! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
+//! goals and costs are filled later by their own modules.
+
+use crate::engine::model::{Action, Engine};
+use crate::engine::time::SimDuration;
+
+use super::items::key_label;
+use super::ledger::Ledger;
+use super::meter::{READ, WRITE};
+use super::report::{IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals};
+use super::state::Load;
+use super::table::IndexKind;
+use super::{REPLICATION, RING_NODES, Simulation, latency};
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+/// One logical partition's figures while the top list is chosen.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    partition: u32,
+    bytes: u64,
+    peak: [f64; 2],
+    throttled: u64,
+}
+
+/// The largest and the hottest: the five first by each of bytes, write peak, read peak and
+/// throttles.
+fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
+    let mut chosen: Vec<u32> = Vec::new();
+    let keys: [fn(&Candidate) -> f64; 4] =
+        [|c| c.bytes as f64, |c| c.peak[WRITE], |c| c.peak[READ], |c| c.throttled as f64];
+    for key in keys {
+        rows.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.partition.cmp(&b.partition)));
+        for row in rows.iter().take(5).filter(|r| key(r) > 0.0) {
+            if !chosen.contains(&row.partition) {
+                chosen.push(row.partition);
+            }
+        }
+    }
+    chosen
+}
+
+impl Simulation {
+    fn load_of(&self, group: usize, partition: usize) -> Load {
+        self.groups[group].loads.get(partition).copied().unwrap_or_default()
+    }
+
+    /// The report of the run so far (the whole run once `step` has returned false).
+    pub fn report(&self) -> RunReport {
+        let table_groups: Vec<usize> = self.world.tables.iter().map(|t| t.group).collect();
+        let (items, table_bytes) = table_groups.iter().fold((0, 0), |(i, b), &g| {
+            let ledger = self.ledger(g);
+            (i + ledger.items(), b + ledger.bytes())
+        });
+        let indexes = self.index_reports();
+        let base_writes = self.totals.base_writes as f64;
+        let all_writes = base_writes
+            + (self.totals.entry_writes + self.totals.copy_writes + self.totals.aggregate_writes) as f64;
+        RunReport {
+            scenario: self.scenario.clone(),
+            variant: self.variant.clone(),
+            seed: self.seed,
+            engine: self.world.engine.id().to_owned(),
+            duration_s: (u64::from(self.tick) * self.tick_ms) as f64 / 1000.0,
+            tick_s: self.tick_secs,
+            totals: Totals {
+                ops: self.totals.ops,
+                reads: self.totals.reads,
+                writes: self.totals.writes,
+                requests: self.totals.requests,
+                rcu: self.totals.units[READ],
+                wcu: self.totals.units[WRITE],
+                throttled_ops: self.totals.throttled,
+                failed_ops: self.totals.failed,
+                items,
+                table_bytes,
+                index_bytes: indexes.iter().map(|i| i.bytes).sum(),
+                write_amplification: if base_writes > 0.0 { all_writes / base_writes } else { 1.0 },
+                cost_usd: 0.0,
+                monthly_cost_usd: 0.0,
+                price_source: String::new(),
+                retries: self.totals.retries,
+                ttl_deletes: self.totals.ttl_deletes,
+                collection_limit_errors: self.totals.collection_errors,
+            },
+            partitions: self.partitions_report(&table_groups),
+            indexes,
+            patterns: self.pattern_reports(),
+            goals: Vec::new(),
+            notes: self.notes(),
+        }
+    }
+
+    /// The table's logical partitions (every table's, for Cassandra), its physical ones and
+    /// the ring.
+    fn partitions_report(&self, table_groups: &[usize]) -> Partitions {
+        let secs = self.tick_secs;
+        let multi_table = table_groups.len() > 1;
+        let mut p = Partitions {
+            logical: 0,
+            physical: 0,
+            max_bytes: 0,
+            max_items: 0,
+            peak_rcu_per_s: 0.0,
+            peak_wcu_per_s: 0.0,
+            top: Vec::new(),
+            physical_peak_rcu_per_s: 0.0,
+            physical_peak_wcu_per_s: 0.0,
+            splits: 0,
+            splits_for_size: 0,
+            splits_for_heat: 0,
+            heat_splits_refused: 0,
+            nodes: self.node_reports(),
+        };
+        for &g in table_groups {
+            let (t, _) = self.world.groups[g];
+            let ledger = self.ledger(g);
+            p.logical += ledger.live_partitions();
+            let mut rows = Vec::new();
+            for (q, part) in ledger.partitions().iter().enumerate() {
+                let load = self.load_of(g, q);
+                let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
+                if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
+                    continue;
+                }
+                p.max_bytes = p.max_bytes.max(part.bytes);
+                p.max_items = p.max_items.max(part.items());
+                p.peak_rcu_per_s = p.peak_rcu_per_s.max(peak[READ]);
+                p.peak_wcu_per_s = p.peak_wcu_per_s.max(peak[WRITE]);
+                let partition = u32::try_from(q).unwrap_or(u32::MAX);
+                rows.push(Candidate {
+                    partition,
+                    bytes: part.bytes,
+                    peak,
+                    throttled: u64::from(load.throttled),
+                });
+            }
+            for q in top_partitions(&mut rows) {
+                let key = key_label(ledger.partition(q).key_type, ledger.key_of(q));
+                let key = if multi_table { format!("{}/{key}", self.world.tables[t].name) } else { key };
+                p.top.push(self.partition_report(g, ledger, q, key));
+            }
+            if let Some(meter) = &self.groups[g].meter {
+                p.physical += meter.parts.len() as u64;
+                p.splits_for_size += meter.splits_size;
+                p.splits_for_heat += meter.splits_heat;
+                p.heat_splits_refused += meter.splits_blocked;
+                for i in 0..meter.parts.len() {
+                    p.physical_peak_rcu_per_s = p.physical_peak_rcu_per_s.max(meter.peak(i, READ));
+                    p.physical_peak_wcu_per_s = p.physical_peak_wcu_per_s.max(meter.peak(i, WRITE));
+                }
+            }
+        }
+        if self.world.engine == Engine::Cassandra {
+            p.physical = RING_NODES as u64;
+        }
+        p.splits = p.splits_for_size + p.splits_for_heat;
+        p.top.sort_by(|a, b| {
+            b.bytes.cmp(&a.bytes).then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s)).then(a.key.cmp(&b.key))
+        });
+        p
+    }
+
+    fn partition_report(
+        &self,
+        group: usize,
+        ledger: &Ledger,
+        partition: u32,
+        key: String,
+    ) -> PartitionReport {
+        let secs = self.tick_secs;
+        let part = ledger.partition(partition);
+        let load = self.load_of(group, partition as usize);
+        PartitionReport {
+            key,
+            bytes: part.bytes,
+            items: part.items(),
+            peak_rcu_per_s: load.peak_now(READ, secs),
+            peak_wcu_per_s: load.peak_now(WRITE, secs),
+            throttled_ops: u64::from(load.throttled),
+        }
+    }
+
+    fn node_reports(&self) -> Vec<NodeReport> {
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        for (n, node) in self.nodes.iter().enumerate() {
+            // Fold the open tick into the peaks.
+            let mut node = *node;
+            node.roll(self.tick.saturating_add(1), self.tick_secs);
+            nodes.push(NodeReport {
+                node: format!("node {}", n + 1),
+                stored_bytes: node.stored,
+                ops: node.ops,
+                peak_ops_per_s: node.peak_ops,
+                peak_bytes_per_s: node.peak_bytes,
+            });
+        }
+        nodes
+    }
+
+    fn index_reports(&self) -> Vec<IndexReport> {
+        let secs = self.tick_secs;
+        let table_wcu: f64 = self.world.tables.iter().map(|t| self.groups[t.group].units[WRITE]).sum();
+        let mut out = Vec::new();
+        for (g, &(t, index)) in self.world.groups.iter().enumerate() {
+            let Some(i) = index else { continue };
+            let ledger = self.ledger(g);
+            let group = &self.groups[g];
+            let mut hottest: Option<(f64, u32)> = None;
+            let (mut peak, mut max_partition) = (0.0f64, 0u64);
+            for (q, part) in ledger.partitions().iter().enumerate() {
+                max_partition = max_partition.max(part.bytes);
+                let load = self.load_of(g, q);
+                peak = peak.max(load.peak_now(WRITE, secs));
+                let heat = load.total[WRITE] + load.total[READ];
+                if heat > 0.0 && hottest.is_none_or(|(h, _)| heat > h) {
+                    hottest = Some((heat, u32::try_from(q).unwrap_or(u32::MAX)));
+                }
+            }
+            // A GSI's consumption is its physical partitions' (its entries may wait in a queue).
+            if let Some(meter) = &group.meter {
+                peak = (0..meter.parts.len()).map(|x| meter.peak(x, WRITE)).fold(0.0, f64::max);
+            }
+            out.push(IndexReport {
+                name: self.world.group_name(g),
+                kind: match self.world.tables[t].indexes[i].kind {
+                    IndexKind::Global => "GSI".to_owned(),
+                    IndexKind::Local => "LSI".to_owned(),
+                },
+                wcu: group.units[WRITE],
+                rcu: group.units[READ],
+                bytes: ledger.bytes(),
+                items: ledger.items(),
+                wcu_vs_table: ratio(group.units[WRITE], table_wcu),
+                max_lag_s: group.max_lag_secs,
+                throttled_ops: group.throttled,
+                hottest_key: hottest.map(|(_, q)| key_label(ledger.partition(q).key_type, ledger.key_of(q))),
+                peak_wcu_per_s: peak,
+                partitions: ledger.live_partitions(),
+                max_partition_bytes: max_partition,
+                entry_writes: group.entry_writes,
+            });
+        }
+        out
+    }
+
+    fn pattern_reports(&self) -> Vec<PatternReport> {
+        let mut out = Vec::with_capacity(self.stats.len());
+        for (p, s) in self.world.patterns.iter().zip(&self.stats) {
+            let calls = s.calls as f64;
+            // The registry's histogram, plus what waits for the next registry tick.
+            let mut latency = s.registry.and_then(|id| self.metrics.latency(id)).cloned().unwrap_or_default();
+            for &(ms, n) in &s.latencies {
+                let _ = latency.record(ms, n);
+            }
+            out.push(PatternReport {
+                name: p.name.clone(),
+                kind: if p.action.is_read() { "read" } else { "write" }.to_owned(),
+                operation: p.operation.map(|o| o.name().to_owned()),
+                index: p.index.clone(),
+                calls: s.calls,
+                avg_fanout: ratio(s.fanout as f64, calls),
+                avg_items_read: ratio(s.items_read as f64, calls),
+                avg_items_returned: ratio(s.items_returned as f64, calls),
+                rcu: s.units[READ],
+                wcu: s.units[WRITE],
+                rcu_per_call_start: ratio(s.head.0, s.head.1 as f64),
+                rcu_per_call_end: ratio(s.tail.0, s.tail.1 as f64),
+                throttled: s.throttled,
+                failed: s.failed,
+                latency_ms_p50: latency.p50().unwrap_or(0.0),
+                latency_ms_p99: latency.p99().unwrap_or(0.0),
+                latency_target_ms: p.latency_target_ms,
+                requests: s.requests,
+                retries: s.retries,
+                avg_pages: ratio(s.pages as f64, calls),
+                scans: s.scans,
+                collection_errors: s.collection_errors,
+            });
+        }
+        out
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut notes = latency::notes();
+        notes.push(match self.world.engine {
+            Engine::DynamoDb => "DynamoDB metering: 3,000 RCU/s and 1,000 WCU/s per physical partition with 300 s of burst; on-demand tables start at 4 partitions and serve twice their previous peak (2,000 WRU/s, 6,000 RRU/s for a new table), a new peak counting after 30 minutes; reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
+            Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
+        });
+        notes.push(format!(
+            "Metrics are kept per {} of simulated time ({} tick{} per registry tick); per-second peaks in this report are exact.",
+            SimDuration::from_millis(self.tick_ms * u64::from(self.stride)),
+            self.stride,
+            if self.stride == 1 { "" } else { "s" }
+        ));
+        if self.totals.unserved_calls > 0 {
+            notes.push(format!(
+                "{} calls of patterns no key serves were counted but sent nothing.",
+                self.totals.unserved_calls
+            ));
+        }
+        notes
+    }
+
+    /// Whether a pattern writes (for callers that group patterns).
+    pub fn pattern_writes(&self, name: &str) -> Option<bool> {
+        self.world
+            .patterns
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| !matches!(p.action, Action::Get | Action::List))
+    }
+}

@@ -1,0 +1,310 @@
+//! Starting a run: the tick count, the compiled world, one meter per table and GSI with its
+//! registry rows, the Cassandra ring, pattern rows, copies, Scan marks and the preloaded items.
+
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use super::items::CopyPlan;
+use super::meter::{self, Meter};
+use super::state::{GroupState, NO_ROW, Node, PatternStats, Totals};
+use super::table::{IndexKind, Table};
+use super::world::{Birth, Filter, Origin, World};
+use super::{
+    METRIC_TICKS, REPLICATION, RING_NODES, RunOptions, Scratch, SimError, Simulation, physical_label, upkeep,
+};
+use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, MetricsError, RowInfo, SortKey};
+use crate::engine::model::{Capacity, Engine, Scenario, Variant};
+use crate::engine::planner::{self, Operation};
+use crate::engine::store::ITEM_COLLECTION_LIMIT;
+use crate::engine::time::SimDuration;
+use crate::engine::workload::RateShape;
+
+#[expect(clippy::needless_pass_by_value, reason = "the shape `map_err` takes")]
+fn metric_err(e: MetricsError) -> SimError {
+    SimError(format!("metrics: {e}"))
+}
+
+/// The ticks a run of `duration` in ticks of `tick` takes.
+fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32, SimError> {
+    if tick == SimDuration::ZERO {
+        return Err(SimError("the workload's tick must be longer than 0s".into()));
+    }
+    if duration < tick {
+        return Err(SimError(format!("the duration ({duration}) is shorter than one tick ({tick})")));
+    }
+    u32::try_from(duration.as_millis().div_ceil(tick.as_millis())).map_err(|_| {
+        SimError(format!("{duration} in ticks of {tick} is more than 2^32 ticks; use a longer tick"))
+    })
+}
+
+/// Refuses a run whose entities would outgrow their item handles (every rate at its peak).
+fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> {
+    let limit = world.ordinal_limit() as f64;
+    let secs = duration.as_secs_f64();
+    for (e, ent) in world.entities.iter().enumerate() {
+        let owned = ent.identity.map_or(0.0, |(_, pop)| {
+            let p = &world.pops[pop];
+            p.initial as f64 + p.growth_per_day * secs / 86_400.0
+        });
+        let writes: f64 = world
+            .patterns
+            .iter()
+            .filter(|p| p.entity == e && !p.action.is_read())
+            .map(|p| {
+                let peak = p.shapes.iter().fold(1.0f64, |f, shape| match shape {
+                    RateShape::Diurnal { factor, .. } | RateShape::Spike { factor, .. } => {
+                        f * factor.max(1.0)
+                    }
+                    RateShape::Constant => f,
+                });
+                p.rate * peak * secs
+            })
+            .sum();
+        if owned + writes >= limit {
+            return Err(SimError(format!(
+                "{} would need more than {limit} items in this run; shorten the duration or lower the rates",
+                ent.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every group's state: a meter with its physical rows for a DynamoDB table or GSI (an LSI is
+/// metered with its table).
+fn groups(
+    world: &World,
+    engine: Engine,
+    capacity: Option<[f64; 2]>,
+    tick_secs: f64,
+    metrics: &mut Metrics,
+) -> Result<Vec<GroupState>, SimError> {
+    let mut groups = Vec::with_capacity(world.groups.len());
+    for (g, &(t, _)) in world.groups.iter().enumerate() {
+        let kind = match world.group_kind(g) {
+            None => GroupKind::Table,
+            Some(IndexKind::Global) => GroupKind::GlobalIndex,
+            Some(IndexKind::Local) => GroupKind::LocalIndex,
+        };
+        let registry =
+            metrics.add_group(GroupInfo { name: world.group_name(g), kind }).map_err(metric_err)?;
+        let metered = engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
+        let meter = metered.then(|| {
+            let mut rows = |lo: u64| {
+                let row = RowInfo {
+                    group: registry,
+                    layer: Layer::Physical,
+                    label: physical_label(lo),
+                    key: SortKey::HashStart(lo),
+                };
+                metrics.add_partition(row).map_or(NO_ROW, |id| id.0)
+            };
+            Meter::new(Meter::initial_partitions(capacity), capacity, tick_secs, &mut rows)
+        });
+        groups.push(GroupState {
+            meter,
+            metered_by: if metered { g } else { world.tables[t].group },
+            loads: Vec::new(),
+            registry,
+            units: [0.0; 2],
+            throttled: 0,
+            entry_writes: 0,
+            max_lag_secs: 0.0,
+        });
+    }
+    Ok(groups)
+}
+
+/// The Cassandra ring's nodes, each a physical row of its own group.
+fn ring(metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
+    let name = format!("ring ({RING_NODES} nodes, RF {REPLICATION})");
+    let group = metrics.add_group(GroupInfo { name, kind: GroupKind::Table }).map_err(metric_err)?;
+    (0..RING_NODES)
+        .map(|n| {
+            let lo = u64::try_from((u128::from(n as u64) << 64) / RING_NODES as u128).unwrap_or(0);
+            let row = RowInfo {
+                group,
+                layer: Layer::Physical,
+                label: format!("node {}", n + 1),
+                key: SortKey::HashStart(lo),
+            };
+            let id = metrics.add_partition(row).map_err(metric_err)?;
+            Ok(Node { row: id.0, ..Node::default() })
+        })
+        .collect()
+}
+
+/// The variant's denormalized copies, bound to attribute slots.
+fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
+    let attr = |entity: usize, name: &str| world.entities[entity].attrs.iter().position(|a| a.name == name);
+    variant
+        .copies
+        .iter()
+        .filter_map(|c| {
+            let from = world.entities.iter().position(|e| e.name == c.from)?;
+            let to = world.entities.iter().position(|e| e.name == c.to)?;
+            Some(CopyPlan {
+                from,
+                from_attr: attr(from, &c.attribute)?,
+                to,
+                as_attr: attr(to, &c.as_name)?,
+                by_attr: attr(to, &c.by)?,
+            })
+        })
+        .collect()
+}
+
+impl Simulation {
+    /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
+    /// populations an entity owns) and opens tick 0.
+    pub fn new(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Result<Simulation, SimError> {
+        let workload = &scenario.workload;
+        let tick = workload.tick;
+        let duration = options.duration.unwrap_or(workload.duration);
+        let ticks = tick_count(tick, duration)?;
+        let plan = planner::plan(scenario, variant);
+        let world = super::world::compile(scenario, variant, &plan.patterns);
+        check_ordinals(&world, duration)?;
+        let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
+        let clock =
+            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))
+                .map_err(metric_err)?;
+        let mut metrics = Metrics::new(clock);
+        let tick_secs = tick.as_secs_f64();
+        let capacity = match variant.capacity {
+            Capacity::OnDemand => None,
+            Capacity::Provisioned { read, write } => Some([f64::from(read), f64::from(write)]),
+        };
+        let groups = groups(&world, scenario.engine, capacity, tick_secs, &mut metrics)?;
+        let nodes = if scenario.engine == Engine::Cassandra { ring(&mut metrics)? } else { Vec::new() };
+        let stats = world
+            .patterns
+            .iter()
+            .map(|p| {
+                let id = metrics.add_pattern(p.name.clone()).map_err(metric_err)?;
+                Ok(PatternStats { registry: Some(id), ..PatternStats::default() })
+            })
+            .collect::<Result<Vec<_>, SimError>>()?;
+        let tables = world
+            .tables
+            .iter()
+            .map(|t| {
+                Table::new(
+                    t.codec,
+                    &t.indexes.iter().map(|i| i.kind).collect::<Vec<_>>(),
+                    ITEM_COLLECTION_LIMIT,
+                )
+            })
+            .collect();
+        let copies = copy_plans(&world, variant);
+        let (patterns, entities) = (world.patterns.len(), world.entities.len());
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count of ticks"
+        )]
+        let window_ticks = (meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
+        let mut sim = Simulation {
+            scenario: scenario.name.clone(),
+            variant: variant.name.clone(),
+            seed: options.seed.unwrap_or(workload.seed),
+            start_ms: workload.start.as_millis(),
+            tick_ms: tick.as_millis(),
+            tick_secs,
+            ticks,
+            tick: 0,
+            tables,
+            groups,
+            stats,
+            keys_pickers: vec![None; patterns],
+            overrides: HashMap::new(),
+            retries: BinaryHeap::new(),
+            retry_seq: 0,
+            ttl: vec![VecDeque::new(); entities],
+            nodes,
+            copy_holders: vec![HashMap::new(); copies.len()],
+            copies,
+            metrics,
+            stride,
+            span: 0,
+            span_rows: Vec::new(),
+            logical_rows: 0,
+            hot_rows: 0,
+            totals: Totals::default(),
+            window_ticks,
+            plan_n: vec![0; patterns],
+            plan_first: vec![0; patterns],
+            scratch_text: RefCell::new(String::new()),
+            scratch: Scratch::default(),
+            scan_marks: Vec::new(),
+            scan_resume: HashMap::new(),
+            grown: vec![0; scenario.populations.len()],
+            aggregates: upkeep::AggregatePlan::compile(&world, variant),
+            pk_memo: RefCell::new(vec![Vec::new(); entities]),
+            group_of: world
+                .tables
+                .iter()
+                .map(|t| std::iter::once(t.group).chain(t.indexes.iter().map(|i| i.group)).collect())
+                .collect(),
+            touches: Vec::new(),
+            world,
+        };
+        sim.enable_scans();
+        sim.preload();
+        Ok(sim)
+    }
+
+    /// Ledger marks for Scans whose filter is constant (their matches are counted as items are
+    /// written, so a Scan need not look at every item).
+    fn enable_scans(&mut self) {
+        let mut marks: Vec<Vec<usize>> = vec![Vec::new(); self.tables.len()];
+        for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
+            if pattern.operation != Some(Operation::Scan) {
+                continue;
+            }
+            let Some(read) = &mut pattern.read else { continue };
+            if read.filter.iter().all(|f| matches!(f, Filter::Equals(..) | Filter::Prefix(..))) {
+                read.mark = Some(marks[read.table].len());
+                marks[read.table].push(p);
+            }
+        }
+        for (t, table) in self.tables.iter_mut().enumerate() {
+            let scanned = self.world.patterns.iter().any(|p| {
+                p.operation == Some(Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t)
+            });
+            if scanned {
+                table.base.enable_scan(marks[t].len());
+            }
+        }
+        self.scan_marks = marks;
+    }
+
+    /// The items there at the start: one per member of every population an entity owns. They
+    /// cost nothing (the table was loaded before the run).
+    fn preload(&mut self) {
+        for e in 0..self.world.entities.len() {
+            let Some((_, pop)) = self.world.entities[e].identity else { continue };
+            let count = self.world.pops[pop].initial;
+            if count == 0 || self.world.entities[e].table.is_none() {
+                continue;
+            }
+            let count = u32::try_from(count).unwrap_or(u32::MAX);
+            self.world.entities[e].births.push(Birth {
+                first: 0,
+                tick: 0,
+                origin: Origin::Initial,
+                call: 0,
+                tick_first: 0,
+                tick_calls: 0,
+                stepping: true,
+            });
+            self.world.entities[e].next = count;
+            for ordinal in 0..count {
+                self.write_free(e, ordinal);
+            }
+        }
+        for g in 0..self.groups.len() {
+            self.settle_bytes(g);
+        }
+    }
+}

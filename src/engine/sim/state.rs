@@ -1,0 +1,238 @@
+//! Per-run bookkeeping: load on every logical partition, per-group and per-pattern totals, and
+//! the retry queue's entries. Plain data; the simulator writes it, the report reads it.
+
+use super::meter::Meter;
+use crate::engine::metrics::{GroupId, PatternId};
+
+/// No registry row.
+pub const NO_ROW: u32 = u32::MAX;
+
+/// Load on one logical partition. Per-tick amounts roll into peaks lazily, on the partition's
+/// next touch in a later tick (or when the report reads them).
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    pub tick: u32,
+    /// This tick's read and write units (operations in the Cassandra profile) and bytes moved.
+    pub now: [f64; 2],
+    pub now_bytes: f64,
+    pub peak: [f64; 2],
+    pub peak_bytes: f64,
+    pub total: [f64; 2],
+    pub requests: u64,
+    pub throttled: u32,
+    /// Stored bytes last added to the physical partition's total.
+    pub seen_bytes: u64,
+    pub row: u32,
+    /// The registry span this partition was last queued for flushing in.
+    pub span: u32,
+    pub span_units: [f32; 2],
+    pub span_throttled: u32,
+    /// Heat: units in the current and the previous global window.
+    pub window: u32,
+    pub window_units: f32,
+    pub previous_units: f32,
+}
+
+impl Default for Load {
+    fn default() -> Load {
+        Load {
+            tick: 0,
+            now: [0.0; 2],
+            now_bytes: 0.0,
+            peak: [0.0; 2],
+            peak_bytes: 0.0,
+            total: [0.0; 2],
+            requests: 0,
+            throttled: 0,
+            seen_bytes: 0,
+            row: NO_ROW,
+            span: u32::MAX,
+            span_units: [0.0; 2],
+            span_throttled: 0,
+            window: 0,
+            window_units: 0.0,
+            previous_units: 0.0,
+        }
+    }
+}
+
+impl Load {
+    /// Moves to `tick`: the previous tick's amounts become peaks per second.
+    pub fn roll(&mut self, tick: u32, tick_secs: f64) {
+        if self.tick != tick {
+            for d in 0..2 {
+                self.peak[d] = self.peak[d].max(self.now[d] / tick_secs);
+                self.now[d] = 0.0;
+            }
+            self.peak_bytes = self.peak_bytes.max(self.now_bytes / tick_secs);
+            self.now_bytes = 0.0;
+            self.tick = tick;
+        }
+    }
+
+    /// Peak per second, counting the open tick.
+    pub fn peak_now(&self, dim: usize, tick_secs: f64) -> f64 {
+        self.peak[dim].max(self.now[dim] / tick_secs)
+    }
+
+    pub fn add_window(&mut self, window: u32, units: f32) {
+        if self.window != window {
+            self.previous_units = if window == self.window + 1 { self.window_units } else { 0.0 };
+            self.window_units = 0.0;
+            self.window = window;
+        }
+        self.window_units += units;
+    }
+
+    /// Units over the current and previous heat windows, as of `window`.
+    pub fn recent(&self, window: u32) -> f32 {
+        if self.window == window {
+            self.window_units + self.previous_units
+        } else if self.window + 1 == window {
+            self.window_units
+        } else {
+            0.0
+        }
+    }
+}
+
+/// One table, GSI or LSI while the run goes.
+#[derive(Debug, Clone)]
+pub struct GroupState {
+    /// The DynamoDB meter of a table or GSI (an LSI is metered by its table's partitions).
+    pub meter: Option<Meter>,
+    /// The group whose meter serves this one.
+    pub metered_by: usize,
+    pub loads: Vec<Load>,
+    pub registry: GroupId,
+    pub units: [f64; 2],
+    /// Requests refused by this group's partitions (for a GSI: table writes refused by its
+    /// back-pressure).
+    pub throttled: u64,
+    pub entry_writes: u64,
+    pub max_lag_secs: f64,
+}
+
+/// Figures of one access pattern.
+#[derive(Debug, Clone, Default)]
+pub struct PatternStats {
+    pub calls: u64,
+    /// Requests sent (every page of a Query or Scan counts), first attempts only.
+    pub requests: u64,
+    pub retries: u64,
+    /// Partitions (Query) or keys (GetItem/BatchGetItem) addressed per call, summed.
+    pub fanout: u64,
+    pub pages: u64,
+    pub items_read: u64,
+    pub items_returned: u64,
+    pub partitions_touched: u64,
+    pub units: [f64; 2],
+    /// Read units and calls in the first and last tenth of the run.
+    pub head: (f64, u64),
+    pub tail: (f64, u64),
+    pub throttled: u64,
+    pub failed: u64,
+    pub scans: u64,
+    /// Writes refused with ItemCollectionSizeLimitExceeded.
+    pub collection_errors: u64,
+    /// Since the registry's last tick.
+    pub span: SpanStats,
+    /// Latencies since the registry's last tick, equal values merged.
+    pub latencies: Vec<(f64, u64)>,
+    pub registry: Option<PatternId>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpanStats {
+    pub calls: f64,
+    pub partitions: f64,
+    pub items_read: f64,
+    pub items_returned: f64,
+    pub read_units: f64,
+    pub write_units: f64,
+    pub throttled: f64,
+    pub scans: f64,
+}
+
+impl PatternStats {
+    pub fn latency(&mut self, ms: f64) {
+        if let Some(entry) = self.latencies.iter_mut().find(|(v, _)| (*v - ms).abs() < 1e-9) {
+            entry.1 += 1;
+        } else {
+            self.latencies.push((ms, 1));
+        }
+    }
+}
+
+/// A request waiting for its retry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Retry {
+    pub due_ms: u64,
+    pub seq: u64,
+    pub pattern: u16,
+    /// Which request of the call (0: the main request).
+    pub request: u16,
+    /// Retries made so far.
+    pub retries: u32,
+    pub call: u64,
+    pub tick: u32,
+    pub time_ms: u64,
+    /// For a put: the ordinal it allocated.
+    pub ordinal: u32,
+    /// The call's latency without waits, as f64 bits (so the entry stays `Ord`).
+    pub base_bits: u64,
+    /// Whether this request reports the call's latency when it completes.
+    pub reports: bool,
+}
+
+/// Run-wide counts.
+#[derive(Debug, Clone, Default)]
+pub struct Totals {
+    pub ops: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub requests: u64,
+    pub retries: u64,
+    pub units: [f64; 2],
+    pub throttled: u64,
+    pub failed: u64,
+    /// Item writes that landed (puts, updates, deletes, copies, aggregates), and index entry
+    /// writes they caused.
+    pub item_writes: u64,
+    pub base_writes: u64,
+    pub entry_writes: u64,
+    pub copy_writes: u64,
+    pub aggregate_writes: u64,
+    pub collection_errors: u64,
+    pub ttl_deletes: u64,
+    pub growth_writes: u64,
+    pub unserved_calls: u64,
+}
+
+/// A Cassandra node of the ring.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Node {
+    pub tick: u32,
+    pub now_ops: f64,
+    pub now_bytes: f64,
+    pub peak_ops: f64,
+    pub peak_bytes: f64,
+    pub ops: u64,
+    pub bytes_moved: u64,
+    /// Bytes of the replicas it stores.
+    pub stored: u64,
+    pub row: u32,
+    pub span_ops: f64,
+}
+
+impl Node {
+    pub fn roll(&mut self, tick: u32, tick_secs: f64) {
+        if self.tick != tick {
+            self.peak_ops = self.peak_ops.max(self.now_ops / tick_secs);
+            self.peak_bytes = self.peak_bytes.max(self.now_bytes / tick_secs);
+            self.now_ops = 0.0;
+            self.now_bytes = 0.0;
+            self.tick = tick;
+        }
+    }
+}

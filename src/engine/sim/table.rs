@@ -1,0 +1,348 @@
+//! One simulated table: the table's [`Ledger`] and one per secondary index, and the single path
+//! every write takes through them, with the store's capacity rules (DESIGN.md §4, from
+//! `store::table::write`): the table charges `max(old, new)` in 1 KB units; each index charges 0
+//! (not in it before or after, or the entry is unchanged), 1 (put, delete, or a projected
+//! attribute changed in place) or 2 (the index key changed: delete + put) entry writes, each
+//! sized by its entry; a table with LSIs refuses a write that would take an item collection past
+//! its limit (10 GB).
+//!
+//! Items arrive already placed ([`Placed`]: keys, sizes, index entries and a digest of each
+//! entry's projected values); the simulator computes them from generated values, the
+//! equivalence test from real items. The write is offered to a check (the simulator's metering)
+//! before anything changes, so a throttled write leaves no trace.
+
+use super::keys::{Codec, SortBuf, SortRef};
+use super::ledger::Ledger;
+use crate::engine::hash::hash_bytes;
+use crate::engine::store::{INDEX_ENTRY_OVERHEAD, write_units};
+use crate::engine::value::KeyType;
+
+/// A partition key: its type, its text (canonical for N, raw bytes for B) and its stable hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartKey {
+    pub key_type: KeyType,
+    pub text: Vec<u8>,
+    pub hash: u64,
+}
+
+impl Default for PartKey {
+    fn default() -> PartKey {
+        PartKey { key_type: KeyType::S, text: Vec::new(), hash: 0 }
+    }
+}
+
+impl PartKey {
+    pub fn new(key_type: KeyType, text: &[u8]) -> PartKey {
+        let mut key = PartKey::default();
+        key.set(key_type, text);
+        key
+    }
+
+    /// Replaces the key, reusing the buffer.
+    pub fn set(&mut self, key_type: KeyType, text: &[u8]) {
+        self.key_type = key_type;
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.hash = hash_bytes(text);
+    }
+}
+
+/// Where an item's entry sits in one index.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Entry {
+    pub pk: PartKey,
+    /// The entry's position bytes: index sort key component, then the table key (`keys`).
+    pub key: Vec<u8>,
+    pub size: u32,
+    /// A digest of the projected attribute values: equal digests and positions mean an unchanged
+    /// entry (no index write).
+    pub digest: u64,
+}
+
+/// An item as the table sees it: its primary key, size, id, and its entry in each index.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Placed {
+    pub pk: PartKey,
+    pub sk: Option<SortBuf>,
+    pub size: u32,
+    pub id: u32,
+    /// One slot per index, in the table's index order; `None` where the item is not in it.
+    pub entries: Vec<Option<Entry>>,
+}
+
+impl Placed {
+    pub fn sort(&self) -> SortRef<'_> {
+        self.sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+/// Units one write spends in one partition of the table (group 0) or of index `group - 1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touch {
+    pub group: usize,
+    pub hash: u64,
+    pub units: f64,
+    /// The logical partition, once the write is applied.
+    pub partition: u32,
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteResult {
+    pub touches: Vec<Touch>,
+    /// Index entry writes (0, 1 or 2 per index).
+    pub entry_writes: u32,
+}
+
+/// The touches and entry writes of a write in progress.
+struct Written<'a> {
+    touches: &'a mut Vec<Touch>,
+    entry_writes: u32,
+}
+
+/// Why a write was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteRefused {
+    /// The check (throttling) said no.
+    Throttled,
+    /// ItemCollectionSizeLimitExceeded: the item collection would hold this many bytes.
+    CollectionLimit { would_be: u64 },
+}
+
+/// How one index changes for one write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    None,
+    /// Same position, projected values changed: one write.
+    InPlace,
+    /// Removed and/or added.
+    Move,
+}
+
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// The table itself.
+    pub base: Ledger,
+    pub indexes: Vec<(IndexKind, Ledger)>,
+    /// The item collection limit, enforced when the table has an LSI.
+    pub collection_limit: u64,
+}
+
+/// How index `i` changes when its entry goes from `before` to `after`, charging its writes: none
+/// for an unchanged entry, one in place for changed projected values, one per entry removed or
+/// added otherwise (AWS GSI docs, "Write activity").
+fn index_change(i: usize, before: Option<&Entry>, after: Option<&Entry>, result: &mut Written<'_>) -> Change {
+    let mut charge = |e: &Entry, units: f64| {
+        result.touches.push(Touch { group: i + 1, hash: e.pk.hash, units, partition: u32::MAX });
+        result.entry_writes += 1;
+    };
+    match (before, after) {
+        (None, None) => Change::None,
+        (Some(b), Some(a)) if b.pk == a.pk && b.key == a.key => {
+            if b.digest == a.digest && b.size == a.size {
+                Change::None
+            } else {
+                charge(a, write_units(u64::from(b.size.max(a.size))));
+                Change::InPlace
+            }
+        }
+        (b, a) => {
+            for e in [b, a].into_iter().flatten() {
+                charge(e, write_units(u64::from(e.size)));
+            }
+            Change::Move
+        }
+    }
+}
+
+fn entry(placed: Option<&Placed>, i: usize) -> Option<&Entry> {
+    placed.and_then(|p| p.entries.get(i)?.as_ref())
+}
+
+impl Table {
+    pub fn new(codec: Codec, indexes: &[IndexKind], collection_limit: u64) -> Table {
+        Table {
+            base: Ledger::new(codec, 0),
+            indexes: indexes.iter().map(|&k| (k, Ledger::new(Codec::Bytes, INDEX_ENTRY_OVERHEAD))).collect(),
+            collection_limit,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn group(&self, group: usize) -> &Ledger {
+        if group == 0 { &self.base } else { &self.indexes[group - 1].1 }
+    }
+
+    /// The item now stored under `key`'s primary key: its row, if any.
+    pub fn current(&self, key: &Placed) -> Option<super::ledger::Row> {
+        let p = self.base.find(key.pk.key_type, &key.pk.text, key.pk.hash)?;
+        self.base.get(p, key.sort())
+    }
+
+    /// Writes `new` over `old` (both under the same primary key; `None`: absent before, or a
+    /// delete). `check` sees every touch before anything changes and may refuse the write.
+    pub fn write(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        check: &mut dyn FnMut(&[Touch]) -> bool,
+    ) -> Result<WriteResult, WriteRefused> {
+        let mut result = WriteResult::default();
+        result.entry_writes = self.write_into(old, new, check, &mut result.touches)?;
+        Ok(result)
+    }
+
+    /// `write`, with the touches into a reused buffer; returns the index entry writes.
+    pub fn write_into(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        check: &mut dyn FnMut(&[Touch]) -> bool,
+        touches: &mut Vec<Touch>,
+    ) -> Result<u32, WriteRefused> {
+        touches.clear();
+        let Some(key) = new.or(old) else { return Ok(0) };
+        let old_size = old.map_or(0, |o| o.size);
+        let new_size = new.map_or(0, |n| n.size);
+        let mut result = Written { touches, entry_writes: 0 };
+        result.touches.push(Touch {
+            group: 0,
+            hash: key.pk.hash,
+            units: write_units(u64::from(old_size.max(new_size))),
+            partition: u32::MAX,
+        });
+        let mut changes = Vec::with_capacity(self.indexes.len());
+        let mut collection_delta = i128::from(new_size) - i128::from(old_size);
+        for (i, (kind, _)) in self.indexes.iter().enumerate() {
+            let (before, after) = (entry(old, i), entry(new, i));
+            let change = index_change(i, before, after, &mut result);
+            if *kind == IndexKind::Local && change != Change::None {
+                let stored =
+                    |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
+                collection_delta += stored(after) - stored(before);
+            }
+            changes.push(change);
+        }
+        let has_lsi = self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
+        if has_lsi && collection_delta > 0 {
+            let current = i128::from(self.collection_bytes(&key.pk));
+            let would_be = u64::try_from(current + collection_delta).unwrap_or(u64::MAX);
+            if would_be > self.collection_limit {
+                return Err(WriteRefused::CollectionLimit { would_be });
+            }
+        }
+        if !check(result.touches) {
+            return Err(WriteRefused::Throttled);
+        }
+        // Apply: the table row, then each index's entries, filling in the partitions touched.
+        let p = self.base.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
+        match new {
+            Some(n) => {
+                self.base.put(p, n.sort(), n.size, n.id);
+            }
+            None => {
+                self.base.remove(p, key.sort());
+            }
+        }
+        result.touches[0].partition = p;
+        let mut t = 1;
+        for (i, change) in changes.into_iter().enumerate() {
+            let ledger = &mut self.indexes[i].1;
+            let (before, after) = (entry(old, i), entry(new, i));
+            match change {
+                Change::None => {}
+                Change::InPlace => {
+                    let a = after.expect("an in-place change has a new entry");
+                    let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
+                    ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
+                    result.touches[t].partition = q;
+                    t += 1;
+                }
+                Change::Move => {
+                    if let Some(b) = before {
+                        let q = ledger.intern(b.pk.key_type, &b.pk.text, b.pk.hash);
+                        ledger.remove(q, SortRef::Bytes(&b.key));
+                        result.touches[t].partition = q;
+                        t += 1;
+                    }
+                    if let Some(a) = after {
+                        let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
+                        ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
+                        result.touches[t].partition = q;
+                        t += 1;
+                    }
+                }
+            }
+        }
+        Ok(result.entry_writes)
+    }
+
+    /// An item collection's stored bytes: the table partition plus its LSI entries (with their
+    /// 100-byte overhead).
+    pub fn collection_bytes(&self, pk: &PartKey) -> u64 {
+        let of = |ledger: &Ledger| {
+            ledger.find(pk.key_type, &pk.text, pk.hash).map_or(0, |p| ledger.partition(p).bytes)
+        };
+        of(&self.base)
+            + self.indexes.iter().filter(|(k, _)| *k == IndexKind::Local).map(|(_, l)| of(l)).sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(pk: &str, sk: u64, size: u32, id: u32, lsi: Option<u32>) -> Placed {
+        let pk = PartKey::new(KeyType::S, pk.as_bytes());
+        let entries = vec![lsi.map(|entry| Entry {
+            pk: pk.clone(),
+            key: sk.to_be_bytes().to_vec(),
+            size: entry,
+            digest: 0,
+        })];
+        Placed { pk, sk: Some(SortBuf::Inline(sk)), size, id, entries }
+    }
+
+    #[test]
+    fn an_item_collection_stops_at_its_limit_on_a_table_with_an_lsi() {
+        // A limit of 10,000 bytes: items of 2,000 bytes with 400-byte LSI entries (+100 each).
+        let mut table = Table::new(Codec::Inline, &[IndexKind::Local], 10_000);
+        let mut accepted = 0u64;
+        for i in 0..10u32 {
+            match table.write(None, Some(&item("p", u64::from(i), 2000, i, Some(400))), &mut |_| true) {
+                Ok(_) => accepted += 1,
+                Err(WriteRefused::CollectionLimit { would_be }) => {
+                    assert_eq!(would_be, (accepted + 1) * 2500);
+                    break;
+                }
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(accepted, 4, "4 × (2,000 + 400 + 100) = 10,000 fits, a fifth does not");
+        assert_eq!(table.collection_bytes(&PartKey::new(KeyType::S, b"p")), 10_000);
+        // Another partition key is another collection; a table without an LSI has no limit.
+        assert!(table.write(None, Some(&item("q", 0, 2000, 9, Some(400))), &mut |_| true).is_ok());
+        let mut plain = Table::new(Codec::Inline, &[], 10_000);
+        for i in 0..10u32 {
+            assert!(plain.write(None, Some(&item("p", u64::from(i), 2000, i, None)), &mut |_| true).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_refused_check_changes_nothing() {
+        let mut table = Table::new(Codec::Inline, &[IndexKind::Global], u64::MAX);
+        let refused = table.write(None, Some(&item("p", 1, 500, 1, Some(100))), &mut |touches| {
+            // Table write plus one GSI entry, each 1 WCU.
+            assert_eq!(touches.iter().map(|t| (t.group, t.units)).collect::<Vec<_>>(), [(0, 1.0), (1, 1.0)]);
+            false
+        });
+        assert_eq!(refused, Err(WriteRefused::Throttled));
+        assert_eq!((table.base.items(), table.indexes[0].1.items()), (0, 0));
+    }
+}

@@ -1,0 +1,194 @@
+//! Key templates compiled against an entity's attribute slots, and their expansion over
+//! compact values: the same text `template::Part::write` makes from real attributes (the
+//! equivalence of the two is what the inspector test checks), without building the attributes.
+
+use crate::engine::hash::hash_bytes;
+use crate::engine::model::AttrType;
+use crate::engine::template::{Part, Template};
+use crate::engine::time::{TimeFormat, push_integer, push_padded};
+use crate::engine::value::KeyType;
+
+use super::items::{AttrPlan, Gen, Pop, Val, push_text, to_attribute};
+
+/// One slot of a compiled key template.
+#[derive(Debug, Clone)]
+pub enum Slot {
+    Lit(String),
+    Attr {
+        attr: usize,
+        pad: Option<u8>,
+        part: Part,
+    },
+    Time {
+        attr: usize,
+        format: TimeFormat,
+    },
+    Bucket {
+        attr: usize,
+        width_ms: i64,
+    },
+    Shard {
+        count: u32,
+        index: u32,
+    },
+    Hash {
+        attr: usize,
+        count: u32,
+    },
+    /// An attribute the entity does not have: the template never yields a key.
+    Missing,
+}
+
+#[derive(Debug, Clone)]
+pub struct TemplatePlan {
+    pub slots: Vec<Slot>,
+    pub key_type: KeyType,
+    /// The one attribute the template reads, when it is a population member written plainly
+    /// (its keys can be memoized per member).
+    pub member_only: Option<usize>,
+}
+
+impl TemplatePlan {
+    /// Compiles `template` against an entity's attribute names. Shard slots are numbered from
+    /// `shard_base` so an item's shards are independent draws.
+    pub fn new(template: &Template, attrs: &[AttrPlan], shard_base: u32) -> TemplatePlan {
+        let find = |name: &str| attrs.iter().position(|a| a.name == name);
+        let mut shards = shard_base;
+        let slots: Vec<Slot> = template
+            .parts()
+            .iter()
+            .map(|part| match part {
+                Part::Literal(text) => Slot::Lit(text.clone()),
+                Part::Attr { name, pad } => find(name).map_or(Slot::Missing, |attr| Slot::Attr {
+                    attr,
+                    pad: *pad,
+                    part: part.clone(),
+                }),
+                Part::Time { name, format } => {
+                    find(name).map_or(Slot::Missing, |attr| Slot::Time { attr, format: format.clone() })
+                }
+                Part::Bucket { name, width } => find(name).map_or(Slot::Missing, |attr| Slot::Bucket {
+                    attr,
+                    width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
+                }),
+                Part::Shard { count } => {
+                    shards += 1;
+                    Slot::Shard { count: *count, index: shards - 1 }
+                }
+                Part::Hash { name, count } => {
+                    find(name).map_or(Slot::Missing, |attr| Slot::Hash { attr, count: *count })
+                }
+            })
+            .collect();
+        let key_type = match template.single_attribute().and_then(find).map(|a| attrs[a].ty) {
+            Some(AttrType::N | AttrType::Time) => KeyType::N,
+            Some(AttrType::B) => KeyType::B,
+            _ => KeyType::S,
+        };
+        let reads: Vec<&Slot> = slots.iter().filter(|s| !matches!(s, Slot::Lit(_))).collect();
+        let member_only = match reads.as_slice() {
+            [Slot::Attr { attr, pad: None, .. }]
+                if attrs[*attr].pop.is_some() && attrs[*attr].ty == AttrType::S =>
+            {
+                Some(*attr)
+            }
+            _ => None,
+        };
+        TemplatePlan { slots, key_type, member_only }
+    }
+
+    /// Shard slots in the template.
+    pub fn shard_slots(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Shard { count, index } => Some((*index, *count)),
+            _ => None,
+        })
+    }
+
+    /// The attributes the template reads.
+    pub fn attrs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Attr { attr, .. }
+            | Slot::Time { attr, .. }
+            | Slot::Bucket { attr, .. }
+            | Slot::Hash { attr, .. } => Some(*attr),
+            _ => None,
+        })
+    }
+
+    /// When the template is exactly one `Time` attribute written by `Now`/`NowPlus`: its keys
+    /// are non-negative epoch seconds and can live inline in a row.
+    pub fn inline_time(&self, attrs: &[AttrPlan]) -> bool {
+        match self.slots.as_slice() {
+            [Slot::Attr { attr, pad: None, .. }] => {
+                attrs[*attr].ty == AttrType::Time && is_time_gen(&attrs[*attr].source)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_time_gen(generator: &Gen) -> bool {
+    match generator {
+        Gen::Now | Gen::NowPlus(_) => true,
+        Gen::Sometimes(_, inner) => is_time_gen(inner),
+        _ => false,
+    }
+}
+
+/// Expands a compiled template over values into `out` (cleared first); the key's type, or
+/// `None` when an attribute the template reads is absent or unreadable. `shard(i, n)` gives the
+/// writer's draw for shard slot `i`.
+pub fn expand(
+    t: &TemplatePlan,
+    attrs: &[AttrPlan],
+    vals: &[Val],
+    pops: &[Pop],
+    shard: &mut dyn FnMut(u32, u32) -> u32,
+    out: &mut String,
+) -> Option<KeyType> {
+    out.clear();
+    for slot in &t.slots {
+        if let Slot::Shard { count, index } = slot {
+            push_padded(out, u64::from(shard(*index, *count) % count), 1);
+        } else if !render_slot(slot, attrs, vals, pops, out) {
+            return None;
+        }
+    }
+    Some(t.key_type)
+}
+
+/// Appends one slot's text for these values; false when it cannot (a missing attribute, a
+/// shard, an unreadable type).
+pub fn render_slot(slot: &Slot, attrs: &[AttrPlan], vals: &[Val], pops: &[Pop], out: &mut String) -> bool {
+    match slot {
+        Slot::Lit(text) => out.push_str(text),
+        Slot::Missing | Slot::Shard { .. } => return false,
+        Slot::Attr { attr, pad, part } => {
+            let a = &attrs[*attr];
+            let val = vals[*attr];
+            if pad.is_some() || a.ty == AttrType::B {
+                // Zero-padded numbers and binary (base64) take the template's own path.
+                let Some(value) = to_attribute(a, val, pops) else { return false };
+                return part.write(Some(&value), &mut |_| 0, out);
+            }
+            return push_text(a, val, pops, out);
+        }
+        Slot::Time { attr, format } => {
+            let Val::Num(h) = vals[*attr] else { return false };
+            return format.write_epoch_millis(i128::from(h) * 10, out);
+        }
+        Slot::Bucket { attr, width_ms } => {
+            let Val::Num(h) = vals[*attr] else { return false };
+            push_integer(out, (i128::from(h) * 10).div_euclid(i128::from(*width_ms)));
+        }
+        Slot::Hash { attr, count } => {
+            let mut text = String::new();
+            if !push_text(&attrs[*attr], vals[*attr], pops, &mut text) {
+                return false;
+            }
+            push_padded(out, hash_bytes(text.as_bytes()) % u64::from(*count), 1);
+        }
+    }
+    true
+}

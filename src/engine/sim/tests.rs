@@ -1,0 +1,7 @@
+//! Simulator tests that span modules: the compact table against the reference store, the
+//! bundled scenarios' figures, and whole-run behaviours (call counts, splits, GSI back-pressure,
+//! TTL, retries).
+
+mod behaviour;
+mod equivalence;
+mod scenarios;

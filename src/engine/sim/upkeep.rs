@@ -1,0 +1,348 @@
+//! What happens besides the calls: the TTL sweeper, partition splits, maintained aggregates and
+//! the rewrite of denormalized copies.
+
+use crate::engine::metrics::{Layer, RowInfo, SortKey};
+use crate::engine::model::AggregateOp;
+
+use super::exec::{ItemWrite, WriteStatus};
+use super::items::Val;
+use super::meter::{heat_split_points, split_point};
+use super::state::NO_ROW;
+use super::table::Placed;
+use super::world::{Filter, Origin};
+use super::{Simulation, TTL_DELAY_SECS, physical_label};
+
+/// A maintained aggregate, bound to attribute slots.
+#[derive(Debug, Clone)]
+pub(super) struct AggregatePlan {
+    pub entity: usize,
+    pub attr: usize,
+    /// `None`: count; else the triggering entity's attribute to add.
+    pub sum_of: Option<(usize, usize)>,
+    /// (aggregate entity attribute, triggering entity, its attribute with the same name).
+    pub keys: Vec<(usize, usize, usize)>,
+}
+
+impl AggregatePlan {
+    pub fn compile(
+        world: &super::world::World,
+        variant: &crate::engine::model::Variant,
+    ) -> Vec<AggregatePlan> {
+        variant
+            .aggregates
+            .iter()
+            .filter_map(|a| {
+                let entity = world.entities.iter().position(|e| e.name == a.entity)?;
+                let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
+                let triggers: Vec<usize> =
+                    world.patterns.iter().filter(|p| a.on.contains(&p.name)).map(|p| p.entity).collect();
+                let sum_of = match &a.op {
+                    AggregateOp::Count => None,
+                    AggregateOp::Sum(name) => triggers.iter().find_map(|&t| {
+                        Some((t, world.entities[t].attrs.iter().position(|x| &x.name == name)?))
+                    }),
+                };
+                let ent = &world.entities[entity];
+                let mut keys = Vec::new();
+                for k in ent.pk.iter().chain(&ent.sk).flat_map(super::templates::TemplatePlan::attrs) {
+                    for &t in &triggers {
+                        if let Some(ta) =
+                            world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name)
+                        {
+                            keys.push((k, t, ta));
+                        }
+                    }
+                }
+                Some(AggregatePlan { entity, attr, sum_of, keys })
+            })
+            .collect()
+    }
+}
+
+impl Simulation {
+    /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago; free, and their index entries go too.
+    pub(super) fn sweep_ttl(&mut self, t: u32) {
+        let now = i64::try_from(self.tick_start(t) / 1000).unwrap_or(i64::MAX);
+        for e in 0..self.ttl.len() {
+            while let Some(&(expires, handle)) = self.ttl[e].front() {
+                if expires.saturating_add(TTL_DELAY_SECS) > now {
+                    break;
+                }
+                self.ttl[e].pop_front();
+                let ordinal = self.world.ordinal_of(handle);
+                let Some(t_idx) = self.world.entities[e].table else { continue };
+                let mut vals = Vec::new();
+                self.current_vals(e, ordinal, &mut vals);
+                let mut placed = Placed::default();
+                if !self.place(e, ordinal, &vals, &mut placed) {
+                    continue;
+                }
+                if self.tables[t_idx].current(&placed).is_none_or(|row| row.id != handle) {
+                    continue; // overwritten or deleted since
+                }
+                let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
+                    .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
+                    .collect();
+                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else {
+                    continue;
+                };
+                self.totals.ttl_deletes += 1;
+                for k in 0..self.scan_marks[t_idx].len() {
+                    if self.mark_matches(t_idx, k, e, &vals) {
+                        self.tables[t_idx].base.mark(result.touches[0].partition, k, -1);
+                    }
+                }
+                for touch in &result.touches {
+                    self.settle(group_of[touch.group], touch.partition);
+                }
+                self.overrides.remove(&handle);
+            }
+        }
+    }
+
+    /// Whether mark `k` of table `t_idx` (a Scan's constant filter) matches these values.
+    pub(super) fn mark_matches(&self, t_idx: usize, k: usize, entity: usize, vals: &[Val]) -> bool {
+        let sp = self.scan_marks[t_idx][k];
+        self.world.patterns[sp].read.as_ref().is_some_and(|rp| {
+            rp.entities.first() == Some(&entity)
+                && rp.filter.iter().all(|f| match f {
+                    Filter::Equals(a, v) => vals[*a] == *v,
+                    Filter::Prefix(a, prefix) => {
+                        let mut text = String::new();
+                        super::items::push_text(
+                            &self.world.entities[entity].attrs[*a],
+                            vals[*a],
+                            &self.world.pops,
+                            &mut text,
+                        ) && text.starts_with(prefix.as_str())
+                    }
+                    _ => true,
+                })
+        })
+    }
+
+    /// Splits physical partitions that passed 10 GB or ran hot for a whole window.
+    pub(super) fn split_partitions(&mut self, t: u32) {
+        let window = t / self.window_ticks;
+        for g in 0..self.groups.len() {
+            let candidates = match &self.groups[g].meter {
+                Some(meter) => meter.split_candidates(),
+                None => continue,
+            };
+            // Highest first, so inserting after one keeps the others' positions.
+            for &(i, for_size) in candidates.iter().rev() {
+                let meter = self.groups[g].meter.as_ref().expect("checked above");
+                let lo = meter.parts[i].lo;
+                let hi = meter.end(i);
+                let mut keys: Vec<(u64, f64)> = Vec::new();
+                for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+                    let (tt, index) = self.world.groups[h];
+                    let ledger = match index {
+                        None => &self.tables[tt].base,
+                        Some(x) => &self.tables[tt].indexes[x].1,
+                    };
+                    for (q, part) in ledger.partitions().iter().enumerate() {
+                        if part.hash < lo || hi.is_some_and(|hi| part.hash >= hi) {
+                            continue;
+                        }
+                        let weight = if for_size {
+                            part.bytes as f64
+                        } else {
+                            self.groups[h].loads.get(q).map_or(0.0, |l| f64::from(l.recent(window)))
+                        };
+                        keys.push((part.hash, weight));
+                    }
+                }
+                keys.sort_by_key(|k| k.0);
+                // Highest boundary first: each split keeps partition `i` as the lower part.
+                let mut points = if for_size {
+                    split_point(&keys).into_iter().collect()
+                } else {
+                    heat_split_points(&keys)
+                };
+                points.sort_unstable_by(|a, b| b.cmp(a));
+                if points.is_empty() {
+                    self.groups[g].meter.as_mut().expect("checked above").refuse_split(i);
+                    continue;
+                }
+                for at in points {
+                    let registry = self.groups[g].registry;
+                    let row = self
+                        .metrics
+                        .add_partition(RowInfo {
+                            group: registry,
+                            layer: Layer::Physical,
+                            label: physical_label(at),
+                            key: SortKey::HashStart(at),
+                        })
+                        .map_or(NO_ROW, |id| id.0);
+                    let meter = self.groups[g].meter.as_mut().expect("checked above");
+                    meter.split(i, at, t, for_size, row, (0, 0));
+                    self.recount_bytes(g, i);
+                }
+            }
+        }
+    }
+
+    /// Recomputes the stored bytes of physical partitions `i` and `i + 1` of group `g`.
+    fn recount_bytes(&mut self, g: usize, i: usize) {
+        let meter = self.groups[g].meter.as_ref().expect("split groups are metered");
+        let bounds =
+            [(meter.parts[i].lo, Some(meter.parts[i + 1].lo)), (meter.parts[i + 1].lo, meter.end(i + 1))];
+        let mut sums = [0u64; 2];
+        for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+            let (tt, index) = self.world.groups[h];
+            let ledger = match index {
+                None => &self.tables[tt].base,
+                Some(x) => &self.tables[tt].indexes[x].1,
+            };
+            for part in ledger.partitions() {
+                for (k, (lo, hi)) in bounds.iter().enumerate() {
+                    if part.hash >= *lo && hi.is_none_or(|hi| part.hash < hi) {
+                        sums[k] += part.bytes;
+                    }
+                }
+            }
+        }
+        let meter = self.groups[g].meter.as_mut().expect("split groups are metered");
+        meter.parts[i].bytes = sums[0];
+        meter.parts[i + 1].bytes = sums[1];
+    }
+
+    /// Updates aggregate `index`'s item for a write of `trigger` (an entity) with `vals`: the
+    /// item keyed by the trigger's attributes gains 1 (a count) or the trigger's attribute (a
+    /// sum), and is created if missing. A separate request; a refused one is counted, not retried.
+    pub(super) fn aggregate(
+        &mut self,
+        index: usize,
+        trigger: usize,
+        vals: &[Val],
+        pattern: usize,
+        now_ms: u64,
+    ) {
+        let Some(plan) = self.aggregates.get(index).cloned() else { return };
+        let entity = plan.entity;
+        let mut keyed = vec![Val::Absent; self.world.entities[entity].attrs.len()];
+        for &(attr, from, from_attr) in &plan.keys {
+            if from == trigger {
+                keyed[attr] = vals[from_attr];
+            }
+        }
+        let delta = match plan.sum_of {
+            None => 100,
+            Some((from, attr)) if from == trigger => match vals[attr] {
+                Val::Num(h) => h,
+                _ => 0,
+            },
+            Some(_) => 0,
+        };
+        let Some(t_idx) = self.world.entities[entity].table else { return };
+        let mut probe = Placed::default();
+        if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
+            return;
+        }
+        let existing = self.tables[t_idx]
+            .current(&probe)
+            .map(|row| row.id)
+            .filter(|&h| self.world.entity_of(h) == entity);
+        let mut changes: Vec<(u16, Val)> = Vec::new();
+        let ordinal = if let Some(handle) = existing {
+            self.world.ordinal_of(handle)
+        } else {
+            // A new aggregate item keeps its keys in its overrides.
+            for &(attr, from, _) in &plan.keys {
+                if from == trigger {
+                    changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
+                }
+            }
+            self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
+        };
+        let mut current = Vec::new();
+        self.current_vals(entity, ordinal, &mut current);
+        for &(attr, value) in &changes {
+            current[usize::from(attr)] = value;
+        }
+        let value = match current[plan.attr] {
+            Val::Num(h) => Val::Num(h.saturating_add(delta)),
+            _ => Val::Num(delta),
+        };
+        current[plan.attr] = value;
+        changes.push((u16::try_from(plan.attr).unwrap_or(u16::MAX), value));
+        let write = ItemWrite {
+            entity,
+            ordinal,
+            vals: Some(&current),
+            changes: &changes,
+            pattern: None,
+            now_ms,
+            first: true,
+        };
+        self.side_write(write, pattern, false);
+    }
+
+    /// A write a call causes besides its own (an aggregate, a copy): one more request of the
+    /// pattern; refused, it is counted as throttled and failed (the client gives it up).
+    fn side_write(&mut self, write: ItemWrite<'_>, pattern: usize, copy: bool) {
+        self.totals.requests += 1;
+        self.stats[pattern].requests += 1;
+        if self.write_item(write) == WriteStatus::Done {
+            if copy {
+                self.totals.copy_writes += 1;
+            } else {
+                self.totals.aggregate_writes += 1;
+            }
+        } else {
+            self.stats[pattern].throttled += 1;
+            self.stats[pattern].failed += 1;
+            self.totals.throttled += 1;
+            self.totals.failed += 1;
+        }
+    }
+
+    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it to
+    /// `value`): each holder that still exists is rewritten, one request each.
+    pub(super) fn rewrite_copies(
+        &mut self,
+        from: usize,
+        ordinal: u32,
+        attr: usize,
+        value: Val,
+        pattern: usize,
+        now_ms: u64,
+    ) {
+        for c in 0..self.copies.len() {
+            let copy = self.copies[c].clone();
+            if copy.from != from || copy.from_attr != attr {
+                continue;
+            }
+            let holders = self.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
+            let mut alive = Vec::with_capacity(holders.len());
+            for handle in holders {
+                let (entity, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+                let mut vals = Vec::new();
+                self.current_vals(entity, o, &mut vals);
+                let mut placed = Placed::default();
+                let Some(t_idx) = self.world.entities[entity].table else { continue };
+                if !self.place(entity, o, &vals, &mut placed)
+                    || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
+                {
+                    continue; // gone: drop it from the holders
+                }
+                alive.push(handle);
+                vals[copy.as_attr] = value;
+                let changes = [(u16::try_from(copy.as_attr).unwrap_or(u16::MAX), value)];
+                let write = ItemWrite {
+                    entity,
+                    ordinal: o,
+                    vals: Some(&vals),
+                    changes: &changes,
+                    pattern: None,
+                    now_ms,
+                    first: true,
+                };
+                self.side_write(write, pattern, true);
+            }
+            self.copy_holders[c].insert(u64::from(ordinal), alive);
+        }
+    }
+}

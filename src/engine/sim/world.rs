@@ -1,0 +1,557 @@
+//! The scenario compiled for replay: populations, entities with their key templates bound to
+//! attribute slots, the tables and index groups they land in, and each access pattern with what
+//! its calls send (from the planner's plan for the variant).
+//!
+//! DynamoDB: one table (single-table design) plus its indexes. Cassandra: one table per entity,
+//! as CQL has it, each with the indexes over that entity.
+
+use crate::engine::model::{
+    self, Action, AttrType, Engine, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant,
+};
+use crate::engine::planner::{Operation, PatternPlan};
+use crate::engine::workload::{Popularity, RateShape};
+
+use super::items::{AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
+use super::keys::Codec;
+use super::table::IndexKind;
+use super::templates::TemplatePlan;
+
+/// What kind of thing created an item (regeneration replays its draws).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A member of the population the entity owns, there from the start.
+    Initial,
+    /// A member the population gained by `growth_per_day`.
+    Growth,
+    /// A write call of this pattern (a put, or an update of a missing item).
+    Pattern(u16),
+    /// A maintained aggregate's item (its keys and value live in the overrides).
+    Aggregate,
+}
+
+/// A run of consecutive ordinals born in one tick from one origin. For pattern origins, ordinal
+/// `first + i` came from call `call + i` when `stepping` (each call writes one new item), else
+/// the run holds one ordinal.
+#[derive(Debug, Clone, Copy)]
+pub struct Birth {
+    pub first: u32,
+    pub tick: u32,
+    pub origin: Origin,
+    pub call: u64,
+    /// The pattern's first call index of the tick, and its calls in the tick (the call's time).
+    pub tick_first: u64,
+    pub tick_calls: u32,
+    pub stepping: bool,
+}
+
+/// Which attributes an index entry carries besides keys.
+#[derive(Debug, Clone)]
+pub enum Projected {
+    KeysOnly,
+    Attrs(Vec<usize>),
+    All,
+}
+
+/// An entity's place in one index.
+#[derive(Debug, Clone)]
+pub struct EntryPlan {
+    /// `None` for an LSI: the table's partition key.
+    pub pk: Option<TemplatePlan>,
+    pub sk: Option<TemplatePlan>,
+    /// The application writes the index keys only when this attribute has this value.
+    pub gate: Option<(usize, Val)>,
+    pub projected: Projected,
+}
+
+#[derive(Debug, Clone)]
+pub struct EntityRt {
+    pub name: String,
+    pub attrs: Vec<AttrPlan>,
+    /// The attribute that is the item's identity (`New(pop)`) and its population.
+    pub identity: Option<(usize, usize)>,
+    pub table: Option<usize>,
+    pub pk: Option<TemplatePlan>,
+    pub sk: Option<TemplatePlan>,
+    /// Per index of the entity's table.
+    pub entries: Vec<Option<EntryPlan>>,
+    pub next: u32,
+    pub births: Vec<Birth>,
+    pub ttl_attr: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct IndexRt {
+    pub name: String,
+    pub kind: IndexKind,
+    pub pk_name: String,
+    pub sk_name: Option<String>,
+    pub group: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableRt {
+    pub name: String,
+    pub entities: Vec<usize>,
+    pub codec: Codec,
+    pub pk_name: String,
+    pub sk_name: Option<String>,
+    pub indexes: Vec<IndexRt>,
+    pub group: usize,
+}
+
+/// One filter term a read applies to the items it reads.
+#[derive(Debug, Clone)]
+pub enum Filter {
+    /// The attribute equals this constant.
+    Equals(usize, Val),
+    /// The attribute equals the call's given value.
+    Given(usize),
+    /// The (time) attribute is within the last this many seconds.
+    Since(usize, i64),
+    /// The attribute's text begins with this.
+    Prefix(usize, String),
+}
+
+#[derive(Debug, Clone)]
+pub struct ReadPlan {
+    pub table: usize,
+    pub group: usize,
+    /// The index read, if any (position in the table's indexes).
+    pub index: Option<usize>,
+    pub pk: TemplatePlan,
+    pub sk: Option<TemplatePlan>,
+    /// Entities the read returns (the pattern's, then `with`).
+    pub entities: Vec<usize>,
+    pub range: Option<(usize, RangeSpan)>,
+    pub forward: bool,
+    pub limit: Option<u32>,
+    /// Terms the items read must pass (the entity check is implied).
+    pub filter: Vec<Filter>,
+    /// For a Scan with only constant terms: the ledger mark that counts its matches.
+    pub mark: Option<usize>,
+    /// An LSI that does not project what the pattern needs: each item read costs a table read.
+    pub fetch: bool,
+    /// Whether the rows read must be looked at (a filter, an LSI fetch, or other entities
+    /// sharing the partitions); else every row read is returned.
+    pub look: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct PatternRt {
+    pub name: String,
+    pub action: Action,
+    pub operation: Option<Operation>,
+    pub index: Option<String>,
+    pub entity: usize,
+    pub rate: f64,
+    pub shapes: Vec<RateShape>,
+    pub carry: f64,
+    /// Calls so far (the next call's index).
+    pub calls: u64,
+    pub stream: u64,
+    pub givens: Vec<usize>,
+    pub equals: Vec<(usize, Val)>,
+    /// The popularity the first given's member is picked by.
+    pub keys: Option<Popularity>,
+    pub sets: Vec<usize>,
+    pub read: Option<ReadPlan>,
+    pub latency_target_ms: Option<f64>,
+    pub aggregates: Vec<usize>,
+}
+
+/// Everything static about a run.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub engine: Engine,
+    pub pops: Vec<Pop>,
+    pub entities: Vec<EntityRt>,
+    pub tables: Vec<TableRt>,
+    /// Per group: (table, index position or `None` for the table itself).
+    pub groups: Vec<(usize, Option<usize>)>,
+    pub patterns: Vec<PatternRt>,
+    pub handle_shift: u32,
+}
+
+impl World {
+    pub fn entity_of(&self, handle: u32) -> usize {
+        if self.handle_shift >= 32 { 0 } else { (handle >> self.handle_shift) as usize }
+    }
+
+    pub fn ordinal_of(&self, handle: u32) -> u32 {
+        if self.handle_shift >= 32 { handle } else { handle & ((1u32 << self.handle_shift) - 1) }
+    }
+
+    pub fn handle(&self, entity: usize, ordinal: u32) -> u32 {
+        if self.handle_shift >= 32 {
+            ordinal
+        } else {
+            (u32::try_from(entity).unwrap_or(0) << self.handle_shift) | ordinal
+        }
+    }
+
+    /// Most ordinals one entity can hold.
+    pub fn ordinal_limit(&self) -> u64 {
+        1u64 << self.handle_shift.min(32)
+    }
+
+    pub fn group_name(&self, group: usize) -> String {
+        let (t, i) = self.groups[group];
+        match i {
+            None => self.tables[t].name.clone(),
+            Some(i) => self.tables[t].indexes[i].name.clone(),
+        }
+    }
+
+    pub fn group_kind(&self, group: usize) -> Option<IndexKind> {
+        let (t, i) = self.groups[group];
+        i.map(|i| self.tables[t].indexes[i].kind)
+    }
+}
+
+fn constant(attr: &mut AttrPlan, text: &str) -> Val {
+    match attr.ty {
+        AttrType::N | AttrType::Time => {
+            text.parse::<f64>().map_or(Val::Absent, |x| Val::Num(to_hundredths(x, false)))
+        }
+        AttrType::Bool => Val::Bool(text == "true"),
+        AttrType::S | AttrType::B => {
+            let i = attr.texts.iter().position(|t| t == text).unwrap_or_else(|| {
+                attr.texts.push(text.to_owned());
+                attr.texts.len() - 1
+            });
+            Val::Choice(u32::try_from(i).unwrap_or(0))
+        }
+    }
+}
+
+/// Compiles the scenario for `variant`; `plans` is the planner's plan of every pattern, in the
+/// scenario's order.
+pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) -> World {
+    let engine = scenario.engine;
+    let pops: Vec<Pop> = scenario.populations.iter().map(Pop::new).collect();
+    let mut entities: Vec<EntityRt> =
+        scenario.entities.iter().map(|e| entity_rt(scenario, variant, e, &pops)).collect();
+    // Tables: one for DynamoDB, one per keyed entity for Cassandra.
+    let keyed: Vec<usize> =
+        (0..entities.len()).filter(|&e| variant.keys_of(&entities[e].name).is_some()).collect();
+    let table_sets: Vec<(String, Vec<usize>)> = match engine {
+        Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
+        Engine::Cassandra => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
+    };
+    let mut tables: Vec<TableRt> = Vec::new();
+    let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
+    for (name, members) in table_sets {
+        let table = table_rt(engine, variant, name, members, &mut entities, tables.len(), &mut groups);
+        tables.push(table);
+    }
+    let patterns = scenario
+        .patterns
+        .iter()
+        .zip(plans)
+        .map(|(p, plan)| compile_pattern(scenario, variant, p, plan, &mut entities, &tables))
+        .collect();
+    let bits = usize::BITS - entities.len().saturating_sub(1).leading_zeros();
+    World { engine, pops, entities, tables, groups, patterns, handle_shift: 32 - bits }
+}
+
+/// An entity's attributes, identity and TTL attribute (its keys come with its table).
+fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[Pop]) -> EntityRt {
+    let attrs = attr_plans(scenario, variant, e, pops);
+    let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
+        Gen::New(pop) => Some((i, pop)),
+        _ => None,
+    });
+    let ttl_attr = variant
+        .ttl
+        .as_ref()
+        .filter(|t| t.entities.contains(&e.name))
+        .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
+    EntityRt {
+        name: e.name.clone(),
+        attrs,
+        identity,
+        table: None,
+        pk: None,
+        sk: None,
+        entries: Vec::new(),
+        next: 0,
+        births: Vec::new(),
+        ttl_attr,
+    }
+}
+
+/// Table `t` holding `members`: their key templates, the indexes over them (each a group) and
+/// each member's entry plan per index.
+fn table_rt(
+    engine: Engine,
+    variant: &Variant,
+    name: String,
+    members: Vec<usize>,
+    entities: &mut [EntityRt],
+    t: usize,
+    groups: &mut Vec<(usize, Option<usize>)>,
+) -> TableRt {
+    let mut shard_base = 0;
+    for &e in &members {
+        let keys = variant.keys_of(&entities[e].name).expect("members have keys");
+        let ent = &mut entities[e];
+        let pk = TemplatePlan::new(&keys.pk, &ent.attrs, shard_base);
+        shard_base += u32::try_from(pk.shard_slots().count()).unwrap_or(0);
+        let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, shard_base));
+        shard_base += sk.as_ref().map_or(0, |s| u32::try_from(s.shard_slots().count()).unwrap_or(0));
+        ent.pk = Some(pk);
+        ent.sk = sk;
+        ent.table = Some(t);
+    }
+    let inline = members.iter().all(|&e| {
+        let ent = &entities[e];
+        ent.sk.as_ref().is_none_or(|sk| sk.inline_time(&ent.attrs))
+    });
+    let table_group = groups.len();
+    groups.push((t, None));
+    let mut indexes = Vec::new();
+    for index in &variant.indexes {
+        if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
+            continue;
+        }
+        let position = indexes.len();
+        // Cassandra: an index over several entities becomes one per entity table.
+        let index_name = if engine == Engine::Cassandra && index.keys.len() > 1 {
+            format!("{} ({name})", index.name)
+        } else {
+            index.name.clone()
+        };
+        indexes.push(IndexRt {
+            name: index_name,
+            kind: match index.kind {
+                ModelIndexKind::Global => IndexKind::Global,
+                ModelIndexKind::Local => IndexKind::Local,
+            },
+            pk_name: index.pk_attribute.clone(),
+            sk_name: index.sk_attribute.clone(),
+            group: groups.len(),
+        });
+        groups.push((t, Some(position)));
+        for &e in &members {
+            let entry = entry_plan(index, &mut entities[e]);
+            entities[e].entries.push(entry);
+        }
+    }
+    for &e in &members {
+        entities[e].entries.resize(indexes.len(), None);
+    }
+    TableRt {
+        entities: members,
+        name,
+        codec: if inline { Codec::Inline } else { Codec::Bytes },
+        pk_name: variant.table_pk.clone(),
+        sk_name: variant.table_sk.clone(),
+        indexes,
+        group: table_group,
+    }
+}
+
+/// An entity's place in an index: its templates (an LSI keeps the table's partition key), the
+/// sparse gate and the projection.
+fn entry_plan(index: &model::Index, ent: &mut EntityRt) -> Option<EntryPlan> {
+    let keys = index.keys_of(&ent.name)?;
+    let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
+    let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
+    let gate = index.only_when.as_ref().and_then(|(attr, value)| {
+        let a = ent.attrs.iter().position(|x| &x.name == attr)?;
+        Some((a, constant(&mut ent.attrs[a], value)))
+    });
+    let projected = match &index.projection {
+        model::Projection::KeysOnly => Projected::KeysOnly,
+        model::Projection::All => Projected::All,
+        model::Projection::Include(names) => Projected::Attrs(
+            names.iter().filter_map(|n| ent.attrs.iter().position(|a| &a.name == n)).collect(),
+        ),
+    };
+    Some(EntryPlan { pk, sk, gate, projected })
+}
+
+fn compile_pattern(
+    scenario: &Scenario,
+    variant: &Variant,
+    p: &model::AccessPattern,
+    plan: &PatternPlan,
+    entities: &mut [EntityRt],
+    tables: &[TableRt],
+) -> PatternRt {
+    let e =
+        scenario.entities.iter().position(|x| x.name == p.entity).expect("the loader checked entity names");
+    let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
+    let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
+    let equals: Vec<(usize, Val)> = p
+        .equals
+        .iter()
+        .filter_map(|(a, v)| {
+            let i = find(entities, a)?;
+            Some((i, constant(&mut entities[e].attrs[i], v)))
+        })
+        .collect();
+    let sets = p.sets.iter().filter_map(|s| find(entities, s)).collect();
+    let aggregates = variant
+        .aggregates
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.on.contains(&p.name))
+        .map(|(i, _)| i)
+        .collect();
+    let read = if p.action.is_read() {
+        plan.operation.and_then(|op| read_plan(p, plan, op, e, entities, tables, &givens, &equals))
+    } else {
+        None
+    };
+    PatternRt {
+        name: p.name.clone(),
+        action: p.action,
+        operation: plan.operation,
+        index: plan.index.clone(),
+        entity: e,
+        rate: p.rate,
+        shapes: p.shapes.clone(),
+        carry: 0.0,
+        calls: 0,
+        stream: stream(&["pattern", &p.name]),
+        givens,
+        equals,
+        keys: p.keys.clone(),
+        sets,
+        read,
+        latency_target_ms: p.latency_target_ms,
+        aggregates,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_plan(
+    p: &model::AccessPattern,
+    plan: &PatternPlan,
+    operation: Operation,
+    e: usize,
+    entities: &[EntityRt],
+    tables: &[TableRt],
+    givens: &[usize],
+    equals: &[(usize, Val)],
+) -> Option<ReadPlan> {
+    let ent = &entities[e];
+    let t = ent.table?;
+    let table = &tables[t];
+    let index = plan.index.as_ref().and_then(|name| {
+        table.indexes.iter().position(|i| &i.name == name || i.name.starts_with(&format!("{name} (")))
+    });
+    let (group, pk, sk) = match index {
+        None => (table.group, ent.pk.clone()?, ent.sk.clone()),
+        Some(i) => {
+            let entry = ent.entries.get(i)?.as_ref()?;
+            let pk = entry.pk.clone().or_else(|| ent.pk.clone())?;
+            (table.indexes[i].group, pk, entry.sk.clone())
+        }
+    };
+    let range = p
+        .range
+        .as_ref()
+        .and_then(|r| Some((ent.attrs.iter().position(|a| a.name == r.attribute)?, r.span.clone())));
+    let with: Vec<usize> = p.with.iter().filter_map(|w| entities.iter().position(|x| &x.name == w)).collect();
+    let mut filter = Vec::new();
+    let used: Vec<usize> = pk.attrs().chain(sk.iter().flat_map(TemplatePlan::attrs)).collect();
+    let gate = index.and_then(|i| ent.entries[i].as_ref()?.gate);
+    // The range is applied by the key when the sort key's first unknown slot reads it.
+    let range_by_key = operation != Operation::Scan
+        && with.is_empty()
+        && range.as_ref().is_some_and(|(attr, _)| {
+            sk.as_ref().is_some_and(|sk| first_unknown(sk, givens, equals) == Some(*attr))
+        });
+    let scan = operation == Operation::Scan;
+    for &g in givens {
+        if scan || !used.contains(&g) {
+            filter.push(Filter::Given(g));
+        }
+    }
+    for &(a, v) in equals {
+        if (scan || !used.contains(&a)) && gate.is_none_or(|(ga, _)| ga != a) {
+            filter.push(Filter::Equals(a, v));
+        }
+    }
+    if let Some((attr, span)) = &range
+        && !range_by_key
+        && (scan || !used.contains(attr))
+    {
+        match span {
+            RangeSpan::Last(d) => {
+                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
+            }
+            RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
+            RangeSpan::All => {}
+        }
+    }
+    let fetch = index.is_some_and(|i| {
+        table.indexes[i].kind == IndexKind::Local
+            && match &ent.entries[i].as_ref().map(|x| &x.projected) {
+                Some(Projected::All) => false,
+                Some(Projected::Attrs(attrs)) => match &p.returns {
+                    Some(names) => names.iter().any(|n| {
+                        ent.attrs
+                            .iter()
+                            .position(|a| &a.name == n)
+                            .is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
+                    }),
+                    None => true,
+                },
+                _ => true,
+            }
+    });
+    let returned: Vec<usize> = std::iter::once(e).chain(with).collect();
+    // Other entities stored in the same table (or index) could share the partitions read.
+    let shared = tables[t].entities.iter().any(|&x| {
+        !returned.contains(&x)
+            && index.is_none_or(|i| entities[x].entries.get(i).is_some_and(Option::is_some))
+    });
+    let look = !filter.is_empty() || fetch || shared;
+    Some(ReadPlan {
+        table: t,
+        group,
+        index,
+        pk,
+        sk,
+        look,
+        entities: returned,
+        range,
+        forward: p.order == model::Order::Asc,
+        limit: p.limit,
+        filter,
+        mark: None,
+        fetch,
+    })
+}
+
+/// The first slot of a sort key that the pattern's inputs do not fill.
+pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)]) -> Option<usize> {
+    use super::templates::Slot;
+    for slot in &sk.slots {
+        match slot {
+            Slot::Lit(_) => {}
+            Slot::Shard { .. } | Slot::Missing => return None,
+            Slot::Attr { attr, .. }
+            | Slot::Time { attr, .. }
+            | Slot::Bucket { attr, .. }
+            | Slot::Hash { attr, .. } => {
+                if !givens.contains(attr) && !equals.iter().any(|(a, _)| a == attr) {
+                    return Some(*attr);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether an attribute's generator makes members of a population (`Pick`/`New`), and which.
+pub fn member_pop(generator: &Gen) -> Option<usize> {
+    match generator {
+        Gen::Pick(p) | Gen::New(p) => Some(*p),
+        Gen::Sometimes(_, inner) => member_pop(inner),
+        _ => None,
+    }
+}
