@@ -111,11 +111,19 @@ impl Graded {
     }
 }
 
+/// The largest partition of the table or of any index (index sizes count the 100-byte overhead
+/// per entry, as AWS does).
 fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
-    let key = largest(report, |p| p.bytes, report.partitions.max_bytes);
-    let (value, target) = (report.partitions.max_bytes as f64, limit as f64);
+    let table = report.partitions.max_bytes;
+    let index =
+        report.indexes.iter().filter(|i| i.max_partition_bytes > table).max_by_key(|i| i.max_partition_bytes);
+    let (bytes, place) = match index {
+        Some(i) => (i.max_partition_bytes, format!(" (in index {})", i.name)),
+        None => (table, largest(report, |p| p.bytes, table)),
+    };
+    let (value, target) = (bytes as f64, limit as f64);
     Graded::at_most(value, target, GoalUnit::Bytes, |vs| {
-        format!("largest partition {}{key} {vs} {}", numbers::bytes(value), numbers::bytes(target))
+        format!("largest partition {}{place} {vs} {}", numbers::bytes(value), numbers::bytes(target))
     })
 }
 
@@ -161,11 +169,12 @@ fn no_scan(report: &RunReport, name: &str) -> Graded {
             } else {
                 String::new()
             };
+            let scans = p.scans as f64;
             Graded::failed(
-                calls,
+                scans,
                 0.0,
                 GoalUnit::Count,
-                format!("{name} ran {} Scans{growth}", numbers::count(calls)),
+                format!("{name} ran {} Scans{growth}", numbers::count(scans)),
             )
         }
         None => Graded::failed(
@@ -301,6 +310,12 @@ mod tests {
             ),
             (GoalCheck::MaxPartitionBytes(10 * 1024 * mib), true, 120.0 * mib as f64, "≤ 10 GB"),
             (
+                GoalCheck::MaxPartitionBytes(150 * mib),
+                true,
+                120.0 * mib as f64,
+                "120 MB (CUSTOMER#c0001) ≤ 150 MB",
+            ),
+            (
                 GoalCheck::MaxPartitionItems(100_000),
                 false,
                 150_000.0,
@@ -366,6 +381,15 @@ mod tests {
         r.totals.price_source = cost::SELF_MANAGED.to_owned();
         let cassandra = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
         assert!(!cassandra.passed && cassandra.detail.contains("self-managed"), "{cassandra:?}");
+    }
+
+    #[test]
+    fn an_index_partition_counts_when_it_is_the_largest() {
+        let mut r = report();
+        r.indexes[0].max_partition_bytes = 200 * 1024 * 1024;
+        let result = grade(GoalCheck::MaxPartitionBytes(150 * 1024 * 1024), &r);
+        assert_eq!(result.detail, "largest partition 200 MB (in index byStatus) > 150 MB");
+        assert!(!result.passed);
     }
 
     #[test]

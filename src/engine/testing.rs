@@ -31,19 +31,28 @@ pub fn report() -> RunReport {
             cost_usd: 0.0,
             monthly_cost_usd: 0.0,
             price_source: String::new(),
+            retries: 44,
+            ttl_deletes: 0,
+            collection_limit_errors: 0,
         },
         partitions: Partitions {
             logical: 5_000,
             physical: 4,
             max_bytes: 120 * 1024 * 1024,
             max_items: 150_000,
-            peak_rcu_per_s: 2_400.0,
-            peak_wcu_per_s: 900.0,
+            peak_rcu_per_s: 900.0,
+            peak_wcu_per_s: 300.0,
             top: vec![
                 partition("CUSTOMER#c0001", 120 * 1024 * 1024, 150_000, 900.0, 2),
                 partition("CUSTOMER#c0420", 2 * 1024 * 1024, 2_000, 40.0, 0),
             ],
+            physical_peak_rcu_per_s: 2_400.0,
+            physical_peak_wcu_per_s: 900.0,
             splits: 1,
+            splits_for_size: 0,
+            splits_for_heat: 1,
+            heat_splits_refused: 2,
+            nodes: Vec::new(),
         },
         indexes: vec![IndexReport {
             name: "byStatus".to_owned(),
@@ -57,6 +66,9 @@ pub fn report() -> RunReport {
             throttled_ops: 0,
             hottest_key: Some("PENDING".to_owned()),
             peak_wcu_per_s: 12.0,
+            partitions: 2,
+            max_partition_bytes: 4 * 1024 * 1024,
+            entry_writes: 9_000,
         }],
         patterns: vec![
             pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
@@ -115,6 +127,11 @@ pub fn pattern(
         latency_ms_p50: p50,
         latency_ms_p99: p99,
         latency_target_ms: target,
+        requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),
+        retries: 0,
+        avg_pages: if read { 1.0 } else { 0.0 },
+        scans: if operation == Some("Scan") { calls } else { 0 },
+        collection_errors: 0,
     }
 }
 

@@ -12,10 +12,10 @@ use serde::Serialize;
 
 use super::RunFormat;
 use super::json;
-use super::run::served_by;
+use super::run::{is_cassandra, per_call, served_by};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PatternReport, RunReport};
+use crate::engine::sim::report::RunReport;
 
 /// Why reports cannot be compared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -114,9 +114,10 @@ pub struct PatternRow {
 pub struct PatternRun {
     pub served_by: String,
     pub calls: u64,
-    /// Read units per call for a read, write units per call for a write.
-    pub units_per_call: f64,
-    /// `RCU` or `WCU`.
+    /// Read units per call for a read, write units for a write; rows read per call for a
+    /// Cassandra read; `None` for a Cassandra write (no capacity units).
+    pub units_per_call: Option<f64>,
+    /// `RCU`, `WCU`, `rows`, or empty.
     pub unit: &'static str,
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
@@ -164,8 +165,15 @@ const FIGURES: &[(&str, &str, GoalUnit, Extract)] = &[
     ("max_partition_items", "most items in one", GoalUnit::Items, |r| r.partitions.max_items as f64),
     ("logical_partitions", "logical partitions", GoalUnit::Count, |r| r.partitions.logical as f64),
     ("physical_partitions", "physical partitions", GoalUnit::Count, |r| r.partitions.physical as f64),
-    ("peak_rcu_per_s", "peak RCU/s", GoalUnit::Count, |r| r.partitions.peak_rcu_per_s),
-    ("peak_wcu_per_s", "peak WCU/s", GoalUnit::Count, |r| r.partitions.peak_wcu_per_s),
+    ("peak_rcu_per_s", "hottest key RCU/s", GoalUnit::Count, |r| r.partitions.peak_rcu_per_s),
+    ("peak_wcu_per_s", "hottest key WCU/s", GoalUnit::Count, |r| r.partitions.peak_wcu_per_s),
+    ("physical_peak_rcu_per_s", "busiest physical RCU/s", GoalUnit::Count, |r| {
+        r.partitions.physical_peak_rcu_per_s
+    }),
+    ("physical_peak_wcu_per_s", "busiest physical WCU/s", GoalUnit::Count, |r| {
+        r.partitions.physical_peak_wcu_per_s
+    }),
+    ("retries", "retries", GoalUnit::Count, |r| r.totals.retries as f64),
 ];
 
 impl<'a> Comparison<'a> {
@@ -189,9 +197,26 @@ impl<'a> Comparison<'a> {
                 return Err(CompareError::Duration { baseline, variant, expected, found });
             }
         }
+        // Cassandra has no capacity units and no price: those rows would be zeros.
+        let cassandra = is_cassandra(&base.engine);
+        let unpriced = [
+            "rcu",
+            "wcu",
+            "cost_usd",
+            "monthly_cost_usd",
+            "physical_peak_rcu_per_s",
+            "physical_peak_wcu_per_s",
+            "retries",
+        ];
         let figures = FIGURES
             .iter()
+            .filter(|(key, ..)| !(cassandra && unpriced.contains(key)))
             .map(|&(key, label, unit, extract)| {
+                let label = match (cassandra, key) {
+                    (true, "peak_rcu_per_s") => "hottest key reads/s",
+                    (true, "peak_wcu_per_s") => "hottest key writes/s",
+                    _ => label,
+                };
                 let values: Vec<f64> = reports.iter().map(extract).collect();
                 let deltas = values.iter().map(|v| Delta::new(values[0], *v)).collect();
                 FigureRow { key, label, unit, values, deltas }
@@ -217,11 +242,6 @@ impl<'a> Comparison<'a> {
     }
 }
 
-fn per_call(p: &PatternReport) -> (f64, &'static str) {
-    let (units, unit) = if p.kind == "write" { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
-    (if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit)
-}
-
 /// Every pattern of any report, in the order they first appear.
 fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
     let mut names: Vec<&str> = Vec::new();
@@ -239,7 +259,8 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                 .iter()
                 .map(|r| {
                     let p = find(r, name)?;
-                    let (units_per_call, unit) = per_call(&p);
+                    let cost = per_call(&p, &r.engine);
+                    let (units_per_call, unit) = (cost.map(|(x, _)| x), cost.map_or("", |(_, u)| u));
                     Some(PatternRun {
                         served_by: served_by(&p),
                         calls: p.calls,
@@ -248,7 +269,11 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         latency_ms_p50: p.latency_ms_p50,
                         latency_ms_p99: p.latency_ms_p99,
                         meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
-                        units_delta: base.as_ref().map(|b| Delta::new(per_call(b).0, units_per_call)),
+                        units_delta: base
+                            .as_ref()
+                            .and_then(|b| per_call(b, &reports[0].engine))
+                            .zip(units_per_call)
+                            .map(|((b, _), x)| Delta::new(b, x)),
                         p99_delta: base.as_ref().map(|b| Delta::new(b.latency_ms_p99, p.latency_ms_p99)),
                     })
                 })
@@ -350,6 +375,22 @@ mod tests {
         assert_eq!(fixed.served_by, "Query on byStatus");
         assert_eq!(fixed.p99_delta.unwrap().describe(GoalUnit::Milliseconds), "-171 ms (-95%)");
         assert_eq!(fixed.units_delta, Some(Delta { absolute: -1.0, percent: Some(-50.0) }));
+    }
+
+    #[test]
+    fn a_cassandra_comparison_leaves_out_units_and_dollars() {
+        let mut reports = compared_reports();
+        for r in &mut reports {
+            r.engine = "cassandra".to_owned();
+        }
+        let c = Comparison::new(&reports).unwrap();
+        let keys: Vec<&str> = c.figures.iter().map(|f| f.key).collect();
+        assert!(!keys.iter().any(|k| ["rcu", "wcu", "cost_usd", "monthly_cost_usd"].contains(k)), "{keys:?}");
+        assert!(c.figures.iter().any(|f| f.label == "hottest key reads/s"));
+        let page = c.patterns[0].runs[0].as_ref().unwrap();
+        assert_eq!((page.units_per_call, page.unit), (Some(10.0), "rows"));
+        let write = c.patterns[2].runs[0].as_ref().unwrap();
+        assert_eq!((write.units_per_call, write.unit), (None, ""));
     }
 
     #[test]

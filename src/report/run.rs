@@ -57,11 +57,30 @@ pub fn served_by(p: &PatternReport) -> String {
     format!("{op}{fanout}{index}")
 }
 
-/// Read units per call for a read, write units per call for a write: "2 RCU", "1.5 WCU".
-pub(super) fn units_per_call(p: &PatternReport) -> String {
+/// Whether the run used the Cassandra profile, which has no capacity units: the simulator counts
+/// its load in operations (partition peaks) and leaves unit totals at 0.
+pub fn is_cassandra(engine: &str) -> bool {
+    engine == "cassandra"
+}
+
+/// What partition load figures count: capacity units, or operations for Cassandra.
+pub fn load_units(engine: &str) -> (&'static str, &'static str) {
+    if is_cassandra(engine) { ("reads", "writes") } else { ("RCU", "WCU") }
+}
+
+/// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
+/// Cassandra read. `None` where nothing measures it (a Cassandra write).
+pub fn per_call(p: &PatternReport, engine: &str) -> Option<(f64, &'static str)> {
+    if is_cassandra(engine) {
+        return (p.kind != "write").then_some((p.avg_items_read, "rows"));
+    }
     let (units, unit) = if p.kind == "write" { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
-    let per_call = if p.calls == 0 { 0.0 } else { units / p.calls as f64 };
-    format!("{} {unit}", numbers::factor(per_call))
+    Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
+}
+
+/// "2 RCU", "1.5 WCU", "120 rows", "—".
+pub(super) fn units_per_call(p: &PatternReport, engine: &str) -> String {
+    per_call(p, engine).map_or_else(|| "—".to_owned(), |(x, unit)| format!("{} {unit}", numbers::factor(x)))
 }
 
 pub fn ms(x: f64) -> String {
@@ -92,8 +111,10 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     } else {
         String::new()
     };
+    let retries =
+        if t.retries > 0 { format!(", {}", plural(t.retries, "retry", "retries")) } else { String::new() };
     let throttled = format!(
-        "{} ({} of requests){failed}",
+        "{} ({} of requests){retries}{failed}",
         plural(t.throttled_ops, "request", "requests"),
         numbers::percent(share(t.throttled_ops, t.requests))
     );
@@ -108,8 +129,6 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             ),
         ),
         ("requests to the store", numbers::count(t.requests as f64)),
-        ("read units (RCU)", numbers::count(t.rcu)),
-        ("write units (WCU)", numbers::count(t.wcu)),
         ("throttled", throttled),
         (
             "items at the end",
@@ -125,15 +144,28 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             format!("{}× item writes per base write", numbers::factor(t.write_amplification)),
         ),
     ];
+    if !is_cassandra(&r.engine) {
+        rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
+        rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
+    }
+    if t.ttl_deletes > 0 {
+        rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
+    }
+    if t.collection_limit_errors > 0 {
+        rows.push((
+            "refused writes",
+            format!(
+                "{}: item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
+                numbers::count(t.collection_limit_errors as f64)
+            ),
+        ));
+    }
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));
     } else {
         rows.extend([
             ("cost of the run", usd(t.cost_usd)),
-            (
-                "cost per month",
-                format!("{} (projected: the run's mean rates, final storage)", usd(t.monthly_cost_usd)),
-            ),
+            ("cost per month", format!("{} (projected from the run)", usd(t.monthly_cost_usd))),
             ("prices", t.price_source.clone()),
         ]);
     }
@@ -142,21 +174,48 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
 
 pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let p = &r.partitions;
-    vec![
+    let (read, write) = load_units(&r.engine);
+    let by_cause = if p.splits > 0 {
+        format!(": {} for size, {} for heat", p.splits_for_size, p.splits_for_heat)
+    } else {
+        String::new()
+    };
+    let refused = if p.heat_splits_refused > 0 {
+        format!(
+            "; {} refused: one key carried the load",
+            plural(p.heat_splits_refused, "heat split", "heat splits")
+        )
+    } else {
+        String::new()
+    };
+    let splits = format!("{}{by_cause}{refused}", plural(p.splits, "split", "splits"));
+    let mut rows = vec![
         ("logical partitions", numbers::count(p.logical as f64)),
-        (
-            "physical partitions",
-            format!("{} ({})", numbers::count(p.physical as f64), plural(p.splits, "split", "splits")),
-        ),
+        ("physical partitions", format!("{} ({splits})", numbers::count(p.physical as f64))),
         (
             "largest",
             format!("{}, {}", numbers::bytes(p.max_bytes as f64), plural(p.max_items, "item", "items")),
         ),
         (
-            "peak load",
-            format!("{} RCU/s, {} WCU/s", numbers::rate(p.peak_rcu_per_s), numbers::rate(p.peak_wcu_per_s)),
+            "hottest key",
+            format!(
+                "{} {read}/s, {} {write}/s at its peak",
+                numbers::rate(p.peak_rcu_per_s),
+                numbers::rate(p.peak_wcu_per_s)
+            ),
         ),
-    ]
+    ];
+    if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
+        rows.push((
+            "busiest physical",
+            format!(
+                "{} RCU/s, {} WCU/s at peak (limits 3,000 / 1,000)",
+                numbers::rate(p.physical_peak_rcu_per_s),
+                numbers::rate(p.physical_peak_wcu_per_s)
+            ),
+        ));
+    }
+    rows
 }
 
 /// What a reader should notice about a pattern, beyond the table.

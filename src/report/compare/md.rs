@@ -85,7 +85,8 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 p.name.clone(),
                 (*variant).to_owned(),
                 run.served_by.clone(),
-                format!("{} {}", numbers::factor(run.units_per_call), run.unit),
+                run.units_per_call
+                    .map_or_else(|| "—".to_owned(), |x| format!("{} {}", numbers::factor(x), run.unit)),
                 ms(run.latency_ms_p50),
                 ms(run.latency_ms_p99),
                 target,

@@ -68,7 +68,9 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 continue;
             };
             let meets = run.meets_target.map_or(" ", mark);
-            let per_call = format!("{} {}/call", numbers::factor(run.units_per_call), run.unit);
+            let per_call = run
+                .units_per_call
+                .map_or_else(|| "—".to_owned(), |x| format!("{} {}/call", numbers::factor(x), run.unit));
             let p99 = format!("p99 {}", ms(run.latency_ms_p99));
             let delta = if *variant == c.baseline {
                 String::new()

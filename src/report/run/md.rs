@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, engine_name, goal_summary, latency_mark, ms, partition_rows, remarks, served_by,
-    totals_rows, units_per_call,
+    TOP_PARTITIONS, engine_name, goal_summary, is_cassandra, latency_mark, ms, partition_rows, remarks,
+    served_by, totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
@@ -34,6 +34,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "## Partitions")?;
     writeln!(out)?;
     markdown::table(out, &figures, &pairs(partition_rows(r)))?;
+    let cassandra = is_cassandra(&r.engine);
     if !r.partitions.top.is_empty() {
         let rows: Vec<Vec<String>> = r
             .partitions
@@ -55,9 +56,33 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             ("top partition", Align::Left),
             ("size", Align::Right),
             ("items", Align::Right),
-            ("peak RCU/s", Align::Right),
-            ("peak WCU/s", Align::Right),
+            (if cassandra { "peak reads/s" } else { "peak RCU/s" }, Align::Right),
+            (if cassandra { "peak writes/s" } else { "peak WCU/s" }, Align::Right),
             ("throttled", Align::Right),
+        ];
+        markdown::table(out, &columns, &rows)?;
+    }
+    if !r.partitions.nodes.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .partitions
+            .nodes
+            .iter()
+            .map(|n| {
+                vec![
+                    n.node.clone(),
+                    numbers::bytes(n.stored_bytes as f64),
+                    numbers::count(n.ops as f64),
+                    numbers::rate(n.peak_ops_per_s),
+                    numbers::bytes(n.peak_bytes_per_s),
+                ]
+            })
+            .collect();
+        let columns = [
+            ("ring node", Align::Left),
+            ("stored", Align::Right),
+            ("replica ops", Align::Right),
+            ("peak ops/s", Align::Right),
+            ("peak bytes/s", Align::Right),
         ];
         markdown::table(out, &columns, &rows)?;
     }
@@ -107,6 +132,8 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 numbers::count(i.items as f64),
                 numbers::span(i.max_lag_s),
                 numbers::count(i.throttled_ops as f64),
+                numbers::count(i.partitions as f64),
+                numbers::bytes(i.max_partition_bytes as f64),
                 i.hottest_key.as_ref().map_or_else(
                     || "—".to_owned(),
                     |k| format!("`{k}` ({} WCU/s)", numbers::rate(i.peak_wcu_per_s)),
@@ -124,6 +151,8 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ("items", Align::Right),
         ("max lag", Align::Right),
         ("throttled", Align::Right),
+        ("partitions", Align::Right),
+        ("largest", Align::Right),
         ("hottest key (peak)", Align::Left),
     ];
     markdown::table(out, &columns, &rows)
@@ -143,7 +172,7 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 p.name.clone(),
                 served_by(p),
                 numbers::count(p.calls as f64),
-                units_per_call(p),
+                units_per_call(p, &r.engine),
                 format!(
                     "{} → {}",
                     numbers::factor(p.rcu_per_call_start),
@@ -188,9 +217,9 @@ mod tests {
         let expected = [
             "# orders / naive",
             "`keyheat run` · DynamoDB · seed 7 · 60 min simulated (tick 1 s) · **1 of 2 goals passed ✘**",
-            "| cost per month | $8.86 (projected: the run's mean rates, final storage) |",
+            "| cost per month | $8.86 (projected from the run) |",
             "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
-            "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | `PENDING` (12 WCU/s) |",
+            "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
             "Latency is modelled, not measured (see the notes).",
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
             "|  | place-order | PutItem | 18,000 | 1 WCU | 0 → 0 | 5 ms | 8 ms | — |",

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, goal_summary, latency_mark, ms, partition_rows, remarks, served_by, totals_rows,
-    units_per_call,
+    TOP_PARTITIONS, goal_summary, is_cassandra, latency_mark, ms, partition_rows, plural, remarks, served_by,
+    totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
@@ -39,6 +39,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         }
     }
     text_top_partitions(out, r)?;
+    text_nodes(out, r)?;
     text_indexes(out, r)?;
     text_patterns(out, r)?;
     text_goals(out, r)?;
@@ -56,6 +57,7 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     if r.partitions.top.is_empty() {
         return Ok(());
     }
+    let cassandra = is_cassandra(&r.engine);
     let w = [1, 24, 8, 10, 9, 9, 9];
     let line = |out: &mut _, c: [&str; 7]| {
         row(
@@ -77,8 +79,8 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         "top partitions",
         &format!("{:>8}", "size"),
         &format!("{:>10}", "items"),
-        &format!("{:>9}", "RCU/s pk"),
-        &format!("{:>9}", "WCU/s pk"),
+        &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
+        &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
         &format!("{:>9}", "throttled"),
     ];
     line(out, header)?;
@@ -93,6 +95,44 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
                 &format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
                 &format!("{:>9}", numbers::count(p.throttled_ops as f64)),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// The Cassandra ring: how evenly the replicas spread.
+fn text_nodes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    if r.partitions.nodes.is_empty() {
+        return Ok(());
+    }
+    let w = [1, 12, 10, 14, 14, 14];
+    let line = |out: &mut _, c: [&str; 6]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    writeln!(out)?;
+    line(
+        out,
+        [
+            "",
+            "ring node",
+            &format!("{:>10}", "stored"),
+            &format!("{:>14}", "replica ops"),
+            &format!("{:>14}", "peak ops/s"),
+            &format!("{:>14}", "peak bytes/s"),
+        ],
+    )?;
+    for n in &r.partitions.nodes {
+        line(
+            out,
+            [
+                "",
+                &n.node,
+                &format!("{:>10}", numbers::bytes(n.stored_bytes as f64)),
+                &format!("{:>14}", numbers::count(n.ops as f64)),
+                &format!("{:>14}", numbers::rate(n.peak_ops_per_s)),
+                &format!("{:>14}", numbers::bytes(n.peak_bytes_per_s)),
             ],
         )?;
     }
@@ -139,16 +179,18 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &format!("{:>9}", numbers::count(i.throttled_ops as f64)),
             ],
         )?;
-        let mut detail = Vec::new();
+        let mut detail = vec![format!(
+            "{}, the largest {}",
+            plural(i.partitions, "partition", "partitions"),
+            numbers::bytes(i.max_partition_bytes as f64)
+        )];
         if let Some(key) = &i.hottest_key {
             detail.push(format!("hottest key {key} (peak {} WCU/s)", numbers::rate(i.peak_wcu_per_s)));
         }
         if i.rcu > 0.0 {
             detail.push(format!("{} RCU read from it", numbers::count(i.rcu)));
         }
-        if !detail.is_empty() {
-            paragraph(out, 4, &detail.join("; "))?;
-        }
+        paragraph(out, 4, &detail.join("; "))?;
     }
     Ok(())
 }
@@ -156,7 +198,7 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "Access patterns (latency is modelled, not measured)")?;
-    let w = [1, 14, 13, 11, 9, 7, 7, 6];
+    let w = [1, 14, 13, 11, 9, 9, 9, 6];
     let line = |out: &mut _, c: [&str; 8]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
         row(out, &cells)
@@ -169,8 +211,8 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             "served by",
             &format!("{:>11}", "calls"),
             &format!("{:>9}", "per call"),
-            &format!("{:>7}", "p50"),
-            &format!("{:>7}", "p99"),
+            &format!("{:>9}", "p50"),
+            &format!("{:>9}", "p99"),
             "target",
         ],
     )?;
@@ -183,9 +225,9 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &p.name,
                 &served_by(p),
                 &format!("{:>11}", numbers::count(p.calls as f64)),
-                &format!("{:>9}", units_per_call(p)),
-                &format!("{:>7}", ms(p.latency_ms_p50)),
-                &format!("{:>7}", ms(p.latency_ms_p99)),
+                &format!("{:>9}", units_per_call(p, &r.engine)),
+                &format!("{:>9}", ms(p.latency_ms_p50)),
+                &format!("{:>9}", ms(p.latency_ms_p99)),
                 &target,
             ],
         )?;
@@ -238,18 +280,21 @@ mod tests {
             "keyheat run: orders / naive (DynamoDB)",
             "seed 7 · 60 min simulated, tick 1 s · 1 of 2 goals passed ✘",
             "  calls                  36,000 (18,000 reads, 18,000 writes)",
-            "  throttled              40 requests (0.1% of requests); 2 gave up after",
+            "  throttled              40 requests (0.1% of requests), 44 retries; 2 gave up",
             "  cost of the run        $0.01",
-            "  cost per month         $8.86 (projected: the run's mean rates, final storage)",
-            "  physical partitions    4 (1 split)",
+            "  cost per month         $8.86 (projected from the run)",
+            "  physical partitions    4 (1 split: 0 for size, 1 for heat; 2 heat splits",
+            "                         refused: one key carried the load)",
+            "  hottest key            900 RCU/s, 300 WCU/s at its peak",
+            "  busiest physical       2,400 RCU/s, 900 WCU/s at peak (limits 3,000 / 1,000)",
+            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s)",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
             "  ⚠ pending-orders reads 4,000 items per call to return 10",
             "  byStatus       GSI      9,000     0.5     5 MB     3,000    0.5 s         0",
-            "    hottest key PENDING (peak 12 WCU/s)",
             "Access patterns (latency is modelled, not measured)",
-            "✘ pending-orders Scan ×12              360     2 RCU   40 ms  180 ms 100 ms",
-            "✔ customer-page  Query               9,000     2 RCU    4 ms    9 ms 20 ms",
-            "  place-order    PutItem            18,000     1 WCU    5 ms    8 ms —",
+            "✘ pending-orders Scan ×12              360     2 RCU     40 ms    180 ms 100 ms",
+            "✔ customer-page  Query               9,000     2 RCU      4 ms      9 ms 20 ms",
+            "  place-order    PutItem            18,000     1 WCU      5 ms      8 ms —",
             "  ⚠ pending-orders is a Scan: read units per call went from 20 to 400 as the",
             "    table grew",
             "Goals: 1 of 2 goals passed ✘",
@@ -263,6 +308,27 @@ mod tests {
         let order = ["Totals", "Partitions", "Indexes", "Access patterns", "Goals", "Notes"];
         let positions: Vec<usize> = order.iter().map(|h| text.find(&format!("\n{h}")).unwrap()).collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    }
+
+    #[test]
+    fn lists_the_cassandra_ring() {
+        let mut r = report();
+        r.partitions.nodes = vec![crate::engine::sim::report::NodeReport {
+            node: "node 1".to_owned(),
+            stored_bytes: 3 * 1024 * 1024,
+            ops: 120_000,
+            peak_ops_per_s: 40.0,
+            peak_bytes_per_s: 20_480.0,
+        }];
+        let text = render(&r);
+        assert!(
+            text.contains("\n  ring node        stored    replica ops     peak ops/s   peak bytes/s\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  node 1             3 MB        120,000             40          20 KB\n"),
+            "{text}"
+        );
     }
 
     #[test]
