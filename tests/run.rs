@@ -68,7 +68,6 @@ fn out_into_a_missing_directory_exits_2_and_writes_nothing() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn failed_goals_exit_0_unless_asked_then_3() {
     // The naive order design serves "all pending orders" with a Scan: its NoScan goal fails.
     let plain = keyheat(&["run", "orders", "--variant", "naive", "--duration", SHORT]);
@@ -80,7 +79,6 @@ fn failed_goals_exit_0_unless_asked_then_3() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn a_design_that_passes_exits_0_with_fail_on_goals() {
     let out =
         keyheat(&["run", "counters", "--variant", "recommended", "--duration", COUNTERS, "--fail-on-goals"]);
@@ -89,7 +87,6 @@ fn a_design_that_passes_exits_0_with_fail_on_goals() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn the_same_seed_gives_the_same_json_bytes() {
     let args =
         ["run", "orders", "--variant", "naive", "--duration", SHORT, "--seed", "11", "--format", "json"];
@@ -106,7 +103,6 @@ fn the_same_seed_gives_the_same_json_bytes() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn out_writes_the_report_to_the_file_only() {
     let dir = scratch_dir("out");
     let target = dir.join("orders.md");
@@ -124,7 +120,6 @@ fn out_writes_the_report_to_the_file_only() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn text_reports_fit_80_columns_and_label_latency_modelled() {
     for name in ["sensors", "orders", "counters"] {
         let out = keyheat(&["run", name, "--duration", short(name)]);
@@ -142,7 +137,6 @@ fn text_reports_fit_80_columns_and_label_latency_modelled() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn compare_lines_up_the_variants() {
     let args = ["compare", "orders", "--variant", "naive", "--variant", "recommended", "--duration", SHORT];
     let text = keyheat(&args);
@@ -173,7 +167,6 @@ fn compare_lines_up_the_variants() {
 }
 
 #[test]
-#[ignore = "needs the simulator (branch sim)"]
 fn compare_without_variants_takes_them_all() {
     let out = keyheat(&["compare", "counters", "--duration", COUNTERS, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
