@@ -1,5 +1,10 @@
 //! The command line: parses arguments with clap and runs the engine. Errors a user can cause end
-//! here as a message on stderr and exit code 2; nothing panics on user input.
+//! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
+//! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
+
+mod output;
+mod progress;
+mod replay;
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
@@ -13,7 +18,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::engine::planner;
 use crate::engine::time::SimDuration;
 use crate::ops;
-use crate::report::{self, Format};
+use crate::report::{self, Format, RunFormat};
 use crate::scenario;
 
 #[derive(Debug, Parser)]
@@ -64,6 +69,76 @@ pub enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Replay a scenario's workload headless and print the report
+    ///
+    /// The report gives the totals, the partitions (the largest and hottest), the indexes, each
+    /// access pattern's cost and modelled latency, the goals, and the cost in US dollars. It exits
+    /// 0 even when goals fail (the report says so); --fail-on-goals makes a failed goal exit 3.
+    Run(RunArgs),
+    /// Run two or more variants on the same seed and show them side by side
+    ///
+    /// Key figures, access patterns and goals per variant, with deltas (absolute and %) against
+    /// the first variant named. Without --variant, every variant of the scenario is compared.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A bundled scenario name (`sensors`) or a path to a .ron file
+    pub scenario: String,
+    /// The key design to run (default: the file's first variant)
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Seed for the workload (default: the scenario's)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<SimDuration>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: RunFormat,
+    /// Write the report to FILE (whole or not at all) instead of stdout; the directory must exist
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Exit with code 3 when any goal fails
+    #[arg(long)]
+    pub fail_on_goals: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// A bundled scenario name (`sensors`) or a path to a .ron file
+    pub scenario: String,
+    /// A key design to compare; give it twice or more (the first is the baseline). None: all
+    #[arg(long = "variant", value_name = "VARIANT")]
+    pub variants: Vec<String>,
+    /// Seed for every run (default: the scenario's)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<SimDuration>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: RunFormat,
+    /// Write the comparison to FILE (whole or not at all) instead of stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// How a command that ran to the end wants the process to exit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    /// `--fail-on-goals` and a goal failed: exit 3.
+    GoalsFailed,
+}
+
+fn parse_duration(text: &str) -> Result<SimDuration, String> {
+    match SimDuration::parse(text) {
+        Ok(d) if d == SimDuration::ZERO => Err("a run of zero length replays nothing".to_owned()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -116,26 +191,32 @@ fn parse_seconds(text: &str) -> Result<SimDuration, String> {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = io::stdout().lock();
+    let done = |()| Outcome::Done;
     let result = match cli.command {
         #[cfg(feature = "tui")]
-        None => tui(&crate::tui::Launch::default()),
+        None => tui(&crate::tui::Launch::default()).map(done),
         #[cfg(not(feature = "tui"))]
-        None => Cli::command().print_help().map_err(Into::into),
+        None => Cli::command().print_help().map(done).map_err(Into::into),
         #[cfg(feature = "tui")]
         Some(Command::Tui { scenario, variant, seed }) => {
-            tui(&crate::tui::Launch { scenario, variant, seed })
+            tui(&crate::tui::Launch { scenario, variant, seed }).map(done)
         }
         Some(Command::List { format }) => {
-            report::list(&mut stdout, &scenario::bundled(), format).map_err(Into::into)
+            report::list(&mut stdout, &scenario::bundled(), format).map(done).map_err(Into::into)
         }
         Some(Command::Check { scenario, variant, format }) => {
-            check(&mut stdout, &scenario, variant.as_deref(), format)
+            check(&mut stdout, &scenario, variant.as_deref(), format).map(done)
         }
-        Some(Command::Ops(args)) => run_ops(&mut stdout, &args),
-        Some(Command::Quiz(args)) => crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout),
+        Some(Command::Ops(args)) => run_ops(&mut stdout, &args).map(done),
+        Some(Command::Run(args)) => replay::run(&mut stdout, &args),
+        Some(Command::Compare(args)) => replay::compare(&mut stdout, &args),
+        Some(Command::Quiz(args)) => {
+            crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout).map(done)
+        }
     };
-    match result.and_then(|()| stdout.flush().map_err(Into::into)) {
-        Ok(()) => ExitCode::SUCCESS,
+    match result.and_then(|outcome| stdout.flush().map(|()| outcome).map_err(Into::into)) {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::GoalsFailed) => ExitCode::from(3),
         // A reader that stopped early (`keyheat list | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -5,8 +5,11 @@
 //! `time::SimTime`, moved by its caller) and keeps no global state; all randomness comes from a
 //! seed its caller provides. It builds and is tested with the `tui` feature off.
 
+pub mod cost;
 pub mod expr;
+pub mod goals;
 pub mod hash;
+pub mod judge;
 pub mod metrics;
 pub mod model;
 pub mod number;
@@ -14,6 +17,8 @@ pub mod planner;
 pub mod sim;
 pub mod store;
 pub mod template;
+#[cfg(test)]
+pub mod testing;
 pub mod time;
 pub mod value;
 pub mod workload;

@@ -1,8 +1,12 @@
-//! Reports: what `keyheat list` and `keyheat check` print, as text for a terminal or JSON for
-//! tools. Writers take `impl Write` so tests render into a `Vec<u8>`; the JSON shapes are
-//! `#[derive(Serialize)]` structs, and the check report is the planner's `Plan` itself.
+//! Reports: what `keyheat list`, `check`, `run` and `compare` print, as text for a terminal, JSON
+//! for tools, and (for runs and comparisons) Markdown for a README or an issue. Writers take
+//! `impl Write` so tests render into a `Vec<u8>`; the JSON shapes are `#[derive(Serialize)]`
+//! structs: the check report is the planner's `Plan`, the run report the simulator's `RunReport`.
 
+pub mod compare;
 mod json;
+mod markdown;
+pub mod run;
 mod text;
 
 use std::io::{self, Write};
@@ -18,6 +22,16 @@ pub enum Format {
     #[default]
     Text,
     Json,
+}
+
+/// How `run` and `compare` print: `list` and `check` have no Markdown form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum RunFormat {
+    #[default]
+    Text,
+    Json,
+    /// Markdown tables, for a README or an issue.
+    Md,
 }
 
 /// One line of `keyheat list`.

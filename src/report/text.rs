@@ -8,7 +8,7 @@ use crate::engine::model::{Engine, Scenario};
 use crate::engine::planner::numbers;
 use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb};
 
-const WIDTH: usize = 80;
+pub(super) const WIDTH: usize = 80;
 
 /// Splits `text` into lines of at most `width` characters at spaces. A longer word breaks after a
 /// hyphen when one fits (`channel-with-` / `messages`), else it is cut.
@@ -45,13 +45,13 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// Pads or keeps `text` to `width` characters.
-fn pad(text: &str, width: usize) -> String {
+pub(super) fn pad(text: &str, width: usize) -> String {
     let n = text.chars().count();
     format!("{text}{}", " ".repeat(width.saturating_sub(n)))
 }
 
 /// Writes one table row whose cells wrap within their columns.
-fn row(out: &mut impl Write, cells: &[(&str, usize)]) -> io::Result<()> {
+pub(super) fn row(out: &mut impl Write, cells: &[(&str, usize)]) -> io::Result<()> {
     // A cell that fits keeps its own spacing (right-aligned numbers); longer ones wrap.
     let wrapped: Vec<Vec<String>> = cells
         .iter()
@@ -89,7 +89,7 @@ fn bullet(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
     Ok(())
 }
 
-fn paragraph(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
+pub(super) fn paragraph(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
     for line in wrap(text, WIDTH - indent) {
         writeln!(out, "{}{line}", " ".repeat(indent))?;
     }

@@ -173,6 +173,8 @@ pub struct GoalResult {
     /// The measured value, as the goal reads it.
     pub value: f64,
     pub target: f64,
+    /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
+    pub unit: crate::engine::goals::GoalUnit,
     /// One line for people: what was measured against what.
     pub detail: String,
 }

@@ -1,0 +1,459 @@
+//! Grades a run against the scenario's goals: each `model::Goal` read against the `RunReport`
+//! becomes a `GoalResult` with the measured value, the target, whether it passed and one line
+//! saying what was measured against what.
+//!
+//! Every value comes from the report (the simulator's measurements and the priced cost), except a
+//! fan-out goal, which also asks the planner how many requests a call can need: the report keeps
+//! the mean, and "never more than N" is about the most. Nothing here runs the workload.
+
+use serde::Serialize;
+
+use super::cost;
+use super::model::{Goal, GoalCheck, Scenario, Variant};
+use super::planner::{self, numbers};
+use super::sim::report::{GoalResult, PatternReport, RunReport};
+
+/// What a goal's value and target count, so writers can print them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoalUnit {
+    Bytes,
+    Items,
+    /// A share between 0 and 1.
+    Ratio,
+    /// Calls or other whole counts.
+    Count,
+    /// Requests per call.
+    Requests,
+    /// A multiplier (writes per base write).
+    Factor,
+    Milliseconds,
+    Usd,
+}
+
+impl GoalUnit {
+    /// `120 MB`, `150,000 items`, `0.1%`, `2 requests`, `1.5×`, `9 ms`, `$82.50`.
+    pub fn format(self, value: f64) -> String {
+        match self {
+            GoalUnit::Bytes => numbers::bytes(value),
+            GoalUnit::Items => {
+                let noun = if (value - 1.0).abs() < 1e-9 { "item" } else { "items" };
+                format!("{} {noun}", numbers::count(value))
+            }
+            GoalUnit::Ratio => numbers::percent(value),
+            GoalUnit::Count => numbers::count(value),
+            GoalUnit::Requests => {
+                let noun = if (value - 1.0).abs() < 1e-9 { "request" } else { "requests" };
+                format!("{} {noun}", numbers::factor(value))
+            }
+            GoalUnit::Factor => format!("{}×", numbers::factor(value)),
+            GoalUnit::Milliseconds => format!("{} ms", numbers::count(value)),
+            GoalUnit::Usd => cost::usd(value),
+        }
+    }
+}
+
+/// Grades every goal of the scenario. `variant` is the design that ran (it may be an edited copy
+/// not in `scenario.variants`); the planner reads it for fan-out goals.
+pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> Vec<GoalResult> {
+    let needs_plan = scenario.goals.iter().any(|g| matches!(g.check, GoalCheck::MaxFanout(..)));
+    let plan = needs_plan.then(|| planner::plan(scenario, variant));
+    let planned = |name: &str| {
+        plan.as_ref().and_then(|p| p.patterns.iter().find(|pp| pp.name == name)).map(|pp| pp.fanout)
+    };
+    scenario.goals.iter().map(|goal| check(goal, report, &planned)).collect()
+}
+
+/// Grades one goal. `planned_fanout` gives the planner's requests per call for a pattern.
+pub fn check(goal: &Goal, report: &RunReport, planned_fanout: &dyn Fn(&str) -> Option<u32>) -> GoalResult {
+    let graded = match &goal.check {
+        GoalCheck::MaxPartitionBytes(limit) => partition_bytes(report, *limit),
+        GoalCheck::MaxPartitionItems(limit) => partition_items(report, *limit),
+        GoalCheck::MaxThrottledRatio(limit) => throttled(report, *limit),
+        GoalCheck::NoScan(name) => no_scan(report, name),
+        GoalCheck::MaxFanout(name, limit) => fanout(report, name, *limit, planned_fanout(name)),
+        GoalCheck::MaxIndexWriteAmplification(limit) => amplification(report, *limit),
+        GoalCheck::LatencyTarget(name) => latency(report, name),
+        GoalCheck::MaxMonthlyCost(limit) => monthly_cost(report, *limit),
+    };
+    GoalResult {
+        name: goal.name.clone(),
+        passed: graded.passed,
+        value: graded.value,
+        target: graded.target,
+        unit: graded.unit,
+        detail: graded.detail,
+    }
+}
+
+/// A goal's grade before it gets the goal's name.
+struct Graded {
+    value: f64,
+    target: f64,
+    unit: GoalUnit,
+    passed: bool,
+    detail: String,
+}
+
+impl Graded {
+    /// The usual case: passed when the value is at most the target.
+    fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
+        let passed = value <= target;
+        Graded { value, target, unit, passed, detail: detail(if passed { "≤" } else { ">" }) }
+    }
+
+    fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { value, target, unit, passed: false, detail }
+    }
+
+    fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
+        Graded::failed(0.0, target, unit, format!("pattern {name:?} is not in the report"))
+    }
+}
+
+/// The largest partition of the table or of any index (index sizes count the 100-byte overhead
+/// per entry, as AWS does).
+fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
+    let table = report.partitions.max_bytes;
+    let index =
+        report.indexes.iter().filter(|i| i.max_partition_bytes > table).max_by_key(|i| i.max_partition_bytes);
+    let (bytes, place) = match index {
+        Some(i) => (i.max_partition_bytes, format!(" (in index {})", i.name)),
+        None => (table, largest(report, |p| p.bytes, table)),
+    };
+    let (value, target) = (bytes as f64, limit as f64);
+    Graded::at_most(value, target, GoalUnit::Bytes, |vs| {
+        format!("largest partition {}{place} {vs} {}", numbers::bytes(value), numbers::bytes(target))
+    })
+}
+
+fn partition_items(report: &RunReport, limit: u64) -> Graded {
+    let key = largest(report, |p| p.items, report.partitions.max_items);
+    let (value, target) = (report.partitions.max_items as f64, limit as f64);
+    Graded::at_most(value, target, GoalUnit::Items, |vs| {
+        format!("largest partition {} items{key} {vs} {}", numbers::count(value), numbers::count(target))
+    })
+}
+
+fn throttled(report: &RunReport, limit: f64) -> Graded {
+    let t = &report.totals;
+    let value = if t.requests == 0 { 0.0 } else { t.throttled_ops as f64 / t.requests as f64 };
+    let failed = if t.failed_ops > 0 {
+        format!("; {} gave up after retries", numbers::count(t.failed_ops as f64))
+    } else {
+        String::new()
+    };
+    Graded::at_most(value, limit, GoalUnit::Ratio, |vs| {
+        format!(
+            "{} of {} requests throttled ({}) {vs} {}{failed}",
+            numbers::count(t.throttled_ops as f64),
+            numbers::count(t.requests as f64),
+            numbers::percent(value),
+            numbers::percent(limit)
+        )
+    })
+}
+
+/// The value is the number of calls that ran a Scan (0 when the keys serve the pattern).
+fn no_scan(report: &RunReport, name: &str) -> Graded {
+    let Some(p) = pattern(report, name) else { return Graded::missing(name, 0.0, GoalUnit::Count) };
+    let calls = p.calls as f64;
+    match p.operation.as_deref() {
+        Some("Scan") => {
+            let growth = if grew(p) {
+                format!(
+                    "; read units per call grew from {} to {} with the table",
+                    numbers::count(p.rcu_per_call_start),
+                    numbers::count(p.rcu_per_call_end)
+                )
+            } else {
+                String::new()
+            };
+            let scans = p.scans as f64;
+            Graded::failed(
+                scans,
+                0.0,
+                GoalUnit::Count,
+                format!("{name} ran {} Scans{growth}", numbers::count(scans)),
+            )
+        }
+        None => Graded::failed(
+            calls,
+            0.0,
+            GoalUnit::Count,
+            format!("nothing serves {name}: no key or index finds its items"),
+        ),
+        Some(op) => Graded {
+            value: 0.0,
+            target: 0.0,
+            unit: GoalUnit::Count,
+            passed: true,
+            detail: format!("{name} is served by {}", served(op, p)),
+        },
+    }
+}
+
+/// The most requests a call needs: the planner's count, or the measured mean if paging made it
+/// higher.
+fn fanout(report: &RunReport, name: &str, limit: u32, planned: Option<u32>) -> Graded {
+    let target = f64::from(limit);
+    let Some(p) = pattern(report, name) else { return Graded::missing(name, target, GoalUnit::Requests) };
+    let value = p.avg_fanout.max(planned.map_or(0.0, f64::from));
+    let op = p.operation.as_deref().map_or_else(|| "nothing".to_owned(), |op| served(op, p));
+    let planned = planned.map_or_else(String::new, |n| format!(", at most {n} planned"));
+    Graded::at_most(value, target, GoalUnit::Requests, |vs| {
+        format!(
+            "{name} ({op}): {} per call on average{planned} {vs} {}",
+            GoalUnit::Requests.format(p.avg_fanout),
+            numbers::count(target)
+        )
+    })
+}
+
+fn amplification(report: &RunReport, limit: f64) -> Graded {
+    let value = report.totals.write_amplification;
+    Graded::at_most(value, limit, GoalUnit::Factor, |vs| {
+        format!(
+            "{} item writes per base write (table, indexes and copies) {vs} {}",
+            numbers::factor(value),
+            numbers::factor(limit)
+        )
+    })
+}
+
+fn latency(report: &RunReport, name: &str) -> Graded {
+    let ms = |x: f64| GoalUnit::Milliseconds.format(x);
+    let Some(p) = pattern(report, name) else { return Graded::missing(name, 0.0, GoalUnit::Milliseconds) };
+    let Some(target) = p.latency_target_ms else {
+        let detail = format!("{name} has no latency target");
+        return Graded::failed(p.latency_ms_p99, 0.0, GoalUnit::Milliseconds, detail);
+    };
+    Graded::at_most(p.latency_ms_p99, target, GoalUnit::Milliseconds, |vs| {
+        format!(
+            "{name} p99 {} (modelled) {vs} {} target; p50 {}",
+            ms(p.latency_ms_p99),
+            ms(target),
+            ms(p.latency_ms_p50)
+        )
+    })
+}
+
+fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
+    if report.totals.price_source == cost::SELF_MANAGED {
+        let detail = "no price: the Cassandra profile is self-managed, so a monthly cost cannot be graded";
+        return Graded::failed(0.0, limit, GoalUnit::Usd, detail.to_owned());
+    }
+    let value = report.totals.monthly_cost_usd;
+    Graded::at_most(value, limit, GoalUnit::Usd, |vs| {
+        format!("projected monthly cost {} {vs} {}", cost::usd(value), cost::usd(limit))
+    })
+}
+
+/// Whether a pattern's read units per call grew noticeably (over 10%) from the first tenth of the
+/// run to the last: the sign of a Scan whose cost follows the table's size.
+pub fn grew(p: &PatternReport) -> bool {
+    p.rcu_per_call_end > p.rcu_per_call_start * 1.1 && p.rcu_per_call_end - p.rcu_per_call_start >= 0.5
+}
+
+fn pattern<'r>(report: &'r RunReport, name: &str) -> Option<&'r PatternReport> {
+    report.patterns.iter().find(|p| p.name == name)
+}
+
+/// "Query", "Query on byStatus".
+fn served(op: &str, p: &PatternReport) -> String {
+    match &p.index {
+        Some(index) => format!("{op} on {index}"),
+        None => op.to_owned(),
+    }
+}
+
+/// ` (KEY)` for the listed partition that holds the maximum, if the list has it.
+fn largest(
+    report: &RunReport,
+    measure: impl Fn(&super::sim::report::PartitionReport) -> u64,
+    max: u64,
+) -> String {
+    report
+        .partitions
+        .top
+        .iter()
+        .find(|p| measure(p) == max && max > 0)
+        .map_or_else(String::new, |p| format!(" ({})", p.key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::report;
+
+    fn grade(check: GoalCheck, report: &RunReport) -> GoalResult {
+        let goal = Goal { name: "g".to_owned(), check };
+        // The planner's fan-outs for the fixture's patterns.
+        let planned = |name: &str| match name {
+            "customer-page" => Some(1),
+            "pending-orders" => Some(3),
+            _ => None,
+        };
+        super::check(&goal, report, &planned)
+    }
+
+    /// (check, passed, value, detail fragment) against the fixture (`testing::report`).
+    #[test]
+    fn grades_each_check_both_ways() {
+        let mib = 1024 * 1024;
+        let cases: Vec<(GoalCheck, bool, f64, &str)> = vec![
+            (
+                GoalCheck::MaxPartitionBytes(100 * mib),
+                false,
+                120.0 * mib as f64,
+                "120 MB (CUSTOMER#c0001) > 100 MB",
+            ),
+            (GoalCheck::MaxPartitionBytes(10 * 1024 * mib), true, 120.0 * mib as f64, "≤ 10 GB"),
+            (
+                GoalCheck::MaxPartitionBytes(150 * mib),
+                true,
+                120.0 * mib as f64,
+                "120 MB (CUSTOMER#c0001) ≤ 150 MB",
+            ),
+            (
+                GoalCheck::MaxPartitionItems(100_000),
+                false,
+                150_000.0,
+                "150,000 items (CUSTOMER#c0001) > 100,000",
+            ),
+            (GoalCheck::MaxPartitionItems(150_000), true, 150_000.0, "≤ 150,000"),
+            (
+                GoalCheck::MaxThrottledRatio(0.0001),
+                false,
+                0.001,
+                "40 of 40,000 requests throttled (0.1%) > 0.01%",
+            ),
+            (GoalCheck::MaxThrottledRatio(0.001), true, 0.001, "; 2 gave up after retries"),
+            (
+                GoalCheck::NoScan("pending-orders".into()),
+                false,
+                360.0,
+                "ran 360 Scans; read units per call grew from 20 to 400",
+            ),
+            (GoalCheck::NoScan("customer-page".into()), true, 0.0, "customer-page is served by Query"),
+            (GoalCheck::NoScan("no-such".into()), false, 0.0, "\"no-such\" is not in the report"),
+            (
+                GoalCheck::MaxFanout("pending-orders".into(), 2),
+                false,
+                12.0,
+                "12 requests per call on average, at most 3 planned > 2",
+            ),
+            (
+                GoalCheck::MaxFanout("customer-page".into(), 1),
+                true,
+                1.0,
+                "(Query): 1 request per call on average, at most 1 planned ≤ 1",
+            ),
+            (GoalCheck::MaxIndexWriteAmplification(1.2), false, 1.5, "1.5 item writes per base write"),
+            (GoalCheck::MaxIndexWriteAmplification(2.0), true, 1.5, "≤ 2"),
+            (
+                GoalCheck::LatencyTarget("pending-orders".into()),
+                false,
+                180.0,
+                "p99 180 ms (modelled) > 100 ms target; p50 40 ms",
+            ),
+            (GoalCheck::LatencyTarget("customer-page".into()), true, 9.0, "p99 9 ms (modelled) ≤ 20 ms"),
+            (GoalCheck::LatencyTarget("place-order".into()), false, 8.0, "has no latency target"),
+        ];
+        let report = report();
+        for (check, passed, value, detail) in cases {
+            let label = format!("{check:?}");
+            let r = grade(check, &report);
+            assert_eq!((r.passed, r.value), (passed, value), "{label}: {r:?}");
+            assert!(r.detail.contains(detail), "{label}: {:?} lacks {detail:?}", r.detail);
+        }
+    }
+
+    #[test]
+    fn grades_the_monthly_cost_and_refuses_it_without_a_price() {
+        let mut r = report();
+        r.totals.monthly_cost_usd = 82.5;
+        r.totals.price_source = "AWS".to_owned();
+        let over = grade(GoalCheck::MaxMonthlyCost(50.0), &r);
+        assert!(!over.passed && over.detail == "projected monthly cost $82.50 > $50.00", "{over:?}");
+        let under = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
+        assert!(under.passed && under.unit == GoalUnit::Usd, "{under:?}");
+        r.totals.price_source = cost::SELF_MANAGED.to_owned();
+        let cassandra = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
+        assert!(!cassandra.passed && cassandra.detail.contains("self-managed"), "{cassandra:?}");
+    }
+
+    #[test]
+    fn an_index_partition_counts_when_it_is_the_largest() {
+        let mut r = report();
+        r.indexes[0].max_partition_bytes = 200 * 1024 * 1024;
+        let result = grade(GoalCheck::MaxPartitionBytes(150 * 1024 * 1024), &r);
+        assert_eq!(result.detail, "largest partition 200 MB (in index byStatus) > 150 MB");
+        assert!(!result.passed);
+    }
+
+    #[test]
+    fn an_unserved_pattern_fails_no_scan() {
+        let mut r = report();
+        r.patterns[1].operation = None;
+        let result = grade(GoalCheck::NoScan("pending-orders".into()), &r);
+        assert!(!result.passed && result.detail.starts_with("nothing serves"), "{result:?}");
+    }
+
+    #[test]
+    fn a_measured_fanout_above_the_plan_counts() {
+        // Paging can make a planned single Query send more than one request.
+        let mut r = report();
+        r.patterns[0].avg_fanout = 1.25;
+        let result = grade(GoalCheck::MaxFanout("customer-page".into(), 1), &r);
+        assert_eq!((result.passed, result.value), (false, 1.25), "{result:?}");
+    }
+
+    #[test]
+    fn growth_means_more_than_noise() {
+        let mut p = report().patterns[1].clone();
+        let cases = [
+            (20.0, 400.0, true),
+            (717.0, 718.0, false),
+            (0.5, 0.6, false),
+            (0.0, 2.0, true),
+            (5.0, 5.0, false),
+        ];
+        for (start, end, grown) in cases {
+            (p.rcu_per_call_start, p.rcu_per_call_end) = (start, end);
+            assert_eq!(grew(&p), grown, "{start} → {end}");
+        }
+    }
+
+    #[test]
+    fn formats_values_by_unit() {
+        let cases = [
+            (GoalUnit::Bytes, 1536.0, "1.5 KB"),
+            (GoalUnit::Items, 150_000.0, "150,000 items"),
+            (GoalUnit::Items, 1.0, "1 item"),
+            (GoalUnit::Ratio, 0.001, "0.1%"),
+            (GoalUnit::Requests, 2.0, "2 requests"),
+            (GoalUnit::Factor, 1.5, "1.5×"),
+            (GoalUnit::Milliseconds, 9.26, "9.3 ms"),
+            (GoalUnit::Usd, 82.5, "$82.50"),
+        ];
+        for (unit, value, text) in cases {
+            assert_eq!(unit.format(value), text, "{unit:?}");
+        }
+    }
+
+    #[test]
+    fn evaluates_a_bundled_scenarios_goals_in_order_with_the_planner() {
+        let loaded = crate::scenario::load("orders").expect("orders is bundled");
+        let variant = loaded.variant(Some("naive")).expect("orders has naive");
+        let mut r = report();
+        // The naive design serves pending-orders with a Scan; the planner says one request.
+        r.patterns[0].avg_fanout = 0.5;
+        let results = evaluate(&loaded.scenario, variant, &r);
+        let names: Vec<&str> = results.iter().map(|g| g.name.as_str()).collect();
+        let expected: Vec<&str> = loaded.scenario.goals.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(names, expected);
+        let page = results.iter().find(|g| g.name == "the customer page is one request").expect("goal");
+        assert_eq!((page.passed, page.value), (true, 1.0), "{page:?}");
+    }
+}

@@ -1,0 +1,179 @@
+//! Hand-built run reports for the tests of cost, goals and the report writers, so they can be
+//! checked against figures worked out by hand without running the simulator.
+
+use super::sim::report::{
+    GoalResult, IndexReport, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+};
+
+/// A one-hour run of a small order system: a GetItem pattern, a Scan that grows, a write, one
+/// GSI and two partitions listed. Every figure is plausible and none is zero unless it should be.
+pub fn report() -> RunReport {
+    RunReport {
+        scenario: "orders".to_owned(),
+        variant: "naive".to_owned(),
+        seed: 7,
+        engine: "dynamodb".to_owned(),
+        duration_s: 3600.0,
+        tick_s: 1.0,
+        totals: Totals {
+            ops: 36_000,
+            reads: 18_000,
+            writes: 18_000,
+            requests: 40_000,
+            rcu: 120_000.0,
+            wcu: 27_000.0,
+            throttled_ops: 40,
+            failed_ops: 2,
+            items: 50_000,
+            table_bytes: 25 * 1024 * 1024,
+            index_bytes: 5 * 1024 * 1024,
+            write_amplification: 1.5,
+            cost_usd: 0.0,
+            monthly_cost_usd: 0.0,
+            price_source: String::new(),
+            retries: 44,
+            ttl_deletes: 0,
+            collection_limit_errors: 0,
+        },
+        partitions: Partitions {
+            logical: 5_000,
+            physical: 4,
+            max_bytes: 120 * 1024 * 1024,
+            max_items: 150_000,
+            peak_rcu_per_s: 900.0,
+            peak_wcu_per_s: 300.0,
+            top: vec![
+                partition("CUSTOMER#c0001", 120 * 1024 * 1024, 150_000, 900.0, 2),
+                partition("CUSTOMER#c0420", 2 * 1024 * 1024, 2_000, 40.0, 0),
+            ],
+            physical_peak_rcu_per_s: 2_400.0,
+            physical_peak_wcu_per_s: 900.0,
+            splits: 1,
+            splits_for_size: 0,
+            splits_for_heat: 1,
+            heat_splits_refused: 2,
+            nodes: Vec::new(),
+        },
+        indexes: vec![IndexReport {
+            name: "byStatus".to_owned(),
+            kind: "GSI".to_owned(),
+            wcu: 9_000.0,
+            rcu: 0.0,
+            bytes: 5 * 1024 * 1024,
+            items: 3_000,
+            wcu_vs_table: 0.5,
+            max_lag_s: 0.5,
+            throttled_ops: 0,
+            hottest_key: Some("PENDING".to_owned()),
+            peak_wcu_per_s: 12.0,
+            partitions: 2,
+            max_partition_bytes: 4 * 1024 * 1024,
+            entry_writes: 9_000,
+        }],
+        patterns: vec![
+            pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
+            PatternReport {
+                avg_items_read: 4_000.0,
+                rcu_per_call_start: 20.0,
+                rcu_per_call_end: 400.0,
+                ..pattern("pending-orders", "read", Some("Scan"), 360, 12.0, 40.0, 180.0, Some(100.0))
+            },
+            pattern("place-order", "write", Some("PutItem"), 18_000, 1.0, 5.0, 8.0, None),
+        ],
+        goals: Vec::new(),
+        notes: vec!["Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.".to_owned()],
+    }
+}
+
+pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u64) -> PartitionReport {
+    PartitionReport {
+        key: key.to_owned(),
+        bytes,
+        items,
+        peak_rcu_per_s: peak_rcu,
+        peak_wcu_per_s: peak_rcu / 3.0,
+        throttled_ops: throttled,
+    }
+}
+
+/// A pattern whose per-call units stay flat; override fields with struct update syntax.
+#[allow(clippy::too_many_arguments)]
+pub fn pattern(
+    name: &str,
+    kind: &str,
+    operation: Option<&str>,
+    calls: u64,
+    fanout: f64,
+    p50: f64,
+    p99: f64,
+    target: Option<f64>,
+) -> PatternReport {
+    let read = kind == "read";
+    PatternReport {
+        name: name.to_owned(),
+        kind: kind.to_owned(),
+        operation: operation.map(str::to_owned),
+        index: None,
+        calls,
+        avg_fanout: fanout,
+        avg_items_read: if read { 10.0 } else { 0.0 },
+        avg_items_returned: if read { 10.0 } else { 0.0 },
+        rcu: if read { calls as f64 * 2.0 } else { 0.0 },
+        wcu: if read { 0.0 } else { calls as f64 },
+        rcu_per_call_start: if read { 2.0 } else { 0.0 },
+        rcu_per_call_end: if read { 2.0 } else { 0.0 },
+        throttled: 0,
+        failed: 0,
+        latency_ms_p50: p50,
+        latency_ms_p99: p99,
+        latency_target_ms: target,
+        requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),
+        retries: 0,
+        avg_pages: if read { 1.0 } else { 0.0 },
+        scans: if operation == Some("Scan") { calls } else { 0 },
+        collection_errors: 0,
+    }
+}
+
+/// A goal result, for writer tests.
+pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
+    GoalResult {
+        name: name.to_owned(),
+        passed,
+        value: if passed { 1.0 } else { 3.0 },
+        target: 2.0,
+        unit: super::goals::GoalUnit::Count,
+        detail: detail.to_owned(),
+    }
+}
+
+/// The fixture after pricing and grading, with one goal failed and one passed.
+pub fn judged_report() -> RunReport {
+    let mut r = report();
+    r.totals.cost_usd = 0.0123;
+    r.totals.monthly_cost_usd = 8.86;
+    r.totals.price_source = "AWS DynamoDB on-demand, us-east-1, prices effective 2024-11-01".to_owned();
+    r.goals = vec![
+        goal("the warehouse never scans", false, "pending-orders ran 360 Scans"),
+        goal("no throttling", true, "40 of 40,000 requests throttled (0.1%) ≤ 0.1%"),
+    ];
+    r
+}
+
+/// The fixture as `naive`, and a `recommended` that serves pending-orders by a Query on an index.
+pub fn compared_reports() -> Vec<RunReport> {
+    let mut naive = report();
+    naive.totals.monthly_cost_usd = 100.0;
+    naive.goals = vec![goal("never scans", false, "ran 360 Scans"), goal("cheap", true, "ok")];
+    let mut fixed = naive.clone();
+    fixed.variant = "recommended".to_owned();
+    fixed.totals.monthly_cost_usd = 25.0;
+    fixed.totals.rcu = 12_000.0;
+    fixed.partitions.max_bytes = 0;
+    fixed.goals = vec![goal("never scans", true, "served by Query"), goal("cheap", true, "ok")];
+    let scan = &mut fixed.patterns[1];
+    (scan.operation, scan.index, scan.avg_fanout) =
+        (Some("Query".to_owned()), Some("byStatus".to_owned()), 1.0);
+    (scan.latency_ms_p99, scan.rcu) = (9.0, 360.0);
+    vec![naive, fixed]
+}

@@ -1,0 +1,428 @@
+//! Runs side by side (`keyheat compare`): two or more reports of one scenario on the same seed and
+//! duration, their key figures with deltas against the first (absolute and relative), each access
+//! pattern's service and modelled latency, and which variant passes which goal. Text, JSON (the
+//! [`Comparison`] with the full reports) and Markdown.
+
+mod md;
+mod text;
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::RunFormat;
+use super::json;
+use super::run::{is_cassandra, per_call, served_by};
+use crate::engine::goals::GoalUnit;
+use crate::engine::planner::numbers;
+use crate::engine::sim::report::RunReport;
+
+/// Why reports cannot be compared.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CompareError {
+    #[error("a comparison needs at least two runs, got {0}")]
+    TooFew(usize),
+    #[error(
+        "cannot compare runs of different scenarios: {variant:?} ran {found:?}, {baseline:?} ran {expected:?}"
+    )]
+    Scenario { baseline: String, variant: String, expected: String, found: String },
+    #[error(
+        "cannot compare runs on different seeds: {variant:?} ran on seed {found}, {baseline:?} on {expected}"
+    )]
+    Seed { baseline: String, variant: String, expected: u64, found: u64 },
+    #[error("cannot compare runs of different lengths: {variant:?} ran {found} s, {baseline:?} {expected} s")]
+    Duration { baseline: String, variant: String, expected: f64, found: f64 },
+}
+
+/// The JSON shape of `keyheat compare --format json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison<'a> {
+    pub scenario: &'a str,
+    pub engine: &'a str,
+    pub seed: u64,
+    pub duration_s: f64,
+    /// The first variant: every delta is against it.
+    pub baseline: &'a str,
+    pub variants: Vec<&'a str>,
+    /// The variants that pass every goal.
+    pub pass_every_goal: Vec<&'a str>,
+    pub figures: Vec<FigureRow>,
+    pub patterns: Vec<PatternRow>,
+    pub goals: Vec<GoalRow>,
+    /// The full report of each variant, in the order of `variants`.
+    pub reports: &'a [RunReport],
+}
+
+/// One key figure across the variants; `values` and `deltas` follow `variants`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FigureRow {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: GoalUnit,
+    pub values: Vec<f64>,
+    pub deltas: Vec<Delta>,
+}
+
+/// A change from the baseline: `percent` is `None` when the baseline is 0.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Delta {
+    pub absolute: f64,
+    pub percent: Option<f64>,
+}
+
+impl Delta {
+    pub fn new(baseline: f64, value: f64) -> Delta {
+        let absolute = value - baseline;
+        let percent = (baseline != 0.0).then(|| absolute / baseline.abs() * 100.0);
+        Delta { absolute, percent }
+    }
+
+    /// Whether the change is below a millionth of the baseline (float noise, or fractions of a
+    /// cent on a large bill): shown as "same".
+    pub fn negligible(self) -> bool {
+        let relative = self.percent.is_some_and(|p| p.abs() < 1e-4);
+        self.absolute.abs() < 1e-9 || relative
+    }
+
+    /// "same", "+1.2 GB (+35%)", "-$1,114.00 (-90.3%)", "+5 (from 0)".
+    pub fn describe(self, unit: GoalUnit) -> String {
+        if self.negligible() {
+            return "same".to_owned();
+        }
+        let sign = if self.absolute < 0.0 { "-" } else { "+" };
+        let magnitude = match unit {
+            GoalUnit::Ratio => numbers::percent(self.absolute.abs()).replace('%', " pts"),
+            other => other.format(self.absolute.abs()),
+        };
+        match self.percent {
+            Some(p) => format!("{sign}{magnitude} ({sign}{})", numbers::percent(p.abs() / 100.0)),
+            None => format!("{sign}{magnitude} (from 0)"),
+        }
+    }
+}
+
+/// One access pattern across the variants; `runs` follows `variants` (`None` where a report
+/// lacks the pattern).
+#[derive(Debug, Clone, Serialize)]
+pub struct PatternRow {
+    pub name: String,
+    pub latency_target_ms: Option<f64>,
+    pub runs: Vec<Option<PatternRun>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PatternRun {
+    pub served_by: String,
+    pub calls: u64,
+    /// Read units per call for a read, write units for a write; rows read per call for a
+    /// Cassandra read; `None` for a Cassandra write (no capacity units).
+    pub units_per_call: Option<f64>,
+    /// `RCU`, `WCU`, `rows`, or empty.
+    pub unit: &'static str,
+    pub latency_ms_p50: f64,
+    pub latency_ms_p99: f64,
+    pub meets_target: Option<bool>,
+    /// Against the baseline's run of the pattern (absent when the baseline lacks it).
+    pub units_delta: Option<Delta>,
+    pub p99_delta: Option<Delta>,
+}
+
+/// One goal across the variants; `results` follows `variants`.
+#[derive(Debug, Clone, Serialize)]
+pub struct GoalRow {
+    pub name: String,
+    pub unit: GoalUnit,
+    pub target: f64,
+    pub results: Vec<Option<GoalCell>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GoalCell {
+    pub passed: bool,
+    pub value: f64,
+    pub detail: String,
+}
+
+type Extract = fn(&RunReport) -> f64;
+
+/// The key figures, in the order printed.
+const FIGURES: &[(&str, &str, GoalUnit, Extract)] = &[
+    ("goals_passed", "goals passed", GoalUnit::Count, |r| r.goals.iter().filter(|g| g.passed).count() as f64),
+    ("monthly_cost_usd", "cost per month", GoalUnit::Usd, |r| r.totals.monthly_cost_usd),
+    ("cost_usd", "cost of the run", GoalUnit::Usd, |r| r.totals.cost_usd),
+    ("calls", "calls", GoalUnit::Count, |r| r.totals.ops as f64),
+    ("requests", "requests", GoalUnit::Count, |r| r.totals.requests as f64),
+    ("rcu", "read units (RCU)", GoalUnit::Count, |r| r.totals.rcu),
+    ("wcu", "write units (WCU)", GoalUnit::Count, |r| r.totals.wcu),
+    ("throttled_ratio", "throttled share", GoalUnit::Ratio, |r| {
+        if r.totals.requests == 0 { 0.0 } else { r.totals.throttled_ops as f64 / r.totals.requests as f64 }
+    }),
+    ("failed_ops", "failed requests", GoalUnit::Count, |r| r.totals.failed_ops as f64),
+    ("write_amplification", "write amplification", GoalUnit::Factor, |r| r.totals.write_amplification),
+    ("table_bytes", "table size", GoalUnit::Bytes, |r| r.totals.table_bytes as f64),
+    ("index_bytes", "index size", GoalUnit::Bytes, |r| r.totals.index_bytes as f64),
+    ("max_partition_bytes", "largest partition", GoalUnit::Bytes, |r| r.partitions.max_bytes as f64),
+    ("max_partition_items", "most items in one", GoalUnit::Items, |r| r.partitions.max_items as f64),
+    ("logical_partitions", "logical partitions", GoalUnit::Count, |r| r.partitions.logical as f64),
+    ("physical_partitions", "physical partitions", GoalUnit::Count, |r| r.partitions.physical as f64),
+    ("peak_rcu_per_s", "hottest key RCU/s", GoalUnit::Count, |r| r.partitions.peak_rcu_per_s),
+    ("peak_wcu_per_s", "hottest key WCU/s", GoalUnit::Count, |r| r.partitions.peak_wcu_per_s),
+    ("physical_peak_rcu_per_s", "busiest physical RCU/s", GoalUnit::Count, |r| {
+        r.partitions.physical_peak_rcu_per_s
+    }),
+    ("physical_peak_wcu_per_s", "busiest physical WCU/s", GoalUnit::Count, |r| {
+        r.partitions.physical_peak_wcu_per_s
+    }),
+    ("retries", "retries", GoalUnit::Count, |r| r.totals.retries as f64),
+];
+
+impl<'a> Comparison<'a> {
+    /// Lines the reports up. The first is the baseline; all must share scenario, seed and length.
+    pub fn new(reports: &'a [RunReport]) -> Result<Comparison<'a>, CompareError> {
+        let [base, rest @ ..] = reports else { return Err(CompareError::TooFew(0)) };
+        if rest.is_empty() {
+            return Err(CompareError::TooFew(1));
+        }
+        for r in rest {
+            let (baseline, variant) = (base.variant.clone(), r.variant.clone());
+            if r.scenario != base.scenario {
+                let (expected, found) = (base.scenario.clone(), r.scenario.clone());
+                return Err(CompareError::Scenario { baseline, variant, expected, found });
+            }
+            if r.seed != base.seed {
+                return Err(CompareError::Seed { baseline, variant, expected: base.seed, found: r.seed });
+            }
+            if (r.duration_s - base.duration_s).abs() > 1e-9 {
+                let (expected, found) = (base.duration_s, r.duration_s);
+                return Err(CompareError::Duration { baseline, variant, expected, found });
+            }
+        }
+        // Cassandra has no capacity units and no price: those rows would be zeros.
+        let cassandra = is_cassandra(&base.engine);
+        let unpriced = [
+            "rcu",
+            "wcu",
+            "cost_usd",
+            "monthly_cost_usd",
+            "physical_peak_rcu_per_s",
+            "physical_peak_wcu_per_s",
+            "retries",
+        ];
+        let figures = FIGURES
+            .iter()
+            .filter(|(key, ..)| !(cassandra && unpriced.contains(key)))
+            .map(|&(key, label, unit, extract)| {
+                let label = match (cassandra, key) {
+                    (true, "peak_rcu_per_s") => "hottest key reads/s",
+                    (true, "peak_wcu_per_s") => "hottest key writes/s",
+                    _ => label,
+                };
+                let values: Vec<f64> = reports.iter().map(extract).collect();
+                let deltas = values.iter().map(|v| Delta::new(values[0], *v)).collect();
+                FigureRow { key, label, unit, values, deltas }
+            })
+            .collect();
+        Ok(Comparison {
+            scenario: &base.scenario,
+            engine: &base.engine,
+            seed: base.seed,
+            duration_s: base.duration_s,
+            baseline: &base.variant,
+            variants: reports.iter().map(|r| r.variant.as_str()).collect(),
+            pass_every_goal: reports
+                .iter()
+                .filter(|r| r.goals.iter().all(|g| g.passed))
+                .map(|r| r.variant.as_str())
+                .collect(),
+            figures,
+            patterns: pattern_rows(reports),
+            goals: goal_rows(reports),
+            reports,
+        })
+    }
+}
+
+/// Every pattern of any report, in the order they first appear.
+fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
+    let mut names: Vec<&str> = Vec::new();
+    for p in reports.iter().flat_map(|r| &r.patterns) {
+        if !names.contains(&p.name.as_str()) {
+            names.push(&p.name);
+        }
+    }
+    let find = |r: &'_ RunReport, name: &str| r.patterns.iter().find(|p| p.name == name).cloned();
+    names
+        .into_iter()
+        .map(|name| {
+            let base = find(&reports[0], name);
+            let runs = reports
+                .iter()
+                .map(|r| {
+                    let p = find(r, name)?;
+                    let cost = per_call(&p, &r.engine);
+                    let (units_per_call, unit) = (cost.map(|(x, _)| x), cost.map_or("", |(_, u)| u));
+                    Some(PatternRun {
+                        served_by: served_by(&p),
+                        calls: p.calls,
+                        units_per_call,
+                        unit,
+                        latency_ms_p50: p.latency_ms_p50,
+                        latency_ms_p99: p.latency_ms_p99,
+                        meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
+                        units_delta: base
+                            .as_ref()
+                            .and_then(|b| per_call(b, &reports[0].engine))
+                            .zip(units_per_call)
+                            .map(|((b, _), x)| Delta::new(b, x)),
+                        p99_delta: base.as_ref().map(|b| Delta::new(b.latency_ms_p99, p.latency_ms_p99)),
+                    })
+                })
+                .collect();
+            let target = reports.iter().flat_map(|r| &r.patterns).find(|p| p.name == name);
+            PatternRow {
+                name: name.to_owned(),
+                latency_target_ms: target.and_then(|p| p.latency_target_ms),
+                runs,
+            }
+        })
+        .collect()
+}
+
+fn goal_rows(reports: &[RunReport]) -> Vec<GoalRow> {
+    let mut rows: Vec<GoalRow> = Vec::new();
+    for g in reports.iter().flat_map(|r| &r.goals) {
+        if rows.iter().any(|row| row.name == g.name) {
+            continue;
+        }
+        let results = reports
+            .iter()
+            .map(|r| {
+                r.goals.iter().find(|x| x.name == g.name).map(|x| GoalCell {
+                    passed: x.passed,
+                    value: x.value,
+                    detail: x.detail.clone(),
+                })
+            })
+            .collect();
+        rows.push(GoalRow { name: g.name.clone(), unit: g.unit, target: g.target, results });
+    }
+    rows
+}
+
+pub fn write(out: &mut impl Write, reports: &[RunReport], format: RunFormat) -> Result<(), WriteError> {
+    let comparison = Comparison::new(reports)?;
+    match format {
+        RunFormat::Text => text::write(out, &comparison)?,
+        RunFormat::Json => json::write(out, &comparison)?,
+        RunFormat::Md => md::write(out, &comparison)?,
+    }
+    Ok(())
+}
+
+/// A comparison that could not be made, or could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error(transparent)]
+    Compare(#[from] CompareError),
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+pub(super) fn mark(passed: bool) -> &'static str {
+    if passed { "✔" } else { "✘" }
+}
+
+pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
+    cell.map_or_else(|| "—".to_owned(), |c| format!("{} {}", mark(c.passed), row.unit.format(c.value)))
+}
+
+pub(super) fn figure_cell(f: &FigureRow, i: usize) -> String {
+    let value = f.unit.format(f.values[i]);
+    if i == 0 { value } else { format!("{value} {}", f.deltas[i].describe(f.unit)) }
+}
+
+pub(super) fn pass_line(c: &Comparison) -> String {
+    if c.pass_every_goal.is_empty() {
+        "No variant passes every goal.".to_owned()
+    } else {
+        format!("Passes every goal: {}.", c.pass_every_goal.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::compared_reports;
+
+    #[test]
+    fn computes_deltas_against_the_baseline() {
+        let reports = compared_reports();
+        let c = Comparison::new(&reports).unwrap();
+        let cost = c.figures.iter().find(|f| f.key == "monthly_cost_usd").unwrap();
+        assert_eq!(cost.values, [100.0, 25.0]);
+        assert_eq!(cost.deltas[1], Delta { absolute: -75.0, percent: Some(-75.0) });
+        assert_eq!(cost.deltas[1].describe(GoalUnit::Usd), "-$75.00 (-75%)");
+        let largest = c.figures.iter().find(|f| f.key == "max_partition_bytes").unwrap();
+        assert_eq!(largest.deltas[1].describe(GoalUnit::Bytes), "-120 MB (-100%)");
+        assert_eq!(Delta::new(0.0, 5.0).describe(GoalUnit::Count), "+5 (from 0)");
+        assert_eq!(Delta::new(0.001, 0.002).describe(GoalUnit::Ratio), "+0.1 pts (+100%)");
+        assert_eq!(Delta::new(3.0, 3.0).describe(GoalUnit::Count), "same");
+        assert_eq!(Delta::new(5_803.2, 5_803.200_16).describe(GoalUnit::Usd), "same");
+        assert_eq!(Delta::new(100.0, 100.5).describe(GoalUnit::Usd), "+$0.50 (+0.5%)");
+        assert_eq!(c.pass_every_goal, ["recommended"]);
+        let pending = c.patterns.iter().find(|p| p.name == "pending-orders").unwrap();
+        let fixed = pending.runs[1].as_ref().unwrap();
+        assert_eq!(fixed.served_by, "Query on byStatus");
+        assert_eq!(fixed.p99_delta.unwrap().describe(GoalUnit::Milliseconds), "-171 ms (-95%)");
+        assert_eq!(fixed.units_delta, Some(Delta { absolute: -1.0, percent: Some(-50.0) }));
+    }
+
+    #[test]
+    fn a_cassandra_comparison_leaves_out_units_and_dollars() {
+        let mut reports = compared_reports();
+        for r in &mut reports {
+            r.engine = "cassandra".to_owned();
+        }
+        let c = Comparison::new(&reports).unwrap();
+        let keys: Vec<&str> = c.figures.iter().map(|f| f.key).collect();
+        assert!(!keys.iter().any(|k| ["rcu", "wcu", "cost_usd", "monthly_cost_usd"].contains(k)), "{keys:?}");
+        assert!(c.figures.iter().any(|f| f.label == "hottest key reads/s"));
+        let page = c.patterns[0].runs[0].as_ref().unwrap();
+        assert_eq!((page.units_per_call, page.unit), (Some(10.0), "rows"));
+        let write = c.patterns[2].runs[0].as_ref().unwrap();
+        assert_eq!((write.units_per_call, write.unit), (None, ""));
+    }
+
+    #[test]
+    fn refuses_runs_that_do_not_line_up() {
+        let mut reports = compared_reports();
+        assert_eq!(Comparison::new(&reports[..1]).unwrap_err(), CompareError::TooFew(1));
+        reports[1].seed = 8;
+        let err = Comparison::new(&reports).unwrap_err();
+        assert!(err.to_string().contains("different seeds: \"recommended\" ran on seed 8"), "{err}");
+        reports[1].seed = 7;
+        reports[1].scenario = "sensors".to_owned();
+        assert!(matches!(Comparison::new(&reports), Err(CompareError::Scenario { .. })));
+        reports[1].scenario = "orders".to_owned();
+        reports[1].duration_s = 60.0;
+        assert!(matches!(Comparison::new(&reports), Err(CompareError::Duration { .. })));
+    }
+
+    #[test]
+    fn json_carries_the_comparison_and_the_reports() {
+        let reports = compared_reports();
+        let mut out = Vec::new();
+        write(&mut out, &reports, RunFormat::Json).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["baseline"], "naive");
+        assert_eq!(json["variants"], serde_json::json!(["naive", "recommended"]));
+        assert_eq!(json["pass_every_goal"], serde_json::json!(["recommended"]));
+        assert_eq!(json["reports"].as_array().map(Vec::len), Some(2));
+        let goal = &json["goals"][0];
+        assert_eq!(
+            (goal["results"][0]["passed"].as_bool(), goal["results"][1]["passed"].as_bool()),
+            (Some(false), Some(true))
+        );
+        assert!(json["figures"].as_array().unwrap().iter().all(|f| f["deltas"][0]["absolute"] == 0.0));
+    }
+}

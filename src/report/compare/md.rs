@@ -1,0 +1,126 @@
+//! The comparison as Markdown tables: key figures with a delta column per variant, goals with
+//! ✔/✘ per variant, and every pattern's service and modelled latency.
+
+use std::io::{self, Write};
+
+use super::{Comparison, goal_cell, mark, pass_line};
+use crate::engine::goals::GoalUnit;
+use crate::engine::planner::numbers;
+use crate::report::markdown::{self, Align};
+use crate::report::run::{engine_name, ms};
+
+pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
+    writeln!(out, "# {}: {}", c.scenario, c.variants.join(" vs "))?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · latency is modelled",
+        engine_name(c.engine),
+        c.seed,
+        numbers::span(c.duration_s),
+        c.baseline
+    )?;
+    writeln!(out)?;
+    writeln!(out, "## Key figures")?;
+    writeln!(out)?;
+    let mut columns: Vec<(String, Align)> = vec![("figure".to_owned(), Align::Left)];
+    columns.extend(c.variants.iter().map(|v| ((*v).to_owned(), Align::Right)));
+    columns.extend(c.variants[1..].iter().map(|v| (format!("Δ {v}"), Align::Right)));
+    let rows: Vec<Vec<String>> = c
+        .figures
+        .iter()
+        .map(|f| {
+            let mut cells = vec![f.label.to_owned()];
+            cells.extend(f.values.iter().map(|v| f.unit.format(*v)));
+            cells.extend(f.deltas[1..].iter().map(|d| d.describe(f.unit)));
+            cells
+        })
+        .collect();
+    let borrowed: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
+    markdown::table(out, &borrowed, &rows)?;
+    if !c.goals.is_empty() {
+        writeln!(out, "## Goals")?;
+        writeln!(out)?;
+        let mut columns: Vec<(&str, Align)> = vec![("goal", Align::Left), ("target", Align::Right)];
+        columns.extend(c.variants.iter().map(|v| (*v, Align::Left)));
+        let rows: Vec<Vec<String>> = c
+            .goals
+            .iter()
+            .map(|g| {
+                let mut cells = vec![g.name.clone(), g.unit.format(g.target)];
+                cells.extend(g.results.iter().map(|cell| goal_cell(g, cell.as_ref())));
+                cells
+            })
+            .collect();
+        markdown::table(out, &columns, &rows)?;
+        writeln!(out, "{}", pass_line(c))?;
+        writeln!(out)?;
+    }
+    writeln!(out, "## Access patterns")?;
+    writeln!(out)?;
+    let columns = [
+        ("pattern", Align::Left),
+        ("variant", Align::Left),
+        ("served by", Align::Left),
+        ("units per call", Align::Right),
+        ("p50 (modelled)", Align::Right),
+        ("p99 (modelled)", Align::Right),
+        ("target", Align::Right),
+        ("Δ p99", Align::Right),
+    ];
+    let mut rows = Vec::new();
+    for p in &c.patterns {
+        for (i, (variant, run)) in c.variants.iter().zip(&p.runs).enumerate() {
+            let Some(run) = run else { continue };
+            let target = p.latency_target_ms.map_or_else(
+                || "—".to_owned(),
+                |t| format!("{} {}", ms(t), run.meets_target.map_or("", mark)),
+            );
+            let delta = if i == 0 {
+                "—".to_owned()
+            } else {
+                run.p99_delta.map_or_else(|| "—".to_owned(), |d| d.describe(GoalUnit::Milliseconds))
+            };
+            rows.push(vec![
+                p.name.clone(),
+                (*variant).to_owned(),
+                run.served_by.clone(),
+                run.units_per_call
+                    .map_or_else(|| "—".to_owned(), |x| format!("{} {}", numbers::factor(x), run.unit)),
+                ms(run.latency_ms_p50),
+                ms(run.latency_ms_p99),
+                target,
+                delta,
+            ]);
+        }
+    }
+    markdown::table(out, &columns, &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::sim::report::RunReport;
+    use crate::engine::testing::compared_reports;
+    use crate::report::RunFormat;
+
+    #[test]
+    fn markdown_has_figures_goals_and_patterns() {
+        let reports = compared_reports();
+        let md = render(&reports);
+        for line in [
+            "# orders: naive vs recommended",
+            "| figure | naive | recommended | Δ recommended |",
+            "| cost per month | $100.00 | $25.00 | -$75.00 (-75%) |",
+            "| never scans | 2 | ✘ 3 | ✔ 1 |",
+            "| pending-orders | recommended | Query on byStatus | 1 RCU | 40 ms | 9 ms | 100 ms ✔ | -171 ms (-95%) |",
+        ] {
+            assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
+        }
+    }
+
+    fn render(reports: &[RunReport]) -> String {
+        let mut out = Vec::new();
+        super::super::write(&mut out, reports, RunFormat::Md).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+}

@@ -1,0 +1,137 @@
+//! The comparison as text for an 80-column terminal: a label column, then one column per variant
+//! (each cell its value and its delta against the baseline), then each pattern variant by variant.
+
+use std::io::{self, Write};
+
+use super::{Comparison, figure_cell, goal_cell, mark, pass_line};
+use crate::engine::goals::GoalUnit;
+use crate::engine::planner::numbers;
+use crate::report::run::{engine_name, ms};
+use crate::report::text::{WIDTH, paragraph, row};
+
+/// Text columns: a label, then one per variant.
+const LABEL: usize = 22;
+
+fn column_width(variants: usize) -> usize {
+    ((WIDTH - LABEL - 1).saturating_sub(variants.saturating_sub(1)) / variants.max(1)).max(8)
+}
+
+pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
+    let width = column_width(c.variants.len());
+    let columns = |out: &mut _, label: &str, cells: &[String]| {
+        let mut all: Vec<(&str, usize)> = vec![(label, LABEL)];
+        all.extend(cells.iter().map(|s| (s.as_str(), width)));
+        row(out, &all)
+    };
+    paragraph(
+        out,
+        0,
+        &format!(
+            "keyheat compare: {} ({}) · seed {} · {} simulated",
+            c.scenario,
+            engine_name(c.engine),
+            c.seed,
+            numbers::span(c.duration_s)
+        ),
+    )?;
+    paragraph(
+        out,
+        0,
+        &format!("Deltas are against {}, the first variant. Latency is modelled.", c.baseline),
+    )?;
+    writeln!(out)?;
+    let names: Vec<String> = c.variants.iter().map(|v| (*v).to_owned()).collect();
+    columns(out, "Key figures", &names)?;
+    for f in &c.figures {
+        let cells: Vec<String> = (0..c.variants.len()).map(|i| figure_cell(f, i)).collect();
+        columns(out, f.label, &cells)?;
+    }
+    if !c.goals.is_empty() {
+        writeln!(out)?;
+        columns(out, "Goals", &names)?;
+        for g in &c.goals {
+            let cells: Vec<String> = g.results.iter().map(|cell| goal_cell(g, cell.as_ref())).collect();
+            columns(out, &g.name, &cells)?;
+        }
+        writeln!(out)?;
+        paragraph(out, 0, &pass_line(c))?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Access patterns (p99 latency is modelled)")?;
+    let name_width = c.variants.iter().map(|v| v.chars().count()).max().unwrap_or(8).clamp(8, 16);
+    for p in &c.patterns {
+        let target = p.latency_target_ms.map_or_else(String::new, |t| format!(" (target {})", ms(t)));
+        paragraph(out, 0, &format!("{}{target}", p.name))?;
+        for (variant, run) in c.variants.iter().zip(&p.runs) {
+            let Some(run) = run else {
+                row(out, &[("", 1), (variant, name_width), ("not in this report", 40)])?;
+                continue;
+            };
+            let meets = run.meets_target.map_or(" ", mark);
+            let per_call = run
+                .units_per_call
+                .map_or_else(|| "—".to_owned(), |x| format!("{} {}/call", numbers::factor(x), run.unit));
+            let p99 = format!("p99 {}", ms(run.latency_ms_p99));
+            let delta = if *variant == c.baseline {
+                String::new()
+            } else {
+                run.p99_delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds))
+            };
+            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (14 + 1) - (13 + 1);
+            row(
+                out,
+                &[
+                    (meets, 1),
+                    (variant, name_width),
+                    (&run.served_by, 18),
+                    (&per_call, 14),
+                    (&p99, 13),
+                    (&delta, rest),
+                ],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::sim::report::RunReport;
+    use crate::engine::testing::compared_reports;
+    use crate::report::RunFormat;
+
+    #[test]
+    fn text_lines_up_variants_within_80_columns() {
+        let mut reports = compared_reports();
+        let mut third = reports[1].clone();
+        third.variant = "daily-buckets".to_owned();
+        reports.push(third);
+        for n in [2, 3] {
+            let text = render(&reports[..n]);
+            for line in text.lines() {
+                assert!(line.chars().count() <= 80, "{n} variants: {line:?}");
+            }
+        }
+        let text = render(&reports[..2]);
+        let expected = [
+            "keyheat compare: orders (DynamoDB) · seed 7 · 60 min simulated",
+            "Key figures            naive                        recommended",
+            "cost per month         $100.00                      $25.00 -$75.00 (-75%)",
+            "goals passed           1                            2 +1 (+100%)",
+            "never scans            ✘ 3                          ✔ 1",
+            "Passes every goal: recommended.",
+            "pending-orders (target 100 ms)",
+            "✘ naive       Scan ×12           2 RCU/call     p99 180 ms",
+            "✔ recommended Query on byStatus  1 RCU/call     p99 9 ms      -171 ms (-95%)",
+        ];
+        for line in expected {
+            assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        }
+    }
+
+    fn render(reports: &[RunReport]) -> String {
+        let mut out = Vec::new();
+        super::super::write(&mut out, reports, RunFormat::Text).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+}

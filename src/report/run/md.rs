@@ -1,0 +1,250 @@
+//! The run report as Markdown: the same sections as the text report, as tables, for a README or
+//! an issue.
+
+use std::io::{self, Write};
+
+use super::{
+    TOP_PARTITIONS, engine_name, goal_summary, is_cassandra, latency_mark, ms, partition_rows, remarks,
+    served_by, totals_rows, units_per_call,
+};
+use crate::engine::planner::numbers;
+use crate::engine::sim::report::RunReport;
+use crate::report::markdown::{self, Align};
+
+pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "# {} / {}", r.scenario, r.variant)?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "`keyheat run` · {} · seed {} · {} simulated (tick {}) · **{}**",
+        engine_name(&r.engine),
+        r.seed,
+        numbers::span(r.duration_s),
+        numbers::span(r.tick_s),
+        goal_summary(r)
+    )?;
+    let figures = [("figure", Align::Left), ("value", Align::Left)];
+    let pairs = |rows: Vec<(&str, String)>| -> Vec<Vec<String>> {
+        rows.into_iter().map(|(label, value)| vec![label.to_owned(), value]).collect()
+    };
+    writeln!(out)?;
+    writeln!(out, "## Totals")?;
+    writeln!(out)?;
+    markdown::table(out, &figures, &pairs(totals_rows(r)))?;
+    writeln!(out, "## Partitions")?;
+    writeln!(out)?;
+    markdown::table(out, &figures, &pairs(partition_rows(r)))?;
+    let cassandra = is_cassandra(&r.engine);
+    if !r.partitions.top.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .partitions
+            .top
+            .iter()
+            .take(TOP_PARTITIONS)
+            .map(|p| {
+                vec![
+                    format!("`{}`", p.key),
+                    numbers::bytes(p.bytes as f64),
+                    numbers::count(p.items as f64),
+                    numbers::rate(p.peak_rcu_per_s),
+                    numbers::rate(p.peak_wcu_per_s),
+                    numbers::count(p.throttled_ops as f64),
+                ]
+            })
+            .collect();
+        let columns = [
+            ("top partition", Align::Left),
+            ("size", Align::Right),
+            ("items", Align::Right),
+            (if cassandra { "peak reads/s" } else { "peak RCU/s" }, Align::Right),
+            (if cassandra { "peak writes/s" } else { "peak WCU/s" }, Align::Right),
+            ("throttled", Align::Right),
+        ];
+        markdown::table(out, &columns, &rows)?;
+    }
+    if !r.partitions.nodes.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .partitions
+            .nodes
+            .iter()
+            .map(|n| {
+                vec![
+                    n.node.clone(),
+                    numbers::bytes(n.stored_bytes as f64),
+                    numbers::count(n.ops as f64),
+                    numbers::rate(n.peak_ops_per_s),
+                    numbers::bytes(n.peak_bytes_per_s),
+                ]
+            })
+            .collect();
+        let columns = [
+            ("ring node", Align::Left),
+            ("stored", Align::Right),
+            ("replica ops", Align::Right),
+            ("peak ops/s", Align::Right),
+            ("peak bytes/s", Align::Right),
+        ];
+        markdown::table(out, &columns, &rows)?;
+    }
+    markdown_indexes(out, r)?;
+    markdown_patterns(out, r)?;
+    writeln!(out, "## Goals")?;
+    writeln!(out)?;
+    if r.goals.is_empty() {
+        writeln!(out, "None in this scenario.")?;
+        writeln!(out)?;
+    } else {
+        let rows: Vec<Vec<String>> = r
+            .goals
+            .iter()
+            .map(|g| vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), g.detail.clone()])
+            .collect();
+        markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
+    }
+    if !r.notes.is_empty() {
+        writeln!(out, "## Notes")?;
+        writeln!(out)?;
+        for note in &r.notes {
+            writeln!(out, "- {}", note.replace('\n', " "))?;
+        }
+    }
+    Ok(())
+}
+
+fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "## Indexes")?;
+    writeln!(out)?;
+    if r.indexes.is_empty() {
+        writeln!(out, "None.")?;
+        return writeln!(out);
+    }
+    let rows: Vec<Vec<String>> = r
+        .indexes
+        .iter()
+        .map(|i| {
+            vec![
+                i.name.clone(),
+                i.kind.clone(),
+                numbers::count(i.wcu),
+                numbers::factor(i.wcu_vs_table),
+                numbers::count(i.rcu),
+                numbers::bytes(i.bytes as f64),
+                numbers::count(i.items as f64),
+                numbers::span(i.max_lag_s),
+                numbers::count(i.throttled_ops as f64),
+                numbers::count(i.partitions as f64),
+                numbers::bytes(i.max_partition_bytes as f64),
+                i.hottest_key.as_ref().map_or_else(
+                    || "—".to_owned(),
+                    |k| format!("`{k}` ({} WCU/s)", numbers::rate(i.peak_wcu_per_s)),
+                ),
+            ]
+        })
+        .collect();
+    let columns = [
+        ("index", Align::Left),
+        ("kind", Align::Left),
+        ("WCU", Align::Right),
+        ("× table WCU", Align::Right),
+        ("RCU", Align::Right),
+        ("size", Align::Right),
+        ("items", Align::Right),
+        ("max lag", Align::Right),
+        ("throttled", Align::Right),
+        ("partitions", Align::Right),
+        ("largest", Align::Right),
+        ("hottest key (peak)", Align::Left),
+    ];
+    markdown::table(out, &columns, &rows)
+}
+
+fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "## Access patterns")?;
+    writeln!(out)?;
+    writeln!(out, "Latency is modelled, not measured (see the notes).")?;
+    writeln!(out)?;
+    let rows: Vec<Vec<String>> = r
+        .patterns
+        .iter()
+        .map(|p| {
+            vec![
+                latency_mark(p).trim().to_owned(),
+                p.name.clone(),
+                served_by(p),
+                numbers::count(p.calls as f64),
+                units_per_call(p, &r.engine),
+                format!(
+                    "{} → {}",
+                    numbers::factor(p.rcu_per_call_start),
+                    numbers::factor(p.rcu_per_call_end)
+                ),
+                ms(p.latency_ms_p50),
+                ms(p.latency_ms_p99),
+                p.latency_target_ms.map_or_else(|| "—".to_owned(), ms),
+            ]
+        })
+        .collect();
+    let columns = [
+        ("", Align::Left),
+        ("pattern", Align::Left),
+        ("served by", Align::Left),
+        ("calls", Align::Right),
+        ("units per call", Align::Right),
+        ("RCU per call, first → last tenth", Align::Right),
+        ("p50 (modelled)", Align::Right),
+        ("p99 (modelled)", Align::Right),
+        ("target", Align::Right),
+    ];
+    markdown::table(out, &columns, &rows)?;
+    let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
+    if !remarks.is_empty() {
+        for remark in remarks {
+            writeln!(out, "- ⚠ {remark}")?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::judged_report;
+
+    #[test]
+    fn markdown_has_tables_and_labels_latency_as_modelled() {
+        let md = render(&judged_report());
+        let expected = [
+            "# orders / naive",
+            "`keyheat run` · DynamoDB · seed 7 · 60 min simulated (tick 1 s) · **1 of 2 goals passed ✘**",
+            "| cost per month | $8.86 (projected from the run) |",
+            "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
+            "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
+            "Latency is modelled, not measured (see the notes).",
+            "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
+            "|  | place-order | PutItem | 18,000 | 1 WCU | 0 → 0 | 5 ms | 8 ms | — |",
+            "- ⚠ pending-orders reads 4,000 items per call to return 10",
+            "| ✘ | the warehouse never scans | pending-orders ran 360 Scans |",
+            "- Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.",
+        ];
+        for line in expected {
+            assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
+        }
+        // Every row of a table has as many cells as its header (escaped pipes are not borders).
+        let borders = |line: &str| line.replace("\\|", "").matches('|').count();
+        let mut header = None;
+        for line in md.lines() {
+            match (line.starts_with('|'), header) {
+                (true, None) => header = Some(borders(line)),
+                (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
+                (false, _) => header = None,
+            }
+        }
+    }
+
+    fn render(r: &RunReport) -> String {
+        let mut out = Vec::new();
+        write(&mut out, r).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+}

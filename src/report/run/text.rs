@@ -1,0 +1,353 @@
+//! The run report as text for an 80-column terminal: labelled figures, then tables with
+//! right-aligned numbers, then remarks and goals as wrapped paragraphs.
+
+use std::io::{self, Write};
+
+use super::{
+    TOP_PARTITIONS, goal_summary, is_cassandra, latency_mark, ms, partition_rows, plural, remarks, served_by,
+    totals_rows, units_per_call,
+};
+use crate::engine::planner::numbers;
+use crate::engine::sim::report::RunReport;
+use crate::report::text::{WIDTH, paragraph, row, wrap};
+
+/// Width of a figure's label.
+const LABEL: usize = 22;
+
+pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    paragraph(
+        out,
+        0,
+        &format!("keyheat run: {} / {} ({})", r.scenario, r.variant, super::engine_name(&r.engine)),
+    )?;
+    paragraph(
+        out,
+        0,
+        &format!(
+            "seed {} · {} simulated, tick {} · {}",
+            r.seed,
+            numbers::span(r.duration_s),
+            numbers::span(r.tick_s),
+            goal_summary(r)
+        ),
+    )?;
+    for (title, rows) in [("Totals", totals_rows(r)), ("Partitions", partition_rows(r))] {
+        writeln!(out)?;
+        writeln!(out, "{title}")?;
+        for (label, value) in rows {
+            row(out, &[("", 1), (label, LABEL), (&value, WIDTH - LABEL - 4)])?;
+        }
+    }
+    text_top_partitions(out, r)?;
+    text_nodes(out, r)?;
+    text_indexes(out, r)?;
+    text_patterns(out, r)?;
+    text_goals(out, r)?;
+    if !r.notes.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Notes")?;
+        for note in &r.notes {
+            item(out, 2, "-", note)?;
+        }
+    }
+    Ok(())
+}
+
+fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    if r.partitions.top.is_empty() {
+        return Ok(());
+    }
+    let cassandra = is_cassandra(&r.engine);
+    let w = [1, 24, 8, 10, 9, 9, 9];
+    let line = |out: &mut _, c: [&str; 7]| {
+        row(
+            out,
+            &[
+                (c[0], w[0]),
+                (c[1], w[1]),
+                (c[2], w[2]),
+                (c[3], w[3]),
+                (c[4], w[4]),
+                (c[5], w[5]),
+                (c[6], w[6]),
+            ],
+        )
+    };
+    writeln!(out)?;
+    let header = [
+        "",
+        "top partitions",
+        &format!("{:>8}", "size"),
+        &format!("{:>10}", "items"),
+        &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
+        &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
+        &format!("{:>9}", "throttled"),
+    ];
+    line(out, header)?;
+    for p in r.partitions.top.iter().take(TOP_PARTITIONS) {
+        line(
+            out,
+            [
+                "",
+                &p.key,
+                &format!("{:>8}", numbers::bytes(p.bytes as f64)),
+                &format!("{:>10}", numbers::count(p.items as f64)),
+                &format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
+                &format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
+                &format!("{:>9}", numbers::count(p.throttled_ops as f64)),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// The Cassandra ring: how evenly the replicas spread.
+fn text_nodes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    if r.partitions.nodes.is_empty() {
+        return Ok(());
+    }
+    let w = [1, 12, 10, 14, 14, 14];
+    let line = |out: &mut _, c: [&str; 6]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    writeln!(out)?;
+    line(
+        out,
+        [
+            "",
+            "ring node",
+            &format!("{:>10}", "stored"),
+            &format!("{:>14}", "replica ops"),
+            &format!("{:>14}", "peak ops/s"),
+            &format!("{:>14}", "peak bytes/s"),
+        ],
+    )?;
+    for n in &r.partitions.nodes {
+        line(
+            out,
+            [
+                "",
+                &n.node,
+                &format!("{:>10}", numbers::bytes(n.stored_bytes as f64)),
+                &format!("{:>14}", numbers::count(n.ops as f64)),
+                &format!("{:>14}", numbers::rate(n.peak_ops_per_s)),
+                &format!("{:>14}", numbers::bytes(n.peak_bytes_per_s)),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out)?;
+    if r.indexes.is_empty() {
+        return writeln!(out, "Indexes: none");
+    }
+    writeln!(out, "Indexes")?;
+    let w = [1, 14, 4, 9, 7, 8, 9, 8, 9];
+    let line = |out: &mut _, c: [&str; 9]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    line(
+        out,
+        [
+            "",
+            "name",
+            "kind",
+            &format!("{:>9}", "WCU"),
+            &format!("{:>7}", "×table"),
+            &format!("{:>8}", "size"),
+            &format!("{:>9}", "items"),
+            &format!("{:>8}", "max lag"),
+            &format!("{:>9}", "throttled"),
+        ],
+    )?;
+    for i in &r.indexes {
+        line(
+            out,
+            [
+                "",
+                &i.name,
+                &i.kind,
+                &format!("{:>9}", numbers::count(i.wcu)),
+                &format!("{:>7}", numbers::factor(i.wcu_vs_table)),
+                &format!("{:>8}", numbers::bytes(i.bytes as f64)),
+                &format!("{:>9}", numbers::count(i.items as f64)),
+                &format!("{:>8}", numbers::span(i.max_lag_s)),
+                &format!("{:>9}", numbers::count(i.throttled_ops as f64)),
+            ],
+        )?;
+        let mut detail = vec![format!(
+            "{}, the largest {}",
+            plural(i.partitions, "partition", "partitions"),
+            numbers::bytes(i.max_partition_bytes as f64)
+        )];
+        if let Some(key) = &i.hottest_key {
+            detail.push(format!("hottest key {key} (peak {} WCU/s)", numbers::rate(i.peak_wcu_per_s)));
+        }
+        if i.rcu > 0.0 {
+            detail.push(format!("{} RCU read from it", numbers::count(i.rcu)));
+        }
+        paragraph(out, 4, &detail.join("; "))?;
+    }
+    Ok(())
+}
+
+fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "Access patterns (latency is modelled, not measured)")?;
+    let w = [1, 14, 13, 11, 9, 9, 9, 6];
+    let line = |out: &mut _, c: [&str; 8]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    line(
+        out,
+        [
+            "",
+            "pattern",
+            "served by",
+            &format!("{:>11}", "calls"),
+            &format!("{:>9}", "per call"),
+            &format!("{:>9}", "p50"),
+            &format!("{:>9}", "p99"),
+            "target",
+        ],
+    )?;
+    for p in &r.patterns {
+        let target = p.latency_target_ms.map_or_else(|| "—".to_owned(), ms);
+        line(
+            out,
+            [
+                latency_mark(p),
+                &p.name,
+                &served_by(p),
+                &format!("{:>11}", numbers::count(p.calls as f64)),
+                &format!("{:>9}", units_per_call(p, &r.engine)),
+                &format!("{:>9}", ms(p.latency_ms_p50)),
+                &format!("{:>9}", ms(p.latency_ms_p99)),
+                &target,
+            ],
+        )?;
+    }
+    let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
+    for remark in remarks {
+        item(out, 2, "⚠", &remark)?;
+    }
+    Ok(())
+}
+
+fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out)?;
+    if r.goals.is_empty() {
+        return writeln!(out, "Goals: none in this scenario");
+    }
+    writeln!(out, "Goals: {}", goal_summary(r))?;
+    for g in &r.goals {
+        item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
+        paragraph(out, 4, &g.detail)?;
+    }
+    Ok(())
+}
+
+/// A marked item with a hanging indent: wrapped lines align under the text, not the marker.
+fn item(out: &mut impl Write, indent: usize, marker: &str, text: &str) -> io::Result<()> {
+    let hang = indent + marker.chars().count() + 1;
+    for (i, line) in wrap(text, WIDTH - hang).iter().enumerate() {
+        if i == 0 {
+            writeln!(out, "{}{marker} {line}", " ".repeat(indent))?;
+        } else {
+            writeln!(out, "{}{line}", " ".repeat(hang))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::{judged_report, report};
+
+    #[test]
+    fn text_has_every_section_within_80_columns() {
+        let text = render(&judged_report());
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{line:?} is {} wide", line.chars().count());
+        }
+        let expected = [
+            "keyheat run: orders / naive (DynamoDB)",
+            "seed 7 · 60 min simulated, tick 1 s · 1 of 2 goals passed ✘",
+            "  calls                  36,000 (18,000 reads, 18,000 writes)",
+            "  throttled              40 requests (0.1% of requests), 44 retries; 2 gave up",
+            "  cost of the run        $0.01",
+            "  cost per month         $8.86 (projected from the run)",
+            "  physical partitions    4 (1 split: 0 for size, 1 for heat; 2 heat splits",
+            "                         refused: one key carried the load)",
+            "  hottest key            900 RCU/s, 300 WCU/s at its peak",
+            "  busiest physical       2,400 RCU/s, 900 WCU/s at peak (limits 3,000 / 1,000)",
+            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s)",
+            "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
+            "  ⚠ pending-orders reads 4,000 items per call to return 10",
+            "  byStatus       GSI      9,000     0.5     5 MB     3,000    0.5 s         0",
+            "Access patterns (latency is modelled, not measured)",
+            "✘ pending-orders Scan ×12              360     2 RCU     40 ms    180 ms 100 ms",
+            "✔ customer-page  Query               9,000     2 RCU      4 ms      9 ms 20 ms",
+            "  place-order    PutItem            18,000     1 WCU      5 ms      8 ms —",
+            "  ⚠ pending-orders is a Scan: read units per call went from 20 to 400 as the",
+            "    table grew",
+            "Goals: 1 of 2 goals passed ✘",
+            "  ✘ the warehouse never scans",
+            "    pending-orders ran 360 Scans",
+            "  - Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.",
+        ];
+        for line in expected {
+            assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        }
+        let order = ["Totals", "Partitions", "Indexes", "Access patterns", "Goals", "Notes"];
+        let positions: Vec<usize> = order.iter().map(|h| text.find(&format!("\n{h}")).unwrap()).collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    }
+
+    #[test]
+    fn lists_the_cassandra_ring() {
+        let mut r = report();
+        r.partitions.nodes = vec![crate::engine::sim::report::NodeReport {
+            node: "node 1".to_owned(),
+            stored_bytes: 3 * 1024 * 1024,
+            ops: 120_000,
+            peak_ops_per_s: 40.0,
+            peak_bytes_per_s: 20_480.0,
+        }];
+        let text = render(&r);
+        assert!(
+            text.contains("\n  ring node        stored    replica ops     peak ops/s   peak bytes/s\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  node 1             3 MB        120,000             40          20 KB\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn text_says_when_there_is_nothing_to_list() {
+        let mut r = report();
+        r.indexes.clear();
+        r.partitions.top.clear();
+        let text = render(&r);
+        assert!(
+            text.contains("\nIndexes: none\n") && text.contains("\nGoals: none in this scenario\n"),
+            "{text}"
+        );
+        assert!(text.contains("seed 7 · 60 min simulated, tick 1 s · no goals"), "{text}");
+        assert!(!text.contains("top partitions"), "{text}");
+    }
+
+    fn render(r: &RunReport) -> String {
+        let mut out = Vec::new();
+        write(&mut out, r).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+}

@@ -1,0 +1,174 @@
+//! `keyheat run` and `keyheat compare` as a user runs them: exit codes, `--out`, determinism and
+//! the shape of what they print. Bad input is rejected before any replay, so those tests run
+//! without the simulator; the others replay short stretches of the bundled scenarios.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn keyheat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A fresh, empty directory for one test.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the test can make its scratch directory");
+    dir
+}
+
+/// Short enough for a debug build, long enough for every pattern to be called.
+const SHORT: &str = "10m";
+/// `counters` replays 10,000 calls a second: a minute is plenty.
+const COUNTERS: &str = "1m";
+
+fn short(scenario: &str) -> &'static str {
+    if scenario == "counters" { COUNTERS } else { SHORT }
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(output)))
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message_before_any_replay() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["run", "orders", "--variant", "nope"], "scenarios/orders.ron:"),
+        (&["run", "orders", "--duration", "5x"], "is not a duration"),
+        (&["run", "orders", "--duration", "0s"], "zero length"),
+        (&["run", "no-such-scenario.ron"], "no bundled scenario is named"),
+        (&["run", "orders", "--format", "pdf"], "invalid value 'pdf'"),
+        (&["compare", "orders", "--variant", "naive"], "at least two variants"),
+        (&["compare", "orders", "--variant", "naive", "--variant", "bogus"], "no variant named \"bogus\""),
+    ];
+    for (args, message) in cases {
+        let out = keyheat(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?} printed a report: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn out_into_a_missing_directory_exits_2_and_writes_nothing() {
+    let dir = scratch_dir("missing-dir");
+    let target = dir.join("no-such-dir").join("report.json");
+    let out = keyheat(&["run", "orders", "--out", target.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    assert!(!target.exists());
+}
+
+#[test]
+fn failed_goals_exit_0_unless_asked_then_3() {
+    // The naive order design serves "all pending orders" with a Scan: its NoScan goal fails.
+    let plain = keyheat(&["run", "orders", "--variant", "naive", "--duration", SHORT]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert!(stdout(&plain).contains("✘ the warehouse never scans"), "{}", stdout(&plain));
+    let strict = keyheat(&["run", "orders", "--variant", "naive", "--duration", SHORT, "--fail-on-goals"]);
+    assert_eq!(strict.status.code(), Some(3), "{}", stderr(&strict));
+    assert_eq!(strict.stdout, plain.stdout, "the report is the same either way");
+}
+
+#[test]
+fn a_design_that_passes_exits_0_with_fail_on_goals() {
+    let out =
+        keyheat(&["run", "counters", "--variant", "recommended", "--duration", COUNTERS, "--fail-on-goals"]);
+    assert_eq!(out.status.code(), Some(0), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("goals passed ✔"), "{}", stdout(&out));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_json_bytes() {
+    let args =
+        ["run", "orders", "--variant", "naive", "--duration", SHORT, "--seed", "11", "--format", "json"];
+    let (a, b) = (keyheat(&args), keyheat(&args));
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert!(a.stdout == b.stdout, "two runs differ");
+    let report = json(&a);
+    assert_eq!((report["seed"].as_u64(), report["variant"].as_str()), (Some(11), Some("naive")));
+    assert_eq!(report["duration_s"].as_f64(), Some(600.0));
+    assert!(report["totals"]["price_source"].as_str().is_some_and(|s| s.contains("us-east-1")), "{report}");
+    assert!(report["totals"]["monthly_cost_usd"].as_f64().is_some_and(|c| c > 0.0), "{report}");
+    let goals = report["goals"].as_array().expect("goals");
+    assert!(!goals.is_empty() && goals.iter().all(|g| g["detail"].is_string() && g["passed"].is_boolean()));
+}
+
+#[test]
+fn out_writes_the_report_to_the_file_only() {
+    let dir = scratch_dir("out");
+    let target = dir.join("orders.md");
+    let path = target.to_str().expect("utf-8 path");
+    let out = keyheat(&["run", "orders", "--duration", SHORT, "--format", "md", "--out", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let written = std::fs::read_to_string(&target).expect("the report file exists");
+    assert!(written.starts_with("# orders / naive\n") && written.contains("## Goals"), "{written}");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scratch dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["orders.md"], "no temporary file is left behind");
+}
+
+#[test]
+fn text_reports_fit_80_columns_and_label_latency_modelled() {
+    for name in ["sensors", "orders", "counters"] {
+        let out = keyheat(&["run", name, "--duration", short(name)]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let text = stdout(&out);
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{name}: {line:?}");
+        }
+        for heading in ["Totals", "Partitions", "Access patterns (latency is modelled", "Goals"] {
+            assert!(text.contains(heading), "{name}: no {heading:?} in\n{text}");
+        }
+    }
+    let sensors = keyheat(&["run", "sensors", "--duration", SHORT, "--format", "json"]);
+    assert_eq!(json(&sensors)["totals"]["price_source"].as_str().map(|s| s.starts_with("n/a")), Some(true));
+}
+
+#[test]
+fn compare_lines_up_the_variants() {
+    let args = ["compare", "orders", "--variant", "naive", "--variant", "recommended", "--duration", SHORT];
+    let text = keyheat(&args);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let printed = stdout(&text);
+    assert!(printed.contains("Key figures") && printed.contains("Passes every goal"), "{printed}");
+    for line in printed.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let value = json(&keyheat(&json_args));
+    assert_eq!(value["variants"], serde_json::json!(["naive", "recommended"]));
+    assert_eq!(value["baseline"], "naive");
+    assert_eq!(value["reports"].as_array().map(Vec::len), Some(2));
+    let figures = value["figures"].as_array().expect("figures");
+    assert!(figures.iter().all(|f| f["values"].as_array().map(Vec::len) == Some(2)));
+    let scan_goal = value["goals"]
+        .as_array()
+        .expect("goals")
+        .iter()
+        .find(|g| g["name"] == "the warehouse never scans")
+        .expect("the NoScan goal");
+    assert_eq!(scan_goal["results"][0]["passed"], false);
+    assert_eq!(scan_goal["results"][1]["passed"], true);
+    let md = keyheat(&[&args[..], &["--format", "md"]].concat());
+    assert!(stdout(&md).starts_with("# orders: naive vs recommended\n"), "{}", stdout(&md));
+}
+
+#[test]
+fn compare_without_variants_takes_them_all() {
+    let out = keyheat(&["compare", "counters", "--duration", COUNTERS, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["variants"], serde_json::json!(["naive", "recommended"]));
+}
