@@ -48,7 +48,7 @@ fn the_picker_opens_files_by_path_and_says_what_is_wrong() {
     assert!(p.error.as_deref().unwrap_or_default().contains("no such file"), "{:?}", p.error);
     // A broken file: the error names file:line:col.
     let broken = dir.join("broken.ron");
-    std::fs::write(&broken, crate::scenario::BUNDLED[0].2.replacen("rate: 50,", "rate: fifty,", 1)).unwrap();
+    std::fs::write(&broken, crate::scenario::BUNDLED[0].2.replacen("rate: 0.2,", "rate: fifty,", 1)).unwrap();
     for _ in 0.."no/such.ron".len() {
         press(&mut a, &[key(KeyCode::Backspace)]);
     }
@@ -56,7 +56,7 @@ fn the_picker_opens_files_by_path_and_says_what_is_wrong() {
     press(&mut a, &[key(KeyCode::Enter)]);
     let Some(Overlay::Prompt(p)) = &a.overlay else { panic!("the prompt stays open") };
     let error = p.error.clone().unwrap_or_default();
-    let line = crate::scenario::BUNDLED[0].2.lines().position(|l| l.contains("rate: 50,")).unwrap() + 1;
+    let line = crate::scenario::BUNDLED[0].2.lines().position(|l| l.contains("rate: 0.2,")).unwrap() + 1;
     assert!(error.starts_with(&format!("{}:{line}:", broken.display())), "{error}");
     // A good file opens.
     let good = dir.join("good.ron");
