@@ -44,7 +44,7 @@ fn bad_input_exits_2_with_a_message_before_any_replay() {
         (&["run", "orders", "--variant", "nope"], "scenarios/orders.ron:"),
         (&["run", "orders", "--duration", "5x"], "is not a duration"),
         (&["run", "orders", "--duration", "0s"], "zero length"),
-        (&["run", "no-such-scenario.ron"], "no bundled scenario is named"),
+        (&["run", "no-such-scenario.ron"], "no such file"),
         (&["run", "orders", "--format", "pdf"], "invalid value 'pdf'"),
         (&["compare", "orders", "--variant", "naive"], "at least two variants"),
         (&["compare", "orders", "--variant", "naive", "--variant", "bogus"], "no variant named \"bogus\""),
