@@ -15,6 +15,7 @@
 mod params;
 mod request;
 mod response;
+pub mod short;
 mod table;
 
 use std::io::{self, BufRead, BufWriter, Write};
