@@ -51,6 +51,7 @@
 //! [`Simulation::partitions`], [`Simulation::items_in`], [`Simulation::item`],
 //! [`Simulation::report`]. [`run`] is a loop over them.
 
+mod console;
 mod exec;
 mod flush;
 mod items;

@@ -810,8 +810,8 @@ impl ConsoleRead {
     }
 
     /// Executes the request on `store` and returns the response body `keyheat ops` would print.
-    pub fn answer(self, mut store: Store) -> Result<Json, String> {
-        super::execute(&mut store, self.request).map_err(|e| message(&e))
+    pub fn answer(self, store: &mut Store) -> Result<Json, String> {
+        super::execute(store, self.request).map_err(|e| message(&e))
     }
 }
 

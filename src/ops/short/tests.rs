@@ -248,7 +248,7 @@ fn renamed_reads_answer_from_the_store_as_ops_prints_them() {
     )
     .expect("a read");
     read.rename(&|name| (name == "my table").then(|| "alias-1".to_owned()));
-    let answer = read.answer(store).expect("answered");
+    let answer = read.answer(&mut store).expect("answered");
     assert_eq!(
         answer.to_string(),
         r#"{"ConsumedCapacity":{"CapacityUnits":0.5,"TableName":"alias-1"},"Item":{"PK":{"S":"a"},"v":{"N":"1"}}}"#
