@@ -30,19 +30,20 @@
 //!
 //! # Read-only requests
 //!
-//! [`ConsoleRead`] parses one request with the same code as `keyheat ops` (so the same
-//! parameters, defaults and messages) and refuses actions that write or change a store. The
-//! caller looks at the request ([`ConsoleRead::read`]), builds a [`Store`] holding what the
-//! request can read, and [`ConsoleRead::answer`] executes it there and serializes the response
+//! [`ConsoleRead`] (in `read`) parses one request with the same code as `keyheat ops` (so the
+//! same parameters, defaults and messages), refuses actions that write or change a store, and
+//! answers the rest from a store the caller fills with what the request can read, serialized
 //! exactly as `keyheat ops` prints it.
 
 use serde_json::{Map, Value as Json};
 
 use crate::engine::number::Number;
-use crate::engine::store::{BatchGetItem, GetItem, Query, Scan, Store};
 
-use super::OpsError;
-use super::request::{self, Request};
+mod lex;
+mod read;
+
+use lex::{Tok, Token, lex};
+pub use read::{ConsoleRead, Read};
 
 /// One table's key attribute names, and those of its indexes, for [`expand`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,112 +69,6 @@ pub fn expand(line: &str, tables: &[TableKeys]) -> Result<String, String> {
     let mut p = Parser { tokens, at: 0, end_col: line.chars().count() + 1 };
     let request = p.request(tables)?;
     Ok(Json::Object(request).to_string())
-}
-
-/// A token and the column (1-based, in characters) where it starts.
-#[derive(Debug, Clone, PartialEq)]
-struct Token {
-    kind: Tok,
-    col: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    /// A name or keyword (or a name in backticks: `quoted` is then true).
-    Word {
-        text: String,
-        quoted: bool,
-    },
-    Str(String),
-    Num(String),
-    Sym(&'static str),
-}
-
-const SYMBOLS: [&str; 12] = ["<>", "<=", ">=", "=", "<", ">", "(", ")", ",", ".", "[", "]"];
-
-fn lex(line: &str) -> Result<Vec<Token>, String> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let col = i + 1;
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == '"' || c == '`' {
-            let mut text = String::new();
-            let mut j = i + 1;
-            loop {
-                match chars.get(j) {
-                    None => {
-                        let what = if c == '"' { "string" } else { "name" };
-                        return Err(format!("col {col}: this {what} has no closing {c}"));
-                    }
-                    Some(&d) if d == c => break,
-                    Some('\\') if c == '"' => match chars.get(j + 1) {
-                        Some(&e @ ('"' | '\\')) => {
-                            text.push(e);
-                            j += 2;
-                        }
-                        _ => return Err(format!("col {}: expected \\\" or \\\\ after a backslash", j + 1)),
-                    },
-                    Some(&d) => {
-                        text.push(d);
-                        j += 1;
-                    }
-                }
-            }
-            out.push(Token {
-                kind: if c == '"' { Tok::Str(text) } else { Tok::Word { text, quoted: true } },
-                col,
-            });
-            i = j + 1;
-            continue;
-        }
-        let starts_number =
-            c.is_ascii_digit() || (c == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit));
-        if starts_number {
-            let mut j = i + 1;
-            let mut seen_exponent = false;
-            while let Some(&d) = chars.get(j) {
-                let sign_after_exponent = (d == '+' || d == '-') && matches!(chars[j - 1], 'e' | 'E');
-                if d.is_ascii_digit() || d == '.' || sign_after_exponent {
-                    j += 1;
-                } else if (d == 'e' || d == 'E') && !seen_exponent {
-                    seen_exponent = true;
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            if chars.get(j).is_some_and(|d| d.is_alphanumeric() || *d == '_') {
-                return Err(format!("col {col}: a number runs into letters; quote it if it is a string"));
-            }
-            out.push(Token { kind: Tok::Num(chars[i..j].iter().collect()), col });
-            i = j;
-            continue;
-        }
-        if c.is_alphabetic() || c == '_' {
-            let mut j = i + 1;
-            while chars.get(j).is_some_and(|d| d.is_alphanumeric() || *d == '_' || *d == '-') {
-                j += 1;
-            }
-            out.push(Token { kind: Tok::Word { text: chars[i..j].iter().collect(), quoted: false }, col });
-            i = j;
-            continue;
-        }
-        let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
-        match SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
-            Some(sym) => {
-                out.push(Token { kind: Tok::Sym(sym), col });
-                i += sym.len();
-            }
-            None => return Err(format!("col {col}: unexpected character {c:?}")),
-        }
-    }
-    Ok(out)
 }
 
 /// Which of the read's key attributes a name in the line means.
@@ -702,116 +597,6 @@ impl Parser {
                 _ => return Ok(()),
             }
         }
-    }
-}
-
-/// Actions the console refuses, and why.
-const REFUSED: &[(&str, &str)] = &[
-    ("PutItem", "writes"),
-    ("UpdateItem", "writes"),
-    ("DeleteItem", "writes"),
-    ("BatchWriteItem", "writes"),
-    ("CreateTable", "creates a table"),
-    ("UpdateTimeToLive", "changes the table"),
-    ("AdvanceTime", "moves a store's clock"),
-    ("DescribeTable", "is not answered here"),
-];
-
-/// One read request for the console, parsed as `keyheat ops` parses it.
-pub struct ConsoleRead {
-    request: Request,
-}
-
-/// What a [`ConsoleRead`] asks, for the caller to gather the items it can read.
-#[derive(Debug, Clone, Copy)]
-pub enum Read<'a> {
-    GetItem(&'a GetItem),
-    Query(&'a Query),
-    Scan(&'a Scan),
-    BatchGetItem(&'a BatchGetItem),
-}
-
-fn message(error: &OpsError) -> String {
-    format!("{}: {}", error.type_name, error.message)
-}
-
-impl ConsoleRead {
-    /// Parses one request line of `keyheat ops` JSON. Errors are `"<Exception>: <message>"`
-    /// with `keyheat ops`'s exception and message, or say why the console refuses the action.
-    pub fn parse(line: &str) -> Result<ConsoleRead, String> {
-        let json: Json = serde_json::from_str(line)
-            .map_err(|e| message(&OpsError::serialization(format!("The request is not valid JSON: {e}"))))?;
-        let Json::Object(object) = &json else {
-            return Err(message(&OpsError::serialization(
-                "Expected a JSON object: {\"op\": \"<Action>\", ...}",
-            )));
-        };
-        let op = match object.get("op") {
-            Some(Json::String(op)) => op.as_str(),
-            Some(_) => {
-                return Err(message(&OpsError::serialization("op must be a string naming the action")));
-            }
-            None => {
-                return Err(message(&OpsError::validation(
-                    "Missing \"op\": name the action, e.g. {\"op\": \"GetItem\", ...}",
-                )));
-            }
-        };
-        if let Some((_, why)) = REFUSED.iter().find(|(name, _)| *name == op) {
-            return Err(format!(
-                "{op} {why}: the console only reads the replay's table as it stands (GetItem, Query, Scan, \
-                 BatchGetItem); changing it would change the run being measured"
-            ));
-        }
-        let request = request::parse(op, object).map_err(|e| message(&e))?;
-        Ok(ConsoleRead { request })
-    }
-
-    pub fn read(&self) -> Read<'_> {
-        match &self.request {
-            Request::GetItem(get, _) => Read::GetItem(get),
-            Request::Query(query, _) => Read::Query(query),
-            Request::Scan(scan, _) => Read::Scan(scan),
-            Request::BatchGetItem(batch, _, _) => Read::BatchGetItem(batch),
-            _ => unreachable!("`parse` keeps only reads"),
-        }
-    }
-
-    /// Renames tables and indexes (`rename` answers `None` for a name it keeps), for a store
-    /// that holds them under other names.
-    pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
-        let apply = |name: &mut String| {
-            if let Some(new) = rename(name) {
-                *name = new;
-            }
-        };
-        match &mut self.request {
-            Request::GetItem(get, _) => apply(&mut get.table),
-            Request::Query(query, _) => {
-                apply(&mut query.table);
-                query.index.iter_mut().for_each(apply);
-            }
-            Request::Scan(scan, _) => {
-                apply(&mut scan.table);
-                scan.index.iter_mut().for_each(apply);
-            }
-            Request::BatchGetItem(batch, echo, _) => {
-                batch.tables.iter_mut().for_each(|t| apply(&mut t.table));
-                *echo = std::mem::take(echo)
-                    .into_iter()
-                    .map(|(mut name, entry)| {
-                        apply(&mut name);
-                        (name, entry)
-                    })
-                    .collect();
-            }
-            _ => {}
-        }
-    }
-
-    /// Executes the request on `store` and returns the response body `keyheat ops` would print.
-    pub fn answer(self, store: &mut Store) -> Result<Json, String> {
-        super::execute(store, self.request).map_err(|e| message(&e))
     }
 }
 

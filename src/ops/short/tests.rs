@@ -5,6 +5,8 @@ use proptest::prelude::*;
 use serde_json::{Value as Json, json};
 
 use super::*;
+use crate::engine::store::Store;
+use crate::ops::request;
 
 fn tables() -> Vec<TableKeys> {
     vec![

@@ -10,7 +10,9 @@ use serde_json::{Value as Json, json};
 
 use super::*;
 use crate::engine::sim::RunOptions;
+use crate::engine::store::PAGE_BYTES;
 use crate::engine::time::SimDuration;
+use crate::engine::value::AttributeValue;
 use crate::scenario;
 
 /// A replay of a bundled scenario's text after `edits`, run for `ticks` ticks.
