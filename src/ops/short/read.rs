@@ -68,8 +68,15 @@ impl ConsoleRead {
                  BatchGetItem); changing it would change the run being measured"
             ));
         }
-        let request = request::parse(op, object).map_err(|e| message(&e))?;
-        Ok(ConsoleRead { request })
+        match request::parse(op, object).map_err(|e| message(&e))? {
+            request @ (Request::GetItem(..)
+            | Request::Query(..)
+            | Request::Scan(..)
+            | Request::BatchGetItem(..)) => Ok(ConsoleRead { request }),
+            _ => {
+                Err(format!("{op} is not a read: the console answers GetItem, Query, Scan and BatchGetItem"))
+            }
+        }
     }
 
     pub fn read(&self) -> Read<'_> {
@@ -78,7 +85,7 @@ impl ConsoleRead {
             Request::Query(query, _) => Read::Query(query),
             Request::Scan(scan, _) => Read::Scan(scan),
             Request::BatchGetItem(batch, _, _) => Read::BatchGetItem(batch),
-            _ => unreachable!("`parse` keeps only reads"),
+            _ => unreachable!("`parse` keeps only the four reads"),
         }
     }
 
