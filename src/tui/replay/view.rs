@@ -147,9 +147,11 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
             // Cassandra has no capacity units: a read costs the rows it reads, a write its requests.
             let (units_per_call, unit) = match (engine, p.kind.as_str()) {
                 (Engine::DynamoDb, _) => (per_call(p.rcu + p.wcu), None),
-                (Engine::Cassandra, "read") => (p.avg_items_read, Some("rows read".to_owned())),
-                (Engine::Cassandra, _) => (per_call(p.requests as f64), Some("writes".to_owned())),
+                (Engine::Cassandra, "read") => (p.avg_items_read, Some(("row read", "rows read"))),
+                (Engine::Cassandra, _) => (per_call(p.requests as f64), Some(("write", "writes"))),
             };
+            let one = (units_per_call - 1.0).abs() < 1e-9;
+            let unit = unit.map(|(single, plural)| if one { single } else { plural }.to_owned());
             PatternRow {
                 name: p.name.clone(),
                 calls: p.calls,
