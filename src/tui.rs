@@ -48,13 +48,11 @@ use app::{App, Config};
 use driver::SimDriver;
 use theme::Theme;
 
-/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, up to 20 ms stepping
+/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, up to 16 ms stepping
 /// the simulator (plus at most one driver call past it), then one draw. A frame that handled
-/// input steps for only 4 ms, so the answer to a key is drawn at once while a held key still
-/// lets the replay move.
-const INPUT_WINDOW: Duration = Duration::from_millis(20);
-const STEP_BUDGET: Duration = Duration::from_millis(20);
-const STEP_BUDGET_AFTER_INPUT: Duration = Duration::from_millis(4);
+/// input does not step: the answer to a key is drawn at once, whatever a tick costs.
+pub const INPUT_WINDOW: Duration = Duration::from_millis(20);
+pub const STEP_BUDGET: Duration = Duration::from_millis(16);
 
 /// What `keyheat` / `keyheat tui …` asked for.
 #[derive(Debug, Clone, Default)]
@@ -157,10 +155,13 @@ fn event_loop(terminal: &mut Term, app: &mut App) -> anyhow::Result<()> {
         if app.quit {
             return Ok(());
         }
+        if input {
+            continue;
+        }
         let now = Instant::now();
         let elapsed = now - last_step;
         last_step = now;
-        let deadline = now + if input { STEP_BUDGET_AFTER_INPUT } else { STEP_BUDGET };
+        let deadline = now + STEP_BUDGET;
         app.tick(elapsed, &mut || Instant::now() >= deadline);
     }
 }

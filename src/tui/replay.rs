@@ -30,7 +30,7 @@ use crate::engine::time::{SimDuration, SimTime};
 pub use view::build as build_view;
 
 /// How long one `step` call works at most (it always runs one tick, however long that takes).
-pub const CALL_LIMIT: Duration = Duration::from_millis(4);
+pub const CALL_LIMIT: Duration = Duration::from_millis(2);
 /// How often a moving run's snapshot is rebuilt in the UI: 8 times a second. Panels between two
 /// rebuilds show the previous one, which the eye does not tell from live.
 pub const REFRESH: Duration = Duration::from_millis(125);
