@@ -197,8 +197,7 @@ fn replay(scenario: &str, variant: &str, frames: usize) {
     for _ in 0..8 {
         app.key(key('+'));
     }
-    let (mut periods, mut draws, mut steps, mut short_steps) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut periods, mut draws, mut steps) = (Vec::new(), Vec::new(), Vec::new());
     let mut last = Instant::now();
     let started = Instant::now();
     for _ in 0..frames {
