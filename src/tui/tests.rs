@@ -4,6 +4,7 @@
 
 mod keys;
 mod quiz;
+mod real;
 mod screens;
 
 use std::path::PathBuf;
