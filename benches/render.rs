@@ -249,7 +249,12 @@ fn app_progress(app: &App) -> String {
     match &app.screen {
         keyheat::tui::app::Screen::Workbench(w) => w.progress.map_or_else(
             || "nothing".to_owned(),
-            |p| format!("{:.1} simulated days", p.now.since(p.start).as_secs_f64() / 86_400.0),
+            |p| {
+                format!(
+                    "{} of simulated time",
+                    keyheat::engine::planner::numbers::span(p.now.since(p.start).as_secs_f64())
+                )
+            },
         ),
         _ => "nothing".to_owned(),
     }
