@@ -5,6 +5,8 @@
 mod output;
 mod progress;
 mod replay;
+#[cfg(feature = "tui")]
+mod snapshot;
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
@@ -69,6 +71,13 @@ pub enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Draw the workbench as it looks at a simulated time into an SVG file
+    ///
+    /// Replays the workload headless up to --at (default: the workload's end) and draws the
+    /// workbench, paused, at --size with the TUI's own renderer: colours and box drawing are kept.
+    /// An existing file is replaced only with --force.
+    #[cfg(feature = "tui")]
+    Snapshot(snapshot::SnapshotArgs),
     /// Replay a scenario's workload headless and print the report
     ///
     /// The report gives the totals, the partitions (the largest and hottest), the indexes, each
@@ -201,6 +210,8 @@ pub fn main() -> ExitCode {
         Some(Command::Tui { scenario, variant, seed }) => {
             tui(&crate::tui::Launch { scenario, variant, seed }).map(done)
         }
+        #[cfg(feature = "tui")]
+        Some(Command::Snapshot(args)) => snapshot::run(&args).map(done),
         Some(Command::List { format }) => {
             report::list(&mut stdout, &scenario::bundled(), format).map(done).map_err(Into::into)
         }
@@ -228,7 +239,7 @@ pub fn main() -> ExitCode {
 
 #[cfg(feature = "tui")]
 fn tui(launch: &crate::tui::Launch) -> anyhow::Result<()> {
-    crate::tui::run(launch, Box::new(crate::tui::driver::NoReplay))
+    crate::tui::run(launch, Box::new(crate::tui::replay::SimReplay::default()))
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

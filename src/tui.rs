@@ -5,7 +5,8 @@
 //!
 //! - `app` (the model and its one `update`), `action`, `keymap` (the key table), `workbench`
 //!   (the workbench's state), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
-//! - `driver`: the seam to the simulator; `view`: the snapshot panels draw.
+//! - `driver`: the seam to the simulator; `replay`: the real driver over `engine::sim`; `view`: the
+//!   snapshot panels draw.
 //! - `ui` draws, `layout` places, `panels/` are the workbench's panels, `theme` the colours,
 //!   `svg` turns a drawn screen into a picture.
 
@@ -22,6 +23,7 @@ pub mod panels;
 pub mod picker;
 pub mod quiz;
 pub mod recovery;
+pub mod replay;
 pub mod svg;
 pub mod theme;
 pub mod ui;
@@ -46,10 +48,11 @@ use app::{App, Config};
 use driver::SimDriver;
 use theme::Theme;
 
-/// A frame is at most 40 ms (25 frames/s): up to 20 ms waiting for input, up to 20 ms stepping
-/// the simulator, then one draw. A key is answered by the next draw, within a frame.
-const INPUT_WINDOW: Duration = Duration::from_millis(20);
-const STEP_BUDGET: Duration = Duration::from_millis(20);
+/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, up to 16 ms stepping
+/// the simulator (plus at most one driver call past it), then one draw. A frame that handled
+/// input does not step: the answer to a key is drawn at once, whatever a tick costs.
+pub const INPUT_WINDOW: Duration = Duration::from_millis(20);
+pub const STEP_BUDGET: Duration = Duration::from_millis(16);
 
 /// What `keyheat` / `keyheat tui …` asked for.
 #[derive(Debug, Clone, Default)]
@@ -135,7 +138,8 @@ fn event_loop(terminal: &mut Term, app: &mut App) -> anyhow::Result<()> {
         // Input until the part of the frame that is not the step budget is over; every event
         // waiting is handled before stepping, so keys never queue behind the simulator.
         let wait = (frame_start + INPUT_WINDOW).saturating_duration_since(Instant::now());
-        if event::poll(wait)? {
+        let input = event::poll(wait)?;
+        if input {
             loop {
                 match event::read()? {
                     Event::Key(key) => app.key(key),
@@ -150,6 +154,9 @@ fn event_loop(terminal: &mut Term, app: &mut App) -> anyhow::Result<()> {
         }
         if app.quit {
             return Ok(());
+        }
+        if input {
+            continue;
         }
         let now = Instant::now();
         let elapsed = now - last_step;

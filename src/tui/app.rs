@@ -433,6 +433,13 @@ impl App {
         }
     }
 
+    /// Replays the open scenario, paused, up to simulated time `at` (see `Workbench::run_to`).
+    pub fn run_to(&mut self, at: crate::engine::time::SimTime, progress: &mut dyn FnMut(f64)) {
+        if let Screen::Workbench(w) = &mut self.screen {
+            w.run_to(at, self.driver.as_mut(), progress);
+        }
+    }
+
     /// Lays out the screen for `area` and takes this frame's snapshot. Called once per frame,
     /// before drawing.
     pub fn refresh(&mut self, area: Rect) {

@@ -1,7 +1,8 @@
 //! The seam between the UI and the simulator. The UI steps a [`SimDriver`] within its frame
 //! budget and draws what [`SimDriver::snapshot`] returns; it never reaches into the store or the
-//! metrics registry. The real driver wraps `engine::sim`; [`NoReplay`] stands in where no
-//! simulator is available (the workbench then shows the static plan only), and tests use a fake.
+//! metrics registry. The real driver is `replay::SimReplay` over `engine::sim`; [`NoReplay`]
+//! stands in where no replay is wanted (the workbench then shows the static plan only), and
+//! tests use a fake.
 
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
@@ -20,8 +21,9 @@ pub trait SimDriver {
     fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String>;
 
     /// Advances the current run by at most `ticks` ticks and returns how many it did: fewer at
-    /// the end of the workload, 0 when there is nothing to advance. The UI calls it repeatedly
-    /// with small counts until its frame budget is spent, so one call should stay short.
+    /// the end of the workload or when the call has worked long enough, 0 only when there is
+    /// nothing to advance. The UI calls it repeatedly until its frame budget is spent, so one
+    /// call should stay short. A baseline, if any, keeps pace with the current run.
     fn step(&mut self, ticks: u32) -> u32;
 
     /// Where the run is; `None` when no replay exists.

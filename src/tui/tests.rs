@@ -4,6 +4,7 @@
 
 mod keys;
 mod quiz;
+mod real;
 mod screens;
 
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use ratatui::backend::TestBackend;
 
 use super::app::{App, Config, Screen};
 use super::driver::{Run, SimDriver};
+use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
@@ -186,6 +188,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             name: "get-customer".to_owned(),
             calls: 12_345,
             units_per_call: 0.5,
+            unit: None,
             p99_ms: Some(6.2),
         }],
         figures: vec![
@@ -193,11 +196,13 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
                 name: "largest partition".to_owned(),
                 value: f64::from(heat) * 40.0,
                 unit: "MB".to_owned(),
+                lower_is_better: true,
             },
             Figure {
                 name: "throttled requests".to_owned(),
                 value: f64::from(heat) * 120.0,
                 unit: String::new(),
+                lower_is_better: true,
             },
         ],
     }
@@ -214,6 +219,11 @@ pub fn temp_dir(test: &str) -> PathBuf {
 /// An app with the fake driver, colour on or off, recovery files in `state`.
 pub fn app(color: bool, state: Option<PathBuf>) -> App {
     App::new(Config { theme: Theme { color }, state_dir: state }, Box::new(FakeDriver::new(600)))
+}
+
+/// An app with the real driver (the simulator), every snapshot built fresh.
+pub fn real_app() -> App {
+    App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()))
 }
 
 pub fn key(code: KeyCode) -> KeyEvent {

@@ -229,8 +229,12 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
     let figures = Rect { y: heat.bottom(), height: area.height.saturating_sub(heat.height), ..area };
     let empty = "no snapshot";
     for (rect, title, view) in [
-        (left, format!("Heatmap — now: {}", w.current().name), Some(&w.view)),
-        (right, "Heatmap — previous run".to_owned(), w.baseline.as_ref()),
+        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view)),
+        (
+            right,
+            format!("Heatmap — before: {}", w.baseline_label.as_deref().unwrap_or("previous run")),
+            w.baseline.as_ref(),
+        ),
     ] {
         let b = framed(&title, false, theme);
         let inner = b.inner(rect);
@@ -245,24 +249,67 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
         .render(inner, buf);
     }
     let lines = figure_lines(&w.view, w.baseline.as_ref(), theme);
-    Paragraph::new(lines).block(framed("Figures: now vs previous run", false, theme)).render(figures, buf);
+    let at = w.progress.map_or_else(String::new, |p| format!(" at {}", super::panels::clock_time(p.now)));
+    let title = format!("Figures: now vs before, same seed{at}");
+    Paragraph::new(lines).block(framed(&title, false, theme)).render(figures, buf);
 }
 
 fn figure_lines(now: &WorkbenchView, before: Option<&WorkbenchView>, theme: Theme) -> Vec<Line<'static>> {
-    now.figures
-        .iter()
-        .map(|f| {
-            let old = before.and_then(|b| b.figures.iter().find(|o| o.name == f.name)).map(|o| o.value);
-            let delta = old.map_or(String::new(), |o| {
+    let mut lines = vec![Line::styled(
+        format!("{:<28}{:>16}{:>16}   {}", "", "now", "previous", "change"),
+        theme.header(),
+    )];
+    lines.extend(now.figures.iter().enumerate().map(|(i, f)| {
+        // Figures match by position first (two may share a name), then by name.
+        let old = before
+            .and_then(|b| {
+                b.figures
+                    .get(i)
+                    .filter(|o| o.name == f.name)
+                    .or_else(|| b.figures.iter().find(|o| o.name == f.name))
+            })
+            .map(|o| o.value);
+        let (delta, style) = match old {
+            None => (String::new(), theme.dim()),
+            Some(o) if (f.value - o).abs() <= f64::EPSILON * o.abs().max(1.0) => {
+                ("same".to_owned(), theme.dim())
+            }
+            Some(o) => {
                 let d = f.value - o;
-                let sign = if d > 0.0 { "+" } else { "" };
-                format!("  (was {}, {sign}{})", numbers::count(o), numbers::count(d))
-            });
-            Line::from(vec![
-                Span::styled(format!("{:<28}", f.name), theme.header()),
-                Span::raw(format!("{} {}", numbers::count(f.value), f.unit)),
-                Span::styled(delta, theme.dim()),
-            ])
-        })
-        .collect()
+                let sign = if d > 0.0 { "+" } else { "−" };
+                let share = if o.abs() > 0.0 {
+                    format!(" ({sign}{})", numbers::percent((d / o).abs()))
+                } else {
+                    String::new()
+                };
+                let better = (d < 0.0) == f.lower_is_better;
+                (
+                    format!("{sign}{}{share}", figure_value(d.abs(), &f.unit)),
+                    if better { theme.ok() } else { theme.bad() },
+                )
+            }
+        };
+        Line::from(vec![
+            Span::styled(format!("{:<28}", f.name), theme.header()),
+            Span::raw(format!("{:>16}", figure_value(f.value, &f.unit))),
+            Span::styled(
+                format!("{:>16}", old.map_or_else(|| "—".to_owned(), |o| figure_value(o, &f.unit))),
+                theme.dim(),
+            ),
+            Span::raw("   "),
+            Span::styled(delta, style),
+        ])
+    }));
+    lines
+}
+
+/// A figure as people read it: bytes in binary units, dollars with a sign, counts grouped.
+fn figure_value(value: f64, unit: &str) -> String {
+    match unit {
+        "bytes" => numbers::bytes(value),
+        "usd" => crate::engine::cost::usd(value),
+        "" => numbers::count(value),
+        "×" => format!("{}×", numbers::factor(value)),
+        unit => format!("{} {unit}", numbers::count(value)),
+    }
 }

@@ -112,8 +112,10 @@ pub struct GoalRow {
 pub struct PatternRow {
     pub name: String,
     pub calls: u64,
-    /// Read or write units per call.
+    /// What a call costs: read or write units (DynamoDB), rows read or writes (Cassandra).
     pub units_per_call: f64,
+    /// What `units_per_call` counts; `None`: RCU for a read, WCU for a write.
+    pub unit: Option<String>,
     pub p99_ms: Option<f64>,
 }
 
@@ -122,4 +124,6 @@ pub struct Figure {
     pub name: String,
     pub value: f64,
     pub unit: String,
+    /// Which way is better, for colouring a delta.
+    pub lower_is_better: bool,
 }

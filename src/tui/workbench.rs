@@ -21,6 +21,7 @@ use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, detect_shapes};
 use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::{self, Plan};
+use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +83,10 @@ pub struct Workbench {
     pub progress: Option<Progress>,
     pub view: WorkbenchView,
     pub baseline: Option<WorkbenchView>,
+    /// What the current run replays and what the baseline replays, as compare titles them
+    /// (`naive`, `naive (edited)`).
+    pub run_label: String,
+    pub baseline_label: Option<String>,
     pub hints: Vec<&'static str>,
     pub layout: WorkbenchLayout,
     /// Whether the recovery file on disk is one the user has not answered yet (so it must not
@@ -102,6 +107,7 @@ impl Workbench {
         driver: &mut dyn SimDriver,
     ) -> (Workbench, Note) {
         let seed = seed.unwrap_or(loaded.scenario.workload.seed);
+        let heat = HeatSettings { engine: loaded.scenario.engine, ..HeatSettings::default() };
         let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[index]);
         let saved_source = loaded.source().to_owned();
         let mut w = Workbench {
@@ -115,7 +121,7 @@ impl Workbench {
             mode: Mode::Normal,
             drafts: BTreeMap::new(),
             lesson: true,
-            heat: HeatSettings::default(),
+            heat,
             scroll: BTreeMap::new(),
             playback: Playback::Paused,
             speed: DEFAULT_SPEED,
@@ -123,12 +129,14 @@ impl Workbench {
             progress: None,
             view: WorkbenchView::default(),
             baseline: None,
+            run_label: String::new(),
+            baseline_label: None,
             hints: Vec::new(),
             layout: WorkbenchLayout::default(),
             recovery_pending: false,
             theme,
         };
-        let note = w.restart(driver).err().map(Err);
+        let note = w.restart(driver, false).err().map(Err);
         (w, note)
     }
 
@@ -141,12 +149,23 @@ impl Workbench {
         self.loaded.source() != self.saved_source || self.drafts.values().any(|d| d.is_dirty(&self.loaded))
     }
 
-    fn restart(&mut self, driver: &mut dyn SimDriver) -> Result<(), String> {
+    /// Restarts the replay of the current variant (`edited`: with an edit just applied); the run
+    /// that was playing becomes the baseline.
+    fn restart(&mut self, driver: &mut dyn SimDriver, edited: bool) -> Result<(), String> {
         self.pacer.forgive();
         let result = driver.restart(&self.loaded.scenario, self.current(), self.seed);
         self.progress = driver.progress(Run::Current);
-        if result.is_err() {
-            self.playback = Playback::Paused;
+        match result {
+            Ok(()) => {
+                let label = if edited {
+                    format!("{} (edited)", self.current().name)
+                } else {
+                    self.current().name.clone()
+                };
+                let previous = std::mem::replace(&mut self.run_label, label);
+                self.baseline_label = Some(previous).filter(|p| !p.is_empty());
+            }
+            Err(_) => self.playback = Playback::Paused,
         }
         result
     }
@@ -159,7 +178,7 @@ impl Workbench {
         let (n, open) =
             (self.loaded.scenario.variants.len(), (self.mode == Mode::Edit).then_some(self.variant));
         self.drafts.retain(|&i, d| i < n && (d.is_dirty(&self.loaded) || Some(i) == open));
-        self.restart(driver).err().map(Err)
+        self.restart(driver, true).err().map(Err)
     }
 
     pub fn update(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
@@ -210,7 +229,7 @@ impl Workbench {
                 }
                 self.progress = driver.progress(Run::Current);
             }
-            Action::Restart => return self.restart(driver).err().map(Err),
+            Action::Restart => return self.restart(driver, false).err().map(Err),
             Action::JumpToEnd => {
                 if self.progress.is_none() {
                     return Some(Err(self.cannot_advance()));
@@ -306,7 +325,7 @@ impl Workbench {
         self.variant = next;
         self.plan = planner::plan(&self.loaded.scenario, self.current());
         self.heat.cursor = (0, 0);
-        match self.restart(driver) {
+        match self.restart(driver, false) {
             Ok(()) => Some(Ok(format!("variant {}", self.current().name))),
             Err(e) => Some(Err(e)),
         }
@@ -370,26 +389,46 @@ impl Workbench {
             if self.playback == Playback::ToEnd { SPEEDS[SPEEDS.len() - 1] } else { SPEEDS[self.speed] };
         let mut owed = self.pacer.owed(elapsed, speed, progress.tick);
         let mut chunk: u32 = 1;
-        let mut finished = false;
         while owed > 0 && !budget.spent() {
             let ask = chunk.min(u32::try_from(owed).unwrap_or(u32::MAX));
             let done = driver.step(ask);
             owed -= u64::from(done);
-            if done < ask {
-                finished = true;
+            // Nothing done is the end of the workload; fewer than asked is a driver keeping its
+            // call short, so the chunk only grows while calls come back complete.
+            if done == 0 {
                 break;
             }
-            chunk = chunk.saturating_mul(2).min(4096);
+            if done == ask {
+                chunk = chunk.saturating_mul(2).min(4096);
+            }
         }
         if owed > 0 {
             self.pacer.forgive();
         }
         self.progress = driver.progress(Run::Current);
-        if finished || self.progress.is_some_and(|p| p.finished()) {
+        if self.progress.is_some_and(|p| p.finished()) {
             self.playback = Playback::Paused;
             return Some(Ok("the replay reached the end of the workload".to_owned()));
         }
         None
+    }
+
+    /// Replays, paused, until the simulated clock reaches `at` or the workload ends, however long
+    /// that takes (headless: `keyheat snapshot`); `progress` gets the fraction of the way done.
+    pub fn run_to(&mut self, at: SimTime, driver: &mut dyn SimDriver, progress: &mut dyn FnMut(f64)) {
+        self.playback = Playback::Paused;
+        while let Some(p) = driver.progress(Run::Current) {
+            self.progress = Some(p);
+            let total = at.since(p.start).as_millis().max(1) as f64;
+            progress((p.now.since(p.start).as_millis() as f64 / total).min(1.0));
+            // Exactly the ticks up to `at`: the clock stops at the first tick start at or past it.
+            let left = at.since(p.now).as_millis().div_ceil(p.tick.as_millis().max(1));
+            let ask = u32::try_from(left.min(4096)).unwrap_or(4096);
+            if p.now >= at || driver.step(ask) == 0 {
+                break;
+            }
+        }
+        self.progress = driver.progress(Run::Current);
     }
 
     /// Lays the workbench out in `area` and takes this frame's snapshot from the driver.

@@ -14,6 +14,8 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::{PENDING, short_time};
 use crate::engine::metrics::{ColorScale, Layer, Metric, RowOrdering};
+use crate::engine::model::Engine;
+use crate::engine::planner::CASSANDRA_PARTITION_BYTES;
 use crate::engine::planner::numbers;
 use crate::tui::theme::{Theme, shade};
 use crate::tui::view::HeatmapView;
@@ -28,6 +30,9 @@ pub struct HeatSettings {
     pub order: RowOrdering,
     /// (row, column) of the inspected cell.
     pub cursor: (usize, usize),
+    /// Whose limits colour the cells: DynamoDB's capacity per partition, or Cassandra's size
+    /// guidance (its load is operations, which have no per-partition limit).
+    pub engine: Engine,
 }
 
 impl Default for HeatSettings {
@@ -38,13 +43,35 @@ impl Default for HeatSettings {
             layer: Layer::Logical,
             order: RowOrdering::ByKey,
             cursor: (0, 0),
+            engine: Engine::DynamoDb,
         }
     }
 }
 
 impl HeatSettings {
+    /// One partition's limit for the metric, in the unit of [`HeatSettings::unit`].
+    pub fn limit(&self) -> Option<f64> {
+        match self.engine {
+            Engine::DynamoDb => self.metric.partition_limit(),
+            Engine::Cassandra => (self.metric == Metric::Bytes).then_some(CASSANDRA_PARTITION_BYTES),
+        }
+    }
+
     pub fn scale(&self) -> ColorScale {
-        if self.relative { ColorScale::Relative } else { ColorScale::for_metric(self.metric) }
+        match self.limit() {
+            #[allow(clippy::cast_possible_truncation, reason = "a limit drawn as a colour")]
+            Some(limit) if !self.relative => ColorScale::Absolute(limit as f32),
+            _ => ColorScale::Relative,
+        }
+    }
+
+    /// What a cell counts: capacity units per second, or operations in the Cassandra profile.
+    pub fn unit(&self) -> &'static str {
+        match (self.engine, self.metric) {
+            (Engine::Cassandra, Metric::ReadUnits) => "reads/s",
+            (Engine::Cassandra, Metric::WriteUnits) => "writes/s",
+            (_, metric) => metric.cell_unit(),
+        }
     }
 }
 
@@ -125,7 +152,7 @@ impl HeatmapPanel<'_> {
         let s = self.settings;
         let scale = match s.scale() {
             ColorScale::Absolute(limit) => {
-                format!("full = {} {} (limit)", value_text(s.metric, f64::from(limit)), s.metric.cell_unit())
+                format!("full = {} {} (limit)", value_text(s.metric, f64::from(limit)), s.unit())
             }
             ColorScale::Relative => "full = hottest cell".to_owned(),
         };
@@ -208,9 +235,9 @@ impl HeatmapPanel<'_> {
             short_time(from),
             short_time(to),
             value_text(settings.metric, value),
-            settings.metric.cell_unit()
+            settings.unit()
         );
-        if let Some(limit) = settings.metric.partition_limit() {
+        if let Some(limit) = settings.limit() {
             let _ = write!(text, " ({} of limit)", numbers::percent(value / limit));
         }
         let _ = match view.facts.get(r) {
@@ -288,6 +315,17 @@ mod tests {
         // 500 WCU/s is half-way to the limit whatever the hottest cell is.
         assert!((ColorScale::Absolute(1000.0).intensity(500.0, 600.0) - 0.5).abs() < 1e-6);
         assert!((ColorScale::Relative.intensity(500.0, 1000.0) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cassandra_colours_size_by_its_guidance_and_load_relatively() {
+        let mut s = HeatSettings { engine: Engine::Cassandra, ..HeatSettings::default() };
+        assert_eq!((s.scale(), s.unit()), (ColorScale::Relative, "writes/s"));
+        s.metric = Metric::Bytes;
+        assert_eq!(s.scale(), ColorScale::Absolute(100.0 * 1024.0 * 1024.0));
+        assert_eq!(s.limit(), Some(CASSANDRA_PARTITION_BYTES));
+        s.metric = Metric::ReadUnits;
+        assert_eq!((s.limit(), s.unit()), (None, "reads/s"));
     }
 
     #[test]

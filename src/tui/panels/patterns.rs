@@ -57,7 +57,11 @@ impl Widget for PatternsPanel<'_> {
                 Span::styled(verdict, style),
             ]));
             let live = self.live.iter().find(|l| l.name == p.name);
-            let unit = if p.kind == Kind::Read { "RCU" } else { "WCU" };
+            let unit = live.and_then(|l| l.unit.as_deref()).unwrap_or(if p.kind == Kind::Read {
+                "RCU"
+            } else {
+                "WCU"
+            });
             let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
             let per_call = live.map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
             let p99 = live

@@ -37,7 +37,13 @@ impl Widget for StatusLine<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
         let clock = match self.progress {
-            Some(p) => format!("{} {} ({})", self.state, clock_time(p.now), numbers::percent(p.fraction())),
+            Some(p) => format!(
+                "{} {} (+{}, {})",
+                self.state,
+                clock_time(p.now),
+                numbers::span(p.now.since(p.start).as_secs_f64()),
+                numbers::percent(p.fraction())
+            ),
             None => format!("{} {}", self.state, clock_time(self.start)),
         };
         let mut spans = vec![

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 
 use super::*;
+use crate::engine::time::SimTime;
 use crate::tui::action::Panel;
 
 #[test]
@@ -15,13 +16,24 @@ fn picker() {
     insta::assert_snapshot!(draw(&mut a, 80, 24));
 }
 
+/// `orders` replayed for real (the simulator behind the driver) to two simulated hours, paused.
+fn real_run(variant: &str) -> App {
+    let mut a = real_app();
+    a.open("orders", Some(variant), None).unwrap();
+    a.run_to(SimTime::parse("2025-01-01T02:00:00Z").unwrap(), &mut |_| {});
+    a
+}
+
 #[test]
-fn workbench_with_a_hand_built_view() {
-    let mut a = app(true, None);
-    a.open("orders", Some("recommended"), None).unwrap();
+fn workbench_of_a_real_run() {
+    let mut a = real_run("naive");
     a.refresh(Rect::new(0, 0, 120, 40));
-    press(&mut a, &[key(KeyCode::Char('.')), key(KeyCode::Down), key(KeyCode::Right)]);
-    insta::assert_snapshot!(draw(&mut a, 120, 40));
+    press(&mut a, &[key(KeyCode::Down), key(KeyCode::Right)]);
+    let screen = draw(&mut a, 120, 40);
+    // The naive design scans for pending orders: the goal fails with the count of Scans.
+    assert!(screen.contains("✘ the warehouse never scans"), "{screen}");
+    assert!(screen.contains("2025-01-01 02:00:00 (+2 h"), "{screen}");
+    insta::assert_snapshot!(screen);
 }
 
 #[test]
@@ -62,11 +74,22 @@ fn editor_error() {
 }
 
 #[test]
-fn compare_view() {
-    let mut a = app(true, None);
-    a.open("orders", None, None).unwrap();
-    press(&mut a, &[key(KeyCode::Char('v')), key(KeyCode::Char('c'))]);
-    insta::assert_snapshot!(draw(&mut a, 120, 40));
+fn compare_view_of_two_real_runs() {
+    let mut a = real_app();
+    a.open("orders", Some("naive"), None).unwrap();
+    // v: the recommended design plays, and naive is replayed beside it as the baseline.
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    a.run_to(SimTime::parse("2025-01-01T02:00:00Z").unwrap(), &mut |_| {});
+    press(&mut a, &[key(KeyCode::Char('c'))]);
+    let screen = draw(&mut a, 120, 40);
+    for heading in ["Heatmap — now: recommended", "Heatmap — before: naive", "Figures: now vs before"] {
+        assert!(screen.contains(heading), "{heading} missing:\n{screen}");
+    }
+    // Same seed, same moment: the baseline caught up with the current run.
+    let w = workbench(&a);
+    assert_eq!(w.baseline.as_ref().map(|b| b.figures.len()), Some(w.view.figures.len()));
+    assert!(screen.contains("calls served by a Scan"), "{screen}");
+    insta::assert_snapshot!(screen);
 }
 
 #[test]

@@ -1,0 +1,145 @@
+//! `keyheat snapshot`: the workbench as it looks at a simulated time, drawn by the TUI's own
+//! render function into a buffer of the asked size and written as SVG (colours and box drawing
+//! kept), for slides and the README. The replay runs headless to the moment asked for (by
+//! default the workload's end); the picture is what `keyheat tui` shows at that moment, paused.
+//!
+//! The file lands whole or not at all (`--out` as for `run`), and an existing file is replaced
+//! only with `--force`: a screenshot is often kept by hand, and its name is easy to reuse.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+
+use super::output;
+use super::progress::Progress;
+use crate::engine::metrics::Metric;
+use crate::engine::time::SimDuration;
+use crate::tui::app::{App, Config, Screen};
+use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
+use crate::tui::replay::SimReplay;
+use crate::tui::theme::Theme;
+use crate::tui::{svg, ui};
+
+/// The largest picture drawn: past this an SVG is megabytes of text nobody can read.
+const MAX_COLS: u16 = 500;
+const MAX_ROWS: u16 = 200;
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// A bundled scenario name (`sensors`) or a path to a .ron file
+    pub scenario: String,
+    /// The key design to show (default: the file's first variant)
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Seed for the workload (default: the scenario's)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated time since the workload's start: 90s, 15m, 6h, 30d, 52w (default: its end)
+    #[arg(long, value_parser = SimDuration::parse)]
+    pub at: Option<SimDuration>,
+    /// The terminal size to draw, COLSxROWS (at least 80x24)
+    #[arg(long, default_value = "120x40", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// What the heatmap shows (as `m` cycles it in the TUI)
+    #[arg(long, value_enum, default_value_t = HeatMetric::WriteUnits)]
+    pub metric: HeatMetric,
+    /// The SVG file to write (whole or not at all; the directory must exist)
+    #[arg(long, value_name = "FILE.svg")]
+    pub out: PathBuf,
+    /// Replace FILE if it exists
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The heatmap's metrics by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeatMetric {
+    WriteUnits,
+    ReadUnits,
+    Throttled,
+    Bytes,
+    Items,
+}
+
+impl From<HeatMetric> for Metric {
+    fn from(m: HeatMetric) -> Metric {
+        match m {
+            HeatMetric::WriteUnits => Metric::WriteUnits,
+            HeatMetric::ReadUnits => Metric::ReadUnits,
+            HeatMetric::Throttled => Metric::Throttled,
+            HeatMetric::Bytes => Metric::Bytes,
+            HeatMetric::Items => Metric::Items,
+        }
+    }
+}
+
+fn parse_size(text: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("{text:?} is not a size: write COLSxROWS, e.g. 120x40");
+    let (cols, rows) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let cols: u16 = cols.trim().parse().map_err(|_| bad())?;
+    let rows: u16 = rows.trim().parse().map_err(|_| bad())?;
+    if cols < MIN_WIDTH || rows < MIN_HEIGHT {
+        return Err(format!("{cols}x{rows} is smaller than the workbench's {MIN_WIDTH}x{MIN_HEIGHT}"));
+    }
+    if cols > MAX_COLS || rows > MAX_ROWS {
+        return Err(format!("{cols}x{rows} is larger than {MAX_COLS}x{MAX_ROWS}"));
+    }
+    Ok((cols, rows))
+}
+
+pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
+    // Everything that can be refused is refused before a long replay starts.
+    output::check(&args.out)?;
+    if args.out.exists() && !args.force {
+        bail!("{} exists; pass --force to replace it", args.out.display());
+    }
+    let mut app =
+        App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()));
+    app.open(&args.scenario, args.variant.as_deref(), args.seed)?;
+    let Screen::Workbench(w) = &mut app.screen else { bail!("{}: the scenario did not open", args.scenario) };
+    w.heat.metric = args.metric.into();
+    let (scenario, variant, workload) =
+        (w.loaded.scenario.name.clone(), w.current().name.clone(), w.loaded.scenario.workload.clone());
+    let at = args.at.unwrap_or(workload.duration);
+    if at > workload.duration {
+        bail!("--at {at} is past the end of the workload ({})", workload.duration);
+    }
+    if let Some(message) = app.message.as_ref().map(|(m, _)| m.clone()) {
+        bail!("{scenario}: cannot replay variant {variant:?}: {message}");
+    }
+    let mut progress = Progress::new(format!("{scenario} / {variant} to +{at}"));
+    app.run_to(workload.start + at, &mut |f| progress.update(f));
+    progress.finish();
+    let (cols, rows) = args.size;
+    let buffer = ui::render_workbench(&mut app, cols, rows);
+    output::write_atomically(&args.out, svg::render(&buffer).as_bytes())?;
+    eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_within_bounds() {
+        type Case = (&'static str, Result<(u16, u16), &'static str>);
+        let cases: [Case; 7] = [
+            ("120x40", Ok((120, 40))),
+            ("80X24", Ok((80, 24))),
+            ("500x200", Ok((500, 200))),
+            ("79x24", Err("smaller than the workbench's 80x24")),
+            ("501x40", Err("larger than 500x200")),
+            ("120", Err("not a size")),
+            ("ax40", Err("not a size")),
+        ];
+        for (text, want) in cases {
+            match (parse_size(text), want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{text}"),
+                (Err(e), Err(part)) => assert!(e.contains(part), "{text}: {e}"),
+                (got, want) => panic!("{text}: {got:?}, wanted {want:?}"),
+            }
+        }
+    }
+}

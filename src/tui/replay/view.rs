@@ -1,0 +1,243 @@
+//! A running simulation turned into the [`WorkbenchView`] the panels draw: the heatmap from the
+//! metrics registry, the largest partitions' sizes over time, and the judged report of the run so
+//! far (indexes, access patterns, goals, the figures compare shows). Reads only; pure but for the
+//! cost of reading.
+
+use crate::engine::judge;
+use crate::engine::metrics::{
+    GroupId, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
+};
+use crate::engine::model::{Engine, Scenario, Variant};
+use crate::engine::planner;
+use crate::engine::sim::{RunReport, Simulation};
+use crate::tui::view::{
+    Figure, GoalRow, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView, ViewRequest,
+    WorkbenchView,
+};
+
+/// Everything the panels need from `sim` as it stands now, shaped as `request` asks.
+pub fn build(
+    sim: &Simulation,
+    scenario: &Scenario,
+    variant: &Variant,
+    request: &ViewRequest,
+) -> WorkbenchView {
+    let metrics = sim.metrics();
+    let mut report = sim.report();
+    judge::finish(scenario, variant, &mut report);
+    WorkbenchView {
+        heatmap: heatmap(metrics, request),
+        sizes: sizes(metrics, scenario.engine, request),
+        indexes: indexes(&report),
+        goals: goals(&report),
+        patterns: patterns(&report, scenario.engine),
+        figures: figures(&report),
+    }
+}
+
+/// The closed registry ticks: what the panels can show.
+fn closed(metrics: &Metrics) -> std::ops::Range<Tick> {
+    Tick(0)..metrics.now()
+}
+
+fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
+    let range = closed(metrics);
+    if range.is_empty() || request.rows == 0 || request.cols == 0 {
+        return None;
+    }
+    let query = HeatmapQuery {
+        metric: request.metric,
+        layer: request.layer,
+        range,
+        cols: request.cols,
+        rows: request.rows,
+        order: request.order,
+    };
+    // Too few rows for the groups (a tiny panel) draws nothing rather than something wrong.
+    let matrix = metrics.heatmap(&query).ok()?;
+    if matrix.rows.is_empty() {
+        return None;
+    }
+    let facts = matrix.rows.iter().map(|row| row_facts(metrics, &row.members)).collect();
+    Some(HeatmapView { matrix, facts })
+}
+
+/// A row's partitions now: items and bytes are levels (summed over a merged row's members),
+/// throttles the run's total.
+fn row_facts(metrics: &Metrics, members: &[PartitionId]) -> RowFacts {
+    let level =
+        |id: PartitionId, metric: Metric| metrics.partition_series(id, metric).map_or(0.0, Series::total);
+    let mut facts = RowFacts::default();
+    for &id in members {
+        facts.items += planner::numbers::floor_u64(level(id, Metric::Items));
+        facts.bytes += planner::numbers::floor_u64(level(id, Metric::Bytes));
+        facts.throttled += planner::numbers::floor_u64(level(id, Metric::Throttled));
+    }
+    facts
+}
+
+/// The largest logical partitions' sizes over the run so far, oldest point first.
+fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView {
+    let limit_bytes = match engine {
+        Engine::DynamoDb => planner::DYNAMODB_PARTITION_BYTES,
+        Engine::Cassandra => planner::CASSANDRA_PARTITION_BYTES,
+    };
+    let range = closed(metrics);
+    let clock = *metrics.clock();
+    let top = metrics.top_partitions(Layer::Logical, None, Metric::Bytes, Rank::Total, request.size_series);
+    let tables: Vec<GroupId> = metrics
+        .groups()
+        .filter(|(_, g)| g.kind == crate::engine::metrics::GroupKind::Table)
+        .map(|(id, _)| id)
+        .collect();
+    let series = top
+        .iter()
+        .filter_map(|&(id, _)| {
+            let info = metrics.row_info(id)?;
+            let series = metrics.partition_series(id, Metric::Bytes)?;
+            debug_assert_eq!(series.kind(), Kind::Gauge, "bytes are a level");
+            let resampled = series.resample(range.clone(), request.size_points.max(2));
+            let points = columns(range.clone(), request.size_points.max(2))
+                .zip(&resampled)
+                .map(|(ticks, c)| (clock.tick_start(ticks.end).since(clock.start()).as_secs_f64(), c.value))
+                .collect();
+            // Index partitions say which index they are in; the table's need no prefix.
+            let label = if tables.contains(&info.group) {
+                info.label.clone()
+            } else {
+                let group = metrics.groups().find(|(g, _)| *g == info.group).map_or("", |(_, g)| &g.name);
+                format!("{group}: {}", info.label)
+            };
+            Some(SizeSeries { label, points })
+        })
+        .collect();
+    SizesView { limit_bytes, series }
+}
+
+fn indexes(report: &RunReport) -> Vec<IndexRow> {
+    let table = report.totals.table_bytes as f64;
+    report
+        .indexes
+        .iter()
+        .map(|i| IndexRow {
+            name: i.name.clone(),
+            wcu_vs_table: i.wcu_vs_table,
+            storage_vs_base: if table > 0.0 { i.bytes as f64 / table } else { 0.0 },
+            max_lag_s: i.max_lag_s,
+            throttled: i.throttled_ops,
+            hottest_key: i.hottest_key.clone(),
+        })
+        .collect()
+}
+
+fn goals(report: &RunReport) -> Vec<GoalRow> {
+    report
+        .goals
+        .iter()
+        .map(|g| GoalRow { name: g.name.clone(), passed: g.passed, value: g.unit.format(g.value) })
+        .collect()
+}
+
+fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
+    report
+        .patterns
+        .iter()
+        .map(|p| {
+            let per_call = |x: f64| if p.calls > 0 { x / p.calls as f64 } else { 0.0 };
+            // Cassandra has no capacity units: a read costs the rows it reads, a write its requests.
+            let (units_per_call, unit) = match (engine, p.kind.as_str()) {
+                (Engine::DynamoDb, _) => (per_call(p.rcu + p.wcu), None),
+                (Engine::Cassandra, "read") => (p.avg_items_read, Some(("row read", "rows read"))),
+                (Engine::Cassandra, _) => (per_call(p.requests as f64), Some(("write", "writes"))),
+            };
+            let one = (units_per_call - 1.0).abs() < 1e-9;
+            let unit = unit.map(|(single, plural)| if one { single } else { plural }.to_owned());
+            PatternRow {
+                name: p.name.clone(),
+                calls: p.calls,
+                units_per_call,
+                unit,
+                p99_ms: (p.calls > 0).then_some(p.latency_ms_p99),
+            }
+        })
+        .collect()
+}
+
+/// The headline figures compare puts side by side. All but "goals met" are better lower.
+fn figures(report: &RunReport) -> Vec<Figure> {
+    let t = &report.totals;
+    let p = &report.partitions;
+    let scans: u64 = report.patterns.iter().map(|p| p.scans).sum();
+    let slowest =
+        report.patterns.iter().filter(|p| p.calls > 0).map(|p| p.latency_ms_p99).fold(0.0, f64::max);
+    let passed = report.goals.iter().filter(|g| g.passed).count();
+    let figure = |name: &str, value: f64, unit: &str, lower_is_better: bool| Figure {
+        name: name.to_owned(),
+        value,
+        unit: unit.to_owned(),
+        lower_is_better,
+    };
+    vec![
+        figure(&format!("goals met (of {})", report.goals.len()), passed as f64, "", false),
+        figure("largest partition", p.max_bytes as f64, "bytes", true),
+        figure("most items in a partition", p.max_items as f64, "items", true),
+        figure("hottest partition", p.peak_wcu_per_s.max(p.peak_rcu_per_s), "units/s", true),
+        figure("throttled requests", t.throttled_ops as f64, "", true),
+        figure("calls served by a Scan", scans as f64, "", true),
+        figure("slowest pattern p99", slowest, "ms", true),
+        figure("read units", t.rcu, "RCU", true),
+        figure("write units", t.wcu, "WCU", true),
+        figure("write amplification", t.write_amplification, "×", true),
+        figure("monthly cost", t.monthly_cost_usd, "usd", true),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::metrics::RowOrdering;
+    use crate::scenario;
+
+    fn request() -> ViewRequest {
+        ViewRequest {
+            metric: Metric::WriteUnits,
+            layer: Layer::Logical,
+            order: RowOrdering::ByKey,
+            rows: 40,
+            cols: 60,
+            size_points: 50,
+            size_series: 3,
+        }
+    }
+
+    #[test]
+    fn a_run_fills_every_panel() {
+        let loaded = scenario::load("counters").expect("bundled");
+        let variant = loaded.variant(Some("naive")).expect("counters has naive");
+        let options = crate::engine::sim::RunOptions {
+            seed: None,
+            duration: Some(crate::engine::time::SimDuration::from_secs(20)),
+        };
+        let mut sim = Simulation::new(&loaded.scenario, variant, &options).expect("counters runs");
+        // Before a registry tick closes there is nothing to draw in the heatmap yet.
+        let empty = build(&sim, &loaded.scenario, variant, &request());
+        assert!(empty.heatmap.is_none());
+        while sim.step() {}
+        let view = build(&sim, &loaded.scenario, variant, &request());
+        let heat = view.heatmap.expect("a heatmap once ticks have closed");
+        assert!(!heat.matrix.rows.is_empty() && heat.matrix.cols() > 0);
+        assert_eq!(heat.facts.len(), heat.matrix.rows.len());
+        // The naive counter is one hot item: its row is at the write limit and throttles.
+        assert!(heat.matrix.max >= 500.0, "{}", heat.matrix.max);
+        assert!(heat.facts.iter().any(|f| f.throttled > 0), "{:?}", heat.facts);
+        assert_eq!(view.goals.len(), loaded.scenario.goals.len());
+        assert!(view.goals.iter().any(|g| !g.passed), "{:?}", view.goals);
+        assert_eq!(view.patterns.len(), loaded.scenario.patterns.len());
+        assert!(view.patterns.iter().all(|p| p.calls > 0 && p.p99_ms.is_some()), "{:?}", view.patterns);
+        assert!(!view.sizes.series.is_empty() && view.sizes.limit_bytes > 0.0);
+        let points = &view.sizes.series[0].points;
+        assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "time runs forward: {points:?}");
+        let throttled = view.figures.iter().find(|f| f.name == "throttled requests").expect("a figure");
+        assert!(throttled.value > 0.0);
+    }
+}

@@ -1,0 +1,117 @@
+//! `keyheat snapshot` as a user runs it: the workbench at a simulated time as an SVG file, written
+//! whole, never over an existing file without `--force`, and every mistake an exit 2 with a message
+//! before anything is replayed or written.
+#![cfg(feature = "tui")]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn keyheat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("keyheat-snapshot-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("the temp dir is writable");
+    dir
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn draws_the_workbench_at_a_simulated_time_and_keeps_existing_files() {
+    let dir = scratch("draws");
+    let out = dir.join("orders.svg");
+    let path = out.to_str().unwrap();
+    let args = ["snapshot", "orders", "--variant", "naive", "--at", "1h", "--size", "100x30", "--out", path];
+    let run = keyheat(&args);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(run.stdout.is_empty(), "the picture goes to the file, not stdout");
+    assert!(stderr.contains("wrote") && stderr.contains("orders / naive at +1h, 100x30"), "{stderr}");
+    let svg = fs::read_to_string(&out).unwrap();
+    // 9 × 18 pixels a cell; the panels, the clock at one simulated hour, the naive design's verdict.
+    assert!(
+        svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="900" height="540""#),
+        "{svg:.200}"
+    );
+    for text in [
+        ">Schema</text>",
+        "Heatmap",
+        ">Goals</text>",
+        ">Partition sizes</text>",
+        "⏸ 2025-01-01 01:00:00",
+        "the warehouse never scans",
+    ] {
+        assert!(svg.contains(text), "{text} missing from the SVG");
+    }
+    // Colours are kept: the heatmap's cells are filled rectangles.
+    assert!(svg.contains("<rect x="), "the SVG has coloured cells");
+    assert!(svg.trim_end().ends_with("</svg>"));
+
+    // The same run again does not write over the picture without --force.
+    let again = keyheat(&args);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("exists; pass --force to replace it"), "{stderr}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), svg);
+    // With --force it does, and the same seed draws the same picture.
+    let forced = keyheat(&[&args[..], &["--force"]].concat());
+    assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert_eq!(fs::read_to_string(&out).unwrap(), svg, "deterministic");
+    assert_eq!(files_in(&dir), ["orders.svg"], "no temporary file is left behind");
+
+    // The metric the heatmap shows can be chosen, as `m` does.
+    let bytes = dir.join("bytes.svg");
+    let run = keyheat(&[
+        "snapshot",
+        "orders",
+        "--at",
+        "30m",
+        "--metric",
+        "bytes",
+        "--out",
+        bytes.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let svg = fs::read_to_string(&bytes).unwrap();
+    assert!(svg.contains(r#"width="1080" height="720""#), "the default size is 120x40");
+    assert!(svg.contains(">bytes</text>"), "the legend names the metric");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mistakes_exit_2_with_a_message_and_write_nothing() {
+    let dir = scratch("mistakes");
+    let out = dir.join("x.svg");
+    let path = out.to_str().unwrap();
+    let missing = dir.join("no-such-dir").join("x.svg");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["snapshot", "orders", "--at", "31d", "--out", path],
+            "--at 31d is past the end of the workload (30d)",
+        ),
+        (vec!["snapshot", "orders", "--size", "60x20", "--out", path], "smaller than the workbench's 80x24"),
+        (vec!["snapshot", "orders", "--size", "wide", "--out", path], "not a size: write COLSxROWS"),
+        (vec!["snapshot", "orders", "--variant", "nope", "--out", path], "no variant named \"nope\""),
+        (vec!["snapshot", "no-such-scenario", "--out", path], "no bundled scenario is named"),
+        (vec!["snapshot", "orders", "--at", "soon", "--out", path], "invalid value 'soon' for '--at"),
+        (vec!["snapshot", "orders", "--out", missing.to_str().unwrap()], "does not exist"),
+        (vec!["snapshot", "orders"], "--out <FILE.svg>"),
+    ];
+    for (args, message) in cases {
+        let run = keyheat(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(files_in(&dir).is_empty(), "nothing was written: {:?}", files_in(&dir));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,227 @@
+//! The real binary in a real terminal: tmux runs `keyheat` in a 120×40 pane, `send-keys` types and
+//! `capture-pane` reads the screen. It walks the newcomer's path: open `sensors` from the picker,
+//! play, add a day bucket to the readings' partition key in the schema editor, apply it, compare
+//! with the run before the edit, open help, quit; then checks that the process exited 0 and left
+//! the terminal as it found it (cooked mode, main screen, no mouse reporting).
+//!
+//! Each step waits for the screen to show what it should, polling with a deadline; nothing
+//! sleeps for a fixed time. tmux runs on a private socket so no user's server is touched. CI
+//! installs tmux (`.ci/run`); where it cannot be found this test says so loudly and passes.
+#![cfg(feature = "tui")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// A tmux server of this test's own, with one session running a command.
+struct Tmux {
+    socket: String,
+    target: String,
+}
+
+impl Tmux {
+    fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
+    }
+
+    fn start(name: &str, command: &[&str], env: &[(&str, &Path)]) -> Tmux {
+        let t =
+            Tmux { socket: format!("keyheat-test-{}-{name}", std::process::id()), target: name.to_owned() };
+        let mut args: Vec<String> =
+            ["-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "120", "-y", "40"]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect();
+        for (k, v) in env {
+            args.push("-e".to_owned());
+            args.push(format!("{k}={}", v.display()));
+        }
+        args.extend(command.iter().map(|s| (*s).to_owned()));
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = t.tmux(&refs);
+        assert!(out.status.success(), "tmux new-session failed: {}", String::from_utf8_lossy(&out.stderr));
+        t
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.target];
+        args.extend_from_slice(keys);
+        assert!(self.tmux(&args).status.success(), "send-keys {keys:?}");
+    }
+
+    /// Types `text` literally.
+    fn type_text(&self, text: &str) {
+        assert!(
+            self.tmux(&["send-keys", "-t", &self.target, "-l", text]).status.success(),
+            "send-keys -l {text:?}"
+        );
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", &self.target]).stdout).into_owned()
+    }
+
+    fn format(&self, format: &str) -> String {
+        let out = self.tmux(&["display-message", "-p", "-t", &self.target, format]);
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// Polls the screen until `ready` holds; fails with the last screen after `within`.
+    fn wait(&self, what: &str, within: Duration, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + within;
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            assert!(Instant::now() < deadline, "waited {within:?} for {what}; the screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(&format!("{text:?}"), Duration::from_secs(30), |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}
+
+fn tmux_found() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("keyheat-pty-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temp dir is writable");
+    dir
+}
+
+/// The status line's clock: the text after the play/pause sign up to the first parenthesis.
+fn clock(screen: &str) -> String {
+    let status = screen.lines().rev().find(|l| l.contains("seed 42")).unwrap_or_default();
+    status.split(" (").next().unwrap_or_default().chars().skip(2).collect()
+}
+
+/// The editor's `cursor L:C` note.
+fn cursor(screen: &str) -> String {
+    screen.split("cursor ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_default().to_owned()
+}
+
+#[test]
+fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
+    if !tmux_found() {
+        eprintln!(
+            "\n\n*** SKIPPED: tmux is not installed, so the real binary was NOT driven in a terminal. ***\n*** Install tmux (apt-get install tmux; .ci/run does) to run this test. ***\n"
+        );
+        return;
+    }
+    let dir = scratch("newcomer");
+    let state = dir.join("state");
+    let status_file = dir.join("status");
+    // The shell reports keyheat's exit code and the terminal's mode afterwards, then waits to be
+    // read (the server is killed when the test ends).
+    let script = format!(
+        "\"$0\"; echo \"keyheat exited $?\"; stty -a > '{}'; echo stty-done; exec sleep 600",
+        status_file.display()
+    );
+    let bin = env!("CARGO_BIN_EXE_keyheat");
+    let t = Tmux::start(
+        "newcomer",
+        &["sh", "-c", &script, bin],
+        &[("KEYHEAT_STATE_DIR", &state), ("TERM", Path::new("xterm-256color"))],
+    );
+
+    // The picker, sensors first and selected.
+    let screen = t.wait_for("keyheat — pick a scenario");
+    assert!(screen.contains("▶ sensors"), "{screen}");
+    t.keys(&["Enter"]);
+    let screen = t.wait("the workbench's panels", Duration::from_secs(30), |s| {
+        ["Schema", "Access patterns", "Heatmap", "Partition sizes", "Indexes", "Goals"]
+            .iter()
+            .all(|p| s.contains(p))
+    });
+    assert!(screen.contains("⏸ 2025-01-01 00:00:00"), "paused at the start:\n{screen}");
+    assert!(screen.contains("variant naive"), "{screen}");
+    assert_eq!(t.format("#{alternate_on}"), "1", "the UI draws on the alternate screen");
+
+    // Play: the clock moves.
+    t.keys(&["Space"]);
+    let screen = t.wait("the clock to move", Duration::from_secs(30), |s| {
+        s.contains("▶ 2025-") && !clock(s).contains("2025-01-01 00:00:00")
+    });
+    assert!(screen.contains("record-reading ✔ PutItem"), "{screen}");
+
+    // Edit the readings' partition key: line 6 is `"Reading": (pk: "{sensor_id}", sk: …`;
+    // the cursor goes just after `{sensor_id}` and a day bucket is typed there.
+    // The editor moves by screen rows (long lines wrap), so Down is pressed until the cursor
+    // is on line 6, watching the cursor position the editor shows.
+    t.keys(&["e"]);
+    t.wait_for("editing naive");
+    for _ in 0..20 {
+        let screen = t.screen();
+        if screen.contains("cursor 6:") {
+            break;
+        }
+        let before = cursor(&screen);
+        t.keys(&["Down"]);
+        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
+    }
+    t.keys(&["End"]);
+    t.wait_for("cursor 6:62 ");
+    for _ in 0..25 {
+        t.keys(&["Left"]);
+    }
+    t.wait_for("cursor 6:37 ");
+    t.type_text("#{bucket(reading_time, 1d)}");
+    // The line wraps in the editor; the editor says the draft loads.
+    t.wait("the edit to be typed and valid", Duration::from_secs(30), |s| {
+        s.contains("{sensor_id}#{bucket(reading_time, 1d") && s.contains("✔ loads")
+    });
+
+    // Apply: the replay restarts with the bucketed key, the run before it kept as the baseline.
+    t.keys(&["C-s"]);
+    t.wait_for("applied: the replay restarted");
+    t.keys(&["Escape"]);
+    let screen = t.wait("the schema panel to show the new key", Duration::from_secs(30), |s| {
+        s.contains("((sensor_id,") && s.contains("reading_time_bucket), reading_time)")
+    });
+    assert!(screen.contains("last-24h ✔ Query fan-out ×2"), "the dashboard now asks two days:\n{screen}");
+
+    // Compare: the edited run beside the run before the edit, same seed, same moment.
+    t.keys(&["c"]);
+    let screen = t.wait_for("Figures: now vs before");
+    for heading in
+        ["Heatmap — now: naive (edited)", "Heatmap — before: naive", "goals met", "largest partition"]
+    {
+        assert!(screen.contains(heading), "{heading} missing from the compare view:\n{screen}");
+    }
+
+    // Help, generated from the key table; then back.
+    t.keys(&["?"]);
+    let screen = t.wait_for("show or hide this help");
+    assert!(screen.contains("play / pause the replay"), "{screen}");
+    t.keys(&["?"]);
+    t.wait("help to close", Duration::from_secs(10), |s| !s.contains("show or hide this help"));
+
+    // Quit: the applied edit is in no file yet, so keyheat asks, and keeps it for recovery.
+    t.keys(&["q"]);
+    t.wait_for("Quit with unsaved edits?");
+    t.keys(&["y"]);
+    let screen = t.wait_for("stty-done");
+    assert!(screen.contains("keyheat exited 0"), "{screen}");
+    assert_eq!(t.format("#{alternate_on}"), "0", "back on the main screen");
+    assert_eq!(t.format("#{mouse_any_flag}"), "0", "mouse reporting is off");
+    let stty = std::fs::read_to_string(&status_file).expect("the shell wrote stty -a");
+    for flag in ["icanon", "echo", "isig"] {
+        let on = stty.split_whitespace().any(|w| w == flag);
+        assert!(on, "the terminal is back in cooked mode ({flag} on):\n{stty}");
+    }
+    let kept: Vec<_> = std::fs::read_dir(&state).map(|d| d.flatten().collect()).unwrap_or_default();
+    assert!(!kept.is_empty(), "the unsaved edit went to the recovery file in {}", state.display());
+    let _ = std::fs::remove_dir_all(&dir);
+}
