@@ -177,7 +177,12 @@ pub const KEYS: &[Binding] = &[
     bind(S::Workbench, &[ch('p')], Action::ToggleLayer, "heatmap rows: logical / physical partitions"),
     bind(S::Workbench, &[ch('o')], Action::ToggleOrder, "heatmap rows: by key / by heat"),
     bind(S::Workbench, &[ch('l')], Action::ToggleLesson, "show / hide the lesson pane"),
-    bind(S::Workbench, &[ch(':')], Action::Console, "console: send a DynamoDB request to the store"),
+    bind(
+        S::Workbench,
+        &[ch(':')],
+        Action::Console,
+        "console: read the replay's table (get, query, scan or ops JSON)",
+    ),
     bind(S::Workbench, &[ch('x')], Action::Export, "export the screen as SVG"),
     bind(S::Workbench, &[code(KeyCode::Esc)], Action::Close, "leave compare view"),
     bind(S::Heatmap, &[code(KeyCode::Up)], Action::Move(D::Up), "cursor up a row"),

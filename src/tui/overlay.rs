@@ -88,7 +88,9 @@ impl Default for Console {
         let mut input = TextArea::default();
         input.set_cursor_line_style(Style::new());
         input.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
-        input.set_placeholder_text(r#"{"op": "Query", "TableName": "...", "KeyConditionExpression": "..."}"#);
+        input.set_placeholder_text(
+            r#"query pk = "USER#42" and begins_with(sk, "ORDER#")  ·  get …  ·  scan …  ·  or {"op": …}"#,
+        );
         Console { input, history: Vec::new() }
     }
 }
@@ -172,14 +174,20 @@ fn prompt(p: &Prompt, area: Rect, buf: &mut Buffer, theme: Theme) {
 
 fn console(c: &Console, area: Rect, buf: &mut Buffer, theme: Theme) {
     let height = area.height.saturating_sub(4);
-    let inner =
-        dialog("Console — DynamoDB requests (Enter sends, Esc closes)", 100, height, area, buf, theme);
+    let inner = dialog(
+        "Console — reads of the replay's table (Enter sends, Esc closes)",
+        100,
+        height,
+        area,
+        buf,
+        theme,
+    );
     let history = Rect { height: inner.height.saturating_sub(2), ..inner };
     let mut lines = Vec::new();
     for (request, answer) in &c.history {
         lines.push(Line::styled(format!("> {request}"), theme.header()));
         match answer {
-            Ok(text) => lines.push(Line::raw(text.clone())),
+            Ok(text) => lines.extend(text.lines().map(|l| Line::raw(l.to_owned()))),
             Err(text) => lines.push(Line::styled(text.clone(), theme.error())),
         }
     }

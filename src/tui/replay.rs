@@ -159,8 +159,13 @@ impl SimDriver for SimReplay {
         self.run(run).map(|r| r.snapshot(request, self.refresh))
     }
 
-    fn console(&mut self, _: &str) -> Result<String, String> {
-        Err("the console is not connected to the replay in this build".to_owned())
+    fn console(&mut self, request: &str) -> Result<String, String> {
+        let current = self.current.as_ref().ok_or("no replay is running: open a scenario first")?;
+        let answer = current.sim.console(request)?;
+        // The answer is one compact JSON line, as `keyheat ops` prints it; indent it for reading.
+        Ok(serde_json::from_str::<serde_json::Value>(&answer)
+            .and_then(|json| serde_json::to_string_pretty(&json))
+            .unwrap_or(answer))
     }
 }
 

@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 
 use super::*;
 use crate::tui::driver::Run;
+use crate::tui::overlay::Overlay;
 use crate::tui::panels::status::MessageKind;
 use crate::tui::workbench::Playback;
 
@@ -134,4 +135,26 @@ fn the_baseline_is_dropped_for_a_fresh_run_only_when_it_had_moved() {
     let mut short = SimReplay::new(Duration::ZERO, Duration::ZERO);
     short.restart(&loaded.scenario, naive, 3).unwrap();
     assert_eq!((short.step(4), short.step(4)), (1, 1));
+}
+
+#[test]
+fn the_console_reads_the_replays_table() {
+    let mut a = real_app();
+    a.open("orders", Some("naive"), None).unwrap();
+    a.refresh(Rect::new(0, 0, 120, 40));
+    press(&mut a, &[key(KeyCode::Char('.'))]);
+    press(&mut a, &[key(KeyCode::Char(':'))]);
+    // A short form, a JSON request, a write (refused) and a mistake, each answered in the history.
+    for request in ["scan limit 2", r#"{"op":"Scan","TableName":"orders","Limit":1}"#, "put x", "query pk ="]
+    {
+        type_text(&mut a, request);
+        press(&mut a, &[key(KeyCode::Enter)]);
+    }
+    let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
+    let answers: Vec<_> = c.history.iter().map(|(_, a)| a.as_ref()).collect();
+    let scan = answers[0].expect("a scan of the replay's table is answered");
+    assert!(scan.contains("\"Count\": 2") && scan.contains("\"ScannedCount\": 2"), "{scan}");
+    assert!(scan.lines().count() > 5, "the answer is indented for reading: {scan}");
+    assert!(answers[1].expect("JSON requests are answered too").contains("\"Count\": 1"));
+    assert!(answers[2].is_err() && answers[3].is_err(), "{answers:?}");
 }
