@@ -110,9 +110,11 @@ impl SizesPanel<'_> {
             Forecast::In(secs) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
             Forecast::Flat => ("not growing".to_owned(), self.theme.ok()),
         };
+        // The forecast first: in a narrow panel the line is cut at the right, and the forecast is
+        // what the panel is for.
         Line::from(vec![
-            Span::raw(format!("largest {} {} · ", s.label, numbers::bytes(size))),
             Span::styled(text, style),
+            Span::raw(format!(" · largest {} {}", s.label, numbers::bytes(size))),
         ])
     }
 }
