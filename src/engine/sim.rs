@@ -166,8 +166,9 @@ pub struct ItemView {
     pub item: Item,
 }
 
-/// A memoized partition key: its hash and text.
-type MemoKey = (u64, Box<[u8]>);
+/// A memoized partition key: the time quantum it holds for (0 without a time slot), its hash
+/// and text.
+type MemoKey = (i64, u64, Box<[u8]>);
 
 /// Reused buffers of the hot path.
 #[derive(Debug, Default)]

@@ -153,7 +153,7 @@ impl Simulation {
                 Slot::Shard { count, .. } | Slot::Hash { count, .. } => {
                     (0..*count).map(|i| i.to_string()).collect()
                 }
-                Slot::Time { attr, format } => ranged(*attr).map_or_else(Vec::new, |span| {
+                Slot::Time { attr, format, .. } => ranged(*attr).map_or_else(Vec::new, |span| {
                     let (from, to) = self.window(span, time_ms);
                     format
                         .values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000)
