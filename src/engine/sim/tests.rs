@@ -4,4 +4,5 @@
 
 mod behaviour;
 mod equivalence;
+mod lag;
 mod scenarios;

@@ -83,18 +83,21 @@ impl Simulation {
                 let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
                     .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
                     .collect();
-                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else {
+                let now_ms = self.tick_start(t);
+                if self.write_through(t_idx, Some(&placed), None, now_ms, true, &mut None).is_err() {
                     continue;
-                };
+                }
+                let touches = std::mem::take(&mut self.touches);
                 self.totals.ttl_deletes += 1;
                 for k in 0..self.scan_marks[t_idx].len() {
                     if self.mark_matches(t_idx, k, e, &vals) {
-                        self.tables[t_idx].base.mark(result.touches[0].partition, k, -1);
+                        self.tables[t_idx].base.mark(touches[0].partition, k, -1);
                     }
                 }
-                for touch in &result.touches {
+                for touch in &touches {
                     self.settle(group_of[touch.group], touch.partition);
                 }
+                self.touches = touches;
                 self.overrides.remove(&handle);
             }
         }

@@ -303,6 +303,12 @@ impl Simulation {
         result
     }
 
+    /// Whether a read of `hash` in GSI `group` sees a lagging partition (entry writes queued).
+    fn lagging(&self, group: usize, hash: u64) -> bool {
+        let g = &self.groups[group];
+        g.metered_by == group && g.meter.as_ref().is_some_and(|m| m.pending(m.locate(hash)))
+    }
+
     /// Load of one read request on a logical partition.
     fn read_load(&mut self, group: usize, pk: &PartKey, units: f64, bytes: u64) {
         let Some(partition) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) else { return };
@@ -492,6 +498,10 @@ impl Simulation {
         for (request, pk) in (0u16..).zip(&pks) {
             if resume.is_some_and(|r| r.request != request) {
                 continue;
+            }
+            if self.lagging(plan.group, pk.hash) {
+                self.stats[call.pattern].stale_reads += 1;
+                self.groups[plan.group].stale_reads += 1;
             }
             let read = self.query_partition(
                 plan,

@@ -7,7 +7,7 @@
 use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
 
-use super::{Call, Refused, Resume, admit};
+use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::{Val, generate};
 use crate::engine::sim::latency;
@@ -273,20 +273,9 @@ impl Simulation {
             return WriteStatus::Done;
         }
         let new = write.vals.is_some().then_some(&*placed);
-        let cassandra = self.world.engine == Engine::Cassandra;
-        let tick = self.tick;
-        let groups = &mut self.groups;
-        let group_of = &self.group_of[t_idx];
         let mut refused: Option<(usize, Refusal)> = None;
-        let mut touches = std::mem::take(&mut self.touches);
-        let result = self.tables[t_idx].write_into(
-            old,
-            new,
-            &mut |touches: &[Touch]| {
-                cassandra || admit(groups, group_of, tick, write.now_ms, touches, &mut refused)
-            },
-            &mut touches,
-        );
+        let result = self.write_through(t_idx, old, new, write.now_ms, false, &mut refused);
+        let touches = std::mem::take(&mut self.touches);
         let status = match result {
             Ok(entry_writes) => {
                 let old_handle = old.map(|o| o.id);
@@ -436,8 +425,9 @@ impl Simulation {
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
         let old = self.old_item(t_idx, &placed, &mut old_vals, &mut old_placed).then_some(&old_placed);
         let old_handle = old.map(|o| o.id);
-        let mut touches = Vec::new();
-        if self.tables[t_idx].write_into(old, Some(&placed), &mut |_| true, &mut touches).is_ok() {
+        let written = self.write_through(t_idx, old, Some(&placed), self.start_ms, true, &mut None).is_ok();
+        let touches = std::mem::take(&mut self.touches);
+        if written {
             let write = ItemWrite {
                 entity,
                 ordinal,
@@ -455,6 +445,7 @@ impl Simulation {
             );
             self.after_new_item(entity, ordinal, &vals);
         }
+        self.touches = touches;
     }
 
     /// A member a population gained by growth: its item, written as a metered PutItem outside
