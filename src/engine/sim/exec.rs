@@ -46,13 +46,13 @@ pub(super) struct Resume {
 
 /// A request the partitions refused: what its retry needs.
 #[derive(Debug, Clone, Copy)]
-struct Refused {
-    request: u16,
-    now_ms: u64,
-    base_ms: f64,
-    reports: bool,
-    ordinal: u32,
-    cursor: Option<ScanCursor>,
+pub(super) struct Refused {
+    pub request: u16,
+    pub now_ms: u64,
+    pub base_ms: f64,
+    pub reports: bool,
+    pub ordinal: u32,
+    pub cursor: Option<ScanCursor>,
 }
 
 impl Simulation {
@@ -138,7 +138,7 @@ impl Simulation {
     /// A request was refused: counts it (once per request) and queues its retry,
     /// fast-forwarding the retries that would fall in this same tick — capacity does not come
     /// back within a tick, so they fail too. After the last retry the request fails.
-    fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
+    pub(super) fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
         let pattern = call.pattern;
         if resume.is_none() {
             self.stats[pattern].throttled += 1;

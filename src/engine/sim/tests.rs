@@ -5,4 +5,5 @@
 mod behaviour;
 mod equivalence;
 mod lag;
+mod retries;
 mod scenarios;

@@ -61,6 +61,10 @@ impl Simulation {
         let entity = self.world.patterns[pattern].entity;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
+        if let Some(r) = resume.filter(|r| r.request != 0) {
+            self.retry_side(call, &r);
+            return;
+        }
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let target = match action {
             Action::Put => {
@@ -100,22 +104,16 @@ impl Simulation {
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
+                let side = Call { time_ms: now_ms, ..call };
                 if action == Action::Update && !self.copies.is_empty() {
-                    for (attr, value) in target.changes {
-                        self.rewrite_copies(
-                            entity,
-                            target.ordinal,
-                            usize::from(attr),
-                            value,
-                            pattern,
-                            now_ms,
-                        );
+                    for (attr, _) in target.changes {
+                        self.rewrite_copies(entity, target.ordinal, usize::from(attr), side);
                     }
                 }
                 if action != Action::Delete {
                     for a in 0..self.world.patterns[pattern].aggregates.len() {
                         let aggregate = self.world.patterns[pattern].aggregates[a];
-                        self.aggregate(aggregate, entity, &vals, pattern, now_ms);
+                        self.aggregate(aggregate, entity, &vals, target.ordinal, side, None);
                     }
                 }
             }
