@@ -22,7 +22,9 @@
 //! the previous peak, which takes 30 minutes to move; provisioned: the provisioned rate plus
 //! burst), splits on size (10 GB) and on heat (80% for 5 minutes, never below one key), never
 //! merged. A throttled request is retried by the simulated client (25 ms doubling, 10 retries);
-//! a write that runs out of retries never lands. A GSI has its own partitions; writes it cannot
+//! a write that runs out of retries never lands. The aggregate and denormalized-copy writes a
+//! call causes are requests of their own, retried alike (an aggregate recomputed from its trigger
+//! item, a copy rewritten with its source's value at the retry). A GSI has its own partitions; writes it cannot
 //! take at once wait in a per-partition queue (the replication lag), and when a queue holds 5
 //! seconds of the partition's capacity the table's writes that touch it are throttled
 //! (back-pressure). The lag applies to reads: an entry change (put, delete, or both for a key
