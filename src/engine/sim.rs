@@ -22,11 +22,18 @@
 //! the previous peak, which takes 30 minutes to move; provisioned: the provisioned rate plus
 //! burst), splits on size (10 GB) and on heat (80% for 5 minutes, never below one key), never
 //! merged. A throttled request is retried by the simulated client (25 ms doubling, 10 retries);
-//! a write that runs out of retries never lands. A GSI has its own partitions; writes it cannot
+//! a write that runs out of retries never lands. The aggregate and denormalized-copy writes a
+//! call causes are requests of their own, retried alike (an aggregate recomputed from its trigger
+//! item, a copy rewritten with its source's value at the retry). A GSI has its own partitions; writes it cannot
 //! take at once wait in a per-partition queue (the replication lag), and when a queue holds 5
 //! seconds of the partition's capacity the table's writes that touch it are throttled
-//! (back-pressure). GSI entries become readable at once (the lag is reported, not applied to
-//! reads). An LSI's entries count toward the item collection, and a write past 10 GB fails with
+//! (back-pressure). The lag applies to reads: an entry change (put, delete, or both for a key
+//! change) that queues is held back and reaches the index only when the queue drains past it, so
+//! a Query of the index sees it as of its replication point; Queries of a partition with writes
+//! queued are counted as stale reads (per pattern and per index). A queue follows its keys when
+//! its partition splits; TTL deletes, free, still wait behind a queue. Entries still queued when
+//! the run ends are not in the index's figures. An index that keeps up costs nothing extra. An
+//! LSI's entries count toward the item collection, and a write past 10 GB fails with
 //! ItemCollectionSizeLimitExceeded. TTL deletes expired items 48 hours after expiry, free.
 //!
 //! # Cassandra profile
@@ -167,8 +174,9 @@ pub struct ItemView {
     pub item: Item,
 }
 
-/// A memoized partition key: its hash and text.
-type MemoKey = (u64, Box<[u8]>);
+/// A memoized partition key: the time quantum it holds for (0 without a time slot), its hash
+/// and text.
+type MemoKey = (i64, u64, Box<[u8]>);
 
 /// Reused buffers of the hot path.
 #[derive(Debug, Default)]
@@ -228,6 +236,10 @@ pub struct Simulation {
     /// Per table: the group of the table, then of each index (touch groups to run groups).
     group_of: Vec<Vec<usize>>,
     touches: Vec<table::Touch>,
+    /// GSI entry changes held back in a queue, by op id (see `exec::admit`), and the next id.
+    held: HashMap<u64, (usize, usize, table::EntryOp)>,
+    next_op: u64,
+    drained: Vec<u64>,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -313,11 +325,7 @@ impl Simulation {
                 }
             }
         }
-        for group in &mut self.groups {
-            if let Some(meter) = &mut group.meter {
-                meter.drain(t);
-            }
-        }
+        self.apply_drained(t);
         self.sweep_ttl(t);
     }
 

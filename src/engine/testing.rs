@@ -69,6 +69,7 @@ pub fn report() -> RunReport {
             partitions: 2,
             max_partition_bytes: 4 * 1024 * 1024,
             entry_writes: 9_000,
+            stale_reads: 0,
         }],
         patterns: vec![
             pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
@@ -132,6 +133,7 @@ pub fn pattern(
         avg_pages: if read { 1.0 } else { 0.0 },
         scans: if operation == Some("Scan") { calls } else { 0 },
         collection_errors: 0,
+        stale_reads: 0,
     }
 }
 

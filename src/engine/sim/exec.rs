@@ -6,6 +6,7 @@
 mod read;
 mod write;
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 
 use crate::engine::model::Engine;
@@ -15,7 +16,7 @@ use super::latency::{MAX_RETRIES, backoff_ms};
 use super::ledger::ScanCursor;
 use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
-use super::table::Touch;
+use super::table::{EntryOp, Placed, Touch, WriteRefused};
 
 pub(super) use write::{ItemWrite, WriteStatus};
 
@@ -45,13 +46,13 @@ pub(super) struct Resume {
 
 /// A request the partitions refused: what its retry needs.
 #[derive(Debug, Clone, Copy)]
-struct Refused {
-    request: u16,
-    now_ms: u64,
-    base_ms: f64,
-    reports: bool,
-    ordinal: u32,
-    cursor: Option<ScanCursor>,
+pub(super) struct Refused {
+    pub request: u16,
+    pub now_ms: u64,
+    pub base_ms: f64,
+    pub reports: bool,
+    pub ordinal: u32,
+    pub cursor: Option<ScanCursor>,
 }
 
 impl Simulation {
@@ -137,7 +138,7 @@ impl Simulation {
     /// A request was refused: counts it (once per request) and queues its retry,
     /// fast-forwarding the retries that would fall in this same tick — capacity does not come
     /// back within a tick, so they fail too. After the last retry the request fails.
-    fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
+    pub(super) fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
         let pattern = call.pattern;
         if resume.is_none() {
             self.stats[pattern].throttled += 1;
@@ -278,6 +279,78 @@ impl Simulation {
     }
 }
 
+impl Simulation {
+    /// Writes `new` over `old` in table `t_idx`, metered (`free`: a TTL delete or the preload,
+    /// not metered); the touches go into `self.touches`. Index entry changes on GSI partitions
+    /// with a queue are held back until their queue drains ([`Simulation::apply_drained`]).
+    pub(super) fn write_through(
+        &mut self,
+        t_idx: usize,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        now_ms: u64,
+        free: bool,
+        refused: &mut Option<(usize, Refusal)>,
+    ) -> Result<u32, WriteRefused> {
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let tick = self.tick;
+        let groups = &mut self.groups;
+        let group_of = &self.group_of[t_idx];
+        let mut next_op = self.next_op;
+        let queued = RefCell::new(Vec::new());
+        let mut held: Vec<(u64, usize, EntryOp)> = Vec::new();
+        let mut touches = std::mem::take(&mut self.touches);
+        let result = self.tables[t_idx].write_into(
+            old,
+            new,
+            &mut |touches: &[Touch]| {
+                let mut queued = queued.borrow_mut();
+                if cassandra {
+                    true
+                } else if free {
+                    admit_free(groups, group_of, now_ms, touches, &mut next_op, &mut queued)
+                } else {
+                    admit(groups, group_of, tick, now_ms, touches, refused, &mut next_op, &mut queued)
+                }
+            },
+            &mut |t, index, make| {
+                let queued = queued.borrow();
+                match queued.iter().find(|q| q.0 == t) {
+                    Some(&(_, op)) => {
+                        held.push((op, index, make()));
+                        true
+                    }
+                    None => false,
+                }
+            },
+            &mut touches,
+        );
+        self.touches = touches;
+        self.next_op = next_op;
+        for (op, index, change) in held {
+            self.held.insert(op, (t_idx, index, change));
+        }
+        result
+    }
+
+    /// Applies the held-back entry changes whose GSI queues drained (at the start of a tick).
+    pub(super) fn apply_drained(&mut self, t: u32) {
+        let mut done = std::mem::take(&mut self.drained);
+        for group in &mut self.groups {
+            if let Some(meter) = &mut group.meter {
+                meter.drain(t, &mut done);
+            }
+        }
+        for op in done.drain(..) {
+            let Some((t_idx, index, change)) = self.held.remove(&op) else { continue };
+            let q = self.tables[t_idx].apply(index, &change);
+            let group = self.group_of[t_idx][index + 1];
+            self.settle(group, q);
+        }
+        self.drained = done;
+    }
+}
+
 /// The `count` nodes holding the partition with this token: the owner and the next ones.
 pub(super) fn replicas(hash: u64, count: usize) -> impl Iterator<Item = usize> {
     let owner = usize::try_from((u128::from(hash) * super::RING_NODES as u128) >> 64).unwrap_or(0);
@@ -286,7 +359,9 @@ pub(super) fn replicas(hash: u64, count: usize) -> impl Iterator<Item = usize> {
 
 /// The metering check of one write: the table's partition (and LSI entries, which live on it)
 /// must have room, and every GSI partition it writes must take the entries at once or queue them
-/// (back-pressure otherwise). All or nothing.
+/// (back-pressure otherwise). All or nothing. Entry writes that queue get an op id from
+/// `next_op` and are listed in `queued` as (touch, op): the write must hold their changes back.
+#[allow(clippy::too_many_arguments)]
 fn admit(
     groups: &mut [GroupState],
     group_of: &[usize],
@@ -294,6 +369,8 @@ fn admit(
     now_ms: u64,
     touches: &[Touch],
     refused: &mut Option<(usize, Refusal)>,
+    next_op: &mut u64,
+    queued: &mut Vec<(usize, u64)>,
 ) -> bool {
     let table_group = group_of[0];
     // GSI queues first: a refusal there must leave the table untouched.
@@ -327,9 +404,46 @@ fn admit(
         }
     }
     for (group, i, units) in index_writes {
-        if let Some(meter) = groups[group].meter.as_mut() {
-            // `can_take` said yes and nothing ran in between, so this serves or queues.
-            let _ = meter.index_write(tick, now_ms, i, units);
+        let Some(meter) = groups[group].meter.as_mut() else { continue };
+        // The common case: nothing queued and room now (`index_write` would do the same).
+        if !meter.pending(i) && meter.consume(tick, WRITE, &[(i, units)]).is_ok() {
+            continue;
+        }
+        let mut ops = Vec::new();
+        for (k, touch) in touches.iter().enumerate() {
+            if touch.group > 0 && group_of[touch.group] == group && meter.locate(touch.hash) == i {
+                queued.push((k, *next_op));
+                ops.push((touch.hash, touch.units, *next_op));
+                *next_op += 1;
+            }
+        }
+        // `can_take` said yes and nothing ran in between, so this queues.
+        let _ = meter.index_write(tick, now_ms, i, &ops);
+    }
+    true
+}
+
+/// The check of a free write (TTL): nothing is metered, but an entry change on a GSI partition
+/// with writes queued waits behind them (with no units of its own).
+fn admit_free(
+    groups: &mut [GroupState],
+    group_of: &[usize],
+    now_ms: u64,
+    touches: &[Touch],
+    next_op: &mut u64,
+    queued: &mut Vec<(usize, u64)>,
+) -> bool {
+    for (k, touch) in touches.iter().enumerate() {
+        let group = group_of[touch.group];
+        if touch.group == 0 || groups[group].metered_by != group {
+            continue;
+        }
+        let Some(meter) = groups[group].meter.as_mut() else { continue };
+        let i = meter.locate(touch.hash);
+        if meter.pending(i) {
+            meter.enqueue_free(now_ms, i, touch.hash, *next_op);
+            queued.push((k, *next_op));
+            *next_op += 1;
         }
     }
     true

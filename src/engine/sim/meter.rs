@@ -47,6 +47,17 @@ pub const ON_DEMAND_RAMP_SECS: f64 = 1800.0;
 /// writes are throttled (back-pressure).
 pub const GSI_BACKLOG_SECS: f64 = 5.0;
 
+/// One GSI entry write waiting in a partition's queue: when it arrived, the units of it not yet
+/// applied, the hash of its index partition key (it follows that hash when the partition
+/// splits) and the caller's id for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Queued {
+    pub since_ms: u64,
+    pub units: f64,
+    pub hash: u64,
+    pub op: u64,
+}
+
 #[derive(Debug, Clone)]
 pub struct Physical {
     /// First hash of the range (the range ends where the next partition starts).
@@ -65,10 +76,10 @@ pub struct Physical {
     pub peak: [f64; 2],
     pub total: [f64; 2],
     pub throttled: u64,
-    /// GSI: write units waiting to be applied, and the queue itself in arrival order: (when the
-    /// first of them arrived, ms; units), one entry per tick.
+    /// GSI: write units waiting to be applied, and the entry writes themselves in arrival
+    /// order. An entry becomes visible to reads when it leaves the queue.
     pub backlog: f64,
-    queue: VecDeque<(u64, f64, u32)>,
+    pub queue: VecDeque<Queued>,
     /// Registry row.
     pub row: u32,
     /// Units and throttles since the registry's last tick.
@@ -322,29 +333,45 @@ impl Meter {
         Ok(())
     }
 
-    /// A GSI write: served at once when the partition has capacity and nothing queued; else
-    /// queued, unless the queue already holds `GSI_BACKLOG_SECS` of capacity.
-    pub fn index_write(&mut self, tick: u32, now_ms: u64, i: usize, units: f64) -> Result<(), Refusal> {
+    /// GSI entry writes on partition `i` (each `(hash, units, op)`): served at once (`Ok(true)`)
+    /// when the partition has capacity and nothing queued; else queued in order (`Ok(false)`),
+    /// unless the queue already holds `GSI_BACKLOG_SECS` of capacity.
+    pub fn index_write(
+        &mut self,
+        tick: u32,
+        now_ms: u64,
+        i: usize,
+        ops: &[(u64, f64, u64)],
+    ) -> Result<bool, Refusal> {
         self.roll(i, tick);
-        if self.parts[i].backlog == 0.0 && self.consume(tick, WRITE, &[(i, units)]).is_ok() {
-            return Ok(());
+        let units: f64 = ops.iter().map(|o| o.1).sum();
+        if self.parts[i].queue.is_empty() && self.consume(tick, WRITE, &[(i, units)]).is_ok() {
+            return Ok(true);
         }
         let p = &mut self.parts[i];
         if p.backlog + units > PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS {
             return Err(Refusal::Backlog(i));
         }
         p.backlog += units;
-        match p.queue.back_mut() {
-            Some(last) if last.2 == tick => last.1 += units,
-            _ => p.queue.push_back((now_ms, units, tick)),
-        }
-        Ok(())
+        p.queue.extend(ops.iter().map(|&(hash, units, op)| Queued { since_ms: now_ms, units, hash, op }));
+        Ok(false)
+    }
+
+    /// Whether partition `i` has entry writes queued (reads of it see the index as it was).
+    pub fn pending(&self, i: usize) -> bool {
+        !self.parts[i].queue.is_empty()
+    }
+
+    /// A free entry write (a TTL delete's) behind partition `i`'s queue: it costs nothing but
+    /// must not overtake the writes queued before it.
+    pub fn enqueue_free(&mut self, now_ms: u64, i: usize, hash: u64, op: u64) {
+        self.parts[i].queue.push_back(Queued { since_ms: now_ms, units: 0.0, hash, op });
     }
 
     /// Whether a GSI write of `units` on partition `i` would be served or queued (not refused).
     pub fn can_take(&self, tick: u32, i: usize, units: f64) -> bool {
         let p = &self.parts[i];
-        if p.backlog == 0.0 {
+        if p.queue.is_empty() {
             let cap = self.cap(WRITE);
             let used = if p.tick == tick { p.used[WRITE] } else { 0.0 };
             let burst = if p.tick == tick {
@@ -370,11 +397,12 @@ impl Meter {
     }
 
     /// Applies queued GSI writes with this tick's capacity (call at the start of a tick, before
-    /// new requests). Returns the units applied.
-    pub fn drain(&mut self, tick: u32) -> f64 {
+    /// new requests); the ids of the writes wholly applied go to `done`, in order. Returns the
+    /// units applied.
+    pub fn drain(&mut self, tick: u32, done: &mut Vec<u64>) -> f64 {
         let mut applied = 0.0;
         for i in 0..self.parts.len() {
-            if self.parts[i].backlog == 0.0 {
+            if self.parts[i].queue.is_empty() {
                 continue;
             }
             self.roll(i, tick);
@@ -385,21 +413,23 @@ impl Meter {
             if take > 0.0 {
                 let _ = self.consume(tick, WRITE, &[(i, take)]);
                 applied += take;
-                let p = &mut self.parts[i];
-                p.backlog -= take;
-                let mut left = take;
-                while let Some(front) = p.queue.front_mut() {
-                    if front.1 > left + 1e-9 {
-                        front.1 -= left;
-                        break;
-                    }
-                    left -= front.1;
-                    p.queue.pop_front();
+            }
+            let p = &mut self.parts[i];
+            p.backlog -= take.max(0.0);
+            let mut left = take.max(0.0);
+            // The backlog gone (to rounding), everything queued is applied.
+            let all = p.backlog <= 1e-9;
+            while let Some(front) = p.queue.front_mut() {
+                if !all && front.units > left + 1e-9 {
+                    front.units -= left;
+                    break;
                 }
-                if p.backlog <= 1e-9 || p.queue.is_empty() {
-                    p.backlog = 0.0;
-                    p.queue.clear();
-                }
+                left = (left - front.units).max(0.0);
+                done.push(front.op);
+                p.queue.pop_front();
+            }
+            if p.queue.is_empty() {
+                p.backlog = 0.0;
             }
         }
         applied
@@ -410,7 +440,7 @@ impl Meter {
         self.parts
             .iter()
             .filter_map(|p| p.queue.front())
-            .map(|&(since, _, _)| now_ms.saturating_sub(since) as f64 / 1000.0)
+            .map(|q| now_ms.saturating_sub(q.since_ms) as f64 / 1000.0)
             .fold(0.0, f64::max)
     }
 
@@ -440,7 +470,8 @@ impl Meter {
     }
 
     /// Splits partition `i` at hash `at` (inside its range): the upper part becomes a new
-    /// partition after it. Buckets and the heat window are shared by halves.
+    /// partition after it. Buckets and the heat window are shared by halves; queued GSI writes
+    /// go with their keys' hashes, in order.
     pub fn split(&mut self, i: usize, at: u64, tick: u32, for_size: bool, row: u32, bytes: (u64, u64)) {
         let mut upper = Physical::new(at, tick, row);
         let lower = &mut self.parts[i];
@@ -453,6 +484,14 @@ impl Meter {
         lower.window_start = tick;
         lower.bytes = bytes.0;
         upper.bytes = bytes.1;
+        if !lower.queue.is_empty() {
+            let (stay, go): (VecDeque<Queued>, VecDeque<Queued>) =
+                lower.queue.drain(..).partition(|q| q.hash < at);
+            lower.backlog = stay.iter().map(|q| q.units).sum();
+            upper.backlog = go.iter().map(|q| q.units).sum();
+            lower.queue = stay;
+            upper.queue = go;
+        }
         // The new partition did not exist before the next tick: nothing of this tick to bank.
         upper.tick = tick + 1;
         upper.window_start = tick + 1;

@@ -217,17 +217,28 @@ impl Simulation {
         self.place_with(entity, ordinal, vals, None, out)
     }
 
-    /// The partition key of a template that reads one member attribute and literals, from a
-    /// memo (it is the same text every time that member writes).
+    /// The partition key of a template that reads one member attribute (and perhaps one
+    /// formatted time) and literals, from a memo: it is the same text every time that member
+    /// writes (in that day, hour… of the time).
     fn memo_key(
         &self,
         entity: usize,
-        attr: usize,
-        member: u64,
+        memo: crate::engine::sim::templates::Memo,
         pk: &TemplatePlan,
         vals: &[Val],
         out: &mut PartKey,
     ) -> bool {
+        let Val::Member(member) = vals[memo.member] else { return false };
+        let quantum = match memo.time {
+            None => 0,
+            Some((attr, quantum)) => match vals[attr] {
+                Val::Num(h) => match h.checked_mul(10) {
+                    Some(ms) => ms.div_euclid(quantum),
+                    None => return false,
+                },
+                _ => return false,
+            },
+        };
         let mut memo = self.pk_memo.borrow_mut();
         let Ok(slot) = usize::try_from(member) else { return false };
         if slot >= MEMO_MEMBERS {
@@ -237,7 +248,9 @@ impl Simulation {
         if entries.len() <= slot {
             entries.resize(slot + 1, None);
         }
-        if let Some((hash, text)) = &entries[slot] {
+        if let Some((q, hash, text)) = &entries[slot]
+            && *q == quantum
+        {
             out.key_type = pk.key_type;
             out.text.clear();
             out.text.extend_from_slice(text);
@@ -246,12 +259,11 @@ impl Simulation {
         }
         let mut text = String::new();
         let ent = &self.world.entities[entity];
-        let _ = attr;
         if expand(pk, &ent.attrs, vals, &self.world.pops, &mut |_, _| 0, &mut text).is_none() {
             return false;
         }
         out.set(pk.key_type, text.as_bytes());
-        entries[slot] = Some((out.hash, text.into_bytes().into_boxed_slice()));
+        entries[slot] = Some((quantum, out.hash, text.into_bytes().into_boxed_slice()));
         true
     }
 
@@ -281,13 +293,7 @@ impl Simulation {
         };
         let mut text = std::mem::take(&mut *self.scratch_text.borrow_mut());
         let Some(pk) = &ent.pk else { return false };
-        let memoized = match pk.member_only {
-            Some(attr) => match vals[attr] {
-                Val::Member(m) => self.memo_key(entity, attr, m, pk, vals, &mut out.pk),
-                _ => false,
-            },
-            None => false,
-        };
+        let memoized = pk.memo.is_some_and(|memo| self.memo_key(entity, memo, pk, vals, &mut out.pk));
         let pk_type = if memoized {
             if dynamo {
                 text.clear();

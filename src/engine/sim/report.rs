@@ -130,6 +130,9 @@ pub struct IndexReport {
     pub max_partition_bytes: u64,
     /// Entry writes (a put or delete is 1, a key change 2).
     pub entry_writes: u64,
+    /// Query requests that read a partition of this GSI while entry writes were queued on it
+    /// (they saw the index as of its replication point, not as of the table).
+    pub stale_reads: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -164,6 +167,8 @@ pub struct PatternReport {
     pub scans: u64,
     /// Writes refused with ItemCollectionSizeLimitExceeded.
     pub collection_errors: u64,
+    /// Query requests on a GSI partition with entry writes still queued (replication lag).
+    pub stale_reads: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

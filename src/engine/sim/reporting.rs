@@ -241,6 +241,7 @@ impl Simulation {
                 partitions: ledger.live_partitions(),
                 max_partition_bytes: max_partition,
                 entry_writes: group.entry_writes,
+                stale_reads: group.stale_reads,
             });
         }
         out
@@ -278,6 +279,7 @@ impl Simulation {
                 avg_pages: ratio(s.pages as f64, calls),
                 scans: s.scans,
                 collection_errors: s.collection_errors,
+                stale_reads: s.stale_reads,
             });
         }
         out

@@ -110,6 +110,7 @@ fn groups(
             throttled: 0,
             entry_writes: 0,
             max_lag_secs: 0.0,
+            stale_reads: 0,
         });
     }
     Ok(groups)
@@ -247,6 +248,9 @@ impl Simulation {
                 .map(|t| std::iter::once(t.group).chain(t.indexes.iter().map(|i| i.group)).collect())
                 .collect(),
             touches: Vec::new(),
+            held: HashMap::new(),
+            next_op: 0,
+            drained: Vec::new(),
             world,
         };
         sim.enable_scans();

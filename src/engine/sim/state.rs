@@ -111,6 +111,8 @@ pub struct GroupState {
     pub throttled: u64,
     pub entry_writes: u64,
     pub max_lag_secs: f64,
+    /// Query requests on a partition with entry writes queued.
+    pub stale_reads: u64,
 }
 
 /// Figures of one access pattern.
@@ -135,6 +137,8 @@ pub struct PatternStats {
     pub scans: u64,
     /// Writes refused with ItemCollectionSizeLimitExceeded.
     pub collection_errors: u64,
+    /// Query requests on a GSI partition with entry writes queued.
+    pub stale_reads: u64,
     /// Since the registry's last tick.
     pub span: SpanStats,
     /// Latencies since the registry's last tick, equal values merged.

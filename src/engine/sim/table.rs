@@ -76,6 +76,17 @@ impl Placed {
     }
 }
 
+/// An index entry change held back while its GSI partition lags: applied when it drains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryOp {
+    Put { entry: Entry, id: u32 },
+    Remove { entry: Entry },
+}
+
+/// Decides, per touch of an index (its position in the write's touches, and the index), whether
+/// the change is held back; a held-back change is handed over (the last argument makes it).
+pub type Defer<'a> = dyn FnMut(usize, usize, &dyn Fn() -> EntryOp) -> bool + 'a;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexKind {
     Global,
@@ -93,6 +104,7 @@ pub struct Touch {
 }
 
 /// What a write did.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteResult {
     pub touches: Vec<Touch>,
@@ -187,6 +199,7 @@ impl Table {
 
     /// Writes `new` over `old` (both under the same primary key; `None`: absent before, or a
     /// delete). `check` sees every touch before anything changes and may refuse the write.
+    #[cfg(test)]
     pub fn write(
         &mut self,
         old: Option<&Placed>,
@@ -194,16 +207,20 @@ impl Table {
         check: &mut dyn FnMut(&[Touch]) -> bool,
     ) -> Result<WriteResult, WriteRefused> {
         let mut result = WriteResult::default();
-        result.entry_writes = self.write_into(old, new, check, &mut result.touches)?;
+        result.entry_writes = self.write_into(old, new, check, &mut |_, _, _| false, &mut result.touches)?;
         Ok(result)
     }
 
-    /// `write`, with the touches into a reused buffer; returns the index entry writes.
+    /// `write`, with the touches into a reused buffer; returns the index entry writes. `defer`
+    /// may hold back an index entry change (a lagging GSI): its partition is still interned and
+    /// filled into its touch, but the ledger changes only when the caller applies it
+    /// ([`Table::apply`]).
     pub fn write_into(
         &mut self,
         old: Option<&Placed>,
         new: Option<&Placed>,
         check: &mut dyn FnMut(&[Touch]) -> bool,
+        defer: &mut Defer<'_>,
         touches: &mut Vec<Touch>,
     ) -> Result<u32, WriteRefused> {
         touches.clear();
@@ -252,35 +269,54 @@ impl Table {
         }
         result.touches[0].partition = p;
         let mut t = 1;
+        let id = new.map_or(0, |n| n.id);
         for (i, change) in changes.into_iter().enumerate() {
-            let ledger = &mut self.indexes[i].1;
             let (before, after) = (entry(old, i), entry(new, i));
-            match change {
-                Change::None => {}
-                Change::InPlace => {
-                    let a = after.expect("an in-place change has a new entry");
-                    let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
-                    ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
-                    result.touches[t].partition = q;
-                    t += 1;
-                }
-                Change::Move => {
-                    if let Some(b) = before {
-                        let q = ledger.intern(b.pk.key_type, &b.pk.text, b.pk.hash);
-                        ledger.remove(q, SortRef::Bytes(&b.key));
-                        result.touches[t].partition = q;
-                        t += 1;
+            let ops: [Option<(&Entry, bool)>; 2] = match change {
+                Change::None => [None, None],
+                Change::InPlace => [after.map(|a| (a, true)), None],
+                Change::Move => [before.map(|b| (b, false)), after.map(|a| (a, true))],
+            };
+            for (e, put) in ops.into_iter().flatten() {
+                let ledger = &mut self.indexes[i].1;
+                let q = ledger.intern(e.pk.key_type, &e.pk.text, e.pk.hash);
+                result.touches[t].partition = q;
+                let make = || {
+                    if put {
+                        EntryOp::Put { entry: e.clone(), id }
+                    } else {
+                        EntryOp::Remove { entry: e.clone() }
                     }
-                    if let Some(a) = after {
-                        let q = ledger.intern(a.pk.key_type, &a.pk.text, a.pk.hash);
-                        ledger.put(q, SortRef::Bytes(&a.key), a.size, new.map_or(0, |n| n.id));
-                        result.touches[t].partition = q;
-                        t += 1;
+                };
+                if !defer(t, i, &make) {
+                    if put {
+                        ledger.put(q, SortRef::Bytes(&e.key), e.size, id);
+                    } else {
+                        ledger.remove(q, SortRef::Bytes(&e.key));
                     }
                 }
+                t += 1;
             }
         }
         Ok(result.entry_writes)
+    }
+
+    /// Applies a held-back change to index `index`; returns its logical partition.
+    pub fn apply(&mut self, index: usize, op: &EntryOp) -> u32 {
+        let ledger = &mut self.indexes[index].1;
+        let e = match op {
+            EntryOp::Put { entry, .. } | EntryOp::Remove { entry } => entry,
+        };
+        let q = ledger.intern(e.pk.key_type, &e.pk.text, e.pk.hash);
+        match op {
+            EntryOp::Put { entry, id } => {
+                ledger.put(q, SortRef::Bytes(&entry.key), entry.size, *id);
+            }
+            EntryOp::Remove { entry } => {
+                ledger.remove(q, SortRef::Bytes(&entry.key));
+            }
+        }
+        q
     }
 
     /// An item collection's stored bytes: the table partition plus its LSI entries (with their

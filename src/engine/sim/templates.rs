@@ -5,7 +5,9 @@
 use crate::engine::hash::hash_bytes;
 use crate::engine::model::AttrType;
 use crate::engine::template::{Part, Template};
-use crate::engine::time::{TimeFormat, push_integer, push_padded};
+use std::cell::RefCell;
+
+use crate::engine::time::{Resolution, TimeFormat, push_integer, push_padded};
 use crate::engine::value::KeyType;
 
 use super::items::{AttrPlan, Gen, Pop, Val, push_text, to_attribute};
@@ -22,6 +24,10 @@ pub enum Slot {
     Time {
         attr: usize,
         format: TimeFormat,
+        /// The format's text is constant within each `quantum` of milliseconds (see
+        /// [`quantum_ms`]); `cache` holds the last quantum formatted and its text.
+        quantum: i64,
+        cache: RefCell<(i64, String)>,
     },
     Bucket {
         attr: usize,
@@ -43,9 +49,29 @@ pub enum Slot {
 pub struct TemplatePlan {
     pub slots: Vec<Slot>,
     pub key_type: KeyType,
-    /// The one attribute the template reads, when it is a population member written plainly
-    /// (its keys can be memoized per member).
-    pub member_only: Option<usize>,
+    /// When the template reads one population member written plainly (and at most one time
+    /// attribute through a format), its keys can be memoized per member: see [`Memo`].
+    pub memo: Option<Memo>,
+}
+
+/// How a template's keys are memoized: per member of `member`, and — when the template also
+/// formats a time — per quantum of that time (`time`: the attribute and the quantum in ms), so
+/// the memo holds each member's key of the current day (or hour…).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Memo {
+    pub member: usize,
+    pub time: Option<(usize, i64)>,
+}
+
+/// Milliseconds within which a format prints the same text: its finest field's unit. Day and
+/// coarser units all change on day boundaries (UTC), so a day is their quantum.
+pub fn quantum_ms(format: &TimeFormat) -> i64 {
+    match format.resolution() {
+        Some(Resolution::Second) => 1000,
+        Some(Resolution::Minute) => 60_000,
+        Some(Resolution::Hour) => 3_600_000,
+        _ => 86_400_000,
+    }
 }
 
 impl TemplatePlan {
@@ -64,9 +90,12 @@ impl TemplatePlan {
                     pad: *pad,
                     part: part.clone(),
                 }),
-                Part::Time { name, format } => {
-                    find(name).map_or(Slot::Missing, |attr| Slot::Time { attr, format: format.clone() })
-                }
+                Part::Time { name, format } => find(name).map_or(Slot::Missing, |attr| Slot::Time {
+                    attr,
+                    format: format.clone(),
+                    quantum: quantum_ms(format),
+                    cache: RefCell::new((i64::MIN, String::new())),
+                }),
                 Part::Bucket { name, width } => find(name).map_or(Slot::Missing, |attr| Slot::Bucket {
                     attr,
                     width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
@@ -86,15 +115,20 @@ impl TemplatePlan {
             _ => KeyType::S,
         };
         let reads: Vec<&Slot> = slots.iter().filter(|s| !matches!(s, Slot::Lit(_))).collect();
-        let member_only = match reads.as_slice() {
-            [Slot::Attr { attr, pad: None, .. }]
-                if attrs[*attr].pop.is_some() && attrs[*attr].ty == AttrType::S =>
+        let plain_member = |attr: usize| attrs[attr].pop.is_some() && attrs[attr].ty == AttrType::S;
+        let memo = match reads.as_slice() {
+            [Slot::Attr { attr, pad: None, .. }] if plain_member(*attr) => {
+                Some(Memo { member: *attr, time: None })
+            }
+            [Slot::Attr { attr, pad: None, .. }, Slot::Time { attr: time, quantum, .. }]
+            | [Slot::Time { attr: time, quantum, .. }, Slot::Attr { attr, pad: None, .. }]
+                if plain_member(*attr) =>
             {
-                Some(*attr)
+                Some(Memo { member: *attr, time: Some((*time, *quantum)) })
             }
             _ => None,
         };
-        TemplatePlan { slots, key_type, member_only }
+        TemplatePlan { slots, key_type, memo }
     }
 
     /// Shard slots in the template.
@@ -174,9 +208,24 @@ pub fn render_slot(slot: &Slot, attrs: &[AttrPlan], vals: &[Val], pops: &[Pop], 
             }
             return push_text(a, val, pops, out);
         }
-        Slot::Time { attr, format } => {
+        Slot::Time { attr, format, quantum, cache } => {
             let Val::Num(h) = vals[*attr] else { return false };
-            return format.write_epoch_millis(i128::from(h) * 10, out);
+            let Some(ms) = h.checked_mul(10) else {
+                return format.write_epoch_millis(i128::from(h) * 10, out);
+            };
+            let q = ms.div_euclid(*quantum);
+            let mut cache = cache.borrow_mut();
+            if cache.0 != q || q == i64::MIN {
+                let from = out.len();
+                if !format.write_epoch_millis(i128::from(h) * 10, out) {
+                    return false;
+                }
+                cache.1.clear();
+                cache.1.push_str(&out[from..]);
+                cache.0 = q;
+                return true;
+            }
+            out.push_str(&cache.1);
         }
         Slot::Bucket { attr, width_ms } => {
             let Val::Num(h) = vals[*attr] else { return false };

@@ -4,4 +4,6 @@
 
 mod behaviour;
 mod equivalence;
+mod lag;
+mod retries;
 mod scenarios;

@@ -4,13 +4,17 @@
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::AggregateOp;
 
-use super::exec::{ItemWrite, WriteStatus};
+use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
 use super::items::Val;
 use super::meter::{heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
 use super::{Simulation, TTL_DELAY_SECS, physical_label};
+
+/// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
+/// `COPY_REQUEST + c` (0 is the call's own write).
+const COPY_REQUEST: u16 = 0x4000;
 
 /// A maintained aggregate, bound to attribute slots.
 #[derive(Debug, Clone)]
@@ -83,18 +87,21 @@ impl Simulation {
                 let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
                     .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
                     .collect();
-                let Ok(result) = self.tables[t_idx].write(Some(&placed), None, &mut |_| true) else {
+                let now_ms = self.tick_start(t);
+                if self.write_through(t_idx, Some(&placed), None, now_ms, true, &mut None).is_err() {
                     continue;
-                };
+                }
+                let touches = std::mem::take(&mut self.touches);
                 self.totals.ttl_deletes += 1;
                 for k in 0..self.scan_marks[t_idx].len() {
                     if self.mark_matches(t_idx, k, e, &vals) {
-                        self.tables[t_idx].base.mark(result.touches[0].partition, k, -1);
+                        self.tables[t_idx].base.mark(touches[0].partition, k, -1);
                     }
                 }
-                for touch in &result.touches {
+                for touch in &touches {
                     self.settle(group_of[touch.group], touch.partition);
                 }
+                self.touches = touches;
                 self.overrides.remove(&handle);
             }
         }
@@ -209,16 +216,18 @@ impl Simulation {
         meter.parts[i + 1].bytes = sums[1];
     }
 
-    /// Updates aggregate `index`'s item for a write of `trigger` (an entity) with `vals`: the
-    /// item keyed by the trigger's attributes gains 1 (a count) or the trigger's attribute (a
-    /// sum), and is created if missing. A separate request; a refused one is counted, not retried.
+    /// Updates aggregate `index`'s item for a write of `trigger` (an entity) with `vals` (item
+    /// `ordinal`'s): the item keyed by the trigger's attributes gains 1 (a count) or the
+    /// trigger's attribute (a sum), and is created if missing. A separate request of `call`'s
+    /// pattern, retried like any write when throttled (`resume`: this is the retry).
     pub(super) fn aggregate(
         &mut self,
         index: usize,
         trigger: usize,
         vals: &[Val],
-        pattern: usize,
-        now_ms: u64,
+        ordinal: u32,
+        call: Call,
+        resume: Option<&Resume>,
     ) {
         let Some(plan) = self.aggregates.get(index).cloned() else { return };
         let entity = plan.entity;
@@ -246,7 +255,7 @@ impl Simulation {
             .map(|row| row.id)
             .filter(|&h| self.world.entity_of(h) == entity);
         let mut changes: Vec<(u16, Val)> = Vec::new();
-        let ordinal = if let Some(handle) = existing {
+        let aggregate_ordinal = if let Some(handle) = existing {
             self.world.ordinal_of(handle)
         } else {
             // A new aggregate item keeps its keys in its overrides.
@@ -258,7 +267,7 @@ impl Simulation {
             self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
         };
         let mut current = Vec::new();
-        self.current_vals(entity, ordinal, &mut current);
+        self.current_vals(entity, aggregate_ordinal, &mut current);
         for &(attr, value) in &changes {
             current[usize::from(attr)] = value;
         }
@@ -270,79 +279,116 @@ impl Simulation {
         changes.push((u16::try_from(plan.attr).unwrap_or(u16::MAX), value));
         let write = ItemWrite {
             entity,
-            ordinal,
+            ordinal: aggregate_ordinal,
             vals: Some(&current),
             changes: &changes,
             pattern: None,
-            now_ms,
-            first: true,
+            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
+            first: resume.is_none(),
         };
-        self.side_write(write, pattern, false);
+        let request = u16::try_from(index + 1).unwrap_or(COPY_REQUEST - 1).min(COPY_REQUEST - 1);
+        self.side_write(write, call, (request, ordinal), resume, false);
     }
 
     /// A write a call causes besides its own (an aggregate, a copy): one more request of the
-    /// pattern; refused, it is counted as throttled and failed (the client gives it up).
-    fn side_write(&mut self, write: ItemWrite<'_>, pattern: usize, copy: bool) {
-        self.totals.requests += 1;
-        self.stats[pattern].requests += 1;
-        if self.write_item(write) == WriteStatus::Done {
-            if copy {
-                self.totals.copy_writes += 1;
-            } else {
-                self.totals.aggregate_writes += 1;
+    /// pattern. Refused, it is counted as throttled and retried with the client's backoff
+    /// (`request`: which side write and the item its retry starts from); after the last retry
+    /// it fails.
+    fn side_write(
+        &mut self,
+        write: ItemWrite<'_>,
+        call: Call,
+        request: (u16, u32),
+        resume: Option<&Resume>,
+        copy: bool,
+    ) {
+        let pattern = call.pattern;
+        if resume.is_none() {
+            self.totals.requests += 1;
+            self.stats[pattern].requests += 1;
+        }
+        match self.write_item(write) {
+            WriteStatus::Done if copy => self.totals.copy_writes += 1,
+            WriteStatus::Done => self.totals.aggregate_writes += 1,
+            WriteStatus::Throttled => {
+                let refused = Refused {
+                    request: request.0,
+                    now_ms: write.now_ms,
+                    base_ms: 0.0,
+                    reports: false,
+                    ordinal: request.1,
+                    cursor: None,
+                };
+                self.throttled(call, resume, refused);
             }
-        } else {
-            self.stats[pattern].throttled += 1;
-            self.stats[pattern].failed += 1;
-            self.totals.throttled += 1;
-            self.totals.failed += 1;
+            WriteStatus::Invalid | WriteStatus::Collection => {
+                self.stats[pattern].failed += 1;
+                self.totals.failed += 1;
+            }
         }
     }
 
-    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it to
-    /// `value`): each holder that still exists is rewritten, one request each.
-    pub(super) fn rewrite_copies(
-        &mut self,
-        from: usize,
-        ordinal: u32,
-        attr: usize,
-        value: Val,
-        pattern: usize,
-        now_ms: u64,
-    ) {
+    /// A side write's retry: the aggregate recomputed from its trigger item, or the copy
+    /// rewritten with its source's value now.
+    pub(super) fn retry_side(&mut self, call: Call, resume: &Resume) {
+        if resume.request >= COPY_REQUEST {
+            self.rewrite_copy(usize::from(resume.request - COPY_REQUEST), resume.ordinal, call, Some(resume));
+            return;
+        }
+        let entity = self.world.patterns[call.pattern].entity;
+        let mut vals = Vec::new();
+        self.current_vals(entity, resume.ordinal, &mut vals);
+        let index = usize::from(resume.request - 1);
+        self.aggregate(index, entity, &vals, resume.ordinal, call, Some(resume));
+    }
+
+    /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it):
+    /// each holder that still exists is rewritten, one request each.
+    pub(super) fn rewrite_copies(&mut self, from: usize, ordinal: u32, attr: usize, call: Call) {
         for c in 0..self.copies.len() {
-            let copy = self.copies[c].clone();
+            let copy = &self.copies[c];
             if copy.from != from || copy.from_attr != attr {
                 continue;
             }
             let holders = self.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
             let mut alive = Vec::with_capacity(holders.len());
             for handle in holders {
-                let (entity, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
-                let mut vals = Vec::new();
-                self.current_vals(entity, o, &mut vals);
-                let mut placed = Placed::default();
-                let Some(t_idx) = self.world.entities[entity].table else { continue };
-                if !self.place(entity, o, &vals, &mut placed)
-                    || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
-                {
-                    continue; // gone: drop it from the holders
+                if self.rewrite_copy(c, handle, call, None) {
+                    alive.push(handle);
                 }
-                alive.push(handle);
-                vals[copy.as_attr] = value;
-                let changes = [(u16::try_from(copy.as_attr).unwrap_or(u16::MAX), value)];
-                let write = ItemWrite {
-                    entity,
-                    ordinal: o,
-                    vals: Some(&vals),
-                    changes: &changes,
-                    pattern: None,
-                    now_ms,
-                    first: true,
-                };
-                self.side_write(write, pattern, true);
             }
             self.copy_holders[c].insert(u64::from(ordinal), alive);
         }
+    }
+
+    /// Rewrites copy `c` in holder `handle` with its source's current value; false when the
+    /// holder is gone.
+    fn rewrite_copy(&mut self, c: usize, handle: u32, call: Call, resume: Option<&Resume>) -> bool {
+        let as_attr = self.copies[c].as_attr;
+        let (entity, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+        let mut vals = Vec::new();
+        self.current_vals(entity, o, &mut vals);
+        let mut placed = Placed::default();
+        let Some(t_idx) = self.world.entities[entity].table else { return false };
+        if !self.place(entity, o, &vals, &mut placed)
+            || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
+        {
+            return false; // gone: drop it from the holders
+        }
+        let value = self.copy_source_val(c, &vals).unwrap_or(Val::Absent);
+        vals[as_attr] = value;
+        let changes = [(u16::try_from(as_attr).unwrap_or(u16::MAX), value)];
+        let write = ItemWrite {
+            entity,
+            ordinal: o,
+            vals: Some(&vals),
+            changes: &changes,
+            pattern: None,
+            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
+            first: resume.is_none(),
+        };
+        let request = COPY_REQUEST + u16::try_from(c).unwrap_or(0);
+        self.side_write(write, call, (request, handle), resume, true);
+        true
     }
 }

@@ -153,7 +153,7 @@ impl Simulation {
                 Slot::Shard { count, .. } | Slot::Hash { count, .. } => {
                     (0..*count).map(|i| i.to_string()).collect()
                 }
-                Slot::Time { attr, format } => ranged(*attr).map_or_else(Vec::new, |span| {
+                Slot::Time { attr, format, .. } => ranged(*attr).map_or_else(Vec::new, |span| {
                     let (from, to) = self.window(span, time_ms);
                     format
                         .values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000)
@@ -301,6 +301,12 @@ impl Simulation {
             }
         }
         result
+    }
+
+    /// Whether a read of `hash` in GSI `group` sees a lagging partition (entry writes queued).
+    fn lagging(&self, group: usize, hash: u64) -> bool {
+        let g = &self.groups[group];
+        g.metered_by == group && g.meter.as_ref().is_some_and(|m| m.pending(m.locate(hash)))
     }
 
     /// Load of one read request on a logical partition.
@@ -492,6 +498,10 @@ impl Simulation {
         for (request, pk) in (0u16..).zip(&pks) {
             if resume.is_some_and(|r| r.request != request) {
                 continue;
+            }
+            if self.lagging(plan.group, pk.hash) {
+                self.stats[call.pattern].stale_reads += 1;
+                self.groups[plan.group].stale_reads += 1;
             }
             let read = self.query_partition(
                 plan,

@@ -7,7 +7,7 @@
 use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
 
-use super::{Call, Refused, Resume, admit};
+use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::{Val, generate};
 use crate::engine::sim::latency;
@@ -61,6 +61,10 @@ impl Simulation {
         let entity = self.world.patterns[pattern].entity;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
+        if let Some(r) = resume.filter(|r| r.request != 0) {
+            self.retry_side(call, &r);
+            return;
+        }
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let target = match action {
             Action::Put => {
@@ -100,22 +104,16 @@ impl Simulation {
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
+                let side = Call { time_ms: now_ms, ..call };
                 if action == Action::Update && !self.copies.is_empty() {
-                    for (attr, value) in target.changes {
-                        self.rewrite_copies(
-                            entity,
-                            target.ordinal,
-                            usize::from(attr),
-                            value,
-                            pattern,
-                            now_ms,
-                        );
+                    for (attr, _) in target.changes {
+                        self.rewrite_copies(entity, target.ordinal, usize::from(attr), side);
                     }
                 }
                 if action != Action::Delete {
                     for a in 0..self.world.patterns[pattern].aggregates.len() {
                         let aggregate = self.world.patterns[pattern].aggregates[a];
-                        self.aggregate(aggregate, entity, &vals, pattern, now_ms);
+                        self.aggregate(aggregate, entity, &vals, target.ordinal, side, None);
                     }
                 }
             }
@@ -273,20 +271,9 @@ impl Simulation {
             return WriteStatus::Done;
         }
         let new = write.vals.is_some().then_some(&*placed);
-        let cassandra = self.world.engine == Engine::Cassandra;
-        let tick = self.tick;
-        let groups = &mut self.groups;
-        let group_of = &self.group_of[t_idx];
         let mut refused: Option<(usize, Refusal)> = None;
-        let mut touches = std::mem::take(&mut self.touches);
-        let result = self.tables[t_idx].write_into(
-            old,
-            new,
-            &mut |touches: &[Touch]| {
-                cassandra || admit(groups, group_of, tick, write.now_ms, touches, &mut refused)
-            },
-            &mut touches,
-        );
+        let result = self.write_through(t_idx, old, new, write.now_ms, false, &mut refused);
+        let touches = std::mem::take(&mut self.touches);
         let status = match result {
             Ok(entry_writes) => {
                 let old_handle = old.map(|o| o.id);
@@ -436,8 +423,9 @@ impl Simulation {
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
         let old = self.old_item(t_idx, &placed, &mut old_vals, &mut old_placed).then_some(&old_placed);
         let old_handle = old.map(|o| o.id);
-        let mut touches = Vec::new();
-        if self.tables[t_idx].write_into(old, Some(&placed), &mut |_| true, &mut touches).is_ok() {
+        let written = self.write_through(t_idx, old, Some(&placed), self.start_ms, true, &mut None).is_ok();
+        let touches = std::mem::take(&mut self.touches);
+        if written {
             let write = ItemWrite {
                 entity,
                 ordinal,
@@ -455,6 +443,7 @@ impl Simulation {
             );
             self.after_new_item(entity, ordinal, &vals);
         }
+        self.touches = touches;
     }
 
     /// A member a population gained by growth: its item, written as a metered PutItem outside

@@ -95,31 +95,54 @@ fn provisioned_tables_serve_their_rate_plus_banked_capacity() {
 #[test]
 fn gsi_writes_queue_then_push_back_and_the_queue_is_the_lag() {
     let mut m = one_partition();
+    let mut done = Vec::new();
     // 1,000 served at once, then 5,000 more queue (5 seconds of capacity), then refusal.
-    assert_eq!(m.index_write(0, 0, 0, 1000.0), Ok(()));
+    assert_eq!(m.index_write(0, 0, 0, &[(7, 1000.0, 0)]), Ok(true));
     assert_eq!(m.parts[0].backlog, 0.0);
     for i in 0..5 {
-        assert_eq!(m.index_write(0, 100 + i, 0, 1000.0), Ok(()));
+        assert_eq!(m.index_write(0, 100 + i, 0, &[(7, 1000.0, 1 + i)]), Ok(false));
     }
     assert_eq!(m.parts[0].backlog, 5000.0);
+    assert!(m.pending(0));
     assert!(!m.can_take(0, 0, 1.0));
-    assert_eq!(m.index_write(0, 200, 0, 1.0), Err(Refusal::Backlog(0)));
+    assert_eq!(m.index_write(0, 200, 0, &[(7, 1.0, 9)]), Err(Refusal::Backlog(0)));
     assert!((m.lag_secs(1000) - 0.9).abs() < 1e-9, "the oldest queued write waits since 100 ms");
-    // Each second drains a second's capacity; the oldest entry waits until it is drained.
-    assert!((m.drain(1) - 1000.0).abs() < 1e-9);
+    // Each second drains a second's capacity; the oldest entry waits until it is drained, and
+    // an entry is done only when all of it is applied.
+    assert!((m.drain(1, &mut done) - 1000.0).abs() < 1e-9);
+    assert_eq!(done, [1]);
     assert_eq!(m.parts[0].backlog, 4000.0);
-    assert!((m.lag_secs(3000) - 2.9).abs() < 1e-9);
+    assert!((m.lag_secs(3000) - 2.899).abs() < 1e-9);
     // Entries that arrive later wait behind the queue: after a drain, the lag is the age of the
     // oldest one still queued.
     // (Tick 2 drains nothing here, so tick 3 has its burst too: 2,000.)
-    assert_eq!(m.index_write(2, 2500, 0, 1000.0), Ok(()));
+    assert_eq!(m.index_write(2, 2500, 0, &[(7, 1000.0, 6)]), Ok(false));
+    m.enqueue_free(2600, 0, 7, 7);
     for tick in 3..=5 {
-        m.drain(tick);
+        m.drain(tick, &mut done);
     }
+    assert_eq!(done, [1, 2, 3, 4, 5]);
     assert!((m.lag_secs(5000) - 2.5).abs() < 1e-9, "{}", m.lag_secs(5000));
-    m.drain(6);
+    m.drain(6, &mut done);
+    assert_eq!(done, [1, 2, 3, 4, 5, 6, 7], "the free write follows the one queued before it");
     assert_eq!((m.parts[0].backlog, m.parts[0].queue.len()), (0.0, 0));
     assert_eq!(m.lag_secs(6000), 0.0);
+}
+
+#[test]
+fn a_split_takes_the_queued_writes_of_its_keys() {
+    let mut m = one_partition();
+    let mut done = Vec::new();
+    assert_eq!(m.index_write(0, 0, 0, &[(10, 1000.0, 0)]), Ok(true));
+    let (low, high) = (10u64, u64::MAX - 10);
+    for (k, hash) in [low, high, low, high].into_iter().enumerate() {
+        assert_eq!(m.index_write(0, 10, 0, &[(hash, 500.0, k as u64)]), Ok(false));
+    }
+    m.split(0, 1 << 63, 0, false, 0, (0, 0));
+    assert_eq!((m.parts[0].backlog, m.parts[1].backlog), (1000.0, 1000.0));
+    // Each half drains its own queue, in order.
+    m.drain(1, &mut done);
+    assert_eq!(done, [0, 2, 1, 3]);
 }
 
 #[test]
