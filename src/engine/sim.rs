@@ -222,6 +222,9 @@ pub struct Simulation {
     /// Per pattern: calls this tick, the first call's index, calls made so far this tick.
     plan_n: Vec<u32>,
     plan_first: Vec<u64>,
+    plan_made: Vec<u32>,
+    /// The tick `self.tick` has started and some of its events have run (see [`Simulation::advance`]).
+    mid_tick: bool,
     scratch_text: RefCell<String>,
     scratch: Scratch,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
@@ -281,18 +284,37 @@ impl Simulation {
 
     /// Runs one tick; false when the run was already over.
     pub fn step(&mut self) -> bool {
+        self.advance(u64::MAX).is_some()
+    }
+
+    /// Runs at most `max_events` calls and retries of the current tick (starting it first if it
+    /// has not started), and closes the tick when its events are done. `Some(true)`: a tick was
+    /// completed; `Some(false)`: the tick is still open; `None`: the run was already over.
+    ///
+    /// A tick of a busy scenario holds thousands of calls; a UI that must draw 20 frames a
+    /// second bounds its work per call with this. The events run in the same order however the
+    /// tick is cut, so the run's results do not depend on the chunking; metrics and the clock
+    /// move only when a tick completes.
+    pub fn advance(&mut self, max_events: u64) -> Option<bool> {
         if self.tick >= self.ticks {
-            return false;
+            return None;
         }
         let t = self.tick;
-        self.start_tick(t);
-        self.run_events(t);
+        if !self.mid_tick {
+            self.start_tick(t);
+            self.plan_made.fill(0);
+            self.mid_tick = true;
+        }
+        if !self.run_events(t, max_events) {
+            return Some(false);
+        }
+        self.mid_tick = false;
         self.end_tick(t);
         self.tick += 1;
         if self.tick.is_multiple_of(self.stride) || self.tick == self.ticks {
             self.flush_metrics();
         }
-        true
+        Some(true)
     }
 
     fn start_tick(&mut self, t: u32) {
@@ -330,11 +352,16 @@ impl Simulation {
     }
 
     /// Calls and due retries of tick `t`, in time order.
-    fn run_events(&mut self, t: u32) {
+    /// Runs up to `max_events` of tick `t`'s calls and due retries; true when none is left.
+    fn run_events(&mut self, t: u32, max_events: u64) -> bool {
         let end = self.tick_start(t) + self.tick_ms;
-        let patterns = self.world.patterns.len();
-        let mut made = vec![0u32; patterns];
-        loop {
+        let mut made = std::mem::take(&mut self.plan_made);
+        let mut ran = 0u64;
+        let done = loop {
+            if ran == max_events {
+                break false;
+            }
+            ran += 1;
             // The next call: the pattern whose next call comes first (ties: pattern order).
             let mut next: Option<(u64, usize)> = None;
             for (pattern, (&done, &calls)) in made.iter().zip(&self.plan_n).enumerate() {
@@ -347,7 +374,7 @@ impl Simulation {
             }
             let retry_due = self.retries.peek().map(|Reverse(r)| r.due_ms).filter(|&due| due < end);
             match (next, retry_due) {
-                (None, None) => break,
+                (None, None) => break true,
                 (_, Some(due)) if next.is_none_or(|(at, _)| due <= at) => {
                     let Reverse(retry) = self.retries.pop().expect("peeked");
                     self.retry(retry, due.max(self.tick_start(t)));
@@ -360,7 +387,9 @@ impl Simulation {
                 }
                 (None, Some(_)) => unreachable!("handled above"),
             }
-        }
+        };
+        self.plan_made = made;
+        done
     }
 
     fn end_tick(&mut self, t: u32) {

@@ -20,10 +20,11 @@ pub trait SimDriver {
     /// playing (if any) becomes the baseline. An error is a message for the status line.
     fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String>;
 
-    /// Advances the current run by at most `ticks` ticks and returns how many it did: fewer at
-    /// the end of the workload or when the call has worked long enough, 0 only when there is
-    /// nothing to advance. The UI calls it repeatedly until its frame budget is spent, so one
-    /// call should stay short. A baseline, if any, keeps pace with the current run.
+    /// Advances the current run by at most `ticks` ticks and returns how many it completed:
+    /// fewer at the end of the workload or when the call has worked long enough — possibly 0,
+    /// partway through a busy tick; 0 with the run finished when there is nothing to advance.
+    /// The UI calls it repeatedly until its frame budget is spent, so one call should stay
+    /// short. A baseline, if any, keeps pace with the current run.
     fn step(&mut self, ticks: u32) -> u32;
 
     /// Where the run is; `None` when no replay exists.

@@ -6,8 +6,10 @@
 //!   seed and kept at the current run's simulated time. Compare then puts two runs side by side
 //!   at the same moment, so every delta is like for like; a run is deterministic, so replaying the
 //!   previous design is the previous run.
-//! - **Short calls.** [`SimReplay::step`] runs at least one tick and returns once it has worked
-//!   for its call limit, so the frame loop's budget is never overrun by more than one call.
+//! - **Short calls.** [`SimReplay::step`] advances in chunks of a few hundred simulated calls
+//!   (`Simulation::advance`, which may stop inside a tick) and returns once it has worked for its
+//!   call limit, so the frame loop's budget is never overrun by more than one chunk, however
+//!   busy a tick is.
 //! - **Cached snapshots.** Building a view reads the whole metrics registry (the heatmap over every
 //!   partition row, the report). A run's view is rebuilt when the request changes or when the run
 //!   has moved and the last build is older than the refresh interval; otherwise the cached view is
@@ -31,6 +33,9 @@ pub use view::build as build_view;
 
 /// How long one `step` call works at most (it always runs one tick, however long that takes).
 pub const CALL_LIMIT: Duration = Duration::from_millis(2);
+/// Calls and retries run between two looks at the clock: a busy tick (10,000 likes of `counters`)
+/// takes tens of milliseconds, a chunk of this many well under the call limit.
+const EVENTS_PER_CHUNK: u64 = 256;
 /// How often a moving run's snapshot is rebuilt in the UI: 8 times a second. Panels between two
 /// rebuilds show the previous one, which the eye does not tell from live.
 pub const REFRESH: Duration = Duration::from_millis(125);
@@ -136,13 +141,20 @@ impl SimDriver for SimReplay {
         let Some(current) = self.current.as_mut() else { return 0 };
         let began = Instant::now();
         let mut done = 0;
-        while done < ticks {
-            if !current.sim.step() {
-                break;
-            }
-            done += 1;
-            if let Some(b) = self.baseline.as_mut() {
-                while b.sim.now() < current.sim.now() && b.sim.step() {}
+        loop {
+            // The baseline catches up with the current run's clock first, in the same short
+            // chunks, so compare shows both runs at the same moment; `step(0)` only catches up.
+            let behind =
+                self.baseline.as_mut().filter(|b| !b.sim.is_finished() && b.sim.now() < current.sim.now());
+            match behind {
+                Some(b) => {
+                    b.sim.advance(EVENTS_PER_CHUNK);
+                }
+                None if done < ticks => match current.sim.advance(EVENTS_PER_CHUNK) {
+                    None => break,
+                    Some(completed) => done += u32::from(completed),
+                },
+                None => break,
             }
             if began.elapsed() >= self.call_limit {
                 break;

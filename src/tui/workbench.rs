@@ -224,8 +224,11 @@ impl Workbench {
             Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::StepTick => {
-                if driver.step(1) == 0 {
-                    return Some(Err(self.cannot_advance()));
+                // One whole tick, however many short driver calls it takes.
+                while driver.step(1) == 0 {
+                    if driver.progress(Run::Current).is_none_or(|p| p.finished()) {
+                        return Some(Err(self.cannot_advance()));
+                    }
                 }
                 self.progress = driver.progress(Run::Current);
             }
@@ -393,9 +396,10 @@ impl Workbench {
             let ask = chunk.min(u32::try_from(owed).unwrap_or(u32::MAX));
             let done = driver.step(ask);
             owed -= u64::from(done);
-            // Nothing done is the end of the workload; fewer than asked is a driver keeping its
-            // call short, so the chunk only grows while calls come back complete.
-            if done == 0 {
+            // Fewer than asked (even none: the call stopped inside a busy tick) is a driver keeping
+            // its call short, so the chunk only grows while calls come back complete; none at the
+            // end of the workload is the end.
+            if done == 0 && driver.progress(Run::Current).is_none_or(|p| p.finished()) {
                 break;
             }
             if done == ask {
@@ -424,9 +428,16 @@ impl Workbench {
             // Exactly the ticks up to `at`: the clock stops at the first tick start at or past it.
             let left = at.since(p.now).as_millis().div_ceil(p.tick.as_millis().max(1));
             let ask = u32::try_from(left.min(4096)).unwrap_or(4096);
-            if p.now >= at || driver.step(ask) == 0 {
+            if p.now >= at || (driver.step(ask) == 0 && p.finished()) {
                 break;
             }
+        }
+        // The baseline, if any, to the same moment (a driver call may stop before it is there).
+        while let (Some(b), Some(c)) = (driver.progress(Run::Baseline), driver.progress(Run::Current)) {
+            if b.finished() || b.now >= c.now {
+                break;
+            }
+            driver.step(0);
         }
         self.progress = driver.progress(Run::Current);
     }

@@ -235,6 +235,8 @@ impl Simulation {
             window_ticks,
             plan_n: vec![0; patterns],
             plan_first: vec![0; patterns],
+            plan_made: vec![0; patterns],
+            mid_tick: false,
             scratch_text: RefCell::new(String::new()),
             scratch: Scratch::default(),
             scan_marks: Vec::new(),

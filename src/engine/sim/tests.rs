@@ -3,6 +3,7 @@
 //! TTL, retries).
 
 mod behaviour;
+mod chunks;
 mod equivalence;
 mod lag;
 mod retries;
