@@ -97,7 +97,13 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         let rows: Vec<Vec<String>> = r
             .goals
             .iter()
-            .map(|g| vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), g.detail.clone()])
+            .map(|g| {
+                let detail = match super::super::verdict::explain(r, g) {
+                    Some(why) => format!("{} — {why}", g.detail),
+                    None => g.detail.clone(),
+                };
+                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
+            })
             .collect();
         markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
     }
