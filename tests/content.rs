@@ -363,9 +363,15 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
 #[test]
 fn a_practice_solution_passes_its_goals_and_the_starting_point_is_told_why_it_fails() {
     for (name, duration) in PRACTICE_RUNS {
-        let solution = keyheat(&["run", name, "--variant", "recommended", "--duration", duration, "--fail-on-goals"]);
+        let solution =
+            keyheat(&["run", name, "--variant", "recommended", "--duration", duration, "--fail-on-goals"]);
         let text = String::from_utf8_lossy(&solution.stdout).into_owned();
-        assert_eq!(solution.status.code(), Some(0), "{name}: {text}{}", String::from_utf8_lossy(&solution.stderr));
+        assert_eq!(
+            solution.status.code(),
+            Some(0),
+            "{name}: {text}{}",
+            String::from_utf8_lossy(&solution.stderr)
+        );
         assert!(!text.contains('✘'), "{name}: {text}");
         let start = keyheat(&["run", name, "--duration", duration, "--fail-on-goals"]);
         assert_eq!(start.status.code(), Some(3), "{name}");
@@ -382,17 +388,24 @@ fn a_practice_solution_passes_its_goals_and_the_starting_point_is_told_why_it_fa
 fn practice_answers_get_the_verdict_their_mistake_deserves() {
     // The scanning starting points are told that no key serves the pattern.
     for (name, duration) in [("practice-chat", "10m"), ("practice-social", "2m")] {
-        let text = String::from_utf8_lossy(&keyheat(&["run", name, "--duration", duration]).stdout).into_owned();
+        let text =
+            String::from_utf8_lossy(&keyheat(&["run", name, "--duration", duration]).stdout).into_owned();
         let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(flat.contains("→ the pattern runs a Scan: no key serves it"), "{name}: {text}");
     }
     // The index on the message text: an index nothing reads.
-    let text =
-        String::from_utf8_lossy(&keyheat(&["run", "practice-search", "--duration", "10m"]).stdout).into_owned();
+    let text = String::from_utf8_lossy(&keyheat(&["run", "practice-search", "--duration", "10m"]).stdout)
+        .into_owned();
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("2 item writes per base write") && flat.contains("drop an index nothing reads"), "{text}");
+    assert!(
+        flat.contains("2 item writes per base write") && flat.contains("drop an index nothing reads"),
+        "{text}"
+    );
     // And `check` says that no key serves a word search, and what does.
     let check = String::from_utf8_lossy(&keyheat(&["check", "practice-search"]).stdout).into_owned();
     let flat = check.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("search — unserved") && flat.contains("search index fed by the same writes"), "{check}");
+    assert!(
+        flat.contains("search — unserved") && flat.contains("search index fed by the same writes"),
+        "{check}"
+    );
 }

@@ -47,11 +47,9 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
                 .to_owned()
         }
         GoalUnit::Milliseconds => slow(report, goal),
-        GoalUnit::Usd => {
-            "the design costs more than the budget: look for Scans, write amplification and \
+        GoalUnit::Usd => "the design costs more than the budget: look for Scans, write amplification and \
              over-large items"
-                .to_owned()
-        }
+            .to_owned(),
     };
     Some(line)
 }

@@ -88,25 +88,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     markdown_indexes(out, r)?;
     markdown_patterns(out, r)?;
-    writeln!(out, "## Goals")?;
-    writeln!(out)?;
-    if r.goals.is_empty() {
-        writeln!(out, "None in this scenario.")?;
-        writeln!(out)?;
-    } else {
-        let rows: Vec<Vec<String>> = r
-            .goals
-            .iter()
-            .map(|g| {
-                let detail = match super::super::verdict::explain(r, g) {
-                    Some(why) => format!("{} — {why}", g.detail),
-                    None => g.detail.clone(),
-                };
-                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
-            })
-            .collect();
-        markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
-    }
+    markdown_goals(out, r)?;
     if !r.notes.is_empty() {
         writeln!(out, "## Notes")?;
         writeln!(out)?;
@@ -208,6 +190,30 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             writeln!(out, "- ⚠ {remark}")?;
         }
         writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// The goals table; a failed goal's result says what it means (`verdict::explain`).
+fn markdown_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "## Goals")?;
+    writeln!(out)?;
+    if r.goals.is_empty() {
+        writeln!(out, "None in this scenario.")?;
+        writeln!(out)?;
+    } else {
+        let rows: Vec<Vec<String>> = r
+            .goals
+            .iter()
+            .map(|g| {
+                let detail = match super::super::verdict::explain(r, g) {
+                    Some(why) => format!("{} — {why}", g.detail),
+                    None => g.detail.clone(),
+                };
+                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
+            })
+            .collect();
+        markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
     }
     Ok(())
 }
