@@ -236,12 +236,15 @@ mod tests {
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
             "|  | place-order | PutItem | 18,000 | 1 WCU | 0 → 0 | 5 ms | 8 ms | — |",
             "- ⚠ pending-orders reads 4,000 items per call to return 10",
-            "| ✘ | the warehouse never scans | pending-orders ran 360 Scans |",
             "- Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.",
         ];
         for line in expected {
             assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
         }
+        // A failed goal's result says what it means.
+        let failed =
+            "| ✘ | the warehouse never scans | pending-orders ran 360 Scans — the pattern runs a Scan";
+        assert!(md.lines().any(|l| l.starts_with(failed)), "missing {failed:?} in\n{md}");
         // Every row of a table has as many cells as its header (escaped pipes are not borders).
         let borders = |line: &str| line.replace("\\|", "").matches('|').count();
         let mut header = None;
