@@ -8,6 +8,7 @@ mod json;
 mod markdown;
 pub mod run;
 mod text;
+pub mod verdict;
 
 use std::io::{self, Write};
 

@@ -137,9 +137,9 @@ fn leaderboard_naive_piles_every_update_on_one_index_partition() {
 
 #[test]
 fn practice_chat_starts_unbounded_and_scanning() {
+    // The one-hour replay passes no partition limit, so the plan warns only about the Scan.
     let naive = plan("practice-chat", "naive");
-    assert!(has(&naive, WarningCode::UnboundedPartition, "table CH#{channel_id}"), "{:?}", warnings(&naive));
-    assert!(has(&naive, WarningCode::Scan, "my-conversations"), "{:?}", warnings(&naive));
+    assert_eq!(warnings(&naive), [(WarningCode::Scan, "my-conversations")]);
     assert_eq!(warnings(&plan("practice-chat", "recommended")), []);
 }
 
@@ -217,8 +217,12 @@ fn judged(scenario: &Scenario, plan: &Plan, check: &GoalCheck) -> Option<bool> {
     match check {
         GoalCheck::NoScan(name) => Some(pattern(plan, name).operation != Some(Operation::Scan)),
         GoalCheck::MaxFanout(name, n) => Some(pattern(plan, name).fanout <= *n),
+        // The goal grades item writes per base write, the base item included (1 = no extra).
+        // A replay averages over its writes: weight each write pattern by its mean rate.
         GoalCheck::MaxIndexWriteAmplification(x) => {
-            Some(plan.patterns.iter().filter_map(|p| p.write_amplification).all(|a| a <= *x + 1e-9))
+            let writes = plan.patterns.iter().filter_map(|p| p.write_amplification.map(|a| (p.mean_rate, a)));
+            let (rate, items) = writes.fold((0.0, 0.0), |(r, i), (rate, a)| (r + rate, i + rate * (1.0 + a)));
+            Some(rate == 0.0 || items / rate <= *x + 1e-9)
         }
         GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_) => {
             Some(!warned(&[WarningCode::UnboundedPartition, WarningCode::LargePartition]))
@@ -240,7 +244,13 @@ fn naive_fails_a_goal_the_plan_can_judge_and_recommended_passes_them_all() {
             s.goals.iter().map(|g| (g.name.clone(), judged(s, &plan, &g.check))).collect()
         };
         let naive = verdicts("naive");
-        assert!(naive.iter().any(|(_, v)| *v == Some(false)), "{name}/naive passes every goal: {naive:?}");
+        // The plan prices a copy by the average number of holders, not a celebrity's tens of
+        // thousands: social-feed's naive fails only in a replay (src/engine/sim/tests/scenarios.rs).
+        let replay_only = *name == "social-feed";
+        assert!(
+            replay_only || naive.iter().any(|(_, v)| *v == Some(false)),
+            "{name}/naive passes every goal: {naive:?}"
+        );
         let recommended = verdicts("recommended");
         assert!(recommended.iter().all(|(_, v)| *v != Some(false)), "{name}/recommended: {recommended:?}");
     }
@@ -338,4 +348,64 @@ fn the_number_reader_reads_numbers() {
     for (text, expected) in cases {
         assert_eq!(numbers(text), expected, "{text}");
     }
+}
+
+/// A replay short enough for a debug build, per practice problem: the solution must pass every
+/// goal and the starting point fail one, with the line that says what the failure means.
+const PRACTICE_RUNS: &[(&str, &str)] = &[
+    ("practice-chat", "10m"),
+    ("practice-search", "10m"),
+    ("practice-top-customers", "3m"),
+    ("practice-social", "2m"),
+    ("practice-sensor", "4h"),
+];
+
+#[test]
+fn a_practice_solution_passes_its_goals_and_the_starting_point_is_told_why_it_fails() {
+    for (name, duration) in PRACTICE_RUNS {
+        let solution =
+            keyheat(&["run", name, "--variant", "recommended", "--duration", duration, "--fail-on-goals"]);
+        let text = String::from_utf8_lossy(&solution.stdout).into_owned();
+        assert_eq!(
+            solution.status.code(),
+            Some(0),
+            "{name}: {text}{}",
+            String::from_utf8_lossy(&solution.stderr)
+        );
+        assert!(!text.contains('✘'), "{name}: {text}");
+        let start = keyheat(&["run", name, "--duration", duration, "--fail-on-goals"]);
+        assert_eq!(start.status.code(), Some(3), "{name}");
+        let text = String::from_utf8_lossy(&start.stdout).into_owned();
+        let goals = text.split("\nGoals: ").nth(1).expect("a goals section");
+        // Every ✘ is followed (after its measured detail) by a line saying what it means.
+        let failed = goals.matches("  ✘ ").count();
+        assert!(failed >= 1, "{name}: {text}");
+        assert_eq!(goals.matches("    → ").count(), failed, "{name}: {goals}");
+    }
+}
+
+#[test]
+fn practice_answers_get_the_verdict_their_mistake_deserves() {
+    // The scanning starting points are told that no key serves the pattern.
+    for (name, duration) in [("practice-chat", "10m"), ("practice-social", "2m")] {
+        let text =
+            String::from_utf8_lossy(&keyheat(&["run", name, "--duration", duration]).stdout).into_owned();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("→ the pattern runs a Scan: no key serves it"), "{name}: {text}");
+    }
+    // The index on the message text: an index nothing reads.
+    let text = String::from_utf8_lossy(&keyheat(&["run", "practice-search", "--duration", "10m"]).stdout)
+        .into_owned();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("2 item writes per base write") && flat.contains("drop an index nothing reads"),
+        "{text}"
+    );
+    // And `check` says that no key serves a word search, and what does.
+    let check = String::from_utf8_lossy(&keyheat(&["check", "practice-search"]).stdout).into_owned();
+    let flat = check.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("search — unserved") && flat.contains("search index fed by the same writes"),
+        "{check}"
+    );
 }

@@ -88,19 +88,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     markdown_indexes(out, r)?;
     markdown_patterns(out, r)?;
-    writeln!(out, "## Goals")?;
-    writeln!(out)?;
-    if r.goals.is_empty() {
-        writeln!(out, "None in this scenario.")?;
-        writeln!(out)?;
-    } else {
-        let rows: Vec<Vec<String>> = r
-            .goals
-            .iter()
-            .map(|g| vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), g.detail.clone()])
-            .collect();
-        markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
-    }
+    markdown_goals(out, r)?;
     if !r.notes.is_empty() {
         writeln!(out, "## Notes")?;
         writeln!(out)?;
@@ -206,6 +194,30 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     Ok(())
 }
 
+/// The goals table; a failed goal's result says what it means (`verdict::explain`).
+fn markdown_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "## Goals")?;
+    writeln!(out)?;
+    if r.goals.is_empty() {
+        writeln!(out, "None in this scenario.")?;
+        writeln!(out)?;
+    } else {
+        let rows: Vec<Vec<String>> = r
+            .goals
+            .iter()
+            .map(|g| {
+                let detail = match super::super::verdict::explain(r, g) {
+                    Some(why) => format!("{} — {why}", g.detail),
+                    None => g.detail.clone(),
+                };
+                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
+            })
+            .collect();
+        markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,12 +236,15 @@ mod tests {
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
             "|  | place-order | PutItem | 18,000 | 1 WCU | 0 → 0 | 5 ms | 8 ms | — |",
             "- ⚠ pending-orders reads 4,000 items per call to return 10",
-            "| ✘ | the warehouse never scans | pending-orders ran 360 Scans |",
             "- Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.",
         ];
         for line in expected {
             assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
         }
+        // A failed goal's result says what it means.
+        let failed =
+            "| ✘ | the warehouse never scans | pending-orders ran 360 Scans — the pattern runs a Scan";
+        assert!(md.lines().any(|l| l.starts_with(failed)), "missing {failed:?} in\n{md}");
         // Every row of a table has as many cells as its header (escaped pipes are not borders).
         let borders = |line: &str| line.replace("\\|", "").matches('|').count();
         let mut header = None;

@@ -248,6 +248,9 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     for g in &r.goals {
         item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
         paragraph(out, 4, &g.detail)?;
+        if let Some(why) = super::super::verdict::explain(r, g) {
+            item(out, 4, "→", &why)?;
+        }
     }
     Ok(())
 }

@@ -1,0 +1,111 @@
+//! What a failed goal means and where to look next: one line under each ✘ in `keyheat run`'s text
+//! and Markdown reports, so a learner (or a graded practice answer) is told not only that a goal
+//! failed but what the number says about the key design and which kind of change fixes it.
+//!
+//! The line is read from the graded result alone (its unit says which kind of goal it is, its
+//! detail what was measured) plus the pattern reports, so it works for any scenario file.
+
+use crate::engine::goals::GoalUnit;
+use crate::engine::sim::report::{GoalResult, RunReport};
+
+/// One line for a failed goal: what the measurement means and the kind of fix; `None` when it
+/// passed.
+pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
+    if goal.passed {
+        return None;
+    }
+    let line = match goal.unit {
+        GoalUnit::Bytes | GoalUnit::Items => {
+            "a partition key with no time bucket (or too coarse a one) keeps collecting items: \
+             put a time bucket in the partition key, small enough for the busiest key"
+                .to_owned()
+        }
+        GoalUnit::Ratio => {
+            "one partition got more than it serves (1,000 WCU or 3,000 RCU a second; a throttled \
+             index throttles its table's writes): spread the hot key — write shards, a hash of an \
+             id in the key, or no copy per follower"
+                .to_owned()
+        }
+        GoalUnit::Count if goal.detail.starts_with("nothing serves") => {
+            "no key or index finds these items: give the pattern a key whose partition key it \
+             knows — or, for a question no key can answer (a word inside a text), a different \
+             store fed by the same writes"
+                .to_owned()
+        }
+        GoalUnit::Count => {
+            "the pattern runs a Scan: no key serves it, so every call reads the whole table and \
+             costs more as the table grows — add an index (or sort key) keyed by what the \
+             pattern is given"
+                .to_owned()
+        }
+        GoalUnit::Requests => {
+            "one call asks too many partitions: fewer, larger time buckets or fewer shards".to_owned()
+        }
+        GoalUnit::Factor => {
+            "each write also writes index entries, copies or aggregates: drop an index nothing \
+             reads, keep indexed attributes stable, or pull instead of copying to every reader"
+                .to_owned()
+        }
+        GoalUnit::Milliseconds => slow(report, goal),
+        GoalUnit::Usd => "the design costs more than the budget: look for Scans, write amplification and \
+             over-large items"
+            .to_owned(),
+    };
+    Some(line)
+}
+
+/// Why a pattern missed its latency target, from what its report shows.
+fn slow(report: &RunReport, goal: &GoalResult) -> String {
+    let pattern = report.patterns.iter().find(|p| goal.detail.starts_with(&format!("{} ", p.name)));
+    match pattern {
+        Some(p) if p.operation.as_deref() == Some("Scan") => {
+            "slow because it scans: every call pages through the whole table".to_owned()
+        }
+        Some(p) if p.throttled > 0 || p.retries > 0 => {
+            "slow because its requests were throttled and retried with backoff: fix the hot \
+             partition first"
+                .to_owned()
+        }
+        Some(p) if p.avg_pages > 1.5 => {
+            "slow because each call reads several 1 MB pages: read less per call (a narrower \
+             range, a smaller partition)"
+                .to_owned()
+        }
+        _ => "the modelled latency is above the target: see the pattern's row above".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing;
+
+    #[test]
+    fn a_failed_goal_gets_a_line_and_a_passed_one_none() {
+        let report = testing::report();
+        let goal = |unit, detail: &str, passed| GoalResult {
+            name: "g".to_owned(),
+            passed,
+            value: 1.0,
+            target: 0.0,
+            unit,
+            detail: detail.to_owned(),
+        };
+        assert_eq!(explain(&report, &goal(GoalUnit::Count, "x ran 3 Scans", true)), None);
+        let cases = [
+            (GoalUnit::Count, "search ran 3 Scans", "runs a Scan"),
+            (GoalUnit::Count, "nothing serves search: no key or index finds its items", "a different store"),
+            (GoalUnit::Bytes, "largest partition 1 GB", "time bucket"),
+            (GoalUnit::Items, "largest partition 200,000 items", "time bucket"),
+            (GoalUnit::Ratio, "5 of 9 requests throttled", "spread the hot key"),
+            (GoalUnit::Requests, "recent (Query ×9)", "fewer, larger time buckets"),
+            (GoalUnit::Factor, "3 item writes per base write", "drop an index"),
+            (GoalUnit::Usd, "projected monthly cost", "budget"),
+            (GoalUnit::Milliseconds, "nobody p99 9 ms", "above the target"),
+        ];
+        for (unit, detail, part) in cases {
+            let line = explain(&report, &goal(unit, detail, false)).expect("a failed goal is explained");
+            assert!(line.contains(part), "{unit:?}: {line}");
+        }
+    }
+}
