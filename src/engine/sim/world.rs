@@ -6,7 +6,7 @@
 //! as CQL has it, each with the indexes over that entity.
 
 use crate::engine::model::{
-    self, Action, AttrType, Engine, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant,
+    self, Action, AttrType, Engine, Generator, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
@@ -383,7 +383,7 @@ fn compile_pattern(
         scenario.entities.iter().position(|x| x.name == p.entity).expect("the loader checked entity names");
     let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
     let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
-    let equals: Vec<(usize, Val)> = p
+    let mut equals: Vec<(usize, Val)> = p
         .equals
         .iter()
         .filter_map(|(a, v)| {
@@ -391,6 +391,16 @@ fn compile_pattern(
             Some((i, constant(&mut entities[e].attrs[i], v)))
         })
         .collect();
+    // An attribute every item holds the same text in (`Text("season-12")`) is known to every
+    // caller, as the planner assumes (`planner::read::with_constants`): a Query under a constant
+    // index key asks for that key.
+    for attribute in &scenario.entities[e].attributes {
+        let Generator::Text(text) = &attribute.generator else { continue };
+        let Some(i) = find(entities, &attribute.name) else { continue };
+        if !givens.contains(&i) && !equals.iter().any(|&(a, _)| a == i) {
+            equals.push((i, constant(&mut entities[e].attrs[i], text)));
+        }
+    }
     let sets = p.sets.iter().filter_map(|s| find(entities, s)).collect();
     let aggregates = variant
         .aggregates

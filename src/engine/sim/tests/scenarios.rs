@@ -251,6 +251,12 @@ fn leaderboard_one_index_key_throttles_the_table_and_16_shards_do_not() {
     // A score in the index key: every update is a delete and a put of the entry.
     let updates = pattern(&fixed, "finish-game").calls;
     assert_eq!(fixed.indexes[0].entry_writes, 2 * updates);
+    // The top 10 under the constant key (`{board}` is the same text on every player) is one
+    // Query; over 16 shards it is 16, each really read.
+    for (report, fanout) in [(&naive, 1.0), (&fixed, 16.0)] {
+        let top = pattern(report, "top-10");
+        assert!(top.calls > 0 && (top.avg_fanout - fanout).abs() < 1e-9 && top.rcu > 0.0, "{top:?}");
+    }
 }
 
 #[test]
