@@ -177,19 +177,34 @@ fn figures(report: &RunReport) -> Vec<Figure> {
         unit: unit.to_owned(),
         lower_is_better,
     };
-    vec![
+    let mut figures = vec![
         figure(&format!("goals met (of {})", report.goals.len()), passed as f64, "", false),
         figure("largest partition", p.max_bytes as f64, "bytes", true),
         figure("most items in a partition", p.max_items as f64, "items", true),
-        figure("hottest partition", p.peak_wcu_per_s.max(p.peak_rcu_per_s), "units/s", true),
-        figure("throttled requests", t.throttled_ops as f64, "", true),
-        figure("calls served by a Scan", scans as f64, "", true),
-        figure("slowest pattern p99", slowest, "ms", true),
-        figure("read units", t.rcu, "RCU", true),
-        figure("write units", t.wcu, "WCU", true),
-        figure("write amplification", t.write_amplification, "×", true),
-        figure("monthly cost", t.monthly_cost_usd, "usd", true),
-    ]
+    ];
+    if report.engine == "cassandra" {
+        // No capacity units, throttling or price list: load is counted in operations.
+        figures.extend([
+            figure("hottest partition", p.peak_wcu_per_s.max(p.peak_rcu_per_s), "ops/s", true),
+            figure("calls served by a Scan", scans as f64, "", true),
+            figure("slowest pattern p99", slowest, "ms", true),
+            figure("reads", t.reads as f64, "", true),
+            figure("writes", t.writes as f64, "", true),
+            figure("write amplification", t.write_amplification, "×", true),
+        ]);
+    } else {
+        figures.extend([
+            figure("hottest partition", p.peak_wcu_per_s.max(p.peak_rcu_per_s), "units/s", true),
+            figure("throttled requests", t.throttled_ops as f64, "", true),
+            figure("calls served by a Scan", scans as f64, "", true),
+            figure("slowest pattern p99", slowest, "ms", true),
+            figure("read units", t.rcu, "RCU", true),
+            figure("write units", t.wcu, "WCU", true),
+            figure("write amplification", t.write_amplification, "×", true),
+            figure("monthly cost", t.monthly_cost_usd, "usd", true),
+        ]);
+    }
+    figures
 }
 
 #[cfg(test)]
@@ -239,5 +254,26 @@ mod tests {
         assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "time runs forward: {points:?}");
         let throttled = view.figures.iter().find(|f| f.name == "throttled requests").expect("a figure");
         assert!(throttled.value > 0.0);
+    }
+
+    #[test]
+    fn cassandra_figures_count_operations_not_capacity_units() {
+        let loaded = scenario::load("sensors").expect("bundled");
+        let variant = loaded.variant(Some("naive")).expect("sensors has naive");
+        let options = crate::engine::sim::RunOptions {
+            seed: None,
+            duration: Some(crate::engine::time::SimDuration::from_secs(3600)),
+        };
+        let mut sim = Simulation::new(&loaded.scenario, variant, &options).expect("sensors runs");
+        while sim.step() {}
+        let view = build(&sim, &loaded.scenario, variant, &request());
+        let names: Vec<&str> = view.figures.iter().map(|f| f.name.as_str()).collect();
+        for absent in ["read units", "write units", "throttled requests", "monthly cost"] {
+            assert!(!names.contains(&absent), "{absent} in {names:?}");
+        }
+        let writes = view.figures.iter().find(|f| f.name == "writes").expect("writes are counted");
+        assert!(writes.value > 0.0, "{writes:?}");
+        let hottest = view.figures.iter().find(|f| f.name == "hottest partition").expect("a figure");
+        assert_eq!(hottest.unit, "ops/s");
     }
 }
