@@ -137,24 +137,26 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
     );
 
     // The picker, sensors first and selected.
-    let screen = t.wait_for("keyheat — pick a scenario");
-    assert!(screen.contains("▶ sensors"), "{screen}");
+    t.wait("the picker with sensors selected", Duration::from_secs(30), |s| {
+        s.contains("keyheat — pick a scenario") && s.contains("▶ sensors")
+    });
     t.keys(&["Enter"]);
-    let screen = t.wait("the workbench's panels", Duration::from_secs(30), |s| {
+    t.wait("the workbench's panels, paused at the start of naive", Duration::from_secs(30), |s| {
         ["Schema", "Access patterns", "Heatmap", "Partition sizes", "Indexes", "Goals"]
             .iter()
             .all(|p| s.contains(p))
+            && s.contains("⏸ 2025-01-01 00:00:00")
+            && s.contains("variant naive")
     });
-    assert!(screen.contains("⏸ 2025-01-01 00:00:00"), "paused at the start:\n{screen}");
-    assert!(screen.contains("variant naive"), "{screen}");
     assert_eq!(t.format("#{alternate_on}"), "1", "the UI draws on the alternate screen");
 
     // Play: the clock moves.
     t.keys(&["Space"]);
-    let screen = t.wait("the clock to move", Duration::from_secs(30), |s| {
-        s.contains("▶ 2025-") && !clock(s).contains("2025-01-01 00:00:00")
+    t.wait("the clock to move", Duration::from_secs(30), |s| {
+        s.contains("▶ 2025-")
+            && !clock(s).contains("2025-01-01 00:00:00")
+            && s.contains("record-reading ✔ PutItem")
     });
-    assert!(screen.contains("record-reading ✔ PutItem"), "{screen}");
 
     // Edit the readings' partition key: line 6 is `"Reading": (pk: "{sensor_id}", sk: …`;
     // the cursor goes just after `{sensor_id}` and a day bucket is typed there.
@@ -187,24 +189,34 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
     t.keys(&["C-s"]);
     t.wait_for("applied: the replay restarted");
     t.keys(&["Escape"]);
-    let screen = t.wait("the schema panel to show the new key", Duration::from_secs(30), |s| {
-        s.contains("((sensor_id,") && s.contains("reading_time_bucket), reading_time)")
-    });
-    assert!(screen.contains("last-24h ✔ Query fan-out ×2"), "the dashboard now asks two days:\n{screen}");
+    // A capture can land while a frame is still being written: each step waits for everything
+    // it checks rather than for one line of it.
+    t.wait(
+        "the schema panel to show the new key and the dashboard to ask two days",
+        Duration::from_secs(30),
+        |s| {
+            s.contains("((sensor_id,")
+                && s.contains("reading_time_bucket), reading_time)")
+                && s.contains("last-24h ✔ Query fan-out ×2")
+        },
+    );
 
     // Compare: the edited run beside the run before the edit, same seed, same moment.
     t.keys(&["c"]);
-    let screen = t.wait_for("Figures: now vs before");
-    for heading in
-        ["Heatmap — now: naive (edited)", "Heatmap — before: naive", "goals met", "largest partition"]
-    {
-        assert!(screen.contains(heading), "{heading} missing from the compare view:\n{screen}");
-    }
+    let headings = [
+        "Figures: now vs before",
+        "Heatmap — now: naive (edited)",
+        "Heatmap — before: naive",
+        "goals met",
+        "largest partition",
+    ];
+    t.wait("the compare view", Duration::from_secs(30), |s| headings.iter().all(|h| s.contains(h)));
 
     // Help, generated from the key table; then back.
     t.keys(&["?"]);
-    let screen = t.wait_for("show or hide this help");
-    assert!(screen.contains("play / pause the replay"), "{screen}");
+    t.wait("the help overlay", Duration::from_secs(30), |s| {
+        s.contains("show or hide this help") && s.contains("play / pause the replay")
+    });
     t.keys(&["?"]);
     t.wait("help to close", Duration::from_secs(10), |s| !s.contains("show or hide this help"));
 

@@ -1,13 +1,16 @@
 //! How the planner writes numbers in messages: thousands separators, binary byte units (as
 //! DynamoDB's limits are stated), percentages and spans of time. Deterministic: no locale.
 
-/// `10,512,000`; one decimal below 100 and when not whole (`3.3`, `0.33`).
+/// `10,512,000`; one decimal below 100 and when not whole (`3.3`); below 1, two significant
+/// digits (`0.33`, `0.0012`), so a small rate never reads as 0.
 pub fn count(x: f64) -> String {
     if !x.is_finite() {
         return "∞".to_owned();
     }
     if x.abs() < 1.0 && x != 0.0 {
-        return trim(format!("{x:.2}"));
+        // Decimals for two significant digits: 0.33 needs 2, 0.0012 needs 4 (at most 12).
+        let digits = floor_u64(-x.abs().log10()).min(10) as usize + 2;
+        return trim(format!("{x:.digits$}"));
     }
     if x.abs() < 100.0 && x.fract().abs() > 1e-9 {
         return trim(format!("{x:.1}"));
@@ -124,6 +127,10 @@ mod tests {
     fn formats_numbers_for_messages() {
         let counts =
             [(10_512_000.0, "10,512,000"), (3.33, "3.3"), (0.333, "0.33"), (100.4, "100"), (0.0, "0")];
+        let small = [(0.001, "0.001"), (0.00123, "0.0012"), (0.05, "0.05"), (0.999, "1"), (-0.004, "-0.004")];
+        for (x, text) in small {
+            assert_eq!(count(x), text, "{x}");
+        }
         for (x, text) in counts {
             assert_eq!(count(x), text, "{x}");
         }

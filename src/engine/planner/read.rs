@@ -348,11 +348,18 @@ fn describe(
         );
     }
     if p.order == Order::Desc && sort.ordered {
-        text.push_str(if est.cql {
-            ", newest first (ORDER BY … DESC)"
-        } else {
-            ", newest first (ScanIndexForward = false)"
+        // "Newest" only when the order is over a time; a score or a name runs highest first.
+        let by_time = p.range.as_ref().is_some_and(|r| {
+            est.scenario
+                .entities
+                .iter()
+                .find(|e| e.name == p.entity)
+                .and_then(|e| e.attribute(&r.attribute))
+                .is_some_and(|a| a.ty == crate::engine::model::AttrType::Time)
         });
+        let first = if by_time { "newest first" } else { "highest first" };
+        let clause = if est.cql { "ORDER BY … DESC" } else { "ScanIndexForward = false" };
+        let _ = write!(text, ", {first} ({clause})");
     }
     if p.range.is_some() && !sort.ordered && p.limit.is_some() {
         text.push_str(", unordered by the range attribute: the limit applies only after reading every match");

@@ -66,20 +66,23 @@ pub fn cassandra_partition_ms(bytes: u64) -> f64 {
     CASSANDRA_MS_PER_10MB * bytes as f64 / 10_000_000.0
 }
 
-/// The notes a report prints about this model.
-pub fn notes() -> Vec<String> {
-    vec![
+/// The notes a report prints about this model: the throttling retries for DynamoDB, the
+/// partition-size penalty for Cassandra (which never throttles).
+pub fn notes(cassandra: bool) -> Vec<String> {
+    let mut notes = vec![format!(
+        "Latencies are modelled, not measured: {GET_MS} ms per GetItem or write, {QUERY_MS} ms per Query, Scan or BatchGetItem page, plus {PER_4KB_MS} ms per 4 KB read; pages of one request follow each other; fan-out requests run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
+    )];
+    notes.push(if cassandra {
         format!(
-            "Latencies are modelled, not measured: {GET_MS} ms per GetItem or write, {QUERY_MS} ms per Query, Scan or BatchGetItem page, plus {PER_4KB_MS} ms per 4 KB read; pages of one request follow each other; fan-out requests run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
-        ),
+            "Cassandra profile: no capacity units and no throttling; a read also pays {CASSANDRA_MS_PER_10MB} ms per 10 MB of the partition it reads (large partitions make reads slow)."
+        )
+    } else {
         format!(
             "Throttled requests are retried by the simulated client as the AWS SDKs do for DynamoDB: {BACKOFF_BASE_MS} ms doubling per retry (capped at {} s), at most {MAX_RETRIES} retries, no jitter; the waits count in the latency and a request that runs out of retries fails (a failed write never lands).",
             BACKOFF_CAP_MS / 1000
-        ),
-        format!(
-            "Cassandra profile: no capacity units and no throttling; a read also pays {CASSANDRA_MS_PER_10MB} ms per 10 MB of the partition it reads (large partitions make reads slow)."
-        ),
-    ]
+        )
+    });
+    notes
 }
 
 #[cfg(test)]

@@ -286,9 +286,9 @@ impl Simulation {
     }
 
     fn notes(&self) -> Vec<String> {
-        let mut notes = latency::notes();
+        let mut notes = latency::notes(self.world.engine == Engine::Cassandra);
         notes.push(match self.world.engine {
-            Engine::DynamoDb => "DynamoDB metering: 3,000 RCU/s and 1,000 WCU/s per physical partition with 300 s of burst; on-demand tables start at 4 partitions and serve twice their previous peak (2,000 WRU/s, 6,000 RRU/s for a new table), a new peak counting after 30 minutes; reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
+            Engine::DynamoDb => "DynamoDB metering: 3,000 RCU/s and 1,000 WCU/s per physical partition with 300 s of burst; on-demand tables start at 4 partitions and serve twice their previous peak (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so it serves 4,000 WRU/s and 12,000 RRU/s), a new peak counting after 30 minutes; reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
             Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
         });
         notes.push(format!(

@@ -138,6 +138,18 @@ impl ConsumedCapacity {
         });
     }
 
+    /// Adds `read` units to `target`, shared among the partitions read in proportion to their
+    /// bytes. The target gets exactly `read` (a 1 MB page is 128.5 RCU, not the float sum of its
+    /// shares); the partitions' shares are for placing the load.
+    pub(crate) fn charge_shared(&mut self, target: Target, bytes: &[(&PartitionId, u64)], read: f64) {
+        let total: u64 = bytes.iter().map(|(_, b)| b).sum();
+        let before = self.units_mut(target).read;
+        for (partition, b) in bytes {
+            self.charge(target, partition, read * (*b as f64) / (total.max(1) as f64), 0.0);
+        }
+        self.units_mut(target).read = before + read;
+    }
+
     /// Adds units to `target` without naming a partition (a Scan of an empty table).
     pub(crate) fn charge_unplaced(&mut self, target: Target, read: f64) {
         self.units_mut(target).read += read;
@@ -186,5 +198,19 @@ mod tests {
         assert_eq!(consumed.write_units(), 5.0);
         assert_eq!(consumed.partitions.len(), 3);
         assert_eq!(consumed.partitions[0].write, 3.0);
+    }
+
+    #[test]
+    fn a_shared_charge_totals_exactly_what_was_rounded() {
+        // 128.5 RCU shared by 3,000 / 7,000 / 3,000 / 1,000 bytes: the float sum of the shares is
+        // 128.49999999999997; the request reports 128.5, as DynamoDB does.
+        let ids: Vec<PartitionId> =
+            ["a", "b", "c", "d"].iter().map(|k| PartitionId::new(KeyValue::S((*k).into()))).collect();
+        let bytes: Vec<(&PartitionId, u64)> = ids.iter().zip([3000, 7000, 3000, 1000]).collect();
+        let mut consumed = ConsumedCapacity::new(0, 0);
+        consumed.charge_shared(Target::Table, &bytes, 128.5);
+        assert_eq!(consumed.total(), 128.5);
+        assert_eq!(consumed.partitions.len(), 4);
+        assert_eq!(consumed.partitions[1].read, 128.5 * 7.0 / 14.0);
     }
 }

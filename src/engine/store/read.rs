@@ -458,9 +458,7 @@ impl<'a> Page<'a> {
                 None => self.consumed.charge_unplaced(target, units),
             }
         } else {
-            for (pid, bytes) in &self.bytes {
-                self.consumed.charge(target, pid, units * (*bytes as f64) / (total as f64), 0.0);
-            }
+            self.consumed.charge_shared(target, &self.bytes, units);
         }
         let last_evaluated_key = self.last.map(|s| self.table.last_key(self.source, &s.item));
         QueryOutput {
