@@ -225,15 +225,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_run_fills_every_panel() {
-        let loaded = scenario::load("counters").expect("bundled");
-        let variant = loaded.variant(Some("naive")).expect("counters has naive");
+    /// A bundled scenario's naive variant, cut to `secs` of simulated time, ready to step.
+    fn naive(name: &str, secs: u64) -> (scenario::Loaded, Simulation) {
+        let loaded = scenario::load(name).expect("bundled");
+        let variant = loaded.variant(Some("naive")).expect("every bundled scenario has naive");
         let options = crate::engine::sim::RunOptions {
             seed: None,
-            duration: Some(crate::engine::time::SimDuration::from_secs(20)),
+            duration: Some(crate::engine::time::SimDuration::from_secs(secs)),
         };
-        let mut sim = Simulation::new(&loaded.scenario, variant, &options).expect("counters runs");
+        let sim = Simulation::new(&loaded.scenario, variant, &options).expect("the scenario runs");
+        (loaded, sim)
+    }
+
+    #[test]
+    fn a_run_fills_every_panel() {
+        let (loaded, mut sim) = naive("counters", 20);
+        let variant = loaded.variant(Some("naive")).expect("counters has naive");
         // Before a registry tick closes there is nothing to draw in the heatmap yet.
         let empty = build(&sim, &loaded.scenario, variant, &request());
         assert!(empty.heatmap.is_none());
@@ -258,13 +265,8 @@ mod tests {
 
     #[test]
     fn cassandra_figures_count_operations_not_capacity_units() {
-        let loaded = scenario::load("sensors").expect("bundled");
+        let (loaded, mut sim) = naive("sensors", 3600);
         let variant = loaded.variant(Some("naive")).expect("sensors has naive");
-        let options = crate::engine::sim::RunOptions {
-            seed: None,
-            duration: Some(crate::engine::time::SimDuration::from_secs(3600)),
-        };
-        let mut sim = Simulation::new(&loaded.scenario, variant, &options).expect("sensors runs");
         while sim.step() {}
         let view = build(&sim, &loaded.scenario, variant, &request());
         let names: Vec<&str> = view.figures.iter().map(|f| f.name.as_str()).collect();
