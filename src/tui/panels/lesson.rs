@@ -18,6 +18,8 @@ pub fn lesson_lines(scenario: &Scenario) -> Vec<String> {
     }
     if let Some(p) = &scenario.practice {
         lines.push(format!("Practice: {}", p.prompt));
+        // Hints are there to read; only the solution stays out of sight (`v` skips it).
+        lines.extend(p.hints.iter().enumerate().map(|(i, hint)| format!("Hint {}: {hint}", i + 1)));
     }
     if lines.is_empty() {
         lines.push(scenario.story.clone());
@@ -83,5 +85,20 @@ mod tests {
             let lines: Vec<String> = lines.iter().map(|s| (*s).to_owned()).collect();
             assert_eq!(wrapped_height(&lines, width), want, "{lines:?} at {width}");
         }
+    }
+
+    #[test]
+    fn a_practice_problem_shows_its_prompt_and_every_hint_but_not_its_solution() {
+        let loaded = crate::scenario::load("practice-search").expect("bundled");
+        let practice = loaded.scenario.practice.as_ref().expect("a practice problem");
+        let lines = lesson_lines(&loaded.scenario);
+        assert!(lines.iter().any(|l| l == &format!("Practice: {}", practice.prompt)), "{lines:?}");
+        assert!(!practice.hints.is_empty());
+        for (i, hint) in practice.hints.iter().enumerate() {
+            assert!(lines.contains(&format!("Hint {}: {hint}", i + 1)), "{lines:?}");
+        }
+        let solution =
+            loaded.scenario.variants.iter().find(|v| v.name == practice.solution).expect("solution");
+        assert!(lines.iter().all(|l| !l.contains(&solution.description)), "{lines:?}");
     }
 }
