@@ -20,7 +20,12 @@ pub enum Forecast {
     In(f64),
     /// Not growing (or too few points to tell).
     Flat,
+    /// Growing, but so slowly it would take longer than [`HORIZON_SECS`]: no date worth showing.
+    Beyond,
 }
+
+/// A century of simulated time: past it a time-to-limit says nothing a designer can act on.
+pub const HORIZON_SECS: f64 = 100.0 * 365.0 * 86_400.0;
 
 /// Least-squares slope over the newer half of `points` (at least two), extrapolated to `limit`.
 pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
@@ -41,7 +46,11 @@ pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
         return Forecast::Flat;
     }
     let slope = sxy / sxx;
-    if slope > 0.0 && slope.is_finite() { Forecast::In((limit - last) / slope) } else { Forecast::Flat }
+    if !(slope > 0.0 && slope.is_finite()) {
+        return Forecast::Flat;
+    }
+    let secs = (limit - last) / slope;
+    if secs > HORIZON_SECS { Forecast::Beyond } else { Forecast::In(secs) }
 }
 
 pub struct SizesPanel<'a> {
@@ -109,6 +118,7 @@ impl SizesPanel<'_> {
             Forecast::Over => ("over the limit".to_owned(), self.theme.bad()),
             Forecast::In(secs) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
             Forecast::Flat => ("not growing".to_owned(), self.theme.ok()),
+            Forecast::Beyond => ("limit more than 100 years away".to_owned(), self.theme.ok()),
         };
         // The forecast first: in a narrow panel the line is cut at the right, and the forecast is
         // what the panel is for.
@@ -131,6 +141,10 @@ mod tests {
         assert_eq!(forecast(&growing, 900.0), Forecast::Over);
         let flat: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i), 5.0)).collect();
         assert_eq!(forecast(&flat, 100.0), Forecast::Flat);
+        // 49 bytes growing by a byte a day against 10 GB: millions of years, said as such.
+        let crawling: Vec<(f64, f64)> =
+            (0..10).map(|i| (f64::from(i) * 86_400.0, 49.0 + f64::from(i))).collect();
+        assert_eq!(forecast(&crawling, 10.0 * 1024.0 * 1024.0 * 1024.0), Forecast::Beyond);
         assert_eq!(forecast(&[], 100.0), Forecast::Flat);
         assert_eq!(forecast(&[(0.0, 1.0)], 100.0), Forecast::Flat);
         // An old burst does not count: only the newer half decides (here: shrinking).
