@@ -230,6 +230,9 @@ fn judged(scenario: &Scenario, plan: &Plan, check: &GoalCheck) -> Option<bool> {
         // Cassandra does not throttle (it slows down), and the plan checks heat only for DynamoDB.
         GoalCheck::MaxThrottledRatio(_) if scenario.engine == Engine::Cassandra => None,
         GoalCheck::MaxThrottledRatio(_) => Some(!warned(&[WarningCode::HotPartition])),
+        // An item the plan sees growing past 400 KB will refuse writes; throttled writes that
+        // run out of retries only a replay shows.
+        GoalCheck::MaxFailedWrites(_) => warned(&[WarningCode::UnboundedItem]).then_some(false),
         GoalCheck::LatencyTarget(_) | GoalCheck::MaxMonthlyCost(_) => None,
     }
 }

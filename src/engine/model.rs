@@ -286,6 +286,18 @@ impl AccessPattern {
         std::iter::once(self.entity.as_str()).chain(self.with.iter().map(String::as_str))
     }
 
+    /// The pattern as `variant` serves it: an entity read `with` this one that the variant embeds
+    /// in this one's items comes with them, so it is no longer a read of its own.
+    pub fn as_served_by(&self, variant: &Variant) -> std::borrow::Cow<'_, AccessPattern> {
+        let embedded = |w: &String| variant.embed_of(w).is_some_and(|e| e.into == self.entity);
+        if !self.with.iter().any(embedded) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut served = self.clone();
+        served.with.retain(|w| !embedded(w));
+        std::borrow::Cow::Owned(served)
+    }
+
     /// Whether the attribute's value is known to the caller (given or compared with a constant).
     pub fn knows(&self, attribute: &str) -> bool {
         self.given.iter().any(|g| g == attribute) || self.equals.iter().any(|(a, _)| a == attribute)
@@ -330,11 +342,22 @@ pub struct Variant {
     pub ttl: Option<Ttl>,
     pub copies: Vec<Copy>,
     pub aggregates: Vec<Aggregate>,
+    pub embeds: Vec<Embed>,
 }
 
 impl Variant {
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
+    }
+
+    /// How `entity` is embedded in another entity's items, if it is.
+    pub fn embed_of(&self, entity: &str) -> Option<&Embed> {
+        self.embeds.iter().find(|e| e.entity == entity)
+    }
+
+    /// Whether `entity` lives only inside its parent's items (no items of its own).
+    pub fn embedded_whole(&self, entity: &str) -> bool {
+        self.embed_of(entity).is_some_and(|e| e.keep_latest.is_none())
     }
 
     pub fn index(&self, name: &str) -> Option<&Index> {
@@ -463,6 +486,20 @@ pub enum AggregateOp {
     Sum(String),
 }
 
+/// Embedding: each `entity` item written is appended to a list attribute (`as_name`) of the
+/// `into` item it refers to through `by` (the parent's id), so that reading the parent reads its
+/// children too. With `keep_latest: None` the children live only there and the parent grows
+/// with every one until it reaches DynamoDB's 400 KB item limit; with `Some(n)` (the subset
+/// pattern) the children are also items of their own and the list keeps only the newest `n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Embed {
+    pub entity: String,
+    pub into: String,
+    pub by: String,
+    pub as_name: String,
+    pub keep_latest: Option<u32>,
+}
+
 /// How long to replay and how.
 #[derive(Debug, Clone)]
 pub struct Workload {
@@ -498,6 +535,9 @@ pub enum GoalCheck {
     LatencyTarget(String),
     /// The projected monthly bill in US dollars stays at or below this.
     MaxMonthlyCost(f64),
+    /// At most this many writes never land: refused (an item past 400 KB, an item collection
+    /// past 10 GB) or throttled past the client's last retry.
+    MaxFailedWrites(u64),
 }
 
 /// A practice problem: what to design, hints, and the variant that solves it (kept out of sight

@@ -184,6 +184,7 @@ pub enum WarningCode {
     HotPartition,
     LowCardinalityIndex,
     WriteAmplification,
+    UnboundedItem,
 }
 
 impl WarningCode {
@@ -196,6 +197,7 @@ impl WarningCode {
             WarningCode::HotPartition => "hot-partition",
             WarningCode::LowCardinalityIndex => "low-cardinality-index",
             WarningCode::WriteAmplification => "write-amplification",
+            WarningCode::UnboundedItem => "unbounded-item",
         }
     }
 }

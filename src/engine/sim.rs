@@ -59,6 +59,7 @@
 //! [`Simulation::report`]. [`run`] is a loop over them.
 
 mod console;
+mod embed;
 mod exec;
 mod flush;
 mod items;
@@ -234,6 +235,7 @@ pub struct Simulation {
     /// Members each population gained by growth so far.
     grown: Vec<u64>,
     aggregates: Vec<upkeep::AggregatePlan>,
+    embeds: Vec<embed::Embedded>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
     /// Per table: the group of the table, then of each index (touch groups to run groups).
@@ -543,6 +545,7 @@ impl Simulation {
         self.current_vals(e, ordinal, &mut vals);
         let ent = &self.world.entities[e];
         let mut item = items::materialize(&ent.attrs, &vals, &self.world.pops);
+        self.embedded_lists(e, ordinal, &vals, &mut item);
         let mut placed = Placed::default();
         let size = if self.place(e, ordinal, &vals, &mut placed) { placed.size } else { 0 };
         if self.world.engine == Engine::DynamoDb {

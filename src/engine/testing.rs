@@ -34,6 +34,8 @@ pub fn report() -> RunReport {
             retries: 44,
             ttl_deletes: 0,
             collection_limit_errors: 0,
+            item_size_errors: 0,
+            largest_item_bytes: 2_048,
         },
         partitions: Partitions {
             logical: 5_000,
@@ -133,6 +135,7 @@ pub fn pattern(
         avg_pages: if read { 1.0 } else { 0.0 },
         scans: if operation == Some("Scan") { calls } else { 0 },
         collection_errors: 0,
+        item_size_errors: 0,
         stale_reads: 0,
     }
 }

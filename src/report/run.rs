@@ -14,6 +14,7 @@ use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PatternReport, RunReport};
+use crate::engine::value::MAX_ITEM_BYTES;
 
 /// Partitions listed by text and Markdown (JSON keeps every one the simulator listed).
 pub const TOP_PARTITIONS: usize = 10;
@@ -106,8 +107,8 @@ pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let t = &r.totals;
-    let failed = if t.failed_ops > 0 {
-        format!("; {} gave up after retries", numbers::count(t.failed_ops as f64))
+    let failed = if t.gave_up() > 0 {
+        format!("; {} gave up after retries", numbers::count(t.gave_up() as f64))
     } else {
         String::new()
     };
@@ -148,6 +149,13 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
         rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
     }
+    // An item a tenth of the way to the 400 KB limit is worth a line: something in it grows.
+    if !is_cassandra(&r.engine) && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64 {
+        rows.push((
+            "largest item",
+            format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
+        ));
+    }
     if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
@@ -157,6 +165,15 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             format!(
                 "{}: item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
                 numbers::count(t.collection_limit_errors as f64)
+            ),
+        ));
+    }
+    if t.item_size_errors > 0 {
+        rows.push((
+            "refused writes",
+            format!(
+                "{}: item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
+                numbers::count(t.item_size_errors as f64)
             ),
         ));
     }

@@ -32,6 +32,18 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
              store fed by the same writes"
                 .to_owned()
         }
+        GoalUnit::Count if goal.detail.contains("never landed") => {
+            if goal.detail.contains("400 KB") {
+                "an item grows with every write until DynamoDB refuses it at 400 KB: keep the \
+                 newest children in the item and the rest as items of their own (the subset \
+                 pattern), or reference them instead of embedding"
+                    .to_owned()
+            } else {
+                "writes that never land are lost data: spread the hot key so its writes are not \
+                 throttled past the client's retries"
+                    .to_owned()
+            }
+        }
         GoalUnit::Count => {
             "the pattern runs a Scan: no key serves it, so every call reads the whole table and \
              costs more as the table grows — add an index (or sort key) keyed by what the \
@@ -95,6 +107,12 @@ mod tests {
         let cases = [
             (GoalUnit::Count, "search ran 3 Scans", "runs a Scan"),
             (GoalUnit::Count, "nothing serves search: no key or index finds its items", "a different store"),
+            (GoalUnit::Count, "3,412 writes never landed (3,412 item past 400 KB) > 0", "subset pattern"),
+            (
+                GoalUnit::Count,
+                "9 writes never landed (9 throttled past the last retry) > 0",
+                "spread the hot key",
+            ),
             (GoalUnit::Bytes, "largest partition 1 GB", "time bucket"),
             (GoalUnit::Items, "largest partition 200,000 items", "time bucket"),
             (GoalUnit::Ratio, "5 of 9 requests throttled", "spread the hot key"),

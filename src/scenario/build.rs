@@ -505,6 +505,7 @@ fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal>
             })?)
         }
         file::GoalCheck::MaxPartitionItems(n) => GoalCheck::MaxPartitionItems(*n),
+        file::GoalCheck::MaxFailedWrites(n) => GoalCheck::MaxFailedWrites(*n),
         file::GoalCheck::MaxThrottledRatio(r) => {
             GoalCheck::MaxThrottledRatio(ratio(&cpath.index(0), *r, "a throttled ratio")?)
         }

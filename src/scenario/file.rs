@@ -181,6 +181,8 @@ pub struct Variant {
     pub copies: Vec<Copy>,
     #[serde(default)]
     pub aggregates: Vec<Aggregate>,
+    #[serde(default)]
+    pub embeds: Vec<Embed>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -273,6 +275,18 @@ pub struct Aggregate {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Embed {
+    pub entity: String,
+    pub into: String,
+    pub by: String,
+    #[serde(default, rename = "as")]
+    pub as_name: Option<String>,
+    #[serde(default)]
+    pub keep_latest: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
 pub enum AggregateOp {
     Count,
     Sum(String),
@@ -304,6 +318,7 @@ pub enum GoalCheck {
     MaxFanout(String, u32),
     MaxIndexWriteAmplification(f64),
     LatencyTarget(String),
+    MaxFailedWrites(u64),
     MaxMonthlyCost(f64),
 }
 

@@ -168,6 +168,73 @@ fn assert_points(cases: &[(&str, &str, &str, &str, usize)]) {
     }
 }
 
+/// MINI with an `embeds` list in its variant (and Post's keys as `post_keys`).
+fn with_embeds(post_keys: &str, embeds: &str) -> String {
+    let keys = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    assert!(MINI.contains(keys));
+    MINI.replacen(keys, &format!("{post_keys}\n        }},\n        embeds: [{embeds}],"), 1)
+}
+
+#[test]
+fn embeds_name_a_parent_by_its_id_and_a_whole_child_has_no_keys() {
+    let post_keys = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),"#;
+    let subset = r#"(entity: "Post", into: "User", by: "user_id", keep_latest: Some(5))"#;
+    let loaded = parse("mini.ron", &with_embeds(post_keys, subset)).unwrap();
+    let embed = &loaded.scenario.variants[0].embeds[0];
+    assert_eq!((embed.as_name.as_str(), embed.keep_latest), ("posts", Some(5)));
+    // (keys of Post, embeds, message contains, marker)
+    let whole = r#"(entity: "Post", into: "User", by: "user_id")"#;
+    let cases = [
+        (
+            post_keys,
+            whole,
+            "embedded whole in User (no keep_latest), so it has no items of its own",
+            r#"(pk: "USER#{user_id}", sk: "POST#"#,
+        ),
+        (
+            "",
+            whole,
+            r#"pattern "user-posts" (patterns[0]) reads Post, which variant "only" embeds whole"#,
+            "[(entity",
+        ),
+        (
+            post_keys,
+            r#"(entity: "Post", into: "User", by: "posted_at", keep_latest: Some(5))"#,
+            r#"by: "user_id""#,
+            r#""posted_at", keep"#,
+        ),
+        (
+            post_keys,
+            r#"(entity: "Post", into: "Users", by: "user_id", keep_latest: Some(5))"#,
+            r#"unknown entity "Users""#,
+            r#""Users""#,
+        ),
+        (
+            post_keys,
+            r#"(entity: "Post", into: "User", by: "user_id", keep_latest: Some(0))"#,
+            "at least 1",
+            "0))",
+        ),
+        (
+            post_keys,
+            r#"(entity: "Post", into: "User", by: "user_id", as: "name", keep_latest: Some(5))"#,
+            r#"User already has an attribute "name""#,
+            r#"(entity: "Post""#,
+        ),
+        ("", subset, "keep_latest: Some(5) keeps Post items of their own", "5))"),
+    ];
+    for (keys, embeds, message, marker) in cases {
+        let text = with_embeds(keys, embeds);
+        let error = parse("mini.ron", &text).err().unwrap_or_else(|| panic!("{embeds} loaded"));
+        let LoadError::At { line, col, message: said, .. } = &error else { panic!("{error:?}") };
+        assert!(said.contains(message), "{embeds}: {said}");
+        // The last occurrence: the embed is the file's last use of its text.
+        let at = text.rfind(marker).unwrap_or_else(|| panic!("marker {marker:?} missing"));
+        assert_eq!((*line, *col), position_of(&text, at), "{embeds}: {error}");
+    }
+}
+
 /// Values that cannot be right, and keys given twice, are errors at the offending value.
 #[test]
 fn nonsense_values_and_repeated_keys_are_errors() {

@@ -10,7 +10,9 @@ mod spread;
 use spread::value_share;
 
 use super::load::{mean_rate, typical};
-use crate::engine::model::{AccessPattern, Action, AttrType, Entity, Generator, Index, Scenario, Variant};
+use crate::engine::model::{
+    AccessPattern, Action, AttrType, Embed, Entity, Generator, Index, Scenario, Variant,
+};
 use crate::engine::number::Number;
 use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_size};
@@ -59,7 +61,37 @@ impl<'a> Estimator<'a> {
             })
             .collect();
         est.bytes = bytes;
+        for embed in &variant.embeds {
+            let list =
+                embed.as_name.len() as f64 + 3.0 + est.embedded_children(embed) * est.element_bytes(embed);
+            if let Some(bytes) = est.bytes.get_mut(&embed.into) {
+                *bytes += list;
+            }
+        }
         est
+    }
+
+    /// Bytes one child takes in its parent's list: its attributes but the one naming the parent,
+    /// as a map element of a list (AWS "Item sizes and formats": a list or map is 3 bytes plus 1
+    /// byte per element, a map element also counting its name).
+    pub fn element_bytes(&self, embed: &Embed) -> f64 {
+        let e = self.entity(&embed.entity);
+        let item = self.item(&embed.entity);
+        let fields: f64 = e
+            .attributes
+            .iter()
+            .filter(|a| a.name != embed.by)
+            .filter_map(|a| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
+            .sum();
+        1.0 + 3.0 + fields
+    }
+
+    /// Children an average parent holds at the end of the run (at most `keep_latest`). The
+    /// busiest parent holds far more: see the embedding warning.
+    pub fn embedded_children(&self, embed: &Embed) -> f64 {
+        let children = self.put_rate(&embed.entity) * self.secs;
+        let per_parent = children / self.items_total(&embed.into).max(1.0);
+        embed.keep_latest.map_or(per_parent, |n| per_parent.min(f64::from(n)))
     }
 
     /// The share of the entity's items that carry `name`: a `Sometimes` attribute's share, a

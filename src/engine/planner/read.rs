@@ -38,6 +38,9 @@ struct Candidate {
 }
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
+    let as_served = p.as_served_by(est.variant);
+    let embedded: Vec<&String> = p.with.iter().filter(|w| !as_served.with.contains(w)).collect();
+    let p = as_served.as_ref();
     let mut out = PatternPlan {
         name: p.name.clone(),
         kind: Kind::Read,
@@ -99,6 +102,16 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             out.items_read = Some(c.items_read);
             out.bytes_read = Some(c.bytes_read);
             out.fetch = c.fetch;
+            for child in &embedded {
+                if let Some(embed) = est.variant.embed_of(child) {
+                    let _ = write!(
+                        out.reason,
+                        "; its {child} items come with it, embedded in its {} list{}",
+                        embed.as_name,
+                        embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
+                    );
+                }
+            }
             if let Some(attribute) = &p.contains {
                 let _ = write!(
                     out.reason,

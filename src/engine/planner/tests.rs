@@ -420,3 +420,33 @@ fn plan_src(source: &str, variant: &str) -> Plan {
 fn codes(plan: &Plan) -> Vec<(WarningCode, &str)> {
     plan.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect()
 }
+
+/// social-feed: comments embedded whole make the post one GetItem and its comment an UpdateItem
+/// of the post, and the viral post's growth is forecast; the subset pattern keeps both writes.
+#[test]
+fn embedded_children_are_read_with_their_parent_and_written_into_it() {
+    let whole = plan_of("social-feed", "embedded-comments");
+    let read = pattern(&whole, "post-with-comments");
+    assert_eq!((read.operation, read.fanout), (Some(Operation::GetItem), 1));
+    assert!(
+        read.reason.contains("its Comment items come with it, embedded in its comments list"),
+        "{}",
+        read.reason
+    );
+    let comment = pattern(&whole, "comment-viral");
+    assert_eq!(comment.operation, Some(Operation::UpdateItem));
+    assert_eq!(comment.key_condition.as_deref(), Some("PK = :pk AND SK = :sk"));
+    assert!(comment.writes[0].target.starts_with("table (comments list)"), "{:?}", comment.writes);
+    let warning = whole.warnings.iter().find(|w| w.code == WarningCode::UnboundedItem).expect("warned");
+    // ~201 bytes a comment at 0.25/s on the viral post: ~2,000 comments, ~2.3 h (the replay: 2,025
+    // comments, 2 h 15 min).
+    assert!(warning.message.contains("0.25 children a second"), "{}", warning.message);
+    assert!(warning.message.contains("~2.3 h (within this run)"), "{}", warning.message);
+    let subset = plan_of("social-feed", "recommended");
+    let comment = pattern(&subset, "comment");
+    assert_eq!(comment.operation, Some(Operation::PutItem));
+    let targets: Vec<&str> = comment.writes.iter().map(|w| w.target.as_str()).collect();
+    assert!(targets.starts_with(&["table", "table (comments list)"]), "{targets:?}");
+    assert!(subset.warnings.iter().all(|w| w.code != WarningCode::UnboundedItem));
+    assert_eq!(pattern(&subset, "post-with-comments").operation, Some(Operation::GetItem));
+}

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
 use crate::engine::template::Template;
+use crate::engine::value::MAX_ITEM_BYTES;
 
 /// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
 const INDEX_OVERHEAD_BYTES: f64 = 100.0;
@@ -27,7 +28,53 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         hot_partitions(est, plans, &mut out);
     }
     low_cardinality(est, &mut out);
+    if !est.cql {
+        unbounded_items(est, &mut out);
+    }
     out
+}
+
+/// `unbounded-item`: a parent that embeds every child grows with each one; its busiest item
+/// reaches DynamoDB's 400 KB item limit after (400 KB - its own size) / (bytes a child × its
+/// children a second), and every later child is refused.
+fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    for embed in est.variant.embeds.iter().filter(|e| e.keep_latest.is_none()) {
+        let Some(keys) = est.variant.keys_of(&embed.into) else { continue };
+        let element = est.element_bytes(embed);
+        let mut per_s = 0.0;
+        let mut terms = Vec::new();
+        for p in est.scenario.patterns.iter().filter(|p| p.entity == embed.entity && p.action == Action::Put)
+        {
+            let share = est.spread(&embed.into, None, &keys.pk, Some(p)).hottest;
+            let calls = mean_rate(p, est.secs);
+            per_s += calls * share;
+            terms.push(format!("{} {}/s × {}", p.name, rate(calls), percent(share)));
+        }
+        if per_s <= 0.0 {
+            continue;
+        }
+        let own = est.item_bytes(&embed.into) - est.embedded_children(embed) * element;
+        let children = ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0);
+        let secs = children / per_s;
+        let within = if secs <= est.secs { "within this run" } else { "after this run ends" };
+        out.push(Warning {
+            code: WarningCode::UnboundedItem,
+            subject: embed.into.clone(),
+            message: format!(
+                "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} children a second ({}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({within}), and every later {} is refused (ValidationException). Until then each append is an update charged for the whole item (up to 400 WCU). Keep the newest in the item and the rest as items of their own (keep_latest: Some(N)), or do not embed",
+                embed.into,
+                embed.entity,
+                embed.as_name,
+                bytes(element),
+                embed.into,
+                rate(per_s),
+                terms.join(" + "),
+                count(children),
+                span(secs),
+                embed.entity,
+            ),
+        });
+    }
 }
 
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {

@@ -8,7 +8,7 @@ use super::load;
 use super::numbers;
 use super::read::label;
 use super::{ItemWrite, Kind, Operation, PatternPlan};
-use crate::engine::model::{AccessPattern, Action, Aggregate, AggregateOp, Index};
+use crate::engine::model::{AccessPattern, Action, Aggregate, AggregateOp, Embed, EntityKeys, Index};
 use crate::engine::template::Template;
 
 /// Bytes one write unit covers (AWS: 1 KB per WCU).
@@ -20,9 +20,26 @@ fn write_units(bytes: f64) -> f64 {
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let variant = est.variant;
-    let keys =
-        variant.keys_of(&p.entity).expect("the loader checked that every pattern's entity has table keys");
+    // A put of an embedded child appends it to its parent item; embedded whole, that update is
+    // the only write, and the caller knows the child's reference to its parent.
+    let embed = variant.embed_of(&p.entity).filter(|_| p.action == Action::Put);
+    let whole = embed.filter(|e| e.keep_latest.is_none());
+    let named = whole.map_or(p.entity.as_str(), |e| e.into.as_str());
+    let keys = variant.keys_of(named).expect("the loader checked that every written entity has table keys");
+    let with_parent;
+    let p_named = match whole {
+        Some(e) => {
+            with_parent = AccessPattern {
+                entity: e.into.clone(),
+                given: p.given.iter().cloned().chain([e.by.clone()]).collect(),
+                ..p.clone()
+            };
+            &with_parent
+        }
+        None => p,
+    };
     let operation = match p.action {
+        Action::Put if whole.is_some() => Operation::UpdateItem,
         Action::Put => Operation::PutItem,
         Action::Update => Operation::UpdateItem,
         Action::Delete => Operation::DeleteItem,
@@ -49,55 +66,25 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         writes: Vec::new(),
         write_amplification: None,
     };
-    if p.action != Action::Put {
-        // An update or delete names the item by its full key; the caller must be able to compute it.
-        // A constant attribute (`Text(…)`) is known to every caller.
-        let known = super::read::with_constants(est, p);
-        let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
-        match keys::reach(&known, &keys.pk, true, est.secs) {
-            Err(why) => {
-                out.served = false;
-                out.reason = format!("{why}: the application must read the item first to learn its key");
-            }
-            Ok(_) if !sk_known => {
-                let missing: Vec<&str> =
-                    keys.sk.iter().flat_map(Template::attributes).filter(|a| !known.knows(a)).collect();
-                out.served = false;
-                out.reason = format!(
-                    "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
-                    keys.sk.as_ref().map_or("", Template::source),
-                    missing.join(", ")
-                );
-            }
-            Ok(_) => {
-                let pk = keys::partition_condition(&keys.pk, &variant.table_pk, est.cql);
-                out.key_condition = Some(match (&keys.sk, &variant.table_sk) {
-                    (Some(sk), Some(name)) if !est.cql => format!("{pk} AND {name} = :sk"),
-                    (Some(sk), _) => {
-                        let columns: Vec<String> = sk
-                            .parts()
-                            .iter()
-                            .filter_map(keys::cql_column)
-                            .map(|c| format!("{c} = ?"))
-                            .collect();
-                        if columns.is_empty() { pk } else { format!("{pk} AND {}", columns.join(" AND ")) }
-                    }
-                    (None, _) => pk,
-                });
+    if p.action != Action::Put || whole.is_some() {
+        name_the_item(est, p_named, keys, &mut out);
+    }
+    if whole.is_none() {
+        let item_bytes = est.item_bytes(&p.entity);
+        out.writes.push(ItemWrite {
+            target: "table".to_owned(),
+            per_call: 1.0,
+            units_each: write_units(item_bytes),
+            why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+        });
+        for index in &variant.indexes {
+            if let Some(w) = index_write(est, p, index, &p.entity, &p.sets) {
+                out.writes.push(w);
             }
         }
     }
-    let item_bytes = est.item_bytes(&p.entity);
-    out.writes.push(ItemWrite {
-        target: "table".to_owned(),
-        per_call: 1.0,
-        units_each: write_units(item_bytes),
-        why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
-    });
-    for index in &variant.indexes {
-        if let Some(w) = index_write(est, p, index, &p.entity, &p.sets) {
-            out.writes.push(w);
-        }
+    if let Some(embed) = embed {
+        embedding(est, p, embed, &mut out.writes);
     }
     copies(est, p, &mut out.writes);
     aggregates(est, p, &mut out.writes);
@@ -110,6 +97,43 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         out.reason = reason(est, &out.writes, items);
     }
     out
+}
+
+/// An update or delete (or an append to an embedding parent) names the item by its full key;
+/// the caller must be able to compute it. A constant attribute (`Text(…)`) is known to every
+/// caller.
+fn name_the_item(est: &Estimator<'_>, p: &AccessPattern, keys: &EntityKeys, out: &mut PatternPlan) {
+    let variant = est.variant;
+    let known = super::read::with_constants(est, p);
+    let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
+    match keys::reach(&known, &keys.pk, true, est.secs) {
+        Err(why) => {
+            out.served = false;
+            out.reason = format!("{why}: the application must read the item first to learn its key");
+        }
+        Ok(_) if !sk_known => {
+            let missing: Vec<&str> =
+                keys.sk.iter().flat_map(Template::attributes).filter(|a| !known.knows(a)).collect();
+            out.served = false;
+            out.reason = format!(
+                "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
+                keys.sk.as_ref().map_or("", Template::source),
+                missing.join(", ")
+            );
+        }
+        Ok(_) => {
+            let pk = keys::partition_condition(&keys.pk, &variant.table_pk, est.cql);
+            out.key_condition = Some(match (&keys.sk, &variant.table_sk) {
+                (Some(sk), Some(name)) if !est.cql => format!("{pk} AND {name} = :sk"),
+                (Some(sk), _) => {
+                    let columns: Vec<String> =
+                        sk.parts().iter().filter_map(keys::cql_column).map(|c| format!("{c} = ?")).collect();
+                    if columns.is_empty() { pk } else { format!("{pk} AND {}", columns.join(" AND ")) }
+                }
+                (None, _) => pk,
+            });
+        }
+    }
 }
 
 /// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra).
@@ -178,6 +202,41 @@ fn index_write(
         units_each: write_units(bytes),
         why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
     })
+}
+
+/// A put of an embedded child is an UpdateItem of its parent that appends it to the list
+/// (charged, like any update, by the larger of the item before and after), plus the parent's
+/// index entries that project the list.
+fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut Vec<ItemWrite>) {
+    let bytes = est.item_bytes(&embed.into);
+    let element = est.element_bytes(embed);
+    let kept = match embed.keep_latest {
+        Some(n) => format!(", keeping the newest {n}"),
+        None => ", which grows with every one until the item reaches 400 KB".to_owned(),
+    };
+    writes.push(ItemWrite {
+        target: format!("table ({} list)", embed.as_name),
+        per_call: 1.0,
+        units_each: write_units(bytes),
+        why: format!(
+            "UpdateItem of the {} item: appends the {} (~{}) to its {} list{kept}; ~{} on average, and an update is charged for the larger of the item before and after",
+            embed.into,
+            embed.entity,
+            numbers::bytes(element),
+            embed.as_name,
+            numbers::bytes(bytes)
+        ),
+    });
+    let sets = [embed.as_name.clone()];
+    let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
+    for index in &est.variant.indexes {
+        if let Some(mut w) = index_write(est, &update, index, &embed.into, &sets)
+            && w.per_call > 0.0
+        {
+            w.target = format!("{} ({} list)", w.target, embed.as_name);
+            writes.push(w);
+        }
+    }
 }
 
 /// An update of a copied attribute rewrites it on every item holding a copy.

@@ -37,6 +37,10 @@ pub enum Val {
     /// Filler: length, and a salt that picks its letters.
     Payload(u32, u32),
     Bool(bool),
+    /// An embedded list (`embed::Embedded`): its size in bytes (the list's overhead and every
+    /// element's) and how many elements it holds. The elements are the children the simulator
+    /// keeps for it.
+    List(u32, u32),
 }
 
 impl Val {
@@ -294,13 +298,14 @@ pub fn value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
         Val::Choice(i) => attr.texts.get(i as usize).map_or(0, String::len),
         Val::Payload(len, _) => len as usize,
         Val::Bool(_) => 1,
+        Val::List(bytes, _) => bytes as usize,
     }
 }
 
 /// Appends a value's key text; false when the value cannot be key text (absent, BOOL).
 pub fn push_text(attr: &AttrPlan, val: Val, pops: &[Pop], out: &mut String) -> bool {
     match val {
-        Val::Absent | Val::Bool(_) => return false,
+        Val::Absent | Val::Bool(_) | Val::List(..) => return false,
         Val::Member(m) => match attr.pop.map(|p| &pops[p]) {
             Some(p) if !(p.numeric && attr.ty == AttrType::N) => p.format.push(m, out),
             _ => push_padded(out, m, 1),
@@ -328,7 +333,8 @@ pub fn push_payload(len: u32, salt: u32, out: &mut String) {
 pub fn to_attribute(attr: &AttrPlan, val: Val, pops: &[Pop]) -> Option<AttributeValue> {
     let mut text = String::new();
     Some(match val {
-        Val::Absent => return None,
+        // The simulator builds an embedded list from the children it keeps.
+        Val::Absent | Val::List(..) => return None,
         Val::Bool(b) => AttributeValue::Bool(b),
         Val::Payload(len, salt) if attr.ty == AttrType::B => {
             push_payload(len, salt, &mut text);
@@ -436,6 +442,17 @@ pub fn attr_plans(
             source: Gen::NowPlus(i64::try_from(ttl.lifetime.as_secs()).unwrap_or(i64::MAX)),
             texts: Vec::new(),
             stream: stream(&["ttl", &entity.name]),
+            pop: None,
+        });
+    }
+    for embed in variant.embeds.iter().filter(|e| e.into == entity.name) {
+        attrs.push(AttrPlan {
+            name: embed.as_name.clone(),
+            // Not a scalar: its `Val::List` says how big it is, the children what it holds.
+            ty: AttrType::B,
+            source: Gen::Kept,
+            texts: Vec::new(),
+            stream: stream(&["embed", &entity.name, &embed.as_name]),
             pop: None,
         });
     }

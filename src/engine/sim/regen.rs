@@ -40,6 +40,7 @@ fn val_hash(v: Val) -> u64 {
         Val::Choice(i) => mix64(u64::from(i) ^ 3),
         Val::Payload(len, salt) => mix64((u64::from(len) << 32 | u64::from(salt)) ^ 4),
         Val::Bool(b) => mix64(u64::from(b) ^ 5),
+        Val::List(bytes, count) => mix64((u64::from(bytes) << 32 | u64::from(count)) ^ 6),
     }
 }
 

@@ -39,7 +39,8 @@ pub struct Totals {
     pub wcu: f64,
     /// Requests throttled at least once.
     pub throttled_ops: u64,
-    /// Requests that gave up after the client's retries (their writes never landed).
+    /// Writes that never landed: refused (see the errors below) or throttled past the client's
+    /// last retry.
     pub failed_ops: u64,
     /// Items in the table at the end.
     pub items: u64,
@@ -59,6 +60,17 @@ pub struct Totals {
     pub ttl_deletes: u64,
     /// Writes refused with ItemCollectionSizeLimitExceeded (tables with an LSI, 10 GB).
     pub collection_limit_errors: u64,
+    /// Writes refused because the item would pass DynamoDB's 400 KB item limit.
+    pub item_size_errors: u64,
+    /// Bytes of the largest item written in the run.
+    pub largest_item_bytes: u64,
+}
+
+impl Totals {
+    /// Writes that gave up after the client's last retry (the failed ones not refused outright).
+    pub fn gave_up(&self) -> u64 {
+        self.failed_ops.saturating_sub(self.item_size_errors + self.collection_limit_errors)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -167,6 +179,8 @@ pub struct PatternReport {
     pub scans: u64,
     /// Writes refused with ItemCollectionSizeLimitExceeded.
     pub collection_errors: u64,
+    /// Writes refused because the item would pass 400 KB.
+    pub item_size_errors: u64,
     /// Query requests on a GSI partition with entry writes still queued (replication lag).
     pub stale_reads: u64,
 }

@@ -57,7 +57,10 @@ impl Simulation {
         let indexes = self.index_reports();
         let base_writes = self.totals.base_writes as f64;
         let all_writes = base_writes
-            + (self.totals.entry_writes + self.totals.copy_writes + self.totals.aggregate_writes) as f64;
+            + (self.totals.entry_writes
+                + self.totals.copy_writes
+                + self.totals.aggregate_writes
+                + self.totals.embed_writes) as f64;
         RunReport {
             scenario: self.scenario.clone(),
             variant: self.variant.clone(),
@@ -84,6 +87,8 @@ impl Simulation {
                 retries: self.totals.retries,
                 ttl_deletes: self.totals.ttl_deletes,
                 collection_limit_errors: self.totals.collection_errors,
+                item_size_errors: self.totals.item_size_errors,
+                largest_item_bytes: u64::from(self.totals.largest_item),
             },
             partitions: self.partitions_report(&table_groups),
             indexes,
@@ -279,6 +284,7 @@ impl Simulation {
                 avg_pages: ratio(s.pages as f64, calls),
                 scans: s.scans,
                 collection_errors: s.collection_errors,
+                item_size_errors: s.item_size_errors,
                 stale_reads: s.stale_reads,
             });
         }

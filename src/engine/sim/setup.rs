@@ -243,6 +243,7 @@ impl Simulation {
             scan_resume: HashMap::new(),
             grown: vec![0; scenario.populations.len()],
             aggregates: upkeep::AggregatePlan::compile(&world, variant),
+            embeds: super::embed::compile(&world, variant),
             pk_memo: RefCell::new(vec![Vec::new(); entities]),
             group_of: world
                 .tables

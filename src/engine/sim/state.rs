@@ -137,6 +137,8 @@ pub struct PatternStats {
     pub scans: u64,
     /// Writes refused with ItemCollectionSizeLimitExceeded.
     pub collection_errors: u64,
+    /// Writes refused because the item would pass 400 KB.
+    pub item_size_errors: u64,
     /// Query requests on a GSI partition with entry writes queued.
     pub stale_reads: u64,
     /// Since the registry's last tick.
@@ -207,7 +209,13 @@ pub struct Totals {
     pub entry_writes: u64,
     pub copy_writes: u64,
     pub aggregate_writes: u64,
+    /// Appends of a child to its parent's list besides the child's own put (the subset pattern).
+    pub embed_writes: u64,
     pub collection_errors: u64,
+    /// Writes refused because the item would pass 400 KB.
+    pub item_size_errors: u64,
+    /// Bytes of the largest item written.
+    pub largest_item: u32,
     pub ttl_deletes: u64,
     pub growth_writes: u64,
     pub unserved_calls: u64,

@@ -4,6 +4,7 @@
 
 mod behaviour;
 mod chunks;
+mod embed;
 mod equivalence;
 mod lag;
 mod retries;

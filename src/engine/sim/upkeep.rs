@@ -4,6 +4,7 @@
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::AggregateOp;
 
+use super::embed::EMBED_REQUEST;
 use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
 use super::items::Val;
 use super::meter::{heat_split_points, split_point};
@@ -286,7 +287,7 @@ impl Simulation {
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
         };
-        let request = u16::try_from(index + 1).unwrap_or(COPY_REQUEST - 1).min(COPY_REQUEST - 1);
+        let request = u16::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
         self.side_write(write, call, (request, ordinal), resume, false);
     }
 
@@ -321,10 +322,7 @@ impl Simulation {
                 };
                 self.throttled(call, resume, refused);
             }
-            WriteStatus::Invalid | WriteStatus::Collection => {
-                self.stats[pattern].failed += 1;
-                self.totals.failed += 1;
-            }
+            status => self.write_failed(pattern, status),
         }
     }
 
@@ -333,6 +331,10 @@ impl Simulation {
     pub(super) fn retry_side(&mut self, call: Call, resume: &Resume) {
         if resume.request >= COPY_REQUEST {
             self.rewrite_copy(usize::from(resume.request - COPY_REQUEST), resume.ordinal, call, Some(resume));
+            return;
+        }
+        if resume.request >= EMBED_REQUEST {
+            self.retry_append(usize::from(resume.request - EMBED_REQUEST), call, resume);
             return;
         }
         let entity = self.world.patterns[call.pattern].entity;

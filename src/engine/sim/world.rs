@@ -410,7 +410,9 @@ fn compile_pattern(
         .map(|(i, _)| i)
         .collect();
     let read = if p.action.is_read() {
-        plan.operation.and_then(|op| read_plan(p, plan, op, e, entities, tables, &givens, &equals))
+        plan.operation.and_then(|op| {
+            read_plan(&p.as_served_by(variant), plan, op, e, entities, tables, &givens, &equals)
+        })
     } else {
         None
     };

@@ -143,7 +143,9 @@ fn keys_map(
 }
 
 pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Variant> {
-    let (keys, pk_name, sk_name) = table_keys(path, v, cx)?;
+    let embeds = embeds(path, v, cx)?;
+    let (keys, pk_name, sk_name) = table_keys(path, v, cx, &embeds)?;
+    embed_keys(path, v, &embeds, &keys)?;
     unique(&path.field("indexes"), "index", v.indexes.iter().map(|i| i.name.as_str()).enumerate())?;
     let indexes = indexes(path, v, cx, &keys, &pk_name, sk_name.is_some())?;
     Ok(Variant {
@@ -157,6 +159,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         indexes,
         ttl: ttl(path, v, cx)?,
         copies: copies(path, v, cx)?,
+        embeds,
     })
 }
 
@@ -165,6 +168,7 @@ fn table_keys(
     path: &Path,
     v: &file::Variant,
     cx: &Context<'_>,
+    embeds: &[model::Embed],
 ) -> Result<(Vec<EntityKeys>, String, Option<String>)> {
     let entity_names = || listing(cx.entities.iter().map(|e| e.name.as_str()));
     let table = keys_map(&path.field("keys"), &v.keys, v, cx, true)?;
@@ -187,7 +191,30 @@ fn table_keys(
         .collect();
     for (i, pattern) in cx.patterns.iter().enumerate() {
         for entity in pattern.entities() {
-            if !keys.iter().any(|k| k.entity == entity) {
+            // (A whole child given keys anyway is told to drop them, by `embed_keys`.)
+            let whole = embeds.iter().find(|e| e.entity == entity && e.keep_latest.is_none());
+            if let Some(embed) = whole.filter(|_| !keys.iter().any(|k| k.entity == entity)) {
+                // A child embedded whole is read with its parent and written into it.
+                let with_parent = pattern.entity == embed.into && pattern.with.iter().any(|w| w == entity);
+                let put = pattern.entity == entity && pattern.action == model::Action::Put;
+                if with_parent || put {
+                    continue;
+                }
+                return Err(problem(
+                    &path.field("embeds"),
+                    format!(
+                        "pattern {:?} (patterns[{i}]) {} {entity}, which variant {:?} embeds whole in {}: its items exist only inside their {} item, so they can be put (appended) or read with it (entity: {:?}, with: [{entity:?}]); keep them as items too with keep_latest: Some(N)",
+                        pattern.name,
+                        if pattern.action.is_read() { "reads" } else { "changes" },
+                        v.name,
+                        embed.into,
+                        embed.into,
+                        embed.into,
+                    ),
+                ));
+            }
+            let subset = embeds.iter().any(|e| e.entity == entity && e.keep_latest.is_some());
+            if !keys.iter().any(|k| k.entity == entity) && !subset {
                 return Err(problem(
                     &path.field("keys"),
                     format!(
@@ -474,6 +501,130 @@ fn aggregates(
         });
     }
     Ok(aggregates)
+}
+
+/// Embedded children: the child refers to its parent by the parent's id attribute, and a
+/// parent is not itself embedded.
+fn embeds(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model::Embed>> {
+    let mut embeds: Vec<model::Embed> = Vec::new();
+    for (i, e) in v.embeds.iter().enumerate() {
+        let epath = path.field("embeds").index(i);
+        let child = entity_named(&epath.field("entity"), cx.entities, &e.entity)?;
+        let parent = entity_named(&epath.field("into"), cx.entities, &e.into)?;
+        if child.name == parent.name {
+            return Err(problem(
+                &epath.field("into"),
+                format!("{} cannot be embedded in itself", child.name),
+            ));
+        }
+        attribute_of(&epath.field("by"), child, &e.by)?;
+        let parent_id = parent.owned_population().and_then(|pop| {
+            parent.attributes.iter().find(|a| matches!(&a.generator, model::Generator::New(p) if p == pop))
+        });
+        match parent_id {
+            Some(id) if id.name == e.by => {}
+            Some(id) => {
+                return Err(problem(
+                    &epath.field("by"),
+                    format!(
+                        "a child names its parent by the parent's id: {} items are identified by {:?}, so by: {:?} (and {} needs that attribute)",
+                        parent.name, id.name, id.name, child.name
+                    ),
+                ));
+            }
+            None => {
+                return Err(problem(
+                    &epath.field("into"),
+                    format!(
+                        "{} has no id attribute (one with a New(population) generator), so a child cannot name the item it goes into",
+                        parent.name
+                    ),
+                ));
+            }
+        }
+        if e.keep_latest == Some(0) {
+            return Err(problem(
+                &epath.field("keep_latest"),
+                "keep_latest: Some(N) keeps the newest N children in the parent; N must be at least 1 (leave the embed out to embed none)",
+            ));
+        }
+        if embeds.iter().any(|o| o.entity == e.entity) {
+            return Err(problem(&epath.field("entity"), format!("{} is embedded twice", e.entity)));
+        }
+        let as_name = e.as_name.clone().unwrap_or_else(|| format!("{}s", e.entity.to_lowercase()));
+        if parent.attribute(&as_name).is_some() {
+            return Err(problem(
+                &epath,
+                format!("{} already has an attribute {as_name:?}; name the list with as: \"…\"", parent.name),
+            ));
+        }
+        embeds.push(model::Embed {
+            entity: e.entity.clone(),
+            into: e.into.clone(),
+            by: e.by.clone(),
+            as_name,
+            keep_latest: e.keep_latest,
+        });
+    }
+    for (i, e) in embeds.iter().enumerate() {
+        if embeds.iter().any(|o| o.entity == e.into) {
+            return Err(problem(
+                &path.field("embeds").index(i).field("into"),
+                format!(
+                    "{} is itself embedded; embed {} in the item that holds {} instead",
+                    e.into, e.entity, e.into
+                ),
+            ));
+        }
+    }
+    Ok(embeds)
+}
+
+/// A child embedded whole has no keys of its own; a parent, and a child kept as items too, do.
+fn embed_keys(path: &Path, v: &file::Variant, embeds: &[model::Embed], keys: &[EntityKeys]) -> Result<()> {
+    for (i, e) in embeds.iter().enumerate() {
+        let epath = path.field("embeds").index(i);
+        let has = |name: &str| keys.iter().any(|k| k.entity == name);
+        if !has(&e.into) {
+            return Err(problem(
+                &epath.field("into"),
+                format!("{} needs table keys to hold the embedded {}", e.into, e.entity),
+            ));
+        }
+        match e.keep_latest {
+            None if has(&e.entity) => {
+                return Err(problem(
+                    &path.field("keys").key(&e.entity),
+                    format!(
+                        "{} is embedded whole in {} (no keep_latest), so it has no items of its own: remove its keys, or keep its items too with keep_latest: Some(N)",
+                        e.entity, e.into
+                    ),
+                ));
+            }
+            Some(n) if !has(&e.entity) => {
+                return Err(problem(
+                    &epath.field("keep_latest"),
+                    format!(
+                        "keep_latest: Some({n}) keeps {} items of their own besides the newest {n} in {}: give {} keys in this variant",
+                        e.entity, e.into, e.entity
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        if e.keep_latest.is_none()
+            && let Some(c) = v.copies.iter().position(|c| c.to == e.entity || c.from == e.entity)
+        {
+            return Err(problem(
+                &path.field("copies").index(c),
+                format!(
+                    "{} is embedded whole in {}: it has no items of its own to copy to or from",
+                    e.entity, e.into
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn capacity(path: &Path, v: &file::Variant) -> Result<model::Capacity> {

@@ -6,6 +6,7 @@
 
 use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
+use crate::engine::value::MAX_ITEM_BYTES;
 
 use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
@@ -28,6 +29,8 @@ pub(in crate::engine::sim) enum WriteStatus {
     Invalid,
     /// ItemCollectionSizeLimitExceeded.
     Collection,
+    /// ValidationException: the item would be larger than 400 KB.
+    TooLarge,
 }
 
 /// One item write.
@@ -90,16 +93,22 @@ impl Simulation {
             self.stats[pattern].fanout += 1;
             self.totals.requests += 1;
         }
-        let write = ItemWrite {
-            entity,
-            ordinal: target.ordinal,
-            vals: (action != Action::Delete).then_some(vals.as_slice()),
-            changes: &target.changes,
-            pattern: Some(pattern),
-            now_ms,
-            first: resume.is_none(),
+        let embed = self.embed_of(entity).filter(|_| action == Action::Put);
+        let status = match embed {
+            // Embedded whole: the child's put is the append to its parent.
+            Some(e) if self.embeds[e].plan.keep.is_none() => {
+                self.append(e, target.ordinal, &vals, Some(pattern), now_ms, resume.is_none())
+            }
+            _ => self.write_item(ItemWrite {
+                entity,
+                ordinal: target.ordinal,
+                vals: (action != Action::Delete).then_some(vals.as_slice()),
+                changes: &target.changes,
+                pattern: Some(pattern),
+                now_ms,
+                first: resume.is_none(),
+            }),
         };
-        let status = self.write_item(write);
         let ms = latency::WRITE_MS;
         match status {
             WriteStatus::Done => {
@@ -109,6 +118,9 @@ impl Simulation {
                     for (attr, _) in target.changes {
                         self.rewrite_copies(entity, target.ordinal, usize::from(attr), side);
                     }
+                }
+                if let Some(e) = embed.filter(|&e| self.embeds[e].plan.keep.is_some()) {
+                    self.append_side(e, target.ordinal, &vals, side, None);
                 }
                 if action != Action::Delete {
                     for a in 0..self.world.patterns[pattern].aggregates.len() {
@@ -124,17 +136,29 @@ impl Simulation {
                     Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal, cursor: None };
                 self.throttled(call, resume.as_ref(), refused);
             }
-            WriteStatus::Invalid | WriteStatus::Collection => {
-                self.stats[pattern].failed += 1;
-                self.totals.failed += 1;
-                if status == WriteStatus::Collection {
-                    self.stats[pattern].collection_errors += 1;
-                    self.totals.collection_errors += 1;
-                }
+            WriteStatus::Invalid | WriteStatus::Collection | WriteStatus::TooLarge => {
+                self.write_failed(pattern, status);
                 self.completed(call, resume.as_ref(), ms);
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// Counts a write of `pattern`'s call that was refused for good (not throttled).
+    pub(in crate::engine::sim) fn write_failed(&mut self, pattern: usize, status: WriteStatus) {
+        self.stats[pattern].failed += 1;
+        self.totals.failed += 1;
+        match status {
+            WriteStatus::Collection => {
+                self.stats[pattern].collection_errors += 1;
+                self.totals.collection_errors += 1;
+            }
+            WriteStatus::TooLarge => {
+                self.stats[pattern].item_size_errors += 1;
+                self.totals.item_size_errors += 1;
+            }
+            WriteStatus::Done | WriteStatus::Throttled | WriteStatus::Invalid => {}
+        }
     }
 
     /// The item an update or delete names, with its values after the call in `vals` (an update
@@ -264,6 +288,11 @@ impl Simulation {
         if !self.place(write.entity, write.ordinal, key_vals, placed) {
             return WriteStatus::Invalid;
         }
+        if write.vals.is_some() && placed.size as usize > MAX_ITEM_BYTES {
+            // Refused before it is written: AWS documents no charge for a ValidationException,
+            // so none is made (keyheat's reading).
+            return WriteStatus::TooLarge;
+        }
         let has_old = self.old_item(t_idx, placed, old_vals, old_placed);
         let old = has_old.then_some(&*old_placed);
         if write.vals.is_none() && old.is_none() {
@@ -297,6 +326,9 @@ impl Simulation {
                             None => changes.push((attr, value)),
                         }
                     }
+                }
+                if write.vals.is_some() {
+                    self.totals.largest_item = self.totals.largest_item.max(placed.size);
                 }
                 if let Some(vals) = write.vals
                     && old_handle != Some(placed.id)

@@ -1,0 +1,128 @@
+//! Embedding: a child's put appends it to its parent item, which grows until DynamoDB refuses it
+//! at 400 KB (embedded whole), or keeps only the newest children (the subset pattern). The
+//! parent's size, capacity units and regenerated list agree with each other exactly.
+
+use crate::engine::sim::report::RunReport;
+use crate::engine::sim::{RunOptions, Simulation};
+use crate::engine::value::{AttributeValue, MAX_ITEM_BYTES, item_size};
+use crate::scenario;
+
+/// Two ~1 KB comments a second on one post, read with its comments once a second.
+const THREAD: &str = r#"(
+    name: "thread", title: "thread",
+    entities: [
+        (name: "Post", attributes: [
+            (name: "post_id", type: S, gen: New("posts")),
+            (name: "title", type: S, gen: Payload(100)),
+        ]),
+        (name: "Comment", attributes: [
+            (name: "post_id", type: S, gen: Pick("posts")),
+            (name: "at", type: Time, gen: Now),
+            (name: "seq", type: N, gen: Number(Uniform(0, 1000000000))),
+            (name: "body", type: S, gen: Payload(1000)),
+        ]),
+    ],
+    populations: [(name: "posts", count: 1, ids: "p{}")],
+    patterns: [
+        (name: "comment", action: Put, entity: "Comment", given: ["post_id"], keys: Fixed(0), rate: 2),
+        (name: "read", action: List, entity: "Post", with: ["Comment"], given: ["post_id"], keys: Fixed(0), rate: 1),
+    ],
+    variants: [
+        (
+            name: "whole",
+            keys: {"Post": (pk: "POST#{post_id}", sk: "POST")},
+            embeds: [(entity: "Comment", into: "Post", by: "post_id")],
+        ),
+        (
+            name: "subset",
+            keys: {"Post": (pk: "POST#{post_id}", sk: "POST"), "Comment": (pk: "POST#{post_id}", sk: "C#{at}#{seq}")},
+            embeds: [(entity: "Comment", into: "Post", by: "post_id", as: "recent", keep_latest: Some(5))],
+        ),
+    ],
+    workload: (duration: "300s", tick: "1s", seed: 7),
+)"#;
+
+fn run(variant: &str) -> (Simulation, RunReport) {
+    let loaded = scenario::parse("thread.ron", THREAD).expect("test scenario");
+    let variant = loaded.variant(Some(variant)).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    let report = sim.report();
+    (sim, report)
+}
+
+fn list_len(sim: &Simulation, name: &str) -> (usize, u32) {
+    let post = sim.item("Post", 0).expect("the post exists");
+    // The regenerated item, list included, has exactly the size the table holds.
+    assert_eq!(item_size(&post.item), post.size as usize, "{:?}", post.item.keys());
+    match post.item.get(name) {
+        Some(AttributeValue::L(list)) => (list.len(), post.size),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_post_embedding_every_comment_grows_until_writes_are_refused_at_400_kb() {
+    let (sim, report) = run("whole");
+    let comment = report.patterns.iter().find(|p| p.name == "comment").expect("comment");
+    assert_eq!(comment.calls, 600);
+    let refused = report.totals.item_size_errors;
+    // ~1,030 bytes a comment: the post fills up after ~395 of them and refuses the rest.
+    assert!((190..=215).contains(&refused), "{refused}");
+    assert_eq!(
+        (comment.failed, comment.item_size_errors, report.totals.failed_ops),
+        (refused, refused, refused)
+    );
+    let (embedded, size) = list_len(&sim, "comments");
+    assert_eq!(embedded as u64 + refused, comment.calls);
+    assert_eq!(u64::from(size), report.totals.largest_item_bytes);
+    assert!(size as usize <= MAX_ITEM_BYTES && size as usize > MAX_ITEM_BYTES - 1_100, "{size}");
+    // The comments are not items: the table holds the post alone.
+    assert_eq!(report.totals.items, 1);
+    // An update is charged for the larger of the item before and after, rounded up to 1 KB:
+    // the k-th comment costs about k KB, so the appends cost about n²/2 KB in all.
+    let element = f64::from(size - 100) / embedded as f64;
+    let expected: f64 = (1..=embedded).map(|k| ((110.0 + k as f64 * element) / 1024.0).ceil()).sum();
+    assert!((comment.wcu / expected - 1.0).abs() < 0.02, "{} vs {expected}", comment.wcu);
+    // Reading the post reads its comments: the last reads cost 400 KB / 4 KB × ½ = 50 RCU.
+    let read = report.patterns.iter().find(|p| p.name == "read").expect("read");
+    assert_eq!((read.operation.as_deref(), read.avg_fanout), (Some("GetItem"), 1.0));
+    assert!((read.rcu_per_call_end - 50.0).abs() < 0.01, "{read:?}");
+    assert!(read.rcu_per_call_start < 10.0, "{read:?}");
+}
+
+#[test]
+fn the_subset_pattern_keeps_the_newest_comments_and_every_comment_as_an_item() {
+    let (sim, report) = run("subset");
+    let comment = report.patterns.iter().find(|p| p.name == "comment").expect("comment");
+    assert_eq!((report.totals.failed_ops, report.totals.item_size_errors), (0, 0));
+    // Every comment is an item; the post keeps 5 in its list, so it stays ~5 KB.
+    assert_eq!(report.totals.items, 1 + comment.calls);
+    let (embedded, size) = list_len(&sim, "recent");
+    assert_eq!(embedded, 5);
+    assert!((5_000..6_000).contains(&size), "{size}");
+    assert_eq!(u64::from(size), report.totals.largest_item_bytes);
+    // Two writes a comment: the comment's item and the post's update.
+    assert_eq!(comment.requests, 2 * comment.calls);
+    assert!((report.totals.write_amplification - 2.0).abs() < 1e-9, "{}", report.totals.write_amplification);
+    // The list holds the newest five: their times are the last of the run.
+    let post = sim.item("Post", 0).expect("post");
+    let Some(AttributeValue::L(list)) = post.item.get("recent") else { panic!("{:?}", post.item) };
+    let times: Vec<f64> = list
+        .iter()
+        .map(|c| match c {
+            AttributeValue::M(m) => match m.get("at") {
+                Some(AttributeValue::N(n)) => n.to_string().parse().expect("a time"),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "oldest first: {times:?}");
+    // Two a second: the newest five span the last ~2.5 seconds of the run.
+    let written_last = sim.now().as_millis() as f64 / 1000.0;
+    assert!(times.iter().all(|&t| written_last - t <= 3.5), "{times:?} vs {written_last}");
+    let read = report.patterns.iter().find(|p| p.name == "read").expect("read");
+    assert_eq!(read.operation.as_deref(), Some("GetItem"));
+    assert!((read.rcu_per_call_end - 1.0).abs() < 1e-9, "{read:?}");
+}
