@@ -341,6 +341,7 @@ fn recovery(r: &Recovery, applied: bool, area: Rect, buf: &mut Buffer, theme: Th
 
 #[cfg(test)]
 mod tests {
+    use super::HistoryLine::{Answer, Error, Request};
     use super::*;
 
     #[test]
@@ -359,7 +360,6 @@ mod tests {
         c.history.push(("get x".to_owned(), Ok("{\n  \"Item\": 1\n}".to_owned())));
         c.history.push(("scan nonsense".to_owned(), Err("unknown word nonsense".to_owned())));
         let kinds: Vec<HistoryLine> = history_lines(&c, 10).iter().map(|(_, k)| *k).collect();
-        use HistoryLine::{Answer, Error, Request};
         // `  "Item": 1` is 11 columns: two lines at 10.
         assert_eq!(kinds, [Request, Answer, Answer, Answer, Answer, Request, Request, Error, Error, Error]);
     }
