@@ -108,7 +108,8 @@ impl App {
     pub fn context(&self) -> Context {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Help { .. }), _) => Context::Help,
-            (Some(Overlay::Prompt(_) | Overlay::Console(_)), _) => Context::Prompt,
+            (Some(Overlay::Prompt(_)), _) => Context::Prompt,
+            (Some(Overlay::Console(_)), _) => Context::Console,
             (Some(Overlay::Confirm(_) | Overlay::Recovery { .. }), _) => Context::Confirm,
             (None, Screen::Picker(_)) => Context::Picker,
             (None, Screen::Quiz(_)) => Context::Quiz,
@@ -134,8 +135,16 @@ impl App {
             | (None, Screen::Picker(_) | Screen::Quiz(_), MouseEventKind::ScrollDown) => {
                 Some(Action::Move(Direction::Down))
             }
-            (None, Screen::Picker(_), MouseEventKind::Down(MouseButton::Left)) => {
-                picker::row_at(self.size, event.row).map(Action::PickRow)
+            (Some(Overlay::Console(_)), _, MouseEventKind::ScrollUp | MouseEventKind::ScrollDown) => {
+                let d = if event.kind == MouseEventKind::ScrollUp { Direction::Up } else { Direction::Down };
+                // Three lines a notch, as the panels scroll.
+                for _ in 0..3 {
+                    self.update(Action::Move(d));
+                }
+                None
+            }
+            (None, Screen::Picker(p), MouseEventKind::Down(MouseButton::Left)) => {
+                picker::row_at(self.size, p, event.row).map(Action::PickRow)
             }
             (None, Screen::Workbench(w), kind) if w.mode != Mode::Edit => {
                 let panel = w.layout.panel_at(event.column, event.row);
@@ -167,10 +176,12 @@ impl App {
             self.update_overlay(action);
             return;
         }
+        // Help lists the keys of the screen it was opened on first.
+        let context = self.context();
         match &mut self.screen {
             Screen::Picker(p) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
                 Action::Move(Direction::Up) => p.select(-1),
                 Action::Move(Direction::Down) => p.select(1),
                 Action::PickRow(i) if i < p.entries.len() => {
@@ -190,7 +201,7 @@ impl App {
             },
             Screen::Quiz(quiz) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
                 Action::Close => {
                     let picker = std::mem::take(&mut quiz.picker);
                     self.screen = Screen::Picker(picker);
@@ -203,7 +214,7 @@ impl App {
                     self.save_recovery();
                     self.quit = true;
                 }
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
                 Action::Console => self.overlay = Some(Overlay::Console(Console::default())),
                 Action::Export => {
                     let name = format!("keyheat-{}-{}.svg", w.loaded.scenario.name, w.current().name);
@@ -234,10 +245,11 @@ impl App {
         match (overlay, action) {
             (Overlay::Help { .. }, Action::Close | Action::Help)
             | (Overlay::Prompt(_) | Overlay::Console(_), Action::Close) => self.overlay = None,
-            (Overlay::Help { scroll }, Action::Move(Direction::Up)) => *scroll = scroll.saturating_sub(1),
-            (Overlay::Help { scroll }, Action::Move(Direction::Down)) => *scroll = (*scroll + 1).min(200),
+            (Overlay::Help { scroll, .. }, Action::Move(Direction::Up)) => *scroll = scroll.saturating_sub(1),
+            (Overlay::Help { scroll, .. }, Action::Move(Direction::Down)) => *scroll = (*scroll + 1).min(200),
             (Overlay::Prompt(p), Action::Input(key)) => p.input(key),
             (Overlay::Console(c), Action::Input(key)) => c.input(key),
+            (Overlay::Console(c), Action::Move(d)) => c.scroll(d, self.size),
             (Overlay::Prompt(p), Action::Submit) => {
                 let (purpose, text) = (p.purpose, p.text());
                 self.submit(purpose, &text);

@@ -13,8 +13,10 @@ pub enum Context {
     Quiz,
     Workbench(Panel),
     Editor,
-    /// A one-line prompt (a path) or the console's request line.
+    /// A one-line prompt (a path).
     Prompt,
+    /// The console: its request line, and its history to scroll.
+    Console,
     /// A yes/no question (overwrite, quit with unsaved edits, restore a recovery file).
     Confirm,
     Help,
@@ -31,6 +33,7 @@ pub enum Scope {
     Workbench,
     Heatmap,
     Editor,
+    Console,
     Prompt,
     Confirm,
     Help,
@@ -46,6 +49,7 @@ impl Scope {
             Scope::Workbench => "Workbench",
             Scope::Heatmap => "Heatmap (when focused)",
             Scope::Editor => "Schema editor",
+            Scope::Console => "Console",
             Scope::Prompt => "Prompts and console",
             Scope::Confirm => "Questions",
             Scope::Help => "This help",
@@ -181,7 +185,7 @@ pub const KEYS: &[Binding] = &[
         S::Workbench,
         &[ch(':')],
         Action::Console,
-        "console: read the replay's table (get, query, scan or ops JSON)",
+        "console: read the replay's table (get, query, scan, JSON)",
     ),
     bind(S::Workbench, &[ch('x')], Action::Export, "export the screen as SVG"),
     bind(S::Workbench, &[code(KeyCode::Esc)], Action::Close, "leave compare view"),
@@ -196,6 +200,11 @@ pub const KEYS: &[Binding] = &[
     bind(S::Editor, &[ctrl('s')], Action::Apply, "apply the edit and restart the replay"),
     bind(S::Editor, &[ctrl('g')], Action::JumpToError, "move the cursor to the error"),
     bind(S::Editor, &[code(KeyCode::Esc)], Action::Close, "leave the editor (the draft is kept)"),
+    // The request line is one line, so the arrows are free to scroll the answers.
+    bind(S::Console, &[code(KeyCode::Up)], Action::Move(D::Up), "scroll the answers up a line"),
+    bind(S::Console, &[code(KeyCode::Down)], Action::Move(D::Down), "scroll the answers down a line"),
+    bind(S::Console, &[code(KeyCode::PageUp)], Action::Move(D::PageUp), "scroll the answers a page up"),
+    bind(S::Console, &[code(KeyCode::PageDown)], Action::Move(D::PageDown), "a page down (to the newest)"),
     bind(S::Prompt, &[code(KeyCode::Enter)], Action::Submit, "submit"),
     bind(S::Prompt, &[code(KeyCode::Esc)], Action::Close, "cancel"),
     bind(S::Confirm, &[ch('y')], Action::Yes, "yes"),
@@ -215,6 +224,7 @@ fn scopes(context: Context) -> &'static [Scope] {
         Context::Workbench(_) => &[S::Anywhere, S::Browse, S::Workbench],
         Context::Editor => &[S::Anywhere, S::Editor],
         Context::Prompt => &[S::Anywhere, S::Prompt],
+        Context::Console => &[S::Anywhere, S::Console, S::Prompt],
         Context::Confirm => &[S::Anywhere, S::Confirm],
         Context::Help => &[S::Anywhere, S::Help],
     }
@@ -238,14 +248,16 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
         }
     }
     match context {
-        Context::Editor | Context::Prompt => Some(Action::Input(key)),
+        Context::Editor | Context::Prompt | Context::Console => Some(Action::Input(key)),
         _ => None,
     }
 }
 
-/// The help overlay's content: per scope, each binding's keys and what it does.
-pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
-    let order = [
+/// The help overlay's content for help opened on `screen`: per scope, each binding's keys and
+/// what it does. The screen's own keys come first, then the keys that work everywhere, then the
+/// rest in a fixed order.
+pub fn help_sections(screen: Context) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    const ORDER: [Scope; 11] = [
         S::Anywhere,
         S::Browse,
         S::Picker,
@@ -253,12 +265,21 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         S::Workbench,
         S::Heatmap,
         S::Editor,
+        S::Console,
         S::Prompt,
         S::Confirm,
         S::Help,
     ];
-    order
+    let first: &[Scope] = match screen {
+        Context::Picker => &[S::Picker],
+        Context::Quiz => &[S::Quiz],
+        Context::Workbench(_) | Context::Editor => &[S::Workbench, S::Heatmap, S::Editor, S::Console],
+        Context::Prompt | Context::Console | Context::Confirm | Context::Help => &[],
+    };
+    let rest = ORDER.iter().filter(|s| !first.contains(s));
+    first
         .iter()
+        .chain(rest)
         .map(|&scope| {
             let rows = KEYS
                 .iter()
@@ -325,6 +346,16 @@ mod tests {
             ),
             (Context::Editor, key(KeyCode::Char('c'), ctl), Some(Action::ForceQuit)),
             (Context::Prompt, key(KeyCode::Enter, none), Some(Action::Submit)),
+            (Context::Prompt, key(KeyCode::Up, none), Some(Action::Input(key(KeyCode::Up, none)))),
+            (Context::Console, key(KeyCode::Enter, none), Some(Action::Submit)),
+            (Context::Console, key(KeyCode::Esc, none), Some(Action::Close)),
+            (Context::Console, key(KeyCode::Up, none), Some(Action::Move(Direction::Up))),
+            (Context::Console, key(KeyCode::PageDown, none), Some(Action::Move(Direction::PageDown))),
+            (
+                Context::Console,
+                key(KeyCode::Char('q'), none),
+                Some(Action::Input(key(KeyCode::Char('q'), none))),
+            ),
             (Context::Confirm, key(KeyCode::Char('y'), none), Some(Action::Yes)),
             (Context::Confirm, key(KeyCode::Char('x'), none), None),
             (Context::Help, key(KeyCode::Char('?'), none), Some(Action::Close)),
@@ -346,6 +377,7 @@ mod tests {
             Context::Workbench(Panel::Goals),
             Context::Editor,
             Context::Prompt,
+            Context::Console,
             Context::Confirm,
             Context::Help,
         ] {
@@ -369,8 +401,31 @@ mod tests {
     }
 
     #[test]
+    fn help_lists_the_screens_keys_first() {
+        let titles = |screen| help_sections(screen).iter().map(|(t, _)| *t).collect::<Vec<_>>();
+        let cases: [(Context, &[&str]); 4] = [
+            (Context::Picker, &["Scenario picker", "Anywhere", "Picker, quiz and workbench", "Quiz"]),
+            (Context::Quiz, &["Quiz", "Anywhere", "Picker, quiz and workbench", "Scenario picker"]),
+            (
+                Context::Workbench(Panel::Goals),
+                &["Workbench", "Heatmap (when focused)", "Schema editor", "Console"],
+            ),
+            (Context::Help, &["Anywhere", "Picker, quiz and workbench", "Scenario picker", "Quiz"]),
+        ];
+        for (screen, want) in cases {
+            let got = titles(screen);
+            assert_eq!(got[..want.len()], *want, "{screen:?}");
+            // Every section, each once, whatever comes first.
+            let mut sorted = got.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 11, "{got:?}");
+        }
+    }
+
+    #[test]
     fn help_lists_every_binding_with_its_keys() {
-        let sections = help_sections();
+        let sections = help_sections(Context::Picker);
         let total: usize = sections.iter().map(|(_, rows)| rows.len()).sum();
         assert_eq!(total, KEYS.len());
         let workbench = &sections.iter().find(|(t, _)| *t == "Workbench").unwrap().1;

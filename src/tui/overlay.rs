@@ -8,18 +8,21 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use ratatui_textarea::TextArea;
 
+use super::action::Direction;
 use super::keymap;
 use super::layout::centered;
-use super::panels::framed;
+use super::panels::{framed, width_of};
 use super::recovery::Recovery;
 use super::theme::Theme;
 
 pub enum Overlay {
+    /// `screen`: who had the keys when help opened (its keys are listed first).
     Help {
         scroll: u16,
+        screen: keymap::Context,
     },
     Prompt(Prompt),
     Console(Console),
@@ -81,6 +84,8 @@ impl Prompt {
 pub struct Console {
     input: TextArea<'static>,
     pub history: Vec<(String, Result<String, String>)>,
+    /// Lines scrolled back from the newest; 0 shows the end of the history (and follows it).
+    pub back: usize,
 }
 
 impl Default for Console {
@@ -91,7 +96,7 @@ impl Default for Console {
         input.set_placeholder_text(
             r#"query pk = "USER#42" and begins_with(sk, "ORDER#")  ·  get …  ·  scan …  ·  or {"op": …}"#,
         );
-        Console { input, history: Vec::new() }
+        Console { input, history: Vec::new(), back: 0 }
     }
 }
 
@@ -100,12 +105,84 @@ impl Console {
         self.input.input_without_shortcuts(key);
     }
 
-    /// Takes the request line, leaving the input empty.
+    /// Takes the request line, leaving the input empty; the history goes back to its end, where
+    /// the answer will be.
     pub fn take(&mut self) -> String {
         let text = self.input.lines().concat();
         self.input = Console::default().input;
+        self.back = 0;
         text
     }
+
+    /// Scrolls the history as drawn on a screen of `screen`'s size: a line or a page (keeping a
+    /// line of the last page in view), never past either end.
+    pub fn scroll(&mut self, d: Direction, screen: Rect) {
+        let history = console_areas(screen).1;
+        let page = usize::from(history.height.saturating_sub(1)).max(1);
+        let total = history_lines(self, usize::from(history.width)).len();
+        let most = total.saturating_sub(usize::from(history.height));
+        self.back = match d {
+            Direction::Up => self.back + 1,
+            Direction::Down => self.back.saturating_sub(1),
+            Direction::PageUp => self.back + page,
+            Direction::PageDown => self.back.saturating_sub(page),
+            Direction::Home => most,
+            Direction::End | Direction::Left | Direction::Right => self.back,
+        }
+        .min(most);
+    }
+}
+
+/// What a line of the console's history is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryLine {
+    Request,
+    Answer,
+    Error,
+}
+
+/// The history as the console draws it: each request, then its answer, cut into lines of at most
+/// `width` columns. Answers are JSON and messages, so they are cut by character, like a terminal
+/// does; that keeps the count of lines exact, which scrolling needs.
+pub fn history_lines(c: &Console, width: usize) -> Vec<(String, HistoryLine)> {
+    let mut out = Vec::new();
+    let mut push = |text: &str, kind: HistoryLine| {
+        for line in hard_wrap(text, width.max(1)) {
+            out.push((line, kind));
+        }
+    };
+    for (request, answer) in &c.history {
+        push(&format!("> {request}"), HistoryLine::Request);
+        match answer {
+            Ok(text) => text.lines().for_each(|l| push(l, HistoryLine::Answer)),
+            Err(text) => push(text, HistoryLine::Error),
+        }
+    }
+    out
+}
+
+/// `text` in pieces of at most `width` columns (one empty piece for empty text).
+fn hard_wrap(text: &str, width: usize) -> Vec<String> {
+    let mut pieces = vec![String::new()];
+    let mut used = 0;
+    for c in text.chars() {
+        let w = if c.is_ascii() { 1 } else { width_of(c.encode_utf8(&mut [0; 4])) };
+        if used + w > width && used > 0 {
+            pieces.push(String::new());
+            used = 0;
+        }
+        pieces.last_mut().expect("pieces starts with one").push(c);
+        used += w;
+    }
+    pieces
+}
+
+/// The console's box on `screen`, and where its history goes inside (the request line and a
+/// blank line are below it).
+pub fn console_areas(screen: Rect) -> (Rect, Rect) {
+    let rect = centered(screen, 100, screen.height.saturating_sub(4));
+    let inner = Block::bordered().inner(rect);
+    (rect, Rect { height: inner.height.saturating_sub(2), ..inner })
 }
 
 pub enum Confirm {
@@ -118,7 +195,7 @@ pub enum Confirm {
 /// Draws `overlay` over `area`.
 pub fn render(overlay: &Overlay, area: Rect, buf: &mut Buffer, theme: Theme) {
     match overlay {
-        Overlay::Help { scroll } => help(*scroll, area, buf, theme),
+        Overlay::Help { scroll, screen } => help(*scroll, *screen, area, buf, theme),
         Overlay::Prompt(p) => prompt(p, area, buf, theme),
         Overlay::Console(c) => console(c, area, buf, theme),
         Overlay::Confirm(c) => confirm(c, area, buf, theme),
@@ -136,10 +213,10 @@ fn dialog(title: &str, width: u16, height: u16, area: Rect, buf: &mut Buffer, th
     inner
 }
 
-/// The help's lines, generated from the key table.
-pub fn help_lines(theme: Theme) -> Vec<Line<'static>> {
+/// The help's lines for help opened on `screen`, generated from the key table.
+pub fn help_lines(screen: keymap::Context, theme: Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for (title, rows) in keymap::help_sections() {
+    for (title, rows) in keymap::help_sections(screen) {
         if rows.is_empty() {
             continue;
         }
@@ -154,10 +231,10 @@ pub fn help_lines(theme: Theme) -> Vec<Line<'static>> {
     lines
 }
 
-fn help(scroll: u16, area: Rect, buf: &mut Buffer, theme: Theme) {
+fn help(scroll: u16, screen: keymap::Context, area: Rect, buf: &mut Buffer, theme: Theme) {
     let inner =
         dialog("Help — keys (Esc closes, ↑↓ scroll)", 76, area.height.saturating_sub(2), area, buf, theme);
-    Paragraph::new(help_lines(theme)).scroll((scroll, 0)).render(inner, buf);
+    Paragraph::new(help_lines(screen, theme)).scroll((scroll, 0)).render(inner, buf);
 }
 
 fn prompt(p: &Prompt, area: Rect, buf: &mut Buffer, theme: Theme) {
@@ -173,28 +250,35 @@ fn prompt(p: &Prompt, area: Rect, buf: &mut Buffer, theme: Theme) {
 }
 
 fn console(c: &Console, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let height = area.height.saturating_sub(4);
-    let inner = dialog(
-        "Console — reads of the replay's table (Enter sends, Esc closes)",
-        100,
-        height,
-        area,
-        buf,
-        theme,
-    );
-    let history = Rect { height: inner.height.saturating_sub(2), ..inner };
-    let mut lines = Vec::new();
-    for (request, answer) in &c.history {
-        lines.push(Line::styled(format!("> {request}"), theme.header()));
-        match answer {
-            Ok(text) => lines.extend(text.lines().map(|l| Line::raw(l.to_owned()))),
-            Err(text) => lines.push(Line::styled(text.clone(), theme.error())),
-        }
-    }
-    // Newest at the bottom: scroll so the last lines show.
+    let (rect, history) = console_areas(area);
+    let lines = history_lines(c, usize::from(history.width));
+    // Newest at the bottom: the last lines show unless scrolled back.
     let shown = usize::from(history.height);
-    let skip = u16::try_from(lines.len().saturating_sub(shown)).unwrap_or(0);
-    Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((skip, 0)).render(history, buf);
+    let back = c.back.min(lines.len().saturating_sub(shown));
+    let first = lines.len().saturating_sub(shown + back);
+    let mut block = framed("Console — reads of the replay's table (Enter sends, Esc closes)", true, theme);
+    if lines.len() > shown {
+        let last = (first + shown).min(lines.len());
+        let more = if back > 0 { " · PgDn: newer" } else { "" };
+        let position = format!(" lines {}–{last} of {} · ↑↓ PgUp PgDn scroll{more} ", first + 1, lines.len());
+        block = block.title_bottom(Line::styled(position, theme.warn()).right_aligned());
+    }
+    Clear.render(rect, buf);
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let styled: Vec<Line<'_>> = lines[first..]
+        .iter()
+        .take(shown)
+        .map(|(text, kind)| {
+            let style = match kind {
+                HistoryLine::Request => theme.header(),
+                HistoryLine::Answer => Style::new(),
+                HistoryLine::Error => theme.error(),
+            };
+            Line::styled(text.clone(), style)
+        })
+        .collect();
+    Paragraph::new(styled).render(history, buf);
     (&c.input).render(Rect { y: inner.bottom().saturating_sub(1), height: 1, ..inner }, buf);
 }
 
@@ -253,4 +337,53 @@ fn recovery(r: &Recovery, applied: bool, area: Rect, buf: &mut Buffer, theme: Th
         ]),
     ];
     Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HistoryLine::{Answer, Error, Request};
+    use super::*;
+
+    #[test]
+    fn history_lines_are_cut_at_the_width_and_counted_exactly() {
+        let cases: [(&str, usize, &[&str]); 5] = [
+            ("", 5, &[""]),
+            ("abcde", 5, &["abcde"]),
+            ("abcdefgh", 5, &["abcde", "fgh"]),
+            ("ab全全cd", 4, &["ab全", "全cd"]),
+            ("abc", 0, &["a", "b", "c"]),
+        ];
+        for (text, width, want) in cases {
+            assert_eq!(hard_wrap(text, width.max(1)), want, "{text:?} at {width}");
+        }
+        let mut c = Console::default();
+        c.history.push(("get x".to_owned(), Ok("{\n  \"Item\": 1\n}".to_owned())));
+        c.history.push(("scan nonsense".to_owned(), Err("unknown word nonsense".to_owned())));
+        let kinds: Vec<HistoryLine> = history_lines(&c, 10).iter().map(|(_, k)| *k).collect();
+        // `  "Item": 1` is 11 columns: two lines at 10.
+        assert_eq!(kinds, [Request, Answer, Answer, Answer, Answer, Request, Request, Error, Error, Error]);
+    }
+
+    #[test]
+    fn scrolling_stops_at_both_ends() {
+        let screen = Rect::new(0, 0, 100, 30);
+        let mut c = Console::default();
+        c.history
+            .push(("scan".to_owned(), Ok((0..100).map(|i| i.to_string()).collect::<Vec<_>>().join("\n"))));
+        let shown = usize::from(console_areas(screen).1.height);
+        let most = 101 - shown;
+        c.scroll(Direction::Down, screen);
+        assert_eq!(c.back, 0);
+        c.scroll(Direction::Up, screen);
+        c.scroll(Direction::PageUp, screen);
+        assert_eq!(c.back, 1 + shown - 1);
+        for _ in 0..10 {
+            c.scroll(Direction::PageUp, screen);
+        }
+        assert_eq!(c.back, most);
+        c.scroll(Direction::PageDown, screen);
+        assert_eq!(c.back, most - (shown - 1));
+        c.take();
+        assert_eq!(c.back, 0, "a new request brings the end back");
+    }
 }

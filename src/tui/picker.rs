@@ -8,7 +8,8 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::action::Action;
 use super::keymap::{self, Scope};
-use super::panels::framed;
+use super::panels::status::{Hint, hint_spans};
+use super::panels::{ellipsize, framed, width_of};
 use super::theme::Theme;
 use crate::scenario;
 
@@ -65,7 +66,7 @@ pub fn first_sentence(text: &str) -> &str {
     text.find(". ").map_or(text, |i| &text[..=i])
 }
 
-/// The list's area (clicks on it pick a row) and the details' area.
+/// The list's area (clicks on it pick a row), the details' area and the key hints' line.
 pub fn areas(area: Rect) -> (Rect, Rect, Rect) {
     let [list, details, keys] =
         Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1), Constraint::Length(1)])
@@ -73,11 +74,29 @@ pub fn areas(area: Rect) -> (Rect, Rect, Rect) {
     (list, details, keys)
 }
 
-/// Which entry a click at row `y` lands on.
-pub fn row_at(area: Rect, y: u16) -> Option<usize> {
+/// Entries the list shows at once: two lines each, inside the border.
+fn visible(list: Rect) -> usize {
+    usize::from(list.height.saturating_sub(2) / 2).max(1)
+}
+
+/// The first entry the list shows: the list scrolls only as far as keeps the selection in view.
+pub fn first_shown(selected: usize, visible: usize) -> usize {
+    selected.saturating_sub(visible.max(1) - 1)
+}
+
+/// Which entry a click at row `y` lands on (the list as drawn for `picker` in `area`).
+pub fn row_at(area: Rect, picker: &Picker, y: u16) -> Option<usize> {
     let (list, _, _) = areas(area);
     // Inside the border, each entry takes two lines.
-    (y > list.y && y + 1 < list.bottom()).then(|| usize::from(y - list.y - 1) / 2)
+    let first = first_shown(picker.selected, visible(list));
+    (y > list.y && y + 1 < list.bottom())
+        .then(|| first + usize::from(y - list.y - 1) / 2)
+        .filter(|&i| i < picker.entries.len())
+}
+
+/// A practice problem's title without the `Practice: ` its tag already says.
+fn list_title(e: &Entry) -> &str {
+    if e.practice { e.title.strip_prefix("Practice: ").unwrap_or(&e.title) } else { &e.title }
 }
 
 pub struct PickerView<'a> {
@@ -89,23 +108,48 @@ impl Widget for PickerView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
         let (list_area, details_area, keys_area) = areas(area);
+        let entries = &self.picker.entries;
+        let width = usize::from(list_area.width.saturating_sub(2));
+        // Names line up in a column as wide as the longest, within reason: a longer name pushes
+        // its own title along rather than every title.
+        let column = entries.iter().map(|e| e.name.chars().count()).max().unwrap_or(0).min(15);
+        let shown = visible(list_area);
+        let first = first_shown(self.picker.selected, shown);
         let mut lines = Vec::new();
-        for (i, e) in self.picker.entries.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate().skip(first).take(shown) {
             let selected = i == self.picker.selected;
             let marker = if selected { "▶ " } else { "  " };
             let kind = if e.practice { " · practice" } else { "" };
-            let head = Line::from(vec![
-                Span::styled(
-                    format!("{marker}{:<12}", e.name),
-                    if selected { t.selected() } else { t.header() },
-                ),
-                Span::raw(format!(" {}", e.title)),
-                Span::styled(format!("  ({}{kind})", e.engine), t.dim()),
-            ]);
-            lines.push(head);
-            lines.push(Line::styled(format!("    {}", first_sentence(&e.lesson)), t.dim()));
+            // One line per entry (a click maps rows to entries). The title gives way first: it
+            // is cut with an ellipsis so the engine and the practice tag stay; on a very narrow
+            // list the tag goes too.
+            let name = format!("{marker}{:<column$} ", e.name);
+            let tag = format!("  ({}{kind})", e.engine);
+            let title = list_title(e);
+            let left = width.saturating_sub(width_of(&name));
+            let (title, tag) = if width_of(title) + width_of(&tag) <= left {
+                (title.to_owned(), tag)
+            } else if left >= width_of(&tag) + 12 {
+                (ellipsize(title, left - width_of(&tag)), tag)
+            } else {
+                (ellipsize(title, left), String::new())
+            };
+            lines.push(Line::from(vec![
+                Span::styled(ellipsize(&name, width), if selected { t.selected() } else { t.header() }),
+                Span::raw(title),
+                Span::styled(tag, t.dim()),
+            ]));
+            lines
+                .push(Line::styled(ellipsize(&format!("    {}", first_sentence(&e.lesson)), width), t.dim()));
         }
-        Paragraph::new(lines).block(framed("keyheat — pick a scenario", true, t)).render(list_area, buf);
+        let mut block = framed("keyheat — pick a scenario", true, t);
+        let (above, below) = (first, entries.len().saturating_sub(first + shown));
+        if above + below > 0 {
+            let range =
+                format!(" {}–{} of {} ", first + 1, (first + shown).min(entries.len()), entries.len());
+            block = block.title_bottom(Line::styled(range, t.dim()).right_aligned());
+        }
+        Paragraph::new(lines).block(block).render(list_area, buf);
         if let Some(e) = self.picker.current() {
             let details = vec![
                 Line::styled(e.title.clone(), t.header()),
@@ -120,28 +164,25 @@ impl Widget for PickerView<'_> {
         }
         let key = |a: Action| keymap::label(Scope::Picker, a).unwrap_or_default();
         let browse = |a: Action| keymap::label(Scope::Browse, a).unwrap_or_default();
-        let hints = Line::from(vec![
-            Span::styled(
+        let hint = |key: String, what: &'static str, priority: u8| Hint { key, what, priority };
+        let hints = [
+            hint(
                 format!(
                     "{}/{}",
                     key(Action::Move(super::action::Direction::Up)),
                     key(Action::Move(super::action::Direction::Down))
                 ),
-                t.key(),
+                "choose",
+                1,
             ),
-            Span::raw(" choose  "),
-            Span::styled(key(Action::Submit), t.key()),
-            Span::raw(" open  "),
-            Span::styled(key(Action::OpenFile), t.key()),
-            Span::raw(" open a file  "),
-            Span::styled(key(Action::Quiz), t.key()),
-            Span::raw(" quiz  "),
-            Span::styled(browse(Action::Help), t.key()),
-            Span::raw(" help  "),
-            Span::styled(browse(Action::Quit), t.key()),
-            Span::raw(" quit"),
-        ]);
-        Paragraph::new(hints).render(keys_area, buf);
+            hint(key(Action::Submit), "open", 0),
+            hint(key(Action::OpenFile), "open a file", 4),
+            hint(key(Action::Quiz), "quiz", 5),
+            hint(browse(Action::Help), "help", 2),
+            hint(browse(Action::Quit), "quit", 3),
+        ];
+        Paragraph::new(Line::from(hint_spans(&hints, usize::from(keys_area.width), t)))
+            .render(keys_area, buf);
     }
 }
 
@@ -177,9 +218,67 @@ mod tests {
     fn clicks_pick_rows() {
         let area = Rect::new(0, 0, 80, 24);
         let (list, _, _) = areas(area);
-        assert_eq!(row_at(area, list.y), None);
-        assert_eq!(row_at(area, list.y + 1), Some(0));
-        assert_eq!(row_at(area, list.y + 2), Some(0));
-        assert_eq!(row_at(area, list.y + 3), Some(1));
+        let mut p = Picker::bundled();
+        assert_eq!(row_at(area, &p, list.y), None);
+        assert_eq!(row_at(area, &p, list.y + 1), Some(0));
+        assert_eq!(row_at(area, &p, list.y + 2), Some(0));
+        assert_eq!(row_at(area, &p, list.y + 3), Some(1));
+        // Scrolled to the last entry, the last row shown is that entry.
+        p.select(100);
+        let bottom_row = list.y + 2 * u16::try_from(visible(list)).unwrap() - 1;
+        assert_eq!(row_at(area, &p, bottom_row), Some(p.entries.len() - 1));
+    }
+
+    #[test]
+    fn the_list_scrolls_only_to_keep_the_selection_in_view() {
+        let cases = [(0, 4, 0), (3, 4, 0), (4, 4, 1), (8, 4, 5), (2, 1, 2), (5, 0, 5)];
+        for (selected, visible, want) in cases {
+            assert_eq!(first_shown(selected, visible), want, "{selected} of {visible} shown");
+        }
+    }
+
+    /// The picker as text at `width` × `height` with `selected` chosen.
+    fn screen(width: u16, height: u16, selected: usize) -> Vec<String> {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        let picker = Picker { selected, ..Picker::bundled() };
+        PickerView { picker: &picker, theme: Theme { color: false } }.render(area, &mut buf);
+        (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect()).collect()
+    }
+
+    #[test]
+    fn every_entry_can_be_seen_and_no_line_is_cut_mid_word() {
+        let p = Picker::bundled();
+        let (rect, _, _) = areas(Rect::new(0, 0, 80, 24));
+        let rows = usize::from(rect.height);
+        for (i, e) in p.entries.iter().enumerate() {
+            let lines = screen(80, 24, i);
+            let list = &lines[..rows];
+            assert!(
+                list.iter().any(|l| l.contains(&format!("▶ {}", e.name))),
+                "{} not shown:\n{}",
+                e.name,
+                list.join("\n")
+            );
+            for l in &list[1..rows - 1] {
+                let inside = l.trim_start_matches('┃').trim_end_matches('┃').trim_end();
+                // A line is whole (a lesson's first sentence, an entry ending in its tag) or
+                // ends in an ellipsis.
+                let whole = inside.is_empty()
+                    || inside.ends_with(')')
+                    || inside.ends_with('.')
+                    || inside.ends_with('…');
+                assert!(whole, "cut line {inside:?}");
+            }
+            let line = list.iter().find(|l| l.contains(&format!("▶ {}", e.name))).expect("shown above");
+            let tag = if e.practice { " · practice)" } else { ")" };
+            assert!(line.contains(tag), "the tag stays: {line}");
+        }
+        let last = screen(80, 24, p.entries.len() - 1);
+        let border = &last[rows - 1];
+        assert!(border.contains(&format!("of {}", p.entries.len())), "a position in the border: {border}");
+        let hints = screen(80, 24, 0).pop().unwrap_or_default();
+        assert!(hints.contains("Enter open") && hints.contains("? help"), "{hints}");
+        assert!(screen(30, 12, 0).last().unwrap().trim_end().ends_with("help"));
     }
 }

@@ -19,7 +19,7 @@ use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
-    Figure, GoalRow, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
+    Figure, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 use super::workbench::Workbench;
@@ -179,10 +179,10 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         goals: vec![
             GoalRow {
                 name: "the warehouse never scans".to_owned(),
-                passed: variant != "naive",
+                state: if variant == "naive" { GoalState::Missed } else { GoalState::Met },
                 value: "0 scans".to_owned(),
             },
-            GoalRow { name: "no throttling".to_owned(), passed: false, value: "0.4%".to_owned() },
+            GoalRow { name: "no throttling".to_owned(), state: GoalState::Missed, value: "0.4%".to_owned() },
         ],
         patterns: vec![PatternRow {
             name: "get-customer".to_owned(),

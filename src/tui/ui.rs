@@ -21,7 +21,7 @@ use super::panels::patterns::PatternsPanel;
 use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
 use super::panels::sizes::SizesPanel;
-use super::panels::status::{MessageKind, StatusLine};
+use super::panels::status::{Hint, MessageKind, StatusLine};
 use super::panels::{block, framed};
 use super::picker::PickerView;
 use super::theme::Theme;
@@ -185,25 +185,32 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         Playback::Playing => "▶",
         Playback::ToEnd => "⏭",
     };
-    let (scope, actions): (Scope, &[(Action, &'static str)]) = match w.mode {
-        Mode::Edit => (Scope::Editor, &[(Action::Apply, "apply"), (Action::Close, "leave")]),
-        Mode::Compare => (Scope::Workbench, &[(Action::Compare, "back"), (Action::TogglePlay, "play")]),
+    let play = if w.playback == Playback::Paused { "play" } else { "pause" };
+    // (action, what it does, priority: lower stays longer on a short line). Help comes first:
+    // it lists every other key.
+    let (scope, actions): (Scope, Vec<(Action, &'static str, u8)>) = match w.mode {
+        Mode::Edit => (Scope::Editor, vec![(Action::Apply, "apply", 0), (Action::Close, "leave", 1)]),
+        Mode::Compare => {
+            (Scope::Workbench, vec![(Action::Compare, "back", 1), (Action::TogglePlay, play, 2)])
+        }
         Mode::Normal => (
             Scope::Workbench,
-            &[
-                (Action::TogglePlay, "play"),
-                (Action::EditSchema, "edit"),
-                (Action::NextVariant, "variant"),
-                (Action::Compare, "compare"),
+            vec![
+                (Action::TogglePlay, play, 1),
+                (Action::EditSchema, "edit", 3),
+                (Action::NextVariant, "variant", 4),
+                (Action::Compare, "compare", 5),
             ],
         ),
     };
-    let mut hints: Vec<(String, &'static str)> =
-        actions.iter().filter_map(|&(a, what)| keymap::label(scope, a).map(|k| (k, what))).collect();
+    let mut hints: Vec<Hint> = actions
+        .iter()
+        .filter_map(|&(a, what, priority)| keymap::label(scope, a).map(|key| Hint { key, what, priority }))
+        .collect();
     if w.mode != Mode::Edit {
-        for (a, what) in [(Action::Help, "help"), (Action::Quit, "quit")] {
-            if let Some(k) = keymap::label(Scope::Browse, a) {
-                hints.push((k, what));
+        for (a, what, priority) in [(Action::Help, "help", 0), (Action::Quit, "quit", 2)] {
+            if let Some(key) = keymap::label(Scope::Browse, a) {
+                hints.push(Hint { key, what, priority });
             }
         }
     }

@@ -102,9 +102,18 @@ pub struct IndexRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GoalRow {
     pub name: String,
-    pub passed: bool,
+    pub state: GoalState,
     /// The measured value as people read it (`312 MB`, `0.4 %`).
     pub value: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoalState {
+    /// Nothing it reads has been measured yet (no call of its pattern, no request at all): a
+    /// verdict now would be about zeros.
+    Pending,
+    Met,
+    Missed,
 }
 
 /// Live figures of one access pattern, matched by name.

@@ -1,5 +1,5 @@
 //! The Goals panel: each of the scenario's goals, ✔ or ✘ with the measured value once a replay
-//! has judged it, `·` before.
+//! has measured what it reads, a dim `—` (pending) before.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,7 +10,7 @@ use super::{PENDING, block, text};
 use crate::engine::model::Goal;
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
-use crate::tui::view::GoalRow;
+use crate::tui::view::{GoalRow, GoalState};
 
 pub struct GoalsPanel<'a> {
     pub goals: &'a [Goal],
@@ -28,25 +28,72 @@ impl Widget for GoalsPanel<'_> {
             lines.push(Line::styled("the scenario sets no goals", t.dim()));
         }
         for goal in self.goals {
-            let line = match self.live.iter().find(|l| l.name == goal.name) {
-                Some(l) if l.passed => Line::from(vec![
+            let state = self.live.iter().find(|l| l.name == goal.name).map(|l| (l.state, l));
+            let line = match state {
+                Some((GoalState::Met, l)) => Line::from(vec![
                     Span::styled("✔ ", t.ok()),
                     Span::raw(goal.name.clone()),
                     Span::styled(format!("  {}", l.value), t.dim()),
                 ]),
-                Some(l) => Line::from(vec![
+                Some((GoalState::Missed, l)) => Line::from(vec![
                     Span::styled("✘ ", t.bad()),
                     Span::raw(goal.name.clone()),
                     Span::styled(format!("  {}", l.value), t.bad()),
                 ]),
-                None => Line::from(vec![
-                    Span::styled("· ", t.dim()),
-                    Span::raw(goal.name.clone()),
-                    Span::styled(format!("  {PENDING}"), t.dim()),
+                Some((GoalState::Pending, _)) | None => Line::from(vec![
+                    Span::styled(format!("{PENDING} "), t.dim()),
+                    Span::styled(goal.name.clone(), t.dim()),
                 ]),
             };
             lines.push(line);
         }
         text(lines, block(Panel::Goals, self.focused, t), self.scroll, area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::GoalCheck;
+
+    fn goal(name: &str) -> Goal {
+        Goal { name: name.to_owned(), check: GoalCheck::MaxThrottledRatio(0.01) }
+    }
+
+    fn row(name: &str, state: GoalState, value: &str) -> GoalRow {
+        GoalRow { name: name.to_owned(), state, value: value.to_owned() }
+    }
+
+    /// The panel's lines as text, and the style of each line's first cell.
+    fn draw(goals: &[Goal], live: &[GoalRow]) -> Vec<(String, ratatui::style::Style)> {
+        let area = Rect::new(0, 0, 40, 6);
+        let mut buf = Buffer::empty(area);
+        let theme = Theme { color: true };
+        GoalsPanel { goals, live, focused: false, scroll: 0, theme }.render(area, &mut buf);
+        (1..5)
+            .map(|y| {
+                let text: String = (1..39).map(|x| buf[(x, y)].symbol()).collect();
+                (text.trim_end().to_owned(), buf[(1, y)].style())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_goal_with_nothing_measured_is_pending_and_dim() {
+        let goals = [goal("latency target"), goal("no throttling"), goal("cheap"), goal("never seen")];
+        let live = [
+            row("latency target", GoalState::Pending, "0 ms"),
+            row("no throttling", GoalState::Met, "0%"),
+            row("cheap", GoalState::Missed, "$90"),
+        ];
+        let lines = draw(&goals, &live);
+        let text: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(text, ["— latency target", "✔ no throttling  0%", "✘ cheap  $90", "— never seen"]);
+        let dim = Theme { color: true }.dim();
+        assert_eq!(lines[0].1.fg, dim.fg);
+        assert_eq!(lines[3].1.fg, dim.fg);
+        assert_ne!(lines[1].1.fg, dim.fg);
+        // Pending says nothing about the value it would show: no "0 ms" before a call.
+        assert!(!text[0].contains("0 ms"));
     }
 }

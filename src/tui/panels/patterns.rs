@@ -1,20 +1,25 @@
 //! The Access patterns panel: how the variant's keys serve each pattern (the planner's static
-//! verdict: ✔ GetItem / Query / fan-out ×N, ✘ Scan or unserved) and, once a replay runs, its
-//! calls, units per call and modelled p99 against the pattern's target.
+//! verdict: the operation that serves it — `GetItem`, `Query fan-out ×N` — or `✘ Scan`,
+//! `✘ unserved`) and, once a replay runs, its calls, units per call and modelled p99 against the
+//! pattern's target.
+//!
+//! The operation is written without a ✔: beside a p99 over its target a tick read as "passing",
+//! when all it meant was "a key serves this". Patterns that need attention come first, so the one
+//! that matters is never below the fold; rows that do not fit are counted in a `+N more` line.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget};
 
-use super::{PENDING, block, text};
+use super::{Chunk, PENDING, block, flow};
 use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 use crate::tui::view::PatternRow;
 
-/// The verdict as the panel writes it: `✔ Query ×2 on by-status`, `✘ Scan`, `✘ unserved`.
+/// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
+/// `true` when the keys serve the pattern.
 pub fn verdict(p: &PatternPlan) -> (bool, String) {
     let on = p.index.as_ref().map(|i| format!(" on {i}")).unwrap_or_default();
     match p.operation {
@@ -30,9 +35,77 @@ pub fn verdict(p: &PatternPlan) -> (bool, String) {
                 }
                 _ => String::new(),
             };
-            (true, format!("✔ {}{fanout}{on}{writes}", op.name()))
+            (true, format!("{}{fanout}{on}{writes}", op.name()))
         }
     }
+}
+
+/// What a pattern's row asks of the reader, most urgent first: the panel's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Urgency {
+    /// Nothing serves it, its keys cannot, or its measured p99 misses the target.
+    Failing,
+    /// A Scan serves it: every call reads the whole table.
+    Scan,
+    /// A call needs more than one request.
+    FanOut,
+    Fine,
+}
+
+pub fn urgency(p: &PatternPlan, p99_ms: Option<f64>, target_ms: Option<f64>) -> Urgency {
+    let late = matches!((p99_ms, target_ms), (Some(p99), Some(target)) if p99 > target);
+    match p.operation {
+        None => Urgency::Failing,
+        Some(_) if late => Urgency::Failing,
+        Some(Operation::Scan) => Urgency::Scan,
+        Some(_) if !p.served => Urgency::Failing,
+        Some(_) if p.fanout > 1 => Urgency::FanOut,
+        Some(_) => Urgency::Fine,
+    }
+}
+
+/// The plan's patterns (indices) in the order the panel lists them: by urgency, then as the
+/// scenario lists them. `targets` is by plan index; `live` is matched by name.
+pub fn order(plan: &Plan, targets: &[Option<f64>], live: &[PatternRow]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..plan.patterns.len()).collect();
+    // `sort_by_key` is stable: equal urgencies keep the scenario's order.
+    order.sort_by_key(|&i| {
+        let p = &plan.patterns[i];
+        let p99 = live.iter().find(|l| l.name == p.name).and_then(|l| l.p99_ms);
+        urgency(p, p99, targets.get(i).copied().flatten())
+    });
+    order
+}
+
+/// How the panel's rows fill `room` lines, scrolled past `skip` patterns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fit {
+    /// Lines drawn from the first pattern shown on (the last pattern may be cut after its name:
+    /// the verdict matters more than the figures under it).
+    pub lines: usize,
+    /// Patterns below the fold or cut short.
+    pub below: usize,
+    /// Whether the last line is the `+N more` note.
+    pub note: bool,
+}
+
+/// Lays out patterns `heights` lines tall (in display order) in `room` lines from pattern `skip`.
+pub fn fit(heights: &[usize], skip: usize, room: usize) -> Fit {
+    let rest = &heights[skip.min(heights.len())..];
+    let total: usize = rest.iter().sum();
+    if skip == 0 && total <= room {
+        return Fit { lines: total, below: 0, note: false };
+    }
+    let lines = total.min(room.saturating_sub(1));
+    let mut end = 0;
+    let whole = rest
+        .iter()
+        .take_while(|&&h| {
+            end += h;
+            end <= lines
+        })
+        .count();
+    Fit { lines, below: rest.len() - whole, note: room > 0 }
 }
 
 pub struct PatternsPanel<'a> {
@@ -41,40 +114,184 @@ pub struct PatternsPanel<'a> {
     pub targets: &'a [Option<f64>],
     pub live: &'a [PatternRow],
     pub focused: bool,
+    /// Patterns scrolled past (the panel scrolls a pattern at a time).
     pub scroll: u16,
     pub theme: Theme,
+}
+
+impl PatternsPanel<'_> {
+    /// One pattern's lines at `width` columns: its name and verdict, then its figures.
+    fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let p = &self.plan.patterns[i];
+        let (ok, verdict) = verdict(p);
+        let mut lines = flow(
+            vec![
+                Chunk::new("", vec![Span::styled(p.name.clone(), t.header())]),
+                Chunk::new(" ", vec![Span::styled(verdict, if ok { t.ok() } else { t.bad() })]),
+            ],
+            width,
+            2,
+        );
+        let live = self.live.iter().find(|l| l.name == p.name);
+        let unit =
+            live.and_then(|l| l.unit.as_deref()).unwrap_or(if p.kind == Kind::Read { "RCU" } else { "WCU" });
+        let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
+        // Nothing per call before the first call.
+        let per_call =
+            live.filter(|l| l.calls > 0).map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
+        let p99 = live.and_then(|l| l.p99_ms);
+        let target = self.targets.get(i).copied().flatten();
+        let late = matches!((p99, target), (Some(p), Some(t)) if p > t);
+        let p99 = p99.map_or(PENDING.to_owned(), |ms| format!("{}ms", numbers::count(ms)));
+        let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
+        let figures = vec![
+            Chunk::new("", vec![Span::styled(format!("{calls} calls"), t.dim())]),
+            Chunk::new(" · ", vec![Span::styled(format!("{per_call} {unit} each"), t.dim())]),
+            Chunk::new(
+                " · ",
+                vec![
+                    Span::styled("p99 ", t.dim()),
+                    Span::styled(format!("{p99}{target}"), if late { t.bad() } else { t.dim() }),
+                ],
+            ),
+        ];
+        // The figures sit under the name, indented; their own continuations a little more.
+        let inset = 2.min(width.saturating_sub(1));
+        for mut line in flow(figures, width - inset, 2) {
+            line.spans.insert(0, Span::raw(" ".repeat(inset)));
+            lines.push(line);
+        }
+        lines
+    }
 }
 
 impl Widget for PatternsPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
-        let mut lines = Vec::new();
-        for (i, p) in self.plan.patterns.iter().enumerate() {
-            let (ok, verdict) = verdict(p);
-            let style: Style = if ok { t.ok() } else { t.bad() };
-            lines.push(Line::from(vec![
-                Span::styled(format!("{} ", p.name), t.header()),
-                Span::styled(verdict, style),
-            ]));
-            let live = self.live.iter().find(|l| l.name == p.name);
-            let unit = live.and_then(|l| l.unit.as_deref()).unwrap_or(if p.kind == Kind::Read {
-                "RCU"
-            } else {
-                "WCU"
-            });
-            let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
-            let per_call = live.map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
-            let p99 = live
-                .and_then(|l| l.p99_ms)
-                .map_or(PENDING.to_owned(), |ms| format!("{}ms", numbers::count(ms)));
-            let target = self.targets.get(i).copied().flatten();
-            let late = matches!((live.and_then(|l| l.p99_ms), target), (Some(p), Some(t)) if p > t);
-            let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {calls} calls · {per_call} {unit} each · p99 "), t.dim()),
-                Span::styled(format!("{p99}{target}"), if late { t.bad() } else { t.dim() }),
-            ]));
+        let b = block(Panel::Patterns, self.focused, t);
+        let inner = b.inner(area);
+        b.render(area, buf);
+        if inner.width == 0 || inner.height == 0 {
+            return;
         }
-        text(lines, block(Panel::Patterns, self.focused, t), self.scroll, area, buf);
+        if self.plan.patterns.is_empty() {
+            Paragraph::new(Line::styled("the scenario has no access patterns", t.dim())).render(inner, buf);
+            return;
+        }
+        let width = usize::from(inner.width);
+        let entries: Vec<Vec<Line<'static>>> =
+            order(self.plan, self.targets, self.live).into_iter().map(|i| self.entry(i, width)).collect();
+        let heights: Vec<usize> = entries.iter().map(Vec::len).collect();
+        let skip = usize::from(self.scroll).min(entries.len() - 1);
+        let room = usize::from(inner.height);
+        let Fit { lines: shown, below, note } = fit(&heights, skip, room);
+        let mut lines: Vec<Line<'static>> = entries.into_iter().skip(skip).flatten().take(shown).collect();
+        if note {
+            let mut text = if below > 0 { format!("+{below} more ↓") } else { String::new() };
+            if skip > 0 {
+                let sep = if text.is_empty() { "" } else { " · " };
+                text = format!("{text}{sep}{skip} above ↑");
+            }
+            lines.resize(room - 1, Line::raw(""));
+            lines.push(Line::styled(super::ellipsize(&text, width), t.warn()));
+        }
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::planner;
+
+    fn plan_of(scenario: &str, variant: &str) -> Plan {
+        let loaded = crate::scenario::load(scenario).expect("bundled");
+        let v = loaded.variant(Some(variant)).expect("the variant exists");
+        planner::plan(&loaded.scenario, v)
+    }
+
+    fn names(plan: &Plan, order: &[usize]) -> Vec<String> {
+        order.iter().map(|&i| plan.patterns[i].name.clone()).collect()
+    }
+
+    fn row(name: &str, p99: f64) -> PatternRow {
+        PatternRow { name: name.to_owned(), calls: 10, units_per_call: 1.0, unit: None, p99_ms: Some(p99) }
+    }
+
+    #[test]
+    fn the_scan_comes_first_and_the_rest_keep_the_scenarios_order() {
+        let plan = plan_of("orders", "naive");
+        let targets = vec![None; plan.patterns.len()];
+        let listed: Vec<String> = plan.patterns.iter().map(|p| p.name.clone()).collect();
+        let shown = names(&plan, &order(&plan, &targets, &[]));
+        assert_eq!(listed.last().map(String::as_str), Some("pending-orders"), "{listed:?}");
+        assert_eq!(shown[0], "pending-orders");
+        assert_eq!(shown[1..], listed[..listed.len() - 1], "stable otherwise");
+        assert_eq!(order(&plan, &targets, &[]), order(&plan, &targets, &[]), "deterministic");
+    }
+
+    #[test]
+    fn a_missed_latency_target_outranks_a_scan_and_a_fan_out_outranks_the_fine() {
+        let plan = plan_of("orders", "naive");
+        let targets: Vec<Option<f64>> = plan.patterns.iter().map(|_| Some(10.0)).collect();
+        let late = &plan.patterns[2].name;
+        let live = [row(late, 25.0), row(&plan.patterns[0].name, 3.0)];
+        let shown = names(&plan, &order(&plan, &targets, &live));
+        assert_eq!(shown[..2], [late.clone(), "pending-orders".to_owned()]);
+        let sensors = plan_of("sensors", "recommended");
+        let fanout: Vec<&str> =
+            sensors.patterns.iter().filter(|p| p.fanout > 1).map(|p| p.name.as_str()).collect();
+        let shown = names(&sensors, &order(&sensors, &vec![None; sensors.patterns.len()], &[]));
+        assert!(!fanout.is_empty());
+        assert_eq!(shown[..fanout.len()], fanout[..], "{shown:?}");
+    }
+
+    #[test]
+    fn urgency_reads_the_verdict_and_the_measured_p99() {
+        let plan = plan_of("orders", "naive");
+        let scan = plan.patterns.iter().find(|p| p.name == "pending-orders").expect("orders has it");
+        let get = plan.patterns.iter().find(|p| p.name == "get-customer").expect("orders has it");
+        let cases = [
+            (scan, None, None, Urgency::Scan),
+            (scan, Some(80.0), Some(50.0), Urgency::Failing),
+            (get, Some(3.0), Some(10.0), Urgency::Fine),
+            (get, Some(10.0), Some(10.0), Urgency::Fine),
+            (get, Some(11.0), Some(10.0), Urgency::Failing),
+            (get, None, Some(10.0), Urgency::Fine),
+        ];
+        for (p, p99, target, want) in cases {
+            assert_eq!(urgency(p, p99, target), want, "{} {p99:?}/{target:?}", p.name);
+        }
+    }
+
+    #[test]
+    fn fit_counts_what_does_not_show_and_keeps_a_line_for_the_note() {
+        let f = |lines, below, note| Fit { lines, below, note };
+        let cases: [(&[usize], usize, usize, Fit); 9] = [
+            (&[2, 2, 2], 0, 6, f(6, 0, false)),
+            // The third pattern's name shows; its figures do not.
+            (&[2, 2, 2], 0, 6 - 1, f(4, 1, true)),
+            (&[2, 2, 2], 0, 4, f(3, 2, true)),
+            (&[3, 3, 3, 3], 0, 6, f(5, 3, true)),
+            // Scrolled: the note says what is above even when the rest fits.
+            (&[2, 2, 2], 1, 6, f(4, 0, true)),
+            (&[2, 2, 2], 2, 6, f(2, 0, true)),
+            (&[5, 2], 0, 3, f(2, 2, true)),
+            (&[2, 2], 0, 0, f(0, 2, false)),
+            (&[], 0, 3, f(0, 0, false)),
+        ];
+        for (heights, skip, room, want) in cases {
+            assert_eq!(fit(heights, skip, room), want, "{heights:?} from {skip} in {room}");
+        }
+    }
+
+    #[test]
+    fn served_patterns_name_their_operation_without_a_tick() {
+        let naive = plan_of("orders", "naive");
+        let verdicts: Vec<(bool, String)> = naive.patterns.iter().map(verdict).collect();
+        assert!(verdicts.iter().all(|(_, v)| !v.contains('✔')), "{verdicts:?}");
+        assert!(verdicts.contains(&(true, "GetItem".to_owned())), "{verdicts:?}");
+        assert!(verdicts.contains(&(false, "✘ Scan".to_owned())), "{verdicts:?}");
     }
 }

@@ -7,12 +7,12 @@ use crate::engine::judge;
 use crate::engine::metrics::{
     GroupId, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
 };
-use crate::engine::model::{Engine, Scenario, Variant};
+use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
 use crate::engine::planner;
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
-    Figure, GoalRow, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView, ViewRequest,
-    WorkbenchView,
+    Figure, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView,
+    ViewRequest, WorkbenchView,
 };
 
 /// Everything the panels need from `sim` as it stands now, shaped as `request` asks.
@@ -29,7 +29,7 @@ pub fn build(
         heatmap: heatmap(metrics, request),
         sizes: sizes(metrics, scenario.engine, request),
         indexes: indexes(&report),
-        goals: goals(&report),
+        goals: goals(scenario, &report),
         patterns: patterns(&report, scenario.engine),
         figures: figures(&report),
     }
@@ -130,12 +130,40 @@ fn indexes(report: &RunReport) -> Vec<IndexRow> {
         .collect()
 }
 
-fn goals(report: &RunReport) -> Vec<GoalRow> {
+/// The graded goals (in the scenario's order, as `goals::evaluate` returns them), pending while
+/// nothing they read has been measured.
+fn goals(scenario: &Scenario, report: &RunReport) -> Vec<GoalRow> {
     report
         .goals
         .iter()
-        .map(|g| GoalRow { name: g.name.clone(), passed: g.passed, value: g.unit.format(g.value) })
+        .zip(&scenario.goals)
+        .map(|(g, goal)| {
+            let state = match (measured(&goal.check, report), g.passed) {
+                (false, _) => GoalState::Pending,
+                (true, true) => GoalState::Met,
+                (true, false) => GoalState::Missed,
+            };
+            GoalRow { name: g.name.clone(), state, value: g.unit.format(g.value) }
+        })
         .collect()
+}
+
+/// Whether the run has measured what `check` reads: a pattern's goal needs a call of it (a
+/// pattern the report lacks is a real failure, shown as one), a throttling or cost goal a
+/// request, a size or amplification goal a write (or items already there).
+fn measured(check: &GoalCheck, report: &RunReport) -> bool {
+    let t = &report.totals;
+    match check {
+        GoalCheck::NoScan(name) | GoalCheck::MaxFanout(name, _) | GoalCheck::LatencyTarget(name) => {
+            report.patterns.iter().find(|p| p.name == *name).is_none_or(|p| p.calls > 0)
+        }
+        GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_) => {
+            t.writes > 0 || report.partitions.max_items > 0
+        }
+        GoalCheck::MaxIndexWriteAmplification(_) => t.writes > 0,
+        GoalCheck::MaxThrottledRatio(_) => t.requests > 0,
+        GoalCheck::MaxMonthlyCost(_) => t.ops > 0,
+    }
 }
 
 fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
@@ -241,9 +269,11 @@ mod tests {
     fn a_run_fills_every_panel() {
         let (loaded, mut sim) = naive("counters", 20);
         let variant = loaded.variant(Some("naive")).expect("counters has naive");
-        // Before a registry tick closes there is nothing to draw in the heatmap yet.
+        // Before a registry tick closes there is nothing to draw in the heatmap yet, and no goal
+        // has anything to judge.
         let empty = build(&sim, &loaded.scenario, variant, &request());
         assert!(empty.heatmap.is_none());
+        assert!(empty.goals.iter().all(|g| g.state == GoalState::Pending), "{:?}", empty.goals);
         while sim.step() {}
         let view = build(&sim, &loaded.scenario, variant, &request());
         let heat = view.heatmap.expect("a heatmap once ticks have closed");
@@ -253,7 +283,7 @@ mod tests {
         assert!(heat.matrix.max >= 500.0, "{}", heat.matrix.max);
         assert!(heat.facts.iter().any(|f| f.throttled > 0), "{:?}", heat.facts);
         assert_eq!(view.goals.len(), loaded.scenario.goals.len());
-        assert!(view.goals.iter().any(|g| !g.passed), "{:?}", view.goals);
+        assert!(view.goals.iter().any(|g| g.state == GoalState::Missed), "{:?}", view.goals);
         assert_eq!(view.patterns.len(), loaded.scenario.patterns.len());
         assert!(view.patterns.iter().all(|p| p.calls > 0 && p.p99_ms.is_some()), "{:?}", view.patterns);
         assert!(!view.sizes.series.is_empty() && view.sizes.limit_bytes > 0.0);
@@ -261,6 +291,43 @@ mod tests {
         assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "time runs forward: {points:?}");
         let throttled = view.figures.iter().find(|f| f.name == "throttled requests").expect("a figure");
         assert!(throttled.value > 0.0);
+    }
+
+    #[test]
+    fn a_goal_waits_for_what_it_reads() {
+        let mut report = crate::engine::testing::report();
+        report.patterns[0].calls = 0;
+        let idle = report.patterns[0].name.clone();
+        let busy = report.patterns.iter().find(|p| p.calls > 0).expect("the fixture has calls").name.clone();
+        let cases = [
+            (GoalCheck::NoScan(idle.clone()), false),
+            (GoalCheck::LatencyTarget(idle.clone()), false),
+            (GoalCheck::MaxFanout(idle, 1), false),
+            (GoalCheck::NoScan(busy.clone()), true),
+            (GoalCheck::LatencyTarget(busy), true),
+            // Not in the report: a failure to show, not something to wait for.
+            (GoalCheck::NoScan("no-such".to_owned()), true),
+            (GoalCheck::MaxThrottledRatio(0.01), true),
+            (GoalCheck::MaxMonthlyCost(10.0), true),
+            (GoalCheck::MaxPartitionBytes(1), true),
+            (GoalCheck::MaxIndexWriteAmplification(2.0), true),
+        ];
+        for (check, want) in &cases {
+            assert_eq!(measured(check, &report), *want, "{check:?}");
+        }
+        report.totals.ops = 0;
+        report.totals.requests = 0;
+        report.totals.writes = 0;
+        report.partitions.max_items = 0;
+        for check in [
+            GoalCheck::MaxThrottledRatio(0.01),
+            GoalCheck::MaxMonthlyCost(10.0),
+            GoalCheck::MaxPartitionBytes(1),
+            GoalCheck::MaxPartitionItems(1),
+            GoalCheck::MaxIndexWriteAmplification(2.0),
+        ] {
+            assert!(!measured(&check, &report), "{check:?} with nothing measured");
+        }
     }
 
     #[test]

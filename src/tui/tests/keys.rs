@@ -176,7 +176,10 @@ fn help_opens_from_anywhere_and_closes() {
     // Keys that mean something on the workbench do nothing under help.
     press(&mut a, &[key(KeyCode::Char(' ')), key(KeyCode::Down)]);
     assert_eq!(workbench(&a).playback, Playback::Paused);
-    assert!(matches!(a.overlay, Some(Overlay::Help { scroll: 1 })));
+    assert!(matches!(
+        a.overlay,
+        Some(Overlay::Help { scroll: 1, screen: Context::Workbench(Panel::Heatmap) })
+    ));
     press(&mut a, &[key(KeyCode::Esc)]);
     assert!(a.overlay.is_none());
     press(&mut a, &[key(KeyCode::Char('?')), key(KeyCode::Char('?'))]);
@@ -356,7 +359,7 @@ fn x_exports_the_screen_as_svg() {
 fn the_console_sends_requests_to_the_seam() {
     let mut a = opened("orders");
     press(&mut a, &[key(KeyCode::Char(':'))]);
-    assert_eq!(a.context(), Context::Prompt);
+    assert_eq!(a.context(), Context::Console);
     type_text(&mut a, r#"{"op":"Scan"}"#);
     press(&mut a, &[key(KeyCode::Enter)]);
     let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
@@ -364,6 +367,85 @@ fn the_console_sends_requests_to_the_seam() {
     assert!(c.history[0].1.as_ref().unwrap().contains("CUSTOMER#{customer_id}"));
     press(&mut a, &[key(KeyCode::Esc)]);
     assert!(a.overlay.is_none());
+}
+
+/// The console's history as drawn at 100 × 30: (the lines of the history area, the position note
+/// in the bottom border).
+fn console_screen(a: &mut App) -> (Vec<String>, String) {
+    let screen = draw(a, 100, 30);
+    let lines: Vec<String> = screen.lines().map(|l| l.trim_matches('"').to_owned()).collect();
+    // The console has the keys, so its frame is the thick one.
+    let border = lines.iter().rev().find(|l| l.contains('┗')).cloned().unwrap_or_default();
+    (lines, border)
+}
+
+#[test]
+fn the_console_history_scrolls_back_to_a_long_answers_start() {
+    let mut a = opened("orders");
+    a.refresh(Rect::new(0, 0, 100, 30));
+    press(&mut a, &[key(KeyCode::Char(':'))]);
+    // A long answer: the fake echoes the request, so a request of many lines' worth.
+    let long = (0..60).map(|i| format!("line{i:02}")).collect::<Vec<_>>().join(" ");
+    type_text(&mut a, &format!("first {long}"));
+    press(&mut a, &[key(KeyCode::Enter)]);
+    let Some(Overlay::Console(c)) = &mut a.overlay else { panic!("the console stays open") };
+    c.history
+        .push(("scan".to_owned(), Ok((0..60).map(|i| format!("row {i}")).collect::<Vec<_>>().join("\n"))));
+    let (lines, border) = console_screen(&mut a);
+    assert!(lines.iter().any(|l| l.contains("row 59")), "the newest line shows");
+    assert!(!lines.iter().any(|l| l.contains("> first")), "the first request is scrolled off");
+    assert!(border.contains("of ") && border.contains("scroll"), "{border}");
+    // Up (the request line is empty or not: it is one line), PgUp, then back down to the end.
+    press(&mut a, &[key(KeyCode::Up)]);
+    let (lines, _) = console_screen(&mut a);
+    assert!(lines.iter().any(|l| l.contains("row 58")) && !lines.iter().any(|l| l.contains("row 59")));
+    for _ in 0..20 {
+        press(&mut a, &[key(KeyCode::PageUp)]);
+    }
+    let (lines, border) = console_screen(&mut a);
+    assert!(lines.iter().any(|l| l.contains("> first line00")), "scrolled to the start");
+    assert!(border.contains(" lines 1–"), "{border}");
+    let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
+    let top = c.back;
+    press(&mut a, &[key(KeyCode::PageUp)]);
+    let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
+    assert_eq!(c.back, top, "never past the start");
+    // The wheel scrolls too; typing and Enter still work, and the answer brings the end back.
+    let wheel =
+        MouseEvent { kind: MouseEventKind::ScrollDown, column: 50, row: 10, modifiers: KeyModifiers::NONE };
+    a.mouse(wheel);
+    let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
+    assert_eq!(c.back, top - 3);
+    type_text(&mut a, "get x");
+    press(&mut a, &[key(KeyCode::Enter)]);
+    let (lines, border) = console_screen(&mut a);
+    assert!(lines.iter().any(|l| l.contains("> get x")), "the new answer shows");
+    assert!(!border.contains("PgDn: newer"), "{border}");
+    for _ in 0..3 {
+        press(&mut a, &[key(KeyCode::PageDown)]);
+    }
+    let Some(Overlay::Console(c)) = &a.overlay else { panic!("the console stays open") };
+    assert_eq!((c.back, c.history.len()), (0, 3));
+    press(&mut a, &[key(KeyCode::Esc)]);
+    assert!(a.overlay.is_none());
+}
+
+#[test]
+fn help_lists_the_keys_of_the_screen_it_opened_on_first() {
+    let first_section = |a: &mut App| {
+        let screen = draw(a, 100, 40);
+        let help: Vec<&str> = screen.lines().skip_while(|l| !l.contains("Help — keys")).collect();
+        // The help's box is drawn over the screen: its text starts a column right of its corner.
+        let corner = help.first()?.split("┏Help").next()?.chars().count();
+        let text: String = help.get(1)?.chars().skip(corner + 1).take_while(|&c| c != '┃').collect();
+        Some(text.trim().to_owned())
+    };
+    let mut picker = app(true, None);
+    press(&mut picker, &[key(KeyCode::Char('?'))]);
+    assert_eq!(first_section(&mut picker).as_deref(), Some("Scenario picker"));
+    let mut wb = opened("orders");
+    press(&mut wb, &[key(KeyCode::Char('?'))]);
+    assert_eq!(first_section(&mut wb).as_deref(), Some("Workbench"));
 }
 
 #[test]

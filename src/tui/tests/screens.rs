@@ -166,3 +166,73 @@ fn the_workbench_export_at_a_size_is_a_full_picture() {
     assert!(svg.contains(r#"width="1440" height="864""#));
     assert!(svg.contains("Heatmap") && svg.contains(">Schema</text>"));
 }
+
+/// `orders` opened for real and not yet played, at the size a tester first saw it: the Scan
+/// leads the Access patterns panel and no goal has a verdict before anything ran.
+#[test]
+fn orders_before_a_replay_puts_the_scan_first_and_judges_no_goal() {
+    let mut a = real_app();
+    a.open("orders", Some("naive"), None).unwrap();
+    let screen = draw(&mut a, 120, 40);
+    let patterns: Vec<&str> =
+        screen.lines().skip_while(|l| !l.contains("┌Access patterns")).skip(1).collect();
+    assert!(patterns[0].contains("pending-orders ✘ Scan"), "{}", patterns[0]);
+    assert!(!screen.contains('✔'), "no tick before a call:\n{screen}");
+    assert!(screen.contains("— the warehouse never scans"), "{screen}");
+    insta::assert_snapshot!(screen);
+    // Played a little: the goals whose patterns ran are judged, with their values.
+    a.run_to(SimTime::parse("2025-01-01T00:30:00Z").unwrap(), &mut |_| {});
+    let screen = draw(&mut a, 120, 40);
+    assert!(screen.contains("✘ the warehouse never scans"), "{screen}");
+}
+
+#[test]
+fn the_picker_follows_the_selection_to_the_last_entry() {
+    let mut a = app(true, None);
+    for _ in 0..50 {
+        press(&mut a, &[key(KeyCode::Down)]);
+    }
+    let screen = draw(&mut a, 80, 24);
+    let last = crate::scenario::BUNDLED.last().map(|(n, _, _)| *n).unwrap();
+    assert!(screen.contains(&format!("▶ {last}")), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn help_on_the_picker_lists_the_pickers_keys_first() {
+    let mut a = app(true, None);
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    insta::assert_snapshot!(draw(&mut a, 100, 30));
+}
+
+#[test]
+fn a_long_console_answer_scrolled_back_shows_its_start_and_where_it_is() {
+    let mut a = app(true, None);
+    a.open("orders", None, None).unwrap();
+    a.refresh(Rect::new(0, 0, 100, 30));
+    press(&mut a, &[key(KeyCode::Char(':'))]);
+    type_text(&mut a, "scan limit 40");
+    press(&mut a, &[key(KeyCode::Enter)]);
+    if let Some(crate::tui::overlay::Overlay::Console(c)) = &mut a.overlay {
+        let rows: Vec<String> = (0..40).map(|i| format!("  {{\"pk\": \"ORDER#{i:04}\"}},")).collect();
+        c.history.push(("scan".to_owned(), Ok(format!("{{\n{}\n}}", rows.join("\n")))));
+    }
+    press(&mut a, &[key(KeyCode::PageUp)]);
+    insta::assert_snapshot!(draw(&mut a, 100, 30));
+}
+
+#[test]
+fn at_max_speed_the_status_line_keeps_whole_hints() {
+    let mut a = app(true, None);
+    a.open("orders", None, None).unwrap();
+    for _ in 0..20 {
+        press(&mut a, &[key(KeyCode::Char('+'))]);
+    }
+    press(&mut a, &[key(KeyCode::Char(' '))]);
+    let screen = draw(&mut a, 80, 24);
+    let status = screen.lines().last().unwrap_or_default().trim_matches('"').trim_end();
+    assert!(status.contains("max speed"), "{status}");
+    assert!(status.ends_with("? help"), "{status}");
+    assert!(status.contains("space pause"), "{status}");
+    insta::assert_snapshot!(status);
+}
