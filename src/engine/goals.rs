@@ -287,7 +287,7 @@ mod tests {
     use crate::engine::testing::report;
 
     fn grade(check: GoalCheck, report: &RunReport) -> GoalResult {
-        let goal = Goal { name: "g".to_owned(), check };
+        let goal = Goal { name: "g".to_owned(), check, hint: None };
         // The planner's fan-outs for the fixture's patterns.
         let planned = |name: &str| match name {
             "customer-page" => Some(1),
