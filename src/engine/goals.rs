@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::cost;
 use super::model::{Goal, GoalCheck, Scenario, Variant};
 use super::planner::{self, numbers};
-use super::sim::report::{GoalResult, PatternReport, RunReport};
+use super::sim::report::{GoalHint, GoalResult, PatternReport, RunReport};
 
 /// What a goal's value and target count, so writers can print them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,14 +54,24 @@ impl GoalUnit {
 }
 
 /// Grades every goal of the scenario. `variant` is the design that ran (it may be an edited copy
-/// not in `scenario.variants`); the planner reads it for fan-out goals.
+/// not in `scenario.variants`); the planner reads it for fan-out goals. A practice problem's goal
+/// carries the hint it links to.
 pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> Vec<GoalResult> {
     let needs_plan = scenario.goals.iter().any(|g| matches!(g.check, GoalCheck::MaxFanout(..)));
     let plan = needs_plan.then(|| planner::plan(scenario, variant));
     let planned = |name: &str| {
         plan.as_ref().and_then(|p| p.patterns.iter().find(|pp| pp.name == name)).map(|pp| pp.fanout)
     };
-    scenario.goals.iter().map(|goal| check(goal, report, &planned)).collect()
+    scenario
+        .goals
+        .iter()
+        .map(|goal| {
+            let mut result = check(goal, report, &planned);
+            result.hint =
+                scenario.goal_hint(goal).map(|(number, text)| GoalHint { number, text: text.to_owned() });
+            result
+        })
+        .collect()
 }
 
 /// Grades one goal. `planned_fanout` gives the planner's requests per call for a pattern.
@@ -83,6 +93,7 @@ pub fn check(goal: &Goal, report: &RunReport, planned_fanout: &dyn Fn(&str) -> O
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
+        hint: None,
     }
 }
 
