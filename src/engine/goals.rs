@@ -5,6 +5,10 @@
 //! Every value comes from the report (the simulator's measurements and the priced cost), except a
 //! fan-out goal, which also asks the planner how many requests a call can need: the report keeps
 //! the mean, and "never more than N" is about the most. Nothing here runs the workload.
+//!
+//! `forecast` says what the plan alone predicts for each goal, for `keyheat check`.
+
+mod forecast;
 
 use serde::Serialize;
 
@@ -12,6 +16,7 @@ use super::cost;
 use super::model::{Goal, GoalCheck, Scenario, Variant};
 use super::planner::{self, numbers};
 use super::sim::report::{GoalHint, GoalResult, PatternReport, RunReport};
+pub use forecast::{GoalForecast, forecast};
 
 /// What a goal's value and target count, so writers can print them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
