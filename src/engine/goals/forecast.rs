@@ -124,7 +124,7 @@ impl View<'_> {
                     .map_or_else(|| "its target".to_owned(), |ms| format!("its {} ms target", numbers::count(ms)));
                 (
                     None,
-                    format!("{RUN} {name}'s modelled p99 latency against {target}"),
+                    format!("{RUN} the modelled p99 latency of {name} against {target}"),
                     &[Scan, Unserved],
                     Some(name.as_str()),
                 )
@@ -164,6 +164,12 @@ impl View<'_> {
                 (Engine::DynamoDb, None) => format!("index {name}"),
             },
         };
+        if op == Operation::Scan {
+            return match self.engine {
+                Engine::DynamoDb => format!("a Scan of {place}"),
+                Engine::Cassandra => format!("a full scan of {place} ({})", cql_verb(op)),
+            };
+        }
         let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
         let verb = match self.engine {
             Engine::DynamoDb => op.name(),
@@ -228,8 +234,9 @@ impl View<'_> {
         (
             Some(passed),
             format!(
-                "~{} item writes per base write (table, indexes, copies and aggregates) at the write patterns' mean rates {} {}",
+                "~{} {} written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates {} {}",
                 numbers::factor(value),
+                if numbers::factor(value) == "1" { "item" } else { "items" },
                 if passed { "≤" } else { ">" },
                 numbers::factor(limit)
             ),
@@ -326,7 +333,7 @@ mod tests {
                 "naive",
                 "the dashboard meets its latency target",
                 None,
-                "judged by `keyheat run`: top-customers's modelled p99 latency against its",
+                "judged by `keyheat run`: the modelled p99 latency of top-customers against its",
                 Some("scan — top-customers"),
             ),
             (
@@ -334,7 +341,7 @@ mod tests {
                 "naive",
                 "an order writes at most 4 items",
                 Some(true),
-                "~1 item writes per base write",
+                "~1 item written per base item",
                 None,
             ),
             (
@@ -350,7 +357,7 @@ mod tests {
                 "naive",
                 "no index that serves nothing (1 item written per message)",
                 Some(false),
-                "~2 item writes per base write (table, indexes, copies and aggregates) at the write patterns' mean rates > 1",
+                "~2 items written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates > 1",
                 None,
             ),
         ];
