@@ -317,10 +317,10 @@ fn goals(out: &mut impl Write, report: &CheckReport<'_>) -> io::Result<()> {
         if g.predicted == Some(false)
             && let Some(hint) = &g.hint
         {
-            let (link, line) = verdict::hint_link(hint);
+            let (link, own_line) = verdict::hint_link(hint);
             hanging(out, 4, "→", &link)?;
-            if let Some(line) = line {
-                paragraph(out, 6, &line)?;
+            if let Some(own_line) = own_line {
+                paragraph(out, 6, &own_line)?;
             }
         }
     }

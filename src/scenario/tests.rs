@@ -181,7 +181,7 @@ goals: [(name: "posts never scan", check: NoScan("user-posts"){hint})],"#
         "",
         1,
     );
-    let error = parse("mini.ron", &no_practice).err().expect("a hint without practice is refused");
+    let error = parse("mini.ron", &no_practice).expect_err("a hint without practice is refused");
     let LoadError::At { line, col, message, .. } = &error else { panic!("{error:?}") };
     assert!(message.contains("has no `practice`"), "{message}");
     let at = no_practice.find("hint: 1").expect("the hint link") + 6;

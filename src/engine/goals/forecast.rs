@@ -261,9 +261,24 @@ mod tests {
     }
 
     /// (scenario, variant, goal, prediction, detail fragment, a related warning if any).
+    type Case = (&'static str, &'static str, &'static str, Option<bool>, &'static str, Option<&'static str>);
+
+    fn assert_forecasts(cases: &[Case]) {
+        for (scenario, variant, goal, predicted, detail, related) in cases {
+            let all = forecasts(scenario, variant);
+            let f = find(&all, goal);
+            let label = format!("{scenario}/{variant}/{goal}");
+            assert_eq!(f.predicted, *predicted, "{label}: {f:?}");
+            assert!(f.detail.contains(detail), "{label}: {:?} lacks {detail:?}", f.detail);
+            if let Some(related) = related {
+                assert!(f.related.iter().any(|r| r == related), "{label}: {:?}", f.related);
+            }
+        }
+    }
+
     #[test]
-    fn predicts_what_the_plan_can_and_leaves_the_rest_to_a_run() {
-        let cases: &[(&str, &str, &str, Option<bool>, &str, Option<&str>)] = &[
+    fn predicts_what_the_plan_can_judge() {
+        assert_forecasts(&[
             (
                 "orders",
                 "naive",
@@ -305,6 +320,36 @@ mod tests {
                 Some("scan — my-conversations"),
             ),
             (
+                "practice-top-customers",
+                "naive",
+                "an order writes at most 4 items",
+                Some(true),
+                "~1 item written per base item",
+                None,
+            ),
+            (
+                "practice-social",
+                "naive",
+                "a write writes at most 3 items",
+                Some(true),
+                "at the write patterns' mean rates ≤ 3",
+                None,
+            ),
+            (
+                "practice-search",
+                "naive",
+                "no index that serves nothing (1 item written per message)",
+                Some(false),
+                "~2 items written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates > 1",
+                None,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn leaves_to_a_run_what_only_a_run_can_measure() {
+        assert_forecasts(&[
+            (
                 "practice-chat",
                 "naive",
                 "no partition past 10 GB",
@@ -336,41 +381,7 @@ mod tests {
                 "judged by `keyheat run`: the modelled p99 latency of top-customers against its",
                 Some("scan — top-customers"),
             ),
-            (
-                "practice-top-customers",
-                "naive",
-                "an order writes at most 4 items",
-                Some(true),
-                "~1 item written per base item",
-                None,
-            ),
-            (
-                "practice-social",
-                "naive",
-                "a write writes at most 3 items",
-                Some(true),
-                "at the write patterns' mean rates ≤ 3",
-                None,
-            ),
-            (
-                "practice-search",
-                "naive",
-                "no index that serves nothing (1 item written per message)",
-                Some(false),
-                "~2 items written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates > 1",
-                None,
-            ),
-        ];
-        for (scenario, variant, goal, predicted, detail, related) in cases {
-            let all = forecasts(scenario, variant);
-            let f = find(&all, goal);
-            let label = format!("{scenario}/{variant}/{goal}");
-            assert_eq!(f.predicted, *predicted, "{label}: {f:?}");
-            assert!(f.detail.contains(detail), "{label}: {:?} lacks {detail:?}", f.detail);
-            if let Some(related) = related {
-                assert!(f.related.iter().any(|r| r == related), "{label}: {:?}", f.related);
-            }
-        }
+        ]);
     }
 
     #[test]

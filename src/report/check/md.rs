@@ -5,17 +5,16 @@ use std::io::{self, Write};
 
 use super::{CheckReport, detail, how_to_answer, mark, summary};
 use crate::engine::model::Scenario;
-use crate::engine::planner::numbers;
+use crate::engine::planner::{Plan, numbers};
 use crate::report::markdown::{self, Align};
 use crate::report::text::{condition, headline, place_label, served_by};
 use crate::report::verdict;
 
 pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
     let plan = report.plan;
-    let engine = scenario.engine;
     writeln!(out, "# {} / {}", scenario.name, plan.variant)?;
     writeln!(out)?;
-    writeln!(out, "`keyheat check` · {engine} · {}", scenario.title)?;
+    writeln!(out, "`keyheat check` · {} · {}", scenario.engine, scenario.title)?;
     if let Some(v) = scenario.variant(&plan.variant)
         && !v.description.is_empty()
     {
@@ -23,37 +22,61 @@ pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckRep
         writeln!(out, "{}", v.description)?;
     }
     writeln!(out)?;
-    if let Some(p) = &report.practice {
-        writeln!(out, "## Practice")?;
-        writeln!(out)?;
-        writeln!(out, "{}", p.prompt)?;
-        writeln!(out)?;
-        for (i, hint) in p.hints.iter().enumerate() {
-            writeln!(out, "- **Hint {}:** {hint}", i + 1)?;
-        }
-        if !p.hints.is_empty() {
-            writeln!(out)?;
-        }
-        writeln!(out, "{}", how_to_answer(scenario))?;
+    practice(out, scenario, report)?;
+    keys(out, scenario, plan)?;
+    patterns(out, scenario, plan)?;
+    writeln!(out, "## Warnings")?;
+    writeln!(out)?;
+    if plan.warnings.is_empty() {
+        writeln!(out, "None.")?;
+    }
+    for w in &plan.warnings {
+        writeln!(out, "- ⚠ **{}** — {}: {}", w.code.id(), w.subject, w.message)?;
+    }
+    writeln!(out)?;
+    goals(out, report)
+}
+
+/// The prompt, the numbered hints and how to answer; never the solution.
+fn practice(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
+    let Some(p) = &report.practice else { return Ok(()) };
+    writeln!(out, "## Practice")?;
+    writeln!(out)?;
+    writeln!(out, "{}", p.prompt)?;
+    writeln!(out)?;
+    for (i, hint) in p.hints.iter().enumerate() {
+        writeln!(out, "- **Hint {}:** {hint}", i + 1)?;
+    }
+    if !p.hints.is_empty() {
         writeln!(out)?;
     }
+    writeln!(out, "{}", how_to_answer(scenario))?;
+    writeln!(out)
+}
+
+fn keys(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
     writeln!(out, "## Keys")?;
     writeln!(out)?;
-    let keys: Vec<Vec<String>> = plan
+    let rows: Vec<Vec<String>> = plan
         .layouts
         .iter()
         .map(|l| {
             let place = l.index.as_deref().map_or_else(
                 || "table".to_owned(),
-                |i| place_label(engine, &format!("{} {i}", l.index_kind)),
+                |i| place_label(scenario.engine, &format!("{} {i}", l.index_kind)),
             );
             vec![l.entity.clone(), place, format!("`{}`", l.key)]
         })
         .collect();
-    markdown::table(out, &[("entity", Align::Left), ("in", Align::Left), ("key", Align::Left)], &keys)?;
+    markdown::table(out, &[("entity", Align::Left), ("in", Align::Left), ("key", Align::Left)], &rows)
+}
+
+/// The table of patterns, then how each is served and why the other places do not serve it.
+fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
+    let engine = scenario.engine;
     writeln!(out, "## Access patterns")?;
     writeln!(out)?;
-    let patterns: Vec<Vec<String>> = plan
+    let rows: Vec<Vec<String>> = plan
         .patterns
         .iter()
         .map(|p| {
@@ -81,7 +104,7 @@ pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckRep
             ("served by", Align::Left),
             ("key condition / fan-out", Align::Left),
         ],
-        &patterns,
+        &rows,
     )?;
     for p in &plan.patterns {
         writeln!(out, "- **{}**: {}", headline(p, plan, engine), p.reason)?;
@@ -89,16 +112,11 @@ pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckRep
             writeln!(out, "  - {}: {}", place_label(engine, &a.index), a.reason)?;
         }
     }
-    writeln!(out)?;
-    writeln!(out, "## Warnings")?;
-    writeln!(out)?;
-    if plan.warnings.is_empty() {
-        writeln!(out, "None.")?;
-    }
-    for w in &plan.warnings {
-        writeln!(out, "- ⚠ **{}** — {}: {}", w.code.id(), w.subject, w.message)?;
-    }
-    writeln!(out)?;
+    writeln!(out)
+}
+
+/// Each goal's forecast; a goal predicted to fail links its hint.
+fn goals(out: &mut impl Write, report: &CheckReport<'_>) -> io::Result<()> {
     writeln!(out, "## Goals")?;
     writeln!(out)?;
     if report.goals.is_empty() {
@@ -106,23 +124,21 @@ pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckRep
     }
     writeln!(out, "{}.", summary(&report.goals))?;
     writeln!(out)?;
-    let goals: Vec<Vec<String>> = report
+    let rows: Vec<Vec<String>> = report
         .goals
         .iter()
         .map(|g| {
-            let mut text = detail(g);
-            for related in &g.related {
-                text.push_str(&format!(" — related warning: ⚠ {related}"));
-            }
+            let mut parts = vec![detail(g)];
+            parts.extend(g.related.iter().map(|related| format!("related warning: ⚠ {related}")));
             if g.predicted == Some(false)
                 && let Some(hint) = &g.hint
             {
-                text.push_str(&format!(" — {}", verdict::inline_hint(hint)));
+                parts.push(verdict::inline_hint(hint));
             }
-            vec![mark(g).to_owned(), g.name.clone(), text]
+            vec![mark(g).to_owned(), g.name.clone(), parts.join(" — ")]
         })
         .collect();
-    markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("forecast", Align::Left)], &goals)
+    markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("forecast", Align::Left)], &rows)
 }
 
 #[cfg(test)]

@@ -250,10 +250,10 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         paragraph(out, 4, &g.detail)?;
         if let Some(why) = super::super::verdict::explain(r, g) {
             match g.hint.as_ref().map(super::super::verdict::hint_link) {
-                Some((link, line)) => {
+                Some((link, own_line)) => {
                     item(out, 4, "→", &format!("{why} — {link}"))?;
-                    if let Some(line) = line {
-                        paragraph(out, 6, &line)?;
+                    if let Some(own_line) = own_line {
+                        paragraph(out, 6, &own_line)?;
                     }
                 }
                 None => item(out, 4, "→", &why)?,
