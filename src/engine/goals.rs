@@ -459,6 +459,19 @@ mod tests {
     }
 
     #[test]
+    fn a_practice_goal_carries_the_hint_it_links() {
+        let loaded = crate::scenario::load("practice-top-customers").expect("bundled");
+        let variant = loaded.variant(None).expect("the starting point");
+        let results = evaluate(&loaded.scenario, variant, &report());
+        let practice = loaded.scenario.practice.as_ref().expect("a practice problem");
+        for (result, goal) in results.iter().zip(&loaded.scenario.goals) {
+            let expected = goal.hint.map(|n| GoalHint { number: n, text: practice.hints[n - 1].clone() });
+            assert_eq!(result.hint, expected, "{}", goal.name);
+        }
+        assert!(results.iter().any(|r| r.hint.is_some()) && results.iter().any(|r| r.hint.is_none()));
+    }
+
+    #[test]
     fn evaluates_a_bundled_scenarios_goals_in_order_with_the_planner() {
         let loaded = crate::scenario::load("orders").expect("orders is bundled");
         let variant = loaded.variant(Some("naive")).expect("orders has naive");

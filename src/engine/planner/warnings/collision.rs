@@ -429,6 +429,20 @@ mod tests {
     }
 
     #[test]
+    fn no_bundled_design_loses_items_to_its_key() {
+        // Every variant, naive ones included: none of them keys an entity so that puts overwrite.
+        for loaded in crate::scenario::bundled() {
+            let s = &loaded.scenario;
+            for variant in &s.variants {
+                let plan = planner::plan(s, variant);
+                let flagged: Vec<&Warning> =
+                    plan.warnings.iter().filter(|w| w.code == WarningCode::KeyCollision).collect();
+                assert!(flagged.is_empty(), "{}/{}: {flagged:#?}", s.name, variant.name);
+            }
+        }
+    }
+
+    #[test]
     fn counts_the_items_that_land_on_a_taken_key() {
         // (items, keys, overwritten).
         let cases = [
