@@ -141,7 +141,7 @@ fn a_practice_check_in_markdown_and_json() {
         "## Practice",
         "- **Hint 3:** my-conversations is asked by user, but memberships are keyed by channel. Keep them a second time keyed by user: a global secondary index on the membership item.",
         "## Goals",
-        "predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge.",
+        "Predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge.",
     ] {
         assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
     }

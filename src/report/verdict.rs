@@ -3,7 +3,9 @@
 //! failed but what the number says about the key design and which kind of change fixes it.
 //!
 //! The line is read from the graded result alone (its unit says which kind of goal it is, its
-//! detail what was measured) plus the pattern reports, so it works for any scenario file.
+//! detail what was measured) plus the pattern reports, so it works for any scenario file. A
+//! practice problem's goal that links a hint (`hint: N` in the file) adds `see hint N` and the
+//! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::GoalUnit;
 use crate::engine::sim::report::{GoalHint, GoalResult, RunReport};

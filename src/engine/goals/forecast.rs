@@ -187,10 +187,14 @@ impl View<'_> {
                     Engine::DynamoDb => format!("~{} RCU per call", numbers::count(p.units_per_call)),
                     Engine::Cassandra => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
                 };
+                let scan = match self.engine {
+                    Engine::DynamoDb => "a Scan".to_owned(),
+                    Engine::Cassandra => format!("a full scan ({})", cql_verb(Operation::Scan)),
+                };
                 (
                     Some(false),
                     format!(
-                        "{name} is served by a Scan: every call reads the whole table ({cost} at the end of the replay) and more as it grows"
+                        "{name} is served by {scan}: every call reads the whole table ({cost} at the end of the replay) and more as it grows"
                     ),
                 )
             }

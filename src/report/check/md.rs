@@ -122,7 +122,11 @@ fn goals(out: &mut impl Write, report: &CheckReport<'_>) -> io::Result<()> {
     if report.goals.is_empty() {
         return writeln!(out, "None in this scenario.");
     }
-    writeln!(out, "{}.", summary(&report.goals))?;
+    let summary = summary(&report.goals);
+    let mut chars = summary.chars();
+    let capitalised: String =
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+    writeln!(out, "{capitalised}.")?;
     writeln!(out)?;
     let rows: Vec<Vec<String>> = report
         .goals
