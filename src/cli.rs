@@ -37,15 +37,17 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Validate a scenario; show how every access pattern is served and the schema warnings.
+    /// Validate a scenario; show how every access pattern is served, the schema warnings and what
+    /// the plan predicts for each goal (for a practice problem, its prompt and hints too).
     Check {
         /// A bundled scenario name (`sensors`) or a path to a .ron file.
         scenario: String,
         /// The key design to check (default: the file's first variant).
         #[arg(long)]
         variant: Option<String>,
+        /// text, json, or md (Markdown, for a README or an issue)
         #[arg(long, value_enum, default_value_t)]
-        format: Format,
+        format: RunFormat,
     },
     /// Answer DynamoDB API requests given as JSON Lines, one response line per request
     #[command(
@@ -246,11 +248,11 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-fn check(out: &mut impl Write, name: &str, variant: Option<&str>, format: Format) -> anyhow::Result<()> {
+fn check(out: &mut impl Write, name: &str, variant: Option<&str>, format: RunFormat) -> anyhow::Result<()> {
     let loaded = scenario::load(name)?;
     let variant = loaded.variant(variant)?;
     let plan = planner::plan(&loaded.scenario, variant);
-    report::check(out, &loaded.scenario, &plan, format)?;
+    report::check(out, &loaded.scenario, variant, &plan, format)?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 //! `impl Write` so tests render into a `Vec<u8>`; the JSON shapes are `#[derive(Serialize)]`
 //! structs: the check report is the planner's `Plan`, the run report the simulator's `RunReport`.
 
+pub mod check;
 pub mod compare;
 mod json;
 mod markdown;
@@ -14,7 +15,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::engine::model::Scenario;
+use crate::engine::model::{Scenario, Variant};
 use crate::engine::planner::Plan;
 use crate::scenario::Loaded;
 
@@ -25,7 +26,7 @@ pub enum Format {
     Json,
 }
 
-/// How `run` and `compare` print: `list` and `check` have no Markdown form.
+/// How `check`, `run` and `compare` print: `list` has no Markdown form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum RunFormat {
     #[default]
@@ -74,11 +75,15 @@ pub fn list(out: &mut impl Write, scenarios: &[Loaded], format: Format) -> io::R
     }
 }
 
-pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan, format: Format) -> io::Result<()> {
-    match format {
-        Format::Text => text::check(out, scenario, plan),
-        Format::Json => json::write(out, plan),
-    }
+/// The check report of `plan` (the plan of `variant`): see [`check`](mod@check).
+pub fn check(
+    out: &mut impl Write,
+    scenario: &Scenario,
+    variant: &Variant,
+    plan: &Plan,
+    format: RunFormat,
+) -> io::Result<()> {
+    check::write(out, scenario, variant, plan, format)
 }
 
 #[cfg(test)]
@@ -87,11 +92,12 @@ mod tests {
     use crate::engine::planner;
     use crate::scenario;
 
-    fn render(name: &str, variant: &str, format: Format) -> String {
+    fn render(name: &str, variant: &str, format: RunFormat) -> String {
         let loaded = scenario::load(name).unwrap();
-        let plan = planner::plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap());
+        let variant = loaded.variant(Some(variant)).unwrap();
+        let plan = planner::plan(&loaded.scenario, variant);
         let mut out = Vec::new();
-        check(&mut out, &loaded.scenario, &plan, format).unwrap();
+        check(&mut out, &loaded.scenario, variant, &plan, format).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -99,7 +105,7 @@ mod tests {
     fn text_reports_fit_80_columns() {
         for (name, _, _) in scenario::BUNDLED {
             for variant in ["naive", "recommended"] {
-                let text = render(name, variant, Format::Text);
+                let text = render(name, variant, RunFormat::Text);
                 for line in text.lines() {
                     assert!(line.chars().count() <= 80, "{name}/{variant}: {line:?}");
                 }
@@ -113,17 +119,20 @@ mod tests {
 
     #[test]
     fn cassandra_reports_print_primary_keys() {
-        let text = render("sensors", "recommended", Format::Text);
+        let text = render("sensors", "recommended", RunFormat::Text);
         assert!(
             text.contains("Reading          PRIMARY KEY ((sensor_id, reading_time_day), reading_time)"),
             "{text}"
         );
-        assert!(render("sensors", "naive", Format::Text).contains("PRIMARY KEY ((sensor_id), reading_time)"));
+        assert!(
+            render("sensors", "naive", RunFormat::Text).contains("PRIMARY KEY ((sensor_id), reading_time)")
+        );
     }
 
     #[test]
     fn json_reports_follow_the_contract() {
-        let json: serde_json::Value = serde_json::from_str(&render("orders", "naive", Format::Json)).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&render("orders", "naive", RunFormat::Json)).unwrap();
         assert_eq!(
             (json["scenario"].as_str(), json["variant"].as_str(), json["engine"].as_str()),
             (Some("orders"), Some("naive"), Some("dynamodb"))

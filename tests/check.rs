@@ -96,3 +96,122 @@ fn bad_input_exits_2_with_file_line_and_column() {
     let at = source.lines().nth(line - 1).expect("the line exists");
     assert_eq!(at.chars().skip(col - 1).take(6).collect::<String>(), "stream", "{message}");
 }
+
+#[test]
+fn a_practice_problem_shows_its_prompt_hints_and_goal_forecasts_but_not_its_solution() {
+    let out = keyheat(&["check", "practice-chat"]);
+    // Goals predicted to fail do not change the exit code: `run --fail-on-goals` grades.
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "Practice Design the table keys (and any index) of this chat app",
+        "Hint 1: Write each pattern with what it is given",
+        "Hint 2: A partition per channel collects every message forever.",
+        "Hint 3: my-conversations is asked by user",
+        "To answer: write your design as a new variant in a copy of the scenario file",
+        "`keyheat run FILE --variant NAME --fail-on-goals` grades it",
+        "Goals (predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge)",
+        "✘ my conversations never scans predicted: my-conversations is served by a Scan",
+        "related warning above: ⚠ scan — my-conversations → see hint 3 Hint 3: my-conversations is asked by user",
+        "✔ opening a channel asks at most 2 partitions predicted: recent-messages is served by Query on the table: 1 request per call ≤ 2",
+        "? no partition past 10 GB judged by `keyheat run`:",
+    ] {
+        assert!(flat.contains(part), "{part:?} missing from\n{text}");
+    }
+    // Only a goal predicted to fail links its hint.
+    assert!(!flat.contains("see hint 2"), "{text}");
+    assert!(!text.contains("recommended"), "the solution stays hidden:\n{text}");
+    // The sections come in order.
+    let order = ["\nPractice\n", "\nKeys\n", "\nAccess patterns\n", "\nWarnings", "\nGoals ("];
+    let positions: Vec<usize> = order.iter().map(|h| text.find(h).unwrap_or(usize::MAX)).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}\n{text}");
+}
+
+#[test]
+fn a_practice_check_in_markdown_and_json() {
+    let md = keyheat(&["check", "practice-chat", "--format", "md"]);
+    assert_eq!(md.status.code(), Some(0), "{}", stderr(&md));
+    let md = stdout(&md);
+    for line in [
+        "# practice-chat / naive",
+        "## Practice",
+        "- **Hint 3:** my-conversations is asked by user, but memberships are keyed by channel. Keep them a second time keyed by user: a global secondary index on the membership item.",
+        "## Goals",
+        "Predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge.",
+    ] {
+        assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
+    }
+    assert!(
+        md.lines().any(|l| l.starts_with("| ✘ | my conversations never scans |")
+            && l.contains("— see hint 3: my-conversations is asked by user")),
+        "{md}"
+    );
+    assert!(!md.contains("recommended"), "{md}");
+    let json = keyheat(&["check", "practice-chat", "--format", "json"]);
+    let value: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("check --format json prints JSON");
+    assert_eq!(value["practice"]["hints"].as_array().map(Vec::len), Some(3));
+    assert!(value["practice"].get("solution").is_none(), "{}", value["practice"]);
+    let goals = value["goals"].as_array().expect("goals");
+    let scans = goals.iter().find(|g| g["name"] == "my conversations never scans").expect("the goal");
+    assert_eq!((scans["predicted"].as_bool(), scans["hint"]["number"].as_u64()), (Some(false), Some(3)));
+    let size = goals.iter().find(|g| g["name"] == "no partition past 10 GB").expect("the goal");
+    assert!(size["predicted"].is_null(), "{size}");
+}
+
+#[test]
+fn a_goal_hint_out_of_range_exits_2_at_its_line_and_column() {
+    let source = include_str!("../scenarios/practice-chat.ron");
+    let path = scratch(
+        "practice-chat-hint.ron",
+        &source.replacen(
+            r#"check: NoScan("my-conversations"), hint: 3)"#,
+            r#"check: NoScan("my-conversations"), hint: 7)"#,
+            1,
+        ),
+    );
+    let out = keyheat(&["check", &path]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let line = source
+        .lines()
+        .position(|l| l.contains(r#"NoScan("my-conversations"), hint: 3"#))
+        .expect("the goal's line")
+        + 1;
+    let col = source.lines().nth(line - 1).and_then(|l| l.find("hint: 3")).expect("the link") + 7;
+    let expected =
+        format!("{path}:{line}:{col}: no hint 7: the practice problem has 3 hints, numbered 1 to 3");
+    assert!(stderr(&out).contains(&expected), "{:?} lacks {expected:?}", stderr(&out));
+}
+
+#[test]
+fn warns_when_a_key_cannot_tell_items_apart() {
+    let orders = include_str!("../scenarios/orders.ron");
+    let order_key = r#""Order": (pk: "CUSTOMER#{customer_id}", sk: "ORDER#{order_id}")"#;
+    assert!(orders.contains(order_key));
+    let path = scratch(
+        "orders-collision.ron",
+        &orders.replace(order_key, r#""Order": (pk: "CUSTOMER#{customer_id}", sk: "ORDER#{customer_id}")"#),
+    );
+    let out = keyheat(&["check", &path, "--variant", "naive"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "⚠ key-collision — Order",
+        "Order's table key PK = CUSTOMER#{customer_id}, SK = ORDER#{customer_id} leaves out order_id",
+        "PutItem with the key of an existing item replaces that item whole, without an error",
+        "Add {order_id} to the sort key (SK = ORDER#{customer_id}#{order_id}).",
+    ] {
+        assert!(flat.contains(part), "{part:?} missing from\n{text}");
+    }
+    let json = keyheat(&["check", &path, "--variant", "naive", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(value["warnings"][0]["code"], "key-collision", "{}", value["warnings"]);
+    // The bundled design keys each order by its id: no warning.
+    let fixed = stdout(&keyheat(&["check", "orders", "--variant", "naive"]));
+    assert!(!fixed.contains("key-collision"), "{fixed}");
+}

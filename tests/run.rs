@@ -172,3 +172,32 @@ fn compare_without_variants_takes_them_all() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["variants"], serde_json::json!(["naive", "recommended"]));
 }
+
+#[test]
+fn a_failed_practice_goal_points_at_its_hint() {
+    let text = keyheat(&["run", "practice-chat", "--duration", "5m"]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let text = stdout(&text);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("✘ my conversations never scans my-conversations ran")
+            && flat.contains(
+                "keyed by what the pattern is given — see hint 3 Hint 3: my-conversations is asked by user"
+            ),
+        "{text}"
+    );
+    let md = stdout(&keyheat(&["run", "practice-chat", "--duration", "5m", "--format", "md"]));
+    assert!(
+        md.lines().any(|l| l.starts_with("| ✘ | my conversations never scans |")
+            && l.contains("— see hint 3: my-conversations is asked by user")),
+        "{md}"
+    );
+    let report = json(&keyheat(&["run", "practice-chat", "--duration", "5m", "--format", "json"]));
+    let goal = report["goals"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["name"] == "my conversations never scans"));
+    assert_eq!(
+        goal.map(|g| (g["passed"].as_bool(), g["hint"]["number"].as_u64())),
+        Some((Some(false), Some(3)))
+    );
+}

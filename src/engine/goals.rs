@@ -5,13 +5,18 @@
 //! Every value comes from the report (the simulator's measurements and the priced cost), except a
 //! fan-out goal, which also asks the planner how many requests a call can need: the report keeps
 //! the mean, and "never more than N" is about the most. Nothing here runs the workload.
+//!
+//! `forecast` says what the plan alone predicts for each goal, for `keyheat check`.
+
+mod forecast;
 
 use serde::Serialize;
 
 use super::cost;
 use super::model::{Goal, GoalCheck, Scenario, Variant};
 use super::planner::{self, numbers};
-use super::sim::report::{GoalResult, PatternReport, RunReport};
+use super::sim::report::{GoalHint, GoalResult, PatternReport, RunReport};
+pub use forecast::{GoalForecast, forecast};
 
 /// What a goal's value and target count, so writers can print them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,14 +59,24 @@ impl GoalUnit {
 }
 
 /// Grades every goal of the scenario. `variant` is the design that ran (it may be an edited copy
-/// not in `scenario.variants`); the planner reads it for fan-out goals.
+/// not in `scenario.variants`); the planner reads it for fan-out goals. A practice problem's goal
+/// carries the hint it links to.
 pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> Vec<GoalResult> {
     let needs_plan = scenario.goals.iter().any(|g| matches!(g.check, GoalCheck::MaxFanout(..)));
     let plan = needs_plan.then(|| planner::plan(scenario, variant));
     let planned = |name: &str| {
         plan.as_ref().and_then(|p| p.patterns.iter().find(|pp| pp.name == name)).map(|pp| pp.fanout)
     };
-    scenario.goals.iter().map(|goal| check(goal, report, &planned)).collect()
+    scenario
+        .goals
+        .iter()
+        .map(|goal| {
+            let mut result = check(goal, report, &planned);
+            result.hint =
+                scenario.goal_hint(goal).map(|(number, text)| GoalHint { number, text: text.to_owned() });
+            result
+        })
+        .collect()
 }
 
 /// Grades one goal. `planned_fanout` gives the planner's requests per call for a pattern.
@@ -84,6 +99,7 @@ pub fn check(goal: &Goal, report: &RunReport, planned_fanout: &dyn Fn(&str) -> O
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
+        hint: None,
     }
 }
 
@@ -311,7 +327,7 @@ mod tests {
     use crate::engine::testing::report;
 
     fn grade(check: GoalCheck, report: &RunReport) -> GoalResult {
-        let goal = Goal { name: "g".to_owned(), check };
+        let goal = Goal { name: "g".to_owned(), check, hint: None };
         // The planner's fan-outs for the fixture's patterns.
         let planned = |name: &str| match name {
             "customer-page" => Some(1),
@@ -464,6 +480,19 @@ mod tests {
         for (unit, value, text) in cases {
             assert_eq!(unit.format(value), text, "{unit:?}");
         }
+    }
+
+    #[test]
+    fn a_practice_goal_carries_the_hint_it_links() {
+        let loaded = crate::scenario::load("practice-top-customers").expect("bundled");
+        let variant = loaded.variant(None).expect("the starting point");
+        let results = evaluate(&loaded.scenario, variant, &report());
+        let practice = loaded.scenario.practice.as_ref().expect("a practice problem");
+        for (result, goal) in results.iter().zip(&loaded.scenario.goals) {
+            let expected = goal.hint.map(|n| GoalHint { number: n, text: practice.hints[n - 1].clone() });
+            assert_eq!(result.hint, expected, "{}", goal.name);
+        }
+        assert!(results.iter().any(|r| r.hint.is_some()) && results.iter().any(|r| r.hint.is_none()));
     }
 
     #[test]

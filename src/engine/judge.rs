@@ -43,6 +43,7 @@ mod tests {
         scenario.goals.push(crate::engine::model::Goal {
             name: "cheap".to_owned(),
             check: crate::engine::model::GoalCheck::MaxMonthlyCost(0.01),
+            hint: None,
         });
         let mut report = testing::report();
         finish(&scenario, variant, &mut report);

@@ -49,6 +49,13 @@ impl Scenario {
     pub fn variant_names(&self) -> Vec<&str> {
         self.variants.iter().map(|v| v.name.as_str()).collect()
     }
+
+    /// The hint a goal links to, as (number, text): `None` outside a practice problem or for a
+    /// goal without a link.
+    pub fn goal_hint(&self, goal: &Goal) -> Option<(usize, &str)> {
+        let number = goal.hint?;
+        self.practice.as_ref()?.hint(number).map(|text| (number, text))
+    }
 }
 
 /// Which database's guidance the numbers are held against. The store always has DynamoDB's
@@ -515,6 +522,9 @@ pub struct Workload {
 pub struct Goal {
     pub name: String,
     pub check: GoalCheck,
+    /// In a practice problem: the hint that helps with this goal, numbered from 1 as the hints
+    /// are shown ("see hint 2" when the goal fails). Always within `Practice::hints`.
+    pub hint: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -547,6 +557,13 @@ pub struct Practice {
     pub prompt: String,
     pub hints: Vec<String>,
     pub solution: String,
+}
+
+impl Practice {
+    /// The text of hint `number` (numbered from 1), if there is one.
+    pub fn hint(&self, number: usize) -> Option<&str> {
+        number.checked_sub(1).and_then(|i| self.hints.get(i)).map(String::as_str)
+    }
 }
 
 #[cfg(test)]

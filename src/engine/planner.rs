@@ -177,6 +177,8 @@ pub struct ItemWrite {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WarningCode {
+    /// The table key cannot tell an entity's items apart: puts overwrite each other.
+    KeyCollision,
     Unserved,
     Scan,
     UnboundedPartition,
@@ -190,6 +192,7 @@ pub enum WarningCode {
 impl WarningCode {
     pub fn id(self) -> &'static str {
         match self {
+            WarningCode::KeyCollision => "key-collision",
             WarningCode::Unserved => "unserved",
             WarningCode::Scan => "scan",
             WarningCode::UnboundedPartition => "unbounded-partition",

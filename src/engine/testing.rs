@@ -149,6 +149,7 @@ pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
         target: 2.0,
         unit: super::goals::GoalUnit::Count,
         detail: detail.to_owned(),
+        hint: None,
     }
 }
 

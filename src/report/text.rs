@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::ListEntry;
+use super::check::{self, CheckReport};
+use super::{ListEntry, verdict};
 use crate::engine::model::{Engine, Scenario};
 use crate::engine::planner::numbers;
 use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb};
@@ -115,7 +116,7 @@ pub fn list(out: &mut impl Write, entries: &[ListEntry]) -> io::Result<()> {
 }
 
 /// How an index is named in this engine's words: a Cassandra index is a materialized view.
-fn place_label(engine: Engine, label: &str) -> String {
+pub(super) fn place_label(engine: Engine, label: &str) -> String {
     match (engine, label.strip_prefix("GSI ")) {
         (Engine::Cassandra, Some(name)) => format!("view {name}"),
         _ => label.to_owned(),
@@ -134,7 +135,7 @@ fn operation_name(engine: Engine, op: Operation) -> &'static str {
 }
 
 /// "Query ×2" / "PutItem" / "unserved", then where on the next line.
-fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
+pub(super) fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
     let Some(op) = p.operation else { return "unserved".to_owned() };
     let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
@@ -157,7 +158,7 @@ fn items_written(p: &PatternPlan) -> f64 {
     p.writes.iter().map(|w| w.per_call).sum()
 }
 
-fn condition(p: &PatternPlan, engine: Engine) -> String {
+pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
     match engine {
         Engine::DynamoDb => {
@@ -190,7 +191,7 @@ fn condition(p: &PatternPlan, engine: Engine) -> String {
 }
 
 /// "recent — Query ×2 on the table, ~1 RCU per call": what serves a pattern and what a call costs.
-fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
+pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
     let Some(op) = p.operation else { return format!("{} — unserved", p.name) };
     let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
@@ -207,7 +208,8 @@ fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
     format!("{} — {}{fanout}{fetch} on {place}{cost}", p.name, operation_name(engine, op))
 }
 
-pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
+pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
+    let plan = report.plan;
     let engine = scenario.engine;
     paragraph(
         out,
@@ -220,6 +222,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
         paragraph(out, 2, &v.description)?;
     }
     writeln!(out)?;
+    if report.practice.is_some() {
+        practice(out, scenario, report)?;
+    }
     writeln!(out, "Keys")?;
     for layout in &plan.layouts {
         let place = layout
@@ -273,12 +278,61 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resu
     writeln!(out)?;
     if plan.warnings.is_empty() {
         writeln!(out, "No warnings.")?;
-        return Ok(());
+    } else {
+        writeln!(out, "Warnings ({})", plan.warnings.len())?;
+        for w in &plan.warnings {
+            paragraph(out, 2, &format!("⚠ {} — {}", w.code.id(), w.subject))?;
+            paragraph(out, 4, &w.message)?;
+        }
     }
-    writeln!(out, "Warnings ({})", plan.warnings.len())?;
-    for w in &plan.warnings {
-        paragraph(out, 2, &format!("⚠ {} — {}", w.code.id(), w.subject))?;
-        paragraph(out, 4, &w.message)?;
+    goals(out, report)
+}
+
+/// A practice problem's prompt, its numbered hints and how an answer is graded; never its
+/// solution.
+fn practice(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
+    let Some(p) = &report.practice else { return Ok(()) };
+    writeln!(out, "Practice")?;
+    paragraph(out, 2, p.prompt)?;
+    for (i, hint) in p.hints.iter().enumerate() {
+        hanging(out, 2, &format!("Hint {}:", i + 1), hint)?;
+    }
+    paragraph(out, 2, &check::how_to_answer(scenario))?;
+    writeln!(out)
+}
+
+/// Each goal with what the plan predicts for it, and the hint to read when it is predicted to fail.
+fn goals(out: &mut impl Write, report: &CheckReport<'_>) -> io::Result<()> {
+    writeln!(out)?;
+    if report.goals.is_empty() {
+        return writeln!(out, "Goals: none in this scenario");
+    }
+    paragraph(out, 0, &format!("Goals ({})", check::summary(&report.goals)))?;
+    for g in &report.goals {
+        hanging(out, 2, check::mark(g), &g.name)?;
+        paragraph(out, 4, &check::detail(g))?;
+        for related in &g.related {
+            paragraph(out, 4, &format!("related warning above: ⚠ {related}"))?;
+        }
+        if g.predicted == Some(false)
+            && let Some(hint) = &g.hint
+        {
+            let (link, own_line) = verdict::hint_link(hint);
+            hanging(out, 4, "→", &link)?;
+            if let Some(own_line) = own_line {
+                paragraph(out, 6, &own_line)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `lead text…` with wrapped lines aligned under the text, not under the lead.
+fn hanging(out: &mut impl Write, indent: usize, lead: &str, text: &str) -> io::Result<()> {
+    let hang = indent + lead.chars().count() + 1;
+    for (i, line) in wrap(text, WIDTH - hang).into_iter().enumerate() {
+        let lead = if i == 0 { lead.to_owned() } else { " ".repeat(lead.chars().count()) };
+        writeln!(out, "{}{lead} {line}", " ".repeat(indent))?;
     }
     Ok(())
 }
@@ -315,9 +369,10 @@ mod tests {
 
     fn render(source: &str) -> String {
         let loaded = scenario::parse("chat.ron", source).unwrap_or_else(|e| panic!("{e}"));
-        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+        let variant = &loaded.scenario.variants[0];
+        let plan = planner::plan(&loaded.scenario, variant);
         let mut out = Vec::new();
-        check(&mut out, &loaded.scenario, &plan).unwrap();
+        check(&mut out, &loaded.scenario, &CheckReport::new(&loaded.scenario, variant, &plan)).unwrap();
         String::from_utf8(out).unwrap()
     }
 

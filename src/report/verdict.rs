@@ -3,10 +3,32 @@
 //! failed but what the number says about the key design and which kind of change fixes it.
 //!
 //! The line is read from the graded result alone (its unit says which kind of goal it is, its
-//! detail what was measured) plus the pattern reports, so it works for any scenario file.
+//! detail what was measured) plus the pattern reports, so it works for any scenario file. A
+//! practice problem's goal that links a hint (`hint: N` in the file) adds `see hint N` and the
+//! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::GoalUnit;
-use crate::engine::sim::report::{GoalResult, RunReport};
+use crate::engine::sim::report::{GoalHint, GoalResult, RunReport};
+
+/// A hint at most this many characters long is printed on the line that links it; a longer one
+/// gets a line of its own in text reports.
+pub const SHORT_HINT: usize = 40;
+
+/// How a failed goal of a practice problem points at the hint that helps with it, in text:
+/// `see hint 2` to end the "→" line, plus the hint on a line of its own (`Hint 2: …`) unless it
+/// is short enough to follow on the same line (`see hint 2: Shard it.`).
+pub fn hint_link(hint: &GoalHint) -> (String, Option<String>) {
+    if hint.text.chars().count() <= SHORT_HINT {
+        (inline_hint(hint), None)
+    } else {
+        (format!("see hint {}", hint.number), Some(format!("Hint {}: {}", hint.number, hint.text)))
+    }
+}
+
+/// `see hint 2: …` with the hint's text, for a Markdown cell.
+pub fn inline_hint(hint: &GoalHint) -> String {
+    format!("see hint {}: {}", hint.number, hint.text)
+}
 
 /// One line for a failed goal: what the measurement means and the kind of fix; `None` when it
 /// passed.
@@ -102,6 +124,7 @@ mod tests {
             target: 0.0,
             unit,
             detail: detail.to_owned(),
+            hint: None,
         };
         assert_eq!(explain(&report, &goal(GoalUnit::Count, "x ran 3 Scans", true)), None);
         let cases = [
@@ -124,6 +147,20 @@ mod tests {
         for (unit, detail, part) in cases {
             let line = explain(&report, &goal(unit, detail, false)).expect("a failed goal is explained");
             assert!(line.contains(part), "{unit:?}: {line}");
+        }
+    }
+
+    #[test]
+    fn a_short_hint_follows_its_link_and_a_long_one_gets_its_own_line() {
+        let hint = |text: &str| GoalHint { number: 2, text: text.to_owned() };
+        let long = "Every order changes the total, so its index entry moves: 2 index writes per order.";
+        let cases = [
+            ("Shard it.", ("see hint 2: Shard it.", None)),
+            (long, ("see hint 2", Some(format!("Hint 2: {long}")))),
+        ];
+        for (text, (link, line)) in cases {
+            assert_eq!(hint_link(&hint(text)), (link.to_owned(), line), "{text}");
+            assert_eq!(inline_hint(&hint(text)), format!("see hint 2: {text}"));
         }
     }
 }

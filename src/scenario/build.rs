@@ -168,6 +168,9 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
             })
         }
     };
+    for (i, g) in f.goals.iter().enumerate() {
+        hint_link(&root.field("goals").index(i).field("hint"), g.hint, practice.as_ref())?;
+    }
     Ok(model::Scenario {
         name: f.name.clone(),
         title: f.title.clone(),
@@ -534,7 +537,28 @@ fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal>
             GoalCheck::MaxMonthlyCost(*dollars)
         }
     };
-    Ok(Goal { name: g.name.clone(), check })
+    Ok(Goal { name: g.name.clone(), check, hint: g.hint })
+}
+
+/// A goal's `hint: N` names one of the practice problem's hints, numbered from 1 as they are shown.
+fn hint_link(path: &Path, hint: Option<usize>, practice: Option<&model::Practice>) -> Result<()> {
+    let Some(number) = hint else { return Ok(()) };
+    let Some(practice) = practice else {
+        return Err(problem(
+            path,
+            "a goal's hint links to a practice problem's hints, and this scenario has no `practice`",
+        ));
+    };
+    let count = practice.hints.len();
+    if practice.hint(number).is_none() {
+        let range = match count {
+            0 => "the practice problem has no hints".to_owned(),
+            1 => "the practice problem has 1 hint (hint: 1)".to_owned(),
+            n => format!("the practice problem has {n} hints, numbered 1 to {n}"),
+        };
+        return Err(problem(path, format!("no hint {number}: {range}")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -307,6 +307,9 @@ pub struct Workload {
 pub struct Goal {
     pub name: String,
     pub check: GoalCheck,
+    /// The practice hint (numbered from 1) that helps with this goal.
+    #[serde(default)]
+    pub hint: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -151,6 +151,43 @@ fn errors_point_at_the_offending_value() {
     assert_points(cases);
 }
 
+/// A goal's `hint: N` names one of the practice problem's hints, and only a practice problem has
+/// them; a wrong link is an error at the number.
+#[test]
+fn goal_hint_links_are_checked() {
+    let goal = |hint: &str| {
+        format!(
+            r#"workload: (duration: "30d", tick: "1s", seed: 1),
+goals: [(name: "posts never scan", check: NoScan("user-posts"){hint})],"#
+        )
+    };
+    let from = r#"workload: (duration: "30d", tick: "1s", seed: 1),"#;
+    let linked = MINI.replacen(from, &goal(", hint: 1"), 1);
+    let loaded = parse("mini.ron", &linked).unwrap();
+    let s = &loaded.scenario;
+    assert_eq!(s.goals[0].hint, Some(1));
+    assert_eq!(s.goal_hint(&s.goals[0]), Some((1, "Start from the patterns.")));
+    let cases: Vec<(String, &str, &str)> = vec![
+        (goal(", hint: 2"), "no hint 2: the practice problem has 1 hint (hint: 1)", "hint: 2"),
+        (goal(", hint: 0"), "no hint 0: the practice problem has 1 hint", "hint: 0"),
+    ];
+    // The error points at the number, 6 characters into `hint: N`.
+    let owned: Vec<(&str, &str, &str, &str, usize)> =
+        cases.iter().map(|(to, message, marker)| (from, to.as_str(), *message, *marker, 6)).collect();
+    assert_points(&owned);
+    // Without `practice` a goal has no hints to link to.
+    let no_practice = linked.replacen(
+        r#"practice: (prompt: "Design the keys.", hints: ["Start from the patterns."], solution: "only"),"#,
+        "",
+        1,
+    );
+    let error = parse("mini.ron", &no_practice).expect_err("a hint without practice is refused");
+    let LoadError::At { line, col, message, .. } = &error else { panic!("{error:?}") };
+    assert!(message.contains("has no `practice`"), "{message}");
+    let at = no_practice.find("hint: 1").expect("the hint link") + 6;
+    assert_eq!((*line, *col), position_of(&no_practice, at), "{error}");
+}
+
 /// Each case breaks MINI by one replacement; the error must name the file, say `message` and
 /// point at `marker` (+ `shift` characters) in the broken text.
 fn assert_points(cases: &[(&str, &str, &str, &str, usize)]) {

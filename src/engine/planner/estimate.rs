@@ -384,7 +384,9 @@ impl<'a> Estimator<'a> {
         share
     }
 
-    fn generator_of(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
+    /// How the entity's items get `name`: its own attribute's generator, or the source's for a
+    /// denormalized copy.
+    pub fn generator_of(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
         if let Some(a) = e.attribute(name) {
             return Some(&a.generator);
         }

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+mod collision;
+
 use super::estimate::Estimator;
 use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
@@ -23,6 +25,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     for plan in plans {
         pattern_warnings(plan, est, &mut out);
     }
+    collision::collisions(est, &mut out);
     partitions(est, &mut out);
     if !est.cql {
         hot_partitions(est, plans, &mut out);

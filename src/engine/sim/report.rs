@@ -196,4 +196,14 @@ pub struct GoalResult {
     pub unit: crate::engine::goals::GoalUnit,
     /// One line for people: what was measured against what.
     pub detail: String,
+    /// In a practice problem: the hint the goal links to (`hint: N` in the scenario file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<GoalHint>,
+}
+
+/// A practice hint a goal links to: its number (from 1, as the hints are shown) and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GoalHint {
+    pub number: usize,
+    pub text: String,
 }

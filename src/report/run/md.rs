@@ -206,9 +206,12 @@ fn markdown_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             .goals
             .iter()
             .map(|g| {
-                let detail = match super::super::verdict::explain(r, g) {
-                    Some(why) => format!("{} — {why}", g.detail),
-                    None => g.detail.clone(),
+                let detail = match (super::super::verdict::explain(r, g), &g.hint) {
+                    (Some(why), Some(hint)) => {
+                        format!("{} — {why} — {}", g.detail, super::super::verdict::inline_hint(hint))
+                    }
+                    (Some(why), None) => format!("{} — {why}", g.detail),
+                    (None, _) => g.detail.clone(),
                 };
                 vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
             })
@@ -255,6 +258,19 @@ mod tests {
                 (false, _) => header = None,
             }
         }
+    }
+
+    #[test]
+    fn a_failed_goal_links_its_hint_inline() {
+        let mut r = judged_report();
+        r.goals[0].hint =
+            Some(crate::engine::sim::report::GoalHint { number: 2, text: "Index the status.".to_owned() });
+        let md = render(&r);
+        assert!(
+            md.lines().any(|l| l.starts_with("| ✘ | the warehouse never scans |")
+                && l.ends_with("keyed by what the pattern is given — see hint 2: Index the status. |")),
+            "{md}"
+        );
     }
 
     fn render(r: &RunReport) -> String {

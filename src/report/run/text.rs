@@ -249,7 +249,15 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
         paragraph(out, 4, &g.detail)?;
         if let Some(why) = super::super::verdict::explain(r, g) {
-            item(out, 4, "→", &why)?;
+            match g.hint.as_ref().map(super::super::verdict::hint_link) {
+                Some((link, own_line)) => {
+                    item(out, 4, "→", &format!("{why} — {link}"))?;
+                    if let Some(own_line) = own_line {
+                        paragraph(out, 6, &own_line)?;
+                    }
+                }
+                None => item(out, 4, "→", &why)?,
+            }
         }
     }
     Ok(())
@@ -311,6 +319,32 @@ mod tests {
         let order = ["Totals", "Partitions", "Indexes", "Access patterns", "Goals", "Notes"];
         let positions: Vec<usize> = order.iter().map(|h| text.find(&format!("\n{h}")).unwrap()).collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    }
+
+    #[test]
+    fn a_failed_goal_points_at_its_practice_hint() {
+        use crate::engine::sim::report::GoalHint;
+        let mut r = judged_report();
+        let long = "No item holds a customer's lifetime spend. Which write could keep it up to date?";
+        r.goals[0].hint = Some(GoalHint { number: 1, text: long.to_owned() });
+        // A passed goal needs no hint, even when it links one.
+        r.goals[1].hint = Some(GoalHint { number: 3, text: "Shard it.".to_owned() });
+        let text = render(&r);
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("costs more as the table grows — add an index (or sort key) keyed by what the pattern is given — see hint 1 Hint 1: No item holds"), "{text}");
+        assert!(text.contains("\n      Hint 1: No item holds a customer's lifetime spend."), "{text}");
+        assert!(!text.contains("hint 3"), "{text}");
+        // A short hint follows on the line that links it.
+        r.goals[0].hint = Some(GoalHint { number: 2, text: "Shard it.".to_owned() });
+        let text = render(&r);
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("keyed by what the pattern is given — see hint 2: Shard it. ✔ no throttling"),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{line:?}");
+        }
     }
 
     #[test]

@@ -160,7 +160,7 @@ fn measured(check: &GoalCheck, report: &RunReport) -> bool {
         GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_) => {
             t.writes > 0 || report.partitions.max_items > 0
         }
-        GoalCheck::MaxIndexWriteAmplification(_) => t.writes > 0,
+        GoalCheck::MaxIndexWriteAmplification(_) | GoalCheck::MaxFailedWrites(_) => t.writes > 0,
         GoalCheck::MaxThrottledRatio(_) => t.requests > 0,
         GoalCheck::MaxMonthlyCost(_) => t.ops > 0,
     }

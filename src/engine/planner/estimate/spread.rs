@@ -227,7 +227,7 @@ impl<'a> Estimator<'a> {
 
     /// How one attribute's values spread, and a phrase saying why.
     /// Distinct values the attribute takes over the run, as its generator writes them.
-    pub(super) fn distinct_values(&self, e: &Entity, name: &str) -> f64 {
+    pub fn distinct_values(&self, e: &Entity, name: &str) -> f64 {
         self.value_spread(e, name, None).distinct
     }
 

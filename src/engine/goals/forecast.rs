@@ -1,0 +1,453 @@
+//! What the plan predicts for each goal before anything runs (`keyheat check`). A goal the
+//! planner can judge by itself gets a predicted ✔ or ✘ with the plan's numbers: whether a pattern
+//! is served by a Scan, how many requests a call needs, the write amplification at the patterns'
+//! mean rates, a price the profile cannot have. A goal only a replay can measure (partition sizes
+//! over time, throttling, modelled latency, the bill) says so and names the plan's warnings that
+//! bear on it.
+//!
+//! A forecast is never a measurement and never grades anything: `keyheat run` does (see
+//! `goals::evaluate`), and its numbers can differ (throttled writes, paging, the run's length).
+
+use serde::Serialize;
+
+use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
+use crate::engine::planner::{Operation, PatternPlan, Plan, WarningCode, cql_verb, numbers};
+use crate::engine::sim::report::GoalHint;
+
+/// One goal as the plan sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GoalForecast {
+    pub name: String,
+    /// `Some(true)`: the plan predicts it passes; `Some(false)`: that it fails; `None`: only
+    /// `keyheat run` can tell.
+    pub predicted: Option<bool>,
+    /// What the prediction rests on, or what the run will measure.
+    pub detail: String,
+    /// The plan's warnings that bear on the goal, as `code — subject`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<String>,
+    /// In a practice problem: the hint the goal links to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<GoalHint>,
+}
+
+/// What the plan of `variant` predicts for every goal of the scenario, in file order.
+pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<GoalForecast> {
+    let view = View { engine: scenario.engine, variant, plan };
+    scenario
+        .goals
+        .iter()
+        .map(|goal| {
+            let (predicted, detail, codes, subject) = view.goal(&goal.check, scenario);
+            let related = plan
+                .warnings
+                .iter()
+                .filter(|w| codes.contains(&w.code) && subject.is_none_or(|s| w.subject == s))
+                .map(|w| format!("{} — {}", w.code.id(), w.subject))
+                .collect();
+            GoalForecast {
+                name: goal.name.clone(),
+                predicted,
+                detail,
+                related,
+                hint: scenario
+                    .goal_hint(goal)
+                    .map(|(number, text)| GoalHint { number, text: text.to_owned() }),
+            }
+        })
+        .collect()
+}
+
+/// What the forecast of one goal reads.
+struct View<'a> {
+    engine: Engine,
+    variant: &'a Variant,
+    plan: &'a Plan,
+}
+
+/// A goal's prediction, its detail, and which warnings bear on it (about one subject, or any).
+type Judged<'a> = (Option<bool>, String, &'static [WarningCode], Option<&'a str>);
+
+/// What `keyheat run` grades a goal on, for goals the plan cannot predict.
+const RUN: &str = "judged by `keyheat run`:";
+
+impl View<'_> {
+    fn goal<'g>(&self, check: &'g GoalCheck, scenario: &Scenario) -> Judged<'g> {
+        use WarningCode::{
+            HotPartition, LargePartition, LowCardinalityIndex, Scan, UnboundedItem, UnboundedPartition,
+            Unserved, WriteAmplification,
+        };
+        match check {
+            GoalCheck::MaxPartitionBytes(limit) => (
+                None,
+                format!(
+                    "{RUN} the largest partition of the table or any index at the end of the replay, against {}",
+                    numbers::bytes(*limit as f64)
+                ),
+                &[UnboundedPartition, LargePartition],
+                None,
+            ),
+            GoalCheck::MaxPartitionItems(limit) => (
+                None,
+                format!(
+                    "{RUN} the most items any partition holds at the end of the replay, against {}",
+                    numbers::count(*limit as f64)
+                ),
+                &[UnboundedPartition, LargePartition],
+                None,
+            ),
+            GoalCheck::MaxThrottledRatio(limit) => (
+                None,
+                format!(
+                    "{RUN} the share of requests throttled over the replay, against {}",
+                    numbers::percent(*limit)
+                ),
+                &[HotPartition, LowCardinalityIndex],
+                None,
+            ),
+            GoalCheck::NoScan(name) => {
+                let (predicted, detail) = self.no_scan(name);
+                (predicted, detail, &[Scan, Unserved], Some(name.as_str()))
+            }
+            GoalCheck::MaxFanout(name, limit) => {
+                let (predicted, detail) = self.fanout(name, *limit);
+                (predicted, detail, &[Scan, Unserved], Some(name.as_str()))
+            }
+            GoalCheck::MaxIndexWriteAmplification(limit) => {
+                let (predicted, detail) = self.amplification(*limit);
+                (predicted, detail, &[WriteAmplification], None)
+            }
+            GoalCheck::LatencyTarget(name) => {
+                let target = scenario
+                    .pattern(name)
+                    .and_then(|p| p.latency_target_ms)
+                    .map_or_else(|| "its target".to_owned(), |ms| format!("its {} ms target", numbers::count(ms)));
+                (
+                    None,
+                    format!("{RUN} the modelled p99 latency of {name} against {target}"),
+                    &[Scan, Unserved],
+                    Some(name.as_str()),
+                )
+            }
+            GoalCheck::MaxFailedWrites(limit) => {
+                // An item the plan sees passing 400 KB within the run refuses every later write.
+                let refused = self
+                    .plan
+                    .warnings
+                    .iter()
+                    .find(|w| w.code == UnboundedItem && w.message.contains("within this run"));
+                match refused {
+                    Some(w) => (
+                        Some(false),
+                        format!(
+                            "{} items pass 400 KB within the run, and DynamoDB refuses every later write to them",
+                            w.subject
+                        ),
+                        &[UnboundedItem, HotPartition],
+                        None,
+                    ),
+                    None => (
+                        None,
+                        format!(
+                            "{RUN} the writes that never land (refused, or throttled past the last retry), against {}",
+                            numbers::count(*limit as f64)
+                        ),
+                        &[UnboundedItem, HotPartition],
+                        None,
+                    ),
+                }
+            }
+            GoalCheck::MaxMonthlyCost(limit) => match self.engine {
+                // The grader refuses a cost goal without a price, so this one is sure.
+                Engine::Cassandra => (
+                    Some(false),
+                    "the Cassandra profile is self-managed and has no price, so `keyheat run` cannot grade a monthly cost".to_owned(),
+                    &[],
+                    None,
+                ),
+                Engine::DynamoDb => (
+                    None,
+                    format!(
+                        "{RUN} the bill projected to a month from the replay, against {}",
+                        crate::engine::cost::usd(*limit)
+                    ),
+                    &[Scan, WriteAmplification],
+                    None,
+                ),
+            },
+        }
+    }
+
+    fn pattern(&self, name: &str) -> Option<&PatternPlan> {
+        self.plan.patterns.iter().find(|p| p.name == name)
+    }
+
+    /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
+    fn served(&self, p: &PatternPlan, op: Operation) -> String {
+        let place = match &p.index {
+            None => "the table".to_owned(),
+            Some(name) => match (self.engine, self.variant.index(name)) {
+                (Engine::Cassandra, _) => format!("view {name}"),
+                (Engine::DynamoDb, Some(index)) => format!("{} {name}", index.kind.short()),
+                (Engine::DynamoDb, None) => format!("index {name}"),
+            },
+        };
+        if op == Operation::Scan {
+            return match self.engine {
+                Engine::DynamoDb => format!("a Scan of {place}"),
+                Engine::Cassandra => format!("a full scan of {place} ({})", cql_verb(op)),
+            };
+        }
+        let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+        let verb = match self.engine {
+            Engine::DynamoDb => op.name(),
+            Engine::Cassandra => cql_verb(op),
+        };
+        format!("{verb}{fanout} on {place}")
+    }
+
+    fn no_scan(&self, name: &str) -> (Option<bool>, String) {
+        let Some(p) = self.pattern(name) else { return (None, format!("{name} is not in the plan")) };
+        match p.operation {
+            None => (Some(false), format!("nothing serves {name}: no key or index finds its items")),
+            Some(Operation::Scan) => {
+                let cost = match self.engine {
+                    Engine::DynamoDb => format!("~{} RCU per call", numbers::count(p.units_per_call)),
+                    Engine::Cassandra => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
+                };
+                let scan = match self.engine {
+                    Engine::DynamoDb => "a Scan".to_owned(),
+                    Engine::Cassandra => format!("a full scan ({})", cql_verb(Operation::Scan)),
+                };
+                (
+                    Some(false),
+                    format!(
+                        "{name} is served by {scan}: every call reads the whole table ({cost} at the end of the replay) and more as it grows"
+                    ),
+                )
+            }
+            Some(op) => (Some(true), format!("{name} is served by {}", self.served(p, op))),
+        }
+    }
+
+    fn fanout(&self, name: &str, limit: u32) -> (Option<bool>, String) {
+        let Some(p) = self.pattern(name) else { return (None, format!("{name} is not in the plan")) };
+        let Some(op) = p.operation else {
+            return (None, format!("nothing serves {name}, so the plan has no requests to count"));
+        };
+        let passed = p.fanout <= limit;
+        let noun = if p.fanout == 1 { "request" } else { "requests" };
+        (
+            Some(passed),
+            format!(
+                "{name} is served by {}: {} {noun} per call {} {limit}",
+                self.served(p, op),
+                p.fanout,
+                if passed { "≤" } else { ">" }
+            ),
+        )
+    }
+
+    /// Items written per base item written, the base included, at the write patterns' mean rates:
+    /// what the replay measures over the run when no write is refused or throttled away.
+    fn amplification(&self, limit: f64) -> (Option<bool>, String) {
+        let writes: Vec<(f64, f64)> = self
+            .plan
+            .patterns
+            .iter()
+            .filter_map(|p| p.write_amplification.map(|extra| (p.mean_rate, extra)))
+            .collect();
+        let base: f64 = writes.iter().map(|(rate, _)| rate).sum();
+        if base <= 0.0 {
+            return (None, "no pattern writes, so the plan has no writes to count".to_owned());
+        }
+        let value = 1.0 + writes.iter().map(|(rate, extra)| rate * extra).sum::<f64>() / base;
+        let passed = value <= limit + 1e-9;
+        (
+            Some(passed),
+            format!(
+                "~{} {} written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates {} {}",
+                numbers::factor(value),
+                if numbers::factor(value) == "1" { "item" } else { "items" },
+                if passed { "≤" } else { ">" },
+                numbers::factor(limit)
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::planner;
+
+    fn forecasts(name: &str, variant: &str) -> Vec<GoalForecast> {
+        let loaded = crate::scenario::load(name).expect("bundled");
+        let variant = loaded.variant(Some(variant)).expect("the variant exists");
+        let plan = planner::plan(&loaded.scenario, variant);
+        forecast(&loaded.scenario, variant, &plan)
+    }
+
+    fn find<'f>(all: &'f [GoalForecast], name: &str) -> &'f GoalForecast {
+        all.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no goal {name:?} in {all:?}"))
+    }
+
+    /// (scenario, variant, goal, prediction, detail fragment, a related warning if any).
+    type Case = (&'static str, &'static str, &'static str, Option<bool>, &'static str, Option<&'static str>);
+
+    fn assert_forecasts(cases: &[Case]) {
+        for (scenario, variant, goal, predicted, detail, related) in cases {
+            let all = forecasts(scenario, variant);
+            let f = find(&all, goal);
+            let label = format!("{scenario}/{variant}/{goal}");
+            assert_eq!(f.predicted, *predicted, "{label}: {f:?}");
+            assert!(f.detail.contains(detail), "{label}: {:?} lacks {detail:?}", f.detail);
+            if let Some(related) = related {
+                assert!(f.related.iter().any(|r| r == related), "{label}: {:?}", f.related);
+            }
+        }
+    }
+
+    #[test]
+    fn predicts_what_the_plan_can_judge() {
+        assert_forecasts(&[
+            (
+                "orders",
+                "naive",
+                "the warehouse never scans",
+                Some(false),
+                "pending-orders is served by a Scan: every call reads the whole table (~",
+                Some("scan — pending-orders"),
+            ),
+            (
+                "orders",
+                "recommended",
+                "the warehouse never scans",
+                Some(true),
+                "pending-orders is served by Query",
+                None,
+            ),
+            (
+                "practice-chat",
+                "naive",
+                "opening a channel asks at most 2 partitions",
+                Some(true),
+                "recent-messages is served by Query on the table: 1 request per call ≤ 2",
+                None,
+            ),
+            (
+                "practice-sensor",
+                "recommended",
+                "the live chart asks at most 2 partitions",
+                Some(true),
+                "last-hour is served by SELECT ×2 on the table: 2 requests per call ≤ 2",
+                None,
+            ),
+            (
+                "practice-chat",
+                "naive",
+                "my conversations never scans",
+                Some(false),
+                "my-conversations is served by a Scan",
+                Some("scan — my-conversations"),
+            ),
+            (
+                "practice-top-customers",
+                "naive",
+                "an order writes at most 4 items",
+                Some(true),
+                "~1 item written per base item",
+                None,
+            ),
+            (
+                "practice-social",
+                "naive",
+                "a write writes at most 3 items",
+                Some(true),
+                "at the write patterns' mean rates ≤ 3",
+                None,
+            ),
+            (
+                "practice-search",
+                "naive",
+                "no index that serves nothing (1 item written per message)",
+                Some(false),
+                "~2 items written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates > 1",
+                None,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn leaves_to_a_run_what_only_a_run_can_measure() {
+        assert_forecasts(&[
+            (
+                "practice-chat",
+                "naive",
+                "no partition past 10 GB",
+                None,
+                "judged by `keyheat run`: the largest partition of the table or any index at the end of the replay, against 10 GB",
+                None,
+            ),
+            (
+                "practice-sensor",
+                "naive",
+                "partitions stay under 100,000 rows",
+                None,
+                "the most items any partition holds at the end of the replay, against 100,000",
+                Some("unbounded-partition — table {sensor_id}"),
+            ),
+            (
+                "practice-top-customers",
+                "naive",
+                "no throttled orders",
+                None,
+                "judged by `keyheat run`: the share of requests throttled",
+                None,
+            ),
+            (
+                "practice-top-customers",
+                "naive",
+                "the dashboard meets its latency target",
+                None,
+                "judged by `keyheat run`: the modelled p99 latency of top-customers against its",
+                Some("scan — top-customers"),
+            ),
+        ]);
+    }
+
+    #[test]
+    fn every_bundled_goal_gets_a_forecast_and_a_practice_goal_its_hint() {
+        for loaded in crate::scenario::bundled() {
+            let s = &loaded.scenario;
+            for variant in &s.variants {
+                let plan = planner::plan(s, variant);
+                let all = forecast(s, variant, &plan);
+                let names: Vec<&str> = all.iter().map(|f| f.name.as_str()).collect();
+                let expected: Vec<&str> = s.goals.iter().map(|g| g.name.as_str()).collect();
+                assert_eq!(names, expected, "{}/{}", s.name, variant.name);
+                for (f, g) in all.iter().zip(&s.goals) {
+                    assert_eq!(f.hint.as_ref().map(|h| h.number), g.hint, "{}: {}", s.name, g.name);
+                    // A prediction names the plan's numbers; anything else defers to the run.
+                    assert!(f.predicted.is_some() || f.detail.contains("keyheat run"), "{f:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_cost_goal_cannot_pass_without_a_price() {
+        let loaded = crate::scenario::load("sensors").expect("bundled");
+        let mut scenario = loaded.scenario.clone();
+        scenario.goals = vec![crate::engine::model::Goal {
+            name: "cheap".to_owned(),
+            check: GoalCheck::MaxMonthlyCost(10.0),
+            hint: None,
+        }];
+        let variant = &scenario.variants[0];
+        let plan = planner::plan(&scenario, variant);
+        let f = &forecast(&scenario, variant, &plan)[0];
+        assert_eq!(f.predicted, Some(false), "{f:?}");
+        assert!(f.detail.contains("no price"), "{f:?}");
+    }
+}

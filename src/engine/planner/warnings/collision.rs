@@ -1,0 +1,462 @@
+//! `key-collision`: an entity whose table key cannot tell its items apart. DynamoDB's PutItem
+//! with the key of an existing item replaces that item whole, without an error (AWS API
+//! reference, PutItem), and a Cassandra INSERT with an existing primary key overwrites the row
+//! (writes are upserts): an Order keyed `CUSTOMER#{customer_id}` / `ORDER#{customer_id}` keeps
+//! one order per customer and silently drops the rest.
+//!
+//! Only the table's key is checked: index keys need not be unique (AWS GSI and LSI docs), and a
+//! materialized view's key holds the base table's.
+//!
+//! The rule. A key identifies an item when one of its slots keeps a value that is new for every
+//! item: an id drawn by `New(…)`, the write time to the second (`{sent_at}`), a generated number
+//! or payload — the values the planner already treats as fresh. Otherwise the key takes a
+//! countable number of values (the distinct values of its attributes counted jointly, times the
+//! time windows of its buckets over an item's life, times its shards), and the entity's items —
+//! the members it starts with plus its puts over their lifetime — are dropped into them. The
+//! warning fires when, even with every key equally likely (the most even spread, so the fewest
+//! collisions), at least 1% of them land on a key another item already holds. A key built from
+//! two references that pair up uniquely (a membership keyed by channel and user) has far more
+//! values than items and stays quiet: that pair is the item's natural identity.
+
+use super::super::estimate::Estimator;
+use super::super::keys::bucket_width;
+use super::super::load::mean_rate;
+use super::super::numbers::{count, percent, rate, span};
+use super::super::{Warning, WarningCode};
+use crate::engine::model::{Action, EntityKeys, Generator, Variant};
+use crate::engine::template::{Part, Template};
+use crate::engine::time::Resolution;
+
+/// The share of items written onto a key another item holds above which the key is flagged.
+const MIN_SHARE: f64 = 0.01;
+
+pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    for entity in &est.scenario.entities {
+        let Some(keys) = est.variant.keys_of(&entity.name) else { continue };
+        let Some(space) = key_space(est, &entity.name, keys) else { continue };
+        let written = written(est, &entity.name);
+        if written.items <= 0.0 || written.terms.is_empty() {
+            continue;
+        }
+        let lost = expected_overwrites(written.items, space.values);
+        let share = lost / written.items;
+        if lost < 1.0 || share < MIN_SHARE {
+            continue;
+        }
+        out.push(warning(est, &entity.name, keys, &space, &written, share));
+    }
+}
+
+/// How many values a key can take, and why.
+struct Space {
+    values: f64,
+    /// `customer_id: 100,000 values`, `shard(4): 4`.
+    terms: Vec<String>,
+}
+
+/// The values the entity's table key takes over an item's life, or `None` when a slot keeps a
+/// value that is new for every item (the key identifies it).
+fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Space> {
+    let e = est.entity(entity);
+    let parts: Vec<&Part> = keys.pk.parts().iter().chain(keys.sk.iter().flat_map(Template::parts)).collect();
+    let whole: Vec<&str> =
+        parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
+    let lifetime = est.lifetime(entity);
+    let mut space = Space { values: 1.0, terms: Vec::new() };
+    let mut counted: Vec<&str> = Vec::new();
+    for part in parts {
+        let generator = part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes);
+        let fresh = generator
+            .is_some_and(|g| matches!(g, Generator::New(_) | Generator::Number(_) | Generator::Payload(_)));
+        let time = generator.is_some_and(|g| matches!(g, Generator::Now | Generator::NowPlus(_)));
+        match part {
+            Part::Literal(_) => {}
+            Part::Shard { count: n } => {
+                space.values *= f64::from(*n);
+                space.terms.push(format!("shard({n}): {n}"));
+            }
+            Part::Hash { name, count: n } => {
+                // A hash next to the whole value adds nothing; alone it keeps at most N values.
+                if whole.contains(&name.as_str()) || counted.contains(&name.as_str()) {
+                    continue;
+                }
+                counted.push(name);
+                let values = if fresh || time {
+                    f64::from(*n)
+                } else {
+                    est.distinct_values(e, name).min(f64::from(*n))
+                };
+                space.values *= values;
+                space.terms.push(format!("hash({name}, {n}): {}", count(values)));
+            }
+            Part::Attr { name, .. } => {
+                if fresh || time {
+                    return None;
+                }
+                if counted.contains(&name.as_str()) {
+                    continue;
+                }
+                counted.push(name);
+                let values = est.distinct_values(e, name);
+                space.values *= values;
+                space.terms.push(format!("{name}: {} values", count(values)));
+            }
+            Part::Time { name, format } => {
+                if fresh || (time && format.resolution() == Some(Resolution::Second)) {
+                    return None;
+                }
+                windows(&mut space, part, name, &format!("{name}:{}", format.source()), time, lifetime);
+            }
+            Part::Bucket { name, width } => {
+                if fresh {
+                    return None;
+                }
+                windows(&mut space, part, name, &format!("bucket({name}, {width})"), time, lifetime);
+            }
+        }
+    }
+    Some(space)
+}
+
+/// A time bucket of a write-time attribute: the windows an item's life spans (the shortest
+/// calendar windows, so the most keys). A time that is not the write time counts as one value:
+/// the planner has no spread for it.
+fn windows(space: &mut Space, part: &Part, name: &str, label: &str, time: bool, lifetime: f64) {
+    let Some((shortest, _)) = bucket_width(part).filter(|_| time) else {
+        space.terms.push(format!("{label}: {name} is not the write time, counted once"));
+        return;
+    };
+    // A format that cycles (`%H` alone) takes fewer values than this: the count errs towards
+    // more keys, so towards fewer collisions.
+    let values = (lifetime / shortest).ceil().max(1.0);
+    space.values *= values;
+    let noun = if values > 1.0 { "windows" } else { "window" };
+    space.terms.push(format!("{label}: {} {noun} in {}", count(values), span(lifetime)));
+}
+
+/// The items an entity's writes make if each is new: the members it starts with, plus its puts
+/// (net of deletes) over an item's life.
+struct Written {
+    items: f64,
+    /// `200,000 to start`, `place-order 10/s`.
+    terms: Vec<String>,
+    lifetime: f64,
+}
+
+fn written(est: &Estimator<'_>, entity: &str) -> Written {
+    let e = est.entity(entity);
+    let lifetime = est.lifetime(entity);
+    let mut w = Written { items: 0.0, terms: Vec::new(), lifetime };
+    if let Some(p) = e.owned_population().and_then(|p| est.scenario.population(p)) {
+        let members = p.count as f64 + p.growth_per_day * est.secs / 86_400.0;
+        if members > 0.0 {
+            w.items += members;
+            w.terms.push(format!("{} to start", count(members)));
+        }
+    }
+    let rate_of = |action: Action| {
+        est.scenario.patterns.iter().filter(move |p| p.action == action && p.entity == entity)
+    };
+    let puts: f64 = rate_of(Action::Put).map(|p| mean_rate(p, est.secs)).sum();
+    let deletes: f64 = rate_of(Action::Delete).map(|p| mean_rate(p, est.secs)).sum();
+    let net = (puts - deletes).max(0.0);
+    if net > 0.0 {
+        w.items += net * lifetime;
+        let mut named: Vec<String> =
+            rate_of(Action::Put).map(|p| format!("{} {}/s", p.name, rate(mean_rate(p, est.secs)))).collect();
+        if deletes > 0.0 {
+            named.push(format!("less {}/s of deletes", rate(deletes)));
+        }
+        w.terms.push(format!("{} over {}", named.join(" + "), span(lifetime)));
+    }
+    w
+}
+
+/// Of `n` items dropped on `k` equally likely keys, how many land on a key already taken:
+/// n − k·(1 − (1 − 1/k)ⁿ). Uneven keys only make it more.
+fn expected_overwrites(n: f64, k: f64) -> f64 {
+    if n <= 0.0 || k <= 0.0 {
+        return 0.0;
+    }
+    if !k.is_finite() {
+        return 0.0;
+    }
+    // 1 − (1 − 1/k)ⁿ computed as −expm1(n·ln(1 − 1/k)), exact for k near 1 and for huge k.
+    let occupied = if k <= 1.0 { 1.0_f64.min(n) } else { -k * (n * (-1.0 / k).ln_1p()).exp_m1() };
+    (n - occupied).max(0.0)
+}
+
+fn warning(
+    est: &Estimator<'_>,
+    entity: &str,
+    keys: &EntityKeys,
+    space: &Space,
+    written: &Written,
+    share: f64,
+) -> Warning {
+    let e = est.entity(entity);
+    let id = e.attributes.iter().find(|a| matches!(unwrap_sometimes(&a.generator), Generator::New(_)));
+    let key = key_text(est.variant, keys, est.cql);
+    let left_out = match id {
+        Some(a) => {
+            let Generator::New(population) = unwrap_sometimes(&a.generator) else {
+                unreachable!("found by its New generator")
+            };
+            format!(
+                "leaves out {}, the attribute that tells {entity} items apart (New({population:?}))",
+                a.name
+            )
+        }
+        None => format!(
+            "holds nothing new for each {entity} item (no id drawn by New(…), no write time to the second, no generated number)"
+        ),
+    };
+    let (one, noun) = if est.cql { ("row", "rows") } else { ("item", "items") };
+    let values = if space.terms.is_empty() {
+        "1 value (a literal key)".to_owned()
+    } else {
+        format!("~{} values ({})", count(space.values), space.terms.join(" × "))
+    };
+    let what_happens = if est.cql {
+        "An INSERT with the primary key of an existing row overwrites that row (Cassandra writes are upserts), without an error"
+    } else {
+        "PutItem with the key of an existing item replaces that item whole, without an error"
+    };
+    let fix = match (id, &keys.sk) {
+        (Some(a), _) if est.cql => format!("Add {} to the primary key as a clustering column", a.name),
+        (Some(a), Some(sk)) => format!(
+            "Add {{{}}} to the sort key ({} = {}#{{{}}})",
+            a.name,
+            est.variant.table_sk.as_deref().unwrap_or("SK"),
+            sk.source(),
+            a.name
+        ),
+        (Some(a), None) => format!("Add {{{}}} to the key", a.name),
+        (None, _) => "Add an attribute that tells the items apart: an id drawn by New(…), or the write time with a sequence number (`{sent_at}#{seq}`)".to_owned(),
+    };
+    Warning {
+        code: WarningCode::KeyCollision,
+        subject: entity.to_owned(),
+        message: format!(
+            "{entity}'s table key {key} {left_out}: it takes {values} for ~{} {entity} {noun} written ({}{}), so {} of them land on a key another {entity} {one} already holds (if every key were equally likely; popular keys collide more). {what_happens}: those {noun} are silently lost. {fix}.",
+            count(written.items),
+            written.terms.join(" + "),
+            if written.lifetime < est.secs {
+                format!("; each expires {} after it is written", span(written.lifetime))
+            } else {
+                String::new()
+            },
+            if share > 0.995 { "nearly all".to_owned() } else { format!("at least ~{}", percent(share)) },
+        ),
+    }
+}
+
+/// `PK = CUSTOMER#{customer_id}, SK = ORDER#{customer_id}`, or the CQL columns.
+fn key_text(variant: &Variant, keys: &EntityKeys, cql: bool) -> String {
+    if cql {
+        return super::super::keys::cql_primary_key(keys, None);
+    }
+    match (&keys.sk, &variant.table_sk) {
+        (Some(sk), Some(name)) => {
+            format!("{} = {}, {name} = {}", variant.table_pk, keys.pk.source(), sk.source())
+        }
+        _ => format!("{} = {}", variant.table_pk, keys.pk.source()),
+    }
+}
+
+fn unwrap_sometimes(g: &Generator) -> &Generator {
+    match g {
+        Generator::Sometimes(_, inner) => unwrap_sometimes(inner),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::planner;
+
+    /// Customers, their orders, who follows whom and a counter; the cases fill in the keys.
+    const SHOP: &str = r#"(
+        name: "shop", title: "Shop", ENGINE
+        entities: [
+            (name: "Customer", attributes: [(name: "customer_id", type: S, gen: New("customers"))]),
+            (name: "Order", attributes: [
+                (name: "order_id", type: S, gen: New("orders")),
+                (name: "customer_id", type: S, gen: Pick("customers")),
+                (name: "placed_at", type: Time, gen: Now),
+                (name: "seq", type: N, gen: Number(Uniform(0, 4095))),
+                (name: "status", type: S, gen: OneOf([("PENDING", 1), ("SHIPPED", 9)])),
+            ]),
+            (name: "Follow", attributes: [
+                (name: "follow_id", type: S, gen: New("follows")),
+                (name: "follower", type: S, gen: Pick("customers")),
+                (name: "followee", type: S, gen: Pick("customers")),
+            ]),
+            (name: "Counter", attributes: [(name: "name", type: S, gen: Text("visits")), (name: "n", type: N, gen: Number(Fixed(1)))]),
+            (name: "Visit", attributes: [
+                (name: "customer_id", type: S, gen: Pick("customers")),
+                (name: "at", type: Time, gen: Now),
+            ]),
+        ],
+        populations: [
+            (name: "customers", count: 10000, ids: "c{}"),
+            (name: "orders", count: 100000, ids: "o{}"),
+            (name: "follows", count: 1000, ids: "f{}"),
+        ],
+        patterns: [
+            (name: "place-order", action: Put, entity: "Order", given: ["customer_id"], rate: 10),
+            (name: "follow", action: Put, entity: "Follow", given: ["follower"], rate: 1),
+            (name: "count", action: Update, entity: "Counter", given: ["name"], sets: ["n"], rate: 5),
+            (name: "visit", action: Put, entity: "Visit", given: ["customer_id"], rate: 2),
+        ],
+        variants: [(name: "v", keys: {
+            "Customer": (pk: "CUSTOMER_PK", sk: "PROFILE"),
+            "Order": (pk: "ORDER_PK", sk: "ORDER_SK"),
+            "Follow": (pk: "F#{follower}", sk: "FOLLOW_SK"),
+            "Counter": (pk: "COUNTER#{name}", sk: "C"),
+            "Visit": (pk: "V#{customer_id}", sk: "VISIT_SK"),
+        })],
+        workload: (duration: "1d", tick: "1s", seed: 1),
+    )"#;
+
+    fn collisions_with(engine: &str, keys: [&str; 5]) -> Vec<Warning> {
+        let mut source = SHOP.replace("ENGINE", engine);
+        for (slot, template) in
+            ["CUSTOMER_PK", "ORDER_PK", "ORDER_SK", "FOLLOW_SK", "VISIT_SK"].iter().zip(keys)
+        {
+            source = source.replace(slot, template);
+        }
+        let loaded = crate::scenario::parse("shop.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+        plan.warnings.into_iter().filter(|w| w.code == WarningCode::KeyCollision).collect()
+    }
+
+    /// (Customer pk, Order pk, Order sk, Follow sk, Visit sk) → the entities flagged, with a
+    /// fragment of each message.
+    type Case = ([&'static str; 5], Vec<(&'static str, &'static str)>);
+
+    #[test]
+    fn flags_keys_that_cannot_tell_items_apart() {
+        let ok =
+            ("CUSTOMER#{customer_id}", "CUSTOMER#{customer_id}", "ORDER#{order_id}", "{followee}", "{at}");
+        let cases: Vec<Case> = vec![
+            // Every key holds the id or a natural pair: nothing to say.
+            ([ok.0, ok.1, ok.2, ok.3, ok.4], vec![]),
+            // An entity without an id: a visit keyed by customer and day keeps one a day.
+            (
+                [ok.0, ok.1, ok.2, ok.3, "DAY#{at:%Y-%m-%d}"],
+                vec![(
+                    "Visit",
+                    "holds nothing new for each Visit item (no id drawn by New(…), no write time to the second, no generated number): it takes ~10,000 values (customer_id: 10,000 values × at:%Y-%m-%d: 1 window in 24 h) for ~172,800 Visit items written (visit 2/s over 24 h)",
+                )],
+            ),
+            // The order's own id left out: every order of a customer shares one key.
+            (
+                [ok.0, ok.1, "ORDER#{customer_id}", ok.3, ok.4],
+                vec![(
+                    "Order",
+                    "leaves out order_id, the attribute that tells Order items apart (New(\"orders\")): it takes ~10,000 values (customer_id: 10,000 values) for ~964,000 Order items written (100,000 to start + place-order 10/s over 24 h), so at least ~99% of them",
+                )],
+            ),
+            // The write time to the second, or a generated number, keeps items apart.
+            ([ok.0, ok.1, "ORDER#{placed_at}", ok.3, ok.4], vec![]),
+            ([ok.0, ok.1, "ORDER#{seq}", ok.3, ok.4], vec![]),
+            // A day's bucket does not.
+            (
+                [ok.0, ok.1, "ORDER#{placed_at:%Y-%m-%d}", ok.3, ok.4],
+                vec![("Order", "placed_at:%Y-%m-%d: 1 window in 24 h")],
+            ),
+            // Neither do shards, nor a hash of the id.
+            ([ok.0, "C#{customer_id}#{shard(4)}", "ORDER", ok.3, ok.4], vec![("Order", "shard(4): 4")]),
+            ([ok.0, ok.1, "ORDER#{hash(order_id, 8)}", ok.3, ok.4], vec![("Order", "hash(order_id, 8): 8")]),
+            // A follow keyed by follower alone loses all but one per follower; by the pair it is
+            // its natural identity.
+            ([ok.0, ok.1, ok.2, "FOLLOW", ok.4], vec![("Follow", "leaves out follow_id")]),
+            // Customers start as members of their population: a literal key keeps one.
+            (
+                ["CUSTOMERS", ok.1, ok.2, ok.3, ok.4],
+                vec![(
+                    "Customer",
+                    "it takes 1 value (a literal key) for ~10,000 Customer items written (10,000 to start)",
+                )],
+            ),
+        ];
+        for (keys, expected) in cases {
+            let warnings = collisions_with("", keys);
+            let flagged: Vec<&str> = warnings.iter().map(|w| w.subject.as_str()).collect();
+            let wanted: Vec<&str> = expected.iter().map(|(entity, _)| *entity).collect();
+            assert_eq!(flagged, wanted, "{keys:?}: {warnings:#?}");
+            for (w, (_, fragment)) in warnings.iter().zip(&expected) {
+                assert!(w.message.contains(fragment), "{keys:?}: {:?} lacks {fragment:?}", w.message);
+                assert!(
+                    w.message.contains("PutItem with the key of an existing item replaces that item whole")
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn says_what_to_add_in_the_engines_words() {
+        let keys =
+            ["CUSTOMER#{customer_id}", "CUSTOMER#{customer_id}", "ORDER#{customer_id}", "{followee}", "{at}"];
+        let dynamodb = collisions_with("", keys);
+        assert!(
+            dynamodb[0]
+                .message
+                .ends_with("Add {order_id} to the sort key (SK = ORDER#{customer_id}#{order_id})."),
+            "{dynamodb:?}"
+        );
+        let cassandra = collisions_with("engine: Cassandra,", keys);
+        let message = &cassandra[0].message;
+        for part in [
+            "Order's table key PRIMARY KEY ((customer_id)) leaves out order_id",
+            "~964,000 Order rows written",
+            "another Order row already holds",
+            "An INSERT with the primary key of an existing row overwrites that row (Cassandra writes are upserts)",
+        ] {
+            assert!(message.contains(part), "{part:?} missing from {message}");
+        }
+        assert!(message.ends_with("Add order_id to the primary key as a clustering column."), "{message}");
+        let visit = collisions_with(
+            "",
+            ["CUSTOMER#{customer_id}", keys[1], "ORDER#{order_id}", keys[3], "D#{at:%Y-%m-%d}"],
+        );
+        assert!(
+            visit[0].message.ends_with("the write time with a sequence number (`{sent_at}#{seq}`)."),
+            "{visit:?}"
+        );
+    }
+
+    #[test]
+    fn no_bundled_design_loses_items_to_its_key() {
+        // Every variant, naive ones included: none of them keys an entity so that puts overwrite.
+        for loaded in crate::scenario::bundled() {
+            let s = &loaded.scenario;
+            for variant in &s.variants {
+                let plan = planner::plan(s, variant);
+                let flagged: Vec<&Warning> =
+                    plan.warnings.iter().filter(|w| w.code == WarningCode::KeyCollision).collect();
+                assert!(flagged.is_empty(), "{}/{}: {flagged:#?}", s.name, variant.name);
+            }
+        }
+    }
+
+    #[test]
+    fn counts_the_items_that_land_on_a_taken_key() {
+        // (items, keys, overwritten).
+        let cases = [
+            (10.0, 1.0, 9.0),
+            (0.0, 5.0, 0.0),
+            (5.0, f64::INFINITY, 0.0),
+            // Twice as many items as keys: at least half are overwritten.
+            (200.0, 100.0, 200.0 - 100.0 * (1.0 - 0.99_f64.powi(200))),
+            // Far more keys than items: the birthday count, about n²/2k.
+            (20_000.0, 5e7, 4.0),
+        ];
+        for (n, k, lost) in cases {
+            let got = expected_overwrites(n, k);
+            assert!((got - lost).abs() <= 0.01 * lost.max(1.0), "{n} on {k}: {got} ≠ {lost}");
+        }
+    }
+}

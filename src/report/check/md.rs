@@ -1,0 +1,191 @@
+//! The check report as Markdown: the same sections as the text report, in the same order, as
+//! tables and lists for a README, an issue or a graded answer.
+
+use std::io::{self, Write};
+
+use super::{CheckReport, detail, how_to_answer, mark, summary};
+use crate::engine::model::Scenario;
+use crate::engine::planner::{Plan, numbers};
+use crate::report::markdown::{self, Align};
+use crate::report::text::{condition, headline, place_label, served_by};
+use crate::report::verdict;
+
+pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
+    let plan = report.plan;
+    writeln!(out, "# {} / {}", scenario.name, plan.variant)?;
+    writeln!(out)?;
+    writeln!(out, "`keyheat check` · {} · {}", scenario.engine, scenario.title)?;
+    if let Some(v) = scenario.variant(&plan.variant)
+        && !v.description.is_empty()
+    {
+        writeln!(out)?;
+        writeln!(out, "{}", v.description)?;
+    }
+    writeln!(out)?;
+    practice(out, scenario, report)?;
+    keys(out, scenario, plan)?;
+    patterns(out, scenario, plan)?;
+    writeln!(out, "## Warnings")?;
+    writeln!(out)?;
+    if plan.warnings.is_empty() {
+        writeln!(out, "None.")?;
+    }
+    for w in &plan.warnings {
+        writeln!(out, "- ⚠ **{}** — {}: {}", w.code.id(), w.subject, w.message)?;
+    }
+    writeln!(out)?;
+    goals(out, report)
+}
+
+/// The prompt, the numbered hints and how to answer; never the solution.
+fn practice(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
+    let Some(p) = &report.practice else { return Ok(()) };
+    writeln!(out, "## Practice")?;
+    writeln!(out)?;
+    writeln!(out, "{}", p.prompt)?;
+    writeln!(out)?;
+    for (i, hint) in p.hints.iter().enumerate() {
+        writeln!(out, "- **Hint {}:** {hint}", i + 1)?;
+    }
+    if !p.hints.is_empty() {
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", how_to_answer(scenario))?;
+    writeln!(out)
+}
+
+fn keys(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
+    writeln!(out, "## Keys")?;
+    writeln!(out)?;
+    let rows: Vec<Vec<String>> = plan
+        .layouts
+        .iter()
+        .map(|l| {
+            let place = l.index.as_deref().map_or_else(
+                || "table".to_owned(),
+                |i| place_label(scenario.engine, &format!("{} {i}", l.index_kind)),
+            );
+            vec![l.entity.clone(), place, format!("`{}`", l.key)]
+        })
+        .collect();
+    markdown::table(out, &[("entity", Align::Left), ("in", Align::Left), ("key", Align::Left)], &rows)
+}
+
+/// The table of patterns, then how each is served and why the other places do not serve it.
+fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()> {
+    let engine = scenario.engine;
+    writeln!(out, "## Access patterns")?;
+    writeln!(out)?;
+    let rows: Vec<Vec<String>> = plan
+        .patterns
+        .iter()
+        .map(|p| {
+            let flagged: Vec<&str> =
+                plan.warnings.iter().filter(|w| w.subject == p.name).map(|w| w.code.id()).collect();
+            let mut cond = condition(p, engine);
+            if !flagged.is_empty() {
+                cond = format!("{cond} ⚠ {}", flagged.join(", "));
+            }
+            vec![
+                (if p.served { "✔" } else { "✘" }).to_owned(),
+                p.name.clone(),
+                numbers::rate(p.mean_rate),
+                served_by(p, plan, engine).replace('\n', " on "),
+                cond,
+            ]
+        })
+        .collect();
+    markdown::table(
+        out,
+        &[
+            ("", Align::Left),
+            ("pattern", Align::Left),
+            ("mean/s", Align::Right),
+            ("served by", Align::Left),
+            ("key condition / fan-out", Align::Left),
+        ],
+        &rows,
+    )?;
+    for p in &plan.patterns {
+        writeln!(out, "- **{}**: {}", headline(p, plan, engine), p.reason)?;
+        for a in &p.alternatives {
+            writeln!(out, "  - {}: {}", place_label(engine, &a.index), a.reason)?;
+        }
+    }
+    writeln!(out)
+}
+
+/// Each goal's forecast; a goal predicted to fail links its hint.
+fn goals(out: &mut impl Write, report: &CheckReport<'_>) -> io::Result<()> {
+    writeln!(out, "## Goals")?;
+    writeln!(out)?;
+    if report.goals.is_empty() {
+        return writeln!(out, "None in this scenario.");
+    }
+    let summary = summary(&report.goals);
+    let mut chars = summary.chars();
+    let capitalised: String =
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+    writeln!(out, "{capitalised}.")?;
+    writeln!(out)?;
+    let rows: Vec<Vec<String>> = report
+        .goals
+        .iter()
+        .map(|g| {
+            let mut parts = vec![detail(g)];
+            parts.extend(g.related.iter().map(|related| format!("related warning: ⚠ {related}")));
+            if g.predicted == Some(false)
+                && let Some(hint) = &g.hint
+            {
+                parts.push(verdict::inline_hint(hint));
+            }
+            vec![mark(g).to_owned(), g.name.clone(), parts.join(" — ")]
+        })
+        .collect();
+    markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("forecast", Align::Left)], &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::RunFormat;
+    use crate::report::check::tests::render;
+
+    #[test]
+    fn markdown_has_the_practice_problem_keys_patterns_warnings_and_goals() {
+        let md = render("practice-top-customers", None, RunFormat::Md);
+        let expected = [
+            "# practice-top-customers / naive",
+            "## Practice",
+            "- **Hint 1:** No item holds a customer's lifetime spend. Which write could keep it up to date?",
+            "| Customer | table | `PK = CUSTOMER#{customer_id}, SK = PROFILE` |",
+            "| ✘ | top-customers | 0.01 | Scan on table | — ⚠ scan |",
+            "## Warnings",
+            "## Goals",
+        ];
+        for line in expected {
+            assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
+        }
+        assert!(md.contains("`keyheat run FILE --variant NAME --fail-on-goals`"), "{md}");
+        let failed = "| ✘ | the dashboard never scans | predicted: top-customers is served by a Scan";
+        let row = md.lines().find(|l| l.starts_with(failed)).unwrap_or_else(|| panic!("{failed:?} in\n{md}"));
+        assert!(row.contains("— see hint 1: No item holds a customer's lifetime spend."), "{row}");
+        assert!(!md.contains("recommended"), "the solution stays hidden:\n{md}");
+        // Every row of a table has as many cells as its header (escaped pipes are not borders).
+        let borders = |line: &str| line.replace("\\|", "").matches('|').count();
+        let mut header = None;
+        for line in md.lines() {
+            match (line.starts_with('|'), header) {
+                (true, None) => header = Some(borders(line)),
+                (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
+                (false, _) => header = None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_scenario_without_practice_or_warnings_says_so() {
+        let md = render("counters", Some("recommended"), RunFormat::Md);
+        assert!(!md.contains("## Practice"), "{md}");
+        assert!(md.contains("## Goals\n\n"), "{md}");
+    }
+}
