@@ -102,6 +102,16 @@ impl Widget for SchemaPanel<'_> {
                 Span::raw(format!("{} on {}.{} ({})", a.name, a.entity, a.attribute, a.on.join(", "))),
             ]));
         }
+        for e in &v.embeds {
+            let kept = e.keep_latest.map_or_else(
+                || "all of them, no items of their own".to_owned(),
+                |n| format!("the newest {n}; every one also an item"),
+            );
+            lines.push(Line::from(vec![
+                Span::styled("embed ", t.key()),
+                Span::raw(format!("{} in {}.{} (by {}): {kept}", e.entity, e.into, e.as_name, e.by)),
+            ]));
+        }
         if !v.description.is_empty() {
             lines.push(Line::styled(v.description.clone(), t.dim()));
         }

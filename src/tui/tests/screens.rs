@@ -236,3 +236,16 @@ fn at_max_speed_the_status_line_keeps_whole_hints() {
     assert!(status.contains("space pause"), "{status}");
     insta::assert_snapshot!(status);
 }
+
+#[test]
+fn the_schema_panel_says_what_a_variant_embeds() {
+    for (variant, line) in [
+        ("embedded-comments", "embed Comment in Post.comments (by post_id): all of them"),
+        ("recommended", "embed Comment in Post.comments (by post_id): the newest 10"),
+    ] {
+        let mut a = app(true, None);
+        a.open("social-feed", Some(variant), None).unwrap();
+        let screen = draw(&mut a, 200, 60);
+        assert!(screen.contains(line), "{variant}: {screen}");
+    }
+}
