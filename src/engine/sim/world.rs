@@ -110,6 +110,9 @@ pub enum Filter {
     Since(usize, i64),
     /// The attribute's text begins with this.
     Prefix(usize, String),
+    /// The attribute's text contains the word the call searches for (its input for the
+    /// attribute: `exec::search_word`).
+    Contains(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -498,6 +501,9 @@ fn read_plan(
             RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
             RangeSpan::All => {}
         }
+    }
+    if let Some(attr) = p.contains.as_ref().and_then(|name| ent.attrs.iter().position(|a| &a.name == name)) {
+        filter.push(Filter::Contains(attr));
     }
     let fetch = index.is_some_and(|i| {
         table.indexes[i].kind == IndexKind::Local

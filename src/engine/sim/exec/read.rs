@@ -5,6 +5,7 @@
 
 use std::ops::Bound;
 
+use crate::engine::hash::combine;
 use crate::engine::model::{Engine, RangeSpan};
 use crate::engine::planner::Operation;
 use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
@@ -263,6 +264,12 @@ impl Simulation {
                 push_text(&attrs[*a], vals[*a], &self.world.pops, &mut text)
                     && text.starts_with(prefix.as_str())
             }
+            Filter::Contains(a) => {
+                let (mut text, mut word) = (String::new(), String::new());
+                push_text(&attrs[*a], vals[*a], &self.world.pops, &mut text)
+                    && push_text(&attrs[*a], known[*a], &self.world.pops, &mut word)
+                    && text.contains(word.as_str())
+            }
         })
     }
 
@@ -274,6 +281,11 @@ impl Simulation {
         let operation = self.world.patterns[call.pattern].operation.unwrap_or(Operation::Query);
         let mut known = Vec::new();
         self.inputs(call, &mut known);
+        for term in &plan.filter {
+            if let Filter::Contains(a) = term {
+                known[*a] = search_word(self.seed, self.world.patterns[call.pattern].stream, call.index);
+            }
+        }
         match operation {
             Operation::Scan => self.scan(call, &plan, &known, resume.as_ref()),
             Operation::GetItem | Operation::BatchGetItem => {
@@ -639,4 +651,17 @@ impl Simulation {
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small positive time")]
 fn latency_ms(ms: f64) -> u64 {
     ms.max(0.0).round() as u64
+}
+
+/// Letters in the word a `contains()` call searches for.
+pub(in crate::engine::sim) const WORD_LETTERS: u32 = 5;
+
+/// The word call `index` of a pattern searches for: five letters drawn from the seed, as a
+/// payload value so it is compared with the text the same way an item's is generated. The
+/// generated texts are random letters, so a given word is rare in them — about (n - 4) / 26⁵,
+/// 1 in 80,000 for a 150-letter text — as a real word is rare among real messages; the Query
+/// reads the whole range it reaches to find the few that match.
+pub(in crate::engine::sim) fn search_word(seed: u64, stream: u64, index: u64) -> Val {
+    let salt = combine(&[seed, stream, 0x5ea4_c4ed, index]) >> 32;
+    Val::Payload(WORD_LETTERS, u32::try_from(salt).unwrap_or(0))
 }

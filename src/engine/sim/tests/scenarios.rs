@@ -316,3 +316,17 @@ fn practice_sensor_the_unbucketed_partition_passes_100k_rows_in_about_3_hours() 
     assert!(fixed.partitions.max_items <= 36_500, "{}", fixed.partitions.max_items);
     assert!((pattern(&fixed, "last-hour").avg_fanout - 2.0).abs() < 0.05);
 }
+
+#[test]
+fn practice_search_a_contains_filter_reads_the_whole_range_to_find_almost_nothing() {
+    let s = bundled("practice-search");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(1800)) };
+    let report = replay(&s, "recommended", &options);
+    let search = pattern(&report, "search-in-channel");
+    // The Query's limit is 20: without the filter it would stop there. The word is rare, so the
+    // Query reads every message of the channel's 30 days (4 buckets) and returns almost none.
+    assert!(search.calls > 3_000 && search.avg_fanout > 3.0, "{search:?}");
+    assert!(search.avg_items_read > 100.0, "{search:?}");
+    assert!(search.avg_items_returned < 1.0, "{search:?}");
+    assert!(search.rcu / search.calls as f64 > 5.0, "{search:?}");
+}
