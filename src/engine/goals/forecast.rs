@@ -74,8 +74,8 @@ const RUN: &str = "judged by `keyheat run`:";
 impl View<'_> {
     fn goal<'g>(&self, check: &'g GoalCheck, scenario: &Scenario) -> Judged<'g> {
         use WarningCode::{
-            HotPartition, LargePartition, LowCardinalityIndex, Scan, UnboundedItem, UnboundedPartition,
-            Unserved, WriteAmplification,
+            HotPartition, LargePartition, LowCardinalityIndex, Scan, UnboundedPartition, Unserved,
+            WriteAmplification,
         };
         match check {
             GoalCheck::MaxPartitionBytes(limit) => (
@@ -129,34 +129,7 @@ impl View<'_> {
                     Some(name.as_str()),
                 )
             }
-            GoalCheck::MaxFailedWrites(limit) => {
-                // An item the plan sees passing 400 KB within the run refuses every later write.
-                let refused = self
-                    .plan
-                    .warnings
-                    .iter()
-                    .find(|w| w.code == UnboundedItem && w.message.contains("within this run"));
-                match refused {
-                    Some(w) => (
-                        Some(false),
-                        format!(
-                            "{} items pass 400 KB within the run, and DynamoDB refuses every later write to them",
-                            w.subject
-                        ),
-                        &[UnboundedItem, HotPartition],
-                        None,
-                    ),
-                    None => (
-                        None,
-                        format!(
-                            "{RUN} the writes that never land (refused, or throttled past the last retry), against {}",
-                            numbers::count(*limit as f64)
-                        ),
-                        &[UnboundedItem, HotPartition],
-                        None,
-                    ),
-                }
-            }
+            GoalCheck::MaxFailedWrites(limit) => self.failed_writes(*limit),
             GoalCheck::MaxMonthlyCost(limit) => match self.engine {
                 // The grader refuses a cost goal without a price, so this one is sure.
                 Engine::Cassandra => (
@@ -176,6 +149,30 @@ impl View<'_> {
                 ),
             },
         }
+    }
+
+    /// An item the plan sees passing 400 KB within the run refuses every later write; other
+    /// failed writes (throttled past the last retry) only a replay shows.
+    fn failed_writes(&self, limit: u64) -> Judged<'static> {
+        use WarningCode::{HotPartition, UnboundedItem};
+        let refused = self
+            .plan
+            .warnings
+            .iter()
+            .find(|w| w.code == UnboundedItem && w.message.contains("within this run"));
+        let detail = match refused {
+            Some(w) => {
+                format!(
+                    "{} items pass 400 KB within the run, and DynamoDB refuses every later write to them",
+                    w.subject
+                )
+            }
+            None => format!(
+                "{RUN} the writes that never land (refused, or throttled past the last retry), against {}",
+                numbers::count(limit as f64)
+            ),
+        };
+        (refused.map(|_| false), detail, &[UnboundedItem, HotPartition], None)
     }
 
     fn pattern(&self, name: &str) -> Option<&PatternPlan> {
