@@ -219,7 +219,8 @@ impl Simulation {
 
     /// Updates aggregate `index`'s item for a write of `trigger` (an entity) with `vals` (item
     /// `ordinal`'s): the item keyed by the trigger's attributes gains 1 (a count) or the
-    /// trigger's attribute (a sum), and is created if missing. A separate request of `call`'s
+    /// trigger's attribute (a sum), and is created if missing; every other aggregate of `call`'s
+    /// pattern on the same entity changes in the same UpdateItem. A separate request of the
     /// pattern, retried like any write when throttled (`resume`: this is the retry).
     pub(super) fn aggregate(
         &mut self,
@@ -238,14 +239,6 @@ impl Simulation {
                 keyed[attr] = vals[from_attr];
             }
         }
-        let delta = match plan.sum_of {
-            None => 100,
-            Some((from, attr)) if from == trigger => match vals[attr] {
-                Val::Num(h) => h,
-                _ => 0,
-            },
-            Some(_) => 0,
-        };
         let Some(t_idx) = self.world.entities[entity].table else { return };
         let mut probe = Placed::default();
         if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
@@ -272,12 +265,31 @@ impl Simulation {
         for &(attr, value) in &changes {
             current[usize::from(attr)] = value;
         }
-        let value = match current[plan.attr] {
-            Val::Num(h) => Val::Num(h.saturating_add(delta)),
-            _ => Val::Num(delta),
-        };
-        current[plan.attr] = value;
-        changes.push((u16::try_from(plan.attr).unwrap_or(u16::MAX), value));
+        // The pattern's aggregates of the same entity live on this item (their keys come from the
+        // same trigger): one UpdateItem changes them all.
+        let group: Vec<usize> = self.world.patterns[call.pattern]
+            .aggregates
+            .iter()
+            .copied()
+            .filter(|&a| self.aggregates[a].entity == entity)
+            .collect();
+        for a in group {
+            let (attr, sum_of) = (self.aggregates[a].attr, self.aggregates[a].sum_of);
+            let delta = match sum_of {
+                None => 100,
+                Some((from, attr)) if from == trigger => match vals[attr] {
+                    Val::Num(h) => h,
+                    _ => 0,
+                },
+                Some(_) => 0,
+            };
+            let value = match current[attr] {
+                Val::Num(h) => Val::Num(h.saturating_add(delta)),
+                _ => Val::Num(delta),
+            };
+            current[attr] = value;
+            changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
+        }
         let write = ItemWrite {
             entity,
             ordinal: aggregate_ordinal,

@@ -123,9 +123,14 @@ impl Simulation {
                     self.append_side(e, target.ordinal, &vals, side, None);
                 }
                 if action != Action::Delete {
+                    // One update per aggregated item: the first aggregate of each entity names it.
+                    let mut items: Vec<usize> = Vec::new();
                     for a in 0..self.world.patterns[pattern].aggregates.len() {
                         let aggregate = self.world.patterns[pattern].aggregates[a];
-                        self.aggregate(aggregate, entity, &vals, target.ordinal, side, None);
+                        if !items.contains(&self.aggregates[aggregate].entity) {
+                            items.push(self.aggregates[aggregate].entity);
+                            self.aggregate(aggregate, entity, &vals, target.ordinal, side, None);
+                        }
                     }
                 }
             }

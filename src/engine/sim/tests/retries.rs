@@ -58,3 +58,38 @@ fn throttled_aggregate_updates_are_retried_and_fail_only_when_retries_run_out() 
     // Two requests a call, each retry one more.
     assert_eq!(order.requests, 2 * order.calls);
 }
+
+#[test]
+fn two_aggregates_of_one_item_are_one_update() {
+    // Both the count and the spend live on the shop's item: each order is 2 requests (the order,
+    // one UpdateItem of the shop), not 3, and both values are right.
+    let text = AGGREGATE
+        .replace(r#"(name: "orders", type: N, gen: Number(Uniform(0, 1))),"#, r#"(name: "orders", type: N, gen: Number(Uniform(0, 1))), (name: "spend", type: N, gen: Number(Uniform(0, 1))),"#)
+        .replace(r#"(name: "shop", type: S, gen: Pick("shops")),
+        ]),"#, r#"(name: "shop", type: S, gen: Pick("shops")),
+            (name: "total", type: N, gen: Number(Uniform(10, 20))),
+        ]),"#)
+        .replace("factor: 1500000", "factor: 100000")
+        .replace(
+            r#"aggregates: [(name: "order-count""#,
+            r#"aggregates: [(name: "spend", entity: "Shop", on: ["order"], attribute: "spend", op: Sum("total")), (name: "order-count""#,
+        );
+    let loaded = scenario::parse("agg2.ron", &text).expect("test scenario");
+    let variant = loaded.variant(None).expect("one variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    let before = count(&sim);
+    while sim.step() {}
+    let report = sim.report();
+    let order = &report.patterns[0];
+    assert!(order.calls >= 400 && order.throttled == 0, "{order:?}");
+    assert_eq!(order.requests, 2 * order.calls);
+    assert!((count(&sim) - before - order.calls as f64).abs() < 1e-6);
+    let spend = match sim.item("Shop", 0).expect("shop").item.get("spend") {
+        Some(AttributeValue::N(n)) => n.to_string().parse::<f64>().expect("a number"),
+        other => panic!("{other:?}"),
+    };
+    // Totals are drawn between 10 and 20.
+    assert!(spend > 10.0 * order.calls as f64 && spend < 20.0 * order.calls as f64 + 1.0, "{spend}");
+    // One item write per order for the aggregates: amplification 2 (order + shop), not 3.
+    assert!((report.totals.write_amplification - 2.0).abs() < 1e-9, "{}", report.totals.write_amplification);
+}
