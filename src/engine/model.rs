@@ -163,6 +163,9 @@ pub enum Generator {
     Chance(f64),
     /// Present on this share of items, absent on the rest (what makes a sparse index sparse).
     Sometimes(f64, Box<Generator>),
+    /// The item's number among the items written with the same value of this attribute (a
+    /// member of a population): 1 for the first, 2 for the next — the lines of one order.
+    Nth(String),
 }
 
 /// A set of ids (sensors, customers): how many, what they look like, and how popular each is.

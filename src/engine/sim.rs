@@ -236,6 +236,8 @@ pub struct Simulation {
     grown: Vec<u64>,
     aggregates: Vec<upkeep::AggregatePlan>,
     embeds: Vec<embed::Embedded>,
+    /// Items written so far per (entity, member attribute, member): what `Nth` numbers from.
+    nth: HashMap<(usize, usize, u64), u32>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
     /// Per table: the group of the table, then of each index (touch groups to run groups).

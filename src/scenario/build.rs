@@ -292,6 +292,10 @@ fn produces(
             }
         }
         Generator::Payload(_) => Ok(()),
+        Generator::Nth(_) => match value.parse::<u64>() {
+            Ok(n) if n >= 1 => Ok(()),
+            _ => Err("whole numbers from 1".to_owned()),
+        },
     }
 }
 
@@ -328,6 +332,21 @@ fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> R
         };
         let generator = generator(&attrs.index(i).field("gen"), &a.r#gen, ty, populations)?;
         attributes.push(model::Attribute { name: a.name.clone(), ty, generator });
+    }
+    // Nth counts the items of one member: it names another attribute holding a member.
+    for (i, a) in attributes.iter().enumerate() {
+        let Generator::Nth(by) = &a.generator else { continue };
+        let member = attributes.iter().find(|b| &b.name == by).map(|b| &b.generator);
+        if !matches!(member, Some(Generator::Pick(_) | Generator::New(_))) {
+            return Err(problem(
+                &attrs.index(i).field("gen").index(0),
+                format!(
+                    "Nth({by:?}) numbers the items of one member: it needs an attribute of {} that holds a member (Pick or New); the attributes are: {}",
+                    e.name,
+                    listing(attributes.iter().map(|b| b.name.as_str()))
+                ),
+            ));
+        }
     }
     Ok(Entity { name: e.name.clone(), attributes })
 }
@@ -413,6 +432,10 @@ fn generator(
         file::Generator::Chance(p) => {
             expect(matches!(ty, AttrType::Bool), "a boolean")?;
             Generator::Chance(ratio(&path.index(0), *p, "a chance")?)
+        }
+        file::Generator::Nth(attribute) => {
+            expect(matches!(ty, AttrType::N), "a whole number (N)")?;
+            Generator::Nth(attribute.clone())
         }
         file::Generator::Sometimes(share, inner) => {
             let share = ratio(&path.index(0), *share, "the share of items")?;

@@ -83,6 +83,7 @@ pub enum Generator {
     Payload(u32),
     Chance(f64),
     Sometimes(f64, Box<Generator>),
+    Nth(String),
 }
 
 #[derive(Debug, Deserialize)]

@@ -134,6 +134,20 @@ fn errors_point_at_the_offending_value() {
         ),
         (r#"Last("7d")"#, r#"Last("7 days")"#, "is not a duration", r#""7 days""#, 0),
         (
+            r#"(name: "body", type: S, gen: Payload(200))"#,
+            r#"(name: "body", type: N, gen: Nth("posted_at"))"#,
+            r#"Nth("posted_at") numbers the items of one member"#,
+            r#""posted_at"))"#,
+            0,
+        ),
+        (
+            r#"(name: "body", type: S, gen: Payload(200))"#,
+            r#"(name: "body", type: S, gen: Nth("user_id"))"#,
+            "makes a whole number (N)",
+            r#"Nth("user_id")"#,
+            0,
+        ),
+        (
             r#""User": (pk: "USER#{user_id}", sk: "PROFILE"),"#,
             r#""User": (pk: "USER#{user_id}"),"#,
             "no sort key template",

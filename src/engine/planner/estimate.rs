@@ -192,6 +192,7 @@ impl<'a> Estimator<'a> {
             Generator::Payload(bytes) => "x".repeat(*bytes as usize),
             Generator::Chance(_) => "true".to_owned(),
             Generator::Sometimes(_, inner) => self.value_text(inner)?,
+            Generator::Nth(_) => "1".to_owned(),
         })
     }
 
@@ -269,6 +270,7 @@ impl<'a> Estimator<'a> {
                         | Generator::NowPlus(_)
                         | Generator::Number(_)
                         | Generator::Payload(_)
+                        | Generator::Nth(_)
                 )
             })
         })

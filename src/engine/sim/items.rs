@@ -382,6 +382,8 @@ fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut
         Generator::Payload(n) => Gen::Payload(*n),
         Generator::Chance(p) => Gen::Chance(*p),
         Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, pop_index, texts))),
+        // Numbered by the writer (`Simulation::number`), kept in the overrides.
+        Generator::Nth(_) => Gen::Kept,
     }
 }
 /// The population a generator's members come from.

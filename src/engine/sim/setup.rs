@@ -244,6 +244,7 @@ impl Simulation {
             grown: vec![0; scenario.populations.len()],
             aggregates: upkeep::AggregatePlan::compile(&world, variant),
             embeds: super::embed::compile(&world, variant),
+            nth: HashMap::new(),
             pk_memo: RefCell::new(vec![Vec::new(); entities]),
             group_of: world
                 .tables

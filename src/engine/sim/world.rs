@@ -77,6 +77,8 @@ pub struct EntityRt {
     pub next: u32,
     pub births: Vec<Birth>,
     pub ttl_attr: Option<usize>,
+    /// `Nth` attributes and the member attribute each counts by.
+    pub numbered: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone)]
@@ -269,9 +271,19 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[
         .as_ref()
         .filter(|t| t.entities.contains(&e.name))
         .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
+    let numbered = e
+        .attributes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match &a.generator {
+            model::Generator::Nth(by) => Some((i, e.attributes.iter().position(|b| &b.name == by)?)),
+            _ => None,
+        })
+        .collect();
     EntityRt {
         name: e.name.clone(),
         attrs,
+        numbered,
         identity,
         table: None,
         pk: None,

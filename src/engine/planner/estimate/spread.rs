@@ -286,6 +286,18 @@ impl<'a> Estimator<'a> {
                     ..ValueSpread::even(choices.len() as f64, note)
                 }
             }
+            Some(Generator::Nth(by)) => {
+                // 1, 2, … per member of `by`: as many values as the busiest member has items,
+                // about the items per member on average; 1 is the commonest.
+                let members = match self.generator_of(e, by).map(unwrap_sometimes) {
+                    Some(Generator::Pick(p)) => {
+                        self.scenario.population(p).map_or(1.0, |pop| self.population_size(pop))
+                    }
+                    _ => f64::INFINITY,
+                };
+                let per_member = (self.put_rate(&e.name) * self.lifetime(&e.name) / members).max(1.0);
+                ValueSpread::even(per_member.ceil(), format!("the item's number among those of one {by}"))
+            }
             Some(Generator::Chance(p)) => {
                 let top = p.max(1.0 - p);
                 ValueSpread {

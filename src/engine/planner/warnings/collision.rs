@@ -66,8 +66,12 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
     let mut counted: Vec<&str> = Vec::new();
     for part in parts {
         let generator = part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes);
-        let fresh = generator
-            .is_some_and(|g| matches!(g, Generator::New(_) | Generator::Number(_) | Generator::Payload(_)));
+        // An item's number among those of one member tells them apart next to that member.
+        let fresh = generator.is_some_and(|g| match g {
+            Generator::New(_) | Generator::Number(_) | Generator::Payload(_) => true,
+            Generator::Nth(by) => whole.contains(&by.as_str()),
+            _ => false,
+        });
         let time = generator.is_some_and(|g| matches!(g, Generator::Now | Generator::NowPlus(_)));
         match part {
             Part::Literal(_) => {}

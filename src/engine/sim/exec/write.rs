@@ -79,7 +79,8 @@ impl Simulation {
                 };
                 let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
                 self.born_vals(entity, ordinal, birth, &mut vals);
-                Some(Target { ordinal, created: true, changes: Vec::new() })
+                let changes = self.number(entity, &mut vals);
+                Some(Target { ordinal, created: true, changes })
             }
             Action::Update | Action::Delete => self.target(call, action, resume.as_ref(), &mut vals),
             Action::Get | Action::List => None,
@@ -113,6 +114,9 @@ impl Simulation {
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
+                if action == Action::Put {
+                    self.numbered(entity, &vals);
+                }
                 let side = Call { time_ms: now_ms, ..call };
                 if action == Action::Update && !self.copies.is_empty() {
                     for (attr, _) in target.changes {
@@ -147,6 +151,28 @@ impl Simulation {
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// Numbers a new item's `Nth` attributes: one more than the items of the same member written
+    /// so far. The changes become the item's overrides when it lands (`numbered` then counts it).
+    fn number(&self, entity: usize, vals: &mut [Val]) -> Vec<(u16, Val)> {
+        let mut changes = Vec::new();
+        for &(attr, by) in &self.world.entities[entity].numbered {
+            let Val::Member(member) = vals[by] else { continue };
+            let n = self.nth.get(&(entity, by, member)).copied().unwrap_or(0) + 1;
+            vals[attr] = Val::Num(i64::from(n) * 100);
+            changes.push((u16::try_from(attr).unwrap_or(u16::MAX), vals[attr]));
+        }
+        changes
+    }
+
+    /// Counts a new item that landed in its members' numbering.
+    fn numbered(&mut self, entity: usize, vals: &[Val]) {
+        for &(_, by) in &self.world.entities[entity].numbered {
+            if let Val::Member(member) = vals[by] {
+                *self.nth.entry((entity, by, member)).or_default() += 1;
+            }
+        }
     }
 
     /// Counts a write of `pattern`'s call that was refused for good (not throttled).
@@ -452,6 +478,7 @@ impl Simulation {
         let Some(birth) = self.birth(entity, ordinal) else { return };
         let mut vals = Vec::new();
         self.born_vals(entity, ordinal, birth, &mut vals);
+        let changes = self.number(entity, &mut vals);
         let Some(t_idx) = self.world.entities[entity].table else { return };
         let mut placed = Placed::default();
         if !self.place(entity, ordinal, &vals, &mut placed) {
@@ -479,6 +506,10 @@ impl Simulation {
                 write,
             );
             self.after_new_item(entity, ordinal, &vals);
+            if !changes.is_empty() {
+                self.overrides.insert(placed.id, changes);
+                self.numbered(entity, &vals);
+            }
         }
         self.touches = touches;
     }
@@ -489,18 +520,21 @@ impl Simulation {
         let Some(birth) = self.birth(entity, ordinal) else { return };
         let mut vals = Vec::new();
         self.born_vals(entity, ordinal, birth, &mut vals);
+        let changes = self.number(entity, &mut vals);
         self.totals.requests += 1;
         self.totals.growth_writes += 1;
         let write = ItemWrite {
             entity,
             ordinal,
             vals: Some(&vals),
-            changes: &[],
+            changes: &changes,
             pattern: None,
             now_ms: self.tick_start(tick),
             first: true,
         };
-        if self.write_item(write) != WriteStatus::Done {
+        if self.write_item(write) == WriteStatus::Done {
+            self.numbered(entity, &vals);
+        } else {
             self.totals.failed += 1;
         }
     }

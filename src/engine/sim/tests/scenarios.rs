@@ -330,3 +330,28 @@ fn practice_search_a_contains_filter_reads_the_whole_range_to_find_almost_nothin
     assert!(search.avg_items_returned < 1.0, "{search:?}");
     assert!(search.rcu / search.calls as f64 > 5.0, "{search:?}");
 }
+
+#[test]
+fn orders_line_items_are_numbered_1_2_3_within_their_order() {
+    let s = bundled("orders");
+    let variant = s.variant("naive").expect("naive").clone();
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(6 * 3600)) };
+    let mut sim = crate::engine::sim::Simulation::new(&s, &variant, &options).expect("starts");
+    while sim.step() {}
+    let orders: Vec<_> = sim.partitions().into_iter().filter(|p| p.key.starts_with("ORDER#")).collect();
+    assert!(orders.len() > 100, "{}", orders.len());
+    for order in orders.iter().take(200) {
+        let items = sim.items_in(&order.group, &order.key, 1000);
+        let mut keys: Vec<String> = items
+            .iter()
+            .filter(|i| i.entity == "OrderItem")
+            .map(|i| match i.item.get("SK") {
+                Some(crate::engine::value::AttributeValue::S(sk)) => sk.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        keys.sort();
+        let expected: Vec<String> = (1..=keys.len()).map(|n| format!("ITEM#{n:03}")).collect();
+        assert_eq!(keys, expected, "{}", order.key);
+    }
+}
