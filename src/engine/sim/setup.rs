@@ -135,6 +135,12 @@ fn ring(metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
         .collect()
 }
 
+/// Ticks in the heat-split window.
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a positive count of ticks")]
+fn window_ticks(tick_secs: f64) -> u32 {
+    (meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32
+}
+
 /// The variant's denormalized copies, bound to attribute slots.
 fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
     let attr = |entity: usize, name: &str| world.entities[entity].attrs.iter().position(|a| a.name == name);
@@ -199,12 +205,6 @@ impl Simulation {
             .collect();
         let copies = copy_plans(&world, variant);
         let (patterns, entities) = (world.patterns.len(), world.entities.len());
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a positive count of ticks"
-        )]
-        let window_ticks = (meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32;
         let mut sim = Simulation {
             scenario: scenario.name.clone(),
             variant: variant.name.clone(),
@@ -232,7 +232,7 @@ impl Simulation {
             logical_rows: 0,
             hot_rows: 0,
             totals: Totals::default(),
-            window_ticks,
+            window_ticks: window_ticks(tick_secs),
             plan_n: vec![0; patterns],
             plan_first: vec![0; patterns],
             plan_made: vec![0; patterns],
