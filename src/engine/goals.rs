@@ -155,8 +155,8 @@ fn partition_items(report: &RunReport, limit: u64) -> Graded {
 fn throttled(report: &RunReport, limit: f64) -> Graded {
     let t = &report.totals;
     let value = if t.requests == 0 { 0.0 } else { t.throttled_ops as f64 / t.requests as f64 };
-    let failed = if t.gave_up() > 0 {
-        format!("; {} gave up after retries", numbers::count(t.gave_up() as f64))
+    let failed = if t.gave_up > 0 {
+        format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
         String::new()
     };
@@ -269,21 +269,25 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
 /// Writes that never landed, by cause.
 fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     let t = &report.totals;
-    let retries = t.gave_up();
+    let refused = t.item_size_errors + t.collection_limit_errors + t.writes_gave_up;
     let causes: Vec<String> = [
         (t.item_size_errors, "item past 400 KB"),
         (t.collection_limit_errors, "item collection past 10 GB"),
-        (retries, "throttled past the last retry"),
+        (t.writes_gave_up, "throttled past the last retry"),
+        (
+            t.failed_writes.saturating_sub(refused),
+            "no item to write (a key that cannot be made, a parent that is gone)",
+        ),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
     .map(|(n, why)| format!("{} {why}", numbers::count(*n as f64)))
     .collect();
     let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
-    Graded::at_most(t.failed_ops as f64, limit as f64, GoalUnit::Count, |vs| {
+    Graded::at_most(t.failed_writes as f64, limit as f64, GoalUnit::Count, |vs| {
         format!(
             "{} writes never landed{causes} {vs} {}",
-            numbers::count(t.failed_ops as f64),
+            numbers::count(t.failed_writes as f64),
             numbers::count(limit as f64)
         )
     })

@@ -227,6 +227,8 @@ pub struct Simulation {
     /// The tick `self.tick` has started and some of its events have run (see [`Simulation::advance`]).
     mid_tick: bool,
     scratch_text: RefCell<String>,
+    /// The word the current call's `contains()` filter looks for.
+    search_text: RefCell<String>,
     scratch: Scratch,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     scan_marks: Vec<Vec<usize>>,

@@ -107,8 +107,8 @@ pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let t = &r.totals;
-    let failed = if t.gave_up() > 0 {
-        format!("; {} gave up after retries", numbers::count(t.gave_up() as f64))
+    let failed = if t.gave_up > 0 {
+        format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
         String::new()
     };

@@ -437,6 +437,12 @@ fn generator(
             expect(matches!(ty, AttrType::N), "a whole number (N)")?;
             Generator::Nth(attribute.clone())
         }
+        file::Generator::Sometimes(_, inner) if matches!(**inner, file::Generator::Nth(_)) => {
+            return Err(problem(
+                &path.index(1),
+                "Nth numbers every item of a member; it cannot be Sometimes (an item without its number would have no key)",
+            ));
+        }
         file::Generator::Sometimes(share, inner) => {
             let share = ratio(&path.index(0), *share, "the share of items")?;
             Generator::Sometimes(share, Box::new(generator(&path.index(1), inner, ty, populations)?))

@@ -142,6 +142,20 @@ fn errors_point_at_the_offending_value() {
         ),
         (
             r#"(name: "body", type: S, gen: Payload(200))"#,
+            r#"(name: "body", type: N, gen: Sometimes(0.5, Nth("user_id")))"#,
+            "it cannot be Sometimes",
+            r#"Nth("user_id")))"#,
+            0,
+        ),
+        (
+            r#"order: Desc, limit: 20"#,
+            r#"order: Desc, limit: 20, contains: "user_id""#,
+            "the pattern already knows all of user_id",
+            r#""user_id", rate: 10"#,
+            0,
+        ),
+        (
+            r#"(name: "body", type: S, gen: Payload(200))"#,
             r#"(name: "body", type: S, gen: Nth("user_id"))"#,
             "makes a whole number (N)",
             r#"Nth("user_id")"#,
@@ -274,6 +288,12 @@ fn embeds_name_a_parent_by_its_id_and_a_whole_child_has_no_keys() {
             r#"(entity: "Post""#,
         ),
         ("", subset, "keep_latest: Some(5) keeps Post items of their own", "5))"),
+        (
+            post_keys,
+            r#"(entity: "Post", into: "User", by: "user_id", as: "PK", keep_latest: Some(5))"#,
+            r#""PK" is a key or TTL attribute"#,
+            r#"(entity: "Post""#,
+        ),
     ];
     for (keys, embeds, message, marker) in cases {
         let text = with_embeds(keys, embeds);

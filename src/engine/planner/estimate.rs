@@ -62,13 +62,18 @@ impl<'a> Estimator<'a> {
             .collect();
         est.bytes = bytes;
         for embed in &variant.embeds {
-            let list =
-                embed.as_name.len() as f64 + 3.0 + est.embedded_children(embed) * est.element_bytes(embed);
+            let list = est.list_bytes(embed);
             if let Some(bytes) = est.bytes.get_mut(&embed.into) {
                 *bytes += list;
             }
         }
         est
+    }
+
+    /// Bytes an average parent's embedded list adds to it: its name, the list's 3 bytes and the
+    /// children it holds.
+    pub fn list_bytes(&self, embed: &Embed) -> f64 {
+        embed.as_name.len() as f64 + 3.0 + self.embedded_children(embed) * self.element_bytes(embed)
     }
 
     /// Bytes one child takes in its parent's list: its attributes but the one naming the parent,
@@ -155,13 +160,24 @@ impl<'a> Estimator<'a> {
             .chain(index.sk_attribute.as_deref())
             .collect();
         let e = self.entity(entity);
-        item.iter()
-            .filter(|(name, _)| key_names.contains(&name.as_str()) || index.projection.carries(name))
-            .map(|(name, value)| {
-                let share = if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried_share(e, name) };
-                share * attr_bytes(name, value)
-            })
-            .sum()
+        // An embedded list the index projects is copied into every entry.
+        let lists: f64 = self
+            .variant
+            .embeds
+            .iter()
+            .filter(|x| x.into == entity && index.projection.carries(&x.as_name))
+            .map(|x| self.list_bytes(x))
+            .sum();
+        lists
+            + item
+                .iter()
+                .filter(|(name, _)| key_names.contains(&name.as_str()) || index.projection.carries(name))
+                .map(|(name, value)| {
+                    let share =
+                        if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried_share(e, name) };
+                    share * attr_bytes(name, value)
+                })
+                .sum::<f64>()
     }
 
     fn time_value(&self) -> u64 {
@@ -261,7 +277,9 @@ impl<'a> Estimator<'a> {
     pub fn creates_new(&self, entity: &str) -> bool {
         let e = self.entity(entity);
         let Some(k) = self.variant.keys_of(entity) else { return false };
-        k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)).any(|name| {
+        let key_attrs: Vec<&str> =
+            k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)).collect();
+        key_attrs.iter().any(|&name| {
             self.generator_of(e, name).is_some_and(|g| {
                 matches!(
                     unwrap_sometimes(g),
@@ -270,8 +288,7 @@ impl<'a> Estimator<'a> {
                         | Generator::NowPlus(_)
                         | Generator::Number(_)
                         | Generator::Payload(_)
-                        | Generator::Nth(_)
-                )
+                ) || matches!(unwrap_sometimes(g), Generator::Nth(by) if key_attrs.contains(&by.as_str()))
             })
         })
     }

@@ -42,13 +42,16 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
 /// children a second), and every later child is refused.
 fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     for embed in est.variant.embeds.iter().filter(|e| e.keep_latest.is_none()) {
-        let Some(keys) = est.variant.keys_of(&embed.into) else { continue };
+        // The busiest parent is the child's most picked `by` value (not the parent's partition:
+        // a partition may hold many parents).
+        let Ok(by) = Template::parse(&format!("{{{}}}", embed.by)) else { continue };
         let element = est.element_bytes(embed);
         let mut per_s = 0.0;
         let mut terms = Vec::new();
         for p in est.scenario.patterns.iter().filter(|p| p.entity == embed.entity && p.action == Action::Put)
         {
-            let share = est.spread(&embed.into, None, &keys.pk, Some(p)).hottest;
+            // What one parent keeps over the run: the newest post is busiest only until the next.
+            let share = est.spread(&embed.entity, None, &by, Some(p)).steady;
             let calls = mean_rate(p, est.secs);
             per_s += calls * share;
             terms.push(format!("{} {}/s × {}", p.name, rate(calls), percent(share)));
@@ -64,7 +67,7 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             code: WarningCode::UnboundedItem,
             subject: embed.into.clone(),
             message: format!(
-                "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} children a second ({}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({within}), and every later {} is refused (ValidationException). Until then each append is an update charged for the whole item (up to 400 WCU). Keep the newest in the item and the rest as items of their own (keep_latest: Some(N)), or do not embed",
+                "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} children a second ({}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({within}), and every later {} is refused (ValidationException). Until then each append is an update charged for the whole item (up to 400 WCU, and as much again in each index that projects the list). Keep the newest in the item and the rest as items of their own (keep_latest: Some(N)), or do not embed",
                 embed.into,
                 embed.entity,
                 embed.as_name,

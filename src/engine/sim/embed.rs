@@ -15,6 +15,7 @@ use std::collections::{HashMap, VecDeque};
 use super::Simulation;
 use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
 use super::items::{Val, materialize, value_size};
+use super::table::Placed;
 use super::world::World;
 use crate::engine::model::Variant;
 use crate::engine::value::{AttributeValue, Item};
@@ -110,6 +111,18 @@ impl Simulation {
         let Some(parent) = parent else { return WriteStatus::Invalid };
         let mut parent_vals = Vec::new();
         self.current_vals(plan.parent, parent, &mut parent_vals);
+        // The application appends with `attribute_exists` on the parent's key: a parent that was
+        // deleted (or overwritten by another item) is not brought back by its child.
+        let mut placed = Placed::default();
+        let table = self.world.entities[plan.parent].table;
+        let handle = self.world.handle(plan.parent, parent);
+        let present = table.is_some_and(|t| {
+            self.place(plan.parent, parent, &parent_vals, &mut placed)
+                && self.tables[t].current(&placed).is_some_and(|row| row.id == handle)
+        });
+        if !present {
+            return WriteStatus::Invalid;
+        }
         let element = self.element_size(&plan, vals);
         let (bytes, count) = match parent_vals[plan.list_attr] {
             Val::List(bytes, count) => (bytes, count),

@@ -152,6 +152,11 @@ impl Simulation {
             if retries >= MAX_RETRIES {
                 self.stats[pattern].failed += 1;
                 self.totals.failed += 1;
+                self.totals.gave_up += 1;
+                if !self.world.patterns[pattern].action.is_read() {
+                    self.totals.writes_gave_up += 1;
+                    self.totals.failed_writes += 1;
+                }
                 if refused.reports {
                     let ms = refused.base_ms + due.saturating_sub(call.time_ms) as f64;
                     self.stats[pattern].latency(ms);

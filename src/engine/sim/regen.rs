@@ -152,6 +152,30 @@ impl Simulation {
         }
     }
 
+    /// One attribute of item `ordinal` as it is now, without regenerating the others when it is
+    /// drawn on its own (a payload, a number, a choice…): what a filter on one attribute reads.
+    pub(super) fn current_val(&self, entity: usize, ordinal: u32, attr: usize) -> Val {
+        let handle = self.world.handle(entity, ordinal);
+        if let Some(&(_, val)) =
+            self.overrides.get(&handle).and_then(|c| c.iter().find(|(a, _)| usize::from(*a) == attr))
+        {
+            return val;
+        }
+        let a = &self.world.entities[entity].attrs[attr];
+        let Some(birth) = self.birth(entity, ordinal) else { return Val::Absent };
+        let given = match birth.origin {
+            Origin::Pattern(p) => self.world.patterns[usize::from(p)].givens.contains(&attr),
+            _ => false,
+        };
+        if given || matches!(a.source, Gen::Pick(_) | Gen::New(_) | Gen::Copy(_) | Gen::Kept) {
+            let mut vals = Vec::new();
+            self.current_vals(entity, ordinal, &mut vals);
+            return vals[attr];
+        }
+        let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
+        generate(&a.source, self.seed, a.stream, u64::from(ordinal), secs, a.ty)
+    }
+
     /// The value a copy holder gets: the source item (the member of the source entity's own
     /// population that the holder's `by` attribute names) and its attribute.
     pub(super) fn copy_source_val(&self, copy: usize, holder: &[Val]) -> Option<Val> {

@@ -39,9 +39,16 @@ pub struct Totals {
     pub wcu: f64,
     /// Requests throttled at least once.
     pub throttled_ops: u64,
-    /// Writes that never landed: refused (see the errors below) or throttled past the client's
-    /// last retry.
+    /// Requests that never completed: throttled past the client's last retry, or (writes)
+    /// refused.
     pub failed_ops: u64,
+    /// Writes that never landed: refused (an item past 400 KB, an item collection past 10 GB, a
+    /// key that cannot be made, a parent that is not there) or throttled past the last retry.
+    pub failed_writes: u64,
+    /// Requests throttled past the client's last retry (reads and writes), and the writes
+    /// among them.
+    pub gave_up: u64,
+    pub writes_gave_up: u64,
     /// Items in the table at the end.
     pub items: u64,
     pub table_bytes: u64,
@@ -64,13 +71,6 @@ pub struct Totals {
     pub item_size_errors: u64,
     /// Bytes of the largest item written in the run.
     pub largest_item_bytes: u64,
-}
-
-impl Totals {
-    /// Writes that gave up after the client's last retry (the failed ones not refused outright).
-    pub fn gave_up(&self) -> u64 {
-        self.failed_ops.saturating_sub(self.item_size_errors + self.collection_limit_errors)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -238,6 +238,7 @@ impl Simulation {
             plan_made: vec![0; patterns],
             mid_tick: false,
             scratch_text: RefCell::new(String::new()),
+            search_text: RefCell::new(String::new()),
             scratch: Scratch::default(),
             scan_marks: Vec::new(),
             scan_resume: HashMap::new(),

@@ -214,6 +214,11 @@ pub struct Totals {
     pub collection_errors: u64,
     /// Writes refused because the item would pass 400 KB.
     pub item_size_errors: u64,
+    /// Requests that ran out of retries, and the writes among them.
+    pub gave_up: u64,
+    pub writes_gave_up: u64,
+    /// Writes that never landed, whatever the reason (refused, invalid, out of retries).
+    pub failed_writes: u64,
     /// Bytes of the largest item written.
     pub largest_item: u32,
     pub ttl_deletes: u64,

@@ -206,6 +206,14 @@ fn inputs(
                 format!("contains(…) searches text, but {name} is {}", attribute.ty),
             ));
         }
+        if p.given.contains(name) || p.equals.iter().any(|(a, _)| a == name) {
+            return Err(problem(
+                &path.field("contains"),
+                format!(
+                    "the pattern already knows all of {name}; contains(…) looks for a word inside a text it does not know"
+                ),
+            ));
+        }
     }
     Ok(())
 }

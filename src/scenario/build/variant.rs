@@ -148,6 +148,15 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
     embed_keys(path, v, &embeds, &keys)?;
     unique(&path.field("indexes"), "index", v.indexes.iter().map(|i| i.name.as_str()).enumerate())?;
     let indexes = indexes(path, v, cx, &keys, &pk_name, sk_name.is_some())?;
+    list_names(
+        path,
+        v,
+        &embeds,
+        [&pk_name]
+            .into_iter()
+            .chain(&sk_name)
+            .chain(indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute))),
+    )?;
     Ok(Variant {
         name: v.name.clone(),
         description: v.description.clone(),
@@ -353,7 +362,11 @@ fn projection(
         file::Projection::All => Projection::All,
         file::Projection::Include(names) => {
             for (j, name) in names.iter().enumerate() {
-                if !index_entities.iter().any(|e| carried(e, v).contains(&name.as_str())) {
+                let list = v.embeds.iter().any(|x| {
+                    x.as_name.clone().unwrap_or_else(|| format!("{}s", x.entity.to_lowercase())) == *name
+                        && index_entities.iter().any(|e| e.name == x.into)
+                });
+                if !list && !index_entities.iter().any(|e| carried(e, v).contains(&name.as_str())) {
                     return Err(problem(
                         &ipath.field("projection").index(0).index(j),
                         format!("no entity in index {:?} has an attribute {name:?}", ix.name),
@@ -521,8 +534,23 @@ fn embeds(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
         let parent_id = parent.owned_population().and_then(|pop| {
             parent.attributes.iter().find(|a| matches!(&a.generator, model::Generator::New(p) if p == pop))
         });
+        let child_by = child.attribute(&e.by).map(|a| &a.generator);
         match parent_id {
-            Some(id) if id.name == e.by => {}
+            Some(id) if id.name == e.by => {
+                let model::Generator::New(pop) = &id.generator else {
+                    unreachable!("found by its New generator")
+                };
+                if !matches!(child_by, Some(model::Generator::Pick(p) | model::Generator::New(p)) if p == pop)
+                {
+                    return Err(problem(
+                        &epath.field("by"),
+                        format!(
+                            "{}.{} must name a {} item: a member of {pop} (Pick({pop:?})), as {}.{} is",
+                            child.name, e.by, parent.name, parent.name, id.name
+                        ),
+                    ));
+                }
+            }
             Some(id) => {
                 return Err(problem(
                     &epath.field("by"),
@@ -578,6 +606,36 @@ fn embeds(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
         }
     }
     Ok(embeds)
+}
+
+/// An embedded list is an attribute of its parent: its name must not be a key attribute's or the
+/// TTL attribute's, and a TTL cannot expire a child that has no items of its own.
+fn list_names<'a>(
+    path: &Path,
+    v: &file::Variant,
+    embeds: &[model::Embed],
+    key_names: impl Iterator<Item = &'a String>,
+) -> Result<()> {
+    let key_names: Vec<&String> = key_names.collect();
+    for (i, e) in embeds.iter().enumerate() {
+        let ttl = v.ttl.as_ref().map(|t| &t.attribute);
+        if key_names.contains(&&e.as_name) || ttl == Some(&e.as_name) {
+            return Err(problem(
+                &path.field("embeds").index(i),
+                format!(
+                    "{:?} is a key or TTL attribute of this variant; name the list with as: \"…\"",
+                    e.as_name
+                ),
+            ));
+        }
+        if e.keep_latest.is_none() && v.ttl.as_ref().is_some_and(|t| t.entities.contains(&e.entity)) {
+            return Err(problem(
+                &path.field("ttl"),
+                format!("{} is embedded whole in {}: it has no items of its own to expire", e.entity, e.into),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A child embedded whole has no keys of its own; a parent, and a child kept as items too, do.

@@ -13,7 +13,7 @@ use crate::engine::value::KeyType;
 
 use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Val, push_text};
+use crate::engine::sim::items::{AttrPlan, Val, push_text};
 use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::{Page, Row, ScanMode};
@@ -252,8 +252,13 @@ impl Simulation {
         if entity != plan.entities[0] {
             return false;
         }
-        self.current_vals(entity, self.world.ordinal_of(handle), vals);
         let attrs = &self.world.entities[entity].attrs;
+        if let [Filter::Contains(a)] = plan.filter.as_slice() {
+            // A word search alone reads one attribute: regenerate only that one.
+            let val = self.current_val(entity, self.world.ordinal_of(handle), *a);
+            return self.contains_word(&attrs[*a], val);
+        }
+        self.current_vals(entity, self.world.ordinal_of(handle), vals);
         let now = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
         plan.filter.iter().all(|term| match term {
             Filter::Equals(a, v) => vals[*a] == *v,
@@ -264,13 +269,15 @@ impl Simulation {
                 push_text(&attrs[*a], vals[*a], &self.world.pops, &mut text)
                     && text.starts_with(prefix.as_str())
             }
-            Filter::Contains(a) => {
-                let (mut text, mut word) = (String::new(), String::new());
-                push_text(&attrs[*a], vals[*a], &self.world.pops, &mut text)
-                    && push_text(&attrs[*a], known[*a], &self.world.pops, &mut word)
-                    && text.contains(word.as_str())
-            }
+            Filter::Contains(a) => self.contains_word(&attrs[*a], vals[*a]),
         })
+    }
+
+    /// Whether a text value holds the word the call searches for (`search_word`).
+    fn contains_word(&self, attr: &AttrPlan, val: Val) -> bool {
+        let mut text = self.scratch_text.borrow_mut();
+        text.clear();
+        push_text(attr, val, &self.world.pops, &mut text) && text.contains(self.search_text.borrow().as_str())
     }
 
     pub(super) fn read(&mut self, call: Call, resume: Option<Resume>) {
@@ -283,7 +290,15 @@ impl Simulation {
         self.inputs(call, &mut known);
         for term in &plan.filter {
             if let Filter::Contains(a) = term {
-                known[*a] = search_word(self.seed, self.world.patterns[call.pattern].stream, call.index);
+                let word = search_word(self.seed, self.world.patterns[call.pattern].stream, call.index);
+                let mut text = self.search_text.borrow_mut();
+                text.clear();
+                push_text(
+                    &self.world.entities[plan.entities[0]].attrs[*a],
+                    word,
+                    &self.world.pops,
+                    &mut text,
+                );
             }
         }
         match operation {

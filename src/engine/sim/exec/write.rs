@@ -153,6 +153,12 @@ impl Simulation {
         self.scratch.vals = vals;
     }
 
+    /// Whether DynamoDB refuses this item for its size (400 KB). Cassandra has no such limit on
+    /// a row (its guidance is about partitions).
+    pub(in crate::engine::sim) fn too_large(&self, placed: &Placed) -> bool {
+        self.world.engine == Engine::DynamoDb && placed.size as usize > MAX_ITEM_BYTES
+    }
+
     /// Numbers a new item's `Nth` attributes: one more than the items of the same member written
     /// so far. The changes become the item's overrides when it lands (`numbered` then counts it).
     fn number(&self, entity: usize, vals: &mut [Val]) -> Vec<(u16, Val)> {
@@ -179,6 +185,7 @@ impl Simulation {
     pub(in crate::engine::sim) fn write_failed(&mut self, pattern: usize, status: WriteStatus) {
         self.stats[pattern].failed += 1;
         self.totals.failed += 1;
+        self.totals.failed_writes += 1;
         match status {
             WriteStatus::Collection => {
                 self.stats[pattern].collection_errors += 1;
@@ -319,7 +326,7 @@ impl Simulation {
         if !self.place(write.entity, write.ordinal, key_vals, placed) {
             return WriteStatus::Invalid;
         }
-        if write.vals.is_some() && placed.size as usize > MAX_ITEM_BYTES {
+        if write.vals.is_some() && self.too_large(placed) {
             // Refused before it is written: AWS documents no charge for a ValidationException,
             // so none is made (keyheat's reading).
             return WriteStatus::TooLarge;
@@ -481,7 +488,8 @@ impl Simulation {
         let changes = self.number(entity, &mut vals);
         let Some(t_idx) = self.world.entities[entity].table else { return };
         let mut placed = Placed::default();
-        if !self.place(entity, ordinal, &vals, &mut placed) {
+        // An item past 400 KB could not have been loaded either.
+        if !self.place(entity, ordinal, &vals, &mut placed) || self.too_large(&placed) {
             return;
         }
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
@@ -532,10 +540,16 @@ impl Simulation {
             now_ms: self.tick_start(tick),
             first: true,
         };
-        if self.write_item(write) == WriteStatus::Done {
-            self.numbered(entity, &vals);
-        } else {
-            self.totals.failed += 1;
+        match self.write_item(write) {
+            WriteStatus::Done => self.numbered(entity, &vals),
+            status => {
+                // Growth has no pattern to charge; its refusals still count.
+                self.totals.failed += 1;
+                self.totals.failed_writes += 1;
+                if status == WriteStatus::TooLarge {
+                    self.totals.item_size_errors += 1;
+                }
+            }
         }
     }
 }
