@@ -148,7 +148,7 @@ fn errors_point_at_the_offending_value() {
             0,
         ),
         (
-            r#"order: Desc, limit: 20"#,
+            "order: Desc, limit: 20",
             r#"order: Desc, limit: 20, contains: "user_id""#,
             "the pattern already knows all of user_id",
             r#""user_id", rate: 10"#,
