@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::RunFormat;
 use super::json;
-use super::run::{is_cassandra, per_call, served_by};
+use super::run::{is_cassandra, per_call, per_write, served_by};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
@@ -119,6 +119,9 @@ pub struct PatternRun {
     pub units_per_call: Option<f64>,
     /// `RCU`, `WCU`, `rows`, or empty.
     pub unit: &'static str,
+    /// For a write: write units per write that landed (calls that gave up wrote nothing), where
+    /// the run tells landed writes apart; what text and Markdown show when present.
+    pub units_per_write: Option<f64>,
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
     pub meets_target: Option<bool>,
@@ -145,35 +148,85 @@ pub struct GoalCell {
 
 type Extract = fn(&RunReport) -> f64;
 
-/// The key figures, in the order printed.
-const FIGURES: &[(&str, &str, GoalUnit, Extract)] = &[
-    ("goals_passed", "goals passed", GoalUnit::Count, |r| r.goals.iter().filter(|g| g.passed).count() as f64),
-    ("monthly_cost_usd", "cost per month", GoalUnit::Usd, |r| r.totals.monthly_cost_usd),
-    ("cost_usd", "cost of the run", GoalUnit::Usd, |r| r.totals.cost_usd),
-    ("calls", "calls", GoalUnit::Count, |r| r.totals.ops as f64),
-    ("requests", "requests", GoalUnit::Count, |r| r.totals.requests as f64),
-    ("rcu", "read units (RCU)", GoalUnit::Count, |r| r.totals.rcu),
-    ("wcu", "write units (WCU)", GoalUnit::Count, |r| r.totals.wcu),
-    ("throttled_ratio", "throttled share", GoalUnit::Ratio, |r| {
+/// Which partitions a figure reads: the whole run, the table's alone, or the indexes'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Run,
+    /// Labelled as the table's when a run has indexes (its second label).
+    Table,
+    /// Shown only when a run has indexes.
+    Indexes,
+}
+
+/// The key figures, in the order printed: key, label, label when indexes are compared too,
+/// unit, scope, value.
+const FIGURES: &[(&str, &str, &str, GoalUnit, Scope, Extract)] = &[
+    ("goals_passed", "goals passed", "", GoalUnit::Count, Scope::Run, |r| {
+        r.goals.iter().filter(|g| g.passed).count() as f64
+    }),
+    ("monthly_cost_usd", "cost per month", "", GoalUnit::Usd, Scope::Run, |r| r.totals.monthly_cost_usd),
+    ("cost_usd", "cost of the run", "", GoalUnit::Usd, Scope::Run, |r| r.totals.cost_usd),
+    ("calls", "calls", "", GoalUnit::Count, Scope::Run, |r| r.totals.ops as f64),
+    ("requests", "requests", "", GoalUnit::Count, Scope::Run, |r| r.totals.requests as f64),
+    ("rcu", "read units (RCU)", "", GoalUnit::Count, Scope::Run, |r| r.totals.rcu),
+    ("wcu", "write units (WCU)", "", GoalUnit::Count, Scope::Run, |r| r.totals.wcu),
+    ("throttled_ratio", "throttled share", "", GoalUnit::Ratio, Scope::Run, |r| {
         if r.totals.requests == 0 { 0.0 } else { r.totals.throttled_ops as f64 / r.totals.requests as f64 }
     }),
-    ("failed_ops", "failed requests", GoalUnit::Count, |r| r.totals.failed_ops as f64),
-    ("write_amplification", "write amplification", GoalUnit::Factor, |r| r.totals.write_amplification),
-    ("table_bytes", "table size", GoalUnit::Bytes, |r| r.totals.table_bytes as f64),
-    ("index_bytes", "index size", GoalUnit::Bytes, |r| r.totals.index_bytes as f64),
-    ("max_partition_bytes", "largest partition", GoalUnit::Bytes, |r| r.partitions.max_bytes as f64),
-    ("max_partition_items", "most items in one", GoalUnit::Items, |r| r.partitions.max_items as f64),
-    ("logical_partitions", "logical partitions", GoalUnit::Count, |r| r.partitions.logical as f64),
-    ("physical_partitions", "physical partitions", GoalUnit::Count, |r| r.partitions.physical as f64),
-    ("peak_rcu_per_s", "hottest key RCU/s", GoalUnit::Count, |r| r.partitions.peak_rcu_per_s),
-    ("peak_wcu_per_s", "hottest key WCU/s", GoalUnit::Count, |r| r.partitions.peak_wcu_per_s),
-    ("physical_peak_rcu_per_s", "busiest physical RCU/s", GoalUnit::Count, |r| {
-        r.partitions.physical_peak_rcu_per_s
+    ("failed_ops", "failed requests", "", GoalUnit::Count, Scope::Run, |r| r.totals.failed_ops as f64),
+    ("write_amplification", "write amplification", "", GoalUnit::Factor, Scope::Run, |r| {
+        r.totals.write_amplification
     }),
-    ("physical_peak_wcu_per_s", "busiest physical WCU/s", GoalUnit::Count, |r| {
-        r.partitions.physical_peak_wcu_per_s
+    ("table_bytes", "table size", "", GoalUnit::Bytes, Scope::Run, |r| r.totals.table_bytes as f64),
+    ("index_bytes", "index size", "", GoalUnit::Bytes, Scope::Run, |r| r.totals.index_bytes as f64),
+    ("max_partition_bytes", "largest partition", "largest (table)", GoalUnit::Bytes, Scope::Table, |r| {
+        r.partitions.max_bytes as f64
     }),
-    ("retries", "retries", GoalUnit::Count, |r| r.totals.retries as f64),
+    ("max_index_partition_bytes", "", "largest (indexes)", GoalUnit::Bytes, Scope::Indexes, |r| {
+        r.indexes.iter().map(|i| i.max_partition_bytes).max().unwrap_or(0) as f64
+    }),
+    ("max_partition_items", "most items in one", "most items (table)", GoalUnit::Items, Scope::Table, |r| {
+        r.partitions.max_items as f64
+    }),
+    ("logical_partitions", "logical partitions", "logical (table)", GoalUnit::Count, Scope::Table, |r| {
+        r.partitions.logical as f64
+    }),
+    ("physical_partitions", "physical partitions", "physical (table)", GoalUnit::Count, Scope::Table, |r| {
+        r.partitions.physical as f64
+    }),
+    ("peak_rcu_per_s", "hottest key RCU/s", "hot table key RCU/s", GoalUnit::Count, Scope::Table, |r| {
+        r.partitions.peak_rcu_per_s
+    }),
+    ("peak_wcu_per_s", "hottest key WCU/s", "hot table key WCU/s", GoalUnit::Count, Scope::Table, |r| {
+        r.partitions.peak_wcu_per_s
+    }),
+    ("index_peak_rcu_per_s", "", "hot index key RCU/s", GoalUnit::Count, Scope::Indexes, |r| {
+        r.partitions.index_top.iter().map(|p| p.peak_rcu_per_s).fold(0.0, f64::max)
+    }),
+    ("index_peak_wcu_per_s", "", "hot index key WCU/s", GoalUnit::Count, Scope::Indexes, |r| {
+        r.partitions.index_top.iter().map(|p| p.peak_wcu_per_s).fold(0.0, f64::max)
+    }),
+    (
+        "physical_peak_rcu_per_s",
+        "busiest physical RCU/s",
+        "table physical RCU/s",
+        GoalUnit::Count,
+        Scope::Table,
+        |r| r.partitions.physical_peak_rcu_per_s,
+    ),
+    (
+        "physical_peak_wcu_per_s",
+        "busiest physical WCU/s",
+        "table physical WCU/s",
+        GoalUnit::Count,
+        Scope::Table,
+        |r| r.partitions.physical_peak_wcu_per_s,
+    ),
+    // A GSI's partitions are metered on their own; an LSI's load is its table's.
+    ("index_physical_peak_wcu_per_s", "", "GSI physical WCU/s", GoalUnit::Count, Scope::Indexes, |r| {
+        r.indexes.iter().filter(|i| i.kind == "GSI").map(|i| i.peak_wcu_per_s).fold(0.0, f64::max)
+    }),
+    ("retries", "retries", "", GoalUnit::Count, Scope::Run, |r| r.totals.retries as f64),
 ];
 
 impl<'a> Comparison<'a> {
@@ -208,13 +261,17 @@ impl<'a> Comparison<'a> {
             "physical_peak_wcu_per_s",
             "retries",
         ];
+        // With indexes, the table's partition figures say so and the indexes' follow them.
+        let indexed = reports.iter().any(|r| !r.indexes.is_empty());
         let figures = FIGURES
             .iter()
             .filter(|(key, ..)| !(cassandra && unpriced.contains(key)))
-            .map(|&(key, label, unit, extract)| {
+            .filter(|(_, _, _, _, scope, _)| indexed || *scope != Scope::Indexes)
+            .map(|&(key, label, indexed_label, unit, scope, extract)| {
                 let label = match (cassandra, key) {
                     (true, "peak_rcu_per_s") => "hottest key reads/s",
                     (true, "peak_wcu_per_s") => "hottest key writes/s",
+                    _ if indexed && scope != Scope::Run => indexed_label,
                     _ => label,
                 };
                 let values: Vec<f64> = reports.iter().map(extract).collect();
@@ -266,6 +323,7 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         calls: p.calls,
                         units_per_call,
                         unit,
+                        units_per_write: per_write(&p, &r.engine),
                         latency_ms_p50: p.latency_ms_p50,
                         latency_ms_p99: p.latency_ms_p99,
                         meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
@@ -326,6 +384,15 @@ pub enum WriteError {
     Compare(#[from] CompareError),
     #[error(transparent)]
     Io(#[from] io::Error),
+}
+
+/// "2 RCU/call", "1 WCU/write" (per landed write), "120 rows/call", "—".
+pub(super) fn cost_cell(run: &PatternRun) -> String {
+    match (run.units_per_write, run.units_per_call) {
+        (Some(x), _) => format!("{} WCU/write", numbers::factor(x)),
+        (None, Some(x)) => format!("{} {}/call", numbers::factor(x), run.unit),
+        (None, None) => "—".to_owned(),
+    }
 }
 
 pub(super) fn mark(passed: bool) -> &'static str {
@@ -424,5 +491,12 @@ mod tests {
             (Some(false), Some(true))
         );
         assert!(json["figures"].as_array().unwrap().iter().all(|f| f["deltas"][0]["absolute"] == 0.0));
+        // A write's cost per call keeps its meaning; per landed write is a field of its own.
+        let place = &json["patterns"][2]["runs"][0];
+        assert_eq!(
+            (place["units_per_call"].as_f64(), place["units_per_write"].as_f64()),
+            (Some(1.0), Some(1.0))
+        );
+        assert!(json["patterns"][0]["runs"][0]["units_per_write"].is_null());
     }
 }

@@ -6,6 +6,7 @@
 mod md;
 mod text;
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::RunFormat;
@@ -13,7 +14,7 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PatternReport, RunReport};
+use crate::engine::sim::report::{PartitionReport, PatternReport, RunReport};
 
 /// Partitions listed by text and Markdown (JSON keeps every one the simulator listed).
 pub const TOP_PARTITIONS: usize = 10;
@@ -78,9 +79,51 @@ pub fn per_call(p: &PatternReport, engine: &str) -> Option<(f64, &'static str)> 
     Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
 }
 
-/// "2 RCU", "1.5 WCU", "120 rows", "—".
+/// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
+/// cost nothing, so dividing by calls would understate what a write costs. `None` for a read,
+/// for Cassandra, and where the run cannot tell landed writes apart (`landed_writes`).
+pub fn per_write(p: &PatternReport, engine: &str) -> Option<f64> {
+    if is_cassandra(engine) || p.kind != "write" {
+        return None;
+    }
+    p.landed_writes.filter(|&n| n > 0).map(|n| p.wcu / n as f64)
+}
+
+/// What the reports show as a pattern's cost: per landed write for a write (when known), else
+/// per call; with its unit and what it is per (`call` or `write`).
+pub fn cost(p: &PatternReport, engine: &str) -> Option<(f64, &'static str, &'static str)> {
+    match per_write(p, engine) {
+        Some(x) => Some((x, "WCU", "write")),
+        None => per_call(p, engine).map(|(x, unit)| (x, unit, "call")),
+    }
+}
+
+/// "2 RCU", "1.5 WCU", "120 rows", "—": per call for a read, per landed write for a write.
 pub(super) fn units_per_call(p: &PatternReport, engine: &str) -> String {
-    per_call(p, engine).map_or_else(|| "—".to_owned(), |(x, unit)| format!("{} {unit}", numbers::factor(x)))
+    cost(p, engine).map_or_else(|| "—".to_owned(), |(x, unit, _)| format!("{} {unit}", numbers::factor(x)))
+}
+
+/// The note under the access patterns: what "per call" is for writes, when any write is listed.
+pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
+    let writes: Vec<&PatternReport> =
+        r.patterns.iter().filter(|p| p.kind == "write" && per_call(p, &r.engine).is_some()).collect();
+    if writes.is_empty() {
+        return None;
+    }
+    let mut legend = "per call: for a write, write units per write that landed (a call that gave up \
+                      wrote nothing)"
+        .to_owned();
+    let unknown: Vec<&str> =
+        writes.iter().filter(|p| p.landed_writes.is_none()).map(|p| p.name.as_str()).collect();
+    if !unknown.is_empty() {
+        let _ = write!(
+            legend,
+            "; {} per call, calls that gave up included (their copies or aggregates failed too, so \
+             landed writes are not told apart)",
+            unknown.join(", ")
+        );
+    }
+    Some(legend)
 }
 
 pub fn ms(x: f64) -> String {
@@ -172,6 +215,52 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// Where a listed partition is, for a reader: "the table" or "index by-score".
+pub fn place(p: &PartitionReport) -> String {
+    p.index.as_ref().map_or_else(|| "the table".to_owned(), |i| format!("index {i}"))
+}
+
+/// A listed partition's key, with its index when it is not the table's: "season-12 (by-score)".
+pub fn labelled_key(p: &PartitionReport) -> String {
+    p.index.as_ref().map_or_else(|| p.key.clone(), |i| format!("{} ({i})", p.key))
+}
+
+/// The partitions the report lists, of the table and of the indexes, largest first (then the
+/// busiest for writes).
+pub fn listed(r: &RunReport) -> Vec<&PartitionReport> {
+    let mut all: Vec<&PartitionReport> = r.partitions.top.iter().chain(&r.partitions.index_top).collect();
+    all.sort_by(|a, b| {
+        b.bytes
+            .cmp(&a.bytes)
+            .then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s))
+            .then(a.index.cmp(&b.index))
+            .then(a.key.cmp(&b.key))
+    });
+    all
+}
+
+/// The listed partition with the highest peak by `measure`, table or index (the simulator lists
+/// each group's hottest); the table's on a tie. `None` when nothing was busy.
+pub fn hottest(r: &RunReport, measure: fn(&PartitionReport) -> f64) -> Option<&PartitionReport> {
+    let mut best: Option<&PartitionReport> = None;
+    for p in r.partitions.top.iter().chain(&r.partitions.index_top) {
+        if measure(p) > best.map_or(0.0, measure) {
+            best = Some(p);
+        }
+    }
+    best
+}
+
+/// The largest listed partition, table or index; the table's on a tie.
+fn largest(r: &RunReport) -> Option<&PartitionReport> {
+    r.partitions.top.iter().chain(&r.partitions.index_top).fold(None, |best, p| match best {
+        Some(b) if b.bytes >= p.bytes => Some(b),
+        _ => Some(p),
+    })
+}
+
+/// The Partitions section. Figures of the table alone say "table"; the largest and hottest keys
+/// are looked for in the indexes too and say where they are.
 pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let p = &r.partitions;
     let (read, write) = load_units(&r.engine);
@@ -189,33 +278,81 @@ pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         String::new()
     };
     let splits = format!("{}{by_cause}{refused}", plural(p.splits, "split", "splits"));
-    let mut rows = vec![
-        ("logical partitions", numbers::count(p.logical as f64)),
-        ("physical partitions", format!("{} ({splits})", numbers::count(p.physical as f64))),
-        (
-            "largest",
-            format!("{}, {}", numbers::bytes(p.max_bytes as f64), plural(p.max_items, "item", "items")),
-        ),
-        (
-            "hottest key",
+    let mut logical = format!("{} in the table", numbers::count(p.logical as f64));
+    for i in &r.indexes {
+        let _ = write!(logical, ", {} in {}", numbers::count(i.partitions as f64), i.name);
+    }
+    let cassandra = is_cassandra(&r.engine);
+    // Cassandra lists every table's partitions (keys carry the table's name).
+    let at = |p: &PartitionReport| {
+        if cassandra && p.index.is_none() { String::new() } else { format!(" in {}", place(p)) }
+    };
+    if cassandra {
+        logical = numbers::count(p.logical as f64);
+    }
+    let largest = largest(r).map_or_else(
+        || {
             format!(
-                "{} {read}/s, {} {write}/s at its peak",
-                numbers::rate(p.peak_rcu_per_s),
-                numbers::rate(p.peak_wcu_per_s)
-            ),
+                "{}, {} (table)",
+                numbers::bytes(p.max_bytes as f64),
+                plural(p.max_items, "item", "items")
+            )
+        },
+        |l| {
+            format!(
+                "{}, {}: {}{}",
+                numbers::bytes(l.bytes as f64),
+                plural(l.items, "item", "items"),
+                l.key,
+                at(l)
+            )
+        },
+    );
+    let hot = |measure: fn(&PartitionReport) -> f64, unit: &str| {
+        hottest(r, measure).map_or_else(
+            || format!("0 {unit}/s"),
+            |h| format!("{} {unit}/s at its peak: {}{}", numbers::rate(measure(h)), h.key, at(h)),
+        )
+    };
+    let mut rows = vec![
+        ("logical partitions", logical),
+        (
+            "physical partitions",
+            if cassandra {
+                format!("{} ({splits})", numbers::count(p.physical as f64))
+            } else {
+                format!("{} in the table ({splits})", numbers::count(p.physical as f64))
+            },
         ),
+        ("largest", largest),
+        ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read)),
+        ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write)),
     ];
     if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
-        rows.push((
-            "busiest physical",
-            format!(
-                "{} RCU/s, {} WCU/s at peak (limits 3,000 / 1,000)",
-                numbers::rate(p.physical_peak_rcu_per_s),
-                numbers::rate(p.physical_peak_wcu_per_s)
-            ),
-        ));
+        let mut busiest = format!(
+            "table {} RCU/s, {} WCU/s",
+            numbers::rate(p.physical_peak_rcu_per_s),
+            numbers::rate(p.physical_peak_wcu_per_s)
+        );
+        // A GSI's partitions are metered on their own (its write peak; an LSI uses the table's).
+        for i in r.indexes.iter().filter(|i| i.kind == "GSI" && i.peak_wcu_per_s > 0.0) {
+            let _ = write!(busiest, "; {} {} WCU/s", i.name, numbers::rate(i.peak_wcu_per_s));
+        }
+        busiest.push_str(" at peak (limits 3,000 / 1,000 each)");
+        rows.push(("busiest physical", busiest));
     }
     rows
+}
+
+/// The note under a partition list: what its throttled column counts.
+pub(super) fn throttled_legend(r: &RunReport) -> String {
+    let mut legend = "throttled attempts: writes the table partition refused, every retry counted again \
+                      (the totals count each throttled request once)"
+        .to_owned();
+    if !r.partitions.index_top.is_empty() {
+        legend.push_str("; an index partition's throttles are counted per index, under Indexes");
+    }
+    legend
 }
 
 /// What a reader should notice about a pattern, beyond the table.
@@ -244,7 +381,7 @@ pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
         out.push(format!(
             "{}: {} throttled, {} failed",
             p.name,
-            plural(p.throttled, "call", "calls"),
+            plural(p.throttled, "request", "requests"),
             numbers::count(p.failed as f64)
         ));
     }
@@ -265,6 +402,15 @@ mod tests {
         assert_eq!(value["goals"][0]["unit"], "count");
         assert_eq!(value["totals"]["monthly_cost_usd"], 8.86);
         assert_eq!(value["partitions"]["top"].as_array().map(Vec::len), Some(2));
+        // Added fields: index partitions name their index; a table partition's throttle count
+        // says it counts attempts (the old field keeps its value); writes that landed.
+        let table = &value["partitions"]["top"][0];
+        assert_eq!((table["index"].is_null(), &table["throttled_attempts"]), (true, &table["throttled_ops"]));
+        let index = &value["partitions"]["index_top"][0];
+        assert_eq!((index["index"].as_str(), index["key"].as_str()), (Some("byStatus"), Some("PENDING")));
+        assert!(index["throttled_attempts"].is_null(), "{index}");
+        assert_eq!(value["patterns"][2]["landed_writes"], 18_000);
+        assert!(value["patterns"][0]["landed_writes"].is_null(), "a read has no landed writes");
         assert_eq!(render(&r), json, "the same report prints the same bytes");
     }
 

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, engine_name, goal_summary, is_cassandra, latency_mark, ms, partition_rows, remarks,
-    served_by, totals_rows, units_per_call,
+    TOP_PARTITIONS, engine_name, goal_summary, is_cassandra, latency_mark, listed, ms, partition_rows,
+    per_call_legend, remarks, served_by, throttled_legend, totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
@@ -35,32 +35,35 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     markdown::table(out, &figures, &pairs(partition_rows(r)))?;
     let cassandra = is_cassandra(&r.engine);
-    if !r.partitions.top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .top
+    let listed = listed(r);
+    if !listed.is_empty() {
+        let rows: Vec<Vec<String>> = listed
             .iter()
             .take(TOP_PARTITIONS)
             .map(|p| {
                 vec![
                     format!("`{}`", p.key),
+                    p.index.clone().unwrap_or_else(|| "table".to_owned()),
                     numbers::bytes(p.bytes as f64),
                     numbers::count(p.items as f64),
                     numbers::rate(p.peak_rcu_per_s),
                     numbers::rate(p.peak_wcu_per_s),
-                    numbers::count(p.throttled_ops as f64),
+                    p.throttled_attempts.map_or_else(|| "—".to_owned(), |n| numbers::count(n as f64)),
                 ]
             })
             .collect();
         let columns = [
             ("top partition", Align::Left),
+            ("in", Align::Left),
             ("size", Align::Right),
             ("items", Align::Right),
             (if cassandra { "peak reads/s" } else { "peak RCU/s" }, Align::Right),
             (if cassandra { "peak writes/s" } else { "peak WCU/s" }, Align::Right),
-            ("throttled", Align::Right),
+            ("throttled attempts", Align::Right),
         ];
         markdown::table(out, &columns, &rows)?;
+        writeln!(out, "{}", markdown::escape(&throttled_legend(r)))?;
+        writeln!(out)?;
     }
     if !r.partitions.nodes.is_empty() {
         let rows: Vec<Vec<String>> = r
@@ -184,6 +187,10 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ("target", Align::Right),
     ];
     markdown::table(out, &columns, &rows)?;
+    if let Some(legend) = per_call_legend(r) {
+        writeln!(out, "{}", markdown::escape(&legend))?;
+        writeln!(out)?;
+    }
     let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
     if !remarks.is_empty() {
         for remark in remarks {
@@ -230,7 +237,11 @@ mod tests {
             "# orders / naive",
             "`keyheat run` · DynamoDB · seed 7 · 60 min simulated (tick 1 s) · **1 of 2 goals passed ✘**",
             "| cost per month | $8.86 (projected from the run) |",
-            "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
+            "| `CUSTOMER#c0001` | table | 120 MB | 150,000 | 900 | 300 | 2 |",
+            "| `PENDING` | byStatus | 4 MB | 2,500 | 30 | 10 | — |",
+            "| top partition | in | size | items | peak RCU/s | peak WCU/s | throttled attempts |",
+            "throttled attempts: writes the table partition refused, every retry counted again (the totals count each throttled request once); an index partition's throttles are counted per index, under Indexes",
+            "| hottest key, writes | 300 WCU/s at its peak: CUSTOMER#c0001 in the table |",
             "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
             "Latency is modelled, not measured (see the notes).",
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
