@@ -395,6 +395,14 @@ pub(super) fn cost_cell(run: &PatternRun) -> String {
     }
 }
 
+/// Under the key figures when the indexes' are there: what an index key's write figure counts.
+pub(super) fn index_note(c: &Comparison) -> Option<&'static str> {
+    c.figures.iter().any(|f| f.key == "index_peak_wcu_per_s").then_some(
+        "An index key's WCU/s counts its index writes as the table's writes landed; a GSI partition \
+         applies at most 1,000 a second and queues the rest (GSI physical WCU/s is what it applied).",
+    )
+}
+
 pub(super) fn mark(passed: bool) -> &'static str {
     if passed { "✔" } else { "✘" }
 }

@@ -308,10 +308,13 @@ pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             )
         },
     );
-    let hot = |measure: fn(&PartitionReport) -> f64, unit: &str| {
+    let hot = |measure: fn(&PartitionReport) -> f64, unit: &str, writes: bool| {
         hottest(r, measure).map_or_else(
             || format!("0 {unit}/s"),
-            |h| format!("{} {unit}/s at its peak: {}{}", numbers::rate(measure(h)), h.key, at(h)),
+            |h| {
+                let queued = if writes && in_gsi(r, h) { GSI_QUEUE } else { "" };
+                format!("{} {unit}/s at its peak: {}{}{queued}", numbers::rate(measure(h)), h.key, at(h))
+            },
         )
     };
     let mut rows = vec![
@@ -325,8 +328,8 @@ pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             },
         ),
         ("largest", largest),
-        ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read)),
-        ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write)),
+        ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read, false)),
+        ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write, true)),
     ];
     if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
         let mut busiest = format!(
@@ -344,13 +347,31 @@ pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
-/// The note under a partition list: what its throttled column counts.
+/// A GSI partition's write figure is the index writes of the table writes that landed, as they
+/// landed; the GSI applies them through its own partitions, each at most 1,000 WCU a second,
+/// and queues the rest (the busiest physical partition shows what was applied).
+const GSI_QUEUE: &str = " (index writes as the table's writes landed; a GSI partition applies at most 1,000 \
+                         a second and queues the rest)";
+
+/// Whether a listed partition belongs to a GSI (an LSI's writes are metered with its table's).
+fn in_gsi(r: &RunReport, p: &PartitionReport) -> bool {
+    p.index.as_ref().is_some_and(|name| r.indexes.iter().any(|i| &i.name == name && i.kind == "GSI"))
+}
+
+/// The note under a partition list: what its throttled column counts, and what an index
+/// partition's figures are.
 pub(super) fn throttled_legend(r: &RunReport) -> String {
     let mut legend = "throttled attempts: writes the table partition refused, every retry counted again \
                       (the totals count each throttled request once)"
         .to_owned();
     if !r.partitions.index_top.is_empty() {
         legend.push_str("; an index partition's throttles are counted per index, under Indexes");
+    }
+    if r.partitions.index_top.iter().any(|p| in_gsi(r, p)) {
+        legend.push_str(
+            ". A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI \
+             applies at most 1,000 a second per partition and queues the rest",
+        );
     }
     legend
 }

@@ -110,6 +110,9 @@ pub struct PartitionReport {
     pub bytes: u64,
     pub items: u64,
     pub peak_rcu_per_s: f64,
+    /// For a GSI partition: the index write units of the table writes that landed, per second as
+    /// they landed. The GSI applies them through its own partitions (at most 1,000 WCU/s each)
+    /// and queues the rest, so this can exceed what it applied (`IndexReport::peak_wcu_per_s`).
     pub peak_wcu_per_s: f64,
     /// Kept for readers of earlier reports: the same count as `throttled_attempts` (0 for an
     /// index partition). Not a count of requests, unlike `Totals::throttled_ops`.

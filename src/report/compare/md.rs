@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, cost_cell, goal_cell, mark, pass_line};
+use super::{Comparison, cost_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::markdown::{self, Align};
@@ -38,6 +38,10 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         .collect();
     let borrowed: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
     markdown::table(out, &borrowed, &rows)?;
+    if let Some(note) = index_note(c) {
+        writeln!(out, "{note}")?;
+        writeln!(out)?;
+    }
     if !c.goals.is_empty() {
         writeln!(out, "## Goals")?;
         writeln!(out)?;

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, cost_cell, figure_cell, goal_cell, mark, pass_line};
+use super::{Comparison, cost_cell, figure_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::run::{engine_name, ms};
@@ -45,6 +45,9 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     for f in &c.figures {
         let cells: Vec<String> = (0..c.variants.len()).map(|i| figure_cell(f, i)).collect();
         columns(out, f.label, &cells)?;
+    }
+    if let Some(note) = index_note(c) {
+        paragraph(out, 0, note)?;
     }
     if !c.goals.is_empty() {
         writeln!(out)?;
@@ -127,6 +130,7 @@ mod tests {
             "largest (indexes)      4 MB                         4 MB same",
             "hot index key WCU/s    10                           10 same",
             "GSI physical WCU/s     12                           12 same",
+            "An index key's WCU/s counts its index writes as the table's writes landed; a GSI",
         ];
         for line in expected {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
@@ -143,6 +147,7 @@ mod tests {
         let text = render(&reports);
         assert!(text.lines().any(|l| l.starts_with("largest partition      120 MB")), "{text}");
         assert!(!text.contains("(table)") && !text.contains("index key"), "{text}");
+        assert!(!text.contains("queues the rest"), "{text}");
     }
 
     fn render(reports: &[RunReport]) -> String {

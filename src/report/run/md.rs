@@ -240,7 +240,7 @@ mod tests {
             "| `CUSTOMER#c0001` | table | 120 MB | 150,000 | 900 | 300 | 2 |",
             "| `PENDING` | byStatus | 4 MB | 2,500 | 30 | 10 | — |",
             "| top partition | in | size | items | peak RCU/s | peak WCU/s | throttled attempts |",
-            "throttled attempts: writes the table partition refused, every retry counted again (the totals count each throttled request once); an index partition's throttles are counted per index, under Indexes",
+            "throttled attempts: writes the table partition refused, every retry counted again (the totals count each throttled request once); an index partition's throttles are counted per index, under Indexes. A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI applies at most 1,000 a second per partition and queues the rest",
             "| hottest key, writes | 300 WCU/s at its peak: CUSTOMER#c0001 in the table |",
             "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
             "Latency is modelled, not measured (see the notes).",

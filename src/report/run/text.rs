@@ -363,6 +363,8 @@ mod tests {
             "  largest                200 MB, 2,500 items: season-12 in index byStatus",
             "  hottest key, reads     900 RCU/s at its peak: CUSTOMER#c0001 in the table",
             "  hottest key, writes    1,000 WCU/s at its peak: season-12 in index byStatus",
+            "                         (index writes as the table's writes landed; a GSI",
+            "                         partition applies at most 1,000 a second and queues",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }
