@@ -220,25 +220,6 @@ pub fn place(p: &PartitionReport) -> String {
     p.index.as_ref().map_or_else(|| "the table".to_owned(), |i| format!("index {i}"))
 }
 
-/// A listed partition's key, with its index when it is not the table's: "season-12 (by-score)".
-pub fn labelled_key(p: &PartitionReport) -> String {
-    p.index.as_ref().map_or_else(|| p.key.clone(), |i| format!("{} ({i})", p.key))
-}
-
-/// The partitions the report lists, of the table and of the indexes, largest first (then the
-/// busiest for writes).
-pub fn listed(r: &RunReport) -> Vec<&PartitionReport> {
-    let mut all: Vec<&PartitionReport> = r.partitions.top.iter().chain(&r.partitions.index_top).collect();
-    all.sort_by(|a, b| {
-        b.bytes
-            .cmp(&a.bytes)
-            .then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s))
-            .then(a.index.cmp(&b.index))
-            .then(a.key.cmp(&b.key))
-    });
-    all
-}
-
 /// The listed partition with the highest peak by `measure`, table or index (the simulator lists
 /// each group's hottest); the table's on a tie. `None` when nothing was busy.
 pub fn hottest(r: &RunReport, measure: fn(&PartitionReport) -> f64) -> Option<&PartitionReport> {
@@ -358,19 +339,18 @@ fn in_gsi(r: &RunReport, p: &PartitionReport) -> bool {
     p.index.as_ref().is_some_and(|name| r.indexes.iter().any(|i| &i.name == name && i.kind == "GSI"))
 }
 
-/// The note under a partition list: what its throttled column counts, and what an index
-/// partition's figures are.
-pub(super) fn throttled_legend(r: &RunReport) -> String {
-    let mut legend = "throttled attempts: writes the table partition refused, every retry counted again \
-                      (the totals count each throttled request once)"
-        .to_owned();
-    if !r.partitions.index_top.is_empty() {
-        legend.push_str("; an index partition's throttles are counted per index, under Indexes");
-    }
+/// The note under the table's partitions: what the throttled column counts.
+pub(super) const THROTTLED_LEGEND: &str = "throttled attempts: writes the partition refused, every retry \
+                                           counted again (the totals count each throttled request once)";
+
+/// The note under the indexes' partitions: where their throttles are, and what a GSI
+/// partition's write figure is.
+pub(super) fn index_legend(r: &RunReport) -> String {
+    let mut legend = "An index's throttles are counted per index, under Indexes.".to_owned();
     if r.partitions.index_top.iter().any(|p| in_gsi(r, p)) {
         legend.push_str(
-            ". A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI \
-             applies at most 1,000 a second per partition and queues the rest",
+            " A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI \
+             applies at most 1,000 a second per partition and queues the rest.",
         );
     }
     legend

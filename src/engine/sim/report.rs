@@ -175,9 +175,10 @@ pub struct PatternReport {
     pub latency_target_ms: Option<f64>,
     /// Requests sent (every page counts), retries not included.
     pub requests: u64,
-    /// A write pattern's own item writes that landed (a call that gave up, or named no item,
-    /// wrote nothing), where the run's counts tell them apart exactly: `None` for a read, and
-    /// for a write whose side writes (copies, aggregates) failed too.
+    /// A write pattern's own item writes that landed (a call that gave up, was still waiting for
+    /// a retry when the run ended, or named no item wrote nothing), where the run's counts tell
+    /// them apart exactly: `None` for a read, and for a write whose side writes (copies,
+    /// aggregates) failed too.
     pub landed_writes: Option<u64>,
     pub retries: u64,
     /// Query or Scan pages per call.

@@ -1,6 +1,8 @@
 //! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
 //! goals and costs are filled later by their own modules.
 
+use std::cmp::Reverse;
+
 use crate::engine::model::{Action, Engine};
 use crate::engine::time::SimDuration;
 
@@ -33,11 +35,12 @@ fn sort_partitions(rows: &mut [PartitionReport]) {
 }
 
 /// A write pattern's own item writes that landed: its first requests (`fanout` counts one per
-/// call that named an item) less those that failed. `failed` counts side writes (copies,
-/// aggregates) too, so the figure is exact only when none was sent or nothing failed.
-fn landed_writes(read: bool, s: &PatternStats) -> Option<u64> {
+/// call that named an item) less those that failed and those still waiting for a retry when
+/// the run ended (`pending`). `failed` counts side writes (copies, aggregates) too, so the
+/// figure is exact only when none was sent or nothing failed.
+fn landed_writes(read: bool, s: &PatternStats, pending: u64) -> Option<u64> {
     let side = s.requests.saturating_sub(s.fanout);
-    (!read && (s.failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(s.failed))
+    (!read && (s.failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(s.failed).saturating_sub(pending))
 }
 
 /// The largest and the hottest: the five first by each of bytes, write peak, read peak and
@@ -297,7 +300,16 @@ impl Simulation {
 
     fn pattern_reports(&self) -> Vec<PatternReport> {
         let mut out = Vec::with_capacity(self.stats.len());
-        for (p, s) in self.world.patterns.iter().zip(&self.stats) {
+        // Each pattern's own requests (request 0) still waiting for a retry: not landed yet.
+        let mut pending = vec![0u64; self.stats.len()];
+        for Reverse(retry) in &self.retries {
+            if retry.request == 0
+                && let Some(n) = pending.get_mut(usize::from(retry.pattern))
+            {
+                *n += 1;
+            }
+        }
+        for ((p, s), &pending) in self.world.patterns.iter().zip(&self.stats).zip(&pending) {
             let calls = s.calls as f64;
             // The registry's histogram, plus what waits for the next registry tick.
             let mut latency = s.registry.and_then(|id| self.metrics.latency(id)).cloned().unwrap_or_default();
@@ -323,7 +335,7 @@ impl Simulation {
                 latency_ms_p99: latency.p99().unwrap_or(0.0),
                 latency_target_ms: p.latency_target_ms,
                 requests: s.requests,
-                landed_writes: landed_writes(p.action.is_read(), s),
+                landed_writes: landed_writes(p.action.is_read(), s, pending),
                 retries: s.retries,
                 avg_pages: ratio(s.pages as f64, calls),
                 scans: s.scans,

@@ -4,11 +4,11 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, goal_summary, is_cassandra, labelled_key, latency_mark, listed, ms, partition_rows,
-    per_call_legend, plural, remarks, served_by, throttled_legend, totals_rows, units_per_call,
+    THROTTLED_LEGEND, TOP_PARTITIONS, goal_summary, index_legend, is_cassandra, latency_mark, ms,
+    partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::RunReport;
+use crate::engine::sim::report::{PartitionReport, RunReport};
 use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
@@ -53,45 +53,60 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     Ok(())
 }
 
+/// The table's largest and hottest partitions, then the indexes' (each list largest first, so
+/// big index partitions do not push the table's out of sight).
 fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    let listed = listed(r);
-    if listed.is_empty() {
-        return Ok(());
-    }
     let cassandra = is_cassandra(&r.engine);
-    let w = [1, 24, 8, 10, 9, 9, 9];
+    let w = [1, 24, 8, 10, 9, 9, 13];
     let line = |out: &mut _, c: [&str; 7]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
         row(out, &cells)
     };
-    writeln!(out)?;
-    line(out, ["", "", "", "", "", "", &format!("{:>9}", "throttled")])?;
-    let header = [
-        "",
-        "top partitions",
-        &format!("{:>8}", "size"),
-        &format!("{:>10}", "items"),
-        &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
-        &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
-        &format!("{:>9}", "attempts"),
-    ];
-    line(out, header)?;
-    for p in listed.iter().take(TOP_PARTITIONS) {
-        let attempts = p.throttled_attempts.map_or_else(|| "—".to_owned(), |n| numbers::count(n as f64));
-        line(
-            out,
-            [
-                "",
-                &labelled_key(p),
-                &format!("{:>8}", numbers::bytes(p.bytes as f64)),
-                &format!("{:>10}", numbers::count(p.items as f64)),
-                &format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
-                &format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
-                &format!("{attempts:>9}"),
-            ],
-        )?;
+    let header = |title, last: &str| {
+        [
+            "",
+            title,
+            &format!("{:>8}", "size"),
+            &format!("{:>10}", "items"),
+            &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
+            &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
+            last,
+        ]
+        .map(str::to_owned)
+    };
+    let cells = |p: &PartitionReport, last: String| {
+        [
+            String::new(),
+            p.key.clone(),
+            format!("{:>8}", numbers::bytes(p.bytes as f64)),
+            format!("{:>10}", numbers::count(p.items as f64)),
+            format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
+            format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
+            last,
+        ]
+    };
+    let print = |out: &mut _, c: [String; 7]| line(out, c.each_ref().map(String::as_str));
+    let table = &r.partitions.top;
+    if !table.is_empty() {
+        writeln!(out)?;
+        line(out, ["", "", "", "", "", "", &format!("{:>9}", "throttled")])?;
+        print(out, header("top partitions", &format!("{:>9}", "attempts")))?;
+        for p in table.iter().take(TOP_PARTITIONS) {
+            let attempts = p.throttled_attempts.unwrap_or(p.throttled_ops);
+            print(out, cells(p, format!("{:>9}", numbers::count(attempts as f64))))?;
+        }
+        paragraph(out, 2, THROTTLED_LEGEND)?;
     }
-    paragraph(out, 2, &throttled_legend(r))
+    let indexes = &r.partitions.index_top;
+    if !indexes.is_empty() {
+        writeln!(out)?;
+        print(out, header("top index partitions", "index"))?;
+        for p in indexes.iter().take(TOP_PARTITIONS) {
+            print(out, cells(p, p.index.clone().unwrap_or_default()))?;
+        }
+        paragraph(out, 2, &index_legend(r))?;
+    }
+    Ok(())
 }
 
 /// The Cassandra ring: how evenly the replicas spread.
@@ -293,8 +308,9 @@ mod tests {
             "                                                                   throttled",
             "  top partitions               size      items  RCU/s pk  WCU/s pk  attempts",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
-            "  PENDING (byStatus)           4 MB      2,500        30        10         —",
-            "  throttled attempts: writes the table partition refused, every retry counted",
+            "  throttled attempts: writes the partition refused, every retry counted again",
+            "  top index partitions         size      items  RCU/s pk  WCU/s pk index",
+            "  PENDING                      4 MB      2,500        30        10 byStatus",
             "  per call: for a write, write units per write that landed (a call that gave up",
             "  ⚠ pending-orders reads 4,000 items per call to return 10",
             "  byStatus       GSI      9,000     0.5     5 MB     3,000    0.5 s         0",
@@ -350,7 +366,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("seed 7 · 60 min simulated, tick 1 s · no goals"), "{text}");
-        assert!(!text.contains("top partitions"), "{text}");
+        assert!(!text.contains("top partitions") && !text.contains("top index partitions"), "{text}");
     }
 
     #[test]
@@ -368,10 +384,16 @@ mod tests {
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }
-        let first = text.lines().skip_while(|l| !l.starts_with("  top partitions")).nth(1);
+        let first = text.lines().skip_while(|l| !l.starts_with("  top index partitions")).nth(1);
         assert_eq!(
             first,
-            Some("  season-12 (byStatus)       200 MB      2,500        30     1,000         —")
+            Some("  season-12                  200 MB      2,500        30     1,000 byStatus")
+        );
+        // The table's partitions keep their own list, ahead of the indexes'.
+        let table = text.lines().skip_while(|l| !l.starts_with("  top partitions")).nth(1);
+        assert_eq!(
+            table,
+            Some("  CUSTOMER#c0001             120 MB    150,000       900       300         2")
         );
     }
 
