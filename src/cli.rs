@@ -10,7 +10,7 @@ mod snapshot;
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[cfg(not(feature = "tui"))]
@@ -199,9 +199,43 @@ fn parse_seconds(text: &str) -> Result<SimDuration, String> {
         .ok_or_else(|| format!("{text:?} is not a whole number of seconds"))
 }
 
+impl Command {
+    /// The scenario a command reads, as given.
+    fn scenario(&self) -> Option<&str> {
+        match self {
+            Command::Check { scenario, .. } => Some(scenario),
+            Command::Run(args) => Some(&args.scenario),
+            Command::Compare(args) => Some(&args.scenario),
+            #[cfg(feature = "tui")]
+            Command::Tui { scenario, .. } => scenario.as_deref(),
+            #[cfg(feature = "tui")]
+            Command::Snapshot(args) => Some(&args.scenario),
+            Command::List { .. } | Command::Ops(_) | Command::Quiz(_) => None,
+        }
+    }
+}
+
+/// A bundled name wins over a file of that name (`keyheat run orders` is the bundled scenario
+/// even with an `orders.ron` here), so what runs, and every error, cites the bundled file
+/// (`scenarios/orders.ron:134:15`). When the working directory holds such a file, say which one
+/// is read and how to read the other. `is_file` is asked about the name as given and with `.ron`.
+fn shadow_note(name: &str, is_file: impl Fn(&Path) -> bool) -> Option<String> {
+    let (_, bundled, _) = scenario::BUNDLED.iter().find(|(n, _, _)| *n == name)?;
+    let own = [name.to_owned(), format!("{name}.ron")].into_iter().find(|f| is_file(Path::new(f)))?;
+    Some(format!(
+        "note: `{name}` names the bundled scenario ({bundled}), not the file {own} in this directory; to \
+         use your file, give its path: ./{own}"
+    ))
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = io::stdout().lock();
+    if let Some(note) =
+        cli.command.as_ref().and_then(Command::scenario).and_then(|n| shadow_note(n, Path::is_file))
+    {
+        eprintln!("keyheat: {note}");
+    }
     let done = |()| Outcome::Done;
     let result = match cli.command {
         #[cfg(feature = "tui")]
@@ -273,4 +307,25 @@ fn run_ops(out: &mut impl Write, args: &OpsArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_named_like_a_bundled_scenario_gets_a_note() {
+        let only = |file: &'static str| move |p: &Path| p == Path::new(file);
+        let note = shadow_note("orders", only("orders.ron")).expect("orders.ron is shadowed");
+        assert_eq!(
+            note,
+            "note: `orders` names the bundled scenario (scenarios/orders.ron), not the file orders.ron in this \
+             directory; to use your file, give its path: ./orders.ron"
+        );
+        assert!(shadow_note("orders", only("orders")).is_some_and(|n| n.ends_with("path: ./orders")));
+        // No file of that name, or not a bundled name: nothing to say.
+        assert_eq!(shadow_note("orders", only("counters.ron")), None);
+        assert_eq!(shadow_note("mine", only("mine.ron")), None);
+        assert_eq!(shadow_note("orders.ron", only("orders.ron")), None);
+    }
 }

@@ -89,15 +89,23 @@ pub fn run(mut input: impl BufRead, output: impl Write, options: &Options) -> io
     });
     let mut stats = Stats::default();
     let mut line = Vec::new();
+    // 1-based number of the input line being answered; blank lines count, so a message's line
+    // is the file's.
+    let mut number = 0u64;
     loop {
         line.clear();
         if input.read_until(b'\n', &mut line)? == 0 {
             break;
         }
+        number += 1;
         let response = match std::str::from_utf8(&line) {
-            Err(_) => Some(Err(OpsError::serialization("The line is not valid UTF-8"))),
+            Err(_) => Some(Err(OpsError::serialization(format!("Line {number} is not valid UTF-8")))),
             Ok(text) if text.trim().is_empty() => None,
-            Ok(text) => Some(answer(&mut store, text.trim())),
+            Ok(text) => {
+                let request = text.trim_start();
+                let indent = text.len() - request.len();
+                Some(answer(&mut store, request.trim_end(), number, indent))
+            }
         };
         let Some(response) = response else { continue };
         stats.requests += 1;
@@ -112,10 +120,10 @@ pub fn run(mut input: impl BufRead, output: impl Write, options: &Options) -> io
     Ok(stats)
 }
 
-/// The response body for one request line.
-fn answer(store: &mut Store, line: &str) -> Result<Json, OpsError> {
-    let json: Json = serde_json::from_str(line)
-        .map_err(|e| OpsError::serialization(format!("The line is not valid JSON: {e}")))?;
+/// The response body for one request line: input line `number`, which had `indent` bytes of
+/// leading white space before `line`.
+fn answer(store: &mut Store, line: &str, number: u64, indent: usize) -> Result<Json, OpsError> {
+    let json: Json = serde_json::from_str(line).map_err(|e| not_json(&e, number, indent))?;
     let Json::Object(object) = &json else {
         return Err(OpsError::serialization("Expected a JSON object: {\"op\": \"<Action>\", ...}"));
     };
@@ -129,6 +137,21 @@ fn answer(store: &mut Store, line: &str) -> Result<Json, OpsError> {
         }
     };
     execute(store, request::parse(op, object)?)
+}
+
+/// serde_json places its error within the one line it was given ("at line 1 column 45"): the
+/// message names the input's line instead, and the column within it (1-based, in bytes, as
+/// serde_json counts, leading white space included).
+fn not_json(error: &serde_json::Error, number: u64, indent: usize) -> OpsError {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let what = text.strip_suffix(&position).unwrap_or(&text);
+    let place = if error.line() == 0 {
+        format!("line {number}")
+    } else {
+        format!("line {number} column {}", error.column() + indent)
+    };
+    OpsError::serialization(format!("The line is not valid JSON: {what} at {place}"))
 }
 
 fn execute(store: &mut Store, request: Request) -> Result<Json, OpsError> {
@@ -179,4 +202,45 @@ fn execute(store: &mut Store, request: Request) -> Result<Json, OpsError> {
             response::advance(store, report)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(input: &str) -> Vec<String> {
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, &Options::default()).expect("in-memory I/O cannot fail");
+        String::from_utf8(output)
+            .expect("ops writes UTF-8")
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Json>(l).expect("JSON")["message"].as_str().unwrap_or("").to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_broken_line_is_placed_at_its_line_and_column_in_the_input() {
+        // Blank lines get no answer but still count; leading white space counts in the column.
+        let input =
+            "{\"op\":\"AdvanceTime\",\"Seconds\":1}\n\n   \n{\"op\": \"PutItem\", \"Item\": \n  nope\n[1,\n";
+        let cases = [
+            (1, "The line is not valid JSON: EOF while parsing a value at line 4 column 25"),
+            (2, "The line is not valid JSON: expected ident at line 5 column 4"),
+            (3, "The line is not valid JSON: EOF while parsing a value at line 6 column 3"),
+        ];
+        let got = messages(input);
+        assert_eq!(got.len(), 4, "{got:?}");
+        for (i, want) in cases {
+            assert_eq!(got[i], want);
+        }
+    }
+
+    #[test]
+    fn an_error_without_a_position_names_the_line() {
+        let error = serde_json::from_value::<u8>(Json::Bool(true)).expect_err("a bool is not a u8");
+        assert_eq!(error.line(), 0, "serde_json gives no position for a value error");
+        assert_eq!(not_json(&error, 7, 0).message, format!("The line is not valid JSON: {error} at line 7"));
+    }
 }

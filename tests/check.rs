@@ -215,3 +215,40 @@ fn warns_when_a_key_cannot_tell_items_apart() {
     let fixed = stdout(&keyheat(&["check", "orders", "--variant", "naive"]));
     assert!(!fixed.contains("key-collision"), "{fixed}");
 }
+
+#[test]
+fn a_file_cut_short_says_it_ends_early_and_where() {
+    let text = include_str!("../scenarios/counters.ron");
+    let cut = text.find("Provisioned").expect("counters has provisioned capacity") + "Provisioned".len();
+    let path = scratch("cut-short.ron", &text[..cut]);
+    let out = keyheat(&["check", &path]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let line = text[..cut].lines().count();
+    let col = text[..cut].lines().last().expect("a last line").chars().count() + 1;
+    let expected = format!("{path}:{line}:{col}: the file ends early, here after `Provisioned`: the `(` at ");
+    assert!(stderr(&out).starts_with(&format!("keyheat: {expected}")), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is never closed") && !stderr(&out).contains("Expected opening"));
+}
+
+#[test]
+fn a_bundled_name_says_which_file_it_reads_when_a_file_of_that_name_is_here() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("shadowed");
+    std::fs::create_dir_all(&dir).expect("the test can make its scratch directory");
+    std::fs::write(dir.join("orders.ron"), include_str!("../scenarios/orders.ron")).expect("scratch file");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_keyheat"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("keyheat runs")
+    };
+    let out = run(&["check", "orders", "--variant", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let note =
+        "keyheat: note: `orders` names the bundled scenario (scenarios/orders.ron), not the file orders.ron";
+    assert!(stderr(&out).starts_with(note), "{}", stderr(&out));
+    // The path reads the user's file, and its errors cite it.
+    let out = run(&["check", "./orders.ron", "--variant", "nope"]);
+    assert!(stderr(&out).starts_with("keyheat: ./orders.ron:"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("note:"), "{}", stderr(&out));
+}

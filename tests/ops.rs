@@ -76,11 +76,11 @@ fn errors_never_stop_the_run_and_blank_lines_get_no_answer() {
         "last line without newline"
     );
     assert_eq!(stats, Stats { requests: 3, errors: 2 });
-    let (output, _) = run(b"\xff\xfe\n", Options::default());
+    let (output, _) = run(b"\n\xff\xfe\n", Options::default());
     assert!(
-        output.starts_with(
-            "{\"__type\":\"SerializationException\",\"message\":\"The line is not valid UTF-8\"}"
-        )
+        output
+            .starts_with("{\"__type\":\"SerializationException\",\"message\":\"Line 2 is not valid UTF-8\"}"),
+        "{output}"
     );
 }
 

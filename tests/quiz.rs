@@ -90,7 +90,12 @@ fn answers_piped_in_are_scored() {
     let out = keyheat(&["quiz", "--seed", "11", "--count", "3"], &format!("{answer}\nq\n"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("keyheat quiz: 3 questions (seed 11;"), "{text}");
+    assert!(
+        text.contains(
+            "keyheat quiz: 3 questions (seed 11; `keyheat quiz --seed 11 --count 3` asks them again)."
+        ),
+        "the hint repeats every option that chose the questions: {text}"
+    );
     assert!(text.contains("✔ Right."), "{text}");
     assert!(text.contains("Stopped after 1 of 3 questions."), "{text}");
     assert!(text.contains("Score: 1 of 1 (100%)"), "{text}");

@@ -201,3 +201,60 @@ fn a_failed_practice_goal_points_at_its_hint() {
         Some((Some(false), Some(3)))
     );
 }
+
+#[test]
+fn partition_figures_look_in_the_indexes_and_name_them() {
+    // social-feed's followers GSI keeps a celebrity's follower entries under one key: the largest
+    // partition of the run is an index partition, and the report says which index holds it.
+    let args = ["run", "social-feed", "--variant", "naive", "--duration", "10s"];
+    let out = keyheat(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let largest = text.lines().find(|l| l.starts_with("  largest ")).expect("a largest row");
+    assert!(largest.contains("FOLLOWERS#u00000 in index"), "{text}");
+    let index_list = text.lines().skip_while(|l| !l.starts_with("  top index partitions")).nth(1);
+    assert!(
+        index_list.is_some_and(|l| l.starts_with("  FOLLOWERS#u00000 ") && l.ends_with(" followers")),
+        "{text}"
+    );
+    assert!(text.contains("\n  top partitions ") && text.contains("\n  logical partitions     "), "{text}");
+    let report = json(&keyheat(&[&args[..], &["--format", "json"]].concat()));
+    let partitions = &report["partitions"];
+    assert_eq!(partitions["index_top"][0]["index"], "followers", "{partitions}");
+    let table = partitions["top"].as_array().expect("the table's partitions");
+    assert!(!table.is_empty() && table.iter().all(|p| p["index"].is_null()), "{partitions}");
+}
+
+#[test]
+fn partition_throttles_count_attempts_and_a_write_costs_what_a_landed_write_costs() {
+    // counters/naive: one hot counter item takes more writes than its partition serves.
+    let args = ["run", "counters", "--variant", "naive", "--duration", "10s"];
+    let out = keyheat(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("  top partitions               size      items  RCU/s pk  WCU/s pk  attempts\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  throttled attempts: writes the partition refused, every retry counted again\n"),
+        "{text}"
+    );
+    // A counter update costs 1 WCU when it lands; requests still retrying or given up cost nothing.
+    let like = text.lines().find(|l| l.starts_with("✘ like ")).expect("the like pattern");
+    assert!(like.contains("UpdateItem") && like.contains("     1 WCU "), "{like}");
+    let report = json(&keyheat(&[&args[..], &["--format", "json"]].concat()));
+    let hot = &report["partitions"]["top"][0];
+    let attempts = hot["throttled_attempts"].as_u64().expect("a table partition counts attempts");
+    assert_eq!(hot["throttled_ops"].as_u64(), Some(attempts), "the old field keeps its value");
+    let requests = report["totals"]["throttled_ops"].as_u64().expect("throttled requests");
+    assert!(
+        attempts > requests,
+        "one key's refused attempts ({attempts}) outnumber the run's throttled requests ({requests})"
+    );
+    let like =
+        report["patterns"].as_array().expect("patterns").iter().find(|p| p["name"] == "like").expect("like");
+    let landed = like["landed_writes"].as_u64().expect("landed writes of a plain update");
+    assert_eq!(like["wcu"].as_f64(), Some(landed as f64), "{like}");
+    assert!(like["calls"].as_u64().is_some_and(|calls| calls > landed), "{like}");
+}

@@ -51,6 +51,12 @@ pub fn report() -> RunReport {
                 partition("CUSTOMER#c0001", 120 * 1024 * 1024, 150_000, 900.0, 2),
                 partition("CUSTOMER#c0420", 2 * 1024 * 1024, 2_000, 40.0, 0),
             ],
+            index_top: vec![PartitionReport {
+                index: Some("byStatus".to_owned()),
+                throttled_ops: 0,
+                throttled_attempts: None,
+                ..partition("PENDING", 4 * 1024 * 1024, 2_500, 30.0, 0)
+            }],
             physical_peak_rcu_per_s: 2_400.0,
             physical_peak_wcu_per_s: 900.0,
             splits: 1,
@@ -94,11 +100,13 @@ pub fn report() -> RunReport {
 pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u64) -> PartitionReport {
     PartitionReport {
         key: key.to_owned(),
+        index: None,
         bytes,
         items,
         peak_rcu_per_s: peak_rcu,
         peak_wcu_per_s: peak_rcu / 3.0,
         throttled_ops: throttled,
+        throttled_attempts: Some(throttled),
     }
 }
 
@@ -134,6 +142,7 @@ pub fn pattern(
         latency_ms_p99: p99,
         latency_target_ms: target,
         requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),
+        landed_writes: (!read).then_some(calls),
         retries: 0,
         avg_pages: if read { 1.0 } else { 0.0 },
         scans: if operation == Some("Scan") { calls } else { 0 },

@@ -34,7 +34,14 @@ pub fn run(args: &QuizArgs, input: &mut impl BufRead, out: &mut impl Write) -> a
     }
     let seed = args.seed.unwrap_or_else(seed_from_clock);
     let questions = select(&bank, args.topic.as_deref(), usize::from(args.count), seed)?;
-    play::play(&bank, &questions, seed, input, out)?;
+    let bank_path = args.bank.as_ref().map(|p| p.display().to_string());
+    let asked = play::Asked {
+        seed,
+        count: usize::from(args.count),
+        topic: args.topic.as_deref(),
+        bank: bank_path.as_deref(),
+    };
+    play::play(&bank, &questions, &asked, input, out)?;
     Ok(())
 }
 
@@ -232,8 +239,16 @@ mod tests {
     #[test]
     fn asks_with_a_seed_and_refuses_json_quizzes_and_unknown_topics() {
         let text = output(&QuizArgs { count: 2, ..args() }, "a\nb\n").unwrap();
-        assert!(text.contains("keyheat quiz: 2 questions (seed 5;"), "{text}");
+        assert!(
+            text.starts_with(
+                "keyheat quiz: 2 questions (seed 5; `keyheat quiz --seed 5 --count 2` asks them again)."
+            ),
+            "{text}"
+        );
         assert!(text.contains("Score: "), "{text}");
+        let one_topic = QuizArgs { count: 3, topic: Some("ttl".into()), ..args() };
+        let text = output(&one_topic, "q\n").unwrap();
+        assert!(text.contains("`keyheat quiz --seed 5 --count 3 --topic ttl` asks them again"), "{text}");
         let e = output(&QuizArgs { format: Format::Json, ..args() }, "").unwrap_err();
         assert!(e.to_string().contains("--list"), "{e}");
         let e = output(&QuizArgs { topic: Some("nope".into()), ..args() }, "").unwrap_err();

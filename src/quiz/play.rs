@@ -3,6 +3,7 @@
 //! at the end. Reads any `BufRead` and writes any `Write`, so a pipe, a file or a test can drive
 //! it; the end of the input stops the quiz like `q`.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use super::{Bank, LETTERS, Question, Score};
@@ -44,20 +45,53 @@ pub struct Outcome {
     pub finished: bool,
 }
 
-/// Asks `questions` in order and returns the score. `seed` is shown so the same quiz can be
-/// asked again.
+/// How the questions were chosen, so the quiz can be asked again exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asked<'a> {
+    pub seed: u64,
+    /// `--count` as given (the bank may hold fewer questions).
+    pub count: usize,
+    pub topic: Option<&'a str>,
+    /// `--bank`, when not the bundled bank.
+    pub bank: Option<&'a str>,
+}
+
+impl Asked<'_> {
+    /// The command that asks the same questions in the same order: the seed alone would not,
+    /// since `--count`, `--topic` and `--bank` choose among the questions too.
+    pub fn again(&self) -> String {
+        let mut command = format!("keyheat quiz --seed {} --count {}", self.seed, self.count);
+        if let Some(topic) = self.topic {
+            let _ = write!(command, " --topic {topic}");
+        }
+        if let Some(bank) = self.bank {
+            // A path with spaces is quoted so the command can be pasted back.
+            let _ = if bank.contains(char::is_whitespace) {
+                write!(command, " --bank '{bank}'")
+            } else {
+                write!(command, " --bank {bank}")
+            };
+        }
+        command
+    }
+}
+
+/// Asks `questions` in order and returns the score. How they were chosen is shown so the same
+/// quiz can be asked again.
 pub fn play(
     bank: &Bank,
     questions: &[&Question],
-    seed: u64,
+    asked: &Asked,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
     let n = questions.len();
     writeln!(
         out,
-        "keyheat quiz: {n} question{} (seed {seed}; `keyheat quiz --seed {seed}` asks them again).",
-        plural(n)
+        "keyheat quiz: {n} question{} (seed {}; `{}` asks them again).",
+        plural(n),
+        asked.seed,
+        asked.again()
     )?;
     writeln!(out, "Answer with a letter; q stops.")?;
     let mut score = Score::default();
@@ -196,7 +230,8 @@ mod tests {
 
     fn run(bank: &Bank, questions: &[&Question], input: &str) -> (Outcome, String) {
         let mut out = Vec::new();
-        let outcome = play(bank, questions, 42, &mut input.as_bytes(), &mut out).unwrap();
+        let asked = Asked { seed: 42, count: questions.len(), topic: None, bank: None };
+        let outcome = play(bank, questions, &asked, &mut input.as_bytes(), &mut out).unwrap();
         (outcome, String::from_utf8(out).unwrap())
     }
 

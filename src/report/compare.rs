@@ -3,6 +3,7 @@
 //! pattern's service and modelled latency, and which variant passes which goal. Text, JSON (the
 //! [`Comparison`] with the full reports) and Markdown.
 
+mod figures;
 mod md;
 mod text;
 
@@ -12,7 +13,7 @@ use serde::Serialize;
 
 use super::RunFormat;
 use super::json;
-use super::run::{is_cassandra, per_call, served_by};
+use super::run::{per_call, per_write, served_by};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
@@ -119,6 +120,9 @@ pub struct PatternRun {
     pub units_per_call: Option<f64>,
     /// `RCU`, `WCU`, `rows`, or empty.
     pub unit: &'static str,
+    /// For a write: write units per write that landed (calls that gave up wrote nothing), where
+    /// the run tells landed writes apart; what text and Markdown show when present.
+    pub units_per_write: Option<f64>,
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
     pub meets_target: Option<bool>,
@@ -143,39 +147,6 @@ pub struct GoalCell {
     pub detail: String,
 }
 
-type Extract = fn(&RunReport) -> f64;
-
-/// The key figures, in the order printed.
-const FIGURES: &[(&str, &str, GoalUnit, Extract)] = &[
-    ("goals_passed", "goals passed", GoalUnit::Count, |r| r.goals.iter().filter(|g| g.passed).count() as f64),
-    ("monthly_cost_usd", "cost per month", GoalUnit::Usd, |r| r.totals.monthly_cost_usd),
-    ("cost_usd", "cost of the run", GoalUnit::Usd, |r| r.totals.cost_usd),
-    ("calls", "calls", GoalUnit::Count, |r| r.totals.ops as f64),
-    ("requests", "requests", GoalUnit::Count, |r| r.totals.requests as f64),
-    ("rcu", "read units (RCU)", GoalUnit::Count, |r| r.totals.rcu),
-    ("wcu", "write units (WCU)", GoalUnit::Count, |r| r.totals.wcu),
-    ("throttled_ratio", "throttled share", GoalUnit::Ratio, |r| {
-        if r.totals.requests == 0 { 0.0 } else { r.totals.throttled_ops as f64 / r.totals.requests as f64 }
-    }),
-    ("failed_ops", "failed requests", GoalUnit::Count, |r| r.totals.failed_ops as f64),
-    ("write_amplification", "write amplification", GoalUnit::Factor, |r| r.totals.write_amplification),
-    ("table_bytes", "table size", GoalUnit::Bytes, |r| r.totals.table_bytes as f64),
-    ("index_bytes", "index size", GoalUnit::Bytes, |r| r.totals.index_bytes as f64),
-    ("max_partition_bytes", "largest partition", GoalUnit::Bytes, |r| r.partitions.max_bytes as f64),
-    ("max_partition_items", "most items in one", GoalUnit::Items, |r| r.partitions.max_items as f64),
-    ("logical_partitions", "logical partitions", GoalUnit::Count, |r| r.partitions.logical as f64),
-    ("physical_partitions", "physical partitions", GoalUnit::Count, |r| r.partitions.physical as f64),
-    ("peak_rcu_per_s", "hottest key RCU/s", GoalUnit::Count, |r| r.partitions.peak_rcu_per_s),
-    ("peak_wcu_per_s", "hottest key WCU/s", GoalUnit::Count, |r| r.partitions.peak_wcu_per_s),
-    ("physical_peak_rcu_per_s", "busiest physical RCU/s", GoalUnit::Count, |r| {
-        r.partitions.physical_peak_rcu_per_s
-    }),
-    ("physical_peak_wcu_per_s", "busiest physical WCU/s", GoalUnit::Count, |r| {
-        r.partitions.physical_peak_wcu_per_s
-    }),
-    ("retries", "retries", GoalUnit::Count, |r| r.totals.retries as f64),
-];
-
 impl<'a> Comparison<'a> {
     /// Lines the reports up. The first is the baseline; all must share scenario, seed and length.
     pub fn new(reports: &'a [RunReport]) -> Result<Comparison<'a>, CompareError> {
@@ -197,31 +168,7 @@ impl<'a> Comparison<'a> {
                 return Err(CompareError::Duration { baseline, variant, expected, found });
             }
         }
-        // Cassandra has no capacity units and no price: those rows would be zeros.
-        let cassandra = is_cassandra(&base.engine);
-        let unpriced = [
-            "rcu",
-            "wcu",
-            "cost_usd",
-            "monthly_cost_usd",
-            "physical_peak_rcu_per_s",
-            "physical_peak_wcu_per_s",
-            "retries",
-        ];
-        let figures = FIGURES
-            .iter()
-            .filter(|(key, ..)| !(cassandra && unpriced.contains(key)))
-            .map(|&(key, label, unit, extract)| {
-                let label = match (cassandra, key) {
-                    (true, "peak_rcu_per_s") => "hottest key reads/s",
-                    (true, "peak_wcu_per_s") => "hottest key writes/s",
-                    _ => label,
-                };
-                let values: Vec<f64> = reports.iter().map(extract).collect();
-                let deltas = values.iter().map(|v| Delta::new(values[0], *v)).collect();
-                FigureRow { key, label, unit, values, deltas }
-            })
-            .collect();
+        let figures = figures::rows(reports);
         Ok(Comparison {
             scenario: &base.scenario,
             engine: &base.engine,
@@ -266,6 +213,7 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         calls: p.calls,
                         units_per_call,
                         unit,
+                        units_per_write: per_write(&p, &r.engine),
                         latency_ms_p50: p.latency_ms_p50,
                         latency_ms_p99: p.latency_ms_p99,
                         meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
@@ -326,6 +274,23 @@ pub enum WriteError {
     Compare(#[from] CompareError),
     #[error(transparent)]
     Io(#[from] io::Error),
+}
+
+/// "2 RCU/call", "1 WCU/write" (per landed write), "120 rows/call", "—".
+pub(super) fn cost_cell(run: &PatternRun) -> String {
+    match (run.units_per_write, run.units_per_call) {
+        (Some(x), _) => format!("{} WCU/write", numbers::factor(x)),
+        (None, Some(x)) => format!("{} {}/call", numbers::factor(x), run.unit),
+        (None, None) => "—".to_owned(),
+    }
+}
+
+/// Under the key figures when the indexes' are there: what an index key's write figure counts.
+pub(super) fn index_note(c: &Comparison) -> Option<&'static str> {
+    c.figures.iter().any(|f| f.key == "index_peak_wcu_per_s").then_some(
+        "An index key's WCU/s counts its index writes as the table's writes landed; a GSI partition \
+         applies at most 1,000 a second and queues the rest (GSI physical WCU/s is what it applied).",
+    )
 }
 
 pub(super) fn mark(passed: bool) -> &'static str {
@@ -424,5 +389,12 @@ mod tests {
             (Some(false), Some(true))
         );
         assert!(json["figures"].as_array().unwrap().iter().all(|f| f["deltas"][0]["absolute"] == 0.0));
+        // A write's cost per call keeps its meaning; per landed write is a field of its own.
+        let place = &json["patterns"][2]["runs"][0];
+        assert_eq!(
+            (place["units_per_call"].as_f64(), place["units_per_write"].as_f64()),
+            (Some(1.0), Some(1.0))
+        );
+        assert!(json["patterns"][0]["runs"][0]["units_per_write"].is_null());
     }
 }

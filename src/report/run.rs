@@ -4,8 +4,10 @@
 //! always labelled modelled), goals, notes.
 
 mod md;
+mod partitions;
 mod text;
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::RunFormat;
@@ -15,6 +17,9 @@ use crate::engine::goals::{self, GoalUnit};
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PatternReport, RunReport};
 use crate::engine::value::MAX_ITEM_BYTES;
+
+pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
+pub use partitions::{hottest, place};
 
 /// Partitions listed by text and Markdown (JSON keeps every one the simulator listed).
 pub const TOP_PARTITIONS: usize = 10;
@@ -79,9 +84,51 @@ pub fn per_call(p: &PatternReport, engine: &str) -> Option<(f64, &'static str)> 
     Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
 }
 
-/// "2 RCU", "1.5 WCU", "120 rows", "—".
+/// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
+/// cost nothing, so dividing by calls would understate what a write costs. `None` for a read,
+/// for Cassandra, and where the run cannot tell landed writes apart (`landed_writes`).
+pub fn per_write(p: &PatternReport, engine: &str) -> Option<f64> {
+    if is_cassandra(engine) || p.kind != "write" {
+        return None;
+    }
+    p.landed_writes.filter(|&n| n > 0).map(|n| p.wcu / n as f64)
+}
+
+/// What the reports show as a pattern's cost: per landed write for a write (when known), else
+/// per call; with its unit and what it is per (`call` or `write`).
+pub fn cost(p: &PatternReport, engine: &str) -> Option<(f64, &'static str, &'static str)> {
+    match per_write(p, engine) {
+        Some(x) => Some((x, "WCU", "write")),
+        None => per_call(p, engine).map(|(x, unit)| (x, unit, "call")),
+    }
+}
+
+/// "2 RCU", "1.5 WCU", "120 rows", "—": per call for a read, per landed write for a write.
 pub(super) fn units_per_call(p: &PatternReport, engine: &str) -> String {
-    per_call(p, engine).map_or_else(|| "—".to_owned(), |(x, unit)| format!("{} {unit}", numbers::factor(x)))
+    cost(p, engine).map_or_else(|| "—".to_owned(), |(x, unit, _)| format!("{} {unit}", numbers::factor(x)))
+}
+
+/// The note under the access patterns: what "per call" is for writes, when any write is listed.
+pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
+    let writes: Vec<&PatternReport> =
+        r.patterns.iter().filter(|p| p.kind == "write" && per_call(p, &r.engine).is_some()).collect();
+    if writes.is_empty() {
+        return None;
+    }
+    let mut legend = "per call: for a write, write units per write that landed (a call that gave up \
+                      wrote nothing)"
+        .to_owned();
+    let unknown: Vec<&str> =
+        writes.iter().filter(|p| p.landed_writes.is_none()).map(|p| p.name.as_str()).collect();
+    if !unknown.is_empty() {
+        let _ = write!(
+            legend,
+            "; {} per call, calls that gave up included (their copies or aggregates failed too, so \
+             landed writes are not told apart)",
+            unknown.join(", ")
+        );
+    }
+    Some(legend)
 }
 
 pub fn ms(x: f64) -> String {
@@ -189,52 +236,6 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
-pub(super) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
-    let p = &r.partitions;
-    let (read, write) = load_units(&r.engine);
-    let by_cause = if p.splits > 0 {
-        format!(": {} for size, {} for heat", p.splits_for_size, p.splits_for_heat)
-    } else {
-        String::new()
-    };
-    let refused = if p.heat_splits_refused > 0 {
-        format!(
-            "; {} refused: one key carried the load",
-            plural(p.heat_splits_refused, "heat split", "heat splits")
-        )
-    } else {
-        String::new()
-    };
-    let splits = format!("{}{by_cause}{refused}", plural(p.splits, "split", "splits"));
-    let mut rows = vec![
-        ("logical partitions", numbers::count(p.logical as f64)),
-        ("physical partitions", format!("{} ({splits})", numbers::count(p.physical as f64))),
-        (
-            "largest",
-            format!("{}, {}", numbers::bytes(p.max_bytes as f64), plural(p.max_items, "item", "items")),
-        ),
-        (
-            "hottest key",
-            format!(
-                "{} {read}/s, {} {write}/s at its peak",
-                numbers::rate(p.peak_rcu_per_s),
-                numbers::rate(p.peak_wcu_per_s)
-            ),
-        ),
-    ];
-    if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
-        rows.push((
-            "busiest physical",
-            format!(
-                "{} RCU/s, {} WCU/s at peak (limits 3,000 / 1,000)",
-                numbers::rate(p.physical_peak_rcu_per_s),
-                numbers::rate(p.physical_peak_wcu_per_s)
-            ),
-        ));
-    }
-    rows
-}
-
 /// What a reader should notice about a pattern, beyond the table.
 pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
     let mut out = Vec::new();
@@ -261,7 +262,7 @@ pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
         out.push(format!(
             "{}: {} throttled, {} failed",
             p.name,
-            plural(p.throttled, "call", "calls"),
+            plural(p.throttled, "request", "requests"),
             numbers::count(p.failed as f64)
         ));
     }
@@ -282,6 +283,15 @@ mod tests {
         assert_eq!(value["goals"][0]["unit"], "count");
         assert_eq!(value["totals"]["monthly_cost_usd"], 8.86);
         assert_eq!(value["partitions"]["top"].as_array().map(Vec::len), Some(2));
+        // Added fields: index partitions name their index; a table partition's throttle count
+        // says it counts attempts (the old field keeps its value); writes that landed.
+        let table = &value["partitions"]["top"][0];
+        assert_eq!((table["index"].is_null(), &table["throttled_attempts"]), (true, &table["throttled_ops"]));
+        let index = &value["partitions"]["index_top"][0];
+        assert_eq!((index["index"].as_str(), index["key"].as_str()), (Some("byStatus"), Some("PENDING")));
+        assert!(index["throttled_attempts"].is_null(), "{index}");
+        assert_eq!(value["patterns"][2]["landed_writes"], 18_000);
+        assert!(value["patterns"][0]["landed_writes"].is_null(), "a read has no landed writes");
         assert_eq!(render(&r), json, "the same report prints the same bytes");
     }
 

@@ -2,7 +2,9 @@
 //! "Integer is out of bounds"); these messages say what the file should hold at that spot, and
 //! move the position to where the fix goes when the mistake is earlier than where ron noticed
 //! it: a string left open on an earlier line, the struct a field is missing from, the text after
-//! the scenario.
+//! the scenario. A file cut short (a download or a copy that stopped) makes ron complain about
+//! whatever token it stopped in ("Expected colon", "Expected opening `(`"); that is said as what
+//! it is: the file ends early, where, and which bracket is left open.
 
 use std::fmt::Write as _;
 
@@ -20,6 +22,11 @@ pub fn explain(source: &str, code: &ron::Error, at: Position) -> (Position, Stri
                 string.line, at.line
             ),
         );
+    }
+    if !matches!(code, ron::Error::Eof)
+        && let Some(explained) = cut_short(source, &tokens, at)
+    {
+        return explained;
     }
     match code {
         ron::Error::Eof => match unclosed(&tokens, Position { line: usize::MAX, col: usize::MAX }) {
@@ -44,6 +51,76 @@ pub fn explain(source: &str, code: &ron::Error, at: Position) -> (Position, Stri
         // ron may stop before the spaces that precede the offending value.
         other => at_value(source, &tokens, other, skip_space(source, at)),
     }
+}
+
+/// The position just after the last character of `source`.
+fn end_of(source: &str) -> Position {
+    let line = source.matches('\n').count() + 1;
+    let col = source.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+    Position { line, col }
+}
+
+/// The file stops inside the scenario (brackets are still open at its end) and ron's complaint
+/// is about its last token or about what follows it (white space, an unfinished comment): the
+/// cause is the missing rest, not the token. Points at the end of the file.
+fn cut_short(
+    source: &str,
+    tokens: &[(Position, Position, Mark)],
+    at: Position,
+) -> Option<(Position, String)> {
+    let end = end_of(source);
+    let Some(&(last, last_end, last_mark)) = tokens.last() else {
+        return Some((
+            end,
+            "the file ends before the scenario starts (it holds only comments or white space): expected \
+             `(name: \"…\", title: \"…\", entities: […], …)` (see scenarios/README.md)"
+                .to_owned(),
+        ));
+    };
+    if skip_space(source, at) < last {
+        return None;
+    }
+    let open: Vec<(Position, char)> = open_at_end(tokens);
+    let &(outer, c) = open.last()?;
+    let text: String = source
+        [offset_of(source, last).min(source.len())..offset_of(source, last_end).min(source.len())]
+        .chars()
+        .take(24)
+        .collect();
+    let unterminated = last_mark == Mark::Str && last_end == end && !text.ends_with(['"', '#']);
+    let what = if unterminated {
+        format!("inside the string that starts at {}:{}", last.line, last.col)
+    } else {
+        format!("after `{text}`")
+    };
+    let more = match open.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 bracket around it)".to_owned(),
+        n => format!(" (and {n} brackets around it)"),
+    };
+    Some((
+        end,
+        format!(
+            "the file ends early, here {what}: the `{c}` at {}:{} is never closed{more} — is the file \
+             complete?",
+            outer.line, outer.col
+        ),
+    ))
+}
+
+/// The brackets still open at the end of the file, outermost first.
+fn open_at_end(tokens: &[(Position, Position, Mark)]) -> Vec<(Position, char)> {
+    let mut stack: Vec<(Position, char)> = Vec::new();
+    for (start, _, mark) in tokens {
+        match mark {
+            Mark::Open(c) => stack.push((*start, *c)),
+            Mark::Close(_) => {
+                stack.pop();
+            }
+            Mark::Str | Mark::Other => {}
+        }
+    }
+    stack
 }
 
 /// An error about the value at `at`: what the field takes, and what was found instead.
@@ -278,5 +355,60 @@ mod tests {
         assert_eq!(field_before(source, Position { line: 3, col: 15 }).as_deref(), Some("Payload"));
         assert_eq!(literal_at(source, Position { line: 3, col: 6 }), "Payload");
         assert_eq!(offset_of(source, Position { line: 9, col: 9 }), source.len());
+    }
+
+    /// ron's own message for `source`, and ours.
+    fn messages(source: &str) -> (String, Position, String) {
+        let e = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str::<crate::scenario::file::Scenario>(source)
+            .expect_err("the text is broken");
+        let at = Position { line: e.span.start.line, col: e.span.start.col };
+        let (position, message) = explain(source, &e.code, at);
+        (e.code.to_string(), position, message)
+    }
+
+    #[test]
+    fn a_file_cut_short_says_so_and_where() {
+        let head =
+            "// a scenario cut short\n(\n  name: \"x\",\n  variants: [\n    (\n      name: \"v\",\n      ";
+        // (what the file ends with, what ron says, what we say after "the file ends early, here ",
+        // where the file ends)
+        let cases = [
+            ("capacity: Provisioned", "Expected opening `(`", "after `Provisioned`", (7, 28)),
+            ("capacity", "Expected colon", "after `capacity`", (7, 15)),
+            ("descr", "Unexpected field", "after `descr`", (7, 12)),
+            ("description: \"Shards the", "", "inside the string that starts at 7:20", (7, 31)),
+            ("description:\n      // a comment cut", "", "after `:`", (8, 23)),
+        ];
+        for (tail, ron_says, we_say, (line, col)) in cases {
+            let source = format!("{head}{tail}");
+            let (code, position, message) = messages(&source);
+            assert!(code.contains(ron_says), "{tail:?}: ron says {code:?}");
+            assert!(
+                message.starts_with(&format!("the file ends early, here {we_say}: ")),
+                "{tail:?}: {message}"
+            );
+            assert!(
+                message.ends_with(
+                    "the `(` at 5:5 is never closed (and 2 brackets around it) — is the file complete?"
+                ),
+                "{tail:?}: {message}"
+            );
+            assert_eq!(position, Position { line, col }, "{tail:?}: points at the end of the file");
+            assert_eq!(position, end_of(&source));
+        }
+        // Only comments: no scenario at all.
+        let (_, position, message) = messages("// nothing yet");
+        assert!(message.starts_with("the file ends before the scenario starts"), "{message}");
+        assert_eq!(position, Position { line: 1, col: 15 });
+    }
+
+    #[test]
+    fn a_mistake_before_the_end_is_not_called_a_cut() {
+        // Brackets are open at the end, but ron's complaint is about an earlier token.
+        let (_, _, message) = messages("(\n  name: 5,\n  title: \"x\",\n  variants: [");
+        assert!(!message.contains("ends early"), "{message}");
+        assert!(message.contains("`name` takes a string"), "{message}");
     }
 }

@@ -85,6 +85,9 @@ pub struct Partitions {
     pub peak_wcu_per_s: f64,
     /// Hottest / largest logical partitions of the table.
     pub top: Vec<PartitionReport>,
+    /// Hottest / largest logical partitions of the indexes (GSIs and LSIs), chosen as `top` is;
+    /// each names its index. With `top`, it holds the run's hottest key by reads and by writes.
+    pub index_top: Vec<PartitionReport>,
     /// The busiest physical partition's peak consumption per second (DynamoDB; 0 for Cassandra).
     pub physical_peak_rcu_per_s: f64,
     pub physical_peak_wcu_per_s: f64,
@@ -110,14 +113,26 @@ pub struct NodeReport {
     pub peak_bytes_per_s: f64,
 }
 
+/// One logical partition: of the table (`index` is `None`) or of an index.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PartitionReport {
     pub key: String,
+    /// The index the partition belongs to; `None` for the table.
+    pub index: Option<String>,
     pub bytes: u64,
     pub items: u64,
     pub peak_rcu_per_s: f64,
+    /// For a GSI partition: the index write units of the table writes that landed, per second as
+    /// they landed. The GSI applies them through its own partitions (at most 1,000 WCU/s each)
+    /// and queues the rest, so this can exceed what it applied (`IndexReport::peak_wcu_per_s`).
     pub peak_wcu_per_s: f64,
+    /// Kept for readers of earlier reports: the same count as `throttled_attempts` (0 for an
+    /// index partition). Not a count of requests, unlike `Totals::throttled_ops`.
     pub throttled_ops: u64,
+    /// Write attempts this table partition refused, each retry counted again (so one request
+    /// refused four times counts 4; `Totals::throttled_ops` counts it once). `None` for an index
+    /// partition: its refusals are counted per index, in `IndexReport::throttled_ops`.
+    pub throttled_attempts: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -172,6 +187,11 @@ pub struct PatternReport {
     pub latency_target_ms: Option<f64>,
     /// Requests sent (every page counts), retries not included.
     pub requests: u64,
+    /// A write pattern's own item writes that landed (a call that gave up, was still waiting for
+    /// a retry when the run ended, or named no item wrote nothing), where the run's counts tell
+    /// them apart exactly: `None` for a read, and for a write whose side writes (copies,
+    /// aggregates) failed too.
+    pub landed_writes: Option<u64>,
     pub retries: u64,
     /// Query or Scan pages per call.
     pub avg_pages: f64,

@@ -1,6 +1,8 @@
 //! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
 //! goals and costs are filled later by their own modules.
 
+use std::cmp::Reverse;
+
 use crate::engine::model::{Action, Engine};
 use crate::engine::time::SimDuration;
 
@@ -8,7 +10,7 @@ use super::items::key_label;
 use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
 use super::report::{IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals};
-use super::state::Load;
+use super::state::{Load, PatternStats};
 use super::table::IndexKind;
 use super::{REPLICATION, RING_NODES, Simulation, latency};
 
@@ -23,6 +25,22 @@ struct Candidate {
     bytes: u64,
     peak: [f64; 2],
     throttled: u64,
+}
+
+/// Largest first, then the busiest for writes; the key settles ties.
+fn sort_partitions(rows: &mut [PartitionReport]) {
+    rows.sort_by(|a, b| {
+        b.bytes.cmp(&a.bytes).then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s)).then(a.key.cmp(&b.key))
+    });
+}
+
+/// A write pattern's own item writes that landed: its first requests (`fanout` counts one per
+/// call that named an item) less those that failed and those still waiting for a retry when
+/// the run ended (`pending`). `failed` counts side writes (copies, aggregates) too, so the
+/// figure is exact only when none was sent or nothing failed.
+fn landed_writes(read: bool, s: &PatternStats, pending: u64) -> Option<u64> {
+    let side = s.requests.saturating_sub(s.fanout);
+    (!read && (s.failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(s.failed).saturating_sub(pending))
 }
 
 /// The largest and the hottest: the five first by each of bytes, write peak, read peak and
@@ -114,6 +132,7 @@ impl Simulation {
             peak_rcu_per_s: 0.0,
             peak_wcu_per_s: 0.0,
             top: Vec::new(),
+            index_top: self.index_top(),
             physical_peak_rcu_per_s: 0.0,
             physical_peak_wcu_per_s: 0.0,
             splits: 0,
@@ -148,7 +167,7 @@ impl Simulation {
             for q in top_partitions(&mut rows) {
                 let key = key_label(ledger.partition(q).key_type, ledger.key_of(q));
                 let key = if multi_table { format!("{}/{key}", self.world.tables[t].name) } else { key };
-                p.top.push(self.partition_report(g, ledger, q, key));
+                p.top.push(self.partition_report(g, ledger, q, key, None));
             }
             if let Some(meter) = &self.groups[g].meter {
                 p.physical += meter.parts.len() as u64;
@@ -165,10 +184,37 @@ impl Simulation {
             p.physical = RING_NODES as u64;
         }
         p.splits = p.splits_for_size + p.splits_for_heat;
-        p.top.sort_by(|a, b| {
-            b.bytes.cmp(&a.bytes).then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s)).then(a.key.cmp(&b.key))
-        });
+        sort_partitions(&mut p.top);
         p
+    }
+
+    /// The largest and hottest logical partitions of every index, chosen as the table's are.
+    fn index_top(&self) -> Vec<PartitionReport> {
+        let secs = self.tick_secs;
+        let mut top = Vec::new();
+        for (g, &(_, index)) in self.world.groups.iter().enumerate() {
+            if index.is_none() {
+                continue;
+            }
+            let ledger = self.ledger(g);
+            let mut rows = Vec::new();
+            for (q, part) in ledger.partitions().iter().enumerate() {
+                let load = self.load_of(g, q);
+                let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
+                if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
+                    continue;
+                }
+                let partition = u32::try_from(q).unwrap_or(u32::MAX);
+                rows.push(Candidate { partition, bytes: part.bytes, peak, throttled: 0 });
+            }
+            let name = self.world.group_name(g);
+            for q in top_partitions(&mut rows) {
+                let key = key_label(ledger.partition(q).key_type, ledger.key_of(q));
+                top.push(self.partition_report(g, ledger, q, key, Some(name.clone())));
+            }
+        }
+        sort_partitions(&mut top);
+        top
     }
 
     fn partition_report(
@@ -177,17 +223,22 @@ impl Simulation {
         ledger: &Ledger,
         partition: u32,
         key: String,
+        index: Option<String>,
     ) -> PartitionReport {
         let secs = self.tick_secs;
         let part = ledger.partition(partition);
         let load = self.load_of(group, partition as usize);
+        // Only a table partition counts the write attempts it refused (an index counts its own).
+        let attempts = index.is_none().then_some(u64::from(load.throttled));
         PartitionReport {
             key,
+            index,
             bytes: part.bytes,
             items: part.items(),
             peak_rcu_per_s: load.peak_now(READ, secs),
             peak_wcu_per_s: load.peak_now(WRITE, secs),
-            throttled_ops: u64::from(load.throttled),
+            throttled_ops: attempts.unwrap_or(0),
+            throttled_attempts: attempts,
         }
     }
 
@@ -257,7 +308,16 @@ impl Simulation {
 
     fn pattern_reports(&self) -> Vec<PatternReport> {
         let mut out = Vec::with_capacity(self.stats.len());
-        for (p, s) in self.world.patterns.iter().zip(&self.stats) {
+        // Each pattern's own requests (request 0) still waiting for a retry: not landed yet.
+        let mut pending = vec![0u64; self.stats.len()];
+        for Reverse(retry) in &self.retries {
+            if retry.request == 0
+                && let Some(n) = pending.get_mut(usize::from(retry.pattern))
+            {
+                *n += 1;
+            }
+        }
+        for ((p, s), &pending) in self.world.patterns.iter().zip(&self.stats).zip(&pending) {
             let calls = s.calls as f64;
             // The registry's histogram, plus what waits for the next registry tick.
             let mut latency = s.registry.and_then(|id| self.metrics.latency(id)).cloned().unwrap_or_default();
@@ -283,6 +343,7 @@ impl Simulation {
                 latency_ms_p99: latency.p99().unwrap_or(0.0),
                 latency_target_ms: p.latency_target_ms,
                 requests: s.requests,
+                landed_writes: landed_writes(p.action.is_read(), s, pending),
                 retries: s.retries,
                 avg_pages: ratio(s.pages as f64, calls),
                 scans: s.scans,

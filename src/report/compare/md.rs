@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, goal_cell, mark, pass_line};
+use super::{Comparison, cost_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::markdown::{self, Align};
@@ -38,6 +38,10 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         .collect();
     let borrowed: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
     markdown::table(out, &borrowed, &rows)?;
+    if let Some(note) = index_note(c) {
+        writeln!(out, "{note}")?;
+        writeln!(out)?;
+    }
     if !c.goals.is_empty() {
         writeln!(out, "## Goals")?;
         writeln!(out)?;
@@ -62,7 +66,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         ("pattern", Align::Left),
         ("variant", Align::Left),
         ("served by", Align::Left),
-        ("units per call", Align::Right),
+        ("units", Align::Right),
         ("p50 (modelled)", Align::Right),
         ("p99 (modelled)", Align::Right),
         ("target", Align::Right),
@@ -85,8 +89,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 p.name.clone(),
                 (*variant).to_owned(),
                 run.served_by.clone(),
-                run.units_per_call
-                    .map_or_else(|| "—".to_owned(), |x| format!("{} {}", numbers::factor(x), run.unit)),
+                cost_cell(run),
                 ms(run.latency_ms_p50),
                 ms(run.latency_ms_p99),
                 target,
@@ -112,7 +115,8 @@ mod tests {
             "| figure | naive | recommended | Δ recommended |",
             "| cost per month | $100.00 | $25.00 | -$75.00 (-75%) |",
             "| never scans | 2 | ✘ 3 | ✔ 1 |",
-            "| pending-orders | recommended | Query on byStatus | 1 RCU | 40 ms | 9 ms | 100 ms ✔ | -171 ms (-95%) |",
+            "| pending-orders | recommended | Query on byStatus | 1 RCU/call | 40 ms | 9 ms | 100 ms ✔ | -171 ms (-95%) |",
+            "| place-order | naive | PutItem | 1 WCU/write | 5 ms | 8 ms | — | — |",
         ] {
             assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
         }

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, figure_cell, goal_cell, mark, pass_line};
+use super::{Comparison, cost_cell, figure_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::run::{engine_name, ms};
@@ -46,6 +46,9 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         let cells: Vec<String> = (0..c.variants.len()).map(|i| figure_cell(f, i)).collect();
         columns(out, f.label, &cells)?;
     }
+    if let Some(note) = index_note(c) {
+        paragraph(out, 0, note)?;
+    }
     if !c.goals.is_empty() {
         writeln!(out)?;
         columns(out, "Goals", &names)?;
@@ -68,23 +71,21 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 continue;
             };
             let meets = run.meets_target.map_or(" ", mark);
-            let per_call = run
-                .units_per_call
-                .map_or_else(|| "—".to_owned(), |x| format!("{} {}/call", numbers::factor(x), run.unit));
+            let per_call = cost_cell(run);
             let p99 = format!("p99 {}", ms(run.latency_ms_p99));
             let delta = if *variant == c.baseline {
                 String::new()
             } else {
                 run.p99_delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds))
             };
-            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (14 + 1) - (13 + 1);
+            let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (15 + 1) - (13 + 1);
             row(
                 out,
                 &[
                     (meets, 1),
                     (variant, name_width),
                     (&run.served_by, 18),
-                    (&per_call, 14),
+                    (&per_call, 15),
                     (&p99, 13),
                     (&delta, rest),
                 ],
@@ -121,12 +122,32 @@ mod tests {
             "never scans            ✘ 3                          ✔ 1",
             "Passes every goal: recommended.",
             "pending-orders (target 100 ms)",
-            "✘ naive       Scan ×12           2 RCU/call     p99 180 ms",
-            "✔ recommended Query on byStatus  1 RCU/call     p99 9 ms      -171 ms (-95%)",
+            "✘ naive       Scan ×12           2 RCU/call      p99 180 ms",
+            "✔ recommended Query on byStatus  1 RCU/call      p99 9 ms      -171 ms (-95%)",
+            "  naive       PutItem            1 WCU/write     p99 8 ms",
+            // With indexes, the table's partition figures say so and the indexes' are there too.
+            "largest (table)        120 MB                       0 B -120 MB (-100%)",
+            "largest (indexes)      4 MB                         4 MB same",
+            "hot index key WCU/s    10                           10 same",
+            "GSI physical WCU/s     12                           12 same",
+            "An index key's WCU/s counts its index writes as the table's writes landed; a GSI",
         ];
         for line in expected {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }
+    }
+
+    #[test]
+    fn without_indexes_the_partition_figures_keep_their_plain_labels() {
+        let mut reports = compared_reports();
+        for r in &mut reports {
+            r.indexes.clear();
+            r.partitions.index_top.clear();
+        }
+        let text = render(&reports);
+        assert!(text.lines().any(|l| l.starts_with("largest partition      120 MB")), "{text}");
+        assert!(!text.contains("(table)") && !text.contains("index key"), "{text}");
+        assert!(!text.contains("queues the rest"), "{text}");
     }
 
     fn render(reports: &[RunReport]) -> String {

@@ -4,11 +4,11 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, engine_name, goal_summary, is_cassandra, latency_mark, ms, partition_rows, remarks,
-    served_by, totals_rows, units_per_call,
+    THROTTLED_LEGEND, TOP_PARTITIONS, engine_name, goal_summary, index_legend, is_cassandra, latency_mark,
+    ms, partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::RunReport;
+use crate::engine::sim::report::{PartitionReport, RunReport};
 use crate::report::markdown::{self, Align};
 
 pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
@@ -35,33 +35,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     markdown::table(out, &figures, &pairs(partition_rows(r)))?;
     let cassandra = is_cassandra(&r.engine);
-    if !r.partitions.top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .top
-            .iter()
-            .take(TOP_PARTITIONS)
-            .map(|p| {
-                vec![
-                    format!("`{}`", p.key),
-                    numbers::bytes(p.bytes as f64),
-                    numbers::count(p.items as f64),
-                    numbers::rate(p.peak_rcu_per_s),
-                    numbers::rate(p.peak_wcu_per_s),
-                    numbers::count(p.throttled_ops as f64),
-                ]
-            })
-            .collect();
-        let columns = [
-            ("top partition", Align::Left),
-            ("size", Align::Right),
-            ("items", Align::Right),
-            (if cassandra { "peak reads/s" } else { "peak RCU/s" }, Align::Right),
-            (if cassandra { "peak writes/s" } else { "peak WCU/s" }, Align::Right),
-            ("throttled", Align::Right),
-        ];
-        markdown::table(out, &columns, &rows)?;
-    }
+    markdown_top_partitions(out, r, cassandra)?;
     if !r.partitions.nodes.is_empty() {
         let rows: Vec<Vec<String>> = r
             .partitions
@@ -95,6 +69,70 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         for note in &r.notes {
             writeln!(out, "- {}", note.replace('\n', " "))?;
         }
+    }
+    Ok(())
+}
+
+/// The table's largest and hottest partitions, then the indexes'.
+fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool) -> io::Result<()> {
+    let peaks = |p: &PartitionReport| {
+        vec![
+            format!("`{}`", p.key),
+            numbers::bytes(p.bytes as f64),
+            numbers::count(p.items as f64),
+            numbers::rate(p.peak_rcu_per_s),
+            numbers::rate(p.peak_wcu_per_s),
+        ]
+    };
+    let (read, write) =
+        if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
+    if !r.partitions.top.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .partitions
+            .top
+            .iter()
+            .take(TOP_PARTITIONS)
+            .map(|p| {
+                let mut row = peaks(p);
+                row.push(numbers::count(p.throttled_attempts.unwrap_or(p.throttled_ops) as f64));
+                row
+            })
+            .collect();
+        let columns = [
+            ("top partition", Align::Left),
+            ("size", Align::Right),
+            ("items", Align::Right),
+            (read, Align::Right),
+            (write, Align::Right),
+            ("throttled attempts", Align::Right),
+        ];
+        markdown::table(out, &columns, &rows)?;
+        writeln!(out, "{}", markdown::escape(THROTTLED_LEGEND))?;
+        writeln!(out)?;
+    }
+    if !r.partitions.index_top.is_empty() {
+        let rows: Vec<Vec<String>> = r
+            .partitions
+            .index_top
+            .iter()
+            .take(TOP_PARTITIONS)
+            .map(|p| {
+                let mut row = peaks(p);
+                row.push(p.index.clone().unwrap_or_default());
+                row
+            })
+            .collect();
+        let columns = [
+            ("top index partition", Align::Left),
+            ("size", Align::Right),
+            ("items", Align::Right),
+            (read, Align::Right),
+            (write, Align::Right),
+            ("index", Align::Left),
+        ];
+        markdown::table(out, &columns, &rows)?;
+        writeln!(out, "{}", markdown::escape(&index_legend(r)))?;
+        writeln!(out)?;
     }
     Ok(())
 }
@@ -184,6 +222,10 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ("target", Align::Right),
     ];
     markdown::table(out, &columns, &rows)?;
+    if let Some(legend) = per_call_legend(r) {
+        writeln!(out, "{}", markdown::escape(&legend))?;
+        writeln!(out)?;
+    }
     let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
     if !remarks.is_empty() {
         for remark in remarks {
@@ -234,6 +276,12 @@ mod tests {
             "`keyheat run` · DynamoDB · seed 7 · 60 min simulated (tick 1 s) · **1 of 2 goals passed ✘**",
             "| cost per month | $8.86 (projected from the run) |",
             "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
+            "| top partition | size | items | peak RCU/s | peak WCU/s | throttled attempts |",
+            "throttled attempts: writes the partition refused, every retry counted again (the totals count each throttled request once)",
+            "| top index partition | size | items | peak RCU/s | peak WCU/s | index |",
+            "| `PENDING` | 4 MB | 2,500 | 30 | 10 | byStatus |",
+            "An index's throttles are counted per index, under Indexes. A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI applies at most 1,000 a second per partition and queues the rest.",
+            "| hottest key, writes | 300 WCU/s at its peak: CUSTOMER#c0001 in the table |",
             "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
             "Latency is modelled, not measured (see the notes).",
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",

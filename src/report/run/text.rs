@@ -4,11 +4,11 @@
 use std::io::{self, Write};
 
 use super::{
-    TOP_PARTITIONS, goal_summary, is_cassandra, latency_mark, ms, partition_rows, plural, remarks, served_by,
-    totals_rows, units_per_call,
+    THROTTLED_LEGEND, TOP_PARTITIONS, goal_summary, index_legend, is_cassandra, latency_mark, ms,
+    partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::RunReport;
+use crate::engine::sim::report::{PartitionReport, RunReport};
 use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
@@ -53,50 +53,58 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     Ok(())
 }
 
+/// The table's largest and hottest partitions, then the indexes' (each list largest first, so
+/// big index partitions do not push the table's out of sight).
 fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    if r.partitions.top.is_empty() {
-        return Ok(());
-    }
     let cassandra = is_cassandra(&r.engine);
-    let w = [1, 24, 8, 10, 9, 9, 9];
+    let w = [1, 24, 8, 10, 9, 9, 13];
     let line = |out: &mut _, c: [&str; 7]| {
-        row(
-            out,
-            &[
-                (c[0], w[0]),
-                (c[1], w[1]),
-                (c[2], w[2]),
-                (c[3], w[3]),
-                (c[4], w[4]),
-                (c[5], w[5]),
-                (c[6], w[6]),
-            ],
-        )
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
     };
-    writeln!(out)?;
-    let header = [
-        "",
-        "top partitions",
-        &format!("{:>8}", "size"),
-        &format!("{:>10}", "items"),
-        &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
-        &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
-        &format!("{:>9}", "throttled"),
-    ];
-    line(out, header)?;
-    for p in r.partitions.top.iter().take(TOP_PARTITIONS) {
-        line(
-            out,
-            [
-                "",
-                &p.key,
-                &format!("{:>8}", numbers::bytes(p.bytes as f64)),
-                &format!("{:>10}", numbers::count(p.items as f64)),
-                &format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
-                &format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
-                &format!("{:>9}", numbers::count(p.throttled_ops as f64)),
-            ],
-        )?;
+    let header = |title, last: &str| {
+        [
+            "",
+            title,
+            &format!("{:>8}", "size"),
+            &format!("{:>10}", "items"),
+            &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
+            &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
+            last,
+        ]
+        .map(str::to_owned)
+    };
+    let cells = |p: &PartitionReport, last: String| {
+        [
+            String::new(),
+            p.key.clone(),
+            format!("{:>8}", numbers::bytes(p.bytes as f64)),
+            format!("{:>10}", numbers::count(p.items as f64)),
+            format!("{:>9}", numbers::rate(p.peak_rcu_per_s)),
+            format!("{:>9}", numbers::rate(p.peak_wcu_per_s)),
+            last,
+        ]
+    };
+    let print = |out: &mut _, c: [String; 7]| line(out, c.each_ref().map(String::as_str));
+    let table = &r.partitions.top;
+    if !table.is_empty() {
+        writeln!(out)?;
+        line(out, ["", "", "", "", "", "", &format!("{:>9}", "throttled")])?;
+        print(out, header("top partitions", &format!("{:>9}", "attempts")))?;
+        for p in table.iter().take(TOP_PARTITIONS) {
+            let attempts = p.throttled_attempts.unwrap_or(p.throttled_ops);
+            print(out, cells(p, format!("{:>9}", numbers::count(attempts as f64))))?;
+        }
+        paragraph(out, 2, THROTTLED_LEGEND)?;
+    }
+    let indexes = &r.partitions.index_top;
+    if !indexes.is_empty() {
+        writeln!(out)?;
+        print(out, header("top index partitions", "index"))?;
+        for p in indexes.iter().take(TOP_PARTITIONS) {
+            print(out, cells(p, p.index.clone().unwrap_or_default()))?;
+        }
+        paragraph(out, 2, &index_legend(r))?;
     }
     Ok(())
 }
@@ -232,6 +240,9 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             ],
         )?;
     }
+    if let Some(legend) = per_call_legend(r) {
+        paragraph(out, 2, &legend)?;
+    }
     let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
     for remark in remarks {
         item(out, 2, "⚠", &remark)?;
@@ -294,12 +305,21 @@ mod tests {
             "  throttled              40 requests (0.1% of requests), 44 retries; 2 gave up",
             "  cost of the run        $0.01",
             "  cost per month         $8.86 (projected from the run)",
-            "  physical partitions    4 (1 split: 0 for size, 1 for heat; 2 heat splits",
-            "                         refused: one key carried the load)",
-            "  hottest key            900 RCU/s, 300 WCU/s at its peak",
-            "  busiest physical       2,400 RCU/s, 900 WCU/s at peak (limits 3,000 / 1,000)",
+            "  logical partitions     5,000 in the table, 2 in byStatus",
+            "  physical partitions    4 in the table (1 split: 0 for size, 1 for heat; 2",
+            "                         heat splits refused: one key carried the load)",
+            "  largest                120 MB, 150,000 items: CUSTOMER#c0001 in the table",
+            "  hottest key, reads     900 RCU/s at its peak: CUSTOMER#c0001 in the table",
+            "  hottest key, writes    300 WCU/s at its peak: CUSTOMER#c0001 in the table",
+            "  busiest physical       table 2,400 RCU/s, 900 WCU/s; byStatus 12 WCU/s at",
             "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s)",
+            "                                                                   throttled",
+            "  top partitions               size      items  RCU/s pk  WCU/s pk  attempts",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
+            "  throttled attempts: writes the partition refused, every retry counted again",
+            "  top index partitions         size      items  RCU/s pk  WCU/s pk index",
+            "  PENDING                      4 MB      2,500        30        10 byStatus",
+            "  per call: for a write, write units per write that landed (a call that gave up",
             "  ⚠ pending-orders reads 4,000 items per call to return 10",
             "  byStatus       GSI      9,000     0.5     5 MB     3,000    0.5 s         0",
             "Access patterns (latency is modelled, not measured)",
@@ -373,13 +393,59 @@ mod tests {
         let mut r = report();
         r.indexes.clear();
         r.partitions.top.clear();
+        r.partitions.index_top.clear();
         let text = render(&r);
         assert!(
             text.contains("\nIndexes: none\n") && text.contains("\nGoals: none in this scenario\n"),
             "{text}"
         );
         assert!(text.contains("seed 7 · 60 min simulated, tick 1 s · no goals"), "{text}");
-        assert!(!text.contains("top partitions"), "{text}");
+        assert!(!text.contains("top partitions") && !text.contains("top index partitions"), "{text}");
+    }
+
+    #[test]
+    fn an_index_partition_hotter_than_the_table_heads_the_partitions() {
+        let mut r = report();
+        let hot = &mut r.partitions.index_top[0];
+        (hot.key, hot.peak_wcu_per_s, hot.bytes) = ("season-12".to_owned(), 1_000.0, 200 * 1024 * 1024);
+        let text = render(&r);
+        for line in [
+            "  largest                200 MB, 2,500 items: season-12 in index byStatus",
+            "  hottest key, reads     900 RCU/s at its peak: CUSTOMER#c0001 in the table",
+            "  hottest key, writes    1,000 WCU/s at its peak: season-12 in index byStatus",
+            "                         (index writes as the table's writes landed; a GSI",
+            "                         partition applies at most 1,000 a second and queues",
+        ] {
+            assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        }
+        let first = text.lines().skip_while(|l| !l.starts_with("  top index partitions")).nth(1);
+        assert_eq!(
+            first,
+            Some("  season-12                  200 MB      2,500        30     1,000 byStatus")
+        );
+        // The table's partitions keep their own list, ahead of the indexes'.
+        let table = text.lines().skip_while(|l| !l.starts_with("  top partitions")).nth(1);
+        assert_eq!(
+            table,
+            Some("  CUSTOMER#c0001             120 MB    150,000       900       300         2")
+        );
+    }
+
+    #[test]
+    fn a_write_costs_what_a_landed_write_costs() {
+        // 18,000 calls; 1,800 gave up after retries and wrote nothing: 16,200 WCU in all.
+        let mut r = report();
+        let place = &mut r.patterns[2];
+        (place.failed, place.landed_writes, place.wcu) = (1_800, Some(16_200), 16_200.0);
+        let text = render(&r);
+        let line = "  place-order    PutItem            18,000     1 WCU      5 ms      8 ms —";
+        assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        assert_eq!(super::super::per_call(&r.patterns[2], "dynamodb"), Some((0.9, "WCU")));
+        // Side writes failed too: landed writes are unknown, so the cost is per call and says so.
+        r.patterns[2].landed_writes = None;
+        let text = render(&r);
+        assert!(text.contains("0.9 WCU"), "{text}");
+        assert!(text.contains("place-order per call, calls that gave up included"), "{text}");
     }
 
     fn render(r: &RunReport) -> String {

@@ -1,0 +1,151 @@
+//! The Partitions section of a run report: the table's partition counts and splits, and the
+//! largest and hottest keys looked for in the table and in every index, each saying where it is;
+//! the notes under the partition lists (what "throttled attempts" counts, what a GSI key's write
+//! figure is).
+
+use std::fmt::Write as _;
+
+use super::{is_cassandra, load_units, plural};
+use crate::engine::planner::numbers;
+use crate::engine::sim::report::{PartitionReport, RunReport};
+
+/// Where a listed partition is, for a reader: "the table" or "index by-score".
+pub fn place(p: &PartitionReport) -> String {
+    p.index.as_ref().map_or_else(|| "the table".to_owned(), |i| format!("index {i}"))
+}
+
+/// The listed partition with the highest peak by `measure`, table or index (the simulator lists
+/// each group's hottest); the table's on a tie. `None` when nothing was busy.
+pub fn hottest(r: &RunReport, measure: fn(&PartitionReport) -> f64) -> Option<&PartitionReport> {
+    let mut best: Option<&PartitionReport> = None;
+    for p in r.partitions.top.iter().chain(&r.partitions.index_top) {
+        if measure(p) > best.map_or(0.0, measure) {
+            best = Some(p);
+        }
+    }
+    best
+}
+
+/// The largest listed partition, table or index; the table's on a tie.
+fn largest(r: &RunReport) -> Option<&PartitionReport> {
+    r.partitions.top.iter().chain(&r.partitions.index_top).fold(None, |best, p| match best {
+        Some(b) if b.bytes >= p.bytes => Some(b),
+        _ => Some(p),
+    })
+}
+
+/// The Partitions section. Figures of the table alone say "table"; the largest and hottest keys
+/// are looked for in the indexes too and say where they are.
+pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
+    let p = &r.partitions;
+    let (read, write) = load_units(&r.engine);
+    let by_cause = if p.splits > 0 {
+        format!(": {} for size, {} for heat", p.splits_for_size, p.splits_for_heat)
+    } else {
+        String::new()
+    };
+    let refused = if p.heat_splits_refused > 0 {
+        format!(
+            "; {} refused: one key carried the load",
+            plural(p.heat_splits_refused, "heat split", "heat splits")
+        )
+    } else {
+        String::new()
+    };
+    let splits = format!("{}{by_cause}{refused}", plural(p.splits, "split", "splits"));
+    let mut logical = format!("{} in the table", numbers::count(p.logical as f64));
+    for i in &r.indexes {
+        let _ = write!(logical, ", {} in {}", numbers::count(i.partitions as f64), i.name);
+    }
+    let cassandra = is_cassandra(&r.engine);
+    // Cassandra lists every table's partitions (keys carry the table's name).
+    let at = |p: &PartitionReport| {
+        if cassandra && p.index.is_none() { String::new() } else { format!(" in {}", place(p)) }
+    };
+    if cassandra {
+        logical = numbers::count(p.logical as f64);
+    }
+    let largest = largest(r).map_or_else(
+        || {
+            format!(
+                "{}, {} (table)",
+                numbers::bytes(p.max_bytes as f64),
+                plural(p.max_items, "item", "items")
+            )
+        },
+        |l| {
+            format!(
+                "{}, {}: {}{}",
+                numbers::bytes(l.bytes as f64),
+                plural(l.items, "item", "items"),
+                l.key,
+                at(l)
+            )
+        },
+    );
+    let hot = |measure: fn(&PartitionReport) -> f64, unit: &str, writes: bool| {
+        hottest(r, measure).map_or_else(
+            || format!("0 {unit}/s"),
+            |h| {
+                let queued = if writes && in_gsi(r, h) { GSI_QUEUE } else { "" };
+                format!("{} {unit}/s at its peak: {}{}{queued}", numbers::rate(measure(h)), h.key, at(h))
+            },
+        )
+    };
+    let mut rows = vec![
+        ("logical partitions", logical),
+        (
+            "physical partitions",
+            if cassandra {
+                format!("{} ({splits})", numbers::count(p.physical as f64))
+            } else {
+                format!("{} in the table ({splits})", numbers::count(p.physical as f64))
+            },
+        ),
+        ("largest", largest),
+        ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read, false)),
+        ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write, true)),
+    ];
+    if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
+        let mut busiest = format!(
+            "table {} RCU/s, {} WCU/s",
+            numbers::rate(p.physical_peak_rcu_per_s),
+            numbers::rate(p.physical_peak_wcu_per_s)
+        );
+        // A GSI's partitions are metered on their own (its write peak; an LSI uses the table's).
+        for i in r.indexes.iter().filter(|i| i.kind == "GSI" && i.peak_wcu_per_s > 0.0) {
+            let _ = write!(busiest, "; {} {} WCU/s", i.name, numbers::rate(i.peak_wcu_per_s));
+        }
+        busiest.push_str(" at peak (limits 3,000 / 1,000 each)");
+        rows.push(("busiest physical", busiest));
+    }
+    rows
+}
+
+/// A GSI partition's write figure is the index writes of the table writes that landed, as they
+/// landed; the GSI applies them through its own partitions, each at most 1,000 WCU a second,
+/// and queues the rest (the busiest physical partition shows what was applied).
+const GSI_QUEUE: &str = " (index writes as the table's writes landed; a GSI partition applies at most 1,000 \
+                         a second and queues the rest)";
+
+/// Whether a listed partition belongs to a GSI (an LSI's writes are metered with its table's).
+fn in_gsi(r: &RunReport, p: &PartitionReport) -> bool {
+    p.index.as_ref().is_some_and(|name| r.indexes.iter().any(|i| &i.name == name && i.kind == "GSI"))
+}
+
+/// The note under the table's partitions: what the throttled column counts.
+pub(crate) const THROTTLED_LEGEND: &str = "throttled attempts: writes the partition refused, every retry \
+                                           counted again (the totals count each throttled request once)";
+
+/// The note under the indexes' partitions: where their throttles are, and what a GSI
+/// partition's write figure is.
+pub(crate) fn index_legend(r: &RunReport) -> String {
+    let mut legend = "An index's throttles are counted per index, under Indexes.".to_owned();
+    if r.partitions.index_top.iter().any(|p| in_gsi(r, p)) {
+        legend.push_str(
+            " A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI \
+             applies at most 1,000 a second per partition and queues the rest.",
+        );
+    }
+    legend
+}
