@@ -253,7 +253,16 @@ impl Parser {
             "get" => {
                 out.insert("Key".into(), Json::Object(self.get_key(&target)?));
                 if let Some(tok) = self.tokens.get(self.at) {
-                    return Err(format!("col {}: a get ends after its key", tok.col));
+                    // The usual slip: the sort key written without `and`.
+                    let hint = match (&tok.kind, target.sk) {
+                        (Tok::Word { text, .. }, Some(sk))
+                            if text == sk || text.eq_ignore_ascii_case("sk") =>
+                        {
+                            format!(" — join the sort key with and: … and {sk} = …")
+                        }
+                        _ => String::new(),
+                    };
+                    return Err(format!("col {}: a get ends after its key{hint}", tok.col));
                 }
             }
             "query" => {

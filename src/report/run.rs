@@ -135,10 +135,12 @@ pub fn ms(x: f64) -> String {
     GoalUnit::Milliseconds.format(x)
 }
 
-/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target.
+/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target. A
+/// pattern nothing serves, or whose calls failed, does not meet it however fast the rest were.
 pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
+    let served = p.operation.is_some() && p.failed == 0;
     match p.latency_target_ms {
-        Some(target) if p.latency_ms_p99 <= target => "✔",
+        Some(target) if served && p.latency_ms_p99 <= target => "✔",
         Some(_) => "✘",
         None => " ",
     }
@@ -318,6 +320,24 @@ mod tests {
         p.operation = None;
         assert_eq!(served_by(&p), "unserved");
         assert_eq!(remarks(&p)[0], "nothing serves customer-page: no key or index finds its items");
+    }
+
+    #[test]
+    fn a_pattern_meets_its_latency_target_only_when_its_calls_were_served() {
+        let r = report();
+        let mut p = r.patterns[0].clone();
+        (p.latency_target_ms, p.latency_ms_p99) = (Some(20.0), 9.0);
+        assert_eq!(latency_mark(&p), "✔");
+        p.latency_ms_p99 = 25.0;
+        assert_eq!(latency_mark(&p), "✘");
+        p.latency_ms_p99 = 9.0;
+        p.failed = 3;
+        assert_eq!(latency_mark(&p), "✘", "failed calls miss it");
+        p.failed = 0;
+        p.operation = None;
+        assert_eq!(latency_mark(&p), "✘", "an unserved pattern misses it");
+        p.latency_target_ms = None;
+        assert_eq!(latency_mark(&p), " ");
     }
 
     fn render(r: &RunReport) -> String {

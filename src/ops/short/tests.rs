@@ -132,6 +132,7 @@ fn mistakes_name_the_column_and_what_was_expected() {
         ),
         ("get pk = 1 and pk = 2", "col 16: PK is given twice"),
         ("get pk = 1 desc", "col 12: a get ends after its key"),
+        ("get pk = 1 sk = 2", "col 12: a get ends after its key — join the sort key with and: … and SK = …"),
         ("query sk = 1", "col 7: a query starts with the partition key: pk (PK) = …"),
         ("query pk = 1 and sk ~ 2", "col 21: unexpected character '~'"),
         ("query pk = 1 and sk 2", "col 21: expected =, <, <=, >, >= or between after SK"),
