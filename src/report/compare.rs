@@ -209,7 +209,7 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                     let cost = per_call(&p, &r.engine);
                     let (units_per_call, unit) = (cost.map(|(x, _)| x), cost.map_or("", |(_, u)| u));
                     Some(PatternRun {
-                        served_by: served_by(&p),
+                        served_by: served_by(&p, &r.engine),
                         calls: p.calls,
                         units_per_call,
                         unit,

@@ -52,8 +52,21 @@ pub fn goal_summary(report: &RunReport) -> String {
 }
 
 /// "Query", "Query ×2 on byStatus", "Scan ×12", "unserved".
-pub fn served_by(p: &PatternReport) -> String {
+pub fn served_by(p: &PatternReport, engine: &str) -> String {
     let Some(op) = &p.operation else { return "unserved".to_owned() };
+    // The Cassandra profile sends CQL statements, as `check` names them.
+    let op = if is_cassandra(engine) {
+        match op.as_str() {
+            "GetItem" | "BatchGetItem" | "Query" => "SELECT",
+            "Scan" => "SELECT … ALLOW FILTERING",
+            "PutItem" => "INSERT",
+            "UpdateItem" => "UPDATE",
+            "DeleteItem" => "DELETE",
+            other => other,
+        }
+    } else {
+        op.as_str()
+    };
     let fanout = if p.avg_fanout > 1.0 + 1e-9 {
         format!(" ×{}", numbers::factor(p.avg_fanout))
     } else {
@@ -312,13 +325,15 @@ mod tests {
     #[test]
     fn names_how_each_pattern_is_served() {
         let r = report();
-        let served: Vec<String> = r.patterns.iter().map(served_by).collect();
+        let served: Vec<String> = r.patterns.iter().map(|p| served_by(p, &r.engine)).collect();
         assert_eq!(served, ["Query", "Scan ×12", "PutItem"]);
+        let cql: Vec<String> = r.patterns.iter().map(|p| served_by(p, "cassandra")).collect();
+        assert_eq!(cql, ["SELECT", "SELECT … ALLOW FILTERING ×12", "INSERT"]);
         let mut p = r.patterns[0].clone();
         (p.avg_fanout, p.index) = (2.0, Some("byDay".to_owned()));
-        assert_eq!(served_by(&p), "Query ×2 on byDay");
+        assert_eq!(served_by(&p, &r.engine), "Query ×2 on byDay");
         p.operation = None;
-        assert_eq!(served_by(&p), "unserved");
+        assert_eq!(served_by(&p, &r.engine), "unserved");
         assert_eq!(remarks(&p)[0], "nothing serves customer-page: no key or index finds its items");
     }
 

@@ -196,7 +196,7 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             vec![
                 latency_mark(p).trim().to_owned(),
                 p.name.clone(),
-                served_by(p),
+                served_by(p, &r.engine),
                 numbers::count(p.calls as f64),
                 units_per_call(p, &r.engine),
                 format!(

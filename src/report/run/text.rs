@@ -231,7 +231,7 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             [
                 latency_mark(p),
                 &p.name,
-                &served_by(p),
+                &served_by(p, &r.engine),
                 &format!("{:>11}", numbers::count(p.calls as f64)),
                 &format!("{:>9}", units_per_call(p, &r.engine)),
                 &format!("{:>9}", ms(p.latency_ms_p50)),

@@ -229,13 +229,15 @@ impl HeatmapPanel<'_> {
         let row = &matrix.rows[r];
         let value = f64::from(row.cells[c]);
         let (from, to) = matrix.col_times[c];
+        // A size carries its unit ("400 KB"); a rate is followed by it ("12 WCU/s").
+        let unit =
+            if settings.metric == Metric::Bytes { String::new() } else { format!(" {}", settings.unit()) };
         let mut text = format!(
-            "▸ {} · {}–{} · {} {}",
+            "▸ {} · {}–{} · {}{unit}",
             row.label,
             short_time(from),
             short_time(to),
             value_text(settings.metric, value),
-            settings.unit()
         );
         if let Some(limit) = settings.limit() {
             let _ = write!(text, " ({} of limit)", numbers::percent(value / limit));
