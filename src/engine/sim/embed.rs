@@ -4,7 +4,7 @@
 //! at the size of its newest `keep_latest` children (the subset pattern, where the children are
 //! items of their own too).
 //!
-//! The parent's list is a `Val::List(bytes, count)` in its overrides, so its size flows into the
+//! The parent's list is a `Val::List(bytes, appends)` in its overrides, so its size flows into the
 //! item's size, its index entries and its capacity units like any attribute's; the children it
 //! holds (oldest first, with the bytes each takes) are kept here so that the inspector and the
 //! console can show the real list, and so that the subset pattern drops exactly the bytes of the
@@ -93,13 +93,13 @@ impl Simulation {
 
     /// Appends child `ordinal` (values `vals`) to its parent's list with an UpdateItem of the
     /// parent. `pattern` is the call's pattern when this update is the call's own write (a child
-    /// embedded whole); a refused update changes nothing.
+    /// embedded whole), `caller` the pattern whose call it is; a refused update changes nothing.
     pub(super) fn append(
         &mut self,
         e: usize,
         ordinal: u32,
         vals: &[Val],
-        pattern: Option<usize>,
+        (pattern, caller): (Option<usize>, usize),
         now_ms: u64,
         first: bool,
     ) -> WriteStatus {
@@ -124,18 +124,18 @@ impl Simulation {
             return WriteStatus::Invalid;
         }
         let element = self.element_size(&plan, vals);
-        let (bytes, count) = match parent_vals[plan.list_attr] {
-            Val::List(bytes, count) => (bytes, count),
+        let (bytes, appends) = match parent_vals[plan.list_attr] {
+            Val::List(bytes, appends) => (bytes, appends),
             _ => (LIST_OVERHEAD, 0),
         };
-        let fresh = count == 0;
+        let fresh = appends == 0;
+        let held = plan.keep.map_or(appends, |n| appends.min(n));
         let oldest =
             self.embeds[e].lists.get(&parent).filter(|_| !fresh).and_then(|c| c.front()).map(|c| c.1);
-        let drop = plan.keep.is_some_and(|n| count >= n).then_some(oldest).flatten();
-        let list = Val::List(
-            (bytes + element).saturating_sub(drop.unwrap_or(0)),
-            count + 1 - u32::from(drop.is_some()),
-        );
+        let drop = plan.keep.is_some_and(|n| held >= n).then_some(oldest).flatten();
+        // The count of appends, not of elements: a list that keeps 10 changes with every append,
+        // as an index that projects it must see.
+        let list = Val::List((bytes + element).saturating_sub(drop.unwrap_or(0)), appends + 1);
         parent_vals[plan.list_attr] = list;
         let changes = [(u16::try_from(plan.list_attr).unwrap_or(u16::MAX), list)];
         let write = ItemWrite {
@@ -144,6 +144,7 @@ impl Simulation {
             vals: Some(&parent_vals),
             changes: &changes,
             pattern,
+            caller: Some(caller),
             now_ms,
             first,
         };
@@ -178,7 +179,7 @@ impl Simulation {
             self.totals.requests += 1;
             self.stats[pattern].requests += 1;
         }
-        match self.append(e, ordinal, vals, None, now_ms, resume.is_none()) {
+        match self.append(e, ordinal, vals, (None, pattern), now_ms, resume.is_none()) {
             WriteStatus::Done => self.totals.embed_writes += 1,
             WriteStatus::Throttled => {
                 let request = EMBED_REQUEST + u16::try_from(e).unwrap_or(0);
@@ -202,12 +203,13 @@ impl Simulation {
     /// `vals`): each child as a map of its attributes, as the list's size counts them.
     pub(super) fn embedded_lists(&self, entity: usize, ordinal: u32, vals: &[Val], item: &mut Item) {
         for Embedded { plan, lists } in self.embeds.iter().filter(|e| e.plan.parent == entity) {
-            let Val::List(_, count) = vals[plan.list_attr] else { continue };
+            let Val::List(_, appends) = vals[plan.list_attr] else { continue };
+            let held = plan.keep.map_or(appends, |n| appends.min(n));
             let Some(children) = lists.get(&ordinal) else { continue };
             let attrs = &self.world.entities[plan.child].attrs;
             let mut list = Vec::with_capacity(children.len());
             let mut child_vals = Vec::new();
-            let skip = children.len().saturating_sub(count as usize);
+            let skip = children.len().saturating_sub(held as usize);
             for &(child, _) in children.iter().skip(skip) {
                 self.current_vals(plan.child, child, &mut child_vals);
                 child_vals[plan.by_attr] = Val::Absent;

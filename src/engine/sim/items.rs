@@ -38,8 +38,8 @@ pub enum Val {
     Payload(u32, u32),
     Bool(bool),
     /// An embedded list (`embed::Embedded`): its size in bytes (the list's overhead and every
-    /// element's) and how many elements it holds. The elements are the children the simulator
-    /// keeps for it.
+    /// element's) and how many children were appended to it (it holds them all, or the newest
+    /// `keep_latest`). The elements are the children the simulator keeps for it.
     List(u32, u32),
 }
 

@@ -296,6 +296,7 @@ impl Simulation {
             vals: Some(&current),
             changes: &changes,
             pattern: None,
+            caller: Some(call.pattern),
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
         };
@@ -398,6 +399,7 @@ impl Simulation {
             vals: Some(&vals),
             changes: &changes,
             pattern: None,
+            caller: Some(call.pattern),
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
         };

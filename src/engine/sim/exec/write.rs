@@ -44,6 +44,9 @@ pub(in crate::engine::sim) struct ItemWrite<'a> {
     pub changes: &'a [(u16, Val)],
     /// The pattern whose call writes it (`None`: growth, aggregates, copies).
     pub pattern: Option<usize>,
+    /// The pattern whose call caused it — its own write, or an aggregate, copy or append it
+    /// brought — whose cost it is (`None`: growth and the preload).
+    pub caller: Option<usize>,
     pub now_ms: u64,
     /// The request's first attempt (a refusal then counts as a throttled request).
     pub first: bool,
@@ -98,7 +101,7 @@ impl Simulation {
         let status = match embed {
             // Embedded whole: the child's put is the append to its parent.
             Some(e) if self.embeds[e].plan.keep.is_none() => {
-                self.append(e, target.ordinal, &vals, Some(pattern), now_ms, resume.is_none())
+                self.append(e, target.ordinal, &vals, (Some(pattern), pattern), now_ms, resume.is_none())
             }
             _ => self.write_item(ItemWrite {
                 entity,
@@ -106,6 +109,7 @@ impl Simulation {
                 vals: (action != Action::Delete).then_some(vals.as_slice()),
                 changes: &target.changes,
                 pattern: Some(pattern),
+                caller: Some(pattern),
                 now_ms,
                 first: resume.is_none(),
             }),
@@ -344,7 +348,7 @@ impl Simulation {
         let status = match result {
             Ok(entry_writes) => {
                 let old_handle = old.map(|o| o.id);
-                self.after_write(t_idx, &touches, entry_writes, write.pattern);
+                self.after_write(t_idx, &touches, entry_writes, &write);
                 self.update_marks(
                     t_idx,
                     touches[0].partition,
@@ -446,19 +450,22 @@ impl Simulation {
     }
 
     /// Units, loads and bytes of a write that landed.
-    fn after_write(&mut self, t_idx: usize, touches: &[Touch], entry_writes: u32, pattern: Option<usize>) {
+    fn after_write(&mut self, t_idx: usize, touches: &[Touch], entry_writes: u32, write: &ItemWrite<'_>) {
         let cassandra = self.world.engine == Engine::Cassandra;
         let units: f64 = touches.iter().map(|t| t.units).sum();
         self.totals.item_writes += 1;
         self.totals.entry_writes += u64::from(entry_writes);
-        if let Some(pattern) = pattern {
+        if write.pattern.is_some() {
             self.totals.base_writes += 1;
-            if !cassandra {
+        }
+        // A call's aggregates, copies and appends are its cost too, as `check` counts them.
+        match write.caller {
+            Some(pattern) if !cassandra => {
                 let call = Call { pattern, index: 0, tick: self.tick, time_ms: 0 };
                 self.spend(call, WRITE, units);
             }
-        } else if !cassandra {
-            self.totals.units[WRITE] += units;
+            None if !cassandra => self.totals.units[WRITE] += units,
+            _ => {}
         }
         for (k, touch) in touches.iter().enumerate() {
             let group = self.group_of[t_idx][touch.group];
@@ -504,6 +511,7 @@ impl Simulation {
                 vals: Some(&vals),
                 changes: &[],
                 pattern: None,
+                caller: None,
                 now_ms: self.start_ms,
                 first: true,
             };
@@ -537,6 +545,7 @@ impl Simulation {
             vals: Some(&vals),
             changes: &changes,
             pattern: None,
+            caller: None,
             now_ms: self.tick_start(tick),
             first: true,
         };

@@ -274,7 +274,7 @@ fn social_feed_celebrity_posts_fan_out_thousands_of_copies_and_the_hybrid_none()
     assert!((3_000.0..12_000.0).contains(&per_post), "{per_post} copies per post over {posts} posts");
     assert!(naive.totals.throttled_ops > 0 && naive.totals.write_amplification > 1.5, "{:?}", naive.totals);
     assert_eq!(fixed.totals.throttled_ops, 0);
-    // The lesson: 2.09 → 1.26 items per base write (the subset pattern's post update included).
+    // The lesson: 2.09 → 1.29 items per base write (the subset pattern's post update included).
     assert!((1.15..1.35).contains(&fixed.totals.write_amplification), "{:?}", fixed.totals);
 }
 
