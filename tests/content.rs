@@ -375,7 +375,10 @@ fn a_practice_solution_passes_its_goals_and_the_starting_point_is_told_why_it_fa
             "{name}: {text}{}",
             String::from_utf8_lossy(&solution.stderr)
         );
-        assert!(!text.contains('✘'), "{name}: {text}");
+        // Every goal passes (a pattern may still be marked: practice-search's `search` is served
+        // by nothing in the table, on purpose).
+        let goals = text.split("\nGoals: ").nth(1).expect("a goals section");
+        assert!(!goals.contains('✘'), "{name}: {text}");
         let start = keyheat(&["run", name, "--duration", duration, "--fail-on-goals"]);
         assert_eq!(start.status.code(), Some(3), "{name}");
         let text = String::from_utf8_lossy(&start.stdout).into_owned();
