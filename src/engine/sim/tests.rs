@@ -6,6 +6,7 @@ mod behaviour;
 mod chunks;
 mod embed;
 mod equivalence;
+mod fetch;
 mod lag;
 mod retries;
 mod scenarios;

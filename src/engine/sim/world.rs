@@ -101,6 +101,18 @@ pub struct TableRt {
     pub group: usize,
 }
 
+/// Reading an index that does not project what the pattern returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fetch {
+    /// The index has it (or the read is of the table).
+    No,
+    /// An LSI: each item read costs a table read, within the Query.
+    Lsi,
+    /// A GSI: the application fetches the items the Query returned from the table with
+    /// BatchGetItem (as the planner's plan says).
+    Table,
+}
+
 /// One filter term a read applies to the items it reads.
 #[derive(Debug, Clone)]
 pub enum Filter {
@@ -134,8 +146,8 @@ pub struct ReadPlan {
     pub filter: Vec<Filter>,
     /// For a Scan with only constant terms: the ledger mark that counts its matches.
     pub mark: Option<usize>,
-    /// An LSI that does not project what the pattern needs: each item read costs a table read.
-    pub fetch: bool,
+    /// How the items are read from the table when the index lacks what the pattern needs.
+    pub fetch: Fetch,
     /// Whether the rows read must be looked at (a filter, an LSI fetch, or other entities
     /// sharing the partitions); else every row read is returned.
     pub look: bool,
@@ -539,7 +551,14 @@ fn read_plan(
         !returned.contains(&x)
             && index.is_none_or(|i| entities[x].entries.get(i).is_some_and(Option::is_some))
     });
-    let look = !filter.is_empty() || fetch || shared;
+    let fetch = if fetch {
+        Fetch::Lsi
+    } else if plan.fetch.is_some() && index.is_some_and(|i| table.indexes[i].kind == IndexKind::Global) {
+        Fetch::Table
+    } else {
+        Fetch::No
+    };
+    let look = !filter.is_empty() || fetch != Fetch::No || shared;
     Some(ReadPlan {
         table: t,
         group,

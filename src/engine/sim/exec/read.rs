@@ -20,7 +20,7 @@ use crate::engine::sim::ledger::{Page, Row, ScanMode};
 use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::table::PartKey;
 use crate::engine::sim::templates::{Slot, render_slot};
-use crate::engine::sim::world::{Filter, ReadPlan};
+use crate::engine::sim::world::{Fetch, Filter, ReadPlan};
 
 /// A request's sort-key bounds in its group's encoding.
 type Range = (Bound<SortBuf>, Bound<SortBuf>);
@@ -92,6 +92,8 @@ struct Read {
     matched: u64,
     pages: u64,
     bytes: u64,
+    /// The items returned, when the application fetches them from the table afterwards.
+    returned: Vec<u32>,
 }
 
 impl Simulation {
@@ -480,13 +482,16 @@ impl Simulation {
                     let rows = ledger.partition(q).rows();
                     for i in page.positions(plan.forward) {
                         let row = rows[i];
-                        if plan.fetch && !cassandra {
+                        if plan.fetch == Fetch::Lsi && !cassandra {
                             // An LSI without the attributes: each item is read from the table too.
                             read.units += read_units(u64::from(self.item_size(row.id)), false);
                         }
                         if read.matched < still_wanted && self.passes(plan, known, row.id, time_ms, &mut vals)
                         {
                             read.matched += 1;
+                            if plan.fetch == Fetch::Table {
+                                read.returned.push(row.id);
+                            }
                         }
                     }
                 } else {
@@ -522,15 +527,24 @@ impl Simulation {
         }
         let mut times = Vec::new();
         let mut returned = 0u64;
+        let mut fetched = Vec::new();
+        // The fetch after a GSI Query is the request after the Queries.
+        let fetch_request = u16::try_from(pks.len()).unwrap_or(u16::MAX);
         for (request, pk) in (0u16..).zip(&pks) {
             if resume.is_some_and(|r| r.request != request) {
+                if resume.is_some_and(|r| r.request == fetch_request) {
+                    // A refused fetch retried: the items the Queries returned, read again free.
+                    let limits = (request_limit, want - (fetched.len() as u64).min(want));
+                    fetched
+                        .extend(self.query_partition(plan, known, pk, &range, call.time_ms, limits).returned);
+                }
                 continue;
             }
             if self.lagging(plan.group, pk.hash) {
                 self.stats[call.pattern].stale_reads += 1;
                 self.groups[plan.group].stale_reads += 1;
             }
-            let read = self.query_partition(
+            let mut read = self.query_partition(
                 plan,
                 known,
                 pk,
@@ -552,6 +566,7 @@ impl Simulation {
             self.spend(call, READ, read.units);
             self.read_load(plan.group, pk, read.units, read.bytes);
             returned += read.matched;
+            fetched.append(&mut read.returned);
             let stats = &mut self.stats[call.pattern];
             stats.items_read += read.items;
             stats.partitions_touched += 1;
@@ -559,10 +574,76 @@ impl Simulation {
             stats.span.partitions += 1.0;
             times.push(read.ms);
         }
+        // A Query retried after a refusal fetches nothing more: the items it returns late are
+        // not fetched (keyheat's simplification; the first attempt's items are).
+        if plan.fetch == Fetch::Table && !cassandra && !fetched.is_empty() {
+            let retry = resume.filter(|r| r.request == fetch_request);
+            if resume.is_none() || retry.is_some() {
+                match self.fetch_from_table(call, plan, &fetched, retry) {
+                    Ok(ms) if retry.is_some() => times.push(ms),
+                    // The fetch follows the Queries: its time adds to each of theirs.
+                    Ok(ms) => times.iter_mut().filter(|t| !t.is_nan()).for_each(|t| *t += ms),
+                    Err(ms) => {
+                        self.read_refused(
+                            call,
+                            retry,
+                            fetch_request,
+                            ms,
+                            !times.iter().any(|t: &f64| t.is_nan()),
+                        );
+                        times.push(f64::NAN);
+                    }
+                }
+            }
+        }
         let returned = returned.min(want);
         self.stats[call.pattern].items_returned += returned;
         self.stats[call.pattern].span.items_returned += returned as f64;
         self.finish_read(call, resume, &times);
+    }
+
+    /// The application's BatchGetItem of the items a GSI Query returned, for the attributes the
+    /// index does not project: each item rounded up to 4 KB on its own, eventually consistent,
+    /// at most 100 keys a request, metered on the table's partitions. `Ok`: its time;
+    /// `Err`: the table refused it (its time so far).
+    fn fetch_from_table(
+        &mut self,
+        call: Call,
+        plan: &ReadPlan,
+        handles: &[u32],
+        retry: Option<&Resume>,
+    ) -> Result<f64, f64> {
+        let group = self.world.tables[plan.table].group;
+        let mut touches: Vec<(u64, f64)> = Vec::with_capacity(handles.len());
+        let mut keys: Vec<(PartKey, f64, u64)> = Vec::with_capacity(handles.len());
+        let mut vals = Vec::new();
+        for &handle in handles {
+            let (entity, ordinal) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+            self.current_vals(entity, ordinal, &mut vals);
+            let mut placed = crate::engine::sim::table::Placed::default();
+            if !self.place(entity, ordinal, &vals, &mut placed) {
+                continue;
+            }
+            let units = read_units(u64::from(placed.size), false);
+            touches.push((placed.pk.hash, units));
+            keys.push((placed.pk.clone(), units, u64::from(placed.size)));
+        }
+        let requests = handles.len().div_ceil(MAX_BATCH_GET_KEYS) as u64;
+        let bytes: u64 = keys.iter().map(|k| k.2).sum();
+        let ms = latency::request_ms(Operation::BatchGetItem, bytes);
+        if retry.is_none() {
+            self.stats[call.pattern].requests += requests;
+            self.totals.requests += requests;
+        }
+        if self.meter_read(group, &touches, retry.is_none()).is_err() {
+            return Err(ms);
+        }
+        let units: f64 = touches.iter().map(|t| t.1).sum();
+        self.spend(call, READ, units);
+        for (pk, units, bytes) in &keys {
+            self.read_load(group, pk, *units, *bytes);
+        }
+        Ok(ms)
     }
 
     fn scan(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
