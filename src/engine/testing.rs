@@ -195,3 +195,17 @@ pub fn compared_reports() -> Vec<RunReport> {
     (scan.latency_ms_p99, scan.rcu) = (9.0, 360.0);
     vec![naive, fixed]
 }
+
+/// Every row of each Markdown table in `md` has as many cells as its header (escaped pipes are
+/// not borders).
+pub fn assert_tables_are_whole(md: &str) {
+    let borders = |line: &str| line.replace("\\|", "").matches('|').count();
+    let mut header = None;
+    for line in md.lines() {
+        match (line.starts_with('|'), header) {
+            (true, None) => header = Some(borders(line)),
+            (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
+            (false, _) => header = None,
+        }
+    }
+}

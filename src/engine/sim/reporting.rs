@@ -122,7 +122,6 @@ impl Simulation {
     /// The table's logical partitions (every table's, for Cassandra), its physical ones and
     /// the ring.
     fn partitions_report(&self, table_groups: &[usize]) -> Partitions {
-        let secs = self.tick_secs;
         let multi_table = table_groups.len() > 1;
         let mut p = Partitions {
             logical: 0,
@@ -145,24 +144,12 @@ impl Simulation {
             let (t, _) = self.world.groups[g];
             let ledger = self.ledger(g);
             p.logical += ledger.live_partitions();
-            let mut rows = Vec::new();
-            for (q, part) in ledger.partitions().iter().enumerate() {
-                let load = self.load_of(g, q);
-                let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
-                if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
-                    continue;
-                }
-                p.max_bytes = p.max_bytes.max(part.bytes);
-                p.max_items = p.max_items.max(part.items());
-                p.peak_rcu_per_s = p.peak_rcu_per_s.max(peak[READ]);
-                p.peak_wcu_per_s = p.peak_wcu_per_s.max(peak[WRITE]);
-                let partition = u32::try_from(q).unwrap_or(u32::MAX);
-                rows.push(Candidate {
-                    partition,
-                    bytes: part.bytes,
-                    peak,
-                    throttled: u64::from(load.throttled),
-                });
+            let mut rows = self.candidates(g);
+            for c in &rows {
+                p.max_bytes = p.max_bytes.max(c.bytes);
+                p.max_items = p.max_items.max(ledger.partition(c.partition).items());
+                p.peak_rcu_per_s = p.peak_rcu_per_s.max(c.peak[READ]);
+                p.peak_wcu_per_s = p.peak_wcu_per_s.max(c.peak[WRITE]);
             }
             for q in top_partitions(&mut rows) {
                 let key = key_label(ledger.partition(q).key_type, ledger.key_of(q));
@@ -188,25 +175,31 @@ impl Simulation {
         p
     }
 
+    /// The logical partitions of group `g` that hold items or saw load, with their peaks.
+    fn candidates(&self, g: usize) -> Vec<Candidate> {
+        let secs = self.tick_secs;
+        let mut rows = Vec::new();
+        for (q, part) in self.ledger(g).partitions().iter().enumerate() {
+            let load = self.load_of(g, q);
+            let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
+            if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
+                continue;
+            }
+            let partition = u32::try_from(q).unwrap_or(u32::MAX);
+            rows.push(Candidate { partition, bytes: part.bytes, peak, throttled: u64::from(load.throttled) });
+        }
+        rows
+    }
+
     /// The largest and hottest logical partitions of every index, chosen as the table's are.
     fn index_top(&self) -> Vec<PartitionReport> {
-        let secs = self.tick_secs;
         let mut top = Vec::new();
         for (g, &(_, index)) in self.world.groups.iter().enumerate() {
             if index.is_none() {
                 continue;
             }
             let ledger = self.ledger(g);
-            let mut rows = Vec::new();
-            for (q, part) in ledger.partitions().iter().enumerate() {
-                let load = self.load_of(g, q);
-                let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
-                if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
-                    continue;
-                }
-                let partition = u32::try_from(q).unwrap_or(u32::MAX);
-                rows.push(Candidate { partition, bytes: part.bytes, peak, throttled: 0 });
-            }
+            let mut rows = self.candidates(g);
             let name = self.world.group_name(g);
             for q in top_partitions(&mut rows) {
                 let key = key_label(ledger.partition(q).key_type, ledger.key_of(q));

@@ -170,16 +170,7 @@ mod tests {
         let row = md.lines().find(|l| l.starts_with(failed)).unwrap_or_else(|| panic!("{failed:?} in\n{md}"));
         assert!(row.contains("— see hint 1: No item holds a customer's lifetime spend."), "{row}");
         assert!(!md.contains("recommended"), "the solution stays hidden:\n{md}");
-        // Every row of a table has as many cells as its header (escaped pipes are not borders).
-        let borders = |line: &str| line.replace("\\|", "").matches('|').count();
-        let mut header = None;
-        for line in md.lines() {
-            match (line.starts_with('|'), header) {
-                (true, None) => header = Some(borders(line)),
-                (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
-                (false, _) => header = None,
-            }
-        }
+        crate::engine::testing::assert_tables_are_whole(&md);
     }
 
     #[test]

@@ -296,16 +296,7 @@ mod tests {
         let failed =
             "| ✘ | the warehouse never scans | pending-orders ran 360 Scans — the pattern runs a Scan";
         assert!(md.lines().any(|l| l.starts_with(failed)), "missing {failed:?} in\n{md}");
-        // Every row of a table has as many cells as its header (escaped pipes are not borders).
-        let borders = |line: &str| line.replace("\\|", "").matches('|').count();
-        let mut header = None;
-        for line in md.lines() {
-            match (line.starts_with('|'), header) {
-                (true, None) => header = Some(borders(line)),
-                (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
-                (false, _) => header = None,
-            }
-        }
+        crate::engine::testing::assert_tables_are_whole(&md);
     }
 
     #[test]

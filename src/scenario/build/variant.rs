@@ -421,6 +421,18 @@ fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model:
     })
 }
 
+/// An attribute a variant adds to an entity's items (a copy, an embedded list) needs a name the
+/// entity does not use.
+fn free_name(path: &Path, entity: &Entity, name: &str, what: &str) -> Result<()> {
+    if entity.attribute(name).is_some() {
+        return Err(problem(
+            path,
+            format!("{} already has an attribute {name:?}; name the {what} with as: \"…\"", entity.name),
+        ));
+    }
+    Ok(())
+}
+
 fn copies(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model::Copy>> {
     let mut copies = Vec::new();
     for (i, c) in v.copies.iter().enumerate() {
@@ -431,12 +443,7 @@ fn copies(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
         attribute_of(&cpath.field("by"), from, &c.by)?;
         attribute_of(&cpath.field("by"), to, &c.by)?;
         let as_name = c.as_name.clone().unwrap_or_else(|| c.attribute.clone());
-        if to.attribute(&as_name).is_some() {
-            return Err(problem(
-                &cpath,
-                format!("{} already has an attribute {as_name:?}; name the copy with as: \"…\"", to.name),
-            ));
-        }
+        free_name(&cpath, to, &as_name, "copy")?;
         copies.push(model::Copy {
             from: c.from.clone(),
             attribute: c.attribute.clone(),
@@ -580,12 +587,7 @@ fn embeds(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
             return Err(problem(&epath.field("entity"), format!("{} is embedded twice", e.entity)));
         }
         let as_name = e.as_name.clone().unwrap_or_else(|| format!("{}s", e.entity.to_lowercase()));
-        if parent.attribute(&as_name).is_some() {
-            return Err(problem(
-                &epath,
-                format!("{} already has an attribute {as_name:?}; name the list with as: \"…\"", parent.name),
-            ));
-        }
+        free_name(&epath, parent, &as_name, "list")?;
         embeds.push(model::Embed {
             entity: e.entity.clone(),
             into: e.into.clone(),
