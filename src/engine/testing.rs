@@ -198,6 +198,10 @@ pub fn compared_reports() -> Vec<RunReport> {
 
 /// Every row of each Markdown table in `md` has as many cells as its header (escaped pipes are
 /// not borders).
+///
+/// # Panics
+///
+/// At the first row that does not: it is a test's assertion.
 pub fn assert_tables_are_whole(md: &str) {
     let borders = |line: &str| line.replace("\\|", "").matches('|').count();
     let mut header = None;
