@@ -47,8 +47,29 @@ impl Widget for GoalsPanel<'_> {
             };
             lines.push(line);
         }
-        text(lines, block(Panel::Goals, self.focused, t), self.scroll, area, buf);
+        let mut frame = block(Panel::Goals, self.focused, t);
+        let hidden = below(&lines, area, self.scroll);
+        if hidden > 0 {
+            // Goals past the bottom edge are still goals the run is graded on: say so.
+            frame = frame.title_bottom(Span::styled(format!("+{hidden} more ↓"), t.dim()));
+        }
+        text(lines, frame, self.scroll, area, buf);
     }
+}
+
+/// Lines that start below the panel's last row, each line taking as many rows as it wraps to.
+fn below(lines: &[Line<'_>], area: Rect, scroll: u16) -> usize {
+    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    let last = usize::from(scroll) + usize::from(area.height.saturating_sub(2));
+    let mut row = 0;
+    let mut hidden = 0;
+    for line in lines {
+        if row >= last {
+            hidden += 1;
+        }
+        row += line.width().div_ceil(width).max(1);
+    }
+    hidden
 }
 
 #[cfg(test)]
@@ -76,6 +97,22 @@ mod tests {
                 (text.trim_end().to_owned(), buf[(1, y)].style())
             })
             .collect()
+    }
+
+    #[test]
+    fn goals_below_the_edge_are_counted_on_the_bottom_border() {
+        let goals: Vec<Goal> = (1..=7).map(|i| goal(&format!("goal {i}"))).collect();
+        let area = Rect::new(0, 0, 40, 6);
+        for (scroll, more) in [(0, Some("+3 more ↓")), (2, Some("+1 more ↓")), (3, None)] {
+            let mut buf = Buffer::empty(area);
+            let theme = Theme { color: false };
+            GoalsPanel { goals: &goals, live: &[], focused: true, scroll, theme }.render(area, &mut buf);
+            let bottom: String = (0..40).map(|x| buf[(x, 5)].symbol()).collect();
+            match more {
+                Some(text) => assert!(bottom.contains(text), "{scroll}: {bottom}"),
+                None => assert!(!bottom.contains("more"), "{scroll}: {bottom}"),
+            }
+        }
     }
 
     #[test]
