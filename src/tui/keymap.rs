@@ -73,6 +73,10 @@ const fn ctrl(c: char) -> Chord {
     Chord { code: KeyCode::Char(c), mods: KeyModifiers::CONTROL }
 }
 
+const fn ctrl_code(code: KeyCode) -> Chord {
+    Chord { code, mods: KeyModifiers::CONTROL }
+}
+
 const fn code(code: KeyCode) -> Chord {
     Chord { code, mods: KeyModifiers::NONE }
 }
@@ -205,6 +209,9 @@ pub const KEYS: &[Binding] = &[
     bind(S::Console, &[code(KeyCode::Down)], Action::Move(D::Down), "scroll the answers down a line"),
     bind(S::Console, &[code(KeyCode::PageUp)], Action::Move(D::PageUp), "scroll the answers a page up"),
     bind(S::Console, &[code(KeyCode::PageDown)], Action::Move(D::PageDown), "a page down (to the newest)"),
+    // Home and End move the cursor in the request line; with Ctrl they jump through the answers.
+    bind(S::Console, &[ctrl_code(KeyCode::Home)], Action::Move(D::Home), "the oldest answer"),
+    bind(S::Console, &[ctrl_code(KeyCode::End)], Action::Move(D::End), "the newest answer"),
     bind(S::Prompt, &[code(KeyCode::Enter)], Action::Submit, "submit"),
     bind(S::Prompt, &[code(KeyCode::Esc)], Action::Close, "cancel"),
     bind(S::Confirm, &[ch('y')], Action::Yes, "yes"),
@@ -351,6 +358,12 @@ mod tests {
             (Context::Console, key(KeyCode::Esc, none), Some(Action::Close)),
             (Context::Console, key(KeyCode::Up, none), Some(Action::Move(Direction::Up))),
             (Context::Console, key(KeyCode::PageDown, none), Some(Action::Move(Direction::PageDown))),
+            (
+                Context::Console,
+                key(KeyCode::Home, KeyModifiers::CONTROL),
+                Some(Action::Move(Direction::Home)),
+            ),
+            (Context::Console, key(KeyCode::End, KeyModifiers::CONTROL), Some(Action::Move(Direction::End))),
             (
                 Context::Console,
                 key(KeyCode::Char('q'), none),

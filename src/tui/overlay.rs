@@ -127,7 +127,8 @@ impl Console {
             Direction::PageUp => self.back + page,
             Direction::PageDown => self.back.saturating_sub(page),
             Direction::Home => most,
-            Direction::End | Direction::Left | Direction::Right => self.back,
+            Direction::End => 0,
+            Direction::Left | Direction::Right => self.back,
         }
         .min(most);
     }
@@ -383,6 +384,11 @@ mod tests {
         assert_eq!(c.back, most);
         c.scroll(Direction::PageDown, screen);
         assert_eq!(c.back, most - (shown - 1));
+        c.scroll(Direction::Home, screen);
+        assert_eq!(c.back, most, "Ctrl-Home: the oldest line");
+        c.scroll(Direction::End, screen);
+        assert_eq!(c.back, 0, "Ctrl-End: the newest");
+        c.scroll(Direction::Up, screen);
         c.take();
         assert_eq!(c.back, 0, "a new request brings the end back");
     }
