@@ -16,9 +16,16 @@ pub enum Panel {
 }
 
 impl Panel {
-    /// The panels `Tab` moves through, in screen order.
-    pub const CYCLE: [Panel; 6] =
-        [Panel::Schema, Panel::Patterns, Panel::Goals, Panel::Heatmap, Panel::Sizes, Panel::Indexes];
+    /// The panels `Tab` moves through, in screen order (the lesson only while it is shown).
+    pub const CYCLE: [Panel; 7] = [
+        Panel::Schema,
+        Panel::Patterns,
+        Panel::Goals,
+        Panel::Heatmap,
+        Panel::Sizes,
+        Panel::Indexes,
+        Panel::Lesson,
+    ];
 
     /// The title the panel's border shows (tests look for these).
     pub fn title(self) -> &'static str {

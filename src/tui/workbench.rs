@@ -240,7 +240,7 @@ impl Workbench {
                 self.playback = Playback::ToEnd;
             }
             Action::FocusNext | Action::FocusPrev => {
-                self.focus = cycle(self.focus, action == Action::FocusNext);
+                self.focus = cycle(self.focus, action == Action::FocusNext, self.lesson);
             }
             Action::FocusPanel(panel) => self.focus = panel,
             Action::EditSchema => return self.edit(),
@@ -526,8 +526,8 @@ pub fn compare_heat_area(area: Rect) -> Rect {
     Rect { width: body.width / 2, height: body.height * 2 / 3, ..body }
 }
 
-fn cycle(focus: Panel, forward: bool) -> Panel {
-    let all = Panel::CYCLE;
+fn cycle(focus: Panel, forward: bool, lesson: bool) -> Panel {
+    let all: Vec<Panel> = Panel::CYCLE.into_iter().filter(|&p| lesson || p != Panel::Lesson).collect();
     let at = all.iter().position(|&p| p == focus).unwrap_or(0);
     let n = all.len();
     all[if forward { (at + 1) % n } else { (at + n - 1) % n }]

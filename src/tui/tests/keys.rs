@@ -143,6 +143,11 @@ fn focus_heatmap_and_lesson_keys() {
         press(&mut a, &[key(KeyCode::Tab)]);
     }
     assert_eq!(a.focus(), Some(Panel::Indexes));
+    // The lesson is shown, so Tab reaches it (and scrolls it), then wraps to the schema.
+    press(&mut a, &[key(KeyCode::Tab)]);
+    assert_eq!(a.focus(), Some(Panel::Lesson));
+    press(&mut a, &[key(KeyCode::Down)]);
+    assert_eq!(workbench(&a).scroll_of(Panel::Lesson), 1);
     press(&mut a, &[key(KeyCode::Tab)]);
     assert_eq!(a.focus(), Some(Panel::Schema));
     press(&mut a, &[key(KeyCode::Down), key(KeyCode::Down)]);
@@ -155,6 +160,12 @@ fn focus_heatmap_and_lesson_keys() {
     assert!(workbench(&a).lesson);
     press(&mut a, &[key(KeyCode::Char('l'))]);
     assert!(!workbench(&a).lesson);
+    // Hidden, the lesson is skipped: from the indexes Tab goes straight to the schema.
+    while a.focus() != Some(Panel::Indexes) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    press(&mut a, &[key(KeyCode::Tab)]);
+    assert_eq!(a.focus(), Some(Panel::Schema));
     // The heatmap cursor moves inside the matrix and no further.
     press(&mut a, &[key(KeyCode::Char(' ')), key(KeyCode::Char(' '))]);
     let mut a = opened("sensors");
