@@ -221,23 +221,15 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
-    if t.collection_limit_errors > 0 {
-        rows.push((
-            "refused writes",
-            format!(
-                "{}: item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
-                numbers::count(t.collection_limit_errors as f64)
-            ),
-        ));
-    }
-    if t.item_size_errors > 0 {
-        rows.push((
-            "refused writes",
-            format!(
-                "{}: item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
-                numbers::count(t.item_size_errors as f64)
-            ),
-        ));
+    let refusals = [
+        (t.collection_limit_errors, "item collection over 10 GB (ItemCollectionSizeLimitExceeded)"),
+        (
+            t.item_size_errors,
+            "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
+        ),
+    ];
+    for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
+        rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));

@@ -1,7 +1,7 @@
 //! Retries beyond a call's own request: throttled aggregate write-throughs are retried with the
 //! client's backoff like any write, and counted as failed only when the retries run out.
 
-use crate::engine::sim::{RunOptions, Simulation};
+use crate::engine::sim::{RunOptions, RunReport, Simulation};
 use crate::engine::value::AttributeValue;
 use crate::scenario;
 
@@ -38,14 +38,21 @@ fn count(sim: &Simulation) -> f64 {
     }
 }
 
-#[test]
-fn throttled_aggregate_updates_are_retried_and_fail_only_when_retries_run_out() {
-    let loaded = scenario::parse("agg.ron", AGGREGATE).expect("test scenario");
+/// Runs a one-variant scenario to its end: the simulation, its report and the shop's order count
+/// before the first call.
+fn run_to_end(file: &str, text: &str) -> (Simulation, RunReport, f64) {
+    let loaded = scenario::parse(file, text).expect("test scenario");
     let variant = loaded.variant(None).expect("one variant");
     let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
     let before = count(&sim);
     while sim.step() {}
     let report = sim.report();
+    (sim, report, before)
+}
+
+#[test]
+fn throttled_aggregate_updates_are_retried_and_fail_only_when_retries_run_out() {
+    let (sim, report, before) = run_to_end("agg.ron", AGGREGATE);
     let order = &report.patterns[0];
     let landed = count(&sim) - before;
     assert!(order.calls >= 7_000, "{order:?}");
@@ -74,12 +81,7 @@ fn two_aggregates_of_one_item_are_one_update() {
             r#"aggregates: [(name: "order-count""#,
             r#"aggregates: [(name: "spend", entity: "Shop", on: ["order"], attribute: "spend", op: Sum("total")), (name: "order-count""#,
         );
-    let loaded = scenario::parse("agg2.ron", &text).expect("test scenario");
-    let variant = loaded.variant(None).expect("one variant");
-    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
-    let before = count(&sim);
-    while sim.step() {}
-    let report = sim.report();
+    let (sim, report, before) = run_to_end("agg2.ron", &text);
     let order = &report.patterns[0];
     assert!(order.calls >= 400 && order.throttled == 0, "{order:?}");
     assert_eq!(order.requests, 2 * order.calls);
