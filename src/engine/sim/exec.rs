@@ -338,12 +338,15 @@ impl Simulation {
         result
     }
 
-    /// Applies the held-back entry changes whose GSI queues drained (at the start of a tick).
+    /// Applies the held-back entry changes whose GSI queues drained, at the start of tick `t`:
+    /// the queues take what tick `t - 1`'s reads and writes left of their partitions' budgets,
+    /// so a lagging index partition still serves reads (stale ones) while it catches up.
     pub(super) fn apply_drained(&mut self, t: u32) {
+        let Some(previous) = t.checked_sub(1) else { return };
         let mut done = std::mem::take(&mut self.drained);
         for group in &mut self.groups {
             if let Some(meter) = &mut group.meter {
-                meter.drain(t, &mut done);
+                meter.drain(previous, &mut done);
             }
         }
         for op in done.drain(..) {

@@ -1,27 +1,37 @@
 //! Throughput as DynamoDB meters it: physical partitions (hash ranges of the partition key) of the
-//! table and of each GSI, each serving 3,000 RCU/s and 1,000 WCU/s with a burst bucket, under a
-//! table-level allowance; splits on size and on sustained heat. Sources, all AWS developer guide:
+//! table and of each GSI, each with one budget shared by reads and writes, under a table-level
+//! allowance; splits on size and on sustained heat. Sources, all AWS:
 //!
-//! - Per partition 3,000 RCU/s and 1,000 WCU/s, table and GSI alike ("Best practices for
-//!   designing and using partition keys effectively").
+//! - Per partition "up to 3,000 read request units or 1,000 write request units, or a linear
+//!   combination of both" per second, table and GSI alike (developer guide, "Best practices for
+//!   designing and using partition keys effectively"; re:Post, "Why is my on-demand DynamoDB
+//!   table being throttled?"). Modelled: in every tick, RCU/3000 + WCU/1000 ≤ 1 per second of
+//!   the tick. Nothing lifts it — not burst, not adaptive capacity, not a long tick.
 //! - Burst: "DynamoDB currently retains up to 5 minutes (300 seconds) of unused read and write
-//!   capacity" per partition ("Burst capacity"). A new partition starts with an empty bucket
-//!   (nothing unused yet); a split shares its parent's bucket by halves.
+//!   capacity" (developer guide, "Burst capacity"), which is unused *provisioned table* capacity:
+//!   it lets a provisioned table exceed its provisioned rate for a while but never lifts a
+//!   partition past its limit (re:Post, "How does DynamoDB handle spiky workloads?"). On-demand
+//!   tables have no burst bucket.
 //! - On-demand: a new table's previous peak is 2,000 WRU/s and 6,000 RRU/s, and it serves up to
-//!   double its previous peak at once; "throttling can occur if you exceed double your previous
-//!   peak within 30 minutes" ("On-demand capacity mode"). Modelled: the allowance is twice the
-//!   highest per-second consumption that is at least 30 minutes old (or the initial peak).
-//! - Provisioned: the table serves its provisioned units per second plus up to 300 seconds of
-//!   unused table capacity; partitions keep their own 3,000/1,000 limits.
+//!   double its previous peak at once, "4,000 write request units or 12,000 read request units,
+//!   or a linear combination of both"; "throttling can occur if you exceed double your previous
+//!   peak within 30 minutes" (developer guide, "On-demand capacity mode"). Modelled: the
+//!   allowance is twice the highest per-second consumption that is at least 30 minutes old (or
+//!   the initial peak), reads and writes as a linear combination.
+//! - Provisioned: the table serves its provisioned RCU and WCU per second (two settings, so two
+//!   budgets) plus up to 300 seconds of unused table capacity in each.
 //! - Splits: a partition splits when it passes 10 GB, at the byte median; and for heat when its
-//!   consumption stays above 80% of a limit for a 5-minute window, at the load median — but a
+//!   consumption stays above 80% of its budget for a 5-minute window, at the load median — but a
 //!   split never divides one partition key's load (one item, or an item collection; keyheat does
 //!   not model DynamoDB's sort-key splits, which an LSI forbids anyway). Partitions never merge.
-//!   Initial partitions: 4 for on-demand (4,000 WCU + 12,000 RCU), and
-//!   `max(1, ceil(RCU/3000 + WCU/1000))` for provisioned.
+//!   The 80% share and the 5-minute window are keyheat's assumptions: AWS documents split for
+//!   heat but not its thresholds.
+//! - Initial partitions are keyheat's assumption too (AWS documents no formula): 4 for on-demand
+//!   (what a new table's 4,000 WRU / 12,000 RRU need), and `max(1, ceil(RCU/3000 + WCU/1000))`
+//!   for provisioned.
 //!
 //! With ticks of one second or less, limits hold per second of simulated time; with longer ticks
-//! they hold as averages over the tick (capacity × tick + burst).
+//! they hold as averages over the tick (capacity × tick).
 
 use std::collections::VecDeque;
 
@@ -31,7 +41,7 @@ pub const WRITE: usize = 1;
 
 /// Per-partition limits per second: 3,000 RCU, 1,000 WCU.
 pub const PARTITION_RATE: [f64; 2] = [3000.0, 1000.0];
-/// Seconds of unused capacity a burst bucket keeps.
+/// Seconds of unused provisioned table capacity the burst bucket keeps.
 pub const BURST_SECS: f64 = 300.0;
 /// A partition splits for size past 10 GB (AWS measures in binary units).
 pub const SPLIT_BYTES: u64 = 10 << 30;
@@ -65,7 +75,6 @@ pub struct Physical {
     /// The tick `used` belongs to.
     tick: u32,
     used: [f64; 2],
-    burst: [f64; 2],
     /// Heat window: units consumed since `window_start`.
     window: [f64; 2],
     window_start: u32,
@@ -93,7 +102,6 @@ impl Physical {
             lo,
             tick,
             used: [0.0; 2],
-            burst: [0.0; 2],
             window: [0.0; 2],
             window_start: tick,
             hot: false,
@@ -109,9 +117,10 @@ impl Physical {
         }
     }
 
-    /// Units available in `dim` this tick: what is left of the tick's capacity, plus the bucket.
-    fn available(&self, dim: usize, cap: f64) -> f64 {
-        (cap - self.used[dim]).max(0.0) + self.burst[dim]
+    /// Units available in `dim` this tick: what the reads and writes so far leave of the one
+    /// budget, in `dim`'s units (`caps` is the tick's capacity of each dimension).
+    fn available(&self, dim: usize, caps: [f64; 2]) -> f64 {
+        (1.0 - share(self.used, caps)).max(0.0) * caps[dim]
     }
 }
 
@@ -216,30 +225,28 @@ impl Meter {
         self.parts.iter().map(|p| p.lo).collect()
     }
 
-    fn cap(&self, dim: usize) -> f64 {
-        PARTITION_RATE[dim] * self.tick_secs
+    /// A partition's capacity in a tick, per dimension (one budget: see [`share`]).
+    fn caps(&self) -> [f64; 2] {
+        PARTITION_RATE.map(|rate| rate * self.tick_secs)
     }
 
     /// Brings a partition to `tick`: banks what earlier ticks left unused and closes heat
     /// windows.
     fn roll(&mut self, i: usize, tick: u32) {
-        let caps = [self.cap(READ), self.cap(WRITE)];
+        let caps = self.caps();
         let per_window = self.ticks_per_window;
         let tick_secs = self.tick_secs;
         let p = &mut self.parts[i];
         if p.tick >= tick {
             return;
         }
-        let idle = f64::from(tick - p.tick - 1);
         for dim in [READ, WRITE] {
-            let unused = (caps[dim] - p.used[dim]).max(0.0) + idle * caps[dim];
-            p.burst[dim] = (p.burst[dim] + unused).min(PARTITION_RATE[dim] * BURST_SECS);
             p.peak[dim] = p.peak[dim].max(p.used[dim] / tick_secs);
             p.used[dim] = 0.0;
         }
         if tick - p.window_start >= per_window {
             let secs = f64::from(tick - p.window_start) * tick_secs;
-            p.hot = (0..2).any(|d| p.window[d] / secs > HEAT_SHARE * PARTITION_RATE[d]);
+            p.hot = share(p.window, caps.map(|c| c / tick_secs * secs)) > HEAT_SHARE;
             p.window = [0.0; 2];
             p.window_start = tick;
         }
@@ -290,7 +297,10 @@ impl Meter {
 
     fn table_available(&self, dim: usize) -> f64 {
         match &self.allowance {
-            Allowance::OnDemand { previous, .. } => 2.0 * previous[dim] * self.tick_secs - self.used[dim],
+            Allowance::OnDemand { previous, .. } => {
+                let caps = previous.map(|p| 2.0 * p * self.tick_secs);
+                (1.0 - share(self.used, caps)).max(0.0) * caps[dim]
+            }
             Allowance::Provisioned { rate, burst } => {
                 (rate[dim] * self.tick_secs - self.used[dim]).max(0.0) + burst[dim]
             }
@@ -305,20 +315,17 @@ impl Meter {
         if total > self.table_available(dim) + 1e-9 {
             return Err(Refusal::Table);
         }
-        let cap = self.cap(dim);
-        for &(i, units) in touches {
+        let caps = self.caps();
+        for &(i, _) in touches {
             self.roll(i, tick);
             // Several touches of one partition in one request add up.
             let same: f64 = touches.iter().filter(|t| t.0 == i).map(|t| t.1).sum();
-            if same > self.parts[i].available(dim, cap) + 1e-9 {
+            if same > self.parts[i].available(dim, caps) + 1e-9 {
                 return Err(Refusal::Partition(i));
             }
-            let _ = units;
         }
         for &(i, units) in touches {
             let p = &mut self.parts[i];
-            let from_cap = units.min((cap - p.used[dim]).max(0.0));
-            p.burst[dim] = (p.burst[dim] - (units - from_cap)).max(0.0);
             p.used[dim] += units;
             p.window[dim] += units;
             p.total[dim] += units;
@@ -372,16 +379,11 @@ impl Meter {
     pub fn can_take(&self, tick: u32, i: usize, units: f64) -> bool {
         let p = &self.parts[i];
         if p.queue.is_empty() {
-            let cap = self.cap(WRITE);
-            let used = if p.tick == tick { p.used[WRITE] } else { 0.0 };
-            let burst = if p.tick == tick {
-                p.burst[WRITE]
-            } else {
-                (p.burst[WRITE] + cap).min(PARTITION_RATE[WRITE] * BURST_SECS)
-            };
+            let caps = self.caps();
+            let room = if p.tick == tick { p.available(WRITE, caps) } else { caps[WRITE] };
             let table =
                 if self.tick == tick { self.table_available(WRITE) } else { self.table_capacity(WRITE) };
-            if units <= (cap - used).max(0.0) + burst && units <= table {
+            if units <= room && units <= table {
                 return true;
             }
         }
@@ -396,9 +398,9 @@ impl Meter {
         }
     }
 
-    /// Applies queued GSI writes with this tick's capacity (call at the start of a tick, before
-    /// new requests); the ids of the writes wholly applied go to `done`, in order. Returns the
-    /// units applied.
+    /// Applies queued GSI writes with what is left of tick `tick`'s budget (call once the tick's
+    /// requests are done); the ids of the writes wholly applied go to `done`, in order. Returns
+    /// the units applied.
     pub fn drain(&mut self, tick: u32, done: &mut Vec<u64>) -> f64 {
         let mut applied = 0.0;
         for i in 0..self.parts.len() {
@@ -407,8 +409,7 @@ impl Meter {
             }
             self.roll(i, tick);
             self.roll_table(tick);
-            let cap = self.cap(WRITE);
-            let room = self.parts[i].available(WRITE, cap).min(self.table_available(WRITE).max(0.0));
+            let room = self.parts[i].available(WRITE, self.caps()).min(self.table_available(WRITE).max(0.0));
             let take = self.parts[i].backlog.min(room);
             if take > 0.0 {
                 let _ = self.consume(tick, WRITE, &[(i, take)]);
@@ -475,10 +476,6 @@ impl Meter {
     pub fn split(&mut self, i: usize, at: u64, tick: u32, for_size: bool, row: u32, bytes: (u64, u64)) {
         let mut upper = Physical::new(at, tick, row);
         let lower = &mut self.parts[i];
-        for dim in [READ, WRITE] {
-            lower.burst[dim] /= 2.0;
-            upper.burst[dim] = lower.burst[dim];
-        }
         lower.hot = false;
         lower.window = [0.0; 2];
         lower.window_start = tick;
@@ -514,6 +511,12 @@ impl Meter {
     pub fn end(&self, i: usize) -> Option<u64> {
         self.parts.get(i + 1).map(|p| p.lo)
     }
+}
+
+/// How much of one budget `used` takes, given what each dimension alone could take: AWS's
+/// "linear combination" of reads and writes (RCU/3000 + WCU/1000 for a partition).
+pub fn share(used: [f64; 2], caps: [f64; 2]) -> f64 {
+    used[READ] / caps[READ] + used[WRITE] / caps[WRITE]
 }
 
 /// Where to split a range holding keys with these (hash, weight) pairs, sorted by hash, for

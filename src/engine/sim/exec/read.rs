@@ -540,10 +540,7 @@ impl Simulation {
                 }
                 continue;
             }
-            if self.lagging(plan.group, pk.hash) {
-                self.stats[call.pattern].stale_reads += 1;
-                self.groups[plan.group].stale_reads += 1;
-            }
+            let stale = self.lagging(plan.group, pk.hash);
             let mut read = self.query_partition(
                 plan,
                 known,
@@ -562,6 +559,12 @@ impl Simulation {
                 self.read_refused(call, resume, request, read.ms, !times.iter().any(|t: &f64| t.is_nan()));
                 times.push(f64::NAN);
                 continue;
+            }
+            // A stale read is one the partition served while it had writes queued (a refused
+            // attempt read nothing).
+            if stale {
+                self.stats[call.pattern].stale_reads += 1;
+                self.groups[plan.group].stale_reads += 1;
             }
             self.spend(call, READ, read.units);
             self.read_load(plan.group, pk, read.units, read.bytes);

@@ -11,34 +11,72 @@ fn one_partition() -> Meter {
     Meter::new(1, Some([1e9, 1e9]), 1.0, &mut |_| 0)
 }
 
+// AWS developer guide, "Best practices for designing and using partition keys effectively": a
+// partition serves "up to 3,000 read request units or 1,000 write request units, or a linear
+// combination of both" per second.
 #[test]
 fn a_partition_serves_its_limit_per_second_and_throttles_past_it() {
     let mut m = one_partition();
-    // 1,000 WCU in one second: served; the next unit throttles (nothing banked yet).
+    // 1,000 WCU in one second: served; the next unit throttles (nothing banked, ever).
     assert_eq!(m.consume(0, WRITE, &[(0, 1000.0)]), Ok(()));
     assert_eq!(m.consume(0, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
-    // Reads have their own 3,000.
-    assert_eq!(m.consume(0, READ, &[(0, 3000.0)]), Ok(()));
+    // The writes took the whole budget: no read fits in the same second either.
     assert_eq!(m.consume(0, READ, &[(0, 0.5)]), Err(Refusal::Partition(0)));
-    // A refused request consumes nothing: the next second starts fresh.
-    assert_eq!(m.consume(1, WRITE, &[(0, 1000.0)]), Ok(()));
+    // A refused request consumes nothing: the next second starts fresh, 3,000 RCU alone.
+    assert_eq!(m.consume(1, READ, &[(0, 3000.0)]), Ok(()));
+    assert_eq!(m.consume(1, READ, &[(0, 0.5)]), Err(Refusal::Partition(0)));
+    assert_eq!(m.consume(2, WRITE, &[(0, 1000.0)]), Ok(()));
     assert!((m.peak(0, WRITE) - 1000.0).abs() < 1e-9);
 }
 
 #[test]
-fn the_burst_bucket_fills_with_unused_capacity_and_drains() {
+fn reads_and_writes_share_one_budget_as_a_linear_combination() {
+    // (RCU, WCU) served in one second, and whether it fits: RCU/3000 + WCU/1000 ≤ 1.
+    let cases = [
+        (2800.0, 900.0, false),
+        (1500.0, 500.0, true),
+        (1500.0, 501.0, false),
+        (2400.0, 200.0, true),
+        (0.0, 1000.0, true),
+        (3000.0, 0.5, false),
+    ];
+    for (rcu, wcu, fits) in cases {
+        let mut m = one_partition();
+        m.consume(0, READ, &[(0, rcu)]).unwrap();
+        assert_eq!(m.consume(0, WRITE, &[(0, wcu)]).is_ok(), fits, "{rcu} RCU + {wcu} WCU");
+        // The order does not matter.
+        let mut m = one_partition();
+        m.consume(0, WRITE, &[(0, wcu)]).unwrap();
+        assert_eq!(m.consume(0, READ, &[(0, rcu)]).is_ok(), fits, "{wcu} WCU then {rcu} RCU");
+    }
+}
+
+// AWS developer guide, "Burst capacity", and re:Post "How does DynamoDB handle spiky
+// workloads?": burst is unused provisioned table capacity and never lifts a partition past
+// 3,000 RCU / 1,000 WCU.
+#[test]
+fn idle_seconds_never_let_a_partition_exceed_its_limit() {
     let mut m = one_partition();
-    // Second 0 uses 400 of 1,000: 600 banked. Second 1 can take 1,600.
     m.consume(0, WRITE, &[(0, 400.0)]).unwrap();
-    assert_eq!(m.consume(1, WRITE, &[(0, 1600.0)]), Ok(()));
-    assert_eq!(m.consume(1, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
-    // Idle seconds bank their whole capacity, up to 300 seconds' worth.
-    m.consume(1000, WRITE, &[(0, 0.0)]).unwrap();
-    assert_eq!(m.consume(1000, WRITE, &[(0, 1000.0 + 300_000.0)]), Ok(()));
-    assert_eq!(m.consume(1000, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
-    // Drained: the next second has only its own capacity.
-    assert_eq!(m.consume(1001, WRITE, &[(0, 1000.0)]), Ok(()));
-    assert_eq!(m.consume(1001, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // After 1,000 idle seconds a partition still serves 1,000 WCU a second and no more.
+    for t in [1, 1000, 1001] {
+        assert_eq!(m.consume(t, WRITE, &[(0, 1000.0)]), Ok(()), "second {t}");
+        assert_eq!(m.consume(t, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)), "second {t}");
+    }
+    assert!((m.peak(0, WRITE) - 1000.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_provisioned_tables_burst_lifts_the_table_not_a_partition() {
+    // The table allows 10,000 WCU/s: far more than one key's partition, so only the partition limits.
+    let mut m = Meter::new(14, Some([3000.0, 10_000.0]), 1.0, &mut |_| 0);
+    for t in 0..300 {
+        m.consume(t, WRITE, &[(0, 500.0)]).unwrap();
+    }
+    // A spike to 1,500 WCU/s on one key: 1,000 served, the rest throttled, whatever was banked.
+    assert_eq!(m.consume(300, WRITE, &[(0, 1000.0)]), Ok(()));
+    assert_eq!(m.consume(300, WRITE, &[(0, 500.0)]), Err(Refusal::Partition(0)));
+    assert!((m.peak(0, WRITE) - 1000.0).abs() < 1e-9);
 }
 
 #[test]
@@ -59,6 +97,9 @@ fn requests_touching_several_partitions_are_all_or_nothing() {
     assert_eq!(m.consume(0, WRITE, &[(0, 1000.0)]), Ok(()));
 }
 
+// AWS developer guide, "On-demand capacity mode": a new table serves "4,000 write request units
+// or 12,000 read request units, or a linear combination of both", and up to double its previous
+// peak.
 #[test]
 fn on_demand_allows_twice_the_previous_peak_and_a_new_peak_waits_30_minutes() {
     let mut m = Meter::new(100, None, 1.0, &mut |_| 0);
@@ -66,11 +107,16 @@ fn on_demand_allows_twice_the_previous_peak_and_a_new_peak_waits_30_minutes() {
     // A new table: previous peak 2,000 WRU/s, so 4,000 at once.
     assert_eq!(m.consume(0, WRITE, &spread(4000.0)), Ok(()));
     assert_eq!(m.consume(0, WRITE, &spread(1.0)), Err(Refusal::Table));
-    // Reads: 6,000 → 12,000.
-    assert_eq!(m.consume(0, READ, &spread(12_000.0)), Ok(()));
+    // The writes took the whole allowance: reads wait for the next second, then get 12,000.
     assert_eq!(m.consume(0, READ, &spread(1.0)), Err(Refusal::Table));
+    assert_eq!(m.consume(1, READ, &spread(12_000.0)), Ok(()));
+    assert_eq!(m.consume(1, READ, &spread(1.0)), Err(Refusal::Table));
+    // A linear combination: 6,000 RRU leave half the writes.
+    assert_eq!(m.consume(2, READ, &spread(6000.0)), Ok(()));
+    assert_eq!(m.consume(2, WRITE, &spread(2000.0)), Ok(()));
+    assert_eq!(m.consume(2, WRITE, &spread(1.0)), Err(Refusal::Table));
     // Serving 4,000 for a while does not raise the allowance before 30 minutes pass…
-    for s in 1..1800 {
+    for s in 3..1800 {
         m.consume(s, WRITE, &spread(4000.0)).unwrap();
         assert!(m.consume(s, WRITE, &spread(1.0)).is_err(), "second {s}");
     }
@@ -115,7 +161,7 @@ fn gsi_writes_queue_then_push_back_and_the_queue_is_the_lag() {
     assert!((m.lag_secs(3000) - 2.899).abs() < 1e-9);
     // Entries that arrive later wait behind the queue: after a drain, the lag is the age of the
     // oldest one still queued.
-    // (Tick 2 drains nothing here, so tick 3 has its burst too: 2,000.)
+    m.drain(2, &mut done);
     assert_eq!(m.index_write(2, 2500, 0, &[(7, 1000.0, 6)]), Ok(false));
     m.enqueue_free(2600, 0, 7, 7);
     for tick in 3..=5 {
@@ -182,7 +228,7 @@ fn a_heat_split_isolates_a_dominant_key() {
     for (keys, expected) in cases {
         assert_eq!(heat_split_points(keys), expected, "{keys:?}");
     }
-    // A split's new partition starts with nothing banked from the tick it was made in.
+    // A split's new partition has one partition's budget from the next tick, and no more.
     let mut m = one_partition();
     m.consume(0, WRITE, &[(0, 1000.0)]).unwrap();
     m.split(0, 1 << 63, 0, false, 0, (0, 0));

@@ -82,9 +82,10 @@ fn counters_naive_throttles_at_the_partition_ceiling_and_recommended_does_not() 
     let naive = replay(&s, "naive", &options);
     assert!(naive.totals.throttled_ops > 0);
     assert!(pattern(&naive, "like").throttled > 0);
-    // The hot item's partition serves exactly its 1,000 WCU/s: demand never leaves it anything
-    // to bank.
-    assert!((naive.partitions.physical_peak_wcu_per_s - 1000.0).abs() < 1e-6, "{:?}", naive.partitions);
+    // The hot item's partition is full: its likes take what its reads leave of the one budget
+    // (RCU/3000 + WCU/1000 ≤ 1), so its write peak is near 1,000 WCU/s and never above.
+    let peak = naive.partitions.physical_peak_wcu_per_s;
+    assert!(peak > 900.0 && peak <= 1000.0 + 1e-6, "{:?}", naive.partitions);
     let fixed = replay(&s, "recommended", &options);
     assert_eq!((fixed.totals.throttled_ops, fixed.totals.failed_ops), (0, 0));
     assert!(fixed.partitions.physical_peak_wcu_per_s < 1000.0);
@@ -106,7 +107,7 @@ fn counters_over_the_event_the_hot_key_ends_alone_at_its_ceiling() {
         .iter()
         .max_by(|a, b| a.peak_wcu_per_s.total_cmp(&b.peak_wcu_per_s))
         .expect("a top");
-    assert!((hottest.peak_wcu_per_s - 1000.0).abs() < 1e-6, "{hottest:?}");
+    assert!(hottest.peak_wcu_per_s > 900.0 && hottest.peak_wcu_per_s <= 1000.0 + 1e-6, "{hottest:?}");
     let fixed = replay(&s, "recommended", &RunOptions::default());
     assert_eq!(fixed.totals.throttled_ops, 0);
 }
@@ -242,7 +243,8 @@ fn leaderboard_one_index_key_throttles_the_table_and_16_shards_do_not() {
     let index = &naive.indexes[0];
     // The index partition runs at its ceiling, its queue fills, and the table's writes are
     // throttled behind it (back-pressure): game ends are throttled on a nearly idle table.
-    assert!((index.peak_wcu_per_s - 1000.0).abs() < 1e-6, "{index:?}");
+    // (Its Queries share the budget, so the writes peak a little under 1,000 WCU/s.)
+    assert!(index.peak_wcu_per_s > 900.0 && index.peak_wcu_per_s <= 1000.0 + 1e-6, "{index:?}");
     assert!(index.throttled_ops > 0 && index.max_lag_s >= 4.0, "{index:?}");
     assert!(pattern(&naive, "finish-game").throttled > 0);
     assert!(naive.partitions.physical_peak_wcu_per_s < 1000.0, "{:?}", naive.partitions);
