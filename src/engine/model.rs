@@ -518,6 +518,8 @@ pub struct Workload {
     pub seed: u64,
     /// Simulated time at the start (midnight UTC of the start date).
     pub start: SimTime,
+    /// How the simulated client retries throttled requests.
+    pub retry: crate::engine::retry::RetryPolicy,
 }
 
 /// A named check on a run's report.

@@ -86,6 +86,7 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use super::metrics::Metrics;
 use super::model::{Engine, Scenario, Variant};
+use super::retry::RetryPolicy;
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
 use super::workload::{Picker, rate_at};
@@ -194,6 +195,8 @@ pub struct Simulation {
     scenario: String,
     variant: String,
     seed: u64,
+    /// How the simulated client retries throttled requests.
+    retry: RetryPolicy,
     start_ms: u64,
     tick_ms: u64,
     tick_secs: f64,

@@ -13,6 +13,7 @@ pub fn report() -> RunReport {
         variant: "naive".to_owned(),
         seed: 7,
         engine: "dynamodb".to_owned(),
+        retry_policy: Some("aws-java-v1-dynamodb".to_owned()),
         duration_s: 3600.0,
         tick_s: 1.0,
         totals: Totals {

@@ -11,6 +11,7 @@ use super::file;
 use super::source_map::Path;
 use crate::engine::model::{self, AccessPattern, AttrType, Entity, Generator, Goal, GoalCheck};
 use crate::engine::planner::numbers;
+use crate::engine::retry::{self, RetryPolicy};
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::Popularity;
 
@@ -484,7 +485,40 @@ fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
         None => SimTime::EPOCH,
         Some(text) => SimTime::parse(text).map_err(|e| problem(&path.field("start"), e.to_string()))?,
     };
-    Ok(model::Workload { duration: total, tick, seed: w.seed, start })
+    let retry = match &w.retry {
+        None => RetryPolicy::aws_java_v1_dynamodb(),
+        Some(retry) => retry_policy(&path.field("retry"), retry)?,
+    };
+    Ok(model::Workload { duration: total, tick, seed: w.seed, start, retry })
+}
+
+fn retry_policy(path: &Path, retry: &file::Retry) -> Result<RetryPolicy> {
+    match retry {
+        file::Retry::Named(name) => RetryPolicy::named(name).ok_or_else(|| {
+            let known: Vec<&str> = retry::NAMED.iter().map(|n| n.0).collect();
+            problem(path, format!("unknown retry policy {name:?}; expected one of {}, or Custom(base_ms: …, cap_ms: …, retries: …, jitter: None | Equal | Full)", known.join(", ")))
+        }),
+        &file::Retry::Custom { base_ms, cap_ms, retries, ref jitter } => {
+            if retries > retry::MAX_RETRIES_LIMIT {
+                return Err(problem(
+                    path,
+                    format!("a client retries at most {} times here; found {retries}", retry::MAX_RETRIES_LIMIT),
+                ));
+            }
+            if cap_ms < base_ms || cap_ms > 3_600_000 {
+                return Err(problem(
+                    path,
+                    format!("cap_ms must be at least base_ms ({base_ms}) and at most an hour (3600000); found {cap_ms}"),
+                ));
+            }
+            let jitter = match jitter {
+                file::Jitter::None => retry::Jitter::None,
+                file::Jitter::Equal => retry::Jitter::Equal,
+                file::Jitter::Full => retry::Jitter::Full,
+            };
+            Ok(RetryPolicy { name: "custom".to_owned(), base_ms, cap_ms, max_retries: retries, jitter })
+        }
+    }
 }
 
 fn entity_named<'e>(path: &Path, entities: &'e [Entity], name: &str) -> Result<&'e Entity> {

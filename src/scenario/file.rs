@@ -301,6 +301,23 @@ pub struct Workload {
     pub seed: u64,
     #[serde(default)]
     pub start: Option<String>,
+    /// The client's retry policy; the AWS SDK for Java 1.x DynamoDB policy when absent.
+    #[serde(default)]
+    pub retry: Option<Retry>,
+}
+
+/// A retry policy: one of `engine::retry::NAMED`, or its numbers.
+#[derive(Debug, Deserialize)]
+pub enum Retry {
+    Named(String),
+    Custom { base_ms: u64, cap_ms: u64, retries: u32, jitter: Jitter },
+}
+
+#[derive(Debug, Deserialize)]
+pub enum Jitter {
+    None,
+    Equal,
+    Full,
 }
 
 #[derive(Debug, Deserialize)]

@@ -2,6 +2,7 @@
 //! error must name the file, say what was expected and point at the place to fix.
 
 use super::*;
+use crate::engine::retry::RetryPolicy;
 use proptest::prelude::*;
 
 const MINI: &str = r#"// A tiny scenario the tests break in one place at a time.
@@ -231,6 +232,43 @@ fn assert_points(cases: &[(&str, &str, &str, &str, usize)]) {
         assert_eq!((*line, *col), (want_line, want_col + shift), "{to:?}: {error}");
         assert!(error.to_string().starts_with(&format!("mini.ron:{line}:{col}: ")), "{error}");
     }
+}
+
+#[test]
+fn a_workload_names_its_retry_policy_or_gives_its_numbers() {
+    let with = |retry: &str| MINI.replacen(r#"seed: 1)"#, &format!("seed: 1, retry: {retry})"), 1);
+    let default = parse("mini.ron", MINI).expect("mini");
+    assert_eq!(default.scenario.workload.retry, RetryPolicy::aws_java_v1_dynamodb());
+    let none = parse("mini.ron", &with(r#"Named("none")"#)).expect("named");
+    assert_eq!(none.scenario.workload.retry.max_retries, 0);
+    let custom =
+        parse("mini.ron", &with("Custom(base_ms: 100, cap_ms: 5000, retries: 5, jitter: Full)")).expect("custom");
+    let p = &custom.scenario.workload.retry;
+    assert_eq!((p.name.as_str(), p.base_ms, p.cap_ms, p.max_retries), ("custom", 100, 5000, 5));
+    assert_eq!(p.jitter, crate::engine::retry::Jitter::Full);
+    assert_points(&[
+        (
+            "seed: 1)",
+            r#"seed: 1, retry: Named("sdk"))"#,
+            r#"unknown retry policy "sdk"; expected one of aws-java-v1-dynamodb, none"#,
+            "Named",
+            0,
+        ),
+        (
+            "seed: 1)",
+            "seed: 1, retry: Custom(base_ms: 100, cap_ms: 5000, retries: 31, jitter: Full))",
+            "at most 30 times",
+            "Custom",
+            0,
+        ),
+        (
+            "seed: 1)",
+            "seed: 1, retry: Custom(base_ms: 100, cap_ms: 50, retries: 3, jitter: None))",
+            "cap_ms must be at least base_ms",
+            "Custom",
+            0,
+        ),
+    ]);
 }
 
 /// MINI with an `embeds` list in its variant (and Post's keys as `post_keys`).

@@ -9,10 +9,11 @@ mod write;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 
+use crate::engine::hash::combine;
 use crate::engine::model::Engine;
 
 use super::Simulation;
-use super::latency::{MAX_RETRIES, backoff_ms};
+use super::items::unit;
 use super::ledger::ScanCursor;
 use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
@@ -29,6 +30,9 @@ pub(super) struct Call {
     pub tick: u32,
     pub time_ms: u64,
 }
+
+/// The stream the retry jitter draws from (apart from every pick and attribute stream).
+const RETRY_STREAM: u64 = 0x7265_7472_795f_6a69;
 
 /// A retried request: which request of the call, the retries made, what its first attempt fixed
 /// (a put's ordinal, the call's latency without waits, a Scan's cursor) and when it runs.
@@ -149,7 +153,7 @@ impl Simulation {
         let mut retries = resume.map_or(0, |r| r.retries);
         let mut due = refused.now_ms;
         loop {
-            if retries >= MAX_RETRIES {
+            if retries >= self.retry.max_retries {
                 self.stats[pattern].failed += 1;
                 self.totals.failed += 1;
                 self.totals.gave_up += 1;
@@ -164,7 +168,14 @@ impl Simulation {
                 return;
             }
             retries += 1;
-            due += backoff_ms(retries);
+            // The jitter is a function of (seed, the call, the request, the retry): the same
+            // run draws the same waits however its ticks are cut.
+            let draw = unit(
+                self.seed,
+                RETRY_STREAM,
+                combine(&[pattern as u64, call.index, u64::from(refused.request), u64::from(retries)]),
+            );
+            due += self.retry.wait_ms(retries, draw);
             if due >= tick_end {
                 break;
             }

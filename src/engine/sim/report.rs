@@ -13,6 +13,9 @@ pub struct RunReport {
     pub seed: u64,
     /// `dynamodb` or `cassandra`.
     pub engine: String,
+    /// The simulated client's retry policy for throttled requests (`engine::retry::NAMED`, or
+    /// `custom`); none for Cassandra, which never throttles.
+    pub retry_policy: Option<String>,
     /// Simulated seconds replayed.
     pub duration_s: f64,
     /// Simulated seconds per tick.

@@ -209,6 +209,7 @@ impl Simulation {
             scenario: scenario.name.clone(),
             variant: variant.name.clone(),
             seed: options.seed.unwrap_or(workload.seed),
+            retry: workload.retry.clone(),
             start_ms: workload.start.as_millis(),
             tick_ms: tick.as_millis(),
             tick_secs,
