@@ -77,6 +77,7 @@ pub fn report() -> RunReport {
             max_lag_s: 0.5,
             throttled_ops: 0,
             hottest_key: Some("PENDING".to_owned()),
+            hottest_key_peak_wcu_per_s: 12.0,
             peak_wcu_per_s: 12.0,
             partitions: 2,
             max_partition_bytes: 4 * 1024 * 1024,

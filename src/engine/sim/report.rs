@@ -152,7 +152,11 @@ pub struct IndexReport {
     pub wcu_vs_table: f64,
     pub max_lag_s: f64,
     pub throttled_ops: u64,
+    /// The index partition key with the most read and write units over the run.
     pub hottest_key: Option<String>,
+    /// That key's own peak write units per second (a partition may hold other keys too).
+    pub hottest_key_peak_wcu_per_s: f64,
+    /// The busiest physical partition's peak write units per second.
     pub peak_wcu_per_s: f64,
     /// Distinct index partition-key values holding entries at the end.
     pub partitions: u64,

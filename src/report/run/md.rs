@@ -162,7 +162,7 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 numbers::bytes(i.max_partition_bytes as f64),
                 i.hottest_key.as_ref().map_or_else(
                     || "—".to_owned(),
-                    |k| format!("`{k}` ({} WCU/s)", numbers::rate(i.peak_wcu_per_s)),
+                    |k| format!("`{k}` (peak {} WCU/s)", numbers::rate(i.hottest_key_peak_wcu_per_s)),
                 ),
             ]
         })
@@ -282,7 +282,7 @@ mod tests {
             "| `PENDING` | 4 MB | 2,500 | 30 | 10 | byStatus |",
             "An index's throttles are counted per index, under Indexes. A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI applies at most 1,000 a second per partition and queues the rest.",
             "| hottest key, writes | 300 WCU/s at its peak: CUSTOMER#c0001 in the table |",
-            "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (12 WCU/s) |",
+            "| byStatus | GSI | 9,000 | 0.5 | 0 | 5 MB | 3,000 | 0.5 s | 0 | 2 | 4 MB | `PENDING` (peak 12 WCU/s) |",
             "Latency is modelled, not measured (see the notes).",
             "| ✘ | pending-orders | Scan ×12 | 360 | 2 RCU | 20 → 400 | 40 ms | 180 ms | 100 ms |",
             "|  | place-order | PutItem | 18,000 | 1 WCU | 0 → 0 | 5 ms | 8 ms | — |",
