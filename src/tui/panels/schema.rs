@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{block, text};
-use crate::engine::model::{Capacity, Variant};
+use crate::engine::model::{Capacity, Engine, Variant};
 use crate::engine::planner::{Plan, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
@@ -37,7 +37,9 @@ impl Widget for SchemaPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
         let v = self.variant;
+        // Cassandra has no capacity modes or units: a node serves what its hardware can.
         let capacity = match v.capacity {
+            _ if self.plan.engine == Engine::Cassandra.id() => "Cassandra: no capacity units".to_owned(),
             Capacity::OnDemand => "on-demand".to_owned(),
             Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
         };
