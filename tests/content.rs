@@ -178,7 +178,7 @@ fn practice_top_customers_needs_an_aggregate_and_a_sharded_index() {
     assert!(has(&one, WarningCode::LowCardinalityIndex, "GSI by-spend SPEND"), "{:?}", warnings(&one));
     let recommended = plan("practice-top-customers", "recommended");
     let top = pattern(&recommended, "top-customers");
-    assert_eq!((top.operation, top.fanout), (Some(Operation::Query), 16));
+    assert_eq!((top.operation, top.fanout), (Some(Operation::Query), 32));
     // The price, which the lesson states: the aggregate write and a moved index entry per order.
     assert_eq!(warnings(&recommended), [(WarningCode::WriteAmplification, "place-order")]);
     assert_eq!(pattern(&recommended, "place-order").write_amplification, Some(3.0));
