@@ -245,6 +245,19 @@ fn latency(report: &RunReport, name: &str) -> Graded {
         let detail = format!("{name} has no latency target");
         return Graded::failed(p.latency_ms_p99, 0.0, GoalUnit::Milliseconds, detail);
     };
+    // A call that never completed (it gave up, or still waited for a retry at the end) missed
+    // any target: past 1% of the calls, the p99 call is one of them.
+    let never = p.failed + p.unfinished;
+    if never > 0 && never as f64 > 0.01 * p.calls as f64 {
+        let detail = format!(
+            "{never} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
+            p.calls,
+            p.failed,
+            p.unfinished,
+            ms(target)
+        );
+        return Graded::failed(p.latency_ms_p99, target, GoalUnit::Milliseconds, detail);
+    }
     Graded::at_most(p.latency_ms_p99, target, GoalUnit::Milliseconds, |vs| {
         format!(
             "{name} p99 {} (modelled) {vs} {} target; p50 {}",
@@ -404,7 +417,18 @@ mod tests {
             (GoalCheck::LatencyTarget("customer-page".into()), true, 9.0, "p99 9 ms (modelled) ≤ 20 ms"),
             (GoalCheck::LatencyTarget("place-order".into()), false, 8.0, "has no latency target"),
         ];
-        let report = report();
+        let mut report = report();
+        // 200 of customer-page's calls never completed: more than 1%, so its p99 call is one.
+        let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
+        let calls = stuck.calls;
+        (stuck.failed, stuck.unfinished) = (150, 50);
+        let r = grade(GoalCheck::LatencyTarget("customer-page".into()), &report);
+        let never =
+            format!("200 of {calls} customer-page calls never completed (150 gave up, 50 still retrying");
+        assert!(!r.passed && r.detail.starts_with(&never), "{r:?}");
+        // 1% or fewer: the p99 is the measured one.
+        let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
+        (stuck.failed, stuck.unfinished) = (calls / 100, 0);
         for (check, passed, value, detail) in cases {
             let label = format!("{check:?}");
             let r = grade(check, &report);

@@ -66,7 +66,13 @@ impl RetryPolicy {
     pub fn named(name: &str) -> Option<RetryPolicy> {
         match name {
             "aws-java-v1-dynamodb" => Some(RetryPolicy::aws_java_v1_dynamodb()),
-            "none" => Some(RetryPolicy { name: "none".to_owned(), base_ms: 0, cap_ms: 0, max_retries: 0, jitter: Jitter::None }),
+            "none" => Some(RetryPolicy {
+                name: "none".to_owned(),
+                base_ms: 0,
+                cap_ms: 0,
+                max_retries: 0,
+                jitter: Jitter::None,
+            }),
             _ => None,
         }
     }
@@ -138,7 +144,8 @@ mod tests {
     fn equal_jitter_waits_between_half_the_ceiling_and_the_ceiling() {
         let p = RetryPolicy::aws_java_v1_dynamodb();
         // (retry, draw, wait)
-        let cases = [(1, 0.0, 250), (1, 0.999_999, 500), (1, 0.5, 375), (3, 0.0, 1000), (9, 0.999_999, 20_000)];
+        let cases =
+            [(1, 0.0, 250), (1, 0.999_999, 500), (1, 0.5, 375), (3, 0.0, 1000), (9, 0.999_999, 20_000)];
         for (retry, draw, wait) in cases {
             assert_eq!(p.wait_ms(retry, draw), wait, "retry {retry}, draw {draw}");
         }

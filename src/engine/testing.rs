@@ -142,6 +142,7 @@ pub fn pattern(
         failed: 0,
         latency_ms_p50: p50,
         latency_ms_p99: p99,
+        unfinished: 0,
         latency_target_ms: target,
         requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),
         landed_writes: (!read).then_some(calls),

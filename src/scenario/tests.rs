@@ -241,8 +241,8 @@ fn a_workload_names_its_retry_policy_or_gives_its_numbers() {
     assert_eq!(default.scenario.workload.retry, RetryPolicy::aws_java_v1_dynamodb());
     let none = parse("mini.ron", &with(r#"Named("none")"#)).expect("named");
     assert_eq!(none.scenario.workload.retry.max_retries, 0);
-    let custom =
-        parse("mini.ron", &with("Custom(base_ms: 100, cap_ms: 5000, retries: 5, jitter: Full)")).expect("custom");
+    let custom = parse("mini.ron", &with("Custom(base_ms: 100, cap_ms: 5000, retries: 5, jitter: Full)"))
+        .expect("custom");
     let p = &custom.scenario.workload.retry;
     assert_eq!((p.name.as_str(), p.base_ms, p.cap_ms, p.max_retries), ("custom", 100, 5000, 5));
     assert_eq!(p.jitter, crate::engine::retry::Jitter::Full);

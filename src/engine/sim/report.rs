@@ -191,6 +191,9 @@ pub struct PatternReport {
     /// Modelled latency (see the latency model in the notes).
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
+    /// Calls with no latency: still waiting for a retry when the run ended. (A call that gave up
+    /// has one, its waits included, and is counted in `failed`.)
+    pub unfinished: u64,
     pub latency_target_ms: Option<f64>,
     /// Requests sent (every page counts), retries not included.
     pub requests: u64,

@@ -289,7 +289,8 @@ impl Simulation {
                 wcu_vs_table: ratio(group.units[WRITE], table_wcu),
                 max_lag_s: group.max_lag_secs,
                 throttled_ops: group.throttled,
-                hottest_key: hottest.map(|(_, q, _)| key_label(ledger.partition(q).key_type, ledger.key_of(q))),
+                hottest_key: hottest
+                    .map(|(_, q, _)| key_label(ledger.partition(q).key_type, ledger.key_of(q))),
                 hottest_key_peak_wcu_per_s: hottest.map_or(0.0, |h| h.2),
                 peak_wcu_per_s: peak,
                 partitions: ledger.live_partitions(),
@@ -336,6 +337,7 @@ impl Simulation {
                 failed: s.failed,
                 latency_ms_p50: latency.p50().unwrap_or(0.0),
                 latency_ms_p99: latency.p99().unwrap_or(0.0),
+                unfinished: s.calls.saturating_sub(latency.count()),
                 latency_target_ms: p.latency_target_ms,
                 requests: s.requests,
                 landed_writes: landed_writes(p.action.is_read(), s, pending),
