@@ -166,6 +166,16 @@ fn at_value(
             }
             (at, message)
         }
+        // ron reads a bare value where a field name belongs as a malformed identifier, and
+        // suggests Rust's raw-identifier syntax, which no scenario needs.
+        ron::Error::SuggestRawIdentifier(_) => (
+            at,
+            format!(
+                "expected a field name before {}: this value's fields are named, `{}(field: value)`",
+                describe(&found),
+                field.as_deref().unwrap_or("Name")
+            ),
+        ),
         ron::Error::IntegerOutOfBounds => {
             let (number, back) = number_around(source, at);
             let range = field.as_deref().map_or("0 to what the field holds", bounds);
@@ -402,6 +412,16 @@ mod tests {
         let (_, position, message) = messages("// nothing yet");
         assert!(message.starts_with("the file ends before the scenario starts"), "{message}");
         assert_eq!(position, Position { line: 1, col: 15 });
+    }
+
+    #[test]
+    fn a_bare_value_where_a_field_belongs_asks_for_the_field_not_a_raw_identifier() {
+        let source = "(\n  name: \"x\",\n  populations: [(name: \"p\", count: 5, ids: \"p{}\", popularity: Zipf(0.7))],\n)";
+        let (ron_says, at, message) = messages(source);
+        assert!(ron_says.contains("raw identifier"), "{ron_says}");
+        assert!(message.starts_with("expected a field name before `0.7`"), "{message}");
+        assert!(message.contains("`Zipf(field: value)`") && !message.contains("r#"), "{message}");
+        assert_eq!(at.line, 3);
     }
 
     #[test]
