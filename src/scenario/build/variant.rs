@@ -8,7 +8,8 @@ use super::{
 use crate::engine::model::{
     self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
 };
-use crate::engine::template::{Part, Template};
+use crate::engine::planner::numbers;
+use crate::engine::template::{MAX_SHARDS, Part, Template};
 use crate::scenario::file;
 use crate::scenario::source_map::Path;
 
@@ -100,6 +101,41 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
     Ok(parsed)
 }
 
+/// A reader of the last `d` of a time attribute asks every `bucket(attr, width)` partition in
+/// it, times the template's shards: bounded like a template's spread ([`MAX_SHARDS`] requests a
+/// call), because the replay simulates each request and numbers them within the call.
+fn bucket_fanout(path: &Path, text: &str, pk: &Template, entity: &Entity, patterns: &[AccessPattern]) -> Result<()> {
+    let starts = slot_starts(text);
+    let slots = pk.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
+    for (slot, part) in slots.enumerate() {
+        let Part::Bucket { name, width } = part else { continue };
+        for p in patterns.iter().filter(|p| p.entity == entity.name && p.action.is_read()) {
+            let Some(model::Range { attribute, span: model::RangeSpan::Last(span) }) = &p.range else { continue };
+            if attribute != name || p.knows(name) {
+                continue;
+            }
+            let buckets = span.as_millis().div_ceil(width.as_millis().max(1)).saturating_add(1);
+            let requests = buckets.saturating_mul(u64::from(pk.fanout()));
+            if requests > u64::from(MAX_SHARDS) {
+                return Err(Problem {
+                    path: path.clone(),
+                    offset: Some(starts.get(slot).copied().unwrap_or(0)),
+                    message: format!(
+                        "pattern {:?} reads the last {span} of {name}: buckets of {width} make that {} \
+                         partitions{} a call, and a read may ask at most {} (one request each); widen the \
+                         bucket or shorten the range",
+                        p.name,
+                        numbers::count(buckets as f64),
+                        if pk.fanout() > 1 { format!(" × {} shards", pk.fanout()) } else { String::new() },
+                        numbers::count(f64::from(MAX_SHARDS)),
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One entity's templates from a `keys: {…}` map; `pk` is `None` only for a local index.
 struct Templates {
     entity: String,
@@ -121,7 +157,11 @@ fn keys_map(
         let entity = entity_named(&kpath, cx.entities, name)?;
         let carried = carried(entity, v);
         let pk = match (&keys.pk, needs_pk) {
-            (Some(text), true) => Some(template(&kpath.field("pk"), text, entity, &carried)?),
+            (Some(text), true) => {
+                let pk = template(&kpath.field("pk"), text, entity, &carried)?;
+                bucket_fanout(&kpath.field("pk"), text, &pk, entity, cx.patterns)?;
+                Some(pk)
+            }
             (None, true) => {
                 return Err(problem(&kpath, format!("{name} needs a partition key template: pk: \"…\"")));
             }
