@@ -2,7 +2,7 @@
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
 //! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
 
-mod output;
+pub mod output;
 mod progress;
 mod replay;
 #[cfg(feature = "tui")]
@@ -108,9 +108,13 @@ pub struct RunArgs {
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
-    /// Write the report to FILE (whole or not at all) instead of stdout; the directory must exist
+    /// Write the report to FILE (whole or not at all; `-` is stdout) instead of stdout; the
+    /// directory must exist, and an existing FILE is replaced only with --force
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Exit with code 3 when any goal fails
     #[arg(long)]
     pub fail_on_goals: bool,
@@ -131,9 +135,13 @@ pub struct CompareArgs {
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
-    /// Write the comparison to FILE (whole or not at all) instead of stdout
+    /// Write the comparison to FILE (whole or not at all; `-` is stdout) instead of stdout; an
+    /// existing FILE is replaced only with --force
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// How a command that ran to the end wants the process to exit.

@@ -3,8 +3,8 @@
 //! kept), for slides and the README. The replay runs headless to the moment asked for (by
 //! default the workload's end); the picture is what `keyheat tui` shows at that moment, paused.
 //!
-//! The file lands whole or not at all (`--out` as for `run`), and an existing file is replaced
-//! only with `--force`: a screenshot is often kept by hand, and its name is easy to reuse.
+//! The file is written under `cli/output`'s rule, as every command's: whole or not at all, an
+//! existing file replaced only with `--force`, `-` for standard output.
 
 use std::path::PathBuf;
 
@@ -44,7 +44,7 @@ pub struct SnapshotArgs {
     /// What the heatmap shows (as `m` cycles it in the TUI)
     #[arg(long, value_enum, default_value_t = HeatMetric::WriteUnits)]
     pub metric: HeatMetric,
-    /// The SVG file to write (whole or not at all; the directory must exist)
+    /// The SVG file to write (whole or not at all; the directory must exist; `-` is stdout)
     #[arg(long, value_name = "FILE.svg")]
     pub out: PathBuf,
     /// Replace FILE if it exists
@@ -90,10 +90,7 @@ fn parse_size(text: &str) -> Result<(u16, u16), String> {
 
 pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     // Everything that can be refused is refused before a long replay starts.
-    output::check(&args.out)?;
-    if args.out.exists() && !args.force {
-        bail!("{} exists; pass --force to replace it", args.out.display());
-    }
+    output::check_new(&args.out, args.force)?;
     let mut app =
         App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()));
     app.open(&args.scenario, args.variant.as_deref(), args.seed)?;
@@ -113,7 +110,7 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     progress.finish();
     let (cols, rows) = args.size;
     let buffer = ui::render_workbench(&mut app, cols, rows);
-    output::write_atomically(&args.out, svg::render(&buffer).as_bytes())?;
+    output::write_new(&args.out, svg::render(&buffer).as_bytes(), args.force)?;
     eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
     Ok(())
 }
