@@ -161,6 +161,14 @@ fn an_unwritable_out_says_why_once() {
 }
 
 #[test]
+fn a_duration_too_long_says_so() {
+    let out = keyheat(&["run", "orders", "--duration", "99999999999w"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("\"99999999999w\" is too long"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("not a duration"), "{}", stderr(&out));
+}
+
+#[test]
 fn text_reports_fit_80_columns_and_label_latency_modelled() {
     for name in ["sensors", "orders", "counters"] {
         let out = keyheat(&["run", name, "--duration", short(name)]);
