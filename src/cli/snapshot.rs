@@ -76,16 +76,25 @@ impl From<HeatMetric> for Metric {
 
 fn parse_size(text: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{text:?} is not a size: write COLSxROWS, e.g. 120x40");
-    let (cols, rows) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let cols: u16 = cols.trim().parse().map_err(|_| bad())?;
-    let rows: u16 = rows.trim().parse().map_err(|_| bad())?;
-    if cols < MIN_WIDTH || rows < MIN_HEIGHT {
-        return Err(format!("{cols}x{rows} is smaller than the workbench's {MIN_WIDTH}x{MIN_HEIGHT}"));
-    }
-    if cols > MAX_COLS || rows > MAX_ROWS {
+    // A dimension is digits; one too big for any integer is still a size, only too large.
+    let dimension = |part: &str| -> Result<u64, String> {
+        let part = part.trim();
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        Ok(part.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    let (cols_text, rows_text) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (cols, rows) = (dimension(cols_text)?, dimension(rows_text)?);
+    if cols > u64::from(MAX_COLS) || rows > u64::from(MAX_ROWS) {
+        let (cols, rows) = (cols_text.trim(), rows_text.trim());
         return Err(format!("{cols}x{rows} is larger than {MAX_COLS}x{MAX_ROWS}"));
     }
-    Ok((cols, rows))
+    if cols < u64::from(MIN_WIDTH) || rows < u64::from(MIN_HEIGHT) {
+        return Err(format!("{cols}x{rows} is smaller than the workbench's {MIN_WIDTH}x{MIN_HEIGHT}"));
+    }
+    // Both fit: at most MAX_COLS x MAX_ROWS.
+    Ok((u16::try_from(cols).map_err(|_| bad())?, u16::try_from(rows).map_err(|_| bad())?))
 }
 
 pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
@@ -122,14 +131,20 @@ mod tests {
     #[test]
     fn sizes_parse_within_bounds() {
         type Case = (&'static str, Result<(u16, u16), &'static str>);
-        let cases: [Case; 7] = [
+        let cases: [Case; 12] = [
             ("120x40", Ok((120, 40))),
             ("80X24", Ok((80, 24))),
             ("500x200", Ok((500, 200))),
             ("79x24", Err("smaller than the workbench's 80x24")),
             ("501x40", Err("larger than 500x200")),
+            // Too large is too large, however large (it was "not a size" past 65535).
+            ("65535x65535", Err("65535x65535 is larger than 500x200")),
+            ("100000x100000", Err("100000x100000 is larger than 500x200")),
+            ("99999999999999999999999x40", Err("is larger than 500x200")),
             ("120", Err("not a size")),
             ("ax40", Err("not a size")),
+            ("-120x40", Err("not a size")),
+            ("x40", Err("not a size")),
         ];
         for (text, want) in cases {
             match (parse_size(text), want) {
