@@ -139,6 +139,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         entities: &entities,
         populations: &populations,
         patterns: &patterns,
+        duration: workload.duration,
         cql: matches!(f.engine, file::Engine::Cassandra),
     };
     let variants = f

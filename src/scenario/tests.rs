@@ -378,6 +378,14 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             "{bucket(posted_at, 1m)}",
             0,
         ),
+        // Calendar texts count too: a text a minute over the last week is past 10,000.
+        (
+            r#"pk: "USER#{user_id}", sk: "POST"#,
+            r#"pk: "USER#{user_id}#{posted_at:%F %H:%M}", sk: "POST"#,
+            "reads the last 1w of posted_at: the texts of \"%F %H:%M\" make that more than 10,000 partitions",
+            "{posted_at:%F %H:%M}",
+            0,
+        ),
         // A write shard count is bounded, at the count itself.
         (
             r#"pk: "USER#{user_id}", sk: "POST"#,
