@@ -363,7 +363,10 @@ mod tests {
             format!("{:#}", run_ops(&mut Vec::new(), &args).unwrap_err())
         };
         let dir = std::env::temp_dir();
-        assert_eq!(ops_on(&dir.display().to_string()), format!("cannot read {}: it is a directory", dir.display()));
+        assert_eq!(
+            ops_on(&dir.display().to_string()),
+            format!("cannot read {}: it is a directory", dir.display())
+        );
         // Opens, then fails on the first read (offset 0 is not mapped).
         let mem = ops_on("/proc/self/mem");
         assert!(mem.starts_with("cannot read /proc/self/mem: "), "{mem}");

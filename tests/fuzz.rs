@@ -52,12 +52,41 @@ enum Edit {
 
 fn edit() -> impl Strategy<Value = Edit> {
     let numbers = prop::sample::select(vec![
-        "0", "-1", "1e300", "-0.0", "4294967296", "18446744073709551616", "99999999999", "1.5", "NaN",
-        "10000000000", "1000000000", "65536", "",
+        "0",
+        "-1",
+        "1e300",
+        "-0.0",
+        "4294967296",
+        "18446744073709551616",
+        "99999999999",
+        "1.5",
+        "NaN",
+        "10000000000",
+        "1000000000",
+        "65536",
+        "",
     ]);
     let inserts = prop::sample::select(vec![
-        "(", ")", "[", "]", "{", "}", ",", "\"", ":", "//", "/*", "Some(", "{shard(100000)}",
-        "{hash(x, 99999)}", "{bucket(t, 1ms)}", "\u{0}", "é", "\n", "r#\"", "#",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "\"",
+        ":",
+        "//",
+        "/*",
+        "Some(",
+        "{shard(100000)}",
+        "{hash(x, 99999)}",
+        "{bucket(t, 1ms)}",
+        "\u{0}",
+        "é",
+        "\n",
+        "r#\"",
+        "#",
     ]);
     prop_oneof![
         (0.0..1.0f64, 1usize..64).prop_map(|(at, n)| Edit::Delete(at, n)),
@@ -230,16 +259,39 @@ fn ops(input: &[u8]) -> Result<(), TestCaseError> {
 /// Requests that reach past the parser: a table, then reads and writes with drawn pieces.
 fn request() -> impl Strategy<Value = String> {
     let key = prop::sample::select(vec![
-        r#"{"PK":{"S":"a"}}"#, r#"{"PK":{"S":"a"},"SK":{"N":"1"}}"#, r#"{"PK":{"N":"1e999"}}"#, r#"{}"#,
-        r#"{"PK":{"S":""}}"#, r#"{"PK":{"L":[]}}"#, r#"[1]"#,
+        r#"{"PK":{"S":"a"}}"#,
+        r#"{"PK":{"S":"a"},"SK":{"N":"1"}}"#,
+        r#"{"PK":{"N":"1e999"}}"#,
+        r#"{}"#,
+        r#"{"PK":{"S":""}}"#,
+        r#"{"PK":{"L":[]}}"#,
+        r#"[1]"#,
     ]);
     let expression = prop::sample::select(vec![
-        "PK = :v", "PK = :v AND SK > :v", "attribute_exists(a.b[99999999999])", "SET a = a + :v",
-        "SET #n = list_append(a, a)", "REMOVE a[0], a[1]", "a IN (:v, :v)", "size(a) > :v", "((((a))))",
+        "PK = :v",
+        "PK = :v AND SK > :v",
+        "attribute_exists(a.b[99999999999])",
+        "SET a = a + :v",
+        "SET #n = list_append(a, a)",
+        "REMOVE a[0], a[1]",
+        "a IN (:v, :v)",
+        "size(a) > :v",
+        "((((a))))",
     ]);
     let op = prop::sample::select(vec![
-        "PutItem", "GetItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
-        "DescribeTable", "AdvanceTime", "CreateTable", "UpdateTimeToLive", "Nope",
+        "PutItem",
+        "GetItem",
+        "UpdateItem",
+        "DeleteItem",
+        "Query",
+        "Scan",
+        "BatchGetItem",
+        "BatchWriteItem",
+        "DescribeTable",
+        "AdvanceTime",
+        "CreateTable",
+        "UpdateTimeToLive",
+        "Nope",
     ]);
     let number = prop::sample::select(vec!["0", "1", "-1", "1e30", "18446744073709551616", "\"5\"", "null"]);
     (op, key, expression, number).prop_map(|(op, key, expression, number)| {

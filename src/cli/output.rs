@@ -192,7 +192,9 @@ mod tests {
         // A new name is written, and no temporary is left behind.
         write_new(&dir.join("fresh.md"), b"fresh", false).unwrap();
         assert_eq!(fs::read_to_string(dir.join("fresh.md")).unwrap(), "fresh");
-        assert!(fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+        assert!(
+            fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 

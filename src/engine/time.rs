@@ -169,7 +169,9 @@ impl SimDuration {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DurationError {
-    #[error("{0:?} is not a duration: expected a whole number and a unit, like 250ms, 90s, 15m, 6h, 30d or 52w")]
+    #[error(
+        "{0:?} is not a duration: expected a whole number and a unit, like 250ms, 90s, 15m, 6h, 30d or 52w"
+    )]
     NotADuration(String),
     /// Simulated time is counted in u64 milliseconds.
     #[error("{0:?} is too long: simulated time is counted in milliseconds, up to about 584 million years")]
@@ -269,7 +271,11 @@ mod tests {
     #[test]
     fn rejects_bad_durations() {
         for text in ["", "s", "10", "10x", "1.5h", "-3s", "10 s", "w99"] {
-            assert_eq!(SimDuration::parse(text), Err(DurationError::NotADuration(text.to_owned())), "{text:?}");
+            assert_eq!(
+                SimDuration::parse(text),
+                Err(DurationError::NotADuration(text.to_owned())),
+                "{text:?}"
+            );
         }
         // Well-formed but past what a u64 of milliseconds holds: too long, not "not a duration".
         for text in ["99999999999w", "99999999999999999999w", "18446744073709551616ms"] {

@@ -260,7 +260,11 @@ fn count(arg: Span<'_>) -> Result<u32, TemplateError> {
         )),
         _ => Err(error(
             arg.at,
-            format!("expected a count from 1 to {}, found {:?}", numbers::count(f64::from(MAX_SHARDS)), arg.text),
+            format!(
+                "expected a count from 1 to {}, found {:?}",
+                numbers::count(f64::from(MAX_SHARDS)),
+                arg.text
+            ),
         )),
     }
 }

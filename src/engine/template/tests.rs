@@ -40,7 +40,10 @@ fn parses_every_slot_form() {
         ("{bucket( ts ,1h )}", vec![Part::Bucket { name: "ts".into(), width: SimDuration::from_secs(3600) }]),
         ("C#{shard(8)}", vec![lit("C#"), Part::Shard { count: 8 }]),
         ("{shard(10000)}", vec![Part::Shard { count: 10_000 }]),
-        ("{shard(100)}{hash(d, 100)}", vec![Part::Shard { count: 100 }, Part::Hash { name: "d".into(), count: 100 }]),
+        (
+            "{shard(100)}{hash(d, 100)}",
+            vec![Part::Shard { count: 100 }, Part::Hash { name: "d".into(), count: 100 }],
+        ),
         ("{hash(device_id, 16)}", vec![Part::Hash { name: "device_id".into(), count: 16 }]),
         ("{{literal}} {a}{b}", vec![lit("{literal} "), attr("a"), attr("b")]),
         ("}}{{", vec![lit("}{")]),

@@ -9,8 +9,8 @@ use crate::engine::model::{
     self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
 };
 use crate::engine::planner::numbers;
-use crate::engine::time::SimDuration;
 use crate::engine::template::{MAX_SHARDS, Part, Template};
+use crate::engine::time::SimDuration;
 use crate::scenario::file;
 use crate::scenario::source_map::Path;
 
@@ -134,7 +134,11 @@ fn bucket_fanout(path: &Path, text: &str, pk: &Template, entity: &Entity, cx: &C
                 // `None`: more texts than the limit (the count stops there).
                 Part::Time { format, .. } => (
                     format
-                        .values_between(0, i128::from(span.as_millis()), usize::try_from(limit).unwrap_or(usize::MAX))
+                        .values_between(
+                            0,
+                            i128::from(span.as_millis()),
+                            usize::try_from(limit).unwrap_or(usize::MAX),
+                        )
                         .map(|values| values.len() as u64),
                     format!("the texts of {:?}", format.source()),
                 ),
