@@ -244,7 +244,7 @@ fn ops(input: &[u8]) -> Result<(), TestCaseError> {
     let text = String::from_utf8(out).map_err(|_| TestCaseError::fail("ops wrote invalid UTF-8"))?;
     let answers: Vec<&str> = text.lines().collect();
     prop_assert_eq!(answers.len(), requests);
-    prop_assert_eq!(stats.requests as usize, requests);
+    prop_assert_eq!(stats.requests, requests as u64);
     for answer in answers {
         let json: serde_json::Value = serde_json::from_str(answer)
             .map_err(|e| TestCaseError::fail(format!("not JSON ({e}): {answer}")))?;
@@ -262,10 +262,10 @@ fn request() -> impl Strategy<Value = String> {
         r#"{"PK":{"S":"a"}}"#,
         r#"{"PK":{"S":"a"},"SK":{"N":"1"}}"#,
         r#"{"PK":{"N":"1e999"}}"#,
-        r#"{}"#,
+        r"{}",
         r#"{"PK":{"S":""}}"#,
         r#"{"PK":{"L":[]}}"#,
-        r#"[1]"#,
+        r"[1]",
     ]);
     let expression = prop::sample::select(vec![
         "PK = :v",

@@ -353,6 +353,38 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             0,
         ),
         (
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+        indexes: [(name: "i", keys: {"Post": (pk: "{user_id}")}, only_when: ("user_id", "nobody"))],"#,
+            r#"only_when: user_id = "nobody" never matches: the values of user_id are ids of users like "u0""#,
+            r#""nobody""#,
+            0,
+        ),
+        (
+            r#"given: ["user_id"], range:"#,
+            r#"given: ["user_id"], equals: {"user_id": "someone"}, range:"#,
+            "never matches",
+            r#""someone""#,
+            0,
+        ),
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "POST#{body:010}""#,
+            "zero-pads a number so it sorts as text, but body is S",
+            "body:010}",
+            0,
+        ),
+    ];
+    assert_points(cases);
+}
+
+/// Counts that size the replay's work are bounded, each at the line:col that sets it.
+#[test]
+fn counts_past_their_limits_are_errors_where_they_are_written() {
+    let cases: &[(&str, &str, &str, &str, usize)] = &[
+        (
             r#"given: ["user_id"], rate: 1)"#,
             r#"given: ["user_id"], rate: 1e9)"#,
             "the rate is at most 1,000,000 calls per second (at the shapes' peak): the replay simulates every call",
@@ -392,30 +424,6 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             r#"pk: "USER#{user_id}#{shard(1000000000)}", sk: "POST"#,
             "a shard count is at most 10,000: a reader who does not know the shard asks every one",
             "1000000000)",
-            0,
-        ),
-        (
-            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
-        },"#,
-            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
-        },
-        indexes: [(name: "i", keys: {"Post": (pk: "{user_id}")}, only_when: ("user_id", "nobody"))],"#,
-            r#"only_when: user_id = "nobody" never matches: the values of user_id are ids of users like "u0""#,
-            r#""nobody""#,
-            0,
-        ),
-        (
-            r#"given: ["user_id"], range:"#,
-            r#"given: ["user_id"], equals: {"user_id": "someone"}, range:"#,
-            "never matches",
-            r#""someone""#,
-            0,
-        ),
-        (
-            r#"sk: "POST#{posted_at}""#,
-            r#"sk: "POST#{body:010}""#,
-            "zero-pads a number so it sorts as text, but body is S",
-            "body:010}",
             0,
         ),
     ];

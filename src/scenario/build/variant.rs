@@ -112,10 +112,7 @@ fn bucket_fanout(path: &Path, text: &str, pk: &Template, entity: &Entity, cx: &C
     let starts = slot_starts(text);
     let slots = pk.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
     for (slot, part) in slots.enumerate() {
-        let name = match part {
-            Part::Bucket { name, .. } | Part::Time { name, .. } => name,
-            _ => continue,
-        };
+        let (Part::Bucket { name, .. } | Part::Time { name, .. }) = part else { continue };
         for p in cx.patterns.iter().filter(|p| p.entity == entity.name && p.action.is_read()) {
             let Some(range) = p.range.as_ref().filter(|r| &r.attribute == name && !p.knows(name)) else {
                 continue;
