@@ -2,7 +2,7 @@
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
 //! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
 
-mod output;
+pub mod output;
 mod progress;
 mod replay;
 #[cfg(feature = "tui")]
@@ -108,9 +108,13 @@ pub struct RunArgs {
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
-    /// Write the report to FILE (whole or not at all) instead of stdout; the directory must exist
+    /// Write the report to FILE (whole or not at all; `-` is stdout) instead of stdout; the
+    /// directory must exist, and an existing FILE is replaced only with --force
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Exit with code 3 when any goal fails
     #[arg(long)]
     pub fail_on_goals: bool,
@@ -131,9 +135,13 @@ pub struct CompareArgs {
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
-    /// Write the comparison to FILE (whole or not at all) instead of stdout
+    /// Write the comparison to FILE (whole or not at all; `-` is stdout) instead of stdout; an
+    /// existing FILE is replaced only with --force
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// How a command that ran to the end wants the process to exit.
@@ -298,15 +306,34 @@ fn run_ops(out: &mut impl Write, args: &OpsArgs) -> anyhow::Result<()> {
     };
     match &args.file {
         Some(path) => {
-            let file =
-                File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-            ops::run(BufReader::new(file), out, &options)?;
+            let cannot = |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot read {}: {e}", path.display());
+            if path.is_dir() {
+                return Err(cannot(&"it is a directory"));
+            }
+            let file = File::open(path).map_err(|e| cannot(&e))?;
+            ops::run(BufReader::new(Named { inner: file, path }), out, &options)?;
         }
         None => {
             ops::run(io::stdin().lock(), out, &options)?;
         }
     }
     Ok(())
+}
+
+/// A file whose read errors name it: `ops` reads requests as it answers them, so an error can
+/// come mid-stream (`/proc/self/mem`), long after the file opened. Errors writing the answers
+/// stay as they are (a closed stdout is not the file's fault).
+struct Named<'a, R> {
+    inner: R,
+    path: &'a Path,
+}
+
+impl<R: io::Read> io::Read for Named<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", self.path.display())))
+    }
 }
 
 #[cfg(test)]
@@ -327,5 +354,23 @@ mod tests {
         assert_eq!(shadow_note("orders", only("counters.ron")), None);
         assert_eq!(shadow_note("mine", only("mine.ron")), None);
         assert_eq!(shadow_note("orders.ron", only("orders.ron")), None);
+    }
+
+    #[test]
+    fn ops_errors_name_the_file() {
+        let ops_on = |file: &str| {
+            let args = OpsArgs { file: Some(PathBuf::from(file)), index_lag: None, ttl_delay: None };
+            format!("{:#}", run_ops(&mut Vec::new(), &args).unwrap_err())
+        };
+        let dir = std::env::temp_dir();
+        assert_eq!(
+            ops_on(&dir.display().to_string()),
+            format!("cannot read {}: it is a directory", dir.display())
+        );
+        // Opens, then fails on the first read (offset 0 is not mapped).
+        let mem = ops_on("/proc/self/mem");
+        assert!(mem.starts_with("cannot read /proc/self/mem: "), "{mem}");
+        assert_eq!(mem.matches("cannot read").count(), 1, "{mem}");
+        assert!(ops_on("/nonexistent/x.jsonl").starts_with("cannot read /nonexistent/x.jsonl: "));
     }
 }

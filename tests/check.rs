@@ -252,3 +252,43 @@ fn a_bundled_name_says_which_file_it_reads_when_a_file_of_that_name_is_here() {
     assert!(stderr(&out).starts_with("keyheat: ./orders.ron:"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("note:"), "{}", stderr(&out));
 }
+
+#[test]
+fn items_past_400_kb_are_warned_about() {
+    let orders = keyheat::scenario::BUNDLED.iter().find(|(n, _, _)| *n == "orders").expect("bundled").2;
+    let path = scratch("huge-names.ron", &orders.replacen("Payload(18)", "Payload(409590)", 1));
+    let out = keyheat(&["check", &path, "--variant", "naive"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("oversized-item"), "{text}");
+    assert!(text.contains("past DynamoDB's 400 KB item limit"), "{text}");
+    let json = keyheat(&["check", &path, "--variant", "naive", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let warned = value.to_string();
+    assert!(warned.contains("OversizedItem") || warned.contains("oversized-item"), "{warned}");
+    // The file as shipped has nothing to say about item sizes.
+    let plain = keyheat(&["check", "orders", "--variant", "naive"]);
+    assert!(!stdout(&plain).contains("oversized-item"), "{}", stdout(&plain));
+}
+
+#[test]
+fn counts_past_their_limits_are_refused_at_check_time_with_line_and_column() {
+    let counters = keyheat::scenario::BUNDLED.iter().find(|(n, _, _)| *n == "counters").expect("bundled").2;
+    let cases = [
+        ("{shard(10)}", "{shard(1000000000)}", "a shard count is at most 10,000"),
+        ("count: 500,", "count: 10000000000,", "a population has at most 10,000,000 members"),
+        ("rate: 8000,", "rate: 1000000000,", "the rate is at most 1,000,000 calls per second"),
+    ];
+    for (from, to, message) in cases {
+        assert!(counters.contains(from), "{from} is in counters.ron");
+        let broken = counters.replacen(from, to, 1);
+        let path = scratch("bounded.ron", &broken);
+        let out = keyheat(&["check", &path]);
+        assert_eq!(out.status.code(), Some(2), "{to}: {}", stdout(&out));
+        let at = broken.find(to).expect("replaced");
+        let line = broken[..at].matches('\n').count() + 1;
+        let err = stderr(&out);
+        assert!(err.contains(&format!("bounded.ron:{line}:")), "{to}: {err}");
+        assert!(err.contains(message), "{to}: {err}");
+    }
+}

@@ -120,6 +120,55 @@ fn out_writes_the_report_to_the_file_only() {
 }
 
 #[test]
+fn out_never_replaces_a_file_without_force_and_dash_is_stdout() {
+    let dir = scratch_dir("no-clobber");
+    let target = dir.join("report.md");
+    let path = target.to_str().expect("utf-8 path");
+    std::fs::write(&target, "kept by hand").expect("scratch file");
+    let link = dir.join("link.md");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let link = link.to_str().expect("utf-8 path");
+    // Refused before any replay, for run and compare alike, whatever is at the path.
+    for args in [
+        vec!["run", "orders", "--duration", SHORT, "--out", path],
+        vec!["run", "orders", "--duration", SHORT, "--out", link],
+        vec!["compare", "counters", "--duration", "10s", "--out", path],
+    ] {
+        let out = keyheat(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("exists; pass --force to replace it"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("keyheat run:"), "refused before the replay: {}", stderr(&out));
+    }
+    assert_eq!(std::fs::read_to_string(&target).expect("still there"), "kept by hand");
+    // --force replaces it; `-` writes to stdout.
+    let forced = keyheat(&["run", "orders", "--duration", SHORT, "--format", "md", "--out", path, "--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    let written = std::fs::read_to_string(&target).expect("the report file exists");
+    let dash = keyheat(&["run", "orders", "--duration", SHORT, "--format", "md", "--out", "-"]);
+    assert_eq!(dash.status.code(), Some(0), "{}", stderr(&dash));
+    assert_eq!(stdout(&dash), written);
+    assert!(!std::path::Path::new("-").exists(), "no file named -");
+}
+
+#[test]
+fn an_unwritable_out_says_why_once() {
+    let out = keyheat(&["run", "orders", "--duration", SHORT, "--out", "/proc/keyheat-report"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = stderr(&out);
+    let last = message.lines().last().expect("a message");
+    assert!(last.starts_with("keyheat: cannot write /proc/keyheat-report: "), "{message}");
+    assert_eq!(last.matches("(os error").count(), 1, "the cause is said once: {last}");
+}
+
+#[test]
+fn a_duration_too_long_says_so() {
+    let out = keyheat(&["run", "orders", "--duration", "99999999999w"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("\"99999999999w\" is too long"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("not a duration"), "{}", stderr(&out));
+}
+
+#[test]
 fn text_reports_fit_80_columns_and_label_latency_modelled() {
     for name in ["sensors", "orders", "counters"] {
         let out = keyheat(&["run", name, "--duration", short(name)]);

@@ -1,7 +1,13 @@
-//! `--out FILE`: a report lands whole or not at all. It is written to a temporary file in the
-//! same directory and renamed over the target, so a reader never sees half a report and a failed
-//! write leaves the old file as it was. Parent directories are not created: a missing one is a
-//! clear error, found before a long run starts.
+//! Every file a command writes (`--out FILE`) goes through here, under one rule: the file lands
+//! whole or not at all, and nothing that exists at the path — a file, a symlink (even a dangling
+//! one), a FIFO — is replaced without `--force`. `-` means standard output.
+//!
+//! The bytes go to a temporary file in the same directory first. Without `--force` that file is
+//! then hard-linked to the target, which fails if anything took the name meanwhile, so even a
+//! race cannot clobber; with `--force` it is renamed over the target (a symlink or FIFO there is
+//! replaced, not written through). A reader never sees half a file and a failed write leaves the
+//! old one as it was. Parent directories are not created: a missing one is a clear error, found
+//! before a long run starts.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -14,8 +20,43 @@ pub enum OutputError {
     NoDirectory { path: String, dir: String },
     #[error("cannot write {path}: it is a directory")]
     IsDirectory { path: String },
-    #[error("cannot write {path}: {source}")]
-    Io { path: String, source: io::Error },
+    #[error("{path} exists; pass --force to replace it")]
+    Exists { path: String },
+    // Not `#[source]`: the message already says it, and `{:#}` would print it twice.
+    #[error("cannot write {path}: {error}")]
+    Io { path: String, error: io::Error },
+}
+
+/// Whether `path` is `-`, standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Checks, before any work, that `path` can be written under the rule: `-`, or a path in an
+/// existing directory where nothing exists unless `force`.
+pub fn check_new(path: &Path, force: bool) -> Result<(), OutputError> {
+    if is_stdout(path) {
+        return Ok(());
+    }
+    check(path)?;
+    if !force && fs::symlink_metadata(path).is_ok() {
+        return Err(OutputError::Exists { path: path.display().to_string() });
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` under the rule (`-`: standard output): whole or not at all, and an
+/// existing path is replaced only when `force`. The one entry point for a command's `--out`.
+pub fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), OutputError> {
+    if is_stdout(path) {
+        let mut stdout = io::stdout().lock();
+        return stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(|error| OutputError::Io { path: "standard output".into(), error });
+    }
+    check_new(path, force)?;
+    land(path, bytes, !force)
 }
 
 fn directory_of(path: &Path) -> &Path {
@@ -40,22 +81,37 @@ pub fn check(path: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
+/// replacing whatever is there (the `--force` case of [`write_new`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     check(path)?;
-    let io_error = |source| OutputError::Io { path: path.display().to_string(), source };
+    land(path, bytes, false)
+}
+
+/// The temporary file, then the target: linked (`no_clobber`: fails if the name is taken) or
+/// renamed over it.
+fn land(path: &Path, bytes: &[u8], no_clobber: bool) -> Result<(), OutputError> {
     let temp = temporary_path(path);
     let written = (|| {
         let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
-        fs::rename(&temp, path)
+        if no_clobber {
+            fs::hard_link(&temp, path).and_then(|()| fs::remove_file(&temp))
+        } else {
+            fs::rename(&temp, path)
+        }
     })();
-    if let Err(e) = written {
+    if let Err(error) = written {
         // The temporary file is ours and unfinished; the target was never touched.
         let _ = fs::remove_file(&temp);
-        return Err(io_error(e));
+        let path = path.display().to_string();
+        return Err(if error.kind() == io::ErrorKind::AlreadyExists {
+            OutputError::Exists { path }
+        } else {
+            OutputError::Io { path, error }
+        });
     }
     Ok(())
 }
@@ -104,6 +160,52 @@ mod tests {
         let err = check(&dir).unwrap_err();
         assert!(err.to_string().ends_with("it is a directory"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn nothing_existing_is_replaced_without_force() {
+        let dir = scratch("no-clobber");
+        let file = dir.join("report.md");
+        fs::write(&file, "kept").unwrap();
+        let link = dir.join("link.md");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let dangling = dir.join("dangling.md");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &dangling).unwrap();
+        let fifo = dir.join("pipe");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        for path in [&file, &link, &dangling, &fifo] {
+            let err = write_new(path, b"new", false).unwrap_err();
+            assert!(matches!(err, OutputError::Exists { .. }), "{}: {err}", path.display());
+            assert_eq!(err.to_string(), format!("{} exists; pass --force to replace it", path.display()));
+            assert!(check_new(path, false).is_err());
+        }
+        assert_eq!(fs::read_to_string(&file).unwrap(), "kept");
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        // With --force each is replaced by a regular file; the symlink's target is untouched.
+        for path in [&link, &dangling, &fifo] {
+            write_new(path, b"new", true).unwrap();
+            let meta = fs::symlink_metadata(path).unwrap();
+            assert!(meta.file_type().is_file(), "{}", path.display());
+            assert_eq!(fs::read_to_string(path).unwrap(), "new");
+        }
+        assert_eq!(fs::read_to_string(&file).unwrap(), "kept");
+        // A new name is written, and no temporary is left behind.
+        write_new(&dir.join("fresh.md"), b"fresh", false).unwrap();
+        assert_eq!(fs::read_to_string(dir.join("fresh.md")).unwrap(), "fresh");
+        assert!(
+            fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_says_its_cause_once() {
+        // /proc refuses new files: the error names the path and the cause, once.
+        let err = write_new(Path::new("/proc/keyheat-x"), b"x", false).unwrap_err();
+        let chain = format!("{:#}", anyhow::Error::from(err));
+        assert!(chain.starts_with("cannot write /proc/keyheat-x: "), "{chain}");
+        assert_eq!(chain.matches(':').count(), 1, "the cause is said once: {chain}");
+        assert!(is_stdout(Path::new("-")) && check_new(Path::new("-"), false).is_ok());
     }
 
     #[test]

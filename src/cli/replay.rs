@@ -18,7 +18,7 @@ use crate::scenario::{self, Loaded};
 
 pub fn run(stdout: &mut impl Write, args: &RunArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.out {
-        output::check(path)?;
+        output::check_new(path, args.force)?;
     }
     let loaded = scenario::load(&args.scenario)?;
     let variant = loaded.variant(args.variant.as_deref())?;
@@ -26,14 +26,14 @@ pub fn run(stdout: &mut impl Write, args: &RunArgs) -> anyhow::Result<Outcome> {
     let report = judged(&loaded, variant, &options, &variant.name)?;
     let mut text = Vec::new();
     report::run::write(&mut text, &report, args.format)?;
-    emit(stdout, args.out.as_deref(), &text, &report::run::goal_summary(&report))?;
+    emit(stdout, args.out.as_deref(), args.force, &text, &report::run::goal_summary(&report))?;
     let failed = !judge::all_passed(&report);
     Ok(if args.fail_on_goals && failed { Outcome::GoalsFailed } else { Outcome::Done })
 }
 
 pub fn compare(stdout: &mut impl Write, args: &CompareArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.out {
-        output::check(path)?;
+        output::check_new(path, args.force)?;
     }
     let loaded = scenario::load(&args.scenario)?;
     let variants = chosen_variants(&loaded, &args.variants)?;
@@ -46,7 +46,7 @@ pub fn compare(stdout: &mut impl Write, args: &CompareArgs) -> anyhow::Result<Ou
     let mut text = Vec::new();
     report::compare::write(&mut text, &reports, args.format)?;
     let summary = format!("{} variants compared", reports.len());
-    emit(stdout, args.out.as_deref(), &text, &summary)?;
+    emit(stdout, args.out.as_deref(), args.force, &text, &summary)?;
     Ok(Outcome::Done)
 }
 
@@ -88,13 +88,20 @@ fn judged(
     report.with_context(|| format!("{}: cannot run variant {:?}", loaded.file, variant.name))
 }
 
-fn emit(stdout: &mut impl Write, out: Option<&Path>, bytes: &[u8], summary: &str) -> anyhow::Result<()> {
+/// The report to `out` under the output rule, or to `stdout` (no `--out`, or `--out -`).
+fn emit(
+    stdout: &mut impl Write,
+    out: Option<&Path>,
+    force: bool,
+    bytes: &[u8],
+    summary: &str,
+) -> anyhow::Result<()> {
     match out {
-        Some(path) => {
-            output::write_atomically(path, bytes)?;
+        Some(path) if !output::is_stdout(path) => {
+            output::write_new(path, bytes, force)?;
             eprintln!("keyheat: wrote {} ({summary})", path.display());
         }
-        None => stdout.write_all(bytes)?,
+        _ => stdout.write_all(bytes)?,
     }
     Ok(())
 }

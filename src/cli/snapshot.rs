@@ -3,8 +3,8 @@
 //! kept), for slides and the README. The replay runs headless to the moment asked for (by
 //! default the workload's end); the picture is what `keyheat tui` shows at that moment, paused.
 //!
-//! The file lands whole or not at all (`--out` as for `run`), and an existing file is replaced
-//! only with `--force`: a screenshot is often kept by hand, and its name is easy to reuse.
+//! The file is written under `cli/output`'s rule, as every command's: whole or not at all, an
+//! existing file replaced only with `--force`, `-` for standard output.
 
 use std::path::PathBuf;
 
@@ -44,7 +44,7 @@ pub struct SnapshotArgs {
     /// What the heatmap shows (as `m` cycles it in the TUI)
     #[arg(long, value_enum, default_value_t = HeatMetric::WriteUnits)]
     pub metric: HeatMetric,
-    /// The SVG file to write (whole or not at all; the directory must exist)
+    /// The SVG file to write (whole or not at all; the directory must exist; `-` is stdout)
     #[arg(long, value_name = "FILE.svg")]
     pub out: PathBuf,
     /// Replace FILE if it exists
@@ -76,24 +76,30 @@ impl From<HeatMetric> for Metric {
 
 fn parse_size(text: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{text:?} is not a size: write COLSxROWS, e.g. 120x40");
-    let (cols, rows) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let cols: u16 = cols.trim().parse().map_err(|_| bad())?;
-    let rows: u16 = rows.trim().parse().map_err(|_| bad())?;
-    if cols < MIN_WIDTH || rows < MIN_HEIGHT {
-        return Err(format!("{cols}x{rows} is smaller than the workbench's {MIN_WIDTH}x{MIN_HEIGHT}"));
-    }
-    if cols > MAX_COLS || rows > MAX_ROWS {
+    // A dimension is digits; one too big for any integer is still a size, only too large.
+    let dimension = |part: &str| -> Result<u64, String> {
+        let part = part.trim();
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        Ok(part.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    let (cols_text, rows_text) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (cols, rows) = (dimension(cols_text)?, dimension(rows_text)?);
+    if cols > u64::from(MAX_COLS) || rows > u64::from(MAX_ROWS) {
+        let (cols, rows) = (cols_text.trim(), rows_text.trim());
         return Err(format!("{cols}x{rows} is larger than {MAX_COLS}x{MAX_ROWS}"));
     }
-    Ok((cols, rows))
+    if cols < u64::from(MIN_WIDTH) || rows < u64::from(MIN_HEIGHT) {
+        return Err(format!("{cols}x{rows} is smaller than the workbench's {MIN_WIDTH}x{MIN_HEIGHT}"));
+    }
+    // Both fit: at most MAX_COLS x MAX_ROWS.
+    Ok((u16::try_from(cols).map_err(|_| bad())?, u16::try_from(rows).map_err(|_| bad())?))
 }
 
 pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     // Everything that can be refused is refused before a long replay starts.
-    output::check(&args.out)?;
-    if args.out.exists() && !args.force {
-        bail!("{} exists; pass --force to replace it", args.out.display());
-    }
+    output::check_new(&args.out, args.force)?;
     let mut app =
         App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()));
     app.open(&args.scenario, args.variant.as_deref(), args.seed)?;
@@ -113,7 +119,7 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     progress.finish();
     let (cols, rows) = args.size;
     let buffer = ui::render_workbench(&mut app, cols, rows);
-    output::write_atomically(&args.out, svg::render(&buffer).as_bytes())?;
+    output::write_new(&args.out, svg::render(&buffer).as_bytes(), args.force)?;
     eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
     Ok(())
 }
@@ -125,14 +131,20 @@ mod tests {
     #[test]
     fn sizes_parse_within_bounds() {
         type Case = (&'static str, Result<(u16, u16), &'static str>);
-        let cases: [Case; 7] = [
+        let cases: [Case; 12] = [
             ("120x40", Ok((120, 40))),
             ("80X24", Ok((80, 24))),
             ("500x200", Ok((500, 200))),
             ("79x24", Err("smaller than the workbench's 80x24")),
             ("501x40", Err("larger than 500x200")),
+            // Too large is too large, however large (it was "not a size" past 65535).
+            ("65535x65535", Err("65535x65535 is larger than 500x200")),
+            ("100000x100000", Err("100000x100000 is larger than 500x200")),
+            ("99999999999999999999999x40", Err("is larger than 500x200")),
             ("120", Err("not a size")),
             ("ax40", Err("not a size")),
+            ("-120x40", Err("not a size")),
+            ("x40", Err("not a size")),
         ];
         for (text, want) in cases {
             match (parse_size(text), want) {

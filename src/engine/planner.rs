@@ -187,6 +187,8 @@ pub enum WarningCode {
     LowCardinalityIndex,
     WriteAmplification,
     UnboundedItem,
+    /// An entity's items pass 400 KB as generated: every one is refused, the initial load too.
+    OversizedItem,
 }
 
 impl WarningCode {
@@ -201,6 +203,7 @@ impl WarningCode {
             WarningCode::LowCardinalityIndex => "low-cardinality-index",
             WarningCode::WriteAmplification => "write-amplification",
             WarningCode::UnboundedItem => "unbounded-item",
+            WarningCode::OversizedItem => "oversized-item",
         }
     }
 }

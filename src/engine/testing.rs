@@ -39,6 +39,7 @@ pub fn report() -> RunReport {
             ttl_deletes: 0,
             collection_limit_errors: 0,
             item_size_errors: 0,
+            preload_item_size_errors: 0,
             largest_item_bytes: 2_048,
         },
         partitions: Partitions {

@@ -145,10 +145,12 @@ impl SimDuration {
 
     /// Parses `250ms`, `90s`, `15m`, `6h`, `30d`, `52w` (one number, one unit).
     pub fn parse(text: &str) -> Result<SimDuration, DurationError> {
-        let bad = || DurationError(text.to_owned());
+        let bad = || DurationError::NotADuration(text.to_owned());
         let split = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
         let (digits, unit) = text.split_at(split);
-        let value: u64 = digits.parse().map_err(|_| bad())?;
+        if digits.is_empty() {
+            return Err(bad());
+        }
         let unit_ms: u64 = match unit {
             "ms" => 1,
             "s" => 1000,
@@ -158,13 +160,23 @@ impl SimDuration {
             "w" => 604_800_000,
             _ => return Err(bad()),
         };
-        value.checked_mul(unit_ms).map(SimDuration).ok_or_else(bad)
+        // Only digits are left, so a failed parse is a number past u64.
+        let too_long = || DurationError::TooLong(text.to_owned());
+        let value: u64 = digits.parse().map_err(|_| too_long())?;
+        value.checked_mul(unit_ms).map(SimDuration).ok_or_else(too_long)
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a duration: expected a whole number and a unit, like 250ms, 90s, 15m, 6h, 30d or 52w")]
-pub struct DurationError(pub String);
+pub enum DurationError {
+    #[error(
+        "{0:?} is not a duration: expected a whole number and a unit, like 250ms, 90s, 15m, 6h, 30d or 52w"
+    )]
+    NotADuration(String),
+    /// Simulated time is counted in u64 milliseconds.
+    #[error("{0:?} is too long: simulated time is counted in milliseconds, up to about 584 million years")]
+    TooLong(String),
+}
 
 /// Shortest exact form in the largest unit that divides it: `90s`, `15m`, `30d`.
 impl fmt::Display for SimDuration {
@@ -258,9 +270,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_durations() {
-        for text in ["", "s", "10", "10x", "1.5h", "-3s", "10 s", "99999999999999999999w"] {
-            assert!(SimDuration::parse(text).is_err(), "{text:?}");
+        for text in ["", "s", "10", "10x", "1.5h", "-3s", "10 s", "w99"] {
+            assert_eq!(
+                SimDuration::parse(text),
+                Err(DurationError::NotADuration(text.to_owned())),
+                "{text:?}"
+            );
         }
+        // Well-formed but past what a u64 of milliseconds holds: too long, not "not a duration".
+        for text in ["99999999999w", "99999999999999999999w", "18446744073709551616ms"] {
+            let error = SimDuration::parse(text).unwrap_err();
+            assert_eq!(error, DurationError::TooLong(text.to_owned()), "{text:?}");
+            assert!(error.to_string().contains("is too long"), "{error}");
+        }
+        assert_eq!(SimDuration::parse("18446744073709551615ms"), Ok(SimDuration::from_millis(u64::MAX)));
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub const MAX_SORT_KEY_BYTES: usize = 1024;
 /// or map counts as a level: 31 maps around a string are accepted, 32 are refused (boundary as
 /// captured against DynamoDB by the dynamodb-conformance suite and the dynoxide emulator).
 pub const MAX_NESTING_LEVELS: usize = 32;
+/// Longest attribute name, in UTF-8 bytes: AWS "Naming rules" says attribute names must be "less
+/// than 64 KB in size", and DynamoDB's KB is 1,024 bytes, so 65,535 bytes is the most. Map keys
+/// inside a document are held to the same rule (they name nested attributes).
+pub const MAX_NAME_BYTES: usize = 65_535;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AttributeValue {
@@ -275,6 +279,12 @@ pub enum ValueError {
         "One or more parameter values were invalid: An attribute name must be at least one character long"
     )]
     EmptyName,
+    /// The rule is documented (AWS "Naming rules": "less than 64 KB"); the wording is keyheat's.
+    #[error(
+        "One or more parameter values were invalid: An attribute name is {0} bytes, and DynamoDB accepts names \
+         less than 64 KB ({MAX_NAME_BYTES} bytes at most)"
+    )]
+    NameTooLong(usize),
 }
 
 impl ValueError {
@@ -409,12 +419,19 @@ fn map_from_json(object: &Map<String, Json>, level: usize) -> Result<Item, Value
     object
         .iter()
         .map(|(name, value)| {
-            if name.is_empty() {
-                return Err(ValueError::EmptyName);
-            }
+            check_name(name)?;
             Ok((name.clone(), value_from_json(value, level)?))
         })
         .collect()
+}
+
+/// An attribute name (or a map key) is 1..=[`MAX_NAME_BYTES`] bytes.
+fn check_name(name: &str) -> Result<(), ValueError> {
+    match name.len() {
+        0 => Err(ValueError::EmptyName),
+        n if n > MAX_NAME_BYTES => Err(ValueError::NameTooLong(n)),
+        _ => Ok(()),
+    }
 }
 
 /// Reads an item (or a key) in DynamoDB JSON: `{"name": {"S": "x"}, ...}`.
@@ -431,15 +448,13 @@ pub fn item_to_json(item: &Item) -> Json {
 }
 
 /// Checks the rules `from_json` enforces on an item built in memory (the result of an update,
-/// an item from the simulator): no empty attribute name at any level, at most
+/// an item from the simulator): no empty or over-long attribute name at any level, at most
 /// [`MAX_NESTING_LEVELS`] levels. The walk stops one level past the limit, so it is shallow
 /// whatever the item holds.
 pub fn check_document(item: &Item) -> Result<(), ValueError> {
     fn check_map(map: &BTreeMap<String, AttributeValue>, level: usize) -> Result<(), ValueError> {
         for (name, value) in map {
-            if name.is_empty() {
-                return Err(ValueError::EmptyName);
-            }
+            check_name(name)?;
             check_value(value, level)?;
         }
         Ok(())
@@ -629,6 +644,22 @@ mod tests {
             assert_eq!(item_from_json(&json), Err(ValueError::EmptyName), "item {json}");
         }
         assert!(item_from_json(&json!({"a": {"M": {"b": {"S": ""}}}})).is_ok(), "empty values are fine");
+    }
+
+    #[test]
+    fn attribute_names_are_less_than_64_kb() {
+        let name = |bytes: usize| "n".repeat(bytes);
+        let item = |name: &str| json!({ name: {"S": "x"} });
+        assert!(item_from_json(&item(&name(65_535))).is_ok());
+        assert_eq!(item_from_json(&item(&name(65_536))), Err(ValueError::NameTooLong(65_536)));
+        let nested = json!({"m": {"M": { name(65_536): {"N": "1"} }}});
+        assert_eq!(item_from_json(&nested), Err(ValueError::NameTooLong(65_536)));
+        // Bytes, not characters: 21,846 three-byte characters are 65,538 bytes.
+        assert_eq!(item_from_json(&item(&"€".repeat(21_846))), Err(ValueError::NameTooLong(65_538)));
+        let built: Item = [(name(65_536), AttributeValue::Null)].into();
+        assert_eq!(check_document(&built), Err(ValueError::NameTooLong(65_536)));
+        let message = ValueError::NameTooLong(65_536).to_string();
+        assert!(message.contains("65536 bytes") && message.contains("64 KB"), "{message}");
     }
 
     #[test]

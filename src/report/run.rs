@@ -231,6 +231,15 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
+    if t.preload_item_size_errors > 0 {
+        rows.push((
+            "refused at load",
+            format!(
+                "{} items of the initial load past 400 KB: never in the table",
+                numbers::count(t.preload_item_size_errors as f64)
+            ),
+        ));
+    }
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));
     } else {

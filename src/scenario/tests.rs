@@ -386,12 +386,10 @@ fn nonsense_values_and_repeated_keys_are_errors() {
         (
             r#"given: ["user_id"], rate: 1)"#,
             r#"given: ["user_id"], rate: 1e300)"#,
-            "the rate is at most 1,000,000,000 calls per second",
+            "the rate is at most 1,000,000 calls per second",
             "1e300",
             0,
         ),
-        ("count: 1000,", "count: 2000000000000,", "at most 1,000,000,000,000 members", "2000000000000", 0),
-        (r#"duration: "30d""#, r#"duration: "99999w""#, "at most 100 years", r#""99999w""#, 0),
         (
             r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
         },"#,
@@ -414,6 +412,56 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             r#"sk: "POST#{body:010}""#,
             "zero-pads a number so it sorts as text, but body is S",
             "body:010}",
+            0,
+        ),
+    ];
+    assert_points(cases);
+}
+
+/// Counts that size the replay's work are bounded, each at the line:col that sets it.
+#[test]
+fn counts_past_their_limits_are_errors_where_they_are_written() {
+    let cases: &[(&str, &str, &str, &str, usize)] = &[
+        (
+            r#"given: ["user_id"], rate: 1)"#,
+            r#"given: ["user_id"], rate: 1e9)"#,
+            "the rate is at most 1,000,000 calls per second (at the shapes' peak): the replay simulates every call",
+            "1e9",
+            0,
+        ),
+        ("count: 1000,", "count: 2000000000000,", "at most 10,000,000 members", "2000000000000", 0),
+        (
+            "count: 1000,",
+            "count: 10000000000,",
+            "a population has at most 10,000,000 members (each can own an item the replay keeps in memory); \
+             found 10,000,000,000",
+            "10000000000",
+            0,
+        ),
+        (r#"duration: "30d""#, r#"duration: "99999w""#, "at most 100 years", r#""99999w""#, 0),
+        // So is a read's fan-out over time buckets: 7 days of 1-minute buckets is 10,081.
+        (
+            r#"pk: "USER#{user_id}", sk: "POST"#,
+            r#"pk: "USER#{user_id}#{bucket(posted_at, 1m)}", sk: "POST"#,
+            "reads the last 1w of posted_at: buckets of 1m make that 10,081 partitions a call, and a read \
+             may ask at most 10,000",
+            "{bucket(posted_at, 1m)}",
+            0,
+        ),
+        // Calendar texts count too: a text a minute over the last week is past 10,000.
+        (
+            r#"pk: "USER#{user_id}", sk: "POST"#,
+            r#"pk: "USER#{user_id}#{posted_at:%F %H:%M}", sk: "POST"#,
+            "reads the last 1w of posted_at: the texts of \"%F %H:%M\" make that more than 10,000 partitions",
+            "{posted_at:%F %H:%M}",
+            0,
+        ),
+        // A write shard count is bounded, at the count itself.
+        (
+            r#"pk: "USER#{user_id}", sk: "POST"#,
+            r#"pk: "USER#{user_id}#{shard(1000000000)}", sk: "POST"#,
+            "a shard count is at most 10,000: a reader who does not know the shard asks every one",
+            "1000000000)",
             0,
         ),
     ];

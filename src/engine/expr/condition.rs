@@ -25,8 +25,10 @@ use crate::engine::value::{AttributeValue, ValueType};
 /// Words of the condition grammar; they cannot be bare attribute names.
 pub(super) const KEYWORDS: [&str; 5] = ["AND", "OR", "NOT", "BETWEEN", "IN"];
 
-/// Most operands one IN may hold, the left one included (AWS "Constraints" says 100 for the
-/// list; DynamoDB counts the left operand too and reports `number of operands: 101`).
+/// Most values the list of one IN may hold: AWS "Comparison operator and function reference"
+/// (Comparators: "The list can contain up to 100 values") and "Constraints" (Expression
+/// parameters). The left operand is not one of them: `a IN (:v0, …, :v99)` is accepted, and a
+/// list of 101 is refused with `number of operands: 101`, the list's length.
 pub(super) const MAX_IN_OPERANDS: usize = 100;
 
 /// What a piece of condition text turned out to be: a condition, or an operand that the text
@@ -183,12 +185,12 @@ impl Parser<'_> {
                 list.push(self.operand_in_parens(&KEYWORDS)?.0);
             }
             self.expect(Kind::RParen)?;
-            if list.len() + 1 > MAX_IN_OPERANDS {
+            if list.len() > MAX_IN_OPERANDS {
                 self.record(
                     Problem::Limit,
                     format!(
                         "The IN operator is provided with too many operands; number of operands: {}",
-                        list.len() + 1
+                        list.len()
                     ),
                 );
             }

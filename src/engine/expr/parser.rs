@@ -11,7 +11,7 @@ use super::lexer::{Kind, Token, tokenize};
 use super::path::{Path, Step};
 use super::reserved::is_reserved;
 use super::{ExprError, ExpressionContext, ExpressionKind};
-use crate::engine::value::AttributeValue;
+use crate::engine::value::{AttributeValue, MAX_NESTING_LEVELS};
 
 /// Longest expression DynamoDB accepts, in bytes (AWS "Constraints": "The maximum length of any
 /// expression string is 4 KB").
@@ -205,7 +205,10 @@ impl<'a> Parser<'a> {
     }
 
     /// `path := (ident | #name) ('.' (ident | #name) | '[' digits ']')*`. Words in `keywords`
-    /// are grammar words and cannot name an attribute.
+    /// are grammar words and cannot name an attribute. A path reaches at most as deep as a
+    /// document nests (AWS "Constraints": "nested attributes up to 32 levels deep"): 33 parts
+    /// are refused with DynamoDB's message (as recorded by ScyllaDB's Alternator tests,
+    /// `test_projection_expression.py`).
     pub fn path(&mut self, keywords: &[&str]) -> Result<Path, ExprError> {
         let mut steps = vec![Step::Key(self.path_name(keywords)?)];
         loop {
@@ -226,6 +229,12 @@ impl<'a> Parser<'a> {
                 }
                 _ => break,
             }
+        }
+        if steps.len() > MAX_NESTING_LEVELS {
+            self.record(
+                Problem::Limit,
+                format!("The document path has too many nesting levels; nesting levels: {}", steps.len()),
+            );
         }
         Ok(Path::new(steps).expect("a parsed path starts with a name"))
     }

@@ -33,8 +33,32 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     low_cardinality(est, &mut out);
     if !est.cql {
         unbounded_items(est, &mut out);
+        oversized_items(est, &mut out);
     }
     out
+}
+
+/// `oversized-item`: an entity whose items, every attribute present, pass DynamoDB's 400 KB
+/// limit as generated. Each put is refused, and so is each item of the initial load, which the
+/// replay counts but never stores.
+fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    for entity in est.scenario.entities.iter().filter(|e| est.variant.keys_of(&e.name).is_some()) {
+        let size = crate::engine::value::item_size(est.item(&entity.name));
+        if size <= MAX_ITEM_BYTES {
+            continue;
+        }
+        out.push(Warning {
+            code: WarningCode::OversizedItem,
+            subject: entity.name.clone(),
+            message: format!(
+                "{} items are ~{} with every attribute present ({} bytes), past DynamoDB's 400 KB item limit ({} bytes): each one is refused (ValidationException), those of the initial load included, so they never reach the table. Make the large attributes smaller, or keep them elsewhere (S3) and store a reference",
+                entity.name,
+                bytes(size as f64),
+                count(size as f64),
+                count(MAX_ITEM_BYTES as f64),
+            ),
+        });
+    }
 }
 
 /// `unbounded-item`: a parent that embeds every child grows with each one; its busiest item

@@ -72,7 +72,10 @@ pub struct Totals {
     pub collection_limit_errors: u64,
     /// Writes refused because the item would pass DynamoDB's 400 KB item limit.
     pub item_size_errors: u64,
-    /// Bytes of the largest item written in the run.
+    /// Items of the initial load (one per member of an owning population) refused because they
+    /// pass the 400 KB item limit: they are not in the table, and not in `items`.
+    pub preload_item_size_errors: u64,
+    /// Bytes of the largest item stored in the run, preloaded or written.
     pub largest_item_bytes: u64,
 }
 

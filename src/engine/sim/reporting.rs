@@ -110,6 +110,7 @@ impl Simulation {
                 ttl_deletes: self.totals.ttl_deletes,
                 collection_limit_errors: self.totals.collection_errors,
                 item_size_errors: self.totals.item_size_errors,
+                preload_item_size_errors: self.totals.preload_refused,
                 largest_item_bytes: u64::from(self.totals.largest_item),
             },
             partitions: self.partitions_report(&table_groups),

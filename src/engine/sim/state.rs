@@ -219,7 +219,9 @@ pub struct Totals {
     pub writes_gave_up: u64,
     /// Writes that never landed, whatever the reason (refused, invalid, out of retries).
     pub failed_writes: u64,
-    /// Bytes of the largest item written.
+    /// Items of the initial load refused because they pass 400 KB: never in the table.
+    pub preload_refused: u64,
+    /// Bytes of the largest item stored, preloaded or written.
     pub largest_item: u32,
     pub ttl_deletes: u64,
     pub growth_writes: u64,

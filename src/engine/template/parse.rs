@@ -6,19 +6,29 @@
 //! call     := "shard(" count ")" | "hash(" name "," count ")" | "bucket(" name "," duration ")"
 //! spec     := "0" width              zero-padded number, width 1..=40
 //!           | time format            any text holding a `%` directive
-//! name     := [A-Za-z0-9_-]+         count := 1..=4294967295     duration := 10d, 6h, 15m…
+//! name     := [A-Za-z0-9_-]+         count := 1..=10000          duration := 10d, 6h, 15m…
 //! ```
+//! The shard and hash counts of one template multiply to at most [`MAX_SHARDS`] too.
 //! Whitespace is allowed around a slot's content and around call arguments. Every error names
 //! the byte offset in the source of what was wrong and says what was expected there.
 
 use std::fmt::Write as _;
 
 use super::{Part, TemplateError};
+use crate::engine::planner::numbers;
 use crate::engine::time::{SimDuration, TimeFormat};
 
 /// Widest zero padding: DynamoDB numbers have at most 38 significant digits, and a sort key
 /// needs no more than that to order every integer it can hold.
 pub const MAX_PAD: u8 = 40;
+
+/// Most keys one template may spread an item over: the product of its `shard(N)` and
+/// `hash(name, N)` counts. A reader who does not know the shard asks every one of them, one
+/// request each, and the replay simulates every request of every call, so the count sizes each
+/// read's work. Write sharding spreads a hot key over tens of shards (AWS "Using write sharding
+/// to distribute workloads evenly" shows 1 to 200); 10,000 leaves room for any such design while
+/// a read of all of them stays a bounded piece of work.
+pub const MAX_SHARDS: u32 = 10_000;
 
 const SLOT_FORMS: &str =
     "an attribute name, {name:010}, {name:%Y-%m}, {shard(N)}, {hash(name, N)} or {bucket(name, 10d)}";
@@ -33,6 +43,8 @@ pub(super) fn parse(source: &str) -> Result<Vec<Part>, TemplateError> {
     let bytes = source.as_bytes();
     let mut parts = Vec::new();
     let mut literal = String::new();
+    // The product of the shard and hash counts so far.
+    let mut spread = 1u32;
     let mut i = 0;
     while i < bytes.len() {
         // Braces are ASCII, so they never sit inside a multi-byte character and every index
@@ -73,7 +85,20 @@ pub(super) fn parse(source: &str) -> Result<Vec<Part>, TemplateError> {
                 if !literal.is_empty() {
                     parts.push(Part::Literal(std::mem::take(&mut literal)));
                 }
-                parts.push(slot(source, i + 1, close)?);
+                let part = slot(source, i + 1, close)?;
+                spread = spread.saturating_mul(part.fanout());
+                if spread > MAX_SHARDS && part.fanout() > 1 {
+                    return Err(error(
+                        i,
+                        format!(
+                            "this slot spreads an item over {} keys in all, and a template may spread it over at \
+                             most {}: a reader who does not know the shard asks every key, one request each",
+                            numbers::count(f64::from(spread)),
+                            numbers::count(f64::from(MAX_SHARDS))
+                        ),
+                    ));
+                }
+                parts.push(part);
                 i = close + 1;
             }
         }
@@ -220,9 +245,27 @@ fn attribute(arg: Span<'_>) -> Result<String, TemplateError> {
 }
 
 fn count(arg: Span<'_>) -> Result<u32, TemplateError> {
+    let digits = !arg.text.is_empty() && arg.text.bytes().all(|b| b.is_ascii_digit());
     match arg.text.parse::<u32>() {
-        Ok(n) if n >= 1 && arg.text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => Err(error(arg.at, format!("expected a count from 1 to {}, found {:?}", u32::MAX, arg.text))),
+        Ok(n) if digits && (1..=MAX_SHARDS).contains(&n) => Ok(n),
+        // Digits past the limit (however many): say what the limit is and why.
+        _ if digits && arg.text.trim_start_matches('0').len() >= 5 => Err(error(
+            arg.at,
+            format!(
+                "a shard count is at most {}: a reader who does not know the shard asks every one, one \
+                 request each; found {}",
+                numbers::count(f64::from(MAX_SHARDS)),
+                arg.text
+            ),
+        )),
+        _ => Err(error(
+            arg.at,
+            format!(
+                "expected a count from 1 to {}, found {:?}",
+                numbers::count(f64::from(MAX_SHARDS)),
+                arg.text
+            ),
+        )),
     }
 }
 

@@ -39,6 +39,11 @@ fn parses_every_slot_form() {
         ),
         ("{bucket( ts ,1h )}", vec![Part::Bucket { name: "ts".into(), width: SimDuration::from_secs(3600) }]),
         ("C#{shard(8)}", vec![lit("C#"), Part::Shard { count: 8 }]),
+        ("{shard(10000)}", vec![Part::Shard { count: 10_000 }]),
+        (
+            "{shard(100)}{hash(d, 100)}",
+            vec![Part::Shard { count: 100 }, Part::Hash { name: "d".into(), count: 100 }],
+        ),
         ("{hash(device_id, 16)}", vec![Part::Hash { name: "device_id".into(), count: 16 }]),
         ("{{literal}} {a}{b}", vec![lit("{literal} "), attr("a"), attr("b")]),
         ("}}{{", vec![lit("}{")]),
@@ -76,7 +81,15 @@ fn reports_errors_at_their_byte_offset() {
         ("{shard(0)}", 7, "count from 1"),
         ("{shard(-1)}", 7, "count from 1"),
         ("{shard(+8)}", 7, "count from 1"),
-        ("{shard(99999999999)}", 7, "count from 1"),
+        // Counts are bounded: each is a request for a reader who does not know the shard.
+        ("{shard(10001)}", 7, "a shard count is at most 10,000"),
+        ("{shard(1000000000)}", 7, "at most 10,000: a reader who does not know the shard asks every one"),
+        ("{shard(4294967295)}", 7, "at most 10,000"),
+        ("{shard(99999999999999999999999)}", 7, "at most 10,000"),
+        ("{hash(d, 100000)}", 9, "a shard count is at most 10,000"),
+        // And so is their product: the second slot takes it past the limit.
+        ("A{shard(100)}#{hash(d, 101)}", 14, "10,100 keys in all"),
+        ("{shard(10000)}{shard(2)}", 14, "at most 10,000"),
         ("{shard(8, 9)}", 1, "shard(N)"),
         ("{shard(8}", 8, "expected `)`"),
         ("{hash(device_id)}", 1, "hash(name, N)"),
@@ -212,7 +225,7 @@ fn describes_itself_to_the_planner() {
         ("{user_id:05}", vec!["user_id"], "", 1, None),
         ("MSG#{c}#{bucket(ts, 1d)}#{ts:%H}#{c}", vec!["c", "ts"], "MSG#", 1, None),
         ("C#{shard(8)}#{hash(d, 4)}", vec!["d"], "C#", 32, None),
-        ("{shard(65536)}{shard(65536)}{shard(2)}", vec![], "", u32::MAX, None),
+        ("{shard(100)}{shard(100)}", vec![], "", 10_000, None),
         ("{{x}}", vec![], "{x}", 1, None),
     ];
     for (source, attributes, prefix, fanout, single) in cases {
@@ -271,6 +284,13 @@ fn part() -> impl Strategy<Value = Part> {
     ]
 }
 
+/// Parts a template may hold: their shard and hash counts multiply to at most `MAX_SHARDS`.
+fn parts() -> impl Strategy<Value = Vec<Part>> {
+    prop::collection::vec(part(), 1..6).prop_filter("the counts multiply past MAX_SHARDS", |parts| {
+        parts.iter().map(|p| u64::from(p.fanout())).product::<u64>() <= u64::from(MAX_SHARDS)
+    })
+}
+
 proptest! {
     #[test]
     fn parse_never_panics(source in "\\PC{0,40}") {
@@ -285,7 +305,21 @@ proptest! {
     }
 
     #[test]
-    fn canonical_source_reads_back(parts in prop::collection::vec(part(), 1..6)) {
+    fn no_template_spreads_past_the_limit(
+        counts in prop::collection::vec("[0-9]{1,12}", 1..4),
+        hashed in any::<bool>(),
+    ) {
+        let source: String = counts
+            .iter()
+            .map(|n| if hashed { format!("{{hash(d, {n})}}") } else { format!("{{shard({n})}}") })
+            .collect();
+        if let Ok(template) = Template::parse(&source) {
+            prop_assert!(template.fanout() <= MAX_SHARDS, "{source}: {}", template.fanout());
+        }
+    }
+
+    #[test]
+    fn canonical_source_reads_back(parts in parts()) {
         let template = Template::from_parts(parts).unwrap();
         let again = Template::parse(&template.to_string()).unwrap();
         prop_assert_eq!(&again, &template);
@@ -293,7 +327,7 @@ proptest! {
 
     #[test]
     fn expansion_is_a_function_of_item_and_draws(
-        parts in prop::collection::vec(part(), 1..6),
+        parts in parts(),
         seconds in -10_000_000_000i64..10_000_000_000,
         draws in prop::collection::vec(any::<u32>(), 8),
     ) {

@@ -12,9 +12,11 @@ use crate::engine::workload::RateShape;
 use crate::scenario::file;
 use crate::scenario::source_map::Path;
 
-/// The largest rate (calls per second, at the shapes' peak): far past any one application's
-/// load, small enough that every estimate the planner makes stays a finite number.
-const MAX_RATE: f64 = 1e9;
+/// The largest rate (calls per second, at the shapes' peak). The replay simulates every call one
+/// by one, so the rate sizes its work; a million calls a second is 25 times what one DynamoDB
+/// table serves by default (AWS "Service, account, and table quotas": 40,000 read and 40,000
+/// write request units a second per table), so no design a table can carry is refused.
+pub(crate) const MAX_RATE: f64 = 1e6;
 
 pub(super) fn pattern(
     path: &Path,
@@ -57,7 +59,8 @@ pub(super) fn pattern(
         return Err(problem(
             &path.field("rate"),
             format!(
-                "the rate is at most {} calls per second (at the shapes' peak); found {}",
+                "the rate is at most {} calls per second (at the shapes' peak): the replay simulates every \
+                 call, and a DynamoDB table serves 40,000 request units a second by default; found {}",
                 numbers::count(MAX_RATE),
                 if p.shape.is_empty() {
                     large(p.rate)

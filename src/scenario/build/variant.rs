@@ -8,7 +8,9 @@ use super::{
 use crate::engine::model::{
     self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
 };
-use crate::engine::template::{Part, Template};
+use crate::engine::planner::numbers;
+use crate::engine::template::{MAX_SHARDS, Part, Template};
+use crate::engine::time::SimDuration;
 use crate::scenario::file;
 use crate::scenario::source_map::Path;
 
@@ -16,6 +18,8 @@ pub(super) struct Context<'a> {
     pub entities: &'a [Entity],
     pub populations: &'a [model::Population],
     pub patterns: &'a [AccessPattern],
+    /// The workload's length: a read over every value of a time attribute spans it.
+    pub duration: SimDuration,
     /// Cassandra: each entity is its own table, so sort keys need not agree across entities.
     pub cql: bool,
 }
@@ -100,6 +104,66 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
     Ok(parsed)
 }
 
+/// A reader ranging over a time attribute asks every partition its time slot takes over the
+/// range — `bucket(attr, width)` windows or calendar texts (`{attr:%Y-%m-%d}`) in the last `d`,
+/// or over the whole workload for `All` — times the template's shards. Bounded like a template's
+/// spread ([`MAX_SHARDS`] requests a call): the replay simulates each request of each call.
+fn bucket_fanout(path: &Path, text: &str, pk: &Template, entity: &Entity, cx: &Context<'_>) -> Result<()> {
+    let starts = slot_starts(text);
+    let slots = pk.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
+    for (slot, part) in slots.enumerate() {
+        let (Part::Bucket { name, .. } | Part::Time { name, .. }) = part else { continue };
+        for p in cx.patterns.iter().filter(|p| p.entity == entity.name && p.action.is_read()) {
+            let Some(range) = p.range.as_ref().filter(|r| &r.attribute == name && !p.knows(name)) else {
+                continue;
+            };
+            let (span, over) = match &range.span {
+                model::RangeSpan::Last(span) => (*span, format!("the last {span} of {name}")),
+                model::RangeSpan::All => (cx.duration, format!("{name} over the workload's {}", cx.duration)),
+                model::RangeSpan::BeginsWith(_) => continue,
+            };
+            let limit = u64::from(MAX_SHARDS);
+            let (buckets, unit) = match part {
+                Part::Bucket { width, .. } => (
+                    Some(span.as_millis().div_ceil(width.as_millis().max(1)).saturating_add(1)),
+                    format!("buckets of {width}"),
+                ),
+                // `None`: more texts than the limit (the count stops there).
+                Part::Time { format, .. } => (
+                    format
+                        .values_between(
+                            0,
+                            i128::from(span.as_millis()),
+                            usize::try_from(limit).unwrap_or(usize::MAX),
+                        )
+                        .map(|values| values.len() as u64),
+                    format!("the texts of {:?}", format.source()),
+                ),
+                _ => continue,
+            };
+            let requests = buckets.map_or(u64::MAX, |b| b.saturating_mul(u64::from(pk.fanout())));
+            if requests > limit {
+                let shown = buckets.map_or_else(
+                    || format!("more than {}", numbers::count(limit as f64)),
+                    |b| numbers::count(b as f64),
+                );
+                return Err(Problem {
+                    path: path.clone(),
+                    offset: Some(starts.get(slot).copied().unwrap_or(0)),
+                    message: format!(
+                        "pattern {:?} reads {over}: {unit} make that {shown} partitions{} a call, and a read \
+                         may ask at most {} (one request each); widen the bucket or shorten the range",
+                        p.name,
+                        if pk.fanout() > 1 { format!(" × {} shards", pk.fanout()) } else { String::new() },
+                        numbers::count(limit as f64),
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One entity's templates from a `keys: {…}` map; `pk` is `None` only for a local index.
 struct Templates {
     entity: String,
@@ -121,7 +185,11 @@ fn keys_map(
         let entity = entity_named(&kpath, cx.entities, name)?;
         let carried = carried(entity, v);
         let pk = match (&keys.pk, needs_pk) {
-            (Some(text), true) => Some(template(&kpath.field("pk"), text, entity, &carried)?),
+            (Some(text), true) => {
+                let pk = template(&kpath.field("pk"), text, entity, &carried)?;
+                bucket_fanout(&kpath.field("pk"), text, &pk, entity, cx)?;
+                Some(pk)
+            }
             (None, true) => {
                 return Err(problem(&kpath, format!("{name} needs a partition key template: pk: \"…\"")));
             }

@@ -92,6 +92,30 @@ fn errors() {
     }
 }
 
+#[test]
+fn a_path_reaches_at_most_32_levels_deep() {
+    // AWS "Constraints": documents nest up to 32 levels, and a path cannot reach deeper.
+    let path = |parts: usize| format!("a{}", ".b".repeat(parts - 1));
+    assert!(parse_projection(&path(32), &mut context()).is_ok());
+    assert!(parse_projection("a[0][1][2][3][4][5][6][7][8][9][10][11][12][13][14][15][16][17][18][19][20][21][22][23][24][25][26][27][28][29][30]", &mut context()).is_ok());
+    for parts in [33, 100, 500] {
+        let error = parse_projection(&path(parts), &mut context()).expect_err("too deep");
+        assert_eq!(
+            error.message,
+            format!(
+                "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: {parts}"
+            )
+        );
+    }
+    // The same rule holds wherever a path appears.
+    let deep = format!("attribute_exists({})", path(33));
+    let error = parse_condition(ExpressionKind::Condition, &deep, &mut context()).expect_err("too deep");
+    assert!(error.message.ends_with("nesting levels: 33"), "{}", error.message);
+    let deep = format!("SET {} = :s", path(33));
+    let error = parse_update(&deep, &mut context()).expect_err("too deep");
+    assert!(error.message.ends_with("nesting levels: 33"), "{}", error.message);
+}
+
 fn request_context(names: &[(&str, &str)], values: &[&str]) -> ExpressionContext {
     let names: BTreeMap<String, String> =
         names.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();

@@ -3,6 +3,7 @@
 //! table (or until the reader has its limit, when no order binds it). Costs are
 //! `store::read_units` of each page's bytes, eventually consistent; every request is metered.
 
+use std::fmt::Write as _;
 use std::ops::Bound;
 
 use crate::engine::hash::combine;
@@ -140,46 +141,38 @@ impl Simulation {
     }
 
     /// Every partition key a read must ask: known slots rendered, unknown time slots over the
-    /// range's buckets, shards and hashes of unknown attributes enumerated.
-    fn partition_keys(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Vec<PartKey> {
+    /// range's buckets, shards and hashes of unknown attributes enumerated — as a [`Keys`] that
+    /// renders them one at a time, so a read's memory does not grow with its fan-out.
+    fn partition_keys(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Keys {
         let ent = &self.world.entities[plan.entities[0]];
         let pops = &self.world.pops;
-        let mut choices: Vec<Vec<String>> = Vec::new();
+        let mut choices: Vec<Choice> = Vec::new();
         for slot in &plan.pk.slots {
             let mut text = String::new();
             if render_slot(slot, &ent.attrs, known, pops, &mut text) {
-                choices.push(vec![text]);
+                choices.push(Choice::One(text));
                 continue;
             }
             let ranged = |attr: usize| plan.range.as_ref().filter(|(a, _)| *a == attr).map(|(_, span)| span);
-            let values: Vec<String> = match slot {
+            let choice = match slot {
                 Slot::Shard { count, .. } | Slot::Hash { count, .. } => {
-                    (0..*count).map(|i| i.to_string()).collect()
+                    Choice::Numbers(0, i64::from(*count) - 1)
                 }
-                Slot::Time { attr, format, .. } => ranged(*attr).map_or_else(Vec::new, |span| {
+                Slot::Time { attr, format, .. } => ranged(*attr).map_or(Choice::None, |span| {
                     let (from, to) = self.window(span, time_ms);
                     format
                         .values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000)
-                        .unwrap_or_default()
+                        .map_or(Choice::None, Choice::Texts)
                 }),
-                Slot::Bucket { attr, width_ms } => ranged(*attr).map_or_else(Vec::new, |span| {
+                Slot::Bucket { attr, width_ms } => ranged(*attr).map_or(Choice::None, |span| {
                     let (from, to) = self.window(span, time_ms);
-                    let (first, last) =
-                        ((from * 1000).div_euclid(*width_ms), (to * 1000).div_euclid(*width_ms));
-                    (first..=last).map(|i| i.to_string()).collect()
+                    Choice::Numbers((from * 1000).div_euclid(*width_ms), (to * 1000).div_euclid(*width_ms))
                 }),
-                _ => Vec::new(),
+                _ => Choice::None,
             };
-            if values.is_empty() {
-                return Vec::new();
-            }
-            choices.push(values);
+            choices.push(choice);
         }
-        let mut keys = vec![String::new()];
-        for options in choices {
-            keys = keys.iter().flat_map(|k| options.iter().map(move |o| format!("{k}{o}"))).collect();
-        }
-        keys.into_iter().map(|k| PartKey::new(plan.pk.key_type, k.as_bytes())).collect()
+        Keys::new(plan.pk.key_type, choices)
     }
 
     /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
@@ -381,14 +374,22 @@ impl Simulation {
         };
         let cassandra = self.world.engine == Engine::Cassandra;
         if resume.is_none() {
-            self.stats[call.pattern].fanout += pks.len() as u64;
+            self.stats[call.pattern].fanout += pks.len();
         }
         let per_request = if operation == Operation::BatchGetItem { MAX_BATCH_GET_KEYS } else { 1 };
         let mut times = Vec::new();
-        for (request, chunk) in (0u16..).zip(pks.chunks(per_request)) {
+        let mut keys = pks.iter();
+        let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
+        for request in 0u16.. {
+            chunk.clear();
+            chunk.extend(keys.by_ref().take(per_request));
+            if chunk.is_empty() {
+                break;
+            }
             if resume.is_some_and(|r| r.request != request) {
                 continue;
             }
+            let chunk = chunk.as_slice();
             let table = &self.tables[plan.table].base;
             let sizes: Vec<(u64, bool)> = chunk
                 .iter()
@@ -523,14 +524,15 @@ impl Simulation {
         };
         let want = plan.limit.map_or(u64::MAX, u64::from);
         if resume.is_none() {
-            self.stats[call.pattern].fanout += pks.len() as u64;
+            self.stats[call.pattern].fanout += pks.len();
         }
         let mut times = Vec::new();
         let mut returned = 0u64;
         let mut fetched = Vec::new();
         // The fetch after a GSI Query is the request after the Queries.
         let fetch_request = u16::try_from(pks.len()).unwrap_or(u16::MAX);
-        for (request, pk) in (0u16..).zip(&pks) {
+        for (request, pk) in (0u16..).zip(pks.iter()) {
+            let pk = &pk;
             if resume.is_some_and(|r| r.request != request) {
                 if resume.is_some_and(|r| r.request == fetch_request) {
                     // A refused fetch retried: the items the Queries returned, read again free.
@@ -763,4 +765,122 @@ pub(in crate::engine::sim) const WORD_LETTERS: u32 = 5;
 pub(in crate::engine::sim) fn search_word(seed: u64, stream: u64, index: u64) -> Val {
     let salt = combine(&[seed, stream, 0x5ea4_c4ed, index]) >> 32;
     Val::Payload(WORD_LETTERS, u32::try_from(salt).unwrap_or(0))
+}
+
+/// One slot's values in a read's partition keys.
+#[derive(Debug)]
+enum Choice {
+    /// Known: one text.
+    One(String),
+    /// The integers `from..=to` (shards, hash values, bucket numbers).
+    Numbers(i64, i64),
+    /// Calendar texts over the range (at most 100,000, as the planner's `values_between` caps).
+    Texts(Vec<String>),
+    /// Nothing to ask: the key cannot be formed.
+    None,
+}
+
+impl Choice {
+    fn len(&self) -> u64 {
+        match self {
+            Choice::One(_) => 1,
+            Choice::Numbers(from, to) => u64::try_from(i128::from(*to) - i128::from(*from) + 1).unwrap_or(0),
+            Choice::Texts(texts) => texts.len() as u64,
+            Choice::None => 0,
+        }
+    }
+
+    fn write(&self, i: u64, out: &mut String) {
+        match self {
+            Choice::One(text) => out.push_str(text),
+            Choice::Numbers(from, _) => {
+                let _ = write!(out, "{}", i128::from(*from) + i128::from(i));
+            }
+            Choice::Texts(texts) => out.push_str(&texts[usize::try_from(i).unwrap_or(usize::MAX)]),
+            Choice::None => {}
+        }
+    }
+}
+
+/// The partition keys of one read: every combination of its slots' values, first slot slowest,
+/// rendered on demand (the memory is the slots', whatever the count).
+#[derive(Debug)]
+struct Keys {
+    key_type: KeyType,
+    choices: Vec<Choice>,
+}
+
+impl Keys {
+    fn new(key_type: KeyType, choices: Vec<Choice>) -> Keys {
+        Keys { key_type, choices }
+    }
+
+    /// How many keys (saturating; 0 when a slot has no value).
+    fn len(&self) -> u64 {
+        self.choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len()))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = PartKey> + '_ {
+        let total = self.len();
+        let mut text = String::new();
+        let mut digits = vec![0u64; self.choices.len()];
+        (0..total).map(move |mut n| {
+            // The digits of n in the mixed radix of the slots' counts, last slot fastest.
+            for (digit, choice) in digits.iter_mut().zip(&self.choices).rev() {
+                let len = choice.len();
+                *digit = n % len;
+                n /= len;
+            }
+            text.clear();
+            for (choice, &i) in self.choices.iter().zip(&digits) {
+                choice.write(i, &mut text);
+            }
+            PartKey::new(self.key_type, text.as_bytes())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(keys: &Keys) -> Vec<String> {
+        keys.iter().map(|k| String::from_utf8(k.text).unwrap()).collect()
+    }
+
+    #[test]
+    fn keys_are_every_combination_first_slot_slowest() {
+        let keys = Keys::new(
+            KeyType::S,
+            vec![
+                Choice::One("C#".into()),
+                Choice::Numbers(0, 2),
+                Choice::One("#".into()),
+                Choice::Texts(vec!["2024-01".into(), "2024-02".into()]),
+            ],
+        );
+        assert_eq!(keys.len(), 6);
+        assert_eq!(
+            texts(&keys),
+            ["C#0#2024-01", "C#0#2024-02", "C#1#2024-01", "C#1#2024-02", "C#2#2024-01", "C#2#2024-02"]
+        );
+        // Negative bucket numbers, and a slot with no value: no key at all.
+        assert_eq!(texts(&Keys::new(KeyType::S, vec![Choice::Numbers(-2, -1)])), ["-2", "-1"]);
+        let none = Keys::new(KeyType::S, vec![Choice::Numbers(0, 9), Choice::None]);
+        assert_eq!((none.len(), none.iter().count()), (0, 0));
+    }
+
+    #[test]
+    fn a_large_fan_out_is_rendered_one_key_at_a_time() {
+        // 10^12 keys: holding them would take terabytes; the set holds two ranges.
+        let keys = Keys::new(
+            KeyType::S,
+            vec![Choice::Numbers(0, 999_999), Choice::One("#".into()), Choice::Numbers(0, 999_999)],
+        );
+        assert_eq!(keys.len(), 1_000_000_000_000);
+        let first: Vec<String> = keys.iter().take(3).map(|k| String::from_utf8(k.text).unwrap()).collect();
+        assert_eq!(first, ["0#0", "0#1", "0#2"]);
+        let key = keys.iter().nth(1_000_001).map(|k| String::from_utf8(k.text).unwrap());
+        assert_eq!(key.as_deref(), Some("1#1"));
+    }
 }

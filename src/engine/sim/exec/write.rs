@@ -495,8 +495,12 @@ impl Simulation {
         let changes = self.number(entity, &mut vals);
         let Some(t_idx) = self.world.entities[entity].table else { return };
         let mut placed = Placed::default();
-        // An item past 400 KB could not have been loaded either.
-        if !self.place(entity, ordinal, &vals, &mut placed) || self.too_large(&placed) {
+        if !self.place(entity, ordinal, &vals, &mut placed) {
+            return;
+        }
+        // An item past 400 KB could not have been loaded either: counted, so the report says so.
+        if self.too_large(&placed) {
+            self.totals.preload_refused += 1;
             return;
         }
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
@@ -505,6 +509,7 @@ impl Simulation {
         let written = self.write_through(t_idx, old, Some(&placed), self.start_ms, true, &mut None).is_ok();
         let touches = std::mem::take(&mut self.touches);
         if written {
+            self.totals.largest_item = self.totals.largest_item.max(placed.size);
             let write = ItemWrite {
                 entity,
                 ordinal,

@@ -357,3 +357,32 @@ fn orders_line_items_are_numbered_1_2_3_within_their_order() {
         assert_eq!(keys, expected, "{}", order.key);
     }
 }
+
+/// `orders` with each customer's name `bytes` long (the file's own text, edited).
+fn orders_with_names_of(bytes: u32) -> Scenario {
+    let text = scenario::BUNDLED.iter().find(|(n, _, _)| *n == "orders").expect("orders is bundled").2;
+    assert!(text.contains("Payload(18)"), "the customer name is an 18-byte payload");
+    let text = text.replacen("Payload(18)", &format!("Payload({bytes})"), 1);
+    let mut s = scenario::parse("orders.ron", &text).expect("loads").scenario;
+    for name in ["get-customer", "customer-page", "order-items", "pending-orders"] {
+        set_rate(&mut s, name, 0.0);
+    }
+    s
+}
+
+#[test]
+fn preloaded_items_past_400_kb_are_counted_and_the_largest_item_counts_the_preload() {
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(60)) };
+    let small = replay(&orders_with_names_of(18), "naive", &options);
+    // Names of 409,590 bytes make every customer pass 400 KB: none is loaded, each is counted.
+    let huge = replay(&orders_with_names_of(409_590), "naive", &options);
+    let customers = 20_000;
+    assert_eq!(huge.totals.preload_item_size_errors, customers, "{:?}", huge.totals);
+    assert_eq!(huge.totals.items + customers, small.totals.items, "{:?}", huge.totals);
+    assert_eq!(small.totals.preload_item_size_errors, 0);
+    // Names of 409,000 bytes fit: the largest item is a preloaded customer, under the limit.
+    let large = replay(&orders_with_names_of(409_000), "naive", &options);
+    assert_eq!(large.totals.preload_item_size_errors, 0);
+    assert_eq!(large.totals.items, small.totals.items);
+    assert!((409_000..=409_600).contains(&large.totals.largest_item_bytes), "{:?}", large.totals);
+}
