@@ -1,0 +1,76 @@
+//! `keyheat export`: other tools' formats out (`crate::interop` writes them). Every file lands
+//! whole or not at all and an existing one is replaced only with `--force`; `-` or no `--out` is
+//! standard output.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use clap::{Args, Subcommand};
+
+use super::output;
+use crate::interop::cloudformation;
+use crate::scenario;
+
+#[derive(Debug, Subcommand)]
+pub enum Export {
+    /// The tables as a CloudFormation template (AWS::DynamoDB::Table per table)
+    Cloudformation {
+        #[command(flatten)]
+        design: Design,
+        /// yaml or json
+        #[arg(long, value_enum, default_value_t)]
+        format: cloudformation::Format,
+    },
+}
+
+/// The scenario and variant an export writes, and where.
+#[derive(Debug, Args)]
+pub struct Design {
+    /// A bundled scenario name (`sensors`) or a path to a .ron file
+    pub scenario: String,
+    /// The key design to export (default: the file's first variant)
+    #[arg(long)]
+    pub variant: Option<String>,
+    #[command(flatten)]
+    pub out: Out,
+}
+
+#[derive(Debug, Args)]
+pub struct Out {
+    /// The file to write (whole or not at all; the directory must exist); `-` or none: stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Out {
+    /// The file to write, if not stdout; refused before any work when it cannot be written.
+    fn target(&self) -> anyhow::Result<Option<&Path>> {
+        let Some(path) = self.out.as_deref().filter(|p| *p != Path::new("-")) else { return Ok(None) };
+        output::check(path)?;
+        if path.exists() && !self.force {
+            bail!("{} exists; pass --force to replace it", path.display());
+        }
+        Ok(Some(path))
+    }
+
+    fn write(&self, stdout: &mut impl Write, text: &str) -> anyhow::Result<()> {
+        match self.target()? {
+            Some(path) => output::write_atomically(path, text.as_bytes())?,
+            None => stdout.write_all(text.as_bytes())?,
+        }
+        Ok(())
+    }
+}
+
+pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {
+    let Export::Cloudformation { design, format } = command;
+    design.out.target()?;
+    let loaded = scenario::load(&design.scenario)?;
+    let variant = loaded.variant(design.variant.as_deref())?;
+    let text = cloudformation::render(&loaded.scenario, variant, *format);
+    design.out.write(stdout, &text)
+}
