@@ -214,7 +214,9 @@ impl Command {
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
             Command::Snapshot(args) => Some(&args.scenario),
-            Command::Export(interop::Export::Cloudformation { design, .. }) => Some(&design.scenario),
+            Command::Export(
+                interop::Export::Cql(design) | interop::Export::Cloudformation { design, .. },
+            ) => Some(&design.scenario),
             Command::List { .. } | Command::Ops(_) | Command::Quiz(_) => None,
         }
     }

@@ -1,4 +1,4 @@
-//! Other tools' formats: a scenario's key design written for CloudFormation. Each format is a module that owns
+//! Other tools' formats: a scenario's key design written for CloudFormation and CQL. Each format is a module that owns
 //! its syntax; this module owns what they share: the DynamoDB tables a variant stands for
 //! ([`tables`]), with names DynamoDB accepts.
 //!
@@ -12,6 +12,7 @@
 //! and `Time`, B for `B`), every other template builds text (S).
 
 pub mod cloudformation;
+pub mod cql;
 
 use crate::engine::model::{
     AttrType, Capacity, Engine, EntityKeys, IndexKind, Projection, Scenario, Variant,

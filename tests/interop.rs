@@ -69,11 +69,19 @@ fn cloudformation_matches_its_golden_files() {
 }
 
 #[test]
+fn cql_matches_its_golden_files() {
+    golden("chat-recommended.cql", &ok(&["export", "cql", "chat", "--variant", "recommended"]));
+    golden("sensors-naive.cql", &ok(&["export", "cql", "sensors", "--variant", "naive"]));
+    // A default TTL, a fixed-window bucket, a write shard and a view keyed by a hash.
+    golden("expiring.cql", &ok(&["export", "cql", fixtures().join("expiring.ron").to_str().unwrap()]));
+}
+
+#[test]
 fn every_exporter_writes_whole_files_and_replaces_one_only_with_force() {
     let dir = scratch_dir("files");
     let path = dir.join("out.txt");
     let file = path.to_str().expect("a UTF-8 path");
-    let exports: [&[&str]; 1] = [&["export", "cloudformation", "orders"]];
+    let exports: [&[&str]; 2] = [&["export", "cloudformation", "orders"], &["export", "cql", "chat"]];
     for export in exports {
         let _ = std::fs::remove_file(&path);
         let printed = ok(export);
@@ -112,6 +120,10 @@ fn bad_input_exits_2_with_a_message() {
         (vec!["export", "cloudformation", "orders", "--variant", "nope"], "no variant named \"nope\""),
         (vec!["export", "cloudformation", "nope.ron"], "no such file"),
         (vec!["export", "cloudformation", "orders", "--format", "xml"], "invalid value 'xml'"),
+        (
+            vec!["export", "cql", "orders"],
+            "orders uses the DynamoDB profile; `export cql` writes the Cassandra profile's",
+        ),
         (
             vec!["export", "cloudformation", "orders", "--out", missing.to_str().unwrap()],
             "does not exist (keyheat does not create it)",

@@ -9,7 +9,7 @@ use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use super::output;
-use crate::interop::cloudformation;
+use crate::interop::{cloudformation, cql};
 use crate::scenario;
 
 #[derive(Debug, Subcommand)]
@@ -22,6 +22,8 @@ pub enum Export {
         #[arg(long, value_enum, default_value_t)]
         format: cloudformation::Format,
     },
+    /// The Cassandra profile's tables and views as CQL (CREATE TABLE, CREATE MATERIALIZED VIEW)
+    Cql(Design),
 }
 
 /// The scenario and variant an export writes, and where.
@@ -67,10 +69,13 @@ impl Out {
 }
 
 pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {
-    let Export::Cloudformation { design, format } = command;
+    let (Export::Cql(design) | Export::Cloudformation { design, .. }) = command;
     design.out.target()?;
     let loaded = scenario::load(&design.scenario)?;
     let variant = loaded.variant(design.variant.as_deref())?;
-    let text = cloudformation::render(&loaded.scenario, variant, *format);
+    let text = match command {
+        Export::Cloudformation { format, .. } => cloudformation::render(&loaded.scenario, variant, *format),
+        Export::Cql(_) => cql::render(&loaded.scenario, variant)?,
+    };
     design.out.write(stdout, &text)
 }
