@@ -214,9 +214,7 @@ impl Command {
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
             Command::Snapshot(args) => Some(&args.scenario),
-            Command::Export(
-                interop::Export::Cql(design) | interop::Export::Cloudformation { design, .. },
-            ) => Some(&design.scenario),
+            Command::Export(export) => Some(&export.design().scenario),
             Command::List { .. } | Command::Ops(_) | Command::Quiz(_) => None,
         }
     }

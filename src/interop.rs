@@ -1,4 +1,5 @@
-//! Other tools' formats: a scenario's key design written for CloudFormation and CQL. Each format is a module that owns
+//! Other tools' formats: a scenario's key design written for NoSQL Workbench, CloudFormation and
+//! CQL. Each format is a module that owns
 //! its syntax; this module owns what they share: the DynamoDB tables a variant stands for
 //! ([`tables`]), with names DynamoDB accepts.
 //!
@@ -13,6 +14,7 @@
 
 pub mod cloudformation;
 pub mod cql;
+pub mod nwb;
 
 use crate::engine::model::{
     AttrType, Capacity, Engine, EntityKeys, IndexKind, Projection, Scenario, Variant,

@@ -77,11 +77,24 @@ fn cql_matches_its_golden_files() {
 }
 
 #[test]
+fn nwb_matches_its_golden_file_and_names_what_it_cannot_hold() {
+    let out = keyheat(&["export", "nwb", "orders", "--variant", "recommended"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    golden("orders-recommended.nwb.json", &stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "keyheat: index pending: `only_when: (\"status\", \"PENDING\")` has no NoSQL Workbench form; the \
+         sample items show it (only items with status = PENDING carry the index keys)\n"
+    );
+}
+
+#[test]
 fn every_exporter_writes_whole_files_and_replaces_one_only_with_force() {
     let dir = scratch_dir("files");
     let path = dir.join("out.txt");
     let file = path.to_str().expect("a UTF-8 path");
-    let exports: [&[&str]; 2] = [&["export", "cloudformation", "orders"], &["export", "cql", "chat"]];
+    let exports: [&[&str]; 3] =
+        [&["export", "cloudformation", "orders"], &["export", "cql", "chat"], &["export", "nwb", "counters"]];
     for export in exports {
         let _ = std::fs::remove_file(&path);
         let printed = ok(export);

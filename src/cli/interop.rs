@@ -9,11 +9,13 @@ use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use super::output;
-use crate::interop::{cloudformation, cql};
+use crate::interop::{cloudformation, cql, nwb};
 use crate::scenario;
 
 #[derive(Debug, Subcommand)]
 pub enum Export {
+    /// The key design as a NoSQL Workbench data model, with sample items generated from the workload
+    Nwb(Design),
     /// The tables as a CloudFormation template (AWS::DynamoDB::Table per table)
     Cloudformation {
         #[command(flatten)]
@@ -24,6 +26,13 @@ pub enum Export {
     },
     /// The Cassandra profile's tables and views as CQL (CREATE TABLE, CREATE MATERIALIZED VIEW)
     Cql(Design),
+}
+
+impl Export {
+    pub fn design(&self) -> &Design {
+        let (Export::Nwb(design) | Export::Cql(design) | Export::Cloudformation { design, .. }) = self;
+        design
+    }
 }
 
 /// The scenario and variant an export writes, and where.
@@ -69,13 +78,20 @@ impl Out {
 }
 
 pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {
-    let (Export::Cql(design) | Export::Cloudformation { design, .. }) = command;
+    let design = command.design();
     design.out.target()?;
     let loaded = scenario::load(&design.scenario)?;
     let variant = loaded.variant(design.variant.as_deref())?;
     let text = match command {
         Export::Cloudformation { format, .. } => cloudformation::render(&loaded.scenario, variant, *format),
         Export::Cql(_) => cql::render(&loaded.scenario, variant)?,
+        Export::Nwb(_) => {
+            let exported = nwb::export(&loaded.scenario, variant)?;
+            for note in &exported.notes {
+                eprintln!("keyheat: {note}");
+            }
+            exported.json
+        }
     };
     design.out.write(stdout, &text)
 }
