@@ -1,7 +1,8 @@
 //! keyheat: a workbench for NoSQL key design.
 //!
 //! - [`engine`]: the pure core: values, expressions, the store and its capacity math.
-//! - [`interop`]: other tools' formats: NoSQL Workbench models, CloudFormation and CQL out.
+//! - [`interop`]: other tools' formats: NoSQL Workbench models in and out, CloudFormation and
+//!   CQL out.
 //! - [`ops`]: `keyheat ops`, DynamoDB requests as JSON Lines answered by the store.
 //! - [`scenario`]: the scenario file format (RON) and the bundled scenarios, loaded into the
 //!   engine's model with errors that carry file:line:col.

@@ -149,3 +149,68 @@ fn bad_input_exits_2_with_a_message() {
         assert!(out.stdout.is_empty(), "{args:?} printed: {}", stdout(&out));
     }
 }
+
+#[test]
+fn import_nwb_maps_a_hand_written_model_and_names_what_it_could_not() {
+    let model = fixtures().join("library.nwb.json");
+    let out = keyheat(&["import", "nwb", model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    golden("library.ron", &stdout(&out));
+    golden("library.notes.txt", &stderr(&out));
+    // The scenario it wrote loads and is checked like any other.
+    let dir = scratch_dir("import");
+    let ron = dir.join("library.ron");
+    ok(&["import", "nwb", model.to_str().unwrap(), "--out", ron.to_str().unwrap()]);
+    let check = ok(&["check", ron.to_str().unwrap()]);
+    assert!(check.contains("Loan in overdue  gsi1pk = OUT, gsi1sk = {due_at}"), "{check}");
+    // Another table of the model, by name.
+    let audit = ok(&["import", "nwb", model.to_str().unwrap(), "--table", "AuditLog"]);
+    assert!(audit.contains("\"AuditLog\": (pk: \"day\", sk: \"at\")"), "{audit}");
+}
+
+#[test]
+fn import_nwb_refuses_what_is_not_a_model_with_file_line_and_column() {
+    let dir = scratch_dir("import-bad");
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "broken.json",
+            "{\n  \"ModelName\": \"x\",\n  \"DataModel\": [\n",
+            "broken.json:4:0: EOF while parsing a list",
+        ),
+        (
+            "fields.json",
+            "{\"ModelName\": \"x\", \"DataModel\": [{\"TableName\": \"t\"}]}",
+            "fields.json:1:51: missing field `KeyAttributes`",
+        ),
+        ("empty.json", "{\"ModelName\": \"x\", \"DataModel\": []}", "empty.json: the model has no tables"),
+        (
+            "item.json",
+            "{\"ModelName\": \"x\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": \
+             {\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}}, \"TableData\": [{\"pk\": \"plain\"}]}]}",
+            "table t: TableData item 0 is not an item in DynamoDB JSON",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = keyheat(&["import", "nwb", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{name}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{name}");
+    }
+    let model = fixtures().join("library.nwb.json");
+    let out = keyheat(&["import", "nwb", model.to_str().unwrap(), "--table", "Nope"]);
+    assert!(
+        stderr(&out).contains("no table named \"Nope\"; its tables are: Library, AuditLog"),
+        "{}",
+        stderr(&out)
+    );
+    let out = keyheat(&["import", "nwb", dir.join("missing.json").to_str().unwrap()]);
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    // An existing scenario file is not replaced without --force.
+    let existing = dir.join("mine.ron");
+    std::fs::write(&existing, "mine").unwrap();
+    let out = keyheat(&["import", "nwb", model.to_str().unwrap(), "--out", existing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "mine");
+}

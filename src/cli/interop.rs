@@ -1,6 +1,6 @@
-//! `keyheat export`: other tools' formats out (`crate::interop` writes them). Every file lands
-//! whole or not at all and an existing one is replaced only with `--force`; `-` or no `--out` is
-//! standard output.
+//! `keyheat import` and `keyheat export`: other tools' formats in and out (`crate::interop`
+//! reads and writes them). Every file lands whole or not at all and an existing one is replaced
+//! only with `--force`; `-` or no `--out` is standard output.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,6 +11,24 @@ use clap::{Args, Subcommand};
 use super::output;
 use crate::interop::{cloudformation, cql, nwb};
 use crate::scenario;
+
+#[derive(Debug, Subcommand)]
+pub enum Import {
+    /// A NoSQL Workbench data model (its "Export data model" JSON) → a scenario file
+    ///
+    /// Facets become entities, key aliases and sample items key templates, GSIs indexes; each
+    /// entity gets a "get by key" pattern. Rates and populations are guesses the file marks for
+    /// you to set. What cannot be mapped is said on stderr, one line per part.
+    Nwb {
+        /// The model file (JSON)
+        model: PathBuf,
+        /// Which of the model's tables to import (default: the first)
+        #[arg(long)]
+        table: Option<String>,
+        #[command(flatten)]
+        out: Out,
+    },
+}
 
 #[derive(Debug, Subcommand)]
 pub enum Export {
@@ -75,6 +93,18 @@ impl Out {
         }
         Ok(())
     }
+}
+
+pub fn import(stdout: &mut impl Write, command: &Import) -> anyhow::Result<()> {
+    let Import::Nwb { model, table, out } = command;
+    out.target()?;
+    let text = std::fs::read_to_string(model)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", model.display()))?;
+    let imported = nwb::import(&model.display().to_string(), &text, table.as_deref())?;
+    for note in &imported.notes {
+        eprintln!("keyheat: {note}");
+    }
+    out.write(stdout, &imported.ron)
 }
 
 pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {

@@ -10,7 +10,13 @@
 //! `ProvisionedCapacitySettings`.
 //!
 //! Terms: a facet is an entity, a key alias is a key template. [`export`] writes one facet per
-//! entity whose aliases are the variant's templates themselves (`CUSTOMER#{customer_id}`).
+//! entity whose aliases are the variant's templates themselves (`CUSTOMER#{customer_id}`), so a
+//! model keyheat wrote reads back exactly; [`import`] also reads models drawn by hand, where an
+//! alias is a name (`CustomerId`) and the sample items show the key's shape.
+
+mod import;
+
+pub use import::{Imported, NwbError, import};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
@@ -18,6 +24,7 @@ use serde_json::{Value as Json, json};
 use super::TableDesign;
 use crate::engine::model::{AttrType, Capacity, IndexKind, Projection, Scenario, Variant};
 use crate::engine::sim::{RunOptions, Simulation};
+use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_to_json};
 
 /// A data model file.
@@ -240,38 +247,7 @@ fn table(
             ));
         }
     }
-    let mut gsis = Vec::new();
-    for index in &design.indexes {
-        if index.kind == IndexKind::Local {
-            notes.push(format!(
-                "index {}: NoSQL Workbench models global secondary indexes only; this local index is not written",
-                index.source
-            ));
-            continue;
-        }
-        if let Some((attribute, value)) = variant.index(&index.source).and_then(|i| i.only_when.as_ref()) {
-            notes.push(format!(
-                "index {}: `only_when: ({attribute:?}, {value:?})` has no NoSQL Workbench form; the sample items show it (only items with {attribute} = {value} carry the index keys)",
-                index.source
-            ));
-        }
-        let (projection_type, attributes) = match &index.projection {
-            Projection::All => ("ALL", Vec::new()),
-            Projection::KeysOnly => ("KEYS_ONLY", Vec::new()),
-            Projection::Include(names) => ("INCLUDE", names.clone()),
-        };
-        gsis.push(Gsi {
-            index_name: index.name.clone(),
-            key_attributes: KeyAttributes {
-                partition_key: key_def(&index.pk),
-                sort_key: index.sk.as_ref().map(key_def),
-            },
-            projection: GsiProjection {
-                projection_type: projection_type.to_owned(),
-                non_key_attributes: attributes,
-            },
-        });
-    }
+    let gsis = design.indexes.iter().filter_map(|index| gsi(variant, index, notes)).collect();
     let (billing, settings) = match design.capacity {
         Capacity::OnDemand => ("PAY_PER_REQUEST", None),
         Capacity::Provisioned { read, write } => (
@@ -295,6 +271,58 @@ fn table(
         billing_mode: Some(billing.to_owned()),
         provisioned_capacity_settings: settings,
     }
+}
+
+/// A GSI of the model (`None` for an LSI, which NoSQL Workbench does not model), with a note for
+/// each part of it NoSQL Workbench cannot hold.
+fn gsi(variant: &Variant, index: &super::IndexDesign, notes: &mut Vec<String>) -> Option<Gsi> {
+    if index.kind == IndexKind::Local {
+        notes.push(format!(
+            "index {}: NoSQL Workbench models global secondary indexes only; this local index is not written",
+            index.source
+        ));
+        return None;
+    }
+    let spec = variant.index(&index.source)?;
+    if let Some((attribute, value)) = &spec.only_when {
+        notes.push(format!(
+            "index {}: `only_when: ({attribute:?}, {value:?})` has no NoSQL Workbench form; the sample items show it (only items with {attribute} = {value} carry the index keys)",
+            index.source
+        ));
+    }
+    // A computed slot's value is in the samples, not how it was computed.
+    let computed =
+        |t: &&Template| t.parts().iter().any(|p| !matches!(p, Part::Literal(_) | Part::Attr { .. }));
+    for keys in &spec.keys {
+        for template in std::iter::once(&keys.pk).chain(&keys.sk).filter(computed) {
+            notes.push(format!(
+                "index {}: {}'s key template {} computes its value (hash, shard, bucket or date); NoSQL Workbench holds only the values, so an import reads them back as plain slots",
+                index.source,
+                keys.entity,
+                template.source()
+            ));
+        }
+    }
+    let (projection_type, attributes) = match &index.projection {
+        Projection::All => ("ALL", Vec::new()),
+        Projection::KeysOnly => ("KEYS_ONLY", Vec::new()),
+        Projection::Include(names) => ("INCLUDE", names.clone()),
+    };
+    let key_def = |k: &super::KeyAttr| AttributeDef {
+        attribute_name: k.name.clone(),
+        attribute_type: k.ty.descriptor().to_owned(),
+    };
+    Some(Gsi {
+        index_name: index.name.clone(),
+        key_attributes: KeyAttributes {
+            partition_key: key_def(&index.pk),
+            sort_key: index.sk.as_ref().map(key_def),
+        },
+        projection: GsiProjection {
+            projection_type: projection_type.to_owned(),
+            non_key_attributes: attributes,
+        },
+    })
 }
 
 /// NoSQL Workbench's attribute type for a keyheat attribute type.
