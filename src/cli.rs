@@ -2,6 +2,7 @@
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
 //! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
 
+mod interop;
 pub mod output;
 mod progress;
 mod replay;
@@ -91,6 +92,12 @@ pub enum Command {
     /// Key figures, access patterns and goals per variant, with deltas (absolute and %) against
     /// the first variant named. Without --variant, every variant of the scenario is compared.
     Compare(CompareArgs),
+    /// Read another tool's design into a scenario file
+    #[command(subcommand)]
+    Import(interop::Import),
+    /// Write a scenario's key design in another tool's format
+    #[command(subcommand)]
+    Export(interop::Export),
 }
 
 #[derive(Debug, Args)]
@@ -218,7 +225,8 @@ impl Command {
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
             Command::Snapshot(args) => Some(&args.scenario),
-            Command::List { .. } | Command::Ops(_) | Command::Quiz(_) => None,
+            Command::Export(export) => Some(&export.design().scenario),
+            Command::List { .. } | Command::Ops(_) | Command::Quiz(_) | Command::Import(_) => None,
         }
     }
 }
@@ -265,6 +273,8 @@ pub fn main() -> ExitCode {
         Some(Command::Ops(args)) => run_ops(&mut stdout, &args).map(done),
         Some(Command::Run(args)) => replay::run(&mut stdout, &args),
         Some(Command::Compare(args)) => replay::compare(&mut stdout, &args),
+        Some(Command::Import(command)) => interop::import(&mut stdout, &command).map(done),
+        Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
         Some(Command::Quiz(args)) => {
             crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout).map(done)
         }

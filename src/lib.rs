@@ -1,6 +1,8 @@
 //! keyheat: a workbench for NoSQL key design.
 //!
 //! - [`engine`]: the pure core: values, expressions, the store and its capacity math.
+//! - [`interop`]: other tools' formats: NoSQL Workbench models in and out, CloudFormation and
+//!   CQL out.
 //! - [`ops`]: `keyheat ops`, DynamoDB requests as JSON Lines answered by the store.
 //! - [`scenario`]: the scenario file format (RON) and the bundled scenarios, loaded into the
 //!   engine's model with errors that carry file:line:col.
@@ -11,6 +13,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod interop;
 pub mod ops;
 pub mod quiz;
 pub mod report;

@@ -1,0 +1,123 @@
+//! `keyheat import` and `keyheat export`: other tools' formats in and out (`crate::interop`
+//! reads and writes them). Every file lands whole or not at all and an existing one is replaced
+//! only with `--force`; `-` or no `--out` is standard output.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+
+use super::output;
+use crate::interop::{cloudformation, cql, nwb};
+use crate::scenario;
+
+#[derive(Debug, Subcommand)]
+pub enum Import {
+    /// A NoSQL Workbench data model (its "Export data model" JSON) → a scenario file
+    ///
+    /// Facets become entities, key aliases and sample items key templates, GSIs indexes; each
+    /// entity gets a "get by key" pattern. Rates and populations are guesses the file marks for
+    /// you to set. What cannot be mapped is said on stderr, one line per part.
+    Nwb {
+        /// The model file (JSON)
+        model: PathBuf,
+        /// Which of the model's tables to import (default: the first)
+        #[arg(long)]
+        table: Option<String>,
+        #[command(flatten)]
+        out: Out,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Export {
+    /// The key design as a NoSQL Workbench data model, with sample items generated from the workload
+    Nwb(Design),
+    /// The tables as a CloudFormation template (AWS::DynamoDB::Table per table)
+    Cloudformation {
+        #[command(flatten)]
+        design: Design,
+        /// yaml or json
+        #[arg(long, value_enum, default_value_t)]
+        format: cloudformation::Format,
+    },
+    /// The Cassandra profile's tables and views as CQL (CREATE TABLE, CREATE MATERIALIZED VIEW)
+    Cql(Design),
+}
+
+impl Export {
+    pub fn design(&self) -> &Design {
+        let (Export::Nwb(design) | Export::Cql(design) | Export::Cloudformation { design, .. }) = self;
+        design
+    }
+}
+
+/// The scenario and variant an export writes, and where.
+#[derive(Debug, Args)]
+pub struct Design {
+    /// A bundled scenario name (`sensors`) or a path to a .ron file
+    pub scenario: String,
+    /// The key design to export (default: the file's first variant)
+    #[arg(long)]
+    pub variant: Option<String>,
+    #[command(flatten)]
+    pub out: Out,
+}
+
+#[derive(Debug, Args)]
+pub struct Out {
+    /// The file to write (whole or not at all; the directory must exist); `-` or none: stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Out {
+    /// The file to write, if not stdout; refused before any work when it cannot be written.
+    fn target(&self) -> anyhow::Result<Option<&Path>> {
+        let Some(path) = self.out.as_deref().filter(|p| !output::is_stdout(p)) else { return Ok(None) };
+        output::check_new(path, self.force)?;
+        Ok(Some(path))
+    }
+
+    fn write(&self, stdout: &mut impl Write, text: &str) -> anyhow::Result<()> {
+        match self.target()? {
+            Some(path) => output::write_new(path, text.as_bytes(), self.force)?,
+            None => stdout.write_all(text.as_bytes())?,
+        }
+        Ok(())
+    }
+}
+
+pub fn import(stdout: &mut impl Write, command: &Import) -> anyhow::Result<()> {
+    let Import::Nwb { model, table, out } = command;
+    out.target()?;
+    let text = std::fs::read_to_string(model)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", model.display()))?;
+    let imported = nwb::import(&model.display().to_string(), &text, table.as_deref())?;
+    for note in &imported.notes {
+        eprintln!("keyheat: {note}");
+    }
+    out.write(stdout, &imported.ron)
+}
+
+pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {
+    let design = command.design();
+    design.out.target()?;
+    let loaded = scenario::load(&design.scenario)?;
+    let variant = loaded.variant(design.variant.as_deref())?;
+    let text = match command {
+        Export::Cloudformation { format, .. } => cloudformation::render(&loaded.scenario, variant, *format),
+        Export::Cql(_) => cql::render(&loaded.scenario, variant)?,
+        Export::Nwb(_) => {
+            let exported = nwb::export(&loaded.scenario, variant)?;
+            for note in &exported.notes {
+                eprintln!("keyheat: {note}");
+            }
+            exported.json
+        }
+    };
+    design.out.write(stdout, &text)
+}
