@@ -440,7 +440,11 @@ impl App {
     /// Steps the replay for `elapsed` real time within `budget` (see `Workbench::tick`).
     pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget) {
         if let Screen::Workbench(w) = &mut self.screen {
-            let note = w.tick(elapsed, budget, self.driver.as_mut());
+            let mut note = w.tick(elapsed, budget, self.driver.as_mut());
+            if let Some(e) = self.driver.take_error() {
+                w.playback = super::workbench::Playback::Paused;
+                note = Some(Err(e));
+            }
             self.note(note);
         }
     }

@@ -6,6 +6,7 @@ mod keys;
 mod quiz;
 mod real;
 mod screens;
+mod worker;
 
 use std::path::PathBuf;
 

@@ -12,7 +12,7 @@ use super::editor::EditorPanel;
 use super::keymap::{self, Scope};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::overlay;
-use super::pacing::SPEEDS;
+use super::pacing::{SPEEDS, rate_label};
 use super::panels::goals::GoalsPanel;
 use super::panels::heatmap::HeatmapPanel;
 use super::panels::indexes::IndexesPanel;
@@ -83,10 +83,11 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
     let focused = |p: Panel| w.focus == p && w.mode == Mode::Normal;
     let scenario = &w.loaded.scenario;
     let variant = w.current();
-    let empty = if w.progress.is_none() {
-        "no replay: the panels show the static plan"
-    } else {
-        "space plays the replay"
+    let loading = w.loading.map(|l| format!("opening the replay — {}", l.label()));
+    let empty = match (&loading, w.progress) {
+        (Some(text), _) => text.as_str(),
+        (None, None) => "no replay: the panels show the static plan",
+        (None, Some(_)) => "space plays the replay",
     };
     if w.mode == Mode::Compare {
         compare(w, Rect { height: area.height.saturating_sub(1 + lesson_height(w)), ..area }, buf, theme);
@@ -214,11 +215,19 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
             }
         }
     }
+    let asked = if w.playback == Playback::ToEnd { SPEEDS[SPEEDS.len() - 1] } else { SPEEDS[w.speed] };
+    let speed = match (w.loading, w.speedometer.achieved()) {
+        (Some(l), _) => format!("{} · loading {}", asked.label(), numbers::percent(l.fraction)),
+        (None, Some(rate)) if w.playback != Playback::Paused => {
+            format!("{}, achieved {}", asked.label(), rate_label(rate))
+        }
+        _ => asked.label(),
+    };
     StatusLine {
         state,
         progress: w.progress,
         start: w.loaded.scenario.workload.start,
-        speed: &SPEEDS[w.speed].label(),
+        speed: &speed,
         seed: w.seed,
         variant: &w.current().name,
         message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
@@ -234,13 +243,15 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
     let [left, right] = Layout::horizontal([Constraint::Length(heat.width), Constraint::Fill(1)])
         .areas(Rect { height: heat.height, ..area });
     let figures = Rect { y: heat.bottom(), height: area.height.saturating_sub(heat.height), ..area };
-    let empty = "no snapshot";
-    for (rect, title, view) in [
-        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view)),
+    let before = w.baseline_loading.map(|l| l.label());
+    let not_yet = "no snapshot yet";
+    for (rect, title, view, empty) in [
+        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
         (
             right,
             format!("Heatmap — before: {}", w.baseline_label.as_deref().unwrap_or("previous run")),
             w.baseline.as_ref(),
+            before.as_deref().unwrap_or(not_yet),
         ),
     ] {
         let b = framed(&title, false, theme);
