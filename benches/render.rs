@@ -148,7 +148,13 @@ impl SimDriver for Prebuilt {
                 })
                 .collect();
             let view = WorkbenchView {
-                heatmap: Some(HeatmapView { matrix, facts }),
+                heatmap: Some(HeatmapView {
+                    matrix,
+                    facts,
+                    groups: vec!["Reading".to_owned()],
+                    start: SimTime::from_millis(0),
+                    first_keys: Vec::new(),
+                }),
                 sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series },
                 ..WorkbenchView::default()
             };

@@ -156,7 +156,8 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             .iter()
             .map(|r| RowFacts { items: 1200 * r.members.len() as u64, bytes: 86_000, throttled: 3 })
             .collect();
-        HeatmapView { matrix, facts }
+        let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
+        HeatmapView { matrix, facts, groups: vec!["Reading".to_owned()], start, first_keys }
     });
     let series = (0..3)
         .map(|s| SizeSeries {

@@ -60,6 +60,12 @@ pub struct HeatmapView {
     pub matrix: HeatmapMatrix,
     /// Per matrix row (same order): what the inspector shows about its partitions.
     pub facts: Vec<RowFacts>,
+    /// The table or index each row's group is, by `GroupId` (row labels and the inspector).
+    pub groups: Vec<String>,
+    /// The workload's start: the time axis counts from it.
+    pub start: SimTime,
+    /// Per matrix row: its first partition's key (a merged row's label names a range).
+    pub first_keys: Vec<String>,
 }
 
 /// A heatmap row's partitions now (a merged row: summed over its members).

@@ -76,6 +76,8 @@ pub struct Workbench {
     pub drafts: BTreeMap<usize, Editor>,
     pub lesson: bool,
     pub heat: HeatSettings,
+    /// The heatmap's cursor sits on the hottest cell until the user moves it.
+    pub cursor_on_hottest: bool,
     pub scroll: BTreeMap<Panel, u16>,
     pub playback: Playback,
     pub speed: usize,
@@ -128,6 +130,7 @@ impl Workbench {
             drafts: BTreeMap::new(),
             lesson: true,
             heat,
+            cursor_on_hottest: true,
             scroll: BTreeMap::new(),
             playback: Playback::Paused,
             speed: DEFAULT_SPEED,
@@ -164,6 +167,7 @@ impl Workbench {
     fn restart(&mut self, driver: &mut dyn SimDriver, edited: bool) -> Result<(), String> {
         self.pacer.forgive();
         self.speedometer.reset();
+        self.cursor_on_hottest = true;
         let result = driver.restart(&self.loaded.scenario, self.current(), self.seed);
         self.progress = driver.progress(Run::Current);
         self.loading = driver.loading(Run::Current);
@@ -404,6 +408,7 @@ impl Workbench {
                 Direction::End => (r, cols),
             };
             self.heat.cursor = clamp_cursor(moved, rows, cols);
+            self.cursor_on_hottest = false;
             return;
         }
         let scroll = self.scroll.entry(panel).or_insert(0);
@@ -540,6 +545,11 @@ impl Workbench {
             .map(crate::engine::metrics::Shape::hint)
             .collect();
         if let Some(h) = &self.view.heatmap {
+            if self.cursor_on_hottest
+                && let Some(at) = heatmap::hottest_cell(&h.matrix)
+            {
+                self.heat.cursor = at;
+            }
             self.heat.cursor = clamp_cursor(self.heat.cursor, h.matrix.rows.len(), h.matrix.cols());
         }
     }

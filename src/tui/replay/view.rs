@@ -59,7 +59,18 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
         return None;
     }
     let facts = matrix.rows.iter().map(|row| row_facts(metrics, &row.members)).collect();
-    Some(HeatmapView { matrix, facts })
+    let groups = metrics.groups().map(|(_, g)| g.name.clone()).collect();
+    let first_keys = matrix
+        .rows
+        .iter()
+        .map(|row| {
+            row.members
+                .first()
+                .and_then(|&id| metrics.row_info(id))
+                .map_or_else(|| row.label.clone(), |i| i.label.clone())
+        })
+        .collect();
+    Some(HeatmapView { matrix, facts, groups, start: metrics.clock().start(), first_keys })
 }
 
 /// A row's partitions now: items and bytes are levels (summed over a merged row's members),

@@ -170,7 +170,15 @@ fn focus_heatmap_and_lesson_keys() {
     press(&mut a, &[key(KeyCode::Char(' ')), key(KeyCode::Char(' '))]);
     let mut a = opened("sensors");
     a.refresh(Rect::new(0, 0, 120, 40));
+    // It opens on the hottest cell, and stays where the keys put it after that.
+    let hottest =
+        crate::tui::panels::heatmap::hottest_cell(&workbench(&a).view.heatmap.as_ref().unwrap().matrix);
+    assert_eq!(Some(workbench(&a).heat.cursor), hottest);
+    for _ in 0..500 {
+        press(&mut a, &[key(KeyCode::Up), key(KeyCode::Left)]);
+    }
     press(&mut a, &[key(KeyCode::Down), key(KeyCode::Right), key(KeyCode::Right)]);
+    a.refresh(Rect::new(0, 0, 120, 40));
     assert_eq!(workbench(&a).heat.cursor, (1, 2));
     for _ in 0..500 {
         press(&mut a, &[key(KeyCode::Down), key(KeyCode::Right)]);
