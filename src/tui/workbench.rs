@@ -18,7 +18,7 @@ use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
-use crate::engine::metrics::{Layer, RowOrdering, detect_shapes};
+use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
 use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::{self, Plan};
 use crate::engine::time::SimTime;
@@ -542,7 +542,10 @@ impl Workbench {
             .map(|h| detect_shapes(&h.matrix))
             .unwrap_or_default()
             .iter()
-            .map(crate::engine::metrics::Shape::hint)
+            // A physical partition (a hash range) holds every key that hashes into it and grows
+            // until it splits, whatever the key design: a widening band is a logical partition's.
+            .filter(|s| self.heat.layer == Layer::Logical || !matches!(s, Shape::WideningBand { .. }))
+            .map(Shape::hint)
             .collect();
         if let Some(h) = &self.view.heatmap {
             if self.cursor_on_hottest
