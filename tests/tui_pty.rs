@@ -219,7 +219,7 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
         "Figures: now vs before",
         "Heatmap — now: naive (edited)",
         "Heatmap — before: naive",
-        "goals met",
+        "goals passed",
         "largest partition",
     ];
     t.wait("the compare view", Duration::from_secs(30), |s| headings.iter().all(|h| s.contains(h)));

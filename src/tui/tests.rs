@@ -20,7 +20,7 @@ use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
-    Figure, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
+    GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 use super::workbench::Workbench;
@@ -193,20 +193,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             unit: None,
             p99_ms: Some(6.2),
         }],
-        figures: vec![
-            Figure {
-                name: "largest partition".to_owned(),
-                value: f64::from(heat) * 40.0,
-                unit: "MB".to_owned(),
-                lower_is_better: true,
-            },
-            Figure {
-                name: "throttled requests".to_owned(),
-                value: f64::from(heat) * 120.0,
-                unit: String::new(),
-                lower_is_better: true,
-            },
-        ],
+        report: None,
     }
 }
 

@@ -384,7 +384,7 @@ impl Workbench {
             self.mode = Mode::Compare;
         } else {
             return Some(Err(
-                "no previous run to compare with yet: apply an edit (e, Ctrl-S) or switch variant (v)"
+                "nothing to compare with yet: v switches variant, e and Ctrl-S apply an edit, r restarts — the run before becomes the baseline"
                     .to_owned(),
             ));
         }

@@ -209,7 +209,9 @@ fn help_opens_from_anywhere_and_closes() {
 fn variants_cycle_and_compare_needs_a_previous_run() {
     let mut a = opened("orders");
     press(&mut a, &[key(KeyCode::Char('c'))]);
-    assert!(message(&a).is_some_and(|(t, k)| t.contains("no previous run") && k == MessageKind::Error));
+    assert!(message(&a).is_some_and(
+        |(t, k)| t.contains("nothing to compare with yet: v switches variant") && k == MessageKind::Error
+    ));
     press(&mut a, &[key(KeyCode::Char('v'))]);
     assert_eq!(workbench(&a).current().name, "recommended");
     assert_eq!(workbench(&a).plan.variant, "recommended");

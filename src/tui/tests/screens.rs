@@ -129,8 +129,13 @@ fn compare_view_of_two_real_runs() {
     }
     // Same seed, same moment: the baseline caught up with the current run.
     let w = workbench(&a);
-    assert_eq!(w.baseline.as_ref().map(|b| b.figures.len()), Some(w.view.figures.len()));
-    assert!(screen.contains("calls served by a Scan"), "{screen}");
+    let (before, now) =
+        (w.baseline.as_ref().and_then(|b| b.report.as_deref()).unwrap(), w.view.report.as_deref().unwrap());
+    assert_eq!((before.duration_s, before.seed), (now.duration_s, now.seed));
+    // The rows of `keyheat compare`: the index's partitions are named apart from the table's.
+    for row in ["largest (table)", "largest (indexes)", "throttled share", "cost per month"] {
+        assert!(screen.contains(row), "{row} missing:\n{screen}");
+    }
     insta::assert_snapshot!(screen);
 }
 

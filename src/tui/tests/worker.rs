@@ -119,5 +119,5 @@ fn the_app_plays_to_the_end_and_compares_with_the_design_before() {
     let w = workbench(&a);
     assert_eq!(w.baseline_loading, None);
     let naive = w.baseline.as_ref().unwrap();
-    assert!(naive.figures != w.view.figures, "two designs, two sets of figures");
+    assert!(naive.report.is_some() && naive.report != w.view.report, "two designs, two reports");
 }
