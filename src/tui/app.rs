@@ -449,6 +449,17 @@ impl App {
         }
     }
 
+    /// Replays the open scenario's variant `name` instead (the run before becomes compare's
+    /// baseline), as `v` does for the next one.
+    pub fn switch_variant(&mut self, name: &str) -> Result<(), String> {
+        let Screen::Workbench(w) = &mut self.screen else { return Err("no scenario is open".to_owned()) };
+        let index = w.loaded.scenario.variants.iter().position(|v| v.name == name).ok_or_else(|| {
+            let names: Vec<&str> = w.loaded.scenario.variants.iter().map(|v| v.name.as_str()).collect();
+            format!("no variant {name:?}; the scenario has {}", names.join(", "))
+        })?;
+        w.switch_variant(index, self.driver.as_mut())
+    }
+
     /// Replays the open scenario, paused, up to simulated time `at` (see `Workbench::run_to`).
     pub fn run_to(&mut self, at: crate::engine::time::SimTime, progress: &mut dyn FnMut(f64)) {
         if let Screen::Workbench(w) = &mut self.screen {

@@ -358,6 +358,17 @@ impl Workbench {
         None
     }
 
+    /// Replays variant `index` (the run that was playing becomes the baseline), as `v` does.
+    pub fn switch_variant(&mut self, index: usize, driver: &mut dyn SimDriver) -> Result<(), String> {
+        if index >= self.loaded.scenario.variants.len() {
+            return Err(format!("the scenario has no variant {index}"));
+        }
+        self.variant = index;
+        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.cursor_on_hottest = true;
+        self.restart(driver, false)
+    }
+
     /// The next variant, skipping a practice problem's hidden solution.
     fn next_variant(&mut self, driver: &mut dyn SimDriver) -> Note {
         let s = &self.loaded.scenario;
