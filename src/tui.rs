@@ -5,8 +5,10 @@
 //!
 //! - `app` (the model and its one `update`), `action`, `keymap` (the key table), `workbench`
 //!   (the workbench's state), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
-//! - `driver`: the seam to the simulator; `replay`: the real driver over `engine::sim`; `view`: the
-//!   snapshot panels draw.
+//! - `driver`: the seam to the simulator; `replay`: the real drivers over `engine::sim` (the live
+//!   workbench's `replay::Worker` runs it on a thread of its own, so nothing here waits on it;
+//!   the synchronous `SimReplay` serves `keyheat snapshot` and tests); `view`: the snapshot
+//!   panels draw.
 //! - `ui` draws, `layout` places, `panels/` are the workbench's panels, `theme` the colours,
 //!   `svg` turns a drawn screen into a picture.
 
@@ -48,9 +50,10 @@ use app::{App, Config};
 use driver::SimDriver;
 use theme::Theme;
 
-/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, up to 16 ms stepping
-/// the simulator (plus at most one driver call past it), then one draw. A frame that handled
-/// input does not step: the answer to a key is drawn at once, whatever a tick costs.
+/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, then (with a synchronous
+/// driver) up to 16 ms stepping the simulator plus at most one driver call past it, then one
+/// draw. A frame that handled input does not step: the answer to a key is drawn at once. With
+/// the worker the stepping is a look at where the run is.
 pub const INPUT_WINDOW: Duration = Duration::from_millis(20);
 pub const STEP_BUDGET: Duration = Duration::from_millis(16);
 

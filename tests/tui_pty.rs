@@ -4,6 +4,10 @@
 //! with the run before the edit, open help, quit; then checks that the process exited 0 and left
 //! the terminal as it found it (cooked mode, main screen, no mouse reporting).
 //!
+//! Two more: every bundled scenario opened from the picker, with help, `r`, `v` and `G` pressed
+//! while runs load and play, measuring the longest gap between frames the binary logs
+//! (`KEYHEAT_FRAME_LOG`; fails above 250 ms); and `q` quitting while leaderboard still loads.
+//!
 //! Each step waits for the screen to show what it should, polling with a deadline; nothing
 //! sleeps for a fixed time. tmux runs on a private socket so no user's server is touched. CI
 //! installs tmux (`.ci/run`); where it cannot be found this test says so loudly and passes.
