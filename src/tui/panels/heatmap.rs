@@ -221,15 +221,20 @@ impl Widget for HeatmapPanel<'_> {
         self.axis(view, Rect { x: grid.x, width: grid.width, ..axis }, buf);
         let lines =
             pack_fields(&self.inspector(view), usize::from(inner.width), usize::from(inspector_lines));
+        let used = u16::try_from(lines.len()).unwrap_or(inspector_lines);
         for (i, line) in (0u16..).zip(lines) {
             let style = if i == 0 { self.theme.header() } else { Style::new() };
             Paragraph::new(Span::styled(line, style))
                 .render(Rect { y: inspector.y + i, height: 1, ..inspector }, buf);
         }
-        let width = usize::from(inner.width);
+        // The hint takes the line below and any the inspector left, wrapped at words.
         if let Some(h) = self.hints.first() {
-            Paragraph::new(Span::styled(ellipsize(&format!("◆ {h}"), width), self.theme.warn()))
-                .render(hint, buf);
+            let room = Rect { y: inspector.y + used, height: hint.bottom() - (inspector.y + used), ..hint };
+            let lines = wrap_words(&format!("◆ {h}"), usize::from(inner.width), usize::from(room.height));
+            for (i, line) in (0u16..).zip(lines) {
+                Paragraph::new(Span::styled(line, self.theme.warn()))
+                    .render(Rect { y: room.y + i, height: 1, ..room }, buf);
+            }
         }
     }
 }
@@ -286,12 +291,22 @@ impl HeatmapPanel<'_> {
             let top = line * per_line;
             let Some(row) = m.rows.get(top) else { break };
             let y = area.y + u16::try_from(line).expect("line < area height, a u16");
-            let starts = group != Some(row.group);
-            group = m.rows.get(top + per_line - 1).map_or(Some(row.group), |r| Some(r.group));
+            // The line names a table or index where one begins: its upper row's, or else its
+            // lower row's (a one-row group shares a line with the next group's first row).
+            let lower = m.rows.get(top + per_line - 1).filter(|_| per_line > 1);
+            let starts_at = if group == Some(row.group) {
+                lower.filter(|r| r.group != row.group).map(|_| top + 1)
+            } else {
+                Some(top)
+            };
+            let starts = starts_at.is_some();
+            group = Some(lower.map_or(row.group, |r| r.group));
+            let labelled = starts_at.unwrap_or(top);
+            let row = &m.rows[labelled];
             // Keys differ at their end (ids), so a long one keeps its end; a merged row names its
             // first key and how many more it holds.
             let key = |room: usize| {
-                let first = view.first_keys.get(top).unwrap_or(&row.label);
+                let first = view.first_keys.get(labelled).unwrap_or(&row.label);
                 match row.members.len() {
                     0 | 1 => keep_end(&row.label, room),
                     n => {
@@ -399,6 +414,32 @@ impl HeatmapPanel<'_> {
     }
 }
 
+/// `text` wrapped at spaces onto at most `lines` lines of `width` columns; what does not fit ends
+/// the last line in an ellipsis.
+pub fn wrap_words(text: &str, width: usize, lines: usize) -> Vec<String> {
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, word) in words.iter().enumerate() {
+        let joined = if current.is_empty() { (*word).to_owned() } else { format!("{current} {word}") };
+        if width_of(&joined) <= width {
+            current = joined;
+        } else if out.len() + 1 >= lines {
+            if lines > 0 {
+                out.push(ellipsize(&format!("{current} {}", words[i..].join(" ")), width));
+            }
+            return out;
+        } else {
+            out.push(std::mem::take(&mut current));
+            current = ellipsize(word, width);
+        }
+    }
+    if !current.is_empty() && out.len() < lines {
+        out.push(current);
+    }
+    out
+}
+
 /// `text` in `width` columns: whole, or `…` and its end.
 pub fn keep_end(text: &str, width: usize) -> String {
     if width_of(text) <= width {
@@ -494,6 +535,15 @@ mod tests {
     }
 
     #[test]
+    fn hints_wrap_at_words() {
+        let text = "◆ widening band: a partition keeps growing";
+        assert_eq!(wrap_words(text, 100, 2), [text]);
+        assert_eq!(wrap_words(text, 20, 3), ["◆ widening band: a", "partition keeps", "growing"]);
+        assert_eq!(wrap_words(text, 20, 2), ["◆ widening band: a", "partition keeps gro…"]);
+        assert_eq!(wrap_words(text, 20, 0), Vec::<String>::new());
+    }
+
+    #[test]
     fn long_keys_keep_their_end() {
         let cases = [
             ("sensor-00002", 20, "sensor-00002"),
@@ -505,6 +555,8 @@ mod tests {
             assert_eq!(keep_end(text, width), want, "{text} in {width}");
         }
     }
+
+    type Case = (&'static [&'static [f32]], Option<(usize, usize)>);
 
     #[test]
     fn the_cursor_opens_on_the_hottest_cell() {
@@ -524,7 +576,7 @@ mod tests {
             col_times: Vec::new(),
             max: 0.0,
         };
-        let cases: [(&[&[f32]], Option<(usize, usize)>); 4] = [
+        let cases: [Case; 4] = [
             (&[&[1.0, 2.0], &[9.0, 3.0]], Some((1, 0))),
             (&[&[5.0, 5.0], &[5.0, 1.0]], Some((0, 0))),
             (&[&[0.0, 0.0]], None),
