@@ -91,7 +91,9 @@ impl Speedometer {
             self.samples.clear();
         }
         self.samples.push_back((wall, at));
-        while self.samples.len() > 2 && self.samples.front().is_some_and(|&(w, _)| wall - w > Self::WINDOW) {
+        while self.samples.len() > 2
+            && self.samples.front().is_some_and(|&(w, _)| wall.saturating_sub(w) > Self::WINDOW)
+        {
             self.samples.pop_front();
         }
     }
@@ -153,13 +155,15 @@ mod tests {
         );
     }
 
+    type Case = (&'static [(u64, u64)], Option<f64>);
+
     #[test]
     fn the_speedometer_reads_simulated_time_per_real_second_over_its_window() {
         let t0 = SimTime::parse("2025-01-01T00:00:00Z").expect("a valid time");
         let at = |s: u64| t0 + SimDuration::from_secs(s);
         let ms = Duration::from_millis;
         // (samples as (real ms, simulated s), achieved)
-        let cases: [(&[(u64, u64)], Option<f64>); 6] = [
+        let cases: [Case; 6] = [
             (&[], None),
             (&[(0, 0)], None),
             // Less than half a second of real time says nothing yet.

@@ -276,6 +276,8 @@ mod tests {
 
     /// The designs the bundled scenarios teach, as synthetic matrices: the fixes name no shape,
     /// the problems name theirs.
+    type Case = (&'static str, Metric, Vec<Vec<f32>>, &'static [&'static str]);
+
     #[test]
     fn each_rule_fires_on_its_problem_and_not_on_its_fix() {
         let logical_buckets = |sensors: usize, days: usize| -> Vec<Vec<f32>> {
@@ -305,7 +307,7 @@ mod tests {
             (0..5).map(|s| (1..=12).map(|c| (c * (s + 1)) as f32 * 1e7).collect()).collect();
         let timestamp_key = staircase(8);
         // (what, metric, cells, the shapes' kinds expected)
-        let cases: [(&str, Metric, Vec<Vec<f32>>, &[&str]); 7] = [
+        let cases: [Case; 7] = [
             ("day buckets' sizes (sensors recommended)", Metric::Bytes, logical_buckets(5, 6), &[]),
             ("day buckets' writes, every sensor at once", Metric::WriteUnits, bucket_writes(5, 6), &[]),
             ("a sharded counter (counters recommended)", Metric::WriteUnits, sharded_counter, &[]),

@@ -45,6 +45,7 @@ pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
         return Forecast::Over;
     }
     let mut runs: Vec<usize> = Vec::new();
+    #[expect(clippy::float_cmp, reason = "a resampled series repeats a measured value exactly")]
     for (i, p) in points.iter().enumerate() {
         match runs.last_mut() {
             Some(run) if i > 0 && points[i - 1].1 == p.1 => *run += 1,

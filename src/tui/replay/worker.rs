@@ -274,7 +274,7 @@ impl Thread {
                 return;
             }
             if let Some((design, generation)) = self.pending.take() {
-                self.load(design, generation);
+                self.load(&design, generation);
                 continue;
             }
             if self.compare && self.baseline.is_none() && self.current.is_some() && self.before.is_some() {
@@ -483,7 +483,7 @@ impl Thread {
     }
 
     /// Loads a restart's run, giving up when a newer restart is asked for.
-    fn load(&mut self, design: Box<Design>, generation: u64) {
+    fn load(&mut self, design: &Design, generation: u64) {
         let (shared, newest) = (Arc::clone(&self.shared), Arc::clone(&self.newest));
         let mut reported = Instant::now();
         let loaded = Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {

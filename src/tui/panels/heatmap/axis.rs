@@ -98,10 +98,12 @@ mod tests {
             .collect()
     }
 
+    type Case = (u64, u64, usize, &'static [(usize, &'static str)]);
+
     #[test]
     fn ticks_fall_on_round_times_with_room_between() {
         // (columns, ms per column, gap, want)
-        let cases: [(u64, u64, usize, &[(usize, &str)]); 5] = [
+        let cases: [Case; 5] = [
             // 15 minutes over 100 columns (9 s each), ticks at least 12 columns apart: every 5 min.
             (100, 9_000, 12, &[(0, "+0s"), (34, "+5m"), (67, "+10m")]),
             // A year over 52 weekly columns, at least 3 apart: every 4 weeks, where labels fit.
