@@ -293,7 +293,7 @@ pub fn main() -> ExitCode {
 
 #[cfg(feature = "tui")]
 fn tui(launch: &crate::tui::Launch) -> anyhow::Result<()> {
-    crate::tui::run(launch, Box::new(crate::tui::replay::SimReplay::default()))
+    crate::tui::run(launch, Box::new(crate::tui::replay::Worker::spawn()?))
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

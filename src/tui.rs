@@ -5,8 +5,10 @@
 //!
 //! - `app` (the model and its one `update`), `action`, `keymap` (the key table), `workbench`
 //!   (the workbench's state), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
-//! - `driver`: the seam to the simulator; `replay`: the real driver over `engine::sim`; `view`: the
-//!   snapshot panels draw.
+//! - `driver`: the seam to the simulator; `replay`: the real drivers over `engine::sim` (the live
+//!   workbench's `replay::Worker` runs it on a thread of its own, so nothing here waits on it;
+//!   the synchronous `SimReplay` serves `keyheat snapshot` and tests); `view`: the snapshot
+//!   panels draw.
 //! - `ui` draws, `layout` places, `panels/` are the workbench's panels, `theme` the colours,
 //!   `svg` turns a drawn screen into a picture.
 
@@ -48,9 +50,10 @@ use app::{App, Config};
 use driver::SimDriver;
 use theme::Theme;
 
-/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, up to 16 ms stepping
-/// the simulator (plus at most one driver call past it), then one draw. A frame that handled
-/// input does not step: the answer to a key is drawn at once, whatever a tick costs.
+/// A frame is about 40 ms (25 frames/s): up to 20 ms waiting for input, then (with a synchronous
+/// driver) up to 16 ms stepping the simulator plus at most one driver call past it, then one
+/// draw. A frame that handled input does not step: the answer to a key is drawn at once. With
+/// the worker the stepping is a look at where the run is.
 pub const INPUT_WINDOW: Duration = Duration::from_millis(20);
 pub const STEP_BUDGET: Duration = Duration::from_millis(16);
 
@@ -84,7 +87,8 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
         leave();
         hook(info);
     }));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| event_loop(&mut terminal, &mut app)));
+    let mut frames = frame_log(std::env::var_os(FRAME_LOG).as_deref());
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| event_loop(&mut terminal, &mut app, &mut frames)));
     match outcome {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => {
@@ -99,6 +103,31 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
 }
 
 type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// Names a file to which the frame loop appends, per frame drawn, the microseconds since it
+/// started: how the pty test measures the longest gap between frames of the real binary.
+pub const FRAME_LOG: &str = "KEYHEAT_FRAME_LOG";
+
+/// Where frame times go: nowhere unless [`FRAME_LOG`] names a file that can be created.
+struct FrameLog {
+    out: Option<io::BufWriter<std::fs::File>>,
+    start: Instant,
+}
+
+fn frame_log(path: Option<&std::ffi::OsStr>) -> FrameLog {
+    let out = path.and_then(|p| std::fs::File::create(p).ok()).map(io::BufWriter::new);
+    FrameLog { out, start: Instant::now() }
+}
+
+impl FrameLog {
+    fn drawn(&mut self) {
+        if let Some(out) = &mut self.out {
+            use std::io::Write as _;
+            // A diagnostic: a failed write loses a line, never the session.
+            let _ = writeln!(out, "{}", self.start.elapsed().as_micros());
+        }
+    }
+}
 
 fn enter() -> io::Result<Term> {
     enable_raw_mode()?;
@@ -125,13 +154,14 @@ impl Drop for Restore {
     }
 }
 
-fn event_loop(terminal: &mut Term, app: &mut App) -> anyhow::Result<()> {
+fn event_loop(terminal: &mut Term, app: &mut App, frames: &mut FrameLog) -> anyhow::Result<()> {
     let mut last_step = Instant::now();
     loop {
         let frame_start = Instant::now();
         let size = terminal.size()?;
         app.refresh(ratatui::layout::Rect::new(0, 0, size.width, size.height));
         terminal.draw(|frame| ui::render(app, frame.area(), frame.buffer_mut()))?;
+        frames.drawn();
         if app.quit {
             return Ok(());
         }

@@ -3,6 +3,9 @@
 //! kept), for slides and the README. The replay runs headless to the moment asked for (by
 //! default the workload's end); the picture is what `keyheat tui` shows at that moment, paused.
 //!
+//! `--compare BEFORE` draws the compare view: BEFORE and `--variant` replayed on the same seed to
+//! the same moment, side by side, with the figures of `keyheat compare`.
+//!
 //! The file is written under `cli/output`'s rule, as every command's: whole or not at all, an
 //! existing file replaced only with `--force`, `-` for standard output.
 
@@ -44,6 +47,10 @@ pub struct SnapshotArgs {
     /// What the heatmap shows (as `m` cycles it in the TUI)
     #[arg(long, value_enum, default_value_t = HeatMetric::WriteUnits)]
     pub metric: HeatMetric,
+    /// Draw the compare view instead: this variant (replayed on the same seed to the same
+    /// moment) beside --variant, with the figures of `keyheat compare`
+    #[arg(long, value_name = "VARIANT")]
+    pub compare: Option<String>,
     /// The SVG file to write (whole or not at all; the directory must exist; `-` is stdout)
     #[arg(long, value_name = "FILE.svg")]
     pub out: PathBuf,
@@ -102,7 +109,16 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     output::check_new(&args.out, args.force)?;
     let mut app =
         App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()));
-    app.open(&args.scenario, args.variant.as_deref(), args.seed)?;
+    // With --compare the baseline's design opens first and --variant replaces it, as `v` would.
+    app.open(&args.scenario, args.compare.as_deref().or(args.variant.as_deref()), args.seed)?;
+    if args.compare.is_some() {
+        let Screen::Workbench(w) = &app.screen else { bail!("{}: the scenario did not open", args.scenario) };
+        let name = match &args.variant {
+            Some(v) => v.clone(),
+            None => w.loaded.scenario.variants[0].name.clone(),
+        };
+        app.switch_variant(&name).map_err(|e| anyhow::anyhow!("{}: {e}", args.scenario))?;
+    }
     let Screen::Workbench(w) = &mut app.screen else { bail!("{}: the scenario did not open", args.scenario) };
     w.heat.metric = args.metric.into();
     let (scenario, variant, workload) =
@@ -117,6 +133,12 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     let mut progress = Progress::new(format!("{scenario} / {variant} to +{at}"));
     app.run_to(workload.start + at, &mut |f| progress.update(f));
     progress.finish();
+    if args.compare.is_some() {
+        app.update(crate::tui::action::Action::Compare);
+        if let Some((message, _)) = &app.message {
+            bail!("{scenario}: cannot compare: {message}");
+        }
+    }
     let (cols, rows) = args.size;
     let buffer = ui::render_workbench(&mut app, cols, rows);
     output::write_new(&args.out, svg::render(&buffer).as_bytes(), args.force)?;
@@ -153,5 +175,34 @@ mod tests {
                 (got, want) => panic!("{text}: {got:?}, wanted {want:?}"),
             }
         }
+    }
+
+    #[test]
+    fn compare_draws_both_designs_at_the_same_moment() {
+        let dir = std::env::temp_dir().join(format!("keyheat-snapshot-compare-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp dir is writable");
+        let args = |compare: &str, out: &str| SnapshotArgs {
+            scenario: "orders".to_owned(),
+            variant: Some("recommended".to_owned()),
+            seed: None,
+            at: Some(SimDuration::from_secs(3600)),
+            size: (120, 40),
+            metric: HeatMetric::WriteUnits,
+            compare: Some(compare.to_owned()),
+            out: dir.join(out),
+            force: false,
+        };
+        run(&args("naive", "compare.svg")).expect("the compare view is drawn");
+        let svg = std::fs::read_to_string(dir.join("compare.svg")).expect("written");
+        // Text is drawn a cell at a time; the words are there once the markup is taken out.
+        let text: String = svg.split('<').filter_map(|t| t.split_once('>').map(|(_, s)| s)).collect();
+        for want in ["Heatmap — now: recommended", "Heatmap — before: naive", "largest (indexes)"] {
+            assert!(text.contains(want), "{want} missing");
+        }
+        let e = run(&args("no-such", "bad.svg")).expect_err("an unknown variant is refused");
+        assert!(e.to_string().contains("no-such"), "{e}");
+        assert!(!dir.join("bad.svg").exists(), "nothing written");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

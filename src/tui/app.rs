@@ -440,9 +440,24 @@ impl App {
     /// Steps the replay for `elapsed` real time within `budget` (see `Workbench::tick`).
     pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget) {
         if let Screen::Workbench(w) = &mut self.screen {
-            let note = w.tick(elapsed, budget, self.driver.as_mut());
+            let mut note = w.tick(elapsed, budget, self.driver.as_mut());
+            if let Some(e) = self.driver.take_error() {
+                w.playback = super::workbench::Playback::Paused;
+                note = Some(Err(e));
+            }
             self.note(note);
         }
+    }
+
+    /// Replays the open scenario's variant `name` instead (the run before becomes compare's
+    /// baseline), as `v` does for the next one.
+    pub fn switch_variant(&mut self, name: &str) -> Result<(), String> {
+        let Screen::Workbench(w) = &mut self.screen else { return Err("no scenario is open".to_owned()) };
+        let index = w.loaded.scenario.variants.iter().position(|v| v.name == name).ok_or_else(|| {
+            let names: Vec<&str> = w.loaded.scenario.variants.iter().map(|v| v.name.as_str()).collect();
+            format!("no variant {name:?}; the scenario has {}", names.join(", "))
+        })?;
+        w.switch_variant(index, self.driver.as_mut())
     }
 
     /// Replays the open scenario, paused, up to simulated time `at` (see `Workbench::run_to`).

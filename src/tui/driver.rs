@@ -4,8 +4,46 @@
 //! stands in where no replay is wanted (the workbench then shows the static plan only), and
 //! tests use a fake.
 
+use super::pacing::Speed;
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
+
+/// How the current run moves, for a driver that runs it on a thread of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    Paused,
+    /// At a speed (flat out included).
+    At(Speed),
+    /// One whole tick, then paused.
+    OneTick,
+}
+
+/// A run not yet ready to show: its initial items loading, or (a baseline) replaying from the
+/// start to the current run's moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Loading {
+    pub stage: Stage,
+    /// Of the stage, 0..=1.
+    pub fraction: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Writing the items that exist before the workload starts.
+    Preload,
+    /// Replaying the previous design from the start to the current run's moment.
+    CatchUp,
+}
+
+impl Loading {
+    pub fn label(&self) -> String {
+        let what = match self.stage {
+            Stage::Preload => "loading the initial items",
+            Stage::CatchUp => "replaying the previous design to this moment",
+        };
+        format!("{what}: {}", crate::engine::planner::numbers::percent(self.fraction))
+    }
+}
 
 /// Which run a snapshot is of: the one playing, or the one before the last restart (the
 /// comparison baseline).
@@ -36,6 +74,23 @@ pub trait SimDriver {
     /// Answers one console request (the JSON of `keyheat ops`) against the current run's store,
     /// as the response line; `Err` says why no store can answer.
     fn console(&mut self, request: &str) -> Result<String, String>;
+
+    /// For a driver that runs the simulation on a thread of its own (true returned): from now on
+    /// the current run moves at `pace` by itself, and the frame loop never calls `step`. A
+    /// driver stepped by the frame loop returns false (the default).
+    fn pace(&mut self, _pace: Pace) -> bool {
+        false
+    }
+
+    /// What a run is still preparing, while it is not ready (its `progress` is then `None`).
+    fn loading(&self, _run: Run) -> Option<Loading> {
+        None
+    }
+
+    /// A failure met since the last call (a restart that could not start), for the status line.
+    fn take_error(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// The driver of a build without a simulator: nothing to replay. The workbench still shows the

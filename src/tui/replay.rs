@@ -19,6 +19,7 @@
 //! computes never depends on it.
 
 mod view;
+mod worker;
 
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ use crate::engine::sim::{RunOptions, Simulation};
 use crate::engine::time::{SimDuration, SimTime};
 
 pub use view::build as build_view;
+pub use worker::Worker;
 
 /// How long one `step` call works at most (it always runs one tick, however long that takes).
 pub const CALL_LIMIT: Duration = Duration::from_millis(2);
@@ -60,21 +62,37 @@ struct Cached {
 
 impl Replay {
     fn start(scenario: &Scenario, variant: &Variant, seed: u64) -> Result<Replay, String> {
+        Replay::loading(scenario, variant, seed, &mut |_| true)?
+            .ok_or_else(|| "the replay was cancelled while loading".to_owned())
+    }
+
+    /// Starts a replay, reporting the load's progress to `progress`, which returns false to give
+    /// it up (`Ok(None)`).
+    fn loading(
+        scenario: &Scenario,
+        variant: &Variant,
+        seed: u64,
+        progress: &mut dyn FnMut(f64) -> bool,
+    ) -> Result<Option<Replay>, String> {
         let options = RunOptions { seed: Some(seed), duration: None };
-        let sim = Simulation::new(scenario, variant, &options).map_err(|e| e.to_string())?;
+        let Some(sim) =
+            Simulation::loading(scenario, variant, &options, progress).map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
         let w = &scenario.workload;
         // The simulator runs whole ticks: the last one may end past the duration.
         let ticks = w.duration.as_millis().div_ceil(w.tick.as_millis().max(1));
         let end = w.start + SimDuration::from_millis(ticks.saturating_mul(w.tick.as_millis()));
         let progress = Progress { start: w.start, now: sim.now(), end, tick: w.tick };
-        Ok(Replay {
+        Ok(Some(Replay {
             scenario: scenario.clone(),
             variant: variant.clone(),
             seed,
             sim,
             progress,
             cache: RefCell::new(None),
-        })
+        }))
     }
 
     fn progress(&self) -> Progress {

@@ -6,6 +6,7 @@ mod keys;
 mod quiz;
 mod real;
 mod screens;
+mod worker;
 
 use std::path::PathBuf;
 
@@ -19,7 +20,7 @@ use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
-    Figure, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
+    GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 use super::workbench::Workbench;
@@ -155,7 +156,8 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             .iter()
             .map(|r| RowFacts { items: 1200 * r.members.len() as u64, bytes: 86_000, throttled: 3 })
             .collect();
-        HeatmapView { matrix, facts }
+        let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
+        HeatmapView { matrix, facts, groups: vec!["Reading".to_owned()], start, first_keys }
     });
     let series = (0..3)
         .map(|s| SizeSeries {
@@ -191,20 +193,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             unit: None,
             p99_ms: Some(6.2),
         }],
-        figures: vec![
-            Figure {
-                name: "largest partition".to_owned(),
-                value: f64::from(heat) * 40.0,
-                unit: "MB".to_owned(),
-                lower_is_better: true,
-            },
-            Figure {
-                name: "throttled requests".to_owned(),
-                value: f64::from(heat) * 120.0,
-                unit: String::new(),
-                lower_is_better: true,
-            },
-        ],
+        report: None,
     }
 }
 

@@ -12,7 +12,7 @@ use super::editor::EditorPanel;
 use super::keymap::{self, Scope};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::overlay;
-use super::pacing::SPEEDS;
+use super::pacing::{SPEEDS, rate_label};
 use super::panels::goals::GoalsPanel;
 use super::panels::heatmap::HeatmapPanel;
 use super::panels::indexes::IndexesPanel;
@@ -28,6 +28,9 @@ use super::theme::Theme;
 use super::view::WorkbenchView;
 use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
 use crate::engine::planner::numbers;
+use crate::engine::sim::RunReport;
+use crate::report::compare::Comparison;
+use ratatui::style::Style;
 
 /// Draws the whole screen.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -83,10 +86,11 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
     let focused = |p: Panel| w.focus == p && w.mode == Mode::Normal;
     let scenario = &w.loaded.scenario;
     let variant = w.current();
-    let empty = if w.progress.is_none() {
-        "no replay: the panels show the static plan"
-    } else {
-        "space plays the replay"
+    let loading = w.loading.map(|l| format!("opening the replay — {}", l.label()));
+    let empty = match (&loading, w.progress) {
+        (Some(text), _) => text.as_str(),
+        (None, None) => "no replay: the panels show the static plan",
+        (None, Some(_)) => "space plays the replay",
     };
     if w.mode == Mode::Compare {
         compare(w, Rect { height: area.height.saturating_sub(1 + lesson_height(w)), ..area }, buf, theme);
@@ -203,6 +207,9 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
             ],
         ),
     };
+    // Compare is offered once there is a run to compare with.
+    let actions: Vec<_> =
+        actions.into_iter().filter(|&(a, ..)| a != Action::Compare || w.baseline_label.is_some()).collect();
     let mut hints: Vec<Hint> = actions
         .iter()
         .filter_map(|&(a, what, priority)| keymap::label(scope, a).map(|key| Hint { key, what, priority }))
@@ -214,11 +221,19 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
             }
         }
     }
+    let asked = if w.playback == Playback::ToEnd { SPEEDS[SPEEDS.len() - 1] } else { SPEEDS[w.speed] };
+    let speed = match (w.loading, w.speedometer.achieved()) {
+        (Some(l), _) => format!("{} · loading {}", asked.label(), numbers::percent(l.fraction)),
+        (None, Some(rate)) if w.playback != Playback::Paused => {
+            format!("{}, achieved {}", asked.label(), rate_label(rate))
+        }
+        _ => asked.label(),
+    };
     StatusLine {
         state,
         progress: w.progress,
         start: w.loaded.scenario.workload.start,
-        speed: &SPEEDS[w.speed].label(),
+        speed: &speed,
         seed: w.seed,
         variant: &w.current().name,
         message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
@@ -234,13 +249,15 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
     let [left, right] = Layout::horizontal([Constraint::Length(heat.width), Constraint::Fill(1)])
         .areas(Rect { height: heat.height, ..area });
     let figures = Rect { y: heat.bottom(), height: area.height.saturating_sub(heat.height), ..area };
-    let empty = "no snapshot";
-    for (rect, title, view) in [
-        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view)),
+    let before = w.baseline_loading.map(|l| l.label());
+    let not_yet = "no snapshot yet";
+    for (rect, title, view, empty) in [
+        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
         (
             right,
             format!("Heatmap — before: {}", w.baseline_label.as_deref().unwrap_or("previous run")),
             w.baseline.as_ref(),
+            before.as_deref().unwrap_or(not_yet),
         ),
     ] {
         let b = framed(&title, false, theme);
@@ -255,68 +272,87 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
         }
         .render(inner, buf);
     }
-    let lines = figure_lines(&w.view, w.baseline.as_ref(), theme);
     let at = w.progress.map_or_else(String::new, |p| format!(" at {}", super::panels::clock_time(p.now)));
-    let title = format!("Figures: now vs before, same seed{at}");
-    Paragraph::new(lines).block(framed(&title, false, theme)).render(figures, buf);
+    let title = format!("Figures: now vs before, same seed{at} (as keyheat compare)");
+    let block = framed(&title, false, theme);
+    let inner = block.inner(figures);
+    block.render(figures, buf);
+    let rows = match figure_lines(&w.view, w.baseline.as_ref(), theme) {
+        Ok(rows) => rows,
+        Err(note) => {
+            Paragraph::new(note).render(inner, buf);
+            return;
+        }
+    };
+    // Two columns when they fit side by side; the header above each.
+    let columns: u16 = if inner.width >= 2 * FIGURE_WIDTH { 2 } else { 1 };
+    let per_column = usize::from(inner.height.saturating_sub(1));
+    let capacity = per_column * usize::from(columns);
+    let mut shown: Vec<Line<'static>> = rows.iter().take(capacity).cloned().collect();
+    if rows.len() > capacity && capacity > 0 {
+        shown.pop();
+        shown.push(Line::styled(
+            format!("+{} more: keyheat compare lists them all", rows.len() - capacity + 1),
+            theme.dim(),
+        ));
+    }
+    for (c, chunk) in (0u16..).zip(shown.chunks(per_column.max(1))) {
+        let rect = Rect { x: inner.x + c * FIGURE_WIDTH, width: FIGURE_WIDTH.min(inner.width), ..inner };
+        let mut lines = vec![Line::styled(
+            format!("{:<21}{:>9}{:>10}  {}", "", "before", "now", "change"),
+            theme.header(),
+        )];
+        lines.extend(chunk.iter().cloned());
+        Paragraph::new(lines).render(rect, buf);
+    }
 }
 
-fn figure_lines(now: &WorkbenchView, before: Option<&WorkbenchView>, theme: Theme) -> Vec<Line<'static>> {
-    let mut lines = vec![Line::styled(
-        format!("{:<28}{:>16}{:>16}   {}", "", "now", "previous", "change"),
-        theme.header(),
-    )];
-    lines.extend(now.figures.iter().enumerate().map(|(i, f)| {
-        // Figures match by position first (two may share a name), then by name.
-        let old = before
-            .and_then(|b| {
-                b.figures
-                    .get(i)
-                    .filter(|o| o.name == f.name)
-                    .or_else(|| b.figures.iter().find(|o| o.name == f.name))
-            })
-            .map(|o| o.value);
-        let (delta, style) = match old {
-            None => (String::new(), theme.dim()),
-            Some(o) if (f.value - o).abs() <= f64::EPSILON * o.abs().max(1.0) => {
-                ("same".to_owned(), theme.dim())
-            }
-            Some(o) => {
-                let d = f.value - o;
-                let sign = if d > 0.0 { "+" } else { "−" };
-                let share = if o.abs() > 0.0 {
-                    format!(" ({sign}{})", numbers::percent((d / o).abs()))
-                } else {
-                    String::new()
-                };
-                let better = (d < 0.0) == f.lower_is_better;
-                (
-                    format!("{sign}{}{share}", figure_value(d.abs(), &f.unit)),
-                    if better { theme.ok() } else { theme.bad() },
-                )
-            }
+/// Columns one compare figure takes: label, before, now, change.
+const FIGURE_WIDTH: u16 = 59;
+
+/// The key figures of `keyheat compare`, before and now, with the change: the same rows, the
+/// same numbers, the same words (`report::compare`). Only the colour is the workbench's own.
+fn figure_lines(
+    now: &WorkbenchView,
+    before: Option<&WorkbenchView>,
+    theme: Theme,
+) -> Result<Vec<Line<'static>>, Line<'static>> {
+    let reports: Vec<RunReport> = [before.and_then(|b| b.report.as_deref()), now.report.as_deref()]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let Ok(comparison) = Comparison::new(&reports) else {
+        return Err(Line::styled(
+            "the figures appear once both runs have measured a tick at the same moment",
+            theme.dim(),
+        ));
+    };
+    let line = |f: &crate::report::compare::FigureRow| {
+        let delta = f.deltas[1];
+        let style = match better(f.key) {
+            _ if delta.negligible() => theme.dim(),
+            Some(higher) if (delta.absolute > 0.0) == higher => theme.ok(),
+            Some(_) => theme.bad(),
+            None => Style::new(),
         };
         Line::from(vec![
-            Span::styled(format!("{:<28}", f.name), theme.header()),
-            Span::raw(format!("{:>16}", figure_value(f.value, &f.unit))),
-            Span::styled(
-                format!("{:>16}", old.map_or_else(|| "—".to_owned(), |o| figure_value(o, &f.unit))),
-                theme.dim(),
-            ),
-            Span::raw("   "),
-            Span::styled(delta, style),
+            Span::styled(format!("{:<21}", f.label), theme.header()),
+            Span::styled(format!("{:>9}", f.unit.format(f.values[0])), theme.dim()),
+            Span::raw(format!("{:>10}", f.unit.format(f.values[1]))),
+            Span::raw("  "),
+            Span::styled(delta.describe(f.unit), style),
         ])
-    }));
-    lines
+    };
+    Ok(comparison.figures.iter().map(line).collect())
 }
 
-/// A figure as people read it: bytes in binary units, dollars with a sign, counts grouped.
-fn figure_value(value: f64, unit: &str) -> String {
-    match unit {
-        "bytes" => numbers::bytes(value),
-        "usd" => crate::engine::cost::usd(value),
-        "" => numbers::count(value),
-        "×" => format!("{}×", numbers::factor(value)),
-        unit => format!("{} {unit}", numbers::count(value)),
+/// Which way a compare figure is better: `Some(true)` higher, `Some(false)` lower, `None` neither
+/// (a count of calls is neither good nor bad).
+fn better(key: &str) -> Option<bool> {
+    match key {
+        "goals_passed" => Some(true),
+        "calls" | "requests" | "logical_partitions" | "physical_partitions" => None,
+        _ => Some(false),
     }
 }

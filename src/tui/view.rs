@@ -3,6 +3,7 @@
 //! Panels never see the simulator; the simulator never sees a panel.
 
 use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering};
+use crate::engine::sim::RunReport;
 use crate::engine::time::{SimDuration, SimTime};
 
 /// What the UI wants drawn this frame: the heatmap's metric, layout and size in cells.
@@ -50,9 +51,9 @@ pub struct WorkbenchView {
     pub indexes: Vec<IndexRow>,
     pub goals: Vec<GoalRow>,
     pub patterns: Vec<PatternRow>,
-    /// Headline figures (max partition size, throttled share, cost…) that compare puts side by
-    /// side: (name, value, unit).
-    pub figures: Vec<Figure>,
+    /// The run's report so far, judged: what compare lines up beside the baseline's with the
+    /// figures of `keyheat compare` (`None` before the first measurement, or from a fake).
+    pub report: Option<Box<RunReport>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +61,12 @@ pub struct HeatmapView {
     pub matrix: HeatmapMatrix,
     /// Per matrix row (same order): what the inspector shows about its partitions.
     pub facts: Vec<RowFacts>,
+    /// The table or index each row's group is, by `GroupId` (row labels and the inspector).
+    pub groups: Vec<String>,
+    /// The workload's start: the time axis counts from it.
+    pub start: SimTime,
+    /// Per matrix row: its first partition's key (a merged row's label names a range).
+    pub first_keys: Vec<String>,
 }
 
 /// A heatmap row's partitions now (a merged row: summed over its members).
@@ -126,13 +133,4 @@ pub struct PatternRow {
     /// What `units_per_call` counts; `None`: RCU for a read, WCU for a write.
     pub unit: Option<String>,
     pub p99_ms: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
-    pub name: String,
-    pub value: f64,
-    pub unit: String,
-    /// Which way is better, for colouring a delta.
-    pub lower_is_better: bool,
 }

@@ -10,15 +10,15 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 
 use super::action::{Action, Direction, Panel};
-use super::driver::{Run, SimDriver};
+use super::driver::{Loading, Pace, Run, SimDriver};
 use super::editor::Editor;
 use super::layout::{self, WorkbenchLayout};
-use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS};
+use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
 use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
-use crate::engine::metrics::{Layer, RowOrdering, detect_shapes};
+use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
 use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::{self, Plan};
 use crate::engine::time::SimTime;
@@ -76,11 +76,19 @@ pub struct Workbench {
     pub drafts: BTreeMap<usize, Editor>,
     pub lesson: bool,
     pub heat: HeatSettings,
+    /// The heatmap's cursor sits on the hottest cell until the user moves it.
+    pub cursor_on_hottest: bool,
     pub scroll: BTreeMap<Panel, u16>,
     pub playback: Playback,
     pub speed: usize,
     pacer: Pacer,
+    /// Real time the frame loop has reported (`tick`), and the speed achieved over it.
+    wall: Duration,
+    pub speedometer: Speedometer,
     pub progress: Option<Progress>,
+    /// What the current run and the baseline are still preparing (a threaded driver's load).
+    pub loading: Option<Loading>,
+    pub baseline_loading: Option<Loading>,
     pub view: WorkbenchView,
     pub baseline: Option<WorkbenchView>,
     /// What the current run replays and what the baseline replays, as compare titles them
@@ -122,11 +130,16 @@ impl Workbench {
             drafts: BTreeMap::new(),
             lesson: true,
             heat,
+            cursor_on_hottest: true,
             scroll: BTreeMap::new(),
             playback: Playback::Paused,
             speed: DEFAULT_SPEED,
             pacer: Pacer::default(),
+            wall: Duration::ZERO,
+            speedometer: Speedometer::default(),
             progress: None,
+            loading: None,
+            baseline_loading: None,
             view: WorkbenchView::default(),
             baseline: None,
             run_label: String::new(),
@@ -153,8 +166,11 @@ impl Workbench {
     /// that was playing becomes the baseline.
     fn restart(&mut self, driver: &mut dyn SimDriver, edited: bool) -> Result<(), String> {
         self.pacer.forgive();
+        self.speedometer.reset();
+        self.cursor_on_hottest = true;
         let result = driver.restart(&self.loaded.scenario, self.current(), self.seed);
         self.progress = driver.progress(Run::Current);
+        self.loading = driver.loading(Run::Current);
         match result {
             Ok(()) => {
                 let label = if edited {
@@ -182,10 +198,27 @@ impl Workbench {
     }
 
     pub fn update(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
-        match self.mode {
+        let note = match self.mode {
             Mode::Edit => self.update_editor(action, driver),
             Mode::Normal | Mode::Compare => self.update_normal(action, driver),
+        };
+        // A threaded driver learns a new pace at once (a synchronous one is paced by `tick`).
+        driver.pace(self.pace());
+        note
+    }
+
+    /// How the run should move now.
+    fn pace(&self) -> Pace {
+        match self.playback {
+            Playback::Paused => Pace::Paused,
+            Playback::Playing => Pace::At(SPEEDS[self.speed]),
+            Playback::ToEnd => Pace::At(SPEEDS[SPEEDS.len() - 1]),
         }
+    }
+
+    /// A run exists or is on its way (a threaded driver still loading it).
+    fn has_run(&self) -> bool {
+        self.progress.is_some() || self.loading.is_some()
     }
 
     fn update_editor(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
@@ -224,6 +257,13 @@ impl Workbench {
             Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::StepTick => {
+                if self.progress.is_some_and(|p| p.finished()) || !self.has_run() {
+                    return Some(Err(self.cannot_advance()));
+                }
+                self.playback = Playback::Paused;
+                if driver.pace(Pace::OneTick) {
+                    return None;
+                }
                 // One whole tick, however many short driver calls it takes.
                 while driver.step(1) == 0 {
                     if driver.progress(Run::Current).is_none_or(|p| p.finished()) {
@@ -234,7 +274,7 @@ impl Workbench {
             }
             Action::Restart => return self.restart(driver, false).err().map(Err),
             Action::JumpToEnd => {
-                if self.progress.is_none() {
+                if !self.has_run() || self.progress.is_some_and(|p| p.finished()) {
                     return Some(Err(self.cannot_advance()));
                 }
                 self.playback = Playback::ToEnd;
@@ -291,7 +331,10 @@ impl Workbench {
             Playback::Playing | Playback::ToEnd => Playback::Paused,
             Playback::Paused => {
                 self.progress = driver.progress(Run::Current);
+                self.loading = driver.loading(Run::Current);
                 match self.progress {
+                    // Still loading: it plays once loaded.
+                    None if self.loading.is_some() => Playback::Playing,
                     None => return Some(Err(self.cannot_advance())),
                     Some(p) if p.finished() => return Some(Err(self.cannot_advance())),
                     Some(_) => Playback::Playing,
@@ -313,6 +356,17 @@ impl Workbench {
         }
         self.mode = Mode::Edit;
         None
+    }
+
+    /// Replays variant `index` (the run that was playing becomes the baseline), as `v` does.
+    pub fn switch_variant(&mut self, index: usize, driver: &mut dyn SimDriver) -> Result<(), String> {
+        if index >= self.loaded.scenario.variants.len() {
+            return Err(format!("the scenario has no variant {index}"));
+        }
+        self.variant = index;
+        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.cursor_on_hottest = true;
+        self.restart(driver, false)
     }
 
     /// The next variant, skipping a practice problem's hidden solution.
@@ -337,11 +391,11 @@ impl Workbench {
     fn toggle_compare(&mut self, driver: &mut dyn SimDriver) -> Note {
         if self.mode == Mode::Compare {
             self.mode = Mode::Normal;
-        } else if driver.progress(Run::Baseline).is_some() {
+        } else if driver.progress(Run::Baseline).is_some() || driver.loading(Run::Baseline).is_some() {
             self.mode = Mode::Compare;
         } else {
             return Some(Err(
-                "no previous run to compare with yet: apply an edit (e, Ctrl-S) or switch variant (v)"
+                "nothing to compare with yet: v switches variant, e and Ctrl-S apply an edit, r restarts — the run before becomes the baseline"
                     .to_owned(),
             ));
         }
@@ -365,6 +419,7 @@ impl Workbench {
                 Direction::End => (r, cols),
             };
             self.heat.cursor = clamp_cursor(moved, rows, cols);
+            self.cursor_on_hottest = false;
             return;
         }
         let scroll = self.scroll.entry(panel).or_insert(0);
@@ -381,7 +436,15 @@ impl Workbench {
     /// Advances the replay for `elapsed` real time at the chosen speed, in chunks, until the
     /// budget is spent. Chunks grow while there is time so a fast simulator is not called per tick.
     pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget, driver: &mut dyn SimDriver) -> Note {
+        self.wall += elapsed;
+        if driver.pace(self.pace()) {
+            // The driver moves the run by itself: only look where it is.
+            self.progress = driver.progress(Run::Current);
+            self.loading = driver.loading(Run::Current);
+            return self.after_moving();
+        }
         if self.playback == Playback::Paused {
+            self.speedometer.reset();
             return None;
         }
         let Some(progress) = driver.progress(Run::Current) else {
@@ -410,7 +473,16 @@ impl Workbench {
             self.pacer.forgive();
         }
         self.progress = driver.progress(Run::Current);
-        if self.progress.is_some_and(|p| p.finished()) {
+        self.after_moving()
+    }
+
+    /// After a frame's stepping: the speed achieved, and a pause at the end of the workload.
+    fn after_moving(&mut self) -> Note {
+        match (self.playback, self.progress) {
+            (Playback::Paused, _) | (_, None) => self.speedometer.reset(),
+            (_, Some(p)) => self.speedometer.sample(self.wall, p.now),
+        }
+        if self.playback != Playback::Paused && self.progress.is_some_and(|p| p.finished()) {
             self.playback = Playback::Paused;
             return Some(Ok("the replay reached the end of the workload".to_owned()));
         }
@@ -466,6 +538,8 @@ impl Workbench {
             size_series: 3,
         };
         self.progress = driver.progress(Run::Current);
+        self.loading = driver.loading(Run::Current);
+        self.baseline_loading = driver.loading(Run::Baseline);
         self.view = driver.snapshot(&request, Run::Current).unwrap_or_else(|| self.empty_view());
         self.baseline =
             (self.mode == Mode::Compare).then(|| driver.snapshot(&request, Run::Baseline)).flatten();
@@ -479,9 +553,17 @@ impl Workbench {
             .map(|h| detect_shapes(&h.matrix))
             .unwrap_or_default()
             .iter()
-            .map(crate::engine::metrics::Shape::hint)
+            // A physical partition (a hash range) holds every key that hashes into it and grows
+            // until it splits, whatever the key design: a widening band is a logical partition's.
+            .filter(|s| self.heat.layer == Layer::Logical || !matches!(s, Shape::WideningBand { .. }))
+            .map(Shape::hint)
             .collect();
         if let Some(h) = &self.view.heatmap {
+            if self.cursor_on_hottest
+                && let Some(at) = heatmap::hottest_cell(&h.matrix)
+            {
+                self.heat.cursor = at;
+            }
             self.heat.cursor = clamp_cursor(self.heat.cursor, h.matrix.rows.len(), h.matrix.cols());
         }
     }

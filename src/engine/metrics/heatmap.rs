@@ -146,17 +146,30 @@ impl HeatmapMatrix {
     }
 }
 
-/// Source indices in display order: by group, then by key or by heat (hottest first); ids break
-/// ties so the order is total and the same on every run.
+/// Source indices in display order: by key, groups in their order; or by heat, hottest first,
+/// the group holding the hottest row first (a group's rows stay together, so cold runs never
+/// merge across an entity or index border). Ids break ties so the order is total and the same
+/// on every run.
 fn display_order(sources: &[SourceRow<'_>], order: RowOrdering) -> Vec<usize> {
     let mut display: Vec<usize> = (0..sources.len()).collect();
     let by_key = |a: &SourceRow<'_>, b: &SourceRow<'_>| a.key.cmp(b.key).then(a.id.cmp(&b.id));
+    let mut group_heat: std::collections::HashMap<GroupId, f32> = std::collections::HashMap::new();
+    for s in sources {
+        let h = group_heat.entry(s.group).or_insert(f32::NEG_INFINITY);
+        if heat_order(s.heat, *h) == Ordering::Greater {
+            *h = s.heat;
+        }
+    }
+    let hottest = |g: GroupId| group_heat.get(&g).copied().unwrap_or(f32::NEG_INFINITY);
     display.sort_by(|&a, &b| {
         let (a, b) = (&sources[a], &sources[b]);
-        a.group.cmp(&b.group).then_with(|| match order {
-            RowOrdering::ByKey => by_key(a, b),
-            RowOrdering::ByHeat => heat_order(b.heat, a.heat).then_with(|| by_key(a, b)),
-        })
+        match order {
+            RowOrdering::ByKey => a.group.cmp(&b.group).then_with(|| by_key(a, b)),
+            RowOrdering::ByHeat => heat_order(hottest(b.group), hottest(a.group))
+                .then(a.group.cmp(&b.group))
+                .then_with(|| heat_order(b.heat, a.heat))
+                .then_with(|| by_key(a, b)),
+        }
     });
     display
 }

@@ -12,6 +12,11 @@ const MIN_COLUMNS: usize = 4;
 const DIAGONAL_MIN_ROWS: usize = 3;
 /// Share of the hottest row's moves that go the same way, for a diagonal.
 const DIAGONAL_ONE_WAY: f32 = 0.9;
+/// The walking row carries at least this share of its column's load in at least this share of
+/// the busy columns: one partition at a time takes the load. (Many keys that each write to their
+/// own newest partition — a time bucket per sensor — spread it, and are the fix, not the problem.)
+const DIAGONAL_SHARE: f32 = 0.5;
+const DIAGONAL_COLUMNS: f32 = 0.75;
 /// A hot band's row carries at least this share of its column's load…
 const BAND_SHARE: f32 = 0.5;
 /// …in at least this share of the busy columns.
@@ -20,8 +25,11 @@ const BAND_COLUMNS: f32 = 0.75;
 const WIDENING_RISING: f32 = 0.9;
 /// …ends at least this many times its first level…
 const WIDENING_GROWTH: f32 = 2.0;
-/// …and is still growing: the last quarter of its columns adds at least this share of the growth.
+/// …and is still growing: the last quarter of its columns adds at least this share of the growth…
 const WIDENING_STILL: f32 = 0.1;
+/// …and has grown for most of the picture: it held data by this share of the columns. A young
+/// partition that grows (the open bucket of a bucketed key, a new key) is not unbounded growth.
+const WIDENING_FROM: f32 = 0.25;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
@@ -70,8 +78,9 @@ fn diagonal(m: &HeatmapMatrix) -> Option<Shape> {
     if m.order != RowOrdering::ByKey || m.rows.len() < DIAGONAL_MIN_ROWS {
         return None;
     }
-    // The hottest row of each busy column (the first, on a tie).
-    let path: Vec<usize> = (0..m.cols())
+    let sums = column_sums(m);
+    // The hottest row of each busy column (the first, on a tie), and whether it dominates.
+    let (path, dominant): (Vec<usize>, Vec<bool>) = (0..m.cols())
         .filter_map(|c| {
             let (row, v) = m
                 .rows
@@ -79,10 +88,12 @@ fn diagonal(m: &HeatmapMatrix) -> Option<Shape> {
                 .enumerate()
                 .map(|(i, r)| (i, r.cells[c]))
                 .fold((0, 0.0), |best, x| if x.1 > best.1 { x } else { best });
-            (v > 0.0).then_some(row)
+            (v > 0.0).then_some((row, v >= DIAGONAL_SHARE * sums[c]))
         })
-        .collect();
-    if path.len() < MIN_COLUMNS {
+        .unzip();
+    if path.len() < MIN_COLUMNS
+        || (dominant.iter().filter(|&&d| d).count() as f32) < DIAGONAL_COLUMNS * path.len() as f32
+    {
         return None;
     }
     let down = path.windows(2).filter(|w| w[1] > w[0]).count();
@@ -139,6 +150,9 @@ fn widening_bands(m: &HeatmapMatrix) -> Vec<Shape> {
                 return None;
             }
             let start = r.cells.iter().position(|&v| v > 0.0)?;
+            if start as f32 > WIDENING_FROM * r.cells.len() as f32 {
+                return None;
+            }
             let levels = &r.cells[start..];
             if levels.len() < MIN_COLUMNS {
                 return None;
@@ -258,5 +272,63 @@ mod tests {
         // Rising write rates are load, not size.
         let rising: Vec<f32> = (1..=12).map(|c| c as f32 * 10.0).collect();
         assert_eq!(detect(Metric::WriteUnits, RowOrdering::ByKey, &[rising]), []);
+    }
+
+    /// The designs the bundled scenarios teach, as synthetic matrices: the fixes name no shape,
+    /// the problems name theirs.
+    type Case = (&'static str, Metric, Vec<Vec<f32>>, &'static [&'static str]);
+
+    #[test]
+    fn each_rule_fires_on_its_problem_and_not_on_its_fix() {
+        let logical_buckets = |sensors: usize, days: usize| -> Vec<Vec<f32>> {
+            // By key: sensor s's bucket d is row s * days + d; it fills on day d (4 columns a
+            // day), then stays as it is.
+            (0..sensors * days)
+                .map(|row| {
+                    let day = row % days;
+                    (0..days * 4)
+                        .map(|c| {
+                            let filled = (c + 1).saturating_sub(day * 4).min(4);
+                            filled as f32 * 1e6
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let bucket_writes = |sensors: usize, days: usize| -> Vec<Vec<f32>> {
+            (0..sensors * days)
+                .map(|row| (0..days * 4).map(|c| if c / 4 == row % days { 10.0 } else { 0.0 }).collect())
+                .collect()
+        };
+        let sharded_counter: Vec<Vec<f32>> = vec![vec![150.0; 12]; 10];
+        let mut single_hot_key: Vec<Vec<f32>> = vec![vec![3.0; 12]; 10];
+        single_hot_key[4] = vec![1500.0; 12];
+        let unbounded: Vec<Vec<f32>> =
+            (0..5).map(|s| (1..=12).map(|c| (c * (s + 1)) as f32 * 1e7).collect()).collect();
+        let timestamp_key = staircase(8);
+        // (what, metric, cells, the shapes' kinds expected)
+        let cases: [Case; 7] = [
+            ("day buckets' sizes (sensors recommended)", Metric::Bytes, logical_buckets(5, 6), &[]),
+            ("day buckets' writes, every sensor at once", Metric::WriteUnits, bucket_writes(5, 6), &[]),
+            ("a sharded counter (counters recommended)", Metric::WriteUnits, sharded_counter, &[]),
+            ("one hot key (counters naive)", Metric::WriteUnits, single_hot_key, &["hot band"]),
+            ("a partition per sensor (sensors naive)", Metric::Bytes, unbounded, &["widening band"; 5]),
+            ("a timestamp key", Metric::WriteUnits, timestamp_key, &["diagonal"]),
+            ("nothing", Metric::WriteUnits, vec![vec![0.0; 12]; 4], &[]),
+        ];
+        for (what, metric, cells, want) in cases {
+            let got: Vec<&str> = detect(metric, RowOrdering::ByKey, &cells)
+                .iter()
+                .map(|s| s.hint().split(':').next().unwrap_or_default())
+                .collect();
+            assert_eq!(got, want, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_young_partition_that_grows_is_not_unbounded_growth() {
+        // The open bucket: created late in the picture, growing since.
+        let open: Vec<f32> = (0..12).map(|c| if c < 8 { 0.0 } else { (c - 7) as f32 * 1e6 }).collect();
+        assert_eq!(detect(Metric::Bytes, RowOrdering::ByKey, &[vec![1e6; 12], open]), []);
     }
 }

@@ -165,6 +165,19 @@ impl Simulation {
     /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
     /// populations an entity owns) and opens tick 0.
     pub fn new(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Result<Simulation, SimError> {
+        Simulation::loading(scenario, variant, options, &mut |_| true)?
+            .ok_or_else(|| SimError("the run was cancelled while loading".into()))
+    }
+
+    /// [`Simulation::new`] for a caller that shows the load and may give it up: `progress` gets
+    /// the fraction of the initial items loaded now and then (a million items take seconds) and
+    /// returns false to stop; the result is then `Ok(None)`. The run is the same either way.
+    pub fn loading(
+        scenario: &Scenario,
+        variant: &Variant,
+        options: &RunOptions,
+        progress: &mut dyn FnMut(f64) -> bool,
+    ) -> Result<Option<Simulation>, SimError> {
         let workload = &scenario.workload;
         let tick = workload.tick;
         let duration = options.duration.unwrap_or(workload.duration);
@@ -260,8 +273,7 @@ impl Simulation {
             world,
         };
         sim.enable_scans();
-        sim.preload();
-        Ok(sim)
+        Ok(sim.preload(progress).then_some(sim))
     }
 
     /// Ledger marks for Scans whose filter is constant (their matches are counted as items are
@@ -290,8 +302,20 @@ impl Simulation {
     }
 
     /// The items there at the start: one per member of every population an entity owns. They
-    /// cost nothing (the table was loaded before the run).
-    fn preload(&mut self) {
+    /// cost nothing (the table was loaded before the run). False when `progress` said stop.
+    fn preload(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> bool {
+        /// Items loaded between two calls of `progress`.
+        const EVERY: u32 = 4096;
+        let total: u64 = (0..self.world.entities.len())
+            .filter_map(|e| {
+                let ent = &self.world.entities[e];
+                ent.identity.filter(|_| ent.table.is_some()).map(|(_, pop)| self.world.pops[pop].initial)
+            })
+            .sum();
+        let mut loaded = 0u64;
+        if !progress(0.0) {
+            return false;
+        }
         for e in 0..self.world.entities.len() {
             let Some((_, pop)) = self.world.entities[e].identity else { continue };
             let count = self.world.pops[pop].initial;
@@ -311,10 +335,15 @@ impl Simulation {
             self.world.entities[e].next = count;
             for ordinal in 0..count {
                 self.write_free(e, ordinal);
+                loaded += 1;
+                if ordinal % EVERY == EVERY - 1 && !progress(loaded as f64 / total.max(1) as f64) {
+                    return false;
+                }
             }
         }
         for g in 0..self.groups.len() {
             self.settle_bytes(g);
         }
+        true
     }
 }

@@ -12,7 +12,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{PENDING, short_time};
+mod axis;
+
+pub use axis::{time_range, time_ticks};
+
+use super::{PENDING, ellipsize, width_of};
 use crate::engine::metrics::{ColorScale, Layer, Metric, RowOrdering};
 use crate::engine::model::Engine;
 use crate::engine::planner::CASSANDRA_PARTITION_BYTES;
@@ -86,13 +90,77 @@ pub fn next_metric(metric: Metric) -> Metric {
     }
 }
 
-/// Lines inside the panel that are not cells: the legend above, the inspector and the hint below.
-const CHROME_LINES: u16 = 3;
+/// Lines inside the panel that are not cells: the legend above; the time axis, the inspector
+/// and the shape hint below.
+fn chrome_lines(height: u16) -> u16 {
+    3 + inspector_lines(height)
+}
+
+/// The inspector's lines: more in a taller panel, so its figures wrap rather than being cut.
+fn inspector_lines(height: u16) -> u16 {
+    match height {
+        ..12 => 1,
+        12..16 => 2,
+        _ => 3,
+    }
+}
+
+/// Fields laid out on at most `lines` lines of `width` columns, joined by ` · `, a field never
+/// split across lines; a field wider than a line, or the fields that do not fit, end the last
+/// line in an ellipsis.
+pub fn pack_fields(fields: &[String], width: usize, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, field) in fields.iter().enumerate() {
+        let joined = if current.is_empty() { field.clone() } else { format!("{current} · {field}") };
+        if width_of(&joined) <= width {
+            current = joined;
+            continue;
+        }
+        if current.is_empty() {
+            current = ellipsize(field, width);
+            continue;
+        }
+        if out.len() + 1 == lines {
+            // No line left: what does not fit is cut, and says so.
+            let rest = fields[i..].join(" · ");
+            out.push(ellipsize(&format!("{current} · {rest}"), width));
+            return out;
+        }
+        out.push(std::mem::take(&mut current));
+        current = ellipsize(field, width);
+    }
+    if !current.is_empty() && out.len() < lines {
+        out.push(current);
+    }
+    out
+}
+
+/// Columns of row labels left of the cells: a quarter of the panel, 10 to 24; none in a narrow
+/// panel.
+pub fn label_width(width: u16) -> u16 {
+    if width < 40 { 0 } else { (width / 4).clamp(10, 24) }
+}
 
 /// Partition rows and time columns the panel's inner area can show.
 pub fn grid_size(inner: Rect, color: bool) -> (usize, usize) {
-    let lines = usize::from(inner.height.saturating_sub(CHROME_LINES));
-    (if color { lines * 2 } else { lines }, usize::from(inner.width))
+    let lines = usize::from(inner.height.saturating_sub(chrome_lines(inner.height)));
+    let labels = label_width(inner.width);
+    let cols = inner.width.saturating_sub(if labels > 0 { labels + 1 } else { 0 });
+    (if color { lines * 2 } else { lines }, usize::from(cols))
+}
+
+/// The cell with the largest value (the first of equals, row by row): where the cursor opens.
+pub fn hottest_cell(matrix: &crate::engine::metrics::HeatmapMatrix) -> Option<(usize, usize)> {
+    let mut best: Option<((usize, usize), f32)> = None;
+    for (r, row) in matrix.rows.iter().enumerate() {
+        for (c, &v) in row.cells.iter().enumerate() {
+            if v.is_finite() && best.is_none_or(|(_, b)| v > b) {
+                best = Some(((r, c), v));
+            }
+        }
+    }
+    best.filter(|&(_, v)| v > 0.0).map(|(at, _)| at)
 }
 
 /// One character cell of two partition rows: the symbol and which intensity colours its
@@ -125,46 +193,73 @@ pub struct HeatmapPanel<'a> {
 
 impl Widget for HeatmapPanel<'_> {
     fn render(self, inner: Rect, buf: &mut Buffer) {
-        if inner.height < CHROME_LINES + 1 || inner.width < 10 {
+        let chrome = chrome_lines(inner.height);
+        if inner.height < chrome + 1 || inner.width < 10 {
             return;
         }
+        let inspector_lines = inspector_lines(inner.height);
+        let labels = label_width(inner.width);
+        let cells_x = inner.x + if labels > 0 { labels + 1 } else { 0 };
         let legend = Rect { height: 1, ..inner };
-        let grid = Rect { y: inner.y + 1, height: inner.height - CHROME_LINES, ..inner };
-        let inspector = Rect { y: grid.bottom(), height: 1, ..inner };
-        let hint = Rect { y: grid.bottom() + 1, height: 1, ..inner };
-        Paragraph::new(self.legend()).render(legend, buf);
+        let rows = Rect { y: inner.y + 1, height: inner.height - chrome, ..inner };
+        let grid = Rect { x: cells_x, width: inner.right() - cells_x, ..rows };
+        let axis = Rect { y: grid.bottom(), height: 1, ..inner };
+        let inspector = Rect { y: axis.bottom(), height: inspector_lines, ..inner };
+        let hint = Rect { y: inspector.bottom(), height: 1, ..inner };
+        Paragraph::new(self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)))
+            .render(legend, buf);
         let Some(view) = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0) else {
             Paragraph::new(Span::styled(self.empty.to_owned(), self.theme.dim()))
                 .centered()
-                .render(Rect { y: grid.y + grid.height / 2, height: 1, ..grid }, buf);
+                .render(Rect { y: rows.y + rows.height / 2, height: 1, ..rows }, buf);
             return;
         };
         self.cells(view, grid, buf);
-        Paragraph::new(self.inspector(view)).render(inspector, buf);
+        if labels > 0 {
+            self.row_labels(view, Rect { width: labels, ..rows }, buf);
+        }
+        self.axis(view, Rect { x: grid.x, width: grid.width, ..axis }, buf);
+        let lines =
+            pack_fields(&self.inspector(view), usize::from(inner.width), usize::from(inspector_lines));
+        let used = u16::try_from(lines.len()).unwrap_or(inspector_lines);
+        for (i, line) in (0u16..).zip(lines) {
+            let style = if i == 0 { self.theme.header() } else { Style::new() };
+            Paragraph::new(Span::styled(line, style))
+                .render(Rect { y: inspector.y + i, height: 1, ..inspector }, buf);
+        }
+        // The hint takes the line below and any the inspector left, wrapped at words.
         if let Some(h) = self.hints.first() {
-            Paragraph::new(Span::styled(format!("◆ {h}"), self.theme.warn())).render(hint, buf);
+            let room = Rect { y: inspector.y + used, height: hint.bottom() - (inspector.y + used), ..hint };
+            let lines = wrap_words(&format!("◆ {h}"), usize::from(inner.width), usize::from(room.height));
+            for (i, line) in (0u16..).zip(lines) {
+                Paragraph::new(Span::styled(line, self.theme.warn()))
+                    .render(Rect { y: room.y + i, height: 1, ..room }, buf);
+            }
         }
     }
 }
 
 impl HeatmapPanel<'_> {
-    fn legend(&self) -> Line<'static> {
+    /// The metric, the colour ramp between its two ends in numbers and unit, what full means,
+    /// the row order and layer.
+    fn legend(&self, max: f32, width: usize) -> Line<'static> {
         let s = self.settings;
-        let scale = match s.scale() {
-            ColorScale::Absolute(limit) => {
-                format!("full = {} {} (limit)", value_text(s.metric, f64::from(limit)), s.unit())
-            }
-            ColorScale::Relative => "full = hottest cell".to_owned(),
+        let unit = if s.metric == Metric::Bytes { String::new() } else { format!(" {}", s.unit()) };
+        let (full, what) = match s.scale() {
+            ColorScale::Absolute(limit) => (f64::from(limit), "(limit)"),
+            ColorScale::Relative => (f64::from(max), "(hottest)"),
         };
         let order = match s.order {
-            RowOrdering::ByKey => "by key",
-            RowOrdering::ByHeat => "by heat",
+            RowOrdering::ByKey => "· by key",
+            RowOrdering::ByHeat => "· by heat",
         };
         let layer = match s.layer {
-            Layer::Logical => "logical",
-            Layer::Physical => "physical",
+            Layer::Logical => "· logical",
+            Layer::Physical => "· physical",
         };
-        let mut spans = vec![Span::styled(s.metric.name().to_owned(), self.theme.header()), Span::raw(" ")];
+        let zero = format!(" {} ", value_text(s.metric, 0.0));
+        let top = format!(" {}{unit}", value_text(s.metric, full));
+        let mut spans = vec![Span::styled(s.metric.name().to_owned(), self.theme.header()), Span::raw(zero)];
         for i in 0..=8u8 {
             let x = f32::from(i) / 8.0;
             spans.push(if self.theme.color {
@@ -173,10 +268,76 @@ impl HeatmapPanel<'_> {
                 Span::raw(shade(x).to_string())
             });
         }
-        spans.push(Span::styled(format!(" {scale} · {order} · {layer}"), self.theme.dim()));
+        spans.push(Span::raw(top));
+        // What full means, the order and the layer, as far as they fit, in that order.
+        let mut used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
+        for part in [what, order, layer] {
+            if used + 1 + width_of(part) <= width {
+                used += 1 + width_of(part);
+                spans.push(Span::styled(format!(" {part}"), self.theme.dim()));
+            }
+        }
         Line::from(spans)
     }
 
+    /// Each line's label: the table or index where its group starts, then the partition key (a
+    /// merged row's first … last).
+    fn row_labels(&self, view: &HeatmapView, area: Rect, buf: &mut Buffer) {
+        let m = &view.matrix;
+        let per_line = if self.theme.color { 2 } else { 1 };
+        let width = usize::from(area.width);
+        let mut group = None;
+        for line in 0..usize::from(area.height) {
+            let top = line * per_line;
+            let Some(row) = m.rows.get(top) else { break };
+            let y = area.y + u16::try_from(line).expect("line < area height, a u16");
+            // The line names a table or index where one begins: its upper row's, or else its
+            // lower row's (a one-row group shares a line with the next group's first row).
+            let lower = m.rows.get(top + per_line - 1).filter(|_| per_line > 1);
+            let starts_at = if group == Some(row.group) {
+                lower.filter(|r| r.group != row.group).map(|_| top + 1)
+            } else {
+                Some(top)
+            };
+            let starts = starts_at.is_some();
+            group = Some(lower.map_or(row.group, |r| r.group));
+            let labelled = starts_at.unwrap_or(top);
+            let row = &m.rows[labelled];
+            // Keys differ at their end (ids), so a long one keeps its end; a merged row names its
+            // first key and how many more it holds.
+            let key = |room: usize| {
+                let first = view.first_keys.get(labelled).unwrap_or(&row.label);
+                match row.members.len() {
+                    0 | 1 => keep_end(&row.label, room),
+                    n => {
+                        let more = format!("+{}", n - 1);
+                        format!("{}{more}", keep_end(first, room.saturating_sub(more.len())))
+                    }
+                }
+            };
+            let text = if starts {
+                let name = view.groups.get(usize::from(row.group.0)).map_or("?", String::as_str);
+                match width.checked_sub(width_of(name) + 1) {
+                    Some(room) if room >= 6 => format!("{name} {}", key(room)),
+                    _ => ellipsize(name, width),
+                }
+            } else {
+                key(width)
+            };
+            let style = if starts { self.theme.header() } else { self.theme.dim() };
+            buf.set_stringn(area.x, y, text, width, style);
+        }
+    }
+
+    /// Tick marks under the cells at round times since the workload's start.
+    fn axis(&self, view: &HeatmapView, area: Rect, buf: &mut Buffer) {
+        let cols = &view.matrix.col_times[..view.matrix.cols().min(usize::from(area.width))];
+        for (col, label) in time_ticks(cols, view.start, 10) {
+            let x = area.x + u16::try_from(col).expect("col < area width, a u16");
+            let room = usize::from(area.right() - x);
+            buf.set_stringn(x, area.y, format!("╵{label}"), room, self.theme.dim());
+        }
+    }
     fn cells(&self, view: &HeatmapView, area: Rect, buf: &mut Buffer) {
         let m = &view.matrix;
         let scale = self.settings.scale();
@@ -222,38 +383,73 @@ impl HeatmapPanel<'_> {
         }
     }
 
-    fn inspector(&self, view: &HeatmapView) -> Line<'static> {
+    /// The inspected cell as labelled fields: where (table or index and partition key, the time
+    /// range), then what (the metric's value against the limit; the row's items, size and
+    /// throttles now).
+    fn inspector(&self, view: &HeatmapView) -> Vec<String> {
         let matrix = &view.matrix;
         let settings = self.settings;
         let (r, c) = clamp_cursor(settings.cursor, matrix.rows.len(), matrix.cols());
         let row = &matrix.rows[r];
         let value = f64::from(row.cells[c]);
         let (from, to) = matrix.col_times[c];
+        let group = view.groups.get(usize::from(row.group.0)).map_or("?", String::as_str);
         // A size carries its unit ("400 KB"); a rate is followed by it ("12 WCU/s").
         let unit =
             if settings.metric == Metric::Bytes { String::new() } else { format!(" {}", settings.unit()) };
-        let mut text = format!(
-            "▸ {} · {}–{} · {}{unit}",
-            row.label,
-            short_time(from),
-            short_time(to),
-            value_text(settings.metric, value),
-        );
+        let mut load = format!("{}{unit}", value_text(settings.metric, value));
         if let Some(limit) = settings.limit() {
-            let _ = write!(text, " ({} of limit)", numbers::percent(value / limit));
+            let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
         }
-        let _ = match view.facts.get(r) {
-            Some(f) => write!(
-                text,
-                " · {} items · {} · {} throttled",
-                numbers::count(f.items as f64),
-                numbers::bytes(f.bytes as f64),
-                numbers::count(f.throttled as f64)
-            ),
-            None => write!(text, " · items {PENDING}"),
-        };
-        Line::from(Span::styled(text, self.theme.header()))
+        let mut fields = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
+        match view.facts.get(r) {
+            Some(f) => fields.extend([
+                format!("items {}", numbers::count(f.items as f64)),
+                format!("size {}", numbers::bytes(f.bytes as f64)),
+                format!("throttled {}", numbers::count(f.throttled as f64)),
+            ]),
+            None => fields.push(format!("items {PENDING}")),
+        }
+        fields
     }
+}
+
+/// `text` wrapped at spaces onto at most `lines` lines of `width` columns; what does not fit ends
+/// the last line in an ellipsis.
+pub fn wrap_words(text: &str, width: usize, lines: usize) -> Vec<String> {
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, word) in words.iter().enumerate() {
+        let joined = if current.is_empty() { (*word).to_owned() } else { format!("{current} {word}") };
+        if width_of(&joined) <= width {
+            current = joined;
+        } else if out.len() + 1 >= lines {
+            if lines > 0 {
+                out.push(ellipsize(&format!("{current} {}", words[i..].join(" ")), width));
+            }
+            return out;
+        } else {
+            out.push(std::mem::take(&mut current));
+            current = ellipsize(word, width);
+        }
+    }
+    if !current.is_empty() && out.len() < lines {
+        out.push(current);
+    }
+    out
+}
+
+/// `text` in `width` columns: whole, or `…` and its end.
+pub fn keep_end(text: &str, width: usize) -> String {
+    if width_of(text) <= width {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let keep = width.saturating_sub(1).min(chars.len());
+    let mut out = String::from("…");
+    out.extend(&chars[chars.len() - keep..]);
+    out
 }
 
 fn value_text(metric: Metric, value: f64) -> String {
@@ -283,11 +479,112 @@ mod tests {
     }
 
     #[test]
-    fn the_grid_doubles_rows_with_colour() {
-        let inner = Rect::new(0, 0, 120, 23);
-        assert_eq!(grid_size(inner, true), (40, 120));
-        assert_eq!(grid_size(inner, false), (20, 120));
-        assert_eq!(grid_size(Rect::new(0, 0, 10, 2), true), (0, 10));
+    fn the_grid_doubles_rows_with_colour_and_leaves_room_for_labels() {
+        // (inner width, height) -> (rows with colour, rows without, columns)
+        let cases =
+            [((120, 23), (34, 17, 95)), ((46, 8), (8, 4, 34)), ((30, 8), (8, 4, 30)), ((10, 2), (0, 0, 10))];
+        for ((w, h), (color_rows, rows, cols)) in cases {
+            let inner = Rect::new(0, 0, w, h);
+            assert_eq!(grid_size(inner, true), (color_rows, cols), "{w}x{h}");
+            assert_eq!(grid_size(inner, false), (rows, cols), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn fields_wrap_whole_and_what_does_not_fit_ends_in_an_ellipsis() {
+        let fields: Vec<String> = [
+            "▸ Reading sensor-00002",
+            "06-01 00:00–00:15",
+            "12 WCU/s (1.2% of limit)",
+            "items 1,200",
+            "size 86 KB",
+        ]
+        .iter()
+        .map(|f| (*f).to_owned())
+        .collect();
+        let cases: [(usize, usize, &[&str]); 4] = [
+            (
+                200,
+                3,
+                &[
+                    "▸ Reading sensor-00002 · 06-01 00:00–00:15 · 12 WCU/s (1.2% of limit) · items 1,200 · size 86 KB",
+                ],
+            ),
+            (
+                50,
+                3,
+                &[
+                    "▸ Reading sensor-00002 · 06-01 00:00–00:15",
+                    "12 WCU/s (1.2% of limit) · items 1,200",
+                    "size 86 KB",
+                ],
+            ),
+            (
+                50,
+                2,
+                &[
+                    "▸ Reading sensor-00002 · 06-01 00:00–00:15",
+                    "12 WCU/s (1.2% of limit) · items 1,200 · size 86 …",
+                ],
+            ),
+            (12, 1, &["▸ Reading s…"]),
+        ];
+        for (width, lines, want) in cases {
+            assert_eq!(pack_fields(&fields, width, lines), want, "{width} x {lines}");
+        }
+    }
+
+    #[test]
+    fn hints_wrap_at_words() {
+        let text = "◆ widening band: a partition keeps growing";
+        assert_eq!(wrap_words(text, 100, 2), [text]);
+        assert_eq!(wrap_words(text, 20, 3), ["◆ widening band: a", "partition keeps", "growing"]);
+        assert_eq!(wrap_words(text, 20, 2), ["◆ widening band: a", "partition keeps gro…"]);
+        assert_eq!(wrap_words(text, 20, 0), Vec::<String>::new());
+    }
+
+    #[test]
+    fn long_keys_keep_their_end() {
+        let cases = [
+            ("sensor-00002", 20, "sensor-00002"),
+            ("sensor-00002", 8, "…r-00002"),
+            ("CUSTOMER#c0001", 1, "…"),
+            ("ab", 0, "…"),
+        ];
+        for (text, width, want) in cases {
+            assert_eq!(keep_end(text, width), want, "{text} in {width}");
+        }
+    }
+
+    type Case = (&'static [&'static [f32]], Option<(usize, usize)>);
+
+    #[test]
+    fn the_cursor_opens_on_the_hottest_cell() {
+        use crate::engine::metrics::{GroupId, HeatRow, HeatmapMatrix};
+        let matrix = |rows: &[&[f32]]| HeatmapMatrix {
+            metric: Metric::WriteUnits,
+            order: RowOrdering::ByKey,
+            rows: rows
+                .iter()
+                .map(|cells| HeatRow {
+                    label: String::new(),
+                    group: GroupId(0),
+                    members: Vec::new(),
+                    cells: cells.to_vec(),
+                })
+                .collect(),
+            col_times: Vec::new(),
+            max: 0.0,
+        };
+        let cases: [Case; 4] = [
+            (&[&[1.0, 2.0], &[9.0, 3.0]], Some((1, 0))),
+            (&[&[5.0, 5.0], &[5.0, 1.0]], Some((0, 0))),
+            (&[&[0.0, 0.0]], None),
+            (&[&[f32::NAN, 1.0]], Some((0, 1))),
+        ];
+        for (rows, want) in cases {
+            assert_eq!(hottest_cell(&matrix(rows)), want, "{rows:?}");
+        }
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub enum Forecast {
     In(f64),
     /// Not growing (or too few points to tell).
     Flat,
+    /// Grew, then stopped (a time bucket whose window closed): it will not reach the limit.
+    Stopped,
+    /// Grown over fewer samples than a trend needs.
+    TooEarly,
     /// Growing, but so slowly it would take longer than [`HORIZON_SECS`]: no date worth showing.
     Beyond,
 }
@@ -27,11 +31,36 @@ pub enum Forecast {
 /// A century of simulated time: past it a time-to-limit says nothing a designer can act on.
 pub const HORIZON_SECS: f64 = 100.0 * 365.0 * 86_400.0;
 
-/// Least-squares slope over the newer half of `points` (at least two), extrapolated to `limit`.
+/// Distinct sizes a series needs before its growth is extrapolated.
+const TREND_SAMPLES: usize = 3;
+
+/// Least-squares slope over the newer half of `points` (at least two), extrapolated to `limit`;
+/// but a series that grew and then held still for longer than any pause while it grew (and for a
+/// quarter of the picture) has stopped, and one with fewer than [`TREND_SAMPLES`] distinct sizes
+/// that grew is too young to say. (Points are resampled from coarser measurements, so a growing
+/// series moves in steps: its pauses are the steps.)
 pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
     let Some(&(_, last)) = points.last() else { return Forecast::Flat };
     if last >= limit {
         return Forecast::Over;
+    }
+    let mut runs: Vec<usize> = Vec::new();
+    #[expect(clippy::float_cmp, reason = "a resampled series repeats a measured value exactly")]
+    for (i, p) in points.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if i > 0 && points[i - 1].1 == p.1 => *run += 1,
+            _ => runs.push(1),
+        }
+    }
+    let grew = points.first().is_some_and(|first| last > first.1);
+    if grew && runs.len() < TREND_SAMPLES {
+        return Forecast::TooEarly;
+    }
+    if let Some((&trailing, before)) = runs.split_last() {
+        let longest_pause = before.iter().skip(1).copied().max().unwrap_or(0);
+        if grew && trailing > 2 * longest_pause.max(1) && trailing * 4 >= points.len() {
+            return Forecast::Stopped;
+        }
     }
     let recent = &points[points.len() / 2..];
     if recent.len() < 2 {
@@ -118,6 +147,8 @@ impl SizesPanel<'_> {
             Forecast::Over => ("over the limit".to_owned(), self.theme.bad()),
             Forecast::In(secs) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
             Forecast::Flat => ("not growing".to_owned(), self.theme.ok()),
+            Forecast::Stopped => ("stopped growing".to_owned(), self.theme.ok()),
+            Forecast::TooEarly => ("growing; too early to forecast".to_owned(), self.theme.dim()),
             Forecast::Beyond => ("limit more than 100 years away".to_owned(), self.theme.ok()),
         };
         // The forecast first: in a narrow panel the line is cut at the right, and the forecast is
@@ -151,5 +182,40 @@ mod tests {
         let mut burst = vec![(0.0, 0.0), (1.0, 50.0), (2.0, 90.0)];
         burst.extend([(3.0, 80.0), (4.0, 70.0), (5.0, 60.0)]);
         assert_eq!(forecast(&burst, 100.0), Forecast::Flat);
+    }
+
+    #[test]
+    fn a_closed_bucket_stopped_and_a_young_series_is_too_early() {
+        let gb10 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+        let series = |ys: &[f64]| -> Vec<(f64, f64)> {
+            (0..).zip(ys).map(|(i, &y)| (f64::from(i) * 3600.0, y)).collect()
+        };
+        // (what, sizes, forecast)
+        let cases: [(&str, Vec<f64>, Forecast); 5] = [
+            // Day 11's bucket filled for a day (in steps of two points), then its window closed.
+            (
+                "a closed day bucket",
+                [vec![0.0; 4], (1..=6).flat_map(|s| [f64::from(s) * 7e4; 2]).collect(), vec![4.2e5; 8]]
+                    .concat(),
+                Forecast::Stopped,
+            ),
+            // Two hours into a year: one measured step so far.
+            ("two hours in", [vec![0.0; 40], vec![3e5; 40]].concat(), Forecast::TooEarly),
+            // Growing in steps of four points: its last step is no pause.
+            (
+                "a partition growing in steps",
+                (0..24).map(|i| f64::from(i / 4) * 1e8).collect(),
+                Forecast::In(gb10 / 1e8 * 4.0 * 3600.0 - 5.0 * 4.0 * 3600.0 - 3.0 * 3600.0),
+            ),
+            ("never grew", vec![61.0; 12], Forecast::Flat),
+            ("at the limit", vec![gb10; 3], Forecast::Over),
+        ];
+        for (what, ys, want) in cases {
+            let got = forecast(&series(&ys), gb10);
+            match (got, want) {
+                (Forecast::In(a), Forecast::In(_)) => assert!(a > 0.0, "{what}: {got:?}"),
+                _ => assert_eq!(got, want, "{what}"),
+            }
+        }
     }
 }

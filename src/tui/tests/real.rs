@@ -27,7 +27,7 @@ fn frame(a: &mut App, calls: u32) {
 }
 
 /// `counters` cut to `duration` as a scenario file (each of its ticks is 10,000 likes).
-fn short_counters(name: &str, duration: &str) -> String {
+pub(super) fn short_counters(name: &str, duration: &str) -> String {
     let dir = temp_dir(name);
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/counters.ron"))
         .expect("the bundled file is in the source tree");

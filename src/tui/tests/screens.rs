@@ -36,6 +36,48 @@ fn workbench_of_a_real_run() {
     insta::assert_snapshot!(screen);
 }
 
+/// The heatmap of a real run reads like a key visualizer: a time axis counted from the start,
+/// rows named by table and key, a legend with numbers and its unit, and an inspector whose every
+/// figure is labelled; by heat, the hottest row first with the cursor on the hottest cell. At
+/// 120 columns nothing in the panel is cut.
+#[test]
+fn a_real_heatmap_has_axes_labels_and_a_legend_at_80x24_and_120x40() {
+    let mut a = real_run("recommended");
+    press(&mut a, &[key(KeyCode::Char('o'))]);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = draw(&mut a, w, h);
+        let heat = workbench(&a).layout.rect(Panel::Heatmap).unwrap();
+        let panel: Vec<String> = screen
+            .lines()
+            .skip(usize::from(heat.y) + 1)
+            .take(usize::from(heat.height) - 2)
+            .map(|l| l.chars().skip(usize::from(heat.x) + 2).take(usize::from(heat.width) - 2).collect())
+            .collect();
+        let text = panel.join("\n");
+        for want in ["write units 0 ", "WCU/s (limit)", "╵+0s", "╵+1h", "▸ orders "] {
+            assert!(text.contains(want), "{want:?} at {w}x{h}:\n{text}");
+        }
+        if w == 120 {
+            for want in ["by heat", "of limit)", "items ", "size ", "throttled "] {
+                assert!(text.contains(want), "{want:?} at {w}x{h}:\n{text}");
+            }
+            assert!(
+                !text.contains('…') || text.lines().all(|l| !l.trim_end().ends_with('…')),
+                "cut at 120:\n{text}"
+            );
+        }
+        let view = workbench(&a).view.heatmap.as_ref().unwrap();
+        let hottest = crate::tui::panels::heatmap::hottest_cell(&view.matrix).unwrap();
+        assert_eq!(workbench(&a).heat.cursor, hottest, "the cursor opens on the hottest cell");
+        let heat_of = |r: &crate::engine::metrics::HeatRow| r.cells.iter().copied().fold(0.0f32, f32::max);
+        assert!(
+            view.matrix.rows.iter().all(|r| heat_of(r) <= heat_of(&view.matrix.rows[0])),
+            "hottest first"
+        );
+        insta::assert_snapshot!(format!("heatmap_{w}x{h}"), screen);
+    }
+}
+
 #[test]
 fn workbench_at_80x24() {
     let mut a = app(true, None);
@@ -87,8 +129,13 @@ fn compare_view_of_two_real_runs() {
     }
     // Same seed, same moment: the baseline caught up with the current run.
     let w = workbench(&a);
-    assert_eq!(w.baseline.as_ref().map(|b| b.figures.len()), Some(w.view.figures.len()));
-    assert!(screen.contains("calls served by a Scan"), "{screen}");
+    let (before, now) =
+        (w.baseline.as_ref().and_then(|b| b.report.as_deref()).unwrap(), w.view.report.as_deref().unwrap());
+    assert_eq!((before.duration_s, before.seed), (now.duration_s, now.seed));
+    // The rows of `keyheat compare`: the index's partitions are named apart from the table's.
+    for row in ["largest (table)", "largest (indexes)", "throttled share", "cost per month"] {
+        assert!(screen.contains(row), "{row} missing:\n{screen}");
+    }
     insta::assert_snapshot!(screen);
 }
 
@@ -131,8 +178,11 @@ fn heatmap_cells_are_half_blocks_in_colour_and_shades_without() {
         let buf = ui::screen_buffer(&a, area);
         let heat = workbench(&a).layout.rect(Panel::Heatmap).unwrap();
         let rows = workbench(&a).view.heatmap.as_ref().unwrap().matrix.rows.len();
-        let lines = usize::from(heat.height) - 5;
-        let cell = &buf[(heat.x + 1, heat.y + 2)];
+        // The border, the legend, the axis, two lines of inspector and the hint are not cells;
+        // the row labels take the left of the panel.
+        let lines = usize::from(heat.height) - 7;
+        let labels = crate::tui::panels::heatmap::label_width(heat.width - 2);
+        let cell = &buf[(heat.x + 2 + labels, heat.y + 2)];
         if color {
             // 48 partitions in up to 2 per line; merging may leave a row or two unused.
             assert!(rows > lines && rows <= 2 * lines, "{rows} rows in {lines} lines");
