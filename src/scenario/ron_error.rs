@@ -166,16 +166,7 @@ fn at_value(
             }
             (at, message)
         }
-        // ron reads a bare value where a field name belongs as a malformed identifier, and
-        // suggests Rust's raw-identifier syntax, which no scenario needs.
-        ron::Error::SuggestRawIdentifier(_) => (
-            at,
-            format!(
-                "expected a field name before {}: this value's fields are named, `{}(field: value)`",
-                describe(&found),
-                field.as_deref().unwrap_or("Name")
-            ),
-        ),
+        ron::Error::SuggestRawIdentifier(_) => (at, field_expected(&found, field.as_deref())),
         ron::Error::IntegerOutOfBounds => {
             let (number, back) = number_around(source, at);
             let range = field.as_deref().map_or("0 to what the field holds", bounds);
@@ -239,6 +230,16 @@ fn at_value(
         ),
         other => (at, other.to_string()),
     }
+}
+
+/// ron reads a bare value where a field name belongs as a malformed identifier, and suggests
+/// Rust's raw-identifier syntax (`r#0.7`), which no scenario needs: say what is missing instead.
+fn field_expected(found: &str, outer: Option<&str>) -> String {
+    format!(
+        "expected a field name before {}: this value's fields are named, `{}(field: value)`",
+        describe(found),
+        outer.unwrap_or("Name")
+    )
 }
 
 fn closing(open: char) -> char {

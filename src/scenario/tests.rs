@@ -236,7 +236,7 @@ fn assert_points(cases: &[(&str, &str, &str, &str, usize)]) {
 
 #[test]
 fn a_workload_names_its_retry_policy_or_gives_its_numbers() {
-    let with = |retry: &str| MINI.replacen(r#"seed: 1)"#, &format!("seed: 1, retry: {retry})"), 1);
+    let with = |retry: &str| MINI.replacen("seed: 1)", &format!("seed: 1, retry: {retry})"), 1);
     let default = parse("mini.ron", MINI).expect("mini");
     assert_eq!(default.scenario.workload.retry, RetryPolicy::aws_java_v1_dynamodb());
     let none = parse("mini.ron", &with(r#"Named("none")"#)).expect("named");
