@@ -3,6 +3,7 @@
 
 mod estimates;
 mod reads;
+mod weighted;
 
 use super::*;
 use crate::scenario;
@@ -414,11 +415,6 @@ fn output_is_deterministic() {
 fn plan_src(source: &str, variant: &str) -> Plan {
     let loaded = scenario::parse("case.ron", source).unwrap_or_else(|e| panic!("{e}"));
     plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
-}
-
-/// `(warning code, subject)` of every warning, for comparing.
-fn codes(plan: &Plan) -> Vec<(WarningCode, &str)> {
-    plan.warnings.iter().map(|w| (w.code, w.subject.as_str())).collect()
 }
 
 /// social-feed: comments embedded whole make the post one GetItem and its comment an UpdateItem

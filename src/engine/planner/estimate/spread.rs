@@ -3,9 +3,10 @@
 //! and the populations' popularity.
 
 use super::{Estimator, sometimes_share, unwrap_sometimes};
-use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index};
+use crate::engine::planner::load::mean_rate;
+use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index, Population};
 use crate::engine::planner::keys;
-use crate::engine::planner::load::{hottest_share, popularity_label, steady_share};
+use crate::engine::planner::load::{hottest_share, meeting, popularity_label, steady_share};
 use crate::engine::planner::numbers;
 use crate::engine::template::{Part, Template};
 use crate::engine::workload::Popularity;
@@ -241,13 +242,19 @@ impl<'a> Estimator<'a> {
             Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
             _ => None,
         };
-        let picked_by = |popularity: &Popularity, pop: &crate::engine::model::Population| {
+        let picked_by = |popularity: &Popularity, pop: &Population| {
             let n = self.population_size(pop);
+            // A reader (or an update) lands on the values its popularity favours, and those
+            // hold the share of the items their writers gave them: Σ qᵢ·wᵢ, not 1/n.
+            let typical = chooser
+                .filter(|p| p.action != Action::Put)
+                .and_then(|_| self.meeting_share(e, name, popularity, pop))
+                .unwrap_or(1.0 / n);
             ValueSpread {
                 distinct: n,
                 hottest: hottest_share(popularity, n),
                 steady: steady_share(popularity, n),
-                typical: 1.0 / n,
+                typical,
                 note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
             }
         };
@@ -311,6 +318,49 @@ impl<'a> Estimator<'a> {
                 ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
             }
         }
+    }
+}
+
+impl Estimator<'_> {
+    /// The popularity with which `p` picks the value of `name` from a population: the
+    /// pattern's own `keys` for its first given attribute, else the population's; `None` when
+    /// each call makes a new member (a put of a `New` id) or the value is not a member's id.
+    pub fn pick_popularity<'p>(&'p self, e: &Entity, name: &str, p: &'p AccessPattern) -> Option<&'p Popularity> {
+        let generator = self.generator_of(e, name).map(unwrap_sometimes)?;
+        let population = match generator {
+            Generator::Pick(pop) => self.scenario.population(pop)?,
+            Generator::New(pop) if p.action != Action::Put && p.knows(name) => self.scenario.population(pop)?,
+            _ => return None,
+        };
+        match &p.keys {
+            Some(keys) if p.given.first().is_some_and(|g| g == name) => Some(keys),
+            _ => Some(&population.popularity),
+        }
+    }
+
+    /// The chance a pick made with `popularity` lands on the value of `name` that a random item
+    /// of `e` holds: Σ qᵢ·wᵢ over the population's members, w being how the entity's puts (by
+    /// their mean rates) spread its items over them — for a reader that picks the way the
+    /// items were written, Σ pᵢ² (Zipf: H(n, 2s) / H(n, s)²). `None` when the entity's items
+    /// do not pick the value from the population.
+    pub fn meeting_share(&self, e: &Entity, name: &str, popularity: &Popularity, pop: &Population) -> Option<f64> {
+        let n = numbers::floor_u64(self.population_size(pop)).max(1);
+        let puts: Vec<(f64, &Popularity)> = self
+            .scenario
+            .patterns
+            .iter()
+            .filter(|p| p.action == Action::Put && p.entity == e.name)
+            .map(|p| (mean_rate(p, self.secs), self.pick_popularity(e, name, p)))
+            .filter(|(rate, _)| *rate > 0.0)
+            .map(|(rate, q)| q.map(|q| (rate, q)))
+            .collect::<Option<_>>()?;
+        let written = if puts.is_empty() {
+            // Items made by the population itself (one per member) or by upserts: even.
+            Popularity::Uniform
+        } else {
+            Popularity::Weighted(puts.into_iter().map(|(rate, q)| (rate, q.clone())).collect())
+        };
+        Some(meeting(popularity, &written, n, self.scenario.workload.seed))
     }
 }
 

@@ -77,7 +77,7 @@ pub(super) fn filter(
                     format!("{} >= :from", range.attribute)
                 });
                 let per_key = est.partition_items(entity, place, pk, Some(p));
-                let matching = per_key.rate * d.as_secs_f64();
+                let matching = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
                 let s = if per_key.items > 0.0 { (matching / per_key.items).min(1.0) } else { 1.0 };
                 share = share.map(|x| x * s);
             }
@@ -120,8 +120,17 @@ pub(super) fn query_items(
             // The range's items arrive at the partition's rate; time buckets split them, shards
             // hold a slice each.
             (Some(r), true, _) => match &r.span {
-                RangeSpan::Last(d) => (per_key.rate * d.as_secs_f64() * f64::from(reach.shards.max(1)))
-                    .min(per_key.items * fanout),
+                // Over time buckets, only those the run has written hold items: the window's
+                // writes, not the buckets' count times a full bucket.
+                RangeSpan::Last(d) => {
+                    let window = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
+                    let shards = f64::from(reach.shards.max(1));
+                    if est.spread(entity, place, pk, Some(p)).bucket_secs.is_some() {
+                        window * shards
+                    } else {
+                        (window * shards).min(per_key.items * fanout)
+                    }
+                }
                 RangeSpan::BeginsWith(prefix) => {
                     per_key.items * fanout * est.prefix_share(entity, &r.attribute, prefix)
                 }
