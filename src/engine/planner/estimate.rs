@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 mod spread;
 
+pub use spread::Spread;
 use spread::value_share;
 
 use super::load::{mean_rate, typical};

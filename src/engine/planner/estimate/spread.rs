@@ -338,6 +338,38 @@ impl Estimator<'_> {
         }
     }
 
+    /// The share of a copy's holders that refer to the source an update of `p` picks: the
+    /// update's popularity over the source's ids met with how the holders' `by` attribute
+    /// picked them, and a phrase saying so. `None` when the holders do not pick the source
+    /// from a population the update picks from.
+    pub fn copy_share(&self, p: &AccessPattern, copy: &crate::engine::model::Copy) -> Option<(f64, String)> {
+        let holder = self.entity(&copy.to);
+        let source = self.entity(&copy.from);
+        let population = match self.generator_of(holder, &copy.by).map(unwrap_sometimes)? {
+            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
+            _ => return None,
+        };
+        let same_population = |name: &str| {
+            matches!(self.generator_of(source, name).map(unwrap_sometimes),
+                Some(Generator::Pick(pop) | Generator::New(pop)) if *pop == population.name)
+        };
+        let id = std::iter::once(copy.by.as_str())
+            .chain(p.given.iter().map(String::as_str))
+            .find(|name| p.knows(name) && same_population(name))?;
+        let popularity = self.pick_popularity(source, id, p)?;
+        let share = self.meeting_share(holder, &copy.by, popularity, population)?;
+        Some((
+            share,
+            format!(
+                "the share referring to the {} {} picks, {} over {}",
+                copy.from,
+                p.name,
+                popularity_label(popularity),
+                population.name
+            ),
+        ))
+    }
+
     /// The chance a pick made with `popularity` lands on the value of `name` that a random item
     /// of `e` holds: Σ qᵢ·wᵢ over the population's members, w being how the entity's puts (by
     /// their mean rates) spread its items over them — for a reader that picks the way the
