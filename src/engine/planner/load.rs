@@ -61,7 +61,7 @@ pub fn steady_share(popularity: &Popularity, n: f64) -> f64 {
 
 /// Members beyond which `meeting` stops writing out shares (O(n) each) and assumes two
 /// different popularities independent.
-const MEETING_EXACT: u64 = 4_000_000;
+pub const MEETING_EXACT: u64 = 4_000_000;
 
 /// The chance that two independent picks from `n` members, one made with `a` and one with `b`,
 /// land on the same member: Σ aᵢ·bᵢ. With a = b that is the collision probability Σ pᵢ²
@@ -196,7 +196,12 @@ mod tests {
             (zipf(1.0, false), zipf(1.0, false), 20_000, h(20_000, 2.0) / h(20_000, 1.0).powi(2)),
             // social-feed: the 20 hottest of 20,000 users, against who follows them (Zipf 1,
             // unscrambled): H(20) / (20 · H(20,000)).
-            (Popularity::Hotspot { data: 0.001, ops: 1.0 }, zipf(1.0, false), 20_000, h(20, 1.0) / (20.0 * h(20_000, 1.0))),
+            (
+                Popularity::Hotspot { data: 0.001, ops: 1.0 },
+                zipf(1.0, false),
+                20_000,
+                h(20, 1.0) / (20.0 * h(20_000, 1.0)),
+            ),
             (Popularity::Fixed(0), zipf(1.0, false), 100, 1.0 / h(100, 1.0)),
         ];
         for (a, b, n, want) in cases {

@@ -327,8 +327,12 @@ fn counts_every_item_a_write_writes() {
     assert!(share > 20.0 / 1000.0, "{share}");
     let messages = 100.0 * 30.0 * 86_400.0 * share;
     let rename = pattern(&heavy, "rename");
-    let copies: Vec<(&str, f64)> =
-        rename.writes.iter().filter(|w| w.target.contains("copy")).map(|w| (w.target.as_str(), w.per_call)).collect();
+    let copies: Vec<(&str, f64)> = rename
+        .writes
+        .iter()
+        .filter(|w| w.target.contains("copy"))
+        .map(|w| (w.target.as_str(), w.per_call))
+        .collect();
     let want = [
         ("copy Message.channel_title", messages),
         ("GSI by-author (copy)", messages),

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 mod collision;
 
 use super::estimate::Estimator;
+use super::estimate::Spread;
 use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
-use super::estimate::Spread;
 use super::{
     CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, ItemWrite, Kind,
     LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Via, WRITE_AMPLIFICATION_LIMIT,

@@ -20,7 +20,11 @@ fn an_aggregates_index_entries_count_on_the_index_key_they_land_on() {
         .unwrap_or_else(|| panic!("no hot-partition warning on SPEND: {:#?}", plan.warnings));
     assert!(hot.message.contains("takes 2,400 WCU/s"), "{}", hot.message);
     assert!(hot.message.contains("place-order (its Customer aggregate) 1,200/s × 100%"), "{}", hot.message);
-    let low = plan.warnings.iter().find(|w| w.code == WarningCode::LowCardinalityIndex).expect("SPEND is one value");
+    let low = plan
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::LowCardinalityIndex)
+        .expect("SPEND is one value");
     assert!(low.message.contains("100% of its 2,400 entry writes/s of Customer"), "{}", low.message);
     // Sharded over 16 keys (recommended), each takes 150 WCU/s: no warning.
     let fixed = plan_of("practice-top-customers", "recommended");
