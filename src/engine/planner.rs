@@ -172,6 +172,31 @@ pub struct ItemWrite {
     pub per_call: f64,
     pub units_each: f64,
     pub why: String,
+    /// Where the write lands, for the load checks (`target` is for people).
+    #[serde(skip)]
+    pub lands: Lands,
+}
+
+/// The item (or index entry) a write lands on: whose key it is under, in the table or an index,
+/// and why the pattern writes it — which says how the pattern's pick of a key reaches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lands {
+    pub entity: String,
+    /// `None` for the table.
+    pub index: Option<String>,
+    pub via: Via,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// The pattern's own item.
+    Own,
+    /// An aggregate item keyed by attributes of the triggering item.
+    Aggregate,
+    /// A denormalized copy on every item that refers to the source.
+    Copy,
+    /// The parent item an embedded child is appended to (keyed by the child's reference).
+    Append,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

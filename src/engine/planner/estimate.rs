@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 mod spread;
 
+pub use spread::Spread;
 use spread::value_share;
 
 use super::load::{mean_rate, typical};
@@ -427,10 +428,40 @@ impl<'a> Estimator<'a> {
         let new_per_sec = if self.creates_new(entity) { self.put_rate(entity) } else { 0.0 };
         let rate = new_per_sec * presence * spread.typical;
         let items = match spread.bucket_secs {
-            Some(bucket) => rate * bucket.min(self.lifetime(entity)),
-            None => self.items_total(entity) * presence * spread.typical,
+            Some(bucket) => rate * self.window_mean(bucket, entity),
+            None => self.items_mean(entity) * presence * spread.typical,
         };
         PartitionLoad { items, rate }
+    }
+
+    /// Items of the entity a read finds on average over the run, reads being spread evenly over
+    /// it: those it starts with plus half of those the run adds (less, when items expire before
+    /// the run ends: they stop accumulating after their lifetime).
+    pub fn items_mean(&self, entity: &str) -> f64 {
+        let end = self.items_total(entity);
+        let deletes: f64 = self.writes(entity, Action::Delete).map(|p| mean_rate(p, self.secs)).sum();
+        let rate = (self.put_rate(entity) - deletes).max(0.0);
+        let created = rate * self.lifetime(entity);
+        if created <= 0.0 || end <= 0.0 || self.secs <= 0.0 {
+            return end;
+        }
+        // What the entity starts with; the key space may cap the end below start + created.
+        let e = self.entity(entity);
+        let owned = e
+            .owned_population()
+            .and_then(|p| self.scenario.population(p))
+            .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0 / 2.0);
+        (owned + rate * self.window_mean(f64::INFINITY, entity)).min(end)
+    }
+
+    /// Seconds of writes a read sees on average over the run when it looks back at most
+    /// `window` seconds (a range `Last(d)`, or the current time bucket) at items that live
+    /// `lifetime(entity)`: the mean over t in [0, T] of min(window, lifetime, t) —
+    /// T/2 when the window reaches back past the start, L - L²/2T when it is L < T.
+    pub fn window_mean(&self, window: f64, entity: &str) -> f64 {
+        let t = self.secs.max(1e-9);
+        let l = window.min(self.lifetime(entity));
+        if l >= t { t / 2.0 } else { l - l * l / (2.0 * t) }
     }
 
     /// Puts per second of the entity, on average over the run.

@@ -53,6 +53,10 @@ pub struct Reach {
     /// The part of `fanout` that comes from shards and hashes (not from time buckets): each of
     /// those partitions holds a slice of the same items.
     pub shards: u32,
+    /// Requests per call on average: a range reaching back d seconds over buckets w seconds wide
+    /// touches 1 + d/w of them on average (at most `fanout`), d counting only the workload's
+    /// time (the replay asks no bucket from before it began).
+    pub mean_fanout: f64,
     /// Why it is more than one, per part (`shard(10): one request per shard`).
     pub notes: Vec<String>,
 }
@@ -62,6 +66,7 @@ pub struct Reach {
 pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64) -> Result<Reach, String> {
     let mut fanout: u32 = 1;
     let mut shards: u32 = 1;
+    let mut mean_fanout = 1.0;
     let mut notes = Vec::new();
     for part in pk.parts() {
         match part {
@@ -87,6 +92,14 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                         let worst = numbers::ceil_u32(secs / shortest).saturating_add(1);
                         let best = numbers::ceil_u32(secs / shortest).max(1);
                         fanout = fanout.saturating_mul(worst);
+                        // Only buckets since the workload began hold items to ask: on average
+                        // a call reaches back min(d, t) over the run's moments t.
+                        let back = if secs >= workload_secs {
+                            workload_secs / 2.0
+                        } else {
+                            secs - secs * secs / (2.0 * workload_secs)
+                        };
+                        mean_fanout *= (1.0 + back / shortest).min(f64::from(worst));
                         notes.push(format!(
                             "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
                             numbers::span(secs)
@@ -95,6 +108,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                     Some(RangeSpan::All) => {
                         let count = numbers::ceil_u32(workload_secs / shortest).saturating_add(1);
                         fanout = fanout.saturating_mul(count);
+                        mean_fanout *= f64::from(count);
                         notes.push(format!(
                             "every {label} bucket of {name} over the workload's {} ({} buckets)",
                             numbers::span(workload_secs),
@@ -113,6 +127,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                 if !writer {
                     fanout = fanout.saturating_mul(*count);
                     shards = shards.saturating_mul(*count);
+                    mean_fanout *= f64::from(*count);
                     notes.push(format!("shard({count}): the writer picked one of {count} shards at random, so the reader asks all {count}"));
                 }
             }
@@ -126,6 +141,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                     }
                     fanout = fanout.saturating_mul(*count);
                     shards = shards.saturating_mul(*count);
+                    mean_fanout *= f64::from(*count);
                     notes.push(format!(
                         "hash({name}, {count}) with {name} unknown: one request per hash value"
                     ));
@@ -133,7 +149,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
             }
         }
     }
-    Ok(Reach { fanout, shards, notes })
+    Ok(Reach { fanout, shards, mean_fanout, notes })
 }
 
 /// What a pattern's inputs allow on the sort key.

@@ -59,6 +59,34 @@ pub fn steady_share(popularity: &Popularity, n: f64) -> f64 {
     }
 }
 
+/// Members beyond which `meeting` stops writing out shares (O(n) each) and assumes two
+/// different popularities independent.
+pub const MEETING_EXACT: u64 = 4_000_000;
+
+/// The chance that two independent picks from `n` members, one made with `a` and one with `b`,
+/// land on the same member: Σ aᵢ·bᵢ. With a = b that is the collision probability Σ pᵢ²
+/// (Zipf: H(n, 2s) / H(n, s)²), which is how much more a popular member holds than the
+/// average; with either uniform (or `Latest`) it is 1/n. `seed` places scrambled ranks as the workload does.
+pub fn meeting(a: &Popularity, b: &Popularity, n: u64, seed: u64) -> f64 {
+    let n = n.max(1);
+    // `Latest` favours whichever member is newest when it picks: over a run the favourite
+    // moves on, so what it wrote earlier is not what it (or another pick) favours later.
+    let even = |p: &Popularity| matches!(p, Popularity::Uniform | Popularity::Seq | Popularity::Latest);
+    if even(a) || even(b) {
+        return 1.0 / n as f64;
+    }
+    if n > MEETING_EXACT {
+        return match (a, b) {
+            (Popularity::Zipf { s, .. }, Popularity::Zipf { s: t, .. }) if (s - t).abs() < 1e-12 => {
+                harmonic(n as f64, 2.0 * s) / harmonic(n as f64, *s).powi(2)
+            }
+            _ => 1.0 / n as f64,
+        };
+    }
+    let (a, b) = (a.shares(n, seed), b.shares(n, seed));
+    a.iter().zip(&b).map(|(x, y)| x * y).sum()
+}
+
 pub fn popularity_label(popularity: &Popularity) -> String {
     match popularity {
         Popularity::Uniform => "uniform".to_owned(),
@@ -153,6 +181,37 @@ mod tests {
         // Latest is hot at any moment but moves on: over a run no member keeps more than 1/n.
         assert!(hottest_share(&Popularity::Latest, 1e6) > 0.05);
         assert!((steady_share(&Popularity::Latest, 1e6) - 1e-6).abs() < 1e-12);
+    }
+
+    #[test]
+    fn two_picks_meet_by_their_shares() {
+        let zipf = |s: f64, scrambled: bool| Popularity::Zipf { s, scrambled };
+        let h = |n: u64, s: f64| harmonic(n as f64, s);
+        let cases = [
+            // Either side even: 1/n.
+            (Popularity::Uniform, zipf(0.99, true), 10_000, 1e-4),
+            (Popularity::Latest, Popularity::Latest, 1_000, 1e-3),
+            // A reader picking as the writer did: Σ pᵢ² = H(n, 2s) / H(n, s)².
+            (zipf(0.99, true), zipf(0.99, true), 10_000, h(10_000, 1.98) / h(10_000, 0.99).powi(2)),
+            (zipf(1.0, false), zipf(1.0, false), 20_000, h(20_000, 2.0) / h(20_000, 1.0).powi(2)),
+            // social-feed: the 20 hottest of 20,000 users, against who follows them (Zipf 1,
+            // unscrambled): H(20) / (20 · H(20,000)).
+            (
+                Popularity::Hotspot { data: 0.001, ops: 1.0 },
+                zipf(1.0, false),
+                20_000,
+                h(20, 1.0) / (20.0 * h(20_000, 1.0)),
+            ),
+            (Popularity::Fixed(0), zipf(1.0, false), 100, 1.0 / h(100, 1.0)),
+        ];
+        for (a, b, n, want) in cases {
+            let got = meeting(&a, &b, n, 7);
+            assert!((got - want).abs() / want < 1e-6, "{a:?} × {b:?} over {n}: {got} vs {want}");
+        }
+        // Past the exact limit, equal Zipfs keep their closed form.
+        let big = MEETING_EXACT + 1;
+        let got = meeting(&zipf(0.99, true), &zipf(0.99, true), big, 7);
+        assert!((got - h(big, 1.98) / h(big, 0.99).powi(2)).abs() < 1e-12);
     }
 
     #[test]

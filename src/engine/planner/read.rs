@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 mod query;
 
-use query::{fetch, filter, limited, missing, query_items};
+use query::{Limited, fetch, filter, limited, missing, query_items};
 
 use super::estimate::Estimator;
 use super::keys::{self, SortCondition};
@@ -185,6 +185,18 @@ fn query_units(bytes: f64, requests: u32) -> f64 {
     f64::from(requests.max(1)) * (per / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL
 }
 
+/// `query_units` over `requests` requests on average (a range over time buckets sends one or
+/// two): the whole requests' units, and the odd one's share.
+fn mean_query_units(bytes: f64, requests: f64) -> f64 {
+    let whole = requests.floor().max(1.0);
+    let extra = (requests - whole).max(0.0);
+    let units = |n: f64| {
+        let n = numbers::ceil_u32(n);
+        query_units(bytes, n)
+    };
+    (1.0 - extra) * units(whole) + extra * units(whole + 1.0)
+}
+
 /// `1 page` / `12 pages`.
 pub fn pages(bytes: f64) -> String {
     let n = (bytes / PAGE_BYTES).ceil().max(1.0);
@@ -281,8 +293,18 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
         });
     }
     let all = query_items(est, p, place, &located, &reach, &sort);
-    let (items, returned) = limited(p, &sort, &reach, &filter, all);
-    let mut units = query_units(items * entry_bytes, reach.fanout);
+    // How far back a call reads: its range when the key applies it, else the time bucket it
+    // is in, else everything.
+    let window = match p.range.as_ref().map(|r| &r.span) {
+        Some(RangeSpan::Last(d)) if sort.range_by_key => d.as_secs_f64(),
+        _ => est.spread(entity, place, pk, Some(p)).bucket_secs.unwrap_or(f64::INFINITY),
+    };
+    let sizes = est.call_sizes(entity, pk, p, window);
+    let Limited { read: items, returned, calls } = limited(p, &sort, &reach, &filter, all, &sizes);
+    // Each call rounds its own bytes up, per request: the mean of the rounded units, not the
+    // rounded mean, over the requests a call sends on average.
+    let mut units: f64 =
+        calls.iter().map(|(w, x)| w * mean_query_units(x * entry_bytes, reach.mean_fanout)).sum();
     let stopped = p.limit.filter(|_| items < all).map(|limit| (limit, filter.text.is_some()));
     let mut reason = describe(est, p, &located, &reach, &sort, Reading { items, entry_bytes, stopped });
     let fetch = match place {

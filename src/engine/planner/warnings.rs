@@ -6,12 +6,14 @@ use std::collections::BTreeMap;
 mod collision;
 
 use super::estimate::Estimator;
+use super::estimate::Spread;
 use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
-    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, Kind, LOW_CARDINALITY,
-    Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode,
+    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, ItemWrite, Kind,
+    LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Via, WRITE_AMPLIFICATION_LIMIT,
+    Warning, WarningCode,
 };
 use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
 use crate::engine::template::Template;
@@ -30,7 +32,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     if !est.cql {
         hot_partitions(est, plans, &mut out);
     }
-    low_cardinality(est, &mut out);
+    low_cardinality(est, plans, &mut out);
     if !est.cql {
         unbounded_items(est, &mut out);
         oversized_items(est, &mut out);
@@ -373,7 +375,9 @@ struct Load {
     single_item: bool,
 }
 
-/// The write units a write pattern puts on the busiest value of each key it writes.
+/// The write units a write pattern puts on the busiest value of each key it writes: its own
+/// item and index entries, and the aggregates, copies and appends it makes, each weighted by
+/// how the pattern's pick of a key reaches the key the write lands on.
 fn write_loads(
     est: &Estimator<'_>,
     plan: &PatternPlan,
@@ -382,23 +386,16 @@ fn write_loads(
 ) {
     let peak = peak_rate(p);
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
-        // Copies fan out over many partitions; the aggregate's key is its own entity's.
-        let (place, entity) = if w.target == "table" {
-            (None, p.entity.as_str())
-        } else if let Some(index) = est.variant.indexes.iter().find(|i| label(Some(i)) == w.target) {
-            (Some(index), p.entity.as_str())
-        } else if let Some(a) = w
-            .target
-            .strip_prefix("aggregate ")
-            .and_then(|names| names.split(" + ").next())
-            .and_then(|n| est.variant.aggregates.iter().find(|a| a.name == n))
-        {
-            (None, a.entity.as_str())
-        } else {
-            continue;
+        let entity = w.lands.entity.as_str();
+        let place = match &w.lands.index {
+            None => None,
+            Some(name) => match est.variant.index(name) {
+                Some(index) => Some(index),
+                None => continue,
+            },
         };
         let Some(keys) = keys_in(est, place, entity) else { continue };
-        let spread = est.spread(entity, place, &keys.pk, Some(p));
+        let spread = landing_spread(est, w, p, place, &keys.pk);
         let units = peak * spread.hottest * w.per_call * w.units_each;
         let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
         load.wcu += units;
@@ -413,8 +410,14 @@ fn write_loads(
         } else {
             format!(" × {} per call", factor(w.per_call))
         };
+        let what = match w.lands.via {
+            Via::Own => String::new(),
+            Via::Aggregate => format!(" (its {entity} aggregate)"),
+            Via::Copy => format!(" (its copies on {entity})"),
+            Via::Append => format!(" (the {entity} it appends to)"),
+        };
         load.terms.push(format!(
-            "{} {}/s × {} ({}) × {} WCU{per_call} = {} WCU/s",
+            "{}{what} {}/s × {} ({}) × {} WCU{per_call} = {} WCU/s",
             p.name,
             rate(peak),
             percent(spread.hottest),
@@ -422,6 +425,32 @@ fn write_loads(
             count(w.units_each),
             rate(units)
         ));
+    }
+}
+
+/// How a write pattern's calls spread over the values of `pk` its write `w` lands on. An
+/// aggregate or an append lands on the key the triggering item names (`CUSTOMER#{customer_id}`
+/// of the order), so it follows the pattern's pick of those attributes; a copy lands on every
+/// item referring to the source, spread as those items are.
+fn landing_spread(
+    est: &Estimator<'_>,
+    w: &ItemWrite,
+    p: &AccessPattern,
+    place: Option<&Index>,
+    pk: &Template,
+) -> Spread {
+    let entity = w.lands.entity.as_str();
+    match w.lands.via {
+        Via::Own => est.spread(entity, place, pk, Some(p)),
+        Via::Aggregate | Via::Append => {
+            let trigger = est.entity(&p.entity);
+            if pk.attributes().all(|a| est.generator_of(trigger, a).is_some()) {
+                est.spread(&p.entity, place, pk, Some(p))
+            } else {
+                est.spread(entity, place, pk, None)
+            }
+        }
+        Via::Copy => est.spread(entity, place, pk, None),
     }
 }
 
@@ -499,7 +528,7 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
 /// exempt: it is sparse by design, holding only the few items it answers. An index that is
 /// sparse only because an attribute is sometimes absent is not: what it holds still lands on
 /// those few values.
-fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warning>) {
     for index in est.variant.indexes.iter().filter(|i| i.kind == IndexKind::Global && i.only_when.is_none()) {
         for keys in &index.keys {
             let presence = est.presence(&keys.entity, Some(index));
@@ -512,18 +541,19 @@ fn low_cardinality(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             }
             let items = est.items_total(&keys.entity) * presence;
             let entry = est.entry_bytes(Some(index), &keys.entity) + INDEX_OVERHEAD_BYTES;
-            let writes: f64 = est
-                .scenario
-                .patterns
+            // Every entry write that lands in the index for this entity: the entity's own
+            // writes and the aggregates, copies and appends other patterns make.
+            let writes: f64 = plans
                 .iter()
-                .filter(|p| !p.action.is_read() && p.entity == keys.entity)
-                .map(peak_rate)
+                .flat_map(|plan| plan.writes.iter().map(move |w| (plan, w)))
+                .filter(|(_, w)| w.lands.entity == keys.entity && w.lands.index.as_ref() == Some(&index.name))
+                .map(|(plan, w)| plan.peak_rate * w.per_call)
                 .sum();
             out.push(Warning {
                 code: WarningCode::LowCardinalityIndex,
                 subject: format!("{} {}", place_name(est, Some(index)), keys.pk.source()),
                 message: format!(
-                    "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} writes/s of {} at peak",
+                    "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} entry writes/s of {} at peak",
                     place_name(est, Some(index)),
                     keys.pk.source(),
                     if (spread.distinct - 1.0).abs() < 1e-9 { "1 value".to_owned() } else { format!("{} values", count(spread.distinct)) },

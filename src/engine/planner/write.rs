@@ -7,7 +7,7 @@ use super::keys;
 use super::load;
 use super::numbers;
 use super::read::label;
-use super::{ItemWrite, Kind, Operation, PatternPlan};
+use super::{ItemWrite, Kind, Lands, Operation, PatternPlan, Via};
 use crate::engine::model::{AccessPattern, Action, Aggregate, AggregateOp, Embed, EntityKeys, Index};
 use crate::engine::template::Template;
 
@@ -76,9 +76,10 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             per_call: 1.0,
             units_each: write_units(item_bytes),
             why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+            lands: Lands { entity: p.entity.clone(), index: None, via: Via::Own },
         });
         for index in &variant.indexes {
-            if let Some(w) = index_write(est, p, index, &p.entity, &p.sets) {
+            if let Some(w) = index_write(est, p, index, &p.entity, &p.sets, Via::Own) {
                 out.writes.push(w);
             }
         }
@@ -169,6 +170,7 @@ fn index_write(
     index: &Index,
     entity: &str,
     sets: &[String],
+    via: Via,
 ) -> Option<ItemWrite> {
     let keys = index.keys_of(entity)?;
     let presence = est.presence(entity, Some(index));
@@ -201,6 +203,7 @@ fn index_write(
         per_call: per_item * presence,
         units_each: write_units(bytes),
         why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
+        lands: Lands { entity: entity.to_owned(), index: Some(index.name.clone()), via },
     })
 }
 
@@ -226,11 +229,12 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
             embed.as_name,
             numbers::bytes(bytes)
         ),
+        lands: Lands { entity: embed.into.clone(), index: None, via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
     let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
     for index in &est.variant.indexes {
-        if let Some(mut w) = index_write(est, &update, index, &embed.into, &sets)
+        if let Some(mut w) = index_write(est, &update, index, &embed.into, &sets, Via::Append)
             && w.per_call > 0.0
         {
             w.target = format!("{} ({} list)", w.target, embed.as_name);
@@ -247,27 +251,47 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
     for copy in est.variant.copies.iter().filter(|c| c.from == p.entity && p.sets.contains(&c.attribute)) {
         let Some(from_keys) = est.variant.keys_of(&copy.from) else { continue };
         let holders = est.items_total(&copy.to);
-        let sources = est.spread(&copy.from, None, &from_keys.pk, None).distinct.max(1.0);
-        let per_source = holders / sources;
         let bytes = est.item_bytes(&copy.to);
+        // The source the update picks holds as many copies as its popularity gave it; without
+        // a population to weigh, the average source.
+        let (per_source, why) = if let Some((share, label)) = est.copy_share(p, copy) {
+            (
+                holders * share,
+                format!(
+                    "{} {} items × {} ({label}) = {} copies of {} to rewrite",
+                    numbers::count(holders),
+                    copy.to,
+                    numbers::percent(share),
+                    numbers::count(holders * share),
+                    copy.attribute
+                ),
+            )
+        } else {
+            let sources = est.spread(&copy.from, None, &from_keys.pk, None).distinct.max(1.0);
+            (
+                holders / sources,
+                format!(
+                    "{} {} items / {} {} = {} copies of {} to rewrite",
+                    numbers::count(holders),
+                    copy.to,
+                    numbers::count(sources),
+                    copy.from,
+                    numbers::count(holders / sources),
+                    copy.attribute
+                ),
+            )
+        };
         writes.push(ItemWrite {
             target: format!("copy {}.{}", copy.to, copy.as_name),
             per_call: per_source,
             units_each: write_units(bytes),
-            why: format!(
-                "{} {} items / {} {} = {} copies of {} to rewrite",
-                numbers::count(holders),
-                copy.to,
-                numbers::count(sources),
-                copy.from,
-                numbers::count(per_source),
-                copy.attribute
-            ),
+            why,
+            lands: Lands { entity: copy.to.clone(), index: None, via: Via::Copy },
         });
         for index in &est.variant.indexes {
             let sets = [copy.as_name.clone()];
             let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-            if let Some(mut w) = index_write(est, &fake, index, &copy.to, &sets)
+            if let Some(mut w) = index_write(est, &fake, index, &copy.to, &sets, Via::Copy)
                 && w.per_call > 0.0
             {
                 w.per_call *= per_source;
@@ -307,11 +331,12 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
             per_call: 1.0,
             units_each: write_units(bytes),
             why: format!("one UpdateItem of {}: {}", entity, updates.join(", ")),
+            lands: Lands { entity: entity.to_owned(), index: None, via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
         let update = AccessPattern { action: Action::Update, sets: sets.clone(), ..p.clone() };
         for index in &est.variant.indexes {
-            if let Some(mut w) = index_write(est, &update, index, entity, &sets)
+            if let Some(mut w) = index_write(est, &update, index, entity, &sets, Via::Aggregate)
                 && w.per_call > 0.0
             {
                 w.target = format!("{} (aggregate)", w.target);

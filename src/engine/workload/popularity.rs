@@ -109,6 +109,52 @@ impl Popularity {
         }
     }
 
+    /// The chance that a draw touches each member of a population of `n` (`n` ≥ 1), in member
+    /// order: the distribution `pick` samples, written out so the planner can weigh one
+    /// popularity against another (Σ qᵢ·pᵢ is the chance two picks meet). `seed` places a
+    /// scrambled Zipf's ranks as `pick` does. Costs O(n).
+    pub fn shares(&self, n: u64, seed: u64) -> Vec<f64> {
+        let n = n.max(1);
+        let len = usize::try_from(n).unwrap_or(usize::MAX);
+        let mut out = vec![0.0; len];
+        self.add_shares(n, seed, 1.0, &mut out);
+        out
+    }
+
+    fn add_shares(&self, n: u64, seed: u64, weight: f64, out: &mut [f64]) {
+        let zipf = |out: &mut [f64], s: f64, place: &dyn Fn(u64) -> u64| {
+            let total: f64 = (1..=n).map(|k| (k as f64).powf(-s)).sum();
+            for rank in 0..n {
+                out[to_index(place(rank))] += weight * ((rank + 1) as f64).powf(-s) / total;
+            }
+        };
+        match *self {
+            Popularity::Uniform | Popularity::Seq => out.iter_mut().for_each(|x| *x += weight / n as f64),
+            Popularity::Zipf { s, scrambled } => {
+                zipf(out, s, &|rank| if scrambled { scramble(rank, n, seed) } else { rank });
+            }
+            Popularity::Latest => zipf(out, default_s(), &|rank| n - 1 - rank),
+            Popularity::Hotspot { data, ops } => {
+                let hot = hot_set(n, data);
+                for (i, x) in out.iter_mut().enumerate() {
+                    *x += weight
+                        * match (hot == n, (i as u64) < hot) {
+                            (true, _) => 1.0 / n as f64,
+                            (false, true) => ops / hot as f64,
+                            (false, false) => (1.0 - ops) / (n - hot) as f64,
+                        };
+                }
+            }
+            Popularity::Fixed(member) => out[to_index(member.min(n - 1))] += weight,
+            Popularity::Weighted(ref branches) => {
+                let total: f64 = branches.iter().map(|(w, _)| w).sum();
+                for (w, branch) in branches {
+                    branch.add_shares(n, seed, weight * w / total, out);
+                }
+            }
+        }
+    }
+
     /// Checks the parameters; the message names the choice and what was expected.
     pub fn validate(&self) -> Result<(), String> {
         match *self {
@@ -153,6 +199,11 @@ impl Picker {
         (n > 0)
             .then(|| self.popularity.pick_with(n, seed, Draw::new(seed, stream, index), index, &self.zipfs))
     }
+}
+
+/// A member index as a slice index (`shares` allocates one slot per member).
+fn to_index(member: u64) -> usize {
+    usize::try_from(member).unwrap_or(usize::MAX)
 }
 
 /// Members in the hot set: `data` of them, rounded, at least one.
@@ -205,6 +256,37 @@ mod tests {
 
     fn harmonic(n: u64, s: f64) -> f64 {
         (1..=n).map(|k| (k as f64).powf(-s)).sum()
+    }
+
+    #[test]
+    fn shares_are_what_pick_draws() {
+        let cases = [
+            Popularity::Uniform,
+            Popularity::Zipf { s: 0.99, scrambled: true },
+            Popularity::Zipf { s: 1.2, scrambled: false },
+            Popularity::Latest,
+            Popularity::Hotspot { data: 0.1, ops: 0.9 },
+            Popularity::Fixed(3),
+            Popularity::Weighted(vec![
+                (0.7, Popularity::Fixed(0)),
+                (0.3, Popularity::Zipf { s: 1.0, scrambled: true }),
+            ]),
+        ];
+        let (n, draws) = (50, 200_000);
+        for popularity in cases {
+            let shares = popularity.shares(n, 17);
+            assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{popularity:?}");
+            for (member, count) in counts(&popularity, n, draws).into_iter().enumerate() {
+                let seen = count as f64 / draws as f64;
+                // Within 5 standard errors of a binomial share.
+                let sd = (shares[member] * (1.0 - shares[member]) / draws as f64).sqrt();
+                assert!(
+                    (seen - shares[member]).abs() <= 5.0 * sd + 1e-4,
+                    "{popularity:?} member {member}: {seen} vs {}",
+                    shares[member]
+                );
+            }
+        }
     }
 
     #[test]

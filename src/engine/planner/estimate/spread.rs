@@ -3,9 +3,10 @@
 //! and the populations' popularity.
 
 use super::{Estimator, sometimes_share, unwrap_sometimes};
-use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index};
+use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index, Population};
 use crate::engine::planner::keys;
-use crate::engine::planner::load::{hottest_share, popularity_label, steady_share};
+use crate::engine::planner::load::mean_rate;
+use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
 use crate::engine::planner::numbers;
 use crate::engine::template::{Part, Template};
 use crate::engine::workload::Popularity;
@@ -241,13 +242,19 @@ impl<'a> Estimator<'a> {
             Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
             _ => None,
         };
-        let picked_by = |popularity: &Popularity, pop: &crate::engine::model::Population| {
+        let picked_by = |popularity: &Popularity, pop: &Population| {
             let n = self.population_size(pop);
+            // A reader (or an update) lands on the values its popularity favours, and those
+            // hold the share of the items their writers gave them: Σ qᵢ·wᵢ, not 1/n.
+            let typical = chooser
+                .filter(|p| p.action != Action::Put)
+                .and_then(|_| self.meeting_share(e, name, popularity, pop))
+                .unwrap_or(1.0 / n);
             ValueSpread {
                 distinct: n,
                 hottest: hottest_share(popularity, n),
                 steady: steady_share(popularity, n),
-                typical: 1.0 / n,
+                typical,
                 note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
             }
         };
@@ -311,6 +318,157 @@ impl<'a> Estimator<'a> {
                 ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
             }
         }
+    }
+}
+
+impl Estimator<'_> {
+    /// The popularity with which `p` picks the value of `name` from a population: the
+    /// pattern's own `keys` for its first given attribute, else the population's; `None` when
+    /// each call makes a new member (a put of a `New` id) or the value is not a member's id.
+    pub fn pick_popularity<'p>(
+        &'p self,
+        e: &Entity,
+        name: &str,
+        p: &'p AccessPattern,
+    ) -> Option<&'p Popularity> {
+        let generator = self.generator_of(e, name).map(unwrap_sometimes)?;
+        let population = match generator {
+            Generator::Pick(pop) => self.scenario.population(pop)?,
+            Generator::New(pop) if p.action != Action::Put && p.knows(name) => {
+                self.scenario.population(pop)?
+            }
+            _ => return None,
+        };
+        match &p.keys {
+            Some(keys) if p.given.first().is_some_and(|g| g == name) => Some(keys),
+            _ => Some(&population.popularity),
+        }
+    }
+
+    /// The share of a copy's holders that refer to the source an update of `p` picks: the
+    /// update's popularity over the source's ids met with how the holders' `by` attribute
+    /// picked them, and a phrase saying so. `None` when the holders do not pick the source
+    /// from a population the update picks from.
+    pub fn copy_share(&self, p: &AccessPattern, copy: &crate::engine::model::Copy) -> Option<(f64, String)> {
+        let holder = self.entity(&copy.to);
+        let source = self.entity(&copy.from);
+        let population = match self.generator_of(holder, &copy.by).map(unwrap_sometimes)? {
+            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
+            _ => return None,
+        };
+        let same_population = |name: &str| {
+            matches!(self.generator_of(source, name).map(unwrap_sometimes),
+                Some(Generator::Pick(pop) | Generator::New(pop)) if *pop == population.name)
+        };
+        let id = std::iter::once(copy.by.as_str())
+            .chain(p.given.iter().map(String::as_str))
+            .find(|name| p.knows(name) && same_population(name))?;
+        let popularity = self.pick_popularity(source, id, p)?;
+        let share = self.meeting_share(holder, &copy.by, popularity, population)?;
+        Some((
+            share,
+            format!(
+                "the share referring to the {} {} picks, {} over {}",
+                copy.from,
+                p.name,
+                popularity_label(popularity),
+                population.name
+            ),
+        ))
+    }
+
+    /// How one reader's calls spread in size around their mean, as (weight, size ÷ mean)
+    /// pairs: the partitions its pick of `pk`'s first known population lands on hold more or
+    /// fewer items as their writers favoured them (wᵢ ÷ Σ qⱼwⱼ, weighted by the reader's qᵢ),
+    /// and a partition that fills up over the run holds min(window, lifetime, t) seconds of
+    /// writes at time t (sampled at 8 moments). A limit cuts each call, not the mean:
+    /// E[min(X, limit)] is below min(E[X], limit) when X varies.
+    pub fn call_sizes(&self, entity: &str, pk: &Template, p: &AccessPattern, window: f64) -> Vec<(f64, f64)> {
+        const MOMENTS: u32 = 8;
+        let e = self.entity(entity);
+        let members = pk
+            .parts()
+            .iter()
+            .filter(|part| matches!(part, Part::Attr { .. }))
+            .filter_map(Part::attribute)
+            .filter(|name| p.knows(name))
+            .find_map(|name| self.member_sizes(e, name, p))
+            .unwrap_or_else(|| vec![(1.0, 1.0)]);
+        // Entities that start empty fill up over the run; those with items at the start are
+        // taken as they are on average.
+        let starts_empty = e.owned_population().is_none();
+        let mean = self.window_mean(window, entity);
+        let moments: Vec<f64> = if starts_empty && mean > 0.0 {
+            (0..MOMENTS)
+                .map(|j| {
+                    let t = (f64::from(j) + 0.5) / f64::from(MOMENTS) * self.secs;
+                    window.min(self.lifetime(entity)).min(t) / mean
+                })
+                .collect()
+        } else {
+            vec![1.0]
+        };
+        let each = 1.0 / moments.len() as f64;
+        members.iter().flat_map(|&(q, r)| moments.iter().map(move |&g| (q * each, r * g))).collect()
+    }
+
+    /// (qᵢ, wᵢ ÷ Σ qⱼwⱼ) for the members a reader of `name` picks (`Latest` taken as even, as
+    /// `meeting` does); `None` when the value is not picked from a population.
+    fn member_sizes(&self, e: &Entity, name: &str, p: &AccessPattern) -> Option<Vec<(f64, f64)>> {
+        let even = |popularity: &Popularity| match popularity {
+            Popularity::Latest => Popularity::Uniform,
+            other => other.clone(),
+        };
+        let reader = even(self.pick_popularity(e, name, p)?);
+        let population = match self.generator_of(e, name).map(unwrap_sometimes)? {
+            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
+            _ => return None,
+        };
+        let written = self.written_popularity(e, name)?;
+        let n = numbers::floor_u64(self.population_size(population)).max(1);
+        if n > MEETING_EXACT {
+            // Too many members to write out: calls are taken as the mean.
+            return None;
+        }
+        let seed = self.scenario.workload.seed;
+        let (picks, items) = (reader.shares(n, seed), even(&written).shares(n, seed));
+        let met: f64 = picks.iter().zip(&items).map(|(a, b)| a * b).sum();
+        if met <= 0.0 {
+            return None;
+        }
+        Some(picks.iter().zip(&items).filter(|(a, _)| **a > 0.0).map(|(a, b)| (*a, b / met)).collect())
+    }
+
+    /// How the entity's puts (by their mean rates) spread its items over the members `name`
+    /// picks; even when nothing puts it (one item per member, or upserts).
+    fn written_popularity(&self, e: &Entity, name: &str) -> Option<Popularity> {
+        let puts: Vec<(f64, Popularity)> = self
+            .scenario
+            .patterns
+            .iter()
+            .filter(|p| p.action == Action::Put && p.entity == e.name)
+            .map(|p| (mean_rate(p, self.secs), self.pick_popularity(e, name, p)))
+            .filter(|(rate, _)| *rate > 0.0)
+            .map(|(rate, q)| q.map(|q| (rate, q.clone())))
+            .collect::<Option<_>>()?;
+        Some(if puts.is_empty() { Popularity::Uniform } else { Popularity::Weighted(puts) })
+    }
+
+    /// The chance a pick made with `popularity` lands on the value of `name` that a random item
+    /// of `e` holds: Σ qᵢ·wᵢ over the population's members, w being how the entity's puts (by
+    /// their mean rates) spread its items over them — for a reader that picks the way the
+    /// items were written, Σ pᵢ² (Zipf: H(n, 2s) / H(n, s)²). `None` when the entity's items
+    /// do not pick the value from the population.
+    pub fn meeting_share(
+        &self,
+        e: &Entity,
+        name: &str,
+        popularity: &Popularity,
+        pop: &Population,
+    ) -> Option<f64> {
+        let n = numbers::floor_u64(self.population_size(pop)).max(1);
+        let written = self.written_popularity(e, name)?;
+        Some(meeting(popularity, &written, n, self.scenario.workload.seed))
     }
 }
 

@@ -77,7 +77,7 @@ pub(super) fn filter(
                     format!("{} >= :from", range.attribute)
                 });
                 let per_key = est.partition_items(entity, place, pk, Some(p));
-                let matching = per_key.rate * d.as_secs_f64();
+                let matching = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
                 let s = if per_key.items > 0.0 { (matching / per_key.items).min(1.0) } else { 1.0 };
                 share = share.map(|x| x * s);
             }
@@ -120,8 +120,17 @@ pub(super) fn query_items(
             // The range's items arrive at the partition's rate; time buckets split them, shards
             // hold a slice each.
             (Some(r), true, _) => match &r.span {
-                RangeSpan::Last(d) => (per_key.rate * d.as_secs_f64() * f64::from(reach.shards.max(1)))
-                    .min(per_key.items * fanout),
+                // Over time buckets, only those the run has written hold items: the window's
+                // writes, not the buckets' count times a full bucket.
+                RangeSpan::Last(d) => {
+                    let window = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
+                    let shards = f64::from(reach.shards.max(1));
+                    if est.spread(entity, place, pk, Some(p)).bucket_secs.is_some() {
+                        window * shards
+                    } else {
+                        (window * shards).min(per_key.items * fanout)
+                    }
+                }
                 RangeSpan::BeginsWith(prefix) => {
                     per_key.items * fanout * est.prefix_share(entity, &r.attribute, prefix)
                 }
@@ -142,25 +151,50 @@ pub(super) fn query_items(
 /// first for a descending range) until it has `limit`, while a call over write shards must take
 /// `limit` from every shard to merge them in order. With a filter, it reads until `limit` items
 /// pass: limit ÷ the share that passes. A range the key does not order must be read in full.
+///
+/// `sizes` says how calls spread around the mean `all` (see `Estimator::call_sizes`): the
+/// limit cuts each call, so a reader that mostly lands on small partitions reads less than
+/// min(mean, limit).
 pub(super) fn limited(
     p: &AccessPattern,
     sort: &SortCondition,
     reach: &keys::Reach,
     filter: &Filter,
     all: f64,
-) -> (f64, f64) {
+    sizes: &[(f64, f64)],
+) -> Limited {
     let share = filter.share.unwrap_or(1.0);
-    let Some(limit) = p.limit.map(f64::from) else { return (all, all * share) };
-    if p.range.is_some() && !sort.ordered {
-        return (all, (all * share).min(limit));
-    }
+    let limit = p.limit.map_or(f64::INFINITY, f64::from);
     let per_shard = if p.range.is_some() { f64::from(reach.shards.max(1)) } else { 1.0 };
-    let wanted = limit * per_shard;
-    let read = match filter.share {
-        Some(s) if s > 0.0 => (wanted / s).min(all),
-        _ => all,
+    // What one call reads before it stops: everything when the key does not order the range
+    // (or there is no limit), else until `limit` items pass the filter on every shard.
+    let cap = match filter.share {
+        _ if p.limit.is_none() || (p.range.is_some() && !sort.ordered) => f64::INFINITY,
+        Some(s) if s > 0.0 => limit * per_shard / s,
+        _ => f64::INFINITY,
     };
-    (read, (read * share).min(limit))
+    let calls: Vec<(f64, f64)> =
+        sizes.iter().map(|(weight, size)| (*weight, (all * size).min(cap))).collect();
+    let read = mean(&calls, |x| x);
+    let returned = mean(&calls, |x| (x * share).min(limit));
+    Limited { read, returned, calls }
+}
+
+/// The weighted mean of `f` over the calls; exactly the value when every call has the same
+/// (a limit every call reaches), which a sum of many weights would miss by rounding.
+fn mean(calls: &[(f64, f64)], f: impl Fn(f64) -> f64) -> f64 {
+    let first = calls.first().map_or(0.0, |(_, x)| f(*x));
+    if calls.iter().all(|(_, x)| (f(*x) - first).abs() <= f64::EPSILON * first.abs()) {
+        return first;
+    }
+    calls.iter().map(|(w, x)| w * f(*x)).sum()
+}
+
+/// Items a Query call reads and returns on average, and how calls spread: (weight, items read).
+pub(super) struct Limited {
+    pub read: f64,
+    pub returned: f64,
+    pub calls: Vec<(f64, f64)>,
 }
 
 /// The table items a Query on an index must fetch for attributes the index does not project:

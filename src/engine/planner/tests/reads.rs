@@ -106,7 +106,13 @@ fn an_index_that_does_not_project_the_pattern_is_queried_and_fetched() {
         }
     }
     let recent = pattern(&plan_src(MESSAGES, "keys-only"), "authors-recent").fetch.clone();
-    assert!(recent.is_some_and(|f| (f.items - 250.0).abs() < 1e-9));
+    // The limit of 250 cuts each call: an author gathers ~3,000 messages over the 30 days
+    // (1,500 on average), so every call reaches it but those in the run's first sixteenth,
+    // which find 187.5: (187.5 + 7 × 250) / 8.
+    assert!(
+        recent.as_ref().is_some_and(|f| (f.items - (187.5 + 7.0 * 250.0) / 8.0).abs() < 1e-6),
+        "{recent:?}"
+    );
     // An LSI fetches by itself, inside the Query: costed the same way (10 images: 5 RCU + the
     // index's 0.5), here dearer than reading the small partition.
     let local = plan_src(MESSAGES, "local");

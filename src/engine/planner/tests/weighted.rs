@@ -1,0 +1,113 @@
+//! Popularity-weighted load (issues 11 and 12): every write a pattern makes counts on the key it
+//! lands on, weighted by how the pattern picks that key, and a reader that picks popular keys
+//! reads the popular keys' partitions.
+
+use super::super::estimate::Estimator;
+use super::super::load::meeting;
+use super::{WarningCode, pattern, plan_of};
+use crate::engine::workload::Popularity;
+use crate::scenario;
+
+#[test]
+fn an_aggregates_index_entries_count_on_the_index_key_they_land_on() {
+    // Every order (1,200/s in the flash sale) moves its customer's lifetime_spend, and so the
+    // customer's entry under the one constant key SPEND: a delete and a put, 2,400 WCU/s.
+    let plan = plan_of("practice-top-customers", "one-index-partition");
+    let hot = plan
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::HotPartition && w.subject == "GSI by-spend SPEND")
+        .unwrap_or_else(|| panic!("no hot-partition warning on SPEND: {:#?}", plan.warnings));
+    assert!(hot.message.contains("takes 2,400 WCU/s"), "{}", hot.message);
+    assert!(hot.message.contains("place-order (its Customer aggregate) 1,200/s × 100%"), "{}", hot.message);
+    let low = plan
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::LowCardinalityIndex)
+        .expect("SPEND is one value");
+    assert!(low.message.contains("100% of its 2,400 entry writes/s of Customer"), "{}", low.message);
+    // Sharded over 16 keys (recommended), each takes 150 WCU/s: no warning.
+    let fixed = plan_of("practice-top-customers", "recommended");
+    assert!(!fixed.warnings.iter().any(|w| w.code == WarningCode::HotPartition), "{:#?}", fixed.warnings);
+}
+
+#[test]
+fn an_aggregate_lands_on_the_key_its_triggering_writes_pick() {
+    // A balance item per account, updated by every append to the account's stream; appends
+    // pick accounts by Zipf(1.2) over 100: the busiest account takes 1/H(100, 1.2) = 27.8%.
+    let source = r#"(
+        name: "ledger", title: "Ledger",
+        entities: [
+            (name: "Event", attributes: [
+                (name: "account_id", type: S, gen: Pick("accounts")),
+                (name: "event_id", type: S, gen: New("events")),
+                (name: "amount", type: N, gen: Number(Uniform(1, 100))),
+            ]),
+            (name: "Balance", attributes: [
+                (name: "account_id", type: S, gen: New("accounts")),
+                (name: "balance", type: N, gen: Number(Uniform(0, 1000))),
+            ]),
+        ],
+        populations: [
+            (name: "accounts", count: 100, ids: "a{:03}", popularity: Zipf(s: 1.2)),
+            (name: "events", count: 1, ids: "e{}"),
+        ],
+        patterns: [(name: "append", action: Put, entity: "Event", given: ["account_id"], rate: 5000)],
+        variants: [(name: "v",
+            keys: {
+                "Event": (pk: "ACCT#{account_id}", sk: "EVT#{event_id}"),
+                "Balance": (pk: "ACCT#{account_id}", sk: "BALANCE"),
+            },
+            aggregates: [(name: "balance", entity: "Balance", on: ["append"], attribute: "balance", op: Sum("amount"))],
+        )],
+        workload: (duration: "1h", tick: "1s", seed: 1),
+    )"#;
+    let plan = super::plan_src(source, "v");
+    let hot = plan
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::HotPartition)
+        .unwrap_or_else(|| panic!("the busiest account is hot: {:#?}", plan.warnings));
+    // 5,000/s × 27.8% = 1,388 WCU/s of events, and as much again on its balance item.
+    assert!(hot.message.contains("append (its Balance aggregate) 5,000/s × 27.8%"), "{}", hot.message);
+    assert!(hot.message.contains("takes 2,775.4 WCU/s"), "{}", hot.message);
+}
+
+#[test]
+fn a_copy_fans_out_to_the_holders_of_the_source_the_update_picks() {
+    // social-feed naive: a celebrity post (one of the 20 most followed of 20,000 users) is copied
+    // onto every follow edge pointing at the celebrity. Edges pick whom they follow by Zipf(1.0)
+    // (unscrambled), so the 20 hold H(20) / H(20,000) of them, a twentieth of that each:
+    // ~8,600 copies a post, not the 25 of an average user.
+    let loaded = scenario::load("social-feed").unwrap();
+    let variant = loaded.variant(Some("naive")).unwrap();
+    let est = Estimator::new(&loaded.scenario, variant);
+    let plan = super::super::plan(&loaded.scenario, variant);
+    let post = pattern(&plan, "celebrity-post");
+    let copy = post.writes.iter().find(|w| w.target == "copy Follow.followee_post").expect("a copy");
+    let zipf = Popularity::Zipf { s: 1.0, scrambled: false };
+    let share = meeting(&Popularity::Hotspot { data: 0.001, ops: 1.0 }, &zipf, 20_000, 2006);
+    let h = |n: u32, s: f64| (1..=n).map(|k| f64::from(k).powf(-s)).sum::<f64>();
+    assert!((share - h(20, 1.0) / (20.0 * h(20_000, 1.0))).abs() < 1e-9, "{share}");
+    let want = est.items_total("Follow") * share;
+    assert!((copy.per_call - want).abs() < 1e-6 * want, "{} vs {want}", copy.per_call);
+    assert!(copy.per_call > 8_000.0 && copy.per_call < 9_000.0, "{}", copy.per_call);
+}
+
+#[test]
+fn a_skewed_reader_reads_the_popular_partitions() {
+    // practice-search: messages and searches pick channels by the same Zipf(0.99) over 10,000,
+    // so a search lands on a channel holding Σ pᵢ² = H(n, 1.98) / H(n, 0.99)² of the messages
+    // (1.15%), not 1/10,000 — about 115 times the average channel.
+    let loaded = scenario::load("practice-search").unwrap();
+    let variant = loaded.variant(Some("naive")).unwrap();
+    let plan = super::super::plan(&loaded.scenario, variant);
+    let zipf = Popularity::Zipf { s: 0.99, scrambled: true };
+    let share = meeting(&zipf, &zipf, 10_000, 404);
+    let h = |n: u32, s: f64| (1..=n).map(|k| f64::from(k).powf(-s)).sum::<f64>();
+    assert!((share - h(10_000, 1.98) / h(10_000, 0.99).powi(2)).abs() < 1e-9, "{share}");
+    // 10 messages/s over the 6-hour run: a search at a random moment finds half of them.
+    let want = 10.0 * 6.0 * 3_600.0 / 2.0 * share;
+    let items = pattern(&plan, "search-in-channel").items_read.unwrap_or_default();
+    assert!((items - want).abs() < 1e-6 * want, "{items} vs {want}");
+}
