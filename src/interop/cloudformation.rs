@@ -321,7 +321,7 @@ mod tests {
         assert_eq!(props["BillingMode"], "PROVISIONED");
         assert_eq!(
             props["ProvisionedThroughput"],
-            json!({"ReadCapacityUnits": 12000, "WriteCapacityUnits": 10000})
+            json!({"ReadCapacityUnits": 12000, "WriteCapacityUnits": 16000})
         );
     }
 

@@ -37,9 +37,10 @@ impl Widget for SchemaPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
         let v = self.variant;
-        // Cassandra has no capacity modes or units: a node serves what its hardware can.
+        // Cassandra has no capacity modes or units (a node serves what its hardware can): name the
+        // engine where a DynamoDB variant names its capacity.
         let capacity = match v.capacity {
-            _ if self.plan.engine == Engine::Cassandra.id() => "Cassandra: no capacity units".to_owned(),
+            _ if self.plan.engine == Engine::Cassandra.id() => "Cassandra".to_owned(),
             Capacity::OnDemand => "on-demand".to_owned(),
             Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
         };
