@@ -22,7 +22,7 @@ use crate::engine::value::{AttributeValue, Item};
 
 /// Retry request numbers of embed side writes: embed `e` is `EMBED_REQUEST + e` (aggregates sit
 /// below, copies above).
-pub(super) const EMBED_REQUEST: u16 = 0x2000;
+pub(super) const EMBED_REQUEST: u32 = 0x2000;
 
 /// An embed bound to entity and attribute slots.
 #[derive(Debug, Clone, Copy)]
@@ -182,7 +182,7 @@ impl Simulation {
         match self.append(e, ordinal, vals, (None, pattern), now_ms, resume.is_none()) {
             WriteStatus::Done => self.totals.embed_writes += 1,
             WriteStatus::Throttled => {
-                let request = EMBED_REQUEST + u16::try_from(e).unwrap_or(0);
+                let request = EMBED_REQUEST + u32::try_from(e).unwrap_or(0);
                 let refused =
                     Refused { request, now_ms, base_ms: 0.0, reports: false, ordinal, cursor: None };
                 self.throttled(call, resume, refused);

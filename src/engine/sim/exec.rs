@@ -38,7 +38,7 @@ const RETRY_STREAM: u64 = 0x7265_7472_795f_6a69;
 /// (a put's ordinal, the call's latency without waits, a Scan's cursor) and when it runs.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Resume {
-    pub request: u16,
+    pub request: u32,
     pub retries: u32,
     pub ordinal: u32,
     pub base_ms: f64,
@@ -51,7 +51,7 @@ pub(super) struct Resume {
 /// A request the partitions refused: what its retry needs.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Refused {
-    pub request: u16,
+    pub request: u32,
     pub now_ms: u64,
     pub base_ms: f64,
     pub reports: bool,

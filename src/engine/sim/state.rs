@@ -177,7 +177,7 @@ pub struct Retry {
     pub seq: u64,
     pub pattern: u16,
     /// Which request of the call (0: the main request).
-    pub request: u16,
+    pub request: u32,
     /// Retries made so far.
     pub retries: u32,
     pub call: u64,

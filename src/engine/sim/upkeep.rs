@@ -15,7 +15,7 @@ use super::{Simulation, TTL_DELAY_SECS, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
 /// `COPY_REQUEST + c` (0 is the call's own write).
-const COPY_REQUEST: u16 = 0x4000;
+const COPY_REQUEST: u32 = 0x4000;
 
 /// A maintained aggregate, bound to attribute slots.
 #[derive(Debug, Clone)]
@@ -300,7 +300,7 @@ impl Simulation {
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
         };
-        let request = u16::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
+        let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
         self.side_write(write, call, (request, ordinal), resume, false);
     }
 
@@ -312,7 +312,7 @@ impl Simulation {
         &mut self,
         write: ItemWrite<'_>,
         call: Call,
-        request: (u16, u32),
+        request: (u32, u32),
         resume: Option<&Resume>,
         copy: bool,
     ) {
@@ -343,17 +343,26 @@ impl Simulation {
     /// rewritten with its source's value now.
     pub(super) fn retry_side(&mut self, call: Call, resume: &Resume) {
         if resume.request >= COPY_REQUEST {
-            self.rewrite_copy(usize::from(resume.request - COPY_REQUEST), resume.ordinal, call, Some(resume));
+            self.rewrite_copy(
+                usize::try_from(resume.request - COPY_REQUEST).unwrap_or(usize::MAX),
+                resume.ordinal,
+                call,
+                Some(resume),
+            );
             return;
         }
         if resume.request >= EMBED_REQUEST {
-            self.retry_append(usize::from(resume.request - EMBED_REQUEST), call, resume);
+            self.retry_append(
+                usize::try_from(resume.request - EMBED_REQUEST).unwrap_or(usize::MAX),
+                call,
+                resume,
+            );
             return;
         }
         let entity = self.world.patterns[call.pattern].entity;
         let mut vals = Vec::new();
         self.current_vals(entity, resume.ordinal, &mut vals);
-        let index = usize::from(resume.request - 1);
+        let index = usize::try_from(resume.request - 1).unwrap_or(usize::MAX);
         self.aggregate(index, entity, &vals, resume.ordinal, call, Some(resume));
     }
 
@@ -403,7 +412,7 @@ impl Simulation {
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
         };
-        let request = COPY_REQUEST + u16::try_from(c).unwrap_or(0);
+        let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
         self.side_write(write, call, (request, handle), resume, true);
         true
     }

@@ -349,7 +349,7 @@ impl Simulation {
         &mut self,
         call: Call,
         resume: Option<&Resume>,
-        request: u16,
+        request: u32,
         ms: f64,
         first_refusal: bool,
     ) {
@@ -380,7 +380,7 @@ impl Simulation {
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
-        for request in 0u16.. {
+        for request in 0u32.. {
             chunk.clear();
             chunk.extend(keys.by_ref().take(per_request));
             if chunk.is_empty() {
@@ -530,8 +530,8 @@ impl Simulation {
         let mut returned = 0u64;
         let mut fetched = Vec::new();
         // The fetch after a GSI Query is the request after the Queries.
-        let fetch_request = u16::try_from(pks.len()).unwrap_or(u16::MAX);
-        for (request, pk) in (0u16..).zip(pks.iter()) {
+        let fetch_request = u32::try_from(pks.len()).unwrap_or(u32::MAX);
+        for (request, pk) in (0u32..).zip(pks.iter()) {
             let pk = &pk;
             if resume.is_some_and(|r| r.request != request) {
                 if resume.is_some_and(|r| r.request == fetch_request) {

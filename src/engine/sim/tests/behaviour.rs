@@ -297,3 +297,34 @@ fn regenerated_items_are_the_items_the_table_holds() {
 fn items_entity(scenario: &str) -> String {
     if scenario == "orders" { "Customer".into() } else { "Sensor".into() }
 }
+
+/// Readings keyed by one-second bucket, and a read of every bucket so far: the loader holds the
+/// fan-out to 10,000 over the file's 9,000 s, but `run --duration` may run longer.
+const EVERY_BUCKET: &str = r#"(
+    name: "buckets", title: "buckets",
+    entities: [(name: "R", attributes: [
+        (name: "id", type: S, gen: Pick("ids")),
+        (name: "t", type: Time, gen: Now),
+    ])],
+    populations: [(name: "ids", count: 1, ids: "r{}")],
+    patterns: [
+        (name: "write", action: Put, entity: "R", given: ["id"], rate: 0.01),
+        (name: "history", action: List, entity: "R", given: ["id"], range: (attribute: "t", span: All), rate: 0.0002),
+    ],
+    variants: [(name: "naive", keys: {"R": (pk: "{id}#{bucket(t, 1s)}", sk: "{t}")})],
+    workload: (duration: "9000s", tick: "10s", seed: 4),
+)"#;
+
+#[test]
+fn a_read_may_fan_out_past_65536_requests_when_the_run_outlasts_the_file() {
+    let loaded = load(EVERY_BUCKET);
+    let variant = loaded.variant(None).expect("one variant");
+    let options =
+        RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(80_000)) };
+    let report = run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let history = &report.patterns[1];
+    // A call at t seconds asks every one-second bucket since the start: past 65,536 near the end
+    // (request ids were 16-bit and overflowed there).
+    assert!(history.calls > 0 && history.avg_fanout > 10_000.0, "{history:?}");
+    assert!(history.requests as f64 > 65_536.0, "{history:?}");
+}
