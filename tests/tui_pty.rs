@@ -123,6 +123,11 @@ fn clock(screen: &str) -> String {
     status.split(" (").next().unwrap_or_default().chars().skip(2).collect()
 }
 
+/// The picker's selected line (the one with the ▶ sign).
+fn selected(screen: &str) -> String {
+    screen.lines().find(|l| l.contains('▶')).unwrap_or_default().to_owned()
+}
+
 /// The editor's `cursor L:C` note.
 fn cursor(screen: &str) -> String {
     screen.split("cursor ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_default().to_owned()
@@ -300,12 +305,16 @@ fn frames_keep_coming_while_scenarios_open_restart_switch_and_run_flat_out() {
         );
         t.wait("the picker", Duration::from_secs(30), |s| s.contains("keyheat — pick a scenario"));
         let marker = format!("▶ {name} ");
+        // One Down at a time, each waiting for the selection to move: keys sent faster than the
+        // picker draws would overshoot the scenario sought.
         for _ in 0..20 {
-            if t.screen().contains(&marker) {
+            let screen = t.screen();
+            if screen.contains(&marker) {
                 break;
             }
+            let before = selected(&screen);
             t.keys(&["Down"]);
-            t.wait("the selection to move", Duration::from_secs(10), |_| true);
+            t.wait("the selection to move", Duration::from_secs(10), |s| selected(s) != before);
         }
         t.wait(&format!("{name} selected"), Duration::from_secs(10), |s| s.contains(&marker));
         t.keys(&["Enter"]);
