@@ -568,3 +568,38 @@ proptest! {
         }
     }
 }
+
+/// A lookup by a value no caller can know would find nothing and cost nothing: an error where
+/// the value is given.
+#[test]
+fn a_lookup_names_only_values_a_caller_can_know() {
+    let get = r#"(name: "write-post", action: Put, entity: "Post", given: ["user_id"], rate: 1),"#;
+    assert_points(&[(
+        get,
+        r#"(name: "write-post", action: Get, entity: "Post", given: ["user_id", "body"], rate: 1),"#,
+        "body is a Payload",
+        r#""body"], rate: 1),"#,
+        0,
+    )]);
+    // An Nth number given to an update: the replay cannot tell which line is meant.
+    let numbered = MINI
+        .replacen(
+            r#"(name: "body", type: S, gen: Payload(200)),"#,
+            r#"(name: "body", type: S, gen: Payload(200)), (name: "n", type: N, gen: Nth("user_id")),"#,
+            1,
+        )
+        .replacen(
+            get,
+            r#"(name: "write-post", action: Update, entity: "Post", given: ["user_id", "n"], sets: ["body"], rate: 1),"#,
+            1,
+        );
+    let error = parse("mini.ron", &numbered).expect_err("an Nth number given to an update");
+    assert!(error.to_string().contains("n numbers each user_id's items (Nth)"), "{error}");
+    // A put gives its values; the same attributes are fine there.
+    let put = MINI.replacen(
+        get,
+        r#"(name: "write-post", action: Put, entity: "Post", given: ["user_id", "body"], rate: 1),"#,
+        1,
+    );
+    parse("mini.ron", &put).expect("a put may give a payload");
+}

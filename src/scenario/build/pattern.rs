@@ -115,6 +115,23 @@ pub(super) fn pattern(
     })
 }
 
+/// A value a reading (or updating) caller gives must be one it can know and the replay can draw:
+/// a lookup by a value no item holds would be a free call that finds nothing, and grade as
+/// served.
+fn known_to_callers(path: &Path, attribute: &model::Attribute, action: Action) -> Result<()> {
+    let name = &attribute.name;
+    let why = match unwrap_sometimes(&attribute.generator) {
+        Generator::Payload(_) => format!(
+            "{name} is a Payload, bytes drawn anew for every item: no caller knows one, so a {action} given it would never find its item"
+        ),
+        Generator::Nth(by) => format!(
+            "{name} numbers each {by}'s items (Nth): the replay cannot tell which number a caller means, so a {action} given it would never find its item. Give {by} alone and read its items with a List, or give an attribute the caller knows"
+        ),
+        _ => return Ok(()),
+    };
+    Err(problem(path, why))
+}
+
 /// The attribute a pattern ranges over, and how far.
 fn range(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Result<Option<model::Range>> {
     let Some(r) = &p.range else { return Ok(None) };
@@ -183,7 +200,10 @@ fn inputs(
         }
     }
     for (i, name) in p.given.iter().enumerate() {
-        attribute_of(&path.field("given").index(i), entity, name)?;
+        let attribute = attribute_of(&path.field("given").index(i), entity, name)?;
+        if action != Action::Put {
+            known_to_callers(&path.field("given").index(i), attribute, action)?;
+        }
     }
     distinct_keys(&path.field("equals"), &p.equals)?;
     for (name, value) in p.equals.iter() {
