@@ -283,6 +283,8 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
 fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     let t = &report.totals;
     let refused = t.item_size_errors + t.collection_limit_errors + t.writes_gave_up;
+    // A put that lands on another item's key loses that item as surely as a refused write.
+    let lost = t.failed_writes + t.overwritten_items + t.preload_overwritten_items;
     let causes: Vec<String> = [
         (t.item_size_errors, "item past 400 KB"),
         (t.collection_limit_errors, "item collection past 10 GB"),
@@ -291,18 +293,16 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
             t.failed_writes.saturating_sub(refused),
             "no item to write (a key that cannot be made, a parent that is gone)",
         ),
+        (t.overwritten_items, "item replaced by a put with the same key"),
+        (t.preload_overwritten_items, "item of the initial load replaced by another"),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
     .map(|(n, why)| format!("{} {why}", numbers::count(*n as f64)))
     .collect();
     let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
-    Graded::at_most(t.failed_writes as f64, limit as f64, GoalUnit::Count, |vs| {
-        format!(
-            "{} writes never landed{causes} {vs} {}",
-            numbers::count(t.failed_writes as f64),
-            numbers::count(limit as f64)
-        )
+    Graded::at_most(lost as f64, limit as f64, GoalUnit::Count, |vs| {
+        format!("{} writes lost{causes} {vs} {}", numbers::count(lost as f64), numbers::count(limit as f64))
     })
 }
 

@@ -92,6 +92,10 @@ impl fmt::Display for Engine {
 #[derive(Debug, Clone)]
 pub struct Entity {
     pub name: String,
+    /// An item is the one its key names: a put onto a taken key writes that same item again (a
+    /// follow edge drawn twice, the latest value of a sensor), so nothing is lost and the key is
+    /// not checked for collisions. Otherwise every put makes a new item.
+    pub upsert: bool,
     pub attributes: Vec<Attribute>,
 }
 

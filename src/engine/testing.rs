@@ -40,6 +40,8 @@ pub fn report() -> RunReport {
             collection_limit_errors: 0,
             item_size_errors: 0,
             preload_item_size_errors: 0,
+            overwritten_items: 0,
+            preload_overwritten_items: 0,
             largest_item_bytes: 2_048,
         },
         partitions: Partitions {
@@ -152,6 +154,7 @@ pub fn pattern(
         scans: if operation == Some("Scan") { calls } else { 0 },
         collection_errors: 0,
         item_size_errors: 0,
+        overwrote: 0,
         stale_reads: 0,
     }
 }

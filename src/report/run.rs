@@ -231,6 +231,24 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
+    if t.overwritten_items > 0 {
+        rows.push((
+            "lost to overwrites",
+            format!(
+                "{} items replaced by a put of another item with the same key (the key is not unique)",
+                numbers::count(t.overwritten_items as f64)
+            ),
+        ));
+    }
+    if t.preload_overwritten_items > 0 {
+        rows.push((
+            "lost at load",
+            format!(
+                "{} items of the initial load written onto a key an earlier one held",
+                numbers::count(t.preload_overwritten_items as f64)
+            ),
+        ));
+    }
     if t.preload_item_size_errors > 0 {
         rows.push((
             "refused at load",

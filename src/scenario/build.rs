@@ -357,7 +357,7 @@ fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> R
             ));
         }
     }
-    Ok(Entity { name: e.name.clone(), attributes })
+    Ok(Entity { name: e.name.clone(), upsert: e.upsert, attributes })
 }
 
 fn generator(

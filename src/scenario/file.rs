@@ -50,6 +50,8 @@ pub enum Engine {
 #[serde(deny_unknown_fields)]
 pub struct Entity {
     pub name: String,
+    #[serde(default)]
+    pub upsert: bool,
     pub attributes: Vec<Attribute>,
 }
 

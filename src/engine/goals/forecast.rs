@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
-use crate::engine::planner::{Operation, PatternPlan, Plan, WarningCode, cql_verb, numbers};
+use crate::engine::planner::{Operation, PatternPlan, Plan, Warning, WarningCode, cql_verb, numbers};
 use crate::engine::sim::report::GoalHint;
 
 /// One goal as the plan sees it.
@@ -151,18 +151,21 @@ impl View<'_> {
         }
     }
 
-    /// An item the plan sees passing 400 KB within the run refuses every later write; other
-    /// failed writes (throttled past the last retry) only a replay shows.
+    /// An item the plan sees passing 400 KB within the run refuses every later write, and a key
+    /// the plan sees colliding loses the items puts land on; other failed writes (throttled past
+    /// the last retry) only a replay shows.
     fn failed_writes(&self, limit: u64) -> Judged<'static> {
-        use WarningCode::{HotPartition, UnboundedItem};
-        // Only "none may fail" is sure: how many are refused depends on when the item fills up.
-        let refused = self
-            .plan
-            .warnings
-            .iter()
-            .filter(|_| limit == 0)
-            .find(|w| w.code == UnboundedItem && w.message.contains("within this run"));
-        let detail = match refused {
+        use WarningCode::{HotPartition, KeyCollision, UnboundedItem};
+        // Only "none may be lost" is sure: how many are lost depends on the replay.
+        let sure = |w: &&Warning| {
+            (w.code == UnboundedItem && w.message.contains("within this run")) || w.code == KeyCollision
+        };
+        let lost = self.plan.warnings.iter().filter(|_| limit == 0).find(sure);
+        let detail = match lost {
+            Some(w) if w.code == KeyCollision => format!(
+                "{} items share table keys: a put onto another item's key replaces it, and it is lost",
+                w.subject
+            ),
             Some(w) => {
                 format!(
                     "{} items pass 400 KB within the run, and DynamoDB refuses every later write to them",
@@ -170,11 +173,11 @@ impl View<'_> {
                 )
             }
             None => format!(
-                "{RUN} the writes that never land (refused, or throttled past the last retry), against {}",
+                "{RUN} the writes that are lost (refused, throttled past the last retry, or overwritten by a put with the same key), against {}",
                 numbers::count(limit as f64)
             ),
         };
-        (refused.map(|_| false), detail, &[UnboundedItem, HotPartition], None)
+        (lost.map(|_| false), detail, &[UnboundedItem, KeyCollision, HotPartition], None)
     }
 
     fn pattern(&self, name: &str) -> Option<&PatternPlan> {

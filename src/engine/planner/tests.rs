@@ -122,7 +122,7 @@ fn the_naive_sensor_partition_passes_cassandras_guidance_within_the_run() {
     // 3.3 puts/s over 50 sensors for 365 days: 2.1 million rows of ~71 bytes.
     for part in [
         "3.3/s",
-        "uniform over 50 sensors",
+        "in sequence over 50 sensors",
         "0.067 rows/s",
         "2,102,379 rows",
         "142 MB",

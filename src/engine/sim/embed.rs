@@ -147,6 +147,7 @@ impl Simulation {
             caller: Some(caller),
             now_ms,
             first,
+            new_item: false,
         };
         let status = self.write_item(write);
         if status == WriteStatus::Done {

@@ -75,6 +75,13 @@ pub struct Totals {
     /// Items of the initial load (one per member of an owning population) refused because they
     /// pass the 400 KB item limit: they are not in the table, and not in `items`.
     pub preload_item_size_errors: u64,
+    /// Items lost because a put of a new item landed on their key: PutItem (a Cassandra INSERT)
+    /// replaces the item that holds the key whole, without an error. Upserts (`upsert: true`)
+    /// replace on purpose and are not counted.
+    pub overwritten_items: u64,
+    /// Items of the initial load written onto a key an earlier initial item held: the table
+    /// starts without the earlier one.
+    pub preload_overwritten_items: u64,
     /// Bytes of the largest item stored in the run, preloaded or written.
     pub largest_item_bytes: u64,
 }
@@ -214,6 +221,8 @@ pub struct PatternReport {
     pub collection_errors: u64,
     /// Writes refused because the item would pass 400 KB.
     pub item_size_errors: u64,
+    /// Puts that replaced a different item at their key (that item is lost).
+    pub overwrote: u64,
     /// Query requests on a GSI partition with entry writes still queued (replication lag).
     pub stale_reads: u64,
 }

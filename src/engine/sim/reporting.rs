@@ -111,6 +111,8 @@ impl Simulation {
                 collection_limit_errors: self.totals.collection_errors,
                 item_size_errors: self.totals.item_size_errors,
                 preload_item_size_errors: self.totals.preload_refused,
+                overwritten_items: self.totals.overwritten,
+                preload_overwritten_items: self.totals.preload_overwritten,
                 largest_item_bytes: u64::from(self.totals.largest_item),
             },
             partitions: self.partitions_report(&table_groups),
@@ -347,6 +349,7 @@ impl Simulation {
                 scans: s.scans,
                 collection_errors: s.collection_errors,
                 item_size_errors: s.item_size_errors,
+                overwrote: s.overwrote,
                 stale_reads: s.stale_reads,
             });
         }

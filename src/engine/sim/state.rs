@@ -139,6 +139,8 @@ pub struct PatternStats {
     pub collection_errors: u64,
     /// Writes refused because the item would pass 400 KB.
     pub item_size_errors: u64,
+    /// Puts that replaced a different item at their key (that item is lost).
+    pub overwrote: u64,
     /// Query requests on a GSI partition with entry writes queued.
     pub stale_reads: u64,
     /// Since the registry's last tick.
@@ -221,6 +223,10 @@ pub struct Totals {
     pub failed_writes: u64,
     /// Items of the initial load refused because they pass 400 KB: never in the table.
     pub preload_refused: u64,
+    /// Puts of new items (patterns and growth) that replaced a different item at their key, and
+    /// initial items loaded onto a key an earlier one held: the replaced items are lost.
+    pub overwritten: u64,
+    pub preload_overwritten: u64,
     /// Bytes of the largest item stored, preloaded or written.
     pub largest_item: u32,
     pub ttl_deletes: u64,

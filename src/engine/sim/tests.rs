@@ -4,6 +4,7 @@
 
 mod behaviour;
 mod chunks;
+mod collisions;
 mod embed;
 mod equivalence;
 mod fetch;

@@ -79,6 +79,8 @@ pub struct EntityRt {
     pub ttl_attr: Option<usize>,
     /// `Nth` attributes and the member attribute each counts by.
     pub numbered: Vec<(usize, usize)>,
+    /// Puts are upserts: a put onto a taken key is the same item (`model::Entity::upsert`).
+    pub upsert: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -296,6 +298,7 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[
         name: e.name.clone(),
         attrs,
         numbered,
+        upsert: e.upsert,
         identity,
         table: None,
         pk: None,

@@ -226,10 +226,14 @@ impl<'a> Estimator<'a> {
             }
     }
 
-    /// How one attribute's values spread, and a phrase saying why.
     /// Distinct values the attribute takes over the run, as its generator writes them.
     pub fn distinct_values(&self, e: &Entity, name: &str) -> f64 {
         self.value_spread(e, name, None).distinct
+    }
+
+    /// The share of the entity's items that hold the attribute's most common value.
+    pub fn hottest_value_share(&self, e: &Entity, name: &str) -> f64 {
+        self.value_spread(e, name, None).hottest.clamp(0.0, 1.0)
     }
 
     fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {

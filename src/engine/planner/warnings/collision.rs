@@ -8,15 +8,19 @@
 //! materialized view's key holds the base table's.
 //!
 //! The rule. A key identifies an item when one of its slots keeps a value that is new for every
-//! item: an id drawn by `New(…)`, the write time to the second (`{sent_at}`), a generated number
-//! or payload — the values the planner already treats as fresh. Otherwise the key takes a
-//! countable number of values (the distinct values of its attributes counted jointly, times the
-//! time windows of its buckets over an item's life, times its shards), and the entity's items —
-//! the members it starts with plus its puts over their lifetime — are dropped into them. The
-//! warning fires when, even with every key equally likely (the most even spread, so the fewest
-//! collisions), at least 1% of them land on a key another item already holds. A key built from
-//! two references that pair up uniquely (a membership keyed by channel and user) has far more
-//! values than items and stays quiet: that pair is the item's natural identity.
+//! item: an id drawn by `New(…)`, a generated number or payload — the values the planner already
+//! treats as fresh. Otherwise the key takes a countable number of values (the distinct values of
+//! its attributes counted jointly, times the time windows of its buckets over an item's life,
+//! times its shards), and the entity's items — the members it starts with plus its puts over
+//! their lifetime — are dropped into them. The write time is a value like any other, at the
+//! resolution the key writes it: `{at}` and `{at:%Y-%m-%dT%H:%M:%S}` change once a second, so two
+//! events of one account in the same second share `EVT#{at}`. Items land on the busiest key
+//! value at its measured share (a whale account's appends all crowd its own seconds) and on the
+//! rest evenly; the warning fires when at least 1% of them land on a key another item already
+//! holds. A key built from two references that pair up uniquely (a membership keyed by channel
+//! and user) has far more values than items and stays quiet: that pair is the item's natural
+//! identity. An entity marked `upsert` is the one its key names (a follow edge drawn twice, the
+//! latest value of a sensor): it is not checked.
 
 use super::super::estimate::Estimator;
 use super::super::keys::bucket_width;
@@ -25,20 +29,21 @@ use super::super::numbers::{count, percent, rate, span};
 use super::super::{Warning, WarningCode};
 use crate::engine::model::{Action, EntityKeys, Generator, Variant};
 use crate::engine::template::{Part, Template};
-use crate::engine::time::Resolution;
+use crate::engine::workload::Popularity;
 
 /// The share of items written onto a key another item holds above which the key is flagged.
 const MIN_SHARE: f64 = 0.01;
 
 pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    for entity in &est.scenario.entities {
+    // An upsert entity's key is its identity: a put onto a taken key writes the same item.
+    for entity in est.scenario.entities.iter().filter(|e| !e.upsert) {
         let Some(keys) = est.variant.keys_of(&entity.name) else { continue };
         let Some(space) = key_space(est, &entity.name, keys) else { continue };
         let written = written(est, &entity.name);
         if written.items <= 0.0 || written.terms.is_empty() {
             continue;
         }
-        let lost = expected_overwrites(written.items, space.values);
+        let lost = space.overwrites(written.items);
         let share = lost / written.items;
         if lost < 1.0 || share < MIN_SHARE {
             continue;
@@ -50,8 +55,32 @@ pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 /// How many values a key can take, and why.
 struct Space {
     values: f64,
+    /// Of them, the time windows an item's life spans (1 when the key holds no time).
+    windows: f64,
+    /// The share of the items on the key's busiest value apart from time.
+    hottest: f64,
+    /// Whether every value apart from time is picked in sequence (`Seq`): a sensor reporting on
+    /// a schedule comes back to its key only after every other sensor has had its turn.
+    sequential: bool,
     /// `customer_id: 100,000 values`, `shard(4): 4`.
     terms: Vec<String>,
+}
+
+impl Space {
+    /// How many of `n` items land on a key another item holds: the busiest value's share of them
+    /// spread over its time windows, the rest evenly over the other values; never fewer than if
+    /// every key were equally likely.
+    fn overwrites(&self, n: f64) -> f64 {
+        if self.sequential {
+            // Keys taken in turn: a key repeats only when items outnumber keys.
+            return (n - self.values).max(0.0);
+        }
+        let even = expected_overwrites(n, self.values);
+        let others = (self.values / self.windows - 1.0).max(0.0) * self.windows;
+        let hot = n * self.hottest;
+        let skewed = expected_overwrites(hot, self.windows) + expected_overwrites(n - hot, others);
+        even.max(skewed)
+    }
 }
 
 /// The values the entity's table key takes over an item's life, or `None` when a slot keeps a
@@ -62,8 +91,12 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
     let whole: Vec<&str> =
         parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
     let lifetime = est.lifetime(entity);
-    let mut space = Space { values: 1.0, terms: Vec::new() };
+    let mut space = Space { values: 1.0, windows: 1.0, hottest: 1.0, sequential: false, terms: Vec::new() };
     let mut counted: Vec<&str> = Vec::new();
+    // The write time's slots, by attribute: only the finest counts (`{bucket(at, 1d)}` next to
+    // `{at}` adds no value `{at}` does not already tell apart).
+    let mut times: Vec<(&str, f64, String)> = Vec::new();
+    let mut in_sequence = Vec::new();
     for part in parts {
         let generator = part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes);
         // An item's number among those of one member tells them apart next to that member.
@@ -77,6 +110,8 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
             Part::Literal(_) => {}
             Part::Shard { count: n } => {
                 space.values *= f64::from(*n);
+                space.hottest /= f64::from(*n);
+                in_sequence.push(false);
                 space.terms.push(format!("shard({n}): {n}"));
             }
             Part::Hash { name, count: n } => {
@@ -91,51 +126,93 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
                     est.distinct_values(e, name).min(f64::from(*n))
                 };
                 space.values *= values;
+                // A hash keeps the busiest value's items together (and may add others to them).
+                space.hottest *= if fresh || time { 1.0 / values } else { est.hottest_value_share(e, name) };
+                in_sequence.push(false);
                 space.terms.push(format!("hash({name}, {n}): {}", count(values)));
             }
             Part::Attr { name, .. } => {
-                if fresh || time {
+                if fresh {
                     return None;
                 }
                 if counted.contains(&name.as_str()) {
                     continue;
                 }
                 counted.push(name);
+                if time {
+                    // The write time as the key writes it: to the second.
+                    times.push((name, 1.0, format!("{{{name}}}")));
+                    continue;
+                }
                 let values = est.distinct_values(e, name);
                 space.values *= values;
+                space.hottest *= est.hottest_value_share(e, name);
+                in_sequence.push(picked_in_sequence(est, entity, name));
                 space.terms.push(format!("{name}: {} values", count(values)));
             }
             Part::Time { name, format } => {
-                if fresh || (time && format.resolution() == Some(Resolution::Second)) {
+                if fresh {
                     return None;
                 }
-                windows(&mut space, part, name, &format!("{name}:{}", format.source()), time, lifetime);
+                windows(&mut space, &mut times, part, name, format!("{name}:{}", format.source()), time);
             }
             Part::Bucket { name, width } => {
                 if fresh {
                     return None;
                 }
-                windows(&mut space, part, name, &format!("bucket({name}, {width})"), time, lifetime);
+                windows(&mut space, &mut times, part, name, format!("bucket({name}, {width})"), time);
             }
         }
     }
+    times.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
+    times.dedup_by(|later, first| later.0 == first.0);
+    for (_, width, label) in times {
+        time_windows(&mut space, &label, width, lifetime);
+    }
+    space.sequential = !in_sequence.is_empty() && in_sequence.iter().all(|&s| s);
     Some(space)
 }
 
 /// A time bucket of a write-time attribute: the windows an item's life spans (the shortest
 /// calendar windows, so the most keys). A time that is not the write time counts as one value:
 /// the planner has no spread for it.
-fn windows(space: &mut Space, part: &Part, name: &str, label: &str, time: bool, lifetime: f64) {
+fn windows<'a>(
+    space: &mut Space,
+    times: &mut Vec<(&'a str, f64, String)>,
+    part: &Part,
+    name: &'a str,
+    label: String,
+    time: bool,
+) {
     let Some((shortest, _)) = bucket_width(part).filter(|_| time) else {
         space.terms.push(format!("{label}: {name} is not the write time, counted once"));
         return;
     };
-    // A format that cycles (`%H` alone) takes fewer values than this: the count errs towards
-    // more keys, so towards fewer collisions.
-    let values = (lifetime / shortest).ceil().max(1.0);
+    times.push((name, shortest, label));
+}
+
+/// Whether every put of the entity picks the attribute's member in sequence (`Seq`), by the
+/// pattern's `keys` or the population's popularity.
+fn picked_in_sequence(est: &Estimator<'_>, entity: &str, name: &str) -> bool {
+    let e = est.entity(entity);
+    let Some(Generator::Pick(pop)) = est.generator_of(e, name).map(unwrap_sometimes) else { return false };
+    let Some(population) = est.scenario.population(pop) else { return false };
+    let mut puts = est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity);
+    puts.all(|p| {
+        let chosen = p.keys.as_ref().filter(|_| p.given.first().is_some_and(|g| g == name));
+        matches!(chosen.unwrap_or(&population.popularity), Popularity::Seq)
+    })
+}
+
+/// Windows of `width` seconds over an item's life. A format that cycles (`%H` alone) takes fewer
+/// values than this: the count errs towards more keys, so towards fewer collisions.
+fn time_windows(space: &mut Space, label: &str, width: f64, lifetime: f64) {
+    let values = (lifetime / width).ceil().max(1.0);
     space.values *= values;
+    space.windows *= values;
     let noun = if values > 1.0 { "windows" } else { "window" };
-    space.terms.push(format!("{label}: {} {noun} in {}", count(values), span(lifetime)));
+    let of = if width <= 1.0 { " of a second".to_owned() } else { String::new() };
+    space.terms.push(format!("{label}: {} {noun}{of} in {}", count(values), span(lifetime)));
 }
 
 /// The items an entity's writes make if each is new: the members it starts with, plus its puts
@@ -211,11 +288,24 @@ fn warning(
                 a.name
             )
         }
-        None => format!(
-            "holds nothing new for each {entity} item (no id drawn by New(…), no write time to the second, no generated number)"
-        ),
+        None => {
+            format!("holds nothing new for each {entity} item (no id drawn by New(…), no generated number)")
+        }
     };
     let (one, noun) = if est.cql { ("row", "rows") } else { ("item", "items") };
+    // When the busiest value decides the count, say so: evenly spread, fewer would collide.
+    let busiest = if space.hottest < 1.0
+        && space.hottest * space.values / space.windows > 1.5
+        && space.overwrites(written.items) > expected_overwrites(written.items, space.values) * 1.05
+    {
+        format!(
+            " (the busiest key value alone takes ~{} of them{})",
+            percent(space.hottest),
+            if space.windows > 1.0 { ", crowding its own time windows" } else { "" }
+        )
+    } else {
+        String::new()
+    };
     let values = if space.terms.is_empty() {
         "1 value (a literal key)".to_owned()
     } else {
@@ -242,7 +332,7 @@ fn warning(
         code: WarningCode::KeyCollision,
         subject: entity.to_owned(),
         message: format!(
-            "{entity}'s table key {key} {left_out}: it takes {values} for ~{} {entity} {noun} written ({}{}), so {} of them land on a key another {entity} {one} already holds (if every key were equally likely; popular keys collide more). {what_happens}: those {noun} are silently lost. {fix}.",
+            "{entity}'s table key {key} {left_out}: it takes {values} for ~{} {entity} {noun} written ({}{}), so {} of them land on a key another {entity} {one} already holds{busiest}. {what_happens}: those {noun} are silently lost. {fix}.",
             count(written.items),
             written.terms.join(" + "),
             if written.lifetime < est.secs {
@@ -250,7 +340,7 @@ fn warning(
             } else {
                 String::new()
             },
-            if share > 0.995 { "nearly all".to_owned() } else { format!("at least ~{}", percent(share)) },
+            if share > 0.995 { "nearly all".to_owned() } else { format!("~{}", percent(share)) },
         ),
     }
 }
@@ -352,7 +442,7 @@ mod tests {
                 [ok.0, ok.1, ok.2, ok.3, "DAY#{at:%Y-%m-%d}"],
                 vec![(
                     "Visit",
-                    "holds nothing new for each Visit item (no id drawn by New(…), no write time to the second, no generated number): it takes ~10,000 values (customer_id: 10,000 values × at:%Y-%m-%d: 1 window in 24 h) for ~172,800 Visit items written (visit 2/s over 24 h)",
+                    "holds nothing new for each Visit item (no id drawn by New(…), no generated number): it takes ~10,000 values (customer_id: 10,000 values × at:%Y-%m-%d: 1 window in 24 h) for ~172,800 Visit items written (visit 2/s over 24 h)",
                 )],
             ),
             // The order's own id left out: every order of a customer shares one key.
@@ -360,7 +450,7 @@ mod tests {
                 [ok.0, ok.1, "ORDER#{customer_id}", ok.3, ok.4],
                 vec![(
                     "Order",
-                    "leaves out order_id, the attribute that tells Order items apart (New(\"orders\")): it takes ~10,000 values (customer_id: 10,000 values) for ~964,000 Order items written (100,000 to start + place-order 10/s over 24 h), so at least ~99% of them",
+                    "leaves out order_id, the attribute that tells Order items apart (New(\"orders\")): it takes ~10,000 values (customer_id: 10,000 values) for ~964,000 Order items written (100,000 to start + place-order 10/s over 24 h), so ~99% of them",
                 )],
             ),
             // The write time to the second, or a generated number, keeps items apart.

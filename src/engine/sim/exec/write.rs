@@ -50,6 +50,10 @@ pub(in crate::engine::sim) struct ItemWrite<'a> {
     pub now_ms: u64,
     /// The request's first attempt (a refusal then counts as a throttled request).
     pub first: bool,
+    /// A put of a new item (a pattern's put or a population's growth, of an entity whose puts
+    /// are not upserts): an item of another identity at its key is replaced whole, without an
+    /// error, and lost.
+    pub new_item: bool,
 }
 
 /// The item an update or delete names.
@@ -112,6 +116,7 @@ impl Simulation {
                 caller: Some(pattern),
                 now_ms,
                 first: resume.is_none(),
+                new_item: action == Action::Put && !self.world.entities[entity].upsert,
             }),
         };
         let ms = latency::WRITE_MS;
@@ -376,6 +381,9 @@ impl Simulation {
                     && old_handle != Some(placed.id)
                 {
                     self.after_new_item(write.entity, write.ordinal, vals);
+                    if write.new_item && old_handle.is_some() {
+                        self.overwrote(write.pattern);
+                    }
                 }
                 WriteStatus::Done
             }
@@ -389,6 +397,15 @@ impl Simulation {
         };
         self.touches = touches;
         status
+    }
+
+    /// Counts a put that replaced a different item at its key: PutItem (and a Cassandra INSERT)
+    /// replaces whatever holds the key without an error, so the item that was there is lost.
+    fn overwrote(&mut self, pattern: Option<usize>) {
+        self.totals.overwritten += 1;
+        if let Some(p) = pattern {
+            self.stats[p].overwrote += 1;
+        }
     }
 
     /// Counts a refused write on the group, partition and logical partition that refused it.
@@ -519,7 +536,11 @@ impl Simulation {
                 caller: None,
                 now_ms: self.start_ms,
                 first: true,
+                new_item: true,
             };
+            if !self.world.entities[entity].upsert && old_handle.is_some_and(|h| h != placed.id) {
+                self.totals.preload_overwritten += 1;
+            }
             self.update_marks(
                 t_idx,
                 touches[0].partition,
@@ -553,6 +574,7 @@ impl Simulation {
             caller: None,
             now_ms: self.tick_start(tick),
             first: true,
+            new_item: !self.world.entities[entity].upsert,
         };
         match self.write_item(write) {
             WriteStatus::Done => self.numbered(entity, &vals),

@@ -1,0 +1,121 @@
+//! Keys that are not unique: a put onto a key another item holds replaces that item whole
+//! (PutItem, a Cassandra INSERT), so the item is lost. The replay counts every such loss, grades
+//! it against "no write may be lost", and `check` warns before the run: the write time in a key
+//! changes once a second, so an account's events in the same second share `EVT#{at}`.
+
+use crate::engine::planner::{self, WarningCode};
+use crate::engine::sim::report::RunReport;
+use crate::engine::sim::{RunOptions, Simulation};
+use crate::scenario;
+
+/// An event log: ~700 appends a second, 90% of them on one account, for 20 seconds.
+const LEDGER: &str = r#"(
+    name: "ledger", title: "ledger",
+    entities: [
+        (name: "Event", attributes: [
+            (name: "account_id", type: S, gen: Pick("accounts")),
+            (name: "at", type: Time, gen: Now),
+            (name: "seq", type: N, gen: Number(Uniform(0, 1000000000))),
+            (name: "amount", type: N, gen: Number(Uniform(1, 500))),
+        ]),
+        (name: "Latest", upsert: true, attributes: [
+            (name: "account_id", type: S, gen: Pick("accounts")),
+            (name: "amount", type: N, gen: Number(Uniform(1, 500))),
+        ]),
+    ],
+    populations: [(name: "accounts", count: 100, ids: "acct-{:03}", popularity: Weighted([(0.9, Fixed(0)), (0.1, Uniform)]))],
+    patterns: [
+        (name: "append", action: Put, entity: "Event", given: ["account_id"], rate: 700),
+        (name: "set-latest", action: Put, entity: "Latest", given: ["account_id"], rate: 50),
+    ],
+    variants: [
+        (name: "by-second", keys: {
+            "Event": (pk: "ACCT#{account_id}", sk: "EVT#{at}"),
+            "Latest": (pk: "ACCT#{account_id}", sk: "LATEST"),
+        }),
+        (name: "by-sequence", keys: {
+            "Event": (pk: "ACCT#{account_id}", sk: "EVT#{at}#{seq}"),
+            "Latest": (pk: "ACCT#{account_id}", sk: "LATEST"),
+        }),
+    ],
+    goals: [(name: "no event is lost", check: MaxFailedWrites(0))],
+    workload: (duration: "20s", tick: "1s", seed: 9),
+)"#;
+
+fn run(variant: &str) -> RunReport {
+    let loaded = scenario::parse("ledger.ron", LEDGER).expect("test scenario");
+    let variant = loaded.variant(Some(variant)).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    let mut report = sim.report();
+    report.goals = crate::engine::goals::evaluate(&loaded.scenario, variant, &report);
+    report
+}
+
+fn collision_warnings(variant: &str) -> Vec<planner::Warning> {
+    let loaded = scenario::parse("ledger.ron", LEDGER).expect("test scenario");
+    let variant = loaded.variant(Some(variant)).expect("variant");
+    let plan = planner::plan(&loaded.scenario, variant);
+    plan.warnings.into_iter().filter(|w| w.code == WarningCode::KeyCollision).collect()
+}
+
+#[test]
+fn an_event_keyed_by_its_second_overwrites_the_events_of_that_second() {
+    let r = run("by-second");
+    let append = r.patterns.iter().find(|p| p.name == "append").expect("append");
+    // By hand: 14,000 appends. The busy account takes 0.9 + 0.1/100 of them, ~630.7 a second,
+    // and keeps one per second: 629.7 × 20 = 12,594 lost. The other 99 accounts get ~0.7 a
+    // second each: 0.7 − (1 − e^−0.7) = 0.197 lost per account-second, × 99 × 20 = 390.
+    // 12,984 in all, 92.7%.
+    let lost = r.totals.overwritten_items;
+    assert!((12_700..13_250).contains(&lost), "{lost} of {} appends lost", append.calls);
+    assert_eq!(append.overwrote, lost, "every loss is an append's");
+    let goal = &r.goals[0];
+    assert!(!goal.passed, "{goal:?}");
+    assert!(goal.detail.contains("replaced by a put with the same key"), "{}", goal.detail);
+    // An upsert entity's put replaces its own item, the latest value: not counted.
+    let latest = r.patterns.iter().find(|p| p.name == "set-latest").expect("set-latest");
+    assert_eq!(latest.overwrote, 0);
+}
+
+#[test]
+fn a_sequence_number_in_the_key_keeps_every_event() {
+    let r = run("by-sequence");
+    assert_eq!((r.totals.overwritten_items, r.totals.failed_writes), (0, 0));
+    assert!(r.goals[0].passed, "{:?}", r.goals[0]);
+    assert!(collision_warnings("by-sequence").is_empty());
+}
+
+#[test]
+fn check_warns_that_the_write_time_to_the_second_is_not_unique() {
+    let warnings = collision_warnings("by-second");
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    let w = &warnings[0];
+    assert_eq!(w.subject, "Event");
+    assert!(w.message.contains("{at}: 20 windows of a second"), "{}", w.message);
+    assert!(w.message.contains("busiest key value alone takes ~90"), "{}", w.message);
+    // The same hand calculation: 92.7%.
+    let share: f64 = w
+        .message
+        .split("so ~")
+        .nth(1)
+        .and_then(|r| r.split('%').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a share in {}", w.message));
+    assert!((91.0..94.5).contains(&share), "{}", w.message);
+}
+
+#[test]
+fn without_upsert_the_latest_value_is_a_new_item_each_time() {
+    let source = LEDGER.replace("upsert: true, ", "");
+    let loaded = scenario::parse("ledger.ron", &source).expect("test scenario");
+    let variant = loaded.variant(Some("by-sequence")).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    let r = sim.report();
+    let latest = r.patterns.iter().find(|p| p.name == "set-latest").expect("set-latest");
+    // 1,000 puts onto at most 100 keys: at least 900 replace another.
+    assert!(latest.overwrote >= 900, "{}", latest.overwrote);
+    let plan = planner::plan(&loaded.scenario, variant);
+    assert!(plan.warnings.iter().any(|w| w.code == WarningCode::KeyCollision && w.subject == "Latest"));
+}
