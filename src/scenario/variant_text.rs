@@ -302,6 +302,17 @@ mod tests {
         assert!(e.in_variant && e.line <= at.text.lines().count() + 1, "{e}");
     }
 
+    /// Text that is not a variant at all is told what a variant looks like, not a scenario.
+    #[test]
+    fn a_text_that_is_not_a_variant_is_shown_a_variants_shape() {
+        let loaded = scenario::load("sensors").unwrap();
+        let at = loaded.variant_source(0).unwrap();
+        let e = loaded.with_variant_text(&at, "\"Counter\": (pk: \"COUNTER\"),").unwrap_err();
+        assert!(e.message.contains("expected a Variant: `(name: \"…\", keys: {"), "{e}");
+        assert!(!e.message.contains("entities"), "{e}");
+        assert_eq!((e.line, e.col), (1, 1), "{e}");
+    }
+
     #[test]
     fn a_name_clash_is_reported_where_it_shows() {
         let loaded = scenario::load("sensors").unwrap();
