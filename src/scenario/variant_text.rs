@@ -283,6 +283,13 @@ mod tests {
                 "unknown attribute \"reading_tme\"",
                 "reading_tme",
             ),
+            (
+                "{reading_time:%Y-%m-%d}",
+                "{reading_time_day}",
+                "did you mean reading_time? a day bucket is written {reading_time:%Y-%m-%d}",
+                "reading_time_day",
+            ),
+            ("{reading_time:%Y-%m-%d}", "{day}", "a day bucket is written {reading_time:%Y-%m-%d}", "day}"),
             ("keys: {", "kees: {", "kees", "kees"),
             ("\"Sensor\": (pk:", "\"Sensor\": (pkk:", "pkk", "pkk"),
         ];
