@@ -216,8 +216,9 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
         "the schema panel to show the new key and the dashboard to ask two days",
         Duration::from_secs(30),
         |s| {
-            s.contains("((sensor_id,")
-                && s.contains("reading_time_bucket), reading_time)")
+            // The panel writes keys as the editor takes them (a long one wraps after `pk:`).
+            s.contains("\"Reading\": (pk:")
+                && s.contains("\"{sensor_id}#{bucket(reading_time, 1d)}\"")
                 && s.contains("last-24h Query fan-out ×2")
         },
     );
