@@ -8,6 +8,7 @@ mod build;
 mod file;
 mod ron_error;
 pub mod source_map;
+pub mod suggest;
 mod variant_text;
 
 use crate::engine::model::{Scenario, Variant};

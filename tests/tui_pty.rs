@@ -8,6 +8,9 @@
 //! while runs load and play, measuring the longest gap between frames the binary logs
 //! (`KEYHEAT_FRAME_LOG`; fails above 250 ms); and `q` quitting while leaderboard still loads.
 //!
+//! And a newcomer who buckets sensors by day with only Tab completion and the editor's cheat
+//! sheet, then watches the largest partition stop growing.
+//!
 //! Each step waits for the screen to show what it should, polling with a deadline; nothing
 //! sleeps for a fixed time. tmux runs on a private socket so no user's server is touched. CI
 //! installs tmux (`.ci/run`); where it cannot be found this test says so loudly and passes.
@@ -216,8 +219,9 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
         "the schema panel to show the new key and the dashboard to ask two days",
         Duration::from_secs(30),
         |s| {
-            s.contains("((sensor_id,")
-                && s.contains("reading_time_bucket), reading_time)")
+            // The panel writes keys as the editor takes them (a long one wraps after `pk:`).
+            s.contains("\"Reading\": (pk:")
+                && s.contains("\"{sensor_id}#{bucket(reading_time, 1d)}\"")
                 && s.contains("last-24h Query fan-out ×2")
         },
     );
@@ -367,5 +371,94 @@ fn q_quits_while_a_large_scenario_is_still_loading() {
     // leaderboard's load takes seconds; quitting does not wait for it.
     t.wait("keyheat to quit", Duration::from_secs(2), |_| status.exists());
     assert!(std::fs::read_to_string(&status).unwrap_or_default().contains("keyheat exited 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A newcomer turns sensors' naive keys into day buckets with nothing but what the editor shows:
+/// Tab lists the slot's choices and completes the attribute, the cheat sheet (F2) shows how a
+/// day is written, the verdict says what the planner makes of the draft. Applied, the replay's
+/// largest partition stops growing, where under the naive keys it was heading for the limit.
+#[test]
+fn a_newcomer_buckets_sensors_by_day_with_tab_completion_and_the_cheat_sheet() {
+    if !tmux_found() {
+        eprintln!(
+            "\n\n*** SKIPPED: tmux is not installed, so the real binary was NOT driven in a terminal. ***\n"
+        );
+        return;
+    }
+    let dir = scratch("buckets");
+    let state = dir.join("state");
+    let bin = env!("CARGO_BIN_EXE_keyheat");
+    let t = Tmux::start(
+        "buckets",
+        &[bin, "tui", "sensors", "--variant", "naive"],
+        &[("KEYHEAT_STATE_DIR", &state), ("TERM", Path::new("xterm-256color"))],
+    );
+    t.wait("the workbench on naive", Duration::from_secs(30), |s| {
+        s.contains("Partition sizes") && s.contains("variant naive")
+    });
+    // Under the naive keys a sensor's partition grows toward the limit.
+    t.keys(&["G"]);
+    t.wait("the naive partition to head for the limit", Duration::from_secs(120), |s| {
+        s.contains("limit in ~")
+    });
+
+    t.keys(&["e"]);
+    t.wait_for("editing naive");
+    for _ in 0..20 {
+        let screen = t.screen();
+        if screen.contains("cursor 6:") {
+            break;
+        }
+        let before = cursor(&screen);
+        t.keys(&["Down"]);
+        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
+    }
+    t.keys(&["End"]);
+    t.wait_for("cursor 6:62 ");
+    for _ in 0..25 {
+        t.keys(&["Left"]);
+    }
+    t.wait_for("cursor 6:37 ");
+    t.type_text("#{");
+    t.wait_for("cursor 6:39 ");
+    // Tab in an empty slot: the Reading attributes and the slot functions.
+    t.keys(&["Tab"]);
+    t.wait("the completion list", Duration::from_secs(10), |s| {
+        s.contains("reading_time attribute") && s.contains("bucket( time bucket")
+    });
+    // Three letters and Tab: the only attribute they can start.
+    t.type_text("rea");
+    t.wait("the list to close as typing goes on", Duration::from_secs(10), |s| {
+        !s.contains("bucket( time bucket") && s.contains("cursor 6:42 ")
+    });
+    t.keys(&["Tab"]);
+    t.wait_for("cursor 6:51 ");
+    // The cheat sheet says how a calendar day is written.
+    t.keys(&["F2"]);
+    t.wait("the cheat sheet", Duration::from_secs(10), |s| {
+        s.contains("{attr:%Y-%m-%d}") && s.contains("{sensor_id}#{reading_time:%Y-%m-%d}")
+    });
+    t.type_text(":%Y-%m-%d}");
+    // Valid, and once typing pauses the verdict says what the dashboard's read becomes.
+    t.wait("the draft to load and be planned", Duration::from_secs(30), |s| {
+        s.contains("✔ loads · last-24h: Query, 2 partitions")
+    });
+    t.keys(&["C-s"]);
+    t.wait_for("applied: the replay restarted");
+    t.keys(&["Escape"]);
+    // The Schema panel writes the key as the editor takes it.
+    t.wait("the schema panel to show the new key", Duration::from_secs(30), |s| {
+        !s.contains("editing naive")
+            && s.contains("\"Reading\": (pk:")
+            && s.contains("\"{sensor_id}#{reading_time:%Y-%m-%d}\"")
+    });
+    t.keys(&["G"]);
+    t.wait("the largest partition to stop growing", Duration::from_secs(180), |s| {
+        s.contains("stopped growing") && !s.contains("limit in ~")
+    });
+    t.keys(&["q"]);
+    t.wait_for("Quit with unsaved edits?");
+    t.keys(&["y"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

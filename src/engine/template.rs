@@ -34,7 +34,7 @@ use super::hash::hash_bytes;
 use super::time::{SimDuration, TimeFormat, push_integer, push_padded};
 use super::value::{AttributeValue, Item, KeyValue};
 
-pub use parse::{MAX_PAD, MAX_SHARDS};
+pub use parse::{MAX_PAD, MAX_SHARDS, SLOT_FORMS, SlotForm};
 
 /// One piece of a template, in source order. Adjacent literal text forms one `Literal`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

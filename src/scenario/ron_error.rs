@@ -204,13 +204,8 @@ fn at_value(
         ron::Error::ExpectedNamedStructLike(outer)
             if tokens.first().is_none_or(|(start, _, _)| *start >= at) =>
         {
-            (
-                at,
-                format!(
-                    "expected a {outer}: `(name: \"…\", title: \"…\", entities: […], …)` (see scenarios/README.md); found {}",
-                    describe(&found)
-                ),
-            )
+            let (shape, found) = (shape(outer), describe(&found));
+            (at, format!("expected a {outer}: `{shape}` (see scenarios/README.md); found {found}"))
         }
         ron::Error::ExpectedNamedStructLike(outer) => (
             at,
@@ -229,6 +224,15 @@ fn at_value(
             ),
         ),
         other => (at, other.to_string()),
+    }
+}
+
+/// How the value ron expected is written, for the values a user writes whole: a scenario file,
+/// or one variant in the schema editor.
+fn shape(outer: &str) -> &'static str {
+    match outer {
+        "Variant" => "(name: \"…\", keys: {\"Entity\": (pk: \"…\", sk: \"…\")}, …)",
+        _ => "(name: \"…\", title: \"…\", entities: […], …)",
     }
 }
 

@@ -283,6 +283,13 @@ mod tests {
                 "unknown attribute \"reading_tme\"",
                 "reading_tme",
             ),
+            (
+                "{reading_time:%Y-%m-%d}",
+                "{reading_time_day}",
+                "did you mean reading_time? a day bucket is written {reading_time:%Y-%m-%d}",
+                "reading_time_day",
+            ),
+            ("{reading_time:%Y-%m-%d}", "{day}", "a day bucket is written {reading_time:%Y-%m-%d}", "day}"),
             ("keys: {", "kees: {", "kees", "kees"),
             ("\"Sensor\": (pk:", "\"Sensor\": (pkk:", "pkk", "pkk"),
         ];
@@ -300,6 +307,17 @@ mod tests {
         // An unclosed paren is reported inside the editor text, not at the file's end.
         let e = loaded.with_variant_text(&at, &at.text[..at.text.len() - 1]).unwrap_err();
         assert!(e.in_variant && e.line <= at.text.lines().count() + 1, "{e}");
+    }
+
+    /// Text that is not a variant at all is told what a variant looks like, not a scenario.
+    #[test]
+    fn a_text_that_is_not_a_variant_is_shown_a_variants_shape() {
+        let loaded = scenario::load("sensors").unwrap();
+        let at = loaded.variant_source(0).unwrap();
+        let e = loaded.with_variant_text(&at, "\"Counter\": (pk: \"COUNTER\"),").unwrap_err();
+        assert!(e.message.contains("expected a Variant: `(name: \"…\", keys: {"), "{e}");
+        assert!(!e.message.contains("entities"), "{e}");
+        assert_eq!((e.line, e.col), (1, 1), "{e}");
     }
 
     #[test]

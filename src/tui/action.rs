@@ -3,6 +3,8 @@
 
 use crossterm::event::KeyEvent;
 
+pub use super::editor::EditOp;
+
 /// A panel of the workbench (also what keyboard focus and the mouse point at).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Panel {
@@ -77,6 +79,8 @@ pub enum Action {
     EditSchema,
     Apply,
     JumpToError,
+    /// An editor key that works on the draft (undo, completion, the cheat sheet…).
+    Edit(EditOp),
     WriteScenario,
     NextVariant,
     Compare,

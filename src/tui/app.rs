@@ -396,7 +396,7 @@ impl App {
             }
         };
         for (index, text) in &r.drafts {
-            if let Some(editor) = super::editor::Editor::open(&w.loaded, *index, Some(text), self.theme) {
+            if let Some(editor) = w.open_editor(*index, Some(text)) {
                 w.drafts.insert(*index, editor);
             }
         }

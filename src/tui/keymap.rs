@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::action::{Action, Direction, Panel};
+use super::action::{Action, Direction, EditOp, Panel};
 
 /// Who is receiving keys right now (the app derives it from its screen, overlay and focus).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,8 +57,9 @@ impl Scope {
     }
 }
 
-/// A key with its modifiers. Shift is ignored when matching (`G` and `?` arrive with it on some
-/// terminals and without it on others); the character already says it.
+/// A key with its modifiers. Shift is ignored when matching a chord that does not name it (`G`
+/// and `?` arrive with it on some terminals and without it on others; the character already says
+/// it); a chord that names Shift needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chord {
     pub code: KeyCode,
@@ -73,6 +74,19 @@ const fn ctrl(c: char) -> Chord {
     Chord { code: KeyCode::Char(c), mods: KeyModifiers::CONTROL }
 }
 
+/// Ctrl with Shift: terminals that report Shift with Ctrl tell it apart from plain Ctrl.
+const fn ctrl_shift(c: char) -> Chord {
+    Chord { code: KeyCode::Char(c), mods: KeyModifiers::CONTROL.union(KeyModifiers::SHIFT) }
+}
+
+const fn alt(c: char) -> Chord {
+    Chord { code: KeyCode::Char(c), mods: KeyModifiers::ALT }
+}
+
+const fn shift(code: KeyCode) -> Chord {
+    Chord { code, mods: KeyModifiers::SHIFT }
+}
+
 const fn ctrl_code(code: KeyCode) -> Chord {
     Chord { code, mods: KeyModifiers::CONTROL }
 }
@@ -83,7 +97,11 @@ const fn code(code: KeyCode) -> Chord {
 
 impl Chord {
     fn matches(self, key: &KeyEvent) -> bool {
-        let mods = key.modifiers.difference(KeyModifiers::SHIFT);
+        let mods = if self.mods.contains(KeyModifiers::SHIFT) {
+            key.modifiers
+        } else {
+            key.modifiers.difference(KeyModifiers::SHIFT)
+        };
         let code = match key.code {
             // Shift-Tab arrives as BackTab; some terminals add SHIFT, some do not.
             KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => KeyCode::Char(c.to_ascii_lowercase()),
@@ -96,7 +114,7 @@ impl Chord {
     pub fn label(self) -> String {
         let name = match self.code {
             KeyCode::Char(' ') => "space".to_owned(),
-            KeyCode::Char(c) if self.mods.contains(KeyModifiers::CONTROL) => {
+            KeyCode::Char(c) if self.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
                 c.to_ascii_uppercase().to_string()
             }
             KeyCode::Char(c) => c.to_string(),
@@ -112,9 +130,20 @@ impl Chord {
             KeyCode::PageDown => "PgDn".to_owned(),
             KeyCode::Home => "Home".to_owned(),
             KeyCode::End => "End".to_owned(),
+            KeyCode::Backspace => "Backspace".to_owned(),
+            KeyCode::Delete => "Delete".to_owned(),
+            KeyCode::F(n) => format!("F{n}"),
             other => format!("{other:?}"),
         };
-        if self.mods.contains(KeyModifiers::CONTROL) { format!("Ctrl-{name}") } else { name }
+        let mut label = String::new();
+        for (m, prefix) in
+            [(KeyModifiers::CONTROL, "Ctrl-"), (KeyModifiers::ALT, "Alt-"), (KeyModifiers::SHIFT, "Shift-")]
+        {
+            if self.mods.contains(m) {
+                label.push_str(prefix);
+            }
+        }
+        label + &name
     }
 }
 
@@ -131,6 +160,9 @@ const fn bind(scope: Scope, keys: &'static [Chord], action: Action, help: &'stat
 
 use Direction as D;
 use Scope as S;
+
+/// A binding whose keys go to the text as typed (listed for the help; dispatch passes the key).
+const TEXT: Action = Action::Input(KeyEvent::new(KeyCode::Null, KeyModifiers::NONE));
 
 /// The key table (DESIGN.md §8). Order is the help overlay's order within a scope.
 pub const KEYS: &[Binding] = &[
@@ -203,7 +235,74 @@ pub const KEYS: &[Binding] = &[
     bind(S::Workbench, &[code(KeyCode::PageDown)], Action::Move(D::PageDown), "scroll a page down"),
     bind(S::Editor, &[ctrl('s')], Action::Apply, "apply the edit and restart the replay"),
     bind(S::Editor, &[ctrl('g')], Action::JumpToError, "move the cursor to the error"),
-    bind(S::Editor, &[code(KeyCode::Esc)], Action::Close, "leave the editor (the draft is kept)"),
+    bind(
+        S::Editor,
+        &[code(KeyCode::Esc)],
+        Action::Close,
+        "leave the editor, draft kept; or close the completion list",
+    ),
+    bind(
+        S::Editor,
+        &[code(KeyCode::Tab)],
+        Action::Edit(EditOp::Complete),
+        "complete an attribute, slot function, entity or index name",
+    ),
+    bind(S::Editor, &[code(KeyCode::F(1))], Action::Help, "show the keys (this help)"),
+    bind(
+        S::Editor,
+        &[code(KeyCode::F(2)), ctrl('t')],
+        Action::Edit(EditOp::CheatSheet),
+        "show / hide the key-template cheat sheet",
+    ),
+    // Redo comes before undo: Ctrl-Shift-Z would also match Ctrl-Z, which ignores Shift.
+    bind(S::Editor, &[ctrl('y'), ctrl_shift('z')], Action::Edit(EditOp::Redo), "redo"),
+    bind(S::Editor, &[ctrl('z')], Action::Edit(EditOp::Undo), "undo (a word at a time)"),
+    bind(S::Editor, &[ctrl('a')], Action::Edit(EditOp::SelectAll), "select all"),
+    bind(S::Editor, &[alt('c')], Action::Edit(EditOp::Copy), "copy the selection"),
+    bind(S::Editor, &[ctrl('x')], Action::Edit(EditOp::Cut), "cut the selection"),
+    bind(S::Editor, &[ctrl('v')], Action::Edit(EditOp::Paste), "paste"),
+    bind(
+        S::Editor,
+        &[ctrl('r')],
+        Action::Edit(EditOp::Revert),
+        "revert to the variant as the file has it (undoable)",
+    ),
+    bind(
+        S::Editor,
+        &[ctrl('d')],
+        Action::Edit(EditOp::Discard),
+        "drop unapplied edits, back to what is applied (undoable)",
+    ),
+    // Keys the text itself takes, listed so the help names every editor key.
+    bind(
+        S::Editor,
+        &[
+            shift(KeyCode::Left),
+            shift(KeyCode::Right),
+            shift(KeyCode::Up),
+            shift(KeyCode::Down),
+            shift(KeyCode::Home),
+            shift(KeyCode::End),
+        ],
+        TEXT,
+        "select text",
+    ),
+    bind(
+        S::Editor,
+        &[
+            code(KeyCode::Left),
+            code(KeyCode::Right),
+            code(KeyCode::Up),
+            code(KeyCode::Down),
+            code(KeyCode::Home),
+            code(KeyCode::End),
+            code(KeyCode::PageUp),
+            code(KeyCode::PageDown),
+        ],
+        TEXT,
+        "move the cursor",
+    ),
+    bind(S::Editor, &[code(KeyCode::Backspace), code(KeyCode::Delete)], TEXT, "delete a character"),
     // The request line is one line, so the arrows are free to scroll the answers.
     bind(S::Console, &[code(KeyCode::Up)], Action::Move(D::Up), "scroll the answers up a line"),
     bind(S::Console, &[code(KeyCode::Down)], Action::Move(D::Down), "scroll the answers down a line"),
@@ -250,6 +349,7 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
                     let i = b.keys.iter().position(|k| k.matches(&key)).and_then(|i| u8::try_from(i).ok());
                     Action::Answer(i.unwrap_or(0))
                 }
+                Action::Input(_) => Action::Input(key),
                 other => other,
             });
         }
@@ -280,7 +380,8 @@ pub fn help_sections(screen: Context) -> Vec<(&'static str, Vec<(String, &'stati
     let first: &[Scope] = match screen {
         Context::Picker => &[S::Picker],
         Context::Quiz => &[S::Quiz],
-        Context::Workbench(_) | Context::Editor => &[S::Workbench, S::Heatmap, S::Editor, S::Console],
+        Context::Workbench(_) => &[S::Workbench, S::Heatmap, S::Editor, S::Console],
+        Context::Editor => &[S::Editor, S::Workbench, S::Heatmap, S::Console],
         Context::Prompt | Context::Console | Context::Confirm | Context::Help => &[],
     };
     let rest = ORDER.iter().filter(|s| !first.contains(s));

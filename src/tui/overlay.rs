@@ -226,7 +226,16 @@ pub fn help_lines(screen: keymap::Context, theme: Theme) -> Vec<Line<'static>> {
         }
         lines.push(Line::styled(title, theme.header()));
         for (keys, what) in rows {
-            lines.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), theme.key()), Span::raw(what)]));
+            // Keys too many for the column get a line of their own, the description under them.
+            if keys.chars().count() > 13 {
+                lines.push(Line::styled(format!("  {keys}"), theme.key()));
+                lines.push(Line::raw(format!("  {:<14}{what}", "")));
+            } else {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {keys:<14}"), theme.key()),
+                    Span::raw(what),
+                ]));
+            }
         }
     }
     lines

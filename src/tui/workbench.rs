@@ -74,6 +74,9 @@ pub struct Workbench {
     pub mode: Mode,
     /// Editor drafts by variant index; kept when the editor closes.
     pub drafts: BTreeMap<usize, Editor>,
+    /// Each variant's text as the scenario file had it when it opened: what the editor's Revert
+    /// goes back to, whatever has been applied since.
+    pub pristine: Vec<String>,
     pub lesson: bool,
     pub heat: HeatSettings,
     /// The heatmap's cursor sits on the hottest cell until the user moves it.
@@ -118,7 +121,11 @@ impl Workbench {
         let heat = HeatSettings { engine: loaded.scenario.engine, ..HeatSettings::default() };
         let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[index]);
         let saved_source = loaded.source().to_owned();
+        let pristine = (0..loaded.scenario.variants.len())
+            .map(|i| loaded.variant_source(i).map(|v| v.text).unwrap_or_default())
+            .collect();
         let mut w = Workbench {
+            pristine,
             loaded,
             origin,
             saved_source,
@@ -228,7 +235,9 @@ impl Workbench {
         };
         match action {
             Action::Input(key) => editor.input(key, &self.loaded),
+            Action::Edit(op) => return editor.edit(op, &self.loaded).map(Ok),
             Action::JumpToError => editor.jump_to_error(),
+            Action::Close if editor.close_popup() => {}
             Action::Close => self.mode = Mode::Normal,
             Action::Apply => return self.apply(driver),
             _ => {}
@@ -345,9 +354,19 @@ impl Workbench {
         None
     }
 
+    /// An editor on variant `index` holding `draft` (or the variant's text), whose Revert goes
+    /// back to the variant as the file had it.
+    pub fn open_editor(&self, index: usize, draft: Option<&str>) -> Option<Editor> {
+        let mut editor = Editor::open(&self.loaded, index, draft, self.theme)?;
+        if let Some(text) = self.pristine.get(index).filter(|t| !t.is_empty()) {
+            editor.set_original(text.clone());
+        }
+        Some(editor)
+    }
+
     fn edit(&mut self) -> Note {
         if !self.drafts.contains_key(&self.variant) {
-            match Editor::open(&self.loaded, self.variant, None, self.theme) {
+            match self.open_editor(self.variant, None) {
                 Some(editor) => {
                     self.drafts.insert(self.variant, editor);
                 }
@@ -437,6 +456,12 @@ impl Workbench {
     /// budget is spent. Chunks grow while there is time so a fast simulator is not called per tick.
     pub fn tick(&mut self, elapsed: Duration, budget: &mut dyn Budget, driver: &mut dyn SimDriver) -> Note {
         self.wall += elapsed;
+        // The draft is planned once typing pauses (a frame with no key in it comes here).
+        if self.mode == Mode::Edit
+            && let Some(editor) = self.drafts.get_mut(&self.variant)
+        {
+            editor.plan_due(std::time::Instant::now());
+        }
         if driver.pace(self.pace()) {
             // The driver moves the run by itself: only look where it is.
             self.progress = driver.progress(Run::Current);

@@ -6,6 +6,10 @@
 //! call     := "shard(" count ")" | "hash(" name "," count ")" | "bucket(" name "," duration ")"
 //! spec     := "0" width              zero-padded number, width 1..=40
 //!           | time format            any text holding a `%` directive
+//! ```
+//! A slot is parsed by the first form in [`SLOT_FORMS`] that claims it (by its function name, or
+//! by what follows the attribute name); the editor's cheat sheet renders the same table.
+//! ```text
 //! name     := [A-Za-z0-9_-]+         count := 1..=10000          duration := 10d, 6h, 15m…
 //! ```
 //! The shard and hash counts of one template multiply to at most [`MAX_SHARDS`] too.
@@ -30,14 +34,173 @@ pub const MAX_PAD: u8 = 40;
 /// a read of all of them stays a bounded piece of work.
 pub const MAX_SHARDS: u32 = 10_000;
 
-const SLOT_FORMS: &str =
-    "an attribute name, {name:010}, {name:%Y-%m}, {shard(N)}, {hash(name, N)} or {bucket(name, 10d)}";
+/// One form a slot can take. [`SLOT_FORMS`] is the table the parser dispatches on and the schema
+/// editor's cheat sheet shows, so what a learner reads there is what the parser accepts.
+#[derive(Debug)]
+pub struct SlotForm {
+    /// What the form is, in a word or two.
+    pub name: &'static str,
+    /// The slot as a user writes it; `attr` and `N` stand for an attribute and a count.
+    pub syntax: &'static str,
+    /// A whole template that uses the form.
+    pub example: &'static str,
+    pub description: &'static str,
+    /// Which slots the form reads.
+    claim: Claim,
+    /// Builds the part from the slot's leading name and what follows it (the spec after `:`, the
+    /// arguments inside `(…)`, or nothing).
+    parse: fn(&SlotForm, Span<'_>, Span<'_>) -> Result<Part, TemplateError>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Claim {
+    /// `{name}`.
+    Plain,
+    /// `{name:spec}` for the specs the function accepts.
+    Spec(fn(&str) -> bool),
+    /// `{function(args)}`.
+    Call(&'static str),
+}
+
+impl SlotForm {
+    /// The function name of a call form (`bucket`), `None` for the forms that start with an
+    /// attribute.
+    pub fn function(&self) -> Option<&'static str> {
+        match self.claim {
+            Claim::Call(function) => Some(function),
+            Claim::Plain | Claim::Spec(_) => None,
+        }
+    }
+
+    /// The form of `part`; `None` for literal text. Every part a slot parses to has its form in
+    /// the table (the tests hold the two together).
+    pub fn of(part: &Part) -> Option<&'static SlotForm> {
+        let name = match part {
+            Part::Literal(_) => return None,
+            Part::Attr { pad: None, .. } => "attribute",
+            Part::Attr { pad: Some(_), .. } => "zero-padded number",
+            Part::Time { .. } => "time format",
+            Part::Bucket { .. } => "time bucket",
+            Part::Shard { .. } => "write shard",
+            Part::Hash { .. } => "calculated shard",
+        };
+        SLOT_FORMS.iter().find(|f| f.name == name)
+    }
+
+    /// The syntax without its braces, for messages (`shard(N)`).
+    fn bare(&self) -> &'static str {
+        self.syntax.trim_start_matches('{').trim_end_matches('}')
+    }
+}
+
+/// Every form a slot can take, in the order the cheat sheet lists them.
+pub static SLOT_FORMS: &[SlotForm] = &[
+    SlotForm {
+        name: "attribute",
+        syntax: "{attr}",
+        example: "USER#{user_id}",
+        description: "the attribute's value as text (a key that is only `{attr}` keeps its type)",
+        claim: Claim::Plain,
+        parse: |_, name, _| Ok(Part::Attr { name: name.text.to_owned(), pad: None }),
+    },
+    SlotForm {
+        name: "time format",
+        syntax: "{attr:%Y-%m-%d}",
+        example: "{sensor_id}#{reading_time:%Y-%m-%d}",
+        description: "a Time attribute formatted in UTC: a calendar bucket (day, month…)",
+        claim: Claim::Spec(|spec| spec.contains('%')),
+        parse: |_, name, spec| {
+            let format = TimeFormat::parse(spec.text).map_err(|e| error(spec.at + e.offset, e.message))?;
+            Ok(Part::Time { name: name.text.to_owned(), format })
+        },
+    },
+    SlotForm {
+        name: "zero-padded number",
+        syntax: "{attr:010}",
+        example: "SCORE#{score:010}",
+        description: "a number zero-padded to a width, so keys sort as numbers do",
+        claim: Claim::Spec(|spec| !spec.contains('%')),
+        parse: |_, name, spec| {
+            let pad = spec
+                .text
+                .strip_prefix('0')
+                .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|w| w.parse::<u8>().ok())
+                .filter(|w| (1..=MAX_PAD).contains(w));
+            match pad {
+                Some(width) => Ok(Part::Attr { name: name.text.to_owned(), pad: Some(width) }),
+                None => Err(error(
+                    spec.at,
+                    format!(
+                        "expected a zero-pad width like `:010` (1 to {MAX_PAD} digits) or a time format like `:%Y-%m` after `{}:`",
+                        name.text
+                    ),
+                )),
+            }
+        },
+    },
+    SlotForm {
+        name: "time bucket",
+        syntax: "{bucket(attr, 10d)}",
+        example: "{channel_id}#{bucket(sent_at, 10d)}",
+        description: "the index of the fixed time window holding a Time attribute",
+        claim: Claim::Call("bucket"),
+        parse: |form, function, args| {
+            let [name, window] = arguments(form, function, args)?;
+            let width = SimDuration::parse(window.text).map_err(|e| error(window.at, e.to_string()))?;
+            if width == SimDuration::ZERO {
+                return Err(error(window.at, "a bucket width must be longer than zero".into()));
+            }
+            Ok(Part::Bucket { name: attribute(name)?, width })
+        },
+    },
+    SlotForm {
+        name: "write shard",
+        syntax: "{shard(N)}",
+        example: "COUNTER#{shard(8)}",
+        description: "a random shard 0..N-1: writes spread, a reader asks all N",
+        claim: Claim::Call("shard"),
+        parse: |form, function, args| {
+            let [n] = arguments(form, function, args)?;
+            Ok(Part::Shard { count: count(n)? })
+        },
+    },
+    SlotForm {
+        name: "calculated shard",
+        syntax: "{hash(attr, N)}",
+        example: "{hash(device_id, 8)}",
+        description: "a shard computed from an attribute: a reader who knows it asks one",
+        claim: Claim::Call("hash"),
+        parse: |form, function, args| {
+            let [name, n] = arguments(form, function, args)?;
+            Ok(Part::Hash { name: attribute(name)?, count: count(n)? })
+        },
+    },
+];
+
+/// The slot forms as a list for messages: `{attr}, {attr:010}, … or {hash(attr, N)}`.
+fn slot_forms() -> String {
+    let syntax: Vec<&str> = SLOT_FORMS.iter().map(|f| f.syntax).collect();
+    match syntax.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The call forms' functions for messages: `bucket(attr, 10d), shard(N) or hash(attr, N)`.
+fn call_forms() -> String {
+    let calls: Vec<&str> = SLOT_FORMS.iter().filter(|f| f.function().is_some()).map(SlotForm::bare).collect();
+    match calls.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 
 pub(super) fn parse(source: &str) -> Result<Vec<Part>, TemplateError> {
     if source.is_empty() {
         return Err(error(
             0,
-            format!("a key template cannot be empty: expected text and slots like {SLOT_FORMS}"),
+            format!("a key template cannot be empty: expected text and slots like {}", slot_forms()),
         ));
     }
     let bytes = source.as_bytes();
@@ -140,28 +303,36 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// The slot between the braces at `source[start..end]`.
+/// The slot between the braces at `source[start..end]`, parsed by the form that claims it.
 fn slot(source: &str, start: usize, end: usize) -> Result<Part, TemplateError> {
     let content = Span { text: &source[start..end], at: start }.trim();
     if content.text.is_empty() {
-        return Err(error(start - 1, format!("empty slot `{{}}`: expected {SLOT_FORMS}")));
+        return Err(error(start - 1, format!("empty slot `{{}}`: expected {}", slot_forms())));
     }
     let name_len = content.text.find(|c| !is_name_char(c)).unwrap_or(content.text.len());
     let (name, rest) = content.split_at(name_len);
     if name.text.is_empty() {
-        return Err(error(content.at, format!("expected {SLOT_FORMS}")));
+        return Err(error(content.at, format!("expected an attribute name or {}", slot_forms())));
     }
     if let Some(args) = rest.text.strip_prefix('(') {
         let Some(args) = args.strip_suffix(')') else {
             return Err(error(content.end(), format!("expected `)` to close `{}(`", name.text)));
         };
         let args = Span { text: args, at: rest.at + 1 };
-        return call(name, args);
+        let Some(form) = SLOT_FORMS.iter().find(|f| f.function() == Some(name.text)) else {
+            return Err(error(
+                name.at,
+                format!("unknown function `{}`: expected {}", name.text, call_forms()),
+            ));
+        };
+        return (form.parse)(form, name, args);
     }
-    if rest.text.is_empty() {
-        return Ok(Part::Attr { name: name.text.to_owned(), pad: None });
-    }
-    let Some(spec) = rest.text.strip_prefix(':') else {
+    let (spec, claims): (Span<'_>, &dyn Fn(&Claim) -> bool) = if rest.text.is_empty() {
+        (rest, &|c| matches!(c, Claim::Plain))
+    } else if let Some(spec) = rest.text.strip_prefix(':') {
+        let spec = Span { text: spec, at: rest.at + 1 };
+        (spec, &move |c| matches!(c, Claim::Spec(accepts) if accepts(spec.text)))
+    } else {
         let bad = rest.text.chars().next().unwrap_or(' ');
         return Err(error(
             rest.at,
@@ -171,31 +342,19 @@ fn slot(source: &str, start: usize, end: usize) -> Result<Part, TemplateError> {
             ),
         ));
     };
-    let spec = Span { text: spec, at: rest.at + 1 };
-    if spec.text.contains('%') {
-        let format = TimeFormat::parse(spec.text).map_err(|e| error(spec.at + e.offset, e.message))?;
-        return Ok(Part::Time { name: name.text.to_owned(), format });
-    }
-    let pad = spec
-        .text
-        .strip_prefix('0')
-        .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|w| w.parse::<u8>().ok())
-        .filter(|w| (1..=MAX_PAD).contains(w));
-    match pad {
-        Some(width) => Ok(Part::Attr { name: name.text.to_owned(), pad: Some(width) }),
-        None => Err(error(
-            spec.at,
-            format!(
-                "expected a zero-pad width like `:010` (1 to {MAX_PAD} digits) or a time format like `:%Y-%m` after `{}:`",
-                name.text
-            ),
-        )),
+    match SLOT_FORMS.iter().find(|f| claims(&f.claim)) {
+        Some(form) => (form.parse)(form, name, spec),
+        None => Err(error(spec.at, format!("expected {}", slot_forms()))),
     }
 }
 
-fn call(function: Span<'_>, args: Span<'_>) -> Result<Part, TemplateError> {
-    let mut list = Vec::with_capacity(2);
+/// A call's `K` arguments, each trimmed and non-empty.
+fn arguments<'a, const K: usize>(
+    form: &SlotForm,
+    function: Span<'a>,
+    args: Span<'a>,
+) -> Result<[Span<'a>; K], TemplateError> {
+    let mut list = Vec::with_capacity(K);
     let mut rest = args;
     while let Some(comma) = rest.text.find(',') {
         let (arg, tail) = rest.split_at(comma);
@@ -203,33 +362,11 @@ fn call(function: Span<'_>, args: Span<'_>) -> Result<Part, TemplateError> {
         rest = tail.split_at(1).1;
     }
     list.push(rest.trim());
-    let arity = |expected: usize, usage: &str| -> Result<(), TemplateError> {
-        if list.len() == expected && list.iter().all(|a| !a.text.is_empty()) {
-            Ok(())
-        } else {
-            Err(error(function.at, format!("expected {usage}")))
-        }
-    };
-    match function.text {
-        "shard" => {
-            arity(1, "shard(N): the number of write shards, like shard(8)")?;
-            Ok(Part::Shard { count: count(list[0])? })
-        }
-        "hash" => {
-            arity(2, "hash(name, N): an attribute and a shard count, like hash(device_id, 8)")?;
-            Ok(Part::Hash { name: attribute(list[0])?, count: count(list[1])? })
-        }
-        "bucket" => {
-            arity(2, "bucket(name, width): a time attribute and a window, like bucket(sent_at, 10d)")?;
-            let width = SimDuration::parse(list[1].text).map_err(|e| error(list[1].at, e.to_string()))?;
-            if width == SimDuration::ZERO {
-                return Err(error(list[1].at, "a bucket width must be longer than zero".into()));
-            }
-            Ok(Part::Bucket { name: attribute(list[0])?, width })
-        }
-        other => Err(error(
+    match <[Span<'a>; K]>::try_from(list) {
+        Ok(list) if list.iter().all(|a| !a.text.is_empty()) => Ok(list),
+        _ => Err(error(
             function.at,
-            format!("unknown function `{other}`: expected shard(N), hash(name, N) or bucket(name, width)"),
+            format!("expected {}: {}, like {}", form.bare(), form.description, form.example),
         )),
     }
 }

@@ -58,6 +58,25 @@ fn parses_every_slot_form() {
     }
 }
 
+/// The slot-form table is what the parser dispatches on and what the editor's cheat sheet shows:
+/// every example in it parses, and its slot is of the form that lists it.
+#[test]
+fn every_slot_form_in_the_table_parses_its_own_example() {
+    let mut names: Vec<&str> = SLOT_FORMS.iter().map(|f| f.name).collect();
+    names.dedup();
+    assert_eq!(names.len(), SLOT_FORMS.len(), "form names are unique");
+    for form in SLOT_FORMS {
+        let template = Template::parse(form.example).unwrap_or_else(|e| panic!("{}: {e}", form.example));
+        let forms: Vec<&str> = template.parts().iter().filter_map(SlotForm::of).map(|f| f.name).collect();
+        assert_eq!(forms.last(), Some(&form.name), "{}: {forms:?}", form.example);
+        // The syntax parses too once its placeholders are filled in.
+        let filled = form.syntax.replace("attr", "a").replace('N', "4");
+        let part = Template::parse(&filled).unwrap_or_else(|e| panic!("{filled}: {e}")).parts()[0].clone();
+        assert_eq!(SlotForm::of(&part).map(|f| f.name), Some(form.name), "{filled}");
+        assert_eq!(form.function().is_some(), form.syntax.contains('('), "{}", form.syntax);
+    }
+}
+
 #[test]
 fn reports_errors_at_their_byte_offset() {
     // (source, offset, words the message must contain)
@@ -92,12 +111,12 @@ fn reports_errors_at_their_byte_offset() {
         ("{shard(10000)}{shard(2)}", 14, "at most 10,000"),
         ("{shard(8, 9)}", 1, "shard(N)"),
         ("{shard(8}", 8, "expected `)`"),
-        ("{hash(device_id)}", 1, "hash(name, N)"),
+        ("{hash(device_id)}", 1, "hash(attr, N)"),
         ("{hash(device id, 8)}", 12, "attribute name"),
         ("{hash(d, x)}", 9, "count from 1"),
         ("{bucket(ts, 10)}", 12, "not a duration"),
         ("{bucket(ts, 0d)}", 12, "longer than zero"),
-        ("{bucket(, 1d)}", 1, "bucket(name, width)"),
+        ("{bucket(, 1d)}", 1, "bucket(attr, 10d)"),
         ("{buckets(ts, 1d)}", 1, "unknown function `buckets`"),
         ("x{(8)}", 2, "expected an attribute name"),
     ];
@@ -315,6 +334,23 @@ proptest! {
             .collect();
         if let Ok(template) = Template::parse(&source) {
             prop_assert!(template.fanout() <= MAX_SHARDS, "{source}: {}", template.fanout());
+        }
+    }
+
+    #[test]
+    /// Whatever slot the parser accepts has its form in the table the cheat sheet shows.
+    fn every_parsed_slot_has_a_form_in_the_table(parts in parts()) {
+        let template = Template::from_parts(parts).unwrap();
+        for part in template.parts() {
+            let form = SlotForm::of(part);
+            prop_assert_eq!(form.is_none(), matches!(part, Part::Literal(_)), "{:?}", part);
+            if let Some(form) = form {
+                prop_assert!(SLOT_FORMS.iter().any(|f| std::ptr::eq(f, form)));
+                prop_assert_eq!(
+                    form.function().is_some(),
+                    matches!(part, Part::Bucket { .. } | Part::Shard { .. } | Part::Hash { .. })
+                );
+            }
         }
     }
 

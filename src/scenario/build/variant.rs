@@ -37,6 +37,37 @@ fn carried<'a>(entity: &'a Entity, v: &'a file::Variant) -> Vec<&'a str> {
     names
 }
 
+/// What the writer of an unknown attribute probably meant, as `did you mean …? ` (empty when
+/// nothing is close): the nearest names the items carry, or, for a name that reads as a time
+/// bucket (`day`, `reading_time_month`), the slot that makes one from a Time attribute.
+fn unknown_hint(name: &str, entity: &Entity, carried: &[&str]) -> String {
+    let near = crate::scenario::suggest::nearest(name, carried.iter().copied());
+    let lower = name.to_lowercase();
+    let bucket = [
+        ("day", "%Y-%m-%d"),
+        ("date", "%Y-%m-%d"),
+        ("month", "%Y-%m"),
+        ("year", "%Y"),
+        ("hour", "%Y-%m-%dT%H"),
+        ("week", "%G-W%V"),
+    ]
+    .iter()
+    .find(|(word, _)| lower.ends_with(word));
+    let time = entity
+        .attributes
+        .iter()
+        .find(|a| a.ty == AttrType::Time && (near.contains(&a.name.as_str()) || near.is_empty()))
+        .or_else(|| entity.attributes.iter().find(|a| a.ty == AttrType::Time));
+    let mut hint = String::new();
+    if !near.is_empty() {
+        hint = format!("{} ", crate::scenario::suggest::did_you_mean(&near));
+    }
+    if let (Some((word, format)), Some(time)) = (bucket, time) {
+        hint = format!("{hint}a {word} bucket is written {{{}:{format}}}; ", time.name);
+    }
+    hint
+}
+
 /// Byte offsets of each slot's `{` in a parsed template's text, in order (`{{` and `}}` are
 /// literal braces, not slots).
 fn slot_starts(text: &str) -> Vec<usize> {
@@ -76,7 +107,8 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
         let at = |message: String| Problem { path: path.clone(), offset: Some(offset), message };
         if !carried.contains(&name.as_str()) {
             return Err(at(format!(
-                "unknown attribute {name:?} in key template {text:?}; {} items carry: {}",
+                "unknown attribute {name:?} in key template {text:?}; {}{} items carry: {}",
+                unknown_hint(name, entity, carried),
                 entity.name,
                 listing(carried.iter().copied())
             )));

@@ -1,5 +1,7 @@
 //! The Schema panel: the current variant's keys — where each entity lands in the table, every
-//! GSI and LSI with its keys and projection, TTL, denormalized copies and aggregates.
+//! GSI and LSI with its keys and projection, TTL, denormalized copies and aggregates. Keys are
+//! written in the editor's syntax (`"Reading": (pk: "…", sk: "…")`), never in a form the editor
+//! would not take back.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{block, text};
-use crate::engine::model::{Capacity, Engine, Variant};
+use crate::engine::model::{Capacity, Engine, EntityKeys, Variant};
 use crate::engine::planner::{Plan, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
@@ -31,6 +33,14 @@ pub struct SchemaPanel<'a> {
     pub focused: bool,
     pub scroll: u16,
     pub theme: Theme,
+}
+
+/// An entity's keys as a variant's `keys` map writes them: `(pk: "{sensor_id}", sk: "{ts}")`.
+fn written(keys: &EntityKeys) -> String {
+    match &keys.sk {
+        Some(sk) => format!("(pk: {:?}, sk: {:?})", keys.pk.source(), sk.source()),
+        None => format!("(pk: {:?})", keys.pk.source()),
+    }
 }
 
 impl Widget for SchemaPanel<'_> {
@@ -57,12 +67,18 @@ impl Widget for SchemaPanel<'_> {
                 lines.push(Line::styled("✎ unapplied edit with an error (e: open)", t.bad()));
             }
         }
-        let width = self.plan.layouts.iter().map(|l| l.entity.chars().count()).max().unwrap_or(0);
+        // Keys are written as the editor takes them, so what a learner reads can be typed back.
+        let width = self.plan.layouts.iter().map(|l| l.entity.chars().count() + 3).max().unwrap_or(0);
+        let entry = |keys: &EntityKeys, indent: &str| {
+            Line::from(vec![
+                Span::styled(format!("{indent}{:<width$} ", format!("\"{}\":", keys.entity)), t.header()),
+                Span::raw(written(keys)),
+            ])
+        };
         for layout in self.plan.layouts.iter().filter(|l| l.index.is_none()) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<width$} ", layout.entity), t.header()),
-                Span::raw(layout.key.clone()),
-            ]));
+            if let Some(keys) = v.keys_of(&layout.entity) {
+                lines.push(entry(keys, ""));
+            }
         }
         for index in &v.indexes {
             let sparse = index
@@ -76,10 +92,9 @@ impl Widget for SchemaPanel<'_> {
             ]));
             for layout in self.plan.layouts.iter().filter(|l| l.index.as_deref() == Some(index.name.as_str()))
             {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("  {:<width$} ", layout.entity), t.header()),
-                    Span::raw(layout.key.clone()),
-                ]));
+                if let Some(keys) = index.keys_of(&layout.entity) {
+                    lines.push(entry(keys, "  "));
+                }
             }
         }
         if let Some(ttl) = &v.ttl {

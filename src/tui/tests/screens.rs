@@ -115,6 +115,63 @@ fn editor_error() {
     insta::assert_snapshot!(screen);
 }
 
+/// sensors' naive variant in the editor with the cursor after `{sensor_id}` on the Reading line.
+fn editing_the_reading_key() -> App {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('e'))]);
+    for _ in 0..5 {
+        press(&mut a, &[key(KeyCode::Down)]);
+    }
+    press(&mut a, &[key(KeyCode::Home)]);
+    for _ in 0.."        \"Reading\": (pk: \"{sensor_id}".len() {
+        press(&mut a, &[key(KeyCode::Right)]);
+    }
+    a
+}
+
+/// The cheat sheet lists every slot form from the parser's table under the text, and the line
+/// under the heading names the attributes of the entity under the cursor.
+#[test]
+fn editor_with_the_cheat_sheet() {
+    let mut a = editing_the_reading_key();
+    press(&mut a, &[key(KeyCode::F(2))]);
+    type_text(&mut a, "#{");
+    let screen = draw(&mut a, 120, 40);
+    for form in crate::engine::template::SLOT_FORMS {
+        assert!(screen.contains(form.syntax), "{} missing:\n{screen}", form.syntax);
+    }
+    assert!(screen.contains("Reading attributes: sensor_id, reading_time"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+/// Tab in a slot with several ways to go: the popup lists the entity's attributes and the slot
+/// functions.
+#[test]
+fn editor_with_the_completion_popup() {
+    let mut a = editing_the_reading_key();
+    type_text(&mut a, "#{");
+    press(&mut a, &[key(KeyCode::Tab)]);
+    let screen = draw(&mut a, 120, 40);
+    for want in ["reading_time", "bucket(", "shard(", "hash(", "time bucket"] {
+        assert!(screen.contains(want), "{want} missing:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
+/// F1 in the editor opens the help with the editor's keys first, every one from the key table.
+#[test]
+fn help_in_the_editor_lists_the_editor_keys_first() {
+    let mut a = editing_the_reading_key();
+    press(&mut a, &[key(KeyCode::F(1))]);
+    let screen = draw(&mut a, 100, 40);
+    for want in ["Schema editor", "Ctrl-Z", "Ctrl-Y Ctrl-Shift-Z", "F2 Ctrl-T", "Shift-←", "Ctrl-R", "Ctrl-D"]
+    {
+        assert!(screen.contains(want), "{want} missing:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
 #[test]
 fn compare_view_of_two_real_runs() {
     let mut a = real_app();
