@@ -85,6 +85,9 @@ pub enum Operation {
     PutItem,
     UpdateItem,
     DeleteItem,
+    /// An update that changes a key attribute: UpdateItem cannot, so the application deletes
+    /// the item and puts it at its new key (two requests).
+    DeleteAndPut,
 }
 
 impl Operation {
@@ -97,6 +100,7 @@ impl Operation {
             Operation::PutItem => "PutItem",
             Operation::UpdateItem => "UpdateItem",
             Operation::DeleteItem => "DeleteItem",
+            Operation::DeleteAndPut => "DeleteItem + PutItem",
         }
     }
 }
@@ -214,6 +218,8 @@ pub enum WarningCode {
     UnboundedItem,
     /// An entity's items pass 400 KB as generated: every one is refused, the initial load too.
     OversizedItem,
+    /// An update sets a table key attribute: a delete and a put, not an UpdateItem.
+    KeyUpdate,
 }
 
 impl WarningCode {
@@ -229,6 +235,7 @@ impl WarningCode {
             WarningCode::WriteAmplification => "write-amplification",
             WarningCode::UnboundedItem => "unbounded-item",
             WarningCode::OversizedItem => "oversized-item",
+            WarningCode::KeyUpdate => "key-update",
         }
     }
 }

@@ -171,6 +171,7 @@ pub fn cql_verb(operation: Operation) -> &'static str {
         Operation::PutItem => "INSERT",
         Operation::UpdateItem => "UPDATE",
         Operation::DeleteItem => "DELETE",
+        Operation::DeleteAndPut => "DELETE + INSERT",
     }
 }
 

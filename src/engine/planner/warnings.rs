@@ -26,6 +26,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     let mut out = Vec::new();
     for plan in plans {
         pattern_warnings(plan, est, &mut out);
+        key_update(plan, est, &mut out);
     }
     collision::collisions(est, &mut out);
     partitions(est, &mut out);
@@ -38,6 +39,40 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         oversized_items(est, &mut out);
     }
     out
+}
+
+/// `key-update`: an update that sets a table key attribute is a delete and a put of the whole
+/// item (`write::moving`), which a design that keeps the changing value out of the table key
+/// avoids.
+fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    if plan.operation != Some(Operation::DeleteAndPut) {
+        return;
+    }
+    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let Some(keys) = est.variant.keys_of(&pattern.entity) else { return };
+    let moved = super::write::moved_key_attributes(pattern, keys).join(", ");
+    let (refusal, elsewhere) = if est.cql {
+        ("a Cassandra UPDATE cannot set a primary-key column", "a materialized view keyed by it")
+    } else {
+        (
+            "DynamoDB rejects an UpdateItem that changes a key attribute (ValidationException: the attribute is part of the key)",
+            "a GSI keyed by it",
+        )
+    };
+    let cost = if est.cql {
+        "two writes a call".to_owned()
+    } else {
+        format!("{} WCU a call for two requests", count(plan.units_per_call))
+    };
+    out.push(Warning {
+        code: WarningCode::KeyUpdate,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} sets {moved}, part of {}'s table key: {refusal}, so each call deletes the item and puts it at its new key — {cost}, and the item leaves its item collection. Keep {moved} out of the table key and in {elsewhere}: the index moves its entry on an ordinary update",
+            plan.name,
+            pattern.entity,
+        ),
+    });
 }
 
 /// `oversized-item`: an entity whose items, every attribute present, pass DynamoDB's 400 KB
@@ -112,7 +147,9 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
     match plan.operation {
-        Some(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) if !plan.served => {
+        Some(
+            Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem | Operation::DeleteAndPut,
+        ) if !plan.served => {
             out.push(Warning {
                 code: WarningCode::Unserved,
                 subject: plan.name.clone(),

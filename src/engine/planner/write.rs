@@ -38,9 +38,11 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         }
         None => p,
     };
+    let moved = moved_key_attributes(p, keys);
     let operation = match p.action {
         Action::Put if whole.is_some() => Operation::UpdateItem,
         Action::Put => Operation::PutItem,
+        Action::Update if !moved.is_empty() => Operation::DeleteAndPut,
         Action::Update => Operation::UpdateItem,
         Action::Delete => Operation::DeleteItem,
         Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
@@ -69,7 +71,9 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);
     }
-    if whole.is_none() {
+    if whole.is_none() && !moved.is_empty() {
+        moving(est, p, &moved, &mut out.writes);
+    } else if whole.is_none() {
         let item_bytes = est.item_bytes(&p.entity);
         out.writes.push(ItemWrite {
             target: "table".to_owned(),
@@ -98,6 +102,52 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         out.reason = reason(est, &out.writes, items);
     }
     out
+}
+
+/// The attributes an update sets that are part of the entity's table key.
+pub fn moved_key_attributes<'p>(p: &'p AccessPattern, keys: &EntityKeys) -> Vec<&'p str> {
+    if p.action != Action::Update {
+        return Vec::new();
+    }
+    let keyed =
+        |s: &str| keys.pk.attributes().chain(keys.sk.iter().flat_map(Template::attributes)).any(|a| a == s);
+    p.sets.iter().map(String::as_str).filter(|s| keyed(s)).collect()
+}
+
+/// An update that sets a key attribute moves the item: DynamoDB refuses an UpdateItem that
+/// changes a key attribute ("Cannot update attribute …. This attribute is part of the key"), so
+/// the application deletes the item and puts it at its new key — two writes of the whole item,
+/// and every index entry of it deleted and written again.
+fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut Vec<ItemWrite>) {
+    let item_bytes = est.item_bytes(&p.entity);
+    let own = || Lands { entity: p.entity.clone(), index: None, via: Via::Own };
+    writes.push(ItemWrite {
+        target: "table".to_owned(),
+        per_call: 1.0,
+        units_each: write_units(item_bytes),
+        why: format!(
+            "DeleteItem of the {} item at its old key ({}): the update sets {}, part of the table key, which UpdateItem cannot change",
+            p.entity,
+            numbers::bytes(item_bytes),
+            moved.join(", ")
+        ),
+        lands: own(),
+    });
+    writes.push(ItemWrite {
+        target: "table".to_owned(),
+        per_call: 1.0,
+        units_each: write_units(item_bytes),
+        why: format!("PutItem of the {} item at its new key ({})", p.entity, numbers::bytes(item_bytes)),
+        lands: own(),
+    });
+    let put = AccessPattern { action: Action::Put, ..p.clone() };
+    for index in &est.variant.indexes {
+        if let Some(mut w) = index_write(est, &put, index, &p.entity, &[], Via::Own) {
+            w.per_call *= 2.0;
+            w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
+            writes.push(w);
+        }
+    }
 }
 
 /// An update or delete (or an append to an embedding parent) names the item by its full key;

@@ -148,6 +148,7 @@ impl Simulation {
             now_ms,
             first,
             new_item: false,
+            moved: false,
         };
         let status = self.write_item(write);
         if status == WriteStatus::Done {

@@ -34,6 +34,8 @@ pub fn base_ms(operation: Operation) -> f64 {
     match operation {
         Operation::GetItem => GET_MS,
         Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem => WRITE_MS,
+        // Two writes, one after the other.
+        Operation::DeleteAndPut => 2.0 * WRITE_MS,
         Operation::Query | Operation::Scan | Operation::BatchGetItem => QUERY_MS,
     }
 }

@@ -8,6 +8,7 @@ mod collisions;
 mod embed;
 mod equivalence;
 mod fetch;
+mod key_update;
 mod lag;
 mod retries;
 mod scenarios;

@@ -300,6 +300,7 @@ impl Simulation {
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
             new_item: false,
+            moved: false,
         };
         let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
         self.side_write(write, call, (request, ordinal), resume, false);
@@ -413,6 +414,7 @@ impl Simulation {
             now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
             first: resume.is_none(),
             new_item: false,
+            moved: false,
         };
         let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
         self.side_write(write, call, (request, handle), resume, true);

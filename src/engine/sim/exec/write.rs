@@ -54,6 +54,9 @@ pub(in crate::engine::sim) struct ItemWrite<'a> {
     /// are not upserts): an item of another identity at its key is replaced whole, without an
     /// error, and lost.
     pub new_item: bool,
+    /// The put half of an update that moved its item to a new key (delete, then put): the item
+    /// keeps its identity, TTL and copy registrations.
+    pub moved: bool,
 }
 
 /// The item an update or delete names.
@@ -102,11 +105,13 @@ impl Simulation {
             self.totals.requests += 1;
         }
         let embed = self.embed_of(entity).filter(|_| action == Action::Put);
+        let moves = action == Action::Update && self.moves_key(entity, &target.changes);
         let status = match embed {
             // Embedded whole: the child's put is the append to its parent.
             Some(e) if self.embeds[e].plan.keep.is_none() => {
                 self.append(e, target.ordinal, &vals, (Some(pattern), pattern), now_ms, resume.is_none())
             }
+            _ if moves => self.move_item(entity, &target, &vals, pattern, now_ms, resume.is_none()),
             _ => self.write_item(ItemWrite {
                 entity,
                 ordinal: target.ordinal,
@@ -117,9 +122,11 @@ impl Simulation {
                 now_ms,
                 first: resume.is_none(),
                 new_item: action == Action::Put && !self.world.entities[entity].upsert,
+                moved: false,
             }),
         };
-        let ms = latency::WRITE_MS;
+        // Two writes one after the other when the item moves.
+        let ms = if moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
@@ -148,8 +155,12 @@ impl Simulation {
                 }
             }
             WriteStatus::Throttled => {
-                let ordinal =
-                    if action == Action::Put || target.created { target.ordinal } else { NO_ORDINAL };
+                // A moving item's delete may have landed: its retry puts the same item.
+                let ordinal = if action == Action::Put || target.created || moves {
+                    target.ordinal
+                } else {
+                    NO_ORDINAL
+                };
                 let refused =
                     Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal, cursor: None };
                 self.throttled(call, resume.as_ref(), refused);
@@ -160,6 +171,71 @@ impl Simulation {
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// Whether an update's changes touch the entity's table key. DynamoDB refuses an UpdateItem
+    /// that sets a key attribute (ValidationException: the attribute is part of the key), and
+    /// a Cassandra UPDATE cannot set a primary-key column: the application deletes the item
+    /// and puts it at its new key.
+    fn moves_key(&self, entity: usize, changes: &[(u16, Val)]) -> bool {
+        let ent = &self.world.entities[entity];
+        let keyed = |attr: usize| ent.pk.iter().chain(ent.sk.iter()).any(|t| t.attrs().any(|a| a == attr));
+        changes.iter().any(|&(attr, _)| keyed(usize::from(attr)))
+    }
+
+    /// An update that changes a key attribute: a DeleteItem of the item where it is, then a
+    /// PutItem of it, with its values so far and the update's, at its new key — two requests,
+    /// each metered and charged. A refused delete refuses the call; a refused put leaves the
+    /// item deleted until the retry puts it.
+    fn move_item(
+        &mut self,
+        entity: usize,
+        target: &Target,
+        vals: &[Val],
+        pattern: usize,
+        now_ms: u64,
+        first: bool,
+    ) -> WriteStatus {
+        let handle = self.world.handle(entity, target.ordinal);
+        let mut changes = self.overrides.get(&handle).cloned().unwrap_or_default();
+        for &(attr, value) in &target.changes {
+            match changes.iter_mut().find(|(a, _)| *a == attr) {
+                Some(entry) => entry.1 = value,
+                None => changes.push((attr, value)),
+            }
+        }
+        let delete = ItemWrite {
+            entity,
+            ordinal: target.ordinal,
+            vals: None,
+            changes: &[],
+            pattern: Some(pattern),
+            caller: Some(pattern),
+            now_ms,
+            first,
+            new_item: false,
+            moved: false,
+        };
+        let status = self.write_item(delete);
+        if status != WriteStatus::Done {
+            return status;
+        }
+        if first {
+            self.stats[pattern].requests += 1;
+            self.totals.requests += 1;
+        }
+        self.write_item(ItemWrite {
+            entity,
+            ordinal: target.ordinal,
+            vals: Some(vals),
+            changes: &changes,
+            pattern: Some(pattern),
+            caller: Some(pattern),
+            now_ms,
+            first,
+            new_item: false,
+            moved: true,
+        })
     }
 
     /// Whether DynamoDB refuses this item for its size (400 KB). Cassandra has no such limit on
@@ -379,6 +455,7 @@ impl Simulation {
                 }
                 if let Some(vals) = write.vals
                     && old_handle != Some(placed.id)
+                    && !write.moved
                 {
                     self.after_new_item(write.entity, write.ordinal, vals);
                     if write.new_item && old_handle.is_some() {
@@ -537,6 +614,7 @@ impl Simulation {
                 now_ms: self.start_ms,
                 first: true,
                 new_item: true,
+                moved: false,
             };
             if !self.world.entities[entity].upsert && old_handle.is_some_and(|h| h != placed.id) {
                 self.totals.preload_overwritten += 1;
@@ -575,6 +653,7 @@ impl Simulation {
             now_ms: self.tick_start(tick),
             first: true,
             new_item: !self.world.entities[entity].upsert,
+            moved: false,
         };
         match self.write_item(write) {
             WriteStatus::Done => self.numbered(entity, &vals),

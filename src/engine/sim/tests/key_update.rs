@@ -1,0 +1,66 @@
+//! An update that sets a table key attribute: DynamoDB refuses an UpdateItem that changes a
+//! key attribute, so the item is deleted and put at its new key — two requests, both charged,
+//! one item left. `check` plans the same two writes and warns.
+
+use crate::engine::planner::{self, Operation, WarningCode};
+use crate::engine::sim::{RunOptions, Simulation};
+use crate::scenario;
+
+/// 1,000 orders of ~1 KB; 5 a second change status, which the sort key holds.
+const ORDERS: &str = r#"(
+    name: "orders", title: "orders",
+    entities: [
+        (name: "Order", attributes: [
+            (name: "order_id", type: S, gen: New("orders")),
+            (name: "customer_id", type: S, gen: Pick("customers")),
+            (name: "status", type: S, gen: OneOf([("PLACED", 1), ("SHIPPED", 1), ("DELIVERED", 1)])),
+            (name: "lines", type: S, gen: Payload(900)),
+        ]),
+    ],
+    populations: [
+        (name: "orders", count: 1000, ids: "o{:04}"),
+        (name: "customers", count: 100, ids: "c{:03}"),
+    ],
+    patterns: [
+        (name: "ship", action: Update, entity: "Order", given: ["order_id"], sets: ["status"], rate: 5),
+    ],
+    variants: [
+        (name: "status-in-key", keys: {"Order": (pk: "ORDER#{order_id}", sk: "STATUS#{status}")}),
+        (name: "status-in-index", keys: {"Order": (pk: "ORDER#{order_id}", sk: "ORDER")},
+         indexes: [(name: "by-status", keys: {"Order": (pk: "STATUS#{status}", sk: "{order_id}")})]),
+    ],
+    workload: (duration: "60s", tick: "1s", seed: 4),
+)"#;
+
+#[test]
+fn an_update_of_a_key_attribute_moves_the_item_with_a_delete_and_a_put() {
+    let loaded = scenario::parse("orders.ron", ORDERS).expect("test scenario");
+    let variant = loaded.variant(Some("status-in-key")).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    let r = sim.report();
+    // Still one item per order: the old one is gone, not left behind.
+    assert_eq!(r.totals.items, 1000, "{:?}", r.totals);
+    let ship = r.patterns.iter().find(|p| p.name == "ship").expect("ship");
+    assert_eq!(ship.calls, 300);
+    // Two requests a call, each a whole ~1 KB item: 1 WCU to delete, 1 to put.
+    assert_eq!(ship.requests, 600, "{ship:?}");
+    assert!((ship.wcu / ship.calls as f64 - 2.0).abs() < 0.05, "{ship:?}");
+
+    let plan = planner::plan(&loaded.scenario, variant);
+    let p = plan.patterns.iter().find(|p| p.name == "ship").expect("ship");
+    assert_eq!(p.operation, Some(Operation::DeleteAndPut));
+    assert!((p.units_per_call - 2.0).abs() < 1e-9, "{}", p.units_per_call);
+    let w = plan.warnings.iter().find(|w| w.code == WarningCode::KeyUpdate).expect("a key-update warning");
+    assert!(w.message.contains("ship sets status, part of Order's table key"), "{}", w.message);
+}
+
+#[test]
+fn the_same_change_in_an_index_key_is_one_update() {
+    let loaded = scenario::parse("orders.ron", ORDERS).expect("test scenario");
+    let variant = loaded.variant(Some("status-in-index")).expect("variant");
+    let plan = planner::plan(&loaded.scenario, variant);
+    let p = plan.patterns.iter().find(|p| p.name == "ship").expect("ship");
+    assert_eq!(p.operation, Some(Operation::UpdateItem));
+    assert!(plan.warnings.iter().all(|w| w.code != WarningCode::KeyUpdate));
+}
