@@ -10,5 +10,6 @@ mod equivalence;
 mod fetch;
 mod key_update;
 mod lag;
+mod limit;
 mod retries;
 mod scenarios;

@@ -144,6 +144,10 @@ pub struct ReadPlan {
     pub range: Option<(usize, RangeSpan)>,
     pub forward: bool,
     pub limit: Option<u32>,
+    /// Whether the key returns items in the order asked for: no range (the sort key's own
+    /// order), or the range attribute is the sort key's first slot the caller does not fill.
+    /// Otherwise a limit can only be applied after every match is read.
+    pub ordered: bool,
     /// Terms the items read must pass (the entity check is implied).
     pub filter: Vec<Filter>,
     /// For a Scan with only constant terms: the ledger mark that counts its matches.
@@ -562,6 +566,7 @@ fn read_plan(
         Fetch::No
     };
     let look = !filter.is_empty() || fetch != Fetch::No || shared;
+    let ordered = range.is_none() || range_by_key;
     Some(ReadPlan {
         table: t,
         group,
@@ -573,6 +578,7 @@ fn read_plan(
         range,
         forward: p.order == model::Order::Asc,
         limit: p.limit,
+        ordered,
         filter,
         mark: None,
         fetch,

@@ -517,12 +517,14 @@ impl Simulation {
         let range = self.sort_range(plan, known, call.time_ms);
         let cassandra = self.world.engine == Engine::Cassandra;
         // Limit goes into the request when the key orders the results and nothing filters them.
-        let ordered = plan.range.is_some() && plan.sk.is_some();
+        // When the key does not order them by the range ("the newest ten" on a key sorted by
+        // id), every match is read and the application keeps the limit's worth.
         let request_limit = match plan.limit {
-            Some(l) if plan.filter.is_empty() && (ordered || plan.range.is_none()) => l as usize,
+            Some(l) if plan.filter.is_empty() && plan.ordered => l as usize,
             _ => usize::MAX,
         };
-        let want = plan.limit.map_or(u64::MAX, u64::from);
+        let limit = plan.limit.map_or(u64::MAX, u64::from);
+        let want = if plan.ordered { limit } else { u64::MAX };
         if resume.is_none() {
             self.stats[call.pattern].fanout += pks.len();
         }
@@ -579,6 +581,8 @@ impl Simulation {
             stats.span.partitions += 1.0;
             times.push(read.ms);
         }
+        // Only the items the application keeps are fetched.
+        fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         // A Query retried after a refusal fetches nothing more: the items it returns late are
         // not fetched (keyheat's simplification; the first attempt's items are).
         if plan.fetch == Fetch::Table && !cassandra && !fetched.is_empty() {
@@ -601,7 +605,7 @@ impl Simulation {
                 }
             }
         }
-        let returned = returned.min(want);
+        let returned = returned.min(limit);
         self.stats[call.pattern].items_returned += returned;
         self.stats[call.pattern].span.items_returned += returned as f64;
         self.finish_read(call, resume, &times);
