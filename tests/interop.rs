@@ -89,12 +89,50 @@ fn nwb_matches_its_golden_file_and_names_what_it_cannot_hold() {
 }
 
 #[test]
+fn trace_matches_its_golden_file_and_limit_counts_requests() {
+    // TTL, a GSI, a Query fanned out over hours and write shards with a sort-key range.
+    let ron = fixtures().join("trace.ron");
+    let ron = ron.to_str().expect("a UTF-8 path");
+    let head = ok(&["export", "trace", ron, "--duration", "2m", "--limit", "12"]);
+    golden("trace.head.jsonl", &head);
+    assert_eq!(
+        ok(&["export", "trace", ron, "--duration", "2m", "--limit", "12"]),
+        head,
+        "same seed, same bytes"
+    );
+    let setup = ["CreateTable", "UpdateTimeToLive", "AdvanceTime"];
+    let requests = |text: &str| {
+        text.lines().filter(|l| !setup.iter().any(|op| l.starts_with(&format!("{{\"op\":\"{op}\"")))).count()
+    };
+    assert_eq!(requests(&head), 12);
+    // The preload counts: orders loads 40,005 items (free: no ReturnConsumedCapacity) first.
+    let preload = ok(&["export", "trace", "orders", "--duration", "10s", "--limit", "3"]);
+    assert_eq!(requests(&preload), 3, "{preload}");
+    assert!(preload.lines().nth(1).is_some_and(|l| l.starts_with("{\"op\":\"AdvanceTime\"")), "{preload}");
+    assert!(
+        preload
+            .lines()
+            .skip(2)
+            .all(|l| l.starts_with("{\"op\":\"PutItem\"") && !l.contains("ReturnConsumedCapacity")),
+        "{preload}"
+    );
+    // A limit past the end: the whole run, the same lines.
+    let all = ok(&["export", "trace", ron, "--duration", "2m"]);
+    assert!(all.starts_with(&head) && requests(&all) > 12, "{}", requests(&all));
+    assert_eq!(ok(&["export", "trace", ron, "--duration", "2m", "--limit", "1000000"]), all);
+}
+
+#[test]
 fn every_exporter_writes_whole_files_and_replaces_one_only_with_force() {
     let dir = scratch_dir("files");
     let path = dir.join("out.txt");
     let file = path.to_str().expect("a UTF-8 path");
-    let exports: [&[&str]; 3] =
-        [&["export", "cloudformation", "orders"], &["export", "cql", "chat"], &["export", "nwb", "counters"]];
+    let exports: [&[&str]; 4] = [
+        &["export", "cloudformation", "orders"],
+        &["export", "cql", "chat"],
+        &["export", "nwb", "counters"],
+        &["export", "trace", "counters", "--duration", "10s", "--limit", "50"],
+    ];
     for export in exports {
         let _ = std::fs::remove_file(&path);
         let printed = ok(export);
@@ -139,6 +177,17 @@ fn bad_input_exits_2_with_a_message() {
         ),
         (
             vec!["export", "cloudformation", "orders", "--out", missing.to_str().unwrap()],
+            "does not exist (keyheat does not create it)",
+        ),
+        (
+            vec!["export", "trace", "chat"],
+            "chat uses the Cassandra profile: a trace is DynamoDB API requests for `keyheat ops`",
+        ),
+        (vec!["export", "trace", "orders", "--duration", "5s"], "shorter than one tick (10s)"),
+        (vec!["export", "trace", "orders", "--duration", "soon"], "invalid value 'soon'"),
+        (vec!["export", "trace", "orders", "--limit", "many"], "invalid value 'many' for '--limit <N>'"),
+        (
+            vec!["export", "trace", "orders", "--limit", "1", "--out", missing.to_str().unwrap()],
             "does not exist (keyheat does not create it)",
         ),
     ];
