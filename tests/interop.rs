@@ -212,6 +212,15 @@ fn import_nwb_maps_a_hand_written_model_and_names_what_it_could_not() {
     ok(&["import", "nwb", model.to_str().unwrap(), "--out", ron.to_str().unwrap()]);
     let check = ok(&["check", ron.to_str().unwrap()]);
     assert!(check.contains("Loan in overdue  gsi1pk = OUT, gsi1sk = {due_at}"), "{check}");
+    // Every guessed count and rate is a `guess` warning, until the user sets it and drops the mark.
+    let guesses: Vec<&str> = check.lines().filter(|l| l.starts_with("  ⚠ guess — ")).collect();
+    assert_eq!(guesses.len(), 8, "{check}");
+    assert!(guesses.contains(&"  ⚠ guess — population books"), "{guesses:?}");
+    assert!(guesses.contains(&"  ⚠ guess — pattern get-loan"), "{guesses:?}");
+    let text = std::fs::read_to_string(&ron).unwrap().replacen("rate: 1.0, guess: true", "rate: 3.0", 1);
+    std::fs::write(&ron, text).unwrap();
+    let check = ok(&["check", ron.to_str().unwrap()]);
+    assert_eq!(check.lines().filter(|l| l.starts_with("  ⚠ guess — ")).count(), 7, "{check}");
     // Another table of the model, by name.
     let audit = ok(&["import", "nwb", model.to_str().unwrap(), "--table", "AuditLog"]);
     assert!(audit.contains("\"AuditLog\": (pk: \"day\", sk: \"at\")"), "{audit}");

@@ -214,6 +214,9 @@ pub enum WarningCode {
     UnboundedItem,
     /// An entity's items pass 400 KB as generated: every one is refused, the initial load too.
     OversizedItem,
+    /// A population's count or a pattern's rate is marked `guess: true`: every figure built on
+    /// it is too.
+    Guess,
 }
 
 impl WarningCode {
@@ -229,6 +232,7 @@ impl WarningCode {
             WarningCode::WriteAmplification => "write-amplification",
             WarningCode::UnboundedItem => "unbounded-item",
             WarningCode::OversizedItem => "oversized-item",
+            WarningCode::Guess => "guess",
         }
     }
 }
