@@ -3,20 +3,10 @@
 //! stdout), and bad input. After an intended change of output, regenerate the golden files with
 //! `KEYHEAT_BLESS=1 cargo test --test interop` and review the diff.
 
+mod common;
+
+use common::{keyheat, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("interop")

@@ -3,13 +3,11 @@
 //! before anything is replayed or written.
 #![cfg(feature = "tui")]
 
+mod common;
+
+use common::keyheat;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("keyheat-snapshot-{}-{name}", std::process::id()));
