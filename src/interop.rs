@@ -15,6 +15,7 @@
 pub mod cloudformation;
 pub mod cql;
 pub mod nwb;
+pub mod trace;
 
 use crate::engine::model::{
     AttrType, Capacity, Engine, EntityKeys, IndexKind, Projection, Scenario, Variant,

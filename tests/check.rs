@@ -1,18 +1,9 @@
 //! `keyheat list` and `keyheat check` as a user runs them: exit codes, stdout and stderr.
 
-use std::process::{Command, Output};
+mod common;
 
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{keyheat, stderr, stdout};
+use std::process::Command;
 
 fn scratch(name: &str, text: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -4,8 +4,9 @@
 //! recommended; practice solutions stay out of `keyheat list`; and every number a lesson states
 //! can be found in the file's comments.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::keyheat;
 use keyheat::engine::model::{Engine, GoalCheck, Scenario};
 use keyheat::engine::planner::{self, Operation, PatternPlan, Plan, WarningCode};
 use keyheat::scenario::{self, BUNDLED};
@@ -29,10 +30,6 @@ fn warnings(plan: &Plan) -> Vec<(WarningCode, &str)> {
 
 fn has(plan: &Plan, code: WarningCode, subject: &str) -> bool {
     plan.warnings.iter().any(|w| w.code == code && w.subject == subject)
-}
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
 }
 
 const NEW: &[&str] = &[

@@ -3,20 +3,10 @@
 //! stdout), and bad input. After an intended change of output, regenerate the golden files with
 //! `KEYHEAT_BLESS=1 cargo test --test interop` and review the diff.
 
+mod common;
+
+use common::{keyheat, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("interop")
@@ -89,12 +79,50 @@ fn nwb_matches_its_golden_file_and_names_what_it_cannot_hold() {
 }
 
 #[test]
+fn trace_matches_its_golden_file_and_limit_counts_requests() {
+    // TTL, a GSI, a Query fanned out over hours and write shards with a sort-key range.
+    let ron = fixtures().join("trace.ron");
+    let ron = ron.to_str().expect("a UTF-8 path");
+    let head = ok(&["export", "trace", ron, "--duration", "2m", "--limit", "12"]);
+    golden("trace.head.jsonl", &head);
+    assert_eq!(
+        ok(&["export", "trace", ron, "--duration", "2m", "--limit", "12"]),
+        head,
+        "same seed, same bytes"
+    );
+    let setup = ["CreateTable", "UpdateTimeToLive", "AdvanceTime"];
+    let requests = |text: &str| {
+        text.lines().filter(|l| !setup.iter().any(|op| l.starts_with(&format!("{{\"op\":\"{op}\"")))).count()
+    };
+    assert_eq!(requests(&head), 12);
+    // The preload counts: orders loads 40,005 items (free: no ReturnConsumedCapacity) first.
+    let preload = ok(&["export", "trace", "orders", "--duration", "10s", "--limit", "3"]);
+    assert_eq!(requests(&preload), 3, "{preload}");
+    assert!(preload.lines().nth(1).is_some_and(|l| l.starts_with("{\"op\":\"AdvanceTime\"")), "{preload}");
+    assert!(
+        preload
+            .lines()
+            .skip(2)
+            .all(|l| l.starts_with("{\"op\":\"PutItem\"") && !l.contains("ReturnConsumedCapacity")),
+        "{preload}"
+    );
+    // A limit past the end: the whole run, the same lines.
+    let all = ok(&["export", "trace", ron, "--duration", "2m"]);
+    assert!(all.starts_with(&head) && requests(&all) > 12, "{}", requests(&all));
+    assert_eq!(ok(&["export", "trace", ron, "--duration", "2m", "--limit", "1000000"]), all);
+}
+
+#[test]
 fn every_exporter_writes_whole_files_and_replaces_one_only_with_force() {
     let dir = scratch_dir("files");
     let path = dir.join("out.txt");
     let file = path.to_str().expect("a UTF-8 path");
-    let exports: [&[&str]; 3] =
-        [&["export", "cloudformation", "orders"], &["export", "cql", "chat"], &["export", "nwb", "counters"]];
+    let exports: [&[&str]; 4] = [
+        &["export", "cloudformation", "orders"],
+        &["export", "cql", "chat"],
+        &["export", "nwb", "counters"],
+        &["export", "trace", "counters", "--duration", "10s", "--limit", "50"],
+    ];
     for export in exports {
         let _ = std::fs::remove_file(&path);
         let printed = ok(export);
@@ -141,6 +169,17 @@ fn bad_input_exits_2_with_a_message() {
             vec!["export", "cloudformation", "orders", "--out", missing.to_str().unwrap()],
             "does not exist (keyheat does not create it)",
         ),
+        (
+            vec!["export", "trace", "chat"],
+            "chat uses the Cassandra profile: a trace is DynamoDB API requests for `keyheat ops`",
+        ),
+        (vec!["export", "trace", "orders", "--duration", "5s"], "shorter than one tick (10s)"),
+        (vec!["export", "trace", "orders", "--duration", "soon"], "invalid value 'soon'"),
+        (vec!["export", "trace", "orders", "--limit", "many"], "invalid value 'many' for '--limit <N>'"),
+        (
+            vec!["export", "trace", "orders", "--limit", "1", "--out", missing.to_str().unwrap()],
+            "does not exist (keyheat does not create it)",
+        ),
     ];
     for (args, message) in cases {
         let out = keyheat(&args);
@@ -163,6 +202,15 @@ fn import_nwb_maps_a_hand_written_model_and_names_what_it_could_not() {
     ok(&["import", "nwb", model.to_str().unwrap(), "--out", ron.to_str().unwrap()]);
     let check = ok(&["check", ron.to_str().unwrap()]);
     assert!(check.contains("Loan in overdue  gsi1pk = OUT, gsi1sk = {due_at}"), "{check}");
+    // Every guessed count and rate is a `guess` warning, until the user sets it and drops the mark.
+    let guesses: Vec<&str> = check.lines().filter(|l| l.starts_with("  ⚠ guess — ")).collect();
+    assert_eq!(guesses.len(), 8, "{check}");
+    assert!(guesses.contains(&"  ⚠ guess — population books"), "{guesses:?}");
+    assert!(guesses.contains(&"  ⚠ guess — pattern get-loan"), "{guesses:?}");
+    let text = std::fs::read_to_string(&ron).unwrap().replacen("rate: 1.0, guess: true", "rate: 3.0", 1);
+    std::fs::write(&ron, text).unwrap();
+    let check = ok(&["check", ron.to_str().unwrap()]);
+    assert_eq!(check.lines().filter(|l| l.starts_with("  ⚠ guess — ")).count(), 7, "{check}");
     // Another table of the model, by name.
     let audit = ok(&["import", "nwb", model.to_str().unwrap(), "--table", "AuditLog"]);
     assert!(audit.contains("\"AuditLog\": (pk: \"day\", sk: \"at\")"), "{audit}");

@@ -1,8 +1,12 @@
 //! `keyheat quiz` as a user runs it: the bank as JSON, topics, a quiz answered through a pipe,
 //! and the mistakes that exit 2.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+use common::{stderr, stdout};
 
 fn keyheat(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_keyheat"))
@@ -16,14 +20,6 @@ fn keyheat(args: &[&str], stdin: &str) -> Output {
     input.write_all(stdin.as_bytes()).expect("the quiz reads its stdin");
     drop(input);
     child.wait_with_output().expect("the keyheat binary finishes")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn bank() -> serde_json::Value {

@@ -2,20 +2,11 @@
 //! the shape of what they print. Bad input is rejected before any replay, so those tests run
 //! without the simulator; the others replay short stretches of the bundled scenarios.
 
+mod common;
+
+use common::{keyheat, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use std::process::Output;
 
 /// A fresh, empty directory for one test.
 fn scratch_dir(name: &str) -> PathBuf {

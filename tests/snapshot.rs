@@ -3,13 +3,11 @@
 //! before anything is replayed or written.
 #![cfg(feature = "tui")]
 
+mod common;
+
+use common::keyheat;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("keyheat-snapshot-{}-{name}", std::process::id()));
@@ -67,6 +65,13 @@ fn draws_the_workbench_at_a_simulated_time_and_keeps_existing_files() {
     assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
     assert_eq!(fs::read_to_string(&out).unwrap(), svg, "deterministic");
     assert_eq!(files_in(&dir), ["orders.svg"], "no temporary file is left behind");
+    // `--out -` is standard output: the same picture there, and no claim of a file named "-".
+    let dash = keyheat(&[&args[..args.len() - 1], &["-"]].concat());
+    let stderr = String::from_utf8_lossy(&dash.stderr);
+    assert_eq!(dash.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&dash.stdout), svg);
+    assert!(!stderr.contains("wrote"), "{stderr}");
+    assert_eq!(files_in(&dir), ["orders.svg"]);
 
     // The metric the heatmap shows can be chosen, as `m` does.
     let bytes = dir.join("bytes.svg");

@@ -2,11 +2,9 @@
 //! before the terminal is touched (so these run without one).
 #![cfg(feature = "tui")]
 
-use std::process::{Command, Output};
+mod common;
 
-fn keyheat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyheat")).args(args).output().expect("the keyheat binary runs")
-}
+use common::keyheat;
 
 #[test]
 fn a_bad_scenario_or_variant_exits_2_with_a_message() {

@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::output;
-use crate::interop::{cloudformation, cql, nwb};
+use super::progress::Progress;
+use crate::engine::sim::RunOptions;
+use crate::engine::time::SimDuration;
+use crate::interop::{cloudformation, cql, nwb, trace};
 use crate::scenario;
 
 #[derive(Debug, Subcommand)]
@@ -43,11 +46,39 @@ pub enum Export {
     },
     /// The Cassandra profile's tables and views as CQL (CREATE TABLE, CREATE MATERIALIZED VIEW)
     Cql(Design),
+    /// The replay's workload as DynamoDB API requests in `keyheat ops` JSON Lines
+    ///
+    /// The file starts with the table's CreateTable (and UpdateTimeToLive), then an AdvanceTime to
+    /// the workload's start, then every request the replay served, in order: the preload's
+    /// PutItems (free in the replay, so sent without ReturnConsumedCapacity), then the workload's
+    /// PutItem, UpdateItem, DeleteItem, GetItem, BatchGetItem, Query (one line per page, with
+    /// IndexName, Limit, ExclusiveStartKey) and Scan pages with ReturnConsumedCapacity INDEXES,
+    /// and an AdvanceTime whenever simulated time passes a whole second. Each request is there
+    /// once, as a client sends it: one the replay's client retried after throttling is where its
+    /// retry landed, one that ran out of retries is left out (it changed nothing). `keyheat ops`
+    /// does not throttle, so replaying the trace gives the replay's item counts and the consumed
+    /// capacity of the requests it served. DynamoDB profile only.
+    Trace {
+        #[command(flatten)]
+        design: Design,
+        /// Seed for the workload (default: the scenario's)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+        #[arg(long, value_parser = super::parse_duration)]
+        duration: Option<SimDuration>,
+        /// At most N requests (the preload's count; CreateTable and AdvanceTime lines do not)
+        #[arg(long, value_name = "N")]
+        limit: Option<u64>,
+    },
 }
 
 impl Export {
     pub fn design(&self) -> &Design {
-        let (Export::Nwb(design) | Export::Cql(design) | Export::Cloudformation { design, .. }) = self;
+        let (Export::Nwb(design)
+        | Export::Cql(design)
+        | Export::Cloudformation { design, .. }
+        | Export::Trace { design, .. }) = self;
         design
     }
 }
@@ -111,6 +142,14 @@ pub fn export(stdout: &mut impl Write, command: &Export) -> anyhow::Result<()> {
     let text = match command {
         Export::Cloudformation { format, .. } => cloudformation::render(&loaded.scenario, variant, *format),
         Export::Cql(_) => cql::render(&loaded.scenario, variant)?,
+        Export::Trace { seed, duration, limit, .. } => {
+            let options =
+                trace::Options { run: RunOptions { seed: *seed, duration: *duration }, limit: *limit };
+            let mut progress = Progress::new(format!("{} / {} trace", loaded.scenario.name, variant.name));
+            let text = trace::render(&loaded.scenario, variant, &options, &mut |f| progress.update(f));
+            progress.finish();
+            text?
+        }
         Export::Nwb(_) => {
             let exported = nwb::export(&loaded.scenario, variant)?;
             for note in &exported.notes {

@@ -142,7 +142,10 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     let (cols, rows) = args.size;
     let buffer = ui::render_workbench(&mut app, cols, rows);
     output::write_new(&args.out, svg::render(&buffer).as_bytes(), args.force)?;
-    eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
+    // `-` is standard output: no file was written, so none is named.
+    if !output::is_stdout(&args.out) {
+        eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
+    }
     Ok(())
 }
 

@@ -184,6 +184,8 @@ pub struct Population {
     pub popularity: Popularity,
     /// Members added per simulated day, besides those `New` writes create.
     pub growth_per_day: f64,
+    /// `count` is a guess someone must still set (an imported model does not say it).
+    pub guess: bool,
 }
 
 impl Population {
@@ -292,6 +294,8 @@ pub struct AccessPattern {
     /// population's popularity.
     pub keys: Option<Popularity>,
     pub latency_target_ms: Option<f64>,
+    /// `rate` is a guess someone must still set (an imported model does not say it).
+    pub guess: bool,
 }
 
 impl AccessPattern {

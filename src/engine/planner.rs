@@ -220,6 +220,9 @@ pub enum WarningCode {
     OversizedItem,
     /// An update sets a table key attribute: a delete and a put, not an UpdateItem.
     KeyUpdate,
+    /// A population's count or a pattern's rate is marked `guess: true`: every figure built on
+    /// it is too.
+    Guess,
 }
 
 impl WarningCode {
@@ -236,6 +239,7 @@ impl WarningCode {
             WarningCode::UnboundedItem => "unbounded-item",
             WarningCode::OversizedItem => "oversized-item",
             WarningCode::KeyUpdate => "key-update",
+            WarningCode::Guess => "guess",
         }
     }
 }

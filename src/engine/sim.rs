@@ -67,6 +67,7 @@ mod keys;
 mod latency;
 mod ledger;
 mod meter;
+pub mod observe;
 mod regen;
 pub mod report;
 mod reporting;
@@ -85,7 +86,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use super::metrics::Metrics;
-use super::model::{Engine, Scenario, Variant};
+use super::model::{Scenario, Variant};
 use super::retry::RetryPolicy;
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
@@ -252,6 +253,8 @@ pub struct Simulation {
     held: HashMap<u64, (usize, usize, table::EntryOp)>,
     next_op: u64,
     drained: Vec<u64>,
+    /// The observer told every request served, if one is attached (`observe`).
+    observing: Option<observe::Observing>,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -550,16 +553,11 @@ impl Simulation {
         let birth = self.birth(e, ordinal)?;
         let mut vals = Vec::new();
         self.current_vals(e, ordinal, &mut vals);
-        let ent = &self.world.entities[e];
-        let mut item = items::materialize(&ent.attrs, &vals, &self.world.pops);
-        self.embedded_lists(e, ordinal, &vals, &mut item);
+        let item = self.materialize(e, ordinal, &vals);
         let mut placed = Placed::default();
         let size = if self.place(e, ordinal, &vals, &mut placed) { placed.size } else { 0 };
-        if self.world.engine == Engine::DynamoDb {
-            item.extend(self.key_attributes(e, ordinal, &vals));
-        }
         Some(ItemView {
-            entity: ent.name.clone(),
+            entity: self.world.entities[e].name.clone(),
             ordinal,
             written_at: SimTime::from_millis(birth.time_ms),
             size,

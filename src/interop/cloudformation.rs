@@ -64,7 +64,7 @@ pub fn template(scenario: &Scenario, variant: &Variant) -> Json {
     })
 }
 
-fn properties(table: &TableDesign) -> Json {
+pub(super) fn properties(table: &TableDesign) -> Json {
     let mut p = Map::new();
     p.insert("TableName".into(), json!(table.name));
     p.insert(

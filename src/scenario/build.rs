@@ -244,6 +244,7 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
         id_format: p.ids.clone(),
         popularity: p.popularity.clone().unwrap_or(Popularity::Uniform),
         growth_per_day: p.growth_per_day,
+        guess: p.guess,
     })
 }
 

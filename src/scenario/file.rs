@@ -98,6 +98,9 @@ pub struct Population {
     pub popularity: Option<Popularity>,
     #[serde(default)]
     pub growth_per_day: f64,
+    /// The count is a guess for the user to set (`keyheat import nwb` writes it); `check` warns.
+    #[serde(default)]
+    pub guess: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -127,6 +130,9 @@ pub struct Pattern {
     #[serde(default)]
     pub contains: Option<String>,
     pub rate: f64,
+    /// The rate is a guess for the user to set (`keyheat import nwb` writes it); `check` warns.
+    #[serde(default)]
+    pub guess: bool,
     #[serde(default)]
     pub shape: Vec<RateShape>,
     #[serde(default)]

@@ -456,3 +456,41 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     assert!(subset.warnings.iter().all(|w| w.code != WarningCode::UnboundedItem));
     assert_eq!(pattern(&subset, "post-with-comments").operation, Some(Operation::GetItem));
 }
+
+#[test]
+fn a_count_or_rate_marked_guess_is_warned_about_until_the_mark_goes() {
+    let source =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/orders.ron")).unwrap();
+    let marked = source.replacen(r#"ids: "c{:07}")"#, r#"ids: "c{:07}", guess: true)"#, 1).replacen(
+        "rate: 0.5,",
+        "rate: 0.5, guess: true,",
+        1,
+    );
+    let cases = [
+        (source.as_str(), vec![]),
+        (
+            marked.as_str(),
+            vec![
+                (
+                    "pattern get-customer",
+                    "pattern get-customer: rate 0.5/s is a guess; loads, throttling and costs follow from it. Set how often it runs, then remove `guess: true`",
+                ),
+                (
+                    "population customers",
+                    "population customers: count 20,000 is a guess; partition sizes and costs follow from it. Set how many there are, then remove `guess: true`",
+                ),
+            ],
+        ),
+    ];
+    for (text, expected) in cases {
+        let loaded = scenario::parse("orders.ron", text).unwrap();
+        let plan = plan(&loaded.scenario, loaded.variant(Some("recommended")).unwrap());
+        let guesses: Vec<(&str, &str)> = plan
+            .warnings
+            .iter()
+            .filter(|w| w.code == WarningCode::Guess)
+            .map(|w| (w.subject.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(guesses, expected);
+    }
+}

@@ -38,6 +38,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         unbounded_items(est, &mut out);
         oversized_items(est, &mut out);
     }
+    guesses(est, &mut out);
     out
 }
 
@@ -73,6 +74,34 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
             pattern.entity,
         ),
     });
+}
+
+/// `guess`: a population count or a pattern rate the file marks `guess: true` (what `keyheat
+/// import nwb` writes where a model says nothing): sizes, loads and costs rest on it.
+fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let s = est.scenario;
+    for p in s.populations.iter().filter(|p| p.guess) {
+        out.push(Warning {
+            code: WarningCode::Guess,
+            subject: format!("population {}", p.name),
+            message: format!(
+                "population {}: count {} is a guess; partition sizes and costs follow from it. Set how many there are, then remove `guess: true`",
+                p.name,
+                count(p.count as f64)
+            ),
+        });
+    }
+    for p in s.patterns.iter().filter(|p| p.guess) {
+        out.push(Warning {
+            code: WarningCode::Guess,
+            subject: format!("pattern {}", p.name),
+            message: format!(
+                "pattern {}: rate {}/s is a guess; loads, throttling and costs follow from it. Set how often it runs, then remove `guess: true`",
+                p.name,
+                rate(p.rate)
+            ),
+        });
+    }
 }
 
 /// `oversized-item`: an entity whose items, every attribute present, pass DynamoDB's 400 KB

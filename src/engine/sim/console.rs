@@ -218,7 +218,7 @@ impl Simulation {
         self.current_vals(e, ordinal, &mut vals);
         let ent = &self.world.entities[e];
         let mut item = items::materialize(&ent.attrs, &vals, &self.world.pops);
-        self.embedded_lists(e, ordinal, &vals, &mut item);
+        self.embedded_lists(e, ordinal, &vals, &mut item, None);
         item.extend(self.key_attributes(e, ordinal, &vals));
         Some(item)
     }

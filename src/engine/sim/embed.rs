@@ -150,7 +150,14 @@ impl Simulation {
             new_item: false,
             moved: false,
         };
+        // An observer sees the parent with this child in its list (`observe`).
+        if let Some(o) = self.observing.as_mut() {
+            o.appending = Some((e, ordinal));
+        }
         let status = self.write_item(write);
+        if let Some(o) = self.observing.as_mut() {
+            o.appending = None;
+        }
         if status == WriteStatus::Done {
             let children = self.embeds[e].lists.entry(parent).or_default();
             if fresh {
@@ -203,16 +210,33 @@ impl Simulation {
 
     /// Puts the real embedded lists into a regenerated item of `entity` (item `ordinal`, values
     /// `vals`): each child as a map of its attributes, as the list's size counts them.
-    pub(super) fn embedded_lists(&self, entity: usize, ordinal: u32, vals: &[Val], item: &mut Item) {
-        for Embedded { plan, lists } in self.embeds.iter().filter(|e| e.plan.parent == entity) {
+    /// `appending`: (embed, child) being appended now, whose write has not landed yet — the
+    /// list as it will be (`vals` already counts the append).
+    pub(super) fn embedded_lists(
+        &self,
+        entity: usize,
+        ordinal: u32,
+        vals: &[Val],
+        item: &mut Item,
+        appending: Option<(usize, u32)>,
+    ) {
+        for (e, Embedded { plan, lists }) in
+            self.embeds.iter().enumerate().filter(|(_, e)| e.plan.parent == entity)
+        {
             let Val::List(_, appends) = vals[plan.list_attr] else { continue };
             let held = plan.keep.map_or(appends, |n| appends.min(n));
-            let Some(children) = lists.get(&ordinal) else { continue };
+            let new = appending.filter(|&(a, _)| a == e).map(|(_, child)| child);
+            // A first append starts a fresh list.
+            let old = lists.get(&ordinal).filter(|_| !(new.is_some() && appends == 1));
+            let children: Vec<u32> = old.into_iter().flatten().map(|&(child, _)| child).chain(new).collect();
+            if children.is_empty() && old.is_none() {
+                continue;
+            }
             let attrs = &self.world.entities[plan.child].attrs;
             let mut list = Vec::with_capacity(children.len());
             let mut child_vals = Vec::new();
             let skip = children.len().saturating_sub(held as usize);
-            for &(child, _) in children.iter().skip(skip) {
+            for &child in children.iter().skip(skip) {
                 self.current_vals(plan.child, child, &mut child_vals);
                 child_vals[plan.by_attr] = Val::Absent;
                 list.push(AttributeValue::M(materialize(attrs, &child_vals, &self.world.pops)));

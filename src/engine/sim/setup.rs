@@ -178,6 +178,27 @@ impl Simulation {
         options: &RunOptions,
         progress: &mut dyn FnMut(f64) -> bool,
     ) -> Result<Option<Simulation>, SimError> {
+        let mut sim = Simulation::prepare(scenario, variant, options)?;
+        Ok(sim.preload(progress).then_some(sim))
+    }
+
+    /// [`Simulation::new`] with an observer told every request the replay serves, the
+    /// preload's first (see `observe`).
+    pub fn observed(
+        scenario: &Scenario,
+        variant: &Variant,
+        options: &RunOptions,
+        observer: Box<dyn super::observe::Observer>,
+    ) -> Result<Simulation, SimError> {
+        let mut sim = Simulation::prepare(scenario, variant, options)?;
+        sim.observing =
+            Some(super::observe::Observing { observer, scan_from: HashMap::new(), appending: None });
+        sim.preload(&mut |_| true);
+        Ok(sim)
+    }
+
+    /// The run compiled, with an empty table: what the preload starts from.
+    fn prepare(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Result<Simulation, SimError> {
         let workload = &scenario.workload;
         let tick = workload.tick;
         let duration = options.duration.unwrap_or(workload.duration);
@@ -270,10 +291,11 @@ impl Simulation {
             held: HashMap::new(),
             next_op: 0,
             drained: Vec::new(),
+            observing: None,
             world,
         };
         sim.enable_scans();
-        Ok(sim.preload(progress).then_some(sim))
+        Ok(sim)
     }
 
     /// Ledger marks for Scans whose filter is constant (their matches are counted as items are

@@ -112,6 +112,7 @@ pub(super) fn pattern(
         shapes: p.shape.clone(),
         keys: p.keys.clone(),
         latency_target_ms: p.latency_ms,
+        guess: p.guess,
     })
 }
 

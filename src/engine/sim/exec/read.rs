@@ -95,6 +95,8 @@ struct Read {
     bytes: u64,
     /// The items returned, when the application fetches them from the table afterwards.
     returned: Vec<u32>,
+    /// For an observer: the last item of every page but the last.
+    ends: Vec<u32>,
 }
 
 impl Simulation {
@@ -178,7 +180,7 @@ impl Simulation {
     /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
     /// first unknown slot ranges when it reads the pattern's range attribute, else the prefix is
     /// a `begins_with`; a fully known key is exact.
-    fn sort_text_range(
+    pub(in crate::engine::sim) fn sort_text_range(
         &self,
         plan: &ReadPlan,
         known: &[Val],
@@ -419,6 +421,11 @@ impl Simulation {
                 continue;
             }
             self.spend(call, READ, units);
+            if self.observing() {
+                let at = resume.map_or(call.time_ms, |r| r.at_ms);
+                let batch = operation == Operation::BatchGetItem;
+                self.tell_get(at, call.time_ms, plan, known, chunk, batch);
+            }
             for (pk, (&(_, u), &(size, _))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
                 self.read_load(plan.group, pk, u, size);
             }
@@ -505,6 +512,9 @@ impl Simulation {
             if !page.stopped || read.matched >= still_wanted {
                 break;
             }
+            if let (true, Some(q), Some(i)) = (self.observing(), partition, after) {
+                read.ends.push(ledger.partition(q).rows()[i].id);
+            }
         }
         if cassandra {
             read.ms += latency::cassandra_partition_ms(partition.map_or(0, |q| ledger.partition(q).bytes));
@@ -569,6 +579,11 @@ impl Simulation {
             if stale {
                 self.stats[call.pattern].stale_reads += 1;
                 self.groups[plan.group].stale_reads += 1;
+            }
+            if self.observing() {
+                let at = resume.map_or(call.time_ms, |r| r.at_ms);
+                let limit = u32::try_from(request_limit).ok();
+                self.tell_query(at, call.time_ms, plan, known, pk, limit, &read.ends);
             }
             self.spend(call, READ, read.units);
             self.read_load(plan.group, pk, read.units, read.bytes);
@@ -648,6 +663,9 @@ impl Simulation {
             return Err(ms);
         }
         let units: f64 = touches.iter().map(|t| t.1).sum();
+        if self.observing() {
+            self.tell_fetch(retry.map_or(call.time_ms, |r| r.at_ms), plan.table, handles);
+        }
         self.spend(call, READ, units);
         for (pk, units, bytes) in &keys {
             self.read_load(group, pk, *units, *bytes);
@@ -675,13 +693,25 @@ impl Simulation {
         let mut ms = resume.map_or(0.0, |r| r.base_ms);
         let mut matched = 0u64;
         let mut vals = Vec::new();
+        let observing = self.observing();
+        // For an observer: the last item the served pages read (the next page's start).
+        let mut from = if observing && resume.is_some() {
+            self.observing.as_mut().and_then(|o| o.scan_from.remove(&(call.pattern, call.index)))
+        } else {
+            None
+        };
         loop {
+            let mut last = None;
             let page = {
                 let ledger = &self.tables[plan.table].base;
-                let mut check = |_: u32, row: &Row| self.passes(plan, known, row.id, call.time_ms, &mut vals);
+                let mut check = |_: u32, row: &Row| {
+                    last = Some(row.id);
+                    self.passes(plan, known, row.id, call.time_ms, &mut vals)
+                };
+                // An observer needs every row's key: the totals shortcut skips rows.
                 let mode = match plan.mark {
-                    Some(mark) => ScanMode::Totals { mark: Some(mark), partial: &mut check },
-                    None => ScanMode::Visit(&mut check),
+                    Some(mark) if !observing => ScanMode::Totals { mark: Some(mark), partial: &mut check },
+                    _ => ScanMode::Visit(&mut check),
                 };
                 ledger.scan_page(cursor, u64::MAX, &boundaries, mode)
             };
@@ -709,10 +739,17 @@ impl Simulation {
                         ordinal: 0,
                         cursor: Some(cursor),
                     };
+                    if let (Some(o), Some(from)) = (self.observing.as_mut(), from) {
+                        o.scan_from.insert((call.pattern, call.index), from);
+                    }
                     self.throttled(call, resume, refused);
                     return;
                 }
                 self.groups[group].units[READ] += units;
+            }
+            if observing {
+                self.tell_scan(resume.map_or(call.time_ms, |r| r.at_ms), plan.table, from);
+                from = last.or(from);
             }
             self.spend(call, READ, units);
             ms += latency::request_ms(Operation::Scan, page.bytes);

@@ -423,6 +423,7 @@ impl Simulation {
             return WriteStatus::Done;
         }
         let new = write.vals.is_some().then_some(&*placed);
+        let before = self.before_write(old.map(|o| o.id));
         let mut refused: Option<(usize, Refusal)> = None;
         let result = self.write_through(t_idx, old, new, write.now_ms, false, &mut refused);
         let touches = std::mem::take(&mut self.touches);
@@ -461,6 +462,9 @@ impl Simulation {
                     if write.new_item && old_handle.is_some() {
                         self.overwrote(write.pattern);
                     }
+                }
+                if self.observing() {
+                    self.tell_write(t_idx, &write, before, true);
                 }
                 WriteStatus::Done
             }
@@ -600,6 +604,7 @@ impl Simulation {
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
         let old = self.old_item(t_idx, &placed, &mut old_vals, &mut old_placed).then_some(&old_placed);
         let old_handle = old.map(|o| o.id);
+        let before = self.before_write(old_handle);
         let written = self.write_through(t_idx, old, Some(&placed), self.start_ms, true, &mut None).is_ok();
         let touches = std::mem::take(&mut self.touches);
         if written {
@@ -626,6 +631,9 @@ impl Simulation {
                 write,
             );
             self.after_new_item(entity, ordinal, &vals);
+            if self.observing() {
+                self.tell_write(t_idx, &write, before, false);
+            }
             if !changes.is_empty() {
                 self.overrides.insert(placed.id, changes);
                 self.numbered(entity, &vals);

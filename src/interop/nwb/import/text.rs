@@ -20,6 +20,7 @@ impl Importer<'_> {
         o.push_str(
             "// counts, the rates and the generators to your application's before trusting a replay.\n",
         );
+        o.push_str("// `guess: true` makes `keyheat check` warn about a count or rate until you set it and remove it.\n");
         if !self.notes.is_empty() {
             o.push_str("// Not mapped:\n");
             for note in self.notes.iter() {
@@ -71,7 +72,7 @@ impl Importer<'_> {
         for p in &self.populations {
             let _ = writeln!(
                 o,
-                "        (name: {}, count: {GUESS_POPULATION}, ids: {}), // GUESS: count ({} sample ids in the model)",
+                "        (name: {}, count: {GUESS_POPULATION}, ids: {}, guess: true), // GUESS: count ({} sample ids in the model)",
                 ron_str(&p.name),
                 ron_str(&p.ids),
                 p.samples
@@ -88,7 +89,7 @@ impl Importer<'_> {
             let kebab = slug(&e.name);
             let _ = writeln!(
                 o,
-                "        (name: {}, description: {}, action: Get, entity: {}, given: [{given}], rate: {GUESS_RATE:?}), // GUESS: rate",
+                "        (name: {}, description: {}, action: Get, entity: {}, given: [{given}], rate: {GUESS_RATE:?}, guess: true), // GUESS: rate",
                 ron_str(&format!("get-{kebab}")),
                 ron_str(&format!("Read one {} by its key.", e.name)),
                 ron_str(&e.name),
@@ -104,7 +105,7 @@ impl Importer<'_> {
                     .collect();
                 let _ = writeln!(
                     o,
-                    "        (name: {}, description: {}, action: Put, entity: {}, given: [{}], rate: {GUESS_RATE:?}), // GUESS: rate",
+                    "        (name: {}, description: {}, action: Put, entity: {}, given: [{}], rate: {GUESS_RATE:?}, guess: true), // GUESS: rate",
                     ron_str(&format!("put-{kebab}")),
                     ron_str(&format!("Write one {}: nothing else creates them.", e.name)),
                     ron_str(&e.name),
