@@ -4,6 +4,7 @@
 
 mod interop;
 pub mod output;
+mod practice;
 mod progress;
 mod replay;
 #[cfg(feature = "tui")]
@@ -62,6 +63,12 @@ pub enum Command {
     Ops(OpsArgs),
     /// Ask the question bank in the terminal and score the answers, or print it (--list)
     Quiz(QuizArgs),
+    /// An interview session on a practice problem: the prompt first, hints one at a time, an
+    /// optional countdown, and a Markdown grade report when you submit (S) or time is up
+    ///
+    /// With --grade VARIANT, grades that variant of the file headless and writes the same report
+    /// (exit 3 when a goal fails, as `run --fail-on-goals`).
+    Practice(practice::PracticeArgs),
     /// Open the workbench on a scenario (or, without one, on the scenario picker).
     #[cfg(feature = "tui")]
     Tui {
@@ -221,6 +228,7 @@ impl Command {
             Command::Check { scenario, .. } => Some(scenario),
             Command::Run(args) => Some(&args.scenario),
             Command::Compare(args) => Some(&args.scenario),
+            Command::Practice(args) => Some(&args.problem),
             #[cfg(feature = "tui")]
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
@@ -260,7 +268,7 @@ pub fn main() -> ExitCode {
         None => Cli::command().print_help().map(done).map_err(Into::into),
         #[cfg(feature = "tui")]
         Some(Command::Tui { scenario, variant, seed }) => {
-            tui(&crate::tui::Launch { scenario, variant, seed }).map(done)
+            tui(&crate::tui::Launch { scenario, variant, seed, session: None }).map(done)
         }
         #[cfg(feature = "tui")]
         Some(Command::Snapshot(args)) => snapshot::run(&args).map(done),
@@ -273,6 +281,13 @@ pub fn main() -> ExitCode {
         Some(Command::Ops(args)) => run_ops(&mut stdout, &args).map(done),
         Some(Command::Run(args)) => replay::run(&mut stdout, &args),
         Some(Command::Compare(args)) => replay::compare(&mut stdout, &args),
+        Some(Command::Practice(args)) => match &args.grade {
+            Some(variant) => practice::grade(&mut stdout, &args, variant),
+            #[cfg(feature = "tui")]
+            None => practice::session(&args).and_then(|launch| tui(&launch)).map(done),
+            #[cfg(not(feature = "tui"))]
+            None => Err(anyhow::anyhow!("this keyheat was built without the workbench: use --grade VARIANT")),
+        },
         Some(Command::Import(command)) => interop::import(&mut stdout, &command).map(done),
         Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
         Some(Command::Quiz(args)) => {

@@ -7,6 +7,7 @@ pub mod check;
 pub mod compare;
 mod json;
 mod markdown;
+pub mod practice;
 pub mod run;
 mod text;
 pub mod verdict;

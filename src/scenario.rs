@@ -34,6 +34,12 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ),
     ("practice-social", "scenarios/practice-social.ron", include_str!("../scenarios/practice-social.ron")),
     ("practice-sensor", "scenarios/practice-sensor.ron", include_str!("../scenarios/practice-sensor.ron")),
+    ("practice-saas", "scenarios/practice-saas.ron", include_str!("../scenarios/practice-saas.ron")),
+    (
+        "practice-sessions",
+        "scenarios/practice-sessions.ron",
+        include_str!("../scenarios/practice-sessions.ron"),
+    ),
 ];
 
 /// A scenario file could not be used. `Display` gives `file:line:col: message` for anything

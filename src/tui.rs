@@ -23,6 +23,7 @@ pub mod overlay;
 pub mod pacing;
 pub mod panels;
 pub mod picker;
+pub mod practice;
 pub mod quiz;
 pub mod recovery;
 pub mod replay;
@@ -64,6 +65,8 @@ pub struct Launch {
     pub scenario: Option<String>,
     pub variant: Option<String>,
     pub seed: Option<u64>,
+    /// `keyheat practice`: the interview session to run on the problem.
+    pub session: Option<practice::Session>,
 }
 
 /// Runs the UI until the user quits. The scenario is loaded before the terminal is touched, so a
@@ -77,6 +80,9 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
     app.quiz_seed = crate::quiz::seed_from_clock();
     if let Some(name) = &launch.scenario {
         app.open(name, launch.variant.as_deref(), launch.seed)?;
+        if let Some(session) = &launch.session {
+            app.start_session(session.clone());
+        }
     }
     let mut terminal = enter().context("cannot set up the terminal")?;
     let _restore = Restore;

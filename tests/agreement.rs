@@ -28,11 +28,12 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" => seconds(60),
+        "counters" | "practice-saas" => seconds(60),
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
         "practice-sensor" => seconds(6 * 3600),
+        "practice-sessions" => seconds(10 * 60),
         "orders" | "chat" => seconds(86_400),
         _ => seconds(3 * 86_400),
     }
@@ -225,7 +226,17 @@ fn template_matching_reads_literals_in_order() {
 
 #[test]
 fn check_agrees_with_run_on_the_bundled_scenarios() {
-    agree(&["counters", "orders", "practice-chat", "practice-social", "practice-search", "sensors", "chat"]);
+    agree(&[
+        "counters",
+        "orders",
+        "practice-chat",
+        "practice-social",
+        "practice-search",
+        "practice-saas",
+        "practice-sessions",
+        "sensors",
+        "chat",
+    ]);
 }
 
 #[test]

@@ -105,16 +105,19 @@ fn a_practice_problem_shows_its_prompt_hints_and_goal_forecasts_but_not_its_solu
         "Hint 3: my-conversations is asked by user",
         "To answer: write your design as a new variant in a copy of the scenario file",
         "`keyheat run FILE --variant NAME --fail-on-goals` grades it",
-        "Goals (predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge)",
+        "Goals (predicted from the plan: 2 ✘, 1 ✔; 2 only `keyheat run` can judge)",
         "✘ my conversations never scans predicted: my-conversations is served by a Scan",
         "related warning above: ⚠ scan — my-conversations → see hint 3 Hint 3: my-conversations is asked by user",
         "✔ opening a channel asks at most 2 partitions predicted: recent-messages is served by Query on the table: 1 request per call ≤ 2",
-        "? no partition past 10 GB judged by `keyheat run`:",
+        "✘ no partition past 10 GB within a year predicted: projected: 25.5 GB at 1 year (table CH#{channel_id}) > 10 GB",
+        "? the sidebar meets its latency target judged by `keyheat run`:",
     ] {
         assert!(flat.contains(part), "{part:?} missing from\n{text}");
     }
-    // Only a goal predicted to fail links its hint.
-    assert!(!flat.contains("see hint 2"), "{text}");
+    // Only a goal predicted to fail links its hint: the year's partition (hint 2), not the
+    // latency judged by a run (hint 3 shows for the Scan it fails on).
+    assert!(flat.contains("see hint 2"), "{text}");
+    assert_eq!(flat.matches("see hint 3").count(), 1, "{text}");
     assert!(!text.contains("recommended"), "the solution stays hidden:\n{text}");
     // The sections come in order.
     let order = ["\nPractice\n", "\nKeys\n", "\nAccess patterns\n", "\nWarnings", "\nGoals ("];
@@ -132,7 +135,7 @@ fn a_practice_check_in_markdown_and_json() {
         "## Practice",
         "- **Hint 3:** my-conversations is asked by user, but memberships are keyed by channel. Keep them a second time keyed by user: a global secondary index on the membership item.",
         "## Goals",
-        "Predicted from the plan: 1 ✘, 1 ✔; 3 only `keyheat run` can judge.",
+        "Predicted from the plan: 2 ✘, 1 ✔; 2 only `keyheat run` can judge.",
     ] {
         assert!(md.lines().any(|l| l == line), "missing {line:?} in\n{md}");
     }
@@ -150,8 +153,8 @@ fn a_practice_check_in_markdown_and_json() {
     let goals = value["goals"].as_array().expect("goals");
     let scans = goals.iter().find(|g| g["name"] == "my conversations never scans").expect("the goal");
     assert_eq!((scans["predicted"].as_bool(), scans["hint"]["number"].as_u64()), (Some(false), Some(3)));
-    let size = goals.iter().find(|g| g["name"] == "no partition past 10 GB").expect("the goal");
-    assert!(size["predicted"].is_null(), "{size}");
+    let size = goals.iter().find(|g| g["name"] == "no partition past 10 GB within a year").expect("the goal");
+    assert_eq!(size["predicted"].as_bool(), Some(false), "{size}");
 }
 
 #[test]
@@ -176,6 +179,34 @@ fn a_goal_hint_out_of_range_exits_2_at_its_line_and_column() {
     let expected =
         format!("{path}:{line}:{col}: no hint 7: the practice problem has 3 hints, numbered 1 to 3");
     assert!(stderr(&out).contains(&expected), "{:?} lacks {expected:?}", stderr(&out));
+}
+
+/// `within` is a size goal's horizon: on another goal, or not a duration, it is an error at its
+/// line and column.
+#[test]
+fn a_horizon_on_the_wrong_goal_or_not_a_duration_exits_2_at_its_line_and_column() {
+    let source = include_str!("../scenarios/practice-chat.ron");
+    let cases = [
+        (
+            r#"check: NoScan("my-conversations"), hint: 3)"#,
+            r#"check: NoScan("my-conversations"), within: "365d", hint: 3)"#,
+            "only a size goal (MaxPartitionSize, MaxPartitionItems) has a horizon",
+        ),
+        (r#"("10GB"), within: "365d""#, r#"("10GB"), within: "a year""#, "a year"),
+    ];
+    for (i, (from, to, message)) in cases.into_iter().enumerate() {
+        assert!(source.contains(from), "{from}");
+        let edited = source.replacen(from, to, 1);
+        let path = scratch(&format!("practice-chat-within-{i}.ron"), &edited);
+        let out = keyheat(&["check", &path]);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        let line = edited.lines().position(|l| l.contains(to)).expect("the goal's line") + 1;
+        // The position is the value's.
+        let col = edited.lines().nth(line - 1).and_then(|l| l.find("within: ")).expect("the field") + 9;
+        let at = format!("{path}:{line}:{col}: ");
+        let err = stderr(&out);
+        assert!(err.contains(&at) && err.contains(message), "{err:?} lacks {at:?} and {message:?}");
+    }
 }
 
 #[test]

@@ -41,6 +41,8 @@ const NEW: &[&str] = &[
     "practice-top-customers",
     "practice-social",
     "practice-sensor",
+    "practice-saas",
+    "practice-sessions",
 ];
 
 #[test]
@@ -134,10 +136,39 @@ fn leaderboard_naive_piles_every_update_on_one_index_partition() {
 
 #[test]
 fn practice_chat_starts_unbounded_and_scanning() {
-    // The one-hour replay passes no partition limit, so the plan warns only about the Scan.
+    // The size goal holds over a year, so the plan sizes partitions over a year: a partition
+    // per channel passes 10 GB in it.
     let naive = plan("practice-chat", "naive");
-    assert_eq!(warnings(&naive), [(WarningCode::Scan, "my-conversations")]);
+    assert_eq!(
+        warnings(&naive),
+        [(WarningCode::Scan, "my-conversations"), (WarningCode::UnboundedPartition, "table CH#{channel_id}")]
+    );
     assert_eq!(warnings(&plan("practice-chat", "recommended")), []);
+}
+
+/// The new problems: each naive plan shows the problem its lesson is about (a whale tenant's hot
+/// key, a Scan for the sessions of a user); each solution has no warning and serves every read
+/// with a key.
+#[test]
+fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
+    let cases: [(&str, (WarningCode, &str)); 2] = [
+        ("practice-saas", (WarningCode::HotPartition, "table TENANT#{tenant_id}")),
+        ("practice-sessions", (WarningCode::Scan, "my-devices")),
+    ];
+    for (name, warning) in cases {
+        assert_eq!(warnings(&plan(name, "naive")), [warning], "{name}");
+        let solution = plan(name, "recommended");
+        assert_eq!(warnings(&solution), [], "{name}");
+        for p in solution.patterns.iter().filter(|p| p.kind == planner::Kind::Read) {
+            assert!(
+                p.operation.is_some_and(|op| op != Operation::Scan),
+                "{name}: {} is not served by a key",
+                p.name
+            );
+        }
+    }
+    // The audit page of the sharded log asks the 8 shards.
+    assert_eq!(pattern(&plan("practice-saas", "recommended"), "audit-page").fanout, 8);
 }
 
 #[test]
@@ -274,7 +305,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 5);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 7);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -358,6 +389,8 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-top-customers", "3m"),
     ("practice-social", "2m"),
     ("practice-sensor", "4h"),
+    ("practice-saas", "30s"),
+    ("practice-sessions", "3m"),
 ];
 
 #[test]

@@ -462,3 +462,133 @@ fn a_newcomer_buckets_sensors_by_day_with_tab_completion_and_the_cheat_sheet() {
     t.keys(&["y"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Moves the editor's cursor to `line` (Down, one row at a time: long lines wrap), then to its
+/// end, waiting for each move to show.
+fn editor_line_end(t: &Tmux, line: usize, end_col: usize) {
+    for _ in 0..30 {
+        let screen = t.screen();
+        if screen.contains(&format!("cursor {line}:")) {
+            break;
+        }
+        let before = cursor(&screen);
+        t.keys(&["Down"]);
+        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
+    }
+    t.keys(&["End"]);
+    t.wait_for(&format!("cursor {line}:{end_col} "));
+}
+
+/// Presses `key` `n` times, waiting for the editor's cursor to move each time.
+fn editor_repeat(t: &Tmux, key: &str, n: usize) {
+    for _ in 0..n {
+        let before = cursor(&t.screen());
+        t.keys(&[key]);
+        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
+    }
+}
+
+/// A candidate's interview: `keyheat practice` on practice-chat (cut to a 10-minute replay so a
+/// debug build grades it in seconds). The first screen holds the prompt and no part of the
+/// answer; hints come one by one; the starting design graded in the workbench fails on the
+/// year's partition; the answer, typed in the editor and saved as a new variant, passes; submit
+/// writes the Markdown grade report.
+#[test]
+fn a_candidate_plays_a_practice_problem_to_a_written_grade() {
+    if !tmux_found() {
+        eprintln!("\n\n*** SKIPPED: tmux is not installed, so the practice session was NOT played. ***\n");
+        return;
+    }
+    let dir = scratch("practice");
+    let problem = dir.join("practice-chat.ron");
+    let text =
+        include_str!("../scenarios/practice-chat.ron").replace(r#"duration: "1h""#, r#"duration: "10m""#);
+    std::fs::write(&problem, text).expect("the temp dir is writable");
+    let report = dir.join("grade.md");
+    let script = format!(
+        "\"$0\" practice '{}' --minutes 30 --report '{}'; echo \"keyheat exited $?\"; exec sleep 600",
+        problem.display(),
+        report.display()
+    );
+    let t = Tmux::start(
+        "practice",
+        &["sh", "-c", &script, env!("CARGO_BIN_EXE_keyheat")],
+        &[("KEYHEAT_STATE_DIR", &dir.join("state")), ("TERM", Path::new("xterm-256color"))],
+    );
+
+    // The prompt and the countdown; nothing of the answer.
+    let first = t.wait("the prompt and the countdown", Duration::from_secs(30), |s| {
+        s.contains("Practice: Design the table keys") && s.contains("⏱ 2") && s.contains("left")
+    });
+    for leak in ["10-day bucket", "indexed by user", "Hint 1", "recommended", "Lesson:"] {
+        assert!(!first.contains(leak), "{leak:?} on the first screen:\n{first}");
+    }
+
+    // Hints, one at a time.
+    t.keys(&["h"]);
+    let one = t.wait_for("Hint 1:");
+    assert!(!one.contains("Hint 2:"), "{one}");
+    t.keys(&["h"]);
+    t.wait_for("Hint 2:");
+
+    // The starting design, graded: the year's partition fails it.
+    t.keys(&["g"]);
+    let naive =
+        t.wait("the grade of naive", Duration::from_secs(120), |s| s.contains("FAIL") && s.contains("Grade"));
+    assert!(naive.contains("✘ no partition past 10 GB within a year"), "{naive}");
+    assert!(naive.contains("projected: 25.5 GB"), "{naive}");
+    t.keys(&["Escape"]);
+    t.wait("the grade to close", Duration::from_secs(10), |s| !s.contains("↑↓ scroll · Esc close"));
+
+    // The answer: rename, bucket the messages, index memberships by user; saved beside naive.
+    t.keys(&["e"]);
+    t.wait_for("editing naive");
+    editor_line_end(&t, 2, 19);
+    editor_repeat(&t, "Left", 2);
+    editor_repeat(&t, "BSpace", 5);
+    t.type_text("mine");
+    t.wait_for("cursor 2:16 ");
+    editor_line_end(&t, 5, 71);
+    editor_repeat(&t, "Left", 30);
+    t.type_text("#{bucket(sent_at, 10d)}");
+    editor_line_end(&t, 7, 7);
+    t.keys(&["Enter"]);
+    t.wait_for("cursor 8:1 ");
+    t.type_text(r#"    indexes: [(name: "by-user", keys: {"Membership": (pk: "USER#{user_id}", sk: "CH#{channel_id}")})],"#);
+    t.wait("the answer to load", Duration::from_secs(30), |s| s.contains("✔ loads"));
+    t.keys(&["C-n"]);
+    t.wait_for("saved as variant mine beside naive");
+    t.keys(&["Escape"]);
+    t.wait("the schema panel on mine", Duration::from_secs(30), |s| s.contains("variant mine (2/2)"));
+
+    // Graded again: it passes, and the lesson is earned.
+    t.keys(&["g"]);
+    let mine = t.wait("the grade of mine", Duration::from_secs(120), |s| {
+        s.contains("PASS 5 of 5 goals met by variant mine")
+    });
+    assert!(mine.contains("hints used: 2 of 3"), "{mine}");
+    t.keys(&["Escape"]);
+    t.wait("the grade to close", Duration::from_secs(10), |s| !s.contains("↑↓ scroll · Esc close"));
+
+    // Submit: the report is written.
+    t.keys(&["S"]);
+    t.wait_for("grade report written to");
+    let md = std::fs::read_to_string(&report).expect("the grade report is written");
+    for part in [
+        "**PASS**: 5 of 5 goals met by variant `mine`",
+        "- hints used: 2 of 3",
+        "- ended: submitted by the candidate",
+        "name: \"mine\"",
+        "CH#{channel_id}#{bucket(sent_at, 10d)}",
+    ] {
+        assert!(md.contains(part), "{part:?} missing from the report:\n{md}");
+    }
+    t.keys(&["Escape"]);
+    t.wait("the grade to close", Duration::from_secs(10), |s| !s.contains("↑↓ scroll · Esc close"));
+    t.keys(&["q"]);
+    t.wait_for("Quit with unsaved edits?");
+    t.keys(&["y"]);
+    let screen = t.wait_for("keyheat exited");
+    assert!(screen.contains("keyheat exited 0"), "{screen}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,9 +6,11 @@
 //! fan-out goal, which also asks the planner how many requests a call can need: the report keeps
 //! the mean, and "never more than N" is about the most. Nothing here runs the workload.
 //!
-//! `forecast` says what the plan alone predicts for each goal, for `keyheat check`.
+//! `forecast` says what the plan alone predicts for each goal, for `keyheat check`; `horizon`
+//! projects a size goal to the time it must hold over when that is longer than the replay.
 
 mod forecast;
+pub mod horizon;
 
 use serde::Serialize;
 
@@ -72,11 +74,31 @@ pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> V
         .iter()
         .map(|goal| {
             let mut result = check(goal, report, &planned);
+            if let Some(h) = goal.within.filter(|h| h.as_secs_f64() > report.duration_s) {
+                project(&mut result, horizon::project(scenario, variant, &goal.check, h));
+            }
             result.hint =
                 scenario.goal_hint(goal).map(|(number, text)| GoalHint { number, text: text.to_owned() });
             result
         })
         .collect()
+}
+
+/// A size goal graded on its horizon: the larger of the measured value and the projection, with
+/// both in the detail ("largest partition 3.2 MB … ≤ 10 GB at the end of the replay; projected:
+/// 25.6 GB at 1 year (table CH#{channel_id}) > 10 GB").
+fn project(result: &mut GoalResult, projection: Option<horizon::Projection>) {
+    let Some(p) = projection else { return };
+    let value = result.value.max(p.value);
+    result.passed = value <= result.target;
+    result.value = value;
+    let vs = if p.value <= result.target { "≤" } else { ">" };
+    result.detail = format!(
+        "{} at the end of the replay; projected: {} {vs} {}",
+        result.detail,
+        p.describe(),
+        result.unit.format(result.target)
+    );
 }
 
 /// Grades one goal. `planned_fanout` gives the planner's requests per call for a pattern.
@@ -344,7 +366,7 @@ mod tests {
     use crate::engine::testing::report;
 
     fn grade(check: GoalCheck, report: &RunReport) -> GoalResult {
-        let goal = Goal { name: "g".to_owned(), check, hint: None };
+        let goal = Goal { name: "g".to_owned(), check, hint: None, within: None };
         // The planner's fan-outs for the fixture's patterns.
         let planned = |name: &str| match name {
             "customer-page" => Some(1),

@@ -44,6 +44,7 @@ mod tests {
             name: "cheap".to_owned(),
             check: crate::engine::model::GoalCheck::MaxMonthlyCost(0.01),
             hint: None,
+            within: None,
         });
         let mut report = testing::report();
         finish(&scenario, variant, &mut report);

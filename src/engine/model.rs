@@ -30,6 +30,12 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The longest horizon a size goal asks for, if it is longer than the replay: how far the
+    /// planner's partition arithmetic must look so `check` warns about what the grade projects.
+    pub fn size_horizon(&self) -> Option<crate::engine::time::SimDuration> {
+        self.goals.iter().filter_map(|g| g.within).filter(|&h| h > self.workload.duration).max()
+    }
+
     pub fn entity(&self, name: &str) -> Option<&Entity> {
         self.entities.iter().find(|e| e.name == name)
     }
@@ -538,6 +544,10 @@ pub struct Goal {
     /// In a practice problem: the hint that helps with this goal, numbered from 1 as the hints
     /// are shown ("see hint 2" when the goal fails). Always within `Practice::hints`.
     pub hint: Option<usize>,
+    /// Over what time a size goal must hold ("no partition past 10 GB within a year"), when that
+    /// is longer than the replay: the grade projects the partitions' growth to it. Only size
+    /// goals (`MaxPartitionBytes`, `MaxPartitionItems`) have one.
+    pub within: Option<crate::engine::time::SimDuration>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -20,6 +20,7 @@ pub use read::cql_verb;
 mod write;
 
 use serde::Serialize;
+pub use warnings::Busiest;
 
 use super::model::{Engine, Scenario, Variant};
 
@@ -254,6 +255,14 @@ pub struct Warning {
 }
 
 /// Plans every pattern of the scenario under `variant` (which must be one of its variants).
+/// How big the busiest value of each partition key the puts fill gets after `secs` of the
+/// workload (the arithmetic of the `unbounded-partition` warning, at any horizon).
+pub fn busiest_partitions(scenario: &Scenario, variant: &Variant, secs: f64) -> Vec<Busiest> {
+    let mut est = estimate::Estimator::new(scenario, variant);
+    est.secs = secs;
+    warnings::busiest(&est)
+}
+
 pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
     let est = estimate::Estimator::new(scenario, variant);
     let patterns: Vec<PatternPlan> = scenario

@@ -609,7 +609,24 @@ fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal>
             GoalCheck::MaxMonthlyCost(*dollars)
         }
     };
-    Ok(Goal { name: g.name.clone(), check, hint: g.hint })
+    let within = match &g.within {
+        None => None,
+        Some(text) => {
+            let wpath = path.field("within");
+            if !matches!(check, GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_)) {
+                return Err(problem(
+                    &wpath,
+                    "only a size goal (MaxPartitionSize, MaxPartitionItems) has a horizon: the others are judged on the replay itself",
+                ));
+            }
+            let horizon = duration(&wpath, text)?;
+            if horizon.as_millis() == 0 {
+                return Err(problem(&wpath, "a horizon is longer than 0s"));
+            }
+            Some(horizon)
+        }
+    };
+    Ok(Goal { name: g.name.clone(), check, hint: g.hint, within })
 }
 
 /// A goal's `hint: N` names one of the practice problem's hints, numbered from 1 as they are shown.

@@ -336,6 +336,9 @@ pub struct Goal {
     /// The practice hint (numbered from 1) that helps with this goal.
     #[serde(default)]
     pub hint: Option<usize>,
+    /// For a size goal: the time over which it must hold (`"365d"`), graded by projection.
+    #[serde(default)]
+    pub within: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -100,15 +100,59 @@ impl Loaded {
         }
     }
 
+    /// The scenario with `text` as a new variant right after variant `after`, which stays as it
+    /// is: an answer saved beside its starting point (the baseline `c` compares with). The new
+    /// variant needs a name of its own; errors are in `text`'s coordinates when they are in it.
+    pub fn with_new_variant(&self, after: usize, text: &str) -> Result<Loaded, EditError> {
+        let Some(at) = self.variant_source(after) else {
+            let message = "the variant is no longer in the scenario".to_owned();
+            return Err(EditError { line: 1, col: 1, message, in_variant: false });
+        };
+        let options =
+            ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let parsed = match options.from_str::<file::Variant>(text) {
+            Ok(v) => v,
+            Err(e) => {
+                let position = Position { line: e.span.start.line, col: e.span.start.col };
+                let (position, message) = ron_error::explain(text, &e.code, position);
+                return Err(EditError { line: position.line, col: position.col, message, in_variant: true });
+            }
+        };
+        if self.scenario.variants.iter().any(|v| v.name == parsed.name) {
+            let (line, col) = position_of(text, "name").unwrap_or((1, 1));
+            return Err(EditError {
+                line,
+                col,
+                message: format!(
+                    "the scenario has a variant named {:?} already: give the new one a name of its own",
+                    parsed.name
+                ),
+                in_variant: true,
+            });
+        }
+        let mut spliced = String::with_capacity(self.source.len() + text.len() + at.indent + 2);
+        spliced.push_str(&self.source[..at.span.end]);
+        spliced.push_str(",\n");
+        spliced.push_str(&" ".repeat(at.indent));
+        spliced.push_str(&at.indented(text));
+        spliced.push_str(&self.source[at.span.end..]);
+        let new = VariantSource {
+            index: at.index + 1,
+            text: text.to_owned(),
+            span: 0..0,
+            first_line: at.first_line + at.text.split('\n').count(),
+            indent: at.indent,
+        };
+        match parse(&self.file, &spliced) {
+            Ok(loaded) => Ok(loaded),
+            Err(LoadError::At { line, col, message, .. }) => Err(new.to_editor(line, col, text, message)),
+            Err(other) => Err(EditError { line: 1, col: 1, message: other.to_string(), in_variant: true }),
+        }
+    }
+
     /// The file's text with variant `at.index` replaced by `text` (re-indented to where it was).
     pub fn splice(&self, at: &VariantSource, text: &str) -> String {
-        let pad = " ".repeat(at.indent);
-        let body = text
-            .split('\n')
-            .enumerate()
-            .map(|(i, line)| if i == 0 || line.is_empty() { line.to_owned() } else { format!("{pad}{line}") })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let body = at.indented(text);
         let mut out = String::with_capacity(self.source.len() + text.len());
         out.push_str(&self.source[..at.span.start]);
         out.push_str(&body);
@@ -117,7 +161,24 @@ impl Loaded {
     }
 }
 
+/// 1-based (line, column) of the first `word` in `text`.
+fn position_of(text: &str, word: &str) -> Option<(usize, usize)> {
+    let at = text.find(word)?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    Some((text[..at].matches('\n').count() + 1, text[line_start..at].chars().count() + 1))
+}
+
 impl VariantSource {
+    /// `text` with lines 2.. indented as the variant's block is in the file.
+    fn indented(&self, text: &str) -> String {
+        let pad = " ".repeat(self.indent);
+        text.split('\n')
+            .enumerate()
+            .map(|(i, line)| if i == 0 || line.is_empty() { line.to_owned() } else { format!("{pad}{line}") })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// Maps a position in the spliced file back into `text` when it falls inside the variant.
     fn to_editor(&self, line: usize, col: usize, text: &str, message: String) -> EditError {
         let lines = text.split('\n').count();
@@ -253,6 +314,37 @@ mod tests {
                 assert_eq!(again.scenario.variants[index].name, loaded.scenario.variants[index].name);
             }
         }
+    }
+
+    /// An answer saved beside its starting point: both are in the file, the starting point as it
+    /// was; the same name twice, or a bad field, is an error in the editor's coordinates.
+    #[test]
+    fn a_draft_saved_as_a_new_variant_keeps_the_one_it_came_from() {
+        let loaded = scenario::load("practice-chat").unwrap();
+        let naive = loaded.variant_source(0).unwrap();
+        let mine = naive.text.replace("name: \"naive\"", "name: \"mine\"").replacen(
+            "CH#{channel_id}\"",
+            "CH#{channel_id}#{bucket(sent_at, 10d)}\"",
+            1,
+        );
+        let after = loaded.with_new_variant(0, &mine).unwrap();
+        let names: Vec<&str> = after.scenario.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["naive", "mine", "recommended"]);
+        assert_eq!(after.variant_source(0).unwrap().text, naive.text);
+        assert_eq!(after.variant_source(1).unwrap().text, mine);
+        assert_eq!(
+            after.scenario.variants[1].keys_of("Message").unwrap().pk.source(),
+            "CH#{channel_id}#{bucket(sent_at, 10d)}"
+        );
+        // The written file loads by itself, with both.
+        let reread = scenario::parse(&after.file, after.source()).unwrap();
+        assert_eq!(reread.scenario.variants.len(), 3);
+        let same = loaded.with_new_variant(0, &naive.text).unwrap_err();
+        assert!(same.in_variant && same.message.contains("\"naive\" already"), "{same}");
+        assert_eq!((same.line, same.col), (2, 5), "{same}");
+        let bad = mine.replace("keys:", "kees:");
+        let err = loaded.with_new_variant(0, &bad).unwrap_err();
+        assert!(err.in_variant && err.message.contains("kees"), "{err}");
     }
 
     #[test]

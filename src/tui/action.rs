@@ -105,4 +105,14 @@ pub enum Action {
     Quiz,
     /// A quiz answer: the choice's index (key `a` is 0).
     Answer(u8),
+    /// Practice: reveal the next hint.
+    RevealHint,
+    /// Practice: grade the current design (at the end of its replay).
+    Grade,
+    /// Practice: show the solution and the lesson (asks first).
+    ShowSolution,
+    /// Practice session: submit the current design; the grade report is written.
+    SubmitPractice,
+    /// Editor: save the draft as a new variant beside the one it came from.
+    SaveAsVariant,
 }

@@ -23,6 +23,8 @@ use super::workbench::{Budget, Mode, Note, Origin, Workbench};
 use super::{svg, ui};
 use crate::scenario::{self, LoadError};
 
+mod practice;
+
 pub enum Screen {
     Picker(Picker),
     Workbench(Box<Workbench>),
@@ -107,7 +109,8 @@ impl App {
     /// Who receives keys now.
     pub fn context(&self) -> Context {
         match (&self.overlay, &self.screen) {
-            (Some(Overlay::Help { .. }), _) => Context::Help,
+            // The grade scrolls and closes as help does.
+            (Some(Overlay::Help { .. } | Overlay::Grade(_)), _) => Context::Help,
             (Some(Overlay::Prompt(_)), _) => Context::Prompt,
             (Some(Overlay::Console(_)), _) => Context::Console,
             (Some(Overlay::Confirm(_) | Overlay::Recovery { .. }), _) => Context::Confirm,
@@ -215,6 +218,9 @@ impl App {
                     self.quit = true;
                 }
                 Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Grade | Action::SubmitPractice | Action::ShowSolution => {
+                    self.practice_action(action);
+                }
                 Action::Console => self.overlay = Some(Overlay::Console(Console::default())),
                 Action::Export => {
                     let name = format!("keyheat-{}-{}.svg", w.loaded.scenario.name, w.current().name);
@@ -243,10 +249,12 @@ impl App {
     fn update_overlay(&mut self, action: Action) {
         let Some(overlay) = self.overlay.as_mut() else { return };
         match (overlay, action) {
-            (Overlay::Help { .. }, Action::Close | Action::Help)
+            (Overlay::Help { .. } | Overlay::Grade(_), Action::Close | Action::Help)
             | (Overlay::Prompt(_) | Overlay::Console(_), Action::Close) => self.overlay = None,
             (Overlay::Help { scroll, .. }, Action::Move(Direction::Up)) => *scroll = scroll.saturating_sub(1),
             (Overlay::Help { scroll, .. }, Action::Move(Direction::Down)) => *scroll = (*scroll + 1).min(200),
+            (Overlay::Grade(g), Action::Move(Direction::Up)) => g.scroll = g.scroll.saturating_sub(1),
+            (Overlay::Grade(g), Action::Move(Direction::Down)) => g.scroll = (g.scroll + 1).min(200),
             (Overlay::Prompt(p), Action::Input(key)) => p.input(key),
             (Overlay::Console(c), Action::Input(key)) => c.input(key),
             (Overlay::Console(c), Action::Move(d)) => c.scroll(d, self.size),
@@ -369,6 +377,7 @@ impl App {
                 self.write_file(purpose, &path, true);
             }
             (Overlay::Recovery { recovery, .. }, Action::Yes) => self.restore(&recovery),
+            (Overlay::Confirm(Confirm::ShowSolution), Action::Yes) => self.show_solution(),
             (Overlay::Recovery { recovery: r, .. }, Action::No) => {
                 if let Some(store) = &self.recovery
                     && let Err(e) = store.discard(&r.origin)
@@ -446,6 +455,7 @@ impl App {
                 note = Some(Err(e));
             }
             self.note(note);
+            self.practice_tick(elapsed);
         }
     }
 
@@ -473,6 +483,7 @@ impl App {
         self.size = area;
         if let Screen::Workbench(w) = &mut self.screen {
             w.refresh(area, self.driver.as_ref());
+            self.deliver_grade();
         }
     }
 

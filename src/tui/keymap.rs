@@ -224,6 +224,25 @@ pub const KEYS: &[Binding] = &[
         "console: read the replay's table (get, query, scan, JSON)",
     ),
     bind(S::Workbench, &[ch('x')], Action::Export, "export the screen as SVG"),
+    bind(
+        S::Workbench,
+        &[ch('h')],
+        Action::RevealHint,
+        "practice: reveal the next hint (counts in the grade)",
+    ),
+    bind(S::Workbench, &[ch('g')], Action::Grade, "practice: grade the current design (replays to the end)"),
+    bind(
+        S::Workbench,
+        &[ch('A')],
+        Action::ShowSolution,
+        "practice: show the solution and the lesson (asks first)",
+    ),
+    bind(
+        S::Workbench,
+        &[ch('S')],
+        Action::SubmitPractice,
+        "practice session: submit; writes the grade report",
+    ),
     bind(S::Workbench, &[code(KeyCode::Esc)], Action::Close, "leave compare view"),
     bind(S::Heatmap, &[code(KeyCode::Up)], Action::Move(D::Up), "cursor up a row"),
     bind(S::Heatmap, &[code(KeyCode::Down)], Action::Move(D::Down), "cursor down a row"),
@@ -235,6 +254,12 @@ pub const KEYS: &[Binding] = &[
     bind(S::Workbench, &[code(KeyCode::PageDown)], Action::Move(D::PageDown), "scroll a page down"),
     bind(S::Editor, &[ctrl('s')], Action::Apply, "apply the edit and restart the replay"),
     bind(S::Editor, &[ctrl('g')], Action::JumpToError, "move the cursor to the error"),
+    bind(
+        S::Editor,
+        &[ctrl('n')],
+        Action::SaveAsVariant,
+        "save the draft as a new variant (the one it came from stays)",
+    ),
     bind(
         S::Editor,
         &[code(KeyCode::Esc)],

@@ -33,6 +33,8 @@ pub enum Overlay {
         recovery: Recovery,
         applied: bool,
     },
+    /// A practice problem's grade of the current design.
+    Grade(super::practice::GradeView),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,6 +193,8 @@ pub enum Confirm {
     Overwrite { path: PathBuf, purpose: PromptFor, bundled: bool },
     /// Quit with edits that are in no file.
     QuitUnsaved,
+    /// Show a practice problem's solution before the design passes.
+    ShowSolution,
 }
 
 /// Draws `overlay` over `area`.
@@ -201,6 +205,7 @@ pub fn render(overlay: &Overlay, area: Rect, buf: &mut Buffer, theme: Theme) {
         Overlay::Console(c) => console(c, area, buf, theme),
         Overlay::Confirm(c) => confirm(c, area, buf, theme),
         Overlay::Recovery { recovery: r, applied } => recovery(r, *applied, area, buf, theme),
+        Overlay::Grade(g) => g.render(area, buf, theme),
     }
 }
 
@@ -301,6 +306,12 @@ fn confirm(c: &Confirm, area: Rect, buf: &mut Buffer, theme: Theme) {
         Confirm::Overwrite { path, .. } => {
             ("Overwrite?", format!("{} already exists. Write over it?", path.display()))
         }
+        Confirm::ShowSolution => (
+            "Show the solution?",
+            "The solution and the lesson that explains it will be shown, and the grade report will \
+             say so. Show them?"
+                .to_owned(),
+        ),
         Confirm::QuitUnsaved => (
             "Quit with unsaved edits?",
             "Your edits are in no file yet. They will be kept in the recovery file and offered the next \

@@ -19,6 +19,7 @@ pub struct Entry {
     pub title: String,
     pub engine: String,
     pub story: String,
+    /// The lesson; a practice problem's prompt (its lesson would give the answer away).
     pub lesson: String,
     pub practice: bool,
 }
@@ -36,12 +37,14 @@ impl Picker {
             .zip(scenario::BUNDLED)
             .map(|(loaded, (name, _, _))| {
                 let s = loaded.scenario;
+                // A practice problem's lesson tells its answer: the picker shows the prompt.
+                let lesson = s.practice.as_ref().map_or(s.lesson, |p| p.prompt.clone());
                 Entry {
                     name: (*name).to_owned(),
                     title: s.title,
                     engine: s.engine.to_string(),
                     story: s.story,
-                    lesson: s.lesson,
+                    lesson,
                     practice: s.practice.is_some(),
                 }
             })
@@ -155,7 +158,10 @@ impl Widget for PickerView<'_> {
                 Line::styled(e.title.clone(), t.header()),
                 Line::raw(e.story.clone()),
                 Line::raw(""),
-                Line::from(vec![Span::styled("Lesson: ", t.header()), Span::raw(e.lesson.clone())]),
+                Line::from(vec![
+                    Span::styled(if e.practice { "Prompt: " } else { "Lesson: " }, t.header()),
+                    Span::raw(e.lesson.clone()),
+                ]),
             ];
             Paragraph::new(details)
                 .block(framed(&e.name, false, t))

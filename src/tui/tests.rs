@@ -3,6 +3,7 @@
 //! insta snapshots.
 
 mod keys;
+mod practice;
 mod quiz;
 mod real;
 mod screens;

@@ -100,7 +100,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 Panel::Schema => SchemaPanel {
                     variant,
                     plan: &w.plan,
-                    position: (w.variant + 1, scenario.variants.len()),
+                    position: w.visible_position(),
                     draft: match w.drafts.get(&w.variant) {
                         Some(d) if d.is_dirty(&w.loaded) && d.error.is_some() => DraftNote::Invalid,
                         Some(d) if d.is_dirty(&w.loaded) => DraftNote::Valid,
@@ -173,10 +173,15 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         }
     }
     if let Some(rect) = l.rect(Panel::Lesson) {
-        LessonPanel { scenario, focused: focused(Panel::Lesson), scroll: w.scroll_of(Panel::Lesson), theme }
-            .render(rect, buf);
+        lesson(w, focused(Panel::Lesson), rect, buf, theme);
     }
     status(app, w, l.status, buf);
+}
+
+fn lesson(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
+    let scroll = w.scroll_of(Panel::Lesson);
+    LessonPanel { scenario: &w.loaded.scenario, practice: w.practice.as_ref(), focused, scroll, theme }
+        .render(rect, buf);
 }
 
 fn lesson_height(w: &Workbench) -> u16 {
@@ -229,13 +234,20 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         }
         _ => asked.label(),
     };
+    // A practice session's countdown rides with the variant's name: always in sight.
+    let countdown =
+        w.practice.as_ref().and_then(|p| p.session.as_ref()).and_then(super::practice::Session::countdown);
+    let variant = match countdown {
+        Some(clock) => format!("{} · {clock}", w.current().name),
+        None => w.current().name.clone(),
+    };
     StatusLine {
         state,
         progress: w.progress,
         start: w.loaded.scenario.workload.start,
         speed: &speed,
         seed: w.seed,
-        variant: &w.current().name,
+        variant: &variant,
         message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
         hints: &hints,
         theme: app.theme,

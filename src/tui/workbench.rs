@@ -16,6 +16,7 @@ use super::layout::{self, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
 use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
+use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
@@ -104,6 +105,10 @@ pub struct Workbench {
     /// be overwritten by this session's empty state).
     pub recovery_pending: bool,
     pub theme: Theme,
+    /// A practice problem's state: hints shown, the solution, a pending grade, a session.
+    pub practice: Option<Practice>,
+    /// The lesson pane's line (by its start) to scroll to at the next layout.
+    lesson_target: Option<String>,
 }
 
 impl Workbench {
@@ -155,7 +160,10 @@ impl Workbench {
             layout: WorkbenchLayout::default(),
             recovery_pending: false,
             theme,
+            practice: None,
+            lesson_target: None,
         };
+        w.practice = w.loaded.scenario.practice.as_ref().map(|_| Practice::default());
         let note = w.restart(driver, false).err().map(Err);
         (w, note)
     }
@@ -240,6 +248,7 @@ impl Workbench {
             Action::Close if editor.close_popup() => {}
             Action::Close => self.mode = Mode::Normal,
             Action::Apply => return self.apply(driver),
+            Action::SaveAsVariant => return self.save_as_variant(driver),
             _ => {}
         }
         None
@@ -258,6 +267,42 @@ impl Workbench {
         problem.or_else(|| {
             Some(Ok("applied: the replay restarted; c compares with the previous run".to_owned()))
         })
+    }
+
+    /// Saves the current draft as a new variant right after the one it was opened from, which
+    /// stays as it was (the baseline to compare with); the editor moves to the new variant and
+    /// the replay restarts with it.
+    pub fn save_as_variant(&mut self, driver: &mut dyn SimDriver) -> Note {
+        let editor = self.drafts.get_mut(&self.variant)?;
+        let text = editor.text();
+        let next = match self.loaded.with_new_variant(self.variant, &text) {
+            Ok(next) => next,
+            Err(e) => return Some(Err(format!("not saved as a new variant: {e}"))),
+        };
+        let from = self.variant;
+        // Drafts of the variants after it move down one place.
+        let drafts = std::mem::take(&mut self.drafts);
+        self.drafts = drafts
+            .into_iter()
+            .filter(|(i, _)| *i != from)
+            .map(|(i, d)| (if i > from { i + 1 } else { i }, d))
+            .collect();
+        for (i, d) in &mut self.drafts {
+            d.variant = *i;
+        }
+        self.loaded = next;
+        self.variant = from + 1;
+        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        if let Some(editor) = Editor::open(&self.loaded, self.variant, None, self.theme) {
+            self.drafts.insert(self.variant, editor);
+        }
+        let (name, base) = (self.current().name.clone(), self.loaded.scenario.variants[from].name.clone());
+        match self.restart(driver, false) {
+            Ok(()) => Some(Ok(format!(
+                "saved as variant {name} beside {base} (unchanged); w writes both, c compares once {name} has run"
+            ))),
+            Err(e) => Some(Err(e)),
+        }
     }
 
     fn update_normal(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
@@ -316,6 +361,7 @@ impl Workbench {
                     self.focus = Panel::Heatmap;
                 }
             }
+            Action::RevealHint => return Some(self.reveal_hint()),
             Action::Move(d) => self.move_in(self.focus, d),
             Action::Scroll(panel, lines) => {
                 let d = if lines < 0 { Direction::Up } else { Direction::Down };
@@ -326,6 +372,44 @@ impl Workbench {
             _ => {}
         }
         None
+    }
+
+    fn reveal_hint(&mut self) -> Result<String, String> {
+        let Some(practice) = self.practice.as_mut() else {
+            return Err("hints belong to practice problems: this scenario is not one".to_owned());
+        };
+        let total = self.loaded.scenario.practice.as_ref().map_or(0, |p| p.hints.len());
+        match practice.next_hint(&self.loaded.scenario) {
+            Some(n) => {
+                self.lesson = true;
+                self.scroll_lesson_to(&format!("Hint {n}:"));
+                Ok(format!("hint {n} of {total} is in the lesson pane"))
+            }
+            None => Ok(format!("all {total} hints are shown")),
+        }
+    }
+
+    /// Scrolls the lesson pane, at the next layout, so the line starting with `prefix` is its
+    /// first: a hint just revealed, or the solution once shown, is in sight however short the pane.
+    pub fn scroll_lesson_to(&mut self, prefix: &str) {
+        self.lesson_target = Some(prefix.to_owned());
+    }
+
+    /// Whether variant `index` is a practice problem's solution still out of sight.
+    pub fn hidden(&self, index: usize) -> bool {
+        let solution = self.loaded.scenario.practice.as_ref().map(|p| p.solution.as_str());
+        let shown = self.practice.as_ref().is_some_and(|p| p.solution_shown);
+        !shown && self.loaded.scenario.variants.get(index).is_some_and(|v| Some(v.name.as_str()) == solution)
+    }
+
+    /// The variants a user can see (`v` cycles through them; the Schema panel counts them): the
+    /// current one's 1-based position among them and how many there are.
+    pub fn visible_position(&self) -> (usize, usize) {
+        let visible: Vec<usize> = (0..self.loaded.scenario.variants.len())
+            .filter(|&i| i == self.variant || !self.hidden(i))
+            .collect();
+        let at = visible.iter().position(|&i| i == self.variant).unwrap_or(0);
+        (at + 1, visible.len())
     }
 
     fn cannot_advance(&self) -> String {
@@ -388,13 +472,10 @@ impl Workbench {
         self.restart(driver, false)
     }
 
-    /// The next variant, skipping a practice problem's hidden solution.
+    /// The next variant, skipping a practice problem's solution until it is shown.
     fn next_variant(&mut self, driver: &mut dyn SimDriver) -> Note {
-        let s = &self.loaded.scenario;
-        let hidden = s.practice.as_ref().map(|p| p.solution.as_str());
-        let n = s.variants.len();
-        let next =
-            (1..=n).map(|k| (self.variant + k) % n).find(|&i| Some(s.variants[i].name.as_str()) != hidden)?;
+        let n = self.loaded.scenario.variants.len();
+        let next = (1..=n).map(|k| (self.variant + k) % n).find(|&i| !self.hidden(i))?;
         if next == self.variant {
             return Some(Ok("the scenario has only this variant".to_owned()));
         }
@@ -544,9 +625,18 @@ impl Workbench {
         let theme = self.theme;
         let lesson = self.lesson.then(|| {
             let width = area.width.saturating_sub(2);
-            wrapped_height(&lesson_lines(&self.loaded.scenario), width)
+            wrapped_height(&lesson_lines(&self.loaded.scenario, self.practice.as_ref()), width)
         });
         self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit);
+        if let Some(prefix) = self.lesson_target.take()
+            && let Some(pane) = self.layout.rect(Panel::Lesson)
+        {
+            let lines = lesson_lines(&self.loaded.scenario, self.practice.as_ref());
+            if let Some(at) = lines.iter().position(|l| l.starts_with(&prefix)) {
+                let above = wrapped_height(&lines[..at], pane.width.saturating_sub(2));
+                self.scroll.insert(Panel::Lesson, if at == 0 { 0 } else { above });
+            }
+        }
         let heat_area = match self.mode {
             Mode::Compare => compare_heat_area(area),
             _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),

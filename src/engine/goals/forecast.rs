@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
+use crate::engine::model::{Engine, Goal, GoalCheck, Scenario, Variant};
 use crate::engine::planner::{Operation, PatternPlan, Plan, Warning, WarningCode, cql_verb, numbers};
 use crate::engine::sim::report::GoalHint;
 
@@ -38,7 +38,10 @@ pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<Goal
         .goals
         .iter()
         .map(|goal| {
-            let (predicted, detail, codes, subject) = view.goal(&goal.check, scenario);
+            let (mut predicted, mut detail, codes, subject) = view.goal(&goal.check, scenario);
+            if let Some((sure, text)) = horizon(scenario, variant, goal) {
+                (predicted, detail) = (sure, text);
+            }
             let related = plan
                 .warnings
                 .iter()
@@ -56,6 +59,30 @@ pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<Goal
             }
         })
         .collect()
+}
+
+/// A size goal whose horizon is past the replay: the plan's projection to it. Past the limit it
+/// fails for sure (`run` grades the larger of the projection and what it measures); within it,
+/// only the replay can say whether a partition it measures is larger.
+fn horizon(scenario: &Scenario, variant: &Variant, goal: &Goal) -> Option<(Option<bool>, String)> {
+    let h = goal.within.filter(|&h| h > scenario.workload.duration)?;
+    let limit = match goal.check {
+        GoalCheck::MaxPartitionBytes(limit) | GoalCheck::MaxPartitionItems(limit) => limit as f64,
+        _ => return None,
+    };
+    let p = super::horizon::project(scenario, variant, &goal.check, h)?;
+    let target = p.unit.format(limit);
+    Some(if p.value > limit {
+        (Some(false), format!("projected: {} > {target}", p.describe()))
+    } else {
+        (
+            None,
+            format!(
+                "projected: {} ≤ {target}; {RUN} the larger of this and the largest partition the replay measures",
+                p.describe()
+            ),
+        )
+    })
 }
 
 /// What the forecast of one goal reads.
@@ -380,15 +407,39 @@ mod tests {
         ]);
     }
 
+    /// A size goal `within` a horizon past the replay is projected to it: past the limit it fails
+    /// for sure; within it the replay may still measure a larger partition.
     #[test]
-    fn leaves_to_a_run_what_only_a_run_can_measure() {
+    fn projects_a_size_goal_to_its_horizon() {
         assert_forecasts(&[
             (
                 "practice-chat",
                 "naive",
-                "no partition past 10 GB",
+                "no partition past 10 GB within a year",
+                Some(false),
+                "projected: 25.5 GB at 1 year (table CH#{channel_id}) > 10 GB",
+                Some("unbounded-partition — table CH#{channel_id}"),
+            ),
+            (
+                "practice-chat",
+                "recommended",
+                "no partition past 10 GB within a year",
                 None,
-                "judged by `keyheat run`: the largest partition of the table or any index at the end of the replay, against 10 GB",
+                "≤ 10 GB; judged by `keyheat run`: the larger of this and the largest partition the replay measures",
+                None,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn leaves_to_a_run_what_only_a_run_can_measure() {
+        assert_forecasts(&[
+            (
+                "sensors",
+                "recommended",
+                "partitions stay under 100 MB",
+                None,
+                "judged by `keyheat run`: the largest partition of the table or any index at the end of the replay, against 100 MB",
                 None,
             ),
             (
@@ -445,6 +496,7 @@ mod tests {
             name: "cheap".to_owned(),
             check: GoalCheck::MaxMonthlyCost(10.0),
             hint: None,
+            within: None,
         }];
         let variant = &scenario.variants[0];
         let plan = planner::plan(&scenario, variant);

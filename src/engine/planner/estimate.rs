@@ -39,6 +39,14 @@ pub struct Estimator<'a> {
 }
 
 impl<'a> Estimator<'a> {
+    /// The same estimates over `secs` of the workload instead of its duration: how the
+    /// partitions grow to a size goal's horizon.
+    pub fn over(&self, secs: f64) -> Estimator<'a> {
+        let mut far = Estimator::new(self.scenario, self.variant);
+        far.secs = secs;
+        far
+    }
+
     pub fn new(scenario: &'a Scenario, variant: &'a Variant) -> Estimator<'a> {
         let mut est = Estimator {
             scenario,

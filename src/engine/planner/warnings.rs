@@ -29,7 +29,12 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         key_update(plan, est, &mut out);
     }
     collision::collisions(est, &mut out);
-    partitions(est, &mut out);
+    // A size goal with a horizon past the replay (`within: "365d"`) is graded on the partitions'
+    // growth to that horizon: warn about what the grade will project, not only the replay.
+    match est.scenario.size_horizon() {
+        Some(horizon) => partitions(&est.over(horizon.as_secs_f64()), &mut out),
+        None => partitions(est, &mut out),
+    }
     if !est.cql {
         hot_partitions(est, plans, &mut out);
     }
@@ -368,6 +373,39 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
         }
     }
     g
+}
+
+/// The busiest value of one partition key (of the table or an index) after `est.secs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Busiest {
+    /// `table CH#{channel_id}`, `index by-user USER#{user_id}`.
+    pub subject: String,
+    pub rows: f64,
+    pub bytes: f64,
+    pub bytes_per_sec: f64,
+    /// The bucket length or item lifetime that stops its growth, if any.
+    pub window: Option<f64>,
+}
+
+/// Every partition key that puts fill, with how big its busiest value gets after `est.secs`:
+/// the same arithmetic `unbounded-partition` and `large-partition` report.
+pub fn busiest(est: &Estimator<'_>) -> Vec<Busiest> {
+    groups(est)
+        .iter()
+        .filter_map(|group| {
+            let g = growth(est, group);
+            (!g.terms.is_empty()).then(|| Busiest {
+                subject: format!("{} {}", place_name(est, group.place), group.pk.source()),
+                rows: g.rows,
+                bytes: g.bytes,
+                bytes_per_sec: g.bytes_per_sec,
+                window: match (g.bucketed, g.expiring) {
+                    (Some(b), Some(l)) => Some(b.min(l)),
+                    (b, l) => b.or(l),
+                },
+            })
+        })
+        .collect()
 }
 
 /// `unbounded-partition` and `large-partition`: how big the biggest partition of each key gets.

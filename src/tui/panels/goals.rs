@@ -78,7 +78,7 @@ mod tests {
     use crate::engine::model::GoalCheck;
 
     fn goal(name: &str) -> Goal {
-        Goal { name: name.to_owned(), check: GoalCheck::MaxThrottledRatio(0.01), hint: None }
+        Goal { name: name.to_owned(), check: GoalCheck::MaxThrottledRatio(0.01), hint: None, within: None }
     }
 
     fn row(name: &str, state: GoalState, value: &str) -> GoalRow {

@@ -1,4 +1,6 @@
-//! The lesson pane: the scenario's lesson (and a practice problem's prompt) beside the data.
+//! The lesson pane: the scenario's lesson beside the data; for a practice problem, the prompt,
+//! the access patterns and the hints revealed so far, the lesson only once the solution is shown
+//! (`tui::practice` decides what a candidate sees).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,19 +9,26 @@ use ratatui::widgets::Widget;
 
 use super::{block, text};
 use crate::engine::model::Scenario;
-use crate::tui::action::Panel;
+use crate::tui::action::{Action, Panel};
+use crate::tui::keymap::{self, Scope};
+use crate::tui::practice::{self, Keys, Practice};
 use crate::tui::theme::Theme;
 
-/// The pane's text lines (before wrapping).
-pub fn lesson_lines(scenario: &Scenario) -> Vec<String> {
+/// The pane's text lines (before wrapping). A practice problem shows what `practice` says the
+/// candidate has seen (nothing but the prompt and the patterns when there is no state).
+pub fn lesson_lines(scenario: &Scenario, state: Option<&Practice>) -> Vec<String> {
+    if scenario.practice.is_some() {
+        let key = |a: Action| keymap::label(Scope::Workbench, a).unwrap_or_default();
+        let keys = Keys {
+            hint: key(Action::RevealHint),
+            grade: key(Action::Grade),
+            solution: key(Action::ShowSolution),
+        };
+        return practice::lesson_lines(scenario, state.unwrap_or(&Practice::default()), &keys);
+    }
     let mut lines = Vec::new();
     if !scenario.lesson.is_empty() {
         lines.push(scenario.lesson.clone());
-    }
-    if let Some(p) = &scenario.practice {
-        lines.push(format!("Practice: {}", p.prompt));
-        // Hints are there to read; only the solution stays out of sight (`v` skips it).
-        lines.extend(p.hints.iter().enumerate().map(|(i, hint)| format!("Hint {}: {hint}", i + 1)));
     }
     if lines.is_empty() {
         lines.push(scenario.story.clone());
@@ -56,6 +65,7 @@ pub fn wrapped_height(lines: &[String], width: u16) -> u16 {
 
 pub struct LessonPanel<'a> {
     pub scenario: &'a Scenario,
+    pub practice: Option<&'a Practice>,
     pub focused: bool,
     pub scroll: u16,
     pub theme: Theme,
@@ -63,7 +73,7 @@ pub struct LessonPanel<'a> {
 
 impl Widget for LessonPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let lines = lesson_lines(self.scenario).into_iter().map(Line::from).collect();
+        let lines = lesson_lines(self.scenario, self.practice).into_iter().map(Line::from).collect();
         text(lines, block(Panel::Lesson, self.focused, self.theme), self.scroll, area, buf);
     }
 }
@@ -88,17 +98,18 @@ mod tests {
     }
 
     #[test]
-    fn a_practice_problem_shows_its_prompt_and_every_hint_but_not_its_solution() {
+    fn a_practice_problem_opens_on_its_prompt_without_hints_lesson_or_solution() {
         let loaded = crate::scenario::load("practice-search").expect("bundled");
         let practice = loaded.scenario.practice.as_ref().expect("a practice problem");
-        let lines = lesson_lines(&loaded.scenario);
-        assert!(lines.iter().any(|l| l == &format!("Practice: {}", practice.prompt)), "{lines:?}");
-        assert!(!practice.hints.is_empty());
-        for (i, hint) in practice.hints.iter().enumerate() {
-            assert!(lines.contains(&format!("Hint {}: {hint}", i + 1)), "{lines:?}");
-        }
+        let lines = lesson_lines(&loaded.scenario, None);
+        assert_eq!(lines[0], format!("Practice: {}", practice.prompt));
+        assert!(
+            lines.iter().all(|l| !l.starts_with("Hint ") && !l.contains(&loaded.scenario.lesson)),
+            "{lines:?}"
+        );
         let solution =
             loaded.scenario.variants.iter().find(|v| v.name == practice.solution).expect("solution");
         assert!(lines.iter().all(|l| !l.contains(&solution.description)), "{lines:?}");
+        assert!(lines.last().is_some_and(|l| l.contains("h a hint")), "{lines:?}");
     }
 }
