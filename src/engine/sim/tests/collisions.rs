@@ -9,38 +9,7 @@ use crate::engine::sim::{RunOptions, Simulation};
 use crate::scenario;
 
 /// An event log: ~700 appends a second, 90% of them on one account, for 20 seconds.
-const LEDGER: &str = r#"(
-    name: "ledger", title: "ledger",
-    entities: [
-        (name: "Event", attributes: [
-            (name: "account_id", type: S, gen: Pick("accounts")),
-            (name: "at", type: Time, gen: Now),
-            (name: "seq", type: N, gen: Number(Uniform(0, 1000000000))),
-            (name: "amount", type: N, gen: Number(Uniform(1, 500))),
-        ]),
-        (name: "Latest", upsert: true, attributes: [
-            (name: "account_id", type: S, gen: Pick("accounts")),
-            (name: "amount", type: N, gen: Number(Uniform(1, 500))),
-        ]),
-    ],
-    populations: [(name: "accounts", count: 100, ids: "acct-{:03}", popularity: Weighted([(0.9, Fixed(0)), (0.1, Uniform)]))],
-    patterns: [
-        (name: "append", action: Put, entity: "Event", given: ["account_id"], rate: 700),
-        (name: "set-latest", action: Put, entity: "Latest", given: ["account_id"], rate: 50),
-    ],
-    variants: [
-        (name: "by-second", keys: {
-            "Event": (pk: "ACCT#{account_id}", sk: "EVT#{at}"),
-            "Latest": (pk: "ACCT#{account_id}", sk: "LATEST"),
-        }),
-        (name: "by-sequence", keys: {
-            "Event": (pk: "ACCT#{account_id}", sk: "EVT#{at}#{seq}"),
-            "Latest": (pk: "ACCT#{account_id}", sk: "LATEST"),
-        }),
-    ],
-    goals: [(name: "no event is lost", check: MaxFailedWrites(0))],
-    workload: (duration: "20s", tick: "1s", seed: 9),
-)"#;
+const LEDGER: &str = include_str!("../../../../tests/fixtures/ledger.ron");
 
 fn run(variant: &str) -> RunReport {
     let loaded = scenario::parse("ledger.ron", LEDGER).expect("test scenario");

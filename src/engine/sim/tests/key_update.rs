@@ -7,30 +7,7 @@ use crate::engine::sim::{RunOptions, Simulation};
 use crate::scenario;
 
 /// 1,000 orders of ~1 KB; 5 a second change status, which the sort key holds.
-const ORDERS: &str = r#"(
-    name: "orders", title: "orders",
-    entities: [
-        (name: "Order", attributes: [
-            (name: "order_id", type: S, gen: New("orders")),
-            (name: "customer_id", type: S, gen: Pick("customers")),
-            (name: "status", type: S, gen: OneOf([("PLACED", 1), ("SHIPPED", 1), ("DELIVERED", 1)])),
-            (name: "lines", type: S, gen: Payload(900)),
-        ]),
-    ],
-    populations: [
-        (name: "orders", count: 1000, ids: "o{:04}"),
-        (name: "customers", count: 100, ids: "c{:03}"),
-    ],
-    patterns: [
-        (name: "ship", action: Update, entity: "Order", given: ["order_id"], sets: ["status"], rate: 5),
-    ],
-    variants: [
-        (name: "status-in-key", keys: {"Order": (pk: "ORDER#{order_id}", sk: "STATUS#{status}")}),
-        (name: "status-in-index", keys: {"Order": (pk: "ORDER#{order_id}", sk: "ORDER")},
-         indexes: [(name: "by-status", keys: {"Order": (pk: "STATUS#{status}", sk: "{order_id}")})]),
-    ],
-    workload: (duration: "60s", tick: "1s", seed: 4),
-)"#;
+const ORDERS: &str = include_str!("../../../../tests/fixtures/order-status.ron");
 
 #[test]
 fn an_update_of_a_key_attribute_moves_the_item_with_a_delete_and_a_put() {

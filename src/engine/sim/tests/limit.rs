@@ -6,30 +6,7 @@ use crate::engine::planner;
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::scenario;
 
-const ORDERS: &str = r#"(
-    name: "lim", title: "newest orders",
-    entities: [
-        (name: "Order", attributes: [
-            (name: "order_id", type: S, gen: New("orders")),
-            (name: "customer_id", type: S, gen: Pick("customers")),
-            (name: "placed_at", type: Time, gen: Now),
-            (name: "lines", type: S, gen: Payload(300)),
-        ]),
-    ],
-    populations: [
-        (name: "orders", count: 20000, ids: "o{:05}"),
-        (name: "customers", count: 100, ids: "c{:03}"),
-    ],
-    patterns: [
-        (name: "place", action: Put, entity: "Order", given: ["customer_id"], rate: 2),
-        (name: "newest", action: List, entity: "Order", given: ["customer_id"], range: (attribute: "placed_at", span: All), order: Desc, limit: 10, rate: 5),
-    ],
-    variants: [
-        (name: "by-id", keys: {"Order": (pk: "CUST#{customer_id}", sk: "ORDER#{order_id}")}),
-        (name: "by-time", keys: {"Order": (pk: "CUST#{customer_id}", sk: "ORDER#{placed_at}#{order_id}")}),
-    ],
-    workload: (duration: "60s", tick: "1s", seed: 4),
-)"#;
+const ORDERS: &str = include_str!("../../../../tests/fixtures/newest-orders.ron");
 
 /// (items read per call, items returned per call, RCU per call) in the replay and, for read
 /// units, in the plan.
