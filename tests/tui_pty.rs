@@ -188,17 +188,7 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
     // is on line 6, watching the cursor position the editor shows.
     t.keys(&["e"]);
     t.wait_for("editing naive");
-    for _ in 0..20 {
-        let screen = t.screen();
-        if screen.contains("cursor 6:") {
-            break;
-        }
-        let before = cursor(&screen);
-        t.keys(&["Down"]);
-        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
-    }
-    t.keys(&["End"]);
-    t.wait_for("cursor 6:62 ");
+    editor_line_end(&t, 6, 62);
     for _ in 0..25 {
         t.keys(&["Left"]);
     }
@@ -405,17 +395,7 @@ fn a_newcomer_buckets_sensors_by_day_with_tab_completion_and_the_cheat_sheet() {
 
     t.keys(&["e"]);
     t.wait_for("editing naive");
-    for _ in 0..20 {
-        let screen = t.screen();
-        if screen.contains("cursor 6:") {
-            break;
-        }
-        let before = cursor(&screen);
-        t.keys(&["Down"]);
-        t.wait("the cursor to move", Duration::from_secs(10), |s| cursor(s) != before);
-    }
-    t.keys(&["End"]);
-    t.wait_for("cursor 6:62 ");
+    editor_line_end(&t, 6, 62);
     for _ in 0..25 {
         t.keys(&["Left"]);
     }
