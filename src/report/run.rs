@@ -231,32 +231,25 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
-    if t.overwritten_items > 0 {
-        rows.push((
+    let losses = [
+        (
+            t.overwritten_items,
             "lost to overwrites",
-            format!(
-                "{} items replaced by a put of another item with the same key (the key is not unique)",
-                numbers::count(t.overwritten_items as f64)
-            ),
-        ));
-    }
-    if t.preload_overwritten_items > 0 {
-        rows.push((
+            "items replaced by a put of another item with the same key (the key is not unique)",
+        ),
+        (
+            t.preload_overwritten_items,
             "lost at load",
-            format!(
-                "{} items of the initial load written onto a key an earlier one held",
-                numbers::count(t.preload_overwritten_items as f64)
-            ),
-        ));
-    }
-    if t.preload_item_size_errors > 0 {
-        rows.push((
+            "items of the initial load written onto a key an earlier one held",
+        ),
+        (
+            t.preload_item_size_errors,
             "refused at load",
-            format!(
-                "{} items of the initial load past 400 KB: never in the table",
-                numbers::count(t.preload_item_size_errors as f64)
-            ),
-        ));
+            "items of the initial load past 400 KB: never in the table",
+        ),
+    ];
+    for (n, label, what) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
+        rows.push((label, format!("{} {what}", numbers::count(n as f64))));
     }
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));
