@@ -322,6 +322,28 @@ impl AccessPattern {
         std::borrow::Cow::Owned(served)
     }
 
+    /// The read of `entity` alone that a `with` pattern becomes when its entities live in
+    /// different partitions: the inputs `entity` has (its own givens, constants and range), the
+    /// same order and limit. `None` when `entity` has none of the pattern's givens: nothing then
+    /// says which of its items belong to the call.
+    pub fn part(&self, entity: &Entity) -> Option<AccessPattern> {
+        let has = |name: &str| entity.attribute(name).is_some();
+        let given: Vec<String> = self.given.iter().filter(|g| has(g)).cloned().collect();
+        if given.is_empty() {
+            return None;
+        }
+        Some(AccessPattern {
+            entity: entity.name.clone(),
+            with: Vec::new(),
+            given,
+            equals: self.equals.iter().filter(|(a, _)| has(a)).cloned().collect(),
+            range: self.range.clone().filter(|r| has(&r.attribute)),
+            returns: self.returns.as_ref().map(|r| r.iter().filter(|a| has(a)).cloned().collect()),
+            contains: self.contains.clone().filter(|c| has(c)),
+            ..self.clone()
+        })
+    }
+
     /// Whether the attribute's value is known to the caller (given or compared with a constant).
     pub fn knows(&self, attribute: &str) -> bool {
         self.given.iter().any(|g| g == attribute) || self.equals.iter().any(|(a, _)| a == attribute)

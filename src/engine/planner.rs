@@ -146,6 +146,27 @@ pub struct PatternPlan {
     /// that holds the item: 1). `write-amplification` warns when it is above
     /// `WRITE_AMPLIFICATION_LIMIT`; the goal `MaxIndexWriteAmplification` reads the same number.
     pub write_amplification: Option<f64>,
+    /// A read of several entities that live in different partitions: each entity's own read,
+    /// one request (or fan-out) each, sent together. The fields above sum them (the operation,
+    /// index and key condition are the first part's). Empty for everything else.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PatternPlan>,
+}
+
+impl PatternPlan {
+    /// The requests of one call, each operation named by `name`: "Query ×2", or for a read
+    /// split by entity "GetItem + Query". Empty when nothing serves the pattern.
+    pub fn requests(&self, name: impl Fn(Operation) -> &'static str) -> String {
+        let one = |p: &PatternPlan| {
+            let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+            p.operation.map_or(String::new(), |op| format!("{}{fanout}", name(op)))
+        };
+        if self.parts.is_empty() {
+            one(self)
+        } else {
+            self.parts.iter().map(one).collect::<Vec<_>>().join(" + ")
+        }
+    }
 }
 
 /// The table items a Query on an index fetches for attributes the index does not project.

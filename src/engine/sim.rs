@@ -233,6 +233,9 @@ pub struct Simulation {
     scratch_text: RefCell<String>,
     /// The word the current call's `contains()` filter looks for.
     search_text: RefCell<String>,
+    /// While a read split by entity runs its parts: the part running, and every part's request
+    /// times so far (the call completes once, when its slowest request does).
+    split: Option<(u32, Vec<f64>)>,
     scratch: Scratch,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     scan_marks: Vec<Vec<usize>>,

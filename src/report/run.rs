@@ -55,19 +55,26 @@ pub fn goal_summary(report: &RunReport) -> String {
 pub fn served_by(p: &PatternReport, engine: &str) -> String {
     let Some(op) = &p.operation else { return "unserved".to_owned() };
     // The Cassandra profile sends CQL statements, as `check` names them.
-    let op = if is_cassandra(engine) {
-        match op.as_str() {
-            "GetItem" | "BatchGetItem" | "Query" => "SELECT",
-            "Scan" => "SELECT … ALLOW FILTERING",
-            "PutItem" => "INSERT",
-            "UpdateItem" => "UPDATE",
-            "DeleteItem" => "DELETE",
-            other => other,
-        }
-    } else {
-        op.as_str()
-    };
-    let fanout = if p.avg_fanout > 1.0 + 1e-9 {
+    // A read split by entity names one operation per part ("GetItem + Query"), each one
+    // request: only more requests than parts is a fan-out.
+    let parts: Vec<&str> = op
+        .split(" + ")
+        .map(|op| {
+            if !is_cassandra(engine) {
+                return op;
+            }
+            match op {
+                "GetItem" | "BatchGetItem" | "Query" => "SELECT",
+                "Scan" => "SELECT … ALLOW FILTERING",
+                "PutItem" => "INSERT",
+                "UpdateItem" => "UPDATE",
+                "DeleteItem" => "DELETE",
+                other => other,
+            }
+        })
+        .collect();
+    let op = parts.join(" + ");
+    let fanout = if p.avg_fanout > parts.len() as f64 + 1e-9 {
         format!(" ×{}", numbers::factor(p.avg_fanout))
     } else {
         String::new()

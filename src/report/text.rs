@@ -136,8 +136,10 @@ fn operation_name(engine: Engine, op: Operation) -> &'static str {
 
 /// "Query ×2" / "PutItem" / "unserved", then where on the next line.
 pub(super) fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
-    let Some(op) = p.operation else { return "unserved".to_owned() };
-    let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+    if p.operation.is_none() {
+        return "unserved".to_owned();
+    }
+    let requests = p.requests(|op| operation_name(engine, op));
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
     let place = match &p.index {
         None => "table".to_owned(),
@@ -150,7 +152,7 @@ pub(super) fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String 
             place_label(engine, &format!("{kind} {name}"))
         }
     };
-    format!("{}{fanout}{fetch}\n{place}", operation_name(engine, op))
+    format!("{requests}{fetch}\n{place}")
 }
 
 /// Items one write call writes: the base item and every index entry, copy and aggregate.
@@ -192,8 +194,10 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
 
 /// "recent — Query ×2 on the table, ~1 RCU per call": what serves a pattern and what a call costs.
 pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
-    let Some(op) = p.operation else { return format!("{} — unserved", p.name) };
-    let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
+    if p.operation.is_none() {
+        return format!("{} — unserved", p.name);
+    }
+    let requests = p.requests(|op| operation_name(engine, op));
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
     let place = served_by(p, plan, engine).split('\n').nth(1).unwrap_or("table").to_owned();
     let place = if place == "table" { "the table".to_owned() } else { place };
@@ -205,7 +209,7 @@ pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
         }
         (Engine::Cassandra, Kind::Write) => String::new(),
     };
-    format!("{} — {}{fanout}{fetch} on {place}{cost}", p.name, operation_name(engine, op))
+    format!("{} — {requests}{fetch} on {place}{cost}", p.name)
 }
 
 pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {

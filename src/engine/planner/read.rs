@@ -61,6 +61,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         fetch: None,
         writes: Vec::new(),
         write_amplification: None,
+        parts: Vec::new(),
     };
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
@@ -131,9 +132,61 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
                 streams(est)
             );
         }
+        None if split(est, p, &mut out) => {}
         None => scan(est, p, &mut out),
     }
     out
+}
+
+/// A `with` pattern whose entities no single place holds under one partition key: one request
+/// per entity, each served as the entity's own read with the inputs it has (a GetItem for the
+/// customer, a Query for their orders), sent together. False, leaving `out` as it was, when any
+/// entity's read is not served by a key — then the pattern is a Scan after all.
+fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool {
+    if p.with.is_empty() || p.contains.is_some() {
+        return false;
+    }
+    let mut parts = Vec::new();
+    for entity in p.entities() {
+        let Some(part) = p.part(est.entity(entity)) else { return false };
+        let plan = plan(est, &part);
+        if !plan.served {
+            return false;
+        }
+        parts.push(plan);
+    }
+    let first = &parts[0];
+    out.operation = first.operation;
+    out.index.clone_from(&first.index);
+    out.key_condition.clone_from(&first.key_condition);
+    out.filter.clone_from(&first.filter);
+    out.fetch.clone_from(&first.fetch);
+    out.served = true;
+    out.fanout = parts.iter().map(|x| x.fanout).sum();
+    out.units_per_call = parts.iter().map(|x| x.units_per_call).sum();
+    out.items_read = Some(parts.iter().filter_map(|x| x.items_read).sum());
+    out.bytes_read = Some(parts.iter().filter_map(|x| x.bytes_read).sum());
+    let each: Vec<String> = p
+        .entities()
+        .zip(&parts)
+        .map(|(entity, x)| {
+            let operation = x.operation.map_or("?", |o| if est.cql { cql_verb(o) } else { o.name() });
+            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_deref()), x.reason)
+        })
+        .collect();
+    out.reason = format!(
+        "{} are in different partitions, so one request cannot read them together: {} requests sent at once, \
+         one per entity — {}",
+        p.entities().collect::<Vec<_>>().join(" and "),
+        parts.len(),
+        each.join("; ")
+    );
+    out.parts = parts;
+    true
+}
+
+fn label_of(index: Option<&str>) -> String {
+    index.map_or_else(|| "table".to_owned(), |name| format!("index {name}"))
 }
 
 /// The pattern as the keys see it: an attribute that always holds the same text (`game` is

@@ -67,6 +67,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         fetch: None,
         writes: Vec::new(),
         write_amplification: None,
+        parts: Vec::new(),
     };
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);

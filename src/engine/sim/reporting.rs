@@ -4,6 +4,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::model::{Action, Engine};
+use crate::engine::planner::Operation;
 use crate::engine::time::SimDuration;
 
 use super::items::key_label;
@@ -326,7 +327,14 @@ impl Simulation {
             out.push(PatternReport {
                 name: p.name.clone(),
                 kind: if p.action.is_read() { "read" } else { "write" }.to_owned(),
-                operation: p.operation.map(|o| o.name().to_owned()),
+                // A read split by entity names each part's operation: "GetItem + Query".
+                operation: p.operation.map(|o| {
+                    std::iter::once(o)
+                        .chain(p.parts.iter().map(|part| part.operation))
+                        .map(Operation::name)
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                }),
                 index: p.index.clone(),
                 calls: s.calls,
                 avg_fanout: ratio(s.fanout as f64, calls),

@@ -274,6 +274,7 @@ impl Simulation {
             mid_tick: false,
             scratch_text: RefCell::new(String::new()),
             search_text: RefCell::new(String::new()),
+            split: None,
             scratch: Scratch::default(),
             scan_marks: Vec::new(),
             scan_resume: HashMap::new(),

@@ -178,8 +178,23 @@ pub struct PatternRt {
     pub keys: Option<Popularity>,
     pub sets: Vec<usize>,
     pub read: Option<ReadPlan>,
+    /// A read of entities in different partitions (`planner::read::split`): the requests for
+    /// the entities after the first, sent with `read`'s.
+    pub parts: Vec<ReadPart>,
     pub latency_target_ms: Option<f64>,
     pub aggregates: Vec<usize>,
+}
+
+/// One more entity's read in a read split by entity.
+#[derive(Debug, Clone)]
+pub struct ReadPart {
+    pub operation: Operation,
+    pub read: ReadPlan,
+    /// The call's known values carried over: (attribute of the pattern's entity, attribute of
+    /// this one) by name.
+    pub carried: Vec<(usize, usize)>,
+    /// This entity's constants.
+    pub equals: Vec<(usize, Val)>,
 }
 
 /// Everything static about a run.
@@ -413,28 +428,9 @@ fn compile_pattern(
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> PatternRt {
-    let e =
-        scenario.entities.iter().position(|x| x.name == p.entity).expect("the loader checked entity names");
+    let e = entity_position(scenario, &p.entity);
     let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
-    let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
-    let mut equals: Vec<(usize, Val)> = p
-        .equals
-        .iter()
-        .filter_map(|(a, v)| {
-            let i = find(entities, a)?;
-            Some((i, constant(&mut entities[e].attrs[i], v)))
-        })
-        .collect();
-    // An attribute every item holds the same text in (`Text("season-12")`) is known to every
-    // caller, as the planner assumes (`planner::read::with_constants`): a Query under a constant
-    // index key asks for that key.
-    for attribute in &scenario.entities[e].attributes {
-        let Generator::Text(text) = &attribute.generator else { continue };
-        let Some(i) = find(entities, &attribute.name) else { continue };
-        if !givens.contains(&i) && !equals.iter().any(|&(a, _)| a == i) {
-            equals.push((i, constant(&mut entities[e].attrs[i], text)));
-        }
-    }
+    let (givens, equals) = inputs(scenario, p, e, entities);
     let sets = p.sets.iter().filter_map(|s| find(entities, s)).collect();
     let aggregates = variant
         .aggregates
@@ -443,12 +439,36 @@ fn compile_pattern(
         .filter(|(_, a)| a.on.contains(&p.name))
         .map(|(i, _)| i)
         .collect();
-    let read = if p.action.is_read() {
+    let mut parts = Vec::new();
+    let read = if !p.action.is_read() {
+        None
+    } else if plan.parts.is_empty() {
         plan.operation.and_then(|op| {
             read_plan(&p.as_served_by(variant), plan, op, e, entities, tables, &givens, &equals)
         })
     } else {
-        None
+        let p = p.as_served_by(variant);
+        let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
+            let k = entity_position(scenario, name);
+            let part = p.part(&scenario.entities[k])?;
+            let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
+            let operation = part_plan.operation?;
+            let read =
+                read_plan(&part, part_plan, operation, k, entities, tables, &part_givens, &part_equals)?;
+            let carried = entities[e]
+                .attrs
+                .iter()
+                .enumerate()
+                .filter_map(|(from, a)| {
+                    let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
+                    part_givens.contains(&to).then_some((from, to))
+                })
+                .collect();
+            Some(ReadPart { operation, read, carried, equals: part_equals })
+        });
+        let first = reads.next().map(|part| part.read);
+        parts = reads.collect();
+        first
     };
     PatternRt {
         name: p.name.clone(),
@@ -466,9 +486,44 @@ fn compile_pattern(
         keys: p.keys.clone(),
         sets,
         read,
+        parts,
         latency_target_ms: p.latency_target_ms,
         aggregates,
     }
+}
+
+fn entity_position(scenario: &Scenario, name: &str) -> usize {
+    scenario.entities.iter().position(|x| x.name == name).expect("the loader checked entity names")
+}
+
+/// The attributes of entity `e` a call of `p` knows: its givens, and the constants it compares
+/// with — including an attribute every item holds the same text in (`Text("season-12")`),
+/// known to every caller as the planner assumes (`planner::read::with_constants`), so a Query
+/// under a constant index key asks for that key.
+fn inputs(
+    scenario: &Scenario,
+    p: &model::AccessPattern,
+    e: usize,
+    entities: &mut [EntityRt],
+) -> (Vec<usize>, Vec<(usize, Val)>) {
+    let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
+    let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
+    let mut equals: Vec<(usize, Val)> = p
+        .equals
+        .iter()
+        .filter_map(|(a, v)| {
+            let i = find(entities, a)?;
+            Some((i, constant(&mut entities[e].attrs[i], v)))
+        })
+        .collect();
+    for attribute in &scenario.entities[e].attributes {
+        let Generator::Text(text) = &attribute.generator else { continue };
+        let Some(i) = find(entities, &attribute.name) else { continue };
+        if !givens.contains(&i) && !equals.iter().any(|&(a, _)| a == i) {
+            equals.push((i, constant(&mut entities[e].attrs[i], text)));
+        }
+    }
+    (givens, equals)
 }
 
 #[allow(clippy::too_many_arguments)]

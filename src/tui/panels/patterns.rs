@@ -27,7 +27,12 @@ pub fn verdict(p: &PatternPlan) -> (bool, String) {
         None => (false, "✘ unserved".to_owned()),
         Some(op) if !p.served => (false, format!("✘ {}{on}", op.name())),
         Some(op) => {
-            let fanout = if p.fanout > 1 { format!(" fan-out ×{}", p.fanout) } else { String::new() };
+            let fanout = if p.fanout > 1 && p.parts.is_empty() {
+                format!(" fan-out ×{}", p.fanout)
+            } else {
+                String::new()
+            };
+            let op = if p.parts.is_empty() { op.name().to_owned() } else { p.requests(Operation::name) };
             // The planner counts writes beyond the base item; the panel shows all items written.
             let writes = match p.write_amplification {
                 Some(extra) if p.kind == Kind::Write && extra > 1e-9 => {
@@ -35,7 +40,7 @@ pub fn verdict(p: &PatternPlan) -> (bool, String) {
                 }
                 _ => String::new(),
             };
-            (true, format!("{}{fanout}{on}{writes}", op.name()))
+            (true, format!("{op}{fanout}{on}{writes}"))
         }
     }
 }

@@ -21,7 +21,13 @@ use crate::engine::sim::ledger::{Page, Row, ScanMode};
 use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::table::PartKey;
 use crate::engine::sim::templates::{Slot, render_slot};
-use crate::engine::sim::world::{Fetch, Filter, ReadPlan};
+use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
+
+/// A read split by entity numbers its requests part by part: the part in the high bits, the
+/// request within the part below (a fan-out never comes near 2^24 requests: shards and buckets
+/// are bounded far lower).
+const PART_SHIFT: u32 = 24;
+const PART_MASK: u32 = (1 << PART_SHIFT) - 1;
 
 /// A request's sort-key bounds in its group's encoding.
 type Range = (Bound<SortBuf>, Bound<SortBuf>);
@@ -298,14 +304,72 @@ impl Simulation {
                 );
             }
         }
-        match operation {
-            Operation::Scan => self.scan(call, &plan, &known, resume.as_ref()),
-            Operation::GetItem | Operation::BatchGetItem => {
-                self.get(call, &plan, operation, &known, resume.as_ref());
-            }
-            _ => self.query(call, &plan, &known, resume.as_ref()),
+        let parts = std::mem::take(&mut self.world.patterns[call.pattern].parts);
+        if parts.is_empty() {
+            self.read_one(call, &plan, operation, &known, resume.as_ref());
+        } else {
+            self.read_split(call, (&plan, operation, &known), &parts, resume.as_ref());
         }
+        self.world.patterns[call.pattern].parts = parts;
         self.world.patterns[call.pattern].read = Some(plan);
+    }
+
+    fn read_one(
+        &mut self,
+        call: Call,
+        plan: &ReadPlan,
+        operation: Operation,
+        known: &[Val],
+        resume: Option<&Resume>,
+    ) {
+        match operation {
+            Operation::Scan => self.scan(call, plan, known, resume),
+            Operation::GetItem | Operation::BatchGetItem => self.get(call, plan, operation, known, resume),
+            _ => self.query(call, plan, known, resume),
+        }
+    }
+
+    /// A read split by entity: every part's requests, sent together. A retried request carries
+    /// its part in the high bits of its number and runs that part alone.
+    fn read_split(
+        &mut self,
+        call: Call,
+        first: (&ReadPlan, Operation, &[Val]),
+        parts: &[ReadPart],
+        resume: Option<&Resume>,
+    ) {
+        self.split = Some((0, Vec::new()));
+        let mut carried = Vec::new();
+        for k in 0..=parts.len() {
+            let part = u32::try_from(k).unwrap_or(u32::MAX);
+            let resume = match resume {
+                Some(r) if r.request >> PART_SHIFT != part => continue,
+                Some(r) => Some(Resume { request: r.request & PART_MASK, ..*r }),
+                None => None,
+            };
+            if let Some(split) = &mut self.split {
+                split.0 = part;
+            }
+            let (plan, operation, known) = match k.checked_sub(1) {
+                None => first,
+                Some(i) => {
+                    let part = &parts[i];
+                    let entity = &self.world.entities[part.read.entities[0]];
+                    carried.clear();
+                    carried.resize(entity.attrs.len(), Val::Absent);
+                    for &(from, to) in &part.carried {
+                        carried[to] = first.2[from];
+                    }
+                    for &(attr, value) in &part.equals {
+                        carried[attr] = value;
+                    }
+                    (&part.read, part.operation, carried.as_slice())
+                }
+            };
+            self.read_one(call, plan, operation, known, resume.as_ref());
+        }
+        let times = self.split.take().map(|s| s.1).unwrap_or_default();
+        self.finish_read(call, resume, &times);
     }
 
     /// Meters a read on the partitions holding these (hash, units). `first`: the request's
@@ -355,6 +419,14 @@ impl Simulation {
         ms: f64,
         first_refusal: bool,
     ) {
+        // In a read split by entity, only the call's first refused request reports its latency,
+        // and a request's number says which part it belongs to.
+        let (first_refusal, request) = match &self.split {
+            Some((part, times)) => {
+                (first_refusal && !times.iter().any(|t| t.is_nan()), request | part << PART_SHIFT)
+            }
+            None => (first_refusal, request),
+        };
         let reports = first_refusal && resume.is_none_or(|r| r.reports);
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         let refused = Refused { request, now_ms, base_ms: ms, reports, ordinal: 0, cursor: None };
@@ -444,6 +516,10 @@ impl Simulation {
 
     /// The call's latency from its requests' times (NaN: refused, reported by its retry).
     fn finish_read(&mut self, call: Call, resume: Option<&Resume>, times: &[f64]) {
+        if let Some((_, gathered)) = &mut self.split {
+            gathered.extend_from_slice(times);
+            return;
+        }
         if times.iter().any(|t| t.is_nan()) && resume.is_none() {
             return;
         }
