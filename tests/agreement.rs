@@ -253,7 +253,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 
 /// The fixtures written for issue 12's cases (tests/fixtures, also the simulator's unit tests),
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
-/// limit the key cannot honour, and a `with` read across two partitions.
+/// limit the key cannot honour, a `with` read across two partitions, and a rename copied onto
+/// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity).
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -261,6 +262,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("order-status.ron", include_str!("fixtures/order-status.ron")),
         ("newest-orders.ron", include_str!("fixtures/newest-orders.ron")),
         ("customer-orders.ron", include_str!("fixtures/customer-orders.ron")),
+        ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -477,6 +477,10 @@ struct Load {
     rcu: f64,
     terms: Vec<String>,
     single_item: bool,
+    /// The most write units one call puts on the busiest value at once, when that alone is
+    /// more than a partition serves in a second (a rename rewriting every copy under the
+    /// popular source's key): what it is, and the units.
+    burst: Option<(String, f64)>,
 }
 
 /// The write units a write pattern puts on the busiest value of each key it writes: its own
@@ -514,6 +518,11 @@ fn write_loads(
         } else {
             format!(" × {} per call", factor(w.per_call))
         };
+        if let Some(burst) = copy_burst(est, w, p, &keys.pk, spread.hottest)
+            && load.burst.as_ref().is_none_or(|b| b.1 < burst.1)
+        {
+            load.burst = Some(burst);
+        }
         let what = match w.lands.via {
             Via::Own => String::new(),
             Via::Aggregate => format!(" (its {entity} aggregate)"),
@@ -530,6 +539,44 @@ fn write_loads(
             rate(units)
         ));
     }
+}
+
+/// A copy whose holders share the source's key (`REPO#{repo_id}` for the stars of a repo)
+/// lands every copy one call rewrites on one partition, at once: the call that picks the
+/// source with the most copies (`hottest` of them, at the end of the run) writes them all there.
+/// Past what a partition serves in a second, that call throttles whatever the pattern's rate.
+fn copy_burst(
+    est: &Estimator<'_>,
+    w: &ItemWrite,
+    p: &AccessPattern,
+    pk: &Template,
+    hottest: f64,
+) -> Option<(String, f64)> {
+    if w.lands.via != Via::Copy {
+        return None;
+    }
+    let copy = est.variant.copies.iter().find(|c| c.from == p.entity && c.to == w.lands.entity)?;
+    if pk.attributes().any(|a| a != copy.by) || pk.attributes().next().is_none() {
+        return None;
+    }
+    let copies = est.items_total(&copy.to) * hottest;
+    let units = copies * w.units_each;
+    (units > PARTITION_WCU).then(|| {
+        (
+            format!(
+                "one {} call that picks the {} with the most copies rewrites ~{} {} items under one key at once \
+                 ({} WCU), and a partition serves {} WCU/s: the call takes at least {:.1} s and throttles meanwhile",
+                p.name,
+                copy.from,
+                count(copies),
+                copy.to,
+                count(units),
+                count(PARTITION_WCU),
+                units / PARTITION_WCU
+            ),
+            units,
+        )
+    })
 }
 
 /// How a write pattern's calls spread over the values of `pk` its write `w` lands on. An
@@ -611,19 +658,20 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
                 count(PARTITION_RCU)
             ));
         }
-        if verdict.is_empty() {
-            continue;
-        }
         let item_note = if load.single_item { "; it is one item, so no split for heat can help" } else { "" };
-        out.push(Warning {
-            code: WarningCode::HotPartition,
-            message: format!(
-                "at peak, the busiest value of {subject} takes {}: {}{item_note}",
+        let message = match (verdict.is_empty(), &load.burst) {
+            (true, None) => continue,
+            (true, Some((burst, _))) => {
+                format!("{burst}; its load at peak: {}{item_note}", load.terms.join(" + "))
+            }
+            (false, burst) => format!(
+                "at peak, the busiest value of {subject} takes {}: {}{item_note}{}",
                 verdict.join(" and "),
-                load.terms.join(" + ")
+                load.terms.join(" + "),
+                burst.as_ref().map_or(String::new(), |(b, _)| format!("; and {b}"))
             ),
-            subject,
-        });
+        };
+        out.push(Warning { code: WarningCode::HotPartition, message, subject });
     }
 }
 

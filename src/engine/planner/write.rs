@@ -301,7 +301,9 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
     }
     for copy in est.variant.copies.iter().filter(|c| c.from == p.entity && p.sets.contains(&c.attribute)) {
         let Some(from_keys) = est.variant.keys_of(&copy.from) else { continue };
-        let holders = est.items_total(&copy.to);
+        // A call rewrites the copies there are when it runs: on average over the run, the
+        // items the entity starts with and half of those the run adds.
+        let holders = est.items_mean(&copy.to);
         let bytes = est.item_bytes(&copy.to);
         // The source the update picks holds as many copies as its popularity gave it; without
         // a population to weigh, the average source.

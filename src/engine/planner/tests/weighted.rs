@@ -89,7 +89,8 @@ fn a_copy_fans_out_to_the_holders_of_the_source_the_update_picks() {
     let share = meeting(&Popularity::Hotspot { data: 0.001, ops: 1.0 }, &zipf, 20_000, 2006);
     let h = |n: u32, s: f64| (1..=n).map(|k| f64::from(k).powf(-s)).sum::<f64>();
     assert!((share - h(20, 1.0) / (20.0 * h(20_000, 1.0))).abs() < 1e-9, "{share}");
-    let want = est.items_total("Follow") * share;
+    // The copies there are when a call runs: on average over the run.
+    let want = est.items_mean("Follow") * share;
     assert!((copy.per_call - want).abs() < 1e-6 * want, "{} vs {want}", copy.per_call);
     assert!(copy.per_call > 8_000.0 && copy.per_call < 9_000.0, "{}", copy.per_call);
 }
@@ -110,4 +111,39 @@ fn a_skewed_reader_reads_the_popular_partitions() {
     let want = 10.0 * 6.0 * 3_600.0 / 2.0 * share;
     let items = pattern(&plan, "search-in-channel").items_read.unwrap_or_default();
     assert!((items - want).abs() < 1e-6 * want, "{items} vs {want}");
+}
+
+/// A rename copied onto every star of a Zipf-popular repo (tests/fixtures/repo-stars.ron): each
+/// call rewrites the copies of the repo it picks, weighted by that pick (720 on average over the
+/// run, not the 15 of an average repo), and when the stars share the repo's key, the popular
+/// repo's rename lands thousands of writes on one partition at once.
+#[test]
+fn copies_follow_the_pick_and_a_burst_onto_one_key_is_hot() {
+    let source = include_str!("../../../../tests/fixtures/repo-stars.ron");
+    let cases = [
+        // (the Star items' partition key, a burst warning expected)
+        ("REPO#{repo_id}", true),
+        ("USER#{user_id}", false),
+    ];
+    for (star_pk, burst) in cases {
+        let source =
+            source.replace(r#""Star": (pk: "REPO#{repo_id}""#, &format!(r#""Star": (pk: "{star_pk}""#));
+        let loaded = scenario::parse("repo-stars.ron", &source).expect("the fixture loads");
+        let plan = super::super::plan(&loaded.scenario, loaded.variant(None).expect("one variant"));
+        let rename = pattern(&plan, "rename");
+        assert!((rename.units_per_call - 721.0).abs() < 1.0, "{star_pk}: {}", rename.units_per_call);
+        let hot =
+            plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition && w.subject.contains(star_pk));
+        match hot {
+            Some(w) => {
+                assert!(burst, "{star_pk}: {}", w.message);
+                assert!(
+                    w.message.contains("rewrites ~5,383 Star items under one key at once"),
+                    "{}",
+                    w.message
+                );
+            }
+            None => assert!(!burst, "{star_pk}: no burst warning: {:#?}", plan.warnings),
+        }
+    }
 }
