@@ -52,13 +52,6 @@ const KNOWN: &[(&str, &str, &str, &str, &str)] = &[
     ),
     ("orders", "recommended", "order-items", "items", "as in naive"),
     (
-        "order-status.ron",
-        "status-in-index",
-        "ship",
-        "units",
-        "the planner assumes every `sets` attribute changes (issue 12 item 9): a third of the status draws keep the status, and the index entry is not rewritten",
-    ),
-    (
         "leaderboard",
         "naive",
         "finish-game",

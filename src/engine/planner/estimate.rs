@@ -477,6 +477,46 @@ impl<'a> Estimator<'a> {
         self.writes(entity, Action::Put).map(|p| mean_rate(p, self.secs)).sum()
     }
 
+    /// How likely an update's fresh draw of `attribute` differs from the value the item holds,
+    /// both drawn from the attribute's generator: 1 − Σ pᵢ² over its values (a status of three
+    /// equally likely values changes on two updates in three; a constant never; a time, a
+    /// filler or a number drawn from a range always, as good as). An index entry is rewritten
+    /// only when what it holds changes.
+    pub fn change_share(&self, entity: &str, attribute: &str) -> f64 {
+        let e = self.entity(entity);
+        self.generator_of(e, attribute).map_or(1.0, |g| self.generator_change(g))
+    }
+
+    fn generator_change(&self, generator: &Generator) -> f64 {
+        match generator {
+            Generator::Text(_) => 0.0,
+            Generator::OneOf(values) => {
+                let total: f64 = values.iter().map(|(_, w)| w.max(0.0)).sum();
+                if total <= 0.0 {
+                    return 0.0;
+                }
+                1.0 - values.iter().map(|(_, w)| (w.max(0.0) / total).powi(2)).sum::<f64>()
+            }
+            Generator::Chance(p) => 2.0 * p * (1.0 - p),
+            Generator::Sometimes(share, inner) => {
+                let stay = (1.0 - share).powi(2) + share * share * (1.0 - self.generator_change(inner));
+                1.0 - stay
+            }
+            Generator::Pick(name) => self.scenario.population(name).map_or(1.0, |p| {
+                let n = self.population_size(p);
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a member count")]
+                let n = n.round() as u64;
+                1.0 - crate::engine::planner::load::meeting(
+                    &p.popularity,
+                    &p.popularity,
+                    n,
+                    self.scenario.workload.seed,
+                )
+            }),
+            _ => 1.0,
+        }
+    }
+
     /// Members of a population at the end of the run.
     pub fn population_size(&self, p: &crate::engine::model::Population) -> f64 {
         let grown = p.count as f64 + p.growth_per_day * self.secs / 86_400.0;

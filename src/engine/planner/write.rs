@@ -228,30 +228,64 @@ fn index_write(
     if presence == 0.0 {
         return None;
     }
+    // An update that redraws the attribute a sparse index selects on moves the item in or out
+    // of it: in before (the index's share s) and out after, or the reverse, is one entry
+    // write (a delete or a put) on 2s(1 − s) of updates; in both times, the entry is rewritten
+    // as below.
+    let membership = match (p.action, &index.only_when) {
+        (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
+        _ => None,
+    };
     let key_attrs: Vec<&str> = keys
         .pk
         .attributes()
         .chain(keys.sk.iter().flat_map(Template::attributes))
         .chain(index.only_when.iter().map(|(a, _)| a.as_str()))
+        .filter(|a| Some(*a) != membership)
         .collect();
-    let (per_item, why) = match p.action {
-        Action::Update if sets.iter().any(|s| key_attrs.contains(&s.as_str())) => {
-            (2.0, "the update changes the index key: delete + put of the entry".to_owned())
+    // A fresh draw can repeat the value the item holds: then the entry stays as it is.
+    let changes = |attrs: &mut dyn Iterator<Item = &String>| {
+        1.0 - attrs.map(|s| 1.0 - est.change_share(entity, s)).product::<f64>()
+    };
+    let key_change = changes(&mut sets.iter().filter(|s| key_attrs.contains(&s.as_str())));
+    // Given the key stays, the entry is rewritten for the projected attributes outside it.
+    let carried_change =
+        changes(&mut sets.iter().filter(|s| index.projection.carries(s) && !key_attrs.contains(&s.as_str())));
+    let odds = |share: f64| {
+        if share < 1.0 - 1e-9 {
+            format!(" on {} of updates (a fresh draw can repeat the value)", numbers::percent(share))
+        } else {
+            String::new()
         }
-        Action::Update if sets.iter().any(|s| index.projection.carries(s)) => {
-            (1.0, "the update changes a projected attribute".to_owned())
+    };
+    let (per_item, why) = match p.action {
+        Action::Update if key_change > 0.0 => (
+            2.0 * key_change + (1.0 - key_change) * carried_change,
+            format!("the update changes the index key{}: delete + put of the entry", odds(key_change)),
+        ),
+        Action::Update if carried_change > 0.0 => {
+            (carried_change, format!("the update changes a projected attribute{}", odds(carried_change)))
         }
         Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
         _ => (1.0, "one entry per item in the index".to_owned()),
     };
     let mut why = why;
+    let mut per_call = per_item * presence;
+    if let Some(attribute) = membership {
+        let moves = 2.0 * presence * (1.0 - presence);
+        per_call = moves + presence * presence * per_item;
+        why = format!(
+            "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
+            numbers::percent(moves)
+        );
+    }
     if presence < 1.0 {
         why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
     }
     let bytes = est.entry_bytes(Some(index), entity);
     Some(ItemWrite {
         target: label(Some(index)),
-        per_call: per_item * presence,
+        per_call,
         units_each: write_units(bytes),
         why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
         lands: Lands { entity: entity.to_owned(), index: Some(index.name.clone()), via },
