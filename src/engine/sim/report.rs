@@ -189,6 +189,8 @@ pub struct PatternReport {
     pub index: Option<String>,
     pub calls: u64,
     pub avg_fanout: f64,
+    /// The most partitions or keys one call addressed.
+    pub max_fanout: u64,
     pub avg_items_read: f64,
     pub avg_items_returned: f64,
     pub rcu: f64,

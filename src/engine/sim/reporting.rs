@@ -338,6 +338,7 @@ impl Simulation {
                 index: p.index.clone(),
                 calls: s.calls,
                 avg_fanout: ratio(s.fanout as f64, calls),
+                max_fanout: s.max_fanout,
                 avg_items_read: ratio(s.items_read as f64, calls),
                 avg_items_returned: ratio(s.items_returned as f64, calls),
                 rcu: s.units[READ],

@@ -124,6 +124,8 @@ pub struct PatternStats {
     pub retries: u64,
     /// Partitions (Query) or keys (GetItem/BatchGetItem) addressed per call, summed.
     pub fanout: u64,
+    /// The most one call addressed.
+    pub max_fanout: u64,
     pub pages: u64,
     pub items_read: u64,
     pub items_returned: u64,

@@ -305,6 +305,7 @@ impl Simulation {
             }
         }
         let parts = std::mem::take(&mut self.world.patterns[call.pattern].parts);
+        let before = self.stats[call.pattern].fanout;
         if parts.is_empty() {
             self.read_one(call, &plan, operation, &known, resume.as_ref());
         } else {
@@ -312,6 +313,8 @@ impl Simulation {
         }
         self.world.patterns[call.pattern].parts = parts;
         self.world.patterns[call.pattern].read = Some(plan);
+        let stats = &mut self.stats[call.pattern];
+        stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
     }
 
     fn read_one(
