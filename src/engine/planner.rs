@@ -108,6 +108,23 @@ impl Operation {
             Operation::DeleteAndPut => "DeleteItem + PutItem",
         }
     }
+
+    /// Every operation, for looking one up by its name.
+    pub const ALL: [Operation; 8] = [
+        Operation::GetItem,
+        Operation::BatchGetItem,
+        Operation::Query,
+        Operation::Scan,
+        Operation::PutItem,
+        Operation::UpdateItem,
+        Operation::DeleteItem,
+        Operation::DeleteAndPut,
+    ];
+
+    /// The operation a report names (`name()`), if it is one.
+    pub fn named(name: &str) -> Option<Operation> {
+        Operation::ALL.into_iter().find(|op| op.name() == name)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -229,7 +229,7 @@ fn locate<'a>(
             Some(ix) => ix.keys_of(entity),
         };
         let Some(keys) = keys else {
-            return Err(format!("{entity} items are not in it"));
+            return Err(format!("{entity} {} are not in it", if est.cql { "rows" } else { "items" }));
         };
         templates.push((entity, &keys.pk, keys.sk.as_ref()));
     }
