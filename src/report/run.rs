@@ -247,7 +247,15 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
         ));
     }
-    if t.ttl_deletes > 0 {
+    if t.ttl_deletes > 0 && cassandra {
+        rows.push((
+            "TTL expiries",
+            format!(
+                "{} rows (hidden from reads at expiry; sizes count live rows, not the tombstones a compaction purges after gc_grace_seconds)",
+                numbers::count(t.ttl_deletes as f64)
+            ),
+        ));
+    } else if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
     rows.extend(lost_rows(t, cassandra));

@@ -13,3 +13,4 @@ mod lag;
 mod limit;
 mod retries;
 mod scenarios;
+mod ttl;
