@@ -16,6 +16,7 @@ pub mod numbers;
 mod read;
 mod warnings;
 
+pub use keys::cql_column;
 pub use read::cql_verb;
 mod write;
 

@@ -94,6 +94,9 @@ pub fn words(engine: &str) -> Words {
     }
 }
 
+/// Under the Cassandra profile's views: what keeping one costs.
+pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each view, a changed view key counting 2 (a tombstone for the old view row, then the new row); every write to a table with views also reads the base row on its replicas first (the view's read-before-write).";
+
 /// What partition load figures count: capacity units, or operations for Cassandra.
 pub fn load_units(engine: &str) -> (&'static str, &'static str) {
     if is_cassandra(engine) { ("reads", "writes") } else { ("RCU", "WCU") }

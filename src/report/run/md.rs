@@ -226,7 +226,9 @@ fn markdown_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ("largest", Align::Right),
         ("hottest key (peak)", Align::Left),
     ];
-    markdown::table(out, &columns, &rows)
+    markdown::table(out, &columns, &rows)?;
+    writeln!(out, "{}", markdown::escape(super::VIEW_COST))?;
+    writeln!(out)
 }
 
 fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {

@@ -257,7 +257,7 @@ fn text_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         }
         paragraph(out, 4, &detail.join("; "))?;
     }
-    Ok(())
+    paragraph(out, 2, super::VIEW_COST)
 }
 
 fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
