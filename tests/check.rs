@@ -314,3 +314,33 @@ fn counts_past_their_limits_are_refused_at_check_time_with_line_and_column() {
         assert!(err.contains(message), "{to}: {err}");
     }
 }
+
+/// A Cassandra materialized view adds at most one column to its table's primary key (CQL):
+/// one that adds two is refused at its key, with the file, line and column.
+#[test]
+fn a_cassandra_view_adding_two_key_columns_exits_2_at_its_key() {
+    let path = "tests/fixtures/cassandra-view-two-columns.ron";
+    let source = std::fs::read_to_string(path).expect("the fixture");
+    let out = keyheat(&["check", path]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let line =
+        source.lines().position(|l| l.contains("name: \"by_last_read\"")).expect("the view's line") + 1;
+    let col =
+        source.lines().nth(line - 1).and_then(|l| l.find("(pk: \"{last_read_at}\"")).expect("its key") + 1;
+    let err = stderr(&out);
+    assert!(err.contains(&format!("{path}:{line}:{col}: materialized view by_last_read")), "{err}");
+    assert!(
+        err.contains("adds 2 columns that are not in Membership's primary key (last_read_at, joined_at)"),
+        "{err}"
+    );
+    // With one of them only, the view is what CQL allows.
+    let one = scratch(
+        "cassandra-view-one-column.ron",
+        &source.replace(
+            r#"(pk: "{last_read_at}", sk: "{joined_at}")"#,
+            r#"(pk: "{user_id}", sk: "{last_read_at}")"#,
+        ),
+    );
+    let out = keyheat(&["check", &one]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

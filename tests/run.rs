@@ -298,3 +298,48 @@ fn partition_throttles_count_attempts_and_a_write_costs_what_a_landed_write_cost
     assert_eq!(like["wcu"].as_f64(), Some(landed as f64), "{like}");
     assert!(like["calls"].as_u64().is_some_and(|calls| calls > landed), "{like}");
 }
+
+/// The Cassandra profile's reports speak CQL: INSERT and SELECT, rows, materialized views,
+/// reads and writes per second; none of DynamoDB's operations, units, GSIs or items. `chat`'s
+/// naive design scans (a full scan, in CQL's words) and its recommended one keeps a view.
+#[test]
+fn cassandra_reports_speak_cql() {
+    let dynamodb = [
+        "PutItem",
+        "GetItem",
+        "Query",
+        "Scan",
+        "RCU",
+        "WCU",
+        "GSI",
+        "write units",
+        "on-demand",
+        " items",
+        "of 1 MB",
+    ];
+    let outputs = [
+        vec!["run", "chat", "--variant", "naive", "--duration", "1h"],
+        vec!["run", "chat", "--variant", "recommended", "--duration", "1h", "--format", "md"],
+        vec!["compare", "chat", "--duration", "1h"],
+        vec!["compare", "chat", "--duration", "1h", "--format", "md"],
+        vec!["check", "chat", "--variant", "recommended"],
+    ];
+    for args in outputs {
+        let out = keyheat(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        for word in dynamodb {
+            assert!(!text.contains(word), "{word:?} in `keyheat {}`:\n{text}", args.join(" "));
+        }
+        for word in ["SELECT", "rows"] {
+            assert!(text.contains(word), "no {word:?} in `keyheat {}`:\n{text}", args.join(" "));
+        }
+    }
+    let text = stdout(&keyheat(&["run", "chat", "--variant", "recommended", "--duration", "1h"]));
+    for part in ["Materialized views", "view writes", "read-before-write"] {
+        assert!(text.contains(part), "{part:?} missing:\n{text}");
+    }
+    let md =
+        stdout(&keyheat(&["run", "chat", "--variant", "recommended", "--duration", "1h", "--format", "md"]));
+    assert!(md.contains("| SELECT on conversations_by_user |"), "{md}");
+}

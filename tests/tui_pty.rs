@@ -179,7 +179,7 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
     t.wait("the clock to move", Duration::from_secs(30), |s| {
         s.contains("▶ 2025-")
             && !clock(s).contains("2025-01-01 00:00:00")
-            && s.contains("record-reading PutItem")
+            && s.contains("record-reading INSERT")
     });
 
     // Edit the readings' partition key: line 6 is `"Reading": (pk: "{sensor_id}", sk: …`;
@@ -212,7 +212,7 @@ fn a_newcomer_opens_sensors_plays_edits_applies_compares_and_quits() {
             // The panel writes keys as the editor takes them (a long one wraps after `pk:`).
             s.contains("\"Reading\": (pk:")
                 && s.contains("\"{sensor_id}#{bucket(reading_time, 1d)}\"")
-                && s.contains("last-24h Query fan-out ×2")
+                && s.contains("last-24h SELECT ×2 partitions")
         },
     );
 
@@ -422,7 +422,7 @@ fn a_newcomer_buckets_sensors_by_day_with_tab_completion_and_the_cheat_sheet() {
     t.type_text(":%Y-%m-%d}");
     // Valid, and once typing pauses the verdict says what the dashboard's read becomes.
     t.wait("the draft to load and be planned", Duration::from_secs(30), |s| {
-        s.contains("✔ loads · last-24h: Query, 2 partitions")
+        s.contains("✔ loads · last-24h: SELECT, 2 partitions")
     });
     t.keys(&["C-s"]);
     t.wait_for("applied: the replay restarted");

@@ -15,8 +15,8 @@ pub mod horizon;
 use serde::Serialize;
 
 use super::cost;
-use super::model::{Goal, GoalCheck, Scenario, Variant};
-use super::planner::{self, numbers};
+use super::model::{Engine, Goal, GoalCheck, Scenario, Variant};
+use super::planner::{self, Operation, numbers};
 use super::sim::report::{GoalHint, GoalResult, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
@@ -26,6 +26,8 @@ pub use forecast::{GoalForecast, forecast};
 pub enum GoalUnit {
     Bytes,
     Items,
+    /// Items in the Cassandra profile's words.
+    Rows,
     /// A share between 0 and 1.
     Ratio,
     /// Calls or other whole counts.
@@ -45,6 +47,10 @@ impl GoalUnit {
             GoalUnit::Bytes => numbers::bytes(value),
             GoalUnit::Items => {
                 let noun = if (value - 1.0).abs() < 1e-9 { "item" } else { "items" };
+                format!("{} {noun}", numbers::count(value))
+            }
+            GoalUnit::Rows => {
+                let noun = if (value - 1.0).abs() < 1e-9 { "row" } else { "rows" };
                 format!("{} {noun}", numbers::count(value))
             }
             GoalUnit::Ratio => numbers::percent(value),
@@ -169,9 +175,15 @@ fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
 fn partition_items(report: &RunReport, limit: u64) -> Graded {
     let key = largest(report, |p| p.items, report.partitions.max_items);
     let (value, target) = (report.partitions.max_items as f64, limit as f64);
-    Graded::at_most(value, target, GoalUnit::Items, |vs| {
-        format!("largest partition {} items{key} {vs} {}", numbers::count(value), numbers::count(target))
+    let (items, unit) = if cql(report) { ("rows", GoalUnit::Rows) } else { ("items", GoalUnit::Items) };
+    Graded::at_most(value, target, unit, |vs| {
+        format!("largest partition {} {items}{key} {vs} {}", numbers::count(value), numbers::count(target))
     })
+}
+
+/// Whether the report is the Cassandra profile's, whose sentences speak CQL (rows, SELECT, views).
+fn cql(report: &RunReport) -> bool {
+    report.engine == Engine::Cassandra.id()
 }
 
 fn throttled(report: &RunReport, limit: f64) -> Graded {
@@ -209,25 +221,29 @@ fn no_scan(report: &RunReport, name: &str) -> Graded {
                 String::new()
             };
             let scans = p.scans as f64;
-            Graded::failed(
-                scans,
-                0.0,
-                GoalUnit::Count,
-                format!("{name} ran {} Scans{growth}", numbers::count(scans)),
-            )
+            let detail = if cql(report) {
+                format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
+            } else {
+                format!("{name} ran {} Scans{growth}", numbers::count(scans))
+            };
+            Graded::failed(scans, 0.0, GoalUnit::Count, detail)
         }
         None => Graded::failed(
             calls,
             0.0,
             GoalUnit::Count,
-            format!("nothing serves {name}: no key or index finds its items"),
+            if cql(report) {
+                format!("nothing serves {name}: no key or view finds its rows")
+            } else {
+                format!("nothing serves {name}: no key or index finds its items")
+            },
         ),
         Some(op) => Graded {
             value: 0.0,
             target: 0.0,
             unit: GoalUnit::Count,
             passed: true,
-            detail: format!("{name} is served by {}", served(op, p)),
+            detail: format!("{name} is served by {}", served(op, p, report)),
         },
     }
 }
@@ -239,7 +255,7 @@ fn fanout(report: &RunReport, name: &str, limit: u32, planned: Option<u32>) -> G
     let Some(p) = pattern(report, name) else { return Graded::missing(name, target, GoalUnit::Requests) };
     // The replay's busiest call; a pattern that was never called is judged by its plan.
     let value = if p.calls > 0 { p.max_fanout as f64 } else { planned.map_or(0.0, f64::from) };
-    let op = p.operation.as_deref().map_or_else(|| "nothing".to_owned(), |op| served(op, p));
+    let op = p.operation.as_deref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
     let planned = planned.map_or_else(String::new, |n| format!("; {n} planned"));
     Graded::at_most(value, target, GoalUnit::Requests, |vs| {
         format!(
@@ -254,8 +270,9 @@ fn fanout(report: &RunReport, name: &str, limit: u32, planned: Option<u32>) -> G
 fn amplification(report: &RunReport, limit: f64) -> Graded {
     let value = report.totals.write_amplification;
     Graded::at_most(value, limit, GoalUnit::Factor, |vs| {
+        let (item, places) = if cql(report) { ("row", "tables, views") } else { ("item", "table, indexes") };
         format!(
-            "{} item writes per base write (table, indexes and copies) {vs} {}",
+            "{} {item} writes per base write ({places} and copies) {vs} {}",
             numbers::factor(value),
             numbers::factor(limit)
         )
@@ -340,9 +357,15 @@ fn pattern<'r>(report: &'r RunReport, name: &str) -> Option<&'r PatternReport> {
     report.patterns.iter().find(|p| p.name == name)
 }
 
-/// "Query", "Query on byStatus".
-fn served(op: &str, p: &PatternReport) -> String {
+/// "Query", "Query on byStatus"; "SELECT", "SELECT on view byStatus" in the Cassandra profile.
+fn served(op: &str, p: &PatternReport, report: &RunReport) -> String {
+    let cql = cql(report);
+    let op = match Operation::named(op) {
+        Some(known) if cql => planner::cql_verb(known),
+        _ => op,
+    };
     match &p.index {
+        Some(index) if cql => format!("{op} on view {index}"),
         Some(index) => format!("{op} on {index}"),
         None => op.to_owned(),
     }
@@ -529,6 +552,8 @@ mod tests {
             (GoalUnit::Bytes, 1536.0, "1.5 KB"),
             (GoalUnit::Items, 150_000.0, "150,000 items"),
             (GoalUnit::Items, 1.0, "1 item"),
+            (GoalUnit::Rows, 100_000.0, "100,000 rows"),
+            (GoalUnit::Rows, 1.0, "1 row"),
             (GoalUnit::Ratio, 0.001, "0.1%"),
             (GoalUnit::Requests, 2.0, "2 requests"),
             (GoalUnit::Factor, 1.5, "1.5×"),

@@ -16,6 +16,7 @@ pub mod numbers;
 mod read;
 mod warnings;
 
+pub use keys::cql_column;
 pub use read::cql_verb;
 mod write;
 
@@ -38,6 +39,10 @@ pub const CASSANDRA_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
 /// A Query or Scan call reads at most 1 MB before it returns a page (AWS Query docs).
 pub const PAGE_BYTES: f64 = 1024.0 * 1024.0;
+/// A CQL read returns pages of this many rows: the DataStax Java driver's default fetch size
+/// (`datastax-java-driver.basic.request.page-size = 5000`, driver manual "Paging"). Cassandra
+/// pages by rows, not bytes.
+pub const CQL_PAGE_ROWS: usize = 5_000;
 /// An index whose partition key takes at most this many values concentrates its load.
 pub const LOW_CARDINALITY: f64 = 10.0;
 /// A write is flagged when its write amplification (index entries, copies and aggregates written
@@ -103,6 +108,23 @@ impl Operation {
             Operation::DeleteItem => "DeleteItem",
             Operation::DeleteAndPut => "DeleteItem + PutItem",
         }
+    }
+
+    /// Every operation, for looking one up by its name.
+    pub const ALL: [Operation; 8] = [
+        Operation::GetItem,
+        Operation::BatchGetItem,
+        Operation::Query,
+        Operation::Scan,
+        Operation::PutItem,
+        Operation::UpdateItem,
+        Operation::DeleteItem,
+        Operation::DeleteAndPut,
+    ];
+
+    /// The operation a report names (`name()`), if it is one.
+    pub fn named(name: &str) -> Option<Operation> {
+        Operation::ALL.into_iter().find(|op| op.name() == name)
     }
 }
 

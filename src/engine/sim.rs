@@ -113,6 +113,13 @@ pub const REPLICATION: usize = 3;
 pub const READ_REPLICAS: usize = 2;
 /// TTL deletes happen this long after expiry (AWS: "typically within 48 hours").
 pub const TTL_DELAY_SECS: i64 = 48 * 3600;
+/// Cassandra: an expired cell is invisible to reads at once (reads filter expired cells; Apache
+/// Cassandra docs, "Expiring data with time-to-live"): the replay drops the row at the first tick
+/// after it expires. Its tombstone stays on disk until a compaction after `gc_grace_seconds`.
+pub const CASSANDRA_TTL_DELAY_SECS: i64 = 0;
+/// Cassandra's default `gc_grace_seconds`: 864,000 s (10 days), the least time a tombstone is kept
+/// before a compaction may purge it (Apache Cassandra docs, "Compaction" / table options).
+pub const CASSANDRA_GC_GRACE_SECS: i64 = 864_000;
 
 /// How to run: the scenario's workload settings, optionally overridden.
 #[derive(Debug, Clone, Default)]

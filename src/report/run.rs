@@ -14,8 +14,8 @@ use super::RunFormat;
 use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
-use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PatternReport, RunReport};
+use crate::engine::planner::{Operation, cql_verb, numbers};
+use crate::engine::sim::report::{PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
@@ -59,18 +59,9 @@ pub fn served_by(p: &PatternReport, engine: &str) -> String {
     // request: only more requests than parts is a fan-out.
     let parts: Vec<&str> = op
         .split(" + ")
-        .map(|op| {
-            if !is_cassandra(engine) {
-                return op;
-            }
-            match op {
-                "GetItem" | "BatchGetItem" | "Query" => "SELECT",
-                "Scan" => "SELECT … ALLOW FILTERING",
-                "PutItem" => "INSERT",
-                "UpdateItem" => "UPDATE",
-                "DeleteItem" => "DELETE",
-                other => other,
-            }
+        .map(|op| match Operation::named(op) {
+            Some(known) if is_cassandra(engine) => cql_verb(known),
+            _ => op,
         })
         .collect();
     let op = parts.join(" + ");
@@ -88,6 +79,29 @@ pub fn served_by(p: &PatternReport, engine: &str) -> String {
 pub fn is_cassandra(engine: &str) -> bool {
     engine == "cassandra"
 }
+
+/// The nouns a report uses: DynamoDB's items and indexes, or CQL's rows and materialized views
+/// in the Cassandra profile (where each entity is a table and an index is a view).
+#[derive(Debug, Clone, Copy)]
+pub struct Words {
+    pub item: &'static str,
+    pub items: &'static str,
+    /// One index, in a sentence: "index", "view".
+    pub index: &'static str,
+    /// The section that lists them: "Indexes", "Materialized views".
+    pub indexes: &'static str,
+}
+
+pub fn words(engine: &str) -> Words {
+    if is_cassandra(engine) {
+        Words { item: "row", items: "rows", index: "view", indexes: "Materialized views" }
+    } else {
+        Words { item: "item", items: "items", index: "index", indexes: "Indexes" }
+    }
+}
+
+/// Under the Cassandra profile's views: what keeping one costs.
+pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each view, a changed view key counting 2 (a tombstone for the old view row, then the new row); every write to a table with views also reads the base row on its replicas first (the view's read-before-write).";
 
 /// What partition load figures count: capacity units, or operations for Cassandra.
 pub fn load_units(engine: &str) -> (&'static str, &'static str) {
@@ -176,6 +190,8 @@ pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let t = &r.totals;
+    let cassandra = is_cassandra(&r.engine);
+    let w = words(&r.engine);
     let failed = if t.gave_up > 0 {
         format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
@@ -200,64 +216,58 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         ),
         ("requests to the store", numbers::count(t.requests as f64)),
         ("throttled", throttled),
-        (
-            "items at the end",
-            format!(
-                "{}: table {}, indexes {}",
-                numbers::count(t.items as f64),
-                numbers::bytes(t.table_bytes as f64),
-                numbers::bytes(t.index_bytes as f64)
-            ),
-        ),
+        if cassandra {
+            (
+                "rows at the end",
+                format!(
+                    "{}: tables {}, views {}",
+                    numbers::count(t.items as f64),
+                    numbers::bytes(t.table_bytes as f64),
+                    numbers::bytes(t.index_bytes as f64)
+                ),
+            )
+        } else {
+            (
+                "items at the end",
+                format!(
+                    "{}: table {}, indexes {}",
+                    numbers::count(t.items as f64),
+                    numbers::bytes(t.table_bytes as f64),
+                    numbers::bytes(t.index_bytes as f64)
+                ),
+            )
+        },
         (
             "write amplification",
-            format!("{}× item writes per base write", numbers::factor(t.write_amplification)),
+            format!("{}× {} writes per base write", numbers::factor(t.write_amplification), w.item),
         ),
     ];
-    if !is_cassandra(&r.engine) {
+    if cassandra {
+        // Cassandra never throttles: nothing to count.
+        rows.retain(|(label, _)| *label != "throttled");
+    } else {
         rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
         rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
     }
     // An item a tenth of the way to the 400 KB limit is worth a line: something in it grows.
-    if !is_cassandra(&r.engine) && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64 {
+    if !cassandra && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64 {
         rows.push((
             "largest item",
             format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
         ));
     }
-    if t.ttl_deletes > 0 {
+    if t.ttl_deletes > 0 && cassandra {
+        rows.push((
+            "TTL expiries",
+            format!(
+                "{} rows (hidden from reads at expiry; sizes count live rows, not the tombstones a compaction purges after gc_grace_seconds)",
+                numbers::count(t.ttl_deletes as f64)
+            ),
+        ));
+    } else if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
-    let refusals = [
-        (t.collection_limit_errors, "item collection over 10 GB (ItemCollectionSizeLimitExceeded)"),
-        (
-            t.item_size_errors,
-            "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
-        ),
-    ];
-    for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
-        rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
-    }
-    let losses = [
-        (
-            t.overwritten_items,
-            "lost to overwrites",
-            "items replaced by a put of another item with the same key (the key is not unique)",
-        ),
-        (
-            t.preload_overwritten_items,
-            "lost at load",
-            "items of the initial load written onto a key an earlier one held",
-        ),
-        (
-            t.preload_item_size_errors,
-            "refused at load",
-            "items of the initial load past 400 KB: never in the table",
-        ),
-    ];
-    for (n, label, what) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
-        rows.push((label, format!("{} {what}", numbers::count(n as f64))));
-    }
+    rows.extend(lost_rows(t, cassandra));
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));
     } else {
@@ -270,11 +280,55 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// Writes refused, and items lost to overwrites, in the engine's words.
+fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let refusals = [
+        (t.collection_limit_errors, "item collection over 10 GB (ItemCollectionSizeLimitExceeded)"),
+        (
+            t.item_size_errors,
+            "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
+        ),
+    ];
+    for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
+        rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
+    }
+    let (overwritten, at_load) = if cassandra {
+        (
+            "rows replaced by an INSERT of another row with the same primary key (the key is not unique; a Cassandra write is an upsert)",
+            "rows of the initial load written onto a primary key an earlier one held",
+        )
+    } else {
+        (
+            "items replaced by a put of another item with the same key (the key is not unique)",
+            "items of the initial load written onto a key an earlier one held",
+        )
+    };
+    let losses = [
+        (t.overwritten_items, "lost to overwrites", overwritten),
+        (t.preload_overwritten_items, "lost at load", at_load),
+        (
+            t.preload_item_size_errors,
+            "refused at load",
+            "items of the initial load past 400 KB: never in the table",
+        ),
+    ];
+    for (n, label, what) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
+        rows.push((label, format!("{} {what}", numbers::count(n as f64))));
+    }
+    rows
+}
+
 /// What a reader should notice about a pattern, beyond the table.
-pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
+pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
     let mut out = Vec::new();
+    let w = words(engine);
     match p.operation.as_deref() {
-        None => out.push(format!("nothing serves {}: no key or index finds its items", p.name)),
+        None => out.push(format!("nothing serves {}: no key or {} finds its {}", p.name, w.index, w.items)),
+        Some("Scan") if is_cassandra(engine) => out.push(format!(
+            "{} is a full scan (SELECT … ALLOW FILTERING): its cost grows with the table",
+            p.name
+        )),
         Some("Scan") if goals::grew(p) => out.push(format!(
             "{} is a Scan: read units per call went from {} to {} as the table grew",
             p.name,
@@ -286,9 +340,10 @@ pub(super) fn remarks(p: &PatternReport) -> Vec<String> {
     }
     if p.avg_items_read > 0.0 && p.avg_items_read >= 2.0 * p.avg_items_returned {
         out.push(format!(
-            "{} reads {} items per call to return {}",
+            "{} reads {} {} per call to return {}",
             p.name,
             numbers::count(p.avg_items_read),
+            w.items,
             numbers::count(p.avg_items_returned)
         ));
     }
@@ -353,7 +408,10 @@ mod tests {
         assert_eq!(served_by(&p, &r.engine), "Query ×2 on byDay");
         p.operation = None;
         assert_eq!(served_by(&p, &r.engine), "unserved");
-        assert_eq!(remarks(&p)[0], "nothing serves customer-page: no key or index finds its items");
+        assert_eq!(
+            remarks(&p, "dynamodb")[0],
+            "nothing serves customer-page: no key or index finds its items"
+        );
     }
 
     #[test]

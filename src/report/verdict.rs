@@ -36,8 +36,13 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
     if goal.passed {
         return None;
     }
+    if report.engine == "cassandra"
+        && let Some(line) = explain_cql(report, goal)
+    {
+        return Some(line);
+    }
     let line = match goal.unit {
-        GoalUnit::Bytes | GoalUnit::Items => {
+        GoalUnit::Bytes | GoalUnit::Items | GoalUnit::Rows => {
             "a partition key with no time bucket (or too coarse a one) keeps collecting items: \
              put a time bucket in the partition key, small enough for the busiest key"
                 .to_owned()
@@ -86,6 +91,42 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
             .to_owned(),
     };
     Some(line)
+}
+
+/// The Cassandra profile's lines where DynamoDB's would name its own things (items, Scans,
+/// indexes, 1 MB pages); `None` where the DynamoDB line holds for both.
+fn explain_cql(report: &RunReport, goal: &GoalResult) -> Option<String> {
+    let line = match goal.unit {
+        GoalUnit::Bytes | GoalUnit::Items | GoalUnit::Rows => {
+            "a partition key with no time bucket (or too coarse a one) keeps collecting rows: put              a time bucket in the partition key, small enough for the busiest key"
+        }
+        GoalUnit::Count if goal.detail.starts_with("nothing serves") => {
+            "no key or view finds these rows: give the pattern a table (or materialized view)              whose partition key it knows — or, for a question no key can answer (a word inside              a text), a different store fed by the same writes"
+        }
+        GoalUnit::Count if !goal.detail.contains("never landed") => {
+            "the pattern runs a full scan (SELECT … ALLOW FILTERING): no key serves it, so every              call reads the whole table and costs more as the table grows — add a table or              materialized view keyed by what the pattern is given"
+        }
+        GoalUnit::Factor => {
+            "each write also writes view rows or copies: drop a view nothing reads, keep its key              columns stable, or pull instead of copying to every reader"
+        }
+        GoalUnit::Milliseconds => {
+            let pattern = report.patterns.iter().find(|p| goal.detail.starts_with(&format!("{} ", p.name)));
+            match pattern {
+                Some(p) if p.operation.as_deref() == Some("Scan") => {
+                    "slow because it scans: every call pages through the whole table"
+                }
+                Some(p) if p.avg_fanout > 1.5 => {
+                    "slow because each call asks several partitions, one after another: fewer,                      larger time buckets, or a narrower range"
+                }
+                Some(p) if p.avg_pages > 1.5 => {
+                    "slow because each call reads several pages of rows: read fewer rows per call                      (a narrower range, a smaller partition)"
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(line.to_owned())
 }
 
 /// Why a pattern missed its latency target, from what its report shows.

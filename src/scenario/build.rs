@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 mod pattern;
 mod variant;
+mod views;
 
 use super::file;
 use super::source_map::Path;

@@ -548,7 +548,7 @@ mod tests {
         assert_eq!(e.error, None, "{:?}", e.error);
         assert!(e.plan_now());
         let c = e.consequence.clone().unwrap();
-        assert!(c.text.contains("last-24h: Query, 2 partitions") && !c.warning, "{c:?}");
+        assert!(c.text.contains("last-24h: SELECT, 2 partitions") && !c.warning, "{c:?}");
     }
 
     /// The draft is planned on a worker once typing pauses; typing again drops the answer that
@@ -569,7 +569,7 @@ mod tests {
         assert!(e.planning.is_none(), "not before the pause");
         e.plan_due(typed + PLAN_AFTER);
         let answer = e.planning.take().expect("planning").recv_timeout(Duration::from_secs(60)).unwrap();
-        assert!(answer.text.contains("last-24h: Query, 2 partitions"), "{answer:?}");
+        assert!(answer.text.contains("last-24h: SELECT, 2 partitions"), "{answer:?}");
     }
 
     /// With the popup open, ↓ and Enter pick; a name with nothing to add says so; Tab where no

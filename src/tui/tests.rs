@@ -174,6 +174,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         indexes: vec![IndexRow {
             name: "pending".to_owned(),
             wcu_vs_table: 0.02,
+            writes: 400,
             storage_vs_base: 0.004,
             max_lag_s: 0.8,
             throttled: 0,

@@ -98,6 +98,8 @@ pub struct IndexRow {
     pub name: String,
     /// Index write units per table write unit.
     pub wcu_vs_table: f64,
+    /// Entry writes (view rows written, in the Cassandra profile).
+    pub writes: u64,
     /// Index storage over table storage.
     pub storage_vs_base: f64,
     pub max_lag_s: f64,

@@ -108,7 +108,8 @@ impl View<'_> {
             GoalCheck::MaxPartitionBytes(limit) => (
                 None,
                 format!(
-                    "{RUN} the largest partition of the table or any index at the end of the replay, against {}",
+                    "{RUN} the largest partition of the {} at the end of the replay, against {}",
+                    if self.engine == Engine::Cassandra { "tables or any view" } else { "table or any index" },
                     numbers::bytes(*limit as f64)
                 ),
                 &[UnboundedPartition, LargePartition],
@@ -117,7 +118,8 @@ impl View<'_> {
             GoalCheck::MaxPartitionItems(limit) => (
                 None,
                 format!(
-                    "{RUN} the most items any partition holds at the end of the replay, against {}",
+                    "{RUN} the most {} any partition holds at the end of the replay, against {}",
+                    if self.engine == Engine::Cassandra { "rows" } else { "items" },
                     numbers::count(*limit as f64)
                 ),
                 &[UnboundedPartition, LargePartition],
@@ -439,7 +441,7 @@ mod tests {
                 "recommended",
                 "partitions stay under 100 MB",
                 None,
-                "judged by `keyheat run`: the largest partition of the table or any index at the end of the replay, against 100 MB",
+                "judged by `keyheat run`: the largest partition of the tables or any view at the end of the replay, against 100 MB",
                 None,
             ),
             (
@@ -447,7 +449,7 @@ mod tests {
                 "naive",
                 "partitions stay under 100,000 rows",
                 None,
-                "the most items any partition holds at the end of the replay, against 100,000",
+                "the most rows any partition holds at the end of the replay, against 100,000",
                 Some("unbounded-partition — table {sensor_id}"),
             ),
             (

@@ -12,7 +12,7 @@ use super::estimate::Estimator;
 use super::keys::{self, SortCondition};
 use super::load;
 use super::numbers;
-use super::{Alternative, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
+use super::{Alternative, CQL_PAGE_ROWS, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
 use crate::engine::template::Template;
 
@@ -251,6 +251,13 @@ fn mean_query_units(bytes: f64, requests: f64) -> f64 {
     (1.0 - extra) * units(whole) + extra * units(whole + 1.0)
 }
 
+/// `34 pages of 5,000 rows`: a CQL read's pages, by the driver's fetch size in rows.
+pub fn cql_pages(rows: f64) -> String {
+    let n = (rows / CQL_PAGE_ROWS as f64).ceil().max(1.0);
+    let noun = if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" };
+    format!("{} {noun} of {} rows", numbers::count(n), numbers::count(CQL_PAGE_ROWS as f64))
+}
+
 /// `1 page` / `12 pages`.
 pub fn pages(bytes: f64) -> String {
     let n = (bytes / PAGE_BYTES).ceil().max(1.0);
@@ -275,7 +282,7 @@ fn locate<'a>(
             Some(ix) => ix.keys_of(entity),
         };
         let Some(keys) = keys else {
-            return Err(format!("{entity} items are not in it"));
+            return Err(format!("{entity} {} are not in it", if est.cql { "rows" } else { "items" }));
         };
         templates.push((entity, &keys.pk, keys.sk.as_ref()));
     }
@@ -426,7 +433,12 @@ fn describe(
     let per_request = bytes / f64::from(reach.fanout.max(1));
     let noun = if est.cql { "rows" } else { "items" };
     let _ = write!(text, "; ~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes));
-    if per_request > PAGE_BYTES && !est.cql {
+    if est.cql {
+        let rows = items / f64::from(reach.fanout.max(1));
+        if rows > CQL_PAGE_ROWS as f64 {
+            let _ = write!(text, ", {} per request", cql_pages(rows));
+        }
+    } else if per_request > PAGE_BYTES {
         let _ = write!(text, ", {} per request", pages(per_request));
     }
     if let Some((limit, filtered)) = stopped {
@@ -494,11 +506,12 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     out.bytes_read = Some(bytes);
     out.reason = if est.cql {
         format!(
-            "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{} rows ({}) of the {} table{} on every call",
+            "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{} rows ({}) of the {} table{} on every call, {}",
             numbers::count(items),
             numbers::bytes(bytes),
             scanned.join(" and "),
-            if scanned.len() == 1 { "" } else { "s" }
+            if scanned.len() == 1 { "" } else { "s" },
+            cql_pages(items)
         )
     } else {
         format!(
@@ -513,6 +526,20 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_cql_pages_in_rows() {
+        // (rows one partition request reads, words)
+        let cases = [
+            (0.0, "1 page of 5,000 rows"),
+            (5_000.0, "1 page of 5,000 rows"),
+            (5_001.0, "2 pages of 5,000 rows"),
+            (165_701.0, "34 pages of 5,000 rows"),
+        ];
+        for (rows, text) in cases {
+            assert_eq!(cql_pages(rows), text, "{rows}");
+        }
+    }
 
     #[test]
     fn counts_pages_in_words() {

@@ -446,7 +446,8 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             (None, None) => (
                 WarningCode::UnboundedPartition,
                 format!(
-                    "has no time bucket and every put adds an item under sort key {}, so the busiest key grows without bound:",
+                    "has no time bucket and every {} under sort key {}, so the busiest key grows without bound:",
+                    if est.cql { "INSERT adds a row" } else { "put adds an item" },
                     if g.sort_keys.is_empty() { "(none)".to_owned() } else { g.sort_keys.join(" / ") }
                 ),
             ),

@@ -209,7 +209,13 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
         (true, true) => "row",
         (true, false) => "rows",
     };
-    format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "))
+    let mut text = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
+    // Cassandra keeps a view by reading the base row first on each replica, to find the view
+    // row a write replaces (Apache Cassandra docs, "Materialized Views").
+    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && w.target.starts_with("GSI ")) {
+        text.push_str(", after a read of the base row on each replica (a view's read-before-write)");
+    }
+    text
 }
 
 /// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the

@@ -14,8 +14,9 @@
 //!
 //! Names: DynamoDB: one table named after the scenario, with the variant's key attribute names
 //! (`PK`/`SK` unless renamed) and its indexes by name. Cassandra: one table per entity, named
-//! after it; its items carry the same key attributes, and capacity units do not apply (the
-//! answer says so instead of reporting them). Table and index names DynamoDB would refuse
+//! after it; its items carry the same key attributes, capacity units do not apply (the answer
+//! says so instead of reporting them), and the answer speaks CQL: `Rows`, `RowCount`,
+//! `RowsRead`, `PagingState`. Table and index names DynamoDB would refuse
 //! (`by status`, a Cassandra index over several entities) are served under an alias and reported
 //! under their own name.
 //!
@@ -35,6 +36,33 @@ use crate::engine::store::{
 };
 use crate::engine::value::{Item, KeyType};
 use crate::ops::short::{self, ConsoleRead, IndexKeys, Read, TableKeys};
+
+/// The answer's parts in CQL's words, for the Cassandra profile: the request is read with
+/// DynamoDB's shorthand (there is no CQL parser), but what comes back are rows of partitions, a
+/// paging state, no capacity units.
+fn cql_words(answer: &mut Json) {
+    let Json::Object(fields) = answer else { return };
+    let had_capacity = fields.remove("ConsumedCapacity").is_some();
+    for (dynamodb, cql) in [
+        ("Item", "Row"),
+        ("Items", "Rows"),
+        ("Count", "RowCount"),
+        ("ScannedCount", "RowsRead"),
+        ("LastEvaluatedKey", "PagingState"),
+    ] {
+        if let Some(value) = fields.remove(dynamodb) {
+            fields.insert(cql.into(), value);
+        }
+    }
+    if had_capacity {
+        fields.insert(
+            "Note".into(),
+            Json::from(
+                "Cassandra profile: capacity units do not apply (load is counted in operations and bytes)",
+            ),
+        );
+    }
+}
 
 /// Most keys one BatchGetItem may name (AWS); more are refused by the store, so none are read.
 const MAX_BATCH_KEYS: usize = 100;
@@ -83,14 +111,8 @@ impl Simulation {
         }
         let mut answer = read.answer(&mut store).map_err(|e| unalias_text(&aliases, e))?;
         unalias(&aliases, &mut answer);
-        if self.world.engine == Engine::Cassandra
-            && let Json::Object(fields) = &mut answer
-            && fields.remove("ConsumedCapacity").is_some()
-        {
-            fields.insert(
-                "Note".into(),
-                Json::from("Cassandra profile: capacity units do not apply (load is counted in operations and bytes)"),
-            );
+        if self.world.engine == Engine::Cassandra {
+            cql_words(&mut answer);
         }
         Ok(answer.to_string())
     }

@@ -14,10 +14,26 @@
 //!   by default the AWS SDK for Java 1.x DynamoDB policy, 500 ms with equal jitter, 20 s cap, 10
 //!   retries), its jitter drawn from the run's seed: a retried request adds its waits and the
 //!   base of every attempt.
-//! - Cassandra: the same request costs, and a read of a large partition pays 1 ms per 10 MB of
-//!   the partition, standing for what large partitions cost Cassandra reads (index samples,
-//!   more SSTables and compaction work, GC pressure — DataStax's guidance to keep partitions
-//!   under ~100 MB). Cassandra never throttles; it gets slow.
+//! - Cassandra reads go by partitions and rows, not DynamoDB's 1 MB pages ([`cql_page_ms`]):
+//!   - one SELECT per partition a read touches; a read over several partitions (time buckets,
+//!     shards) asks them **one after another**, so the call takes the sum of its requests. That is
+//!     what a per-bucket loop does (newest bucket first, stopping at the limit), and how Cassandra
+//!     itself pages a `WHERE pk IN (…)` read (its `MultiPartitionPager` reads the partitions in
+//!     turn). An application may issue the SELECTs asynchronously instead and wait for the
+//!     slowest; keyheat models the sequential read, the one a lesson about bucketing must price.
+//!   - each SELECT is paged by rows: the driver's default fetch size is 5,000 rows (DataStax Java
+//!     driver, `datastax-java-driver.basic.request.page-size = 5000`, manual "Paging"; the C#
+//!     and Python drivers use the same default), and every page is a round trip.
+//!   - a page costs 5 ms (4 ms for a single-row SELECT and for writes), as a DynamoDB request does
+//!     (a coordinator round trip at QUORUM inside a data centre), plus 0.005 ms per row read:
+//!     keyheat's own assumption, a replica reading and the driver decoding about 200,000 small
+//!     rows a second; a full page of 5,000 rows then takes 30 ms.
+//!   - a read of a large partition pays 1 ms per 10 MB of the partition, once per partition
+//!     request, standing for what large partitions cost Cassandra reads (the partition index,
+//!     more SSTables and compaction work, GC pressure — DataStax's guidance to keep partitions
+//!     under ~100 MB); also keyheat's own figure.
+//!
+//!   Cassandra never throttles; it gets slow.
 
 use crate::engine::planner::Operation;
 use crate::engine::retry::RetryPolicy;
@@ -28,6 +44,9 @@ pub const QUERY_MS: f64 = 5.0;
 pub const PER_4KB_MS: f64 = 0.2;
 pub const FANOUT_EXTRA_MS: f64 = 0.5;
 pub const CASSANDRA_MS_PER_10MB: f64 = 1.0;
+pub use crate::engine::planner::CQL_PAGE_ROWS;
+/// Time per row a CQL read returns (keyheat's own assumption, see the module notes).
+pub const CQL_PER_ROW_MS: f64 = 0.005;
 
 /// The base time of one request of `operation`.
 pub fn base_ms(operation: Operation) -> f64 {
@@ -51,6 +70,21 @@ pub fn fanout_ms(requests: &[f64]) -> f64 {
     slowest + FANOUT_EXTRA_MS * requests.len().saturating_sub(1) as f64
 }
 
+/// One page of a CQL read (or one single-row SELECT) that read `rows`.
+pub fn cql_page_ms(operation: Operation, rows: u64) -> f64 {
+    base_ms(operation) + CQL_PER_ROW_MS * rows as f64
+}
+
+/// One page of `rows` rows and `bytes` bytes: by rows in the Cassandra profile, by 4 KB otherwise.
+pub fn page_ms(cql: bool, operation: Operation, rows: u64, bytes: u64) -> f64 {
+    if cql { cql_page_ms(operation, rows) } else { request_ms(operation, bytes) }
+}
+
+/// A Cassandra read over several partitions: its requests one after another.
+pub fn cql_sequence_ms(requests: &[f64]) -> f64 {
+    requests.iter().sum()
+}
+
 /// Extra read time for a Cassandra partition of `bytes`.
 pub fn cassandra_partition_ms(bytes: u64) -> f64 {
     CASSANDRA_MS_PER_10MB * bytes as f64 / 10_000_000.0
@@ -59,20 +93,26 @@ pub fn cassandra_partition_ms(bytes: u64) -> f64 {
 /// The notes a report prints about this model: the client's retry policy for DynamoDB, the
 /// partition-size penalty for Cassandra (which never throttles).
 pub fn notes(cassandra: bool, retry: &RetryPolicy) -> Vec<String> {
-    let mut notes = vec![format!(
-        "Latencies are modelled, not measured: {GET_MS} ms per GetItem or write, {QUERY_MS} ms per Query, Scan or BatchGetItem page, plus {PER_4KB_MS} ms per 4 KB read; pages of one request follow each other; fan-out requests run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
-    )];
-    notes.push(if cassandra {
+    if cassandra {
+        return vec![
+            format!(
+                "Latencies are modelled, not measured (keyheat's own model): one SELECT per partition a read touches, the partitions read one after another (a per-bucket loop; Cassandra pages an IN over partition keys the same way); each SELECT paged by {} rows (the DataStax Java driver's default page size), {QUERY_MS} ms per page ({GET_MS} ms per single-row SELECT or write) plus {CQL_PER_ROW_MS} ms per row read.",
+                crate::engine::planner::numbers::count(CQL_PAGE_ROWS as f64)
+            ),
+            format!(
+                "Cassandra profile: no capacity units and no throttling; a read also pays {CASSANDRA_MS_PER_10MB} ms per 10 MB of each partition it reads (large partitions make reads slow)."
+            ),
+        ];
+    }
+    vec![
         format!(
-            "Cassandra profile: no capacity units and no throttling; a read also pays {CASSANDRA_MS_PER_10MB} ms per 10 MB of the partition it reads (large partitions make reads slow)."
-        )
-    } else {
+            "Latencies are modelled, not measured: {GET_MS} ms per GetItem or write, {QUERY_MS} ms per Query, Scan or BatchGetItem page, plus {PER_4KB_MS} ms per 4 KB read; pages of one request follow each other; fan-out requests run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
+        ),
         format!(
             "Throttled requests are retried by the simulated client under the retry policy {}; the jitter is drawn from the run's seed, the waits count in the latency, and a request that runs out of retries fails (a failed write never lands).",
             retry.describe()
-        )
-    });
-    notes
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -101,5 +141,23 @@ mod tests {
         assert!((fanout_ms(&[5.0, 9.0, 6.0]) - 10.0).abs() < 1e-9);
         assert!(fanout_ms(&[]).abs() < 1e-9);
         assert!((cassandra_partition_ms(150_000_000) - 15.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cql_reads_cost_pages_of_rows_one_partition_after_another() {
+        // (operation, rows on the page, expected ms)
+        let pages = [
+            (Operation::GetItem, 0, 4.0),
+            (Operation::GetItem, 1, 4.005),
+            (Operation::Query, 0, 5.0),
+            (Operation::Query, 5_000, 30.0),
+            (Operation::Scan, 2_000, 15.0),
+        ];
+        for (operation, rows, expected) in pages {
+            assert!((cql_page_ms(operation, rows) - expected).abs() < 1e-9, "{operation:?} {rows}");
+        }
+        // Partitions read in turn: the sum, not the slowest.
+        assert!((cql_sequence_ms(&[30.0, 12.5, 5.0]) - 47.5).abs() < 1e-9);
+        assert!(cql_sequence_ms(&[]).abs() < 1e-9);
     }
 }

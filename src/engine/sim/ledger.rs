@@ -203,10 +203,17 @@ impl Partition {
         }
     }
 
-    /// Rows `from` onward (forward) or `from` downward (backward) until `limit` rows or 1 MB:
-    /// how many were read and their bytes. `end` bounds the walk (exclusive forward, inclusive
-    /// lower end backward).
-    fn page(&self, from: usize, end: usize, forward: bool, limit: usize) -> (usize, u64, bool) {
+    /// Rows `from` onward (forward) or `from` downward (backward) until `limit` rows or
+    /// `page_bytes` (1 MB for DynamoDB): how many were read and their bytes. `end` bounds the
+    /// walk (exclusive forward, inclusive lower end backward).
+    fn page(
+        &self,
+        from: usize,
+        end: usize,
+        forward: bool,
+        limit: usize,
+        page_bytes: u64,
+    ) -> (usize, u64, bool) {
         let available = if forward { end - from } else { from + 1 - end };
         let mut count = 0usize;
         let mut bytes = 0u64;
@@ -222,7 +229,7 @@ impl Partition {
                 let whole = block_end.min(self.rows.len()) - block_start;
                 if aligned && whole == BLOCK && count + BLOCK < limit && count + BLOCK <= available {
                     let block = self.blocks[at / BLOCK];
-                    if bytes + block < PAGE_BYTES {
+                    if bytes + block < page_bytes {
                         bytes += block;
                         count += BLOCK;
                         if forward {
@@ -236,7 +243,7 @@ impl Partition {
             }
             bytes += u64::from(self.rows[at].size);
             count += 1;
-            if count >= limit || bytes >= PAGE_BYTES {
+            if count >= limit || bytes >= page_bytes {
                 return (count, bytes, true);
             }
             if forward {
@@ -337,6 +344,8 @@ pub struct Ledger {
     marks: usize,
     marked: Vec<u64>,
     scan: Option<ScanIndex>,
+    /// The bytes that end a page: DynamoDB's 1 MB; unbounded where pages count rows only (CQL).
+    page_bytes: u64,
     /// The last partition found: writes look their key up twice in a row.
     last: std::cell::Cell<(u64, u32)>,
 }
@@ -355,8 +364,14 @@ impl Ledger {
             marks: 0,
             marked: Vec::new(),
             scan: None,
+            page_bytes: PAGE_BYTES,
             last: std::cell::Cell::new((0, NONE)),
         }
+    }
+
+    /// Pages end by rows only from now on (a CQL read's fetch size), not at 1 MB.
+    pub fn page_by_rows(&mut self) {
+        self.page_bytes = u64::MAX;
     }
 
     /// Keeps partitions in scan order from now on, with `marks` counters per partition (rows
@@ -564,7 +579,8 @@ impl Ledger {
 
     /// Rows of a Query page: in `lo..hi`, forward from the start of the range or after position
     /// `after` (backward from the end or before `after`), stopping after `limit` rows or 1 MB
-    /// (the row that crosses 1 MB included), as `store::read` pages.
+    /// (the row that crosses 1 MB included), as `store::read` pages; by rows only after
+    /// [`Ledger::page_by_rows`].
     pub fn query(
         &self,
         p: u32,
@@ -589,7 +605,7 @@ impl Ledger {
         }
         let first = if forward { start } else { end - 1 };
         let bound = if forward { end } else { start };
-        let (count, bytes, stopped) = part.page(first, bound, forward, limit);
+        let (count, bytes, stopped) = part.page(first, bound, forward, limit, self.page_bytes);
         Page { first, count, bytes, stopped }
     }
 
@@ -604,7 +620,8 @@ impl Ledger {
         }
     }
 
-    /// One Scan page from `from`: rows in (hash, key, sort key) order until `limit` rows or 1 MB.
+    /// One Scan page from `from`: rows in (hash, key, sort key) order until `limit` rows or 1 MB
+    /// (rows only after [`Ledger::page_by_rows`]).
     /// `ranges` are the sorted start hashes of the physical partitions (the first is 0); bytes
     /// are reported per range. Requires `enable_scan`.
     pub fn scan_page(&self, from: ScanCursor, limit: u64, ranges: &[u64], mode: ScanMode<'_>) -> ScanPage {
@@ -632,7 +649,7 @@ impl Ledger {
             let one_range = range_of(first) == range_of(last);
             let whole = cursor.slot == 0 && cursor.row == 0 && !visit_all && one_range;
             let stored = bucket.bytes - self.overhead * bucket.items;
-            if whole && page.count + bucket.items < limit && page.bytes + stored < PAGE_BYTES {
+            if whole && page.count + bucket.items < limit && page.bytes + stored < self.page_bytes {
                 page.count += bucket.items;
                 page.bytes += stored;
                 page.matched += mark.map_or(0, |k| bucket.marked[k]);
@@ -648,7 +665,7 @@ impl Ledger {
                 let take_whole = cursor.row == 0
                     && !visit_all
                     && page.count + part.items() < limit
-                    && page.bytes + stored < PAGE_BYTES;
+                    && page.bytes + stored < self.page_bytes;
                 if take_whole {
                     page.count += part.items();
                     page.bytes += stored;
@@ -664,7 +681,7 @@ impl Ledger {
                             page.matched += 1;
                         }
                         cursor.row += 1;
-                        if page.count >= limit || page.bytes >= PAGE_BYTES {
+                        if page.count >= limit || page.bytes >= self.page_bytes {
                             page.stopped = true;
                             if cursor.row == part.rows.len() {
                                 cursor.row = 0;

@@ -151,7 +151,7 @@ pub struct PartitionReport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct IndexReport {
     pub name: String,
-    /// `GSI` or `LSI`.
+    /// `GSI` or `LSI`; `MV` (a materialized view) in the Cassandra profile.
     pub kind: String,
     pub wcu: f64,
     pub rcu: f64,

@@ -13,7 +13,7 @@ use super::meter::{READ, WRITE};
 use super::report::{IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals};
 use super::state::{Load, PatternStats};
 use super::table::IndexKind;
-use super::{REPLICATION, RING_NODES, Simulation, latency};
+use super::{CASSANDRA_GC_GRACE_SECS, REPLICATION, RING_NODES, Simulation, latency};
 
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
@@ -282,7 +282,9 @@ impl Simulation {
             }
             out.push(IndexReport {
                 name: self.world.group_name(g),
+                // A Cassandra index is a materialized view, whatever its key.
                 kind: match self.world.tables[t].indexes[i].kind {
+                    _ if self.world.engine == Engine::Cassandra => "MV".to_owned(),
                     IndexKind::Global => "GSI".to_owned(),
                     IndexKind::Local => "LSI".to_owned(),
                 },
@@ -369,8 +371,14 @@ impl Simulation {
         let mut notes = latency::notes(self.world.engine == Engine::Cassandra, &self.retry);
         notes.push(match self.world.engine {
             Engine::DynamoDb => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
-            Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
+            Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
         });
+        if self.world.engine == Engine::Cassandra && self.totals.ttl_deletes > 0 {
+            notes.push(format!(
+                "Cassandra TTL: an expired row is invisible to reads at once (reads filter expired cells), so the replay drops it at the first tick after it expires; its tombstone stays on disk at least gc_grace_seconds ({} days by default) until a compaction purges it. Sizes and row counts here are live rows, not bytes on disk.",
+                CASSANDRA_GC_GRACE_SECS / 86_400
+            ));
+        }
         notes.push(format!(
             "Metrics are kept per {} of simulated time ({} tick{} per registry tick); per-second peaks in this report are exact.",
             SimDuration::from_millis(self.tick_ms * u64::from(self.stride)),

@@ -230,11 +230,12 @@ impl Simulation {
             .tables
             .iter()
             .map(|t| {
-                Table::new(
-                    t.codec,
-                    &t.indexes.iter().map(|i| i.kind).collect::<Vec<_>>(),
-                    ITEM_COLLECTION_LIMIT,
-                )
+                let kinds: Vec<_> = t.indexes.iter().map(|i| i.kind).collect();
+                let mut table = Table::new(t.codec, &kinds, ITEM_COLLECTION_LIMIT);
+                if scenario.engine == Engine::Cassandra {
+                    table.page_by_rows();
+                }
+                table
             })
             .collect();
         let copies = copy_plans(&world, variant);

@@ -186,6 +186,12 @@ impl Table {
         }
     }
 
+    /// CQL reads: the table's and its views' pages end by rows only (the driver's fetch size).
+    pub fn page_by_rows(&mut self) {
+        self.base.page_by_rows();
+        self.indexes.iter_mut().for_each(|(_, ledger)| ledger.page_by_rows());
+    }
+
     #[cfg(test)]
     pub fn group(&self, group: usize) -> &Ledger {
         if group == 0 { &self.base } else { &self.indexes[group - 1].1 }

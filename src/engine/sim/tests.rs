@@ -14,3 +14,4 @@ mod limit;
 mod retries;
 mod scenarios;
 mod split;
+mod ttl;

@@ -2,7 +2,7 @@
 //! the rewrite of denormalized copies.
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
-use crate::engine::model::AggregateOp;
+use crate::engine::model::{AggregateOp, Engine};
 
 use super::embed::EMBED_REQUEST;
 use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
@@ -11,7 +11,7 @@ use super::meter::{heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
-use super::{Simulation, TTL_DELAY_SECS, physical_label};
+use super::{CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
 /// `COPY_REQUEST + c` (0 is the call's own write).
@@ -65,12 +65,17 @@ impl AggregatePlan {
 }
 
 impl Simulation {
-    /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago; free, and their index entries go too.
+    /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago (DynamoDB's sweeper); free, and their
+    /// index entries go too. Cassandra hides an expired row from reads at once: it goes at the
+    /// first tick after expiry, and sizes count live rows (not the tombstones a compaction purges
+    /// later).
     pub(super) fn sweep_ttl(&mut self, t: u32) {
         let now = i64::try_from(self.tick_start(t) / 1000).unwrap_or(i64::MAX);
+        let delay =
+            if self.world.engine == Engine::Cassandra { CASSANDRA_TTL_DELAY_SECS } else { TTL_DELAY_SECS };
         for e in 0..self.ttl.len() {
             while let Some(&(expires, handle)) = self.ttl[e].front() {
-                if expires.saturating_add(TTL_DELAY_SECS) > now {
+                if expires.saturating_add(delay) > now {
                     break;
                 }
                 self.ttl[e].pop_front();

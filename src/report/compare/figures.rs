@@ -96,6 +96,7 @@ const FIGURES: &[(&str, &str, &str, GoalUnit, Scope, Extract)] = &[
 pub(super) fn rows(reports: &[RunReport]) -> Vec<FigureRow> {
     let cassandra = reports.first().is_some_and(|r| is_cassandra(&r.engine));
     // Cassandra has no capacity units and no price: those rows would be zeros.
+    // Nor does it throttle or have GSIs.
     let unpriced = [
         "rcu",
         "wcu",
@@ -103,6 +104,8 @@ pub(super) fn rows(reports: &[RunReport]) -> Vec<FigureRow> {
         "monthly_cost_usd",
         "physical_peak_rcu_per_s",
         "physical_peak_wcu_per_s",
+        "index_physical_peak_wcu_per_s",
+        "throttled_ratio",
         "retries",
     ];
     let indexed = reports.iter().any(|r| !r.indexes.is_empty());
@@ -111,9 +114,23 @@ pub(super) fn rows(reports: &[RunReport]) -> Vec<FigureRow> {
         .filter(|(key, ..)| !(cassandra && unpriced.contains(key)))
         .filter(|(_, _, _, _, scope, _)| indexed || *scope != Scope::Indexes)
         .map(|&(key, label, indexed_label, unit, scope, extract)| {
-            let label = match (cassandra, key) {
-                (true, "peak_rcu_per_s") => "hottest key reads/s",
-                (true, "peak_wcu_per_s") => "hottest key writes/s",
+            // CQL's words: rows, views, reads and writes (operations, not units).
+            let cql_label = match (key, indexed) {
+                ("index_bytes", _) => Some("view size"),
+                ("max_index_partition_bytes", _) => Some("largest (views)"),
+                ("max_partition_items", false) => Some("most rows in one"),
+                ("max_partition_items", true) => Some("most rows (table)"),
+                ("peak_rcu_per_s", false) => Some("hottest key reads/s"),
+                ("peak_wcu_per_s", false) => Some("hottest key writes/s"),
+                ("peak_rcu_per_s", true) => Some("hot table key reads/s"),
+                ("peak_wcu_per_s", true) => Some("hot table key writes/s"),
+                ("index_peak_rcu_per_s", _) => Some("hot view key reads/s"),
+                ("index_peak_wcu_per_s", _) => Some("hot view key writes/s"),
+                _ => None,
+            };
+            let unit = if cassandra && unit == GoalUnit::Items { GoalUnit::Rows } else { unit };
+            let label = match cql_label {
+                Some(cql) if cassandra => cql,
                 _ if indexed && scope != Scope::Run => indexed_label,
                 _ => label,
             };

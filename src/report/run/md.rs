@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::{
     THROTTLED_LEGEND, TOP_PARTITIONS, engine_name, goal_summary, index_legend, is_cassandra, latency_mark,
-    ms, partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call,
+    ms, partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PartitionReport, RunReport};
@@ -86,6 +86,7 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
     };
     let (read, write) =
         if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
+    let items = words(&r.engine).items;
     if !r.partitions.top.is_empty() {
         let rows: Vec<Vec<String>> = r
             .partitions
@@ -94,21 +95,28 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
             .take(TOP_PARTITIONS)
             .map(|p| {
                 let mut row = peaks(p);
-                row.push(numbers::count(p.throttled_attempts.unwrap_or(p.throttled_ops) as f64));
+                if !cassandra {
+                    row.push(numbers::count(p.throttled_attempts.unwrap_or(p.throttled_ops) as f64));
+                }
                 row
             })
             .collect();
-        let columns = [
+        let mut columns = vec![
             ("top partition", Align::Left),
             ("size", Align::Right),
-            ("items", Align::Right),
+            (items, Align::Right),
             (read, Align::Right),
             (write, Align::Right),
-            ("throttled attempts", Align::Right),
         ];
+        // Cassandra never throttles: no attempts column.
+        if !cassandra {
+            columns.push(("throttled attempts", Align::Right));
+        }
         markdown::table(out, &columns, &rows)?;
-        writeln!(out, "{}", markdown::escape(THROTTLED_LEGEND))?;
-        writeln!(out)?;
+        if !cassandra {
+            writeln!(out, "{}", markdown::escape(THROTTLED_LEGEND))?;
+            writeln!(out)?;
+        }
     }
     if !r.partitions.index_top.is_empty() {
         let rows: Vec<Vec<String>> = r
@@ -122,13 +130,15 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
                 row
             })
             .collect();
+        let (title, last) =
+            if cassandra { ("top view partition", "view") } else { ("top index partition", "index") };
         let columns = [
-            ("top index partition", Align::Left),
+            (title, Align::Left),
             ("size", Align::Right),
-            ("items", Align::Right),
+            (items, Align::Right),
             (read, Align::Right),
             (write, Align::Right),
-            ("index", Align::Left),
+            (last, Align::Left),
         ];
         markdown::table(out, &columns, &rows)?;
         writeln!(out, "{}", markdown::escape(&index_legend(r)))?;
@@ -138,11 +148,14 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
 }
 
 fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    writeln!(out, "## Indexes")?;
+    writeln!(out, "## {}", words(&r.engine).indexes)?;
     writeln!(out)?;
     if r.indexes.is_empty() {
         writeln!(out, "None.")?;
         return writeln!(out);
+    }
+    if is_cassandra(&r.engine) {
+        return markdown_views(out, r);
     }
     let rows: Vec<Vec<String>> = r
         .indexes
@@ -184,49 +197,94 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     markdown::table(out, &columns, &rows)
 }
 
+/// The Cassandra profile's materialized views: the rows written for them, no units.
+fn markdown_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    let rows: Vec<Vec<String>> = r
+        .indexes
+        .iter()
+        .map(|i| {
+            vec![
+                i.name.clone(),
+                numbers::count(i.entry_writes as f64),
+                numbers::bytes(i.bytes as f64),
+                numbers::count(i.items as f64),
+                numbers::count(i.partitions as f64),
+                numbers::bytes(i.max_partition_bytes as f64),
+                i.hottest_key.as_ref().map_or_else(
+                    || "—".to_owned(),
+                    |k| format!("`{k}` (peak {} writes/s)", numbers::rate(i.hottest_key_peak_wcu_per_s)),
+                ),
+            ]
+        })
+        .collect();
+    let columns = [
+        ("view", Align::Left),
+        ("view writes", Align::Right),
+        ("size", Align::Right),
+        ("rows", Align::Right),
+        ("partitions", Align::Right),
+        ("largest", Align::Right),
+        ("hottest key (peak)", Align::Left),
+    ];
+    markdown::table(out, &columns, &rows)?;
+    writeln!(out, "{}", markdown::escape(super::VIEW_COST))?;
+    writeln!(out)
+}
+
 fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "## Access patterns")?;
     writeln!(out)?;
     writeln!(out, "Latency is modelled, not measured (see the notes).")?;
     writeln!(out)?;
+    // Cassandra has no read units to follow over the run: its cost per call is rows read.
+    let cassandra = is_cassandra(&r.engine);
     let rows: Vec<Vec<String>> = r
         .patterns
         .iter()
         .map(|p| {
-            vec![
+            let mut row = vec![
                 latency_mark(p).trim().to_owned(),
                 p.name.clone(),
                 served_by(p, &r.engine),
                 numbers::count(p.calls as f64),
                 units_per_call(p, &r.engine),
-                format!(
+            ];
+            if !cassandra {
+                row.push(format!(
                     "{} → {}",
                     numbers::factor(p.rcu_per_call_start),
                     numbers::factor(p.rcu_per_call_end)
-                ),
+                ));
+            }
+            row.extend([
                 ms(p.latency_ms_p50),
                 ms(p.latency_ms_p99),
                 p.latency_target_ms.map_or_else(|| "—".to_owned(), ms),
-            ]
+            ]);
+            row
         })
         .collect();
-    let columns = [
+    let mut columns = vec![
         ("", Align::Left),
         ("pattern", Align::Left),
         ("served by", Align::Left),
         ("calls", Align::Right),
-        ("units per call", Align::Right),
-        ("RCU per call, first → last tenth", Align::Right),
+        (if cassandra { "rows per call" } else { "units per call" }, Align::Right),
+    ];
+    if !cassandra {
+        columns.push(("RCU per call, first → last tenth", Align::Right));
+    }
+    columns.extend([
         ("p50 (modelled)", Align::Right),
         ("p99 (modelled)", Align::Right),
         ("target", Align::Right),
-    ];
+    ]);
     markdown::table(out, &columns, &rows)?;
     if let Some(legend) = per_call_legend(r) {
         writeln!(out, "{}", markdown::escape(&legend))?;
         writeln!(out)?;
     }
-    let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
+    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, &r.engine)).collect();
     if !remarks.is_empty() {
         for remark in remarks {
             writeln!(out, "- ⚠ {remark}")?;

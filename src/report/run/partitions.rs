@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{is_cassandra, load_units, plural};
+use super::{is_cassandra, load_units, plural, words};
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PartitionReport, RunReport};
 
@@ -59,9 +59,12 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     }
     let cassandra = is_cassandra(&r.engine);
     // Cassandra lists every table's partitions (keys carry the table's name).
-    let at = |p: &PartitionReport| {
-        if cassandra && p.index.is_none() { String::new() } else { format!(" in {}", place(p)) }
+    let at = |p: &PartitionReport| match &p.index {
+        None if cassandra => String::new(),
+        Some(view) if cassandra => format!(" in view {view}"),
+        _ => format!(" in {}", place(p)),
     };
+    let w = words(&r.engine);
     if cassandra {
         logical = numbers::count(p.logical as f64);
     }
@@ -70,14 +73,14 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             format!(
                 "{}, {} (table)",
                 numbers::bytes(p.max_bytes as f64),
-                plural(p.max_items, "item", "items")
+                plural(p.max_items, w.item, w.items)
             )
         },
         |l| {
             format!(
                 "{}, {}: {}{}",
                 numbers::bytes(l.bytes as f64),
-                plural(l.items, "item", "items"),
+                plural(l.items, w.item, w.items),
                 l.key,
                 at(l)
             )
@@ -140,6 +143,10 @@ pub(crate) const THROTTLED_LEGEND: &str = "throttled attempts: writes the partit
 /// The note under the indexes' partitions: where their throttles are, and what a GSI
 /// partition's write figure is.
 pub(crate) fn index_legend(r: &RunReport) -> String {
+    if is_cassandra(&r.engine) {
+        return "A materialized view's partitions: its rows, which the base table's replicas write as the table's writes land (Cassandra never throttles)."
+            .to_owned();
+    }
     let mut legend = "An index's throttles are counted per index, under Indexes.".to_owned();
     if r.partitions.index_top.iter().any(|p| in_gsi(r, p)) {
         legend.push_str(

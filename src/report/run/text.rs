@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::{
     THROTTLED_LEGEND, TOP_PARTITIONS, goal_summary, index_legend, is_cassandra, latency_mark, ms,
-    partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call,
+    partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PartitionReport, RunReport};
@@ -67,7 +67,7 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             "",
             title,
             &format!("{:>8}", "size"),
-            &format!("{:>10}", "items"),
+            &format!("{:>10}", words(&r.engine).items),
             &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
             &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
             last,
@@ -87,7 +87,14 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     };
     let print = |out: &mut _, c: [String; 7]| line(out, c.each_ref().map(String::as_str));
     let table = &r.partitions.top;
-    if !table.is_empty() {
+    if !table.is_empty() && cassandra {
+        // Cassandra never throttles: no attempts column.
+        writeln!(out)?;
+        print(out, header("top partitions", ""))?;
+        for p in table.iter().take(TOP_PARTITIONS) {
+            print(out, cells(p, String::new()))?;
+        }
+    } else if !table.is_empty() {
         writeln!(out)?;
         line(out, ["", "", "", "", "", "", &format!("{:>9}", "throttled")])?;
         print(out, header("top partitions", &format!("{:>9}", "attempts")))?;
@@ -100,7 +107,9 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     let indexes = &r.partitions.index_top;
     if !indexes.is_empty() {
         writeln!(out)?;
-        print(out, header("top index partitions", "index"))?;
+        let (title, last) =
+            if cassandra { ("top view partitions", "view") } else { ("top index partitions", "index") };
+        print(out, header(title, last))?;
         for p in indexes.iter().take(TOP_PARTITIONS) {
             print(out, cells(p, p.index.clone().unwrap_or_default()))?;
         }
@@ -150,7 +159,10 @@ fn text_nodes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     if r.indexes.is_empty() {
-        return writeln!(out, "Indexes: none");
+        return writeln!(out, "{}: none", words(&r.engine).indexes);
+    }
+    if is_cassandra(&r.engine) {
+        return text_views(out, r);
     }
     writeln!(out, "Indexes")?;
     let w = [1, 14, 4, 9, 7, 8, 9, 8, 9];
@@ -203,6 +215,51 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     Ok(())
 }
 
+/// The Cassandra profile's materialized views: the rows Cassandra writes for them (a base write
+/// that changes a view's key writes a tombstone for the old view row and the new row), no units.
+fn text_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "Materialized views")?;
+    let w = [1, 24, 12, 10, 10, 11];
+    let line = |out: &mut _, c: [&str; 6]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    line(
+        out,
+        [
+            "",
+            "view",
+            &format!("{:>12}", "view writes"),
+            &format!("{:>10}", "size"),
+            &format!("{:>10}", "rows"),
+            &format!("{:>11}", "partitions"),
+        ],
+    )?;
+    for i in &r.indexes {
+        line(
+            out,
+            [
+                "",
+                &i.name,
+                &format!("{:>12}", numbers::count(i.entry_writes as f64)),
+                &format!("{:>10}", numbers::bytes(i.bytes as f64)),
+                &format!("{:>10}", numbers::count(i.items as f64)),
+                &format!("{:>11}", numbers::count(i.partitions as f64)),
+            ],
+        )?;
+        let mut detail =
+            vec![format!("the largest partition {}", numbers::bytes(i.max_partition_bytes as f64))];
+        if let Some(key) = &i.hottest_key {
+            detail.push(format!(
+                "hottest key {key} (peak {} writes/s)",
+                numbers::rate(i.hottest_key_peak_wcu_per_s)
+            ));
+        }
+        paragraph(out, 4, &detail.join("; "))?;
+    }
+    paragraph(out, 2, super::VIEW_COST)
+}
+
 fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "Access patterns (latency is modelled, not measured)")?;
@@ -243,7 +300,7 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     if let Some(legend) = per_call_legend(r) {
         paragraph(out, 2, &legend)?;
     }
-    let remarks: Vec<String> = r.patterns.iter().flat_map(remarks).collect();
+    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, &r.engine)).collect();
     for remark in remarks {
         item(out, 2, "⚠", &remark)?;
     }

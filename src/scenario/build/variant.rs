@@ -432,6 +432,9 @@ fn indexes(
                 "either every entity in an index has a sort key template or none does",
             ));
         }
+        if cx.cql {
+            super::views::check(&ipath.field("keys"), &ix.name, &entries, keys)?;
+        }
         let sk_attribute = (with_sk > 0).then(|| ix.sk_attribute.clone().unwrap_or(sk_default));
         let projection = projection(&ipath, ix, v, cx, &entries)?;
         indexes.push(Index {

@@ -2,7 +2,8 @@
 //! would say of the draft — its first planner warning, and how the first read is served. Pure:
 //! takes a plan, returns words; the editor decides when to plan.
 
-use crate::engine::planner::{Kind, Operation, Plan};
+use crate::engine::model::Engine;
+use crate::engine::planner::{Kind, Operation, Plan, cql_verb};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Consequence {
@@ -18,13 +19,17 @@ pub fn first(plan: &Plan) -> Consequence {
     if let Some(w) = warning {
         parts.push(format!("⚠ {}: {}", w.code.id().replace('-', " "), w.subject));
     }
+    // The Cassandra profile names its CQL statements.
+    let cql = plan.engine == Engine::Cassandra.id();
+    let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
     if let Some(read) = plan.patterns.iter().find(|p| p.kind == Kind::Read) {
         let how = match read.operation {
             None => "✘ no key serves it".to_owned(),
+            Some(Operation::Scan) if cql => "✘ full scan".to_owned(),
             Some(Operation::Scan) => "✘ Scan".to_owned(),
-            Some(op @ (Operation::GetItem | Operation::BatchGetItem)) => op.name().to_owned(),
-            Some(op) if read.fanout == 1 => format!("{}, 1 partition", op.name()),
-            Some(op) => format!("{}, {} partitions", op.name(), read.fanout),
+            Some(op @ (Operation::GetItem | Operation::BatchGetItem)) => name(op).to_owned(),
+            Some(op) if read.fanout == 1 => format!("{}, 1 partition", name(op)),
+            Some(op) => format!("{}, {} partitions", name(op), read.fanout),
         };
         parts.push(format!("{}: {how}", read.name));
     }
@@ -42,8 +47,8 @@ mod tests {
         let loaded = scenario::load("sensors").unwrap();
         let s = &loaded.scenario;
         let cases = [
-            ("naive", "⚠ unbounded partition", "last-24h: Query, 1 partition", true),
-            ("recommended", "last-24h: Query, 2 partitions", "last-24h: Query, 2 partitions", false),
+            ("naive", "⚠ unbounded partition", "last-24h: SELECT, 1 partition", true),
+            ("recommended", "last-24h: SELECT, 2 partitions", "last-24h: SELECT, 2 partitions", false),
         ];
         for (variant, starts, has, warns) in cases {
             let v = s.variants.iter().find(|v| v.name == variant).unwrap();

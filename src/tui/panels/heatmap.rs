@@ -69,6 +69,16 @@ impl HeatSettings {
         }
     }
 
+    /// The metric's name in the legend: Cassandra counts reads, writes and rows, not units.
+    pub fn metric_name(&self) -> &'static str {
+        match (self.engine, self.metric) {
+            (Engine::Cassandra, Metric::ReadUnits) => "reads",
+            (Engine::Cassandra, Metric::WriteUnits) => "writes",
+            (Engine::Cassandra, Metric::Items) => "rows",
+            (_, metric) => metric.name(),
+        }
+    }
+
     /// What a cell counts: capacity units per second, or operations in the Cassandra profile.
     pub fn unit(&self) -> &'static str {
         match (self.engine, self.metric) {
@@ -259,7 +269,7 @@ impl HeatmapPanel<'_> {
         };
         let zero = format!(" {} ", value_text(s.metric, 0.0));
         let top = format!(" {}{unit}", value_text(s.metric, full));
-        let mut spans = vec![Span::styled(s.metric.name().to_owned(), self.theme.header()), Span::raw(zero)];
+        let mut spans = vec![Span::styled(s.metric_name().to_owned(), self.theme.header()), Span::raw(zero)];
         for i in 0..=8u8 {
             let x = f32::from(i) / 8.0;
             spans.push(if self.theme.color {
@@ -402,13 +412,20 @@ impl HeatmapPanel<'_> {
             let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
         }
         let mut fields = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
+        // Cassandra holds rows and never throttles.
+        let cql = settings.engine == Engine::Cassandra;
+        let items = if cql { "rows" } else { "items" };
         match view.facts.get(r) {
-            Some(f) => fields.extend([
-                format!("items {}", numbers::count(f.items as f64)),
-                format!("size {}", numbers::bytes(f.bytes as f64)),
-                format!("throttled {}", numbers::count(f.throttled as f64)),
-            ]),
-            None => fields.push(format!("items {PENDING}")),
+            Some(f) => {
+                fields.extend([
+                    format!("{items} {}", numbers::count(f.items as f64)),
+                    format!("size {}", numbers::bytes(f.bytes as f64)),
+                ]);
+                if !cql {
+                    fields.push(format!("throttled {}", numbers::count(f.throttled as f64)));
+                }
+            }
+            None => fields.push(format!("{items} {PENDING}")),
         }
         fields
     }
@@ -614,6 +631,22 @@ mod tests {
         // 500 WCU/s is half-way to the limit whatever the hottest cell is.
         assert!((ColorScale::Absolute(1000.0).intensity(500.0, 600.0) - 0.5).abs() < 1e-6);
         assert!((ColorScale::Relative.intensity(500.0, 1000.0) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cassandra_names_its_metrics_in_operations_and_rows() {
+        // (metric, DynamoDB's name, Cassandra's)
+        let cases = [
+            (Metric::WriteUnits, "write units", "writes"),
+            (Metric::ReadUnits, "read units", "reads"),
+            (Metric::Items, "items", "rows"),
+            (Metric::Bytes, "bytes", "bytes"),
+        ];
+        for (metric, dynamodb, cassandra) in cases {
+            let s = HeatSettings { metric, ..HeatSettings::default() };
+            assert_eq!(s.metric_name(), dynamodb);
+            assert_eq!(HeatSettings { engine: Engine::Cassandra, ..s }.metric_name(), cassandra);
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The Indexes panel: per GSI/LSI, its write units against the table's, its storage against the
-//! base table's, replication lag, throttles and hottest key.
+//! base table's, replication lag, throttles and hottest key. In the Cassandra profile an index is
+//! a materialized view: the rows written for it, its storage, its hottest key (no units, no lag
+//! or throttles: the base replicas write the view as they apply the base write).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -15,6 +17,8 @@ use crate::tui::view::IndexRow;
 
 pub struct IndexesPanel<'a> {
     pub variant: &'a Variant,
+    /// The Cassandra profile: views, in CQL's words.
+    pub cql: bool,
     pub live: &'a [IndexRow],
     pub focused: bool,
     pub scroll: u16,
@@ -26,15 +30,30 @@ impl Widget for IndexesPanel<'_> {
         let t = self.theme;
         let mut lines = Vec::new();
         if self.variant.indexes.is_empty() {
-            lines.push(Line::styled("no secondary indexes", t.dim()));
+            let none = if self.cql { "no materialized views" } else { "no secondary indexes" };
+            lines.push(Line::styled(none, t.dim()));
         }
         for index in &self.variant.indexes {
+            let kind = if self.cql {
+                format!(" materialized view · {}", super::schema::view_columns(&index.projection))
+            } else {
+                format!(" {} · {}", index.kind.short(), index.projection)
+            };
             lines.push(Line::from(vec![
                 Span::styled(index.name.clone(), t.header()),
-                Span::styled(format!(" {} · {}", index.kind.short(), index.projection), t.dim()),
+                Span::styled(kind, t.dim()),
             ]));
             let live = self.live.iter().find(|l| l.name == index.name);
             let figure = |f: &dyn Fn(&IndexRow) -> String| live.map_or(PENDING.to_owned(), f);
+            if self.cql {
+                lines.push(Line::raw(format!(
+                    "  view writes {} · storage ×{} of base · hottest {}",
+                    figure(&|l| numbers::count(l.writes as f64)),
+                    figure(&|l| numbers::factor(l.storage_vs_base)),
+                    figure(&|l| l.hottest_key.clone().unwrap_or_else(|| "none".to_owned()))
+                )));
+                continue;
+            }
             let throttled = live.is_some_and(|l| l.throttled > 0);
             lines.push(Line::from(vec![
                 Span::raw(format!(

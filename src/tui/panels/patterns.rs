@@ -13,30 +13,39 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Chunk, PENDING, block, flow};
-use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, numbers};
+use crate::engine::model::Engine;
+use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 use crate::tui::view::PatternRow;
 
 /// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
-/// `true` when the keys serve the pattern.
-pub fn verdict(p: &PatternPlan) -> (bool, String) {
-    let on = p.index.as_ref().map(|i| format!(" on {i}")).unwrap_or_default();
+/// in CQL's words for the Cassandra profile (`SELECT ×2 partitions on view by-status`, `✘ full
+/// scan`); `true` when the keys serve the pattern.
+pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
+    let on = match &p.index {
+        Some(view) if cql => format!(" on view {view}"),
+        Some(index) => format!(" on {index}"),
+        None => String::new(),
+    };
+    let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
     match p.operation {
+        Some(Operation::Scan) if cql => (false, format!("✘ full scan{on}")),
         Some(Operation::Scan) => (false, format!("✘ Scan{on}")),
         None => (false, "✘ unserved".to_owned()),
-        Some(op) if !p.served => (false, format!("✘ {}{on}", op.name())),
+        Some(op) if !p.served => (false, format!("✘ {}{on}", name(op))),
         Some(op) => {
-            let fanout = if p.fanout > 1 && p.parts.is_empty() {
-                format!(" fan-out ×{}", p.fanout)
-            } else {
-                String::new()
+            let fanout = match p.fanout {
+                _ if !p.parts.is_empty() => String::new(),
+                n if n > 1 && cql => format!(" ×{n} partitions"),
+                n if n > 1 => format!(" fan-out ×{n}"),
+                _ => String::new(),
             };
-            let op = if p.parts.is_empty() { op.name().to_owned() } else { p.requests(Operation::name) };
+            let op = if p.parts.is_empty() { name(op).to_owned() } else { p.requests(name) };
             // The planner counts writes beyond the base item; the panel shows all items written.
             let writes = match p.write_amplification {
                 Some(extra) if p.kind == Kind::Write && extra > 1e-9 => {
-                    format!(" → {} items", numbers::factor(1.0 + extra))
+                    format!(" → {} {}", numbers::factor(1.0 + extra), if cql { "rows" } else { "items" })
                 }
                 _ => String::new(),
             };
@@ -129,7 +138,8 @@ impl PatternsPanel<'_> {
     fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let p = &self.plan.patterns[i];
-        let (ok, verdict) = verdict(p);
+        let cql = self.plan.engine == Engine::Cassandra.id();
+        let (ok, verdict) = verdict(p, cql);
         let mut lines = flow(
             vec![
                 Chunk::new("", vec![Span::styled(p.name.clone(), t.header())]),
@@ -139,8 +149,12 @@ impl PatternsPanel<'_> {
             2,
         );
         let live = self.live.iter().find(|l| l.name == p.name);
-        let unit =
-            live.and_then(|l| l.unit.as_deref()).unwrap_or(if p.kind == Kind::Read { "RCU" } else { "WCU" });
+        let unit = live.and_then(|l| l.unit.as_deref()).unwrap_or(match (p.kind, cql) {
+            (Kind::Read, false) => "RCU",
+            (Kind::Write, false) => "WCU",
+            (Kind::Read, true) => "rows",
+            (Kind::Write, true) => "writes",
+        });
         let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         // Nothing per call before the first call.
         let per_call =
@@ -294,9 +308,27 @@ mod tests {
     #[test]
     fn served_patterns_name_their_operation_without_a_tick() {
         let naive = plan_of("orders", "naive");
-        let verdicts: Vec<(bool, String)> = naive.patterns.iter().map(verdict).collect();
+        let verdicts: Vec<(bool, String)> = naive.patterns.iter().map(|p| verdict(p, false)).collect();
         assert!(verdicts.iter().all(|(_, v)| !v.contains('✔')), "{verdicts:?}");
         assert!(verdicts.contains(&(true, "GetItem".to_owned())), "{verdicts:?}");
         assert!(verdicts.contains(&(false, "✘ Scan".to_owned())), "{verdicts:?}");
+    }
+
+    #[test]
+    fn the_cassandra_profile_names_cql_statements() {
+        // (scenario, variant, pattern, verdict)
+        let cases = [
+            ("sensors", "recommended", "record-reading", "INSERT"),
+            ("sensors", "recommended", "monthly-report", "SELECT ×31 partitions"),
+            ("sensors", "naive", "get-sensor", "SELECT"),
+            ("chat", "naive", "my-conversations", "✘ full scan"),
+            ("chat", "recommended", "my-conversations", "SELECT on view conversations_by_user"),
+            ("chat", "recommended", "join-channel", "INSERT → 2 rows"),
+        ];
+        for (scenario, variant, pattern, want) in cases {
+            let plan = plan_of(scenario, variant);
+            let p = plan.patterns.iter().find(|p| p.name == pattern).expect("a bundled pattern");
+            assert_eq!(verdict(p, true).1, want, "{scenario} {variant} {pattern}");
+        }
     }
 }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{block, text};
-use crate::engine::model::{Capacity, Engine, EntityKeys, Variant};
+use crate::engine::model::{Capacity, Engine, EntityKeys, Projection, Variant};
 use crate::engine::planner::{Plan, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
@@ -40,6 +40,15 @@ fn written(keys: &EntityKeys) -> String {
     match &keys.sk {
         Some(sk) => format!("(pk: {:?}, sk: {:?})", keys.pk.source(), sk.source()),
         None => format!("(pk: {:?})", keys.pk.source()),
+    }
+}
+
+/// What a materialized view selects, in CQL's terms (a projection is DynamoDB's word).
+pub fn view_columns(projection: &Projection) -> String {
+    match projection {
+        Projection::All => "all columns".to_owned(),
+        Projection::KeysOnly => "key columns only".to_owned(),
+        Projection::Include(names) => format!("key columns + {}", names.join(", ")),
     }
 }
 
@@ -86,9 +95,14 @@ impl Widget for SchemaPanel<'_> {
                 .as_ref()
                 .map(|(a, val)| format!(", only where {a} = {val}"))
                 .unwrap_or_default();
+            let (kind, columns) = if self.plan.engine == Engine::Cassandra.id() {
+                ("view", view_columns(&index.projection))
+            } else {
+                (index.kind.short(), index.projection.to_string())
+            };
             lines.push(Line::from(vec![
-                Span::styled(format!("{} {}", index.kind.short(), index.name), t.key()),
-                Span::styled(format!(" ({}{sparse})", index.projection), t.dim()),
+                Span::styled(format!("{kind} {}", index.name), t.key()),
+                Span::styled(format!(" ({columns}{sparse})"), t.dim()),
             ]));
             for layout in self.plan.layouts.iter().filter(|l| l.index.as_deref() == Some(index.name.as_str()))
             {

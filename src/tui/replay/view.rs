@@ -133,6 +133,7 @@ fn indexes(report: &RunReport) -> Vec<IndexRow> {
         .map(|i| IndexRow {
             name: i.name.clone(),
             wcu_vs_table: i.wcu_vs_table,
+            writes: i.entry_writes,
             storage_vs_base: if table > 0.0 { i.bytes as f64 / table } else { 0.0 },
             max_lag_s: i.max_lag_s,
             throttled: i.throttled_ops,

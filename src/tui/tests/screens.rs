@@ -356,3 +356,23 @@ fn the_schema_panel_says_what_a_variant_embeds() {
         assert!(screen.contains(line), "{variant}: {screen}");
     }
 }
+
+/// The Cassandra profile speaks CQL everywhere on the workbench: `chat` (a table per entity and a
+/// materialized view) replayed for real to two simulated hours shows INSERT/SELECT, rows, views
+/// and operations per second, and none of DynamoDB's words.
+#[test]
+fn a_cassandra_workbench_speaks_cql() {
+    let mut a = real_app();
+    a.open("chat", Some("recommended"), None).unwrap();
+    a.run_to(SimTime::parse("2025-01-01T02:00:00Z").unwrap(), &mut |_| {});
+    let screen = draw(&mut a, 120, 40);
+    for want in ["INSERT", "SELECT", "view conversations_by_user", "view writes", "rows", "writes/s"] {
+        assert!(screen.contains(want), "{want:?} missing:\n{screen}");
+    }
+    for dynamodb in
+        ["PutItem", "GetItem", "Query", "Scan", "RCU", "WCU", "GSI", "write units", "on-demand", "items"]
+    {
+        assert!(!screen.contains(dynamodb), "{dynamodb:?} on a Cassandra screen:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}

@@ -2,6 +2,7 @@
 //! does not project, limits, and the Cassandra profile's scans and views.
 
 use super::{Operation, pattern, plan_src};
+use crate::scenario;
 
 /// Messages in channels, 100 a day per channel for 30 days; variants put the author first in
 /// the sort key, bucket by day, or read by author through indexes that project less.
@@ -192,9 +193,18 @@ fn a_cassandra_scan_reads_the_patterns_own_table_with_cql_placeholders() {
 
 #[test]
 fn a_cassandra_view_keeps_every_base_key_column() {
-    let plan = plan_src(&cassandra(MESSAGES), "bucketed");
+    // A view may add one column to its table's key (CQL): `author`, not `author` and `shard`.
+    let sharded = cassandra(MESSAGES);
+    let error = scenario::parse("case.ron", &sharded).expect_err("a view adding two columns is refused");
+    assert!(
+        error.to_string().contains("adds 2 columns that are not in Msg's primary key (author, shard)"),
+        "{error}"
+    );
+    let source = sharded
+        .replace(r#"(pk: "{author}#{shard(4)}", sk: "{sent_at}")"#, r#"(pk: "{author}", sk: "{sent_at}")"#);
+    let plan = plan_src(&source, "bucketed");
     let view = plan.layouts.iter().find(|l| l.index.as_deref() == Some("by-author")).expect("the view");
-    assert_eq!(view.key, "PRIMARY KEY ((author, shard), sent_at, channel_id, sent_at_bucket)");
+    assert_eq!(view.key, "PRIMARY KEY ((author), sent_at, channel_id, sent_at_bucket)");
     // JSON keeps DynamoDB's operation names; the text report prints CQL.
     assert_eq!(pattern(&plan, "post").operation, Some(Operation::PutItem));
 }

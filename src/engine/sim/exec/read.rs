@@ -2,6 +2,9 @@
 //! Queries of a fan-out (each paged 1 MB or `Limit` at a time), and Scans paged to the end of the
 //! table (or until the reader has its limit, when no order binds it). Costs are
 //! `store::read_units` of each page's bytes, eventually consistent; every request is metered.
+//! The Cassandra profile reads by partitions and rows instead: one SELECT per partition, paged
+//! by the driver's fetch size in rows, the partitions one after another, no units and no
+//! metering (the model is in [`latency`]).
 
 use std::fmt::Write as _;
 use std::ops::Bound;
@@ -453,7 +456,9 @@ impl Simulation {
         if resume.is_none() {
             self.stats[call.pattern].fanout += pks.len();
         }
-        let per_request = if operation == Operation::BatchGetItem { MAX_BATCH_GET_KEYS } else { 1 };
+        // CQL has no batch read: one SELECT per partition.
+        let per_request =
+            if operation == Operation::BatchGetItem && !cassandra { MAX_BATCH_GET_KEYS } else { 1 };
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -468,24 +473,37 @@ impl Simulation {
             }
             let chunk = chunk.as_slice();
             let table = &self.tables[plan.table].base;
-            let sizes: Vec<(u64, bool)> = chunk
+            // (item size, found, the partition's bytes)
+            let sizes: Vec<(u64, bool, u64)> = chunk
                 .iter()
                 .map(|pk| {
-                    let row = table
-                        .find(pk.key_type, &pk.text, pk.hash)
+                    let partition = table.find(pk.key_type, &pk.text, pk.hash);
+                    let row = partition
                         .and_then(|q| table.get(q, sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)));
-                    (row.map_or(0, |r| u64::from(r.size)), row.is_some())
+                    let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
+                    (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
                 })
                 .collect();
             // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
             let touches: Vec<(u64, f64)> = chunk
                 .iter()
                 .zip(&sizes)
-                .map(|(pk, &(size, _))| (pk.hash, if cassandra { 0.0 } else { read_units(size, false) }))
+                .map(|(pk, &(size, ..))| (pk.hash, if cassandra { 0.0 } else { read_units(size, false) }))
                 .collect();
             let units: f64 = touches.iter().map(|t| t.1).sum();
-            let ms = latency::base_ms(operation)
-                + sizes.iter().map(|&(s, _)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>();
+            let ms = if cassandra {
+                // One single-row SELECT (per_request is 1).
+                sizes
+                    .iter()
+                    .map(|&(_, found, partition)| {
+                        latency::cql_page_ms(Operation::GetItem, u64::from(found))
+                            + latency::cassandra_partition_ms(partition)
+                    })
+                    .sum()
+            } else {
+                latency::base_ms(operation)
+                    + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
+            };
             if resume.is_none() {
                 self.stats[call.pattern].requests += 1;
                 self.totals.requests += 1;
@@ -501,7 +519,7 @@ impl Simulation {
                 let batch = operation == Operation::BatchGetItem;
                 self.tell_get(at, call.time_ms, plan, known, chunk, batch);
             }
-            for (pk, (&(_, u), &(size, _))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+            for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
                 self.read_load(plan.group, pk, u, size);
             }
             let found = sizes.iter().filter(|s| s.1).count() as u64;
@@ -530,7 +548,11 @@ impl Simulation {
         if done.is_empty() {
             return;
         }
-        let ms = if resume.is_some() { done[0] } else { latency::fanout_ms(&done) };
+        let ms = match resume {
+            Some(_) => done[0],
+            None if self.world.engine == Engine::Cassandra => latency::cql_sequence_ms(&done),
+            None => latency::fanout_ms(&done),
+        };
         self.completed(call, resume, ms);
     }
 
@@ -549,19 +571,21 @@ impl Simulation {
         let ledger = self.ledger(plan.group);
         let partition = ledger.find(pk.key_type, &pk.text, pk.hash);
         let cassandra = self.world.engine == Engine::Cassandra;
+        // A CQL page is the driver's fetch size in rows (the ledger pages by rows only).
+        let page_rows = if cassandra { request_limit.min(latency::CQL_PAGE_ROWS) } else { request_limit };
         let mut read = Read::default();
         let mut after = None;
         let mut vals = Vec::new();
         loop {
             let page = match partition {
                 Some(q) => {
-                    ledger.query(q, as_ref(&range.0), as_ref(&range.1), plan.forward, request_limit, after)
+                    ledger.query(q, as_ref(&range.0), as_ref(&range.1), plan.forward, page_rows, after)
                 }
                 None => Page { first: 0, count: 0, bytes: 0, stopped: false },
             };
             read.pages += 1;
             read.units += if cassandra { 0.0 } else { read_units(page.bytes, false) };
-            read.ms += latency::request_ms(Operation::Query, page.bytes);
+            read.ms += latency::page_ms(cassandra, Operation::Query, page.count as u64, page.bytes);
             read.items += page.count as u64;
             read.bytes += page.bytes;
             if let Some(q) = partition {
@@ -792,7 +816,9 @@ impl Simulation {
                     Some(mark) if !observing => ScanMode::Totals { mark: Some(mark), partial: &mut check },
                     _ => ScanMode::Visit(&mut check),
                 };
-                ledger.scan_page(cursor, u64::MAX, &boundaries, mode)
+                // A CQL range read is paged by the driver's fetch size in rows.
+                let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
+                ledger.scan_page(cursor, rows, &boundaries, mode)
             };
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
             self.stats[call.pattern].requests += 1;
@@ -831,7 +857,7 @@ impl Simulation {
                 from = last.or(from);
             }
             self.spend(call, READ, units);
-            ms += latency::request_ms(Operation::Scan, page.bytes);
+            ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
             let stats = &mut self.stats[call.pattern];
             stats.items_read += page.count;

@@ -66,7 +66,7 @@ proptest::proptest! {
             return Ok(());
         }
         let expected = walk(&sizes, first, end, forward, limit);
-        proptest::prop_assert_eq!(ledger.partition(p).page(first, end, forward, limit), expected);
+        proptest::prop_assert_eq!(ledger.partition(p).page(first, end, forward, limit, PAGE_BYTES), expected);
         let total: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
         proptest::prop_assert_eq!((ledger.items(), ledger.bytes()), (sizes.len() as u64, total));
     }
