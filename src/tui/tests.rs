@@ -21,7 +21,7 @@ use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
-    GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
+    Cost, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 use super::workbench::Workbench;
@@ -190,8 +190,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         patterns: vec![PatternRow {
             name: "get-customer".to_owned(),
             calls: 12_345,
-            units_per_call: 0.5,
-            unit: None,
+            cost: Cost::Units(0.5),
             p99_ms: Some(6.2),
         }],
         report: None,

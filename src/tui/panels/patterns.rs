@@ -16,6 +16,8 @@ use super::{Chunk, PENDING, block, flow};
 use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
+#[cfg(test)]
+use crate::tui::view::Cost;
 use crate::tui::view::PatternRow;
 
 /// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
@@ -134,12 +136,11 @@ impl PatternsPanel<'_> {
             2,
         );
         let live = self.live.iter().find(|l| l.name == p.name);
-        let unit =
-            live.and_then(|l| l.unit.as_deref()).unwrap_or(if p.kind == Kind::Read { "RCU" } else { "WCU" });
-        let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         // Nothing per call before the first call.
-        let per_call =
-            live.filter(|l| l.calls > 0).map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
+        let per_call = live
+            .filter(|l| l.calls > 0)
+            .map_or(PENDING.to_owned(), |l| l.cost.describe(p.kind == Kind::Read));
+        let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         let p99 = live.and_then(|l| l.p99_ms);
         let target = self.targets.get(i).copied().flatten();
         let late = matches!((p99, target), (Some(p), Some(t)) if p > t);
@@ -147,7 +148,7 @@ impl PatternsPanel<'_> {
         let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
         let figures = vec![
             Chunk::new("", vec![Span::styled(format!("{calls} calls"), t.dim())]),
-            Chunk::new(" · ", vec![Span::styled(format!("{per_call} {unit} each"), t.dim())]),
+            Chunk::new(" · ", vec![Span::styled(format!("{per_call} each"), t.dim())]),
             Chunk::new(
                 " · ",
                 vec![
@@ -216,7 +217,7 @@ mod tests {
     }
 
     fn row(name: &str, p99: f64) -> PatternRow {
-        PatternRow { name: name.to_owned(), calls: 10, units_per_call: 1.0, unit: None, p99_ms: Some(p99) }
+        PatternRow { name: name.to_owned(), calls: 10, cost: Cost::Units(1.0), p99_ms: Some(p99) }
     }
 
     #[test]
