@@ -17,7 +17,7 @@ use super::panels::goals::GoalsPanel;
 use super::panels::heatmap::HeatmapPanel;
 use super::panels::indexes::IndexesPanel;
 use super::panels::lesson::LessonPanel;
-use super::panels::patterns::PatternsPanel;
+use super::panels::patterns::{self, PatternsPanel};
 use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
 use super::panels::sizes::SizesPanel;
@@ -112,12 +112,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 .render(rect, buf),
                 Panel::Patterns => {
-                    let targets: Vec<Option<f64>> = w
-                        .plan
-                        .patterns
-                        .iter()
-                        .map(|p| scenario.pattern(&p.name).and_then(|s| s.latency_target_ms))
-                        .collect();
+                    let targets = patterns::targets(&w.plan, scenario);
                     PatternsPanel {
                         plan: &w.plan,
                         targets: &targets,

@@ -16,6 +16,7 @@ use super::layout::{self, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
 use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
+use super::panels::patterns::{self, PatternsPanel};
 use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
@@ -661,6 +662,7 @@ impl Workbench {
         if self.sizes_limit_missing() {
             self.view.sizes.limit_bytes = self.partition_limit();
         }
+        self.clamp_scroll();
         self.hints = self
             .view
             .heatmap
@@ -680,6 +682,30 @@ impl Workbench {
                 self.heat.cursor = at;
             }
             self.heat.cursor = clamp_cursor(self.heat.cursor, h.matrix.rows.len(), h.matrix.cols());
+        }
+    }
+
+    /// Keeps the lesson's and the patterns' scroll within what the current layout can show, so
+    /// neither scrolls past its end and a terminal grown after scrolling shows the whole list
+    /// again instead of one row and "6 above ↑".
+    fn clamp_scroll(&mut self) {
+        if let Some(pane) = self.layout.rect(Panel::Lesson) {
+            let lines = lesson_lines(&self.loaded.scenario, self.practice.as_ref());
+            let last = wrapped_height(&lines, inner(pane).width).saturating_sub(inner(pane).height);
+            self.scroll.entry(Panel::Lesson).and_modify(|s| *s = (*s).min(last));
+        }
+        if let Some(rect) = self.layout.rect(Panel::Patterns) {
+            let targets = patterns::targets(&self.plan, &self.loaded.scenario);
+            let panel = PatternsPanel {
+                plan: &self.plan,
+                targets: &targets,
+                live: &self.view.patterns,
+                focused: false,
+                scroll: 0,
+                theme: self.theme,
+            };
+            let last = panel.last_scroll(rect);
+            self.scroll.entry(Panel::Patterns).and_modify(|s| *s = (*s).min(last));
         }
     }
 

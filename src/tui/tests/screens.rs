@@ -223,6 +223,65 @@ fn resizing_keeps_the_cursor_inside() {
     assert!(w.heat.cursor.0 < h.matrix.rows.len() && w.heat.cursor.1 < h.matrix.cols());
 }
 
+/// Scrolled to its last pattern at 80×24, the patterns panel of a terminal grown to 120×48
+/// shows the whole list again, not one row and "6 above ↑".
+#[test]
+fn a_terminal_grown_after_scrolling_shows_every_pattern_again() {
+    let mut a = app(true, None);
+    a.open("orders", Some("naive"), None).unwrap();
+    draw(&mut a, 80, 24);
+    while a.focus() != Some(Panel::Patterns) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    for _ in 0..20 {
+        press(&mut a, &[key(KeyCode::Down)]);
+    }
+    let small = draw(&mut a, 80, 24);
+    assert!(small.contains("above ↑"), "scrolled at 80x24:\n{small}");
+    let scrolled = workbench(&a).scroll_of(Panel::Patterns);
+    let patterns = workbench(&a).plan.patterns.len();
+    assert!(scrolled > 0 && usize::from(scrolled) < patterns, "{scrolled} of {patterns}");
+    let big = draw(&mut a, 120, 48);
+    assert_eq!(workbench(&a).scroll_of(Panel::Patterns), 0, "everything fits at 120x48:\n{big}");
+    assert!(!big.contains("above ↑") && !big.contains("more ↓"), "{big}");
+    insta::assert_snapshot!(big);
+}
+
+/// The lesson scrolls to its last line and no further: Down past the end changes nothing, and
+/// one Up shows an earlier line at once.
+#[test]
+fn the_lesson_stops_at_its_end() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    draw(&mut a, 80, 24);
+    while a.focus() != Some(Panel::Lesson) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    let pane = workbench(&a).layout.rect(Panel::Lesson).unwrap();
+    let lines = crate::tui::panels::lesson::lesson_lines(&workbench(&a).loaded.scenario, None);
+    let last = crate::tui::panels::lesson::wrapped_height(&lines, pane.width - 2) - (pane.height - 2);
+    assert!(last > 0, "the sensors lesson is longer than its pane at 80x24");
+    for _ in 0..(last + 10) {
+        press(&mut a, &[key(KeyCode::Down)]);
+        draw(&mut a, 80, 24);
+    }
+    assert_eq!(workbench(&a).scroll_of(Panel::Lesson), last);
+    let end = draw(&mut a, 80, 24);
+    // The pane's last text line is not blank: the lesson's end sits at the pane's bottom.
+    let bottom: String = end
+        .lines()
+        .nth(usize::from(pane.y + pane.height - 2))
+        .unwrap()
+        .chars()
+        .skip(usize::from(pane.x) + 2)
+        .take(usize::from(pane.width) - 4)
+        .collect();
+    assert!(!bottom.trim().is_empty(), "{end}");
+    press(&mut a, &[key(KeyCode::Up)]);
+    draw(&mut a, 80, 24);
+    assert_eq!(workbench(&a).scroll_of(Panel::Lesson), last - 1);
+}
+
 /// The heatmap's cells: two partitions per character in colour (`▀`, upper row as foreground),
 /// one per character in shade characters without colour.
 #[test]
