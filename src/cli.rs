@@ -80,6 +80,10 @@ pub enum Command {
         /// Overrides the scenario's seed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Colours: dark (the terminal's own), light (dark text on white) or high-contrast (for a
+        /// projector); `t` cycles them. NO_COLOR still turns colour off
+        #[arg(long, value_enum, default_value_t)]
+        theme: crate::tui::theme::Palette,
     },
     /// Draw the workbench as it looks at a simulated time into an SVG file
     ///
@@ -267,8 +271,8 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "tui"))]
         None => Cli::command().print_help().map(done).map_err(Into::into),
         #[cfg(feature = "tui")]
-        Some(Command::Tui { scenario, variant, seed }) => {
-            tui(&crate::tui::Launch { scenario, variant, seed, session: None }).map(done)
+        Some(Command::Tui { scenario, variant, seed, theme }) => {
+            tui(&crate::tui::Launch { scenario, variant, seed, session: None, theme }).map(done)
         }
         #[cfg(feature = "tui")]
         Some(Command::Snapshot(args)) => snapshot::run(&args).map(done),

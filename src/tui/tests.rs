@@ -207,12 +207,15 @@ pub fn temp_dir(test: &str) -> PathBuf {
 
 /// An app with the fake driver, colour on or off, recovery files in `state`.
 pub fn app(color: bool, state: Option<PathBuf>) -> App {
-    App::new(Config { theme: Theme { color }, state_dir: state }, Box::new(FakeDriver::new(600)))
+    App::new(
+        Config { theme: Theme { palette: crate::tui::theme::Palette::Dark, color }, state_dir: state },
+        Box::new(FakeDriver::new(600)),
+    )
 }
 
 /// An app with the real driver (the simulator), every snapshot built fresh.
 pub fn real_app() -> App {
-    App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()))
+    App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(SimReplay::exact()))
 }
 
 pub fn key(code: KeyCode) -> KeyEvent {

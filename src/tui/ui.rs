@@ -30,11 +30,11 @@ use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
 use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
 use crate::report::compare::Comparison;
-use ratatui::style::Style;
 
 /// Draws the whole screen.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
+    buf.set_style(area, theme.base());
     if !layout::fits(area) {
         too_small(area, buf, theme);
         return;
@@ -341,7 +341,7 @@ fn figure_lines(
             _ if delta.negligible() => theme.dim(),
             Some(higher) if (delta.absolute > 0.0) == higher => theme.ok(),
             Some(_) => theme.bad(),
-            None => Style::new(),
+            None => theme.plain(),
         };
         Line::from(vec![
             Span::styled(format!("{:<21}", f.label), theme.header()),

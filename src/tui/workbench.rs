@@ -643,7 +643,7 @@ impl Workbench {
             _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),
         };
         let sizes = self.layout.rect(Panel::Sizes).unwrap_or_default();
-        let (rows, cols) = heatmap::grid_size(inner(heat_area), theme.color);
+        let (rows, cols) = heatmap::grid_size(inner(heat_area), theme.half_blocks());
         let request = ViewRequest {
             metric: self.heat.metric,
             layer: self.heat.layer,
@@ -725,6 +725,14 @@ impl Workbench {
         WorkbenchView {
             sizes: SizesView { limit_bytes: self.partition_limit(), series: Vec::new() },
             ..WorkbenchView::default()
+        }
+    }
+
+    /// Draws from now on in `theme`, the open editors too.
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
+        for editor in self.drafts.values_mut() {
+            editor.set_theme(theme);
         }
     }
 

@@ -328,7 +328,7 @@ fn the_workbench_export_at_a_size_is_a_full_picture() {
     a.open("sensors", None, None).unwrap();
     let buf = ui::render_workbench(&mut a, 160, 48);
     assert_eq!((buf.area.width, buf.area.height), (160, 48));
-    let svg = crate::tui::svg::render(&buf);
+    let svg = crate::tui::svg::render(&buf, ratatui::style::Style::new());
     assert!(svg.contains(r#"width="1440" height="864""#));
     assert!(svg.contains("Heatmap") && svg.contains(">Schema</text>"));
 }
@@ -414,4 +414,66 @@ fn the_schema_panel_says_what_a_variant_embeds() {
         let screen = draw(&mut a, 200, 60);
         assert!(screen.contains(line), "{variant}: {screen}");
     }
+}
+
+/// The light and projector palettes at 120×40, colours included (the buffer's debug form lists
+/// every style run): every cell has the palette's own colours, none the terminal's, so the
+/// picture is the same on any terminal.
+#[test]
+fn light_and_high_contrast_themes_at_120x40() {
+    use crate::tui::theme::Palette;
+    for palette in [Palette::Light, Palette::HighContrast] {
+        let mut a = App::new(
+            Config { theme: Theme::new(palette, None), state_dir: None },
+            Box::new(FakeDriver::new(600)),
+        );
+        a.open("sensors", None, None).unwrap();
+        let area = Rect::new(0, 0, 120, 40);
+        a.refresh(area);
+        let buf = ui::screen_buffer(&a, area);
+        let left: Vec<(usize, usize, &str)> = buf
+            .content()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.fg == Color::Reset || c.bg == Color::Reset)
+            .map(|(i, c)| (i % 120, i / 120, c.symbol()))
+            .collect();
+        assert!(left.is_empty(), "{palette:?} leaves cells to the terminal: {left:?}");
+        let heat = workbench(&a).layout.rect(Panel::Heatmap).unwrap();
+        let labels = crate::tui::panels::heatmap::label_width(heat.width - 2);
+        let cell = &buf[(heat.x + 2 + labels, heat.y + 2)];
+        match palette {
+            Palette::HighContrast => {
+                assert!(["░", "▒", "▓", "█"].contains(&cell.symbol()), "{:?}", cell.symbol());
+                assert_eq!(cell.bg, Color::Rgb(0, 0, 0));
+            }
+            _ => assert_eq!(cell.symbol(), "▀"),
+        }
+        insta::assert_debug_snapshot!(format!("theme_{}_120x40", palette.name()), buf);
+    }
+}
+
+/// `t` cycles the palette, says which one is on, and help lists it.
+#[test]
+fn t_cycles_the_theme_and_help_lists_it() {
+    use crate::tui::theme::Palette;
+    let mut a = app(true, None);
+    a.open("orders", None, None).unwrap();
+    let mut seen = vec![a.theme.palette];
+    for _ in 0..3 {
+        press(&mut a, &[key(KeyCode::Char('t'))]);
+        let (message, _) = a.message.clone().expect("a note names the theme");
+        assert_eq!(message, format!("theme: {}", a.theme.palette.name()));
+        assert_eq!(workbench(&a).theme, a.theme);
+        seen.push(a.theme.palette);
+    }
+    assert_eq!(seen, [Palette::Dark, Palette::Light, Palette::HighContrast, Palette::Dark]);
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    let help = draw(&mut a, 120, 40);
+    assert!(help.contains("theme: dark / light / high contrast"), "{help}");
+    let mut mono = app(false, None);
+    mono.open("orders", None, None).unwrap();
+    press(&mut mono, &[key(KeyCode::Char('t'))]);
+    assert!(mono.message.as_ref().is_some_and(|(m, _)| m.contains("NO_COLOR")), "{:?}", mono.message);
+    assert!(!mono.theme.color);
 }
