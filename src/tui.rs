@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod app;
+pub mod cast;
 pub mod driver;
 pub mod editor;
 pub mod files;

@@ -84,7 +84,7 @@ impl From<HeatMetric> for Metric {
     }
 }
 
-fn parse_size(text: &str) -> Result<(u16, u16), String> {
+pub(super) fn parse_size(text: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{text:?} is not a size: write COLSxROWS, e.g. 120x40");
     // A dimension is digits; one too big for any integer is still a size, only too large.
     let dimension = |part: &str| -> Result<u64, String> {
