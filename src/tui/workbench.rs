@@ -667,7 +667,11 @@ impl Workbench {
             .view
             .heatmap
             .as_ref()
-            .map(|h| detect_shapes(&h.matrix))
+            // A widening band is named against the metric's limit per partition (bytes).
+            .map(|h| {
+                #[allow(clippy::cast_possible_truncation, reason = "a limit compared with f32 cells")]
+                detect_shapes(&h.matrix, self.heat.limit().map(|l| l as f32))
+            })
             .unwrap_or_default()
             .iter()
             // A physical partition (a hash range) holds every key that hashes into it and grows

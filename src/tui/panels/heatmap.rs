@@ -575,6 +575,7 @@ mod tests {
                 .collect(),
             col_times: Vec::new(),
             max: 0.0,
+            totals: Vec::new(),
         };
         let cases: [Case; 4] = [
             (&[&[1.0, 2.0], &[9.0, 3.0]], Some((1, 0))),
