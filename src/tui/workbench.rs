@@ -22,7 +22,7 @@ use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
 use crate::engine::model::{Engine, Variant};
-use crate::engine::planner::{self, Plan};
+use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
 
@@ -663,6 +663,7 @@ impl Workbench {
             self.view.sizes.limit_bytes = self.partition_limit();
         }
         self.clamp_scroll();
+        let unbounded = self.plan.warnings.iter().any(|w| w.code == WarningCode::UnboundedPartition);
         self.hints = self
             .view
             .heatmap
@@ -674,9 +675,17 @@ impl Workbench {
             })
             .unwrap_or_default()
             .iter()
-            // A physical partition (a hash range) holds every key that hashes into it and grows
-            // until it splits, whatever the key design: a widening band is a logical partition's.
-            .filter(|s| self.heat.layer == Layer::Logical || !matches!(s, Shape::WideningBand { .. }))
+            // A physical partition is a hash range, not a key: it grows until it splits whatever
+            // the key design, and it carries most of an index's load when it is the index's only
+            // partition. Bands name keys, so they are a logical partition's. A widening band also
+            // needs the planner to find a key that grows without bound: with time buckets (or
+            // TTL) a partition grows only until its bucket closes — the open bucket of a 10-day
+            // key looks, ten days in, just like the unbounded key it replaced.
+            .filter(|s| match s {
+                Shape::Diagonal { .. } => true,
+                Shape::HotBand { .. } => self.heat.layer == Layer::Logical,
+                Shape::WideningBand { .. } => self.heat.layer == Layer::Logical && unbounded,
+            })
             .map(Shape::hint)
             .collect();
         if let Some(h) = &self.view.heatmap {

@@ -19,8 +19,12 @@ const DIAGONAL_SHARE: f32 = 0.5;
 const DIAGONAL_COLUMNS: f32 = 0.75;
 /// A hot band's row carries at least this share of its column's load…
 const BAND_SHARE: f32 = 0.5;
-/// …in at least this share of the busy columns.
+/// …in at least this share of the busy columns…
 const BAND_COLUMNS: f32 = 0.75;
+/// …which are at least this share of the picture: a band runs across time; a few late columns
+/// of load (a burst of throttles at the end of a run) are spots, and one partition taking them
+/// says nothing about its key.
+const BAND_SPAN: f32 = 0.5;
 /// A widening band's level rises (or holds) in at least this share of its steps…
 const WIDENING_RISING: f32 = 0.9;
 /// …ends at least this many times its first level…
@@ -130,7 +134,7 @@ fn hot_bands(m: &HeatmapMatrix) -> Vec<Shape> {
     }
     let sums = column_sums(m);
     let busy: Vec<usize> = (0..m.cols()).filter(|&c| sums[c] > 0.0).collect();
-    if busy.len() < MIN_COLUMNS {
+    if busy.len() < MIN_COLUMNS || (busy.len() as f32) < BAND_SPAN * m.cols() as f32 {
         return Vec::new();
     }
     m.rows
@@ -245,6 +249,21 @@ mod tests {
         assert!(matches!(detect_shapes(&m, None).as_slice(), [Shape::HotBand { row: 1, .. }]));
         m.totals = vec![10_000.0; 6];
         assert_eq!(detect_shapes(&m, None), [], "a tenth of the load is no hot band");
+    }
+
+    #[test]
+    fn a_band_runs_across_the_picture_not_through_a_few_late_columns() {
+        // One row takes every throttle, but only in the last 4 of 12 columns.
+        let late = |v: f32| -> Vec<f32> { (0..12).map(|c| if c >= 8 { v } else { 0.0 }).collect() };
+        let spots = vec![late(40.0), late(1.0), late(1.0)];
+        assert_eq!(detect(Metric::Throttled, RowOrdering::ByKey, &spots), []);
+        // The same share in 8 of 12 columns is a band.
+        let wide = |v: f32| -> Vec<f32> { (0..12).map(|c| if c >= 4 { v } else { 0.0 }).collect() };
+        let band = vec![wide(40.0), wide(1.0), wide(1.0)];
+        assert!(matches!(
+            detect(Metric::Throttled, RowOrdering::ByKey, &band)[..],
+            [Shape::HotBand { row: 0, .. }]
+        ));
     }
 
     /// `n` rows × `n` columns with the load on the diagonal over a faint floor.
