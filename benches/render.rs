@@ -171,7 +171,7 @@ impl SimDriver for Prebuilt {
 }
 
 fn app(driver: Box<dyn SimDriver>) -> App {
-    let mut app = App::new(Config { theme: Theme { color: true }, state_dir: None }, driver);
+    let mut app = App::new(Config { theme: Theme::DARK, state_dir: None }, driver);
     app.open("sensors", None, None).expect("bundled scenario");
     app
 }
@@ -212,7 +212,7 @@ fn headless_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
 /// second achieved.
 fn workbench_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
     let worker = Worker::spawn().expect("a thread");
-    let mut app = App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(worker));
+    let mut app = App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(worker));
     app.open(scenario, Some(variant), None).expect("bundled scenario");
     let (mut periods, mut draws) = (Vec::new(), Vec::new());
     let mut last = Instant::now();

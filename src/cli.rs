@@ -6,6 +6,8 @@ mod interop;
 pub mod output;
 mod practice;
 mod progress;
+#[cfg(feature = "tui")]
+mod record;
 mod replay;
 #[cfg(feature = "tui")]
 mod snapshot;
@@ -80,6 +82,10 @@ pub enum Command {
         /// Overrides the scenario's seed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Colours: dark (the terminal's own), light (dark text on white) or high-contrast (for a
+        /// projector); `t` cycles them. NO_COLOR still turns colour off
+        #[arg(long, value_enum, default_value_t)]
+        theme: crate::tui::theme::Palette,
     },
     /// Draw the workbench as it looks at a simulated time into an SVG file
     ///
@@ -88,6 +94,14 @@ pub enum Command {
     /// An existing file is replaced only with --force.
     #[cfg(feature = "tui")]
     Snapshot(snapshot::SnapshotArgs),
+    /// Record the workbench replaying a scenario as an asciinema v2 file (.cast)
+    ///
+    /// Frames are drawn off-screen by the TUI's own renderer, five a second of recording, while
+    /// the replay advances --speed of simulated time per second; times come from the frame count,
+    /// so the same arguments give the same file. Play it with `asciinema play FILE.cast` or any
+    /// asciinema player. An existing file is replaced only with --force.
+    #[cfg(feature = "tui")]
+    Record(record::RecordArgs),
     /// Replay a scenario's workload headless and print the report
     ///
     /// The report gives the totals, the partitions (the largest and hottest), the indexes, each
@@ -233,6 +247,8 @@ impl Command {
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
             Command::Snapshot(args) => Some(&args.scenario),
+            #[cfg(feature = "tui")]
+            Command::Record(args) => Some(&args.scenario),
             Command::Export(export) => Some(&export.design().scenario),
             Command::List { .. } | Command::Ops(_) | Command::Quiz(_) | Command::Import(_) => None,
         }
@@ -267,11 +283,13 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "tui"))]
         None => Cli::command().print_help().map(done).map_err(Into::into),
         #[cfg(feature = "tui")]
-        Some(Command::Tui { scenario, variant, seed }) => {
-            tui(&crate::tui::Launch { scenario, variant, seed, session: None }).map(done)
+        Some(Command::Tui { scenario, variant, seed, theme }) => {
+            tui(&crate::tui::Launch { scenario, variant, seed, session: None, theme }).map(done)
         }
         #[cfg(feature = "tui")]
         Some(Command::Snapshot(args)) => snapshot::run(&args).map(done),
+        #[cfg(feature = "tui")]
+        Some(Command::Record(args)) => record::run(&args).map(done),
         Some(Command::List { format }) => {
             report::list(&mut stdout, &scenario::bundled(), format).map(done).map_err(Into::into)
         }

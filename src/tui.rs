@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod app;
+pub mod cast;
 pub mod driver;
 pub mod editor;
 pub mod files;
@@ -67,13 +68,15 @@ pub struct Launch {
     pub seed: Option<u64>,
     /// `keyheat practice`: the interview session to run on the problem.
     pub session: Option<practice::Session>,
+    /// `--theme`: the palette to start in.
+    pub theme: theme::Palette,
 }
 
 /// Runs the UI until the user quits. The scenario is loaded before the terminal is touched, so a
 /// bad name or file is a plain error message.
 pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
     let config = Config {
-        theme: Theme::from_no_color(std::env::var("NO_COLOR").ok().as_deref()),
+        theme: Theme::new(launch.theme, std::env::var("NO_COLOR").ok().as_deref()),
         state_dir: recovery::state_dir(|name| std::env::var_os(name)),
     };
     let mut app = App::new(config, driver);

@@ -120,3 +120,41 @@ fn mistakes_exit_2_with_a_message_and_write_nothing() {
     assert!(files_in(&dir).is_empty(), "nothing was written: {:?}", files_in(&dir));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--theme` reaches the picture: the light palette on white with YlOrRd's ramp in the legend, the
+/// projector palette on black with its shaded levels; an unknown theme is refused with the choices.
+#[test]
+fn the_theme_reaches_the_svg() {
+    let dir = scratch("theme");
+    let cases = [
+        ("light", r##"fill="#ffffff"/>"##, "#800026"),
+        ("high-contrast", r##"fill="#000000"/>"##, "▓"),
+        ("dark", r##"fill="#1d1f21"/>"##, "#fde725"),
+    ];
+    for (theme, canvas, mark) in cases {
+        let out = dir.join(format!("{theme}.svg"));
+        let args = [
+            "snapshot",
+            "orders",
+            "--variant",
+            "naive",
+            "--at",
+            "10m",
+            "--theme",
+            theme,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let run = keyheat(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+        let svg = fs::read_to_string(&out).unwrap();
+        let head: String = svg.chars().take(200).collect();
+        assert!(head.contains(canvas), "{theme}: {head}");
+        assert!(svg.contains(mark), "{theme}: {mark} missing");
+    }
+    let bad = keyheat(&["snapshot", "orders", "--theme", "sepia", "--out", "-"]);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("sepia") && stderr.contains("high-contrast"), "{stderr}");
+    let _ = fs::remove_dir_all(&dir);
+}

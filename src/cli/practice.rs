@@ -111,5 +111,6 @@ pub fn session(args: &PracticeArgs) -> anyhow::Result<crate::tui::Launch> {
             overwrite: args.force,
             ended: None,
         }),
+        theme: crate::tui::theme::Palette::default(),
     })
 }

@@ -21,7 +21,7 @@ use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
 use crate::tui::replay::SimReplay;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Palette, Theme};
 use crate::tui::{svg, ui};
 
 /// The largest picture drawn: past this an SVG is megabytes of text nobody can read.
@@ -57,6 +57,9 @@ pub struct SnapshotArgs {
     /// Replace FILE if it exists
     #[arg(long)]
     pub force: bool,
+    /// Colours: dark, light (dark text on white) or high-contrast (for a projector)
+    #[arg(long, value_enum, default_value_t)]
+    pub theme: Palette,
 }
 
 /// The heatmap's metrics by their command-line names.
@@ -81,7 +84,7 @@ impl From<HeatMetric> for Metric {
     }
 }
 
-fn parse_size(text: &str) -> Result<(u16, u16), String> {
+pub(super) fn parse_size(text: &str) -> Result<(u16, u16), String> {
     let bad = || format!("{text:?} is not a size: write COLSxROWS, e.g. 120x40");
     // A dimension is digits; one too big for any integer is still a size, only too large.
     let dimension = |part: &str| -> Result<u64, String> {
@@ -107,8 +110,10 @@ fn parse_size(text: &str) -> Result<(u16, u16), String> {
 pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     // Everything that can be refused is refused before a long replay starts.
     output::check_new(&args.out, args.force)?;
-    let mut app =
-        App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()));
+    let mut app = App::new(
+        Config { theme: Theme { palette: args.theme, color: true }, state_dir: None },
+        Box::new(SimReplay::exact()),
+    );
     // With --compare the baseline's design opens first and --variant replaces it, as `v` would.
     app.open(&args.scenario, args.compare.as_deref().or(args.variant.as_deref()), args.seed)?;
     if args.compare.is_some() {
@@ -141,7 +146,7 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     }
     let (cols, rows) = args.size;
     let buffer = ui::render_workbench(&mut app, cols, rows);
-    output::write_new(&args.out, svg::render(&buffer).as_bytes(), args.force)?;
+    output::write_new(&args.out, svg::render(&buffer, app.theme.base()).as_bytes(), args.force)?;
     // `-` is standard output: no file was written, so none is named.
     if !output::is_stdout(&args.out) {
         eprintln!("keyheat: wrote {} ({scenario} / {variant} at +{at}, {cols}x{rows})", args.out.display());
@@ -195,6 +200,7 @@ mod tests {
             compare: Some(compare.to_owned()),
             out: dir.join(out),
             force: false,
+            theme: Palette::Dark,
         };
         run(&args("naive", "compare.svg")).expect("the compare view is drawn");
         let svg = std::fs::read_to_string(dir.join("compare.svg")).expect("written");

@@ -89,6 +89,8 @@ pub enum Action {
     ToggleLayer,
     ToggleOrder,
     ToggleLesson,
+    /// The next palette: dark, light, high contrast.
+    CycleTheme,
     Console,
     Export,
     Yes,

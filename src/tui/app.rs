@@ -222,6 +222,13 @@ impl App {
                     self.practice_action(action);
                 }
                 Action::Console => self.overlay = Some(Overlay::Console(Console::default())),
+                Action::CycleTheme => {
+                    self.theme = self.theme.next();
+                    w.set_theme(self.theme);
+                    let colour = if self.theme.color { "" } else { " (NO_COLOR is set: no colour)" };
+                    self.message =
+                        Some((format!("theme: {}{colour}", self.theme.palette.name()), MessageKind::Info));
+                }
                 Action::Export => {
                     let name = format!("keyheat-{}-{}.svg", w.loaded.scenario.name, w.current().name);
                     self.overlay = Some(Overlay::Prompt(Prompt::new(PromptFor::Export, &name)));
@@ -364,7 +371,7 @@ impl App {
         let overlay = self.overlay.take();
         let buffer = ui::screen_buffer(self, self.size);
         self.overlay = overlay;
-        svg::render(&buffer)
+        svg::render(&buffer, self.theme.base())
     }
 
     fn answer(&mut self, overlay: Overlay, action: Action) {

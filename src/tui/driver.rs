@@ -36,6 +36,11 @@ pub enum Stage {
 }
 
 impl Loading {
+    /// The initial items, `fraction` of them written.
+    pub fn preload(fraction: f64) -> Loading {
+        Loading { stage: Stage::Preload, fraction }
+    }
+
     pub fn label(&self) -> String {
         let what = match self.stage {
             Stage::Preload => "loading the initial items",

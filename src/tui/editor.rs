@@ -17,7 +17,6 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
 use self::complete::{Candidate, Vocabulary};
@@ -90,10 +89,10 @@ fn text_area(lines: Vec<String>, theme: Theme) -> TextArea<'static> {
     let mut area = TextArea::new(lines);
     area.set_tab_length(4);
     area.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
-    area.set_cursor_line_style(Style::new());
+    area.set_cursor_line_style(theme.plain());
     area.set_line_number_style(theme.dim());
-    area.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
-    area.set_selection_style(Style::new().add_modifier(Modifier::REVERSED | Modifier::DIM));
+    area.set_cursor_style(Theme::text_cursor());
+    area.set_selection_style(Theme::selection());
     // Undo is the editor's own (`history`), in word steps and across reverts.
     area.set_max_histories(0);
     area
@@ -112,6 +111,13 @@ fn change_of(key: KeyEvent) -> Change {
 impl Editor {
     /// An editor on variant `index` of `loaded`, holding `draft` (a recovered or kept draft) or
     /// the variant's text as the file has it.
+    /// Draws from now on in `theme` (the text, its undo history and cursor stay).
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
+        self.area.set_cursor_line_style(theme.plain());
+        self.area.set_line_number_style(theme.dim());
+    }
+
     pub fn open(loaded: &Loaded, index: usize, draft: Option<&str>, theme: Theme) -> Option<Editor> {
         let source = loaded.variant_source(index)?;
         let text = draft.unwrap_or(&source.text);
@@ -435,7 +441,7 @@ mod tests {
     #[test]
     fn typing_rechecks_and_points_at_the_error() {
         let loaded = scenario::load("sensors").unwrap();
-        let mut e = Editor::open(&loaded, 0, None, Theme { color: false }).unwrap();
+        let mut e = Editor::open(&loaded, 0, None, Theme::MONO).unwrap();
         assert_eq!(e.error, None);
         assert!(!e.is_dirty(&loaded));
         // Line 1 is `(`; type a stray `x` at the start of line 2.
@@ -460,7 +466,7 @@ mod tests {
     /// An editor on sensors' naive variant with the cursor just after `{sensor_id}` in the
     /// Reading partition key (line 6).
     fn on_the_reading_key(loaded: &Loaded) -> Editor {
-        let mut e = Editor::open(loaded, 0, None, Theme { color: false }).unwrap();
+        let mut e = Editor::open(loaded, 0, None, Theme::MONO).unwrap();
         e.set_original(loaded.variant_source(0).unwrap().text);
         let line = e.text().lines().position(|l| l.contains("\"Reading\"")).unwrap();
         let col = e.text().lines().nth(line).unwrap().find("{sensor_id}").unwrap() + "{sensor_id}".len();
@@ -505,7 +511,7 @@ mod tests {
         let at = loaded.variant_source(0).unwrap();
         let applied_text = at.text.replacen("{sensor_id}\", sk", "{sensor_id}#{reading_time:%Y-%m}\", sk", 1);
         let applied = loaded.with_variant_text(&at, &applied_text).unwrap();
-        let mut e = Editor::open(&applied, 0, None, Theme { color: false }).unwrap();
+        let mut e = Editor::open(&applied, 0, None, Theme::MONO).unwrap();
         e.set_original(at.text.clone());
         assert_eq!(e.text(), applied_text);
         e.area.move_cursor(CursorMove::Bottom);
@@ -596,7 +602,7 @@ mod tests {
     fn the_error_token_is_the_name_or_string_at_the_error() {
         let loaded = scenario::load("sensors").unwrap();
         let text = loaded.variant_source(0).unwrap().text.replace("{sensor_id}\"),", "{sensr_id}\"),");
-        let e = Editor::open(&loaded, 0, Some(&text), Theme { color: false }).unwrap();
+        let e = Editor::open(&loaded, 0, Some(&text), Theme::MONO).unwrap();
         let (row, col, len) = e.error_token().unwrap();
         let line: String = e.area.lines()[row].chars().skip(col).take(len).collect();
         assert_eq!(line, "sensr_id");
@@ -606,7 +612,7 @@ mod tests {
     fn jumps_to_the_error() {
         let loaded = scenario::load("sensors").unwrap();
         let text = loaded.variant_source(0).unwrap().text.replace("{sensor_id}\"),", "{sensr_id}\"),");
-        let mut e = Editor::open(&loaded, 0, Some(&text), Theme { color: false }).unwrap();
+        let mut e = Editor::open(&loaded, 0, Some(&text), Theme::MONO).unwrap();
         let err = e.error.clone().unwrap();
         assert!(err.message.contains("sensr_id"), "{err}");
         e.jump_to_error();

@@ -217,6 +217,7 @@ pub const KEYS: &[Binding] = &[
     bind(S::Workbench, &[ch('p')], Action::ToggleLayer, "heatmap rows: logical / physical partitions"),
     bind(S::Workbench, &[ch('o')], Action::ToggleOrder, "heatmap rows: by key / by heat"),
     bind(S::Workbench, &[ch('l')], Action::ToggleLesson, "show / hide the lesson pane"),
+    bind(S::Workbench, &[ch('t')], Action::CycleTheme, "theme: dark / light / high contrast (projector)"),
     bind(
         S::Workbench,
         &[ch(':')],

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::tui::panels::clear;
 use ratatui_textarea::TextArea;
 
 use super::action::Direction;
@@ -66,7 +68,7 @@ impl Prompt {
         let mut input = TextArea::new(vec![initial.to_owned()]);
         input.move_cursor(ratatui_textarea::CursorMove::End);
         input.set_cursor_line_style(Style::new());
-        input.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
+        input.set_cursor_style(Theme::text_cursor());
         Prompt { purpose, input, error: None }
     }
 
@@ -94,7 +96,7 @@ impl Default for Console {
     fn default() -> Console {
         let mut input = TextArea::default();
         input.set_cursor_line_style(Style::new());
-        input.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
+        input.set_cursor_style(Theme::text_cursor());
         input.set_placeholder_text(
             r#"query pk = "USER#42" and begins_with(sk, "ORDER#")  ·  get …  ·  scan …  ·  or {"op": …}"#,
         );
@@ -212,7 +214,7 @@ pub fn render(overlay: &Overlay, area: Rect, buf: &mut Buffer, theme: Theme) {
 /// Clears a centred box and draws its frame; returns the inside.
 fn dialog(title: &str, width: u16, height: u16, area: Rect, buf: &mut Buffer, theme: Theme) -> Rect {
     let rect = centered(area, width, height);
-    Clear.render(rect, buf);
+    clear(rect, buf, theme);
     let block = framed(title, true, theme);
     let inner = block.inner(rect);
     block.render(rect, buf);
@@ -278,7 +280,7 @@ fn console(c: &Console, area: Rect, buf: &mut Buffer, theme: Theme) {
         let position = format!(" lines {}–{last} of {} · ↑↓ PgUp PgDn scroll{more} ", first + 1, lines.len());
         block = block.title_bottom(Line::styled(position, theme.warn()).right_aligned());
     }
-    Clear.render(rect, buf);
+    clear(rect, buf, theme);
     let inner = block.inner(rect);
     block.render(rect, buf);
     let styled: Vec<Line<'_>> = lines[first..]
@@ -287,7 +289,7 @@ fn console(c: &Console, area: Rect, buf: &mut Buffer, theme: Theme) {
         .map(|(text, kind)| {
             let style = match kind {
                 HistoryLine::Request => theme.header(),
-                HistoryLine::Answer => Style::new(),
+                HistoryLine::Answer => theme.plain(),
                 HistoryLine::Error => theme.error(),
             };
             Line::styled(text.clone(), style)

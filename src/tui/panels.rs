@@ -15,7 +15,7 @@ pub mod status;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
 use super::action::Panel;
 use super::theme::Theme;
@@ -31,6 +31,13 @@ pub fn framed(title: &str, focused: bool, theme: Theme) -> Block<'static> {
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
         .border_style(theme.border(focused))
         .title(Span::styled(title.to_owned(), theme.title(focused)))
+}
+
+/// Empties `area` for a box drawn over the screen, to the theme's background (ratatui's `Clear`
+/// alone leaves the terminal's, which is wrong under a light palette).
+pub fn clear(area: Rect, buf: &mut Buffer, theme: Theme) {
+    Clear.render(area, buf);
+    buf.set_style(area, theme.base());
 }
 
 /// Lines of text in a block, wrapped, scrolled by `scroll` lines.

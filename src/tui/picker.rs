@@ -248,7 +248,7 @@ mod tests {
         let area = Rect::new(0, 0, width, height);
         let mut buf = Buffer::empty(area);
         let picker = Picker { selected, ..Picker::bundled() };
-        PickerView { picker: &picker, theme: Theme { color: false } }.render(area, &mut buf);
+        PickerView { picker: &picker, theme: Theme::MONO }.render(area, &mut buf);
         (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect()).collect()
     }
 

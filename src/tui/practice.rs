@@ -207,7 +207,7 @@ impl GradeView {
         let width = area.width.saturating_sub(4).clamp(20, 96);
         let height = area.height.saturating_sub(2).max(5);
         let rect = crate::tui::layout::centered(area, width, height);
-        ratatui::widgets::Clear.render(rect, buf);
+        crate::tui::panels::clear(rect, buf, theme);
         let block = crate::tui::panels::framed("Grade", true, theme)
             .title_bottom(Span::styled(" ↑↓ scroll · Esc close ", theme.dim()));
         Paragraph::new(self.lines.clone())
@@ -300,7 +300,7 @@ mod tests {
         };
         let practice = Practice { hints_shown: 1, ..Practice::default() };
         let text = |goals: &[GoalResult]| {
-            grade_lines("mine", goals, &practice, 3, Theme { color: false })
+            grade_lines("mine", goals, &practice, 3, Theme::MONO)
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()

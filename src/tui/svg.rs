@@ -6,15 +6,28 @@
 use std::fmt::Write as _;
 
 use ratatui::buffer::{Buffer, Cell};
-use ratatui::style::{Color, Modifier};
+use ratatui::style::{Color, Modifier, Style};
 
 /// Cell size in pixels; a monospace font at 15 px advances about 9 px.
 const CELL_W: u32 = 9;
 const CELL_H: u32 = 18;
 const FONT_SIZE: u32 = 15;
-/// The picture's own terminal colours (a dark theme).
+/// The picture's own terminal colours where the theme leaves the terminal's (the dark palette).
 const DEFAULT_BG: &str = "#1d1f21";
 const DEFAULT_FG: &str = "#d8d8d8";
+
+/// The colours a cell that names none is drawn in: the theme's base, else the defaults above.
+struct Canvas {
+    fg: String,
+    bg: String,
+}
+
+impl Canvas {
+    fn of(base: Style) -> Canvas {
+        let pick = |c: Option<Color>, default: &str| c.and_then(css).unwrap_or_else(|| default.to_owned());
+        Canvas { fg: pick(base.fg, DEFAULT_FG), bg: pick(base.bg, DEFAULT_BG) }
+    }
+}
 
 /// The 16 ANSI colours as xterm draws them.
 const ANSI: [&str; 16] = [
@@ -83,9 +96,9 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The colours a cell shows, after `REVERSED`.
-fn colors(cell: &Cell) -> (String, String) {
-    let fg = css(cell.fg).unwrap_or_else(|| DEFAULT_FG.to_owned());
-    let bg = css(cell.bg).unwrap_or_else(|| DEFAULT_BG.to_owned());
+fn colors(cell: &Cell, canvas: &Canvas) -> (String, String) {
+    let fg = css(cell.fg).unwrap_or_else(|| canvas.fg.clone());
+    let bg = css(cell.bg).unwrap_or_else(|| canvas.bg.clone());
     if cell.modifier.contains(Modifier::REVERSED) { (bg, fg) } else { (fg, bg) }
 }
 
@@ -105,7 +118,9 @@ struct TextStyle {
     modifier: Modifier,
 }
 
-pub fn render(buf: &Buffer) -> String {
+/// The picture of `buf`; cells that name no colour take `base`'s (the theme's screen colours).
+pub fn render(buf: &Buffer, base: Style) -> String {
+    let canvas = Canvas::of(base);
     let area = buf.area;
     let (w, h) = (u32::from(area.width) * CELL_W, u32::from(area.height) * CELL_H);
     let mut out = String::new();
@@ -113,7 +128,7 @@ pub fn render(buf: &Buffer) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
     );
-    let _ = write!(out, r#"<rect width="{w}" height="{h}" fill="{DEFAULT_BG}"/>"#);
+    let _ = write!(out, r#"<rect width="{w}" height="{h}" fill="{}"/>"#, canvas.bg);
     let _ = write!(
         out,
         r#"<g font-family="'DejaVu Sans Mono','Menlo','Consolas',monospace" font-size="{FONT_SIZE}" xml:space="preserve">"#
@@ -121,24 +136,24 @@ pub fn render(buf: &Buffer) -> String {
     for row in 0..area.height {
         let cells: Vec<&Cell> = (0..area.width).map(|x| &buf[(area.x + x, area.y + row)]).collect();
         let y = u32::from(row) * CELL_H;
-        backgrounds(&cells, y, &mut out);
-        blocks(&cells, y, &mut out);
-        texts(&cells, y, &mut out);
+        backgrounds(&cells, y, &canvas, &mut out);
+        blocks(&cells, y, &canvas, &mut out);
+        texts(&cells, y, &canvas, &mut out);
     }
     out.push_str("</g></svg>\n");
     out
 }
 
 /// Runs of one background colour (other than the default) as rectangles.
-fn backgrounds(cells: &[&Cell], y: u32, out: &mut String) {
+fn backgrounds(cells: &[&Cell], y: u32, canvas: &Canvas, out: &mut String) {
     let mut x = 0;
     while x < cells.len() {
-        let bg = colors(cells[x]).1;
+        let bg = colors(cells[x], canvas).1;
         let mut end = x + 1;
-        while end < cells.len() && colors(cells[end]).1 == bg {
+        while end < cells.len() && colors(cells[end], canvas).1 == bg {
             end += 1;
         }
-        if bg != DEFAULT_BG {
+        if bg != canvas.bg {
             let _ = write!(
                 out,
                 r#"<rect x="{}" y="{y}" width="{}" height="{CELL_H}" fill="{bg}"/>"#,
@@ -163,10 +178,10 @@ fn braille_dots(symbol: &str) -> Option<Vec<(u32, u32)>> {
     Some(BRAILLE_DOTS.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, &d)| d).collect())
 }
 
-fn blocks(cells: &[&Cell], y: u32, out: &mut String) {
+fn blocks(cells: &[&Cell], y: u32, canvas: &Canvas, out: &mut String) {
     for (x, cell) in cells.iter().enumerate() {
         if let Some(dots) = braille_dots(cell.symbol()) {
-            let fg = colors(cell).0;
+            let fg = colors(cell, canvas).0;
             for (col, row) in dots {
                 let _ = write!(
                     out,
@@ -177,7 +192,7 @@ fn blocks(cells: &[&Cell], y: u32, out: &mut String) {
             }
         }
         if let Some((top, height)) = block_element(cell.symbol()) {
-            let fg = colors(cell).0;
+            let fg = colors(cell, canvas).0;
             let _ = write!(
                 out,
                 r#"<rect x="{}" y="{}" width="{CELL_W}" height="{}" fill="{fg}"/>"#,
@@ -191,8 +206,9 @@ fn blocks(cells: &[&Cell], y: u32, out: &mut String) {
 
 /// Runs of one text style as `<text>` stretched to exactly their cells, so the grid holds
 /// whatever font the viewer substitutes.
-fn texts(cells: &[&Cell], y: u32, out: &mut String) {
-    let style_of = |c: &Cell| TextStyle { fg: colors(c).0, modifier: c.modifier - Modifier::REVERSED };
+fn texts(cells: &[&Cell], y: u32, canvas: &Canvas, out: &mut String) {
+    let style_of =
+        |c: &Cell| TextStyle { fg: colors(c, canvas).0, modifier: c.modifier - Modifier::REVERSED };
     let drawn = |c: &Cell| block_element(c.symbol()).is_some() || braille_dots(c.symbol()).is_some();
     let blank = |c: &Cell| c.symbol().trim().is_empty() || drawn(c);
     let mut x = 0;
@@ -288,7 +304,7 @@ mod tests {
         buf.set_string(0, 0, "a<b", Style::new().fg(Color::Red).add_modifier(Modifier::BOLD));
         buf.set_string(4, 0, "▀", Style::new().fg(Color::Rgb(1, 2, 3)).bg(Color::Rgb(4, 5, 6)));
         buf.set_string(0, 1, "┌─┐", Style::new().bg(Color::Blue));
-        let svg = render(&buf);
+        let svg = render(&buf, Style::new());
         assert!(
             svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="54" height="36""#),
             "{svg}"
@@ -319,7 +335,7 @@ mod tests {
         assert_eq!(braille_dots("⠁⠁"), None);
         let mut buf = Buffer::empty(Rect::new(0, 0, 2, 1));
         buf.set_string(1, 0, "⠁", Style::new().fg(Color::Red));
-        let svg = render(&buf);
+        let svg = render(&buf, Style::new());
         assert!(svg.contains(r##"<rect x="11" y="2" width="2" height="2" fill="#cd0000"/>"##), "{svg}");
         assert!(!svg.contains("<text"), "{svg}");
     }
@@ -328,7 +344,7 @@ mod tests {
     fn reversed_swaps_colours() {
         let mut buf = Buffer::empty(Rect::new(0, 0, 1, 1));
         buf.set_string(0, 0, "x", Style::new().add_modifier(Modifier::REVERSED));
-        let svg = render(&buf);
+        let svg = render(&buf, Style::new());
         assert!(svg.contains(&format!(r#"fill="{DEFAULT_FG}"/>"#)), "{svg}");
         assert!(svg.contains(&format!(r#"fill="{DEFAULT_BG}">x</text>"#)), "{svg}");
     }

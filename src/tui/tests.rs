@@ -21,7 +21,7 @@ use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
 use super::view::{
-    GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
+    Cost, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, Progress, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 use super::workbench::Workbench;
@@ -191,8 +191,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         patterns: vec![PatternRow {
             name: "get-customer".to_owned(),
             calls: 12_345,
-            units_per_call: 0.5,
-            unit: None,
+            cost: Cost::Units(0.5),
             p99_ms: Some(6.2),
         }],
         report: None,
@@ -209,12 +208,15 @@ pub fn temp_dir(test: &str) -> PathBuf {
 
 /// An app with the fake driver, colour on or off, recovery files in `state`.
 pub fn app(color: bool, state: Option<PathBuf>) -> App {
-    App::new(Config { theme: Theme { color }, state_dir: state }, Box::new(FakeDriver::new(600)))
+    App::new(
+        Config { theme: Theme { palette: crate::tui::theme::Palette::Dark, color }, state_dir: state },
+        Box::new(FakeDriver::new(600)),
+    )
 }
 
 /// An app with the real driver (the simulator), every snapshot built fresh.
 pub fn real_app() -> App {
-    App::new(Config { theme: Theme { color: true }, state_dir: None }, Box::new(SimReplay::exact()))
+    App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(SimReplay::exact()))
 }
 
 pub fn key(code: KeyCode) -> KeyEvent {

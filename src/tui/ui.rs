@@ -17,7 +17,7 @@ use super::panels::goals::GoalsPanel;
 use super::panels::heatmap::HeatmapPanel;
 use super::panels::indexes::IndexesPanel;
 use super::panels::lesson::LessonPanel;
-use super::panels::patterns::PatternsPanel;
+use super::panels::patterns::{self, PatternsPanel};
 use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
 use super::panels::sizes::SizesPanel;
@@ -30,11 +30,11 @@ use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
 use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
 use crate::report::compare::Comparison;
-use ratatui::style::Style;
 
 /// Draws the whole screen.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
+    buf.set_style(area, theme.base());
     if !layout::fits(area) {
         too_small(area, buf, theme);
         return;
@@ -112,12 +112,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 .render(rect, buf),
                 Panel::Patterns => {
-                    let targets: Vec<Option<f64>> = w
-                        .plan
-                        .patterns
-                        .iter()
-                        .map(|p| scenario.pattern(&p.name).and_then(|s| s.latency_target_ms))
-                        .collect();
+                    let targets = patterns::targets(&w.plan, scenario);
                     PatternsPanel {
                         plan: &w.plan,
                         targets: &targets,
@@ -347,7 +342,7 @@ fn figure_lines(
             _ if delta.negligible() => theme.dim(),
             Some(higher) if (delta.absolute > 0.0) == higher => theme.ok(),
             Some(_) => theme.bad(),
-            None => Style::new(),
+            None => theme.plain(),
         };
         Line::from(vec![
             Span::styled(format!("{:<21}", f.label), theme.header()),

@@ -3,6 +3,7 @@
 //! Panels never see the simulator; the simulator never sees a panel.
 
 use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering};
+use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
 use crate::engine::time::{SimDuration, SimTime};
 
@@ -130,9 +131,59 @@ pub enum GoalState {
 pub struct PatternRow {
     pub name: String,
     pub calls: u64,
-    /// What a call costs: read or write units (DynamoDB), rows read or writes (Cassandra).
-    pub units_per_call: f64,
-    /// What `units_per_call` counts; `None`: RCU for a read, WCU for a write.
-    pub unit: Option<String>,
+    pub cost: Cost,
     pub p99_ms: Option<f64>,
+}
+
+/// What one call of a pattern costs on average, in what the engine charges.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cost {
+    /// Capacity units (DynamoDB): RCU for a read, WCU for a write — fractions are real (½ RCU).
+    Units(f64),
+    /// Rows read (Cassandra, which has no capacity units): a mean of whole rows.
+    RowsRead(f64),
+    /// Write requests (Cassandra): a mean of whole requests.
+    Writes(f64),
+}
+
+impl Cost {
+    /// `0.5 RCU`, `45 rows read`, `1 row read`, `2 writes`. A mean of whole things is written as
+    /// counts are (`44.954` reads as `45`, `4.54` as `4.5`): three decimals of a row claim a
+    /// precision the mean does not have. Units keep `factor`'s decimals (a sparse index's 0.006).
+    pub fn describe(self, read: bool) -> String {
+        let (text, one, single, plural) = match self {
+            Cost::Units(x) => {
+                let unit = if read { "RCU" } else { "WCU" };
+                return format!("{} {unit}", numbers::factor(x));
+            }
+            Cost::RowsRead(x) => (numbers::count(x), "1", "row read", "rows read"),
+            Cost::Writes(x) => (numbers::count(x), "1", "write", "writes"),
+        };
+        format!("{text} {}", if text == one { single } else { plural })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mean_of_rows_reads_as_a_count_and_units_keep_their_fractions() {
+        let cases = [
+            (Cost::RowsRead(44.954), true, "45 rows read"),
+            (Cost::RowsRead(4.54), true, "4.5 rows read"),
+            (Cost::RowsRead(1.0), true, "1 row read"),
+            (Cost::RowsRead(1.02), true, "1 row read"),
+            (Cost::RowsRead(12_345.6), true, "12,346 rows read"),
+            (Cost::RowsRead(0.25), true, "0.25 rows read"),
+            (Cost::Writes(1.0), false, "1 write"),
+            (Cost::Writes(2.5), false, "2.5 writes"),
+            (Cost::Units(0.5), true, "0.5 RCU"),
+            (Cost::Units(1.003), false, "1.003 WCU"),
+            (Cost::Units(2.0), false, "2 WCU"),
+        ];
+        for (cost, read, want) in cases {
+            assert_eq!(cost.describe(read), want, "{cost:?}");
+        }
+    }
 }

@@ -16,12 +16,13 @@ use super::layout::{self, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
 use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
+use super::panels::patterns::{self, PatternsPanel};
 use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
 use crate::engine::model::{Engine, Variant};
-use crate::engine::planner::{self, Plan};
+use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
 
@@ -642,7 +643,7 @@ impl Workbench {
             _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),
         };
         let sizes = self.layout.rect(Panel::Sizes).unwrap_or_default();
-        let (rows, cols) = heatmap::grid_size(inner(heat_area), theme.color);
+        let (rows, cols) = heatmap::grid_size(inner(heat_area), theme.half_blocks());
         let request = ViewRequest {
             metric: self.heat.metric,
             layer: self.heat.layer,
@@ -661,16 +662,30 @@ impl Workbench {
         if self.sizes_limit_missing() {
             self.view.sizes.limit_bytes = self.partition_limit();
         }
+        self.clamp_scroll();
+        let unbounded = self.plan.warnings.iter().any(|w| w.code == WarningCode::UnboundedPartition);
         self.hints = self
             .view
             .heatmap
             .as_ref()
-            .map(|h| detect_shapes(&h.matrix))
+            // A widening band is named against the metric's limit per partition (bytes).
+            .map(|h| {
+                #[allow(clippy::cast_possible_truncation, reason = "a limit compared with f32 cells")]
+                detect_shapes(&h.matrix, self.heat.limit().map(|l| l as f32))
+            })
             .unwrap_or_default()
             .iter()
-            // A physical partition (a hash range) holds every key that hashes into it and grows
-            // until it splits, whatever the key design: a widening band is a logical partition's.
-            .filter(|s| self.heat.layer == Layer::Logical || !matches!(s, Shape::WideningBand { .. }))
+            // A physical partition is a hash range, not a key: it grows until it splits whatever
+            // the key design, and it carries most of an index's load when it is the index's only
+            // partition. Bands name keys, so they are a logical partition's. A widening band also
+            // needs the planner to find a key that grows without bound: with time buckets (or
+            // TTL) a partition grows only until its bucket closes — the open bucket of a 10-day
+            // key looks, ten days in, just like the unbounded key it replaced.
+            .filter(|s| match s {
+                Shape::Diagonal { .. } => true,
+                Shape::HotBand { .. } => self.heat.layer == Layer::Logical,
+                Shape::WideningBand { .. } => self.heat.layer == Layer::Logical && unbounded,
+            })
             .map(Shape::hint)
             .collect();
         if let Some(h) = &self.view.heatmap {
@@ -680,6 +695,30 @@ impl Workbench {
                 self.heat.cursor = at;
             }
             self.heat.cursor = clamp_cursor(self.heat.cursor, h.matrix.rows.len(), h.matrix.cols());
+        }
+    }
+
+    /// Keeps the lesson's and the patterns' scroll within what the current layout can show, so
+    /// neither scrolls past its end and a terminal grown after scrolling shows the whole list
+    /// again instead of one row and "6 above ↑".
+    fn clamp_scroll(&mut self) {
+        if let Some(pane) = self.layout.rect(Panel::Lesson) {
+            let lines = lesson_lines(&self.loaded.scenario, self.practice.as_ref());
+            let last = wrapped_height(&lines, inner(pane).width).saturating_sub(inner(pane).height);
+            self.scroll.entry(Panel::Lesson).and_modify(|s| *s = (*s).min(last));
+        }
+        if let Some(rect) = self.layout.rect(Panel::Patterns) {
+            let targets = patterns::targets(&self.plan, &self.loaded.scenario);
+            let panel = PatternsPanel {
+                plan: &self.plan,
+                targets: &targets,
+                live: &self.view.patterns,
+                focused: false,
+                scroll: 0,
+                theme: self.theme,
+            };
+            let last = panel.last_scroll(rect);
+            self.scroll.entry(Panel::Patterns).and_modify(|s| *s = (*s).min(last));
         }
     }
 
@@ -699,6 +738,14 @@ impl Workbench {
         WorkbenchView {
             sizes: SizesView { limit_bytes: self.partition_limit(), series: Vec::new() },
             ..WorkbenchView::default()
+        }
+    }
+
+    /// Draws from now on in `theme`, the open editors too.
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
+        for editor in self.drafts.values_mut() {
+            editor.set_theme(theme);
         }
     }
 

@@ -61,6 +61,9 @@ pub struct HeatmapMatrix {
     pub col_times: Vec<(SimTime, SimTime)>,
     /// The largest cell (0 for an empty matrix).
     pub max: f32,
+    /// Each column's load summed over every partition. A merged row's cells are its members'
+    /// max, so summing the rows would understate a column and overstate any row's share of it.
+    pub totals: Vec<f32>,
 }
 
 /// Maps a cell's value to an intensity in 0..=1.
@@ -106,14 +109,16 @@ impl HeatmapMatrix {
         let cols = col_times.len();
         let mut scratch = vec![0.0; cols];
         let mut max: f32 = 0.0;
+        let mut totals = vec![0.0f32; cols];
         let mut out = Vec::with_capacity(spans.len());
         for span in spans {
             let members = &display[span];
             let mut cells = vec![0.0f32; cols];
             for &i in members {
                 fill(i, &mut scratch);
-                for (cell, &v) in cells.iter_mut().zip(&scratch) {
+                for ((cell, total), &v) in cells.iter_mut().zip(&mut totals).zip(&scratch) {
                     *cell = cell.max(v);
+                    *total += v;
                 }
             }
             max = cells.iter().copied().fold(max, f32::max);
@@ -133,7 +138,7 @@ impl HeatmapMatrix {
                 cells,
             });
         }
-        Ok(HeatmapMatrix { metric, order, rows: out, col_times, max })
+        Ok(HeatmapMatrix { metric, order, rows: out, col_times, max, totals })
     }
 
     pub fn cols(&self) -> usize {

@@ -19,8 +19,12 @@ const DIAGONAL_SHARE: f32 = 0.5;
 const DIAGONAL_COLUMNS: f32 = 0.75;
 /// A hot band's row carries at least this share of its column's load…
 const BAND_SHARE: f32 = 0.5;
-/// …in at least this share of the busy columns.
+/// …in at least this share of the busy columns…
 const BAND_COLUMNS: f32 = 0.75;
+/// …which are at least this share of the picture: a band runs across time; a few late columns
+/// of load (a burst of throttles at the end of a run) are spots, and one partition taking them
+/// says nothing about its key.
+const BAND_SPAN: f32 = 0.5;
 /// A widening band's level rises (or holds) in at least this share of its steps…
 const WIDENING_RISING: f32 = 0.9;
 /// …ends at least this many times its first level…
@@ -30,6 +34,10 @@ const WIDENING_STILL: f32 = 0.1;
 /// …and has grown for most of the picture: it held data by this share of the columns. A young
 /// partition that grows (the open bucket of a bucketed key, a new key) is not unbounded growth.
 const WIDENING_FROM: f32 = 0.25;
+/// …and has reached this share of the metric's limit (the partition size the profile warns at):
+/// growth far below any limit — a customer's orders, kilobytes of a 10 GB partition — is a
+/// partition doing its job, not the unbounded collection the hint warns of. keyheat's choice.
+const WIDENING_NEAR: f32 = 0.05;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
@@ -61,17 +69,29 @@ impl Shape {
     }
 }
 
-/// Every shape found, diagonals first, then hot bands and widening bands in row order.
-pub fn detect_shapes(m: &HeatmapMatrix) -> Vec<Shape> {
+/// Every shape found, diagonals first, then hot bands and widening bands in row order. `limit`
+/// is the metric's limit per partition where it has one (bytes: the partition size); without
+/// one, no band can be said to widen toward it and none is named.
+pub fn detect_shapes(m: &HeatmapMatrix, limit: Option<f32>) -> Vec<Shape> {
     let mut shapes = Vec::new();
     shapes.extend(diagonal(m));
     shapes.extend(hot_bands(m));
-    shapes.extend(widening_bands(m));
+    if let Some(limit) = limit {
+        shapes.extend(widening_bands(m, limit));
+    }
     shapes
 }
 
+/// Each column's load over every partition: the matrix's totals (a merged row shows only its
+/// hottest member, so its cells understate what it holds), or the rows' sum where the matrix
+/// carries none. A share of this is a share of the real load.
 fn column_sums(m: &HeatmapMatrix) -> Vec<f32> {
-    (0..m.cols()).map(|c| m.rows.iter().map(|r| r.cells[c]).sum()).collect()
+    let rows = (0..m.cols()).map(|c| m.rows.iter().map(|r| r.cells[c]).sum::<f32>());
+    if m.totals.len() == m.cols() {
+        rows.zip(&m.totals).map(|(sum, &total)| total.max(sum)).collect()
+    } else {
+        rows.collect()
+    }
 }
 
 fn diagonal(m: &HeatmapMatrix) -> Option<Shape> {
@@ -114,7 +134,7 @@ fn hot_bands(m: &HeatmapMatrix) -> Vec<Shape> {
     }
     let sums = column_sums(m);
     let busy: Vec<usize> = (0..m.cols()).filter(|&c| sums[c] > 0.0).collect();
-    if busy.len() < MIN_COLUMNS {
+    if busy.len() < MIN_COLUMNS || (busy.len() as f32) < BAND_SPAN * m.cols() as f32 {
         return Vec::new();
     }
     m.rows
@@ -137,7 +157,7 @@ fn hot_bands(m: &HeatmapMatrix) -> Vec<Shape> {
         .collect()
 }
 
-fn widening_bands(m: &HeatmapMatrix) -> Vec<Shape> {
+fn widening_bands(m: &HeatmapMatrix, limit: f32) -> Vec<Shape> {
     if m.metric.kind() != Kind::Gauge {
         return Vec::new();
     }
@@ -164,6 +184,7 @@ fn widening_bands(m: &HeatmapMatrix) -> Vec<Shape> {
             let growth = last / first;
             let widening = rising as f32 >= WIDENING_RISING * (levels.len() - 1) as f32
                 && growth >= WIDENING_GROWTH
+                && last >= WIDENING_NEAR * limit
                 && recent >= WIDENING_STILL * (last - first);
             widening.then_some(Shape::WideningBand { row, growth })
         })
@@ -192,7 +213,57 @@ mod tests {
         let col_times =
             (0..cols as u64).map(|c| (SimTime::from_secs(c), SimTime::from_secs(c + 1))).collect();
         let max = cells.iter().flat_map(|c| c.iter().copied()).fold(0.0, f32::max);
-        HeatmapMatrix { metric, order, rows, col_times, max }
+        HeatmapMatrix { metric, order, rows, col_times, max, totals: Vec::new() }
+    }
+
+    /// One sensor's day buckets walk down the rows while forty-nine others, merged into rows the
+    /// matrix shows only by their hottest member, write as much each: the walking row looks
+    /// dominant against the rows' sum, and is not against the column's real total. Nor is a
+    /// steady row a hot band then.
+    #[test]
+    fn shares_are_of_the_real_load_not_of_merged_rows_maxima() {
+        let n = 8;
+        let walk = staircase(n);
+        let mut m = matrix(
+            Metric::WriteUnits,
+            RowOrdering::ByKey,
+            &walk.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        );
+        assert!(
+            matches!(detect_shapes(&m, None).as_slice(), [Shape::Diagonal { .. }]),
+            "{:?}",
+            detect_shapes(&m, None)
+        );
+        // The same picture, with the column totals of 50 writers of 900 each.
+        m.totals = vec![50.0 * 900.0; n];
+        assert_eq!(detect_shapes(&m, None), [], "one writer of fifty walks; the load does not");
+        // Totals that agree with the rows change nothing.
+        m.totals = (0..n).map(|c| m.rows.iter().map(|r| r.cells[c]).sum()).collect();
+        assert!(matches!(detect_shapes(&m, None).as_slice(), [Shape::Diagonal { .. }]));
+        let band: Vec<Vec<f32>> = (0..4).map(|r| vec![if r == 1 { 900.0 } else { 10.0 }; 6]).collect();
+        let mut m = matrix(
+            Metric::WriteUnits,
+            RowOrdering::ByKey,
+            &band.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        );
+        assert!(matches!(detect_shapes(&m, None).as_slice(), [Shape::HotBand { row: 1, .. }]));
+        m.totals = vec![10_000.0; 6];
+        assert_eq!(detect_shapes(&m, None), [], "a tenth of the load is no hot band");
+    }
+
+    #[test]
+    fn a_band_runs_across_the_picture_not_through_a_few_late_columns() {
+        // One row takes every throttle, but only in the last 4 of 12 columns.
+        let late = |v: f32| -> Vec<f32> { (0..12).map(|c| if c >= 8 { v } else { 0.0 }).collect() };
+        let spots = vec![late(40.0), late(1.0), late(1.0)];
+        assert_eq!(detect(Metric::Throttled, RowOrdering::ByKey, &spots), []);
+        // The same share in 8 of 12 columns is a band.
+        let wide = |v: f32| -> Vec<f32> { (0..12).map(|c| if c >= 4 { v } else { 0.0 }).collect() };
+        let band = vec![wide(40.0), wide(1.0), wide(1.0)];
+        assert!(matches!(
+            detect(Metric::Throttled, RowOrdering::ByKey, &band)[..],
+            [Shape::HotBand { row: 0, .. }]
+        ));
     }
 
     /// `n` rows × `n` columns with the load on the diagonal over a faint floor.
@@ -202,7 +273,10 @@ mod tests {
 
     fn detect(metric: Metric, order: RowOrdering, cells: &[Vec<f32>]) -> Vec<Shape> {
         let refs: Vec<&[f32]> = cells.iter().map(Vec::as_slice).collect();
-        detect_shapes(&matrix(metric, order, &refs))
+        let m = matrix(metric, order, &refs);
+        // Against a limit the largest level reaches: the limit rule has a test of its own.
+        let limit = m.max;
+        detect_shapes(&m, Some(limit))
     }
 
     #[test]
@@ -249,9 +323,9 @@ mod tests {
         // A bright merged row is many partitions: there is no one hot key to name.
         let cells: Vec<&[f32]> = vec![&[900.0; 6], &[10.0; 6], &[10.0; 6]];
         let mut m = matrix(Metric::ReadUnits, RowOrdering::ByKey, &cells);
-        assert!(matches!(detect_shapes(&m)[..], [Shape::HotBand { row: 0, .. }]));
+        assert!(matches!(detect_shapes(&m, None)[..], [Shape::HotBand { row: 0, .. }]));
         m.rows[0].members.push(PartitionId(9));
-        assert_eq!(detect_shapes(&m), []);
+        assert_eq!(detect_shapes(&m, None), []);
     }
 
     #[test]
@@ -262,6 +336,22 @@ mod tests {
             detect(Metric::Bytes, RowOrdering::ByKey, &cells),
             [Shape::WideningBand { row: 1, growth: 12.0 }]
         );
+    }
+
+    /// The same growth far below the limit — a customer's orders in a single-table design — or
+    /// with no limit to grow toward names nothing.
+    #[test]
+    fn a_widening_band_must_near_its_limit() {
+        let cells: Vec<&[f32]> = vec![&[5e6; 12]];
+        let growing: Vec<f32> = (1..=12).map(|c| c as f32 * 1e8).collect();
+        let mut rows = cells.clone();
+        rows.push(&growing);
+        let m = matrix(Metric::Bytes, RowOrdering::ByKey, &rows);
+        let gib10 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+        assert!(matches!(detect_shapes(&m, Some(gib10))[..], [Shape::WideningBand { row: 1, .. }]));
+        // 1.2 GB of a 100 GB limit is 1.2%: under the 5% a band must reach.
+        assert_eq!(detect_shapes(&m, Some(10.0 * gib10)), []);
+        assert_eq!(detect_shapes(&m, None), []);
     }
 
     #[test]

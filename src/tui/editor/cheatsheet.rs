@@ -51,8 +51,7 @@ mod tests {
     #[test]
     fn the_sheet_is_generated_from_the_parsers_table() {
         for width in [200, 60] {
-            let text: Vec<String> =
-                lines(Theme { color: false }, width).iter().map(ToString::to_string).collect();
+            let text: Vec<String> = lines(Theme::MONO, width).iter().map(ToString::to_string).collect();
             let per_form = if width == 200 { 1 } else { 2 };
             assert_eq!(text.len(), SLOT_FORMS.len() * per_form + 1, "{text:#?}");
             for (rows, form) in text[1..].chunks(per_form).zip(SLOT_FORMS) {
@@ -70,7 +69,7 @@ mod tests {
 
     #[test]
     fn names_the_attributes_of_the_entity_under_the_cursor() {
-        let t = Theme { color: false };
+        let t = Theme::MONO;
         let line = attributes_line(Some("Reading"), &["sensor_id", "reading_time"], t).to_string();
         assert_eq!(line, "Reading attributes: sensor_id, reading_time");
         assert_eq!(attributes_line(None, &["a"], t).to_string(), "attributes: a");

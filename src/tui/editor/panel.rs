@@ -5,9 +5,10 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use crate::tui::panels::clear;
 use ratatui_textarea::DataCursor;
 
 use super::{EditOp, Editor, Popup, cheatsheet};
@@ -37,7 +38,7 @@ impl Widget for EditorPanel<'_> {
         let outer = block(Panel::Schema, true, t)
             .title_bottom(Span::styled(format!(" cursor {line}:{col}{jump} "), t.dim()));
         let inner = outer.inner(area);
-        Clear.render(area, buf);
+        clear(area, buf, t);
         outer.render(area, buf);
         if inner.height < 5 {
             return;
@@ -80,7 +81,7 @@ impl Widget for EditorPanel<'_> {
         let sheet_height = u16::try_from(sheet.len() + 1).unwrap_or(u16::MAX).min(room.saturating_sub(3));
         let text_area = Rect { y: inner.y + 2, height: room - sheet_height, ..inner };
         (&e.area).render(text_area, buf);
-        underline_error(e, text_area, buf);
+        underline_error(e, text_area, t, buf);
         if sheet_height > 1 {
             let sheet_area = Rect { y: text_area.bottom(), height: sheet_height, ..inner };
             Paragraph::new(sheet)
@@ -104,7 +105,7 @@ fn cursor_cell(e: &Editor, area: Rect) -> Option<(u16, u16)> {
 }
 
 /// Underlines the error's token where the text shows it.
-fn underline_error(e: &Editor, area: Rect, buf: &mut Buffer) {
+fn underline_error(e: &Editor, area: Rect, t: Theme, buf: &mut Buffer) {
     let Some((row, col, len)) = e.error_token() else { return };
     let (top, _) = e.area.scroll_offset();
     let gutter = e.area.line_number_width();
@@ -116,7 +117,7 @@ fn underline_error(e: &Editor, area: Rect, buf: &mut Buffer) {
             // Past a line's end the mapping repeats its last column: the first cell is the char.
             if r == row && (col..col + len).contains(&c) && seen.insert(c) {
                 let cell = &mut buf[(area.x + x, area.y + y)];
-                cell.set_style(cell.style().add_modifier(Modifier::UNDERLINED | Modifier::BOLD));
+                cell.set_style(cell.style().patch(t.mark()));
             }
         }
     }
@@ -130,7 +131,7 @@ fn draw_popup(e: &Editor, popup: &Popup, area: Rect, t: Theme, buf: &mut Buffer)
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let style = if i == popup.selected { t.selected() } else { Style::new() };
+            let style = if i == popup.selected { t.selected() } else { t.plain() };
             Line::from(vec![
                 Span::styled(format!(" {} ", c.word), style),
                 Span::styled(format!("{} ", c.note), t.dim()),
@@ -144,7 +145,7 @@ fn draw_popup(e: &Editor, popup: &Popup, area: Rect, t: Theme, buf: &mut Buffer)
     let top = if below { y + 1 } else { y.saturating_sub(height).max(area.y) };
     let left = x.min(area.right().saturating_sub(width));
     let rect = Rect { x: left, y: top, width, height };
-    Clear.render(rect, buf);
+    clear(rect, buf, t);
     Paragraph::new(rows)
         .block(Block::bordered().border_style(t.dim()).title(Span::styled("Tab / ↑↓ · Enter", t.dim())))
         .render(rect, buf);
@@ -160,15 +161,14 @@ mod tests {
     fn the_panel_underlines_the_offending_token() {
         let loaded = scenario::load("sensors").unwrap();
         let text = loaded.variant_source(0).unwrap().text.replace("{sensor_id}\"),", "{sensr_id}\"),");
-        let e = Editor::open(&loaded, 0, Some(&text), Theme { color: false }).unwrap();
+        let e = Editor::open(&loaded, 0, Some(&text), Theme::MONO).unwrap();
         let area = Rect::new(0, 0, 100, 30);
         let mut buf = Buffer::empty(area);
-        EditorPanel { editor: &e, variant_name: "naive", theme: Theme { color: false } }
-            .render(area, &mut buf);
+        EditorPanel { editor: &e, variant_name: "naive", theme: Theme::MONO }.render(area, &mut buf);
         let underlined: String = buf
             .content()
             .iter()
-            .filter(|c| c.style().add_modifier.contains(Modifier::UNDERLINED))
+            .filter(|c| c.style().add_modifier.contains(ratatui::style::Modifier::UNDERLINED))
             .map(ratatui::buffer::Cell::symbol)
             .collect();
         assert_eq!(underlined, "sensr_id");

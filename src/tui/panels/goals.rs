@@ -89,7 +89,7 @@ mod tests {
     fn draw(goals: &[Goal], live: &[GoalRow]) -> Vec<(String, ratatui::style::Style)> {
         let area = Rect::new(0, 0, 40, 6);
         let mut buf = Buffer::empty(area);
-        let theme = Theme { color: true };
+        let theme = Theme::DARK;
         GoalsPanel { goals, live, focused: false, scroll: 0, theme }.render(area, &mut buf);
         (1..5)
             .map(|y| {
@@ -105,7 +105,7 @@ mod tests {
         let area = Rect::new(0, 0, 40, 6);
         for (scroll, more) in [(0, Some("+3 more ↓")), (2, Some("+1 more ↓")), (3, None)] {
             let mut buf = Buffer::empty(area);
-            let theme = Theme { color: false };
+            let theme = Theme::MONO;
             GoalsPanel { goals: &goals, live: &[], focused: true, scroll, theme }.render(area, &mut buf);
             let bottom: String = (0..40).map(|x| buf[(x, 5)].symbol()).collect();
             match more {
@@ -126,7 +126,7 @@ mod tests {
         let lines = draw(&goals, &live);
         let text: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(text, ["— latency target", "✔ no throttling  0%", "✘ cheap  $90", "— never seen"]);
-        let dim = Theme { color: true }.dim();
+        let dim = Theme::DARK.dim();
         assert_eq!(lines[0].1.fg, dim.fg);
         assert_eq!(lines[3].1.fg, dim.fg);
         assert_ne!(lines[1].1.fg, dim.fg);

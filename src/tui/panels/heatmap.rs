@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
@@ -21,7 +21,7 @@ use crate::engine::metrics::{ColorScale, Layer, Metric, RowOrdering};
 use crate::engine::model::Engine;
 use crate::engine::planner::CASSANDRA_PARTITION_BYTES;
 use crate::engine::planner::numbers;
-use crate::tui::theme::{Theme, shade};
+use crate::tui::theme::Theme;
 use crate::tui::view::HeatmapView;
 
 /// How the heatmap is drawn; the user changes it with `m`, `s`, `p`, `o` and the arrows.
@@ -153,11 +153,11 @@ pub fn label_width(width: u16) -> u16 {
 }
 
 /// Partition rows and time columns the panel's inner area can show.
-pub fn grid_size(inner: Rect, color: bool) -> (usize, usize) {
+pub fn grid_size(inner: Rect, half_blocks: bool) -> (usize, usize) {
     let lines = usize::from(inner.height.saturating_sub(chrome_lines(inner.height)));
     let labels = label_width(inner.width);
     let cols = inner.width.saturating_sub(if labels > 0 { labels + 1 } else { 0 });
-    (if color { lines * 2 } else { lines }, usize::from(cols))
+    (if half_blocks { lines * 2 } else { lines }, usize::from(cols))
 }
 
 /// The cell with the largest value (the first of equals, row by row): where the cursor opens.
@@ -233,7 +233,7 @@ impl Widget for HeatmapPanel<'_> {
             pack_fields(&self.inspector(view), usize::from(inner.width), usize::from(inspector_lines));
         let used = u16::try_from(lines.len()).unwrap_or(inspector_lines);
         for (i, line) in (0u16..).zip(lines) {
-            let style = if i == 0 { self.theme.header() } else { Style::new() };
+            let style = if i == 0 { self.theme.header() } else { self.theme.plain() };
             Paragraph::new(Span::styled(line, style))
                 .render(Rect { y: inspector.y + i, height: 1, ..inspector }, buf);
         }
@@ -272,10 +272,11 @@ impl HeatmapPanel<'_> {
         let mut spans = vec![Span::styled(s.metric_name().to_owned(), self.theme.header()), Span::raw(zero)];
         for i in 0..=8u8 {
             let x = f32::from(i) / 8.0;
-            spans.push(if self.theme.color {
+            spans.push(if self.theme.half_blocks() {
                 Span::styled(" ", Style::new().bg(self.theme.heat(x)))
             } else {
-                Span::raw(shade(x).to_string())
+                let (c, style) = self.theme.shaded_cell(x);
+                Span::styled(c.to_string(), style)
             });
         }
         spans.push(Span::raw(top));
@@ -294,7 +295,7 @@ impl HeatmapPanel<'_> {
     /// merged row's first … last).
     fn row_labels(&self, view: &HeatmapView, area: Rect, buf: &mut Buffer) {
         let m = &view.matrix;
-        let per_line = if self.theme.color { 2 } else { 1 };
+        let per_line = if self.theme.half_blocks() { 2 } else { 1 };
         let width = usize::from(area.width);
         let mut group = None;
         for line in 0..usize::from(area.height) {
@@ -351,7 +352,7 @@ impl HeatmapPanel<'_> {
     fn cells(&self, view: &HeatmapView, area: Rect, buf: &mut Buffer) {
         let m = &view.matrix;
         let scale = self.settings.scale();
-        let per_line = if self.theme.color { 2 } else { 1 };
+        let per_line = if self.theme.half_blocks() { 2 } else { 1 };
         let (cursor_row, cursor_col) = clamp_cursor(self.settings.cursor, m.rows.len(), m.cols());
         let cols = m.cols().min(usize::from(area.width));
         let intensity = |row: usize, col: usize| m.rows.get(row).map(|r| m.intensity(r.cells[col], scale));
@@ -365,7 +366,7 @@ impl HeatmapPanel<'_> {
                 let x = area.x + u16::try_from(col).expect("col < area width, a u16");
                 let cell = &mut buf[(x, y)];
                 let on_cursor = col == cursor_col && (top..top + per_line).contains(&cursor_row);
-                if self.theme.color {
+                if self.theme.half_blocks() {
                     let packed = half_block(intensity(top, col), intensity(top + 1, col));
                     let mut fg = packed.fg.map(|v| self.theme.heat(v));
                     let mut bg = packed.bg.map(|v| self.theme.heat(v));
@@ -384,10 +385,9 @@ impl HeatmapPanel<'_> {
                         cell.set_bg(bg);
                     }
                 } else {
-                    cell.set_char(shade(intensity(top, col).unwrap_or(0.0)));
-                    if on_cursor {
-                        cell.set_style(Style::new().add_modifier(Modifier::REVERSED));
-                    }
+                    let (c, style) = self.theme.shaded_cell(intensity(top, col).unwrap_or(0.0));
+                    cell.set_char(c);
+                    cell.set_style(if on_cursor { style.patch(self.theme.cursor_cell()) } else { style });
                 }
             }
         }
@@ -592,6 +592,7 @@ mod tests {
                 .collect(),
             col_times: Vec::new(),
             max: 0.0,
+            totals: Vec::new(),
         };
         let cases: [Case; 4] = [
             (&[&[1.0, 2.0], &[9.0, 3.0]], Some((1, 0))),

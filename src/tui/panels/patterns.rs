@@ -13,10 +13,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Chunk, PENDING, block, flow};
-use crate::engine::model::Engine;
+use crate::engine::model::{Engine, Scenario};
 use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb, numbers};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
+#[cfg(test)]
+use crate::tui::view::Cost;
 use crate::tui::view::PatternRow;
 
 /// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
@@ -122,6 +124,29 @@ pub fn fit(heights: &[usize], skip: usize, room: usize) -> Fit {
     Fit { lines, below: rest.len() - whole, note: room > 0 }
 }
 
+/// The furthest the panel scrolls in `room` lines: the first pattern from which the rest fit
+/// beside the note line, 0 when every pattern fits. Past it the panel would show blank lines and
+/// "N above ↑" — what a terminal grown after scrolling used to show.
+pub fn last_skip(heights: &[usize], room: usize) -> usize {
+    let mut rest: usize = heights.iter().sum();
+    if rest <= room {
+        return 0;
+    }
+    let room = room.saturating_sub(1);
+    for (skip, h) in heights.iter().enumerate() {
+        if rest <= room {
+            return skip;
+        }
+        rest -= h;
+    }
+    heights.len().saturating_sub(1)
+}
+
+/// Latency targets by pattern, in the plan's order, as the panel takes them.
+pub fn targets(plan: &Plan, scenario: &Scenario) -> Vec<Option<f64>> {
+    plan.patterns.iter().map(|p| scenario.pattern(&p.name).and_then(|s| s.latency_target_ms)).collect()
+}
+
 pub struct PatternsPanel<'a> {
     pub plan: &'a Plan,
     /// Latency targets by pattern, in the plan's order.
@@ -134,6 +159,20 @@ pub struct PatternsPanel<'a> {
 }
 
 impl PatternsPanel<'_> {
+    /// The furthest `scroll` goes when the panel is drawn in `area` (see [`last_skip`]).
+    pub fn last_scroll(&self, area: Rect) -> u16 {
+        let inner = block(Panel::Patterns, self.focused, self.theme).inner(area);
+        if inner.width == 0 || inner.height == 0 {
+            return 0;
+        }
+        let width = usize::from(inner.width);
+        let heights: Vec<usize> = order(self.plan, self.targets, self.live)
+            .into_iter()
+            .map(|i| self.entry(i, width).len())
+            .collect();
+        u16::try_from(last_skip(&heights, usize::from(inner.height))).unwrap_or(u16::MAX)
+    }
+
     /// One pattern's lines at `width` columns: its name and verdict, then its figures.
     fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
@@ -149,16 +188,11 @@ impl PatternsPanel<'_> {
             2,
         );
         let live = self.live.iter().find(|l| l.name == p.name);
-        let unit = live.and_then(|l| l.unit.as_deref()).unwrap_or(match (p.kind, cql) {
-            (Kind::Read, false) => "RCU",
-            (Kind::Write, false) => "WCU",
-            (Kind::Read, true) => "rows",
-            (Kind::Write, true) => "writes",
-        });
-        let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         // Nothing per call before the first call.
-        let per_call =
-            live.filter(|l| l.calls > 0).map_or(PENDING.to_owned(), |l| numbers::factor(l.units_per_call));
+        let per_call = live
+            .filter(|l| l.calls > 0)
+            .map_or(PENDING.to_owned(), |l| l.cost.describe(p.kind == Kind::Read));
+        let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         let p99 = live.and_then(|l| l.p99_ms);
         let target = self.targets.get(i).copied().flatten();
         let late = matches!((p99, target), (Some(p), Some(t)) if p > t);
@@ -166,7 +200,7 @@ impl PatternsPanel<'_> {
         let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
         let figures = vec![
             Chunk::new("", vec![Span::styled(format!("{calls} calls"), t.dim())]),
-            Chunk::new(" · ", vec![Span::styled(format!("{per_call} {unit} each"), t.dim())]),
+            Chunk::new(" · ", vec![Span::styled(format!("{per_call} each"), t.dim())]),
             Chunk::new(
                 " · ",
                 vec![
@@ -202,8 +236,8 @@ impl Widget for PatternsPanel<'_> {
         let entries: Vec<Vec<Line<'static>>> =
             order(self.plan, self.targets, self.live).into_iter().map(|i| self.entry(i, width)).collect();
         let heights: Vec<usize> = entries.iter().map(Vec::len).collect();
-        let skip = usize::from(self.scroll).min(entries.len() - 1);
         let room = usize::from(inner.height);
+        let skip = usize::from(self.scroll).min(last_skip(&heights, room));
         let Fit { lines: shown, below, note } = fit(&heights, skip, room);
         let mut lines: Vec<Line<'static>> = entries.into_iter().skip(skip).flatten().take(shown).collect();
         if note {
@@ -235,7 +269,7 @@ mod tests {
     }
 
     fn row(name: &str, p99: f64) -> PatternRow {
-        PatternRow { name: name.to_owned(), calls: 10, units_per_call: 1.0, unit: None, p99_ms: Some(p99) }
+        PatternRow { name: name.to_owned(), calls: 10, cost: Cost::Units(1.0), p99_ms: Some(p99) }
     }
 
     #[test]
@@ -302,6 +336,26 @@ mod tests {
         ];
         for (heights, skip, room, want) in cases {
             assert_eq!(fit(heights, skip, room), want, "{heights:?} from {skip} in {room}");
+        }
+    }
+
+    #[test]
+    fn scrolling_stops_where_the_last_pattern_shows_and_a_taller_panel_needs_none() {
+        let cases: [(&[usize], usize, usize); 7] = [
+            (&[2, 2, 2], 6, 0),
+            (&[2, 2, 2], 10, 0),
+            // Scrolled, the note takes a line: the last two patterns need 5.
+            (&[2, 2, 2], 5, 1),
+            (&[2, 2, 2], 4, 2),
+            (&[2, 2, 2], 2, 2),
+            (&[3, 1, 1], 3, 1),
+            (&[], 3, 0),
+        ];
+        for (heights, room, want) in cases {
+            assert_eq!(last_skip(heights, room), want, "{heights:?} in {room}");
+            // From the last skip on, the rest fits (or only the last pattern is left).
+            let fit = fit(heights, want, room);
+            assert!(fit.below == 0 || want + 1 == heights.len(), "{heights:?} in {room}: {fit:?}");
         }
     }
 

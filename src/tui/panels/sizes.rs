@@ -125,7 +125,9 @@ impl Widget for SizesPanel<'_> {
         );
         let y_labels = [Span::raw("0"), Span::raw(numbers::bytes(y_max / 1.05))];
         let x_labels = [Span::raw("0"), Span::raw(numbers::span(x_max))];
+        // The chart paints its own background: the theme's, or the terminal's would show through.
         Chart::new(datasets)
+            .style(self.theme.base())
             .x_axis(Axis::default().bounds([0.0, x_max]).labels(x_labels).style(self.theme.dim()))
             .y_axis(Axis::default().bounds([0.0, y_max]).labels(y_labels).style(self.theme.dim()))
             .render(chart_area, buf);

@@ -187,7 +187,7 @@ mod tests {
             variant: "naive",
             message,
             hints: &hints,
-            theme: Theme { color: false },
+            theme: Theme::MONO,
         }
         .render(area, &mut buf);
         (0..width).map(|x| buf[(x, 0)].symbol()).collect::<String>().trim_end().to_owned()

@@ -11,8 +11,8 @@ use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
 use crate::engine::planner;
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
-    GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView, ViewRequest,
-    WorkbenchView,
+    Cost, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView,
+    ViewRequest, WorkbenchView,
 };
 
 /// Everything the panels need from `sim` as it stands now, shaped as `request` asks.
@@ -185,18 +185,15 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
         .map(|p| {
             let per_call = |x: f64| if p.calls > 0 { x / p.calls as f64 } else { 0.0 };
             // Cassandra has no capacity units: a read costs the rows it reads, a write its requests.
-            let (units_per_call, unit) = match (engine, p.kind.as_str()) {
-                (Engine::DynamoDb, _) => (per_call(p.rcu + p.wcu), None),
-                (Engine::Cassandra, "read") => (p.avg_items_read, Some(("row read", "rows read"))),
-                (Engine::Cassandra, _) => (per_call(p.requests as f64), Some(("write", "writes"))),
+            let cost = match (engine, p.kind.as_str()) {
+                (Engine::DynamoDb, _) => Cost::Units(per_call(p.rcu + p.wcu)),
+                (Engine::Cassandra, "read") => Cost::RowsRead(p.avg_items_read),
+                (Engine::Cassandra, _) => Cost::Writes(per_call(p.requests as f64)),
             };
-            let one = (units_per_call - 1.0).abs() < 1e-9;
-            let unit = unit.map(|(single, plural)| if one { single } else { plural }.to_owned());
             PatternRow {
                 name: p.name.clone(),
                 calls: p.calls,
-                units_per_call,
-                unit,
+                cost,
                 p99_ms: (p.calls > 0).then_some(p.latency_ms_p99),
             }
         })

@@ -143,10 +143,7 @@ impl SimDriver for Worker {
         let generation = {
             let mut s = lock(&self.shared);
             s.generation += 1;
-            s.runs[0] = RunState {
-                loading: Some(Loading { stage: Stage::Preload, fraction: 0.0 }),
-                ..RunState::default()
-            };
+            s.runs[0] = RunState { loading: Some(Loading::preload(0.0)), ..RunState::default() };
             s.runs[1].view = None;
             s.generation
         };
@@ -484,21 +481,7 @@ impl Thread {
 
     /// Loads a restart's run, giving up when a newer restart is asked for.
     fn load(&mut self, design: &Design, generation: u64) {
-        let (shared, newest) = (Arc::clone(&self.shared), Arc::clone(&self.newest));
-        let mut reported = Instant::now();
-        let loaded = Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {
-            if newest.load(Ordering::Relaxed) != generation {
-                return false;
-            }
-            if reported.elapsed() >= LOAD_REPORT {
-                reported = Instant::now();
-                let mut s = lock(&shared);
-                if s.generation == generation {
-                    s.runs[0].loading = Some(Loading { stage: Stage::Preload, fraction });
-                }
-            }
-            true
-        });
+        let loaded = self.load_reporting(design, generation, Run::Current);
         let mut s = lock(&self.shared);
         let newest = s.generation == generation;
         match loaded {
@@ -518,23 +501,32 @@ impl Thread {
         }
     }
 
-    /// Starts replaying the design before the last restart (compare asked for it).
-    fn load_baseline(&mut self) {
-        let Some(design) = self.before.as_ref() else { return };
-        let generation = self.current.as_ref().map_or(0, |c| c.generation);
-        let newest = Arc::clone(&self.newest);
-        let shared = Arc::clone(&self.shared);
+    /// Builds `design`'s replay for `run`'s slot, publishing the load's progress there every
+    /// [`LOAD_REPORT`] while `generation` is the newest restart, and giving up (`Ok(None)`) as
+    /// soon as it is not: a current run and a baseline load alike.
+    fn load_reporting(&self, design: &Design, generation: u64, run: Run) -> Result<Option<Replay>, String> {
+        let (shared, newest) = (Arc::clone(&self.shared), Arc::clone(&self.newest));
         let mut reported = Instant::now();
-        let loaded = Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {
+        Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {
             if newest.load(Ordering::Relaxed) != generation {
                 return false;
             }
             if reported.elapsed() >= LOAD_REPORT {
                 reported = Instant::now();
-                lock(&shared).runs[1].loading = Some(Loading { stage: Stage::Preload, fraction });
+                let mut s = lock(&shared);
+                if s.generation == generation {
+                    s.runs[slot(run)].loading = Some(Loading::preload(fraction));
+                }
             }
             true
-        });
+        })
+    }
+
+    /// Starts replaying the design before the last restart (compare asked for it).
+    fn load_baseline(&mut self) {
+        let Some(design) = self.before.as_ref() else { return };
+        let generation = self.current.as_ref().map_or(0, |c| c.generation);
+        let loaded = self.load_reporting(design, generation, Run::Baseline);
         match loaded {
             Ok(Some(replay)) => {
                 self.baseline = Some(replay);
@@ -566,10 +558,7 @@ impl Thread {
                 });
             }
             (None, Some(_)) => {
-                *b = RunState {
-                    loading: Some(Loading { stage: Stage::Preload, fraction: 0.0 }),
-                    ..RunState::default()
-                };
+                *b = RunState { loading: Some(Loading::preload(0.0)), ..RunState::default() };
             }
             (None, None) => *b = RunState::default(),
         }

@@ -223,6 +223,65 @@ fn resizing_keeps_the_cursor_inside() {
     assert!(w.heat.cursor.0 < h.matrix.rows.len() && w.heat.cursor.1 < h.matrix.cols());
 }
 
+/// Scrolled to its last pattern at 80×24, the patterns panel of a terminal grown to 120×48
+/// shows the whole list again, not one row and "6 above ↑".
+#[test]
+fn a_terminal_grown_after_scrolling_shows_every_pattern_again() {
+    let mut a = app(true, None);
+    a.open("orders", Some("naive"), None).unwrap();
+    draw(&mut a, 80, 24);
+    while a.focus() != Some(Panel::Patterns) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    for _ in 0..20 {
+        press(&mut a, &[key(KeyCode::Down)]);
+    }
+    let small = draw(&mut a, 80, 24);
+    assert!(small.contains("above ↑"), "scrolled at 80x24:\n{small}");
+    let scrolled = workbench(&a).scroll_of(Panel::Patterns);
+    let patterns = workbench(&a).plan.patterns.len();
+    assert!(scrolled > 0 && usize::from(scrolled) < patterns, "{scrolled} of {patterns}");
+    let big = draw(&mut a, 120, 48);
+    assert_eq!(workbench(&a).scroll_of(Panel::Patterns), 0, "everything fits at 120x48:\n{big}");
+    assert!(!big.contains("above ↑") && !big.contains("more ↓"), "{big}");
+    insta::assert_snapshot!(big);
+}
+
+/// The lesson scrolls to its last line and no further: Down past the end changes nothing, and
+/// one Up shows an earlier line at once.
+#[test]
+fn the_lesson_stops_at_its_end() {
+    let mut a = app(true, None);
+    a.open("sensors", None, None).unwrap();
+    draw(&mut a, 80, 24);
+    while a.focus() != Some(Panel::Lesson) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    let pane = workbench(&a).layout.rect(Panel::Lesson).unwrap();
+    let lines = crate::tui::panels::lesson::lesson_lines(&workbench(&a).loaded.scenario, None);
+    let last = crate::tui::panels::lesson::wrapped_height(&lines, pane.width - 2) - (pane.height - 2);
+    assert!(last > 0, "the sensors lesson is longer than its pane at 80x24");
+    for _ in 0..(last + 10) {
+        press(&mut a, &[key(KeyCode::Down)]);
+        draw(&mut a, 80, 24);
+    }
+    assert_eq!(workbench(&a).scroll_of(Panel::Lesson), last);
+    let end = draw(&mut a, 80, 24);
+    // The pane's last text line is not blank: the lesson's end sits at the pane's bottom.
+    let bottom: String = end
+        .lines()
+        .nth(usize::from(pane.y + pane.height - 2))
+        .unwrap()
+        .chars()
+        .skip(usize::from(pane.x) + 2)
+        .take(usize::from(pane.width) - 4)
+        .collect();
+    assert!(!bottom.trim().is_empty(), "{end}");
+    press(&mut a, &[key(KeyCode::Up)]);
+    draw(&mut a, 80, 24);
+    assert_eq!(workbench(&a).scroll_of(Panel::Lesson), last - 1);
+}
+
 /// The heatmap's cells: two partitions per character in colour (`▀`, upper row as foreground),
 /// one per character in shade characters without colour.
 #[test]
@@ -269,7 +328,7 @@ fn the_workbench_export_at_a_size_is_a_full_picture() {
     a.open("sensors", None, None).unwrap();
     let buf = ui::render_workbench(&mut a, 160, 48);
     assert_eq!((buf.area.width, buf.area.height), (160, 48));
-    let svg = crate::tui::svg::render(&buf);
+    let svg = crate::tui::svg::render(&buf, ratatui::style::Style::new());
     assert!(svg.contains(r#"width="1440" height="864""#));
     assert!(svg.contains("Heatmap") && svg.contains(">Schema</text>"));
 }
@@ -375,4 +434,66 @@ fn a_cassandra_workbench_speaks_cql() {
         assert!(!screen.contains(dynamodb), "{dynamodb:?} on a Cassandra screen:\n{screen}");
     }
     insta::assert_snapshot!(screen);
+}
+
+/// The light and projector palettes at 120×40, colours included (the buffer's debug form lists
+/// every style run): every cell has the palette's own colours, none the terminal's, so the
+/// picture is the same on any terminal.
+#[test]
+fn light_and_high_contrast_themes_at_120x40() {
+    use crate::tui::theme::Palette;
+    for palette in [Palette::Light, Palette::HighContrast] {
+        let mut a = App::new(
+            Config { theme: Theme::new(palette, None), state_dir: None },
+            Box::new(FakeDriver::new(600)),
+        );
+        a.open("sensors", None, None).unwrap();
+        let area = Rect::new(0, 0, 120, 40);
+        a.refresh(area);
+        let buf = ui::screen_buffer(&a, area);
+        let left: Vec<(usize, usize, &str)> = buf
+            .content()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.fg == Color::Reset || c.bg == Color::Reset)
+            .map(|(i, c)| (i % 120, i / 120, c.symbol()))
+            .collect();
+        assert!(left.is_empty(), "{palette:?} leaves cells to the terminal: {left:?}");
+        let heat = workbench(&a).layout.rect(Panel::Heatmap).unwrap();
+        let labels = crate::tui::panels::heatmap::label_width(heat.width - 2);
+        let cell = &buf[(heat.x + 2 + labels, heat.y + 2)];
+        match palette {
+            Palette::HighContrast => {
+                assert!(["░", "▒", "▓", "█"].contains(&cell.symbol()), "{:?}", cell.symbol());
+                assert_eq!(cell.bg, Color::Rgb(0, 0, 0));
+            }
+            _ => assert_eq!(cell.symbol(), "▀"),
+        }
+        insta::assert_debug_snapshot!(format!("theme_{}_120x40", palette.name()), buf);
+    }
+}
+
+/// `t` cycles the palette, says which one is on, and help lists it.
+#[test]
+fn t_cycles_the_theme_and_help_lists_it() {
+    use crate::tui::theme::Palette;
+    let mut a = app(true, None);
+    a.open("orders", None, None).unwrap();
+    let mut seen = vec![a.theme.palette];
+    for _ in 0..3 {
+        press(&mut a, &[key(KeyCode::Char('t'))]);
+        let (message, _) = a.message.clone().expect("a note names the theme");
+        assert_eq!(message, format!("theme: {}", a.theme.palette.name()));
+        assert_eq!(workbench(&a).theme, a.theme);
+        seen.push(a.theme.palette);
+    }
+    assert_eq!(seen, [Palette::Dark, Palette::Light, Palette::HighContrast, Palette::Dark]);
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    let help = draw(&mut a, 120, 40);
+    assert!(help.contains("theme: dark / light / high contrast"), "{help}");
+    let mut mono = app(false, None);
+    mono.open("orders", None, None).unwrap();
+    press(&mut mono, &[key(KeyCode::Char('t'))]);
+    assert!(mono.message.as_ref().is_some_and(|(m, _)| m.contains("NO_COLOR")), "{:?}", mono.message);
+    assert!(!mono.theme.color);
 }

@@ -87,7 +87,7 @@ fn one_tick_is_one_tick_and_flat_out_reaches_the_end() {
 #[test]
 fn the_app_plays_to_the_end_and_compares_with_the_design_before() {
     let mut a = App::new(
-        crate::tui::app::Config { theme: Theme { color: true }, state_dir: None },
+        crate::tui::app::Config { theme: Theme::DARK, state_dir: None },
         Box::new(Worker::spawn().unwrap()),
     );
     a.open(&short_counters("worker-app", "8s"), Some("naive"), None).unwrap();

@@ -211,14 +211,14 @@ fn heatmap_of_a_monotonic_key_shows_a_diagonal() {
     // 55,000 WCU in a minute is 916.7 WCU/s: near the 1,000 WCU/s limit, so near full brightness.
     let bright = h.intensity(h.rows[0].cells[0], ColorScale::for_metric(Metric::WriteUnits));
     assert!((f64::from(bright) - 55_000.0 / 60.0 / PARTITION_WCU_PER_S).abs() < 1e-6, "{bright}");
-    assert_eq!(detect_shapes(&h), [Shape::Diagonal { from_row: 0, to_row: 11, columns: 12 }]);
+    assert_eq!(detect_shapes(&h, None), [Shape::Diagonal { from_row: 0, to_row: 11, columns: 12 }]);
     // Squeezed into 4 rows, the days merge but the walk across them remains.
     let squeezed = m.heatmap(&HeatmapQuery { rows: 4, ..query.clone() }).unwrap();
     assert!(squeezed.rows.len() <= 4);
     assert!(
-        matches!(detect_shapes(&squeezed)[..], [Shape::Diagonal { .. }]),
+        matches!(detect_shapes(&squeezed, None)[..], [Shape::Diagonal { .. }]),
         "{:?}",
-        detect_shapes(&squeezed)
+        detect_shapes(&squeezed, None)
     );
     assert_eq!(m.heatmap(&HeatmapQuery { layer: Layer::Physical, ..query }).unwrap().rows, []);
 }
@@ -236,7 +236,7 @@ fn heatmap_of_sizes_shows_the_unbounded_partition() {
     };
     let h = m.heatmap(&query).unwrap();
     let sensor = h.rows.iter().position(|r| r.label == "sensor-1").unwrap();
-    let shapes = detect_shapes(&h);
+    let shapes = detect_shapes(&h, Some(h.max));
     assert!(
         shapes.iter().any(|s| matches!(s, Shape::WideningBand { row, .. } if *row == sensor)),
         "{shapes:?}"
