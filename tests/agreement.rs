@@ -253,13 +253,14 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 
 /// The fixtures written for issue 12's cases (tests/fixtures, also the simulator's unit tests),
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
-/// limit the key cannot honour.
+/// limit the key cannot honour, create-once puts and version-checked updates on a hot item.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
         ("ledger.ron", include_str!("fixtures/ledger.ron")),
         ("order-status.ron", include_str!("fixtures/order-status.ron")),
         ("newest-orders.ron", include_str!("fixtures/newest-orders.ron")),
+        ("conditions.ron", include_str!("fixtures/conditions.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -9,6 +9,7 @@
 //! costed as eventually consistent (DynamoDB's default; GSIs allow nothing else). The planner
 //! never runs the store; the simulator measures what the planner predicts.
 
+pub mod condition;
 mod estimate;
 mod keys;
 mod load;
@@ -146,6 +147,10 @@ pub struct PatternPlan {
     /// that holds the item: 1). `write-amplification` warns when it is above
     /// `WRITE_AMPLIFICATION_LIMIT`; the goal `MaxIndexWriteAmplification` reads the same number.
     pub write_amplification: Option<f64>,
+    /// A conditional write's condition: how often it fails and what that costs (its failed
+    /// writes are in `units_per_call`, its reads in `read_units_per_call`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<condition::ConditionPlan>,
 }
 
 /// The table items a Query on an index fetches for attributes the index does not project.
@@ -224,6 +229,9 @@ pub enum WarningCode {
     /// A population's count or a pattern's rate is marked `guess: true`: every figure built on
     /// it is too.
     Guess,
+    /// Version-checked updates of one item come faster than a read-modify-write takes: many
+    /// lose the race, are charged, read again and retry.
+    VersionContention,
 }
 
 impl WarningCode {
@@ -241,6 +249,7 @@ impl WarningCode {
             WarningCode::OversizedItem => "oversized-item",
             WarningCode::KeyUpdate => "key-update",
             WarningCode::Guess => "guess",
+            WarningCode::VersionContention => "version-contention",
         }
     }
 }

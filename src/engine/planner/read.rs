@@ -61,6 +61,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         fetch: None,
         writes: Vec::new(),
         write_amplification: None,
+        condition: None,
     };
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-mod collision;
+pub(super) mod collision;
 
 use super::estimate::Estimator;
 use super::estimate::Spread;
@@ -19,6 +19,26 @@ use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
+/// `version-contention`: a version-checked update whose calls lose their race more often than
+/// `condition::CONTENTION_LIMIT` (keyheat's contention model, `planner::condition`).
+fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
+    let Some(c) = &plan.condition else { return };
+    if c.busiest.is_none() {
+        return;
+    }
+    if c.failure_rate <= super::condition::CONTENTION_LIMIT {
+        return;
+    }
+    out.push(Warning {
+        code: WarningCode::VersionContention,
+        subject: plan.name.clone(),
+        message: format!(
+            "Version-checked updates of one item come faster than a read-modify-write takes: {}. Each lost race is a failed write (charged), another read and a retry, and the item's updates queue behind each other. Write the hot stream as items of their own (an append-only log with a create-once condition on a sequence number, summed later or into a balance by one writer) instead of rewriting one item, or spread it over several items.",
+            c.why
+        ),
+    });
+}
+
 /// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
 const INDEX_OVERHEAD_BYTES: f64 = 100.0;
 
@@ -27,6 +47,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     for plan in plans {
         pattern_warnings(plan, est, &mut out);
         key_update(plan, est, &mut out);
+        version_contention(plan, &mut out);
     }
     collision::collisions(est, &mut out);
     // A size goal with a horizon past the replay (`within: "365d"`) is graded on the partitions'

@@ -180,6 +180,14 @@ pub struct PatternRt {
     pub read: Option<ReadPlan>,
     pub latency_target_ms: Option<f64>,
     pub aggregates: Vec<usize>,
+    pub condition: Option<CondRt>,
+}
+
+/// A write's condition, resolved: create once, or a version check on this attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CondRt {
+    NotExists,
+    Version(usize),
 }
 
 /// Everything static about a run.
@@ -468,6 +476,10 @@ fn compile_pattern(
         read,
         latency_target_ms: p.latency_target_ms,
         aggregates,
+        condition: p.condition.as_ref().and_then(|c| match c {
+            model::Condition::NotExists => Some(CondRt::NotExists),
+            model::Condition::Version(name) => find(entities, name).map(CondRt::Version),
+        }),
     }
 }
 
