@@ -253,7 +253,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 
 /// The fixtures written for issue 12's cases (tests/fixtures, also the simulator's unit tests),
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
-/// limit the key cannot honour, create-once puts and version-checked updates on a hot item.
+/// limit the key cannot honour, create-once puts and version-checked updates on a hot item, a put whose `equals` fixes the
+/// value a sparse index selects.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -261,6 +262,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("order-status.ron", include_str!("fixtures/order-status.ron")),
         ("newest-orders.ron", include_str!("fixtures/newest-orders.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
+        ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -241,7 +241,15 @@ fn index_write(
     via: Via,
 ) -> Option<ItemWrite> {
     let keys = index.keys_of(entity)?;
-    let presence = est.presence(entity, Some(index));
+    let mut presence = est.presence(entity, Some(index));
+    // A put whose `equals` fixes the sparse index's attribute is all in it, or none of it.
+    if p.action == Action::Put
+        && entity == p.entity
+        && let Some((attribute, value)) = &index.only_when
+        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
+    {
+        presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
+    }
     if presence == 0.0 {
         return None;
     }

@@ -85,3 +85,23 @@ fn the_chance_of_losing_a_race_grows_with_the_rate_on_the_item() {
     }
     assert!(conflict_chance(0.1, 100.0) < conflict_chance(0.1, 1000.0));
 }
+
+/// A put's `equals` fixes the value it writes (issue 12 item 9): every new order is PLACED and
+/// lands in the sparse index, where the generator alone would put 1 in 10 there.
+const PUT_EQUALS: &str = include_str!("../../../../tests/fixtures/put-equals.ron");
+
+#[test]
+fn equals_on_a_put_fixes_the_written_value() {
+    let (r, plan) = replay(PUT_EQUALS);
+    let place = pattern(&r, "place");
+    let index = r.indexes.iter().find(|i| i.name == "placed").expect("index");
+    // Every put writes its entry; the load's ~10% PLACED orders are there from the start.
+    assert_eq!(index.entry_writes, place.calls);
+    assert!((1_250..1_320).contains(&index.items), "{} entries", index.items);
+    let planned = plan.patterns.iter().find(|p| p.name == "place").expect("place");
+    assert!((planned.units_per_call - 2.0).abs() < 1e-9, "{}", planned.units_per_call);
+    // Without the `equals`, the generator decides: about a tenth of the puts are PLACED.
+    let (free, _) = replay(&PUT_EQUALS.replace(r#"equals: {"status": "PLACED"}, "#, ""));
+    let entries = free.indexes[0].entry_writes;
+    assert!((80..160).contains(&entries), "{entries} entries written");
+}
