@@ -23,8 +23,9 @@ use super::estimate::Estimator;
 use super::load::mean_rate;
 use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
-use crate::engine::model::{AccessPattern, Condition};
+use crate::engine::model::{AccessPattern, Condition, Generator};
 use crate::engine::store::{failed_write_units, read_units};
+use crate::engine::template::Part;
 
 /// The mean time between a version-checked update's read and its write, in milliseconds: the
 /// modelled GetItem and UpdateItem latencies (4 ms each, `sim::latency`). keyheat's assumption.
@@ -69,7 +70,10 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
     let failed_units_each = failed_write_units(whole, whole);
     Some(match condition {
         Condition::NotExists => {
-            let share = taken_share(est, &p.entity);
+            let (share, how) = match picked_taken_share(est, p) {
+                Some(share) => (share, "counted key by key over the members each put picks"),
+                None => (taken_share(est, &p.entity), "the key-collision arithmetic"),
+            };
             ConditionPlan {
                 expression: "attribute_not_exists(PK)".to_owned(),
                 failure_rate: share,
@@ -77,7 +81,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
                 read_units_per_call: 0.0,
                 busiest: None,
                 why: format!(
-                    "~{} of the puts land on a key another {} item holds (the key-collision arithmetic): each is refused with ConditionalCheckFailedException, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
+                    "~{} of the puts land on a key another {} item holds ({how}): each is refused with ConditionalCheckFailedException, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
                     percent(share),
                     p.entity,
                     count(failed_units_each)
@@ -109,6 +113,59 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
             }
         }
     })
+}
+
+/// Keys this many values or fewer are counted value by value.
+const MAX_JOINT_KEYS: f64 = 2e6;
+
+/// The share of a create-once put's calls refused, counted key by key when its key is made of
+/// members the put picks from populations (`EVENT#{event_id}` / `SEAT#{seat}`): each key value
+/// takes the product of its members' shares, qₖ, of the n puts of the run, and of the nqₖ that
+/// land on it all but the first find it taken (Poisson: nqₖ − (1 − e^(−nqₖ))). Picks are
+/// independent, so a hot event's seats fill up as fast as its share says — which the
+/// `key-collision` arithmetic (the busiest single value and an even rest) cannot see. `None`
+/// when the key holds anything else (a time, a shard, a generated value), or too many values.
+fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
+    let keys = est.variant.keys_of(&p.entity)?;
+    let e = est.entity(&p.entity);
+    let mut joint = vec![1.0];
+    let mut seen: Vec<&str> = Vec::new();
+    for part in keys.pk.parts().iter().chain(keys.sk.iter().flat_map(|sk| sk.parts().iter())) {
+        let name = match part {
+            Part::Literal(_) => continue,
+            Part::Attr { name, .. } => name.as_str(),
+            _ => return None,
+        };
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        let Some(Generator::Pick(pop)) = est.generator_of(e, name) else { return None };
+        let population = est.scenario.population(pop)?;
+        let popularity = est.pick_popularity(e, name, p)?;
+        let n = super::numbers::floor_u64(est.population_size(population)).max(1);
+        if joint.len() as f64 * n as f64 > MAX_JOINT_KEYS {
+            return None;
+        }
+        let shares = popularity.shares(n, est.scenario.workload.seed);
+        joint = joint.iter().flat_map(|a| shares.iter().map(move |b| a * b)).collect();
+    }
+    // Other puts of the entity fill the same keys; the initial load starts with none here.
+    if e.owned_population().is_some() {
+        return None;
+    }
+    let puts: f64 = est
+        .scenario
+        .patterns
+        .iter()
+        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity == p.entity)
+        .map(|x| mean_rate(x, est.secs) * est.secs)
+        .sum();
+    if puts <= 0.0 {
+        return Some(0.0);
+    }
+    let taken: f64 = joint.iter().map(|q| puts * q - (-(-puts * q).exp_m1())).sum();
+    Some((taken / puts).clamp(0.0, 1.0))
 }
 
 /// The share of the pattern's calls each item takes: its first given attribute's popularity
