@@ -43,6 +43,7 @@ const NEW: &[&str] = &[
     "practice-sensor",
     "practice-saas",
     "practice-sessions",
+    "practice-tickets",
 ];
 
 #[test]
@@ -151,9 +152,10 @@ fn practice_chat_starts_unbounded_and_scanning() {
 /// with a key.
 #[test]
 fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
-    let cases: [(&str, (WarningCode, &str)); 2] = [
+    let cases: [(&str, (WarningCode, &str)); 3] = [
         ("practice-saas", (WarningCode::HotPartition, "table TENANT#{tenant_id}")),
         ("practice-sessions", (WarningCode::Scan, "my-devices")),
+        ("practice-tickets", (WarningCode::HotPartition, "table EVENT#{event_id}")),
     ];
     for (name, warning) in cases {
         assert_eq!(warnings(&plan(name, "naive")), [warning], "{name}");
@@ -305,7 +307,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 7);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 8);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -391,6 +393,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-sensor", "4h"),
     ("practice-saas", "30s"),
     ("practice-sessions", "3m"),
+    ("practice-tickets", "30s"),
 ];
 
 #[test]
