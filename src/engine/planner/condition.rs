@@ -32,7 +32,7 @@ use crate::engine::template::Part;
 pub const VERSION_WINDOW_MS: f64 = 8.0;
 
 /// A predicted failure share above which a version check is flagged (`version-contention`).
-pub const CONTENTION_LIMIT: f64 = 0.05;
+pub const CONTENTION_LIMIT: f64 = 0.10;
 
 /// What a pattern's condition does to its calls.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -183,5 +183,19 @@ fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
         let n = super::numbers::floor_u64(est.population_size(population)).max(1);
         Some(popularity.shares(n, est.scenario.workload.seed))
     });
-    picked.unwrap_or_else(|| vec![1.0])
+    let shares = picked.unwrap_or_else(|| vec![1.0]);
+    // A write shard in the key (`ACCT#{account_id}#{shard(8)}`) spreads each member's calls
+    // evenly over that many items.
+    let spread_over: u32 = est.variant.keys_of(&p.entity).map_or(1, |k| {
+        k.pk.parts()
+            .iter()
+            .chain(k.sk.iter().flat_map(|sk| sk.parts().iter()))
+            .map(|part| if let Part::Shard { count } = part { *count } else { 1 })
+            .product()
+    });
+    if spread_over <= 1 {
+        return shares;
+    }
+    let each = 1.0 / f64::from(spread_over);
+    shares.iter().flat_map(|&q| std::iter::repeat_n(q * each, spread_over as usize)).collect()
 }

@@ -510,6 +510,7 @@ fn write_loads(
     loads: &mut BTreeMap<String, Load>,
 ) {
     let peak = peak_rate(p);
+    let mut conditioned = plan.condition.as_ref();
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
         let entity = w.lands.entity.as_str();
         let place = match &w.lands.index {
@@ -550,6 +551,31 @@ fn write_loads(
             count(w.units_each),
             rate(units)
         ));
+        // A conditional write's failed attempts (and a version check's reads) land on its own
+        // item's key too, at the busiest item's chance of losing.
+        if w.lands.via == Via::Own
+            && place.is_none()
+            && let Some(c) = conditioned.take()
+        {
+            let lose = c.busiest.map_or(c.failure_rate, |(_, chance)| chance);
+            let calls = peak * spread.hottest;
+            let failed = calls * lose * c.failed_units_each;
+            let read = c.read_units_per_call / (1.0 + c.failure_rate);
+            let reads = calls * (1.0 + lose) * read;
+            load.wcu += failed;
+            load.rcu += reads;
+            load.terms.push(format!(
+                "{} failed conditions {}/s × {} × {} WCU = {} WCU/s",
+                p.name,
+                rate(calls),
+                percent(lose),
+                count(c.failed_units_each),
+                rate(failed)
+            ));
+            if reads > 0.0 {
+                load.terms.push(format!("{} reads before writing {} RCU/s", p.name, rate(reads)));
+            }
+        }
     }
 }
 
