@@ -28,7 +28,7 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" | "practice-saas" | "practice-tickets" => seconds(60),
+        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" => seconds(60),
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
@@ -79,6 +79,28 @@ const KNOWN: &[(&str, &str, &str, &str, &str)] = &[
         "my-booking",
         "items",
         "as book: a read still waiting for its retry has read nothing",
+    ),
+    (
+        "practice-ledger",
+        "naive",
+        "post",
+        "units",
+        "the busy account's one item throttles (30% of requests): a call still waiting for its retry when the replay ends has spent nothing, and the version races it would have lost were not run — check costs every call as served",
+    ),
+    ("practice-ledger", "naive", "balance", "units", "as post: the reads share the throttled key"),
+    (
+        "practice-ledger",
+        "naive",
+        "balance",
+        "items",
+        "as post: a read still waiting for its retry has read nothing",
+    ),
+    (
+        "practice-ledger",
+        "recommended",
+        "balance",
+        "items",
+        "a balance item is created by the first posting to its (account, shard): over the one-minute replay a quiet account has posted to ~3 of its 32 shards, so a read finds fewer items than the 32 check counts (its units agree: a missing key still costs its read)",
     ),
     (
         "social-feed",
@@ -262,6 +284,7 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-saas",
         "practice-sessions",
         "practice-tickets",
+        "practice-ledger",
         "sensors",
         "chat",
     ]);

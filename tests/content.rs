@@ -44,6 +44,7 @@ const NEW: &[&str] = &[
     "practice-saas",
     "practice-sessions",
     "practice-tickets",
+    "practice-ledger",
 ];
 
 #[test]
@@ -169,6 +170,12 @@ fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
             );
         }
     }
+    // The busy account's balance: a hot key, made hotter by the version races it loses.
+    assert_eq!(
+        warnings(&plan("practice-ledger", "naive")),
+        [(WarningCode::HotPartition, "table ACCT#{account_id}"), (WarningCode::VersionContention, "post")]
+    );
+    assert_eq!(warnings(&plan("practice-ledger", "recommended")), []);
     // The audit page of the sharded log asks the 8 shards.
     assert_eq!(pattern(&plan("practice-saas", "recommended"), "audit-page").fanout, 8);
 }
@@ -307,7 +314,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 8);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 9);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -394,6 +401,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-saas", "30s"),
     ("practice-sessions", "3m"),
     ("practice-tickets", "30s"),
+    ("practice-ledger", "30s"),
 ];
 
 #[test]
