@@ -35,6 +35,8 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ("practice-social", "scenarios/practice-social.ron", include_str!("../scenarios/practice-social.ron")),
     ("practice-sensor", "scenarios/practice-sensor.ron", include_str!("../scenarios/practice-sensor.ron")),
     ("practice-saas", "scenarios/practice-saas.ron", include_str!("../scenarios/practice-saas.ron")),
+    ("practice-tickets", "scenarios/practice-tickets.ron", include_str!("../scenarios/practice-tickets.ron")),
+    ("practice-ledger", "scenarios/practice-ledger.ron", include_str!("../scenarios/practice-ledger.ron")),
     (
         "practice-sessions",
         "scenarios/practice-sessions.ron",

@@ -29,7 +29,7 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" | "practice-saas" => seconds(60),
+        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" => seconds(60),
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
@@ -52,6 +52,43 @@ const KNOWN: &[(&str, &str, &str, &str, &str)] = &[
         "lines and reads both pick orders Latest-first: the newest order at the time of the read is the one given lines lately, a correlation over time the planner does not model",
     ),
     ("orders", "recommended", "order-items", "items", "as in naive"),
+    (
+        "practice-tickets",
+        "naive",
+        "book",
+        "units",
+        "the on-sale throttles 72% of requests on the concert's one key: a call still waiting for its retry when the replay ends (or given up) has spent nothing, where check costs every call as served — the hot-partition warning is the prediction that matters here",
+    ),
+    ("practice-tickets", "naive", "my-booking", "units", "as book: the reads share the throttled key"),
+    (
+        "practice-tickets",
+        "naive",
+        "my-booking",
+        "items",
+        "as book: a read still waiting for its retry has read nothing",
+    ),
+    (
+        "practice-ledger",
+        "naive",
+        "post",
+        "units",
+        "the busy account's one item throttles (30% of requests): a call still waiting for its retry when the replay ends has spent nothing, and the version races it would have lost were not run — check costs every call as served",
+    ),
+    ("practice-ledger", "naive", "balance", "units", "as post: the reads share the throttled key"),
+    (
+        "practice-ledger",
+        "naive",
+        "balance",
+        "items",
+        "as post: a read still waiting for its retry has read nothing",
+    ),
+    (
+        "practice-ledger",
+        "recommended",
+        "balance",
+        "items",
+        "a balance item is created by the first posting to its (account, shard): over the one-minute replay a quiet account has posted to ~3 of its 32 shards, so a read finds fewer items than the 32 check counts (its units agree: a missing key still costs its read)",
+    ),
     (
         "social-feed",
         "embedded-comments",
@@ -261,6 +298,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-search",
         "practice-saas",
         "practice-sessions",
+        "practice-tickets",
+        "practice-ledger",
         "sensors",
         "chat",
     ]);
@@ -268,8 +307,10 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 
 /// The fixtures written for issue 12's cases (tests/fixtures, also the simulator's unit tests),
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
-/// limit the key cannot honour, a `with` read across two partitions, and a rename copied onto
-/// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity).
+/// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
+/// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
+/// create-once puts and version-checked updates on a hot item, and a put whose `equals` fixes
+/// the value a sparse index selects.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -278,6 +319,8 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("newest-orders.ron", include_str!("fixtures/newest-orders.ron")),
         ("customer-orders.ron", include_str!("fixtures/customer-orders.ron")),
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
+        ("conditions.ron", include_str!("fixtures/conditions.ron")),
+        ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -43,6 +43,8 @@ const NEW: &[&str] = &[
     "practice-sensor",
     "practice-saas",
     "practice-sessions",
+    "practice-tickets",
+    "practice-ledger",
 ];
 
 #[test]
@@ -151,9 +153,10 @@ fn practice_chat_starts_unbounded_and_scanning() {
 /// with a key.
 #[test]
 fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
-    let cases: [(&str, (WarningCode, &str)); 2] = [
+    let cases: [(&str, (WarningCode, &str)); 3] = [
         ("practice-saas", (WarningCode::HotPartition, "table TENANT#{tenant_id}")),
         ("practice-sessions", (WarningCode::Scan, "my-devices")),
+        ("practice-tickets", (WarningCode::HotPartition, "table EVENT#{event_id}")),
     ];
     for (name, warning) in cases {
         assert_eq!(warnings(&plan(name, "naive")), [warning], "{name}");
@@ -167,6 +170,12 @@ fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
             );
         }
     }
+    // The busy account's balance: a hot key, made hotter by the version races it loses.
+    assert_eq!(
+        warnings(&plan("practice-ledger", "naive")),
+        [(WarningCode::HotPartition, "table ACCT#{account_id}"), (WarningCode::VersionContention, "post")]
+    );
+    assert_eq!(warnings(&plan("practice-ledger", "recommended")), []);
     // The audit page of the sharded log asks the 8 shards.
     assert_eq!(pattern(&plan("practice-saas", "recommended"), "audit-page").fanout, 8);
 }
@@ -305,7 +314,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 7);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 9);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -391,6 +400,8 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-sensor", "4h"),
     ("practice-saas", "30s"),
     ("practice-sessions", "3m"),
+    ("practice-tickets", "30s"),
+    ("practice-ledger", "30s"),
 ];
 
 #[test]

@@ -302,6 +302,34 @@ pub struct AccessPattern {
     pub latency_target_ms: Option<f64>,
     /// `rate` is a guess someone must still set (an imported model does not say it).
     pub guess: bool,
+    /// A ConditionExpression the write sends: create-once, or an optimistic version check.
+    pub condition: Option<Condition>,
+}
+
+/// The condition a write pattern puts on its request. DynamoDB evaluates it against the item
+/// stored at the key and refuses the write with ConditionalCheckFailedException when it is
+/// false — charging write capacity all the same (AWS developer guide, "Condition expressions").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// `attribute_not_exists(PK)` on a put: the item is created once; a put onto a key another
+    /// item holds fails instead of replacing it (a uniqueness check, a seat booked once).
+    NotExists,
+    /// Optimistic concurrency on an update: the caller reads the item, then writes it on
+    /// condition that this number attribute still holds what it read (`version = :read`),
+    /// adding 1 to it. A write that lands between the read and the update makes it fail; the
+    /// caller reads again and retries.
+    Version(String),
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::NotExists => f.write_str("attribute_not_exists(PK)"),
+            Condition::Version(attribute) => {
+                write!(f, "{attribute} = :read, SET {attribute} = {attribute} + 1")
+            }
+        }
+    }
 }
 
 impl AccessPattern {

@@ -9,6 +9,7 @@
 //! costed as eventually consistent (DynamoDB's default; GSIs allow nothing else). The planner
 //! never runs the store; the simulator measures what the planner predicts.
 
+pub mod condition;
 mod estimate;
 mod keys;
 mod load;
@@ -173,6 +174,10 @@ pub struct PatternPlan {
     /// index and key condition are the first part's). Empty for everything else.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<PatternPlan>,
+    /// A conditional write's condition: how often it fails and what that costs (its failed
+    /// writes are in `units_per_call`, its reads in `read_units_per_call`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<condition::ConditionPlan>,
 }
 
 impl PatternPlan {
@@ -267,6 +272,9 @@ pub enum WarningCode {
     /// A population's count or a pattern's rate is marked `guess: true`: every figure built on
     /// it is too.
     Guess,
+    /// Version-checked updates of one item come faster than a read-modify-write takes: many
+    /// lose the race, are charged, read again and retry.
+    VersionContention,
 }
 
 impl WarningCode {
@@ -284,6 +292,7 @@ impl WarningCode {
             WarningCode::OversizedItem => "oversized-item",
             WarningCode::KeyUpdate => "key-update",
             WarningCode::Guess => "guess",
+            WarningCode::VersionContention => "version-contention",
         }
     }
 }

@@ -216,6 +216,9 @@ pub struct Simulation {
     stats: Vec<PatternStats>,
     keys_pickers: Vec<Option<Picker>>,
     overrides: HashMap<u32, Vec<(u16, Val)>>,
+    /// When each item last took a version-checked update (ms): what a later read-modify-write
+    /// of it conflicts with.
+    versions: HashMap<u32, u64>,
     retries: BinaryHeap<Reverse<Retry>>,
     retry_seq: u64,
     ttl: Vec<VecDeque<(i64, u32)>>,

@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use capacity::{
     ConsumedCapacity, INDEX_ENTRY_OVERHEAD, PAGE_BYTES, PartitionTouch, READ_UNIT_BYTES, Target, Units,
-    WRITE_UNIT_BYTES, read_units, write_units,
+    WRITE_UNIT_BYTES, failed_write_units, read_units, write_units,
 };
 pub use error::StoreError;
 pub use index::Index;

@@ -43,6 +43,8 @@ pub fn report() -> RunReport {
             overwritten_items: 0,
             preload_overwritten_items: 0,
             largest_item_bytes: 2_048,
+            condition_failed_writes: 0,
+            version_conflicts: 0,
         },
         partitions: Partitions {
             logical: 5_000,
@@ -158,6 +160,8 @@ pub fn pattern(
         collection_errors: 0,
         item_size_errors: 0,
         overwrote: 0,
+        condition_failed: 0,
+        version_conflicts: 0,
         stale_reads: 0,
     }
 }

@@ -268,6 +268,7 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
     rows.extend(lost_rows(t, cassandra));
+    rows.extend(condition_row(t));
     if t.price_source == cost::SELF_MANAGED {
         rows.push(("cost", t.price_source.clone()));
     } else {
@@ -319,6 +320,32 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// "failed conditions": writes refused by their condition, charged and not lost.
+fn condition_row(t: &crate::engine::sim::report::Totals) -> Option<(&'static str, String)> {
+    if t.condition_failed_writes == 0 {
+        return None;
+    }
+    let created = t.condition_failed_writes - t.version_conflicts;
+    let mut kinds = Vec::new();
+    if created > 0 {
+        kinds.push(format!("{} create-once puts found their key taken", numbers::count(created as f64)));
+    }
+    if t.version_conflicts > 0 {
+        kinds.push(format!(
+            "{} version checks lost a race (read again and retried)",
+            numbers::count(t.version_conflicts as f64)
+        ));
+    }
+    Some((
+        "failed conditions",
+        format!(
+            "{} writes refused (ConditionalCheckFailedException), charged, nothing lost: {}",
+            numbers::count(t.condition_failed_writes as f64),
+            kinds.join("; ")
+        ),
+    ))
+}
+
 /// What a reader should notice about a pattern, beyond the table.
 pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -345,6 +372,23 @@ pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
             numbers::count(p.avg_items_read),
             w.items,
             numbers::count(p.avg_items_returned)
+        ));
+    }
+    if p.condition_failed > 0 {
+        let races = if p.version_conflicts > 0 {
+            format!(
+                ": {} version races lost, each a failed write, a read again and a retry",
+                numbers::count(p.version_conflicts as f64)
+            )
+        } else {
+            ": the key was taken (nothing written, nothing lost)".to_owned()
+        };
+        out.push(format!(
+            "{}: {} of {} calls refused by their condition ({}){races}",
+            p.name,
+            numbers::count(p.condition_failed as f64),
+            numbers::count(p.calls as f64),
+            numbers::percent(share(p.condition_failed, p.calls))
         ));
     }
     if p.throttled > 0 || p.failed > 0 {

@@ -275,6 +275,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     for p in &plan.patterns {
         paragraph(out, 2, &headline(p, plan, engine))?;
         paragraph(out, 4, &p.reason)?;
+        if let Some(c) = &p.condition {
+            paragraph(out, 4, &format!("condition {}: {}", c.expression, c.why))?;
+        }
         for a in &p.alternatives {
             bullet(out, 4, &format!("{}: {}", place_label(engine, &a.index), a.reason))?;
         }

@@ -139,6 +139,16 @@ pub struct Pattern {
     pub keys: Option<Popularity>,
     #[serde(default)]
     pub latency_ms: Option<f64>,
+    #[serde(default)]
+    pub condition: Option<Condition>,
+}
+
+/// `condition: NotExists` (create once) or `condition: Version("version")` (optimistic
+/// concurrency on an update).
+#[derive(Debug, Deserialize)]
+pub enum Condition {
+    NotExists,
+    Version(String),
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]

@@ -180,6 +180,54 @@ fn errors_point_at_the_offending_value() {
     assert_points(cases);
 }
 
+/// A write's condition fits its action and names a number the update can increment.
+#[test]
+fn conditions_are_checked_at_their_place() {
+    const UPDATE: &str = r#"(name: "rename", action: Update, entity: "User", given: ["user_id"], sets: ["name"], rate: 1, condition: "#;
+    let with_update = |condition: &str| {
+        MINI.replacen(
+            r#"(name: "write-post","#,
+            &format!("{UPDATE}{condition}),\n    (name: \"write-post\","),
+            1,
+        )
+    };
+    let ok = MINI.replacen(
+        r#"given: ["user_id"], rate: 1)"#,
+        r#"given: ["user_id"], rate: 1, condition: NotExists)"#,
+        1,
+    );
+    let loaded = parse("mini.ron", &ok).unwrap();
+    assert_eq!(loaded.scenario.patterns[1].condition, Some(crate::engine::model::Condition::NotExists));
+    let cases: Vec<(String, &str, &str)> = vec![
+        (with_update("NotExists"), "NotExists makes a put create its item once", "NotExists)"),
+        (
+            with_update(r#"Version("name")"#),
+            "a version is a number the update adds 1 to, but name is S",
+            r#""name")"#,
+        ),
+        (with_update(r#"Version("nom")"#), r#"User has no attribute "nom""#, r#""nom")"#),
+        (
+            MINI.replacen(
+                r#"given: ["user_id"], rate: 1)"#,
+                r#"given: ["user_id"], rate: 1, condition: Version("body"))"#,
+                1,
+            ),
+            "Version(…) is a read-modify-write",
+            r#"Version("body")"#,
+        ),
+    ];
+    for (text, message, marker) in cases {
+        let err = parse("mini.ron", &text).expect_err(message).to_string();
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
+        let (line, col) = position_of(&text, at);
+        assert!(err.contains(message), "{err}\nshould say: {message}");
+        assert!(
+            err.starts_with(&format!("mini.ron:{line}:{col}:")),
+            "{err}\nshould point at {line}:{col} ({marker})"
+        );
+    }
+}
+
 /// A goal's `hint: N` names one of the practice problem's hints, and only a practice problem has
 /// them; a wrong link is an error at the number.
 #[test]

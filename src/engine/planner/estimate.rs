@@ -399,17 +399,46 @@ impl<'a> Estimator<'a> {
     pub fn presence(&self, entity: &str, index: Option<&Index>) -> f64 {
         let Some(index) = index else { return 1.0 };
         let e = self.entity(entity);
-        let Some(k) = index.keys_of(entity) else { return 0.0 };
-        let mut share: f64 =
-            k.pk.attributes()
-                .chain(k.sk.iter().flat_map(Template::attributes))
-                .filter_map(|name| e.attribute(name))
-                .map(|a| if let Generator::Sometimes(s, _) = a.generator { s } else { 1.0 })
-                .product();
+        let mut share = self.key_presence(entity, index);
         if let Some((attribute, value)) = &index.only_when {
-            share *= e.attribute(attribute).map_or(0.0, |a| value_share(&a.generator, value));
+            share *= self.written_share(e, attribute, value);
         }
         share
+    }
+
+    /// Share of the entity's items that carry every attribute the index's key templates need
+    /// (an attribute drawn `Sometimes` is absent from the rest), before any `only_when`.
+    pub fn key_presence(&self, entity: &str, index: &Index) -> f64 {
+        let e = self.entity(entity);
+        let Some(k) = index.keys_of(entity) else { return 0.0 };
+        k.pk.attributes()
+            .chain(k.sk.iter().flat_map(Template::attributes))
+            .filter_map(|name| e.attribute(name))
+            .map(|a| if let Generator::Sometimes(s, _) = a.generator { s } else { 1.0 })
+            .product()
+    }
+
+    /// The share of the entity's items whose `attribute` holds `value`: the generator's share for
+    /// the initial load and for puts that leave the value to it, and all or none of a put whose
+    /// `equals` fixes it — each weighed by the items it writes over the run.
+    pub fn written_share(&self, e: &Entity, attribute: &str, value: &str) -> f64 {
+        let generated = e.attribute(attribute).map_or(0.0, |a| value_share(&a.generator, value));
+        if !self.writes(&e.name, Action::Put).any(|p| p.equals.iter().any(|(a, _)| a == attribute)) {
+            return generated;
+        }
+        let preload =
+            e.owned_population().and_then(|p| self.scenario.population(p)).map_or(0.0, |p| p.count as f64);
+        let (mut items, mut holding) = (preload, preload * generated);
+        for p in self.writes(&e.name, Action::Put) {
+            let puts = mean_rate(p, self.secs) * self.secs;
+            let share = match p.equals.iter().find(|(a, _)| a == attribute) {
+                Some((_, fixed)) => f64::from(u8::from(fixed == value)),
+                None => generated,
+            };
+            items += puts;
+            holding += puts * share;
+        }
+        if items > 0.0 { holding / items } else { generated }
     }
 
     /// How the entity's items get `name`: its own attribute's generator, or the source's for a

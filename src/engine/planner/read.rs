@@ -62,6 +62,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         writes: Vec::new(),
         write_amplification: None,
         parts: Vec::new(),
+        condition: None,
     };
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();

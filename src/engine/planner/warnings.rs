@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-mod collision;
+pub(super) mod collision;
 
 use super::estimate::Estimator;
 use super::estimate::Spread;
@@ -19,6 +19,26 @@ use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
+/// `version-contention`: a version-checked update whose calls lose their race more often than
+/// `condition::CONTENTION_LIMIT` (keyheat's contention model, `planner::condition`).
+fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
+    let Some(c) = &plan.condition else { return };
+    if c.busiest.is_none() {
+        return;
+    }
+    if c.failure_rate <= super::condition::CONTENTION_LIMIT {
+        return;
+    }
+    out.push(Warning {
+        code: WarningCode::VersionContention,
+        subject: plan.name.clone(),
+        message: format!(
+            "Version-checked updates of one item come faster than a read-modify-write takes: {}. Each lost race is a failed write (charged), another read and a retry, and the item's updates queue behind each other. Write the hot stream as items of their own (an append-only log with a create-once condition on a sequence number, summed later or into a balance by one writer) instead of rewriting one item, or spread it over several items.",
+            c.why
+        ),
+    });
+}
+
 /// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
 const INDEX_OVERHEAD_BYTES: f64 = 100.0;
 
@@ -27,6 +47,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     for plan in plans {
         pattern_warnings(plan, est, &mut out);
         key_update(plan, est, &mut out);
+        version_contention(plan, &mut out);
     }
     collision::collisions(est, &mut out);
     // A size goal with a horizon past the replay (`within: "365d"`) is graded on the partitions'
@@ -494,6 +515,7 @@ fn write_loads(
     loads: &mut BTreeMap<String, Load>,
 ) {
     let peak = peak_rate(p);
+    let mut conditioned = plan.condition.as_ref();
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
         let entity = w.lands.entity.as_str();
         let place = match &w.lands.index {
@@ -539,6 +561,31 @@ fn write_loads(
             count(w.units_each),
             rate(units)
         ));
+        // A conditional write's failed attempts (and a version check's reads) land on its own
+        // item's key too, at the busiest item's chance of losing.
+        if w.lands.via == Via::Own
+            && place.is_none()
+            && let Some(c) = conditioned.take()
+        {
+            let lose = c.busiest.map_or(c.failure_rate, |(_, chance)| chance);
+            let calls = peak * spread.hottest;
+            let failed = calls * lose * c.failed_units_each;
+            let read = c.read_units_per_call / (1.0 + c.failure_rate);
+            let reads = calls * (1.0 + lose) * read;
+            load.wcu += failed;
+            load.rcu += reads;
+            load.terms.push(format!(
+                "{} failed conditions {}/s × {} × {} WCU = {} WCU/s",
+                p.name,
+                rate(calls),
+                percent(lose),
+                count(c.failed_units_each),
+                rate(failed)
+            ));
+            if reads > 0.0 {
+                load.terms.push(format!("{} reads before writing {} RCU/s", p.name, rate(reads)));
+            }
+        }
     }
 }
 

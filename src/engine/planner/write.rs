@@ -8,7 +8,9 @@ use super::load;
 use super::numbers;
 use super::read::label;
 use super::{ItemWrite, Kind, Lands, Operation, PatternPlan, Via};
-use crate::engine::model::{AccessPattern, Action, Aggregate, AggregateOp, Embed, EntityKeys, Index};
+use crate::engine::model::{
+    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index,
+};
 use crate::engine::template::Template;
 
 /// Bytes one write unit covers (AWS: 1 KB per WCU).
@@ -68,6 +70,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         writes: Vec::new(),
         write_amplification: None,
         parts: Vec::new(),
+        condition: None,
     };
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);
@@ -83,8 +86,13 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
             lands: Lands { entity: p.entity.clone(), index: None, via: Via::Own },
         });
+        // A version check sets its version too (`SET version = version + 1`).
+        let mut sets = p.sets.clone();
+        if let Some(Condition::Version(v)) = &p.condition {
+            sets.push(v.clone());
+        }
         for index in &variant.indexes {
-            if let Some(w) = index_write(est, p, index, &p.entity, &p.sets, Via::Own) {
+            if let Some(w) = index_write(est, p, index, &p.entity, &sets, Via::Own) {
                 out.writes.push(w);
             }
         }
@@ -96,6 +104,16 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     aggregates(est, p, &mut out.writes);
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
+    out.condition = super::condition::plan(est, p);
+    if let Some(c) = &out.condition {
+        let failed = c.failure_rate * c.failed_units_each;
+        out.units_per_call = match p.condition {
+            // A refused put writes nothing but the charge.
+            Some(Condition::NotExists) => (1.0 - c.failure_rate) * out.units_per_call + failed,
+            // A lost race is charged, then its retry writes as any call does.
+            _ => out.units_per_call + failed,
+        };
+    }
     // The base item itself is the one write that is not amplification.
     // (A fold from 0.0: an empty f64 sum is -0.0.)
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
@@ -230,7 +248,15 @@ fn index_write(
     via: Via,
 ) -> Option<ItemWrite> {
     let keys = index.keys_of(entity)?;
-    let presence = est.presence(entity, Some(index));
+    let mut presence = est.presence(entity, Some(index));
+    // A put whose `equals` fixes the sparse index's attribute is all in it, or none of it.
+    if p.action == Action::Put
+        && entity == p.entity
+        && let Some((attribute, value)) = &index.only_when
+        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
+    {
+        presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
+    }
     if presence == 0.0 {
         return None;
     }

@@ -149,6 +149,7 @@ impl Simulation {
             first,
             new_item: false,
             moved: false,
+            condition: None,
         };
         // An observer sees the parent with this child in its list (`observe`).
         if let Some(o) = self.observing.as_mut() {

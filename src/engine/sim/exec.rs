@@ -3,6 +3,7 @@
 //! `table::Table::write_into` with metering as its check. This file holds what both share: the
 //! call context, throttling and retries, and the load bookkeeping of a request that landed.
 
+mod condition;
 mod read;
 mod write;
 

@@ -2,7 +2,7 @@
 //! the values a call gives, and where an item sits (its [`Placed`]: keys, size, index entries).
 
 use crate::engine::hash::{combine, mix64};
-use crate::engine::model::Engine;
+use crate::engine::model::{Action, Engine};
 use crate::engine::value::KeyType;
 
 use super::Simulation;
@@ -143,6 +143,12 @@ impl Simulation {
                     out[g] = self.given_val(p, g, birth.call, birth.tick, birth.time_ms);
                 }
             }
+            // A put's `equals` fixes the value it writes (`status: "PLACED"` on a new order).
+            if self.world.patterns[p].action == Action::Put {
+                for &(attr, value) in &self.world.patterns[p].equals {
+                    out[attr] = value;
+                }
+            }
         }
         // Copies: the source item's value now (an item is written with the current value).
         for (i, a) in ent.attrs.iter().enumerate() {
@@ -164,7 +170,11 @@ impl Simulation {
         let a = &self.world.entities[entity].attrs[attr];
         let Some(birth) = self.birth(entity, ordinal) else { return Val::Absent };
         let given = match birth.origin {
-            Origin::Pattern(p) => self.world.patterns[usize::from(p)].givens.contains(&attr),
+            Origin::Pattern(p) => {
+                let p = &self.world.patterns[usize::from(p)];
+                p.givens.contains(&attr)
+                    || (p.action == Action::Put && p.equals.iter().any(|&(a, _)| a == attr))
+            }
             _ => false,
         };
         if given || matches!(a.source, Gen::Pick(_) | Gen::New(_) | Gen::Copy(_) | Gen::Kept) {

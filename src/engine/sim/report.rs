@@ -84,6 +84,18 @@ pub struct Totals {
     pub preload_overwritten_items: u64,
     /// Bytes of the largest item stored in the run, preloaded or written.
     pub largest_item_bytes: u64,
+    /// Writes refused by their condition (ConditionalCheckFailedException), charged but not
+    /// lost: see `PatternReport::condition_failed`. Left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub condition_failed_writes: u64,
+    /// Of those, version checks lost to a concurrent writer. Left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub version_conflicts: u64,
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -225,6 +237,15 @@ pub struct PatternReport {
     pub item_size_errors: u64,
     /// Puts that replaced a different item at their key (that item is lost).
     pub overwrote: u64,
+    /// Writes refused by their condition (ConditionalCheckFailedException), each charged: a
+    /// create-once put onto a taken key (the caller learns the key is taken; nothing is lost),
+    /// or a version check another writer beat. Left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub condition_failed: u64,
+    /// Of those, version checks lost to a concurrent writer (each followed by a re-read and a
+    /// retry; keyheat's contention model). Left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub version_conflicts: u64,
     /// Query requests on a GSI partition with entry writes still queued (replication lag).
     pub stale_reads: u64,
 }

@@ -114,6 +114,8 @@ impl Simulation {
                 preload_item_size_errors: self.totals.preload_refused,
                 overwritten_items: self.totals.overwritten,
                 preload_overwritten_items: self.totals.preload_overwritten,
+                condition_failed_writes: self.totals.condition_failed,
+                version_conflicts: self.totals.conflicts,
                 largest_item_bytes: u64::from(self.totals.largest_item),
             },
             partitions: self.partitions_report(&table_groups),
@@ -361,6 +363,8 @@ impl Simulation {
                 collection_errors: s.collection_errors,
                 item_size_errors: s.item_size_errors,
                 overwrote: s.overwrote,
+                condition_failed: s.condition_failed,
+                version_conflicts: s.conflicts,
                 stale_reads: s.stale_reads,
             });
         }

@@ -255,6 +255,7 @@ impl Simulation {
             stats,
             keys_pickers: vec![None; patterns],
             overrides: HashMap::new(),
+            versions: HashMap::new(),
             retries: BinaryHeap::new(),
             retry_seq: 0,
             ttl: vec![VecDeque::new(); entities],

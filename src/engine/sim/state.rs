@@ -143,6 +143,11 @@ pub struct PatternStats {
     pub item_size_errors: u64,
     /// Puts that replaced a different item at their key (that item is lost).
     pub overwrote: u64,
+    /// Writes refused by their condition (ConditionalCheckFailedException): a create-once put
+    /// onto a taken key, a version check another writer beat.
+    pub condition_failed: u64,
+    /// Version checks lost to another writer, each followed by a re-read and a retry.
+    pub conflicts: u64,
     /// Query requests on a GSI partition with entry writes queued.
     pub stale_reads: u64,
     /// Since the registry's last tick.
@@ -229,6 +234,9 @@ pub struct Totals {
     /// initial items loaded onto a key an earlier one held: the replaced items are lost.
     pub overwritten: u64,
     pub preload_overwritten: u64,
+    /// Writes refused by their condition, and the version conflicts among them.
+    pub condition_failed: u64,
+    pub conflicts: u64,
     /// Bytes of the largest item stored, preloaded or written.
     pub largest_item: u32,
     pub ttl_deletes: u64,

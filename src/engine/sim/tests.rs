@@ -5,6 +5,7 @@
 mod behaviour;
 mod chunks;
 mod collisions;
+mod conditions;
 mod embed;
 mod equivalence;
 mod fetch;

@@ -306,6 +306,7 @@ impl Simulation {
             first: resume.is_none(),
             new_item: false,
             moved: false,
+            condition: None,
         };
         let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
         self.side_write(write, call, (request, ordinal), resume, false);
@@ -420,6 +421,7 @@ impl Simulation {
             first: resume.is_none(),
             new_item: false,
             moved: false,
+            condition: None,
         };
         let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
         self.side_write(write, call, (request, handle), resume, true);

@@ -183,6 +183,14 @@ pub struct PatternRt {
     pub parts: Vec<ReadPart>,
     pub latency_target_ms: Option<f64>,
     pub aggregates: Vec<usize>,
+    pub condition: Option<CondRt>,
+}
+
+/// A write's condition, resolved: create once, or a version check on this attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CondRt {
+    NotExists,
+    Version(usize),
 }
 
 /// One more entity's read in a read split by entity.
@@ -489,6 +497,10 @@ fn compile_pattern(
         parts,
         latency_target_ms: p.latency_target_ms,
         aggregates,
+        condition: p.condition.as_ref().and_then(|c| match c {
+            model::Condition::NotExists => Some(CondRt::NotExists),
+            model::Condition::Version(name) => find(entities, name).map(CondRt::Version),
+        }),
     }
 }
 

@@ -33,6 +33,15 @@ pub fn write_units(bytes: u64) -> f64 {
     bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as f64
 }
 
+/// Write units a write whose condition failed still consumes: the larger of the item stored at
+/// the key (0 when none) and the item the request would have written, at least 1. AWS developer
+/// guide, "DynamoDB read and write operations" (capacity unit consumption for writes): a
+/// conditional write that fails still consumes write capacity, sized by the item — the same
+/// rule for PutItem, UpdateItem and DeleteItem, and for `keyheat ops` and the replay alike.
+pub fn failed_write_units(old_bytes: u64, new_bytes: u64) -> f64 {
+    write_units(old_bytes.max(new_bytes))
+}
+
 /// What a partition belongs to: the table or one of its indexes, by position in the table's
 /// definition (`TableSpec::global` / `TableSpec::local`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -192,7 +192,12 @@ impl Table {
         new_size: u64,
     ) -> ConsumedCapacity {
         let mut consumed = self.new_capacity();
-        consumed.charge(Target::Table, &key.partition, 0.0, write_units(old_size.max(new_size)));
+        consumed.charge(
+            Target::Table,
+            &key.partition,
+            0.0,
+            super::capacity::failed_write_units(old_size, new_size),
+        );
         consumed
     }
 

@@ -108,6 +108,9 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
     )?;
     for p in &plan.patterns {
         writeln!(out, "- **{}**: {}", headline(p, plan, engine), p.reason)?;
+        if let Some(c) = &p.condition {
+            writeln!(out, "  - condition `{}`: {}", c.expression, c.why)?;
+        }
         for a in &p.alternatives {
             writeln!(out, "  - {}: {}", place_label(engine, &a.index), a.reason)?;
         }

@@ -5,7 +5,7 @@ use super::{
     Result, attribute_of, distinct_keys, duration, entity_named, fixed_members, large, problem, producible,
     unwrap_sometimes,
 };
-use crate::engine::model::{self, AccessPattern, Action, AttrType, Entity, Generator, RangeSpan};
+use crate::engine::model::{self, AccessPattern, Action, AttrType, Condition, Entity, Generator, RangeSpan};
 use crate::engine::planner::numbers;
 use crate::engine::time::SimDuration;
 use crate::engine::workload::RateShape;
@@ -91,6 +91,7 @@ pub(super) fn pattern(
             fixed_members(&path.field("keys"), keys, population.count, name)?;
         }
     }
+    let condition = condition(&path.field("condition"), p, entity, action)?;
     Ok(AccessPattern {
         name: p.name.clone(),
         description: p.description.clone(),
@@ -113,7 +114,50 @@ pub(super) fn pattern(
         keys: p.keys.clone(),
         latency_target_ms: p.latency_ms,
         guess: p.guess,
+        condition,
     })
+}
+
+/// A write's condition: `NotExists` creates an item once (a put), `Version(attribute)` checks a
+/// number the update itself increments (an update of an item the caller names).
+fn condition(path: &Path, p: &file::Pattern, entity: &Entity, action: Action) -> Result<Option<Condition>> {
+    let Some(c) = &p.condition else { return Ok(None) };
+    match c {
+        file::Condition::NotExists if action == Action::Put => Ok(Some(Condition::NotExists)),
+        file::Condition::NotExists => Err(problem(
+            path,
+            format!(
+                "NotExists makes a put create its item once (attribute_not_exists); a {action} pattern writes an item that is already there. For optimistic concurrency on an update use Version(\"attribute\")"
+            ),
+        )),
+        file::Condition::Version(name) => {
+            if action != Action::Update {
+                return Err(problem(
+                    path,
+                    format!(
+                        "Version(…) is a read-modify-write: an Update that checks the number it read; a {action} pattern has nothing to read first{}",
+                        if action == Action::Put { ". To create an item once, use NotExists" } else { "" }
+                    ),
+                ));
+            }
+            let attribute = attribute_of(&path.index(0), entity, name)?;
+            if !matches!(attribute.ty, AttrType::N) {
+                return Err(problem(
+                    &path.index(0),
+                    format!("a version is a number the update adds 1 to, but {name} is {}", attribute.ty),
+                ));
+            }
+            if p.sets.contains(name) || p.given.contains(name) {
+                return Err(problem(
+                    &path.index(0),
+                    format!(
+                        "{name} is the version: the update checks it and adds 1 itself, so it is neither given nor in `sets`"
+                    ),
+                ));
+            }
+            Ok(Some(Condition::Version(name.clone())))
+        }
+    }
 }
 
 /// A value a reading (or updating) caller gives must be one it can know and the replay can draw:

@@ -36,7 +36,7 @@ const MIN_SHARE: f64 = 0.01;
 
 pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     // An upsert entity's key is its identity: a put onto a taken key writes the same item.
-    for entity in est.scenario.entities.iter().filter(|e| !e.upsert) {
+    for entity in est.scenario.entities.iter().filter(|e| !e.upsert && !created_once(est, &e.name)) {
         let Some(keys) = est.variant.keys_of(&entity.name) else { continue };
         let Some(space) = key_space(est, &entity.name, keys) else { continue };
         let written = written(est, &entity.name);
@@ -50,6 +50,33 @@ pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         }
         out.push(warning(est, &entity.name, keys, &space, &written, share));
     }
+}
+
+/// Whether every put of the entity is create-once (`NotExists`): a put onto a taken key is then
+/// refused, not a replacement, and nothing is lost (`condition::plan` says how often).
+fn created_once(est: &Estimator<'_>, entity: &str) -> bool {
+    let puts: Vec<_> =
+        est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity).collect();
+    !puts.is_empty() && puts.iter().all(|p| p.condition == Some(crate::engine::model::Condition::NotExists))
+}
+
+/// The share of `entity`'s puts that land on a key another of its items holds (upsert or not):
+/// what a create-once put (`NotExists`) is refused for, by the same arithmetic as the warning.
+pub fn taken_share(est: &Estimator<'_>, entity: &str) -> f64 {
+    let Some(keys) = est.variant.keys_of(entity) else { return 0.0 };
+    let Some(space) = key_space(est, entity, keys) else { return 0.0 };
+    let written = written(est, entity);
+    // The initial load is not put by the pattern: only the puts after it can be refused.
+    let preload = est
+        .entity(entity)
+        .owned_population()
+        .and_then(|p| est.scenario.population(p))
+        .map_or(0.0, |p| p.count as f64 + p.growth_per_day * est.secs / 86_400.0);
+    let puts = written.items - preload;
+    if puts <= 0.0 {
+        return 0.0;
+    }
+    ((space.overwrites(written.items) - space.overwrites(preload)) / puts).clamp(0.0, 1.0)
 }
 
 /// How many values a key can take, and why.

@@ -15,10 +15,12 @@ use crate::engine::sim::latency;
 use crate::engine::sim::meter::{Refusal, WRITE};
 use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::table::{Placed, Touch, WriteRefused};
+use crate::engine::sim::world::CondRt;
 use crate::engine::sim::world::Origin;
+use crate::engine::store::failed_write_units;
 
 /// No ordinal (a retry of a request that did not allocate one).
-const NO_ORDINAL: u32 = u32::MAX;
+pub(super) const NO_ORDINAL: u32 = u32::MAX;
 
 /// How a write went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +33,9 @@ pub(in crate::engine::sim) enum WriteStatus {
     Collection,
     /// ValidationException: the item would be larger than 400 KB.
     TooLarge,
+    /// ConditionalCheckFailedException: a create-once put found its key taken (charged, and
+    /// nothing written).
+    ConditionFailed,
 }
 
 /// One item write.
@@ -57,14 +62,17 @@ pub(in crate::engine::sim) struct ItemWrite<'a> {
     /// The put half of an update that moved its item to a new key (delete, then put): the item
     /// keeps its identity, TTL and copy registrations.
     pub moved: bool,
+    /// The write's condition: a create-once put is refused (and charged) when an item holds
+    /// its key.
+    pub condition: Option<CondRt>,
 }
 
 /// The item an update or delete names.
-struct Target {
-    ordinal: u32,
+pub(super) struct Target {
+    pub ordinal: u32,
     /// The call allocated it (an update of a missing item).
-    created: bool,
-    changes: Vec<(u16, Val)>,
+    pub created: bool,
+    pub changes: Vec<(u16, Val)>,
 }
 
 impl Simulation {
@@ -73,29 +81,12 @@ impl Simulation {
         let action = self.world.patterns[pattern].action;
         let entity = self.world.patterns[pattern].entity;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
-        let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
         if let Some(r) = resume.filter(|r| r.request != 0) {
             self.retry_side(call, &r);
             return;
         }
         let mut vals = std::mem::take(&mut self.scratch.vals);
-        let target = match action {
-            Action::Put => {
-                let ordinal = if let Some(r) = resume {
-                    r.ordinal
-                } else {
-                    let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
-                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
-                };
-                let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
-                self.born_vals(entity, ordinal, birth, &mut vals);
-                let changes = self.number(entity, &mut vals);
-                Some(Target { ordinal, created: true, changes })
-            }
-            Action::Update | Action::Delete => self.target(call, action, resume.as_ref(), &mut vals),
-            Action::Get | Action::List => None,
-        };
-        let Some(target) = target else {
+        let Some(target) = self.call_target(call, resume.as_ref(), &mut vals) else {
             self.scratch.vals = vals;
             return;
         };
@@ -106,6 +97,18 @@ impl Simulation {
         }
         let embed = self.embed_of(entity).filter(|_| action == Action::Put);
         let moves = action == Action::Update && self.moves_key(entity, &target.changes);
+        let condition = self.world.patterns[pattern].condition;
+        let (versioned, read_ms) = if matches!(condition, Some(CondRt::Version(_)))
+            && action == Action::Update
+        {
+            let Some(read) = self.version_read(call, entity, &target, &vals, now_ms, resume.as_ref()) else {
+                self.scratch.vals = vals;
+                return;
+            };
+            read
+        } else {
+            (None, 0.0)
+        };
         let status = match embed {
             // Embedded whole: the child's put is the append to its parent.
             Some(e) if self.embeds[e].plan.keep.is_none() => {
@@ -123,13 +126,17 @@ impl Simulation {
                 first: resume.is_none(),
                 new_item: action == Action::Put && !self.world.entities[entity].upsert,
                 moved: false,
+                condition: condition.filter(|_| action == Action::Put),
             }),
         };
         // Two writes one after the other when the item moves.
-        let ms = if moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
+        let ms = read_ms + if moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
+                if let Some(handle) = versioned {
+                    self.version_landed(handle, now_ms);
+                }
                 if action == Action::Put {
                     self.numbered(entity, &vals);
                 }
@@ -165,12 +172,39 @@ impl Simulation {
                     Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal, cursor: None };
                 self.throttled(call, resume.as_ref(), refused);
             }
-            WriteStatus::Invalid | WriteStatus::Collection | WriteStatus::TooLarge => {
+            WriteStatus::ConditionFailed
+            | WriteStatus::Invalid
+            | WriteStatus::Collection
+            | WriteStatus::TooLarge => {
                 self.write_failed(pattern, status);
                 self.completed(call, resume.as_ref(), ms);
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// The item a write call writes, with its values after the call in `vals`: a put's new item
+    /// (its ordinal kept across retries), or the item an update or delete names.
+    fn call_target(&mut self, call: Call, resume: Option<&Resume>, vals: &mut Vec<Val>) -> Option<Target> {
+        let pattern = call.pattern;
+        let (action, entity) = (self.world.patterns[pattern].action, self.world.patterns[pattern].entity);
+        let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
+        match action {
+            Action::Put => {
+                let ordinal = if let Some(r) = resume {
+                    r.ordinal
+                } else {
+                    let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
+                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
+                };
+                let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
+                self.born_vals(entity, ordinal, birth, vals);
+                let changes = self.number(entity, vals);
+                Some(Target { ordinal, created: true, changes })
+            }
+            Action::Update | Action::Delete => self.target(call, action, resume, vals),
+            Action::Get | Action::List => None,
+        }
     }
 
     /// Whether an update's changes touch the entity's table key. DynamoDB refuses an UpdateItem
@@ -215,6 +249,7 @@ impl Simulation {
             first,
             new_item: false,
             moved: false,
+            condition: None,
         };
         let status = self.write_item(delete);
         if status != WriteStatus::Done {
@@ -235,6 +270,7 @@ impl Simulation {
             first,
             new_item: false,
             moved: true,
+            condition: None,
         })
     }
 
@@ -266,8 +302,13 @@ impl Simulation {
         }
     }
 
-    /// Counts a write of `pattern`'s call that was refused for good (not throttled).
+    /// Counts a write of `pattern`'s call that was refused for good (not throttled). A refused
+    /// condition is not a lost write: the caller learns the key is taken.
     pub(in crate::engine::sim) fn write_failed(&mut self, pattern: usize, status: WriteStatus) {
+        if status == WriteStatus::ConditionFailed {
+            self.create_refused(pattern);
+            return;
+        }
         self.stats[pattern].failed += 1;
         self.totals.failed += 1;
         self.totals.failed_writes += 1;
@@ -280,7 +321,10 @@ impl Simulation {
                 self.stats[pattern].item_size_errors += 1;
                 self.totals.item_size_errors += 1;
             }
-            WriteStatus::Done | WriteStatus::Throttled | WriteStatus::Invalid => {}
+            WriteStatus::Done
+            | WriteStatus::Throttled
+            | WriteStatus::Invalid
+            | WriteStatus::ConditionFailed => {}
         }
     }
 
@@ -352,6 +396,15 @@ impl Simulation {
                 vals[attr] = value;
                 changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
             }
+            // SET version = version + 1 (numbers are held in hundredths).
+            if let Some(CondRt::Version(attr)) = self.world.patterns[call.pattern].condition {
+                let next = match vals[attr] {
+                    Val::Num(h) => Val::Num(h.saturating_add(100)),
+                    _ => Val::Num(100),
+                };
+                vals[attr] = next;
+                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), next));
+            }
         }
         Some(Target { ordinal, created, changes })
     }
@@ -418,6 +471,18 @@ impl Simulation {
         }
         let has_old = self.old_item(t_idx, placed, old_vals, old_placed);
         let old = has_old.then_some(&*old_placed);
+        if write.condition == Some(CondRt::NotExists)
+            && let Some(old) = old
+            && old.id != placed.id
+        {
+            // attribute_not_exists failed: charged, nothing written, nothing lost.
+            let units = failed_write_units(u64::from(old.size), u64::from(placed.size));
+            return if self.charge_unchanged(t_idx, &placed.pk, WRITE, units, write.caller, write.first) {
+                WriteStatus::ConditionFailed
+            } else {
+                WriteStatus::Throttled
+            };
+        }
         if write.vals.is_none() && old.is_none() {
             // Deleting nothing still costs one write unit; it changes nothing.
             return WriteStatus::Done;
@@ -620,6 +685,7 @@ impl Simulation {
                 first: true,
                 new_item: true,
                 moved: false,
+                condition: None,
             };
             if !self.world.entities[entity].upsert && old_handle.is_some_and(|h| h != placed.id) {
                 self.totals.preload_overwritten += 1;
@@ -662,6 +728,7 @@ impl Simulation {
             first: true,
             new_item: !self.world.entities[entity].upsert,
             moved: false,
+            condition: None,
         };
         match self.write_item(write) {
             WriteStatus::Done => self.numbered(entity, &vals),

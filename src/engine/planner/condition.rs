@@ -1,0 +1,201 @@
+//! Conditional writes, predicted: how often a write's condition fails and what that costs.
+//!
+//! DynamoDB refuses a write whose ConditionExpression is false (ConditionalCheckFailedException)
+//! and still charges it: the larger of the stored and the would-be item in write units, at
+//! least 1 (AWS developer guide, "DynamoDB read and write operations";
+//! `store::failed_write_units`). A refused write writes nothing else: no index entry, no
+//! aggregate.
+//!
+//! - `NotExists` (create once): refused when an item holds the key already — the share of puts
+//!   that land on a taken key, by the `key-collision` arithmetic (`collision::taken_share`).
+//!   Those are not lost writes: the caller learns the key is taken.
+//! - `Version(v)` (optimistic concurrency): keyheat's own contention model, which the replay
+//!   runs (`sim::exec::condition`). The caller reads the item (GetItem, strongly consistent),
+//!   then updates it on `v = :read`; the time between the two is exponential with mean
+//!   [`VERSION_WINDOW_MS`]. A call loses when the previous version-checked update of the same
+//!   item landed within that time; the loser's write fails (charged), it reads again and its
+//!   retry lands. The pattern's calls come evenly spaced, 1/λ apart, each picking item i with
+//!   chance qᵢ: the k-th call back lies inside the window with chance rᵏ, r = e^(−1/(λ·W)), so a
+//!   call on item i loses with chance r·qᵢ / (1 − r + r·qᵢ), and the pattern's calls with
+//!   Σ qᵢ · r·qᵢ / (1 − r + r·qᵢ).
+
+use super::estimate::Estimator;
+use super::load::mean_rate;
+use super::numbers::{bytes, count, percent, rate};
+use super::warnings::collision::taken_share;
+use crate::engine::model::{AccessPattern, Condition, Generator};
+use crate::engine::store::{failed_write_units, read_units};
+use crate::engine::template::Part;
+
+/// The mean time between a version-checked update's read and its write, in milliseconds: the
+/// modelled GetItem and UpdateItem latencies (4 ms each, `sim::latency`). keyheat's assumption.
+pub const VERSION_WINDOW_MS: f64 = 8.0;
+
+/// A predicted failure share above which a version check is flagged (`version-contention`).
+pub const CONTENTION_LIMIT: f64 = 0.10;
+
+/// What a pattern's condition does to its calls.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ConditionPlan {
+    /// The ConditionExpression sent (`attribute_not_exists(PK)`, `version = :read`).
+    pub expression: String,
+    /// The share of calls whose condition fails.
+    pub failure_rate: f64,
+    /// Write units each failed condition is charged.
+    pub failed_units_each: f64,
+    /// Read units per call: a version check's read (and its re-read after a lost race),
+    /// strongly consistent. 0 for a create-once put.
+    pub read_units_per_call: f64,
+    /// For a version check: the busiest item's share of the calls and its chance to lose.
+    pub busiest: Option<(f64, f64)>,
+    /// The arithmetic, for people.
+    pub why: String,
+}
+
+/// The chance that a version-checked update of an item taking `share` of a pattern's calls
+/// loses its race, at `calls_per_s` calls a second (see the module's docs).
+pub fn conflict_chance(share: f64, calls_per_s: f64) -> f64 {
+    if share <= 0.0 || calls_per_s <= 0.0 {
+        return 0.0;
+    }
+    let r = (-1000.0 / (calls_per_s * VERSION_WINDOW_MS)).exp();
+    r * share / (1.0 - r + r * share)
+}
+
+/// The condition's plan, or `None` for an unconditional write.
+pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
+    let condition = p.condition.as_ref()?;
+    let item = est.item_bytes(&p.entity);
+    let whole = super::numbers::floor_u64(item.ceil());
+    let failed_units_each = failed_write_units(whole, whole);
+    Some(match condition {
+        Condition::NotExists => {
+            let (share, how) = match picked_taken_share(est, p) {
+                Some(share) => (share, "counted key by key over the members each put picks"),
+                None => (taken_share(est, &p.entity), "the key-collision arithmetic"),
+            };
+            ConditionPlan {
+                expression: "attribute_not_exists(PK)".to_owned(),
+                failure_rate: share,
+                failed_units_each,
+                read_units_per_call: 0.0,
+                busiest: None,
+                why: format!(
+                    "~{} of the puts land on a key another {} item holds ({how}): each is refused with ConditionalCheckFailedException, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
+                    percent(share),
+                    p.entity,
+                    count(failed_units_each)
+                ),
+            }
+        }
+        Condition::Version(attribute) => {
+            let calls = mean_rate(p, est.secs);
+            let shares = item_shares(est, p);
+            let chance: f64 = shares.iter().map(|&q| q * conflict_chance(q, calls)).sum();
+            let busiest = shares.iter().copied().fold(0.0, f64::max);
+            let read = read_units(whole, true);
+            ConditionPlan {
+                expression: format!("{attribute} = :read"),
+                failure_rate: chance,
+                failed_units_each,
+                read_units_per_call: read * (1.0 + chance),
+                busiest: Some((busiest, conflict_chance(busiest, calls))),
+                why: format!(
+                    "each call reads the item first (GetItem, strongly consistent, {read} RCU for {}); at {}/s, the busiest item takes {} of the calls, one every {:.1} ms against a read-to-write window of {VERSION_WINDOW_MS} ms on average (keyheat's model), so {} of its updates lose the race: overall ~{} fail ({} WCU each), read again and retry",
+                    bytes(item),
+                    rate(calls),
+                    percent(busiest),
+                    1000.0 / (calls * busiest).max(1e-9),
+                    percent(conflict_chance(busiest, calls)),
+                    percent(chance),
+                    count(failed_units_each)
+                ),
+            }
+        }
+    })
+}
+
+/// Keys this many values or fewer are counted value by value.
+const MAX_JOINT_KEYS: f64 = 2e6;
+
+/// The share of a create-once put's calls refused, counted key by key when its key is made of
+/// members the put picks from populations (`EVENT#{event_id}` / `SEAT#{seat}`): each key value
+/// takes the product of its members' shares, qₖ, of the n puts of the run, and of the nqₖ that
+/// land on it all but the first find it taken (Poisson: nqₖ − (1 − e^(−nqₖ))). Picks are
+/// independent, so a hot event's seats fill up as fast as its share says — which the
+/// `key-collision` arithmetic (the busiest single value and an even rest) cannot see. `None`
+/// when the key holds anything else (a time, a shard, a generated value), or too many values.
+fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
+    let keys = est.variant.keys_of(&p.entity)?;
+    let e = est.entity(&p.entity);
+    let mut joint = vec![1.0];
+    let mut seen: Vec<&str> = Vec::new();
+    for part in keys.pk.parts().iter().chain(keys.sk.iter().flat_map(|sk| sk.parts().iter())) {
+        let name = match part {
+            Part::Literal(_) => continue,
+            Part::Attr { name, .. } => name.as_str(),
+            _ => return None,
+        };
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        let Some(Generator::Pick(pop)) = est.generator_of(e, name) else { return None };
+        let population = est.scenario.population(pop)?;
+        let popularity = est.pick_popularity(e, name, p)?;
+        let n = super::numbers::floor_u64(est.population_size(population)).max(1);
+        if joint.len() as f64 * n as f64 > MAX_JOINT_KEYS {
+            return None;
+        }
+        let shares = popularity.shares(n, est.scenario.workload.seed);
+        joint = joint.iter().flat_map(|a| shares.iter().map(move |b| a * b)).collect();
+    }
+    // Other puts of the entity fill the same keys; the initial load starts with none here.
+    if e.owned_population().is_some() {
+        return None;
+    }
+    let puts: f64 = est
+        .scenario
+        .patterns
+        .iter()
+        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity == p.entity)
+        .map(|x| mean_rate(x, est.secs) * est.secs)
+        .sum();
+    if puts <= 0.0 {
+        return Some(0.0);
+    }
+    let taken: f64 = joint.iter().map(|q| puts * q - (-(-puts * q).exp_m1())).sum();
+    Some((taken / puts).clamp(0.0, 1.0))
+}
+
+/// The share of the pattern's calls each item takes: its first given attribute's popularity
+/// over the population, or every call on one item when there is none.
+fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
+    let e = est.entity(&p.entity);
+    let picked = p.given.first().and_then(|name| {
+        let popularity = est.pick_popularity(e, name, p)?;
+        let population = match est.generator_of(e, name)? {
+            crate::engine::model::Generator::Pick(pop) | crate::engine::model::Generator::New(pop) => {
+                est.scenario.population(pop)?
+            }
+            _ => return None,
+        };
+        let n = super::numbers::floor_u64(est.population_size(population)).max(1);
+        Some(popularity.shares(n, est.scenario.workload.seed))
+    });
+    let shares = picked.unwrap_or_else(|| vec![1.0]);
+    // A write shard in the key (`ACCT#{account_id}#{shard(8)}`) spreads each member's calls
+    // evenly over that many items.
+    let spread_over: u32 = est.variant.keys_of(&p.entity).map_or(1, |k| {
+        k.pk.parts()
+            .iter()
+            .chain(k.sk.iter().flat_map(|sk| sk.parts().iter()))
+            .map(|part| if let Part::Shard { count } = part { *count } else { 1 })
+            .product()
+    });
+    if spread_over <= 1 {
+        return shares;
+    }
+    let each = 1.0 / f64::from(spread_over);
+    shares.iter().flat_map(|&q| std::iter::repeat_n(q * each, spread_over as usize)).collect()
+}
