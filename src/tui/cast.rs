@@ -13,6 +13,8 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::style::{Color, Modifier};
 use serde::Serialize;
 
+use super::theme::ansi_number;
+
 /// Hides the cursor, clears the screen and homes: what the first frame starts with.
 const START: &str = "\x1b[?25l\x1b[0m\x1b[2J\x1b[H";
 
@@ -94,27 +96,10 @@ impl Sgr {
 fn color_code(color: Color, background: bool) -> Option<String> {
     // Foreground 30–37 / 90–97, background 40–47 / 100–107; extended: 38 / 48.
     let (base, bright, extended) = if background { (40, 100, 48) } else { (30, 90, 38) };
-    let ansi = |i: u8| Some(if i < 8 { base + i } else { bright + i - 8 }.to_string());
     match color {
-        Color::Reset => None,
-        Color::Black => ansi(0),
-        Color::Red => ansi(1),
-        Color::Green => ansi(2),
-        Color::Yellow => ansi(3),
-        Color::Blue => ansi(4),
-        Color::Magenta => ansi(5),
-        Color::Cyan => ansi(6),
-        Color::Gray => ansi(7),
-        Color::DarkGray => ansi(8),
-        Color::LightRed => ansi(9),
-        Color::LightGreen => ansi(10),
-        Color::LightYellow => ansi(11),
-        Color::LightBlue => ansi(12),
-        Color::LightMagenta => ansi(13),
-        Color::LightCyan => ansi(14),
-        Color::White => ansi(15),
         Color::Indexed(i) => Some(format!("{extended};5;{i}")),
         Color::Rgb(r, g, b) => Some(format!("{extended};2;{r};{g};{b}")),
+        named => ansi_number(named).map(|i| if i < 8 { base + i } else { bright + i - 8 }.to_string()),
     }
 }
 

@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 use ratatui::buffer::{Buffer, Cell};
 use ratatui::style::{Color, Modifier, Style};
 
+use super::theme::ansi_number;
+
 /// Cell size in pixels; a monospace font at 15 px advances about 9 px.
 const CELL_W: u32 = 9;
 const CELL_H: u32 = 18;
@@ -37,27 +39,10 @@ const ANSI: [&str; 16] = [
 
 /// A colour as CSS; `None` for the terminal's default.
 pub fn css(color: Color) -> Option<String> {
-    let ansi = |i: usize| Some(ANSI[i].to_owned());
     match color {
-        Color::Reset => None,
-        Color::Black => ansi(0),
-        Color::Red => ansi(1),
-        Color::Green => ansi(2),
-        Color::Yellow => ansi(3),
-        Color::Blue => ansi(4),
-        Color::Magenta => ansi(5),
-        Color::Cyan => ansi(6),
-        Color::Gray => ansi(7),
-        Color::DarkGray => ansi(8),
-        Color::LightRed => ansi(9),
-        Color::LightGreen => ansi(10),
-        Color::LightYellow => ansi(11),
-        Color::LightBlue => ansi(12),
-        Color::LightMagenta => ansi(13),
-        Color::LightCyan => ansi(14),
-        Color::White => ansi(15),
         Color::Rgb(r, g, b) => Some(format!("#{r:02x}{g:02x}{b:02x}")),
         Color::Indexed(i) => Some(indexed(i)),
+        named => ansi_number(named).map(|i| ANSI[usize::from(i)].to_owned()),
     }
 }
 

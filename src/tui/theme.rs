@@ -146,6 +146,30 @@ const YLORRD: [(u8, u8, u8); 9] = [
 const LEVELS: [(u8, u8, u8); 4] =
     [(0x00, 0x87, 0xff), (0x00, 0xd7, 0x5f), (0xff, 0xd7, 0x00), (0xff, 0xff, 0xff)];
 
+/// A named colour's number among the terminal's 16 (0–7 normal, 8–15 bright), as the SVG and
+/// asciinema writers both number them; `None` for the default, indexed and RGB colours.
+pub fn ansi_number(color: Color) -> Option<u8> {
+    Some(match color {
+        Color::Black => 0,
+        Color::Red => 1,
+        Color::Green => 2,
+        Color::Yellow => 3,
+        Color::Blue => 4,
+        Color::Magenta => 5,
+        Color::Cyan => 6,
+        Color::Gray => 7,
+        Color::DarkGray => 8,
+        Color::LightRed => 9,
+        Color::LightGreen => 10,
+        Color::LightYellow => 11,
+        Color::LightBlue => 12,
+        Color::LightMagenta => 13,
+        Color::LightCyan => 14,
+        Color::White => 15,
+        Color::Reset | Color::Indexed(_) | Color::Rgb(..) => return None,
+    })
+}
+
 /// Viridis at nine evenly spaced points, as R's `viridisLite::viridis(9)` lists them.
 const VIRIDIS: [(u8, u8, u8); 9] = [
     (0x44, 0x01, 0x54),
