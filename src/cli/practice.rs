@@ -33,6 +33,11 @@ pub struct PracticeArgs {
     /// the workbench; exits 3 when a goal fails
     #[arg(long, value_name = "VARIANT", conflicts_with = "minutes")]
     pub grade: Option<String>,
+    /// The session's colours: dark (the terminal's own), light (dark text on white) or
+    /// high-contrast (for a projector); `t` cycles them. NO_COLOR still turns colour off
+    #[cfg(feature = "tui")]
+    #[arg(long, value_enum, default_value_t, conflicts_with = "grade")]
+    pub theme: crate::tui::theme::Palette,
 }
 
 /// The problem, refused when the file is not a practice problem.
@@ -111,6 +116,38 @@ pub fn session(args: &PracticeArgs) -> anyhow::Result<crate::tui::Launch> {
             overwrite: args.force,
             ended: None,
         }),
-        theme: crate::tui::theme::Palette::default(),
+        theme: args.theme,
     })
+}
+
+#[cfg(all(test, feature = "tui"))]
+mod tests {
+    use clap::Parser;
+
+    use crate::cli::{Cli, Command};
+    use crate::tui::theme::Palette;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("keyheat").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn a_session_opens_in_the_theme_asked_for() {
+        let report = std::env::temp_dir().join(format!("keyheat-theme-{}.md", std::process::id()));
+        let report = report.display().to_string();
+        for (flag, palette) in [
+            (None, Palette::Dark),
+            (Some("light"), Palette::Light),
+            (Some("high-contrast"), Palette::HighContrast),
+        ] {
+            let mut args = vec!["practice", "practice-chat", "--report", report.as_str()];
+            args.extend(flag.iter().flat_map(|f| ["--theme", f]));
+            let Some(Command::Practice(practice)) = parse(&args).expect("parses").command else {
+                panic!("{args:?} is a practice command");
+            };
+            assert_eq!(super::session(&practice).expect("a session").theme, palette, "{args:?}");
+        }
+        // Grading headless draws nothing: a theme there is a mistake, not ignored.
+        assert!(parse(&["practice", "practice-chat", "--grade", "naive", "--theme", "light"]).is_err());
+    }
 }
