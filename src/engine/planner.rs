@@ -15,6 +15,7 @@ mod keys;
 mod load;
 pub mod numbers;
 mod read;
+mod unpredictable;
 mod warnings;
 
 pub use keys::cql_column;
@@ -22,6 +23,7 @@ pub use read::cql_verb;
 mod write;
 
 use serde::Serialize;
+pub use unpredictable::Unpredictable;
 pub use warnings::Busiest;
 
 use super::model::{Engine, Scenario, Variant};
@@ -178,6 +180,10 @@ pub struct PatternPlan {
     /// writes are in `units_per_call`, its reads in `read_units_per_call`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<condition::ConditionPlan>,
+    /// The figures `check` cannot predict from the file (shown as `?`, with why); the numbers
+    /// above stay the planner's steady state, which the load checks use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unpredictable: Option<Unpredictable>,
 }
 
 impl PatternPlan {
@@ -322,6 +328,8 @@ pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
         .iter()
         .map(|p| if p.action.is_read() { read::plan(&est, p) } else { write::plan(&est, p) })
         .collect();
+    let mut patterns = patterns;
+    unpredictable::mark(&est, &mut patterns);
     let mut warnings = warnings::collect(&est, &patterns);
     warnings.sort_by(|a, b| (a.code, &a.subject).cmp(&(b.code, &b.subject)));
     Plan {

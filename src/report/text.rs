@@ -7,7 +7,7 @@ use super::check::{self, CheckReport};
 use super::{ListEntry, verdict};
 use crate::engine::model::{Engine, Scenario};
 use crate::engine::planner::numbers;
-use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb};
+use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, Unpredictable, cql_verb};
 
 pub(super) const WIDTH: usize = 80;
 
@@ -201,7 +201,10 @@ pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
     let place = served_by(p, plan, engine).split('\n').nth(1).unwrap_or("table").to_owned();
     let place = if place == "table" { "the table".to_owned() } else { place };
+    let unknown = p.unpredictable.as_ref().is_some_and(|u| u.units);
     let cost = match (engine, p.kind) {
+        (Engine::DynamoDb, Kind::Read) if unknown => ", ? RCU per call".to_owned(),
+        (Engine::DynamoDb, Kind::Write) if unknown => ", ? WCU per call".to_owned(),
         (Engine::DynamoDb, Kind::Read) => format!(", ~{} RCU per call", numbers::count(p.units_per_call)),
         (Engine::DynamoDb, Kind::Write) => format!(", {} WCU per call", numbers::factor(p.units_per_call)),
         (Engine::Cassandra, Kind::Read) => {
@@ -210,6 +213,15 @@ pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
         (Engine::Cassandra, Kind::Write) => String::new(),
     };
     format!("{} — {requests}{fetch} on {place}{cost}", p.name)
+}
+
+/// "items and units per call": what a `?` stands for.
+pub(super) fn unknown_figures(u: &Unpredictable) -> &'static str {
+    match (u.items, u.units) {
+        (true, true) => "items and units per call",
+        (true, false) => "items per call",
+        _ => "units per call",
+    }
 }
 
 pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
@@ -275,6 +287,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     for p in &plan.patterns {
         paragraph(out, 2, &headline(p, plan, engine))?;
         paragraph(out, 4, &p.reason)?;
+        if let Some(u) = &p.unpredictable {
+            paragraph(out, 4, &format!("? {}: {}", unknown_figures(u), u.why))?;
+        }
         if let Some(c) = &p.condition {
             paragraph(out, 4, &format!("condition {}: {}", c.expression, c.why))?;
         }

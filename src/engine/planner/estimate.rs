@@ -343,7 +343,7 @@ impl<'a> Estimator<'a> {
     }
 
     /// Calls per second of the patterns that maintain an aggregate item of the entity.
-    fn aggregate_rate(&self, entity: &str) -> f64 {
+    pub fn aggregate_rate(&self, entity: &str) -> f64 {
         self.variant
             .aggregates
             .iter()

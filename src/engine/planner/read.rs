@@ -17,7 +17,7 @@ use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
 use crate::engine::template::Template;
 
 /// Bytes one read unit covers (AWS: 4 KB per RCU).
-const READ_UNIT_BYTES: f64 = 4096.0;
+pub(super) const READ_UNIT_BYTES: f64 = 4096.0;
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows).
 const EVENTUAL: f64 = 0.5;
 /// BatchGetItem takes at most 100 keys per request (AWS API reference, BatchGetItem).
@@ -63,6 +63,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         write_amplification: None,
         parts: Vec::new(),
         condition: None,
+        unpredictable: None,
     };
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
@@ -433,7 +434,7 @@ fn describe(
     let bytes = items * entry_bytes;
     let per_request = bytes / f64::from(reach.fanout.max(1));
     let noun = if est.cql { "rows" } else { "items" };
-    let _ = write!(text, "; ~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes));
+    let _ = write!(text, "; {}", items_clause(items, bytes, noun));
     if est.cql {
         let rows = items / f64::from(reach.fanout.max(1));
         if rows > CQL_PAGE_ROWS as f64 {
@@ -467,6 +468,12 @@ fn describe(
         text.push_str(", unordered by the range attribute: the limit applies only after reading every match");
     }
     text
+}
+
+/// "~45 items (4 KB) per call": what the plan's words say a call reads (and what `check` takes
+/// out of them when it cannot predict it).
+pub(super) fn items_clause(items: f64, bytes: f64, noun: &str) -> String {
+    format!("~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes))
 }
 
 /// No key serves the pattern: a Scan of the table with the pattern's inputs as a filter. In

@@ -3,6 +3,7 @@
 
 mod estimates;
 mod reads;
+mod unpredictable;
 mod weighted;
 
 use super::*;

@@ -7,7 +7,7 @@ use super::{CheckReport, detail, how_to_answer, mark, summary};
 use crate::engine::model::Scenario;
 use crate::engine::planner::{Plan, numbers};
 use crate::report::markdown::{self, Align};
-use crate::report::text::{condition, headline, place_label, served_by};
+use crate::report::text::{condition, headline, place_label, served_by, unknown_figures};
 use crate::report::verdict;
 
 pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
@@ -108,6 +108,9 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
     )?;
     for p in &plan.patterns {
         writeln!(out, "- **{}**: {}", headline(p, plan, engine), p.reason)?;
+        if let Some(u) = &p.unpredictable {
+            writeln!(out, "  - ? {}: {}", unknown_figures(u), u.why)?;
+        }
         if let Some(c) = &p.condition {
             writeln!(out, "  - condition `{}`: {}", c.expression, c.why)?;
         }
