@@ -3,6 +3,7 @@
 
 mod estimates;
 mod reads;
+mod ttl;
 mod weighted;
 
 use super::*;

@@ -462,7 +462,15 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             ),
             (None, Some(life)) => (
                 WarningCode::LargePartition,
-                format!("expires items after {}, yet until then the busiest key fills up:", span(life)),
+                if est.deletion_delay() > 0.0 {
+                    format!(
+                        "expires items, yet an item stays {} (its TTL + the {} DynamoDB takes to delete it) and until then the busiest key fills up:",
+                        span(life),
+                        span(est.deletion_delay())
+                    )
+                } else {
+                    format!("expires items after {}, yet until then the busiest key fills up:", span(life))
+                },
             ),
             (None, None) => (
                 WarningCode::UnboundedPartition,
