@@ -29,7 +29,9 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" => seconds(60),
+        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" | "practice-ratelimit" => {
+            seconds(60)
+        }
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
@@ -77,6 +79,20 @@ const KNOWN: &[(&str, &str, &str, &str, &str)] = &[
         "practice-ledger",
         "naive",
         "balance",
+        "items",
+        "as its units: a read still waiting for its retry has read nothing",
+    ),
+    (
+        "practice-ratelimit",
+        "naive",
+        "usage",
+        "units",
+        "every client's counter of the current minute shares one partition key, which the ADDs drive past 1,000 WCU/s (most requests throttle), and the dashboard reads share it: a read still waiting for its retry when the replay ends has spent nothing, where check costs every call as served — the hot-partition warning is the prediction that matters here",
+    ),
+    (
+        "practice-ratelimit",
+        "naive",
+        "usage",
         "items",
         "as its units: a read still waiting for its retry has read nothing",
     ),
@@ -298,6 +314,7 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-sessions",
         "practice-tickets",
         "practice-ledger",
+        "practice-ratelimit",
         "sensors",
         "chat",
     ]);
