@@ -57,3 +57,25 @@ fn a_read_over_expiring_items_counts_those_not_yet_deleted() {
     let items = pattern(&plan, "my-sessions").items_read.expect("a read");
     assert!((225.0..240.0).contains(&items), "{items}");
 }
+
+#[test]
+fn large_partition_names_the_expiry_and_the_deletion_delay_apart() {
+    // One user logging in 10 times a second with 100 KB sessions: 30 minutes of them would
+    // fit a partition; 30 minutes + 48 hours do not.
+    let source = SESSIONS
+        .replace(r#"count: 100, ids: "u{:03}""#, r#"count: 1, ids: "u{:03}""#)
+        .replace("Payload(200)", "Payload(100000)")
+        .replace("rate: 0.2, ttl", "rate: 10, ttl");
+    let loaded = scenario::parse("pattern-ttl.ron", &source).expect("fixture");
+    let plan = plan(&loaded.scenario, loaded.variant(None).expect("variant"));
+    let warning = plan
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::LargePartition)
+        .unwrap_or_else(|| panic!("{:#?}", plan.warnings));
+    for part in
+        ["expires items 30 min after their last write", "deletes them up to 2 days later", "1,746,000 items"]
+    {
+        assert!(warning.message.contains(part), "{part}: {}", warning.message);
+    }
+}
