@@ -30,7 +30,9 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" => seconds(60),
+        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" | "practice-ratelimit" => {
+            seconds(60)
+        }
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
@@ -251,6 +253,7 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-sessions",
         "practice-tickets",
         "practice-ledger",
+        "practice-ratelimit",
         "sensors",
         "chat",
     ]);
@@ -260,8 +263,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
 /// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
 /// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
-/// create-once puts and version-checked updates on a hot item, and a put whose `equals` fixes
-/// the value a sparse index selects.
+/// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
+/// the value a sparse index selects, and sessions whose writes set (and slide) their expiry.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -272,6 +275,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
+        ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

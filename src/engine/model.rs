@@ -304,6 +304,10 @@ pub struct AccessPattern {
     pub guess: bool,
     /// A ConditionExpression the write sends: create-once, or an optimistic version check.
     pub condition: Option<Condition>,
+    /// The expiry this write sets: the variant's TTL attribute = the write's time + this. A put
+    /// creates an item that lives this long; an update that touches an item pushes its expiry
+    /// out again (a sliding expiry, a session kept alive by use).
+    pub ttl: Option<crate::engine::time::SimDuration>,
 }
 
 /// The condition a write pattern puts on its request. DynamoDB evaluates it against the item

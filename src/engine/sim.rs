@@ -83,7 +83,7 @@ mod tests;
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 
 use super::metrics::Metrics;
 use super::model::{Scenario, Variant};
@@ -221,7 +221,10 @@ pub struct Simulation {
     versions: HashMap<u32, u64>,
     retries: BinaryHeap<Reverse<Retry>>,
     retry_seq: u64,
-    ttl: Vec<VecDeque<(i64, u32)>>,
+    /// Per entity, (expiry in epoch seconds, item) soonest first. Writes set different lifetimes
+    /// (a pattern's `ttl`, the variant's), so the expiries come in any order; an update that slid
+    /// an item's expiry leaves its old entry, which the sweep finds stale and queues again.
+    ttl: Vec<BinaryHeap<Reverse<(i64, u32)>>>,
     nodes: Vec<Node>,
     copies: Vec<CopyPlan>,
     /// Per copy: holders (item handles) by the member they copy from.

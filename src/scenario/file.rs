@@ -141,6 +141,9 @@ pub struct Pattern {
     pub latency_ms: Option<f64>,
     #[serde(default)]
     pub condition: Option<Condition>,
+    /// `ttl: "15m"`: the write sets the item's TTL attribute to now + 15 minutes.
+    #[serde(default)]
+    pub ttl: Option<String>,
 }
 
 /// `condition: NotExists` (create once) or `condition: Version("version")` (optimistic

@@ -228,6 +228,59 @@ fn conditions_are_checked_at_their_place() {
     }
 }
 
+/// A write's `ttl` sets the expiry the variant's TTL attribute holds: only a put or an update
+/// writes one, it is a duration > 0, and the variant must have a TTL attribute for the entity.
+#[test]
+fn pattern_ttls_are_checked_at_their_place() {
+    const POST_KEYS: &str = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    let expiring = |entities: &str| {
+        MINI.replacen(
+            POST_KEYS,
+            &format!("{POST_KEYS}\n        ttl: (attribute: \"expires\", lifetime: \"24h\", entities: [{entities}]),"),
+            1,
+        )
+    };
+    let with_ttl = |text: &str, ttl: &str| {
+        text.replacen(
+            r#"given: ["user_id"], rate: 1)"#,
+            &format!(r#"given: ["user_id"], rate: 1, ttl: {ttl})"#),
+            1,
+        )
+    };
+    let ok = with_ttl(&expiring(r#""Post""#), r#""15m""#);
+    let loaded = parse("mini.ron", &ok).unwrap();
+    assert_eq!(loaded.scenario.patterns[1].ttl, Some(crate::engine::time::SimDuration::from_secs(900)));
+    let read =
+        expiring(r#""Post""#).replacen("limit: 20, rate: 10)", r#"limit: 20, rate: 10, ttl: "15m")"#, 1);
+    let cases: Vec<(String, &str, &str)> = vec![
+        (read, "a list pattern writes no attribute", r#""15m")"#),
+        (with_ttl(&expiring(r#""Post""#), r#""0s""#), "a ttl must be longer than 0s", r#""0s")"#),
+        (with_ttl(&expiring(r#""Post""#), r#""-15m""#), "a ttl is how long the item lives", r#""-15m")"#),
+        (with_ttl(&expiring(r#""Post""#), r#""soon""#), "soon", r#""soon")"#),
+        (
+            with_ttl(&expiring(r#""User""#), r#""15m""#),
+            r#"pattern "write-post" (patterns[1]) sets the expiry of Post items (ttl: "15m"), but variant "only" has no TTL attribute for Post"#,
+            r#"["User"]"#,
+        ),
+        (
+            with_ttl(MINI, r#""15m""#),
+            r#"but variant "only" has no TTL attribute for Post; add ttl: (attribute:"#,
+            "(\n        name: \"only\"",
+        ),
+    ];
+    for (text, message, marker) in cases {
+        let err = parse("mini.ron", &text).expect_err(message).to_string();
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
+        let (line, col) = position_of(&text, at);
+        assert!(err.contains(message), "{err}\nshould say: {message}");
+        assert!(
+            err.starts_with(&format!("mini.ron:{line}:{col}:")),
+            "{err}\nshould point at {line}:{col} ({marker})"
+        );
+    }
+}
+
 /// A goal's `hint: N` names one of the practice problem's hints, and only a practice problem has
 /// them; a wrong link is an error at the number.
 #[test]

@@ -15,7 +15,9 @@ use crate::engine::model::{
     AccessPattern, Action, AttrType, Embed, Entity, Generator, Index, Scenario, Variant,
 };
 use crate::engine::number::Number;
+use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
 use crate::engine::template::{Part, Template};
+use crate::engine::time::SimDuration;
 use crate::engine::value::{AttributeValue, Item, item_size};
 
 /// Items under one partition key value and how fast new ones arrive.
@@ -302,13 +304,45 @@ impl<'a> Estimator<'a> {
         })
     }
 
-    /// Seconds an item lives: its TTL lifetime when the variant expires it, else the whole run.
+    /// Seconds an item stays in the table: until its expiry, plus the engine's deletion delay
+    /// (DynamoDB keeps an expired item, visible to reads, until its background sweep deletes it);
+    /// the whole run when the variant does not expire the entity.
     pub fn lifetime(&self, entity: &str) -> f64 {
-        self.variant
-            .ttl
-            .as_ref()
-            .filter(|t| t.entities.iter().any(|e| e == entity))
-            .map_or(self.secs, |t| t.lifetime.as_secs_f64().min(self.secs))
+        self.expiry(entity).map_or(self.secs, |expiry| (expiry + self.deletion_delay()).min(self.secs))
+    }
+
+    /// Seconds from an item's write to its expiry, when the variant expires the entity: the
+    /// lifetime its put gives it (the pattern's `ttl`, else the variant's), averaged over the
+    /// puts by rate, or the longest an update sets when updates create its items. An update
+    /// that sets a `ttl` slides the expiry from its own time, so an item lives at least that
+    /// long after it is last touched; keyheat counts the longer of the two, which undercounts
+    /// items touched again and again (each stays until its last touch + `ttl`).
+    pub fn expiry(&self, entity: &str) -> Option<f64> {
+        let table = self.variant.ttl.as_ref().filter(|t| t.entities.iter().any(|e| e == entity))?;
+        let own = |p: &AccessPattern| p.ttl.unwrap_or(table.lifetime).as_secs_f64();
+        let puts: Vec<&AccessPattern> = self.writes(entity, Action::Put).collect();
+        let rate: f64 = puts.iter().map(|p| mean_rate(p, self.secs)).sum();
+        let put_life = if rate > 0.0 {
+            puts.iter().map(|p| mean_rate(p, self.secs) * own(p)).sum::<f64>() / rate
+        } else if puts.is_empty() && self.writes(entity, Action::Update).next().is_some() {
+            self.writes(entity, Action::Update).map(own).fold(0.0, f64::max)
+        } else {
+            table.lifetime.as_secs_f64()
+        };
+        let slide = self
+            .writes(entity, Action::Update)
+            .filter_map(|p| p.ttl.map(SimDuration::as_secs_f64))
+            .fold(0.0, f64::max);
+        Some(put_life.max(slide))
+    }
+
+    /// Seconds an expired item stays before the engine deletes it: DynamoDB's TTL sweep
+    /// (`sim::TTL_DELAY_SECS`, 48 h: AWS developer guide, "How it works: DynamoDB Time to Live",
+    /// "typically within 48 hours"), none on Cassandra (reads skip an expired row at once). The
+    /// replay deletes with the same constants.
+    #[allow(clippy::cast_precision_loss)] // 172,800 and 0 are exact
+    pub fn deletion_delay(&self) -> f64 {
+        if self.cql { CASSANDRA_TTL_DELAY_SECS as f64 } else { TTL_DELAY_SECS as f64 }
     }
 
     /// Items of the entity at the end of the run: those it starts with (one per member of the

@@ -1,8 +1,10 @@
 //! The planner against the bundled scenarios and a chat-like scenario that exercises what they
 //! do not; `reads` and `estimates` hold the regression cases of the issue 3 review.
 
+mod clock;
 mod estimates;
 mod reads;
+mod ttl;
 mod unpredictable;
 mod weighted;
 

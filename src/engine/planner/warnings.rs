@@ -351,6 +351,8 @@ struct Growth {
     bucketed: Option<f64>,
     /// The item lifetime when items expire before the run ends.
     expiring: Option<f64>,
+    /// Of that lifetime, the part until the item expires (the rest is the deletion delay).
+    expiry: Option<f64>,
     sort_keys: Vec<String>,
 }
 
@@ -373,6 +375,7 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
             g.bucketed = spread.bucket_secs.or(g.bucketed);
             if lifetime < est.secs {
                 g.expiring = Some(lifetime);
+                g.expiry = est.expiry(entity);
             }
             g.rows += per_sec * window;
             g.bytes += per_sec * window * size;
@@ -462,7 +465,16 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             ),
             (None, Some(life)) => (
                 WarningCode::LargePartition,
-                format!("expires items after {}, yet until then the busiest key fills up:", span(life)),
+                if let Some(expiry) = g.expiry.filter(|_| est.deletion_delay() > 0.0) {
+                    format!(
+                        "expires items {} after their last write, and DynamoDB deletes them up to {} later (reads see them until then), so the busiest key fills up for {}:",
+                        span(expiry),
+                        span(est.deletion_delay()),
+                        span(life)
+                    )
+                } else {
+                    format!("expires items after {}, yet until then the busiest key fills up:", span(life))
+                },
             ),
             (None, None) => (
                 WarningCode::UnboundedPartition,

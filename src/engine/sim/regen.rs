@@ -149,6 +149,10 @@ impl Simulation {
                     out[attr] = value;
                 }
             }
+            // The writer's own expiry (`ttl` on the pattern) replaces the variant's lifetime.
+            if let (Some(ttl), Some(attr)) = (self.world.patterns[p].ttl_secs, ent.ttl_attr) {
+                out[attr] = Val::time(secs.saturating_add(ttl));
+            }
         }
         // Copies: the source item's value now (an item is written with the current value).
         for (i, a) in ent.attrs.iter().enumerate() {

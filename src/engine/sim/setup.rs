@@ -2,7 +2,7 @@
 //! registry rows, the Cassandra ring, pattern rows, copies, Scan marks and the preloaded items.
 
 use std::cell::RefCell;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 
 use super::items::CopyPlan;
 use super::meter::{self, Meter};
@@ -258,7 +258,7 @@ impl Simulation {
             versions: HashMap::new(),
             retries: BinaryHeap::new(),
             retry_seq: 0,
-            ttl: vec![VecDeque::new(); entities],
+            ttl: vec![BinaryHeap::new(); entities],
             nodes,
             copy_holders: vec![HashMap::new(); copies.len()],
             copies,

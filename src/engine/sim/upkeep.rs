@@ -1,6 +1,8 @@
 //! What happens besides the calls: the TTL sweeper, partition splits, maintained aggregates and
 //! the rewrite of denormalized copies.
 
+use std::cmp::Reverse;
+
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::{AggregateOp, Engine};
 
@@ -74,15 +76,22 @@ impl Simulation {
         let delay =
             if self.world.engine == Engine::Cassandra { CASSANDRA_TTL_DELAY_SECS } else { TTL_DELAY_SECS };
         for e in 0..self.ttl.len() {
-            while let Some(&(expires, handle)) = self.ttl[e].front() {
+            while let Some(&Reverse((expires, handle))) = self.ttl[e].peek() {
                 if expires.saturating_add(delay) > now {
                     break;
                 }
-                self.ttl[e].pop_front();
+                self.ttl[e].pop();
                 let ordinal = self.world.ordinal_of(handle);
                 let Some(t_idx) = self.world.entities[e].table else { continue };
                 let mut vals = Vec::new();
                 self.current_vals(e, ordinal, &mut vals);
+                // An update pushed the expiry out since (a sliding `ttl`): not due yet.
+                if let Some(current) = self.world.entities[e].ttl_attr.and_then(|a| vals[a].secs())
+                    && current > expires
+                {
+                    self.ttl[e].push(Reverse((current, handle)));
+                    continue;
+                }
                 let mut placed = Placed::default();
                 if !self.place(e, ordinal, &vals, &mut placed) {
                     continue;

@@ -184,6 +184,8 @@ pub struct PatternRt {
     pub latency_target_ms: Option<f64>,
     pub aggregates: Vec<usize>,
     pub condition: Option<CondRt>,
+    /// Seconds a put's item lives, or an update pushes its item's expiry out to (`ttl: "15m"`).
+    pub ttl_secs: Option<i64>,
 }
 
 /// A write's condition, resolved: create once, or a version check on this attribute.
@@ -501,6 +503,7 @@ fn compile_pattern(
             model::Condition::NotExists => Some(CondRt::NotExists),
             model::Condition::Version(name) => find(entities, name).map(CondRt::Version),
         }),
+        ttl_secs: p.ttl.map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
     }
 }
 

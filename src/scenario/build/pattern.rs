@@ -92,6 +92,7 @@ pub(super) fn pattern(
         }
     }
     let condition = condition(&path.field("condition"), p, entity, action)?;
+    let ttl = ttl(&path.field("ttl"), p, action)?;
     Ok(AccessPattern {
         name: p.name.clone(),
         description: p.description.clone(),
@@ -115,7 +116,36 @@ pub(super) fn pattern(
         latency_target_ms: p.latency_ms,
         guess: p.guess,
         condition,
+        ttl,
     })
+}
+
+/// A write's expiry, `ttl: "15m"`: a put or an update sets the item's TTL attribute to now +
+/// the duration (whether the variant has one is checked with the variant). A read or a delete
+/// writes no attribute, and an expiry of zero deletes the item as it is written.
+fn ttl(path: &Path, p: &file::Pattern, action: Action) -> Result<Option<SimDuration>> {
+    let Some(text) = &p.ttl else { return Ok(None) };
+    if !matches!(action, Action::Put | Action::Update) {
+        return Err(problem(
+            path,
+            format!(
+                "a ttl sets the expiry a write gives its item: a put (the item lives that long) or an update (its expiry slides forward); a {action} pattern writes no attribute"
+            ),
+        ));
+    }
+    if text.trim_start().starts_with('-') {
+        return Err(problem(
+            path,
+            format!(
+                "a ttl is how long the item lives after this write, a duration > 0 such as \"15m\"; found {text:?}"
+            ),
+        ));
+    }
+    let lifetime = duration(path, text)?;
+    if lifetime == SimDuration::ZERO {
+        return Err(problem(path, "a ttl must be longer than 0s: the item would expire as it is written"));
+    }
+    Ok(Some(lifetime))
 }
 
 /// A write's condition: `NotExists` creates an item once (a put), `Version(attribute)` checks a

@@ -496,6 +496,24 @@ fn projection(
 }
 
 fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model::Ttl>> {
+    // A pattern's `ttl` writes the variant's TTL attribute: without one there is nothing to set
+    // and nothing DynamoDB would delete.
+    for (i, p) in cx.patterns.iter().enumerate().filter(|(_, p)| p.ttl.is_some()) {
+        if !v.ttl.as_ref().is_some_and(|t| t.entities.contains(&p.entity)) {
+            return Err(problem(
+                &if v.ttl.is_some() { path.field("ttl").field("entities") } else { path.clone() },
+                format!(
+                    "pattern {:?} (patterns[{i}]) sets the expiry of {} items (ttl: {:?}), but variant {:?} has no TTL attribute for {}; add ttl: (attribute: \"expires_at\", lifetime: \"…\", entities: [{:?}])",
+                    p.name,
+                    p.entity,
+                    p.ttl.map(|d| d.to_string()).unwrap_or_default(),
+                    v.name,
+                    p.entity,
+                    p.entity,
+                ),
+            ));
+        }
+    }
     Ok(match &v.ttl {
         None => None,
         Some(t) => {

@@ -137,7 +137,10 @@ impl<'a> Estimator<'a> {
             let is_time = generator
                 .is_none_or(|g| matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_)));
             let known = chooser.is_some_and(|p| p.knows(name));
-            if is_time && !known {
+            // A caller that gives a time the items hold as their write time (`Now`) gives its
+            // own clock: every current call asks for the same bucket, as the writes do.
+            let clock = generator.is_some_and(|g| matches!(unwrap_sometimes(g), Generator::Now));
+            if is_time && (!known || clock) {
                 let width = keys::bucket_width(part).map_or(1.0, |(_, longest)| longest);
                 spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
                 let label = if matches!(part, Part::Attr { .. }) {

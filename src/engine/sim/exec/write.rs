@@ -4,6 +4,8 @@
 //! write goes through `Table::write_into` with metering as its check; its new values become the
 //! item's overrides only once it lands.
 
+use std::cmp::Reverse;
+
 use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
 use crate::engine::value::MAX_ITEM_BYTES;
@@ -396,6 +398,14 @@ impl Simulation {
                 vals[attr] = value;
                 changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
             }
+            // A sliding expiry: SET expires_at = now + ttl, on every touch.
+            if let (Some(ttl), Some(attr)) =
+                (self.world.patterns[call.pattern].ttl_secs, self.world.entities[entity].ttl_attr)
+            {
+                let expires = Val::time(secs.saturating_add(ttl));
+                vals[attr] = expires;
+                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), expires));
+            }
             // SET version = version + 1 (numbers are held in hundredths).
             if let Some(CondRt::Version(attr)) = self.world.patterns[call.pattern].condition {
                 let next = match vals[attr] {
@@ -601,7 +611,7 @@ impl Simulation {
         if let Some(attr) = self.world.entities[entity].ttl_attr
             && let Some(expires) = vals[attr].secs()
         {
-            self.ttl[entity].push_back((expires, handle));
+            self.ttl[entity].push(Reverse((expires, handle)));
         }
         for (c, copy) in self.copies.iter().enumerate() {
             if copy.to == entity
