@@ -71,6 +71,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         write_amplification: None,
         parts: Vec::new(),
         condition: None,
+        cache: None,
     };
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);

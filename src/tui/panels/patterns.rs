@@ -3,6 +3,9 @@
 //! `✘ unserved`) and, once a replay runs, its calls, units per call and modelled p99 against the
 //! pattern's target.
 //!
+//! A read behind the variant's read-through cache says so with its predicted hit ratio
+//! (`GetItem · cached 97%`).
+//!
 //! The operation is written without a ✔: beside a p99 over its target a tick read as "passing",
 //! when all it meant was "a key serves this". Patterns that need attention come first, so the one
 //! that matters is never below the fold; rows that do not fit are counted in a `+N more` line.
@@ -51,7 +54,13 @@ pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
                 }
                 _ => String::new(),
             };
-            (true, format!("{op}{fanout}{on}{writes}"))
+            // A read behind the variant's read-through cache: the share of calls it answers.
+            let cache = match &p.cache {
+                Some(c) if c.applies => format!(" · cached {}", numbers::percent(c.hit_ratio)),
+                Some(_) => " · cache unused".to_owned(),
+                None => String::new(),
+            };
+            (true, format!("{op}{fanout}{on}{writes}{cache}"))
         }
     }
 }
