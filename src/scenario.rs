@@ -38,6 +38,11 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ("practice-tickets", "scenarios/practice-tickets.ron", include_str!("../scenarios/practice-tickets.ron")),
     ("practice-ledger", "scenarios/practice-ledger.ron", include_str!("../scenarios/practice-ledger.ron")),
     (
+        "practice-shortener",
+        "scenarios/practice-shortener.ron",
+        include_str!("../scenarios/practice-shortener.ron"),
+    ),
+    (
         "practice-sessions",
         "scenarios/practice-sessions.ron",
         include_str!("../scenarios/practice-sessions.ron"),

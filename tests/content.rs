@@ -45,6 +45,7 @@ const NEW: &[&str] = &[
     "practice-sessions",
     "practice-tickets",
     "practice-ledger",
+    "practice-shortener",
 ];
 
 #[test]
@@ -153,10 +154,12 @@ fn practice_chat_starts_unbounded_and_scanning() {
 /// with a key.
 #[test]
 fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
-    let cases: [(&str, (WarningCode, &str)); 3] = [
+    let cases: [(&str, (WarningCode, &str)); 4] = [
         ("practice-saas", (WarningCode::HotPartition, "table TENANT#{tenant_id}")),
         ("practice-sessions", (WarningCode::Scan, "my-devices")),
         ("practice-tickets", (WarningCode::HotPartition, "table EVENT#{event_id}")),
+        // The viral link's reads: the same key behind a cache only sends it the misses.
+        ("practice-shortener", (WarningCode::HotPartition, "table LINK#{code}")),
     ];
     for (name, warning) in cases {
         assert_eq!(warnings(&plan(name, "naive")), [warning], "{name}");
@@ -314,7 +317,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 9);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 10);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -402,6 +405,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-sessions", "3m"),
     ("practice-tickets", "30s"),
     ("practice-ledger", "30s"),
+    ("practice-shortener", "30s"),
 ];
 
 #[test]

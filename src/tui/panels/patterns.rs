@@ -378,6 +378,17 @@ mod tests {
     }
 
     #[test]
+    fn a_cached_read_says_so_with_its_predicted_hit_ratio() {
+        // (variant, resolve's verdict)
+        let cases = [("naive", "GetItem"), ("recommended", "GetItem · cached 94.4%")];
+        for (variant, want) in cases {
+            let plan = plan_of("practice-shortener", variant);
+            let p = plan.patterns.iter().find(|p| p.name == "resolve").expect("a bundled pattern");
+            assert_eq!(verdict(p, false), (true, want.to_owned()), "{variant}");
+        }
+    }
+
+    #[test]
     fn the_cassandra_profile_names_cql_statements() {
         // (scenario, variant, pattern, verdict)
         let cases = [
