@@ -43,6 +43,11 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
         include_str!("../scenarios/practice-ratelimit.ron"),
     ),
     (
+        "practice-shortener",
+        "scenarios/practice-shortener.ron",
+        include_str!("../scenarios/practice-shortener.ron"),
+    ),
+    (
         "practice-sessions",
         "scenarios/practice-sessions.ron",
         include_str!("../scenarios/practice-sessions.ron"),

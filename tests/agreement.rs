@@ -30,7 +30,8 @@ fn seconds(n: u64) -> SimDuration {
 fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
-        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" | "practice-ratelimit" => {
+        "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" | "practice-ratelimit"
+        | "practice-shortener" => {
             seconds(60)
         }
         "practice-social" | "practice-chat" => seconds(5 * 60),
@@ -254,6 +255,7 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-tickets",
         "practice-ledger",
         "practice-ratelimit",
+        "practice-shortener",
         "sensors",
         "chat",
     ]);
@@ -264,7 +266,9 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
 /// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
 /// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
-/// the value a sparse index selects, and sessions whose writes set (and slide) their expiry.
+/// the value a sparse index selects, sessions whose writes set (and slide) their expiry, and a
+/// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
+/// misses').
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -276,6 +280,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
+        ("read-cache.ron", include_str!("fixtures/read-cache.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

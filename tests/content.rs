@@ -46,6 +46,7 @@ const NEW: &[&str] = &[
     "practice-tickets",
     "practice-ledger",
     "practice-ratelimit",
+    "practice-shortener",
 ];
 
 #[test]
@@ -159,6 +160,8 @@ fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
         ("practice-sessions", (WarningCode::Scan, "my-devices")),
         ("practice-tickets", (WarningCode::HotPartition, "table EVENT#{event_id}")),
         ("practice-ratelimit", (WarningCode::HotPartition, "table RL#{bucket(at, 1m)}")),
+        // The viral link's reads: the same key behind a cache only sends it the misses.
+        ("practice-shortener", (WarningCode::HotPartition, "table LINK#{code}")),
     ];
     for (name, warning) in cases {
         assert_eq!(warnings(&plan(name, "naive")), [warning], "{name}");
@@ -405,6 +408,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-tickets", "30s"),
     ("practice-ledger", "30s"),
     ("practice-ratelimit", "30s"),
+    ("practice-shortener", "30s"),
 ];
 
 #[test]

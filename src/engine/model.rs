@@ -421,9 +421,16 @@ pub struct Variant {
     pub copies: Vec<Copy>,
     pub aggregates: Vec<Aggregate>,
     pub embeds: Vec<Embed>,
+    /// A read-through cache in front of some read patterns (DAX's item cache), if any.
+    pub cache: Option<ReadCache>,
 }
 
 impl Variant {
+    /// The cache in front of `pattern`'s reads, if the variant declares one for it.
+    pub fn cache_for(&self, pattern: &str) -> Option<&ReadCache> {
+        self.cache.as_ref().filter(|c| c.patterns.iter().any(|p| p == pattern))
+    }
+
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
     }
@@ -532,6 +539,26 @@ pub struct Ttl {
     pub attribute: String,
     pub lifetime: SimDuration,
     pub entities: Vec<String>,
+}
+
+/// A read-through item cache in front of the reads of `patterns`, modelled on DynamoDB
+/// Accelerator (DAX). What AWS documents ("DAX: How it works", "DAX and DynamoDB consistency
+/// models", "Configuring your DAX cluster"): GetItem and BatchGetItem are answered from the item
+/// cache when the item is there and not expired — a hit consumes no table read capacity — and a
+/// miss is passed to DynamoDB, charged as usual, and its result stored; entries live for the
+/// item TTL (default 5 minutes) and, when the node's memory is full, the least recently used are
+/// evicted; only eventually consistent reads are cached (a strongly consistent read passes
+/// through). keyheat's own model: the capacity is a count of items rather than a node's memory,
+/// and Query and Scan (DAX's query cache, keyed by the request's exact parameters) are not
+/// cached — a pattern the plan serves with them reads the table as before.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadCache {
+    /// How long an entry serves hits after the miss that filled it.
+    pub ttl: SimDuration,
+    /// The most items the cache holds; the least recently used goes first.
+    pub items: u64,
+    /// The read patterns whose requests go through the cache.
+    pub patterns: Vec<String>,
 }
 
 /// A denormalized copy: `from`'s `attribute` is also stored on every `to` item that refers to it

@@ -9,6 +9,7 @@
 //! costed as eventually consistent (DynamoDB's default; GSIs allow nothing else). The planner
 //! never runs the store; the simulator measures what the planner predicts.
 
+pub mod cache;
 pub mod condition;
 mod estimate;
 mod keys;
@@ -184,6 +185,10 @@ pub struct PatternPlan {
     /// above stay the planner's steady state, which the load checks use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unpredictable: Option<Unpredictable>,
+    /// A read-through cache in front of the pattern: its predicted hit ratio (`units_per_call`
+    /// and `items_read` are the misses' share, what reaches the table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<cache::CachePlan>,
 }
 
 impl PatternPlan {

@@ -58,6 +58,7 @@
 //! [`Simulation::partitions`], [`Simulation::items_in`], [`Simulation::item`],
 //! [`Simulation::report`]. [`run`] is a loop over them.
 
+mod cache;
 mod console;
 mod embed;
 mod exec;
@@ -219,6 +220,9 @@ pub struct Simulation {
     /// When each item last took a version-checked update (ms): what a later read-modify-write
     /// of it conflicts with.
     versions: HashMap<u32, u64>,
+    /// The variant's read-through item cache, if it declares one (`None` costs the hot path
+    /// one branch per GetItem request).
+    cache: Option<cache::ItemCache>,
     retries: BinaryHeap<Reverse<Retry>>,
     retry_seq: u64,
     /// Per entity, (expiry in epoch seconds, item) soonest first. Writes set different lifetimes

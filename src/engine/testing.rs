@@ -163,6 +163,7 @@ pub fn pattern(
         condition_failed: 0,
         version_conflicts: 0,
         stale_reads: 0,
+        cache: None,
     }
 }
 

@@ -346,6 +346,33 @@ fn condition_row(t: &crate::engine::sim::report::Totals) -> Option<(&'static str
     ))
 }
 
+/// Per cached read pattern, what its read-through cache did: information, not a warning.
+pub(super) fn cache_notes(r: &RunReport) -> Vec<String> {
+    r.patterns.iter().filter_map(|p| p.cache.as_ref().map(|c| cache_note(p, c))).collect()
+}
+
+/// "resolve: cache hit ratio 97% …": what the read-through cache answered and what the table
+/// still served. A pattern the plan serves with a Query or Scan never reaches the item cache.
+fn cache_note(p: &PatternReport, c: &crate::engine::sim::report::CacheReport) -> String {
+    if c.hits + c.misses == 0 {
+        return format!(
+            "{}: cached, but served by {} — the item cache answers GetItem and BatchGetItem only (DAX's query cache is not modelled)",
+            p.name,
+            p.operation.as_deref().unwrap_or("nothing")
+        );
+    }
+    format!(
+        "{}: cache hit ratio {} ({} of {} keys answered from the cache, {} RCU saved); {} misses read the table ({} RCU)",
+        p.name,
+        numbers::percent(c.hit_ratio),
+        numbers::count(c.hits as f64),
+        numbers::count((c.hits + c.misses) as f64),
+        numbers::count(c.rcu_saved),
+        numbers::count(c.misses as f64),
+        numbers::count(p.rcu)
+    )
+}
+
 /// What a reader should notice about a pattern, beyond the table.
 pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -152,7 +152,13 @@ pub(super) fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String 
             place_label(engine, &format!("{kind} {name}"))
         }
     };
-    format!("{requests}{fetch}\n{place}")
+    // A read-through cache answers part of the calls before the table sees them.
+    let cache = match &p.cache {
+        Some(c) if c.applies => format!("\ncache {} hits", numbers::percent(c.hit_ratio)),
+        Some(_) => "\ncache unused".to_owned(),
+        None => String::new(),
+    };
+    format!("{requests}{fetch}\n{place}{cache}")
 }
 
 /// Items one write call writes: the base item and every index entry, copy and aggregate.
@@ -292,6 +298,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         }
         if let Some(c) = &p.condition {
             paragraph(out, 4, &format!("condition {}: {}", c.expression, c.why))?;
+        }
+        if let Some(c) = &p.cache {
+            paragraph(out, 4, &format!("cache: {}", c.why))?;
         }
         for a in &p.alternatives {
             bullet(out, 4, &format!("{}: {}", place_label(engine, &a.index), a.reason))?;

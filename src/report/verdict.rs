@@ -50,7 +50,8 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
         GoalUnit::Ratio => {
             "one partition got more than it serves (1,000 WCU or 3,000 RCU a second; a throttled \
              index throttles its table's writes): spread the hot key — write shards, a hash of an \
-             id in the key, or no copy per follower"
+             id in the key, or no copy per follower — or, for one item read too often, a \
+             read-through cache in front of its reads"
                 .to_owned()
         }
         GoalUnit::Count if goal.detail.starts_with("nothing serves") => {

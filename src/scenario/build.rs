@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+mod cache;
 mod pattern;
 mod variant;
 mod views;

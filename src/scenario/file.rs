@@ -205,6 +205,24 @@ pub struct Variant {
     pub aggregates: Vec<Aggregate>,
     #[serde(default)]
     pub embeds: Vec<Embed>,
+    #[serde(default)]
+    pub cache: Option<Cache>,
+}
+
+/// `cache: (ttl: "5m", items: 100000, patterns: ["resolve"])`: a read-through item cache (DAX)
+/// in front of these read patterns.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    /// DAX's default item TTL is 5 minutes.
+    #[serde(default = "default_cache_ttl")]
+    pub ttl: String,
+    pub items: u64,
+    pub patterns: Vec<String>,
+}
+
+fn default_cache_ttl() -> String {
+    "5m".to_owned()
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]

@@ -180,6 +180,46 @@ fn errors_point_at_the_offending_value() {
     assert_points(cases);
 }
 
+/// A variant's read-through cache: its TTL defaults to DAX's 5 minutes, and each mistake is an
+/// error at the value.
+#[test]
+fn a_read_cache_is_checked_at_its_place() {
+    const KEYS: &str = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    let with = |cache: &str| MINI.replacen(KEYS, &format!("{KEYS}\n        cache: {cache},"), 1);
+    let loaded = parse("mini.ron", &with(r#"(items: 1000, patterns: ["user-posts"])"#)).expect("a cache");
+    let cache = loaded.scenario.variants[0].cache.clone().expect("declared");
+    assert_eq!((cache.ttl, cache.items), (crate::engine::time::SimDuration::from_secs(300), 1000));
+    assert!(loaded.scenario.variants[0].cache_for("user-posts").is_some());
+    assert!(loaded.scenario.variants[0].cache_for("write-post").is_none());
+    // (cache, message, marker)
+    let cases = [
+        (
+            r#"(ttl: "0s", items: 10, patterns: ["user-posts"])"#,
+            "a cache TTL must be longer than 0s",
+            r#""0s""#,
+        ),
+        (r#"(ttl: "5 min", items: 10, patterns: ["user-posts"])"#, "", r#""5 min""#),
+        (r#"(items: 0, patterns: ["user-posts"])"#, "a cache holds 1 to 10,000,000 items", "0, patterns"),
+        (r"(items: 10, patterns: [])", "name the read patterns the cache fronts", "[])"),
+        (r#"(items: 10, patterns: ["user-post"])"#, "did you mean user-posts?", r#""user-post""#),
+        (r#"(items: 10, patterns: ["write-post"])"#, "pattern \"write-post\" writes", r#""write-post""#),
+        (r#"(items: 10, patterns: ["user-posts", "user-posts"])"#, "", r#""user-posts"])"#),
+        (r#"(items: 10, patterns: ["user-posts"], size: 3)"#, "size", "size"),
+    ];
+    for (cache, message, marker) in cases {
+        let text = with(cache);
+        let err = parse("mini.ron", &text).expect_err(cache).to_string();
+        let at = text.rfind(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
+        let (line, col) = position_of(&text, at);
+        assert!(err.contains(message), "{err}\nshould say: {message}");
+        assert!(
+            err.starts_with(&format!("mini.ron:{line}:{col}:")),
+            "{err}\nshould point at {line}:{col} ({marker})"
+        );
+    }
+}
+
 /// A write's condition fits its action and names a number the update can increment.
 #[test]
 fn conditions_are_checked_at_their_place() {

@@ -64,6 +64,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         parts: Vec::new(),
         condition: None,
         unpredictable: None,
+        cache: None,
     };
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
@@ -137,6 +138,22 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         None if split(est, p, &mut out) => {}
         None => scan(est, p, &mut out),
     }
+    cached(est, p, out)
+}
+
+/// A read-through cache in front of the pattern: only its misses reach the table, so the read
+/// units, items and bytes per call are the misses' share of the uncached ones.
+fn cached(est: &Estimator<'_>, p: &AccessPattern, mut out: PatternPlan) -> PatternPlan {
+    let item_cache =
+        matches!(out.operation, Some(Operation::GetItem | Operation::BatchGetItem)) && out.parts.is_empty();
+    let Some(cache) = super::cache::plan(est, p, item_cache, out.units_per_call) else { return out };
+    if cache.applies {
+        let miss = 1.0 - cache.hit_ratio;
+        out.units_per_call *= miss;
+        out.items_read = out.items_read.map(|n| n * miss);
+        out.bytes_read = out.bytes_read.map(|n| n * miss);
+    }
+    out.cache = Some(cache);
     out
 }
 

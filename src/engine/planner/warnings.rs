@@ -676,18 +676,29 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     // that knows the hashed attribute hits only its own shard.
     let spread = est.read_spread(&p.entity, place, &keys.pk, p);
     // The fetch of unprojected attributes lands on the table's partitions, not on this key's.
-    let own_units = plan.units_per_call - plan.fetch.as_ref().map_or(0.0, |f| f.units);
-    let per_request = own_units / f64::from(plan.fanout.max(1));
+    // Behind a read-through cache only the busiest key's own misses reach its partition: a key
+    // asked thousands of times a second is almost always a hit.
+    let (uncached, hit) = match plan.cache.as_ref().filter(|c| c.applies) {
+        Some(c) => (c.uncached_units_per_call, super::cache::key_hit(est, p, peak_rate(p) * spread.hottest)),
+        None => (plan.units_per_call, 0.0),
+    };
+    let own_units = uncached - plan.fetch.as_ref().map_or(0.0, |f| f.units);
+    let per_request = own_units * (1.0 - hit) / f64::from(plan.fanout.max(1));
     let units = peak_rate(p) * spread.hottest * per_request;
     let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
     load.rcu += units;
+    let through = if plan.cache.as_ref().is_some_and(|c| c.applies) {
+        format!(" × {} missing the cache", percent(1.0 - hit))
+    } else {
+        String::new()
+    };
     load.terms.push(format!(
-        "{} {}/s × {} ({}) × {} RCU per request = {} RCU/s",
+        "{} {}/s × {} ({}){through} × {} RCU per request = {} RCU/s",
         p.name,
         rate(peak_rate(p)),
         percent(spread.hottest),
         notes(&spread.notes),
-        count(per_request),
+        count(own_units / f64::from(plan.fanout.max(1))),
         rate(units)
     ));
 }

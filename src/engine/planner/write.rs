@@ -72,6 +72,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         parts: Vec::new(),
         condition: None,
         unpredictable: None,
+        cache: None,
     };
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);

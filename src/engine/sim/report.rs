@@ -248,6 +248,23 @@ pub struct PatternReport {
     pub version_conflicts: u64,
     /// Query requests on a GSI partition with entry writes still queued (replication lag).
     pub stale_reads: u64,
+    /// A read the variant's cache fronts: what the cache answered. Left out of the JSON for
+    /// other patterns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheReport>,
+}
+
+/// What a read-through cache (DAX's item cache) did for one read pattern.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CacheReport {
+    /// Keys found unexpired in the cache: answered without a table read.
+    pub hits: u64,
+    /// Keys read from the table (and stored in the cache).
+    pub misses: u64,
+    /// hits / (hits + misses).
+    pub hit_ratio: f64,
+    /// Read units the hits would have cost the table (eventually consistent, 4 KB each).
+    pub rcu_saved: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,7 +10,9 @@ use crate::engine::time::SimDuration;
 use super::items::key_label;
 use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
-use super::report::{IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals};
+use super::report::{
+    CacheReport, IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+};
 use super::state::{Load, PatternStats};
 use super::table::IndexKind;
 use super::{CASSANDRA_GC_GRACE_SECS, REPLICATION, RING_NODES, Simulation, latency};
@@ -366,6 +368,12 @@ impl Simulation {
                 condition_failed: s.condition_failed,
                 version_conflicts: s.conflicts,
                 stale_reads: s.stale_reads,
+                cache: self.cache.as_ref().filter(|c| c.patterns[out.len()]).map(|_| CacheReport {
+                    hits: s.cache_hits,
+                    misses: s.cache_misses,
+                    hit_ratio: ratio(s.cache_hits as f64, (s.cache_hits + s.cache_misses) as f64),
+                    rcu_saved: s.cache_units_saved,
+                }),
             });
         }
         out

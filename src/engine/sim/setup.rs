@@ -161,6 +161,21 @@ fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
         .collect()
 }
 
+/// Per table, its group and its indexes' groups.
+fn group_of(world: &World) -> Vec<Vec<usize>> {
+    world
+        .tables
+        .iter()
+        .map(|t| std::iter::once(t.group).chain(t.indexes.iter().map(|i| i.group)).collect())
+        .collect()
+}
+
+/// The variant's read-through cache, fronting the patterns it names (by the world's order).
+fn item_cache(variant: &Variant, world: &World) -> Option<super::cache::ItemCache> {
+    let names = || world.patterns.iter().map(|p| p.name.as_str());
+    variant.cache.as_ref().map(|c| super::cache::ItemCache::new(c, names()))
+}
+
 impl Simulation {
     /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
     /// populations an entity owns) and opens tick 0.
@@ -256,6 +271,7 @@ impl Simulation {
             keys_pickers: vec![None; patterns],
             overrides: HashMap::new(),
             versions: HashMap::new(),
+            cache: item_cache(variant, &world),
             retries: BinaryHeap::new(),
             retry_seq: 0,
             ttl: vec![BinaryHeap::new(); entities],
@@ -285,11 +301,7 @@ impl Simulation {
             embeds: super::embed::compile(&world, variant),
             nth: HashMap::new(),
             pk_memo: RefCell::new(vec![Vec::new(); entities]),
-            group_of: world
-                .tables
-                .iter()
-                .map(|t| std::iter::once(t.group).chain(t.indexes.iter().map(|i| i.group)).collect())
-                .collect(),
+            group_of: group_of(&world),
             touches: Vec::new(),
             held: HashMap::new(),
             next_op: 0,

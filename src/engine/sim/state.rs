@@ -150,6 +150,11 @@ pub struct PatternStats {
     pub conflicts: u64,
     /// Query requests on a GSI partition with entry writes queued.
     pub stale_reads: u64,
+    /// Keys a read through the variant's cache found there (no table read) and did not.
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    /// Read units the hits would have cost the table.
+    pub cache_units_saved: f64,
     /// Since the registry's last tick.
     pub span: SpanStats,
     /// Latencies since the registry's last tick, equal values merged.

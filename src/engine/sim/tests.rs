@@ -3,6 +3,7 @@
 //! TTL, retries).
 
 mod behaviour;
+mod cache;
 mod chunks;
 mod collisions;
 mod conditions;

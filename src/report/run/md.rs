@@ -291,6 +291,13 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         }
         writeln!(out)?;
     }
+    let notes = super::cache_notes(r);
+    if !notes.is_empty() {
+        for note in notes {
+            writeln!(out, "- {}", markdown::escape(&note))?;
+        }
+        writeln!(out)?;
+    }
     Ok(())
 }
 

@@ -304,6 +304,9 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     for remark in remarks {
         item(out, 2, "⚠", &remark)?;
     }
+    for note in super::cache_notes(r) {
+        item(out, 2, "·", &note)?;
+    }
     Ok(())
 }
 

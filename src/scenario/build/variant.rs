@@ -269,6 +269,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         ttl: ttl(path, v, cx)?,
         copies: copies(path, v, cx)?,
         embeds,
+        cache: super::cache::cache(path, v, cx)?,
     })
 }
 

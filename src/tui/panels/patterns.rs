@@ -3,6 +3,9 @@
 //! `✘ unserved`) and, once a replay runs, its calls, units per call and modelled p99 against the
 //! pattern's target.
 //!
+//! A read behind the variant's read-through cache says so with its predicted hit ratio
+//! (`GetItem · cached 97%`).
+//!
 //! The operation is written without a ✔: beside a p99 over its target a tick read as "passing",
 //! when all it meant was "a key serves this". Patterns that need attention come first, so the one
 //! that matters is never below the fold; rows that do not fit are counted in a `+N more` line.
@@ -51,7 +54,13 @@ pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
                 }
                 _ => String::new(),
             };
-            (true, format!("{op}{fanout}{on}{writes}"))
+            // A read behind the variant's read-through cache: the share of calls it answers.
+            let cache = match &p.cache {
+                Some(c) if c.applies => format!(" · cached {}", numbers::percent(c.hit_ratio)),
+                Some(_) => " · cache unused".to_owned(),
+                None => String::new(),
+            };
+            (true, format!("{op}{fanout}{on}{writes}{cache}"))
         }
     }
 }
@@ -366,6 +375,17 @@ mod tests {
         assert!(verdicts.iter().all(|(_, v)| !v.contains('✔')), "{verdicts:?}");
         assert!(verdicts.contains(&(true, "GetItem".to_owned())), "{verdicts:?}");
         assert!(verdicts.contains(&(false, "✘ Scan".to_owned())), "{verdicts:?}");
+    }
+
+    #[test]
+    fn a_cached_read_says_so_with_its_predicted_hit_ratio() {
+        // (variant, resolve's verdict)
+        let cases = [("naive", "GetItem"), ("recommended", "GetItem · cached 94.4%")];
+        for (variant, want) in cases {
+            let plan = plan_of("practice-shortener", variant);
+            let p = plan.patterns.iter().find(|p| p.name == "resolve").expect("a bundled pattern");
+            assert_eq!(verdict(p, false), (true, want.to_owned()), "{variant}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::engine::value::KeyType;
 
 use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
+use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
 use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
 use crate::engine::sim::latency;
@@ -459,6 +460,10 @@ impl Simulation {
         // CQL has no batch read: one SELECT per partition.
         let per_request =
             if operation == Operation::BatchGetItem && !cassandra { MAX_BATCH_GET_KEYS } else { 1 };
+        // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
+        // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
+        // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
+        let fronted = self.split.is_none() && self.cache.as_ref().is_some_and(|c| c.patterns[call.pattern]);
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -470,6 +475,14 @@ impl Simulation {
             }
             if resume.is_some_and(|r| r.request != request) {
                 continue;
+            }
+            if fronted {
+                let at = resume.map_or(call.time_ms, |r| r.at_ms);
+                self.serve_from_cache(call, plan.group, sk.as_ref(), &mut chunk, (at, resume.is_none()));
+                if chunk.is_empty() {
+                    times.push(latency::CACHE_HIT_MS);
+                    continue;
+                }
             }
             let chunk = chunk.as_slice();
             let table = &self.tables[plan.table].base;
@@ -503,6 +516,7 @@ impl Simulation {
             } else {
                 latency::base_ms(operation)
                     + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
+                    + if fronted { latency::CACHE_HIT_MS } else { 0.0 }
             };
             if resume.is_none() {
                 self.stats[call.pattern].requests += 1;
@@ -514,6 +528,10 @@ impl Simulation {
                 continue;
             }
             self.spend(call, READ, units);
+            if fronted {
+                let at = resume.map_or(call.time_ms, |r| r.at_ms);
+                self.fill_cache(plan.group, sk.as_ref(), chunk, &sizes, at);
+            }
             if self.observing() {
                 let at = resume.map_or(call.time_ms, |r| r.at_ms);
                 let batch = operation == Operation::BatchGetItem;
@@ -533,6 +551,53 @@ impl Simulation {
             times.push(ms);
         }
         self.finish_read(call, resume, &times);
+    }
+
+    /// Answers from the cache the keys of `chunk` it holds unexpired at `at.0` ms, and leaves the
+    /// misses in `chunk` for the table. A hit reads nothing from the table: its units are saved,
+    /// its item (if it existed) is returned. Only a first attempt (`at.1`) counts hits, misses
+    /// and savings: a retry's keys were counted as misses when they were first asked.
+    fn serve_from_cache(
+        &mut self,
+        call: Call,
+        group: usize,
+        sk: Option<&SortBuf>,
+        chunk: &mut Vec<PartKey>,
+        at: (u64, bool),
+    ) {
+        let Some(cache) = self.cache.as_mut() else { return };
+        let stats = &mut self.stats[call.pattern];
+        let (now_ms, first) = at;
+        chunk.retain(|pk| {
+            let Some(hit) = cache.lookup(cache::item_key(group, pk.hash, sk), now_ms) else {
+                stats.cache_misses += u64::from(first);
+                return true;
+            };
+            if first {
+                stats.cache_hits += 1;
+                stats.cache_units_saved += read_units(u64::from(hit.size), false);
+            }
+            stats.items_returned += u64::from(hit.found);
+            stats.span.items_returned += f64::from(u8::from(hit.found));
+            false
+        });
+    }
+
+    /// Stores what the table answered for these keys (a missing item too): each serves hits
+    /// until the cache's TTL runs out.
+    fn fill_cache(
+        &mut self,
+        group: usize,
+        sk: Option<&SortBuf>,
+        chunk: &[PartKey],
+        sizes: &[(u64, bool, u64)],
+        at_ms: u64,
+    ) {
+        let Some(cache) = self.cache.as_mut() else { return };
+        for (pk, &(size, found, _)) in chunk.iter().zip(sizes) {
+            let size = u32::try_from(size).unwrap_or(u32::MAX);
+            cache.fill(cache::item_key(group, pk.hash, sk), at_ms, size, found);
+        }
     }
 
     /// The call's latency from its requests' times (NaN: refused, reported by its retry).
