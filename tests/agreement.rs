@@ -307,8 +307,9 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
 /// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
 /// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
-/// create-once puts and version-checked updates on a hot item, and a put whose `equals` fixes
-/// the value a sparse index selects.
+/// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
+/// the value a sparse index selects, and a bucket width per device class (a 10 Hz device
+/// hourly, 0.02 Hz ones by 30 days: each read asks its class's buckets).
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -319,6 +320,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
+        ("device-classes.ron", include_str!("fixtures/device-classes.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -10,9 +10,13 @@ use crate::engine::time::Resolution;
 
 const DAY: f64 = 86_400.0;
 
-/// Seconds one bucket of a time part spans: (shortest, longest) — calendar months and years vary.
+/// Seconds one bucket of a time part spans: (shortest, longest) — calendar months and years vary,
+/// and a class bucket's widths vary by class.
 pub fn bucket_width(part: &Part) -> Option<(f64, f64)> {
     match part {
+        Part::Class(class) => {
+            class.parts().filter_map(bucket_width).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+        }
         Part::Bucket { width, .. } => Some((width.as_secs_f64(), width.as_secs_f64())),
         Part::Time { format, .. } => format.resolution().map(|r| match r {
             Resolution::Second => (1.0, 1.0),
@@ -30,6 +34,10 @@ pub fn bucket_width(part: &Part) -> Option<(f64, f64)> {
 /// "daily", "monthly", "10d" — how a bucket reads in a message.
 pub fn bucket_label(part: &Part) -> String {
     match part {
+        Part::Class(class) => {
+            let labels: Vec<String> = class.parts().map(bucket_label).collect();
+            format!("{} (by {})", labels.join("/"), class.by)
+        }
         Part::Bucket { width, .. } => format!("{width}"),
         Part::Time { format, .. } => match format.resolution() {
             Some(Resolution::Second) => "per-second".to_owned(),
@@ -69,7 +77,28 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
     let mut mean_fanout = 1.0;
     let mut notes = Vec::new();
     for part in pk.parts() {
+        // A class slot: a writer knows its item's class, and so does a reader given the class
+        // attribute (the planner costs each class on its own layout, `Template::specialized`).
+        // A reader without it asks every shard any class uses; it cannot tell a bucket's width.
+        let widest;
+        let part = match part {
+            Part::Class(class) if p.knows(&class.by) => class.case(None),
+            Part::Class(class) if !writer && matches!(class.other, Part::Shard { .. }) => {
+                widest = Part::Shard { count: part.fanout() };
+                &widest
+            }
+            Part::Class(class) => {
+                return Err(format!(
+                    "its partition key {} needs {} to choose the {} of the item's class",
+                    pk.source(),
+                    class.by,
+                    if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" }
+                ));
+            }
+            part => part,
+        };
         match part {
+            Part::Class(_) => {}
             Part::Literal(_) => {}
             Part::Attr { name, .. } => {
                 if !p.knows(name) {
@@ -124,7 +153,8 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                 }
             }
             Part::Shard { count } => {
-                if !writer {
+                // One shard is one key: nothing to ask beyond it (a class slot's `else = 1`).
+                if !writer && *count > 1 {
                     fanout = fanout.saturating_mul(*count);
                     shards = shards.saturating_mul(*count);
                     mean_fanout *= f64::from(*count);
@@ -261,6 +291,7 @@ pub fn partition_condition(pk: &Template, pk_name: &str, cql: bool) -> String {
 /// columns, not concatenated text).
 pub fn cql_column(part: &Part) -> Option<String> {
     match part {
+        Part::Class(class) => cql_column(&class.other),
         Part::Literal(_) => None,
         Part::Attr { name, .. } => Some(name.clone()),
         Part::Time { name, format } => Some(match format.resolution() {

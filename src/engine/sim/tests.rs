@@ -4,6 +4,7 @@
 
 mod behaviour;
 mod chunks;
+mod classes;
 mod collisions;
 mod conditions;
 mod embed;
