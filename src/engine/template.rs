@@ -321,13 +321,13 @@ impl Template {
         out.clear();
         for part in &self.parts {
             let part = match part {
-                Part::Class(class) => match class.select(lookup(&class.by)) {
-                    Some(part) => part,
-                    None => {
+                Part::Class(class) => {
+                    let Some(part) = class.select(lookup(&class.by)) else {
                         out.clear();
                         return false;
-                    }
-                },
+                    };
+                    part
+                }
                 part => part,
             };
             let value = part.attribute().and_then(&lookup);

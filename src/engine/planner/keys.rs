@@ -3,6 +3,8 @@
 //! unknown attribute), or none; and which sort key condition they allow. Also how keys are
 //! written as Cassandra columns.
 
+use std::borrow::Cow;
+
 use super::numbers;
 use crate::engine::model::{AccessPattern, EntityKeys, RangeSpan};
 use crate::engine::template::{Part, Template};
@@ -77,29 +79,10 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
     let mut mean_fanout = 1.0;
     let mut notes = Vec::new();
     for part in pk.parts() {
-        // A class slot: a writer knows its item's class, and so does a reader given the class
-        // attribute (the planner costs each class on its own layout, `Template::specialized`).
-        // A reader without it asks every shard any class uses; it cannot tell a bucket's width.
-        let widest;
-        let part = match part {
-            Part::Class(class) if p.knows(&class.by) => class.case(None),
-            Part::Class(class) if !writer && matches!(class.other, Part::Shard { .. }) => {
-                widest = Part::Shard { count: part.fanout() };
-                &widest
-            }
-            Part::Class(class) => {
-                return Err(format!(
-                    "its partition key {} needs {} to choose the {} of the item's class",
-                    pk.source(),
-                    class.by,
-                    if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" }
-                ));
-            }
-            part => part,
-        };
+        let plain = plain(part, p, writer, pk)?;
+        let part: &Part = &plain;
         match part {
-            Part::Class(_) => {}
-            Part::Literal(_) => {}
+            Part::Class(_) | Part::Literal(_) => {}
             Part::Attr { name, .. } => {
                 if !p.knows(name) {
                     return Err(format!(
@@ -180,6 +163,31 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
         }
     }
     Ok(Reach { fanout, shards, mean_fanout, notes })
+}
+
+/// The plain slot a class slot stands for in a read or a write: a writer knows its item's
+/// class, and so does a reader given the class attribute (the planner costs each class on its
+/// own layout, `Template::specialized`; this is the unlisted values' one). A reader without it
+/// asks every shard any class uses; it cannot tell a bucket's width.
+fn plain<'t>(
+    part: &'t Part,
+    p: &AccessPattern,
+    writer: bool,
+    pk: &Template,
+) -> Result<Cow<'t, Part>, String> {
+    match part {
+        Part::Class(class) if p.knows(&class.by) => Ok(Cow::Borrowed(class.case(None))),
+        Part::Class(class) if !writer && matches!(class.other, Part::Shard { .. }) => {
+            Ok(Cow::Owned(Part::Shard { count: part.fanout() }))
+        }
+        Part::Class(class) => Err(format!(
+            "its partition key {} needs {} to choose the {} of the item's class",
+            pk.source(),
+            class.by,
+            if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" }
+        )),
+        part => Ok(Cow::Borrowed(part)),
+    }
 }
 
 /// What a pattern's inputs allow on the sort key.

@@ -333,13 +333,13 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
         let c = candidate_in(est, p, place, &Located { templates }, Some((slot, class)))?;
         classes.push((class, share, c));
     }
-    Ok(mix(&slot.by, classes))
+    Ok(mix(&slot.by, &classes))
 }
 
 /// One candidate from a candidate per class, weighted by the share of calls each takes: the
 /// units and items a call reads on average, and the largest fan-out any call makes (what a
 /// `MaxFanout` goal and the replay's measured maximum compare with).
-fn mix(by: &str, classes: Vec<(Class<'_>, f64, Candidate)>) -> Candidate {
+fn mix(by: &str, classes: &[(Class<'_>, f64, Candidate)]) -> Candidate {
     let total: f64 = classes.iter().map(|(_, s, _)| s).sum::<f64>().max(f64::MIN_POSITIVE);
     let weighted =
         |f: &dyn Fn(&Candidate) -> f64| classes.iter().map(|(_, s, c)| s / total * f(c)).sum::<f64>();

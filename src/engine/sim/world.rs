@@ -669,9 +669,8 @@ pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)
                         return Some(attr);
                     }
                 }
-                if time.is_none() {
-                    return None;
-                }
+                // A class shard reads nothing more: the sort key stops being known here.
+                time?;
             }
             Slot::Attr { attr, .. }
             | Slot::Time { attr, .. }

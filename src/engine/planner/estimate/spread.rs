@@ -105,32 +105,7 @@ impl<'a> Estimator<'a> {
             .collect();
         for part in template.parts() {
             if let Some(class) = part.class().filter(|c| matches!(c.other, Part::Shard { .. })) {
-                let counts: Vec<String> = class
-                    .cases
-                    .iter()
-                    .map(|(v, s)| format!("{v} ×{}", s.fanout()))
-                    .chain(std::iter::once(format!("others ×{}", class.other.fanout())))
-                    .collect();
-                if reader {
-                    spread.notes.push(format!(
-                        "shard(by: {}): every call asks each shard of its class ({})",
-                        class.by,
-                        counts.join(", ")
-                    ));
-                    continue;
-                }
-                let ratio = self.class_shard_ratio(entity, class);
-                let other = f64::from(class.other.fanout());
-                spread.distinct *= other;
-                spread.hottest *= ratio;
-                spread.steady *= ratio;
-                spread.typical /= other;
-                spread.notes.push(format!(
-                    "shard(by: {}) spreads each class's writes over its shards ({}): the busiest key takes {} of                      its value's writes",
-                    class.by,
-                    counts.join(", "),
-                    numbers::percent(ratio)
-                ));
+                self.spread_class_shard(entity, class, reader, &mut spread);
                 continue;
             }
             if let Part::Shard { count } = part {
@@ -213,6 +188,38 @@ impl<'a> Estimator<'a> {
             }
         }
         spread
+    }
+
+    /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
+    /// busiest key takes its value's share over its class's shard count.
+    fn spread_class_shard(&self, entity: &str, class: &ClassSlot, reader: bool, spread: &mut Spread) {
+        let counts: Vec<String> = class
+            .cases
+            .iter()
+            .map(|(v, s)| format!("{v} ×{}", s.fanout()))
+            .chain(std::iter::once(format!("others ×{}", class.other.fanout())))
+            .collect();
+        if reader {
+            spread.notes.push(format!(
+                "shard(by: {}): every call asks each shard of its class ({})",
+                class.by,
+                counts.join(", ")
+            ));
+            return;
+        }
+        let ratio = self.class_shard_ratio(entity, class);
+        let other = f64::from(class.other.fanout());
+        spread.distinct *= other;
+        spread.hottest *= ratio;
+        spread.steady *= ratio;
+        spread.typical /= other;
+        spread.notes.push(format!(
+            "shard(by: {}) spreads each class's writes over its shards ({}): the busiest key takes {} of its \
+             value's writes",
+            class.by,
+            counts.join(", "),
+            numbers::percent(ratio)
+        ));
     }
 
     /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
