@@ -92,7 +92,7 @@ fn template(
     text: &str,
     entity: &Entity,
     carried: &[&str],
-    populations: &[model::Population],
+    cx: &Context<'_>,
 ) -> Result<Template> {
     let parsed = Template::parse(text).map_err(|e| Problem {
         path: path.clone(),
@@ -104,13 +104,7 @@ fn template(
     for (slot, part) in slots.enumerate() {
         let (name, needs_time) = match part {
             Part::Class(class) => {
-                class_slot(
-                    path,
-                    text,
-                    starts.get(slot).copied().unwrap_or(0),
-                    class,
-                    (entity, carried, populations),
-                )?;
+                class_slot(path, text, starts.get(slot).copied().unwrap_or(0), class, (entity, carried, cx))?;
                 match &class.other {
                     Part::Bucket { name, .. } => (name, true),
                     _ => continue,
@@ -162,7 +156,7 @@ fn class_slot(
     text: &str,
     start: usize,
     class: &ClassSlot,
-    (entity, carried, populations): (&Entity, &[&str], &[model::Population]),
+    (entity, carried, cx): (&Entity, &[&str], &Context<'_>),
 ) -> Result<()> {
     let after = |from: usize, needle: &str| text[from..].find(needle).map_or(from, |n| from + n);
     let by_at = after(after(start, "by"), class.by.as_str());
@@ -184,11 +178,40 @@ fn class_slot(
     for (value, _) in &class.cases {
         let at = after(from, value);
         from = at;
-        producible(path, attribute, value, populations, "class value:").map_err(|e| Problem {
+        producible(path, attribute, value, cx.populations, "class value:").map_err(|e| Problem {
             path: path.clone(),
             offset: Some(at),
             ..e
         })?;
+        // A member past the population's count exists only if the population grows.
+        let member = match &attribute.generator {
+            model::Generator::Pick(name) | model::Generator::New(name) => {
+                cx.populations.iter().find(|p| &p.name == name)
+            }
+            _ => None,
+        };
+        if let Some(pop) = member
+            && model::parse_id(&pop.id_format, value).is_some_and(|i| i >= pop.count)
+            && pop.growth_per_day <= 0.0
+            && !cx
+                .entities
+                .iter()
+                .flat_map(|e| &e.attributes)
+                .any(|a| matches!(&a.generator, model::Generator::New(n) if *n == pop.name))
+        {
+            return Err(Problem {
+                path: path.clone(),
+                offset: Some(at),
+                message: format!(
+                    "class value: {} = {value:?} is no member of {}, which has {} ({} … {}) and does not grow",
+                    class.by,
+                    pop.name,
+                    pop.count,
+                    pop.id(0),
+                    pop.id(pop.count.saturating_sub(1))
+                ),
+            });
+        }
     }
     Ok(())
 }
@@ -280,7 +303,7 @@ fn keys_map(
         let carried = carried(entity, v);
         let pk = match (&keys.pk, needs_pk) {
             (Some(text), true) => {
-                let pk = template(&kpath.field("pk"), text, entity, &carried, cx.populations)?;
+                let pk = template(&kpath.field("pk"), text, entity, &carried, cx)?;
                 bucket_fanout(&kpath.field("pk"), text, &pk, entity, cx)?;
                 Some(pk)
             }
@@ -296,7 +319,7 @@ fn keys_map(
             (None, false) => None,
         };
         let sk = match &keys.sk {
-            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried, cx.populations)?),
+            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried, cx)?),
             None => None,
         };
         out.push(Templates { entity: name.to_owned(), pk, sk });
