@@ -266,9 +266,10 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
 /// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
 /// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
-/// the value a sparse index selects, sessions whose writes set (and slide) their expiry, and a
+/// the value a sparse index selects, sessions whose writes set (and slide) their expiry, a
 /// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
-/// misses').
+/// misses'), and a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
+/// days: each read asks its class's buckets).
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -281,6 +282,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),
+        ("device-classes.ron", include_str!("fixtures/device-classes.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

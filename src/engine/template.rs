@@ -17,6 +17,10 @@
 //! - `{bucket(name, width)}`: `floor(t / width)` for `t` epoch seconds, the index of the window.
 //! - `{shard(N)}`: the draw the caller's `shard(N)` returns, 0..N.
 //! - `{hash(name, N)}`: `hash_bytes(canonical bytes) % N`, the bytes `KeyValue::hash_bytes` uses.
+//! - `{shard(by: class, v = 8, else = 1)}`, `{bucket(name, by: class, v = 1h, else = 30d)}`: the
+//!   shard or bucket slot the class attribute's value selects ([`ClassSlot`]). Writer and reader
+//!   both know the class (a list of whale tenants, a device type), so a reader asks only its
+//!   class's shards or buckets.
 //!
 //! A slot whose attribute is missing, or holds a type it cannot read (BOOL, NULL, lists, maps,
 //! sets; a string where a time slot needs a number), produces no key.
@@ -34,7 +38,7 @@ use super::hash::hash_bytes;
 use super::time::{SimDuration, TimeFormat, push_integer, push_padded};
 use super::value::{AttributeValue, Item, KeyValue};
 
-pub use parse::{MAX_PAD, MAX_SHARDS, SLOT_FORMS, SlotForm};
+pub use parse::{MAX_CLASSES, MAX_PAD, MAX_SHARDS, SLOT_FORMS, SlotForm};
 
 /// One piece of a template, in source order. Adjacent literal text forms one `Literal`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -51,6 +55,46 @@ pub enum Part {
     Shard { count: u32 },
     /// `{hash(name, N)}`.
     Hash { name: String, count: u32 },
+    /// `{shard(by: …)}` or `{bucket(name, by: …)}`: a slot chosen per class. Boxed so the common
+    /// parts stay small.
+    Class(Box<ClassSlot>),
+}
+
+/// A shard or bucket slot whose count or width depends on the value of a class attribute `by`:
+/// the listed values take their own slot, every other value `other`. Every case is the same kind
+/// of slot (all `Shard`, or all `Bucket` over one time attribute).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ClassSlot {
+    pub by: String,
+    pub cases: Vec<(String, Part)>,
+    pub other: Part,
+}
+
+impl ClassSlot {
+    /// The slot for a class value given as text (`None`: a value not listed).
+    pub fn case(&self, class: Option<&str>) -> &Part {
+        class.and_then(|c| self.cases.iter().find(|(v, _)| v == c)).map_or(&self.other, |(_, part)| part)
+    }
+
+    /// The slot for an item's class attribute value; `None` when it has none the key can read.
+    pub fn select(&self, value: Option<&AttributeValue>) -> Option<&Part> {
+        let listed = |text: &str| self.cases.iter().find(|(v, _)| v == text).map(|(_, part)| part);
+        let part = match value? {
+            AttributeValue::S(text) => listed(text),
+            AttributeValue::N(number) => {
+                let mut text = StackText::new();
+                decimal::write_canonical(number, &mut text);
+                std::str::from_utf8(text.as_bytes()).ok().and_then(listed)
+            }
+            _ => return None,
+        };
+        Some(part.unwrap_or(&self.other))
+    }
+
+    /// Every slot the class may take: the listed ones, then the other values'.
+    pub fn parts(&self) -> impl Iterator<Item = &Part> {
+        self.cases.iter().map(|(_, part)| part).chain(std::iter::once(&self.other))
+    }
 }
 
 impl Part {
@@ -61,7 +105,22 @@ impl Part {
             | Part::Time { name, .. }
             | Part::Bucket { name, .. }
             | Part::Hash { name, .. } => Some(name),
+            Part::Class(class) => class.other.attribute(),
             Part::Literal(_) | Part::Shard { .. } => None,
+        }
+    }
+
+    /// Every attribute the slot reads: a class slot's class attribute, then its own.
+    pub fn reads(&self) -> impl Iterator<Item = &str> + Clone {
+        self.class().map(|c| c.by.as_str()).into_iter().chain(self.attribute())
+    }
+
+    /// The class attribute of a class slot: it picks the slot, and a reader must know it to ask
+    /// only its class's partitions.
+    pub fn class(&self) -> Option<&ClassSlot> {
+        match self {
+            Part::Class(class) => Some(class),
+            _ => None,
         }
     }
 
@@ -70,6 +129,8 @@ impl Part {
     pub fn fanout(&self) -> u32 {
         match self {
             Part::Shard { count } | Part::Hash { count, .. } => *count,
+            // A reader who does not know the class asks the largest class's shards.
+            Part::Class(class) => class.parts().map(Part::fanout).max().unwrap_or(1),
             _ => 1,
         }
     }
@@ -84,6 +145,8 @@ impl Part {
         out: &mut String,
     ) -> bool {
         match self {
+            // Needs the class value too: `Template::expand_with` selects the case and writes it.
+            Part::Class(_) => return false,
             Part::Literal(text) => out.push_str(text),
             Part::Shard { count } => push_padded(out, u64::from(shard(*count) % count), 1),
             Part::Attr { pad, .. } => match (value, pad) {
@@ -183,12 +246,27 @@ impl Template {
         &self.parts
     }
 
-    /// The attributes the slots read, each once, in order of first use.
+    /// The attributes the slots read, each once, in order of first use (a class slot reads its
+    /// class attribute, then its time attribute).
     pub fn attributes(&self) -> impl Iterator<Item = &str> {
-        self.parts.iter().enumerate().filter_map(|(i, part)| {
-            let name = part.attribute()?;
-            (!self.parts[..i].iter().any(|earlier| earlier.attribute() == Some(name))).then_some(name)
-        })
+        let all = self.parts.iter().flat_map(Part::reads);
+        all.clone()
+            .enumerate()
+            .filter_map(move |(i, name)| (!all.clone().take(i).any(|n| n == name)).then_some(name))
+    }
+
+    /// This template with every class slot replaced by the slot `choose` picks for it (the
+    /// planner costs a class's reads on its own layout).
+    #[must_use]
+    pub fn specialized(&self, choose: impl Fn(&ClassSlot) -> Part) -> Template {
+        let parts: Vec<Part> =
+            self.parts.iter().map(|part| part.class().map_or_else(|| part.clone(), &choose)).collect();
+        Template { source: parse::render(&parts), parts }
+    }
+
+    /// The template's class slot, if it has one.
+    pub fn class_slot(&self) -> Option<&ClassSlot> {
+        self.parts.iter().find_map(Part::class)
     }
 
     /// The literal text before the first slot (all of it when there is no slot): what every key
@@ -242,6 +320,16 @@ impl Template {
     ) -> bool {
         out.clear();
         for part in &self.parts {
+            let part = match part {
+                Part::Class(class) => {
+                    let Some(part) = class.select(lookup(&class.by)) else {
+                        out.clear();
+                        return false;
+                    };
+                    part
+                }
+                part => part,
+            };
             let value = part.attribute().and_then(&lookup);
             if !part.write(value, shard, out) {
                 out.clear();

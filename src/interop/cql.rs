@@ -185,6 +185,8 @@ fn derived_type(variant: &Variant, entity: &Entity, column: &str) -> &'static st
         .flat_map(|k| std::iter::once(&k.pk).chain(&k.sk));
     for template in templates {
         for part in template.parts() {
+            // A class slot is a column of its plain form (`shard`, `at_bucket`).
+            let part = part.class().map_or(part, |c| &c.other);
             let ty = match part {
                 Part::Bucket { name, .. } if column == format!("{name}_bucket") => "bigint",
                 Part::Hash { name, .. } if column == format!("{name}_hash") => "int",

@@ -744,3 +744,44 @@ fn a_lookup_names_only_values_a_caller_can_know() {
     );
     parse("mini.ron", &put).expect("a put may give a payload");
 }
+
+/// A class slot names an attribute the items carry and values its generator writes: a listed
+/// value no item can hold is a layout nothing uses, an error at the value.
+#[test]
+fn class_slots_name_attributes_and_values_the_items_hold() {
+    let post = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),"#;
+    let with = |pk: &str| format!(r#""Post": (pk: "{pk}", sk: "POST#{{posted_at}}"),"#);
+    let ok = MINI.replacen(post, &with("USER#{user_id}#{shard(by: user_id, u7 = 8, else = 1)}"), 1);
+    let loaded = parse("mini.ron", &ok).unwrap();
+    assert_eq!(loaded.scenario.variants[0].keys_of("Post").map(|k| k.pk.fanout()), Some(8));
+    let cases = [
+        (with("U#{shard(by: user, u7 = 8, else = 1)}"), r#"unknown class attribute "user""#, "user, u7"),
+        (
+            with("U#{user_id}#{shard(by: user_id, u7 = 8, x9 = 4, else = 1)}"),
+            r#"class value: user_id = "x9" never matches"#,
+            "x9 =",
+        ),
+        (with("U#{shard(by: user_id, u7 = 0, else = 1)}"), "count from 1", "0, else"),
+        (
+            with("U#{user_id}#{shard(by: user_id, u1000 = 8, else = 1)}"),
+            r#"class value: user_id = "u1000" is no member of users, which has 1000 (u0 … u999)"#,
+            "u1000",
+        ),
+        // A class's reader asks its own buckets: a 1-second class over the last 7 days is too many.
+        (
+            with("U#{user_id}#{bucket(posted_at, by: user_id, u7 = 1s, else = 1d)}"),
+            "buckets of 1s make that 604,801 partitions",
+            "{bucket(",
+        ),
+    ];
+    for (to, message, marker) in &cases {
+        let text = MINI.replacen(post, to, 1);
+        // Posts pick users and, once no User is written New, nothing grows the 1,000 of them.
+        let text = text.replace(r#"gen: New("users")"#, r#"gen: Pick("users")"#);
+        let error = parse("mini.ron", &text).err().unwrap_or_else(|| panic!("{to:?} loaded"));
+        let LoadError::At { line, col, message: said, .. } = &error else { panic!("{error:?}") };
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker:?} missing"));
+        assert!(said.contains(message), "{to}: {said}");
+        assert_eq!((*line, *col), position_of(&text, at), "{to}: {error}");
+    }
+}

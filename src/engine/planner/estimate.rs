@@ -5,7 +5,10 @@
 
 use std::collections::BTreeMap;
 
+mod classes;
 mod spread;
+
+pub use classes::Class;
 
 pub use spread::Spread;
 use spread::value_share;
@@ -404,8 +407,10 @@ impl<'a> Estimator<'a> {
         let mut counted: Vec<&str> = Vec::new();
         let mut space = 1.0;
         for part in parts {
+            // A class slot counts as the layout of the values it does not list: most of them.
+            let part = part.class().map_or(part, |c| &c.other);
             match part {
-                Part::Literal(_) => {}
+                Part::Literal(_) | Part::Class(_) => {}
                 Part::Shard { count } => space *= f64::from(*count),
                 Part::Hash { name, count } => {
                     if !plain.contains(&name.as_str()) && !counted.contains(&name.as_str()) {

@@ -3,6 +3,8 @@
 //! unknown attribute), or none; and which sort key condition they allow. Also how keys are
 //! written as Cassandra columns.
 
+use std::borrow::Cow;
+
 use super::numbers;
 use crate::engine::model::{AccessPattern, EntityKeys, RangeSpan};
 use crate::engine::template::{Part, Template};
@@ -10,9 +12,13 @@ use crate::engine::time::Resolution;
 
 const DAY: f64 = 86_400.0;
 
-/// Seconds one bucket of a time part spans: (shortest, longest) — calendar months and years vary.
+/// Seconds one bucket of a time part spans: (shortest, longest) — calendar months and years vary,
+/// and a class bucket's widths vary by class.
 pub fn bucket_width(part: &Part) -> Option<(f64, f64)> {
     match part {
+        Part::Class(class) => {
+            class.parts().filter_map(bucket_width).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+        }
         Part::Bucket { width, .. } => Some((width.as_secs_f64(), width.as_secs_f64())),
         Part::Time { format, .. } => format.resolution().map(|r| match r {
             Resolution::Second => (1.0, 1.0),
@@ -30,6 +36,10 @@ pub fn bucket_width(part: &Part) -> Option<(f64, f64)> {
 /// "daily", "monthly", "10d" — how a bucket reads in a message.
 pub fn bucket_label(part: &Part) -> String {
     match part {
+        Part::Class(class) => {
+            let labels: Vec<String> = class.parts().map(bucket_label).collect();
+            format!("{} (by {})", labels.join("/"), class.by)
+        }
         Part::Bucket { width, .. } => format!("{width}"),
         Part::Time { format, .. } => match format.resolution() {
             Some(Resolution::Second) => "per-second".to_owned(),
@@ -69,8 +79,10 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
     let mut mean_fanout = 1.0;
     let mut notes = Vec::new();
     for part in pk.parts() {
+        let plain = plain(part, p, writer, pk)?;
+        let part: &Part = &plain;
         match part {
-            Part::Literal(_) => {}
+            Part::Class(_) | Part::Literal(_) => {}
             Part::Attr { name, .. } => {
                 if !p.knows(name) {
                     return Err(format!(
@@ -124,7 +136,8 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                 }
             }
             Part::Shard { count } => {
-                if !writer {
+                // One shard is one key: nothing to ask beyond it (a class slot's `else = 1`).
+                if !writer && *count > 1 {
                     fanout = fanout.saturating_mul(*count);
                     shards = shards.saturating_mul(*count);
                     mean_fanout *= f64::from(*count);
@@ -150,6 +163,31 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
         }
     }
     Ok(Reach { fanout, shards, mean_fanout, notes })
+}
+
+/// The plain slot a class slot stands for in a read or a write: a writer knows its item's
+/// class, and so does a reader given the class attribute (the planner costs each class on its
+/// own layout, `Template::specialized`; this is the unlisted values' one). A reader without it
+/// asks every shard any class uses; it cannot tell a bucket's width.
+fn plain<'t>(
+    part: &'t Part,
+    p: &AccessPattern,
+    writer: bool,
+    pk: &Template,
+) -> Result<Cow<'t, Part>, String> {
+    match part {
+        Part::Class(class) if p.knows(&class.by) => Ok(Cow::Borrowed(class.case(None))),
+        Part::Class(class) if !writer && matches!(class.other, Part::Shard { .. }) => {
+            Ok(Cow::Owned(Part::Shard { count: part.fanout() }))
+        }
+        Part::Class(class) => Err(format!(
+            "its partition key {} needs {} to choose the {} of the item's class",
+            pk.source(),
+            class.by,
+            if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" }
+        )),
+        part => Ok(Cow::Borrowed(part)),
+    }
 }
 
 /// What a pattern's inputs allow on the sort key.
@@ -261,6 +299,7 @@ pub fn partition_condition(pk: &Template, pk_name: &str, cql: bool) -> String {
 /// columns, not concatenated text).
 pub fn cql_column(part: &Part) -> Option<String> {
     match part {
+        Part::Class(class) => cql_column(&class.other),
         Part::Literal(_) => None,
         Part::Attr { name, .. } => Some(name.clone()),
         Part::Time { name, format } => Some(match format.resolution() {

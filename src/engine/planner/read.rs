@@ -8,13 +8,13 @@ mod query;
 
 use query::{Limited, fetch, filter, limited, missing, query_items};
 
-use super::estimate::Estimator;
+use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
 use super::load;
 use super::numbers;
 use super::{Alternative, CQL_PAGE_ROWS, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
-use crate::engine::template::Template;
+use crate::engine::template::{ClassSlot, Template};
 
 /// Bytes one read unit covers (AWS: 4 KB per RCU).
 pub(super) const READ_UNIT_BYTES: f64 = 4096.0;
@@ -329,12 +329,74 @@ fn sparse_match<'a>(p: &AccessPattern, place: Option<&'a Index>) -> Result<Optio
 }
 
 fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> Result<Candidate, String> {
+    // The key first: a missing partition key input is the real blocker, whatever else differs.
+    let located = locate(est, p, place)?;
+    let (entity, pk, _) = located.templates[0];
+    let Some(slot) = pk.class_slot().filter(|slot| p.knows(&slot.by)) else {
+        return candidate_in(est, p, place, &located, None);
+    };
+    // A reader who knows the class asks only its class's shards or buckets: cost a call of
+    // each class on its own layout, and mix them by the share of calls each class takes.
+    let mut classes: Vec<(Class<'_>, f64, Candidate)> = Vec::new();
+    for (class, share) in est.class_shares(entity, slot, p) {
+        if share <= 0.0 {
+            continue;
+        }
+        let special = pk.specialized(|slot| slot.case(class).clone());
+        let templates = located
+            .templates
+            .iter()
+            .map(|&(e, t, sk)| (e, if t.source() == pk.source() { &special } else { t }, sk))
+            .collect();
+        let c = candidate_in(est, p, place, &Located { templates }, Some((slot, class)))?;
+        classes.push((class, share, c));
+    }
+    Ok(mix(&slot.by, &classes))
+}
+
+/// One candidate from a candidate per class, weighted by the share of calls each takes: the
+/// units and items a call reads on average, and the largest fan-out any call makes (what a
+/// `MaxFanout` goal and the replay's measured maximum compare with).
+fn mix(by: &str, classes: &[(Class<'_>, f64, Candidate)]) -> Candidate {
+    let total: f64 = classes.iter().map(|(_, s, _)| s).sum::<f64>().max(f64::MIN_POSITIVE);
+    let weighted =
+        |f: &dyn Fn(&Candidate) -> f64| classes.iter().map(|(_, s, c)| s / total * f(c)).sum::<f64>();
+    let widest = classes.iter().max_by_key(|(_, _, c)| c.fanout).map(|(_, _, c)| c.clone());
+    let Some(mut out) = widest else { unreachable!("a class slot has at least one class") };
+    out.units = weighted(&|c| c.units);
+    out.items_read = weighted(&|c| c.items_read);
+    out.bytes_read = weighted(&|c| c.bytes_read);
+    if let Some(fetch) = &mut out.fetch {
+        fetch.items = weighted(&|c| c.fetch.as_ref().map_or(0.0, |f| f.items));
+        fetch.units = weighted(&|c| c.fetch.as_ref().map_or(0.0, |f| f.units));
+    }
+    let mean_fanout = weighted(&|c| f64::from(c.fanout));
+    let each: Vec<String> = classes
+        .iter()
+        .map(|(class, share, c)| {
+            let label = class.map_or_else(|| "other values".to_owned(), |v| format!("{by} = {v}"));
+            format!("{label} ({} of calls): {}", numbers::percent(share / total), c.reason)
+        })
+        .collect();
+    out.reason = format!(
+        "by {by}, each class on its own layout — ×{} requests a call on average; {}",
+        numbers::factor(mean_fanout),
+        each.join(" | ")
+    );
+    out
+}
+
+fn candidate_in(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    place: Option<&Index>,
+    located: &Located<'_>,
+    class: Option<(&ClassSlot, Class<'_>)>,
+) -> Result<Candidate, String> {
     let (pk_name, sk_name) = match place {
         None => (est.variant.table_pk.as_str(), est.variant.table_sk.as_deref()),
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
-    // The key first: a missing partition key input is the real blocker, whatever else differs.
-    let located = locate(est, p, place)?;
     let (entity, pk, sk) = located.templates[0];
     let reach = keys::reach(p, pk, false, est.secs)?;
     let sparse = sparse_match(p, place)?;
@@ -345,7 +407,7 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
         keys::sort_condition(p, sk, sk_name.unwrap_or("SK"), est.cql)
     };
     let sort = if sk.is_none() { SortCondition { exact: true, ..sort } } else { sort };
-    let filter = filter(est, p, place, &located, &sort, sparse);
+    let filter = filter(est, p, place, located, &sort, sparse);
     let mut key_condition = keys::partition_condition(pk, pk_name, est.cql);
     if let Some(text) = &sort.text {
         key_condition = format!("{key_condition} AND {text}");
@@ -372,21 +434,21 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
             },
         });
     }
-    let all = query_items(est, p, place, &located, &reach, &sort);
+    let all = query_items(est, p, place, located, &reach, &sort);
     // How far back a call reads: its range when the key applies it, else the time bucket it
     // is in, else everything.
     let window = match p.range.as_ref().map(|r| &r.span) {
         Some(RangeSpan::Last(d)) if sort.range_by_key => d.as_secs_f64(),
         _ => est.spread(entity, place, pk, Some(p)).bucket_secs.unwrap_or(f64::INFINITY),
     };
-    let sizes = est.call_sizes(entity, pk, p, window);
+    let sizes = est.call_sizes(entity, pk, p, window, class);
     let Limited { read: items, returned, calls } = limited(p, &sort, &reach, &filter, all, &sizes);
     // Each call rounds its own bytes up, per request: the mean of the rounded units, not the
     // rounded mean, over the requests a call sends on average.
     let mut units: f64 =
         calls.iter().map(|(w, x)| w * mean_query_units(x * entry_bytes, reach.mean_fanout)).sum();
     let stopped = p.limit.filter(|_| items < all).map(|limit| (limit, filter.text.is_some()));
-    let mut reason = describe(est, p, &located, &reach, &sort, Reading { items, entry_bytes, stopped });
+    let mut reason = describe(est, p, located, &reach, &sort, Reading { items, entry_bytes, stopped });
     let fetch = match place {
         Some(ix) if !multi => {
             let missing = missing(est, p, ix);

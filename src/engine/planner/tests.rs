@@ -1,6 +1,7 @@
 //! The planner against the bundled scenarios and a chat-like scenario that exercises what they
 //! do not; `reads` and `estimates` hold the regression cases of the issue 3 review.
 
+mod classes;
 mod clock;
 mod estimates;
 mod reads;

@@ -41,8 +41,43 @@ pub enum Slot {
         attr: usize,
         count: u32,
     },
+    /// A slot chosen by the text of a class attribute (`attr`): the listed values' slots, else
+    /// `other`. `scratch` holds the class value's text while it is looked up, so a key expands
+    /// without allocating.
+    Class {
+        attr: usize,
+        cases: Vec<(String, Slot)>,
+        other: Box<Slot>,
+        scratch: RefCell<String>,
+    },
     /// An attribute the entity does not have: the template never yields a key.
     Missing,
+}
+
+impl Slot {
+    /// The slot a class slot takes for these values (itself for any other slot); `None` when
+    /// the class attribute is absent.
+    pub fn select<'s>(&'s self, attrs: &[AttrPlan], vals: &[Val], pops: &[Pop]) -> Option<&'s Slot> {
+        let Slot::Class { attr, cases, other, scratch } = self else { return Some(self) };
+        let mut text = scratch.borrow_mut();
+        text.clear();
+        if !push_text(&attrs[*attr], vals[*attr], pops, &mut text) {
+            return None;
+        }
+        Some(cases.iter().find(|(v, _)| *v == *text).map_or(&**other, |(_, slot)| slot))
+    }
+
+    /// For a class shard: the shard slot of its largest count, whose shards are every shard any
+    /// class uses.
+    pub fn widest_shard(&self) -> Option<Slot> {
+        let Slot::Class { cases, other, .. } = self else { return None };
+        let Slot::Shard { count, index } = **other else { return None };
+        let most = cases.iter().filter_map(|(_, s)| match s {
+            Slot::Shard { count, .. } => Some(*count),
+            _ => None,
+        });
+        Some(Slot::Shard { count: most.fold(count, u32::max), index })
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -84,6 +119,30 @@ impl TemplatePlan {
             .parts()
             .iter()
             .map(|part| match part {
+                Part::Class(class) => {
+                    let Some(attr) = find(&class.by) else { return Slot::Missing };
+                    // Every case of a class shard is the same draw, taken modulo its own count.
+                    let index = shards;
+                    if matches!(class.other, Part::Shard { .. }) {
+                        shards += 1;
+                    }
+                    let compile = |part: &Part| match part {
+                        Part::Shard { count } => Slot::Shard { count: *count, index },
+                        Part::Bucket { name, width } => {
+                            find(name).map_or(Slot::Missing, |attr| Slot::Bucket {
+                                attr,
+                                width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
+                            })
+                        }
+                        _ => Slot::Missing,
+                    };
+                    Slot::Class {
+                        attr,
+                        cases: class.cases.iter().map(|(v, part)| (v.clone(), compile(part))).collect(),
+                        other: Box::new(compile(&class.other)),
+                        scratch: RefCell::new(String::new()),
+                    }
+                }
                 Part::Literal(text) => Slot::Lit(text.clone()),
                 Part::Attr { name, pad } => find(name).map_or(Slot::Missing, |attr| Slot::Attr {
                     attr,
@@ -135,18 +194,29 @@ impl TemplatePlan {
     pub fn shard_slots(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.slots.iter().filter_map(|s| match s {
             Slot::Shard { count, index } => Some((*index, *count)),
+            Slot::Class { .. } => match s.widest_shard() {
+                Some(Slot::Shard { count, index }) => Some((index, count)),
+                _ => None,
+            },
             _ => None,
         })
     }
 
-    /// The attributes the template reads.
+    /// The attributes the template reads (a class slot: its class attribute and its own).
     pub fn attrs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.slots.iter().filter_map(|s| match s {
-            Slot::Attr { attr, .. }
-            | Slot::Time { attr, .. }
-            | Slot::Bucket { attr, .. }
-            | Slot::Hash { attr, .. } => Some(*attr),
-            _ => None,
+        self.slots.iter().flat_map(|s| {
+            let (first, second) = match s {
+                Slot::Attr { attr, .. }
+                | Slot::Time { attr, .. }
+                | Slot::Bucket { attr, .. }
+                | Slot::Hash { attr, .. } => (Some(*attr), None),
+                Slot::Class { attr, other, .. } => match &**other {
+                    Slot::Bucket { attr: time, .. } => (Some(*attr), Some(*time)),
+                    _ => (Some(*attr), None),
+                },
+                _ => (None, None),
+            };
+            first.into_iter().chain(second)
         })
     }
 
@@ -183,6 +253,7 @@ pub fn expand(
 ) -> Option<KeyType> {
     out.clear();
     for slot in &t.slots {
+        let slot = slot.select(attrs, vals, pops)?;
         if let Slot::Shard { count, index } = slot {
             push_padded(out, u64::from(shard(*index, *count) % count), 1);
         } else if !render_slot(slot, attrs, vals, pops, out) {
@@ -198,6 +269,9 @@ pub fn render_slot(slot: &Slot, attrs: &[AttrPlan], vals: &[Val], pops: &[Pop], 
     match slot {
         Slot::Lit(text) => out.push_str(text),
         Slot::Missing | Slot::Shard { .. } => return false,
+        Slot::Class { .. } => {
+            return slot.select(attrs, vals, pops).is_some_and(|s| render_slot(s, attrs, vals, pops, out));
+        }
         Slot::Attr { attr, pad, part } => {
             let a = &attrs[*attr];
             let val = vals[*attr];

@@ -662,6 +662,19 @@ pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)
         match slot {
             Slot::Lit(_) => {}
             Slot::Shard { .. } | Slot::Missing => return None,
+            Slot::Class { attr, other, .. } => {
+                let time = match &**other {
+                    Slot::Bucket { attr, .. } => Some(*attr),
+                    _ => None,
+                };
+                for attr in std::iter::once(*attr).chain(time) {
+                    if !givens.contains(&attr) && !equals.iter().any(|(a, _)| *a == attr) {
+                        return Some(attr);
+                    }
+                }
+                // A class shard reads nothing more: the sort key stops being known here.
+                time?;
+            }
             Slot::Attr { attr, .. }
             | Slot::Time { attr, .. }
             | Slot::Bucket { attr, .. }

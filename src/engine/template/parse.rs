@@ -4,6 +4,9 @@
 //! template := ( text | "{{" | "}}" | slot )+
 //! slot     := "{" ws ( call | name [ ":" spec ] ) ws "}"
 //! call     := "shard(" count ")" | "hash(" name "," count ")" | "bucket(" name "," duration ")"
+//!           | "shard(" classes(count) ")" | "bucket(" name "," classes(duration) ")"
+//! classes(x) := "by:" name ( "," value "=" x )+ "," "else" "=" x
+//! value    := [A-Za-z0-9_.-]+        a class attribute's value, as the item holds it
 //! spec     := "0" width              zero-padded number, width 1..=40
 //!           | time format            any text holding a `%` directive
 //! ```
@@ -18,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Part, TemplateError};
+use super::{ClassSlot, Part, TemplateError};
 use crate::engine::planner::numbers;
 use crate::engine::time::{SimDuration, TimeFormat};
 
@@ -33,6 +36,9 @@ pub const MAX_PAD: u8 = 40;
 /// to distribute workloads evenly" shows 1 to 200); 10,000 leaves room for any such design while
 /// a read of all of them stays a bounded piece of work.
 pub const MAX_SHARDS: u32 = 10_000;
+
+/// Most values one class slot may list: each is a layout the planner costs on its own.
+pub const MAX_CLASSES: usize = 100;
 
 /// One form a slot can take. [`SLOT_FORMS`] is the table the parser dispatches on and the schema
 /// editor's cheat sheet shows, so what a learner reads there is what the parser accepts.
@@ -83,6 +89,7 @@ impl SlotForm {
             Part::Bucket { .. } => "time bucket",
             Part::Shard { .. } => "write shard",
             Part::Hash { .. } => "calculated shard",
+            Part::Class(class) => return SlotForm::of(&class.other),
         };
         SLOT_FORMS.iter().find(|f| f.name == name)
     }
@@ -146,12 +153,15 @@ pub static SLOT_FORMS: &[SlotForm] = &[
         description: "the index of the fixed time window holding a Time attribute",
         claim: Claim::Call("bucket"),
         parse: |form, function, args| {
-            let [name, window] = arguments(form, function, args)?;
-            let width = SimDuration::parse(window.text).map_err(|e| error(window.at, e.to_string()))?;
-            if width == SimDuration::ZERO {
-                return Err(error(window.at, "a bucket width must be longer than zero".into()));
+            let list = split(args);
+            if list.get(1).is_some_and(|a| a.text.starts_with("by")) {
+                let name = attribute(list[0])?;
+                let make =
+                    |width: Span<'_>| Ok(Part::Bucket { name: name.clone(), width: bucket_width(width)? });
+                return classes(function, &list[1..], make);
             }
-            Ok(Part::Bucket { name: attribute(name)?, width })
+            let [name, window] = arguments(form, function, args)?;
+            Ok(Part::Bucket { name: attribute(name)?, width: bucket_width(window)? })
         },
     },
     SlotForm {
@@ -161,6 +171,10 @@ pub static SLOT_FORMS: &[SlotForm] = &[
         description: "a random shard 0..N-1: writes spread, a reader asks all N",
         claim: Claim::Call("shard"),
         parse: |form, function, args| {
+            let list = split(args);
+            if list.first().is_some_and(|a| a.text.starts_with("by")) {
+                return classes(function, &list, |n| Ok(Part::Shard { count: count(n)? }));
+            }
             let [n] = arguments(form, function, args)?;
             Ok(Part::Shard { count: count(n)? })
         },
@@ -348,13 +362,9 @@ fn slot(source: &str, start: usize, end: usize) -> Result<Part, TemplateError> {
     }
 }
 
-/// A call's `K` arguments, each trimmed and non-empty.
-fn arguments<'a, const K: usize>(
-    form: &SlotForm,
-    function: Span<'a>,
-    args: Span<'a>,
-) -> Result<[Span<'a>; K], TemplateError> {
-    let mut list = Vec::with_capacity(K);
+/// A call's arguments, split at commas and trimmed.
+fn split(args: Span<'_>) -> Vec<Span<'_>> {
+    let mut list = Vec::new();
     let mut rest = args;
     while let Some(comma) = rest.text.find(',') {
         let (arg, tail) = rest.split_at(comma);
@@ -362,6 +372,107 @@ fn arguments<'a, const K: usize>(
         rest = tail.split_at(1).1;
     }
     list.push(rest.trim());
+    list
+}
+
+/// `by: class, value = x, …, else = x`: a slot per class value, each made by `make` from its
+/// `x`. `args` starts at the `by:` argument.
+fn classes(
+    function: Span<'_>,
+    args: &[Span<'_>],
+    make: impl Fn(Span<'_>) -> Result<Part, TemplateError>,
+) -> Result<Part, TemplateError> {
+    let usage = || {
+        format!(
+            "expected {}(…, by: class_attr, value = …, else = …): the listed values of the class attribute take \
+             their own {}, every other value the `else` one, like {}",
+            function.text,
+            if function.text == "shard" { "shard count" } else { "bucket width" },
+            if function.text == "shard" {
+                "{shard(by: tenant_id, tenant-0000 = 8, else = 1)}"
+            } else {
+                "{bucket(at, by: device_id, dev-0 = 1h, else = 30d)}"
+            }
+        )
+    };
+    let Some((by, cases)) = args.split_first() else { return Err(error(function.at, usage())) };
+    let Some(class) = by.text.strip_prefix("by").map(str::trim_start).and_then(|t| t.strip_prefix(':'))
+    else {
+        return Err(error(by.at, usage()));
+    };
+    let class = Span { text: class, at: by.end() - class.len() }.trim();
+    if class.text.is_empty() {
+        return Err(error(by.end(), format!("expected the class attribute's name after `by:`; {}", usage())));
+    }
+    let by = attribute(class)?;
+    let mut listed: Vec<(String, Part)> = Vec::new();
+    let mut other = None;
+    for case in cases {
+        let Some(eq) = case.text.find('=') else {
+            return Err(error(case.at, format!("expected `value = …` or `else = …`, found {:?}", case.text)));
+        };
+        let (value, rest) = case.split_at(eq);
+        let (value, x) = (value.trim(), rest.split_at(1).1.trim());
+        if x.text.is_empty() {
+            return Err(error(rest.end(), format!("expected a value after `{} =`", value.text)));
+        }
+        if other.is_some() {
+            return Err(error(case.at, "`else = …` comes last: list the class values before it".into()));
+        }
+        if value.text == "else" {
+            other = Some(make(x)?);
+            continue;
+        }
+        if let Some(bad) = value.text.find(|c: char| !is_name_char(c) && c != '.') {
+            return Err(error(
+                value.at + bad,
+                format!("a class value uses letters, digits, _, - and . only, found {:?}", value.text),
+            ));
+        }
+        if value.text.is_empty() {
+            return Err(error(value.at, format!("expected a class value before `=`; {}", usage())));
+        }
+        if listed.iter().any(|(v, _)| v == value.text) {
+            return Err(error(value.at, format!("class value {:?} is listed twice", value.text)));
+        }
+        if listed.len() == MAX_CLASSES {
+            return Err(error(
+                value.at,
+                format!("a class slot lists at most {MAX_CLASSES} values: each is a layout of its own"),
+            ));
+        }
+        listed.push((value.text.to_owned(), make(x)?));
+    }
+    if listed.is_empty() {
+        return Err(error(function.at, format!("no class value is listed; {}", usage())));
+    }
+    let Some(other) = other else {
+        return Err(error(
+            args.last().map_or(function.at, |a| a.end()),
+            format!(
+                "expected `else = …` last: the {} of every value not listed",
+                if function.text == "shard" { "shard count" } else { "bucket width" }
+            ),
+        ));
+    };
+    Ok(Part::Class(Box::new(ClassSlot { by, cases: listed, other })))
+}
+
+fn bucket_width(window: Span<'_>) -> Result<SimDuration, TemplateError> {
+    let width = SimDuration::parse(window.text).map_err(|e| error(window.at, e.to_string()))?;
+    if width == SimDuration::ZERO {
+        return Err(error(window.at, "a bucket width must be longer than zero".into()));
+    }
+    Ok(width)
+}
+
+/// A call's `K` arguments, each trimmed and non-empty.
+fn arguments<'a, const K: usize>(
+    form: &SlotForm,
+    function: Span<'a>,
+    args: Span<'a>,
+) -> Result<[Span<'a>; K], TemplateError> {
+    let list = split(args);
     match <[Span<'a>; K]>::try_from(list) {
         Ok(list) if list.iter().all(|a| !a.text.is_empty()) => Ok(list),
         _ => Err(error(
@@ -428,6 +539,25 @@ pub(super) fn render(parts: &[Part]) -> String {
             Part::Bucket { name, width } => write!(out, "{{bucket({name}, {width})}}"),
             Part::Shard { count } => write!(out, "{{shard({count})}}"),
             Part::Hash { name, count } => write!(out, "{{hash({name}, {count})}}"),
+            Part::Class(class) => {
+                let value = |part: &Part| match part {
+                    Part::Shard { count } => count.to_string(),
+                    Part::Bucket { width, .. } => width.to_string(),
+                    other => format!("{other:?}"),
+                };
+                let cases: Vec<String> = class
+                    .cases
+                    .iter()
+                    .map(|(v, part)| format!("{v} = {}", value(part)))
+                    .chain(std::iter::once(format!("else = {}", value(&class.other))))
+                    .collect();
+                match &class.other {
+                    Part::Bucket { name, .. } => {
+                        write!(out, "{{bucket({name}, by: {}, {})}}", class.by, cases.join(", "))
+                    }
+                    _ => write!(out, "{{shard(by: {}, {})}}", class.by, cases.join(", ")),
+                }
+            }
         };
     }
     out

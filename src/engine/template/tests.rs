@@ -128,6 +128,109 @@ fn reports_errors_at_their_byte_offset() {
     }
 }
 
+fn classes(by: &str, cases: &[(&str, Part)], other: Part) -> Part {
+    let cases = cases.iter().map(|(v, p)| ((*v).to_owned(), p.clone())).collect();
+    Part::Class(Box::new(ClassSlot { by: by.into(), cases, other }))
+}
+
+#[test]
+fn parses_class_slots() {
+    let hour = SimDuration::from_secs(3600);
+    let bucket = |width| Part::Bucket { name: "at".into(), width };
+    let cases = [
+        (
+            "T#{tenant_id}#{shard(by: tenant_id, tenant-0000 = 16, else = 1)}",
+            vec![
+                lit("T#"),
+                attr("tenant_id"),
+                lit("#"),
+                classes("tenant_id", &[("tenant-0000", Part::Shard { count: 16 })], Part::Shard { count: 1 }),
+            ],
+        ),
+        (
+            "{shard(by: kind, big = 8, v1.2 = 4, else = 2)}",
+            vec![classes(
+                "kind",
+                &[("big", Part::Shard { count: 8 }), ("v1.2", Part::Shard { count: 4 })],
+                Part::Shard { count: 2 },
+            )],
+        ),
+        (
+            "{d}#{bucket(at, by: d, dev-00 = 1h, else = 30d)}",
+            vec![attr("d"), lit("#"), classes("d", &[("dev-00", bucket(hour))], bucket(days(30)))],
+        ),
+        ("{bucket( at ,by:d,x=1h,else=30d )}", vec![classes("d", &[("x", bucket(hour))], bucket(days(30)))]),
+    ];
+    for (source, parts) in cases {
+        let template = Template::parse(source).unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert_eq!(template.parts(), parts.as_slice(), "{source}");
+        // The canonical source reads back to the same parts.
+        let again = Template::from_parts(parts.clone()).unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert_eq!(again.parts(), parts.as_slice(), "{source}");
+    }
+    let whale = Template::parse("{t}#{bucket(at, by: d, x = 1h, else = 30d)}").unwrap();
+    assert_eq!(whale.attributes().collect::<Vec<_>>(), ["t", "d", "at"]);
+    assert_eq!(whale.fanout(), 1);
+    let sharded = Template::parse("{shard(by: t, a = 16, b = 4, else = 1)}").unwrap();
+    assert_eq!(sharded.fanout(), 16, "a reader who does not know the class asks the largest class's shards");
+    let special = sharded.specialized(|c| c.case(Some("b")).clone());
+    assert_eq!((special.source(), special.fanout()), ("{shard(4)}", 4));
+}
+
+#[test]
+fn class_slot_errors_point_at_their_place() {
+    let cases = [
+        ("{shard(by: t)}", 1, "no class value is listed"),
+        ("{shard(by: t, a = 8)}", 19, "expected `else = …` last"),
+        ("{shard(by: t, else = 1, a = 8)}", 24, "`else = …` comes last"),
+        ("{shard(by: t, a = 8, a = 4, else = 1)}", 21, "listed twice"),
+        ("{shard(by: t, a = 0, else = 1)}", 18, "count from 1"),
+        ("{shard(by: t, a = 10001, else = 1)}", 18, "at most 10,000"),
+        ("{shard(by: t, a 8, else = 1)}", 14, "expected `value = …`"),
+        ("{shard(by: t, a b = 8, else = 1)}", 15, "letters, digits, _, - and . only"),
+        ("{shard(by: t, = 8, else = 1)}", 14, "expected a class value"),
+        ("{shard(by: t, a =, else = 1)}", 17, "expected a value after `a =`"),
+        ("{shard(by:, a = 1, else = 1)}", 10, "class attribute's name after `by:`"),
+        ("{shard(by t, a = 1, else = 1)}", 7, "by: class_attr"),
+        ("{shard(by: t u, a = 1, else = 1)}", 12, "attribute name"),
+        ("{bucket(at, by: d, x = 0d, else = 1d)}", 23, "longer than zero"),
+        ("{bucket(at, by: d, x = 1h, else = 5)}", 34, "not a duration"),
+        ("{shard(by: t, a = 10000, else = 1)}{shard(2)}", 35, "at most 10,000"),
+    ];
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(source, offset, words)| {
+            let error = Template::parse(source).expect_err(source);
+            (error.offset != *offset || !error.message.contains(words)).then(|| format!("{source}: {error}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn a_class_slot_expands_by_its_class_value() {
+    let template = Template::parse("T#{tenant_id}#{shard(by: tenant_id, big = 8, else = 1)}").unwrap();
+    let key = |tenant: &str, draw: u32| {
+        template.expand(&item(&[("tenant_id", AttributeValue::s(tenant))]), &mut |n| draw % n)
+    };
+    // (tenant, the writer's draw, key): the listed value takes its draw among 8 shards, any
+    // other value its one shard, whatever the draw.
+    let cases = [("big", 5, "T#big#5"), ("big", 13, "T#big#5"), ("small", 5, "T#small#0"), ("b", 7, "T#b#0")];
+    for (tenant, draw, want) in cases {
+        assert_eq!(key(tenant, draw), Some(KeyValue::S(want.into())), "{tenant}");
+    }
+    let buckets = Template::parse("{d}#{bucket(at, by: kind, 7 = 1h, else = 30d)}").unwrap();
+    let at = |kind: AttributeValue| {
+        buckets
+            .expand(&item(&[("d", AttributeValue::s("x")), ("kind", kind), ("at", num("7200"))]), &mut |_| 0)
+    };
+    // A number class is matched by its canonical text.
+    assert_eq!(at(num("7")), Some(KeyValue::S("x#2".into())));
+    assert_eq!(at(num("8")), Some(KeyValue::S("x#0".into())));
+    assert_eq!(at(AttributeValue::Bool(true)), None, "a class the key cannot read makes no key");
+    assert_eq!(buckets.expand(&item(&[("d", AttributeValue::s("x")), ("at", num("1"))]), &mut |_| 0), None);
+}
+
 #[test]
 fn expands_items_into_keys() {
     let full = item(&[
@@ -300,6 +403,27 @@ fn part() -> impl Strategy<Value = Part> {
             .prop_map(|(name, ms)| Part::Bucket { name, width: SimDuration::from_millis(ms) }),
         (1u32..1000).prop_map(|count| Part::Shard { count }),
         (name(), 1u32..1000).prop_map(|(name, count)| Part::Hash { name, count }),
+        (name(), prop::collection::btree_map("[a-z0-9.-]{1,4}", 1u32..100, 1..3), 1u32..100).prop_map(
+            |(by, cases, other)| Part::Class(Box::new(ClassSlot {
+                by,
+                cases: cases
+                    .into_iter()
+                    .filter(|(v, _)| v != "else")
+                    .map(|(v, n)| (v, Part::Shard { count: n }))
+                    .collect(),
+                other: Part::Shard { count: other },
+            }))
+        ),
+        (name(), name(), prop::collection::btree_map("[a-z0-9.-]{1,4}", 1u64..100_000, 1..3), 1u64..100_000)
+            .prop_map(|(time, by, cases, other)| Part::Class(Box::new(ClassSlot {
+                by,
+                cases: cases
+                    .into_iter()
+                    .filter(|(v, _)| v != "else")
+                    .map(|(v, s)| (v, Part::Bucket { name: time.clone(), width: SimDuration::from_secs(s) }))
+                    .collect(),
+                other: Part::Bucket { name: time, width: SimDuration::from_secs(other) },
+            }))),
     ]
 }
 
@@ -321,6 +445,14 @@ proptest! {
     #[test]
     fn parse_never_panics_on_template_like_text(source in "[{}():,%0-9a-z ]{0,24}") {
         let _ = Template::parse(&source);
+    }
+
+    #[test]
+    fn parse_never_panics_on_class_slot_like_text(args in "[a-z0-9:=,. -]{0,30}", bucket in any::<bool>()) {
+        let source = if bucket { format!("{{bucket(at, by{args})}}") } else { format!("{{shard(by{args})}}") };
+        if let Err(error) = Template::parse(&source) {
+            prop_assert!(error.offset <= source.len(), "{source}: {error}");
+        }
     }
 
     #[test]
@@ -348,7 +480,7 @@ proptest! {
                 prop_assert!(SLOT_FORMS.iter().any(|f| std::ptr::eq(f, form)));
                 prop_assert_eq!(
                     form.function().is_some(),
-                    matches!(part, Part::Bucket { .. } | Part::Shard { .. } | Part::Hash { .. })
+                    matches!(part, Part::Bucket { .. } | Part::Shard { .. } | Part::Hash { .. } | Part::Class(_))
                 );
             }
         }

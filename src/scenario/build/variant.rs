@@ -9,7 +9,7 @@ use crate::engine::model::{
     self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
 };
 use crate::engine::planner::numbers;
-use crate::engine::template::{MAX_SHARDS, Part, Template};
+use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
 use crate::engine::time::SimDuration;
 use crate::scenario::file;
 use crate::scenario::source_map::Path;
@@ -87,7 +87,13 @@ fn slot_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Result<Template> {
+fn template(
+    path: &Path,
+    text: &str,
+    entity: &Entity,
+    carried: &[&str],
+    cx: &Context<'_>,
+) -> Result<Template> {
     let parsed = Template::parse(text).map_err(|e| Problem {
         path: path.clone(),
         offset: Some(e.offset),
@@ -97,6 +103,13 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
     let slots = parsed.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
     for (slot, part) in slots.enumerate() {
         let (name, needs_time) = match part {
+            Part::Class(class) => {
+                class_slot(path, text, starts.get(slot).copied().unwrap_or(0), class, (entity, carried, cx))?;
+                match &class.other {
+                    Part::Bucket { name, .. } => (name, true),
+                    _ => continue,
+                }
+            }
             Part::Attr { name, .. } | Part::Hash { name, .. } => (name, false),
             Part::Time { name, .. } | Part::Bucket { name, .. } => (name, true),
             Part::Literal(_) | Part::Shard { .. } => continue,
@@ -136,6 +149,73 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
     Ok(parsed)
 }
 
+/// A class slot's class attribute is one the items carry, and every value it lists is one the
+/// attribute's generator writes: a listed value no item holds would be a layout nothing uses.
+fn class_slot(
+    path: &Path,
+    text: &str,
+    start: usize,
+    class: &ClassSlot,
+    (entity, carried, cx): (&Entity, &[&str], &Context<'_>),
+) -> Result<()> {
+    let after = |from: usize, needle: &str| text[from..].find(needle).map_or(from, |n| from + n);
+    let by_at = after(after(start, "by"), class.by.as_str());
+    if !carried.contains(&class.by.as_str()) {
+        return Err(Problem {
+            path: path.clone(),
+            offset: Some(by_at),
+            message: format!(
+                "unknown class attribute {:?} in key template {text:?}; {}{} items carry: {}",
+                class.by,
+                unknown_hint(&class.by, entity, carried),
+                entity.name,
+                listing(carried.iter().copied())
+            ),
+        });
+    }
+    let Some(attribute) = entity.attribute(&class.by) else { return Ok(()) };
+    let mut from = by_at;
+    for (value, _) in &class.cases {
+        let at = after(from, value);
+        from = at;
+        producible(path, attribute, value, cx.populations, "class value:").map_err(|e| Problem {
+            path: path.clone(),
+            offset: Some(at),
+            ..e
+        })?;
+        // A member past the population's count exists only if the population grows.
+        let member = match &attribute.generator {
+            model::Generator::Pick(name) | model::Generator::New(name) => {
+                cx.populations.iter().find(|p| &p.name == name)
+            }
+            _ => None,
+        };
+        if let Some(pop) = member
+            && model::parse_id(&pop.id_format, value).is_some_and(|i| i >= pop.count)
+            && pop.growth_per_day <= 0.0
+            && !cx
+                .entities
+                .iter()
+                .flat_map(|e| &e.attributes)
+                .any(|a| matches!(&a.generator, model::Generator::New(n) if *n == pop.name))
+        {
+            return Err(Problem {
+                path: path.clone(),
+                offset: Some(at),
+                message: format!(
+                    "class value: {} = {value:?} is no member of {}, which has {} ({} … {}) and does not grow",
+                    class.by,
+                    pop.name,
+                    pop.count,
+                    pop.id(0),
+                    pop.id(pop.count.saturating_sub(1))
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A reader ranging over a time attribute asks every partition its time slot takes over the
 /// range — `bucket(attr, width)` windows or calendar texts (`{attr:%Y-%m-%d}`) in the last `d`,
 /// or over the whole workload for `All` — times the template's shards. Bounded like a template's
@@ -143,7 +223,12 @@ fn template(path: &Path, text: &str, entity: &Entity, carried: &[&str]) -> Resul
 fn bucket_fanout(path: &Path, text: &str, pk: &Template, entity: &Entity, cx: &Context<'_>) -> Result<()> {
     let starts = slot_starts(text);
     let slots = pk.parts().iter().filter(|part| !matches!(part, Part::Literal(_)));
-    for (slot, part) in slots.enumerate() {
+    // A class bucket's reader asks its own class's buckets: each width is bounded alike.
+    let cases = slots.enumerate().flat_map(|(slot, part)| match part {
+        Part::Class(class) => class.parts().map(|case| (slot, case)).collect::<Vec<_>>(),
+        part => vec![(slot, part)],
+    });
+    for (slot, part) in cases {
         let (Part::Bucket { name, .. } | Part::Time { name, .. }) = part else { continue };
         for p in cx.patterns.iter().filter(|p| p.entity == entity.name && p.action.is_read()) {
             let Some(range) = p.range.as_ref().filter(|r| &r.attribute == name && !p.knows(name)) else {
@@ -218,7 +303,7 @@ fn keys_map(
         let carried = carried(entity, v);
         let pk = match (&keys.pk, needs_pk) {
             (Some(text), true) => {
-                let pk = template(&kpath.field("pk"), text, entity, &carried)?;
+                let pk = template(&kpath.field("pk"), text, entity, &carried, cx)?;
                 bucket_fanout(&kpath.field("pk"), text, &pk, entity, cx)?;
                 Some(pk)
             }
@@ -234,7 +319,7 @@ fn keys_map(
             (None, false) => None,
         };
         let sk = match &keys.sk {
-            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried)?),
+            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried, cx)?),
             None => None,
         };
         out.push(Templates { entity: name.to_owned(), pk, sk });

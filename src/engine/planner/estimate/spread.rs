@@ -2,13 +2,14 @@
 //! value's share, the share a pattern's inputs pick — per slot, from the attribute generators
 //! and the populations' popularity.
 
+use super::Class;
 use super::{Estimator, sometimes_share, unwrap_sometimes};
 use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index, Population};
 use crate::engine::planner::keys;
 use crate::engine::planner::load::mean_rate;
 use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
 use crate::engine::planner::numbers;
-use crate::engine::template::{Part, Template};
+use crate::engine::template::{ClassSlot, Part, Template};
 use crate::engine::workload::Popularity;
 
 /// How one attribute's values spread (see `Spread`).
@@ -103,6 +104,10 @@ impl<'a> Estimator<'a> {
             .filter_map(Part::attribute)
             .collect();
         for part in template.parts() {
+            if let Some(class) = part.class().filter(|c| matches!(c.other, Part::Shard { .. })) {
+                self.spread_class_shard(entity, class, reader, &mut spread);
+                continue;
+            }
             if let Part::Shard { count } = part {
                 if reader {
                     spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
@@ -141,7 +146,17 @@ impl<'a> Estimator<'a> {
             // own clock: every current call asks for the same bucket, as the writes do.
             let clock = generator.is_some_and(|g| matches!(unwrap_sometimes(g), Generator::Now));
             if is_time && (!known || clock) {
-                let width = keys::bucket_width(part).map_or(1.0, |(_, longest)| longest);
+                let width = match part.class() {
+                    // Each class fills its own bucket: the busiest partition is the member whose
+                    // share times its bucket is largest.
+                    Some(class) => {
+                        let (ratio, width) = self.class_bucket_busiest(entity, class);
+                        spread.hottest *= ratio;
+                        spread.steady *= ratio;
+                        width
+                    }
+                    None => keys::bucket_width(part).map_or(1.0, |(_, longest)| longest),
+                };
                 spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
                 let label = if matches!(part, Part::Attr { .. }) {
                     "per-second".to_owned()
@@ -176,6 +191,38 @@ impl<'a> Estimator<'a> {
             }
         }
         spread
+    }
+
+    /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
+    /// busiest key takes its value's share over its class's shard count.
+    fn spread_class_shard(&self, entity: &str, class: &ClassSlot, reader: bool, spread: &mut Spread) {
+        let counts: Vec<String> = class
+            .cases
+            .iter()
+            .map(|(v, s)| format!("{v} ×{}", s.fanout()))
+            .chain(std::iter::once(format!("others ×{}", class.other.fanout())))
+            .collect();
+        if reader {
+            spread.notes.push(format!(
+                "shard(by: {}): every call asks each shard of its class ({})",
+                class.by,
+                counts.join(", ")
+            ));
+            return;
+        }
+        let ratio = self.class_shard_ratio(entity, class);
+        let other = f64::from(class.other.fanout());
+        spread.distinct *= other;
+        spread.hottest *= ratio;
+        spread.steady *= ratio;
+        spread.typical /= other;
+        spread.notes.push(format!(
+            "shard(by: {}) spreads each class's writes over its shards ({}): the busiest key takes {} of its \
+             value's writes",
+            class.by,
+            counts.join(", "),
+            numbers::percent(ratio)
+        ));
     }
 
     /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
@@ -390,7 +437,18 @@ impl Estimator<'_> {
     /// and a partition that fills up over the run holds min(window, lifetime, t) seconds of
     /// writes at time t (sampled at 8 moments). A limit cuts each call, not the mean:
     /// E[min(X, limit)] is below min(E[X], limit) when X varies.
-    pub fn call_sizes(&self, entity: &str, pk: &Template, p: &AccessPattern, window: f64) -> Vec<(f64, f64)> {
+    ///
+    /// `class`: only the calls on that class of a class slot, their weights summing to 1 — the
+    /// sizes stay those of the members themselves (a whale tenant's calls read a whale's
+    /// partitions).
+    pub fn call_sizes(
+        &self,
+        entity: &str,
+        pk: &Template,
+        p: &AccessPattern,
+        window: f64,
+        class: Option<(&ClassSlot, Class<'_>)>,
+    ) -> Vec<(f64, f64)> {
         const MOMENTS: u32 = 8;
         let e = self.entity(entity);
         let members = pk
@@ -399,7 +457,18 @@ impl Estimator<'_> {
             .filter(|part| matches!(part, Part::Attr { .. }))
             .filter_map(Part::attribute)
             .filter(|name| p.knows(name))
-            .find_map(|name| self.member_sizes(e, name, p))
+            .find_map(|name| {
+                let sizes = self.member_sizes(e, name, p)?;
+                let in_class = |i: u64| {
+                    class.is_none_or(|(slot, class)| {
+                        slot.by != name || self.member_in_class(entity, slot, class, i)
+                    })
+                };
+                let kept: Vec<(f64, f64)> =
+                    sizes.into_iter().filter(|(_, _, i)| in_class(*i)).map(|(q, r, _)| (q, r)).collect();
+                let total: f64 = kept.iter().map(|(q, _)| q).sum();
+                (total > 0.0).then(|| kept.into_iter().map(|(q, r)| (q / total, r)).collect())
+            })
             .unwrap_or_else(|| vec![(1.0, 1.0)]);
         // Entities that start empty fill up over the run; those with items at the start are
         // taken as they are on average.
@@ -419,9 +488,9 @@ impl Estimator<'_> {
         members.iter().flat_map(|&(q, r)| moments.iter().map(move |&g| (q * each, r * g))).collect()
     }
 
-    /// (qᵢ, wᵢ ÷ Σ qⱼwⱼ) for the members a reader of `name` picks (`Latest` taken as even, as
+    /// (qᵢ, wᵢ ÷ Σ qⱼwⱼ, i) for the members a reader of `name` picks (`Latest` taken as even, as
     /// `meeting` does); `None` when the value is not picked from a population.
-    fn member_sizes(&self, e: &Entity, name: &str, p: &AccessPattern) -> Option<Vec<(f64, f64)>> {
+    fn member_sizes(&self, e: &Entity, name: &str, p: &AccessPattern) -> Option<Vec<(f64, f64, u64)>> {
         let even = |popularity: &Popularity| match popularity {
             Popularity::Latest => Popularity::Uniform,
             other => other.clone(),
@@ -443,12 +512,20 @@ impl Estimator<'_> {
         if met <= 0.0 {
             return None;
         }
-        Some(picks.iter().zip(&items).filter(|(a, _)| **a > 0.0).map(|(a, b)| (*a, b / met)).collect())
+        Some(
+            picks
+                .iter()
+                .zip(&items)
+                .zip(0u64..)
+                .filter(|((a, _), _)| **a > 0.0)
+                .map(|((a, b), i)| (*a, b / met, i))
+                .collect(),
+        )
     }
 
     /// How the entity's puts (by their mean rates) spread its items over the members `name`
     /// picks; even when nothing puts it (one item per member, or upserts).
-    fn written_popularity(&self, e: &Entity, name: &str) -> Option<Popularity> {
+    pub(super) fn written_popularity(&self, e: &Entity, name: &str) -> Option<Popularity> {
         let puts: Vec<(f64, Popularity)> = self
             .scenario
             .patterns

@@ -125,6 +125,8 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
     let mut times: Vec<(&str, f64, String)> = Vec::new();
     let mut in_sequence = Vec::new();
     for part in parts {
+        // A class slot counts as the layout of the values it does not list: most of them.
+        let part = part.class().map_or(part, |c| &c.other);
         let generator = part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes);
         // An item's number among those of one member tells them apart next to that member.
         let fresh = generator.is_some_and(|g| match g {
@@ -134,7 +136,7 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
         });
         let time = generator.is_some_and(|g| matches!(g, Generator::Now | Generator::NowPlus(_)));
         match part {
-            Part::Literal(_) => {}
+            Part::Literal(_) | Part::Class(_) => {}
             Part::Shard { count: n } => {
                 space.values *= f64::from(*n);
                 space.hottest /= f64::from(*n);

@@ -90,6 +90,7 @@ fn slot_attr(slot: &Slot) -> Option<usize> {
         | Slot::Time { attr, .. }
         | Slot::Bucket { attr, .. }
         | Slot::Hash { attr, .. } => Some(*attr),
+        Slot::Class { other, .. } => slot_attr(other),
         _ => None,
     }
 }
@@ -166,6 +167,19 @@ impl Simulation {
                 continue;
             }
             let ranged = |attr: usize| plan.range.as_ref().filter(|(a, _)| *a == attr).map(|(_, span)| span);
+            // A class slot asks its class's shards or buckets; a reader who does not know the
+            // class asks every shard any class uses (the planner serves no such bucket read).
+            let widest;
+            let slot = match slot.select(&ent.attrs, known, pops) {
+                Some(slot) => slot,
+                None => match slot.widest_shard() {
+                    Some(shard) => {
+                        widest = shard;
+                        &widest
+                    }
+                    None => slot,
+                },
+            };
             let choice = match slot {
                 Slot::Shard { count, .. } | Slot::Hash { count, .. } => {
                     Choice::Numbers(0, i64::from(*count) - 1)
