@@ -307,8 +307,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// each replayed whole: an event log keyed by the second, an update that moves its item, a
 /// limit the key cannot honour, a `with` read across two partitions, a rename copied onto
 /// every star of a Zipf-popular repo (copies and reads weighted by the picks' popularity),
-/// create-once puts and version-checked updates on a hot item, and a put whose `equals` fixes
-/// the value a sparse index selects.
+/// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
+/// the value a sparse index selects, and a lifecycle status that updates advance in order.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -318,6 +318,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("customer-orders.ron", include_str!("fixtures/customer-orders.ron")),
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
+        ("states.ron", include_str!("fixtures/states.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
     ];
     let mut out = Vec::new();

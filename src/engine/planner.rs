@@ -15,6 +15,7 @@ mod keys;
 mod load;
 pub mod numbers;
 mod read;
+pub mod transition;
 mod warnings;
 
 pub use keys::cql_column;

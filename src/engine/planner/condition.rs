@@ -170,7 +170,7 @@ fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
 
 /// The share of the pattern's calls each item takes: its first given attribute's popularity
 /// over the population, or every call on one item when there is none.
-fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
+pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
     let e = est.entity(&p.entity);
     let picked = p.given.first().and_then(|name| {
         let popularity = est.pick_popularity(e, name, p)?;
