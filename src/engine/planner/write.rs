@@ -256,6 +256,13 @@ fn index_write(
         && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
     {
         presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
+    } else if p.action == Action::Put
+        && entity == p.entity
+        && let Some((attribute, value)) = &index.only_when
+        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
+    {
+        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
+        presence = if first == value { est.key_presence(entity, index) } else { 0.0 };
     }
     if presence == 0.0 {
         return None;
