@@ -45,6 +45,7 @@ const NEW: &[&str] = &[
     "practice-sessions",
     "practice-tickets",
     "practice-ledger",
+    "practice-shop",
 ];
 
 #[test]
@@ -176,6 +177,15 @@ fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
         [(WarningCode::HotPartition, "table ACCT#{account_id}"), (WarningCode::VersionContention, "post")]
     );
     assert_eq!(warnings(&plan("practice-ledger", "recommended")), []);
+    // The shop's status index: three values, the open orders' one taking every new order.
+    assert_eq!(
+        warnings(&plan("practice-shop", "naive")),
+        [
+            (WarningCode::HotPartition, "GSI by-status STATUS#{status}"),
+            (WarningCode::LowCardinalityIndex, "GSI by-status STATUS#{status}")
+        ]
+    );
+    assert_eq!(warnings(&plan("practice-shop", "recommended")), []);
     // The audit page of the sharded log asks the 8 shards.
     assert_eq!(pattern(&plan("practice-saas", "recommended"), "audit-page").fanout, 8);
 }
@@ -314,7 +324,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 9);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 10);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
@@ -402,6 +412,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-sessions", "3m"),
     ("practice-tickets", "30s"),
     ("practice-ledger", "30s"),
+    ("practice-shop", "30s"),
 ];
 
 #[test]
