@@ -47,13 +47,6 @@ fn duration(scenario: &str) -> SimDuration {
 /// only shrinks.
 const KNOWN: &[(&str, &str, &str, &str, &str)] = &[
     (
-        "practice-shop",
-        "naive",
-        "my-orders",
-        "items",
-        "the sale's orders throttle on STATUS#PLACED (most requests), so a customer's orders land later or never: fewer under each customer when they read than check counts, which costs every put as landed — the hot-partition warning is the prediction that matters here",
-    ),
-    (
         "orders",
         "naive",
         "order-items",
