@@ -37,6 +37,7 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ("practice-saas", "scenarios/practice-saas.ron", include_str!("../scenarios/practice-saas.ron")),
     ("practice-tickets", "scenarios/practice-tickets.ron", include_str!("../scenarios/practice-tickets.ron")),
     ("practice-ledger", "scenarios/practice-ledger.ron", include_str!("../scenarios/practice-ledger.ron")),
+    ("practice-shop", "scenarios/practice-shop.ron", include_str!("../scenarios/practice-shop.ron")),
     (
         "practice-ratelimit",
         "scenarios/practice-ratelimit.ron",

@@ -31,9 +31,7 @@ fn duration(scenario: &str) -> SimDuration {
     match scenario {
         "leaderboard" => seconds(10),
         "counters" | "practice-saas" | "practice-tickets" | "practice-ledger" | "practice-ratelimit"
-        | "practice-shortener" => {
-            seconds(60)
-        }
+        | "practice-shortener" | "practice-shop" => seconds(60),
         "practice-social" | "practice-chat" => seconds(5 * 60),
         "practice-top-customers" => seconds(12 * 60),
         "practice-search" | "social-feed" => seconds(30 * 60),
@@ -256,6 +254,7 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
         "practice-ledger",
         "practice-ratelimit",
         "practice-shortener",
+        "practice-shop",
         "sensors",
         "chat",
     ]);
@@ -268,8 +267,9 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// create-once puts and version-checked updates on a hot item, a put whose `equals` fixes
 /// the value a sparse index selects, sessions whose writes set (and slide) their expiry, a
 /// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
-/// misses'), and a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
-/// days: each read asks its class's buckets).
+/// misses'), a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
+/// days: each read asks its class's buckets), and a lifecycle status that updates advance in
+/// order.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -279,6 +279,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("customer-orders.ron", include_str!("fixtures/customer-orders.ron")),
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
+        ("states.ron", include_str!("fixtures/states.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),

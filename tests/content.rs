@@ -47,6 +47,7 @@ const NEW: &[&str] = &[
     "practice-ledger",
     "practice-ratelimit",
     "practice-shortener",
+    "practice-shop",
 ];
 
 #[test]
@@ -181,6 +182,15 @@ fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
         [(WarningCode::HotPartition, "table ACCT#{account_id}"), (WarningCode::VersionContention, "post")]
     );
     assert_eq!(warnings(&plan("practice-ledger", "recommended")), []);
+    // The shop's status index: three values, the open orders' one taking every new order.
+    assert_eq!(
+        warnings(&plan("practice-shop", "naive")),
+        [
+            (WarningCode::HotPartition, "GSI by-status STATUS#{status}"),
+            (WarningCode::LowCardinalityIndex, "GSI by-status STATUS#{status}")
+        ]
+    );
+    assert_eq!(warnings(&plan("practice-shop", "recommended")), []);
     // The audit page of the sharded log asks the 8 shards.
     assert_eq!(pattern(&plan("practice-saas", "recommended"), "audit-page").fanout, 8);
 }
@@ -409,6 +419,7 @@ const PRACTICE_RUNS: &[(&str, &str)] = &[
     ("practice-ledger", "30s"),
     ("practice-ratelimit", "30s"),
     ("practice-shortener", "30s"),
+    ("practice-shop", "30s"),
 ];
 
 #[test]

@@ -176,6 +176,11 @@ pub enum Generator {
     /// The item's number among the items written with the same value of this attribute (a
     /// member of a population): 1 for the first, 2 for the next — the lines of one order.
     Nth(String),
+    /// A lifecycle, in order (PLACED → SHIPPED → DELIVERED): a new item holds the first state,
+    /// and an update that `sets` the attribute advances it to the next rather than drawing a
+    /// value afresh, so it always changes — except at the final state, which an item keeps (an
+    /// update of a delivered order leaves its status as it is). At least two distinct states.
+    States(Vec<String>),
 }
 
 /// A set of ids (sensors, customers): how many, what they look like, and how popular each is.

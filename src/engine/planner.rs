@@ -16,6 +16,7 @@ mod keys;
 mod load;
 pub mod numbers;
 mod read;
+pub mod transition;
 mod unpredictable;
 mod warnings;
 

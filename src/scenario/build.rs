@@ -282,6 +282,11 @@ fn produces(
         Generator::Text(text) if text == value => Ok(()),
         Generator::Text(text) => Err(format!("only {text:?}")),
         Generator::OneOf(choices) if choices.iter().any(|(v, _)| v == value) => Ok(()),
+        Generator::States(states) if states.iter().any(|v| v == value) => Ok(()),
+        Generator::States(states) => Err(format!(
+            "one of the states {}",
+            states.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+        )),
         Generator::OneOf(choices) => Err(format!(
             "one of {}",
             choices.iter().map(|(v, _)| format!("{v:?}")).collect::<Vec<_>>().join(", ")
@@ -449,17 +454,54 @@ fn generator(
             expect(matches!(ty, AttrType::N), "a whole number (N)")?;
             Generator::Nth(attribute.clone())
         }
-        file::Generator::Sometimes(_, inner) if matches!(**inner, file::Generator::Nth(_)) => {
-            return Err(problem(
-                &path.index(1),
-                "Nth numbers every item of a member; it cannot be Sometimes (an item without its number would have no key)",
-            ));
+        file::Generator::States(states) => {
+            expect(matches!(ty, AttrType::S), "text (S)")?;
+            states_in_order(path, states)?;
+            Generator::States(states.clone())
+        }
+        file::Generator::Sometimes(_, inner) if on_every_item(inner).is_some() => {
+            return Err(problem(&path.index(1), on_every_item(inner).unwrap_or_default()));
         }
         file::Generator::Sometimes(share, inner) => {
             let share = ratio(&path.index(0), *share, "the share of items")?;
             Generator::Sometimes(share, Box::new(generator(&path.index(1), inner, ty, populations)?))
         }
     })
+}
+
+/// Why a generator cannot be `Sometimes`: every item needs its value.
+fn on_every_item(g: &file::Generator) -> Option<&'static str> {
+    match g {
+        file::Generator::Nth(_) => Some(
+            "Nth numbers every item of a member; it cannot be Sometimes (an item without its number would have no key)",
+        ),
+        file::Generator::States(_) => Some(
+            "States is a lifecycle every item goes through; it cannot be Sometimes (an item without a state has nothing to advance)",
+        ),
+        _ => None,
+    }
+}
+
+/// A lifecycle needs somewhere to go: two states or more, each named once and not empty.
+fn states_in_order(path: &Path, states: &[String]) -> Result<()> {
+    if states.len() < 2 {
+        return Err(problem(
+            path,
+            "States needs at least two states in order (a value that never moves is Text(\"…\"))",
+        ));
+    }
+    for (i, state) in states.iter().enumerate() {
+        if state.is_empty() {
+            return Err(problem(&path.index(0).index(i), "a state cannot be empty text"));
+        }
+        if states[..i].contains(state) {
+            return Err(problem(
+                &path.index(0).index(i),
+                format!("{state:?} is listed twice: a lifecycle moves forward through distinct states"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A number as a user wrote it, or in scientific notation when it is too long to read (1e300).

@@ -86,6 +86,9 @@ pub enum Generator {
     Chance(f64),
     Sometimes(f64, Box<Generator>),
     Nth(String),
+    /// `States(["PLACED", "SHIPPED", "DELIVERED"])`: a value that moves in order. A put writes
+    /// the first state; an update whose `sets` name the attribute advances it to the next.
+    States(Vec<String>),
 }
 
 #[derive(Debug, Deserialize)]

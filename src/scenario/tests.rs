@@ -220,6 +220,56 @@ fn a_read_cache_is_checked_at_its_place() {
     }
 }
 
+/// A lifecycle (`States`) is text, moves through two or more distinct states, and is on every
+/// item; a sparse index can select one of its states, and only one of them.
+#[test]
+fn states_are_checked_at_their_place() {
+    let with_states = |states: &str| {
+        MINI.replacen(
+            r#"(name: "name", type: S, gen: Payload(12)),"#,
+            &format!(
+                r#"(name: "name", type: S, gen: Payload(12)), (name: "stage", type: S, gen: {states}),"#
+            ),
+            1,
+        )
+    };
+    let ok = parse("mini.ron", &with_states(r#"States(["NEW", "ACTIVE", "CLOSED"])"#)).unwrap();
+    let stage = ok.scenario.entities[0].attribute("stage").map(|a| a.generator.clone());
+    assert_eq!(
+        stage,
+        Some(crate::engine::model::Generator::States(vec!["NEW".into(), "ACTIVE".into(), "CLOSED".into()]))
+    );
+    let cases: Vec<(String, &str, &str)> = vec![
+        (with_states(r#"States(["ONLY"])"#), "States needs at least two states", "States("),
+        (with_states(r#"States(["NEW", "NEW"])"#), "\"NEW\" is listed twice", r#""NEW"])"#),
+        (with_states(r#"States(["NEW", ""])"#), "a state cannot be empty text", r#"""])"#),
+        (
+            with_states(r#"Sometimes(0.5, States(["NEW", "CLOSED"]))"#),
+            "States is a lifecycle every item goes through",
+            "States(",
+        ),
+        (
+            MINI.replacen(
+                r#"(name: "user_id", type: S, gen: New("users")),"#,
+                r#"(name: "user_id", type: S, gen: New("users")), (name: "n", type: N, gen: States(["A", "B"])),"#,
+                1,
+            ),
+            "this generator makes text (S), but the attribute's type is N",
+            "States(",
+        ),
+    ];
+    for (text, message, marker) in cases {
+        let err = parse("mini.ron", &text).expect_err(message).to_string();
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
+        let (line, col) = position_of(&text, at);
+        assert!(err.contains(message), "{err}\nshould say: {message}");
+        assert!(
+            err.starts_with(&format!("mini.ron:{line}:{col}:")),
+            "{err}\nshould point at {line}:{col} ({marker})"
+        );
+    }
+}
+
 /// A write's condition fits its action and names a number the update can increment.
 #[test]
 fn conditions_are_checked_at_their_place() {

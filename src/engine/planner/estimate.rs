@@ -223,6 +223,8 @@ impl<'a> Estimator<'a> {
             Generator::Chance(_) => "true".to_owned(),
             Generator::Sometimes(_, inner) => self.value_text(inner)?,
             Generator::Nth(_) => "1".to_owned(),
+            // Sized by the longest state an item can hold.
+            Generator::States(states) => states.iter().max_by_key(|s| s.len())?.clone(),
         })
     }
 
@@ -461,6 +463,11 @@ impl<'a> Estimator<'a> {
     /// the initial load and for puts that leave the value to it, and all or none of a put whose
     /// `equals` fixes it — each weighed by the items it writes over the run.
     pub fn written_share(&self, e: &Entity, attribute: &str, value: &str) -> f64 {
+        // A lifecycle's items are spread over its states by how often they were advanced.
+        if let Some(Generator::States(states)) = e.attribute(attribute).map(|a| &a.generator) {
+            let held = super::transition::held(self, &e.name, attribute).unwrap_or_default();
+            return states.iter().position(|s| s == value).and_then(|k| held.get(k)).copied().unwrap_or(0.0);
+        }
         let generated = e.attribute(attribute).map_or(0.0, |a| value_share(&a.generator, value));
         if !self.writes(&e.name, Action::Put).any(|p| p.equals.iter().any(|(a, _)| a == attribute)) {
             return generated;
@@ -551,6 +558,10 @@ impl<'a> Estimator<'a> {
     /// filler or a number drawn from a range always, as good as). An index entry is rewritten
     /// only when what it holds changes.
     pub fn change_share(&self, entity: &str, attribute: &str) -> f64 {
+        // A lifecycle advances unless the item is already in its final state.
+        if let Some(found) = super::transition::found(self, entity, attribute) {
+            return 1.0 - found.last().copied().unwrap_or(0.0);
+        }
         let e = self.entity(entity);
         self.generator_of(e, attribute).map_or(1.0, |g| self.generator_change(g))
     }

@@ -258,6 +258,13 @@ fn index_write(
         && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
     {
         presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
+    } else if p.action == Action::Put
+        && entity == p.entity
+        && let Some((attribute, value)) = &index.only_when
+        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
+    {
+        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
+        presence = if first == value { est.key_presence(entity, index) } else { 0.0 };
     }
     if presence == 0.0 {
         return None;
@@ -305,7 +312,27 @@ fn index_write(
     };
     let mut why = why;
     let mut per_call = per_item * presence;
-    if let Some(attribute) = membership {
+    if let Some(attribute) = membership
+        && let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
+        && let Some(states) = super::transition::states(est, entity, attribute)
+        && let Some(found) = super::transition::found(est, entity, attribute)
+    {
+        // A lifecycle moves one step: the item enters the index from the state before `value`
+        // and leaves it from `value` itself, unless `value` is final (it then stays in).
+        let k = states.iter().position(|s| s == value).unwrap_or(0);
+        let last = states.len() - 1;
+        let enter = if k > 0 { found[k - 1] } else { 0.0 };
+        let (leave, stay) = if k < last { (found[k], 0.0) } else { (0.0, found[k]) };
+        let keyed = est.key_presence(entity, index);
+        per_call = keyed * (enter + leave + stay * per_item);
+        why = format!(
+            "the update advances {attribute} one state ({}), which decides what the index holds: the item enters it on {} of updates (from {:?}) and leaves it on {}; when it stays in, {why}",
+            states.join(" → "),
+            numbers::percent(enter),
+            if k > 0 { states[k - 1].as_str() } else { "nothing" },
+            numbers::percent(leave)
+        );
+    } else if let Some(attribute) = membership {
         let moves = 2.0 * presence * (1.0 - presence);
         per_call = moves + presence * presence * per_item;
         why = format!(

@@ -206,6 +206,9 @@ pub enum Gen {
     Payload(u32),
     Chance(f64),
     Sometimes(f64, Box<Gen>),
+    /// A lifecycle of this many states (`texts`, in order): a new item holds the first; an
+    /// update advances it (`Simulation::target`), the last state kept.
+    States(u32),
     /// A denormalized copy: the value of attribute `attribute` of the `copy`-th copy's source item.
     Copy(usize),
     /// Kept in the overrides (a maintained aggregate); absent until written.
@@ -264,6 +267,7 @@ pub fn generate(generator: &Gen, seed: u64, stream: u64, index: u64, now_secs: i
         }
         Gen::Payload(len) => Val::Payload(*len, (combine(&[seed, stream, index]) >> 40) as u32),
         Gen::Chance(p) => Val::Bool(unit(seed, stream ^ 0x5bd1_e995, index) < *p),
+        Gen::States(_) => Val::Choice(0),
         Gen::Sometimes(share, inner) => {
             if unit(seed, stream ^ 0x2545_f491, index) < *share {
                 generate(inner, seed, mix64(stream), index, now_secs, ty)
@@ -377,6 +381,10 @@ fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut
         Generator::OneOf(choices) => {
             texts.extend(choices.iter().map(|(t, _)| t.clone()));
             Gen::Choice(choices.iter().map(|(_, w)| *w).collect())
+        }
+        Generator::States(states) => {
+            texts.extend(states.iter().cloned());
+            Gen::States(u32::try_from(states.len()).unwrap_or(u32::MAX))
         }
         Generator::Number(d) => Gen::Number(d.sampler()),
         Generator::Payload(n) => Gen::Payload(*n),

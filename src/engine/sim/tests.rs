@@ -17,4 +17,5 @@ mod limit;
 mod retries;
 mod scenarios;
 mod split;
+mod states;
 mod ttl;

@@ -257,6 +257,10 @@ impl<'a> Estimator<'a> {
         present
             * match unwrap_sometimes(generator) {
                 Generator::Text(text) => f64::from(u8::from(text.starts_with(prefix))),
+                Generator::States(states) => {
+                    let held = super::super::transition::held(self, entity, name).unwrap_or_default();
+                    states.iter().zip(&held).filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum()
+                }
                 Generator::OneOf(choices) => {
                     let total: f64 = choices.iter().map(|(_, w)| w).sum();
                     choices.iter().filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum::<f64>() / total
@@ -289,8 +293,16 @@ impl<'a> Estimator<'a> {
     fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
         let generator = self.generator_of(e, name).map(unwrap_sometimes);
         if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
-            let share = generator.map_or(1.0, |g| value_share(g, value));
+            let share = match generator {
+                Some(Generator::States(_)) => self.written_share(e, name, value),
+                g => g.map_or(1.0, |g| value_share(g, value)),
+            };
             return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
+        }
+        if let (Some(Generator::States(states)), Some(p)) = (generator, chooser)
+            && let Some(spread) = self.lifecycle_writes(e, name, states, p)
+        {
+            return spread;
         }
         let population = match generator {
             Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
@@ -359,6 +371,16 @@ impl<'a> Estimator<'a> {
                 let per_member = (self.put_rate(&e.name) * self.lifetime(&e.name) / members).max(1.0);
                 ValueSpread::even(per_member.ceil(), format!("the item's number among those of one {by}"))
             }
+            Some(Generator::States(states)) => {
+                // Items spread over the states by how far their updates advanced them.
+                let held = super::super::transition::held(self, &e.name, name).unwrap_or_default();
+                let (top, share) = states
+                    .iter()
+                    .zip(&held)
+                    .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
+                let note = format!("one of {} states, {top:?} on {}", states.len(), numbers::percent(share));
+                ValueSpread { hottest: share, steady: share, ..ValueSpread::even(states.len() as f64, note) }
+            }
             Some(Generator::Chance(p)) => {
                 let top = p.max(1.0 - p);
                 ValueSpread {
@@ -376,6 +398,48 @@ impl<'a> Estimator<'a> {
 }
 
 impl Estimator<'_> {
+    /// Where a write of a lifecycle attribute lands among its states: a put always on the first
+    /// state; an update that advances it deletes the entry under the state it finds and puts it
+    /// under the next (`planner::transition`), so state j takes found[j] + found[j − 1] of its
+    /// entry writes (none from the final state, which an item keeps).
+    fn lifecycle_writes(
+        &self,
+        e: &Entity,
+        name: &str,
+        states: &[String],
+        p: &AccessPattern,
+    ) -> Option<ValueSpread> {
+        match p.action {
+            Action::Put => Some(ValueSpread::even(1.0, format!("a new item is {:?}", states.first()?))),
+            Action::Update if p.sets.iter().any(|s| s == name) => {
+                let found = super::super::transition::found(self, &e.name, name)?;
+                let last = states.len() - 1;
+                let writes: Vec<f64> = (0..states.len())
+                    .map(|j| if j < last { found[j] } else { 0.0 } + if j > 0 { found[j - 1] } else { 0.0 })
+                    .collect();
+                let total: f64 = writes.iter().sum();
+                if total <= 0.0 {
+                    return None;
+                }
+                let (top, share) = states
+                    .iter()
+                    .zip(&writes)
+                    .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
+                let share = share / total;
+                let note = format!(
+                    "the update moves entries out of and into {top:?} on {} of them",
+                    numbers::percent(share)
+                );
+                Some(ValueSpread {
+                    hottest: share,
+                    steady: share,
+                    ..ValueSpread::even(states.len() as f64, note)
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// The popularity with which `p` picks the value of `name` from a population: the
     /// pattern's own `keys` for its first given attribute, else the population's; `None` when
     /// each call makes a new member (a put of a `New` id) or the value is not a member's id.

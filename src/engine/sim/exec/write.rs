@@ -12,7 +12,7 @@ use crate::engine::value::MAX_ITEM_BYTES;
 
 use super::{Call, Refused, Resume};
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Val, generate};
+use crate::engine::sim::items::{Gen, Val, generate};
 use crate::engine::sim::latency;
 use crate::engine::sim::meter::{Refusal, WRITE};
 use crate::engine::sim::regen::BirthInfo;
@@ -391,9 +391,13 @@ impl Simulation {
             for &attr in &self.world.patterns[call.pattern].sets {
                 let a = &self.world.entities[entity].attrs[attr];
                 let stream = combine(&[self.world.patterns[call.pattern].stream, 0x5e7, attr as u64]);
-                let value = match generate(&a.source, self.seed, stream, call.index, secs, a.ty) {
-                    Val::Absent => vals[attr],
-                    value => value,
+                let value = match (&a.source, vals[attr]) {
+                    // A lifecycle moves to its next state, not a fresh draw; the last state stays.
+                    (Gen::States(n), Val::Choice(i)) => Val::Choice((i + 1).min(n.saturating_sub(1))),
+                    _ => match generate(&a.source, self.seed, stream, call.index, secs, a.ty) {
+                        Val::Absent => vals[attr],
+                        value => value,
+                    },
                 };
                 vals[attr] = value;
                 changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
