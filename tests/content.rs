@@ -156,7 +156,7 @@ fn practice_chat_starts_unbounded_and_scanning() {
 /// with a key.
 #[test]
 fn the_new_practice_problems_start_with_their_lesson_and_end_without_it() {
-    let cases: [(&str, (WarningCode, &str)); 4] = [
+    let cases: [(&str, (WarningCode, &str)); 5] = [
         ("practice-saas", (WarningCode::HotPartition, "table TENANT#{tenant_id}")),
         ("practice-sessions", (WarningCode::Scan, "my-devices")),
         ("practice-tickets", (WarningCode::HotPartition, "table EVENT#{event_id}")),
@@ -329,7 +329,7 @@ fn practice_problems_are_listed_apart_without_their_solutions() {
             assert!(variants.contains(&"naive") && variants.contains(&"recommended"), "{entry}");
         }
     }
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 10);
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "practice").count(), 12);
     // The text list puts them under their own heading, solutions left out.
     let text = String::from_utf8_lossy(&keyheat(&["list"]).stdout).into_owned();
     let practice = text.split("Practice problems\n").nth(1).expect("a practice section");
