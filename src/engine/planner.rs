@@ -28,7 +28,7 @@ use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use warnings::Busiest;
 
-use super::model::{Engine, Scenario, Variant};
+use super::model::{AccessPattern, Engine, Scenario, Variant};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -193,6 +193,36 @@ pub struct PatternPlan {
 }
 
 impl PatternPlan {
+    /// A pattern's plan before anything serves it: its rates over a run of `secs`, nothing
+    /// read or written yet.
+    fn start(p: &AccessPattern, kind: Kind, secs: f64) -> PatternPlan {
+        PatternPlan {
+            name: p.name.clone(),
+            kind,
+            rate: p.rate,
+            mean_rate: load::mean_rate(p, secs),
+            peak_rate: load::peak_rate(p),
+            operation: None,
+            index: None,
+            fanout: 1,
+            key_condition: None,
+            filter: None,
+            served: false,
+            reason: String::new(),
+            alternatives: Vec::new(),
+            units_per_call: 0.0,
+            items_read: None,
+            bytes_read: None,
+            fetch: None,
+            writes: Vec::new(),
+            write_amplification: None,
+            parts: Vec::new(),
+            condition: None,
+            unpredictable: None,
+            cache: None,
+        }
+    }
+
     /// The requests of one call, each operation named by `name`: "Query ×2", or for a read
     /// split by entity "GetItem + Query". Empty when nothing serves the pattern.
     pub fn requests(&self, name: impl Fn(Operation) -> &'static str) -> String {

@@ -10,7 +10,6 @@ use query::{Limited, fetch, filter, limited, missing, query_items};
 
 use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
-use super::load;
 use super::numbers;
 use super::{Alternative, CQL_PAGE_ROWS, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
@@ -41,31 +40,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let as_served = p.as_served_by(est.variant);
     let embedded: Vec<&String> = p.with.iter().filter(|w| !as_served.with.contains(w)).collect();
     let p = as_served.as_ref();
-    let mut out = PatternPlan {
-        name: p.name.clone(),
-        kind: Kind::Read,
-        rate: p.rate,
-        mean_rate: load::mean_rate(p, est.secs),
-        peak_rate: load::peak_rate(p),
-        operation: None,
-        index: None,
-        fanout: 1,
-        key_condition: None,
-        filter: None,
-        served: false,
-        reason: String::new(),
-        alternatives: Vec::new(),
-        units_per_call: 0.0,
-        items_read: None,
-        bytes_read: None,
-        fetch: None,
-        writes: Vec::new(),
-        write_amplification: None,
-        parts: Vec::new(),
-        condition: None,
-        unpredictable: None,
-        cache: None,
-    };
+    let mut out = PatternPlan::start(p, Kind::Read, est.secs);
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
     let known = with_constants(est, p);

@@ -4,7 +4,6 @@
 
 use super::estimate::Estimator;
 use super::keys;
-use super::load;
 use super::numbers;
 use super::read::label;
 use super::{ItemWrite, Kind, Lands, Operation, PatternPlan, Via};
@@ -50,29 +49,9 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
     };
     let mut out = PatternPlan {
-        name: p.name.clone(),
-        kind: Kind::Write,
-        rate: p.rate,
-        mean_rate: load::mean_rate(p, est.secs),
-        peak_rate: load::peak_rate(p),
         operation: Some(operation),
-        index: None,
-        fanout: 1,
-        key_condition: None,
-        filter: None,
         served: true,
-        reason: String::new(),
-        alternatives: Vec::new(),
-        units_per_call: 0.0,
-        items_read: None,
-        bytes_read: None,
-        fetch: None,
-        writes: Vec::new(),
-        write_amplification: None,
-        parts: Vec::new(),
-        condition: None,
-        unpredictable: None,
-        cache: None,
+        ..PatternPlan::start(p, Kind::Write, est.secs)
     };
     if p.action != Action::Put || whole.is_some() {
         name_the_item(est, p_named, keys, &mut out);
