@@ -116,6 +116,8 @@ pub(super) fn rows(reports: &[RunReport]) -> Vec<FigureRow> {
         .map(|&(key, label, indexed_label, unit, scope, extract)| {
             // CQL's words: rows, views, reads and writes (operations, not units).
             let cql_label = match (key, indexed) {
+                // The ring's nodes: Cassandra has no partitions of its own to split.
+                ("physical_partitions", _) => Some("nodes"),
                 ("index_bytes", _) => Some("view size"),
                 ("max_index_partition_bytes", _) => Some("largest (views)"),
                 ("max_partition_items", false) => Some("most rows in one"),

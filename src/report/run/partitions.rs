@@ -97,14 +97,12 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     };
     let mut rows = vec![
         ("logical partitions", logical),
-        (
-            "physical partitions",
-            if cassandra {
-                format!("{} ({splits})", numbers::count(p.physical as f64))
-            } else {
-                format!("{} in the table ({splits})", numbers::count(p.physical as f64))
-            },
-        ),
+        // Cassandra places partitions on the ring's nodes, and never splits one.
+        if cassandra {
+            ("nodes", format!("{} in the ring", numbers::count(p.physical as f64)))
+        } else {
+            ("physical partitions", format!("{} in the table ({splits})", numbers::count(p.physical as f64)))
+        },
         ("largest", largest),
         ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read, false)),
         ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write, true)),

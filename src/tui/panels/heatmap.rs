@@ -263,9 +263,12 @@ impl HeatmapPanel<'_> {
             RowOrdering::ByKey => "· by key",
             RowOrdering::ByHeat => "· by heat",
         };
-        let layer = match s.layer {
-            Layer::Logical => "· logical",
-            Layer::Physical => "· physical",
+        // On the Cassandra profile the physical rows are the ring's nodes, not DynamoDB's
+        // partitions.
+        let layer = match (s.layer, s.engine) {
+            (Layer::Logical, _) => "· logical",
+            (Layer::Physical, Engine::DynamoDb) => "· physical",
+            (Layer::Physical, Engine::Cassandra) => "· nodes",
         };
         let zero = format!(" {} ", value_text(s.metric, 0.0));
         let top = format!(" {}{unit}", value_text(s.metric, full));
