@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use super::TableDesign;
-use crate::engine::model::{AttrType, Capacity, IndexKind, Projection, Scenario, Variant};
+use crate::engine::model::{AttrType, Capacity, Generator, IndexKind, Projection, Scenario, Variant};
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_to_json};
@@ -347,8 +347,30 @@ fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(String, Vec<It
     let ready = |sim: &Simulation| {
         entities.iter().all(|e| sim.item(e, u32::try_from(SAMPLES - 1).unwrap_or(0)).is_some())
     };
+    // A lifecycle (`States`) holds its first state until updates move it on: samples of items
+    // that have not moved would show one state, and an import would read the attribute as a
+    // constant. Replay on until the candidates hold more than one state of each.
+    let lifecycles: Vec<(&str, &str)> = scenario
+        .entities
+        .iter()
+        .filter(|e| entities.contains(&e.name.as_str()))
+        .flat_map(|e| {
+            e.attributes
+                .iter()
+                .filter(|a| matches!(a.generator, Generator::States(_)))
+                .map(move |a| (e.name.as_str(), a.name.as_str()))
+        })
+        .collect();
+    let varied = |sim: &Simulation| {
+        lifecycles.iter().all(|(entity, attribute)| {
+            let mut seen = (0..CANDIDATES)
+                .filter_map(|o| sim.item(entity, o))
+                .filter_map(|v| v.item.get(*attribute).cloned());
+            seen.next().is_none_or(|first| seen.any(|v| v != first))
+        })
+    };
     let mut ticks = 0;
-    while !ready(&sim) && ticks < SAMPLE_TICKS && sim.step() {
+    while !(ready(&sim) && varied(&sim)) && ticks < SAMPLE_TICKS && sim.step() {
         ticks += 1;
     }
     let mut out = Vec::new();
@@ -356,9 +378,9 @@ fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(String, Vec<It
         for name in &design.entities {
             let candidates: Vec<Item> =
                 (0..CANDIDATES).filter_map(|ordinal| sim.item(name, ordinal)).map(|view| view.item).collect();
-            let mut items = candidates
-                .iter()
-                .take(SAMPLES)
+            let states: Vec<&str> = lifecycles.iter().filter(|(e, _)| e == name).map(|(_, a)| *a).collect();
+            let mut items = varied_samples(&candidates, &states)
+                .into_iter()
                 .map(|item| with_keys(scenario, variant, design, name, item))
                 .collect::<Vec<_>>();
             for index in &design.indexes {
@@ -378,6 +400,27 @@ fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(String, Vec<It
         }
     }
     Ok(out)
+}
+
+/// `SAMPLES` of the candidates, in their order, but first one of each value the `lifecycles`
+/// attributes hold, so the samples show that those values vary.
+fn varied_samples<'a>(candidates: &'a [Item], lifecycles: &[&str]) -> Vec<&'a Item> {
+    let mut chosen: Vec<usize> = Vec::new();
+    for attribute in lifecycles {
+        for (i, item) in candidates.iter().enumerate() {
+            let shown = chosen.iter().any(|&c| candidates[c].get(*attribute) == item.get(*attribute));
+            if chosen.len() < SAMPLES && !shown {
+                chosen.push(i);
+            }
+        }
+    }
+    for i in 0..candidates.len() {
+        if chosen.len() < SAMPLES && !chosen.contains(&i) {
+            chosen.push(i);
+        }
+    }
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| &candidates[i]).collect()
 }
 
 /// The item with its key attributes. The simulator adds them in the DynamoDB profile; in the
