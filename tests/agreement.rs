@@ -268,8 +268,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// the value a sparse index selects, sessions whose writes set (and slide) their expiry, a
 /// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
 /// misses'), a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
-/// days: each read asks its class's buckets), and a lifecycle status that updates advance in
-/// order.
+/// days: each read asks its class's buckets), a lifecycle status that updates advance in
+/// order, and writes and reads in transactions (each item twice).
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -280,6 +280,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("repo-stars.ron", include_str!("fixtures/repo-stars.ron")),
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
         ("states.ron", include_str!("fixtures/states.ron")),
+        ("transactions.ron", include_str!("fixtures/transactions.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),

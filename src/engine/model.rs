@@ -313,6 +313,10 @@ pub struct AccessPattern {
     /// creates an item that lives this long; an update that touches an item pushes its expiry
     /// out again (a sliding expiry, a session kept alive by use).
     pub ttl: Option<crate::engine::time::SimDuration>,
+    /// The call is one transaction: a write and the aggregate items it maintains in one
+    /// TransactWriteItems (all or nothing, each item written twice: prepare and commit), a Get in
+    /// one TransactGetItems (each item read twice, strongly consistent).
+    pub transaction: bool,
 }
 
 /// The condition a write pattern puts on its request. DynamoDB evaluates it against the item

@@ -99,6 +99,11 @@ pub enum Operation {
     /// An update that changes a key attribute: UpdateItem cannot, so the application deletes
     /// the item and puts it at its new key (two requests).
     DeleteAndPut,
+    /// A write and the aggregate items it maintains, all or nothing: each item written twice
+    /// (prepare and commit).
+    TransactWriteItems,
+    /// Items read by their keys as one consistent snapshot: each read twice.
+    TransactGetItems,
 }
 
 impl Operation {
@@ -112,11 +117,13 @@ impl Operation {
             Operation::UpdateItem => "UpdateItem",
             Operation::DeleteItem => "DeleteItem",
             Operation::DeleteAndPut => "DeleteItem + PutItem",
+            Operation::TransactWriteItems => "TransactWriteItems",
+            Operation::TransactGetItems => "TransactGetItems",
         }
     }
 
     /// Every operation, for looking one up by its name.
-    pub const ALL: [Operation; 8] = [
+    pub const ALL: [Operation; 10] = [
         Operation::GetItem,
         Operation::BatchGetItem,
         Operation::Query,
@@ -125,6 +132,8 @@ impl Operation {
         Operation::UpdateItem,
         Operation::DeleteItem,
         Operation::DeleteAndPut,
+        Operation::TransactWriteItems,
+        Operation::TransactGetItems,
     ];
 
     /// The operation a report names (`name()`), if it is one.

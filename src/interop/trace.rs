@@ -46,6 +46,11 @@ pub enum TraceError {
          exports with `keyheat export cql`)"
     )]
     Cassandra { scenario: String },
+    #[error(
+        "{scenario}'s pattern {pattern} is a transaction: `keyheat ops` has no TransactWriteItems or \
+         TransactGetItems, so a trace of it could not be replayed as keyheat served it"
+    )]
+    Transaction { scenario: String, pattern: String },
     #[error("{scenario} has no table in variant {variant}: no entity has keys")]
     NoTable { scenario: String, variant: String },
     #[error(transparent)]
@@ -65,6 +70,9 @@ pub fn render(
 ) -> Result<String, TraceError> {
     if scenario.engine == Engine::Cassandra {
         return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
+    }
+    if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {
+        return Err(TraceError::Transaction { scenario: scenario.name.clone(), pattern: p.name.clone() });
     }
     let designs = super::tables(scenario, variant);
     let Some(design) = designs.first() else {

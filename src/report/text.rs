@@ -257,7 +257,15 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     }
     writeln!(out)?;
     writeln!(out, "Access patterns")?;
-    let widths = [1, 16, 8, 17, WIDTH - 1 - 16 - 8 - 17 - 4];
+    // The operation column fits its longest name (TransactWriteItems is one longer than most).
+    let served = plan
+        .patterns
+        .iter()
+        .filter_map(|p| p.operation)
+        .map(|o| o.name().chars().count())
+        .fold(17, usize::max)
+        .min(20);
+    let widths = [1, 16, 8, served, WIDTH - 1 - 16 - 8 - served - 4];
     row(
         out,
         &[

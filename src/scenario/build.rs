@@ -134,6 +134,14 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .enumerate()
         .map(|(i, p)| pattern::pattern(&root.field("patterns").index(i), p, &entities, &populations))
         .collect::<Result<Vec<_>>>()?;
+    if matches!(f.engine, file::Engine::Cassandra)
+        && let Some(i) = f.patterns.iter().position(|p| p.transaction)
+    {
+        return Err(problem(
+            &root.field("patterns").index(i).field("transaction"),
+            "the Cassandra profile has no transactions across rows: a logged BATCH applies all or nothing eventually, but is not isolated, and a lightweight transaction (IF NOT EXISTS) covers one partition. Drop `transaction`",
+        ));
+    }
     if f.variants.is_empty() {
         return Err(problem(&root.field("variants"), "a scenario needs at least one variant (a key design)"));
     }

@@ -147,6 +147,10 @@ pub struct Pattern {
     /// `ttl: "15m"`: the write sets the item's TTL attribute to now + 15 minutes.
     #[serde(default)]
     pub ttl: Option<String>,
+    /// `transaction: true`: a write and the aggregates it maintains go in one
+    /// TransactWriteItems; a Get is a TransactGetItems.
+    #[serde(default)]
+    pub transaction: bool,
 }
 
 /// `condition: NotExists` (create once) or `condition: Version("version")` (optimistic

@@ -835,3 +835,52 @@ fn class_slots_name_attributes_and_values_the_items_hold() {
         assert_eq!((*line, *col), position_of(&text, at), "{to}: {error}");
     }
 }
+
+/// `transaction: true` is refused where no transaction can hold the call: a List (a Query), the
+/// Cassandra profile, and a write whose copies fan out to every referring item.
+#[test]
+fn transactions_are_checked_at_their_place() {
+    let ok = MINI.replacen(
+        r#"given: ["user_id"], rate: 1)"#,
+        r#"given: ["user_id"], rate: 1, transaction: true)"#,
+        1,
+    );
+    let loaded = parse("mini.ron", &ok).unwrap();
+    assert!(loaded.scenario.patterns[1].transaction);
+    let list = MINI.replacen("limit: 20, rate: 10)", "limit: 20, rate: 10, transaction: true)", 1);
+    let cassandra = ok.replacen("title: \"Mini\",", "title: \"Mini\",\nengine: Cassandra,", 1);
+    let copied = MINI
+        .replacen(
+            r#"(name: "write-post", action: Put, entity: "Post", given: ["user_id"], rate: 1),"#,
+            r#"(name: "write-post", action: Put, entity: "Post", given: ["user_id"], rate: 1),
+    (name: "rename", action: Update, entity: "User", given: ["user_id"], sets: ["name"], rate: 1, transaction: true),"#,
+            1,
+        )
+        .replacen(
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },
+        copies: [(from: "User", attribute: "name", to: "Post", by: "user_id")],"#,
+            1,
+        );
+    let cases: Vec<(String, &str, &str)> = vec![
+        (list, "a List is a Query, which no transaction can hold", "true)"),
+        (cassandra, "the Cassandra profile has no transactions across rows", "true)"),
+        (
+            copied,
+            r#"pattern "rename" (patterns[2]) is a transaction: its own item and the aggregates it maintains; variant "only" copies User.name onto every Post item"#,
+            "(\n        name: \"only\"",
+        ),
+    ];
+    for (text, message, marker) in cases {
+        let err = parse("mini.ron", &text).expect_err(message).to_string();
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
+        let (line, col) = position_of(&text, at);
+        assert!(err.contains(message), "{err}\nshould say: {message}");
+        assert!(
+            err.starts_with(&format!("mini.ron:{line}:{col}:")),
+            "{err}\nshould point at {line}:{col} ({marker})"
+        );
+    }
+}

@@ -81,9 +81,14 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
                 read_units_per_call: 0.0,
                 busiest: None,
                 why: format!(
-                    "~{} of the puts land on a key another {} item holds ({how}): each is refused with ConditionalCheckFailedException, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
+                    "~{} of the puts land on a key another {} item holds ({how}): each is refused with {}, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
                     percent(share),
                     p.entity,
+                    if p.transaction {
+                        "TransactionCanceledException (ConditionalCheckFailed), the whole transaction with it (keyheat charges the failed item as a failed conditional write and the others nothing: AWS does not say what a cancelled transaction consumes)"
+                    } else {
+                        "ConditionalCheckFailedException"
+                    },
                     count(failed_units_each)
                 ),
             }

@@ -19,6 +19,10 @@ use crate::engine::template::{ClassSlot, Template};
 pub(super) const READ_UNIT_BYTES: f64 = 4096.0;
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows).
 const EVENTUAL: f64 = 0.5;
+/// A transaction holds at most 100 items (AWS developer guide, "Amazon DynamoDB Transactions: How
+/// it works").
+pub const MAX_TRANSACTION_ITEMS: u32 = 100;
+
 /// BatchGetItem takes at most 100 keys per request (AWS API reference, BatchGetItem).
 const BATCH_GET_KEYS: f64 = 100.0;
 
@@ -113,7 +117,41 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         None if split(est, p, &mut out) => {}
         None => scan(est, p, &mut out),
     }
+    if p.transaction {
+        transactional(&mut out);
+    }
     cached(est, p, out)
+}
+
+/// A Get in a transaction: TransactGetItems reads its items as one snapshot, each read twice
+/// and strongly consistent — 2 RCU per 4 KB where an eventually consistent GetItem costs 0.5
+/// (AWS developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). It
+/// holds at most 100 items, each named by its full key; DAX passes it through to the table
+/// uncached ("Using transactional APIs in DynamoDB Accelerator").
+fn transactional(out: &mut PatternPlan) {
+    let keyed =
+        matches!(out.operation, Some(Operation::GetItem | Operation::BatchGetItem)) && out.parts.is_empty();
+    if !keyed || out.fanout > MAX_TRANSACTION_ITEMS {
+        let _ = write!(
+            out.reason,
+            "; not a TransactGetItems: {}, so the call reads without the transaction",
+            if keyed {
+                format!(
+                    "it reads {} items and a transaction holds at most {MAX_TRANSACTION_ITEMS}",
+                    out.fanout
+                )
+            } else {
+                "a transaction reads items by their full keys, and this design reads with a Query".to_owned()
+            }
+        );
+        return;
+    }
+    out.operation = Some(Operation::TransactGetItems);
+    out.units_per_call *= 2.0 / EVENTUAL;
+    let _ = write!(
+        out.reason,
+        ", in one TransactGetItems (each item read twice, strongly consistent: 2 RCU per 4 KB)"
+    );
 }
 
 /// A read-through cache in front of the pattern: only its misses reach the table, so the read
@@ -213,12 +251,16 @@ fn cost_note(est: &Estimator<'_>, c: &Candidate) -> String {
 /// The CQL statement an operation becomes in the Cassandra profile.
 pub fn cql_verb(operation: Operation) -> &'static str {
     match operation {
-        Operation::GetItem | Operation::BatchGetItem | Operation::Query => "SELECT",
+        // The loader refuses transactions in the Cassandra profile.
+        Operation::GetItem | Operation::BatchGetItem | Operation::Query | Operation::TransactGetItems => {
+            "SELECT"
+        }
         Operation::Scan => "SELECT … ALLOW FILTERING",
         Operation::PutItem => "INSERT",
         Operation::UpdateItem => "UPDATE",
         Operation::DeleteItem => "DELETE",
         Operation::DeleteAndPut => "DELETE + INSERT",
+        Operation::TransactWriteItems => "BEGIN BATCH … APPLY BATCH",
     }
 }
 

@@ -72,12 +72,15 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
 /// item (`write::moving`), which a design that keeps the changing value out of the table key
 /// avoids.
 fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    if plan.operation != Some(Operation::DeleteAndPut) {
+    if !matches!(plan.operation, Some(Operation::DeleteAndPut | Operation::TransactWriteItems)) {
         return;
     }
     let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
     let Some(keys) = est.variant.keys_of(&pattern.entity) else { return };
     let moved = super::write::moved_key_attributes(pattern, keys).join(", ");
+    if moved.is_empty() {
+        return;
+    }
     let (refusal, elsewhere) = if est.cql {
         ("a Cassandra UPDATE cannot set a primary-key column", "a materialized view keyed by it")
     } else {
@@ -88,6 +91,8 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     };
     let cost = if est.cql {
         "two writes a call".to_owned()
+    } else if pattern.transaction {
+        format!("{} WCU a call, the two in one transaction", count(plan.units_per_call))
     } else {
         format!("{} WCU a call for two requests", count(plan.units_per_call))
     };

@@ -83,10 +83,15 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     }
     copies(est, p, &mut out.writes);
     aggregates(est, p, &mut out.writes);
+    if p.transaction {
+        transaction(&mut out);
+    }
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
     out.condition = super::condition::plan(est, p);
     if let Some(c) = &out.condition {
+        // A cancelled transaction, as a lone write, is charged its failed condition (see
+        // `transaction`).
         let failed = c.failure_rate * c.failed_units_each;
         out.units_per_call = match p.condition {
             // A refused put writes nothing but the charge.
@@ -100,8 +105,28 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
     if out.served {
         out.reason = reason(est, &out.writes, items);
+        if p.transaction {
+            out.reason.push_str(
+                ", all in one TransactWriteItems (each table item written twice: prepare and commit)",
+            );
+        }
     }
     out
+}
+
+/// Makes the call one TransactWriteItems: its table items (its own, and the aggregate items it
+/// maintains) are each written twice, once to prepare the transaction and once to commit it (AWS
+/// developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). Index
+/// entries are not part of it: the committed items' changes propagate to the GSIs afterwards,
+/// charged once. A transaction cancelled by a failed condition is charged for that item as a
+/// failed conditional write, its other items nothing: keyheat's reading, since AWS does not say
+/// what a cancelled transaction consumes.
+fn transaction(out: &mut PatternPlan) {
+    out.operation = Some(Operation::TransactWriteItems);
+    for w in out.writes.iter_mut().filter(|w| w.lands.index.is_none()) {
+        w.units_each *= 2.0;
+        w.why.push_str(", ×2 in the transaction (prepare and commit)");
+    }
 }
 
 /// The attributes an update sets that are part of the entity's table key.

@@ -5,6 +5,7 @@
 
 mod condition;
 mod read;
+mod transact;
 mod write;
 
 use std::cell::RefCell;

@@ -310,6 +310,26 @@ impl Meter {
     /// Serves `units` in `dim` on each partition of `touches` (partition index, units) if all of
     /// them and the table allowance have room; else consumes nothing.
     pub fn consume(&mut self, tick: u32, dim: usize, touches: &[(usize, f64)]) -> Result<(), Refusal> {
+        self.check(tick, dim, touches)?;
+        let total: f64 = touches.iter().map(|t| t.1).sum();
+        for &(i, units) in touches {
+            let p = &mut self.parts[i];
+            p.used[dim] += units;
+            p.window[dim] += units;
+            p.total[dim] += units;
+            p.span[dim] += units;
+        }
+        self.used[dim] += total;
+        if let Allowance::Provisioned { rate, burst } = &mut self.allowance {
+            let over = (self.used[dim] - rate[dim] * self.tick_secs).max(0.0);
+            let before = (self.used[dim] - total - rate[dim] * self.tick_secs).max(0.0);
+            burst[dim] = (burst[dim] - (over - before)).max(0.0);
+        }
+        Ok(())
+    }
+
+    /// Whether [`Meter::consume`] would serve `touches` now, consuming nothing.
+    pub fn check(&mut self, tick: u32, dim: usize, touches: &[(usize, f64)]) -> Result<(), Refusal> {
         self.roll_table(tick);
         let total: f64 = touches.iter().map(|t| t.1).sum();
         if total > self.table_available(dim) + 1e-9 {
@@ -323,19 +343,6 @@ impl Meter {
             if same > self.parts[i].available(dim, caps) + 1e-9 {
                 return Err(Refusal::Partition(i));
             }
-        }
-        for &(i, units) in touches {
-            let p = &mut self.parts[i];
-            p.used[dim] += units;
-            p.window[dim] += units;
-            p.total[dim] += units;
-            p.span[dim] += units;
-        }
-        self.used[dim] += total;
-        if let Allowance::Provisioned { rate, burst } = &mut self.allowance {
-            let over = (self.used[dim] - rate[dim] * self.tick_secs).max(0.0);
-            let before = (self.used[dim] - total - rate[dim] * self.tick_secs).max(0.0);
-            burst[dim] = (burst[dim] - (over - before)).max(0.0);
         }
         Ok(())
     }

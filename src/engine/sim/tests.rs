@@ -18,4 +18,5 @@ mod retries;
 mod scenarios;
 mod split;
 mod states;
+mod transactions;
 mod ttl;

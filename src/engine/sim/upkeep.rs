@@ -245,7 +245,38 @@ impl Simulation {
         call: Call,
         resume: Option<&Resume>,
     ) {
-        let Some(plan) = self.aggregates.get(index).cloned() else { return };
+        let Some(item) = self.aggregate_item(index, trigger, vals, call.pattern) else { return };
+        self.write_aggregate(index, &item, call, (ordinal, false), resume);
+    }
+
+    /// Writes aggregate `index`'s item as a request of `call`'s, retried like any write when
+    /// throttled; `ordinal` is the triggering item's, which a retry starts from.
+    /// `in_transaction`: the call's own TransactWriteItems holds it, so it is no request of its
+    /// own.
+    pub(super) fn write_aggregate(
+        &mut self,
+        index: usize,
+        item: &AggregateItem,
+        call: Call,
+        (ordinal, in_transaction): (u32, bool),
+        resume: Option<&Resume>,
+    ) {
+        let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
+        let kind = if in_transaction { Side::InTransaction } else { Side::Aggregate };
+        self.side_write(item.write(call, resume), call, (request, ordinal), resume, kind);
+    }
+
+    /// The item aggregate `index` keeps for a write of `trigger` with `vals` by `pattern`, with
+    /// its values after the update: every aggregate of `pattern` on the same entity changes it
+    /// (their keys come from the same trigger). `None` when its key does not expand.
+    pub(super) fn aggregate_item(
+        &mut self,
+        index: usize,
+        trigger: usize,
+        vals: &[Val],
+        pattern: usize,
+    ) -> Option<AggregateItem> {
+        let plan = self.aggregates.get(index).cloned()?;
         let entity = plan.entity;
         let mut keyed = vec![Val::Absent; self.world.entities[entity].attrs.len()];
         for &(attr, from, from_attr) in &plan.keys {
@@ -253,17 +284,17 @@ impl Simulation {
                 keyed[attr] = vals[from_attr];
             }
         }
-        let Some(t_idx) = self.world.entities[entity].table else { return };
+        let t_idx = self.world.entities[entity].table?;
         let mut probe = Placed::default();
         if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
-            return;
+            return None;
         }
         let existing = self.tables[t_idx]
             .current(&probe)
             .map(|row| row.id)
             .filter(|&h| self.world.entity_of(h) == entity);
         let mut changes: Vec<(u16, Val)> = Vec::new();
-        let aggregate_ordinal = if let Some(handle) = existing {
+        let ordinal = if let Some(handle) = existing {
             self.world.ordinal_of(handle)
         } else {
             // A new aggregate item keeps its keys in its overrides.
@@ -275,13 +306,11 @@ impl Simulation {
             self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
         };
         let mut current = Vec::new();
-        self.current_vals(entity, aggregate_ordinal, &mut current);
+        self.current_vals(entity, ordinal, &mut current);
         for &(attr, value) in &changes {
             current[usize::from(attr)] = value;
         }
-        // The pattern's aggregates of the same entity live on this item (their keys come from the
-        // same trigger): one UpdateItem changes them all.
-        let group: Vec<usize> = self.world.patterns[call.pattern]
+        let group: Vec<usize> = self.world.patterns[pattern]
             .aggregates
             .iter()
             .copied()
@@ -304,21 +333,7 @@ impl Simulation {
             current[attr] = value;
             changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
         }
-        let write = ItemWrite {
-            entity,
-            ordinal: aggregate_ordinal,
-            vals: Some(&current),
-            changes: &changes,
-            pattern: None,
-            caller: Some(call.pattern),
-            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
-            first: resume.is_none(),
-            new_item: false,
-            moved: false,
-            condition: None,
-        };
-        let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
-        self.side_write(write, call, (request, ordinal), resume, false);
+        Some(AggregateItem { entity, ordinal, current, changes })
     }
 
     /// A write a call causes besides its own (an aggregate, a copy): one more request of the
@@ -331,15 +346,15 @@ impl Simulation {
         call: Call,
         request: (u32, u32),
         resume: Option<&Resume>,
-        copy: bool,
+        kind: Side,
     ) {
         let pattern = call.pattern;
-        if resume.is_none() {
+        if resume.is_none() && kind != Side::InTransaction {
             self.totals.requests += 1;
             self.stats[pattern].requests += 1;
         }
         match self.write_item(write) {
-            WriteStatus::Done if copy => self.totals.copy_writes += 1,
+            WriteStatus::Done if kind == Side::Copy => self.totals.copy_writes += 1,
             WriteStatus::Done => self.totals.aggregate_writes += 1,
             WriteStatus::Throttled => {
                 let refused = Refused {
@@ -433,7 +448,44 @@ impl Simulation {
             condition: None,
         };
         let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
-        self.side_write(write, call, (request, handle), resume, true);
+        self.side_write(write, call, (request, handle), resume, Side::Copy);
         true
+    }
+}
+
+/// What a side write is, for the counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Aggregate,
+    Copy,
+    /// An aggregate committed in its call's transaction. Only a GSI too far behind to queue its
+    /// entries refuses it after the prepare; keyheat then retries it alone (its simplification).
+    InTransaction,
+}
+
+/// An aggregate item with its values after one triggering write.
+pub(super) struct AggregateItem {
+    pub entity: usize,
+    pub ordinal: u32,
+    pub current: Vec<Val>,
+    pub changes: Vec<(u16, Val)>,
+}
+
+impl AggregateItem {
+    /// The UpdateItem of it that `call` causes.
+    pub fn write(&self, call: Call, resume: Option<&Resume>) -> ItemWrite<'_> {
+        ItemWrite {
+            entity: self.entity,
+            ordinal: self.ordinal,
+            vals: Some(&self.current),
+            changes: &self.changes,
+            pattern: None,
+            caller: Some(call.pattern),
+            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
+            first: resume.is_none(),
+            new_item: false,
+            moved: false,
+            condition: None,
+        }
     }
 }

@@ -93,6 +93,12 @@ pub(super) fn pattern(
     }
     let condition = condition(&path.field("condition"), p, entity, action)?;
     let ttl = ttl(&path.field("ttl"), p, action)?;
+    if p.transaction && action == Action::List {
+        return Err(problem(
+            &path.field("transaction"),
+            "a TransactGetItems reads items by their full keys (Get actions only); a List is a Query, which no transaction can hold. Make it a Get, or drop `transaction`",
+        ));
+    }
     Ok(AccessPattern {
         name: p.name.clone(),
         description: p.description.clone(),
@@ -117,6 +123,7 @@ pub(super) fn pattern(
         guess: p.guess,
         condition,
         ttl,
+        transaction: p.transaction,
     })
 }
 

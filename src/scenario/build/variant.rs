@@ -342,6 +342,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
             .chain(&sk_name)
             .chain(indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute))),
     )?;
+    transactions(path, v, cx)?;
     Ok(Variant {
         name: v.name.clone(),
         description: v.description.clone(),
@@ -635,6 +636,40 @@ fn free_name(path: &Path, entity: &Entity, name: &str, what: &str) -> Result<()>
         return Err(problem(
             path,
             format!("{} already has an attribute {name:?}; name the {what} with as: \"…\"", entity.name),
+        ));
+    }
+    Ok(())
+}
+
+/// A transactional write holds its own item and the aggregate items it maintains: a bounded,
+/// known set of items. A copy rewritten onto every referring item, or a child appended to its
+/// parent as well as written (a subset embed), is a fan-out no transaction of at most 100
+/// actions can promise to hold (AWS developer guide, "Amazon DynamoDB Transactions: How it
+/// works").
+fn transactions(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<()> {
+    for (i, p) in cx.patterns.iter().enumerate().filter(|(_, p)| p.transaction && !p.action.is_read()) {
+        let copied = v.copies.iter().find(|c| c.from == p.entity && p.sets.contains(&c.attribute));
+        let embedded = v
+            .embeds
+            .iter()
+            .find(|e| e.entity == p.entity && e.keep_latest.is_some() && p.action == model::Action::Put);
+        let why = match (copied, embedded) {
+            (Some(c), _) => format!(
+                "variant {:?} copies {}.{} onto every {} item that refers to it, a fan-out a transaction cannot hold",
+                v.name, c.from, c.attribute, c.to
+            ),
+            (None, Some(e)) => format!(
+                "variant {:?} also appends each {} to its {} item (keep_latest), a second write outside the transaction's own items",
+                v.name, e.entity, e.into
+            ),
+            (None, None) => continue,
+        };
+        return Err(problem(
+            path,
+            format!(
+                "pattern {:?} (patterns[{i}]) is a transaction: its own item and the aggregates it maintains; {why}. Drop `transaction` from the pattern, or the copy or embed from the variant",
+                p.name
+            ),
         ));
     }
     Ok(())

@@ -345,7 +345,9 @@ impl Simulation {
     ) {
         match operation {
             Operation::Scan => self.scan(call, plan, known, resume),
-            Operation::GetItem | Operation::BatchGetItem => self.get(call, plan, operation, known, resume),
+            Operation::GetItem | Operation::BatchGetItem | Operation::TransactGetItems => {
+                self.get(call, plan, operation, known, resume);
+            }
             _ => self.query(call, plan, known, resume),
         }
     }
@@ -471,13 +473,14 @@ impl Simulation {
         if resume.is_none() {
             self.stats[call.pattern].fanout += pks.len();
         }
-        // CQL has no batch read: one SELECT per partition.
-        let per_request =
-            if operation == Operation::BatchGetItem && !cassandra { MAX_BATCH_GET_KEYS } else { 1 };
+        let transaction = operation == Operation::TransactGetItems;
+        let per_request = keys_per_request(operation, cassandra, pks.len());
         // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
         // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
         // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
-        let fronted = self.split.is_none() && self.cache.as_ref().is_some_and(|c| c.patterns[call.pattern]);
+        let fronted = self.split.is_none()
+            && !transaction
+            && self.cache.as_ref().is_some_and(|c| c.patterns[call.pattern]);
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -515,7 +518,7 @@ impl Simulation {
             let touches: Vec<(u64, f64)> = chunk
                 .iter()
                 .zip(&sizes)
-                .map(|(pk, &(size, ..))| (pk.hash, if cassandra { 0.0 } else { read_units(size, false) }))
+                .map(|(pk, &(size, ..))| (pk.hash, get_units(size, cassandra, transaction)))
                 .collect();
             let units: f64 = touches.iter().map(|t| t.1).sum();
             let ms = if cassandra {
@@ -974,6 +977,26 @@ impl Simulation {
 }
 
 /// Whole milliseconds of a modelled time (for scheduling a retry after a Scan's pages).
+/// How many keys one request of a Get reads: CQL has no batch read (one SELECT per partition);
+/// a TransactGetItems reads its items (at most 100, the planner's check) in one request.
+fn keys_per_request(operation: Operation, cassandra: bool, keys: u64) -> usize {
+    match operation {
+        Operation::BatchGetItem if !cassandra => MAX_BATCH_GET_KEYS,
+        Operation::TransactGetItems => usize::try_from(keys).unwrap_or(usize::MAX).max(1),
+        _ => 1,
+    }
+}
+
+/// The read units of one item a Get reads: eventually consistent, or in a transaction strongly
+/// consistent and read twice (prepare and commit); none on the Cassandra profile.
+fn get_units(size: u64, cassandra: bool, transaction: bool) -> f64 {
+    match (cassandra, transaction) {
+        (true, _) => 0.0,
+        (false, true) => 2.0 * read_units(size, true),
+        (false, false) => read_units(size, false),
+    }
+}
+
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small positive time")]
 fn latency_ms(ms: f64) -> u64 {
     ms.max(0.0).round() as u64

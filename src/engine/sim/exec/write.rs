@@ -10,7 +10,9 @@ use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
 use crate::engine::value::MAX_ITEM_BYTES;
 
+use super::transact::Transaction;
 use super::{Call, Refused, Resume};
+use crate::engine::planner::Operation;
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::{Gen, Val, generate};
 use crate::engine::sim::latency;
@@ -100,22 +102,26 @@ impl Simulation {
         let embed = self.embed_of(entity).filter(|_| action == Action::Put);
         let moves = action == Action::Update && self.moves_key(entity, &target.changes);
         let condition = self.world.patterns[pattern].condition;
-        let (versioned, read_ms) = if matches!(condition, Some(CondRt::Version(_)))
-            && action == Action::Update
-        {
-            let Some(read) = self.version_read(call, entity, &target, &vals, now_ms, resume.as_ref()) else {
-                self.scratch.vals = vals;
-                return;
-            };
-            read
-        } else {
-            (None, 0.0)
+        let Some((versioned, read_ms)) = self.read_first(call, &target, &vals, now_ms, resume.as_ref())
+        else {
+            self.scratch.vals = vals;
+            return;
         };
+        let transaction = self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems);
         let status = match embed {
             // Embedded whole: the child's put is the append to its parent.
             Some(e) if self.embeds[e].plan.keep.is_none() => {
                 self.append(e, target.ordinal, &vals, (Some(pattern), pattern), now_ms, resume.is_none())
             }
+            _ if transaction => self.transact(&Transaction {
+                call,
+                entity,
+                target: &target,
+                vals: &vals,
+                now_ms,
+                first: resume.is_none(),
+                moves,
+            }),
             _ if moves => self.move_item(entity, &target, &vals, pattern, now_ms, resume.is_none()),
             _ => self.write_item(ItemWrite {
                 entity,
@@ -131,8 +137,8 @@ impl Simulation {
                 condition: condition.filter(|_| action == Action::Put),
             }),
         };
-        // Two writes one after the other when the item moves.
-        let ms = read_ms + if moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
+        // Two writes one after the other when the item moves; a transaction's two rounds.
+        let ms = read_ms + if transaction || moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
@@ -151,16 +157,9 @@ impl Simulation {
                 if let Some(e) = embed.filter(|&e| self.embeds[e].plan.keep.is_some()) {
                     self.append_side(e, target.ordinal, &vals, side, None);
                 }
-                if action != Action::Delete {
-                    // One update per aggregated item: the first aggregate of each entity names it.
-                    let mut items: Vec<usize> = Vec::new();
-                    for a in 0..self.world.patterns[pattern].aggregates.len() {
-                        let aggregate = self.world.patterns[pattern].aggregates[a];
-                        if !items.contains(&self.aggregates[aggregate].entity) {
-                            items.push(self.aggregates[aggregate].entity);
-                            self.aggregate(aggregate, entity, &vals, target.ordinal, side, None);
-                        }
-                    }
+                // A transaction wrote its aggregates with its own item.
+                if action != Action::Delete && !transaction {
+                    self.maintain_aggregates(entity, &vals, target.ordinal, side);
                 }
             }
             WriteStatus::Throttled => {
@@ -183,6 +182,37 @@ impl Simulation {
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// A version-checked update's read (and the race it may lose): the item's handle and the
+    /// reads' time; `(None, 0)` for any other write, `None` when the read was throttled.
+    fn read_first(
+        &mut self,
+        call: Call,
+        target: &Target,
+        vals: &[Val],
+        now_ms: u64,
+        resume: Option<&Resume>,
+    ) -> Option<(Option<u32>, f64)> {
+        let p = &self.world.patterns[call.pattern];
+        if !(matches!(p.condition, Some(CondRt::Version(_))) && p.action == Action::Update) {
+            return Some((None, 0.0));
+        }
+        let entity = p.entity;
+        self.version_read(call, entity, target, vals, now_ms, resume)
+    }
+
+    /// The aggregate updates a landed write of `call`'s pattern brings: one per aggregated item,
+    /// which the first aggregate of each entity names.
+    fn maintain_aggregates(&mut self, entity: usize, vals: &[Val], ordinal: u32, call: Call) {
+        let mut items: Vec<usize> = Vec::new();
+        for a in 0..self.world.patterns[call.pattern].aggregates.len() {
+            let aggregate = self.world.patterns[call.pattern].aggregates[a];
+            if !items.contains(&self.aggregates[aggregate].entity) {
+                items.push(self.aggregates[aggregate].entity);
+                self.aggregate(aggregate, entity, vals, ordinal, call, None);
+            }
+        }
     }
 
     /// The item a write call writes, with its values after the call in `vals`: a put's new item

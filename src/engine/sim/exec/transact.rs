@@ -1,0 +1,190 @@
+//! A write in a transaction: the call's own item (or, for an update that moves it, its delete
+//! and its put) and the aggregate items it maintains go in one TransactWriteItems, all or
+//! nothing.
+//!
+//! DynamoDB writes every item of a transaction twice, once to prepare it and once to commit it
+//! (AWS developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). So
+//! the transaction goes through only when every table partition it touches has room for twice
+//! its items' write units; otherwise it is cancelled (throttled), nothing is charged and the
+//! client retries it whole. When it goes through, the prepare is charged, then each item is
+//! written as any write is (its GSI entries propagate after the commit, charged once). A
+//! create-once condition that fails cancels it before anything is written: the item whose
+//! condition failed is charged as a failed conditional write, the others nothing — keyheat's
+//! reading, since AWS does not say what a cancelled transaction consumes. Only a GSI too far
+//! behind to queue an entry can refuse a committed item; keyheat then retries that item alone.
+
+use crate::engine::model::Action;
+use crate::engine::sim::Simulation;
+use crate::engine::sim::items::Val;
+use crate::engine::sim::meter::{Refusal, WRITE};
+use crate::engine::sim::table::Placed;
+use crate::engine::sim::upkeep::AggregateItem;
+use crate::engine::sim::world::CondRt;
+use crate::engine::store::failed_write_units;
+
+use super::Call;
+use super::write::{ItemWrite, Target, WriteStatus};
+
+/// The most bytes a transaction's items may add up to (AWS developer guide, "Amazon DynamoDB
+/// Transactions: How it works").
+const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+
+/// What the call writes: the pattern, its item and values, and how.
+pub(super) struct Transaction<'a> {
+    pub call: Call,
+    pub entity: usize,
+    pub target: &'a Target,
+    pub vals: &'a [Val],
+    pub now_ms: u64,
+    pub first: bool,
+    /// The update sets a key attribute: a delete at the old key and a put at the new one.
+    pub moves: bool,
+}
+
+impl Simulation {
+    pub(super) fn transact(&mut self, tx: &Transaction<'_>) -> WriteStatus {
+        let pattern = tx.call.pattern;
+        let action = self.world.patterns[pattern].action;
+        let Some(t_idx) = self.world.entities[tx.entity].table else { return WriteStatus::Invalid };
+        let mut own = Placed::default();
+        if !self.place(tx.entity, tx.target.ordinal, tx.vals, &mut own) {
+            return WriteStatus::Invalid;
+        }
+        let stored = self.tables[t_idx].current(&own).map(|row| (row.id, row.size));
+        if self.world.patterns[pattern].condition == Some(CondRt::NotExists)
+            && let Some((id, size)) = stored
+            && id != own.id
+        {
+            let units = failed_write_units(u64::from(size), u64::from(own.size));
+            return if self.charge_unchanged(t_idx, &own.pk, WRITE, units, Some(pattern), tx.first) {
+                WriteStatus::ConditionFailed
+            } else {
+                WriteStatus::Throttled
+            };
+        }
+        // Each item's write units: the larger of the item before and after (a delete: before).
+        let mut actions: Vec<(usize, Placed, f64)> = Vec::new();
+        if tx.moves {
+            let mut old_vals = Vec::new();
+            self.current_vals(tx.entity, tx.target.ordinal, &mut old_vals);
+            let mut old = Placed::default();
+            if self.place(tx.entity, tx.target.ordinal, &old_vals, &mut old) {
+                let units = failed_write_units(u64::from(old.size), 0);
+                actions.push((t_idx, old, units));
+            }
+        }
+        let own_units = match action {
+            Action::Delete => failed_write_units(u64::from(stored.map_or(0, |s| s.1)), 0),
+            _ if tx.moves => failed_write_units(0, u64::from(own.size)),
+            _ => failed_write_units(u64::from(stored.map_or(0, |s| s.1)), u64::from(own.size)),
+        };
+        actions.push((t_idx, own.clone(), own_units));
+        let mut aggregates: Vec<(usize, AggregateItem)> = Vec::new();
+        if action != Action::Delete {
+            for a in self.world.patterns[pattern].aggregates.clone() {
+                let entity = self.aggregates[a].entity;
+                if aggregates.iter().any(|(_, item)| item.entity == entity) {
+                    continue;
+                }
+                let Some(item) = self.aggregate_item(a, tx.entity, tx.vals, pattern) else { continue };
+                let mut placed = Placed::default();
+                let Some(table) = self.world.entities[item.entity].table else { continue };
+                if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
+                    continue;
+                }
+                let before = self.tables[table].current(&placed).map_or(0, |row| row.size);
+                let units = failed_write_units(u64::from(before), u64::from(placed.size));
+                actions.push((table, placed, units));
+                aggregates.push((a, item));
+            }
+        }
+        if let Some(refused) = self.refused_transaction(&actions, tx.first) {
+            return refused;
+        }
+        // The prepare: every item once, which the check above left room for.
+        for (table, placed, units) in &actions {
+            self.charge_unchanged(*table, &placed.pk, WRITE, *units, Some(pattern), tx.first);
+        }
+        let status = self.commit_own(tx, action);
+        if status == WriteStatus::Done {
+            for (a, item) in &aggregates {
+                self.write_aggregate(*a, item, tx.call, (tx.target.ordinal, true), None);
+            }
+        }
+        status
+    }
+
+    /// Why DynamoDB refuses the transaction before preparing it, if it does: two of its items at
+    /// one key, more than 4 MB of items, or a table partition without room for its items twice
+    /// (prepare and commit) — which cancels it as throttled, charged nothing.
+    fn refused_transaction(&mut self, actions: &[(usize, Placed, f64)], first: bool) -> Option<WriteStatus> {
+        let same_key = actions.iter().enumerate().any(|(i, (t, a, _))| {
+            actions[..i]
+                .iter()
+                .any(|(u, b, _)| t == u && a.pk.hash == b.pk.hash && a.pk.text == b.pk.text && a.sk == b.sk)
+        });
+        if same_key {
+            return Some(WriteStatus::Invalid);
+        }
+        if actions.iter().map(|(_, p, _)| u64::from(p.size)).sum::<u64>() > MAX_TRANSACTION_BYTES {
+            return Some(WriteStatus::TooLarge);
+        }
+        let tick = self.tick;
+        let mut groups: Vec<usize> = actions.iter().map(|(t, ..)| self.group_of[*t][0]).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for group in groups {
+            let metered_by = self.groups[group].metered_by;
+            let Some(meter) = self.groups[metered_by].meter.as_mut() else { continue };
+            let touches: Vec<(usize, f64)> = actions
+                .iter()
+                .filter(|(t, ..)| self.group_of[*t][0] == group)
+                .map(|(_, placed, units)| (meter.locate(placed.pk.hash), 2.0 * units))
+                .collect();
+            if let Err(refusal) = meter.check(tick, WRITE, &touches) {
+                if let Refusal::Partition(p) | Refusal::Backlog(p) = refusal {
+                    meter.throttled(p);
+                }
+                if first {
+                    self.groups[group].throttled += 1;
+                }
+                return Some(WriteStatus::Throttled);
+            }
+        }
+        None
+    }
+
+    /// The commit of the call's own item: its write, or its delete and its put when it moves.
+    fn commit_own(&mut self, tx: &Transaction<'_>, action: Action) -> WriteStatus {
+        let pattern = tx.call.pattern;
+        let write = ItemWrite {
+            entity: tx.entity,
+            ordinal: tx.target.ordinal,
+            vals: (action != Action::Delete).then_some(tx.vals),
+            changes: &tx.target.changes,
+            pattern: Some(pattern),
+            caller: Some(pattern),
+            now_ms: tx.now_ms,
+            first: tx.first,
+            new_item: action == Action::Put && !self.world.entities[tx.entity].upsert,
+            moved: false,
+            condition: None,
+        };
+        if !tx.moves {
+            return self.write_item(write);
+        }
+        let handle = self.world.handle(tx.entity, tx.target.ordinal);
+        let mut changes = self.overrides.get(&handle).cloned().unwrap_or_default();
+        for &(attr, value) in &tx.target.changes {
+            match changes.iter_mut().find(|(a, _)| *a == attr) {
+                Some(entry) => entry.1 = value,
+                None => changes.push((attr, value)),
+            }
+        }
+        let status = self.write_item(ItemWrite { vals: None, changes: &[], new_item: false, ..write });
+        if status != WriteStatus::Done {
+            return status;
+        }
+        self.write_item(ItemWrite { changes: &changes, new_item: false, moved: true, ..write })
+    }
+}
