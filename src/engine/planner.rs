@@ -326,6 +326,10 @@ pub enum WarningCode {
     /// Version-checked updates of one item come faster than a read-modify-write takes: many
     /// lose the race, are charged, read again and retry.
     VersionContention,
+    /// A read of a parent with its children, ordered and limited, starts at the end of the item
+    /// collection the parent's sort key is not at: once a parent has `limit` children, the call
+    /// returns children and not the parent.
+    CollectionOrder,
 }
 
 impl WarningCode {
@@ -344,6 +348,7 @@ impl WarningCode {
             WarningCode::KeyUpdate => "key-update",
             WarningCode::Guess => "guess",
             WarningCode::VersionContention => "version-contention",
+            WarningCode::CollectionOrder => "collection-order",
         }
     }
 }

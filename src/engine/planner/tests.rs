@@ -3,6 +3,7 @@
 
 mod classes;
 mod clock;
+mod collection;
 mod estimates;
 mod reads;
 mod ttl;

@@ -48,6 +48,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         pattern_warnings(plan, est, &mut out);
         key_update(plan, est, &mut out);
         version_contention(plan, &mut out);
+        collection_order(plan, est, &mut out);
     }
     collision::collisions(est, &mut out);
     // A size goal with a horizon past the replay (`within: "365d"`) is graded on the partitions'
@@ -105,6 +106,57 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
             pattern.entity,
         ),
     });
+}
+
+/// `collection-order`: a List of a parent `with` its children in one Query of the table, in
+/// `order` with a `limit`, reads the item collection from one end (Desc: the highest sort key);
+/// when the parent's sort key sorts at the other end, a parent with `limit` children or more is
+/// not in what the call returns. Decided on the sort keys' literal text (`PROFILE` against
+/// `ORDER#…`); where one is a prefix of the other the slots decide, and nothing is said.
+fn collection_order(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    if plan.operation != Some(Operation::Query) || plan.index.is_some() || !plan.parts.is_empty() {
+        return;
+    }
+    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = pattern.as_served_by(est.variant);
+    let (Some(limit), false) = (pattern.limit, pattern.with.is_empty()) else { return };
+    let Some(parent) = est.variant.keys_of(&pattern.entity).and_then(|k| k.sk.as_ref()) else { return };
+    let desc = pattern.order == crate::engine::model::Order::Desc;
+    for child in &pattern.with {
+        let Some(sk) = est.variant.keys_of(child).and_then(|k| k.sk.as_ref()) else { continue };
+        let (ours, theirs) = (parent.literal_prefix(), sk.literal_prefix());
+        let shared = ours.len().min(theirs.len());
+        // Where one literal is a prefix of the other, a whole literal parent (no slots) sorts
+        // first; else the slots decide.
+        let parent_first = if ours.as_bytes()[..shared] != theirs.as_bytes()[..shared] {
+            ours.as_bytes() < theirs.as_bytes()
+        } else if ours.len() < theirs.len() && parent.parts().len() == 1 {
+            true
+        } else {
+            continue;
+        };
+        if parent_first != desc {
+            continue;
+        }
+        let (from, side) = if desc { ("highest", "below") } else { ("lowest", "above") };
+        out.push(Warning {
+            code: WarningCode::CollectionOrder,
+            subject: plan.name.clone(),
+            message: format!(
+                "{} reads {} with its {child} items in one Query, {}, stopping at {limit}: it reads the item collection from its {from} sort key, but the {} item's sort key ({}) sorts {side} the {child} items' ({}), so once a {} has {limit} {child} items or more the call returns them and not the {} item. Give the {} a sort key that sorts {} theirs, or read it with a GetItem of its own",
+                plan.name,
+                pattern.entity,
+                if desc { "newest first (Desc)" } else { "in ascending order" },
+                pattern.entity,
+                parent.source(),
+                sk.source(),
+                pattern.entity,
+                pattern.entity,
+                pattern.entity,
+                if desc { "above" } else { "below" },
+            ),
+        });
+    }
 }
 
 /// `guess`: a population count or a pattern rate the file marks `guess: true` (what `keyheat
