@@ -466,6 +466,13 @@ fn practice_answers_get_the_verdict_their_mistake_deserves() {
         flat.contains("2 item writes per base write") && flat.contains("drop an index nothing reads"),
         "{text}"
     );
+    // Writes lost to throttling are told to spread the key, not that the pattern scans.
+    let text = String::from_utf8_lossy(&keyheat(&["run", "practice-ratelimit", "--duration", "2m"]).stdout)
+        .into_owned();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("throttled past the last retry"), "{text}");
+    assert!(flat.contains("spread the hot key so its writes are not throttled"), "{text}");
+    assert!(!flat.contains("runs a Scan"), "{text}");
     // And `check` says that no key serves a word search, and what does.
     let check = String::from_utf8_lossy(&keyheat(&["check", "practice-search"]).stdout).into_owned();
     let flat = check.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -320,6 +320,19 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
     })
 }
 
+/// The causes a `MaxFailedWrites` goal's detail names, which the verdict reads back to say what
+/// fixes each.
+pub mod lost {
+    /// A goal detail that counts lost writes has this.
+    pub const WRITES_LOST: &str = "writes lost";
+    pub const TOO_LARGE: &str = "item past 400 KB";
+    pub const COLLECTION: &str = "item collection past 10 GB";
+    pub const THROTTLED: &str = "throttled past the last retry";
+    pub const NO_ITEM: &str = "no item to write (a key that cannot be made, a parent that is gone)";
+    pub const REPLACED: &str = "item replaced by a put with the same key";
+    pub const PRELOAD_REPLACED: &str = "item of the initial load replaced by another";
+}
+
 /// Writes that never landed, by cause.
 fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     let t = &report.totals;
@@ -327,15 +340,12 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     // A put that lands on another item's key loses that item as surely as a refused write.
     let lost = t.failed_writes + t.overwritten_items + t.preload_overwritten_items;
     let causes: Vec<String> = [
-        (t.item_size_errors, "item past 400 KB"),
-        (t.collection_limit_errors, "item collection past 10 GB"),
-        (t.writes_gave_up, "throttled past the last retry"),
-        (
-            t.failed_writes.saturating_sub(refused),
-            "no item to write (a key that cannot be made, a parent that is gone)",
-        ),
-        (t.overwritten_items, "item replaced by a put with the same key"),
-        (t.preload_overwritten_items, "item of the initial load replaced by another"),
+        (t.item_size_errors, lost::TOO_LARGE),
+        (t.collection_limit_errors, lost::COLLECTION),
+        (t.writes_gave_up, lost::THROTTLED),
+        (t.failed_writes.saturating_sub(refused), lost::NO_ITEM),
+        (t.overwritten_items, lost::REPLACED),
+        (t.preload_overwritten_items, lost::PRELOAD_REPLACED),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
@@ -343,7 +353,12 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     .collect();
     let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
     Graded::at_most(lost as f64, limit as f64, GoalUnit::Count, |vs| {
-        format!("{} writes lost{causes} {vs} {}", numbers::count(lost as f64), numbers::count(limit as f64))
+        format!(
+            "{} {}{causes} {vs} {}",
+            numbers::count(lost as f64),
+            lost::WRITES_LOST,
+            numbers::count(limit as f64)
+        )
     })
 }
 

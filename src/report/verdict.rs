@@ -7,7 +7,7 @@
 //! practice problem's goal that links a hint (`hint: N` in the file) adds `see hint N` and the
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
-use crate::engine::goals::GoalUnit;
+use crate::engine::goals::{GoalUnit, lost};
 use crate::engine::sim::report::{GoalHint, GoalResult, RunReport};
 
 /// A hint at most this many characters long is printed on the line that links it; a longer one
@@ -60,18 +60,7 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
              store fed by the same writes"
                 .to_owned()
         }
-        GoalUnit::Count if goal.detail.contains("never landed") => {
-            if goal.detail.contains("400 KB") {
-                "an item grows with every write until DynamoDB refuses it at 400 KB: keep the \
-                 newest children in the item and the rest as items of their own (the subset \
-                 pattern), or reference them instead of embedding"
-                    .to_owned()
-            } else {
-                "writes that never land are lost data: spread the hot key so its writes are not \
-                 throttled past the client's retries"
-                    .to_owned()
-            }
-        }
+        GoalUnit::Count if goal.detail.contains(lost::WRITES_LOST) => lost_writes(&goal.detail),
         GoalUnit::Count => {
             "the pattern runs a Scan: no key serves it, so every call reads the whole table and \
              costs more as the table grows — add an index (or sort key) keyed by what the \
@@ -104,7 +93,7 @@ fn explain_cql(report: &RunReport, goal: &GoalResult) -> Option<String> {
         GoalUnit::Count if goal.detail.starts_with("nothing serves") => {
             "no key or view finds these rows: give the pattern a table (or materialized view)              whose partition key it knows — or, for a question no key can answer (a word inside              a text), a different store fed by the same writes"
         }
-        GoalUnit::Count if !goal.detail.contains("never landed") => {
+        GoalUnit::Count if !goal.detail.contains(lost::WRITES_LOST) => {
             "the pattern runs a full scan (SELECT … ALLOW FILTERING): no key serves it, so every              call reads the whole table and costs more as the table grows — add a table or              materialized view keyed by what the pattern is given"
         }
         GoalUnit::Factor => {
@@ -128,6 +117,43 @@ fn explain_cql(report: &RunReport, goal: &GoalResult) -> Option<String> {
         _ => return None,
     };
     Some(line.to_owned())
+}
+
+/// What fixes each cause of lost writes the goal's detail names, most common first.
+fn lost_writes(detail: &str) -> String {
+    let fixes = [
+        (
+            lost::THROTTLED,
+            "writes throttled past the client's retries are lost data: spread the hot key so its writes are not throttled",
+        ),
+        (
+            lost::TOO_LARGE,
+            "an item grows with every write until DynamoDB refuses it at 400 KB: keep the newest children in the item and the rest as items of their own (the subset pattern), or reference them instead of embedding",
+        ),
+        (
+            lost::COLLECTION,
+            "an item collection passed 10 GB, which a table with an LSI refuses: put more in the partition key (a time bucket), or use a GSI",
+        ),
+        (
+            lost::REPLACED,
+            "a put replaced another item at the same key: the key does not tell the items apart — add what does (an id, a finer time) or make the put create-once (condition: NotExists)",
+        ),
+        (
+            lost::PRELOAD_REPLACED,
+            "items of the initial load share keys: the key does not tell the items apart — add what does",
+        ),
+        (
+            lost::NO_ITEM,
+            "a write found no key to write: give it the attributes its key needs, or the parent it needs",
+        ),
+    ];
+    let lines: Vec<&str> =
+        fixes.iter().filter(|(cause, _)| detail.contains(cause)).map(|(_, fix)| *fix).collect();
+    if lines.is_empty() {
+        "writes were lost: see the causes the goal names".to_owned()
+    } else {
+        lines.join("; ")
+    }
 }
 
 /// Why a pattern missed its latency target, from what its report shows.
@@ -172,12 +198,14 @@ mod tests {
         let cases = [
             (GoalUnit::Count, "search ran 3 Scans", "runs a Scan"),
             (GoalUnit::Count, "nothing serves search: no key or index finds its items", "a different store"),
-            (GoalUnit::Count, "3,412 writes never landed (3,412 item past 400 KB) > 0", "subset pattern"),
+            (GoalUnit::Count, "3,412 writes lost (3,412 item past 400 KB) > 0", "subset pattern"),
+            (GoalUnit::Count, "9 writes lost (9 throttled past the last retry) > 0", "spread the hot key"),
             (
                 GoalUnit::Count,
-                "9 writes never landed (9 throttled past the last retry) > 0",
-                "spread the hot key",
+                "21 writes lost (21 item replaced by a put with the same key) > 0",
+                "the key does not tell the items apart",
             ),
+            (GoalUnit::Count, "2 writes lost (2 item collection past 10 GB) > 0", "time bucket"),
             (GoalUnit::Bytes, "largest partition 1 GB", "time bucket"),
             (GoalUnit::Items, "largest partition 200,000 items", "time bucket"),
             (GoalUnit::Ratio, "5 of 9 requests throttled", "spread the hot key"),
