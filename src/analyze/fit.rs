@@ -100,8 +100,10 @@ pub fn zipf_exponent(ranked: &[u64]) -> Option<f64> {
     let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
     let sxy: f64 = points.iter().map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
     let sxx: f64 = points.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
-    // Counts sorted from the largest down never rise, so the slope is ≤ 0; -0.0 reads as 0.
-    Some((-sxy / sxx).max(0.0))
+    // Counts sorted from the largest down never rise, so the slope is ≤ 0 (a flat line may come
+    // out a hair above, or as -0.0): both read as 0.
+    let s = -sxy / sxx;
+    Some(if s > 0.0 { s } else { 0.0 })
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 
 use super::shape::Shape;
 use super::tally::{Analysis, ShapeRow};
+use crate::engine::planner::numbers;
 use crate::engine::value::MAX_ITEM_BYTES;
 
 /// Items the starter scenario preloads at most.
@@ -292,8 +293,10 @@ fn write(
     );
     let _ = writeln!(
         o,
-        "// Measured: {} items in {} partition keys, {} bytes; each entity below is a key shape.",
-        totals.items, totals.partitions, totals.bytes
+        "// Measured: {} items in {} partition keys, {}; each entity below is a key shape.",
+        numbers::count(totals.items as f64),
+        numbers::count(totals.partitions as f64),
+        numbers::bytes(totals.bytes as f64)
     );
     o.push_str(
         "// Populations count the partition keys of each shape; their popularity is Zipf(s) with s fitted\n",
@@ -323,12 +326,13 @@ fn write(
         "    story: {:?},",
         format!(
             "The data of table {table}: {} items over {} partition keys, fitted by keyheat analyze. Add the access patterns the application uses.",
-            totals.items, totals.partitions
+            numbers::count(totals.items as f64),
+            numbers::count(totals.partitions as f64)
         )
     );
     o.push_str("    engine: DynamoDB,\n    entities: [\n");
     for e in entities {
-        let _ = writeln!(o, "        // {}: {} items in the table", e.shape, e.items);
+        let _ = writeln!(o, "        // {}: {} items in the table", e.shape, numbers::count(e.items as f64));
         let _ = writeln!(o, "        (\n            name: {:?},\n            attributes: [", e.name);
         for (name, generator, _) in &e.ids {
             let _ = writeln!(o, "                (name: {name:?}, type: S, gen: {generator}),");
