@@ -273,11 +273,11 @@ impl Tally {
         totals.items += 1;
         totals.bytes += size;
         totals.max_item = totals.max_item.max(size);
-        let sort_text = sk.as_ref().map(ToString::to_string);
-        match (&totals.first_sort, totals.items) {
-            (_, 1) => totals.first_sort = sort_text,
-            (first, _) if *first != sort_text => totals.sort_varies = true,
-            _ => {}
+        // Compared without building the text, which would cost an allocation per item.
+        if totals.items == 1 {
+            totals.first_sort = sk.as_ref().map(ToString::to_string);
+        } else if !totals.sort_varies && !same_text(totals.first_sort.as_deref(), sk.as_ref()) {
+            totals.sort_varies = true;
         }
         if self.largest.len() < TOP || self.largest.last().is_some_and(|l| l.bytes < size) {
             self.keep_large(ItemRow {
@@ -475,6 +475,16 @@ impl Tally {
             findings,
             notes,
         }
+    }
+}
+
+/// Whether `key` reads as `text` (both absent counts as the same).
+fn same_text(text: Option<&str>, key: Option<&KeyValue>) -> bool {
+    match (text, key) {
+        (None, None) => true,
+        (Some(text), Some(KeyValue::S(s))) => text == s,
+        (Some(text), Some(key)) => text == key.to_string(),
+        _ => false,
     }
 }
 
