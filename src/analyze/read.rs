@@ -416,14 +416,13 @@ fn read_documents(
         let read = document.deserialize(&mut de).and_then(|()| de.end());
         match read {
             Ok(()) => return Ok(()),
-            Err(e) if failure.is_some() => {
-                drop(e);
+            // The typed error `on_item` or an item's conversion gave, which serde carried as text.
+            Err(_) if failure.is_some() => {
                 return Err(failure.take().unwrap_or(AnalyzeError::NoItems { path: name.to_string() }));
             }
-            // Another document follows (concatenated scan outputs).
-            Err(e)
-                if e.classify() == serde_json::error::Category::Syntax
-                    && e.to_string().starts_with("trailing characters") => {}
+            // Another document follows (concatenated scan outputs): `end` stopped at its first
+            // byte without taking it, so the loop reads it next.
+            Err(e) if is_trailing(&e) => {}
             Err(e) if e.is_io() => {
                 let error = io::Error::other(strip_position(&e));
                 return Err(read_error(name, gzip, io::Error::new(io_kind(&e), error)));
@@ -441,6 +440,13 @@ fn read_documents(
             }
         }
     }
+}
+
+/// serde_json's "trailing characters" after a whole document; it has no error code to match, so
+/// its category and message tell.
+fn is_trailing(error: &serde_json::Error) -> bool {
+    error.classify() == serde_json::error::Category::Syntax
+        && error.to_string().starts_with("trailing characters")
 }
 
 /// The kind of the I/O error inside a serde_json error.
