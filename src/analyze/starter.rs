@@ -31,6 +31,8 @@ const PAYLOAD: &str = "payload";
 
 struct Population {
     name: String,
+    /// The id attribute a partition population's members are written to (`customer_id`).
+    attribute: String,
     count: u64,
     width: usize,
     zipf: Option<f64>,
@@ -76,10 +78,11 @@ pub fn starter_scenario(analysis: &Analysis, table: &str) -> String {
             None
         } else {
             let base = snake(shape.word().unwrap_or(kind_word(shape)));
-            let name = unique(&format!("{base}s"), &mut used);
+            let name = unique(&plural(&base), &mut used);
+            let attribute = unique(&format!("{base}_id"), &mut used);
             let count = scaled(row.partitions, scale);
             let zipf = row.skew.zipf_s.filter(|&s| s >= UNIFORM_BELOW);
-            populations.push(Population { name, count, width: digits(count), zipf });
+            populations.push(Population { name, attribute, count, width: digits(count), zipf });
             Some(populations.len() - 1)
         };
         groups.push((shape.clone(), pop, false));
@@ -142,7 +145,7 @@ fn entity(
     let mut ids = Vec::new();
     let pk_id = pop.map(|p| {
         let population = &populations[p];
-        let attribute = format!("{}_id", population.name.trim_end_matches('s'));
+        let attribute = population.attribute.clone();
         let generator = if owner {
             format!("New({:?})", population.name)
         } else {
@@ -164,12 +167,8 @@ fn entity(
         Some(shape) if owner => Some(key_part(shape, pk_id.as_ref().map(|(a, _, w)| (a.as_str(), *w)))),
         Some(shape) => {
             let base = snake(shape.word().unwrap_or("item"));
-            let name = unique(&format!("{base}s"), used);
-            let count = scaled(row.items, scale);
-            populations.push(Population { name: name.clone(), count, width: digits(count), zipf: None });
-            let attribute = unique(&format!("{base}_id"), used);
-            let width = digits(count);
-            ids.push((attribute.clone(), format!("New({name:?})"), width));
+            let (attribute, width) =
+                own_population(&base, scaled(row.items, scale), populations, used, &mut ids);
             let part = match shape {
                 // A marker shared by several items of a partition needs an id to stay unique.
                 Shape::Marker(word) => KeyPart {
@@ -183,11 +182,7 @@ fn entity(
     };
     if !ids.iter().any(|(_, g, _)| g.starts_with("New(")) {
         // Nothing creates items of a shape keyed by a marker alone (a single partition).
-        let name = unique("items", used);
-        let count = scaled(row.items, scale);
-        populations.push(Population { name: name.clone(), count, width: digits(count), zipf: None });
-        let attribute = unique("item_id", used);
-        ids.push((attribute, format!("New({name:?})"), digits(count)));
+        own_population("item", scaled(row.items, scale), populations, used, &mut ids);
     }
     let word = |s: &Shape| camel(s.word().unwrap_or(kind_word(s)));
     let base = format!("{}{}", word(pk_shape), sk_shape.map(word).unwrap_or_default());
@@ -202,6 +197,23 @@ fn entity(
         mean_bytes: row.mean_item_bytes,
         payload: 0,
     }
+}
+
+/// A population of an entity's own items (`orders`, `count` members), and its `New` id attribute
+/// pushed onto `ids`; returns the attribute and the width of its values.
+fn own_population(
+    base: &str,
+    count: u64,
+    populations: &mut Vec<Population>,
+    used: &mut BTreeSet<String>,
+    ids: &mut Vec<(String, String, usize)>,
+) -> (String, usize) {
+    let name = unique(&plural(base), used);
+    let attribute = unique(&format!("{base}_id"), used);
+    let width = digits(count);
+    ids.push((attribute.clone(), format!("New({name:?})"), width));
+    populations.push(Population { name, attribute: attribute.clone(), count, width, zipf: None });
+    (attribute, width)
 }
 
 /// The template for a key of `shape` whose varying part is the attribute `id` (name, width).
@@ -242,6 +254,15 @@ fn scaled(count: u64, scale: f64) -> u64 {
 
 fn digits(count: u64) -> usize {
     count.saturating_sub(1).max(1).to_string().len()
+}
+
+/// `customer` → `customers`, `entry` → `entries`: a population's name.
+fn plural(word: &str) -> String {
+    match word.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{stem}ies"),
+        _ if word.ends_with('s') || word.ends_with('x') => format!("{word}es"),
+        _ => format!("{word}s"),
+    }
 }
 
 /// `CUSTOMER` → `customer`, `OrderItem` → `orderitem`: a name for a population or an attribute.

@@ -295,3 +295,38 @@ fn the_starter_scenario_loads_with_the_table_s_counts() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_starter_scenario_loads_for_keys_of_every_shape() {
+    // A table without a sort key whose partition keys have every shape: prefixed, a marker, a
+    // bare id, a number, binary.
+    let dir = scratch("starter-shapes");
+    let mut lines = String::new();
+    let mut item = |key: &str| {
+        let _ = writeln!(lines, r#"{{"Item":{{"id":{key},"v":{{"S":"some value"}}}}}}"#);
+    };
+    for i in 0..50 {
+        item(&format!(r#"{{"S":"user-{i}"}}"#));
+        item(&format!(r#"{{"S":"{i:04}-{i}"}}"#));
+        item(&format!(r#"{{"N":"{i}"}}"#));
+    }
+    item(r#"{"S":"CONFIG"}"#);
+    item(r#"{"B":"AQID"}"#);
+    fs::write(dir.join("kv.json"), lines).unwrap();
+    let analysis = run(&dir).unwrap();
+    assert_eq!((analysis.keys.partition.attribute.as_str(), analysis.keys.sort.is_none()), ("id", true));
+    let mut shapes: Vec<&str> = analysis.shapes.iter().map(|s| s.partition_key.as_str()).collect();
+    shapes.sort_unstable();
+    assert_eq!(shapes, ["(binary)", "(number)", "CONFIG", "user-…", "…"]);
+    let ron = starter_scenario(&analysis, "kv table");
+    let loaded = crate::scenario::parse("kv.ron", &ron).unwrap_or_else(|e| panic!("{e}\n{ron}"));
+    let variant = loaded.variant(None).unwrap();
+    let config = loaded
+        .scenario
+        .entities
+        .iter()
+        .find(|e| variant.keys_of(&e.name).is_some_and(|k| k.pk.source() == "CONFIG"));
+    assert!(config.is_some(), "{ron}");
+    assert_eq!(loaded.scenario.name, "kv-table");
+    fs::remove_dir_all(&dir).unwrap();
+}
