@@ -2,6 +2,7 @@
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
 //! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
 
+mod analyze;
 mod interop;
 pub mod output;
 mod practice;
@@ -119,6 +120,15 @@ pub enum Command {
     /// Write a scenario's key design in another tool's format
     #[command(subcommand)]
     Export(interop::Export),
+    /// Read a real table's data and report its partitions, item sizes, key shapes and skew
+    ///
+    /// Reads a DynamoDB export to S3 (DynamoDB JSON), files of {"Item": …} lines (.json or
+    /// .json.gz) or the output of `aws dynamodb scan`, streaming, in memory that grows with the
+    /// partition keys, not the items. Reports the totals, the largest partitions against the 10 GB
+    /// item-collection limit, the largest items against 400 KB, an item-size histogram, the key
+    /// shapes (CUSTOMER#… / ORDER#…) with their skew and a fitted Zipf exponent, and what the data
+    /// says. --scenario-out writes a starter scenario fitted to it.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -250,7 +260,11 @@ impl Command {
             #[cfg(feature = "tui")]
             Command::Record(args) => Some(&args.scenario),
             Command::Export(export) => Some(&export.design().scenario),
-            Command::List { .. } | Command::Ops(_) | Command::Quiz(_) | Command::Import(_) => None,
+            Command::List { .. }
+            | Command::Ops(_)
+            | Command::Quiz(_)
+            | Command::Import(_)
+            | Command::Analyze(_) => None,
         }
     }
 }
@@ -308,6 +322,7 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Import(command)) => interop::import(&mut stdout, &command).map(done),
         Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
+        Some(Command::Analyze(args)) => analyze::run(&mut stdout, &args).map(done),
         Some(Command::Quiz(args)) => {
             crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout).map(done)
         }

@@ -1,5 +1,7 @@
 //! keyheat: a workbench for NoSQL key design.
 //!
+//! - [`analyze`]: a real table's export or scan output, summed per partition key: sizes, skew,
+//!   key shapes, and a starter scenario fitted to them.
 //! - [`engine`]: the pure core: values, expressions, the store and its capacity math.
 //! - [`interop`]: other tools' formats: NoSQL Workbench models in and out, CloudFormation and
 //!   CQL out.
@@ -11,6 +13,7 @@
 //! - [`cli`]: the command line, turning commands into engine calls and reports.
 //! - `tui` (feature `tui`, on by default): the terminal workbench.
 
+pub mod analyze;
 pub mod cli;
 pub mod engine;
 pub mod interop;

@@ -1,8 +1,9 @@
-//! Reports: what `keyheat list`, `check`, `run` and `compare` print, as text for a terminal, JSON
+//! Reports: what `keyheat list`, `check`, `run`, `compare` and `analyze` print, as text for a terminal, JSON
 //! for tools, and (for runs and comparisons) Markdown for a README or an issue. Writers take
 //! `impl Write` so tests render into a `Vec<u8>`; the JSON shapes are `#[derive(Serialize)]`
 //! structs: the check report is the planner's `Plan`, the run report the simulator's `RunReport`.
 
+pub mod analyze;
 pub mod check;
 pub mod compare;
 mod json;
