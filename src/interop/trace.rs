@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value as Json, json};
 
 use crate::engine::model::{Engine, Scenario, Variant};
-use crate::engine::sim::observe::{Observer, Query, Request, SortCondition};
+use crate::engine::sim::observe::{Observer, Query, Request, SortCondition, Source};
 use crate::engine::sim::{RunOptions, SimError, Simulation};
 use crate::engine::time::SimTime;
 use crate::engine::value::{AttributeValue, Item, item_to_json};
@@ -127,7 +127,7 @@ impl Trace {
 }
 
 impl Observer for Trace {
-    fn served(&mut self, at: SimTime, metered: bool, request: Request<'_>) {
+    fn served(&mut self, at: SimTime, metered: bool, _: Source, request: Request<'_>) {
         if self.is_full() {
             return;
         }
