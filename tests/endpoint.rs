@@ -147,6 +147,24 @@ fn the_workload_lands_and_measured_capacity_equals_the_model() {
         );
         assert_eq!(row["throttled_pct"]["measured"], json!(0.0), "{row:#}");
     }
+    // The kept table takes another run with --use-existing, and is kept again.
+    let args = [
+        "replay",
+        FIXTURE,
+        "--endpoint",
+        &server.url,
+        "--yes",
+        "--use-existing",
+        "keyheat-endpoint-shop",
+        "--max-requests",
+        "300",
+        "--rate-scale",
+        "20",
+    ];
+    let output = keyheat(&args, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("kept table keyheat-endpoint-shop"), "{}", stderr(&output));
+    assert_eq!(tables(&server.url), ["keyheat-endpoint-shop"]);
 }
 
 #[test]
@@ -247,6 +265,13 @@ fn a_table_keyheat_did_not_create_is_left_alone() {
     assert!(stderr(&output).contains("ResourceInUseException"), "{}", stderr(&output));
     assert!(stderr(&output).contains("--use-existing"), "{}", stderr(&output));
     assert_eq!(tables(&server.url), ["keyheat-endpoint-shop"], "their table is still there");
+    // Named with --use-existing, a table whose keys are not the variant's is refused too.
+    let args =
+        ["replay", FIXTURE, "--endpoint", &server.url, "--yes", "--use-existing", "keyheat-endpoint-shop"];
+    let output = keyheat(&args, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("its key schema is"), "{}", stderr(&output));
+    assert_eq!(tables(&server.url), ["keyheat-endpoint-shop"]);
 }
 
 type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
@@ -272,7 +297,9 @@ fn bad_endpoints_and_missing_credentials_are_clear_errors() {
         assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
     }
     // The preload alone would use up --max-requests: refused before anything is created.
-    let output = keyheat(&["replay", "orders", "--endpoint", &url, "--yes", "--max-requests", "100"], &[]);
+    let args =
+        ["replay", "orders", "--endpoint", &url, "--yes", "--max-requests", "100", "--duration", "10s"];
+    let output = keyheat(&args, &[]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("preload alone"), "{}", stderr(&output));
     let output = keyheat(&["replay", "sensors", "--endpoint", &url, "--yes"], &[]);

@@ -141,7 +141,9 @@ mod with_endpoint {
         let stopped = || stop.load(Ordering::SeqCst);
         let table = workload.table.name.clone();
         if args.use_existing.is_some() {
-            tables::describe(&client, &table).with_context(|| format!("--use-existing {table}"))?;
+            let described =
+                tables::describe(&client, &table).with_context(|| format!("--use-existing {table}"))?;
+            check_existing(&described, &workload)?;
         } else {
             let created = client.call("CreateTable", &trace::create_table(&workload.table))?;
             if let Some(kind) = created.error() {
@@ -174,6 +176,34 @@ mod with_endpoint {
         };
         let comparison = report::compare(&workload, &measured, contents, setting);
         report::write(out, &comparison, args.format)?;
+        Ok(())
+    }
+
+    /// An existing table must have the variant's key schema and its indexes, or the requests
+    /// would fail (or, worse, land where the variant does not put them).
+    fn check_existing(described: &Json, workload: &Workload) -> anyhow::Result<()> {
+        let wanted = trace::create_table(&workload.table);
+        let table = &workload.table.name;
+        if described["KeySchema"] != wanted["KeySchema"] {
+            bail!(
+                "--use-existing {table}: its key schema is {}, the variant's is {}",
+                described["KeySchema"],
+                wanted["KeySchema"]
+            );
+        }
+        let names = |v: &Json| -> Vec<String> {
+            ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"]
+                .iter()
+                .filter_map(|f| v.get(*f)?.as_array())
+                .flatten()
+                .filter_map(|i| Some(i.get("IndexName")?.as_str()?.to_owned()))
+                .collect()
+        };
+        let have = names(described);
+        let missing: Vec<String> = names(&wanted).into_iter().filter(|n| !have.contains(n)).collect();
+        if !missing.is_empty() {
+            bail!("--use-existing {table}: it has no index {} that the variant reads", missing.join(", "));
+        }
         Ok(())
     }
 
