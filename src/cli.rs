@@ -3,6 +3,7 @@
 //! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
 
 mod analyze;
+mod endpoint;
 mod interop;
 pub mod output;
 mod practice;
@@ -114,6 +115,17 @@ pub enum Command {
     /// Key figures, access patterns and goals per variant, with deltas (absolute and %) against
     /// the first variant named. Without --variant, every variant of the scenario is compared.
     Compare(CompareArgs),
+    /// Send a scenario's workload to a real DynamoDB-compatible endpoint: measured vs modelled
+    ///
+    /// Creates the variant's table (indexes, TTL, billing mode) under --table-prefix, waits until
+    /// it is ACTIVE, sends the requests the replay generates at the scenario's rates (× --rate-scale),
+    /// SigV4-signed with the credentials of the environment or the shared AWS files, retries
+    /// throttles with the scenario's retry policy, and reports measured vs modelled per access
+    /// pattern: capacity units per call, throttled %, p50/p99 latency, the table's items and bytes.
+    /// It shows the plan and the model's cost first and asks (or --yes); it deletes what it
+    /// created at the end, after an error or Ctrl-C too (unless --keep); --max-requests bounds
+    /// the run. Needs a keyheat built with `--features endpoint`.
+    Replay(endpoint::ReplayArgs),
     /// Read another tool's design into a scenario file
     #[command(subcommand)]
     Import(interop::Import),
@@ -253,6 +265,7 @@ impl Command {
             Command::Run(args) => Some(&args.scenario),
             Command::Compare(args) => Some(&args.scenario),
             Command::Practice(args) => Some(&args.problem),
+            Command::Replay(args) => Some(&args.scenario),
             #[cfg(feature = "tui")]
             Command::Tui { scenario, .. } => scenario.as_deref(),
             #[cfg(feature = "tui")]
@@ -320,6 +333,7 @@ pub fn main() -> ExitCode {
             #[cfg(not(feature = "tui"))]
             None => Err(anyhow::anyhow!("this keyheat was built without the workbench: use --grade VARIANT")),
         },
+        Some(Command::Replay(args)) => endpoint::run(&mut stdout, &args).map(done),
         Some(Command::Import(command)) => interop::import(&mut stdout, &command).map(done),
         Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
         Some(Command::Analyze(args)) => analyze::run(&mut stdout, &args).map(done),

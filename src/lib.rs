@@ -11,10 +11,14 @@
 //! - [`quiz`]: the question bank (`assets/quiz.ron`) and `keyheat quiz`.
 //! - [`report`]: text and JSON reports written into `impl Write`.
 //! - [`cli`]: the command line, turning commands into engine calls and reports.
+//! - `endpoint` (feature `endpoint`, off by default): `keyheat replay --endpoint`, the workload
+//!   sent to a real DynamoDB-compatible service and measured against the model.
 //! - `tui` (feature `tui`, on by default): the terminal workbench.
 
 pub mod analyze;
 pub mod cli;
+#[cfg(feature = "endpoint")]
+pub mod endpoint;
 pub mod engine;
 pub mod interop;
 pub mod ops;

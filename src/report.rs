@@ -6,8 +6,8 @@
 pub mod analyze;
 pub mod check;
 pub mod compare;
-mod json;
-mod markdown;
+pub(crate) mod json;
+pub(crate) mod markdown;
 pub mod practice;
 pub mod run;
 mod text;

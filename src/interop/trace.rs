@@ -24,8 +24,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value as Json, json};
 
+use super::TableDesign;
 use crate::engine::model::{Engine, Scenario, Variant};
-use crate::engine::sim::observe::{Observer, Query, Request, SortCondition};
+use crate::engine::sim::observe::{Observer, Query, Request, SortCondition, Source};
 use crate::engine::sim::{RunOptions, SimError, Simulation};
 use crate::engine::time::SimTime;
 use crate::engine::value::{AttributeValue, Item, item_to_json};
@@ -79,13 +80,8 @@ pub fn render(
         return Err(TraceError::NoTable { scenario: scenario.name.clone(), variant: variant.name.clone() });
     };
     let mut text = String::new();
-    let mut create = super::cloudformation::properties(design);
-    if let Json::Object(fields) = &mut create {
-        fields.remove("TimeToLiveSpecification");
-    }
-    line(&mut text, "CreateTable", &create);
-    if let Some(ttl) = &design.ttl {
-        let ttl = json!({"TableName": design.name, "TimeToLiveSpecification": {"AttributeName": ttl, "Enabled": true}});
+    line(&mut text, "CreateTable", &create_table(design));
+    if let Some(ttl) = update_ttl(design) {
         line(&mut text, "UpdateTimeToLive", &ttl);
     }
     let start = scenario.workload.start.as_millis() / 1000;
@@ -93,11 +89,10 @@ pub fn render(
         line(&mut text, "AdvanceTime", &json!({"Seconds": start}));
     }
     let trace = Trace {
-        table: design.name.clone(),
-        indexes: design.indexes.iter().map(|i| (i.source.clone(), i.name.clone())).collect(),
+        requests: Requests::new(design),
         text,
         clock_s: start,
-        requests: 0,
+        sent: 0,
         limit: options.limit.unwrap_or(u64::MAX),
     };
     let mut sim = Simulation::observed(scenario, variant, &options.run, Box::new(trace))?;
@@ -116,46 +111,84 @@ pub fn render(
     Ok(trace.text)
 }
 
+/// The `CreateTable` parameters of a table (as [`super::cloudformation`] describes it, less the
+/// TTL, which DynamoDB sets with its own call: [`update_ttl`]).
+pub fn create_table(design: &TableDesign) -> Json {
+    let mut create = super::cloudformation::properties(design);
+    if let Json::Object(fields) = &mut create {
+        fields.remove("TimeToLiveSpecification");
+    }
+    create
+}
+
+/// The `UpdateTimeToLive` parameters that turn on the table's TTL, when the variant expires items.
+pub fn update_ttl(design: &TableDesign) -> Option<Json> {
+    let ttl = design.ttl.as_ref()?;
+    Some(
+        json!({"TableName": design.name, "TimeToLiveSpecification": {"AttributeName": ttl, "Enabled": true}}),
+    )
+}
+
 /// The observer that writes the lines.
 struct Trace {
-    table: String,
-    /// The variant's index names → the names DynamoDB accepts (as `CreateTable` has them).
-    indexes: HashMap<String, String>,
+    requests: Requests,
     text: String,
     /// The store's clock (seconds) as the lines so far have moved it.
     clock_s: u64,
-    requests: u64,
+    sent: u64,
     limit: u64,
 }
 
 impl Trace {
     fn is_full(&self) -> bool {
-        self.requests >= self.limit
+        self.sent >= self.limit
     }
 }
 
 impl Observer for Trace {
-    fn served(&mut self, at: SimTime, metered: bool, request: Request<'_>) {
+    fn served(&mut self, at: SimTime, metered: bool, _: Source, request: Request<'_>) {
         if self.is_full() {
             return;
         }
-        self.requests += 1;
+        self.sent += 1;
         let now = at.as_millis() / 1000;
         if now > self.clock_s {
             line(&mut self.text, "AdvanceTime", &json!({"Seconds": now - self.clock_s}));
             self.clock_s = now;
         }
-        let (op, mut fields) = self.fields(request);
-        if metered {
-            fields.insert("ReturnConsumedCapacity".into(), json!("INDEXES"));
-        }
+        let (op, fields) = self.requests.fields(request, metered);
         line(&mut self.text, op, &Json::Object(fields));
     }
 }
 
-impl Trace {
-    /// A request's action and its parameters.
-    fn fields(&self, request: Request<'_>) -> (&'static str, Map<String, Json>) {
+/// Turns the replay's typed requests into DynamoDB API parameters for one table: what the trace
+/// writes and what `keyheat replay --endpoint` sends.
+#[derive(Debug, Clone)]
+pub struct Requests {
+    table: String,
+    /// The variant's index names → the names DynamoDB accepts (as `CreateTable` has them).
+    indexes: HashMap<String, String>,
+}
+
+impl Requests {
+    pub fn new(design: &TableDesign) -> Requests {
+        Requests {
+            table: design.name.clone(),
+            indexes: design.indexes.iter().map(|i| (i.source.clone(), i.name.clone())).collect(),
+        }
+    }
+
+    /// A request's action and its parameters; `metered` asks for `"ReturnConsumedCapacity":
+    /// "INDEXES"` (the preload goes without: the replay loads it at no cost).
+    pub fn fields(&self, request: Request<'_>, metered: bool) -> (&'static str, Map<String, Json>) {
+        let (op, mut fields) = self.parameters(request);
+        if metered {
+            fields.insert("ReturnConsumedCapacity".into(), json!("INDEXES"));
+        }
+        (op, fields)
+    }
+
+    fn parameters(&self, request: Request<'_>) -> (&'static str, Map<String, Json>) {
         let mut f = Map::new();
         f.insert("TableName".into(), json!(self.table));
         let op = match request {

@@ -30,7 +30,18 @@ use super::world::ReadPlan;
 pub trait Observer: Any + Send {
     /// `request` was served at simulated time `at`. `metered`: false for the preload, which
     /// the replay loads before the run at no cost.
-    fn served(&mut self, at: SimTime, metered: bool, request: Request<'_>);
+    fn served(&mut self, at: SimTime, metered: bool, source: Source, request: Request<'_>);
+}
+
+/// Who sent a request: an access pattern's call (its own request, or a copy, aggregate or
+/// append write the call brought, whose cost is the pattern's), or the table's own upkeep (the
+/// preload and population growth). Lets an observer set what it measures beside the report's
+/// per-pattern figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The pattern's position in the scenario's access patterns (`RunReport::patterns`).
+    Pattern(usize),
+    Upkeep,
 }
 
 /// A DynamoDB request, as the replay sent it.
@@ -153,9 +164,9 @@ impl Simulation {
     }
 
     /// Tells the observer (if any).
-    pub(super) fn tell(&mut self, at_ms: u64, metered: bool, request: Request<'_>) {
+    pub(super) fn tell(&mut self, at_ms: u64, metered: bool, source: Source, request: Request<'_>) {
         if let Some(o) = self.observing.as_mut() {
-            o.observer.served(SimTime::from_millis(at_ms), metered, request);
+            o.observer.served(SimTime::from_millis(at_ms), metered, source, request);
         }
     }
 
@@ -264,13 +275,16 @@ impl Simulation {
                 }
             }
         };
-        self.tell(write.now_ms, metered, request);
+        let source = write.caller.map_or(Source::Upkeep, Source::Pattern);
+        self.tell(write.now_ms, metered, source, request);
     }
 
     /// Tells the GetItem or BatchGetItem of these partition keys (the sort key, if the table has
     /// one, is the read's exact sort key).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn tell_get(
         &mut self,
+        pattern: usize,
         at_ms: u64,
         call_ms: u64,
         plan: &ReadPlan,
@@ -307,7 +321,7 @@ impl Simulation {
             let Some(key) = keys.into_iter().next() else { return };
             Request::GetItem { table: &name, key }
         };
-        self.tell(at_ms, true, request);
+        self.tell(at_ms, true, Source::Pattern(pattern), request);
     }
 
     /// Tells the pages of one Query on partition `pk`: `ends` are the last items of every page
@@ -315,6 +329,7 @@ impl Simulation {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn tell_query(
         &mut self,
+        pattern: usize,
         at_ms: u64,
         call_ms: u64,
         plan: &ReadPlan,
@@ -350,24 +365,25 @@ impl Simulation {
                 all_attributes: plan.fetch == super::world::Fetch::Lsi,
                 start,
             });
-            self.tell(at_ms, true, request);
+            self.tell(at_ms, true, Source::Pattern(pattern), request);
         }
     }
 
     /// Tells the BatchGetItems (100 keys each) that fetch these items from table `t`.
-    pub(super) fn tell_fetch(&mut self, at_ms: u64, t: usize, handles: &[u32]) {
+    pub(super) fn tell_fetch(&mut self, pattern: usize, at_ms: u64, t: usize, handles: &[u32]) {
         let keys: Vec<Item> = handles.iter().filter_map(|&h| self.key_of(t, None, h)).collect();
         let table = self.world.tables[t].name.clone();
         for chunk in keys.chunks(crate::engine::store::MAX_BATCH_GET_KEYS) {
-            self.tell(at_ms, true, Request::BatchGetItem { table: &table, keys: chunk.to_vec() });
+            let request = Request::BatchGetItem { table: &table, keys: chunk.to_vec() };
+            self.tell(at_ms, true, Source::Pattern(pattern), request);
         }
     }
 
     /// Tells one Scan page of table `t` starting after the item `from` names.
-    pub(super) fn tell_scan(&mut self, at_ms: u64, t: usize, from: Option<u32>) {
+    pub(super) fn tell_scan(&mut self, pattern: usize, at_ms: u64, t: usize, from: Option<u32>) {
         let start = from.and_then(|h| self.key_of(t, None, h));
         let table = self.world.tables[t].name.clone();
-        self.tell(at_ms, true, Request::Scan { table: &table, start });
+        self.tell(at_ms, true, Source::Pattern(pattern), Request::Scan { table: &table, start });
     }
 }
 

@@ -552,7 +552,7 @@ impl Simulation {
             if self.observing() {
                 let at = resume.map_or(call.time_ms, |r| r.at_ms);
                 let batch = operation == Operation::BatchGetItem;
-                self.tell_get(at, call.time_ms, plan, known, chunk, batch);
+                self.tell_get(call.pattern, at, call.time_ms, plan, known, chunk, batch);
             }
             for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
                 self.read_load(plan.group, pk, u, size);
@@ -768,7 +768,7 @@ impl Simulation {
             if self.observing() {
                 let at = resume.map_or(call.time_ms, |r| r.at_ms);
                 let limit = u32::try_from(request_limit).ok();
-                self.tell_query(at, call.time_ms, plan, known, pk, limit, &read.ends);
+                self.tell_query(call.pattern, at, call.time_ms, plan, known, pk, limit, &read.ends);
             }
             self.spend(call, READ, read.units);
             self.read_load(plan.group, pk, read.units, read.bytes);
@@ -849,7 +849,7 @@ impl Simulation {
         }
         let units: f64 = touches.iter().map(|t| t.1).sum();
         if self.observing() {
-            self.tell_fetch(retry.map_or(call.time_ms, |r| r.at_ms), plan.table, handles);
+            self.tell_fetch(call.pattern, retry.map_or(call.time_ms, |r| r.at_ms), plan.table, handles);
         }
         self.spend(call, READ, units);
         for (pk, units, bytes) in &keys {
@@ -935,7 +935,7 @@ impl Simulation {
                 self.groups[group].units[READ] += units;
             }
             if observing {
-                self.tell_scan(resume.map_or(call.time_ms, |r| r.at_ms), plan.table, from);
+                self.tell_scan(call.pattern, resume.map_or(call.time_ms, |r| r.at_ms), plan.table, from);
                 from = last.or(from);
             }
             self.spend(call, READ, units);
