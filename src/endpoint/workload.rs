@@ -65,6 +65,9 @@ pub fn plan(
     if scenario.engine == Engine::Cassandra {
         return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
     }
+    if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {
+        return Err(TraceError::Transaction { scenario: scenario.name.clone(), pattern: p.name.clone() });
+    }
     let mut table = interop::tables(scenario, variant).into_iter().next().ok_or_else(|| {
         TraceError::NoTable { scenario: scenario.name.clone(), variant: variant.name.clone() }
     })?;
@@ -152,5 +155,15 @@ mod tests {
         let naming = Naming::Prefix(String::new());
         let err = plan(&loaded.scenario, variant, &RunOptions::default(), &naming, 10, &mut |_| {});
         assert!(matches!(err, Err(TraceError::Cassandra { .. })), "{err:?}");
+    }
+
+    #[test]
+    fn a_transaction_is_refused() {
+        let source = include_str!("../../tests/fixtures/transactions.ron");
+        let loaded = crate::scenario::parse("transactions.ron", source).unwrap();
+        let variant = loaded.variant(None).unwrap();
+        let naming = Naming::Prefix(String::new());
+        let err = plan(&loaded.scenario, variant, &RunOptions::default(), &naming, 10, &mut |_| {});
+        assert!(matches!(err, Err(TraceError::Transaction { .. })), "{err:?}");
     }
 }

@@ -48,8 +48,9 @@ pub enum TraceError {
     )]
     Cassandra { scenario: String },
     #[error(
-        "{scenario}'s pattern {pattern} is a transaction: `keyheat ops` has no TransactWriteItems or \
-         TransactGetItems, so a trace of it could not be replayed as keyheat served it"
+        "{scenario}'s pattern {pattern} is a transaction: keyheat's requests name each of its items \
+         on its own, and `keyheat ops` has no TransactWriteItems or TransactGetItems, so neither a \
+         trace nor a replay on an endpoint would send the calls keyheat modelled"
     )]
     Transaction { scenario: String, pattern: String },
     #[error("{scenario} has no table in variant {variant}: no entity has keys")]
