@@ -15,9 +15,9 @@ use crate::engine::time::SimDuration;
 use crate::engine::value::AttributeValue;
 use crate::scenario;
 
-/// A replay of a bundled scenario's text after `edits`, run for `ticks` ticks.
+/// A replay of a fixture scenario's text after `edits`, run for `ticks` ticks.
 fn replay(name: &str, edits: &[(&str, &str)], variant: &str, ticks: u32) -> Simulation {
-    let mut source = scenario::load(name).expect("bundled scenarios load").source().to_owned();
+    let mut source = crate::engine::testing::fixture_source(name).to_owned();
     for (from, to) in edits {
         assert!(source.contains(from), "the edit {from:?} applies to {name}");
         source = source.replace(from, to);

@@ -266,7 +266,7 @@ fn regenerated_items_are_the_items_the_table_holds() {
     for (name, variant, partition_group) in
         [("orders", "recommended", "orders"), ("sensors", "naive", "Reading")]
     {
-        let loaded = scenario::load(name).expect("bundled");
+        let loaded = crate::engine::testing::fixture(name);
         let v = loaded.variant(Some(variant)).expect("exists");
         let options =
             RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
