@@ -1,10 +1,12 @@
 //! The bundled scenarios and practice problems as content: each one loads and plans under every
 //! variant; each naive variant shows the problem its lesson is about and the recommended (or
 //! solution) variant does not; the goals a plan can already judge fail for naive and pass for
-//! recommended; practice solutions stay out of `keyheat list`; and every number a lesson states
-//! can be found in the file's comments.
+//! recommended; practice solutions stay out of `keyheat list`; every number a lesson states can
+//! be found in the file's comments; and (`replay`) what each lesson shows when it is replayed.
 
 mod common;
+#[path = "content/replay.rs"]
+mod replay;
 
 use common::keyheat;
 use keyheat::engine::goals;
@@ -353,7 +355,7 @@ fn naive_fails_a_goal_the_plan_can_judge_and_recommended_passes_them_all() {
         };
         let naive = verdicts("naive");
         // The plan prices a copy by the average number of holders, not a celebrity's tens of
-        // thousands: social-feed's naive fails only in a replay (src/engine/sim/tests/scenarios.rs).
+        // thousands: social-feed's naive fails only in a replay (tests/content/replay.rs).
         let replay_only = *name == "social-feed";
         assert!(
             replay_only || naive.iter().any(|(_, v)| *v == Some(false)),
