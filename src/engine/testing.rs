@@ -231,6 +231,34 @@ pub fn assert_tables_are_whole(md: &str) {
     }
 }
 
+/// The class-slot tests' multi-tenant event log: `tenants` tenants log `rate` events a second,
+/// the first (the whale) taking 60% of them; the audit page reads a tenant's newest 20 of the
+/// last hour, `page_rate` times a second, picking tenants as the writes do. `variants` is the
+/// file's variant list, each keying `Event`; `workload` its `(duration, tick, seed)` line.
+pub fn whale_log(tenants: u32, rate: u32, page_rate: u32, variants: &str, workload: &str) -> String {
+    let width = (tenants - 1).to_string().len();
+    format!(
+        r#"(
+    name: "whale", title: "whale",
+    entities: [(name: "Event", attributes: [
+        (name: "tenant_id", type: S, gen: Pick("tenants")),
+        (name: "at", type: Time, gen: Now),
+        (name: "seq", type: N, gen: Number(Uniform(0, 999999999))),
+        (name: "detail", type: S, gen: Payload(200)),
+    ])],
+    populations: [(name: "tenants", count: {tenants}, ids: "tenant-{{:0{width}}}",
+                   popularity: Weighted([(0.6, Fixed(0)), (0.4, Uniform)]))],
+    patterns: [
+        (name: "log", action: Put, entity: "Event", given: ["tenant_id"], rate: {rate}),
+        (name: "page", action: List, entity: "Event", given: ["tenant_id"],
+         range: (attribute: "at", span: Last("1h")), order: Desc, limit: 20, rate: {page_rate}),
+    ],
+    variants: {variants},
+    workload: {workload},
+)"#
+    )
+}
+
 /// The engine's fixture scenarios, by name: trimmed copies of bundled designs (no story, lesson
 /// or comments), frozen here so that the figures the tests work out stay theirs.
 const FIXTURES: &[(&str, &str)] = &[
