@@ -1,12 +1,15 @@
 //! The bundled scenarios and practice problems as content: each one loads and plans under every
 //! variant; each naive variant shows the problem its lesson is about and the recommended (or
 //! solution) variant does not; the goals a plan can already judge fail for naive and pass for
-//! recommended; practice solutions stay out of `keyheat list`; and every number a lesson states
-//! can be found in the file's comments.
+//! recommended; practice solutions stay out of `keyheat list`; every number a lesson states can
+//! be found in the file's comments; and (`replay`) what each lesson shows when it is replayed.
 
 mod common;
+#[path = "content/replay.rs"]
+mod replay;
 
 use common::keyheat;
+use keyheat::engine::goals;
 use keyheat::engine::model::{Engine, GoalCheck, Scenario};
 use keyheat::engine::planner::{self, Operation, PatternPlan, Plan, WarningCode};
 use keyheat::scenario::{self, BUNDLED};
@@ -64,6 +67,58 @@ fn every_bundled_scenario_plans_under_every_variant() {
         }
         for variant in ["naive", "recommended"] {
             assert!(loaded.variant(Some(variant)).is_ok(), "{name} lacks {variant}");
+        }
+    }
+}
+
+#[test]
+fn the_first_lessons_warn_in_naive_and_not_in_recommended() {
+    let cases = [
+        ("sensors", WarningCode::UnboundedPartition, "{sensor_id}"),
+        ("orders", WarningCode::Scan, "pending-orders"),
+        ("counters", WarningCode::HotPartition, "COUNTER#{stream_id}"),
+    ];
+    for (name, code, subject) in cases {
+        let naive = plan(name, "naive");
+        assert!(
+            naive.warnings.iter().any(|w| w.code == code && w.subject.contains(subject)),
+            "{name} naive: {:?}",
+            warnings(&naive)
+        );
+        let fixed = plan(name, "recommended");
+        assert!(fixed.warnings.iter().all(|w| w.code != code), "{name} recommended: {:?}", warnings(&fixed));
+    }
+}
+
+#[test]
+fn no_bundled_design_loses_items_to_its_key() {
+    // Every variant, naive ones included: none of them keys an entity so that puts overwrite.
+    for loaded in scenario::bundled() {
+        let s = &loaded.scenario;
+        for variant in &s.variants {
+            let plan = planner::plan(s, variant);
+            let flagged: Vec<_> =
+                warnings(&plan).into_iter().filter(|(c, _)| *c == WarningCode::KeyCollision).collect();
+            assert!(flagged.is_empty(), "{}/{}: {flagged:?}", s.name, variant.name);
+        }
+    }
+}
+
+#[test]
+fn every_bundled_goal_gets_a_forecast_and_a_practice_goal_its_hint() {
+    for loaded in scenario::bundled() {
+        let s = &loaded.scenario;
+        for variant in &s.variants {
+            let plan = planner::plan(s, variant);
+            let all = goals::forecast(s, variant, &plan);
+            let names: Vec<&str> = all.iter().map(|f| f.name.as_str()).collect();
+            let expected: Vec<&str> = s.goals.iter().map(|g| g.name.as_str()).collect();
+            assert_eq!(names, expected, "{}/{}", s.name, variant.name);
+            for (f, g) in all.iter().zip(&s.goals) {
+                assert_eq!(f.hint.as_ref().map(|h| h.number), g.hint, "{}: {}", s.name, g.name);
+                // A prediction names the plan's numbers; anything else defers to the run.
+                assert!(f.predicted.is_some() || f.detail.contains("keyheat run"), "{f:?}");
+            }
         }
     }
 }
@@ -300,7 +355,7 @@ fn naive_fails_a_goal_the_plan_can_judge_and_recommended_passes_them_all() {
         };
         let naive = verdicts("naive");
         // The plan prices a copy by the average number of holders, not a celebrity's tens of
-        // thousands: social-feed's naive fails only in a replay (src/engine/sim/tests/scenarios.rs).
+        // thousands: social-feed's naive fails only in a replay (tests/content/replay.rs).
         let replay_only = *name == "social-feed";
         assert!(
             replay_only || naive.iter().any(|(_, v)| *v == Some(false)),

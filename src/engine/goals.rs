@@ -582,7 +582,7 @@ mod tests {
 
     #[test]
     fn a_practice_goal_carries_the_hint_it_links() {
-        let loaded = crate::scenario::load("practice-top-customers").expect("bundled");
+        let loaded = crate::engine::testing::fixture("practice-top-customers");
         let variant = loaded.variant(None).expect("the starting point");
         let results = evaluate(&loaded.scenario, variant, &report());
         let practice = loaded.scenario.practice.as_ref().expect("a practice problem");
@@ -594,8 +594,8 @@ mod tests {
     }
 
     #[test]
-    fn evaluates_a_bundled_scenarios_goals_in_order_with_the_planner() {
-        let loaded = crate::scenario::load("orders").expect("orders is bundled");
+    fn evaluates_a_scenarios_goals_in_order_with_the_planner() {
+        let loaded = crate::engine::testing::fixture("orders");
         let variant = loaded.variant(Some("naive")).expect("orders has naive");
         let mut r = report();
         // The busiest customer-page call asked one key.

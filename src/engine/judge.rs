@@ -37,7 +37,7 @@ mod tests {
 
     #[test]
     fn prices_before_grading_so_cost_goals_see_the_bill() {
-        let loaded = crate::scenario::load("orders").expect("orders is bundled");
+        let loaded = testing::fixture("orders");
         let variant = loaded.variant(Some("naive")).expect("orders has naive");
         let mut scenario = loaded.scenario.clone();
         scenario.goals.push(crate::engine::model::Goal {

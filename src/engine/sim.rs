@@ -86,13 +86,14 @@ use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::metrics::Metrics;
+use super::metrics::{Metrics, MetricsError};
 use super::model::{Scenario, Variant};
 use super::retry::RetryPolicy;
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
 use super::workload::{Picker, rate_at};
 
+pub use console::ConsoleError;
 pub use report::RunReport;
 
 use items::{CopyPlan, Val};
@@ -133,9 +134,25 @@ pub struct RunOptions {
 
 /// Why a run could not start (the scenario was loaded and validated, so this is rare: e.g. a
 /// duration shorter than one tick).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SimError(pub String);
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error("the workload's tick must be longer than 0s")]
+    ZeroTick,
+    #[error("the duration ({duration}) is shorter than one tick ({tick})")]
+    ShorterThanATick { duration: SimDuration, tick: SimDuration },
+    #[error("{duration} in ticks of {tick} is more than 2^32 ticks; use a longer tick")]
+    TooManyTicks { duration: SimDuration, tick: SimDuration },
+    /// An entity would outgrow its item handles, every rate at its peak.
+    #[error(
+        "{entity} would need more than {limit} items in this run; shorten the duration or lower the rates"
+    )]
+    TooManyItems { entity: String, limit: u64 },
+    #[error("metrics: {0}")]
+    Metrics(#[from] MetricsError),
+    /// The caller gave up the preload of [`Simulation::new`] (it never does).
+    #[error("the run was cancelled while loading")]
+    Cancelled,
+}
 
 /// Replays the whole workload headless, as fast as possible, and reports. `progress` is called
 /// now and then with the fraction done (0.0..=1.0) so a command can draw a progress indicator.

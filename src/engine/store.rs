@@ -37,6 +37,7 @@ pub use capacity::{
 pub use error::StoreError;
 pub use index::Index;
 pub use key::{PartitionId, PrimaryKey};
+pub(crate) use range::string_prefix_successor;
 pub use requests::{
     AdvanceReport, BatchGetItem, BatchGetItemOutput, BatchGetTable, BatchWriteItem, BatchWriteItemOutput,
     CreateTable, DeleteItem, GetItem, GetItemOutput, IndexDescription, PutItem, Query, QueryOutput,

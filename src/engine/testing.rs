@@ -1,5 +1,7 @@
 //! Hand-built run reports for the tests of cost, goals and the report writers, so they can be
-//! checked against figures worked out by hand without running the simulator.
+//! checked against figures worked out by hand without running the simulator; and the fixture
+//! scenarios the engine's tests plan and replay, so that editing a bundled lesson never changes
+//! what an engine test sees (the bundled scenarios are tested as content, in `tests/`).
 
 use super::sim::report::{
     GoalResult, IndexReport, PartitionReport, Partitions, PatternReport, RunReport, Totals,
@@ -225,6 +227,83 @@ pub fn assert_tables_are_whole(md: &str) {
             (true, None) => header = Some(borders(line)),
             (true, Some(n)) => assert_eq!(borders(line), n, "{line}"),
             (false, _) => header = None,
+        }
+    }
+}
+
+/// The class-slot tests' multi-tenant event log: `tenants` tenants log `rate` events a second,
+/// the first (the whale) taking 60% of them; the audit page reads a tenant's newest 20 of the
+/// last hour, `page_rate` times a second, picking tenants as the writes do. `variants` is the
+/// file's variant list, each keying `Event`; `workload` its `(duration, tick, seed)` line.
+pub fn whale_log(tenants: u32, rate: u32, page_rate: u32, variants: &str, workload: &str) -> String {
+    let width = (tenants - 1).to_string().len();
+    format!(
+        r#"(
+    name: "whale", title: "whale",
+    entities: [(name: "Event", attributes: [
+        (name: "tenant_id", type: S, gen: Pick("tenants")),
+        (name: "at", type: Time, gen: Now),
+        (name: "seq", type: N, gen: Number(Uniform(0, 999999999))),
+        (name: "detail", type: S, gen: Payload(200)),
+    ])],
+    populations: [(name: "tenants", count: {tenants}, ids: "tenant-{{:0{width}}}",
+                   popularity: Weighted([(0.6, Fixed(0)), (0.4, Uniform)]))],
+    patterns: [
+        (name: "log", action: Put, entity: "Event", given: ["tenant_id"], rate: {rate}),
+        (name: "page", action: List, entity: "Event", given: ["tenant_id"],
+         range: (attribute: "at", span: Last("1h")), order: Desc, limit: 20, rate: {page_rate}),
+    ],
+    variants: {variants},
+    workload: {workload},
+)"#
+    )
+}
+
+/// The engine's fixture scenarios, by name: trimmed copies of bundled designs (no story, lesson
+/// or comments), frozen here so that the figures the tests work out stay theirs.
+const FIXTURES: &[(&str, &str)] = &[
+    ("counters", include_str!("testing/fixtures/counters.ron")),
+    ("orders", include_str!("testing/fixtures/orders.ron")),
+    ("practice-chat", include_str!("testing/fixtures/practice-chat.ron")),
+    ("practice-ledger", include_str!("testing/fixtures/practice-ledger.ron")),
+    ("practice-search", include_str!("testing/fixtures/practice-search.ron")),
+    ("practice-sensor", include_str!("testing/fixtures/practice-sensor.ron")),
+    ("practice-sessions", include_str!("testing/fixtures/practice-sessions.ron")),
+    ("practice-social", include_str!("testing/fixtures/practice-social.ron")),
+    ("practice-top-customers", include_str!("testing/fixtures/practice-top-customers.ron")),
+    ("sensors", include_str!("testing/fixtures/sensors.ron")),
+    ("social-feed", include_str!("testing/fixtures/social-feed.ron")),
+];
+
+/// The text of the fixture scenario `name`.
+///
+/// # Panics
+///
+/// For a name that is not a fixture: a test's mistake.
+pub fn fixture_source(name: &str) -> &'static str {
+    FIXTURES.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no fixture named {name:?}")).1
+}
+
+/// The fixture scenario `name`, loaded.
+///
+/// # Panics
+///
+/// For a name that is not a fixture, or a fixture that does not load.
+pub fn fixture(name: &str) -> crate::scenario::Loaded {
+    crate::scenario::parse(&format!("{name}.ron"), fixture_source(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every fixture scenario, loaded.
+pub fn fixtures() -> impl Iterator<Item = crate::scenario::Loaded> {
+    FIXTURES.iter().map(|(name, _)| fixture(name))
+}
+
+mod tests {
+    #[test]
+    fn every_fixture_loads() {
+        for (name, _) in super::FIXTURES {
+            let loaded = super::fixture(name);
+            assert_eq!(loaded.scenario.name, *name);
         }
     }
 }

@@ -80,22 +80,59 @@ fn choose<T>(branches: &[(f64, T)], u: f64) -> Option<(usize, &T)> {
     branches.iter().enumerate().last().map(|(i, (_, b))| (i, b))
 }
 
+/// A workload parameter a scenario gave out of its range: the choice as written, with what was
+/// expected. The scenario loader places it at the value's line and column.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    #[error("{name}{values:?}: expected finite numbers")]
+    NotFinite { name: &'static str, values: Vec<f64> },
+    #[error("{name}({low}, {high}): the range is empty; expected {name}(low, high) with low < high")]
+    EmptyRange { name: &'static str, low: f64, high: f64 },
+    #[error("Seq({low}, {high}): expected at most 2^53 values")]
+    SeqTooLong { low: f64, high: f64 },
+    #[error("Normal(mean: {mean}, sd: {sd}): expected sd > 0")]
+    NormalSd { mean: f64, sd: f64 },
+    #[error("Zipf(n: 0): expected n ≥ 1")]
+    ZipfNoValues,
+    #[error("Zipf(n: {n}, s: {s}): expected s > 0 (YCSB uses 0.99)")]
+    ZipfValuesExponent { n: u64, s: f64 },
+    #[error("Zipf(s: {s}): expected s > 0 (YCSB uses 0.99)")]
+    ZipfExponent { s: f64 },
+    #[error("Hotspot(data: {data}): expected the hot fraction of the members in (0, 1]")]
+    HotspotData { data: f64 },
+    #[error("Hotspot(ops: {ops}): expected the fraction of operations on them in [0, 1]")]
+    HotspotOps { ops: f64 },
+    #[error("Diurnal(peak_hour: {peak_hour}): expected an hour of the day, 0 ≤ h < 24 (UTC)")]
+    DiurnalPeakHour { peak_hour: f64 },
+    #[error("Diurnal(factor: {factor}): expected a positive multiplier for the peak")]
+    DiurnalFactor { factor: f64 },
+    #[error("Spike(factor: {factor}): expected a multiplier ≥ 0 (0 is an outage)")]
+    SpikeFactor { factor: f64 },
+    #[error("Spike(duration: \"0s\"): expected a duration longer than zero")]
+    SpikeDuration,
+    #[error("Weighted needs at least one (weight, choice) pair")]
+    NoChoices,
+    /// `number` counts from 1, as a reader counts the list's entries.
+    #[error("Weighted choice #{number} has weight {weight}; expected a positive number")]
+    Weight { number: usize, weight: f64 },
+    #[error("Weighted choice #{number}: {source}")]
+    Choice { number: usize, source: Box<ParamError> },
+}
+
 /// Shared weight checks for `Weighted` lists.
 fn validate_weights<T>(
     branches: &[(f64, T)],
-    check: impl Fn(&T) -> Result<(), String>,
-) -> Result<(), String> {
+    check: impl Fn(&T) -> Result<(), ParamError>,
+) -> Result<(), ParamError> {
     if branches.is_empty() {
-        return Err("Weighted needs at least one (weight, choice) pair".into());
+        return Err(ParamError::NoChoices);
     }
     for (i, (weight, branch)) in branches.iter().enumerate() {
+        let number = i + 1;
         if !(weight.is_finite() && *weight > 0.0) {
-            return Err(format!(
-                "Weighted choice #{} has weight {weight}; expected a positive number",
-                i + 1
-            ));
+            return Err(ParamError::Weight { number, weight: *weight });
         }
-        check(branch).map_err(|e| format!("Weighted choice #{}: {e}", i + 1))?;
+        check(branch).map_err(|e| ParamError::Choice { number, source: Box::new(e) })?;
     }
     Ok(())
 }

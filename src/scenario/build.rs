@@ -218,7 +218,7 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
         return Err(problem(&path.field("growth_per_day"), "growth_per_day must be a number ≥ 0"));
     }
     if let Some(popularity) = &p.popularity {
-        popularity.validate().map_err(|e| problem(&path.field("popularity"), e))?;
+        popularity.validate().map_err(|e| problem(&path.field("popularity"), e.to_string()))?;
         fixed_members(&path.field("popularity"), popularity, p.count, &p.name)?;
     }
     if p.count as f64 > MAX_COUNT {
@@ -444,7 +444,7 @@ fn generator(
         }
         file::Generator::Number(distribution) => {
             expect(matches!(ty, AttrType::N | AttrType::Time), "a number (N)")?;
-            distribution.validate().map_err(|e| problem(&path.index(0), e))?;
+            distribution.validate().map_err(|e| problem(&path.index(0), e.to_string()))?;
             Generator::Number(distribution.clone())
         }
         file::Generator::Payload(bytes) => {

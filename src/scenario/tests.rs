@@ -53,6 +53,19 @@ fn position_of(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Parsing `text` fails with an error that says `message` and points at the line and column of
+/// byte `at`, where the case's `marker` is.
+fn assert_error_at(text: &str, message: &str, marker: &str, at: Option<usize>) {
+    let at = at.unwrap_or_else(|| panic!("marker {marker} in the text"));
+    let err = parse("mini.ron", text).expect_err(message).to_string();
+    let (line, col) = position_of(text, at);
+    assert!(err.contains(message), "{err}\nshould say: {message}");
+    assert!(
+        err.starts_with(&format!("mini.ron:{line}:{col}:")),
+        "{err}\nshould point at {line}:{col} ({marker})"
+    );
+}
+
 #[test]
 fn the_mini_scenario_loads() {
     let loaded = parse("mini.ron", MINI).unwrap();
@@ -209,14 +222,7 @@ fn a_read_cache_is_checked_at_its_place() {
     ];
     for (cache, message, marker) in cases {
         let text = with(cache);
-        let err = parse("mini.ron", &text).expect_err(cache).to_string();
-        let at = text.rfind(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
-        let (line, col) = position_of(&text, at);
-        assert!(err.contains(message), "{err}\nshould say: {message}");
-        assert!(
-            err.starts_with(&format!("mini.ron:{line}:{col}:")),
-            "{err}\nshould point at {line}:{col} ({marker})"
-        );
+        assert_error_at(&text, message, marker, text.rfind(marker));
     }
 }
 
@@ -259,14 +265,7 @@ fn states_are_checked_at_their_place() {
         ),
     ];
     for (text, message, marker) in cases {
-        let err = parse("mini.ron", &text).expect_err(message).to_string();
-        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
-        let (line, col) = position_of(&text, at);
-        assert!(err.contains(message), "{err}\nshould say: {message}");
-        assert!(
-            err.starts_with(&format!("mini.ron:{line}:{col}:")),
-            "{err}\nshould point at {line}:{col} ({marker})"
-        );
+        assert_error_at(&text, message, marker, text.find(marker));
     }
 }
 
@@ -307,14 +306,7 @@ fn conditions_are_checked_at_their_place() {
         ),
     ];
     for (text, message, marker) in cases {
-        let err = parse("mini.ron", &text).expect_err(message).to_string();
-        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
-        let (line, col) = position_of(&text, at);
-        assert!(err.contains(message), "{err}\nshould say: {message}");
-        assert!(
-            err.starts_with(&format!("mini.ron:{line}:{col}:")),
-            "{err}\nshould point at {line}:{col} ({marker})"
-        );
+        assert_error_at(&text, message, marker, text.find(marker));
     }
 }
 
@@ -360,14 +352,7 @@ fn pattern_ttls_are_checked_at_their_place() {
         ),
     ];
     for (text, message, marker) in cases {
-        let err = parse("mini.ron", &text).expect_err(message).to_string();
-        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
-        let (line, col) = position_of(&text, at);
-        assert!(err.contains(message), "{err}\nshould say: {message}");
-        assert!(
-            err.starts_with(&format!("mini.ron:{line}:{col}:")),
-            "{err}\nshould point at {line}:{col} ({marker})"
-        );
+        assert_error_at(&text, message, marker, text.find(marker));
     }
 }
 

@@ -191,7 +191,7 @@ impl SimDriver for SimReplay {
 
     fn console(&mut self, request: &str) -> Result<String, String> {
         let current = self.current.as_ref().ok_or("no replay is running: open a scenario first")?;
-        let answer = current.sim.console(request)?;
+        let answer = current.sim.console(request).map_err(|e| e.to_string())?;
         // The answer is one compact JSON line, as `keyheat ops` prints it; indent it for reading.
         Ok(serde_json::from_str::<serde_json::Value>(&answer)
             .and_then(|json| serde_json::to_string_pretty(&json))

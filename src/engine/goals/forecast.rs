@@ -313,7 +313,7 @@ mod tests {
     use crate::engine::planner;
 
     fn forecasts(name: &str, variant: &str) -> Vec<GoalForecast> {
-        let loaded = crate::scenario::load(name).expect("bundled");
+        let loaded = crate::engine::testing::fixture(name);
         let variant = loaded.variant(Some(variant)).expect("the variant exists");
         let plan = planner::plan(&loaded.scenario, variant);
         forecast(&loaded.scenario, variant, &plan)
@@ -472,8 +472,8 @@ mod tests {
     }
 
     #[test]
-    fn every_bundled_goal_gets_a_forecast_and_a_practice_goal_its_hint() {
-        for loaded in crate::scenario::bundled() {
+    fn every_goal_gets_a_forecast_and_a_practice_goal_its_hint() {
+        for loaded in crate::engine::testing::fixtures() {
             let s = &loaded.scenario;
             for variant in &s.variants {
                 let plan = planner::plan(s, variant);
@@ -492,7 +492,7 @@ mod tests {
 
     #[test]
     fn a_cost_goal_cannot_pass_without_a_price() {
-        let loaded = crate::scenario::load("sensors").expect("bundled");
+        let loaded = crate::engine::testing::fixture("sensors");
         let mut scenario = loaded.scenario.clone();
         scenario.goals = vec![crate::engine::model::Goal {
             name: "cheap".to_owned(),

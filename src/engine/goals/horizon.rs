@@ -81,7 +81,7 @@ mod tests {
     /// a 10-day bucket holds ~750 MB whatever the horizon.
     #[test]
     fn projects_the_busiest_partition_to_the_horizon() {
-        let loaded = crate::scenario::load("practice-chat").expect("bundled");
+        let loaded = crate::engine::testing::fixture("practice-chat");
         let s = &loaded.scenario;
         let gib = f64::from(1u32 << 30);
         let check = GoalCheck::MaxPartitionBytes(10 << 30);

@@ -71,9 +71,27 @@ pub struct Reach {
     pub notes: Vec<String>,
 }
 
+/// Why a pattern cannot compute a partition key: the input its template needs and the pattern
+/// does not give (`key` is the template as written).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyGap {
+    #[error("its partition key {key} needs {attribute}, which the pattern does not give")]
+    Attribute { key: String, attribute: String },
+    #[error(
+        "its partition key {key} needs {attribute} (a {bucket} bucket), which the pattern neither gives nor ranges over a bounded time"
+    )]
+    Bucket { key: String, attribute: String, bucket: String },
+    /// Only a writer must compute the hash; a reader asks every hash value.
+    #[error("its partition key {key} needs {attribute} to compute hash({attribute}, {count})")]
+    Hash { key: String, attribute: String, count: u32 },
+    /// `choice` is what the class decides: "shard count" or "bucket width".
+    #[error("its partition key {key} needs {by} to choose the {choice} of the item's class")]
+    Class { key: String, by: String, choice: &'static str },
+}
+
 /// Which partitions of `pk` the pattern can compute. A writer picks its own `shard(N)`; a reader
 /// must try every shard. `Err` says which input is missing.
-pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64) -> Result<Reach, String> {
+pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64) -> Result<Reach, KeyGap> {
     let mut fanout: u32 = 1;
     let mut shards: u32 = 1;
     let mut mean_fanout = 1.0;
@@ -85,10 +103,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
             Part::Class(_) | Part::Literal(_) => {}
             Part::Attr { name, .. } => {
                 if !p.knows(name) {
-                    return Err(format!(
-                        "its partition key {} needs {name}, which the pattern does not give",
-                        pk.source()
-                    ));
+                    return Err(KeyGap::Attribute { key: pk.source().to_owned(), attribute: name.clone() });
                 }
             }
             Part::Time { name, .. } | Part::Bucket { name, .. } => {
@@ -128,10 +143,11 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                         ));
                     }
                     Some(RangeSpan::BeginsWith(_)) | None => {
-                        return Err(format!(
-                            "its partition key {} needs {name} (a {label} bucket), which the pattern neither gives nor ranges over a bounded time",
-                            pk.source()
-                        ));
+                        return Err(KeyGap::Bucket {
+                            key: pk.source().to_owned(),
+                            attribute: name.clone(),
+                            bucket: label,
+                        });
                     }
                 }
             }
@@ -147,10 +163,11 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
             Part::Hash { name, count } => {
                 if !p.knows(name) {
                     if writer {
-                        return Err(format!(
-                            "its partition key {} needs {name} to compute hash({name}, {count})",
-                            pk.source()
-                        ));
+                        return Err(KeyGap::Hash {
+                            key: pk.source().to_owned(),
+                            attribute: name.clone(),
+                            count: *count,
+                        });
                     }
                     fanout = fanout.saturating_mul(*count);
                     shards = shards.saturating_mul(*count);
@@ -174,18 +191,17 @@ fn plain<'t>(
     p: &AccessPattern,
     writer: bool,
     pk: &Template,
-) -> Result<Cow<'t, Part>, String> {
+) -> Result<Cow<'t, Part>, KeyGap> {
     match part {
         Part::Class(class) if p.knows(&class.by) => Ok(Cow::Borrowed(class.case(None))),
         Part::Class(class) if !writer && matches!(class.other, Part::Shard { .. }) => {
             Ok(Cow::Owned(Part::Shard { count: part.fanout() }))
         }
-        Part::Class(class) => Err(format!(
-            "its partition key {} needs {} to choose the {} of the item's class",
-            pk.source(),
-            class.by,
-            if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" }
-        )),
+        Part::Class(class) => Err(KeyGap::Class {
+            key: pk.source().to_owned(),
+            by: class.by.clone(),
+            choice: if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" },
+        }),
         part => Ok(Cow::Borrowed(part)),
     }
 }

@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn rates_average_and_peak_by_their_shapes() {
-        let loaded = crate::scenario::load("orders").unwrap();
+        let loaded = crate::engine::testing::fixture("orders");
         let place = loaded.scenario.pattern("place-order").unwrap();
         // Diurnal(factor: 3) on a base of 0.01/s: mean (1 + 3) / 2 × 0.01, peak 3 × 0.01.
         assert!((mean_rate(place, 86_400.0) - 0.02).abs() < 1e-9);

@@ -48,7 +48,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
     let known = with_constants(est, p);
-    let verdicts: Vec<Result<Candidate, String>> =
+    let verdicts: Vec<Result<Candidate, Unserved>> =
         places.iter().map(|place| candidate(est, &known, *place)).collect();
     let mut best: Option<usize> = None;
     for (i, verdict) in verdicts.iter().enumerate() {
@@ -67,7 +67,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         }
         let (serves, reason) = match verdict {
             Ok(c) => (true, format!("also serves it ({}), but costs more", cost_note(est, c))),
-            Err(why) => (false, why.clone()),
+            Err(why) => (false, why.to_string()),
         };
         out.alternatives.push(Alternative { index: label(*place), serves, reason });
     }
@@ -305,12 +305,28 @@ struct Located<'a> {
     templates: Vec<(&'a str, &'a Template, Option<&'a Template>)>,
 }
 
+/// Why the table or an index cannot serve a read: the plan's alternatives say so.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unserved {
+    #[error("{entity} {} are not in it", if *cql { "rows" } else { "items" })]
+    NotHeld { entity: String, cql: bool },
+    #[error(
+        "{entity} and {other} have different partition keys there ({key} vs {other_key}), so one request cannot read both"
+    )]
+    KeysDiffer { entity: String, key: String, other: String, other_key: String },
+    /// A sparse index's `only_when` that the pattern does not ask for.
+    #[error("it only holds items where {attribute} = {value:?}; the pattern does not ask for that")]
+    Sparse { attribute: String, value: String },
+    #[error(transparent)]
+    Key(#[from] keys::KeyGap),
+}
+
 /// Whether `place` holds every entity the pattern reads, under one partition key.
 fn locate<'a>(
     est: &Estimator<'a>,
     p: &'a AccessPattern,
     place: Option<&'a Index>,
-) -> Result<Located<'a>, String> {
+) -> Result<Located<'a>, Unserved> {
     let mut templates: Vec<(&str, &Template, Option<&Template>)> = Vec::new();
     for entity in p.entities() {
         let keys = match place {
@@ -318,34 +334,34 @@ fn locate<'a>(
             Some(ix) => ix.keys_of(entity),
         };
         let Some(keys) = keys else {
-            return Err(format!("{entity} {} are not in it", if est.cql { "rows" } else { "items" }));
+            return Err(Unserved::NotHeld { entity: entity.to_owned(), cql: est.cql });
         };
         templates.push((entity, &keys.pk, keys.sk.as_ref()));
     }
     let pk = templates[0].1;
     if let Some((other, other_pk, _)) = templates.iter().find(|(_, t, _)| t.source() != pk.source()) {
-        return Err(format!(
-            "{} and {other} have different partition keys there ({} vs {}), so one request cannot read both",
-            p.entity,
-            pk.source(),
-            other_pk.source()
-        ));
+        return Err(Unserved::KeysDiffer {
+            entity: p.entity.clone(),
+            key: pk.source().to_owned(),
+            other: (*other).to_owned(),
+            other_key: other_pk.source().to_owned(),
+        });
     }
     Ok(Located { templates })
 }
 
 /// A sparse index holds only the items matching its `only_when`: it serves a pattern that asks
 /// for exactly those (and then needs no filter on that attribute), and no other.
-fn sparse_match<'a>(p: &AccessPattern, place: Option<&'a Index>) -> Result<Option<&'a str>, String> {
+fn sparse_match<'a>(p: &AccessPattern, place: Option<&'a Index>) -> Result<Option<&'a str>, Unserved> {
     let Some((attribute, value)) = place.and_then(|ix| ix.only_when.as_ref()) else { return Ok(None) };
     if p.equals.iter().any(|(a, v)| a == attribute && v == value) {
         Ok(Some(attribute.as_str()))
     } else {
-        Err(format!("it only holds items where {attribute} = {value:?}; the pattern does not ask for that"))
+        Err(Unserved::Sparse { attribute: attribute.clone(), value: value.clone() })
     }
 }
 
-fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> Result<Candidate, String> {
+fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> Result<Candidate, Unserved> {
     // The key first: a missing partition key input is the real blocker, whatever else differs.
     let located = locate(est, p, place)?;
     let (entity, pk, _) = located.templates[0];
@@ -409,7 +425,7 @@ fn candidate_in(
     place: Option<&Index>,
     located: &Located<'_>,
     class: Option<(&ClassSlot, Class<'_>)>,
-) -> Result<Candidate, String> {
+) -> Result<Candidate, Unserved> {
     let (pk_name, sk_name) = match place {
         None => (est.variant.table_pk.as_str(), est.variant.table_sk.as_deref()),
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),

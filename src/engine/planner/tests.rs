@@ -1,5 +1,5 @@
-//! The planner against the bundled scenarios and a chat-like scenario that exercises what they
-//! do not; `reads` and `estimates` hold the regression cases of the issue 3 review.
+//! The planner against the engine's fixture scenarios (copies of bundled designs) and a
+//! chat-like scenario that exercises what they do not; `reads` and `estimates` hold the regression cases of the issue 3 review.
 
 mod classes;
 mod clock;
@@ -14,7 +14,7 @@ use super::*;
 use crate::scenario;
 
 fn plan_of(name: &str, variant: &str) -> Plan {
-    let loaded = scenario::load(name).unwrap();
+    let loaded = crate::engine::testing::fixture(name);
     plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
 }
 
@@ -23,7 +23,7 @@ fn pattern<'a>(plan: &'a Plan, name: &str) -> &'a PatternPlan {
 }
 
 #[test]
-fn each_bundled_lesson_warns_in_naive_and_not_in_recommended() {
+fn each_lesson_design_warns_in_naive_and_not_in_recommended() {
     let cases = [
         ("sensors", WarningCode::UnboundedPartition, "{sensor_id}"),
         ("orders", WarningCode::Scan, "pending-orders"),
@@ -42,7 +42,7 @@ fn each_bundled_lesson_warns_in_naive_and_not_in_recommended() {
 }
 
 #[test]
-fn plans_the_bundled_patterns() {
+fn plans_the_fixture_patterns() {
     // (scenario, variant, pattern, operation, index, fan-out, key condition, served)
     type Case<'a> = (&'a str, &'a str, &'a str, Operation, Option<&'a str>, u32, Option<&'a str>, bool);
     let cases: &[Case] = &[
@@ -148,7 +148,7 @@ fn the_hot_counter_shows_its_arithmetic() {
     }
 }
 
-/// A chat-like scenario exercising what the bundled ones do not: full-text search, index
+/// A chat-like scenario exercising what the fixtures do not: full-text search, index
 /// projections, hash shards, LSIs, copies, aggregates and low-cardinality indexes.
 const CHAT: &str = r#"(
     name: "chat", title: "Chat",
@@ -465,15 +465,14 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
 
 #[test]
 fn a_count_or_rate_marked_guess_is_warned_about_until_the_mark_goes() {
-    let source =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/orders.ron")).unwrap();
+    let source = crate::engine::testing::fixture_source("orders");
     let marked = source.replacen(r#"ids: "c{:07}")"#, r#"ids: "c{:07}", guess: true)"#, 1).replacen(
         "rate: 0.5,",
         "rate: 0.5, guess: true,",
         1,
     );
     let cases = [
-        (source.as_str(), vec![]),
+        (source, vec![]),
         (
             marked.as_str(),
             vec![

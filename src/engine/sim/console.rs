@@ -32,7 +32,7 @@ use super::world::Projected;
 use crate::engine::model::Engine;
 use crate::engine::store::{
     BillingMode, CreateTable, IndexSpec, KeyAttribute, KeySchema, ProjectionType, PutItem, ReturnValues,
-    Store, StoreConfig, TableSpec,
+    Store, StoreConfig, StoreError, TableSpec,
 };
 use crate::engine::value::{Item, KeyType};
 use crate::ops::short::{self, ConsoleRead, IndexKeys, Read, TableKeys};
@@ -64,6 +64,21 @@ fn cql_words(answer: &mut Json) {
     }
 }
 
+/// Why the console did not answer a request with items.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConsoleError {
+    /// The request as written: a short form's mistake (`col 14: …`), JSON that is no read
+    /// request, or a write refused (`ops::short` words each).
+    #[error("{0}")]
+    Request(String),
+    /// A replay's table that the store refuses to create: the console's bug, not the user's.
+    #[error("the console cannot hold table {table} in a store: {source}")]
+    Table { table: String, source: StoreError },
+    /// The store's answer was an exception (`ValidationException: …`), under the real names.
+    #[error("{0}")]
+    Answer(String),
+}
+
 /// Most keys one BatchGetItem may name (AWS); more are refused by the store, so none are read.
 const MAX_BATCH_KEYS: usize = 100;
 
@@ -73,17 +88,17 @@ type Gathered = Vec<(usize, Vec<Item>)>;
 impl Simulation {
     /// Answers one console request: `keyheat ops` JSON (a line starting with `{`) or a short form
     /// (`ops::short`), read against the replay's table as it stands now. `Ok` is the response line
-    /// `keyheat ops` would print for the same items; `Err` is a message: the exception and its
+    /// `keyheat ops` would print for the same items; `Err` says why not: the exception and its
     /// message (`ValidationException: …`), a short form's mistake (`col 14: …`), or why a
     /// request that writes is refused.
-    pub fn console(&self, request: &str) -> Result<String, String> {
+    pub fn console(&self, request: &str) -> Result<String, ConsoleError> {
         let line = request.trim();
         let json = if line.starts_with('{') {
             line.to_owned()
         } else {
-            short::expand(line, &self.console_tables())?
+            short::expand(line, &self.console_tables()).map_err(ConsoleError::Request)?
         };
-        let mut read = ConsoleRead::parse(&json)?;
+        let mut read = ConsoleRead::parse(&json).map_err(ConsoleError::Request)?;
         let gathered = self.gather(read.read());
         let aliases = self.aliases();
         read.rename(&|name| aliases.iter().find(|(real, _)| real == name).map(|(_, alias)| alias.clone()));
@@ -93,7 +108,7 @@ impl Simulation {
             let name = self.world.tables[t].name.clone();
             store
                 .create_table(CreateTable { spec, index_lag: None })
-                .map_err(|e| format!("the console cannot hold table {name} in a store: {e}"))?;
+                .map_err(|source| ConsoleError::Table { table: name, source })?;
         }
         for (t, found) in gathered {
             let table = alias_of(&aliases, &self.world.tables[t].name);
@@ -109,7 +124,8 @@ impl Simulation {
                 let _ = store.put_item(put);
             }
         }
-        let mut answer = read.answer(&mut store).map_err(|e| unalias_text(&aliases, e))?;
+        let mut answer =
+            read.answer(&mut store).map_err(|e| ConsoleError::Answer(unalias_text(&aliases, e)))?;
         unalias(&aliases, &mut answer);
         if self.world.engine == Engine::Cassandra {
             cql_words(&mut answer);

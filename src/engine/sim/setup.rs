@@ -12,34 +12,28 @@ use super::world::{Birth, Filter, Origin, World};
 use super::{
     METRIC_TICKS, REPLICATION, RING_NODES, RunOptions, Scratch, SimError, Simulation, physical_label, upkeep,
 };
-use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, MetricsError, RowInfo, SortKey};
+use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInfo, SortKey};
 use crate::engine::model::{Capacity, Engine, Scenario, Variant};
 use crate::engine::planner::{self, Operation};
 use crate::engine::store::ITEM_COLLECTION_LIMIT;
 use crate::engine::time::SimDuration;
 use crate::engine::workload::RateShape;
 
-#[expect(clippy::needless_pass_by_value, reason = "the shape `map_err` takes")]
-fn metric_err(e: MetricsError) -> SimError {
-    SimError(format!("metrics: {e}"))
-}
-
 /// The ticks a run of `duration` in ticks of `tick` takes.
 fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32, SimError> {
     if tick == SimDuration::ZERO {
-        return Err(SimError("the workload's tick must be longer than 0s".into()));
+        return Err(SimError::ZeroTick);
     }
     if duration < tick {
-        return Err(SimError(format!("the duration ({duration}) is shorter than one tick ({tick})")));
+        return Err(SimError::ShorterThanATick { duration, tick });
     }
-    u32::try_from(duration.as_millis().div_ceil(tick.as_millis())).map_err(|_| {
-        SimError(format!("{duration} in ticks of {tick} is more than 2^32 ticks; use a longer tick"))
-    })
+    u32::try_from(duration.as_millis().div_ceil(tick.as_millis()))
+        .map_err(|_| SimError::TooManyTicks { duration, tick })
 }
 
 /// Refuses a run whose entities would outgrow their item handles (every rate at its peak).
 fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> {
-    let limit = world.ordinal_limit() as f64;
+    let limit = world.ordinal_limit();
     let secs = duration.as_secs_f64();
     for (e, ent) in world.entities.iter().enumerate() {
         let owned = ent.identity.map_or(0.0, |(_, pop)| {
@@ -60,11 +54,8 @@ fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> 
                 p.rate * peak * secs
             })
             .sum();
-        if owned + writes >= limit {
-            return Err(SimError(format!(
-                "{} would need more than {limit} items in this run; shorten the duration or lower the rates",
-                ent.name
-            )));
+        if owned + writes >= limit as f64 {
+            return Err(SimError::TooManyItems { entity: ent.name.clone(), limit });
         }
     }
     Ok(())
@@ -86,8 +77,7 @@ fn groups(
             Some(IndexKind::Global) => GroupKind::GlobalIndex,
             Some(IndexKind::Local) => GroupKind::LocalIndex,
         };
-        let registry =
-            metrics.add_group(GroupInfo { name: world.group_name(g), kind }).map_err(metric_err)?;
+        let registry = metrics.add_group(GroupInfo { name: world.group_name(g), kind })?;
         let metered = engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
         let meter = metered.then(|| {
             let mut rows = |lo: u64| {
@@ -119,7 +109,7 @@ fn groups(
 /// The Cassandra ring's nodes, each a physical row of its own group.
 fn ring(metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
     let name = format!("ring ({RING_NODES} nodes, RF {REPLICATION})");
-    let group = metrics.add_group(GroupInfo { name, kind: GroupKind::Table }).map_err(metric_err)?;
+    let group = metrics.add_group(GroupInfo { name, kind: GroupKind::Table })?;
     (0..RING_NODES)
         .map(|n| {
             let lo = u64::try_from((u128::from(n as u64) << 64) / RING_NODES as u128).unwrap_or(0);
@@ -129,7 +119,7 @@ fn ring(metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
                 label: format!("node {}", n + 1),
                 key: SortKey::HashStart(lo),
             };
-            let id = metrics.add_partition(row).map_err(metric_err)?;
+            let id = metrics.add_partition(row)?;
             Ok(Node { row: id.0, ..Node::default() })
         })
         .collect()
@@ -180,8 +170,7 @@ impl Simulation {
     /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
     /// populations an entity owns) and opens tick 0.
     pub fn new(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Result<Simulation, SimError> {
-        Simulation::loading(scenario, variant, options, &mut |_| true)?
-            .ok_or_else(|| SimError("the run was cancelled while loading".into()))
+        Simulation::loading(scenario, variant, options, &mut |_| true)?.ok_or(SimError::Cancelled)
     }
 
     /// [`Simulation::new`] for a caller that shows the load and may give it up: `progress` gets
@@ -223,8 +212,7 @@ impl Simulation {
         check_ordinals(&world, duration)?;
         let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
         let clock =
-            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))
-                .map_err(metric_err)?;
+            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))?;
         let mut metrics = Metrics::new(clock);
         let tick_secs = tick.as_secs_f64();
         let capacity = match variant.capacity {
@@ -237,7 +225,7 @@ impl Simulation {
             .patterns
             .iter()
             .map(|p| {
-                let id = metrics.add_pattern(p.name.clone()).map_err(metric_err)?;
+                let id = metrics.add_pattern(p.name.clone())?;
                 Ok(PatternStats { registry: Some(id), ..PatternStats::default() })
             })
             .collect::<Result<Vec<_>, SimError>>()?;

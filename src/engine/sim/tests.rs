@@ -1,5 +1,5 @@
-//! Simulator tests that span modules: the compact table against the reference store, the
-//! bundled scenarios' figures, and whole-run behaviours (call counts, splits, GSI back-pressure,
+//! Simulator tests that span modules: the compact table against the reference store and
+//! whole-run behaviours (call counts, splits, GSI back-pressure,
 //! TTL, retries).
 
 mod behaviour;
@@ -15,7 +15,6 @@ mod key_update;
 mod lag;
 mod limit;
 mod retries;
-mod scenarios;
 mod split;
 mod states;
 mod transactions;

@@ -124,23 +124,10 @@ pub(crate) fn key_bounds(
 }
 
 /// The least key greater than every key starting with `prefix` (`None`: no such key). Key order
-/// is byte order, and for UTF-8 that is code point order, so bumping the last code point works.
+/// is byte order: binary keys bump their last byte below 0xFF, strings their last code point.
 fn prefix_successor(prefix: &KeyValue) -> Option<KeyValue> {
     match prefix {
-        KeyValue::S(s) => {
-            let mut chars: Vec<char> = s.chars().collect();
-            while let Some(last) = chars.pop() {
-                let next = match u32::from(last) + 1 {
-                    0xD800 => Some('\u{E000}'),
-                    n => char::from_u32(n),
-                };
-                if let Some(next) = next {
-                    chars.push(next);
-                    return Some(KeyValue::S(chars.into_iter().collect()));
-                }
-            }
-            None
-        }
+        KeyValue::S(s) => string_prefix_successor(s).map(KeyValue::S),
         KeyValue::B(b) => {
             let mut bytes = b.clone();
             while let Some(last) = bytes.pop() {
@@ -153,6 +140,26 @@ fn prefix_successor(prefix: &KeyValue) -> Option<KeyValue> {
         }
         KeyValue::N(_) => None,
     }
+}
+
+/// The least string greater than every string starting with `prefix` (`None`: no such string):
+/// the prefix with its last code point bumped, after dropping any trailing U+10FFFF. UTF-8's
+/// byte order is code point order, so this is the bound of a `begins_with` range in key order;
+/// the surrogates are not characters, so U+D7FF is followed by U+E000. The one rule for the
+/// store's ranges and the simulator's compact table.
+pub(crate) fn string_prefix_successor(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let next = match u32::from(last) + 1 {
+            0xD800 => Some('\u{E000}'),
+            n => char::from_u32(n),
+        };
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 pub(crate) fn map_bound<T, U>(bound: Bound<T>, f: impl FnOnce(T) -> U) -> Bound<U> {
@@ -235,6 +242,23 @@ mod tests {
         assert_eq!(prefix_successor(&s("\u{10FFFF}")), None);
         assert_eq!(prefix_successor(&s("")), None);
         assert_eq!(prefix_successor(&KeyValue::B(vec![1, 0xFF])), Some(KeyValue::B(vec![2])));
+        assert_eq!(prefix_successor(&KeyValue::B(vec![0xFF])), None);
+    }
+
+    proptest::proptest! {
+        /// Every string that starts with the prefix sorts below its successor (by bytes, as keys
+        /// do), and the prefix's successor does not itself start with the prefix.
+        #[test]
+        fn a_string_successor_bounds_every_string_with_the_prefix(prefix in "\\PC{0,4}", rest in "\\PC{0,4}") {
+            match string_prefix_successor(&prefix) {
+                Some(next) => {
+                    let key = format!("{prefix}{rest}");
+                    proptest::prop_assert!(key.as_bytes() < next.as_bytes(), "{key:?} vs {next:?}");
+                    proptest::prop_assert!(!next.starts_with(&prefix), "{next:?} starts with {prefix:?}");
+                }
+                None => proptest::prop_assert!(prefix.chars().all(|c| c == char::MAX)),
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::zipf::Zipf;
-use super::{Draw, choose, validate_weights};
+use super::{Draw, ParamError, choose, validate_weights};
 
 /// YCSB's default Zipf exponent ("zipfian constant" 0.99).
 pub(super) fn default_s() -> f64 {
@@ -141,23 +141,17 @@ impl Distribution {
     }
 
     /// Checks the parameters; the message names the distribution and what was expected.
-    pub fn validate(&self) -> Result<(), String> {
-        let finite = |name: &str, values: &[f64]| {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let finite = |name: &'static str, values: &[f64]| {
             if values.iter().all(|v| v.is_finite()) {
                 Ok(())
             } else {
-                Err(format!("{name}{values:?}: expected finite numbers"))
+                Err(ParamError::NotFinite { name, values: values.to_vec() })
             }
         };
-        let range = |name: &str, a: f64, b: f64| {
-            finite(name, &[a, b])?;
-            if a < b {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name}({a}, {b}): the range is empty; expected {name}(low, high) with low < high"
-                ))
-            }
+        let range = |name: &'static str, low: f64, high: f64| {
+            finite(name, &[low, high])?;
+            if low < high { Ok(()) } else { Err(ParamError::EmptyRange { name, low, high }) }
         };
         match *self {
             Distribution::Fixed(v) => finite("Fixed", &[v]),
@@ -167,23 +161,19 @@ impl Distribution {
             Distribution::Seq(a, b) => {
                 range("Seq", a, b)?;
                 if b - a > 9_007_199_254_740_992.0 {
-                    return Err(format!("Seq({a}, {b}): expected at most 2^53 values"));
+                    return Err(ParamError::SeqTooLong { low: a, high: b });
                 }
                 Ok(())
             }
             Distribution::Normal { mean, sd } => {
                 finite("Normal", &[mean, sd])?;
-                if sd > 0.0 {
-                    Ok(())
-                } else {
-                    Err(format!("Normal(mean: {mean}, sd: {sd}): expected sd > 0"))
-                }
+                if sd > 0.0 { Ok(()) } else { Err(ParamError::NormalSd { mean, sd }) }
             }
             Distribution::Zipf { n, s } => {
                 if n == 0 {
-                    Err("Zipf(n: 0): expected n ≥ 1".into())
+                    Err(ParamError::ZipfNoValues)
                 } else if !(s.is_finite() && s > 0.0) {
-                    Err(format!("Zipf(n: {n}, s: {s}): expected s > 0 (YCSB uses 0.99)"))
+                    Err(ParamError::ZipfValuesExponent { n, s })
                 } else {
                     Ok(())
                 }
@@ -414,7 +404,7 @@ mod tests {
             ),
         ];
         for (distribution, words) in cases {
-            let error = distribution.validate().expect_err(&format!("{distribution:?}"));
+            let error = distribution.validate().expect_err(&format!("{distribution:?}")).to_string();
             assert!(error.contains(words), "{distribution:?}: {error}");
         }
         let fine = [

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::distribution::default_s;
 use super::zipf::Zipf;
-use super::{Draw, choose, validate_weights};
+use super::{Draw, ParamError, choose, validate_weights};
 use crate::engine::hash::mix64;
 
 fn scrambled_by_default() -> bool {
@@ -156,21 +156,21 @@ impl Popularity {
     }
 
     /// Checks the parameters; the message names the choice and what was expected.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         match *self {
             Popularity::Uniform | Popularity::Latest | Popularity::Seq | Popularity::Fixed(_) => Ok(()),
             Popularity::Zipf { s, .. } => {
                 if s.is_finite() && s > 0.0 {
                     Ok(())
                 } else {
-                    Err(format!("Zipf(s: {s}): expected s > 0 (YCSB uses 0.99)"))
+                    Err(ParamError::ZipfExponent { s })
                 }
             }
             Popularity::Hotspot { data, ops } => {
                 if !(data > 0.0 && data <= 1.0) {
-                    Err(format!("Hotspot(data: {data}): expected the hot fraction of the members in (0, 1]"))
+                    Err(ParamError::HotspotData { data })
                 } else if !(0.0..=1.0).contains(&ops) {
-                    Err(format!("Hotspot(ops: {ops}): expected the fraction of operations on them in [0, 1]"))
+                    Err(ParamError::HotspotOps { ops })
                 } else {
                     Ok(())
                 }
@@ -441,7 +441,7 @@ mod tests {
             ),
         ];
         for (popularity, words) in cases {
-            let error = popularity.validate().expect_err(&format!("{popularity:?}"));
+            let error = popularity.validate().expect_err(&format!("{popularity:?}")).to_string();
             assert!(error.contains(words), "{popularity:?}: {error}");
         }
         assert_eq!(Popularity::Hotspot { data: 0.2, ops: 0.8 }.validate(), Ok(()));

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ParamError;
 use crate::engine::time::{SimDuration, SimTime};
 
 const MILLIS_PER_DAY: u64 = 86_400_000;
@@ -40,25 +41,23 @@ impl RateShape {
         }
     }
 
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         match *self {
             RateShape::Constant => Ok(()),
             RateShape::Diurnal { peak_hour, factor } => {
                 if !(0.0..24.0).contains(&peak_hour) {
-                    Err(format!(
-                        "Diurnal(peak_hour: {peak_hour}): expected an hour of the day, 0 ≤ h < 24 (UTC)"
-                    ))
+                    Err(ParamError::DiurnalPeakHour { peak_hour })
                 } else if !(factor.is_finite() && factor > 0.0) {
-                    Err(format!("Diurnal(factor: {factor}): expected a positive multiplier for the peak"))
+                    Err(ParamError::DiurnalFactor { factor })
                 } else {
                     Ok(())
                 }
             }
             RateShape::Spike { factor, duration, .. } => {
                 if !(factor.is_finite() && factor >= 0.0) {
-                    Err(format!("Spike(factor: {factor}): expected a multiplier ≥ 0 (0 is an outage)"))
+                    Err(ParamError::SpikeFactor { factor })
                 } else if duration == SimDuration::ZERO {
-                    Err("Spike(duration: \"0s\"): expected a duration longer than zero".into())
+                    Err(ParamError::SpikeDuration)
                 } else {
                     Ok(())
                 }
@@ -144,7 +143,7 @@ mod tests {
             ),
         ];
         for (shape, words) in cases {
-            let error = shape.validate().expect_err(&format!("{shape:?}"));
+            let error = shape.validate().expect_err(&format!("{shape:?}")).to_string();
             assert!(error.contains(words), "{shape:?}: {error}");
         }
         assert_eq!(

@@ -44,7 +44,7 @@ pub(super) fn pattern(
         ));
     }
     for (i, shape) in p.shape.iter().enumerate() {
-        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e))?;
+        shape.validate().map_err(|e| problem(&path.field("shape").index(i), e.to_string()))?;
     }
     // Each shape multiplies the rate; at the peak, by its largest factor.
     let peak = p.rate
@@ -82,7 +82,7 @@ pub(super) fn pattern(
                 "`keys` chooses among the given attribute's values, but the pattern gives none",
             ));
         }
-        keys.validate().map_err(|e| problem(&path.field("keys"), e))?;
+        keys.validate().map_err(|e| problem(&path.field("keys"), e.to_string()))?;
         let first = entity.attribute(&p.given[0]);
         if let Some(Generator::Pick(name) | Generator::New(name)) =
             first.map(|a| unwrap_sometimes(&a.generator))

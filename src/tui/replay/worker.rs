@@ -330,7 +330,7 @@ impl Thread {
             }
             Command::Console { request, answer } => {
                 let result = match &self.current {
-                    Some(live) => live.replay.sim.console(&request).map(|line| {
+                    Some(live) => live.replay.sim.console(&request).map_err(|e| e.to_string()).map(|line| {
                         // One compact JSON line, as `keyheat ops` prints it; indented for reading.
                         serde_json::from_str::<serde_json::Value>(&line)
                             .and_then(|json| serde_json::to_string_pretty(&json))

@@ -5,34 +5,20 @@
 use super::{pattern, plan_src};
 use crate::engine::goals::forecast;
 use crate::engine::planner::{self, WarningCode};
+use crate::engine::testing;
 use crate::scenario;
 
 /// 200 tenants, 2,000 events a second; tenant-000 takes 60% of them (1,200 WCU/s on one key
-/// unsharded). The audit page reads a tenant's newest 20 of the last hour, picked as the
-/// writes are.
-const WHALE: &str = r#"(
-    name: "whale", title: "whale",
-    entities: [(name: "Event", attributes: [
-        (name: "tenant_id", type: S, gen: Pick("tenants")),
-        (name: "at", type: Time, gen: Now),
-        (name: "seq", type: N, gen: Number(Uniform(0, 999999999))),
-        (name: "detail", type: S, gen: Payload(200)),
-    ])],
-    populations: [(name: "tenants", count: 200, ids: "tenant-{:03}",
-                   popularity: Weighted([(0.6, Fixed(0)), (0.4, Uniform)]))],
-    patterns: [
-        (name: "log", action: Put, entity: "Event", given: ["tenant_id"], rate: 2000),
-        (name: "page", action: List, entity: "Event", given: ["tenant_id"],
-         range: (attribute: "at", span: Last("1h")), order: Desc, limit: 20, rate: 10),
-    ],
-    variants: [
+/// unsharded). The audit page reads a tenant's newest 20 of the last hour, 10 times a second.
+fn whale() -> String {
+    let variants = r#"[
         (name: "naive", keys: {"Event": (pk: "T#{tenant_id}", sk: "{at}#{seq}")}),
         (name: "all", keys: {"Event": (pk: "T#{tenant_id}#{shard(8)}", sk: "{at}#{seq}")}),
         (name: "whale", keys: {"Event": (
             pk: "T#{tenant_id}#{shard(by: tenant_id, tenant-000 = 8, else = 1)}", sk: "{at}#{seq}")}),
-    ],
-    workload: (duration: "60s", tick: "1s", seed: 3),
-)"#;
+    ]"#;
+    testing::whale_log(200, 2000, 10, variants, r#"(duration: "60s", tick: "1s", seed: 3)"#)
+}
 
 #[test]
 fn a_reader_who_knows_the_class_pays_only_its_class_fanout() {
@@ -40,13 +26,13 @@ fn a_reader_who_knows_the_class_pays_only_its_class_fanout() {
     // 1,200 WCU/s as sharding everyone does; the fan-out a call can make stays 8.
     let cases = [("naive", 1, true), ("all", 8, false), ("whale", 8, false)];
     for (variant, fanout, hot) in cases {
-        let plan = plan_src(WHALE, variant);
+        let plan = plan_src(&whale(), variant);
         let page = pattern(&plan, "page");
         assert_eq!(page.fanout, fanout, "{variant}: {}", page.reason);
         let warned = plan.warnings.iter().any(|w| w.code == WarningCode::HotPartition);
         assert_eq!(warned, hot, "{variant}: {:#?}", plan.warnings);
     }
-    let (all, whale) = (plan_src(WHALE, "all"), plan_src(WHALE, "whale"));
+    let (all, whale) = (plan_src(&whale(), "all"), plan_src(&whale(), "whale"));
     let (all, whale) = (pattern(&all, "page"), pattern(&whale, "page"));
     // The whale's calls (60% + 0.4/200 of them) read 20 from each of 8 shards; the other 40%
     // read their 20 newest from one key instead of 8 × 20.

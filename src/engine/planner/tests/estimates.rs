@@ -201,7 +201,7 @@ fn one_item_is_said_only_of_a_table_item() {
     let wide = plan_src(&WRITES.replace("rate: 10)", "rate: 800)"), "wide");
     let w = wide.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("R#{last_read} is hot");
     assert!(w.subject.starts_with("GSI recent") && !w.message.contains("one item"), "{}", w.message);
-    // The bundled counter is one table item.
+    // The counter is one table item.
     let counters = plan_of("counters", "naive");
     let w = counters.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("hot counter");
     assert!(w.message.contains("it is one item"), "{}", w.message);
@@ -209,7 +209,7 @@ fn one_item_is_said_only_of_a_table_item() {
 
 #[test]
 fn sparse_index_keys_count_by_the_share_of_items_that_carry_them() {
-    let naive = scenario::load("orders").unwrap();
+    let naive = crate::engine::testing::fixture("orders");
     let variant = |name: &str| naive.scenario.variant(name).unwrap();
     let plain = Estimator::new(&naive.scenario, variant("naive")).item_bytes("Order");
     let sparse = Estimator::new(&naive.scenario, variant("recommended")).item_bytes("Order");

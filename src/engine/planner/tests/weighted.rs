@@ -5,6 +5,7 @@
 use super::super::estimate::Estimator;
 use super::super::load::meeting;
 use super::{WarningCode, pattern, plan_of};
+use crate::engine::testing;
 use crate::engine::workload::Popularity;
 use crate::scenario;
 
@@ -79,7 +80,7 @@ fn a_copy_fans_out_to_the_holders_of_the_source_the_update_picks() {
     // onto every follow edge pointing at the celebrity. Edges pick whom they follow by Zipf(1.0)
     // (unscrambled), so the 20 hold H(20) / H(20,000) of them, a twentieth of that each:
     // ~8,600 copies a post, not the 25 of an average user.
-    let loaded = scenario::load("social-feed").unwrap();
+    let loaded = testing::fixture("social-feed");
     let variant = loaded.variant(Some("naive")).unwrap();
     let est = Estimator::new(&loaded.scenario, variant);
     let plan = super::super::plan(&loaded.scenario, variant);
@@ -100,7 +101,7 @@ fn a_skewed_reader_reads_the_popular_partitions() {
     // practice-search: messages and searches pick channels by the same Zipf(0.99) over 10,000,
     // so a search lands on a channel holding Σ pᵢ² = H(n, 1.98) / H(n, 0.99)² of the messages
     // (1.15%), not 1/10,000 — about 115 times the average channel.
-    let loaded = scenario::load("practice-search").unwrap();
+    let loaded = testing::fixture("practice-search");
     let variant = loaded.variant(Some("naive")).unwrap();
     let plan = super::super::plan(&loaded.scenario, variant);
     let zipf = Popularity::Zipf { s: 0.99, scrambled: true };

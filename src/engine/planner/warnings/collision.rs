@@ -552,9 +552,9 @@ mod tests {
     }
 
     #[test]
-    fn no_bundled_design_loses_items_to_its_key() {
+    fn no_fixture_design_loses_items_to_its_key() {
         // Every variant, naive ones included: none of them keys an entity so that puts overwrite.
-        for loaded in crate::scenario::bundled() {
+        for loaded in crate::engine::testing::fixtures() {
             let s = &loaded.scenario;
             for variant in &s.variants {
                 let plan = planner::plan(s, variant);

@@ -15,9 +15,9 @@ use crate::engine::time::SimDuration;
 use crate::engine::value::AttributeValue;
 use crate::scenario;
 
-/// A replay of a bundled scenario's text after `edits`, run for `ticks` ticks.
+/// A replay of a fixture scenario's text after `edits`, run for `ticks` ticks.
 fn replay(name: &str, edits: &[(&str, &str)], variant: &str, ticks: u32) -> Simulation {
-    let mut source = scenario::load(name).expect("bundled scenarios load").source().to_owned();
+    let mut source = crate::engine::testing::fixture_source(name).to_owned();
     for (from, to) in edits {
         assert!(source.contains(from), "the edit {from:?} applies to {name}");
         source = source.replace(from, to);
@@ -116,7 +116,7 @@ fn agree(sim: &Simulation, store: &mut Store, request: &Json) -> usize {
     for page in 1..=2000 {
         let text = request.to_string();
         let want = reference(sim, store, &text);
-        let got = sim.console(&text);
+        let got = sim.console(&text).map_err(|e| e.to_string());
         assert_eq!(got, want, "page {page} of {text}");
         let Ok(answer) = got else { return page };
         let answer: Json = serde_json::from_str(&answer).expect("answers are JSON");
@@ -350,7 +350,7 @@ fn short_forms_read_the_replay() {
         ),
     ];
     for (request, want) in mistakes {
-        let error = sim.console(request).expect_err(request);
+        let error = sim.console(request).expect_err(request).to_string();
         assert!(error.starts_with(want), "{request}: {error}");
         assert!(!error.contains("keyheat-alias"), "{error}");
     }
@@ -378,7 +378,8 @@ fn cassandra_tables_are_read_per_entity_without_capacity_units() {
     }
     assert!(sensor.contains(r#""Row""#), "{sensor}");
     // The default table is the first; its key has no sort key.
-    let error = sim.console(r#"get pk = "sensor-00001" and sk = 1"#).expect_err("Sensor has no sort key");
+    let error =
+        sim.console(r#"get pk = "sensor-00001" and sk = 1"#).expect_err("Sensor has no sort key").to_string();
     assert!(error.contains("it has no sort key"), "{error}");
 }
 

@@ -31,6 +31,26 @@ const COUNTS: &str = r#"(
 )"#;
 
 #[test]
+fn a_run_that_cannot_start_says_why() {
+    use crate::engine::sim::SimError;
+    use crate::engine::time::SimDuration;
+    let loaded = crate::engine::testing::fixture("orders");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let start = |secs: u64| {
+        let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(secs)) };
+        Simulation::new(&loaded.scenario, variant, &options).err()
+    };
+    // orders ticks every 10 s.
+    let tick = SimDuration::from_secs(10);
+    let short = start(5).expect("5 s is shorter than a tick");
+    assert_eq!(short, SimError::ShorterThanATick { duration: SimDuration::from_secs(5), tick });
+    assert_eq!(short.to_string(), "the duration (5s) is shorter than one tick (10s)");
+    let long = start(50_000_000_000).expect("5 billion ticks do not fit");
+    assert!(matches!(long, SimError::TooManyTicks { .. }), "{long}");
+    assert!(long.to_string().ends_with("is more than 2^32 ticks; use a longer tick"), "{long}");
+}
+
+#[test]
 fn each_tick_makes_its_share_of_calls_carrying_the_fraction() {
     let loaded = load(COUNTS);
     let variant = loaded.variant(None).expect("one variant");
@@ -266,7 +286,7 @@ fn regenerated_items_are_the_items_the_table_holds() {
     for (name, variant, partition_group) in
         [("orders", "recommended", "orders"), ("sensors", "naive", "Reading")]
     {
-        let loaded = scenario::load(name).expect("bundled");
+        let loaded = crate::engine::testing::fixture(name);
         let v = loaded.variant(Some(variant)).expect("exists");
         let options =
             RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };

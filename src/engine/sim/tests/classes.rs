@@ -5,32 +5,19 @@
 use crate::engine::planner;
 use crate::engine::sim::report::RunReport;
 use crate::engine::sim::{RunOptions, Simulation};
+use crate::engine::testing;
 use crate::scenario;
 
 /// 20 tenants, 400 events a second, tenant-00 takes 60% of them; its pages are 60% of the
 /// reads too. Only the whale is sharded.
-const WHALE: &str = r#"(
-    name: "whale", title: "whale",
-    entities: [(name: "Event", attributes: [
-        (name: "tenant_id", type: S, gen: Pick("tenants")),
-        (name: "at", type: Time, gen: Now),
-        (name: "seq", type: N, gen: Number(Uniform(0, 999999999))),
-        (name: "detail", type: S, gen: Payload(200)),
-    ])],
-    populations: [(name: "tenants", count: 20, ids: "tenant-{:02}",
-                   popularity: Weighted([(0.6, Fixed(0)), (0.4, Uniform)]))],
-    patterns: [
-        (name: "log", action: Put, entity: "Event", given: ["tenant_id"], rate: 400),
-        (name: "page", action: List, entity: "Event", given: ["tenant_id"],
-         range: (attribute: "at", span: Last("1h")), order: Desc, limit: 20, rate: 20),
-    ],
-    variants: [(name: "whale", keys: {"Event": (
-        pk: "T#{tenant_id}#{shard(by: tenant_id, tenant-00 = 8, else = 1)}", sk: "{at}#{seq}")})],
-    workload: (duration: "30s", tick: "1s", seed: 5),
-)"#;
+fn whale() -> String {
+    let variants = r#"[(name: "whale", keys: {"Event": (
+        pk: "T#{tenant_id}#{shard(by: tenant_id, tenant-00 = 8, else = 1)}", sk: "{at}#{seq}")})]"#;
+    testing::whale_log(20, 400, 20, variants, r#"(duration: "30s", tick: "1s", seed: 5)"#)
+}
 
 fn replay() -> (RunReport, planner::Plan, Vec<String>) {
-    let loaded = scenario::parse("whale.ron", WHALE).expect("test scenario");
+    let loaded = scenario::parse("whale.ron", &whale()).expect("test scenario");
     let variant = loaded.variant(None).expect("variant");
     let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
     while sim.step() {}

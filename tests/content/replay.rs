@@ -1,13 +1,14 @@
-//! What the bundled scenarios must show (issue 4, §5). The always-on tests run in debug builds
-//! on scaled-down copies of the scenarios (fewer sensors reporting at the same per-sensor rate,
-//! reads that do not matter to the figure switched off, shorter durations); the `#[ignore]`d
-//! ones replay the scenarios as shipped, over their default durations:
-//! `cargo test --release -- --ignored`.
+//! What the bundled scenarios must show when replayed (issue 4, §5): content tests, kept out of
+//! the engine's unit tests so that editing a lesson changes only content tests. The always-on
+//! tests run in debug builds on scaled-down copies of the scenarios (fewer sensors reporting at
+//! the same per-sensor rate, reads that do not matter to the figure switched off, shorter
+//! durations); the `#[ignore]`d ones replay the scenarios as shipped, over their default
+//! durations: `cargo test --release --test content -- --ignored`.
 
-use crate::engine::model::Scenario;
-use crate::engine::sim::{RunOptions, RunReport, run};
-use crate::engine::time::SimDuration;
-use crate::scenario;
+use keyheat::engine::model::Scenario;
+use keyheat::engine::sim::{RunOptions, RunReport, run};
+use keyheat::engine::time::SimDuration;
+use keyheat::scenario;
 
 fn replay(scenario: &Scenario, variant: &str, options: &RunOptions) -> RunReport {
     let variant = scenario.variant(variant).expect("bundled variants exist");
@@ -22,7 +23,7 @@ fn days(n: u64) -> SimDuration {
     SimDuration::from_secs(n * 86_400)
 }
 
-fn pattern<'a>(report: &'a RunReport, name: &str) -> &'a crate::engine::sim::report::PatternReport {
+fn pattern<'a>(report: &'a RunReport, name: &str) -> &'a keyheat::engine::sim::report::PatternReport {
     report.patterns.iter().find(|p| p.name == name).expect("the pattern is in the report")
 }
 
@@ -338,7 +339,7 @@ fn orders_line_items_are_numbered_1_2_3_within_their_order() {
     let s = bundled("orders");
     let variant = s.variant("naive").expect("naive").clone();
     let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(6 * 3600)) };
-    let mut sim = crate::engine::sim::Simulation::new(&s, &variant, &options).expect("starts");
+    let mut sim = keyheat::engine::sim::Simulation::new(&s, &variant, &options).expect("starts");
     while sim.step() {}
     let orders: Vec<_> = sim.partitions().into_iter().filter(|p| p.key.starts_with("ORDER#")).collect();
     assert!(orders.len() > 100, "{}", orders.len());
@@ -348,7 +349,7 @@ fn orders_line_items_are_numbered_1_2_3_within_their_order() {
             .iter()
             .filter(|i| i.entity == "OrderItem")
             .map(|i| match i.item.get("SK") {
-                Some(crate::engine::value::AttributeValue::S(sk)) => sk.clone(),
+                Some(keyheat::engine::value::AttributeValue::S(sk)) => sk.clone(),
                 other => panic!("{other:?}"),
             })
             .collect();
