@@ -859,13 +859,6 @@ fn transactions_are_checked_at_their_place() {
         ),
     ];
     for (text, message, marker) in cases {
-        let err = parse("mini.ron", &text).expect_err(message).to_string();
-        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker} in the text"));
-        let (line, col) = position_of(&text, at);
-        assert!(err.contains(message), "{err}\nshould say: {message}");
-        assert!(
-            err.starts_with(&format!("mini.ron:{line}:{col}:")),
-            "{err}\nshould point at {line}:{col} ({marker})"
-        );
+        assert_error_at(&text, message, marker, text.find(marker));
     }
 }
