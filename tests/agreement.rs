@@ -269,7 +269,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
 /// misses'), a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
 /// days: each read asks its class's buckets), a lifecycle status that updates advance in
-/// order, and writes and reads in transactions (each item twice).
+/// order, writes and reads in transactions (each item twice), and email claims taken in a
+/// transaction and in a request of their own.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -281,6 +282,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("conditions.ron", include_str!("fixtures/conditions.ron")),
         ("states.ron", include_str!("fixtures/states.ron")),
         ("transactions.ron", include_str!("fixtures/transactions.ron")),
+        ("claims.ron", include_str!("fixtures/claims.ron")),
         ("put-equals.ron", include_str!("fixtures/put-equals.ron")),
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),

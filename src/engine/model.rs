@@ -598,6 +598,11 @@ pub enum AggregateOp {
     Count,
     /// Adds the triggering item's attribute.
     Sum(String),
+    /// A uniqueness item: the first put of a value claims the item keyed by it (a PutItem on
+    /// `attribute_not_exists`, recording the putter's `attribute`); a later put of the same
+    /// value finds it taken. In a transaction the taken claim cancels the put; without one the
+    /// put has landed already, and two items now share the value.
+    Claim,
 }
 
 /// Embedding: each `entity` item written is appended to a list attribute (`as_name`) of the

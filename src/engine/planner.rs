@@ -191,6 +191,10 @@ pub struct PatternPlan {
     /// writes are in `units_per_call`, its reads in `read_units_per_call`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<condition::ConditionPlan>,
+    /// The claims a put takes (uniqueness items): how often the value is taken, and what a
+    /// taken claim does to the call (its cancelled transactions are in `units_per_call`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<condition::ConditionPlan>,
     /// The figures `check` cannot predict from the file (shown as `?`, with why); the numbers
     /// above stay the planner's steady state, which the load checks use.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,6 +231,7 @@ impl PatternPlan {
             write_amplification: None,
             parts: Vec::new(),
             condition: None,
+            claim: None,
             unpredictable: None,
             cache: None,
         }
@@ -330,6 +335,9 @@ pub enum WarningCode {
     /// collection the parent's sort key is not at: once a parent has `limit` children, the call
     /// returns children and not the parent.
     CollectionOrder,
+    /// A put takes a claim (a uniqueness item) in a request of its own: a put whose claim is
+    /// taken has landed already, and two items share the value.
+    UnsafeClaim,
 }
 
 impl WarningCode {
@@ -349,6 +357,7 @@ impl WarningCode {
             WarningCode::Guess => "guess",
             WarningCode::VersionContention => "version-contention",
             WarningCode::CollectionOrder => "collection-order",
+            WarningCode::UnsafeClaim => "unsafe-claim",
         }
     }
 }

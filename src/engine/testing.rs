@@ -164,6 +164,7 @@ pub fn pattern(
         overwrote: 0,
         condition_failed: 0,
         version_conflicts: 0,
+        duplicates: 0,
         stale_reads: 0,
         cache: None,
     }

@@ -418,6 +418,14 @@ pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
             numbers::percent(share(p.condition_failed, p.calls))
         ));
     }
+    if p.duplicates > 0 {
+        out.push(format!(
+            "{}: {} of {} puts landed although their claim was taken — the put and its claim are separate requests, so each left two items with the value the claim keeps unique (a transaction cancels the put instead)",
+            p.name,
+            numbers::count(p.duplicates as f64),
+            numbers::count(p.calls as f64)
+        ));
+    }
     if p.throttled > 0 || p.failed > 0 {
         out.push(format!(
             "{}: {} throttled, {} failed",

@@ -307,6 +307,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         if let Some(c) = &p.condition {
             paragraph(out, 4, &format!("condition {}: {}", c.expression, c.why))?;
         }
+        if let Some(c) = &p.claim {
+            paragraph(out, 4, &format!("claim {}: {}", c.expression, c.why))?;
+        }
         if let Some(c) = &p.cache {
             paragraph(out, 4, &format!("cache: {}", c.why))?;
         }

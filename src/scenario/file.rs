@@ -337,6 +337,7 @@ pub struct Embed {
 pub enum AggregateOp {
     Count,
     Sum(String),
+    Claim,
 }
 
 #[derive(Debug, Deserialize)]

@@ -821,6 +821,59 @@ fn class_slots_name_attributes_and_values_the_items_hold() {
     }
 }
 
+/// A claim (`op: Claim`) is taken by a put carrying the value it records, and its item holds
+/// the claim alone: each rule is an error at the `on` entry that breaks it.
+#[test]
+fn claims_are_checked_at_their_place() {
+    let with_aggregates = |aggregates: &str| {
+        MINI.replacen(
+            r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#,
+            &format!(
+                r#""Post": (pk: "USER#{{user_id}}", sk: "POST#{{posted_at}}"),
+        }},
+        aggregates: [{aggregates}],"#
+            ),
+            1,
+        )
+    };
+    let claim = r#"(name: "claim", entity: "User", on: ["write-post"], attribute: "user_id", op: Claim)"#;
+    let loaded = parse("mini.ron", &with_aggregates(claim)).unwrap();
+    let variant = loaded.variant(None).unwrap();
+    assert_eq!(variant.aggregates[0].op, crate::engine::model::AggregateOp::Claim);
+    let update = with_aggregates(
+        r#"(name: "claim", entity: "User", on: ["user-posts"], attribute: "user_id", op: Claim)"#,
+    )
+    .replacen(r#"(name: "user-posts", action: List,"#, r#"(name: "touch", action: Update, entity: "Post", given: ["user_id", "posted_at"], sets: ["body"], rate: 1),
+    (name: "user-posts", action: List,"#, 1)
+    .replacen(r#"on: ["user-posts"]"#, r#"on: ["touch"]"#, 1);
+    let cases = [
+        (
+            update,
+            r#"pattern "touch" is not a Put: a claim is taken by the put that creates its owner"#,
+            r#"on: ["touch"]"#,
+        ),
+        (
+            with_aggregates(
+                r#"(name: "claim", entity: "User", on: ["write-post"], attribute: "name", op: Claim)"#,
+            ),
+            r#"the claim records name, but Post items (put by "write-post") have no such attribute"#,
+            r#"on: ["write-post"], attribute: "name""#,
+        ),
+        (
+            with_aggregates(&format!(
+                r#"(name: "posts", entity: "User", on: ["write-post"], attribute: "name", op: Count), {claim}"#
+            )),
+            r#"aggregate "posts" also keeps User items on "write-post": a claim's item holds the claim alone"#,
+            r#"on: ["write-post"], attribute: "user_id""#,
+        ),
+    ];
+    for (text, message, marker) in cases {
+        // The error points at the pattern's name in the `on` list.
+        assert_error_at(&text, message, marker, text.find(marker).map(|at| at + 5));
+    }
+}
+
 /// `transaction: true` is refused where no transaction can hold the call: a List (a Query), the
 /// Cassandra profile, and a write whose copies fan out to every referring item.
 #[test]

@@ -23,7 +23,7 @@ use super::estimate::Estimator;
 use super::load::mean_rate;
 use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
-use crate::engine::model::{AccessPattern, Condition, Generator};
+use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Condition, Generator};
 use crate::engine::store::{failed_write_units, read_units};
 use crate::engine::template::Part;
 
@@ -120,6 +120,68 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
     })
 }
 
+/// The claims a put takes (`aggregates` with `op: Claim` whose `on` names it): how often the
+/// claimed value is taken already, and what that does. In a transaction the taken claim cancels
+/// the put (TransactionCanceledException), charged as a failed conditional write of the claim;
+/// without one the put is a request of its own that has landed before the claim's PutItem is
+/// refused — a duplicate of a value the claim was there to keep unique.
+pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
+    let claims: Vec<&Aggregate> = est
+        .variant
+        .aggregates
+        .iter()
+        .filter(|a| a.op == AggregateOp::Claim && a.on.contains(&p.name))
+        .collect();
+    let first = claims.first()?;
+    let mut free = 1.0;
+    let mut counted = true;
+    for a in &claims {
+        // Every put of the claim's triggers claims from the same items.
+        let puts: f64 = est
+            .scenario
+            .patterns
+            .iter()
+            .filter(|x| a.on.contains(&x.name))
+            .map(|x| mean_rate(x, est.secs) * est.secs)
+            .sum();
+        match taken_share_of_picks(est, &a.entity, p, puts) {
+            Some(share) => free *= 1.0 - share,
+            None => counted = false,
+        }
+    }
+    let share = 1.0 - free;
+    let whole = super::numbers::floor_u64(est.item_bytes(&first.entity).ceil());
+    let failed_units_each = failed_write_units(whole, whole);
+    let names: Vec<&str> = claims.iter().map(|a| a.entity.as_str()).collect();
+    let how = if counted {
+        format!("~{} of the puts claim a value another put claimed first", percent(share))
+    } else {
+        "how often a claimed value is taken is not predicted: the claim's key holds something other than members the put picks".to_owned()
+    };
+    let what = if p.transaction {
+        format!(
+            "in the transaction, a taken claim cancels it (TransactionCanceledException): the {} item is not written and the caller learns the value is taken; charged {} WCU for the failed claim (keyheat's reading: AWS does not say what a cancelled transaction consumes)",
+            p.entity,
+            count(failed_units_each)
+        )
+    } else {
+        format!(
+            "without a transaction, the {} item is its own request and has landed when the claim's PutItem is refused ({} WCU): each such put leaves two {} items with the value the claim was there to keep unique",
+            p.entity,
+            count(failed_units_each),
+            p.entity
+        )
+    };
+    Some(ConditionPlan {
+        expression: format!("attribute_not_exists(PK) on {}", names.join(", ")),
+        failure_rate: share,
+        failed_units_each,
+        read_units_per_call: 0.0,
+        busiest: None,
+        why: format!("{how}; {what}"),
+    })
+}
+
 /// Keys this many values or fewer are counted value by value.
 const MAX_JOINT_KEYS: f64 = 2e6;
 
@@ -131,7 +193,24 @@ const MAX_JOINT_KEYS: f64 = 2e6;
 /// `key-collision` arithmetic (the busiest single value and an even rest) cannot see. `None`
 /// when the key holds anything else (a time, a shard, a generated value), or too many values.
 fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
-    let keys = est.variant.keys_of(&p.entity)?;
+    // Other puts of the entity fill the same keys; the initial load starts with none here.
+    if est.entity(&p.entity).owned_population().is_some() {
+        return None;
+    }
+    let puts: f64 = est
+        .scenario
+        .patterns
+        .iter()
+        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity == p.entity)
+        .map(|x| mean_rate(x, est.secs) * est.secs)
+        .sum();
+    taken_share_of_picks(est, &p.entity, p, puts)
+}
+
+/// The share of `puts` puts (of `p`'s entity, drawing their members as `p` does) that find the
+/// `keyed` item they create taken, counted key by key (see `picked_taken_share`).
+fn taken_share_of_picks(est: &Estimator<'_>, keyed: &str, p: &AccessPattern, puts: f64) -> Option<f64> {
+    let keys = est.variant.keys_of(keyed)?;
     let e = est.entity(&p.entity);
     let mut joint = vec![1.0];
     let mut seen: Vec<&str> = Vec::new();
@@ -155,17 +234,6 @@ fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
         let shares = popularity.shares(n, est.scenario.workload.seed);
         joint = joint.iter().flat_map(|a| shares.iter().map(move |b| a * b)).collect();
     }
-    // Other puts of the entity fill the same keys; the initial load starts with none here.
-    if e.owned_population().is_some() {
-        return None;
-    }
-    let puts: f64 = est
-        .scenario
-        .patterns
-        .iter()
-        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity == p.entity)
-        .map(|x| mean_rate(x, est.secs) * est.secs)
-        .sum();
     if puts <= 0.0 {
         return Some(0.0);
     }

@@ -39,6 +39,31 @@ fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
     });
 }
 
+/// `unsafe-claim`: a put that takes a claim without a transaction. The put and the claim are
+/// two requests, so a taken claim is refused after the put has landed: the value the claim was
+/// there to keep unique now has two items.
+fn unsafe_claim(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let Some(c) = &plan.claim else { return };
+    let Some(pattern) = est.scenario.pattern(&plan.name) else { return };
+    if pattern.transaction {
+        return;
+    }
+    let calls = mean_rate(pattern, est.secs) * est.secs;
+    let expected = if c.failure_rate > 0.0 {
+        format!(" Over the run that is ~{} of {} puts.", count(c.failure_rate * calls), count(calls))
+    } else {
+        String::new()
+    };
+    out.push(Warning {
+        code: WarningCode::UnsafeClaim,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} puts its {} item and takes its claim ({}) in separate requests: {}.{expected} Put both in one TransactWriteItems (`transaction: true`): a taken claim then cancels the put, and nothing is duplicated.",
+            plan.name, pattern.entity, c.expression, c.why
+        ),
+    });
+}
+
 /// Index entries cost this much storage on top of their size (AWS GSI/LSI docs).
 const INDEX_OVERHEAD_BYTES: f64 = 100.0;
 
@@ -49,6 +74,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         key_update(plan, est, &mut out);
         version_contention(plan, &mut out);
         collection_order(plan, est, &mut out);
+        unsafe_claim(plan, est, &mut out);
     }
     collision::collisions(est, &mut out);
     // A size goal with a horizon past the replay (`within: "365d"`) is graded on the partitions'

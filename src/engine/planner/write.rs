@@ -88,6 +88,12 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     }
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
+    out.claim = super::condition::claim(est, p);
+    if let Some(c) = out.claim.as_ref().filter(|_| p.transaction) {
+        // A taken claim cancels the transaction: charged the claim's failed write alone.
+        out.units_per_call =
+            (1.0 - c.failure_rate) * out.units_per_call + c.failure_rate * c.failed_units_each;
+    }
     out.condition = super::condition::plan(est, p);
     if let Some(c) = &out.condition {
         // A cancelled transaction, as a lone write, is charged its failed condition (see
@@ -468,13 +474,24 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
     for entity in entities {
         let group: Vec<&Aggregate> = mine.iter().copied().filter(|a| a.entity == entity).collect();
         let bytes = est.item_bytes(entity);
-        let updates: Vec<String> = group
-            .iter()
-            .map(|a| match &a.op {
-                AggregateOp::Count => format!("{} +1", a.attribute),
-                AggregateOp::Sum(attribute) => format!("{} +{attribute}", a.attribute),
-            })
-            .collect();
+        // A claim's item holds the claim alone (the loader checks): a create-once put of it.
+        let claim = group.iter().any(|a| a.op == AggregateOp::Claim);
+        let why = if claim {
+            format!(
+                "one PutItem of {entity} on attribute_not_exists(PK), recording {}: the claim of its key, which a later put of the same value finds taken",
+                group.iter().map(|a| a.attribute.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            let updates: Vec<String> = group
+                .iter()
+                .map(|a| match &a.op {
+                    AggregateOp::Count => format!("{} +1", a.attribute),
+                    AggregateOp::Sum(attribute) => format!("{} +{attribute}", a.attribute),
+                    AggregateOp::Claim => format!("{} claimed", a.attribute),
+                })
+                .collect();
+            format!("one UpdateItem of {}: {}", entity, updates.join(", "))
+        };
         writes.push(ItemWrite {
             target: format!(
                 "aggregate {}",
@@ -482,11 +499,12 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
             ),
             per_call: 1.0,
             units_each: write_units(bytes),
-            why: format!("one UpdateItem of {}: {}", entity, updates.join(", ")),
+            why,
             lands: Lands { entity: entity.to_owned(), index: None, via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
-        let update = AccessPattern { action: Action::Update, sets: sets.clone(), ..p.clone() };
+        let action = if claim { Action::Put } else { Action::Update };
+        let update = AccessPattern { action, sets: sets.clone(), ..p.clone() };
         for index in &est.variant.indexes {
             if let Some(mut w) = index_write(est, &update, index, entity, &sets, Via::Aggregate)
                 && w.per_call > 0.0

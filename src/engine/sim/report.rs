@@ -246,6 +246,11 @@ pub struct PatternReport {
     /// retry; keyheat's contention model). Left out of the JSON when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub version_conflicts: u64,
+    /// Puts that landed although their claim (a uniqueness item) was taken: without a
+    /// transaction the put and its claim are separate requests, so each leaves two items with
+    /// the value the claim keeps unique. Left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub duplicates: u64,
     /// Query requests on a GSI partition with entry writes still queued (replication lag).
     pub stale_reads: u64,
     /// A read the variant's cache fronts: what the cache answered. Left out of the JSON for

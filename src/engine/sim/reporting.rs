@@ -367,6 +367,7 @@ impl Simulation {
                 overwrote: s.overwrote,
                 condition_failed: s.condition_failed,
                 version_conflicts: s.conflicts,
+                duplicates: s.duplicates,
                 stale_reads: s.stale_reads,
                 cache: self.cache.as_ref().filter(|c| c.patterns[out.len()]).map(|_| CacheReport {
                     hits: s.cache_hits,

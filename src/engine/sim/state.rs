@@ -148,6 +148,9 @@ pub struct PatternStats {
     pub condition_failed: u64,
     /// Version checks lost to another writer, each followed by a re-read and a retry.
     pub conflicts: u64,
+    /// Puts that landed although their claim was taken (no transaction held them together):
+    /// two items now share the value the claim keeps unique.
+    pub duplicates: u64,
     /// Query requests on a GSI partition with entry writes queued.
     pub stale_reads: u64,
     /// Keys a read through the variant's cache found there (no table read) and did not.

@@ -5,6 +5,7 @@
 mod behaviour;
 mod cache;
 mod chunks;
+mod claims;
 mod classes;
 mod collisions;
 mod conditions;

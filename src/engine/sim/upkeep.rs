@@ -5,11 +5,12 @@ use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::{AggregateOp, Engine};
+use crate::engine::store::failed_write_units;
 
 use super::embed::EMBED_REQUEST;
 use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
 use super::items::Val;
-use super::meter::{heat_split_points, split_point};
+use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
@@ -24,10 +25,20 @@ const COPY_REQUEST: u32 = 0x4000;
 pub(super) struct AggregatePlan {
     pub entity: usize,
     pub attr: usize,
-    /// `None`: count; else the triggering entity's attribute to add.
-    pub sum_of: Option<(usize, usize)>,
+    pub fold: Fold,
     /// (aggregate entity attribute, triggering entity, its attribute with the same name).
     pub keys: Vec<(usize, usize, usize)>,
+}
+
+/// What a triggering write does to an aggregate's attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fold {
+    /// Adds one.
+    Count,
+    /// Adds the triggering entity's attribute (`None`: the trigger has none; adds 0).
+    Sum(Option<(usize, usize)>),
+    /// Takes the item once, recording the triggering entity's attribute of the same name.
+    Claim(Option<(usize, usize)>),
 }
 
 impl AggregatePlan {
@@ -43,11 +54,15 @@ impl AggregatePlan {
                 let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
                 let triggers: Vec<usize> =
                     world.patterns.iter().filter(|p| a.on.contains(&p.name)).map(|p| p.entity).collect();
-                let sum_of = match &a.op {
-                    AggregateOp::Count => None,
-                    AggregateOp::Sum(name) => triggers.iter().find_map(|&t| {
-                        Some((t, world.entities[t].attrs.iter().position(|x| &x.name == name)?))
-                    }),
+                let of = |name: &str| {
+                    triggers.iter().find_map(|&t| {
+                        Some((t, world.entities[t].attrs.iter().position(|x| x.name == name)?))
+                    })
+                };
+                let fold = match &a.op {
+                    AggregateOp::Count => Fold::Count,
+                    AggregateOp::Sum(name) => Fold::Sum(of(name)),
+                    AggregateOp::Claim => Fold::Claim(of(&a.attribute)),
                 };
                 let ent = &world.entities[entity];
                 let mut keys = Vec::new();
@@ -60,7 +75,7 @@ impl AggregatePlan {
                         }
                     }
                 }
-                Some(AggregatePlan { entity, attr, sum_of, keys })
+                Some(AggregatePlan { entity, attr, fold, keys })
             })
             .collect()
     }
@@ -246,7 +261,42 @@ impl Simulation {
         resume: Option<&Resume>,
     ) {
         let Some(item) = self.aggregate_item(index, trigger, vals, call.pattern) else { return };
-        self.write_aggregate(index, &item, call, (ordinal, false), resume);
+        match item.taken {
+            Some(stored) => self.claim_refused(index, &item, stored, call, (ordinal, resume)),
+            None => self.write_aggregate(index, &item, call, (ordinal, false), resume),
+        }
+    }
+
+    /// A claim's PutItem refused: the value is claimed already, and the call's own item, a
+    /// request of its own, has landed with it — a duplicate. The refusal is charged as a failed
+    /// conditional write (`stored`: the claim item's size); throttled, it is retried.
+    fn claim_refused(
+        &mut self,
+        index: usize,
+        item: &AggregateItem,
+        stored: u32,
+        call: Call,
+        (ordinal, resume): (u32, Option<&Resume>),
+    ) {
+        let pattern = call.pattern;
+        if resume.is_none() {
+            self.totals.requests += 1;
+            self.stats[pattern].requests += 1;
+        }
+        let Some(t_idx) = self.world.entities[item.entity].table else { return };
+        let mut placed = Placed::default();
+        if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
+            return;
+        }
+        let units = failed_write_units(u64::from(stored), u64::from(placed.size));
+        if self.charge_unchanged(t_idx, &placed.pk, WRITE, units, Some(pattern), resume.is_none()) {
+            self.stats[pattern].duplicates += 1;
+            return;
+        }
+        let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
+        let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
+        let refused = Refused { request, now_ms, base_ms: 0.0, reports: false, ordinal, cursor: None };
+        self.throttled(call, resume, refused);
     }
 
     /// Writes aggregate `index`'s item as a request of `call`'s, retried like any write when
@@ -268,7 +318,8 @@ impl Simulation {
 
     /// The item aggregate `index` keeps for a write of `trigger` with `vals` by `pattern`, with
     /// its values after the update: every aggregate of `pattern` on the same entity changes it
-    /// (their keys come from the same trigger). `None` when its key does not expand.
+    /// (their keys come from the same trigger). `None` when its key does not expand. A claim
+    /// that an item holds already comes back `taken`, its values those the put would write.
     pub(super) fn aggregate_item(
         &mut self,
         index: usize,
@@ -289,21 +340,26 @@ impl Simulation {
         if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
             return None;
         }
-        let existing = self.tables[t_idx]
-            .current(&probe)
-            .map(|row| row.id)
-            .filter(|&h| self.world.entity_of(h) == entity);
+        let held = self.tables[t_idx].current(&probe).map(|row| (row.id, row.size));
+        let existing = held.map(|(id, _)| id).filter(|&h| self.world.entity_of(h) == entity);
+        // A claim's put is refused by any item at its key (attribute_not_exists).
+        let taken = held.filter(|_| matches!(plan.fold, Fold::Claim(_))).map(|(_, size)| size);
         let mut changes: Vec<(u16, Val)> = Vec::new();
-        let ordinal = if let Some(handle) = existing {
-            self.world.ordinal_of(handle)
-        } else {
-            // A new aggregate item keeps its keys in its overrides.
-            for &(attr, from, _) in &plan.keys {
-                if from == trigger {
-                    changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
+        let ordinal = match existing {
+            Some(handle) if taken.is_none() => self.world.ordinal_of(handle),
+            _ => {
+                // A new aggregate item keeps its keys in its overrides.
+                for &(attr, from, _) in &plan.keys {
+                    if from == trigger {
+                        changes.push((u16::try_from(attr).unwrap_or(u16::MAX), keyed[attr]));
+                    }
+                }
+                match taken {
+                    // Never written: the values the refused put would write, at the next ordinal.
+                    Some(_) => self.world.entities[entity].next,
+                    None => self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false),
                 }
             }
-            self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false)
         };
         let mut current = Vec::new();
         self.current_vals(entity, ordinal, &mut current);
@@ -317,23 +373,22 @@ impl Simulation {
             .filter(|&a| self.aggregates[a].entity == entity)
             .collect();
         for a in group {
-            let (attr, sum_of) = (self.aggregates[a].attr, self.aggregates[a].sum_of);
-            let delta = match sum_of {
-                None => 100,
-                Some((from, attr)) if from == trigger => match vals[attr] {
-                    Val::Num(h) => h,
-                    _ => 0,
+            let (attr, fold) = (self.aggregates[a].attr, self.aggregates[a].fold);
+            let value = match fold {
+                Fold::Claim(Some((from, owner))) if from == trigger => vals[owner],
+                Fold::Claim(_) => Val::Absent,
+                // Counts are kept in hundredths, as every number.
+                Fold::Count => add(current[attr], 100),
+                Fold::Sum(Some((from, summed))) if from == trigger => match vals[summed] {
+                    Val::Num(h) => add(current[attr], h),
+                    _ => add(current[attr], 0),
                 },
-                Some(_) => 0,
-            };
-            let value = match current[attr] {
-                Val::Num(h) => Val::Num(h.saturating_add(delta)),
-                _ => Val::Num(delta),
+                Fold::Sum(_) => add(current[attr], 0),
             };
             current[attr] = value;
             changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
         }
-        Some(AggregateItem { entity, ordinal, current, changes })
+        Some(AggregateItem { entity, ordinal, current, changes, taken })
     }
 
     /// A write a call causes besides its own (an aggregate, a copy): one more request of the
@@ -453,6 +508,14 @@ impl Simulation {
     }
 }
 
+/// `value` (a number, or nothing yet) plus `delta` hundredths.
+fn add(value: Val, delta: i64) -> Val {
+    match value {
+        Val::Num(h) => Val::Num(h.saturating_add(delta)),
+        _ => Val::Num(delta),
+    }
+}
+
 /// What a side write is, for the counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
@@ -469,6 +532,8 @@ pub(super) struct AggregateItem {
     pub ordinal: u32,
     pub current: Vec<Val>,
     pub changes: Vec<(u16, Val)>,
+    /// A claim whose value an item holds already: that item's size. Nothing is written.
+    pub taken: Option<u32>,
 }
 
 impl AggregateItem {

@@ -114,6 +114,9 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
         if let Some(c) = &p.condition {
             writeln!(out, "  - condition `{}`: {}", c.expression, c.why)?;
         }
+        if let Some(c) = &p.claim {
+            writeln!(out, "  - claim `{}`: {}", c.expression, c.why)?;
+        }
         if let Some(c) = &p.cache {
             writeln!(out, "  - cache: {}", c.why)?;
         }

@@ -750,6 +750,9 @@ fn aggregates(
             if let file::AggregateOp::Sum(attr) = &a.op {
                 attribute_of(&apath.field("op").index(0), source, attr)?;
             }
+            if matches!(a.op, file::AggregateOp::Claim) {
+                claim_trigger(&opath, a, trigger, source, v)?;
+            }
         }
         aggregates.push(model::Aggregate {
             name: a.name.clone(),
@@ -759,10 +762,54 @@ fn aggregates(
             op: match &a.op {
                 file::AggregateOp::Count => model::AggregateOp::Count,
                 file::AggregateOp::Sum(attr) => model::AggregateOp::Sum(attr.clone()),
+                file::AggregateOp::Claim => model::AggregateOp::Claim,
             },
         });
     }
     Ok(aggregates)
+}
+
+/// A claim is taken by a put that carries the value it records, and its item holds nothing but
+/// the claim: releasing a claim on an update or a delete is not modelled, and a count kept on
+/// the same item would make the claim's create-once put an update.
+fn claim_trigger(
+    path: &Path,
+    claim: &file::Aggregate,
+    trigger: &AccessPattern,
+    source: &Entity,
+    v: &file::Variant,
+) -> Result<()> {
+    if trigger.action != model::Action::Put {
+        return Err(problem(
+            path,
+            format!(
+                "pattern {:?} is not a Put: a claim is taken by the put that creates its owner (releasing one on an update or delete is not modelled)",
+                trigger.name
+            ),
+        ));
+    }
+    if source.attribute(&claim.attribute).is_none() {
+        return Err(problem(
+            path,
+            format!(
+                "the claim records {}, but {} items (put by {:?}) have no such attribute",
+                claim.attribute, source.name, trigger.name
+            ),
+        ));
+    }
+    let shared = v.aggregates.iter().find(|other| {
+        other.name != claim.name && other.entity == claim.entity && other.on.contains(&trigger.name)
+    });
+    if let Some(other) = shared {
+        return Err(problem(
+            path,
+            format!(
+                "aggregate {:?} also keeps {} items on {:?}: a claim's item holds the claim alone",
+                other.name, claim.entity, trigger.name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Embedded children: the child refers to its parent by the parent's id attribute, and a

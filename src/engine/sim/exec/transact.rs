@@ -8,10 +8,11 @@
 //! its items' write units; otherwise it is cancelled (throttled), nothing is charged and the
 //! client retries it whole. When it goes through, the prepare is charged, then each item is
 //! written as any write is (its GSI entries propagate after the commit, charged once). A
-//! create-once condition that fails cancels it before anything is written: the item whose
-//! condition failed is charged as a failed conditional write, the others nothing — keyheat's
-//! reading, since AWS does not say what a cancelled transaction consumes. Only a GSI too far
-//! behind to queue an entry can refuse a committed item; keyheat then retries that item alone.
+//! create-once condition that fails (the call's own, or a claim it takes) cancels it before
+//! anything is written: the item whose condition failed is charged as a failed conditional
+//! write, the others nothing — keyheat's reading, since AWS does not say what a cancelled
+//! transaction consumes. Only a GSI too far behind to queue an entry can refuse a committed
+//! item; keyheat then retries that item alone.
 
 use crate::engine::model::Action;
 use crate::engine::sim::Simulation;
@@ -91,6 +92,16 @@ impl Simulation {
                 let Some(table) = self.world.entities[item.entity].table else { continue };
                 if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
                     continue;
+                }
+                if let Some(stored) = item.taken {
+                    // A taken claim cancels the transaction as a failed create-once put does.
+                    let units = failed_write_units(u64::from(stored), u64::from(placed.size));
+                    return if self.charge_unchanged(table, &placed.pk, WRITE, units, Some(pattern), tx.first)
+                    {
+                        WriteStatus::ConditionFailed
+                    } else {
+                        WriteStatus::Throttled
+                    };
                 }
                 let before = self.tables[table].current(&placed).map_or(0, |row| row.size);
                 let units = failed_write_units(u64::from(before), u64::from(placed.size));
