@@ -781,7 +781,8 @@ fn a_lookup_names_only_values_a_caller_can_know() {
 }
 
 /// A class slot names an attribute the items carry and values its generator writes: a listed
-/// value no item can hold is a layout nothing uses, an error at the value.
+/// value no item can hold is a layout nothing uses, an error at the value. It sits in a
+/// partition key.
 #[test]
 fn class_slots_name_attributes_and_values_the_items_hold() {
     let post = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),"#;
@@ -807,6 +808,13 @@ fn class_slots_name_attributes_and_values_the_items_hold() {
             with("U#{user_id}#{bucket(posted_at, by: user_id, u7 = 1s, else = 1d)}"),
             "buckets of 1s make that 604,801 partitions",
             "{bucket(",
+        ),
+        // In a sort key a class layout chooses no partition: it belongs in the pk.
+        (
+            r#""Post": (pk: "USER#{user_id}", sk: "P#{shard(by: user_id, u7 = 8, else = 1)}#{posted_at}"),"#
+                .to_owned(),
+            "a class slot in the sort key",
+            "{shard(by",
         ),
     ];
     for (to, message, marker) in &cases {

@@ -149,6 +149,23 @@ fn template(
     Ok(parsed)
 }
 
+/// A class slot chooses where a class's items live: how many partitions its writes spread over,
+/// how long a partition holds its items. In a sort key it would choose neither — the items stay
+/// in their partition, only their order changes — so it is an error there, at the slot.
+fn no_class_slot(path: &Path, text: &str, sk: &Template) -> Result<()> {
+    if sk.class_slot().is_none() {
+        return Ok(());
+    }
+    let at = text.find("by:").and_then(|by| text[..by].rfind('{')).unwrap_or(0);
+    Err(Problem {
+        path: path.clone(),
+        offset: Some(at),
+        message: format!(
+            "a class slot in the sort key {text:?} spreads nothing: a class's shard count or bucket width chooses its partitions, so it goes in the partition key (pk)"
+        ),
+    })
+}
+
 /// A class slot's class attribute is one the items carry, and every value it lists is one the
 /// attribute's generator writes: a listed value no item holds would be a layout nothing uses.
 fn class_slot(
@@ -319,7 +336,11 @@ fn keys_map(
             (None, false) => None,
         };
         let sk = match &keys.sk {
-            Some(text) => Some(template(&kpath.field("sk"), text, entity, &carried, cx)?),
+            Some(text) => {
+                let sk = template(&kpath.field("sk"), text, entity, &carried, cx)?;
+                no_class_slot(&kpath.field("sk"), text, &sk)?;
+                Some(sk)
+            }
             None => None,
         };
         out.push(Templates { entity: name.to_owned(), pk, sk });
