@@ -4,11 +4,14 @@
 //!
 //! Every draw is a pure function of `(seed, stream, index)`: draw #i of a stream can be computed
 //! without drawing #0..i, so runs reproduce byte for byte and the simulator needs no RNG state.
-//! The uniform bits come from `hash::combine` (SplitMix64's finalizer over the triple); draws
-//! that need several uniforms (rejection loops, a weighted choice and then its branch) take
-//! further independent words derived from the same triple. This module never reads a clock and
-//! never keeps state between draws. `Distribution::sampler` and `Popularity::picker` only
-//! precompute constants (Zipf's), for hot loops; they draw exactly what the plain calls draw.
+//! Each draw seeds its own small generator ([`Draw`]) from the triple: its words are keyheat's
+//! stable hash (`hash::combine`, then SplitMix64's finalizer over a counter), the same on every
+//! platform, and rand's traits and rand_distr's distributions (Zipf by rejection-inversion,
+//! normal, exponential, uniform) sample from it. A draw that needs several numbers (a rejection
+//! loop, a weighted choice and then its branch) takes the generator's next words, or a child
+//! generator for a branch. This module never reads a clock and never keeps state between draws.
+//! `Distribution::sampler` and `Popularity::picker` only precompute constants (Zipf's), for hot
+//! loops; they draw exactly what the plain calls draw.
 //!
 //! The types deserialize from RON as scenario files write them: `Uniform(1, 100)`,
 //! `Normal(mean: 800, sd: 200)`, `Zipf(s: 0.99)`, `Hotspot(data: 0.2, ops: 0.8)`,
@@ -17,7 +20,8 @@
 mod distribution;
 mod popularity;
 mod rate;
-mod zipf;
+
+use std::convert::Infallible;
 
 pub use distribution::{Distribution, Sampler};
 pub use popularity::{Picker, Popularity};
@@ -25,42 +29,57 @@ pub use rate::{RateShape, rate_at};
 
 use super::hash::{combine, mix64};
 
-/// The counter-based source of one draw's uniform numbers.
-#[derive(Debug, Clone, Copy)]
-struct Draw {
+/// The generator of one draw: the words of `(seed, stream, index)` in order. A counter-based
+/// generator, so draw #i needs no draws before it, and its words are keyheat's stable hash, so
+/// they are the same on every platform and Rust version (rand's own small generators promise
+/// neither).
+#[derive(Debug, Clone)]
+pub(crate) struct Draw {
     key: u64,
+    next: u64,
 }
 
 impl Draw {
-    fn new(seed: u64, stream: u64, index: u64) -> Draw {
-        Draw { key: combine(&[seed, stream, index]) }
+    pub(crate) fn new(seed: u64, stream: u64, index: u64) -> Draw {
+        Draw { key: combine(&[seed, stream, index]), next: 0 }
     }
 
-    /// The `k`-th 64-bit word of this draw. Distinct `k` give independent words: the key is
-    /// already uniform, and the finalizer is a bijection with full avalanche.
-    fn word(self, k: u64) -> u64 {
-        mix64(self.key ^ k.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    /// An independent generator for a sub-distribution (a weighted branch).
+    fn child(&self, tag: u64) -> Draw {
+        Draw { key: mix64(self.key ^ mix64(tag ^ 0xa076_1d64_78bd_642f)), next: 0 }
     }
 
-    /// Uniform in [0, 1), a multiple of 2^-53.
-    fn unit(self, k: u64) -> f64 {
-        (self.word(k) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    /// The next 64-bit word. Distinct counters give independent words: the key is already
+    /// uniform, and the finalizer is a bijection with full avalanche.
+    fn word(&mut self) -> u64 {
+        self.next += 1;
+        mix64(self.key ^ self.next.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+}
+
+/// Uniform in [0, 1) from `(seed, stream, index)` (rand's standard f64: 53 random bits).
+pub fn unit(seed: u64, stream: u64, index: u64) -> f64 {
+    rand::RngExt::random(&mut Draw::new(seed, stream, index))
+}
+
+/// Uniform in 0..n (n ≥ 1) from `(seed, stream, index)`, without bias (rand's `random_range`).
+pub fn below(seed: u64, stream: u64, index: u64, n: u64) -> u64 {
+    rand::RngExt::random_range(&mut Draw::new(seed, stream, index), 0..n.max(1))
+}
+
+impl rand::TryRng for Draw {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(u32::try_from(self.word() >> 32).unwrap_or(u32::MAX))
     }
 
-    /// Uniform in (0, 1): never 0, so `ln` of it is finite.
-    fn open_unit(self, k: u64) -> f64 {
-        ((self.word(k) >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.word())
     }
 
-    /// Uniform integer in 0..n (n ≥ 1) by multiply-high; the bias is below n / 2^64.
-    fn below(self, k: u64, n: u64) -> u64 {
-        let wide = u128::from(self.word(k)) * u128::from(n);
-        u64::try_from(wide >> 64).expect("the high half of a u64 × u64 product fits in u64")
-    }
-
-    /// An independent draw for a sub-distribution (a weighted branch).
-    fn child(self, tag: u64) -> Draw {
-        Draw { key: mix64(self.key ^ mix64(tag ^ 0xa076_1d64_78bd_642f)) }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        rand::rand_core::utils::fill_bytes_via_next_word(dst, || Ok(self.word()))
     }
 }
 
@@ -143,32 +162,34 @@ mod tests {
 
     #[test]
     fn draws_are_pure_functions_of_the_triple() {
-        let a = Draw::new(7, 1, 42);
-        assert_eq!(a.word(0), Draw::new(7, 1, 42).word(0));
-        assert_ne!(a.word(0), a.word(1));
-        assert_ne!(a.word(0), Draw::new(8, 1, 42).word(0));
-        assert_ne!(a.word(0), Draw::new(7, 2, 42).word(0));
-        assert_ne!(a.word(0), Draw::new(7, 1, 43).word(0));
-        assert_ne!(a.child(0).word(0), a.child(1).word(0));
+        use rand::Rng;
+        let word = |seed, stream, index| Draw::new(seed, stream, index).next_u64();
+        let mut a = Draw::new(7, 1, 42);
+        let first = a.next_u64();
+        assert_eq!(first, word(7, 1, 42));
+        assert_ne!(first, a.next_u64());
+        assert_ne!(first, word(8, 1, 42));
+        assert_ne!(first, word(7, 2, 42));
+        assert_ne!(first, word(7, 1, 43));
+        assert_ne!(a.child(0).next_u64(), a.child(1).next_u64());
     }
 
     #[test]
     fn units_cover_the_interval_evenly() {
-        // 100,000 consecutive indexes into 10 bins: each within 4% of 10,000; the mean of the
-        // open unit within 0.5% of 1/2.
+        use rand::RngExt;
+        // 100,000 consecutive indexes into 10 bins: each within 4% of 10,000; their mean within
+        // 0.5% of 1/2.
         let mut bins = [0u32; 10];
         let mut sum = 0.0;
         for i in 0..100_000 {
-            let d = Draw::new(1, 0, i);
-            let u = d.unit(0);
+            let mut d = Draw::new(1, 0, i);
+            let u: f64 = d.random();
             assert!((0.0..1.0).contains(&u));
-            let open = d.open_unit(1);
-            assert!(open > 0.0 && open < 1.0);
-            sum += open;
+            sum += u;
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // u is in [0, 1)
             let bin = (u * 10.0) as usize;
             bins[bin] += 1;
-            assert!(d.below(2, 3) < 3);
+            assert!(d.random_range(0..3u64) < 3);
         }
         for count in bins {
             assert!((9_600..=10_400).contains(&count), "{bins:?}");

@@ -227,10 +227,7 @@ pub struct AttrPlan {
     pub pop: Option<usize>,
 }
 
-/// Uniform in [0, 1) from (seed, stream, index).
-pub fn unit(seed: u64, stream: u64, index: u64) -> f64 {
-    (combine(&[seed, stream, index]) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
+pub use crate::engine::workload::unit;
 
 /// A stable stream number for a name (`entity/Reading/temperature`).
 pub fn stream(parts: &[&str]) -> u64 {

@@ -233,8 +233,10 @@ impl Simulation {
 
     /// The writer's draw for shard slot `slot` (of `count` shards) under a shard key.
     pub(super) fn shard_draw(&self, key: (u64, u64), slot: u32, count: u32) -> u32 {
-        let draw = combine(&[self.seed, key.0 ^ 0x5348_4152_4421, key.1, u64::from(slot)]);
-        u32::try_from(draw % u64::from(count.max(1))).unwrap_or(0)
+        let index = combine(&[key.1, u64::from(slot)]);
+        let draw =
+            crate::engine::workload::below(self.seed, key.0 ^ 0x5348_4152_4421, index, u64::from(count));
+        u32::try_from(draw).unwrap_or(0)
     }
 
     /// Bytes a key takes as an attribute value (S text, N number, B bytes).

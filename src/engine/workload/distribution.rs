@@ -1,9 +1,10 @@
 //! Distributions of numbers: item sizes, counts, attribute values. Ranges are half-open,
 //! `Uniform(1, 100)` is 1 ≤ x < 100, so integer draws (`sample_u64`, which floors) give 1..=99.
 
+use rand::RngExt;
+use rand_distr::{Distribution as _, Exp, Normal, Zipf};
 use serde::{Deserialize, Serialize};
 
-use super::zipf::Zipf;
 use super::{Draw, ParamError, choose, validate_weights};
 
 /// YCSB's default Zipf exponent ("zipfian constant" 0.99).
@@ -15,7 +16,7 @@ pub(super) fn default_s() -> f64 {
 const GAUSSIAN_SDS: f64 = 3.0;
 /// Exp(a, b) has a scale of 1/5 of the range: the density falls by e^5 (≈150×) from a to b.
 const EXP_SCALES: f64 = 5.0;
-/// Rejection loops give up after this many attempts (each fails with probability ≤ 0.003).
+/// Rejection loops give up after this many attempts (each fails with probability ≤ 0.007).
 const MAX_ATTEMPTS: u64 = 32;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,7 +50,7 @@ pub enum Distribution {
 impl Distribution {
     /// Draw #`index` of stream `stream` under `seed`.
     pub fn sample(&self, seed: u64, stream: u64, index: u64) -> f64 {
-        self.sample_with(Draw::new(seed, stream, index), index, &[])
+        self.sample_with(&mut Draw::new(seed, stream, index), index, &[])
     }
 
     /// `sample` floored to an integer, saturating at 0 and `u64::MAX` (sizes, counts).
@@ -70,9 +71,9 @@ impl Distribution {
         Sampler { distribution: self.clone(), zipfs }
     }
 
-    fn prepare_zipfs(&self, out: &mut Vec<Zipf>) {
+    fn prepare_zipfs(&self, out: &mut Vec<Zipf<f64>>) {
         match self {
-            Distribution::Zipf { n, s } => out.push(Zipf::new((*n).max(1), *s)),
+            Distribution::Zipf { n, s } => out.extend(zipf((*n).max(1), *s)),
             Distribution::Weighted(branches) => branches.iter().for_each(|(_, d)| d.prepare_zipfs(out)),
             _ => {}
         }
@@ -88,36 +89,42 @@ impl Distribution {
 
     /// `prepared` holds this subtree's Zipf samplers (`prepare_zipfs`), or is empty to have
     /// them computed on the spot.
-    fn sample_with(&self, draw: Draw, index: u64, prepared: &[Zipf]) -> f64 {
+    fn sample_with(&self, draw: &mut Draw, index: u64, prepared: &[Zipf<f64>]) -> f64 {
         match *self {
             Distribution::Fixed(v) => v,
-            Distribution::Uniform(a, b) => below(a + draw.unit(0) * (b - a), b),
+            Distribution::Uniform(a, b) => draw.random_range(a..b),
             Distribution::Gaussian(a, b) => {
                 let (mid, sd) = (f64::midpoint(a, b), (b - a) / (2.0 * GAUSSIAN_SDS));
-                // Standard normals until one lands within ±3 (99.73% of them do).
-                let z =
-                    (0..MAX_ATTEMPTS).map(|k| standard_normal(draw, 2 * k)).find(|z| z.abs() <= GAUSSIAN_SDS);
-                below(mid + sd * z.unwrap_or(0.0), b)
+                // Normals until one lands within ±3 sd (99.73% of them do).
+                let x = Normal::new(mid, sd).ok().and_then(|normal| {
+                    (0..MAX_ATTEMPTS)
+                        .map(|_| normal.sample(draw))
+                        .find(|x| (x - mid).abs() <= GAUSSIAN_SDS * sd)
+                });
+                below(x.unwrap_or(mid), b)
             }
-            Distribution::Normal { mean, sd } => mean + sd * standard_normal(draw, 0),
+            Distribution::Normal { mean, sd } => {
+                Normal::new(mean, sd).map_or(mean, |normal| normal.sample(draw))
+            }
             Distribution::Exp(a, b) => {
-                // Inverse CDF of the exponential truncated to [a, b):
-                // F(x) = (1 - e^-(x-a)/θ) / (1 - e^-(b-a)/θ).
-                let scale = (b - a) / EXP_SCALES;
-                let mass = -(-EXP_SCALES).exp_m1();
-                below(a - scale * (-draw.unit(0) * mass).ln_1p(), b)
+                // Exponentials until one lands within the range (all but e^-5, 0.7%, do).
+                let x = Exp::new(EXP_SCALES / (b - a))
+                    .ok()
+                    .and_then(|exp| (0..MAX_ATTEMPTS).map(|_| exp.sample(draw)).find(|x| a + x < b));
+                below(a + x.unwrap_or(0.0), b)
             }
-            Distribution::Zipf { n, s } => {
-                prepared.first().copied().unwrap_or_else(|| Zipf::new(n, s)).sample(draw, 0) as f64
-            }
+            Distribution::Zipf { n, s } => match prepared.first() {
+                Some(zipf) => zipf.sample(draw),
+                None => zipf(n, s).map_or(1.0, |zipf| zipf.sample(draw)),
+            },
             Distribution::Seq(a, b) => {
                 let count = seq_len(a, b);
                 a + (index % count) as f64
             }
-            Distribution::Weighted(ref branches) => match choose(branches, draw.unit(0)) {
+            Distribution::Weighted(ref branches) => match choose(branches, draw.random()) {
                 Some((i, branch)) => {
                     let skip: usize = branches[..i].iter().map(|(_, d)| d.zipf_nodes()).sum();
-                    branch.sample_with(draw.child(i as u64), index, prepared.get(skip..).unwrap_or(&[]))
+                    branch.sample_with(&mut draw.child(i as u64), index, prepared.get(skip..).unwrap_or(&[]))
                 }
                 None => f64::NAN, // unreachable for a validated (non-empty) list
             },
@@ -188,12 +195,12 @@ impl Distribution {
 #[derive(Debug, Clone)]
 pub struct Sampler {
     distribution: Distribution,
-    zipfs: Vec<Zipf>,
+    zipfs: Vec<Zipf<f64>>,
 }
 
 impl Sampler {
     pub fn sample(&self, seed: u64, stream: u64, index: u64) -> f64 {
-        self.distribution.sample_with(Draw::new(seed, stream, index), index, &self.zipfs)
+        self.distribution.sample_with(&mut Draw::new(seed, stream, index), index, &self.zipfs)
     }
 
     pub fn sample_u64(&self, seed: u64, stream: u64, index: u64) -> u64 {
@@ -229,10 +236,10 @@ fn seq_len(a: f64, b: f64) -> u64 {
     ((b - a).ceil() as u64).max(1)
 }
 
-/// A standard normal from words `k` and `k + 1` of the draw (Box–Muller).
-fn standard_normal(draw: Draw, k: u64) -> f64 {
-    let radius = (-2.0 * draw.open_unit(k).ln()).sqrt();
-    radius * (std::f64::consts::TAU * draw.unit(k + 1)).cos()
+/// Zipf's law over ranks 1..=n with exponent `s` (rand_distr's, by rejection-inversion: W.
+/// Hörmann and G. Derflinger, ACM TOMACS 6(3), 1996); `None` for parameters `validate` refuses.
+pub(super) fn zipf(n: u64, s: f64) -> Option<Zipf<f64>> {
+    Zipf::new(n as f64, s).ok()
 }
 
 #[cfg(test)]

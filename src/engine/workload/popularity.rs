@@ -2,10 +2,11 @@
 //! population's size at the moment of the draw (it may grow as items are written, which is what
 //! `Latest` follows).
 
+use rand::RngExt;
+use rand_distr::{Distribution as _, Zipf};
 use serde::{Deserialize, Serialize};
 
-use super::distribution::default_s;
-use super::zipf::Zipf;
+use super::distribution::{default_s, zipf};
 use super::{Draw, ParamError, choose, validate_weights};
 use crate::engine::hash::mix64;
 
@@ -46,7 +47,7 @@ impl Popularity {
     /// The member draw #`index` of stream `stream` touches in a population of `n`; `None` when
     /// the population is empty.
     pub fn pick(&self, n: u64, seed: u64, stream: u64, index: u64) -> Option<u64> {
-        (n > 0).then(|| self.pick_with(n, seed, Draw::new(seed, stream, index), index, &[]))
+        (n > 0).then(|| self.pick_with(n, seed, &mut Draw::new(seed, stream, index), index, &[]))
     }
 
     /// Prepares picks from a population that stays at `n` members: Zipf's constants are
@@ -58,10 +59,10 @@ impl Popularity {
     }
 
     /// The Zipf samplers of this tree's `Zipf` and `Latest` nodes, depth first.
-    fn prepare_zipfs(&self, n: u64, out: &mut Vec<Zipf>) {
+    fn prepare_zipfs(&self, n: u64, out: &mut Vec<Zipf<f64>>) {
         match self {
-            Popularity::Zipf { s, .. } => out.push(Zipf::new(n.max(1), *s)),
-            Popularity::Latest => out.push(Zipf::new(n.max(1), default_s())),
+            Popularity::Zipf { s, .. } => out.extend(zipf(n.max(1), *s)),
+            Popularity::Latest => out.extend(zipf(n.max(1), default_s())),
             Popularity::Weighted(branches) => branches.iter().for_each(|(_, b)| b.prepare_zipfs(n, out)),
             _ => {}
         }
@@ -77,32 +78,39 @@ impl Popularity {
 
     /// `prepared` holds this subtree's Zipf samplers (`prepare_zipfs`), or is empty to have
     /// them computed on the spot.
-    fn pick_with(&self, n: u64, seed: u64, draw: Draw, index: u64, prepared: &[Zipf]) -> u64 {
-        let zipf = |s: f64| prepared.first().copied().unwrap_or_else(|| Zipf::new(n, s));
+    fn pick_with(&self, n: u64, seed: u64, draw: &mut Draw, index: u64, prepared: &[Zipf<f64>]) -> u64 {
+        // A rank in 1..=n (rand_distr gives it as a whole float).
+        let rank = |s: f64, draw: &mut Draw| {
+            let k = match prepared.first() {
+                Some(zipf) => zipf.sample(draw),
+                None => zipf(n, s).map_or(1.0, |zipf| zipf.sample(draw)),
+            };
+            whole(k).clamp(1, n)
+        };
         match *self {
-            Popularity::Uniform => draw.below(0, n),
+            Popularity::Uniform => draw.random_range(0..n),
             Popularity::Zipf { s, scrambled } => {
-                let rank = zipf(s).sample(draw, 0) - 1;
+                let rank = rank(s, draw) - 1;
                 if scrambled { scramble(rank, n, seed) } else { rank }
             }
-            Popularity::Latest => n - zipf(default_s()).sample(draw, 0),
+            Popularity::Latest => n - rank(default_s(), draw),
             Popularity::Hotspot { data, ops } => {
                 let hot = hot_set(n, data);
                 if hot == n {
-                    draw.below(1, n)
-                } else if draw.unit(0) < ops {
-                    draw.below(1, hot)
+                    draw.random_range(0..n)
+                } else if draw.random::<f64>() < ops {
+                    draw.random_range(0..hot)
                 } else {
-                    hot + draw.below(1, n - hot)
+                    draw.random_range(hot..n)
                 }
             }
             Popularity::Seq => index % n,
             Popularity::Fixed(member) => member.min(n - 1),
-            Popularity::Weighted(ref branches) => match choose(branches, draw.unit(0)) {
+            Popularity::Weighted(ref branches) => match choose(branches, draw.random()) {
                 Some((i, branch)) => {
                     let skip: usize = branches[..i].iter().map(|(_, b)| b.zipf_nodes()).sum();
                     let prepared = prepared.get(skip..).unwrap_or(&[]);
-                    branch.pick_with(n, seed, draw.child(i as u64), index, prepared)
+                    branch.pick_with(n, seed, &mut draw.child(i as u64), index, prepared)
                 }
                 None => 0, // unreachable for a validated (non-empty) list
             },
@@ -186,7 +194,7 @@ impl Popularity {
 pub struct Picker {
     popularity: Popularity,
     n: u64,
-    zipfs: Vec<Zipf>,
+    zipfs: Vec<Zipf<f64>>,
 }
 
 impl Picker {
@@ -196,14 +204,21 @@ impl Picker {
 
     pub fn pick(&self, seed: u64, stream: u64, index: u64) -> Option<u64> {
         let n = self.n;
-        (n > 0)
-            .then(|| self.popularity.pick_with(n, seed, Draw::new(seed, stream, index), index, &self.zipfs))
+        (n > 0).then(|| {
+            self.popularity.pick_with(n, seed, &mut Draw::new(seed, stream, index), index, &self.zipfs)
+        })
     }
 }
 
 /// A member index as a slice index (`shares` allocates one slot per member).
 fn to_index(member: u64) -> usize {
     usize::try_from(member).unwrap_or(usize::MAX)
+}
+
+/// A whole, non-negative float (a Zipf rank) as an integer.
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "float-to-int `as` saturates")]
+fn whole(x: f64) -> u64 {
+    x as u64
 }
 
 /// Members in the hot set: `data` of them, rounded, at least one.
