@@ -41,6 +41,12 @@ pub enum DriverError {
     Console(#[from] ConsoleError),
 }
 
+/// A console answer as the console shows it: the JSON `keyheat ops` prints, indented for
+/// reading.
+pub fn indented(answer: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(answer).unwrap_or_else(|_| answer.to_string())
+}
+
 /// How the current run moves, for a driver that runs it on a thread of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pace {
@@ -110,8 +116,8 @@ pub trait SimDriver {
     fn snapshot(&self, request: &ViewRequest, run: Run) -> Option<WorkbenchView>;
 
     /// Answers one console request (the JSON of `keyheat ops` or a short form) against the
-    /// current run's store, as the response line indented for reading; `Err` says why the store
-    /// did not answer, or why no store can.
+    /// current run's store, as the response's JSON indented for reading; `Err` says why the
+    /// store did not answer, or why no store can.
     fn console(&mut self, request: &str) -> Result<String, DriverError>;
 
     /// For a driver that runs the simulation on a thread of its own (true returned): from now on

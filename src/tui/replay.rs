@@ -24,7 +24,7 @@ mod worker;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use super::driver::{DriverError, Run, SimDriver};
+use super::driver::{DriverError, Run, SimDriver, indented};
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
 use crate::engine::sim::{RunOptions, SimError, Simulation};
@@ -188,11 +188,7 @@ impl SimDriver for SimReplay {
 
     fn console(&mut self, request: &str) -> Result<String, DriverError> {
         let current = self.current.as_ref().ok_or(DriverError::NoReplay)?;
-        let answer = current.sim.console(request)?;
-        // The answer is one compact JSON line, as `keyheat ops` prints it; indent it for reading.
-        Ok(serde_json::from_str::<serde_json::Value>(&answer)
-            .and_then(|json| serde_json::to_string_pretty(&json))
-            .unwrap_or(answer))
+        Ok(indented(&crate::ops::short::console(&current.sim, request)?))
     }
 }
 

@@ -28,7 +28,7 @@ use super::{REFRESH, Replay, view};
 use crate::engine::model::{Scenario, Variant};
 use crate::engine::sim::SimError;
 use crate::engine::time::SimTime;
-use crate::tui::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage};
+use crate::tui::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage, indented};
 use crate::tui::view::{Progress, ViewRequest, WorkbenchView};
 
 /// How long a console request may keep the UI waiting for the worker's answer.
@@ -328,12 +328,9 @@ impl Thread {
             }
             Command::Console { request, answer } => {
                 let result = match &self.current {
-                    Some(live) => live.replay.sim.console(&request).map_err(DriverError::from).map(|line| {
-                        // One compact JSON line, as `keyheat ops` prints it; indented for reading.
-                        serde_json::from_str::<serde_json::Value>(&line)
-                            .and_then(|json| serde_json::to_string_pretty(&json))
-                            .unwrap_or(line)
-                    }),
+                    Some(live) => crate::ops::short::console(&live.replay.sim, &request)
+                        .map(|answer| indented(&answer))
+                        .map_err(DriverError::from),
                     None => Err(DriverError::NotStarted),
                 };
                 let _ = answer.send(result);
