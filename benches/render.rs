@@ -31,7 +31,7 @@ use keyheat::engine::time::{SimDuration, SimTime};
 use keyheat::engine::value::KeyValue;
 use keyheat::tui::INPUT_WINDOW;
 use keyheat::tui::app::{App, Config};
-use keyheat::tui::driver::{NoReplay, Run, SimDriver};
+use keyheat::tui::driver::{DriverError, NoReplay, Run, SimDriver};
 use keyheat::tui::replay::Worker;
 use keyheat::tui::theme::Theme;
 use keyheat::tui::ui::render_workbench;
@@ -108,7 +108,7 @@ struct Prebuilt {
 }
 
 impl SimDriver for Prebuilt {
-    fn restart(&mut self, scenario: &Scenario, _: &Variant, _: u64) -> Result<(), String> {
+    fn restart(&mut self, scenario: &Scenario, _: &Variant, _: u64) -> Result<(), DriverError> {
         let start = scenario.workload.start;
         let end = start + scenario.workload.duration;
         self.progress = Some(Progress {
@@ -165,8 +165,8 @@ impl SimDriver for Prebuilt {
         cache.as_ref().map(|(_, v)| v.clone())
     }
 
-    fn console(&mut self, _: &str) -> Result<String, String> {
-        Err("bench".to_owned())
+    fn console(&mut self, _: &str) -> Result<String, DriverError> {
+        Err(DriverError::NoSimulator)
     }
 }
 

@@ -249,6 +249,20 @@ pub struct QuizArgs {
     pub bank: Option<PathBuf>,
 }
 
+impl QuizArgs {
+    fn options(&self) -> crate::quiz::command::Options {
+        crate::quiz::command::Options {
+            topic: self.topic.clone(),
+            count: self.count,
+            seed: self.seed,
+            list: self.list,
+            topics: self.topics,
+            format: self.format,
+            bank: self.bank.clone(),
+        }
+    }
+}
+
 fn parse_seconds(text: &str) -> Result<SimDuration, String> {
     text.parse::<u64>()
         .ok()
@@ -338,7 +352,7 @@ pub fn main() -> ExitCode {
         Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
         Some(Command::Analyze(args)) => analyze::run(&mut stdout, &args).map(done),
         Some(Command::Quiz(args)) => {
-            crate::quiz::command::run(&args, &mut io::stdin().lock(), &mut stdout).map(done)
+            crate::quiz::command::run(&args.options(), &mut io::stdin().lock(), &mut stdout).map(done)
         }
     };
     match result.and_then(|outcome| stdout.flush().map(|()| outcome).map_err(Into::into)) {
@@ -411,6 +425,33 @@ impl<R: io::Read> io::Read for Named<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn try_it_commands_are_real() {
+        use clap::Parser;
+        let bank = crate::quiz::bundled();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        for q in bank.questions() {
+            let Some(command) = &q.try_it else { continue };
+            seen += 1;
+            let words: Vec<&str> = command.split_whitespace().collect();
+            assert_eq!(words[0], "keyheat", "{}", q.id);
+            let cli = Cli::try_parse_from(&words).unwrap_or_else(|e| panic!("{}: {e}", q.id));
+            match cli.command {
+                Some(Command::Check { scenario, variant, .. }) => {
+                    let loaded = crate::scenario::load(&scenario).unwrap();
+                    loaded.variant(variant.as_deref()).unwrap_or_else(|e| panic!("{}: {e}", q.id));
+                }
+                Some(Command::Ops(args)) => {
+                    let file = args.file.expect("an ops example names its file");
+                    assert!(root.join(file).is_file(), "{}", q.id);
+                }
+                _ => panic!("{}: try_it should be a check or ops command", q.id),
+            }
+        }
+        assert!(seen >= 5, "{seen} questions say how to see the answer in keyheat");
+    }
 
     #[test]
     fn a_file_named_like_a_bundled_scenario_gets_a_note() {

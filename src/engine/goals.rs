@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::cost;
 use super::model::{Engine, Goal, GoalCheck, Scenario, Variant};
 use super::planner::{self, Operation, numbers};
-use super::sim::report::{GoalHint, GoalResult, PatternReport, RunReport};
+use super::sim::report::{GoalHint, GoalResult, Operations, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
 /// What a goal's value and target count, so writers can print them.
@@ -183,7 +183,7 @@ fn partition_items(report: &RunReport, limit: u64) -> Graded {
 
 /// Whether the report is the Cassandra profile's, whose sentences speak CQL (rows, SELECT, views).
 fn cql(report: &RunReport) -> bool {
-    report.engine == Engine::Cassandra.id()
+    report.engine == Engine::Cassandra
 }
 
 fn throttled(report: &RunReport, limit: f64) -> Graded {
@@ -209,8 +209,8 @@ fn throttled(report: &RunReport, limit: f64) -> Graded {
 fn no_scan(report: &RunReport, name: &str) -> Graded {
     let Some(p) = pattern(report, name) else { return Graded::missing(name, 0.0, GoalUnit::Count) };
     let calls = p.calls as f64;
-    match p.operation.as_deref() {
-        Some("Scan") => {
+    match &p.operation {
+        Some(_) if p.single_operation() == Some(Operation::Scan) => {
             let growth = if grew(p) {
                 format!(
                     "; read units per call grew from {} to {} with the table",
@@ -255,7 +255,7 @@ fn fanout(report: &RunReport, name: &str, limit: u32, planned: Option<u32>) -> G
     let Some(p) = pattern(report, name) else { return Graded::missing(name, target, GoalUnit::Requests) };
     // The replay's busiest call; a pattern that was never called is judged by its plan.
     let value = if p.calls > 0 { p.max_fanout as f64 } else { planned.map_or(0.0, f64::from) };
-    let op = p.operation.as_deref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
+    let op = p.operation.as_ref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
     let planned = planned.map_or_else(String::new, |n| format!("; {n} planned"));
     Graded::at_most(value, target, GoalUnit::Requests, |vs| {
         format!(
@@ -373,16 +373,17 @@ fn pattern<'r>(report: &'r RunReport, name: &str) -> Option<&'r PatternReport> {
 }
 
 /// "Query", "Query on byStatus"; "SELECT", "SELECT on view byStatus" in the Cassandra profile.
-fn served(op: &str, p: &PatternReport, report: &RunReport) -> String {
+fn served(ops: &Operations, p: &PatternReport, report: &RunReport) -> String {
     let cql = cql(report);
-    let op = match Operation::named(op) {
-        Some(known) if cql => planner::cql_verb(known),
-        _ => op,
+    // Only a single operation takes its CQL verb here; a read split by entity keeps its names.
+    let op = match ops.single() {
+        Some(known) if cql => planner::cql_verb(known).to_owned(),
+        _ => ops.to_string(),
     };
     match &p.index {
         Some(index) if cql => format!("{op} on view {index}"),
         Some(index) => format!("{op} on {index}"),
-        None => op.to_owned(),
+        None => op,
     }
 }
 

@@ -93,7 +93,7 @@ use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
 use super::workload::{Picker, rate_at};
 
-pub use console::ConsoleError;
+pub use console::{ConsoleError, ConsoleRequest, IndexKeys, Read, TableKeys};
 pub use report::RunReport;
 
 use items::{CopyPlan, Val};

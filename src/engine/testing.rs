@@ -3,8 +3,10 @@
 //! scenarios the engine's tests plan and replay, so that editing a bundled lesson never changes
 //! what an engine test sees (the bundled scenarios are tested as content, in `tests/`).
 
+use super::model::Engine;
+use super::planner::Operation as Op;
 use super::sim::report::{
-    GoalResult, IndexReport, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+    GoalResult, IndexReport, Operations, PartitionReport, Partitions, PatternReport, RunReport, Totals,
 };
 
 /// A one-hour run of a small order system: a GetItem pattern, a Scan that grows, a write, one
@@ -14,7 +16,7 @@ pub fn report() -> RunReport {
         scenario: "orders".to_owned(),
         variant: "naive".to_owned(),
         seed: 7,
-        engine: "dynamodb".to_owned(),
+        engine: Engine::DynamoDb,
         retry_policy: Some("aws-java-v1-dynamodb".to_owned()),
         duration_s: 3600.0,
         tick_s: 1.0,
@@ -92,14 +94,14 @@ pub fn report() -> RunReport {
             stale_reads: 0,
         }],
         patterns: vec![
-            pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
+            pattern("customer-page", "read", Some(Op::Query), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
             PatternReport {
                 avg_items_read: 4_000.0,
                 rcu_per_call_start: 20.0,
                 rcu_per_call_end: 400.0,
-                ..pattern("pending-orders", "read", Some("Scan"), 360, 12.0, 40.0, 180.0, Some(100.0))
+                ..pattern("pending-orders", "read", Some(Op::Scan), 360, 12.0, 40.0, 180.0, Some(100.0))
             },
-            pattern("place-order", "write", Some("PutItem"), 18_000, 1.0, 5.0, 8.0, None),
+            pattern("place-order", "write", Some(Op::PutItem), 18_000, 1.0, 5.0, 8.0, None),
         ],
         goals: Vec::new(),
         notes: vec!["Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.".to_owned()],
@@ -124,7 +126,7 @@ pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u6
 pub fn pattern(
     name: &str,
     kind: &str,
-    operation: Option<&str>,
+    operation: Option<Op>,
     calls: u64,
     fanout: f64,
     p50: f64,
@@ -135,7 +137,7 @@ pub fn pattern(
     PatternReport {
         name: name.to_owned(),
         kind: kind.to_owned(),
-        operation: operation.map(str::to_owned),
+        operation: operation.map(Operations::from),
         index: None,
         calls,
         avg_fanout: fanout,
@@ -158,7 +160,7 @@ pub fn pattern(
         landed_writes: (!read).then_some(calls),
         retries: 0,
         avg_pages: if read { 1.0 } else { 0.0 },
-        scans: if operation == Some("Scan") { calls } else { 0 },
+        scans: if operation == Some(Op::Scan) { calls } else { 0 },
         collection_errors: 0,
         item_size_errors: 0,
         overwrote: 0,
@@ -209,7 +211,7 @@ pub fn compared_reports() -> Vec<RunReport> {
     fixed.goals = vec![goal("never scans", true, "served by Query"), goal("cheap", true, "ok")];
     let scan = &mut fixed.patterns[1];
     (scan.operation, scan.index, scan.avg_fanout) =
-        (Some("Query".to_owned()), Some("byStatus".to_owned()), 1.0);
+        (Some(Op::Query.into()), Some("byStatus".to_owned()), 1.0);
     (scan.latency_ms_p99, scan.rcu) = (9.0, 360.0);
     vec![naive, fixed]
 }

@@ -4,7 +4,7 @@
 //! # Short forms
 //!
 //! The TUI console accepts a request as `keyheat ops` JSON (a line starting with `{`) or as one
-//! of these lines, which [`expand`] turns into that JSON:
+//! of these lines, which [`expand`] turns into that JSON (as a value, not text):
 //!
 //! ```text
 //! get   [table T] pk = "USER#42" [and sk = "PROFILE"]
@@ -43,32 +43,18 @@ mod lex;
 mod read;
 
 use lex::{Tok, Token, lex};
-pub use read::{ConsoleRead, Read};
+pub use read::{ConsoleRead, console};
 
-/// One table's key attribute names, and those of its indexes, for [`expand`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableKeys {
-    pub name: String,
-    pub pk: String,
-    pub sk: Option<String>,
-    pub indexes: Vec<IndexKeys>,
-}
+pub use crate::engine::sim::{IndexKeys, Read, TableKeys};
 
-/// One secondary index's name and key attribute names (an LSI's `pk` is the table's).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexKeys {
-    pub name: String,
-    pub pk: String,
-    pub sk: Option<String>,
-}
-
-/// Expands a short form into `keyheat ops` JSON (see the module documentation). `tables` must
-/// not be empty; the first is the default table.
-pub fn expand(line: &str, tables: &[TableKeys]) -> Result<String, String> {
+/// Expands a short form into the `keyheat ops` request it stands for, as a JSON value (see the
+/// module documentation), for [`ConsoleRead::from_json`]. `tables` must not be empty; the first
+/// is the default table.
+pub fn expand(line: &str, tables: &[TableKeys]) -> Result<Json, String> {
     let tokens = lex(line)?;
     let mut p = Parser { tokens, at: 0, end_col: line.chars().count() + 1 };
     let request = p.request(tables)?;
-    Ok(Json::Object(request).to_string())
+    Ok(Json::Object(request))
 }
 
 /// Which of the read's key attributes a name in the line means.

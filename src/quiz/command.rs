@@ -8,10 +8,21 @@ use anyhow::bail;
 use serde::Serialize;
 
 use super::{Bank, LETTERS, Question, UnknownTopic, play, seed_from_clock, select};
-use crate::cli::QuizArgs;
 use crate::report::Format;
 
-pub fn run(args: &QuizArgs, input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<()> {
+/// What `keyheat quiz` was asked to do, as the CLI parsed it (`cli::Options` documents each).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub topic: Option<String>,
+    pub count: u16,
+    pub seed: Option<u64>,
+    pub list: bool,
+    pub topics: bool,
+    pub format: Format,
+    pub bank: Option<std::path::PathBuf>,
+}
+
+pub fn run(args: &Options, input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<()> {
     let bank = match &args.bank {
         Some(path) => super::load(path)?,
         None => super::bundled(),
@@ -184,8 +195,8 @@ fn print_question(q: &Question, out: &mut impl Write) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    fn args() -> QuizArgs {
-        QuizArgs {
+    fn args() -> Options {
+        Options {
             topic: None,
             count: 10,
             seed: Some(5),
@@ -196,7 +207,7 @@ mod tests {
         }
     }
 
-    fn output(args: &QuizArgs, input: &str) -> anyhow::Result<String> {
+    fn output(args: &Options, input: &str) -> anyhow::Result<String> {
         let mut out = Vec::new();
         run(args, &mut input.as_bytes(), &mut out)?;
         Ok(String::from_utf8(out).expect("the quiz writes UTF-8"))
@@ -204,7 +215,7 @@ mod tests {
 
     #[test]
     fn lists_the_bank_as_json_with_answers() {
-        let text = output(&QuizArgs { list: true, format: Format::Json, ..args() }, "").unwrap();
+        let text = output(&Options { list: true, format: Format::Json, ..args() }, "").unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         let bank = crate::quiz::bundled();
         assert_eq!(value["questions"].as_array().unwrap().len(), bank.questions().len());
@@ -224,13 +235,13 @@ mod tests {
 
     #[test]
     fn lists_one_topic_as_text_and_the_topics() {
-        let text = output(&QuizArgs { list: true, topic: Some("ttl".into()), ..args() }, "").unwrap();
+        let text = output(&Options { list: true, topic: Some("ttl".into()), ..args() }, "").unwrap();
         assert!(text.contains("━━ Time to live (ttl) ━━"), "{text}");
         assert!(text.contains("[ttl-timing]") && !text.contains("[gsi-sparse]"), "{text}");
         assert!(text.contains("✔ b) "), "{text}");
-        let topics = output(&QuizArgs { topics: true, ..args() }, "").unwrap();
+        let topics = output(&Options { topics: true, ..args() }, "").unwrap();
         assert!(topics.lines().any(|l| l.starts_with("gsi ") && l.contains("questions)")), "{topics}");
-        let json = output(&QuizArgs { topics: true, format: Format::Json, ..args() }, "").unwrap();
+        let json = output(&Options { topics: true, format: Format::Json, ..args() }, "").unwrap();
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert!(value.get("questions").is_none());
         assert!(value["topics"].as_array().unwrap().iter().all(|t| t["questions"].as_u64() >= Some(2)));
@@ -238,7 +249,7 @@ mod tests {
 
     #[test]
     fn asks_with_a_seed_and_refuses_json_quizzes_and_unknown_topics() {
-        let text = output(&QuizArgs { count: 2, ..args() }, "a\nb\n").unwrap();
+        let text = output(&Options { count: 2, ..args() }, "a\nb\n").unwrap();
         assert!(
             text.starts_with(
                 "keyheat quiz: 2 questions (seed 5; `keyheat quiz --seed 5 --count 2` asks them again)."
@@ -246,12 +257,12 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("Score: "), "{text}");
-        let one_topic = QuizArgs { count: 3, topic: Some("ttl".into()), ..args() };
+        let one_topic = Options { count: 3, topic: Some("ttl".into()), ..args() };
         let text = output(&one_topic, "q\n").unwrap();
         assert!(text.contains("`keyheat quiz --seed 5 --count 3 --topic ttl` asks them again"), "{text}");
-        let e = output(&QuizArgs { format: Format::Json, ..args() }, "").unwrap_err();
+        let e = output(&Options { format: Format::Json, ..args() }, "").unwrap_err();
         assert!(e.to_string().contains("--list"), "{e}");
-        let e = output(&QuizArgs { topic: Some("nope".into()), ..args() }, "").unwrap_err();
+        let e = output(&Options { topic: Some("nope".into()), ..args() }, "").unwrap_err();
         assert!(e.to_string().contains("no quiz topic is named \"nope\""), "{e}");
     }
 
@@ -261,11 +272,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("broken.ron");
         std::fs::write(&path, crate::quiz::BANK_TEXT.replacen("correct: true,", "", 1)).unwrap();
-        let e = output(&QuizArgs { list: true, bank: Some(path.clone()), ..args() }, "").unwrap_err();
+        let e = output(&Options { list: true, bank: Some(path.clone()), ..args() }, "").unwrap_err();
         assert!(e.to_string().starts_with(&format!("{}:", path.display())), "{e}");
         assert!(e.to_string().contains("no choice of question \"ap-first-step\""), "{e}");
         let missing = dir.join("missing.ron");
-        let e = output(&QuizArgs { bank: Some(missing), ..args() }, "").unwrap_err();
+        let e = output(&Options { bank: Some(missing), ..args() }, "").unwrap_err();
         assert!(e.to_string().contains("cannot read the file"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }

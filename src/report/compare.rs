@@ -15,6 +15,7 @@ use super::RunFormat;
 use super::json;
 use super::run::{per_call, per_write, served_by};
 use crate::engine::goals::GoalUnit;
+use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::RunReport;
 
@@ -39,7 +40,8 @@ pub enum CompareError {
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison<'a> {
     pub scenario: &'a str,
-    pub engine: &'a str,
+    #[serde(serialize_with = "crate::engine::sim::report::engine_id")]
+    pub engine: Engine,
     pub seed: u64,
     pub duration_s: f64,
     /// The first variant: every delta is against it.
@@ -171,7 +173,7 @@ impl<'a> Comparison<'a> {
         let figures = figures::rows(reports);
         Ok(Comparison {
             scenario: &base.scenario,
-            engine: &base.engine,
+            engine: base.engine,
             seed: base.seed,
             duration_s: base.duration_s,
             baseline: &base.variant,
@@ -206,20 +208,20 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                 .iter()
                 .map(|r| {
                     let p = find(r, name)?;
-                    let cost = per_call(&p, &r.engine);
+                    let cost = per_call(&p, r.engine);
                     let (units_per_call, unit) = (cost.map(|(x, _)| x), cost.map_or("", |(_, u)| u));
                     Some(PatternRun {
-                        served_by: served_by(&p, &r.engine),
+                        served_by: served_by(&p, r.engine),
                         calls: p.calls,
                         units_per_call,
                         unit,
-                        units_per_write: per_write(&p, &r.engine),
+                        units_per_write: per_write(&p, r.engine),
                         latency_ms_p50: p.latency_ms_p50,
                         latency_ms_p99: p.latency_ms_p99,
                         meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
                         units_delta: base
                             .as_ref()
-                            .and_then(|b| per_call(b, &reports[0].engine))
+                            .and_then(|b| per_call(b, reports[0].engine))
                             .zip(units_per_call)
                             .map(|((b, _), x)| Delta::new(b, x)),
                         p99_delta: base.as_ref().map(|b| Delta::new(b.latency_ms_p99, p.latency_ms_p99)),
@@ -351,7 +353,7 @@ mod tests {
     fn a_cassandra_comparison_leaves_out_units_and_dollars() {
         let mut reports = compared_reports();
         for r in &mut reports {
-            r.engine = "cassandra".to_owned();
+            r.engine = Engine::Cassandra;
         }
         let c = Comparison::new(&reports).unwrap();
         let keys: Vec<&str> = c.figures.iter().map(|f| f.key).collect();

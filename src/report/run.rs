@@ -14,6 +14,7 @@ use super::RunFormat;
 use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
+use crate::engine::model::Engine;
 use crate::engine::planner::{Operation, cql_verb, numbers};
 use crate::engine::sim::report::{PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
@@ -32,14 +33,6 @@ pub fn write(out: &mut impl Write, report: &RunReport, format: RunFormat) -> io:
     }
 }
 
-pub fn engine_name(id: &str) -> &str {
-    match id {
-        "dynamodb" => "DynamoDB",
-        "cassandra" => "Cassandra",
-        other => other,
-    }
-}
-
 /// "3 of 5 goals passed" / "every goal passed (4)" / "no goals".
 pub fn goal_summary(report: &RunReport) -> String {
     let total = report.goals.len();
@@ -52,20 +45,18 @@ pub fn goal_summary(report: &RunReport) -> String {
 }
 
 /// "Query", "Query ×2 on byStatus", "Scan ×12", "unserved".
-pub fn served_by(p: &PatternReport, engine: &str) -> String {
-    let Some(op) = &p.operation else { return "unserved".to_owned() };
+pub fn served_by(p: &PatternReport, engine: Engine) -> String {
+    let Some(ops) = &p.operation else { return "unserved".to_owned() };
     // The Cassandra profile sends CQL statements, as `check` names them.
+    let op = if is_cassandra(engine) {
+        ops.iter().map(cql_verb).collect::<Vec<_>>().join(" + ")
+    } else {
+        ops.to_string()
+    };
     // A read split by entity names one operation per part ("GetItem + Query"), each one
-    // request: only more requests than parts is a fan-out.
-    let parts: Vec<&str> = op
-        .split(" + ")
-        .map(|op| match Operation::named(op) {
-            Some(known) if is_cassandra(engine) => cql_verb(known),
-            _ => op,
-        })
-        .collect();
-    let op = parts.join(" + ");
-    let fanout = if p.avg_fanout > parts.len() as f64 + 1e-9 {
+    // request, and DeleteItem + PutItem is two: only more requests than that is a fan-out.
+    let requests: usize = ops.iter().map(|op| if op == Operation::DeleteAndPut { 2 } else { 1 }).sum();
+    let fanout = if p.avg_fanout > requests as f64 + 1e-9 {
         format!(" ×{}", numbers::factor(p.avg_fanout))
     } else {
         String::new()
@@ -76,8 +67,8 @@ pub fn served_by(p: &PatternReport, engine: &str) -> String {
 
 /// Whether the run used the Cassandra profile, which has no capacity units: the simulator counts
 /// its load in operations (partition peaks) and leaves unit totals at 0.
-pub fn is_cassandra(engine: &str) -> bool {
-    engine == "cassandra"
+pub fn is_cassandra(engine: Engine) -> bool {
+    engine == Engine::Cassandra
 }
 
 /// The nouns a report uses: DynamoDB's items and indexes, or CQL's rows and materialized views
@@ -92,7 +83,7 @@ pub struct Words {
     pub indexes: &'static str,
 }
 
-pub fn words(engine: &str) -> Words {
+pub fn words(engine: Engine) -> Words {
     if is_cassandra(engine) {
         Words { item: "row", items: "rows", index: "view", indexes: "Materialized views" }
     } else {
@@ -104,13 +95,13 @@ pub fn words(engine: &str) -> Words {
 pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each view, a changed view key counting 2 (a tombstone for the old view row, then the new row); every write to a table with views also reads the base row on its replicas first (the view's read-before-write).";
 
 /// What partition load figures count: capacity units, or operations for Cassandra.
-pub fn load_units(engine: &str) -> (&'static str, &'static str) {
+pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
     if is_cassandra(engine) { ("reads", "writes") } else { ("RCU", "WCU") }
 }
 
 /// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
 /// Cassandra read. `None` where nothing measures it (a Cassandra write).
-pub fn per_call(p: &PatternReport, engine: &str) -> Option<(f64, &'static str)> {
+pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)> {
     if is_cassandra(engine) {
         return (p.kind != "write").then_some((p.avg_items_read, "rows"));
     }
@@ -121,7 +112,7 @@ pub fn per_call(p: &PatternReport, engine: &str) -> Option<(f64, &'static str)> 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
 /// cost nothing, so dividing by calls would understate what a write costs. `None` for a read,
 /// for Cassandra, and where the run cannot tell landed writes apart (`landed_writes`).
-pub fn per_write(p: &PatternReport, engine: &str) -> Option<f64> {
+pub fn per_write(p: &PatternReport, engine: Engine) -> Option<f64> {
     if is_cassandra(engine) || p.kind != "write" {
         return None;
     }
@@ -130,7 +121,7 @@ pub fn per_write(p: &PatternReport, engine: &str) -> Option<f64> {
 
 /// What the reports show as a pattern's cost: per landed write for a write (when known), else
 /// per call; with its unit and what it is per (`call` or `write`).
-pub fn cost(p: &PatternReport, engine: &str) -> Option<(f64, &'static str, &'static str)> {
+pub fn cost(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str, &'static str)> {
     match per_write(p, engine) {
         Some(x) => Some((x, "WCU", "write")),
         None => per_call(p, engine).map(|(x, unit)| (x, unit, "call")),
@@ -138,14 +129,14 @@ pub fn cost(p: &PatternReport, engine: &str) -> Option<(f64, &'static str, &'sta
 }
 
 /// "2 RCU", "1.5 WCU", "120 rows", "—": per call for a read, per landed write for a write.
-pub(super) fn units_per_call(p: &PatternReport, engine: &str) -> String {
+pub(super) fn units_per_call(p: &PatternReport, engine: Engine) -> String {
     cost(p, engine).map_or_else(|| "—".to_owned(), |(x, unit, _)| format!("{} {unit}", numbers::factor(x)))
 }
 
 /// The note under the access patterns: what "per call" is for writes, when any write is listed.
 pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
     let writes: Vec<&PatternReport> =
-        r.patterns.iter().filter(|p| p.kind == "write" && per_call(p, &r.engine).is_some()).collect();
+        r.patterns.iter().filter(|p| p.kind == "write" && per_call(p, r.engine).is_some()).collect();
     if writes.is_empty() {
         return None;
     }
@@ -190,8 +181,8 @@ pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let t = &r.totals;
-    let cassandra = is_cassandra(&r.engine);
-    let w = words(&r.engine);
+    let cassandra = is_cassandra(r.engine);
+    let w = words(r.engine);
     let failed = if t.gave_up > 0 {
         format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
@@ -358,7 +349,7 @@ fn cache_note(p: &PatternReport, c: &crate::engine::sim::report::CacheReport) ->
         return format!(
             "{}: cached, but served by {} — the item cache answers GetItem and BatchGetItem only (DAX's query cache is not modelled)",
             p.name,
-            p.operation.as_deref().unwrap_or("nothing")
+            p.operation.as_ref().map_or_else(|| "nothing".to_owned(), ToString::to_string)
         );
     }
     format!(
@@ -374,22 +365,23 @@ fn cache_note(p: &PatternReport, c: &crate::engine::sim::report::CacheReport) ->
 }
 
 /// What a reader should notice about a pattern, beyond the table.
-pub(super) fn remarks(p: &PatternReport, engine: &str) -> Vec<String> {
+pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
     let mut out = Vec::new();
     let w = words(engine);
-    match p.operation.as_deref() {
+    let scan = p.single_operation() == Some(Operation::Scan);
+    match &p.operation {
         None => out.push(format!("nothing serves {}: no key or {} finds its {}", p.name, w.index, w.items)),
-        Some("Scan") if is_cassandra(engine) => out.push(format!(
+        Some(_) if scan && is_cassandra(engine) => out.push(format!(
             "{} is a full scan (SELECT … ALLOW FILTERING): its cost grows with the table",
             p.name
         )),
-        Some("Scan") if goals::grew(p) => out.push(format!(
+        Some(_) if scan && goals::grew(p) => out.push(format!(
             "{} is a Scan: read units per call went from {} to {} as the table grew",
             p.name,
             numbers::count(p.rcu_per_call_start),
             numbers::count(p.rcu_per_call_end)
         )),
-        Some("Scan") => out.push(format!("{} is a Scan: its cost grows with the table", p.name)),
+        Some(_) if scan => out.push(format!("{} is a Scan: its cost grows with the table", p.name)),
         Some(_) => {}
     }
     if p.avg_items_read > 0.0 && p.avg_items_read >= 2.0 * p.avg_items_returned {
@@ -478,17 +470,17 @@ mod tests {
     #[test]
     fn names_how_each_pattern_is_served() {
         let r = report();
-        let served: Vec<String> = r.patterns.iter().map(|p| served_by(p, &r.engine)).collect();
+        let served: Vec<String> = r.patterns.iter().map(|p| served_by(p, r.engine)).collect();
         assert_eq!(served, ["Query", "Scan ×12", "PutItem"]);
-        let cql: Vec<String> = r.patterns.iter().map(|p| served_by(p, "cassandra")).collect();
+        let cql: Vec<String> = r.patterns.iter().map(|p| served_by(p, Engine::Cassandra)).collect();
         assert_eq!(cql, ["SELECT", "SELECT … ALLOW FILTERING ×12", "INSERT"]);
         let mut p = r.patterns[0].clone();
         (p.avg_fanout, p.index) = (2.0, Some("byDay".to_owned()));
-        assert_eq!(served_by(&p, &r.engine), "Query ×2 on byDay");
+        assert_eq!(served_by(&p, r.engine), "Query ×2 on byDay");
         p.operation = None;
-        assert_eq!(served_by(&p, &r.engine), "unserved");
+        assert_eq!(served_by(&p, r.engine), "unserved");
         assert_eq!(
-            remarks(&p, "dynamodb")[0],
+            remarks(&p, Engine::DynamoDb)[0],
             "nothing serves customer-page: no key or index finds its items"
         );
     }

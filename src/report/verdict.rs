@@ -8,6 +8,8 @@
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::{GoalUnit, lost};
+use crate::engine::model::Engine;
+use crate::engine::planner::Operation;
 use crate::engine::sim::report::{GoalHint, GoalResult, RunReport};
 
 /// A hint at most this many characters long is printed on the line that links it; a longer one
@@ -36,7 +38,7 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
     if goal.passed {
         return None;
     }
-    if report.engine == "cassandra"
+    if report.engine == Engine::Cassandra
         && let Some(line) = explain_cql(report, goal)
     {
         return Some(line);
@@ -102,7 +104,7 @@ fn explain_cql(report: &RunReport, goal: &GoalResult) -> Option<String> {
         GoalUnit::Milliseconds => {
             let pattern = report.patterns.iter().find(|p| goal.detail.starts_with(&format!("{} ", p.name)));
             match pattern {
-                Some(p) if p.operation.as_deref() == Some("Scan") => {
+                Some(p) if p.single_operation() == Some(Operation::Scan) => {
                     "slow because it scans: every call pages through the whole table"
                 }
                 Some(p) if p.avg_fanout > 1.5 => {
@@ -160,7 +162,7 @@ fn lost_writes(detail: &str) -> String {
 fn slow(report: &RunReport, goal: &GoalResult) -> String {
     let pattern = report.patterns.iter().find(|p| goal.detail.starts_with(&format!("{} ", p.name)));
     match pattern {
-        Some(p) if p.operation.as_deref() == Some("Scan") => {
+        Some(p) if p.single_operation() == Some(Operation::Scan) => {
             "slow because it scans: every call pages through the whole table".to_owned()
         }
         Some(p) if p.throttled > 0 || p.retries > 0 => {

@@ -272,7 +272,7 @@ impl App {
             (Overlay::Console(c), Action::Submit) => {
                 let request = c.take();
                 if !request.trim().is_empty() {
-                    let answer = self.driver.console(&request);
+                    let answer = self.driver.console(&request).map_err(|e| e.to_string());
                     c.history.push((request, answer));
                 }
             }
@@ -407,9 +407,10 @@ impl App {
         let file = w.loaded.file.clone();
         let note = match scenario::parse(&file, &r.source) {
             Ok(loaded) => w.replace(loaded, self.driver.as_mut()),
-            Err(e) => {
-                Some(Err(format!("the recovered scenario does not load ({e}); its drafts are restored")))
-            }
+            Err(e) => Some(Err(format!(
+                "the recovered scenario does not load ({e}); its drafts are restored"
+            )
+            .into())),
         };
         for (index, text) in &r.drafts {
             if let Some(editor) = w.open_editor(*index, Some(text)) {
@@ -448,7 +449,7 @@ impl App {
     fn note(&mut self, note: Note) {
         match note {
             Some(Ok(text)) => self.message = Some((text, MessageKind::Info)),
-            Some(Err(text)) => self.message = Some((text, MessageKind::Error)),
+            Some(Err(refusal)) => self.message = Some((refusal.to_string(), MessageKind::Error)),
             None => {}
         }
     }
@@ -459,7 +460,7 @@ impl App {
             let mut note = w.tick(elapsed, budget, self.driver.as_mut());
             if let Some(e) = self.driver.take_error() {
                 w.playback = super::workbench::Playback::Paused;
-                note = Some(Err(e));
+                note = Some(Err(e.into()));
             }
             self.note(note);
             self.practice_tick(elapsed);
@@ -474,7 +475,7 @@ impl App {
             let names: Vec<&str> = w.loaded.scenario.variants.iter().map(|v| v.name.as_str()).collect();
             format!("no variant {name:?}; the scenario has {}", names.join(", "))
         })?;
-        w.switch_variant(index, self.driver.as_mut())
+        w.switch_variant(index, self.driver.as_mut()).map_err(|e| e.to_string())
     }
 
     /// Replays the open scenario, paused, up to simulated time `at` (see `Workbench::run_to`).

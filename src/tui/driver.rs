@@ -4,9 +4,48 @@
 //! stands in where no replay is wanted (the workbench then shows the static plan only), and
 //! tests use a fake.
 
+use std::time::Duration;
+
 use super::pacing::Speed;
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
+use crate::engine::sim::{ConsoleError, SimError};
+
+/// Why a driver could not start a run or answer the console; the status line and the console
+/// word it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DriverError {
+    #[error("this build has no simulator: the panels show the static plan only")]
+    NoSimulator,
+    /// The design cannot be replayed (the scenario was validated, so this is rare).
+    #[error(transparent)]
+    Start(#[from] SimError),
+    /// The design before the last restart, replayed again as compare's baseline, failed.
+    #[error("the previous design cannot be replayed: {0}")]
+    Baseline(SimError),
+    #[error("the replay was cancelled while loading")]
+    Cancelled,
+    /// The console was asked before any run was started.
+    #[error("no replay is running: open a scenario first")]
+    NoReplay,
+    /// A threaded driver's run has not started on its thread yet.
+    #[error("no replay is running yet")]
+    NotStarted,
+    #[error("the replay is not ready yet ({}); ask again in a moment", .0.label())]
+    NotReady(Loading),
+    #[error("the replay did not answer within {} ms (it is busy); ask again", .0.as_millis())]
+    Busy(Duration),
+    #[error("the replay has stopped")]
+    Stopped,
+    #[error(transparent)]
+    Console(#[from] ConsoleError),
+}
+
+/// A console answer as the console shows it: the JSON `keyheat ops` prints, indented for
+/// reading.
+pub fn indented(answer: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(answer).unwrap_or_else(|_| answer.to_string())
+}
 
 /// How the current run moves, for a driver that runs it on a thread of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +99,8 @@ pub enum Run {
 
 pub trait SimDriver {
     /// Starts a replay of `variant` from the workload's start with `seed`. The run that was
-    /// playing (if any) becomes the baseline. An error is a message for the status line.
-    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String>;
+    /// playing (if any) becomes the baseline.
+    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), DriverError>;
 
     /// Advances the current run by at most `ticks` ticks and returns how many it completed:
     /// fewer at the end of the workload or when the call has worked long enough — possibly 0,
@@ -76,9 +115,10 @@ pub trait SimDriver {
     /// The run's measurements shaped as `request` asks; `None` when no replay exists.
     fn snapshot(&self, request: &ViewRequest, run: Run) -> Option<WorkbenchView>;
 
-    /// Answers one console request (the JSON of `keyheat ops`) against the current run's store,
-    /// as the response line; `Err` says why no store can answer.
-    fn console(&mut self, request: &str) -> Result<String, String>;
+    /// Answers one console request (the JSON of `keyheat ops` or a short form) against the
+    /// current run's store, as the response's JSON indented for reading; `Err` says why the
+    /// store did not answer, or why no store can.
+    fn console(&mut self, request: &str) -> Result<String, DriverError>;
 
     /// For a driver that runs the simulation on a thread of its own (true returned): from now on
     /// the current run moves at `pace` by itself, and the frame loop never calls `step`. A
@@ -93,7 +133,7 @@ pub trait SimDriver {
     }
 
     /// A failure met since the last call (a restart that could not start), for the status line.
-    fn take_error(&mut self) -> Option<String> {
+    fn take_error(&mut self) -> Option<DriverError> {
         None
     }
 }
@@ -103,11 +143,9 @@ pub trait SimDriver {
 #[derive(Debug, Default)]
 pub struct NoReplay;
 
-const NO_REPLAY: &str = "this build has no simulator: the panels show the static plan only";
-
 impl SimDriver for NoReplay {
-    fn restart(&mut self, _: &Scenario, _: &Variant, _: u64) -> Result<(), String> {
-        Err(NO_REPLAY.to_owned())
+    fn restart(&mut self, _: &Scenario, _: &Variant, _: u64) -> Result<(), DriverError> {
+        Err(DriverError::NoSimulator)
     }
 
     fn step(&mut self, _: u32) -> u32 {
@@ -122,7 +160,7 @@ impl SimDriver for NoReplay {
         None
     }
 
-    fn console(&mut self, _: &str) -> Result<String, String> {
-        Err(NO_REPLAY.to_owned())
+    fn console(&mut self, _: &str) -> Result<String, DriverError> {
+        Err(DriverError::NoSimulator)
     }
 }

@@ -24,10 +24,10 @@ mod worker;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use super::driver::{Run, SimDriver};
+use super::driver::{DriverError, Run, SimDriver, indented};
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
-use crate::engine::sim::{RunOptions, Simulation};
+use crate::engine::sim::{RunOptions, SimError, Simulation};
 use crate::engine::time::{SimDuration, SimTime};
 
 pub use view::build as build_view;
@@ -61,9 +61,8 @@ struct Cached {
 }
 
 impl Replay {
-    fn start(scenario: &Scenario, variant: &Variant, seed: u64) -> Result<Replay, String> {
-        Replay::loading(scenario, variant, seed, &mut |_| true)?
-            .ok_or_else(|| "the replay was cancelled while loading".to_owned())
+    fn start(scenario: &Scenario, variant: &Variant, seed: u64) -> Result<Replay, DriverError> {
+        Replay::loading(scenario, variant, seed, &mut |_| true)?.ok_or(DriverError::Cancelled)
     }
 
     /// Starts a replay, reporting the load's progress to `progress`, which returns false to give
@@ -73,11 +72,9 @@ impl Replay {
         variant: &Variant,
         seed: u64,
         progress: &mut dyn FnMut(f64) -> bool,
-    ) -> Result<Option<Replay>, String> {
+    ) -> Result<Option<Replay>, SimError> {
         let options = RunOptions { seed: Some(seed), duration: None };
-        let Some(sim) =
-            Simulation::loading(scenario, variant, &options, progress).map_err(|e| e.to_string())?
-        else {
+        let Some(sim) = Simulation::loading(scenario, variant, &options, progress)? else {
             return Ok(None);
         };
         let w = &scenario.workload;
@@ -141,7 +138,7 @@ impl SimReplay {
 }
 
 impl SimDriver for SimReplay {
-    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String> {
+    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), DriverError> {
         let next = Replay::start(scenario, variant, seed)?;
         // The run that was playing becomes the baseline, replayed from the start alongside.
         if let Some(previous) = self.current.take() {
@@ -189,13 +186,9 @@ impl SimDriver for SimReplay {
         self.run(run).map(|r| r.snapshot(request, self.refresh))
     }
 
-    fn console(&mut self, request: &str) -> Result<String, String> {
-        let current = self.current.as_ref().ok_or("no replay is running: open a scenario first")?;
-        let answer = current.sim.console(request).map_err(|e| e.to_string())?;
-        // The answer is one compact JSON line, as `keyheat ops` prints it; indent it for reading.
-        Ok(serde_json::from_str::<serde_json::Value>(&answer)
-            .and_then(|json| serde_json::to_string_pretty(&json))
-            .unwrap_or(answer))
+    fn console(&mut self, request: &str) -> Result<String, DriverError> {
+        let current = self.current.as_ref().ok_or(DriverError::NoReplay)?;
+        Ok(indented(&crate::ops::short::console(&current.sim, request)?))
     }
 }
 

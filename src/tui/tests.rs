@@ -16,7 +16,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::app::{App, Config, Screen};
-use super::driver::{Run, SimDriver};
+use super::driver::{DriverError, Run, SimDriver};
 use super::replay::SimReplay;
 use super::theme::Theme;
 use super::ui;
@@ -60,7 +60,7 @@ impl FakeDriver {
 }
 
 impl SimDriver for FakeDriver {
-    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String> {
+    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), DriverError> {
         let start = scenario.workload.start;
         let tick = SimDuration::from_secs(60);
         let end = start + SimDuration::from_secs(60 * self.ticks);
@@ -103,10 +103,10 @@ impl SimDriver for FakeDriver {
         Some(view(request, r.progress.start, heat, &r.variant))
     }
 
-    fn console(&mut self, request: &str) -> Result<String, String> {
+    fn console(&mut self, request: &str) -> Result<String, DriverError> {
         match &self.current {
             Some(run) => Ok(format!("{{\"Count\":0,\"echo\":{request:?},\"key\":{:?}}}", run.table_key)),
-            None => Err("no run".to_owned()),
+            None => Err(DriverError::NoReplay),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 
 use super::action::{Action, Direction, Panel};
-use super::driver::{Loading, Pace, Run, SimDriver};
+use super::driver::{DriverError, Loading, Pace, Run, SimDriver};
 use super::editor::Editor;
 use super::layout::{self, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
@@ -61,8 +61,26 @@ impl<F: FnMut() -> bool> Budget for F {
     }
 }
 
-/// A workbench action's result for the status line.
-pub type Note = Option<Result<String, String>>;
+/// A workbench action's result for the status line: what happened, or why it did not.
+pub type Note = Option<Result<String, Refusal>>;
+
+/// Why a workbench action did not happen, for the status line.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// The simulator could not start the run.
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+    /// The workbench's own reason, worded where it arose: an edit that does not check, nothing
+    /// left to play, a variant that is not there.
+    #[error("{0}")]
+    Workbench(String),
+}
+
+impl From<String> for Refusal {
+    fn from(reason: String) -> Refusal {
+        Refusal::Workbench(reason)
+    }
+}
 
 pub struct Workbench {
     pub loaded: Loaded,
@@ -165,7 +183,7 @@ impl Workbench {
             lesson_target: None,
         };
         w.practice = w.loaded.scenario.practice.as_ref().map(|_| Practice::default());
-        let note = w.restart(driver, false).err().map(Err);
+        let note = w.restart(driver, false).err().map(|e| Err(e.into()));
         (w, note)
     }
 
@@ -180,7 +198,7 @@ impl Workbench {
 
     /// Restarts the replay of the current variant (`edited`: with an edit just applied); the run
     /// that was playing becomes the baseline.
-    fn restart(&mut self, driver: &mut dyn SimDriver, edited: bool) -> Result<(), String> {
+    fn restart(&mut self, driver: &mut dyn SimDriver, edited: bool) -> Result<(), DriverError> {
         self.pacer.forgive();
         self.speedometer.reset();
         self.cursor_on_hottest = true;
@@ -210,7 +228,7 @@ impl Workbench {
         let (n, open) =
             (self.loaded.scenario.variants.len(), (self.mode == Mode::Edit).then_some(self.variant));
         self.drafts.retain(|&i, d| i < n && (d.is_dirty(&self.loaded) || Some(i) == open));
-        self.restart(driver, true).err().map(Err)
+        self.restart(driver, true).err().map(|e| Err(e.into()))
     }
 
     pub fn update(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
@@ -261,7 +279,7 @@ impl Workbench {
         let editor = self.drafts.get_mut(&self.variant)?;
         let Some(next) = editor.check(&self.loaded) else {
             let e = editor.error.as_ref().map(ToString::to_string).unwrap_or_default();
-            return Some(Err(format!("not applied: {e}")));
+            return Some(Err(format!("not applied: {e}").into()));
         };
         // The editor stays open on the applied text, which is no longer a draft.
         let problem = self.replace(next, driver);
@@ -278,7 +296,7 @@ impl Workbench {
         let text = editor.text();
         let next = match self.loaded.with_new_variant(self.variant, &text) {
             Ok(next) => next,
-            Err(e) => return Some(Err(format!("not saved as a new variant: {e}"))),
+            Err(e) => return Some(Err(format!("not saved as a new variant: {e}").into())),
         };
         let from = self.variant;
         // Drafts of the variants after it move down one place.
@@ -302,7 +320,7 @@ impl Workbench {
             Ok(()) => Some(Ok(format!(
                 "saved as variant {name} beside {base} (unchanged); w writes both, c compares once {name} has run"
             ))),
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
         }
     }
 
@@ -313,7 +331,7 @@ impl Workbench {
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::StepTick => {
                 if self.progress.is_some_and(|p| p.finished()) || !self.has_run() {
-                    return Some(Err(self.cannot_advance()));
+                    return Some(Err(self.cannot_advance().into()));
                 }
                 self.playback = Playback::Paused;
                 if driver.pace(Pace::OneTick) {
@@ -322,15 +340,15 @@ impl Workbench {
                 // One whole tick, however many short driver calls it takes.
                 while driver.step(1) == 0 {
                     if driver.progress(Run::Current).is_none_or(|p| p.finished()) {
-                        return Some(Err(self.cannot_advance()));
+                        return Some(Err(self.cannot_advance().into()));
                     }
                 }
                 self.progress = driver.progress(Run::Current);
             }
-            Action::Restart => return self.restart(driver, false).err().map(Err),
+            Action::Restart => return self.restart(driver, false).err().map(|e| Err(e.into())),
             Action::JumpToEnd => {
                 if !self.has_run() || self.progress.is_some_and(|p| p.finished()) {
-                    return Some(Err(self.cannot_advance()));
+                    return Some(Err(self.cannot_advance().into()));
                 }
                 self.playback = Playback::ToEnd;
             }
@@ -362,7 +380,7 @@ impl Workbench {
                     self.focus = Panel::Heatmap;
                 }
             }
-            Action::RevealHint => return Some(self.reveal_hint()),
+            Action::RevealHint => return Some(self.reveal_hint().map_err(Refusal::from)),
             Action::Move(d) => self.move_in(self.focus, d),
             Action::Scroll(panel, lines) => {
                 let d = if lines < 0 { Direction::Up } else { Direction::Down };
@@ -429,8 +447,8 @@ impl Workbench {
                 match self.progress {
                     // Still loading: it plays once loaded.
                     None if self.loading.is_some() => Playback::Playing,
-                    None => return Some(Err(self.cannot_advance())),
-                    Some(p) if p.finished() => return Some(Err(self.cannot_advance())),
+                    None => return Some(Err(self.cannot_advance().into())),
+                    Some(p) if p.finished() => return Some(Err(self.cannot_advance().into())),
                     Some(_) => Playback::Playing,
                 }
             }
@@ -455,7 +473,9 @@ impl Workbench {
                 Some(editor) => {
                     self.drafts.insert(self.variant, editor);
                 }
-                None => return Some(Err("this variant's text could not be found in the file".to_owned())),
+                None => {
+                    return Some(Err("this variant's text could not be found in the file".to_owned().into()));
+                }
             }
         }
         self.mode = Mode::Edit;
@@ -463,14 +483,14 @@ impl Workbench {
     }
 
     /// Replays variant `index` (the run that was playing becomes the baseline), as `v` does.
-    pub fn switch_variant(&mut self, index: usize, driver: &mut dyn SimDriver) -> Result<(), String> {
+    pub fn switch_variant(&mut self, index: usize, driver: &mut dyn SimDriver) -> Result<(), Refusal> {
         if index >= self.loaded.scenario.variants.len() {
-            return Err(format!("the scenario has no variant {index}"));
+            return Err(format!("the scenario has no variant {index}").into());
         }
         self.variant = index;
         self.plan = planner::plan(&self.loaded.scenario, self.current());
         self.cursor_on_hottest = true;
-        self.restart(driver, false)
+        Ok(self.restart(driver, false)?)
     }
 
     /// The next variant, skipping a practice problem's solution until it is shown.
@@ -485,7 +505,7 @@ impl Workbench {
         self.heat.cursor = (0, 0);
         match self.restart(driver, false) {
             Ok(()) => Some(Ok(format!("variant {}", self.current().name))),
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
         }
     }
 
@@ -497,7 +517,8 @@ impl Workbench {
         } else {
             return Some(Err(
                 "nothing to compare with yet: v switches variant, e and Ctrl-S apply an edit, r restarts — the run before becomes the baseline"
-                    .to_owned(),
+                    .to_owned()
+                    .into(),
             ));
         }
         None

@@ -6,6 +6,7 @@
 //! durations: `cargo test --release --test content -- --ignored`.
 
 use keyheat::engine::model::Scenario;
+use keyheat::engine::planner::Operation;
 use keyheat::engine::sim::{RunOptions, RunReport, run};
 use keyheat::engine::time::SimDuration;
 use keyheat::scenario;
@@ -124,11 +125,11 @@ fn orders_light() -> Scenario {
 
 fn check_orders(naive: &RunReport, fixed: &RunReport) {
     let scan = pattern(naive, "pending-orders");
-    assert_eq!(scan.operation.as_deref(), Some("Scan"));
+    assert_eq!(scan.single_operation(), Some(Operation::Scan));
     assert!(scan.rcu_per_call_end >= 3.0 * scan.rcu_per_call_start, "{scan:?}");
     assert!((scan.avg_items_returned - 100.0).abs() < 1e-9, "{scan:?}");
     let query = pattern(fixed, "pending-orders");
-    assert_eq!((query.operation.as_deref(), query.index.as_deref()), (Some("Query"), Some("pending")));
+    assert_eq!((query.single_operation(), query.index.as_deref()), (Some(Operation::Query), Some("pending")));
     let (start, end) = (query.rcu_per_call_start, query.rcu_per_call_end);
     assert!(start > 0.0 && (end / start - 1.0).abs() <= 0.2, "{query:?}");
     // Same data either way; the index costs a little storage and a few writes.
@@ -211,11 +212,11 @@ fn chat_the_busiest_channel_passes_the_row_guide_in_about_12_days() {
     assert!((11.0..13.5).contains(&days_to_guide), "{days_to_guide}");
     // "My conversations" scans every membership (~10,000) to return a handful.
     let scan = pattern(&naive, "my-conversations");
-    assert_eq!(scan.operation.as_deref(), Some("Scan"));
+    assert_eq!(scan.single_operation(), Some(Operation::Scan));
     assert!(scan.avg_items_read > 9_000.0 && scan.avg_items_returned < 20.0, "{scan:?}");
     let fixed = replay(&s, "recommended", &options);
     let view = pattern(&fixed, "my-conversations");
-    assert!(view.operation.as_deref() == Some("Query") && view.avg_items_read < 20.0, "{view:?}");
+    assert!(view.single_operation() == Some(Operation::Query) && view.avg_items_read < 20.0, "{view:?}");
     // The latest messages come from one or two 10-day buckets.
     let recent = pattern(&fixed, "recent-messages").avg_fanout;
     assert!((1.0..=2.0).contains(&recent), "{recent}");

@@ -7,10 +7,12 @@
 //! ExclusiveStartKey, a GetItem's row), in reading order, until the page is full (`Limit` items
 //! or 1 MB read, sized as the store sizes items and index entries); those items are regenerated
 //! from the seed, with their key attributes; and they are loaded into a fresh
-//! `engine::store::Store` with the replay's key schema, which executes the request parsed by
-//! `ops::short::ConsoleRead`. So items, Count/ScannedCount, LastEvaluatedKey, validation messages
-//! and ConsumedCapacity (TOTAL and INDEXES) are the store's own, and equal what a store holding
-//! the whole table would answer (`tests` holds the two against each other).
+//! `engine::store::Store` with the replay's key schema, which executes the request: a
+//! [`ConsoleRequest`], which `ops::short::ConsoleRead` implements with `keyheat ops`'s own parser
+//! (the engine knows nothing of the protocol's requests). So items, Count/ScannedCount,
+//! LastEvaluatedKey, validation messages and ConsumedCapacity (TOTAL and INDEXES) are the store's
+//! own, and equal what a store holding the whole table would answer (`tests` holds the two
+//! against each other).
 //!
 //! Names: DynamoDB: one table named after the scenario, with the variant's key attribute names
 //! (`PK`/`SK` unless renamed) and its indexes by name. Cassandra: one table per entity, named
@@ -20,9 +22,9 @@
 //! (`by status`, a Cassandra index over several entities) are served under an alias and reported
 //! under their own name.
 //!
-//! `window` finds the rows a read reads. Only reads: GetItem, Query, Scan, BatchGetItem. Writes and table changes are refused
-//! (`ConsoleRead`), since a write would change the run being measured. Nothing here panics on
-//! any input.
+//! `window` finds the rows a read reads. Only reads: GetItem, Query, Scan, BatchGetItem ([`Read`]);
+//! writes and table changes are refused by `ConsoleRead`, since a write would change the run
+//! being measured. Nothing here panics on any input.
 
 use serde_json::Value as Json;
 
@@ -31,11 +33,51 @@ use super::items;
 use super::world::Projected;
 use crate::engine::model::Engine;
 use crate::engine::store::{
-    BillingMode, CreateTable, IndexSpec, KeyAttribute, KeySchema, ProjectionType, PutItem, ReturnValues,
-    Store, StoreConfig, StoreError, TableSpec,
+    BatchGetItem, BillingMode, CreateTable, GetItem, IndexSpec, KeyAttribute, KeySchema, ProjectionType,
+    PutItem, Query, ReturnValues, Scan, Store, StoreConfig, StoreError, TableSpec,
 };
 use crate::engine::value::{Item, KeyType};
-use crate::ops::short::{self, ConsoleRead, IndexKeys, Read, TableKeys};
+
+/// One read request for the console, as a protocol parsed it (`ops::short::ConsoleRead`).
+pub trait ConsoleRequest {
+    /// What it reads, for the console to gather those items.
+    fn read(&self) -> Read<'_>;
+
+    /// Renames tables and indexes (`rename` answers `None` for a name it keeps), for a store
+    /// that holds them under other names.
+    fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>);
+
+    /// Executes the request on `store` and returns the response body `keyheat ops` would print;
+    /// `Err` is the exception and its message (`ValidationException: …`).
+    fn answer(self, store: &mut Store) -> Result<Json, String>;
+}
+
+/// What a [`ConsoleRequest`] reads, for the console to gather the items it can read.
+#[derive(Debug, Clone, Copy)]
+pub enum Read<'a> {
+    GetItem(&'a GetItem),
+    Query(&'a Query),
+    Scan(&'a Scan),
+    BatchGetItem(&'a BatchGetItem),
+}
+
+/// One table's key attribute names, and those of its indexes: what a console request can name
+/// (`ops::short::expand` reads short forms with them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableKeys {
+    pub name: String,
+    pub pk: String,
+    pub sk: Option<String>,
+    pub indexes: Vec<IndexKeys>,
+}
+
+/// One secondary index's name and key attribute names (an LSI's `pk` is the table's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexKeys {
+    pub name: String,
+    pub pk: String,
+    pub sk: Option<String>,
+}
 
 /// The answer's parts in CQL's words, for the Cassandra profile: the request is read with
 /// DynamoDB's shorthand (there is no CQL parser), but what comes back are rows of partitions, a
@@ -86,19 +128,10 @@ const MAX_BATCH_KEYS: usize = 100;
 type Gathered = Vec<(usize, Vec<Item>)>;
 
 impl Simulation {
-    /// Answers one console request: `keyheat ops` JSON (a line starting with `{`) or a short form
-    /// (`ops::short`), read against the replay's table as it stands now. `Ok` is the response line
-    /// `keyheat ops` would print for the same items; `Err` says why not: the exception and its
-    /// message (`ValidationException: …`), a short form's mistake (`col 14: …`), or why a
-    /// request that writes is refused.
-    pub fn console(&self, request: &str) -> Result<String, ConsoleError> {
-        let line = request.trim();
-        let json = if line.starts_with('{') {
-            line.to_owned()
-        } else {
-            short::expand(line, &self.console_tables()).map_err(ConsoleError::Request)?
-        };
-        let mut read = ConsoleRead::parse(&json).map_err(ConsoleError::Request)?;
+    /// Answers one console request, read against the replay's table as it stands now. `Ok` is
+    /// the response `keyheat ops` would print for the same items, as a value for the caller to
+    /// lay out; `Err` says why not: the exception and its message (`ValidationException: …`).
+    pub fn console(&self, mut read: impl ConsoleRequest) -> Result<Json, ConsoleError> {
         let gathered = self.gather(read.read());
         let aliases = self.aliases();
         read.rename(&|name| aliases.iter().find(|(real, _)| real == name).map(|(_, alias)| alias.clone()));
@@ -130,7 +163,7 @@ impl Simulation {
         if self.world.engine == Engine::Cassandra {
             cql_words(&mut answer);
         }
-        Ok(answer.to_string())
+        Ok(answer)
     }
 
     /// The tables a console request can name, with their key attribute names (for the short

@@ -4,15 +4,21 @@
 //! Every figure comes from executing the workload against the simulated table; none is estimated.
 //! Field names are the JSON contract; add fields freely, rename none.
 
-use serde::Serialize;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::engine::model::Engine;
+use crate::engine::planner::Operation;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
     pub scenario: String,
     pub variant: String,
     pub seed: u64,
-    /// `dynamodb` or `cassandra`.
-    pub engine: String,
+    /// `dynamodb` or `cassandra` in the JSON (`Engine::id`).
+    #[serde(serialize_with = "engine_id")]
+    pub engine: Engine,
     /// The simulated client's retry policy for throttled requests (`engine::retry::NAMED`, or
     /// `custom`); none for Cassandra, which never throttles.
     pub retry_policy: Option<String>,
@@ -96,6 +102,11 @@ pub struct Totals {
 #[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's serialize_with passes a reference")]
+pub(crate) fn engine_id<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(engine.id())
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -197,7 +208,7 @@ pub struct PatternReport {
     /// `read` or `write`.
     pub kind: String,
     /// The planner's operation (`GetItem`, `Query`, `Scan`, …); `None` when nothing serves it.
-    pub operation: Option<String>,
+    pub operation: Option<Operations>,
     pub index: Option<String>,
     pub calls: u64,
     pub avg_fanout: f64,
@@ -257,6 +268,62 @@ pub struct PatternReport {
     /// other patterns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache: Option<CacheReport>,
+}
+
+impl PatternReport {
+    /// The pattern's operation when a call sends one kind of request (not a read split by
+    /// entity); `None` when nothing serves it.
+    pub fn single_operation(&self) -> Option<Operation> {
+        self.operation.as_ref().and_then(Operations::single)
+    }
+}
+
+/// The requests one call of a pattern sends: the planner's operation and, for a read split by
+/// entity, one per further part. The JSON names them joined by " + " ("GetItem + Query").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operations(Vec<Operation>);
+
+impl Operations {
+    pub fn new(first: Operation, parts: impl IntoIterator<Item = Operation>) -> Operations {
+        Operations(std::iter::once(first).chain(parts).collect())
+    }
+
+    /// The operation, when there is only one.
+    pub fn single(&self) -> Option<Operation> {
+        match self.0[..] {
+            [op] => Some(op),
+            _ => None,
+        }
+    }
+
+    /// Each part's operation, in the plan's order (never empty).
+    pub fn iter(&self) -> impl Iterator<Item = Operation> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl From<Operation> for Operations {
+    fn from(op: Operation) -> Operations {
+        Operations(vec![op])
+    }
+}
+
+impl fmt::Display for Operations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, op) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            f.write_str(op.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Operations {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// What a read-through cache (DAX's item cache) did for one read pattern.

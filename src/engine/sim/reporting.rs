@@ -4,14 +4,14 @@
 use std::cmp::Reverse;
 
 use crate::engine::model::{Action, Engine};
-use crate::engine::planner::Operation;
 use crate::engine::time::SimDuration;
 
 use super::items::key_label;
 use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
 use super::report::{
-    CacheReport, IndexReport, NodeReport, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+    CacheReport, IndexReport, NodeReport, Operations, PartitionReport, Partitions, PatternReport, RunReport,
+    Totals,
 };
 use super::state::{Load, PatternStats};
 use super::table::IndexKind;
@@ -86,7 +86,7 @@ impl Simulation {
             scenario: self.scenario.clone(),
             variant: self.variant.clone(),
             seed: self.seed,
-            engine: self.world.engine.id().to_owned(),
+            engine: self.world.engine,
             retry_policy: (self.world.engine == Engine::DynamoDb).then(|| self.retry.name.clone()),
             duration_s: (u64::from(self.tick) * self.tick_ms) as f64 / 1000.0,
             tick_s: self.tick_secs,
@@ -334,13 +334,7 @@ impl Simulation {
                 name: p.name.clone(),
                 kind: if p.action.is_read() { "read" } else { "write" }.to_owned(),
                 // A read split by entity names each part's operation: "GetItem + Query".
-                operation: p.operation.map(|o| {
-                    std::iter::once(o)
-                        .chain(p.parts.iter().map(|part| part.operation))
-                        .map(Operation::name)
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                }),
+                operation: p.operation.map(|o| Operations::new(o, p.parts.iter().map(|part| part.operation))),
                 index: p.index.clone(),
                 calls: s.calls,
                 avg_fanout: ratio(s.fanout as f64, calls),

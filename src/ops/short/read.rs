@@ -6,9 +6,23 @@
 
 use serde_json::Value as Json;
 
-use crate::engine::store::{BatchGetItem, GetItem, Query, Scan, Store};
+use crate::engine::sim::{ConsoleError, ConsoleRequest, Read, Simulation};
+use crate::engine::store::Store;
 use crate::ops::OpsError;
 use crate::ops::request::{self, Request};
+
+/// Answers one console line against `sim`'s table as it stands: `keyheat ops` JSON (a line
+/// starting with `{`) or a short form ([`super::expand`]), parsed here and handed to the
+/// replay as a value ([`Simulation::console`]).
+pub fn console(sim: &Simulation, line: &str) -> Result<Json, ConsoleError> {
+    let line = line.trim();
+    let read = if line.starts_with('{') {
+        ConsoleRead::parse(line)
+    } else {
+        super::expand(line, &sim.console_tables()).and_then(|request| ConsoleRead::from_json(&request))
+    };
+    sim.console(read.map_err(ConsoleError::Request)?)
+}
 
 /// Actions the console refuses, and why.
 const REFUSED: &[(&str, &str)] = &[
@@ -27,15 +41,6 @@ pub struct ConsoleRead {
     request: Request,
 }
 
-/// What a [`ConsoleRead`] asks, for the caller to gather the items it can read.
-#[derive(Debug, Clone, Copy)]
-pub enum Read<'a> {
-    GetItem(&'a GetItem),
-    Query(&'a Query),
-    Scan(&'a Scan),
-    BatchGetItem(&'a BatchGetItem),
-}
-
 fn message(error: &OpsError) -> String {
     format!("{}: {}", error.type_name, error.message)
 }
@@ -46,7 +51,13 @@ impl ConsoleRead {
     pub fn parse(line: &str) -> Result<ConsoleRead, String> {
         let json: Json = serde_json::from_str(line)
             .map_err(|e| message(&OpsError::serialization(format!("The request is not valid JSON: {e}"))))?;
-        let Json::Object(object) = &json else {
+        ConsoleRead::from_json(&json)
+    }
+
+    /// [`parse`](ConsoleRead::parse) for a request already held as a JSON value (a short form
+    /// that `expand` built).
+    pub fn from_json(json: &Json) -> Result<ConsoleRead, String> {
+        let Json::Object(object) = json else {
             return Err(message(&OpsError::serialization(
                 "Expected a JSON object: {\"op\": \"<Action>\", ...}",
             )));
@@ -78,8 +89,10 @@ impl ConsoleRead {
             }
         }
     }
+}
 
-    pub fn read(&self) -> Read<'_> {
+impl ConsoleRequest for ConsoleRead {
+    fn read(&self) -> Read<'_> {
         match &self.request {
             Request::GetItem(get, _) => Read::GetItem(get),
             Request::Query(query, _) => Read::Query(query),
@@ -89,9 +102,7 @@ impl ConsoleRead {
         }
     }
 
-    /// Renames tables and indexes (`rename` answers `None` for a name it keeps), for a store
-    /// that holds them under other names.
-    pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
+    fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
         let apply = |name: &mut String| {
             if let Some(new) = rename(name) {
                 *name = new;
@@ -121,8 +132,7 @@ impl ConsoleRead {
         }
     }
 
-    /// Executes the request on `store` and returns the response body `keyheat ops` would print.
-    pub fn answer(self, store: &mut Store) -> Result<Json, String> {
+    fn answer(self, store: &mut Store) -> Result<Json, String> {
         crate::ops::execute(store, self.request).map_err(|e| message(&e))
     }
 }

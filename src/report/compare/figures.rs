@@ -94,7 +94,7 @@ const FIGURES: &[(&str, &str, &str, GoalUnit, Scope, Extract)] = &[
 /// measure (units, prices); with indexes, the table's partition figures say so and the indexes'
 /// follow them.
 pub(super) fn rows(reports: &[RunReport]) -> Vec<FigureRow> {
-    let cassandra = reports.first().is_some_and(|r| is_cassandra(&r.engine));
+    let cassandra = reports.first().is_some_and(|r| is_cassandra(r.engine));
     // Cassandra has no capacity units and no price: those rows would be zeros.
     // Nor does it throttle or have GSIs.
     let unpriced = [

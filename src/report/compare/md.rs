@@ -7,7 +7,7 @@ use super::{Comparison, cost_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::markdown::{self, Align};
-use crate::report::run::{engine_name, ms};
+use crate::report::run::ms;
 
 pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     writeln!(out, "# {}: {}", c.scenario, c.variants.join(" vs "))?;
@@ -15,7 +15,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     writeln!(
         out,
         "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · latency is modelled",
-        engine_name(c.engine),
+        c.engine,
         c.seed,
         numbers::span(c.duration_s),
         c.baseline

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::{Comparison, cost_cell, figure_cell, goal_cell, index_note, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
-use crate::report::run::{engine_name, ms};
+use crate::report::run::ms;
 use crate::report::text::{WIDTH, paragraph, row};
 
 /// Text columns: a label, then one per variant.
@@ -29,7 +29,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         &format!(
             "keyheat compare: {} ({}) · seed {} · {} simulated",
             c.scenario,
-            engine_name(c.engine),
+            c.engine,
             c.seed,
             numbers::span(c.duration_s)
         ),

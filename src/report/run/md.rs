@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{
-    THROTTLED_LEGEND, TOP_PARTITIONS, engine_name, goal_summary, index_legend, is_cassandra, latency_mark,
-    ms, partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call, words,
+    THROTTLED_LEGEND, TOP_PARTITIONS, goal_summary, index_legend, is_cassandra, latency_mark, ms,
+    partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{PartitionReport, RunReport};
@@ -17,7 +17,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(
         out,
         "`keyheat run` · {} · seed {} · {} simulated (tick {}) · **{}**",
-        engine_name(&r.engine),
+        r.engine,
         r.seed,
         numbers::span(r.duration_s),
         numbers::span(r.tick_s),
@@ -34,7 +34,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "## Partitions")?;
     writeln!(out)?;
     markdown::table(out, &figures, &pairs(partition_rows(r)))?;
-    let cassandra = is_cassandra(&r.engine);
+    let cassandra = is_cassandra(r.engine);
     markdown_top_partitions(out, r, cassandra)?;
     if !r.partitions.nodes.is_empty() {
         let rows: Vec<Vec<String>> = r
@@ -86,7 +86,7 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
     };
     let (read, write) =
         if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
-    let items = words(&r.engine).items;
+    let items = words(r.engine).items;
     if !r.partitions.top.is_empty() {
         let rows: Vec<Vec<String>> = r
             .partitions
@@ -148,13 +148,13 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
 }
 
 fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    writeln!(out, "## {}", words(&r.engine).indexes)?;
+    writeln!(out, "## {}", words(r.engine).indexes)?;
     writeln!(out)?;
     if r.indexes.is_empty() {
         writeln!(out, "None.")?;
         return writeln!(out);
     }
-    if is_cassandra(&r.engine) {
+    if is_cassandra(r.engine) {
         return markdown_views(out, r);
     }
     let rows: Vec<Vec<String>> = r
@@ -237,7 +237,7 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "Latency is modelled, not measured (see the notes).")?;
     writeln!(out)?;
     // Cassandra has no read units to follow over the run: its cost per call is rows read.
-    let cassandra = is_cassandra(&r.engine);
+    let cassandra = is_cassandra(r.engine);
     let rows: Vec<Vec<String>> = r
         .patterns
         .iter()
@@ -245,9 +245,9 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             let mut row = vec![
                 latency_mark(p).trim().to_owned(),
                 p.name.clone(),
-                served_by(p, &r.engine),
+                served_by(p, r.engine),
                 numbers::count(p.calls as f64),
-                units_per_call(p, &r.engine),
+                units_per_call(p, r.engine),
             ];
             if !cassandra {
                 row.push(format!(
@@ -284,7 +284,7 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         writeln!(out, "{}", markdown::escape(&legend))?;
         writeln!(out)?;
     }
-    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, &r.engine)).collect();
+    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, r.engine)).collect();
     if !remarks.is_empty() {
         for remark in remarks {
             writeln!(out, "- ⚠ {remark}")?;

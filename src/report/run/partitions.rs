@@ -38,7 +38,7 @@ fn largest(r: &RunReport) -> Option<&PartitionReport> {
 /// are looked for in the indexes too and say where they are.
 pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let p = &r.partitions;
-    let (read, write) = load_units(&r.engine);
+    let (read, write) = load_units(r.engine);
     let by_cause = if p.splits > 0 {
         format!(": {} for size, {} for heat", p.splits_for_size, p.splits_for_heat)
     } else {
@@ -57,14 +57,14 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     for i in &r.indexes {
         let _ = write!(logical, ", {} in {}", numbers::count(i.partitions as f64), i.name);
     }
-    let cassandra = is_cassandra(&r.engine);
+    let cassandra = is_cassandra(r.engine);
     // Cassandra lists every table's partitions (keys carry the table's name).
     let at = |p: &PartitionReport| match &p.index {
         None if cassandra => String::new(),
         Some(view) if cassandra => format!(" in view {view}"),
         _ => format!(" in {}", place(p)),
     };
-    let w = words(&r.engine);
+    let w = words(r.engine);
     if cassandra {
         logical = numbers::count(p.logical as f64);
     }
@@ -141,7 +141,7 @@ pub(crate) const THROTTLED_LEGEND: &str = "throttled attempts: writes the partit
 /// The note under the indexes' partitions: where their throttles are, and what a GSI
 /// partition's write figure is.
 pub(crate) fn index_legend(r: &RunReport) -> String {
-    if is_cassandra(&r.engine) {
+    if is_cassandra(r.engine) {
         return "A materialized view's partitions: its rows, which the base table's replicas write as the table's writes land (Cassandra never throttles)."
             .to_owned();
     }

@@ -15,11 +15,7 @@ use crate::report::text::{WIDTH, paragraph, row, wrap};
 const LABEL: usize = 22;
 
 pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    paragraph(
-        out,
-        0,
-        &format!("keyheat run: {} / {} ({})", r.scenario, r.variant, super::engine_name(&r.engine)),
-    )?;
+    paragraph(out, 0, &format!("keyheat run: {} / {} ({})", r.scenario, r.variant, r.engine))?;
     paragraph(
         out,
         0,
@@ -56,7 +52,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 /// The table's largest and hottest partitions, then the indexes' (each list largest first, so
 /// big index partitions do not push the table's out of sight).
 fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    let cassandra = is_cassandra(&r.engine);
+    let cassandra = is_cassandra(r.engine);
     let w = [1, 24, 8, 10, 9, 9, 13];
     let line = |out: &mut _, c: [&str; 7]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
@@ -67,7 +63,7 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             "",
             title,
             &format!("{:>8}", "size"),
-            &format!("{:>10}", words(&r.engine).items),
+            &format!("{:>10}", words(r.engine).items),
             &format!("{:>9}", if cassandra { "reads/s" } else { "RCU/s pk" }),
             &format!("{:>9}", if cassandra { "writes/s" } else { "WCU/s pk" }),
             last,
@@ -159,9 +155,9 @@ fn text_nodes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     if r.indexes.is_empty() {
-        return writeln!(out, "{}: none", words(&r.engine).indexes);
+        return writeln!(out, "{}: none", words(r.engine).indexes);
     }
-    if is_cassandra(&r.engine) {
+    if is_cassandra(r.engine) {
         return text_views(out, r);
     }
     writeln!(out, "Indexes")?;
@@ -288,9 +284,9 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             [
                 latency_mark(p),
                 &p.name,
-                &served_by(p, &r.engine),
+                &served_by(p, r.engine),
                 &format!("{:>11}", numbers::count(p.calls as f64)),
-                &format!("{:>9}", units_per_call(p, &r.engine)),
+                &format!("{:>9}", units_per_call(p, r.engine)),
                 &format!("{:>9}", ms(p.latency_ms_p50)),
                 &format!("{:>9}", ms(p.latency_ms_p99)),
                 &target,
@@ -300,7 +296,7 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     if let Some(legend) = per_call_legend(r) {
         paragraph(out, 2, &legend)?;
     }
-    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, &r.engine)).collect();
+    let remarks: Vec<String> = r.patterns.iter().flat_map(|p| remarks(p, r.engine)).collect();
     for remark in remarks {
         item(out, 2, "⚠", &remark)?;
     }
@@ -500,7 +496,10 @@ mod tests {
         let text = render(&r);
         let line = "  place-order    PutItem            18,000     1 WCU      5 ms      8 ms —";
         assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
-        assert_eq!(super::super::per_call(&r.patterns[2], "dynamodb"), Some((0.9, "WCU")));
+        assert_eq!(
+            super::super::per_call(&r.patterns[2], crate::engine::model::Engine::DynamoDb),
+            Some((0.9, "WCU"))
+        );
         // Side writes failed too: landed writes are unknown, so the cost is per call and says so.
         r.patterns[2].landed_writes = None;
         let text = render(&r);

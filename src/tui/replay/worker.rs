@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 
 use super::{REFRESH, Replay, view};
 use crate::engine::model::{Scenario, Variant};
+use crate::engine::sim::SimError;
 use crate::engine::time::SimTime;
-use crate::tui::driver::{Loading, Pace, Run, SimDriver, Stage};
+use crate::tui::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage, indented};
 use crate::tui::view::{Progress, ViewRequest, WorkbenchView};
 
 /// How long a console request may keep the UI waiting for the worker's answer.
@@ -57,7 +58,7 @@ struct Shared {
     generation: u64,
     /// Current, then baseline.
     runs: [RunState; 2],
-    error: Option<String>,
+    error: Option<DriverError>,
 }
 
 fn slot(run: Run) -> usize {
@@ -92,7 +93,7 @@ enum Command {
     },
     Console {
         request: String,
-        answer: Sender<Result<String, String>>,
+        answer: Sender<Result<String, DriverError>>,
     },
 }
 
@@ -139,7 +140,7 @@ impl Drop for Worker {
 }
 
 impl SimDriver for Worker {
-    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), String> {
+    fn restart(&mut self, scenario: &Scenario, variant: &Variant, seed: u64) -> Result<(), DriverError> {
         let generation = {
             let mut s = lock(&self.shared);
             s.generation += 1;
@@ -178,19 +179,16 @@ impl SimDriver for Worker {
         lock(&self.shared).runs[slot(run)].view.clone()
     }
 
-    fn console(&mut self, request: &str) -> Result<String, String> {
+    fn console(&mut self, request: &str) -> Result<String, DriverError> {
         if let Some(loading) = self.loading(Run::Current) {
-            return Err(format!("the replay is not ready yet ({}); ask again in a moment", loading.label()));
+            return Err(DriverError::NotReady(loading));
         }
         let (answer, reply) = mpsc::channel();
         self.send(Command::Console { request: request.to_owned(), answer });
         match reply.recv_timeout(CONSOLE_WAIT) {
             Ok(result) => result,
-            Err(RecvTimeoutError::Timeout) => Err(format!(
-                "the replay did not answer within {} ms (it is busy); ask again",
-                CONSOLE_WAIT.as_millis()
-            )),
-            Err(RecvTimeoutError::Disconnected) => Err("the replay has stopped".to_owned()),
+            Err(RecvTimeoutError::Timeout) => Err(DriverError::Busy(CONSOLE_WAIT)),
+            Err(RecvTimeoutError::Disconnected) => Err(DriverError::Stopped),
         }
     }
 
@@ -208,7 +206,7 @@ impl SimDriver for Worker {
         lock(&self.shared).runs[slot(run)].loading
     }
 
-    fn take_error(&mut self) -> Option<String> {
+    fn take_error(&mut self) -> Option<DriverError> {
         lock(&self.shared).error.take()
     }
 }
@@ -330,13 +328,10 @@ impl Thread {
             }
             Command::Console { request, answer } => {
                 let result = match &self.current {
-                    Some(live) => live.replay.sim.console(&request).map_err(|e| e.to_string()).map(|line| {
-                        // One compact JSON line, as `keyheat ops` prints it; indented for reading.
-                        serde_json::from_str::<serde_json::Value>(&line)
-                            .and_then(|json| serde_json::to_string_pretty(&json))
-                            .unwrap_or(line)
-                    }),
-                    None => Err("no replay is running yet".to_owned()),
+                    Some(live) => crate::ops::short::console(&live.replay.sim, &request)
+                        .map(|answer| indented(&answer))
+                        .map_err(DriverError::from),
+                    None => Err(DriverError::NotStarted),
                 };
                 let _ = answer.send(result);
             }
@@ -494,7 +489,7 @@ impl Thread {
             }
             Err(e) if newest => {
                 s.runs[0] = RunState::default();
-                s.error = Some(e);
+                s.error = Some(DriverError::Start(e));
             }
             // Given up or overtaken: the newer restart is in the inbox.
             _ => {}
@@ -504,7 +499,7 @@ impl Thread {
     /// Builds `design`'s replay for `run`'s slot, publishing the load's progress there every
     /// [`LOAD_REPORT`] while `generation` is the newest restart, and giving up (`Ok(None)`) as
     /// soon as it is not: a current run and a baseline load alike.
-    fn load_reporting(&self, design: &Design, generation: u64, run: Run) -> Result<Option<Replay>, String> {
+    fn load_reporting(&self, design: &Design, generation: u64, run: Run) -> Result<Option<Replay>, SimError> {
         let (shared, newest) = (Arc::clone(&self.shared), Arc::clone(&self.newest));
         let mut reported = Instant::now();
         Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {
@@ -536,7 +531,7 @@ impl Thread {
             Err(e) => {
                 // The design ran before, so this is unexpected; say so and stop asking.
                 self.before = None;
-                lock(&self.shared).error = Some(format!("the previous design cannot be replayed: {e}"));
+                lock(&self.shared).error = Some(DriverError::Baseline(e));
             }
         }
         self.publish_baseline();

@@ -2,6 +2,7 @@
 //! at 400 KB (embedded whole), or keeps only the newest children (the subset pattern). The
 //! parent's size, capacity units and regenerated list agree with each other exactly.
 
+use crate::engine::planner::Operation;
 use crate::engine::sim::report::RunReport;
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::engine::value::{AttributeValue, MAX_ITEM_BYTES, item_size};
@@ -88,7 +89,7 @@ fn a_post_embedding_every_comment_grows_until_writes_are_refused_at_400_kb() {
     assert!((comment.wcu / expected - 1.0).abs() < 0.02, "{} vs {expected}", comment.wcu);
     // Reading the post reads its comments: the last reads cost 400 KB / 4 KB × ½ = 50 RCU.
     let read = report.patterns.iter().find(|p| p.name == "read").expect("read");
-    assert_eq!((read.operation.as_deref(), read.avg_fanout), (Some("GetItem"), 1.0));
+    assert_eq!((read.single_operation(), read.avg_fanout), (Some(Operation::GetItem), 1.0));
     assert!((read.rcu_per_call_end - 50.0).abs() < 0.01, "{read:?}");
     assert!(read.rcu_per_call_start < 10.0, "{read:?}");
 }
@@ -130,6 +131,6 @@ fn the_subset_pattern_keeps_the_newest_comments_and_every_comment_as_an_item() {
     let written_last = sim.now().as_millis() as f64 / 1000.0;
     assert!(times.iter().all(|&t| written_last - t <= 3.5), "{times:?} vs {written_last}");
     let read = report.patterns.iter().find(|p| p.name == "read").expect("read");
-    assert_eq!(read.operation.as_deref(), Some("GetItem"));
+    assert_eq!(read.single_operation(), Some(Operation::GetItem));
     assert!((read.rcu_per_call_end - 1.0).abs() < 1e-9, "{read:?}");
 }

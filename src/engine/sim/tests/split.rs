@@ -4,6 +4,7 @@
 //! both `check` and the replay cost exactly those, not a Scan of the table.
 
 use crate::engine::planner::{self, Operation};
+use crate::engine::sim::report::Operations;
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::scenario;
 
@@ -32,7 +33,8 @@ fn apart_it_is_a_get_item_and_a_query_in_check_and_in_the_replay() {
 
     let report = sim.report();
     let p = report.patterns.iter().find(|p| p.name == PATTERN).expect("replayed");
-    assert_eq!(p.operation.as_deref(), Some("GetItem + Query"));
+    assert_eq!(p.operation, Some(Operations::new(Operation::GetItem, [Operation::Query])));
+    assert_eq!(p.operation.as_ref().map(ToString::to_string).as_deref(), Some("GetItem + Query"));
     assert_eq!(p.scans, 0);
     assert_eq!(p.requests, 2 * p.calls, "one request per entity");
     // One customer and the ~20–21 orders placed for them so far.

@@ -2,7 +2,7 @@
 //! nothing, each item twice (prepare and commit); a TransactGetItems reads each item twice,
 //! strongly consistent — and `check` predicts the same units.
 
-use crate::engine::planner;
+use crate::engine::planner::{self, Operation};
 use crate::engine::sim::report::{PatternReport, RunReport};
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::engine::value::AttributeValue;
@@ -54,7 +54,7 @@ fn a_transaction_writes_each_item_twice_in_one_request() {
     // One request a call, against a PutItem and an UpdateItem; two rounds of the latency model.
     assert_eq!((one.requests, separate.requests), (3_000, 6_000));
     assert!((one.latency_ms_p50 - 8.0).abs() < 1e-9, "{}", one.latency_ms_p50);
-    assert_eq!(one.operation.as_deref(), Some("TransactWriteItems"));
+    assert_eq!(one.single_operation(), Some(Operation::TransactWriteItems));
     assert!((planned(&plan, "place") - 4.0).abs() < 1e-9);
     assert!((planned(&plan, "place-plain") - 2.0).abs() < 1e-9);
 }
