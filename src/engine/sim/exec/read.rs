@@ -23,6 +23,7 @@ use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_succ
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::{Page, Row, ScanMode};
 use crate::engine::sim::meter::{READ, Refusal};
+use crate::engine::sim::observe::ObservedRead;
 use crate::engine::sim::table::PartKey;
 use crate::engine::sim::templates::{Slot, render_slot};
 use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
@@ -552,7 +553,9 @@ impl Simulation {
             if self.observing() {
                 let at = resume.map_or(call.time_ms, |r| r.at_ms);
                 let batch = operation == Operation::BatchGetItem;
-                self.tell_get(call.pattern, at, call.time_ms, plan, known, chunk, batch);
+                let read =
+                    ObservedRead { pattern: call.pattern, at_ms: at, call_ms: call.time_ms, plan, known };
+                self.tell_get(&read, chunk, batch);
             }
             for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
                 self.read_load(plan.group, pk, u, size);
@@ -768,7 +771,9 @@ impl Simulation {
             if self.observing() {
                 let at = resume.map_or(call.time_ms, |r| r.at_ms);
                 let limit = u32::try_from(request_limit).ok();
-                self.tell_query(call.pattern, at, call.time_ms, plan, known, pk, limit, &read.ends);
+                let told =
+                    ObservedRead { pattern: call.pattern, at_ms: at, call_ms: call.time_ms, plan, known };
+                self.tell_query(&told, pk, limit, &read.ends);
             }
             self.spend(call, READ, read.units);
             self.read_load(plan.group, pk, read.units, read.bytes);
