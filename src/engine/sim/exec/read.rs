@@ -642,7 +642,6 @@ impl Simulation {
     }
 
     /// One Query request on one partition, every page until done or the limit is met.
-    #[allow(clippy::too_many_arguments)]
     fn query_partition(
         &self,
         plan: &ReadPlan,
