@@ -111,6 +111,44 @@ struct Read {
     ends: Vec<u32>,
 }
 
+/// One call's read, what each of its requests needs: the call, its plan, the values it knows
+/// and, on a retry, what the first attempt fixed.
+#[derive(Clone, Copy)]
+struct ReadCall<'a> {
+    call: Call,
+    plan: &'a ReadPlan,
+    known: &'a [Val],
+    resume: Option<&'a Resume>,
+}
+
+impl<'a> ReadCall<'a> {
+    /// When this attempt is served: the call's time, or its retry's.
+    fn at_ms(&self) -> u64 {
+        self.resume.map_or(self.call.time_ms, |r| r.at_ms)
+    }
+
+    /// This attempt as an observer is told it.
+    fn observed(&self) -> ObservedRead<'a> {
+        ObservedRead {
+            pattern: self.call.pattern,
+            at_ms: self.at_ms(),
+            call_ms: self.call.time_ms,
+            plan: self.plan,
+            known: self.known,
+        }
+    }
+}
+
+/// How every request of one Get reads: its operation, the exact sort key (if the table has
+/// one), the profile, and whether the variant's cache answers first.
+struct GetHow {
+    operation: Operation,
+    sk: Option<SortBuf>,
+    cassandra: bool,
+    transaction: bool,
+    fronted: bool,
+}
+
 impl Simulation {
     /// The values a call knows: its givens (with the identity's item's other givens) and the
     /// constants it compares with; everything else absent.
@@ -465,23 +503,13 @@ impl Simulation {
         known: &[Val],
         resume: Option<&Resume>,
     ) {
+        let read = ReadCall { call, plan, known, resume };
         let pks = self.partition_keys(plan, known, call.time_ms);
-        let sk = match self.sort_range(plan, known, call.time_ms).0 {
-            Bound::Included(sk) => Some(sk),
-            _ => None,
-        };
-        let cassandra = self.world.engine == Engine::Cassandra;
+        let how = self.get_how(read, operation);
         if resume.is_none() {
             self.stats[call.pattern].fanout += pks.len();
         }
-        let transaction = operation == Operation::TransactGetItems;
-        let per_request = keys_per_request(operation, cassandra, pks.len());
-        // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
-        // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
-        // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
-        let fronted = self.split.is_none()
-            && !transaction
-            && self.cache.as_ref().is_some_and(|c| c.patterns[call.pattern]);
+        let per_request = keys_per_request(operation, how.cassandra, pks.len());
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -494,83 +522,107 @@ impl Simulation {
             if resume.is_some_and(|r| r.request != request) {
                 continue;
             }
-            if fronted {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                self.serve_from_cache(call, plan.group, sk.as_ref(), &mut chunk, (at, resume.is_none()));
+            if how.fronted {
+                let at = (read.at_ms(), resume.is_none());
+                self.serve_from_cache(call, plan.group, how.sk.as_ref(), &mut chunk, at);
                 if chunk.is_empty() {
                     times.push(latency::CACHE_HIT_MS);
                     continue;
                 }
             }
-            let chunk = chunk.as_slice();
-            let table = &self.tables[plan.table].base;
-            // (item size, found, the partition's bytes)
-            let sizes: Vec<(u64, bool, u64)> = chunk
-                .iter()
-                .map(|pk| {
-                    let partition = table.find(pk.key_type, &pk.text, pk.hash);
-                    let row = partition
-                        .and_then(|q| table.get(q, sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)));
-                    let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
-                    (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
-                })
-                .collect();
-            // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
-            let touches: Vec<(u64, f64)> = chunk
-                .iter()
-                .zip(&sizes)
-                .map(|(pk, &(size, ..))| (pk.hash, get_units(size, cassandra, transaction)))
-                .collect();
-            let units: f64 = touches.iter().map(|t| t.1).sum();
-            let ms = if cassandra {
-                // One single-row SELECT (per_request is 1).
-                sizes
-                    .iter()
-                    .map(|&(_, found, partition)| {
-                        latency::cql_page_ms(Operation::GetItem, u64::from(found))
-                            + latency::cassandra_partition_ms(partition)
-                    })
-                    .sum()
-            } else {
-                latency::base_ms(operation)
-                    + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
-                    + if fronted { latency::CACHE_HIT_MS } else { 0.0 }
-            };
-            if resume.is_none() {
-                self.stats[call.pattern].requests += 1;
-                self.totals.requests += 1;
-            }
-            if !cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
-                self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
-                times.push(f64::NAN);
-                continue;
-            }
-            self.spend(call, READ, units);
-            if fronted {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                self.fill_cache(plan.group, sk.as_ref(), chunk, &sizes, at);
-            }
-            if self.observing() {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                let batch = operation == Operation::BatchGetItem;
-                let read =
-                    ObservedRead { pattern: call.pattern, at_ms: at, call_ms: call.time_ms, plan, known };
-                self.tell_get(&read, chunk, batch);
-            }
-            for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
-                self.read_load(plan.group, pk, u, size);
-            }
-            let found = sizes.iter().filter(|s| s.1).count() as u64;
-            let stats = &mut self.stats[call.pattern];
-            stats.items_read += found;
-            stats.items_returned += found;
-            stats.partitions_touched += chunk.len() as u64;
-            stats.span.items_read += found as f64;
-            stats.span.items_returned += found as f64;
-            stats.span.partitions += chunk.len() as f64;
+            let ms = self.get_request(read, &how, request, &chunk, &times);
             times.push(ms);
         }
         self.finish_read(call, resume, &times);
+    }
+
+    /// How a Get's requests read, fixed for the call: the exact sort key, and whether the
+    /// variant's cache fronts them.
+    fn get_how(&self, read: ReadCall<'_>, operation: Operation) -> GetHow {
+        let sk = match self.sort_range(read.plan, read.known, read.call.time_ms).0 {
+            Bound::Included(sk) => Some(sk),
+            _ => None,
+        };
+        let transaction = operation == Operation::TransactGetItems;
+        // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
+        // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
+        // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
+        let fronted = self.split.is_none()
+            && !transaction
+            && self.cache.as_ref().is_some_and(|c| c.patterns[read.call.pattern]);
+        GetHow { operation, sk, cassandra: self.world.engine == Engine::Cassandra, transaction, fronted }
+    }
+
+    /// One request of a Get (a GetItem, a BatchGetItem, a TransactGetItems or a CQL SELECT) of
+    /// the keys in `chunk` the cache did not answer: metered, spent, loaded and counted. Its
+    /// time, or NaN when the partitions refused it (its retry is queued).
+    fn get_request(
+        &mut self,
+        read: ReadCall<'_>,
+        how: &GetHow,
+        request: u32,
+        chunk: &[PartKey],
+        times: &[f64],
+    ) -> f64 {
+        let ReadCall { call, plan, resume, .. } = read;
+        let sizes = self.get_sizes(plan, how.sk.as_ref(), chunk);
+        // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
+        let touches: Vec<(u64, f64)> = chunk
+            .iter()
+            .zip(&sizes)
+            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.cassandra, how.transaction)))
+            .collect();
+        let units: f64 = touches.iter().map(|t| t.1).sum();
+        let ms = get_ms(how, &sizes);
+        if resume.is_none() {
+            self.stats[call.pattern].requests += 1;
+            self.totals.requests += 1;
+        }
+        if !how.cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
+            self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
+            return f64::NAN;
+        }
+        self.spend(call, READ, units);
+        if how.fronted {
+            self.fill_cache(plan.group, how.sk.as_ref(), chunk, &sizes, read.at_ms());
+        }
+        if self.observing() {
+            let batch = how.operation == Operation::BatchGetItem;
+            self.tell_get(&read.observed(), chunk, batch);
+        }
+        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+            self.read_load(plan.group, pk, u, size);
+        }
+        self.count_get(call.pattern, &sizes);
+        ms
+    }
+
+    /// Per key of a Get request: (its item's size, whether the item exists, its partition's
+    /// bytes, which a CQL read's time grows with).
+    fn get_sizes(&self, plan: &ReadPlan, sk: Option<&SortBuf>, chunk: &[PartKey]) -> Vec<(u64, bool, u64)> {
+        let table = &self.tables[plan.table].base;
+        chunk
+            .iter()
+            .map(|pk| {
+                let partition = table.find(pk.key_type, &pk.text, pk.hash);
+                let row =
+                    partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
+                let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
+                (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
+            })
+            .collect()
+    }
+
+    /// Counts what a served Get request read: its items (all returned) and its partitions.
+    fn count_get(&mut self, pattern: usize, sizes: &[(u64, bool, u64)]) {
+        let found = sizes.iter().filter(|s| s.1).count() as u64;
+        let stats = &mut self.stats[pattern];
+        stats.items_read += found;
+        stats.items_returned += found;
+        stats.partitions_touched += sizes.len() as u64;
+        stats.span.items_read += found as f64;
+        stats.span.items_returned += found as f64;
+        stats.span.partitions += sizes.len() as f64;
     }
 
     /// Answers from the cache the keys of `chunk` it holds unexpired at `at.0` ms, and leaves the
@@ -988,6 +1040,25 @@ fn keys_per_request(operation: Operation, cassandra: bool, keys: u64) -> usize {
         Operation::BatchGetItem if !cassandra => MAX_BATCH_GET_KEYS,
         Operation::TransactGetItems => usize::try_from(keys).unwrap_or(usize::MAX).max(1),
         _ => 1,
+    }
+}
+
+/// A Get request's modelled time from its keys' (item size, found, partition bytes): one
+/// single-row SELECT per key on the Cassandra profile (a request reads one key), else the
+/// request plus its items' 4 KB pages (and the cache's hop when the cache fronts the table).
+fn get_ms(how: &GetHow, sizes: &[(u64, bool, u64)]) -> f64 {
+    if how.cassandra {
+        sizes
+            .iter()
+            .map(|&(_, found, partition)| {
+                latency::cql_page_ms(Operation::GetItem, u64::from(found))
+                    + latency::cassandra_partition_ms(partition)
+            })
+            .sum()
+    } else {
+        latency::base_ms(how.operation)
+            + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
+            + if how.fronted { latency::CACHE_HIT_MS } else { 0.0 }
     }
 }
 
