@@ -762,9 +762,9 @@ impl Simulation {
     }
 
     fn query(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let read = ReadCall { call, plan, known, resume };
         let pks = self.partition_keys(plan, known, call.time_ms);
         let range = self.sort_range(plan, known, call.time_ms);
-        let cassandra = self.world.engine == Engine::Cassandra;
         // Limit goes into the request when the key orders the results and nothing filters them.
         // When the key does not order them by the range ("the newest ten" on a key sorted by
         // id), every match is read and the application keeps the limit's worth.
@@ -793,78 +793,97 @@ impl Simulation {
                 }
                 continue;
             }
-            let stale = self.lagging(plan.group, pk.hash);
-            let mut read = self.query_partition(
-                plan,
-                known,
-                pk,
-                &range,
-                call.time_ms,
-                (request_limit, want - returned.min(want)),
-            );
-            if resume.is_none() {
-                self.stats[call.pattern].requests += read.pages;
-                self.stats[call.pattern].pages += read.pages;
-                self.totals.requests += read.pages;
+            let limits = (request_limit, want - returned.min(want));
+            match self.query_request(read, request, pk, &range, limits, &times) {
+                Some(mut served) => {
+                    returned += served.matched;
+                    fetched.append(&mut served.returned);
+                    times.push(served.ms);
+                }
+                None => times.push(f64::NAN),
             }
-            if !cassandra && self.meter_read(plan.group, &[(pk.hash, read.units)], resume.is_none()).is_err()
-            {
-                self.read_refused(call, resume, request, read.ms, !times.iter().any(|t: &f64| t.is_nan()));
-                times.push(f64::NAN);
-                continue;
-            }
-            // A stale read is one the partition served while it had writes queued (a refused
-            // attempt read nothing).
-            if stale {
-                self.stats[call.pattern].stale_reads += 1;
-                self.groups[plan.group].stale_reads += 1;
-            }
-            if self.observing() {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                let limit = u32::try_from(request_limit).ok();
-                let told =
-                    ObservedRead { pattern: call.pattern, at_ms: at, call_ms: call.time_ms, plan, known };
-                self.tell_query(&told, pk, limit, &read.ends);
-            }
-            self.spend(call, READ, read.units);
-            self.read_load(plan.group, pk, read.units, read.bytes);
-            returned += read.matched;
-            fetched.append(&mut read.returned);
-            let stats = &mut self.stats[call.pattern];
-            stats.items_read += read.items;
-            stats.partitions_touched += 1;
-            stats.span.items_read += read.items as f64;
-            stats.span.partitions += 1.0;
-            times.push(read.ms);
         }
         // Only the items the application keeps are fetched.
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-        // A Query retried after a refusal fetches nothing more: the items it returns late are
-        // not fetched (keyheat's simplification; the first attempt's items are).
-        if plan.fetch == Fetch::Table && !cassandra && !fetched.is_empty() {
-            let retry = resume.filter(|r| r.request == fetch_request);
-            if resume.is_none() || retry.is_some() {
-                match self.fetch_from_table(call, plan, &fetched, retry) {
-                    Ok(ms) if retry.is_some() => times.push(ms),
-                    // The fetch follows the Queries: its time adds to each of theirs.
-                    Ok(ms) => times.iter_mut().filter(|t| !t.is_nan()).for_each(|t| *t += ms),
-                    Err(ms) => {
-                        self.read_refused(
-                            call,
-                            retry,
-                            fetch_request,
-                            ms,
-                            !times.iter().any(|t: &f64| t.is_nan()),
-                        );
-                        times.push(f64::NAN);
-                    }
-                }
-            }
-        }
+        self.fetch_after_query(read, &fetched, fetch_request, &mut times);
         let returned = returned.min(limit);
         self.stats[call.pattern].items_returned += returned;
         self.stats[call.pattern].span.items_returned += returned as f64;
         self.finish_read(call, resume, &times);
+    }
+
+    /// One Query request (every page of it) on partition `pk`: metered, spent, loaded and
+    /// counted. What it read, or `None` when the partition refused it (its retry is queued).
+    fn query_request(
+        &mut self,
+        read: ReadCall<'_>,
+        request: u32,
+        pk: &PartKey,
+        range: &Range,
+        limits: (usize, u64),
+        times: &[f64],
+    ) -> Option<Read> {
+        let ReadCall { call, plan, known, resume } = read;
+        let stale = self.lagging(plan.group, pk.hash);
+        let served = self.query_partition(plan, known, pk, range, call.time_ms, limits);
+        if resume.is_none() {
+            self.stats[call.pattern].requests += served.pages;
+            self.stats[call.pattern].pages += served.pages;
+            self.totals.requests += served.pages;
+        }
+        let cassandra = self.world.engine == Engine::Cassandra;
+        if !cassandra && self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none()).is_err() {
+            self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
+            return None;
+        }
+        // A stale read is one the partition served while it had writes queued (a refused
+        // attempt read nothing).
+        if stale {
+            self.stats[call.pattern].stale_reads += 1;
+            self.groups[plan.group].stale_reads += 1;
+        }
+        if self.observing() {
+            let limit = u32::try_from(limits.0).ok();
+            self.tell_query(&read.observed(), pk, limit, &served.ends);
+        }
+        self.spend(call, READ, served.units);
+        self.read_load(plan.group, pk, served.units, served.bytes);
+        let stats = &mut self.stats[call.pattern];
+        stats.items_read += served.items;
+        stats.partitions_touched += 1;
+        stats.span.items_read += served.items as f64;
+        stats.span.partitions += 1.0;
+        Some(served)
+    }
+
+    /// After the Queries of a read on an index that lacks attributes it needs, the fetch of the
+    /// items kept from the table: on a first attempt, or on the fetch's own retry. Its time
+    /// goes into `times`. A Query retried after a refusal fetches nothing more: the items it
+    /// returns late are not fetched (keyheat's simplification; the first attempt's items are).
+    fn fetch_after_query(
+        &mut self,
+        read: ReadCall<'_>,
+        fetched: &[u32],
+        fetch_request: u32,
+        times: &mut Vec<f64>,
+    ) {
+        let ReadCall { call, plan, resume, .. } = read;
+        if plan.fetch != Fetch::Table || self.world.engine == Engine::Cassandra || fetched.is_empty() {
+            return;
+        }
+        let retry = resume.filter(|r| r.request == fetch_request);
+        if resume.is_some() && retry.is_none() {
+            return;
+        }
+        match self.fetch_from_table(call, plan, fetched, retry) {
+            Ok(ms) if retry.is_some() => times.push(ms),
+            // The fetch follows the Queries: its time adds to each of theirs.
+            Ok(ms) => times.iter_mut().filter(|t| !t.is_nan()).for_each(|t| *t += ms),
+            Err(ms) => {
+                self.read_refused(call, retry, fetch_request, ms, !times.iter().any(|t: &f64| t.is_nan()));
+                times.push(f64::NAN);
+            }
+        }
     }
 
     /// The application's BatchGetItem of the items a GSI Query returned, for the attributes the
