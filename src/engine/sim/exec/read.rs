@@ -21,7 +21,7 @@ use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
 use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
 use crate::engine::sim::latency;
-use crate::engine::sim::ledger::{Page, Row, ScanMode};
+use crate::engine::sim::ledger::{Page, Row, ScanCursor, ScanMode, ScanPage};
 use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::observe::ObservedRead;
 use crate::engine::sim::table::PartKey;
@@ -934,6 +934,7 @@ impl Simulation {
     }
 
     fn scan(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let read = ReadCall { call, plan, known, resume };
         let cassandra = self.world.engine == Engine::Cassandra;
         // Without an order to honour, the reader stops once it has its limit.
         let stop_at = match (plan.limit, &plan.range) {
@@ -961,56 +962,20 @@ impl Simulation {
             None
         };
         loop {
-            let mut last = None;
-            let page = {
-                let ledger = &self.tables[plan.table].base;
-                let mut check = |_: u32, row: &Row| {
-                    last = Some(row.id);
-                    self.passes(plan, known, row.id, call.time_ms, &mut vals)
-                };
-                // An observer needs every row's key: the totals shortcut skips rows.
-                let mode = match plan.mark {
-                    Some(mark) if !observing => ScanMode::Totals { mark: Some(mark), partial: &mut check },
-                    _ => ScanMode::Visit(&mut check),
-                };
-                // A CQL range read is paged by the driver's fetch size in rows.
-                let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
-                ledger.scan_page(cursor, rows, &boundaries, mode)
-            };
+            let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
             self.stats[call.pattern].requests += 1;
             self.stats[call.pattern].pages += 1;
             self.totals.requests += 1;
             if !cassandra {
-                // The page's units, shared among the physical partitions it read by bytes.
-                let touches: Vec<(u64, f64)> = if page.bytes == 0 {
-                    vec![(0, units)]
-                } else {
-                    page.by_range
-                        .iter()
-                        .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
-                        .collect()
-                };
-                if self.meter_read(group, &touches, resume.is_none()).is_err() {
-                    let now_ms = resume.map_or(call.time_ms, |r| r.at_ms) + latency_ms(ms);
-                    let refused = Refused {
-                        request: 0,
-                        now_ms,
-                        base_ms: ms,
-                        reports: true,
-                        ordinal: 0,
-                        cursor: Some(cursor),
-                    };
-                    if let (Some(o), Some(from)) = (self.observing.as_mut(), from) {
-                        o.scan_from.insert((call.pattern, call.index), from);
-                    }
-                    self.throttled(call, resume, refused);
+                if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
+                    self.scan_refused(read, ms, cursor, from);
                     return;
                 }
                 self.groups[group].units[READ] += units;
             }
             if observing {
-                self.tell_scan(call.pattern, resume.map_or(call.time_ms, |r| r.at_ms), plan.table, from);
+                self.tell_scan(call.pattern, read.at_ms(), plan.table, from);
                 from = last.or(from);
             }
             self.spend(call, READ, units);
@@ -1024,6 +989,74 @@ impl Simulation {
                 _ => break,
             }
         }
+        self.finish_scan(read, matched, ms);
+    }
+
+    /// One Scan page of the read's table from `cursor`, each row read checked against the
+    /// read's filter, and the last row it read. Rows a constant filter marks are counted
+    /// without a look, unless an observer needs every row's key.
+    fn read_scan_page(
+        &self,
+        read: ReadCall<'_>,
+        cursor: ScanCursor,
+        boundaries: &[u64],
+        vals: &mut Vec<Val>,
+    ) -> (ScanPage, Option<u32>) {
+        let ReadCall { call, plan, known, .. } = read;
+        let mut last = None;
+        let ledger = &self.tables[plan.table].base;
+        let mut check = |_: u32, row: &Row| {
+            last = Some(row.id);
+            self.passes(plan, known, row.id, call.time_ms, vals)
+        };
+        let mode = match plan.mark {
+            Some(mark) if !self.observing() => ScanMode::Totals { mark: Some(mark), partial: &mut check },
+            _ => ScanMode::Visit(&mut check),
+        };
+        // A CQL range read is paged by the driver's fetch size in rows.
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
+        let page = ledger.scan_page(cursor, rows, boundaries, mode);
+        (page, last)
+    }
+
+    /// Meters a Scan page: its units shared among the physical partitions it read, by bytes.
+    fn meter_scan_page(
+        &mut self,
+        group: usize,
+        boundaries: &[u64],
+        page: &ScanPage,
+        units: f64,
+        first: bool,
+    ) -> Result<(), Refusal> {
+        let touches: Vec<(u64, f64)> = if page.bytes == 0 {
+            vec![(0, units)]
+        } else {
+            page.by_range
+                .iter()
+                .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
+                .collect()
+        };
+        self.meter_read(group, &touches, first)
+    }
+
+    /// A Scan page the partitions refused: the retry resumes at its cursor, carrying the time
+    /// the served pages took; an observer's next page starts after the last row they read.
+    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
+        let ReadCall { call, resume, .. } = read;
+        let now_ms = read.at_ms() + latency_ms(ms);
+        let refused =
+            Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal: 0, cursor: Some(cursor) };
+        if let (Some(o), Some(from)) = (self.observing.as_mut(), from) {
+            o.scan_from.insert((call.pattern, call.index), from);
+        }
+        self.throttled(call, resume, refused);
+    }
+
+    /// Counts a finished Scan's answer and the partitions it read, and its latency (a retry's
+    /// with the wait since the call, when it is the one that reports).
+    fn finish_scan(&mut self, read: ReadCall<'_>, matched: u64, ms: f64) {
+        let ReadCall { call, plan, resume, .. } = read;
         let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
         let live = self.tables[plan.table].base.live_partitions();
         let figures = &mut self.stats[call.pattern];
