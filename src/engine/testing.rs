@@ -115,14 +115,35 @@ fn indexes() -> Vec<IndexReport> {
 /// The fixture's patterns: a Query page, a Scan whose cost grows, and a put.
 fn patterns() -> Vec<PatternReport> {
     vec![
-        pattern("customer-page", "read", Some("Query"), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
+        pattern(
+            "customer-page",
+            "read",
+            Some("Query"),
+            9_000,
+            1.0,
+            Latency { p50: 4.0, p99: 9.0, target: Some(20.0) },
+        ),
         PatternReport {
             avg_items_read: 4_000.0,
             rcu_per_call_start: 20.0,
             rcu_per_call_end: 400.0,
-            ..pattern("pending-orders", "read", Some("Scan"), 360, 12.0, 40.0, 180.0, Some(100.0))
+            ..pattern(
+                "pending-orders",
+                "read",
+                Some("Scan"),
+                360,
+                12.0,
+                Latency { p50: 40.0, p99: 180.0, target: Some(100.0) },
+            )
         },
-        pattern("place-order", "write", Some("PutItem"), 18_000, 1.0, 5.0, 8.0, None),
+        pattern(
+            "place-order",
+            "write",
+            Some("PutItem"),
+            18_000,
+            1.0,
+            Latency { p50: 5.0, p99: 8.0, target: None },
+        ),
     ]
 }
 
@@ -139,18 +160,24 @@ pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u6
     }
 }
 
+/// The latency figures a fixture pattern reports, in milliseconds, and its goal's target.
+#[derive(Debug, Clone, Copy)]
+pub struct Latency {
+    pub p50: f64,
+    pub p99: f64,
+    pub target: Option<f64>,
+}
+
 /// A pattern whose per-call units stay flat; override fields with struct update syntax.
-#[allow(clippy::too_many_arguments)]
 pub fn pattern(
     name: &str,
     kind: &str,
     operation: Option<&str>,
     calls: u64,
     fanout: f64,
-    p50: f64,
-    p99: f64,
-    target: Option<f64>,
+    latency: Latency,
 ) -> PatternReport {
+    let Latency { p50, p99, target } = latency;
     let read = kind == "read";
     PatternReport {
         name: name.to_owned(),
