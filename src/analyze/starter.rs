@@ -129,7 +129,6 @@ fn label(row: &ShapeRow) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn entity(
     row: &ShapeRow,
     group: &mut (Shape, Option<usize>, bool),
