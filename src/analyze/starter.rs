@@ -129,7 +129,6 @@ fn label(row: &ShapeRow) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn entity(
     row: &ShapeRow,
     group: &mut (Shape, Option<usize>, bool),
@@ -306,6 +305,33 @@ fn write(
     skipped: &[String],
 ) -> String {
     let mut o = String::new();
+    write_header(&mut o, analysis, table, scale, skipped);
+    let totals = &analysis.totals;
+    o.push_str("(\n");
+    let _ = writeln!(o, "    name: {:?},", scenario_name(table));
+    let _ = writeln!(o, "    title: {:?},", format!("{table} (fitted by keyheat analyze)"));
+    let _ = writeln!(
+        o,
+        "    story: {:?},",
+        format!(
+            "The data of table {table}: {} items over {} partition keys, fitted by keyheat analyze. Add the access patterns the application uses.",
+            numbers::count(totals.items as f64),
+            numbers::count(totals.partitions as f64)
+        )
+    );
+    o.push_str("    engine: DynamoDB,\n    entities: [\n");
+    write_entities(&mut o, entities);
+    o.push_str("    ],\n    populations: [\n");
+    write_populations(&mut o, populations);
+    o.push_str("    ],\n    patterns: [],\n    variants: [\n        (\n            name: \"analyzed\",\n");
+    write_variant(&mut o, analysis, table, entities);
+    o.push_str("    workload: (duration: \"1h\", tick: \"1s\", seed: 1, start: \"2025-01-01\"),\n)\n");
+    o
+}
+
+/// The comments above the scenario: where it was fitted from, what was measured, how the
+/// populations and sizes were fitted, any scaling and what was left out.
+fn write_header(o: &mut String, analysis: &Analysis, table: &str, scale: f64, skipped: &[String]) {
     let totals = &analysis.totals;
     let _ = writeln!(
         o,
@@ -339,19 +365,10 @@ fn write(
         "// No access patterns: analyze sees the data, not how it is read. Add yours (scenarios/README.md,\n",
     );
     o.push_str("// \"Access patterns\") and `keyheat check` shows how these keys serve them.\n");
-    o.push_str("(\n");
-    let _ = writeln!(o, "    name: {:?},", scenario_name(table));
-    let _ = writeln!(o, "    title: {:?},", format!("{table} (fitted by keyheat analyze)"));
-    let _ = writeln!(
-        o,
-        "    story: {:?},",
-        format!(
-            "The data of table {table}: {} items over {} partition keys, fitted by keyheat analyze. Add the access patterns the application uses.",
-            numbers::count(totals.items as f64),
-            numbers::count(totals.partitions as f64)
-        )
-    );
-    o.push_str("    engine: DynamoDB,\n    entities: [\n");
+}
+
+/// Each entity (one key shape): its id attributes and the payload that pads it to its mean size.
+fn write_entities(o: &mut String, entities: &[Entity]) {
     for e in entities {
         let _ = writeln!(o, "        // {}: {} items in the table", e.shape, numbers::count(e.items as f64));
         let _ = writeln!(o, "        (\n            name: {:?},\n            attributes: [", e.name);
@@ -361,7 +378,10 @@ fn write(
         let _ = writeln!(o, "                (name: {PAYLOAD:?}, type: S, gen: Payload({})),", e.payload);
         o.push_str("            ],\n        ),\n");
     }
-    o.push_str("    ],\n    populations: [\n");
+}
+
+/// Each population, with its fitted popularity.
+fn write_populations(o: &mut String, populations: &[Population]) {
     for p in populations {
         let popularity = match p.zipf {
             Some(s) => format!("Zipf(s: {s:.2})"),
@@ -375,7 +395,10 @@ fn write(
             format!("{{:0{}}}", p.width)
         );
     }
-    o.push_str("    ],\n    patterns: [],\n    variants: [\n        (\n            name: \"analyzed\",\n");
+}
+
+/// The one variant's description, table key and each entity's key templates.
+fn write_variant(o: &mut String, analysis: &Analysis, table: &str, entities: &[Entity]) {
     let _ = writeln!(
         o,
         "            description: {:?},",
@@ -399,8 +422,6 @@ fn write(
         };
     }
     o.push_str("            },\n        ),\n    ],\n");
-    o.push_str("    workload: (duration: \"1h\", tick: \"1s\", seed: 1, start: \"2025-01-01\"),\n)\n");
-    o
 }
 
 /// A scenario name from a table's: lowercase letters, digits and `-`.

@@ -20,92 +20,133 @@ pub fn report() -> RunReport {
         retry_policy: Some("aws-java-v1-dynamodb".to_owned()),
         duration_s: 3600.0,
         tick_s: 1.0,
-        totals: Totals {
-            ops: 36_000,
-            reads: 18_000,
-            writes: 18_000,
-            requests: 40_000,
-            rcu: 120_000.0,
-            wcu: 27_000.0,
-            throttled_ops: 40,
-            failed_ops: 2,
-            failed_writes: 2,
-            gave_up: 2,
-            writes_gave_up: 2,
-            items: 50_000,
-            table_bytes: 25 * 1024 * 1024,
-            index_bytes: 5 * 1024 * 1024,
-            write_amplification: 1.5,
-            cost_usd: 0.0,
-            monthly_cost_usd: 0.0,
-            price_source: String::new(),
-            retries: 44,
-            ttl_deletes: 0,
-            collection_limit_errors: 0,
-            item_size_errors: 0,
-            preload_item_size_errors: 0,
-            overwritten_items: 0,
-            preload_overwritten_items: 0,
-            largest_item_bytes: 2_048,
-            condition_failed_writes: 0,
-            version_conflicts: 0,
-        },
-        partitions: Partitions {
-            logical: 5_000,
-            physical: 4,
-            max_bytes: 120 * 1024 * 1024,
-            max_items: 150_000,
-            peak_rcu_per_s: 900.0,
-            peak_wcu_per_s: 300.0,
-            top: vec![
-                partition("CUSTOMER#c0001", 120 * 1024 * 1024, 150_000, 900.0, 2),
-                partition("CUSTOMER#c0420", 2 * 1024 * 1024, 2_000, 40.0, 0),
-            ],
-            index_top: vec![PartitionReport {
-                index: Some("byStatus".to_owned()),
-                throttled_ops: 0,
-                throttled_attempts: None,
-                ..partition("PENDING", 4 * 1024 * 1024, 2_500, 30.0, 0)
-            }],
-            physical_peak_rcu_per_s: 2_400.0,
-            physical_peak_wcu_per_s: 900.0,
-            splits: 1,
-            splits_for_size: 0,
-            splits_for_heat: 1,
-            heat_splits_refused: 2,
-            nodes: Vec::new(),
-        },
-        indexes: vec![IndexReport {
-            name: "byStatus".to_owned(),
-            kind: "GSI".to_owned(),
-            wcu: 9_000.0,
-            rcu: 0.0,
-            bytes: 5 * 1024 * 1024,
-            items: 3_000,
-            wcu_vs_table: 0.5,
-            max_lag_s: 0.5,
-            throttled_ops: 0,
-            hottest_key: Some("PENDING".to_owned()),
-            hottest_key_peak_wcu_per_s: 12.0,
-            peak_wcu_per_s: 12.0,
-            partitions: 2,
-            max_partition_bytes: 4 * 1024 * 1024,
-            entry_writes: 9_000,
-            stale_reads: 0,
-        }],
-        patterns: vec![
-            pattern("customer-page", "read", Some(Op::Query), 9_000, 1.0, 4.0, 9.0, Some(20.0)),
-            PatternReport {
-                avg_items_read: 4_000.0,
-                rcu_per_call_start: 20.0,
-                rcu_per_call_end: 400.0,
-                ..pattern("pending-orders", "read", Some(Op::Scan), 360, 12.0, 40.0, 180.0, Some(100.0))
-            },
-            pattern("place-order", "write", Some(Op::PutItem), 18_000, 1.0, 5.0, 8.0, None),
-        ],
+        totals: totals(),
+        partitions: partitions(),
+        indexes: indexes(),
+        patterns: patterns(),
         goals: Vec::new(),
         notes: vec!["Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.".to_owned()],
     }
+}
+
+/// The fixture's totals: 40 of 40,000 requests throttled, two writes given up.
+fn totals() -> Totals {
+    Totals {
+        ops: 36_000,
+        reads: 18_000,
+        writes: 18_000,
+        requests: 40_000,
+        rcu: 120_000.0,
+        wcu: 27_000.0,
+        throttled_ops: 40,
+        failed_ops: 2,
+        failed_writes: 2,
+        gave_up: 2,
+        writes_gave_up: 2,
+        items: 50_000,
+        table_bytes: 25 * 1024 * 1024,
+        index_bytes: 5 * 1024 * 1024,
+        write_amplification: 1.5,
+        cost_usd: 0.0,
+        monthly_cost_usd: 0.0,
+        price_source: String::new(),
+        retries: 44,
+        ttl_deletes: 0,
+        collection_limit_errors: 0,
+        item_size_errors: 0,
+        preload_item_size_errors: 0,
+        overwritten_items: 0,
+        preload_overwritten_items: 0,
+        largest_item_bytes: 2_048,
+        condition_failed_writes: 0,
+        version_conflicts: 0,
+    }
+}
+
+/// The fixture's partitions: one customer past 100 MB, one split for heat.
+fn partitions() -> Partitions {
+    Partitions {
+        logical: 5_000,
+        physical: 4,
+        max_bytes: 120 * 1024 * 1024,
+        max_items: 150_000,
+        peak_rcu_per_s: 900.0,
+        peak_wcu_per_s: 300.0,
+        top: vec![
+            partition("CUSTOMER#c0001", 120 * 1024 * 1024, 150_000, 900.0, 2),
+            partition("CUSTOMER#c0420", 2 * 1024 * 1024, 2_000, 40.0, 0),
+        ],
+        index_top: vec![PartitionReport {
+            index: Some("byStatus".to_owned()),
+            throttled_ops: 0,
+            throttled_attempts: None,
+            ..partition("PENDING", 4 * 1024 * 1024, 2_500, 30.0, 0)
+        }],
+        physical_peak_rcu_per_s: 2_400.0,
+        physical_peak_wcu_per_s: 900.0,
+        splits: 1,
+        splits_for_size: 0,
+        splits_for_heat: 1,
+        heat_splits_refused: 2,
+        nodes: Vec::new(),
+    }
+}
+
+/// The fixture's one GSI, `byStatus`, hottest on `PENDING`.
+fn indexes() -> Vec<IndexReport> {
+    vec![IndexReport {
+        name: "byStatus".to_owned(),
+        kind: "GSI".to_owned(),
+        wcu: 9_000.0,
+        rcu: 0.0,
+        bytes: 5 * 1024 * 1024,
+        items: 3_000,
+        wcu_vs_table: 0.5,
+        max_lag_s: 0.5,
+        throttled_ops: 0,
+        hottest_key: Some("PENDING".to_owned()),
+        hottest_key_peak_wcu_per_s: 12.0,
+        peak_wcu_per_s: 12.0,
+        partitions: 2,
+        max_partition_bytes: 4 * 1024 * 1024,
+        entry_writes: 9_000,
+        stale_reads: 0,
+    }]
+}
+
+/// The fixture's patterns: a Query page, a Scan whose cost grows, and a put.
+fn patterns() -> Vec<PatternReport> {
+    vec![
+        pattern(
+            "customer-page",
+            "read",
+            Some(Op::Query),
+            9_000,
+            1.0,
+            Latency { p50: 4.0, p99: 9.0, target: Some(20.0) },
+        ),
+        PatternReport {
+            avg_items_read: 4_000.0,
+            rcu_per_call_start: 20.0,
+            rcu_per_call_end: 400.0,
+            ..pattern(
+                "pending-orders",
+                "read",
+                Some(Op::Scan),
+                360,
+                12.0,
+                Latency { p50: 40.0, p99: 180.0, target: Some(100.0) },
+            )
+        },
+        pattern(
+            "place-order",
+            "write",
+            Some(Op::PutItem),
+            18_000,
+            1.0,
+            Latency { p50: 5.0, p99: 8.0, target: None },
+        ),
+    ]
 }
 
 pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u64) -> PartitionReport {
@@ -121,18 +162,24 @@ pub fn partition(key: &str, bytes: u64, items: u64, peak_rcu: f64, throttled: u6
     }
 }
 
+/// The latency figures a fixture pattern reports, in milliseconds, and its goal's target.
+#[derive(Debug, Clone, Copy)]
+pub struct Latency {
+    pub p50: f64,
+    pub p99: f64,
+    pub target: Option<f64>,
+}
+
 /// A pattern whose per-call units stay flat; override fields with struct update syntax.
-#[allow(clippy::too_many_arguments)]
 pub fn pattern(
     name: &str,
     kind: &str,
     operation: Option<Op>,
     calls: u64,
     fanout: f64,
-    p50: f64,
-    p99: f64,
-    target: Option<f64>,
+    latency: Latency,
 ) -> PatternReport {
+    let Latency { p50, p99, target } = latency;
     let read = kind == "read";
     PatternReport {
         name: name.to_owned(),

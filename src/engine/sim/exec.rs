@@ -322,14 +322,19 @@ impl Simulation {
             old,
             new,
             &mut |touches: &[Touch]| {
-                let mut queued = queued.borrow_mut();
                 if cassandra {
-                    true
-                } else if free {
-                    admit_free(groups, group_of, now_ms, touches, &mut next_op, &mut queued)
-                } else {
-                    admit(groups, group_of, tick, now_ms, touches, refused, &mut next_op, &mut queued)
+                    return true;
                 }
+                let mut queued = queued.borrow_mut();
+                let mut admission = Admission {
+                    groups: &mut groups[..],
+                    group_of,
+                    tick,
+                    now_ms,
+                    next_op: &mut next_op,
+                    queued: &mut queued,
+                };
+                if free { admission.admit_free(touches) } else { admission.admit(touches, refused) }
             },
             &mut |t, index, make| {
                 let queued = queued.borrow();
@@ -378,94 +383,92 @@ pub(super) fn replicas(hash: u64, count: usize) -> impl Iterator<Item = usize> {
     (0..count.min(super::RING_NODES)).map(move |i| (owner + i) % super::RING_NODES)
 }
 
-/// The metering check of one write: the table's partition (and LSI entries, which live on it)
-/// must have room, and every GSI partition it writes must take the entries at once or queue them
-/// (back-pressure otherwise). All or nothing. Entry writes that queue get an op id from
-/// `next_op` and are listed in `queued` as (touch, op): the write must hold their changes back.
-#[allow(clippy::too_many_arguments)]
-fn admit(
-    groups: &mut [GroupState],
-    group_of: &[usize],
+/// What the metering check of one write works on: every group's meters, the write's table's
+/// groups, the tick and time it lands, and the op ids given to entry writes that queue
+/// (`queued` lists them as (touch, op): the write must hold their changes back).
+struct Admission<'a> {
+    groups: &'a mut [GroupState],
+    group_of: &'a [usize],
     tick: u32,
     now_ms: u64,
-    touches: &[Touch],
-    refused: &mut Option<(usize, Refusal)>,
-    next_op: &mut u64,
-    queued: &mut Vec<(usize, u64)>,
-) -> bool {
-    let table_group = group_of[0];
-    // GSI queues first: a refusal there must leave the table untouched.
-    let mut index_writes: Vec<(usize, usize, f64)> = Vec::new();
-    let mut table_touches: Vec<(u64, f64)> = Vec::with_capacity(touches.len());
-    for touch in touches {
-        let group = group_of[touch.group];
-        if touch.group == 0 || groups[group].metered_by != group {
-            table_touches.push((touch.hash, touch.units));
-            continue;
-        }
-        let Some(meter) = groups[group].meter.as_ref() else { continue };
-        let i = meter.locate(touch.hash);
-        match index_writes.iter_mut().find(|(g, p, _)| *g == group && *p == i) {
-            Some(entry) => entry.2 += touch.units,
-            None => index_writes.push((group, i, touch.units)),
-        }
-    }
-    for &(group, i, units) in &index_writes {
-        if groups[group].meter.as_ref().is_some_and(|m| !m.can_take(tick, i, units)) {
-            *refused = Some((group, Refusal::Backlog(i)));
-            return false;
-        }
-    }
-    if let Some(meter) = groups[table_group].meter.as_mut() {
-        let parts: Vec<(usize, f64)> =
-            table_touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
-        if let Err(refusal) = meter.consume(tick, WRITE, &parts) {
-            *refused = Some((table_group, refusal));
-            return false;
-        }
-    }
-    for (group, i, units) in index_writes {
-        let Some(meter) = groups[group].meter.as_mut() else { continue };
-        // The common case: nothing queued and room now (`index_write` would do the same).
-        if !meter.pending(i) && meter.consume(tick, WRITE, &[(i, units)]).is_ok() {
-            continue;
-        }
-        let mut ops = Vec::new();
-        for (k, touch) in touches.iter().enumerate() {
-            if touch.group > 0 && group_of[touch.group] == group && meter.locate(touch.hash) == i {
-                queued.push((k, *next_op));
-                ops.push((touch.hash, touch.units, *next_op));
-                *next_op += 1;
-            }
-        }
-        // `can_take` said yes and nothing ran in between, so this queues.
-        let _ = meter.index_write(tick, now_ms, i, &ops);
-    }
-    true
+    next_op: &'a mut u64,
+    queued: &'a mut Vec<(usize, u64)>,
 }
 
-/// The check of a free write (TTL): nothing is metered, but an entry change on a GSI partition
-/// with writes queued waits behind them (with no units of its own).
-fn admit_free(
-    groups: &mut [GroupState],
-    group_of: &[usize],
-    now_ms: u64,
-    touches: &[Touch],
-    next_op: &mut u64,
-    queued: &mut Vec<(usize, u64)>,
-) -> bool {
-    for (k, touch) in touches.iter().enumerate() {
-        let group = group_of[touch.group];
-        if touch.group == 0 || groups[group].metered_by != group {
-            continue;
+impl Admission<'_> {
+    /// The metering check of one write: the table's partition (and LSI entries, which live on
+    /// it) must have room, and every GSI partition it writes must take the entries at once or
+    /// queue them (back-pressure otherwise). All or nothing.
+    fn admit(&mut self, touches: &[Touch], refused: &mut Option<(usize, Refusal)>) -> bool {
+        let (tick, now_ms, group_of) = (self.tick, self.now_ms, self.group_of);
+        let groups = &mut *self.groups;
+        let table_group = group_of[0];
+        // GSI queues first: a refusal there must leave the table untouched.
+        let mut index_writes: Vec<(usize, usize, f64)> = Vec::new();
+        let mut table_touches: Vec<(u64, f64)> = Vec::with_capacity(touches.len());
+        for touch in touches {
+            let group = group_of[touch.group];
+            if touch.group == 0 || groups[group].metered_by != group {
+                table_touches.push((touch.hash, touch.units));
+                continue;
+            }
+            let Some(meter) = groups[group].meter.as_ref() else { continue };
+            let i = meter.locate(touch.hash);
+            match index_writes.iter_mut().find(|(g, p, _)| *g == group && *p == i) {
+                Some(entry) => entry.2 += touch.units,
+                None => index_writes.push((group, i, touch.units)),
+            }
         }
-        let Some(meter) = groups[group].meter.as_mut() else { continue };
-        let i = meter.locate(touch.hash);
-        if meter.pending(i) {
-            meter.enqueue_free(now_ms, i, touch.hash, *next_op);
-            queued.push((k, *next_op));
-            *next_op += 1;
+        for &(group, i, units) in &index_writes {
+            if groups[group].meter.as_ref().is_some_and(|m| !m.can_take(tick, i, units)) {
+                *refused = Some((group, Refusal::Backlog(i)));
+                return false;
+            }
         }
+        if let Some(meter) = groups[table_group].meter.as_mut() {
+            let parts: Vec<(usize, f64)> =
+                table_touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
+            if let Err(refusal) = meter.consume(tick, WRITE, &parts) {
+                *refused = Some((table_group, refusal));
+                return false;
+            }
+        }
+        for (group, i, units) in index_writes {
+            let Some(meter) = groups[group].meter.as_mut() else { continue };
+            // The common case: nothing queued and room now (`index_write` would do the same).
+            if !meter.pending(i) && meter.consume(tick, WRITE, &[(i, units)]).is_ok() {
+                continue;
+            }
+            let mut ops = Vec::new();
+            for (k, touch) in touches.iter().enumerate() {
+                if touch.group > 0 && group_of[touch.group] == group && meter.locate(touch.hash) == i {
+                    self.queued.push((k, *self.next_op));
+                    ops.push((touch.hash, touch.units, *self.next_op));
+                    *self.next_op += 1;
+                }
+            }
+            // `can_take` said yes and nothing ran in between, so this queues.
+            let _ = meter.index_write(tick, now_ms, i, &ops);
+        }
+        true
     }
-    true
+
+    /// The check of a free write (TTL): nothing is metered, but an entry change on a GSI
+    /// partition with writes queued waits behind them (with no units of its own).
+    fn admit_free(&mut self, touches: &[Touch]) -> bool {
+        for (k, touch) in touches.iter().enumerate() {
+            let group = self.group_of[touch.group];
+            if touch.group == 0 || self.groups[group].metered_by != group {
+                continue;
+            }
+            let Some(meter) = self.groups[group].meter.as_mut() else { continue };
+            let i = meter.locate(touch.hash);
+            if meter.pending(i) {
+                meter.enqueue_free(self.now_ms, i, touch.hash, *self.next_op);
+                self.queued.push((k, *self.next_op));
+                *self.next_op += 1;
+            }
+        }
+        true
+    }
 }

@@ -147,6 +147,18 @@ impl SortCondition {
     }
 }
 
+/// A Get or Query an observer is told of: the pattern, when the request was served (a retry's
+/// time), when its call was made (which fixes the sort-key range the request asked), and the
+/// read plan and values the call knows, from which the request's keys are rebuilt.
+#[derive(Clone, Copy)]
+pub(super) struct ObservedRead<'a> {
+    pub pattern: usize,
+    pub at_ms: u64,
+    pub call_ms: u64,
+    pub plan: &'a ReadPlan,
+    pub known: &'a [Val],
+}
+
 /// The observer and what it needs kept between requests.
 pub(super) struct Observing {
     pub observer: Box<dyn Observer>,
@@ -281,17 +293,8 @@ impl Simulation {
 
     /// Tells the GetItem or BatchGetItem of these partition keys (the sort key, if the table has
     /// one, is the read's exact sort key).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn tell_get(
-        &mut self,
-        pattern: usize,
-        at_ms: u64,
-        call_ms: u64,
-        plan: &ReadPlan,
-        known: &[Val],
-        chunk: &[PartKey],
-        batch: bool,
-    ) {
+    pub(super) fn tell_get(&mut self, read: &ObservedRead<'_>, chunk: &[PartKey], batch: bool) {
+        let ObservedRead { pattern, at_ms, call_ms, plan, known } = *read;
         let table = &self.world.tables[plan.table];
         let sk = match (&table.sk_name, &plan.sk) {
             (Some(name), Some(sk)) => match self.sort_text_range(plan, known, call_ms).0 {
@@ -326,18 +329,14 @@ impl Simulation {
 
     /// Tells the pages of one Query on partition `pk`: `ends` are the last items of every page
     /// but the last (each the next page's ExclusiveStartKey).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn tell_query(
         &mut self,
-        pattern: usize,
-        at_ms: u64,
-        call_ms: u64,
-        plan: &ReadPlan,
-        known: &[Val],
+        read: &ObservedRead<'_>,
         pk: &PartKey,
         limit: Option<u32>,
         ends: &[u32],
     ) {
+        let ObservedRead { pattern, at_ms, call_ms, plan, known } = *read;
         let table = &self.world.tables[plan.table];
         let (pk_name, sk_name) = match plan.index {
             Some(i) => (table.indexes[i].pk_name.clone(), table.indexes[i].sk_name.clone()),

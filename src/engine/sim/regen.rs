@@ -12,6 +12,17 @@ use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
 use super::world::{Birth, EntryPlan, IndexRt, Origin, Projected, member_pop};
 
+/// One item being placed, and what every step of placing it shares: whose it is and in which
+/// table, its values, the writer's shard draws and the scratch text its key templates expand
+/// into (one buffer, reused from call to call).
+struct Placing<'k> {
+    entity: usize,
+    table: usize,
+    vals: &'k [Val],
+    shard: &'k mut dyn FnMut(u32, u32) -> u32,
+    text: &'k mut String,
+}
+
 /// An item's entry position in one index, before its size is known.
 struct EntryKey<'w> {
     pk: PartKey,
@@ -318,11 +329,7 @@ impl Simulation {
         shard_key: Option<(u64, u64)>,
         out: &mut Placed,
     ) -> bool {
-        let world = &self.world;
-        let ent = &world.entities[entity];
-        let Some(t) = ent.table else { return false };
-        let table = &world.tables[t];
-        let dynamo = world.engine == Engine::DynamoDb;
+        let Some(table) = self.world.entities[entity].table else { return false };
         let key_cell = std::cell::Cell::new(shard_key);
         let mut shard = |slot: u32, count: u32| {
             let key = key_cell.get().unwrap_or_else(|| {
@@ -333,38 +340,77 @@ impl Simulation {
             self.shard_draw(key, slot, count)
         };
         let mut text = std::mem::take(&mut *self.scratch_text.borrow_mut());
-        let Some(pk) = &ent.pk else { return false };
-        let memoized = pk.memo.is_some_and(|memo| self.memo_key(entity, memo, pk, vals, &mut out.pk));
-        let pk_type = if memoized {
-            if dynamo {
-                text.clear();
-                text.push_str(&String::from_utf8_lossy(&out.pk.text));
-            }
-            pk.key_type
-        } else {
-            let Some(pk_type) = expand(pk, &ent.attrs, vals, &world.pops, &mut shard, &mut text) else {
-                *self.scratch_text.borrow_mut() = text;
-                return false;
-            };
-            out.pk.set(pk_type, text.as_bytes());
-            pk_type
-        };
-        let mut size: usize = ent
+        let mut item = Placing { entity, table, vals, shard: &mut shard, text: &mut text };
+        let placed = self.place_item(&mut item, out);
+        *self.scratch_text.borrow_mut() = text;
+        if placed {
+            out.id = self.world.handle(entity, ordinal);
+        }
+        placed
+    }
+
+    /// The item's keys, index entries and size into `out`; false when a key template lacks a
+    /// value. On DynamoDB the key attributes count towards the item's size, so their sizes are
+    /// gathered as each key is expanded.
+    fn place_item(&self, item: &mut Placing<'_>, out: &mut Placed) -> bool {
+        let world = &self.world;
+        let Some(pk_type) = self.place_pk(item, out) else { return false };
+        let table = &world.tables[item.table];
+        let mut key_attrs: Vec<(&str, usize)> = Vec::new();
+        if world.engine == Engine::DynamoDb {
+            key_attrs.push((&table.pk_name, Self::key_size(pk_type, item.text)));
+        }
+        if self.place_sk(item, &mut key_attrs, out).is_none() {
+            return false;
+        }
+        let attrs: usize = world.entities[item.entity]
             .attrs
             .iter()
-            .zip(vals)
+            .zip(item.vals)
             .filter(|(_, v)| **v != Val::Absent)
             .map(|(a, &v)| a.name.len() + value_size(a, v, &world.pops))
             .sum();
-        let mut key_attrs: Vec<(&str, usize)> = Vec::new();
-        if dynamo {
-            key_attrs.push((&table.pk_name, Self::key_size(pk_type, &text)));
+        let size = self.place_entries(item, &mut key_attrs, attrs, out);
+        out.size = u32::try_from(size).unwrap_or(u32::MAX);
+        true
+    }
+
+    /// The partition key into `out.pk`, from the population member's memo when the template
+    /// allows (its text then copied into the scratch only where DynamoDB sizes the key
+    /// attribute from it), else expanded; `None` when a value it needs is absent.
+    fn place_pk(&self, item: &mut Placing<'_>, out: &mut Placed) -> Option<KeyType> {
+        let world = &self.world;
+        let ent = &world.entities[item.entity];
+        let pk = ent.pk.as_ref()?;
+        if pk.memo.is_some_and(|memo| self.memo_key(item.entity, memo, pk, item.vals, &mut out.pk)) {
+            if world.engine == Engine::DynamoDb {
+                item.text.clear();
+                item.text.push_str(&String::from_utf8_lossy(&out.pk.text));
+            }
+            return Some(pk.key_type);
         }
+        let pk_type = expand(pk, &ent.attrs, item.vals, &world.pops, item.shard, item.text)?;
+        out.pk.set(pk_type, item.text.as_bytes());
+        Some(pk_type)
+    }
+
+    /// The sort key into `out.sk` in the table's codec, its key attribute's size pushed onto
+    /// `key_attrs` on DynamoDB; `None` (and `out.sk` untouched) when a value it needs is absent.
+    fn place_sk<'w>(
+        &'w self,
+        item: &mut Placing<'_>,
+        key_attrs: &mut Vec<(&'w str, usize)>,
+        out: &mut Placed,
+    ) -> Option<()> {
+        let world = &self.world;
+        let ent = &world.entities[item.entity];
+        let table = &world.tables[item.table];
+        let dynamo = world.engine == Engine::DynamoDb;
         out.sk = match &ent.sk {
             None => None,
             // Inline keys come straight from the value; DynamoDB sizes the key attribute from it.
             Some(sk) if table.codec == Codec::Inline => {
-                let secs = inline_secs(sk, vals);
+                let secs = inline_secs(sk, item.vals);
                 if dynamo && let Some(name) = &table.sk_name {
                     let bytes = super::items::number_size(
                         i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100),
@@ -374,22 +420,33 @@ impl Simulation {
                 Some(SortBuf::Inline(secs))
             }
             Some(sk) => {
-                let Some(sk_type) = expand(sk, &ent.attrs, vals, &world.pops, &mut shard, &mut text) else {
-                    *self.scratch_text.borrow_mut() = text;
-                    return false;
-                };
+                let sk_type = expand(sk, &ent.attrs, item.vals, &world.pops, item.shard, item.text)?;
                 if dynamo && let Some(name) = &table.sk_name {
-                    key_attrs.push((name, Self::key_size(sk_type, &text)));
+                    key_attrs.push((name, Self::key_size(sk_type, item.text)));
                 }
-                Some(sort_buf(table.codec, sk, sk_type, &text, vals))
+                Some(sort_buf(table.codec, sk, sk_type, item.text, item.vals))
             }
         };
+        Some(())
+    }
+
+    /// The item's index entries into `out.entries`, and its size. Every entry's position
+    /// comes first: on DynamoDB an index's key attributes are the item's attributes too, so
+    /// they count towards the item's size, which an ALL projection's entry then takes whole.
+    fn place_entries<'w>(
+        &'w self,
+        item: &mut Placing<'_>,
+        key_attrs: &mut Vec<(&'w str, usize)>,
+        attrs_size: usize,
+        out: &mut Placed,
+    ) -> usize {
+        let ent = &self.world.entities[item.entity];
+        let table = &self.world.tables[item.table];
+        let dynamo = self.world.engine == Engine::DynamoDb;
         out.entries.clear();
         let mut positions: Vec<Option<EntryKey<'_>>> = Vec::with_capacity(ent.entries.len());
         for (plan, index) in ent.entries.iter().zip(&table.indexes) {
-            let position = plan
-                .as_ref()
-                .and_then(|plan| self.entry_position(entity, vals, plan, index, out, &mut shard, &mut text));
+            let position = plan.as_ref().and_then(|plan| self.entry_position(item, plan, index, out));
             if let Some(position) = &position
                 && dynamo
             {
@@ -401,40 +458,36 @@ impl Simulation {
             }
             positions.push(position);
         }
-        size += key_attrs.iter().map(|(n, b)| n.len() + b).sum::<usize>();
+        let size = attrs_size + key_attrs.iter().map(|(n, b)| n.len() + b).sum::<usize>();
         for (plan, position) in ent.entries.iter().zip(positions) {
             let entry = plan
                 .as_ref()
                 .zip(position)
-                .map(|(plan, position)| self.entry_of(entity, vals, plan, position, &key_attrs, size, t));
+                .map(|(plan, position)| self.entry_of(item, plan, position, key_attrs, size));
             out.entries.push(entry);
         }
-        out.size = u32::try_from(size).unwrap_or(u32::MAX);
-        out.id = world.handle(entity, ordinal);
-        *self.scratch_text.borrow_mut() = text;
-        true
+        size
     }
+
     /// Where an item's entry sits in one index: the index partition key and the entry's
     /// position (index sort key, then the table key as the tie, as `store::index` orders
     /// entries); `None` when the item is not in the index (gated out, or a key attribute absent).
-    #[allow(clippy::too_many_arguments)]
     fn entry_position<'w>(
         &'w self,
-        entity: usize,
-        vals: &[Val],
+        item: &mut Placing<'_>,
         plan: &EntryPlan,
         index: &'w IndexRt,
         table_key: &Placed,
-        shard: &mut dyn FnMut(u32, u32) -> u32,
-        text: &mut String,
     ) -> Option<EntryKey<'w>> {
+        let vals = item.vals;
         if let Some((attr, value)) = plan.gate
             && vals[attr] != value
         {
             return None;
         }
-        let attrs = &self.world.entities[entity].attrs;
+        let attrs = &self.world.entities[item.entity].attrs;
         let pops = &self.world.pops;
+        let (shard, text) = (&mut *item.shard, &mut *item.text);
         let mut names: Vec<(&'w str, usize)> = Vec::new();
         let pk = match &plan.pk {
             Some(pk) => {
@@ -476,19 +529,17 @@ impl Simulation {
 
     /// An index entry: its size by the projection (table keys, index keys and projected
     /// attributes; the whole item for ALL) and a digest of what it carries.
-    #[allow(clippy::too_many_arguments)]
     fn entry_of(
         &self,
-        entity: usize,
-        vals: &[Val],
+        item: &Placing<'_>,
         plan: &EntryPlan,
         position: EntryKey<'_>,
         key_attrs: &[(&str, usize)],
         item_size: usize,
-        table: usize,
     ) -> Entry {
-        let ent = &self.world.entities[entity];
-        let table = &self.world.tables[table];
+        let vals = item.vals;
+        let ent = &self.world.entities[item.entity];
+        let table = &self.world.tables[item.table];
         let dynamo = self.world.engine == Engine::DynamoDb;
         let mut size = 0usize;
         let mut digest: Vec<u64> = Vec::new();

@@ -16,7 +16,7 @@ use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInf
 use crate::engine::model::{Capacity, Engine, Scenario, Variant};
 use crate::engine::planner::{self, Operation};
 use crate::engine::store::ITEM_COLLECTION_LIMIT;
-use crate::engine::time::SimDuration;
+use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::RateShape;
 
 /// The ticks a run of `duration` in ticks of `tick` takes.
@@ -151,6 +151,51 @@ fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
         .collect()
 }
 
+/// The metrics store for a run of `ticks` ticks, and its stride: how many ticks one metric
+/// step spans (a whole number, so a long run keeps at most `METRIC_TICKS` steps).
+fn metrics(start: SimTime, tick: SimDuration, ticks: u32) -> Result<(Metrics, u32), SimError> {
+    let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
+    let clock = Clock::new(start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))?;
+    Ok((Metrics::new(clock), stride))
+}
+
+/// The variant's provisioned [read, write] capacity; `None` on demand.
+fn capacity(variant: &Variant) -> Option<[f64; 2]> {
+    match variant.capacity {
+        Capacity::OnDemand => None,
+        Capacity::Provisioned { read, write } => Some([f64::from(read), f64::from(write)]),
+    }
+}
+
+/// Every pattern's figures, each with its registry row in the metrics.
+fn pattern_stats(world: &World, metrics: &mut Metrics) -> Result<Vec<PatternStats>, SimError> {
+    world
+        .patterns
+        .iter()
+        .map(|p| {
+            let id = metrics.add_pattern(p.name.clone())?;
+            Ok(PatternStats { registry: Some(id), ..PatternStats::default() })
+        })
+        .collect()
+}
+
+/// Every table, empty, in its sort-key codec with its indexes; paged by rows on the Cassandra
+/// profile.
+fn tables(world: &World, engine: Engine) -> Vec<Table> {
+    world
+        .tables
+        .iter()
+        .map(|t| {
+            let kinds: Vec<_> = t.indexes.iter().map(|i| i.kind).collect();
+            let mut table = Table::new(t.codec, &kinds, ITEM_COLLECTION_LIMIT);
+            if engine == Engine::Cassandra {
+                table.page_by_rows();
+            }
+            table
+        })
+        .collect()
+}
+
 /// Per table, its group and its indexes' groups.
 fn group_of(world: &World) -> Vec<Vec<usize>> {
     world
@@ -210,37 +255,12 @@ impl Simulation {
         let plan = planner::plan(scenario, variant);
         let world = super::world::compile(scenario, variant, &plan.patterns);
         check_ordinals(&world, duration)?;
-        let stride = u32::try_from(u64::from(ticks).div_ceil(METRIC_TICKS)).unwrap_or(1).max(1);
-        let clock =
-            Clock::new(workload.start, SimDuration::from_millis(tick.as_millis() * u64::from(stride)))?;
-        let mut metrics = Metrics::new(clock);
+        let (mut metrics, stride) = metrics(workload.start, tick, ticks)?;
         let tick_secs = tick.as_secs_f64();
-        let capacity = match variant.capacity {
-            Capacity::OnDemand => None,
-            Capacity::Provisioned { read, write } => Some([f64::from(read), f64::from(write)]),
-        };
-        let groups = groups(&world, scenario.engine, capacity, tick_secs, &mut metrics)?;
+        let groups = groups(&world, scenario.engine, capacity(variant), tick_secs, &mut metrics)?;
         let nodes = if scenario.engine == Engine::Cassandra { ring(&mut metrics)? } else { Vec::new() };
-        let stats = world
-            .patterns
-            .iter()
-            .map(|p| {
-                let id = metrics.add_pattern(p.name.clone())?;
-                Ok(PatternStats { registry: Some(id), ..PatternStats::default() })
-            })
-            .collect::<Result<Vec<_>, SimError>>()?;
-        let tables = world
-            .tables
-            .iter()
-            .map(|t| {
-                let kinds: Vec<_> = t.indexes.iter().map(|i| i.kind).collect();
-                let mut table = Table::new(t.codec, &kinds, ITEM_COLLECTION_LIMIT);
-                if scenario.engine == Engine::Cassandra {
-                    table.page_by_rows();
-                }
-                table
-            })
-            .collect();
+        let stats = pattern_stats(&world, &mut metrics)?;
+        let tables = tables(&world, scenario.engine);
         let copies = copy_plans(&world, variant);
         let (patterns, entities) = (world.patterns.len(), world.entities.len());
         let mut sim = Simulation {

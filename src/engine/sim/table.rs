@@ -231,35 +231,9 @@ impl Table {
     ) -> Result<u32, WriteRefused> {
         touches.clear();
         let Some(key) = new.or(old) else { return Ok(0) };
-        let old_size = old.map_or(0, |o| o.size);
-        let new_size = new.map_or(0, |n| n.size);
         let mut result = Written { touches, entry_writes: 0 };
-        result.touches.push(Touch {
-            group: 0,
-            hash: key.pk.hash,
-            units: write_units(u64::from(old_size.max(new_size))),
-            partition: u32::MAX,
-        });
-        let mut changes = Vec::with_capacity(self.indexes.len());
-        let mut collection_delta = i128::from(new_size) - i128::from(old_size);
-        for (i, (kind, _)) in self.indexes.iter().enumerate() {
-            let (before, after) = (entry(old, i), entry(new, i));
-            let change = index_change(i, before, after, &mut result);
-            if *kind == IndexKind::Local && change != Change::None {
-                let stored =
-                    |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
-                collection_delta += stored(after) - stored(before);
-            }
-            changes.push(change);
-        }
-        let has_lsi = self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
-        if has_lsi && collection_delta > 0 {
-            let current = i128::from(self.collection_bytes(&key.pk));
-            let would_be = u64::try_from(current + collection_delta).unwrap_or(u64::MAX);
-            if would_be > self.collection_limit {
-                return Err(WriteRefused::CollectionLimit { would_be });
-            }
-        }
+        let (changes, collection_delta) = self.plan_write(old, new, key, &mut result);
+        self.check_collection(&key.pk, collection_delta)?;
         if !check(result.touches) {
             return Err(WriteRefused::Throttled);
         }
@@ -274,9 +248,70 @@ impl Table {
             }
         }
         result.touches[0].partition = p;
+        self.apply_entries(old, new, &changes, defer, result.touches);
+        Ok(result.entry_writes)
+    }
+
+    /// What a write will do, before anything changes: its touches into `result` (the table
+    /// row's first, then each index entry written), each index's change, and how many bytes
+    /// the item collection grows by (the table row's and the LSI entries' sizes).
+    fn plan_write(
+        &self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        key: &Placed,
+        result: &mut Written<'_>,
+    ) -> (Vec<Change>, i128) {
+        let old_size = old.map_or(0, |o| o.size);
+        let new_size = new.map_or(0, |n| n.size);
+        result.touches.push(Touch {
+            group: 0,
+            hash: key.pk.hash,
+            units: write_units(u64::from(old_size.max(new_size))),
+            partition: u32::MAX,
+        });
+        let mut changes = Vec::with_capacity(self.indexes.len());
+        let mut collection_delta = i128::from(new_size) - i128::from(old_size);
+        for (i, (kind, _)) in self.indexes.iter().enumerate() {
+            let (before, after) = (entry(old, i), entry(new, i));
+            let change = index_change(i, before, after, result);
+            if *kind == IndexKind::Local && change != Change::None {
+                let stored =
+                    |e: Option<&Entry>| e.map_or(0, |e| i128::from(u64::from(e.size) + INDEX_ENTRY_OVERHEAD));
+                collection_delta += stored(after) - stored(before);
+            }
+            changes.push(change);
+        }
+        (changes, collection_delta)
+    }
+
+    /// Refuses a write that grows an item collection past its limit (on a table with an LSI,
+    /// which is what imposes the limit).
+    fn check_collection(&self, pk: &PartKey, delta: i128) -> Result<(), WriteRefused> {
+        let has_lsi = self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
+        if has_lsi && delta > 0 {
+            let current = i128::from(self.collection_bytes(pk));
+            let would_be = u64::try_from(current + delta).unwrap_or(u64::MAX);
+            if would_be > self.collection_limit {
+                return Err(WriteRefused::CollectionLimit { would_be });
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies each index's entry changes in the order their touches were listed (after the
+    /// table row's), filling in each touch's partition; `defer` may hold a change back.
+    fn apply_entries(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        changes: &[Change],
+        defer: &mut Defer<'_>,
+        touches: &mut [Touch],
+    ) {
         let mut t = 1;
         let id = new.map_or(0, |n| n.id);
-        for (i, change) in changes.into_iter().enumerate() {
+        for (i, &change) in changes.iter().enumerate() {
             let (before, after) = (entry(old, i), entry(new, i));
             let ops: [Option<(&Entry, bool)>; 2] = match change {
                 Change::None => [None, None],
@@ -286,7 +321,7 @@ impl Table {
             for (e, put) in ops.into_iter().flatten() {
                 let ledger = &mut self.indexes[i].1;
                 let q = ledger.intern(e.pk.key_type, &e.pk.text, e.pk.hash);
-                result.touches[t].partition = q;
+                touches[t].partition = q;
                 let make = || {
                     if put {
                         EntryOp::Put { entry: e.clone(), id }
@@ -304,7 +339,6 @@ impl Table {
                 t += 1;
             }
         }
-        Ok(result.entry_writes)
     }
 
     /// Applies a held-back change to index `index`; returns its logical partition.

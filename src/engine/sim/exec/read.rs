@@ -21,8 +21,9 @@ use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
 use crate::engine::sim::keys::{Codec, SortBuf, SortRef, entry_bound, prefix_successor, push_number};
 use crate::engine::sim::latency;
-use crate::engine::sim::ledger::{Page, Row, ScanMode};
+use crate::engine::sim::ledger::{Page, Row, ScanCursor, ScanMode, ScanPage};
 use crate::engine::sim::meter::{READ, Refusal};
+use crate::engine::sim::observe::ObservedRead;
 use crate::engine::sim::table::PartKey;
 use crate::engine::sim::templates::{Slot, render_slot};
 use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
@@ -108,6 +109,44 @@ struct Read {
     returned: Vec<u32>,
     /// For an observer: the last item of every page but the last.
     ends: Vec<u32>,
+}
+
+/// One call's read, what each of its requests needs: the call, its plan, the values it knows
+/// and, on a retry, what the first attempt fixed.
+#[derive(Clone, Copy)]
+struct ReadCall<'a> {
+    call: Call,
+    plan: &'a ReadPlan,
+    known: &'a [Val],
+    resume: Option<&'a Resume>,
+}
+
+impl<'a> ReadCall<'a> {
+    /// When this attempt is served: the call's time, or its retry's.
+    fn at_ms(&self) -> u64 {
+        self.resume.map_or(self.call.time_ms, |r| r.at_ms)
+    }
+
+    /// This attempt as an observer is told it.
+    fn observed(&self) -> ObservedRead<'a> {
+        ObservedRead {
+            pattern: self.call.pattern,
+            at_ms: self.at_ms(),
+            call_ms: self.call.time_ms,
+            plan: self.plan,
+            known: self.known,
+        }
+    }
+}
+
+/// How every request of one Get reads: its operation, the exact sort key (if the table has
+/// one), the profile, and whether the variant's cache answers first.
+struct GetHow {
+    operation: Operation,
+    sk: Option<SortBuf>,
+    cassandra: bool,
+    transaction: bool,
+    fronted: bool,
 }
 
 impl Simulation {
@@ -464,23 +503,13 @@ impl Simulation {
         known: &[Val],
         resume: Option<&Resume>,
     ) {
+        let read = ReadCall { call, plan, known, resume };
         let pks = self.partition_keys(plan, known, call.time_ms);
-        let sk = match self.sort_range(plan, known, call.time_ms).0 {
-            Bound::Included(sk) => Some(sk),
-            _ => None,
-        };
-        let cassandra = self.world.engine == Engine::Cassandra;
+        let how = self.get_how(read, operation);
         if resume.is_none() {
             self.stats[call.pattern].fanout += pks.len();
         }
-        let transaction = operation == Operation::TransactGetItems;
-        let per_request = keys_per_request(operation, cassandra, pks.len());
-        // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
-        // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
-        // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
-        let fronted = self.split.is_none()
-            && !transaction
-            && self.cache.as_ref().is_some_and(|c| c.patterns[call.pattern]);
+        let per_request = keys_per_request(operation, how.cassandra, pks.len());
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -493,81 +522,107 @@ impl Simulation {
             if resume.is_some_and(|r| r.request != request) {
                 continue;
             }
-            if fronted {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                self.serve_from_cache(call, plan.group, sk.as_ref(), &mut chunk, (at, resume.is_none()));
+            if how.fronted {
+                let at = (read.at_ms(), resume.is_none());
+                self.serve_from_cache(call, plan.group, how.sk.as_ref(), &mut chunk, at);
                 if chunk.is_empty() {
                     times.push(latency::CACHE_HIT_MS);
                     continue;
                 }
             }
-            let chunk = chunk.as_slice();
-            let table = &self.tables[plan.table].base;
-            // (item size, found, the partition's bytes)
-            let sizes: Vec<(u64, bool, u64)> = chunk
-                .iter()
-                .map(|pk| {
-                    let partition = table.find(pk.key_type, &pk.text, pk.hash);
-                    let row = partition
-                        .and_then(|q| table.get(q, sk.as_ref().map_or(SortRef::Inline(0), SortBuf::as_ref)));
-                    let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
-                    (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
-                })
-                .collect();
-            // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
-            let touches: Vec<(u64, f64)> = chunk
-                .iter()
-                .zip(&sizes)
-                .map(|(pk, &(size, ..))| (pk.hash, get_units(size, cassandra, transaction)))
-                .collect();
-            let units: f64 = touches.iter().map(|t| t.1).sum();
-            let ms = if cassandra {
-                // One single-row SELECT (per_request is 1).
-                sizes
-                    .iter()
-                    .map(|&(_, found, partition)| {
-                        latency::cql_page_ms(Operation::GetItem, u64::from(found))
-                            + latency::cassandra_partition_ms(partition)
-                    })
-                    .sum()
-            } else {
-                latency::base_ms(operation)
-                    + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
-                    + if fronted { latency::CACHE_HIT_MS } else { 0.0 }
-            };
-            if resume.is_none() {
-                self.stats[call.pattern].requests += 1;
-                self.totals.requests += 1;
-            }
-            if !cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
-                self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
-                times.push(f64::NAN);
-                continue;
-            }
-            self.spend(call, READ, units);
-            if fronted {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                self.fill_cache(plan.group, sk.as_ref(), chunk, &sizes, at);
-            }
-            if self.observing() {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                let batch = operation == Operation::BatchGetItem;
-                self.tell_get(call.pattern, at, call.time_ms, plan, known, chunk, batch);
-            }
-            for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
-                self.read_load(plan.group, pk, u, size);
-            }
-            let found = sizes.iter().filter(|s| s.1).count() as u64;
-            let stats = &mut self.stats[call.pattern];
-            stats.items_read += found;
-            stats.items_returned += found;
-            stats.partitions_touched += chunk.len() as u64;
-            stats.span.items_read += found as f64;
-            stats.span.items_returned += found as f64;
-            stats.span.partitions += chunk.len() as f64;
+            let ms = self.get_request(read, &how, request, &chunk, &times);
             times.push(ms);
         }
         self.finish_read(call, resume, &times);
+    }
+
+    /// How a Get's requests read, fixed for the call: the exact sort key, and whether the
+    /// variant's cache fronts them.
+    fn get_how(&self, read: ReadCall<'_>, operation: Operation) -> GetHow {
+        let sk = match self.sort_range(read.plan, read.known, read.call.time_ms).0 {
+            Bound::Included(sk) => Some(sk),
+            _ => None,
+        };
+        let transaction = operation == Operation::TransactGetItems;
+        // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
+        // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
+        // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
+        let fronted = self.split.is_none()
+            && !transaction
+            && self.cache.as_ref().is_some_and(|c| c.patterns[read.call.pattern]);
+        GetHow { operation, sk, cassandra: self.world.engine == Engine::Cassandra, transaction, fronted }
+    }
+
+    /// One request of a Get (a GetItem, a BatchGetItem, a TransactGetItems or a CQL SELECT) of
+    /// the keys in `chunk` the cache did not answer: metered, spent, loaded and counted. Its
+    /// time, or NaN when the partitions refused it (its retry is queued).
+    fn get_request(
+        &mut self,
+        read: ReadCall<'_>,
+        how: &GetHow,
+        request: u32,
+        chunk: &[PartKey],
+        times: &[f64],
+    ) -> f64 {
+        let ReadCall { call, plan, resume, .. } = read;
+        let sizes = self.get_sizes(plan, how.sk.as_ref(), chunk);
+        // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
+        let touches: Vec<(u64, f64)> = chunk
+            .iter()
+            .zip(&sizes)
+            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.cassandra, how.transaction)))
+            .collect();
+        let units: f64 = touches.iter().map(|t| t.1).sum();
+        let ms = get_ms(how, &sizes);
+        if resume.is_none() {
+            self.stats[call.pattern].requests += 1;
+            self.totals.requests += 1;
+        }
+        if !how.cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
+            self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
+            return f64::NAN;
+        }
+        self.spend(call, READ, units);
+        if how.fronted {
+            self.fill_cache(plan.group, how.sk.as_ref(), chunk, &sizes, read.at_ms());
+        }
+        if self.observing() {
+            let batch = how.operation == Operation::BatchGetItem;
+            self.tell_get(&read.observed(), chunk, batch);
+        }
+        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+            self.read_load(plan.group, pk, u, size);
+        }
+        self.count_get(call.pattern, &sizes);
+        ms
+    }
+
+    /// Per key of a Get request: (its item's size, whether the item exists, its partition's
+    /// bytes, which a CQL read's time grows with).
+    fn get_sizes(&self, plan: &ReadPlan, sk: Option<&SortBuf>, chunk: &[PartKey]) -> Vec<(u64, bool, u64)> {
+        let table = &self.tables[plan.table].base;
+        chunk
+            .iter()
+            .map(|pk| {
+                let partition = table.find(pk.key_type, &pk.text, pk.hash);
+                let row =
+                    partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
+                let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
+                (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
+            })
+            .collect()
+    }
+
+    /// Counts what a served Get request read: its items (all returned) and its partitions.
+    fn count_get(&mut self, pattern: usize, sizes: &[(u64, bool, u64)]) {
+        let found = sizes.iter().filter(|s| s.1).count() as u64;
+        let stats = &mut self.stats[pattern];
+        stats.items_read += found;
+        stats.items_returned += found;
+        stats.partitions_touched += sizes.len() as u64;
+        stats.span.items_read += found as f64;
+        stats.span.items_returned += found as f64;
+        stats.span.partitions += sizes.len() as f64;
     }
 
     /// Answers from the cache the keys of `chunk` it holds unexpired at `at.0` ms, and leaves the
@@ -639,7 +694,6 @@ impl Simulation {
     }
 
     /// One Query request on one partition, every page until done or the limit is met.
-    #[allow(clippy::too_many_arguments)]
     fn query_partition(
         &self,
         plan: &ReadPlan,
@@ -708,9 +762,9 @@ impl Simulation {
     }
 
     fn query(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let read = ReadCall { call, plan, known, resume };
         let pks = self.partition_keys(plan, known, call.time_ms);
         let range = self.sort_range(plan, known, call.time_ms);
-        let cassandra = self.world.engine == Engine::Cassandra;
         // Limit goes into the request when the key orders the results and nothing filters them.
         // When the key does not order them by the range ("the newest ten" on a key sorted by
         // id), every match is read and the application keeps the limit's worth.
@@ -739,76 +793,97 @@ impl Simulation {
                 }
                 continue;
             }
-            let stale = self.lagging(plan.group, pk.hash);
-            let mut read = self.query_partition(
-                plan,
-                known,
-                pk,
-                &range,
-                call.time_ms,
-                (request_limit, want - returned.min(want)),
-            );
-            if resume.is_none() {
-                self.stats[call.pattern].requests += read.pages;
-                self.stats[call.pattern].pages += read.pages;
-                self.totals.requests += read.pages;
+            let limits = (request_limit, want - returned.min(want));
+            match self.query_request(read, request, pk, &range, limits, &times) {
+                Some(mut served) => {
+                    returned += served.matched;
+                    fetched.append(&mut served.returned);
+                    times.push(served.ms);
+                }
+                None => times.push(f64::NAN),
             }
-            if !cassandra && self.meter_read(plan.group, &[(pk.hash, read.units)], resume.is_none()).is_err()
-            {
-                self.read_refused(call, resume, request, read.ms, !times.iter().any(|t: &f64| t.is_nan()));
-                times.push(f64::NAN);
-                continue;
-            }
-            // A stale read is one the partition served while it had writes queued (a refused
-            // attempt read nothing).
-            if stale {
-                self.stats[call.pattern].stale_reads += 1;
-                self.groups[plan.group].stale_reads += 1;
-            }
-            if self.observing() {
-                let at = resume.map_or(call.time_ms, |r| r.at_ms);
-                let limit = u32::try_from(request_limit).ok();
-                self.tell_query(call.pattern, at, call.time_ms, plan, known, pk, limit, &read.ends);
-            }
-            self.spend(call, READ, read.units);
-            self.read_load(plan.group, pk, read.units, read.bytes);
-            returned += read.matched;
-            fetched.append(&mut read.returned);
-            let stats = &mut self.stats[call.pattern];
-            stats.items_read += read.items;
-            stats.partitions_touched += 1;
-            stats.span.items_read += read.items as f64;
-            stats.span.partitions += 1.0;
-            times.push(read.ms);
         }
         // Only the items the application keeps are fetched.
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-        // A Query retried after a refusal fetches nothing more: the items it returns late are
-        // not fetched (keyheat's simplification; the first attempt's items are).
-        if plan.fetch == Fetch::Table && !cassandra && !fetched.is_empty() {
-            let retry = resume.filter(|r| r.request == fetch_request);
-            if resume.is_none() || retry.is_some() {
-                match self.fetch_from_table(call, plan, &fetched, retry) {
-                    Ok(ms) if retry.is_some() => times.push(ms),
-                    // The fetch follows the Queries: its time adds to each of theirs.
-                    Ok(ms) => times.iter_mut().filter(|t| !t.is_nan()).for_each(|t| *t += ms),
-                    Err(ms) => {
-                        self.read_refused(
-                            call,
-                            retry,
-                            fetch_request,
-                            ms,
-                            !times.iter().any(|t: &f64| t.is_nan()),
-                        );
-                        times.push(f64::NAN);
-                    }
-                }
-            }
-        }
+        self.fetch_after_query(read, &fetched, fetch_request, &mut times);
         let returned = returned.min(limit);
         self.stats[call.pattern].items_returned += returned;
         self.stats[call.pattern].span.items_returned += returned as f64;
         self.finish_read(call, resume, &times);
+    }
+
+    /// One Query request (every page of it) on partition `pk`: metered, spent, loaded and
+    /// counted. What it read, or `None` when the partition refused it (its retry is queued).
+    fn query_request(
+        &mut self,
+        read: ReadCall<'_>,
+        request: u32,
+        pk: &PartKey,
+        range: &Range,
+        limits: (usize, u64),
+        times: &[f64],
+    ) -> Option<Read> {
+        let ReadCall { call, plan, known, resume } = read;
+        let stale = self.lagging(plan.group, pk.hash);
+        let served = self.query_partition(plan, known, pk, range, call.time_ms, limits);
+        if resume.is_none() {
+            self.stats[call.pattern].requests += served.pages;
+            self.stats[call.pattern].pages += served.pages;
+            self.totals.requests += served.pages;
+        }
+        let cassandra = self.world.engine == Engine::Cassandra;
+        if !cassandra && self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none()).is_err() {
+            self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
+            return None;
+        }
+        // A stale read is one the partition served while it had writes queued (a refused
+        // attempt read nothing).
+        if stale {
+            self.stats[call.pattern].stale_reads += 1;
+            self.groups[plan.group].stale_reads += 1;
+        }
+        if self.observing() {
+            let limit = u32::try_from(limits.0).ok();
+            self.tell_query(&read.observed(), pk, limit, &served.ends);
+        }
+        self.spend(call, READ, served.units);
+        self.read_load(plan.group, pk, served.units, served.bytes);
+        let stats = &mut self.stats[call.pattern];
+        stats.items_read += served.items;
+        stats.partitions_touched += 1;
+        stats.span.items_read += served.items as f64;
+        stats.span.partitions += 1.0;
+        Some(served)
+    }
+
+    /// After the Queries of a read on an index that lacks attributes it needs, the fetch of the
+    /// items kept from the table: on a first attempt, or on the fetch's own retry. Its time
+    /// goes into `times`. A Query retried after a refusal fetches nothing more: the items it
+    /// returns late are not fetched (keyheat's simplification; the first attempt's items are).
+    fn fetch_after_query(
+        &mut self,
+        read: ReadCall<'_>,
+        fetched: &[u32],
+        fetch_request: u32,
+        times: &mut Vec<f64>,
+    ) {
+        let ReadCall { call, plan, resume, .. } = read;
+        if plan.fetch != Fetch::Table || self.world.engine == Engine::Cassandra || fetched.is_empty() {
+            return;
+        }
+        let retry = resume.filter(|r| r.request == fetch_request);
+        if resume.is_some() && retry.is_none() {
+            return;
+        }
+        match self.fetch_from_table(call, plan, fetched, retry) {
+            Ok(ms) if retry.is_some() => times.push(ms),
+            // The fetch follows the Queries: its time adds to each of theirs.
+            Ok(ms) => times.iter_mut().filter(|t| !t.is_nan()).for_each(|t| *t += ms),
+            Err(ms) => {
+                self.read_refused(call, retry, fetch_request, ms, !times.iter().any(|t: &f64| t.is_nan()));
+                times.push(f64::NAN);
+            }
+        }
     }
 
     /// The application's BatchGetItem of the items a GSI Query returned, for the attributes the
@@ -859,6 +934,7 @@ impl Simulation {
     }
 
     fn scan(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
+        let read = ReadCall { call, plan, known, resume };
         let cassandra = self.world.engine == Engine::Cassandra;
         // Without an order to honour, the reader stops once it has its limit.
         let stop_at = match (plan.limit, &plan.range) {
@@ -886,56 +962,20 @@ impl Simulation {
             None
         };
         loop {
-            let mut last = None;
-            let page = {
-                let ledger = &self.tables[plan.table].base;
-                let mut check = |_: u32, row: &Row| {
-                    last = Some(row.id);
-                    self.passes(plan, known, row.id, call.time_ms, &mut vals)
-                };
-                // An observer needs every row's key: the totals shortcut skips rows.
-                let mode = match plan.mark {
-                    Some(mark) if !observing => ScanMode::Totals { mark: Some(mark), partial: &mut check },
-                    _ => ScanMode::Visit(&mut check),
-                };
-                // A CQL range read is paged by the driver's fetch size in rows.
-                let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
-                ledger.scan_page(cursor, rows, &boundaries, mode)
-            };
+            let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
             self.stats[call.pattern].requests += 1;
             self.stats[call.pattern].pages += 1;
             self.totals.requests += 1;
             if !cassandra {
-                // The page's units, shared among the physical partitions it read by bytes.
-                let touches: Vec<(u64, f64)> = if page.bytes == 0 {
-                    vec![(0, units)]
-                } else {
-                    page.by_range
-                        .iter()
-                        .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
-                        .collect()
-                };
-                if self.meter_read(group, &touches, resume.is_none()).is_err() {
-                    let now_ms = resume.map_or(call.time_ms, |r| r.at_ms) + latency_ms(ms);
-                    let refused = Refused {
-                        request: 0,
-                        now_ms,
-                        base_ms: ms,
-                        reports: true,
-                        ordinal: 0,
-                        cursor: Some(cursor),
-                    };
-                    if let (Some(o), Some(from)) = (self.observing.as_mut(), from) {
-                        o.scan_from.insert((call.pattern, call.index), from);
-                    }
-                    self.throttled(call, resume, refused);
+                if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
+                    self.scan_refused(read, ms, cursor, from);
                     return;
                 }
                 self.groups[group].units[READ] += units;
             }
             if observing {
-                self.tell_scan(call.pattern, resume.map_or(call.time_ms, |r| r.at_ms), plan.table, from);
+                self.tell_scan(call.pattern, read.at_ms(), plan.table, from);
                 from = last.or(from);
             }
             self.spend(call, READ, units);
@@ -949,6 +989,74 @@ impl Simulation {
                 _ => break,
             }
         }
+        self.finish_scan(read, matched, ms);
+    }
+
+    /// One Scan page of the read's table from `cursor`, each row read checked against the
+    /// read's filter, and the last row it read. Rows a constant filter marks are counted
+    /// without a look, unless an observer needs every row's key.
+    fn read_scan_page(
+        &self,
+        read: ReadCall<'_>,
+        cursor: ScanCursor,
+        boundaries: &[u64],
+        vals: &mut Vec<Val>,
+    ) -> (ScanPage, Option<u32>) {
+        let ReadCall { call, plan, known, .. } = read;
+        let mut last = None;
+        let ledger = &self.tables[plan.table].base;
+        let mut check = |_: u32, row: &Row| {
+            last = Some(row.id);
+            self.passes(plan, known, row.id, call.time_ms, vals)
+        };
+        let mode = match plan.mark {
+            Some(mark) if !self.observing() => ScanMode::Totals { mark: Some(mark), partial: &mut check },
+            _ => ScanMode::Visit(&mut check),
+        };
+        // A CQL range read is paged by the driver's fetch size in rows.
+        let cassandra = self.world.engine == Engine::Cassandra;
+        let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
+        let page = ledger.scan_page(cursor, rows, boundaries, mode);
+        (page, last)
+    }
+
+    /// Meters a Scan page: its units shared among the physical partitions it read, by bytes.
+    fn meter_scan_page(
+        &mut self,
+        group: usize,
+        boundaries: &[u64],
+        page: &ScanPage,
+        units: f64,
+        first: bool,
+    ) -> Result<(), Refusal> {
+        let touches: Vec<(u64, f64)> = if page.bytes == 0 {
+            vec![(0, units)]
+        } else {
+            page.by_range
+                .iter()
+                .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
+                .collect()
+        };
+        self.meter_read(group, &touches, first)
+    }
+
+    /// A Scan page the partitions refused: the retry resumes at its cursor, carrying the time
+    /// the served pages took; an observer's next page starts after the last row they read.
+    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
+        let ReadCall { call, resume, .. } = read;
+        let now_ms = read.at_ms() + latency_ms(ms);
+        let refused =
+            Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal: 0, cursor: Some(cursor) };
+        if let (Some(o), Some(from)) = (self.observing.as_mut(), from) {
+            o.scan_from.insert((call.pattern, call.index), from);
+        }
+        self.throttled(call, resume, refused);
+    }
+
+    /// Counts a finished Scan's answer and the partitions it read, and its latency (a retry's
+    /// with the wait since the call, when it is the one that reports).
+    fn finish_scan(&mut self, read: ReadCall<'_>, matched: u64, ms: f64) {
+        let ReadCall { call, plan, resume, .. } = read;
         let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
         let live = self.tables[plan.table].base.live_partitions();
         let figures = &mut self.stats[call.pattern];
@@ -984,6 +1092,25 @@ fn keys_per_request(operation: Operation, cassandra: bool, keys: u64) -> usize {
         Operation::BatchGetItem if !cassandra => MAX_BATCH_GET_KEYS,
         Operation::TransactGetItems => usize::try_from(keys).unwrap_or(usize::MAX).max(1),
         _ => 1,
+    }
+}
+
+/// A Get request's modelled time from its keys' (item size, found, partition bytes): one
+/// single-row SELECT per key on the Cassandra profile (a request reads one key), else the
+/// request plus its items' 4 KB pages (and the cache's hop when the cache fronts the table).
+fn get_ms(how: &GetHow, sizes: &[(u64, bool, u64)]) -> f64 {
+    if how.cassandra {
+        sizes
+            .iter()
+            .map(|&(_, found, partition)| {
+                latency::cql_page_ms(Operation::GetItem, u64::from(found))
+                    + latency::cassandra_partition_ms(partition)
+            })
+            .sum()
+    } else {
+        latency::base_ms(how.operation)
+            + sizes.iter().map(|&(s, ..)| latency::PER_4KB_MS * s.div_ceil(4096) as f64).sum::<f64>()
+            + if how.fronted { latency::CACHE_HIT_MS } else { 0.0 }
     }
 }
 

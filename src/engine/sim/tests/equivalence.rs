@@ -269,18 +269,24 @@ fn as_ref(bound: &Bound<SortBuf>) -> Bound<SortRef<'_>> {
     }
 }
 
+/// One Query an op asks: of the table (`group` 0) or the index (1), on partition `hash_key`,
+/// with a sort-key condition, a direction and a Limit.
+struct QueryCase<'a> {
+    group: usize,
+    hash_key: &'a str,
+    range: RangeOp,
+    forward: bool,
+    limit: Option<u8>,
+}
+
 /// Pages a Query through both, comparing each page.
-#[allow(clippy::too_many_arguments)]
 fn compare_query(
     store: &Store,
     table: &Table,
     model: &BTreeMap<u32, Item>,
-    group: usize,
-    hash_key: &str,
-    range: RangeOp,
-    forward: bool,
-    limit: Option<u8>,
+    query: &QueryCase<'_>,
 ) -> Result<(), TestCaseError> {
+    let QueryCase { group, hash_key, range, forward, limit } = *query;
     let index = group == 1;
     let (hash_name, sort_name) = if index { ("gpk", "gsk") } else { ("PK", "SK") };
     let mut request = Query::new(TABLE, condition(hash_name, hash_key, sort_name, range, index));
@@ -484,10 +490,14 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 );
             }
             Op::Query { pk, range, forward, limit } => {
-                compare_query(&store, &table, &model, 0, &pk_text(pk), range, forward, limit)?;
+                let hash_key = pk_text(pk);
+                let query = QueryCase { group: 0, hash_key: &hash_key, range, forward, limit };
+                compare_query(&store, &table, &model, &query)?;
             }
             Op::QueryIndex { g, range, forward, limit } => {
-                compare_query(&store, &table, &model, 1, &format!("g{g}"), range, forward, limit)?;
+                let hash_key = format!("g{g}");
+                let query = QueryCase { group: 1, hash_key: &hash_key, range, forward, limit };
+                compare_query(&store, &table, &model, &query)?;
             }
             Op::Scan { limit } => compare_scan(&store, &table, &model, limit)?,
         }
