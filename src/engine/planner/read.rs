@@ -11,7 +11,7 @@ use query::{Limited, fetch, filter, limited, missing, query_items};
 use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
-use super::{Alternative, CQL_PAGE_ROWS, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
+use super::{Alternative, CQL_PAGE_ROWS, Fetch, IndexId, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
 use crate::engine::template::{ClassSlot, Template};
 
@@ -47,6 +47,9 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let mut out = PatternPlan::start(p, Kind::Read, est.secs);
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
+    let ids: Vec<Option<IndexId>> = std::iter::once(None)
+        .chain(est.variant.indexes.iter().enumerate().map(|(i, ix)| Some(IndexId::new(i, ix))))
+        .collect();
     let known = with_constants(est, p);
     let verdicts: Vec<Result<Candidate, Unserved>> =
         places.iter().map(|place| candidate(est, &known, *place)).collect();
@@ -61,7 +64,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             }
         }
     }
-    for (i, (place, verdict)) in places.iter().zip(&verdicts).enumerate() {
+    for (i, (id, verdict)) in ids.iter().zip(&verdicts).enumerate() {
         if best == Some(i) {
             continue;
         }
@@ -69,13 +72,13 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             Ok(c) => (true, format!("also serves it ({}), but costs more", cost_note(est, c))),
             Err(why) => (false, why.to_string()),
         };
-        out.alternatives.push(Alternative { index: label(*place), serves, reason });
+        out.alternatives.push(Alternative { index: id.clone(), serves, reason });
     }
     let best = best.and_then(|i| verdicts[i].clone().ok().map(|c| (i, c)));
     match best {
         Some((i, c)) => {
             out.operation = Some(c.operation);
-            out.index = places[i].map(|ix| ix.name.clone());
+            out.index.clone_from(&ids[i]);
             out.fanout = c.fanout;
             out.key_condition = Some(c.key_condition);
             out.filter = c.filter;
@@ -203,7 +206,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
         .zip(&parts)
         .map(|(entity, x)| {
             let operation = x.operation.map_or("?", |o| if est.cql { cql_verb(o) } else { o.name() });
-            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_deref()), x.reason)
+            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_ref()), x.reason)
         })
         .collect();
     out.reason = format!(
@@ -217,8 +220,8 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
     true
 }
 
-fn label_of(index: Option<&str>) -> String {
-    index.map_or_else(|| "table".to_owned(), |name| format!("index {name}"))
+fn label_of(index: Option<&IndexId>) -> String {
+    index.map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()))
 }
 
 /// The pattern as the keys see it: an attribute that always holds the same text (`game` is

@@ -5,10 +5,9 @@
 use super::estimate::Estimator;
 use super::keys;
 use super::numbers;
-use super::read::label;
-use super::{ItemWrite, Kind, Lands, Operation, PatternPlan, Via};
+use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
-    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index,
+    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, IndexKind,
 };
 use crate::engine::template::Template;
 
@@ -61,19 +60,19 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     } else if whole.is_none() {
         let item_bytes = est.item_bytes(&p.entity);
         out.writes.push(ItemWrite {
-            target: "table".to_owned(),
+            target: WriteTarget::Table,
             per_call: 1.0,
             units_each: write_units(item_bytes),
             why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
-            lands: Lands { entity: p.entity.clone(), index: None, via: Via::Own },
+            lands: Lands { entity: p.entity.clone(), via: Via::Own },
         });
         // A version check sets its version too (`SET version = version + 1`).
         let mut sets = p.sets.clone();
         if let Some(Condition::Version(v)) = &p.condition {
             sets.push(v.clone());
         }
-        for index in &variant.indexes {
-            if let Some(w) = index_write(est, p, index, &p.entity, &sets, Via::Own) {
+        for position in 0..variant.indexes.len() {
+            if let Some(w) = index_write(est, p, position, &p.entity, &sets, &WriteTarget::Table) {
                 out.writes.push(w);
             }
         }
@@ -123,7 +122,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
 /// what a cancelled transaction consumes.
 fn transaction(out: &mut PatternPlan) {
     out.operation = Some(Operation::TransactWriteItems);
-    for w in out.writes.iter_mut().filter(|w| w.lands.index.is_none()) {
+    for w in out.writes.iter_mut().filter(|w| w.target.index().is_none()) {
         w.units_each *= 2.0;
         w.why.push_str(", ×2 in the transaction (prepare and commit)");
     }
@@ -145,9 +144,9 @@ pub fn moved_key_attributes<'p>(p: &'p AccessPattern, keys: &EntityKeys) -> Vec<
 /// and every index entry of it deleted and written again.
 fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut Vec<ItemWrite>) {
     let item_bytes = est.item_bytes(&p.entity);
-    let own = || Lands { entity: p.entity.clone(), index: None, via: Via::Own };
+    let own = || Lands { entity: p.entity.clone(), via: Via::Own };
     writes.push(ItemWrite {
-        target: "table".to_owned(),
+        target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
         why: format!(
@@ -159,15 +158,15 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
         lands: own(),
     });
     writes.push(ItemWrite {
-        target: "table".to_owned(),
+        target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
         why: format!("PutItem of the {} item at its new key ({})", p.entity, numbers::bytes(item_bytes)),
         lands: own(),
     });
     let put = AccessPattern { action: Action::Put, ..p.clone() };
-    for index in &est.variant.indexes {
-        if let Some(mut w) = index_write(est, &put, index, &p.entity, &[], Via::Own) {
+    for position in 0..est.variant.indexes.len() {
+        if let Some(mut w) = index_write(est, &put, position, &p.entity, &[], &WriteTarget::Table) {
             w.per_call *= 2.0;
             w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
             writes.push(w);
@@ -217,14 +216,8 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
     let parts: Vec<String> = writes
         .iter()
         .filter(|w| w.per_call > 0.0)
-        .map(|w| {
-            // A Cassandra index is a materialized view.
-            let target = match w.target.strip_prefix("GSI ") {
-                Some(name) if est.cql => format!("view {name}"),
-                _ => w.target.clone(),
-            };
-            format!("{target} ×{}", numbers::factor(w.per_call))
-        })
+        // A Cassandra index is a materialized view.
+        .map(|w| format!("{} ×{}", w.target.shown(est.cql), numbers::factor(w.per_call)))
         .collect();
     let one = (items - 1.0).abs() < f64::EPSILON;
     let noun = match (est.cql, one) {
@@ -236,7 +229,8 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
     let mut text = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
     // Cassandra keeps a view by reading the base row first on each replica, to find the view
     // row a write replaces (Apache Cassandra docs, "Materialized Views").
-    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && w.target.starts_with("GSI ")) {
+    let to_view = |w: &ItemWrite| w.target.index().is_some_and(|i| i.kind() == IndexKind::Global);
+    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && to_view(w)) {
         text.push_str(", after a read of the base row on each replica (a view's read-before-write)");
     }
     text
@@ -244,15 +238,17 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
 
 /// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the
 /// item is in the index; an update rewrites the entry when it changes a projected attribute and
-/// deletes + puts it (2) when it changes the index key (AWS GSI docs).
+/// deletes + puts it (2) when it changes the index key (AWS GSI docs). `position` is the index's
+/// in the variant; `of` is the item whose entry it is (the pattern's own, a copy, ...).
 fn index_write(
     est: &Estimator<'_>,
     p: &AccessPattern,
-    index: &Index,
+    position: usize,
     entity: &str,
     sets: &[String],
-    via: Via,
+    of: &WriteTarget,
 ) -> Option<ItemWrite> {
+    let index = &est.variant.indexes[position];
     let keys = index.keys_of(entity)?;
     let mut presence = est.presence(entity, Some(index));
     // A put whose `equals` fixes the sparse index's attribute is all in it, or none of it.
@@ -349,11 +345,11 @@ fn index_write(
     }
     let bytes = est.entry_bytes(Some(index), entity);
     Some(ItemWrite {
-        target: label(Some(index)),
+        target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
         per_call,
         units_each: write_units(bytes),
         why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
-        lands: Lands { entity: entity.to_owned(), index: Some(index.name.clone()), via },
+        lands: Lands { entity: entity.to_owned(), via: of.via() },
     })
 }
 
@@ -368,7 +364,7 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
         None => ", which grows with every one until the item reaches 400 KB".to_owned(),
     };
     writes.push(ItemWrite {
-        target: format!("table ({} list)", embed.as_name),
+        target: WriteTarget::List(embed.as_name.clone()),
         per_call: 1.0,
         units_each: write_units(bytes),
         why: format!(
@@ -379,15 +375,15 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
             embed.as_name,
             numbers::bytes(bytes)
         ),
-        lands: Lands { entity: embed.into.clone(), index: None, via: Via::Append },
+        lands: Lands { entity: embed.into.clone(), via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
     let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-    for index in &est.variant.indexes {
-        if let Some(mut w) = index_write(est, &update, index, &embed.into, &sets, Via::Append)
+    let list = WriteTarget::List(embed.as_name.clone());
+    for position in 0..est.variant.indexes.len() {
+        if let Some(w) = index_write(est, &update, position, &embed.into, &sets, &list)
             && w.per_call > 0.0
         {
-            w.target = format!("{} ({} list)", w.target, embed.as_name);
             writes.push(w);
         }
     }
@@ -434,20 +430,20 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
             )
         };
         writes.push(ItemWrite {
-            target: format!("copy {}.{}", copy.to, copy.as_name),
+            target: WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() },
             per_call: per_source,
             units_each: write_units(bytes),
             why,
-            lands: Lands { entity: copy.to.clone(), index: None, via: Via::Copy },
+            lands: Lands { entity: copy.to.clone(), via: Via::Copy },
         });
-        for index in &est.variant.indexes {
+        let copied = WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() };
+        for position in 0..est.variant.indexes.len() {
             let sets = [copy.as_name.clone()];
             let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-            if let Some(mut w) = index_write(est, &fake, index, &copy.to, &sets, Via::Copy)
+            if let Some(mut w) = index_write(est, &fake, position, &copy.to, &sets, &copied)
                 && w.per_call > 0.0
             {
                 w.per_call *= per_source;
-                w.target = format!("{} (copy)", w.target);
                 writes.push(w);
             }
         }
@@ -475,23 +471,20 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
                 AggregateOp::Sum(attribute) => format!("{} +{attribute}", a.attribute),
             })
             .collect();
+        let aggregate = WriteTarget::Aggregate(group.iter().map(|a| a.name.clone()).collect());
         writes.push(ItemWrite {
-            target: format!(
-                "aggregate {}",
-                group.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(" + ")
-            ),
+            target: aggregate.clone(),
             per_call: 1.0,
             units_each: write_units(bytes),
             why: format!("one UpdateItem of {}: {}", entity, updates.join(", ")),
-            lands: Lands { entity: entity.to_owned(), index: None, via: Via::Aggregate },
+            lands: Lands { entity: entity.to_owned(), via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
         let update = AccessPattern { action: Action::Update, sets: sets.clone(), ..p.clone() };
-        for index in &est.variant.indexes {
-            if let Some(mut w) = index_write(est, &update, index, entity, &sets, Via::Aggregate)
+        for position in 0..est.variant.indexes.len() {
+            if let Some(w) = index_write(est, &update, position, entity, &sets, &aggregate)
                 && w.per_call > 0.0
             {
-                w.target = format!("{} (aggregate)", w.target);
                 writes.push(w);
             }
         }

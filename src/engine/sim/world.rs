@@ -85,6 +85,8 @@ pub struct EntityRt {
 
 #[derive(Debug, Clone)]
 pub struct IndexRt {
+    /// Its position in `Variant::indexes`, as the planner's `IndexId` names it.
+    pub id: usize,
     pub name: String,
     pub kind: IndexKind,
     pub pk_name: String,
@@ -369,7 +371,7 @@ fn table_rt(
     let table_group = groups.len();
     groups.push((t, None));
     let mut indexes = Vec::new();
-    for index in &variant.indexes {
+    for (id, index) in variant.indexes.iter().enumerate() {
         if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
             continue;
         }
@@ -381,6 +383,7 @@ fn table_rt(
             index.name.clone()
         };
         indexes.push(IndexRt {
+            id,
             name: index_name,
             kind: match index.kind {
                 ModelIndexKind::Global => IndexKind::Global,
@@ -484,7 +487,7 @@ fn compile_pattern(
         name: p.name.clone(),
         action: p.action,
         operation: plan.operation,
-        index: plan.index.clone(),
+        index: plan.index.as_ref().map(|id| id.name().to_owned()),
         entity: e,
         rate: p.rate,
         shapes: p.shapes.clone(),
@@ -555,9 +558,7 @@ fn read_plan(
     let ent = &entities[e];
     let t = ent.table?;
     let table = &tables[t];
-    let index = plan.index.as_ref().and_then(|name| {
-        table.indexes.iter().position(|i| &i.name == name || i.name.starts_with(&format!("{name} (")))
-    });
+    let index = plan.index.as_ref().and_then(|id| table.indexes.iter().position(|i| i.id == id.position()));
     let (group, pk, sk) = match index {
         None => (table.group, ent.pk.clone()?, ent.sk.clone()),
         Some(i) => {
