@@ -7,7 +7,7 @@ use super::keys;
 use super::numbers;
 use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
-    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, IndexKind,
+    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index, IndexKind,
 };
 use crate::engine::template::Template;
 
@@ -39,16 +39,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         None => p,
     };
     let moved = moved_key_attributes(p, keys);
-    let operation = match p.action {
-        Action::Put if whole.is_some() => Operation::UpdateItem,
-        Action::Put => Operation::PutItem,
-        Action::Update if !moved.is_empty() => Operation::DeleteAndPut,
-        Action::Update => Operation::UpdateItem,
-        Action::Delete => Operation::DeleteItem,
-        Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
-    };
     let mut out = PatternPlan {
-        operation: Some(operation),
+        operation: Some(operation(p, whole.is_some(), &moved)),
         served: true,
         ..PatternPlan::start(p, Kind::Write, est.secs)
     };
@@ -58,24 +50,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     if whole.is_none() && !moved.is_empty() {
         moving(est, p, &moved, &mut out.writes);
     } else if whole.is_none() {
-        let item_bytes = est.item_bytes(&p.entity);
-        out.writes.push(ItemWrite {
-            target: WriteTarget::Table,
-            per_call: 1.0,
-            units_each: write_units(item_bytes),
-            why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
-            lands: Lands { entity: p.entity.clone(), via: Via::Own },
-        });
-        // A version check sets its version too (`SET version = version + 1`).
-        let mut sets = p.sets.clone();
-        if let Some(Condition::Version(v)) = &p.condition {
-            sets.push(v.clone());
-        }
-        for position in 0..variant.indexes.len() {
-            if let Some(w) = index_write(est, p, position, &p.entity, &sets, &WriteTarget::Table) {
-                out.writes.push(w);
-            }
-        }
+        own_item(est, p, &mut out.writes);
     }
     if let Some(embed) = embed {
         embedding(est, p, embed, &mut out.writes);
@@ -88,17 +63,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
     out.condition = super::condition::plan(est, p);
-    if let Some(c) = &out.condition {
-        // A cancelled transaction, as a lone write, is charged its failed condition (see
-        // `transaction`).
-        let failed = c.failure_rate * c.failed_units_each;
-        out.units_per_call = match p.condition {
-            // A refused put writes nothing but the charge.
-            Some(Condition::NotExists) => (1.0 - c.failure_rate) * out.units_per_call + failed,
-            // A lost race is charged, then its retry writes as any call does.
-            _ => out.units_per_call + failed,
-        };
-    }
+    charge_condition(p, &mut out);
     // The base item itself is the one write that is not amplification.
     // (A fold from 0.0: an empty f64 sum is -0.0.)
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
@@ -111,6 +76,55 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         }
     }
     out
+}
+
+/// The request a write sends: an append to an embedding parent is an UpdateItem of it, and an
+/// update that moves the item's key (`moved`) a delete and a put.
+fn operation(p: &AccessPattern, appends_to_parent: bool, moved: &[&str]) -> Operation {
+    match p.action {
+        Action::Put if appends_to_parent => Operation::UpdateItem,
+        Action::Put => Operation::PutItem,
+        Action::Update if !moved.is_empty() => Operation::DeleteAndPut,
+        Action::Update => Operation::UpdateItem,
+        Action::Delete => Operation::DeleteItem,
+        Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
+    }
+}
+
+/// The pattern's own item in the table and its entries in every index that holds it.
+fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
+    let item_bytes = est.item_bytes(&p.entity);
+    writes.push(ItemWrite {
+        target: WriteTarget::Table,
+        per_call: 1.0,
+        units_each: write_units(item_bytes),
+        why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+        lands: Lands { entity: p.entity.clone(), via: Via::Own },
+    });
+    // A version check sets its version too (`SET version = version + 1`).
+    let mut sets = p.sets.clone();
+    if let Some(Condition::Version(v)) = &p.condition {
+        sets.push(v.clone());
+    }
+    for position in 0..est.variant.indexes.len() {
+        if let Some(w) = index_write(est, p, position, &p.entity, &sets, &WriteTarget::Table) {
+            writes.push(w);
+        }
+    }
+}
+
+/// Adds what a conditional write's failures cost to the units per call (`out.condition` is
+/// planned): a cancelled transaction, as a lone write, is charged its failed condition (see
+/// `transaction`).
+fn charge_condition(p: &AccessPattern, out: &mut PatternPlan) {
+    let Some(c) = &out.condition else { return };
+    let failed = c.failure_rate * c.failed_units_each;
+    out.units_per_call = match p.condition {
+        // A refused put writes nothing but the charge.
+        Some(Condition::NotExists) => (1.0 - c.failure_rate) * out.units_per_call + failed,
+        // A lost race is charged, then its retry writes as any call does.
+        _ => out.units_per_call + failed,
+    };
 }
 
 /// Makes the call one TransactWriteItems: its table items (its own, and the aggregate items it
@@ -250,22 +264,7 @@ fn index_write(
 ) -> Option<ItemWrite> {
     let index = &est.variant.indexes[position];
     let keys = index.keys_of(entity)?;
-    let mut presence = est.presence(entity, Some(index));
-    // A put whose `equals` fixes the sparse index's attribute is all in it, or none of it.
-    if p.action == Action::Put
-        && entity == p.entity
-        && let Some((attribute, value)) = &index.only_when
-        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
-    {
-        presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
-    } else if p.action == Action::Put
-        && entity == p.entity
-        && let Some((attribute, value)) = &index.only_when
-        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
-    {
-        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
-        presence = if first == value { est.key_presence(entity, index) } else { 0.0 };
-    }
+    let presence = presence_in(est, p, index, entity);
     if presence == 0.0 {
         return None;
     }
@@ -277,6 +276,58 @@ fn index_write(
         (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
         _ => None,
     };
+    let (per_item, why) = entry_rewrites(est, p, index, keys, entity, sets, membership);
+    let (per_call, mut why) = match membership {
+        Some(attribute) => membership_writes(est, index, entity, attribute, presence, per_item, &why),
+        None => (per_item * presence, why),
+    };
+    if presence < 1.0 {
+        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
+    }
+    let bytes = est.entry_bytes(Some(index), entity);
+    Some(ItemWrite {
+        target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
+        per_call,
+        units_each: write_units(bytes),
+        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
+        lands: Lands { entity: entity.to_owned(), via: of.via() },
+    })
+}
+
+/// The share of `entity`'s items in `index` when `p` writes them. A put whose `equals` fixes a
+/// sparse index's attribute is all in it or none of it; so is a put that starts a lifecycle in
+/// its first state.
+fn presence_in(est: &Estimator<'_>, p: &AccessPattern, index: &Index, entity: &str) -> f64 {
+    let put_of_own = p.action == Action::Put && entity == p.entity;
+    if put_of_own
+        && let Some((attribute, value)) = &index.only_when
+        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
+    {
+        if fixed == value { est.key_presence(entity, index) } else { 0.0 }
+    } else if put_of_own
+        && let Some((attribute, value)) = &index.only_when
+        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
+    {
+        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
+        if first == value { est.key_presence(entity, index) } else { 0.0 }
+    } else {
+        est.presence(entity, Some(index))
+    }
+}
+
+/// Entry writes per item in the index and why: an update that changes the index key deletes
+/// and puts the entry, one that changes only a projected attribute rewrites it, a put or delete
+/// writes one. `membership` is the sparse index's selecting attribute when the update redraws
+/// it (`membership_writes` counts those moves, so it is not part of the key here).
+fn entry_rewrites(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    index: &Index,
+    keys: &EntityKeys,
+    entity: &str,
+    sets: &[String],
+    membership: Option<&str>,
+) -> (f64, String) {
     let key_attrs: Vec<&str> = keys
         .pk
         .attributes()
@@ -299,7 +350,7 @@ fn index_write(
             String::new()
         }
     };
-    let (per_item, why) = match p.action {
+    match p.action {
         Action::Update if key_change > 0.0 => (
             2.0 * key_change + (1.0 - key_change) * carried_change,
             format!("the update changes the index key{}: delete + put of the entry", odds(key_change)),
@@ -309,11 +360,23 @@ fn index_write(
         }
         Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
         _ => (1.0, "one entry per item in the index".to_owned()),
-    };
-    let mut why = why;
-    let mut per_call = per_item * presence;
-    if let Some(attribute) = membership
-        && let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
+    }
+}
+
+/// Entry writes per call, and why, for an update that redraws `attribute`, which decides what
+/// the sparse index holds: the item enters or leaves it, or stays in and is rewritten
+/// (`per_item`, for `why`). A lifecycle moves one state at a time; any other attribute is a
+/// fresh draw, in with the index's share `presence`.
+fn membership_writes(
+    est: &Estimator<'_>,
+    index: &Index,
+    entity: &str,
+    attribute: &str,
+    presence: f64,
+    per_item: f64,
+    why: &str,
+) -> (f64, String) {
+    if let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
         && let Some(states) = super::transition::states(est, entity, attribute)
         && let Some(found) = super::transition::found(est, entity, attribute)
     {
@@ -324,33 +387,22 @@ fn index_write(
         let enter = if k > 0 { found[k - 1] } else { 0.0 };
         let (leave, stay) = if k < last { (found[k], 0.0) } else { (0.0, found[k]) };
         let keyed = est.key_presence(entity, index);
-        per_call = keyed * (enter + leave + stay * per_item);
-        why = format!(
+        let per_call = keyed * (enter + leave + stay * per_item);
+        let why = format!(
             "the update advances {attribute} one state ({}), which decides what the index holds: the item enters it on {} of updates (from {:?}) and leaves it on {}; when it stays in, {why}",
             states.join(" → "),
             numbers::percent(enter),
             if k > 0 { states[k - 1].as_str() } else { "nothing" },
             numbers::percent(leave)
         );
-    } else if let Some(attribute) = membership {
-        let moves = 2.0 * presence * (1.0 - presence);
-        per_call = moves + presence * presence * per_item;
-        why = format!(
-            "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
-            numbers::percent(moves)
-        );
+        return (per_call, why);
     }
-    if presence < 1.0 {
-        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
-    }
-    let bytes = est.entry_bytes(Some(index), entity);
-    Some(ItemWrite {
-        target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
-        per_call,
-        units_each: write_units(bytes),
-        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
-        lands: Lands { entity: entity.to_owned(), via: of.via() },
-    })
+    let moves = 2.0 * presence * (1.0 - presence);
+    let why = format!(
+        "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
+        numbers::percent(moves)
+    );
+    (moves + presence * presence * per_item, why)
 }
 
 /// A put of an embedded child is an UpdateItem of its parent that appends it to the list
