@@ -53,17 +53,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let known = with_constants(est, p);
     let verdicts: Vec<Result<Candidate, Unserved>> =
         places.iter().map(|place| candidate(est, &known, *place)).collect();
-    let mut best: Option<usize> = None;
-    for (i, verdict) in verdicts.iter().enumerate() {
-        if let Ok(c) = verdict {
-            let better = best
-                .and_then(|b| verdicts[b].as_ref().ok())
-                .is_none_or(|b| (c.units, c.fanout) < (b.units, b.fanout));
-            if better {
-                best = Some(i);
-            }
-        }
-    }
+    let best = cheapest(&verdicts);
     for (i, (id, verdict)) in ids.iter().zip(&verdicts).enumerate() {
         if best == Some(i) {
             continue;
@@ -76,38 +66,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     }
     let best = best.and_then(|i| verdicts[i].clone().ok().map(|c| (i, c)));
     match best {
-        Some((i, c)) => {
-            out.operation = Some(c.operation);
-            out.index.clone_from(&ids[i]);
-            out.fanout = c.fanout;
-            out.key_condition = Some(c.key_condition);
-            out.filter = c.filter;
-            out.served = true;
-            out.reason = c.reason;
-            out.units_per_call = c.units;
-            out.items_read = Some(c.items_read);
-            out.bytes_read = Some(c.bytes_read);
-            out.fetch = c.fetch;
-            for child in &embedded {
-                if let Some(embed) = est.variant.embed_of(child) {
-                    let _ = write!(
-                        out.reason,
-                        "; its {child} items come with it, embedded in its {} list{}",
-                        embed.as_name,
-                        embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
-                    );
-                }
-            }
-            if let Some(attribute) = &p.contains {
-                let _ = write!(
-                    out.reason,
-                    "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
-                     matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
-                     reading the rest",
-                    streams(est)
-                );
-            }
-        }
+        Some((i, c)) => serve(est, p, &embedded, ids[i].clone(), c, &mut out),
         None if p.contains.is_some() => {
             let attribute = p.contains.as_deref().unwrap_or_default();
             out.reason = format!(
@@ -124,6 +83,92 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         transactional(&mut out);
     }
     cached(est, p, out)
+}
+
+/// A read of items by their full primary keys, `reach.fanout` of them: a GetItem, or a
+/// BatchGetItem of several. Each item is rounded up to 4 KB on its own.
+fn by_key(
+    est: &Estimator<'_>,
+    reach: &keys::Reach,
+    key_condition: String,
+    filter: Option<String>,
+    entry_bytes: f64,
+) -> Candidate {
+    let keys = f64::from(reach.fanout);
+    Candidate {
+        operation: if reach.fanout == 1 { Operation::GetItem } else { Operation::BatchGetItem },
+        fanout: reach.fanout,
+        key_condition,
+        filter,
+        units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
+        items_read: keys,
+        bytes_read: keys * entry_bytes,
+        fetch: None,
+        reason: if reach.fanout == 1 {
+            format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
+        } else {
+            format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
+        },
+    }
+}
+
+/// The place that serves the pattern for the fewest units, then the fewest requests; the first
+/// of equals (the table before the indexes, in the variant's order).
+fn cheapest(verdicts: &[Result<Candidate, Unserved>]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, verdict) in verdicts.iter().enumerate() {
+        if let Ok(c) = verdict {
+            let better = best
+                .and_then(|b| verdicts[b].as_ref().ok())
+                .is_none_or(|b| (c.units, c.fanout) < (b.units, b.fanout));
+            if better {
+                best = Some(i);
+            }
+        }
+    }
+    best
+}
+
+/// Serves the pattern with candidate `c` at `index`, and says what else the read brings: the
+/// `embedded` children that come with the item, and what a `contains` filter costs.
+fn serve(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    embedded: &[&String],
+    index: Option<IndexId>,
+    c: Candidate,
+    out: &mut PatternPlan,
+) {
+    out.operation = Some(c.operation);
+    out.index = index;
+    out.fanout = c.fanout;
+    out.key_condition = Some(c.key_condition);
+    out.filter = c.filter;
+    out.served = true;
+    out.reason = c.reason;
+    out.units_per_call = c.units;
+    out.items_read = Some(c.items_read);
+    out.bytes_read = Some(c.bytes_read);
+    out.fetch = c.fetch;
+    for child in embedded {
+        if let Some(embed) = est.variant.embed_of(child) {
+            let _ = write!(
+                out.reason,
+                "; its {child} items come with it, embedded in its {} list{}",
+                embed.as_name,
+                embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
+            );
+        }
+    }
+    if let Some(attribute) = &p.contains {
+        let _ = write!(
+            out.reason,
+            "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
+             matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
+             reading the rest",
+            streams(est)
+        );
+    }
 }
 
 /// A Get in a transaction: TransactGetItems reads its items as one snapshot, each read twice
@@ -452,23 +497,7 @@ fn candidate_in(
     // GetItem needs the table's full primary key; an index key is not unique, so even a fully
     // known index key is a Query.
     if sort.exact && !multi && place.is_none() {
-        let keys = f64::from(reach.fanout);
-        return Ok(Candidate {
-            operation: if reach.fanout == 1 { Operation::GetItem } else { Operation::BatchGetItem },
-            fanout: reach.fanout,
-            key_condition,
-            filter: filter.text,
-            // Each item is rounded up to 4 KB on its own.
-            units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
-            items_read: keys,
-            bytes_read: keys * entry_bytes,
-            fetch: None,
-            reason: if reach.fanout == 1 {
-                format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
-            } else {
-                format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
-            },
-        });
+        return Ok(by_key(est, &reach, key_condition, filter.text, entry_bytes));
     }
     let all = query_items(est, p, place, located, &reach, &sort);
     // How far back a call reads: its range when the key applies it, else the time bucket it
