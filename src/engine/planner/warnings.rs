@@ -273,71 +273,84 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
             subject: plan.name.clone(),
             message: format!("{}: {}", plan.name, plan.reason),
         }),
-        Some(Operation::Scan) => {
-            let items = plan.items_read.unwrap_or(0.0);
-            let why: Vec<String> = plan
-                .alternatives
-                .iter()
-                .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.reason))
-                .collect();
-            let calls = mean_rate(pattern, est.secs);
-            let cost = if est.cql {
-                format!(
-                    "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
-                    count(items),
-                    bytes(plan.bytes_read.unwrap_or(0.0)),
-                    span(est.secs),
-                    rate(calls),
-                    bytes(plan.bytes_read.unwrap_or(0.0) * calls)
-                )
-            } else {
-                format!(
-                    "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
-                    count(items),
-                    bytes(plan.bytes_read.unwrap_or(0.0)),
-                    span(est.secs),
-                    count(plan.units_per_call),
-                    rate(calls),
-                    count(plan.units_per_call * calls)
-                )
-            };
-            out.push(Warning {
-                code: WarningCode::Scan,
-                subject: plan.name.clone(),
-                message: format!(
-                    "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
-                    plan.name,
-                    if est.cql { "full scan" } else { "Scan" },
-                    why.join("; ")
-                ),
-            });
-        }
+        Some(Operation::Scan) => out.push(scan_warning(plan, pattern, est)),
         _ => {}
     }
     if plan.kind == Kind::Write
         && let Some(amplification) = plan.write_amplification
         && amplification > WRITE_AMPLIFICATION_LIMIT
     {
-        let parts: Vec<String> = plan
-            .writes
-            .iter()
-            .filter(|w| w.target != WriteTarget::Table && w.per_call > 0.0)
-            .map(|w| format!("{} ×{} ({})", w.target.shown(est.cql), factor(w.per_call), w.why))
-            .collect();
-        out.push(Warning {
-            code: WarningCode::WriteAmplification,
-            subject: plan.name.clone(),
-            message: format!(
-                "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
-                plan.name,
-                factor(amplification),
-                factor(amplification),
-                count(WRITE_AMPLIFICATION_LIMIT),
-                parts.join(" + "),
-                rate(mean_rate(pattern, est.secs)),
-                rate(amplification * mean_rate(pattern, est.secs))
-            ),
-        });
+        out.push(amplification_warning(plan, pattern, est, amplification));
+    }
+}
+
+/// A pattern only a Scan serves: what one call reads, at its rate, and why no key serves it.
+fn scan_warning(plan: &PatternPlan, pattern: &AccessPattern, est: &Estimator<'_>) -> Warning {
+    let items = plan.items_read.unwrap_or(0.0);
+    let why: Vec<String> = plan
+        .alternatives
+        .iter()
+        .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.reason))
+        .collect();
+    let calls = mean_rate(pattern, est.secs);
+    let cost = if est.cql {
+        format!(
+            "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
+            count(items),
+            bytes(plan.bytes_read.unwrap_or(0.0)),
+            span(est.secs),
+            rate(calls),
+            bytes(plan.bytes_read.unwrap_or(0.0) * calls)
+        )
+    } else {
+        format!(
+            "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
+            count(items),
+            bytes(plan.bytes_read.unwrap_or(0.0)),
+            span(est.secs),
+            count(plan.units_per_call),
+            rate(calls),
+            count(plan.units_per_call * calls)
+        )
+    };
+    Warning {
+        code: WarningCode::Scan,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
+            plan.name,
+            if est.cql { "full scan" } else { "Scan" },
+            why.join("; ")
+        ),
+    }
+}
+
+/// A write whose `amplification` is above the limit: every item it writes besides the base one.
+fn amplification_warning(
+    plan: &PatternPlan,
+    pattern: &AccessPattern,
+    est: &Estimator<'_>,
+    amplification: f64,
+) -> Warning {
+    let parts: Vec<String> = plan
+        .writes
+        .iter()
+        .filter(|w| w.target != WriteTarget::Table && w.per_call > 0.0)
+        .map(|w| format!("{} ×{} ({})", w.target.shown(est.cql), factor(w.per_call), w.why))
+        .collect();
+    Warning {
+        code: WarningCode::WriteAmplification,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
+            plan.name,
+            factor(amplification),
+            factor(amplification),
+            count(WRITE_AMPLIFICATION_LIMIT),
+            parts.join(" + "),
+            rate(mean_rate(pattern, est.secs)),
+            rate(amplification * mean_rate(pattern, est.secs))
+        ),
     }
 }
 
