@@ -452,45 +452,17 @@ fn compile_pattern(
         .filter(|(_, a)| a.on.contains(&p.name))
         .map(|(i, _)| i)
         .collect();
-    let mut parts = Vec::new();
-    let read = if !p.action.is_read() {
-        None
+    let (read, parts) = if !p.action.is_read() {
+        (None, Vec::new())
     } else if plan.parts.is_empty() {
-        plan.operation.and_then(|op| {
+        let read = plan.operation.and_then(|op| {
             let p = p.as_served_by(variant);
             let spec = ReadSpec { p: &p, plan, operation: op, e, givens: &givens, equals: &equals };
             read_plan(&spec, entities, tables)
-        })
-    } else {
-        let p = p.as_served_by(variant);
-        let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
-            let k = entity_position(scenario, name);
-            let part = p.part(&scenario.entities[k])?;
-            let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
-            let operation = part_plan.operation?;
-            let spec = ReadSpec {
-                p: &part,
-                plan: part_plan,
-                operation,
-                e: k,
-                givens: &part_givens,
-                equals: &part_equals,
-            };
-            let read = read_plan(&spec, entities, tables)?;
-            let carried = entities[e]
-                .attrs
-                .iter()
-                .enumerate()
-                .filter_map(|(from, a)| {
-                    let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
-                    part_givens.contains(&to).then_some((from, to))
-                })
-                .collect();
-            Some(ReadPart { operation, read, carried, equals: part_equals })
         });
-        let first = reads.next().map(|part| part.read);
-        parts = reads.collect();
-        first
+        (read, Vec::new())
+    } else {
+        split_reads(scenario, &p.as_served_by(variant), plan, e, entities, tables)
     };
     PatternRt {
         name: p.name.clone(),
@@ -517,6 +489,46 @@ fn compile_pattern(
         }),
         ttl_secs: p.ttl.map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
     }
+}
+
+/// The reads of a pattern split by entity (`planner::read::split`), one per entity of `p` (as
+/// the variant serves it), each with the call's known values carried over from entity `e`'s:
+/// the first read, and the parts sent with it.
+fn split_reads(
+    scenario: &Scenario,
+    p: &model::AccessPattern,
+    plan: &PatternPlan,
+    e: usize,
+    entities: &mut [EntityRt],
+    tables: &[TableRt],
+) -> (Option<ReadPlan>, Vec<ReadPart>) {
+    let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
+        let k = entity_position(scenario, name);
+        let part = p.part(&scenario.entities[k])?;
+        let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
+        let operation = part_plan.operation?;
+        let spec = ReadSpec {
+            p: &part,
+            plan: part_plan,
+            operation,
+            e: k,
+            givens: &part_givens,
+            equals: &part_equals,
+        };
+        let read = read_plan(&spec, entities, tables)?;
+        let carried = entities[e]
+            .attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(from, a)| {
+                let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
+                part_givens.contains(&to).then_some((from, to))
+            })
+            .collect();
+        Some(ReadPart { operation, read, carried, equals: part_equals })
+    });
+    let first = reads.next().map(|part| part.read);
+    (first, reads.collect())
 }
 
 fn entity_position(scenario: &Scenario, name: &str) -> usize {
