@@ -6,7 +6,7 @@
 //! warning. Both sides see the same shortened workload (the planner sizes partitions by the
 //! run's duration), so a debug `cargo test` replays them in reasonable time.
 
-use keyheat::engine::model::Scenario;
+use keyheat::engine::model::{Engine, Scenario};
 use keyheat::engine::planner::{self, Kind, Plan, WarningCode};
 use keyheat::engine::sim::report::RunReport;
 use keyheat::engine::sim::{RunOptions, run};
@@ -91,7 +91,7 @@ fn compare(name: &str, variant: &str, plan: &Plan, report: &RunReport, out: &mut
         assert!(unknown.is_none_or(|u| !u.why.is_empty()), "{name} {variant} {}: a ? without a why", p.name);
         let (units_known, items_known) = (unknown.is_none_or(|u| !u.units), unknown.is_none_or(|u| !u.items));
         // The Cassandra profile meters no read or write units: only its rows are compared.
-        if plan.engine == "dynamodb" && units_known && !within(p.units_per_call, units) {
+        if plan.engine == Engine::DynamoDb && units_known && !within(p.units_per_call, units) {
             out.push(Disagreement {
                 on: Some((name.to_owned(), variant.to_owned(), p.name.clone(), "units")),
                 what: format!(
@@ -114,7 +114,7 @@ fn compare(name: &str, variant: &str, plan: &Plan, report: &RunReport, out: &mut
             });
         }
     }
-    if plan.engine != "dynamodb" {
+    if plan.engine != Engine::DynamoDb {
         cql_partitions(name, variant, plan, report, out);
         return;
     }

@@ -11,7 +11,7 @@ mod replay;
 use common::keyheat;
 use keyheat::engine::goals;
 use keyheat::engine::model::{Engine, GoalCheck, Scenario};
-use keyheat::engine::planner::{self, Operation, PatternPlan, Plan, WarningCode};
+use keyheat::engine::planner::{self, IndexId, Operation, PatternPlan, Plan, WarningCode};
 use keyheat::scenario::{self, BUNDLED};
 
 fn plan(name: &str, variant: &str) -> Plan {
@@ -135,7 +135,7 @@ fn chat_naive_grows_forever_and_scans_for_conversations() {
     assert_eq!(warnings(&recommended), []);
     let conversations = pattern(&recommended, "my-conversations");
     assert_eq!(
-        (conversations.operation, conversations.index.as_deref()),
+        (conversations.operation, conversations.index.as_ref().map(IndexId::name)),
         (Some(Operation::Query), Some("conversations_by_user"))
     );
     assert_eq!(pattern(&recommended, "recent-messages").fanout, 2);
@@ -182,7 +182,7 @@ fn leaderboard_naive_piles_every_update_on_one_index_partition() {
     assert_eq!(warnings(&recommended), []);
     let top = pattern(&recommended, "top-10");
     assert_eq!(
-        (top.operation, top.fanout, top.index.as_deref()),
+        (top.operation, top.fanout, top.index.as_ref().map(IndexId::name)),
         (Some(Operation::Query), 16, Some("by-score"))
     );
     // A score in an index key: every update is a delete and a put of the entry, in both designs.

@@ -24,11 +24,13 @@ pub use keys::cql_column;
 pub use read::cql_verb;
 mod write;
 
+use std::fmt;
+
 use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use warnings::Busiest;
 
-use super::model::{AccessPattern, Engine, Scenario, Variant};
+use super::model::{AccessPattern, Engine, Index, IndexKind, Scenario, Variant};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -59,7 +61,8 @@ pub const WRITE_AMPLIFICATION_LIMIT: f64 = 2.0;
 pub struct Plan {
     pub scenario: String,
     pub variant: String,
-    pub engine: &'static str,
+    #[serde(serialize_with = "engine_id")]
+    pub engine: Engine,
     /// Where each entity's items land, per table and index.
     pub layouts: Vec<Layout>,
     pub patterns: Vec<PatternPlan>,
@@ -155,7 +158,7 @@ pub struct PatternPlan {
     /// `None` when nothing can serve the pattern.
     pub operation: Option<Operation>,
     /// The index that serves it; `None` for the table.
-    pub index: Option<String>,
+    pub index: Option<IndexId>,
     /// Requests per call: partitions queried or keys fetched.
     pub fanout: u32,
     pub key_condition: Option<String>,
@@ -268,31 +271,192 @@ pub struct Fetch {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Alternative {
-    /// `table` or the index name.
-    pub index: String,
+    /// The table (`None`) or an index; shown as `table` or `GSI by-user`.
+    #[serde(serialize_with = "place_label")]
+    pub index: Option<IndexId>,
     pub serves: bool,
     pub reason: String,
+}
+
+/// One of the variant's indexes, resolved once by the planner: its position in
+/// `Variant::indexes`, which is all the simulator and the load checks match on. Its name and kind
+/// come along only to be shown (and serialized as the name), never to find the index by.
+#[derive(Debug, Clone, Eq)]
+pub struct IndexId {
+    position: usize,
+    name: String,
+    kind: IndexKind,
+}
+
+impl IndexId {
+    /// The index at `position` of `variant.indexes`.
+    pub fn of(variant: &Variant, position: usize) -> IndexId {
+        IndexId::new(position, &variant.indexes[position])
+    }
+
+    /// `index`, which sits at `position` of its variant's indexes.
+    pub fn new(position: usize, index: &Index) -> IndexId {
+        IndexId { position, name: index.name.clone(), kind: index.kind }
+    }
+
+    /// Its position in `Variant::indexes`.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn kind(&self) -> IndexKind {
+        self.kind
+    }
+
+    /// The index in `variant`, which must be the variant it was resolved in.
+    pub fn resolve<'v>(&self, variant: &'v Variant) -> &'v Index {
+        &variant.indexes[self.position]
+    }
+
+    /// `GSI by-user`, `LSI by-date`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind.short(), self.name)
+    }
+
+    /// `table`, or the index's `label`.
+    pub fn place(index: Option<&IndexId>) -> String {
+        index.map_or_else(|| "table".to_owned(), IndexId::label)
+    }
+}
+
+/// Two ids are the same index when they sit at the same position.
+impl PartialEq for IndexId {
+    fn eq(&self, other: &IndexId) -> bool {
+        self.position == other.position
+    }
+}
+
+/// JSON reports name the index.
+impl Serialize for IndexId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name)
+    }
+}
+
+#[allow(clippy::ref_option, reason = "serde's `serialize_with` passes the field by reference")]
+fn place_label<S: serde::Serializer>(index: &Option<IndexId>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&IndexId::place(index.as_ref()))
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's `serialize_with` passes the field by reference"
+)]
+fn engine_id<S: serde::Serializer>(engine: &Engine, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(engine.id())
 }
 
 /// One item (or index entry) a write call writes, with how many per call on average.
 #[derive(Debug, Clone, Serialize)]
 pub struct ItemWrite {
-    pub target: String,
+    pub target: WriteTarget,
     pub per_call: f64,
     pub units_each: f64,
     pub why: String,
-    /// Where the write lands, for the load checks (`target` is for people).
+    /// Where the write lands, for the load checks (`target` says what is written).
     #[serde(skip)]
     pub lands: Lands,
 }
 
-/// The item (or index entry) a write lands on: whose key it is under, in the table or an index,
-/// and why the pattern writes it — which says how the pattern's pick of a key reaches it.
+/// What an `ItemWrite` writes, resolved: shown (and serialized) as `table`, `GSI by-user (copy)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteTarget {
+    /// The pattern's own item in the table: `table`.
+    Table,
+    /// The parent item an embedded child is appended to, by the list it lands in: `table
+    /// (comments list)`.
+    List(String),
+    /// The denormalized copies of an attribute on another entity's items: `copy Order.name`.
+    Copy { entity: String, attribute: String },
+    /// The aggregate item the named aggregates maintain: `aggregate orders + spend`.
+    Aggregate(Vec<String>),
+    /// The index entry of one of the items above: `GSI by-user`, `GSI by-user (aggregate)`.
+    Entry { index: IndexId, of: Box<WriteTarget> },
+}
+
+impl WriteTarget {
+    /// The index the write lands in; `None` for the table.
+    pub fn index(&self) -> Option<&IndexId> {
+        match self {
+            WriteTarget::Entry { index, .. } => Some(index),
+            _ => None,
+        }
+    }
+
+    /// Why the pattern writes it.
+    pub fn via(&self) -> Via {
+        match self {
+            WriteTarget::Table => Via::Own,
+            WriteTarget::List(_) => Via::Append,
+            WriteTarget::Copy { .. } => Via::Copy,
+            WriteTarget::Aggregate(_) => Via::Aggregate,
+            WriteTarget::Entry { of, .. } => of.via(),
+        }
+    }
+
+    /// Shown in the engine's words: a Cassandra global index is a materialized view (`view
+    /// by-user`); everything else as `Display` has it.
+    pub fn shown(&self, cql: bool) -> String {
+        match self {
+            WriteTarget::Entry { index, of } if cql && index.kind() == IndexKind::Global => {
+                format!("view {}{}", index.name(), of.entry_suffix())
+            }
+            _ => self.to_string(),
+        }
+    }
+
+    /// What follows an index entry's label to say whose entry it is.
+    fn entry_suffix(&self) -> String {
+        match self {
+            WriteTarget::Table | WriteTarget::Entry { .. } => String::new(),
+            WriteTarget::List(list) => format!(" ({list} list)"),
+            WriteTarget::Copy { .. } => " (copy)".to_owned(),
+            WriteTarget::Aggregate(_) => " (aggregate)".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for WriteTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteTarget::Table => f.write_str("table"),
+            WriteTarget::List(list) => write!(f, "table ({list} list)"),
+            WriteTarget::Copy { entity, attribute } => write!(f, "copy {entity}.{attribute}"),
+            WriteTarget::Aggregate(names) => write!(f, "aggregate {}", names.join(" + ")),
+            WriteTarget::Entry { index, of } => write!(f, "{}{}", index.label(), of.entry_suffix()),
+        }
+    }
+}
+
+/// A target equals the text it is shown as (for tests that name one).
+impl PartialEq<&str> for WriteTarget {
+    #[allow(clippy::cmp_owned, reason = "the text is made to be compared")]
+    fn eq(&self, text: &&str) -> bool {
+        self.to_string() == *text
+    }
+}
+
+/// JSON reports show the target as people read it.
+impl Serialize for WriteTarget {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// The item (or index entry) a write lands on: whose key it is under (the table or index is the
+/// write's `target`), and why the pattern writes it — which says how the pattern's pick of a key reaches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lands {
     pub entity: String,
-    /// `None` for the table.
-    pub index: Option<String>,
     pub via: Via,
 }
 
@@ -394,7 +558,7 @@ pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
     Plan {
         scenario: scenario.name.clone(),
         variant: variant.name.clone(),
-        engine: scenario.engine.id(),
+        engine: scenario.engine,
         layouts: layouts(scenario, variant),
         patterns,
         warnings,

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use super::check::{self, CheckReport};
 use super::{ListEntry, verdict};
-use crate::engine::model::{Engine, Scenario};
+use crate::engine::model::{Engine, IndexKind, Scenario};
 use crate::engine::planner::numbers;
-use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, Unpredictable, cql_verb};
+use crate::engine::planner::{IndexId, Kind, Operation, PatternPlan, Unpredictable, cql_verb};
 
 pub(super) const WIDTH: usize = 80;
 
@@ -115,12 +115,18 @@ pub fn list(out: &mut impl Write, entries: &[ListEntry]) -> io::Result<()> {
     writeln!(out, "Run `keyheat check NAME` to see how each access pattern is served.")
 }
 
-/// How an index is named in this engine's words: a Cassandra index is a materialized view.
-pub(super) fn place_label(engine: Engine, label: &str) -> String {
-    match (engine, label.strip_prefix("GSI ")) {
-        (Engine::Cassandra, Some(name)) => format!("view {name}"),
-        _ => label.to_owned(),
+/// How an index of this kind (`GSI`, `LSI`) is named in this engine's words: a Cassandra global
+/// index is a materialized view.
+pub(super) fn index_label(engine: Engine, kind: &str, name: &str) -> String {
+    match engine {
+        Engine::Cassandra if kind == IndexKind::Global.short() => format!("view {name}"),
+        _ => format!("{kind} {name}"),
     }
+}
+
+/// The table or an index, in this engine's words.
+pub(super) fn place_label(engine: Engine, index: Option<&IndexId>) -> String {
+    index.map_or_else(|| "table".to_owned(), |id| index_label(engine, id.kind().short(), id.name()))
 }
 
 /// The operation as the engine names it: DynamoDB's API, or the CQL statement.
@@ -135,23 +141,13 @@ fn operation_name(engine: Engine, op: Operation) -> &'static str {
 }
 
 /// "Query ×2" / "PutItem" / "unserved", then where on the next line.
-pub(super) fn served_by(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
+pub(super) fn served_by(p: &PatternPlan, engine: Engine) -> String {
     if p.operation.is_none() {
         return "unserved".to_owned();
     }
     let requests = p.requests(|op| operation_name(engine, op));
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
-    let place = match &p.index {
-        None => "table".to_owned(),
-        Some(name) => {
-            let kind = plan
-                .layouts
-                .iter()
-                .find(|l| l.index.as_deref() == Some(name))
-                .map_or("index", |l| l.index_kind);
-            place_label(engine, &format!("{kind} {name}"))
-        }
-    };
+    let place = place_label(engine, p.index.as_ref());
     // A read-through cache answers part of the calls before the table sees them.
     let cache = match &p.cache {
         Some(c) if c.applies => format!("\ncache {} hits", numbers::percent(c.hit_ratio)),
@@ -199,13 +195,13 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
 }
 
 /// "recent — Query ×2 on the table, ~1 RCU per call": what serves a pattern and what a call costs.
-pub(super) fn headline(p: &PatternPlan, plan: &Plan, engine: Engine) -> String {
+pub(super) fn headline(p: &PatternPlan, engine: Engine) -> String {
     if p.operation.is_none() {
         return format!("{} — unserved", p.name);
     }
     let requests = p.requests(|op| operation_name(engine, op));
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
-    let place = served_by(p, plan, engine).split('\n').nth(1).unwrap_or("table").to_owned();
+    let place = served_by(p, engine).split('\n').nth(1).unwrap_or("table").to_owned();
     let place = if place == "table" { "the table".to_owned() } else { place };
     let unknown = p.unpredictable.as_ref().is_some_and(|u| u.units);
     let cost = match (engine, p.kind) {
@@ -291,7 +287,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
                 (mark, widths[0]),
                 (&p.name, widths[1]),
                 (&rate, widths[2]),
-                (&served_by(p, plan, engine), widths[3]),
+                (&served_by(p, engine), widths[3]),
                 (&cond, widths[4]),
             ],
         )?;
@@ -299,7 +295,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     writeln!(out)?;
     writeln!(out, "How each pattern is served")?;
     for p in &plan.patterns {
-        paragraph(out, 2, &headline(p, plan, engine))?;
+        paragraph(out, 2, &headline(p, engine))?;
         paragraph(out, 4, &p.reason)?;
         if let Some(u) = &p.unpredictable {
             paragraph(out, 4, &format!("? {}: {}", unknown_figures(u), u.why))?;
@@ -314,7 +310,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
             paragraph(out, 4, &format!("cache: {}", c.why))?;
         }
         for a in &p.alternatives {
-            bullet(out, 4, &format!("{}: {}", place_label(engine, &a.index), a.reason))?;
+            bullet(out, 4, &format!("{}: {}", place_label(engine, a.index.as_ref()), a.reason))?;
         }
     }
     writeln!(out)?;

@@ -33,7 +33,7 @@ pub struct GoalForecast {
 
 /// What the plan of `variant` predicts for every goal of the scenario, in file order.
 pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<GoalForecast> {
-    let view = View { engine: scenario.engine, variant, plan };
+    let view = View { engine: scenario.engine, plan };
     scenario
         .goals
         .iter()
@@ -88,7 +88,6 @@ fn horizon(scenario: &Scenario, variant: &Variant, goal: &Goal) -> Option<(Optio
 /// What the forecast of one goal reads.
 struct View<'a> {
     engine: Engine,
-    variant: &'a Variant,
     plan: &'a Plan,
 }
 
@@ -215,13 +214,10 @@ impl View<'_> {
 
     /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
     fn served(&self, p: &PatternPlan, op: Operation) -> String {
-        let place = match &p.index {
-            None => "the table".to_owned(),
-            Some(name) => match (self.engine, self.variant.index(name)) {
-                (Engine::Cassandra, _) => format!("view {name}"),
-                (Engine::DynamoDb, Some(index)) => format!("{} {name}", index.kind.short()),
-                (Engine::DynamoDb, None) => format!("index {name}"),
-            },
+        let place = match (&p.index, self.engine) {
+            (None, _) => "the table".to_owned(),
+            (Some(id), Engine::Cassandra) => format!("view {}", id.name()),
+            (Some(id), Engine::DynamoDb) => id.label(),
         };
         if op == Operation::Scan {
             return match self.engine {

@@ -92,10 +92,7 @@ pub enum KeyGap {
 /// Which partitions of `pk` the pattern can compute. A writer picks its own `shard(N)`; a reader
 /// must try every shard. `Err` says which input is missing.
 pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64) -> Result<Reach, KeyGap> {
-    let mut fanout: u32 = 1;
-    let mut shards: u32 = 1;
-    let mut mean_fanout = 1.0;
-    let mut notes = Vec::new();
+    let mut reach = Reach { fanout: 1, shards: 1, mean_fanout: 1.0, notes: Vec::new() };
     for part in pk.parts() {
         let plain = plain(part, p, writer, pk)?;
         let part: &Part = &plain;
@@ -107,57 +104,17 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                 }
             }
             Part::Time { name, .. } | Part::Bucket { name, .. } => {
-                if p.knows(name) {
-                    continue;
-                }
-                let ranged = p.range.as_ref().filter(|r| &r.attribute == name);
-                let (shortest, _) = bucket_width(part).unwrap_or((1.0, 1.0));
-                let label = bucket_label(part);
-                match ranged.map(|r| &r.span) {
-                    Some(RangeSpan::Last(d)) => {
-                        let secs = d.as_secs_f64();
-                        let worst = numbers::ceil_u32(secs / shortest).saturating_add(1);
-                        let best = numbers::ceil_u32(secs / shortest).max(1);
-                        fanout = fanout.saturating_mul(worst);
-                        // Only buckets since the workload began hold items to ask: on average
-                        // a call reaches back min(d, t) over the run's moments t.
-                        let back = if secs >= workload_secs {
-                            workload_secs / 2.0
-                        } else {
-                            secs - secs * secs / (2.0 * workload_secs)
-                        };
-                        mean_fanout *= (1.0 + back / shortest).min(f64::from(worst));
-                        notes.push(format!(
-                            "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
-                            numbers::span(secs)
-                        ));
-                    }
-                    Some(RangeSpan::All) => {
-                        let count = numbers::ceil_u32(workload_secs / shortest).saturating_add(1);
-                        fanout = fanout.saturating_mul(count);
-                        mean_fanout *= f64::from(count);
-                        notes.push(format!(
-                            "every {label} bucket of {name} over the workload's {} ({} buckets)",
-                            numbers::span(workload_secs),
-                            numbers::count(f64::from(count))
-                        ));
-                    }
-                    Some(RangeSpan::BeginsWith(_)) | None => {
-                        return Err(KeyGap::Bucket {
-                            key: pk.source().to_owned(),
-                            attribute: name.clone(),
-                            bucket: label,
-                        });
-                    }
+                if !p.knows(name) {
+                    buckets(p, pk, part, name, workload_secs, &mut reach)?;
                 }
             }
             Part::Shard { count } => {
                 // One shard is one key: nothing to ask beyond it (a class slot's `else = 1`).
                 if !writer && *count > 1 {
-                    fanout = fanout.saturating_mul(*count);
-                    shards = shards.saturating_mul(*count);
-                    mean_fanout *= f64::from(*count);
-                    notes.push(format!("shard({count}): the writer picked one of {count} shards at random, so the reader asks all {count}"));
+                    reach.fanout = reach.fanout.saturating_mul(*count);
+                    reach.shards = reach.shards.saturating_mul(*count);
+                    reach.mean_fanout *= f64::from(*count);
+                    reach.notes.push(format!("shard({count}): the writer picked one of {count} shards at random, so the reader asks all {count}"));
                 }
             }
             Part::Hash { name, count } => {
@@ -169,17 +126,71 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                             count: *count,
                         });
                     }
-                    fanout = fanout.saturating_mul(*count);
-                    shards = shards.saturating_mul(*count);
-                    mean_fanout *= f64::from(*count);
-                    notes.push(format!(
+                    reach.fanout = reach.fanout.saturating_mul(*count);
+                    reach.shards = reach.shards.saturating_mul(*count);
+                    reach.mean_fanout *= f64::from(*count);
+                    reach.notes.push(format!(
                         "hash({name}, {count}) with {name} unknown: one request per hash value"
                     ));
                 }
             }
         }
     }
-    Ok(Reach { fanout, shards, mean_fanout, notes })
+    Ok(reach)
+}
+
+/// The time buckets of `name` (a time or bucket part of `pk` the pattern does not give) a call
+/// asks: those its range reaches back over, or every one over the workload. A key without such
+/// a range cannot be computed.
+fn buckets(
+    p: &AccessPattern,
+    pk: &Template,
+    part: &Part,
+    name: &str,
+    workload_secs: f64,
+    reach: &mut Reach,
+) -> Result<(), KeyGap> {
+    let ranged = p.range.as_ref().filter(|r| r.attribute == name);
+    let (shortest, _) = bucket_width(part).unwrap_or((1.0, 1.0));
+    let label = bucket_label(part);
+    match ranged.map(|r| &r.span) {
+        Some(RangeSpan::Last(d)) => {
+            let secs = d.as_secs_f64();
+            let worst = numbers::ceil_u32(secs / shortest).saturating_add(1);
+            let best = numbers::ceil_u32(secs / shortest).max(1);
+            reach.fanout = reach.fanout.saturating_mul(worst);
+            // Only buckets since the workload began hold items to ask: on average a call
+            // reaches back min(d, t) over the run's moments t.
+            let back = if secs >= workload_secs {
+                workload_secs / 2.0
+            } else {
+                secs - secs * secs / (2.0 * workload_secs)
+            };
+            reach.mean_fanout *= (1.0 + back / shortest).min(f64::from(worst));
+            reach.notes.push(format!(
+                "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
+                numbers::span(secs)
+            ));
+        }
+        Some(RangeSpan::All) => {
+            let count = numbers::ceil_u32(workload_secs / shortest).saturating_add(1);
+            reach.fanout = reach.fanout.saturating_mul(count);
+            reach.mean_fanout *= f64::from(count);
+            reach.notes.push(format!(
+                "every {label} bucket of {name} over the workload's {} ({} buckets)",
+                numbers::span(workload_secs),
+                numbers::count(f64::from(count))
+            ));
+        }
+        Some(RangeSpan::BeginsWith(_)) | None => {
+            return Err(KeyGap::Bucket {
+                key: pk.source().to_owned(),
+                attribute: name.to_owned(),
+                bucket: label,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The plain slot a class slot stands for in a read or a write: a writer knows its item's

@@ -11,7 +11,7 @@ use query::{Limited, fetch, filter, limited, missing, query_items};
 use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
-use super::{Alternative, CQL_PAGE_ROWS, Fetch, Kind, Operation, PAGE_BYTES, PatternPlan};
+use super::{Alternative, CQL_PAGE_ROWS, Fetch, IndexId, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
 use crate::engine::template::{ClassSlot, Template};
 
@@ -47,21 +47,14 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let mut out = PatternPlan::start(p, Kind::Read, est.secs);
     let places: Vec<Option<&Index>> =
         std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect();
+    let ids: Vec<Option<IndexId>> = std::iter::once(None)
+        .chain(est.variant.indexes.iter().enumerate().map(|(i, ix)| Some(IndexId::new(i, ix))))
+        .collect();
     let known = with_constants(est, p);
     let verdicts: Vec<Result<Candidate, Unserved>> =
         places.iter().map(|place| candidate(est, &known, *place)).collect();
-    let mut best: Option<usize> = None;
-    for (i, verdict) in verdicts.iter().enumerate() {
-        if let Ok(c) = verdict {
-            let better = best
-                .and_then(|b| verdicts[b].as_ref().ok())
-                .is_none_or(|b| (c.units, c.fanout) < (b.units, b.fanout));
-            if better {
-                best = Some(i);
-            }
-        }
-    }
-    for (i, (place, verdict)) in places.iter().zip(&verdicts).enumerate() {
+    let best = cheapest(&verdicts);
+    for (i, (id, verdict)) in ids.iter().zip(&verdicts).enumerate() {
         if best == Some(i) {
             continue;
         }
@@ -69,42 +62,11 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             Ok(c) => (true, format!("also serves it ({}), but costs more", cost_note(est, c))),
             Err(why) => (false, why.to_string()),
         };
-        out.alternatives.push(Alternative { index: label(*place), serves, reason });
+        out.alternatives.push(Alternative { index: id.clone(), serves, reason });
     }
     let best = best.and_then(|i| verdicts[i].clone().ok().map(|c| (i, c)));
     match best {
-        Some((i, c)) => {
-            out.operation = Some(c.operation);
-            out.index = places[i].map(|ix| ix.name.clone());
-            out.fanout = c.fanout;
-            out.key_condition = Some(c.key_condition);
-            out.filter = c.filter;
-            out.served = true;
-            out.reason = c.reason;
-            out.units_per_call = c.units;
-            out.items_read = Some(c.items_read);
-            out.bytes_read = Some(c.bytes_read);
-            out.fetch = c.fetch;
-            for child in &embedded {
-                if let Some(embed) = est.variant.embed_of(child) {
-                    let _ = write!(
-                        out.reason,
-                        "; its {child} items come with it, embedded in its {} list{}",
-                        embed.as_name,
-                        embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
-                    );
-                }
-            }
-            if let Some(attribute) = &p.contains {
-                let _ = write!(
-                    out.reason,
-                    "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
-                     matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
-                     reading the rest",
-                    streams(est)
-                );
-            }
-        }
+        Some((i, c)) => serve(est, p, &embedded, ids[i].clone(), c, &mut out),
         None if p.contains.is_some() => {
             let attribute = p.contains.as_deref().unwrap_or_default();
             out.reason = format!(
@@ -121,6 +83,92 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         transactional(&mut out);
     }
     cached(est, p, out)
+}
+
+/// A read of items by their full primary keys, `reach.fanout` of them: a GetItem, or a
+/// BatchGetItem of several. Each item is rounded up to 4 KB on its own.
+fn by_key(
+    est: &Estimator<'_>,
+    reach: &keys::Reach,
+    key_condition: String,
+    filter: Option<String>,
+    entry_bytes: f64,
+) -> Candidate {
+    let keys = f64::from(reach.fanout);
+    Candidate {
+        operation: if reach.fanout == 1 { Operation::GetItem } else { Operation::BatchGetItem },
+        fanout: reach.fanout,
+        key_condition,
+        filter,
+        units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
+        items_read: keys,
+        bytes_read: keys * entry_bytes,
+        fetch: None,
+        reason: if reach.fanout == 1 {
+            format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
+        } else {
+            format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
+        },
+    }
+}
+
+/// The place that serves the pattern for the fewest units, then the fewest requests; the first
+/// of equals (the table before the indexes, in the variant's order).
+fn cheapest(verdicts: &[Result<Candidate, Unserved>]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, verdict) in verdicts.iter().enumerate() {
+        if let Ok(c) = verdict {
+            let better = best
+                .and_then(|b| verdicts[b].as_ref().ok())
+                .is_none_or(|b| (c.units, c.fanout) < (b.units, b.fanout));
+            if better {
+                best = Some(i);
+            }
+        }
+    }
+    best
+}
+
+/// Serves the pattern with candidate `c` at `index`, and says what else the read brings: the
+/// `embedded` children that come with the item, and what a `contains` filter costs.
+fn serve(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    embedded: &[&String],
+    index: Option<IndexId>,
+    c: Candidate,
+    out: &mut PatternPlan,
+) {
+    out.operation = Some(c.operation);
+    out.index = index;
+    out.fanout = c.fanout;
+    out.key_condition = Some(c.key_condition);
+    out.filter = c.filter;
+    out.served = true;
+    out.reason = c.reason;
+    out.units_per_call = c.units;
+    out.items_read = Some(c.items_read);
+    out.bytes_read = Some(c.bytes_read);
+    out.fetch = c.fetch;
+    for child in embedded {
+        if let Some(embed) = est.variant.embed_of(child) {
+            let _ = write!(
+                out.reason,
+                "; its {child} items come with it, embedded in its {} list{}",
+                embed.as_name,
+                embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
+            );
+        }
+    }
+    if let Some(attribute) = &p.contains {
+        let _ = write!(
+            out.reason,
+            "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
+             matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
+             reading the rest",
+            streams(est)
+        );
+    }
 }
 
 /// A Get in a transaction: TransactGetItems reads its items as one snapshot, each read twice
@@ -203,7 +251,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
         .zip(&parts)
         .map(|(entity, x)| {
             let operation = x.operation.map_or("?", |o| if est.cql { cql_verb(o) } else { o.name() });
-            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_deref()), x.reason)
+            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_ref()), x.reason)
         })
         .collect();
     out.reason = format!(
@@ -217,8 +265,8 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
     true
 }
 
-fn label_of(index: Option<&str>) -> String {
-    index.map_or_else(|| "table".to_owned(), |name| format!("index {name}"))
+fn label_of(index: Option<&IndexId>) -> String {
+    index.map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()))
 }
 
 /// The pattern as the keys see it: an attribute that always holds the same text (`game` is
@@ -449,23 +497,7 @@ fn candidate_in(
     // GetItem needs the table's full primary key; an index key is not unique, so even a fully
     // known index key is a Query.
     if sort.exact && !multi && place.is_none() {
-        let keys = f64::from(reach.fanout);
-        return Ok(Candidate {
-            operation: if reach.fanout == 1 { Operation::GetItem } else { Operation::BatchGetItem },
-            fanout: reach.fanout,
-            key_condition,
-            filter: filter.text,
-            // Each item is rounded up to 4 KB on its own.
-            units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
-            items_read: keys,
-            bytes_read: keys * entry_bytes,
-            fetch: None,
-            reason: if reach.fanout == 1 {
-                format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
-            } else {
-                format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
-            },
-        });
+        return Ok(by_key(est, &reach, key_condition, filter.text, entry_bytes));
     }
     let all = query_items(est, p, place, located, &reach, &sort);
     // How far back a call reads: its range when the key applies it, else the time bucket it

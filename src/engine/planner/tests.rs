@@ -111,7 +111,7 @@ fn plans_the_fixture_patterns() {
         let p = pattern(&plan, pattern_name);
         let what = format!("{name}/{variant}/{pattern_name}: {p:#?}");
         assert_eq!(p.operation, Some(*operation), "{what}");
-        assert_eq!(p.index.as_deref(), *index, "{what}");
+        assert_eq!(p.index.as_ref().map(IndexId::name), *index, "{what}");
         assert_eq!(p.fanout, *fanout, "{what}");
         if key_condition.is_some() || *operation == Operation::Scan {
             assert_eq!(p.key_condition.as_deref(), *key_condition, "{what}");
@@ -243,7 +243,7 @@ fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
     let p = pattern(&plan, "by-author");
     // Query the KEYS_ONLY index, then BatchGetItem the table items for body: not a Scan.
     assert_eq!(
-        (p.operation, p.index.as_deref(), p.served),
+        (p.operation, p.index.as_ref().map(IndexId::name), p.served),
         (Some(Operation::Query), Some("by-author"), true)
     );
     let fetch = p.fetch.as_ref().expect("a fetch of the unprojected attributes");
@@ -256,8 +256,9 @@ fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
     assert!(p.units_per_call >= fetch.units + 0.5, "{p:#?}");
     assert!(p.reason.contains("+ fetch") && p.reason.contains("BatchGetItem"), "{}", p.reason);
     assert!(plan.warnings.iter().all(|w| w.subject != "by-author"), "{:#?}", plan.warnings);
-    let reasons: Vec<(&str, bool)> = p.alternatives.iter().map(|a| (a.index.as_str(), a.serves)).collect();
-    assert_eq!(reasons, [("table", false)]);
+    let reasons: Vec<(Option<&IndexId>, bool)> =
+        p.alternatives.iter().map(|a| (a.index.as_ref(), a.serves)).collect();
+    assert_eq!(reasons, [(None, false)]);
     assert_eq!(
         p.alternatives[0].reason,
         "its partition key CH#{channel_id} needs channel_id, which the pattern does not give"
@@ -270,7 +271,11 @@ fn a_missing_key_input_is_blamed_before_the_projection() {
     // blocker, whatever the index projects.
     let keys_only = chat("keys-only");
     let edit = pattern(&keys_only, "recent");
-    let by_author = edit.alternatives.iter().find(|a| a.index == "GSI by-author").expect("considered");
+    let by_author = edit
+        .alternatives
+        .iter()
+        .find(|a| IndexId::place(a.index.as_ref()) == "GSI by-author")
+        .expect("considered");
     assert_eq!(by_author.reason, "its partition key {author} needs author, which the pattern does not give",);
 }
 
@@ -288,11 +293,11 @@ fn plans_hash_fanout_lsis_and_sort_key_ranges() {
     // Knowing the author picks the hash shard, and the LSI's sort key pins the author.
     let both = pattern(&heavy, "author-in-channel");
     assert_eq!(both.fanout, 1, "{both:#?}");
-    assert_eq!(both.index.as_deref(), Some("lsi-author"), "{both:#?}");
+    assert_eq!(both.index.as_ref().map(IndexId::name), Some("lsi-author"), "{both:#?}");
     assert_eq!(both.key_condition.as_deref(), Some("PK = :pk AND LSI1SK = :sk"));
     let by_author = pattern(&heavy, "by-author");
     assert_eq!(
-        (by_author.operation, by_author.index.as_deref()),
+        (by_author.operation, by_author.index.as_ref().map(IndexId::name)),
         (Some(Operation::Query), Some("by-author"))
     );
     // An update that gives no sort key cannot name its item.
@@ -305,20 +310,19 @@ fn plans_hash_fanout_lsis_and_sort_key_ranges() {
 fn counts_every_item_a_write_writes() {
     let heavy = chat("heavy");
     let post = pattern(&heavy, "post");
-    let targets: Vec<(&str, f64)> = post.writes.iter().map(|w| (w.target.as_str(), w.per_call)).collect();
-    assert_eq!(
-        targets,
-        [
-            ("table", 1.0),
-            ("GSI by-author", 1.0),
-            ("LSI lsi-author", 1.0),
-            ("GSI copy-1", 1.0),
-            ("GSI copy-2", 1.0),
-            ("aggregate message-count", 1.0),
-            // The count is projected (ALL) into the channel's by-kind entry.
-            ("GSI by-kind (aggregate)", 1.0),
-        ]
-    );
+    let targets: Vec<(String, f64)> =
+        post.writes.iter().map(|w| (w.target.to_string(), w.per_call)).collect();
+    let want = [
+        ("table", 1.0),
+        ("GSI by-author", 1.0),
+        ("LSI lsi-author", 1.0),
+        ("GSI copy-1", 1.0),
+        ("GSI copy-2", 1.0),
+        ("aggregate message-count", 1.0),
+        // The count is projected (ALL) into the channel's by-kind entry.
+        ("GSI by-kind (aggregate)", 1.0),
+    ];
+    assert_eq!(targets, want.map(|(target, n)| (target.to_owned(), n)));
     // Everything but the base item: 6 index, copy and aggregate writes per base write.
     assert_eq!(post.write_amplification, Some(6.0));
     assert!(heavy.warnings.iter().any(|w| w.code == WarningCode::WriteAmplification && w.subject == "post"));
@@ -333,11 +337,11 @@ fn counts_every_item_a_write_writes() {
     assert!(share > 20.0 / 1000.0, "{share}");
     let messages = 100.0 * 30.0 * 86_400.0 / 2.0 * share;
     let rename = pattern(&heavy, "rename");
-    let copies: Vec<(&str, f64)> = rename
+    let copies: Vec<(String, f64)> = rename
         .writes
         .iter()
-        .filter(|w| w.target.contains("copy"))
-        .map(|w| (w.target.as_str(), w.per_call))
+        .filter(|w| w.target.via() == Via::Copy)
+        .map(|w| (w.target.to_string(), w.per_call))
         .collect();
     let want = [
         ("copy Message.channel_title", messages),
@@ -448,7 +452,7 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     let comment = pattern(&whole, "comment-viral");
     assert_eq!(comment.operation, Some(Operation::UpdateItem));
     assert_eq!(comment.key_condition.as_deref(), Some("PK = :pk AND SK = :sk"));
-    assert!(comment.writes[0].target.starts_with("table (comments list)"), "{:?}", comment.writes);
+    assert_eq!(comment.writes[0].target, WriteTarget::List("comments".to_owned()), "{:?}", comment.writes);
     let warning = whole.warnings.iter().find(|w| w.code == WarningCode::UnboundedItem).expect("warned");
     // ~201 bytes a comment at 0.25/s on the viral post: ~2,000 comments, ~2.3 h (the replay: 2,025
     // comments, 2 h 15 min).
@@ -457,8 +461,8 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     let subset = plan_of("social-feed", "recommended");
     let comment = pattern(&subset, "comment");
     assert_eq!(comment.operation, Some(Operation::PutItem));
-    let targets: Vec<&str> = comment.writes.iter().map(|w| w.target.as_str()).collect();
-    assert!(targets.starts_with(&["table", "table (comments list)"]), "{targets:?}");
+    let targets: Vec<String> = comment.writes.iter().map(|w| w.target.to_string()).collect();
+    assert!(targets.starts_with(&["table".to_owned(), "table (comments list)".to_owned()]), "{targets:?}");
     assert!(subset.warnings.iter().all(|w| w.code != WarningCode::UnboundedItem));
     assert_eq!(pattern(&subset, "post-with-comments").operation, Some(Operation::GetItem));
 }

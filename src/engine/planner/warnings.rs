@@ -11,9 +11,9 @@ use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
-    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, ItemWrite, Kind,
+    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, IndexId, ItemWrite, Kind,
     LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Via, WRITE_AMPLIFICATION_LIMIT,
-    Warning, WarningCode,
+    Warning, WarningCode, WriteTarget,
 };
 use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
 use crate::engine::template::Template;
@@ -299,74 +299,84 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
             subject: plan.name.clone(),
             message: format!("{}: {}", plan.name, plan.reason),
         }),
-        Some(Operation::Scan) => {
-            let items = plan.items_read.unwrap_or(0.0);
-            let why: Vec<String> =
-                plan.alternatives.iter().map(|a| format!("{}: {}", a.index, a.reason)).collect();
-            let calls = mean_rate(pattern, est.secs);
-            let cost = if est.cql {
-                format!(
-                    "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
-                    count(items),
-                    bytes(plan.bytes_read.unwrap_or(0.0)),
-                    span(est.secs),
-                    rate(calls),
-                    bytes(plan.bytes_read.unwrap_or(0.0) * calls)
-                )
-            } else {
-                format!(
-                    "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
-                    count(items),
-                    bytes(plan.bytes_read.unwrap_or(0.0)),
-                    span(est.secs),
-                    count(plan.units_per_call),
-                    rate(calls),
-                    count(plan.units_per_call * calls)
-                )
-            };
-            out.push(Warning {
-                code: WarningCode::Scan,
-                subject: plan.name.clone(),
-                message: format!(
-                    "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
-                    plan.name,
-                    if est.cql { "full scan" } else { "Scan" },
-                    why.join("; ")
-                ),
-            });
-        }
+        Some(Operation::Scan) => out.push(scan_warning(plan, pattern, est)),
         _ => {}
     }
     if plan.kind == Kind::Write
         && let Some(amplification) = plan.write_amplification
         && amplification > WRITE_AMPLIFICATION_LIMIT
     {
-        let parts: Vec<String> = plan
-            .writes
-            .iter()
-            .filter(|w| w.target != "table" && w.per_call > 0.0)
-            .map(|w| {
-                let target = match w.target.strip_prefix("GSI ") {
-                    Some(name) if est.cql => format!("view {name}"),
-                    _ => w.target.clone(),
-                };
-                format!("{target} ×{} ({})", factor(w.per_call), w.why)
-            })
-            .collect();
-        out.push(Warning {
-            code: WarningCode::WriteAmplification,
-            subject: plan.name.clone(),
-            message: format!(
-                "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
-                plan.name,
-                factor(amplification),
-                factor(amplification),
-                count(WRITE_AMPLIFICATION_LIMIT),
-                parts.join(" + "),
-                rate(mean_rate(pattern, est.secs)),
-                rate(amplification * mean_rate(pattern, est.secs))
-            ),
-        });
+        out.push(amplification_warning(plan, pattern, est, amplification));
+    }
+}
+
+/// A pattern only a Scan serves: what one call reads, at its rate, and why no key serves it.
+fn scan_warning(plan: &PatternPlan, pattern: &AccessPattern, est: &Estimator<'_>) -> Warning {
+    let items = plan.items_read.unwrap_or(0.0);
+    let why: Vec<String> = plan
+        .alternatives
+        .iter()
+        .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.reason))
+        .collect();
+    let calls = mean_rate(pattern, est.secs);
+    let cost = if est.cql {
+        format!(
+            "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
+            count(items),
+            bytes(plan.bytes_read.unwrap_or(0.0)),
+            span(est.secs),
+            rate(calls),
+            bytes(plan.bytes_read.unwrap_or(0.0) * calls)
+        )
+    } else {
+        format!(
+            "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
+            count(items),
+            bytes(plan.bytes_read.unwrap_or(0.0)),
+            span(est.secs),
+            count(plan.units_per_call),
+            rate(calls),
+            count(plan.units_per_call * calls)
+        )
+    };
+    Warning {
+        code: WarningCode::Scan,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
+            plan.name,
+            if est.cql { "full scan" } else { "Scan" },
+            why.join("; ")
+        ),
+    }
+}
+
+/// A write whose `amplification` is above the limit: every item it writes besides the base one.
+fn amplification_warning(
+    plan: &PatternPlan,
+    pattern: &AccessPattern,
+    est: &Estimator<'_>,
+    amplification: f64,
+) -> Warning {
+    let parts: Vec<String> = plan
+        .writes
+        .iter()
+        .filter(|w| w.target != WriteTarget::Table && w.per_call > 0.0)
+        .map(|w| format!("{} ×{} ({})", w.target.shown(est.cql), factor(w.per_call), w.why))
+        .collect();
+    Warning {
+        code: WarningCode::WriteAmplification,
+        subject: plan.name.clone(),
+        message: format!(
+            "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
+            plan.name,
+            factor(amplification),
+            factor(amplification),
+            count(WRITE_AMPLIFICATION_LIMIT),
+            parts.join(" + "),
+            rate(mean_rate(pattern, est.secs)),
+            rate(amplification * mean_rate(pattern, est.secs))
+        ),
     }
 }
 
@@ -613,13 +623,7 @@ fn write_loads(
     let mut conditioned = plan.condition.as_ref();
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
         let entity = w.lands.entity.as_str();
-        let place = match &w.lands.index {
-            None => None,
-            Some(name) => match est.variant.index(name) {
-                Some(index) => Some(index),
-                None => continue,
-            },
-        };
+        let place = w.target.index().map(|id| id.resolve(est.variant));
         let Some(keys) = keys_in(est, place, entity) else { continue };
         let spread = landing_spread(est, w, p, place, &keys.pk);
         let units = peak * spread.hottest * w.per_call * w.units_each;
@@ -753,7 +757,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     if !matches!(plan.operation, Some(Operation::GetItem | Operation::BatchGetItem | Operation::Query)) {
         return;
     }
-    let place = plan.index.as_ref().and_then(|n| est.variant.index(n));
+    let place = plan.index.as_ref().map(|id| id.resolve(est.variant));
     let Some(keys) = keys_in(est, place, &p.entity) else { return };
     // A reader that fans out over shards or hashes sends each call to every one of them; one
     // that knows the hashed attribute hits only its own shard.
@@ -835,7 +839,8 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
 /// sparse only because an attribute is sometimes absent is not: what it holds still lands on
 /// those few values.
 fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warning>) {
-    for index in est.variant.indexes.iter().filter(|i| i.kind == IndexKind::Global && i.only_when.is_none()) {
+    let indexes = est.variant.indexes.iter().enumerate();
+    for (position, index) in indexes.filter(|(_, i)| i.kind == IndexKind::Global && i.only_when.is_none()) {
         for keys in &index.keys {
             let presence = est.presence(&keys.entity, Some(index));
             if presence <= 0.0 {
@@ -852,7 +857,10 @@ fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<War
             let writes: f64 = plans
                 .iter()
                 .flat_map(|plan| plan.writes.iter().map(move |w| (plan, w)))
-                .filter(|(_, w)| w.lands.entity == keys.entity && w.lands.index.as_ref() == Some(&index.name))
+                .filter(|(_, w)| {
+                    w.lands.entity == keys.entity
+                        && w.target.index().is_some_and(|id| id.position() == position)
+                })
                 .map(|(plan, w)| plan.peak_rate * w.per_call)
                 .sum();
             out.push(Warning {

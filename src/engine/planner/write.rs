@@ -5,10 +5,9 @@
 use super::estimate::Estimator;
 use super::keys;
 use super::numbers;
-use super::read::label;
-use super::{ItemWrite, Kind, Lands, Operation, PatternPlan, Via};
+use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
-    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index,
+    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index, IndexKind,
 };
 use crate::engine::template::Template;
 
@@ -40,16 +39,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         None => p,
     };
     let moved = moved_key_attributes(p, keys);
-    let operation = match p.action {
-        Action::Put if whole.is_some() => Operation::UpdateItem,
-        Action::Put => Operation::PutItem,
-        Action::Update if !moved.is_empty() => Operation::DeleteAndPut,
-        Action::Update => Operation::UpdateItem,
-        Action::Delete => Operation::DeleteItem,
-        Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
-    };
     let mut out = PatternPlan {
-        operation: Some(operation),
+        operation: Some(operation(p, whole.is_some(), &moved)),
         served: true,
         ..PatternPlan::start(p, Kind::Write, est.secs)
     };
@@ -59,24 +50,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     if whole.is_none() && !moved.is_empty() {
         moving(est, p, &moved, &mut out.writes);
     } else if whole.is_none() {
-        let item_bytes = est.item_bytes(&p.entity);
-        out.writes.push(ItemWrite {
-            target: "table".to_owned(),
-            per_call: 1.0,
-            units_each: write_units(item_bytes),
-            why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
-            lands: Lands { entity: p.entity.clone(), index: None, via: Via::Own },
-        });
-        // A version check sets its version too (`SET version = version + 1`).
-        let mut sets = p.sets.clone();
-        if let Some(Condition::Version(v)) = &p.condition {
-            sets.push(v.clone());
-        }
-        for index in &variant.indexes {
-            if let Some(w) = index_write(est, p, index, &p.entity, &sets, Via::Own) {
-                out.writes.push(w);
-            }
-        }
+        own_item(est, p, &mut out.writes);
     }
     if let Some(embed) = embed {
         embedding(est, p, embed, &mut out.writes);
@@ -95,17 +69,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             (1.0 - c.failure_rate) * out.units_per_call + c.failure_rate * c.failed_units_each;
     }
     out.condition = super::condition::plan(est, p);
-    if let Some(c) = &out.condition {
-        // A cancelled transaction, as a lone write, is charged its failed condition (see
-        // `transaction`).
-        let failed = c.failure_rate * c.failed_units_each;
-        out.units_per_call = match p.condition {
-            // A refused put writes nothing but the charge.
-            Some(Condition::NotExists) => (1.0 - c.failure_rate) * out.units_per_call + failed,
-            // A lost race is charged, then its retry writes as any call does.
-            _ => out.units_per_call + failed,
-        };
-    }
+    charge_condition(p, &mut out);
     // The base item itself is the one write that is not amplification.
     // (A fold from 0.0: an empty f64 sum is -0.0.)
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
@@ -120,6 +84,55 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     out
 }
 
+/// The request a write sends: an append to an embedding parent is an UpdateItem of it, and an
+/// update that moves the item's key (`moved`) a delete and a put.
+fn operation(p: &AccessPattern, appends_to_parent: bool, moved: &[&str]) -> Operation {
+    match p.action {
+        Action::Put if appends_to_parent => Operation::UpdateItem,
+        Action::Put => Operation::PutItem,
+        Action::Update if !moved.is_empty() => Operation::DeleteAndPut,
+        Action::Update => Operation::UpdateItem,
+        Action::Delete => Operation::DeleteItem,
+        Action::Get | Action::List => unreachable!("read patterns are planned by `read`"),
+    }
+}
+
+/// The pattern's own item in the table and its entries in every index that holds it.
+fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
+    let item_bytes = est.item_bytes(&p.entity);
+    writes.push(ItemWrite {
+        target: WriteTarget::Table,
+        per_call: 1.0,
+        units_each: write_units(item_bytes),
+        why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+        lands: Lands { entity: p.entity.clone(), via: Via::Own },
+    });
+    // A version check sets its version too (`SET version = version + 1`).
+    let mut sets = p.sets.clone();
+    if let Some(Condition::Version(v)) = &p.condition {
+        sets.push(v.clone());
+    }
+    for position in 0..est.variant.indexes.len() {
+        if let Some(w) = index_write(est, p, position, &p.entity, &sets, &WriteTarget::Table) {
+            writes.push(w);
+        }
+    }
+}
+
+/// Adds what a conditional write's failures cost to the units per call (`out.condition` is
+/// planned): a cancelled transaction, as a lone write, is charged its failed condition (see
+/// `transaction`).
+fn charge_condition(p: &AccessPattern, out: &mut PatternPlan) {
+    let Some(c) = &out.condition else { return };
+    let failed = c.failure_rate * c.failed_units_each;
+    out.units_per_call = match p.condition {
+        // A refused put writes nothing but the charge.
+        Some(Condition::NotExists) => (1.0 - c.failure_rate) * out.units_per_call + failed,
+        // A lost race is charged, then its retry writes as any call does.
+        _ => out.units_per_call + failed,
+    };
+}
+
 /// Makes the call one TransactWriteItems: its table items (its own, and the aggregate items it
 /// maintains) are each written twice, once to prepare the transaction and once to commit it (AWS
 /// developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). Index
@@ -129,7 +142,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
 /// what a cancelled transaction consumes.
 fn transaction(out: &mut PatternPlan) {
     out.operation = Some(Operation::TransactWriteItems);
-    for w in out.writes.iter_mut().filter(|w| w.lands.index.is_none()) {
+    for w in out.writes.iter_mut().filter(|w| w.target.index().is_none()) {
         w.units_each *= 2.0;
         w.why.push_str(", ×2 in the transaction (prepare and commit)");
     }
@@ -151,9 +164,9 @@ pub fn moved_key_attributes<'p>(p: &'p AccessPattern, keys: &EntityKeys) -> Vec<
 /// and every index entry of it deleted and written again.
 fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut Vec<ItemWrite>) {
     let item_bytes = est.item_bytes(&p.entity);
-    let own = || Lands { entity: p.entity.clone(), index: None, via: Via::Own };
+    let own = || Lands { entity: p.entity.clone(), via: Via::Own };
     writes.push(ItemWrite {
-        target: "table".to_owned(),
+        target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
         why: format!(
@@ -165,15 +178,15 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
         lands: own(),
     });
     writes.push(ItemWrite {
-        target: "table".to_owned(),
+        target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
         why: format!("PutItem of the {} item at its new key ({})", p.entity, numbers::bytes(item_bytes)),
         lands: own(),
     });
     let put = AccessPattern { action: Action::Put, ..p.clone() };
-    for index in &est.variant.indexes {
-        if let Some(mut w) = index_write(est, &put, index, &p.entity, &[], Via::Own) {
+    for position in 0..est.variant.indexes.len() {
+        if let Some(mut w) = index_write(est, &put, position, &p.entity, &[], &WriteTarget::Table) {
             w.per_call *= 2.0;
             w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
             writes.push(w);
@@ -223,14 +236,8 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
     let parts: Vec<String> = writes
         .iter()
         .filter(|w| w.per_call > 0.0)
-        .map(|w| {
-            // A Cassandra index is a materialized view.
-            let target = match w.target.strip_prefix("GSI ") {
-                Some(name) if est.cql => format!("view {name}"),
-                _ => w.target.clone(),
-            };
-            format!("{target} ×{}", numbers::factor(w.per_call))
-        })
+        // A Cassandra index is a materialized view.
+        .map(|w| format!("{} ×{}", w.target.shown(est.cql), numbers::factor(w.per_call)))
         .collect();
     let one = (items - 1.0).abs() < f64::EPSILON;
     let noun = match (est.cql, one) {
@@ -242,7 +249,8 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
     let mut text = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
     // Cassandra keeps a view by reading the base row first on each replica, to find the view
     // row a write replaces (Apache Cassandra docs, "Materialized Views").
-    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && w.target.starts_with("GSI ")) {
+    let to_view = |w: &ItemWrite| w.target.index().is_some_and(|i| i.kind() == IndexKind::Global);
+    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && to_view(w)) {
         text.push_str(", after a read of the base row on each replica (a view's read-before-write)");
     }
     text
@@ -250,32 +258,19 @@ fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
 
 /// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the
 /// item is in the index; an update rewrites the entry when it changes a projected attribute and
-/// deletes + puts it (2) when it changes the index key (AWS GSI docs).
+/// deletes + puts it (2) when it changes the index key (AWS GSI docs). `position` is the index's
+/// in the variant; `of` is the item whose entry it is (the pattern's own, a copy, ...).
 fn index_write(
     est: &Estimator<'_>,
     p: &AccessPattern,
-    index: &Index,
+    position: usize,
     entity: &str,
     sets: &[String],
-    via: Via,
+    of: &WriteTarget,
 ) -> Option<ItemWrite> {
+    let index = &est.variant.indexes[position];
     let keys = index.keys_of(entity)?;
-    let mut presence = est.presence(entity, Some(index));
-    // A put whose `equals` fixes the sparse index's attribute is all in it, or none of it.
-    if p.action == Action::Put
-        && entity == p.entity
-        && let Some((attribute, value)) = &index.only_when
-        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
-    {
-        presence = if fixed == value { est.key_presence(entity, index) } else { 0.0 };
-    } else if p.action == Action::Put
-        && entity == p.entity
-        && let Some((attribute, value)) = &index.only_when
-        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
-    {
-        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
-        presence = if first == value { est.key_presence(entity, index) } else { 0.0 };
-    }
+    let presence = presence_in(est, p, index, entity);
     if presence == 0.0 {
         return None;
     }
@@ -287,6 +282,58 @@ fn index_write(
         (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
         _ => None,
     };
+    let (per_item, why) = entry_rewrites(est, p, index, keys, entity, sets, membership);
+    let (per_call, mut why) = match membership {
+        Some(attribute) => membership_writes(est, index, entity, attribute, presence, per_item, &why),
+        None => (per_item * presence, why),
+    };
+    if presence < 1.0 {
+        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
+    }
+    let bytes = est.entry_bytes(Some(index), entity);
+    Some(ItemWrite {
+        target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
+        per_call,
+        units_each: write_units(bytes),
+        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
+        lands: Lands { entity: entity.to_owned(), via: of.via() },
+    })
+}
+
+/// The share of `entity`'s items in `index` when `p` writes them. A put whose `equals` fixes a
+/// sparse index's attribute is all in it or none of it; so is a put that starts a lifecycle in
+/// its first state.
+fn presence_in(est: &Estimator<'_>, p: &AccessPattern, index: &Index, entity: &str) -> f64 {
+    let put_of_own = p.action == Action::Put && entity == p.entity;
+    if put_of_own
+        && let Some((attribute, value)) = &index.only_when
+        && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
+    {
+        if fixed == value { est.key_presence(entity, index) } else { 0.0 }
+    } else if put_of_own
+        && let Some((attribute, value)) = &index.only_when
+        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
+    {
+        // A lifecycle starts in its first state: a put is in the sparse index or not at all.
+        if first == value { est.key_presence(entity, index) } else { 0.0 }
+    } else {
+        est.presence(entity, Some(index))
+    }
+}
+
+/// Entry writes per item in the index and why: an update that changes the index key deletes
+/// and puts the entry, one that changes only a projected attribute rewrites it, a put or delete
+/// writes one. `membership` is the sparse index's selecting attribute when the update redraws
+/// it (`membership_writes` counts those moves, so it is not part of the key here).
+fn entry_rewrites(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    index: &Index,
+    keys: &EntityKeys,
+    entity: &str,
+    sets: &[String],
+    membership: Option<&str>,
+) -> (f64, String) {
     let key_attrs: Vec<&str> = keys
         .pk
         .attributes()
@@ -309,7 +356,7 @@ fn index_write(
             String::new()
         }
     };
-    let (per_item, why) = match p.action {
+    match p.action {
         Action::Update if key_change > 0.0 => (
             2.0 * key_change + (1.0 - key_change) * carried_change,
             format!("the update changes the index key{}: delete + put of the entry", odds(key_change)),
@@ -319,11 +366,23 @@ fn index_write(
         }
         Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
         _ => (1.0, "one entry per item in the index".to_owned()),
-    };
-    let mut why = why;
-    let mut per_call = per_item * presence;
-    if let Some(attribute) = membership
-        && let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
+    }
+}
+
+/// Entry writes per call, and why, for an update that redraws `attribute`, which decides what
+/// the sparse index holds: the item enters or leaves it, or stays in and is rewritten
+/// (`per_item`, for `why`). A lifecycle moves one state at a time; any other attribute is a
+/// fresh draw, in with the index's share `presence`.
+fn membership_writes(
+    est: &Estimator<'_>,
+    index: &Index,
+    entity: &str,
+    attribute: &str,
+    presence: f64,
+    per_item: f64,
+    why: &str,
+) -> (f64, String) {
+    if let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
         && let Some(states) = super::transition::states(est, entity, attribute)
         && let Some(found) = super::transition::found(est, entity, attribute)
     {
@@ -334,33 +393,22 @@ fn index_write(
         let enter = if k > 0 { found[k - 1] } else { 0.0 };
         let (leave, stay) = if k < last { (found[k], 0.0) } else { (0.0, found[k]) };
         let keyed = est.key_presence(entity, index);
-        per_call = keyed * (enter + leave + stay * per_item);
-        why = format!(
+        let per_call = keyed * (enter + leave + stay * per_item);
+        let why = format!(
             "the update advances {attribute} one state ({}), which decides what the index holds: the item enters it on {} of updates (from {:?}) and leaves it on {}; when it stays in, {why}",
             states.join(" → "),
             numbers::percent(enter),
             if k > 0 { states[k - 1].as_str() } else { "nothing" },
             numbers::percent(leave)
         );
-    } else if let Some(attribute) = membership {
-        let moves = 2.0 * presence * (1.0 - presence);
-        per_call = moves + presence * presence * per_item;
-        why = format!(
-            "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
-            numbers::percent(moves)
-        );
+        return (per_call, why);
     }
-    if presence < 1.0 {
-        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
-    }
-    let bytes = est.entry_bytes(Some(index), entity);
-    Some(ItemWrite {
-        target: label(Some(index)),
-        per_call,
-        units_each: write_units(bytes),
-        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
-        lands: Lands { entity: entity.to_owned(), index: Some(index.name.clone()), via },
-    })
+    let moves = 2.0 * presence * (1.0 - presence);
+    let why = format!(
+        "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
+        numbers::percent(moves)
+    );
+    (moves + presence * presence * per_item, why)
 }
 
 /// A put of an embedded child is an UpdateItem of its parent that appends it to the list
@@ -374,7 +422,7 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
         None => ", which grows with every one until the item reaches 400 KB".to_owned(),
     };
     writes.push(ItemWrite {
-        target: format!("table ({} list)", embed.as_name),
+        target: WriteTarget::List(embed.as_name.clone()),
         per_call: 1.0,
         units_each: write_units(bytes),
         why: format!(
@@ -385,15 +433,15 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
             embed.as_name,
             numbers::bytes(bytes)
         ),
-        lands: Lands { entity: embed.into.clone(), index: None, via: Via::Append },
+        lands: Lands { entity: embed.into.clone(), via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
     let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-    for index in &est.variant.indexes {
-        if let Some(mut w) = index_write(est, &update, index, &embed.into, &sets, Via::Append)
+    let list = WriteTarget::List(embed.as_name.clone());
+    for position in 0..est.variant.indexes.len() {
+        if let Some(w) = index_write(est, &update, position, &embed.into, &sets, &list)
             && w.per_call > 0.0
         {
-            w.target = format!("{} ({} list)", w.target, embed.as_name);
             writes.push(w);
         }
     }
@@ -440,20 +488,20 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
             )
         };
         writes.push(ItemWrite {
-            target: format!("copy {}.{}", copy.to, copy.as_name),
+            target: WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() },
             per_call: per_source,
             units_each: write_units(bytes),
             why,
-            lands: Lands { entity: copy.to.clone(), index: None, via: Via::Copy },
+            lands: Lands { entity: copy.to.clone(), via: Via::Copy },
         });
-        for index in &est.variant.indexes {
+        let copied = WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() };
+        for position in 0..est.variant.indexes.len() {
             let sets = [copy.as_name.clone()];
             let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-            if let Some(mut w) = index_write(est, &fake, index, &copy.to, &sets, Via::Copy)
+            if let Some(mut w) = index_write(est, &fake, position, &copy.to, &sets, &copied)
                 && w.per_call > 0.0
             {
                 w.per_call *= per_source;
-                w.target = format!("{} (copy)", w.target);
                 writes.push(w);
             }
         }
@@ -492,24 +540,21 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
                 .collect();
             format!("one UpdateItem of {}: {}", entity, updates.join(", "))
         };
+        let aggregate = WriteTarget::Aggregate(group.iter().map(|a| a.name.clone()).collect());
         writes.push(ItemWrite {
-            target: format!(
-                "aggregate {}",
-                group.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(" + ")
-            ),
+            target: aggregate.clone(),
             per_call: 1.0,
             units_each: write_units(bytes),
             why,
-            lands: Lands { entity: entity.to_owned(), index: None, via: Via::Aggregate },
+            lands: Lands { entity: entity.to_owned(), via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
         let action = if claim { Action::Put } else { Action::Update };
         let update = AccessPattern { action, sets: sets.clone(), ..p.clone() };
-        for index in &est.variant.indexes {
-            if let Some(mut w) = index_write(est, &update, index, entity, &sets, Via::Aggregate)
+        for position in 0..est.variant.indexes.len() {
+            if let Some(w) = index_write(est, &update, position, entity, &sets, &aggregate)
                 && w.per_call > 0.0
             {
-                w.target = format!("{} (aggregate)", w.target);
                 writes.push(w);
             }
         }

@@ -85,6 +85,8 @@ pub struct EntityRt {
 
 #[derive(Debug, Clone)]
 pub struct IndexRt {
+    /// Its position in `Variant::indexes`, as the planner's `IndexId` names it.
+    pub id: usize,
     pub name: String,
     pub kind: IndexKind,
     pub pk_name: String,
@@ -369,7 +371,7 @@ fn table_rt(
     let table_group = groups.len();
     groups.push((t, None));
     let mut indexes = Vec::new();
-    for index in &variant.indexes {
+    for (id, index) in variant.indexes.iter().enumerate() {
         if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
             continue;
         }
@@ -381,6 +383,7 @@ fn table_rt(
             index.name.clone()
         };
         indexes.push(IndexRt {
+            id,
             name: index_name,
             kind: match index.kind {
                 ModelIndexKind::Global => IndexKind::Global,
@@ -449,42 +452,23 @@ fn compile_pattern(
         .filter(|(_, a)| a.on.contains(&p.name))
         .map(|(i, _)| i)
         .collect();
-    let mut parts = Vec::new();
-    let read = if !p.action.is_read() {
-        None
+    let (read, parts) = if !p.action.is_read() {
+        (None, Vec::new())
     } else if plan.parts.is_empty() {
-        plan.operation.and_then(|op| {
-            read_plan(&p.as_served_by(variant), plan, op, e, entities, tables, &givens, &equals)
-        })
-    } else {
-        let p = p.as_served_by(variant);
-        let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
-            let k = entity_position(scenario, name);
-            let part = p.part(&scenario.entities[k])?;
-            let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
-            let operation = part_plan.operation?;
-            let read =
-                read_plan(&part, part_plan, operation, k, entities, tables, &part_givens, &part_equals)?;
-            let carried = entities[e]
-                .attrs
-                .iter()
-                .enumerate()
-                .filter_map(|(from, a)| {
-                    let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
-                    part_givens.contains(&to).then_some((from, to))
-                })
-                .collect();
-            Some(ReadPart { operation, read, carried, equals: part_equals })
+        let read = plan.operation.and_then(|op| {
+            let p = p.as_served_by(variant);
+            let spec = ReadSpec { p: &p, plan, operation: op, e, givens: &givens, equals: &equals };
+            read_plan(&spec, entities, tables)
         });
-        let first = reads.next().map(|part| part.read);
-        parts = reads.collect();
-        first
+        (read, Vec::new())
+    } else {
+        split_reads(scenario, &p.as_served_by(variant), plan, e, entities, tables)
     };
     PatternRt {
         name: p.name.clone(),
         action: p.action,
         operation: plan.operation,
-        index: plan.index.clone(),
+        index: plan.index.as_ref().map(|id| id.name().to_owned()),
         entity: e,
         rate: p.rate,
         shapes: p.shapes.clone(),
@@ -505,6 +489,46 @@ fn compile_pattern(
         }),
         ttl_secs: p.ttl.map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
     }
+}
+
+/// The reads of a pattern split by entity (`planner::read::split`), one per entity of `p` (as
+/// the variant serves it), each with the call's known values carried over from entity `e`'s:
+/// the first read, and the parts sent with it.
+fn split_reads(
+    scenario: &Scenario,
+    p: &model::AccessPattern,
+    plan: &PatternPlan,
+    e: usize,
+    entities: &mut [EntityRt],
+    tables: &[TableRt],
+) -> (Option<ReadPlan>, Vec<ReadPart>) {
+    let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
+        let k = entity_position(scenario, name);
+        let part = p.part(&scenario.entities[k])?;
+        let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
+        let operation = part_plan.operation?;
+        let spec = ReadSpec {
+            p: &part,
+            plan: part_plan,
+            operation,
+            e: k,
+            givens: &part_givens,
+            equals: &part_equals,
+        };
+        let read = read_plan(&spec, entities, tables)?;
+        let carried = entities[e]
+            .attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(from, a)| {
+                let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
+                part_givens.contains(&to).then_some((from, to))
+            })
+            .collect();
+        Some(ReadPart { operation, read, carried, equals: part_equals })
+    });
+    let first = reads.next().map(|part| part.read);
+    (first, reads.collect())
 }
 
 fn entity_position(scenario: &Scenario, name: &str) -> usize {
@@ -541,23 +565,24 @@ fn inputs(
     (givens, equals)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn read_plan(
-    p: &model::AccessPattern,
-    plan: &PatternPlan,
+/// One entity's read to compile: the pattern as that entity's read sees it, the planner's plan
+/// of it, the entity, and what a call knows (its givens and constants).
+struct ReadSpec<'a> {
+    p: &'a model::AccessPattern,
+    plan: &'a PatternPlan,
     operation: Operation,
     e: usize,
-    entities: &[EntityRt],
-    tables: &[TableRt],
-    givens: &[usize],
-    equals: &[(usize, Val)],
-) -> Option<ReadPlan> {
+    givens: &'a [usize],
+    equals: &'a [(usize, Val)],
+}
+
+fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> Option<ReadPlan> {
+    let (p, e) = (spec.p, spec.e);
     let ent = &entities[e];
     let t = ent.table?;
     let table = &tables[t];
-    let index = plan.index.as_ref().and_then(|name| {
-        table.indexes.iter().position(|i| &i.name == name || i.name.starts_with(&format!("{name} (")))
-    });
+    let index =
+        spec.plan.index.as_ref().and_then(|id| table.indexes.iter().position(|i| i.id == id.position()));
     let (group, pk, sk) = match index {
         None => (table.group, ent.pk.clone()?, ent.sk.clone()),
         Some(i) => {
@@ -571,70 +596,22 @@ fn read_plan(
         .as_ref()
         .and_then(|r| Some((ent.attrs.iter().position(|a| a.name == r.attribute)?, r.span.clone())));
     let with: Vec<usize> = p.with.iter().filter_map(|w| entities.iter().position(|x| &x.name == w)).collect();
-    let mut filter = Vec::new();
     let used: Vec<usize> = pk.attrs().chain(sk.iter().flat_map(TemplatePlan::attrs)).collect();
-    let gate = index.and_then(|i| ent.entries[i].as_ref()?.gate);
     // The range is applied by the key when the sort key's first unknown slot reads it.
-    let range_by_key = operation != Operation::Scan
+    let range_by_key = spec.operation != Operation::Scan
         && with.is_empty()
         && range.as_ref().is_some_and(|(attr, _)| {
-            sk.as_ref().is_some_and(|sk| first_unknown(sk, givens, equals) == Some(*attr))
+            sk.as_ref().is_some_and(|sk| first_unknown(sk, spec.givens, spec.equals) == Some(*attr))
         });
-    let scan = operation == Operation::Scan;
-    for &g in givens {
-        if scan || !used.contains(&g) {
-            filter.push(Filter::Given(g));
-        }
-    }
-    for &(a, v) in equals {
-        if (scan || !used.contains(&a)) && gate.is_none_or(|(ga, _)| ga != a) {
-            filter.push(Filter::Equals(a, v));
-        }
-    }
-    if let Some((attr, span)) = &range
-        && !range_by_key
-        && (scan || !used.contains(attr))
-    {
-        match span {
-            RangeSpan::Last(d) => {
-                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
-            }
-            RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
-            RangeSpan::All => {}
-        }
-    }
-    if let Some(attr) = p.contains.as_ref().and_then(|name| ent.attrs.iter().position(|a| &a.name == name)) {
-        filter.push(Filter::Contains(attr));
-    }
-    let fetch = index.is_some_and(|i| {
-        table.indexes[i].kind == IndexKind::Local
-            && match &ent.entries[i].as_ref().map(|x| &x.projected) {
-                Some(Projected::All) => false,
-                Some(Projected::Attrs(attrs)) => match &p.returns {
-                    Some(names) => names.iter().any(|n| {
-                        ent.attrs
-                            .iter()
-                            .position(|a| &a.name == n)
-                            .is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
-                    }),
-                    None => true,
-                },
-                _ => true,
-            }
-    });
+    let gate = index.and_then(|i| ent.entries[i].as_ref()?.gate);
+    let filter = read_filter(spec, ent, &used, gate, range.as_ref().filter(|_| !range_by_key));
+    let fetch = read_fetch(spec, ent, table, index, &used);
     let returned: Vec<usize> = std::iter::once(e).chain(with).collect();
     // Other entities stored in the same table (or index) could share the partitions read.
-    let shared = tables[t].entities.iter().any(|&x| {
+    let shared = table.entities.iter().any(|&x| {
         !returned.contains(&x)
             && index.is_none_or(|i| entities[x].entries.get(i).is_some_and(Option::is_some))
     });
-    let fetch = if fetch {
-        Fetch::Lsi
-    } else if plan.fetch.is_some() && index.is_some_and(|i| table.indexes[i].kind == IndexKind::Global) {
-        Fetch::Table
-    } else {
-        Fetch::No
-    };
     let look = !filter.is_empty() || fetch != Fetch::No || shared;
     let ordered = range.is_none() || range_by_key;
     Some(ReadPlan {
@@ -653,6 +630,82 @@ fn read_plan(
         mark: None,
         fetch,
     })
+}
+
+/// The terms a read applies to the items it reads: what the call knows that its key (`used`)
+/// does not test, or everything for a Scan; a sparse index's gate is implied. `range` is the
+/// range the key does not apply, if any.
+fn read_filter(
+    spec: &ReadSpec<'_>,
+    ent: &EntityRt,
+    used: &[usize],
+    gate: Option<(usize, Val)>,
+    range: Option<&(usize, RangeSpan)>,
+) -> Vec<Filter> {
+    let scan = spec.operation == Operation::Scan;
+    let mut filter = Vec::new();
+    for &g in spec.givens {
+        if scan || !used.contains(&g) {
+            filter.push(Filter::Given(g));
+        }
+    }
+    for &(a, v) in spec.equals {
+        if (scan || !used.contains(&a)) && gate.is_none_or(|(ga, _)| ga != a) {
+            filter.push(Filter::Equals(a, v));
+        }
+    }
+    if let Some((attr, span)) = range
+        && (scan || !used.contains(attr))
+    {
+        match span {
+            RangeSpan::Last(d) => {
+                filter.push(Filter::Since(*attr, i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
+            }
+            RangeSpan::BeginsWith(prefix) => filter.push(Filter::Prefix(*attr, prefix.clone())),
+            RangeSpan::All => {}
+        }
+    }
+    if let Some(attr) =
+        spec.p.contains.as_ref().and_then(|name| ent.attrs.iter().position(|a| &a.name == name))
+    {
+        filter.push(Filter::Contains(attr));
+    }
+    filter
+}
+
+/// How a read of index `index` gets what the index does not project: an LSI fetches from the
+/// table within the Query when the pattern returns an attribute outside its projection and key
+/// (`used`); a GSI read is followed by a BatchGetItem when the planner planned one.
+fn read_fetch(
+    spec: &ReadSpec<'_>,
+    ent: &EntityRt,
+    table: &TableRt,
+    index: Option<usize>,
+    used: &[usize],
+) -> Fetch {
+    let lsi_fetch = index.is_some_and(|i| {
+        table.indexes[i].kind == IndexKind::Local
+            && match &ent.entries[i].as_ref().map(|x| &x.projected) {
+                Some(Projected::All) => false,
+                Some(Projected::Attrs(attrs)) => match &spec.p.returns {
+                    Some(names) => names.iter().any(|n| {
+                        ent.attrs
+                            .iter()
+                            .position(|a| &a.name == n)
+                            .is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
+                    }),
+                    None => true,
+                },
+                _ => true,
+            }
+    });
+    if lsi_fetch {
+        Fetch::Lsi
+    } else if spec.plan.fetch.is_some() && index.is_some_and(|i| table.indexes[i].kind == IndexKind::Global) {
+        Fetch::Table
+    } else {
+        Fetch::No
+    }
 }
 
 /// The first slot of a sort key that the pattern's inputs do not fill.

@@ -7,7 +7,7 @@ use super::{CheckReport, detail, how_to_answer, mark, summary};
 use crate::engine::model::Scenario;
 use crate::engine::planner::{Plan, numbers};
 use crate::report::markdown::{self, Align};
-use crate::report::text::{condition, headline, place_label, served_by, unknown_figures};
+use crate::report::text::{condition, headline, index_label, place_label, served_by, unknown_figures};
 use crate::report::verdict;
 
 pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>) -> io::Result<()> {
@@ -61,10 +61,10 @@ fn keys(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()
         .layouts
         .iter()
         .map(|l| {
-            let place = l.index.as_deref().map_or_else(
-                || "table".to_owned(),
-                |i| place_label(scenario.engine, &format!("{} {i}", l.index_kind)),
-            );
+            let place = l
+                .index
+                .as_deref()
+                .map_or_else(|| "table".to_owned(), |i| index_label(scenario.engine, l.index_kind, i));
             vec![l.entity.clone(), place, format!("`{}`", l.key)]
         })
         .collect();
@@ -90,7 +90,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
                 (if p.served { "✔" } else { "✘" }).to_owned(),
                 p.name.clone(),
                 numbers::rate(p.mean_rate),
-                served_by(p, plan, engine).replace('\n', " on "),
+                served_by(p, engine).replace('\n', " on "),
                 cond,
             ]
         })
@@ -107,7 +107,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
         &rows,
     )?;
     for p in &plan.patterns {
-        writeln!(out, "- **{}**: {}", headline(p, plan, engine), p.reason)?;
+        writeln!(out, "- **{}**: {}", headline(p, engine), p.reason)?;
         if let Some(u) = &p.unpredictable {
             writeln!(out, "  - ? {}: {}", unknown_figures(u), u.why)?;
         }
@@ -121,7 +121,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
             writeln!(out, "  - cache: {}", c.why)?;
         }
         for a in &p.alternatives {
-            writeln!(out, "  - {}: {}", place_label(engine, &a.index), a.reason)?;
+            writeln!(out, "  - {}: {}", place_label(engine, a.index.as_ref()), a.reason)?;
         }
     }
     writeln!(out)

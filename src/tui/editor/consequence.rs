@@ -20,7 +20,7 @@ pub fn first(plan: &Plan) -> Consequence {
         parts.push(format!("⚠ {}: {}", w.code.id().replace('-', " "), w.subject));
     }
     // The Cassandra profile names its CQL statements.
-    let cql = plan.engine == Engine::Cassandra.id();
+    let cql = plan.engine == Engine::Cassandra;
     let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
     if let Some(read) = plan.patterns.iter().find(|p| p.kind == Kind::Read) {
         let how = match read.operation {

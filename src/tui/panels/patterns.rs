@@ -29,8 +29,8 @@ use crate::tui::view::PatternRow;
 /// scan`); `true` when the keys serve the pattern.
 pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
     let on = match &p.index {
-        Some(view) if cql => format!(" on view {view}"),
-        Some(index) => format!(" on {index}"),
+        Some(view) if cql => format!(" on view {}", view.name()),
+        Some(index) => format!(" on {}", index.name()),
         None => String::new(),
     };
     let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
@@ -186,7 +186,7 @@ impl PatternsPanel<'_> {
     fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let p = &self.plan.patterns[i];
-        let cql = self.plan.engine == Engine::Cassandra.id();
+        let cql = self.plan.engine == Engine::Cassandra;
         let (ok, verdict) = verdict(p, cql);
         let mut lines = flow(
             vec![

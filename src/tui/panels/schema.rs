@@ -59,7 +59,7 @@ impl Widget for SchemaPanel<'_> {
         // Cassandra has no capacity modes or units (a node serves what its hardware can): name the
         // engine where a DynamoDB variant names its capacity.
         let capacity = match v.capacity {
-            _ if self.plan.engine == Engine::Cassandra.id() => "Cassandra".to_owned(),
+            _ if self.plan.engine == Engine::Cassandra => "Cassandra".to_owned(),
             Capacity::OnDemand => "on-demand".to_owned(),
             Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
         };
@@ -95,7 +95,7 @@ impl Widget for SchemaPanel<'_> {
                 .as_ref()
                 .map(|(a, val)| format!(", only where {a} = {val}"))
                 .unwrap_or_default();
-            let (kind, columns) = if self.plan.engine == Engine::Cassandra.id() {
+            let (kind, columns) = if self.plan.engine == Engine::Cassandra {
                 ("view", view_columns(&index.projection))
             } else {
                 (index.kind.short(), index.projection.to_string())

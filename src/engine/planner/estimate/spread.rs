@@ -109,15 +109,7 @@ impl<'a> Estimator<'a> {
                 continue;
             }
             if let Part::Shard { count } = part {
-                if reader {
-                    spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
-                    continue;
-                }
-                spread.distinct *= f64::from(*count);
-                spread.hottest /= f64::from(*count);
-                spread.steady /= f64::from(*count);
-                spread.typical /= f64::from(*count);
-                spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
+                spread_shard(*count, reader, &mut spread);
                 continue;
             }
             let Some(name) = part.attribute() else { continue };
@@ -146,51 +138,39 @@ impl<'a> Estimator<'a> {
             // own clock: every current call asks for the same bucket, as the writes do.
             let clock = generator.is_some_and(|g| matches!(unwrap_sometimes(g), Generator::Now));
             if is_time && (!known || clock) {
-                let width = match part.class() {
-                    // Each class fills its own bucket: the busiest partition is the member whose
-                    // share times its bucket is largest.
-                    Some(class) => {
-                        let (ratio, width) = self.class_bucket_busiest(entity, class);
-                        spread.hottest *= ratio;
-                        spread.steady *= ratio;
-                        width
-                    }
-                    None => keys::bucket_width(part).map_or(1.0, |(_, longest)| longest),
-                };
-                spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
-                let label = if matches!(part, Part::Attr { .. }) {
-                    "per-second".to_owned()
-                } else {
-                    keys::bucket_label(part)
-                };
-                spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
+                self.spread_time(entity, part, name, &mut spread);
                 continue;
             }
-            let ValueSpread { distinct, hottest, steady, typical, note } =
-                self.value_spread(e, name, chooser);
-            match part {
-                Part::Hash { count, .. } if slot_attrs.contains(&name) => {
-                    // hash(x, N) next to x itself adds nothing: x already picks the key.
-                    let _ = count;
-                }
-                Part::Hash { count, .. } => {
-                    let n = f64::from(*count);
-                    spread.distinct *= distinct.min(n);
-                    spread.hottest *= hottest + (1.0 - hottest) / n;
-                    spread.steady *= steady + (1.0 - steady) / n;
-                    spread.typical /= distinct.min(n);
-                    spread.notes.push(format!("hash({name}, {count}) over {note}"));
-                }
-                _ => {
-                    spread.distinct *= distinct;
-                    spread.hottest *= hottest;
-                    spread.steady *= steady;
-                    spread.typical *= typical;
-                    spread.notes.push(format!("{name}: {note}"));
-                }
+            // hash(x, N) next to x itself adds nothing: x already picks the key.
+            if !(matches!(part, Part::Hash { .. }) && slot_attrs.contains(&name)) {
+                spread_value(part, name, self.value_spread(e, name, chooser), &mut spread);
             }
         }
         spread
+    }
+
+    /// A time attribute in the key that the caller does not pin (or gives as its own clock):
+    /// every current write shares one bucket, as wide as the part's (per second for a plain
+    /// attribute); with classes, each fills its own.
+    fn spread_time(&self, entity: &str, part: &Part, name: &str, spread: &mut Spread) {
+        let width = match part.class() {
+            // Each class fills its own bucket: the busiest partition is the member whose share
+            // times its bucket is largest.
+            Some(class) => {
+                let (ratio, width) = self.class_bucket_busiest(entity, class);
+                spread.hottest *= ratio;
+                spread.steady *= ratio;
+                width
+            }
+            None => keys::bucket_width(part).map_or(1.0, |(_, longest)| longest),
+        };
+        spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
+        let label = if matches!(part, Part::Attr { .. }) {
+            "per-second".to_owned()
+        } else {
+            keys::bucket_label(part)
+        };
+        spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
     }
 
     /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
@@ -308,22 +288,8 @@ impl<'a> Estimator<'a> {
             Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
             _ => None,
         };
-        let picked_by = |popularity: &Popularity, pop: &Population| {
-            let n = self.population_size(pop);
-            // A reader (or an update) lands on the values its popularity favours, and those
-            // hold the share of the items their writers gave them: Σ qᵢ·wᵢ, not 1/n.
-            let typical = chooser
-                .filter(|p| p.action != Action::Put)
-                .and_then(|_| self.meeting_share(e, name, popularity, pop))
-                .unwrap_or(1.0 / n);
-            ValueSpread {
-                distinct: n,
-                hottest: hottest_share(popularity, n),
-                steady: steady_share(popularity, n),
-                typical,
-                note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
-            }
-        };
+        let picked_by =
+            |popularity: &Popularity, pop: &Population| self.picked_spread(e, name, popularity, pop, chooser);
         if let (Some(p), Some(pop)) = (chooser, population)
             && p.given.first().is_some_and(|g| g == name)
             && let Some(keys) = &p.keys
@@ -342,6 +308,40 @@ impl<'a> Estimator<'a> {
                 let pop = population.expect("the loader checked population names");
                 picked_by(&pop.popularity, pop)
             }
+            other => self.generated_spread(e, name, other),
+        }
+    }
+
+    /// How the values of an attribute picked from `pop` by `popularity` spread. A reader (or an
+    /// update) lands on the values its popularity favours, and those hold the share of the items
+    /// their writers gave them: Σ qᵢ·wᵢ, not 1/n.
+    fn picked_spread(
+        &self,
+        e: &Entity,
+        name: &str,
+        popularity: &Popularity,
+        pop: &Population,
+        chooser: Option<&AccessPattern>,
+    ) -> ValueSpread {
+        let n = self.population_size(pop);
+        let typical = chooser
+            .filter(|p| p.action != Action::Put)
+            .and_then(|_| self.meeting_share(e, name, popularity, pop))
+            .unwrap_or(1.0 / n);
+        ValueSpread {
+            distinct: n,
+            hottest: hottest_share(popularity, n),
+            steady: steady_share(popularity, n),
+            typical,
+            note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
+        }
+    }
+
+    /// How the values an attribute's own generator makes spread when no population's popularity
+    /// picks them: a constant, weighted choices, a number per member, a lifecycle's states, a
+    /// coin, or a fresh value per item.
+    fn generated_spread(&self, e: &Entity, name: &str, generator: Option<&Generator>) -> ValueSpread {
+        match generator {
             Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
             Some(Generator::OneOf(choices)) => {
                 let total: f64 = choices.iter().map(|(_, w)| w).sum();
@@ -394,6 +394,40 @@ impl<'a> Estimator<'a> {
                 ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
             }
         }
+    }
+}
+
+/// `shard(count)` in a key: a writer picks one shard at random, spreading its writes over
+/// `count` keys; a reader asks every shard, which spreads nothing.
+fn spread_shard(count: u32, reader: bool, spread: &mut Spread) {
+    if reader {
+        spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
+        return;
+    }
+    spread.distinct *= f64::from(count);
+    spread.hottest /= f64::from(count);
+    spread.steady /= f64::from(count);
+    spread.typical /= f64::from(count);
+    spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
+}
+
+/// Folds one attribute's value spread into the key's: as it is, or through `hash(x, N)`, which
+/// folds its values onto at most N keys.
+fn spread_value(part: &Part, name: &str, value: ValueSpread, spread: &mut Spread) {
+    let ValueSpread { distinct, hottest, steady, typical, note } = value;
+    if let Part::Hash { count, .. } = part {
+        let n = f64::from(*count);
+        spread.distinct *= distinct.min(n);
+        spread.hottest *= hottest + (1.0 - hottest) / n;
+        spread.steady *= steady + (1.0 - steady) / n;
+        spread.typical /= distinct.min(n);
+        spread.notes.push(format!("hash({name}, {count}) over {note}"));
+    } else {
+        spread.distinct *= distinct;
+        spread.hottest *= hottest;
+        spread.steady *= steady;
+        spread.typical *= typical;
+        spread.notes.push(format!("{name}: {note}"));
     }
 }
 

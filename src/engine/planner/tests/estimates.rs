@@ -174,7 +174,7 @@ fn write_amplification_counts_the_writes_beyond_the_base_item_and_warns_above_tw
         }
     }
     let stats = plan_src(WRITES, "stats");
-    let targets: Vec<&str> = pattern(&stats, "join").writes.iter().map(|w| w.target.as_str()).collect();
+    let targets: Vec<String> = pattern(&stats, "join").writes.iter().map(|w| w.target.to_string()).collect();
     assert_eq!(targets, ["table", "GSI by-status", "aggregate joins + spend"]);
 }
 

@@ -1,7 +1,7 @@
 //! How reads are planned: filters for what the key does not apply, a fetch for what an index
 //! does not project, limits, and the Cassandra profile's scans and views.
 
-use super::{Operation, pattern, plan_src};
+use super::{IndexId, Operation, pattern, plan_src};
 use crate::scenario;
 
 /// Messages in channels, 100 a day per channel for 30 days; variants put the author first in
@@ -95,7 +95,7 @@ fn an_index_that_does_not_project_the_pattern_is_queried_and_fetched() {
         let p = pattern(&plan, name);
         let what = format!("{variant}/{name}: {p:#?}");
         assert_eq!(
-            (p.operation, p.index.as_deref(), p.served),
+            (p.operation, p.index.as_ref().map(IndexId::name), p.served),
             (Some(Operation::Query), Some(*index), true),
             "{what}"
         );
@@ -118,7 +118,11 @@ fn an_index_that_does_not_project_the_pattern_is_queried_and_fetched() {
     // index's 0.5), here dearer than reading the small partition.
     let local = plan_src(MESSAGES, "local");
     let images = pattern(&local, "images");
-    let lsi = images.alternatives.iter().find(|a| a.index == "LSI by-kind").expect("considered");
+    let lsi = images
+        .alternatives
+        .iter()
+        .find(|a| IndexId::place(a.index.as_ref()) == "LSI by-kind")
+        .expect("considered");
     assert_eq!(lsi.reason, "also serves it (Query + fetch, ~5.5 RCU per call), but costs more");
 }
 
@@ -235,7 +239,10 @@ fn a_constant_attribute_is_known_to_every_pattern() {
     )"#;
     let plan = plan_src(source, "v");
     let top = pattern(&plan, "top-100");
-    assert_eq!((top.operation, top.index.as_deref(), top.fanout), (Some(Operation::Query), Some("top"), 4));
+    assert_eq!(
+        (top.operation, top.index.as_ref().map(IndexId::name), top.fanout),
+        (Some(Operation::Query), Some("top"), 4)
+    );
     assert_eq!((top.key_condition.as_deref(), top.filter.as_deref()), (Some("GSI1PK = :pk"), None));
     // 100 from each of 4 shards, and the 100 winners fetched for `region`.
     assert_eq!(top.items_read, Some(400.0));
