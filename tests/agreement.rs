@@ -100,6 +100,19 @@ fn compare(name: &str, variant: &str, plan: &Plan, report: &RunReport, out: &mut
                 ),
             });
         }
+        // A write that reads its key first: that read's units, per call.
+        if let Some(locate) = p.locate.as_deref().filter(|_| plan.engine == Engine::DynamoDb) {
+            let rcu = measured.rcu / calls;
+            if !within(locate.units_per_call, rcu) {
+                out.push(Disagreement {
+                    on: Some((name.to_owned(), variant.to_owned(), p.name.clone(), "locate")),
+                    what: format!(
+                        "{name} {variant} {}: check reads {:.3} units per call first, run {rcu:.3}",
+                        p.name, locate.units_per_call
+                    ),
+                });
+            }
+        }
         if p.kind == Kind::Read
             && items_known
             && let Some(items) = p.items_read
@@ -269,8 +282,9 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// read-through cache decided by its TTL or by LRU eviction (units and items per call are the
 /// misses'), a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
 /// days: each read asks its class's buckets), a lifecycle status that updates advance in
-/// order, writes and reads in transactions (each item twice), and email claims taken in a
-/// transaction and in a request of their own.
+/// order, writes and reads in transactions (each item twice), email claims taken in a
+/// transaction and in a request of their own, and updates that read their key first (a Scan
+/// without an index, a Query with one).
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -287,6 +301,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("pattern-ttl.ron", include_str!("fixtures/pattern-ttl.ron")),
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),
         ("device-classes.ron", include_str!("fixtures/device-classes.ron")),
+        ("locate.ron", include_str!("fixtures/locate.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {

@@ -385,6 +385,26 @@ impl AccessPattern {
         })
     }
 
+    /// The read an update or delete sends first when its key cannot be computed from what it
+    /// gives: a Get of the same entity by the same givens and constants, at the same rate, that
+    /// needs only the item's key back (every index projects the table's key attributes).
+    pub fn locating(&self) -> AccessPattern {
+        AccessPattern {
+            action: Action::Get,
+            with: Vec::new(),
+            range: None,
+            order: Order::default(),
+            limit: None,
+            sets: Vec::new(),
+            returns: Some(Vec::new()),
+            contains: None,
+            condition: None,
+            ttl: None,
+            transaction: false,
+            ..self.clone()
+        }
+    }
+
     /// Whether the attribute's value is known to the caller (given or compared with a constant).
     pub fn knows(&self, attribute: &str) -> bool {
         self.given.iter().any(|g| g == attribute) || self.equals.iter().any(|(a, _)| a == attribute)

@@ -198,6 +198,12 @@ pub struct PatternPlan {
     /// taken claim does to the call (its cancelled transactions are in `units_per_call`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<condition::ConditionPlan>,
+    /// An update or delete whose key the caller cannot compute: the read the application sends
+    /// first to learn it (`AccessPattern::locating`), planned as any read — a Query of an index
+    /// the givens serve, or a Scan. Its read units are its own; `units_per_call` stays the
+    /// write's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locate: Option<Box<PatternPlan>>,
     /// The figures `check` cannot predict from the file (shown as `?`, with why); the numbers
     /// above stay the planner's steady state, which the load checks use.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,22 +241,28 @@ impl PatternPlan {
             parts: Vec::new(),
             condition: None,
             claim: None,
+            locate: None,
             unpredictable: None,
             cache: None,
         }
     }
 
-    /// The requests of one call, each operation named by `name`: "Query ×2", or for a read
-    /// split by entity "GetItem + Query". Empty when nothing serves the pattern.
+    /// The requests of one call, each operation named by `name`: "Query ×2", for a read split
+    /// by entity "GetItem + Query", for a write that reads its key first "Scan + UpdateItem".
+    /// Empty when nothing serves the pattern.
     pub fn requests(&self, name: impl Fn(Operation) -> &'static str) -> String {
         let one = |p: &PatternPlan| {
             let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
             p.operation.map_or(String::new(), |op| format!("{}{fanout}", name(op)))
         };
-        if self.parts.is_empty() {
+        let own = if self.parts.is_empty() {
             one(self)
         } else {
             self.parts.iter().map(one).collect::<Vec<_>>().join(" + ")
+        };
+        match self.locate.as_deref().map(one).filter(|first| !first.is_empty() && !own.is_empty()) {
+            Some(first) => format!("{first} + {own}"),
+            None => own,
         }
     }
 }

@@ -267,9 +267,9 @@ pub struct Simulation {
     scratch_text: RefCell<String>,
     /// The word the current call's `contains()` filter looks for.
     search_text: RefCell<String>,
-    /// While a read split by entity runs its parts: the part running, and every part's request
-    /// times so far (the call completes once, when its slowest request does).
-    split: Option<(u32, Vec<f64>)>,
+    /// While a read's requests gather their times: a read split by entity running its parts, or
+    /// the read a write sends first to learn its key.
+    split: Option<exec::Gathering>,
     scratch: Scratch,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     scan_marks: Vec<Vec<usize>>,

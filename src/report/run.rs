@@ -384,6 +384,19 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
         Some(_) if scan => out.push(format!("{} is a Scan: its cost grows with the table", p.name)),
         Some(_) => {}
     }
+    // A write that must Scan to learn the key of the item it writes.
+    let first = p.operation.as_ref().and_then(|ops| ops.iter().next()).filter(|_| p.kind == "write");
+    if first == Some(Operation::Scan) {
+        let cost = if is_cassandra(engine) {
+            format!("{} {} read per call", numbers::count(p.avg_items_read), w.items)
+        } else {
+            format!(
+                "{} RCU per call",
+                numbers::count(if p.calls == 0 { 0.0 } else { p.rcu / p.calls as f64 })
+            )
+        };
+        out.push(format!("{} scans to learn each item's key, {cost}: its cost grows with the table", p.name));
+    }
     if p.avg_items_read > 0.0 && p.avg_items_read >= 2.0 * p.avg_items_returned {
         out.push(format!(
             "{} reads {} {} per call to return {}",

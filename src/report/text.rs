@@ -208,7 +208,13 @@ pub(super) fn headline(p: &PatternPlan, engine: Engine) -> String {
         (Engine::DynamoDb, Kind::Read) if unknown => ", ? RCU per call".to_owned(),
         (Engine::DynamoDb, Kind::Write) if unknown => ", ? WCU per call".to_owned(),
         (Engine::DynamoDb, Kind::Read) => format!(", ~{} RCU per call", numbers::count(p.units_per_call)),
-        (Engine::DynamoDb, Kind::Write) => format!(", {} WCU per call", numbers::factor(p.units_per_call)),
+        (Engine::DynamoDb, Kind::Write) => {
+            // A write that reads its key first spends read units too.
+            let first = p.locate.as_ref().filter(|l| l.operation.is_some());
+            let read =
+                first.map_or(String::new(), |l| format!(" + ~{} RCU", numbers::count(l.units_per_call)));
+            format!(", {} WCU{read} per call", numbers::factor(p.units_per_call))
+        }
         (Engine::Cassandra, Kind::Read) => {
             format!(", ~{} read per call", numbers::bytes(p.bytes_read.unwrap_or(0.0)))
         }
@@ -305,6 +311,9 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         }
         if let Some(c) = &p.claim {
             paragraph(out, 4, &format!("claim {}: {}", c.expression, c.why))?;
+        }
+        if let Some(l) = p.locate.as_ref().filter(|l| l.operation.is_some()) {
+            paragraph(out, 4, &format!("reads first: {}", l.reason))?;
         }
         if let Some(c) = &p.cache {
             paragraph(out, 4, &format!("cache: {}", c.why))?;

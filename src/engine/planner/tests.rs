@@ -503,3 +503,33 @@ fn a_count_or_rate_marked_guess_is_warned_about_until_the_mark_goes() {
         assert_eq!(guesses, expected);
     }
 }
+
+/// An update given only the order's id, on a key that needs its customer too, reads first to
+/// learn the key (issue 12): a Scan leaves it unserved, a Query of an index on the id serves
+/// it in two requests, and a key on the id needs no read.
+#[test]
+fn an_update_that_cannot_name_its_key_plans_the_read_it_sends_first() {
+    let loaded = scenario::parse("locate.ron", include_str!("../../../tests/fixtures/locate.ron")).unwrap();
+    // (variant, the read first, its place, served, RCU per call of that read)
+    let cases = [
+        ("scan-first", Some(Operation::Scan), None, false, 238.0),
+        ("index-first", Some(Operation::Query), Some("by-order"), true, 0.5),
+        ("by-order", None, None, true, 0.0),
+    ];
+    for (variant, first, place, served, units) in cases {
+        let plan = plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap());
+        let ship = pattern(&plan, "ship");
+        let locate = ship.locate.as_deref();
+        assert_eq!(locate.and_then(|l| l.operation), first, "{variant}");
+        assert_eq!(locate.and_then(|l| l.index.as_ref().map(IndexId::name)), place, "{variant}");
+        assert_eq!(ship.served, served, "{variant}");
+        let planned = locate.map_or(0.0, |l| l.units_per_call);
+        assert!((planned - units).abs() <= 0.01 * units + 1e-9, "{variant}: {planned}");
+        // The write itself is unchanged: one UpdateItem of a 1 KB item.
+        assert_eq!((ship.operation, ship.units_per_call), (Some(Operation::UpdateItem), 1.0), "{variant}");
+        let unserved = plan.warnings.iter().any(|w| w.code == WarningCode::Unserved);
+        assert_eq!(unserved, !served, "{variant}: {:#?}", plan.warnings);
+        let requests = ship.requests(Operation::name);
+        assert_eq!(requests.starts_with("Scan + ") || requests.starts_with("Query + "), first.is_some());
+    }
+}

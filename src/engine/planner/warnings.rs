@@ -799,6 +799,10 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
             Kind::Write => write_loads(est, plan, p, &mut loads),
             Kind::Read => read_load(est, plan, p, &mut loads),
         }
+        // A write that reads its key first loads the partitions that read lands on too.
+        if let Some(locate) = &plan.locate {
+            read_load(est, locate, &p.locating(), &mut loads);
+        }
     }
     for (subject, load) in loads {
         let mut verdict = Vec::new();

@@ -80,8 +80,40 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
                 ", all in one TransactWriteItems (each table item written twice: prepare and commit)",
             );
         }
+    } else if matches!(p.action, Action::Update | Action::Delete) {
+        // The read first: a Query whose key the givens make finds the item alone, a direct
+        // lookup, and the write is two direct requests; a Scan, or a Query that reads a
+        // partition for it, leaves it unserved, at a cost that grows with the data.
+        let locate = super::read::plan(est, &p.locating());
+        out.reason.push_str(&locate_note(est, &locate));
+        let alone = locate.items_read.is_some_and(|n| n <= 1.5);
+        if locate.served && locate.filter.is_none() && alone {
+            out.served = true;
+            out.reason = format!("{}; then it {}", out.reason, reason(est, &out.writes, items));
+        }
+        out.locate = Some(Box::new(locate));
     }
     out
+}
+
+/// What the read an update or delete sends first to learn its key costs: the requests, where,
+/// the items they read and (on DynamoDB) their read units, per call.
+fn locate_note(est: &Estimator<'_>, locate: &PatternPlan) -> String {
+    if locate.operation.is_none() {
+        return format!("; no read finds it either: {}", locate.reason);
+    }
+    let items = locate.items_read.unwrap_or(0.0);
+    let (what, noun) = match (est.cql, locate.operation) {
+        (true, Some(Operation::Scan)) => ("a SELECT of every partition".to_owned(), "row"),
+        (true, _) => ("a SELECT".to_owned(), "row"),
+        (false, _) => (format!("a {}", locate.requests(Operation::name)), "item"),
+    };
+    let shown = numbers::count(items);
+    let read = format!("{shown} {noun}{}", if shown == "1" { "" } else { "s" });
+    let place = IndexId::place(locate.index.as_ref());
+    let units =
+        if est.cql { String::new() } else { format!(", ~{} RCU", numbers::count(locate.units_per_call)) };
+    format!("; it reads it first with {what} on the {place} ({read}{units} per call)")
 }
 
 /// The request a write sends: an append to an embedding parent is an UpdateItem of it, and an

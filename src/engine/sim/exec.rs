@@ -4,6 +4,7 @@
 //! call context, throttling and retries, and the load bookkeeping of a request that landed.
 
 mod condition;
+mod locate;
 mod read;
 mod transact;
 mod write;
@@ -21,6 +22,7 @@ use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
 use super::table::{EntryOp, Placed, Touch, WriteRefused};
 
+pub(super) use read::Gathering;
 pub(super) use write::{ItemWrite, WriteStatus};
 
 /// One call of a pattern: which pattern, the call's index among the pattern's calls, and the

@@ -38,11 +38,11 @@ fn sort_partitions(rows: &mut [PartitionReport]) {
 }
 
 /// A write pattern's own item writes that landed: its first requests (`fanout` counts one per
-/// call that named an item) less those that failed and those still waiting for a retry when
+/// call that named an item; the reads sent first to learn keys are not among them) less those that failed and those still waiting for a retry when
 /// the run ended (`pending`). `failed` counts side writes (copies, aggregates) too, so the
 /// figure is exact only when none was sent or nothing failed.
 fn landed_writes(read: bool, s: &PatternStats, pending: u64) -> Option<u64> {
-    let side = s.requests.saturating_sub(s.fanout);
+    let side = s.requests.saturating_sub(s.locating).saturating_sub(s.fanout);
     (!read && (s.failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(s.failed).saturating_sub(pending))
 }
 
@@ -334,7 +334,11 @@ impl Simulation {
                 name: p.name.clone(),
                 kind: if p.action.is_read() { "read" } else { "write" }.to_owned(),
                 // A read split by entity names each part's operation: "GetItem + Query".
-                operation: p.operation.map(|o| Operations::new(o, p.parts.iter().map(|part| part.operation))),
+                // A write that reads its key first names that read first: "Scan + UpdateItem".
+                operation: p.operation.map(|o| match p.locate.as_ref() {
+                    Some((first, _)) => Operations::new(*first, [o]),
+                    None => Operations::new(o, p.parts.iter().map(|part| part.operation)),
+                }),
                 index: p.index.clone(),
                 calls: s.calls,
                 avg_fanout: ratio(s.fanout as f64, calls),

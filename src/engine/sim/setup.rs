@@ -336,8 +336,10 @@ impl Simulation {
             }
         }
         for (t, table) in self.tables.iter_mut().enumerate() {
+            // A Scan pattern's table, or the table a write scans first to learn its key.
             let scanned = self.world.patterns.iter().any(|p| {
-                p.operation == Some(Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t)
+                (p.operation == Some(Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t))
+                    || p.locate.as_ref().is_some_and(|(op, r)| *op == Operation::Scan && r.table == t)
             });
             if scanned {
                 table.base.enable_scan(marks[t].len());

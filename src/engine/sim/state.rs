@@ -122,6 +122,9 @@ pub struct PatternStats {
     /// Requests sent (every page of a Query or Scan counts), first attempts only.
     pub requests: u64,
     pub retries: u64,
+    /// Of `requests`: those of the reads a write sent first to learn its key (each attempt of
+    /// the call sends them again).
+    pub locating: u64,
     /// Partitions (Query) or keys (GetItem/BatchGetItem) addressed per call, summed.
     pub fanout: u64,
     /// The most one call addressed.

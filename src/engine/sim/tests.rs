@@ -15,6 +15,7 @@ mod fetch;
 mod key_update;
 mod lag;
 mod limit;
+mod locate;
 mod retries;
 mod split;
 mod states;

@@ -183,6 +183,9 @@ pub struct PatternRt {
     /// A read of entities in different partitions (`planner::read::split`): the requests for
     /// the entities after the first, sent with `read`'s.
     pub parts: Vec<ReadPart>,
+    /// An update or delete whose key the call cannot compute: the read it sends first to learn
+    /// it (`planner::write`'s locate), a Query or a Scan.
+    pub locate: Option<(Operation, ReadPlan)>,
     pub latency_target_ms: Option<f64>,
     pub aggregates: Vec<usize>,
     pub condition: Option<CondRt>,
@@ -464,6 +467,12 @@ fn compile_pattern(
     } else {
         split_reads(scenario, &p.as_served_by(variant), plan, e, entities, tables)
     };
+    let locate = plan.locate.as_deref().filter(|_| !p.action.is_read()).and_then(|l| {
+        let operation = l.operation?;
+        let locating = p.locating();
+        let spec = ReadSpec { p: &locating, plan: l, operation, e, givens: &givens, equals: &equals };
+        Some((operation, read_plan(&spec, entities, tables)?))
+    });
     PatternRt {
         name: p.name.clone(),
         action: p.action,
@@ -481,6 +490,7 @@ fn compile_pattern(
         sets,
         read,
         parts,
+        locate,
         latency_target_ms: p.latency_target_ms,
         aggregates,
         condition: p.condition.as_ref().and_then(|c| match c {

@@ -117,6 +117,9 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
         if let Some(c) = &p.claim {
             writeln!(out, "  - claim `{}`: {}", c.expression, c.why)?;
         }
+        if let Some(l) = p.locate.as_ref().filter(|l| l.operation.is_some()) {
+            writeln!(out, "  - reads first: {}", l.reason)?;
+        }
         if let Some(c) = &p.cache {
             writeln!(out, "  - cache: {}", c.why)?;
         }

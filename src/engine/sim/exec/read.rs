@@ -34,6 +34,21 @@ use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
 const PART_SHIFT: u32 = 24;
 const PART_MASK: u32 = (1 << PART_SHIFT) - 1;
 
+/// A read whose requests gather their times instead of completing the call themselves: the
+/// parts of a read split by entity (the call completes once, when its slowest request does), or
+/// the read a write sends first to learn its key (its time adds to the write's).
+#[derive(Debug, Default)]
+pub(in crate::engine::sim) struct Gathering {
+    /// The part running: a split read's retried request carries it in its number.
+    pub part: u32,
+    /// Every request's time so far (NaN: refused).
+    pub times: Vec<f64>,
+    /// The read a write sends first: a refused request is not queued on its own, since the
+    /// application retries the whole call; `refused` says one was.
+    pub locate: bool,
+    pub refused: bool,
+}
+
 /// A request's sort-key bounds in its group's encoding.
 type Range = (Bound<SortBuf>, Bound<SortBuf>);
 
@@ -374,7 +389,7 @@ impl Simulation {
         stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
     }
 
-    fn read_one(
+    pub(super) fn read_one(
         &mut self,
         call: Call,
         plan: &ReadPlan,
@@ -400,7 +415,7 @@ impl Simulation {
         parts: &[ReadPart],
         resume: Option<&Resume>,
     ) {
-        self.split = Some((0, Vec::new()));
+        self.split = Some(Gathering::default());
         let mut carried = Vec::new();
         for k in 0..=parts.len() {
             let part = u32::try_from(k).unwrap_or(u32::MAX);
@@ -410,7 +425,7 @@ impl Simulation {
                 None => None,
             };
             if let Some(split) = &mut self.split {
-                split.0 = part;
+                split.part = part;
             }
             let (plan, operation, known) = match k.checked_sub(1) {
                 None => first,
@@ -430,7 +445,7 @@ impl Simulation {
             };
             self.read_one(call, plan, operation, known, resume.as_ref());
         }
-        let times = self.split.take().map(|s| s.1).unwrap_or_default();
+        let times = self.split.take().map(|s| s.times).unwrap_or_default();
         self.finish_read(call, resume, &times);
     }
 
@@ -483,9 +498,13 @@ impl Simulation {
     ) {
         // In a read split by entity, only the call's first refused request reports its latency,
         // and a request's number says which part it belongs to.
-        let (first_refusal, request) = match &self.split {
-            Some((part, times)) => {
-                (first_refusal && !times.iter().any(|t| t.is_nan()), request | part << PART_SHIFT)
+        let (first_refusal, request) = match &mut self.split {
+            Some(locating) if locating.locate => {
+                locating.refused = true;
+                return;
+            }
+            Some(split) => {
+                (first_refusal && !split.times.iter().any(|t| t.is_nan()), request | split.part << PART_SHIFT)
             }
             None => (first_refusal, request),
         };
@@ -674,8 +693,8 @@ impl Simulation {
 
     /// The call's latency from its requests' times (NaN: refused, reported by its retry).
     fn finish_read(&mut self, call: Call, resume: Option<&Resume>, times: &[f64]) {
-        if let Some((_, gathered)) = &mut self.split {
-            gathered.extend_from_slice(times);
+        if let Some(gathering) = &mut self.split {
+            gathering.times.extend_from_slice(times);
             return;
         }
         if times.iter().any(|t| t.is_nan()) && resume.is_none() {
@@ -1044,6 +1063,10 @@ impl Simulation {
     /// the served pages took; an observer's next page starts after the last row they read.
     fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
         let ReadCall { call, resume, .. } = read;
+        if let Some(locating) = self.split.as_mut().filter(|g| g.locate) {
+            locating.refused = true;
+            return;
+        }
         let now_ms = read.at_ms() + latency_ms(ms);
         let refused =
             Refused { request: 0, now_ms, base_ms: ms, reports: true, ordinal: 0, cursor: Some(cursor) };
@@ -1063,6 +1086,10 @@ impl Simulation {
         figures.items_returned += answered;
         figures.span.items_returned += answered as f64;
         figures.partitions_touched += live;
+        if let Some(gathering) = &mut self.split {
+            gathering.times.push(ms);
+            return;
+        }
         match resume {
             None => self.stats[call.pattern].latency(ms),
             Some(r) if r.reports => {

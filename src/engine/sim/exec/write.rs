@@ -10,6 +10,7 @@ use crate::engine::hash::combine;
 use crate::engine::model::{Action, Engine};
 use crate::engine::value::MAX_ITEM_BYTES;
 
+use super::locate::LOCATE_RETRY;
 use super::transact::Transaction;
 use super::{Call, Refused, Resume};
 use crate::engine::planner::Operation;
@@ -71,6 +72,22 @@ pub(in crate::engine::sim) struct ItemWrite<'a> {
     pub condition: Option<CondRt>,
 }
 
+/// One write call's request as it is sent: the item it writes, and how.
+struct Sending<'a> {
+    call: Call,
+    entity: usize,
+    target: &'a Target,
+    vals: &'a [Val],
+    now_ms: u64,
+    /// The request's first attempt.
+    first: bool,
+    /// The embedding that makes a put an append to its parent.
+    embed: Option<usize>,
+    /// The update changes the item's key: a delete and a put.
+    moves: bool,
+    transaction: bool,
+}
+
 /// The item an update or delete names.
 pub(super) struct Target {
     pub ordinal: u32,
@@ -85,86 +102,52 @@ impl Simulation {
         let action = self.world.patterns[pattern].action;
         let entity = self.world.patterns[pattern].entity;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
-        if let Some(r) = resume.filter(|r| r.request != 0) {
+        if let Some(r) = resume.filter(|r| r.request != 0 && r.request != LOCATE_RETRY) {
             self.retry_side(call, &r);
             return;
         }
+        let Some(located_ms) = self.locate(call, resume.as_ref()) else { return };
+        // After the read it retried, the write is sent for the first time.
+        let relocated = resume.is_some_and(|r| r.request == LOCATE_RETRY);
+        let resume = resume.map(|r| Resume { request: 0, ..r });
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let Some(target) = self.call_target(call, resume.as_ref(), &mut vals) else {
             self.scratch.vals = vals;
             return;
         };
-        if resume.is_none() {
+        if resume.is_none() || relocated {
             self.stats[pattern].requests += 1;
             self.stats[pattern].fanout += 1;
             self.totals.requests += 1;
         }
-        let embed = self.embed_of(entity).filter(|_| action == Action::Put);
-        let moves = action == Action::Update && self.moves_key(entity, &target.changes);
-        let condition = self.world.patterns[pattern].condition;
         let Some((versioned, read_ms)) = self.read_first(call, &target, &vals, now_ms, resume.as_ref())
         else {
             self.scratch.vals = vals;
             return;
         };
-        let transaction = self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems);
-        let status = match embed {
-            // Embedded whole: the child's put is the append to its parent.
-            Some(e) if self.embeds[e].plan.keep.is_none() => {
-                self.append(e, target.ordinal, &vals, (Some(pattern), pattern), now_ms, resume.is_none())
-            }
-            _ if transaction => self.transact(&Transaction {
-                call,
-                entity,
-                target: &target,
-                vals: &vals,
-                now_ms,
-                first: resume.is_none(),
-                moves,
-            }),
-            _ if moves => self.move_item(entity, &target, &vals, pattern, now_ms, resume.is_none()),
-            _ => self.write_item(ItemWrite {
-                entity,
-                ordinal: target.ordinal,
-                vals: (action != Action::Delete).then_some(vals.as_slice()),
-                changes: &target.changes,
-                pattern: Some(pattern),
-                caller: Some(pattern),
-                now_ms,
-                first: resume.is_none(),
-                new_item: action == Action::Put && !self.world.entities[entity].upsert,
-                moved: false,
-                condition: condition.filter(|_| action == Action::Put),
-            }),
+        let sending = Sending {
+            call,
+            entity,
+            target: &target,
+            vals: &vals,
+            now_ms,
+            first: resume.is_none(),
+            embed: self.embed_of(entity).filter(|_| action == Action::Put),
+            moves: action == Action::Update && self.moves_key(entity, &target.changes),
+            transaction: self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems),
         };
+        let status = self.send(&sending);
         // Two writes one after the other when the item moves; a transaction's two rounds.
-        let ms = read_ms + if transaction || moves { 2.0 * latency::WRITE_MS } else { latency::WRITE_MS };
+        let rounds = if sending.transaction || sending.moves { 2.0 } else { 1.0 };
+        let ms = located_ms + read_ms + rounds * latency::WRITE_MS;
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
-                if let Some(handle) = versioned {
-                    self.version_landed(handle, now_ms);
-                }
-                if action == Action::Put {
-                    self.numbered(entity, &vals);
-                }
-                let side = Call { time_ms: now_ms, ..call };
-                if action == Action::Update && !self.copies.is_empty() {
-                    for (attr, _) in target.changes {
-                        self.rewrite_copies(entity, target.ordinal, usize::from(attr), side);
-                    }
-                }
-                if let Some(e) = embed.filter(|&e| self.embeds[e].plan.keep.is_some()) {
-                    self.append_side(e, target.ordinal, &vals, side, None);
-                }
-                // A transaction wrote its aggregates with its own item.
-                if action != Action::Delete && !transaction {
-                    self.maintain_aggregates(entity, &vals, target.ordinal, side);
-                }
+                self.landed(&sending, versioned);
             }
             WriteStatus::Throttled => {
                 // A moving item's delete may have landed: its retry puts the same item.
-                let ordinal = if action == Action::Put || target.created || moves {
+                let ordinal = if action == Action::Put || target.created || sending.moves {
                     target.ordinal
                 } else {
                     NO_ORDINAL
@@ -182,6 +165,68 @@ impl Simulation {
             }
         }
         self.scratch.vals = vals;
+    }
+
+    /// The call's request: an append to the parent that embeds the item whole, a transaction,
+    /// a move to a new key, or the write of the item itself.
+    fn send(&mut self, s: &Sending<'_>) -> WriteStatus {
+        let pattern = s.call.pattern;
+        let action = self.world.patterns[pattern].action;
+        match s.embed {
+            // Embedded whole: the child's put is the append to its parent.
+            Some(e) if self.embeds[e].plan.keep.is_none() => {
+                self.append(e, s.target.ordinal, s.vals, (Some(pattern), pattern), s.now_ms, s.first)
+            }
+            _ if s.transaction => self.transact(&Transaction {
+                call: s.call,
+                entity: s.entity,
+                target: s.target,
+                vals: s.vals,
+                now_ms: s.now_ms,
+                first: s.first,
+                moves: s.moves,
+            }),
+            _ if s.moves => self.move_item(s.entity, s.target, s.vals, pattern, s.now_ms, s.first),
+            _ => self.write_item(ItemWrite {
+                entity: s.entity,
+                ordinal: s.target.ordinal,
+                vals: (action != Action::Delete).then_some(s.vals),
+                changes: &s.target.changes,
+                pattern: Some(pattern),
+                caller: Some(pattern),
+                now_ms: s.now_ms,
+                first: s.first,
+                new_item: action == Action::Put && !self.world.entities[s.entity].upsert,
+                moved: false,
+                condition: self.world.patterns[pattern].condition.filter(|_| action == Action::Put),
+            }),
+        }
+    }
+
+    /// What a write that landed brings: its version recorded, its numbered attributes counted,
+    /// and its side writes — the copies an update rewrites, the parent's kept copy of an
+    /// embedded child, the aggregates it maintains.
+    fn landed(&mut self, s: &Sending<'_>, versioned: Option<u32>) {
+        let action = self.world.patterns[s.call.pattern].action;
+        if let Some(handle) = versioned {
+            self.version_landed(handle, s.now_ms);
+        }
+        if action == Action::Put {
+            self.numbered(s.entity, s.vals);
+        }
+        let side = Call { time_ms: s.now_ms, ..s.call };
+        if action == Action::Update && !self.copies.is_empty() {
+            for &(attr, _) in &s.target.changes {
+                self.rewrite_copies(s.entity, s.target.ordinal, usize::from(attr), side);
+            }
+        }
+        if let Some(e) = s.embed.filter(|&e| self.embeds[e].plan.keep.is_some()) {
+            self.append_side(e, s.target.ordinal, s.vals, side, None);
+        }
+        // A transaction wrote its aggregates with its own item.
+        if action != Action::Delete && !s.transaction {
+            self.maintain_aggregates(s.entity, s.vals, s.target.ordinal, side);
+        }
     }
 
     /// A version-checked update's read (and the race it may lose): the item's handle and the

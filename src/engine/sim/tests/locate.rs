@@ -1,0 +1,72 @@
+//! Updates whose key the call cannot compute (issue 12): the application reads first to learn
+//! it — a Scan of the table without an index, a Query of the index that holds the given
+//! attribute with one — and the replay sends that read, meters it and charges it to the write,
+//! as `check` plans it.
+
+use crate::engine::planner::{self, Operation};
+use crate::engine::sim::report::PatternReport;
+use crate::engine::sim::{RunOptions, RunReport, Simulation};
+use crate::scenario;
+
+/// 2,000 orders under their customers; 10 status updates a second given the order's id alone.
+const LOCATE: &str = include_str!("../../../../tests/fixtures/locate.ron");
+
+fn run(source: &str, variant: &str) -> (RunReport, planner::Plan) {
+    let loaded = scenario::parse("locate.ron", source).expect("test scenario");
+    let variant = loaded.variant(Some(variant)).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    (sim.report(), planner::plan(&loaded.scenario, variant))
+}
+
+fn ship(report: &RunReport) -> &PatternReport {
+    report.patterns.iter().find(|p| p.name == "ship").expect("the pattern")
+}
+
+#[test]
+fn each_update_reads_its_key_first_and_pays_for_that_read() {
+    // (variant, the read sent first, RCU per call check plans for it)
+    let cases = [
+        ("scan-first", Some(Operation::Scan), 238.0),
+        ("index-first", Some(Operation::Query), 0.5),
+        ("by-order", None, 0.0),
+    ];
+    for (variant, first, rcu) in cases {
+        let (report, plan) = run(LOCATE, variant);
+        let p = ship(&report);
+        let planned = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
+        let ops: Vec<Operation> = p.operation.as_ref().expect("served").iter().collect();
+        assert_eq!(ops.first().copied().filter(|op| *op != Operation::UpdateItem), first, "{variant}");
+        assert_eq!(planned.locate.as_ref().and_then(|l| l.operation), first, "{variant}");
+        let per_call = p.rcu / p.calls as f64;
+        assert!((per_call - rcu).abs() <= 0.02 * rcu + 1e-9, "{variant}: {per_call} RCU per call");
+        let check = planned.locate.as_ref().map_or(0.0, |l| l.units_per_call);
+        assert!((per_call - check).abs() <= 0.02 * check + 1e-9, "{variant}: check {check}, run {per_call}");
+        // Every call still writes its one item, at 1 WCU, and its write fan-out is its own.
+        assert_eq!((p.landed_writes, p.wcu, p.avg_fanout), (Some(p.calls), p.calls as f64, 1.0), "{variant}");
+        assert_eq!(p.scans, if first == Some(Operation::Scan) { p.calls } else { 0 }, "{variant}");
+    }
+    // The Scan reads every order for each update: its pages' time is the call's too.
+    let (scan, _) = run(LOCATE, "scan-first");
+    let (direct, _) = run(LOCATE, "by-order");
+    assert!(ship(&scan).avg_items_read > 1_900.0, "{}", ship(&scan).avg_items_read);
+    assert!(ship(&scan).latency_ms_p50 > 10.0 * ship(&direct).latency_ms_p50);
+}
+
+#[test]
+fn a_refused_read_retries_the_whole_call_and_the_write_follows_it() {
+    // 500 RCU/s provisioned against ~2,400 RCU/s of Scans: most reads are refused at first.
+    let tight = LOCATE.replace(
+        r#"(name: "scan-first","#,
+        r#"(name: "scan-first", capacity: Provisioned(read: 500, write: 1000),"#,
+    );
+    let (report, _) = run(&tight, "scan-first");
+    let p = ship(&report);
+    assert!(p.throttled > 0 && p.retries > 0, "{} throttled, {} retries", p.throttled, p.retries);
+    // A call lands its write, gives up, or is still waiting when the run ends — never two.
+    let landed = p.landed_writes.expect("no side writes");
+    assert_eq!(landed + p.failed + p.unfinished, p.calls);
+    assert!(landed > 0 && (p.wcu - landed as f64).abs() < 1e-9, "{landed} landed, {} WCU", p.wcu);
+    // The run ends with as many orders as it began with: an update never adds or loses one.
+    assert_eq!(report.totals.items, 2_000);
+}
