@@ -7,7 +7,7 @@
 use serde_json::Value as Json;
 
 use crate::engine::sim::{ConsoleError, ConsoleRequest, Read, Simulation};
-use crate::engine::store::Store;
+use crate::engine::store::{Store, StoreError};
 use crate::ops::OpsError;
 use crate::ops::request::{self, Request};
 
@@ -132,7 +132,7 @@ impl ConsoleRequest for ConsoleRead {
         }
     }
 
-    fn answer(self, store: &mut Store) -> Result<Json, String> {
-        crate::ops::execute(store, self.request).map_err(|e| message(&e))
+    fn answer(self, store: &mut Store) -> Result<Json, StoreError> {
+        crate::ops::execute(store, self.request)
     }
 }

@@ -112,7 +112,8 @@ fn reference(sim: &Simulation, store: &mut Store, request: &str) -> Result<Strin
     let aliases = sim.aliases();
     let mut read = ConsoleRead::parse(request)?;
     read.rename(&|name| aliases.iter().find(|(real, _)| real == name).map(|(_, a)| a.clone()));
-    let mut answer = read.answer(store).map_err(|e| unalias_text(&aliases, e))?;
+    let mut answer =
+        read.answer(store).map_err(|e| ConsoleError::Answer(unalias_error(&aliases, e)).to_string())?;
     unalias(&aliases, &mut answer);
     Ok(answer.to_string())
 }
