@@ -106,13 +106,10 @@ fn cql_words(answer: &mut Json) {
     }
 }
 
-/// Why the console did not answer a request with items.
+/// Why the console did not answer a request with items. (A request it cannot take never gets
+/// here: the protocol that parsed it refuses it, with its own error.)
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ConsoleError {
-    /// The request as written: a short form's mistake (`col 14: …`), JSON that is no read
-    /// request, or a write refused (`ops::short` words each).
-    #[error("{0}")]
-    Request(String),
     /// A replay's table that the store refuses to create: the console's bug, not the user's.
     #[error("the console cannot hold table {table} in a store: {source}")]
     Table { table: String, source: StoreError },

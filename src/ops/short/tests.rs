@@ -169,10 +169,16 @@ fn mistakes_name_the_column_and_what_was_expected() {
         ),
     ];
     for (line, want) in cases {
-        let got = expand(line, &tables()).expect_err(line);
+        let got = expand(line, &tables()).expect_err(line).to_string();
         assert!(got.starts_with(want), "{line}:\n got {got}\nwant {want}");
     }
-    assert_eq!(expand("scan", &[]), Err("the replay has no table to read".to_owned()));
+    let at = |line: &str| match expand(line, &tables()) {
+        Err(ShortError::At { col, .. }) => Some(col),
+        _ => None,
+    };
+    assert_eq!((at("get pk = "), at("query pk = 12abc")), (Some(10), Some(12)), "the column is a number");
+    assert_eq!(expand("scan", &[]), Err(ShortError::NoTable));
+    assert_eq!(ShortError::NoTable.to_string(), "the replay has no table to read");
 }
 
 #[test]
@@ -186,7 +192,9 @@ fn the_console_reads_and_refuses_to_write() {
         r#"{"op": "AdvanceTime", "Seconds": 5}"#,
     ];
     for line in refused {
-        let error = ConsoleRead::parse(line).err().unwrap_or_default();
+        let error = ConsoleRead::parse(line).err().expect("refused");
+        assert!(matches!(error, RequestError::Refused { .. }), "{line}: {error:?}");
+        let error = error.to_string();
         assert!(error.contains("the console only reads the replay's table"), "{line}: {error}");
     }
     let errors = [
@@ -204,7 +212,9 @@ fn the_console_reads_and_refuses_to_write() {
         ),
     ];
     for (line, want) in errors {
-        let error = ConsoleRead::parse(line).err().unwrap_or_default();
+        let error = ConsoleRead::parse(line).err().expect("refused");
+        assert!(matches!(error, RequestError::Invalid(_)), "{line}: {error:?}");
+        let error = error.to_string();
         assert!(error.starts_with(want), "{line}: {error}");
     }
     for (line, op) in [

@@ -18,7 +18,7 @@ use crate::scenario;
 
 /// A console line answered as the workbench answers it: parsed by `keyheat ops`'s code, which
 /// the engine does not depend on (only its tests do, to hold the two together).
-fn ask(sim: &Simulation, line: &str) -> Result<Json, ConsoleError> {
+fn ask(sim: &Simulation, line: &str) -> Result<Json, crate::ops::short::LineError> {
     crate::ops::short::console(sim, line)
 }
 
@@ -110,7 +110,7 @@ fn reference_store(sim: &Simulation) -> Store {
 /// The reference answer: the request run on the whole table.
 fn reference(sim: &Simulation, store: &mut Store, request: &str) -> Result<String, String> {
     let aliases = sim.aliases();
-    let mut read = ConsoleRead::parse(request)?;
+    let mut read = ConsoleRead::parse(request).map_err(|e| e.to_string())?;
     read.rename(&|name| aliases.iter().find(|(real, _)| real == name).map(|(_, a)| a.clone()));
     let mut answer =
         read.answer(store).map_err(|e| ConsoleError::Answer(unalias_error(&aliases, e)).to_string())?;
