@@ -4,9 +4,10 @@
 //! what an engine test sees (the bundled scenarios are tested as content, in `tests/`).
 
 use super::model::Engine;
-use super::planner::Operation as Op;
+use super::planner::{Kind, Operation as Op};
 use super::sim::report::{
-    GoalResult, IndexReport, Operations, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+    GoalResult, IndexReport, IndexType, Operations, PartitionReport, Partitions, PatternReport, RunReport,
+    Totals,
 };
 
 /// A one-hour run of a small order system: a GetItem pattern, a Scan that grows, a write, one
@@ -96,7 +97,7 @@ fn partitions() -> Partitions {
 fn indexes() -> Vec<IndexReport> {
     vec![IndexReport {
         name: "byStatus".to_owned(),
-        kind: "GSI".to_owned(),
+        kind: IndexType::Global,
         wcu: 9_000.0,
         rcu: 0.0,
         bytes: 5 * 1024 * 1024,
@@ -119,7 +120,7 @@ fn patterns() -> Vec<PatternReport> {
     vec![
         pattern(
             "customer-page",
-            "read",
+            Kind::Read,
             Some(Op::Query),
             9_000,
             1.0,
@@ -131,7 +132,7 @@ fn patterns() -> Vec<PatternReport> {
             rcu_per_call_end: 400.0,
             ..pattern(
                 "pending-orders",
-                "read",
+                Kind::Read,
                 Some(Op::Scan),
                 360,
                 12.0,
@@ -140,7 +141,7 @@ fn patterns() -> Vec<PatternReport> {
         },
         pattern(
             "place-order",
-            "write",
+            Kind::Write,
             Some(Op::PutItem),
             18_000,
             1.0,
@@ -173,17 +174,17 @@ pub struct Latency {
 /// A pattern whose per-call units stay flat; override fields with struct update syntax.
 pub fn pattern(
     name: &str,
-    kind: &str,
+    kind: Kind,
     operation: Option<Op>,
     calls: u64,
     fanout: f64,
     latency: Latency,
 ) -> PatternReport {
     let Latency { p50, p99, target } = latency;
-    let read = kind == "read";
+    let read = kind == Kind::Read;
     PatternReport {
         name: name.to_owned(),
-        kind: kind.to_owned(),
+        kind,
         operation: operation.map(Operations::from),
         index: None,
         calls,
