@@ -136,7 +136,7 @@ fn answer(store: &mut Store, line: &str, number: u64, indent: usize) -> Result<J
             ));
         }
     };
-    execute(store, request::parse(op, object)?)
+    Ok(execute(store, request::parse(op, object)?)?)
 }
 
 /// serde_json places its error within the one line it was given ("at line 1 column 45"): the
@@ -154,7 +154,9 @@ fn not_json(error: &serde_json::Error, number: u64, indent: usize) -> OpsError {
     OpsError::serialization(format!("The line is not valid JSON: {what} at {place}"))
 }
 
-fn execute(store: &mut Store, request: Request) -> Result<Json, OpsError> {
+/// Only the store refuses a parsed request, so its error is the store's (the console reports it
+/// as such).
+fn execute(store: &mut Store, request: Request) -> Result<Json, StoreError> {
     Ok(match request {
         Request::CreateTable(create) => {
             let description = store.create_table(create)?;

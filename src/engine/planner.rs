@@ -77,9 +77,19 @@ pub struct Layout {
     pub entity: String,
     /// `None` for the table.
     pub index: Option<String>,
-    /// `table`, `GSI` or `LSI`.
-    pub index_kind: &'static str,
+    /// The index's kind; `None` for the table. Written `table`, `GSI` or `LSI`.
+    #[serde(serialize_with = "layout_kind")]
+    pub index_kind: Option<IndexKind>,
     pub key: String,
+}
+
+#[expect(
+    clippy::ref_option,
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's serialize_with lends the field"
+)]
+fn layout_kind<S: serde::Serializer>(kind: &Option<IndexKind>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(kind.map_or("table", IndexKind::short))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -593,7 +603,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
             out.push(Layout {
                 entity: entity.name.clone(),
                 index: None,
-                index_kind: "table",
+                index_kind: None,
                 key: key(&variant.table_pk, variant.table_sk.as_deref(), k),
             });
         }
@@ -607,7 +617,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
                 out.push(Layout {
                     entity: entity.name.clone(),
                     index: Some(index.name.clone()),
-                    index_kind: index.kind.short(),
+                    index_kind: Some(index.kind),
                     key,
                 });
             }

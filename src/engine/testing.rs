@@ -4,10 +4,13 @@
 //! what an engine test sees (the bundled scenarios are tested as content, in `tests/`).
 
 use super::model::Engine;
-use super::planner::Operation as Op;
+use super::planner::{Kind, Operation as Op};
 use super::sim::report::{
-    GoalResult, IndexReport, Operations, PartitionReport, Partitions, PatternReport, RunReport, Totals,
+    GoalResult, IndexReport, IndexType, Operations, PartitionReport, Partitions, PatternReport, RunReport,
+    Totals,
 };
+use super::sim::{RunOptions, Simulation};
+use super::time::SimDuration;
 
 /// A one-hour run of a small order system: a GetItem pattern, a Scan that grows, a write, one
 /// GSI and two partitions listed. Every figure is plausible and none is zero unless it should be.
@@ -96,7 +99,7 @@ fn partitions() -> Partitions {
 fn indexes() -> Vec<IndexReport> {
     vec![IndexReport {
         name: "byStatus".to_owned(),
-        kind: "GSI".to_owned(),
+        kind: IndexType::Global,
         wcu: 9_000.0,
         rcu: 0.0,
         bytes: 5 * 1024 * 1024,
@@ -119,7 +122,7 @@ fn patterns() -> Vec<PatternReport> {
     vec![
         pattern(
             "customer-page",
-            "read",
+            Kind::Read,
             Some(Op::Query),
             9_000,
             1.0,
@@ -131,7 +134,7 @@ fn patterns() -> Vec<PatternReport> {
             rcu_per_call_end: 400.0,
             ..pattern(
                 "pending-orders",
-                "read",
+                Kind::Read,
                 Some(Op::Scan),
                 360,
                 12.0,
@@ -140,7 +143,7 @@ fn patterns() -> Vec<PatternReport> {
         },
         pattern(
             "place-order",
-            "write",
+            Kind::Write,
             Some(Op::PutItem),
             18_000,
             1.0,
@@ -173,17 +176,17 @@ pub struct Latency {
 /// A pattern whose per-call units stay flat; override fields with struct update syntax.
 pub fn pattern(
     name: &str,
-    kind: &str,
+    kind: Kind,
     operation: Option<Op>,
     calls: u64,
     fanout: f64,
     latency: Latency,
 ) -> PatternReport {
     let Latency { p50, p99, target } = latency;
-    let read = kind == "read";
+    let read = kind == Kind::Read;
     PatternReport {
         name: name.to_owned(),
-        kind: kind.to_owned(),
+        kind,
         operation: operation.map(Operations::from),
         index: None,
         calls,
@@ -356,4 +359,45 @@ mod tests {
             assert_eq!(loaded.scenario.name, *name);
         }
     }
+}
+
+/// A replay of fixture `name`'s text after `edits` (each must apply), run for `ticks` ticks.
+///
+/// # Panics
+///
+/// For an edit that does not apply, or a scenario or variant that does not load: a test's
+/// mistake.
+pub fn replay(name: &str, edits: &[(&str, &str)], variant: &str, ticks: u32) -> Simulation {
+    let mut source = fixture_source(name).to_owned();
+    for (from, to) in edits {
+        assert!(source.contains(from), "the edit {from:?} applies to {name}");
+        source = source.replace(from, to);
+    }
+    let loaded = crate::scenario::parse("test.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+    let variant = loaded.scenario.variant(variant).expect("the variant exists");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(30 * 86_400)) };
+    let mut sim = Simulation::new(&loaded.scenario, variant, &options).expect("the replay starts");
+    for _ in 0..ticks {
+        sim.step();
+    }
+    sim
+}
+
+/// `orders` made small, with two more indexes: a GSI without a sort key (entries tie on the
+/// table key) and a keys-only LSI whose name DynamoDB would refuse (the console serves it under
+/// an alias); an hour of 10-second ticks (orders placed, items added, orders shipped, leaving the
+/// sparse index). The console's tests read it: the engine's, and `ops::short`'s with its parser.
+pub fn console_orders() -> Simulation {
+    let edits = [
+        ("(name: \"customers\", count: 20000", "(name: \"customers\", count: 40"),
+        ("(name: \"orders\", count: 20000", "(name: \"orders\", count: 300"),
+        ("(name: \"products\", count: 50000", "(name: \"products\", count: 50"),
+        (
+            "only_when: (\"status\", \"PENDING\"),\n                ),",
+            "only_when: (\"status\", \"PENDING\"),\n                ),
+                (name: \"by-customer\", keys: {\"Order\": (pk: \"{customer_id}\")}, projection: KeysOnly),
+                (name: \"by total\", kind: Local, keys: {\"Order\": (sk: \"{total}\")}, projection: KeysOnly),",
+        ),
+    ];
+    replay("orders", &edits, "recommended", 360)
 }

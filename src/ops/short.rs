@@ -43,14 +43,32 @@ mod lex;
 mod read;
 
 use lex::{Tok, Token, lex};
-pub use read::{ConsoleRead, console};
+pub use read::{ConsoleRead, LineError, RequestError, console};
 
 pub use crate::engine::sim::{IndexKeys, Read, TableKeys};
+
+/// Why a line is no short form: where it goes wrong and what was expected there, for the
+/// console to show (`col 9: expected a quoted string or a number after "="`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShortError {
+    /// `col` is 1-based, in characters.
+    #[error("col {col}: {message}")]
+    At { col: usize, message: String },
+    /// No line can be read: there is no table to default to.
+    #[error("the replay has no table to read")]
+    NoTable,
+}
+
+impl ShortError {
+    fn at(col: usize, message: impl Into<String>) -> ShortError {
+        ShortError::At { col, message: message.into() }
+    }
+}
 
 /// Expands a short form into the `keyheat ops` request it stands for, as a JSON value (see the
 /// module documentation), for [`ConsoleRead::from_json`]. `tables` must not be empty; the first
 /// is the default table.
-pub fn expand(line: &str, tables: &[TableKeys]) -> Result<Json, String> {
+pub fn expand(line: &str, tables: &[TableKeys]) -> Result<Json, ShortError> {
     let tokens = lex(line)?;
     let mut p = Parser { tokens, at: 0, end_col: line.chars().count() + 1 };
     let request = p.request(tables)?;
@@ -144,8 +162,8 @@ impl Parser {
         self.tokens.get(self.at).map_or(self.end_col, |t| t.col)
     }
 
-    fn error(&self, message: &str) -> String {
-        format!("col {}: {message}", self.col())
+    fn error(&self, message: &str) -> ShortError {
+        ShortError::at(self.col(), message)
     }
 
     /// The next token is this keyword (case-insensitive, not in backticks).
@@ -161,7 +179,7 @@ impl Parser {
         at
     }
 
-    fn expect_keyword(&mut self, keyword: &str, context: &str) -> Result<(), String> {
+    fn expect_keyword(&mut self, keyword: &str, context: &str) -> Result<(), ShortError> {
         if self.eat_keyword(keyword) {
             Ok(())
         } else {
@@ -169,7 +187,7 @@ impl Parser {
         }
     }
 
-    fn expect_sym(&mut self, sym: &str, context: &str) -> Result<(), String> {
+    fn expect_sym(&mut self, sym: &str, context: &str) -> Result<(), ShortError> {
         if matches!(self.peek(), Some(Tok::Sym(s)) if *s == sym) {
             self.at += 1;
             Ok(())
@@ -179,7 +197,7 @@ impl Parser {
     }
 
     /// A table or index name: a word or a quoted string.
-    fn name(&mut self, what: &str) -> Result<String, String> {
+    fn name(&mut self, what: &str) -> Result<String, ShortError> {
         match self.peek() {
             Some(Tok::Word { text, .. } | Tok::Str(text)) => {
                 let text = text.clone();
@@ -190,7 +208,7 @@ impl Parser {
         }
     }
 
-    fn value(&mut self, after: &str) -> Result<Json, String> {
+    fn value(&mut self, after: &str) -> Result<Json, ShortError> {
         let col = self.col();
         match self.peek() {
             Some(Tok::Str(text)) => {
@@ -199,8 +217,8 @@ impl Parser {
                 Ok(value)
             }
             Some(Tok::Num(text)) => {
-                let number =
-                    Number::parse(text).map_err(|e| format!("col {col}: {text} is not a number: {e}"))?;
+                let number = Number::parse(text)
+                    .map_err(|e| ShortError::at(col, format!("{text} is not a number: {e}")))?;
                 self.at += 1;
                 Ok(serde_json::json!({ "N": number.to_string() }))
             }
@@ -208,7 +226,7 @@ impl Parser {
         }
     }
 
-    fn request(&mut self, tables: &[TableKeys]) -> Result<Map<String, Json>, String> {
+    fn request(&mut self, tables: &[TableKeys]) -> Result<Map<String, Json>, ShortError> {
         let verb = match self.peek() {
             Some(Tok::Word { text, quoted: false }) => text.to_ascii_lowercase(),
             _ => String::new(),
@@ -248,7 +266,7 @@ impl Parser {
                         }
                         _ => String::new(),
                     };
-                    return Err(format!("col {}: a get ends after its key{hint}", tok.col));
+                    return Err(ShortError::at(tok.col, format!("a get ends after its key{hint}")));
                 }
             }
             "query" => {
@@ -285,9 +303,9 @@ impl Parser {
         Ok(out)
     }
 
-    fn table<'t>(&mut self, tables: &'t [TableKeys]) -> Result<&'t TableKeys, String> {
+    fn table<'t>(&mut self, tables: &'t [TableKeys]) -> Result<&'t TableKeys, ShortError> {
         let Some(first) = tables.first() else {
-            return Err("the replay has no table to read".to_owned());
+            return Err(ShortError::NoTable);
         };
         if !self.eat_keyword("table") {
             return Ok(first);
@@ -296,11 +314,11 @@ impl Parser {
         let name = self.name("a table name after table")?;
         tables.iter().find(|t| t.name == name).ok_or_else(|| {
             let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
-            format!("col {col}: no table {name:?}; the tables are {}", names.join(", "))
+            ShortError::at(col, format!("no table {name:?}; the tables are {}", names.join(", ")))
         })
     }
 
-    fn index<'t>(&mut self, table: &'t TableKeys) -> Result<Option<&'t IndexKeys>, String> {
+    fn index<'t>(&mut self, table: &'t TableKeys) -> Result<Option<&'t IndexKeys>, ShortError> {
         if !self.eat_keyword("index") {
             return Ok(None);
         }
@@ -309,20 +327,23 @@ impl Parser {
         let found = table.indexes.iter().find(|i| i.name == name);
         found.map(Some).ok_or_else(|| {
             if table.indexes.is_empty() {
-                format!("col {col}: table {} has no indexes", table.name)
+                ShortError::at(col, format!("table {} has no indexes", table.name))
             } else {
                 let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                format!(
-                    "col {col}: table {} has no index {name:?}; its indexes are {}",
-                    table.name,
-                    names.join(", ")
+                ShortError::at(
+                    col,
+                    format!(
+                        "table {} has no index {name:?}; its indexes are {}",
+                        table.name,
+                        names.join(", ")
+                    ),
                 )
             }
         })
     }
 
     /// A key attribute named in the line: `pk`, `sk`, or the real name.
-    fn key_name(&mut self, target: &Target<'_>) -> Result<(KeyPart, String), String> {
+    fn key_name(&mut self, target: &Target<'_>) -> Result<(KeyPart, String), ShortError> {
         let part = match self.peek() {
             Some(Tok::Word { text, quoted }) => {
                 if text == target.pk || (!quoted && text.eq_ignore_ascii_case("pk")) {
@@ -349,13 +370,13 @@ impl Parser {
         Ok((part, name.to_owned()))
     }
 
-    fn get_key(&mut self, target: &Target<'_>) -> Result<Map<String, Json>, String> {
+    fn get_key(&mut self, target: &Target<'_>) -> Result<Map<String, Json>, ShortError> {
         let mut key = Map::new();
         loop {
             let col = self.col();
             let (_, name) = self.key_name(target)?;
             if key.contains_key(&name) {
-                return Err(format!("col {col}: {name} is given twice"));
+                return Err(ShortError::at(col, format!("{name} is given twice")));
             }
             self.expect_sym("=", &format!("after {name} (a get names the whole key)"))?;
             key.insert(name, self.value("\"=\"")?);
@@ -366,11 +387,18 @@ impl Parser {
         Ok(key)
     }
 
-    fn key_condition(&mut self, target: &Target<'_>, holders: &mut Placeholders) -> Result<String, String> {
+    fn key_condition(
+        &mut self,
+        target: &Target<'_>,
+        holders: &mut Placeholders,
+    ) -> Result<String, ShortError> {
         let col = self.col();
         let (part, name) = self.key_name(target)?;
         if part != KeyPart::Partition {
-            return Err(format!("col {col}: a query starts with the partition key: pk ({}) = …", target.pk));
+            return Err(ShortError::at(
+                col,
+                format!("a query starts with the partition key: pk ({}) = …", target.pk),
+            ));
         }
         self.expect_sym("=", &format!("after {name} (a query asks one partition)"))?;
         let value = self.value("\"=\"")?;
@@ -384,18 +412,24 @@ impl Parser {
         Ok(text)
     }
 
-    fn sort_condition(&mut self, target: &Target<'_>, holders: &mut Placeholders) -> Result<String, String> {
+    fn sort_condition(
+        &mut self,
+        target: &Target<'_>,
+        holders: &mut Placeholders,
+    ) -> Result<String, ShortError> {
         let Some(sk) = target.sk else {
             return Err(self.error("this has no sort key, so a query names only the partition key"));
         };
-        let mut sort_name = |p: &mut Parser| -> Result<(), String> {
+        let mut sort_name = |p: &mut Parser| -> Result<(), ShortError> {
             let col = p.col();
             match p.key_name(target)? {
                 (KeyPart::Sort, _) => {
                     holders.names.insert("#sk".into(), Json::from(sk));
                     Ok(())
                 }
-                (KeyPart::Partition, _) => Err(format!("col {col}: expected the sort key: sk ({sk})")),
+                (KeyPart::Partition, _) => {
+                    Err(ShortError::at(col, format!("expected the sort key: sk ({sk})")))
+                }
             }
         };
         if self.eat_keyword("begins_with") {
@@ -425,7 +459,7 @@ impl Parser {
         Ok(format!("#sk {op} {}", holders.value(":sk", value)))
     }
 
-    fn options(&mut self, query: bool, holders: &mut Placeholders) -> Result<Options, String> {
+    fn options(&mut self, query: bool, holders: &mut Placeholders) -> Result<Options, ShortError> {
         let mut options = Options::default();
         while let Some(tok) = self.peek() {
             let col = self.col();
@@ -434,11 +468,11 @@ impl Parser {
                 _ => String::new(),
             };
             let twice = |given: bool| {
-                if given { Err(format!("col {col}: {word} is given twice")) } else { Ok(()) }
+                if given { Err(ShortError::at(col, format!("{word} is given twice"))) } else { Ok(()) }
             };
             match word.as_str() {
                 "desc" | "asc" if !query => {
-                    return Err(format!("col {col}: a scan has no order; desc and asc are for query"));
+                    return Err(ShortError::at(col, "a scan has no order; desc and asc are for query"));
                 }
                 "desc" | "asc" => {
                     twice(options.forward.is_some())?;
@@ -475,8 +509,11 @@ impl Parser {
                 }
                 _ => {
                     let order = if query { "desc, asc, " } else { "" };
-                    return Err(format!(
-                        "col {col}: expected {order}limit N, filter …, count or consistent (or the end of the line)"
+                    return Err(ShortError::at(
+                        col,
+                        format!(
+                            "expected {order}limit N, filter …, count or consistent (or the end of the line)"
+                        ),
                     ));
                 }
             }
@@ -486,7 +523,7 @@ impl Parser {
 
     /// A filter written with plain names and literal values, as FilterExpression text with
     /// placeholders.
-    fn filter(&mut self, holders: &mut Placeholders) -> Result<String, String> {
+    fn filter(&mut self, holders: &mut Placeholders) -> Result<String, ShortError> {
         let start = self.col();
         let mut pieces: Vec<String> = Vec::new();
         let mut open: Vec<usize> = Vec::new();
@@ -531,7 +568,7 @@ impl Parser {
                 }
                 Tok::Sym(")") => {
                     if open.pop().is_none() {
-                        return Err(format!("col {col}: this ) closes nothing"));
+                        return Err(ShortError::at(col, "this ) closes nothing"));
                     }
                     self.at += 1;
                     pieces.push(")".into());
@@ -542,14 +579,16 @@ impl Parser {
                     pieces.push(sym.to_owned());
                     expect_operand = true;
                 }
-                Tok::Sym(sym) => return Err(format!("col {col}: unexpected \"{sym}\" in the filter")),
+                Tok::Sym(sym) => {
+                    return Err(ShortError::at(col, format!("unexpected \"{sym}\" in the filter")));
+                }
             }
         }
         if let Some(col) = open.pop() {
             return Err(self.error(&format!("expected \")\" to close the \"(\" at col {col}")));
         }
         if pieces.is_empty() {
-            return Err(format!("col {start}: expected a filter expression after filter"));
+            return Err(ShortError::at(start, "expected a filter expression after filter"));
         }
         // No space between a function and "(" nor inside "(" … ")".
         let mut text = String::new();
@@ -564,7 +603,7 @@ impl Parser {
     }
 
     /// The rest of a document path after its first name: `.name` and `[n]` steps.
-    fn path_rest(&mut self, path: &mut String, holders: &mut Placeholders) -> Result<(), String> {
+    fn path_rest(&mut self, path: &mut String, holders: &mut Placeholders) -> Result<(), ShortError> {
         loop {
             match (self.peek(), self.peek_at(1)) {
                 (Some(Tok::Sym(".")), Some(Tok::Word { text, .. })) => {

@@ -15,7 +15,7 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
-use crate::engine::planner::{Operation, cql_verb, numbers};
+use crate::engine::planner::{Kind, Operation, cql_verb, numbers};
 use crate::engine::sim::report::{PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -103,9 +103,9 @@ pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
 /// Cassandra read. `None` where nothing measures it (a Cassandra write).
 pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)> {
     if is_cassandra(engine) {
-        return (p.kind != "write").then_some((p.avg_items_read, "rows"));
+        return (p.kind != Kind::Write).then_some((p.avg_items_read, "rows"));
     }
-    let (units, unit) = if p.kind == "write" { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
+    let (units, unit) = if p.kind == Kind::Write { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
     Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
 }
 
@@ -113,7 +113,7 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
 /// cost nothing, so dividing by calls would understate what a write costs. `None` for a read,
 /// for Cassandra, and where the run cannot tell landed writes apart (`landed_writes`).
 pub fn per_write(p: &PatternReport, engine: Engine) -> Option<f64> {
-    if is_cassandra(engine) || p.kind != "write" {
+    if is_cassandra(engine) || p.kind != Kind::Write {
         return None;
     }
     p.landed_writes.filter(|&n| n > 0).map(|n| p.wcu / n as f64)
@@ -136,7 +136,7 @@ pub(super) fn units_per_call(p: &PatternReport, engine: Engine) -> String {
 /// The note under the access patterns: what "per call" is for writes, when any write is listed.
 pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
     let writes: Vec<&PatternReport> =
-        r.patterns.iter().filter(|p| p.kind == "write" && per_call(p, r.engine).is_some()).collect();
+        r.patterns.iter().filter(|p| p.kind == Kind::Write && per_call(p, r.engine).is_some()).collect();
     if writes.is_empty() {
         return None;
     }
@@ -385,7 +385,7 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
         Some(_) => {}
     }
     // A write that must Scan to learn the key of the item it writes.
-    let first = p.operation.as_ref().and_then(|ops| ops.iter().next()).filter(|_| p.kind == "write");
+    let first = p.operation.as_ref().and_then(|ops| ops.iter().next()).filter(|_| p.kind == Kind::Write);
     if first == Some(Operation::Scan) {
         let cost = if is_cassandra(engine) {
             format!("{} {} read per call", numbers::count(p.avg_items_read), w.items)

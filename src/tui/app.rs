@@ -272,7 +272,7 @@ impl App {
             (Overlay::Console(c), Action::Submit) => {
                 let request = c.take();
                 if !request.trim().is_empty() {
-                    let answer = self.driver.console(&request).map_err(|e| e.to_string());
+                    let answer = self.driver.console(&request);
                     c.history.push((request, answer));
                 }
             }

@@ -9,7 +9,8 @@ use std::time::Duration;
 use super::pacing::Speed;
 use super::view::{Progress, ViewRequest, WorkbenchView};
 use crate::engine::model::{Scenario, Variant};
-use crate::engine::sim::{ConsoleError, SimError};
+use crate::engine::sim::SimError;
+use crate::ops::short::LineError;
 
 /// Why a driver could not start a run or answer the console; the status line and the console
 /// word it.
@@ -38,7 +39,7 @@ pub enum DriverError {
     #[error("the replay has stopped")]
     Stopped,
     #[error(transparent)]
-    Console(#[from] ConsoleError),
+    Console(#[from] LineError),
 }
 
 /// A console answer as the console shows it: the JSON `keyheat ops` prints, indented for

@@ -14,6 +14,7 @@ use crate::tui::panels::clear;
 use ratatui_textarea::TextArea;
 
 use super::action::Direction;
+use super::driver::DriverError;
 use super::keymap;
 use super::layout::centered;
 use super::panels::{framed, width_of};
@@ -87,7 +88,10 @@ impl Prompt {
 /// A DynamoDB request line and the store's answers so far.
 pub struct Console {
     input: TextArea<'static>,
-    pub history: Vec<(String, Result<String, String>)>,
+    /// Each request and its answer: the response indented for reading (laid out once, by the
+    /// driver, since an answer can hold a megabyte of items and the history is drawn every
+    /// frame), or why there is none, worded when drawn.
+    pub history: Vec<(String, Result<String, DriverError>)>,
     /// Lines scrolled back from the newest; 0 shows the end of the history (and follows it).
     pub back: usize,
 }
@@ -160,7 +164,7 @@ pub fn history_lines(c: &Console, width: usize) -> Vec<(String, HistoryLine)> {
         push(&format!("> {request}"), HistoryLine::Request);
         match answer {
             Ok(text) => text.lines().for_each(|l| push(l, HistoryLine::Answer)),
-            Err(text) => push(text, HistoryLine::Error),
+            Err(error) => push(&error.to_string(), HistoryLine::Error),
         }
     }
     out
@@ -381,7 +385,7 @@ mod tests {
         }
         let mut c = Console::default();
         c.history.push(("get x".to_owned(), Ok("{\n  \"Item\": 1\n}".to_owned())));
-        c.history.push(("scan nonsense".to_owned(), Err("unknown word nonsense".to_owned())));
+        c.history.push(("scan nonsense".to_owned(), Err(DriverError::Stopped)));
         let kinds: Vec<HistoryLine> = history_lines(&c, 10).iter().map(|(_, k)| *k).collect();
         // `  "Item": 1` is 11 columns: two lines at 10.
         assert_eq!(kinds, [Request, Answer, Answer, Answer, Answer, Request, Request, Error, Error, Error]);

@@ -6,7 +6,7 @@
 //! durations: `cargo test --release --test content -- --ignored`.
 
 use keyheat::engine::model::Scenario;
-use keyheat::engine::planner::Operation;
+use keyheat::engine::planner::{Kind, Operation};
 use keyheat::engine::sim::{RunOptions, RunReport, run};
 use keyheat::engine::time::SimDuration;
 use keyheat::scenario;
@@ -269,7 +269,7 @@ fn social_feed_celebrity_posts_fan_out_thousands_of_copies_and_the_hybrid_none()
     let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(3 * 3600)) };
     let naive = replay(&s, "naive", &options);
     let fixed = replay(&s, "recommended", &options);
-    let base: u64 = naive.patterns.iter().filter(|p| p.kind == "write").map(|p| p.calls).sum();
+    let base: u64 = naive.patterns.iter().filter(|p| p.kind == Kind::Write).map(|p| p.calls).sum();
     let extra = |r: &RunReport| (r.totals.write_amplification - 1.0) * base as f64;
     let posts = pattern(&naive, "celebrity-post").calls as f64;
     // Copies landed plus copies that gave up, per celebrity post: thousands (the lesson: ~6,800).

@@ -48,8 +48,8 @@ pub trait ConsoleRequest {
     fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>);
 
     /// Executes the request on `store` and returns the response body `keyheat ops` would print;
-    /// `Err` is the exception and its message (`ValidationException: …`).
-    fn answer(self, store: &mut Store) -> Result<Json, String>;
+    /// `Err` is the store's exception.
+    fn answer(self, store: &mut Store) -> Result<Json, StoreError>;
 }
 
 /// What a [`ConsoleRequest`] reads, for the console to gather the items it can read.
@@ -106,19 +106,17 @@ fn cql_words(answer: &mut Json) {
     }
 }
 
-/// Why the console did not answer a request with items.
+/// Why the console did not answer a request with items. (A request it cannot take never gets
+/// here: the protocol that parsed it refuses it, with its own error.)
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ConsoleError {
-    /// The request as written: a short form's mistake (`col 14: …`), JSON that is no read
-    /// request, or a write refused (`ops::short` words each).
-    #[error("{0}")]
-    Request(String),
     /// A replay's table that the store refuses to create: the console's bug, not the user's.
     #[error("the console cannot hold table {table} in a store: {source}")]
     Table { table: String, source: StoreError },
-    /// The store's answer was an exception (`ValidationException: …`), under the real names.
-    #[error("{0}")]
-    Answer(String),
+    /// The store's answer was an exception, under the real names; shown as DynamoDB names it
+    /// (`ValidationException: …`).
+    #[error("{kind}: {0}", kind = .0.type_name())]
+    Answer(StoreError),
 }
 
 /// Most keys one BatchGetItem may name (AWS); more are refused by the store, so none are read.
@@ -158,7 +156,7 @@ impl Simulation {
             }
         }
         let mut answer =
-            read.answer(&mut store).map_err(|e| ConsoleError::Answer(unalias_text(&aliases, e)))?;
+            read.answer(&mut store).map_err(|e| ConsoleError::Answer(unalias_error(&aliases, e)))?;
         unalias(&aliases, &mut answer);
         if self.world.engine == Engine::Cassandra {
             cql_words(&mut answer);
@@ -346,6 +344,25 @@ fn unalias_text(aliases: &[(String, String)], mut text: String) -> String {
         text = text.replace(alias.as_str(), real);
     }
     text
+}
+
+/// The store's exception with real names in its text: the store knows tables and indexes by
+/// their aliases, and its messages name them.
+fn unalias_error(aliases: &[(String, String)], error: StoreError) -> StoreError {
+    let text = |text: String| unalias_text(aliases, text);
+    match error {
+        StoreError::Validation(message) => StoreError::Validation(text(message)),
+        StoreError::ResourceNotFound(table) => StoreError::ResourceNotFound(text(table)),
+        StoreError::ResourceInUse(table) => StoreError::ResourceInUse(text(table)),
+        StoreError::ItemCollectionSizeLimitExceeded { partition_key, would_be, limit } => {
+            StoreError::ItemCollectionSizeLimitExceeded {
+                partition_key: text(partition_key),
+                would_be,
+                limit,
+            }
+        }
+        failed @ StoreError::ConditionalCheckFailed { .. } => failed,
+    }
 }
 
 /// Puts real names back where a response names tables and indexes (keys re-sorted, as `ops`

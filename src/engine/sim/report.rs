@@ -9,7 +9,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::engine::model::Engine;
-use crate::engine::planner::Operation;
+use crate::engine::planner::{Kind, Operation};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
@@ -174,8 +174,7 @@ pub struct PartitionReport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct IndexReport {
     pub name: String,
-    /// `GSI` or `LSI`; `MV` (a materialized view) in the Cassandra profile.
-    pub kind: String,
+    pub kind: IndexType,
     pub wcu: f64,
     pub rcu: f64,
     /// Storage including the 100-byte overhead per entry.
@@ -202,11 +201,34 @@ pub struct IndexReport {
     pub stale_reads: u64,
 }
 
+/// What an index is, as reports name it: `GSI` or `LSI`; `MV` (a materialized view) in the
+/// Cassandra profile, whatever its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum IndexType {
+    #[serde(rename = "GSI")]
+    Global,
+    #[serde(rename = "LSI")]
+    Local,
+    #[serde(rename = "MV")]
+    View,
+}
+
+impl IndexType {
+    /// The name reports print (the same as in JSON).
+    pub fn short(self) -> &'static str {
+        match self {
+            IndexType::Global => "GSI",
+            IndexType::Local => "LSI",
+            IndexType::View => "MV",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PatternReport {
     pub name: String,
     /// `read` or `write`.
-    pub kind: String,
+    pub kind: Kind,
     /// The planner's operation (`GetItem`, `Query`, `Scan`, …); `None` when nothing serves it.
     pub operation: Option<Operations>,
     pub index: Option<String>,

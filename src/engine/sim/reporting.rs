@@ -4,14 +4,15 @@
 use std::cmp::Reverse;
 
 use crate::engine::model::{Action, Engine};
+use crate::engine::planner::Kind;
 use crate::engine::time::SimDuration;
 
 use super::items::key_label;
 use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
 use super::report::{
-    CacheReport, IndexReport, NodeReport, Operations, PartitionReport, Partitions, PatternReport, RunReport,
-    Totals,
+    CacheReport, IndexReport, IndexType, NodeReport, Operations, PartitionReport, Partitions, PatternReport,
+    RunReport, Totals,
 };
 use super::state::{Load, PatternStats};
 use super::table::IndexKind;
@@ -288,9 +289,9 @@ impl Simulation {
                 name: self.world.group_name(g),
                 // A Cassandra index is a materialized view, whatever its key.
                 kind: match self.world.tables[t].indexes[i].kind {
-                    _ if self.world.engine == Engine::Cassandra => "MV".to_owned(),
-                    IndexKind::Global => "GSI".to_owned(),
-                    IndexKind::Local => "LSI".to_owned(),
+                    _ if self.world.engine == Engine::Cassandra => IndexType::View,
+                    IndexKind::Global => IndexType::Global,
+                    IndexKind::Local => IndexType::Local,
                 },
                 wcu: group.units[WRITE],
                 rcu: group.units[READ],
@@ -332,7 +333,7 @@ impl Simulation {
             }
             out.push(PatternReport {
                 name: p.name.clone(),
-                kind: if p.action.is_read() { "read" } else { "write" }.to_owned(),
+                kind: if p.action.is_read() { Kind::Read } else { Kind::Write },
                 // A read split by entity names each part's operation: "GetItem + Query".
                 // A write that reads its key first names that read first: "Scan + UpdateItem".
                 operation: p.operation.map(|o| match p.locate.as_ref() {

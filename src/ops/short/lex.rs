@@ -21,9 +21,11 @@ pub(super) enum Tok {
     Sym(&'static str),
 }
 
+use super::ShortError;
+
 const SYMBOLS: [&str; 12] = ["<>", "<=", ">=", "=", "<", ">", "(", ")", ",", ".", "[", "]"];
 
-pub(super) fn lex(line: &str) -> Result<Vec<Token>, String> {
+pub(super) fn lex(line: &str) -> Result<Vec<Token>, ShortError> {
     let chars: Vec<char> = line.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -41,7 +43,7 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, String> {
                 match chars.get(j) {
                     None => {
                         let what = if c == '"' { "string" } else { "name" };
-                        return Err(format!("col {col}: this {what} has no closing {c}"));
+                        return Err(ShortError::at(col, format!("this {what} has no closing {c}")));
                     }
                     Some(&d) if d == c => break,
                     Some('\\') if c == '"' => match chars.get(j + 1) {
@@ -49,7 +51,7 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, String> {
                             text.push(e);
                             j += 2;
                         }
-                        _ => return Err(format!("col {}: expected \\\" or \\\\ after a backslash", j + 1)),
+                        _ => return Err(ShortError::at(j + 1, "expected \\\" or \\\\ after a backslash")),
                     },
                     Some(&d) => {
                         text.push(d);
@@ -81,7 +83,7 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, String> {
                 }
             }
             if chars.get(j).is_some_and(|d| d.is_alphanumeric() || *d == '_') {
-                return Err(format!("col {col}: a number runs into letters; quote it if it is a string"));
+                return Err(ShortError::at(col, "a number runs into letters; quote it if it is a string"));
             }
             out.push(Token { kind: Tok::Num(chars[i..j].iter().collect()), col });
             i = j;
@@ -102,7 +104,7 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, String> {
                 out.push(Token { kind: Tok::Sym(sym), col });
                 i += sym.len();
             }
-            None => return Err(format!("col {col}: unexpected character {c:?}")),
+            None => return Err(ShortError::at(col, format!("unexpected character {c:?}"))),
         }
     }
     Ok(out)

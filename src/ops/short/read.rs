@@ -6,22 +6,52 @@
 
 use serde_json::Value as Json;
 
+use super::ShortError;
 use crate::engine::sim::{ConsoleError, ConsoleRequest, Read, Simulation};
-use crate::engine::store::Store;
+use crate::engine::store::{Store, StoreError};
 use crate::ops::OpsError;
 use crate::ops::request::{self, Request};
+
+/// Why a console line got no answer: a short form's mistake, a request the console does not
+/// take, or the replay's own answer (the store's exception).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LineError {
+    #[error(transparent)]
+    Short(#[from] ShortError),
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    #[error(transparent)]
+    Console(#[from] ConsoleError),
+}
 
 /// Answers one console line against `sim`'s table as it stands: `keyheat ops` JSON (a line
 /// starting with `{`) or a short form ([`super::expand`]), parsed here and handed to the
 /// replay as a value ([`Simulation::console`]).
-pub fn console(sim: &Simulation, line: &str) -> Result<Json, ConsoleError> {
+pub fn console(sim: &Simulation, line: &str) -> Result<Json, LineError> {
     let line = line.trim();
     let read = if line.starts_with('{') {
-        ConsoleRead::parse(line)
+        ConsoleRead::parse(line)?
     } else {
-        super::expand(line, &sim.console_tables()).and_then(|request| ConsoleRead::from_json(&request))
+        ConsoleRead::from_json(&super::expand(line, &sim.console_tables())?)?
     };
-    sim.console(read.map_err(ConsoleError::Request)?)
+    Ok(sim.console(read)?)
+}
+
+/// Why the console does not take a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// `keyheat ops` would refuse it too: its exception and message.
+    #[error("{kind}: {message}", kind = .0.type_name, message = .0.message)]
+    Invalid(OpsError),
+    /// An action that writes or changes a store, and what it would do.
+    #[error(
+        "{op} {why}: the console only reads the replay's table as it stands (GetItem, Query, Scan, \
+         BatchGetItem); changing it would change the run being measured"
+    )]
+    Refused { op: String, why: &'static str },
+    /// An action `keyheat ops` answers that is neither refused by name nor a read.
+    #[error("{op} is not a read: the console answers GetItem, Query, Scan and BatchGetItem")]
+    NotARead { op: String },
 }
 
 /// Actions the console refuses, and why.
@@ -41,52 +71,46 @@ pub struct ConsoleRead {
     request: Request,
 }
 
-fn message(error: &OpsError) -> String {
-    format!("{}: {}", error.type_name, error.message)
-}
-
 impl ConsoleRead {
-    /// Parses one request line of `keyheat ops` JSON. Errors are `"<Exception>: <message>"`
-    /// with `keyheat ops`'s exception and message, or say why the console refuses the action.
-    pub fn parse(line: &str) -> Result<ConsoleRead, String> {
-        let json: Json = serde_json::from_str(line)
-            .map_err(|e| message(&OpsError::serialization(format!("The request is not valid JSON: {e}"))))?;
+    /// Parses one request line of `keyheat ops` JSON, with `keyheat ops`'s exceptions and
+    /// messages, or refuses the action.
+    pub fn parse(line: &str) -> Result<ConsoleRead, RequestError> {
+        let json: Json = serde_json::from_str(line).map_err(|e| {
+            RequestError::Invalid(OpsError::serialization(format!("The request is not valid JSON: {e}")))
+        })?;
         ConsoleRead::from_json(&json)
     }
 
     /// [`parse`](ConsoleRead::parse) for a request already held as a JSON value (a short form
     /// that `expand` built).
-    pub fn from_json(json: &Json) -> Result<ConsoleRead, String> {
+    pub fn from_json(json: &Json) -> Result<ConsoleRead, RequestError> {
         let Json::Object(object) = json else {
-            return Err(message(&OpsError::serialization(
+            return Err(RequestError::Invalid(OpsError::serialization(
                 "Expected a JSON object: {\"op\": \"<Action>\", ...}",
             )));
         };
         let op = match object.get("op") {
             Some(Json::String(op)) => op.as_str(),
             Some(_) => {
-                return Err(message(&OpsError::serialization("op must be a string naming the action")));
+                return Err(RequestError::Invalid(OpsError::serialization(
+                    "op must be a string naming the action",
+                )));
             }
             None => {
-                return Err(message(&OpsError::validation(
+                return Err(RequestError::Invalid(OpsError::validation(
                     "Missing \"op\": name the action, e.g. {\"op\": \"GetItem\", ...}",
                 )));
             }
         };
-        if let Some((_, why)) = REFUSED.iter().find(|(name, _)| *name == op) {
-            return Err(format!(
-                "{op} {why}: the console only reads the replay's table as it stands (GetItem, Query, Scan, \
-                 BatchGetItem); changing it would change the run being measured"
-            ));
+        if let Some(&(_, why)) = REFUSED.iter().find(|(name, _)| *name == op) {
+            return Err(RequestError::Refused { op: op.to_owned(), why });
         }
-        match request::parse(op, object).map_err(|e| message(&e))? {
+        match request::parse(op, object).map_err(RequestError::Invalid)? {
             request @ (Request::GetItem(..)
             | Request::Query(..)
             | Request::Scan(..)
             | Request::BatchGetItem(..)) => Ok(ConsoleRead { request }),
-            _ => {
-                Err(format!("{op} is not a read: the console answers GetItem, Query, Scan and BatchGetItem"))
-            }
+            _ => Err(RequestError::NotARead { op: op.to_owned() }),
         }
     }
 }
@@ -132,7 +156,7 @@ impl ConsoleRequest for ConsoleRead {
         }
     }
 
-    fn answer(self, store: &mut Store) -> Result<Json, String> {
-        crate::ops::execute(store, self.request).map_err(|e| message(&e))
+    fn answer(self, store: &mut Store) -> Result<Json, StoreError> {
+        crate::ops::execute(store, self.request)
     }
 }

@@ -2,11 +2,13 @@
 //! panics; every generated valid form expands to JSON the ops parser accepts).
 
 use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value as Json, json};
 
 use super::*;
-use crate::engine::sim::ConsoleRequest;
+use crate::engine::sim::{ConsoleError, ConsoleRequest};
 use crate::engine::store::Store;
+use crate::engine::testing::console_orders;
 use crate::ops::request;
 
 fn tables() -> Vec<TableKeys> {
@@ -169,10 +171,16 @@ fn mistakes_name_the_column_and_what_was_expected() {
         ),
     ];
     for (line, want) in cases {
-        let got = expand(line, &tables()).expect_err(line);
+        let got = expand(line, &tables()).expect_err(line).to_string();
         assert!(got.starts_with(want), "{line}:\n got {got}\nwant {want}");
     }
-    assert_eq!(expand("scan", &[]), Err("the replay has no table to read".to_owned()));
+    let at = |line: &str| match expand(line, &tables()) {
+        Err(ShortError::At { col, .. }) => Some(col),
+        _ => None,
+    };
+    assert_eq!((at("get pk = "), at("query pk = 12abc")), (Some(10), Some(12)), "the column is a number");
+    assert_eq!(expand("scan", &[]), Err(ShortError::NoTable));
+    assert_eq!(ShortError::NoTable.to_string(), "the replay has no table to read");
 }
 
 #[test]
@@ -186,7 +194,9 @@ fn the_console_reads_and_refuses_to_write() {
         r#"{"op": "AdvanceTime", "Seconds": 5}"#,
     ];
     for line in refused {
-        let error = ConsoleRead::parse(line).err().unwrap_or_default();
+        let error = ConsoleRead::parse(line).err().expect("refused");
+        assert!(matches!(error, RequestError::Refused { .. }), "{line}: {error:?}");
+        let error = error.to_string();
         assert!(error.contains("the console only reads the replay's table"), "{line}: {error}");
     }
     let errors = [
@@ -204,7 +214,9 @@ fn the_console_reads_and_refuses_to_write() {
         ),
     ];
     for (line, want) in errors {
-        let error = ConsoleRead::parse(line).err().unwrap_or_default();
+        let error = ConsoleRead::parse(line).err().expect("refused");
+        assert!(matches!(error, RequestError::Invalid(_)), "{line}: {error:?}");
+        let error = error.to_string();
         assert!(error.starts_with(want), "{line}: {error}");
     }
     for (line, op) in [
@@ -361,4 +373,210 @@ proptest! {
     fn any_json_line_parses_or_errs_without_panicking(line in "\\PC{0,80}") {
         let _ = ConsoleRead::parse(&line);
     }
+}
+
+/// A console line answered as the workbench answers it, against a replay.
+fn ask(sim: &crate::engine::sim::Simulation, line: &str) -> Result<Json, LineError> {
+    console(sim, line)
+}
+
+#[test]
+fn short_forms_and_requests_read_the_replay() {
+    let sim = console_orders();
+    let get = ask(&sim, r#"get pk = "CUSTOMER#c0000001" and sk = "PROFILE""#).expect("answered").to_string();
+    assert!(get.contains(r#""CapacityUnits":0.5"#) && get.contains(r#""email""#), "{get}");
+    let query =
+        ask(&sim, r#"query index pending pk = "PENDING" desc limit 2"#).expect("answered").to_string();
+    assert!(
+        query.contains(r#""Count":2"#) && query.contains(r#""GlobalSecondaryIndexes":{"pending""#),
+        "{query}"
+    );
+    let lsi = ask(&sim, r#"query index "by total" pk = "CUSTOMER#c0000001" and sk > 0 count"#)
+        .expect("answered")
+        .to_string();
+    assert!(lsi.contains(r#""LocalSecondaryIndexes":{"by total""#), "{lsi}");
+    let scan = ask(&sim, "scan limit 5 filter status = \"DELIVERED\"").expect("answered").to_string();
+    assert!(scan.contains(r#""ScannedCount":5"#), "{scan}");
+    // Who refused each: the short form's parser, the request's, or the replay's store.
+    let mistakes = [
+        ("get pk = ", r#"col 9: expected a quoted string or a number after "=""#, "short form"),
+        (
+            r#"{"op": "PutItem", "TableName": "orders", "Item": {}}"#,
+            "PutItem writes: the console only reads",
+            "request",
+        ),
+        (r#"{"op": "Query", "TableName": "orders"}"#, "ValidationException: ", "request"),
+        (
+            r#"{"op": "GetItem", "TableName": "nope", "Key": {"PK": {"S": "a"}}}"#,
+            "ResourceNotFoundException: ",
+            "store",
+        ),
+        (
+            r#"{"op": "Query", "TableName": "orders", "IndexName": "by total", "KeyConditionExpression": "PK = :p", "ExpressionAttributeValues": {":p": {"S": "a"}}, "Select": "SPECIFIC_ATTRIBUTES"}"#,
+            "ValidationException: One or more parameter values were invalid: Select type SPECIFIC_ATTRIBUTES requires",
+            "store",
+        ),
+    ];
+    for (line, want, refused_by) in mistakes {
+        let error = ask(&sim, line).expect_err(line);
+        let by = match &error {
+            LineError::Short(ShortError::At { col: 9, .. }) => "short form",
+            LineError::Request(_) => "request",
+            LineError::Console(ConsoleError::Answer(_)) => "store",
+            _ => "someone else",
+        };
+        assert_eq!(by, refused_by, "{line}: {error:?}");
+        let error = error.to_string();
+        assert!(error.starts_with(want), "{line}: {error}");
+        assert!(!error.contains("keyheat-alias"), "{error}");
+    }
+}
+
+#[test]
+fn short_forms_read_cassandras_tables_by_entity() {
+    let edits = [("(name: \"sensors\", count: 50", "(name: \"sensors\", count: 3")];
+    let sim = crate::engine::testing::replay("sensors", &edits, "recommended", 600);
+    let sensor = ask(&sim, r#"get table Sensor pk = "sensor-00001""#).expect("answered").to_string();
+    assert!(sensor.contains(r#""site""#) && sensor.contains("capacity units do not apply"), "{sensor}");
+    assert!(!sensor.contains("ConsumedCapacity"), "{sensor}");
+    let readings = ask(&sim, r#"query table Reading pk = "sensor-00002#2025-01-01" desc limit 3"#)
+        .expect("answered")
+        .to_string();
+    let answer: Json = serde_json::from_str(&readings).expect("JSON");
+    // CQL's words: rows, a row count, the rows read, a paging state.
+    assert_eq!(answer["RowCount"], json!(3), "{readings}");
+    assert_eq!(answer["RowsRead"], json!(3), "{readings}");
+    assert!(answer["Rows"][0]["temperature"].is_object(), "{readings}");
+    assert!(answer.get("PagingState").is_some(), "{readings}");
+    for dynamodb in ["Items", "Count", "ScannedCount", "LastEvaluatedKey"] {
+        assert!(answer.get(dynamodb).is_none(), "{dynamodb} in {readings}");
+    }
+    assert!(sensor.contains(r#""Row""#), "{sensor}");
+    // The default table is the first; its key has no sort key.
+    let error =
+        ask(&sim, r#"get pk = "sensor-00001" and sk = 1"#).expect_err("Sensor has no sort key").to_string();
+    assert!(error.contains("it has no sort key"), "{error}");
+}
+
+/// A JSON-ish request line: pieces of real requests in arbitrary combinations.
+fn request_line() -> impl Strategy<Value = String> {
+    let value = prop_oneof![
+        Just(json!({"S": "CUSTOMER#c0000001"})),
+        Just(json!({"S": "PROFILE"})),
+        Just(json!({"S": ""})),
+        Just(json!({"N": "1735689600"})),
+        Just(json!({"N": "-1e100"})),
+        Just(json!({"B": "AAE="})),
+        Just(json!({"L": []})),
+        Just(json!({"N": 5})),
+        "[a-zA-Z#0-9]{0,12}".prop_map(|t| json!({"S": t})),
+    ];
+    let name = prop_oneof![
+        Just("PK"),
+        Just("SK"),
+        Just("status"),
+        Just("placed_at"),
+        Just("customer_id"),
+        Just("LSI1SK"),
+        Just("x"),
+    ];
+    let key = proptest::collection::btree_map(name.clone(), value.clone(), 0..4)
+        .prop_map(|m| Json::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()));
+    let condition = prop_oneof![
+        Just("PK = :a"),
+        Just("PK = :a AND SK > :b"),
+        Just("PK = :a AND SK BETWEEN :a AND :b"),
+        Just("PK = :a AND begins_with(SK, :b)"),
+        Just("#s = :a AND placed_at <= :b"),
+        Just("customer_id = :a"),
+        Just("PK = :a AND LSI1SK < :b"),
+        Just("SK = :a"),
+        Just("PK < :a"),
+        Just("PK = :a OR SK = :b"),
+        Just("(("),
+    ];
+    let fields = (
+        prop_oneof![
+            Just("GetItem"),
+            Just("Query"),
+            Just("Scan"),
+            Just("BatchGetItem"),
+            Just("PutItem"),
+            Just("Nope")
+        ],
+        prop_oneof![Just("orders"), Just("nope"), Just("")],
+        proptest::option::of(prop_oneof![Just("pending"), Just("by-customer"), Just("by total"), Just("x")]),
+        proptest::option::of(condition),
+        (value.clone(), value),
+        (key.clone(), proptest::option::of(key)),
+        (proptest::option::of(0u64..5), proptest::option::of(0u64..4), proptest::option::of(0u64..4)),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            proptest::option::of(prop_oneof![Just("COUNT"), Just("ALL_ATTRIBUTES"), Just("X")]),
+        ),
+    );
+    fields.prop_map(
+        |(
+            op,
+            table,
+            index,
+            cond,
+            (a, b),
+            (key, start),
+            (limit, segment, total),
+            (forward, names, select),
+        )| {
+            let mut r = json!({"op": op, "TableName": table, "Key": key, "ScanIndexForward": forward,
+            "ExpressionAttributeValues": {":a": a, ":b": b}, "ReturnConsumedCapacity": "INDEXES"});
+            let mut set = |k: &str, v: Json| r[k] = v;
+            if let Some(index) = index {
+                set("IndexName", json!(index));
+            }
+            if let Some(cond) = cond {
+                set("KeyConditionExpression", json!(cond));
+            }
+            if names {
+                set("ExpressionAttributeNames", json!({"#s": "status"}));
+            }
+            if let Some(start) = start {
+                set("ExclusiveStartKey", start);
+            }
+            if let Some(limit) = limit {
+                set("Limit", json!(limit));
+            }
+            if let Some(segment) = segment {
+                set("Segment", json!(segment));
+            }
+            if let Some(total) = total {
+                set("TotalSegments", json!(total));
+            }
+            if let Some(select) = select {
+                set("Select", json!(select));
+            }
+            if op == "BatchGetItem" {
+                r = json!({"op": op, "RequestItems": {table: {"Keys": [r["Key"].clone()]}}});
+            }
+            r.to_string()
+        },
+    )
+}
+
+#[test]
+fn no_line_makes_the_console_panic() {
+    let sim = console_orders();
+    let mut runner = TestRunner::new(Config { cases: 300, ..Config::default() });
+    runner
+        .run(&request_line(), |request| {
+            let _ = ask(&sim, &request);
+            Ok(())
+        })
+        .expect("no panic");
+    runner
+        .run(&"\\PC{0,60}", |line| {
+            let _ = ask(&sim, &line);
+            let _ = ask(&sim, &format!("{{{line}"));
+            Ok(())
+        })
+        .expect("no panic");
 }

@@ -61,10 +61,10 @@ fn keys(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()
         .layouts
         .iter()
         .map(|l| {
-            let place = l
-                .index
-                .as_deref()
-                .map_or_else(|| "table".to_owned(), |i| index_label(scenario.engine, l.index_kind, i));
+            let place = l.index.as_deref().zip(l.index_kind).map_or_else(
+                || "table".to_owned(),
+                |(i, kind)| index_label(scenario.engine, kind.short(), i),
+            );
             vec![l.entity.clone(), place, format!("`{}`", l.key)]
         })
         .collect();

@@ -4,7 +4,7 @@
 
 use super::{Delta, FigureRow};
 use crate::engine::goals::GoalUnit;
-use crate::engine::sim::report::RunReport;
+use crate::engine::sim::report::{IndexType, RunReport};
 use crate::report::run::is_cassandra;
 
 type Extract = fn(&RunReport) -> f64;
@@ -85,7 +85,7 @@ const FIGURES: &[(&str, &str, &str, GoalUnit, Scope, Extract)] = &[
     ),
     // A GSI's partitions are metered on their own; an LSI's load is its table's.
     ("index_physical_peak_wcu_per_s", "", "GSI physical WCU/s", GoalUnit::Count, Scope::Indexes, |r| {
-        r.indexes.iter().filter(|i| i.kind == "GSI").map(|i| i.peak_wcu_per_s).fold(0.0, f64::max)
+        r.indexes.iter().filter(|i| i.kind == IndexType::Global).map(|i| i.peak_wcu_per_s).fold(0.0, f64::max)
     }),
     ("retries", "retries", "", GoalUnit::Count, Scope::Run, |r| r.totals.retries as f64),
 ];

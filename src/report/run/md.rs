@@ -163,7 +163,7 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         .map(|i| {
             vec![
                 i.name.clone(),
-                i.kind.clone(),
+                i.kind.short().to_owned(),
                 numbers::count(i.wcu),
                 numbers::factor(i.wcu_vs_table),
                 numbers::count(i.rcu),

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::{is_cassandra, load_units, plural, words};
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PartitionReport, RunReport};
+use crate::engine::sim::report::{IndexType, PartitionReport, RunReport};
 
 /// Where a listed partition is, for a reader: "the table" or "index by-score".
 pub fn place(p: &PartitionReport) -> String {
@@ -114,7 +114,7 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             numbers::rate(p.physical_peak_wcu_per_s)
         );
         // A GSI's partitions are metered on their own (its write peak; an LSI uses the table's).
-        for i in r.indexes.iter().filter(|i| i.kind == "GSI" && i.peak_wcu_per_s > 0.0) {
+        for i in r.indexes.iter().filter(|i| i.kind == IndexType::Global && i.peak_wcu_per_s > 0.0) {
             let _ = write!(busiest, "; {} {} WCU/s", i.name, numbers::rate(i.peak_wcu_per_s));
         }
         busiest.push_str(" at peak (limits 3,000 / 1,000 each)");
@@ -131,7 +131,9 @@ const GSI_QUEUE: &str = " (index writes as the table's writes landed; a GSI part
 
 /// Whether a listed partition belongs to a GSI (an LSI's writes are metered with its table's).
 fn in_gsi(r: &RunReport, p: &PartitionReport) -> bool {
-    p.index.as_ref().is_some_and(|name| r.indexes.iter().any(|i| &i.name == name && i.kind == "GSI"))
+    p.index
+        .as_ref()
+        .is_some_and(|name| r.indexes.iter().any(|i| &i.name == name && i.kind == IndexType::Global))
 }
 
 /// The note under the table's partitions: what the throttled column counts.

@@ -186,7 +186,7 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             [
                 "",
                 &i.name,
-                &i.kind,
+                i.kind.short(),
                 &format!("{:>9}", numbers::count(i.wcu)),
                 &format!("{:>7}", numbers::factor(i.wcu_vs_table)),
                 &format!("{:>8}", numbers::bytes(i.bytes as f64)),

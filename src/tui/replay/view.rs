@@ -185,9 +185,9 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
         .map(|p| {
             let per_call = |x: f64| if p.calls > 0 { x / p.calls as f64 } else { 0.0 };
             // Cassandra has no capacity units: a read costs the rows it reads, a write its requests.
-            let cost = match (engine, p.kind.as_str()) {
+            let cost = match (engine, p.kind) {
                 (Engine::DynamoDb, _) => Cost::Units(per_call(p.rcu + p.wcu)),
-                (Engine::Cassandra, "read") => Cost::RowsRead(p.avg_items_read),
+                (Engine::Cassandra, planner::Kind::Read) => Cost::RowsRead(p.avg_items_read),
                 (Engine::Cassandra, _) => Cost::Writes(per_call(p.requests as f64)),
             };
             PatternRow {
