@@ -14,7 +14,7 @@ use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
-use super::{CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
+use super::{Born, CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
 /// `COPY_REQUEST + c` (0 is the call's own write).
@@ -357,7 +357,7 @@ impl Simulation {
                 match taken {
                     // Never written: the values the refused put would write, at the next ordinal.
                     Some(_) => self.world.entities[entity].next,
-                    None => self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false),
+                    None => self.alloc(entity, Born::outside_calls(Origin::Aggregate, self.tick)),
                 }
             }
         };

@@ -13,7 +13,6 @@ use crate::engine::value::MAX_ITEM_BYTES;
 use super::transact::Transaction;
 use super::{Call, Refused, Resume};
 use crate::engine::planner::Operation;
-use crate::engine::sim::Simulation;
 use crate::engine::sim::items::{Gen, Val, generate};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::Row;
@@ -22,6 +21,7 @@ use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::table::{PartKey, Placed, Touch, WriteRefused};
 use crate::engine::sim::world::CondRt;
 use crate::engine::sim::world::Origin;
+use crate::engine::sim::{Born, Simulation};
 use crate::engine::store::failed_write_units;
 
 /// No ordinal (a retry of a request that did not allocate one).
@@ -228,7 +228,17 @@ impl Simulation {
                     r.ordinal
                 } else {
                     let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
-                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
+                    self.alloc(
+                        entity,
+                        Born {
+                            origin,
+                            call: call.index,
+                            tick: call.tick,
+                            tick_first: first,
+                            tick_calls: n,
+                            stepping: true,
+                        },
+                    )
                 };
                 let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
                 self.born_vals(entity, ordinal, birth, vals);
@@ -381,7 +391,15 @@ impl Simulation {
                 (Some(o), _) | (None, Some(o)) => (o, named.is_none()),
                 (None, None) => {
                     let origin = Origin::Pattern(u16::try_from(call.pattern).unwrap_or(u16::MAX));
-                    (self.alloc(entity, origin, call.index, call.tick, call.index, 1, false), true)
+                    let born = Born {
+                        origin,
+                        call: call.index,
+                        tick: call.tick,
+                        tick_first: call.index,
+                        tick_calls: 1,
+                        stepping: false,
+                    };
+                    (self.alloc(entity, born), true)
                 }
             },
         };
