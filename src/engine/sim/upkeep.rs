@@ -489,19 +489,7 @@ impl Simulation {
         let value = self.copy_source_val(c, &vals).unwrap_or(Val::Absent);
         vals[as_attr] = value;
         let changes = [(u16::try_from(as_attr).unwrap_or(u16::MAX), value)];
-        let write = ItemWrite {
-            entity,
-            ordinal: o,
-            vals: Some(&vals),
-            changes: &changes,
-            pattern: None,
-            caller: Some(call.pattern),
-            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
-            first: resume.is_none(),
-            new_item: false,
-            moved: false,
-            condition: None,
-        };
+        let write = caused_update(entity, o, &vals, &changes, call, resume);
         let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
         self.side_write(write, call, (request, handle), resume, Side::Copy);
         true
@@ -539,18 +527,32 @@ pub(super) struct AggregateItem {
 impl AggregateItem {
     /// The UpdateItem of it that `call` causes.
     pub fn write(&self, call: Call, resume: Option<&Resume>) -> ItemWrite<'_> {
-        ItemWrite {
-            entity: self.entity,
-            ordinal: self.ordinal,
-            vals: Some(&self.current),
-            changes: &self.changes,
-            pattern: None,
-            caller: Some(call.pattern),
-            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
-            first: resume.is_none(),
-            new_item: false,
-            moved: false,
-            condition: None,
-        }
+        caused_update(self.entity, self.ordinal, &self.current, &self.changes, call, resume)
+    }
+}
+
+/// The UpdateItem of an item that `call` causes besides its own write (an aggregate, a copy),
+/// leaving it with `vals`: the call's cost though not its pattern's write, at the retry's time
+/// when `resume` is one.
+fn caused_update<'a>(
+    entity: usize,
+    ordinal: u32,
+    vals: &'a [Val],
+    changes: &'a [(u16, Val)],
+    call: Call,
+    resume: Option<&Resume>,
+) -> ItemWrite<'a> {
+    ItemWrite {
+        entity,
+        ordinal,
+        vals: Some(vals),
+        changes,
+        pattern: None,
+        caller: Some(call.pattern),
+        now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
+        first: resume.is_none(),
+        new_item: false,
+        moved: false,
+        condition: None,
     }
 }
