@@ -481,7 +481,7 @@ impl Simulation {
             match owner {
                 Some(e) => {
                     for _ in 0..add {
-                        let ordinal = self.alloc(e, Origin::Growth, 0, t, 0, 0, false);
+                        let ordinal = self.alloc(e, Born::outside_calls(Origin::Growth, t));
                         self.write_growth(e, ordinal, t);
                     }
                 }
@@ -491,17 +491,8 @@ impl Simulation {
     }
 
     /// A new ordinal for `entity`, with its birth recorded (and its identity member).
-    #[allow(clippy::too_many_arguments)]
-    fn alloc(
-        &mut self,
-        entity: usize,
-        origin: Origin,
-        call: u64,
-        tick: u32,
-        tick_first: u64,
-        tick_calls: u32,
-        stepping: bool,
-    ) -> u32 {
+    fn alloc(&mut self, entity: usize, born: Born) -> u32 {
+        let Born { origin, call, tick, tick_first, tick_calls, stepping } = born;
         let ent = &mut self.world.entities[entity];
         let ordinal = ent.next;
         ent.next += 1;
@@ -661,6 +652,29 @@ impl Simulation {
             loads.resize(p as usize + 1, Load::default());
         }
         &mut loads[p as usize]
+    }
+}
+
+/// The birth `Simulation::alloc` records for a new item: what made it and when, from which its
+/// values are drawn again (`regen`).
+#[derive(Debug, Clone, Copy)]
+struct Born {
+    origin: Origin,
+    /// The call that writes it (0 outside a pattern's calls).
+    call: u64,
+    tick: u32,
+    /// The pattern's first call index of the tick, and its calls in the tick (the call's time).
+    tick_first: u64,
+    tick_calls: u32,
+    /// A put's calls of one tick make their items in turn: consecutive ordinals share one
+    /// birth record.
+    stepping: bool,
+}
+
+impl Born {
+    /// An item made outside any pattern's call (a population's growth, an aggregate item).
+    fn outside_calls(origin: Origin, tick: u32) -> Self {
+        Born { origin, call: 0, tick, tick_first: 0, tick_calls: 0, stepping: false }
     }
 }
 

@@ -14,7 +14,7 @@ use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
 use super::world::{Filter, Origin};
-use super::{CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
+use super::{Born, CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
 /// `COPY_REQUEST + c` (0 is the call's own write).
@@ -357,7 +357,7 @@ impl Simulation {
                 match taken {
                     // Never written: the values the refused put would write, at the next ordinal.
                     Some(_) => self.world.entities[entity].next,
-                    None => self.alloc(entity, Origin::Aggregate, 0, self.tick, 0, 0, false),
+                    None => self.alloc(entity, Born::outside_calls(Origin::Aggregate, self.tick)),
                 }
             }
         };
@@ -489,19 +489,7 @@ impl Simulation {
         let value = self.copy_source_val(c, &vals).unwrap_or(Val::Absent);
         vals[as_attr] = value;
         let changes = [(u16::try_from(as_attr).unwrap_or(u16::MAX), value)];
-        let write = ItemWrite {
-            entity,
-            ordinal: o,
-            vals: Some(&vals),
-            changes: &changes,
-            pattern: None,
-            caller: Some(call.pattern),
-            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
-            first: resume.is_none(),
-            new_item: false,
-            moved: false,
-            condition: None,
-        };
+        let write = caused_update(entity, o, &vals, &changes, call, resume);
         let request = COPY_REQUEST + u32::try_from(c).unwrap_or(0);
         self.side_write(write, call, (request, handle), resume, Side::Copy);
         true
@@ -539,18 +527,32 @@ pub(super) struct AggregateItem {
 impl AggregateItem {
     /// The UpdateItem of it that `call` causes.
     pub fn write(&self, call: Call, resume: Option<&Resume>) -> ItemWrite<'_> {
-        ItemWrite {
-            entity: self.entity,
-            ordinal: self.ordinal,
-            vals: Some(&self.current),
-            changes: &self.changes,
-            pattern: None,
-            caller: Some(call.pattern),
-            now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
-            first: resume.is_none(),
-            new_item: false,
-            moved: false,
-            condition: None,
-        }
+        caused_update(self.entity, self.ordinal, &self.current, &self.changes, call, resume)
+    }
+}
+
+/// The UpdateItem of an item that `call` causes besides its own write (an aggregate, a copy),
+/// leaving it with `vals`: the call's cost though not its pattern's write, at the retry's time
+/// when `resume` is one.
+fn caused_update<'a>(
+    entity: usize,
+    ordinal: u32,
+    vals: &'a [Val],
+    changes: &'a [(u16, Val)],
+    call: Call,
+    resume: Option<&Resume>,
+) -> ItemWrite<'a> {
+    ItemWrite {
+        entity,
+        ordinal,
+        vals: Some(vals),
+        changes,
+        pattern: None,
+        caller: Some(call.pattern),
+        now_ms: resume.map_or(call.time_ms, |r| r.at_ms),
+        first: resume.is_none(),
+        new_item: false,
+        moved: false,
+        condition: None,
     }
 }

@@ -12,23 +12,25 @@
 //! treats as fresh. Otherwise the key takes a countable number of values (the distinct values of
 //! its attributes counted jointly, times the time windows of its buckets over an item's life,
 //! times its shards), and the entity's items — the members it starts with plus its puts over
-//! their lifetime — are dropped into them. The write time is a value like any other, at the
-//! resolution the key writes it: `{at}` and `{at:%Y-%m-%dT%H:%M:%S}` change once a second, so two
-//! events of one account in the same second share `EVT#{at}`. Items land on the busiest key
-//! value at its measured share (a whale account's appends all crowd its own seconds) and on the
-//! rest evenly; the warning fires when at least 1% of them land on a key another item already
-//! holds. A key built from two references that pair up uniquely (a membership keyed by channel
-//! and user) has far more values than items and stays quiet: that pair is the item's natural
-//! identity. An entity marked `upsert` is the one its key names (a follow edge drawn twice, the
-//! latest value of a sensor): it is not checked.
+//! their lifetime — are dropped into them. A class slot (`{shard(by: tenant_id, tenant-0000 = 8,
+//! else = 1)}`) is counted class by class: each class's items, at the share of the puts it takes,
+//! on that class's layout, a listed class holding its one value of the class attribute. The write
+//! time is a value like any other, at the resolution the key writes it: `{at}` and
+//! `{at:%Y-%m-%dT%H:%M:%S}` change once a second, so two events of one account in the same second
+//! share `EVT#{at}`. Items land on the busiest key value at its measured share (a whale account's
+//! appends all crowd its own seconds) and on the rest evenly; the warning fires when at least 1%
+//! of them land on a key another item already holds. A key built from two references that pair
+//! up uniquely (a membership keyed by channel and user) has far more values than items and stays
+//! quiet: that pair is the item's natural identity. An entity marked `upsert` is the one its key
+//! names (a follow edge drawn twice, the latest value of a sensor): it is not checked.
 
-use super::super::estimate::Estimator;
+use super::super::estimate::{Class, Estimator};
 use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
 use super::super::numbers::{count, percent, rate, span};
 use super::super::{Warning, WarningCode};
-use crate::engine::model::{Action, EntityKeys, Generator, Variant};
-use crate::engine::template::{Part, Template};
+use crate::engine::model::{Action, Entity, EntityKeys, Generator, Variant};
+use crate::engine::template::{ClassSlot, Part, Template};
 use crate::engine::workload::Popularity;
 
 /// The share of items written onto a key another item holds above which the key is flagged.
@@ -79,7 +81,56 @@ pub fn taken_share(est: &Estimator<'_>, entity: &str) -> f64 {
     ((space.overwrites(written.items) - space.overwrites(preload)) / puts).clamp(0.0, 1.0)
 }
 
-/// How many values a key can take, and why.
+/// How many values a key can take, and why: for each class of its class slot (one class holding
+/// every item when it has none), the values the items of that class can take.
+struct KeySpace<'k> {
+    /// The class slot's class attribute; `None` without a class slot.
+    by: Option<&'k str>,
+    classes: Vec<ClassSpace<'k>>,
+}
+
+/// The values a key takes for the items of one class, on that class's layout.
+struct ClassSpace<'k> {
+    class: Class<'k>,
+    /// The share of the entity's items the class holds.
+    share: f64,
+    space: Space,
+}
+
+impl KeySpace<'_> {
+    /// How many of `n` items land on a key another item holds: each class's share of them on its
+    /// own keys. Classes do not share keys: the class attribute in the key tells them apart, or
+    /// their layouts do.
+    fn overwrites(&self, n: f64) -> f64 {
+        self.classes.iter().map(|c| c.space.overwrites(n * c.share)).sum()
+    }
+
+    /// `~10,000 values (customer_id: 10,000 values)`, or that for each class.
+    fn text(&self) -> String {
+        let Some(by) = self.by else {
+            return self.classes.iter().map(|c| c.space.text()).collect();
+        };
+        let each: Vec<String> = self
+            .classes
+            .iter()
+            .map(|c| {
+                let label = c.class.map_or_else(|| "other values".to_owned(), |v| format!("{by} = {v}"));
+                format!("{label} ({} of the items) {}", percent(c.share), c.space.text())
+            })
+            .collect();
+        format!("per class of {by}: {}", each.join("; "))
+    }
+
+    /// When the busiest value decides the count of a key without classes, a phrase saying so.
+    fn busiest(&self, items: f64) -> String {
+        match self.classes.as_slice() {
+            [only] if self.by.is_none() => only.space.busiest(items),
+            _ => String::new(),
+        }
+    }
+}
+
+/// How many values a key takes for the items of one class, and why.
 struct Space {
     values: f64,
     /// Of them, the time windows an item's life spans (1 when the key holds no time).
@@ -108,34 +159,163 @@ impl Space {
         let skewed = expected_overwrites(hot, self.windows) + expected_overwrites(n - hot, others);
         even.max(skewed)
     }
+
+    /// `~10,000 values (customer_id: 10,000 values)`.
+    fn text(&self) -> String {
+        if self.terms.is_empty() {
+            "1 value (a literal key)".to_owned()
+        } else {
+            format!("~{} values ({})", count(self.values), self.terms.join(" × "))
+        }
+    }
+
+    /// When the busiest value decides the count, a phrase saying so: evenly spread, fewer of the
+    /// `items` would collide.
+    fn busiest(&self, items: f64) -> String {
+        if self.hottest < 1.0
+            && self.hottest * self.values / self.windows > 1.5
+            && self.overwrites(items) > expected_overwrites(items, self.values) * 1.05
+        {
+            format!(
+                " (the busiest key value alone takes ~{} of them{})",
+                percent(self.hottest),
+                if self.windows > 1.0 { ", crowding its own time windows" } else { "" }
+            )
+        } else {
+            String::new()
+        }
+    }
 }
 
-/// The values the entity's table key takes over an item's life, or `None` when a slot keeps a
-/// value that is new for every item (the key identifies it).
-fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Space> {
+/// The values the entity's table key takes over an item's life, class by class of its class
+/// slot, or `None` when a slot keeps a value that is new for every item (the key identifies it).
+fn key_space<'k>(est: &Estimator<'_>, entity: &str, keys: &'k EntityKeys) -> Option<KeySpace<'k>> {
+    let sk: Vec<&Part> = keys.sk.iter().flat_map(Template::parts).collect();
+    let Some(slot) = keys.pk.class_slot() else {
+        let parts: Vec<&Part> = keys.pk.parts().iter().chain(sk).collect();
+        let space = class_space(est, entity, &parts, None)?;
+        return Some(KeySpace { by: None, classes: vec![ClassSpace { class: None, share: 1.0, space }] });
+    };
+    let shares = item_shares(est, entity, slot);
+    let mut classes = Vec::new();
+    for &(class, share) in shares.iter().filter(|(_, share)| *share > 0.0) {
+        // The keys a writer of this class makes: its class's shard count or bucket width.
+        let pk = keys.pk.specialized(|slot| slot.case(class).clone());
+        let parts: Vec<&Part> = pk.parts().iter().chain(sk.iter().copied()).collect();
+        let pin = Pin::of(est, entity, slot, class, &shares);
+        classes.push(ClassSpace { class, share, space: class_space(est, entity, &parts, Some(&pin))? });
+    }
+    Some(KeySpace { by: Some(&slot.by), classes })
+}
+
+/// The share of the entity's items each class of `slot` holds, listed values first: each put's
+/// share of calls per class (`Estimator::class_shares`, by which the planner mixes a reader's
+/// classes too) weighted by the put's mean rate. The members the entity starts with are taken
+/// to spread as its puts do, as the attributes' busiest shares take them; with no put at all
+/// nothing says how the items pick the class attribute, and they count at the other values'
+/// layout.
+fn item_shares<'c>(est: &Estimator<'_>, entity: &str, slot: &'c ClassSlot) -> Vec<(Class<'c>, f64)> {
+    let mut shares: Vec<(Class<'c>, f64)> =
+        slot.cases.iter().map(|(v, _)| Some(v.as_str())).chain([None]).map(|c| (c, 0.0)).collect();
+    let mut total = 0.0;
+    for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity) {
+        let rate = mean_rate(p, est.secs);
+        if rate <= 0.0 {
+            continue;
+        }
+        total += rate;
+        for (sum, (_, share)) in shares.iter_mut().zip(est.class_shares(entity, slot, p)) {
+            sum.1 += rate * share;
+        }
+    }
+    if total <= 0.0 {
+        return vec![(None, 1.0)];
+    }
+    for (_, share) in &mut shares {
+        *share /= total;
+    }
+    shares
+}
+
+/// The class attribute's values among the items of one class: a listed class holds its one
+/// value; the other values hold the rest, the busiest of them the entity's busiest value unless
+/// a listed class holds that one (then nothing says how the rest spread, and they count as even).
+struct Pin<'a> {
+    by: &'a str,
+    values: f64,
+    hottest: f64,
+}
+
+impl<'a> Pin<'a> {
+    fn of(
+        est: &Estimator<'_>,
+        entity: &str,
+        slot: &'a ClassSlot,
+        class: Class<'_>,
+        shares: &[(Class<'_>, f64)],
+    ) -> Self {
+        let by = slot.by.as_str();
+        if class.is_some() {
+            return Pin { by, values: 1.0, hottest: 1.0 };
+        }
+        let e = est.entity(entity);
+        let values = (est.distinct_values(e, by) - slot.cases.len() as f64).max(1.0);
+        let busiest = est.hottest_value_share(e, by);
+        let share = shares.iter().find(|(c, _)| c.is_none()).map_or(1.0, |(_, s)| *s);
+        let listed = shares.iter().filter(|(c, _)| c.is_some()).map(|(_, s)| *s).fold(0.0, f64::max);
+        // Below it by a margin: the busiest member's share, computed twice, may differ in its
+        // last digits.
+        let hottest = if listed < busiest * 0.999 { (busiest / share).min(1.0) } else { 1.0 / values };
+        Pin { by, values, hottest }
+    }
+}
+
+/// What a key slot's attribute holds, for counting the key's values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// A value new for every item: the key identifies it.
+    Fresh,
+    /// The write time.
+    WriteTime,
+    /// A value items share: counted.
+    Shared,
+}
+
+fn held(est: &Estimator<'_>, e: &Entity, part: &Part, whole: &[&str]) -> Held {
+    match part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes) {
+        Some(Generator::New(_) | Generator::Number(_) | Generator::Payload(_)) => Held::Fresh,
+        // An item's number among those of one member tells them apart next to that member.
+        Some(Generator::Nth(by)) if whole.contains(&by.as_str()) => Held::Fresh,
+        Some(Generator::Now | Generator::NowPlus(_)) => Held::WriteTime,
+        _ => Held::Shared,
+    }
+}
+
+/// The distinct values of a shared attribute among a class's items, and the busiest one's share.
+fn spread(est: &Estimator<'_>, e: &Entity, name: &str, pin: Option<&Pin<'_>>) -> (f64, f64) {
+    match pin.filter(|pin| pin.by == name) {
+        Some(pin) => (pin.values, pin.hottest),
+        None => (est.distinct_values(e, name), est.hottest_value_share(e, name)),
+    }
+}
+
+/// The values a key of `parts` (its class slot, if any, resolved to one class's slot) takes for
+/// the items `pin` says hold the class, or every item; `None` when a slot keeps a value that is
+/// new for every item.
+fn class_space(est: &Estimator<'_>, entity: &str, parts: &[&Part], pin: Option<&Pin<'_>>) -> Option<Space> {
     let e = est.entity(entity);
-    let parts: Vec<&Part> = keys.pk.parts().iter().chain(keys.sk.iter().flat_map(Template::parts)).collect();
     let whole: Vec<&str> =
         parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
-    let lifetime = est.lifetime(entity);
     let mut space = Space { values: 1.0, windows: 1.0, hottest: 1.0, sequential: false, terms: Vec::new() };
     let mut counted: Vec<&str> = Vec::new();
     // The write time's slots, by attribute: only the finest counts (`{bucket(at, 1d)}` next to
     // `{at}` adds no value `{at}` does not already tell apart).
     let mut times: Vec<(&str, f64, String)> = Vec::new();
     let mut in_sequence = Vec::new();
-    for part in parts {
-        // A class slot counts as the layout of the values it does not list: most of them.
-        let part = part.class().map_or(part, |c| &c.other);
-        let generator = part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes);
-        // An item's number among those of one member tells them apart next to that member.
-        let fresh = generator.is_some_and(|g| match g {
-            Generator::New(_) | Generator::Number(_) | Generator::Payload(_) => true,
-            Generator::Nth(by) => whole.contains(&by.as_str()),
-            _ => false,
-        });
-        let time = generator.is_some_and(|g| matches!(g, Generator::Now | Generator::NowPlus(_)));
+    for &part in parts {
+        let held = held(est, e, part, &whole);
         match part {
+            // A class slot was resolved to its class's slot before.
             Part::Literal(_) | Part::Class(_) => {}
             Part::Shard { count: n } => {
                 space.values *= f64::from(*n);
@@ -149,57 +329,60 @@ fn key_space(est: &Estimator<'_>, entity: &str, keys: &EntityKeys) -> Option<Spa
                     continue;
                 }
                 counted.push(name);
-                let values = if fresh || time {
-                    f64::from(*n)
+                let (values, hottest) = if held == Held::Shared {
+                    let (values, hottest) = spread(est, e, name, pin);
+                    (values.min(f64::from(*n)), hottest)
                 } else {
-                    est.distinct_values(e, name).min(f64::from(*n))
+                    (f64::from(*n), 1.0 / f64::from(*n))
                 };
                 space.values *= values;
                 // A hash keeps the busiest value's items together (and may add others to them).
-                space.hottest *= if fresh || time { 1.0 / values } else { est.hottest_value_share(e, name) };
+                space.hottest *= hottest;
                 in_sequence.push(false);
                 space.terms.push(format!("hash({name}, {n}): {}", count(values)));
             }
+            Part::Attr { .. } | Part::Time { .. } | Part::Bucket { .. } if held == Held::Fresh => {
+                return None;
+            }
             Part::Attr { name, .. } => {
-                if fresh {
-                    return None;
-                }
                 if counted.contains(&name.as_str()) {
                     continue;
                 }
                 counted.push(name);
-                if time {
+                if held == Held::WriteTime {
                     // The write time as the key writes it: to the second.
                     times.push((name, 1.0, format!("{{{name}}}")));
                     continue;
                 }
-                let values = est.distinct_values(e, name);
+                let (values, hottest) = spread(est, e, name, pin);
                 space.values *= values;
-                space.hottest *= est.hottest_value_share(e, name);
+                space.hottest *= hottest;
                 in_sequence.push(picked_in_sequence(est, entity, name));
-                space.terms.push(format!("{name}: {} values", count(values)));
+                let noun = if values > 1.0 { "values" } else { "value" };
+                space.terms.push(format!("{name}: {} {noun}", count(values)));
             }
             Part::Time { name, format } => {
-                if fresh {
-                    return None;
-                }
-                windows(&mut space, &mut times, part, name, format!("{name}:{}", format.source()), time);
+                let label = format!("{name}:{}", format.source());
+                windows(&mut space, &mut times, part, name, label, held == Held::WriteTime);
             }
             Part::Bucket { name, width } => {
-                if fresh {
-                    return None;
-                }
-                windows(&mut space, &mut times, part, name, format!("bucket({name}, {width})"), time);
+                let label = format!("bucket({name}, {width})");
+                windows(&mut space, &mut times, part, name, label, held == Held::WriteTime);
             }
         }
     }
+    finest_windows(&mut space, times, est.lifetime(entity));
+    space.sequential = !in_sequence.is_empty() && in_sequence.iter().all(|&s| s);
+    Some(space)
+}
+
+/// The windows of each write-time attribute's finest slot, from `(attribute, width, label)`.
+fn finest_windows(space: &mut Space, mut times: Vec<(&str, f64, String)>, lifetime: f64) {
     times.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
     times.dedup_by(|later, first| later.0 == first.0);
     for (_, width, label) in times {
-        time_windows(&mut space, &label, width, lifetime);
+        time_windows(space, &label, width, lifetime);
     }
-    space.sequential = !in_sequence.is_empty() && in_sequence.iter().all(|&s| s);
-    Some(space)
 }
 
 /// A time bucket of a write-time attribute: the windows an item's life spans (the shortest
@@ -300,7 +483,7 @@ fn warning(
     est: &Estimator<'_>,
     entity: &str,
     keys: &EntityKeys,
-    space: &Space,
+    space: &KeySpace<'_>,
     written: &Written,
     share: f64,
 ) -> Warning {
@@ -322,24 +505,8 @@ fn warning(
         }
     };
     let (one, noun) = if est.cql { ("row", "rows") } else { ("item", "items") };
-    // When the busiest value decides the count, say so: evenly spread, fewer would collide.
-    let busiest = if space.hottest < 1.0
-        && space.hottest * space.values / space.windows > 1.5
-        && space.overwrites(written.items) > expected_overwrites(written.items, space.values) * 1.05
-    {
-        format!(
-            " (the busiest key value alone takes ~{} of them{})",
-            percent(space.hottest),
-            if space.windows > 1.0 { ", crowding its own time windows" } else { "" }
-        )
-    } else {
-        String::new()
-    };
-    let values = if space.terms.is_empty() {
-        "1 value (a literal key)".to_owned()
-    } else {
-        format!("~{} values ({})", count(space.values), space.terms.join(" × "))
-    };
+    let busiest = space.busiest(written.items);
+    let values = space.text();
     let what_happens = if est.cql {
         "An INSERT with the primary key of an existing row overwrites that row (Cassandra writes are upserts), without an error"
     } else {
@@ -561,6 +728,62 @@ mod tests {
                 let flagged: Vec<&Warning> =
                     plan.warnings.iter().filter(|w| w.code == WarningCode::KeyCollision).collect();
                 assert!(flagged.is_empty(), "{}/{}: {flagged:#?}", s.name, variant.name);
+            }
+        }
+    }
+
+    /// A tenant's events keyed by tenant, shard and second: the whale (t0) writes three a
+    /// second, the 99 others one a second between them. WHALE and OTHERS are the class slot's
+    /// shard counts.
+    const TENANTS: &str = r#"(
+        name: "tenants", title: "Tenants",
+        entities: [(name: "Event", attributes: [
+            (name: "tenant_id", type: S, gen: Pick("tenants")),
+            (name: "at", type: Time, gen: Now),
+        ])],
+        populations: [(name: "tenants", count: 100, ids: "t{}")],
+        patterns: [
+            (name: "whale-log", action: Put, entity: "Event", given: ["tenant_id"], keys: Fixed(0), rate: 3),
+            (name: "log", action: Put, entity: "Event", given: ["tenant_id"], rate: 1),
+        ],
+        variants: [(name: "v", keys: {
+            "Event": (pk: "T#{tenant_id}#{shard(by: tenant_id, t0 = WHALE, else = OTHERS)}", sk: "{at}"),
+        })],
+        workload: (duration: "1d", tick: "1s", seed: 1),
+    )"#;
+
+    #[test]
+    fn counts_each_class_of_a_class_slot_on_its_own_layout() {
+        // (whale's shards, the others' shards, flagged, a fragment of the message). The replay
+        // loses ~50% of the items with one whale shard, ~0.3% with 256 (`keyheat run`).
+        let cases = [
+            // Three events a second on the whale's one key a second: two of them land on a taken
+            // key, though the others' 64 shards would keep them apart.
+            (
+                1,
+                64,
+                true,
+                "tenant_id = t0 (75.2% of the items) ~86,400 values (tenant_id: 1 value × shard(1): 1 × {at}: 86,400 windows of a second in 24 h)",
+            ),
+            (
+                1,
+                1,
+                true,
+                "other values (24.8% of the items) ~8,553,600 values (tenant_id: 99 values × shard(1): 1",
+            ),
+            // 256 shards keep the whale's seconds apart, though the others have one.
+            (256, 1, false, ""),
+            (256, 64, false, ""),
+        ];
+        for (whale, others, flagged, fragment) in cases {
+            let source = TENANTS.replace("WHALE", &whale.to_string()).replace("OTHERS", &others.to_string());
+            let loaded = crate::scenario::parse("tenants.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+            let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[0]);
+            let warnings: Vec<&Warning> =
+                plan.warnings.iter().filter(|w| w.code == WarningCode::KeyCollision).collect();
+            assert_eq!(!warnings.is_empty(), flagged, "t0 = {whale}, else = {others}: {warnings:#?}");
+            if let Some(w) = warnings.first() {
+                assert!(w.message.contains(fragment), "t0 = {whale}, else = {others}: {}", w.message);
             }
         }
     }

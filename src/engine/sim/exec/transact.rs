@@ -43,6 +43,8 @@ pub(super) struct Transaction<'a> {
 }
 
 impl Simulation {
+    /// Writes the call's transaction: its items placed and checked (conditions, size, room for
+    /// the prepare and the commit), the prepare charged, then each item committed.
     pub(super) fn transact(&mut self, tx: &Transaction<'_>) -> WriteStatus {
         let pattern = tx.call.pattern;
         let action = self.world.patterns[pattern].action;
@@ -56,59 +58,17 @@ impl Simulation {
             && let Some((id, size)) = stored
             && id != own.id
         {
-            let units = failed_write_units(u64::from(size), u64::from(own.size));
-            return if self.charge_unchanged(t_idx, &own.pk, WRITE, units, Some(pattern), tx.first) {
-                WriteStatus::ConditionFailed
-            } else {
-                WriteStatus::Throttled
-            };
+            return self.condition_failed(t_idx, &own.pk, (size, own.size), Some(pattern), tx.first);
         }
-        // Each item's write units: the larger of the item before and after (a delete: before).
-        let mut actions: Vec<(usize, Placed, f64)> = Vec::new();
-        if tx.moves {
-            let mut old_vals = Vec::new();
-            self.current_vals(tx.entity, tx.target.ordinal, &mut old_vals);
-            let mut old = Placed::default();
-            if self.place(tx.entity, tx.target.ordinal, &old_vals, &mut old) {
-                let units = failed_write_units(u64::from(old.size), 0);
-                actions.push((t_idx, old, units));
+        let mut actions = self.own_actions(tx, action, t_idx, own, stored.map(|(_, size)| size));
+        let aggregates = if action == Action::Delete {
+            Vec::new()
+        } else {
+            match self.aggregate_actions(tx, &mut actions) {
+                Ok(aggregates) => aggregates,
+                Err(cancelled) => return cancelled,
             }
-        }
-        let own_units = match action {
-            Action::Delete => failed_write_units(u64::from(stored.map_or(0, |s| s.1)), 0),
-            _ if tx.moves => failed_write_units(0, u64::from(own.size)),
-            _ => failed_write_units(u64::from(stored.map_or(0, |s| s.1)), u64::from(own.size)),
         };
-        actions.push((t_idx, own.clone(), own_units));
-        let mut aggregates: Vec<(usize, AggregateItem)> = Vec::new();
-        if action != Action::Delete {
-            for a in self.world.patterns[pattern].aggregates.clone() {
-                let entity = self.aggregates[a].entity;
-                if aggregates.iter().any(|(_, item)| item.entity == entity) {
-                    continue;
-                }
-                let Some(item) = self.aggregate_item(a, tx.entity, tx.vals, pattern) else { continue };
-                let mut placed = Placed::default();
-                let Some(table) = self.world.entities[item.entity].table else { continue };
-                if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
-                    continue;
-                }
-                if let Some(stored) = item.taken {
-                    // A taken claim cancels the transaction as a failed create-once put does.
-                    let units = failed_write_units(u64::from(stored), u64::from(placed.size));
-                    return if self.charge_unchanged(table, &placed.pk, WRITE, units, Some(pattern), tx.first)
-                    {
-                        WriteStatus::ConditionFailed
-                    } else {
-                        WriteStatus::Throttled
-                    };
-                }
-                let before = self.tables[table].current(&placed).map_or(0, |row| row.size);
-                let units = failed_write_units(u64::from(before), u64::from(placed.size));
-                actions.push((table, placed, units));
-                aggregates.push((a, item));
-            }
-        }
         if let Some(refused) = self.refused_transaction(&actions, tx.first) {
             return refused;
         }
@@ -123,6 +83,74 @@ impl Simulation {
             }
         }
         status
+    }
+
+    /// The call's own items as (table, item placed, write units): the delete at its old key
+    /// when it moves, then its write at `own`, `stored` bytes being held there now. Each
+    /// item's units are those of the larger of the item before and after (a delete: before).
+    fn own_actions(
+        &self,
+        tx: &Transaction<'_>,
+        action: Action,
+        t_idx: usize,
+        own: Placed,
+        stored: Option<u32>,
+    ) -> Vec<(usize, Placed, f64)> {
+        let mut actions: Vec<(usize, Placed, f64)> = Vec::new();
+        if tx.moves {
+            let mut old_vals = Vec::new();
+            self.current_vals(tx.entity, tx.target.ordinal, &mut old_vals);
+            let mut old = Placed::default();
+            if self.place(tx.entity, tx.target.ordinal, &old_vals, &mut old) {
+                let units = failed_write_units(u64::from(old.size), 0);
+                actions.push((t_idx, old, units));
+            }
+        }
+        let own_units = match action {
+            Action::Delete => failed_write_units(u64::from(stored.unwrap_or(0)), 0),
+            _ if tx.moves => failed_write_units(0, u64::from(own.size)),
+            _ => failed_write_units(u64::from(stored.unwrap_or(0)), u64::from(own.size)),
+        };
+        actions.push((t_idx, own, own_units));
+        actions
+    }
+
+    /// The aggregate items the call maintains, one per aggregated entity, added to `actions`
+    /// with their write units. `Err` when a claim among them is taken: that cancels the
+    /// transaction as a failed create-once put does.
+    fn aggregate_actions(
+        &mut self,
+        tx: &Transaction<'_>,
+        actions: &mut Vec<(usize, Placed, f64)>,
+    ) -> Result<Vec<(usize, AggregateItem)>, WriteStatus> {
+        let pattern = tx.call.pattern;
+        let mut aggregates: Vec<(usize, AggregateItem)> = Vec::new();
+        for a in self.world.patterns[pattern].aggregates.clone() {
+            let entity = self.aggregates[a].entity;
+            if aggregates.iter().any(|(_, item)| item.entity == entity) {
+                continue;
+            }
+            let Some(item) = self.aggregate_item(a, tx.entity, tx.vals, pattern) else { continue };
+            let mut placed = Placed::default();
+            let Some(table) = self.world.entities[item.entity].table else { continue };
+            if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
+                continue;
+            }
+            if let Some(stored) = item.taken {
+                return Err(self.condition_failed(
+                    table,
+                    &placed.pk,
+                    (stored, placed.size),
+                    Some(pattern),
+                    tx.first,
+                ));
+            }
+            let before = self.tables[table].current(&placed).map_or(0, |row| row.size);
+            let units = failed_write_units(u64::from(before), u64::from(placed.size));
+            actions.push((table, placed, units));
+            aggregates.push((a, item));
+        }
+        Ok(aggregates)
     }
 
     /// Why DynamoDB refuses the transaction before preparing it, if it does: two of its items at

@@ -14,14 +14,15 @@ use super::locate::LOCATE_RETRY;
 use super::transact::Transaction;
 use super::{Call, Refused, Resume};
 use crate::engine::planner::Operation;
-use crate::engine::sim::Simulation;
 use crate::engine::sim::items::{Gen, Val, generate};
 use crate::engine::sim::latency;
+use crate::engine::sim::ledger::Row;
 use crate::engine::sim::meter::{Refusal, WRITE};
 use crate::engine::sim::regen::BirthInfo;
-use crate::engine::sim::table::{Placed, Touch, WriteRefused};
+use crate::engine::sim::table::{PartKey, Placed, Touch, WriteRefused};
 use crate::engine::sim::world::CondRt;
 use crate::engine::sim::world::Origin;
+use crate::engine::sim::{Born, Simulation};
 use crate::engine::store::failed_write_units;
 
 /// No ordinal (a retry of a request that did not allocate one).
@@ -143,7 +144,7 @@ impl Simulation {
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
-                self.landed(&sending, versioned);
+                self.call_landed(&sending, versioned);
             }
             WriteStatus::Throttled => {
                 // A moving item's delete may have landed: its retry puts the same item.
@@ -203,10 +204,10 @@ impl Simulation {
         }
     }
 
-    /// What a write that landed brings: its version recorded, its numbered attributes counted,
+    /// What a call whose write landed brings: its version recorded, its numbered attributes counted,
     /// and its side writes — the copies an update rewrites, the parent's kept copy of an
     /// embedded child, the aggregates it maintains.
-    fn landed(&mut self, s: &Sending<'_>, versioned: Option<u32>) {
+    fn call_landed(&mut self, s: &Sending<'_>, versioned: Option<u32>) {
         let action = self.world.patterns[s.call.pattern].action;
         if let Some(handle) = versioned {
             self.version_landed(handle, s.now_ms);
@@ -272,7 +273,17 @@ impl Simulation {
                     r.ordinal
                 } else {
                     let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
-                    self.alloc(entity, origin, call.index, call.tick, first, n, true)
+                    self.alloc(
+                        entity,
+                        Born {
+                            origin,
+                            call: call.index,
+                            tick: call.tick,
+                            tick_first: first,
+                            tick_calls: n,
+                            stepping: true,
+                        },
+                    )
                 };
                 let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
                 self.born_vals(entity, ordinal, birth, vals);
@@ -415,38 +426,8 @@ impl Simulation {
         resume: Option<&Resume>,
         vals: &mut Vec<Val>,
     ) -> Option<Target> {
-        let pattern = &self.world.patterns[call.pattern];
-        let entity = pattern.entity;
-        let ent = &self.world.entities[entity];
-        let t_idx = ent.table?;
-        let mut named = None;
-        if let Some((identity, _)) = ent.identity
-            && pattern.givens.contains(&identity)
-        {
-            // The call names an item by its identity; its key comes from its values.
-            let Val::Member(m) = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms)
-            else {
-                return None;
-            };
-            named = Some(u32::try_from(m).ok().filter(|&o| o < ent.next)?);
-        }
-        let mut placed = Placed::default();
-        let existing = if let Some(ordinal) = named {
-            self.current_vals(entity, ordinal, vals);
-            // If another item now holds its key, that one is written.
-            self.place(entity, ordinal, vals, &mut placed)
-                .then(|| self.tables[t_idx].current(&placed))
-                .flatten()
-        } else {
-            let mut known = Vec::new();
-            self.inputs(call, &mut known);
-            let shards = (self.world.patterns[call.pattern].stream, call.index);
-            // A key the call's givens cannot make names nothing.
-            if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
-                return None;
-            }
-            self.tables[t_idx].current(&placed)
-        };
+        let entity = self.world.patterns[call.pattern].entity;
+        let (named, existing) = self.named_row(call, vals)?;
         let (ordinal, created) = match existing {
             Some(row) if self.world.entity_of(row.id) == entity => (self.world.ordinal_of(row.id), false),
             Some(_) => return None,
@@ -455,47 +436,94 @@ impl Simulation {
                 (Some(o), _) | (None, Some(o)) => (o, named.is_none()),
                 (None, None) => {
                     let origin = Origin::Pattern(u16::try_from(call.pattern).unwrap_or(u16::MAX));
-                    (self.alloc(entity, origin, call.index, call.tick, call.index, 1, false), true)
+                    let born = Born {
+                        origin,
+                        call: call.index,
+                        tick: call.tick,
+                        tick_first: call.index,
+                        tick_calls: 1,
+                        stepping: false,
+                    };
+                    (self.alloc(entity, born), true)
                 }
             },
         };
         self.current_vals(entity, ordinal, vals);
-        let mut changes = Vec::new();
-        if action == Action::Update {
-            let secs = i64::try_from(call.time_ms / 1000).unwrap_or(0);
-            for &attr in &self.world.patterns[call.pattern].sets {
-                let a = &self.world.entities[entity].attrs[attr];
-                let stream = combine(&[self.world.patterns[call.pattern].stream, 0x5e7, attr as u64]);
-                let value = match (&a.source, vals[attr]) {
-                    // A lifecycle moves to its next state, not a fresh draw; the last state stays.
-                    (Gen::States(n), Val::Choice(i)) => Val::Choice((i + 1).min(n.saturating_sub(1))),
-                    _ => match generate(&a.source, self.seed, stream, call.index, secs, a.ty) {
-                        Val::Absent => vals[attr],
-                        value => value,
-                    },
-                };
-                vals[attr] = value;
-                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
-            }
-            // A sliding expiry: SET expires_at = now + ttl, on every touch.
-            if let (Some(ttl), Some(attr)) =
-                (self.world.patterns[call.pattern].ttl_secs, self.world.entities[entity].ttl_attr)
-            {
-                let expires = Val::time(secs.saturating_add(ttl));
-                vals[attr] = expires;
-                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), expires));
-            }
-            // SET version = version + 1 (numbers are held in hundredths).
-            if let Some(CondRt::Version(attr)) = self.world.patterns[call.pattern].condition {
-                let next = match vals[attr] {
-                    Val::Num(h) => Val::Num(h.saturating_add(100)),
-                    _ => Val::Num(100),
-                };
-                vals[attr] = next;
-                changes.push((u16::try_from(attr).unwrap_or(u16::MAX), next));
-            }
-        }
+        let changes =
+            if action == Action::Update { self.update_changes(call, entity, vals) } else { Vec::new() };
         Some(Target { ordinal, created, changes })
+    }
+
+    /// The ordinal of the item an update or delete names by its identity (`None`: it names one
+    /// by the key its givens make), and the row now at that key. `None` when the call names
+    /// nothing: a member not yet written, or a key its givens cannot make.
+    fn named_row(&self, call: Call, vals: &mut Vec<Val>) -> Option<(Option<u32>, Option<Row>)> {
+        let pattern = &self.world.patterns[call.pattern];
+        let entity = pattern.entity;
+        let ent = &self.world.entities[entity];
+        let t_idx = ent.table?;
+        let mut placed = Placed::default();
+        if let Some((identity, _)) = ent.identity
+            && pattern.givens.contains(&identity)
+        {
+            // The call names an item by its identity; its key comes from its values.
+            let Val::Member(m) = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms)
+            else {
+                return None;
+            };
+            let ordinal = u32::try_from(m).ok().filter(|&o| o < ent.next)?;
+            self.current_vals(entity, ordinal, vals);
+            // If another item now holds its key, that one is written.
+            let row =
+                self.place(entity, ordinal, vals, &mut placed).then(|| self.tables[t_idx].current(&placed));
+            return Some((Some(ordinal), row.flatten()));
+        }
+        let mut known = Vec::new();
+        self.inputs(call, &mut known);
+        let shards = (pattern.stream, call.index);
+        // A key the call's givens cannot make names nothing.
+        if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
+            return None;
+        }
+        Some((None, self.tables[t_idx].current(&placed)))
+    }
+
+    /// An update's changes to the item's values `vals`, applied to them: fresh draws of its
+    /// `sets`, a sliding expiry, and the next version.
+    fn update_changes(&self, call: Call, entity: usize, vals: &mut [Val]) -> Vec<(u16, Val)> {
+        let pattern = &self.world.patterns[call.pattern];
+        let mut changes = Vec::new();
+        let set = |vals: &mut [Val], changes: &mut Vec<(u16, Val)>, attr: usize, value: Val| {
+            vals[attr] = value;
+            changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
+        };
+        let secs = i64::try_from(call.time_ms / 1000).unwrap_or(0);
+        for &attr in &pattern.sets {
+            let a = &self.world.entities[entity].attrs[attr];
+            let stream = combine(&[pattern.stream, 0x5e7, attr as u64]);
+            let value = match (&a.source, vals[attr]) {
+                // A lifecycle moves to its next state, not a fresh draw; the last state stays.
+                (Gen::States(n), Val::Choice(i)) => Val::Choice((i + 1).min(n.saturating_sub(1))),
+                _ => match generate(&a.source, self.seed, stream, call.index, secs, a.ty) {
+                    Val::Absent => vals[attr],
+                    value => value,
+                },
+            };
+            set(vals, &mut changes, attr, value);
+        }
+        // A sliding expiry: SET expires_at = now + ttl, on every touch.
+        if let (Some(ttl), Some(attr)) = (pattern.ttl_secs, self.world.entities[entity].ttl_attr) {
+            set(vals, &mut changes, attr, Val::time(secs.saturating_add(ttl)));
+        }
+        // SET version = version + 1 (numbers are held in hundredths).
+        if let Some(CondRt::Version(attr)) = pattern.condition {
+            let next = match vals[attr] {
+                Val::Num(h) => Val::Num(h.saturating_add(100)),
+                _ => Val::Num(100),
+            };
+            set(vals, &mut changes, attr, next);
+        }
+        changes
     }
 
     /// The item now at `placed`'s key, placed (regenerated when its index entries or Scan marks
@@ -535,6 +563,8 @@ impl Simulation {
         status
     }
 
+    /// Writes (or deletes) one item through its table, metered, with the scratch buffers of
+    /// `write_item`: the item placed at its key, and the item that held that key before.
     fn write_placed(
         &mut self,
         write: ItemWrite<'_>,
@@ -560,17 +590,8 @@ impl Simulation {
         }
         let has_old = self.old_item(t_idx, placed, old_vals, old_placed);
         let old = has_old.then_some(&*old_placed);
-        if write.condition == Some(CondRt::NotExists)
-            && let Some(old) = old
-            && old.id != placed.id
-        {
-            // attribute_not_exists failed: charged, nothing written, nothing lost.
-            let units = failed_write_units(u64::from(old.size), u64::from(placed.size));
-            return if self.charge_unchanged(t_idx, &placed.pk, WRITE, units, write.caller, write.first) {
-                WriteStatus::ConditionFailed
-            } else {
-                WriteStatus::Throttled
-            };
+        if let Some(status) = self.refuse_taken_key(t_idx, &write, placed, old) {
+            return status;
         }
         if write.vals.is_none() && old.is_none() {
             // Deleting nothing still costs one write unit; it changes nothing.
@@ -583,40 +604,8 @@ impl Simulation {
         let touches = std::mem::take(&mut self.touches);
         let status = match result {
             Ok(entry_writes) => {
-                let old_handle = old.map(|o| o.id);
-                self.after_write(t_idx, &touches, entry_writes, &write);
-                self.update_marks(
-                    t_idx,
-                    touches[0].partition,
-                    old_handle.map(|h| (h, old_vals.as_slice())),
-                    write,
-                );
-                if let Some(h) = old_handle
-                    && (write.vals.is_none() || h != placed.id)
-                {
-                    self.overrides.remove(&h);
-                }
-                if !write.changes.is_empty() {
-                    let changes = self.overrides.entry(placed.id).or_default();
-                    for &(attr, value) in write.changes {
-                        match changes.iter_mut().find(|(a, _)| *a == attr) {
-                            Some(entry) => entry.1 = value,
-                            None => changes.push((attr, value)),
-                        }
-                    }
-                }
-                if write.vals.is_some() {
-                    self.totals.largest_item = self.totals.largest_item.max(placed.size);
-                }
-                if let Some(vals) = write.vals
-                    && old_handle != Some(placed.id)
-                    && !write.moved
-                {
-                    self.after_new_item(write.entity, write.ordinal, vals);
-                    if write.new_item && old_handle.is_some() {
-                        self.overwrote(write.pattern);
-                    }
-                }
+                let old = old.map(|o| (o.id, old_vals.as_slice()));
+                self.landed(t_idx, &touches, entry_writes, write, old, placed);
                 if self.observing() {
                     self.tell_write(t_idx, &write, before, true);
                 }
@@ -632,6 +621,88 @@ impl Simulation {
         };
         self.touches = touches;
         status
+    }
+
+    /// A create-once put whose key another item holds: attribute_not_exists fails, charged,
+    /// nothing written, nothing lost. `None` when the write goes ahead.
+    fn refuse_taken_key(
+        &mut self,
+        t_idx: usize,
+        write: &ItemWrite<'_>,
+        placed: &Placed,
+        old: Option<&Placed>,
+    ) -> Option<WriteStatus> {
+        let old = old.filter(|old| write.condition == Some(CondRt::NotExists) && old.id != placed.id)?;
+        Some(self.condition_failed(t_idx, &placed.pk, (old.size, placed.size), write.caller, write.first))
+    }
+
+    /// A create-once condition that found its key taken, at `pk` in table `t_idx`: charged as a
+    /// failed conditional write of the item there and the one refused, `sizes` (before, after);
+    /// `Throttled` when the partition refuses even that charge.
+    pub(super) fn condition_failed(
+        &mut self,
+        t_idx: usize,
+        pk: &PartKey,
+        sizes: (u32, u32),
+        caller: Option<usize>,
+        first: bool,
+    ) -> WriteStatus {
+        let units = failed_write_units(u64::from(sizes.0), u64::from(sizes.1));
+        if self.charge_unchanged(t_idx, pk, WRITE, units, caller, first) {
+            WriteStatus::ConditionFailed
+        } else {
+            WriteStatus::Throttled
+        }
+    }
+
+    /// The bookkeeping of a write that landed at `placed`'s key over `old` (the handle and
+    /// values of the item that held it): units and loads, Scan marks, overrides, the largest
+    /// item, and a new item's TTL, copies and overwrite count.
+    fn landed(
+        &mut self,
+        t_idx: usize,
+        touches: &[Touch],
+        entry_writes: u32,
+        write: ItemWrite<'_>,
+        old: Option<(u32, &[Val])>,
+        placed: &Placed,
+    ) {
+        let old_handle = old.map(|(h, _)| h);
+        self.after_write(t_idx, touches, entry_writes, &write);
+        self.update_marks(t_idx, touches[0].partition, old, write);
+        if let Some(h) = old_handle
+            && (write.vals.is_none() || h != placed.id)
+        {
+            self.overrides.remove(&h);
+        }
+        self.keep_changes(placed.id, write.changes);
+        if write.vals.is_some() {
+            self.totals.largest_item = self.totals.largest_item.max(placed.size);
+        }
+        if let Some(vals) = write.vals
+            && old_handle != Some(placed.id)
+            && !write.moved
+        {
+            self.after_new_item(write.entity, write.ordinal, vals);
+            if write.new_item && old_handle.is_some() {
+                self.overwrote(write.pattern);
+            }
+        }
+    }
+
+    /// A landed write's changes become the item's overrides, each attribute's latest value
+    /// replacing the one before.
+    fn keep_changes(&mut self, id: u32, changes: &[(u16, Val)]) {
+        if changes.is_empty() {
+            return;
+        }
+        let overrides = self.overrides.entry(id).or_default();
+        for &(attr, value) in changes {
+            match overrides.iter_mut().find(|(a, _)| *a == attr) {
+                Some(entry) => entry.1 = value,
+                None => overrides.push((attr, value)),
+            }
+        }
     }
 
     /// Counts a put that replaced a different item at its key: PutItem (and a Cassandra INSERT)
