@@ -110,7 +110,11 @@ fn locate_note(est: &Estimator<'_>, locate: &PatternPlan) -> String {
     };
     let shown = numbers::count(items);
     let read = format!("{shown} {noun}{}", if shown == "1" { "" } else { "s" });
-    let place = IndexId::place(locate.index.as_ref());
+    let place = match &locate.index {
+        // A Cassandra index is a materialized view.
+        Some(id) if est.cql && id.kind() == IndexKind::Global => format!("view {}", id.name()),
+        index => IndexId::place(index.as_ref()),
+    };
     let units =
         if est.cql { String::new() } else { format!(", ~{} RCU", numbers::count(locate.units_per_call)) };
     format!("; it reads it first with {what} on the {place} ({read}{units} per call)")

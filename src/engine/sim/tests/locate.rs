@@ -70,3 +70,21 @@ fn a_refused_read_retries_the_whole_call_and_the_write_follows_it() {
     // The run ends with as many orders as it began with: an update never adds or loses one.
     assert_eq!(report.totals.items, 2_000);
 }
+
+#[test]
+fn the_cassandra_profile_selects_before_it_updates() {
+    let cql = LOCATE.replace("    workload: (duration", "    engine: Cassandra,\n    workload: (duration");
+    let (report, plan) = run(&cql, "scan-first");
+    let p = ship(&report);
+    assert_eq!((p.scans, p.landed_writes), (p.calls, Some(p.calls)));
+    assert!(p.avg_items_read > 1_900.0, "{}", p.avg_items_read);
+    let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
+    assert!(
+        ship.reason.contains("a SELECT of every partition on the table (2,000 rows per call)"),
+        "{}",
+        ship.reason
+    );
+    let (_, plan) = run(&cql, "index-first");
+    let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
+    assert!(ship.reason.contains("a SELECT on the view by-order (1 row per call)"), "{}", ship.reason);
+}
