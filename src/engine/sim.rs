@@ -213,6 +213,8 @@ struct Scratch {
     old_vals: Vec<Val>,
     placed: Placed,
     old_placed: Placed,
+    /// The item the read a write sent first found: the item the write names.
+    located: Option<u32>,
 }
 
 /// A run in progress. See the module documentation.

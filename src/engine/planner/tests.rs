@@ -531,5 +531,10 @@ fn an_update_that_cannot_name_its_key_plans_the_read_it_sends_first() {
         assert_eq!(unserved, !served, "{variant}: {:#?}", plan.warnings);
         let requests = ship.requests(Operation::name);
         assert_eq!(requests.starts_with("Scan + ") || requests.starts_with("Query + "), first.is_some());
+        // The goal "never scans" is predicted on the read the write sends first.
+        let v = loaded.variant(Some(variant)).unwrap();
+        let goals = crate::engine::goals::forecast(&loaded.scenario, v, &plan);
+        let never_scans = first != Some(Operation::Scan);
+        assert_eq!(goals[0].predicted, Some(never_scans), "{variant}: {:?}", goals[0]);
     }
 }

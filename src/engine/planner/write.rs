@@ -75,11 +75,6 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
     if out.served {
         out.reason = reason(est, &out.writes, items);
-        if p.transaction {
-            out.reason.push_str(
-                ", all in one TransactWriteItems (each table item written twice: prepare and commit)",
-            );
-        }
     } else if matches!(p.action, Action::Update | Action::Delete) {
         // The read first: a Query whose key the givens make finds the item alone, a direct
         // lookup, and the write is two direct requests; a Scan, or a Query that reads a
@@ -92,6 +87,10 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
             out.reason = format!("{}; then it {}", out.reason, reason(est, &out.writes, items));
         }
         out.locate = Some(Box::new(locate));
+    }
+    if out.served && p.transaction {
+        out.reason
+            .push_str(", all in one TransactWriteItems (each table item written twice: prepare and commit)");
     }
     out
 }

@@ -159,6 +159,9 @@ impl Simulation {
         loop {
             if retries >= self.retry.max_retries {
                 self.stats[pattern].failed += 1;
+                if refused.request == locate::LOCATE_RETRY {
+                    self.stats[pattern].gave_up_locating += 1;
+                }
                 self.totals.failed += 1;
                 self.totals.gave_up += 1;
                 if !self.world.patterns[pattern].action.is_read() {

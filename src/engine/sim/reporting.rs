@@ -44,7 +44,9 @@ fn sort_partitions(rows: &mut [PartitionReport]) {
 /// figure is exact only when none was sent or nothing failed.
 fn landed_writes(read: bool, s: &PatternStats, pending: u64) -> Option<u64> {
     let side = s.requests.saturating_sub(s.locating).saturating_sub(s.fanout);
-    (!read && (s.failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(s.failed).saturating_sub(pending))
+    // A call that gave up in its first read never sent its write.
+    let failed = s.failed - s.gave_up_locating;
+    (!read && (failed == 0 || side == 0)).then(|| s.fanout.saturating_sub(failed).saturating_sub(pending))
 }
 
 /// The largest and the hottest: the five first by each of bytes, write peak, read peak and

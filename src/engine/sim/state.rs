@@ -125,6 +125,8 @@ pub struct PatternStats {
     /// Of `requests`: those of the reads a write sent first to learn its key (each attempt of
     /// the call sends them again).
     pub locating: u64,
+    /// Of `failed`: calls that gave up in the read sent first, before any write was sent.
+    pub gave_up_locating: u64,
     /// Partitions (Query) or keys (GetItem/BatchGetItem) addressed per call, summed.
     pub fanout: u64,
     /// The most one call addressed.

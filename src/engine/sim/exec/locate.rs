@@ -17,10 +17,18 @@ pub(super) const LOCATE_RETRY: u32 = u32::MAX;
 
 impl Simulation {
     /// Sends the read the call's pattern sends first, if it has one and this attempt starts
-    /// there: `Some(ms)`, the read's time (0 without one); `None` when the partitions refused a
-    /// request of it, and the call is queued to retry from the read.
+    /// there: `Some(ms)`, the read's time (0 without one), with the item it found in
+    /// `scratch.located`; `None` when the partitions refused a request of it, and the call is
+    /// queued to retry from the read.
     pub(super) fn locate(&mut self, call: Call, resume: Option<&Resume>) -> Option<f64> {
-        if resume.is_some_and(|r| r.request != LOCATE_RETRY) {
+        self.scratch.located = None;
+        if self.world.patterns[call.pattern].locate.is_none() {
+            return Some(0.0);
+        }
+        if let Some(r) = resume.filter(|r| r.request != LOCATE_RETRY) {
+            // The write's own retry: it names the item the read found before.
+            let entity = self.world.patterns[call.pattern].entity;
+            self.scratch.located = (r.ordinal != NO_ORDINAL).then(|| self.world.handle(entity, r.ordinal));
             return Some(0.0);
         }
         let Some((operation, plan)) = self.world.patterns[call.pattern].locate.take() else {
@@ -32,7 +40,9 @@ impl Simulation {
         // fan-out counts the items it names.
         let (requests, fanout) = (self.stats[call.pattern].requests, self.stats[call.pattern].fanout);
         self.split = Some(Gathering { locate: true, ..Gathering::default() });
-        self.read_one(call, &plan, operation, &known, None);
+        // A retry reads at its own time, which is when an observer sees it sent.
+        let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
+        self.read_one(Call { time_ms: now_ms, ..call }, &plan, operation, &known, None);
         let gathered = self.split.take().unwrap_or_default();
         let stats = &mut self.stats[call.pattern];
         stats.locating += stats.requests - requests;
@@ -44,7 +54,6 @@ impl Simulation {
             Engine::DynamoDb => latency::fanout_ms(&done),
         };
         if gathered.refused {
-            let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
             let refused = Refused {
                 request: LOCATE_RETRY,
                 now_ms,
@@ -56,6 +65,7 @@ impl Simulation {
             self.throttled(call, resume, refused);
             return None;
         }
+        self.scratch.located = gathered.found.get();
         Some(ms)
     }
 }

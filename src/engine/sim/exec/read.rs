@@ -47,6 +47,8 @@ pub(in crate::engine::sim) struct Gathering {
     /// application retries the whole call; `refused` says one was.
     pub locate: bool,
     pub refused: bool,
+    /// The read a write sends first: the first item it found (the one the write names).
+    pub found: std::cell::Cell<Option<u32>>,
 }
 
 /// A request's sort-key bounds in its group's encoding.
@@ -346,6 +348,13 @@ impl Simulation {
             }
             Filter::Contains(a) => self.contains_word(&attrs[*a], vals[*a]),
         })
+    }
+
+    /// Notes an item the read a write sends first found (the first one is the write's).
+    fn found(&self, handle: u32) {
+        if let Some(locating) = self.split.as_ref().filter(|g| g.locate && g.found.get().is_none()) {
+            locating.found.set(Some(handle));
+        }
     }
 
     /// Whether a text value holds the word the call searches for (`search_word`).
@@ -754,6 +763,7 @@ impl Simulation {
                         }
                         if read.matched < still_wanted && self.passes(plan, known, row.id, time_ms, &mut vals)
                         {
+                            self.found(row.id);
                             read.matched += 1;
                             if plan.fetch == Fetch::Table {
                                 read.returned.push(row.id);
@@ -762,6 +772,9 @@ impl Simulation {
                     }
                 } else {
                     read.matched += page.count as u64;
+                    if let Some(i) = page.positions(plan.forward).next() {
+                        self.found(ledger.partition(q).rows()[i].id);
+                    }
                 }
                 if page.count > 0 {
                     after = page.positions(plan.forward).last();
@@ -1026,7 +1039,11 @@ impl Simulation {
         let ledger = &self.tables[plan.table].base;
         let mut check = |_: u32, row: &Row| {
             last = Some(row.id);
-            self.passes(plan, known, row.id, call.time_ms, vals)
+            let passes = self.passes(plan, known, row.id, call.time_ms, vals);
+            if passes {
+                self.found(row.id);
+            }
+            passes
         };
         let mode = match plan.mark {
             Some(mark) if !self.observing() => ScanMode::Totals { mark: Some(mark), partial: &mut check },

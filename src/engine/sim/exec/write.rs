@@ -114,6 +114,10 @@ impl Simulation {
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let Some(target) = self.call_target(call, resume.as_ref(), &mut vals) else {
             self.scratch.vals = vals;
+            // The read sent first found no item: the call ends with it, writing nothing.
+            if self.world.patterns[pattern].locate.is_some() {
+                self.completed(call, resume.as_ref(), located_ms);
+            }
             return;
         };
         if resume.is_none() || relocated {
@@ -132,7 +136,7 @@ impl Simulation {
             target: &target,
             vals: &vals,
             now_ms,
-            first: resume.is_none(),
+            first: resume.is_none() || relocated,
             embed: self.embed_of(entity).filter(|_| action == Action::Put),
             moves: action == Action::Update && self.moves_key(entity, &target.changes),
             transaction: self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems),
@@ -147,8 +151,10 @@ impl Simulation {
                 self.call_landed(&sending, versioned);
             }
             WriteStatus::Throttled => {
-                // A moving item's delete may have landed: its retry puts the same item.
-                let ordinal = if action == Action::Put || target.created || sending.moves {
+                // A moving item's delete may have landed: its retry puts the same item. An item
+                // found by the read sent first is the one the retry writes, without that read.
+                let located = self.world.patterns[pattern].locate.is_some();
+                let ordinal = if action == Action::Put || target.created || sending.moves || located {
                     target.ordinal
                 } else {
                     NO_ORDINAL
@@ -427,7 +433,8 @@ impl Simulation {
         vals: &mut Vec<Val>,
     ) -> Option<Target> {
         let entity = self.world.patterns[call.pattern].entity;
-        let (named, existing) = self.named_row(call, vals)?;
+        let located = self.scratch.located.take();
+        let (named, existing) = self.named_row(call, located, vals)?;
         let (ordinal, created) = match existing {
             Some(row) if self.world.entity_of(row.id) == entity => (self.world.ordinal_of(row.id), false),
             Some(_) => return None,
@@ -454,15 +461,20 @@ impl Simulation {
         Some(Target { ordinal, created, changes })
     }
 
-    /// The ordinal of the item an update or delete names by its identity (`None`: it names one
-    /// by the key its givens make), and the row now at that key. `None` when the call names
-    /// nothing: a member not yet written, or a key its givens cannot make.
-    fn named_row(&self, call: Call, vals: &mut Vec<Val>) -> Option<(Option<u32>, Option<Row>)> {
+    /// The ordinal of the item an update or delete names by its identity, or by the item the
+    /// read it sent first found (`located`) — `None`: it names one by the key its givens make —
+    /// and the row now at that key. `None` when the call names nothing: a member not yet
+    /// written, or a key its givens cannot make.
+    fn named_row(
+        &self,
+        call: Call,
+        located: Option<u32>,
+        vals: &mut Vec<Val>,
+    ) -> Option<(Option<u32>, Option<Row>)> {
         let pattern = &self.world.patterns[call.pattern];
         let entity = pattern.entity;
         let ent = &self.world.entities[entity];
         let t_idx = ent.table?;
-        let mut placed = Placed::default();
         if let Some((identity, _)) = ent.identity
             && pattern.givens.contains(&identity)
         {
@@ -472,20 +484,35 @@ impl Simulation {
                 return None;
             };
             let ordinal = u32::try_from(m).ok().filter(|&o| o < ent.next)?;
-            self.current_vals(entity, ordinal, vals);
-            // If another item now holds its key, that one is written.
-            let row =
-                self.place(entity, ordinal, vals, &mut placed).then(|| self.tables[t_idx].current(&placed));
-            return Some((Some(ordinal), row.flatten()));
+            return Some(self.row_of(entity, t_idx, ordinal, vals));
+        }
+        if let Some(handle) = located.filter(|&h| self.world.entity_of(h) == entity) {
+            return Some(self.row_of(entity, t_idx, self.world.ordinal_of(handle), vals));
         }
         let mut known = Vec::new();
         self.inputs(call, &mut known);
         let shards = (pattern.stream, call.index);
+        let mut placed = Placed::default();
         // A key the call's givens cannot make names nothing.
         if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
             return None;
         }
         Some((None, self.tables[t_idx].current(&placed)))
+    }
+
+    /// Item `ordinal`, named: its values in `vals`, and the row now at its key.
+    fn row_of(
+        &self,
+        entity: usize,
+        t_idx: usize,
+        ordinal: u32,
+        vals: &mut Vec<Val>,
+    ) -> (Option<u32>, Option<Row>) {
+        let mut placed = Placed::default();
+        self.current_vals(entity, ordinal, vals);
+        // If another item now holds its key, that one is written.
+        let row = self.place(entity, ordinal, vals, &mut placed).then(|| self.tables[t_idx].current(&placed));
+        (Some(ordinal), row.flatten())
     }
 
     /// An update's changes to the item's values `vals`, applied to them: fresh draws of its

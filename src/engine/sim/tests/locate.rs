@@ -88,3 +88,52 @@ fn the_cassandra_profile_selects_before_it_updates() {
     let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
     assert!(ship.reason.contains("a SELECT on the view by-order (1 row per call)"), "{}", ship.reason);
 }
+
+/// Users renamed given their email, which only an index holds: the Query on the email names
+/// the user the write updates. 1,000 users draw their emails from 1,000 values, so some emails
+/// belong to nobody: the read finds no user and the call ends there, writing nothing.
+const BY_EMAIL: &str = r#"(
+    name: "email", title: "users renamed by email",
+    entities: [(name: "User", attributes: [
+        (name: "user_id", type: S, gen: New("users")),
+        (name: "email", type: S, gen: Pick("emails")),
+        (name: "name", type: S, gen: Payload(50)),
+    ])],
+    populations: [(name: "users", count: 1000, ids: "u{:04}"), (name: "emails", count: 1000, ids: "e{:04}")],
+    patterns: [(name: "rename", action: Update, entity: "User", given: ["email"], sets: ["name"], rate: 5)],
+    variants: [(name: "gsi", keys: {"User": (pk: "USER#{user_id}", sk: "U")},
+        indexes: [(name: "by-email", keys: {"User": (pk: "{email}")})])],
+    workload: (duration: "30s", tick: "1s", seed: 4),
+)"#;
+
+#[test]
+fn the_write_names_the_item_its_read_found() {
+    let (report, plan) = run(BY_EMAIL, "gsi");
+    let p = report.patterns.iter().find(|p| p.name == "rename").expect("the pattern");
+    let planned = plan.patterns.iter().find(|p| p.name == "rename").expect("planned");
+    assert!(planned.served, "{}", planned.reason);
+    let landed = p.landed_writes.expect("no side writes");
+    // Every call completes: a found user is written (its item and its index entry, 2 WCU);
+    // an email nobody holds is read and left alone. About 1 − 1/e of the emails are held.
+    assert_eq!(p.unfinished, 0);
+    assert!((0.5..0.85).contains(&(landed as f64 / p.calls as f64)), "{landed} of {}", p.calls);
+    assert!((p.wcu - 2.0 * landed as f64).abs() < 1e-9, "{} WCU for {landed}", p.wcu);
+    assert!((p.rcu - 0.5 * p.calls as f64).abs() < 1e-9, "{} RCU", p.rcu);
+}
+
+#[test]
+fn a_throttled_write_retries_the_item_its_read_found() {
+    // 100 renames a second against 5 WCU/s: most writes are refused at first and retried.
+    let tight = BY_EMAIL
+        .replace(r#"(name: "gsi","#, r#"(name: "gsi", capacity: Provisioned(read: 1000, write: 5),"#)
+        .replace("rate: 5)", "rate: 100)");
+    let (report, _) = run(&tight, "gsi");
+    let p = report.patterns.iter().find(|p| p.name == "rename").expect("the pattern");
+    assert!(p.throttled > 1_000 && p.retries > 0, "{} throttled", p.throttled);
+    // A retried write names the user its read found: only the calls whose read found nobody
+    // end without a write (about 1/e of them, as unthrottled), not every retried one.
+    let landed = p.landed_writes.expect("no side writes");
+    let ended_unwritten = p.calls - landed - p.unfinished - p.failed;
+    assert!((ended_unwritten as f64) < 0.45 * p.calls as f64, "{ended_unwritten} of {}", p.calls);
+    assert!((p.wcu - 2.0 * landed as f64).abs() < 1e-9, "{} WCU for {landed}", p.wcu);
+}
