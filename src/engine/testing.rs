@@ -3,6 +3,8 @@
 //! scenarios the engine's tests plan and replay, so that editing a bundled lesson never changes
 //! what an engine test sees (the bundled scenarios are tested as content, in `tests/`).
 
+pub mod requests;
+
 use super::model::Engine;
 use super::planner::{Kind, Operation as Op};
 use super::sim::report::{

@@ -15,6 +15,7 @@ use serde_json::{Map, Value as Json, json};
 use super::*;
 use crate::engine::expr::{self, ExpressionContext, ExpressionKind};
 use crate::engine::store::{BatchGetTable, ConsumedCapacity, PAGE_BYTES, QueryOutput, Select, Units};
+use crate::engine::testing::requests::{attribute_value, index_name, key_condition, key_of, table_name};
 use crate::engine::testing::{console_orders as orders, replay};
 use crate::engine::value::{AttributeValue, item_from_json, item_to_json};
 
@@ -507,53 +508,11 @@ fn cassandra_tables_are_read_per_entity_without_capacity_units() {
     assert!(sensor.contains(r#""Row""#), "{sensor}");
 }
 
-/// An attribute value of any type, as a request sends it.
-fn attribute_value() -> impl Strategy<Value = Json> + Clone {
-    prop_oneof![
-        Just(json!({"S": "CUSTOMER#c0000001"})),
-        Just(json!({"S": "PROFILE"})),
-        Just(json!({"S": ""})),
-        Just(json!({"N": "1735689600"})),
-        Just(json!({"N": "-1e100"})),
-        Just(json!({"B": "AAE="})),
-        Just(json!({"L": []})),
-        "[a-zA-Z#0-9]{0,12}".prop_map(|t| json!({"S": t})),
-    ]
-}
-
-/// A key: some of the table's and indexes' key attributes, and one that is none.
-fn key() -> impl Strategy<Value = Json> + Clone {
-    let name = prop_oneof![
-        Just("PK"),
-        Just("SK"),
-        Just("status"),
-        Just("placed_at"),
-        Just("customer_id"),
-        Just("LSI1SK"),
-        Just("x"),
-    ];
-    proptest::collection::btree_map(name, attribute_value(), 0..4)
-        .prop_map(|m| Json::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
-}
-
 /// Any read: pieces of real requests in arbitrary combinations, built as a protocol would
 /// build them (`None` where a protocol would refuse the pieces before the console sees them).
 fn request() -> impl Strategy<Value = Option<Direct>> {
     let value = attribute_value();
-    let key = key();
-    let condition = prop_oneof![
-        Just("PK = :a"),
-        Just("PK = :a AND SK > :b"),
-        Just("PK = :a AND SK BETWEEN :a AND :b"),
-        Just("PK = :a AND begins_with(SK, :b)"),
-        Just("#s = :a AND placed_at <= :b"),
-        Just("customer_id = :a"),
-        Just("PK = :a AND LSI1SK < :b"),
-        Just("SK = :a"),
-        Just("PK < :a"),
-        Just("PK = :a OR SK = :b"),
-        Just("(("),
-    ];
+    let key = key_of(attribute_value());
     let select = prop_oneof![
         Just(Select::Count),
         Just(Select::AllAttributes),
@@ -562,9 +521,9 @@ fn request() -> impl Strategy<Value = Option<Direct>> {
     ];
     let fields = (
         0..4u8,
-        prop_oneof![Just("orders"), Just("nope"), Just("")],
-        proptest::option::of(prop_oneof![Just("pending"), Just("by-customer"), Just("by total"), Just("x")]),
-        condition,
+        table_name(),
+        proptest::option::of(index_name()),
+        key_condition(),
         (value.clone(), value),
         (key.clone(), proptest::option::of(key)),
         (proptest::option::of(0usize..5), proptest::option::of(0u64..4), proptest::option::of(0u64..4)),
