@@ -31,8 +31,8 @@ mod tests;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use capacity::{
-    ConsumedCapacity, INDEX_ENTRY_OVERHEAD, PAGE_BYTES, PartitionTouch, READ_UNIT_BYTES, Target, Units,
-    WRITE_UNIT_BYTES, failed_write_units, read_units, write_units,
+    ConsumedCapacity, EntryWrite, INDEX_ENTRY_OVERHEAD, PAGE_BYTES, PartitionTouch, READ_UNIT_BYTES, Target,
+    Units, WRITE_UNIT_BYTES, failed_write_units, read_units, read_units_for, write_units, write_units_for,
 };
 pub use error::StoreError;
 pub use index::Index;

@@ -13,11 +13,11 @@ use super::keys::{self, SortCondition};
 use super::numbers;
 use super::{Alternative, CQL_PAGE_ROWS, Fetch, IndexId, Kind, Operation, PAGE_BYTES, PatternPlan};
 use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
+use crate::engine::store::read_units_for;
 use crate::engine::template::{ClassSlot, Template};
 
-/// Bytes one read unit covers (AWS: 4 KB per RCU).
-pub(super) const READ_UNIT_BYTES: f64 = 4096.0;
-/// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows).
+/// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows):
+/// what a transaction's strongly consistent reads, read twice, are a multiple of.
 const EVENTUAL: f64 = 0.5;
 /// A transaction holds at most 100 items (AWS developer guide, "Amazon DynamoDB Transactions: How
 /// it works").
@@ -100,7 +100,7 @@ fn by_key(
         fanout: reach.fanout,
         key_condition,
         filter,
-        units: keys * (entry_bytes / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL,
+        units: keys * read_units_for(entry_bytes, false),
         items_read: keys,
         bytes_read: keys * entry_bytes,
         fetch: None,
@@ -320,7 +320,7 @@ pub fn label(place: Option<&Index>) -> String {
 /// 4 KB on its own (a request that reads nothing still costs one unit's worth).
 fn query_units(bytes: f64, requests: u32) -> f64 {
     let per = bytes / f64::from(requests.max(1));
-    f64::from(requests.max(1)) * (per / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL
+    f64::from(requests.max(1)) * read_units_for(per, false)
 }
 
 /// `query_units` over `requests` requests on average (a range over time buckets sends one or

@@ -92,7 +92,7 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
         Some(Unpredictable {
             items: true,
             // A request under one read unit costs its minimum whatever it finds.
-            units: plan.bytes_read.unwrap_or(0.0) / f64::from(plan.fanout.max(1)) > read::READ_UNIT_BYTES,
+            units: plan.bytes_read.unwrap_or(0.0) / f64::from(plan.fanout.max(1)) > crate::engine::store::READ_UNIT_BYTES as f64,
             why: format!(
                 "`{given}` is picked newest first (Latest) both here and by {}, which writes these {} items: the newest \
                  {given} is still gaining them, so how many a call finds depends on when in that life it is read — a \

@@ -9,14 +9,8 @@ use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteT
 use crate::engine::model::{
     AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index, IndexKind,
 };
+use crate::engine::store::{EntryWrite, write_units_for as write_units};
 use crate::engine::template::Template;
-
-/// Bytes one write unit covers (AWS: 1 KB per WCU).
-const WRITE_UNIT_BYTES: f64 = 1024.0;
-
-fn write_units(bytes: f64) -> f64 {
-    (bytes / WRITE_UNIT_BYTES).ceil().max(1.0)
-}
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let variant = est.variant;
@@ -391,16 +385,21 @@ fn entry_rewrites(
             String::new()
         }
     };
+    // The store's rule per entry (`EntryWrite`), weighted by how often each case happens.
+    let writes = |w: EntryWrite| f64::from(w.writes());
     match p.action {
         Action::Update if key_change > 0.0 => (
-            2.0 * key_change + (1.0 - key_change) * carried_change,
+            writes(EntryWrite::Move) * key_change
+                + (1.0 - key_change) * carried_change * writes(EntryWrite::InPlace),
             format!("the update changes the index key{}: delete + put of the entry", odds(key_change)),
         ),
-        Action::Update if carried_change > 0.0 => {
-            (carried_change, format!("the update changes a projected attribute{}", odds(carried_change)))
-        }
+        Action::Update if carried_change > 0.0 => (
+            carried_change * writes(EntryWrite::InPlace),
+            format!("the update changes a projected attribute{}", odds(carried_change)),
+        ),
         Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
-        _ => (1.0, "one entry per item in the index".to_owned()),
+        Action::Delete => (writes(EntryWrite::Delete), "one entry per item in the index".to_owned()),
+        _ => (writes(EntryWrite::Put), "one entry per item in the index".to_owned()),
     }
 }
 

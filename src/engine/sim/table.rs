@@ -14,7 +14,7 @@
 use super::keys::{Codec, SortBuf, SortRef};
 use super::ledger::Ledger;
 use crate::engine::hash::hash_bytes;
-use crate::engine::store::{INDEX_ENTRY_OVERHEAD, write_units};
+use crate::engine::store::{EntryWrite, INDEX_ENTRY_OVERHEAD, write_units};
 use crate::engine::value::KeyType;
 
 /// A partition key: its type, its text (canonical for N, raw bytes for B) and its stable hash.
@@ -154,18 +154,20 @@ fn index_change(i: usize, before: Option<&Entry>, after: Option<&Entry>, result:
         result.touches.push(Touch { group: i + 1, hash: e.pk.hash, units, partition: u32::MAX });
         result.entry_writes += 1;
     };
-    match (before, after) {
-        (None, None) => Change::None,
-        (Some(b), Some(a)) if b.pk == a.pk && b.key == a.key => {
-            if b.digest == a.digest && b.size == a.size {
-                Change::None
-            } else {
-                charge(a, write_units(u64::from(b.size.max(a.size))));
-                Change::InPlace
-            }
+    let write = EntryWrite::between(
+        before,
+        after,
+        |b, a| b.pk == a.pk && b.key == a.key,
+        |b, a| b.digest == a.digest && b.size == a.size,
+    );
+    match (write, before, after) {
+        (EntryWrite::None, ..) => Change::None,
+        (EntryWrite::InPlace, Some(b), Some(a)) => {
+            charge(a, write_units(u64::from(b.size.max(a.size))));
+            Change::InPlace
         }
-        (b, a) => {
-            for e in [b, a].into_iter().flatten() {
+        _ => {
+            for e in [before, after].into_iter().flatten() {
                 charge(e, write_units(u64::from(e.size)));
             }
             Change::Move

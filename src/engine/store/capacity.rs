@@ -28,9 +28,78 @@ pub fn read_units(bytes: u64, consistent: bool) -> f64 {
     if consistent { units } else { units / 2.0 }
 }
 
+/// Read units for a read of `bytes` that is a mean (the planner's estimates): the same rounding as
+/// [`read_units`].
+pub fn read_units_for(bytes: f64, consistent: bool) -> f64 {
+    let units = (bytes / READ_UNIT_BYTES as f64).ceil().max(1.0);
+    if consistent { units } else { units / 2.0 }
+}
+
 /// Write units for an item (or index entry) of `bytes`: `ceil(bytes / 1 KB)`, at least 1.
 pub fn write_units(bytes: u64) -> f64 {
     bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as f64
+}
+
+/// Write units for an item whose size is a mean (the planner's estimates): the same rounding as
+/// [`write_units`], `ceil(bytes / 1 KB)`, at least 1.
+pub fn write_units_for(bytes: f64) -> f64 {
+    (bytes / WRITE_UNIT_BYTES as f64).ceil().max(1.0)
+}
+
+/// What one write does to an item's entry in one secondary index, the rule every writer of an
+/// index uses (the store, the replay's tables and the planner's estimate): AWS developer guide,
+/// "Global secondary indexes: provisioned throughput considerations" ("Write activity"), the same
+/// for an LSI. An entry that stays where it was is rewritten only when a projected value changed;
+/// an entry whose index key appeared, disappeared or changed is a delete and/or a put, each
+/// charged for its own entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryWrite {
+    /// Not in the index before or after, or in it unchanged: no write.
+    None,
+    /// Same index key, projected values changed: one write, sized by the larger entry.
+    InPlace,
+    /// Only before: one delete.
+    Delete,
+    /// Only after: one put.
+    Put,
+    /// Its index key changed: a delete of the old entry and a put of the new one.
+    Move,
+}
+
+impl EntryWrite {
+    /// The write that takes an item's entry from `before` to `after` (`None`: not in the index);
+    /// for an entry in it both times, `same_key` says whether its index key (its position) is
+    /// unchanged and, if so, `same_values` whether its projected values are too.
+    pub fn between<E>(
+        before: Option<&E>,
+        after: Option<&E>,
+        same_key: impl FnOnce(&E, &E) -> bool,
+        same_values: impl FnOnce(&E, &E) -> bool,
+    ) -> EntryWrite {
+        match (before, after) {
+            (None, None) => EntryWrite::None,
+            (Some(_), None) => EntryWrite::Delete,
+            (None, Some(_)) => EntryWrite::Put,
+            (Some(b), Some(a)) => {
+                if !same_key(b, a) {
+                    EntryWrite::Move
+                } else if same_values(b, a) {
+                    EntryWrite::None
+                } else {
+                    EntryWrite::InPlace
+                }
+            }
+        }
+    }
+
+    /// Entry writes it charges: 0, 1 or 2.
+    pub fn writes(self) -> u32 {
+        match self {
+            EntryWrite::None => 0,
+            EntryWrite::InPlace | EntryWrite::Delete | EntryWrite::Put => 1,
+            EntryWrite::Move => 2,
+        }
+    }
 }
 
 /// Write units a write whose condition failed still consumes: the larger of the item stored at
@@ -190,6 +259,44 @@ mod tests {
             assert_eq!(read_units(bytes, false), eventual, "RCU eventual {bytes}");
             assert_eq!(write_units(bytes), write, "WCU {bytes}");
         }
+    }
+
+    #[test]
+    fn an_entry_write_counts_what_the_index_key_and_values_did() {
+        // An entry is (index key, projected values); `None` is not in the index.
+        let cases = [
+            (None, None, EntryWrite::None, 0),
+            (Some((1, 'a')), Some((1, 'a')), EntryWrite::None, 0),
+            (Some((1, 'a')), Some((1, 'b')), EntryWrite::InPlace, 1),
+            (Some((1, 'a')), Some((2, 'a')), EntryWrite::Move, 2),
+            (Some((1, 'a')), Some((2, 'b')), EntryWrite::Move, 2),
+            (Some((1, 'a')), None, EntryWrite::Delete, 1),
+            (None, Some((2, 'b')), EntryWrite::Put, 1),
+        ];
+        for (before, after, write, writes) in cases {
+            let got =
+                EntryWrite::between(before.as_ref(), after.as_ref(), |b, a| b.0 == a.0, |b, a| b.1 == a.1);
+            assert_eq!(got, write, "{before:?} -> {after:?}");
+            assert_eq!(got.writes(), writes, "{got:?}");
+        }
+    }
+
+    #[test]
+    fn a_mean_size_rounds_as_a_whole_one_does() {
+        for bytes in [0_u64, 1, 1023, 1024, 1025, 4000, 409_600] {
+            assert_eq!(write_units_for(bytes as f64), write_units(bytes), "{bytes}");
+        }
+        for bytes in [0_u64, 1, 4095, 4096, 4097, 409_600] {
+            for consistent in [true, false] {
+                assert_eq!(
+                    read_units_for(bytes as f64, consistent),
+                    read_units(bytes, consistent),
+                    "{bytes}"
+                );
+            }
+        }
+        assert_eq!(write_units_for(1024.5), 2.0);
+        assert_eq!(write_units_for(0.3), 1.0);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::value::{Item, KeyValue};
 
-use super::capacity::{ConsumedCapacity, INDEX_ENTRY_OVERHEAD, Target, write_units};
+use super::capacity::{ConsumedCapacity, EntryWrite, INDEX_ENTRY_OVERHEAD, Target, write_units};
 use super::error::StoreError;
 use super::index::{Index, Placement};
 use super::key::{PartitionId, PrimaryKey};
@@ -330,20 +330,20 @@ fn index_change(
 ) -> Option<IndexChange> {
     let old_place = old.and_then(|s| index.placement(key, &s.item));
     let new_place = new.and_then(|s| index.placement(key, &s.item));
-    match (old_place, new_place) {
-        (None, None) => None,
-        (Some(old_place), Some(new_place)) if old_place == new_place => {
-            let (old, new) = (old.expect("placed, so present"), new.expect("placed, so present"));
-            if index.same_entry(&old.item, &new.item) {
-                return None;
-            }
-            // Same index key, projected attributes changed: one entry write.
+    let write = EntryWrite::between(
+        old_place.as_ref().zip(old).as_ref(),
+        new_place.as_ref().zip(new).as_ref(),
+        |b, a| b.0 == a.0,
+        |b, a| index.same_entry(&b.1.item, &a.1.item),
+    );
+    match (write, old, new, new_place) {
+        (EntryWrite::None, ..) => None,
+        (EntryWrite::InPlace, Some(old), Some(new), Some(new_place)) => {
             let bytes = index.entry_size(old).max(index.entry_size(new));
             consumed.charge(target, &new_place.partition, 0.0, write_units(bytes));
-            Some((Some(old_place), Some((new_place, index.entry_of(new)))))
+            Some((old_place, Some((new_place, index.entry_of(new)))))
         }
-        (old_place, new_place) => {
-            // Index key appeared, disappeared or changed: a delete and/or a put.
+        (_, _, _, new_place) => {
             if let (Some(place), Some(stored)) = (&old_place, old) {
                 consumed.charge(target, &place.partition, 0.0, write_units(index.entry_size(stored)));
             }

@@ -4,12 +4,13 @@
 
 use std::fmt::Write as _;
 
-use super::{BATCH_GET_KEYS, EVENTUAL, Located, READ_UNIT_BYTES};
+use super::{BATCH_GET_KEYS, Located};
 use crate::engine::model::{AccessPattern, Index, IndexKind, Projection, RangeSpan};
 use crate::engine::planner::estimate::Estimator;
 use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
 use crate::engine::planner::{Fetch, Operation};
+use crate::engine::store::read_units_for;
 use crate::engine::template::Template;
 
 /// The attributes the pattern needs that an index entry does not carry (the table's and the
@@ -209,7 +210,7 @@ pub(super) fn fetch(
     reason: &mut String,
 ) -> Fetch {
     let item = est.item_bytes(entity);
-    let units = returned * (item / READ_UNIT_BYTES).ceil().max(1.0) * EVENTUAL;
+    let units = returned * read_units_for(item, false);
     let (operation, requests) = match ix.kind {
         IndexKind::Global => (Operation::BatchGetItem, numbers::ceil_u32(returned / BATCH_GET_KEYS)),
         IndexKind::Local => (Operation::Query, 0),
