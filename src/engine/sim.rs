@@ -53,6 +53,17 @@
 //! to [`HOT_ROWS`] more that get hot later (at half a partition limit, or half the Cassandra size
 //! guidance); every logical partition keeps its own cheap totals and peaks for the report.
 //!
+//! # Parts
+//!
+//! A `Simulation` is the compiled [`world::World`] and parts, each defined by the module that
+//! changes it: [`pacing::Pacing`] (the clock and the open tick's calls, moved by
+//! [`Simulation::advance`]), [`state::Storage`] (ledgers, group loads and meters, the ring),
+//! [`state::ItemState`] (what happened to items since their birth), [`exec::Retries`] and
+//! [`exec::Replication`] (throttled requests waiting, GSI entry changes held back),
+//! [`upkeep::Upkeep`] (copies, aggregates, embedded lists, Scan marks), [`flush::Figures`]
+//! (what the run measured) and [`Scratch`] (reused buffers). A method that needs one part is
+//! that part's.
+//!
 //! Driving it step by step (the TUI): [`Simulation::new`], [`Simulation::step`],
 //! [`Simulation::now`], [`Simulation::progress`], [`Simulation::metrics`],
 //! [`Simulation::partitions`], [`Simulation::items_in`], [`Simulation::item`],
@@ -69,6 +80,7 @@ mod latency;
 mod ledger;
 mod meter;
 pub mod observe;
+mod pacing;
 mod regen;
 pub mod report;
 mod reporting;
@@ -83,22 +95,20 @@ mod world;
 mod tests;
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
 
 use super::metrics::{Metrics, MetricsError};
 use super::model::{Scenario, Variant};
-use super::retry::RetryPolicy;
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
-use super::workload::{Picker, rate_at};
+use super::workload::rate_at;
 
 pub use console::{ConsoleError, ConsoleRequest, IndexKeys, Read, TableKeys};
 pub use report::RunReport;
 
-use items::{CopyPlan, Val};
-use state::{GroupState, Load, NO_ROW, Node, PatternStats, Retry, Totals};
-use table::{Placed, Table};
+use items::Val;
+use pacing::{Pacing, TickCalls};
+use state::NO_ROW;
+use table::Placed;
 use world::{Birth, Origin, World};
 
 /// Most registry ticks one run records (the registry's tick is a whole number of simulation
@@ -163,10 +173,10 @@ pub fn run(
     progress: &mut dyn FnMut(f64),
 ) -> Result<RunReport, SimError> {
     let mut sim = Simulation::new(scenario, variant, options)?;
-    let every = (sim.ticks / 100).max(1);
+    let every = (sim.pacing.ticks / 100).max(1);
     progress(0.0);
     while sim.step() {
-        if sim.tick % every == 0 {
+        if sim.pacing.tick % every == 0 {
             progress(sim.progress());
         }
     }
@@ -206,7 +216,8 @@ pub struct ItemView {
 /// and text.
 type MemoKey = (i64, u64, Box<[u8]>);
 
-/// Reused buffers of the hot path.
+/// Reused buffers and memos of the hot path, and what the call in progress gathers. Nothing
+/// here outlives a call except as a cache: a run's results never depend on it.
 #[derive(Debug, Default)]
 struct Scratch {
     vals: Vec<Val>,
@@ -215,83 +226,42 @@ struct Scratch {
     old_placed: Placed,
     /// The item the read a write sent first found: the item the write names.
     located: Option<u32>,
+    /// Text a key template or a value is rendered into.
+    text: RefCell<String>,
+    /// The word the current call's `contains()` filter looks for.
+    search: RefCell<String>,
+    /// While a read's requests gather their times: a read split by entity running its parts, or
+    /// the read a write sends first to learn its key.
+    split: Option<exec::Gathering>,
+    /// Per entity, by member: partition keys of templates that read only that member.
+    pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
 }
 
 /// A run in progress. See the module documentation.
 pub struct Simulation {
+    /// The scenario compiled for the variant: entities, templates, tables, patterns, by id.
     world: World,
+    /// The scenario's and the variant's names, for the report.
     scenario: String,
     variant: String,
+    /// Every draw of the run is a function of (seed, stream, index).
     seed: u64,
-    /// How the simulated client retries throttled requests.
-    retry: RetryPolicy,
-    start_ms: u64,
-    tick_ms: u64,
-    tick_secs: f64,
-    /// Ticks in the run, and the next tick to run.
-    ticks: u32,
-    tick: u32,
-    tables: Vec<Table>,
-    groups: Vec<GroupState>,
-    stats: Vec<PatternStats>,
-    keys_pickers: Vec<Option<Picker>>,
-    overrides: HashMap<u32, Vec<(u16, Val)>>,
-    /// When each item last took a version-checked update (ms): what a later read-modify-write
-    /// of it conflicts with.
-    versions: HashMap<u32, u64>,
-    /// The variant's read-through item cache, if it declares one (`None` costs the hot path
-    /// one branch per GetItem request).
-    cache: Option<cache::ItemCache>,
-    retries: BinaryHeap<Reverse<Retry>>,
-    retry_seq: u64,
-    /// Per entity, (expiry in epoch seconds, item) soonest first. Writes set different lifetimes
-    /// (a pattern's `ttl`, the variant's), so the expiries come in any order; an update that slid
-    /// an item's expiry leaves its old entry, which the sweep finds stale and queues again.
-    ttl: Vec<BinaryHeap<Reverse<(i64, u32)>>>,
-    nodes: Vec<Node>,
-    copies: Vec<CopyPlan>,
-    /// Per copy: holders (item handles) by the member they copy from.
-    copy_holders: Vec<HashMap<u64, Vec<u32>>>,
-    metrics: Metrics,
-    stride: u32,
-    span: u32,
-    span_rows: Vec<(u32, u32)>,
-    logical_rows: u32,
-    hot_rows: u32,
-    totals: Totals,
-    window_ticks: u32,
-    /// Per pattern: calls this tick, the first call's index, calls made so far this tick.
-    plan_n: Vec<u32>,
-    plan_first: Vec<u64>,
-    plan_made: Vec<u32>,
-    /// The tick `self.tick` has started and some of its events have run (see [`Simulation::advance`]).
-    mid_tick: bool,
-    scratch_text: RefCell<String>,
-    /// The word the current call's `contains()` filter looks for.
-    search_text: RefCell<String>,
-    /// While a read's requests gather their times: a read split by entity running its parts, or
-    /// the read a write sends first to learn its key.
-    split: Option<exec::Gathering>,
+    /// Simulated time and the open tick's calls.
+    pacing: Pacing,
+    /// The tables' rows and the load on their partitions.
+    storage: state::Storage,
+    /// What became of the items since they were born: changed values, versions, expiries.
+    items: state::ItemState,
+    /// Throttled requests waiting for their retries.
+    retries: exec::Retries,
+    /// What a write must keep up besides its item: copies, aggregates, embedded lists, Scan marks.
+    upkeep: upkeep::Upkeep,
+    /// What the run measured: the metrics registry, and the figures summed between flushes.
+    figures: flush::Figures,
+    /// Reused buffers and memos of the hot path, and the call in progress.
     scratch: Scratch,
-    /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
-    scan_marks: Vec<Vec<usize>>,
-    /// Throttled Scans waiting to resume, by retry sequence number.
-    scan_resume: HashMap<u64, ledger::ScanCursor>,
-    /// Members each population gained by growth so far.
-    grown: Vec<u64>,
-    aggregates: Vec<upkeep::AggregatePlan>,
-    embeds: Vec<embed::Embedded>,
-    /// Items written so far per (entity, member attribute, member): what `Nth` numbers from.
-    nth: HashMap<(usize, usize, u64), u32>,
-    /// Per entity, by member: partition keys of templates that read only that member.
-    pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
-    /// Per table: the group of the table, then of each index (touch groups to run groups).
-    group_of: Vec<Vec<usize>>,
-    touches: Vec<table::Touch>,
-    /// GSI entry changes held back in a queue, by op id (see `exec::admit`), and the next id.
-    held: HashMap<u64, (usize, usize, table::EntryOp)>,
-    next_op: u64,
-    drained: Vec<u64>,
+    /// GSI entry changes waiting in their partitions' replication queues.
+    replication: exec::Replication,
     /// The observer told every request served, if one is attached (`observe`).
     observing: Option<observe::Observing>,
 }
@@ -301,8 +271,8 @@ impl std::fmt::Debug for Simulation {
         f.debug_struct("Simulation")
             .field("scenario", &self.scenario)
             .field("variant", &self.variant)
-            .field("tick", &self.tick)
-            .field("ticks", &self.ticks)
+            .field("tick", &self.pacing.tick)
+            .field("ticks", &self.pacing.ticks)
             .finish_non_exhaustive()
     }
 }
@@ -310,27 +280,27 @@ impl std::fmt::Debug for Simulation {
 impl Simulation {
     /// The simulated time now (the start of the next tick to run).
     pub fn now(&self) -> SimTime {
-        SimTime::from_millis(self.tick_start(self.tick))
+        SimTime::from_millis(self.pacing.tick_start(self.pacing.tick))
     }
 
     /// The fraction of the run done.
     pub fn progress(&self) -> f64 {
-        f64::from(self.tick) / f64::from(self.ticks.max(1))
+        f64::from(self.pacing.tick) / f64::from(self.pacing.ticks.max(1))
     }
 
     pub fn is_finished(&self) -> bool {
-        self.tick >= self.ticks
+        self.pacing.tick >= self.pacing.ticks
     }
 
     /// The metrics registry: series per partition (physical always, logical bounded), per table
     /// and index, per access pattern; latency histograms.
     pub fn metrics(&self) -> &Metrics {
-        &self.metrics
+        &self.figures.metrics
     }
 
     /// Simulation ticks per registry tick.
     pub fn metrics_stride(&self) -> u32 {
-        self.stride
+        self.figures.stride
     }
 
     /// Runs one tick; false when the run was already over.
@@ -347,22 +317,24 @@ impl Simulation {
     /// tick is cut, so the run's results do not depend on the chunking; metrics and the clock
     /// move only when a tick completes.
     pub fn advance(&mut self, max_events: u64) -> Option<bool> {
-        if self.tick >= self.ticks {
+        if self.pacing.tick >= self.pacing.ticks {
             return None;
         }
-        let t = self.tick;
-        if !self.mid_tick {
+        let t = self.pacing.tick;
+        if !self.pacing.mid_tick {
             self.start_tick(t);
-            self.plan_made.fill(0);
-            self.mid_tick = true;
+            for calls in &mut self.pacing.calls {
+                calls.made = 0;
+            }
+            self.pacing.mid_tick = true;
         }
         if !self.run_events(t, max_events) {
             return Some(false);
         }
-        self.mid_tick = false;
+        self.pacing.mid_tick = false;
         self.end_tick(t);
-        self.tick += 1;
-        if self.tick.is_multiple_of(self.stride) || self.tick == self.ticks {
+        self.pacing.tick += 1;
+        if self.pacing.tick.is_multiple_of(self.figures.stride) || self.pacing.tick == self.pacing.ticks {
             self.flush_metrics();
         }
         Some(true)
@@ -374,11 +346,11 @@ impl Simulation {
         for pop in &mut self.world.pops {
             pop.start_tick(t);
         }
-        let now = SimTime::from_millis(self.tick_start(t));
-        let start = SimTime::from_millis(self.start_ms);
+        let now = SimTime::from_millis(self.pacing.tick_start(t));
+        let start = SimTime::from_millis(self.pacing.start_ms);
         for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
             let expected =
-                rate_at(pattern.rate, &pattern.shapes, start, now) * self.tick_secs + pattern.carry;
+                rate_at(pattern.rate, &pattern.shapes, start, now) * self.pacing.tick_secs + pattern.carry;
             #[expect(
                 clippy::cast_possible_truncation,
                 clippy::cast_sign_loss,
@@ -386,14 +358,13 @@ impl Simulation {
             )]
             let n = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u32;
             pattern.carry = expected - f64::from(n);
-            self.plan_n[p] = n;
-            self.plan_first[p] = pattern.calls;
+            self.pacing.calls[p] = TickCalls { n, first: pattern.calls, made: 0 };
             if let (Some(keys), Some(&first)) = (&pattern.keys, pattern.givens.first()) {
                 let ent = &self.world.entities[pattern.entity];
                 if let Some(pop) = world::member_pop(&ent.attrs[first].source) {
                     let size = self.world.pops[pop].size;
-                    if self.keys_pickers[p].as_ref().is_none_or(|k| k.population() != size) {
-                        self.keys_pickers[p] = Some(keys.picker(size));
+                    if self.pacing.keys_pickers[p].as_ref().is_none_or(|k| k.population() != size) {
+                        self.pacing.keys_pickers[p] = Some(keys.picker(size));
                     }
                 }
             }
@@ -405,51 +376,49 @@ impl Simulation {
     /// Calls and due retries of tick `t`, in time order.
     /// Runs up to `max_events` of tick `t`'s calls and due retries; true when none is left.
     fn run_events(&mut self, t: u32, max_events: u64) -> bool {
-        let end = self.tick_start(t) + self.tick_ms;
-        let mut made = std::mem::take(&mut self.plan_made);
+        let end = self.pacing.tick_start(t) + self.pacing.tick_ms;
         let mut ran = 0u64;
-        let done = loop {
+        loop {
             if ran == max_events {
                 break false;
             }
             ran += 1;
             // The next call: the pattern whose next call comes first (ties: pattern order).
             let mut next: Option<(u64, usize)> = None;
-            for (pattern, (&done, &calls)) in made.iter().zip(&self.plan_n).enumerate() {
-                if done < calls {
-                    let at = self.call_time(t, u64::from(done), calls);
+            for (pattern, calls) in self.pacing.calls.iter().enumerate() {
+                if calls.made < calls.n {
+                    let at = self.pacing.call_time(t, u64::from(calls.made), calls.n);
                     if next.is_none_or(|(best, _)| at < best) {
                         next = Some((at, pattern));
                     }
                 }
             }
-            let retry_due = self.retries.peek().map(|Reverse(r)| r.due_ms).filter(|&due| due < end);
+            let retry_due = self.retries.due_before(end);
             match (next, retry_due) {
                 (None, None) => break true,
                 (_, Some(due)) if next.is_none_or(|(at, _)| due <= at) => {
-                    let Reverse(retry) = self.retries.pop().expect("peeked");
-                    self.retry(retry, due.max(self.tick_start(t)));
+                    let retry = self.retries.pop().expect("peeked");
+                    self.retry(retry, due.max(self.pacing.tick_start(t)));
                 }
                 (Some((at, pattern)), _) => {
-                    let index = self.plan_first[pattern] + u64::from(made[pattern]);
-                    made[pattern] += 1;
+                    let calls = &mut self.pacing.calls[pattern];
+                    let index = calls.first + u64::from(calls.made);
+                    calls.made += 1;
                     self.world.patterns[pattern].calls = index + 1;
                     self.call(exec::Call { pattern, index, tick: t, time_ms: at });
                 }
                 (None, Some(_)) => unreachable!("handled above"),
             }
-        };
-        self.plan_made = made;
-        done
+        }
     }
 
     fn end_tick(&mut self, t: u32) {
         self.split_partitions(t);
-        let now_ms = self.tick_start(t) + self.tick_ms;
-        for g in 0..self.groups.len() {
-            if let Some(meter) = &self.groups[g].meter {
+        let now_ms = self.pacing.tick_start(t) + self.pacing.tick_ms;
+        for g in 0..self.storage.groups.len() {
+            if let Some(meter) = &self.storage.groups[g].meter {
                 let lag = meter.lag_secs(now_ms);
-                let group = &mut self.groups[g];
+                let group = &mut self.storage.groups[g];
                 group.max_lag_secs = group.max_lag_secs.max(lag);
             }
         }
@@ -458,7 +427,7 @@ impl Simulation {
     /// Population growth (`growth_per_day`): new members, and for an owning entity their items,
     /// written as PutItems outside any access pattern.
     fn grow(&mut self, t: u32) {
-        let elapsed_days = (u64::from(t) * self.tick_ms) as f64 / 86_400_000.0;
+        let elapsed_days = (u64::from(t) * self.pacing.tick_ms) as f64 / 86_400_000.0;
         for pop in 0..self.world.pops.len() {
             let rate = self.world.pops[pop].growth_per_day;
             if rate <= 0.0 {
@@ -470,11 +439,11 @@ impl Simulation {
                 reason = "a non-negative count"
             )]
             let grown = (rate * elapsed_days).floor() as u64;
-            let add = grown.saturating_sub(self.grown[pop]);
+            let add = grown.saturating_sub(self.items.grown[pop]);
             if add == 0 {
                 continue;
             }
-            self.grown[pop] = grown;
+            self.items.grown[pop] = grown;
             let owner = self
                 .world
                 .entities
@@ -519,7 +488,7 @@ impl Simulation {
     pub fn partitions(&self) -> Vec<PartitionView> {
         let mut out = Vec::new();
         for (g, &(t, index)) in self.world.groups.iter().enumerate() {
-            let table = &self.tables[t];
+            let table = &self.storage.tables[t];
             let ledger = match index {
                 None => &table.base,
                 Some(i) => &table.indexes[i].1,
@@ -530,8 +499,8 @@ impl Simulation {
                     continue;
                 }
                 let p = u32::try_from(p).unwrap_or(u32::MAX);
-                let load = self.groups[g].loads.get(p as usize).copied().unwrap_or_default();
-                let secs = self.tick_secs;
+                let load = self.storage.groups[g].loads.get(p as usize).copied().unwrap_or_default();
+                let secs = self.pacing.tick_secs;
                 out.push(PartitionView {
                     group: name.clone(),
                     key: items::key_label(part.key_type, ledger.key_of(p)),
@@ -556,8 +525,8 @@ impl Simulation {
         };
         let (t, index) = self.world.groups[g];
         let ledger = match index {
-            None => &self.tables[t].base,
-            Some(i) => &self.tables[t].indexes[i].1,
+            None => &self.storage.tables[t].base,
+            Some(i) => &self.storage.tables[t].indexes[i].1,
         };
         let hash = crate::engine::hash::hash_bytes(key.as_bytes());
         let found = [
@@ -642,18 +611,9 @@ impl Simulation {
     fn ledger(&self, group: usize) -> &ledger::Ledger {
         let (t, index) = self.world.groups[group];
         match index {
-            None => &self.tables[t].base,
-            Some(i) => &self.tables[t].indexes[i].1,
+            None => &self.storage.tables[t].base,
+            Some(i) => &self.storage.tables[t].indexes[i].1,
         }
-    }
-
-    /// The load of logical partition `p` of group `g`, created on first use.
-    fn load(&mut self, g: usize, p: u32) -> &mut Load {
-        let loads = &mut self.groups[g].loads;
-        if loads.len() <= p as usize {
-            loads.resize(p as usize + 1, Load::default());
-        }
-        &mut loads[p as usize]
     }
 }
 

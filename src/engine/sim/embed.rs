@@ -71,11 +71,6 @@ pub(super) fn compile(world: &World, variant: &Variant) -> Vec<Embedded> {
 }
 
 impl Simulation {
-    /// The embed a child entity's puts go through, if any.
-    pub(super) fn embed_of(&self, child: usize) -> Option<usize> {
-        self.embeds.iter().position(|e| e.plan.child == child)
-    }
-
     /// Bytes a child takes as one element of its parent's list: a map of its attributes (all
     /// but the one naming the parent), 3 bytes + 1 per field + names and values, and the list's
     /// 1 byte per element (AWS "Item sizes and formats"; `value::AttributeValue::size`).
@@ -103,7 +98,7 @@ impl Simulation {
         now_ms: u64,
         first: bool,
     ) -> WriteStatus {
-        let plan = self.embeds[e].plan;
+        let plan = self.upkeep.embeds[e].plan;
         let parent = match vals[plan.by_attr] {
             Val::Member(m) => u32::try_from(m).ok().filter(|&p| p < self.world.entities[plan.parent].next),
             _ => None,
@@ -118,7 +113,7 @@ impl Simulation {
         let handle = self.world.handle(plan.parent, parent);
         let present = table.is_some_and(|t| {
             self.place(plan.parent, parent, &parent_vals, &mut placed)
-                && self.tables[t].current(&placed).is_some_and(|row| row.id == handle)
+                && self.storage.tables[t].current(&placed).is_some_and(|row| row.id == handle)
         });
         if !present {
             return WriteStatus::Invalid;
@@ -131,7 +126,7 @@ impl Simulation {
         let fresh = appends == 0;
         let held = plan.keep.map_or(appends, |n| appends.min(n));
         let oldest =
-            self.embeds[e].lists.get(&parent).filter(|_| !fresh).and_then(|c| c.front()).map(|c| c.1);
+            self.upkeep.embeds[e].lists.get(&parent).filter(|_| !fresh).and_then(|c| c.front()).map(|c| c.1);
         let drop = plan.keep.is_some_and(|n| held >= n).then_some(oldest).flatten();
         // The count of appends, not of elements: a list that keeps 10 changes with every append,
         // as an index that projects it must see.
@@ -160,7 +155,7 @@ impl Simulation {
             o.appending = None;
         }
         if status == WriteStatus::Done {
-            let children = self.embeds[e].lists.entry(parent).or_default();
+            let children = self.upkeep.embeds[e].lists.entry(parent).or_default();
             if fresh {
                 children.clear();
             }
@@ -186,11 +181,11 @@ impl Simulation {
         let pattern = call.pattern;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         if resume.is_none() {
-            self.totals.requests += 1;
-            self.stats[pattern].requests += 1;
+            self.figures.totals.requests += 1;
+            self.figures.stats[pattern].requests += 1;
         }
         match self.append(e, ordinal, vals, (None, pattern), now_ms, resume.is_none()) {
-            WriteStatus::Done => self.totals.embed_writes += 1,
+            WriteStatus::Done => self.figures.totals.embed_writes += 1,
             WriteStatus::Throttled => {
                 let request = EMBED_REQUEST + u32::try_from(e).unwrap_or(0);
                 let refused =
@@ -203,7 +198,7 @@ impl Simulation {
 
     /// A refused append retried: the child's values now.
     pub(super) fn retry_append(&mut self, e: usize, call: Call, resume: &Resume) {
-        let child = self.embeds[e].plan.child;
+        let child = self.upkeep.embeds[e].plan.child;
         let mut vals = Vec::new();
         self.current_vals(child, resume.ordinal, &mut vals);
         self.append_side(e, resume.ordinal, &vals, call, Some(resume));
@@ -222,7 +217,7 @@ impl Simulation {
         appending: Option<(usize, u32)>,
     ) {
         for (e, Embedded { plan, lists }) in
-            self.embeds.iter().enumerate().filter(|(_, e)| e.plan.parent == entity)
+            self.upkeep.embeds.iter().enumerate().filter(|(_, e)| e.plan.parent == entity)
         {
             let Val::List(_, appends) = vals[plan.list_attr] else { continue };
             let held = plan.keep.map_or(appends, |n| appends.min(n));

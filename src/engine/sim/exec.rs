@@ -11,9 +11,11 @@ mod write;
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::engine::hash::combine;
 use crate::engine::model::Engine;
+use crate::engine::retry::RetryPolicy;
 
 use super::Simulation;
 use super::items::unit;
@@ -33,6 +35,64 @@ pub(super) struct Call {
     pub index: u64,
     pub tick: u32,
     pub time_ms: u64,
+}
+
+/// The simulated client's retries: its policy, and the throttled requests waiting for theirs.
+/// `Simulation::throttled` queues them; the tick loop runs them when they fall due.
+#[derive(Debug)]
+pub(super) struct Retries {
+    /// How the simulated client retries throttled requests.
+    pub policy: RetryPolicy,
+    /// Retries waiting, soonest first (ties: in the order they were queued).
+    queue: BinaryHeap<Reverse<Retry>>,
+    /// The sequence number the next retry queued gets.
+    seq: u64,
+    /// Throttled Scans waiting to resume, by retry sequence number.
+    pub scan_resume: HashMap<u64, ScanCursor>,
+}
+
+impl Retries {
+    pub fn new(policy: RetryPolicy) -> Retries {
+        Retries { policy, queue: BinaryHeap::new(), seq: 0, scan_resume: HashMap::new() }
+    }
+
+    /// Queues `retry` under the next sequence number, with the cursor a throttled Scan resumes
+    /// from.
+    fn push(&mut self, retry: Retry, cursor: Option<ScanCursor>) {
+        let seq = self.seq;
+        self.seq += 1;
+        if let Some(cursor) = cursor {
+            self.scan_resume.insert(seq, cursor);
+        }
+        self.queue.push(Reverse(Retry { seq, ..retry }));
+    }
+
+    /// When the soonest retry falls due, if that is before `end_ms`.
+    pub fn due_before(&self, end_ms: u64) -> Option<u64> {
+        self.queue.peek().map(|Reverse(r)| r.due_ms).filter(|&due| due < end_ms)
+    }
+
+    /// Takes the soonest retry off the queue.
+    pub fn pop(&mut self) -> Option<Retry> {
+        self.queue.pop().map(|Reverse(r)| r)
+    }
+
+    /// The retries still waiting, in no particular order.
+    pub fn waiting(&self) -> impl Iterator<Item = &Retry> {
+        self.queue.iter().map(|Reverse(r)| r)
+    }
+}
+
+/// GSI entry changes held back while their index partitions' replication queues drain
+/// (`Simulation::write_through` holds them, `Simulation::apply_drained` applies them).
+#[derive(Debug, Default)]
+pub(super) struct Replication {
+    /// The held changes by op id (see `Admission::admit`): (table, index, change).
+    held: HashMap<u64, (usize, usize, EntryOp)>,
+    /// The op id the next entry write that queues gets.
+    next_op: u64,
+    /// The op ids a drain released (reused).
+    drained: Vec<u64>,
 }
 
 /// The stream the retry jitter draws from (apart from every pick and attribute stream).
@@ -64,35 +124,27 @@ pub(super) struct Refused {
 }
 
 impl Simulation {
-    fn is_head(&self, tick: u32) -> bool {
-        tick < self.ticks.div_ceil(10)
-    }
-
-    fn is_tail(&self, tick: u32) -> bool {
-        tick >= self.ticks - self.ticks.div_ceil(10)
-    }
-
     /// A new call.
     pub(super) fn call(&mut self, call: Call) {
         let pattern = call.pattern;
         let action = self.world.patterns[pattern].action;
-        let stats = &mut self.stats[pattern];
+        let stats = &mut self.figures.stats[pattern];
         stats.calls += 1;
         stats.span.calls += 1.0;
-        self.totals.ops += 1;
+        self.figures.totals.ops += 1;
         if action.is_read() {
-            self.totals.reads += 1;
+            self.figures.totals.reads += 1;
         } else {
-            self.totals.writes += 1;
+            self.figures.totals.writes += 1;
         }
-        if self.is_head(call.tick) {
-            self.stats[pattern].head.1 += 1;
+        if self.pacing.is_head(call.tick) {
+            self.figures.stats[pattern].head.1 += 1;
         }
-        if self.is_tail(call.tick) {
-            self.stats[pattern].tail.1 += 1;
+        if self.pacing.is_tail(call.tick) {
+            self.figures.stats[pattern].tail.1 += 1;
         }
         if self.world.patterns[pattern].operation.is_none() {
-            self.totals.unserved_calls += 1;
+            self.figures.totals.unserved_calls += 1;
             return;
         }
         if action.is_read() {
@@ -105,15 +157,15 @@ impl Simulation {
     /// A retry that fell due at `at_ms`.
     pub(super) fn retry(&mut self, retry: Retry, at_ms: u64) {
         let pattern = usize::from(retry.pattern);
-        self.totals.retries += 1;
-        self.stats[pattern].retries += 1;
+        self.figures.totals.retries += 1;
+        self.figures.stats[pattern].retries += 1;
         let resume = Resume {
             request: retry.request,
             retries: retry.retries,
             ordinal: retry.ordinal,
             base_ms: f64::from_bits(retry.base_bits),
             reports: retry.reports,
-            cursor: self.scan_resume.remove(&retry.seq),
+            cursor: self.retries.scan_resume.remove(&retry.seq),
             at_ms,
         };
         let call = Call { pattern, index: retry.call, tick: retry.tick, time_ms: retry.time_ms };
@@ -126,8 +178,8 @@ impl Simulation {
 
     /// Units a request spent, into the pattern's figures and the run's.
     fn spend(&mut self, call: Call, dim: usize, units: f64) {
-        let (head, tail) = (self.is_head(call.tick), self.is_tail(call.tick));
-        let stats = &mut self.stats[call.pattern];
+        let (head, tail) = (self.pacing.is_head(call.tick), self.pacing.is_tail(call.tick));
+        let stats = &mut self.figures.stats[call.pattern];
         stats.units[dim] += units;
         if dim == READ {
             stats.span.read_units += units;
@@ -140,7 +192,7 @@ impl Simulation {
         } else {
             stats.span.write_units += units;
         }
-        self.totals.units[dim] += units;
+        self.figures.totals.units[dim] += units;
     }
 
     /// A request was refused: counts it (once per request) and queues its retry,
@@ -149,28 +201,28 @@ impl Simulation {
     pub(super) fn throttled(&mut self, call: Call, resume: Option<&Resume>, refused: Refused) {
         let pattern = call.pattern;
         if resume.is_none() {
-            self.stats[pattern].throttled += 1;
-            self.stats[pattern].span.throttled += 1.0;
-            self.totals.throttled += 1;
+            self.figures.stats[pattern].throttled += 1;
+            self.figures.stats[pattern].span.throttled += 1.0;
+            self.figures.totals.throttled += 1;
         }
-        let tick_end = self.tick_start(self.tick) + self.tick_ms;
+        let tick_end = self.pacing.tick_start(self.pacing.tick) + self.pacing.tick_ms;
         let mut retries = resume.map_or(0, |r| r.retries);
         let mut due = refused.now_ms;
         loop {
-            if retries >= self.retry.max_retries {
-                self.stats[pattern].failed += 1;
+            if retries >= self.retries.policy.max_retries {
+                self.figures.stats[pattern].failed += 1;
                 if refused.request == locate::LOCATE_RETRY {
-                    self.stats[pattern].gave_up_locating += 1;
+                    self.figures.stats[pattern].gave_up_locating += 1;
                 }
-                self.totals.failed += 1;
-                self.totals.gave_up += 1;
+                self.figures.totals.failed += 1;
+                self.figures.totals.gave_up += 1;
                 if !self.world.patterns[pattern].action.is_read() {
-                    self.totals.writes_gave_up += 1;
-                    self.totals.failed_writes += 1;
+                    self.figures.totals.writes_gave_up += 1;
+                    self.figures.totals.failed_writes += 1;
                 }
                 if refused.reports {
                     let ms = refused.base_ms + due.saturating_sub(call.time_ms) as f64;
-                    self.stats[pattern].latency(ms);
+                    self.figures.stats[pattern].latency(ms);
                 }
                 return;
             }
@@ -182,40 +234,38 @@ impl Simulation {
                 RETRY_STREAM,
                 combine(&[pattern as u64, call.index, u64::from(refused.request), u64::from(retries)]),
             );
-            due += self.retry.wait_ms(retries, draw);
+            due += self.retries.policy.wait_ms(retries, draw);
             if due >= tick_end {
                 break;
             }
-            self.stats[pattern].retries += 1;
-            self.totals.retries += 1;
+            self.figures.stats[pattern].retries += 1;
+            self.figures.totals.retries += 1;
         }
-        let seq = self.retry_seq;
-        self.retry_seq += 1;
-        if let Some(cursor) = refused.cursor {
-            self.scan_resume.insert(seq, cursor);
-        }
-        self.retries.push(Reverse(Retry {
-            due_ms: due,
-            seq,
-            pattern: u16::try_from(pattern).unwrap_or(u16::MAX),
-            request: refused.request,
-            retries,
-            call: call.index,
-            tick: call.tick,
-            time_ms: call.time_ms,
-            ordinal: refused.ordinal,
-            base_bits: refused.base_ms.to_bits(),
-            reports: refused.reports,
-        }));
+        self.retries.push(
+            Retry {
+                due_ms: due,
+                seq: 0,
+                pattern: u16::try_from(pattern).unwrap_or(u16::MAX),
+                request: refused.request,
+                retries,
+                call: call.index,
+                tick: call.tick,
+                time_ms: call.time_ms,
+                ordinal: refused.ordinal,
+                base_bits: refused.base_ms.to_bits(),
+                reports: refused.reports,
+            },
+            refused.cursor,
+        );
     }
 
     /// A request completed in `ms`: the call's latency, counting the waits of a retried one.
     fn completed(&mut self, call: Call, resume: Option<&Resume>, ms: f64) {
         match resume {
-            None => self.stats[call.pattern].latency(ms),
+            None => self.figures.stats[call.pattern].latency(ms),
             Some(r) if r.reports => {
                 let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.stats[call.pattern].latency(r.base_ms + waited + ms);
+                self.figures.stats[call.pattern].latency(r.base_ms + waited + ms);
             }
             Some(_) => {}
         }
@@ -226,11 +276,11 @@ impl Simulation {
     pub(super) fn touch(&mut self, group: usize, partition: u32, dim: usize, amount: f64, bytes: u64) {
         #[expect(clippy::cast_possible_truncation, reason = "per-tick amounts fit an f32")]
         let amount32 = amount as f32;
-        let secs = self.tick_secs;
-        let tick = self.tick;
-        let span = self.span;
-        let window = tick / self.window_ticks;
-        let load = self.load(group, partition);
+        let secs = self.pacing.tick_secs;
+        let tick = self.pacing.tick;
+        let span = self.figures.span;
+        let window = tick / self.pacing.window_ticks;
+        let load = self.storage.load(group, partition);
         load.roll(tick, secs);
         load.now[dim] += amount;
         load.now_bytes += bytes as f64;
@@ -244,10 +294,10 @@ impl Simulation {
         if needs_row {
             self.register_logical(group, partition, hot);
         }
-        let load = self.load(group, partition);
+        let load = self.storage.load(group, partition);
         if load.row != NO_ROW && !queued {
             load.span = span;
-            self.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
+            self.figures.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
         }
     }
 
@@ -257,22 +307,22 @@ impl Simulation {
         let ledger = self.ledger(group);
         let part = ledger.partition(partition);
         let (bytes, hash, items) = (part.bytes, part.hash, part.items());
-        let load = self.load(group, partition);
+        let load = self.storage.load(group, partition);
         let delta = bytes.wrapping_sub(load.seen_bytes).cast_signed();
         load.seen_bytes = bytes;
         if delta == 0 {
             return;
         }
-        let metered_by = self.groups[group].metered_by;
-        if let Some(meter) = self.groups[metered_by].meter.as_mut() {
+        let metered_by = self.storage.groups[group].metered_by;
+        if let Some(meter) = self.storage.groups[metered_by].meter.as_mut() {
             let i = meter.locate(hash);
             meter.parts[i].bytes = meter.parts[i].bytes.wrapping_add_signed(delta);
         }
         if self.world.engine == Engine::Cassandra {
             for node in replicas(hash, super::REPLICATION) {
-                self.nodes[node].stored = self.nodes[node].stored.wrapping_add_signed(delta);
+                self.storage.nodes[node].stored = self.storage.nodes[node].stored.wrapping_add_signed(delta);
             }
-            if self.load(group, partition).row == NO_ROW && (bytes >= 50 << 20 || items >= 50_000) {
+            if self.storage.load(group, partition).row == NO_ROW && (bytes >= 50 << 20 || items >= 50_000) {
                 self.register_logical(group, partition, true);
             }
         }
@@ -288,10 +338,10 @@ impl Simulation {
 
     /// Operations and bytes on the replicas of a partition (Cassandra).
     fn node_load(&mut self, hash: u64, replicas_touched: usize, bytes: u64) {
-        let tick = self.tick;
-        let secs = self.tick_secs;
+        let tick = self.pacing.tick;
+        let secs = self.pacing.tick_secs;
         for n in replicas(hash, replicas_touched) {
-            let node = &mut self.nodes[n];
+            let node = &mut self.storage.nodes[n];
             node.roll(tick, secs);
             node.now_ops += 1.0;
             node.now_bytes += bytes as f64;
@@ -302,28 +352,37 @@ impl Simulation {
     }
 }
 
+/// One write through a table: the item there before and the one after (`None`: absent), when
+/// it lands, and whether it is free (a TTL delete or the preload, not metered).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Through<'a> {
+    pub old: Option<&'a Placed>,
+    pub new: Option<&'a Placed>,
+    pub now_ms: u64,
+    pub free: bool,
+}
+
 impl Simulation {
-    /// Writes `new` over `old` in table `t_idx`, metered (`free`: a TTL delete or the preload,
-    /// not metered); the touches go into `self.touches`. Index entry changes on GSI partitions
-    /// with a queue are held back until their queue drains ([`Simulation::apply_drained`]).
+    /// Writes `through.new` over `through.old` in table `t_idx`, metered unless it is free; the
+    /// touches go into `self.storage.touches`, a refusal's group and cause into `refused`. Index
+    /// entry changes on GSI partitions with a queue are held back until their queue drains
+    /// ([`Simulation::apply_drained`]).
     pub(super) fn write_through(
         &mut self,
         t_idx: usize,
-        old: Option<&Placed>,
-        new: Option<&Placed>,
-        now_ms: u64,
-        free: bool,
+        through: Through<'_>,
         refused: &mut Option<(usize, Refusal)>,
     ) -> Result<u32, WriteRefused> {
+        let Through { old, new, now_ms, free } = through;
         let cassandra = self.world.engine == Engine::Cassandra;
-        let tick = self.tick;
-        let groups = &mut self.groups;
-        let group_of = &self.group_of[t_idx];
-        let mut next_op = self.next_op;
+        let tick = self.pacing.tick;
+        let groups = &mut self.storage.groups;
+        let group_of = &self.storage.group_of[t_idx];
+        let mut next_op = self.replication.next_op;
         let queued = RefCell::new(Vec::new());
         let mut held: Vec<(u64, usize, EntryOp)> = Vec::new();
-        let mut touches = std::mem::take(&mut self.touches);
-        let result = self.tables[t_idx].write_into(
+        let mut touches = std::mem::take(&mut self.storage.touches);
+        let result = self.storage.tables[t_idx].write_into(
             old,
             new,
             &mut |touches: &[Touch]| {
@@ -353,10 +412,10 @@ impl Simulation {
             },
             &mut touches,
         );
-        self.touches = touches;
-        self.next_op = next_op;
+        self.storage.touches = touches;
+        self.replication.next_op = next_op;
         for (op, index, change) in held {
-            self.held.insert(op, (t_idx, index, change));
+            self.replication.held.insert(op, (t_idx, index, change));
         }
         result
     }
@@ -366,19 +425,19 @@ impl Simulation {
     /// so a lagging index partition still serves reads (stale ones) while it catches up.
     pub(super) fn apply_drained(&mut self, t: u32) {
         let Some(previous) = t.checked_sub(1) else { return };
-        let mut done = std::mem::take(&mut self.drained);
-        for group in &mut self.groups {
+        let mut done = std::mem::take(&mut self.replication.drained);
+        for group in &mut self.storage.groups {
             if let Some(meter) = &mut group.meter {
                 meter.drain(previous, &mut done);
             }
         }
         for op in done.drain(..) {
-            let Some((t_idx, index, change)) = self.held.remove(&op) else { continue };
-            let q = self.tables[t_idx].apply(index, &change);
-            let group = self.group_of[t_idx][index + 1];
+            let Some((t_idx, index, change)) = self.replication.held.remove(&op) else { continue };
+            let q = self.storage.tables[t_idx].apply(index, &change);
+            let group = self.storage.group_of[t_idx][index + 1];
             self.settle(group, q);
         }
-        self.drained = done;
+        self.replication.drained = done;
     }
 }
 

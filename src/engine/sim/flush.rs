@@ -3,126 +3,51 @@
 //! partition, every Cassandra node), every pattern, every GSI's lag. Records are summed locally
 //! between flushes, because the registry costs 30–300 ns a record.
 
-use crate::engine::metrics::{Layer, Metric, PartitionId, PatternMetric, RowInfo, SortKey};
+use crate::engine::metrics::{Layer, Metric, Metrics, PartitionId, PatternMetric, RowInfo, SortKey};
 use crate::engine::model::Engine;
 
 use super::Simulation;
 use super::items::key_label;
 use super::meter::{READ, WRITE};
-use super::state::{NO_ROW, SpanStats};
+use super::state::{NO_ROW, PatternStats, SpanStats, Totals};
 
-impl Simulation {
-    /// Gives logical partition `partition` of group `g` a registry row, if the bounds allow:
-    /// the first `LOGICAL_ROWS` to become active, then up to `HOT_ROWS` hot ones.
-    pub(super) fn register_logical(&mut self, g: usize, partition: u32, hot: bool) {
-        let first = self.logical_rows < super::LOGICAL_ROWS;
-        if !first && (!hot || self.hot_rows >= super::HOT_ROWS) {
-            return;
-        }
-        let (t, index) = self.world.groups[g];
-        let ledger = match index {
-            None => &self.tables[t].base,
-            Some(i) => &self.tables[t].indexes[i].1,
-        };
-        let part = ledger.partition(partition);
-        let label = key_label(part.key_type, ledger.key_of(partition));
-        let key = match part.key_type {
-            crate::engine::value::KeyType::S => crate::engine::value::KeyValue::S(label.clone()),
-            crate::engine::value::KeyType::B => {
-                crate::engine::value::KeyValue::B(ledger.key_of(partition).to_vec())
-            }
-            crate::engine::value::KeyType::N => crate::engine::number::Number::parse(&label).map_or_else(
-                |_| crate::engine::value::KeyValue::S(label.clone()),
-                crate::engine::value::KeyValue::N,
-            ),
-        };
-        let info =
-            RowInfo { group: self.groups[g].registry, layer: Layer::Logical, label, key: SortKey::Key(key) };
-        let Ok(id) = self.metrics.add_partition(info) else { return };
+/// What the run measured: the registry (`engine::metrics`) at its stride, and what is summed
+/// locally between two flushes. Calls and requests add to `stats` and `totals` as they run; a
+/// flush moves the span's sums into `metrics`.
+#[derive(Debug)]
+pub(super) struct Figures {
+    pub metrics: Metrics,
+    /// Simulation ticks per registry tick.
+    pub stride: u32,
+    /// The registry tick being summed (wraps); a logical partition queued for flushing
+    /// remembers it.
+    pub span: u32,
+    /// (group, partition) of the logical partitions with a registry row touched this span.
+    pub span_rows: Vec<(u32, u32)>,
+    /// Registry rows given so far to logical partitions as they became active, and to ones
+    /// that became hot later.
+    pub logical_rows: u32,
+    pub hot_rows: u32,
+    pub totals: Totals,
+    /// Per pattern.
+    pub stats: Vec<PatternStats>,
+}
+
+impl Figures {
+    /// Counts `n` requests a call of `pattern` sent, on its first attempt only.
+    pub fn count_requests(&mut self, pattern: usize, first: bool, n: u64) {
         if first {
-            self.logical_rows += 1;
-        } else {
-            self.hot_rows += 1;
+            self.stats[pattern].requests += n;
+            self.totals.requests += n;
         }
-        self.load(g, partition).row = id.0;
     }
 
-    /// Records everything since the last registry tick and closes it.
-    pub(super) fn flush_metrics(&mut self) {
-        self.flush_logical();
-        self.flush_physical();
-        self.flush_patterns();
-        let _ = self.metrics.end_tick();
-        self.span = self.span.wrapping_add(1);
-    }
-
-    /// Logical partitions with a registry row that were touched since the last flush.
-    fn flush_logical(&mut self) {
-        let rows = std::mem::take(&mut self.span_rows);
-        for &(g, partition) in &rows {
-            let g = g as usize;
-            let part = self.ledger(g).partition(partition);
-            let (items, bytes) = (part.items(), part.bytes);
-            let load = &mut self.groups[g].loads[partition as usize];
-            let id = PartitionId(load.row);
-            let figures = [
-                (Metric::ReadUnits, f64::from(load.span_units[READ])),
-                (Metric::WriteUnits, f64::from(load.span_units[WRITE])),
-                (Metric::Throttled, f64::from(load.span_throttled)),
-            ];
-            load.span_units = [0.0; 2];
-            load.span_throttled = 0;
-            for (metric, value) in figures {
-                if value > 0.0 {
-                    let _ = self.metrics.record_partition(id, metric, value);
-                }
-            }
-            let _ = self.metrics.record_partition(id, Metric::Bytes, bytes as f64);
-            let _ = self.metrics.record_partition(id, Metric::Items, items as f64);
-        }
-        let mut rows = rows;
-        rows.clear();
-        self.span_rows = rows;
-    }
-
-    /// Every physical partition (and Cassandra node), and every GSI's lag.
-    fn flush_physical(&mut self) {
-        let now_ms = self.tick_start(self.tick);
-        for g in 0..self.groups.len() {
-            let Some(meter) = self.groups[g].meter.as_mut() else { continue };
-            for part in &mut meter.parts {
-                if part.row == NO_ROW {
-                    continue;
-                }
-                let id = PartitionId(part.row);
-                for (metric, value) in [
-                    (Metric::ReadUnits, part.span[READ]),
-                    (Metric::WriteUnits, part.span[WRITE]),
-                    (Metric::Throttled, part.span_throttled as f64),
-                ] {
-                    if value > 0.0 {
-                        let _ = self.metrics.record_partition(id, metric, value);
-                    }
-                }
-                let _ = self.metrics.record_partition(id, Metric::Bytes, part.bytes as f64);
-                part.span = [0.0; 2];
-                part.span_throttled = 0;
-            }
-            let lag = meter.lag_secs(now_ms);
-            if self.world.group_kind(g).is_some() {
-                let registry = self.groups[g].registry;
-                let _ = self.metrics.record_lag(registry, lag);
-            }
-        }
-        if self.world.engine == Engine::Cassandra {
-            for node in &mut self.nodes {
-                let id = PartitionId(node.row);
-                if node.span_ops > 0.0 {
-                    let _ = self.metrics.record_partition(id, Metric::ReadUnits, node.span_ops);
-                }
-                let _ = self.metrics.record_partition(id, Metric::Bytes, node.stored as f64);
-                node.span_ops = 0.0;
-            }
+    /// Counts a put that replaced a different item at its key: PutItem (and a Cassandra INSERT)
+    /// replaces whatever holds the key without an error, so the item that was there is lost.
+    pub fn overwrote(&mut self, pattern: Option<usize>) {
+        self.totals.overwritten += 1;
+        if let Some(p) = pattern {
+            self.stats[p].overwrote += 1;
         }
     }
 
@@ -157,6 +82,126 @@ impl Simulation {
             }
             for (ms, calls) in stats.latencies.drain(..) {
                 let _ = self.metrics.record_latency(id, ms, calls);
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// Gives logical partition `partition` of group `g` a registry row, if the bounds allow:
+    /// the first `LOGICAL_ROWS` to become active, then up to `HOT_ROWS` hot ones.
+    pub(super) fn register_logical(&mut self, g: usize, partition: u32, hot: bool) {
+        let first = self.figures.logical_rows < super::LOGICAL_ROWS;
+        if !first && (!hot || self.figures.hot_rows >= super::HOT_ROWS) {
+            return;
+        }
+        let (t, index) = self.world.groups[g];
+        let ledger = match index {
+            None => &self.storage.tables[t].base,
+            Some(i) => &self.storage.tables[t].indexes[i].1,
+        };
+        let part = ledger.partition(partition);
+        let label = key_label(part.key_type, ledger.key_of(partition));
+        let key = match part.key_type {
+            crate::engine::value::KeyType::S => crate::engine::value::KeyValue::S(label.clone()),
+            crate::engine::value::KeyType::B => {
+                crate::engine::value::KeyValue::B(ledger.key_of(partition).to_vec())
+            }
+            crate::engine::value::KeyType::N => crate::engine::number::Number::parse(&label).map_or_else(
+                |_| crate::engine::value::KeyValue::S(label.clone()),
+                crate::engine::value::KeyValue::N,
+            ),
+        };
+        let info = RowInfo {
+            group: self.storage.groups[g].registry,
+            layer: Layer::Logical,
+            label,
+            key: SortKey::Key(key),
+        };
+        let Ok(id) = self.figures.metrics.add_partition(info) else { return };
+        if first {
+            self.figures.logical_rows += 1;
+        } else {
+            self.figures.hot_rows += 1;
+        }
+        self.storage.load(g, partition).row = id.0;
+    }
+
+    /// Records everything since the last registry tick and closes it.
+    pub(super) fn flush_metrics(&mut self) {
+        self.flush_logical();
+        self.flush_physical();
+        self.figures.flush_patterns();
+        let _ = self.figures.metrics.end_tick();
+        self.figures.span = self.figures.span.wrapping_add(1);
+    }
+
+    /// Logical partitions with a registry row that were touched since the last flush.
+    fn flush_logical(&mut self) {
+        let rows = std::mem::take(&mut self.figures.span_rows);
+        for &(g, partition) in &rows {
+            let g = g as usize;
+            let part = self.ledger(g).partition(partition);
+            let (items, bytes) = (part.items(), part.bytes);
+            let load = &mut self.storage.groups[g].loads[partition as usize];
+            let id = PartitionId(load.row);
+            let figures = [
+                (Metric::ReadUnits, f64::from(load.span_units[READ])),
+                (Metric::WriteUnits, f64::from(load.span_units[WRITE])),
+                (Metric::Throttled, f64::from(load.span_throttled)),
+            ];
+            load.span_units = [0.0; 2];
+            load.span_throttled = 0;
+            for (metric, value) in figures {
+                if value > 0.0 {
+                    let _ = self.figures.metrics.record_partition(id, metric, value);
+                }
+            }
+            let _ = self.figures.metrics.record_partition(id, Metric::Bytes, bytes as f64);
+            let _ = self.figures.metrics.record_partition(id, Metric::Items, items as f64);
+        }
+        let mut rows = rows;
+        rows.clear();
+        self.figures.span_rows = rows;
+    }
+
+    /// Every physical partition (and Cassandra node), and every GSI's lag.
+    fn flush_physical(&mut self) {
+        let now_ms = self.pacing.tick_start(self.pacing.tick);
+        for g in 0..self.storage.groups.len() {
+            let Some(meter) = self.storage.groups[g].meter.as_mut() else { continue };
+            for part in &mut meter.parts {
+                if part.row == NO_ROW {
+                    continue;
+                }
+                let id = PartitionId(part.row);
+                for (metric, value) in [
+                    (Metric::ReadUnits, part.span[READ]),
+                    (Metric::WriteUnits, part.span[WRITE]),
+                    (Metric::Throttled, part.span_throttled as f64),
+                ] {
+                    if value > 0.0 {
+                        let _ = self.figures.metrics.record_partition(id, metric, value);
+                    }
+                }
+                let _ = self.figures.metrics.record_partition(id, Metric::Bytes, part.bytes as f64);
+                part.span = [0.0; 2];
+                part.span_throttled = 0;
+            }
+            let lag = meter.lag_secs(now_ms);
+            if self.world.group_kind(g).is_some() {
+                let registry = self.storage.groups[g].registry;
+                let _ = self.figures.metrics.record_lag(registry, lag);
+            }
+        }
+        if self.world.engine == Engine::Cassandra {
+            for node in &mut self.storage.nodes {
+                let id = PartitionId(node.row);
+                if node.span_ops > 0.0 {
+                    let _ = self.figures.metrics.record_partition(id, Metric::ReadUnits, node.span_ops);
+                }
+                let _ = self.figures.metrics.record_partition(id, Metric::Bytes, node.stored as f64);
+                node.span_ops = 0.0;
             }
         }
     }

@@ -31,7 +31,7 @@ struct EntryKey<'w> {
     names: Vec<(&'w str, usize)>,
 }
 
-/// Members of one entity whose partition keys are memoized (`Simulation::pk_memo`).
+/// Members of one entity whose partition keys are memoized (`Scratch::pk_memo`).
 const MEMO_MEMBERS: usize = 1 << 20;
 
 /// Where and when an item was born.
@@ -56,19 +56,6 @@ fn val_hash(v: Val) -> u64 {
 }
 
 impl Simulation {
-    /// The time of call `k` of `n` in a tick that starts at `tick_ms`: spread evenly.
-    pub(super) fn call_time(&self, tick: u32, k: u64, n: u32) -> u64 {
-        let start = self.tick_start(tick);
-        if n == 0 {
-            return start;
-        }
-        start + (2 * k + 1) * self.tick_ms / (2 * u64::from(n))
-    }
-
-    pub(super) fn tick_start(&self, tick: u32) -> u64 {
-        self.start_ms + u64::from(tick) * self.tick_ms
-    }
-
     pub(super) fn birth(&self, entity: usize, ordinal: u32) -> Option<BirthInfo> {
         let births = &self.world.entities[entity].births;
         let i = births.partition_point(|b| b.first <= ordinal);
@@ -78,9 +65,9 @@ impl Simulation {
         }
         let call = if b.stepping { b.call + u64::from(ordinal - b.first) } else { b.call };
         let time_ms = match b.origin {
-            Origin::Initial => self.start_ms,
-            Origin::Growth | Origin::Aggregate => self.tick_start(b.tick),
-            Origin::Pattern(_) => self.call_time(b.tick, call - b.tick_first, b.tick_calls),
+            Origin::Initial => self.pacing.start_ms,
+            Origin::Growth | Origin::Aggregate => self.pacing.tick_start(b.tick),
+            Origin::Pattern(_) => self.pacing.call_time(b.tick, call - b.tick_first, b.tick_calls),
         };
         Some(BirthInfo { origin: b.origin, call, tick: b.tick, time_ms })
     }
@@ -96,7 +83,7 @@ impl Simulation {
         tick: u32,
     ) -> Option<u64> {
         let p = &self.world.pops[pop];
-        if tick == self.tick && popularity.is_none() {
+        if tick == self.pacing.tick && popularity.is_none() {
             return p.pick(self.seed, stream, index);
         }
         let n = p.size_at(tick);
@@ -112,7 +99,7 @@ impl Simulation {
             let first = pattern.givens.first() == Some(&attr);
             let keys = if first { pattern.keys.as_ref() } else { None };
             if let (Some(_), Some(picker)) =
-                (keys, self.keys_pickers[p].as_ref().filter(|_| tick == self.tick))
+                (keys, self.pacing.keys_pickers[p].as_ref().filter(|_| tick == self.pacing.tick))
             {
                 return picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member);
             }
@@ -178,7 +165,7 @@ impl Simulation {
     pub(super) fn current_val(&self, entity: usize, ordinal: u32, attr: usize) -> Val {
         let handle = self.world.handle(entity, ordinal);
         if let Some(&(_, val)) =
-            self.overrides.get(&handle).and_then(|c| c.iter().find(|(a, _)| usize::from(*a) == attr))
+            self.items.overrides.get(&handle).and_then(|c| c.iter().find(|(a, _)| usize::from(*a) == attr))
         {
             return val;
         }
@@ -204,7 +191,7 @@ impl Simulation {
     /// The value a copy holder gets: the source item (the member of the source entity's own
     /// population that the holder's `by` attribute names) and its attribute.
     pub(super) fn copy_source_val(&self, copy: usize, holder: &[Val]) -> Option<Val> {
-        let plan = self.copies.get(copy)?;
+        let plan = self.upkeep.copies.get(copy)?;
         let Val::Member(member) = holder[plan.by_attr] else { return None };
         let ordinal = u32::try_from(member).ok()?;
         let from = &self.world.entities[plan.from];
@@ -224,7 +211,7 @@ impl Simulation {
             out.clear();
             out.resize(self.world.entities[entity].attrs.len(), Val::Absent);
         }
-        if let Some(changes) = self.overrides.get(&self.world.handle(entity, ordinal)) {
+        if let Some(changes) = self.items.overrides.get(&self.world.handle(entity, ordinal)) {
             for &(attr, val) in changes {
                 out[usize::from(attr)] = val;
             }
@@ -291,7 +278,7 @@ impl Simulation {
                 _ => return false,
             },
         };
-        let mut memo = self.pk_memo.borrow_mut();
+        let mut memo = self.scratch.pk_memo.borrow_mut();
         let Ok(slot) = usize::try_from(member) else { return false };
         if slot >= MEMO_MEMBERS {
             return false;
@@ -339,10 +326,10 @@ impl Simulation {
             });
             self.shard_draw(key, slot, count)
         };
-        let mut text = std::mem::take(&mut *self.scratch_text.borrow_mut());
+        let mut text = std::mem::take(&mut *self.scratch.text.borrow_mut());
         let mut item = Placing { entity, table, vals, shard: &mut shard, text: &mut text };
         let placed = self.place_item(&mut item, out);
-        *self.scratch_text.borrow_mut() = text;
+        *self.scratch.text.borrow_mut() = text;
         if placed {
             out.id = self.world.handle(entity, ordinal);
         }

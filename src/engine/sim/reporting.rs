@@ -1,8 +1,6 @@
 //! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
 //! goals and costs are filled later by their own modules.
 
-use std::cmp::Reverse;
-
 use crate::engine::model::{Action, Engine};
 use crate::engine::planner::Kind;
 use crate::engine::time::SimDuration;
@@ -14,7 +12,7 @@ use super::report::{
     CacheReport, IndexReport, IndexType, NodeReport, Operations, PartitionReport, Partitions, PatternReport,
     RunReport, Totals,
 };
-use super::state::{Load, PatternStats};
+use super::state::PatternStats;
 use super::table::IndexKind;
 use super::{CASSANDRA_GC_GRACE_SECS, REPLICATION, RING_NODES, Simulation, latency};
 
@@ -67,10 +65,6 @@ fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
 }
 
 impl Simulation {
-    fn load_of(&self, group: usize, partition: usize) -> Load {
-        self.groups[group].loads.get(partition).copied().unwrap_or_default()
-    }
-
     /// The report of the run so far (the whole run once `step` has returned false).
     pub fn report(&self) -> RunReport {
         let table_groups: Vec<usize> = self.world.tables.iter().map(|t| t.group).collect();
@@ -79,32 +73,32 @@ impl Simulation {
             (i + ledger.items(), b + ledger.bytes())
         });
         let indexes = self.index_reports();
-        let base_writes = self.totals.base_writes as f64;
+        let base_writes = self.figures.totals.base_writes as f64;
         let all_writes = base_writes
-            + (self.totals.entry_writes
-                + self.totals.copy_writes
-                + self.totals.aggregate_writes
-                + self.totals.embed_writes) as f64;
+            + (self.figures.totals.entry_writes
+                + self.figures.totals.copy_writes
+                + self.figures.totals.aggregate_writes
+                + self.figures.totals.embed_writes) as f64;
         RunReport {
             scenario: self.scenario.clone(),
             variant: self.variant.clone(),
             seed: self.seed,
             engine: self.world.engine,
-            retry_policy: (self.world.engine == Engine::DynamoDb).then(|| self.retry.name.clone()),
-            duration_s: (u64::from(self.tick) * self.tick_ms) as f64 / 1000.0,
-            tick_s: self.tick_secs,
+            retry_policy: (self.world.engine == Engine::DynamoDb).then(|| self.retries.policy.name.clone()),
+            duration_s: (u64::from(self.pacing.tick) * self.pacing.tick_ms) as f64 / 1000.0,
+            tick_s: self.pacing.tick_secs,
             totals: Totals {
-                ops: self.totals.ops,
-                reads: self.totals.reads,
-                writes: self.totals.writes,
-                requests: self.totals.requests,
-                rcu: self.totals.units[READ],
-                wcu: self.totals.units[WRITE],
-                throttled_ops: self.totals.throttled,
-                failed_ops: self.totals.failed,
-                failed_writes: self.totals.failed_writes,
-                gave_up: self.totals.gave_up,
-                writes_gave_up: self.totals.writes_gave_up,
+                ops: self.figures.totals.ops,
+                reads: self.figures.totals.reads,
+                writes: self.figures.totals.writes,
+                requests: self.figures.totals.requests,
+                rcu: self.figures.totals.units[READ],
+                wcu: self.figures.totals.units[WRITE],
+                throttled_ops: self.figures.totals.throttled,
+                failed_ops: self.figures.totals.failed,
+                failed_writes: self.figures.totals.failed_writes,
+                gave_up: self.figures.totals.gave_up,
+                writes_gave_up: self.figures.totals.writes_gave_up,
                 items,
                 table_bytes,
                 index_bytes: indexes.iter().map(|i| i.bytes).sum(),
@@ -112,16 +106,16 @@ impl Simulation {
                 cost_usd: 0.0,
                 monthly_cost_usd: 0.0,
                 price_source: String::new(),
-                retries: self.totals.retries,
-                ttl_deletes: self.totals.ttl_deletes,
-                collection_limit_errors: self.totals.collection_errors,
-                item_size_errors: self.totals.item_size_errors,
-                preload_item_size_errors: self.totals.preload_refused,
-                overwritten_items: self.totals.overwritten,
-                preload_overwritten_items: self.totals.preload_overwritten,
-                condition_failed_writes: self.totals.condition_failed,
-                version_conflicts: self.totals.conflicts,
-                largest_item_bytes: u64::from(self.totals.largest_item),
+                retries: self.figures.totals.retries,
+                ttl_deletes: self.figures.totals.ttl_deletes,
+                collection_limit_errors: self.figures.totals.collection_errors,
+                item_size_errors: self.figures.totals.item_size_errors,
+                preload_item_size_errors: self.figures.totals.preload_refused,
+                overwritten_items: self.figures.totals.overwritten,
+                preload_overwritten_items: self.figures.totals.preload_overwritten,
+                condition_failed_writes: self.figures.totals.condition_failed,
+                version_conflicts: self.figures.totals.conflicts,
+                largest_item_bytes: u64::from(self.figures.totals.largest_item),
             },
             partitions: self.partitions_report(&table_groups),
             indexes,
@@ -168,7 +162,7 @@ impl Simulation {
                 let key = if multi_table { format!("{}/{key}", self.world.tables[t].name) } else { key };
                 p.top.push(self.partition_report(g, ledger, q, key, None));
             }
-            if let Some(meter) = &self.groups[g].meter {
+            if let Some(meter) = &self.storage.groups[g].meter {
                 p.physical += meter.parts.len() as u64;
                 p.splits_for_size += meter.splits_size;
                 p.splits_for_heat += meter.splits_heat;
@@ -189,10 +183,10 @@ impl Simulation {
 
     /// The logical partitions of group `g` that hold items or saw load, with their peaks.
     fn candidates(&self, g: usize) -> Vec<Candidate> {
-        let secs = self.tick_secs;
+        let secs = self.pacing.tick_secs;
         let mut rows = Vec::new();
         for (q, part) in self.ledger(g).partitions().iter().enumerate() {
-            let load = self.load_of(g, q);
+            let load = self.storage.load_of(g, q);
             let peak = [load.peak_now(READ, secs), load.peak_now(WRITE, secs)];
             if part.items() == 0 && peak[READ] <= 0.0 && peak[WRITE] <= 0.0 {
                 continue;
@@ -230,9 +224,9 @@ impl Simulation {
         key: String,
         index: Option<String>,
     ) -> PartitionReport {
-        let secs = self.tick_secs;
+        let secs = self.pacing.tick_secs;
         let part = ledger.partition(partition);
-        let load = self.load_of(group, partition as usize);
+        let load = self.storage.load_of(group, partition as usize);
         // Only a table partition counts the write attempts it refused (an index counts its own).
         let attempts = index.is_none().then_some(u64::from(load.throttled));
         PartitionReport {
@@ -248,11 +242,11 @@ impl Simulation {
     }
 
     fn node_reports(&self) -> Vec<NodeReport> {
-        let mut nodes = Vec::with_capacity(self.nodes.len());
-        for (n, node) in self.nodes.iter().enumerate() {
+        let mut nodes = Vec::with_capacity(self.storage.nodes.len());
+        for (n, node) in self.storage.nodes.iter().enumerate() {
             // Fold the open tick into the peaks.
             let mut node = *node;
-            node.roll(self.tick.saturating_add(1), self.tick_secs);
+            node.roll(self.pacing.tick.saturating_add(1), self.pacing.tick_secs);
             nodes.push(NodeReport {
                 node: format!("node {}", n + 1),
                 stored_bytes: node.stored,
@@ -265,18 +259,19 @@ impl Simulation {
     }
 
     fn index_reports(&self) -> Vec<IndexReport> {
-        let secs = self.tick_secs;
-        let table_wcu: f64 = self.world.tables.iter().map(|t| self.groups[t.group].units[WRITE]).sum();
+        let secs = self.pacing.tick_secs;
+        let table_wcu: f64 =
+            self.world.tables.iter().map(|t| self.storage.groups[t.group].units[WRITE]).sum();
         let mut out = Vec::new();
         for (g, &(t, index)) in self.world.groups.iter().enumerate() {
             let Some(i) = index else { continue };
             let ledger = self.ledger(g);
-            let group = &self.groups[g];
+            let group = &self.storage.groups[g];
             let mut hottest: Option<(f64, u32, f64)> = None;
             let (mut peak, mut max_partition) = (0.0f64, 0u64);
             for (q, part) in ledger.partitions().iter().enumerate() {
                 max_partition = max_partition.max(part.bytes);
-                let load = self.load_of(g, q);
+                let load = self.storage.load_of(g, q);
                 peak = peak.max(load.peak_now(WRITE, secs));
                 let heat = load.total[WRITE] + load.total[READ];
                 if heat > 0.0 && hottest.is_none_or(|(h, _, _)| heat > h) {
@@ -316,20 +311,21 @@ impl Simulation {
     }
 
     fn pattern_reports(&self) -> Vec<PatternReport> {
-        let mut out = Vec::with_capacity(self.stats.len());
+        let mut out = Vec::with_capacity(self.figures.stats.len());
         // Each pattern's own requests (request 0) still waiting for a retry: not landed yet.
-        let mut pending = vec![0u64; self.stats.len()];
-        for Reverse(retry) in &self.retries {
+        let mut pending = vec![0u64; self.figures.stats.len()];
+        for retry in self.retries.waiting() {
             if retry.request == 0
                 && let Some(n) = pending.get_mut(usize::from(retry.pattern))
             {
                 *n += 1;
             }
         }
-        for ((p, s), &pending) in self.world.patterns.iter().zip(&self.stats).zip(&pending) {
+        for ((p, s), &pending) in self.world.patterns.iter().zip(&self.figures.stats).zip(&pending) {
             let calls = s.calls as f64;
             // The registry's histogram, plus what waits for the next registry tick.
-            let mut latency = s.registry.and_then(|id| self.metrics.latency(id)).cloned().unwrap_or_default();
+            let mut latency =
+                s.registry.and_then(|id| self.figures.metrics.latency(id)).cloned().unwrap_or_default();
             for &(ms, n) in &s.latencies {
                 let _ = latency.record(ms, n);
             }
@@ -370,7 +366,7 @@ impl Simulation {
                 version_conflicts: s.conflicts,
                 duplicates: s.duplicates,
                 stale_reads: s.stale_reads,
-                cache: self.cache.as_ref().filter(|c| c.patterns[out.len()]).map(|_| CacheReport {
+                cache: self.items.cache.as_ref().filter(|c| c.patterns[out.len()]).map(|_| CacheReport {
                     hits: s.cache_hits,
                     misses: s.cache_misses,
                     hit_ratio: ratio(s.cache_hits as f64, (s.cache_hits + s.cache_misses) as f64),
@@ -382,12 +378,12 @@ impl Simulation {
     }
 
     fn notes(&self) -> Vec<String> {
-        let mut notes = latency::notes(self.world.engine == Engine::Cassandra, &self.retry);
+        let mut notes = latency::notes(self.world.engine == Engine::Cassandra, &self.retries.policy);
         notes.push(match self.world.engine {
             Engine::DynamoDb => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
             Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
         });
-        if self.world.engine == Engine::Cassandra && self.totals.ttl_deletes > 0 {
+        if self.world.engine == Engine::Cassandra && self.figures.totals.ttl_deletes > 0 {
             notes.push(format!(
                 "Cassandra TTL: an expired row is invisible to reads at once (reads filter expired cells), so the replay drops it at the first tick after it expires; its tombstone stays on disk at least gc_grace_seconds ({} days by default) until a compaction purges it. Sizes and row counts here are live rows, not bytes on disk.",
                 CASSANDRA_GC_GRACE_SECS / 86_400
@@ -395,14 +391,14 @@ impl Simulation {
         }
         notes.push(format!(
             "Metrics are kept per {} of simulated time ({} tick{} per registry tick); per-second peaks in this report are exact.",
-            SimDuration::from_millis(self.tick_ms * u64::from(self.stride)),
-            self.stride,
-            if self.stride == 1 { "" } else { "s" }
+            SimDuration::from_millis(self.pacing.tick_ms * u64::from(self.figures.stride)),
+            self.figures.stride,
+            if self.figures.stride == 1 { "" } else { "s" }
         ));
-        if self.totals.unserved_calls > 0 {
+        if self.figures.totals.unserved_calls > 0 {
             notes.push(format!(
                 "{} calls of patterns no key serves were counted but sent nothing.",
-                self.totals.unserved_calls
+                self.figures.totals.unserved_calls
             ));
         }
         notes

@@ -4,13 +4,16 @@
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
 
+use super::flush::Figures;
 use super::items::CopyPlan;
 use super::meter::{self, Meter};
-use super::state::{GroupState, NO_ROW, Node, PatternStats, Totals};
+use super::pacing::{Pacing, TickCalls};
+use super::state::{GroupState, ItemState, NO_ROW, Node, PatternStats, Storage, Totals};
 use super::table::{IndexKind, Table};
 use super::world::{Birth, Filter, Origin, World};
 use super::{
-    METRIC_TICKS, REPLICATION, RING_NODES, RunOptions, Scratch, SimError, Simulation, physical_label, upkeep,
+    METRIC_TICKS, REPLICATION, RING_NODES, RunOptions, Scratch, SimError, Simulation, physical_label,
+    upkeep::{self, Upkeep},
 };
 use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInfo, SortKey};
 use crate::engine::model::{Capacity, Engine, Scenario, Variant};
@@ -267,53 +270,46 @@ impl Simulation {
             scenario: scenario.name.clone(),
             variant: variant.name.clone(),
             seed: options.seed.unwrap_or(workload.seed),
-            retry: workload.retry.clone(),
-            start_ms: workload.start.as_millis(),
-            tick_ms: tick.as_millis(),
-            tick_secs,
-            ticks,
-            tick: 0,
-            tables,
-            groups,
-            stats,
-            keys_pickers: vec![None; patterns],
-            overrides: HashMap::new(),
-            versions: HashMap::new(),
-            cache: item_cache(variant, &world),
-            retries: BinaryHeap::new(),
-            retry_seq: 0,
-            ttl: vec![BinaryHeap::new(); entities],
-            nodes,
-            copy_holders: vec![HashMap::new(); copies.len()],
-            copies,
-            metrics,
-            stride,
-            span: 0,
-            span_rows: Vec::new(),
-            logical_rows: 0,
-            hot_rows: 0,
-            totals: Totals::default(),
-            window_ticks: window_ticks(tick_secs),
-            plan_n: vec![0; patterns],
-            plan_first: vec![0; patterns],
-            plan_made: vec![0; patterns],
-            mid_tick: false,
-            scratch_text: RefCell::new(String::new()),
-            search_text: RefCell::new(String::new()),
-            split: None,
-            scratch: Scratch::default(),
-            scan_marks: Vec::new(),
-            scan_resume: HashMap::new(),
-            grown: vec![0; scenario.populations.len()],
-            aggregates: upkeep::AggregatePlan::compile(&world, variant),
-            embeds: super::embed::compile(&world, variant),
-            nth: HashMap::new(),
-            pk_memo: RefCell::new(vec![Vec::new(); entities]),
-            group_of: group_of(&world),
-            touches: Vec::new(),
-            held: HashMap::new(),
-            next_op: 0,
-            drained: Vec::new(),
+            retries: super::exec::Retries::new(workload.retry.clone()),
+            pacing: Pacing {
+                start_ms: workload.start.as_millis(),
+                tick_ms: tick.as_millis(),
+                tick_secs,
+                ticks,
+                tick: 0,
+                mid_tick: false,
+                window_ticks: window_ticks(tick_secs),
+                calls: vec![TickCalls::default(); patterns],
+                keys_pickers: vec![None; patterns],
+            },
+            storage: Storage { tables, groups, nodes, group_of: group_of(&world), touches: Vec::new() },
+            items: ItemState {
+                overrides: HashMap::new(),
+                versions: HashMap::new(),
+                ttl: vec![BinaryHeap::new(); entities],
+                grown: vec![0; scenario.populations.len()],
+                nth: HashMap::new(),
+                copy_holders: vec![HashMap::new(); copies.len()],
+                cache: item_cache(variant, &world),
+            },
+            figures: Figures {
+                metrics,
+                stride,
+                span: 0,
+                span_rows: Vec::new(),
+                logical_rows: 0,
+                hot_rows: 0,
+                totals: Totals::default(),
+                stats,
+            },
+            scratch: Scratch { pk_memo: RefCell::new(vec![Vec::new(); entities]), ..Scratch::default() },
+            upkeep: Upkeep {
+                copies,
+                aggregates: upkeep::AggregatePlan::compile(&world, variant),
+                embeds: super::embed::compile(&world, variant),
+                scan_marks: Vec::new(),
+            },
+            replication: super::exec::Replication::default(),
             observing: None,
             world,
         };
@@ -324,7 +320,7 @@ impl Simulation {
     /// Ledger marks for Scans whose filter is constant (their matches are counted as items are
     /// written, so a Scan need not look at every item).
     fn enable_scans(&mut self) {
-        let mut marks: Vec<Vec<usize>> = vec![Vec::new(); self.tables.len()];
+        let mut marks: Vec<Vec<usize>> = vec![Vec::new(); self.storage.tables.len()];
         for (p, pattern) in self.world.patterns.iter_mut().enumerate() {
             if pattern.operation != Some(Operation::Scan) {
                 continue;
@@ -335,7 +331,7 @@ impl Simulation {
                 marks[read.table].push(p);
             }
         }
-        for (t, table) in self.tables.iter_mut().enumerate() {
+        for (t, table) in self.storage.tables.iter_mut().enumerate() {
             // A Scan pattern's table, or the table a write scans first to learn its key.
             let scanned = self.world.patterns.iter().any(|p| {
                 (p.operation == Some(Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t))
@@ -345,7 +341,7 @@ impl Simulation {
                 table.base.enable_scan(marks[t].len());
             }
         }
-        self.scan_marks = marks;
+        self.upkeep.scan_marks = marks;
     }
 
     /// The items there at the start: one per member of every population an entity owns. They
@@ -388,7 +384,7 @@ impl Simulation {
                 }
             }
         }
-        for g in 0..self.groups.len() {
+        for g in 0..self.storage.groups.len() {
             self.settle_bytes(g);
         }
         true

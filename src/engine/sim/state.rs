@@ -1,11 +1,97 @@
 //! Per-run bookkeeping: load on every logical partition, per-group and per-pattern totals, and
 //! the retry queue's entries. Plain data; the simulator writes it, the report reads it.
 
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::cache::ItemCache;
+use super::items::Val;
 use super::meter::Meter;
+use super::table::{Table, Touch};
 use crate::engine::metrics::{GroupId, PatternId};
 
 /// No registry row.
 pub const NO_ROW: u32 = u32::MAX;
+
+/// The run's tables and what is known of their partitions: the rows (ledgers), the load and
+/// meter of every table and index, the Cassandra ring. Requests (`exec`) and upkeep (TTL,
+/// splits) change it.
+#[derive(Debug)]
+pub struct Storage {
+    pub tables: Vec<Table>,
+    /// Per group (a table or an index).
+    pub groups: Vec<GroupState>,
+    /// The Cassandra ring's nodes (none on DynamoDB).
+    pub nodes: Vec<Node>,
+    /// Per table: the group of the table, then of each index (touch groups to run groups).
+    pub group_of: Vec<Vec<usize>>,
+    /// The touches of the last write through a table (reused).
+    pub touches: Vec<Touch>,
+}
+
+impl Storage {
+    /// The load of logical partition `p` of group `g`, created on first use.
+    pub fn load(&mut self, g: usize, p: u32) -> &mut Load {
+        let loads = &mut self.groups[g].loads;
+        if loads.len() <= p as usize {
+            loads.resize(p as usize + 1, Load::default());
+        }
+        &mut loads[p as usize]
+    }
+
+    /// Whether a read of `hash` in GSI `group` sees a lagging partition (entry writes queued).
+    pub fn lagging(&self, group: usize, hash: u64) -> bool {
+        let g = &self.groups[group];
+        g.metered_by == group && g.meter.as_ref().is_some_and(|m| m.pending(m.locate(hash)))
+    }
+
+    /// The load of logical partition `partition` of group `group` (none if never touched).
+    pub fn load_of(&self, group: usize, partition: usize) -> Load {
+        self.groups[group].loads.get(partition).copied().unwrap_or_default()
+    }
+}
+
+/// What became of the items since they were born (their values are drawn again from the
+/// seed, `regen`): the changes writes made, version stamps, pending expiries, and the counts
+/// growth and numbering go on from. Writes (`exec`) and upkeep (TTL, copies) change it.
+#[derive(Debug)]
+pub struct ItemState {
+    /// Per item handle: the attributes writes changed since its birth, (slot, value).
+    pub overrides: HashMap<u32, Vec<(u16, Val)>>,
+    /// When each item last took a version-checked update (ms): what a later read-modify-write
+    /// of it conflicts with.
+    pub versions: HashMap<u32, u64>,
+    /// Per entity, (expiry in epoch seconds, item) soonest first. Writes set different lifetimes
+    /// (a pattern's `ttl`, the variant's), so the expiries come in any order; an update that slid
+    /// an item's expiry leaves its old entry, which the sweep finds stale and queues again.
+    pub ttl: Vec<BinaryHeap<Reverse<(i64, u32)>>>,
+    /// Members each population gained by growth so far.
+    pub grown: Vec<u64>,
+    /// Items written so far per (entity, member attribute, member): what `Nth` numbers from.
+    pub nth: HashMap<(usize, usize, u64), u32>,
+    /// Per copy: holders (item handles) by the member they copy from.
+    pub copy_holders: Vec<HashMap<u64, Vec<u32>>>,
+    /// The variant's read-through item cache, if it declares one (`None` costs the hot path
+    /// one branch per GetItem request).
+    pub cache: Option<ItemCache>,
+}
+
+impl ItemState {
+    /// A landed write's changes become the item's overrides, each attribute's latest value
+    /// replacing the one before.
+    pub fn keep_changes(&mut self, id: u32, changes: &[(u16, Val)]) {
+        if changes.is_empty() {
+            return;
+        }
+        let overrides = self.overrides.entry(id).or_default();
+        for &(attr, value) in changes {
+            match overrides.iter_mut().find(|(a, _)| *a == attr) {
+                Some(entry) => entry.1 = value,
+                None => overrides.push((attr, value)),
+            }
+        }
+    }
+}
 
 /// Load on one logical partition. Per-tick amounts roll into peaks lazily, on the partition's
 /// next touch in a later tick (or when the report reads them).

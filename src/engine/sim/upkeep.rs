@@ -7,9 +7,9 @@ use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::{AggregateOp, Engine};
 use crate::engine::store::failed_write_units;
 
-use super::embed::EMBED_REQUEST;
-use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
-use super::items::Val;
+use super::embed::{EMBED_REQUEST, Embedded};
+use super::exec::{Call, ItemWrite, Refused, Resume, Through, WriteStatus};
+use super::items::{CopyPlan, Val};
 use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
@@ -81,21 +81,42 @@ impl AggregatePlan {
     }
 }
 
+/// What a write keeps up besides its own item, as the variant declares it: denormalized
+/// copies, maintained aggregates, lists embedded in a parent (with each parent's list as it
+/// stands), and the ledger marks of Scans with a constant filter. The plans are fixed when the
+/// run starts; the write paths here and in `embed` follow them.
+#[derive(Debug)]
+pub(super) struct Upkeep {
+    pub copies: Vec<CopyPlan>,
+    pub aggregates: Vec<AggregatePlan>,
+    /// Each embed, with the children now in every parent's list.
+    pub embeds: Vec<Embedded>,
+    /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
+    pub scan_marks: Vec<Vec<usize>>,
+}
+
+impl Upkeep {
+    /// The embed a child entity's puts go through, if any.
+    pub fn embed_of(&self, child: usize) -> Option<usize> {
+        self.embeds.iter().position(|e| e.plan.child == child)
+    }
+}
+
 impl Simulation {
     /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago (DynamoDB's sweeper); free, and their
     /// index entries go too. Cassandra hides an expired row from reads at once: it goes at the
     /// first tick after expiry, and sizes count live rows (not the tombstones a compaction purges
     /// later).
     pub(super) fn sweep_ttl(&mut self, t: u32) {
-        let now = i64::try_from(self.tick_start(t) / 1000).unwrap_or(i64::MAX);
+        let now = i64::try_from(self.pacing.tick_start(t) / 1000).unwrap_or(i64::MAX);
         let delay =
             if self.world.engine == Engine::Cassandra { CASSANDRA_TTL_DELAY_SECS } else { TTL_DELAY_SECS };
-        for e in 0..self.ttl.len() {
-            while let Some(&Reverse((expires, handle))) = self.ttl[e].peek() {
+        for e in 0..self.items.ttl.len() {
+            while let Some(&Reverse((expires, handle))) = self.items.ttl[e].peek() {
                 if expires.saturating_add(delay) > now {
                     break;
                 }
-                self.ttl[e].pop();
+                self.items.ttl[e].pop();
                 let ordinal = self.world.ordinal_of(handle);
                 let Some(t_idx) = self.world.entities[e].table else { continue };
                 let mut vals = Vec::new();
@@ -104,42 +125,43 @@ impl Simulation {
                 if let Some(current) = self.world.entities[e].ttl_attr.and_then(|a| vals[a].secs())
                     && current > expires
                 {
-                    self.ttl[e].push(Reverse((current, handle)));
+                    self.items.ttl[e].push(Reverse((current, handle)));
                     continue;
                 }
                 let mut placed = Placed::default();
                 if !self.place(e, ordinal, &vals, &mut placed) {
                     continue;
                 }
-                if self.tables[t_idx].current(&placed).is_none_or(|row| row.id != handle) {
+                if self.storage.tables[t_idx].current(&placed).is_none_or(|row| row.id != handle) {
                     continue; // overwritten or deleted since
                 }
                 let group_of: Vec<usize> = std::iter::once(self.world.tables[t_idx].group)
                     .chain(self.world.tables[t_idx].indexes.iter().map(|i| i.group))
                     .collect();
-                let now_ms = self.tick_start(t);
-                if self.write_through(t_idx, Some(&placed), None, now_ms, true, &mut None).is_err() {
+                let now_ms = self.pacing.tick_start(t);
+                let through = Through { old: Some(&placed), new: None, now_ms, free: true };
+                if self.write_through(t_idx, through, &mut None).is_err() {
                     continue;
                 }
-                let touches = std::mem::take(&mut self.touches);
-                self.totals.ttl_deletes += 1;
-                for k in 0..self.scan_marks[t_idx].len() {
+                let touches = std::mem::take(&mut self.storage.touches);
+                self.figures.totals.ttl_deletes += 1;
+                for k in 0..self.upkeep.scan_marks[t_idx].len() {
                     if self.mark_matches(t_idx, k, e, &vals) {
-                        self.tables[t_idx].base.mark(touches[0].partition, k, -1);
+                        self.storage.tables[t_idx].base.mark(touches[0].partition, k, -1);
                     }
                 }
                 for touch in &touches {
                     self.settle(group_of[touch.group], touch.partition);
                 }
-                self.touches = touches;
-                self.overrides.remove(&handle);
+                self.storage.touches = touches;
+                self.items.overrides.remove(&handle);
             }
         }
     }
 
     /// Whether mark `k` of table `t_idx` (a Scan's constant filter) matches these values.
     pub(super) fn mark_matches(&self, t_idx: usize, k: usize, entity: usize, vals: &[Val]) -> bool {
-        let sp = self.scan_marks[t_idx][k];
+        let sp = self.upkeep.scan_marks[t_idx][k];
         self.world.patterns[sp].read.as_ref().is_some_and(|rp| {
             rp.entities.first() == Some(&entity)
                 && rp.filter.iter().all(|f| match f {
@@ -160,23 +182,23 @@ impl Simulation {
 
     /// Splits physical partitions that passed 10 GB or ran hot for a whole window.
     pub(super) fn split_partitions(&mut self, t: u32) {
-        let window = t / self.window_ticks;
-        for g in 0..self.groups.len() {
-            let candidates = match &self.groups[g].meter {
+        let window = t / self.pacing.window_ticks;
+        for g in 0..self.storage.groups.len() {
+            let candidates = match &self.storage.groups[g].meter {
                 Some(meter) => meter.split_candidates(),
                 None => continue,
             };
             // Highest first, so inserting after one keeps the others' positions.
             for &(i, for_size) in candidates.iter().rev() {
-                let meter = self.groups[g].meter.as_ref().expect("checked above");
+                let meter = self.storage.groups[g].meter.as_ref().expect("checked above");
                 let lo = meter.parts[i].lo;
                 let hi = meter.end(i);
                 let mut keys: Vec<(u64, f64)> = Vec::new();
-                for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+                for h in (0..self.storage.groups.len()).filter(|&h| self.storage.groups[h].metered_by == g) {
                     let (tt, index) = self.world.groups[h];
                     let ledger = match index {
-                        None => &self.tables[tt].base,
-                        Some(x) => &self.tables[tt].indexes[x].1,
+                        None => &self.storage.tables[tt].base,
+                        Some(x) => &self.storage.tables[tt].indexes[x].1,
                     };
                     for (q, part) in ledger.partitions().iter().enumerate() {
                         if part.hash < lo || hi.is_some_and(|hi| part.hash >= hi) {
@@ -185,7 +207,7 @@ impl Simulation {
                         let weight = if for_size {
                             part.bytes as f64
                         } else {
-                            self.groups[h].loads.get(q).map_or(0.0, |l| f64::from(l.recent(window)))
+                            self.storage.groups[h].loads.get(q).map_or(0.0, |l| f64::from(l.recent(window)))
                         };
                         keys.push((part.hash, weight));
                     }
@@ -199,12 +221,13 @@ impl Simulation {
                 };
                 points.sort_unstable_by(|a, b| b.cmp(a));
                 if points.is_empty() {
-                    self.groups[g].meter.as_mut().expect("checked above").refuse_split(i);
+                    self.storage.groups[g].meter.as_mut().expect("checked above").refuse_split(i);
                     continue;
                 }
                 for at in points {
-                    let registry = self.groups[g].registry;
+                    let registry = self.storage.groups[g].registry;
                     let row = self
+                        .figures
                         .metrics
                         .add_partition(RowInfo {
                             group: registry,
@@ -213,7 +236,7 @@ impl Simulation {
                             key: SortKey::HashStart(at),
                         })
                         .map_or(NO_ROW, |id| id.0);
-                    let meter = self.groups[g].meter.as_mut().expect("checked above");
+                    let meter = self.storage.groups[g].meter.as_mut().expect("checked above");
                     meter.split(i, at, t, for_size, row, (0, 0));
                     self.recount_bytes(g, i);
                 }
@@ -223,15 +246,15 @@ impl Simulation {
 
     /// Recomputes the stored bytes of physical partitions `i` and `i + 1` of group `g`.
     fn recount_bytes(&mut self, g: usize, i: usize) {
-        let meter = self.groups[g].meter.as_ref().expect("split groups are metered");
+        let meter = self.storage.groups[g].meter.as_ref().expect("split groups are metered");
         let bounds =
             [(meter.parts[i].lo, Some(meter.parts[i + 1].lo)), (meter.parts[i + 1].lo, meter.end(i + 1))];
         let mut sums = [0u64; 2];
-        for h in (0..self.groups.len()).filter(|&h| self.groups[h].metered_by == g) {
+        for h in (0..self.storage.groups.len()).filter(|&h| self.storage.groups[h].metered_by == g) {
             let (tt, index) = self.world.groups[h];
             let ledger = match index {
-                None => &self.tables[tt].base,
-                Some(x) => &self.tables[tt].indexes[x].1,
+                None => &self.storage.tables[tt].base,
+                Some(x) => &self.storage.tables[tt].indexes[x].1,
             };
             for part in ledger.partitions() {
                 for (k, (lo, hi)) in bounds.iter().enumerate() {
@@ -241,7 +264,7 @@ impl Simulation {
                 }
             }
         }
-        let meter = self.groups[g].meter.as_mut().expect("split groups are metered");
+        let meter = self.storage.groups[g].meter.as_mut().expect("split groups are metered");
         meter.parts[i].bytes = sums[0];
         meter.parts[i + 1].bytes = sums[1];
     }
@@ -280,8 +303,8 @@ impl Simulation {
     ) {
         let pattern = call.pattern;
         if resume.is_none() {
-            self.totals.requests += 1;
-            self.stats[pattern].requests += 1;
+            self.figures.totals.requests += 1;
+            self.figures.stats[pattern].requests += 1;
         }
         let Some(t_idx) = self.world.entities[item.entity].table else { return };
         let mut placed = Placed::default();
@@ -290,7 +313,7 @@ impl Simulation {
         }
         let units = failed_write_units(u64::from(stored), u64::from(placed.size));
         if self.charge_unchanged(t_idx, &placed.pk, WRITE, units, Some(pattern), resume.is_none()) {
-            self.stats[pattern].duplicates += 1;
+            self.figures.stats[pattern].duplicates += 1;
             return;
         }
         let request = u32::try_from(index + 1).unwrap_or(EMBED_REQUEST - 1).min(EMBED_REQUEST - 1);
@@ -327,7 +350,7 @@ impl Simulation {
         vals: &[Val],
         pattern: usize,
     ) -> Option<AggregateItem> {
-        let plan = self.aggregates.get(index).cloned()?;
+        let plan = self.upkeep.aggregates.get(index).cloned()?;
         let entity = plan.entity;
         let mut keyed = vec![Val::Absent; self.world.entities[entity].attrs.len()];
         for &(attr, from, from_attr) in &plan.keys {
@@ -340,7 +363,7 @@ impl Simulation {
         if !self.place(entity, self.world.entities[entity].next, &keyed, &mut probe) {
             return None;
         }
-        let held = self.tables[t_idx].current(&probe).map(|row| (row.id, row.size));
+        let held = self.storage.tables[t_idx].current(&probe).map(|row| (row.id, row.size));
         let existing = held.map(|(id, _)| id).filter(|&h| self.world.entity_of(h) == entity);
         // A claim's put is refused by any item at its key (attribute_not_exists).
         let taken = held.filter(|_| matches!(plan.fold, Fold::Claim(_))).map(|(_, size)| size);
@@ -357,7 +380,7 @@ impl Simulation {
                 match taken {
                     // Never written: the values the refused put would write, at the next ordinal.
                     Some(_) => self.world.entities[entity].next,
-                    None => self.alloc(entity, Born::outside_calls(Origin::Aggregate, self.tick)),
+                    None => self.alloc(entity, Born::outside_calls(Origin::Aggregate, self.pacing.tick)),
                 }
             }
         };
@@ -370,10 +393,10 @@ impl Simulation {
             .aggregates
             .iter()
             .copied()
-            .filter(|&a| self.aggregates[a].entity == entity)
+            .filter(|&a| self.upkeep.aggregates[a].entity == entity)
             .collect();
         for a in group {
-            let (attr, fold) = (self.aggregates[a].attr, self.aggregates[a].fold);
+            let (attr, fold) = (self.upkeep.aggregates[a].attr, self.upkeep.aggregates[a].fold);
             let value = match fold {
                 Fold::Claim(Some((from, owner))) if from == trigger => vals[owner],
                 Fold::Claim(_) => Val::Absent,
@@ -405,12 +428,12 @@ impl Simulation {
     ) {
         let pattern = call.pattern;
         if resume.is_none() && kind != Side::InTransaction {
-            self.totals.requests += 1;
-            self.stats[pattern].requests += 1;
+            self.figures.totals.requests += 1;
+            self.figures.stats[pattern].requests += 1;
         }
         match self.write_item(write) {
-            WriteStatus::Done if kind == Side::Copy => self.totals.copy_writes += 1,
-            WriteStatus::Done => self.totals.aggregate_writes += 1,
+            WriteStatus::Done if kind == Side::Copy => self.figures.totals.copy_writes += 1,
+            WriteStatus::Done => self.figures.totals.aggregate_writes += 1,
             WriteStatus::Throttled => {
                 let refused = Refused {
                     request: request.0,
@@ -456,33 +479,33 @@ impl Simulation {
     /// Rewrites every copy of attribute `attr` of item `ordinal` of `from` (an update set it):
     /// each holder that still exists is rewritten, one request each.
     pub(super) fn rewrite_copies(&mut self, from: usize, ordinal: u32, attr: usize, call: Call) {
-        for c in 0..self.copies.len() {
-            let copy = &self.copies[c];
+        for c in 0..self.upkeep.copies.len() {
+            let copy = &self.upkeep.copies[c];
             if copy.from != from || copy.from_attr != attr {
                 continue;
             }
-            let holders = self.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
+            let holders = self.items.copy_holders[c].get(&u64::from(ordinal)).cloned().unwrap_or_default();
             let mut alive = Vec::with_capacity(holders.len());
             for handle in holders {
                 if self.rewrite_copy(c, handle, call, None) {
                     alive.push(handle);
                 }
             }
-            self.copy_holders[c].insert(u64::from(ordinal), alive);
+            self.items.copy_holders[c].insert(u64::from(ordinal), alive);
         }
     }
 
     /// Rewrites copy `c` in holder `handle` with its source's current value; false when the
     /// holder is gone.
     fn rewrite_copy(&mut self, c: usize, handle: u32, call: Call, resume: Option<&Resume>) -> bool {
-        let as_attr = self.copies[c].as_attr;
+        let as_attr = self.upkeep.copies[c].as_attr;
         let (entity, o) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
         let mut vals = Vec::new();
         self.current_vals(entity, o, &mut vals);
         let mut placed = Placed::default();
         let Some(t_idx) = self.world.entities[entity].table else { return false };
         if !self.place(entity, o, &vals, &mut placed)
-            || self.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
+            || self.storage.tables[t_idx].current(&placed).is_none_or(|r| r.id != handle)
         {
             return false; // gone: drop it from the holders
         }

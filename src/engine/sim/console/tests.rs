@@ -182,7 +182,7 @@ fn reference_store(sim: &Simulation) -> Store {
             loaded += 1;
         }
     }
-    let items: u64 = sim.tables.iter().map(|t| t.base.items()).sum();
+    let items: u64 = sim.storage.tables.iter().map(|t| t.base.items()).sum();
     assert_eq!(loaded, items, "every row of the replay was loaded");
     store
 }

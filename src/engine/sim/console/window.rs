@@ -44,7 +44,7 @@ impl Simulation {
     /// The item under a GetItem's key.
     pub(super) fn get_item(&self, t: usize, key: &Item) -> Option<Item> {
         let spec = self.table_spec(t, &[]);
-        let ledger = &self.tables[t].base;
+        let ledger = &self.storage.tables[t].base;
         let codec = self.world.tables[t].codec;
         let pk = key.get(&spec.key.partition.name)?.as_key()?;
         let p = find_partition(ledger, &pk)?;
@@ -65,7 +65,7 @@ impl Simulation {
     /// The table or index a Query or Scan reads.
     fn source(&self, t: usize, index: Option<&str>) -> Option<Source<'_>> {
         let spec = self.table_spec(t, &[]);
-        let table = &self.tables[t];
+        let table = &self.storage.tables[t];
         let table_codec = self.world.tables[t].codec;
         let Some(name) = index else {
             let key = spec.key.clone();

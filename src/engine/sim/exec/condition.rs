@@ -48,32 +48,32 @@ impl Simulation {
         pattern: Option<usize>,
         first: bool,
     ) -> bool {
-        let group = self.group_of[t_idx][0];
+        let group = self.storage.group_of[t_idx][0];
         let cassandra = self.world.engine == Engine::Cassandra;
         if !cassandra {
-            let metered_by = self.groups[group].metered_by;
-            let tick = self.tick;
-            if let Some(meter) = self.groups[metered_by].meter.as_mut() {
+            let metered_by = self.storage.groups[group].metered_by;
+            let tick = self.pacing.tick;
+            if let Some(meter) = self.storage.groups[metered_by].meter.as_mut() {
                 let i = meter.locate(pk.hash);
                 if let Err(refusal) = meter.consume(tick, dim, &[(i, units)]) {
                     if let Refusal::Partition(p) | Refusal::Backlog(p) = refusal {
                         meter.throttled(p);
                     }
                     if first {
-                        self.groups[group].throttled += 1;
+                        self.storage.groups[group].throttled += 1;
                     }
                     return false;
                 }
             }
-            self.groups[group].units[dim] += units;
+            self.storage.groups[group].units[dim] += units;
             match pattern {
                 Some(pattern) => {
-                    self.spend(Call { pattern, index: 0, tick: self.tick, time_ms: 0 }, dim, units);
+                    self.spend(Call { pattern, index: 0, tick: self.pacing.tick, time_ms: 0 }, dim, units);
                 }
-                None => self.totals.units[dim] += units,
+                None => self.figures.totals.units[dim] += units,
             }
         }
-        if let Some(partition) = self.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
+        if let Some(partition) = self.storage.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
             self.touch(group, partition, dim, if cassandra { 1.0 } else { units }, 0);
         }
         true
@@ -99,28 +99,29 @@ impl Simulation {
             return Some((None, 0.0));
         }
         let first = resume.is_none();
-        let old = self.tables[t_idx].current(&placed).map_or(0, |row| u64::from(row.size));
+        let old = self.storage.tables[t_idx].current(&placed).map_or(0, |row| u64::from(row.size));
         let handle = self.world.handle(entity, target.ordinal);
         let read = read_units(old, true);
-        self.count_requests(call.pattern, first, 1);
+        self.figures.count_requests(call.pattern, first, 1);
         let mut landed = self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
         let draw = unit(self.seed, WINDOW_STREAM, combine(&[call.pattern as u64, call.index]));
         let window = -VERSION_WINDOW_MS * (1.0 - draw).ln();
         let conflict = landed
             && self
+                .items
                 .versions
                 .get(&handle)
                 .is_some_and(|&last| last <= now_ms && ((now_ms - last) as f64) < window);
         if conflict {
             // The failed UpdateItem and the GetItem again.
-            self.count_requests(call.pattern, first, 2);
+            self.figures.count_requests(call.pattern, first, 2);
             let failed = failed_write_units(old, u64::from(placed.size));
             landed = self.charge_unchanged(t_idx, &placed.pk, WRITE, failed, Some(call.pattern), first)
                 && self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
-            self.stats[call.pattern].conflicts += 1;
-            self.stats[call.pattern].condition_failed += 1;
-            self.totals.conflicts += 1;
-            self.totals.condition_failed += 1;
+            self.figures.stats[call.pattern].conflicts += 1;
+            self.figures.stats[call.pattern].condition_failed += 1;
+            self.figures.totals.conflicts += 1;
+            self.figures.totals.condition_failed += 1;
         }
         if !landed {
             let ordinal = if target.created { target.ordinal } else { NO_ORDINAL };
@@ -139,23 +140,16 @@ impl Simulation {
         Some((Some(handle), ms))
     }
 
-    fn count_requests(&mut self, pattern: usize, first: bool, n: u64) {
-        if first {
-            self.stats[pattern].requests += n;
-            self.totals.requests += n;
-        }
-    }
-
     /// Records a version-checked update that landed: later ones within their window conflict.
     pub(in crate::engine::sim) fn version_landed(&mut self, handle: u32, now_ms: u64) {
-        self.versions.insert(handle, now_ms);
+        self.items.versions.insert(handle, now_ms);
     }
 
     /// Counts a create-once put refused because an item holds its key (not a lost write: the
     /// caller learns the key is taken).
     pub(in crate::engine::sim) fn create_refused(&mut self, pattern: usize) {
-        self.stats[pattern].condition_failed += 1;
-        self.totals.condition_failed += 1;
+        self.figures.stats[pattern].condition_failed += 1;
+        self.figures.totals.condition_failed += 1;
     }
 }
 

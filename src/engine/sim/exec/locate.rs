@@ -38,13 +38,14 @@ impl Simulation {
         self.inputs(call, &mut known);
         // The read's requests are the call's, but its fan-out is not the write's: a write's
         // fan-out counts the items it names.
-        let (requests, fanout) = (self.stats[call.pattern].requests, self.stats[call.pattern].fanout);
-        self.split = Some(Gathering { locate: true, ..Gathering::default() });
+        let (requests, fanout) =
+            (self.figures.stats[call.pattern].requests, self.figures.stats[call.pattern].fanout);
+        self.scratch.split = Some(Gathering { locate: true, ..Gathering::default() });
         // A retry reads at its own time, which is when an observer sees it sent.
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         self.read_one(Call { time_ms: now_ms, ..call }, &plan, operation, &known, None);
-        let gathered = self.split.take().unwrap_or_default();
-        let stats = &mut self.stats[call.pattern];
+        let gathered = self.scratch.split.take().unwrap_or_default();
+        let stats = &mut self.figures.stats[call.pattern];
         stats.locating += stats.requests - requests;
         stats.fanout = fanout;
         self.world.patterns[call.pattern].locate = Some((operation, plan));

@@ -205,7 +205,7 @@ impl Simulation {
         let now = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
         match span {
             RangeSpan::Last(d) => (now - i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2), now),
-            _ => (i64::try_from(self.start_ms / 1000).unwrap_or(0), now),
+            _ => (i64::try_from(self.pacing.start_ms / 1000).unwrap_or(0), now),
         }
     }
 
@@ -352,21 +352,22 @@ impl Simulation {
 
     /// Notes an item the read a write sends first found (the first one is the write's).
     fn found(&self, handle: u32) {
-        if let Some(locating) = self.split.as_ref().filter(|g| g.locate && g.found.get().is_none()) {
+        if let Some(locating) = self.scratch.split.as_ref().filter(|g| g.locate && g.found.get().is_none()) {
             locating.found.set(Some(handle));
         }
     }
 
     /// Whether a text value holds the word the call searches for (`search_word`).
     fn contains_word(&self, attr: &AttrPlan, val: Val) -> bool {
-        let mut text = self.scratch_text.borrow_mut();
+        let mut text = self.scratch.text.borrow_mut();
         text.clear();
-        push_text(attr, val, &self.world.pops, &mut text) && text.contains(self.search_text.borrow().as_str())
+        push_text(attr, val, &self.world.pops, &mut text)
+            && text.contains(self.scratch.search.borrow().as_str())
     }
 
     pub(super) fn read(&mut self, call: Call, resume: Option<Resume>) {
         let Some(plan) = self.world.patterns[call.pattern].read.take() else {
-            self.totals.unserved_calls += 1;
+            self.figures.totals.unserved_calls += 1;
             return;
         };
         let operation = self.world.patterns[call.pattern].operation.unwrap_or(Operation::Query);
@@ -375,7 +376,7 @@ impl Simulation {
         for term in &plan.filter {
             if let Filter::Contains(a) = term {
                 let word = search_word(self.seed, self.world.patterns[call.pattern].stream, call.index);
-                let mut text = self.search_text.borrow_mut();
+                let mut text = self.scratch.search.borrow_mut();
                 text.clear();
                 push_text(
                     &self.world.entities[plan.entities[0]].attrs[*a],
@@ -386,7 +387,7 @@ impl Simulation {
             }
         }
         let parts = std::mem::take(&mut self.world.patterns[call.pattern].parts);
-        let before = self.stats[call.pattern].fanout;
+        let before = self.figures.stats[call.pattern].fanout;
         if parts.is_empty() {
             self.read_one(call, &plan, operation, &known, resume.as_ref());
         } else {
@@ -394,7 +395,7 @@ impl Simulation {
         }
         self.world.patterns[call.pattern].parts = parts;
         self.world.patterns[call.pattern].read = Some(plan);
-        let stats = &mut self.stats[call.pattern];
+        let stats = &mut self.figures.stats[call.pattern];
         stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
     }
 
@@ -424,7 +425,7 @@ impl Simulation {
         parts: &[ReadPart],
         resume: Option<&Resume>,
     ) {
-        self.split = Some(Gathering::default());
+        self.scratch.split = Some(Gathering::default());
         let mut carried = Vec::new();
         for k in 0..=parts.len() {
             let part = u32::try_from(k).unwrap_or(u32::MAX);
@@ -433,7 +434,7 @@ impl Simulation {
                 Some(r) => Some(Resume { request: r.request & PART_MASK, ..*r }),
                 None => None,
             };
-            if let Some(split) = &mut self.split {
+            if let Some(split) = &mut self.scratch.split {
                 split.part = part;
             }
             let (plan, operation, known) = match k.checked_sub(1) {
@@ -454,16 +455,16 @@ impl Simulation {
             };
             self.read_one(call, plan, operation, known, resume.as_ref());
         }
-        let times = self.split.take().map(|s| s.times).unwrap_or_default();
+        let times = self.scratch.split.take().map(|s| s.times).unwrap_or_default();
         self.finish_read(call, resume, &times);
     }
 
     /// Meters a read on the partitions holding these (hash, units). `first`: the request's
     /// first attempt (a refusal then counts against the group).
     fn meter_read(&mut self, group: usize, touches: &[(u64, f64)], first: bool) -> Result<(), Refusal> {
-        let metered_by = self.groups[group].metered_by;
-        let tick = self.tick;
-        let Some(meter) = self.groups[metered_by].meter.as_mut() else { return Ok(()) };
+        let metered_by = self.storage.groups[group].metered_by;
+        let tick = self.pacing.tick;
+        let Some(meter) = self.storage.groups[metered_by].meter.as_mut() else { return Ok(()) };
         let parts: Vec<(usize, f64)> = touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
         let result = meter.consume(tick, READ, &parts);
         if let Err(refusal) = result {
@@ -471,16 +472,10 @@ impl Simulation {
                 meter.throttled(i);
             }
             if first {
-                self.groups[group].throttled += 1;
+                self.storage.groups[group].throttled += 1;
             }
         }
         result
-    }
-
-    /// Whether a read of `hash` in GSI `group` sees a lagging partition (entry writes queued).
-    fn lagging(&self, group: usize, hash: u64) -> bool {
-        let g = &self.groups[group];
-        g.metered_by == group && g.meter.as_ref().is_some_and(|m| m.pending(m.locate(hash)))
     }
 
     /// Load of one read request on a logical partition.
@@ -490,7 +485,7 @@ impl Simulation {
             self.touch(group, partition, READ, 1.0, bytes);
             self.node_load(pk.hash, crate::engine::sim::READ_REPLICAS, bytes);
         } else {
-            self.groups[group].units[READ] += units;
+            self.storage.groups[group].units[READ] += units;
             self.touch(group, partition, READ, units, bytes);
         }
     }
@@ -507,7 +502,7 @@ impl Simulation {
     ) {
         // In a read split by entity, only the call's first refused request reports its latency,
         // and a request's number says which part it belongs to.
-        let (first_refusal, request) = match &mut self.split {
+        let (first_refusal, request) = match &mut self.scratch.split {
             Some(locating) if locating.locate => {
                 locating.refused = true;
                 return;
@@ -535,7 +530,7 @@ impl Simulation {
         let pks = self.partition_keys(plan, known, call.time_ms);
         let how = self.get_how(read, operation);
         if resume.is_none() {
-            self.stats[call.pattern].fanout += pks.len();
+            self.figures.stats[call.pattern].fanout += pks.len();
         }
         let per_request = keys_per_request(operation, how.cassandra, pks.len());
         let mut times = Vec::new();
@@ -575,9 +570,9 @@ impl Simulation {
         // Reads of a pattern the variant's cache fronts ask it first, a retry too (another
         // call may have filled its keys meanwhile). A read split by entity is not: the planner costs it uncached (DAX's item cache sees
         // single GetItem and BatchGetItem requests; keyheat does not model the query cache).
-        let fronted = self.split.is_none()
+        let fronted = self.scratch.split.is_none()
             && !transaction
-            && self.cache.as_ref().is_some_and(|c| c.patterns[read.call.pattern]);
+            && self.items.cache.as_ref().is_some_and(|c| c.patterns[read.call.pattern]);
         GetHow { operation, sk, cassandra: self.world.engine == Engine::Cassandra, transaction, fronted }
     }
 
@@ -603,8 +598,8 @@ impl Simulation {
         let units: f64 = touches.iter().map(|t| t.1).sum();
         let ms = get_ms(how, &sizes);
         if resume.is_none() {
-            self.stats[call.pattern].requests += 1;
-            self.totals.requests += 1;
+            self.figures.stats[call.pattern].requests += 1;
+            self.figures.totals.requests += 1;
         }
         if !how.cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
@@ -628,7 +623,7 @@ impl Simulation {
     /// Per key of a Get request: (its item's size, whether the item exists, its partition's
     /// bytes, which a CQL read's time grows with).
     fn get_sizes(&self, plan: &ReadPlan, sk: Option<&SortBuf>, chunk: &[PartKey]) -> Vec<(u64, bool, u64)> {
-        let table = &self.tables[plan.table].base;
+        let table = &self.storage.tables[plan.table].base;
         chunk
             .iter()
             .map(|pk| {
@@ -644,7 +639,7 @@ impl Simulation {
     /// Counts what a served Get request read: its items (all returned) and its partitions.
     fn count_get(&mut self, pattern: usize, sizes: &[(u64, bool, u64)]) {
         let found = sizes.iter().filter(|s| s.1).count() as u64;
-        let stats = &mut self.stats[pattern];
+        let stats = &mut self.figures.stats[pattern];
         stats.items_read += found;
         stats.items_returned += found;
         stats.partitions_touched += sizes.len() as u64;
@@ -665,8 +660,8 @@ impl Simulation {
         chunk: &mut Vec<PartKey>,
         at: (u64, bool),
     ) {
-        let Some(cache) = self.cache.as_mut() else { return };
-        let stats = &mut self.stats[call.pattern];
+        let Some(cache) = self.items.cache.as_mut() else { return };
+        let stats = &mut self.figures.stats[call.pattern];
         let (now_ms, first) = at;
         chunk.retain(|pk| {
             let Some(hit) = cache.lookup(cache::item_key(group, pk.hash, sk), now_ms) else {
@@ -693,7 +688,7 @@ impl Simulation {
         sizes: &[(u64, bool, u64)],
         at_ms: u64,
     ) {
-        let Some(cache) = self.cache.as_mut() else { return };
+        let Some(cache) = self.items.cache.as_mut() else { return };
         for (pk, &(size, found, _)) in chunk.iter().zip(sizes) {
             let size = u32::try_from(size).unwrap_or(u32::MAX);
             cache.fill(cache::item_key(group, pk.hash, sk), at_ms, size, found);
@@ -702,7 +697,7 @@ impl Simulation {
 
     /// The call's latency from its requests' times (NaN: refused, reported by its retry).
     fn finish_read(&mut self, call: Call, resume: Option<&Resume>, times: &[f64]) {
-        if let Some(gathering) = &mut self.split {
+        if let Some(gathering) = &mut self.scratch.split {
             gathering.times.extend_from_slice(times);
             return;
         }
@@ -807,7 +802,7 @@ impl Simulation {
         let limit = plan.limit.map_or(u64::MAX, u64::from);
         let want = if plan.ordered { limit } else { u64::MAX };
         if resume.is_none() {
-            self.stats[call.pattern].fanout += pks.len();
+            self.figures.stats[call.pattern].fanout += pks.len();
         }
         let mut times = Vec::new();
         let mut returned = 0u64;
@@ -839,8 +834,8 @@ impl Simulation {
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         self.fetch_after_query(read, &fetched, fetch_request, &mut times);
         let returned = returned.min(limit);
-        self.stats[call.pattern].items_returned += returned;
-        self.stats[call.pattern].span.items_returned += returned as f64;
+        self.figures.stats[call.pattern].items_returned += returned;
+        self.figures.stats[call.pattern].span.items_returned += returned as f64;
         self.finish_read(call, resume, &times);
     }
 
@@ -856,12 +851,12 @@ impl Simulation {
         times: &[f64],
     ) -> Option<Read> {
         let ReadCall { call, plan, known, resume } = read;
-        let stale = self.lagging(plan.group, pk.hash);
+        let stale = self.storage.lagging(plan.group, pk.hash);
         let served = self.query_partition(plan, known, pk, range, call.time_ms, limits);
         if resume.is_none() {
-            self.stats[call.pattern].requests += served.pages;
-            self.stats[call.pattern].pages += served.pages;
-            self.totals.requests += served.pages;
+            self.figures.stats[call.pattern].requests += served.pages;
+            self.figures.stats[call.pattern].pages += served.pages;
+            self.figures.totals.requests += served.pages;
         }
         let cassandra = self.world.engine == Engine::Cassandra;
         if !cassandra && self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none()).is_err() {
@@ -871,8 +866,8 @@ impl Simulation {
         // A stale read is one the partition served while it had writes queued (a refused
         // attempt read nothing).
         if stale {
-            self.stats[call.pattern].stale_reads += 1;
-            self.groups[plan.group].stale_reads += 1;
+            self.figures.stats[call.pattern].stale_reads += 1;
+            self.storage.groups[plan.group].stale_reads += 1;
         }
         if self.observing() {
             let limit = u32::try_from(limits.0).ok();
@@ -880,7 +875,7 @@ impl Simulation {
         }
         self.spend(call, READ, served.units);
         self.read_load(plan.group, pk, served.units, served.bytes);
-        let stats = &mut self.stats[call.pattern];
+        let stats = &mut self.figures.stats[call.pattern];
         stats.items_read += served.items;
         stats.partitions_touched += 1;
         stats.span.items_read += served.items as f64;
@@ -948,8 +943,8 @@ impl Simulation {
         let bytes: u64 = keys.iter().map(|k| k.2).sum();
         let ms = latency::request_ms(Operation::BatchGetItem, bytes);
         if retry.is_none() {
-            self.stats[call.pattern].requests += requests;
-            self.totals.requests += requests;
+            self.figures.stats[call.pattern].requests += requests;
+            self.figures.totals.requests += requests;
         }
         if self.meter_read(group, &touches, retry.is_none()).is_err() {
             return Err(ms);
@@ -975,14 +970,16 @@ impl Simulation {
         };
         let mut cursor = resume.and_then(|r| r.cursor).unwrap_or_default();
         if resume.is_none() {
-            let stats = &mut self.stats[call.pattern];
+            let stats = &mut self.figures.stats[call.pattern];
             stats.fanout += 1;
             stats.scans += 1;
             stats.span.scans += 1.0;
         }
         let group = self.world.tables[plan.table].group;
-        let boundaries =
-            self.groups[group].meter.as_ref().map_or_else(|| vec![0], super::super::meter::Meter::starts);
+        let boundaries = self.storage.groups[group]
+            .meter
+            .as_ref()
+            .map_or_else(|| vec![0], super::super::meter::Meter::starts);
         let mut ms = resume.map_or(0.0, |r| r.base_ms);
         let mut matched = 0u64;
         let mut vals = Vec::new();
@@ -996,15 +993,15 @@ impl Simulation {
         loop {
             let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
-            self.stats[call.pattern].requests += 1;
-            self.stats[call.pattern].pages += 1;
-            self.totals.requests += 1;
+            self.figures.stats[call.pattern].requests += 1;
+            self.figures.stats[call.pattern].pages += 1;
+            self.figures.totals.requests += 1;
             if !cassandra {
                 if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
                     self.scan_refused(read, ms, cursor, from);
                     return;
                 }
-                self.groups[group].units[READ] += units;
+                self.storage.groups[group].units[READ] += units;
             }
             if observing {
                 self.tell_scan(call.pattern, read.at_ms(), plan.table, from);
@@ -1013,7 +1010,7 @@ impl Simulation {
             self.spend(call, READ, units);
             ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
-            let stats = &mut self.stats[call.pattern];
+            let stats = &mut self.figures.stats[call.pattern];
             stats.items_read += page.count;
             stats.span.items_read += page.count as f64;
             match page.next {
@@ -1036,7 +1033,7 @@ impl Simulation {
     ) -> (ScanPage, Option<u32>) {
         let ReadCall { call, plan, known, .. } = read;
         let mut last = None;
-        let ledger = &self.tables[plan.table].base;
+        let ledger = &self.storage.tables[plan.table].base;
         let mut check = |_: u32, row: &Row| {
             last = Some(row.id);
             let passes = self.passes(plan, known, row.id, call.time_ms, vals);
@@ -1080,7 +1077,7 @@ impl Simulation {
     /// the served pages took; an observer's next page starts after the last row they read.
     fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
         let ReadCall { call, resume, .. } = read;
-        if let Some(locating) = self.split.as_mut().filter(|g| g.locate) {
+        if let Some(locating) = self.scratch.split.as_mut().filter(|g| g.locate) {
             locating.refused = true;
             return;
         }
@@ -1098,20 +1095,20 @@ impl Simulation {
     fn finish_scan(&mut self, read: ReadCall<'_>, matched: u64, ms: f64) {
         let ReadCall { call, plan, resume, .. } = read;
         let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
-        let live = self.tables[plan.table].base.live_partitions();
-        let figures = &mut self.stats[call.pattern];
+        let live = self.storage.tables[plan.table].base.live_partitions();
+        let figures = &mut self.figures.stats[call.pattern];
         figures.items_returned += answered;
         figures.span.items_returned += answered as f64;
         figures.partitions_touched += live;
-        if let Some(gathering) = &mut self.split {
+        if let Some(gathering) = &mut self.scratch.split {
             gathering.times.push(ms);
             return;
         }
         match resume {
-            None => self.stats[call.pattern].latency(ms),
+            None => self.figures.stats[call.pattern].latency(ms),
             Some(r) if r.reports => {
                 let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.stats[call.pattern].latency(ms + waited);
+                self.figures.stats[call.pattern].latency(ms + waited);
             }
             Some(_) => {}
         }

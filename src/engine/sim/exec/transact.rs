@@ -53,7 +53,7 @@ impl Simulation {
         if !self.place(tx.entity, tx.target.ordinal, tx.vals, &mut own) {
             return WriteStatus::Invalid;
         }
-        let stored = self.tables[t_idx].current(&own).map(|row| (row.id, row.size));
+        let stored = self.storage.tables[t_idx].current(&own).map(|row| (row.id, row.size));
         if self.world.patterns[pattern].condition == Some(CondRt::NotExists)
             && let Some((id, size)) = stored
             && id != own.id
@@ -126,7 +126,7 @@ impl Simulation {
         let pattern = tx.call.pattern;
         let mut aggregates: Vec<(usize, AggregateItem)> = Vec::new();
         for a in self.world.patterns[pattern].aggregates.clone() {
-            let entity = self.aggregates[a].entity;
+            let entity = self.upkeep.aggregates[a].entity;
             if aggregates.iter().any(|(_, item)| item.entity == entity) {
                 continue;
             }
@@ -145,7 +145,7 @@ impl Simulation {
                     tx.first,
                 ));
             }
-            let before = self.tables[table].current(&placed).map_or(0, |row| row.size);
+            let before = self.storage.tables[table].current(&placed).map_or(0, |row| row.size);
             let units = failed_write_units(u64::from(before), u64::from(placed.size));
             actions.push((table, placed, units));
             aggregates.push((a, item));
@@ -168,16 +168,16 @@ impl Simulation {
         if actions.iter().map(|(_, p, _)| u64::from(p.size)).sum::<u64>() > MAX_TRANSACTION_BYTES {
             return Some(WriteStatus::TooLarge);
         }
-        let tick = self.tick;
-        let mut groups: Vec<usize> = actions.iter().map(|(t, ..)| self.group_of[*t][0]).collect();
+        let tick = self.pacing.tick;
+        let mut groups: Vec<usize> = actions.iter().map(|(t, ..)| self.storage.group_of[*t][0]).collect();
         groups.sort_unstable();
         groups.dedup();
         for group in groups {
-            let metered_by = self.groups[group].metered_by;
-            let Some(meter) = self.groups[metered_by].meter.as_mut() else { continue };
+            let metered_by = self.storage.groups[group].metered_by;
+            let Some(meter) = self.storage.groups[metered_by].meter.as_mut() else { continue };
             let touches: Vec<(usize, f64)> = actions
                 .iter()
-                .filter(|(t, ..)| self.group_of[*t][0] == group)
+                .filter(|(t, ..)| self.storage.group_of[*t][0] == group)
                 .map(|(_, placed, units)| (meter.locate(placed.pk.hash), 2.0 * units))
                 .collect();
             if let Err(refusal) = meter.check(tick, WRITE, &touches) {
@@ -185,7 +185,7 @@ impl Simulation {
                     meter.throttled(p);
                 }
                 if first {
-                    self.groups[group].throttled += 1;
+                    self.storage.groups[group].throttled += 1;
                 }
                 return Some(WriteStatus::Throttled);
             }
@@ -213,7 +213,7 @@ impl Simulation {
             return self.write_item(write);
         }
         let handle = self.world.handle(tx.entity, tx.target.ordinal);
-        let mut changes = self.overrides.get(&handle).cloned().unwrap_or_default();
+        let mut changes = self.items.overrides.get(&handle).cloned().unwrap_or_default();
         for &(attr, value) in &tx.target.changes {
             match changes.iter_mut().find(|(a, _)| *a == attr) {
                 Some(entry) => entry.1 = value,

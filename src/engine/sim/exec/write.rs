@@ -12,7 +12,7 @@ use crate::engine::value::MAX_ITEM_BYTES;
 
 use super::locate::LOCATE_RETRY;
 use super::transact::Transaction;
-use super::{Call, Refused, Resume};
+use super::{Call, Refused, Resume, Through};
 use crate::engine::planner::Operation;
 use crate::engine::sim::items::{Gen, Val, generate};
 use crate::engine::sim::latency;
@@ -121,9 +121,9 @@ impl Simulation {
             return;
         };
         if resume.is_none() || relocated {
-            self.stats[pattern].requests += 1;
-            self.stats[pattern].fanout += 1;
-            self.totals.requests += 1;
+            self.figures.stats[pattern].requests += 1;
+            self.figures.stats[pattern].fanout += 1;
+            self.figures.totals.requests += 1;
         }
         let Some((versioned, read_ms)) = self.read_first(call, &target, &vals, now_ms, resume.as_ref())
         else {
@@ -137,7 +137,7 @@ impl Simulation {
             vals: &vals,
             now_ms,
             first: resume.is_none() || relocated,
-            embed: self.embed_of(entity).filter(|_| action == Action::Put),
+            embed: self.upkeep.embed_of(entity).filter(|_| action == Action::Put),
             moves: action == Action::Update && self.moves_key(entity, &target.changes),
             transaction: self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems),
         };
@@ -181,7 +181,7 @@ impl Simulation {
         let action = self.world.patterns[pattern].action;
         match s.embed {
             // Embedded whole: the child's put is the append to its parent.
-            Some(e) if self.embeds[e].plan.keep.is_none() => {
+            Some(e) if self.upkeep.embeds[e].plan.keep.is_none() => {
                 self.append(e, s.target.ordinal, s.vals, (Some(pattern), pattern), s.now_ms, s.first)
             }
             _ if s.transaction => self.transact(&Transaction {
@@ -222,12 +222,12 @@ impl Simulation {
             self.numbered(s.entity, s.vals);
         }
         let side = Call { time_ms: s.now_ms, ..s.call };
-        if action == Action::Update && !self.copies.is_empty() {
+        if action == Action::Update && !self.upkeep.copies.is_empty() {
             for &(attr, _) in &s.target.changes {
                 self.rewrite_copies(s.entity, s.target.ordinal, usize::from(attr), side);
             }
         }
-        if let Some(e) = s.embed.filter(|&e| self.embeds[e].plan.keep.is_some()) {
+        if let Some(e) = s.embed.filter(|&e| self.upkeep.embeds[e].plan.keep.is_some()) {
             self.append_side(e, s.target.ordinal, s.vals, side, None);
         }
         // A transaction wrote its aggregates with its own item.
@@ -260,8 +260,8 @@ impl Simulation {
         let mut items: Vec<usize> = Vec::new();
         for a in 0..self.world.patterns[call.pattern].aggregates.len() {
             let aggregate = self.world.patterns[call.pattern].aggregates[a];
-            if !items.contains(&self.aggregates[aggregate].entity) {
-                items.push(self.aggregates[aggregate].entity);
+            if !items.contains(&self.upkeep.aggregates[aggregate].entity) {
+                items.push(self.upkeep.aggregates[aggregate].entity);
                 self.aggregate(aggregate, entity, vals, ordinal, call, None);
             }
         }
@@ -278,7 +278,7 @@ impl Simulation {
                 let ordinal = if let Some(r) = resume {
                     r.ordinal
                 } else {
-                    let (first, n) = (self.plan_first[pattern], self.plan_n[pattern]);
+                    let (first, n) = (self.pacing.calls[pattern].first, self.pacing.calls[pattern].n);
                     self.alloc(
                         entity,
                         Born {
@@ -325,7 +325,7 @@ impl Simulation {
         first: bool,
     ) -> WriteStatus {
         let handle = self.world.handle(entity, target.ordinal);
-        let mut changes = self.overrides.get(&handle).cloned().unwrap_or_default();
+        let mut changes = self.items.overrides.get(&handle).cloned().unwrap_or_default();
         for &(attr, value) in &target.changes {
             match changes.iter_mut().find(|(a, _)| *a == attr) {
                 Some(entry) => entry.1 = value,
@@ -350,8 +350,8 @@ impl Simulation {
             return status;
         }
         if first {
-            self.stats[pattern].requests += 1;
-            self.totals.requests += 1;
+            self.figures.stats[pattern].requests += 1;
+            self.figures.totals.requests += 1;
         }
         self.write_item(ItemWrite {
             entity,
@@ -380,7 +380,7 @@ impl Simulation {
         let mut changes = Vec::new();
         for &(attr, by) in &self.world.entities[entity].numbered {
             let Val::Member(member) = vals[by] else { continue };
-            let n = self.nth.get(&(entity, by, member)).copied().unwrap_or(0) + 1;
+            let n = self.items.nth.get(&(entity, by, member)).copied().unwrap_or(0) + 1;
             vals[attr] = Val::Num(i64::from(n) * 100);
             changes.push((u16::try_from(attr).unwrap_or(u16::MAX), vals[attr]));
         }
@@ -391,7 +391,7 @@ impl Simulation {
     fn numbered(&mut self, entity: usize, vals: &[Val]) {
         for &(_, by) in &self.world.entities[entity].numbered {
             if let Val::Member(member) = vals[by] {
-                *self.nth.entry((entity, by, member)).or_default() += 1;
+                *self.items.nth.entry((entity, by, member)).or_default() += 1;
             }
         }
     }
@@ -403,17 +403,17 @@ impl Simulation {
             self.create_refused(pattern);
             return;
         }
-        self.stats[pattern].failed += 1;
-        self.totals.failed += 1;
-        self.totals.failed_writes += 1;
+        self.figures.stats[pattern].failed += 1;
+        self.figures.totals.failed += 1;
+        self.figures.totals.failed_writes += 1;
         match status {
             WriteStatus::Collection => {
-                self.stats[pattern].collection_errors += 1;
-                self.totals.collection_errors += 1;
+                self.figures.stats[pattern].collection_errors += 1;
+                self.figures.totals.collection_errors += 1;
             }
             WriteStatus::TooLarge => {
-                self.stats[pattern].item_size_errors += 1;
-                self.totals.item_size_errors += 1;
+                self.figures.stats[pattern].item_size_errors += 1;
+                self.figures.totals.item_size_errors += 1;
             }
             WriteStatus::Done
             | WriteStatus::Throttled
@@ -497,7 +497,7 @@ impl Simulation {
         if !self.place_with(entity, ent.next, &known, Some(shards), &mut placed) {
             return None;
         }
-        Some((None, self.tables[t_idx].current(&placed)))
+        Some((None, self.storage.tables[t_idx].current(&placed)))
     }
 
     /// Item `ordinal`, named: its values in `vals`, and the row now at its key.
@@ -511,7 +511,9 @@ impl Simulation {
         let mut placed = Placed::default();
         self.current_vals(entity, ordinal, vals);
         // If another item now holds its key, that one is written.
-        let row = self.place(entity, ordinal, vals, &mut placed).then(|| self.tables[t_idx].current(&placed));
+        let row = self
+            .place(entity, ordinal, vals, &mut placed)
+            .then(|| self.storage.tables[t_idx].current(&placed));
         (Some(ordinal), row.flatten())
     }
 
@@ -556,9 +558,10 @@ impl Simulation {
     /// The item now at `placed`'s key, placed (regenerated when its index entries or Scan marks
     /// matter), with its values in `old_vals`.
     fn old_item(&self, t_idx: usize, placed: &Placed, old_vals: &mut Vec<Val>, out: &mut Placed) -> bool {
-        let Some(row) = self.tables[t_idx].current(placed) else { return false };
-        let regenerate = !self.world.tables[t_idx].indexes.is_empty() || !self.scan_marks[t_idx].is_empty();
-        if regenerate || !self.copies.is_empty() {
+        let Some(row) = self.storage.tables[t_idx].current(placed) else { return false };
+        let regenerate =
+            !self.world.tables[t_idx].indexes.is_empty() || !self.upkeep.scan_marks[t_idx].is_empty();
+        if regenerate || !self.upkeep.copies.is_empty() {
             let (entity, ordinal) = (self.world.entity_of(row.id), self.world.ordinal_of(row.id));
             self.current_vals(entity, ordinal, old_vals);
             if !self.place(entity, ordinal, old_vals, out) {
@@ -627,8 +630,9 @@ impl Simulation {
         let new = write.vals.is_some().then_some(&*placed);
         let before = self.before_write(old.map(|o| o.id));
         let mut refused: Option<(usize, Refusal)> = None;
-        let result = self.write_through(t_idx, old, new, write.now_ms, false, &mut refused);
-        let touches = std::mem::take(&mut self.touches);
+        let result =
+            self.write_through(t_idx, Through { old, new, now_ms: write.now_ms, free: false }, &mut refused);
+        let touches = std::mem::take(&mut self.storage.touches);
         let status = match result {
             Ok(entry_writes) => {
                 let old = old.map(|o| (o.id, old_vals.as_slice()));
@@ -646,7 +650,7 @@ impl Simulation {
             }
             Err(WriteRefused::CollectionLimit { .. }) => WriteStatus::Collection,
         };
-        self.touches = touches;
+        self.storage.touches = touches;
         status
     }
 
@@ -700,11 +704,11 @@ impl Simulation {
         if let Some(h) = old_handle
             && (write.vals.is_none() || h != placed.id)
         {
-            self.overrides.remove(&h);
+            self.items.overrides.remove(&h);
         }
-        self.keep_changes(placed.id, write.changes);
+        self.items.keep_changes(placed.id, write.changes);
         if write.vals.is_some() {
-            self.totals.largest_item = self.totals.largest_item.max(placed.size);
+            self.figures.totals.largest_item = self.figures.totals.largest_item.max(placed.size);
         }
         if let Some(vals) = write.vals
             && old_handle != Some(placed.id)
@@ -712,50 +716,26 @@ impl Simulation {
         {
             self.after_new_item(write.entity, write.ordinal, vals);
             if write.new_item && old_handle.is_some() {
-                self.overwrote(write.pattern);
+                self.figures.overwrote(write.pattern);
             }
-        }
-    }
-
-    /// A landed write's changes become the item's overrides, each attribute's latest value
-    /// replacing the one before.
-    fn keep_changes(&mut self, id: u32, changes: &[(u16, Val)]) {
-        if changes.is_empty() {
-            return;
-        }
-        let overrides = self.overrides.entry(id).or_default();
-        for &(attr, value) in changes {
-            match overrides.iter_mut().find(|(a, _)| *a == attr) {
-                Some(entry) => entry.1 = value,
-                None => overrides.push((attr, value)),
-            }
-        }
-    }
-
-    /// Counts a put that replaced a different item at its key: PutItem (and a Cassandra INSERT)
-    /// replaces whatever holds the key without an error, so the item that was there is lost.
-    fn overwrote(&mut self, pattern: Option<usize>) {
-        self.totals.overwritten += 1;
-        if let Some(p) = pattern {
-            self.stats[p].overwrote += 1;
         }
     }
 
     /// Counts a refused write on the group, partition and logical partition that refused it.
     fn write_refused(&mut self, t_idx: usize, group: usize, refusal: Refusal, placed: &Placed, first: bool) {
         if first {
-            self.groups[group].throttled += 1;
+            self.storage.groups[group].throttled += 1;
         }
-        let metered_by = self.groups[group].metered_by;
-        if let Some(meter) = self.groups[metered_by].meter.as_mut()
+        let metered_by = self.storage.groups[group].metered_by;
+        if let Some(meter) = self.storage.groups[metered_by].meter.as_mut()
             && let Refusal::Partition(i) | Refusal::Backlog(i) = refusal
         {
             meter.throttled(i);
         }
-        if group == self.group_of[t_idx][0] {
+        if group == self.storage.group_of[t_idx][0] {
             let pk = &placed.pk;
-            if let Some(partition) = self.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
-                let load = self.load(group, partition);
+            if let Some(partition) = self.storage.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
+                let load = self.storage.load(group, partition);
                 load.throttled += 1;
                 load.span_throttled += 1;
             }
@@ -771,13 +751,13 @@ impl Simulation {
         old: Option<(u32, &[Val])>,
         write: ItemWrite<'_>,
     ) {
-        for k in 0..self.scan_marks[t_idx].len() {
+        for k in 0..self.upkeep.scan_marks[t_idx].len() {
             let before = old.is_some_and(|(handle, vals)| {
                 self.mark_matches(t_idx, k, self.world.entity_of(handle), vals)
             });
             let after = write.vals.is_some_and(|vals| self.mark_matches(t_idx, k, write.entity, vals));
             if before != after {
-                self.tables[t_idx].base.mark(partition, k, if after { 1 } else { -1 });
+                self.storage.tables[t_idx].base.mark(partition, k, if after { 1 } else { -1 });
             }
         }
     }
@@ -788,13 +768,13 @@ impl Simulation {
         if let Some(attr) = self.world.entities[entity].ttl_attr
             && let Some(expires) = vals[attr].secs()
         {
-            self.ttl[entity].push(Reverse((expires, handle)));
+            self.items.ttl[entity].push(Reverse((expires, handle)));
         }
-        for (c, copy) in self.copies.iter().enumerate() {
+        for (c, copy) in self.upkeep.copies.iter().enumerate() {
             if copy.to == entity
                 && let Val::Member(m) = vals[copy.by_attr]
             {
-                self.copy_holders[c].entry(m).or_default().push(handle);
+                self.items.copy_holders[c].entry(m).or_default().push(handle);
             }
         }
     }
@@ -803,27 +783,27 @@ impl Simulation {
     fn after_write(&mut self, t_idx: usize, touches: &[Touch], entry_writes: u32, write: &ItemWrite<'_>) {
         let cassandra = self.world.engine == Engine::Cassandra;
         let units: f64 = touches.iter().map(|t| t.units).sum();
-        self.totals.item_writes += 1;
-        self.totals.entry_writes += u64::from(entry_writes);
+        self.figures.totals.item_writes += 1;
+        self.figures.totals.entry_writes += u64::from(entry_writes);
         if write.pattern.is_some() {
-            self.totals.base_writes += 1;
+            self.figures.totals.base_writes += 1;
         }
         // A call's aggregates, copies and appends are its cost too, as `check` counts them.
         match write.caller {
             Some(pattern) if !cassandra => {
-                let call = Call { pattern, index: 0, tick: self.tick, time_ms: 0 };
+                let call = Call { pattern, index: 0, tick: self.pacing.tick, time_ms: 0 };
                 self.spend(call, WRITE, units);
             }
-            None if !cassandra => self.totals.units[WRITE] += units,
+            None if !cassandra => self.figures.totals.units[WRITE] += units,
             _ => {}
         }
         for (k, touch) in touches.iter().enumerate() {
-            let group = self.group_of[t_idx][touch.group];
+            let group = self.storage.group_of[t_idx][touch.group];
             if touch.group > 0 {
-                self.groups[group].entry_writes += 1;
+                self.storage.groups[group].entry_writes += 1;
             }
             if !cassandra {
-                self.groups[group].units[WRITE] += touch.units;
+                self.storage.groups[group].units[WRITE] += touch.units;
             }
             self.touch(group, touch.partition, WRITE, if cassandra { 1.0 } else { touch.units }, 0);
             if cassandra && touch.group == 0 {
@@ -850,17 +830,23 @@ impl Simulation {
         }
         // An item past 400 KB could not have been loaded either: counted, so the report says so.
         if self.too_large(&placed) {
-            self.totals.preload_refused += 1;
+            self.figures.totals.preload_refused += 1;
             return;
         }
         let (mut old_vals, mut old_placed) = (Vec::new(), Placed::default());
         let old = self.old_item(t_idx, &placed, &mut old_vals, &mut old_placed).then_some(&old_placed);
         let old_handle = old.map(|o| o.id);
         let before = self.before_write(old_handle);
-        let written = self.write_through(t_idx, old, Some(&placed), self.start_ms, true, &mut None).is_ok();
-        let touches = std::mem::take(&mut self.touches);
+        let written = self
+            .write_through(
+                t_idx,
+                Through { old, new: Some(&placed), now_ms: self.pacing.start_ms, free: true },
+                &mut None,
+            )
+            .is_ok();
+        let touches = std::mem::take(&mut self.storage.touches);
         if written {
-            self.totals.largest_item = self.totals.largest_item.max(placed.size);
+            self.figures.totals.largest_item = self.figures.totals.largest_item.max(placed.size);
             let write = ItemWrite {
                 entity,
                 ordinal,
@@ -868,14 +854,14 @@ impl Simulation {
                 changes: &[],
                 pattern: None,
                 caller: None,
-                now_ms: self.start_ms,
+                now_ms: self.pacing.start_ms,
                 first: true,
                 new_item: true,
                 moved: false,
                 condition: None,
             };
             if !self.world.entities[entity].upsert && old_handle.is_some_and(|h| h != placed.id) {
-                self.totals.preload_overwritten += 1;
+                self.figures.totals.preload_overwritten += 1;
             }
             self.update_marks(
                 t_idx,
@@ -888,11 +874,11 @@ impl Simulation {
                 self.tell_write(t_idx, &write, before, false);
             }
             if !changes.is_empty() {
-                self.overrides.insert(placed.id, changes);
+                self.items.overrides.insert(placed.id, changes);
                 self.numbered(entity, &vals);
             }
         }
-        self.touches = touches;
+        self.storage.touches = touches;
     }
 
     /// A member a population gained by growth: its item, written as a metered PutItem outside
@@ -902,8 +888,8 @@ impl Simulation {
         let mut vals = Vec::new();
         self.born_vals(entity, ordinal, birth, &mut vals);
         let changes = self.number(entity, &mut vals);
-        self.totals.requests += 1;
-        self.totals.growth_writes += 1;
+        self.figures.totals.requests += 1;
+        self.figures.totals.growth_writes += 1;
         let write = ItemWrite {
             entity,
             ordinal,
@@ -911,7 +897,7 @@ impl Simulation {
             changes: &changes,
             pattern: None,
             caller: None,
-            now_ms: self.tick_start(tick),
+            now_ms: self.pacing.tick_start(tick),
             first: true,
             new_item: !self.world.entities[entity].upsert,
             moved: false,
@@ -921,10 +907,10 @@ impl Simulation {
             WriteStatus::Done => self.numbered(entity, &vals),
             status => {
                 // Growth has no pattern to charge; its refusals still count.
-                self.totals.failed += 1;
-                self.totals.failed_writes += 1;
+                self.figures.totals.failed += 1;
+                self.figures.totals.failed_writes += 1;
                 if status == WriteStatus::TooLarge {
-                    self.totals.item_size_errors += 1;
+                    self.figures.totals.item_size_errors += 1;
                 }
             }
         }

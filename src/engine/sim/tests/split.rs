@@ -66,11 +66,11 @@ fn a_throttled_part_is_retried_alone_and_the_call_reports_once() {
     );
     let (sim, _) = run(&tight, "apart");
     let i = sim.world.patterns.iter().position(|p| p.name == PATTERN).expect("pattern");
-    let stats = &sim.stats[i];
+    let stats = &sim.figures.stats[i];
     let reported: u64 = stats.latencies.iter().map(|&(_, n)| n).sum::<u64>()
         + stats
             .registry
-            .and_then(|id| sim.metrics.latency(id))
+            .and_then(|id| sim.figures.metrics.latency(id))
             .map_or(0, crate::engine::metrics::LatencyHistogram::count);
     let report = sim.report();
     let p = report.patterns.iter().find(|p| p.name == PATTERN).expect("replayed");
