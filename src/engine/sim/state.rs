@@ -83,12 +83,25 @@ impl ItemState {
         if changes.is_empty() {
             return;
         }
-        let overrides = self.overrides.entry(id).or_default();
-        for &(attr, value) in changes {
-            match overrides.iter_mut().find(|(a, _)| *a == attr) {
-                Some(entry) => entry.1 = value,
-                None => overrides.push((attr, value)),
-            }
+        merge_changes(self.overrides.entry(id).or_default(), changes);
+    }
+
+    /// Item `id`'s overrides with `changes` laid over them: the values a moved item carries to
+    /// its new key.
+    pub fn with_changes(&self, id: u32, changes: &[(u16, Val)]) -> Vec<(u16, Val)> {
+        let mut merged = self.overrides.get(&id).cloned().unwrap_or_default();
+        merge_changes(&mut merged, changes);
+        merged
+    }
+}
+
+/// Lays `changes` over `overrides`: each attribute's new value replaces the one before, or is
+/// added.
+fn merge_changes(overrides: &mut Vec<(u16, Val)>, changes: &[(u16, Val)]) {
+    for &(attr, value) in changes {
+        match overrides.iter_mut().find(|(a, _)| *a == attr) {
+            Some(entry) => entry.1 = value,
+            None => overrides.push((attr, value)),
         }
     }
 }

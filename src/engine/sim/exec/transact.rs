@@ -213,13 +213,7 @@ impl Simulation {
             return self.write_item(write);
         }
         let handle = self.world.handle(tx.entity, tx.target.ordinal);
-        let mut changes = self.items.overrides.get(&handle).cloned().unwrap_or_default();
-        for &(attr, value) in &tx.target.changes {
-            match changes.iter_mut().find(|(a, _)| *a == attr) {
-                Some(entry) => entry.1 = value,
-                None => changes.push((attr, value)),
-            }
-        }
+        let changes = self.items.with_changes(handle, &tx.target.changes);
         let status = self.write_item(ItemWrite { vals: None, changes: &[], new_item: false, ..write });
         if status != WriteStatus::Done {
             return status;

@@ -325,13 +325,7 @@ impl Simulation {
         first: bool,
     ) -> WriteStatus {
         let handle = self.world.handle(entity, target.ordinal);
-        let mut changes = self.items.overrides.get(&handle).cloned().unwrap_or_default();
-        for &(attr, value) in &target.changes {
-            match changes.iter_mut().find(|(a, _)| *a == attr) {
-                Some(entry) => entry.1 = value,
-                None => changes.push((attr, value)),
-            }
-        }
+        let changes = self.items.with_changes(handle, &target.changes);
         let delete = ItemWrite {
             entity,
             ordinal: target.ordinal,
