@@ -322,8 +322,8 @@ fn practice_sensor_needs_an_hourly_bucket() {
 fn judged(scenario: &Scenario, plan: &Plan, check: &GoalCheck) -> Option<bool> {
     let warned = |codes: &[WarningCode]| plan.warnings.iter().any(|w| codes.contains(&w.code));
     match check {
-        GoalCheck::NoScan(name) => Some(pattern(plan, name).operation != Some(Operation::Scan)),
-        GoalCheck::MaxFanout(name, n) => Some(pattern(plan, name).fanout <= *n),
+        GoalCheck::NoScan(name) => Some(pattern(plan, name.name()).operation != Some(Operation::Scan)),
+        GoalCheck::MaxFanout(name, n) => Some(pattern(plan, name.name()).fanout <= *n),
         // The goal grades item writes per base write, the base item included (1 = no extra).
         // A replay averages over its writes: weight each write pattern by its mean rate.
         GoalCheck::MaxIndexWriteAmplification(x) => {

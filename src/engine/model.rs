@@ -1,8 +1,10 @@
 //! The scenario model: what a workload is made of (entities, populations, access patterns), the
 //! key schemas under test (variants), and what a good run looks like (goals).
 //!
-//! These are validated, resolved values: every name a pattern or a variant refers to exists, every
-//! key template is parsed. `crate::scenario` builds them from a file and is the only place that
+//! These are validated, resolved values: every name a pattern or a variant refers to exists and is
+//! resolved, beside the name, to a typed id ([`EntityId`], [`AttrId`], [`PopulationId`],
+//! [`PatternId`]) that only `scenario::build` sets; every key template is parsed. The names stay
+//! for words, RON and exports; the engine follows the ids. `crate::scenario` builds them from a file and is the only place that
 //! knows about RON; the planner and the simulator read them. Nothing here generates data or does
 //! arithmetic on rates: that is the planner's and the workload's business.
 
@@ -11,6 +13,38 @@ use std::fmt;
 use super::template::Template;
 use super::time::{SimDuration, SimTime};
 use super::workload::{Distribution, Popularity, RateShape};
+
+/// Typed positions into the scenario's lists, resolved from the names a file writes once, by
+/// `scenario::build` after it has checked them; the planner and the simulator index with them
+/// and never look a name up again.
+macro_rules! ids {
+    ($($(#[$doc:meta])* $id:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $id(usize);
+
+        impl $id {
+            pub(crate) fn new(position: usize) -> $id {
+                $id(position)
+            }
+
+            pub fn index(self) -> usize {
+                self.0
+            }
+        }
+    )*};
+}
+
+ids! {
+    /// An entity: its position in `Scenario::entities`.
+    EntityId;
+    /// An attribute: its position in its entity's `attributes`.
+    AttrId;
+    /// A population: its position in `Scenario::populations`.
+    PopulationId;
+    /// An access pattern: its position in `Scenario::patterns`.
+    PatternId;
+}
 
 /// One scenario: the story, the data, the access patterns and the key designs to compare.
 #[derive(Debug, Clone)]
@@ -36,14 +70,19 @@ impl Scenario {
         self.goals.iter().filter_map(|g| g.within).filter(|&h| h > self.workload.duration).max()
     }
 
+    /// The entity named `name`, for callers holding a name a user wrote (exports, the
+    /// workbench); the engine follows [`EntityId`]s.
     pub fn entity(&self, name: &str) -> Option<&Entity> {
         self.entities.iter().find(|e| e.name == name)
     }
 
-    pub fn population(&self, name: &str) -> Option<&Population> {
-        self.populations.iter().find(|p| p.name == name)
+    /// The population a generator draws from.
+    pub fn population(&self, members: &Members) -> &Population {
+        &self.populations[members.id.0]
     }
 
+    /// The pattern named `name`, for callers holding a name a user wrote; the engine follows
+    /// [`PatternId`]s.
     pub fn pattern(&self, name: &str) -> Option<&AccessPattern> {
         self.patterns.iter().find(|p| p.name == name)
     }
@@ -103,18 +142,34 @@ pub struct Entity {
     /// not checked for collisions. Otherwise every put makes a new item.
     pub upsert: bool,
     pub attributes: Vec<Attribute>,
+    id: EntityId,
 }
 
 impl Entity {
+    /// An entity at position `id` of the scenario's entities.
+    pub(crate) fn new(id: EntityId, name: String, upsert: bool, attributes: Vec<Attribute>) -> Entity {
+        Entity { name, upsert, attributes, id }
+    }
+
+    pub fn id(&self) -> EntityId {
+        self.id
+    }
+
+    /// The attribute named `name`, for callers holding a name someone typed or wrote (the
+    /// loader's checks, the workbench's editor); the engine follows [`AttrId`]s.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
     }
 
+    pub(crate) fn attribute_id(&self, name: &str) -> Option<AttrId> {
+        self.attributes.iter().position(|a| a.name == name).map(AttrId)
+    }
+
     /// The population this entity's items are the members of (its id attribute draws `New` ids
     /// from it), if any: such an entity starts with one item per member.
-    pub fn owned_population(&self) -> Option<&str> {
+    pub fn owned_population(&self) -> Option<&Members> {
         self.attributes.iter().find_map(|a| match &a.generator {
-            Generator::New(population) => Some(population.as_str()),
+            Generator::New(population) => Some(population),
             _ => None,
         })
     }
@@ -125,6 +180,61 @@ pub struct Attribute {
     pub name: String,
     pub ty: AttrType,
     pub generator: Generator,
+    /// For `Nth(by)`: the attribute `by` names.
+    numbered_by: Option<AttrId>,
+}
+
+impl Attribute {
+    pub(crate) fn new(name: String, ty: AttrType, generator: Generator) -> Attribute {
+        Attribute { name, ty, generator, numbered_by: None }
+    }
+
+    /// Resolves `Nth(by)` against the entity's attributes (`scenario::build`, once they exist).
+    pub(crate) fn resolve(&mut self, attributes: &[(String, AttrId)]) {
+        if let Generator::Nth(by) = &self.generator {
+            self.numbered_by = attributes.iter().find(|(name, _)| name == by).map(|&(_, id)| id);
+        }
+    }
+
+    /// The attribute whose member's items an `Nth` attribute numbers.
+    pub fn numbered_by(&self) -> Option<AttrId> {
+        self.numbered_by
+    }
+}
+
+/// The population a `Pick` or `New` generator draws members of: its name as the file wrote it,
+/// and its id. It debug-prints as its name, as the generator did before it had an id (warnings
+/// quote a generator with `{:?}`: `New("orders")`).
+#[derive(Clone, PartialEq)]
+pub struct Members {
+    name: String,
+    id: PopulationId,
+}
+
+impl Members {
+    pub(crate) fn new(name: String, id: PopulationId) -> Members {
+        Members { name, id }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn id(&self) -> PopulationId {
+        self.id
+    }
+}
+
+impl fmt::Display for Members {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl fmt::Debug for Members {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.name, f)
+    }
 }
 
 /// An attribute's type. `Time` is stored as N, whole seconds since the Unix epoch (what a TTL
@@ -154,9 +264,9 @@ impl fmt::Display for AttrType {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Generator {
     /// An existing member of the population, chosen by its popularity.
-    Pick(String),
+    Pick(Members),
     /// A new member of the population: the population grows by one per write.
-    New(String),
+    New(Members),
     /// The simulated time of the write (a `Time` attribute).
     Now,
     /// The simulated time of the write plus a fixed lifetime (an expiry).
@@ -317,6 +427,47 @@ pub struct AccessPattern {
     /// TransactWriteItems (all or nothing, each item written twice: prepare and commit), a Get in
     /// one TransactGetItems (each item read twice, strongly consistent).
     pub transaction: bool,
+    /// What the names above resolve to, set by `scenario::build` (a clone keeps them).
+    pub ids: PatternIds,
+}
+
+/// The ids a pattern's names resolve to, in the same order as the names: its entity and the
+/// entities read `with` it, and the positions of the attributes it gives, compares, ranges over,
+/// sets, returns, searches and versions, in its entity. Only `scenario::build` makes them
+/// (through [`AccessPattern::resolve`]); the pattern's own derivations keep them in step.
+#[derive(Debug, Clone)]
+pub struct PatternIds {
+    id: PatternId,
+    entity: EntityId,
+    with: Vec<EntityId>,
+    given: Vec<AttrId>,
+    equals: Vec<AttrId>,
+    range: Option<AttrId>,
+    sets: Vec<AttrId>,
+    returns: Option<Vec<AttrId>>,
+    contains: Option<AttrId>,
+    version: Option<AttrId>,
+    /// The read of each entity alone (`part`), for the entities that have one, own first.
+    parts: Vec<AccessPattern>,
+}
+
+impl PatternIds {
+    /// Ids for a pattern not resolved yet: `scenario::build` resolves it before anyone reads them.
+    pub(crate) fn unresolved() -> PatternIds {
+        PatternIds {
+            id: PatternId(usize::MAX),
+            entity: EntityId(usize::MAX),
+            with: Vec::new(),
+            given: Vec::new(),
+            equals: Vec::new(),
+            range: None,
+            sets: Vec::new(),
+            returns: None,
+            contains: None,
+            version: None,
+            parts: Vec::new(),
+        }
+    }
 }
 
 /// The condition a write pattern puts on its request. DynamoDB evaluates it against the item
@@ -346,6 +497,91 @@ impl fmt::Display for Condition {
 }
 
 impl AccessPattern {
+    /// Resolves the pattern's names against the scenario's entities, once their names are
+    /// checked (`scenario::build`); `id` is the pattern's position.
+    pub(crate) fn resolve(&mut self, id: PatternId, entities: &[Entity]) {
+        let entity_id = |name: &str| entities.iter().position(|e| e.name == name).map(EntityId);
+        let Some(own) = entity_id(&self.entity) else { return };
+        let with: Vec<EntityId> = self.with.iter().filter_map(|w| entity_id(w)).collect();
+        self.ids = self.ids_in(&entities[own.0]);
+        self.ids.id = id;
+        self.ids.with.clone_from(&with);
+        self.ids.parts = std::iter::once(own)
+            .chain(with)
+            .filter_map(|e| {
+                let mut part = self.part_named(&entities[e.0])?;
+                part.ids = part.ids_in(&entities[e.0]);
+                part.ids.id = id;
+                Some(part)
+            })
+            .collect();
+    }
+
+    /// The ids of the pattern's attributes in `entity` (the pattern's own, or a part's).
+    fn ids_in(&self, entity: &Entity) -> PatternIds {
+        let attr = |name: &str| entity.attribute_id(name);
+        let all = |names: &[String]| names.iter().filter_map(|n| attr(n)).collect::<Vec<_>>();
+        PatternIds {
+            id: self.ids.id,
+            entity: entity.id,
+            with: Vec::new(),
+            given: all(&self.given),
+            equals: self.equals.iter().filter_map(|(a, _)| attr(a)).collect(),
+            range: self.range.as_ref().and_then(|r| attr(&r.attribute)),
+            sets: all(&self.sets),
+            returns: self.returns.as_deref().map(all),
+            contains: self.contains.as_deref().and_then(attr),
+            version: match &self.condition {
+                Some(Condition::Version(name)) => attr(name),
+                _ => None,
+            },
+            parts: Vec::new(),
+        }
+    }
+
+    pub fn id(&self) -> PatternId {
+        self.ids.id
+    }
+
+    pub fn entity_id(&self) -> EntityId {
+        self.ids.entity
+    }
+
+    /// The entities read `with` the pattern's own, in order.
+    pub fn with_ids(&self) -> &[EntityId] {
+        &self.ids.with
+    }
+
+    pub fn given_ids(&self) -> &[AttrId] {
+        &self.ids.given
+    }
+
+    /// The attributes of `equals`, in order.
+    pub fn equals_ids(&self) -> &[AttrId] {
+        &self.ids.equals
+    }
+
+    pub fn range_id(&self) -> Option<AttrId> {
+        self.ids.range
+    }
+
+    pub fn sets_ids(&self) -> &[AttrId] {
+        &self.ids.sets
+    }
+
+    pub fn returns_ids(&self) -> Option<&[AttrId]> {
+        self.ids.returns.as_deref()
+    }
+
+    pub fn contains_id(&self) -> Option<AttrId> {
+        self.ids.contains
+    }
+
+    /// The number attribute a `Version` condition checks.
+    pub fn version_id(&self) -> Option<AttrId> {
+        self.ids.version
+    }
+
     /// Every entity the pattern touches, its own first.
     pub fn entities(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.entity.as_str()).chain(self.with.iter().map(String::as_str))
@@ -354,12 +590,16 @@ impl AccessPattern {
     /// The pattern as `variant` serves it: an entity read `with` this one that the variant embeds
     /// in this one's items comes with them, so it is no longer a read of its own.
     pub fn as_served_by(&self, variant: &Variant) -> std::borrow::Cow<'_, AccessPattern> {
-        let embedded = |w: &String| variant.embed_of(w).is_some_and(|e| e.into == self.entity);
-        if !self.with.iter().any(embedded) {
+        let embedded = |w: EntityId| variant.embed_of_id(w).is_some_and(|e| e.into_id() == self.ids.entity);
+        if !self.ids.with.iter().any(|&w| embedded(w)) {
             return std::borrow::Cow::Borrowed(self);
         }
         let mut served = self.clone();
-        served.with.retain(|w| !embedded(w));
+        let kept: Vec<bool> = self.ids.with.iter().map(|&w| !embedded(w)).collect();
+        let mut keep = kept.iter().copied();
+        served.with.retain(|_| keep.next().unwrap_or(true));
+        let mut keep = kept.iter().copied();
+        served.ids.with.retain(|_| keep.next().unwrap_or(true));
         std::borrow::Cow::Owned(served)
     }
 
@@ -368,6 +608,11 @@ impl AccessPattern {
     /// same order and limit. `None` when `entity` has none of the pattern's givens: nothing then
     /// says which of its items belong to the call.
     pub fn part(&self, entity: &Entity) -> Option<AccessPattern> {
+        self.ids.parts.iter().find(|p| p.ids.entity == entity.id).cloned()
+    }
+
+    /// `part`, by names: what `resolve` computes once.
+    fn part_named(&self, entity: &Entity) -> Option<AccessPattern> {
         let has = |name: &str| entity.attribute(name).is_some();
         let given: Vec<String> = self.given.iter().filter(|g| has(g)).cloned().collect();
         if given.is_empty() {
@@ -381,6 +626,7 @@ impl AccessPattern {
             range: self.range.clone().filter(|r| has(&r.attribute)),
             returns: self.returns.as_ref().map(|r| r.iter().filter(|a| has(a)).cloned().collect()),
             contains: self.contains.clone().filter(|c| has(c)),
+            ids: PatternIds::unresolved(),
             ..self.clone()
         })
     }
@@ -401,6 +647,16 @@ impl AccessPattern {
             condition: None,
             ttl: None,
             transaction: false,
+            ids: PatternIds {
+                with: Vec::new(),
+                range: None,
+                sets: Vec::new(),
+                returns: Some(Vec::new()),
+                contains: None,
+                version: None,
+                parts: Vec::new(),
+                ..self.ids.clone()
+            },
             ..self.clone()
         }
     }
@@ -455,9 +711,57 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Resolves the names the variant's keys, TTL, copies, aggregates, embeds and cache use,
+    /// once they are checked (`scenario::build`).
+    pub(crate) fn resolve(&mut self, entities: &[Entity], patterns: &[AccessPattern]) {
+        let entity = |name: &str| entities.iter().find(|e| e.name == name);
+        let entity_id = |name: &str| entity(name).map_or(EntityId(usize::MAX), |e| e.id);
+        let attr = |e: &str, name: &str| entity(e).and_then(|e| e.attribute_id(name));
+        let pattern_ids = |names: &[String]| -> Vec<PatternId> {
+            names.iter().filter_map(|n| patterns.iter().position(|p| &p.name == n)).map(PatternId).collect()
+        };
+        for keys in self.keys.iter_mut().chain(self.indexes.iter_mut().flat_map(|i| i.keys.iter_mut())) {
+            keys.entity_id = entity_id(&keys.entity);
+        }
+        if let Some(ttl) = &mut self.ttl {
+            ttl.ids.entities = ttl.entities.iter().map(|e| entity_id(e)).collect();
+        }
+        for c in &mut self.copies {
+            c.ids = CopyIds {
+                from: entity_id(&c.from),
+                to: entity_id(&c.to),
+                attribute: attr(&c.from, &c.attribute),
+                by: attr(&c.to, &c.by),
+            };
+        }
+        for a in &mut self.aggregates {
+            a.ids = AggregateIds { entity: entity_id(&a.entity), on: pattern_ids(&a.on) };
+        }
+        for e in &mut self.embeds {
+            e.ids = EmbedIds {
+                entity: entity_id(&e.entity),
+                into: entity_id(&e.into),
+                by: attr(&e.entity, &e.by),
+            };
+        }
+        if let Some(cache) = &mut self.cache {
+            cache.ids.patterns = pattern_ids(&cache.patterns);
+        }
+    }
+
+    /// The table keys of entity `entity`, if it has items in the table.
+    pub fn keys_for(&self, entity: EntityId) -> Option<&EntityKeys> {
+        self.keys.iter().find(|k| k.entity_id == entity)
+    }
+
+    /// How entity `entity` is embedded in another entity's items, if it is.
+    pub fn embed_of_id(&self, entity: EntityId) -> Option<&Embed> {
+        self.embeds.iter().find(|e| e.ids.entity == entity)
+    }
+
     /// The cache in front of `pattern`'s reads, if the variant declares one for it.
-    pub fn cache_for(&self, pattern: &str) -> Option<&ReadCache> {
-        self.cache.as_ref().filter(|c| c.patterns.iter().any(|p| p == pattern))
+    pub fn cache_for(&self, pattern: PatternId) -> Option<&ReadCache> {
+        self.cache.as_ref().filter(|c| c.serves(pattern))
     }
 
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
@@ -495,6 +799,18 @@ pub struct EntityKeys {
     pub entity: String,
     pub pk: Template,
     pub sk: Option<Template>,
+    entity_id: EntityId,
+}
+
+impl EntityKeys {
+    /// Keys of the entity named `entity`; `Variant::resolve` gives them its id.
+    pub(crate) fn new(entity: String, pk: Template, sk: Option<Template>) -> EntityKeys {
+        EntityKeys { entity, pk, sk, entity_id: EntityId(usize::MAX) }
+    }
+
+    pub fn entity_id(&self) -> EntityId {
+        self.entity_id
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -515,6 +831,11 @@ pub struct Index {
 impl Index {
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
+    }
+
+    /// The index keys of entity `entity`, if its items have entries in the index.
+    pub fn keys_for(&self, entity: EntityId) -> Option<&EntityKeys> {
+        self.keys.iter().find(|k| k.entity_id == entity)
     }
 }
 
@@ -568,6 +889,19 @@ pub struct Ttl {
     pub attribute: String,
     pub lifetime: SimDuration,
     pub entities: Vec<String>,
+    /// What `entities` resolve to (`Variant::resolve`).
+    pub ids: TtlIds,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct TtlIds {
+    entities: Vec<EntityId>,
+}
+
+impl Ttl {
+    pub fn covers(&self, entity: EntityId) -> bool {
+        self.ids.entities.contains(&entity)
+    }
 }
 
 /// A read-through item cache in front of the reads of `patterns`, modelled on DynamoDB
@@ -588,6 +922,26 @@ pub struct ReadCache {
     pub items: u64,
     /// The read patterns whose requests go through the cache.
     pub patterns: Vec<String>,
+    /// What `patterns` resolve to (`Variant::resolve`).
+    pub ids: CacheIds,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CacheIds {
+    patterns: Vec<PatternId>,
+}
+
+impl CacheIds {
+    #[cfg(test)]
+    pub(crate) fn serving(patterns: Vec<PatternId>) -> CacheIds {
+        CacheIds { patterns }
+    }
+}
+
+impl ReadCache {
+    pub fn serves(&self, pattern: PatternId) -> bool {
+        self.ids.patterns.contains(&pattern)
+    }
 }
 
 /// A denormalized copy: `from`'s `attribute` is also stored on every `to` item that refers to it
@@ -599,6 +953,41 @@ pub struct Copy {
     pub to: String,
     pub as_name: String,
     pub by: String,
+    /// What the names resolve to (`Variant::resolve`).
+    pub ids: CopyIds,
+}
+
+/// A copy's entities, the copied attribute (in `from`) and the reference (in `to`).
+#[derive(Debug, Clone)]
+pub struct CopyIds {
+    from: EntityId,
+    to: EntityId,
+    attribute: Option<AttrId>,
+    by: Option<AttrId>,
+}
+
+impl CopyIds {
+    pub(crate) fn unresolved() -> CopyIds {
+        CopyIds { from: EntityId(usize::MAX), to: EntityId(usize::MAX), attribute: None, by: None }
+    }
+
+    pub fn from(&self) -> EntityId {
+        self.from
+    }
+
+    pub fn to(&self) -> EntityId {
+        self.to
+    }
+
+    /// The copied attribute, in `from`.
+    pub fn attribute(&self) -> Option<AttrId> {
+        self.attribute
+    }
+
+    /// The attribute of `to` naming the `from` item.
+    pub fn by(&self) -> Option<AttrId> {
+        self.by
+    }
 }
 
 /// A maintained aggregate: an item of `entity` (keyed by attributes the triggering item carries)
@@ -610,6 +999,29 @@ pub struct Aggregate {
     pub on: Vec<String>,
     pub attribute: String,
     pub op: AggregateOp,
+    /// What `entity` and `on` resolve to (`Variant::resolve`).
+    pub ids: AggregateIds,
+}
+
+#[derive(Debug, Clone)]
+pub struct AggregateIds {
+    entity: EntityId,
+    on: Vec<PatternId>,
+}
+
+impl AggregateIds {
+    pub(crate) fn unresolved() -> AggregateIds {
+        AggregateIds { entity: EntityId(usize::MAX), on: Vec::new() }
+    }
+
+    pub fn entity(&self) -> EntityId {
+        self.entity
+    }
+
+    /// Whether a write of pattern `pattern` maintains the aggregate.
+    pub fn on(&self, pattern: PatternId) -> bool {
+        self.on.contains(&pattern)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -637,6 +1049,36 @@ pub struct Embed {
     pub by: String,
     pub as_name: String,
     pub keep_latest: Option<u32>,
+    /// What `entity`, `into` and `by` resolve to (`Variant::resolve`).
+    pub ids: EmbedIds,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedIds {
+    entity: EntityId,
+    into: EntityId,
+    by: Option<AttrId>,
+}
+
+impl EmbedIds {
+    pub(crate) fn unresolved() -> EmbedIds {
+        EmbedIds { entity: EntityId(usize::MAX), into: EntityId(usize::MAX), by: None }
+    }
+}
+
+impl Embed {
+    pub fn entity_id(&self) -> EntityId {
+        self.ids.entity
+    }
+
+    pub fn into_id(&self) -> EntityId {
+        self.ids.into
+    }
+
+    /// The child's attribute naming its parent.
+    pub fn by_id(&self) -> Option<AttrId> {
+        self.ids.by
+    }
 }
 
 /// How long to replay and how.
@@ -674,18 +1116,45 @@ pub enum GoalCheck {
     /// Throttled requests / all requests stays at or below this.
     MaxThrottledRatio(f64),
     /// The pattern never runs a Scan.
-    NoScan(String),
+    NoScan(PatternRef),
     /// The pattern never needs more than this many requests per call.
-    MaxFanout(String, u32),
+    MaxFanout(PatternRef, u32),
     /// Index writes per base-table write stay at or below this.
     MaxIndexWriteAmplification(f64),
     /// The pattern's p99 latency meets its latency target.
-    LatencyTarget(String),
+    LatencyTarget(PatternRef),
     /// The projected monthly bill in US dollars stays at or below this.
     MaxMonthlyCost(f64),
     /// At most this many writes never land: refused (an item past 400 KB, an item collection
     /// past 10 GB) or throttled past the client's last retry.
     MaxFailedWrites(u64),
+}
+
+/// A pattern a goal names: its name as the file wrote it, and its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternRef {
+    name: String,
+    id: PatternId,
+}
+
+impl PatternRef {
+    pub(crate) fn new(name: String, id: PatternId) -> PatternRef {
+        PatternRef { name, id }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn id(&self) -> PatternId {
+        self.id
+    }
+}
+
+impl fmt::Display for PatternRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
 }
 
 /// A practice problem: what to design, hints, and the variant that solves it (kept out of sight

@@ -124,16 +124,18 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .entities
         .iter()
         .enumerate()
-        .map(|(i, e)| entity(&root.field("entities").index(i), e, &populations))
+        .map(|(i, e)| entity(&root.field("entities").index(i), model::EntityId::new(i), e, &populations))
         .collect::<Result<Vec<_>>>()?;
     let workload = workload(&root.field("workload"), &f.workload)?;
     unique(&root.field("patterns"), "pattern", f.patterns.iter().map(|p| p.name.as_str()).enumerate())?;
-    let patterns = f
+    let mut patterns = f
         .patterns
         .iter()
         .enumerate()
         .map(|(i, p)| pattern::pattern(&root.field("patterns").index(i), p, &entities, &populations))
         .collect::<Result<Vec<_>>>()?;
+    // Every name a pattern uses is checked: resolve them to ids, once.
+    patterns.iter_mut().enumerate().for_each(|(i, p)| p.resolve(model::PatternId::new(i), &entities));
     if matches!(f.engine, file::Engine::Cassandra)
         && let Some(i) = f.patterns.iter().position(|p| p.transaction)
     {
@@ -301,12 +303,12 @@ fn produces(
         )),
         Generator::Chance(_) if matches!(value, "true" | "false") => Ok(()),
         Generator::Chance(_) => Err("\"true\" or \"false\"".to_owned()),
-        Generator::Pick(name) | Generator::New(name) => {
-            let Some(p) = populations.iter().find(|p| &p.name == name) else { return Ok(()) };
+        Generator::Pick(members) | Generator::New(members) => {
+            let p = &populations[members.id().index()];
             if model::parse_id(&p.id_format, value).is_some() {
                 Ok(())
             } else {
-                Err(format!("ids of {name} like {:?}", p.id(0)))
+                Err(format!("ids of {members} like {:?}", p.id(0)))
             }
         }
         Generator::Now | Generator::NowPlus(_) | Generator::Number(_) => {
@@ -343,7 +345,12 @@ fn producible(
     })
 }
 
-fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> Result<Entity> {
+fn entity(
+    path: &Path,
+    id: model::EntityId,
+    e: &file::Entity,
+    populations: &[model::Population],
+) -> Result<Entity> {
     let attrs = path.field("attributes");
     unique(&attrs, "attribute", e.attributes.iter().map(|a| a.name.as_str()).enumerate())?;
     let mut attributes = Vec::with_capacity(e.attributes.len());
@@ -356,7 +363,7 @@ fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> R
             file::AttrType::Bool => AttrType::Bool,
         };
         let generator = generator(&attrs.index(i).field("gen"), &a.r#gen, ty, populations)?;
-        attributes.push(model::Attribute { name: a.name.clone(), ty, generator });
+        attributes.push(model::Attribute::new(a.name.clone(), ty, generator));
     }
     // Nth counts the items of one member: it names another attribute holding a member.
     for (i, a) in attributes.iter().enumerate() {
@@ -373,7 +380,12 @@ fn entity(path: &Path, e: &file::Entity, populations: &[model::Population]) -> R
             ));
         }
     }
-    Ok(Entity { name: e.name.clone(), upsert: e.upsert, attributes })
+    let ids: Vec<(String, model::AttrId)> =
+        attributes.iter().enumerate().map(|(i, a)| (a.name.clone(), model::AttrId::new(i))).collect();
+    for a in &mut attributes {
+        a.resolve(&ids);
+    }
+    Ok(Entity::new(id, e.name.clone(), e.upsert, attributes))
 }
 
 fn generator(
@@ -390,7 +402,7 @@ fn generator(
         }
     };
     let population = |name: &str| {
-        let Some(p) = populations.iter().find(|p| p.name == name) else {
+        let Some(i) = populations.iter().position(|p| p.name == name) else {
             return Err(problem(
                 path,
                 format!(
@@ -399,22 +411,18 @@ fn generator(
                 ),
             ));
         };
+        let p = &populations[i];
         let numeric =
             p.id_format.trim_start_matches('{').starts_with(['}', ':']) && p.id_format.ends_with('}');
         expect(
             matches!(ty, AttrType::S) || (matches!(ty, AttrType::N) && numeric),
             "population ids (S, or N when the id format is only `{}`)",
-        )
+        )?;
+        Ok(model::Members::new(name.to_owned(), model::PopulationId::new(i)))
     };
     Ok(match g {
-        file::Generator::Pick(name) => {
-            population(name)?;
-            Generator::Pick(name.clone())
-        }
-        file::Generator::New(name) => {
-            population(name)?;
-            Generator::New(name.clone())
-        }
+        file::Generator::Pick(name) => Generator::Pick(population(name)?),
+        file::Generator::New(name) => Generator::New(population(name)?),
         file::Generator::Now => {
             expect(matches!(ty, AttrType::Time | AttrType::N), "a time")?;
             Generator::Now
@@ -610,8 +618,8 @@ fn attribute_of<'e>(path: &Path, entity: &'e Entity, name: &str) -> Result<&'e m
 fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal> {
     let cpath = path.field("check");
     let pattern = |name: &str| {
-        if patterns.iter().any(|p| p.name == name) {
-            Ok(name.to_owned())
+        if let Some(i) = patterns.iter().position(|p| p.name == name) {
+            Ok(model::PatternRef::new(name.to_owned(), model::PatternId::new(i)))
         } else {
             Err(problem(
                 &cpath.index(0),
@@ -645,14 +653,14 @@ fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal>
             GoalCheck::MaxIndexWriteAmplification(*x)
         }
         file::GoalCheck::LatencyTarget(name) => {
-            let name = pattern(name)?;
-            if patterns.iter().any(|p| p.name == name && p.latency_target_ms.is_none()) {
+            let target = pattern(name)?;
+            if patterns[target.id().index()].latency_target_ms.is_none() {
                 return Err(problem(
                     &cpath.index(0),
                     format!("pattern {name:?} has no latency_ms target to meet"),
                 ));
             }
-            GoalCheck::LatencyTarget(name)
+            GoalCheck::LatencyTarget(target)
         }
         file::GoalCheck::MaxMonthlyCost(dollars) => {
             if !(dollars.is_finite() && *dollars >= 0.0) {

@@ -203,8 +203,9 @@ fn a_read_cache_is_checked_at_its_place() {
     let loaded = parse("mini.ron", &with(r#"(items: 1000, patterns: ["user-posts"])"#)).expect("a cache");
     let cache = loaded.scenario.variants[0].cache.clone().expect("declared");
     assert_eq!((cache.ttl, cache.items), (crate::engine::time::SimDuration::from_secs(300), 1000));
-    assert!(loaded.scenario.variants[0].cache_for("user-posts").is_some());
-    assert!(loaded.scenario.variants[0].cache_for("write-post").is_none());
+    let id = |name: &str| loaded.scenario.pattern(name).expect("a pattern").id();
+    assert!(loaded.scenario.variants[0].cache_for(id("user-posts")).is_some());
+    assert!(loaded.scenario.variants[0].cache_for(id("write-post")).is_none());
     // (cache, message, marker)
     let cases = [
         (

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::engine::model::{Engine, Goal, GoalCheck, Scenario, Variant};
+use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
 use crate::engine::planner::{Operation, PatternPlan, Plan, Warning, WarningCode, cql_verb, numbers};
 use crate::engine::sim::report::GoalHint;
 
@@ -135,26 +135,25 @@ impl View<'_> {
             ),
             GoalCheck::NoScan(name) => {
                 let (predicted, detail) = self.no_scan(name);
-                (predicted, detail, &[Scan, Unserved], Some(name.as_str()))
+                (predicted, detail, &[Scan, Unserved], Some(name.name()))
             }
             GoalCheck::MaxFanout(name, limit) => {
                 let (predicted, detail) = self.fanout(name, *limit);
-                (predicted, detail, &[Scan, Unserved], Some(name.as_str()))
+                (predicted, detail, &[Scan, Unserved], Some(name.name()))
             }
             GoalCheck::MaxIndexWriteAmplification(limit) => {
                 let (predicted, detail) = self.amplification(*limit);
                 (predicted, detail, &[WriteAmplification], None)
             }
             GoalCheck::LatencyTarget(name) => {
-                let target = scenario
-                    .pattern(name)
+                let target = (scenario.patterns.get(name.id().index()))
                     .and_then(|p| p.latency_target_ms)
                     .map_or_else(|| "its target".to_owned(), |ms| format!("its {} ms target", numbers::count(ms)));
                 (
                     None,
                     format!("{RUN} the modelled p99 latency of {name} against {target}"),
                     &[Scan, Unserved],
-                    Some(name.as_str()),
+                    Some(name.name()),
                 )
             }
             GoalCheck::MaxFailedWrites(limit) => self.failed_writes(*limit),
@@ -208,8 +207,9 @@ impl View<'_> {
         (lost.map(|_| false), detail, &[UnboundedItem, KeyCollision, HotPartition], None)
     }
 
-    fn pattern(&self, name: &str) -> Option<&PatternPlan> {
-        self.plan.patterns.iter().find(|p| p.name == name)
+    /// The plan of a pattern: the plan lists the scenario's patterns in its order.
+    fn pattern(&self, target: &PatternRef) -> Option<&PatternPlan> {
+        self.plan.patterns.get(target.id().index())
     }
 
     /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
@@ -233,8 +233,9 @@ impl View<'_> {
         format!("{verb}{fanout} on {place}")
     }
 
-    fn no_scan(&self, name: &str) -> (Option<bool>, String) {
-        let Some(p) = self.pattern(name) else { return (None, format!("{name} is not in the plan")) };
+    fn no_scan(&self, target: &PatternRef) -> (Option<bool>, String) {
+        let name = target.name();
+        let Some(p) = self.pattern(target) else { return (None, format!("{name} is not in the plan")) };
         // A write that scans to learn its key is graded on that Scan.
         let p = p.locate.as_deref().filter(|l| l.operation == Some(Operation::Scan)).unwrap_or(p);
         match p.operation {
@@ -259,8 +260,9 @@ impl View<'_> {
         }
     }
 
-    fn fanout(&self, name: &str, limit: u32) -> (Option<bool>, String) {
-        let Some(p) = self.pattern(name) else { return (None, format!("{name} is not in the plan")) };
+    fn fanout(&self, target: &PatternRef, limit: u32) -> (Option<bool>, String) {
+        let name = target.name();
+        let Some(p) = self.pattern(target) else { return (None, format!("{name} is not in the plan")) };
         let Some(op) = p.operation else {
             return (None, format!("nothing serves {name}, so the plan has no requests to count"));
         };

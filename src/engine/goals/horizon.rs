@@ -63,6 +63,7 @@ pub fn label(horizon: SimDuration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::PatternRef;
 
     fn days(n: u64) -> SimDuration {
         SimDuration::from_secs(n * 86_400)
@@ -94,7 +95,15 @@ mod tests {
             assert!(p.subject.starts_with("table CH#{channel_id}"), "{p:?}");
         }
         let naive = loaded.variant(Some("naive")).expect("naive");
-        assert_eq!(project(s, naive, &GoalCheck::NoScan("my-conversations".into()), days(365)), None);
+        assert_eq!(
+            project(
+                s,
+                naive,
+                &GoalCheck::NoScan(PatternRef::new(s.patterns[0].name.clone(), s.patterns[0].id())),
+                days(365)
+            ),
+            None
+        );
         let items = project(s, naive, &GoalCheck::MaxPartitionItems(1), days(365)).expect("items");
         assert_eq!(items.unit, GoalUnit::Items);
         assert!(items.describe().contains("items at 1 year (table CH#{channel_id})"), "{items:?}");

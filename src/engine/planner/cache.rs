@@ -133,7 +133,7 @@ pub fn hit_ratio(
 /// The cache's plan for read pattern `p`, served by `operation` at `units` per call (`None`
 /// when no cache fronts it).
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern, item_cache: bool, units: f64) -> Option<CachePlan> {
-    let cache = est.variant.cache_for(&p.name)?;
+    let cache = est.variant.cache_for(p.id())?;
     let ttl_secs = cache.ttl.as_secs_f64();
     if !item_cache {
         return Some(CachePlan {
@@ -188,7 +188,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern, item_cache: bool, units: f64
 /// The chance the key asked `per_s` times a second hits the cache in front of `p` (0 when none
 /// does): what the hot-partition check takes off the busiest key's reads.
 pub fn key_hit(est: &Estimator<'_>, p: &AccessPattern, per_s: f64) -> f64 {
-    est.variant.cache_for(&p.name).map_or(0.0, |c| ttl_hit(per_s, c.ttl.as_secs_f64()))
+    est.variant.cache_for(p.id()).map_or(0.0, |c| ttl_hit(per_s, c.ttl.as_secs_f64()))
 }
 
 #[cfg(test)]

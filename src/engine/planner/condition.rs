@@ -225,7 +225,7 @@ fn taken_share_of_picks(est: &Estimator<'_>, keyed: &str, p: &AccessPattern, put
         }
         seen.push(name);
         let Some(Generator::Pick(pop)) = est.generator_of(e, name) else { return None };
-        let population = est.scenario.population(pop)?;
+        let population = est.scenario.population(pop);
         let popularity = est.pick_popularity(e, name, p)?;
         let n = super::numbers::floor_u64(est.population_size(population)).max(1);
         if joint.len() as f64 * n as f64 > MAX_JOINT_KEYS {
@@ -249,7 +249,7 @@ pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
         let popularity = est.pick_popularity(e, name, p)?;
         let population = match est.generator_of(e, name)? {
             crate::engine::model::Generator::Pick(pop) | crate::engine::model::Generator::New(pop) => {
-                est.scenario.population(pop)?
+                est.scenario.population(pop)
             }
             _ => return None,
         };

@@ -202,7 +202,7 @@ impl<'a> Estimator<'a> {
     fn value_text(&self, generator: &Generator) -> Option<String> {
         Some(match generator {
             Generator::Pick(population) | Generator::New(population) => {
-                let p = self.scenario.population(population).expect("the loader checked population names");
+                let p = self.scenario.population(population);
                 p.id(p.count.saturating_sub(1))
             }
             Generator::Now => self.time_value().to_string(),
@@ -359,7 +359,7 @@ impl<'a> Estimator<'a> {
         let e = self.entity(entity);
         let owned = e
             .owned_population()
-            .and_then(|p| self.scenario.population(p))
+            .map(|p| self.scenario.population(p))
             .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0);
         let keys = self.key_space(entity);
         let puts = self.put_rate(entity);
@@ -473,7 +473,7 @@ impl<'a> Estimator<'a> {
             return generated;
         }
         let preload =
-            e.owned_population().and_then(|p| self.scenario.population(p)).map_or(0.0, |p| p.count as f64);
+            e.owned_population().map(|p| self.scenario.population(p)).map_or(0.0, |p| p.count as f64);
         let (mut items, mut holding) = (preload, preload * generated);
         for p in self.writes(&e.name, Action::Put) {
             let puts = mean_rate(p, self.secs) * self.secs;
@@ -532,7 +532,7 @@ impl<'a> Estimator<'a> {
         let e = self.entity(entity);
         let owned = e
             .owned_population()
-            .and_then(|p| self.scenario.population(p))
+            .map(|p| self.scenario.population(p))
             .map_or(0.0, |p| p.count as f64 + p.growth_per_day * self.secs / 86_400.0 / 2.0);
         (owned + rate * self.window_mean(f64::INFINITY, entity)).min(end)
     }
@@ -581,7 +581,8 @@ impl<'a> Estimator<'a> {
                 let stay = (1.0 - share).powi(2) + share * share * (1.0 - self.generator_change(inner));
                 1.0 - stay
             }
-            Generator::Pick(name) => self.scenario.population(name).map_or(1.0, |p| {
+            Generator::Pick(name) => {
+                let p = self.scenario.population(name);
                 let n = self.population_size(p);
                 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a member count")]
                 let n = n.round() as u64;
@@ -591,7 +592,7 @@ impl<'a> Estimator<'a> {
                     n,
                     self.scenario.workload.seed,
                 )
-            }),
+            }
             _ => 1.0,
         }
     }
@@ -605,10 +606,9 @@ impl<'a> Estimator<'a> {
             .iter()
             .filter(|pat| pat.action == Action::Put)
             .filter(|pat| {
-                self.entity(&pat.entity)
-                    .attributes
-                    .iter()
-                    .any(|a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if *n == p.name))
+                self.entity(&pat.entity).attributes.iter().any(
+                    |a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if n.name() == p.name),
+                )
             })
             .map(|pat| mean_rate(pat, self.secs) * self.secs)
             .sum();

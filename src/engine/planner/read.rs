@@ -596,13 +596,9 @@ fn describe(
     }
     if p.order == Order::Desc && sort.ordered {
         // "Newest" only when the order is over a time; a score or a name runs highest first.
-        let by_time = p.range.as_ref().is_some_and(|r| {
-            est.scenario
-                .entities
-                .iter()
-                .find(|e| e.name == p.entity)
-                .and_then(|e| e.attribute(&r.attribute))
-                .is_some_and(|a| a.ty == crate::engine::model::AttrType::Time)
+        let by_time = p.range_id().is_some_and(|r| {
+            let entity = &est.scenario.entities[p.entity_id().index()];
+            entity.attributes[r.index()].ty == crate::engine::model::AttrType::Time
         });
         let first = if by_time { "newest first" } else { "highest first" };
         let clause = if est.cql { "ORDER BY … DESC" } else { "ScanIndexForward = false" };

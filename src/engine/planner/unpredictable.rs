@@ -23,7 +23,7 @@ use serde::Serialize;
 use super::estimate::Estimator;
 use super::load::{mean_rate, steady_share};
 use super::{Kind, Operation, PatternPlan, Via, numbers, read};
-use crate::engine::model::{AccessPattern, Action, Generator};
+use crate::engine::model::{AccessPattern, Action, Generator, Members};
 use crate::engine::workload::Popularity;
 
 /// A pattern's figures `check` shows as `?`, and why.
@@ -68,8 +68,8 @@ pub fn mark(est: &Estimator<'_>, patterns: &mut [PatternPlan]) {
 }
 
 /// The popularity with which `p` picks from `population`: its own `keys` when it gives one.
-fn pick<'a>(est: &Estimator<'a>, p: &'a AccessPattern, population: &str) -> Option<&'a Popularity> {
-    p.keys.as_ref().or_else(|| est.scenario.population(population).map(|x| &x.popularity))
+fn pick<'a>(est: &Estimator<'a>, p: &'a AccessPattern, population: &Members) -> &'a Popularity {
+    p.keys.as_ref().unwrap_or_else(|| &est.scenario.population(population).popularity)
 }
 
 /// A read of the children of the newest member, filled by a write that also picks the newest.
@@ -80,7 +80,7 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
     let entity = est.entity(&p.entity);
     p.given.iter().find_map(|given| {
         let Generator::Pick(population) = &entity.attribute(given)?.generator else { return None };
-        if pick(est, p, population) != Some(&Popularity::Latest) {
+        if pick(est, p, population) != &Popularity::Latest {
             return None;
         }
         let filler = est
@@ -88,7 +88,7 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
             .patterns
             .iter()
             .filter(|w| w.action == Action::Put && w.entity == p.entity)
-            .find(|w| pick(est, w, population) == Some(&Popularity::Latest))?;
+            .find(|w| pick(est, w, population) == &Popularity::Latest)?;
         Some(Unpredictable {
             items: true,
             // A request under one read unit costs its minimum whatever it finds.
@@ -111,7 +111,7 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
     }
     let entity = est.entity(&p.entity);
     let preloaded =
-        entity.owned_population().and_then(|x| est.scenario.population(x)).is_some_and(|x| x.count > 0);
+        entity.owned_population().map(|x| est.scenario.population(x)).is_some_and(|x| x.count > 0);
     let writers: Vec<&AccessPattern> = est
         .scenario
         .patterns
@@ -148,9 +148,9 @@ fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
     let embed = est.variant.embed_of(&p.entity)?;
     let child = est.entity(&p.entity);
     let Generator::Pick(population) = &child.attribute(&embed.by)?.generator else { return None };
-    let members = est.scenario.population(population)?.count.max(1) as f64;
+    let members = est.scenario.population(population).count.max(1) as f64;
     // Over a run: a `Latest` pick favours whichever parent is newest, so no parent keeps it.
-    let share = steady_share(pick(est, p, population)?, members);
+    let share = steady_share(pick(est, p, population), members);
     if share * members < SKEWED {
         return None;
     }

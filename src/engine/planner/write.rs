@@ -18,8 +18,9 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     // the only write, and the caller knows the child's reference to its parent.
     let embed = variant.embed_of(&p.entity).filter(|_| p.action == Action::Put);
     let whole = embed.filter(|e| e.keep_latest.is_none());
-    let named = whole.map_or(p.entity.as_str(), |e| e.into.as_str());
-    let keys = variant.keys_of(named).expect("the loader checked that every written entity has table keys");
+    let written = whole.map_or(p.entity_id(), Embed::into_id);
+    let keys =
+        variant.keys_for(written).expect("the loader checked that every written entity has table keys");
     let with_parent;
     let p_named = match whole {
         Some(e) => {

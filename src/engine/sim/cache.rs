@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::engine::hash::{combine, hash_bytes};
-use crate::engine::model::ReadCache;
+use crate::engine::model::{PatternId, ReadCache};
 
 use super::keys::SortBuf;
 
@@ -59,15 +59,15 @@ pub(super) fn item_key(group: usize, pk_hash: u64, sk: Option<&SortBuf>) -> u64 
 }
 
 impl ItemCache {
-    /// The cache of `spec`, fronting the patterns named in it (`names`: every pattern, in order).
-    pub(super) fn new<'a>(spec: &ReadCache, names: impl Iterator<Item = &'a str>) -> ItemCache {
+    /// The cache of `spec`, fronting the patterns it serves, of the scenario's `patterns`.
+    pub(super) fn new(spec: &ReadCache, patterns: usize) -> ItemCache {
         ItemCache {
             ttl_ms: spec.ttl.as_millis(),
             capacity: usize::try_from(spec.items).unwrap_or(usize::MAX).max(1),
             entries: HashMap::new(),
             order: BTreeMap::new(),
             next_stamp: 0,
-            patterns: names.map(|n| spec.patterns.iter().any(|p| p == n)).collect(),
+            patterns: (0..patterns).map(|p| spec.serves(PatternId::new(p))).collect(),
             evictions: 0,
         }
     }
@@ -119,11 +119,17 @@ impl ItemCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::CacheIds;
     use crate::engine::time::SimDuration;
 
     fn cache(ttl_s: u64, items: u64) -> ItemCache {
-        let spec = ReadCache { ttl: SimDuration::from_secs(ttl_s), items, patterns: vec!["get".into()] };
-        ItemCache::new(&spec, ["get", "put"].into_iter())
+        let spec = ReadCache {
+            ttl: SimDuration::from_secs(ttl_s),
+            items,
+            patterns: vec!["get".into()],
+            ids: CacheIds::serving(vec![PatternId::new(0)]),
+        };
+        ItemCache::new(&spec, 2)
     }
 
     #[test]

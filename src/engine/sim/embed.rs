@@ -51,17 +51,16 @@ pub(super) struct Embedded {
 const LIST_OVERHEAD: u32 = 3;
 
 pub(super) fn compile(world: &World, variant: &Variant) -> Vec<Embedded> {
-    let entity = |name: &str| world.entities.iter().position(|e| e.name == name);
     variant
         .embeds
         .iter()
         .filter_map(|e| {
-            let child = entity(&e.entity)?;
-            let parent = entity(&e.into)?;
+            let (child, parent) = (e.entity_id().index(), e.into_id().index());
             let plan = EmbedPlan {
                 child,
                 parent,
-                by_attr: world.entities[child].attrs.iter().position(|a| a.name == e.by)?,
+                by_attr: e.by_id()?.index(),
+                // The list is an attribute the variant adds to the parent's items (`attr_plans`).
                 list_attr: world.entities[parent].attrs.iter().position(|a| a.name == e.as_name)?,
                 keep: e.keep_latest,
             };

@@ -142,7 +142,6 @@ impl IdFormat {
 /// what the original one saw).
 #[derive(Debug, Clone)]
 pub struct Pop {
-    pub name: String,
     pub format: IdFormat,
     /// Ids are numbers (the id format is only `{}`).
     pub numeric: bool,
@@ -158,7 +157,6 @@ pub struct Pop {
 impl Pop {
     pub fn new(p: &Population) -> Pop {
         Pop {
-            name: p.name.clone(),
             format: IdFormat::new(&p.id_format),
             numeric: p.id_format == "{}",
             popularity: p.popularity.clone(),
@@ -365,10 +363,10 @@ pub struct CopyPlan {
 }
 
 /// A generator bound to population indexes; choice texts go into `texts`.
-fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut Vec<String>) -> Gen {
+fn compile(g: &Generator, texts: &mut Vec<String>) -> Gen {
     match g {
-        Generator::Pick(p) => pop_index(p).map_or(Gen::Kept, Gen::Pick),
-        Generator::New(p) => pop_index(p).map_or(Gen::Kept, Gen::New),
+        Generator::Pick(p) => Gen::Pick(p.id().index()),
+        Generator::New(p) => Gen::New(p.id().index()),
         Generator::Now => Gen::Now,
         Generator::NowPlus(d) => Gen::NowPlus(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
         Generator::Text(t) => {
@@ -386,16 +384,16 @@ fn compile(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>, texts: &mut
         Generator::Number(d) => Gen::Number(d.sampler()),
         Generator::Payload(n) => Gen::Payload(*n),
         Generator::Chance(p) => Gen::Chance(*p),
-        Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, pop_index, texts))),
+        Generator::Sometimes(s, inner) => Gen::Sometimes(*s, Box::new(compile(inner, texts))),
         // Numbered by the writer (`Simulation::number`), kept in the overrides.
         Generator::Nth(_) => Gen::Kept,
     }
 }
 /// The population a generator's members come from.
-fn pop_of(g: &Generator, pop_index: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
+fn pop_of(g: &Generator) -> Option<usize> {
     match g {
-        Generator::Pick(p) | Generator::New(p) => pop_index(p),
-        Generator::Sometimes(_, inner) => pop_of(inner, pop_index),
+        Generator::Pick(p) | Generator::New(p) => Some(p.id().index()),
+        Generator::Sometimes(_, inner) => pop_of(inner),
         _ => None,
     }
 }
@@ -406,41 +404,38 @@ pub fn attr_plans(
     scenario: &model::Scenario,
     variant: &model::Variant,
     entity: &model::Entity,
-    pops: &[Pop],
 ) -> Vec<AttrPlan> {
-    let pop_index = |name: &str| pops.iter().position(|p| p.name == name);
     let mut attrs: Vec<AttrPlan> = entity
         .attributes
         .iter()
         .map(|a| {
             let mut texts = Vec::new();
-            let generator = compile(&a.generator, &pop_index, &mut texts);
+            let generator = compile(&a.generator, &mut texts);
             AttrPlan {
                 name: a.name.clone(),
                 ty: a.ty,
                 source: generator,
                 texts,
                 stream: stream(&["attr", &entity.name, &a.name]),
-                pop: pop_of(&a.generator, &pop_index),
+                pop: pop_of(&a.generator),
             }
         })
         .collect();
-    for (i, copy) in variant.copies.iter().enumerate().filter(|(_, c)| c.to == entity.name) {
-        let Some(source) = scenario.entity(&copy.from).and_then(|e| e.attribute(&copy.attribute)) else {
-            continue;
-        };
+    for (i, copy) in variant.copies.iter().enumerate().filter(|(_, c)| c.ids.to() == entity.id()) {
+        let Some(attribute) = copy.ids.attribute() else { continue };
+        let source = &scenario.entities[copy.ids.from().index()].attributes[attribute.index()];
         let mut texts = Vec::new();
-        let _ = compile(&source.generator, &pop_index, &mut texts);
+        let _ = compile(&source.generator, &mut texts);
         attrs.push(AttrPlan {
             name: copy.as_name.clone(),
             ty: source.ty,
             source: Gen::Copy(i),
             texts,
             stream: stream(&["copy", &entity.name, &copy.as_name]),
-            pop: pop_of(&source.generator, &pop_index),
+            pop: pop_of(&source.generator),
         });
     }
-    if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.entities.contains(&entity.name))
+    if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.covers(entity.id()))
         && !attrs.iter().any(|a| a.name == ttl.attribute)
     {
         attrs.push(AttrPlan {
@@ -452,7 +447,7 @@ pub fn attr_plans(
             pop: None,
         });
     }
-    for embed in variant.embeds.iter().filter(|e| e.into == entity.name) {
+    for embed in variant.embeds.iter().filter(|e| e.into_id() == entity.id()) {
         attrs.push(AttrPlan {
             name: embed.as_name.clone(),
             // Not a scalar: its `Val::List` says how big it is, the children what it holds.
@@ -463,7 +458,7 @@ pub fn attr_plans(
             pop: None,
         });
     }
-    for aggregate in variant.aggregates.iter().filter(|a| a.entity == entity.name) {
+    for aggregate in variant.aggregates.iter().filter(|a| a.ids.entity() == entity.id()) {
         if !attrs.iter().any(|a| a.name == aggregate.attribute) {
             attrs.push(AttrPlan {
                 name: aggregate.attribute.clone(),

@@ -136,19 +136,18 @@ fn window_ticks(tick_secs: f64) -> u32 {
 
 /// The variant's denormalized copies, bound to attribute slots.
 fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
-    let attr = |entity: usize, name: &str| world.entities[entity].attrs.iter().position(|a| a.name == name);
     variant
         .copies
         .iter()
         .filter_map(|c| {
-            let from = world.entities.iter().position(|e| e.name == c.from)?;
-            let to = world.entities.iter().position(|e| e.name == c.to)?;
+            let to = c.ids.to().index();
             Some(CopyPlan {
-                from,
-                from_attr: attr(from, &c.attribute)?,
+                from: c.ids.from().index(),
+                from_attr: c.ids.attribute()?.index(),
                 to,
-                as_attr: attr(to, &c.as_name)?,
-                by_attr: attr(to, &c.by)?,
+                // The copy is an attribute the variant adds to `to`'s items (`attr_plans`).
+                as_attr: world.entities[to].attrs.iter().position(|a| a.name == c.as_name)?,
+                by_attr: c.ids.by()?.index(),
             })
         })
         .collect()
@@ -210,8 +209,7 @@ fn group_of(world: &World) -> Vec<Vec<usize>> {
 
 /// The variant's read-through cache, fronting the patterns it names (by the world's order).
 fn item_cache(variant: &Variant, world: &World) -> Option<super::cache::ItemCache> {
-    let names = || world.patterns.iter().map(|p| p.name.as_str());
-    variant.cache.as_ref().map(|c| super::cache::ItemCache::new(c, names()))
+    variant.cache.as_ref().map(|c| super::cache::ItemCache::new(c, world.patterns.len()))
 }
 
 impl Simulation {

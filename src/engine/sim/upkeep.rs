@@ -50,10 +50,16 @@ impl AggregatePlan {
             .aggregates
             .iter()
             .filter_map(|a| {
-                let entity = world.entities.iter().position(|e| e.name == a.entity)?;
+                let entity = a.ids.entity().index();
+                // The aggregate attribute is the entity's own or one the variant adds (`attr_plans`).
                 let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
-                let triggers: Vec<usize> =
-                    world.patterns.iter().filter(|p| a.on.contains(&p.name)).map(|p| p.entity).collect();
+                let triggers: Vec<usize> = (world.patterns.iter().enumerate())
+                    .filter(|&(i, _)| a.ids.on(crate::engine::model::PatternId::new(i)))
+                    .map(|(_, p)| p.entity)
+                    .collect();
+                // A sum or a claim reads the triggering item's attribute of that name, and the
+                // aggregate item's key takes each key attribute from the triggering item's
+                // attribute of the same name: names join two entities here.
                 let of = |name: &str| {
                     triggers.iter().find_map(|&t| {
                         Some((t, world.entities[t].attrs.iter().position(|x| x.name == name)?))

@@ -6,7 +6,8 @@
 //! as CQL has it, each with the indexes over that entity.
 
 use crate::engine::model::{
-    self, Action, AttrType, Engine, Generator, IndexKind as ModelIndexKind, RangeSpan, Scenario, Variant,
+    self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, RangeSpan, Scenario,
+    Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
@@ -283,10 +284,14 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
     let engine = scenario.engine;
     let pops: Vec<Pop> = scenario.populations.iter().map(Pop::new).collect();
     let mut entities: Vec<EntityRt> =
-        scenario.entities.iter().map(|e| entity_rt(scenario, variant, e, &pops)).collect();
+        scenario.entities.iter().map(|e| entity_rt(scenario, variant, e)).collect();
     // Tables: one for DynamoDB, one per keyed entity for Cassandra.
-    let keyed: Vec<usize> =
-        (0..entities.len()).filter(|&e| variant.keys_of(&entities[e].name).is_some()).collect();
+    let keyed: Vec<usize> = scenario
+        .entities
+        .iter()
+        .filter(|e| variant.keys_for(e.id()).is_some())
+        .map(|e| e.id().index())
+        .collect();
     let table_sets: Vec<(String, Vec<usize>)> = match engine {
         Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
         Engine::Cassandra => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
@@ -308,8 +313,8 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
 }
 
 /// An entity's attributes, identity and TTL attribute (its keys come with its table).
-fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[Pop]) -> EntityRt {
-    let attrs = attr_plans(scenario, variant, e, pops);
+fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> EntityRt {
+    let attrs = attr_plans(scenario, variant, e);
     let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
         Gen::New(pop) => Some((i, pop)),
         _ => None,
@@ -317,17 +322,10 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity, pops: &[
     let ttl_attr = variant
         .ttl
         .as_ref()
-        .filter(|t| t.entities.contains(&e.name))
+        .filter(|t| t.covers(e.id()))
         .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
-    let numbered = e
-        .attributes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| match &a.generator {
-            model::Generator::Nth(by) => Some((i, e.attributes.iter().position(|b| &b.name == by)?)),
-            _ => None,
-        })
-        .collect();
+    let numbered =
+        e.attributes.iter().enumerate().filter_map(|(i, a)| Some((i, a.numbered_by()?.index()))).collect();
     EntityRt {
         name: e.name.clone(),
         attrs,
@@ -357,7 +355,7 @@ fn table_rt(
 ) -> TableRt {
     let mut shard_base = 0;
     for &e in &members {
-        let keys = variant.keys_of(&entities[e].name).expect("members have keys");
+        let Some(keys) = variant.keys_for(EntityId::new(e)) else { continue };
         let ent = &mut entities[e];
         let pk = TemplatePlan::new(&keys.pk, &ent.attrs, shard_base);
         shard_base += u32::try_from(pk.shard_slots().count()).unwrap_or(0);
@@ -375,7 +373,7 @@ fn table_rt(
     groups.push((t, None));
     let mut indexes = Vec::new();
     for (id, index) in variant.indexes.iter().enumerate() {
-        if !members.iter().any(|&e| index.keys_of(&entities[e].name).is_some()) {
+        if !members.iter().any(|&e| index.keys_for(EntityId::new(e)).is_some()) {
             continue;
         }
         let position = indexes.len();
@@ -398,7 +396,7 @@ fn table_rt(
         });
         groups.push((t, Some(position)));
         for &e in &members {
-            let entry = entry_plan(index, &mut entities[e]);
+            let entry = entry_plan(index, EntityId::new(e), &mut entities[e]);
             entities[e].entries.push(entry);
         }
     }
@@ -418,8 +416,8 @@ fn table_rt(
 
 /// An entity's place in an index: its templates (an LSI keeps the table's partition key), the
 /// sparse gate and the projection.
-fn entry_plan(index: &model::Index, ent: &mut EntityRt) -> Option<EntryPlan> {
-    let keys = index.keys_of(&ent.name)?;
+fn entry_plan(index: &model::Index, e: EntityId, ent: &mut EntityRt) -> Option<EntryPlan> {
+    let keys = index.keys_for(e)?;
     let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
     let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
     let gate = index.only_when.as_ref().and_then(|(attr, value)| {
@@ -444,17 +442,11 @@ fn compile_pattern(
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> PatternRt {
-    let e = entity_position(scenario, &p.entity);
-    let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
+    let e = p.entity_id().index();
     let (givens, equals) = inputs(scenario, p, e, entities);
-    let sets = p.sets.iter().filter_map(|s| find(entities, s)).collect();
-    let aggregates = variant
-        .aggregates
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.on.contains(&p.name))
-        .map(|(i, _)| i)
-        .collect();
+    let sets = p.sets_ids().iter().map(|a| a.index()).collect();
+    let aggregates =
+        variant.aggregates.iter().enumerate().filter(|(_, a)| a.ids.on(p.id())).map(|(i, _)| i).collect();
     let (read, parts) = if !p.action.is_read() {
         (None, Vec::new())
     } else if plan.parts.is_empty() {
@@ -495,7 +487,7 @@ fn compile_pattern(
         aggregates,
         condition: p.condition.as_ref().and_then(|c| match c {
             model::Condition::NotExists => Some(CondRt::NotExists),
-            model::Condition::Version(name) => find(entities, name).map(CondRt::Version),
+            model::Condition::Version(_) => p.version_id().map(|a| CondRt::Version(a.index())),
         }),
         ttl_secs: p.ttl.map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
     }
@@ -512,8 +504,9 @@ fn split_reads(
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> (Option<ReadPlan>, Vec<ReadPart>) {
-    let mut reads = p.entities().zip(&plan.parts).filter_map(|(name, part_plan)| {
-        let k = entity_position(scenario, name);
+    let entity_ids = std::iter::once(p.entity_id()).chain(p.with_ids().iter().copied());
+    let mut reads = entity_ids.zip(&plan.parts).filter_map(|(k, part_plan)| {
+        let k = k.index();
         let part = p.part(&scenario.entities[k])?;
         let (part_givens, part_equals) = inputs(scenario, &part, k, entities);
         let operation = part_plan.operation?;
@@ -541,10 +534,6 @@ fn split_reads(
     (first, reads.collect())
 }
 
-fn entity_position(scenario: &Scenario, name: &str) -> usize {
-    scenario.entities.iter().position(|x| x.name == name).expect("the loader checked entity names")
-}
-
 /// The attributes of entity `e` a call of `p` knows: its givens, and the constants it compares
 /// with — including an attribute every item holds the same text in (`Text("season-12")`),
 /// known to every caller as the planner assumes (`planner::read::with_constants`), so a Query
@@ -555,19 +544,15 @@ fn inputs(
     e: usize,
     entities: &mut [EntityRt],
 ) -> (Vec<usize>, Vec<(usize, Val)>) {
-    let find = |entities: &[EntityRt], name: &str| entities[e].attrs.iter().position(|a| a.name == name);
-    let givens: Vec<usize> = p.given.iter().filter_map(|g| find(entities, g)).collect();
+    let givens: Vec<usize> = p.given_ids().iter().map(|a| a.index()).collect();
     let mut equals: Vec<(usize, Val)> = p
-        .equals
+        .equals_ids()
         .iter()
-        .filter_map(|(a, v)| {
-            let i = find(entities, a)?;
-            Some((i, constant(&mut entities[e].attrs[i], v)))
-        })
+        .zip(&p.equals)
+        .map(|(a, (_, v))| (a.index(), constant(&mut entities[e].attrs[a.index()], v)))
         .collect();
-    for attribute in &scenario.entities[e].attributes {
+    for (i, attribute) in scenario.entities[e].attributes.iter().enumerate() {
         let Generator::Text(text) = &attribute.generator else { continue };
-        let Some(i) = find(entities, &attribute.name) else { continue };
         if !givens.contains(&i) && !equals.iter().any(|&(a, _)| a == i) {
             equals.push((i, constant(&mut entities[e].attrs[i], text)));
         }
@@ -601,11 +586,8 @@ fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> 
             (table.indexes[i].group, pk, entry.sk.clone())
         }
     };
-    let range = p
-        .range
-        .as_ref()
-        .and_then(|r| Some((ent.attrs.iter().position(|a| a.name == r.attribute)?, r.span.clone())));
-    let with: Vec<usize> = p.with.iter().filter_map(|w| entities.iter().position(|x| &x.name == w)).collect();
+    let range = p.range.as_ref().and_then(|r| Some((p.range_id()?.index(), r.span.clone())));
+    let with: Vec<usize> = p.with_ids().iter().map(|w| w.index()).collect();
     let used: Vec<usize> = pk.attrs().chain(sk.iter().flat_map(TemplatePlan::attrs)).collect();
     // The range is applied by the key when the sort key's first unknown slot reads it.
     let range_by_key = spec.operation != Operation::Scan
@@ -614,7 +596,7 @@ fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> 
             sk.as_ref().is_some_and(|sk| first_unknown(sk, spec.givens, spec.equals) == Some(*attr))
         });
     let gate = index.and_then(|i| ent.entries[i].as_ref()?.gate);
-    let filter = read_filter(spec, ent, &used, gate, range.as_ref().filter(|_| !range_by_key));
+    let filter = read_filter(spec, &used, gate, range.as_ref().filter(|_| !range_by_key));
     let fetch = read_fetch(spec, ent, table, index, &used);
     let returned: Vec<usize> = std::iter::once(e).chain(with).collect();
     // Other entities stored in the same table (or index) could share the partitions read.
@@ -647,7 +629,6 @@ fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> 
 /// range the key does not apply, if any.
 fn read_filter(
     spec: &ReadSpec<'_>,
-    ent: &EntityRt,
     used: &[usize],
     gate: Option<(usize, Val)>,
     range: Option<&(usize, RangeSpan)>,
@@ -675,10 +656,8 @@ fn read_filter(
             RangeSpan::All => {}
         }
     }
-    if let Some(attr) =
-        spec.p.contains.as_ref().and_then(|name| ent.attrs.iter().position(|a| &a.name == name))
-    {
-        filter.push(Filter::Contains(attr));
+    if let Some(attr) = spec.p.contains_id() {
+        filter.push(Filter::Contains(attr.index()));
     }
     filter
 }
@@ -697,13 +676,10 @@ fn read_fetch(
         table.indexes[i].kind == IndexKind::Local
             && match &ent.entries[i].as_ref().map(|x| &x.projected) {
                 Some(Projected::All) => false,
-                Some(Projected::Attrs(attrs)) => match &spec.p.returns {
-                    Some(names) => names.iter().any(|n| {
-                        ent.attrs
-                            .iter()
-                            .position(|a| &a.name == n)
-                            .is_some_and(|a| !attrs.contains(&a) && !used.contains(&a))
-                    }),
+                Some(Projected::Attrs(attrs)) => match spec.p.returns_ids() {
+                    Some(returned) => {
+                        returned.iter().map(|a| a.index()).any(|a| !attrs.contains(&a) && !used.contains(&a))
+                    }
                     None => true,
                 },
                 _ => true,

@@ -62,7 +62,12 @@ pub(super) fn cache(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<
             ));
         }
     }
-    Ok(Some(model::ReadCache { ttl, items: c.items, patterns: c.patterns.clone() }))
+    Ok(Some(model::ReadCache {
+        ttl,
+        items: c.items,
+        patterns: c.patterns.clone(),
+        ids: model::CacheIds::default(),
+    }))
 }
 
 /// `did you mean …? ` for a misspelt pattern name, or nothing.

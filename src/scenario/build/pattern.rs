@@ -83,12 +83,10 @@ pub(super) fn pattern(
             ));
         }
         keys.validate().map_err(|e| problem(&path.field("keys"), e.to_string()))?;
-        let first = entity.attribute(&p.given[0]);
-        if let Some(Generator::Pick(name) | Generator::New(name)) =
-            first.map(|a| unwrap_sometimes(&a.generator))
-            && let Some(population) = populations.iter().find(|x| &x.name == name)
-        {
-            fixed_members(&path.field("keys"), keys, population.count, name)?;
+        let first = entity.attribute(&p.given[0]).map(|a| unwrap_sometimes(&a.generator));
+        if let Some(Generator::Pick(members) | Generator::New(members)) = first {
+            let count = populations[members.id().index()].count;
+            fixed_members(&path.field("keys"), keys, count, members.name())?;
         }
     }
     let condition = condition(&path.field("condition"), p, entity, action)?;
@@ -124,6 +122,7 @@ pub(super) fn pattern(
         condition,
         ttl,
         transaction: p.transaction,
+        ids: model::PatternIds::unresolved(),
     })
 }
 

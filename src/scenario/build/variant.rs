@@ -202,19 +202,18 @@ fn class_slot(
         })?;
         // A member past the population's count exists only if the population grows.
         let member = match &attribute.generator {
-            model::Generator::Pick(name) | model::Generator::New(name) => {
-                cx.populations.iter().find(|p| &p.name == name)
-            }
+            model::Generator::Pick(members) | model::Generator::New(members) => Some(members.id()),
             _ => None,
         };
-        if let Some(pop) = member
+        if let Some(id) = member
+            && let pop = &cx.populations[id.index()]
             && model::parse_id(&pop.id_format, value).is_some_and(|i| i >= pop.count)
             && pop.growth_per_day <= 0.0
             && !cx
                 .entities
                 .iter()
                 .flat_map(|e| &e.attributes)
-                .any(|a| matches!(&a.generator, model::Generator::New(n) if *n == pop.name))
+                .any(|a| matches!(&a.generator, model::Generator::New(n) if n.id() == id))
         {
             return Err(Problem {
                 path: path.clone(),
@@ -364,7 +363,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
             .chain(indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute))),
     )?;
     transactions(path, v, cx)?;
-    Ok(Variant {
+    let mut variant = Variant {
         name: v.name.clone(),
         description: v.description.clone(),
         capacity: capacity(path, v)?,
@@ -377,7 +376,10 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         copies: copies(path, v, cx)?,
         embeds,
         cache: super::cache::cache(path, v, cx)?,
-    })
+    };
+    // Every name the variant uses is checked: resolve them to ids, once.
+    variant.resolve(cx.entities, cx.patterns);
+    Ok(variant)
 }
 
 /// The table's key templates per entity, and its key attribute names.
@@ -404,7 +406,7 @@ fn table_keys(
     let table_has_sk = with_sk > 0;
     let keys: Vec<EntityKeys> = table
         .into_iter()
-        .map(|t| EntityKeys { entity: t.entity, pk: t.pk.expect("table keys always have a pk"), sk: t.sk })
+        .map(|t| EntityKeys::new(t.entity, t.pk.expect("table keys always have a pk"), t.sk))
         .collect();
     for (i, pattern) in cx.patterns.iter().enumerate() {
         for entity in pattern.entities() {
@@ -488,10 +490,8 @@ fn indexes(
         let (pk_attribute, sk_default) = match kind {
             IndexKind::Global => {
                 globals += 1;
-                entries.extend(templates.into_iter().map(|t| EntityKeys {
-                    entity: t.entity,
-                    pk: t.pk.expect("global index keys always have a pk"),
-                    sk: t.sk,
+                entries.extend(templates.into_iter().map(|t| {
+                    EntityKeys::new(t.entity, t.pk.expect("global index keys always have a pk"), t.sk)
                 }));
                 (
                     ix.pk_attribute.clone().unwrap_or_else(|| format!("GSI{globals}PK")),
@@ -528,7 +528,7 @@ fn indexes(
                             "a local secondary index needs sk: \"…\"",
                         ));
                     }
-                    entries.push(EntityKeys { entity: t.entity, pk: table_keys.pk.clone(), sk: t.sk });
+                    entries.push(EntityKeys::new(t.entity, table_keys.pk.clone(), t.sk));
                 }
                 (table_pk.to_owned(), format!("LSI{locals}SK"))
             }
@@ -645,7 +645,12 @@ fn ttl(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model:
                     "a TTL lifetime must be longer than 0s: items would expire as they are written",
                 ));
             }
-            Some(model::Ttl { attribute: t.attribute.clone(), lifetime, entities: t.entities.clone() })
+            Some(model::Ttl {
+                attribute: t.attribute.clone(),
+                lifetime,
+                entities: t.entities.clone(),
+                ids: model::TtlIds::default(),
+            })
         }
     })
 }
@@ -713,6 +718,7 @@ fn copies(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
             to: c.to.clone(),
             as_name,
             by: c.by.clone(),
+            ids: model::CopyIds::unresolved(),
         });
     }
     Ok(copies)
@@ -785,6 +791,7 @@ fn aggregates(
                 file::AggregateOp::Sum(attr) => model::AggregateOp::Sum(attr.clone()),
                 file::AggregateOp::Claim => model::AggregateOp::Claim,
             },
+            ids: model::AggregateIds::unresolved(),
         });
     }
     Ok(aggregates)
@@ -904,6 +911,7 @@ fn embeds(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Vec<model:
             by: e.by.clone(),
             as_name,
             keep_latest: e.keep_latest,
+            ids: model::EmbedIds::unresolved(),
         });
     }
     for (i, e) in embeds.iter().enumerate() {

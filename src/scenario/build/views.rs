@@ -69,11 +69,11 @@ mod tests {
     use crate::engine::template::Template;
 
     fn keys(pk: &str, sk: Option<&str>) -> EntityKeys {
-        EntityKeys {
-            entity: "Membership".to_owned(),
-            pk: Template::parse(pk).expect("template"),
-            sk: sk.map(|s| Template::parse(s).expect("template")),
-        }
+        EntityKeys::new(
+            "Membership".to_owned(),
+            Template::parse(pk).expect("template"),
+            sk.map(|s| Template::parse(s).expect("template")),
+        )
     }
 
     #[test]

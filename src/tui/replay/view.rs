@@ -166,8 +166,9 @@ fn goals(scenario: &Scenario, report: &RunReport) -> Vec<GoalRow> {
 fn measured(check: &GoalCheck, report: &RunReport) -> bool {
     let t = &report.totals;
     match check {
-        GoalCheck::NoScan(name) | GoalCheck::MaxFanout(name, _) | GoalCheck::LatencyTarget(name) => {
-            report.patterns.iter().find(|p| p.name == *name).is_none_or(|p| p.calls > 0)
+        GoalCheck::NoScan(pattern) | GoalCheck::MaxFanout(pattern, _) | GoalCheck::LatencyTarget(pattern) => {
+            // The report lists the scenario's patterns in its order.
+            report.patterns.get(pattern.id().index()).is_none_or(|p| p.calls > 0)
         }
         GoalCheck::MaxPartitionBytes(_) | GoalCheck::MaxPartitionItems(_) => {
             t.writes > 0 || report.partitions.max_items > 0
@@ -204,6 +205,7 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
 mod tests {
     use super::*;
     use crate::engine::metrics::RowOrdering;
+    use crate::engine::model::{PatternId, PatternRef};
     use crate::scenario;
 
     fn request() -> ViewRequest {
@@ -265,8 +267,9 @@ mod tests {
     fn a_goal_waits_for_what_it_reads() {
         let mut report = crate::engine::testing::report();
         report.patterns[0].calls = 0;
-        let idle = report.patterns[0].name.clone();
-        let busy = report.patterns.iter().find(|p| p.calls > 0).expect("the fixture has calls").name.clone();
+        let at = |i: usize| PatternRef::new(report.patterns[i].name.clone(), PatternId::new(i));
+        let idle = at(0);
+        let busy = at(report.patterns.iter().position(|p| p.calls > 0).expect("the fixture has calls"));
         let cases = [
             (GoalCheck::NoScan(idle.clone()), false),
             (GoalCheck::LatencyTarget(idle.clone()), false),
@@ -274,7 +277,7 @@ mod tests {
             (GoalCheck::NoScan(busy.clone()), true),
             (GoalCheck::LatencyTarget(busy), true),
             // Not in the report: a failure to show, not something to wait for.
-            (GoalCheck::NoScan("no-such".to_owned()), true),
+            (GoalCheck::NoScan(PatternRef::new("no-such".to_owned(), PatternId::new(usize::MAX))), true),
             (GoalCheck::MaxThrottledRatio(0.01), true),
             (GoalCheck::MaxMonthlyCost(10.0), true),
             (GoalCheck::MaxPartitionBytes(1), true),

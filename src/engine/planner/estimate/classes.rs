@@ -68,7 +68,7 @@ impl Estimator<'_> {
     ) -> Option<Vec<(Class<'c>, f64)>> {
         let e = self.entity(entity);
         let population = match self.generator_of(e, &slot.by).map(unwrap_sometimes)? {
-            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
+            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop),
             _ => return None,
         };
         let popularity = self.pick_popularity(e, &slot.by, p)?;
@@ -93,7 +93,7 @@ impl Estimator<'_> {
     pub fn member_in_class(&self, entity: &str, slot: &ClassSlot, class: Class<'_>, index: u64) -> bool {
         let e = self.entity(entity);
         let Some(population) = (match self.generator_of(e, &slot.by).map(unwrap_sometimes) {
-            Some(Generator::Pick(pop) | Generator::New(pop)) => self.scenario.population(pop),
+            Some(Generator::Pick(pop) | Generator::New(pop)) => Some(self.scenario.population(pop)),
             _ => None,
         }) else {
             return true;
@@ -149,7 +149,7 @@ impl Estimator<'_> {
         else {
             return None;
         };
-        let population = self.scenario.population(pop)?;
+        let population = self.scenario.population(pop);
         let written = self.written_popularity(e, &slot.by)?;
         let n = numbers::floor_u64(self.population_size(population)).max(1);
         if n > MEETING_EXACT {

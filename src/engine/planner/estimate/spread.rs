@@ -246,8 +246,7 @@ impl<'a> Estimator<'a> {
                     choices.iter().filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum::<f64>() / total
                 }
                 Generator::Pick(population) | Generator::New(population) => {
-                    let pop =
-                        self.scenario.population(population).expect("the loader checked population names");
+                    let pop = self.scenario.population(population);
                     let n = numbers::floor_u64(self.population_size(pop)).max(1);
                     let step = n.div_ceil(SAMPLE).max(1);
                     let sampled = (0..n).step_by(usize::try_from(step).unwrap_or(usize::MAX));
@@ -285,7 +284,7 @@ impl<'a> Estimator<'a> {
             return spread;
         }
         let population = match generator {
-            Some(Generator::Pick(p) | Generator::New(p)) => self.scenario.population(p),
+            Some(Generator::Pick(p) | Generator::New(p)) => Some(self.scenario.population(p)),
             _ => None,
         };
         let picked_by =
@@ -300,12 +299,12 @@ impl<'a> Estimator<'a> {
         // popularity, whether the entity picks its ids or owns them (`New`).
         let names_existing = chooser.is_some_and(|p| p.action != Action::Put && p.knows(name));
         match generator {
-            Some(Generator::Pick(_)) => {
-                let pop = population.expect("the loader checked population names");
+            Some(Generator::Pick(members)) => {
+                let pop = self.scenario.population(members);
                 picked_by(&pop.popularity, pop)
             }
-            Some(Generator::New(_)) if names_existing => {
-                let pop = population.expect("the loader checked population names");
+            Some(Generator::New(members)) if names_existing => {
+                let pop = self.scenario.population(members);
                 picked_by(&pop.popularity, pop)
             }
             other => self.generated_spread(e, name, other),
@@ -363,9 +362,7 @@ impl<'a> Estimator<'a> {
                 // 1, 2, … per member of `by`: as many values as the busiest member has items,
                 // about the items per member on average; 1 is the commonest.
                 let members = match self.generator_of(e, by).map(unwrap_sometimes) {
-                    Some(Generator::Pick(p)) => {
-                        self.scenario.population(p).map_or(1.0, |pop| self.population_size(pop))
-                    }
+                    Some(Generator::Pick(p)) => self.population_size(self.scenario.population(p)),
                     _ => f64::INFINITY,
                 };
                 let per_member = (self.put_rate(&e.name) * self.lifetime(&e.name) / members).max(1.0);
@@ -485,10 +482,8 @@ impl Estimator<'_> {
     ) -> Option<&'p Popularity> {
         let generator = self.generator_of(e, name).map(unwrap_sometimes)?;
         let population = match generator {
-            Generator::Pick(pop) => self.scenario.population(pop)?,
-            Generator::New(pop) if p.action != Action::Put && p.knows(name) => {
-                self.scenario.population(pop)?
-            }
+            Generator::Pick(pop) => self.scenario.population(pop),
+            Generator::New(pop) if p.action != Action::Put && p.knows(name) => self.scenario.population(pop),
             _ => return None,
         };
         match &p.keys {
@@ -504,13 +499,15 @@ impl Estimator<'_> {
     pub fn copy_share(&self, p: &AccessPattern, copy: &crate::engine::model::Copy) -> Option<(f64, String)> {
         let holder = self.entity(&copy.to);
         let source = self.entity(&copy.from);
-        let population = match self.generator_of(holder, &copy.by).map(unwrap_sometimes)? {
-            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
-            _ => return None,
+        let (Generator::Pick(members) | Generator::New(members)) =
+            self.generator_of(holder, &copy.by).map(unwrap_sometimes)?
+        else {
+            return None;
         };
+        let population = self.scenario.population(members);
         let same_population = |name: &str| {
             matches!(self.generator_of(source, name).map(unwrap_sometimes),
-                Some(Generator::Pick(pop) | Generator::New(pop)) if *pop == population.name)
+                Some(Generator::Pick(pop) | Generator::New(pop)) if pop.id() == members.id())
         };
         let id = std::iter::once(copy.by.as_str())
             .chain(p.given.iter().map(String::as_str))
@@ -595,7 +592,7 @@ impl Estimator<'_> {
         };
         let reader = even(self.pick_popularity(e, name, p)?);
         let population = match self.generator_of(e, name).map(unwrap_sometimes)? {
-            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop)?,
+            Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop),
             _ => return None,
         };
         let written = self.written_popularity(e, name)?;

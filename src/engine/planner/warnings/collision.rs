@@ -72,7 +72,7 @@ pub fn taken_share(est: &Estimator<'_>, entity: &str) -> f64 {
     let preload = est
         .entity(entity)
         .owned_population()
-        .and_then(|p| est.scenario.population(p))
+        .map(|p| est.scenario.population(p))
         .map_or(0.0, |p| p.count as f64 + p.growth_per_day * est.secs / 86_400.0);
     let puts = written.items - preload;
     if puts <= 0.0 {
@@ -408,7 +408,7 @@ fn windows<'a>(
 fn picked_in_sequence(est: &Estimator<'_>, entity: &str, name: &str) -> bool {
     let e = est.entity(entity);
     let Some(Generator::Pick(pop)) = est.generator_of(e, name).map(unwrap_sometimes) else { return false };
-    let Some(population) = est.scenario.population(pop) else { return false };
+    let population = est.scenario.population(pop);
     let mut puts = est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity);
     puts.all(|p| {
         let chosen = p.keys.as_ref().filter(|_| p.given.first().is_some_and(|g| g == name));
@@ -440,7 +440,7 @@ fn written(est: &Estimator<'_>, entity: &str) -> Written {
     let e = est.entity(entity);
     let lifetime = est.lifetime(entity);
     let mut w = Written { items: 0.0, terms: Vec::new(), lifetime };
-    if let Some(p) = e.owned_population().and_then(|p| est.scenario.population(p)) {
+    if let Some(p) = e.owned_population().map(|p| est.scenario.population(p)) {
         let members = p.count as f64 + p.growth_per_day * est.secs / 86_400.0;
         if members > 0.0 {
             w.items += members;
