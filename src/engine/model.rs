@@ -202,40 +202,44 @@ impl Attribute {
     }
 }
 
-/// The population a `Pick` or `New` generator draws members of: its name as the file wrote it,
-/// and its id. It debug-prints as its name, as the generator did before it had an id (warnings
-/// quote a generator with `{:?}`: `New("orders")`).
-#[derive(Clone, PartialEq)]
-pub struct Members {
+/// Something the scenario file names, once the loader has resolved it: the name as the file
+/// wrote it (for words, RON and exports) and its typed id (for the engine). Only the loader
+/// makes one. It debug-prints as its name, as the field did before it had an id (warnings quote
+/// a generator with `{:?}`: `New("orders")`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Named<I> {
     name: String,
-    id: PopulationId,
+    id: I,
 }
 
-impl Members {
-    pub(crate) fn new(name: String, id: PopulationId) -> Members {
-        Members { name, id }
+impl<I: std::marker::Copy> Named<I> {
+    pub(crate) fn new(name: String, id: I) -> Named<I> {
+        Named { name, id }
     }
 
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    pub fn id(&self) -> PopulationId {
+    pub fn id(&self) -> I {
         self.id
     }
 }
 
-impl fmt::Display for Members {
+impl<I> fmt::Display for Named<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)
     }
 }
 
-impl fmt::Debug for Members {
+impl<I> fmt::Debug for Named<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.name, f)
     }
 }
+
+/// The population a `Pick` or `New` generator draws members of.
+pub type Members = Named<PopulationId>;
 
 /// An attribute's type. `Time` is stored as N, whole seconds since the Unix epoch (what a TTL
 /// attribute holds and what calendar key templates format).
@@ -1130,32 +1134,8 @@ pub enum GoalCheck {
     MaxFailedWrites(u64),
 }
 
-/// A pattern a goal names: its name as the file wrote it, and its id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PatternRef {
-    name: String,
-    id: PatternId,
-}
-
-impl PatternRef {
-    pub(crate) fn new(name: String, id: PatternId) -> PatternRef {
-        PatternRef { name, id }
-    }
-
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    pub fn id(&self) -> PatternId {
-        self.id
-    }
-}
-
-impl fmt::Display for PatternRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name)
-    }
-}
+/// A pattern a goal names.
+pub type PatternRef = Named<PatternId>;
 
 /// A practice problem: what to design, hints, and the variant that solves it (kept out of sight
 /// until asked for).
