@@ -1,7 +1,7 @@
 //! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
 //! goals and costs are filled later by their own modules.
 
-use crate::engine::model::{Action, Engine};
+use crate::engine::model::Engine;
 use crate::engine::planner::Kind;
 use crate::engine::time::SimDuration;
 
@@ -402,14 +402,5 @@ impl Simulation {
             ));
         }
         notes
-    }
-
-    /// Whether a pattern writes (for callers that group patterns).
-    pub fn pattern_writes(&self, name: &str) -> Option<bool> {
-        self.world
-            .patterns
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| !matches!(p.action, Action::Get | Action::List))
     }
 }
