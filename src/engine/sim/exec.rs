@@ -260,6 +260,7 @@ impl Simulation {
     }
 
     /// A request completed in `ms`: the call's latency, counting the waits of a retried one.
+    #[inline]
     fn completed(&mut self, call: Call, resume: Option<&Resume>, ms: f64) {
         match resume {
             None => self.figures.stats[call.pattern].latency(ms),
@@ -442,6 +443,7 @@ impl Simulation {
 }
 
 /// The `count` nodes holding the partition with this token: the owner and the next ones.
+#[inline]
 pub(super) fn replicas(hash: u64, count: usize) -> impl Iterator<Item = usize> {
     let owner = usize::try_from((u128::from(hash) * super::RING_NODES as u128) >> 64).unwrap_or(0);
     (0..count.min(super::RING_NODES)).map(move |i| (owner + i) % super::RING_NODES)

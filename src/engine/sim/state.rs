@@ -31,6 +31,7 @@ pub struct Storage {
 
 impl Storage {
     /// The load of logical partition `p` of group `g`, created on first use.
+    #[inline]
     pub fn load(&mut self, g: usize, p: u32) -> &mut Load {
         let loads = &mut self.groups[g].loads;
         if loads.len() <= p as usize {
@@ -79,6 +80,7 @@ pub struct ItemState {
 impl ItemState {
     /// A landed write's changes become the item's overrides, each attribute's latest value
     /// replacing the one before.
+    #[inline]
     pub fn keep_changes(&mut self, id: u32, changes: &[(u16, Val)]) {
         if changes.is_empty() {
             return;
@@ -282,6 +284,7 @@ pub struct SpanStats {
 }
 
 impl PatternStats {
+    #[inline]
     pub fn latency(&mut self, ms: f64) {
         if let Some(entry) = self.latencies.iter_mut().find(|(v, _)| (*v - ms).abs() < 1e-9) {
             entry.1 += 1;

@@ -20,11 +20,18 @@ impl Simulation {
     /// there: `Some(ms)`, the read's time (0 without one), with the item it found in
     /// `scratch.located`; `None` when the partitions refused a request of it, and the call is
     /// queued to retry from the read.
+    #[inline]
     pub(super) fn locate(&mut self, call: Call, resume: Option<&Resume>) -> Option<f64> {
         self.scratch.located = None;
         if self.world.patterns[call.pattern].locate.is_none() {
             return Some(0.0);
         }
+        self.send_locate(call, resume)
+    }
+
+    /// `locate` for a pattern that sends a read first (kept apart so the common case, a
+    /// write that knows its key, inlines into the write).
+    fn send_locate(&mut self, call: Call, resume: Option<&Resume>) -> Option<f64> {
         if let Some(r) = resume.filter(|r| r.request != LOCATE_RETRY) {
             // The write's own retry: it names the item the read found before.
             let entity = self.world.patterns[call.pattern].entity;

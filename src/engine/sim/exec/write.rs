@@ -213,6 +213,7 @@ impl Simulation {
     /// What a call whose write landed brings: its version recorded, its numbered attributes counted,
     /// and its side writes — the copies an update rewrites, the parent's kept copy of an
     /// embedded child, the aggregates it maintains.
+    #[inline]
     fn call_landed(&mut self, s: &Sending<'_>, versioned: Option<u32>) {
         let action = self.world.patterns[s.call.pattern].action;
         if let Some(handle) = versioned {
@@ -231,7 +232,10 @@ impl Simulation {
             self.append_side(e, s.target.ordinal, s.vals, side, None);
         }
         // A transaction wrote its aggregates with its own item.
-        if action != Action::Delete && !s.transaction {
+        if action != Action::Delete
+            && !s.transaction
+            && !self.world.patterns[s.call.pattern].aggregates.is_empty()
+        {
             self.maintain_aggregates(s.entity, s.vals, s.target.ordinal, side);
         }
     }
