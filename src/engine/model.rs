@@ -1027,6 +1027,11 @@ impl AggregateIds {
     pub fn on(&self, pattern: PatternId) -> bool {
         self.on.contains(&pattern)
     }
+
+    /// The patterns whose writes maintain the aggregate, in the order `on` names them.
+    pub fn patterns(&self) -> &[PatternId] {
+        &self.on
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,7 +30,7 @@ use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use warnings::Busiest;
 
-use super::model::{AccessPattern, Engine, EntityId, Index, IndexKind, Scenario, Variant};
+use super::model::{AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, Scenario, Variant};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -158,6 +158,9 @@ impl Operation {
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternPlan {
     pub name: String,
+    /// The pattern planned (a part's or a locating read's: the pattern it serves).
+    #[serde(skip)]
+    pub pattern: PatternId,
     pub kind: Kind,
     /// The base rate the file gives (calls per second), which the rate shapes multiply.
     pub rate: f64,
@@ -230,6 +233,7 @@ impl PatternPlan {
     fn start(p: &AccessPattern, kind: Kind, secs: f64) -> PatternPlan {
         PatternPlan {
             name: p.name.clone(),
+            pattern: p.id(),
             kind,
             rate: p.rate,
             mean_rate: load::mean_rate(p, secs),

@@ -13,7 +13,7 @@ use spread::value_share;
 
 use super::load::{mean_rate, typical};
 use crate::engine::model::{
-    AccessPattern, Action, AttrType, Embed, Entity, EntityId, Generator, Index, Scenario, Variant,
+    AccessPattern, Action, AttrType, Embed, Entity, EntityId, Generator, Index, PatternId, Scenario, Variant,
 };
 use crate::engine::number::Number;
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
@@ -134,6 +134,10 @@ impl<'a> Estimator<'a> {
 
     pub fn entity(&self, id: EntityId) -> &'a Entity {
         &self.scenario.entities[id.index()]
+    }
+
+    pub fn pattern(&self, id: PatternId) -> &'a AccessPattern {
+        &self.scenario.patterns[id.index()]
     }
 
     /// A representative item of the entity: every attribute present (a sparse attribute as it
@@ -385,9 +389,8 @@ impl<'a> Estimator<'a> {
             .aggregates
             .iter()
             .filter(|a| a.ids.entity() == entity)
-            .flat_map(|a| a.on.iter())
-            .filter_map(|name| self.scenario.pattern(name))
-            .map(|p| mean_rate(p, self.secs))
+            .flat_map(|a| a.ids.patterns())
+            .map(|&p| mean_rate(self.pattern(p), self.secs))
             .sum()
     }
 

@@ -48,7 +48,7 @@ const FILLED: f64 = 20.0;
 /// the words that explain their plan.
 pub fn mark(est: &Estimator<'_>, patterns: &mut [PatternPlan]) {
     for plan in patterns.iter_mut() {
-        let Some(p) = est.scenario.pattern(&plan.name) else { continue };
+        let p = est.pattern(plan.pattern);
         let found = match plan.kind {
             Kind::Read if plan.served => newest_first(est, p, plan).or_else(|| not_there_yet(est, p, plan)),
             Kind::Write => parent_apart(est, p, plan),

@@ -44,7 +44,7 @@ fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
 /// there to keep unique now has two items.
 fn unsafe_claim(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let Some(c) = &plan.claim else { return };
-    let Some(pattern) = est.scenario.pattern(&plan.name) else { return };
+    let pattern = est.pattern(plan.pattern);
     if pattern.transaction {
         return;
     }
@@ -102,7 +102,7 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     if !matches!(plan.operation, Some(Operation::DeleteAndPut | Operation::TransactWriteItems)) {
         return;
     }
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = est.pattern(plan.pattern);
     let Some(keys) = est.variant.keys_for(pattern.entity_id()) else { return };
     let moved = super::write::moved_key_attributes(pattern, keys).join(", ");
     if moved.is_empty() {
@@ -143,7 +143,7 @@ fn collection_order(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
     if plan.operation != Some(Operation::Query) || plan.index.is_some() || !plan.parts.is_empty() {
         return;
     }
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = est.pattern(plan.pattern);
     let pattern = pattern.as_served_by(est.variant);
     let (Some(limit), false) = (pattern.limit, pattern.with.is_empty()) else { return };
     let Some(parent) = est.variant.keys_for(pattern.entity_id()).and_then(|k| k.sk.as_ref()) else { return };
@@ -283,7 +283,7 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 }
 
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = est.pattern(plan.pattern);
     match plan.operation {
         Some(
             Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem | Operation::DeleteAndPut,
@@ -795,7 +795,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
 fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warning>) {
     let mut loads: BTreeMap<String, Load> = BTreeMap::new();
     for plan in plans {
-        let p = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+        let p = est.pattern(plan.pattern);
         match plan.kind {
             Kind::Write => write_loads(est, plan, p, &mut loads),
             Kind::Read => read_load(est, plan, p, &mut loads),
