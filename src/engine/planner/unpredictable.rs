@@ -78,8 +78,9 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
         return None;
     }
     let entity = est.entity(p.entity_id());
-    p.given.iter().find_map(|given| {
-        let Generator::Pick(population) = &entity.attribute(given)?.generator else { return None };
+    p.given_ids().iter().find_map(|&id| {
+        let attribute = &entity.attributes[id.index()];
+        let (given, Generator::Pick(population)) = (&attribute.name, &attribute.generator) else { return None };
         if pick(est, p, population) != &Popularity::Latest {
             return None;
         }
