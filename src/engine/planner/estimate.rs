@@ -13,7 +13,8 @@ use spread::value_share;
 
 use super::load::{mean_rate, typical};
 use crate::engine::model::{
-    AccessPattern, Action, AttrType, Embed, Entity, EntityId, Generator, Index, PatternId, Scenario, Variant,
+    AccessPattern, Action, AttrId, AttrType, Embed, Entity, EntityId, Generator, Index, PatternId, Scenario,
+    Variant,
 };
 use crate::engine::number::Number;
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
@@ -95,11 +96,13 @@ impl<'a> Estimator<'a> {
     pub fn element_bytes(&self, embed: &Embed) -> f64 {
         let e = self.entity(embed.entity_id());
         let item = self.item(embed.entity_id());
+        let by = embed.by_id().map(AttrId::index);
         let fields: f64 = e
             .attributes
             .iter()
-            .filter(|a| a.name != embed.by)
-            .filter_map(|a| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
+            .enumerate()
+            .filter(|&(i, _)| Some(i) != by)
+            .filter_map(|(_, a)| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
             .sum();
         1.0 + 3.0 + fields
     }
@@ -250,7 +253,7 @@ impl<'a> Estimator<'a> {
         }
         for copy in self.variant.copies.iter().filter(|c| c.ids.to() == entity.id()) {
             let from = self.entity(copy.ids.from());
-            if let Some(a) = from.attribute(&copy.attribute)
+            if let Some(a) = copy.ids.attribute().map(|a| &from.attributes[a.index()])
                 && let Some(value) = self.value(a.ty, &a.generator)
             {
                 item.insert(copy.as_name.clone(), value);

@@ -499,9 +499,8 @@ impl Estimator<'_> {
     pub fn copy_share(&self, p: &AccessPattern, copy: &crate::engine::model::Copy) -> Option<(f64, String)> {
         let holder = self.entity(copy.ids.to());
         let source = self.entity(copy.ids.from());
-        let (Generator::Pick(members) | Generator::New(members)) =
-            self.generator_of(holder, &copy.by).map(unwrap_sometimes)?
-        else {
+        let by = &holder.attributes[copy.ids.by()?.index()];
+        let (Generator::Pick(members) | Generator::New(members)) = unwrap_sometimes(&by.generator) else {
             return None;
         };
         let population = self.scenario.population(members);
