@@ -591,6 +591,11 @@ impl AccessPattern {
         std::iter::once(self.entity.as_str()).chain(self.with.iter().map(String::as_str))
     }
 
+    /// The ids of `entities`, in the same order.
+    pub fn entity_ids(&self) -> impl Iterator<Item = EntityId> + '_ {
+        std::iter::once(self.ids.entity).chain(self.ids.with.iter().copied())
+    }
+
     /// The pattern as `variant` serves it: an entity read `with` this one that the variant embeds
     /// in this one's items comes with them, so it is no longer a read of its own.
     pub fn as_served_by(&self, variant: &Variant) -> std::borrow::Cow<'_, AccessPattern> {
@@ -1025,6 +1030,11 @@ impl AggregateIds {
     /// Whether a write of pattern `pattern` maintains the aggregate.
     pub fn on(&self, pattern: PatternId) -> bool {
         self.on.contains(&pattern)
+    }
+
+    /// The patterns whose writes maintain the aggregate, in the order `on` names them.
+    pub fn patterns(&self) -> &[PatternId] {
+        &self.on
     }
 }
 

@@ -30,7 +30,7 @@ use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use warnings::Busiest;
 
-use super::model::{AccessPattern, Engine, Index, IndexKind, Scenario, Variant};
+use super::model::{AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, Scenario, Variant};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -158,6 +158,9 @@ impl Operation {
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternPlan {
     pub name: String,
+    /// The pattern planned (a part's or a locating read's: the pattern it serves).
+    #[serde(skip)]
+    pub pattern: PatternId,
     pub kind: Kind,
     /// The base rate the file gives (calls per second), which the rate shapes multiply.
     pub rate: f64,
@@ -230,6 +233,7 @@ impl PatternPlan {
     fn start(p: &AccessPattern, kind: Kind, secs: f64) -> PatternPlan {
         PatternPlan {
             name: p.name.clone(),
+            pattern: p.id(),
             kind,
             rate: p.rate,
             mean_rate: load::mean_rate(p, secs),
@@ -478,7 +482,7 @@ impl Serialize for WriteTarget {
 /// write's `target`), and why the pattern writes it — which says how the pattern's pick of a key reaches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lands {
-    pub entity: String,
+    pub entity: EntityId,
     pub via: Via,
 }
 
@@ -599,7 +603,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
         },
     };
     for entity in &scenario.entities {
-        if let Some(k) = variant.keys_of(&entity.name) {
+        if let Some(k) = variant.keys_for(entity.id()) {
             out.push(Layout {
                 entity: entity.name.clone(),
                 index: None,
@@ -608,10 +612,10 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
             });
         }
         for index in &variant.indexes {
-            if let Some(k) = index.keys_of(&entity.name) {
+            if let Some(k) = index.keys_for(entity.id()) {
                 // A materialized view's primary key must hold every column of the base table's.
                 let key = match scenario.engine {
-                    Engine::Cassandra => keys::cql_primary_key(k, variant.keys_of(&entity.name)),
+                    Engine::Cassandra => keys::cql_primary_key(k, variant.keys_for(entity.id())),
                     Engine::DynamoDb => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
                 };
                 out.push(Layout {

@@ -23,7 +23,7 @@ use super::estimate::Estimator;
 use super::load::mean_rate;
 use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
-use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Condition, Generator};
+use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Condition, EntityId, Generator};
 use crate::engine::store::{failed_write_units, read_units};
 use crate::engine::template::Part;
 
@@ -65,14 +65,14 @@ pub fn conflict_chance(share: f64, calls_per_s: f64) -> f64 {
 /// The condition's plan, or `None` for an unconditional write.
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
     let condition = p.condition.as_ref()?;
-    let item = est.item_bytes(&p.entity);
+    let item = est.item_bytes(p.entity_id());
     let whole = super::numbers::floor_u64(item.ceil());
     let failed_units_each = failed_write_units(whole, whole);
     Some(match condition {
         Condition::NotExists => {
             let (share, how) = match picked_taken_share(est, p) {
                 Some(share) => (share, "counted key by key over the members each put picks"),
-                None => (taken_share(est, &p.entity), "the key-collision arithmetic"),
+                None => (taken_share(est, p.entity_id()), "the key-collision arithmetic"),
             };
             ConditionPlan {
                 expression: "attribute_not_exists(PK)".to_owned(),
@@ -126,12 +126,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
 /// without one the put is a request of its own that has landed before the claim's PutItem is
 /// refused — a duplicate of a value the claim was there to keep unique.
 pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
-    let claims: Vec<&Aggregate> = est
-        .variant
-        .aggregates
-        .iter()
-        .filter(|a| a.op == AggregateOp::Claim && a.on.contains(&p.name))
-        .collect();
+    let claims: Vec<&Aggregate> =
+        est.variant.aggregates.iter().filter(|a| a.op == AggregateOp::Claim && a.ids.on(p.id())).collect();
     let first = claims.first()?;
     let mut free = 1.0;
     let mut counted = true;
@@ -141,16 +137,16 @@ pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
             .scenario
             .patterns
             .iter()
-            .filter(|x| a.on.contains(&x.name))
+            .filter(|x| a.ids.on(x.id()))
             .map(|x| mean_rate(x, est.secs) * est.secs)
             .sum();
-        match taken_share_of_picks(est, &a.entity, p, puts) {
+        match taken_share_of_picks(est, a.ids.entity(), p, puts) {
             Some(share) => free *= 1.0 - share,
             None => counted = false,
         }
     }
     let share = 1.0 - free;
-    let whole = super::numbers::floor_u64(est.item_bytes(&first.entity).ceil());
+    let whole = super::numbers::floor_u64(est.item_bytes(first.ids.entity()).ceil());
     let failed_units_each = failed_write_units(whole, whole);
     let names: Vec<&str> = claims.iter().map(|a| a.entity.as_str()).collect();
     let how = if counted {
@@ -194,24 +190,24 @@ const MAX_JOINT_KEYS: f64 = 2e6;
 /// when the key holds anything else (a time, a shard, a generated value), or too many values.
 fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
     // Other puts of the entity fill the same keys; the initial load starts with none here.
-    if est.entity(&p.entity).owned_population().is_some() {
+    if est.entity(p.entity_id()).owned_population().is_some() {
         return None;
     }
     let puts: f64 = est
         .scenario
         .patterns
         .iter()
-        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity == p.entity)
+        .filter(|x| x.action == crate::engine::model::Action::Put && x.entity_id() == p.entity_id())
         .map(|x| mean_rate(x, est.secs) * est.secs)
         .sum();
-    taken_share_of_picks(est, &p.entity, p, puts)
+    taken_share_of_picks(est, p.entity_id(), p, puts)
 }
 
 /// The share of `puts` puts (of `p`'s entity, drawing their members as `p` does) that find the
 /// `keyed` item they create taken, counted key by key (see `picked_taken_share`).
-fn taken_share_of_picks(est: &Estimator<'_>, keyed: &str, p: &AccessPattern, puts: f64) -> Option<f64> {
-    let keys = est.variant.keys_of(keyed)?;
-    let e = est.entity(&p.entity);
+fn taken_share_of_picks(est: &Estimator<'_>, keyed: EntityId, p: &AccessPattern, puts: f64) -> Option<f64> {
+    let keys = est.variant.keys_for(keyed)?;
+    let e = est.entity(p.entity_id());
     let mut joint = vec![1.0];
     let mut seen: Vec<&str> = Vec::new();
     for part in keys.pk.parts().iter().chain(keys.sk.iter().flat_map(|sk| sk.parts().iter())) {
@@ -244,7 +240,7 @@ fn taken_share_of_picks(est: &Estimator<'_>, keyed: &str, p: &AccessPattern, put
 /// The share of the pattern's calls each item takes: its first given attribute's popularity
 /// over the population, or every call on one item when there is none.
 pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
-    let e = est.entity(&p.entity);
+    let e = est.entity(p.entity_id());
     let picked = p.given.first().and_then(|name| {
         let popularity = est.pick_popularity(e, name, p)?;
         let population = match est.generator_of(e, name)? {
@@ -259,7 +255,7 @@ pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
     let shares = picked.unwrap_or_else(|| vec![1.0]);
     // A write shard in the key (`ACCT#{account_id}#{shard(8)}`) spreads each member's calls
     // evenly over that many items.
-    let spread_over: u32 = est.variant.keys_of(&p.entity).map_or(1, |k| {
+    let spread_over: u32 = est.variant.keys_for(p.entity_id()).map_or(1, |k| {
         k.pk.parts()
             .iter()
             .chain(k.sk.iter().flat_map(|sk| sk.parts().iter()))

@@ -3,8 +3,6 @@
 //! grows, how many items it has at the end of the workload, and how a key template spreads the
 //! load (distinct values, the hottest value's share).
 
-use std::collections::BTreeMap;
-
 mod classes;
 mod spread;
 
@@ -15,7 +13,8 @@ use spread::value_share;
 
 use super::load::{mean_rate, typical};
 use crate::engine::model::{
-    AccessPattern, Action, AttrType, Embed, Entity, Generator, Index, Scenario, Variant,
+    AccessPattern, Action, AttrId, AttrType, Embed, Entity, EntityId, Generator, Index, PatternId, Scenario,
+    Variant,
 };
 use crate::engine::number::Number;
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
@@ -37,10 +36,11 @@ pub struct Estimator<'a> {
     /// The workload's duration in seconds.
     pub secs: f64,
     pub cql: bool,
-    items: BTreeMap<String, Item>,
+    /// Per entity (by [`EntityId`]), its representative item.
+    items: Vec<Item>,
     /// Per entity, the average item size: attributes that only some items carry (`Sometimes`
     /// attributes, the key attributes of a sparse index) count by the share that carries them.
-    bytes: BTreeMap<String, f64>,
+    bytes: Vec<f64>,
 }
 
 impl<'a> Estimator<'a> {
@@ -58,26 +58,26 @@ impl<'a> Estimator<'a> {
             variant,
             secs: scenario.workload.duration.as_secs_f64(),
             cql: scenario.engine == crate::engine::model::Engine::Cassandra,
-            items: BTreeMap::new(),
-            bytes: BTreeMap::new(),
+            items: Vec::new(),
+            bytes: Vec::new(),
         };
-        let items = scenario.entities.iter().map(|e| (e.name.clone(), est.representative(e))).collect();
+        let items = scenario.entities.iter().map(|e| est.representative(e)).collect();
         est.items = items;
         let bytes = scenario
             .entities
             .iter()
             .map(|e| {
                 let weighted = est
-                    .item(&e.name)
+                    .item(e.id())
                     .iter()
                     .map(|(name, value)| est.carried_share(e, name) * attr_bytes(name, value));
-                (e.name.clone(), weighted.sum())
+                weighted.sum()
             })
             .collect();
         est.bytes = bytes;
         for embed in &variant.embeds {
             let list = est.list_bytes(embed);
-            if let Some(bytes) = est.bytes.get_mut(&embed.into) {
+            if let Some(bytes) = est.bytes.get_mut(embed.into_id().index()) {
                 *bytes += list;
             }
         }
@@ -94,13 +94,15 @@ impl<'a> Estimator<'a> {
     /// as a map element of a list (AWS "Item sizes and formats": a list or map is 3 bytes plus 1
     /// byte per element, a map element also counting its name).
     pub fn element_bytes(&self, embed: &Embed) -> f64 {
-        let e = self.entity(&embed.entity);
-        let item = self.item(&embed.entity);
+        let e = self.entity(embed.entity_id());
+        let item = self.item(embed.entity_id());
+        let by = embed.by_id().map(AttrId::index);
         let fields: f64 = e
             .attributes
             .iter()
-            .filter(|a| a.name != embed.by)
-            .filter_map(|a| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
+            .enumerate()
+            .filter(|&(i, _)| Some(i) != by)
+            .filter_map(|(_, a)| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
             .sum();
         1.0 + 3.0 + fields
     }
@@ -108,8 +110,8 @@ impl<'a> Estimator<'a> {
     /// Children an average parent holds at the end of the run (at most `keep_latest`). The
     /// busiest parent holds far more: see the embedding warning.
     pub fn embedded_children(&self, embed: &Embed) -> f64 {
-        let children = self.put_rate(&embed.entity) * self.secs;
-        let per_parent = children / self.items_total(&embed.into).max(1.0);
+        let children = self.put_rate(embed.entity_id()) * self.secs;
+        let per_parent = children / self.items_total(embed.into_id()).max(1.0);
         embed.keep_latest.map_or(per_parent, |n| per_parent.min(f64::from(n)))
     }
 
@@ -124,33 +126,37 @@ impl<'a> Estimator<'a> {
             .variant
             .indexes
             .iter()
-            .filter(|i| i.keys_of(&e.name).is_some())
+            .filter(|i| i.keys_for(e.id()).is_some())
             .filter(|i| i.pk_attribute == name || i.sk_attribute.as_deref() == Some(name))
             .collect();
         if table_key || index_keys.is_empty() {
             return 1.0;
         }
-        index_keys.iter().map(|i| self.presence(&e.name, Some(i))).fold(0.0, f64::max)
+        index_keys.iter().map(|i| self.presence(e.id(), Some(i))).fold(0.0, f64::max)
     }
 
-    pub fn entity(&self, name: &str) -> &'a Entity {
-        self.scenario.entity(name).expect("the loader checked every entity name")
+    pub fn entity(&self, id: EntityId) -> &'a Entity {
+        &self.scenario.entities[id.index()]
+    }
+
+    pub fn pattern(&self, id: PatternId) -> &'a AccessPattern {
+        &self.scenario.patterns[id.index()]
     }
 
     /// A representative item of the entity: every attribute present (a sparse attribute as it
     /// is when present), plus its table and index key attributes in the DynamoDB profile.
-    pub fn item(&self, entity: &str) -> &Item {
-        self.items.get(entity).expect("every entity has a representative item")
+    pub fn item(&self, entity: EntityId) -> &Item {
+        &self.items[entity.index()]
     }
 
     /// The average size of the entity's items (see `carried_share`).
-    pub fn item_bytes(&self, entity: &str) -> f64 {
-        self.bytes.get(entity).copied().unwrap_or_else(|| item_size(self.item(entity)) as f64)
+    pub fn item_bytes(&self, entity: EntityId) -> f64 {
+        self.bytes.get(entity.index()).copied().unwrap_or_else(|| item_size(self.item(entity)) as f64)
     }
 
     /// Bytes of the entity's entry in `index` (table keys + index keys + projected attributes),
     /// or of the item itself for the table.
-    pub fn entry_bytes(&self, index: Option<&Index>, entity: &str) -> f64 {
+    pub fn entry_bytes(&self, index: Option<&Index>, entity: EntityId) -> f64 {
         let Some(index) = index else { return self.item_bytes(entity) };
         let item = self.item(entity);
         let mut key_names = vec![self.variant.table_pk.as_str(), index.pk_attribute.as_str()];
@@ -158,7 +164,7 @@ impl<'a> Estimator<'a> {
         key_names.extend(index.sk_attribute.as_deref());
         if self.cql {
             // Cassandra has no key attributes: an index row carries the key columns.
-            let keys = index.keys_of(entity).into_iter().chain(self.variant.keys_of(entity));
+            let keys = index.keys_for(entity).into_iter().chain(self.variant.keys_for(entity));
             for k in keys {
                 key_names.extend(k.pk.attributes());
                 key_names.extend(k.sk.iter().flat_map(Template::attributes));
@@ -167,7 +173,7 @@ impl<'a> Estimator<'a> {
         // Every entry carries the index's keys; a projected attribute that only some items
         // carry counts by its share.
         let own_keys: Vec<&str> = index
-            .keys_of(entity)
+            .keys_for(entity)
             .into_iter()
             .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
             .chain([index.pk_attribute.as_str()])
@@ -179,7 +185,7 @@ impl<'a> Estimator<'a> {
             .variant
             .embeds
             .iter()
-            .filter(|x| x.into == entity && index.projection.carries(&x.as_name))
+            .filter(|x| x.into_id() == entity && index.projection.carries(&x.as_name))
             .map(|x| self.list_bytes(x))
             .sum();
         lists
@@ -245,15 +251,15 @@ impl<'a> Estimator<'a> {
                 item.insert(attribute.name.clone(), value);
             }
         }
-        for copy in self.variant.copies.iter().filter(|c| c.to == entity.name) {
-            let from = self.entity(&copy.from);
-            if let Some(a) = from.attribute(&copy.attribute)
+        for copy in self.variant.copies.iter().filter(|c| c.ids.to() == entity.id()) {
+            let from = self.entity(copy.ids.from());
+            if let Some(a) = copy.ids.attribute().map(|a| &from.attributes[a.index()])
                 && let Some(value) = self.value(a.ty, &a.generator)
             {
                 item.insert(copy.as_name.clone(), value);
             }
         }
-        if let Some(ttl) = self.variant.ttl.as_ref().filter(|t| t.entities.contains(&entity.name)) {
+        if let Some(ttl) = self.variant.ttl.as_ref().filter(|t| t.covers(entity.id())) {
             let expires = self.time_value() + ttl.lifetime.as_secs();
             item.insert(ttl.attribute.clone(), AttributeValue::N(Number::from_u64(expires)));
         }
@@ -264,14 +270,14 @@ impl<'a> Estimator<'a> {
                     keyed.insert(name.to_owned(), key.to_attribute());
                 }
             };
-            if let Some(k) = self.variant.keys_of(&entity.name) {
+            if let Some(k) = self.variant.keys_for(entity.id()) {
                 put(&self.variant.table_pk, &k.pk);
                 if let (Some(name), Some(sk)) = (&self.variant.table_sk, &k.sk) {
                     put(name, sk);
                 }
             }
             for index in &self.variant.indexes {
-                if let Some(k) = index.keys_of(&entity.name) {
+                if let Some(k) = index.keys_for(entity.id()) {
                     put(&index.pk_attribute, &k.pk);
                     if let (Some(name), Some(sk)) = (&index.sk_attribute, &k.sk) {
                         put(name, sk);
@@ -283,16 +289,15 @@ impl<'a> Estimator<'a> {
         item
     }
 
-    fn writes(&self, entity: &str, action: Action) -> impl Iterator<Item = &'a AccessPattern> {
-        let entity = entity.to_owned();
-        self.scenario.patterns.iter().filter(move |p| p.action == action && p.entity == entity)
+    fn writes(&self, entity: EntityId, action: Action) -> impl Iterator<Item = &'a AccessPattern> {
+        self.scenario.patterns.iter().filter(move |p| p.action == action && p.entity_id() == entity)
     }
 
     /// Whether a put makes a new item (its primary key holds a fresh id or the write time)
     /// rather than overwriting one of a bounded set of keys.
-    pub fn creates_new(&self, entity: &str) -> bool {
+    pub fn creates_new(&self, entity: EntityId) -> bool {
         let e = self.entity(entity);
-        let Some(k) = self.variant.keys_of(entity) else { return false };
+        let Some(k) = self.variant.keys_for(entity) else { return false };
         let key_attrs: Vec<&str> =
             k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)).collect();
         key_attrs.iter().any(|&name| {
@@ -312,7 +317,7 @@ impl<'a> Estimator<'a> {
     /// Seconds an item stays in the table: until its expiry, plus the engine's deletion delay
     /// (DynamoDB keeps an expired item, visible to reads, until its background sweep deletes it);
     /// the whole run when the variant does not expire the entity.
-    pub fn lifetime(&self, entity: &str) -> f64 {
+    pub fn lifetime(&self, entity: EntityId) -> f64 {
         self.expiry(entity).map_or(self.secs, |expiry| (expiry + self.deletion_delay()).min(self.secs))
     }
 
@@ -322,8 +327,8 @@ impl<'a> Estimator<'a> {
     /// that sets a `ttl` slides the expiry from its own time, so an item lives at least that
     /// long after it is last touched; keyheat counts the longer of the two, which undercounts
     /// items touched again and again (each stays until its last touch + `ttl`).
-    pub fn expiry(&self, entity: &str) -> Option<f64> {
-        let table = self.variant.ttl.as_ref().filter(|t| t.entities.iter().any(|e| e == entity))?;
+    pub fn expiry(&self, entity: EntityId) -> Option<f64> {
+        let table = self.variant.ttl.as_ref().filter(|t| t.covers(entity))?;
         let own = |p: &AccessPattern| p.ttl.unwrap_or(table.lifetime).as_secs_f64();
         let puts: Vec<&AccessPattern> = self.writes(entity, Action::Put).collect();
         let rate: f64 = puts.iter().map(|p| mean_rate(p, self.secs)).sum();
@@ -355,7 +360,7 @@ impl<'a> Estimator<'a> {
     /// tell apart. Puts create items; an entity nobody puts and that owns no population is created
     /// by the updates that upsert it (a counter, an aggregate); one nobody writes is assumed to
     /// hold every key it can.
-    pub fn items_total(&self, entity: &str) -> f64 {
+    pub fn items_total(&self, entity: EntityId) -> f64 {
         let e = self.entity(entity);
         let owned = e
             .owned_population()
@@ -382,14 +387,13 @@ impl<'a> Estimator<'a> {
     }
 
     /// Calls per second of the patterns that maintain an aggregate item of the entity.
-    pub fn aggregate_rate(&self, entity: &str) -> f64 {
+    pub fn aggregate_rate(&self, entity: EntityId) -> f64 {
         self.variant
             .aggregates
             .iter()
-            .filter(|a| a.entity == entity)
-            .flat_map(|a| a.on.iter())
-            .filter_map(|name| self.scenario.pattern(name))
-            .map(|p| mean_rate(p, self.secs))
+            .filter(|a| a.ids.entity() == entity)
+            .flat_map(|a| a.ids.patterns())
+            .map(|&p| mean_rate(self.pattern(p), self.secs))
             .sum()
     }
 
@@ -397,11 +401,11 @@ impl<'a> Estimator<'a> {
     /// attributes counted jointly (an attribute in both keys counts once, and `hash(x, N)` next
     /// to `x` adds nothing), times the write shards. Infinite when a key holds a fresh value (a
     /// new id, the write time, a generated number).
-    pub fn key_space(&self, entity: &str) -> f64 {
+    pub fn key_space(&self, entity: EntityId) -> f64 {
         if self.creates_new(entity) {
             return f64::INFINITY;
         }
-        let Some(k) = self.variant.keys_of(entity) else { return 0.0 };
+        let Some(k) = self.variant.keys_for(entity) else { return 0.0 };
         let e = self.entity(entity);
         let parts: Vec<&Part> = k.pk.parts().iter().chain(k.sk.iter().flat_map(Template::parts)).collect();
         let plain: Vec<&str> =
@@ -437,7 +441,7 @@ impl<'a> Estimator<'a> {
 
     /// Share of the entity's items that appear in the index: attributes its key templates need
     /// may be absent (`Sometimes`), and a sparse index only holds items matching `only_when`.
-    pub fn presence(&self, entity: &str, index: Option<&Index>) -> f64 {
+    pub fn presence(&self, entity: EntityId, index: Option<&Index>) -> f64 {
         let Some(index) = index else { return 1.0 };
         let e = self.entity(entity);
         let mut share = self.key_presence(entity, index);
@@ -449,9 +453,9 @@ impl<'a> Estimator<'a> {
 
     /// Share of the entity's items that carry every attribute the index's key templates need
     /// (an attribute drawn `Sometimes` is absent from the rest), before any `only_when`.
-    pub fn key_presence(&self, entity: &str, index: &Index) -> f64 {
+    pub fn key_presence(&self, entity: EntityId, index: &Index) -> f64 {
         let e = self.entity(entity);
-        let Some(k) = index.keys_of(entity) else { return 0.0 };
+        let Some(k) = index.keys_for(entity) else { return 0.0 };
         k.pk.attributes()
             .chain(k.sk.iter().flat_map(Template::attributes))
             .filter_map(|name| e.attribute(name))
@@ -465,17 +469,17 @@ impl<'a> Estimator<'a> {
     pub fn written_share(&self, e: &Entity, attribute: &str, value: &str) -> f64 {
         // A lifecycle's items are spread over its states by how often they were advanced.
         if let Some(Generator::States(states)) = e.attribute(attribute).map(|a| &a.generator) {
-            let held = super::transition::held(self, &e.name, attribute).unwrap_or_default();
+            let held = super::transition::held(self, e.id(), attribute).unwrap_or_default();
             return states.iter().position(|s| s == value).and_then(|k| held.get(k)).copied().unwrap_or(0.0);
         }
         let generated = e.attribute(attribute).map_or(0.0, |a| value_share(&a.generator, value));
-        if !self.writes(&e.name, Action::Put).any(|p| p.equals.iter().any(|(a, _)| a == attribute)) {
+        if !self.writes(e.id(), Action::Put).any(|p| p.equals.iter().any(|(a, _)| a == attribute)) {
             return generated;
         }
         let preload =
             e.owned_population().map(|p| self.scenario.population(p)).map_or(0.0, |p| p.count as f64);
         let (mut items, mut holding) = (preload, preload * generated);
-        for p in self.writes(&e.name, Action::Put) {
+        for p in self.writes(e.id(), Action::Put) {
             let puts = mean_rate(p, self.secs) * self.secs;
             let share = match p.equals.iter().find(|(a, _)| a == attribute) {
                 Some((_, fixed)) => f64::from(u8::from(fixed == value)),
@@ -493,15 +497,16 @@ impl<'a> Estimator<'a> {
         if let Some(a) = e.attribute(name) {
             return Some(&a.generator);
         }
-        let copy = self.variant.copies.iter().find(|c| c.to == e.name && c.as_name == name)?;
-        self.entity(&copy.from).attribute(&copy.attribute).map(|a| &a.generator)
+        let copy = self.variant.copies.iter().find(|c| c.ids.to() == e.id() && c.as_name == name)?;
+        let from = self.entity(copy.ids.from());
+        copy.ids.attribute().map(|a| &from.attributes[a.index()].generator)
     }
 
     /// Items under one partition key value of `pk` (in the table or `place`) at the end of the
     /// run, and how fast new ones arrive — for the value a typical call of `chooser` picks.
     pub fn partition_items(
         &self,
-        entity: &str,
+        entity: EntityId,
         place: Option<&Index>,
         pk: &Template,
         chooser: Option<&AccessPattern>,
@@ -520,7 +525,7 @@ impl<'a> Estimator<'a> {
     /// Items of the entity a read finds on average over the run, reads being spread evenly over
     /// it: those it starts with plus half of those the run adds (less, when items expire before
     /// the run ends: they stop accumulating after their lifetime).
-    pub fn items_mean(&self, entity: &str) -> f64 {
+    pub fn items_mean(&self, entity: EntityId) -> f64 {
         let end = self.items_total(entity);
         let deletes: f64 = self.writes(entity, Action::Delete).map(|p| mean_rate(p, self.secs)).sum();
         let rate = (self.put_rate(entity) - deletes).max(0.0);
@@ -541,14 +546,14 @@ impl<'a> Estimator<'a> {
     /// `window` seconds (a range `Last(d)`, or the current time bucket) at items that live
     /// `lifetime(entity)`: the mean over t in [0, T] of min(window, lifetime, t) —
     /// T/2 when the window reaches back past the start, L - L²/2T when it is L < T.
-    pub fn window_mean(&self, window: f64, entity: &str) -> f64 {
+    pub fn window_mean(&self, window: f64, entity: EntityId) -> f64 {
         let t = self.secs.max(1e-9);
         let l = window.min(self.lifetime(entity));
         if l >= t { t / 2.0 } else { l - l * l / (2.0 * t) }
     }
 
     /// Puts per second of the entity, on average over the run.
-    pub fn put_rate(&self, entity: &str) -> f64 {
+    pub fn put_rate(&self, entity: EntityId) -> f64 {
         self.writes(entity, Action::Put).map(|p| mean_rate(p, self.secs)).sum()
     }
 
@@ -557,7 +562,7 @@ impl<'a> Estimator<'a> {
     /// equally likely values changes on two updates in three; a constant never; a time, a
     /// filler or a number drawn from a range always, as good as). An index entry is rewritten
     /// only when what it holds changes.
-    pub fn change_share(&self, entity: &str, attribute: &str) -> f64 {
+    pub fn change_share(&self, entity: EntityId, attribute: &str) -> f64 {
         // A lifecycle advances unless the item is already in its final state.
         if let Some(found) = super::transition::found(self, entity, attribute) {
             return 1.0 - found.last().copied().unwrap_or(0.0);
@@ -606,7 +611,7 @@ impl<'a> Estimator<'a> {
             .iter()
             .filter(|pat| pat.action == Action::Put)
             .filter(|pat| {
-                self.entity(&pat.entity).attributes.iter().any(
+                self.entity(pat.entity_id()).attributes.iter().any(
                     |a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if n.name() == p.name),
                 )
             })

@@ -12,7 +12,7 @@ use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
 use super::{Alternative, CQL_PAGE_ROWS, Fetch, IndexId, Kind, Operation, PAGE_BYTES, PatternPlan};
-use crate::engine::model::{AccessPattern, Index, Order, RangeSpan};
+use crate::engine::model::{AccessPattern, Entity, EntityId, Index, Order, RangeSpan};
 use crate::engine::store::read_units_for;
 use crate::engine::template::{ClassSlot, Template};
 
@@ -42,7 +42,8 @@ struct Candidate {
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let as_served = p.as_served_by(est.variant);
-    let embedded: Vec<&String> = p.with.iter().filter(|w| !as_served.with.contains(w)).collect();
+    let embedded: Vec<EntityId> =
+        p.with_ids().iter().copied().filter(|w| !as_served.with_ids().contains(w)).collect();
     let p = as_served.as_ref();
     let mut out = PatternPlan::start(p, Kind::Read, est.secs);
     let places: Vec<Option<&Index>> =
@@ -50,7 +51,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let ids: Vec<Option<IndexId>> = std::iter::once(None)
         .chain(est.variant.indexes.iter().enumerate().map(|(i, ix)| Some(IndexId::new(i, ix))))
         .collect();
-    let known = with_constants(est, p);
+    let known = with_constants(est, p.entity_id(), p);
     let verdicts: Vec<Result<Candidate, Unserved>> =
         places.iter().map(|place| candidate(est, &known, *place)).collect();
     let best = cheapest(&verdicts);
@@ -134,7 +135,7 @@ fn cheapest(verdicts: &[Result<Candidate, Unserved>]) -> Option<usize> {
 fn serve(
     est: &Estimator<'_>,
     p: &AccessPattern,
-    embedded: &[&String],
+    embedded: &[EntityId],
     index: Option<IndexId>,
     c: Candidate,
     out: &mut PatternPlan,
@@ -150,11 +151,12 @@ fn serve(
     out.items_read = Some(c.items_read);
     out.bytes_read = Some(c.bytes_read);
     out.fetch = c.fetch;
-    for child in embedded {
-        if let Some(embed) = est.variant.embed_of(child) {
+    for &child in embedded {
+        if let Some(embed) = est.variant.embed_of_id(child) {
             let _ = write!(
                 out.reason,
-                "; its {child} items come with it, embedded in its {} list{}",
+                "; its {} items come with it, embedded in its {} list{}",
+                est.entity(child).name,
                 embed.as_name,
                 embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
             );
@@ -227,7 +229,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
         return false;
     }
     let mut parts = Vec::new();
-    for entity in p.entities() {
+    for entity in p.entity_ids() {
         let Some(part) = p.part(est.entity(entity)) else { return false };
         let plan = plan(est, &part);
         if !plan.served {
@@ -269,11 +271,12 @@ fn label_of(index: Option<&IndexId>) -> String {
     index.map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()))
 }
 
-/// The pattern as the keys see it: an attribute that always holds the same text (`game` is
-/// always "tetris") is known to every caller, as if the pattern compared it with that constant.
-pub fn with_constants(est: &Estimator<'_>, p: &AccessPattern) -> AccessPattern {
+/// The pattern as the keys of `entity` see it: an attribute that always holds the same text
+/// (`game` is always "tetris") is known to every caller, as if the pattern compared it with that
+/// constant. `entity` is the pattern's own, or the parent an embedded child's put appends to.
+pub fn with_constants(est: &Estimator<'_>, entity: EntityId, p: &AccessPattern) -> AccessPattern {
     let mut known = p.clone();
-    for (name, value) in est.constants(&p.entity) {
+    for (name, value) in est.constants(entity) {
         if !known.knows(name) {
             known.equals.push((name.to_owned(), value.to_owned()));
         }
@@ -350,7 +353,7 @@ pub fn pages(bytes: f64) -> String {
 
 /// The pattern's entities' templates in one place (table or index).
 struct Located<'a> {
-    templates: Vec<(&'a str, &'a Template, Option<&'a Template>)>,
+    templates: Vec<(EntityId, &'a Template, Option<&'a Template>)>,
 }
 
 /// Why the table or an index cannot serve a read: the plan's alternatives say so.
@@ -375,14 +378,14 @@ fn locate<'a>(
     p: &'a AccessPattern,
     place: Option<&'a Index>,
 ) -> Result<Located<'a>, Unserved> {
-    let mut templates: Vec<(&str, &Template, Option<&Template>)> = Vec::new();
-    for entity in p.entities() {
+    let mut templates: Vec<(EntityId, &Template, Option<&Template>)> = Vec::new();
+    for entity in p.entity_ids() {
         let keys = match place {
-            None => est.variant.keys_of(entity),
-            Some(ix) => ix.keys_of(entity),
+            None => est.variant.keys_for(entity),
+            Some(ix) => ix.keys_for(entity),
         };
         let Some(keys) = keys else {
-            return Err(Unserved::NotHeld { entity: entity.to_owned(), cql: est.cql });
+            return Err(Unserved::NotHeld { entity: est.entity(entity).name.clone(), cql: est.cql });
         };
         templates.push((entity, &keys.pk, keys.sk.as_ref()));
     }
@@ -391,7 +394,7 @@ fn locate<'a>(
         return Err(Unserved::KeysDiffer {
             entity: p.entity.clone(),
             key: pk.source().to_owned(),
-            other: (*other).to_owned(),
+            other: est.entity(*other).name.clone(),
             other_key: other_pk.source().to_owned(),
         });
     }
@@ -493,7 +496,8 @@ fn candidate_in(
     if let Some(text) = &sort.text {
         key_condition = format!("{key_condition} AND {text}");
     }
-    let entry_bytes = located.templates.iter().map(|(e, _, _)| est.entry_bytes(place, e)).fold(0.0, f64::max);
+    let entry_bytes =
+        located.templates.iter().map(|&(e, _, _)| est.entry_bytes(place, e)).fold(0.0, f64::max);
     // GetItem needs the table's full primary key; an index key is not unique, so even a fully
     // known index key is a Query.
     if sort.exact && !multi && place.is_none() {
@@ -597,7 +601,7 @@ fn describe(
     if p.order == Order::Desc && sort.ordered {
         // "Newest" only when the order is over a time; a score or a name runs highest first.
         let by_time = p.range_id().is_some_and(|r| {
-            let entity = &est.scenario.entities[p.entity_id().index()];
+            let entity = est.entity(p.entity_id());
             entity.attributes[r.index()].ty == crate::engine::model::AttrType::Time
         });
         let first = if by_time { "newest first" } else { "highest first" };
@@ -621,15 +625,15 @@ pub(super) fn items_clause(items: f64, bytes: f64, noun: &str) -> String {
 fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     let mut items = 0.0;
     let mut bytes = 0.0;
-    let scanned: Vec<&str> = if est.cql {
-        p.entities().collect()
+    let scanned: Vec<&Entity> = if est.cql {
+        p.entity_ids().map(|e| est.entity(e)).collect()
     } else {
-        est.variant.keys.iter().map(|k| k.entity.as_str()).collect()
+        est.variant.keys.iter().map(|k| est.entity(k.entity_id())).collect()
     };
     for entity in &scanned {
-        let n = est.items_total(entity);
+        let n = est.items_total(entity.id());
         items += n;
-        bytes += n * est.item_bytes(entity);
+        bytes += n * est.item_bytes(entity.id());
     }
     let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
     let mut filters: Vec<String> =
@@ -657,7 +661,7 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
             "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{} rows ({}) of the {} table{} on every call, {}",
             numbers::count(items),
             numbers::bytes(bytes),
-            scanned.join(" and "),
+            scanned.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" and "),
             if scanned.len() == 1 { "" } else { "s" },
             cql_pages(items)
         )

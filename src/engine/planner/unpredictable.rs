@@ -48,7 +48,7 @@ const FILLED: f64 = 20.0;
 /// the words that explain their plan.
 pub fn mark(est: &Estimator<'_>, patterns: &mut [PatternPlan]) {
     for plan in patterns.iter_mut() {
-        let Some(p) = est.scenario.pattern(&plan.name) else { continue };
+        let p = est.pattern(plan.pattern);
         let found = match plan.kind {
             Kind::Read if plan.served => newest_first(est, p, plan).or_else(|| not_there_yet(est, p, plan)),
             Kind::Write => parent_apart(est, p, plan),
@@ -77,9 +77,10 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
     if p.action != Action::List {
         return None;
     }
-    let entity = est.entity(&p.entity);
-    p.given.iter().find_map(|given| {
-        let Generator::Pick(population) = &entity.attribute(given)?.generator else { return None };
+    let entity = est.entity(p.entity_id());
+    p.given_ids().iter().find_map(|&id| {
+        let attribute = &entity.attributes[id.index()];
+        let (given, Generator::Pick(population)) = (&attribute.name, &attribute.generator) else { return None };
         if pick(est, p, population) != &Popularity::Latest {
             return None;
         }
@@ -87,7 +88,7 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
             .scenario
             .patterns
             .iter()
-            .filter(|w| w.action == Action::Put && w.entity == p.entity)
+            .filter(|w| w.action == Action::Put && w.entity_id() == p.entity_id())
             .find(|w| pick(est, w, population) == &Popularity::Latest)?;
         Some(Unpredictable {
             items: true,
@@ -109,18 +110,18 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
     if !matches!(plan.operation, Some(Operation::GetItem | Operation::BatchGetItem)) {
         return None;
     }
-    let entity = est.entity(&p.entity);
+    let entity = est.entity(p.entity_id());
     let preloaded =
         entity.owned_population().map(|x| est.scenario.population(x)).is_some_and(|x| x.count > 0);
     let writers: Vec<&AccessPattern> = est
         .scenario
         .patterns
         .iter()
-        .filter(|w| w.entity == p.entity && matches!(w.action, Action::Put | Action::Update))
+        .filter(|w| w.entity_id() == p.entity_id() && matches!(w.action, Action::Put | Action::Update))
         .collect();
-    let keys = est.key_space(&p.entity);
+    let keys = est.key_space(p.entity_id());
     let creating = (writers.iter().map(|w| mean_rate(w, est.secs)).sum::<f64>()
-        + est.aggregate_rate(&p.entity))
+        + est.aggregate_rate(p.entity_id()))
         * est.secs;
     if preloaded || creating <= 0.0 || !keys.is_finite() || creating >= FILLED * keys {
         return None;
@@ -145,9 +146,11 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
 /// An append that rewrites a parent the pattern picks far more often than the rest.
 fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> Option<Unpredictable> {
     let append = plan.writes.iter().find(|w| w.lands.via == Via::Append)?;
-    let embed = est.variant.embed_of(&p.entity)?;
-    let child = est.entity(&p.entity);
-    let Generator::Pick(population) = &child.attribute(&embed.by)?.generator else { return None };
+    let embed = est.variant.embed_of_id(p.entity_id())?;
+    let child = est.entity(p.entity_id());
+    let Generator::Pick(population) = &child.attributes[embed.by_id()?.index()].generator else {
+        return None;
+    };
     let members = est.scenario.population(population).count.max(1) as f64;
     // Over a run: a `Latest` pick favours whichever parent is newest, so no parent keeps it.
     let share = steady_share(pick(est, p, population), members);
@@ -163,7 +166,7 @@ fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
         units: true,
         why: format!(
             "each append rewrites the whole {parent} it lands on, and this pattern picks one {by} {times}× as often as              an even pick would: that {parent}'s {list} list is far longer than an average {parent}'s{growth}. check              sizes an average {parent} ({units} WCU), not the one picked, so it does not predict these units",
-            parent = append.lands.entity,
+            parent = est.entity(append.lands.entity).name,
             by = embed.by,
             times = numbers::count(share * members),
             list = embed.as_name,

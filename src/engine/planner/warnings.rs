@@ -15,7 +15,7 @@ use super::{
     LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Via, WRITE_AMPLIFICATION_LIMIT,
     Warning, WarningCode, WriteTarget,
 };
-use crate::engine::model::{AccessPattern, Action, Index, IndexKind};
+use crate::engine::model::{AccessPattern, Action, EntityId, Index, IndexKind};
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -44,7 +44,7 @@ fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
 /// there to keep unique now has two items.
 fn unsafe_claim(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let Some(c) = &plan.claim else { return };
-    let Some(pattern) = est.scenario.pattern(&plan.name) else { return };
+    let pattern = est.pattern(plan.pattern);
     if pattern.transaction {
         return;
     }
@@ -102,8 +102,8 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     if !matches!(plan.operation, Some(Operation::DeleteAndPut | Operation::TransactWriteItems)) {
         return;
     }
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
-    let Some(keys) = est.variant.keys_of(&pattern.entity) else { return };
+    let pattern = est.pattern(plan.pattern);
+    let Some(keys) = est.variant.keys_for(pattern.entity_id()) else { return };
     let moved = super::write::moved_key_attributes(pattern, keys).join(", ");
     if moved.is_empty() {
         return;
@@ -143,13 +143,13 @@ fn collection_order(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
     if plan.operation != Some(Operation::Query) || plan.index.is_some() || !plan.parts.is_empty() {
         return;
     }
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = est.pattern(plan.pattern);
     let pattern = pattern.as_served_by(est.variant);
     let (Some(limit), false) = (pattern.limit, pattern.with.is_empty()) else { return };
-    let Some(parent) = est.variant.keys_of(&pattern.entity).and_then(|k| k.sk.as_ref()) else { return };
+    let Some(parent) = est.variant.keys_for(pattern.entity_id()).and_then(|k| k.sk.as_ref()) else { return };
     let desc = pattern.order == crate::engine::model::Order::Desc;
-    for child in &pattern.with {
-        let Some(sk) = est.variant.keys_of(child).and_then(|k| k.sk.as_ref()) else { continue };
+    for (child, &child_id) in pattern.with.iter().zip(pattern.with_ids()) {
+        let Some(sk) = est.variant.keys_for(child_id).and_then(|k| k.sk.as_ref()) else { continue };
         let (ours, theirs) = (parent.literal_prefix(), sk.literal_prefix());
         let shared = ours.len().min(theirs.len());
         // Where one literal is a prefix of the other, a whole literal parent (no slots) sorts
@@ -217,8 +217,8 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 /// limit as generated. Each put is refused, and so is each item of the initial load, which the
 /// replay counts but never stores.
 fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    for entity in est.scenario.entities.iter().filter(|e| est.variant.keys_of(&e.name).is_some()) {
-        let size = crate::engine::value::item_size(est.item(&entity.name));
+    for entity in est.scenario.entities.iter().filter(|e| est.variant.keys_for(e.id()).is_some()) {
+        let size = crate::engine::value::item_size(est.item(entity.id()));
         if size <= MAX_ITEM_BYTES {
             continue;
         }
@@ -247,10 +247,10 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         let element = est.element_bytes(embed);
         let mut per_s = 0.0;
         let mut terms = Vec::new();
-        for p in est.scenario.patterns.iter().filter(|p| p.entity == embed.entity && p.action == Action::Put)
-        {
+        let puts = est.scenario.patterns.iter().filter(|p| p.action == Action::Put);
+        for p in puts.filter(|p| p.entity_id() == embed.entity_id()) {
             // What one parent keeps over the run: the newest post is busiest only until the next.
-            let share = est.spread(&embed.entity, None, &by, Some(p)).steady;
+            let share = est.spread(embed.entity_id(), None, &by, Some(p)).steady;
             let calls = mean_rate(p, est.secs);
             per_s += calls * share;
             terms.push(format!("{} {}/s × {}", p.name, rate(calls), percent(share)));
@@ -258,7 +258,7 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         if per_s <= 0.0 {
             continue;
         }
-        let own = est.item_bytes(&embed.into) - est.embedded_children(embed) * element;
+        let own = est.item_bytes(embed.into_id()) - est.embedded_children(embed) * element;
         let children = ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0);
         let secs = children / per_s;
         let within = if secs <= est.secs { "within this run" } else { "after this run ends" };
@@ -283,7 +283,7 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 }
 
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    let pattern = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+    let pattern = est.pattern(plan.pattern);
     match plan.operation {
         Some(
             Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem | Operation::DeleteAndPut,
@@ -401,11 +401,11 @@ fn places<'a>(est: &Estimator<'a>) -> Vec<Option<&'a Index>> {
 fn keys_in<'a>(
     est: &Estimator<'a>,
     place: Option<&'a Index>,
-    entity: &str,
+    entity: EntityId,
 ) -> Option<&'a crate::engine::model::EntityKeys> {
     match place {
-        None => est.variant.keys_of(entity),
-        Some(index) => index.keys_of(entity),
+        None => est.variant.keys_for(entity),
+        Some(index) => index.keys_for(entity),
     }
 }
 
@@ -413,19 +413,19 @@ fn keys_in<'a>(
 struct Group<'a> {
     place: Option<&'a Index>,
     pk: &'a Template,
-    entities: Vec<&'a str>,
+    entities: Vec<EntityId>,
 }
 
 fn groups<'a>(est: &Estimator<'a>) -> Vec<Group<'a>> {
     let mut groups: Vec<Group<'a>> = Vec::new();
     for place in places(est) {
         for entity in &est.scenario.entities {
-            let Some(keys) = keys_in(est, place, &entity.name) else { continue };
+            let Some(keys) = keys_in(est, place, entity.id()) else { continue };
             match groups.iter_mut().find(|g| {
                 g.place.map(|i| &i.name) == place.map(|i| &i.name) && g.pk.source() == keys.pk.source()
             }) {
-                Some(g) => g.entities.push(&entity.name),
-                None => groups.push(Group { place, pk: &keys.pk, entities: vec![&entity.name] }),
+                Some(g) => g.entities.push(entity.id()),
+                None => groups.push(Group { place, pk: &keys.pk, entities: vec![entity.id()] }),
             }
         }
     }
@@ -451,12 +451,12 @@ struct Growth {
 
 fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
     let mut g = Growth::default();
-    for entity in group.entities.iter().filter(|e| est.creates_new(e)) {
+    for &entity in group.entities.iter().filter(|&&e| est.creates_new(e)) {
         let presence = est.presence(entity, group.place);
         let size = est.entry_bytes(group.place, entity)
             + if group.place.is_some() { INDEX_OVERHEAD_BYTES } else { 0.0 };
         let lifetime = est.lifetime(entity);
-        for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && &p.entity == entity) {
+        for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity) {
             let spread = est.spread(entity, group.place, group.pk, Some(p));
             // Growth accumulates over the run: the average rate, and the share the busiest value
             // keeps over time.
@@ -622,9 +622,8 @@ fn write_loads(
     let peak = peak_rate(p);
     let mut conditioned = plan.condition.as_ref();
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
-        let entity = w.lands.entity.as_str();
         let place = w.target.index().map(|id| id.resolve(est.variant));
-        let Some(keys) = keys_in(est, place, entity) else { continue };
+        let Some(keys) = keys_in(est, place, w.lands.entity) else { continue };
         let spread = landing_spread(est, w, p, place, &keys.pk);
         let units = peak * spread.hottest * w.per_call * w.units_each;
         let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
@@ -633,7 +632,7 @@ fn write_loads(
         // slot). An index partition holds the entries of every item sharing its key, so a split
         // by sort key range can still spread it.
         load.single_item |= place.is_none()
-            && !est.creates_new(entity)
+            && !est.creates_new(w.lands.entity)
             && keys.sk.as_ref().is_none_or(|sk| sk.parts().iter().all(|part| part.attribute().is_none()));
         let per_call = if (w.per_call - 1.0).abs() < f64::EPSILON {
             String::new()
@@ -645,6 +644,7 @@ fn write_loads(
         {
             load.burst = Some(burst);
         }
+        let entity = &est.entity(w.lands.entity).name;
         let what = match w.lands.via {
             Via::Own => String::new(),
             Via::Aggregate => format!(" (its {entity} aggregate)"),
@@ -702,11 +702,12 @@ fn copy_burst(
     if w.lands.via != Via::Copy {
         return None;
     }
-    let copy = est.variant.copies.iter().find(|c| c.from == p.entity && c.to == w.lands.entity)?;
+    let copy =
+        est.variant.copies.iter().find(|c| c.ids.from() == p.entity_id() && c.ids.to() == w.lands.entity)?;
     if pk.attributes().any(|a| a != copy.by) || pk.attributes().next().is_none() {
         return None;
     }
-    let copies = est.items_total(&copy.to) * hottest;
+    let copies = est.items_total(copy.ids.to()) * hottest;
     let units = copies * w.units_each;
     (units > PARTITION_WCU).then(|| {
         (
@@ -737,13 +738,13 @@ fn landing_spread(
     place: Option<&Index>,
     pk: &Template,
 ) -> Spread {
-    let entity = w.lands.entity.as_str();
+    let entity = w.lands.entity;
     match w.lands.via {
         Via::Own => est.spread(entity, place, pk, Some(p)),
         Via::Aggregate | Via::Append => {
-            let trigger = est.entity(&p.entity);
+            let trigger = est.entity(p.entity_id());
             if pk.attributes().all(|a| est.generator_of(trigger, a).is_some()) {
-                est.spread(&p.entity, place, pk, Some(p))
+                est.spread(p.entity_id(), place, pk, Some(p))
             } else {
                 est.spread(entity, place, pk, None)
             }
@@ -758,10 +759,10 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
         return;
     }
     let place = plan.index.as_ref().map(|id| id.resolve(est.variant));
-    let Some(keys) = keys_in(est, place, &p.entity) else { return };
+    let Some(keys) = keys_in(est, place, p.entity_id()) else { return };
     // A reader that fans out over shards or hashes sends each call to every one of them; one
     // that knows the hashed attribute hits only its own shard.
-    let spread = est.read_spread(&p.entity, place, &keys.pk, p);
+    let spread = est.read_spread(p.entity_id(), place, &keys.pk, p);
     // The fetch of unprojected attributes lands on the table's partitions, not on this key's.
     // Behind a read-through cache only the busiest key's own misses reach its partition: a key
     // asked thousands of times a second is almost always a hit.
@@ -794,7 +795,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
 fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warning>) {
     let mut loads: BTreeMap<String, Load> = BTreeMap::new();
     for plan in plans {
-        let p = est.scenario.pattern(&plan.name).expect("plans come from the scenario's patterns");
+        let p = est.pattern(plan.pattern);
         match plan.kind {
             Kind::Write => write_loads(est, plan, p, &mut loads),
             Kind::Read => read_load(est, plan, p, &mut loads),
@@ -846,23 +847,23 @@ fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<War
     let indexes = est.variant.indexes.iter().enumerate();
     for (position, index) in indexes.filter(|(_, i)| i.kind == IndexKind::Global && i.only_when.is_none()) {
         for keys in &index.keys {
-            let presence = est.presence(&keys.entity, Some(index));
+            let presence = est.presence(keys.entity_id(), Some(index));
             if presence <= 0.0 {
                 continue;
             }
-            let spread = est.spread(&keys.entity, Some(index), &keys.pk, None);
+            let spread = est.spread(keys.entity_id(), Some(index), &keys.pk, None);
             if spread.bucket_secs.is_some() || spread.distinct > LOW_CARDINALITY {
                 continue;
             }
-            let items = est.items_total(&keys.entity) * presence;
-            let entry = est.entry_bytes(Some(index), &keys.entity) + INDEX_OVERHEAD_BYTES;
+            let items = est.items_total(keys.entity_id()) * presence;
+            let entry = est.entry_bytes(Some(index), keys.entity_id()) + INDEX_OVERHEAD_BYTES;
             // Every entry write that lands in the index for this entity: the entity's own
             // writes and the aggregates, copies and appends other patterns make.
             let writes: f64 = plans
                 .iter()
                 .flat_map(|plan| plan.writes.iter().map(move |w| (plan, w)))
                 .filter(|(_, w)| {
-                    w.lands.entity == keys.entity
+                    w.lands.entity == keys.entity_id()
                         && w.target.index().is_some_and(|id| id.position() == position)
                 })
                 .map(|(plan, w)| plan.peak_rate * w.per_call)

@@ -7,7 +7,8 @@ use super::keys;
 use super::numbers;
 use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
-    AccessPattern, Action, Aggregate, AggregateOp, Condition, Embed, EntityKeys, Index, IndexKind,
+    AccessPattern, Action, Aggregate, AggregateOp, AttrId, Condition, Embed, Entity, EntityId, EntityKeys,
+    Index, IndexKind,
 };
 use crate::engine::store::{EntryWrite, write_units_for as write_units};
 use crate::engine::template::Template;
@@ -16,7 +17,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let variant = est.variant;
     // A put of an embedded child appends it to its parent item; embedded whole, that update is
     // the only write, and the caller knows the child's reference to its parent.
-    let embed = variant.embed_of(&p.entity).filter(|_| p.action == Action::Put);
+    let embed = variant.embed_of_id(p.entity_id()).filter(|_| p.action == Action::Put);
     let whole = embed.filter(|e| e.keep_latest.is_none());
     let written = whole.map_or(p.entity_id(), Embed::into_id);
     let keys =
@@ -40,7 +41,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         ..PatternPlan::start(p, Kind::Write, est.secs)
     };
     if p.action != Action::Put || whole.is_some() {
-        name_the_item(est, p_named, keys, &mut out);
+        name_the_item(est, p_named, written, keys, &mut out);
     }
     if whole.is_none() && !moved.is_empty() {
         moving(est, p, &moved, &mut out.writes);
@@ -129,13 +130,13 @@ fn operation(p: &AccessPattern, appends_to_parent: bool, moved: &[&str]) -> Oper
 
 /// The pattern's own item in the table and its entries in every index that holds it.
 fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
-    let item_bytes = est.item_bytes(&p.entity);
+    let item_bytes = est.item_bytes(p.entity_id());
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
         why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
-        lands: Lands { entity: p.entity.clone(), via: Via::Own },
+        lands: Lands { entity: p.entity_id(), via: Via::Own },
     });
     // A version check sets its version too (`SET version = version + 1`).
     let mut sets = p.sets.clone();
@@ -143,7 +144,8 @@ fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>)
         sets.push(v.clone());
     }
     for position in 0..est.variant.indexes.len() {
-        if let Some(w) = index_write(est, p, position, &p.entity, &sets, &WriteTarget::Table) {
+        if let Some(w) = index_write(est, p, position, est.entity(p.entity_id()), &sets, &WriteTarget::Table)
+        {
             writes.push(w);
         }
     }
@@ -193,8 +195,8 @@ pub fn moved_key_attributes<'p>(p: &'p AccessPattern, keys: &EntityKeys) -> Vec<
 /// the application deletes the item and puts it at its new key — two writes of the whole item,
 /// and every index entry of it deleted and written again.
 fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut Vec<ItemWrite>) {
-    let item_bytes = est.item_bytes(&p.entity);
-    let own = || Lands { entity: p.entity.clone(), via: Via::Own };
+    let item_bytes = est.item_bytes(p.entity_id());
+    let own = || Lands { entity: p.entity_id(), via: Via::Own };
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
@@ -216,7 +218,9 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
     });
     let put = AccessPattern { action: Action::Put, ..p.clone() };
     for position in 0..est.variant.indexes.len() {
-        if let Some(mut w) = index_write(est, &put, position, &p.entity, &[], &WriteTarget::Table) {
+        if let Some(mut w) =
+            index_write(est, &put, position, est.entity(p.entity_id()), &[], &WriteTarget::Table)
+        {
             w.per_call *= 2.0;
             w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
             writes.push(w);
@@ -227,9 +231,15 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
 /// An update or delete (or an append to an embedding parent) names the item by its full key;
 /// the caller must be able to compute it. A constant attribute (`Text(…)`) is known to every
 /// caller.
-fn name_the_item(est: &Estimator<'_>, p: &AccessPattern, keys: &EntityKeys, out: &mut PatternPlan) {
+fn name_the_item(
+    est: &Estimator<'_>,
+    p: &AccessPattern,
+    written: EntityId,
+    keys: &EntityKeys,
+    out: &mut PatternPlan,
+) {
     let variant = est.variant;
-    let known = super::read::with_constants(est, p);
+    let known = super::read::with_constants(est, written, p);
     let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
     match keys::reach(&known, &keys.pk, true, est.secs) {
         Err(why) => {
@@ -294,13 +304,13 @@ fn index_write(
     est: &Estimator<'_>,
     p: &AccessPattern,
     position: usize,
-    entity: &str,
+    entity: &Entity,
     sets: &[String],
     of: &WriteTarget,
 ) -> Option<ItemWrite> {
     let index = &est.variant.indexes[position];
-    let keys = index.keys_of(entity)?;
-    let presence = presence_in(est, p, index, entity);
+    let keys = index.keys_for(entity.id())?;
+    let presence = presence_in(est, p, index, entity.id());
     if presence == 0.0 {
         return None;
     }
@@ -312,29 +322,29 @@ fn index_write(
         (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
         _ => None,
     };
-    let (per_item, why) = entry_rewrites(est, p, index, keys, entity, sets, membership);
+    let (per_item, why) = entry_rewrites(est, p, index, keys, entity.id(), sets, membership);
     let (per_call, mut why) = match membership {
-        Some(attribute) => membership_writes(est, index, entity, attribute, presence, per_item, &why),
+        Some(attribute) => membership_writes(est, index, entity.id(), attribute, presence, per_item, &why),
         None => (per_item * presence, why),
     };
     if presence < 1.0 {
-        why = format!("{why}; sparse: {} of {entity} items are in it", numbers::percent(presence));
+        why = format!("{why}; sparse: {} of {} items are in it", numbers::percent(presence), entity.name);
     }
-    let bytes = est.entry_bytes(Some(index), entity);
+    let bytes = est.entry_bytes(Some(index), entity.id());
     Some(ItemWrite {
         target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
         per_call,
         units_each: write_units(bytes),
         why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
-        lands: Lands { entity: entity.to_owned(), via: of.via() },
+        lands: Lands { entity: entity.id(), via: of.via() },
     })
 }
 
 /// The share of `entity`'s items in `index` when `p` writes them. A put whose `equals` fixes a
 /// sparse index's attribute is all in it or none of it; so is a put that starts a lifecycle in
 /// its first state.
-fn presence_in(est: &Estimator<'_>, p: &AccessPattern, index: &Index, entity: &str) -> f64 {
-    let put_of_own = p.action == Action::Put && entity == p.entity;
+fn presence_in(est: &Estimator<'_>, p: &AccessPattern, index: &Index, entity: EntityId) -> f64 {
+    let put_of_own = p.action == Action::Put && entity == p.entity_id();
     if put_of_own
         && let Some((attribute, value)) = &index.only_when
         && let Some((_, fixed)) = p.equals.iter().find(|(a, _)| a == attribute)
@@ -360,7 +370,7 @@ fn entry_rewrites(
     p: &AccessPattern,
     index: &Index,
     keys: &EntityKeys,
-    entity: &str,
+    entity: EntityId,
     sets: &[String],
     membership: Option<&str>,
 ) -> (f64, String) {
@@ -411,7 +421,7 @@ fn entry_rewrites(
 fn membership_writes(
     est: &Estimator<'_>,
     index: &Index,
-    entity: &str,
+    entity: EntityId,
     attribute: &str,
     presence: f64,
     per_item: f64,
@@ -450,7 +460,7 @@ fn membership_writes(
 /// (charged, like any update, by the larger of the item before and after), plus the parent's
 /// index entries that project the list.
 fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut Vec<ItemWrite>) {
-    let bytes = est.item_bytes(&embed.into);
+    let bytes = est.item_bytes(embed.into_id());
     let element = est.element_bytes(embed);
     let kept = match embed.keep_latest {
         Some(n) => format!(", keeping the newest {n}"),
@@ -468,13 +478,13 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
             embed.as_name,
             numbers::bytes(bytes)
         ),
-        lands: Lands { entity: embed.into.clone(), via: Via::Append },
+        lands: Lands { entity: embed.into_id(), via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
     let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
     let list = WriteTarget::List(embed.as_name.clone());
     for position in 0..est.variant.indexes.len() {
-        if let Some(w) = index_write(est, &update, position, &embed.into, &sets, &list)
+        if let Some(w) = index_write(est, &update, position, est.entity(embed.into_id()), &sets, &list)
             && w.per_call > 0.0
         {
             writes.push(w);
@@ -487,12 +497,15 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
     if p.action != Action::Update {
         return;
     }
-    for copy in est.variant.copies.iter().filter(|c| c.from == p.entity && p.sets.contains(&c.attribute)) {
-        let Some(from_keys) = est.variant.keys_of(&copy.from) else { continue };
+    let rewritten = |a: Option<AttrId>| a.is_some_and(|a| p.sets_ids().contains(&a));
+    for copy in
+        est.variant.copies.iter().filter(|c| c.ids.from() == p.entity_id() && rewritten(c.ids.attribute()))
+    {
+        let Some(from_keys) = est.variant.keys_for(copy.ids.from()) else { continue };
         // A call rewrites the copies there are when it runs: on average over the run, the
         // items the entity starts with and half of those the run adds.
-        let holders = est.items_mean(&copy.to);
-        let bytes = est.item_bytes(&copy.to);
+        let holders = est.items_mean(copy.ids.to());
+        let bytes = est.item_bytes(copy.ids.to());
         // The source the update picks holds as many copies as its popularity gave it; without
         // a population to weigh, the average source.
         let (per_source, why) = if let Some((share, label)) = est.copy_share(p, copy) {
@@ -508,7 +521,7 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
                 ),
             )
         } else {
-            let sources = est.spread(&copy.from, None, &from_keys.pk, None).distinct.max(1.0);
+            let sources = est.spread(copy.ids.from(), None, &from_keys.pk, None).distinct.max(1.0);
             (
                 holders / sources,
                 format!(
@@ -527,13 +540,13 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
             per_call: per_source,
             units_each: write_units(bytes),
             why,
-            lands: Lands { entity: copy.to.clone(), via: Via::Copy },
+            lands: Lands { entity: copy.ids.to(), via: Via::Copy },
         });
         let copied = WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() };
         for position in 0..est.variant.indexes.len() {
             let sets = [copy.as_name.clone()];
             let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-            if let Some(mut w) = index_write(est, &fake, position, &copy.to, &sets, &copied)
+            if let Some(mut w) = index_write(est, &fake, position, est.entity(copy.ids.to()), &sets, &copied)
                 && w.per_call > 0.0
             {
                 w.per_call *= per_source;
@@ -547,16 +560,17 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
 /// Aggregates of one entity that the same write maintains live on the same item (its key comes
 /// from the triggering item), so one UpdateItem does them all (`orders += 1, spend += total`).
 fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
-    let mine: Vec<&Aggregate> = est.variant.aggregates.iter().filter(|a| a.on.contains(&p.name)).collect();
-    let mut entities: Vec<&str> = Vec::new();
+    let mine: Vec<&Aggregate> = est.variant.aggregates.iter().filter(|a| a.ids.on(p.id())).collect();
+    let mut entities: Vec<&Entity> = Vec::new();
     for a in &mine {
-        if !entities.contains(&a.entity.as_str()) {
-            entities.push(&a.entity);
+        if !entities.iter().any(|e| e.id() == a.ids.entity()) {
+            entities.push(est.entity(a.ids.entity()));
         }
     }
-    for entity in entities {
-        let group: Vec<&Aggregate> = mine.iter().copied().filter(|a| a.entity == entity).collect();
-        let bytes = est.item_bytes(entity);
+    for e in entities {
+        let entity = e.name.as_str();
+        let group: Vec<&Aggregate> = mine.iter().copied().filter(|a| a.ids.entity() == e.id()).collect();
+        let bytes = est.item_bytes(e.id());
         // A claim's item holds the claim alone (the loader checks): a create-once put of it.
         let claim = group.iter().any(|a| a.op == AggregateOp::Claim);
         let why = if claim {
@@ -581,13 +595,13 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
             per_call: 1.0,
             units_each: write_units(bytes),
             why,
-            lands: Lands { entity: entity.to_owned(), via: Via::Aggregate },
+            lands: Lands { entity: e.id(), via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
         let action = if claim { Action::Put } else { Action::Update };
         let update = AccessPattern { action, sets: sets.clone(), ..p.clone() };
         for position in 0..est.variant.indexes.len() {
-            if let Some(w) = index_write(est, &update, position, entity, &sets, &aggregate)
+            if let Some(w) = index_write(est, &update, position, e, &sets, &aggregate)
                 && w.per_call > 0.0
             {
                 writes.push(w);

@@ -4,7 +4,7 @@
 //! these shares.
 
 use super::{Estimator, unwrap_sometimes};
-use crate::engine::model::{AccessPattern, Generator, parse_id};
+use crate::engine::model::{AccessPattern, EntityId, Generator, parse_id};
 use crate::engine::planner::load::MEETING_EXACT;
 use crate::engine::planner::{keys, numbers};
 use crate::engine::template::{ClassSlot, Part};
@@ -20,7 +20,7 @@ impl Estimator<'_> {
     /// cannot hold a listed value: the file's check refuses such a value).
     pub fn class_shares<'c>(
         &self,
-        entity: &str,
+        entity: EntityId,
         slot: &'c ClassSlot,
         p: &AccessPattern,
     ) -> Vec<(Class<'c>, f64)> {
@@ -62,7 +62,7 @@ impl Estimator<'_> {
     /// attribute holds a population's member ids; `None` otherwise.
     fn member_classes<'c>(
         &self,
-        entity: &str,
+        entity: EntityId,
         slot: &'c ClassSlot,
         p: &AccessPattern,
     ) -> Option<Vec<(Class<'c>, f64)>> {
@@ -90,7 +90,7 @@ impl Estimator<'_> {
 
     /// Whether member `index` of the class attribute's population is in `class` (a listed
     /// value names it, or, for `None`, no listed value does).
-    pub fn member_in_class(&self, entity: &str, slot: &ClassSlot, class: Class<'_>, index: u64) -> bool {
+    pub fn member_in_class(&self, entity: EntityId, slot: &ClassSlot, class: Class<'_>, index: u64) -> bool {
         let e = self.entity(entity);
         let Some(population) = (match self.generator_of(e, &slot.by).map(unwrap_sometimes) {
             Some(Generator::Pick(pop) | Generator::New(pop)) => Some(self.scenario.population(pop)),
@@ -113,7 +113,7 @@ impl Estimator<'_> {
     /// keeps its one key). The ratio multiplies the busiest key's share. When the class
     /// attribute is not a population's member, the busiest value is taken to be in the class
     /// with the fewest shards.
-    pub fn class_shard_ratio(&self, entity: &str, slot: &ClassSlot) -> f64 {
+    pub fn class_shard_ratio(&self, entity: EntityId, slot: &ClassSlot) -> f64 {
         let count = |part: &Part| f64::from(part.fanout().max(1));
         let fewest = slot.parts().map(count).fold(f64::INFINITY, f64::min);
         self.busiest_by_class(entity, slot, |part| 1.0 / count(part)).map_or(1.0 / fewest, |(ratio, _)| ratio)
@@ -124,7 +124,7 @@ impl Estimator<'_> {
     /// device's month. Returns the ratio of that member's share to the busiest member's share,
     /// and its bucket in seconds; when the class attribute is not a population's member, the
     /// busiest value is taken to be in the class with the longest bucket.
-    pub fn class_bucket_busiest(&self, entity: &str, slot: &ClassSlot) -> (f64, f64) {
+    pub fn class_bucket_busiest(&self, entity: EntityId, slot: &ClassSlot) -> (f64, f64) {
         let width = |part: &Part| keys::bucket_width(part).map_or(1.0, |(_, longest)| longest);
         let held = |part: &Part| width(part).min(self.secs.max(1.0));
         let longest = slot.parts().map(width).fold(0.0, f64::max);
@@ -139,7 +139,7 @@ impl Estimator<'_> {
     /// share, times that weight; its slot). `None` when the class attribute is not a member.
     fn busiest_by_class<'s>(
         &self,
-        entity: &str,
+        entity: EntityId,
         slot: &'s ClassSlot,
         weight: impl Fn(&Part) -> f64,
     ) -> Option<(f64, &'s Part)> {

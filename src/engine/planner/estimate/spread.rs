@@ -4,7 +4,7 @@
 
 use super::Class;
 use super::{Estimator, sometimes_share, unwrap_sometimes};
-use crate::engine::model::{AccessPattern, Action, Entity, Generator, Index, Population};
+use crate::engine::model::{AccessPattern, Action, Entity, EntityId, Generator, Index, Population};
 use crate::engine::planner::keys;
 use crate::engine::planner::load::mean_rate;
 use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
@@ -58,7 +58,7 @@ impl<'a> Estimator<'a> {
     /// constant: `presence` accounts for the items left out.
     pub fn spread(
         &self,
-        entity: &str,
+        entity: EntityId,
         place: Option<&Index>,
         template: &Template,
         chooser: Option<&AccessPattern>,
@@ -71,7 +71,7 @@ impl<'a> Estimator<'a> {
     /// each of its partitions, so such a slot spreads nothing.
     pub fn read_spread(
         &self,
-        entity: &str,
+        entity: EntityId,
         place: Option<&Index>,
         template: &Template,
         p: &AccessPattern,
@@ -81,7 +81,7 @@ impl<'a> Estimator<'a> {
 
     fn spread_for(
         &self,
-        entity: &str,
+        entity: EntityId,
         place: Option<&Index>,
         template: &Template,
         chooser: Option<&AccessPattern>,
@@ -152,7 +152,7 @@ impl<'a> Estimator<'a> {
     /// A time attribute in the key that the caller does not pin (or gives as its own clock):
     /// every current write shares one bucket, as wide as the part's (per second for a plain
     /// attribute); with classes, each fills its own.
-    fn spread_time(&self, entity: &str, part: &Part, name: &str, spread: &mut Spread) {
+    fn spread_time(&self, entity: EntityId, part: &Part, name: &str, spread: &mut Spread) {
         let width = match part.class() {
             // Each class fills its own bucket: the busiest partition is the member whose share
             // times its bucket is largest.
@@ -175,7 +175,7 @@ impl<'a> Estimator<'a> {
 
     /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
     /// busiest key takes its value's share over its class's shard count.
-    fn spread_class_shard(&self, entity: &str, class: &ClassSlot, reader: bool, spread: &mut Spread) {
+    fn spread_class_shard(&self, entity: EntityId, class: &ClassSlot, reader: bool, spread: &mut Spread) {
         let counts: Vec<String> = class
             .cases
             .iter()
@@ -206,7 +206,7 @@ impl<'a> Estimator<'a> {
     }
 
     /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
-    pub fn constants(&self, entity: &str) -> impl Iterator<Item = (&'a str, &'a str)> {
+    pub fn constants(&self, entity: EntityId) -> impl Iterator<Item = (&'a str, &'a str)> {
         self.entity(entity).attributes.iter().filter_map(|a| match &a.generator {
             Generator::Text(text) => Some((a.name.as_str(), text.as_str())),
             _ => None,
@@ -214,14 +214,14 @@ impl<'a> Estimator<'a> {
     }
 
     /// The text every item of the entity holds in `name`, when it is a constant.
-    pub fn constant(&self, entity: &str, name: &str) -> Option<&'a str> {
+    pub fn constant(&self, entity: EntityId, name: &str) -> Option<&'a str> {
         self.constants(entity).find(|(a, _)| *a == name).map(|(_, v)| v)
     }
 
     /// The share of the entity's items whose attribute matches what a call of `chooser` asks
     /// for: a constant's share (`status = "PENDING"`), or one value among the attribute's
     /// distinct values for a given attribute.
-    pub fn share_of(&self, entity: &str, name: &str, chooser: &AccessPattern) -> f64 {
+    pub fn share_of(&self, entity: EntityId, name: &str, chooser: &AccessPattern) -> f64 {
         let e = self.entity(entity);
         self.value_spread(e, name, Some(chooser)).typical.clamp(0.0, 1.0)
     }
@@ -229,7 +229,7 @@ impl<'a> Estimator<'a> {
     /// The share of the entity's items whose attribute starts with `prefix`: by weight for
     /// `OneOf`, by counting (a sample of at most 10,000 evenly spaced) member ids for a
     /// population; 1 when the generator does not say.
-    pub fn prefix_share(&self, entity: &str, name: &str, prefix: &str) -> f64 {
+    pub fn prefix_share(&self, entity: EntityId, name: &str, prefix: &str) -> f64 {
         const SAMPLE: u64 = 10_000;
         let e = self.entity(entity);
         let Some(generator) = self.generator_of(e, name) else { return 1.0 };
@@ -365,12 +365,12 @@ impl<'a> Estimator<'a> {
                     Some(Generator::Pick(p)) => self.population_size(self.scenario.population(p)),
                     _ => f64::INFINITY,
                 };
-                let per_member = (self.put_rate(&e.name) * self.lifetime(&e.name) / members).max(1.0);
+                let per_member = (self.put_rate(e.id()) * self.lifetime(e.id()) / members).max(1.0);
                 ValueSpread::even(per_member.ceil(), format!("the item's number among those of one {by}"))
             }
             Some(Generator::States(states)) => {
                 // Items spread over the states by how far their updates advanced them.
-                let held = super::super::transition::held(self, &e.name, name).unwrap_or_default();
+                let held = super::super::transition::held(self, e.id(), name).unwrap_or_default();
                 let (top, share) = states
                     .iter()
                     .zip(&held)
@@ -388,7 +388,7 @@ impl<'a> Estimator<'a> {
             }
             _ => {
                 // Fresh values (new ids, numbers, payloads): about one item per value.
-                ValueSpread::even(self.items_total(&e.name).max(1.0), "a new value per item".to_owned())
+                ValueSpread::even(self.items_total(e.id()).max(1.0), "a new value per item".to_owned())
             }
         }
     }
@@ -443,7 +443,7 @@ impl Estimator<'_> {
         match p.action {
             Action::Put => Some(ValueSpread::even(1.0, format!("a new item is {:?}", states.first()?))),
             Action::Update if p.sets.iter().any(|s| s == name) => {
-                let found = super::super::transition::found(self, &e.name, name)?;
+                let found = super::super::transition::found(self, e.id(), name)?;
                 let last = states.len() - 1;
                 let writes: Vec<f64> = (0..states.len())
                     .map(|j| if j < last { found[j] } else { 0.0 } + if j > 0 { found[j - 1] } else { 0.0 })
@@ -497,11 +497,10 @@ impl Estimator<'_> {
     /// picked them, and a phrase saying so. `None` when the holders do not pick the source
     /// from a population the update picks from.
     pub fn copy_share(&self, p: &AccessPattern, copy: &crate::engine::model::Copy) -> Option<(f64, String)> {
-        let holder = self.entity(&copy.to);
-        let source = self.entity(&copy.from);
-        let (Generator::Pick(members) | Generator::New(members)) =
-            self.generator_of(holder, &copy.by).map(unwrap_sometimes)?
-        else {
+        let holder = self.entity(copy.ids.to());
+        let source = self.entity(copy.ids.from());
+        let by = &holder.attributes[copy.ids.by()?.index()];
+        let (Generator::Pick(members) | Generator::New(members)) = unwrap_sometimes(&by.generator) else {
             return None;
         };
         let population = self.scenario.population(members);
@@ -538,7 +537,7 @@ impl Estimator<'_> {
     /// partitions).
     pub fn call_sizes(
         &self,
-        entity: &str,
+        entity: EntityId,
         pk: &Template,
         p: &AccessPattern,
         window: f64,
@@ -625,7 +624,7 @@ impl Estimator<'_> {
             .scenario
             .patterns
             .iter()
-            .filter(|p| p.action == Action::Put && p.entity == e.name)
+            .filter(|p| p.action == Action::Put && p.entity_id() == e.id())
             .map(|p| (mean_rate(p, self.secs), self.pick_popularity(e, name, p)))
             .filter(|(rate, _)| *rate > 0.0)
             .map(|(rate, q)| q.map(|q| (rate, q.clone())))

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{BATCH_GET_KEYS, Located};
-use crate::engine::model::{AccessPattern, Index, IndexKind, Projection, RangeSpan};
+use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, Projection, RangeSpan};
 use crate::engine::planner::estimate::Estimator;
 use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
@@ -18,13 +18,13 @@ use crate::engine::template::Template;
 pub(super) fn missing<'a>(est: &Estimator<'a>, p: &'a AccessPattern, ix: &'a Index) -> Vec<&'a str> {
     let needed: Vec<&str> = match &p.returns {
         Some(names) => names.iter().map(String::as_str).collect(),
-        None => est.entity(&p.entity).attributes.iter().map(|a| a.name.as_str()).collect(),
+        None => est.entity(p.entity_id()).attributes.iter().map(|a| a.name.as_str()).collect(),
     };
     let key_attrs: Vec<&str> = est
         .variant
-        .keys_of(&p.entity)
+        .keys_for(p.entity_id())
         .into_iter()
-        .chain(ix.keys_of(&p.entity))
+        .chain(ix.keys_for(p.entity_id()))
         .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
         .collect();
     needed.into_iter().filter(|n| !key_attrs.contains(n) && !ix.projection.carries(n)).collect()
@@ -115,7 +115,7 @@ pub(super) fn query_items(
 ) -> f64 {
     let fanout = f64::from(reach.fanout.max(1));
     let mut items = 0.0;
-    for (entity, pk, sk) in &located.templates {
+    for &(entity, pk, sk) in &located.templates {
         let per_key = est.partition_items(entity, place, pk, Some(p));
         items += match (&p.range, sort.range_by_key, sk) {
             // The range's items arrive at the partition's rate; time buckets split them, shards
@@ -203,7 +203,7 @@ pub(super) struct Limited {
 /// fetched by the Query itself; either way each item is rounded up to 4 KB on its own.
 pub(super) fn fetch(
     est: &Estimator<'_>,
-    entity: &str,
+    entity: EntityId,
     ix: &Index,
     missing: &[&str],
     returned: f64,

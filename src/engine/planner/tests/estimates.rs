@@ -68,7 +68,7 @@ fn items_are_bounded_by_writes_and_by_the_joint_key_space() {
         ("Product", 6000.0),
     ];
     for (entity, items) in cases {
-        let got = est.items_total(entity);
+        let got = est.items_total(loaded.scenario.entity(entity).expect("entity").id());
         assert!((got - items).abs() < 1e-6 * items, "{entity}: {got} items, expected {items}");
     }
     let plan = super::super::plan(&loaded.scenario, &loaded.scenario.variants[0]);
@@ -211,8 +211,9 @@ fn one_item_is_said_only_of_a_table_item() {
 fn sparse_index_keys_count_by_the_share_of_items_that_carry_them() {
     let naive = crate::engine::testing::fixture("orders");
     let variant = |name: &str| naive.scenario.variant(name).unwrap();
-    let plain = Estimator::new(&naive.scenario, variant("naive")).item_bytes("Order");
-    let sparse = Estimator::new(&naive.scenario, variant("recommended")).item_bytes("Order");
+    let order = naive.scenario.entity("Order").expect("Order").id();
+    let plain = Estimator::new(&naive.scenario, variant("naive")).item_bytes(order);
+    let sparse = Estimator::new(&naive.scenario, variant("recommended")).item_bytes(order);
     // 0.3% of orders are pending and carry GSI1PK/GSI1SK: well under a byte on average.
     assert!(sparse > plain && sparse - plain < 1.0, "{plain} vs {sparse}");
     let page = pattern(&plan_of("orders", "recommended"), "customer-page").units_per_call;

@@ -43,8 +43,9 @@ fn an_item_stays_its_expiry_plus_the_deletion_delay() {
         let loaded = scenario::parse("pattern-ttl.ron", &source).expect("fixture");
         let variant = loaded.variant(None).expect("variant");
         let est = estimate::Estimator::new(&loaded.scenario, variant);
-        assert_eq!(est.expiry("Session"), Some(*expiry), "{case}");
-        assert!((est.lifetime("Session") - stays).abs() < 1e-6, "{case}: {}", est.lifetime("Session"));
+        let session = loaded.scenario.entity("Session").expect("Session").id();
+        assert_eq!(est.expiry(session), Some(*expiry), "{case}");
+        assert!((est.lifetime(session) - stays).abs() < 1e-6, "{case}: {}", est.lifetime(session));
     }
 }
 

@@ -91,7 +91,7 @@ fn a_copy_fans_out_to_the_holders_of_the_source_the_update_picks() {
     let h = |n: u32, s: f64| (1..=n).map(|k| f64::from(k).powf(-s)).sum::<f64>();
     assert!((share - h(20, 1.0) / (20.0 * h(20_000, 1.0))).abs() < 1e-9, "{share}");
     // The copies there are when a call runs: on average over the run.
-    let want = est.items_mean("Follow") * share;
+    let want = est.items_mean(loaded.scenario.entity("Follow").expect("Follow").id()) * share;
     assert!((copy.per_call - want).abs() < 1e-6 * want, "{} vs {want}", copy.per_call);
     assert!(copy.per_call > 8_000.0 && copy.per_call < 9_000.0, "{}", copy.per_call);
 }

@@ -29,7 +29,7 @@ use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
 use super::super::numbers::{count, percent, rate, span};
 use super::super::{Warning, WarningCode};
-use crate::engine::model::{Action, Entity, EntityKeys, Generator, Variant};
+use crate::engine::model::{Action, Entity, EntityId, EntityKeys, Generator, Variant};
 use crate::engine::template::{ClassSlot, Part, Template};
 use crate::engine::workload::Popularity;
 
@@ -38,10 +38,10 @@ const MIN_SHARE: f64 = 0.01;
 
 pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     // An upsert entity's key is its identity: a put onto a taken key writes the same item.
-    for entity in est.scenario.entities.iter().filter(|e| !e.upsert && !created_once(est, &e.name)) {
-        let Some(keys) = est.variant.keys_of(&entity.name) else { continue };
-        let Some(space) = key_space(est, &entity.name, keys) else { continue };
-        let written = written(est, &entity.name);
+    for entity in est.scenario.entities.iter().filter(|e| !e.upsert && !created_once(est, e.id())) {
+        let Some(keys) = est.variant.keys_for(entity.id()) else { continue };
+        let Some(space) = key_space(est, entity.id(), keys) else { continue };
+        let written = written(est, entity.id());
         if written.items <= 0.0 || written.terms.is_empty() {
             continue;
         }
@@ -50,22 +50,22 @@ pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         if lost < 1.0 || share < MIN_SHARE {
             continue;
         }
-        out.push(warning(est, &entity.name, keys, &space, &written, share));
+        out.push(warning(est, entity, keys, &space, &written, share));
     }
 }
 
 /// Whether every put of the entity is create-once (`NotExists`): a put onto a taken key is then
 /// refused, not a replacement, and nothing is lost (`condition::plan` says how often).
-fn created_once(est: &Estimator<'_>, entity: &str) -> bool {
+fn created_once(est: &Estimator<'_>, entity: EntityId) -> bool {
     let puts: Vec<_> =
-        est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity).collect();
+        est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity).collect();
     !puts.is_empty() && puts.iter().all(|p| p.condition == Some(crate::engine::model::Condition::NotExists))
 }
 
 /// The share of `entity`'s puts that land on a key another of its items holds (upsert or not):
 /// what a create-once put (`NotExists`) is refused for, by the same arithmetic as the warning.
-pub fn taken_share(est: &Estimator<'_>, entity: &str) -> f64 {
-    let Some(keys) = est.variant.keys_of(entity) else { return 0.0 };
+pub fn taken_share(est: &Estimator<'_>, entity: EntityId) -> f64 {
+    let Some(keys) = est.variant.keys_for(entity) else { return 0.0 };
     let Some(space) = key_space(est, entity, keys) else { return 0.0 };
     let written = written(est, entity);
     // The initial load is not put by the pattern: only the puts after it can be refused.
@@ -189,7 +189,7 @@ impl Space {
 
 /// The values the entity's table key takes over an item's life, class by class of its class
 /// slot, or `None` when a slot keeps a value that is new for every item (the key identifies it).
-fn key_space<'k>(est: &Estimator<'_>, entity: &str, keys: &'k EntityKeys) -> Option<KeySpace<'k>> {
+fn key_space<'k>(est: &Estimator<'_>, entity: EntityId, keys: &'k EntityKeys) -> Option<KeySpace<'k>> {
     let sk: Vec<&Part> = keys.sk.iter().flat_map(Template::parts).collect();
     let Some(slot) = keys.pk.class_slot() else {
         let parts: Vec<&Part> = keys.pk.parts().iter().chain(sk).collect();
@@ -214,11 +214,11 @@ fn key_space<'k>(est: &Estimator<'_>, entity: &str, keys: &'k EntityKeys) -> Opt
 /// to spread as its puts do, as the attributes' busiest shares take them; with no put at all
 /// nothing says how the items pick the class attribute, and they count at the other values'
 /// layout.
-fn item_shares<'c>(est: &Estimator<'_>, entity: &str, slot: &'c ClassSlot) -> Vec<(Class<'c>, f64)> {
+fn item_shares<'c>(est: &Estimator<'_>, entity: EntityId, slot: &'c ClassSlot) -> Vec<(Class<'c>, f64)> {
     let mut shares: Vec<(Class<'c>, f64)> =
         slot.cases.iter().map(|(v, _)| Some(v.as_str())).chain([None]).map(|c| (c, 0.0)).collect();
     let mut total = 0.0;
-    for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity) {
+    for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity) {
         let rate = mean_rate(p, est.secs);
         if rate <= 0.0 {
             continue;
@@ -249,7 +249,7 @@ struct Pin<'a> {
 impl<'a> Pin<'a> {
     fn of(
         est: &Estimator<'_>,
-        entity: &str,
+        entity: EntityId,
         slot: &'a ClassSlot,
         class: Class<'_>,
         shares: &[(Class<'_>, f64)],
@@ -302,7 +302,12 @@ fn spread(est: &Estimator<'_>, e: &Entity, name: &str, pin: Option<&Pin<'_>>) ->
 /// The values a key of `parts` (its class slot, if any, resolved to one class's slot) takes for
 /// the items `pin` says hold the class, or every item; `None` when a slot keeps a value that is
 /// new for every item.
-fn class_space(est: &Estimator<'_>, entity: &str, parts: &[&Part], pin: Option<&Pin<'_>>) -> Option<Space> {
+fn class_space(
+    est: &Estimator<'_>,
+    entity: EntityId,
+    parts: &[&Part],
+    pin: Option<&Pin<'_>>,
+) -> Option<Space> {
     let e = est.entity(entity);
     let whole: Vec<&str> =
         parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
@@ -405,11 +410,12 @@ fn windows<'a>(
 
 /// Whether every put of the entity picks the attribute's member in sequence (`Seq`), by the
 /// pattern's `keys` or the population's popularity.
-fn picked_in_sequence(est: &Estimator<'_>, entity: &str, name: &str) -> bool {
+fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, name: &str) -> bool {
     let e = est.entity(entity);
     let Some(Generator::Pick(pop)) = est.generator_of(e, name).map(unwrap_sometimes) else { return false };
     let population = est.scenario.population(pop);
-    let mut puts = est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity == entity);
+    let mut puts =
+        est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity);
     puts.all(|p| {
         let chosen = p.keys.as_ref().filter(|_| p.given.first().is_some_and(|g| g == name));
         matches!(chosen.unwrap_or(&population.popularity), Popularity::Seq)
@@ -436,7 +442,7 @@ struct Written {
     lifetime: f64,
 }
 
-fn written(est: &Estimator<'_>, entity: &str) -> Written {
+fn written(est: &Estimator<'_>, entity: EntityId) -> Written {
     let e = est.entity(entity);
     let lifetime = est.lifetime(entity);
     let mut w = Written { items: 0.0, terms: Vec::new(), lifetime };
@@ -448,7 +454,7 @@ fn written(est: &Estimator<'_>, entity: &str) -> Written {
         }
     }
     let rate_of = |action: Action| {
-        est.scenario.patterns.iter().filter(move |p| p.action == action && p.entity == entity)
+        est.scenario.patterns.iter().filter(move |p| p.action == action && p.entity_id() == entity)
     };
     let puts: f64 = rate_of(Action::Put).map(|p| mean_rate(p, est.secs)).sum();
     let deletes: f64 = rate_of(Action::Delete).map(|p| mean_rate(p, est.secs)).sum();
@@ -481,13 +487,13 @@ fn expected_overwrites(n: f64, k: f64) -> f64 {
 
 fn warning(
     est: &Estimator<'_>,
-    entity: &str,
+    e: &Entity,
     keys: &EntityKeys,
     space: &KeySpace<'_>,
     written: &Written,
     share: f64,
 ) -> Warning {
-    let e = est.entity(entity);
+    let entity = e.name.as_str();
     let id = e.attributes.iter().find(|a| matches!(unwrap_sometimes(&a.generator), Generator::New(_)));
     let key = key_text(est.variant, keys, est.cql);
     let left_out = match id {
