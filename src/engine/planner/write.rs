@@ -25,6 +25,8 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let with_parent;
     let p_named = match whole {
         Some(e) => {
+            // Its names are the parent's but its ids stay the child's: whatever reads this
+            // stand-in follows names (the entity whose keys it reads is `written`).
             with_parent = AccessPattern {
                 entity: e.into.clone(),
                 given: p.given.iter().cloned().chain([e.by.clone()]).collect(),
