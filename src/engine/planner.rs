@@ -18,16 +18,17 @@ pub mod numbers;
 mod read;
 pub mod transition;
 mod unpredictable;
+pub mod verdict;
 mod warnings;
 
 pub use keys::cql_column;
-pub use read::cql_verb;
 mod write;
 
 use std::fmt;
 
 use serde::Serialize;
 pub use unpredictable::Unpredictable;
+pub use verdict::{Considered, Verdict, cql_verb};
 pub use warnings::Busiest;
 
 use super::model::{AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, Scenario, Variant};
@@ -176,10 +177,9 @@ pub struct PatternPlan {
     pub fanout: u32,
     pub key_condition: Option<String>,
     pub filter: Option<String>,
-    /// Whether the keys serve it: false for a Scan, for something no key can serve, and for an
-    /// update or delete whose key the caller cannot compute.
-    pub served: bool,
-    pub reason: String,
+    /// How the keys serve it, or why they do not (serialized as `served` and `reason`).
+    #[serde(flatten)]
+    pub verdict: Verdict,
     /// Every other place that was considered, and why it does not serve or costs more.
     pub alternatives: Vec<Alternative>,
     /// Estimated read units (eventually consistent) or write units per call.
@@ -243,8 +243,7 @@ impl PatternPlan {
             fanout: 1,
             key_condition: None,
             filter: None,
-            served: false,
-            reason: String::new(),
+            verdict: Verdict::Pending,
             alternatives: Vec::new(),
             units_per_call: 0.0,
             items_read: None,
@@ -259,6 +258,17 @@ impl PatternPlan {
             unpredictable: None,
             cache: None,
         }
+    }
+
+    /// Whether the keys serve the pattern: false for a Scan, for something no key can serve, and
+    /// for an update or delete whose key the caller cannot compute.
+    pub fn served(&self) -> bool {
+        self.verdict.served()
+    }
+
+    /// The verdict in words.
+    pub fn reason(&self) -> String {
+        self.verdict.to_string()
     }
 
     /// The requests of one call, each operation named by `name`: "Query ×2", for a read split
@@ -300,8 +310,21 @@ pub struct Alternative {
     /// The table (`None`) or an index; shown as `table` or `GSI by-user`.
     #[serde(serialize_with = "place_label")]
     pub index: Option<IndexId>,
-    pub serves: bool,
-    pub reason: String,
+    /// Serialized as `serves` and `reason`.
+    #[serde(flatten)]
+    pub considered: Considered,
+}
+
+impl Alternative {
+    /// Whether this place serves the pattern too (at a higher cost).
+    pub fn serves(&self) -> bool {
+        self.considered.serves()
+    }
+}
+
+#[allow(clippy::ref_option, reason = "serde's `serialize_with` passes the field by reference")]
+fn place_label<S: serde::Serializer>(index: &Option<IndexId>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&IndexId::place(index.as_ref()))
 }
 
 /// One of the variant's indexes, resolved once by the planner: its position in
@@ -366,11 +389,6 @@ impl Serialize for IndexId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.name)
     }
-}
-
-#[allow(clippy::ref_option, reason = "serde's `serialize_with` passes the field by reference")]
-fn place_label<S: serde::Serializer>(index: &Option<IndexId>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&IndexId::place(index.as_ref()))
 }
 
 #[allow(

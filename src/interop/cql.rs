@@ -213,21 +213,22 @@ fn clustering(
     if key.clustering.is_empty() {
         return None;
     }
-    let busiest = plan
-        .patterns
-        .iter()
-        .filter(|p| {
-            p.kind == planner::Kind::Read && p.served && p.index.as_ref().map(planner::IndexId::name) == index
-        })
-        .filter_map(|p| Some((p, scenario.pattern(&p.name)?)))
-        .filter(|(_, p)| p.entity == entity.name && p.action == crate::engine::model::Action::List)
-        .fold(
-            None::<(&planner::PatternPlan, &crate::engine::model::AccessPattern)>,
-            |best, next| match best {
-                Some(b) if b.0.mean_rate >= next.0.mean_rate => Some(b),
-                _ => Some(next),
-            },
-        );
+    let busiest =
+        plan.patterns
+            .iter()
+            .filter(|p| {
+                p.kind == planner::Kind::Read
+                    && p.served()
+                    && p.index.as_ref().map(planner::IndexId::name) == index
+            })
+            .filter_map(|p| Some((p, scenario.pattern(&p.name)?)))
+            .filter(|(_, p)| p.entity == entity.name && p.action == crate::engine::model::Action::List)
+            .fold(None::<(&planner::PatternPlan, &crate::engine::model::AccessPattern)>, |best, next| {
+                match best {
+                    Some(b) if b.0.mean_rate >= next.0.mean_rate => Some(b),
+                    _ => Some(next),
+                }
+            });
     let (direction, note) = match busiest {
         Some((plan, pattern)) => {
             let (direction, reads) = match pattern.order {

@@ -279,7 +279,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         ],
     )?;
     for p in &plan.patterns {
-        let mark = if p.served { "✔" } else { "✘" };
+        let mark = if p.served() { "✔" } else { "✘" };
         let rate = format!("{:>8}", numbers::rate(p.mean_rate));
         let mut cond = condition(p, engine);
         let flagged: Vec<&str> =
@@ -302,7 +302,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     writeln!(out, "How each pattern is served")?;
     for p in &plan.patterns {
         paragraph(out, 2, &headline(p, engine))?;
-        paragraph(out, 4, &p.reason)?;
+        paragraph(out, 4, &p.reason())?;
         if let Some(u) = &p.unpredictable {
             paragraph(out, 4, &format!("? {}: {}", unknown_figures(u), u.why))?;
         }
@@ -313,13 +313,13 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
             paragraph(out, 4, &format!("claim {}: {}", c.expression, c.why))?;
         }
         if let Some(l) = p.locate.as_ref().filter(|l| l.operation.is_some()) {
-            paragraph(out, 4, &format!("reads first: {}", l.reason))?;
+            paragraph(out, 4, &format!("reads first: {}", l.verdict))?;
         }
         if let Some(c) = &p.cache {
             paragraph(out, 4, &format!("cache: {}", c.why))?;
         }
         for a in &p.alternatives {
-            bullet(out, 4, &format!("{}: {}", place_label(engine, a.index.as_ref()), a.reason))?;
+            bullet(out, 4, &format!("{}: {}", place_label(engine, a.index.as_ref()), a.considered))?;
         }
     }
     writeln!(out)?;

@@ -2,8 +2,6 @@
 //! why each other one does not (or costs more), and fall back to a Scan — or to "unserved" when
 //! the pattern asks for something no key can answer.
 
-use std::fmt::Write as _;
-
 mod query;
 
 use query::{Limited, fetch, filter, limited, missing, query_items};
@@ -11,7 +9,11 @@ use query::{Limited, fetch, filter, limited, missing, query_items};
 use super::estimate::{Class, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
-use super::{Alternative, CQL_PAGE_ROWS, Fetch, IndexId, Kind, Operation, PAGE_BYTES, PatternPlan};
+use super::verdict::{
+    Access, ClassAccess, Considered, Cost, Descending, Embedded, QueryReading, QueryShape, ReadHow,
+    ReadVerdict, Scan, Served, Split, SplitPart, Stopped, TransactRead, Unserved, Verdict,
+};
+use super::{Alternative, Fetch, IndexId, Kind, Operation, PatternPlan};
 use crate::engine::model::{AccessPattern, Entity, EntityId, Index, Order, RangeSpan};
 use crate::engine::store::read_units_for;
 use crate::engine::template::{ClassSlot, Template};
@@ -37,7 +39,7 @@ struct Candidate {
     items_read: f64,
     bytes_read: f64,
     fetch: Option<Fetch>,
-    reason: String,
+    access: Access,
 }
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
@@ -59,23 +61,19 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         if best == Some(i) {
             continue;
         }
-        let (serves, reason) = match verdict {
-            Ok(c) => (true, format!("also serves it ({}), but costs more", cost_note(est, c))),
-            Err(why) => (false, why.to_string()),
+        let considered = match verdict {
+            Ok(c) => Considered::CostsMore(cost(est, c)),
+            Err(why) => Considered::Unserved(why.clone()),
         };
-        out.alternatives.push(Alternative { index: id.clone(), serves, reason });
+        out.alternatives.push(Alternative { index: id.clone(), considered });
     }
     let best = best.and_then(|i| verdicts[i].clone().ok().map(|c| (i, c)));
     match best {
         Some((i, c)) => serve(est, p, &embedded, ids[i].clone(), c, &mut out),
         None if p.contains.is_some() => {
-            let attribute = p.contains.as_deref().unwrap_or_default();
-            out.reason = format!(
-                "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and no \
-                 key narrows the search to one partition, so a Scan with that filter would read the whole table on \
-                 every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
-                streams(est)
-            );
+            let attribute = p.contains.clone().unwrap_or_default();
+            let how = ReadHow::Search { attribute, cql: est.cql };
+            out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
         }
         None if split(est, p, &mut out) => {}
         None => scan(est, p, &mut out),
@@ -105,10 +103,10 @@ fn by_key(
         items_read: keys,
         bytes_read: keys * entry_bytes,
         fetch: None,
-        reason: if reach.fanout == 1 {
-            format!("the full primary key is known: one {}", if est.cql { "row" } else { "item" })
+        access: if reach.fanout == 1 {
+            Access::Key { cql: est.cql }
         } else {
-            format!("{} keys, one per {}", reach.fanout, reach.notes.join("; "))
+            Access::Keys { fanout: reach.fanout, notes: reach.notes.clone() }
         },
     }
 }
@@ -145,32 +143,20 @@ fn serve(
     out.fanout = c.fanout;
     out.key_condition = Some(c.key_condition);
     out.filter = c.filter;
-    out.served = true;
-    out.reason = c.reason;
     out.units_per_call = c.units;
     out.items_read = Some(c.items_read);
     out.bytes_read = Some(c.bytes_read);
     out.fetch = c.fetch;
-    for &child in embedded {
-        if let Some(embed) = est.variant.embed_of_id(child) {
-            let _ = write!(
-                out.reason,
-                "; its {} items come with it, embedded in its {} list{}",
-                est.entity(child).name,
-                embed.as_name,
-                embed.keep_latest.map_or(String::new(), |n| format!(" (the newest {n})"))
-            );
-        }
-    }
-    if let Some(attribute) = &p.contains {
-        let _ = write!(
-            out.reason,
-            "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
-             matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
-             reading the rest",
-            streams(est)
-        );
-    }
+    let embedded = embedded
+        .iter()
+        .filter_map(|&child| {
+            let embed = est.variant.embed_of_id(child)?;
+            let entity = est.entity(child).name.clone();
+            Some(Embedded { entity, list: embed.as_name.clone(), keep_latest: embed.keep_latest })
+        })
+        .collect();
+    let served = Served { access: c.access, embedded, contains: p.contains.clone(), cql: est.cql };
+    out.verdict = Verdict::Read(ReadVerdict { how: ReadHow::Served(served), transaction: None });
 }
 
 /// A Get in a transaction: TransactGetItems reads its items as one snapshot, each read twice
@@ -181,27 +167,19 @@ fn serve(
 fn transactional(out: &mut PatternPlan) {
     let keyed =
         matches!(out.operation, Some(Operation::GetItem | Operation::BatchGetItem)) && out.parts.is_empty();
-    if !keyed || out.fanout > MAX_TRANSACTION_ITEMS {
-        let _ = write!(
-            out.reason,
-            "; not a TransactGetItems: {}, so the call reads without the transaction",
-            if keyed {
-                format!(
-                    "it reads {} items and a transaction holds at most {MAX_TRANSACTION_ITEMS}",
-                    out.fanout
-                )
-            } else {
-                "a transaction reads items by their full keys, and this design reads with a Query".to_owned()
-            }
-        );
-        return;
-    }
-    out.operation = Some(Operation::TransactGetItems);
-    out.units_per_call *= 2.0 / EVENTUAL;
-    let _ = write!(
-        out.reason,
-        ", in one TransactGetItems (each item read twice, strongly consistent: 2 RCU per 4 KB)"
-    );
+    let outcome = if !keyed {
+        TransactRead::NotByKey
+    } else if out.fanout > MAX_TRANSACTION_ITEMS {
+        TransactRead::TooMany { items: out.fanout, most: MAX_TRANSACTION_ITEMS }
+    } else {
+        out.operation = Some(Operation::TransactGetItems);
+        out.units_per_call *= 2.0 / EVENTUAL;
+        TransactRead::Joined
+    };
+    let Verdict::Read(read) = &mut out.verdict else {
+        unreachable!("every read's plan ends in a read verdict")
+    };
+    read.transaction = Some(outcome);
 }
 
 /// A read-through cache in front of the pattern: only its misses reach the table, so the read
@@ -232,7 +210,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
     for entity in p.entity_ids() {
         let Some(part) = p.part(est.entity(entity)) else { return false };
         let plan = plan(est, &part);
-        if !plan.served {
+        if !plan.served() {
             return false;
         }
         parts.push(plan);
@@ -243,32 +221,24 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
     out.key_condition.clone_from(&first.key_condition);
     out.filter.clone_from(&first.filter);
     out.fetch.clone_from(&first.fetch);
-    out.served = true;
     out.fanout = parts.iter().map(|x| x.fanout).sum();
     out.units_per_call = parts.iter().map(|x| x.units_per_call).sum();
     out.items_read = Some(parts.iter().filter_map(|x| x.items_read).sum());
     out.bytes_read = Some(parts.iter().filter_map(|x| x.bytes_read).sum());
-    let each: Vec<String> = p
+    let each = p
         .entities()
         .zip(&parts)
-        .map(|(entity, x)| {
-            let operation = x.operation.map_or("?", |o| if est.cql { cql_verb(o) } else { o.name() });
-            format!("{entity}: {operation} on the {} ({})", label_of(x.index.as_ref()), x.reason)
+        .map(|(entity, x)| SplitPart {
+            entity: entity.to_owned(),
+            operation: x.operation,
+            index: x.index.clone(),
+            verdict: x.verdict.clone(),
         })
         .collect();
-    out.reason = format!(
-        "{} are in different partitions, so one request cannot read them together: {} requests sent at once, \
-         one per entity — {}",
-        p.entities().collect::<Vec<_>>().join(" and "),
-        parts.len(),
-        each.join("; ")
-    );
+    let how = ReadHow::Split(Split { parts: each, cql: est.cql });
+    out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
     out.parts = parts;
     true
-}
-
-fn label_of(index: Option<&IndexId>) -> String {
-    index.map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()))
 }
 
 /// The pattern as the keys of `entity` see it: an attribute that always holds the same text
@@ -284,34 +254,15 @@ pub fn with_constants(est: &Estimator<'_>, entity: EntityId, p: &AccessPattern) 
     known
 }
 
-fn streams(est: &Estimator<'_>) -> &'static str {
-    if est.cql { "Cassandra CDC" } else { "DynamoDB Streams" }
-}
-
-/// "Query ×2, ~5.5 RCU per call" (in the Cassandra profile, bytes read instead of units).
-fn cost_note(est: &Estimator<'_>, c: &Candidate) -> String {
-    let fanout = if c.fanout > 1 { format!(" ×{}", c.fanout) } else { String::new() };
-    let fetch = if c.fetch.is_some() { " + fetch" } else { "" };
-    if est.cql {
-        format!("{}{fanout}{fetch}, ~{} read per call", cql_verb(c.operation), numbers::bytes(c.bytes_read))
-    } else {
-        format!("{}{fanout}{fetch}, ~{} RCU per call", c.operation.name(), numbers::count(c.units))
-    }
-}
-
-/// The CQL statement an operation becomes in the Cassandra profile.
-pub fn cql_verb(operation: Operation) -> &'static str {
-    match operation {
-        // The loader refuses transactions in the Cassandra profile.
-        Operation::GetItem | Operation::BatchGetItem | Operation::Query | Operation::TransactGetItems => {
-            "SELECT"
-        }
-        Operation::Scan => "SELECT … ALLOW FILTERING",
-        Operation::PutItem => "INSERT",
-        Operation::UpdateItem => "UPDATE",
-        Operation::DeleteItem => "DELETE",
-        Operation::DeleteAndPut => "DELETE + INSERT",
-        Operation::TransactWriteItems => "BEGIN BATCH … APPLY BATCH",
+/// What candidate `c` costs a call, to compare with the one chosen.
+fn cost(est: &Estimator<'_>, c: &Candidate) -> Cost {
+    Cost {
+        operation: c.operation,
+        fanout: c.fanout,
+        fetch: c.fetch.is_some(),
+        units: c.units,
+        bytes: c.bytes_read,
+        cql: est.cql,
     }
 }
 
@@ -338,38 +289,9 @@ fn mean_query_units(bytes: f64, requests: f64) -> f64 {
     (1.0 - extra) * units(whole) + extra * units(whole + 1.0)
 }
 
-/// `34 pages of 5,000 rows`: a CQL read's pages, by the driver's fetch size in rows.
-pub fn cql_pages(rows: f64) -> String {
-    let n = (rows / CQL_PAGE_ROWS as f64).ceil().max(1.0);
-    let noun = if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" };
-    format!("{} {noun} of {} rows", numbers::count(n), numbers::count(CQL_PAGE_ROWS as f64))
-}
-
-/// `1 page` / `12 pages`.
-pub fn pages(bytes: f64) -> String {
-    let n = (bytes / PAGE_BYTES).ceil().max(1.0);
-    format!("{} {} of 1 MB", numbers::count(n), if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" })
-}
-
 /// The pattern's entities' templates in one place (table or index).
 struct Located<'a> {
     templates: Vec<(EntityId, &'a Template, Option<&'a Template>)>,
-}
-
-/// Why the table or an index cannot serve a read: the plan's alternatives say so.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-enum Unserved {
-    #[error("{entity} {} are not in it", if *cql { "rows" } else { "items" })]
-    NotHeld { entity: String, cql: bool },
-    #[error(
-        "{entity} and {other} have different partition keys there ({key} vs {other_key}), so one request cannot read both"
-    )]
-    KeysDiffer { entity: String, key: String, other: String, other_key: String },
-    /// A sparse index's `only_when` that the pattern does not ask for.
-    #[error("it only holds items where {attribute} = {value:?}; the pattern does not ask for that")]
-    Sparse { attribute: String, value: String },
-    #[error(transparent)]
-    Key(#[from] keys::KeyGap),
 }
 
 /// Whether `place` holds every entity the pattern reads, under one partition key.
@@ -455,18 +377,15 @@ fn mix(by: &str, classes: &[(Class<'_>, f64, Candidate)]) -> Candidate {
         fetch.units = weighted(&|c| c.fetch.as_ref().map_or(0.0, |f| f.units));
     }
     let mean_fanout = weighted(&|c| f64::from(c.fanout));
-    let each: Vec<String> = classes
+    let classes = classes
         .iter()
-        .map(|(class, share, c)| {
-            let label = class.map_or_else(|| "other values".to_owned(), |v| format!("{by} = {v}"));
-            format!("{label} ({} of calls): {}", numbers::percent(share / total), c.reason)
+        .map(|(class, share, c)| ClassAccess {
+            value: class.map(str::to_owned),
+            share: share / total,
+            access: c.access.clone(),
         })
         .collect();
-    out.reason = format!(
-        "by {by}, each class on its own layout — ×{} requests a call on average; {}",
-        numbers::factor(mean_fanout),
-        each.join(" | ")
-    );
+    out.access = Access::Classes { by: by.to_owned(), mean_fanout, classes };
     out
 }
 
@@ -516,12 +435,17 @@ fn candidate_in(
     // rounded mean, over the requests a call sends on average.
     let mut units: f64 =
         calls.iter().map(|(w, x)| w * mean_query_units(x * entry_bytes, reach.mean_fanout)).sum();
-    let stopped = p.limit.filter(|_| items < all).map(|limit| (limit, filter.text.is_some()));
-    let mut reason = describe(est, p, located, &reach, &sort, Reading { items, entry_bytes, stopped });
+    let stopped =
+        p.limit.filter(|_| items < all).map(|limit| Stopped { limit, after_filter: filter.text.is_some() });
+    let mut reading = describe(est, p, located, &reach, &sort, Reading { items, entry_bytes, stopped });
     let fetch = match place {
         Some(ix) if !multi => {
             let missing = missing(est, p, ix);
-            (!missing.is_empty()).then(|| fetch(est, entity, ix, &missing, returned, &mut reason))
+            (!missing.is_empty()).then(|| {
+                let (fetch, fetched) = fetch(est, entity, ix, &missing, returned);
+                reading.fetch = Some(fetched);
+                fetch
+            })
         }
         _ => None,
     };
@@ -537,7 +461,7 @@ fn candidate_in(
         items_read: items,
         bytes_read: items * entry_bytes,
         fetch,
-        reason,
+        access: Access::Query(reading),
     })
 }
 
@@ -547,7 +471,7 @@ fn candidate_in(
 struct Reading {
     items: f64,
     entry_bytes: f64,
-    stopped: Option<(u32, bool)>,
+    stopped: Option<Stopped>,
 }
 
 /// Why a Query serves the pattern, and what one call reads.
@@ -558,66 +482,41 @@ fn describe(
     reach: &keys::Reach,
     sort: &SortCondition,
     reading: Reading,
-) -> String {
+) -> QueryReading {
     let Reading { items, entry_bytes, stopped } = reading;
-    let mut text = if located.templates.len() > 1 {
-        format!(
-            "one partition holds {} together: read the item collection",
-            p.entities().collect::<Vec<_>>().join(" and ")
-        )
+    let shape = if located.templates.len() > 1 {
+        QueryShape::Collection(p.entities().map(str::to_owned).collect())
     } else if sort.exact {
-        "the whole index key is known".to_owned()
+        QueryShape::WholeKey
     } else if sort.range_by_key {
-        "the sort key applies the range".to_owned()
+        QueryShape::Range
     } else if sort.text.is_some() {
-        "the sort key narrows the partition to this entity's items".to_owned()
+        QueryShape::Narrowed
     } else if stopped.is_some() {
-        "reads the partition in sort key order".to_owned()
+        QueryShape::InOrder
     } else {
-        "reads the whole partition".to_owned()
+        QueryShape::Whole
     };
-    if !reach.notes.is_empty() {
-        text = format!("×{}: {}; {text}", reach.fanout, reach.notes.join("; "));
-    }
-    let bytes = items * entry_bytes;
-    let per_request = bytes / f64::from(reach.fanout.max(1));
-    let noun = if est.cql { "rows" } else { "items" };
-    let _ = write!(text, "; {}", items_clause(items, bytes, noun));
-    if est.cql {
-        let rows = items / f64::from(reach.fanout.max(1));
-        if rows > CQL_PAGE_ROWS as f64 {
-            let _ = write!(text, ", {} per request", cql_pages(rows));
-        }
-    } else if per_request > PAGE_BYTES {
-        let _ = write!(text, ", {} per request", pages(per_request));
-    }
-    if let Some((limit, filtered)) = stopped {
-        let _ = write!(
-            text,
-            ", stopping at the limit of {limit}{}",
-            if filtered { " items that pass the filter" } else { "" }
-        );
-    }
-    if p.order == Order::Desc && sort.ordered {
-        // "Newest" only when the order is over a time; a score or a name runs highest first.
+    let descending = (p.order == Order::Desc && sort.ordered).then(|| {
         let by_time = p.range_id().is_some_and(|r| {
             let entity = est.entity(p.entity_id());
             entity.attributes[r.index()].ty == crate::engine::model::AttrType::Time
         });
-        let first = if by_time { "newest first" } else { "highest first" };
-        let clause = if est.cql { "ORDER BY … DESC" } else { "ScanIndexForward = false" };
-        let _ = write!(text, ", {first} ({clause})");
+        if by_time { Descending::NewestFirst } else { Descending::HighestFirst }
+    });
+    QueryReading {
+        shape,
+        fanout: reach.fanout,
+        notes: reach.notes.clone(),
+        items,
+        bytes: items * entry_bytes,
+        items_unknown: false,
+        stopped,
+        descending,
+        limit_after_range: p.range.is_some() && !sort.ordered && p.limit.is_some(),
+        fetch: None,
+        cql: est.cql,
     }
-    if p.range.is_some() && !sort.ordered && p.limit.is_some() {
-        text.push_str(", unordered by the range attribute: the limit applies only after reading every match");
-    }
-    text
-}
-
-/// "~45 items (4 KB) per call": what the plan's words say a call reads (and what `check` takes
-/// out of them when it cannot predict it).
-pub(super) fn items_clause(items: f64, bytes: f64, noun: &str) -> String {
-    format!("~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes))
 }
 
 /// No key serves the pattern: a Scan of the table with the pattern's inputs as a filter. In
@@ -656,54 +555,7 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     out.units_per_call = query_units(bytes, 1);
     out.items_read = Some(items);
     out.bytes_read = Some(bytes);
-    out.reason = if est.cql {
-        format!(
-            "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{} rows ({}) of the {} table{} on every call, {}",
-            numbers::count(items),
-            numbers::bytes(bytes),
-            scanned.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" and "),
-            if scanned.len() == 1 { "" } else { "s" },
-            cql_pages(items)
-        )
-    } else {
-        format!(
-            "no key serves it: a Scan reads all ~{} items ({}) of the table on every call, {}",
-            numbers::count(items),
-            numbers::bytes(bytes),
-            pages(bytes)
-        )
-    };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_cql_pages_in_rows() {
-        // (rows one partition request reads, words)
-        let cases = [
-            (0.0, "1 page of 5,000 rows"),
-            (5_000.0, "1 page of 5,000 rows"),
-            (5_001.0, "2 pages of 5,000 rows"),
-            (165_701.0, "34 pages of 5,000 rows"),
-        ];
-        for (rows, text) in cases {
-            assert_eq!(cql_pages(rows), text, "{rows}");
-        }
-    }
-
-    #[test]
-    fn counts_pages_in_words() {
-        let mb = PAGE_BYTES;
-        let cases = [
-            (0.0, "1 page of 1 MB"),
-            (mb, "1 page of 1 MB"),
-            (mb + 1.0, "2 pages of 1 MB"),
-            (12.5 * mb, "13 pages of 1 MB"),
-        ];
-        for (bytes, text) in cases {
-            assert_eq!(pages(bytes), text, "{bytes}");
-        }
-    }
+    let tables = est.cql.then(|| scanned.iter().map(|e| e.name.clone()).collect());
+    let how = ReadHow::Scan(Scan { items, bytes, tables });
+    out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
 }

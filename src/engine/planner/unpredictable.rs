@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::estimate::Estimator;
 use super::load::{mean_rate, steady_share};
-use super::{Kind, Operation, PatternPlan, Via, numbers, read};
+use super::{Kind, Operation, PatternPlan, Via, numbers};
 use crate::engine::model::{AccessPattern, Action, Generator, Members};
 use crate::engine::workload::Popularity;
 
@@ -50,7 +50,7 @@ pub fn mark(est: &Estimator<'_>, patterns: &mut [PatternPlan]) {
     for plan in patterns.iter_mut() {
         let p = est.pattern(plan.pattern);
         let found = match plan.kind {
-            Kind::Read if plan.served => newest_first(est, p, plan).or_else(|| not_there_yet(est, p, plan)),
+            Kind::Read if plan.served() => newest_first(est, p, plan).or_else(|| not_there_yet(est, p, plan)),
             Kind::Write => parent_apart(est, p, plan),
             Kind::Read => None,
         };
@@ -58,9 +58,7 @@ pub fn mark(est: &Estimator<'_>, patterns: &mut [PatternPlan]) {
             if unknown.items
                 && let (Some(items), Some(bytes)) = (plan.items_read, plan.bytes_read)
             {
-                let noun = if est.cql { "rows" } else { "items" };
-                let shown = read::items_clause(items, bytes, noun);
-                plan.reason = plan.reason.replace(&shown, &format!("? {noun} per call"));
+                plan.verdict.hide_items(items, bytes);
             }
             plan.unpredictable = Some(unknown);
         }

@@ -287,17 +287,17 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
     match plan.operation {
         Some(
             Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem | Operation::DeleteAndPut,
-        ) if !plan.served => {
+        ) if !plan.served() => {
             out.push(Warning {
                 code: WarningCode::Unserved,
                 subject: plan.name.clone(),
-                message: format!("{}: {}", plan.name, plan.reason),
+                message: format!("{}: {}", plan.name, plan.verdict),
             });
         }
         None => out.push(Warning {
             code: WarningCode::Unserved,
             subject: plan.name.clone(),
-            message: format!("{}: {}", plan.name, plan.reason),
+            message: format!("{}: {}", plan.name, plan.verdict),
         }),
         Some(Operation::Scan) => out.push(scan_warning(plan, pattern, est)),
         _ => {}
@@ -316,7 +316,7 @@ fn scan_warning(plan: &PatternPlan, pattern: &AccessPattern, est: &Estimator<'_>
     let why: Vec<String> = plan
         .alternatives
         .iter()
-        .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.reason))
+        .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.considered))
         .collect();
     let calls = mean_rate(pattern, est.secs);
     let cost = if est.cql {

@@ -5,10 +5,11 @@
 use super::estimate::Estimator;
 use super::keys;
 use super::numbers;
+use super::verdict::{LocateRead, Locating, NameGap, Naming, Verdict, WriteVerdict, Writes};
 use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
     AccessPattern, Action, Aggregate, AggregateOp, AttrId, Condition, Embed, Entity, EntityId, EntityKeys,
-    Index, IndexKind,
+    Index,
 };
 use crate::engine::store::{EntryWrite, write_units_for as write_units};
 use crate::engine::template::Template;
@@ -39,12 +40,13 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let moved = moved_key_attributes(p, keys);
     let mut out = PatternPlan {
         operation: Some(operation(p, whole.is_some(), &moved)),
-        served: true,
         ..PatternPlan::start(p, Kind::Write, est.secs)
     };
-    if p.action != Action::Put || whole.is_some() {
-        name_the_item(est, p_named, written, keys, &mut out);
-    }
+    let gap = if p.action != Action::Put || whole.is_some() {
+        name_the_item(est, p_named, written, keys, &mut out).err()
+    } else {
+        None
+    };
     if whole.is_none() && !moved.is_empty() {
         moving(est, p, &moved, &mut out.writes);
     } else if whole.is_none() {
@@ -58,7 +60,6 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     if p.transaction {
         transaction(&mut out);
     }
-    let items: f64 = out.writes.iter().map(|w| w.per_call).sum();
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
     out.claim = super::condition::claim(est, p);
     if let Some(c) = out.claim.as_ref().filter(|_| p.transaction) {
@@ -71,50 +72,54 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     // The base item itself is the one write that is not amplification.
     // (A fold from 0.0: an empty f64 sum is -0.0.)
     out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
-    if out.served {
-        out.reason = reason(est, &out.writes, items);
-    } else if matches!(p.action, Action::Update | Action::Delete) {
-        // The read first: a Query whose key the givens make finds the item alone, a direct
-        // lookup, and the write is two direct requests; a Scan, or a Query that reads a
-        // partition for it, leaves it unserved, at a cost that grows with the data.
-        let locate = super::read::plan(est, &p.locating());
-        out.reason.push_str(&locate_note(est, &locate));
-        let alone = locate.items_read.is_some_and(|n| n <= 1.5);
-        if locate.served && locate.filter.is_none() && alone {
-            out.served = true;
-            out.reason = format!("{}; then it {}", out.reason, reason(est, &out.writes, items));
-        }
-        out.locate = Some(Box::new(locate));
-    }
-    if out.served && p.transaction {
-        out.reason
-            .push_str(", all in one TransactWriteItems (each table item written twice: prepare and commit)");
-    }
+    decide(est, p, gap, &mut out);
     out
 }
 
+/// The write's verdict: served when the caller names the item, or when an update or delete
+/// finds it first with a direct lookup. The read first is planned here: a Query whose key the
+/// givens make finds the item alone, and the write is two direct requests; a Scan, or a Query
+/// that reads a partition for it, leaves it unserved, at a cost that grows with the data.
+fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mut PatternPlan) {
+    let writes = Writes {
+        targets: out
+            .writes
+            .iter()
+            .filter(|w| w.per_call > 0.0)
+            .map(|w| (w.target.clone(), w.per_call))
+            .collect(),
+        items: out.writes.iter().map(|w| w.per_call).sum(),
+        cql: est.cql,
+    };
+    let naming = match gap {
+        None => Naming::Named(writes),
+        Some(gap) if matches!(p.action, Action::Update | Action::Delete) => {
+            let locate = super::read::plan(est, &p.locating());
+            let alone = locate.items_read.is_some_and(|n| n <= 1.5);
+            let then = (locate.served() && locate.filter.is_none() && alone).then_some(writes);
+            let naming = Naming::Unnamed { gap, locate: Some(locating(est, &locate)), then };
+            out.locate = Some(Box::new(locate));
+            naming
+        }
+        Some(gap) => Naming::Unnamed { gap, locate: None, then: None },
+    };
+    out.verdict = Verdict::Write(WriteVerdict { naming, transaction: p.transaction });
+}
+
 /// What the read an update or delete sends first to learn its key costs: the requests, where,
-/// the items they read and (on DynamoDB) their read units, per call.
-fn locate_note(est: &Estimator<'_>, locate: &PatternPlan) -> String {
+/// the items they read and their read units, per call.
+fn locating(est: &Estimator<'_>, locate: &PatternPlan) -> LocateRead {
     if locate.operation.is_none() {
-        return format!("; no read finds it either: {}", locate.reason);
+        return LocateRead::NotFound(Box::new(locate.verdict.clone()));
     }
-    let items = locate.items_read.unwrap_or(0.0);
-    let (what, noun) = match (est.cql, locate.operation) {
-        (true, Some(Operation::Scan)) => ("a SELECT of every partition".to_owned(), "row"),
-        (true, _) => ("a SELECT".to_owned(), "row"),
-        (false, _) => (format!("a {}", locate.requests(Operation::name)), "item"),
-    };
-    let shown = numbers::count(items);
-    let read = format!("{shown} {noun}{}", if shown == "1" { "" } else { "s" });
-    let place = match &locate.index {
-        // A Cassandra index is a materialized view.
-        Some(id) if est.cql && id.kind() == IndexKind::Global => format!("view {}", id.name()),
-        index => IndexId::place(index.as_ref()),
-    };
-    let units =
-        if est.cql { String::new() } else { format!(", ~{} RCU", numbers::count(locate.units_per_call)) };
-    format!("; it reads it first with {what} on the {place} ({read}{units} per call)")
+    LocateRead::Found(Locating {
+        requests: locate.requests(Operation::name),
+        scan: locate.operation == Some(Operation::Scan),
+        index: locate.index.clone(),
+        items: locate.items_read.unwrap_or(0.0),
+        units: locate.units_per_call,
+        cql: est.cql,
+    })
 }
 
 /// The request a write sends: an append to an embedding parent is an UpdateItem of it, and an
@@ -231,33 +236,30 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
 }
 
 /// An update or delete (or an append to an embedding parent) names the item by its full key;
-/// the caller must be able to compute it. A constant attribute (`Text(…)`) is known to every
-/// caller.
+/// the caller must be able to compute it, and then the key condition is set. A constant
+/// attribute (`Text(…)`) is known to every caller.
 fn name_the_item(
     est: &Estimator<'_>,
     p: &AccessPattern,
     written: EntityId,
     keys: &EntityKeys,
     out: &mut PatternPlan,
-) {
+) -> Result<(), NameGap> {
     let variant = est.variant;
     let known = super::read::with_constants(est, written, p);
     let sk_known = keys.sk.as_ref().is_none_or(|sk| sk.attributes().all(|a| known.knows(a)));
     match keys::reach(&known, &keys.pk, true, est.secs) {
-        Err(why) => {
-            out.served = false;
-            out.reason = format!("{why}: the application must read the item first to learn its key");
-        }
-        Ok(_) if !sk_known => {
-            let missing: Vec<&str> =
-                keys.sk.iter().flat_map(Template::attributes).filter(|a| !known.knows(a)).collect();
-            out.served = false;
-            out.reason = format!(
-                "the sort key {} needs {}, which the pattern does not give: the application must read the item first to learn its key",
-                keys.sk.as_ref().map_or("", Template::source),
-                missing.join(", ")
-            );
-        }
+        Err(why) => Err(NameGap::Key(why)),
+        Ok(_) if !sk_known => Err(NameGap::SortKey {
+            key: keys.sk.as_ref().map_or("", Template::source).to_owned(),
+            missing: keys
+                .sk
+                .iter()
+                .flat_map(Template::attributes)
+                .filter(|a| !known.knows(a))
+                .map(str::to_owned)
+                .collect(),
+        }),
         Ok(_) => {
             let pk = keys::partition_condition(&keys.pk, &variant.table_pk, est.cql);
             out.key_condition = Some(match (&keys.sk, &variant.table_sk) {
@@ -269,33 +271,9 @@ fn name_the_item(
                 }
                 (None, _) => pk,
             });
+            Ok(())
         }
     }
-}
-
-/// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra).
-fn reason(est: &Estimator<'_>, writes: &[ItemWrite], items: f64) -> String {
-    let parts: Vec<String> = writes
-        .iter()
-        .filter(|w| w.per_call > 0.0)
-        // A Cassandra index is a materialized view.
-        .map(|w| format!("{} ×{}", w.target.shown(est.cql), numbers::factor(w.per_call)))
-        .collect();
-    let one = (items - 1.0).abs() < f64::EPSILON;
-    let noun = match (est.cql, one) {
-        (false, true) => "item",
-        (false, false) => "items",
-        (true, true) => "row",
-        (true, false) => "rows",
-    };
-    let mut text = format!("writes {} {noun} per call: {}", numbers::factor(items), parts.join(" + "));
-    // Cassandra keeps a view by reading the base row first on each replica, to find the view
-    // row a write replaces (Apache Cassandra docs, "Materialized Views").
-    let to_view = |w: &ItemWrite| w.target.index().is_some_and(|i| i.kind() == IndexKind::Global);
-    if est.cql && writes.iter().any(|w| w.per_call > 0.0 && to_view(w)) {
-        text.push_str(", after a read of the base row on each replica (a view's read-before-write)");
-    }
-    text
 }
 
 /// The entries one write of `entity` makes in `index`: a put or delete writes one entry when the

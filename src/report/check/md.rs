@@ -87,7 +87,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
                 cond = format!("{cond} ⚠ {}", flagged.join(", "));
             }
             vec![
-                (if p.served { "✔" } else { "✘" }).to_owned(),
+                (if p.served() { "✔" } else { "✘" }).to_owned(),
                 p.name.clone(),
                 numbers::rate(p.mean_rate),
                 served_by(p, engine).replace('\n', " on "),
@@ -107,7 +107,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
         &rows,
     )?;
     for p in &plan.patterns {
-        writeln!(out, "- **{}**: {}", headline(p, engine), p.reason)?;
+        writeln!(out, "- **{}**: {}", headline(p, engine), p.verdict)?;
         if let Some(u) = &p.unpredictable {
             writeln!(out, "  - ? {}: {}", unknown_figures(u), u.why)?;
         }
@@ -118,13 +118,13 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
             writeln!(out, "  - claim `{}`: {}", c.expression, c.why)?;
         }
         if let Some(l) = p.locate.as_ref().filter(|l| l.operation.is_some()) {
-            writeln!(out, "  - reads first: {}", l.reason)?;
+            writeln!(out, "  - reads first: {}", l.verdict)?;
         }
         if let Some(c) = &p.cache {
             writeln!(out, "  - cache: {}", c.why)?;
         }
         for a in &p.alternatives {
-            writeln!(out, "  - {}: {}", place_label(engine, a.index.as_ref()), a.reason)?;
+            writeln!(out, "  - {}: {}", place_label(engine, a.index.as_ref()), a.considered)?;
         }
     }
     writeln!(out)

@@ -38,7 +38,7 @@ pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
         Some(Operation::Scan) if cql => (false, format!("✘ full scan{on}")),
         Some(Operation::Scan) => (false, format!("✘ Scan{on}")),
         None => (false, "✘ unserved".to_owned()),
-        Some(op) if !p.served => (false, format!("✘ {}{on}", name(op))),
+        Some(op) if !p.served() => (false, format!("✘ {}{on}", name(op))),
         Some(op) => {
             let fanout = match p.fanout {
                 _ if !p.parts.is_empty() => String::new(),
@@ -83,7 +83,7 @@ pub fn urgency(p: &PatternPlan, p99_ms: Option<f64>, target_ms: Option<f64>) -> 
         None => Urgency::Failing,
         Some(_) if late => Urgency::Failing,
         Some(Operation::Scan) => Urgency::Scan,
-        Some(_) if !p.served => Urgency::Failing,
+        Some(_) if !p.served() => Urgency::Failing,
         Some(_) if p.fanout > 1 => Urgency::FanOut,
         Some(_) => Urgency::Fine,
     }

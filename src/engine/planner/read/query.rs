@@ -2,13 +2,12 @@
 //! share of items that pass it), the items before and after its limit, and the fetch of what
 //! an index does not project.
 
-use std::fmt::Write as _;
-
 use super::{BATCH_GET_KEYS, Located};
-use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, Projection, RangeSpan};
+use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, RangeSpan};
 use crate::engine::planner::estimate::Estimator;
 use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
+use crate::engine::planner::verdict::FetchReading;
 use crate::engine::planner::{Fetch, Operation};
 use crate::engine::store::read_units_for;
 use crate::engine::template::Template;
@@ -200,59 +199,30 @@ pub(super) struct Limited {
 
 /// The table items a Query on an index must fetch for attributes the index does not project:
 /// a GSI's results are fetched with BatchGetItem (at most 100 keys a request), an LSI's are
-/// fetched by the Query itself; either way each item is rounded up to 4 KB on its own.
+/// fetched by the Query itself; either way each item is rounded up to 4 KB on its own. With it,
+/// what the plan's verdict says about it.
 pub(super) fn fetch(
     est: &Estimator<'_>,
     entity: EntityId,
     ix: &Index,
     missing: &[&str],
     returned: f64,
-    reason: &mut String,
-) -> Fetch {
+) -> (Fetch, FetchReading) {
     let item = est.item_bytes(entity);
     let units = returned * read_units_for(item, false);
     let (operation, requests) = match ix.kind {
         IndexKind::Global => (Operation::BatchGetItem, numbers::ceil_u32(returned / BATCH_GET_KEYS)),
         IndexKind::Local => (Operation::Query, 0),
     };
-    let _ = match ix.kind {
-        // A view holds the columns it selects; the rest is one SELECT by primary key per row.
-        IndexKind::Global if est.cql => write!(
-            reason,
-            "; + fetch: view {} holds {}, so {} come{} from the table — one SELECT by primary key for each of the \
-             ~{} rows",
-            ix.name,
-            match &ix.projection {
-                Projection::KeysOnly => "only the key columns".to_owned(),
-                Projection::Include(names) => format!("the key columns and {}", names.join(", ")),
-                Projection::All => "every column".to_owned(),
-            },
-            missing.join(", "),
-            if missing.len() == 1 { "s" } else { "" },
-            numbers::count(returned),
-        ),
-        IndexKind::Global => write!(
-            reason,
-            "; + fetch: {} projects {}, so {} come{} from the table — BatchGetItem of the ~{} results \
-             ({} request{} of ≤ 100 keys), ~{} RCU",
-            ix.name,
-            ix.projection,
-            missing.join(", "),
-            if missing.len() == 1 { "s" } else { "" },
-            numbers::count(returned),
-            numbers::count(f64::from(requests)),
-            if requests == 1 { "" } else { "s" },
-            numbers::count(units)
-        ),
-        IndexKind::Local => write!(
-            reason,
-            "; + fetch: {} projects {}, so the Query fetches {} from the table for each of the ~{} results, ~{} RCU",
-            ix.name,
-            ix.projection,
-            missing.join(", "),
-            numbers::count(returned),
-            numbers::count(units)
-        ),
+    let reading = FetchReading {
+        index: ix.name.clone(),
+        kind: ix.kind,
+        projection: ix.projection.clone(),
+        missing: missing.iter().map(|&a| a.to_owned()).collect(),
+        returned,
+        requests,
+        units,
+        cql: est.cql,
     };
-    Fetch { operation, requests, items: returned, units }
+    (Fetch { operation, requests, items: returned, units }, reading)
 }

@@ -28,7 +28,7 @@ fn a_reader_who_knows_the_class_pays_only_its_class_fanout() {
     for (variant, fanout, hot) in cases {
         let plan = plan_src(&whale(), variant);
         let page = pattern(&plan, "page");
-        assert_eq!(page.fanout, fanout, "{variant}: {}", page.reason);
+        assert_eq!(page.fanout, fanout, "{variant}: {}", page.reason());
         let warned = plan.warnings.iter().any(|w| w.code == WarningCode::HotPartition);
         assert_eq!(warned, hot, "{variant}: {:#?}", plan.warnings);
     }
@@ -39,9 +39,9 @@ fn a_reader_who_knows_the_class_pays_only_its_class_fanout() {
     let share = 0.6 + 0.4 / 200.0;
     let items = share * 160.0 + (1.0 - share) * 20.0;
     let read = whale.items_read.expect("items");
-    assert!((read - items).abs() < 0.05 * items, "{read} items, expected ~{items}: {}", whale.reason);
+    assert!((read - items).abs() < 0.05 * items, "{read} items, expected ~{items}: {}", whale.reason());
     assert!(whale.units_per_call < all.units_per_call, "{} vs {}", whale.units_per_call, all.units_per_call);
-    assert!(whale.reason.contains("tenant_id = tenant-000 (60.2% of calls)"), "{}", whale.reason);
+    assert!(whale.reason().contains("tenant_id = tenant-000 (60.2% of calls)"), "{}", whale.reason());
 }
 
 /// One 10 Hz device bucketed hourly, 50 at 0.02 Hz bucketed by 30 days (tests/fixtures): the
@@ -65,6 +65,6 @@ fn a_class_bucket_sizes_each_class_by_its_own_width() {
     let plan = plan_src(source, "by-class");
     let dashboard = pattern(&plan, "dashboard");
     // dev-00 (50% + 0.5/51 of calls) asks 1–2 hourly buckets, the rest one or two 30-day ones.
-    assert_eq!(dashboard.fanout, 2, "{}", dashboard.reason);
-    assert!(dashboard.reason.contains("device_id = dev-00 (51% of calls)"), "{}", dashboard.reason);
+    assert_eq!(dashboard.fanout, 2, "{}", dashboard.reason());
+    assert!(dashboard.reason().contains("device_id = dev-00 (51% of calls)"), "{}", dashboard.reason());
 }

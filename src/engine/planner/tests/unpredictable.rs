@@ -39,7 +39,7 @@ fn check_says_what_it_cannot_predict() {
         if let Some(u) = &p.unpredictable {
             assert!(!u.why.is_empty());
             // The plan's words no longer state the figure it cannot predict ("~1.1 items (94 B)").
-            assert!(!u.items || !p.reason.contains(" items ("), "{}", p.reason);
+            assert!(!u.items || !p.reason().contains(" items ("), "{}", p.reason());
         }
     }
 }

@@ -80,13 +80,13 @@ fn the_cassandra_profile_selects_before_it_updates() {
     assert!(p.avg_items_read > 1_900.0, "{}", p.avg_items_read);
     let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
     assert!(
-        ship.reason.contains("a SELECT of every partition on the table (2,000 rows per call)"),
+        ship.reason().contains("a SELECT of every partition on the table (2,000 rows per call)"),
         "{}",
-        ship.reason
+        ship.reason()
     );
     let (_, plan) = run(&cql, "index-first");
     let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
-    assert!(ship.reason.contains("a SELECT on the view by-order (1 row per call)"), "{}", ship.reason);
+    assert!(ship.reason().contains("a SELECT on the view by-order (1 row per call)"), "{}", ship.reason());
 }
 
 /// Users renamed given their email, which only an index holds: the Query on the email names
@@ -111,7 +111,7 @@ fn the_write_names_the_item_its_read_found() {
     let (report, plan) = run(BY_EMAIL, "gsi");
     let p = report.patterns.iter().find(|p| p.name == "rename").expect("the pattern");
     let planned = plan.patterns.iter().find(|p| p.name == "rename").expect("planned");
-    assert!(planned.served, "{}", planned.reason);
+    assert!(planned.served(), "{}", planned.reason());
     let landed = p.landed_writes.expect("no side writes");
     // Every call completes: a found user is written (its item and its index entry, 2 WCU);
     // an email nobody holds is read and left alone. About 1 − 1/e of the emails are held.
