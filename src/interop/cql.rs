@@ -221,7 +221,7 @@ fn clustering(
                     && p.served()
                     && p.index.as_ref().map(planner::IndexId::name) == index
             })
-            .filter_map(|p| Some((p, scenario.pattern(&p.name)?)))
+            .filter_map(|p| Some((p, scenario.patterns.get(p.pattern.index())?)))
             .filter(|(_, p)| p.entity == entity.name && p.action == crate::engine::model::Action::List)
             .fold(None::<(&planner::PatternPlan, &crate::engine::model::AccessPattern)>, |best, next| {
                 match best {

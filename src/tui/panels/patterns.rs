@@ -153,7 +153,10 @@ pub fn last_skip(heights: &[usize], room: usize) -> usize {
 
 /// Latency targets by pattern, in the plan's order, as the panel takes them.
 pub fn targets(plan: &Plan, scenario: &Scenario) -> Vec<Option<f64>> {
-    plan.patterns.iter().map(|p| scenario.pattern(&p.name).and_then(|s| s.latency_target_ms)).collect()
+    plan.patterns
+        .iter()
+        .map(|p| scenario.patterns.get(p.pattern.index()).and_then(|s| s.latency_target_ms))
+        .collect()
 }
 
 pub struct PatternsPanel<'a> {
