@@ -744,7 +744,20 @@ impl Variant {
             };
         }
         for a in &mut self.aggregates {
-            a.ids = AggregateIds { entity: entity_id(&a.entity), on: pattern_ids(&a.on) };
+            let on = pattern_ids(&a.on);
+            let folded_name = match &a.op {
+                AggregateOp::Count => None,
+                AggregateOp::Sum(name) => Some(name.as_str()),
+                AggregateOp::Claim => Some(a.attribute.as_str()),
+            };
+            let folded =
+                (on.iter()).map(|p| folded_name.and_then(|name| attr(&patterns[p.0].entity, name))).collect();
+            a.ids = AggregateIds {
+                entity: entity_id(&a.entity),
+                attribute: attr(&a.entity, &a.attribute),
+                on,
+                folded,
+            };
         }
         for e in &mut self.embeds {
             e.ids = EmbedIds {
@@ -1015,16 +1028,29 @@ pub struct Aggregate {
 #[derive(Debug, Clone)]
 pub struct AggregateIds {
     entity: EntityId,
+    attribute: Option<AttrId>,
     on: Vec<PatternId>,
+    /// Per pattern of `on`: the attribute of its entity a sum adds or a claim records.
+    folded: Vec<Option<AttrId>>,
 }
 
 impl AggregateIds {
     pub(crate) fn unresolved() -> AggregateIds {
-        AggregateIds { entity: EntityId(usize::MAX), on: Vec::new() }
+        AggregateIds { entity: EntityId(usize::MAX), attribute: None, on: Vec::new(), folded: Vec::new() }
     }
 
     pub fn entity(&self) -> EntityId {
         self.entity
+    }
+
+    /// The attribute of `entity` the aggregate keeps.
+    pub fn attribute(&self) -> Option<AttrId> {
+        self.attribute
+    }
+
+    /// The attribute of `pattern`'s entity a sum adds or a claim records (`None` for a count).
+    pub fn folded(&self, pattern: PatternId) -> Option<AttrId> {
+        self.on.iter().position(|&p| p == pattern).and_then(|i| self.folded[i])
     }
 
     /// Whether a write of pattern `pattern` maintains the aggregate.
