@@ -140,7 +140,7 @@ impl Simulation {
                 let mut vals = Vec::new();
                 self.current_vals(e, ordinal, &mut vals);
                 // An update pushed the expiry out since (a sliding `ttl`): not due yet.
-                if let Some(current) = self.world.entities[e].ttl_attr.and_then(|a| vals[a].secs())
+                if let Some(current) = self.world.entities[e].added.ttl.and_then(|a| vals[a].secs())
                     && current > expires
                 {
                     self.items.ttl[e].push(Reverse((current, handle)));

@@ -12,7 +12,7 @@ use crate::engine::model::{
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
 
-use super::items::{AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
+use super::items::{Added, AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
 use super::keys::Codec;
 use super::table::IndexKind;
 use super::templates::TemplatePlan;
@@ -77,7 +77,8 @@ pub struct EntityRt {
     pub entries: Vec<Option<EntryPlan>>,
     pub next: u32,
     pub births: Vec<Birth>,
-    pub ttl_attr: Option<usize>,
+    /// Where the attributes the variant adds (copies, TTL, embedded lists) are in `attrs`.
+    pub added: Added,
     /// `Nth` attributes and the member attribute each counts by.
     pub numbered: Vec<(usize, usize)>,
     /// Puts are upserts: a put onto a taken key is the same item (`model::Entity::upsert`).
@@ -314,16 +315,11 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
 
 /// An entity's attributes, identity and TTL attribute (its keys come with its table).
 fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> EntityRt {
-    let attrs = attr_plans(scenario, variant, e);
+    let (attrs, added) = attr_plans(scenario, variant, e);
     let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
         Gen::New(pop) => Some((i, pop)),
         _ => None,
     });
-    let ttl_attr = variant
-        .ttl
-        .as_ref()
-        .filter(|t| t.covers(e.id()))
-        .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
     let numbered =
         e.attributes.iter().enumerate().filter_map(|(i, a)| Some((i, a.numbered_by()?.index()))).collect();
     EntityRt {
@@ -338,7 +334,7 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> Entit
         entries: Vec::new(),
         next: 0,
         births: Vec::new(),
-        ttl_attr,
+        added,
     }
 }
 
