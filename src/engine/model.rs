@@ -769,6 +769,39 @@ impl Variant {
         if let Some(cache) = &mut self.cache {
             cache.ids.patterns = pattern_ids(&cache.patterns);
         }
+        let index_ids: Vec<IndexIds> = (self.indexes.iter())
+            .map(|index| IndexIds {
+                entries: (index.keys.iter())
+                    .filter_map(|k| entity(&k.entity))
+                    .map(|e| IndexEntryIds {
+                        entity: e.id,
+                        only_when: index.only_when.as_ref().and_then(|(name, _)| e.attribute_id(name)),
+                        include: match &index.projection {
+                            Projection::Include(names) => {
+                                names.iter().filter_map(|n| self.item_attr(e, n)).collect()
+                            }
+                            Projection::KeysOnly | Projection::All => Vec::new(),
+                        },
+                    })
+                    .collect(),
+            })
+            .collect();
+        for (index, ids) in self.indexes.iter_mut().zip(index_ids) {
+            index.ids = ids;
+        }
+    }
+
+    /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are
+    /// resolved: the first so named of its own attributes, the copies landing on it, the TTL
+    /// attribute and the lists embedded in it — the order the simulator lays an item out in.
+    fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
+        if let Some(a) = entity.attribute_id(name) {
+            return Some(ItemAttr::Own(a));
+        }
+        let copy = self.copies.iter().position(|c| c.ids.to == entity.id && c.as_name == name);
+        let ttl = self.ttl.as_ref().filter(|t| t.covers(entity.id) && t.attribute == name);
+        let list = self.embeds.iter().position(|e| e.ids.into == entity.id && e.as_name == name);
+        copy.map(ItemAttr::Copy).or(ttl.map(|_| ItemAttr::Ttl)).or(list.map(ItemAttr::List))
     }
 
     /// The table keys of entity `entity`, if it has items in the table.
@@ -848,9 +881,52 @@ pub struct Index {
     /// The application writes this index's key attributes only on items where this attribute has
     /// this value: the index is sparse and holds only those items.
     pub only_when: Option<(String, String)>,
+    /// What `only_when` and the projection name in each entity (`Variant::resolve`).
+    pub ids: IndexIds,
+}
+
+/// An index's names resolved per entity: one `only_when` or INCLUDE name is a different
+/// attribute of each entity in the index.
+#[derive(Debug, Clone, Default)]
+pub struct IndexIds {
+    entries: Vec<IndexEntryIds>,
+}
+
+#[derive(Debug, Clone)]
+struct IndexEntryIds {
+    entity: EntityId,
+    only_when: Option<AttrId>,
+    include: Vec<ItemAttr>,
+}
+
+/// An attribute an entity's items carry in a variant: one of its own, or one the variant adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemAttr {
+    Own(AttrId),
+    /// The attribute copy `i` of `Variant::copies` lands as.
+    Copy(usize),
+    /// The variant's TTL attribute.
+    Ttl,
+    /// The list embed `i` of `Variant::embeds` appends to.
+    List(usize),
 }
 
 impl Index {
+    /// The attribute of `entity` whose value `only_when` tests.
+    pub fn only_when_id(&self, entity: EntityId) -> Option<AttrId> {
+        self.entry_ids(entity)?.only_when
+    }
+
+    /// The attributes of `entity`'s items an INCLUDE projection names, in its order (the names
+    /// the entity's items do not carry left out).
+    pub fn include_ids(&self, entity: EntityId) -> &[ItemAttr] {
+        self.entry_ids(entity).map_or(&[], |e| e.include.as_slice())
+    }
+
+    fn entry_ids(&self, entity: EntityId) -> Option<&IndexEntryIds> {
+        self.ids.entries.iter().find(|e| e.entity == entity)
+    }
+
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
     }

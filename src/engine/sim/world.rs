@@ -6,8 +6,8 @@
 //! as CQL has it, each with the indexes over that entity.
 
 use crate::engine::model::{
-    self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, RangeSpan, Scenario,
-    Variant,
+    self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, ItemAttr, RangeSpan,
+    Scenario, Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
@@ -227,6 +227,18 @@ pub struct World {
     pub handle_shift: u32,
 }
 
+impl EntityRt {
+    /// Where an attribute of the entity's items is in `attrs`.
+    pub fn attr(&self, a: ItemAttr) -> Option<usize> {
+        match a {
+            ItemAttr::Own(id) => Some(id.index()),
+            ItemAttr::Copy(copy) => self.added.copy(copy),
+            ItemAttr::Ttl => self.added.ttl,
+            ItemAttr::List(embed) => self.added.list(embed),
+        }
+    }
+}
+
 impl World {
     pub fn entity_of(&self, handle: u32) -> usize {
         if self.handle_shift >= 32 { 0 } else { (handle >> self.handle_shift) as usize }
@@ -416,16 +428,16 @@ fn entry_plan(index: &model::Index, e: EntityId, ent: &mut EntityRt) -> Option<E
     let keys = index.keys_for(e)?;
     let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
     let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
-    let gate = index.only_when.as_ref().and_then(|(attr, value)| {
-        let a = ent.attrs.iter().position(|x| &x.name == attr)?;
+    let gate = index.only_when.as_ref().and_then(|(_, value)| {
+        let a = index.only_when_id(e)?.index();
         Some((a, constant(&mut ent.attrs[a], value)))
     });
     let projected = match &index.projection {
         model::Projection::KeysOnly => Projected::KeysOnly,
         model::Projection::All => Projected::All,
-        model::Projection::Include(names) => Projected::Attrs(
-            names.iter().filter_map(|n| ent.attrs.iter().position(|a| &a.name == n)).collect(),
-        ),
+        model::Projection::Include(_) => {
+            Projected::Attrs(index.include_ids(e).iter().filter_map(|&a| ent.attr(a)).collect())
+        }
     };
     Some(EntryPlan { pk, sk, gate, projected })
 }
