@@ -453,6 +453,9 @@ pub struct PatternIds {
     version: Option<AttrId>,
     /// The read of each entity alone (`part`), for the entities that have one, own first.
     parts: Vec<AccessPattern>,
+    /// For a part: the pattern's givens this entity has too, as (attribute of the pattern's
+    /// entity, attribute of this one); a call's values carry over along them.
+    carried: Vec<(AttrId, AttrId)>,
 }
 
 impl PatternIds {
@@ -470,6 +473,7 @@ impl PatternIds {
             contains: None,
             version: None,
             parts: Vec::new(),
+            carried: Vec::new(),
         }
     }
 }
@@ -516,6 +520,12 @@ impl AccessPattern {
                 let mut part = self.part_named(&entities[e.0])?;
                 part.ids = part.ids_in(&entities[e.0]);
                 part.ids.id = id;
+                let (from, to) = (&entities[own.0], &entities[e.0]);
+                part.ids.carried = self
+                    .given
+                    .iter()
+                    .filter_map(|g| Some((from.attribute_id(g)?, to.attribute_id(g)?)))
+                    .collect();
                 Some(part)
             })
             .collect();
@@ -540,6 +550,7 @@ impl AccessPattern {
                 _ => None,
             },
             parts: Vec::new(),
+            carried: Vec::new(),
         }
     }
 
@@ -579,6 +590,12 @@ impl AccessPattern {
 
     pub fn contains_id(&self) -> Option<AttrId> {
         self.ids.contains
+    }
+
+    /// For a part (`part`): the pattern's givens its entity has too, as (attribute of the
+    /// pattern's entity, attribute of the part's).
+    pub fn carried_ids(&self) -> &[(AttrId, AttrId)] {
+        &self.ids.carried
     }
 
     /// The number attribute a `Version` condition checks.

@@ -208,7 +208,7 @@ pub struct ReadPart {
     pub operation: Operation,
     pub read: ReadPlan,
     /// The call's known values carried over: (attribute of the pattern's entity, attribute of
-    /// this one) by name.
+    /// this one), for each given the two share (`AccessPattern::carried_ids`).
     pub carried: Vec<(usize, usize)>,
     /// This entity's constants.
     pub equals: Vec<(usize, Val)>,
@@ -465,7 +465,7 @@ fn compile_pattern(
         });
         (read, Vec::new())
     } else {
-        split_reads(scenario, &p.as_served_by(variant), plan, e, entities, tables)
+        split_reads(scenario, &p.as_served_by(variant), plan, entities, tables)
     };
     let locate = plan.locate.as_deref().filter(|_| !p.action.is_read()).and_then(|l| {
         let operation = l.operation?;
@@ -502,13 +502,12 @@ fn compile_pattern(
 }
 
 /// The reads of a pattern split by entity (`planner::read::split`), one per entity of `p` (as
-/// the variant serves it), each with the call's known values carried over from entity `e`'s:
-/// the first read, and the parts sent with it.
+/// the variant serves it), each with the call's known values carried over from the pattern's
+/// entity: the first read, and the parts sent with it.
 fn split_reads(
     scenario: &Scenario,
     p: &model::AccessPattern,
     plan: &PatternPlan,
-    e: usize,
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> (Option<ReadPlan>, Vec<ReadPart>) {
@@ -527,15 +526,7 @@ fn split_reads(
             equals: &part_equals,
         };
         let read = read_plan(&spec, entities, tables)?;
-        let carried = entities[e]
-            .attrs
-            .iter()
-            .enumerate()
-            .filter_map(|(from, a)| {
-                let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
-                part_givens.contains(&to).then_some((from, to))
-            })
-            .collect();
+        let carried = part.carried_ids().iter().map(|&(from, to)| (from.index(), to.index())).collect();
         Some(ReadPart { operation, read, carried, equals: part_equals })
     });
     let first = reads.next().map(|part| part.read);
