@@ -129,6 +129,7 @@ impl TemplatePlan {
     /// Compiles `template` against an entity's attribute names. Shard slots are numbered from
     /// `shard_base` so an item's shards are independent draws.
     pub fn new(template: &Template, attrs: &[AttrPlan], shard_base: u32) -> TemplatePlan {
+        // Legitimate: a key template's slots are names (as the store reads them); bound here once.
         let find = |name: &str| attrs.iter().position(|a| a.name == name);
         let mut shards = shard_base;
         let slots: Vec<Slot> = template
