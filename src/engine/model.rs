@@ -453,6 +453,9 @@ pub struct PatternIds {
     version: Option<AttrId>,
     /// The read of each entity alone (`part`), for the entities that have one, own first.
     parts: Vec<AccessPattern>,
+    /// For a part: the pattern's givens this entity has too, as (attribute of the pattern's
+    /// entity, attribute of this one); a call's values carry over along them.
+    carried: Vec<(AttrId, AttrId)>,
 }
 
 impl PatternIds {
@@ -470,6 +473,7 @@ impl PatternIds {
             contains: None,
             version: None,
             parts: Vec::new(),
+            carried: Vec::new(),
         }
     }
 }
@@ -516,6 +520,12 @@ impl AccessPattern {
                 let mut part = self.part_named(&entities[e.0])?;
                 part.ids = part.ids_in(&entities[e.0]);
                 part.ids.id = id;
+                let (from, to) = (&entities[own.0], &entities[e.0]);
+                part.ids.carried = self
+                    .given
+                    .iter()
+                    .filter_map(|g| Some((from.attribute_id(g)?, to.attribute_id(g)?)))
+                    .collect();
                 Some(part)
             })
             .collect();
@@ -540,6 +550,7 @@ impl AccessPattern {
                 _ => None,
             },
             parts: Vec::new(),
+            carried: Vec::new(),
         }
     }
 
@@ -579,6 +590,12 @@ impl AccessPattern {
 
     pub fn contains_id(&self) -> Option<AttrId> {
         self.ids.contains
+    }
+
+    /// For a part (`part`): the pattern's givens its entity has too, as (attribute of the
+    /// pattern's entity, attribute of the part's).
+    pub fn carried_ids(&self) -> &[(AttrId, AttrId)] {
+        &self.ids.carried
     }
 
     /// The number attribute a `Version` condition checks.
@@ -744,7 +761,20 @@ impl Variant {
             };
         }
         for a in &mut self.aggregates {
-            a.ids = AggregateIds { entity: entity_id(&a.entity), on: pattern_ids(&a.on) };
+            let on = pattern_ids(&a.on);
+            let folded_name = match &a.op {
+                AggregateOp::Count => None,
+                AggregateOp::Sum(name) => Some(name.as_str()),
+                AggregateOp::Claim => Some(a.attribute.as_str()),
+            };
+            let folded =
+                (on.iter()).map(|p| folded_name.and_then(|name| attr(&patterns[p.0].entity, name))).collect();
+            a.ids = AggregateIds {
+                entity: entity_id(&a.entity),
+                attribute: attr(&a.entity, &a.attribute),
+                on,
+                folded,
+            };
         }
         for e in &mut self.embeds {
             e.ids = EmbedIds {
@@ -756,6 +786,39 @@ impl Variant {
         if let Some(cache) = &mut self.cache {
             cache.ids.patterns = pattern_ids(&cache.patterns);
         }
+        let index_ids: Vec<IndexIds> = (self.indexes.iter())
+            .map(|index| IndexIds {
+                entries: (index.keys.iter())
+                    .filter_map(|k| entity(&k.entity))
+                    .map(|e| IndexEntryIds {
+                        entity: e.id,
+                        only_when: index.only_when.as_ref().and_then(|(name, _)| e.attribute_id(name)),
+                        include: match &index.projection {
+                            Projection::Include(names) => {
+                                names.iter().filter_map(|n| self.item_attr(e, n)).collect()
+                            }
+                            Projection::KeysOnly | Projection::All => Vec::new(),
+                        },
+                    })
+                    .collect(),
+            })
+            .collect();
+        for (index, ids) in self.indexes.iter_mut().zip(index_ids) {
+            index.ids = ids;
+        }
+    }
+
+    /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are
+    /// resolved: the first so named of its own attributes, the copies landing on it, the TTL
+    /// attribute and the lists embedded in it — the order the simulator lays an item out in.
+    fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
+        if let Some(a) = entity.attribute_id(name) {
+            return Some(ItemAttr::Own(a));
+        }
+        let copy = self.copies.iter().position(|c| c.ids.to == entity.id && c.as_name == name);
+        let ttl = self.ttl.as_ref().filter(|t| t.covers(entity.id) && t.attribute == name);
+        let list = self.embeds.iter().position(|e| e.ids.into == entity.id && e.as_name == name);
+        copy.map(ItemAttr::Copy).or(ttl.map(|_| ItemAttr::Ttl)).or(list.map(ItemAttr::List))
     }
 
     /// The table keys of entity `entity`, if it has items in the table.
@@ -835,9 +898,52 @@ pub struct Index {
     /// The application writes this index's key attributes only on items where this attribute has
     /// this value: the index is sparse and holds only those items.
     pub only_when: Option<(String, String)>,
+    /// What `only_when` and the projection name in each entity (`Variant::resolve`).
+    pub ids: IndexIds,
+}
+
+/// An index's names resolved per entity: one `only_when` or INCLUDE name is a different
+/// attribute of each entity in the index.
+#[derive(Debug, Clone, Default)]
+pub struct IndexIds {
+    entries: Vec<IndexEntryIds>,
+}
+
+#[derive(Debug, Clone)]
+struct IndexEntryIds {
+    entity: EntityId,
+    only_when: Option<AttrId>,
+    include: Vec<ItemAttr>,
+}
+
+/// An attribute an entity's items carry in a variant: one of its own, or one the variant adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemAttr {
+    Own(AttrId),
+    /// The attribute copy `i` of `Variant::copies` lands as.
+    Copy(usize),
+    /// The variant's TTL attribute.
+    Ttl,
+    /// The list embed `i` of `Variant::embeds` appends to.
+    List(usize),
 }
 
 impl Index {
+    /// The attribute of `entity` whose value `only_when` tests.
+    pub fn only_when_id(&self, entity: EntityId) -> Option<AttrId> {
+        self.entry_ids(entity)?.only_when
+    }
+
+    /// The attributes of `entity`'s items an INCLUDE projection names, in its order (the names
+    /// the entity's items do not carry left out).
+    pub fn include_ids(&self, entity: EntityId) -> &[ItemAttr] {
+        self.entry_ids(entity).map_or(&[], |e| e.include.as_slice())
+    }
+
+    fn entry_ids(&self, entity: EntityId) -> Option<&IndexEntryIds> {
+        self.ids.entries.iter().find(|e| e.entity == entity)
+    }
+
     pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
     }
@@ -1015,16 +1121,29 @@ pub struct Aggregate {
 #[derive(Debug, Clone)]
 pub struct AggregateIds {
     entity: EntityId,
+    attribute: Option<AttrId>,
     on: Vec<PatternId>,
+    /// Per pattern of `on`: the attribute of its entity a sum adds or a claim records.
+    folded: Vec<Option<AttrId>>,
 }
 
 impl AggregateIds {
     pub(crate) fn unresolved() -> AggregateIds {
-        AggregateIds { entity: EntityId(usize::MAX), on: Vec::new() }
+        AggregateIds { entity: EntityId(usize::MAX), attribute: None, on: Vec::new(), folded: Vec::new() }
     }
 
     pub fn entity(&self) -> EntityId {
         self.entity
+    }
+
+    /// The attribute of `entity` the aggregate keeps.
+    pub fn attribute(&self) -> Option<AttrId> {
+        self.attribute
+    }
+
+    /// The attribute of `pattern`'s entity a sum adds or a claim records (`None` for a count).
+    pub fn folded(&self, pattern: PatternId) -> Option<AttrId> {
+        self.on.iter().position(|&p| p == pattern).and_then(|i| self.folded[i])
     }
 
     /// Whether a write of pattern `pattern` maintains the aggregate.

@@ -520,6 +520,7 @@ impl Simulation {
     /// Up to `limit` items of a partition (by its key text) of a table or index (by name),
     /// regenerated from the seed, in sort-key order.
     pub fn items_in(&self, group: &str, key: &str, limit: usize) -> Vec<ItemView> {
+        // Legitimate: the table or index name a user typed at the console.
         let Some(g) = (0..self.world.groups.len()).find(|&g| self.world.group_name(g) == group) else {
             return Vec::new();
         };
@@ -542,6 +543,7 @@ impl Simulation {
 
     /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated.
     pub fn item(&self, entity: &str, ordinal: u32) -> Option<ItemView> {
+        // Legitimate: a name from outside the engine (interop's export holds entity names).
         let e = self.world.entities.iter().position(|x| x.name == entity)?;
         self.item_by_handle(self.world.handle(e, ordinal))
     }

@@ -54,14 +54,14 @@ pub(super) fn compile(world: &World, variant: &Variant) -> Vec<Embedded> {
     variant
         .embeds
         .iter()
-        .filter_map(|e| {
+        .enumerate()
+        .filter_map(|(i, e)| {
             let (child, parent) = (e.entity_id().index(), e.into_id().index());
             let plan = EmbedPlan {
                 child,
                 parent,
                 by_attr: e.by_id()?.index(),
-                // The list is an attribute the variant adds to the parent's items (`attr_plans`).
-                list_attr: world.entities[parent].attrs.iter().position(|a| a.name == e.as_name)?,
+                list_attr: world.entities[parent].added.list(i)?,
                 keep: e.keep_latest,
             };
             Some(Embedded { plan, lists: HashMap::new() })

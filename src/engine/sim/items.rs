@@ -398,13 +398,36 @@ fn pop_of(g: &Generator) -> Option<usize> {
     }
 }
 
+/// Where [`attr_plans`] put the attributes a variant adds to an entity's items.
+#[derive(Debug, Clone, Default)]
+pub struct Added {
+    /// (copy, attribute) for each copy landing on the entity, by its position in
+    /// `Variant::copies`.
+    pub copies: Vec<(usize, usize)>,
+    pub ttl: Option<usize>,
+    /// (embed, attribute) for each list embedded in the entity, by its position in
+    /// `Variant::embeds`.
+    pub lists: Vec<(usize, usize)>,
+}
+
+impl Added {
+    pub fn copy(&self, copy: usize) -> Option<usize> {
+        self.copies.iter().find(|&&(c, _)| c == copy).map(|&(_, attr)| attr)
+    }
+
+    pub fn list(&self, embed: usize) -> Option<usize> {
+        self.lists.iter().find(|&&(e, _)| e == embed).map(|&(_, attr)| attr)
+    }
+}
+
 /// Builds an entity's attribute plans: the declared ones, then copies it holds, its TTL
-/// attribute and aggregate attributes it keeps.
+/// attribute and the lists embedded in it (an aggregate keeps one of the entity's own
+/// attributes, as the loader checks); and where it put those the variant adds.
 pub fn attr_plans(
     scenario: &model::Scenario,
     variant: &model::Variant,
     entity: &model::Entity,
-) -> Vec<AttrPlan> {
+) -> (Vec<AttrPlan>, Added) {
     let mut attrs: Vec<AttrPlan> = entity
         .attributes
         .iter()
@@ -421,11 +444,13 @@ pub fn attr_plans(
             }
         })
         .collect();
+    let mut added = Added::default();
     for (i, copy) in variant.copies.iter().enumerate().filter(|(_, c)| c.ids.to() == entity.id()) {
         let Some(attribute) = copy.ids.attribute() else { continue };
         let source = &scenario.entities[copy.ids.from().index()].attributes[attribute.index()];
         let mut texts = Vec::new();
         let _ = compile(&source.generator, &mut texts);
+        added.copies.push((i, attrs.len()));
         attrs.push(AttrPlan {
             name: copy.as_name.clone(),
             ty: source.ty,
@@ -435,19 +460,23 @@ pub fn attr_plans(
             pop: pop_of(&source.generator),
         });
     }
-    if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.covers(entity.id()))
-        && !attrs.iter().any(|a| a.name == ttl.attribute)
-    {
-        attrs.push(AttrPlan {
-            name: ttl.attribute.clone(),
-            ty: AttrType::N,
-            source: Gen::NowPlus(i64::try_from(ttl.lifetime.as_secs()).unwrap_or(i64::MAX)),
-            texts: Vec::new(),
-            stream: stream(&["ttl", &entity.name]),
-            pop: None,
-        });
+    if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.covers(entity.id())) {
+        // Legitimate: an item has one attribute per name, so a copy so named is the TTL attribute.
+        let copied = added.copies.iter().find(|&&(_, a)| attrs[a].name == ttl.attribute);
+        added.ttl = Some(copied.map_or(attrs.len(), |&(_, a)| a));
+        if copied.is_none() {
+            attrs.push(AttrPlan {
+                name: ttl.attribute.clone(),
+                ty: AttrType::N,
+                source: Gen::NowPlus(i64::try_from(ttl.lifetime.as_secs()).unwrap_or(i64::MAX)),
+                texts: Vec::new(),
+                stream: stream(&["ttl", &entity.name]),
+                pop: None,
+            });
+        }
     }
-    for embed in variant.embeds.iter().filter(|e| e.into_id() == entity.id()) {
+    for (i, embed) in variant.embeds.iter().enumerate().filter(|(_, e)| e.into_id() == entity.id()) {
+        added.lists.push((i, attrs.len()));
         attrs.push(AttrPlan {
             name: embed.as_name.clone(),
             // Not a scalar: its `Val::List` says how big it is, the children what it holds.
@@ -458,19 +487,7 @@ pub fn attr_plans(
             pop: None,
         });
     }
-    for aggregate in variant.aggregates.iter().filter(|a| a.ids.entity() == entity.id()) {
-        if !attrs.iter().any(|a| a.name == aggregate.attribute) {
-            attrs.push(AttrPlan {
-                name: aggregate.attribute.clone(),
-                ty: AttrType::N,
-                source: Gen::Kept,
-                texts: Vec::new(),
-                stream: stream(&["aggregate", &entity.name, &aggregate.attribute]),
-                pop: None,
-            });
-        }
-    }
-    attrs
+    (attrs, added)
 }
 
 /// Renders a compact item as an `Item` (attributes only; the caller adds key attributes).

@@ -148,7 +148,7 @@ impl Simulation {
                 }
             }
             // The writer's own expiry (`ttl` on the pattern) replaces the variant's lifetime.
-            if let (Some(ttl), Some(attr)) = (self.world.patterns[p].ttl_secs, ent.ttl_attr) {
+            if let (Some(ttl), Some(attr)) = (self.world.patterns[p].ttl_secs, ent.added.ttl) {
                 out[attr] = Val::time(secs.saturating_add(ttl));
             }
         }

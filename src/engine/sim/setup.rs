@@ -139,14 +139,14 @@ fn copy_plans(world: &World, variant: &Variant) -> Vec<CopyPlan> {
     variant
         .copies
         .iter()
-        .filter_map(|c| {
+        .enumerate()
+        .filter_map(|(i, c)| {
             let to = c.ids.to().index();
             Some(CopyPlan {
                 from: c.ids.from().index(),
                 from_attr: c.ids.attribute()?.index(),
                 to,
-                // The copy is an attribute the variant adds to `to`'s items (`attr_plans`).
-                as_attr: world.entities[to].attrs.iter().position(|a| a.name == c.as_name)?,
+                as_attr: world.entities[to].added.copy(i)?,
                 by_attr: c.ids.by()?.index(),
             })
         })

@@ -55,6 +55,22 @@ pub enum Slot {
 }
 
 impl Slot {
+    /// The attributes the slot reads: one, or a class slot's class attribute and its bucket's
+    /// time attribute.
+    pub fn reads(&self) -> [Option<usize>; 2] {
+        match self {
+            Slot::Attr { attr, .. }
+            | Slot::Time { attr, .. }
+            | Slot::Bucket { attr, .. }
+            | Slot::Hash { attr, .. } => [Some(*attr), None],
+            Slot::Class { attr, other, .. } => match &**other {
+                Slot::Bucket { attr: time, .. } => [Some(*attr), Some(*time)],
+                _ => [Some(*attr), None],
+            },
+            _ => [None, None],
+        }
+    }
+
     /// The slot a class slot takes for these values (itself for any other slot); `None` when
     /// the class attribute is absent.
     pub fn select<'s>(&'s self, attrs: &[AttrPlan], vals: &[Val], pops: &[Pop]) -> Option<&'s Slot> {
@@ -113,6 +129,7 @@ impl TemplatePlan {
     /// Compiles `template` against an entity's attribute names. Shard slots are numbered from
     /// `shard_base` so an item's shards are independent draws.
     pub fn new(template: &Template, attrs: &[AttrPlan], shard_base: u32) -> TemplatePlan {
+        // Legitimate: a key template's slots are names (as the store reads them); bound here once.
         let find = |name: &str| attrs.iter().position(|a| a.name == name);
         let mut shards = shard_base;
         let slots: Vec<Slot> = template
@@ -204,20 +221,7 @@ impl TemplatePlan {
 
     /// The attributes the template reads (a class slot: its class attribute and its own).
     pub fn attrs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.slots.iter().flat_map(|s| {
-            let (first, second) = match s {
-                Slot::Attr { attr, .. }
-                | Slot::Time { attr, .. }
-                | Slot::Bucket { attr, .. }
-                | Slot::Hash { attr, .. } => (Some(*attr), None),
-                Slot::Class { attr, other, .. } => match &**other {
-                    Slot::Bucket { attr: time, .. } => (Some(*attr), Some(*time)),
-                    _ => (Some(*attr), None),
-                },
-                _ => (None, None),
-            };
-            first.into_iter().chain(second)
-        })
+        self.slots.iter().flat_map(Slot::reads).flatten()
     }
 
     /// When the template is exactly one `Time` attribute written by `Now`/`NowPlus`: its keys

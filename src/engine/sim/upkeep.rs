@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
-use crate::engine::model::{AggregateOp, Engine};
+use crate::engine::model::{AggregateOp, Engine, EntityId, PatternId, Variant};
 use crate::engine::store::failed_write_units;
 
 use super::embed::{EMBED_REQUEST, Embedded};
@@ -13,7 +13,8 @@ use super::items::{CopyPlan, Val};
 use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
-use super::world::{Filter, Origin};
+use super::templates::{Slot, TemplatePlan};
+use super::world::{Filter, Origin, World};
 use super::{Born, CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
@@ -26,7 +27,7 @@ pub(super) struct AggregatePlan {
     pub entity: usize,
     pub attr: usize,
     pub fold: Fold,
-    /// (aggregate entity attribute, triggering entity, its attribute with the same name).
+    /// (aggregate entity attribute, triggering entity, its attribute the key's same slot reads).
     pub keys: Vec<(usize, usize, usize)>,
 }
 
@@ -42,49 +43,60 @@ pub(super) enum Fold {
 }
 
 impl AggregatePlan {
-    pub fn compile(
-        world: &super::world::World,
-        variant: &crate::engine::model::Variant,
-    ) -> Vec<AggregatePlan> {
+    pub fn compile(world: &World, variant: &Variant) -> Vec<AggregatePlan> {
         variant
             .aggregates
             .iter()
             .filter_map(|a| {
                 let entity = a.ids.entity().index();
-                // The aggregate attribute is the entity's own or one the variant adds (`attr_plans`).
-                let attr = world.entities[entity].attrs.iter().position(|x| x.name == a.attribute)?;
-                let triggers: Vec<usize> = (world.patterns.iter().enumerate())
-                    .filter(|&(i, _)| a.ids.on(crate::engine::model::PatternId::new(i)))
-                    .map(|(_, p)| p.entity)
+                let attr = a.ids.attribute()?.index();
+                let triggers: Vec<(PatternId, usize)> = (world.patterns.iter().enumerate())
+                    .map(|(i, p)| (PatternId::new(i), p.entity))
+                    .filter(|&(id, _)| a.ids.on(id))
                     .collect();
-                // A sum or a claim reads the triggering item's attribute of that name, and the
-                // aggregate item's key takes each key attribute from the triggering item's
-                // attribute of the same name: names join two entities here.
-                let of = |name: &str| {
-                    triggers.iter().find_map(|&t| {
-                        Some((t, world.entities[t].attrs.iter().position(|x| x.name == name)?))
-                    })
-                };
+                // A sum or a claim reads the attribute of the first triggering entity that has it.
+                let folded = triggers.iter().find_map(|&(id, t)| Some((t, a.ids.folded(id)?.index())));
                 let fold = match &a.op {
                     AggregateOp::Count => Fold::Count,
-                    AggregateOp::Sum(name) => Fold::Sum(of(name)),
-                    AggregateOp::Claim => Fold::Claim(of(&a.attribute)),
+                    AggregateOp::Sum(_) => Fold::Sum(folded),
+                    AggregateOp::Claim => Fold::Claim(folded),
                 };
-                let ent = &world.entities[entity];
-                let mut keys = Vec::new();
-                for k in ent.pk.iter().chain(&ent.sk).flat_map(super::templates::TemplatePlan::attrs) {
-                    for &t in &triggers {
-                        if let Some(ta) =
-                            world.entities[t].attrs.iter().position(|x| x.name == ent.attrs[k].name)
-                        {
-                            keys.push((k, t, ta));
-                        }
-                    }
-                }
+                let triggers: Vec<usize> = triggers.into_iter().map(|(_, t)| t).collect();
+                let keys = key_sources(world, variant, entity, &triggers);
                 Some(AggregatePlan { entity, attr, fold, keys })
             })
             .collect()
     }
+}
+
+/// Where an aggregate item's key attributes come from: the aggregate entity's key templates read
+/// each of them from the triggering item by the same slot, so compiled against each entity's
+/// attributes they pair them up, slot by slot: (aggregate entity attribute, triggering entity,
+/// its attribute), for every trigger holding one.
+fn key_sources(
+    world: &World,
+    variant: &Variant,
+    entity: usize,
+    triggers: &[usize],
+) -> Vec<(usize, usize, usize)> {
+    let Some(keys) = variant.keys_for(EntityId::new(entity)) else { return Vec::new() };
+    let reads = |e: usize| -> Vec<Option<usize>> {
+        let templates = std::iter::once(&keys.pk).chain(&keys.sk);
+        let plans: Vec<TemplatePlan> =
+            templates.map(|t| TemplatePlan::new(t, &world.entities[e].attrs, 0)).collect();
+        plans.iter().flat_map(|p| p.slots.iter().flat_map(Slot::reads)).collect()
+    };
+    let theirs: Vec<Vec<Option<usize>>> = triggers.iter().map(|&t| reads(t)).collect();
+    let mut sources = Vec::new();
+    for (i, k) in reads(entity).into_iter().enumerate() {
+        let Some(k) = k else { continue };
+        for (&t, reads) in triggers.iter().zip(&theirs) {
+            if let Some(ta) = reads[i] {
+                sources.push((k, t, ta));
+            }
+        }
+    }
+    sources
 }
 
 /// What a write keeps up besides its own item, as the variant declares it: denormalized
@@ -128,7 +140,7 @@ impl Simulation {
                 let mut vals = Vec::new();
                 self.current_vals(e, ordinal, &mut vals);
                 // An update pushed the expiry out since (a sliding `ttl`): not due yet.
-                if let Some(current) = self.world.entities[e].ttl_attr.and_then(|a| vals[a].secs())
+                if let Some(current) = self.world.entities[e].added.ttl.and_then(|a| vals[a].secs())
                     && current > expires
                 {
                     self.items.ttl[e].push(Reverse((current, handle)));

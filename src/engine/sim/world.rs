@@ -6,13 +6,13 @@
 //! as CQL has it, each with the indexes over that entity.
 
 use crate::engine::model::{
-    self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, RangeSpan, Scenario,
-    Variant,
+    self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, ItemAttr, RangeSpan,
+    Scenario, Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
 use crate::engine::workload::{Popularity, RateShape};
 
-use super::items::{AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
+use super::items::{Added, AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
 use super::keys::Codec;
 use super::table::IndexKind;
 use super::templates::TemplatePlan;
@@ -77,7 +77,8 @@ pub struct EntityRt {
     pub entries: Vec<Option<EntryPlan>>,
     pub next: u32,
     pub births: Vec<Birth>,
-    pub ttl_attr: Option<usize>,
+    /// Where the attributes the variant adds (copies, TTL, embedded lists) are in `attrs`.
+    pub added: Added,
     /// `Nth` attributes and the member attribute each counts by.
     pub numbered: Vec<(usize, usize)>,
     /// Puts are upserts: a put onto a taken key is the same item (`model::Entity::upsert`).
@@ -207,7 +208,7 @@ pub struct ReadPart {
     pub operation: Operation,
     pub read: ReadPlan,
     /// The call's known values carried over: (attribute of the pattern's entity, attribute of
-    /// this one) by name.
+    /// this one), for each given the two share (`AccessPattern::carried_ids`).
     pub carried: Vec<(usize, usize)>,
     /// This entity's constants.
     pub equals: Vec<(usize, Val)>,
@@ -224,6 +225,18 @@ pub struct World {
     pub groups: Vec<(usize, Option<usize>)>,
     pub patterns: Vec<PatternRt>,
     pub handle_shift: u32,
+}
+
+impl EntityRt {
+    /// Where an attribute of the entity's items is in `attrs`.
+    pub fn attr(&self, a: ItemAttr) -> Option<usize> {
+        match a {
+            ItemAttr::Own(id) => Some(id.index()),
+            ItemAttr::Copy(copy) => self.added.copy(copy),
+            ItemAttr::Ttl => self.added.ttl,
+            ItemAttr::List(embed) => self.added.list(embed),
+        }
+    }
 }
 
 impl World {
@@ -314,16 +327,11 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
 
 /// An entity's attributes, identity and TTL attribute (its keys come with its table).
 fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> EntityRt {
-    let attrs = attr_plans(scenario, variant, e);
+    let (attrs, added) = attr_plans(scenario, variant, e);
     let identity = attrs.iter().enumerate().find_map(|(i, a)| match a.source {
         Gen::New(pop) => Some((i, pop)),
         _ => None,
     });
-    let ttl_attr = variant
-        .ttl
-        .as_ref()
-        .filter(|t| t.covers(e.id()))
-        .and_then(|t| attrs.iter().position(|a| a.name == t.attribute));
     let numbered =
         e.attributes.iter().enumerate().filter_map(|(i, a)| Some((i, a.numbered_by()?.index()))).collect();
     EntityRt {
@@ -338,7 +346,7 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> Entit
         entries: Vec::new(),
         next: 0,
         births: Vec::new(),
-        ttl_attr,
+        added,
     }
 }
 
@@ -420,16 +428,16 @@ fn entry_plan(index: &model::Index, e: EntityId, ent: &mut EntityRt) -> Option<E
     let keys = index.keys_for(e)?;
     let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
     let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
-    let gate = index.only_when.as_ref().and_then(|(attr, value)| {
-        let a = ent.attrs.iter().position(|x| &x.name == attr)?;
+    let gate = index.only_when.as_ref().and_then(|(_, value)| {
+        let a = index.only_when_id(e)?.index();
         Some((a, constant(&mut ent.attrs[a], value)))
     });
     let projected = match &index.projection {
         model::Projection::KeysOnly => Projected::KeysOnly,
         model::Projection::All => Projected::All,
-        model::Projection::Include(names) => Projected::Attrs(
-            names.iter().filter_map(|n| ent.attrs.iter().position(|a| &a.name == n)).collect(),
-        ),
+        model::Projection::Include(_) => {
+            Projected::Attrs(index.include_ids(e).iter().filter_map(|&a| ent.attr(a)).collect())
+        }
     };
     Some(EntryPlan { pk, sk, gate, projected })
 }
@@ -457,7 +465,7 @@ fn compile_pattern(
         });
         (read, Vec::new())
     } else {
-        split_reads(scenario, &p.as_served_by(variant), plan, e, entities, tables)
+        split_reads(scenario, &p.as_served_by(variant), plan, entities, tables)
     };
     let locate = plan.locate.as_deref().filter(|_| !p.action.is_read()).and_then(|l| {
         let operation = l.operation?;
@@ -494,13 +502,12 @@ fn compile_pattern(
 }
 
 /// The reads of a pattern split by entity (`planner::read::split`), one per entity of `p` (as
-/// the variant serves it), each with the call's known values carried over from entity `e`'s:
-/// the first read, and the parts sent with it.
+/// the variant serves it), each with the call's known values carried over from the pattern's
+/// entity: the first read, and the parts sent with it.
 fn split_reads(
     scenario: &Scenario,
     p: &model::AccessPattern,
     plan: &PatternPlan,
-    e: usize,
     entities: &mut [EntityRt],
     tables: &[TableRt],
 ) -> (Option<ReadPlan>, Vec<ReadPart>) {
@@ -519,15 +526,7 @@ fn split_reads(
             equals: &part_equals,
         };
         let read = read_plan(&spec, entities, tables)?;
-        let carried = entities[e]
-            .attrs
-            .iter()
-            .enumerate()
-            .filter_map(|(from, a)| {
-                let to = entities[k].attrs.iter().position(|b| b.name == a.name)?;
-                part_givens.contains(&to).then_some((from, to))
-            })
-            .collect();
+        let carried = part.carried_ids().iter().map(|&(from, to)| (from.index(), to.index())).collect();
         Some(ReadPart { operation, read, carried, equals: part_equals })
     });
     let first = reads.next().map(|part| part.read);

@@ -553,6 +553,7 @@ fn indexes(
             keys: entries,
             projection,
             only_when: ix.only_when.clone(),
+            ids: model::IndexIds::default(),
         });
     }
     Ok(indexes)

@@ -539,7 +539,7 @@ impl Simulation {
             set(vals, &mut changes, attr, value);
         }
         // A sliding expiry: SET expires_at = now + ttl, on every touch.
-        if let (Some(ttl), Some(attr)) = (pattern.ttl_secs, self.world.entities[entity].ttl_attr) {
+        if let (Some(ttl), Some(attr)) = (pattern.ttl_secs, self.world.entities[entity].added.ttl) {
             set(vals, &mut changes, attr, Val::time(secs.saturating_add(ttl)));
         }
         // SET version = version + 1 (numbers are held in hundredths).
@@ -763,7 +763,7 @@ impl Simulation {
     /// Bookkeeping of a new item: its TTL expiry and, for copy holders, its source.
     fn after_new_item(&mut self, entity: usize, ordinal: u32, vals: &[Val]) {
         let handle = self.world.handle(entity, ordinal);
-        if let Some(attr) = self.world.entities[entity].ttl_attr
+        if let Some(attr) = self.world.entities[entity].added.ttl
             && let Some(expires) = vals[attr].secs()
         {
             self.items.ttl[entity].push(Reverse((expires, handle)));
