@@ -924,3 +924,34 @@ fn transactions_are_checked_at_their_place() {
         assert_error_at(&text, message, marker, text.find(marker));
     }
 }
+
+#[test]
+fn a_variant_adds_each_attribute_name_to_an_item_once() {
+    let keys = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    let with = |added: &str| MINI.replacen(keys, &format!("{keys}\n        {added}"), 1);
+    let name = r#"(from: "User", attribute: "name", to: "Post", by: "user_id")"#;
+    let id_as_name = r#"(from: "User", attribute: "user_id", to: "Post", by: "user_id", as: "name")"#;
+    let as_pk = r#"(from: "User", attribute: "name", to: "Post", by: "user_id", as: "PK")"#;
+    let as_expiry = r#"(from: "User", attribute: "name", to: "Post", by: "user_id", as: "expires_at")"#;
+    let ttl = r#"ttl: (attribute: "expires_at", lifetime: "30d", entities: ["Post"]),"#;
+    // (what the variant adds, message contains, marker of where it points)
+    let cases = [
+        (
+            format!("copies: [{name}, {id_as_name}],"),
+            r#"this copy adds "name" to Post items, which the variant's copy already adds"#,
+            id_as_name,
+        ),
+        (format!("copies: [{as_pk}],"), r#""PK" is a key attribute of this variant; name the copy"#, as_pk),
+        (
+            format!("{ttl}\n        copies: [{as_expiry}],"),
+            r#"this copy adds "expires_at" to Post items, which the variant's TTL attribute already adds"#,
+            as_expiry,
+        ),
+    ];
+    for (added, message, marker) in cases {
+        let text = with(&added);
+        assert_error_at(&text, message, marker, text.find(marker));
+    }
+    parse("mini.ron", &with(&format!("copies: [{name}],"))).expect("one copy loads");
+}

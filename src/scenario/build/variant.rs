@@ -363,7 +363,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
             .chain(indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute))),
     )?;
     transactions(path, v, cx)?;
-    let mut variant = Variant {
+    let variant = Variant {
         name: v.name.clone(),
         description: v.description.clone(),
         capacity: capacity(path, v)?,
@@ -377,9 +377,57 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         embeds,
         cache: super::cache::cache(path, v, cx)?,
     };
+    added_names(path, &variant)?;
     // Every name the variant uses is checked: resolve them to ids, once.
+    let mut variant = variant;
     variant.resolve(cx.entities, cx.patterns);
     Ok(variant)
+}
+
+/// The attributes a variant adds to an entity's items — its TTL attribute, the copies onto it,
+/// the lists embedded in it — each need a name of their own: an item holds one attribute per
+/// name, so a second one would overwrite the first (a copy named like the TTL attribute would
+/// set the expiry). Nor may a copy take a key attribute's name (a list is checked in
+/// `list_names`).
+fn added_names(path: &Path, v: &Variant) -> Result<()> {
+    let keys: Vec<&String> = std::iter::once(&v.table_pk)
+        .chain(&v.table_sk)
+        .chain(v.indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute)))
+        .collect();
+    // (entity, name, what, where), in the order a reader meets them in the file.
+    let mut added: Vec<(&str, &str, &str, Path)> = Vec::new();
+    if let Some(ttl) = &v.ttl {
+        for entity in &ttl.entities {
+            if !added.iter().any(|(e, ..)| e == entity) {
+                added.push((entity, &ttl.attribute, "TTL attribute", path.field("ttl").field("attribute")));
+            }
+        }
+    }
+    for (i, c) in v.copies.iter().enumerate() {
+        let at = path.field("copies").index(i);
+        if keys.contains(&&c.as_name) {
+            return Err(problem(
+                &at,
+                format!("{:?} is a key attribute of this variant; name the copy with as: \"…\"", c.as_name),
+            ));
+        }
+        added.push((&c.to, &c.as_name, "copy", at));
+    }
+    for (i, e) in v.embeds.iter().enumerate() {
+        added.push((&e.into, &e.as_name, "list", path.field("embeds").index(i)));
+    }
+    for (i, (entity, name, what, at)) in added.iter().enumerate() {
+        if let Some((_, _, first, _)) = added[..i].iter().find(|(e, n, _, _)| e == entity && n == name) {
+            return Err(problem(
+                at,
+                format!(
+                    "this {what} adds {name:?} to {entity} items, which the variant's {first} already adds; an item \
+                     holds one attribute per name, so name the {what} with as: \"…\""
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The table's key templates per entity, and its key attribute names.
