@@ -2,6 +2,7 @@
 //! whole-run behaviours (call counts, splits, GSI back-pressure,
 //! TTL, retries).
 
+mod aggregates;
 mod behaviour;
 mod cache;
 mod chunks;

@@ -31,15 +31,24 @@ pub(super) struct AggregatePlan {
     pub keys: Vec<(usize, usize, usize)>,
 }
 
-/// What a triggering write does to an aggregate's attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a triggering write does to an aggregate's attribute. A sum or a claim reads an
+/// attribute of the triggering item: `(triggering entity, its attribute)`, one per entity whose
+/// writes maintain the aggregate (the loader checks each has it).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Fold {
     /// Adds one.
     Count,
-    /// Adds the triggering entity's attribute (`None`: the trigger has none; adds 0).
-    Sum(Option<(usize, usize)>),
-    /// Takes the item once, recording the triggering entity's attribute of the same name.
-    Claim(Option<(usize, usize)>),
+    /// Adds the triggering item's attribute.
+    Sum(Vec<(usize, usize)>),
+    /// Takes the item once, recording the triggering item's attribute of the same name.
+    Claim(Vec<(usize, usize)>),
+}
+
+impl Fold {
+    /// The attribute of an item of `trigger` that a sum adds or a claim records.
+    fn source(sources: &[(usize, usize)], trigger: usize) -> Option<usize> {
+        sources.iter().find(|&&(entity, _)| entity == trigger).map(|&(_, attr)| attr)
+    }
 }
 
 impl AggregatePlan {
@@ -54,8 +63,16 @@ impl AggregatePlan {
                     .map(|(i, p)| (PatternId::new(i), p.entity))
                     .filter(|&(id, _)| a.ids.on(id))
                     .collect();
-                // A sum or a claim reads the attribute of the first triggering entity that has it.
-                let folded = triggers.iter().find_map(|&(id, t)| Some((t, a.ids.folded(id)?.index())));
+                // A sum or a claim reads the attribute of each triggering entity (patterns of one
+                // entity read the same one).
+                let mut folded: Vec<(usize, usize)> = Vec::new();
+                for &(id, t) in &triggers {
+                    if let Some(attr) = a.ids.folded(id)
+                        && !folded.iter().any(|&(e, _)| e == t)
+                    {
+                        folded.push((t, attr.index()));
+                    }
+                }
                 let fold = match &a.op {
                     AggregateOp::Count => Fold::Count,
                     AggregateOp::Sum(_) => Fold::Sum(folded),
@@ -414,17 +431,17 @@ impl Simulation {
             .filter(|&a| self.upkeep.aggregates[a].entity == entity)
             .collect();
         for a in group {
-            let (attr, fold) = (self.upkeep.aggregates[a].attr, self.upkeep.aggregates[a].fold);
+            let (attr, fold) = (self.upkeep.aggregates[a].attr, &self.upkeep.aggregates[a].fold);
             let value = match fold {
-                Fold::Claim(Some((from, owner))) if from == trigger => vals[owner],
-                Fold::Claim(_) => Val::Absent,
+                Fold::Claim(sources) => {
+                    Fold::source(sources, trigger).map_or(Val::Absent, |owner| vals[owner])
+                }
                 // Counts are kept in hundredths, as every number.
                 Fold::Count => add(current[attr], 100),
-                Fold::Sum(Some((from, summed))) if from == trigger => match vals[summed] {
-                    Val::Num(h) => add(current[attr], h),
+                Fold::Sum(sources) => match Fold::source(sources, trigger).map(|summed| vals[summed]) {
+                    Some(Val::Num(h)) => add(current[attr], h),
                     _ => add(current[attr], 0),
                 },
-                Fold::Sum(_) => add(current[attr], 0),
             };
             current[attr] = value;
             changes.push((u16::try_from(attr).unwrap_or(u16::MAX), value));
