@@ -57,14 +57,10 @@ impl Val {
     }
 }
 
-/// Decimal digits of `n` (1 for 0).
-pub fn digits(mut n: u64) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
+/// Decimal digits of `n` (1 for 0). Every item's size asks this of each number it holds, so it
+/// is a logarithm (a few compares) rather than a division per digit.
+pub fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// Bytes a number in hundredths takes in an item: DynamoDB's rule as `Number::size` applies it
@@ -512,6 +508,18 @@ pub fn key_label(key_type: KeyType, text: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_counts_the_decimal_digits_at_every_power_of_ten() {
+        assert_eq!(digits(0), 1);
+        assert_eq!(digits(u64::MAX), 20);
+        let mut power = 1u64;
+        for d in 1..20 {
+            assert_eq!(digits(power), d, "10^{}", d - 1);
+            assert_eq!(digits(power * 10 - 1), d, "10^{d} - 1");
+            power *= 10;
+        }
+    }
 
     #[test]
     fn number_sizes_follow_the_number_type() {
