@@ -221,9 +221,8 @@ type MemoKey = (i64, u64, Box<[u8]>);
 #[derive(Debug, Default)]
 struct Scratch {
     vals: Vec<Val>,
-    old_vals: Vec<Val>,
-    placed: Placed,
-    old_placed: Placed,
+    /// Lent to one item write at a time (`write_item`); a write nested in it gets its own.
+    write: Option<Box<WriteBufs>>,
     /// The item the read a write sent first found: the item the write names.
     located: Option<u32>,
     /// Text a key template or a value is rendered into.
@@ -235,6 +234,16 @@ struct Scratch {
     split: Option<exec::Gathering>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
+}
+
+/// What an item write places and compares: the item at its key, the item that held the key and
+/// that item's values. Boxed, so lending them to a write and taking them back moves a pointer
+/// rather than three structs, and drops nothing.
+#[derive(Debug, Default)]
+struct WriteBufs {
+    placed: Placed,
+    old_placed: Placed,
+    old_vals: Vec<Val>,
 }
 
 /// A run in progress. See the module documentation.

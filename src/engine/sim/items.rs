@@ -57,14 +57,10 @@ impl Val {
     }
 }
 
-/// Decimal digits of `n` (1 for 0).
-pub fn digits(mut n: u64) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
+/// Decimal digits of `n` (1 for 0). Every item's size asks this of each number it holds, so it
+/// is a logarithm (a few compares) rather than a division per digit.
+pub fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// Bytes a number in hundredths takes in an item: DynamoDB's rule as `Number::size` applies it
@@ -279,7 +275,23 @@ pub fn to_hundredths(x: f64, whole: bool) -> i64 {
     if !x.is_finite() {
         return 0;
     }
-    if whole { (x.floor() as i64).saturating_mul(100) } else { (x * 100.0).round() as i64 }
+    if whole { (x.floor() as i64).saturating_mul(100) } else { round_half_away(x * 100.0) }
+}
+
+/// `y.round() as i64` for a finite `y` (half away from zero, saturating), without the call into
+/// libm that `f64::round` makes: every drawn number passes here. `y - trunc(y)` is exact for
+/// every finite `y`, so the comparisons with ±0.5 decide as `round` does.
+#[expect(clippy::cast_possible_truncation, reason = "float-to-int `as` truncates and saturates")]
+fn round_half_away(y: f64) -> i64 {
+    let whole = y as i64;
+    let frac = y - whole as f64;
+    if frac >= 0.5 {
+        whole.saturating_add(1)
+    } else if frac <= -0.5 {
+        whole.saturating_sub(1)
+    } else {
+        whole
+    }
 }
 
 /// Bytes of a value (without the attribute name).
@@ -514,6 +526,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn digits_counts_the_decimal_digits_at_every_power_of_ten() {
+        assert_eq!(digits(0), 1);
+        assert_eq!(digits(u64::MAX), 20);
+        let mut power = 1u64;
+        for d in 1..20 {
+            assert_eq!(digits(power), d, "10^{}", d - 1);
+            assert_eq!(digits(power * 10 - 1), d, "10^{d} - 1");
+            power *= 10;
+        }
+    }
+
+    #[test]
     fn number_sizes_follow_the_number_type() {
         for h in [
             0i64,
@@ -544,7 +568,46 @@ mod tests {
         }
     }
 
+    #[test]
+    #[expect(clippy::cast_possible_truncation, reason = "the reference is `round` then `as`")]
+    fn rounding_agrees_with_round_at_halves_and_the_ends() {
+        for y in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.499_999_999_999_999_94,
+            -0.499_999_999_999_999_94,
+            1.5,
+            2.5,
+            -2.5,
+            2_150.000_000_000_001,
+            4_503_599_627_370_495.5,
+            -4_503_599_627_370_495.5,
+            9_007_199_254_740_993.0,
+            9.223_372_036_854_775e18,
+            1e19,
+            -1e19,
+            f64::MAX,
+            f64::MIN,
+        ] {
+            assert_eq!(round_half_away(y), y.round() as i64, "{y}");
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        #[expect(clippy::cast_possible_truncation, reason = "the reference is `round` then `as`")]
+        fn rounding_agrees_with_round(bits in proptest::prelude::any::<u64>(), scale in -30i32..30) {
+            let y = f64::from_bits(bits);
+            let y = if y.is_finite() { y } else { f64::from(scale) * 0.25 };
+            proptest::prop_assert_eq!(round_half_away(y), y.round() as i64);
+            let half = f64::from(scale) + 0.5;
+            proptest::prop_assert_eq!(round_half_away(half), half.round() as i64);
+            let near = half + y.fract() * 1e-9;
+            proptest::prop_assert_eq!(round_half_away(near), near.round() as i64);
+        }
+
         #[test]
         fn any_hundredths_size_and_print_as_numbers(h in -10_000_000_000_000i64..10_000_000_000_000) {
             let mut text = String::new();

@@ -22,7 +22,7 @@ use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::table::{PartKey, Placed, Touch, WriteRefused};
 use crate::engine::sim::world::CondRt;
 use crate::engine::sim::world::Origin;
-use crate::engine::sim::{Born, Simulation};
+use crate::engine::sim::{Born, Simulation, WriteBufs};
 use crate::engine::store::failed_write_units;
 
 /// No ordinal (a retry of a request that did not allocate one).
@@ -581,13 +581,10 @@ impl Simulation {
     pub(in crate::engine::sim) fn write_item(&mut self, write: ItemWrite<'_>) -> WriteStatus {
         let entity = write.entity;
         let Some(t_idx) = self.world.entities[entity].table else { return WriteStatus::Invalid };
-        let mut placed = std::mem::take(&mut self.scratch.placed);
-        let mut old_placed = std::mem::take(&mut self.scratch.old_placed);
-        let mut old_vals = std::mem::take(&mut self.scratch.old_vals);
-        let status = self.write_placed(write, t_idx, &mut placed, &mut old_placed, &mut old_vals);
-        self.scratch.placed = placed;
-        self.scratch.old_placed = old_placed;
-        self.scratch.old_vals = old_vals;
+        let mut bufs = self.scratch.write.take().unwrap_or_default();
+        let WriteBufs { placed, old_placed, old_vals } = &mut *bufs;
+        let status = self.write_placed(write, t_idx, placed, old_placed, old_vals);
+        self.scratch.write = Some(bufs);
         status
     }
 
