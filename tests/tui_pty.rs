@@ -284,6 +284,12 @@ fn running_or_done(s: &str) -> bool {
     s.contains("achieved") || s.contains("reached the end")
 }
 
+/// Whether the shell has written keyheat's exit status: the file exists as soon as the shell
+/// opens it for the `echo`, before the line is in it.
+fn exited(status: &Path) -> bool {
+    std::fs::read_to_string(status).is_ok_and(|s| s.contains("keyheat exited"))
+}
+
 /// Whether the run is loaded (the status line's clock shows how far it is).
 fn loaded(s: &str) -> bool {
     s.lines().last().is_some_and(|l| l.contains(" (+")) || s.lines().any(|l| l.contains("%) · "))
@@ -344,7 +350,7 @@ fn frames_keep_coming_while_scenarios_open_restart_switch_and_run_flat_out() {
         t.wait("the next variant", Duration::from_secs(10), |s| !s.contains("variant naive (1/"));
         t.wait_up_to(long, |s| loaded(s) && running_or_done(s));
         t.keys(&["q"]);
-        t.wait("keyheat to quit", Duration::from_secs(10), |_| status.exists());
+        t.wait("keyheat to quit", Duration::from_secs(10), |_| exited(&status));
         let exit = std::fs::read_to_string(&status).unwrap_or_default();
         assert!(exit.contains("keyheat exited 0"), "{name}: {exit}");
         let (gap, frames) = longest_gap(&frame_log);
@@ -373,7 +379,7 @@ fn q_quits_while_a_large_scenario_is_still_loading() {
     t.wait("the load's progress", Duration::from_secs(30), |s| s.contains("loading the initial items"));
     t.keys(&["q"]);
     // leaderboard's load takes seconds; quitting does not wait for it.
-    t.wait("keyheat to quit", Duration::from_secs(2), |_| status.exists());
+    t.wait("keyheat to quit", Duration::from_secs(2), |_| exited(&status));
     assert!(std::fs::read_to_string(&status).unwrap_or_default().contains("keyheat exited 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
