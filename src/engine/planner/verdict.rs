@@ -65,11 +65,21 @@ impl Display for Verdict {
 
 impl Serialize for Verdict {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Verdict", 2)?;
-        out.serialize_field("served", &self.served())?;
-        out.serialize_field("reason", &self.to_string())?;
-        out.end()
+        flag_and_reason(serializer, ("Verdict", "served"), self.served(), self)
     }
+}
+
+/// A verdict as `check`'s JSON has it: whether it serves (under `flag`), then its words.
+fn flag_and_reason<S: serde::Serializer>(
+    serializer: S,
+    (name, flag): (&'static str, &'static str),
+    serves: bool,
+    words: &impl Display,
+) -> Result<S::Ok, S::Error> {
+    let mut out = serializer.serialize_struct(name, 2)?;
+    out.serialize_field(flag, &serves)?;
+    out.serialize_field("reason", &words.to_string())?;
+    out.end()
 }
 
 /// A read's verdict, and what its transaction (if it asks for one) came to.
@@ -183,6 +193,8 @@ pub enum Access {
 impl Access {
     fn hide_items(&mut self, items: f64, bytes: f64) {
         match self {
+            // Compared as shown, not as numbers: what `check` must not show is the text a reader
+            // sees, and a class's or a part's own figures can round to the plan's.
             Access::Query(q)
                 if items_clause(q.items, q.bytes, q.noun()) == items_clause(items, bytes, q.noun()) =>
             {
@@ -680,10 +692,7 @@ impl Considered {
 
 impl Serialize for Considered {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Considered", 2)?;
-        out.serialize_field("serves", &self.serves())?;
-        out.serialize_field("reason", &self.to_string())?;
-        out.end()
+        flag_and_reason(serializer, ("Considered", "serves"), self.serves(), self)
     }
 }
 
