@@ -13,7 +13,9 @@
 //! input window, the tick), against the same scenario replayed headless as `keyheat run` does,
 //! alternately, over the same opening stretch of the workload. Reported: simulated time per real
 //! second both ways and their ratio (target: the workbench at >= 0.8x headless), and the frame
-//! period and draw time while the worker runs flat out.
+//! period and draw time while the worker runs flat out. Last, the same two ways over a whole
+//! workload — `sensors` / `naive`, a simulated year — end to end: the time `G` takes to reach the
+//! end against the headless replay's (target: <= 1.25x).
 //!
 //! Run: `cargo bench --bench render`.
 
@@ -195,22 +197,35 @@ fn pct(sorted: &[Duration], p: usize) -> f64 {
     sorted[(sorted.len() - 1) * p / 100].as_secs_f64() * 1000.0
 }
 
-/// Simulated seconds per real second of `scenario` / `variant` replayed headless, as `keyheat run`
-/// does (`Simulation::step` in a loop, no UI), for `window` of real time after the load.
-fn headless_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
+/// How far a replay got and how long it took: simulated seconds, real seconds.
+#[derive(Clone, Copy)]
+struct Played {
+    simulated: f64,
+    wall: f64,
+}
+
+impl Played {
+    /// Simulated seconds per real second.
+    fn rate(self) -> f64 {
+        self.simulated / self.wall.max(1e-9)
+    }
+}
+
+/// `scenario` / `variant` replayed headless, as `keyheat run` does (`Simulation::step` in a loop,
+/// no UI), for `window` of real time after the load or to the end of the workload.
+fn headless(scenario: &str, variant: &str, window: Duration) -> Played {
     let loaded = keyheat::scenario::load(scenario).expect("bundled scenario");
     let v = loaded.scenario.variant(variant).expect("bundled variant");
     let mut sim = Simulation::new(&loaded.scenario, v, &RunOptions::default()).expect("the scenario runs");
     let (start, began) = (sim.now(), Instant::now());
     while began.elapsed() < window && sim.step() {}
-    sim.now().since(start).as_secs_f64() / began.elapsed().as_secs_f64()
+    Played { simulated: sim.now().since(start).as_secs_f64(), wall: began.elapsed().as_secs_f64() }
 }
 
 /// `keyheat tui SCENARIO --variant V` with `G` pressed: the event loop's frames (snapshot and
 /// draw, the input window, the tick) on this thread, the simulation on the worker, for `window`
-/// of real time after the load. Prints the frame figures; returns the simulated seconds per real
-/// second achieved.
-fn workbench_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
+/// of real time after the load or until the run reaches its end. Prints the frame figures.
+fn workbench(scenario: &str, variant: &str, window: Duration) -> Played {
     let worker = Worker::spawn().expect("a thread");
     let mut app = App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(worker));
     app.open(scenario, Some(variant), None).expect("bundled scenario");
@@ -236,7 +251,7 @@ fn workbench_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
         }
     };
     let (t0, s0) = origin.expect("the loop ends on a loaded run");
-    let rate = (s1 - s0) / (t1 - t0).as_secs_f64().max(1e-9);
+    let played = Played { simulated: s1 - s0, wall: (t1 - t0).as_secs_f64() };
     for v in [&mut periods, &mut draws] {
         v.sort();
     }
@@ -248,7 +263,7 @@ fn workbench_rate(scenario: &str, variant: &str, window: Duration) -> f64 {
         pct(&draws, 50),
         max(&draws)
     );
-    rate
+    played
 }
 
 /// Simulated seconds since the start, once the run is loaded.
@@ -276,8 +291,8 @@ fn throughput(scenario: &str, variant: &str, window: Duration) {
     );
     let mut ratios = Vec::new();
     for _ in 0..2 {
-        let headless = headless_rate(scenario, variant, window);
-        let tui = workbench_rate(scenario, variant, window);
+        let headless = headless(scenario, variant, window).rate();
+        let tui = workbench(scenario, variant, window).rate();
         println!(
             "  headless {} of simulated time a second; workbench (G) {}: {:.2}x (target >= 0.8)",
             keyheat::engine::planner::numbers::span(headless),
@@ -314,4 +329,21 @@ fn main() {
     println!("  ratio frame / baseline:   {:.2}x", median / base_median);
     throughput("sensors", "recommended", Duration::from_secs(6));
     throughput("counters", "naive", Duration::from_secs(6));
+    to_the_end("sensors", "naive");
+}
+
+/// The end-to-end target: `G` takes the workbench to the end of the workload in at most
+/// 1.25x the time `keyheat run` takes to replay it headless, while drawing. One replay each way,
+/// headless first, the whole workload after the load.
+fn to_the_end(scenario: &str, variant: &str) {
+    println!("to the end: {scenario} / {variant}, the whole workload flat out after the load");
+    let alone = headless(scenario, variant, Duration::MAX);
+    let drawn = workbench(scenario, variant, Duration::MAX);
+    println!(
+        "  headless {:.1} s, workbench (G) {:.1} s for {} of simulated time: {:.2}x (target <= 1.25)",
+        alone.wall,
+        drawn.wall,
+        keyheat::engine::planner::numbers::span(drawn.simulated),
+        drawn.wall / alone.wall
+    );
 }
