@@ -18,7 +18,7 @@ pub mod nwb;
 pub mod trace;
 
 use crate::engine::model::{
-    AttrType, Capacity, Engine, EntityKeys, IndexKind, Projection, Scenario, Variant,
+    AttrType, Capacity, Engine, Entity, EntityId, EntityKeys, IndexKind, Projection, Scenario, Variant,
 };
 use crate::engine::template::Template;
 use crate::engine::value::KeyType;
@@ -36,7 +36,7 @@ pub struct TableDesign {
     /// A name DynamoDB accepts (see [`dynamodb_name`]).
     pub name: String,
     /// The entities whose items it holds, in the scenario's order.
-    pub entities: Vec<String>,
+    pub entities: Vec<EntityId>,
     pub pk: KeyAttr,
     pub sk: Option<KeyAttr>,
     pub indexes: Vec<IndexDesign>,
@@ -76,15 +76,17 @@ impl TableDesign {
 
 /// The DynamoDB tables `variant` stands for (see the module documentation).
 pub fn tables(scenario: &Scenario, variant: &Variant) -> Vec<TableDesign> {
-    let keyed: Vec<&str> = scenario
+    let keyed: Vec<EntityId> = scenario
         .entities
         .iter()
-        .map(|e| e.name.as_str())
-        .filter(|e| variant.keys_of(e).is_some() && !variant.embedded_whole(e))
+        .map(Entity::id)
+        .filter(|&e| variant.keys_for(e).is_some() && !variant.embedded_whole(e))
         .collect();
-    let groups: Vec<(String, Vec<&str>)> = match scenario.engine {
+    let groups: Vec<(String, Vec<EntityId>)> = match scenario.engine {
         Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
-        Engine::Cassandra => keyed.into_iter().map(|e| (e.to_owned(), vec![e])).collect(),
+        Engine::Cassandra => {
+            keyed.into_iter().map(|e| (scenario.entities[e.index()].name.clone(), vec![e])).collect()
+        }
     };
     let mut used = Vec::new();
     groups
@@ -101,13 +103,13 @@ pub fn tables(scenario: &Scenario, variant: &Variant) -> Vec<TableDesign> {
 /// index): DynamoDB fixes one type per key attribute.
 fn key_type<'v>(
     scenario: &Scenario,
-    entities: &[&str],
-    keys: impl Fn(&str) -> Option<&'v EntityKeys>,
+    entities: &[EntityId],
+    keys: impl Fn(EntityId) -> Option<&'v EntityKeys>,
     sort: bool,
 ) -> KeyType {
     entities
         .iter()
-        .find_map(|e| {
+        .find_map(|&e| {
             let k = keys(e)?;
             let template = if sort { k.sk.as_ref()? } else { &k.pk };
             Some(template_type(scenario, e, template))
@@ -115,21 +117,21 @@ fn key_type<'v>(
         .unwrap_or(KeyType::S)
 }
 
-fn table(scenario: &Scenario, variant: &Variant, name: String, entities: &[&str]) -> TableDesign {
-    let table_keys = |e: &str| variant.keys_of(e);
+fn table(scenario: &Scenario, variant: &Variant, name: String, entities: &[EntityId]) -> TableDesign {
+    let table_keys = |e: EntityId| variant.keys_for(e);
     let pk = KeyAttr { name: variant.table_pk.clone(), ty: key_type(scenario, entities, table_keys, false) };
     let sk = variant
         .table_sk
         .as_ref()
-        .filter(|_| entities.iter().any(|e| variant.keys_of(e).is_some_and(|k| k.sk.is_some())))
+        .filter(|_| entities.iter().any(|&e| variant.keys_for(e).is_some_and(|k| k.sk.is_some())))
         .map(|n| KeyAttr { name: n.clone(), ty: key_type(scenario, entities, table_keys, true) });
     let mut used = Vec::new();
     let indexes = variant
         .indexes
         .iter()
-        .filter(|index| entities.iter().any(|e| index.keys_of(e).is_some()))
+        .filter(|index| entities.iter().any(|&e| index.keys_for(e).is_some()))
         .map(|index| {
-            let keys = |e: &str| index.keys_of(e);
+            let keys = |e: EntityId| index.keys_for(e);
             let ipk = match index.kind {
                 IndexKind::Local => pk.clone(),
                 IndexKind::Global => KeyAttr {
@@ -140,7 +142,7 @@ fn table(scenario: &Scenario, variant: &Variant, name: String, entities: &[&str]
             let isk = index
                 .sk_attribute
                 .as_ref()
-                .filter(|_| entities.iter().any(|e| index.keys_of(e).is_some_and(|k| k.sk.is_some())))
+                .filter(|_| entities.iter().any(|&e| index.keys_for(e).is_some_and(|k| k.sk.is_some())))
                 .map(|n| KeyAttr { name: n.clone(), ty: key_type(scenario, entities, keys, true) });
             IndexDesign {
                 name: unique(&dynamodb_name(&index.name), &mut used),
@@ -152,26 +154,15 @@ fn table(scenario: &Scenario, variant: &Variant, name: String, entities: &[&str]
             }
         })
         .collect();
-    let ttl = variant
-        .ttl
-        .as_ref()
-        .filter(|t| t.entities.iter().any(|e| entities.contains(&e.as_str())))
-        .map(|t| t.attribute.clone());
-    TableDesign {
-        name,
-        entities: entities.iter().map(|e| (*e).to_owned()).collect(),
-        pk,
-        sk,
-        indexes,
-        capacity: variant.capacity,
-        ttl,
-    }
+    let ttl =
+        variant.ttl.as_ref().filter(|t| entities.iter().any(|&e| t.covers(e))).map(|t| t.attribute.clone());
+    TableDesign { name, entities: entities.to_vec(), pk, sk, indexes, capacity: variant.capacity, ttl }
 }
 
 /// The key type a template gives an entity's items (see the module documentation).
-pub fn template_type(scenario: &Scenario, entity: &str, template: &Template) -> KeyType {
-    let attribute =
-        template.single_attribute().and_then(|name| scenario.entity(entity)?.attribute(name)).map(|a| a.ty);
+pub fn template_type(scenario: &Scenario, entity: EntityId, template: &Template) -> KeyType {
+    let entity = &scenario.entities[entity.index()];
+    let attribute = template.single_attribute().and_then(|name| entity.attribute(name)).map(|a| a.ty);
     match attribute {
         Some(AttrType::N | AttrType::Time) => KeyType::N,
         Some(AttrType::B) => KeyType::B,
@@ -235,10 +226,13 @@ mod tests {
 
     #[test]
     fn a_dynamodb_scenario_is_one_table_a_cassandra_one_a_table_per_entity() {
-        let orders = design("orders", "recommended");
+        let loaded = scenario::load("orders").unwrap();
+        let orders = tables(&loaded.scenario, loaded.variant(Some("recommended")).unwrap());
         assert_eq!(orders.len(), 1);
         assert_eq!(orders[0].name, "orders");
-        assert_eq!(orders[0].entities, ["Customer", "Order", "OrderItem"]);
+        let entities: Vec<&str> =
+            orders[0].entities.iter().map(|e| loaded.scenario.entities[e.index()].name.as_str()).collect();
+        assert_eq!(entities, ["Customer", "Order", "OrderItem"]);
         assert_eq!(orders[0].key_attributes().len(), 4, "{:?}", orders[0].key_attributes());
         let sensors = design("sensors", "recommended");
         let names: Vec<&str> = sensors.iter().map(|t| t.name.as_str()).collect();

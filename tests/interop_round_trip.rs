@@ -23,7 +23,7 @@ fn design(variant: &Variant, lossy: &[&str]) -> Vec<String> {
     let mut keys: Vec<String> = variant
         .keys
         .iter()
-        .filter(|k| !variant.embedded_whole(&k.entity))
+        .filter(|k| !variant.embedded_whole(k.entity_id()))
         .map(|k| format!("{}: {} / {:?}", k.entity, k.pk.source(), k.sk.as_ref().map(Template::source)))
         .collect();
     keys.sort();

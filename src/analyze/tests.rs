@@ -300,7 +300,7 @@ fn the_starter_scenario_loads_with_the_table_s_counts() {
     );
     assert!(ron.contains("popularity: Zipf(s: "), "{ron}");
     let variant = loaded.variant(None).unwrap();
-    let keys = variant.keys_of("CustomerOrder").unwrap();
+    let keys = variant.keys_named("CustomerOrder").unwrap();
     assert_eq!(
         (keys.pk.source(), keys.sk.as_ref().map(crate::engine::template::Template::source)),
         ("CUSTOMER#{customer_id}", Some("ORDER#{order_id}"))
@@ -337,7 +337,7 @@ fn a_starter_scenario_loads_for_keys_of_every_shape() {
         .scenario
         .entities
         .iter()
-        .find(|e| variant.keys_of(&e.name).is_some_and(|k| k.pk.source() == "CONFIG"));
+        .find(|e| variant.keys_named(&e.name).is_some_and(|k| k.pk.source() == "CONFIG"));
     assert!(config.is_some(), "{ron}");
     assert_eq!(loaded.scenario.name, "kv-table");
     fs::remove_dir_all(&dir).unwrap();

@@ -616,7 +616,7 @@ impl AccessPattern {
     /// The pattern as `variant` serves it: an entity read `with` this one that the variant embeds
     /// in this one's items comes with them, so it is no longer a read of its own.
     pub fn as_served_by(&self, variant: &Variant) -> std::borrow::Cow<'_, AccessPattern> {
-        let embedded = |w: EntityId| variant.embed_of_id(w).is_some_and(|e| e.into_id() == self.ids.entity);
+        let embedded = |w: EntityId| variant.embed_of(w).is_some_and(|e| e.into_id() == self.ids.entity);
         if !self.ids.with.iter().any(|&w| embedded(w)) {
             return std::borrow::Cow::Borrowed(self);
         }
@@ -827,8 +827,13 @@ impl Variant {
     }
 
     /// How entity `entity` is embedded in another entity's items, if it is.
-    pub fn embed_of_id(&self, entity: EntityId) -> Option<&Embed> {
+    pub fn embed_of(&self, entity: EntityId) -> Option<&Embed> {
         self.embeds.iter().find(|e| e.ids.entity == entity)
+    }
+
+    /// Whether `entity` lives only inside its parent's items (no items of its own).
+    pub fn embedded_whole(&self, entity: EntityId) -> bool {
+        self.embed_of(entity).is_some_and(|e| e.keep_latest.is_none())
     }
 
     /// The cache in front of `pattern`'s reads, if the variant declares one for it.
@@ -836,20 +841,14 @@ impl Variant {
         self.cache.as_ref().filter(|c| c.serves(pattern))
     }
 
-    pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
+    /// The table keys of the entity named `entity`, for tests that name what they check.
+    #[cfg(test)]
+    pub fn keys_named(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
     }
 
-    /// How `entity` is embedded in another entity's items, if it is.
-    pub fn embed_of(&self, entity: &str) -> Option<&Embed> {
-        self.embeds.iter().find(|e| e.entity == entity)
-    }
-
-    /// Whether `entity` lives only inside its parent's items (no items of its own).
-    pub fn embedded_whole(&self, entity: &str) -> bool {
-        self.embed_of(entity).is_some_and(|e| e.keep_latest.is_none())
-    }
-
+    /// The index named `name`, for callers holding a name from outside the variant (a request
+    /// of the replay's trace, the console); the engine follows positions.
     pub fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
     }
@@ -942,10 +941,6 @@ impl Index {
 
     fn entry_ids(&self, entity: EntityId) -> Option<&IndexEntryIds> {
         self.ids.entries.iter().find(|e| e.entity == entity)
-    }
-
-    pub fn keys_of(&self, entity: &str) -> Option<&EntityKeys> {
-        self.keys.iter().find(|k| k.entity == entity)
     }
 
     /// The index keys of entity `entity`, if its items have entries in the index.

@@ -97,7 +97,7 @@ mod tests;
 use std::cell::RefCell;
 
 use super::metrics::{Metrics, MetricsError};
-use super::model::{Scenario, Variant};
+use super::model::{EntityId, Scenario, Variant};
 use super::time::{SimDuration, SimTime};
 use super::value::{Item, KeyValue};
 use super::workload::rate_at;
@@ -550,11 +550,18 @@ impl Simulation {
         ledger.partition(p).rows().iter().take(limit).filter_map(|row| self.item_by_handle(row.id)).collect()
     }
 
-    /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated.
-    pub fn item(&self, entity: &str, ordinal: u32) -> Option<ItemView> {
-        // Legitimate: a name from outside the engine (interop's export holds entity names).
+    /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated; `None`
+    /// for an ordinal not written yet.
+    pub fn item(&self, entity: EntityId, ordinal: u32) -> Option<ItemView> {
+        // The world lays its entities out in the scenario's order.
+        self.item_by_handle(self.world.handle(entity.index(), ordinal))
+    }
+
+    /// `item` by the entity's name, for tests that name what they check.
+    #[cfg(test)]
+    pub fn item_named(&self, entity: &str, ordinal: u32) -> Option<ItemView> {
         let e = self.world.entities.iter().position(|x| x.name == entity)?;
-        self.item_by_handle(self.world.handle(e, ordinal))
+        self.item(EntityId::new(e), ordinal)
     }
 
     fn item_by_handle(&self, handle: u32) -> Option<ItemView> {

@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::model::{AttrType, Engine, Entity, Order, Projection, Scenario, Variant};
+use crate::engine::model::{AttrType, Engine, Entity, Index, Order, Projection, Scenario, Variant};
 use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::template::Part;
 
@@ -57,7 +57,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         let table = cql_name(&entity.name);
         out.push('\n');
         out.push_str(&size_comment(scenario, variant, &plan, entity, None));
-        let views: Vec<(&crate::engine::model::Index, PrimaryKey)> = variant
+        let views: Vec<(&Index, PrimaryKey)> = variant
             .indexes
             .iter()
             .filter_map(|index| {
@@ -99,7 +99,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         out.push_str(";\n");
         for (index, view_key) in &views {
             out.push('\n');
-            out.push_str(&size_comment(scenario, variant, &plan, entity, Some(&index.name)));
+            out.push_str(&size_comment(scenario, variant, &plan, entity, Some(*index)));
             let selected = match &index.projection {
                 Projection::All => "*".to_owned(),
                 projection => {
@@ -179,9 +179,9 @@ fn cql_type(ty: AttrType) -> &'static str {
 /// The type of a column a key template derives (not one of the entity's attributes).
 fn derived_type(variant: &Variant, entity: &Entity, column: &str) -> &'static str {
     let templates = variant
-        .keys_of(&entity.name)
+        .keys_for(entity.id())
         .into_iter()
-        .chain(variant.indexes.iter().filter_map(|i| i.keys_of(&entity.name)))
+        .chain(variant.indexes.iter().filter_map(|i| i.keys_for(entity.id())))
         .flat_map(|k| std::iter::once(&k.pk).chain(&k.sk));
     for template in templates {
         for part in template.parts() {
@@ -256,14 +256,14 @@ fn size_comment(
     variant: &Variant,
     plan: &Plan,
     entity: &Entity,
-    index: Option<&str>,
+    index: Option<&Index>,
 ) -> String {
     let keys = match index {
-        None => variant.keys_of(&entity.name),
-        Some(name) => variant.index(name).and_then(|i| i.keys_of(&entity.name)),
+        None => variant.keys_for(entity.id()),
+        Some(index) => index.keys_for(entity.id()),
     };
     let Some(keys) = keys else { return String::new() };
-    let place = index.map_or_else(|| "table".to_owned(), |name| format!("view {name}"));
+    let place = index.map_or_else(|| "table".to_owned(), |index| format!("view {}", index.name));
     let subject = format!("{place} {}", keys.pk.source());
     let writes_entity = |message: &str| {
         scenario

@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use super::TableDesign;
-use crate::engine::model::{AttrType, Capacity, Generator, IndexKind, Projection, Scenario, Variant};
+use crate::engine::model::{
+    AttrType, Capacity, EntityId, Generator, IndexKind, Projection, Scenario, Variant,
+};
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::engine::template::{Part, Template};
 use crate::engine::value::{AttributeValue, Item, item_to_json};
@@ -207,7 +209,7 @@ fn table(
     scenario: &Scenario,
     variant: &Variant,
     design: &TableDesign,
-    samples: &[(String, Vec<Item>)],
+    samples: &[(EntityId, Vec<Item>)],
     notes: &mut Vec<String>,
 ) -> Table {
     let key_def = |k: &super::KeyAttr| AttributeDef {
@@ -218,9 +220,10 @@ fn table(
     let mut non_key: Vec<AttributeDef> = Vec::new();
     let mut facets = Vec::new();
     let mut data = Vec::new();
-    for name in &design.entities {
-        let Some(entity) = scenario.entity(name) else { continue };
-        let Some(keys) = variant.keys_of(name) else { continue };
+    for &id in &design.entities {
+        let entity = &scenario.entities[id.index()];
+        let name = &entity.name;
+        let Some(keys) = variant.keys_for(id) else { continue };
         for a in &entity.attributes {
             if !key_names.contains(&a.name.as_str()) && !non_key.iter().any(|d| d.attribute_name == a.name) {
                 non_key.push(AttributeDef {
@@ -239,7 +242,7 @@ fn table(
             non_key_attributes: entity.attributes.iter().map(|a| a.name.clone()).collect(),
             data_access: Some(json!({"MySql": {}})),
         });
-        if let Some((_, items)) = samples.iter().find(|(e, _)| e == name) {
+        if let Some((_, items)) = samples.iter().find(|&&(e, _)| e == id) {
             data.extend(items.iter().map(item_to_json));
         } else {
             notes.push(format!(
@@ -339,33 +342,33 @@ pub fn nwb_type(ty: AttrType) -> &'static str {
 /// the first items of the workload, plus, for each index one of them lacks, the first candidate
 /// that carries its keys. Entities only puts create get items by replaying up to
 /// [`SAMPLE_TICKS`] ticks.
-fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(String, Vec<Item>)>, ExportError> {
+fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(EntityId, Vec<Item>)>, ExportError> {
     let mut sim = Simulation::new(scenario, variant, &RunOptions::default())
         .map_err(|e| ExportError::Replay { scenario: scenario.name.clone(), message: e.to_string() })?;
     let designs = super::tables(scenario, variant);
-    let entities: Vec<&str> = designs.iter().flat_map(|t| t.entities.iter().map(String::as_str)).collect();
+    let entities: Vec<EntityId> = designs.iter().flat_map(|t| t.entities.iter().copied()).collect();
     let ready = |sim: &Simulation| {
-        entities.iter().all(|e| sim.item(e, u32::try_from(SAMPLES - 1).unwrap_or(0)).is_some())
+        entities.iter().all(|&e| sim.item(e, u32::try_from(SAMPLES - 1).unwrap_or(0)).is_some())
     };
     // A lifecycle (`States`) holds its first state until updates move it on: samples of items
     // that have not moved would show one state, and an import would read the attribute as a
     // constant. Replay on until the candidates hold more than one state of each.
-    let lifecycles: Vec<(&str, &str)> = scenario
+    let lifecycles: Vec<(EntityId, &str)> = scenario
         .entities
         .iter()
-        .filter(|e| entities.contains(&e.name.as_str()))
+        .filter(|e| entities.contains(&e.id()))
         .flat_map(|e| {
             e.attributes
                 .iter()
                 .filter(|a| matches!(a.generator, Generator::States(_)))
-                .map(move |a| (e.name.as_str(), a.name.as_str()))
+                .map(move |a| (e.id(), a.name.as_str()))
         })
         .collect();
     let varied = |sim: &Simulation| {
-        lifecycles.iter().all(|(entity, attribute)| {
+        lifecycles.iter().all(|&(entity, attribute)| {
             let mut seen = (0..CANDIDATES)
                 .filter_map(|o| sim.item(entity, o))
-                .filter_map(|v| v.item.get(*attribute).cloned());
+                .filter_map(|v| v.item.get(attribute).cloned());
             seen.next().is_none_or(|first| seen.any(|v| v != first))
         })
     };
@@ -375,27 +378,30 @@ fn samples(scenario: &Scenario, variant: &Variant) -> Result<Vec<(String, Vec<It
     }
     let mut out = Vec::new();
     for design in &designs {
-        for name in &design.entities {
-            let candidates: Vec<Item> =
-                (0..CANDIDATES).filter_map(|ordinal| sim.item(name, ordinal)).map(|view| view.item).collect();
-            let states: Vec<&str> = lifecycles.iter().filter(|(e, _)| e == name).map(|(_, a)| *a).collect();
+        for &entity in &design.entities {
+            let candidates: Vec<Item> = (0..CANDIDATES)
+                .filter_map(|ordinal| sim.item(entity, ordinal))
+                .map(|view| view.item)
+                .collect();
+            let states: Vec<&str> =
+                lifecycles.iter().filter(|&&(e, _)| e == entity).map(|&(_, a)| a).collect();
             let mut items = varied_samples(&candidates, &states)
                 .into_iter()
-                .map(|item| with_keys(scenario, variant, design, name, item))
+                .map(|item| with_keys(scenario, variant, design, entity, item))
                 .collect::<Vec<_>>();
             for index in &design.indexes {
                 let carries = |item: &Item| item.contains_key(&index.pk.name);
-                let holds = variant.index(&index.source).and_then(|i| i.keys_of(name)).is_some();
+                let holds = variant.index(&index.source).and_then(|i| i.keys_for(entity)).is_some();
                 if !holds || items.iter().any(carries) {
                     continue;
                 }
-                let mut with = candidates.iter().map(|i| with_keys(scenario, variant, design, name, i));
+                let mut with = candidates.iter().map(|i| with_keys(scenario, variant, design, entity, i));
                 if let Some(item) = with.find(carries) {
                     items.push(item);
                 }
             }
             if !items.is_empty() {
-                out.push((name.clone(), items));
+                out.push((entity, items));
             }
         }
     }
@@ -430,7 +436,7 @@ fn with_keys(
     scenario: &Scenario,
     variant: &Variant,
     design: &TableDesign,
-    entity: &str,
+    entity: EntityId,
     item: &Item,
 ) -> Item {
     if scenario.engine == crate::engine::model::Engine::DynamoDb {
@@ -443,7 +449,7 @@ fn with_keys(
             out.insert(name.to_owned(), key.to_attribute());
         }
     };
-    if let Some(keys) = variant.keys_of(entity) {
+    if let Some(keys) = variant.keys_for(entity) {
         add(&design.pk.name, &keys.pk, &mut out);
         if let (Some(sk), Some(template)) = (&design.sk, &keys.sk) {
             add(&sk.name, template, &mut out);
@@ -451,7 +457,7 @@ fn with_keys(
     }
     for index in &design.indexes {
         let Some(spec) = variant.index(&index.source) else { continue };
-        let Some(keys) = spec.keys_of(entity) else { continue };
+        let Some(keys) = spec.keys_for(entity) else { continue };
         let gated = |(attribute, value): &(String, String)| {
             item.get(attribute).and_then(AttributeValue::as_key).is_none_or(|k| k.to_string() != *value)
         };

@@ -790,7 +790,7 @@ fn class_slots_name_attributes_and_values_the_items_hold() {
     let with = |pk: &str| format!(r#""Post": (pk: "{pk}", sk: "POST#{{posted_at}}"),"#);
     let ok = MINI.replacen(post, &with("USER#{user_id}#{shard(by: user_id, u7 = 8, else = 1)}"), 1);
     let loaded = parse("mini.ron", &ok).unwrap();
-    assert_eq!(loaded.scenario.variants[0].keys_of("Post").map(|k| k.pk.fanout()), Some(8));
+    assert_eq!(loaded.scenario.variants[0].keys_named("Post").map(|k| k.pk.fanout()), Some(8));
     let cases = [
         (with("U#{shard(by: user, u7 = 8, else = 1)}"), r#"unknown class attribute "user""#, "user, u7"),
         (

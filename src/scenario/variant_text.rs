@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(after.variant_source(0).unwrap().text, naive.text);
         assert_eq!(after.variant_source(1).unwrap().text, mine);
         assert_eq!(
-            after.scenario.variants[1].keys_of("Message").unwrap().pk.source(),
+            after.scenario.variants[1].keys_named("Message").unwrap().pk.source(),
             "CH#{channel_id}#{bucket(sent_at, 10d)}"
         );
         // The written file loads by itself, with both.
@@ -354,7 +354,7 @@ mod tests {
         assert!(at.text.contains("\n    name: \"recommended\""), "{}", at.text);
         let edited = at.text.replace("{reading_time:%Y-%m-%d}", "{reading_time:%Y-%m}");
         let after = loaded.with_variant_text(&at, &edited).unwrap();
-        let reading = after.scenario.variants[1].keys_of("Reading").unwrap();
+        let reading = after.scenario.variants[1].keys_named("Reading").unwrap();
         assert_eq!(reading.pk.source(), "{sensor_id}#{reading_time:%Y-%m}");
         // The rest of the file is untouched, comments included.
         assert!(after.source().starts_with("// IoT sensor readings"));

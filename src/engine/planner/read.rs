@@ -150,7 +150,7 @@ fn serve(
     let embedded = embedded
         .iter()
         .filter_map(|&child| {
-            let embed = est.variant.embed_of_id(child)?;
+            let embed = est.variant.embed_of(child)?;
             let entity = est.entity(child).name.clone();
             Some(Embedded { entity, list: embed.as_name.clone(), keep_latest: embed.keep_latest })
         })

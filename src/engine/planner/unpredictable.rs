@@ -144,7 +144,7 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
 /// An append that rewrites a parent the pattern picks far more often than the rest.
 fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> Option<Unpredictable> {
     let append = plan.writes.iter().find(|w| w.lands.via == Via::Append)?;
-    let embed = est.variant.embed_of_id(p.entity_id())?;
+    let embed = est.variant.embed_of(p.entity_id())?;
     let child = est.entity(p.entity_id());
     let Generator::Pick(population) = &child.attributes[embed.by_id()?.index()].generator else {
         return None;

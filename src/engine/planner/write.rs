@@ -18,7 +18,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     let variant = est.variant;
     // A put of an embedded child appends it to its parent item; embedded whole, that update is
     // the only write, and the caller knows the child's reference to its parent.
-    let embed = variant.embed_of_id(p.entity_id()).filter(|_| p.action == Action::Put);
+    let embed = variant.embed_of(p.entity_id()).filter(|_| p.action == Action::Put);
     let whole = embed.filter(|e| e.keep_latest.is_none());
     let written = whole.map_or(p.entity_id(), Embed::into_id);
     let keys =

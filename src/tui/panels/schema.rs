@@ -52,6 +52,13 @@ pub fn view_columns(projection: &Projection) -> String {
     }
 }
 
+/// Entities' keys in the scenario's order of entities, as the plan lays them out.
+fn in_order(keys: &[EntityKeys]) -> Vec<&EntityKeys> {
+    let mut keys: Vec<&EntityKeys> = keys.iter().collect();
+    keys.sort_by_key(|k| k.entity_id());
+    keys
+}
+
 impl Widget for SchemaPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
@@ -84,10 +91,8 @@ impl Widget for SchemaPanel<'_> {
                 Span::raw(written(keys)),
             ])
         };
-        for layout in self.plan.layouts.iter().filter(|l| l.index.is_none()) {
-            if let Some(keys) = v.keys_of(&layout.entity) {
-                lines.push(entry(keys, ""));
-            }
+        for keys in in_order(&v.keys) {
+            lines.push(entry(keys, ""));
         }
         for index in &v.indexes {
             let sparse = index
@@ -104,11 +109,8 @@ impl Widget for SchemaPanel<'_> {
                 Span::styled(format!("{kind} {}", index.name), t.key()),
                 Span::styled(format!(" ({columns}{sparse})"), t.dim()),
             ]));
-            for layout in self.plan.layouts.iter().filter(|l| l.index.as_deref() == Some(index.name.as_str()))
-            {
-                if let Some(keys) = index.keys_of(&layout.entity) {
-                    lines.push(entry(keys, "  "));
-                }
+            for keys in in_order(&index.keys) {
+                lines.push(entry(keys, "  "));
             }
         }
         if let Some(ttl) = &v.ttl {

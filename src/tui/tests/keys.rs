@@ -257,7 +257,7 @@ fn the_editor_takes_keys_and_applies_a_valid_edit() {
     press(&mut a, &[ctrl('s')]);
     assert!(message(&a).is_some_and(|(t, _)| t.starts_with("applied")), "{:?}", a.message);
     let w = workbench(&a);
-    assert_eq!(w.current().keys_of("Reading").unwrap().pk.source(), "{sensor_id}#{reading_time:%Y-%m}");
+    assert_eq!(w.current().keys_named("Reading").unwrap().pk.source(), "{sensor_id}#{reading_time:%Y-%m}");
     assert_eq!(w.mode, Mode::Edit);
     // Esc leaves the editor; the edit is applied but in no file: unsaved.
     press(&mut a, &[key(KeyCode::Esc)]);

@@ -263,7 +263,7 @@ fn updates_move_items_in_and_out_of_a_sparse_index_and_of_a_scan_filter() {
         while sim.step() {}
         let report = sim.report();
         let pending = (0..report.totals.items)
-            .filter_map(|o| sim.item("Order", u32::try_from(o).expect("few")))
+            .filter_map(|o| sim.item_named("Order", u32::try_from(o).expect("few")))
             .filter(|i| i.item.get("status") == Some(&crate::engine::value::AttributeValue::s("PENDING")))
             .count() as u64;
         assert!(pending > 50 && pending < report.totals.items, "{variant}: {pending}");
@@ -307,7 +307,7 @@ fn regenerated_items_are_the_items_the_table_holds() {
             }
         }
         assert!(checked > 20, "{name}: {checked}");
-        let first = sim.item(&items_entity(name), 0).expect("the first item exists");
+        let first = sim.item_named(&items_entity(name), 0).expect("the first item exists");
         assert_eq!(first.ordinal, 0);
         assert!(sim.now() > crate::engine::time::SimTime::EPOCH && sim.is_finished());
         assert!(sim.metrics().partitions().count() > 0);

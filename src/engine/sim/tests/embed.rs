@@ -55,7 +55,7 @@ fn run(variant: &str) -> (Simulation, RunReport) {
 }
 
 fn list_len(sim: &Simulation, name: &str) -> (usize, u32) {
-    let post = sim.item("Post", 0).expect("the post exists");
+    let post = sim.item_named("Post", 0).expect("the post exists");
     // The regenerated item, list included, has exactly the size the table holds.
     assert_eq!(item_size(&post.item), post.size as usize, "{:?}", post.item.keys());
     match post.item.get(name) {
@@ -114,7 +114,7 @@ fn the_subset_pattern_keeps_the_newest_comments_and_every_comment_as_an_item() {
     // and its entry (a little less while the list fills).
     assert!((comment.wcu / comment.calls as f64 - 14.0).abs() < 0.1, "{comment:?}");
     // The list holds the newest five: their times are the last of the run.
-    let post = sim.item("Post", 0).expect("post");
+    let post = sim.item_named("Post", 0).expect("post");
     let Some(AttributeValue::L(list)) = post.item.get("recent") else { panic!("{:?}", post.item) };
     let times: Vec<f64> = list
         .iter()

@@ -44,7 +44,7 @@ fn a_lagging_gsi_shows_a_new_item_only_once_its_queue_drains() {
     // Three seconds: 4,500 items (and the initial one) in the table, 3,000 entries applied.
     assert!(items > entries + 1000, "{items} items, {entries} entries");
     let newest = u32::try_from(items - 1).expect("few items");
-    assert!(sim.item("E", newest).is_some(), "the table has the newest item");
+    assert!(sim.item_named("E", newest).is_some(), "the table has the newest item");
     assert!(!indexed(&sim, newest), "a Query of the index right after the write misses it");
     assert!(indexed(&sim, 0), "older entries are in the index");
     assert!(report.indexes[0].max_lag_s > 0.5, "{:?}", report.indexes[0]);

@@ -31,7 +31,7 @@ const AGGREGATE: &str = r#"(
 )"#;
 
 fn count(sim: &Simulation) -> f64 {
-    let shop = sim.item("Shop", 0).expect("the shop exists");
+    let shop = sim.item_named("Shop", 0).expect("the shop exists");
     match shop.item.get("orders") {
         Some(AttributeValue::N(n)) => n.to_string().parse().expect("a number"),
         other => panic!("{other:?}"),
@@ -86,7 +86,7 @@ fn two_aggregates_of_one_item_are_one_update() {
     assert!(order.calls >= 400 && order.throttled == 0, "{order:?}");
     assert_eq!(order.requests, 2 * order.calls);
     assert!((count(&sim) - before - order.calls as f64).abs() < 1e-6);
-    let spend = match sim.item("Shop", 0).expect("shop").item.get("spend") {
+    let spend = match sim.item_named("Shop", 0).expect("shop").item.get("spend") {
         Some(AttributeValue::N(n)) => n.to_string().parse::<f64>().expect("a number"),
         other => panic!("{other:?}"),
     };
