@@ -200,6 +200,10 @@ pub enum Outcome {
     Done,
     /// `--fail-on-goals` and a goal failed: exit 3.
     GoalsFailed,
+    /// Ctrl-C stopped it (`replay --endpoint`), after it reported what it had done: exit 130,
+    /// as a shell reports a command SIGINT ended (128 + 2), so a script does not take the
+    /// report of a cut run for a whole one.
+    Interrupted,
 }
 
 fn parse_duration(text: &str) -> Result<SimDuration, String> {
@@ -347,7 +351,7 @@ pub fn main() -> ExitCode {
             #[cfg(not(feature = "tui"))]
             None => Err(anyhow::anyhow!("this keyheat was built without the workbench: use --grade VARIANT")),
         },
-        Some(Command::Replay(args)) => endpoint::run(&mut stdout, &args).map(done),
+        Some(Command::Replay(args)) => endpoint::run(&mut stdout, &args),
         Some(Command::Import(command)) => interop::import(&mut stdout, &command).map(done),
         Some(Command::Export(command)) => interop::export(&mut stdout, &command).map(done),
         Some(Command::Analyze(args)) => analyze::run(&mut stdout, &args).map(done),
@@ -358,6 +362,7 @@ pub fn main() -> ExitCode {
     match result.and_then(|outcome| stdout.flush().map(|()| outcome).map_err(Into::into)) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::GoalsFailed) => ExitCode::from(3),
+        Ok(Outcome::Interrupted) => ExitCode::from(130),
         // A reader that stopped early (`keyheat list | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -74,6 +74,11 @@ fn dynalite() -> Option<Dynalite> {
 
 /// Runs the keyheat binary with dummy credentials and no shared files.
 fn keyheat(args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(args, env).output().expect("keyheat runs")
+}
+
+/// The keyheat binary with dummy credentials and no shared files, ready to run.
+fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
     let home = std::env::temp_dir().join("keyheat-endpoint-test-home");
     let mut command = Command::new(env!("CARGO_BIN_EXE_keyheat"));
     command
@@ -90,7 +95,7 @@ fn keyheat(args: &[&str], env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         command.env(k, v);
     }
-    command.output().expect("keyheat runs")
+    command
 }
 
 fn client(url: &str) -> Client {
@@ -240,6 +245,34 @@ fn the_created_table_is_deleted_and_a_cut_run_says_so() {
         assert!(Instant::now() < deadline, "the table is still there: {:?}", tables(&server.url));
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Ctrl-C while the workload is being sent: the replay stops, deletes its table, reports what it
+/// sent and exits 130 (128 + SIGINT), not 0.
+#[test]
+fn ctrl_c_stops_the_replay_reports_it_and_exits_130() {
+    let Some(server) = dynalite() else { return };
+    // At the scenario's own rates the fixture's workload takes 20 s: it is still sending when
+    // the signal comes.
+    let child = command(&["replay", FIXTURE, "--endpoint", &server.url, "--yes"], &[])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("keyheat runs");
+    // keyheat creates its table after it has taken over Ctrl-C: from then on, a SIGINT is its.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while tables(&server.url).is_empty() {
+        assert!(Instant::now() < deadline, "keyheat created no table within 60 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(kill.success(), "kill -INT failed");
+    let output = child.wait_with_output().expect("keyheat exits");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("stopped by Ctrl-C"), "{text}");
+    assert!(stderr(&output).contains("deleted table keyheat-endpoint-shop"), "{}", stderr(&output));
 }
 
 #[test]

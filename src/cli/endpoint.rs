@@ -71,7 +71,7 @@ fn parse_scale(text: &str) -> Result<f64, String> {
 }
 
 #[cfg(not(feature = "endpoint"))]
-pub fn run(_: &mut impl std::io::Write, _: &ReplayArgs) -> anyhow::Result<()> {
+pub fn run(_: &mut impl std::io::Write, _: &ReplayArgs) -> anyhow::Result<super::Outcome> {
     anyhow::bail!(
         "this keyheat was built without the `endpoint` feature, which `replay --endpoint` needs: \
          build it with `cargo build --release --features endpoint`"
@@ -91,6 +91,7 @@ mod with_endpoint {
     use serde_json::Value as Json;
 
     use super::ReplayArgs;
+    use crate::cli::Outcome;
     use crate::cli::progress::Progress;
     use crate::endpoint::client::Client;
     use crate::endpoint::pace::Backoff;
@@ -102,7 +103,7 @@ mod with_endpoint {
     use crate::interop::trace;
     use crate::scenario;
 
-    pub fn run(out: &mut impl Write, args: &ReplayArgs) -> anyhow::Result<()> {
+    pub fn run(out: &mut impl Write, args: &ReplayArgs) -> anyhow::Result<Outcome> {
         crate::endpoint::client::check_url(&args.endpoint)?;
         let loaded = scenario::load(&args.scenario)?;
         let variant = loaded.variant(args.variant.as_deref())?;
@@ -167,7 +168,13 @@ mod with_endpoint {
                 Err(e) => eprintln!("keyheat: could not delete table {table}, delete it yourself: {e}"),
             }
         }
-        let (measured, contents) = sent?;
+        let (measured, contents) = match sent {
+            Err(EndpointError::Interrupted) => {
+                eprintln!("keyheat: stopped by Ctrl-C before the workload was sent");
+                return Ok(Outcome::Interrupted);
+            }
+            sent => sent?,
+        };
         let setting = Setting {
             endpoint: client.url().to_owned(),
             region: client.region().to_owned(),
@@ -176,7 +183,7 @@ mod with_endpoint {
         };
         let comparison = report::compare(&workload, &measured, contents, setting);
         report::write(out, &comparison, args.format)?;
-        Ok(())
+        Ok(if measured.interrupted { Outcome::Interrupted } else { Outcome::Done })
     }
 
     /// An existing table must have the variant's key schema and its indexes, or the requests
