@@ -311,9 +311,29 @@ pub struct Population {
     pub growth_per_day: f64,
     /// `count` is a guess someone must still set (an imported model does not say it).
     pub guess: bool,
+    id: PopulationId,
 }
 
 impl Population {
+    /// A population at position `id` of the scenario's populations: uniformly popular, not
+    /// growing, not a guess until the loader sets what the file says.
+    pub(crate) fn new(id: PopulationId, name: String, count: u64, id_format: String) -> Population {
+        Population {
+            name,
+            count,
+            id_format,
+            popularity: Popularity::Uniform,
+            growth_per_day: 0.0,
+            guess: false,
+            id,
+        }
+    }
+
+    /// Its position in the scenario's populations.
+    pub fn population_id(&self) -> PopulationId {
+        self.id
+    }
+
     /// The id of member `index`, following `id_format`.
     pub fn id(&self, index: u64) -> String {
         format_id(&self.id_format, index)

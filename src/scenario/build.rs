@@ -117,7 +117,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .populations
         .iter()
         .enumerate()
-        .map(|(i, p)| population(&root.field("populations").index(i), p))
+        .map(|(i, p)| population(&root.field("populations").index(i), model::PopulationId::new(i), p))
         .collect::<Result<Vec<_>>>()?;
     unique(&root.field("entities"), "entity", f.entities.iter().map(|e| e.name.as_str()).enumerate())?;
     let entities = f
@@ -206,7 +206,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
     })
 }
 
-fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
+fn population(path: &Path, id: model::PopulationId, p: &file::Population) -> Result<model::Population> {
     if !model::id_format_is_valid(&p.ids) {
         return Err(problem(
             &path.field("ids"),
@@ -250,14 +250,11 @@ fn population(path: &Path, p: &file::Population) -> Result<model::Population> {
             "a population needs members: count > 0 or growth_per_day > 0",
         ));
     }
-    Ok(model::Population {
-        name: p.name.clone(),
-        count: p.count,
-        id_format: p.ids.clone(),
-        popularity: p.popularity.clone().unwrap_or(Popularity::Uniform),
-        growth_per_day: p.growth_per_day,
-        guess: p.guess,
-    })
+    let mut population = model::Population::new(id, p.name.clone(), p.count, p.ids.clone());
+    population.popularity = p.popularity.clone().unwrap_or(Popularity::Uniform);
+    population.growth_per_day = p.growth_per_day;
+    population.guess = p.guess;
+    Ok(population)
 }
 
 /// `Fixed(m)` always picks member m, which must exist: members are numbered from 0 to count - 1.

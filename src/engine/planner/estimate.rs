@@ -612,7 +612,7 @@ impl<'a> Estimator<'a> {
             .filter(|pat| pat.action == Action::Put)
             .filter(|pat| {
                 self.entity(pat.entity_id()).attributes.iter().any(
-                    |a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if n.name() == p.name),
+                    |a| matches!(unwrap_sometimes(&a.generator), Generator::New(n) if n.id() == p.population_id()),
                 )
             })
             .map(|pat| mean_rate(pat, self.secs) * self.secs)
