@@ -22,7 +22,7 @@ use super::items::unit;
 use super::ledger::ScanCursor;
 use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
-use super::table::{EntryOp, Placed, Touch, WriteRefused};
+use super::table::{Applied, EntryOp, Placed, Touch, WriteRefused};
 
 pub(super) use read::Gathering;
 pub(super) use write::{ItemWrite, WriteStatus};
@@ -373,7 +373,7 @@ impl Simulation {
         t_idx: usize,
         through: Through<'_>,
         refused: &mut Option<(usize, Refusal)>,
-    ) -> Result<u32, WriteRefused> {
+    ) -> Result<Applied, WriteRefused> {
         let Through { old, new, now_ms, free } = through;
         let cassandra = self.world.engine == Engine::Cassandra;
         let tick = self.pacing.tick;

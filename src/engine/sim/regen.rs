@@ -10,7 +10,7 @@ use super::items::{Gen, Val, generate, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
-use super::world::{Birth, EntryPlan, IndexRt, Origin, Projected, member_pop};
+use super::world::{Birth, BornStep, EntryPlan, IndexRt, Origin, Projected, member_pop};
 
 /// One item being placed, and what every step of placing it shares: whose it is and in which
 /// table, its values, the writer's shard draws and the scratch text its key templates expand
@@ -115,25 +115,23 @@ impl Simulation {
         out.clear();
         out.resize(ent.attrs.len(), Val::Absent);
         let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
-        let identity = ent.identity.map(|(a, _)| a);
-        let given: &[usize] = match birth.origin {
-            Origin::Pattern(p) => &self.world.patterns[usize::from(p)].givens,
-            _ => &[],
+        // Steps compiled once (`world::born_steps`); a call's givens are filled in below.
+        let steps = match birth.origin {
+            Origin::Pattern(p) => &self.world.patterns[usize::from(p)].born,
+            _ => &ent.born,
         };
-        for (i, a) in ent.attrs.iter().enumerate() {
-            if given.contains(&i) && identity != Some(i) {
-                continue;
-            }
-            out[i] = match &a.source {
-                Gen::New(_) if identity == Some(i) => Val::Member(u64::from(ordinal)),
-                Gen::Pick(pop) | Gen::New(pop) => self
-                    .pick_member(*pop, None, a.stream, u64::from(ordinal), birth.tick)
+        for &(i, step) in steps {
+            let a = &ent.attrs[i];
+            out[i] = match step {
+                BornStep::Ordinal => Val::Member(u64::from(ordinal)),
+                BornStep::Member(pop) => self
+                    .pick_member(pop, None, a.stream, u64::from(ordinal), birth.tick)
                     .map_or(Val::Absent, Val::Member),
-                Gen::Copy(_) | Gen::Kept => Val::Absent,
-                generator => generate(generator, self.seed, a.stream, u64::from(ordinal), secs, a.ty),
+                BornStep::Drawn => generate(&a.source, self.seed, a.stream, u64::from(ordinal), secs, a.ty),
             };
         }
         if let Origin::Pattern(p) = birth.origin {
+            let identity = ent.identity.map(|(a, _)| a);
             let p = usize::from(p);
             for &g in &self.world.patterns[p].givens {
                 let is_new_identity = identity == Some(g) && matches!(ent.attrs[g].source, Gen::New(_));
@@ -153,10 +151,8 @@ impl Simulation {
             }
         }
         // Copies: the source item's value now (an item is written with the current value).
-        for (i, a) in ent.attrs.iter().enumerate() {
-            if let Gen::Copy(c) = a.source {
-                out[i] = self.copy_source_val(c, out).unwrap_or(Val::Absent);
-            }
+        for &(i, c) in &ent.copies {
+            out[i] = self.copy_source_val(c, out).unwrap_or(Val::Absent);
         }
     }
 

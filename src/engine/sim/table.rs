@@ -12,7 +12,7 @@
 //! before anything changes, so a throttled write leaves no trace.
 
 use super::keys::{Codec, SortBuf, SortRef};
-use super::ledger::Ledger;
+use super::ledger::{Ledger, Row};
 use crate::engine::hash::hash_bytes;
 use crate::engine::store::{EntryWrite, INDEX_ENTRY_OVERHEAD, write_units};
 use crate::engine::value::KeyType;
@@ -110,6 +110,15 @@ pub struct WriteResult {
     pub touches: Vec<Touch>,
     /// Index entry writes (0, 1 or 2 per index).
     pub entry_writes: u32,
+}
+
+/// What a write that went through did to its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Applied {
+    /// Index entry writes (0, 1 or 2 per index).
+    pub entry_writes: u32,
+    /// The row the table's put replaced (an item at the same key), or the one its delete removed.
+    pub replaced: Option<Row>,
 }
 
 /// The touches and entry writes of a write in progress.
@@ -215,11 +224,13 @@ impl Table {
         check: &mut dyn FnMut(&[Touch]) -> bool,
     ) -> Result<WriteResult, WriteRefused> {
         let mut result = WriteResult::default();
-        result.entry_writes = self.write_into(old, new, check, &mut |_, _, _| false, &mut result.touches)?;
+        result.entry_writes =
+            self.write_into(old, new, check, &mut |_, _, _| false, &mut result.touches)?.entry_writes;
         Ok(result)
     }
 
-    /// `write`, with the touches into a reused buffer; returns the index entry writes. `defer`
+    /// `write`, with the touches into a reused buffer; returns the index entry writes and the
+    /// row the table's put or delete replaced. `defer`
     /// may hold back an index entry change (a lagging GSI): its partition is still interned and
     /// filled into its touch, but the ledger changes only when the caller applies it
     /// ([`Table::apply`]).
@@ -230,9 +241,9 @@ impl Table {
         check: &mut dyn FnMut(&[Touch]) -> bool,
         defer: &mut Defer<'_>,
         touches: &mut Vec<Touch>,
-    ) -> Result<u32, WriteRefused> {
+    ) -> Result<Applied, WriteRefused> {
         touches.clear();
-        let Some(key) = new.or(old) else { return Ok(0) };
+        let Some(key) = new.or(old) else { return Ok(Applied { entry_writes: 0, replaced: None }) };
         let mut result = Written { touches, entry_writes: 0 };
         let (changes, collection_delta) = self.plan_write(old, new, key, &mut result);
         self.check_collection(&key.pk, collection_delta)?;
@@ -241,17 +252,13 @@ impl Table {
         }
         // Apply: the table row, then each index's entries, filling in the partitions touched.
         let p = self.base.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
-        match new {
-            Some(n) => {
-                self.base.put(p, n.sort(), n.size, n.id);
-            }
-            None => {
-                self.base.remove(p, key.sort());
-            }
-        }
+        let replaced = match new {
+            Some(n) => self.base.put(p, n.sort(), n.size, n.id),
+            None => self.base.remove(p, key.sort()),
+        };
         result.touches[0].partition = p;
         self.apply_entries(old, new, &changes, defer, result.touches);
-        Ok(result.entry_writes)
+        Ok(Applied { entry_writes: result.entry_writes, replaced })
     }
 
     /// What a write will do, before anything changes: its touches into `result` (the table

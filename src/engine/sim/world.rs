@@ -45,6 +45,18 @@ pub struct Birth {
     pub stepping: bool,
 }
 
+/// Where a new item's attribute gets its value, decided once per entity from its generator
+/// (`born_steps`), so regenerating an item does not match on every generator again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BornStep {
+    /// The identity attribute (`New`): the item's own ordinal is its member.
+    Ordinal,
+    /// A member of this population (`Pick`, or a `New` that is not the identity).
+    Member(usize),
+    /// `items::generate` draws it.
+    Drawn,
+}
+
 /// Which attributes an index entry carries besides keys.
 #[derive(Debug, Clone)]
 pub enum Projected {
@@ -83,6 +95,11 @@ pub struct EntityRt {
     pub numbered: Vec<(usize, usize)>,
     /// Puts are upserts: a put onto a taken key is the same item (`model::Entity::upsert`).
     pub upsert: bool,
+    /// How each attribute of an item born outside a call gets its value, in attribute order;
+    /// copies and kept values are not in it (they start absent).
+    pub born: Vec<(usize, BornStep)>,
+    /// The denormalized copies: (attribute, copy), filled in after every other value.
+    pub copies: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone)]
@@ -193,6 +210,9 @@ pub struct PatternRt {
     pub condition: Option<CondRt>,
     /// Seconds a put's item lives, or an update pushes its item's expiry out to (`ttl: "15m"`).
     pub ttl_secs: Option<i64>,
+    /// The entity's `born` steps without the givens (but for its identity): what an item a
+    /// call of this pattern creates draws itself; the call gives the rest.
+    pub born: Vec<(usize, BornStep)>,
 }
 
 /// A write's condition, resolved: create once, or a version check on this attribute.
@@ -334,7 +354,17 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> Entit
     });
     let numbered =
         e.attributes.iter().enumerate().filter_map(|(i, a)| Some((i, a.numbered_by()?.index()))).collect();
+    let copies = attrs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a.source {
+            Gen::Copy(c) => Some((i, c)),
+            _ => None,
+        })
+        .collect();
     EntityRt {
+        born: born_steps(&attrs, identity.map(|(a, _)| a)),
+        copies,
         name: e.name.clone(),
         attrs,
         numbered,
@@ -348,6 +378,19 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> Entit
         births: Vec::new(),
         added,
     }
+}
+
+/// How each attribute of a new item gets its value (`Simulation::born_vals`): the identity is
+/// the ordinal, members are picked, copies and kept values start absent (so have no step), and
+/// every other generator is drawn.
+fn born_steps(attrs: &[AttrPlan], identity: Option<usize>) -> Vec<(usize, BornStep)> {
+    let step = |(i, a): (usize, &AttrPlan)| match a.source {
+        Gen::New(_) if identity == Some(i) => Some((i, BornStep::Ordinal)),
+        Gen::Pick(pop) | Gen::New(pop) => Some((i, BornStep::Member(pop))),
+        Gen::Copy(_) | Gen::Kept => None,
+        _ => Some((i, BornStep::Drawn)),
+    };
+    attrs.iter().enumerate().filter_map(step).collect()
 }
 
 /// Table `t` holding `members`: their key templates, the indexes over them (each a group) and
@@ -473,7 +516,16 @@ fn compile_pattern(
         let spec = ReadSpec { p: &locating, plan: l, operation, e, givens: &givens, equals: &equals };
         Some((operation, read_plan(&spec, entities, tables)?))
     });
+    let identity = entities[e].identity.map(|(a, _)| a);
+    // A call gives its givens; the identity is still the item's own (its ordinal).
+    let born = entities[e]
+        .born
+        .iter()
+        .copied()
+        .filter(|&(i, _)| !givens.contains(&i) || identity == Some(i))
+        .collect();
     PatternRt {
+        born,
         name: p.name.clone(),
         action: p.action,
         operation: plan.operation,

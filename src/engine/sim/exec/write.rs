@@ -613,7 +613,10 @@ impl Simulation {
             // so none is made (keyheat's reading).
             return WriteStatus::TooLarge;
         }
-        let has_old = self.old_item(t_idx, placed, old_vals, old_placed);
+        // A write that needs nothing of the item it replaces until it lands learns which item
+        // that was from the row its put replaced, rather than looking the key up first.
+        let late = self.old_after(t_idx, &write);
+        let has_old = !late && self.old_item(t_idx, placed, old_vals, old_placed);
         let old = has_old.then_some(&*old_placed);
         if let Some(status) = self.refuse_taken_key(t_idx, &write, placed, old) {
             return status;
@@ -629,9 +632,14 @@ impl Simulation {
             self.write_through(t_idx, Through { old, new, now_ms: write.now_ms, free: false }, &mut refused);
         let touches = std::mem::take(&mut self.storage.touches);
         let status = match result {
-            Ok(entry_writes) => {
-                let old = old.map(|o| (o.id, old_vals.as_slice()));
-                self.landed(t_idx, &touches, entry_writes, write, old, placed);
+            Ok(applied) => {
+                let old = if late {
+                    // What `old_item` keeps when nothing is regenerated: the handle.
+                    applied.replaced.map(|row| (row.id, &[][..]))
+                } else {
+                    old.map(|o| (o.id, old_vals.as_slice()))
+                };
+                self.landed(t_idx, &touches, applied.entry_writes, write, old, placed);
                 if self.observing() {
                     self.tell_write(t_idx, &write, before, true);
                 }
@@ -647,6 +655,24 @@ impl Simulation {
         };
         self.storage.touches = touches;
         status
+    }
+
+    /// Whether a write may learn the item it replaces from the row its put replaced, instead of
+    /// `old_item` looking the key up before it writes: a put without a condition, unobserved,
+    /// into a Cassandra table with no indexes and no Scan marks, in a run with no copies.
+    /// Before such a write lands nothing reads the old item: Cassandra meters no units
+    /// (DynamoDB's are max(old, new)), there are no index entries to move and no collection to
+    /// size, and `old_item` would keep only its handle (it regenerates nothing without indexes,
+    /// marks or copies), which `landed` then gets from the replaced row instead. Decided per
+    /// write from facts fixed at setup, so the two paths share every step after it.
+    fn old_after(&self, t_idx: usize, write: &ItemWrite<'_>) -> bool {
+        self.world.engine == Engine::Cassandra
+            && write.vals.is_some()
+            && write.condition.is_none()
+            && !self.observing()
+            && self.world.tables[t_idx].indexes.is_empty()
+            && self.upkeep.scan_marks[t_idx].is_empty()
+            && self.upkeep.copies.is_empty()
     }
 
     /// A create-once put whose key another item holds: attribute_not_exists fails, charged,
