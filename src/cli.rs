@@ -1,6 +1,7 @@
 //! The command line: parses arguments with clap and runs the engine. Errors a user can cause end
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
-//! `--fail-on-goals` exits 3 when a goal fails. The commands' work lives in `cli/` and the engine.
+//! `--fail-on-goals` exits 3 when a goal fails; `replay --endpoint` stopped by Ctrl-C exits 130.
+//! The commands' work lives in `cli/` and the engine.
 
 mod analyze;
 mod endpoint;
@@ -124,7 +125,8 @@ pub enum Command {
     /// pattern: capacity units per call, throttled %, p50/p99 latency, the table's items and bytes.
     /// It shows the plan and the model's cost first and asks (or --yes); it deletes what it
     /// created at the end, after an error or Ctrl-C too (unless --keep); --max-requests bounds
-    /// the run. Needs a keyheat built with `--features endpoint`.
+    /// the run. Stopped by Ctrl-C, it reports what it sent and exits 130. Needs a keyheat built
+    /// with `--features endpoint`.
     Replay(endpoint::ReplayArgs),
     /// Read another tool's design into a scenario file
     #[command(subcommand)]
@@ -359,7 +361,13 @@ pub fn main() -> ExitCode {
             crate::quiz::command::run(&args.options(), &mut io::stdin().lock(), &mut stdout).map(done)
         }
     };
-    match result.and_then(|outcome| stdout.flush().map(|()| outcome).map_err(Into::into)) {
+    // An interrupted replay exits 130 even when its reader is gone too (Ctrl-C ends every process
+    // of a pipeline): the flush that fails then does not make it look like a whole run.
+    let flushed = result.and_then(|outcome| match stdout.flush() {
+        Err(_) if outcome == Outcome::Interrupted => Ok(outcome),
+        flushed => flushed.map(|()| outcome).map_err(Into::into),
+    });
+    match flushed {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::GoalsFailed) => ExitCode::from(3),
         Ok(Outcome::Interrupted) => ExitCode::from(130),

@@ -259,13 +259,19 @@ fn ctrl_c_stops_the_replay_reports_it_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("keyheat runs");
-    // keyheat creates its table after it has taken over Ctrl-C: from then on, a SIGINT is its.
+    // keyheat takes over Ctrl-C before it creates its table, and sends once the table is
+    // ACTIVE: a table with items in it means the signal lands while the workload is being sent.
+    let sending = || {
+        let table = json!({"TableName": "keyheat-endpoint-shop", "Select": "COUNT"});
+        client(&server.url)
+            .call("Scan", &table)
+            .is_ok_and(|r| r.body["Count"].as_u64().is_some_and(|n| n > 0))
+    };
     let deadline = Instant::now() + Duration::from_secs(60);
-    while tables(&server.url).is_empty() {
-        assert!(Instant::now() < deadline, "keyheat created no table within 60 s");
-        std::thread::sleep(Duration::from_millis(50));
+    while !sending() {
+        assert!(Instant::now() < deadline, "keyheat sent nothing within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(500));
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
     assert!(kill.success(), "kill -INT failed");
     let output = child.wait_with_output().expect("keyheat exits");

@@ -182,8 +182,17 @@ mod with_endpoint {
             rate_scale: args.rate_scale,
         };
         let comparison = report::compare(&workload, &measured, contents, setting);
-        report::write(out, &comparison, args.format)?;
-        Ok(if measured.interrupted { Outcome::Interrupted } else { Outcome::Done })
+        let written = report::write(out, &comparison, args.format);
+        if measured.interrupted {
+            // Ctrl-C ends a pipeline's reader too (`keyheat replay … | tee`): a report that could
+            // not be written does not turn the interruption into an error or a success.
+            if let Err(e) = written {
+                eprintln!("keyheat: the report of the interrupted replay was not written: {e}");
+            }
+            return Ok(Outcome::Interrupted);
+        }
+        written?;
+        Ok(Outcome::Done)
     }
 
     /// An existing table must have the variant's key schema and its indexes, or the requests
