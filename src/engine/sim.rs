@@ -551,9 +551,13 @@ impl Simulation {
     }
 
     /// Item `ordinal` of `entity` as it is now (or was when last written), regenerated; `None`
-    /// for an ordinal not written yet.
+    /// for an ordinal not written yet, past what a handle holds, or of an entity this
+    /// simulation's scenario does not have.
     pub fn item(&self, entity: EntityId, ordinal: u32) -> Option<ItemView> {
         // The world lays its entities out in the scenario's order.
+        if entity.index() >= self.world.entities.len() || u64::from(ordinal) >= self.world.ordinal_limit() {
+            return None;
+        }
         self.item_by_handle(self.world.handle(entity.index(), ordinal))
     }
 

@@ -17,6 +17,7 @@ mod key_update;
 mod lag;
 mod limit;
 mod locate;
+mod plain_puts;
 mod retries;
 mod split;
 mod states;

@@ -557,9 +557,7 @@ impl Simulation {
     /// matter), with its values in `old_vals`.
     fn old_item(&self, t_idx: usize, placed: &Placed, old_vals: &mut Vec<Val>, out: &mut Placed) -> bool {
         let Some(row) = self.storage.tables[t_idx].current(placed) else { return false };
-        let regenerate =
-            !self.world.tables[t_idx].indexes.is_empty() || !self.upkeep.scan_marks[t_idx].is_empty();
-        if regenerate || !self.upkeep.copies.is_empty() {
+        if self.old_values_matter(t_idx) {
             let (entity, ordinal) = (self.world.entity_of(row.id), self.world.ordinal_of(row.id));
             self.current_vals(entity, ordinal, old_vals);
             if !self.place(entity, ordinal, old_vals, out) {
@@ -657,22 +655,30 @@ impl Simulation {
         status
     }
 
-    /// Whether a write may learn the item it replaces from the row its put replaced, instead of
-    /// `old_item` looking the key up before it writes: a put without a condition, unobserved,
-    /// into a Cassandra table with no indexes and no Scan marks, in a run with no copies.
-    /// Before such a write lands nothing reads the old item: Cassandra meters no units
-    /// (DynamoDB's are max(old, new)), there are no index entries to move and no collection to
-    /// size, and `old_item` would keep only its handle (it regenerates nothing without indexes,
-    /// marks or copies), which `landed` then gets from the replaced row instead. Decided per
-    /// write from facts fixed at setup, so the two paths share every step after it.
+    /// Whether the item a write replaces in table `t_idx` is needed with its values (regenerated
+    /// by `old_item`): to move its index entries, to unmark it for a Scan's filter, to rewrite
+    /// copies. Without any of them only its handle and size are.
+    fn old_values_matter(&self, t_idx: usize) -> bool {
+        !self.world.tables[t_idx].indexes.is_empty()
+            || !self.upkeep.scan_marks[t_idx].is_empty()
+            || !self.upkeep.copies.is_empty()
+    }
+
+    /// Whether a write may learn the item it replaces from the row it replaced, instead of
+    /// `old_item` looking the key up before it writes: a write that stores values (a put, an
+    /// update, an aggregate, an append, a grown member's item) without a condition, unobserved,
+    /// into a Cassandra table whose old values do not matter (`old_values_matter`). Before such
+    /// a write lands nothing reads the old item: Cassandra meters no units (DynamoDB's are
+    /// max(old, new)), there are no index entries to move and no collection to size, and
+    /// `old_item` would keep only its handle, which `landed` then gets from the replaced row
+    /// instead. Decided per write from facts fixed at setup, so the two paths share every step
+    /// after it.
     fn old_after(&self, t_idx: usize, write: &ItemWrite<'_>) -> bool {
         self.world.engine == Engine::Cassandra
             && write.vals.is_some()
             && write.condition.is_none()
             && !self.observing()
-            && self.world.tables[t_idx].indexes.is_empty()
-            && self.upkeep.scan_marks[t_idx].is_empty()
-            && self.upkeep.copies.is_empty()
+            && !self.old_values_matter(t_idx)
     }
 
     /// A create-once put whose key another item holds: attribute_not_exists fails, charged,
