@@ -340,7 +340,7 @@ fn to_the_end(scenario: &str, variant: &str) {
     let alone = headless(scenario, variant, Duration::MAX);
     let drawn = workbench(scenario, variant, Duration::MAX);
     println!(
-        "  headless {:.1} s, workbench (G) {:.1} s for {} of simulated time: {:.2}x (target <= 1.25)",
+        "  headless {:.1} s, workbench (G) {:.1} s for {} of simulated time: {:.2}x (target <= 1.25; one run each, so a busy machine skews it)",
         alone.wall,
         drawn.wall,
         keyheat::engine::planner::numbers::span(drawn.simulated),

@@ -160,7 +160,7 @@ fn table(scenario: &Scenario, variant: &Variant, name: String, entities: &[Entit
 }
 
 /// The key type a template gives an entity's items (see the module documentation).
-pub fn template_type(scenario: &Scenario, entity: EntityId, template: &Template) -> KeyType {
+fn template_type(scenario: &Scenario, entity: EntityId, template: &Template) -> KeyType {
     let entity = &scenario.entities[entity.index()];
     let attribute = template.single_attribute().and_then(|name| entity.attribute(name)).map(|a| a.ty);
     match attribute {

@@ -90,7 +90,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         if let Some((order, _)) = order {
             with.push(order);
         }
-        if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.entities.contains(&entity.name)) {
+        if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.covers(entity.id())) {
             with.push(format!("default_time_to_live = {}", ttl.lifetime.as_secs()));
         }
         if !with.is_empty() {

@@ -52,7 +52,8 @@ pub fn view_columns(projection: &Projection) -> String {
     }
 }
 
-/// Entities' keys in the scenario's order of entities, as the plan lays them out.
+/// Entities' keys in the scenario's order of entities (the loader resolved every key's entity,
+/// once each).
 fn in_order(keys: &[EntityKeys]) -> Vec<&EntityKeys> {
     let mut keys: Vec<&EntityKeys> = keys.iter().collect();
     keys.sort_by_key(|k| k.entity_id());
@@ -84,7 +85,8 @@ impl Widget for SchemaPanel<'_> {
             }
         }
         // Keys are written as the editor takes them, so what a learner reads can be typed back.
-        let width = self.plan.layouts.iter().map(|l| l.entity.chars().count() + 3).max().unwrap_or(0);
+        let listed = v.keys.iter().chain(v.indexes.iter().flat_map(|i| &i.keys));
+        let width = listed.map(|k| k.entity.chars().count() + 3).max().unwrap_or(0);
         let entry = |keys: &EntityKeys, indent: &str| {
             Line::from(vec![
                 Span::styled(format!("{indent}{:<width$} ", format!("\"{}\":", keys.entity)), t.header()),
