@@ -31,7 +31,9 @@ pub use unpredictable::Unpredictable;
 pub use verdict::{Considered, Verdict, cql_verb};
 pub use warnings::Busiest;
 
-use super::model::{AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, Scenario, Variant};
+use super::model::{
+    AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, PopulationId, Scenario, Variant,
+};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -573,10 +575,34 @@ impl WarningCode {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Warning {
     pub code: WarningCode,
-    /// The pattern, partition key or index the warning is about.
+    /// What the warning is about, by id: reports, goals and exports match warnings on this,
+    /// never on `subject`'s text.
+    #[serde(skip)]
+    pub about: Subject,
+    /// The pattern, partition key or index the warning is about, as a reader names it.
     pub subject: String,
     /// What is wrong, with the inputs and arithmetic that show it.
     pub message: String,
+    /// Seconds into the workload when a growing item or partition passes its limit
+    /// (`unbounded-item`, `unbounded-partition`, `large-partition`).
+    #[serde(skip)]
+    pub limit_after: Option<f64>,
+}
+
+/// The thing a [`Warning`] is about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Subject {
+    /// How a pattern is served or what its calls do.
+    Pattern(PatternId),
+    /// A pattern's rate (a `guess`).
+    Rate(PatternId),
+    /// A population's count (a `guess`).
+    Count(PopulationId),
+    /// An entity's items (their size, or the table key they share).
+    Entity(EntityId),
+    /// One partition key of the table (`index: None`) or of an index, with the entities whose
+    /// items the warning counts under it.
+    PartitionKey { index: Option<IndexId>, entities: Vec<EntityId> },
 }
 
 /// Plans every pattern of the scenario under `variant` (which must be one of its variants).

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::model::{AttrType, Engine, Entity, Index, Order, Projection, Scenario, Variant};
-use crate::engine::planner::{self, Plan, WarningCode};
+use crate::engine::planner::{self, IndexId, Plan, Subject, WarningCode};
 use crate::engine::template::Part;
 
 /// Why a scenario has no CQL form.
@@ -57,21 +57,22 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         let table = cql_name(&entity.name);
         out.push('\n');
         out.push_str(&size_comment(scenario, variant, &plan, entity, None));
-        let views: Vec<(&Index, PrimaryKey)> = variant
+        let views: Vec<(IndexId, &Index, PrimaryKey)> = variant
             .indexes
             .iter()
-            .filter_map(|index| {
+            .enumerate()
+            .filter_map(|(at, index)| {
                 let l = plan
                     .layouts
                     .iter()
                     .find(|l| l.entity == entity.name && l.index.as_ref() == Some(&index.name))?;
-                Some((index, PrimaryKey::parse(&l.key)?))
+                Some((IndexId::new(at, index), index, PrimaryKey::parse(&l.key)?))
             })
             .collect();
         // Every column a key of the table or of a view uses, after the entity's own attributes.
         let mut columns: Vec<(String, &'static str)> =
             entity.attributes.iter().map(|a| (a.name.clone(), cql_type(a.ty))).collect();
-        let used = key.columns().chain(views.iter().flat_map(|(_, k)| k.columns())).collect::<Vec<_>>();
+        let used = key.columns().chain(views.iter().flat_map(|(_, _, k)| k.columns())).collect::<Vec<_>>();
         for column in used {
             if !columns.iter().any(|(c, _)| c == column) {
                 columns.push((column.to_owned(), derived_type(variant, entity, column)));
@@ -97,9 +98,9 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
             let _ = write!(out, "\nWITH {}", with.join("\n    AND "));
         }
         out.push_str(";\n");
-        for (index, view_key) in &views {
+        for (id, index, view_key) in &views {
             out.push('\n');
-            out.push_str(&size_comment(scenario, variant, &plan, entity, Some(*index)));
+            out.push_str(&size_comment(scenario, variant, &plan, entity, Some(id)));
             let selected = match &index.projection {
                 Projection::All => "*".to_owned(),
                 projection => {
@@ -250,32 +251,27 @@ fn clustering(
     Some((format!("CLUSTERING ORDER BY ({})", columns.join(", ")), note))
 }
 
-/// The partition-size comment above a table (`index` `None`) or view.
+/// The partition-size comment above a table (`index` `None`) or view: the partition warnings
+/// of the key `entity`'s puts fill there.
 fn size_comment(
     scenario: &Scenario,
     variant: &Variant,
     plan: &Plan,
     entity: &Entity,
-    index: Option<&Index>,
+    index: Option<&IndexId>,
 ) -> String {
     let keys = match index {
         None => variant.keys_for(entity.id()),
-        Some(index) => index.keys_for(entity.id()),
+        Some(id) => id.resolve(variant).keys_for(entity.id()),
     };
     let Some(keys) = keys else { return String::new() };
-    let place = index.map_or_else(|| "table".to_owned(), |index| format!("view {}", index.name));
-    let subject = format!("{place} {}", keys.pk.source());
-    let writes_entity = |message: &str| {
-        scenario
-            .patterns
-            .iter()
-            .any(|p| p.entity == entity.name && !p.action.is_read() && message.contains(&p.name))
-    };
+    let place = index.map_or_else(|| "table".to_owned(), |id| format!("view {}", id.name()));
+    let filled_here = |about: &Subject| matches!(about, Subject::PartitionKey { index: at, entities } if at.as_ref() == index && entities.contains(&entity.id()));
     let found: Vec<&str> = plan
         .warnings
         .iter()
         .filter(|w| matches!(w.code, WarningCode::UnboundedPartition | WarningCode::LargePartition))
-        .filter(|w| w.subject == subject && writes_entity(&w.message))
+        .filter(|w| filled_here(&w.about))
         .map(|w| w.message.as_str())
         .collect();
     let mut out = format!("-- {} ({place}): partition key {}\n", entity.name, keys.pk.source());

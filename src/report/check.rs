@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::{RunFormat, json, text};
 use crate::engine::goals::{self, GoalForecast};
-use crate::engine::model::{Practice, Scenario, Variant};
-use crate::engine::planner::Plan;
+use crate::engine::model::{PatternId, Practice, Scenario, Variant};
+use crate::engine::planner::{Plan, Subject};
 
 /// The JSON check report: the plan's fields, then the goals and the practice problem.
 #[derive(Debug, Serialize)]
@@ -69,6 +69,11 @@ pub fn how_to_answer(scenario: &Scenario) -> String {
         "To answer: write your design as a new variant in a copy of the scenario file (in `keyheat tui {}`, `e` edits a variant and `w` writes the file), then `keyheat check FILE --variant NAME` shows how it serves each pattern and `keyheat run FILE --variant NAME --fail-on-goals` grades it (exit 3 while a goal fails).",
         scenario.name
     )
+}
+
+/// The codes of the warnings about how `pattern` is served, for its row of the plan's table.
+pub fn flags(plan: &Plan, pattern: PatternId) -> Vec<&'static str> {
+    plan.warnings.iter().filter(|w| w.about == Subject::Pattern(pattern)).map(|w| w.code.id()).collect()
 }
 
 /// ✔ / ✘ for a prediction, ? for a goal only a run can judge.

@@ -282,8 +282,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         let mark = if p.served() { "✔" } else { "✘" };
         let rate = format!("{:>8}", numbers::rate(p.mean_rate));
         let mut cond = condition(p, engine);
-        let flagged: Vec<&str> =
-            plan.warnings.iter().filter(|w| w.subject == p.name).map(|w| w.code.id()).collect();
+        let flagged = check::flags(plan, p.pattern);
         if !flagged.is_empty() {
             cond = format!("{cond} ⚠ {}", flagged.join(", "));
         }

@@ -11,7 +11,9 @@
 use serde::Serialize;
 
 use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
-use crate::engine::planner::{Operation, PatternPlan, Plan, Warning, WarningCode, cql_verb, numbers};
+use crate::engine::planner::{
+    Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cql_verb, numbers,
+};
 use crate::engine::sim::report::GoalHint;
 
 /// One goal as the plan sees it.
@@ -33,7 +35,7 @@ pub struct GoalForecast {
 
 /// What the plan of `variant` predicts for every goal of the scenario, in file order.
 pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<GoalForecast> {
-    let view = View { engine: scenario.engine, plan };
+    let view = View { engine: scenario.engine, secs: scenario.workload.duration.as_secs_f64(), plan };
     scenario
         .goals
         .iter()
@@ -45,7 +47,7 @@ pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<Goal
             let related = plan
                 .warnings
                 .iter()
-                .filter(|w| codes.contains(&w.code) && subject.is_none_or(|s| w.subject == s))
+                .filter(|w| codes.contains(&w.code) && subject.as_ref().is_none_or(|s| w.about == *s))
                 .map(|w| format!("{} — {}", w.code.id(), w.subject))
                 .collect();
             GoalForecast {
@@ -88,17 +90,19 @@ fn horizon(scenario: &Scenario, variant: &Variant, goal: &Goal) -> Option<(Optio
 /// What the forecast of one goal reads.
 struct View<'a> {
     engine: Engine,
+    /// The workload's length: what "within the run" means.
+    secs: f64,
     plan: &'a Plan,
 }
 
 /// A goal's prediction, its detail, and which warnings bear on it (about one subject, or any).
-type Judged<'a> = (Option<bool>, String, &'static [WarningCode], Option<&'a str>);
+type Judged = (Option<bool>, String, &'static [WarningCode], Option<Subject>);
 
 /// What `keyheat run` grades a goal on, for goals the plan cannot predict.
 const RUN: &str = "judged by `keyheat run`:";
 
 impl View<'_> {
-    fn goal<'g>(&self, check: &'g GoalCheck, scenario: &Scenario) -> Judged<'g> {
+    fn goal(&self, check: &GoalCheck, scenario: &Scenario) -> Judged {
         use WarningCode::{
             HotPartition, LargePartition, LowCardinalityIndex, Scan, UnboundedPartition, Unserved,
             WriteAmplification,
@@ -135,11 +139,11 @@ impl View<'_> {
             ),
             GoalCheck::NoScan(name) => {
                 let (predicted, detail) = self.no_scan(name);
-                (predicted, detail, &[Scan, Unserved], Some(name.name()))
+                (predicted, detail, &[Scan, Unserved], Some(Subject::Pattern(name.id())))
             }
             GoalCheck::MaxFanout(name, limit) => {
                 let (predicted, detail) = self.fanout(name, *limit);
-                (predicted, detail, &[Scan, Unserved], Some(name.name()))
+                (predicted, detail, &[Scan, Unserved], Some(Subject::Pattern(name.id())))
             }
             GoalCheck::MaxIndexWriteAmplification(limit) => {
                 let (predicted, detail) = self.amplification(*limit);
@@ -153,7 +157,7 @@ impl View<'_> {
                     None,
                     format!("{RUN} the modelled p99 latency of {name} against {target}"),
                     &[Scan, Unserved],
-                    Some(name.name()),
+                    Some(Subject::Pattern(name.id())),
                 )
             }
             GoalCheck::MaxFailedWrites(limit) => self.failed_writes(*limit),
@@ -181,11 +185,12 @@ impl View<'_> {
     /// An item the plan sees passing 400 KB within the run refuses every later write, and a key
     /// the plan sees colliding loses the items puts land on; other failed writes (throttled past
     /// the last retry) only a replay shows.
-    fn failed_writes(&self, limit: u64) -> Judged<'static> {
+    fn failed_writes(&self, limit: u64) -> Judged {
         use WarningCode::{HotPartition, KeyCollision, UnboundedItem};
         // Only "none may be lost" is sure: how many are lost depends on the replay.
         let sure = |w: &&Warning| {
-            (w.code == UnboundedItem && w.message.contains("within this run")) || w.code == KeyCollision
+            (w.code == UnboundedItem && w.limit_after.is_some_and(|secs| secs <= self.secs))
+                || w.code == KeyCollision
         };
         let lost = self.plan.warnings.iter().filter(|_| limit == 0).find(sure);
         let detail = match lost {
@@ -398,6 +403,15 @@ mod tests {
                 "at the write patterns' mean rates ≤ 3",
                 None,
             ),
+            (
+                "social-feed",
+                "embedded-comments",
+                "every write lands",
+                Some(false),
+                "Post items pass 400 KB within the run",
+                Some("unbounded-item — Post"),
+            ),
+            ("social-feed", "recommended", "every write lands", None, "judged by `keyheat run`", None),
             (
                 "practice-search",
                 "naive",

@@ -440,6 +440,19 @@ fn plan_src(source: &str, variant: &str) -> Plan {
     plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap())
 }
 
+fn whole_scenario() -> crate::engine::model::Scenario {
+    crate::engine::testing::fixture("social-feed").scenario
+}
+
+fn entity_named(scenario: &crate::engine::model::Scenario, name: &str) -> EntityId {
+    scenario
+        .entities
+        .iter()
+        .find(|e| e.name == name)
+        .map(crate::engine::model::Entity::id)
+        .expect("the fixture has it")
+}
+
 /// social-feed: comments embedded whole make the post one GetItem and its comment an UpdateItem
 /// of the post, and the viral post's growth is forecast; the subset pattern keeps both writes.
 #[test]
@@ -461,6 +474,10 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     // comments, 2 h 15 min).
     assert!(warning.message.contains("0.25 children a second"), "{}", warning.message);
     assert!(warning.message.contains("~2.3 h (within this run)"), "{}", warning.message);
+    let post = entity_named(&whole_scenario(), "Post");
+    assert_eq!(warning.about, Subject::Entity(post));
+    let after = warning.limit_after.expect("an unbounded item says when it passes 400 KB");
+    assert!((2.2 * 3600.0..2.4 * 3600.0).contains(&after), "{after} s");
     let subset = plan_of("social-feed", "recommended");
     let comment = pattern(&subset, "comment");
     assert_eq!(comment.operation, Some(Operation::PutItem));
@@ -539,5 +556,59 @@ fn an_update_that_cannot_name_its_key_plans_the_read_it_sends_first() {
         let goals = crate::engine::goals::forecast(&loaded.scenario, v, &plan);
         let never_scans = first != Some(Operation::Scan);
         assert_eq!(goals[0].predicted, Some(never_scans), "{variant}: {:?}", goals[0]);
+    }
+}
+
+/// What a warning is about, by id, names what its subject names: reports, goals and the CQL
+/// export group warnings by `about`, the reader sees `subject`.
+#[test]
+fn every_warning_is_about_what_its_subject_names() {
+    for loaded in crate::engine::testing::fixtures() {
+        let scenario = &loaded.scenario;
+        for variant in &scenario.variants {
+            let plan = plan(scenario, variant);
+            for w in &plan.warnings {
+                let label = format!("{}/{}: {w:?}", scenario.name, variant.name);
+                match &w.about {
+                    Subject::Pattern(id) => {
+                        assert_eq!(w.subject, scenario.patterns[id.index()].name, "{label}");
+                    }
+                    Subject::Rate(id) => {
+                        assert_eq!(
+                            w.subject,
+                            format!("pattern {}", scenario.patterns[id.index()].name),
+                            "{label}"
+                        );
+                    }
+                    Subject::Count(id) => {
+                        let population = scenario.populations.iter().find(|p| p.population_id() == *id);
+                        assert_eq!(
+                            Some(w.subject.clone()),
+                            population.map(|p| format!("population {}", p.name)),
+                            "{label}"
+                        );
+                    }
+                    Subject::Entity(id) => {
+                        assert_eq!(w.subject, scenario.entities[id.index()].name, "{label}");
+                    }
+                    Subject::PartitionKey { index, entities } => {
+                        assert!(!entities.is_empty(), "{label}");
+                        let place = match index {
+                            None => "table".to_owned(),
+                            Some(id) if scenario.engine == Engine::Cassandra => format!("view {}", id.name()),
+                            Some(id) => id.label(),
+                        };
+                        for &entity in entities {
+                            let keys = match index {
+                                None => variant.keys_for(entity),
+                                Some(id) => id.resolve(variant).keys_for(entity),
+                            };
+                            let pk = keys.map_or_else(|| panic!("{label}: no key"), |k| k.pk.source());
+                            assert_eq!(w.subject, format!("{place} {pk}"), "{label}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

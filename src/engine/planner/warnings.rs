@@ -12,8 +12,8 @@ use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
     CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, IndexId, ItemWrite, Kind,
-    LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Via, WRITE_AMPLIFICATION_LIMIT,
-    Warning, WarningCode, WriteTarget,
+    LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Subject, Via,
+    WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
 };
 use crate::engine::model::{AccessPattern, Action, EntityId, Index, IndexKind};
 use crate::engine::template::Template;
@@ -31,6 +31,8 @@ fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
     }
     out.push(Warning {
         code: WarningCode::VersionContention,
+        about: Subject::Pattern(plan.pattern),
+        limit_after: None,
         subject: plan.name.clone(),
         message: format!(
             "Version-checked updates of one item come faster than a read-modify-write takes: {}. Each lost race is a failed write (charged), another read and a retry, and the item's updates queue behind each other. Write the hot stream as items of their own (an append-only log with a create-once condition on a sequence number, summed later or into a balance by one writer) instead of rewriting one item, or spread it over several items.",
@@ -56,6 +58,8 @@ fn unsafe_claim(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>)
     };
     out.push(Warning {
         code: WarningCode::UnsafeClaim,
+        about: Subject::Pattern(plan.pattern),
+        limit_after: None,
         subject: plan.name.clone(),
         message: format!(
             "{} puts its {} item and takes its claim ({}) in separate requests: {}.{expected} Put both in one TransactWriteItems (`transaction: true`): a taken claim then cancels the put, and nothing is duplicated.",
@@ -125,6 +129,8 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     };
     out.push(Warning {
         code: WarningCode::KeyUpdate,
+        about: Subject::Pattern(plan.pattern),
+        limit_after: None,
         subject: plan.name.clone(),
         message: format!(
             "{} sets {moved}, part of {}'s table key: {refusal}, so each call deletes the item and puts it at its new key — {cost}, and the item leaves its item collection. Keep {moved} out of the table key and in {elsewhere}: the index moves its entry on an ordinary update",
@@ -167,6 +173,8 @@ fn collection_order(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
         let (from, side) = if desc { ("highest", "below") } else { ("lowest", "above") };
         out.push(Warning {
             code: WarningCode::CollectionOrder,
+            about: Subject::Pattern(plan.pattern),
+            limit_after: None,
             subject: plan.name.clone(),
             message: format!(
                 "{} reads {} with its {child} items in one Query, {}, stopping at {limit}: it reads the item collection from its {from} sort key, but the {} item's sort key ({}) sorts {side} the {child} items' ({}), so once a {} has {limit} {child} items or more the call returns them and not the {} item. Give the {} a sort key that sorts {} theirs, or read it with a GetItem of its own",
@@ -192,6 +200,8 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     for p in s.populations.iter().filter(|p| p.guess) {
         out.push(Warning {
             code: WarningCode::Guess,
+            about: Subject::Count(p.population_id()),
+            limit_after: None,
             subject: format!("population {}", p.name),
             message: format!(
                 "population {}: count {} is a guess; partition sizes and costs follow from it. Set how many there are, then remove `guess: true`",
@@ -203,6 +213,8 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     for p in s.patterns.iter().filter(|p| p.guess) {
         out.push(Warning {
             code: WarningCode::Guess,
+            about: Subject::Rate(p.id()),
+            limit_after: None,
             subject: format!("pattern {}", p.name),
             message: format!(
                 "pattern {}: rate {}/s is a guess; loads, throttling and costs follow from it. Set how often it runs, then remove `guess: true`",
@@ -224,6 +236,8 @@ fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         }
         out.push(Warning {
             code: WarningCode::OversizedItem,
+            about: Subject::Entity(entity.id()),
+            limit_after: None,
             subject: entity.name.clone(),
             message: format!(
                 "{} items are ~{} with every attribute present ({} bytes), past DynamoDB's 400 KB item limit ({} bytes): each one is refused (ValidationException), those of the initial load included, so they never reach the table. Make the large attributes smaller, or keep them elsewhere (S3) and store a reference",
@@ -264,6 +278,8 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         let within = if secs <= est.secs { "within this run" } else { "after this run ends" };
         out.push(Warning {
             code: WarningCode::UnboundedItem,
+            about: Subject::Entity(embed.into_id()),
+            limit_after: Some(secs),
             subject: embed.into.clone(),
             message: format!(
                 "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} children a second ({}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({within}), and every later {} is refused (ValidationException). Until then each append is an update charged for the whole item (up to 400 WCU, and as much again in each index that projects the list). Keep the newest in the item and the rest as items of their own (keep_latest: Some(N)), or do not embed",
@@ -290,12 +306,16 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
         ) if !plan.served() => {
             out.push(Warning {
                 code: WarningCode::Unserved,
+                about: Subject::Pattern(plan.pattern),
+                limit_after: None,
                 subject: plan.name.clone(),
                 message: format!("{}: {}", plan.name, plan.verdict),
             });
         }
         None => out.push(Warning {
             code: WarningCode::Unserved,
+            about: Subject::Pattern(plan.pattern),
+            limit_after: None,
             subject: plan.name.clone(),
             message: format!("{}: {}", plan.name, plan.verdict),
         }),
@@ -341,6 +361,8 @@ fn scan_warning(plan: &PatternPlan, pattern: &AccessPattern, est: &Estimator<'_>
     };
     Warning {
         code: WarningCode::Scan,
+        about: Subject::Pattern(plan.pattern),
+        limit_after: None,
         subject: plan.name.clone(),
         message: format!(
             "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
@@ -366,6 +388,8 @@ fn amplification_warning(
         .collect();
     Warning {
         code: WarningCode::WriteAmplification,
+        about: Subject::Pattern(plan.pattern),
+        limit_after: None,
         subject: plan.name.clone(),
         message: format!(
             "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
@@ -393,9 +417,11 @@ fn notes(notes: &[String]) -> String {
     if notes.is_empty() { "a literal key: always the same partition".to_owned() } else { notes.join("; ") }
 }
 
-/// The table and every index, with its label.
-fn places<'a>(est: &Estimator<'a>) -> Vec<Option<&'a Index>> {
-    std::iter::once(None).chain(est.variant.indexes.iter().map(Some)).collect()
+/// The table (`None`) and every index, with its id.
+fn places<'a>(est: &Estimator<'a>) -> impl Iterator<Item = (Option<IndexId>, Option<&'a Index>)> {
+    let indexes = est.variant.indexes.iter().enumerate();
+    std::iter::once((None, None))
+        .chain(indexes.map(|(at, index)| (Some(IndexId::new(at, index)), Some(index))))
 }
 
 fn keys_in<'a>(
@@ -412,20 +438,25 @@ fn keys_in<'a>(
 /// One partition key (per table or index) and the entities whose items share it.
 struct Group<'a> {
     place: Option<&'a Index>,
+    /// `place`'s id.
+    index: Option<IndexId>,
     pk: &'a Template,
     entities: Vec<EntityId>,
 }
 
 fn groups<'a>(est: &Estimator<'a>) -> Vec<Group<'a>> {
     let mut groups: Vec<Group<'a>> = Vec::new();
-    for place in places(est) {
+    for (index, place) in places(est) {
         for entity in &est.scenario.entities {
             let Some(keys) = keys_in(est, place, entity.id()) else { continue };
-            match groups.iter_mut().find(|g| {
-                g.place.map(|i| &i.name) == place.map(|i| &i.name) && g.pk.source() == keys.pk.source()
-            }) {
+            match groups.iter_mut().find(|g| g.index == index && g.pk.source() == keys.pk.source()) {
                 Some(g) => g.entities.push(entity.id()),
-                None => groups.push(Group { place, pk: &keys.pk, entities: vec![entity.id()] }),
+                None => groups.push(Group {
+                    place,
+                    index: index.clone(),
+                    pk: &keys.pk,
+                    entities: vec![entity.id()],
+                }),
             }
         }
     }
@@ -447,6 +478,8 @@ struct Growth {
     /// Of that lifetime, the part until the item expires (the rest is the deletion delay).
     expiry: Option<f64>,
     sort_keys: Vec<String>,
+    /// The entities whose puts fill it.
+    entities: Vec<EntityId>,
 }
 
 fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
@@ -474,6 +507,9 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
             g.bytes += per_sec * window * size;
             g.rows_per_sec += per_sec;
             g.bytes_per_sec += per_sec * size;
+            if !g.entities.contains(&entity) {
+                g.entities.push(entity);
+            }
             g.terms.push(format!(
                 "{} {}/s × {} ({}) = {} {}/s of {}",
                 p.name,
@@ -580,6 +616,8 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         };
         out.push(Warning {
             code,
+            about: Subject::PartitionKey { index: group.index.clone(), entities: g.entities },
+            limit_after: Some(reached),
             subject: format!("{} {}", place_name(est, group.place), group.pk.source()),
             message: format!(
                 "partition key {} ({}) {shape} {} → {} {} × {} = {} after {}; {guidance} (reached after {})",
@@ -608,6 +646,27 @@ struct Load {
     /// more than a partition serves in a second (a rename rewriting every copy under the
     /// popular source's key): what it is, and the units.
     burst: Option<(String, f64)>,
+    /// Where the key is: the table (`None`) or an index.
+    index: Option<IndexId>,
+    /// The entities whose items the load lands on, in the order their load was counted.
+    entities: Vec<EntityId>,
+}
+
+/// The load on the busiest value of `pk` in `index` (`None`: the table), counting `entity`'s
+/// items among those it lands on.
+fn load_on<'l>(
+    loads: &'l mut BTreeMap<String, Load>,
+    index: Option<&IndexId>,
+    place: Option<&Index>,
+    pk: &Template,
+    entity: EntityId,
+) -> &'l mut Load {
+    let load = loads.entry(format!("{} {}", label(place), pk.source())).or_default();
+    load.index = index.cloned();
+    if !load.entities.contains(&entity) {
+        load.entities.push(entity);
+    }
+    load
 }
 
 /// The write units a write pattern puts on the busiest value of each key it writes: its own
@@ -626,7 +685,7 @@ fn write_loads(
         let Some(keys) = keys_in(est, place, w.lands.entity) else { continue };
         let spread = landing_spread(est, w, p, place, &keys.pk);
         let units = peak * spread.hottest * w.per_call * w.units_each;
-        let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
+        let load = load_on(loads, w.target.index(), place, &keys.pk, w.lands.entity);
         load.wcu += units;
         // A table item that is overwritten in place (no fresh id or time in its key, no sort key
         // slot). An index partition holds the entries of every item sharing its key, so a split
@@ -773,7 +832,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     let own_units = uncached - plan.fetch.as_ref().map_or(0.0, |f| f.units);
     let per_request = own_units * (1.0 - hit) / f64::from(plan.fanout.max(1));
     let units = peak_rate(p) * spread.hottest * per_request;
-    let load = loads.entry(format!("{} {}", label(place), keys.pk.source())).or_default();
+    let load = load_on(loads, plan.index.as_ref(), place, &keys.pk, p.entity_id());
     load.rcu += units;
     let through = if plan.cache.as_ref().is_some_and(|c| c.applies) {
         format!(" × {} missing the cache", percent(1.0 - hit))
@@ -834,7 +893,13 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
                 burst.as_ref().map_or(String::new(), |(b, _)| format!("; and {b}"))
             ),
         };
-        out.push(Warning { code: WarningCode::HotPartition, message, subject });
+        out.push(Warning {
+            code: WarningCode::HotPartition,
+            about: Subject::PartitionKey { index: load.index, entities: load.entities },
+            subject,
+            message,
+            limit_after: None,
+        });
     }
 }
 
@@ -870,6 +935,11 @@ fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<War
                 .sum();
             out.push(Warning {
                 code: WarningCode::LowCardinalityIndex,
+                about: Subject::PartitionKey {
+                    index: Some(IndexId::new(position, index)),
+                    entities: vec![keys.entity_id()],
+                },
+                limit_after: None,
                 subject: format!("{} {}", place_name(est, Some(index)), keys.pk.source()),
                 message: format!(
                     "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} entry writes/s of {} at peak",

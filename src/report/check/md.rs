@@ -80,8 +80,7 @@ fn patterns(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Resul
         .patterns
         .iter()
         .map(|p| {
-            let flagged: Vec<&str> =
-                plan.warnings.iter().filter(|w| w.subject == p.name).map(|w| w.code.id()).collect();
+            let flagged = super::flags(plan, p.pattern);
             let mut cond = condition(p, engine);
             if !flagged.is_empty() {
                 cond = format!("{cond} ⚠ {}", flagged.join(", "));

@@ -28,7 +28,7 @@ use super::super::estimate::{Class, Estimator};
 use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
 use super::super::numbers::{count, percent, rate, span};
-use super::super::{Warning, WarningCode};
+use super::super::{Subject, Warning, WarningCode};
 use crate::engine::model::{Action, Entity, EntityId, EntityKeys, Generator, Variant};
 use crate::engine::template::{ClassSlot, Part, Template};
 use crate::engine::workload::Popularity;
@@ -532,7 +532,9 @@ fn warning(
     };
     Warning {
         code: WarningCode::KeyCollision,
+        about: Subject::Entity(e.id()),
         subject: entity.to_owned(),
+        limit_after: None,
         message: format!(
             "{entity}'s table key {key} {left_out}: it takes {values} for ~{} {entity} {noun} written ({}{}), so {} of them land on a key another {entity} {one} already holds{busiest}. {what_happens}: those {noun} are silently lost. {fix}.",
             count(written.items),
