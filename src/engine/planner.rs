@@ -21,7 +21,7 @@ mod unpredictable;
 pub mod verdict;
 mod warnings;
 
-pub use keys::cql_column;
+pub use keys::{CqlPrimaryKey, cql_column};
 mod write;
 
 use std::fmt;
@@ -638,7 +638,7 @@ pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
 fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
     let mut out = Vec::new();
     let key = |pk_attr: &str, sk_attr: Option<&str>, keys: &super::model::EntityKeys| match scenario.engine {
-        Engine::Cassandra => keys::cql_primary_key(keys, None),
+        Engine::Cassandra => keys::CqlPrimaryKey::of(keys, None).to_string(),
         Engine::DynamoDb => match (&keys.sk, sk_attr) {
             (Some(sk), Some(sk_attr)) => {
                 format!("{pk_attr} = {}, {sk_attr} = {}", keys.pk.source(), sk.source())
@@ -659,7 +659,9 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
             if let Some(k) = index.keys_for(entity.id()) {
                 // A materialized view's primary key must hold every column of the base table's.
                 let key = match scenario.engine {
-                    Engine::Cassandra => keys::cql_primary_key(k, variant.keys_for(entity.id())),
+                    Engine::Cassandra => {
+                        keys::CqlPrimaryKey::of(k, variant.keys_for(entity.id())).to_string()
+                    }
                     Engine::DynamoDb => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
                 };
                 out.push(Layout {

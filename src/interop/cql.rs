@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::model::{AttrType, Engine, Entity, Index, Order, Projection, Scenario, Variant};
-use crate::engine::planner::{self, IndexId, Plan, Subject, WarningCode};
+use crate::engine::planner::{self, CqlPrimaryKey, IndexId, Plan, Subject, WarningCode};
 use crate::engine::template::Part;
 
 /// Why a scenario has no CQL form.
@@ -50,23 +50,15 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         },
     );
     for entity in &scenario.entities {
-        let Some(layout) = plan.layouts.iter().find(|l| l.entity == entity.name && l.index.is_none()) else {
-            continue;
-        };
-        let Some(key) = PrimaryKey::parse(&layout.key) else { continue };
+        let Some(keys) = variant.keys_for(entity.id()) else { continue };
+        let key = CqlPrimaryKey::of(keys, None);
         let table = cql_name(&entity.name);
         out.push('\n');
         out.push_str(&size_comment(scenario, variant, &plan, entity, None));
-        let views: Vec<(IndexId, &Index, PrimaryKey)> = variant
-            .indexes
-            .iter()
-            .enumerate()
+        let views: Vec<(IndexId, &Index, CqlPrimaryKey)> = (variant.indexes.iter().enumerate())
             .filter_map(|(at, index)| {
-                let l = plan
-                    .layouts
-                    .iter()
-                    .find(|l| l.entity == entity.name && l.index.as_ref() == Some(&index.name))?;
-                Some((IndexId::new(at, index), index, PrimaryKey::parse(&l.key)?))
+                let view_keys = index.keys_for(entity.id())?;
+                Some((IndexId::new(at, index), index, CqlPrimaryKey::of(view_keys, Some(keys))))
             })
             .collect();
         // Every column a key of the table or of a view uses, after the entity's own attributes.
@@ -86,7 +78,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
         for (name, ty) in &columns {
             let _ = writeln!(out, "    {} {ty},", quote(name));
         }
-        let _ = write!(out, "    {}\n)", key.cql());
+        let _ = write!(out, "    {}\n)", cql(&key));
         let mut with = Vec::new();
         if let Some((order, _)) = order {
             with.push(order);
@@ -113,7 +105,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
                     names.iter().map(|n| quote(n)).collect::<Vec<_>>().join(", ")
                 }
             };
-            let order = clustering(scenario, &plan, entity, Some(&index.name), view_key);
+            let order = clustering(scenario, &plan, entity, Some(id), view_key);
             if let Some((_, note)) = &order {
                 let _ = writeln!(out, "-- {note}");
             }
@@ -124,7 +116,7 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
                 "CREATE MATERIALIZED VIEW {} AS\n    SELECT {selected} FROM {table}\n    WHERE {}\n    {}",
                 cql_name(&index.name),
                 not_null.join(" AND "),
-                view_key.cql()
+                cql(view_key)
             );
             if let Some((order, _)) = order {
                 let _ = write!(out, "\n    WITH {order}");
@@ -135,36 +127,10 @@ pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError
     Ok(out)
 }
 
-/// A primary key as the planner writes it: partition columns, then clustering columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PrimaryKey {
-    partition: Vec<String>,
-    clustering: Vec<String>,
-}
-
-impl PrimaryKey {
-    /// Reads `PRIMARY KEY ((a, b), c, d)`.
-    fn parse(text: &str) -> Option<PrimaryKey> {
-        let inner = text.strip_prefix("PRIMARY KEY ((")?.strip_suffix(')')?;
-        let (partition, rest) = inner.split_once(')')?;
-        let list =
-            |s: &str| s.split(',').map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned).collect();
-        Some(PrimaryKey { partition: list(partition), clustering: list(rest) })
-    }
-
-    fn columns(&self) -> impl Iterator<Item = &str> {
-        self.partition.iter().chain(&self.clustering).map(String::as_str)
-    }
-
-    fn cql(&self) -> String {
-        let partition = self.partition.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
-        if self.clustering.is_empty() {
-            format!("PRIMARY KEY (({partition}))")
-        } else {
-            let clustering = self.clustering.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
-            format!("PRIMARY KEY (({partition}), {clustering})")
-        }
-    }
+/// `PRIMARY KEY ((…), …)` with every column quoted as CQL needs it.
+fn cql(key: &CqlPrimaryKey) -> String {
+    let quoted = |columns: &[String]| columns.iter().map(|c| quote(c)).collect();
+    CqlPrimaryKey { partition: quoted(&key.partition), clustering: quoted(&key.clustering) }.to_string()
 }
 
 fn cql_type(ty: AttrType) -> &'static str {
@@ -208,8 +174,8 @@ fn clustering(
     scenario: &Scenario,
     plan: &Plan,
     entity: &Entity,
-    index: Option<&str>,
-    key: &PrimaryKey,
+    index: Option<&IndexId>,
+    key: &CqlPrimaryKey,
 ) -> Option<(String, String)> {
     if key.clustering.is_empty() {
         return None;
@@ -217,13 +183,9 @@ fn clustering(
     let busiest =
         plan.patterns
             .iter()
-            .filter(|p| {
-                p.kind == planner::Kind::Read
-                    && p.served()
-                    && p.index.as_ref().map(planner::IndexId::name) == index
-            })
+            .filter(|p| p.kind == planner::Kind::Read && p.served() && p.index.as_ref() == index)
             .filter_map(|p| Some((p, scenario.patterns.get(p.pattern.index())?)))
-            .filter(|(_, p)| p.entity == entity.name && p.action == crate::engine::model::Action::List)
+            .filter(|(_, p)| p.entity_id() == entity.id() && p.action == crate::engine::model::Action::List)
             .fold(None::<(&planner::PatternPlan, &crate::engine::model::AccessPattern)>, |best, next| {
                 match best {
                     Some(b) if b.0.mean_rate >= next.0.mean_rate => Some(b),
@@ -386,28 +348,23 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_planners_primary_keys() {
+    fn writes_primary_keys_with_their_columns_quoted() {
+        let key = |partition: &[&str], clustering: &[&str]| CqlPrimaryKey {
+            partition: partition.iter().map(ToString::to_string).collect(),
+            clustering: clustering.iter().map(ToString::to_string).collect(),
+        };
         let cases = [
-            ("PRIMARY KEY ((sensor_id))", vec!["sensor_id"], vec![]),
+            (key(&["sensor_id"], &[]), "PRIMARY KEY ((sensor_id))"),
             (
+                key(&["sensor_id", "reading_time_day"], &["reading_time"]),
                 "PRIMARY KEY ((sensor_id, reading_time_day), reading_time)",
-                vec!["sensor_id", "reading_time_day"],
-                vec!["reading_time"],
             ),
-            ("PRIMARY KEY ((a), b, c)", vec!["a"], vec!["b", "c"]),
+            (key(&["a"], &["order", "c"]), "PRIMARY KEY ((a), \"order\", c)"),
+            (key(&["Total"], &[]), "PRIMARY KEY ((\"Total\"))"),
         ];
-        for (text, partition, clustering) in cases {
-            let key = PrimaryKey::parse(text).unwrap();
-            assert_eq!(
-                (key.partition.clone(), key.clustering.clone()),
-                (
-                    partition.iter().map(ToString::to_string).collect(),
-                    clustering.iter().map(ToString::to_string).collect()
-                )
-            );
-            assert_eq!(key.cql(), text);
+        for (key, text) in cases {
+            assert_eq!(cql(&key), text, "{key:?}");
         }
-        assert_eq!(PrimaryKey::parse("PK = x"), None);
     }
 
     fn render_bundled(name: &str, variant: &str) -> Result<String, CqlError> {

@@ -345,36 +345,59 @@ pub fn cql_column(part: &Part) -> Option<String> {
     }
 }
 
-/// `PRIMARY KEY ((sensor_id, reading_time_day), reading_time)`. For a materialized view over
-/// `base`, the base table's key columns it lacks are appended as clustering columns: Cassandra
-/// requires a view's primary key to include every column of the base table's.
-pub fn cql_primary_key(keys: &EntityKeys, base: Option<&EntityKeys>) -> String {
-    let mut pk: Vec<String> = keys.pk.parts().iter().filter_map(cql_column).collect();
-    if pk.is_empty() {
-        pk.push("pk".to_owned());
-    }
-    let mut sk: Vec<String> = keys.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)).collect();
-    if let Some(base) = base {
-        let mut base_columns: Vec<String> = base.pk.parts().iter().filter_map(cql_column).collect();
-        if base_columns.is_empty() {
-            base_columns.push("pk".to_owned());
+/// A Cassandra primary key: its partition columns, then its clustering columns, each named as
+/// [`cql_column`] names a template part. Shown `PRIMARY KEY ((sensor_id, reading_time_day),
+/// reading_time)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CqlPrimaryKey {
+    pub partition: Vec<String>,
+    pub clustering: Vec<String>,
+}
+
+impl CqlPrimaryKey {
+    /// The primary key of `keys`. For a materialized view over `base`, the base table's key
+    /// columns it lacks are appended as clustering columns: Cassandra requires a view's primary
+    /// key to include every column of the base table's.
+    pub fn of(keys: &EntityKeys, base: Option<&EntityKeys>) -> CqlPrimaryKey {
+        let mut partition: Vec<String> = keys.pk.parts().iter().filter_map(cql_column).collect();
+        if partition.is_empty() {
+            partition.push("pk".to_owned());
         }
-        base_columns.extend(base.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)));
-        for column in base_columns {
-            if !sk.contains(&column) {
-                sk.push(column);
+        let mut sk: Vec<String> =
+            keys.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)).collect();
+        if let Some(base) = base {
+            let mut base_columns: Vec<String> = base.pk.parts().iter().filter_map(cql_column).collect();
+            if base_columns.is_empty() {
+                base_columns.push("pk".to_owned());
+            }
+            base_columns.extend(base.sk.iter().flat_map(|s| s.parts().iter().filter_map(cql_column)));
+            for column in base_columns {
+                if !sk.contains(&column) {
+                    sk.push(column);
+                }
             }
         }
-    }
-    let mut unique: Vec<String> = Vec::new();
-    for column in sk {
-        if !pk.contains(&column) && !unique.contains(&column) {
-            unique.push(column);
+        let mut clustering: Vec<String> = Vec::new();
+        for column in sk {
+            if !partition.contains(&column) && !clustering.contains(&column) {
+                clustering.push(column);
+            }
         }
+        CqlPrimaryKey { partition, clustering }
     }
-    if unique.is_empty() {
-        format!("PRIMARY KEY (({}))", pk.join(", "))
-    } else {
-        format!("PRIMARY KEY (({}), {})", pk.join(", "), unique.join(", "))
+
+    /// Every column of the key, partition columns first.
+    pub fn columns(&self) -> impl Iterator<Item = &str> {
+        self.partition.iter().chain(&self.clustering).map(String::as_str)
+    }
+}
+
+impl std::fmt::Display for CqlPrimaryKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PRIMARY KEY (({})", self.partition.join(", "))?;
+        if !self.clustering.is_empty() {
+            write!(f, ", {}", self.clustering.join(", "))?;
+        }
+        f.write_str(")")
     }
 }

@@ -2,7 +2,7 @@
 //! Cassandra documentation, CQL "Materialized Views"; DataStax CQL reference, `CREATE MATERIALIZED
 //! VIEW`, "Restrictions"):
 //! - the view's primary key holds every column of the base table's primary key. keyheat appends
-//!   the ones a view's templates leave out as clustering columns (`planner::keys::cql_primary_key`),
+//!   the ones a view's templates leave out as clustering columns (`planner::CqlPrimaryKey`),
 //!   as `export cql` writes them, so no file can break this rule;
 //! - it adds at most one column that is not in the base table's primary key: checked here, and a
 //!   view that adds more is a load error at its key template;

@@ -552,7 +552,7 @@ fn warning(
 /// `PK = CUSTOMER#{customer_id}, SK = ORDER#{customer_id}`, or the CQL columns.
 fn key_text(variant: &Variant, keys: &EntityKeys, cql: bool) -> String {
     if cql {
-        return super::super::keys::cql_primary_key(keys, None);
+        return super::super::keys::CqlPrimaryKey::of(keys, None).to_string();
     }
     match (&keys.sk, &variant.table_sk) {
         (Some(sk), Some(name)) => {
