@@ -1,8 +1,18 @@
-//! Simulator throughput against a bare `BTreeMap` doing the same operations, in the same run.
+//! Simulator throughput against a bare `BTreeMap` doing the same operations, in the same run,
+//! and the replay's speed and memory against the targets it is held to.
 //!
-//! Two workloads:
-//! - `sensors`, variant `naive`, for its whole default duration (a simulated year: ~105 million
-//!   readings of 50 sensors, Cassandra profile) — the issue's speed target: ≤ 60 s, ≤ 4 GiB.
+//! First the targets: `sensors` for its whole default duration (a simulated year: ~105 million
+//! readings of 50 sensors, Cassandra profile), each variant in a process of its own so its peak
+//! memory is its own (Linux's `VmHWM`):
+//! 1. variant `naive` alone: ≤ 10 s and ≤ 1 GiB peak memory;
+//! 2. both variants one after the other, keeping both reports as `keyheat compare` does: peak
+//!    memory ≤ 1.2× the larger single run.
+//!
+//! The workbench's target (`G` to the end in ≤ 1.25× the headless time) is measured by
+//! `cargo bench --bench render`.
+//!
+//! Then two workloads against the `BTreeMap`:
+//! - the `sensors` naive year (from the run above);
 //! - a chat-like mix (DynamoDB): messages posted to a Zipf-chosen channel, and "the latest 50
 //!   messages of a channel" read at a tenth of that rate, for one simulated hour (1,000 posts a
 //!   second: 3.6 million messages).
@@ -13,9 +23,10 @@
 //! sensor; the newest 50 of a channel), a lookup per get. It has no capacity units, no pages, no
 //! metrics: the ratio is what the simulator's bookkeeping costs.
 //!
-//! Run: `cargo bench --bench sim` (both workloads and their baselines), or
+//! Run: `cargo bench --bench sim` (the targets, both workloads and their baselines), or
 //! `target/release/deps/sim-* --sensors-year` (the simulator alone, for `/usr/bin/time -v`), or
 //! `… --run SCENARIO VARIANT [DAYS]` (any bundled scenario; prints the report's headline figures).
+//! `… --year VARIANT` and `… --compare-year` are the processes the targets are measured in.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -171,11 +182,103 @@ fn sensors_year() -> (RunReport, f64) {
     simulate(&loaded.scenario, "naive", &RunOptions::default())
 }
 
+/// This process's peak resident memory in bytes (`VmHWM`), where the OS says (Linux).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The line a measuring process ends with: `measured OPS SECONDS PEAK_BYTES` (peak 0: unknown).
+fn print_measured(ops: u64, secs: f64) {
+    println!("measured {ops} {secs:.3} {}", peak_memory().unwrap_or(0));
+}
+
+/// What one measuring process reported.
+struct Measured {
+    ops: u64,
+    secs: f64,
+    /// `None` where the OS does not say.
+    peak: Option<u64>,
+}
+
+/// Runs this bench again with `args` in a process of its own and reads its `measured` line.
+fn measure(args: &[&str]) -> Measured {
+    let exe = std::env::current_exe().expect("the bench knows its own path");
+    let out = std::process::Command::new(exe).args(args).output().expect("the bench runs itself");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{args:?} failed: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let line = stdout.lines().find_map(|l| l.strip_prefix("measured ")).expect("a measured line");
+    let mut fields = line.split(' ');
+    let mut next = || fields.next().expect("three fields");
+    let (ops, secs, peak) = (next().parse().unwrap(), next().parse().unwrap(), next().parse().unwrap());
+    Measured { ops, secs, peak: (peak > 0).then_some(peak) }
+}
+
+fn met(ok: bool) -> &'static str {
+    if ok { "met" } else { "not met" }
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 30)
+}
+
+/// The replay's targets, each measured in a process of its own; returns the naive year's run.
+fn targets() -> Measured {
+    let naive = measure(&["--year", "naive"]);
+    let recommended = measure(&["--year", "recommended"]);
+    let both = measure(&["--compare-year"]);
+    println!("targets (sensors, a simulated year, one process each):");
+    println!(
+        "  1. naive year: {:.1} s (target ≤ 10 s: {}), {:.0} ops/s",
+        naive.secs,
+        met(naive.secs <= 10.0),
+        naive.ops as f64 / naive.secs
+    );
+    match naive.peak {
+        Some(peak) => {
+            println!("     peak memory {:.2} GiB (target ≤ 1 GiB: {})", gib(peak), met(peak <= 1 << 30));
+        }
+        None => println!("     peak memory: not measured (no /proc/self/status here)"),
+    }
+    if let (Some(a), Some(b), Some(c)) = (naive.peak, recommended.peak, both.peak) {
+        let ratio = c as f64 / a.max(b) as f64;
+        println!(
+            "  2. compare naive + recommended: peak {:.2} GiB; alone {:.2} / {:.2} GiB; {ratio:.2}× the larger (target ≤ 1.2×: {})",
+            gib(c),
+            gib(a),
+            gib(b),
+            met(ratio <= 1.2)
+        );
+    }
+    println!("  (the workbench's target: cargo bench --bench render)");
+    naive
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     if args.first().map(String::as_str) == Some("--sensors-year") {
         let (report, secs) = sensors_year();
         headline("sensors naive, one year", &report, secs);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--year") {
+        let variant = args.get(1).map_or("naive", String::as_str);
+        let loaded = scenario::load("sensors").expect("bundled");
+        let (report, secs) = simulate(&loaded.scenario, variant, &RunOptions::default());
+        print_measured(report.totals.ops, secs);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--compare-year") {
+        // As `keyheat compare` replays: one variant after the other, keeping every report.
+        let loaded = scenario::load("sensors").expect("bundled");
+        let start = Instant::now();
+        let reports: Vec<RunReport> = ["naive", "recommended"]
+            .iter()
+            .map(|v| simulate(&loaded.scenario, v, &RunOptions::default()).0)
+            .collect();
+        print_measured(reports.iter().map(|r| r.totals.ops).sum(), start.elapsed().as_secs_f64());
         return;
     }
     if args.first().map(String::as_str) == Some("--run") {
@@ -204,10 +307,9 @@ fn main() {
         return;
     }
 
-    // (a) A year of sensors, naive, then the same stream on a BTreeMap.
-    let (report, secs) = sensors_year();
-    headline("simulator  sensors naive (1 year)", &report, secs);
-    let sim_rate = report.totals.ops as f64 / secs;
+    // (a) The targets, then the naive year's stream on a BTreeMap.
+    let naive = targets();
+    let sim_rate = naive.ops as f64 / naive.secs;
     let (ops, base_secs) = baseline(&Stream {
         ticks: 525_600,
         tick_secs: 60,
@@ -223,7 +325,6 @@ fn main() {
     let base_rate = ops as f64 / base_secs;
     println!("baseline   sensors-like stream: {ops} ops in {base_secs:.2} s = {base_rate:.0} ops/s");
     println!("ratio      simulator / BTreeMap = {:.2}", sim_rate / base_rate);
-    drop(report);
 
     // (b) The chat-like mix for a simulated hour.
     let loaded = scenario::parse("chat-mix.ron", CHAT).expect("the bench's chat scenario parses");
