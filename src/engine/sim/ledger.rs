@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::Bound;
+use std::ops::{Bound, Range};
 
 use super::keys::{Codec, SortRef, compare_key_text};
 use crate::engine::store::PAGE_BYTES;
@@ -88,12 +88,32 @@ pub struct Partition {
 }
 
 impl Partition {
-    pub fn rows(&self) -> &[Row] {
-        &self.rows
+    pub fn len(&self) -> usize {
+        self.rows.len()
     }
 
     pub fn items(&self) -> u64 {
         self.rows.len() as u64
+    }
+
+    /// The row at position `i` (in sort-key order).
+    pub fn row(&self, i: usize) -> Row {
+        self.rows[i]
+    }
+
+    /// The rows at positions `range`, in sort-key order.
+    pub fn rows_in(&self, range: Range<usize>) -> impl Iterator<Item = Row> + '_ {
+        self.rows[range].iter().copied()
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The first position whose row fails `pred`, which must hold for a prefix of the rows (as
+    /// `slice::partition_point`).
+    pub fn partition_point(&self, pred: impl FnMut(&Row) -> bool) -> usize {
+        self.rows.partition_point(pred)
     }
 
     /// The sort key bytes of a byte-codec row.
