@@ -160,6 +160,33 @@ fn walk(
     (count, bytes, false)
 }
 
+#[test]
+fn pages_stop_where_a_walk_stops_at_block_edges() {
+    let model = readings(300);
+    let rows = rows_of(&model);
+    for from in [0, 63, 64, 100, 127, 128, 191, 192, 299] {
+        for forward in [true, false] {
+            let end = if forward { model.len() } else { 0 };
+            let walked: Vec<usize> =
+                if forward { (from..end).collect() } else { (end..=from).rev().collect() };
+            // Byte limits at, just below and just above the bytes read up to every row.
+            let mut read = 0;
+            for i in walked {
+                read += u64::from(model[i].size);
+                for page_bytes in [read - 1, read, read + 1] {
+                    for limit in [1, 63, 64, 65, 128, 129, usize::MAX] {
+                        assert_eq!(
+                            rows.page(from, end, forward, limit, page_bytes),
+                            walk(&model, from, end, forward, limit, page_bytes),
+                            "from {from} forward {forward} limit {limit} bytes {page_bytes}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Op {
     /// Write key `k` (insert, or resize where present) with a size and id.
