@@ -134,6 +134,15 @@ impl Block {
         }
     }
 
+    /// Decodes the rows into the front of `out`; returns how many.
+    fn decode_into(&self, out: &mut [Row]) -> usize {
+        for (k, slot) in out[..self.len()].iter_mut().enumerate() {
+            *slot = self.row(k);
+        }
+        self.len()
+    }
+
+    #[cfg(test)]
     fn decode(&self) -> Vec<Row> {
         (0..self.len()).map(|k| self.row(k)).collect()
     }
@@ -150,6 +159,10 @@ fn low_word(v: u128) -> u64 {
 fn low_u32(v: u64) -> u32 {
     v as u32
 }
+
+/// Room for the rows of a block being edited: a full block and the row an insert adds.
+type Scratch = [Row; BLOCK + 1];
+const SCRATCH: Scratch = [Row { sk: 0, size: 0, id: 0 }; BLOCK + 1];
 
 /// A partition's rows: sealed blocks, then the open tail.
 #[derive(Debug, Clone, Default)]
@@ -286,10 +299,13 @@ impl Rows {
             }
             return;
         }
+        // Edits decode into a buffer on the stack: no allocation but the new block's words.
         let (b, k) = self.locate(i);
-        let mut rows = self.blocks[b].decode();
-        rows.insert(k, row);
-        self.rewrite(b, 1, &rows);
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
+        rows.copy_within(k..n, k + 1);
+        rows[k] = row;
+        self.rewrite(b, 1, &rows[..=n]);
     }
 
     pub fn remove(&mut self, i: usize) -> Row {
@@ -298,15 +314,18 @@ impl Rows {
             return self.tail.remove(i - self.sealed);
         }
         let (b, k) = self.locate(i);
-        let mut rows = self.blocks[b].decode();
-        let old = rows.remove(k);
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
+        let old = rows[k];
+        rows.copy_within(k + 1..n, k);
+        let n = n - 1;
         // A thin block joins its successor, so removals cannot leave a header per row.
         let next = self.blocks.get(b + 1).map(Block::len);
-        if rows.len() < BLOCK / 4 && next.is_some_and(|next| rows.len() + next <= BLOCK) {
-            rows.extend(self.blocks[b + 1].decode());
-            self.rewrite(b, 2, &rows);
+        if n < BLOCK / 4 && next.is_some_and(|next| n + next <= BLOCK) {
+            let joined = n + self.blocks[b + 1].decode_into(&mut rows[n..]);
+            self.rewrite(b, 2, &rows[..joined]);
         } else {
-            self.rewrite(b, 1, &rows);
+            self.rewrite(b, 1, &rows[..n]);
         }
         old
     }
@@ -320,10 +339,11 @@ impl Rows {
             (row.size, row.id) = (size, id);
             return old;
         }
-        let mut rows = self.blocks[b].decode();
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
         let old = rows[k];
         (rows[k].size, rows[k].id) = (size, id);
-        self.rewrite(b, 1, &rows);
+        self.rewrite(b, 1, &rows[..n]);
         old
     }
 
@@ -333,13 +353,15 @@ impl Rows {
         let start = self.blocks[b].start;
         let old: usize = self.blocks[b..b + count].iter().map(Block::len).sum();
         let half = rows.len().div_ceil(2);
-        let new = match rows.len() {
-            0 => Vec::new(),
-            n if n <= BLOCK => vec![Block::encode(rows, start)],
-            _ => vec![Block::encode(&rows[..half], start), Block::encode(&rows[half..], start + half)],
+        let (one, two) = match rows.len() {
+            0 => (None, None),
+            n if n <= BLOCK => (Some(Block::encode(rows, start)), None),
+            _ => {
+                (Some(Block::encode(&rows[..half], start)), Some(Block::encode(&rows[half..], start + half)))
+            }
         };
-        let after = b + new.len();
-        self.blocks.splice(b..b + count, new);
+        let after = b + usize::from(one.is_some()) + usize::from(two.is_some());
+        self.blocks.splice(b..b + count, one.into_iter().chain(two));
         let (grew, shrank) = (rows.len().saturating_sub(old), old.saturating_sub(rows.len()));
         for block in &mut self.blocks[after..] {
             block.start = block.start + grew - shrank;
