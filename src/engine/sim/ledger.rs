@@ -1,12 +1,14 @@
-//! The compact table: one table's (or one index's) logical partitions and their rows, in 16
-//! bytes a row, with DynamoDB's paging rules, so a year of readings fits in memory.
+//! The compact table: one table's (or one index's) logical partitions and their rows, in about
+//! 4.5 bytes a row for time-ordered keys, with DynamoDB's paging rules, so a year of readings
+//! fits in memory.
 //!
 //! A [`Row`] is a sort key (inline, or an offset into the partition's byte arena), the item's
 //! size and the item's id; attribute values are never stored, the simulator regenerates them from
-//! the seed when it needs them. Rows are kept in sort-key order in a `Vec`: appends in key order
-//! (time-ordered keys) are O(1), other inserts a binary search and a move. Partitions longer than
-//! [`BLOCK`] rows also keep the byte sum of every block of [`BLOCK`] rows, so a page (1 MB or
-//! `Limit` items) is found in O(blocks) instead of O(rows).
+//! the seed when it needs them. A partition keeps its rows in sort-key order in blocks of at most
+//! 64 rows, bit-packed as offsets from each block's least values (`ledger::rows`): appends in key
+//! order (time-ordered keys) are O(1), other inserts a search and the re-encoding of one block.
+//! Every block keeps its rows' byte sum, so a page (1 MB or `Limit` items) is found in
+//! O(blocks) instead of O(rows).
 //!
 //! Partition keys are interned once: the stable hash `engine::hash::hash_bytes` of the key
 //! (what `store::PartitionId` hashes, so placement agrees with the store) is the lookup key and
@@ -20,16 +22,13 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::Bound;
+use std::ops::{Bound, Range};
 
+use self::rows::Rows;
 use super::keys::{Codec, SortRef, compare_key_text};
 use crate::engine::store::PAGE_BYTES;
 use crate::engine::value::KeyType;
 
-/// Rows per block of the per-partition byte sums.
-pub const BLOCK: usize = 64;
-/// Partitions start keeping block sums at this many rows (shorter ones are walked).
-const BLOCKS_FROM: usize = 2 * BLOCK;
 /// Bits of the arena length in a byte-codec row's `sk`; the offset takes the rest.
 const LEN_BITS: u32 = 20;
 const LEN_MASK: u64 = (1 << LEN_BITS) - 1;
@@ -77,69 +76,62 @@ pub struct Partition {
     /// The next partition whose key has the same hash (a chain that is never longer than one in
     /// practice, kept for correctness).
     next: u32,
-    rows: Vec<Row>,
+    rows: Rows,
     arena: Vec<u8>,
     /// Arena bytes no row refers to any more.
     dead: usize,
     /// Stored bytes: row sizes plus the ledger's per-row overhead.
     pub bytes: u64,
-    /// Sizes of rows `BLOCK·i .. BLOCK·(i+1)`, when `rows.len() ≥ BLOCKS_FROM`.
-    blocks: Vec<u64>,
 }
 
 impl Partition {
-    pub fn rows(&self) -> &[Row] {
-        &self.rows
+    pub fn len(&self) -> usize {
+        self.rows.len()
     }
 
     pub fn items(&self) -> u64 {
         self.rows.len() as u64
     }
 
+    /// The row at position `i` (in sort-key order).
+    pub fn row(&self, i: usize) -> Row {
+        self.rows.get(i)
+    }
+
+    /// The rows at positions `range`, in sort-key order.
+    pub fn rows_in(&self, range: Range<usize>) -> impl Iterator<Item = Row> + '_ {
+        self.rows.range(range)
+    }
+
+    pub fn rows(&self) -> &Rows {
+        &self.rows
+    }
+
+    /// The first position whose row fails `pred`, which must hold for a prefix of the rows (as
+    /// `slice::partition_point`).
+    pub fn partition_point(&self, pred: impl FnMut(&Row) -> bool) -> usize {
+        self.rows.partition_point(pred)
+    }
+
     /// The sort key bytes of a byte-codec row.
     pub fn sk_bytes(&self, row: &Row) -> &[u8] {
-        let at = usize::try_from(row.sk >> LEN_BITS).expect("arena offsets fit in usize");
-        let len = usize::try_from(row.sk & LEN_MASK).expect("20 bits fit in usize");
+        self.arena_key(row.sk)
+    }
+
+    fn arena_key(&self, sk: u64) -> &[u8] {
+        let at = usize::try_from(sk >> LEN_BITS).expect("arena offsets fit in usize");
+        let len = usize::try_from(sk & LEN_MASK).expect("20 bits fit in usize");
         &self.arena[at..at + len]
     }
 
-    fn compare(&self, codec: Codec, row: &Row, key: SortRef<'_>) -> std::cmp::Ordering {
+    /// First position whose key is not below `key` (`Ok` when equal), searched from the newest
+    /// rows back (`Rows::search_by`).
+    fn search(&self, codec: Codec, key: SortRef<'_>) -> Result<usize, usize> {
         match (codec, key) {
-            (Codec::Inline, SortRef::Inline(k)) => row.sk.cmp(&k),
-            (Codec::Bytes, SortRef::Bytes(k)) => self.sk_bytes(row).cmp(k),
+            (Codec::Inline, SortRef::Inline(k)) => self.rows.search_by(|sk| sk.cmp(&k)),
+            (Codec::Bytes, SortRef::Bytes(k)) => self.rows.search_by(|sk| self.arena_key(sk).cmp(k)),
             _ => unreachable!("a sort key always comes in its group's codec"),
         }
-    }
-
-    /// First position whose key is not below `key` (`Ok` when equal).
-    ///
-    /// Writes append and reads ask for the newest rows, so the search starts at the end and
-    /// gallops back (1, 2, 4… rows) before bisecting: O(log distance from the end), touching the
-    /// hot tail of a long partition rather than its cold middle.
-    fn search(&self, codec: Codec, key: SortRef<'_>) -> Result<usize, usize> {
-        let len = self.rows.len();
-        let mut hi = len; // rows[hi..] are above `key`
-        let mut step = 1;
-        loop {
-            if step > hi {
-                break;
-            }
-            let at = hi - step;
-            match self.compare(codec, &self.rows[at], key) {
-                std::cmp::Ordering::Less => {
-                    return self.rows[at + 1..hi]
-                        .binary_search_by(|row| self.compare(codec, row, key))
-                        .map(|i| at + 1 + i)
-                        .map_err(|i| at + 1 + i);
-                }
-                std::cmp::Ordering::Equal => return Ok(at),
-                std::cmp::Ordering::Greater => {
-                    hi = at;
-                    step *= 2;
-                }
-            }
-        }
-        self.rows[..hi].binary_search_by(|row| self.compare(codec, row, key))
     }
 
     /// Position of the first row inside the lower bound.
@@ -166,43 +158,6 @@ impl Partition {
         }
     }
 
-    /// Recomputes block sums from the block holding row `from` to the end.
-    fn reblock(&mut self, from: usize) {
-        if self.rows.len() < BLOCKS_FROM {
-            self.blocks = Vec::new();
-            return;
-        }
-        let first = if self.blocks.is_empty() { 0 } else { (from / BLOCK).min(self.blocks.len()) };
-        self.blocks.truncate(first);
-        for chunk in self.rows[first * BLOCK..].chunks(BLOCK) {
-            self.blocks.push(chunk.iter().map(|r| u64::from(r.size)).sum());
-        }
-    }
-
-    /// Keeps block sums after row `at` was inserted (`appended`: at the end).
-    fn reblock_insert(&mut self, at: usize, appended: bool) {
-        if self.rows.len() < BLOCKS_FROM {
-            return;
-        }
-        if self.blocks.is_empty() || !appended {
-            self.reblock(if self.blocks.is_empty() { 0 } else { at });
-            return;
-        }
-        let size = u64::from(self.rows[at].size);
-        if at / BLOCK == self.blocks.len() {
-            self.blocks.push(size);
-        } else {
-            *self.blocks.last_mut().expect("blocks cover every row") += size;
-        }
-    }
-
-    /// Keeps block sums after row `at` changed size in place.
-    fn reblock_resize(&mut self, at: usize, old: u32, new: u32) {
-        if let Some(block) = self.blocks.get_mut(at / BLOCK) {
-            *block = *block - u64::from(old) + u64::from(new);
-        }
-    }
-
     /// Rows `from` onward (forward) or `from` downward (backward) until `limit` rows or
     /// `page_bytes` (1 MB for DynamoDB): how many were read and their bytes. `end` bounds the
     /// walk (exclusive forward, inclusive lower end backward).
@@ -214,46 +169,7 @@ impl Partition {
         limit: usize,
         page_bytes: u64,
     ) -> (usize, u64, bool) {
-        let available = if forward { end - from } else { from + 1 - end };
-        let mut count = 0usize;
-        let mut bytes = 0u64;
-        let mut at = from;
-        loop {
-            if count == available {
-                return (count, bytes, false);
-            }
-            // Skip a whole block when it fits below both the byte and the row limits.
-            if !self.blocks.is_empty() {
-                let (block_start, block_end) = ((at / BLOCK) * BLOCK, ((at / BLOCK) + 1) * BLOCK);
-                let aligned = if forward { at == block_start } else { at + 1 == block_end };
-                let whole = block_end.min(self.rows.len()) - block_start;
-                if aligned && whole == BLOCK && count + BLOCK < limit && count + BLOCK <= available {
-                    let block = self.blocks[at / BLOCK];
-                    if bytes + block < page_bytes {
-                        bytes += block;
-                        count += BLOCK;
-                        if forward {
-                            at += BLOCK;
-                        } else if at >= BLOCK {
-                            at -= BLOCK;
-                        }
-                        continue;
-                    }
-                }
-            }
-            bytes += u64::from(self.rows[at].size);
-            count += 1;
-            if count >= limit || bytes >= page_bytes {
-                return (count, bytes, true);
-            }
-            if forward {
-                at += 1;
-            } else if at == 0 {
-                return (count, bytes, false);
-            } else {
-                at -= 1;
-            }
-        }
+        self.rows.page(from, end, forward, limit, page_bytes)
     }
 }
 
@@ -472,11 +388,10 @@ impl Ledger {
             key_len: u32::try_from(key.len()).expect("keys are at most 2048 bytes"),
             key_type,
             next: head,
-            rows: Vec::new(),
+            rows: Rows::default(),
             arena: Vec::new(),
             dead: 0,
             bytes: 0,
-            blocks: Vec::new(),
         });
         self.marked.extend(std::iter::repeat_n(0, self.marks));
         if let Some(scan) = &self.scan {
@@ -495,7 +410,7 @@ impl Ledger {
 
     pub fn get(&self, p: u32, sk: SortRef<'_>) -> Option<Row> {
         let part = &self.parts[p as usize];
-        part.search(self.codec, sk).ok().map(|i| part.rows[i])
+        part.search(self.codec, sk).ok().map(|i| part.rows.get(i))
     }
 
     /// Keeps the totals after partition `p` went from `before` rows to its current count and
@@ -529,10 +444,7 @@ impl Ledger {
         let before = part.rows.len();
         match part.search(codec, sk) {
             Ok(i) => {
-                let old = part.rows[i];
-                part.rows[i].size = size;
-                part.rows[i].id = id;
-                part.reblock_resize(i, old.size, size);
+                let old = part.rows.set(i, size, id);
                 let delta = i64::from(size) - i64::from(old.size);
                 self.account(p, before, 0, delta);
                 Some(old)
@@ -548,9 +460,7 @@ impl Ledger {
                         (at << LEN_BITS) | len
                     }
                 };
-                let appended = i == part.rows.len();
                 part.rows.insert(i, Row { sk: key, size, id });
-                part.reblock_insert(i, appended);
                 let stored = self.stored(size);
                 self.account(p, before, 1, stored);
                 None
@@ -571,7 +481,6 @@ impl Ledger {
                 compact(part);
             }
         }
-        part.reblock(i);
         let stored = self.stored(old.size);
         self.account(p, before, -1, -stored);
         Some(old)
@@ -672,12 +581,11 @@ impl Ledger {
                     page.matched += mark.map_or(0, |k| self.marked[p as usize * self.marks + k]);
                     charge(&mut page, range, stored);
                 } else {
-                    while cursor.row < part.rows.len() {
-                        let row = &part.rows[cursor.row];
+                    for row in part.rows.range(cursor.row..part.len()) {
                         page.count += 1;
                         page.bytes += u64::from(row.size);
                         charge(&mut page, range, u64::from(row.size));
-                        if callback(p, row) {
+                        if callback(p, &row) {
                             page.matched += 1;
                         }
                         cursor.row += 1;
@@ -717,16 +625,21 @@ fn normalize(mut cursor: ScanCursor, buckets: &[Bucket]) -> ScanCursor {
 /// Rewrites a partition's arena with only the bytes its rows refer to.
 fn compact(part: &mut Partition) {
     let mut arena = Vec::with_capacity(part.arena.len() - part.dead);
-    for row in &mut part.rows {
-        let at = usize::try_from(row.sk >> LEN_BITS).expect("offsets fit");
-        let len = usize::try_from(row.sk & LEN_MASK).expect("len fits");
-        let new_at = arena.len() as u64;
-        arena.extend_from_slice(&part.arena[at..at + len]);
-        row.sk = (new_at << LEN_BITS) | len as u64;
-    }
+    let rows = part
+        .rows
+        .iter()
+        .map(|row| {
+            let key = part.sk_bytes(&row);
+            let at = arena.len() as u64;
+            arena.extend_from_slice(key);
+            Row { sk: (at << LEN_BITS) | key.len() as u64, ..row }
+        })
+        .collect();
+    part.rows = rows;
     part.arena = arena;
     part.dead = 0;
 }
 
+mod rows;
 #[cfg(test)]
 mod tests;

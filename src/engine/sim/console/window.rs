@@ -112,9 +112,11 @@ impl Simulation {
         if from >= to {
             return Vec::new();
         }
-        let rows = &part.rows()[from..to];
-        let ordered: Box<dyn Iterator<Item = &Row>> =
-            if forward { Box::new(rows.iter()) } else { Box::new(rows.iter().rev()) };
+        let ordered: Box<dyn Iterator<Item = Row>> = if forward {
+            Box::new(part.rows_in(from..to))
+        } else {
+            Box::new((from..to).rev().map(|i| part.row(i)))
+        };
         let keep = |item: &Item| {
             let sk = source.key.sort.as_ref().and_then(|s| item.get(&s.name)?.as_key());
             let in_range = sk.is_none_or(|sk| inside(&sk, &lo, &hi));
@@ -164,7 +166,7 @@ impl Simulation {
                 }
                 _ => (0, false),
             };
-            part.rows()[skip.min(part.rows().len())..].iter().map(move |r| (r.id, check))
+            part.rows_in(skip.min(part.len())..part.len()).map(move |r| (r.id, check))
         });
         let keep = |item: &Item| {
             start.as_ref().is_none_or(|(_, at)| Position::of(item, &source).is_some_and(|p| p > *at))
@@ -373,7 +375,6 @@ fn partition_id(ledger: &Ledger, p: u32) -> Option<PartitionId> {
 /// Rows of a partition before a bound: the first row inside a lower bound, or the first past an
 /// upper bound.
 fn position(part: &Partition, codec: Codec, bound: &Bound<SortBuf>, lower: bool) -> usize {
-    let rows = part.rows();
     let cmp = |row: &Row, key: &SortBuf| match (codec, key) {
         (Codec::Inline, SortBuf::Inline(v)) => row.sk.cmp(v),
         (Codec::Bytes, SortBuf::Bytes(b)) => part.sk_bytes(row).cmp(b.as_slice()),
@@ -382,12 +383,12 @@ fn position(part: &Partition, codec: Codec, bound: &Bound<SortBuf>, lower: bool)
     };
     match (bound, lower) {
         (Bound::Unbounded, true) => 0,
-        (Bound::Unbounded, false) => rows.len(),
+        (Bound::Unbounded, false) => part.len(),
         (Bound::Included(k), true) | (Bound::Excluded(k), false) => {
-            rows.partition_point(|r| cmp(r, k) == Ordering::Less)
+            part.partition_point(|r| cmp(r, k) == Ordering::Less)
         }
         (Bound::Excluded(k), true) | (Bound::Included(k), false) => {
-            rows.partition_point(|r| cmp(r, k) != Ordering::Greater)
+            part.partition_point(|r| cmp(r, k) != Ordering::Greater)
         }
     }
 }

@@ -749,9 +749,8 @@ impl Simulation {
             read.bytes += page.bytes;
             if let Some(q) = partition {
                 if plan.look {
-                    let rows = ledger.partition(q).rows();
-                    for i in page.positions(plan.forward) {
-                        let row = rows[i];
+                    let part = ledger.partition(q);
+                    for row in page.positions(plan.forward).map(|i| part.row(i)) {
                         if plan.fetch == Fetch::Lsi && !cassandra {
                             // An LSI without the attributes: each item is read from the table too.
                             read.units += read_units(u64::from(self.item_size(row.id)), false);
@@ -768,7 +767,7 @@ impl Simulation {
                 } else {
                     read.matched += page.count as u64;
                     if let Some(i) = page.positions(plan.forward).next() {
-                        self.found(ledger.partition(q).rows()[i].id);
+                        self.found(ledger.partition(q).row(i).id);
                     }
                 }
                 if page.count > 0 {
@@ -779,7 +778,7 @@ impl Simulation {
                 break;
             }
             if let (true, Some(q), Some(i)) = (self.observing(), partition, after) {
-                read.ends.push(ledger.partition(q).rows()[i].id);
+                read.ends.push(ledger.partition(q).row(i).id);
             }
         }
         if cassandra {

@@ -90,8 +90,8 @@ fn byte_keys_compact_their_arena_and_keep_order() {
     ledger.put(p, SortRef::Bytes(b"ORDER#2"), 20, 2);
     let part = ledger.partition(p);
     assert!(part.arena.len() < 4096 + 64, "dead bytes were compacted away: {}", part.arena.len());
-    let keys: Vec<&[u8]> = part.rows().iter().map(|r| part.sk_bytes(r)).collect();
-    assert_eq!(keys, [&b"ORDER#2"[..], b"PROFILE"]);
+    let keys: Vec<Vec<u8>> = part.rows().iter().map(|r| part.sk_bytes(&r).to_vec()).collect();
+    assert_eq!(keys, [b"ORDER#2".to_vec(), b"PROFILE".to_vec()]);
     // Stored bytes carry the 100-byte overhead per row.
     assert_eq!((ledger.items(), ledger.bytes()), (2, 250));
     assert_eq!(ledger.live_partitions(), 1);

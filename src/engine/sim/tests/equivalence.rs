@@ -330,7 +330,7 @@ fn compare_query(
                     limit.map_or(usize::MAX, usize::from),
                     after,
                 );
-                let rows: Vec<Row> = page.positions(forward).map(|i| ledger.partition(p).rows()[i]).collect();
+                let rows: Vec<Row> = page.positions(forward).map(|i| ledger.partition(p).row(i)).collect();
                 if page.count > 0 {
                     after = page.positions(forward).last();
                 }

@@ -1,0 +1,478 @@
+//! One partition's rows in sort-key order, packed so that a year of readings fits in memory.
+//!
+//! Rows live in blocks of at most [`BLOCK`]. A sealed block keeps each field of a row as its
+//! offset from the block's least value, in as many bits as the block's spread needs, all of a
+//! row's fields side by side in one bit string: rows of one block are close in every field
+//! (readings seconds apart, sizes that differ in a digit, ids handed out in order), so a sealed
+//! block of the sensors year takes about 26 bits a row, 4.5 bytes with its header, where a plain
+//! [`Row`] takes 16. A block whose fields need more than 64 bits a row keeps them whole (64 + 32
+//! + 32 bits): every row fits somewhere.
+//!
+//! The open tail, fewer than [`BLOCK`] plain rows, takes appends (time-ordered keys) in O(1) and
+//! is sealed when it fills. Blocks vary in length like B-tree leaves: an insert, removal or
+//! resize in a sealed block decodes, edits and re-encodes that block alone (splitting it past
+//! [`BLOCK`] rows, merging a thin one with its successor), and later blocks only shift their
+//! start positions, so a middle insert moves O(blocks) headers instead of O(rows) rows. Each
+//! block keeps its rows' byte sum, so a page takes whole blocks without decoding them.
+//!
+//! The rows know nothing of codecs: a sort key is a `u64` (inline, or an arena reference), and
+//! the caller compares it.
+
+use std::cmp::Ordering;
+use std::ops::Range;
+
+use super::Row;
+
+/// Rows per block at most (and per sealed tail).
+pub const BLOCK: usize = 64;
+
+/// A sealed block: `len` rows bit-packed into `words`.
+#[derive(Debug, Clone)]
+struct Block {
+    /// Row k at bits `k·width ..`, fields sort key, size, id from the low bits up; one spare word
+    /// at the end, so that any row reads as one aligned pair of words.
+    words: Box<[u64]>,
+    /// The first row's sort key, so a search does not decode.
+    first: u64,
+    base_sk: u64,
+    /// The sum of the rows' sizes.
+    bytes: u64,
+    /// Position of the first row in the partition.
+    start: usize,
+    base_size: u32,
+    base_id: u32,
+    len: u8,
+    /// Bits of the sort-key, size and id offsets.
+    widths: [u8; 3],
+}
+
+/// The low `bits` bits set.
+fn mask(bits: u8) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
+}
+
+/// Bits needed to hold `spread`.
+fn bits(spread: u64) -> u8 {
+    u8::try_from(u64::BITS - spread.leading_zeros()).expect("at most 64 bits")
+}
+
+impl Block {
+    fn encode(rows: &[Row], start: usize) -> Block {
+        assert!(!rows.is_empty() && rows.len() <= BLOCK, "a block holds 1..=BLOCK rows");
+        let mut lo = Row { sk: u64::MAX, size: u32::MAX, id: u32::MAX };
+        let mut hi = Row { sk: 0, size: 0, id: 0 };
+        for row in rows {
+            (lo.sk, hi.sk) = (lo.sk.min(row.sk), hi.sk.max(row.sk));
+            (lo.size, hi.size) = (lo.size.min(row.size), hi.size.max(row.size));
+            (lo.id, hi.id) = (lo.id.min(row.id), hi.id.max(row.id));
+        }
+        let mut widths =
+            [bits(hi.sk - lo.sk), bits(u64::from(hi.size - lo.size)), bits(u64::from(hi.id - lo.id))];
+        if widths.iter().map(|&w| usize::from(w)).sum::<usize>() > 64 {
+            // Too spread to pack: whole fields, each row on its own pair of words.
+            widths = [64, 32, 32];
+            lo = Row { sk: 0, size: 0, id: 0 };
+        }
+        let [sk_bits, size_bits, _] = widths;
+        let width = widths.iter().map(|&w| usize::from(w)).sum::<usize>();
+        let mut words = vec![0u64; ((rows.len() * width).div_ceil(64) + 1).max(2)];
+        for (k, row) in rows.iter().enumerate() {
+            let packed = u128::from(row.sk - lo.sk)
+                | u128::from(row.size - lo.size) << sk_bits
+                | u128::from(row.id - lo.id) << (sk_bits + size_bits);
+            // A row of at most 64 bits shifted by at most 63 stays inside 128; a 128-bit row is
+            // aligned (shift 0).
+            let (word, shift) = ((k * width) / 64, (k * width) % 64);
+            let placed = packed << shift;
+            words[word] |= low_word(placed);
+            words[word + 1] |= low_word(placed >> 64);
+        }
+        Block {
+            words: words.into_boxed_slice(),
+            first: rows[0].sk,
+            base_sk: lo.sk,
+            bytes: rows.iter().map(|r| u64::from(r.size)).sum(),
+            start,
+            base_size: lo.size,
+            base_id: lo.id,
+            len: u8::try_from(rows.len()).expect("BLOCK fits in u8"),
+            widths,
+        }
+    }
+
+    fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    fn width(&self) -> usize {
+        self.widths.iter().map(|&w| usize::from(w)).sum()
+    }
+
+    /// Row `k`'s bits, from bit 0 up.
+    fn packed(&self, k: usize) -> u128 {
+        let at = k * self.width();
+        let word = at / 64;
+        (u128::from(self.words[word]) | u128::from(self.words[word + 1]) << 64) >> (at % 64)
+    }
+
+    fn sk(&self, k: usize) -> u64 {
+        self.base_sk + (low_word(self.packed(k)) & mask(self.widths[0]))
+    }
+
+    fn size(&self, k: usize) -> u32 {
+        let [sk_bits, size_bits, _] = self.widths;
+        self.base_size + low_u32(low_word(self.packed(k) >> sk_bits) & mask(size_bits))
+    }
+
+    fn row(&self, k: usize) -> Row {
+        let [sk_bits, size_bits, id_bits] = self.widths;
+        let packed = self.packed(k);
+        Row {
+            sk: self.base_sk + (low_word(packed) & mask(sk_bits)),
+            size: self.base_size + low_u32(low_word(packed >> sk_bits) & mask(size_bits)),
+            id: self.base_id + low_u32(low_word(packed >> (sk_bits + size_bits)) & mask(id_bits)),
+        }
+    }
+
+    /// Decodes the rows into the front of `out`; returns how many.
+    fn decode_into(&self, out: &mut [Row]) -> usize {
+        for (k, slot) in out[..self.len()].iter_mut().enumerate() {
+            *slot = self.row(k);
+        }
+        self.len()
+    }
+
+    #[cfg(test)]
+    fn decode(&self) -> Vec<Row> {
+        (0..self.len()).map(|k| self.row(k)).collect()
+    }
+}
+
+/// The low 64 bits.
+#[allow(clippy::cast_possible_truncation, reason = "keeping the low word is the point")]
+fn low_word(v: u128) -> u64 {
+    v as u64
+}
+
+/// A size or id offset, masked to at most 32 bits.
+#[allow(clippy::cast_possible_truncation, reason = "masked to at most 32 bits")]
+fn low_u32(v: u64) -> u32 {
+    v as u32
+}
+
+/// Room for the rows of a block being edited: a full block and the row an insert adds.
+type Scratch = [Row; BLOCK + 1];
+const SCRATCH: Scratch = [Row { sk: 0, size: 0, id: 0 }; BLOCK + 1];
+
+/// A partition's rows: sealed blocks, then the open tail.
+#[derive(Debug, Clone, Default)]
+pub struct Rows {
+    blocks: Vec<Block>,
+    /// Rows in sealed blocks; the tail's first row is at this position.
+    sealed: usize,
+    /// Fewer than [`BLOCK`] rows, unpacked: where appends go.
+    tail: Vec<Row>,
+}
+
+impl Rows {
+    pub fn len(&self) -> usize {
+        self.sealed + self.tail.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The block holding position `i` and the row's place in it; block `blocks.len()` is the tail.
+    fn locate(&self, i: usize) -> (usize, usize) {
+        if i >= self.sealed {
+            return (self.blocks.len(), i - self.sealed);
+        }
+        // Blocks are full unless edits in the middle split or thinned them.
+        if let Some(block) = self.blocks.get(i / BLOCK)
+            && block.start <= i
+            && i < block.start + block.len()
+        {
+            return (i / BLOCK, i - block.start);
+        }
+        let b = self.blocks.partition_point(|block| block.start <= i) - 1;
+        (b, i - self.blocks[b].start)
+    }
+
+    fn block_len(&self, b: usize) -> usize {
+        self.blocks.get(b).map_or(self.tail.len(), Block::len)
+    }
+
+    pub fn get(&self, i: usize) -> Row {
+        assert!(i < self.len(), "row {i} of {}", self.len());
+        match self.locate(i) {
+            (b, k) if b < self.blocks.len() => self.blocks[b].row(k),
+            (_, k) => self.tail[k],
+        }
+    }
+
+    fn size(&self, b: usize, k: usize) -> u32 {
+        self.blocks.get(b).map_or_else(|| self.tail[k].size, |block| block.size(k))
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        self.range(0..self.len())
+    }
+
+    /// The rows at positions `range`, in order.
+    pub fn range(&self, range: Range<usize>) -> Iter<'_> {
+        assert!(range.end <= self.len(), "rows {range:?} of {}", self.len());
+        let (block, k) = self.locate(range.start);
+        Iter { rows: self, block, k, left: range.end.saturating_sub(range.start) }
+    }
+
+    /// First position whose sort key is not below the sought one (`Ok` when equal); `cmp`
+    /// compares a row's sort key with the sought key.
+    ///
+    /// Writes append and reads ask for the newest rows, so the search looks at the tail first
+    /// (an append compares with the last row only), then gallops back over the blocks' first
+    /// keys (1, 2, 4… blocks) before bisecting: O(log distance from the end), touching the hot
+    /// end of a long partition rather than its cold middle, and block headers rather than rows.
+    pub fn search_by(&self, mut cmp: impl FnMut(u64) -> Ordering) -> Result<usize, usize> {
+        if let Some(last) = self.tail.last() {
+            if cmp(last.sk) == Ordering::Less {
+                return Err(self.len());
+            }
+            if cmp(self.tail[0].sk) != Ordering::Greater {
+                let sealed = self.sealed;
+                return self.tail.binary_search_by(|r| cmp(r.sk)).map(|k| sealed + k).map_err(|k| sealed + k);
+            }
+        }
+        // blocks[..lo] start at or below the key, blocks[hi..] above it.
+        let (mut lo, mut hi, mut step) = (0, self.blocks.len(), 1);
+        while step <= hi {
+            let at = hi - step;
+            if cmp(self.blocks[at].first) == Ordering::Greater {
+                hi = at;
+                step *= 2;
+            } else {
+                lo = at + 1;
+                break;
+            }
+        }
+        let below = lo + self.blocks[lo..hi].partition_point(|block| cmp(block.first) != Ordering::Greater);
+        let Some(block) = below.checked_sub(1).map(|b| &self.blocks[b]) else { return Err(0) };
+        let (mut a, mut z) = (0, block.len());
+        while a < z {
+            let mid = a + (z - a) / 2;
+            match cmp(block.sk(mid)) {
+                Ordering::Less => a = mid + 1,
+                Ordering::Greater => z = mid,
+                Ordering::Equal => return Ok(block.start + mid),
+            }
+        }
+        Err(block.start + a)
+    }
+
+    /// The first position whose row fails `pred`, which holds for a prefix of the rows.
+    pub fn partition_point(&self, mut pred: impl FnMut(&Row) -> bool) -> usize {
+        let (mut a, mut z) = (0, self.len());
+        while a < z {
+            let mid = a + (z - a) / 2;
+            if pred(&self.get(mid)) {
+                a = mid + 1;
+            } else {
+                z = mid;
+            }
+        }
+        a
+    }
+
+    /// Appends a row whose key is above every other.
+    pub fn push(&mut self, row: Row) {
+        self.insert(self.len(), row);
+    }
+
+    pub fn insert(&mut self, i: usize, row: Row) {
+        assert!(i <= self.len(), "insert at {i} of {}", self.len());
+        if i >= self.sealed {
+            self.tail.insert(i - self.sealed, row);
+            if self.tail.len() == BLOCK {
+                self.blocks.push(Block::encode(&self.tail, self.sealed));
+                self.sealed += BLOCK;
+                self.tail.clear();
+            }
+            return;
+        }
+        // Edits decode into a buffer on the stack: no allocation but the new block's words.
+        let (b, k) = self.locate(i);
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
+        rows.copy_within(k..n, k + 1);
+        rows[k] = row;
+        self.rewrite(b, 1, &rows[..=n]);
+    }
+
+    pub fn remove(&mut self, i: usize) -> Row {
+        assert!(i < self.len(), "remove at {i} of {}", self.len());
+        if i >= self.sealed {
+            return self.tail.remove(i - self.sealed);
+        }
+        let (b, k) = self.locate(i);
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
+        let old = rows[k];
+        rows.copy_within(k + 1..n, k);
+        let n = n - 1;
+        // A thin block joins its successor, so removals cannot leave a header per row.
+        let next = self.blocks.get(b + 1).map(Block::len);
+        if n < BLOCK / 4 && next.is_some_and(|next| n + next <= BLOCK) {
+            let joined = n + self.blocks[b + 1].decode_into(&mut rows[n..]);
+            self.rewrite(b, 2, &rows[..joined]);
+        } else {
+            self.rewrite(b, 1, &rows[..n]);
+        }
+        old
+    }
+
+    /// Gives row `i` a new size and id; returns the row as it was.
+    pub fn set(&mut self, i: usize, size: u32, id: u32) -> Row {
+        let (b, k) = self.locate(i);
+        if b == self.blocks.len() {
+            let row = &mut self.tail[k];
+            let old = *row;
+            (row.size, row.id) = (size, id);
+            return old;
+        }
+        let mut rows = SCRATCH;
+        let n = self.blocks[b].decode_into(&mut rows);
+        let old = rows[k];
+        (rows[k].size, rows[k].id) = (size, id);
+        self.rewrite(b, 1, &rows[..n]);
+        old
+    }
+
+    /// Replaces blocks `b..b + count` by `rows` (none, one block, or two halves past
+    /// [`BLOCK`]) and shifts the blocks after them.
+    fn rewrite(&mut self, b: usize, count: usize, rows: &[Row]) {
+        let start = self.blocks[b].start;
+        let old: usize = self.blocks[b..b + count].iter().map(Block::len).sum();
+        let half = rows.len().div_ceil(2);
+        let (one, two) = match rows.len() {
+            0 => (None, None),
+            n if n <= BLOCK => (Some(Block::encode(rows, start)), None),
+            _ => {
+                (Some(Block::encode(&rows[..half], start)), Some(Block::encode(&rows[half..], start + half)))
+            }
+        };
+        let after = b + usize::from(one.is_some()) + usize::from(two.is_some());
+        self.blocks.splice(b..b + count, one.into_iter().chain(two));
+        let (grew, shrank) = (rows.len().saturating_sub(old), old.saturating_sub(rows.len()));
+        for block in &mut self.blocks[after..] {
+            block.start = block.start + grew - shrank;
+        }
+        self.sealed = self.sealed + grew - shrank;
+    }
+
+    /// Rows from `from` onward (forward) or `from` downward (backward) until `limit` rows or
+    /// `page_bytes`: how many were read, their bytes, and whether a limit stopped the walk. `end`
+    /// bounds the walk (exclusive forward, inclusive lower end backward). Whole blocks that fit
+    /// below both limits are taken by their byte sums.
+    pub fn page(
+        &self,
+        from: usize,
+        end: usize,
+        forward: bool,
+        limit: usize,
+        page_bytes: u64,
+    ) -> (usize, u64, bool) {
+        let available = if forward { end - from } else { from + 1 - end };
+        let (mut count, mut bytes) = (0usize, 0u64);
+        let (mut b, mut k) = self.locate(from);
+        loop {
+            if count == available {
+                return (count, bytes, false);
+            }
+            if let Some(block) = self.blocks.get(b) {
+                let len = block.len();
+                let aligned = if forward { k == 0 } else { k + 1 == len };
+                if aligned
+                    && count + len < limit
+                    && count + len <= available
+                    && bytes + block.bytes < page_bytes
+                {
+                    count += len;
+                    bytes += block.bytes;
+                    if forward {
+                        (b, k) = (b + 1, 0);
+                    } else if b > 0 {
+                        // (At block 0 the count is now `available`.)
+                        (b, k) = (b - 1, self.block_len(b - 1) - 1);
+                    }
+                    continue;
+                }
+            }
+            bytes += u64::from(self.size(b, k));
+            count += 1;
+            if count >= limit || bytes >= page_bytes {
+                return (count, bytes, true);
+            }
+            if forward {
+                k += 1;
+                if k == self.block_len(b) {
+                    (b, k) = (b + 1, 0);
+                }
+            } else if k > 0 {
+                k -= 1;
+            } else if b == 0 {
+                return (count, bytes, false);
+            } else {
+                (b, k) = (b - 1, self.block_len(b - 1) - 1);
+            }
+        }
+    }
+}
+
+impl FromIterator<Row> for Rows {
+    /// Rows already in sort-key order.
+    fn from_iter<I: IntoIterator<Item = Row>>(rows: I) -> Rows {
+        let mut out = Rows::default();
+        for row in rows {
+            out.push(row);
+        }
+        out
+    }
+}
+
+/// Rows of a range, decoded in order.
+pub struct Iter<'a> {
+    rows: &'a Rows,
+    block: usize,
+    k: usize,
+    left: usize,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = Row;
+
+    fn next(&mut self) -> Option<Row> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let Some(block) = self.rows.blocks.get(self.block) else {
+            self.k += 1;
+            return Some(self.rows.tail[self.k - 1]);
+        };
+        let row = block.row(self.k);
+        self.k += 1;
+        if self.k == block.len() {
+            (self.block, self.k) = (self.block + 1, 0);
+        }
+        Some(row)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+#[cfg(test)]
+mod tests;
