@@ -46,7 +46,7 @@
 //!
 //! # Memory
 //!
-//! Items are never materialized in bulk: a row is 16 bytes ([`ledger::Row`]) and values are
+//! Items are never materialized in bulk: a row is a few bytes, bit-packed ([`ledger`]), and values are
 //! regenerated from the seed when something must look at them ([`items`]). Metrics go into
 //! `engine::metrics::Metrics` at a resolution of at most [`METRIC_TICKS`] registry ticks per run;
 //! logical partitions get a registry row for the first [`LOGICAL_ROWS`] to become active and up

@@ -1,6 +1,6 @@
 //! Items without storing them. Every attribute value of item `ordinal` of an entity is a pure
 //! function of the seed, the entity, the ordinal and the item's birth (the tick and the call that
-//! wrote it), plus the compact overrides an update leaves; so the simulator keeps 16 bytes a row
+//! wrote it), plus the compact overrides an update leaves; so the simulator keeps a few bytes a row
 //! and regenerates an item whenever something must look at it (a filter, an index entry, the
 //! inspector).
 //!
