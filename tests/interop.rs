@@ -219,7 +219,7 @@ fn import_nwb_maps_a_hand_written_model_and_names_what_it_could_not() {
 #[test]
 fn import_nwb_refuses_what_is_not_a_model_with_file_line_and_column() {
     let dir = scratch_dir("import-bad");
-    let cases: [(&str, &str, &str); 4] = [
+    let cases: [(&str, &str, &str); 5] = [
         (
             "broken.json",
             "{\n  \"ModelName\": \"x\",\n  \"DataModel\": [\n",
@@ -236,6 +236,13 @@ fn import_nwb_refuses_what_is_not_a_model_with_file_line_and_column() {
             "{\"ModelName\": \"x\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": \
              {\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}}, \"TableData\": [{\"pk\": \"plain\"}]}]}",
             "table t: TableData item 0 is not an item in DynamoDB JSON",
+        ),
+        // A type DynamoDB does not have is a broken model, not a guess.
+        (
+            "type.json",
+            "{\"ModelName\": \"x\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": \
+             {\"AttributeName\": \"pk\", \"AttributeType\": \"X\"}}}]}",
+            "type.json:1:131: invalid value: string \"X\", expected a DynamoDB attribute type: S, N, B, BOOL",
         ),
     ];
     for (name, text, message) in cases {

@@ -89,7 +89,25 @@ pub struct KeyAttributes {
 #[serde(rename_all = "PascalCase")]
 pub struct AttributeDef {
     pub attribute_name: String,
+    #[serde(deserialize_with = "dynamodb_type")]
     pub attribute_type: String,
+}
+
+/// DynamoDB's attribute type descriptors (API reference, "AttributeValue"): a model naming any
+/// other is not a model NoSQL Workbench wrote, so it is refused where it says so (serde_json
+/// adds the line and column) rather than imported as a guess.
+const DYNAMODB_TYPES: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
+
+fn dynamodb_type<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let ty = String::deserialize(deserializer)?;
+    if DYNAMODB_TYPES.contains(&ty.as_str()) {
+        Ok(ty)
+    } else {
+        Err(serde::de::Error::invalid_value(
+            serde::de::Unexpected::Str(&ty),
+            &"a DynamoDB attribute type: S, N, B, BOOL, NULL, M, L, SS, NS or BS",
+        ))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
