@@ -269,6 +269,50 @@ pub(super) fn gate(items: &[Item], key: &str, key_names: &[String]) -> Option<(S
         .map(|(_, name, text)| (name, text))
 }
 
+/// Distinct whole-number samples up to which a number is drawn from the samples themselves.
+const MAX_SAMPLED_WHOLES: usize = 12;
+
+/// A number generator (RON) for the samples of a number attribute, and why. Generated numbers
+/// keep two decimals and an item's size counts a number's digits, so whole-number samples are
+/// drawn as the values they are (each as often as it appears) while there are few of them, and
+/// one value is `Fixed`; only a wide spread of values falls back to a range.
+fn number_generator(numbers: &[f64]) -> (String, &'static str) {
+    let Some((lo, hi)) =
+        numbers.iter().copied().reduce(f64::min).zip(numbers.iter().copied().reduce(f64::max))
+    else {
+        return ("Number(Uniform(0.0, 100.0))".to_owned(), "no samples");
+    };
+    // Samples are compared exactly: they are the model's own numbers, not computed ones.
+    if lo.total_cmp(&hi).is_eq() {
+        return (format!("Number(Fixed({lo:?}))"), "the samples' one value");
+    }
+    let whole = numbers.iter().all(|n| n.fract() == 0.0);
+    let mut distinct: Vec<f64> = numbers.to_vec();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    if whole && distinct.len() <= MAX_SAMPLED_WHOLES {
+        let weights: Vec<String> = distinct
+            .iter()
+            .map(|v| {
+                format!(
+                    "({:?}, Fixed({v:?}))",
+                    numbers.iter().filter(|n| n.total_cmp(v).is_eq()).count() as f64
+                )
+            })
+            .collect();
+        return (
+            format!("Number(Weighted([{}]))", weights.join(", ")),
+            "the samples' whole numbers, as often as they appear",
+        );
+    }
+    let guess = if whole {
+        "uniform over the samples' range, with two decimals where the samples are whole numbers (a number's size counts its digits)"
+    } else {
+        "uniform over the samples' range"
+    };
+    (format!("Number(Uniform({lo:?}, {hi:?}))"), guess)
+}
+
 /// A generator for a value attribute of DynamoDB type `ty` from its sample values: the keyheat
 /// type, the generator (RON) and why it is a guess; `Err(ty)` for a type keyheat does not model.
 pub(super) fn generator<'t>(
@@ -279,16 +323,11 @@ pub(super) fn generator<'t>(
     Ok(match ty {
         "N" => {
             let numbers: Vec<f64> = values.iter().filter_map(|v| number(v)).collect();
-            let range =
-                numbers.iter().copied().reduce(f64::min).zip(numbers.iter().copied().reduce(f64::max));
-            match range {
-                _ if is_time(name, &numbers) => (AttrType::Time, "Now".to_owned(), "a time: the write's"),
-                Some((lo, hi)) => (
-                    AttrType::N,
-                    format!("Number(Uniform({lo:?}, {:?}))", if hi > lo { hi } else { lo + 1.0 }),
-                    "uniform over the samples' range",
-                ),
-                None => (AttrType::N, "Number(Uniform(0.0, 100.0))".to_owned(), "no samples"),
+            if is_time(name, &numbers) {
+                (AttrType::Time, "Now".to_owned(), "a time: the write's")
+            } else {
+                let (generator, guess) = number_generator(&numbers);
+                (AttrType::N, generator, guess)
             }
         }
         "BOOL" => {
@@ -406,6 +445,30 @@ mod tests {
         assert_eq!(id_format(&ids(&["o7"])), Some("o{}".to_owned()));
         assert_eq!(id_format(&ids(&["c01", "x17"])), None);
         assert_eq!(id_format(&ids(&["alice"])), None);
+    }
+
+    #[test]
+    fn numbers_are_guessed_from_their_samples() {
+        let cases: &[(&[&str], &str)] = &[
+            (&[], "Number(Uniform(0.0, 100.0))"),
+            // One value, however often: that value, not a range around it.
+            (&["1", "1", "1"], "Number(Fixed(1.0))"),
+            (&["2.5"], "Number(Fixed(2.5))"),
+            // Few whole numbers: each as often as the samples hold it.
+            (&["1", "3", "1"], "Number(Weighted([(2.0, Fixed(1.0)), (1.0, Fixed(3.0))]))"),
+            // Fractions, or whole numbers too many to list: their range.
+            (&["1.5", "7.25"], "Number(Uniform(1.5, 7.25))"),
+            (
+                &["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"],
+                "Number(Uniform(1.0, 13.0))",
+            ),
+        ];
+        for (samples, expected) in cases {
+            let values: Vec<AttributeValue> = samples.iter().map(|t| n(t)).collect();
+            let refs: Vec<&AttributeValue> = values.iter().collect();
+            let (ty, generator, _) = generator("copies", "N", &refs).unwrap();
+            assert_eq!((ty, generator.as_str()), (AttrType::N, *expected), "{samples:?}");
+        }
     }
 
     #[test]
