@@ -31,7 +31,7 @@ fn json(output: &Output) -> serde_json::Value {
 
 #[test]
 fn bad_input_exits_2_with_a_message_before_any_replay() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["run", "orders", "--variant", "nope"], "scenarios/orders.ron:"),
         (&["run", "orders", "--duration", "5x"], "is not a duration"),
         (&["run", "orders", "--duration", "0s"], "zero length"),
@@ -39,6 +39,8 @@ fn bad_input_exits_2_with_a_message_before_any_replay() {
         (&["run", "orders", "--format", "pdf"], "invalid value 'pdf'"),
         (&["compare", "orders", "--variant", "naive"], "at least two variants"),
         (&["compare", "orders", "--variant", "naive", "--variant", "bogus"], "no variant named \"bogus\""),
+        // A misspelt name is named as such, not taken for too few variants.
+        (&["compare", "orders", "--variant", "nope"], "no variant named \"nope\""),
     ];
     for (args, message) in cases {
         let out = keyheat(args);

@@ -65,15 +65,17 @@ fn chosen_variants<'a>(loaded: &'a Loaded, names: &[String]) -> anyhow::Result<V
         }
         return Ok(all);
     }
-    if names.len() < 2 {
-        bail!("compare needs at least two variants: give --variant twice or more (or none for all)");
-    }
+    // A name that does not exist is the first thing to say: it is the likelier mistake.
+    let chosen: Vec<&Variant> = names.iter().map(|n| loaded.variant(Some(n))).collect::<Result<_, _>>()?;
     for (i, name) in names.iter().enumerate() {
         if names[..i].contains(name) {
             bail!("variant {name:?} is given twice");
         }
     }
-    names.iter().map(|n| loaded.variant(Some(n)).map_err(Into::into)).collect()
+    if chosen.len() < 2 {
+        bail!("compare needs at least two variants: give --variant twice or more (or none for all)");
+    }
+    Ok(chosen)
 }
 
 fn judged(
