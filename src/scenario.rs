@@ -95,13 +95,20 @@ impl Loaded {
             ));
         };
         self.scenario.variant(name).ok_or_else(|| {
+            // A practice problem's solution is not named: a typo should not give the answer away.
+            let names: Vec<&str> =
+                self.scenario.variant_names().into_iter().filter(|n| Some(*n) != solution).collect();
+            let listed = match (names.is_empty(), solution.is_some()) {
+                (true, true) => "the only variant is the problem's solution".to_owned(),
+                (false, true) => {
+                    format!("the variants are: {} (and the problem's solution)", names.join(", "))
+                }
+                (_, false) => format!("the variants are: {}", names.join(", ")),
+            };
             self.error_at(
                 &Path::root().field("variants"),
                 None,
-                format!(
-                    "no variant named {name:?}; the variants are: {}",
-                    self.scenario.variant_names().join(", ")
-                ),
+                format!("no variant named {name:?}; {listed}"),
             )
         })
     }

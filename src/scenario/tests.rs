@@ -706,8 +706,21 @@ fn an_unknown_variant_lists_the_variants_and_points_at_them() {
     let (line, col) = position_of(MINI, MINI.find("variants: [").unwrap() + "variants: ".len());
     assert_eq!(
         error.to_string(),
-        format!("mini.ron:{line}:{col}: no variant named \"nope\"; the variants are: only")
+        format!(
+            "mini.ron:{line}:{col}: no variant named \"nope\"; the only variant is the problem's solution"
+        )
     );
+    // A practice problem's solution is not listed: a typo does not give the answer away.
+    let two = MINI.replacen(
+        "variants: [",
+        "variants: [(name: \"mine\", keys: {\"User\": (pk: \"U#{user_id}\", sk: \"P\"), \"Post\": (pk: \"U#{user_id}\", sk: \"{posted_at}\")}),",
+        1,
+    );
+    let error = parse("mini.ron", &two).unwrap().variant(Some("nope")).unwrap_err().to_string();
+    assert!(error.ends_with("the variants are: mine (and the problem's solution)"), "{error}");
+    let plain = MINI.replace("practice: (prompt: \"Design the keys.\", hints: [\"Start from the patterns.\"], solution: \"only\"),\n", "");
+    let error = parse("mini.ron", &plain).unwrap().variant(Some("nope")).unwrap_err().to_string();
+    assert!(error.ends_with("the variants are: only"), "{error}");
     assert_eq!(loaded.variant(None).unwrap().name, "only");
 }
 
