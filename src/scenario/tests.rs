@@ -591,8 +591,42 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             "body:010}",
             0,
         ),
+        // A bucket or time format reads epoch seconds: text, or a number that is no time, is refused.
+        (
+            r#"sk: "POST#{posted_at}""#,
+            r#"sk: "POST#{bucket(body, 1d)}""#,
+            "body is S but a time format or bucket needs a Time attribute (epoch seconds)",
+            "body, 1d)",
+            0,
+        ),
     ];
     assert_points(cases);
+}
+
+/// A number is a time only when its items are written with the write's time: a bucket of a
+/// drawn number is refused, a bucket of an N written as Now is not.
+#[test]
+fn a_bucket_of_a_number_needs_the_number_to_be_a_time() {
+    let with = |generator: &str| {
+        MINI.replacen(
+            r#"(name: "body", type: S, gen: Payload(200))"#,
+            &format!(
+                r#"(name: "body", type: S, gen: Payload(200)), (name: "score", type: N, gen: {generator})"#
+            ),
+            1,
+        )
+        .replacen(r#"sk: "POST#{posted_at}""#, r#"sk: "POST#{bucket(score, 1d)}""#, 1)
+    };
+    let drawn = parse("mini.ron", &with("Number(Uniform(0, 9))")).err().map(|e| e.to_string());
+    assert!(
+        drawn.as_deref().is_some_and(|e| e.ends_with(
+            "score is N but a time format or bucket needs a Time attribute (epoch seconds), or an N written as Now"
+        )),
+        "{drawn:?}"
+    );
+    for timed in ["Now", "NowPlus(\"1d\")", "Sometimes(0.5, Now)"] {
+        assert!(parse("mini.ron", &with(timed)).is_ok(), "{timed}");
+    }
 }
 
 /// Counts that size the replay's work are bounded, each at the line:col that sets it.

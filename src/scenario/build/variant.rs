@@ -6,7 +6,8 @@ use super::{
     unique,
 };
 use crate::engine::model::{
-    self, AccessPattern, AttrType, Entity, EntityKeys, Index, IndexKind, Projection, Variant,
+    self, AccessPattern, AttrType, Attribute, Entity, EntityKeys, Generator, Index, IndexKind, Projection,
+    Variant,
 };
 use crate::engine::planner::numbers;
 use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
@@ -129,11 +130,12 @@ fn template(
         let attribute = entity.attribute(name);
         if needs_time
             && let Some(attribute) = attribute
-            && !matches!(attribute.ty, AttrType::Time | AttrType::N)
+            && !holds_time(attribute)
         {
             return Err(at(format!(
-                "{name} is {} but a time format or bucket needs a Time attribute (epoch seconds)",
-                attribute.ty
+                "{name} is {} but a time format or bucket needs a Time attribute (epoch seconds){}",
+                attribute.ty,
+                if attribute.ty == AttrType::N { ", or an N written as Now" } else { "" }
             )));
         }
         if let Part::Attr { pad: Some(width), .. } = part
@@ -147,6 +149,20 @@ fn template(
         }
     }
     Ok(parsed)
+}
+
+/// Whether an attribute holds epoch seconds, which a time format or bucket reads: a Time, or an
+/// N whose items are written with the write's time (a number drawn from a distribution, a
+/// temperature, is no time, and bucketing it by days would key items by nonsense).
+fn holds_time(attribute: &Attribute) -> bool {
+    fn timed(generator: &Generator) -> bool {
+        match generator {
+            Generator::Now | Generator::NowPlus(_) => true,
+            Generator::Sometimes(_, inner) => timed(inner),
+            _ => false,
+        }
+    }
+    attribute.ty == AttrType::Time || (attribute.ty == AttrType::N && timed(&attribute.generator))
 }
 
 /// A class slot chooses where a class's items live: how many partitions its writes spread over,
