@@ -121,8 +121,11 @@ impl Simulation {
             return;
         };
         if resume.is_none() || relocated {
-            self.figures.stats[pattern].requests += 1;
-            self.figures.stats[pattern].fanout += 1;
+            // A write call addresses its item's key: one, as its mean fan-out says.
+            let stats = &mut self.figures.stats[pattern];
+            stats.requests += 1;
+            stats.fanout += 1;
+            stats.max_fanout = stats.max_fanout.max(1);
             self.figures.totals.requests += 1;
         }
         let Some((versioned, read_ms)) = self.read_first(call, &target, &vals, now_ms, resume.as_ref())

@@ -51,6 +51,15 @@ fn a_run_that_cannot_start_says_why() {
 }
 
 #[test]
+fn a_write_addresses_one_key_at_most_as_on_average() {
+    let report = replay(&COUNTS.replace("duration: \"1d\"", "duration: \"1h\""));
+    for p in &report.patterns {
+        assert!(p.calls > 0, "{}", p.name);
+        assert_eq!((p.avg_fanout, p.max_fanout), (1.0, 1), "{}", p.name);
+    }
+}
+
+#[test]
 fn each_tick_makes_its_share_of_calls_carrying_the_fraction() {
     let loaded = load(COUNTS);
     let variant = loaded.variant(None).expect("one variant");
