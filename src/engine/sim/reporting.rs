@@ -64,6 +64,30 @@ fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
     chosen
 }
 
+/// What the registry keeps, and what a peak per second in the report is: each peak is read
+/// from one tick's load over the tick's length (never from the registry), so it is the busiest
+/// second only when a tick is one second.
+fn metrics_note(tick_ms: u64, stride: u32) -> String {
+    let tick = SimDuration::from_millis(tick_ms);
+    let peaks = match tick_ms.cmp(&1000) {
+        std::cmp::Ordering::Equal => {
+            "peaks per second in this report are exact: the busiest second".to_owned()
+        }
+        std::cmp::Ordering::Greater => format!(
+            "peaks per second in this report are averages over a tick of {tick}: a burst shorter than a tick is spread over it"
+        ),
+        std::cmp::Ordering::Less => {
+            format!("peaks per second in this report are the busiest tick of {tick} at its rate per second")
+        }
+    };
+    format!(
+        "Metrics are kept per {} of simulated time ({} tick{} per registry tick); {peaks}.",
+        SimDuration::from_millis(tick_ms * u64::from(stride)),
+        stride,
+        if stride == 1 { "" } else { "s" }
+    )
+}
+
 impl Simulation {
     /// The report of the run so far (the whole run once `step` has returned false).
     pub fn report(&self) -> RunReport {
@@ -389,12 +413,7 @@ impl Simulation {
                 CASSANDRA_GC_GRACE_SECS / 86_400
             ));
         }
-        notes.push(format!(
-            "Metrics are kept per {} of simulated time ({} tick{} per registry tick); per-second peaks in this report are exact.",
-            SimDuration::from_millis(self.pacing.tick_ms * u64::from(self.figures.stride)),
-            self.figures.stride,
-            if self.figures.stride == 1 { "" } else { "s" }
-        ));
+        notes.push(metrics_note(self.pacing.tick_ms, self.figures.stride));
         if self.figures.totals.unserved_calls > 0 {
             notes.push(format!(
                 "{} calls of patterns no key serves were counted but sent nothing.",
@@ -402,5 +421,37 @@ impl Simulation {
             ));
         }
         notes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::metrics_note;
+
+    #[test]
+    fn the_metrics_note_calls_peaks_exact_only_with_one_second_ticks() {
+        let cases = [
+            (
+                1000,
+                1,
+                "per 1s of simulated time (1 tick per registry tick); peaks per second in this report are exact: the busiest second.",
+            ),
+            (
+                1000,
+                4,
+                "per 4s of simulated time (4 ticks per registry tick); peaks per second in this report are exact",
+            ),
+            (
+                60_000,
+                1,
+                "peaks per second in this report are averages over a tick of 1m: a burst shorter than a tick is spread over it.",
+            ),
+            (100, 1, "peaks per second in this report are the busiest tick of 100ms at its rate per second."),
+        ];
+        for (tick_ms, stride, expected) in cases {
+            let note = metrics_note(tick_ms, stride);
+            assert!(note.contains(expected), "{tick_ms} ms × {stride}: {note}");
+            assert_eq!(note.contains("exact"), tick_ms == 1000, "{note}");
+        }
     }
 }
