@@ -155,7 +155,7 @@ pub struct RunArgs {
     /// Seed for the workload (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
@@ -182,7 +182,7 @@ pub struct CompareArgs {
     /// Seed for every run (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
