@@ -216,15 +216,13 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
     match &p.operation {
         // A Scan, alone or as the read a write sends first to learn its key.
         Some(ops) if ops.iter().any(|op| op == Operation::Scan) => {
-            let growth = if grew(p) {
+            let growth = growth(p).map_or_else(String::new, |(start, end)| {
                 format!(
                     "; read units per call grew from {} to {} with the table",
-                    numbers::count(p.rcu_per_call_start),
-                    numbers::count(p.rcu_per_call_end)
+                    numbers::count(start),
+                    numbers::count(end)
                 )
-            } else {
-                String::new()
-            };
+            });
             let scans = p.scans as f64;
             let detail = if cql(report) {
                 format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
@@ -371,10 +369,12 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     })
 }
 
-/// Whether a pattern's read units per call grew noticeably (over 10%) from the first tenth of the
-/// run to the last: the sign of a Scan whose cost follows the table's size.
-pub fn grew(p: &PatternReport) -> bool {
-    p.rcu_per_call_end > p.rcu_per_call_start * 1.1 && p.rcu_per_call_end - p.rcu_per_call_start >= 0.5
+/// A pattern's read units per call over the first tenth of the run and the last, when they grew
+/// noticeably (over 10%): the sign of a Scan whose cost follows the table's size. `None` when
+/// they did not, or when either tenth had no call to measure.
+pub fn growth(p: &PatternReport) -> Option<(f64, f64)> {
+    let (start, end) = (p.rcu_per_call_start?, p.rcu_per_call_end?);
+    (end > start * 1.1 && end - start >= 0.5).then_some((start, end))
 }
 
 /// The report's line for a pattern: the report lists the scenario's patterns in its order.
@@ -577,15 +577,20 @@ mod tests {
     fn growth_means_more_than_noise() {
         let mut p = report().patterns[1].clone();
         let cases = [
-            (20.0, 400.0, true),
-            (717.0, 718.0, false),
-            (0.5, 0.6, false),
-            (0.0, 2.0, true),
-            (5.0, 5.0, false),
+            (Some(20.0), Some(400.0), true),
+            (Some(717.0), Some(718.0), false),
+            (Some(0.5), Some(0.6), false),
+            (Some(0.0), Some(2.0), true),
+            (Some(5.0), Some(5.0), false),
+            // A tenth with no call has no figure: nothing grew from it, nor to it.
+            (None, Some(981.0), false),
+            (Some(981.0), None, false),
+            (None, None, false),
         ];
         for (start, end, grown) in cases {
             (p.rcu_per_call_start, p.rcu_per_call_end) = (start, end);
-            assert_eq!(grew(&p), grown, "{start} → {end}");
+            let expected = grown.then(|| (start.unwrap_or_default(), end.unwrap_or_default()));
+            assert_eq!(growth(&p), expected, "{start:?} → {end:?}");
         }
     }
 

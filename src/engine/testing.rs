@@ -132,8 +132,8 @@ fn patterns() -> Vec<PatternReport> {
         ),
         PatternReport {
             avg_items_read: 4_000.0,
-            rcu_per_call_start: 20.0,
-            rcu_per_call_end: 400.0,
+            rcu_per_call_start: Some(20.0),
+            rcu_per_call_end: Some(400.0),
             ..pattern(
                 "pending-orders",
                 Kind::Read,
@@ -200,8 +200,8 @@ pub fn pattern(
         avg_items_returned: if read { 10.0 } else { 0.0 },
         rcu: if read { calls as f64 * 2.0 } else { 0.0 },
         wcu: if read { 0.0 } else { calls as f64 },
-        rcu_per_call_start: if read { 2.0 } else { 0.0 },
-        rcu_per_call_end: if read { 2.0 } else { 0.0 },
+        rcu_per_call_start: Some(if read { 2.0 } else { 0.0 }),
+        rcu_per_call_end: Some(if read { 2.0 } else { 0.0 }),
         throttled: 0,
         failed: 0,
         latency_ms_p50: p50,

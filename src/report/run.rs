@@ -375,11 +375,11 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
             "{} is a full scan (SELECT … ALLOW FILTERING): its cost grows with the table",
             p.name
         )),
-        Some(_) if scan && goals::grew(p) => out.push(format!(
+        Some(_) if scan && let Some((start, end)) = goals::growth(p) => out.push(format!(
             "{} is a Scan: read units per call went from {} to {} as the table grew",
             p.name,
-            numbers::count(p.rcu_per_call_start),
-            numbers::count(p.rcu_per_call_end)
+            numbers::count(start),
+            numbers::count(end)
         )),
         Some(_) if scan => out.push(format!("{} is a Scan: its cost grows with the table", p.name)),
         Some(_) => {}

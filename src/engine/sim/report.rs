@@ -240,9 +240,10 @@ pub struct PatternReport {
     pub avg_items_returned: f64,
     pub rcu: f64,
     pub wcu: f64,
-    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow).
-    pub rcu_per_call_start: f64,
-    pub rcu_per_call_end: f64,
+    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow);
+    /// `None` (null in JSON) when no call was made in that tenth: no call, no figure per call.
+    pub rcu_per_call_start: Option<f64>,
+    pub rcu_per_call_end: Option<f64>,
     pub throttled: u64,
     pub failed: u64,
     /// Modelled latency (see the latency model in the notes).

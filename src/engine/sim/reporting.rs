@@ -20,6 +20,11 @@ fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
 
+/// Read units per call of a window of the run, (units, calls): none without a call.
+fn per_call((units, calls): (f64, u64)) -> Option<f64> {
+    (calls > 0).then(|| units / calls as f64)
+}
+
 /// One logical partition's figures while the top list is chosen.
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
@@ -370,8 +375,8 @@ impl Simulation {
                 avg_items_returned: ratio(s.items_returned as f64, calls),
                 rcu: s.units[READ],
                 wcu: s.units[WRITE],
-                rcu_per_call_start: ratio(s.head.0, s.head.1 as f64),
-                rcu_per_call_end: ratio(s.tail.0, s.tail.1 as f64),
+                rcu_per_call_start: per_call(s.head),
+                rcu_per_call_end: per_call(s.tail),
                 throttled: s.throttled,
                 failed: s.failed,
                 latency_ms_p50: latency.p50().unwrap_or(0.0),

@@ -250,11 +250,8 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 units_per_call(p, r.engine),
             ];
             if !cassandra {
-                row.push(format!(
-                    "{} → {}",
-                    numbers::factor(p.rcu_per_call_start),
-                    numbers::factor(p.rcu_per_call_end)
-                ));
+                let figure = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), numbers::factor);
+                row.push(format!("{} → {}", figure(p.rcu_per_call_start), figure(p.rcu_per_call_end)));
             }
             row.extend([
                 ms(p.latency_ms_p50),
