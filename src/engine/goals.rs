@@ -251,23 +251,41 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
     }
 }
 
-/// The most requests a call needs: the planner's count, or the measured mean if paging made it
-/// higher.
+/// The most requests a call of a read needed: the partitions or keys it addressed, or the
+/// requests it sent if more (every page of a Query or Scan is a request of its own). In the
+/// Cassandra profile the driver fetches a SELECT's pages itself: one statement per partition.
+fn requests_per_call(p: &PatternReport, cql: bool) -> (f64, f64) {
+    let calls = p.calls as f64;
+    if p.kind == planner::Kind::Read && calls > 0.0 && !cql {
+        (p.max_fanout.max(p.max_requests) as f64, p.avg_fanout.max(p.requests as f64 / calls))
+    } else {
+        (p.max_fanout as f64, p.avg_fanout)
+    }
+}
+
+/// The most requests a call needed in the replay; the planner's count for a pattern that was
+/// never called.
 fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Option<u32>) -> Graded {
     let name = pattern_ref.name();
     let target = f64::from(limit);
     let Some(p) = pattern(report, pattern_ref) else {
         return Graded::missing(name, target, GoalUnit::Requests);
     };
+    let (busiest, mean) = requests_per_call(p, cql(report));
     // The replay's busiest call; a pattern that was never called is judged by its plan.
-    let value = if p.calls > 0 { p.max_fanout as f64 } else { planned.map_or(0.0, f64::from) };
+    let value = if p.calls > 0 { busiest } else { planned.map_or(0.0, f64::from) };
     let op = p.operation.as_ref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
+    let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
+        format!(" (pages are requests: {} pages per call on average)", numbers::factor(p.avg_pages))
+    } else {
+        String::new()
+    };
     let planned = planned.map_or_else(String::new, |n| format!("; {n} planned"));
     Graded::at_most(value, target, GoalUnit::Requests, |vs| {
         format!(
-            "{name} ({op}): {} in the busiest call, {} per call on average{planned} {vs} {}",
+            "{name} ({op}): {} in the busiest call, {} per call on average{pages}{planned} {vs} {}",
             GoalUnit::Requests.format(value),
-            GoalUnit::Requests.format(p.avg_fanout),
+            GoalUnit::Requests.format(mean),
             numbers::count(target)
         )
     })
@@ -571,6 +589,36 @@ mod tests {
         r.patterns[0].avg_fanout = 1.0;
         let result = grade(GoalCheck::MaxFanout(named("customer-page"), 1), &r);
         assert_eq!((result.passed, result.value), (true, 1.0), "{result:?}");
+    }
+
+    /// (fan-out, most requests, requests, calls, passes "at most 1", detail fragment).
+    #[test]
+    fn pages_are_requests_in_a_fanout_goal() {
+        let cases = [
+            // A Scan of 8 pages a call (practice-social's post-with-comments) is 8 requests.
+            (
+                1,
+                8,
+                1_200,
+                150,
+                false,
+                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call",
+            ),
+            // One page a call is one request.
+            (1, 1, 150, 150, true, "1 request in the busiest call, 1 request per call on average; 3 planned"),
+            // Two keys in one BatchGetItem: addressed twice, one request.
+            (2, 1, 150, 150, false, "2 requests in the busiest call"),
+        ];
+        for (fanout, most, requests, calls, passed, detail) in cases {
+            let mut r = report();
+            let p = &mut r.patterns[1];
+            (p.max_fanout, p.avg_fanout, p.max_requests, p.requests, p.calls) =
+                (fanout, fanout as f64, most, requests, calls);
+            p.avg_pages = requests as f64 / calls as f64;
+            let result = grade(GoalCheck::MaxFanout(named("pending-orders"), 1), &r);
+            assert_eq!(result.passed, passed, "{result:?}");
+            assert!(result.detail.contains(detail), "{:?} lacks {detail:?}", result.detail);
+        }
     }
 
     #[test]

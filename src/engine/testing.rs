@@ -196,6 +196,8 @@ pub fn pattern(
         // The busiest call asked at least the mean, rounded up to whole requests.
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count")]
         max_fanout: fanout.ceil().max(0.0) as u64,
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count")]
+        max_requests: if read { fanout.ceil().max(0.0) as u64 } else { 0 },
         avg_items_read: if read { 10.0 } else { 0.0 },
         avg_items_returned: if read { 10.0 } else { 0.0 },
         rcu: if read { calls as f64 * 2.0 } else { 0.0 },

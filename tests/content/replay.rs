@@ -128,6 +128,8 @@ fn check_orders(naive: &RunReport, fixed: &RunReport) {
     assert_eq!(scan.single_operation(), Some(Operation::Scan));
     let (start, end) = (scan.rcu_per_call_start.expect("calls"), scan.rcu_per_call_end.expect("calls"));
     assert!(end >= 3.0 * start, "{scan:?}");
+    // Every page is a request: the busiest call sent at least the mean of pages.
+    assert!(scan.max_requests > 1 && scan.max_requests as f64 >= scan.avg_pages, "{scan:?}");
     assert!((scan.avg_items_returned - 100.0).abs() < 1e-9, "{scan:?}");
     let query = pattern(fixed, "pending-orders");
     assert_eq!((query.single_operation(), query.index.as_deref()), (Some(Operation::Query), Some("pending")));

@@ -48,7 +48,7 @@ pub(super) struct Retries {
     /// The sequence number the next retry queued gets.
     seq: u64,
     /// Throttled Scans waiting to resume, by retry sequence number.
-    pub scan_resume: HashMap<u64, ScanCursor>,
+    pub scan_resume: HashMap<u64, ScanResume>,
 }
 
 impl Retries {
@@ -58,7 +58,7 @@ impl Retries {
 
     /// Queues `retry` under the next sequence number, with the cursor a throttled Scan resumes
     /// from.
-    fn push(&mut self, retry: Retry, cursor: Option<ScanCursor>) {
+    fn push(&mut self, retry: Retry, cursor: Option<ScanResume>) {
         let seq = self.seq;
         self.seq += 1;
         if let Some(cursor) = cursor {
@@ -98,6 +98,14 @@ pub(super) struct Replication {
 /// The stream the retry jitter draws from (apart from every pick and attribute stream).
 const RETRY_STREAM: u64 = 0x7265_7472_795f_6a69;
 
+/// Where a throttled Scan resumes, and the pages it was served before: a call's pages are
+/// requests, however many retries they take.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ScanResume {
+    pub cursor: ScanCursor,
+    pub pages: u64,
+}
+
 /// A retried request: which request of the call, the retries made, what its first attempt fixed
 /// (a put's ordinal, the call's latency without waits, a Scan's cursor) and when it runs.
 #[derive(Debug, Clone, Copy)]
@@ -108,7 +116,7 @@ pub(super) struct Resume {
     pub base_ms: f64,
     /// This request reports the call's latency when it completes.
     pub reports: bool,
-    pub cursor: Option<ScanCursor>,
+    pub cursor: Option<ScanResume>,
     pub at_ms: u64,
 }
 
@@ -120,7 +128,7 @@ pub(super) struct Refused {
     pub base_ms: f64,
     pub reports: bool,
     pub ordinal: u32,
-    pub cursor: Option<ScanCursor>,
+    pub cursor: Option<ScanResume>,
 }
 
 impl Simulation {

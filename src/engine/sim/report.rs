@@ -236,6 +236,9 @@ pub struct PatternReport {
     pub avg_fanout: f64,
     /// The most partitions or keys one call addressed.
     pub max_fanout: u64,
+    /// The most requests one call of a read sent, each page of a Query or Scan a request of its
+    /// own (a retry is not another). 0 for a write.
+    pub max_requests: u64,
     pub avg_items_read: f64,
     pub avg_items_returned: f64,
     pub rcu: f64,

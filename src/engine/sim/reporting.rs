@@ -371,6 +371,7 @@ impl Simulation {
                 calls: s.calls,
                 avg_fanout: ratio(s.fanout as f64, calls),
                 max_fanout: s.max_fanout,
+                max_requests: s.max_requests,
                 avg_items_read: ratio(s.items_read as f64, calls),
                 avg_items_returned: ratio(s.items_returned as f64, calls),
                 rcu: s.units[READ],

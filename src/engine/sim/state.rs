@@ -232,6 +232,8 @@ pub struct PatternStats {
     pub fanout: u64,
     /// The most one call addressed.
     pub max_fanout: u64,
+    /// The most requests one read call sent, every page counted (a retry is not another).
+    pub max_requests: u64,
     pub pages: u64,
     pub items_read: u64,
     pub items_returned: u64,

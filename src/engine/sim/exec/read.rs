@@ -15,7 +15,7 @@ use crate::engine::planner::Operation;
 use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
 use crate::engine::value::KeyType;
 
-use super::{Call, Refused, Resume};
+use super::{Call, Refused, Resume, ScanResume};
 use crate::engine::sim::Simulation;
 use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
@@ -388,6 +388,7 @@ impl Simulation {
         }
         let parts = std::mem::take(&mut self.world.patterns[call.pattern].parts);
         let before = self.figures.stats[call.pattern].fanout;
+        let requests_before = self.figures.stats[call.pattern].requests;
         if parts.is_empty() {
             self.read_one(call, &plan, operation, &known, resume.as_ref());
         } else {
@@ -397,6 +398,11 @@ impl Simulation {
         self.world.patterns[call.pattern].read = Some(plan);
         let stats = &mut self.figures.stats[call.pattern];
         stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
+        // A first attempt counts every request (pages included); a Scan counts its pages itself,
+        // across the retries that resume it.
+        if resume.is_none() && operation != Operation::Scan {
+            stats.max_requests = stats.max_requests.max(stats.requests - requests_before);
+        }
     }
 
     pub(super) fn read_one(
@@ -967,7 +973,7 @@ impl Simulation {
             (Some(l), None) => u64::from(l),
             _ => u64::MAX,
         };
-        let mut cursor = resume.and_then(|r| r.cursor).unwrap_or_default();
+        let ScanResume { mut cursor, mut pages } = resume.and_then(|r| r.cursor).unwrap_or_default();
         if resume.is_none() {
             let stats = &mut self.figures.stats[call.pattern];
             stats.fanout += 1;
@@ -997,7 +1003,7 @@ impl Simulation {
             self.figures.totals.requests += 1;
             if !cassandra {
                 if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
-                    self.scan_refused(read, ms, cursor, from);
+                    self.scan_refused(read, ms, ScanResume { cursor, pages }, from);
                     return;
                 }
                 self.storage.groups[group].units[READ] += units;
@@ -1007,6 +1013,7 @@ impl Simulation {
                 from = last.or(from);
             }
             self.spend(call, READ, units);
+            pages += 1;
             ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
             let stats = &mut self.figures.stats[call.pattern];
@@ -1017,6 +1024,8 @@ impl Simulation {
                 _ => break,
             }
         }
+        let stats = &mut self.figures.stats[call.pattern];
+        stats.max_requests = stats.max_requests.max(pages);
         self.finish_scan(read, matched, ms);
     }
 
@@ -1074,7 +1083,7 @@ impl Simulation {
 
     /// A Scan page the partitions refused: the retry resumes at its cursor, carrying the time
     /// the served pages took; an observer's next page starts after the last row they read.
-    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
+    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanResume, from: Option<u32>) {
         let ReadCall { call, resume, .. } = read;
         if let Some(locating) = self.scratch.split.as_mut().filter(|g| g.locate) {
             locating.refused = true;
