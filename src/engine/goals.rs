@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::cost;
 use super::model::{Engine, Goal, GoalCheck, PatternId, PatternRef, Scenario, Variant};
 use super::planner::{self, Operation, numbers};
-use super::sim::report::{GoalHint, GoalResult, Operations, PatternReport, RunReport};
+use super::sim::report::{GoalHint, GoalResult, GoalStatus, Operations, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
 /// What a goal's value and target count, so writers can print them.
@@ -94,9 +94,10 @@ pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> V
 /// 25.6 GB at 1 year (table CH#{channel_id}) > 10 GB").
 fn project(result: &mut GoalResult, projection: Option<horizon::Projection>) {
     let Some(p) = projection else { return };
-    let value = result.value.max(p.value);
-    result.passed = value <= result.target;
-    result.value = value;
+    let Some(measured) = result.value else { return };
+    let value = measured.max(p.value);
+    result.status = GoalStatus::of(value <= result.target);
+    result.value = Some(value);
     let vs = if p.value <= result.target { "≤" } else { ">" };
     result.detail = format!(
         "{} at the end of the replay; projected: {} {vs} {}",
@@ -125,8 +126,8 @@ pub fn check(
     };
     GoalResult {
         name: goal.name.clone(),
-        passed: graded.passed,
-        value: graded.value,
+        status: graded.status,
+        value: (graded.status != GoalStatus::NotGraded).then_some(graded.value),
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
@@ -139,7 +140,7 @@ struct Graded {
     value: f64,
     target: f64,
     unit: GoalUnit,
-    passed: bool,
+    status: GoalStatus,
     detail: String,
 }
 
@@ -147,11 +148,17 @@ impl Graded {
     /// The usual case: passed when the value is at most the target.
     fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
         let passed = value <= target;
-        Graded { value, target, unit, passed, detail: detail(if passed { "≤" } else { ">" }) }
+        let detail = detail(if passed { "≤" } else { ">" });
+        Graded { value, target, unit, status: GoalStatus::of(passed), detail }
     }
 
     fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value, target, unit, passed: false, detail }
+        Graded { value, target, unit, status: GoalStatus::Failed, detail }
+    }
+
+    /// The run gave the goal nothing to judge: neither passed nor failed, and no value.
+    fn not_graded(target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { value: 0.0, target, unit, status: GoalStatus::NotGraded, detail }
     }
 
     fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
@@ -191,7 +198,11 @@ fn cql(report: &RunReport) -> bool {
 
 fn throttled(report: &RunReport, limit: f64) -> Graded {
     let t = &report.totals;
-    let value = if t.requests == 0 { 0.0 } else { t.throttled_ops as f64 / t.requests as f64 };
+    if t.requests == 0 {
+        let detail = "no requests in this run: no share of them to grade".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Ratio, detail);
+    }
+    let value = t.throttled_ops as f64 / t.requests as f64;
     let failed = if t.gave_up > 0 {
         format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
@@ -224,6 +235,14 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
                 )
             });
             let scans = p.scans as f64;
+            // The plan decides what serves a pattern: a Scan with no calls is still a Scan.
+            if p.calls == 0 {
+                let scan = if cql(report) { "a full scan (SELECT … ALLOW FILTERING)" } else { "a Scan" };
+                let detail = format!(
+                    "{name} is served by {scan}: it made no calls in this run, but every call would scan"
+                );
+                return Graded::failed(0.0, 0.0, GoalUnit::Count, detail);
+            }
             let detail = if cql(report) {
                 format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
             } else {
@@ -241,13 +260,11 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
                 format!("nothing serves {name}: no key or index finds its items")
             },
         ),
-        Some(op) => Graded {
-            value: 0.0,
-            target: 0.0,
-            unit: GoalUnit::Count,
-            passed: true,
-            detail: format!("{name} is served by {}", served(op, p, report)),
-        },
+        Some(op) => {
+            let uncalled = if p.calls == 0 { " (it made no calls in this run)" } else { "" };
+            let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
+            Graded { value: 0.0, target: 0.0, unit: GoalUnit::Count, status: GoalStatus::Passed, detail }
+        }
     }
 }
 
@@ -272,9 +289,23 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
         return Graded::missing(name, target, GoalUnit::Requests);
     };
     let (busiest, mean) = requests_per_call(p, cql(report));
-    // The replay's busiest call; a pattern that was never called is judged by its plan.
-    let value = if p.calls > 0 { busiest } else { planned.map_or(0.0, f64::from) };
     let op = p.operation.as_ref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
+    // A pattern that was never called is judged by its plan, if it has one.
+    if p.calls == 0 {
+        let Some(planned) = planned else {
+            let detail = format!("{name} ({op}) made no calls in this run, and no plan counts its requests");
+            return Graded::not_graded(target, GoalUnit::Requests, detail);
+        };
+        let value = f64::from(planned);
+        return Graded::at_most(value, target, GoalUnit::Requests, |vs| {
+            format!(
+                "{name} ({op}) made no calls in this run; {} planned {vs} {}",
+                GoalUnit::Requests.format(value),
+                numbers::count(target)
+            )
+        });
+    }
+    let value = busiest;
     let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
         format!(" (pages are requests: {} pages per call on average)", numbers::factor(p.avg_pages))
     } else {
@@ -292,6 +323,10 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
 }
 
 fn amplification(report: &RunReport, limit: f64) -> Graded {
+    if report.totals.writes == 0 {
+        let detail = "no writes in this run: no item writes per write to grade".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Factor, detail);
+    }
     let value = report.totals.write_amplification;
     Graded::at_most(value, limit, GoalUnit::Factor, |vs| {
         let (item, places) = if cql(report) { ("row", "tables, views") } else { ("item", "table, indexes") };
@@ -311,6 +346,11 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
         let detail = format!("{name} has no latency target");
         return Graded::failed(p.latency_ms_p99, 0.0, GoalUnit::Milliseconds, detail);
     };
+    if p.calls == 0 {
+        let detail =
+            format!("{name} made no calls in this run: no latency to hold to the {} target", ms(target));
+        return Graded::not_graded(target, GoalUnit::Milliseconds, detail);
+    }
     // A call that never completed (it gave up, or still waited for a retry at the end) missed
     // any target: past 1% of the calls, the p99 call is one of them.
     let never = p.failed + p.unfinished;
@@ -522,14 +562,14 @@ mod tests {
         let r = grade(GoalCheck::LatencyTarget(named("customer-page")), &report);
         let never =
             format!("200 of {calls} customer-page calls never completed (150 gave up, 50 still retrying");
-        assert!(!r.passed && r.detail.starts_with(&never), "{r:?}");
+        assert!(!r.passed() && r.detail.starts_with(&never), "{r:?}");
         // 1% or fewer: the p99 is the measured one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
         (stuck.failed, stuck.unfinished) = (calls / 100, 0);
         for (check, passed, value, detail) in cases {
             let label = format!("{check:?}");
             let r = grade(check, &report);
-            assert_eq!((r.passed, r.value), (passed, value), "{label}: {r:?}");
+            assert_eq!((r.passed(), r.value), (passed, Some(value)), "{label}: {r:?}");
             assert!(r.detail.contains(detail), "{label}: {:?} lacks {detail:?}", r.detail);
         }
     }
@@ -540,12 +580,12 @@ mod tests {
         r.totals.monthly_cost_usd = 82.5;
         r.totals.price_source = "AWS".to_owned();
         let over = grade(GoalCheck::MaxMonthlyCost(50.0), &r);
-        assert!(!over.passed && over.detail == "projected monthly cost $82.50 > $50.00", "{over:?}");
+        assert!(!over.passed() && over.detail == "projected monthly cost $82.50 > $50.00", "{over:?}");
         let under = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
-        assert!(under.passed && under.unit == GoalUnit::Usd, "{under:?}");
+        assert!(under.passed() && under.unit == GoalUnit::Usd, "{under:?}");
         r.totals.price_source = cost::SELF_MANAGED.to_owned();
         let cassandra = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
-        assert!(!cassandra.passed && cassandra.detail.contains("self-managed"), "{cassandra:?}");
+        assert!(!cassandra.passed() && cassandra.detail.contains("self-managed"), "{cassandra:?}");
     }
 
     #[test]
@@ -554,7 +594,7 @@ mod tests {
         r.indexes[0].max_partition_bytes = 200 * 1024 * 1024;
         let result = grade(GoalCheck::MaxPartitionBytes(150 * 1024 * 1024), &r);
         assert_eq!(result.detail, "largest partition 200 MB (in index byStatus) > 150 MB");
-        assert!(!result.passed);
+        assert!(!result.passed());
     }
 
     #[test]
@@ -562,7 +602,7 @@ mod tests {
         let mut r = report();
         r.patterns[1].operation = None;
         let result = grade(GoalCheck::NoScan(named("pending-orders")), &r);
-        assert!(!result.passed && result.detail.starts_with("nothing serves"), "{result:?}");
+        assert!(!result.passed() && result.detail.starts_with("nothing serves"), "{result:?}");
     }
 
     #[test]
@@ -571,9 +611,9 @@ mod tests {
         r.patterns[1].operation = Some(Operations::new(Operation::Scan, [Operation::UpdateItem]));
         r.patterns[1].scans = 40;
         let result = grade(GoalCheck::NoScan(named("pending-orders")), &r);
-        assert!(!result.passed && result.detail.contains("ran 40 Scans"), "{result:?}");
+        assert!(!result.passed() && result.detail.contains("ran 40 Scans"), "{result:?}");
         r.patterns[1].operation = Some(Operations::new(Operation::Query, [Operation::UpdateItem]));
-        assert!(grade(GoalCheck::NoScan(named("pending-orders")), &r).passed);
+        assert!(grade(GoalCheck::NoScan(named("pending-orders")), &r).passed());
     }
 
     #[test]
@@ -584,11 +624,11 @@ mod tests {
         r.patterns[0].avg_fanout = 1.25;
         r.patterns[0].max_fanout = 2;
         let result = grade(GoalCheck::MaxFanout(named("customer-page"), 1), &r);
-        assert_eq!((result.passed, result.value), (false, 2.0), "{result:?}");
+        assert_eq!((result.passed(), result.value), (false, Some(2.0)), "{result:?}");
         r.patterns[0].max_fanout = 1;
         r.patterns[0].avg_fanout = 1.0;
         let result = grade(GoalCheck::MaxFanout(named("customer-page"), 1), &r);
-        assert_eq!((result.passed, result.value), (true, 1.0), "{result:?}");
+        assert_eq!((result.passed(), result.value), (true, Some(1.0)), "{result:?}");
     }
 
     /// (fan-out, most requests, requests, calls, passes "at most 1", detail fragment).
@@ -616,8 +656,66 @@ mod tests {
                 (fanout, fanout as f64, most, requests, calls);
             p.avg_pages = requests as f64 / calls as f64;
             let result = grade(GoalCheck::MaxFanout(named("pending-orders"), 1), &r);
-            assert_eq!(result.passed, passed, "{result:?}");
+            assert_eq!(result.passed(), passed, "{result:?}");
             assert!(result.detail.contains(detail), "{:?} lacks {detail:?}", result.detail);
+        }
+    }
+
+    /// A goal whose pattern made no calls (or a run with no requests or writes) is graded by the
+    /// plan where the plan decides it, else not graded: never passed on a figure of nothing.
+    #[test]
+    fn a_goal_with_nothing_to_judge_is_not_graded_or_judged_by_the_plan() {
+        let mut r = report();
+        for p in &mut r.patterns {
+            (p.calls, p.requests, p.scans, p.latency_ms_p50, p.latency_ms_p99) = (0, 0, 0, 0.0, 0.0);
+            (p.max_fanout, p.max_requests, p.avg_fanout) = (0, 0, 0.0);
+        }
+        (r.totals.requests, r.totals.writes, r.totals.throttled_ops) = (0, 0, 0);
+        let cases: Vec<(GoalCheck, GoalStatus, Option<f64>, &str)> = vec![
+            (
+                GoalCheck::LatencyTarget(named("customer-page")),
+                GoalStatus::NotGraded,
+                None,
+                "customer-page made no calls in this run: no latency to hold to the 20 ms target",
+            ),
+            (
+                GoalCheck::NoScan(named("pending-orders")),
+                GoalStatus::Failed,
+                Some(0.0),
+                "pending-orders is served by a Scan: it made no calls in this run, but every call would scan",
+            ),
+            (
+                GoalCheck::NoScan(named("customer-page")),
+                GoalStatus::Passed,
+                Some(0.0),
+                "customer-page is served by Query (it made no calls in this run)",
+            ),
+            (
+                GoalCheck::MaxFanout(named("pending-orders"), 2),
+                GoalStatus::Failed,
+                Some(3.0),
+                "pending-orders (Scan) made no calls in this run; 3 requests planned > 2",
+            ),
+            (
+                GoalCheck::MaxFanout(named("place-order"), 2),
+                GoalStatus::NotGraded,
+                None,
+                "made no calls in this run, and no plan counts its requests",
+            ),
+            (GoalCheck::MaxThrottledRatio(0.01), GoalStatus::NotGraded, None, "no requests in this run"),
+            (
+                GoalCheck::MaxIndexWriteAmplification(2.0),
+                GoalStatus::NotGraded,
+                None,
+                "no writes in this run",
+            ),
+        ];
+        for (check, status, value, detail) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check, &r);
+            assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+            assert_eq!(g.passed(), status == GoalStatus::Passed, "{label}");
         }
     }
 
@@ -695,6 +793,6 @@ mod tests {
         let expected: Vec<&str> = loaded.scenario.goals.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(names, expected);
         let page = results.iter().find(|g| g.name == "the customer page is one request").expect("goal");
-        assert_eq!((page.passed, page.value), (true, 1.0), "{page:?}");
+        assert_eq!((page.passed(), page.value), (true, Some(1.0)), "{page:?}");
     }
 }

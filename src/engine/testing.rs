@@ -230,8 +230,8 @@ pub fn pattern(
 pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
     GoalResult {
         name: name.to_owned(),
-        passed,
-        value: if passed { 1.0 } else { 3.0 },
+        status: super::sim::report::GoalStatus::of(passed),
+        value: Some(if passed { 1.0 } else { 3.0 }),
         target: 2.0,
         unit: super::goals::GoalUnit::Count,
         detail: detail.to_owned(),

@@ -16,7 +16,7 @@ use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, cql_verb, numbers};
-use crate::engine::sim::report::{PatternReport, RunReport, Totals};
+use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
@@ -33,14 +33,34 @@ pub fn write(out: &mut impl Write, report: &RunReport, format: RunFormat) -> io:
     }
 }
 
-/// "3 of 5 goals passed" / "every goal passed (4)" / "no goals".
+/// "3 of 5 goals passed ✘" / "all 4 goals passed ✔" / "3 of 4 goals passed, 1 not graded ✘" /
+/// "no goals". A goal not graded was not passed.
 pub fn goal_summary(report: &RunReport) -> String {
     let total = report.goals.len();
-    let passed = report.goals.iter().filter(|g| g.passed).count();
+    let passed = report.goals.iter().filter(|g| g.passed()).count();
+    let ungraded = report.goals.iter().filter(|g| g.status == GoalStatus::NotGraded).count();
+    let ungraded = if ungraded > 0 { format!(", {ungraded} not graded") } else { String::new() };
     match (total, passed) {
         (0, _) => "no goals".to_owned(),
         (t, p) if t == p => format!("all {t} goals passed ✔"),
-        (t, p) => format!("{p} of {t} goals passed ✘"),
+        (t, p) => format!("{p} of {t} goals passed{ungraded} ✘"),
+    }
+}
+
+/// A goal's mark: ✔ passed, ✘ failed, – not graded (the run gave it nothing to judge).
+pub fn goal_mark(status: GoalStatus) -> &'static str {
+    match status {
+        GoalStatus::Passed => "✔",
+        GoalStatus::Failed => "✘",
+        GoalStatus::NotGraded => "–",
+    }
+}
+
+/// A goal's name as a report lists it: "(not graded)" after it when it was not.
+pub fn goal_title(g: &GoalResult) -> String {
+    match g.status {
+        GoalStatus::NotGraded => format!("{} (not graded)", g.name),
+        _ => g.name.clone(),
     }
 }
 
@@ -100,13 +120,16 @@ pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
 }
 
 /// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
-/// Cassandra read. `None` where nothing measures it (a Cassandra write).
+/// Cassandra read. `None` where nothing measures it (a Cassandra write, a pattern with no calls).
 pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)> {
+    if p.calls == 0 {
+        return None;
+    }
     if is_cassandra(engine) {
         return (p.kind != Kind::Write).then_some((p.avg_items_read, "rows"));
     }
     let (units, unit) = if p.kind == Kind::Write { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
-    Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
+    Some((units / p.calls as f64, unit))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -160,11 +183,18 @@ pub fn ms(x: f64) -> String {
     GoalUnit::Milliseconds.format(x)
 }
 
-/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target. A
-/// pattern nothing serves, or whose calls failed, does not meet it however fast the rest were.
+/// A pattern's modelled latency figure, "—" when it made no calls (nothing was timed).
+pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
+    if p.calls == 0 { "—".to_owned() } else { ms(x) }
+}
+
+/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target, –
+/// when the pattern made no calls (no latency to hold to it). A pattern nothing serves, or whose
+/// calls failed, does not meet it however fast the rest were.
 pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
     let served = p.operation.is_some() && p.failed == 0;
     match p.latency_target_ms {
+        Some(_) if p.calls == 0 && p.operation.is_some() => "–",
         Some(target) if served && p.latency_ms_p99 <= target => "✔",
         Some(_) => "✘",
         None => " ",
@@ -514,6 +544,42 @@ mod tests {
         assert_eq!(latency_mark(&p), "✘", "an unserved pattern misses it");
         p.latency_target_ms = None;
         assert_eq!(latency_mark(&p), " ");
+    }
+
+    /// A pattern with no calls has no figure per call and no latency: it shows "—" and is not
+    /// marked as meeting its target.
+    #[test]
+    fn a_pattern_with_no_calls_shows_no_figures() {
+        let r = report();
+        let mut p = r.patterns[0].clone();
+        (p.calls, p.rcu, p.latency_ms_p50, p.latency_ms_p99) = (0, 0.0, 0.0, 0.0);
+        let cases: [(&str, String); 4] = [
+            ("–", latency_mark(&p).to_owned()),
+            ("—", units_per_call(&p, Engine::DynamoDb)),
+            ("—", units_per_call(&p, Engine::Cassandra)),
+            ("—", latency_cell(&p, p.latency_ms_p99)),
+        ];
+        for (expected, got) in cases {
+            assert_eq!(got, expected);
+        }
+        p.calls = 4;
+        assert_eq!((latency_mark(&p), latency_cell(&p, 0.0).as_str()), ("✔", "0 ms"));
+    }
+
+    #[test]
+    fn the_goal_summary_counts_goals_not_graded_as_not_passed() {
+        let mut r = report();
+        let goal = |status| GoalResult { status, ..crate::engine::testing::goal("g", true, "d") };
+        let cases = [
+            (vec![], "no goals"),
+            (vec![GoalStatus::Passed, GoalStatus::Passed], "all 2 goals passed ✔"),
+            (vec![GoalStatus::Passed, GoalStatus::Failed], "1 of 2 goals passed ✘"),
+            (vec![GoalStatus::Passed, GoalStatus::NotGraded], "1 of 2 goals passed, 1 not graded ✘"),
+        ];
+        for (statuses, expected) in cases {
+            r.goals = statuses.into_iter().map(goal).collect();
+            assert_eq!(goal_summary(&r), expected);
+        }
     }
 
     fn render(r: &RunReport) -> String {

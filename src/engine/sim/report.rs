@@ -365,20 +365,65 @@ pub struct CacheReport {
     pub rcu_saved: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Whether a goal was met. A goal the run gave nothing to judge (a latency target of a pattern
+/// that made no calls) is neither met nor missed: it is not graded, and not passed either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoalStatus {
+    Passed,
+    Failed,
+    NotGraded,
+}
+
+impl GoalStatus {
+    /// `Passed` when `met`, else `Failed`.
+    pub fn of(met: bool) -> GoalStatus {
+        if met { GoalStatus::Passed } else { GoalStatus::Failed }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct GoalResult {
     pub name: String,
-    pub passed: bool,
-    /// The measured value, as the goal reads it.
-    pub value: f64,
+    pub status: GoalStatus,
+    /// The measured value, as the goal reads it; `None` when it was not graded.
+    pub value: Option<f64>,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
     pub unit: crate::engine::goals::GoalUnit,
-    /// One line for people: what was measured against what.
+    /// One line for people: what was measured against what (or why nothing could be).
     pub detail: String,
     /// In a practice problem: the hint the goal links to (`hint: N` in the scenario file).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<GoalHint>,
+}
+
+impl GoalResult {
+    /// Whether the goal was met (a goal not graded was not).
+    pub fn passed(&self) -> bool {
+        self.status == GoalStatus::Passed
+    }
+}
+
+/// In JSON: `passed` (true only when met, for readers that ask only that) and `status`
+/// ("passed", "failed" or "not_graded"); `value` is null when the goal was not graded.
+impl Serialize for GoalResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut g = s.serialize_struct("GoalResult", 8)?;
+        g.serialize_field("name", &self.name)?;
+        g.serialize_field("passed", &self.passed())?;
+        g.serialize_field("status", &self.status)?;
+        g.serialize_field("value", &self.value)?;
+        g.serialize_field("target", &self.target)?;
+        g.serialize_field("unit", &self.unit)?;
+        g.serialize_field("detail", &self.detail)?;
+        if let Some(hint) = &self.hint {
+            g.serialize_field("hint", hint)?;
+        } else {
+            g.skip_field("hint")?;
+        }
+        g.end()
+    }
 }
 
 /// A practice hint a goal links to: its number (from 1, as the hints are shown) and its text.

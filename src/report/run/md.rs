@@ -254,8 +254,8 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 row.push(format!("{} → {}", figure(p.rcu_per_call_start), figure(p.rcu_per_call_end)));
             }
             row.extend([
-                ms(p.latency_ms_p50),
-                ms(p.latency_ms_p99),
+                super::latency_cell(p, p.latency_ms_p50),
+                super::latency_cell(p, p.latency_ms_p99),
                 p.latency_target_ms.map_or_else(|| "—".to_owned(), ms),
             ]);
             row
@@ -317,7 +317,7 @@ fn markdown_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                     (Some(why), None) => format!("{} — {why}", g.detail),
                     (None, _) => g.detail.clone(),
                 };
-                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
+                vec![super::goal_mark(g.status).to_owned(), super::goal_title(g), detail]
             })
             .collect();
         markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;

@@ -287,8 +287,8 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &served_by(p, r.engine),
                 &format!("{:>11}", numbers::count(p.calls as f64)),
                 &format!("{:>9}", units_per_call(p, r.engine)),
-                &format!("{:>9}", ms(p.latency_ms_p50)),
-                &format!("{:>9}", ms(p.latency_ms_p99)),
+                &format!("{:>9}", super::latency_cell(p, p.latency_ms_p50)),
+                &format!("{:>9}", super::latency_cell(p, p.latency_ms_p99)),
                 &target,
             ],
         )?;
@@ -313,7 +313,7 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     writeln!(out, "Goals: {}", goal_summary(r))?;
     for g in &r.goals {
-        item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
+        item(out, 2, super::goal_mark(g.status), &super::goal_title(g))?;
         paragraph(out, 4, &g.detail)?;
         if let Some(why) = super::super::verdict::explain(r, g) {
             match g.hint.as_ref().map(super::super::verdict::hint_link) {
