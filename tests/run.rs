@@ -311,7 +311,7 @@ fn partition_throttles_count_attempts_and_a_write_costs_what_a_landed_write_cost
         "{text}"
     );
     assert!(
-        text.contains("  throttled attempts: writes the partition refused, every retry counted again\n"),
+        text.contains("  throttled attempts: reads and writes the partition refused, every retry\n"),
         "{text}"
     );
     // A counter update costs 1 WCU when it lands; requests still retrying or given up cost nothing.

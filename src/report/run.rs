@@ -20,7 +20,7 @@ use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunRepor
 use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
-pub use partitions::{hottest, place};
+pub use partitions::{hottest, place, shown};
 
 /// Partitions listed by text and Markdown (JSON keeps every one the simulator listed).
 pub const TOP_PARTITIONS: usize = 10;

@@ -22,7 +22,7 @@ use super::items::unit;
 use super::ledger::ScanCursor;
 use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
-use super::table::{Applied, EntryOp, Placed, Touch, WriteRefused};
+use super::table::{Applied, EntryOp, PartKey, Placed, Touch, WriteRefused};
 
 pub(super) use read::Gathering;
 pub(super) use write::{ItemWrite, WriteStatus};
@@ -277,6 +277,42 @@ impl Simulation {
                 self.figures.stats[call.pattern].latency(r.base_ms + waited + ms);
             }
             Some(_) => {}
+        }
+    }
+
+    /// A request the partitions refused, counted on the table's logical partitions it asked
+    /// (reads and writes alike: a throttled request still hit its partition). Of a request that
+    /// asked several keys, those on the physical partition that refused it; all of them when
+    /// the table's allowance did. An index counts its throttles per index, not per key.
+    pub(super) fn refused_on<'k>(
+        &mut self,
+        group: usize,
+        refusal: Refusal,
+        keys: impl IntoIterator<Item = &'k PartKey>,
+    ) {
+        if self.world.groups[group].1.is_some() {
+            return;
+        }
+        let metered_by = self.storage.groups[group].metered_by;
+        let meter = self.storage.groups[metered_by].meter.as_ref();
+        let refused_by = match refusal {
+            Refusal::Partition(i) | Refusal::Backlog(i) => Some(i),
+            Refusal::Table => None,
+        };
+        let mut partitions: Vec<u32> = Vec::new();
+        for pk in keys {
+            let on_it = match (meter, refused_by) {
+                (Some(m), Some(i)) => m.locate(pk.hash) == i,
+                _ => true,
+            };
+            if on_it && let Some(q) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) {
+                partitions.push(q);
+            }
+        }
+        for q in partitions {
+            let load = self.storage.load(group, q);
+            load.throttled += 1;
+            load.span_throttled += 1;
         }
     }
 

@@ -165,7 +165,8 @@ pub struct PartitionReport {
     /// Kept for readers of earlier reports: the same count as `throttled_attempts` (0 for an
     /// index partition). Not a count of requests, unlike `Totals::throttled_ops`.
     pub throttled_ops: u64,
-    /// Write attempts this table partition refused, each retry counted again (so one request
+    /// Read and write attempts this table partition refused (a Scan page names no key and is not
+    /// counted here), each retry counted again (so one request
     /// refused four times counts 4; `Totals::throttled_ops` counts it once). `None` for an index
     /// partition: its refusals are counted per index, in `IndexReport::throttled_ops`.
     pub throttled_attempts: Option<u64>,

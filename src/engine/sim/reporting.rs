@@ -256,7 +256,7 @@ impl Simulation {
         let secs = self.pacing.tick_secs;
         let part = ledger.partition(partition);
         let load = self.storage.load_of(group, partition as usize);
-        // Only a table partition counts the write attempts it refused (an index counts its own).
+        // Only a table partition counts the attempts it refused (an index counts its own).
         let attempts = index.is_none().then_some(u64::from(load.throttled));
         PartitionReport {
             key,

@@ -88,11 +88,8 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
         if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
     let items = words(r.engine).items;
     if !r.partitions.top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .top
-            .iter()
-            .take(TOP_PARTITIONS)
+        let rows: Vec<Vec<String>> = super::shown(&r.partitions.top, TOP_PARTITIONS)
+            .into_iter()
             .map(|p| {
                 let mut row = peaks(p);
                 if !cassandra {
@@ -119,11 +116,8 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
         }
     }
     if !r.partitions.index_top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .index_top
-            .iter()
-            .take(TOP_PARTITIONS)
+        let rows: Vec<Vec<String>> = super::shown(&r.partitions.index_top, TOP_PARTITIONS)
+            .into_iter()
             .map(|p| {
                 let mut row = peaks(p);
                 row.push(p.index.clone().unwrap_or_default());
@@ -339,7 +333,7 @@ mod tests {
             "| cost per month | $8.86 (projected from the run) |",
             "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
             "| top partition | size | items | peak RCU/s | peak WCU/s | throttled attempts |",
-            "throttled attempts: writes the partition refused, every retry counted again (the totals count each throttled request once)",
+            "throttled attempts: reads and writes the partition refused, every retry counted again (the totals count each throttled request once; a Scan page names no key and is counted in the totals only)",
             "| top index partition | size | items | peak RCU/s | peak WCU/s | index |",
             "| `PENDING` | 4 MB | 2,500 | 30 | 10 | byStatus |",
             "An index's throttles are counted per index, under Indexes. A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI applies at most 1,000 a second per partition and queues the rest.",

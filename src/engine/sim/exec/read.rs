@@ -607,7 +607,10 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += 1;
             self.figures.totals.requests += 1;
         }
-        if !how.cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
+        if !how.cassandra
+            && let Err(refusal) = self.meter_read(plan.group, &touches, resume.is_none())
+        {
+            self.refused_on(plan.group, refusal, chunk);
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
             return f64::NAN;
         }
@@ -864,7 +867,10 @@ impl Simulation {
             self.figures.totals.requests += served.pages;
         }
         let cassandra = self.world.engine == Engine::Cassandra;
-        if !cassandra && self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none()).is_err() {
+        if !cassandra
+            && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none())
+        {
+            self.refused_on(plan.group, refusal, [pk]);
             self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
             return None;
         }
@@ -951,7 +957,8 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += requests;
             self.figures.totals.requests += requests;
         }
-        if self.meter_read(group, &touches, retry.is_none()).is_err() {
+        if let Err(refusal) = self.meter_read(group, &touches, retry.is_none()) {
+            self.refused_on(group, refusal, keys.iter().map(|k| &k.0));
             return Err(ms);
         }
         let units: f64 = touches.iter().map(|t| t.1).sum();
