@@ -192,6 +192,7 @@ pub fn pattern(
         operation: operation.map(Operations::from),
         index: None,
         calls,
+        served_calls: calls,
         avg_fanout: fanout,
         // The busiest call asked at least the mean, rounded up to whole requests.
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count")]

@@ -128,8 +128,11 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
     if is_cassandra(engine) {
         return (p.kind != Kind::Write).then_some((p.avg_items_read, "rows"));
     }
-    let (units, unit) = if p.kind == Kind::Write { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
-    Some((units / p.calls as f64, unit))
+    if p.kind == Kind::Write {
+        return Some((p.wcu / p.calls as f64, "WCU"));
+    }
+    // Over the calls that completed: one that gave up or still waits for a retry is left out.
+    (p.served_calls > 0).then(|| (p.rcu / p.served_calls as f64, "RCU"))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -156,16 +159,36 @@ pub(super) fn units_per_call(p: &PatternReport, engine: Engine) -> String {
     cost(p, engine).map_or_else(|| "—".to_owned(), |(x, unit, _)| format!("{} {unit}", numbers::factor(x)))
 }
 
-/// The note under the access patterns: what "per call" is for writes, when any write is listed.
+/// The note under the access patterns: what "per call" is over for reads some of whose calls did
+/// not complete, and for writes, when any is listed.
 pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
+    let unfinished: Vec<String> = r
+        .patterns
+        .iter()
+        .filter(|p| p.kind != Kind::Write && !is_cassandra(r.engine) && p.served_calls < p.calls)
+        .map(|p| {
+            format!(
+                "{} {} of {}",
+                p.name,
+                numbers::count((p.calls - p.served_calls) as f64),
+                numbers::count(p.calls as f64)
+            )
+        })
+        .collect();
+    let reads = (!unfinished.is_empty()).then(|| {
+        format!(
+            "for a read, read units over the calls that completed (left out, calls that gave up or were \
+             still retrying at the end: {})",
+            unfinished.join(", ")
+        )
+    });
     let writes: Vec<&PatternReport> =
         r.patterns.iter().filter(|p| p.kind == Kind::Write && per_call(p, r.engine).is_some()).collect();
     if writes.is_empty() {
-        return None;
+        return reads.map(|reads| format!("per call: {reads}"));
     }
-    let mut legend = "per call: for a write, write units per write that landed (a call that gave up \
-                      wrote nothing)"
-        .to_owned();
+    let mut legend = reads.map_or_else(|| "per call: ".to_owned(), |reads| format!("per call: {reads}; "));
+    legend.push_str("for a write, write units per write that landed (a call that gave up wrote nothing)");
     let unknown: Vec<&str> =
         writes.iter().filter(|p| p.landed_writes.is_none()).map(|p| p.name.as_str()).collect();
     if !unknown.is_empty() {
@@ -564,6 +587,35 @@ mod tests {
         }
         p.calls = 4;
         assert_eq!((latency_mark(&p), latency_cell(&p, 0.0).as_str()), ("✔", "0 ms"));
+    }
+
+    /// A read's units per call are over the calls that completed, and the legend says which
+    /// calls were left out.
+    #[test]
+    fn a_reads_units_per_call_leave_out_calls_that_did_not_complete() {
+        let cases = [
+            // (calls, completed, per call, legend fragment)
+            (9_000, 9_000, "2 RCU", None),
+            (9_000, 4_500, "4 RCU", Some("customer-page 4,500 of 9,000")),
+            (9_000, 0, "—", Some("customer-page 9,000 of 9,000")),
+        ];
+        for (calls, served, cost, left_out) in cases {
+            let mut r = report();
+            r.patterns.truncate(1);
+            (r.patterns[0].calls, r.patterns[0].served_calls, r.patterns[0].rcu) = (calls, served, 18_000.0);
+            assert_eq!(units_per_call(&r.patterns[0], r.engine), cost);
+            let legend = per_call_legend(&r);
+            match left_out {
+                None => assert_eq!(legend, None),
+                Some(fragment) => {
+                    let legend = legend.expect("a legend");
+                    assert!(
+                        legend.starts_with("per call: for a read, read units over the calls that completed")
+                    );
+                    assert!(legend.ends_with(&format!("still retrying at the end: {fragment})")), "{legend}");
+                }
+            }
+        }
     }
 
     #[test]

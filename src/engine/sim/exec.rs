@@ -145,12 +145,6 @@ impl Simulation {
         } else {
             self.figures.totals.writes += 1;
         }
-        if self.pacing.is_head(call.tick) {
-            self.figures.stats[pattern].head.1 += 1;
-        }
-        if self.pacing.is_tail(call.tick) {
-            self.figures.stats[pattern].tail.1 += 1;
-        }
         if self.world.patterns[pattern].operation.is_none() {
             self.figures.totals.unserved_calls += 1;
             return;
@@ -270,14 +264,17 @@ impl Simulation {
     /// A request completed in `ms`: the call's latency, counting the waits of a retried one.
     #[inline]
     fn completed(&mut self, call: Call, resume: Option<&Resume>, ms: f64) {
-        match resume {
-            None => self.figures.stats[call.pattern].latency(ms),
-            Some(r) if r.reports => {
-                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.figures.stats[call.pattern].latency(r.base_ms + waited + ms);
-            }
-            Some(_) => {}
-        }
+        let ms = match resume {
+            None => ms,
+            Some(r) if r.reports => r.base_ms + r.at_ms.saturating_sub(call.time_ms) as f64 + ms,
+            Some(_) => return,
+        };
+        let (head, tail) = (self.pacing.is_head(call.tick), self.pacing.is_tail(call.tick));
+        let stats = &mut self.figures.stats[call.pattern];
+        stats.latency(ms);
+        stats.served += 1;
+        stats.head.1 += u64::from(head);
+        stats.tail.1 += u64::from(tail);
     }
 
     /// A request the partitions refused, counted on the table's logical partitions it asked

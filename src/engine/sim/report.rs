@@ -234,6 +234,9 @@ pub struct PatternReport {
     pub operation: Option<Operations>,
     pub index: Option<String>,
     pub calls: u64,
+    /// Calls that completed: not one that gave up, nor one still waiting for a retry at the end.
+    /// A read's figures per call (units, items read and returned) are over these.
+    pub served_calls: u64,
     pub avg_fanout: f64,
     /// The most partitions or keys one call addressed.
     pub max_fanout: u64,
@@ -244,8 +247,9 @@ pub struct PatternReport {
     pub avg_items_returned: f64,
     pub rcu: f64,
     pub wcu: f64,
-    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow);
-    /// `None` (null in JSON) when no call was made in that tenth: no call, no figure per call.
+    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow):
+    /// the units the tenth's calls spent over those of them that completed; `None` (null in
+    /// JSON) when none did: no call, no figure per call.
     pub rcu_per_call_start: Option<f64>,
     pub rcu_per_call_end: Option<f64>,
     pub throttled: u64,

@@ -352,6 +352,10 @@ impl Simulation {
         }
         for ((p, s), &pending) in self.world.patterns.iter().zip(&self.figures.stats).zip(&pending) {
             let calls = s.calls as f64;
+            // A read's figures per call are over the calls that completed: one that gave up or
+            // still waits for its retry returned nothing yet.
+            let read = p.action.is_read();
+            let per = if read { s.served as f64 } else { calls };
             // The registry's histogram, plus what waits for the next registry tick.
             let mut latency =
                 s.registry.and_then(|id| self.figures.metrics.latency(id)).cloned().unwrap_or_default();
@@ -369,11 +373,12 @@ impl Simulation {
                 }),
                 index: p.index.clone(),
                 calls: s.calls,
+                served_calls: s.served,
                 avg_fanout: ratio(s.fanout as f64, calls),
                 max_fanout: s.max_fanout,
                 max_requests: s.max_requests,
-                avg_items_read: ratio(s.items_read as f64, calls),
-                avg_items_returned: ratio(s.items_returned as f64, calls),
+                avg_items_read: ratio(s.items_read as f64, per),
+                avg_items_returned: ratio(s.items_returned as f64, per),
                 rcu: s.units[READ],
                 wcu: s.units[WRITE],
                 rcu_per_call_start: per_call(s.head),

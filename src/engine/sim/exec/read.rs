@@ -1119,14 +1119,9 @@ impl Simulation {
             gathering.times.push(ms);
             return;
         }
-        match resume {
-            None => self.figures.stats[call.pattern].latency(ms),
-            Some(r) if r.reports => {
-                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.figures.stats[call.pattern].latency(ms + waited);
-            }
-            Some(_) => {}
-        }
+        // A resumed Scan's time so far is in `ms` (its base): none to add twice.
+        let resume = resume.map(|r| Resume { base_ms: 0.0, ..*r });
+        self.completed(call, resume.as_ref(), ms);
     }
 
     /// An item's size now (for LSI fetches).

@@ -116,3 +116,27 @@ fn throttled_reads_are_counted_on_the_partition_that_refused_them() {
     let others = report.partitions.top.iter().filter(|p| p.key != viral.key).map(|p| p.throttled_ops);
     assert!(others.max().is_some_and(|most| most * 10 < attempts), "{:?}", report.partitions.top);
 }
+
+/// counters' naive design throttles its one hot counter: the reads that gave up or still wait
+/// for a retry at the end spent nothing, so over the calls that completed an eventually
+/// consistent GetItem of a small item costs exactly DynamoDB's 0.5 RCU, never less.
+#[test]
+fn a_reads_cost_per_call_is_over_the_calls_that_completed() {
+    let loaded = scenario::load("counters").expect("bundled");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let options = RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(20)) };
+    let report = crate::engine::sim::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let read = report.patterns.iter().find(|p| p.name == "read-count").expect("read-count");
+    assert!(read.failed + read.unfinished > 0 && read.served_calls < read.calls, "{read:?}");
+    assert_eq!(read.served_calls, read.calls - read.failed - read.unfinished, "{read:?}");
+    let cases = [
+        ("read units per call", read.rcu / read.served_calls as f64, 0.5),
+        ("read units per call at the start", read.rcu_per_call_start.expect("calls"), 0.5),
+        ("read units per call at the end", read.rcu_per_call_end.expect("calls"), 0.5),
+    ];
+    for (what, got, expected) in cases {
+        assert!((got - expected).abs() < 1e-9, "{what}: {got} vs {expected}");
+    }
+    // A GetItem reads its one item, or none when the counter is not there yet.
+    assert!(read.avg_items_read > 0.9 && read.avg_items_read <= 1.0, "{read:?}");
+}
