@@ -356,10 +356,11 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
     let never = p.failed + p.unfinished;
     if never > 0 && never as f64 > 0.01 * p.calls as f64 {
         let detail = format!(
-            "{never} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
-            p.calls,
-            p.failed,
-            p.unfinished,
+            "{} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
+            numbers::count(never as f64),
+            numbers::count(p.calls as f64),
+            numbers::count(p.failed as f64),
+            numbers::count(p.unfinished as f64),
             ms(target)
         );
         return Graded::failed(p.latency_ms_p99, target, GoalUnit::Milliseconds, detail);
@@ -558,10 +559,11 @@ mod tests {
         // 200 of customer-page's calls never completed: more than 1%, so its p99 call is one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
         let calls = stuck.calls;
-        (stuck.failed, stuck.unfinished) = (150, 50);
+        (stuck.failed, stuck.unfinished) = (1_500, 50);
         let r = grade(GoalCheck::LatencyTarget(named("customer-page")), &report);
+        // Counts are written with thousands separators, as everywhere in a report.
         let never =
-            format!("200 of {calls} customer-page calls never completed (150 gave up, 50 still retrying");
+            "1,550 of 9,000 customer-page calls never completed (1,500 gave up, 50 still retrying".to_owned();
         assert!(!r.passed() && r.detail.starts_with(&never), "{r:?}");
         // 1% or fewer: the p99 is the measured one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
