@@ -338,15 +338,20 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
+    // Each loss as its noun, singular and plural, then what happened to it.
     let (overwritten, at_load) = if cassandra {
         (
-            "rows replaced by an INSERT of another row with the same primary key (the key is not unique; a Cassandra write is an upsert)",
-            "rows of the initial load written onto a primary key an earlier one held",
+            (
+                "row",
+                "rows",
+                "replaced by an INSERT of another row with the same primary key (the key is not unique; a Cassandra write is an upsert)",
+            ),
+            ("row", "rows", "of the initial load written onto a primary key an earlier one held"),
         )
     } else {
         (
-            "items replaced by a put of another item with the same key (the key is not unique)",
-            "items of the initial load written onto a key an earlier one held",
+            ("item", "items", "replaced by a put of another item with the same key (the key is not unique)"),
+            ("item", "items", "of the initial load written onto a key an earlier one held"),
         )
     };
     let losses = [
@@ -355,11 +360,11 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
         (
             t.preload_item_size_errors,
             "refused at load",
-            "items of the initial load past 400 KB: never in the table",
+            ("item", "items", "of the initial load past 400 KB: never in the table"),
         ),
     ];
-    for (n, label, what) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
-        rows.push((label, format!("{} {what}", numbers::count(n as f64))));
+    for (n, label, (one, many, what)) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
+        rows.push((label, format!("{} {what}", plural(n, one, many))));
     }
     rows
 }
@@ -615,6 +620,23 @@ mod tests {
                     assert!(legend.ends_with(&format!("still retrying at the end: {fragment})")), "{legend}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn losses_say_one_row_or_item_in_the_singular() {
+        let cases = [
+            (1, true, "1 row replaced by an INSERT of another row"),
+            (2, true, "2 rows replaced by an INSERT"),
+            (1, false, "1 item replaced by a put of another item"),
+            (1_500, false, "1,500 items replaced by a put"),
+        ];
+        for (n, cassandra, expected) in cases {
+            let mut t = report().totals;
+            t.overwritten_items = n;
+            let rows = lost_rows(&t, cassandra);
+            let row = rows.iter().find(|(label, _)| *label == "lost to overwrites").expect("a loss row");
+            assert!(row.1.starts_with(expected), "{:?}", row.1);
         }
     }
 
