@@ -293,11 +293,11 @@ fn main() {
         headline(&format!("{name} {variant}"), &report, secs);
         for p in &report.patterns {
             println!(
-                "  {:<16} {:>10} calls  rcu/call {:>9.2} → {:>9.2}  items read {:>9.1}  p50 {:>8.1} ms  p99 {:>8.1} ms  throttled {}",
+                "  {:<16} {:>10} calls  rcu/call {:>9} → {:>9}  items read {:>9.1}  p50 {:>8.1} ms  p99 {:>8.1} ms  throttled {}",
                 p.name,
                 p.calls,
-                p.rcu_per_call_start,
-                p.rcu_per_call_end,
+                p.rcu_per_call_start.map_or_else(|| "—".to_owned(), |x| format!("{x:.2}")),
+                p.rcu_per_call_end.map_or_else(|| "—".to_owned(), |x| format!("{x:.2}")),
                 p.avg_items_read,
                 p.latency_ms_p50,
                 p.latency_ms_p99,

@@ -1,6 +1,6 @@
 //! The command line: parses arguments with clap and runs the engine. Errors a user can cause end
 //! here as a message on stderr and exit code 2; nothing panics on user input. `run` with
-//! `--fail-on-goals` exits 3 when a goal fails; `replay --endpoint` stopped by Ctrl-C exits 130.
+//! `--fail-on-goals` exits 3 when a goal fails or could not be graded; `replay --endpoint` stopped by Ctrl-C exits 130.
 //! The commands' work lives in `cli/` and the engine.
 
 mod analyze;
@@ -72,7 +72,7 @@ pub enum Command {
     /// optional countdown, and a Markdown grade report when you submit (S) or time is up
     ///
     /// With --grade VARIANT, grades that variant of the file headless and writes the same report
-    /// (exit 3 when a goal fails, as `run --fail-on-goals`).
+    /// (exit 3 when a goal fails or is not graded, as `run --fail-on-goals`).
     Practice(practice::PracticeArgs),
     /// Open the workbench on a scenario (or, without one, on the scenario picker).
     #[cfg(feature = "tui")]
@@ -109,7 +109,9 @@ pub enum Command {
     ///
     /// The report gives the totals, the partitions (the largest and hottest), the indexes, each
     /// access pattern's cost and modelled latency, the goals, and the cost in US dollars. It exits
-    /// 0 even when goals fail (the report says so); --fail-on-goals makes a failed goal exit 3.
+    /// 0 even when goals fail (the report says so); --fail-on-goals makes a failed goal exit 3, and a
+    /// goal the run gave nothing to judge (not graded: e.g. a latency target of a pattern that made
+    /// no calls) too, since it was not met.
     Run(RunArgs),
     /// Run two or more variants on the same seed and show them side by side
     ///
@@ -155,7 +157,7 @@ pub struct RunArgs {
     /// Seed for the workload (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
@@ -167,7 +169,7 @@ pub struct RunArgs {
     /// Replace FILE if it exists
     #[arg(long, requires = "out")]
     pub force: bool,
-    /// Exit with code 3 when any goal fails
+    /// Exit with code 3 when any goal fails or is not graded (the run gave it nothing to judge)
     #[arg(long)]
     pub fail_on_goals: bool,
 }
@@ -182,7 +184,7 @@ pub struct CompareArgs {
     /// Seed for every run (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+    /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
     #[arg(long, value_enum, default_value_t)]
@@ -200,7 +202,7 @@ pub struct CompareArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Done,
-    /// `--fail-on-goals` and a goal failed: exit 3.
+    /// `--fail-on-goals` and a goal failed or was not graded: exit 3.
     GoalsFailed,
     /// Ctrl-C stopped it (`replay --endpoint`), after it reported what it had done: exit 130,
     /// as a shell reports a command SIGINT ended (128 + 2), so a script does not take the

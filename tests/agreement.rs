@@ -78,14 +78,15 @@ fn compare(name: &str, variant: &str, plan: &Plan, report: &RunReport, out: &mut
         // from consuming too many capacity units"), so a call still waiting for its retry when the replay
         // ends has spent and read nothing yet, and one that gave up never will: check costs a
         // served call. A write counts the writes that landed, as the run report shows them; a
-        // read the calls that finished without giving up.
-        let served = (measured.calls - measured.unfinished - measured.failed).max(1) as f64;
+        // read the calls that finished without giving up (the report's served calls, over which
+        // its figures per call of a read already are).
+        let served = measured.served_calls.max(1) as f64;
         let units = match (p.kind, measured.landed_writes) {
             (Kind::Read, _) => measured.rcu / served,
             (Kind::Write, Some(landed)) if landed > 0 => measured.wcu / landed as f64,
             (Kind::Write, _) => measured.wcu / calls,
         };
-        let items_read = measured.avg_items_read * calls / served;
+        let items_read = measured.avg_items_read;
         // A figure check shows as `?` is not a prediction: it must say why instead.
         let unknown = p.unpredictable.as_ref();
         assert!(unknown.is_none_or(|u| !u.why.is_empty()), "{name} {variant} {}: a ? without a why", p.name);

@@ -245,6 +245,40 @@ fn a_failed_practice_goal_points_at_its_hint() {
 }
 
 #[test]
+fn a_goal_of_a_pattern_with_no_calls_is_not_graded_and_fails_the_gate() {
+    // In 10 s practice-chat's my-conversations is never called: its latency goal has nothing to
+    // judge, and its never-scans goal is judged by the plan, never by "0 Scans".
+    let args = ["run", "practice-chat", "--duration", "10s", "--fail-on-goals"];
+    let text = keyheat(&args);
+    assert_eq!(text.status.code(), Some(3), "{}", stderr(&text));
+    let flat = stdout(&text).split_whitespace().collect::<Vec<_>>().join(" ");
+    let cases = [
+        (
+            "– the sidebar meets its latency target (not graded) my-conversations made no calls in this run",
+            true,
+        ),
+        ("✘ my conversations never scans my-conversations is served by a Scan: it made no calls", true),
+        ("goals passed, 1 not graded ✘", true),
+        ("p99 0 ms", false),
+        ("ran 0 Scans", false),
+    ];
+    for (fragment, present) in cases {
+        assert_eq!(flat.contains(fragment), present, "{fragment:?} in {flat}");
+    }
+    let report = json(&keyheat(&["run", "practice-chat", "--duration", "10s", "--format", "json"]));
+    let goal = report["goals"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["name"] == "the sidebar meets its latency target"))
+        .expect("the latency goal");
+    assert_eq!(
+        (&goal["status"], &goal["passed"], &goal["value"]),
+        (&"not_graded".into(), &false.into(), &serde_json::Value::Null)
+    );
+    // Without the flag the run still exits 0: the report says what was not graded.
+    assert_eq!(keyheat(&["run", "practice-chat", "--duration", "10s"]).status.code(), Some(0));
+}
+
+#[test]
 fn partition_figures_look_in_the_indexes_and_name_them() {
     // social-feed's followers GSI keeps a celebrity's follower entries under one key: the largest
     // partition of the run is an index partition, and the report says which index holds it.
@@ -279,7 +313,7 @@ fn partition_throttles_count_attempts_and_a_write_costs_what_a_landed_write_cost
         "{text}"
     );
     assert!(
-        text.contains("  throttled attempts: writes the partition refused, every retry counted again\n"),
+        text.contains("  throttled attempts: reads and writes the partition refused, every retry\n"),
         "{text}"
     );
     // A counter update costs 1 WCU when it lands; requests still retrying or given up cost nothing.

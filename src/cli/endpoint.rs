@@ -38,7 +38,7 @@ pub struct ReplayArgs {
     /// it is never deleted
     #[arg(long, value_name = "TABLE", conflicts_with = "keep")]
     pub use_existing: Option<String>,
-    /// Simulated time to replay: 90s, 15m, 6h (default: the scenario's)
+    /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
     /// Seed for the workload (default: the scenario's)

@@ -64,7 +64,7 @@ pub enum Export {
         /// Seed for the workload (default: the scenario's)
         #[arg(long)]
         seed: Option<u64>,
-        /// Simulated time to replay: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
+        /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
         #[arg(long, value_parser = super::parse_duration)]
         duration: Option<SimDuration>,
         /// At most N requests (the preload's count; CreateTable and AdvanceTime lines do not)

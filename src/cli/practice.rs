@@ -1,7 +1,7 @@
 //! `keyheat practice`: an interview session on a practice problem — the workbench opened on the
 //! prompt with an optional countdown; on submit (`S`) or when time is up it writes the Markdown
 //! grade report. `--grade VARIANT` grades a file's variant headless and writes the same report
-//! (without the session's hints and time), exiting 3 when a goal fails, as `run --fail-on-goals`.
+//! (without the session's hints and time), exiting 3 when a goal fails or is not graded, as `run --fail-on-goals`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub struct PracticeArgs {
     #[arg(long)]
     pub force: bool,
     /// Grade this variant of the file headless and write its grade report instead of opening
-    /// the workbench; exits 3 when a goal fails
+    /// the workbench; exits 3 when a goal fails or is not graded
     #[arg(long, value_name = "VARIANT", conflicts_with = "minutes")]
     pub grade: Option<String>,
     /// The session's colours: dark (the terminal's own), light (dark text on white) or

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::cost;
 use super::model::{Engine, Goal, GoalCheck, PatternId, PatternRef, Scenario, Variant};
 use super::planner::{self, Operation, numbers};
-use super::sim::report::{GoalHint, GoalResult, Operations, PatternReport, RunReport};
+use super::sim::report::{GoalHint, GoalResult, GoalStatus, Operations, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
 /// What a goal's value and target count, so writers can print them.
@@ -94,9 +94,10 @@ pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> V
 /// 25.6 GB at 1 year (table CH#{channel_id}) > 10 GB").
 fn project(result: &mut GoalResult, projection: Option<horizon::Projection>) {
     let Some(p) = projection else { return };
-    let value = result.value.max(p.value);
-    result.passed = value <= result.target;
-    result.value = value;
+    let Some(measured) = result.value else { return };
+    let value = measured.max(p.value);
+    result.status = GoalStatus::of(value <= result.target);
+    result.value = Some(value);
     let vs = if p.value <= result.target { "≤" } else { ">" };
     result.detail = format!(
         "{} at the end of the replay; projected: {} {vs} {}",
@@ -125,8 +126,8 @@ pub fn check(
     };
     GoalResult {
         name: goal.name.clone(),
-        passed: graded.passed,
-        value: graded.value,
+        status: graded.status,
+        value: (graded.status != GoalStatus::NotGraded).then_some(graded.value),
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
@@ -139,7 +140,7 @@ struct Graded {
     value: f64,
     target: f64,
     unit: GoalUnit,
-    passed: bool,
+    status: GoalStatus,
     detail: String,
 }
 
@@ -147,11 +148,17 @@ impl Graded {
     /// The usual case: passed when the value is at most the target.
     fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
         let passed = value <= target;
-        Graded { value, target, unit, passed, detail: detail(if passed { "≤" } else { ">" }) }
+        let detail = detail(if passed { "≤" } else { ">" });
+        Graded { value, target, unit, status: GoalStatus::of(passed), detail }
     }
 
     fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value, target, unit, passed: false, detail }
+        Graded { value, target, unit, status: GoalStatus::Failed, detail }
+    }
+
+    /// The run gave the goal nothing to judge: neither passed nor failed, and no value.
+    fn not_graded(target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { value: 0.0, target, unit, status: GoalStatus::NotGraded, detail }
     }
 
     fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
@@ -191,7 +198,11 @@ fn cql(report: &RunReport) -> bool {
 
 fn throttled(report: &RunReport, limit: f64) -> Graded {
     let t = &report.totals;
-    let value = if t.requests == 0 { 0.0 } else { t.throttled_ops as f64 / t.requests as f64 };
+    if t.requests == 0 {
+        let detail = "no requests in this run: no share of them to grade".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Ratio, detail);
+    }
+    let value = t.throttled_ops as f64 / t.requests as f64;
     let failed = if t.gave_up > 0 {
         format!("; {} gave up after retries", numbers::count(t.gave_up as f64))
     } else {
@@ -216,16 +227,22 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
     match &p.operation {
         // A Scan, alone or as the read a write sends first to learn its key.
         Some(ops) if ops.iter().any(|op| op == Operation::Scan) => {
-            let growth = if grew(p) {
+            let growth = growth(p).map_or_else(String::new, |(start, end)| {
                 format!(
                     "; read units per call grew from {} to {} with the table",
-                    numbers::count(p.rcu_per_call_start),
-                    numbers::count(p.rcu_per_call_end)
+                    numbers::count(start),
+                    numbers::count(end)
                 )
-            } else {
-                String::new()
-            };
+            });
             let scans = p.scans as f64;
+            // The plan decides what serves a pattern: a Scan with no calls is still a Scan.
+            if p.calls == 0 {
+                let scan = if cql(report) { "a full scan (SELECT … ALLOW FILTERING)" } else { "a Scan" };
+                let detail = format!(
+                    "{name} is served by {scan}: it made no calls in this run, but every call would scan"
+                );
+                return Graded::failed(0.0, 0.0, GoalUnit::Count, detail);
+            }
             let detail = if cql(report) {
                 format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
             } else {
@@ -243,39 +260,73 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
                 format!("nothing serves {name}: no key or index finds its items")
             },
         ),
-        Some(op) => Graded {
-            value: 0.0,
-            target: 0.0,
-            unit: GoalUnit::Count,
-            passed: true,
-            detail: format!("{name} is served by {}", served(op, p, report)),
-        },
+        Some(op) => {
+            let uncalled = if p.calls == 0 { " (it made no calls in this run)" } else { "" };
+            let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
+            Graded { value: 0.0, target: 0.0, unit: GoalUnit::Count, status: GoalStatus::Passed, detail }
+        }
     }
 }
 
-/// The most requests a call needs: the planner's count, or the measured mean if paging made it
-/// higher.
+/// The most requests a call of a read needed: the partitions or keys it addressed, or the
+/// requests it sent if more (every page of a Query or Scan is a request of its own). In the
+/// Cassandra profile the driver fetches a SELECT's pages itself: one statement per partition.
+fn requests_per_call(p: &PatternReport, cql: bool) -> (f64, f64) {
+    let calls = p.calls as f64;
+    if p.kind == planner::Kind::Read && calls > 0.0 && !cql {
+        (p.max_fanout.max(p.max_requests) as f64, p.avg_fanout.max(p.requests as f64 / calls))
+    } else {
+        (p.max_fanout as f64, p.avg_fanout)
+    }
+}
+
+/// The most requests a call needed in the replay; the planner's count for a pattern that was
+/// never called.
 fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Option<u32>) -> Graded {
     let name = pattern_ref.name();
     let target = f64::from(limit);
     let Some(p) = pattern(report, pattern_ref) else {
         return Graded::missing(name, target, GoalUnit::Requests);
     };
-    // The replay's busiest call; a pattern that was never called is judged by its plan.
-    let value = if p.calls > 0 { p.max_fanout as f64 } else { planned.map_or(0.0, f64::from) };
+    let (busiest, mean) = requests_per_call(p, cql(report));
     let op = p.operation.as_ref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
+    // A pattern that was never called is judged by its plan, if it has one.
+    if p.calls == 0 {
+        let Some(planned) = planned else {
+            let detail = format!("{name} ({op}) made no calls in this run, and no plan counts its requests");
+            return Graded::not_graded(target, GoalUnit::Requests, detail);
+        };
+        let value = f64::from(planned);
+        return Graded::at_most(value, target, GoalUnit::Requests, |vs| {
+            format!(
+                "{name} ({op}) made no calls in this run; {} planned {vs} {}",
+                GoalUnit::Requests.format(value),
+                numbers::count(target)
+            )
+        });
+    }
+    let value = busiest;
+    let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
+        format!(" (pages are requests: {} pages per call on average)", numbers::factor(p.avg_pages))
+    } else {
+        String::new()
+    };
     let planned = planned.map_or_else(String::new, |n| format!("; {n} planned"));
     Graded::at_most(value, target, GoalUnit::Requests, |vs| {
         format!(
-            "{name} ({op}): {} in the busiest call, {} per call on average{planned} {vs} {}",
+            "{name} ({op}): {} in the busiest call, {} per call on average{pages}{planned} {vs} {}",
             GoalUnit::Requests.format(value),
-            GoalUnit::Requests.format(p.avg_fanout),
+            GoalUnit::Requests.format(mean),
             numbers::count(target)
         )
     })
 }
 
 fn amplification(report: &RunReport, limit: f64) -> Graded {
+    if report.totals.writes == 0 {
+        let detail = "no writes in this run: no item writes per write to grade".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Factor, detail);
+    }
     let value = report.totals.write_amplification;
     Graded::at_most(value, limit, GoalUnit::Factor, |vs| {
         let (item, places) = if cql(report) { ("row", "tables, views") } else { ("item", "table, indexes") };
@@ -295,15 +346,21 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
         let detail = format!("{name} has no latency target");
         return Graded::failed(p.latency_ms_p99, 0.0, GoalUnit::Milliseconds, detail);
     };
+    if p.calls == 0 {
+        let detail =
+            format!("{name} made no calls in this run: no latency to hold to the {} target", ms(target));
+        return Graded::not_graded(target, GoalUnit::Milliseconds, detail);
+    }
     // A call that never completed (it gave up, or still waited for a retry at the end) missed
     // any target: past 1% of the calls, the p99 call is one of them.
     let never = p.failed + p.unfinished;
     if never > 0 && never as f64 > 0.01 * p.calls as f64 {
         let detail = format!(
-            "{never} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
-            p.calls,
-            p.failed,
-            p.unfinished,
+            "{} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
+            numbers::count(never as f64),
+            numbers::count(p.calls as f64),
+            numbers::count(p.failed as f64),
+            numbers::count(p.unfinished as f64),
             ms(target)
         );
         return Graded::failed(p.latency_ms_p99, target, GoalUnit::Milliseconds, detail);
@@ -371,10 +428,12 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     })
 }
 
-/// Whether a pattern's read units per call grew noticeably (over 10%) from the first tenth of the
-/// run to the last: the sign of a Scan whose cost follows the table's size.
-pub fn grew(p: &PatternReport) -> bool {
-    p.rcu_per_call_end > p.rcu_per_call_start * 1.1 && p.rcu_per_call_end - p.rcu_per_call_start >= 0.5
+/// A pattern's read units per call over the first tenth of the run and the last, when they grew
+/// noticeably (over 10%): the sign of a Scan whose cost follows the table's size. `None` when
+/// they did not, or when either tenth had no call to measure.
+pub fn growth(p: &PatternReport) -> Option<(f64, f64)> {
+    let (start, end) = (p.rcu_per_call_start?, p.rcu_per_call_end?);
+    (end > start * 1.1 && end - start >= 0.5).then_some((start, end))
 }
 
 /// The report's line for a pattern: the report lists the scenario's patterns in its order.
@@ -500,18 +559,19 @@ mod tests {
         // 200 of customer-page's calls never completed: more than 1%, so its p99 call is one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
         let calls = stuck.calls;
-        (stuck.failed, stuck.unfinished) = (150, 50);
+        (stuck.failed, stuck.unfinished) = (1_500, 50);
         let r = grade(GoalCheck::LatencyTarget(named("customer-page")), &report);
+        // Counts are written with thousands separators, as everywhere in a report.
         let never =
-            format!("200 of {calls} customer-page calls never completed (150 gave up, 50 still retrying");
-        assert!(!r.passed && r.detail.starts_with(&never), "{r:?}");
+            "1,550 of 9,000 customer-page calls never completed (1,500 gave up, 50 still retrying".to_owned();
+        assert!(!r.passed() && r.detail.starts_with(&never), "{r:?}");
         // 1% or fewer: the p99 is the measured one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
         (stuck.failed, stuck.unfinished) = (calls / 100, 0);
         for (check, passed, value, detail) in cases {
             let label = format!("{check:?}");
             let r = grade(check, &report);
-            assert_eq!((r.passed, r.value), (passed, value), "{label}: {r:?}");
+            assert_eq!((r.passed(), r.value), (passed, Some(value)), "{label}: {r:?}");
             assert!(r.detail.contains(detail), "{label}: {:?} lacks {detail:?}", r.detail);
         }
     }
@@ -522,12 +582,12 @@ mod tests {
         r.totals.monthly_cost_usd = 82.5;
         r.totals.price_source = "AWS".to_owned();
         let over = grade(GoalCheck::MaxMonthlyCost(50.0), &r);
-        assert!(!over.passed && over.detail == "projected monthly cost $82.50 > $50.00", "{over:?}");
+        assert!(!over.passed() && over.detail == "projected monthly cost $82.50 > $50.00", "{over:?}");
         let under = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
-        assert!(under.passed && under.unit == GoalUnit::Usd, "{under:?}");
+        assert!(under.passed() && under.unit == GoalUnit::Usd, "{under:?}");
         r.totals.price_source = cost::SELF_MANAGED.to_owned();
         let cassandra = grade(GoalCheck::MaxMonthlyCost(100.0), &r);
-        assert!(!cassandra.passed && cassandra.detail.contains("self-managed"), "{cassandra:?}");
+        assert!(!cassandra.passed() && cassandra.detail.contains("self-managed"), "{cassandra:?}");
     }
 
     #[test]
@@ -536,7 +596,7 @@ mod tests {
         r.indexes[0].max_partition_bytes = 200 * 1024 * 1024;
         let result = grade(GoalCheck::MaxPartitionBytes(150 * 1024 * 1024), &r);
         assert_eq!(result.detail, "largest partition 200 MB (in index byStatus) > 150 MB");
-        assert!(!result.passed);
+        assert!(!result.passed());
     }
 
     #[test]
@@ -544,7 +604,7 @@ mod tests {
         let mut r = report();
         r.patterns[1].operation = None;
         let result = grade(GoalCheck::NoScan(named("pending-orders")), &r);
-        assert!(!result.passed && result.detail.starts_with("nothing serves"), "{result:?}");
+        assert!(!result.passed() && result.detail.starts_with("nothing serves"), "{result:?}");
     }
 
     #[test]
@@ -553,9 +613,9 @@ mod tests {
         r.patterns[1].operation = Some(Operations::new(Operation::Scan, [Operation::UpdateItem]));
         r.patterns[1].scans = 40;
         let result = grade(GoalCheck::NoScan(named("pending-orders")), &r);
-        assert!(!result.passed && result.detail.contains("ran 40 Scans"), "{result:?}");
+        assert!(!result.passed() && result.detail.contains("ran 40 Scans"), "{result:?}");
         r.patterns[1].operation = Some(Operations::new(Operation::Query, [Operation::UpdateItem]));
-        assert!(grade(GoalCheck::NoScan(named("pending-orders")), &r).passed);
+        assert!(grade(GoalCheck::NoScan(named("pending-orders")), &r).passed());
     }
 
     #[test]
@@ -566,26 +626,119 @@ mod tests {
         r.patterns[0].avg_fanout = 1.25;
         r.patterns[0].max_fanout = 2;
         let result = grade(GoalCheck::MaxFanout(named("customer-page"), 1), &r);
-        assert_eq!((result.passed, result.value), (false, 2.0), "{result:?}");
+        assert_eq!((result.passed(), result.value), (false, Some(2.0)), "{result:?}");
         r.patterns[0].max_fanout = 1;
         r.patterns[0].avg_fanout = 1.0;
         let result = grade(GoalCheck::MaxFanout(named("customer-page"), 1), &r);
-        assert_eq!((result.passed, result.value), (true, 1.0), "{result:?}");
+        assert_eq!((result.passed(), result.value), (true, Some(1.0)), "{result:?}");
+    }
+
+    /// (fan-out, most requests, requests, calls, passes "at most 1", detail fragment).
+    #[test]
+    fn pages_are_requests_in_a_fanout_goal() {
+        let cases = [
+            // A Scan of 8 pages a call (practice-social's post-with-comments) is 8 requests.
+            (
+                1,
+                8,
+                1_200,
+                150,
+                false,
+                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call",
+            ),
+            // One page a call is one request.
+            (1, 1, 150, 150, true, "1 request in the busiest call, 1 request per call on average; 3 planned"),
+            // Two keys in one BatchGetItem: addressed twice, one request.
+            (2, 1, 150, 150, false, "2 requests in the busiest call"),
+        ];
+        for (fanout, most, requests, calls, passed, detail) in cases {
+            let mut r = report();
+            let p = &mut r.patterns[1];
+            (p.max_fanout, p.avg_fanout, p.max_requests, p.requests, p.calls) =
+                (fanout, fanout as f64, most, requests, calls);
+            p.avg_pages = requests as f64 / calls as f64;
+            let result = grade(GoalCheck::MaxFanout(named("pending-orders"), 1), &r);
+            assert_eq!(result.passed(), passed, "{result:?}");
+            assert!(result.detail.contains(detail), "{:?} lacks {detail:?}", result.detail);
+        }
+    }
+
+    /// A goal whose pattern made no calls (or a run with no requests or writes) is graded by the
+    /// plan where the plan decides it, else not graded: never passed on a figure of nothing.
+    #[test]
+    fn a_goal_with_nothing_to_judge_is_not_graded_or_judged_by_the_plan() {
+        let mut r = report();
+        for p in &mut r.patterns {
+            (p.calls, p.requests, p.scans, p.latency_ms_p50, p.latency_ms_p99) = (0, 0, 0, 0.0, 0.0);
+            (p.max_fanout, p.max_requests, p.avg_fanout) = (0, 0, 0.0);
+        }
+        (r.totals.requests, r.totals.writes, r.totals.throttled_ops) = (0, 0, 0);
+        let cases: Vec<(GoalCheck, GoalStatus, Option<f64>, &str)> = vec![
+            (
+                GoalCheck::LatencyTarget(named("customer-page")),
+                GoalStatus::NotGraded,
+                None,
+                "customer-page made no calls in this run: no latency to hold to the 20 ms target",
+            ),
+            (
+                GoalCheck::NoScan(named("pending-orders")),
+                GoalStatus::Failed,
+                Some(0.0),
+                "pending-orders is served by a Scan: it made no calls in this run, but every call would scan",
+            ),
+            (
+                GoalCheck::NoScan(named("customer-page")),
+                GoalStatus::Passed,
+                Some(0.0),
+                "customer-page is served by Query (it made no calls in this run)",
+            ),
+            (
+                GoalCheck::MaxFanout(named("pending-orders"), 2),
+                GoalStatus::Failed,
+                Some(3.0),
+                "pending-orders (Scan) made no calls in this run; 3 requests planned > 2",
+            ),
+            (
+                GoalCheck::MaxFanout(named("place-order"), 2),
+                GoalStatus::NotGraded,
+                None,
+                "made no calls in this run, and no plan counts its requests",
+            ),
+            (GoalCheck::MaxThrottledRatio(0.01), GoalStatus::NotGraded, None, "no requests in this run"),
+            (
+                GoalCheck::MaxIndexWriteAmplification(2.0),
+                GoalStatus::NotGraded,
+                None,
+                "no writes in this run",
+            ),
+        ];
+        for (check, status, value, detail) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check, &r);
+            assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+            assert_eq!(g.passed(), status == GoalStatus::Passed, "{label}");
+        }
     }
 
     #[test]
     fn growth_means_more_than_noise() {
         let mut p = report().patterns[1].clone();
         let cases = [
-            (20.0, 400.0, true),
-            (717.0, 718.0, false),
-            (0.5, 0.6, false),
-            (0.0, 2.0, true),
-            (5.0, 5.0, false),
+            (Some(20.0), Some(400.0), true),
+            (Some(717.0), Some(718.0), false),
+            (Some(0.5), Some(0.6), false),
+            (Some(0.0), Some(2.0), true),
+            (Some(5.0), Some(5.0), false),
+            // A tenth with no call has no figure: nothing grew from it, nor to it.
+            (None, Some(981.0), false),
+            (Some(981.0), None, false),
+            (None, None, false),
         ];
         for (start, end, grown) in cases {
             (p.rcu_per_call_start, p.rcu_per_call_end) = (start, end);
-            assert_eq!(grew(&p), grown, "{start} → {end}");
+            let expected = grown.then(|| (start.unwrap_or_default(), end.unwrap_or_default()));
+            assert_eq!(growth(&p), expected, "{start:?} → {end:?}");
         }
     }
 
@@ -642,6 +795,6 @@ mod tests {
         let expected: Vec<&str> = loaded.scenario.goals.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(names, expected);
         let page = results.iter().find(|g| g.name == "the customer page is one request").expect("goal");
-        assert_eq!((page.passed, page.value), (true, 1.0), "{page:?}");
+        assert_eq!((page.passed(), page.value), (true, Some(1.0)), "{page:?}");
     }
 }

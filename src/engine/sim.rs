@@ -150,6 +150,10 @@ pub enum SimError {
     ZeroTick,
     #[error("the duration ({duration}) is shorter than one tick ({tick})")]
     ShorterThanATick { duration: SimDuration, tick: SimDuration },
+    #[error(
+        "the duration ({duration}) is not a whole number of ticks ({tick}): the replay advances a tick at a time; use {below} or {above}"
+    )]
+    NotWholeTicks { duration: SimDuration, tick: SimDuration, below: SimDuration, above: SimDuration },
     #[error("{duration} in ticks of {tick} is more than 2^32 ticks; use a longer tick")]
     TooManyTicks { duration: SimDuration, tick: SimDuration },
     /// An entity would outgrow its item handles, every rate at its peak.

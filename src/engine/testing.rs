@@ -132,8 +132,8 @@ fn patterns() -> Vec<PatternReport> {
         ),
         PatternReport {
             avg_items_read: 4_000.0,
-            rcu_per_call_start: 20.0,
-            rcu_per_call_end: 400.0,
+            rcu_per_call_start: Some(20.0),
+            rcu_per_call_end: Some(400.0),
             ..pattern(
                 "pending-orders",
                 Kind::Read,
@@ -192,16 +192,19 @@ pub fn pattern(
         operation: operation.map(Operations::from),
         index: None,
         calls,
+        served_calls: calls,
         avg_fanout: fanout,
         // The busiest call asked at least the mean, rounded up to whole requests.
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count")]
         max_fanout: fanout.ceil().max(0.0) as u64,
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count")]
+        max_requests: if read { fanout.ceil().max(0.0) as u64 } else { 0 },
         avg_items_read: if read { 10.0 } else { 0.0 },
         avg_items_returned: if read { 10.0 } else { 0.0 },
         rcu: if read { calls as f64 * 2.0 } else { 0.0 },
         wcu: if read { 0.0 } else { calls as f64 },
-        rcu_per_call_start: if read { 2.0 } else { 0.0 },
-        rcu_per_call_end: if read { 2.0 } else { 0.0 },
+        rcu_per_call_start: Some(if read { 2.0 } else { 0.0 }),
+        rcu_per_call_end: Some(if read { 2.0 } else { 0.0 }),
         throttled: 0,
         failed: 0,
         latency_ms_p50: p50,
@@ -228,8 +231,8 @@ pub fn pattern(
 pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
     GoalResult {
         name: name.to_owned(),
-        passed,
-        value: if passed { 1.0 } else { 3.0 },
+        status: super::sim::report::GoalStatus::of(passed),
+        value: Some(if passed { 1.0 } else { 3.0 }),
         target: 2.0,
         unit: super::goals::GoalUnit::Count,
         detail: detail.to_owned(),

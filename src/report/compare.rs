@@ -17,7 +17,7 @@ use super::run::{per_call, per_write, served_by};
 use crate::engine::goals::GoalUnit;
 use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::RunReport;
+use crate::engine::sim::report::{GoalResult, GoalStatus, RunReport};
 
 /// Why reports cannot be compared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -145,7 +145,9 @@ pub struct GoalRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct GoalCell {
     pub passed: bool,
-    pub value: f64,
+    pub status: GoalStatus,
+    /// `None` when the goal was not graded.
+    pub value: Option<f64>,
     pub detail: String,
 }
 
@@ -180,7 +182,7 @@ impl<'a> Comparison<'a> {
             variants: reports.iter().map(|r| r.variant.as_str()).collect(),
             pass_every_goal: reports
                 .iter()
-                .filter(|r| r.goals.iter().all(|g| g.passed))
+                .filter(|r| r.goals.iter().all(GoalResult::passed))
                 .map(|r| r.variant.as_str())
                 .collect(),
             figures,
@@ -248,7 +250,8 @@ fn goal_rows(reports: &[RunReport]) -> Vec<GoalRow> {
             .iter()
             .map(|r| {
                 r.goals.iter().find(|x| x.name == g.name).map(|x| GoalCell {
-                    passed: x.passed,
+                    passed: x.passed(),
+                    status: x.status,
                     value: x.value,
                     detail: x.detail.clone(),
                 })
@@ -305,7 +308,13 @@ pub(super) fn mark(passed: bool) -> &'static str {
 }
 
 pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
-    cell.map_or_else(|| "—".to_owned(), |c| format!("{} {}", mark(c.passed), row.unit.format(c.value)))
+    cell.map_or_else(
+        || "—".to_owned(),
+        |c| {
+            let value = c.value.map_or_else(|| "not graded".to_owned(), |v| row.unit.format(v));
+            format!("{} {value}", crate::report::run::goal_mark(c.status))
+        },
+    )
 }
 
 pub(super) fn figure_cell(f: &FigureRow, i: usize) -> String {

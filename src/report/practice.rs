@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::markdown::{Align, escape, table};
 use crate::engine::model::Scenario;
-use crate::engine::sim::report::GoalResult;
+use crate::engine::sim::report::{GoalResult, GoalStatus};
 
 /// What the candidate did, as the session recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub struct Grade<'a> {
 
 impl Grade<'_> {
     pub fn passed(&self) -> bool {
-        self.goals.iter().all(|g| g.passed)
+        self.goals.iter().all(GoalResult::passed)
     }
 }
 
@@ -65,7 +65,7 @@ pub fn markdown(out: &mut impl Write, g: &Grade<'_>) -> io::Result<()> {
     let s = g.scenario;
     writeln!(out, "# Practice grade: {}", s.title.strip_prefix("Practice: ").unwrap_or(&s.title))?;
     writeln!(out)?;
-    let passed = g.goals.iter().filter(|r| r.passed).count();
+    let passed = g.goals.iter().filter(|r| r.passed()).count();
     let verdict = if g.passed() { "**PASS**" } else { "**FAIL**" };
     writeln!(
         out,
@@ -102,9 +102,9 @@ pub fn markdown(out: &mut impl Write, g: &Grade<'_>) -> io::Result<()> {
         .iter()
         .map(|r| {
             vec![
-                if r.passed { "✔" } else { "✘" }.to_owned(),
-                r.name.clone(),
-                r.unit.format(r.value),
+                crate::report::run::goal_mark(r.status).to_owned(),
+                crate::report::run::goal_title(r),
+                r.value.map_or_else(|| "—".to_owned(), |v| r.unit.format(v)),
                 r.unit.format(r.target),
                 r.detail.clone(),
                 r.hint.as_ref().map_or_else(String::new, |h| h.number.to_string()),
@@ -120,7 +120,8 @@ pub fn markdown(out: &mut impl Write, g: &Grade<'_>) -> io::Result<()> {
         ("hint", Align::Right),
     ];
     table(out, &columns, &rows)?;
-    let missed: Vec<&GoalResult> = g.goals.iter().filter(|r| !r.passed && r.hint.is_some()).collect();
+    let missed: Vec<&GoalResult> =
+        g.goals.iter().filter(|r| r.status == GoalStatus::Failed && r.hint.is_some()).collect();
     if !missed.is_empty() {
         writeln!(out, "Hints that help with the goals missed:")?;
         writeln!(out)?;
@@ -166,8 +167,8 @@ mod tests {
     fn goal(name: &str, passed: bool, hint: Option<usize>) -> GoalResult {
         GoalResult {
             name: name.to_owned(),
-            passed,
-            value: 2.0,
+            status: GoalStatus::of(passed),
+            value: Some(2.0),
             target: 1.0,
             unit: GoalUnit::Requests,
             detail: "measured | detail".to_owned(),

@@ -16,11 +16,11 @@ use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, cql_verb, numbers};
-use crate::engine::sim::report::{PatternReport, RunReport, Totals};
+use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
-pub use partitions::{hottest, place};
+pub use partitions::{hottest, place, shown};
 
 /// Partitions listed by text and Markdown (JSON keeps every one the simulator listed).
 pub const TOP_PARTITIONS: usize = 10;
@@ -33,14 +33,34 @@ pub fn write(out: &mut impl Write, report: &RunReport, format: RunFormat) -> io:
     }
 }
 
-/// "3 of 5 goals passed" / "every goal passed (4)" / "no goals".
+/// "3 of 5 goals passed ✘" / "all 4 goals passed ✔" / "3 of 4 goals passed, 1 not graded ✘" /
+/// "no goals". A goal not graded was not passed.
 pub fn goal_summary(report: &RunReport) -> String {
     let total = report.goals.len();
-    let passed = report.goals.iter().filter(|g| g.passed).count();
+    let passed = report.goals.iter().filter(|g| g.passed()).count();
+    let ungraded = report.goals.iter().filter(|g| g.status == GoalStatus::NotGraded).count();
+    let ungraded = if ungraded > 0 { format!(", {ungraded} not graded") } else { String::new() };
     match (total, passed) {
         (0, _) => "no goals".to_owned(),
         (t, p) if t == p => format!("all {t} goals passed ✔"),
-        (t, p) => format!("{p} of {t} goals passed ✘"),
+        (t, p) => format!("{p} of {t} goals passed{ungraded} ✘"),
+    }
+}
+
+/// A goal's mark: ✔ passed, ✘ failed, – not graded (the run gave it nothing to judge).
+pub fn goal_mark(status: GoalStatus) -> &'static str {
+    match status {
+        GoalStatus::Passed => "✔",
+        GoalStatus::Failed => "✘",
+        GoalStatus::NotGraded => "–",
+    }
+}
+
+/// A goal's name as a report lists it: "(not graded)" after it when it was not.
+pub fn goal_title(g: &GoalResult) -> String {
+    match g.status {
+        GoalStatus::NotGraded => format!("{} (not graded)", g.name),
+        _ => g.name.clone(),
     }
 }
 
@@ -100,13 +120,19 @@ pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
 }
 
 /// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
-/// Cassandra read. `None` where nothing measures it (a Cassandra write).
+/// Cassandra read. `None` where nothing measures it (a Cassandra write, a pattern with no calls).
 pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)> {
+    if p.calls == 0 {
+        return None;
+    }
     if is_cassandra(engine) {
         return (p.kind != Kind::Write).then_some((p.avg_items_read, "rows"));
     }
-    let (units, unit) = if p.kind == Kind::Write { (p.wcu, "WCU") } else { (p.rcu, "RCU") };
-    Some((if p.calls == 0 { 0.0 } else { units / p.calls as f64 }, unit))
+    if p.kind == Kind::Write {
+        return Some((p.wcu / p.calls as f64, "WCU"));
+    }
+    // Over the calls that completed: one that gave up or still waits for a retry is left out.
+    (p.served_calls > 0).then(|| (p.rcu / p.served_calls as f64, "RCU"))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -133,16 +159,36 @@ pub(super) fn units_per_call(p: &PatternReport, engine: Engine) -> String {
     cost(p, engine).map_or_else(|| "—".to_owned(), |(x, unit, _)| format!("{} {unit}", numbers::factor(x)))
 }
 
-/// The note under the access patterns: what "per call" is for writes, when any write is listed.
+/// The note under the access patterns: what "per call" is over for reads some of whose calls did
+/// not complete, and for writes, when any is listed.
 pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
+    let unfinished: Vec<String> = r
+        .patterns
+        .iter()
+        .filter(|p| p.kind != Kind::Write && !is_cassandra(r.engine) && p.served_calls < p.calls)
+        .map(|p| {
+            format!(
+                "{} {} of {}",
+                p.name,
+                numbers::count((p.calls - p.served_calls) as f64),
+                numbers::count(p.calls as f64)
+            )
+        })
+        .collect();
+    let reads = (!unfinished.is_empty()).then(|| {
+        format!(
+            "for a read, read units over the calls that completed (left out, calls that gave up or were \
+             still retrying at the end: {})",
+            unfinished.join(", ")
+        )
+    });
     let writes: Vec<&PatternReport> =
         r.patterns.iter().filter(|p| p.kind == Kind::Write && per_call(p, r.engine).is_some()).collect();
     if writes.is_empty() {
-        return None;
+        return reads.map(|reads| format!("per call: {reads}"));
     }
-    let mut legend = "per call: for a write, write units per write that landed (a call that gave up \
-                      wrote nothing)"
-        .to_owned();
+    let mut legend = reads.map_or_else(|| "per call: ".to_owned(), |reads| format!("per call: {reads}; "));
+    legend.push_str("for a write, write units per write that landed (a call that gave up wrote nothing)");
     let unknown: Vec<&str> =
         writes.iter().filter(|p| p.landed_writes.is_none()).map(|p| p.name.as_str()).collect();
     if !unknown.is_empty() {
@@ -160,11 +206,18 @@ pub fn ms(x: f64) -> String {
     GoalUnit::Milliseconds.format(x)
 }
 
-/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target. A
-/// pattern nothing serves, or whose calls failed, does not meet it however fast the rest were.
+/// A pattern's modelled latency figure, "—" when it made no calls (nothing was timed).
+pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
+    if p.calls == 0 { "—".to_owned() } else { ms(x) }
+}
+
+/// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target, –
+/// when the pattern made no calls (no latency to hold to it). A pattern nothing serves, or whose
+/// calls failed, does not meet it however fast the rest were.
 pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
     let served = p.operation.is_some() && p.failed == 0;
     match p.latency_target_ms {
+        Some(_) if p.calls == 0 && p.operation.is_some() => "–",
         Some(target) if served && p.latency_ms_p99 <= target => "✔",
         Some(_) => "✘",
         None => " ",
@@ -285,15 +338,20 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
+    // Each loss as its noun, singular and plural, then what happened to it.
     let (overwritten, at_load) = if cassandra {
         (
-            "rows replaced by an INSERT of another row with the same primary key (the key is not unique; a Cassandra write is an upsert)",
-            "rows of the initial load written onto a primary key an earlier one held",
+            (
+                "row",
+                "rows",
+                "replaced by an INSERT of another row with the same primary key (the key is not unique; a Cassandra write is an upsert)",
+            ),
+            ("row", "rows", "of the initial load written onto a primary key an earlier one held"),
         )
     } else {
         (
-            "items replaced by a put of another item with the same key (the key is not unique)",
-            "items of the initial load written onto a key an earlier one held",
+            ("item", "items", "replaced by a put of another item with the same key (the key is not unique)"),
+            ("item", "items", "of the initial load written onto a key an earlier one held"),
         )
     };
     let losses = [
@@ -302,11 +360,11 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
         (
             t.preload_item_size_errors,
             "refused at load",
-            "items of the initial load past 400 KB: never in the table",
+            ("item", "items", "of the initial load past 400 KB: never in the table"),
         ),
     ];
-    for (n, label, what) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
-        rows.push((label, format!("{} {what}", numbers::count(n as f64))));
+    for (n, label, (one, many, what)) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
+        rows.push((label, format!("{} {what}", plural(n, one, many))));
     }
     rows
 }
@@ -375,11 +433,11 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
             "{} is a full scan (SELECT … ALLOW FILTERING): its cost grows with the table",
             p.name
         )),
-        Some(_) if scan && goals::grew(p) => out.push(format!(
+        Some(_) if scan && let Some((start, end)) = goals::growth(p) => out.push(format!(
             "{} is a Scan: read units per call went from {} to {} as the table grew",
             p.name,
-            numbers::count(p.rcu_per_call_start),
-            numbers::count(p.rcu_per_call_end)
+            numbers::count(start),
+            numbers::count(end)
         )),
         Some(_) if scan => out.push(format!("{} is a Scan: its cost grows with the table", p.name)),
         Some(_) => {}
@@ -514,6 +572,88 @@ mod tests {
         assert_eq!(latency_mark(&p), "✘", "an unserved pattern misses it");
         p.latency_target_ms = None;
         assert_eq!(latency_mark(&p), " ");
+    }
+
+    /// A pattern with no calls has no figure per call and no latency: it shows "—" and is not
+    /// marked as meeting its target.
+    #[test]
+    fn a_pattern_with_no_calls_shows_no_figures() {
+        let r = report();
+        let mut p = r.patterns[0].clone();
+        (p.calls, p.rcu, p.latency_ms_p50, p.latency_ms_p99) = (0, 0.0, 0.0, 0.0);
+        let cases: [(&str, String); 4] = [
+            ("–", latency_mark(&p).to_owned()),
+            ("—", units_per_call(&p, Engine::DynamoDb)),
+            ("—", units_per_call(&p, Engine::Cassandra)),
+            ("—", latency_cell(&p, p.latency_ms_p99)),
+        ];
+        for (expected, got) in cases {
+            assert_eq!(got, expected);
+        }
+        p.calls = 4;
+        assert_eq!((latency_mark(&p), latency_cell(&p, 0.0).as_str()), ("✔", "0 ms"));
+    }
+
+    /// A read's units per call are over the calls that completed, and the legend says which
+    /// calls were left out.
+    #[test]
+    fn a_reads_units_per_call_leave_out_calls_that_did_not_complete() {
+        let cases = [
+            // (calls, completed, per call, legend fragment)
+            (9_000, 9_000, "2 RCU", None),
+            (9_000, 4_500, "4 RCU", Some("customer-page 4,500 of 9,000")),
+            (9_000, 0, "—", Some("customer-page 9,000 of 9,000")),
+        ];
+        for (calls, served, cost, left_out) in cases {
+            let mut r = report();
+            r.patterns.truncate(1);
+            (r.patterns[0].calls, r.patterns[0].served_calls, r.patterns[0].rcu) = (calls, served, 18_000.0);
+            assert_eq!(units_per_call(&r.patterns[0], r.engine), cost);
+            let legend = per_call_legend(&r);
+            match left_out {
+                None => assert_eq!(legend, None),
+                Some(fragment) => {
+                    let legend = legend.expect("a legend");
+                    assert!(
+                        legend.starts_with("per call: for a read, read units over the calls that completed")
+                    );
+                    assert!(legend.ends_with(&format!("still retrying at the end: {fragment})")), "{legend}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn losses_say_one_row_or_item_in_the_singular() {
+        let cases = [
+            (1, true, "1 row replaced by an INSERT of another row"),
+            (2, true, "2 rows replaced by an INSERT"),
+            (1, false, "1 item replaced by a put of another item"),
+            (1_500, false, "1,500 items replaced by a put"),
+        ];
+        for (n, cassandra, expected) in cases {
+            let mut t = report().totals;
+            t.overwritten_items = n;
+            let rows = lost_rows(&t, cassandra);
+            let row = rows.iter().find(|(label, _)| *label == "lost to overwrites").expect("a loss row");
+            assert!(row.1.starts_with(expected), "{:?}", row.1);
+        }
+    }
+
+    #[test]
+    fn the_goal_summary_counts_goals_not_graded_as_not_passed() {
+        let mut r = report();
+        let goal = |status| GoalResult { status, ..crate::engine::testing::goal("g", true, "d") };
+        let cases = [
+            (vec![], "no goals"),
+            (vec![GoalStatus::Passed, GoalStatus::Passed], "all 2 goals passed ✔"),
+            (vec![GoalStatus::Passed, GoalStatus::Failed], "1 of 2 goals passed ✘"),
+            (vec![GoalStatus::Passed, GoalStatus::NotGraded], "1 of 2 goals passed, 1 not graded ✘"),
+        ];
+        for (statuses, expected) in cases {
+            r.goals = statuses.into_iter().map(goal).collect();
+            assert_eq!(goal_summary(&r), expected);
+        }
     }
 
     fn render(r: &RunReport) -> String {

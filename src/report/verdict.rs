@@ -10,7 +10,7 @@
 use crate::engine::goals::{GoalUnit, lost};
 use crate::engine::model::Engine;
 use crate::engine::planner::Operation;
-use crate::engine::sim::report::{GoalHint, GoalResult, RunReport};
+use crate::engine::sim::report::{GoalHint, GoalResult, GoalStatus, RunReport};
 
 /// A hint at most this many characters long is printed on the line that links it; a longer one
 /// gets a line of its own in text reports.
@@ -35,7 +35,7 @@ pub fn inline_hint(hint: &GoalHint) -> String {
 /// One line for a failed goal: what the measurement means and the kind of fix; `None` when it
 /// passed.
 pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
-    if goal.passed {
+    if goal.status != GoalStatus::Failed {
         return None;
     }
     if report.engine == Engine::Cassandra
@@ -189,8 +189,8 @@ mod tests {
         let report = testing::report();
         let goal = |unit, detail: &str, passed| GoalResult {
             name: "g".to_owned(),
-            passed,
-            value: 1.0,
+            status: GoalStatus::of(passed),
+            value: Some(1.0),
             target: 0.0,
             unit,
             detail: detail.to_owned(),

@@ -334,12 +334,20 @@ fn number_around(source: &str, at: Position) -> (String, usize) {
     (format!("{before}{after}"), back)
 }
 
-/// The field whose value is at `at`: `count` in `count: 500.5`, `Payload` in `Payload(-1)`.
+/// The field whose value is at `at`: `count` in `count: 500.5`, `Payload` in `Payload(-1)`,
+/// `MaxFanout` in `MaxFanout("feed", -1)` (a later value of a variant's tuple).
 fn field_before(source: &str, at: Position) -> Option<String> {
     let offset = offset_of(source, at).min(source.len());
     let head = source[..offset]
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'));
-    let head = head.trim_end();
+    let mut head = head.trim_end();
+    // After a comma inside a variant's parentheses: the variant's name is before the `(`.
+    if head.ends_with(',')
+        && let Some(open) = head.rfind('(')
+        && !head[open..].contains([')', ':', '\n'])
+    {
+        head = &head[..=open];
+    }
     let head = head.strip_suffix(':').or_else(|| head.strip_suffix('('))?.trim_end();
     // A map key is quoted: `"author": 5`.
     let head = head.strip_suffix('"').unwrap_or(head);
@@ -368,6 +376,15 @@ mod tests {
         assert_eq!(field_before(source, Position { line: 2, col: 13 }).as_deref(), Some("count"));
         assert_eq!(number_around(source, Position { line: 2, col: 13 }), ("500.5".to_owned(), 3));
         assert_eq!(field_before(source, Position { line: 3, col: 15 }).as_deref(), Some("Payload"));
+        // (source, column of the value, the field named)
+        let cases = [
+            (r#"check: MaxFanout("feed", -1)"#, 26, Some("MaxFanout")),
+            (r#"check: MaxFanout("a,b", 99999999999)"#, 25, Some("MaxFanout")),
+            ("x: [1, -1]", 8, None),
+        ];
+        for (line, col, field) in cases {
+            assert_eq!(field_before(line, Position { line: 1, col }).as_deref(), field, "{line}");
+        }
         assert_eq!(literal_at(source, Position { line: 3, col: 6 }), "Payload");
         assert_eq!(offset_of(source, Position { line: 9, col: 9 }), source.len());
     }

@@ -17,7 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::engine::model::Scenario;
-use crate::engine::sim::report::GoalResult;
+use crate::engine::sim::report::{GoalResult, GoalStatus};
 use crate::report::practice::{Ended, Session as Record, minutes};
 use crate::tui::theme::Theme;
 
@@ -158,7 +158,7 @@ pub fn grade_lines(
     hints: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    let passed = goals.iter().filter(|g| g.passed).count();
+    let passed = goals.iter().filter(|g| g.passed()).count();
     let all = passed == goals.len();
     let verdict = if all { "PASS" } else { "FAIL" };
     let mut lines = vec![
@@ -173,14 +173,20 @@ pub fn grade_lines(
         Line::raw(""),
     ];
     for g in goals {
-        let (mark, style) = if g.passed { ("✔", theme.ok()) } else { ("✘", theme.bad()) };
+        let mark = crate::report::run::goal_mark(g.status);
+        let style = match g.status {
+            GoalStatus::Passed => theme.ok(),
+            GoalStatus::Failed => theme.bad(),
+            GoalStatus::NotGraded => theme.dim(),
+        };
+        let value = g.value.map_or_else(|| "not graded".to_owned(), |v| g.unit.format(v));
         lines.push(Line::from(vec![
             Span::styled(format!("{mark} "), style),
             Span::raw(g.name.clone()),
-            Span::styled(format!("  {}", g.unit.format(g.value)), theme.header()),
+            Span::styled(format!("  {value}"), theme.header()),
         ]));
         lines.push(Line::styled(format!("  {}", g.detail), theme.dim()));
-        if let Some(h) = g.hint.as_ref().filter(|_| !g.passed) {
+        if let Some(h) = g.hint.as_ref().filter(|_| g.status == GoalStatus::Failed) {
             lines.push(Line::raw(format!("  see hint {}: {}", h.number, h.text)));
         }
     }
@@ -291,8 +297,8 @@ mod tests {
     fn the_grade_gives_the_verdict_each_goal_and_the_hint_of_a_miss() {
         let goal = |name: &str, passed: bool| GoalResult {
             name: name.to_owned(),
-            passed,
-            value: 3.0,
+            status: GoalStatus::of(passed),
+            value: Some(3.0),
             target: 2.0,
             unit: GoalUnit::Requests,
             detail: format!("{name} detail"),

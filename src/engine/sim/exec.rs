@@ -22,7 +22,7 @@ use super::items::unit;
 use super::ledger::ScanCursor;
 use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
-use super::table::{Applied, EntryOp, Placed, Touch, WriteRefused};
+use super::table::{Applied, EntryOp, PartKey, Placed, Touch, WriteRefused};
 
 pub(super) use read::Gathering;
 pub(super) use write::{ItemWrite, WriteStatus};
@@ -48,7 +48,7 @@ pub(super) struct Retries {
     /// The sequence number the next retry queued gets.
     seq: u64,
     /// Throttled Scans waiting to resume, by retry sequence number.
-    pub scan_resume: HashMap<u64, ScanCursor>,
+    pub scan_resume: HashMap<u64, ScanResume>,
 }
 
 impl Retries {
@@ -58,7 +58,7 @@ impl Retries {
 
     /// Queues `retry` under the next sequence number, with the cursor a throttled Scan resumes
     /// from.
-    fn push(&mut self, retry: Retry, cursor: Option<ScanCursor>) {
+    fn push(&mut self, retry: Retry, cursor: Option<ScanResume>) {
         let seq = self.seq;
         self.seq += 1;
         if let Some(cursor) = cursor {
@@ -98,6 +98,14 @@ pub(super) struct Replication {
 /// The stream the retry jitter draws from (apart from every pick and attribute stream).
 const RETRY_STREAM: u64 = 0x7265_7472_795f_6a69;
 
+/// Where a throttled Scan resumes, and the pages it was served before: a call's pages are
+/// requests, however many retries they take.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ScanResume {
+    pub cursor: ScanCursor,
+    pub pages: u64,
+}
+
 /// A retried request: which request of the call, the retries made, what its first attempt fixed
 /// (a put's ordinal, the call's latency without waits, a Scan's cursor) and when it runs.
 #[derive(Debug, Clone, Copy)]
@@ -108,7 +116,7 @@ pub(super) struct Resume {
     pub base_ms: f64,
     /// This request reports the call's latency when it completes.
     pub reports: bool,
-    pub cursor: Option<ScanCursor>,
+    pub cursor: Option<ScanResume>,
     pub at_ms: u64,
 }
 
@@ -120,7 +128,7 @@ pub(super) struct Refused {
     pub base_ms: f64,
     pub reports: bool,
     pub ordinal: u32,
-    pub cursor: Option<ScanCursor>,
+    pub cursor: Option<ScanResume>,
 }
 
 impl Simulation {
@@ -136,12 +144,6 @@ impl Simulation {
             self.figures.totals.reads += 1;
         } else {
             self.figures.totals.writes += 1;
-        }
-        if self.pacing.is_head(call.tick) {
-            self.figures.stats[pattern].head.1 += 1;
-        }
-        if self.pacing.is_tail(call.tick) {
-            self.figures.stats[pattern].tail.1 += 1;
         }
         if self.world.patterns[pattern].operation.is_none() {
             self.figures.totals.unserved_calls += 1;
@@ -262,13 +264,52 @@ impl Simulation {
     /// A request completed in `ms`: the call's latency, counting the waits of a retried one.
     #[inline]
     fn completed(&mut self, call: Call, resume: Option<&Resume>, ms: f64) {
-        match resume {
-            None => self.figures.stats[call.pattern].latency(ms),
-            Some(r) if r.reports => {
-                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.figures.stats[call.pattern].latency(r.base_ms + waited + ms);
+        let ms = match resume {
+            None => ms,
+            Some(r) if r.reports => r.base_ms + r.at_ms.saturating_sub(call.time_ms) as f64 + ms,
+            Some(_) => return,
+        };
+        let (head, tail) = (self.pacing.is_head(call.tick), self.pacing.is_tail(call.tick));
+        let stats = &mut self.figures.stats[call.pattern];
+        stats.latency(ms);
+        stats.served += 1;
+        stats.head.1 += u64::from(head);
+        stats.tail.1 += u64::from(tail);
+    }
+
+    /// A request the partitions refused, counted on the table's logical partitions it asked
+    /// (reads and writes alike: a throttled request still hit its partition). Of a request that
+    /// asked several keys, those on the physical partition that refused it; all of them when
+    /// the table's allowance did. An index counts its throttles per index, not per key.
+    pub(super) fn refused_on<'k>(
+        &mut self,
+        group: usize,
+        refusal: Refusal,
+        keys: impl IntoIterator<Item = &'k PartKey>,
+    ) {
+        if self.world.groups[group].1.is_some() {
+            return;
+        }
+        let metered_by = self.storage.groups[group].metered_by;
+        let meter = self.storage.groups[metered_by].meter.as_ref();
+        let refused_by = match refusal {
+            Refusal::Partition(i) | Refusal::Backlog(i) => Some(i),
+            Refusal::Table => None,
+        };
+        let mut partitions: Vec<u32> = Vec::new();
+        for pk in keys {
+            let on_it = match (meter, refused_by) {
+                (Some(m), Some(i)) => m.locate(pk.hash) == i,
+                _ => true,
+            };
+            if on_it && let Some(q) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) {
+                partitions.push(q);
             }
-            Some(_) => {}
+        }
+        for q in partitions {
+            let load = self.storage.load(group, q);
+            load.throttled += 1;
+            load.span_throttled += 1;
         }
     }
 

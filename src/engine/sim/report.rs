@@ -165,7 +165,8 @@ pub struct PartitionReport {
     /// Kept for readers of earlier reports: the same count as `throttled_attempts` (0 for an
     /// index partition). Not a count of requests, unlike `Totals::throttled_ops`.
     pub throttled_ops: u64,
-    /// Write attempts this table partition refused, each retry counted again (so one request
+    /// Read and write attempts this table partition refused (a Scan page names no key and is not
+    /// counted here), each retry counted again (so one request
     /// refused four times counts 4; `Totals::throttled_ops` counts it once). `None` for an index
     /// partition: its refusals are counted per index, in `IndexReport::throttled_ops`.
     pub throttled_attempts: Option<u64>,
@@ -233,16 +234,24 @@ pub struct PatternReport {
     pub operation: Option<Operations>,
     pub index: Option<String>,
     pub calls: u64,
+    /// Calls that completed: not one that gave up, nor one still waiting for a retry at the end.
+    /// A read's figures per call (units, items read and returned) are over these.
+    pub served_calls: u64,
     pub avg_fanout: f64,
     /// The most partitions or keys one call addressed.
     pub max_fanout: u64,
+    /// The most requests one call of a read sent, each page of a Query or Scan a request of its
+    /// own (a retry is not another). 0 for a write.
+    pub max_requests: u64,
     pub avg_items_read: f64,
     pub avg_items_returned: f64,
     pub rcu: f64,
     pub wcu: f64,
-    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow).
-    pub rcu_per_call_start: f64,
-    pub rcu_per_call_end: f64,
+    /// Mean read units per call over the first and the last tenth of the run (a Scan's grow):
+    /// the units the tenth's calls spent over those of them that completed; `None` (null in
+    /// JSON) when none did: no call, no figure per call.
+    pub rcu_per_call_start: Option<f64>,
+    pub rcu_per_call_end: Option<f64>,
     pub throttled: u64,
     pub failed: u64,
     /// Modelled latency (see the latency model in the notes).
@@ -361,20 +370,65 @@ pub struct CacheReport {
     pub rcu_saved: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Whether a goal was met. A goal the run gave nothing to judge (a latency target of a pattern
+/// that made no calls) is neither met nor missed: it is not graded, and not passed either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoalStatus {
+    Passed,
+    Failed,
+    NotGraded,
+}
+
+impl GoalStatus {
+    /// `Passed` when `met`, else `Failed`.
+    pub fn of(met: bool) -> GoalStatus {
+        if met { GoalStatus::Passed } else { GoalStatus::Failed }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct GoalResult {
     pub name: String,
-    pub passed: bool,
-    /// The measured value, as the goal reads it.
-    pub value: f64,
+    pub status: GoalStatus,
+    /// The measured value, as the goal reads it; `None` when it was not graded.
+    pub value: Option<f64>,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
     pub unit: crate::engine::goals::GoalUnit,
-    /// One line for people: what was measured against what.
+    /// One line for people: what was measured against what (or why nothing could be).
     pub detail: String,
     /// In a practice problem: the hint the goal links to (`hint: N` in the scenario file).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<GoalHint>,
+}
+
+impl GoalResult {
+    /// Whether the goal was met (a goal not graded was not).
+    pub fn passed(&self) -> bool {
+        self.status == GoalStatus::Passed
+    }
+}
+
+/// In JSON: `passed` (true only when met, for readers that ask only that) and `status`
+/// ("passed", "failed" or "not_graded"); `value` is null when the goal was not graded.
+impl Serialize for GoalResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut g = s.serialize_struct("GoalResult", 8)?;
+        g.serialize_field("name", &self.name)?;
+        g.serialize_field("passed", &self.passed())?;
+        g.serialize_field("status", &self.status)?;
+        g.serialize_field("value", &self.value)?;
+        g.serialize_field("target", &self.target)?;
+        g.serialize_field("unit", &self.unit)?;
+        g.serialize_field("detail", &self.detail)?;
+        if let Some(hint) = &self.hint {
+            g.serialize_field("hint", hint)?;
+        } else {
+            g.skip_field("hint")?;
+        }
+        g.end()
+    }
 }
 
 /// A practice hint a goal links to: its number (from 1, as the hints are shown) and its text.

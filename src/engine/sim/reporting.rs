@@ -20,6 +20,11 @@ fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
 
+/// Read units per call of a window of the run, (units, calls): none without a call.
+fn per_call((units, calls): (f64, u64)) -> Option<f64> {
+    (calls > 0).then(|| units / calls as f64)
+}
+
 /// One logical partition's figures while the top list is chosen.
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
@@ -62,6 +67,30 @@ fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
         }
     }
     chosen
+}
+
+/// What the registry keeps, and what a peak per second in the report is: each peak is read
+/// from one tick's load over the tick's length (never from the registry), so it is the busiest
+/// second only when a tick is one second.
+fn metrics_note(tick_ms: u64, stride: u32) -> String {
+    let tick = SimDuration::from_millis(tick_ms);
+    let peaks = match tick_ms.cmp(&1000) {
+        std::cmp::Ordering::Equal => {
+            "peaks per second in this report are exact: the busiest second".to_owned()
+        }
+        std::cmp::Ordering::Greater => format!(
+            "peaks per second in this report are averages over a tick of {tick}: a burst shorter than a tick is spread over it"
+        ),
+        std::cmp::Ordering::Less => {
+            format!("peaks per second in this report are the busiest tick of {tick} at its rate per second")
+        }
+    };
+    format!(
+        "Metrics are kept per {} of simulated time ({} tick{} per registry tick); {peaks}.",
+        SimDuration::from_millis(tick_ms * u64::from(stride)),
+        stride,
+        if stride == 1 { "" } else { "s" }
+    )
 }
 
 impl Simulation {
@@ -227,7 +256,7 @@ impl Simulation {
         let secs = self.pacing.tick_secs;
         let part = ledger.partition(partition);
         let load = self.storage.load_of(group, partition as usize);
-        // Only a table partition counts the write attempts it refused (an index counts its own).
+        // Only a table partition counts the attempts it refused (an index counts its own).
         let attempts = index.is_none().then_some(u64::from(load.throttled));
         PartitionReport {
             key,
@@ -323,6 +352,10 @@ impl Simulation {
         }
         for ((p, s), &pending) in self.world.patterns.iter().zip(&self.figures.stats).zip(&pending) {
             let calls = s.calls as f64;
+            // A read's figures per call are over the calls that completed: one that gave up or
+            // still waits for its retry returned nothing yet.
+            let read = p.action.is_read();
+            let per = if read { s.served as f64 } else { calls };
             // The registry's histogram, plus what waits for the next registry tick.
             let mut latency =
                 s.registry.and_then(|id| self.figures.metrics.latency(id)).cloned().unwrap_or_default();
@@ -340,14 +373,16 @@ impl Simulation {
                 }),
                 index: p.index.clone(),
                 calls: s.calls,
+                served_calls: s.served,
                 avg_fanout: ratio(s.fanout as f64, calls),
                 max_fanout: s.max_fanout,
-                avg_items_read: ratio(s.items_read as f64, calls),
-                avg_items_returned: ratio(s.items_returned as f64, calls),
+                max_requests: s.max_requests,
+                avg_items_read: ratio(s.items_read as f64, per),
+                avg_items_returned: ratio(s.items_returned as f64, per),
                 rcu: s.units[READ],
                 wcu: s.units[WRITE],
-                rcu_per_call_start: ratio(s.head.0, s.head.1 as f64),
-                rcu_per_call_end: ratio(s.tail.0, s.tail.1 as f64),
+                rcu_per_call_start: per_call(s.head),
+                rcu_per_call_end: per_call(s.tail),
                 throttled: s.throttled,
                 failed: s.failed,
                 latency_ms_p50: latency.p50().unwrap_or(0.0),
@@ -389,12 +424,7 @@ impl Simulation {
                 CASSANDRA_GC_GRACE_SECS / 86_400
             ));
         }
-        notes.push(format!(
-            "Metrics are kept per {} of simulated time ({} tick{} per registry tick); per-second peaks in this report are exact.",
-            SimDuration::from_millis(self.pacing.tick_ms * u64::from(self.figures.stride)),
-            self.figures.stride,
-            if self.figures.stride == 1 { "" } else { "s" }
-        ));
+        notes.push(metrics_note(self.pacing.tick_ms, self.figures.stride));
         if self.figures.totals.unserved_calls > 0 {
             notes.push(format!(
                 "{} calls of patterns no key serves were counted but sent nothing.",
@@ -402,5 +432,37 @@ impl Simulation {
             ));
         }
         notes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::metrics_note;
+
+    #[test]
+    fn the_metrics_note_calls_peaks_exact_only_with_one_second_ticks() {
+        let cases = [
+            (
+                1000,
+                1,
+                "per 1s of simulated time (1 tick per registry tick); peaks per second in this report are exact: the busiest second.",
+            ),
+            (
+                1000,
+                4,
+                "per 4s of simulated time (4 ticks per registry tick); peaks per second in this report are exact",
+            ),
+            (
+                60_000,
+                1,
+                "peaks per second in this report are averages over a tick of 1m: a burst shorter than a tick is spread over it.",
+            ),
+            (100, 1, "peaks per second in this report are the busiest tick of 100ms at its rate per second."),
+        ];
+        for (tick_ms, stride, expected) in cases {
+            let note = metrics_note(tick_ms, stride);
+            assert!(note.contains(expected), "{tick_ms} ms × {stride}: {note}");
+            assert_eq!(note.contains("exact"), tick_ms == 1000, "{note}");
+        }
     }
 }

@@ -30,8 +30,14 @@ fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32, SimError>
     if duration < tick {
         return Err(SimError::ShorterThanATick { duration, tick });
     }
-    u32::try_from(duration.as_millis().div_ceil(tick.as_millis()))
-        .map_err(|_| SimError::TooManyTicks { duration, tick })
+    // A run replays whole ticks: rounding a duration to them would report a run other than the
+    // one asked for.
+    let (ms, tick_ms) = (duration.as_millis(), tick.as_millis());
+    if !ms.is_multiple_of(tick_ms) {
+        let below = SimDuration::from_millis(ms / tick_ms * tick_ms);
+        return Err(SimError::NotWholeTicks { duration, tick, below, above: below + tick });
+    }
+    u32::try_from(ms / tick_ms).map_err(|_| SimError::TooManyTicks { duration, tick })
 }
 
 /// Refuses a run whose entities would outgrow their item handles (every rate at its peak).

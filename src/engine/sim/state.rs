@@ -232,12 +232,17 @@ pub struct PatternStats {
     pub fanout: u64,
     /// The most one call addressed.
     pub max_fanout: u64,
+    /// The most requests one read call sent, every page counted (a retry is not another).
+    pub max_requests: u64,
     pub pages: u64,
     pub items_read: u64,
     pub items_returned: u64,
     pub partitions_touched: u64,
     pub units: [f64; 2],
-    /// Read units and calls in the first and last tenth of the run.
+    /// Calls that completed (a call that gave up, or still waits for a retry, has not).
+    pub served: u64,
+    /// Read units spent by the calls of the first and last tenth of the run, and how many of
+    /// those calls completed.
     pub head: (f64, u64),
     pub tail: (f64, u64),
     pub throttled: u64,

@@ -23,7 +23,7 @@ enum Scope {
 /// unit, scope, value.
 const FIGURES: &[(&str, &str, &str, GoalUnit, Scope, Extract)] = &[
     ("goals_passed", "goals passed", "", GoalUnit::Count, Scope::Run, |r| {
-        r.goals.iter().filter(|g| g.passed).count() as f64
+        r.goals.iter().filter(|g| g.passed()).count() as f64
     }),
     ("monthly_cost_usd", "cost per month", "", GoalUnit::Usd, Scope::Run, |r| r.totals.monthly_cost_usd),
     ("cost_usd", "cost of the run", "", GoalUnit::Usd, Scope::Run, |r| r.totals.cost_usd),

@@ -88,11 +88,8 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
         if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
     let items = words(r.engine).items;
     if !r.partitions.top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .top
-            .iter()
-            .take(TOP_PARTITIONS)
+        let rows: Vec<Vec<String>> = super::shown(&r.partitions.top, TOP_PARTITIONS)
+            .into_iter()
             .map(|p| {
                 let mut row = peaks(p);
                 if !cassandra {
@@ -119,11 +116,8 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
         }
     }
     if !r.partitions.index_top.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .partitions
-            .index_top
-            .iter()
-            .take(TOP_PARTITIONS)
+        let rows: Vec<Vec<String>> = super::shown(&r.partitions.index_top, TOP_PARTITIONS)
+            .into_iter()
             .map(|p| {
                 let mut row = peaks(p);
                 row.push(p.index.clone().unwrap_or_default());
@@ -250,15 +244,12 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 units_per_call(p, r.engine),
             ];
             if !cassandra {
-                row.push(format!(
-                    "{} → {}",
-                    numbers::factor(p.rcu_per_call_start),
-                    numbers::factor(p.rcu_per_call_end)
-                ));
+                let figure = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), numbers::factor);
+                row.push(format!("{} → {}", figure(p.rcu_per_call_start), figure(p.rcu_per_call_end)));
             }
             row.extend([
-                ms(p.latency_ms_p50),
-                ms(p.latency_ms_p99),
+                super::latency_cell(p, p.latency_ms_p50),
+                super::latency_cell(p, p.latency_ms_p99),
                 p.latency_target_ms.map_or_else(|| "—".to_owned(), ms),
             ]);
             row
@@ -320,7 +311,7 @@ fn markdown_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                     (Some(why), None) => format!("{} — {why}", g.detail),
                     (None, _) => g.detail.clone(),
                 };
-                vec![(if g.passed { "✔" } else { "✘" }).to_owned(), g.name.clone(), detail]
+                vec![super::goal_mark(g.status).to_owned(), super::goal_title(g), detail]
             })
             .collect();
         markdown::table(out, &[("", Align::Left), ("goal", Align::Left), ("result", Align::Left)], &rows)?;
@@ -342,7 +333,7 @@ mod tests {
             "| cost per month | $8.86 (projected from the run) |",
             "| `CUSTOMER#c0001` | 120 MB | 150,000 | 900 | 300 | 2 |",
             "| top partition | size | items | peak RCU/s | peak WCU/s | throttled attempts |",
-            "throttled attempts: writes the partition refused, every retry counted again (the totals count each throttled request once)",
+            "throttled attempts: reads and writes the partition refused, every retry counted again (the totals count each throttled request once; a Scan page names no key and is counted in the totals only)",
             "| top index partition | size | items | peak RCU/s | peak WCU/s | index |",
             "| `PENDING` | 4 MB | 2,500 | 30 | 10 | byStatus |",
             "An index's throttles are counted per index, under Indexes. A GSI partition's WCU/s are its index writes as the table's writes landed; the GSI applies at most 1,000 a second per partition and queues the rest.",

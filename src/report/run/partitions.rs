@@ -137,8 +137,47 @@ fn in_gsi(r: &RunReport, p: &PartitionReport) -> bool {
 }
 
 /// The note under the table's partitions: what the throttled column counts.
-pub(crate) const THROTTLED_LEGEND: &str = "throttled attempts: writes the partition refused, every retry \
-                                           counted again (the totals count each throttled request once)";
+pub(crate) const THROTTLED_LEGEND: &str = "throttled attempts: reads and writes the partition refused, \
+                                           every retry counted again (the totals count each throttled request \
+                                           once; a Scan page names no key and is counted in the totals only)";
+
+/// Which of the listed partitions a text or Markdown report shows when it has room for `n`:
+/// the largest, the busiest for writes, for reads and the most throttled in turn (the first of
+/// each, then the second…), so a hot key is never crowded out by large ones; shown in the
+/// list's order. Partitions with nothing to show by a measure are not picked by it.
+pub fn shown(top: &[PartitionReport], n: usize) -> Vec<&PartitionReport> {
+    let measures: [fn(&PartitionReport) -> f64; 4] = [
+        |p| p.bytes as f64,
+        |p| p.peak_wcu_per_s,
+        |p| p.peak_rcu_per_s,
+        |p| p.throttled_attempts.unwrap_or(p.throttled_ops) as f64,
+    ];
+    let ranked: Vec<Vec<usize>> = measures
+        .iter()
+        .map(|measure| {
+            let mut order: Vec<usize> = (0..top.len()).filter(|&i| measure(&top[i]) > 0.0).collect();
+            order.sort_by(|&a, &b| measure(&top[b]).total_cmp(&measure(&top[a])).then(a.cmp(&b)));
+            order
+        })
+        .collect();
+    let mut picked = vec![false; top.len()];
+    let mut count = 0;
+    let longest = ranked.iter().map(Vec::len).max().unwrap_or(0);
+    'rounds: for rank in 0..longest {
+        for order in &ranked {
+            if count == n {
+                break 'rounds;
+            }
+            if let Some(&i) = order.get(rank)
+                && !picked[i]
+            {
+                picked[i] = true;
+                count += 1;
+            }
+        }
+    }
+    top.iter().zip(&picked).filter(|(_, p)| **p).map(|(t, _)| t).collect()
+}
 
 /// The note under the indexes' partitions: where their throttles are, and what a GSI
 /// partition's write figure is.
@@ -155,4 +194,42 @@ pub(crate) fn index_legend(r: &RunReport) -> String {
         );
     }
     legend
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn partition(key: &str, bytes: u64, rcu: f64, wcu: f64, throttled: u64) -> PartitionReport {
+        PartitionReport {
+            key: key.to_owned(),
+            index: None,
+            bytes,
+            items: 1,
+            peak_rcu_per_s: rcu,
+            peak_wcu_per_s: wcu,
+            throttled_ops: throttled,
+            throttled_attempts: Some(throttled),
+        }
+    }
+
+    #[test]
+    fn a_hot_key_is_shown_however_many_larger_ones_there_are() {
+        // practice-shortener: ten new links a little larger than the one hot link everyone reads.
+        let mut top: Vec<PartitionReport> =
+            (0..10).map(|i| partition(&format!("new-{i}"), 4_477, 0.0, 5.0, 0)).collect();
+        top.push(partition("hot", 4_474, 2_786.0, 0.0, 9_000));
+        top.push(partition("warm", 4_474, 68.0, 0.0, 0));
+        let cases: [(usize, &[&str]); 4] = [
+            (1, &["new-0"]),
+            (2, &["new-0", "hot"]),
+            (3, &["new-0", "new-1", "hot"]),
+            (10, &["new-0", "new-1", "new-2", "new-3", "new-4", "new-5", "new-6", "new-7", "hot", "warm"]),
+        ];
+        for (n, expected) in cases {
+            let keys: Vec<&str> = shown(&top, n).iter().map(|p| p.key.as_str()).collect();
+            assert_eq!(keys, expected, "room for {n}");
+        }
+        assert_eq!(shown(&top, 20).len(), top.len(), "room for all shows all");
+    }
 }

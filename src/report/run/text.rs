@@ -87,14 +87,14 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         // Cassandra never throttles: no attempts column.
         writeln!(out)?;
         print(out, header("top partitions", ""))?;
-        for p in table.iter().take(TOP_PARTITIONS) {
+        for p in super::shown(table, TOP_PARTITIONS) {
             print(out, cells(p, String::new()))?;
         }
     } else if !table.is_empty() {
         writeln!(out)?;
         line(out, ["", "", "", "", "", "", &format!("{:>9}", "throttled")])?;
         print(out, header("top partitions", &format!("{:>9}", "attempts")))?;
-        for p in table.iter().take(TOP_PARTITIONS) {
+        for p in super::shown(table, TOP_PARTITIONS) {
             let attempts = p.throttled_attempts.unwrap_or(p.throttled_ops);
             print(out, cells(p, format!("{:>9}", numbers::count(attempts as f64))))?;
         }
@@ -106,7 +106,7 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         let (title, last) =
             if cassandra { ("top view partitions", "view") } else { ("top index partitions", "index") };
         print(out, header(title, last))?;
-        for p in indexes.iter().take(TOP_PARTITIONS) {
+        for p in super::shown(indexes, TOP_PARTITIONS) {
             print(out, cells(p, p.index.clone().unwrap_or_default()))?;
         }
         paragraph(out, 2, &index_legend(r))?;
@@ -287,8 +287,8 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &served_by(p, r.engine),
                 &format!("{:>11}", numbers::count(p.calls as f64)),
                 &format!("{:>9}", units_per_call(p, r.engine)),
-                &format!("{:>9}", ms(p.latency_ms_p50)),
-                &format!("{:>9}", ms(p.latency_ms_p99)),
+                &format!("{:>9}", super::latency_cell(p, p.latency_ms_p50)),
+                &format!("{:>9}", super::latency_cell(p, p.latency_ms_p99)),
                 &target,
             ],
         )?;
@@ -313,7 +313,7 @@ fn text_goals(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     writeln!(out, "Goals: {}", goal_summary(r))?;
     for g in &r.goals {
-        item(out, 2, if g.passed { "✔" } else { "✘" }, &g.name)?;
+        item(out, 2, super::goal_mark(g.status), &super::goal_title(g))?;
         paragraph(out, 4, &g.detail)?;
         if let Some(why) = super::super::verdict::explain(r, g) {
             match g.hint.as_ref().map(super::super::verdict::hint_link) {
@@ -372,7 +372,7 @@ mod tests {
             "                                                                   throttled",
             "  top partitions               size      items  RCU/s pk  WCU/s pk  attempts",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
-            "  throttled attempts: writes the partition refused, every retry counted again",
+            "  throttled attempts: reads and writes the partition refused, every retry",
             "  top index partitions         size      items  RCU/s pk  WCU/s pk index",
             "  PENDING                      4 MB      2,500        30        10 byStatus",
             "  per call: for a write, write units per write that landed (a call that gave up",

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::App;
 use super::Screen;
+use crate::engine::sim::report::GoalResult;
 use crate::report::practice::{self as grade_report, Ended, Grade};
 use crate::tui::action::Action;
 use crate::tui::files::{self, WriteError};
@@ -103,7 +104,7 @@ impl App {
         let Some(report) = w.view.report.as_ref().filter(|r| r.duration_s >= whole) else { return };
         let goals = report.goals.clone();
         let (seed, replay_s) = (report.seed, report.duration_s);
-        let passed = goals.iter().all(|g| g.passed);
+        let passed = goals.iter().all(GoalResult::passed);
         let mut error = None;
         if let Awaiting::End(ended) = awaiting {
             error = write_report(w, &goals, seed, replay_s, ended).err();

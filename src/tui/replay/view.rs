@@ -9,6 +9,7 @@ use crate::engine::metrics::{
 };
 use crate::engine::model::{Engine, GoalCheck, Scenario, Variant};
 use crate::engine::planner;
+use crate::engine::sim::report::GoalStatus;
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
     Cost, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView,
@@ -150,12 +151,13 @@ fn goals(scenario: &Scenario, report: &RunReport) -> Vec<GoalRow> {
         .iter()
         .zip(&scenario.goals)
         .map(|(g, goal)| {
-            let state = match (measured(&goal.check, report), g.passed) {
-                (false, _) => GoalState::Pending,
-                (true, true) => GoalState::Met,
-                (true, false) => GoalState::Missed,
+            let state = match (measured(&goal.check, report), g.status) {
+                (false, _) | (true, GoalStatus::NotGraded) => GoalState::Pending,
+                (true, GoalStatus::Passed) => GoalState::Met,
+                (true, GoalStatus::Failed) => GoalState::Missed,
             };
-            GoalRow { name: g.name.clone(), state, value: g.unit.format(g.value) }
+            let value = g.value.map_or_else(|| "—".to_owned(), |v| g.unit.format(v));
+            GoalRow { name: g.name.clone(), state, value }
         })
         .collect()
 }

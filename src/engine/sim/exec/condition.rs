@@ -62,6 +62,7 @@ impl Simulation {
                     if first {
                         self.storage.groups[group].throttled += 1;
                     }
+                    self.refused_on(group, refusal, [pk]);
                     return false;
                 }
             }

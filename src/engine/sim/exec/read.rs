@@ -15,7 +15,7 @@ use crate::engine::planner::Operation;
 use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
 use crate::engine::value::KeyType;
 
-use super::{Call, Refused, Resume};
+use super::{Call, Refused, Resume, ScanResume};
 use crate::engine::sim::Simulation;
 use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
@@ -388,6 +388,7 @@ impl Simulation {
         }
         let parts = std::mem::take(&mut self.world.patterns[call.pattern].parts);
         let before = self.figures.stats[call.pattern].fanout;
+        let requests_before = self.figures.stats[call.pattern].requests;
         if parts.is_empty() {
             self.read_one(call, &plan, operation, &known, resume.as_ref());
         } else {
@@ -397,6 +398,11 @@ impl Simulation {
         self.world.patterns[call.pattern].read = Some(plan);
         let stats = &mut self.figures.stats[call.pattern];
         stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
+        // A first attempt counts every request (pages included); a Scan counts its pages itself,
+        // across the retries that resume it.
+        if resume.is_none() && operation != Operation::Scan {
+            stats.max_requests = stats.max_requests.max(stats.requests - requests_before);
+        }
     }
 
     pub(super) fn read_one(
@@ -601,7 +607,10 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += 1;
             self.figures.totals.requests += 1;
         }
-        if !how.cassandra && self.meter_read(plan.group, &touches, resume.is_none()).is_err() {
+        if !how.cassandra
+            && let Err(refusal) = self.meter_read(plan.group, &touches, resume.is_none())
+        {
+            self.refused_on(plan.group, refusal, chunk);
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
             return f64::NAN;
         }
@@ -858,7 +867,10 @@ impl Simulation {
             self.figures.totals.requests += served.pages;
         }
         let cassandra = self.world.engine == Engine::Cassandra;
-        if !cassandra && self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none()).is_err() {
+        if !cassandra
+            && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none())
+        {
+            self.refused_on(plan.group, refusal, [pk]);
             self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
             return None;
         }
@@ -945,7 +957,8 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += requests;
             self.figures.totals.requests += requests;
         }
-        if self.meter_read(group, &touches, retry.is_none()).is_err() {
+        if let Err(refusal) = self.meter_read(group, &touches, retry.is_none()) {
+            self.refused_on(group, refusal, keys.iter().map(|k| &k.0));
             return Err(ms);
         }
         let units: f64 = touches.iter().map(|t| t.1).sum();
@@ -967,7 +980,7 @@ impl Simulation {
             (Some(l), None) => u64::from(l),
             _ => u64::MAX,
         };
-        let mut cursor = resume.and_then(|r| r.cursor).unwrap_or_default();
+        let ScanResume { mut cursor, mut pages } = resume.and_then(|r| r.cursor).unwrap_or_default();
         if resume.is_none() {
             let stats = &mut self.figures.stats[call.pattern];
             stats.fanout += 1;
@@ -997,7 +1010,7 @@ impl Simulation {
             self.figures.totals.requests += 1;
             if !cassandra {
                 if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
-                    self.scan_refused(read, ms, cursor, from);
+                    self.scan_refused(read, ms, ScanResume { cursor, pages }, from);
                     return;
                 }
                 self.storage.groups[group].units[READ] += units;
@@ -1007,6 +1020,7 @@ impl Simulation {
                 from = last.or(from);
             }
             self.spend(call, READ, units);
+            pages += 1;
             ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
             let stats = &mut self.figures.stats[call.pattern];
@@ -1017,6 +1031,8 @@ impl Simulation {
                 _ => break,
             }
         }
+        let stats = &mut self.figures.stats[call.pattern];
+        stats.max_requests = stats.max_requests.max(pages);
         self.finish_scan(read, matched, ms);
     }
 
@@ -1074,7 +1090,7 @@ impl Simulation {
 
     /// A Scan page the partitions refused: the retry resumes at its cursor, carrying the time
     /// the served pages took; an observer's next page starts after the last row they read.
-    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanCursor, from: Option<u32>) {
+    fn scan_refused(&mut self, read: ReadCall<'_>, ms: f64, cursor: ScanResume, from: Option<u32>) {
         let ReadCall { call, resume, .. } = read;
         if let Some(locating) = self.scratch.split.as_mut().filter(|g| g.locate) {
             locating.refused = true;
@@ -1103,14 +1119,9 @@ impl Simulation {
             gathering.times.push(ms);
             return;
         }
-        match resume {
-            None => self.figures.stats[call.pattern].latency(ms),
-            Some(r) if r.reports => {
-                let waited = r.at_ms.saturating_sub(call.time_ms) as f64;
-                self.figures.stats[call.pattern].latency(ms + waited);
-            }
-            Some(_) => {}
-        }
+        // A resumed Scan's time so far is in `ms` (its base): none to add twice.
+        let resume = resume.map(|r| Resume { base_ms: 0.0, ..*r });
+        self.completed(call, resume.as_ref(), ms);
     }
 
     /// An item's size now (for LSI fetches).

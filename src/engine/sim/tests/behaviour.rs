@@ -45,6 +45,21 @@ fn a_run_that_cannot_start_says_why() {
     let short = start(5).expect("5 s is shorter than a tick");
     assert_eq!(short, SimError::ShorterThanATick { duration: SimDuration::from_secs(5), tick });
     assert_eq!(short.to_string(), "the duration (5s) is shorter than one tick (10s)");
+    // A duration between two whole ticks is refused, never rounded to one of them.
+    let cases = [(15, Some((10, 20))), (25, Some((20, 30))), (20, None), (60, None)];
+    for (secs, nearest) in cases {
+        let expected = nearest.map(|(below, above)| SimError::NotWholeTicks {
+            duration: SimDuration::from_secs(secs),
+            tick,
+            below: SimDuration::from_secs(below),
+            above: SimDuration::from_secs(above),
+        });
+        assert_eq!(start(secs), expected, "{secs} s");
+    }
+    assert_eq!(
+        start(15).expect("15 s is a tick and a half").to_string(),
+        "the duration (15s) is not a whole number of ticks (10s): the replay advances a tick at a time; use 10s or 20s"
+    );
     let long = start(50_000_000_000).expect("5 billion ticks do not fit");
     assert!(matches!(long, SimError::TooManyTicks { .. }), "{long}");
     assert!(long.to_string().ends_with("is more than 2^32 ticks; use a longer tick"), "{long}");
@@ -146,7 +161,7 @@ fn calls_that_never_complete_fail_their_latency_target() {
     assert!(bump.unfinished > bump.calls / 2, "{bump:?}");
     report.goals = crate::engine::goals::evaluate(&loaded.scenario, variant, &report);
     let goal = &report.goals[0];
-    assert!(!goal.passed && goal.detail.contains("never completed"), "{goal:?}");
+    assert!(!goal.passed() && goal.detail.contains("never completed"), "{goal:?}");
 }
 
 const HEAT: &str = r#"(

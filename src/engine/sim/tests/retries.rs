@@ -95,3 +95,48 @@ fn two_aggregates_of_one_item_are_one_update() {
     // One item write per order for the aggregates: amplification 2 (order + shop), not 3.
     assert!((report.totals.write_amplification - 2.0).abs() < 1e-9, "{}", report.totals.write_amplification);
 }
+
+/// practice-shortener's viral link takes 4 in 5 of 6,000 GetItems a second, past its partition's
+/// 3,000 RCU/s: its throttled reads are counted on its partition, as throttled writes are, so
+/// the report lists it among the top partitions by throttles.
+#[test]
+fn throttled_reads_are_counted_on_the_partition_that_refused_them() {
+    let loaded = scenario::load("practice-shortener").expect("bundled");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let options = RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(5)) };
+    let report = crate::engine::sim::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let resolve = report.patterns.iter().find(|p| p.name == "resolve").expect("resolve");
+    assert!(resolve.throttled > 0, "{resolve:?}");
+    let viral = report.partitions.top.iter().find(|p| p.key == "LINK#link-00000").expect("listed");
+    let attempts = viral.throttled_attempts.expect("a table partition");
+    // Each refused attempt was a resolve's first try or one of its retries.
+    let listed: u64 = report.partitions.top.iter().map(|p| p.throttled_ops).sum();
+    assert!(attempts > 0 && listed <= resolve.throttled + resolve.retries, "{viral:?} vs {resolve:?}");
+    // Links on the viral link's physical partition are refused with it, but far less often.
+    let others = report.partitions.top.iter().filter(|p| p.key != viral.key).map(|p| p.throttled_ops);
+    assert!(others.max().is_some_and(|most| most * 10 < attempts), "{:?}", report.partitions.top);
+}
+
+/// counters' naive design throttles its one hot counter: the reads that gave up or still wait
+/// for a retry at the end spent nothing, so over the calls that completed an eventually
+/// consistent GetItem of a small item costs exactly DynamoDB's 0.5 RCU, never less.
+#[test]
+fn a_reads_cost_per_call_is_over_the_calls_that_completed() {
+    let loaded = scenario::load("counters").expect("bundled");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let options = RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(20)) };
+    let report = crate::engine::sim::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let read = report.patterns.iter().find(|p| p.name == "read-count").expect("read-count");
+    assert!(read.failed + read.unfinished > 0 && read.served_calls < read.calls, "{read:?}");
+    assert_eq!(read.served_calls, read.calls - read.failed - read.unfinished, "{read:?}");
+    let cases = [
+        ("read units per call", read.rcu / read.served_calls as f64, 0.5),
+        ("read units per call at the start", read.rcu_per_call_start.expect("calls"), 0.5),
+        ("read units per call at the end", read.rcu_per_call_end.expect("calls"), 0.5),
+    ];
+    for (what, got, expected) in cases {
+        assert!((got - expected).abs() < 1e-9, "{what}: {got} vs {expected}");
+    }
+    // A GetItem reads its one item, or none when the counter is not there yet.
+    assert!(read.avg_items_read > 0.9 && read.avg_items_read <= 1.0, "{read:?}");
+}
