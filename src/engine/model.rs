@@ -804,6 +804,14 @@ impl Variant {
                 by: attr(&e.entity, &e.by),
             };
         }
+        if let Some(ttl) = &mut self.ttl {
+            // An item has one attribute per name: a copy landing as the TTL attribute is it.
+            let copied = |e: &EntityId| {
+                (self.copies.iter())
+                    .position(|c| c.ids.to == *e && c.as_name == ttl.attribute && c.ids.attribute.is_some())
+            };
+            ttl.ids.copies = ttl.ids.entities.iter().map(copied).collect();
+        }
         if let Some(cache) = &mut self.cache {
             cache.ids.patterns = pattern_ids(&cache.patterns);
         }
@@ -1121,11 +1129,20 @@ pub struct Ttl {
 #[derive(Debug, Clone, Default)]
 pub struct TtlIds {
     entities: Vec<EntityId>,
+    /// Per entity of `entities`: the copy (in `Variant::copies`) landing as the TTL attribute.
+    copies: Vec<Option<usize>>,
 }
 
 impl Ttl {
     pub fn covers(&self, entity: EntityId) -> bool {
         self.ids.entities.contains(&entity)
+    }
+
+    /// The copy of `Variant::copies` that lands on `entity`'s items under the TTL attribute's
+    /// name, if any: the TTL attribute is then that copy.
+    pub fn copy_on(&self, entity: EntityId) -> Option<usize> {
+        let i = self.ids.entities.iter().position(|&e| e == entity)?;
+        self.ids.copies.get(i).copied().flatten()
     }
 }
 
