@@ -841,7 +841,7 @@ impl Variant {
     /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are
     /// resolved: the first so named of its own attributes, the copies landing on it, the TTL
     /// attribute and the lists embedded in it — the order the simulator lays an item out in.
-    fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
+    pub(crate) fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
         if let Some(a) = entity.attribute_id(name) {
             return Some(ItemAttr::Own(a));
         }
