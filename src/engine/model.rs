@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::template::Template;
+use super::template::{Part, Template};
 use super::time::{SimDuration, SimTime};
 use super::workload::{Distribution, Popularity, RateShape};
 
@@ -794,6 +794,7 @@ impl Variant {
                 attribute: attr(&a.entity, &a.attribute),
                 on,
                 folded,
+                on_triggers: Vec::new(),
             };
         }
         for e in &mut self.embeds {
@@ -802,6 +803,14 @@ impl Variant {
                 into: entity_id(&e.into),
                 by: attr(&e.entity, &e.by),
             };
+        }
+        if let Some(ttl) = &mut self.ttl {
+            // An item has one attribute per name: a copy landing as the TTL attribute is it.
+            let copied = |e: &EntityId| {
+                (self.copies.iter())
+                    .position(|c| c.ids.to == *e && c.as_name == ttl.attribute && c.ids.attribute.is_some())
+            };
+            ttl.ids.copies = ttl.ids.entities.iter().map(copied).collect();
         }
         if let Some(cache) = &mut self.cache {
             cache.ids.patterns = pattern_ids(&cache.patterns);
@@ -826,12 +835,13 @@ impl Variant {
         for (index, ids) in self.indexes.iter_mut().zip(index_ids) {
             index.ids = ids;
         }
+        self.bind_keys(entities, patterns);
     }
 
     /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are
     /// resolved: the first so named of its own attributes, the copies landing on it, the TTL
     /// attribute and the lists embedded in it — the order the simulator lays an item out in.
-    fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
+    pub(crate) fn item_attr(&self, entity: &Entity, name: &str) -> Option<ItemAttr> {
         if let Some(a) = entity.attribute_id(name) {
             return Some(ItemAttr::Own(a));
         }
@@ -839,6 +849,62 @@ impl Variant {
         let ttl = self.ttl.as_ref().filter(|t| t.covers(entity.id) && t.attribute == name);
         let list = self.embeds.iter().position(|e| e.ids.into == entity.id && e.as_name == name);
         copy.map(ItemAttr::Copy).or(ttl.map(|_| ItemAttr::Ttl)).or(list.map(ItemAttr::List))
+    }
+
+    /// Binds the slots of every table and index key template to what they read on the entity's
+    /// items, and an aggregate's table keys on the items of each entity triggering it. Last in
+    /// `resolve`: `item_attr` reads the copies', TTL's and embeds' resolved entities.
+    fn bind_keys(&mut self, entities: &[Entity], patterns: &[AccessPattern]) {
+        let bound: Vec<KeySlots> = (self.keys.iter().chain(self.indexes.iter().flat_map(|i| &i.keys)))
+            .map(|keys| match entities.iter().find(|e| e.name == keys.entity) {
+                Some(e) => KeySlots {
+                    pk: self.bind(e, &keys.pk),
+                    sk: keys.sk.as_ref().map_or_else(Vec::new, |sk| self.bind(e, sk)),
+                },
+                None => KeySlots::default(),
+            })
+            .collect();
+        let all_keys = self.keys.iter_mut().chain(self.indexes.iter_mut().flat_map(|i| i.keys.iter_mut()));
+        for (keys, slots) in all_keys.zip(bound) {
+            keys.slots = slots;
+        }
+        let on_triggers: Vec<Vec<(EntityId, KeySlots)>> =
+            self.aggregates.iter().map(|a| self.bind_on_triggers(a, entities, patterns)).collect();
+        for (a, slots) in self.aggregates.iter_mut().zip(on_triggers) {
+            a.ids.on_triggers = slots;
+        }
+    }
+
+    /// The aggregate entity's table keys bound on each entity whose writes trigger it: the
+    /// simulator fills an aggregate item's key attributes from the triggering item, slot by slot.
+    fn bind_on_triggers(
+        &self,
+        aggregate: &Aggregate,
+        entities: &[Entity],
+        patterns: &[AccessPattern],
+    ) -> Vec<(EntityId, KeySlots)> {
+        let Some(keys) = self.keys.iter().find(|k| k.entity == aggregate.entity) else { return Vec::new() };
+        let mut bound: Vec<(EntityId, KeySlots)> = Vec::new();
+        let triggers = (aggregate.on.iter())
+            .filter_map(|name| patterns.iter().find(|p| &p.name == name))
+            .filter_map(|p| entities.iter().find(|e| e.name == p.entity));
+        for e in triggers {
+            if bound.iter().all(|(id, _)| *id != e.id) {
+                let sk = keys.sk.as_ref().map_or_else(Vec::new, |sk| self.bind(e, sk));
+                bound.push((e.id, KeySlots { pk: self.bind(e, &keys.pk), sk }));
+            }
+        }
+        bound
+    }
+
+    /// What each part of `template` reads on `entity`'s items, in the template's order.
+    fn bind(&self, entity: &Entity, template: &Template) -> Vec<SlotAttrs> {
+        let attr = |name: &str| self.item_attr(entity, name);
+        let slot = |part: &Part| SlotAttrs {
+            reads: part.attribute().and_then(attr),
+            by: part.class().and_then(|c| attr(&c.by)),
+        };
+        template.parts().iter().map(slot).collect()
     }
 
     /// The table keys of entity `entity`, if it has items in the table.
@@ -891,16 +957,53 @@ pub struct EntityKeys {
     pub pk: Template,
     pub sk: Option<Template>,
     entity_id: EntityId,
+    slots: KeySlots,
+}
+
+/// What the slots of an entity's key templates read, bound once by `Variant::resolve`: one entry
+/// per part of `pk` and of `sk`, in order.
+#[derive(Debug, Clone, Default)]
+struct KeySlots {
+    pk: Vec<SlotAttrs>,
+    sk: Vec<SlotAttrs>,
+}
+
+/// The attributes one part of a key template reads on the entity's items: `reads` for a slot
+/// naming an attribute (a class slot: the one its cases read), `by` for a class slot's class
+/// attribute. `None` where the part reads nothing or the items carry no attribute so named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SlotAttrs {
+    pub reads: Option<ItemAttr>,
+    pub by: Option<ItemAttr>,
+}
+
+impl SlotAttrs {
+    /// Every attribute the part reads: a class slot's class attribute, then its own (as
+    /// [`Part::reads`] names them).
+    pub fn all(self) -> impl Iterator<Item = ItemAttr> {
+        self.by.into_iter().chain(self.reads)
+    }
 }
 
 impl EntityKeys {
-    /// Keys of the entity named `entity`; `Variant::resolve` gives them its id.
+    /// Keys of the entity named `entity`; `Variant::resolve` gives them its id and binds their
+    /// slots.
     pub(crate) fn new(entity: String, pk: Template, sk: Option<Template>) -> EntityKeys {
-        EntityKeys { entity, pk, sk, entity_id: EntityId(usize::MAX) }
+        EntityKeys { entity, pk, sk, entity_id: EntityId(usize::MAX), slots: KeySlots::default() }
     }
 
     pub fn entity_id(&self) -> EntityId {
         self.entity_id
+    }
+
+    /// What each part of `pk` reads, in its order.
+    pub fn pk_slots(&self) -> &[SlotAttrs] {
+        &self.slots.pk
+    }
+
+    /// What each part of `sk` reads, in its order (empty without a sort key).
+    pub fn sk_slots(&self) -> &[SlotAttrs] {
+        &self.slots.sk
     }
 }
 
@@ -1026,11 +1129,20 @@ pub struct Ttl {
 #[derive(Debug, Clone, Default)]
 pub struct TtlIds {
     entities: Vec<EntityId>,
+    /// Per entity of `entities`: the copy (in `Variant::copies`) landing as the TTL attribute.
+    copies: Vec<Option<usize>>,
 }
 
 impl Ttl {
     pub fn covers(&self, entity: EntityId) -> bool {
         self.ids.entities.contains(&entity)
+    }
+
+    /// The copy of `Variant::copies` that lands on `entity`'s items under the TTL attribute's
+    /// name, if any: the TTL attribute is then that copy.
+    pub fn copy_on(&self, entity: EntityId) -> Option<usize> {
+        let i = self.ids.entities.iter().position(|&e| e == entity)?;
+        self.ids.copies.get(i).copied().flatten()
     }
 }
 
@@ -1140,11 +1252,27 @@ pub struct AggregateIds {
     on: Vec<PatternId>,
     /// Per pattern of `on`: the attribute of its entity a sum adds or a claim records.
     folded: Vec<Option<AttrId>>,
+    /// Per entity of the `on` patterns: what the slots of `entity`'s table keys read on its
+    /// items.
+    on_triggers: Vec<(EntityId, KeySlots)>,
 }
 
 impl AggregateIds {
+    /// What each part of the aggregate entity's table keys (`pk`, then `sk`) reads on the
+    /// items of `trigger`, an entity whose writes update the aggregate; empty when it is none.
+    pub fn key_slots_on(&self, trigger: EntityId) -> (&[SlotAttrs], &[SlotAttrs]) {
+        (self.on_triggers.iter().find(|(e, _)| *e == trigger))
+            .map_or((&[], &[]), |(_, slots)| (slots.pk.as_slice(), slots.sk.as_slice()))
+    }
+
     pub(crate) fn unresolved() -> AggregateIds {
-        AggregateIds { entity: EntityId(usize::MAX), attribute: None, on: Vec::new(), folded: Vec::new() }
+        AggregateIds {
+            entity: EntityId(usize::MAX),
+            attribute: None,
+            on: Vec::new(),
+            folded: Vec::new(),
+            on_triggers: Vec::new(),
+        }
     }
 
     pub fn entity(&self) -> EntityId {

@@ -220,7 +220,7 @@ fn taken_share_of_picks(est: &Estimator<'_>, keyed: EntityId, p: &AccessPattern,
             continue;
         }
         seen.push(name);
-        let Some(Generator::Pick(pop)) = est.generator_of(e, name) else { return None };
+        let Some(Generator::Pick(pop)) = est.generator_named(e, name) else { return None };
         let population = est.scenario.population(pop);
         let popularity = est.pick_popularity(e, name, p)?;
         let n = super::numbers::floor_u64(est.population_size(population)).max(1);
@@ -243,7 +243,7 @@ pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
     let e = est.entity(p.entity_id());
     let picked = p.given.first().and_then(|name| {
         let popularity = est.pick_popularity(e, name, p)?;
-        let population = match est.generator_of(e, name)? {
+        let population = match est.generator_named(e, name)? {
             crate::engine::model::Generator::Pick(pop) | crate::engine::model::Generator::New(pop) => {
                 est.scenario.population(pop)
             }

@@ -13,8 +13,8 @@ use spread::value_share;
 
 use super::load::{mean_rate, typical};
 use crate::engine::model::{
-    AccessPattern, Action, AttrId, AttrType, Embed, Entity, EntityId, Generator, Index, PatternId, Scenario,
-    Variant,
+    AccessPattern, Action, AttrId, AttrType, Embed, Entity, EntityId, Generator, Index, ItemAttr, PatternId,
+    Scenario, SlotAttrs, Variant,
 };
 use crate::engine::number::Number;
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
@@ -298,10 +298,10 @@ impl<'a> Estimator<'a> {
     pub fn creates_new(&self, entity: EntityId) -> bool {
         let e = self.entity(entity);
         let Some(k) = self.variant.keys_for(entity) else { return false };
-        let key_attrs: Vec<&str> =
-            k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)).collect();
-        key_attrs.iter().any(|&name| {
-            self.generator_of(e, name).is_some_and(|g| {
+        let key_attrs: Vec<ItemAttr> =
+            k.pk_slots().iter().chain(k.sk_slots()).flat_map(|s| s.all()).collect();
+        key_attrs.iter().any(|&a| {
+            self.generator_of(e, a).is_some_and(|g| {
                 matches!(
                     unwrap_sometimes(g),
                     Generator::New(_)
@@ -309,9 +309,22 @@ impl<'a> Estimator<'a> {
                         | Generator::NowPlus(_)
                         | Generator::Number(_)
                         | Generator::Payload(_)
-                ) || matches!(unwrap_sometimes(g), Generator::Nth(by) if key_attrs.contains(&by.as_str()))
+                ) || self.numbered_by(e, a).is_some_and(|by| key_attrs.contains(&by))
             })
         })
+    }
+
+    /// For an attribute drawn `Nth(by)` on the entity's items: the attribute `by` is there.
+    fn numbered_by(&self, e: &Entity, attr: ItemAttr) -> Option<ItemAttr> {
+        match attr {
+            ItemAttr::Own(a) => e.attributes.get(a.index())?.numbered_by().map(ItemAttr::Own),
+            // A copy's `by` names an attribute of the source; the holder's so named, if any.
+            ItemAttr::Copy(_) => match self.generator_of(e, attr).map(unwrap_sometimes)? {
+                Generator::Nth(by) => self.variant.item_attr(e, by),
+                _ => None,
+            },
+            ItemAttr::Ttl | ItemAttr::List(_) => None,
+        }
     }
 
     /// Seconds an item stays in the table: until its expiry, plus the engine's deletion delay
@@ -408,11 +421,13 @@ impl<'a> Estimator<'a> {
         let Some(k) = self.variant.keys_for(entity) else { return 0.0 };
         let e = self.entity(entity);
         let parts: Vec<&Part> = k.pk.parts().iter().chain(k.sk.iter().flat_map(Template::parts)).collect();
+        let slots: Vec<SlotAttrs> = k.pk_slots().iter().chain(k.sk_slots()).copied().collect();
         let plain: Vec<&str> =
             parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
         let mut counted: Vec<&str> = Vec::new();
         let mut space = 1.0;
-        for part in parts {
+        for (i, part) in parts.into_iter().enumerate() {
+            let bound = slots.get(i).and_then(|s| s.reads);
             // A class slot counts as the layout of the values it does not list: most of them.
             let part = part.class().map_or(part, |c| &c.other);
             match part {
@@ -429,7 +444,7 @@ impl<'a> Estimator<'a> {
                         continue;
                     }
                     counted.push(name);
-                    let time = self.generator_of(e, name).is_none_or(|g| {
+                    let time = bound.and_then(|a| self.generator_of(e, a)).is_none_or(|g| {
                         matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_))
                     });
                     space *= if time { f64::INFINITY } else { self.distinct_values(e, name) };
@@ -456,9 +471,16 @@ impl<'a> Estimator<'a> {
     pub fn key_presence(&self, entity: EntityId, index: &Index) -> f64 {
         let e = self.entity(entity);
         let Some(k) = index.keys_for(entity) else { return 0.0 };
-        k.pk.attributes()
-            .chain(k.sk.iter().flat_map(Template::attributes))
-            .filter_map(|name| e.attribute(name))
+        let mut own: Vec<AttrId> = Vec::new();
+        for attr in k.pk_slots().iter().chain(k.sk_slots()).flat_map(|s| s.all()) {
+            if let ItemAttr::Own(a) = attr
+                && !own.contains(&a)
+            {
+                own.push(a);
+            }
+        }
+        own.iter()
+            .map(|a| &e.attributes[a.index()])
             .map(|a| if let Generator::Sometimes(s, _) = a.generator { s } else { 1.0 })
             .product()
     }
@@ -491,15 +513,24 @@ impl<'a> Estimator<'a> {
         if items > 0.0 { holding / items } else { generated }
     }
 
-    /// How the entity's items get `name`: its own attribute's generator, or the source's for a
-    /// denormalized copy.
-    pub fn generator_of(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
-        if let Some(a) = e.attribute(name) {
-            return Some(&a.generator);
+    /// How the entity's items get `attr`: its own attribute's generator, or the source's for a
+    /// denormalized copy (the TTL attribute and embedded lists have none).
+    pub fn generator_of(&self, e: &'a Entity, attr: ItemAttr) -> Option<&'a Generator> {
+        match attr {
+            ItemAttr::Own(a) => e.attributes.get(a.index()).map(|a| &a.generator),
+            ItemAttr::Copy(i) => {
+                let copy = self.variant.copies.get(i)?;
+                let from = self.entity(copy.ids.from());
+                copy.ids.attribute().map(|a| &from.attributes[a.index()].generator)
+            }
+            ItemAttr::Ttl | ItemAttr::List(_) => None,
         }
-        let copy = self.variant.copies.iter().find(|c| c.ids.to() == e.id() && c.as_name == name)?;
-        let from = self.entity(copy.ids.from());
-        copy.ids.attribute().map(|a| &from.attributes[a.index()].generator)
+    }
+
+    /// [`Self::generator_of`] the attribute called `name` on the entity's items, for the names
+    /// the planner still carries from the patterns, copies and indexes it reasons about.
+    pub fn generator_named(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
+        self.variant.item_attr(e, name).and_then(|a| self.generator_of(e, a))
     }
 
     /// Items under one partition key value of `pk` (in the table or `place`) at the end of the
@@ -568,7 +599,7 @@ impl<'a> Estimator<'a> {
             return 1.0 - found.last().copied().unwrap_or(0.0);
         }
         let e = self.entity(entity);
-        self.generator_of(e, attribute).map_or(1.0, |g| self.generator_change(g))
+        self.generator_named(e, attribute).map_or(1.0, |g| self.generator_change(g))
     }
 
     fn generator_change(&self, generator: &Generator) -> f64 {

@@ -21,7 +21,7 @@ use crate::engine::model::{AccessPattern, Action, EntityId, Generator};
 
 /// The states of `attribute` of `entity`, if it is a lifecycle.
 pub fn states<'e>(est: &Estimator<'e>, entity: EntityId, attribute: &str) -> Option<&'e [String]> {
-    match est.generator_of(est.entity(entity), attribute)? {
+    match est.generator_named(est.entity(entity), attribute)? {
         Generator::States(states) => Some(states),
         _ => None,
     }

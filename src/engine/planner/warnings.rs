@@ -802,7 +802,7 @@ fn landing_spread(
         Via::Own => est.spread(entity, place, pk, Some(p)),
         Via::Aggregate | Via::Append => {
             let trigger = est.entity(p.entity_id());
-            if pk.attributes().all(|a| est.generator_of(trigger, a).is_some()) {
+            if pk.attributes().all(|a| est.generator_named(trigger, a).is_some()) {
                 est.spread(p.entity_id(), place, pk, Some(p))
             } else {
                 est.spread(entity, place, pk, None)

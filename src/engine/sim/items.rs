@@ -490,9 +490,8 @@ pub fn attr_plans(
         });
     }
     if let Some(ttl) = variant.ttl.as_ref().filter(|t| t.covers(entity.id())) {
-        // Legitimate: an item has one attribute per name, so a copy so named is the TTL attribute.
-        let copied = added.copies.iter().find(|&&(_, a)| attrs[a].name == ttl.attribute);
-        added.ttl = Some(copied.map_or(attrs.len(), |&(_, a)| a));
+        let copied = ttl.copy_on(entity.id()).and_then(|c| added.copy(c));
+        added.ttl = Some(copied.unwrap_or(attrs.len()));
         if copied.is_none() {
             attrs.push(AttrPlan {
                 name: ttl.attribute.clone(),

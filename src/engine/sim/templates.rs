@@ -3,14 +3,15 @@
 //! equivalence of the two is what the inspector test checks), without building the attributes.
 
 use crate::engine::hash::hash_bytes;
-use crate::engine::model::AttrType;
+use crate::engine::model::{AttrType, SlotAttrs};
 use crate::engine::template::{Part, Template};
 use std::cell::RefCell;
 
-use crate::engine::time::{Resolution, TimeFormat, push_integer, push_padded};
+use crate::engine::time::{Resolution, SimDuration, TimeFormat, push_integer, push_padded};
 use crate::engine::value::KeyType;
 
 use super::items::{AttrPlan, Gen, Pop, Val, push_text, to_attribute};
+use super::world::EntityRt;
 
 /// One slot of a compiled key template.
 #[derive(Debug, Clone)]
@@ -125,67 +126,76 @@ pub fn quantum_ms(format: &TimeFormat) -> i64 {
     }
 }
 
+/// One part compiled: `attr` is where the attribute its slot reads sits in the item, `by` a class
+/// slot's class attribute (`Slot::Missing` when the items carry no such attribute). Shard slots
+/// take the next number of `shards`.
+fn compile(part: &Part, attr: Option<usize>, by: Option<usize>, shards: &mut u32) -> Slot {
+    let bucket = |width: &SimDuration| {
+        attr.map_or(Slot::Missing, |attr| Slot::Bucket {
+            attr,
+            width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
+        })
+    };
+    match part {
+        Part::Class(class) => {
+            let Some(by) = by else { return Slot::Missing };
+            // Every case of a class shard is the same draw, taken modulo its own count.
+            let index = *shards;
+            if matches!(class.other, Part::Shard { .. }) {
+                *shards += 1;
+            }
+            let case = |part: &Part| match part {
+                Part::Shard { count } => Slot::Shard { count: *count, index },
+                Part::Bucket { width, .. } => bucket(width),
+                _ => Slot::Missing,
+            };
+            Slot::Class {
+                attr: by,
+                cases: class.cases.iter().map(|(v, part)| (v.clone(), case(part))).collect(),
+                other: Box::new(case(&class.other)),
+                scratch: RefCell::new(String::new()),
+            }
+        }
+        Part::Literal(text) => Slot::Lit(text.clone()),
+        Part::Attr { pad, .. } => {
+            attr.map_or(Slot::Missing, |attr| Slot::Attr { attr, pad: *pad, part: part.clone() })
+        }
+        Part::Time { format, .. } => attr.map_or(Slot::Missing, |attr| Slot::Time {
+            attr,
+            format: format.clone(),
+            quantum: quantum_ms(format),
+            cache: RefCell::new((i64::MIN, String::new())),
+        }),
+        Part::Bucket { width, .. } => bucket(width),
+        Part::Shard { count } => {
+            *shards += 1;
+            Slot::Shard { count: *count, index: *shards - 1 }
+        }
+        Part::Hash { count, .. } => attr.map_or(Slot::Missing, |attr| Slot::Hash { attr, count: *count }),
+    }
+}
+
 impl TemplatePlan {
-    /// Compiles `template` against an entity's attribute names. Shard slots are numbered from
+    /// Compiles `template` against an entity's items, each part reading what its slot is bound
+    /// to (`slots`, one per part: `EntityKeys::pk_slots`). Shard slots are numbered from
     /// `shard_base` so an item's shards are independent draws.
-    pub fn new(template: &Template, attrs: &[AttrPlan], shard_base: u32) -> TemplatePlan {
-        // Legitimate: a key template's slots are names (as the store reads them); bound here once.
-        let find = |name: &str| attrs.iter().position(|a| a.name == name);
+    pub fn new(template: &Template, slots: &[SlotAttrs], ent: &EntityRt, shard_base: u32) -> TemplatePlan {
+        let attrs = &ent.attrs;
         let mut shards = shard_base;
-        let slots: Vec<Slot> = template
-            .parts()
-            .iter()
-            .map(|part| match part {
-                Part::Class(class) => {
-                    let Some(attr) = find(&class.by) else { return Slot::Missing };
-                    // Every case of a class shard is the same draw, taken modulo its own count.
-                    let index = shards;
-                    if matches!(class.other, Part::Shard { .. }) {
-                        shards += 1;
-                    }
-                    let compile = |part: &Part| match part {
-                        Part::Shard { count } => Slot::Shard { count: *count, index },
-                        Part::Bucket { name, width } => {
-                            find(name).map_or(Slot::Missing, |attr| Slot::Bucket {
-                                attr,
-                                width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
-                            })
-                        }
-                        _ => Slot::Missing,
-                    };
-                    Slot::Class {
-                        attr,
-                        cases: class.cases.iter().map(|(v, part)| (v.clone(), compile(part))).collect(),
-                        other: Box::new(compile(&class.other)),
-                        scratch: RefCell::new(String::new()),
-                    }
-                }
-                Part::Literal(text) => Slot::Lit(text.clone()),
-                Part::Attr { name, pad } => find(name).map_or(Slot::Missing, |attr| Slot::Attr {
-                    attr,
-                    pad: *pad,
-                    part: part.clone(),
-                }),
-                Part::Time { name, format } => find(name).map_or(Slot::Missing, |attr| Slot::Time {
-                    attr,
-                    format: format.clone(),
-                    quantum: quantum_ms(format),
-                    cache: RefCell::new((i64::MIN, String::new())),
-                }),
-                Part::Bucket { name, width } => find(name).map_or(Slot::Missing, |attr| Slot::Bucket {
-                    attr,
-                    width_ms: i64::try_from(width.as_millis()).unwrap_or(i64::MAX),
-                }),
-                Part::Shard { count } => {
-                    shards += 1;
-                    Slot::Shard { count: *count, index: shards - 1 }
-                }
-                Part::Hash { name, count } => {
-                    find(name).map_or(Slot::Missing, |attr| Slot::Hash { attr, count: *count })
-                }
+        let compiled: Vec<Slot> = (template.parts().iter().enumerate())
+            .map(|(i, part)| {
+                let bound = slots.get(i).copied().unwrap_or_default();
+                compile(
+                    part,
+                    bound.reads.and_then(|a| ent.attr(a)),
+                    bound.by.and_then(|a| ent.attr(a)),
+                    &mut shards,
+                )
             })
             .collect();
-        let key_type = match template.single_attribute().and_then(find).map(|a| attrs[a].ty) {
+        let slots = compiled;
+        let single = template.single_attribute().and(slots.first()).and_then(|s| s.reads()[0]);
+        let key_type = match single.map(|a| attrs[a].ty) {
             Some(AttrType::N | AttrType::Time) => KeyType::N,
             Some(AttrType::B) => KeyType::B,
             _ => KeyType::S,

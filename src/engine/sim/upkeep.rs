@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
-use crate::engine::model::{AggregateOp, Engine, EntityId, PatternId, Variant};
+use crate::engine::model::{AggregateIds, AggregateOp, Engine, EntityId, PatternId, SlotAttrs, Variant};
 use crate::engine::store::failed_write_units;
 
 use super::embed::{EMBED_REQUEST, Embedded};
@@ -79,7 +79,7 @@ impl AggregatePlan {
                     AggregateOp::Claim => Fold::Claim(folded),
                 };
                 let triggers: Vec<usize> = triggers.into_iter().map(|(_, t)| t).collect();
-                let keys = key_sources(world, variant, entity, &triggers);
+                let keys = key_sources(world, variant, &a.ids, entity, &triggers);
                 Some(AggregatePlan { entity, attr, fold, keys })
             })
             .collect()
@@ -93,19 +93,21 @@ impl AggregatePlan {
 fn key_sources(
     world: &World,
     variant: &Variant,
+    aggregate: &AggregateIds,
     entity: usize,
     triggers: &[usize],
 ) -> Vec<(usize, usize, usize)> {
     let Some(keys) = variant.keys_for(EntityId::new(entity)) else { return Vec::new() };
-    let reads = |e: usize| -> Vec<Option<usize>> {
-        let templates = std::iter::once(&keys.pk).chain(&keys.sk);
-        let plans: Vec<TemplatePlan> =
-            templates.map(|t| TemplatePlan::new(t, &world.entities[e].attrs, 0)).collect();
+    let reads = |e: usize, (pk, sk): (&[SlotAttrs], &[SlotAttrs])| -> Vec<Option<usize>> {
+        let ent = &world.entities[e];
+        let mut plans = vec![TemplatePlan::new(&keys.pk, pk, ent, 0)];
+        plans.extend(keys.sk.as_ref().map(|t| TemplatePlan::new(t, sk, ent, 0)));
         plans.iter().flat_map(|p| p.slots.iter().flat_map(Slot::reads)).collect()
     };
-    let theirs: Vec<Vec<Option<usize>>> = triggers.iter().map(|&t| reads(t)).collect();
+    let theirs: Vec<Vec<Option<usize>>> =
+        triggers.iter().map(|&t| reads(t, aggregate.key_slots_on(EntityId::new(t)))).collect();
     let mut sources = Vec::new();
-    for (i, k) in reads(entity).into_iter().enumerate() {
+    for (i, k) in reads(entity, (keys.pk_slots(), keys.sk_slots())).into_iter().enumerate() {
         let Some(k) = k else { continue };
         for (&t, reads) in triggers.iter().zip(&theirs) {
             if let Some(ta) = reads[i] {

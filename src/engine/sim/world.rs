@@ -408,9 +408,9 @@ fn table_rt(
     for &e in &members {
         let Some(keys) = variant.keys_for(EntityId::new(e)) else { continue };
         let ent = &mut entities[e];
-        let pk = TemplatePlan::new(&keys.pk, &ent.attrs, shard_base);
+        let pk = TemplatePlan::new(&keys.pk, keys.pk_slots(), ent, shard_base);
         shard_base += u32::try_from(pk.shard_slots().count()).unwrap_or(0);
-        let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, shard_base));
+        let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, keys.sk_slots(), ent, shard_base));
         shard_base += sk.as_ref().map_or(0, |s| u32::try_from(s.shard_slots().count()).unwrap_or(0));
         ent.pk = Some(pk);
         ent.sk = sk;
@@ -469,8 +469,9 @@ fn table_rt(
 /// sparse gate and the projection.
 fn entry_plan(index: &model::Index, e: EntityId, ent: &mut EntityRt) -> Option<EntryPlan> {
     let keys = index.keys_for(e)?;
-    let pk = (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, &ent.attrs, 64));
-    let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, &ent.attrs, 96));
+    let pk =
+        (index.kind == ModelIndexKind::Global).then(|| TemplatePlan::new(&keys.pk, keys.pk_slots(), ent, 64));
+    let sk = keys.sk.as_ref().map(|sk| TemplatePlan::new(sk, keys.sk_slots(), ent, 96));
     let gate = index.only_when.as_ref().and_then(|(_, value)| {
         let a = index.only_when_id(e)?.index();
         Some((a, constant(&mut ent.attrs[a], value)))

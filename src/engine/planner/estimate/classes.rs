@@ -25,7 +25,7 @@ impl Estimator<'_> {
         p: &AccessPattern,
     ) -> Vec<(Class<'c>, f64)> {
         let e = self.entity(entity);
-        let generator = self.generator_of(e, &slot.by).map(unwrap_sometimes);
+        let generator = self.generator_named(e, &slot.by).map(unwrap_sometimes);
         let mut listed: Vec<(Class<'c>, f64)> =
             slot.cases.iter().map(|(v, _)| (Some(v.as_str()), 0.0)).collect();
         match generator {
@@ -67,7 +67,7 @@ impl Estimator<'_> {
         p: &AccessPattern,
     ) -> Option<Vec<(Class<'c>, f64)>> {
         let e = self.entity(entity);
-        let population = match self.generator_of(e, &slot.by).map(unwrap_sometimes)? {
+        let population = match self.generator_named(e, &slot.by).map(unwrap_sometimes)? {
             Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop),
             _ => return None,
         };
@@ -92,7 +92,7 @@ impl Estimator<'_> {
     /// value names it, or, for `None`, no listed value does).
     pub fn member_in_class(&self, entity: EntityId, slot: &ClassSlot, class: Class<'_>, index: u64) -> bool {
         let e = self.entity(entity);
-        let Some(population) = (match self.generator_of(e, &slot.by).map(unwrap_sometimes) {
+        let Some(population) = (match self.generator_named(e, &slot.by).map(unwrap_sometimes) {
             Some(Generator::Pick(pop) | Generator::New(pop)) => Some(self.scenario.population(pop)),
             _ => None,
         }) else {
@@ -145,7 +145,7 @@ impl Estimator<'_> {
     ) -> Option<(f64, &'s Part)> {
         let e = self.entity(entity);
         let Some(Generator::Pick(pop) | Generator::New(pop)) =
-            self.generator_of(e, &slot.by).map(unwrap_sometimes)
+            self.generator_named(e, &slot.by).map(unwrap_sometimes)
         else {
             return None;
         };

@@ -130,7 +130,7 @@ impl<'a> Estimator<'a> {
                 spread.notes.push(format!("{name}: always {value:?} in this sparse index"));
                 continue;
             }
-            let generator = self.generator_of(e, name);
+            let generator = self.generator_named(e, name);
             let is_time = generator
                 .is_none_or(|g| matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_)));
             let known = chooser.is_some_and(|p| p.knows(name));
@@ -232,7 +232,7 @@ impl<'a> Estimator<'a> {
     pub fn prefix_share(&self, entity: EntityId, name: &str, prefix: &str) -> f64 {
         const SAMPLE: u64 = 10_000;
         let e = self.entity(entity);
-        let Some(generator) = self.generator_of(e, name) else { return 1.0 };
+        let Some(generator) = self.generator_named(e, name) else { return 1.0 };
         let present = sometimes_share(generator);
         present
             * match unwrap_sometimes(generator) {
@@ -270,7 +270,7 @@ impl<'a> Estimator<'a> {
     }
 
     fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
-        let generator = self.generator_of(e, name).map(unwrap_sometimes);
+        let generator = self.generator_named(e, name).map(unwrap_sometimes);
         if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
             let share = match generator {
                 Some(Generator::States(_)) => self.written_share(e, name, value),
@@ -361,7 +361,7 @@ impl<'a> Estimator<'a> {
             Some(Generator::Nth(by)) => {
                 // 1, 2, … per member of `by`: as many values as the busiest member has items,
                 // about the items per member on average; 1 is the commonest.
-                let members = match self.generator_of(e, by).map(unwrap_sometimes) {
+                let members = match self.generator_named(e, by).map(unwrap_sometimes) {
                     Some(Generator::Pick(p)) => self.population_size(self.scenario.population(p)),
                     _ => f64::INFINITY,
                 };
@@ -480,7 +480,7 @@ impl Estimator<'_> {
         name: &str,
         p: &'p AccessPattern,
     ) -> Option<&'p Popularity> {
-        let generator = self.generator_of(e, name).map(unwrap_sometimes)?;
+        let generator = self.generator_named(e, name).map(unwrap_sometimes)?;
         let population = match generator {
             Generator::Pick(pop) => self.scenario.population(pop),
             Generator::New(pop) if p.action != Action::Put && p.knows(name) => self.scenario.population(pop),
@@ -505,7 +505,7 @@ impl Estimator<'_> {
         };
         let population = self.scenario.population(members);
         let same_population = |name: &str| {
-            matches!(self.generator_of(source, name).map(unwrap_sometimes),
+            matches!(self.generator_named(source, name).map(unwrap_sometimes),
                 Some(Generator::Pick(pop) | Generator::New(pop)) if pop.id() == members.id())
         };
         let id = std::iter::once(copy.by.as_str())
@@ -590,7 +590,7 @@ impl Estimator<'_> {
             other => other.clone(),
         };
         let reader = even(self.pick_popularity(e, name, p)?);
-        let population = match self.generator_of(e, name).map(unwrap_sometimes)? {
+        let population = match self.generator_named(e, name).map(unwrap_sometimes)? {
             Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop),
             _ => return None,
         };

@@ -282,7 +282,7 @@ enum Held {
 }
 
 fn held(est: &Estimator<'_>, e: &Entity, part: &Part, whole: &[&str]) -> Held {
-    match part.attribute().and_then(|name| est.generator_of(e, name)).map(unwrap_sometimes) {
+    match part.attribute().and_then(|name| est.generator_named(e, name)).map(unwrap_sometimes) {
         Some(Generator::New(_) | Generator::Number(_) | Generator::Payload(_)) => Held::Fresh,
         // An item's number among those of one member tells them apart next to that member.
         Some(Generator::Nth(by)) if whole.contains(&by.as_str()) => Held::Fresh,
@@ -412,7 +412,7 @@ fn windows<'a>(
 /// pattern's `keys` or the population's popularity.
 fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, name: &str) -> bool {
     let e = est.entity(entity);
-    let Some(Generator::Pick(pop)) = est.generator_of(e, name).map(unwrap_sometimes) else { return false };
+    let Some(Generator::Pick(pop)) = est.generator_named(e, name).map(unwrap_sometimes) else { return false };
     let population = est.scenario.population(pop);
     let mut puts =
         est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity);
