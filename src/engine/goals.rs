@@ -73,7 +73,11 @@ pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> V
     let needs_plan = scenario.goals.iter().any(|g| matches!(g.check, GoalCheck::MaxFanout(..)));
     let plan = needs_plan.then(|| planner::plan(scenario, variant));
     // The plan and the report list the scenario's patterns in its order.
-    let planned = |id: PatternId| plan.as_ref().and_then(|p| p.patterns.get(id.index())).map(|pp| pp.fanout);
+    let planned = |id: PatternId| {
+        plan.as_ref()
+            .and_then(|p| p.patterns.get(id.index()))
+            .and_then(|pp| pp.requests_per_call(scenario.engine))
+    };
     scenario
         .goals
         .iter()
@@ -250,21 +254,22 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
             };
             Graded::failed(scans, 0.0, GoalUnit::Count, detail)
         }
-        None => Graded::failed(
-            calls,
-            0.0,
-            GoalUnit::Count,
-            if cql(report) {
-                format!("nothing serves {name}: no key or view finds its rows")
-            } else {
-                format!("nothing serves {name}: no key or index finds its items")
-            },
-        ),
+        None => Graded::failed(calls, 0.0, GoalUnit::Count, unserved(name, report)),
         Some(op) => {
             let uncalled = if p.calls == 0 { " (it made no calls in this run)" } else { "" };
             let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
             Graded { value: 0.0, target: 0.0, unit: GoalUnit::Count, status: GoalStatus::Passed, detail }
         }
+    }
+}
+
+/// Why a goal on a pattern nothing serves fails, whatever its calls measured: no key or index
+/// finds its items.
+fn unserved(name: &str, report: &RunReport) -> String {
+    if cql(report) {
+        format!("nothing serves {name}: no key or view finds its rows")
+    } else {
+        format!("nothing serves {name}: no key or index finds its items")
     }
 }
 
@@ -289,11 +294,22 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
         return Graded::missing(name, target, GoalUnit::Requests);
     };
     let (busiest, mean) = requests_per_call(p, cql(report));
-    let op = p.operation.as_ref().map_or_else(|| "nothing".to_owned(), |op| served(op, p, report));
-    // A pattern that was never called is judged by its plan, if it has one.
+    let Some(operation) = p.operation.as_ref() else {
+        // Nothing serves it: no request would find its items, however few a call sends.
+        return Graded::failed(0.0, target, GoalUnit::Requests, unserved(name, report));
+    };
+    let op = served(operation, p, report);
+    // A pattern that was never called is judged by its plan, if the plan counts its requests.
     if p.calls == 0 {
         let Some(planned) = planned else {
-            let detail = format!("{name} ({op}) made no calls in this run, and no plan counts its requests");
+            // The plan counts partitions and keys, not the pages a read may need.
+            let pages = if p.kind == planner::Kind::Read {
+                " (a call may read more than a 1 MB page, and every page is a request of its own)"
+            } else {
+                ""
+            };
+            let detail =
+                format!("{name} ({op}) made no calls in this run, and no plan counts its requests{pages}");
             return Graded::not_graded(target, GoalUnit::Requests, detail);
         };
         let value = f64::from(planned);
@@ -346,6 +362,10 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
         let detail = format!("{name} has no latency target");
         return Graded::failed(p.latency_ms_p99, 0.0, GoalUnit::Milliseconds, detail);
     };
+    if p.operation.is_none() {
+        // Its calls find nothing: none of them has a latency to meet the target.
+        return Graded::failed(0.0, target, GoalUnit::Milliseconds, unserved(name, report));
+    }
     if p.calls == 0 {
         let detail =
             format!("{name} made no calls in this run: no latency to hold to the {} target", ms(target));
@@ -718,6 +738,23 @@ mod tests {
             assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
             assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
             assert_eq!(g.passed(), status == GoalStatus::Passed, "{label}");
+        }
+    }
+
+    #[test]
+    fn a_goal_on_a_pattern_nothing_serves_fails_whatever_its_calls_measured() {
+        let mut r = report();
+        let page = r.patterns.iter().position(|p| p.name == "customer-page").expect("in the report");
+        r.patterns[page].operation = None;
+        r.patterns[page].latency_target_ms = Some(50.0);
+        for check in [
+            GoalCheck::MaxFanout(named("customer-page"), 2),
+            GoalCheck::LatencyTarget(named("customer-page")),
+        ] {
+            let label = format!("{check:?}");
+            let g = grade(check, &r);
+            assert_eq!(g.status, GoalStatus::Failed, "{label}: {g:?}");
+            assert!(g.detail.starts_with("nothing serves customer-page"), "{label}: {}", g.detail);
         }
     }
 

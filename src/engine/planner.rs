@@ -230,6 +230,19 @@ pub struct PatternPlan {
 }
 
 impl PatternPlan {
+    /// The requests one call sends, as far as the plan knows them: the partitions or keys it
+    /// addresses, unless a DynamoDB Query or Scan may read more than a page (1 MB) per call —
+    /// every page is a request of its own, and how many a call takes only the replay counts.
+    /// The Cassandra driver fetches a SELECT's pages itself: one statement per partition.
+    /// `None` when nothing serves the pattern.
+    pub fn requests_per_call(&self, engine: Engine) -> Option<u32> {
+        let op = self.operation?;
+        let pages = engine == Engine::DynamoDb
+            && matches!(op, Operation::Query | Operation::Scan)
+            && self.bytes_read.is_none_or(|b| b > crate::engine::store::PAGE_BYTES as f64);
+        (!pages).then_some(self.fanout)
+    }
+
     /// A pattern's plan before anything serves it: its rates over a run of `secs`, nothing
     /// read or written yet.
     fn start(p: &AccessPattern, kind: Kind, secs: f64) -> PatternPlan {

@@ -165,7 +165,12 @@ pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
     let unfinished: Vec<String> = r
         .patterns
         .iter()
-        .filter(|p| p.kind != Kind::Write && !is_cassandra(r.engine) && p.served_calls < p.calls)
+        .filter(|p| {
+            p.kind != Kind::Write
+                && !is_cassandra(r.engine)
+                && p.operation.is_some()
+                && p.served_calls < p.calls
+        })
         .map(|p| {
             format!(
                 "{} {} of {}",
@@ -206,9 +211,10 @@ pub fn ms(x: f64) -> String {
     GoalUnit::Milliseconds.format(x)
 }
 
-/// A pattern's modelled latency figure, "—" when it made no calls (nothing was timed).
+/// A pattern's modelled latency figure, "—" when nothing was timed: it made no calls, or
+/// nothing serves it.
 pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
-    if p.calls == 0 { "—".to_owned() } else { ms(x) }
+    if p.calls == 0 || p.operation.is_none() { "—".to_owned() } else { ms(x) }
 }
 
 /// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target, –

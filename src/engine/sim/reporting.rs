@@ -387,7 +387,8 @@ impl Simulation {
                 failed: s.failed,
                 latency_ms_p50: latency.p50().unwrap_or(0.0),
                 latency_ms_p99: latency.p99().unwrap_or(0.0),
-                unfinished: s.calls.saturating_sub(latency.count()),
+                // Calls nothing serves are sent nowhere: they did not stop short of finishing.
+                unfinished: if p.operation.is_some() { s.calls.saturating_sub(latency.count()) } else { 0 },
                 latency_target_ms: p.latency_target_ms,
                 requests: s.requests,
                 landed_writes: landed_writes(p.action.is_read(), s, pending),
