@@ -191,7 +191,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         patterns: vec![PatternRow {
             name: "get-customer".to_owned(),
             calls: 12_345,
-            cost: Cost::Units(0.5),
+            cost: Some(Cost::Units(0.5)),
             p99_ms: Some(6.2),
         }],
         report: None,

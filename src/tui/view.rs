@@ -131,7 +131,8 @@ pub enum GoalState {
 pub struct PatternRow {
     pub name: String,
     pub calls: u64,
-    pub cost: Cost,
+    /// What a call costs, as the reports show it; `None` while nothing measures it.
+    pub cost: Option<Cost>,
     pub p99_ms: Option<f64>,
 }
 

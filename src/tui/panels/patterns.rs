@@ -203,7 +203,8 @@ impl PatternsPanel<'_> {
         // Nothing per call before the first call.
         let per_call = live
             .filter(|l| l.calls > 0)
-            .map_or(PENDING.to_owned(), |l| l.cost.describe(p.kind == Kind::Read));
+            .and_then(|l| l.cost)
+            .map_or(PENDING.to_owned(), |cost| cost.describe(p.kind == Kind::Read));
         let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
         let p99 = live.and_then(|l| l.p99_ms);
         let target = self.targets.get(i).copied().flatten();
@@ -281,7 +282,7 @@ mod tests {
     }
 
     fn row(name: &str, p99: f64) -> PatternRow {
-        PatternRow { name: name.to_owned(), calls: 10, cost: Cost::Units(1.0), p99_ms: Some(p99) }
+        PatternRow { name: name.to_owned(), calls: 10, cost: Some(Cost::Units(1.0)), p99_ms: Some(p99) }
     }
 
     #[test]

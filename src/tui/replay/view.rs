@@ -186,12 +186,15 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
         .patterns
         .iter()
         .map(|p| {
-            let per_call = |x: f64| if p.calls > 0 { x / p.calls as f64 } else { 0.0 };
-            // Cassandra has no capacity units: a read costs the rows it reads, a write its requests.
+            // The reports' figure: read units per call that completed, write units per write
+            // that landed. Cassandra has no capacity units: a read costs the rows it reads, a
+            // write its requests. `None` while nothing measures it.
             let cost = match (engine, p.kind) {
-                (Engine::DynamoDb, _) => Cost::Units(per_call(p.rcu + p.wcu)),
-                (Engine::Cassandra, planner::Kind::Read) => Cost::RowsRead(p.avg_items_read),
-                (Engine::Cassandra, _) => Cost::Writes(per_call(p.requests as f64)),
+                (Engine::DynamoDb, _) => crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x)),
+                (Engine::Cassandra, planner::Kind::Read) => Some(Cost::RowsRead(p.avg_items_read)),
+                (Engine::Cassandra, _) => {
+                    (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))
+                }
             };
             PatternRow {
                 name: p.name.clone(),
@@ -263,6 +266,13 @@ mod tests {
         judge::finish(&loaded.scenario, variant, &mut report);
         assert_eq!(view.report.as_deref(), Some(&report));
         assert!(report.totals.throttled_ops > 0);
+        // Each pattern costs what the reports say it does (read units over the calls that
+        // completed, write units per write that landed), not units over every call.
+        for (row, p) in view.patterns.iter().zip(&report.patterns) {
+            let want = crate::report::run::cost(p, loaded.scenario.engine).map(|(x, _, _)| Cost::Units(x));
+            assert_eq!(row.cost, want, "{}", p.name);
+        }
+        assert!(report.patterns.iter().any(|p| p.served_calls < p.calls), "some calls did not complete");
     }
 
     #[test]
