@@ -85,6 +85,7 @@ mod regen;
 pub mod report;
 mod reporting;
 mod setup;
+pub(crate) use setup::tick_count;
 mod state;
 mod table;
 mod templates;

@@ -547,6 +547,12 @@ fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
             format!("the tick must be longer than 0s and at most the duration ({total})"),
         ));
     }
+    // The replay's rule for `--duration` too: a whole number of ticks.
+    if let Err(e @ crate::engine::sim::SimError::NotWholeTicks { .. }) =
+        crate::engine::sim::tick_count(tick, total)
+    {
+        return Err(problem(&path.field("duration"), e.to_string()));
+    }
     let start = match &w.start {
         None => SimTime::EPOCH,
         Some(text) => SimTime::parse(text).map_err(|e| problem(&path.field("start"), e.to_string()))?,

@@ -591,6 +591,14 @@ fn nonsense_values_and_repeated_keys_are_errors() {
             "body:010}",
             0,
         ),
+        // A replay advances whole ticks, so a file's duration is a whole number of them.
+        (
+            r#"tick: "1s""#,
+            r#"tick: "7s""#,
+            "the duration (30d) is not a whole number of ticks (7s)",
+            r#""30d""#,
+            0,
+        ),
         // A bucket or time format reads epoch seconds: text, or a number that is no time, is refused.
         (
             r#"sk: "POST#{posted_at}""#,

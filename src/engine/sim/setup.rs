@@ -22,22 +22,25 @@ use crate::engine::store::ITEM_COLLECTION_LIMIT;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::RateShape;
 
-/// The ticks a run of `duration` in ticks of `tick` takes.
-fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32, SimError> {
+/// The ticks a run of `duration` in ticks of `tick` takes: the rule `run` applies to
+/// `--duration` and the scenario loader to a file's workload.
+pub(crate) fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32, SimError> {
     if tick == SimDuration::ZERO {
         return Err(SimError::ZeroTick);
     }
     if duration < tick {
         return Err(SimError::ShorterThanATick { duration, tick });
     }
+    let (ms, tick_ms) = (duration.as_millis(), tick.as_millis());
+    // Too many ticks is said first: the whole numbers on either side would be as many.
+    let ticks = u32::try_from(ms / tick_ms).map_err(|_| SimError::TooManyTicks { duration, tick })?;
     // A run replays whole ticks: rounding a duration to them would report a run other than the
     // one asked for.
-    let (ms, tick_ms) = (duration.as_millis(), tick.as_millis());
     if !ms.is_multiple_of(tick_ms) {
         let below = SimDuration::from_millis(ms / tick_ms * tick_ms);
         return Err(SimError::NotWholeTicks { duration, tick, below, above: below + tick });
     }
-    u32::try_from(ms / tick_ms).map_err(|_| SimError::TooManyTicks { duration, tick })
+    Ok(ticks)
 }
 
 /// Refuses a run whose entities would outgrow their item handles (every rate at its peak).
