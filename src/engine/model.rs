@@ -778,6 +778,8 @@ impl Variant {
                 to: entity_id(&c.to),
                 attribute: attr(&c.from, &c.attribute),
                 by: attr(&c.to, &c.by),
+                by_on_source: attr(&c.from, &c.by),
+                numbered_by: None,
             };
         }
         for a in &mut self.aggregates {
@@ -836,6 +838,7 @@ impl Variant {
             index.ids = ids;
         }
         self.bind_keys(entities, patterns);
+        self.bind_copied_numbers(entities);
     }
 
     /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are
@@ -852,8 +855,9 @@ impl Variant {
     }
 
     /// Binds the slots of every table and index key template to what they read on the entity's
-    /// items, and an aggregate's table keys on the items of each entity triggering it. Last in
-    /// `resolve`: `item_attr` reads the copies', TTL's and embeds' resolved entities.
+    /// items, and on the items of the entities whose writes land under them (`on_others`); and
+    /// an aggregate's table keys on the items of each entity triggering it. Last in `resolve`:
+    /// `item_attr` reads the copies', TTL's and embeds' resolved entities.
     fn bind_keys(&mut self, entities: &[Entity], patterns: &[AccessPattern]) {
         let bound: Vec<KeySlots> = (self.keys.iter().chain(self.indexes.iter().flat_map(|i| &i.keys)))
             .map(|keys| match entities.iter().find(|e| e.name == keys.entity) {
@@ -867,6 +871,14 @@ impl Variant {
         let all_keys = self.keys.iter_mut().chain(self.indexes.iter_mut().flat_map(|i| i.keys.iter_mut()));
         for (keys, slots) in all_keys.zip(bound) {
             keys.slots = slots;
+        }
+        let others: Vec<Vec<(EntityId, KeySlots)>> =
+            (self.keys.iter().chain(self.indexes.iter().flat_map(|i| &i.keys)))
+                .map(|keys| self.bind_on_others(keys, entities, patterns))
+                .collect();
+        let all_keys = self.keys.iter_mut().chain(self.indexes.iter_mut().flat_map(|i| i.keys.iter_mut()));
+        for (keys, on_others) in all_keys.zip(others) {
+            keys.on_others = on_others;
         }
         let on_triggers: Vec<Vec<(EntityId, KeySlots)>> =
             self.aggregates.iter().map(|a| self.bind_on_triggers(a, entities, patterns)).collect();
@@ -889,6 +901,52 @@ impl Variant {
             .filter_map(|name| patterns.iter().find(|p| &p.name == name))
             .filter_map(|p| entities.iter().find(|e| e.name == p.entity));
         for e in triggers {
+            if bound.iter().all(|(id, _)| *id != e.id) {
+                let sk = keys.sk.as_ref().map_or_else(Vec::new, |sk| self.bind(e, sk));
+                bound.push((e.id, KeySlots { pk: self.bind(e, &keys.pk), sk }));
+            }
+        }
+        bound
+    }
+
+    /// For a copy of an `Nth(by)` attribute: the holder's attribute named `by`, which numbers
+    /// the copies as the source's numbers its items. After the copies are resolved:
+    /// `item_attr` reads them.
+    fn bind_copied_numbers(&mut self, entities: &[Entity]) {
+        let numbered: Vec<Option<ItemAttr>> = (self.copies.iter())
+            .map(|c| {
+                let from = entities.get(c.ids.from.index())?;
+                let holder = entities.get(c.ids.to.index())?;
+                let mut generator = &from.attributes.get(c.ids.attribute?.index())?.generator;
+                while let Generator::Sometimes(_, inner) = generator {
+                    generator = inner;
+                }
+                match generator {
+                    Generator::Nth(by) => self.item_attr(holder, by),
+                    _ => None,
+                }
+            })
+            .collect();
+        for (c, numbered_by) in self.copies.iter_mut().zip(numbered) {
+            c.ids.numbered_by = numbered_by;
+        }
+    }
+
+    /// `keys` bound on the items of each entity whose writes land under them: the triggers of an
+    /// aggregate of the keyed entity, and the children appended to it as a list.
+    fn bind_on_others(
+        &self,
+        keys: &EntityKeys,
+        entities: &[Entity],
+        patterns: &[AccessPattern],
+    ) -> Vec<(EntityId, KeySlots)> {
+        let triggers = (self.aggregates.iter().filter(|a| a.entity == keys.entity))
+            .flat_map(|a| &a.on)
+            .filter_map(|name| patterns.iter().find(|p| &p.name == name))
+            .map(|p| p.entity.as_str());
+        let children = self.embeds.iter().filter(|e| e.into == keys.entity).map(|e| e.entity.as_str());
+        let mut bound: Vec<(EntityId, KeySlots)> = Vec::new();
+        for e in triggers.chain(children).filter_map(|name| entities.iter().find(|e| e.name == name)) {
             if bound.iter().all(|(id, _)| *id != e.id) {
                 let sk = keys.sk.as_ref().map_or_else(Vec::new, |sk| self.bind(e, sk));
                 bound.push((e.id, KeySlots { pk: self.bind(e, &keys.pk), sk }));
@@ -958,6 +1016,9 @@ pub struct EntityKeys {
     pub sk: Option<Template>,
     entity_id: EntityId,
     slots: KeySlots,
+    /// The templates bound on the items of other entities whose writes land under these keys:
+    /// an aggregate's triggers, a list parent's appended children.
+    on_others: Vec<(EntityId, KeySlots)>,
 }
 
 /// What the slots of an entity's key templates read, bound once by `Variant::resolve`: one entry
@@ -989,7 +1050,15 @@ impl EntityKeys {
     /// Keys of the entity named `entity`; `Variant::resolve` gives them its id and binds their
     /// slots.
     pub(crate) fn new(entity: String, pk: Template, sk: Option<Template>) -> EntityKeys {
-        EntityKeys { entity, pk, sk, entity_id: EntityId(usize::MAX), slots: KeySlots::default() }
+        let unresolved = EntityId(usize::MAX);
+        EntityKeys {
+            entity,
+            pk,
+            sk,
+            entity_id: unresolved,
+            slots: KeySlots::default(),
+            on_others: Vec::new(),
+        }
     }
 
     pub fn entity_id(&self) -> EntityId {
@@ -1004,6 +1073,43 @@ impl EntityKeys {
     /// What each part of `sk` reads, in its order (empty without a sort key).
     pub fn sk_slots(&self) -> &[SlotAttrs] {
         &self.slots.sk
+    }
+
+    /// The partition key template with what its parts read.
+    pub fn pk_bound(&self) -> Bound<'_> {
+        Bound { entity: self.entity_id, template: &self.pk, slots: &self.slots.pk }
+    }
+
+    /// The partition key template with what its parts read on the items of `other`, an entity
+    /// whose writes land under these keys (an aggregate's trigger, a list's appended child).
+    pub fn pk_bound_on(&self, other: EntityId) -> Option<Bound<'_>> {
+        let (_, slots) = self.on_others.iter().find(|(e, _)| *e == other)?;
+        Some(Bound { entity: other, template: &self.pk, slots: &slots.pk })
+    }
+
+    /// The sort key template with what its parts read, if there is one.
+    pub fn sk_bound(&self) -> Option<Bound<'_>> {
+        self.sk.as_ref().map(|template| Bound { entity: self.entity_id, template, slots: &self.slots.sk })
+    }
+}
+
+/// A key template with what each of its parts reads on one entity's items, so that whoever
+/// reasons about the template's values finds each slot's attribute by id, not by name. The ids
+/// are that entity's: whoever reads them reads them on `entity`'s items, never another's.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound<'a> {
+    /// The entity whose items the slots are bound on.
+    pub entity: EntityId,
+    pub template: &'a Template,
+    /// One entry per part of `template`, in order.
+    pub slots: &'a [SlotAttrs],
+}
+
+impl<'a> Bound<'a> {
+    /// Each part of the template with what it reads (nothing, past the bound slots).
+    pub fn parts(self) -> impl Iterator<Item = (&'a Part, SlotAttrs)> {
+        let unbound = std::iter::repeat(SlotAttrs::default());
+        self.template.parts().iter().zip(self.slots.iter().copied().chain(unbound))
     }
 }
 
@@ -1206,11 +1312,17 @@ pub struct CopyIds {
     to: EntityId,
     attribute: Option<AttrId>,
     by: Option<AttrId>,
+    /// The attribute of `from` named as `by`: the source's own id, which the holders' `by`
+    /// refers to.
+    by_on_source: Option<AttrId>,
+    /// For a copied `Nth(by)` number: the holder's attribute named `by`.
+    numbered_by: Option<ItemAttr>,
 }
 
 impl CopyIds {
     pub(crate) fn unresolved() -> CopyIds {
-        CopyIds { from: EntityId(usize::MAX), to: EntityId(usize::MAX), attribute: None, by: None }
+        let none = EntityId(usize::MAX);
+        CopyIds { from: none, to: none, attribute: None, by: None, by_on_source: None, numbered_by: None }
     }
 
     pub fn from(&self) -> EntityId {
@@ -1229,6 +1341,16 @@ impl CopyIds {
     /// The attribute of `to` naming the `from` item.
     pub fn by(&self) -> Option<AttrId> {
         self.by
+    }
+
+    /// The attribute of `from` named as `by` is, if `from` has one.
+    pub fn by_on_source(&self) -> Option<AttrId> {
+        self.by_on_source
+    }
+
+    /// For a copied `Nth(by)` number, the holder's attribute named `by`, if it has one.
+    pub fn numbered_by(&self) -> Option<ItemAttr> {
+        self.numbered_by
     }
 }
 

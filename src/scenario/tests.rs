@@ -2,6 +2,7 @@
 //! error must name the file, say what was expected and point at the place to fix.
 
 use super::*;
+use crate::engine::model::ItemAttr;
 use crate::engine::retry::RetryPolicy;
 use proptest::prelude::*;
 
@@ -1009,4 +1010,39 @@ fn a_variant_adds_each_attribute_name_to_an_item_once() {
         assert_error_at(&text, message, marker, text.find(marker));
     }
     parse("mini.ron", &with(&format!("copies: [{name}],"))).expect("one copy loads");
+}
+
+/// The loader binds what a planner or simulator later reads by id: a key template on the items
+/// of the entities whose writes land under it, a copy's `by` on its source, and a copied
+/// `Nth` number's `by` on the holder.
+#[test]
+fn keys_and_copies_are_bound_on_the_entities_that_write_them() {
+    let keys = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    let added = r#"aggregates: [(name: "post-count", entity: "User", on: ["write-post"], attribute: "posts", op: Count)],
+        copies: [(from: "User", attribute: "name", to: "Post", by: "user_id", as: "author")],"#;
+    let name = r#"(name: "name", type: S, gen: Payload(12)),"#;
+    let text = MINI.replacen(keys, &format!("{keys}\n        {added}"), 1).replacen(
+        name,
+        &format!("{name}\n            (name: \"posts\", type: N, gen: Number(Uniform(0, 100))),"),
+        1,
+    );
+    let loaded = parse("mini.ron", &text).expect("the aggregate and the copy load");
+    let s = &loaded.scenario;
+    let v = &s.variants[0];
+    let id = |entity: &str, attribute: &str| {
+        let e = s.entity(entity).expect("entity");
+        ItemAttr::Own(e.attribute_id(attribute).expect("attribute"))
+    };
+    let (user, post) = (s.entity("User").expect("User").id(), s.entity("Post").expect("Post").id());
+    let user_keys = v.keys_for(user).expect("User keys");
+    // (keys bound on, what `USER#{user_id}`'s slot reads there)
+    let cases = [(post, Some(id("Post", "user_id"))), (user, None)];
+    for (on, reads) in cases {
+        let slot = user_keys.pk_bound_on(on).map(|b| b.parts().find_map(|(_, slot)| slot.reads));
+        assert_eq!(slot.flatten(), reads, "User's key on entity {on:?}");
+    }
+    let copy = &v.copies[0];
+    assert_eq!(copy.ids.by_on_source().map(ItemAttr::Own), Some(id("User", "user_id")));
+    assert_eq!(copy.ids.numbered_by(), None, "a copied name numbers nothing");
 }

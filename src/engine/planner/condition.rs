@@ -23,7 +23,9 @@ use super::estimate::Estimator;
 use super::load::mean_rate;
 use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
-use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Condition, EntityId, Generator};
+use crate::engine::model::{
+    AccessPattern, Aggregate, AggregateOp, Bound, Condition, EntityId, Generator, ItemAttr, SlotAttrs,
+};
 use crate::engine::store::{failed_write_units, read_units};
 use crate::engine::template::Part;
 
@@ -140,7 +142,8 @@ pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
             .filter(|x| a.ids.on(x.id()))
             .map(|x| mean_rate(x, est.secs) * est.secs)
             .sum();
-        match taken_share_of_picks(est, a.ids.entity(), p, puts) {
+        let (pk, sk) = a.ids.key_slots_on(p.entity_id());
+        match taken_share_of_picks(est, a.ids.entity(), [pk, sk], p, puts) {
             Some(share) => free *= 1.0 - share,
             None => counted = false,
         }
@@ -200,29 +203,41 @@ fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
         .filter(|x| x.action == crate::engine::model::Action::Put && x.entity_id() == p.entity_id())
         .map(|x| mean_rate(x, est.secs) * est.secs)
         .sum();
-    taken_share_of_picks(est, p.entity_id(), p, puts)
+    let keys = est.variant.keys_for(p.entity_id())?;
+    taken_share_of_picks(est, p.entity_id(), [keys.pk_slots(), keys.sk_slots()], p, puts)
 }
 
 /// The share of `puts` puts (of `p`'s entity, drawing their members as `p` does) that find the
-/// `keyed` item they create taken, counted key by key (see `picked_taken_share`).
-fn taken_share_of_picks(est: &Estimator<'_>, keyed: EntityId, p: &AccessPattern, puts: f64) -> Option<f64> {
+/// `keyed` item they create taken, counted key by key (see `picked_taken_share`). `slots`: what
+/// the parts of `keyed`'s table keys (`pk`, then `sk`) read on the items of `p`'s entity.
+fn taken_share_of_picks(
+    est: &Estimator<'_>,
+    keyed: EntityId,
+    [pk_slots, sk_slots]: [&[SlotAttrs]; 2],
+    p: &AccessPattern,
+    puts: f64,
+) -> Option<f64> {
     let keys = est.variant.keys_for(keyed)?;
     let e = est.entity(p.entity_id());
     let mut joint = vec![1.0];
-    let mut seen: Vec<&str> = Vec::new();
-    for part in keys.pk.parts().iter().chain(keys.sk.iter().flat_map(|sk| sk.parts().iter())) {
-        let name = match part {
+    let mut seen: Vec<ItemAttr> = Vec::new();
+    let on = p.entity_id();
+    let pk = Bound { entity: on, template: &keys.pk, slots: pk_slots };
+    let sk = keys.sk.as_ref().map(|template| Bound { entity: on, template, slots: sk_slots });
+    for (part, slot) in pk.parts().chain(sk.into_iter().flat_map(Bound::parts)) {
+        match part {
             Part::Literal(_) => continue,
-            Part::Attr { name, .. } => name.as_str(),
+            Part::Attr { .. } => {}
             _ => return None,
-        };
-        if seen.contains(&name) {
+        }
+        let attr = slot.reads?;
+        if seen.contains(&attr) {
             continue;
         }
-        seen.push(name);
-        let Some(Generator::Pick(pop)) = est.generator_named(e, name) else { return None };
+        seen.push(attr);
+        let Some(Generator::Pick(pop)) = est.generator_of(e, attr) else { return None };
         let population = est.scenario.population(pop);
-        let popularity = est.pick_popularity(e, name, p)?;
+        let popularity = est.pick_popularity(e, attr, p)?;
         let n = super::numbers::floor_u64(est.population_size(population)).max(1);
         if joint.len() as f64 * n as f64 > MAX_JOINT_KEYS {
             return None;
@@ -241,9 +256,10 @@ fn taken_share_of_picks(est: &Estimator<'_>, keyed: EntityId, p: &AccessPattern,
 /// over the population, or every call on one item when there is none.
 pub(super) fn item_shares(est: &Estimator<'_>, p: &AccessPattern) -> Vec<f64> {
     let e = est.entity(p.entity_id());
-    let picked = p.given.first().and_then(|name| {
-        let popularity = est.pick_popularity(e, name, p)?;
-        let population = match est.generator_named(e, name)? {
+    let picked = p.given_ids().first().and_then(|&given| {
+        let attr = ItemAttr::Own(given);
+        let popularity = est.pick_popularity(e, attr, p)?;
+        let population = match est.generator_of(e, attr)? {
             crate::engine::model::Generator::Pick(pop) | crate::engine::model::Generator::New(pop) => {
                 est.scenario.population(pop)
             }

@@ -6,15 +6,15 @@
 mod classes;
 mod spread;
 
-pub use classes::Class;
+pub use classes::{Class, ClassOf};
 
 pub use spread::Spread;
 use spread::value_share;
 
 use super::load::{mean_rate, typical};
 use crate::engine::model::{
-    AccessPattern, Action, AttrId, AttrType, Embed, Entity, EntityId, Generator, Index, ItemAttr, PatternId,
-    Scenario, SlotAttrs, Variant,
+    AccessPattern, Action, AttrId, AttrType, Bound, Embed, Entity, EntityId, Generator, Index, ItemAttr,
+    PatternId, Scenario, SlotAttrs, Variant,
 };
 use crate::engine::number::Number;
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
@@ -315,14 +315,11 @@ impl<'a> Estimator<'a> {
     }
 
     /// For an attribute drawn `Nth(by)` on the entity's items: the attribute `by` is there.
-    fn numbered_by(&self, e: &Entity, attr: ItemAttr) -> Option<ItemAttr> {
+    pub(in crate::engine::planner) fn numbered_by(&self, e: &Entity, attr: ItemAttr) -> Option<ItemAttr> {
         match attr {
             ItemAttr::Own(a) => e.attributes.get(a.index())?.numbered_by().map(ItemAttr::Own),
             // A copy's `by` names an attribute of the source; the holder's so named, if any.
-            ItemAttr::Copy(_) => match self.generator_of(e, attr).map(unwrap_sometimes)? {
-                Generator::Nth(by) => self.variant.item_attr(e, by),
-                _ => None,
-            },
+            ItemAttr::Copy(i) => self.variant.copies.get(i)?.ids.numbered_by(),
             ItemAttr::Ttl | ItemAttr::List(_) => None,
         }
     }
@@ -436,7 +433,7 @@ impl<'a> Estimator<'a> {
                 Part::Hash { name, count } => {
                     if !plain.contains(&name.as_str()) && !counted.contains(&name.as_str()) {
                         counted.push(name);
-                        space *= self.distinct_values(e, name).min(f64::from(*count));
+                        space *= self.distinct_values(e, bound).min(f64::from(*count));
                     }
                 }
                 Part::Attr { name, .. } | Part::Time { name, .. } | Part::Bucket { name, .. } => {
@@ -447,7 +444,7 @@ impl<'a> Estimator<'a> {
                     let time = bound.and_then(|a| self.generator_of(e, a)).is_none_or(|g| {
                         matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_))
                     });
-                    space *= if time { f64::INFINITY } else { self.distinct_values(e, name) };
+                    space *= if time { f64::INFINITY } else { self.distinct_values(e, bound) };
                 }
             }
         }
@@ -460,8 +457,10 @@ impl<'a> Estimator<'a> {
         let Some(index) = index else { return 1.0 };
         let e = self.entity(entity);
         let mut share = self.key_presence(entity, index);
-        if let Some((attribute, value)) = &index.only_when {
-            share *= self.written_share(e, attribute, value);
+        if let Some((_, value)) = &index.only_when {
+            // An entity without the attribute never matches.
+            share *=
+                index.only_when_id(entity).map_or(0.0, |a| self.written_share(e, ItemAttr::Own(a), value));
         }
         share
     }
@@ -488,13 +487,17 @@ impl<'a> Estimator<'a> {
     /// The share of the entity's items whose `attribute` holds `value`: the generator's share for
     /// the initial load and for puts that leave the value to it, and all or none of a put whose
     /// `equals` fixes it — each weighed by the items it writes over the run.
-    pub fn written_share(&self, e: &Entity, attribute: &str, value: &str) -> f64 {
+    pub fn written_share(&self, e: &Entity, attr: ItemAttr, value: &str) -> f64 {
+        // Only the entity's own attributes: a put sets nothing else.
+        let ItemAttr::Own(own) = attr else { return 0.0 };
+        let Some(a) = e.attributes.get(own.index()) else { return 0.0 };
         // A lifecycle's items are spread over its states by how often they were advanced.
-        if let Some(Generator::States(states)) = e.attribute(attribute).map(|a| &a.generator) {
-            let held = super::transition::held(self, e.id(), attribute).unwrap_or_default();
+        if let Generator::States(states) = &a.generator {
+            let held = super::transition::held(self, e.id(), attr).unwrap_or_default();
             return states.iter().position(|s| s == value).and_then(|k| held.get(k)).copied().unwrap_or(0.0);
         }
-        let generated = e.attribute(attribute).map_or(0.0, |a| value_share(&a.generator, value));
+        let attribute = a.name.as_str();
+        let generated = value_share(&a.generator, value);
         if !self.writes(e.id(), Action::Put).any(|p| p.equals.iter().any(|(a, _)| a == attribute)) {
             return generated;
         }
@@ -527,23 +530,29 @@ impl<'a> Estimator<'a> {
         }
     }
 
-    /// [`Self::generator_of`] the attribute called `name` on the entity's items, for the names
-    /// the planner still carries from the patterns, copies and indexes it reasons about.
-    pub fn generator_named(&self, e: &'a Entity, name: &str) -> Option<&'a Generator> {
-        self.variant.item_attr(e, name).and_then(|a| self.generator_of(e, a))
+    /// What the entity's items call `attr`: the name the patterns compare with and the notes
+    /// print.
+    pub fn attr_name(&self, e: &'a Entity, attr: ItemAttr) -> &'a str {
+        match attr {
+            ItemAttr::Own(a) => e.attributes.get(a.index()).map_or("", |a| a.name.as_str()),
+            ItemAttr::Copy(i) => &self.variant.copies[i].as_name,
+            ItemAttr::Ttl => self.variant.ttl.as_ref().map_or("", |t| t.attribute.as_str()),
+            ItemAttr::List(i) => &self.variant.embeds[i].as_name,
+        }
     }
 
-    /// Items under one partition key value of `pk` (in the table or `place`) at the end of the
-    /// run, and how fast new ones arrive — for the value a typical call of `chooser` picks.
+    /// Items of `pk`'s entity under one partition key value of `pk` (in the table or `place`)
+    /// at the end of the run, and how fast new ones arrive — for the value a typical call of
+    /// `chooser` picks.
     pub fn partition_items(
         &self,
-        entity: EntityId,
         place: Option<&Index>,
-        pk: &Template,
+        pk: Bound<'_>,
         chooser: Option<&AccessPattern>,
     ) -> PartitionLoad {
+        let entity = pk.entity;
         let presence = self.presence(entity, place);
-        let spread = self.spread(entity, place, pk, chooser);
+        let spread = self.spread(place, pk, chooser);
         let new_per_sec = if self.creates_new(entity) { self.put_rate(entity) } else { 0.0 };
         let rate = new_per_sec * presence * spread.typical;
         let items = match spread.bucket_secs {
@@ -593,13 +602,13 @@ impl<'a> Estimator<'a> {
     /// equally likely values changes on two updates in three; a constant never; a time, a
     /// filler or a number drawn from a range always, as good as). An index entry is rewritten
     /// only when what it holds changes.
-    pub fn change_share(&self, entity: EntityId, attribute: &str) -> f64 {
+    pub fn change_share(&self, entity: EntityId, attribute: ItemAttr) -> f64 {
         // A lifecycle advances unless the item is already in its final state.
         if let Some(found) = super::transition::found(self, entity, attribute) {
             return 1.0 - found.last().copied().unwrap_or(0.0);
         }
         let e = self.entity(entity);
-        self.generator_named(e, attribute).map_or(1.0, |g| self.generator_change(g))
+        self.generator_of(e, attribute).map_or(1.0, |g| self.generator_change(g))
     }
 
     fn generator_change(&self, generator: &Generator) -> f64 {

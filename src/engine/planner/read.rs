@@ -6,7 +6,7 @@ mod query;
 
 use query::{Limited, fetch, filter, limited, missing, query_items};
 
-use super::estimate::{Class, Estimator};
+use super::estimate::{Class, ClassOf, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
 use super::verdict::{
@@ -14,9 +14,8 @@ use super::verdict::{
     ReadVerdict, Scan, Served, Split, SplitPart, Stopped, TransactRead, Unserved, Verdict,
 };
 use super::{Alternative, Fetch, IndexId, Kind, Operation, PatternPlan};
-use crate::engine::model::{AccessPattern, Entity, EntityId, Index, Order, RangeSpan};
+use crate::engine::model::{AccessPattern, Bound, Entity, EntityId, Index, Order, RangeSpan};
 use crate::engine::store::read_units_for;
-use crate::engine::template::{ClassSlot, Template};
 
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows):
 /// what a transaction's strongly consistent reads, read twice, are a multiple of.
@@ -291,7 +290,7 @@ fn mean_query_units(bytes: f64, requests: f64) -> f64 {
 
 /// The pattern's entities' templates in one place (table or index).
 struct Located<'a> {
-    templates: Vec<(EntityId, &'a Template, Option<&'a Template>)>,
+    templates: Vec<(EntityId, Bound<'a>, Option<Bound<'a>>)>,
 }
 
 /// Whether `place` holds every entity the pattern reads, under one partition key.
@@ -300,7 +299,7 @@ fn locate<'a>(
     p: &'a AccessPattern,
     place: Option<&'a Index>,
 ) -> Result<Located<'a>, Unserved> {
-    let mut templates: Vec<(EntityId, &Template, Option<&Template>)> = Vec::new();
+    let mut templates: Vec<(EntityId, Bound<'a>, Option<Bound<'a>>)> = Vec::new();
     for entity in p.entity_ids() {
         let keys = match place {
             None => est.variant.keys_for(entity),
@@ -309,15 +308,16 @@ fn locate<'a>(
         let Some(keys) = keys else {
             return Err(Unserved::NotHeld { entity: est.entity(entity).name.clone(), cql: est.cql });
         };
-        templates.push((entity, &keys.pk, keys.sk.as_ref()));
+        templates.push((entity, keys.pk_bound(), keys.sk_bound()));
     }
-    let pk = templates[0].1;
-    if let Some((other, other_pk, _)) = templates.iter().find(|(_, t, _)| t.source() != pk.source()) {
+    let pk = templates[0].1.template;
+    if let Some((other, other_pk, _)) = templates.iter().find(|(_, t, _)| t.template.source() != pk.source())
+    {
         return Err(Unserved::KeysDiffer {
             entity: p.entity.clone(),
             key: pk.source().to_owned(),
             other: est.entity(*other).name.clone(),
-            other_key: other_pk.source().to_owned(),
+            other_key: other_pk.template.source().to_owned(),
         });
     }
     Ok(Located { templates })
@@ -338,26 +338,26 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
     // The key first: a missing partition key input is the real blocker, whatever else differs.
     let located = locate(est, p, place)?;
     let (entity, pk, _) = located.templates[0];
-    let Some(slot) = pk.class_slot().filter(|slot| p.knows(&slot.by)) else {
+    let Some(of) = ClassOf::in_key(pk).filter(|of| p.knows(&of.slot.by)) else {
         return candidate_in(est, p, place, &located, None);
     };
     // A reader who knows the class asks only its class's shards or buckets: cost a call of
     // each class on its own layout, and mix them by the share of calls each class takes.
     let mut classes: Vec<(Class<'_>, f64, Candidate)> = Vec::new();
-    for (class, share) in est.class_shares(entity, slot, p) {
+    for (class, share) in est.class_shares(entity, of, p) {
         if share <= 0.0 {
             continue;
         }
-        let special = pk.specialized(|slot| slot.case(class).clone());
-        let templates = located
-            .templates
-            .iter()
-            .map(|&(e, t, sk)| (e, if t.source() == pk.source() { &special } else { t }, sk))
+        // The class's own part stands where the class slot was: each slot still reads the same.
+        let special = pk.template.specialized(|slot| slot.case(class).clone());
+        let same = |t: Bound<'_>| t.template.source() == pk.template.source();
+        let templates = (located.templates.iter())
+            .map(|&(e, t, sk)| (e, if same(t) { Bound { template: &special, ..t } } else { t }, sk))
             .collect();
-        let c = candidate_in(est, p, place, &Located { templates }, Some((slot, class)))?;
+        let c = candidate_in(est, p, place, &Located { templates }, Some((of, class)))?;
         classes.push((class, share, c));
     }
-    Ok(mix(&slot.by, &classes))
+    Ok(mix(&of.slot.by, &classes))
 }
 
 /// One candidate from a candidate per class, weighted by the share of calls each takes: the
@@ -394,24 +394,24 @@ fn candidate_in(
     p: &AccessPattern,
     place: Option<&Index>,
     located: &Located<'_>,
-    class: Option<(&ClassSlot, Class<'_>)>,
+    class: Option<(ClassOf<'_>, Class<'_>)>,
 ) -> Result<Candidate, Unserved> {
     let (pk_name, sk_name) = match place {
         None => (est.variant.table_pk.as_str(), est.variant.table_sk.as_deref()),
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
     let (entity, pk, sk) = located.templates[0];
-    let reach = keys::reach(p, pk, false, est.secs)?;
+    let reach = keys::reach(p, pk.template, false, est.secs)?;
     let sparse = sparse_match(p, place)?;
     let multi = located.templates.len() > 1;
     let sort = if multi {
         SortCondition::default()
     } else {
-        keys::sort_condition(p, sk, sk_name.unwrap_or("SK"), est.cql)
+        keys::sort_condition(p, sk.map(|sk| sk.template), sk_name.unwrap_or("SK"), est.cql)
     };
     let sort = if sk.is_none() { SortCondition { exact: true, ..sort } } else { sort };
     let filter = filter(est, p, place, located, &sort, sparse);
-    let mut key_condition = keys::partition_condition(pk, pk_name, est.cql);
+    let mut key_condition = keys::partition_condition(pk.template, pk_name, est.cql);
     if let Some(text) = &sort.text {
         key_condition = format!("{key_condition} AND {text}");
     }
@@ -427,9 +427,9 @@ fn candidate_in(
     // is in, else everything.
     let window = match p.range.as_ref().map(|r| &r.span) {
         Some(RangeSpan::Last(d)) if sort.range_by_key => d.as_secs_f64(),
-        _ => est.spread(entity, place, pk, Some(p)).bucket_secs.unwrap_or(f64::INFINITY),
+        _ => est.spread(place, pk, Some(p)).bucket_secs.unwrap_or(f64::INFINITY),
     };
-    let sizes = est.call_sizes(entity, pk, p, window, class);
+    let sizes = est.call_sizes(pk, p, window, class);
     let Limited { read: items, returned, calls } = limited(p, &sort, &reach, &filter, all, &sizes);
     // Each call rounds its own bytes up, per request: the mean of the rounded units, not the
     // rounded mean, over the requests a call sends on average.

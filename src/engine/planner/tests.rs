@@ -612,3 +612,36 @@ fn every_warning_is_about_what_its_subject_names() {
         }
     }
 }
+
+/// Where an attribute sits in its entity's list changes nothing the planner says: a key shared by
+/// two entities (`CUSTOMER#{customer_id}` for customers and their orders) is read on each
+/// entity's own attributes, wherever `customer_id` is among them.
+#[test]
+fn attribute_order_changes_no_figure() {
+    let source = crate::engine::testing::fixture_source("orders");
+    let customer_id = r#"(name: "customer_id", type: S, gen: Pick("customers")),"#;
+    let order_id = r#"(name: "order_id", type: S, gen: New("orders")),"#;
+    let swapped = source.replacen(
+        &format!("{customer_id}\n                {order_id}"),
+        &format!("{order_id}\n                {customer_id}"),
+        1,
+    );
+    assert_ne!(swapped, source, "the fixture lists an order's customer_id first");
+    let said = |text: &str, variant: &str| {
+        let loaded = scenario::parse("orders.ron", text).unwrap_or_else(|e| panic!("{e}"));
+        let v = loaded.variant(Some(variant)).unwrap();
+        let plan = plan(&loaded.scenario, v);
+        let busiest: Vec<String> = busiest_partitions(&loaded.scenario, v, 365.0 * 86_400.0)
+            .iter()
+            .map(|b| format!("{b:?}"))
+            .collect();
+        let warnings: Vec<String> =
+            plan.warnings.iter().map(|w| format!("{:?} {} {}", w.code, w.subject, w.message)).collect();
+        let costs: Vec<String> =
+            plan.patterns.iter().map(|p| format!("{} {} {}", p.name, p.units_per_call, p.reason())).collect();
+        (warnings, costs, busiest)
+    };
+    for variant in ["naive", "recommended"] {
+        assert_eq!(said(&swapped, variant), said(source, variant), "{variant}");
+    }
+}

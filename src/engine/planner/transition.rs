@@ -17,29 +17,29 @@
 use super::condition::item_shares;
 use super::estimate::Estimator;
 use super::load::mean_rate;
-use crate::engine::model::{AccessPattern, Action, EntityId, Generator};
+use crate::engine::model::{AccessPattern, Action, EntityId, Generator, ItemAttr};
 
 /// The states of `attribute` of `entity`, if it is a lifecycle.
-pub fn states<'e>(est: &Estimator<'e>, entity: EntityId, attribute: &str) -> Option<&'e [String]> {
-    match est.generator_named(est.entity(entity), attribute)? {
+pub fn states<'e>(est: &Estimator<'e>, entity: EntityId, attribute: ItemAttr) -> Option<&'e [String]> {
+    match est.generator_of(est.entity(entity), attribute)? {
         Generator::States(states) => Some(states),
         _ => None,
     }
 }
 
-/// The updates that advance `attribute` of `entity`.
-fn advancing<'s>(est: &Estimator<'s>, entity: EntityId, attribute: &str) -> Vec<&'s AccessPattern> {
+/// The updates that advance `attribute` of `entity` (one of its own: an update sets nothing
+/// else).
+fn advancing<'s>(est: &Estimator<'s>, entity: EntityId, attribute: ItemAttr) -> Vec<&'s AccessPattern> {
+    let ItemAttr::Own(own) = attribute else { return Vec::new() };
     est.scenario
         .patterns
         .iter()
-        .filter(|p| {
-            p.action == Action::Update && p.entity_id() == entity && p.sets.iter().any(|s| s == attribute)
-        })
+        .filter(|p| p.action == Action::Update && p.entity_id() == entity && p.sets_ids().contains(&own))
         .collect()
 }
 
 /// Updates each item receives over the run (mᵢ), summed over the patterns that advance it.
-fn updates_per_item(est: &Estimator<'_>, entity: EntityId, attribute: &str) -> Vec<f64> {
+fn updates_per_item(est: &Estimator<'_>, entity: EntityId, attribute: ItemAttr) -> Vec<f64> {
     let mut per_item: Vec<f64> = Vec::new();
     for p in advancing(est, entity, attribute) {
         let calls = mean_rate(p, est.secs) * est.secs;
@@ -69,7 +69,7 @@ fn poisson(m: f64, n: usize) -> Vec<f64> {
 
 /// The chance that an update of `attribute` finds the item in each state (first to final), by
 /// the module's model; `None` when the attribute is not a lifecycle or nothing advances it.
-pub fn found(est: &Estimator<'_>, entity: EntityId, attribute: &str) -> Option<Vec<f64>> {
+pub fn found(est: &Estimator<'_>, entity: EntityId, attribute: ItemAttr) -> Option<Vec<f64>> {
     let n = states(est, entity, attribute)?.len();
     let per_item = updates_per_item(est, entity, attribute);
     let total: f64 = per_item.iter().sum();
@@ -99,7 +99,7 @@ fn found_by(per_item: &[f64], n: usize) -> Vec<f64> {
 /// The share of the entity's items in each state at the end of the run: item i is in state
 /// j < n − 1 after exactly j updates, in the final one after n − 1 or more. Items nothing
 /// advances stay in the first state.
-pub fn held(est: &Estimator<'_>, entity: EntityId, attribute: &str) -> Option<Vec<f64>> {
+pub fn held(est: &Estimator<'_>, entity: EntityId, attribute: ItemAttr) -> Option<Vec<f64>> {
     let n = states(est, entity, attribute)?.len();
     let per_item = updates_per_item(est, entity, attribute);
     Some(held_by(&per_item, n))

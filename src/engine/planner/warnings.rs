@@ -15,7 +15,9 @@ use super::{
     LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Subject, Via,
     WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
 };
-use crate::engine::model::{AccessPattern, Action, EntityId, Index, IndexKind};
+use crate::engine::model::{
+    AccessPattern, Action, Bound, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
+};
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -258,13 +260,15 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         // The busiest parent is the child's most picked `by` value (not the parent's partition:
         // a partition may hold many parents).
         let Ok(by) = Template::parse(&format!("{{{}}}", embed.by)) else { continue };
+        let slots = [SlotAttrs { reads: embed.by_id().map(ItemAttr::Own), by: None }];
+        let by = Bound { entity: embed.entity_id(), template: &by, slots: &slots };
         let element = est.element_bytes(embed);
         let mut per_s = 0.0;
         let mut terms = Vec::new();
         let puts = est.scenario.patterns.iter().filter(|p| p.action == Action::Put);
         for p in puts.filter(|p| p.entity_id() == embed.entity_id()) {
             // What one parent keeps over the run: the newest post is busiest only until the next.
-            let share = est.spread(embed.entity_id(), None, &by, Some(p)).steady;
+            let share = est.spread(None, by, Some(p)).steady;
             let calls = mean_rate(p, est.secs);
             per_s += calls * share;
             terms.push(format!("{} {}/s × {}", p.name, rate(calls), percent(share)));
@@ -485,12 +489,14 @@ struct Growth {
 fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
     let mut g = Growth::default();
     for &entity in group.entities.iter().filter(|&&e| est.creates_new(e)) {
+        // The group's key, bound on this entity's items (its attributes sit where they sit).
+        let Some(keys) = keys_in(est, group.place, entity) else { continue };
         let presence = est.presence(entity, group.place);
         let size = est.entry_bytes(group.place, entity)
             + if group.place.is_some() { INDEX_OVERHEAD_BYTES } else { 0.0 };
         let lifetime = est.lifetime(entity);
         for p in est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity) {
-            let spread = est.spread(entity, group.place, group.pk, Some(p));
+            let spread = est.spread(group.place, keys.pk_bound(), Some(p));
             // Growth accumulates over the run: the average rate, and the share the busiest value
             // keeps over time.
             let per_sec = mean_rate(p, est.secs) * presence * spread.steady;
@@ -683,7 +689,7 @@ fn write_loads(
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
         let place = w.target.index().map(|id| id.resolve(est.variant));
         let Some(keys) = keys_in(est, place, w.lands.entity) else { continue };
-        let spread = landing_spread(est, w, p, place, &keys.pk);
+        let spread = landing_spread(est, w, p, place, keys);
         let units = peak * spread.hottest * w.per_call * w.units_each;
         let load = load_on(loads, w.target.index(), place, &keys.pk, w.lands.entity);
         load.wcu += units;
@@ -795,20 +801,28 @@ fn landing_spread(
     w: &ItemWrite,
     p: &AccessPattern,
     place: Option<&Index>,
-    pk: &Template,
+    keys: &EntityKeys,
 ) -> Spread {
-    let entity = w.lands.entity;
+    // `keys` are those of the entity the write lands on.
+    let pk = keys.pk_bound();
     match w.lands.via {
-        Via::Own => est.spread(entity, place, pk, Some(p)),
+        Via::Own => est.spread(place, pk, Some(p)),
         Via::Aggregate | Via::Append => {
+            // The triggering item names every attribute of the key: the write follows its pick.
             let trigger = est.entity(p.entity_id());
-            if pk.attributes().all(|a| est.generator_named(trigger, a).is_some()) {
-                est.spread(p.entity_id(), place, pk, Some(p))
-            } else {
-                est.spread(entity, place, pk, None)
+            let carries = |attr: Option<ItemAttr>| attr.and_then(|a| est.generator_of(trigger, a)).is_some();
+            let named = keys.pk_bound_on(p.entity_id()).filter(|on| {
+                on.parts().all(|(part, slot)| {
+                    (part.class().is_none() || carries(slot.by))
+                        && (part.attribute().is_none() || carries(slot.reads))
+                })
+            });
+            match named {
+                Some(on) => est.spread(place, on, Some(p)),
+                None => est.spread(place, pk, None),
             }
         }
-        Via::Copy => est.spread(entity, place, pk, None),
+        Via::Copy => est.spread(place, pk, None),
     }
 }
 
@@ -821,7 +835,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     let Some(keys) = keys_in(est, place, p.entity_id()) else { return };
     // A reader that fans out over shards or hashes sends each call to every one of them; one
     // that knows the hashed attribute hits only its own shard.
-    let spread = est.read_spread(p.entity_id(), place, &keys.pk, p);
+    let spread = est.read_spread(place, keys.pk_bound(), p);
     // The fetch of unprojected attributes lands on the table's partitions, not on this key's.
     // Behind a read-through cache only the busiest key's own misses reach its partition: a key
     // asked thousands of times a second is almost always a hit.
@@ -916,7 +930,7 @@ fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<War
             if presence <= 0.0 {
                 continue;
             }
-            let spread = est.spread(keys.entity_id(), Some(index), &keys.pk, None);
+            let spread = est.spread(Some(index), keys.pk_bound(), None);
             if spread.bucket_secs.is_some() || spread.distinct > LOW_CARDINALITY {
                 continue;
             }

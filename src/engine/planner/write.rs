@@ -9,7 +9,7 @@ use super::verdict::{LocateRead, Locating, NameGap, Naming, Verdict, WriteVerdic
 use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
     AccessPattern, Action, Aggregate, AggregateOp, AttrId, Condition, Embed, Entity, EntityId, EntityKeys,
-    Index,
+    Index, ItemAttr,
 };
 use crate::engine::store::{EntryWrite, write_units_for as write_units};
 use crate::engine::template::Template;
@@ -147,12 +147,14 @@ fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>)
     });
     // A version check sets its version too (`SET version = version + 1`).
     let mut sets = p.sets.clone();
+    let mut set_attrs: Vec<Option<ItemAttr>> = p.sets_ids().iter().map(|&a| Some(ItemAttr::Own(a))).collect();
     if let Some(Condition::Version(v)) = &p.condition {
         sets.push(v.clone());
+        set_attrs.push(p.version_id().map(ItemAttr::Own));
     }
+    let own = est.entity(p.entity_id());
     for position in 0..est.variant.indexes.len() {
-        if let Some(w) = index_write(est, p, position, est.entity(p.entity_id()), &sets, &WriteTarget::Table)
-        {
+        if let Some(w) = index_write(est, p, position, own, (&sets, &set_attrs), &WriteTarget::Table) {
             writes.push(w);
         }
     }
@@ -226,7 +228,7 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
     let put = AccessPattern { action: Action::Put, ..p.clone() };
     for position in 0..est.variant.indexes.len() {
         if let Some(mut w) =
-            index_write(est, &put, position, est.entity(p.entity_id()), &[], &WriteTarget::Table)
+            index_write(est, &put, position, est.entity(p.entity_id()), (&[], &[]), &WriteTarget::Table)
         {
             w.per_call *= 2.0;
             w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
@@ -285,7 +287,7 @@ fn index_write(
     p: &AccessPattern,
     position: usize,
     entity: &Entity,
-    sets: &[String],
+    (sets, set_attrs): (&[String], &[Option<ItemAttr>]),
     of: &WriteTarget,
 ) -> Option<ItemWrite> {
     let index = &est.variant.indexes[position];
@@ -302,7 +304,7 @@ fn index_write(
         (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
         _ => None,
     };
-    let (per_item, why) = entry_rewrites(est, p, index, keys, entity.id(), sets, membership);
+    let (per_item, why) = entry_rewrites(est, p, index, keys, entity.id(), (sets, set_attrs), membership);
     let (per_call, mut why) = match membership {
         Some(attribute) => membership_writes(est, index, entity.id(), attribute, presence, per_item, &why),
         None => (per_item * presence, why),
@@ -331,8 +333,9 @@ fn presence_in(est: &Estimator<'_>, p: &AccessPattern, index: &Index, entity: En
     {
         if fixed == value { est.key_presence(entity, index) } else { 0.0 }
     } else if put_of_own
-        && let Some((attribute, value)) = &index.only_when
-        && let Some(first) = super::transition::states(est, entity, attribute).and_then(<[String]>::first)
+        && let Some((_, value)) = &index.only_when
+        && let Some(selects) = index.only_when_id(entity).map(ItemAttr::Own)
+        && let Some(first) = super::transition::states(est, entity, selects).and_then(<[String]>::first)
     {
         // A lifecycle starts in its first state: a put is in the sparse index or not at all.
         if first == value { est.key_presence(entity, index) } else { 0.0 }
@@ -351,7 +354,7 @@ fn entry_rewrites(
     index: &Index,
     keys: &EntityKeys,
     entity: EntityId,
-    sets: &[String],
+    (sets, set_attrs): (&[String], &[Option<ItemAttr>]),
     membership: Option<&str>,
 ) -> (f64, String) {
     let key_attrs: Vec<&str> = keys
@@ -362,13 +365,14 @@ fn entry_rewrites(
         .filter(|a| Some(*a) != membership)
         .collect();
     // A fresh draw can repeat the value the item holds: then the entry stays as it is.
-    let changes = |attrs: &mut dyn Iterator<Item = &String>| {
-        1.0 - attrs.map(|s| 1.0 - est.change_share(entity, s)).product::<f64>()
+    let changes = |which: &dyn Fn(&str) -> bool| {
+        let attrs = sets.iter().zip(set_attrs).filter(|(s, _)| which(s)).map(|(_, a)| *a);
+        // An attribute the items do not carry (none is so set) takes a new value.
+        1.0 - attrs.map(|a| 1.0 - a.map_or(1.0, |a| est.change_share(entity, a))).product::<f64>()
     };
-    let key_change = changes(&mut sets.iter().filter(|s| key_attrs.contains(&s.as_str())));
+    let key_change = changes(&|s| key_attrs.contains(&s));
     // Given the key stays, the entry is rewritten for the projected attributes outside it.
-    let carried_change =
-        changes(&mut sets.iter().filter(|s| index.projection.carries(s) && !key_attrs.contains(&s.as_str())));
+    let carried_change = changes(&|s| index.projection.carries(s) && !key_attrs.contains(&s));
     let odds = |share: f64| {
         if share < 1.0 - 1e-9 {
             format!(" on {} of updates (a fresh draw can repeat the value)", numbers::percent(share))
@@ -407,9 +411,11 @@ fn membership_writes(
     per_item: f64,
     why: &str,
 ) -> (f64, String) {
+    let selects = index.only_when_id(entity).map(ItemAttr::Own);
     if let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
-        && let Some(states) = super::transition::states(est, entity, attribute)
-        && let Some(found) = super::transition::found(est, entity, attribute)
+        && let Some(selects) = selects
+        && let Some(states) = super::transition::states(est, entity, selects)
+        && let Some(found) = super::transition::found(est, entity, selects)
     {
         // A lifecycle moves one step: the item enters the index from the state before `value`
         // and leaves it from `value` itself, unless `value` is final (it then stays in).
@@ -461,10 +467,15 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
         lands: Lands { entity: embed.into_id(), via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
+    let same = |e: &&Embed| {
+        e.entity_id() == embed.entity_id() && e.into_id() == embed.into_id() && e.as_name == embed.as_name
+    };
+    let appended = est.variant.embeds.iter().position(|e| same(&e)).map(ItemAttr::List);
     let update = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
     let list = WriteTarget::List(embed.as_name.clone());
     for position in 0..est.variant.indexes.len() {
-        if let Some(w) = index_write(est, &update, position, est.entity(embed.into_id()), &sets, &list)
+        if let Some(w) =
+            index_write(est, &update, position, est.entity(embed.into_id()), (&sets, &[appended]), &list)
             && w.per_call > 0.0
         {
             writes.push(w);
@@ -478,9 +489,8 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
         return;
     }
     let rewritten = |a: Option<AttrId>| a.is_some_and(|a| p.sets_ids().contains(&a));
-    for copy in
-        est.variant.copies.iter().filter(|c| c.ids.from() == p.entity_id() && rewritten(c.ids.attribute()))
-    {
+    let all = est.variant.copies.iter().enumerate();
+    for (i, copy) in all.filter(|(_, c)| c.ids.from() == p.entity_id() && rewritten(c.ids.attribute())) {
         let Some(from_keys) = est.variant.keys_for(copy.ids.from()) else { continue };
         // A call rewrites the copies there are when it runs: on average over the run, the
         // items the entity starts with and half of those the run adds.
@@ -501,7 +511,7 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
                 ),
             )
         } else {
-            let sources = est.spread(copy.ids.from(), None, &from_keys.pk, None).distinct.max(1.0);
+            let sources = est.spread(None, from_keys.pk_bound(), None).distinct.max(1.0);
             (
                 holders / sources,
                 format!(
@@ -526,7 +536,9 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
         for position in 0..est.variant.indexes.len() {
             let sets = [copy.as_name.clone()];
             let fake = AccessPattern { action: Action::Update, sets: sets.to_vec(), ..p.clone() };
-            if let Some(mut w) = index_write(est, &fake, position, est.entity(copy.ids.to()), &sets, &copied)
+            let holder = est.entity(copy.ids.to());
+            if let Some(mut w) =
+                index_write(est, &fake, position, holder, (&sets, &[Some(ItemAttr::Copy(i))]), &copied)
                 && w.per_call > 0.0
             {
                 w.per_call *= per_source;
@@ -578,10 +590,12 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
             lands: Lands { entity: e.id(), via: Via::Aggregate },
         });
         let sets: Vec<String> = group.iter().map(|a| a.attribute.clone()).collect();
+        let set_attrs: Vec<Option<ItemAttr>> =
+            group.iter().map(|a| a.ids.attribute().map(ItemAttr::Own)).collect();
         let action = if claim { Action::Put } else { Action::Update };
         let update = AccessPattern { action, sets: sets.clone(), ..p.clone() };
         for position in 0..est.variant.indexes.len() {
-            if let Some(w) = index_write(est, &update, position, e, &sets, &aggregate)
+            if let Some(w) = index_write(est, &update, position, e, (&sets, &set_attrs), &aggregate)
                 && w.per_call > 0.0
             {
                 writes.push(w);

@@ -2,14 +2,16 @@
 //! value's share, the share a pattern's inputs pick — per slot, from the attribute generators
 //! and the populations' popularity.
 
-use super::Class;
+use super::{Class, ClassOf};
 use super::{Estimator, sometimes_share, unwrap_sometimes};
-use crate::engine::model::{AccessPattern, Action, Entity, EntityId, Generator, Index, Population};
+use crate::engine::model::{
+    AccessPattern, Action, Bound, Entity, EntityId, Generator, Index, ItemAttr, Population,
+};
 use crate::engine::planner::keys;
 use crate::engine::planner::load::mean_rate;
 use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
 use crate::engine::planner::numbers;
-use crate::engine::template::{ClassSlot, Part, Template};
+use crate::engine::template::{ClassSlot, Part};
 use crate::engine::workload::Popularity;
 
 /// How one attribute's values spread (see `Spread`).
@@ -53,40 +55,29 @@ pub struct Spread {
 }
 
 impl<'a> Estimator<'a> {
-    /// How `template` (in the table or `place`) spreads the entity's items (`chooser: None`) or
+    /// How `key` (in the table or `place`) spreads the entity's items (`chooser: None`) or
     /// one pattern's calls over its values. In a sparse index the `only_when` attribute is
     /// constant: `presence` accounts for the items left out.
-    pub fn spread(
-        &self,
-        entity: EntityId,
-        place: Option<&Index>,
-        template: &Template,
-        chooser: Option<&AccessPattern>,
-    ) -> Spread {
-        self.spread_for(entity, place, template, chooser, false)
+    pub fn spread(&self, place: Option<&Index>, key: Bound<'_>, chooser: Option<&AccessPattern>) -> Spread {
+        self.spread_for(place, key, chooser, false)
     }
 
-    /// How a reading pattern's calls spread over the partitions of `template`: a slot it fans
+    /// How a reading pattern's calls spread over the partitions of `key`: a slot it fans
     /// out over (a write shard, a hash of an attribute it does not know) sends every call to
     /// each of its partitions, so such a slot spreads nothing.
-    pub fn read_spread(
-        &self,
-        entity: EntityId,
-        place: Option<&Index>,
-        template: &Template,
-        p: &AccessPattern,
-    ) -> Spread {
-        self.spread_for(entity, place, template, Some(p), true)
+    pub fn read_spread(&self, place: Option<&Index>, key: Bound<'_>, p: &AccessPattern) -> Spread {
+        self.spread_for(place, key, Some(p), true)
     }
 
+    /// The spread of `key`'s values over the items of its entity, which its slots are bound on.
     fn spread_for(
         &self,
-        entity: EntityId,
         place: Option<&Index>,
-        template: &Template,
+        key: Bound<'_>,
         chooser: Option<&AccessPattern>,
         reader: bool,
     ) -> Spread {
+        let entity = key.entity;
         let e = self.entity(entity);
         let mut spread = Spread {
             distinct: 1.0,
@@ -97,15 +88,14 @@ impl<'a> Estimator<'a> {
             notes: Vec::new(),
         };
         let mut seen: Vec<&str> = Vec::new();
-        let slot_attrs: Vec<&str> = template
+        let slot_attrs: Vec<ItemAttr> = key
             .parts()
-            .iter()
-            .filter(|p| matches!(p, Part::Attr { .. }))
-            .filter_map(Part::attribute)
+            .filter(|(p, _)| matches!(p, Part::Attr { .. }))
+            .filter_map(|(_, s)| s.reads)
             .collect();
-        for part in template.parts() {
+        for (part, slot) in key.parts() {
             if let Some(class) = part.class().filter(|c| matches!(c.other, Part::Shard { .. })) {
-                self.spread_class_shard(entity, class, reader, &mut spread);
+                self.spread_class_shard(entity, class, slot.by, reader, &mut spread);
                 continue;
             }
             if let Part::Shard { count } = part {
@@ -130,7 +120,7 @@ impl<'a> Estimator<'a> {
                 spread.notes.push(format!("{name}: always {value:?} in this sparse index"));
                 continue;
             }
-            let generator = self.generator_named(e, name);
+            let generator = slot.reads.and_then(|a| self.generator_of(e, a));
             let is_time = generator
                 .is_none_or(|g| matches!(unwrap_sometimes(g), Generator::Now | Generator::NowPlus(_)));
             let known = chooser.is_some_and(|p| p.knows(name));
@@ -138,12 +128,13 @@ impl<'a> Estimator<'a> {
             // own clock: every current call asks for the same bucket, as the writes do.
             let clock = generator.is_some_and(|g| matches!(unwrap_sometimes(g), Generator::Now));
             if is_time && (!known || clock) {
-                self.spread_time(entity, part, name, &mut spread);
+                self.spread_time(entity, part, slot.by, name, &mut spread);
                 continue;
             }
             // hash(x, N) next to x itself adds nothing: x already picks the key.
-            if !(matches!(part, Part::Hash { .. }) && slot_attrs.contains(&name)) {
-                spread_value(part, name, self.value_spread(e, name, chooser), &mut spread);
+            let beside_itself = slot.reads.is_some_and(|a| slot_attrs.contains(&a));
+            if !(matches!(part, Part::Hash { .. }) && beside_itself) {
+                spread_value(part, name, self.value_spread(e, slot.reads, chooser), &mut spread);
             }
         }
         spread
@@ -152,12 +143,19 @@ impl<'a> Estimator<'a> {
     /// A time attribute in the key that the caller does not pin (or gives as its own clock):
     /// every current write shares one bucket, as wide as the part's (per second for a plain
     /// attribute); with classes, each fills its own.
-    fn spread_time(&self, entity: EntityId, part: &Part, name: &str, spread: &mut Spread) {
+    fn spread_time(
+        &self,
+        entity: EntityId,
+        part: &Part,
+        by: Option<ItemAttr>,
+        name: &str,
+        spread: &mut Spread,
+    ) {
         let width = match part.class() {
             // Each class fills its own bucket: the busiest partition is the member whose share
             // times its bucket is largest.
             Some(class) => {
-                let (ratio, width) = self.class_bucket_busiest(entity, class);
+                let (ratio, width) = self.class_bucket_busiest(entity, ClassOf { slot: class, by });
                 spread.hottest *= ratio;
                 spread.steady *= ratio;
                 width
@@ -175,7 +173,14 @@ impl<'a> Estimator<'a> {
 
     /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
     /// busiest key takes its value's share over its class's shard count.
-    fn spread_class_shard(&self, entity: EntityId, class: &ClassSlot, reader: bool, spread: &mut Spread) {
+    fn spread_class_shard(
+        &self,
+        entity: EntityId,
+        class: &ClassSlot,
+        by: Option<ItemAttr>,
+        reader: bool,
+        spread: &mut Spread,
+    ) {
         let counts: Vec<String> = class
             .cases
             .iter()
@@ -190,7 +195,7 @@ impl<'a> Estimator<'a> {
             ));
             return;
         }
-        let ratio = self.class_shard_ratio(entity, class);
+        let ratio = self.class_shard_ratio(entity, ClassOf { slot: class, by });
         let other = f64::from(class.other.fanout());
         spread.distinct *= other;
         spread.hottest *= ratio;
@@ -213,32 +218,35 @@ impl<'a> Estimator<'a> {
         })
     }
 
-    /// The text every item of the entity holds in `name`, when it is a constant.
-    pub fn constant(&self, entity: EntityId, name: &str) -> Option<&'a str> {
-        self.constants(entity).find(|(a, _)| *a == name).map(|(_, v)| v)
+    /// The text every item of the entity holds in `attr`, when it is a constant.
+    pub fn constant(&self, entity: EntityId, attr: ItemAttr) -> Option<&'a str> {
+        match self.generator_of(self.entity(entity), attr)? {
+            Generator::Text(text) if matches!(attr, ItemAttr::Own(_)) => Some(text),
+            _ => None,
+        }
     }
 
     /// The share of the entity's items whose attribute matches what a call of `chooser` asks
     /// for: a constant's share (`status = "PENDING"`), or one value among the attribute's
     /// distinct values for a given attribute.
-    pub fn share_of(&self, entity: EntityId, name: &str, chooser: &AccessPattern) -> f64 {
+    pub fn share_of(&self, entity: EntityId, attr: ItemAttr, chooser: &AccessPattern) -> f64 {
         let e = self.entity(entity);
-        self.value_spread(e, name, Some(chooser)).typical.clamp(0.0, 1.0)
+        self.value_spread(e, Some(attr), Some(chooser)).typical.clamp(0.0, 1.0)
     }
 
     /// The share of the entity's items whose attribute starts with `prefix`: by weight for
     /// `OneOf`, by counting (a sample of at most 10,000 evenly spaced) member ids for a
     /// population; 1 when the generator does not say.
-    pub fn prefix_share(&self, entity: EntityId, name: &str, prefix: &str) -> f64 {
+    pub fn prefix_share(&self, entity: EntityId, attr: ItemAttr, prefix: &str) -> f64 {
         const SAMPLE: u64 = 10_000;
         let e = self.entity(entity);
-        let Some(generator) = self.generator_named(e, name) else { return 1.0 };
+        let Some(generator) = self.generator_of(e, attr) else { return 1.0 };
         let present = sometimes_share(generator);
         present
             * match unwrap_sometimes(generator) {
                 Generator::Text(text) => f64::from(u8::from(text.starts_with(prefix))),
                 Generator::States(states) => {
-                    let held = super::super::transition::held(self, entity, name).unwrap_or_default();
+                    let held = super::super::transition::held(self, entity, attr).unwrap_or_default();
                     states.iter().zip(&held).filter(|(v, _)| v.starts_with(prefix)).map(|(_, w)| w).sum()
                 }
                 Generator::OneOf(choices) => {
@@ -259,27 +267,37 @@ impl<'a> Estimator<'a> {
             }
     }
 
-    /// Distinct values the attribute takes over the run, as its generator writes them.
-    pub fn distinct_values(&self, e: &Entity, name: &str) -> f64 {
-        self.value_spread(e, name, None).distinct
+    /// Distinct values the attribute takes over the run, as its generator writes them (as many
+    /// as the entity's items when the items carry no such attribute).
+    pub fn distinct_values(&self, e: &Entity, attr: Option<ItemAttr>) -> f64 {
+        self.value_spread(e, attr, None).distinct
     }
 
     /// The share of the entity's items that hold the attribute's most common value.
-    pub fn hottest_value_share(&self, e: &Entity, name: &str) -> f64 {
-        self.value_spread(e, name, None).hottest.clamp(0.0, 1.0)
+    pub fn hottest_value_share(&self, e: &Entity, attr: Option<ItemAttr>) -> f64 {
+        self.value_spread(e, attr, None).hottest.clamp(0.0, 1.0)
     }
 
-    fn value_spread(&self, e: &Entity, name: &str, chooser: Option<&AccessPattern>) -> ValueSpread {
-        let generator = self.generator_named(e, name).map(unwrap_sometimes);
+    /// How the values of `attr` spread over the entity's items, or over the calls of
+    /// `chooser`; an attribute the items do not carry takes a new value per item.
+    fn value_spread(
+        &self,
+        e: &Entity,
+        attr: Option<ItemAttr>,
+        chooser: Option<&AccessPattern>,
+    ) -> ValueSpread {
+        let Some(attr) = attr else { return self.generated_spread(e, None, None) };
+        let name = self.attr_name(e, attr);
+        let generator = self.generator_of(e, attr).map(unwrap_sometimes);
         if let Some((_, value)) = chooser.and_then(|p| p.equals.iter().find(|(a, _)| a == name)) {
             let share = match generator {
-                Some(Generator::States(_)) => self.written_share(e, name, value),
+                Some(Generator::States(_)) => self.written_share(e, attr, value),
                 g => g.map_or(1.0, |g| value_share(g, value)),
             };
             return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
         }
         if let (Some(Generator::States(states)), Some(p)) = (generator, chooser)
-            && let Some(spread) = self.lifecycle_writes(e, name, states, p)
+            && let Some(spread) = self.lifecycle_writes(e, attr, states, p)
         {
             return spread;
         }
@@ -288,7 +306,7 @@ impl<'a> Estimator<'a> {
             _ => None,
         };
         let picked_by =
-            |popularity: &Popularity, pop: &Population| self.picked_spread(e, name, popularity, pop, chooser);
+            |popularity: &Popularity, pop: &Population| self.picked_spread(e, attr, popularity, pop, chooser);
         if let (Some(p), Some(pop)) = (chooser, population)
             && p.given.first().is_some_and(|g| g == name)
             && let Some(keys) = &p.keys
@@ -307,7 +325,7 @@ impl<'a> Estimator<'a> {
                 let pop = self.scenario.population(members);
                 picked_by(&pop.popularity, pop)
             }
-            other => self.generated_spread(e, name, other),
+            other => self.generated_spread(e, Some(attr), other),
         }
     }
 
@@ -317,7 +335,7 @@ impl<'a> Estimator<'a> {
     fn picked_spread(
         &self,
         e: &Entity,
-        name: &str,
+        attr: ItemAttr,
         popularity: &Popularity,
         pop: &Population,
         chooser: Option<&AccessPattern>,
@@ -325,7 +343,7 @@ impl<'a> Estimator<'a> {
         let n = self.population_size(pop);
         let typical = chooser
             .filter(|p| p.action != Action::Put)
-            .and_then(|_| self.meeting_share(e, name, popularity, pop))
+            .and_then(|_| self.meeting_share(e, attr, popularity, pop))
             .unwrap_or(1.0 / n);
         ValueSpread {
             distinct: n,
@@ -339,7 +357,12 @@ impl<'a> Estimator<'a> {
     /// How the values an attribute's own generator makes spread when no population's popularity
     /// picks them: a constant, weighted choices, a number per member, a lifecycle's states, a
     /// coin, or a fresh value per item.
-    fn generated_spread(&self, e: &Entity, name: &str, generator: Option<&Generator>) -> ValueSpread {
+    fn generated_spread(
+        &self,
+        e: &Entity,
+        attr: Option<ItemAttr>,
+        generator: Option<&Generator>,
+    ) -> ValueSpread {
         match generator {
             Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
             Some(Generator::OneOf(choices)) => {
@@ -361,7 +384,9 @@ impl<'a> Estimator<'a> {
             Some(Generator::Nth(by)) => {
                 // 1, 2, … per member of `by`: as many values as the busiest member has items,
                 // about the items per member on average; 1 is the commonest.
-                let members = match self.generator_named(e, by).map(unwrap_sometimes) {
+                let numbered_by = attr.and_then(|a| self.numbered_by(e, a));
+                let members = match numbered_by.and_then(|by| self.generator_of(e, by)).map(unwrap_sometimes)
+                {
                     Some(Generator::Pick(p)) => self.population_size(self.scenario.population(p)),
                     _ => f64::INFINITY,
                 };
@@ -370,7 +395,8 @@ impl<'a> Estimator<'a> {
             }
             Some(Generator::States(states)) => {
                 // Items spread over the states by how far their updates advanced them.
-                let held = super::super::transition::held(self, e.id(), name).unwrap_or_default();
+                let held =
+                    attr.and_then(|a| super::super::transition::held(self, e.id(), a)).unwrap_or_default();
                 let (top, share) = states
                     .iter()
                     .zip(&held)
@@ -436,14 +462,15 @@ impl Estimator<'_> {
     fn lifecycle_writes(
         &self,
         e: &Entity,
-        name: &str,
+        attr: ItemAttr,
         states: &[String],
         p: &AccessPattern,
     ) -> Option<ValueSpread> {
+        let name = self.attr_name(e, attr);
         match p.action {
             Action::Put => Some(ValueSpread::even(1.0, format!("a new item is {:?}", states.first()?))),
             Action::Update if p.sets.iter().any(|s| s == name) => {
-                let found = super::super::transition::found(self, e.id(), name)?;
+                let found = super::super::transition::found(self, e.id(), attr)?;
                 let last = states.len() - 1;
                 let writes: Vec<f64> = (0..states.len())
                     .map(|j| if j < last { found[j] } else { 0.0 } + if j > 0 { found[j - 1] } else { 0.0 })
@@ -471,16 +498,17 @@ impl Estimator<'_> {
         }
     }
 
-    /// The popularity with which `p` picks the value of `name` from a population: the
+    /// The popularity with which `p` picks the value of `attr` from a population: the
     /// pattern's own `keys` for its first given attribute, else the population's; `None` when
     /// each call makes a new member (a put of a `New` id) or the value is not a member's id.
     pub fn pick_popularity<'p>(
         &'p self,
         e: &Entity,
-        name: &str,
+        attr: ItemAttr,
         p: &'p AccessPattern,
     ) -> Option<&'p Popularity> {
-        let generator = self.generator_named(e, name).map(unwrap_sometimes)?;
+        let name = self.attr_name(e, attr);
+        let generator = self.generator_of(e, attr).map(unwrap_sometimes)?;
         let population = match generator {
             Generator::Pick(pop) => self.scenario.population(pop),
             Generator::New(pop) if p.action != Action::Put && p.knows(name) => self.scenario.population(pop),
@@ -504,15 +532,16 @@ impl Estimator<'_> {
             return None;
         };
         let population = self.scenario.population(members);
-        let same_population = |name: &str| {
-            matches!(self.generator_named(source, name).map(unwrap_sometimes),
+        let same_population = |attr: ItemAttr| {
+            matches!(self.generator_of(source, attr).map(unwrap_sometimes),
                 Some(Generator::Pick(pop) | Generator::New(pop)) if pop.id() == members.id())
         };
-        let id = std::iter::once(copy.by.as_str())
-            .chain(p.given.iter().map(String::as_str))
-            .find(|name| p.knows(name) && same_population(name))?;
+        // The source's attribute named as the holders' `by`, then the pattern's givens.
+        let id = (copy.ids.by_on_source().into_iter().chain(p.given_ids().iter().copied()))
+            .map(ItemAttr::Own)
+            .find(|&attr| p.knows(self.attr_name(source, attr)) && same_population(attr))?;
         let popularity = self.pick_popularity(source, id, p)?;
-        let share = self.meeting_share(holder, &copy.by, popularity, population)?;
+        let share = self.meeting_share(holder, ItemAttr::Own(copy.ids.by()?), popularity, population)?;
         Some((
             share,
             format!(
@@ -537,25 +566,24 @@ impl Estimator<'_> {
     /// partitions).
     pub fn call_sizes(
         &self,
-        entity: EntityId,
-        pk: &Template,
+        pk: Bound<'_>,
         p: &AccessPattern,
         window: f64,
-        class: Option<(&ClassSlot, Class<'_>)>,
+        class: Option<(ClassOf<'_>, Class<'_>)>,
     ) -> Vec<(f64, f64)> {
         const MOMENTS: u32 = 8;
+        let entity = pk.entity;
         let e = self.entity(entity);
         let members = pk
             .parts()
-            .iter()
-            .filter(|part| matches!(part, Part::Attr { .. }))
-            .filter_map(Part::attribute)
-            .filter(|name| p.knows(name))
-            .find_map(|name| {
-                let sizes = self.member_sizes(e, name, p)?;
+            .filter(|(part, _)| matches!(part, Part::Attr { .. }))
+            .filter_map(|(_, slot)| slot.reads)
+            .filter(|&attr| p.knows(self.attr_name(e, attr)))
+            .find_map(|attr| {
+                let sizes = self.member_sizes(e, attr, p)?;
                 let in_class = |i: u64| {
-                    class.is_none_or(|(slot, class)| {
-                        slot.by != name || self.member_in_class(entity, slot, class, i)
+                    class.is_none_or(|(of, class)| {
+                        of.by != Some(attr) || self.member_in_class(entity, of, class, i)
                     })
                 };
                 let kept: Vec<(f64, f64)> =
@@ -582,19 +610,19 @@ impl Estimator<'_> {
         members.iter().flat_map(|&(q, r)| moments.iter().map(move |&g| (q * each, r * g))).collect()
     }
 
-    /// (qᵢ, wᵢ ÷ Σ qⱼwⱼ, i) for the members a reader of `name` picks (`Latest` taken as even, as
+    /// (qᵢ, wᵢ ÷ Σ qⱼwⱼ, i) for the members a reader of `attr` picks (`Latest` taken as even, as
     /// `meeting` does); `None` when the value is not picked from a population.
-    fn member_sizes(&self, e: &Entity, name: &str, p: &AccessPattern) -> Option<Vec<(f64, f64, u64)>> {
+    fn member_sizes(&self, e: &Entity, attr: ItemAttr, p: &AccessPattern) -> Option<Vec<(f64, f64, u64)>> {
         let even = |popularity: &Popularity| match popularity {
             Popularity::Latest => Popularity::Uniform,
             other => other.clone(),
         };
-        let reader = even(self.pick_popularity(e, name, p)?);
-        let population = match self.generator_named(e, name).map(unwrap_sometimes)? {
+        let reader = even(self.pick_popularity(e, attr, p)?);
+        let population = match self.generator_of(e, attr).map(unwrap_sometimes)? {
             Generator::Pick(pop) | Generator::New(pop) => self.scenario.population(pop),
             _ => return None,
         };
-        let written = self.written_popularity(e, name)?;
+        let written = self.written_popularity(e, attr)?;
         let n = numbers::floor_u64(self.population_size(population)).max(1);
         if n > MEETING_EXACT {
             // Too many members to write out: calls are taken as the mean.
@@ -617,22 +645,22 @@ impl Estimator<'_> {
         )
     }
 
-    /// How the entity's puts (by their mean rates) spread its items over the members `name`
+    /// How the entity's puts (by their mean rates) spread its items over the members `attr`
     /// picks; even when nothing puts it (one item per member, or upserts).
-    pub(super) fn written_popularity(&self, e: &Entity, name: &str) -> Option<Popularity> {
+    pub(super) fn written_popularity(&self, e: &Entity, attr: ItemAttr) -> Option<Popularity> {
         let puts: Vec<(f64, Popularity)> = self
             .scenario
             .patterns
             .iter()
             .filter(|p| p.action == Action::Put && p.entity_id() == e.id())
-            .map(|p| (mean_rate(p, self.secs), self.pick_popularity(e, name, p)))
+            .map(|p| (mean_rate(p, self.secs), self.pick_popularity(e, attr, p)))
             .filter(|(rate, _)| *rate > 0.0)
             .map(|(rate, q)| q.map(|q| (rate, q.clone())))
             .collect::<Option<_>>()?;
         Some(if puts.is_empty() { Popularity::Uniform } else { Popularity::Weighted(puts) })
     }
 
-    /// The chance a pick made with `popularity` lands on the value of `name` that a random item
+    /// The chance a pick made with `popularity` lands on the value of `attr` that a random item
     /// of `e` holds: Σ qᵢ·wᵢ over the population's members, w being how the entity's puts (by
     /// their mean rates) spread its items over them — for a reader that picks the way the
     /// items were written, Σ pᵢ² (Zipf: H(n, 2s) / H(n, s)²). `None` when the entity's items
@@ -640,12 +668,12 @@ impl Estimator<'_> {
     pub fn meeting_share(
         &self,
         e: &Entity,
-        name: &str,
+        attr: ItemAttr,
         popularity: &Popularity,
         pop: &Population,
     ) -> Option<f64> {
         let n = numbers::floor_u64(self.population_size(pop)).max(1);
-        let written = self.written_popularity(e, name)?;
+        let written = self.written_popularity(e, attr)?;
         Some(meeting(popularity, &written, n, self.scenario.workload.seed))
     }
 }

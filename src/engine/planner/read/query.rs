@@ -3,7 +3,7 @@
 //! an index does not project.
 
 use super::{BATCH_GET_KEYS, Located};
-use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, RangeSpan};
+use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, ItemAttr, RangeSpan};
 use crate::engine::planner::estimate::Estimator;
 use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
@@ -48,25 +48,29 @@ pub(super) fn filter(
 ) -> Filter {
     let (entity, pk, _) = located.templates[0];
     let consumed: Vec<&str> =
-        keys::partition_consumes(pk).chain(sort.consumed.iter().map(String::as_str)).collect();
+        keys::partition_consumes(pk.template).chain(sort.consumed.iter().map(String::as_str)).collect();
     let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
     let mut terms: Vec<String> = Vec::new();
     let mut share = Some(1.0);
     let mut seen: Vec<&str> = Vec::new();
-    for a in p.given.iter().map(String::as_str).chain(p.equals.iter().map(|(a, _)| a.as_str())) {
+    let given = p.given.iter().zip(p.given_ids());
+    let equals = p.equals.iter().map(|(a, _)| a).zip(p.equals_ids());
+    for (a, &id) in given.chain(equals) {
+        let (a, attr) = (a.as_str(), ItemAttr::Own(id));
         // A constant needs no filter: every item has it.
         if consumed.contains(&a)
             || sparse == Some(a)
             || seen.contains(&a)
-            || est.constant(entity, a).is_some()
+            || est.constant(entity, attr).is_some()
         {
             continue;
         }
         seen.push(a);
         terms.push(value(a));
-        share = share.map(|s| s * est.share_of(entity, a, p));
+        share = share.map(|s| s * est.share_of(entity, attr, p));
     }
     if let Some(range) = &p.range
+        && let Some(range_attr) = p.range_id().map(ItemAttr::Own)
         && !consumed.contains(&range.attribute.as_str())
     {
         match &range.span {
@@ -76,7 +80,7 @@ pub(super) fn filter(
                 } else {
                     format!("{} >= :from", range.attribute)
                 });
-                let per_key = est.partition_items(entity, place, pk, Some(p));
+                let per_key = est.partition_items(place, pk, Some(p));
                 let matching = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
                 let s = if per_key.items > 0.0 { (matching / per_key.items).min(1.0) } else { 1.0 };
                 share = share.map(|x| x * s);
@@ -87,7 +91,7 @@ pub(super) fn filter(
                 } else {
                     format!("begins_with({}, :prefix)", range.attribute)
                 });
-                share = share.map(|x| x * est.prefix_share(entity, &range.attribute, prefix));
+                share = share.map(|x| x * est.prefix_share(entity, range_attr, prefix));
             }
             RangeSpan::All => {}
         }
@@ -115,7 +119,7 @@ pub(super) fn query_items(
     let fanout = f64::from(reach.fanout.max(1));
     let mut items = 0.0;
     for &(entity, pk, sk) in &located.templates {
-        let per_key = est.partition_items(entity, place, pk, Some(p));
+        let per_key = est.partition_items(place, pk, Some(p));
         items += match (&p.range, sort.range_by_key, sk) {
             // The range's items arrive at the partition's rate; time buckets split them, shards
             // hold a slice each.
@@ -125,21 +129,22 @@ pub(super) fn query_items(
                 RangeSpan::Last(d) => {
                     let window = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
                     let shards = f64::from(reach.shards.max(1));
-                    if est.spread(entity, place, pk, Some(p)).bucket_secs.is_some() {
+                    if est.spread(place, pk, Some(p)).bucket_secs.is_some() {
                         window * shards
                     } else {
                         (window * shards).min(per_key.items * fanout)
                     }
                 }
                 RangeSpan::BeginsWith(prefix) => {
-                    per_key.items * fanout * est.prefix_share(entity, &r.attribute, prefix)
+                    // The key applies a range only to a read of one entity (a `with` read's
+                    // sort condition is empty): the pattern's own attribute.
+                    let ranged = p.range_id().filter(|_| entity == p.entity_id()).map(ItemAttr::Own);
+                    per_key.items * fanout * ranged.map_or(1.0, |a| est.prefix_share(entity, a, prefix))
                 }
                 RangeSpan::All => per_key.items * fanout,
             },
             // A fully known index key: the items sharing that sort key value.
-            (_, _, Some(sk)) if sort.exact => {
-                per_key.items * est.spread(entity, place, sk, Some(p)).typical * fanout
-            }
+            (_, _, Some(sk)) if sort.exact => per_key.items * est.spread(place, sk, Some(p)).typical * fanout,
             _ => per_key.items * fanout,
         };
     }

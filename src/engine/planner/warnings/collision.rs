@@ -24,13 +24,15 @@
 //! quiet: that pair is the item's natural identity. An entity marked `upsert` is the one its key
 //! names (a follow edge drawn twice, the latest value of a sensor): it is not checked.
 
-use super::super::estimate::{Class, Estimator};
+use super::super::estimate::{Class, ClassOf, Estimator};
 use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
 use super::super::numbers::{count, percent, rate, span};
 use super::super::{Subject, Warning, WarningCode};
-use crate::engine::model::{Action, Entity, EntityId, EntityKeys, Generator, Variant};
-use crate::engine::template::{ClassSlot, Part, Template};
+use crate::engine::model::{
+    Action, Bound, Entity, EntityId, EntityKeys, Generator, ItemAttr, SlotAttrs, Variant,
+};
+use crate::engine::template::Part;
 use crate::engine::workload::Popularity;
 
 /// The share of items written onto a key another item holds above which the key is flagged.
@@ -190,22 +192,24 @@ impl Space {
 /// The values the entity's table key takes over an item's life, class by class of its class
 /// slot, or `None` when a slot keeps a value that is new for every item (the key identifies it).
 fn key_space<'k>(est: &Estimator<'_>, entity: EntityId, keys: &'k EntityKeys) -> Option<KeySpace<'k>> {
-    let sk: Vec<&Part> = keys.sk.iter().flat_map(Template::parts).collect();
-    let Some(slot) = keys.pk.class_slot() else {
-        let parts: Vec<&Part> = keys.pk.parts().iter().chain(sk).collect();
+    let sk: Vec<(&Part, SlotAttrs)> = keys.sk_bound().into_iter().flat_map(Bound::parts).collect();
+    let Some(of) = ClassOf::in_key(keys.pk_bound()) else {
+        let parts: Vec<(&Part, SlotAttrs)> = keys.pk_bound().parts().chain(sk).collect();
         let space = class_space(est, entity, &parts, None)?;
         return Some(KeySpace { by: None, classes: vec![ClassSpace { class: None, share: 1.0, space }] });
     };
-    let shares = item_shares(est, entity, slot);
+    let shares = item_shares(est, entity, of);
     let mut classes = Vec::new();
     for &(class, share) in shares.iter().filter(|(_, share)| *share > 0.0) {
-        // The keys a writer of this class makes: its class's shard count or bucket width.
+        // The keys a writer of this class makes: its class's shard count or bucket width (its
+        // part stands where the class slot was, reading the same).
         let pk = keys.pk.specialized(|slot| slot.case(class).clone());
-        let parts: Vec<&Part> = pk.parts().iter().chain(sk.iter().copied()).collect();
-        let pin = Pin::of(est, entity, slot, class, &shares);
+        let pk = Bound { template: &pk, ..keys.pk_bound() };
+        let parts: Vec<(&Part, SlotAttrs)> = pk.parts().chain(sk.iter().copied()).collect();
+        let pin = Pin::of(est, entity, of, class, &shares);
         classes.push(ClassSpace { class, share, space: class_space(est, entity, &parts, Some(&pin))? });
     }
-    Some(KeySpace { by: Some(&slot.by), classes })
+    Some(KeySpace { by: Some(&of.slot.by), classes })
 }
 
 /// The share of the entity's items each class of `slot` holds, listed values first: each put's
@@ -214,7 +218,8 @@ fn key_space<'k>(est: &Estimator<'_>, entity: EntityId, keys: &'k EntityKeys) ->
 /// to spread as its puts do, as the attributes' busiest shares take them; with no put at all
 /// nothing says how the items pick the class attribute, and they count at the other values'
 /// layout.
-fn item_shares<'c>(est: &Estimator<'_>, entity: EntityId, slot: &'c ClassSlot) -> Vec<(Class<'c>, f64)> {
+fn item_shares<'c>(est: &Estimator<'_>, entity: EntityId, of: ClassOf<'c>) -> Vec<(Class<'c>, f64)> {
+    let slot = of.slot;
     let mut shares: Vec<(Class<'c>, f64)> =
         slot.cases.iter().map(|(v, _)| Some(v.as_str())).chain([None]).map(|c| (c, 0.0)).collect();
     let mut total = 0.0;
@@ -224,7 +229,7 @@ fn item_shares<'c>(est: &Estimator<'_>, entity: EntityId, slot: &'c ClassSlot) -
             continue;
         }
         total += rate;
-        for (sum, (_, share)) in shares.iter_mut().zip(est.class_shares(entity, slot, p)) {
+        for (sum, (_, share)) in shares.iter_mut().zip(est.class_shares(entity, of, p)) {
             sum.1 += rate * share;
         }
     }
@@ -240,26 +245,26 @@ fn item_shares<'c>(est: &Estimator<'_>, entity: EntityId, slot: &'c ClassSlot) -
 /// The class attribute's values among the items of one class: a listed class holds its one
 /// value; the other values hold the rest, the busiest of them the entity's busiest value unless
 /// a listed class holds that one (then nothing says how the rest spread, and they count as even).
-struct Pin<'a> {
-    by: &'a str,
+struct Pin {
+    by: Option<ItemAttr>,
     values: f64,
     hottest: f64,
 }
 
-impl<'a> Pin<'a> {
+impl Pin {
     fn of(
         est: &Estimator<'_>,
         entity: EntityId,
-        slot: &'a ClassSlot,
+        of: ClassOf<'_>,
         class: Class<'_>,
         shares: &[(Class<'_>, f64)],
     ) -> Self {
-        let by = slot.by.as_str();
+        let by = of.by;
         if class.is_some() {
             return Pin { by, values: 1.0, hottest: 1.0 };
         }
         let e = est.entity(entity);
-        let values = (est.distinct_values(e, by) - slot.cases.len() as f64).max(1.0);
+        let values = (est.distinct_values(e, by) - of.slot.cases.len() as f64).max(1.0);
         let busiest = est.hottest_value_share(e, by);
         let share = shares.iter().find(|(c, _)| c.is_none()).map_or(1.0, |(_, s)| *s);
         let listed = shares.iter().filter(|(c, _)| c.is_some()).map(|(_, s)| *s).fold(0.0, f64::max);
@@ -281,21 +286,24 @@ enum Held {
     Shared,
 }
 
-fn held(est: &Estimator<'_>, e: &Entity, part: &Part, whole: &[&str]) -> Held {
-    match part.attribute().and_then(|name| est.generator_named(e, name)).map(unwrap_sometimes) {
+fn held(est: &Estimator<'_>, e: &Entity, attr: Option<ItemAttr>, whole: &[ItemAttr]) -> Held {
+    let Some(attr) = attr else { return Held::Shared };
+    match est.generator_of(e, attr).map(unwrap_sometimes) {
         Some(Generator::New(_) | Generator::Number(_) | Generator::Payload(_)) => Held::Fresh,
         // An item's number among those of one member tells them apart next to that member.
-        Some(Generator::Nth(by)) if whole.contains(&by.as_str()) => Held::Fresh,
+        Some(Generator::Nth(_)) if est.numbered_by(e, attr).is_some_and(|by| whole.contains(&by)) => {
+            Held::Fresh
+        }
         Some(Generator::Now | Generator::NowPlus(_)) => Held::WriteTime,
         _ => Held::Shared,
     }
 }
 
 /// The distinct values of a shared attribute among a class's items, and the busiest one's share.
-fn spread(est: &Estimator<'_>, e: &Entity, name: &str, pin: Option<&Pin<'_>>) -> (f64, f64) {
-    match pin.filter(|pin| pin.by == name) {
+fn spread(est: &Estimator<'_>, e: &Entity, attr: Option<ItemAttr>, pin: Option<&Pin>) -> (f64, f64) {
+    match pin.filter(|pin| pin.by.is_some() && pin.by == attr) {
         Some(pin) => (pin.values, pin.hottest),
-        None => (est.distinct_values(e, name), est.hottest_value_share(e, name)),
+        None => (est.distinct_values(e, attr), est.hottest_value_share(e, attr)),
     }
 }
 
@@ -305,20 +313,25 @@ fn spread(est: &Estimator<'_>, e: &Entity, name: &str, pin: Option<&Pin<'_>>) ->
 fn class_space(
     est: &Estimator<'_>,
     entity: EntityId,
-    parts: &[&Part],
-    pin: Option<&Pin<'_>>,
+    parts: &[(&Part, SlotAttrs)],
+    pin: Option<&Pin>,
 ) -> Option<Space> {
     let e = est.entity(entity);
-    let whole: Vec<&str> =
-        parts.iter().filter(|p| matches!(p, Part::Attr { .. })).filter_map(|p| p.attribute()).collect();
+    let whole_names: Vec<&str> = parts
+        .iter()
+        .filter(|(p, _)| matches!(p, Part::Attr { .. }))
+        .filter_map(|(p, _)| p.attribute())
+        .collect();
+    let whole: Vec<ItemAttr> =
+        parts.iter().filter(|(p, _)| matches!(p, Part::Attr { .. })).filter_map(|(_, s)| s.reads).collect();
     let mut space = Space { values: 1.0, windows: 1.0, hottest: 1.0, sequential: false, terms: Vec::new() };
     let mut counted: Vec<&str> = Vec::new();
     // The write time's slots, by attribute: only the finest counts (`{bucket(at, 1d)}` next to
     // `{at}` adds no value `{at}` does not already tell apart).
     let mut times: Vec<(&str, f64, String)> = Vec::new();
     let mut in_sequence = Vec::new();
-    for &part in parts {
-        let held = held(est, e, part, &whole);
+    for &(part, slot) in parts {
+        let held = held(est, e, slot.reads, &whole);
         match part {
             // A class slot was resolved to its class's slot before.
             Part::Literal(_) | Part::Class(_) => {}
@@ -330,12 +343,12 @@ fn class_space(
             }
             Part::Hash { name, count: n } => {
                 // A hash next to the whole value adds nothing; alone it keeps at most N values.
-                if whole.contains(&name.as_str()) || counted.contains(&name.as_str()) {
+                if whole_names.contains(&name.as_str()) || counted.contains(&name.as_str()) {
                     continue;
                 }
                 counted.push(name);
                 let (values, hottest) = if held == Held::Shared {
-                    let (values, hottest) = spread(est, e, name, pin);
+                    let (values, hottest) = spread(est, e, slot.reads, pin);
                     (values.min(f64::from(*n)), hottest)
                 } else {
                     (f64::from(*n), 1.0 / f64::from(*n))
@@ -359,10 +372,10 @@ fn class_space(
                     times.push((name, 1.0, format!("{{{name}}}")));
                     continue;
                 }
-                let (values, hottest) = spread(est, e, name, pin);
+                let (values, hottest) = spread(est, e, slot.reads, pin);
                 space.values *= values;
                 space.hottest *= hottest;
-                in_sequence.push(picked_in_sequence(est, entity, name));
+                in_sequence.push(slot.reads.is_some_and(|a| picked_in_sequence(est, entity, a)));
                 let noun = if values > 1.0 { "values" } else { "value" };
                 space.terms.push(format!("{name}: {} {noun}", count(values)));
             }
@@ -410,14 +423,15 @@ fn windows<'a>(
 
 /// Whether every put of the entity picks the attribute's member in sequence (`Seq`), by the
 /// pattern's `keys` or the population's popularity.
-fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, name: &str) -> bool {
+fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, attr: ItemAttr) -> bool {
     let e = est.entity(entity);
-    let Some(Generator::Pick(pop)) = est.generator_named(e, name).map(unwrap_sometimes) else { return false };
+    let Some(Generator::Pick(pop)) = est.generator_of(e, attr).map(unwrap_sometimes) else { return false };
     let population = est.scenario.population(pop);
     let mut puts =
         est.scenario.patterns.iter().filter(|p| p.action == Action::Put && p.entity_id() == entity);
     puts.all(|p| {
-        let chosen = p.keys.as_ref().filter(|_| p.given.first().is_some_and(|g| g == name));
+        let first = p.given_ids().first().map(|&a| ItemAttr::Own(a));
+        let chosen = p.keys.as_ref().filter(|_| first == Some(attr));
         matches!(chosen.unwrap_or(&population.popularity), Popularity::Seq)
     })
 }
