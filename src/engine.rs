@@ -22,4 +22,5 @@ pub mod template;
 pub mod testing;
 pub mod time;
 pub mod value;
+pub mod vocabulary;
 pub mod workload;

@@ -189,7 +189,8 @@ fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
 fn partition_items(report: &RunReport, limit: u64) -> Graded {
     let key = largest(report, |p| p.items, report.partitions.max_items);
     let (value, target) = (report.partitions.max_items as f64, limit as f64);
-    let (items, unit) = if cql(report) { ("rows", GoalUnit::Rows) } else { ("items", GoalUnit::Items) };
+    let items = report.engine.words().item.many;
+    let unit = if cql(report) { GoalUnit::Rows } else { GoalUnit::Items };
     Graded::at_most(value, target, unit, |vs| {
         format!("largest partition {} {items}{key} {vs} {}", numbers::count(value), numbers::count(target))
     })
@@ -345,7 +346,8 @@ fn amplification(report: &RunReport, limit: f64) -> Graded {
     }
     let value = report.totals.write_amplification;
     Graded::at_most(value, limit, GoalUnit::Factor, |vs| {
-        let (item, places) = if cql(report) { ("row", "tables, views") } else { ("item", "table, indexes") };
+        let words = report.engine.words();
+        let (item, places) = (words.item.one, words.places);
         format!(
             "{} {item} writes per base write ({places} and copies) {vs} {}",
             numbers::factor(value),

@@ -47,6 +47,14 @@ pub const DYNAMODB_PARTITION_BYTES: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
 pub const CASSANDRA_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 /// …and under ~100,000 rows.
 pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
+
+/// The partition size the engine's profile warns at, and the rows where it names a count.
+pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
+    match engine {
+        Engine::DynamoDb => (DYNAMODB_PARTITION_BYTES, None),
+        Engine::Cassandra => (CASSANDRA_PARTITION_BYTES, Some(CASSANDRA_PARTITION_ROWS)),
+    }
+}
 /// A Query or Scan call reads at most 1 MB before it returns a page (AWS Query docs).
 pub const PAGE_BYTES: f64 = 1024.0 * 1024.0;
 /// A CQL read returns pages of this many rows: the DataStax Java driver's default fetch size

@@ -118,10 +118,8 @@ pub fn list(out: &mut impl Write, entries: &[ListEntry]) -> io::Result<()> {
 /// How an index of this kind (`GSI`, `LSI`) is named in this engine's words: a Cassandra global
 /// index is a materialized view.
 pub(super) fn index_label(engine: Engine, kind: &str, name: &str) -> String {
-    match engine {
-        Engine::Cassandra if kind == IndexKind::Global.short() => format!("view {name}"),
-        _ => format!("{kind} {name}"),
-    }
+    let kind = if kind == IndexKind::Global.short() { engine.words().global_index } else { kind };
+    format!("{kind} {name}")
 }
 
 /// The table or an index, in this engine's words.
@@ -183,12 +181,7 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     }
     if p.kind == Kind::Write && !p.writes.is_empty() {
         let items = items_written(p);
-        let noun = match (engine, (items - 1.0).abs() < f64::EPSILON) {
-            (Engine::DynamoDb, true) => "item",
-            (Engine::DynamoDb, false) => "items",
-            (Engine::Cassandra, true) => "row",
-            (Engine::Cassandra, false) => "rows",
-        };
+        let noun = engine.words().item.of(items);
         parts.push(format!("{} {noun} written", numbers::factor(items)));
     }
     if parts.is_empty() { "—".to_owned() } else { parts.join("; ") }

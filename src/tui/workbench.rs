@@ -21,7 +21,7 @@ use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
-use crate::engine::model::{Engine, Variant};
+use crate::engine::model::Variant;
 use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
@@ -749,10 +749,7 @@ impl Workbench {
 
     /// The partition size the engine profile warns at.
     pub fn partition_limit(&self) -> f64 {
-        match self.loaded.scenario.engine {
-            Engine::DynamoDb => planner::DYNAMODB_PARTITION_BYTES,
-            Engine::Cassandra => planner::CASSANDRA_PARTITION_BYTES,
-        }
+        planner::partition_limits(self.loaded.scenario.engine).0
     }
 
     fn empty_view(&self) -> WorkbenchView {

@@ -112,7 +112,7 @@ impl View<'_> {
                 None,
                 format!(
                     "{RUN} the largest partition of the {} at the end of the replay, against {}",
-                    if self.engine == Engine::Cassandra { "tables or any view" } else { "table or any index" },
+                    self.engine.words().any_place,
                     numbers::bytes(*limit as f64)
                 ),
                 &[UnboundedPartition, LargePartition],
@@ -122,7 +122,7 @@ impl View<'_> {
                 None,
                 format!(
                     "{RUN} the most {} any partition holds at the end of the replay, against {}",
-                    if self.engine == Engine::Cassandra { "rows" } else { "items" },
+                    self.engine.words().item.many,
                     numbers::count(*limit as f64)
                 ),
                 &[UnboundedPartition, LargePartition],

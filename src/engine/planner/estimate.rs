@@ -36,6 +36,8 @@ pub struct Estimator<'a> {
     /// The workload's duration in seconds.
     pub secs: f64,
     pub cql: bool,
+    /// The store's words (items or rows, …) for the planner's notes.
+    pub words: &'static crate::engine::vocabulary::Vocabulary,
     /// Per entity (by [`EntityId`]), its representative item.
     items: Vec<Item>,
     /// Per entity, the average item size: attributes that only some items carry (`Sometimes`
@@ -58,6 +60,7 @@ impl<'a> Estimator<'a> {
             variant,
             secs: scenario.workload.duration.as_secs_f64(),
             cql: scenario.engine == crate::engine::model::Engine::Cassandra,
+            words: scenario.engine.words(),
             items: Vec::new(),
             bytes: Vec::new(),
         };

@@ -11,9 +11,8 @@ use super::load::{mean_rate, peak_rate};
 use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
-    CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, DYNAMODB_PARTITION_BYTES, IndexId, ItemWrite, Kind,
-    LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Subject, Via,
-    WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
+    IndexId, ItemWrite, Kind, LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Subject,
+    Via, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
 };
 use crate::engine::model::{
     AccessPattern, Action, Bound, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
@@ -523,7 +522,7 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
                 percent(spread.steady * presence),
                 notes(&spread.notes),
                 count(per_sec),
-                if est.cql { "rows" } else { "items" },
+                est.words.item.many,
                 bytes(size)
             ));
         }
@@ -569,11 +568,7 @@ pub fn busiest(est: &Estimator<'_>) -> Vec<Busiest> {
 
 /// `unbounded-partition` and `large-partition`: how big the biggest partition of each key gets.
 fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
-    let (limit_bytes, limit_rows) = if est.cql {
-        (CASSANDRA_PARTITION_BYTES, Some(CASSANDRA_PARTITION_ROWS))
-    } else {
-        (DYNAMODB_PARTITION_BYTES, None)
-    };
+    let (limit_bytes, limit_rows) = super::partition_limits(est.scenario.engine);
     for group in groups(est) {
         let g = growth(est, &group);
         if g.terms.is_empty() || (g.bytes <= limit_bytes && limit_rows.is_none_or(|r| g.rows <= r)) {
@@ -631,7 +626,7 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
                 place_name(est, group.place),
                 g.terms.join(" + "),
                 count(g.rows),
-                if est.cql { "rows" } else { "items" },
+                est.words.item.many,
                 bytes(g.bytes / g.rows),
                 bytes(g.bytes),
                 span(window),

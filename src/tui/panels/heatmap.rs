@@ -69,22 +69,25 @@ impl HeatSettings {
         }
     }
 
-    /// The metric's name in the legend: Cassandra counts reads, writes and rows, not units.
+    /// The metric's name in the legend, in the store's words (Cassandra counts reads, writes
+    /// and rows, not units).
     pub fn metric_name(&self) -> &'static str {
-        match (self.engine, self.metric) {
-            (Engine::Cassandra, Metric::ReadUnits) => "reads",
-            (Engine::Cassandra, Metric::WriteUnits) => "writes",
-            (Engine::Cassandra, Metric::Items) => "rows",
-            (_, metric) => metric.name(),
+        let words = self.engine.words();
+        match self.metric {
+            Metric::ReadUnits => words.reads.name,
+            Metric::WriteUnits => words.writes.name,
+            Metric::Items => words.item.many,
+            metric => metric.name(),
         }
     }
 
     /// What a cell counts: capacity units per second, or operations in the Cassandra profile.
     pub fn unit(&self) -> &'static str {
-        match (self.engine, self.metric) {
-            (Engine::Cassandra, Metric::ReadUnits) => "reads/s",
-            (Engine::Cassandra, Metric::WriteUnits) => "writes/s",
-            (_, metric) => metric.cell_unit(),
+        let words = self.engine.words();
+        match self.metric {
+            Metric::ReadUnits => words.reads.per_second,
+            Metric::WriteUnits => words.writes.per_second,
+            metric => metric.cell_unit(),
         }
     }
 }
@@ -265,10 +268,9 @@ impl HeatmapPanel<'_> {
         };
         // On the Cassandra profile the physical rows are the ring's nodes, not DynamoDB's
         // partitions.
-        let layer = match (s.layer, s.engine) {
-            (Layer::Logical, _) => "· logical",
-            (Layer::Physical, Engine::DynamoDb) => "· physical",
-            (Layer::Physical, Engine::Cassandra) => "· nodes",
+        let layer = match s.layer {
+            Layer::Logical => "· logical".to_owned(),
+            Layer::Physical => format!("· {}", s.engine.words().physical),
         };
         let zero = format!(" {} ", value_text(s.metric, 0.0));
         let top = format!(" {}{unit}", value_text(s.metric, full));
@@ -285,7 +287,7 @@ impl HeatmapPanel<'_> {
         spans.push(Span::raw(top));
         // What full means, the order and the layer, as far as they fit, in that order.
         let mut used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
-        for part in [what, order, layer] {
+        for part in [what, order, &layer] {
             if used + 1 + width_of(part) <= width {
                 used += 1 + width_of(part);
                 spans.push(Span::styled(format!(" {part}"), self.theme.dim()));
@@ -417,7 +419,7 @@ impl HeatmapPanel<'_> {
         let mut fields = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
         // Cassandra holds rows and never throttles.
         let cql = settings.engine == Engine::Cassandra;
-        let items = if cql { "rows" } else { "items" };
+        let items = settings.engine.words().item.many;
         match view.facts.get(r) {
             Some(f) => {
                 fields.extend([

@@ -27,7 +27,8 @@ use crate::tui::view::PatternRow;
 /// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
 /// in CQL's words for the Cassandra profile (`SELECT ×2 partitions on view by-status`, `✘ full
 /// scan`); `true` when the keys serve the pattern.
-pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
+pub fn verdict(p: &PatternPlan, engine: Engine) -> (bool, String) {
+    let cql = engine == Engine::Cassandra;
     let on = match &p.index {
         Some(view) if cql => format!(" on view {}", view.name()),
         Some(index) => format!(" on {}", index.name()),
@@ -50,7 +51,7 @@ pub fn verdict(p: &PatternPlan, cql: bool) -> (bool, String) {
             // The planner counts writes beyond the base item; the panel shows all items written.
             let writes = match p.write_amplification {
                 Some(extra) if p.kind == Kind::Write && extra > 1e-9 => {
-                    format!(" → {} {}", numbers::factor(1.0 + extra), if cql { "rows" } else { "items" })
+                    format!(" → {} {}", numbers::factor(1.0 + extra), engine.words().item.many)
                 }
                 _ => String::new(),
             };
@@ -189,8 +190,7 @@ impl PatternsPanel<'_> {
     fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let p = &self.plan.patterns[i];
-        let cql = self.plan.engine == Engine::Cassandra;
-        let (ok, verdict) = verdict(p, cql);
+        let (ok, verdict) = verdict(p, self.plan.engine);
         let mut lines = flow(
             vec![
                 Chunk::new("", vec![Span::styled(p.name.clone(), t.header())]),
@@ -375,7 +375,8 @@ mod tests {
     #[test]
     fn served_patterns_name_their_operation_without_a_tick() {
         let naive = plan_of("orders", "naive");
-        let verdicts: Vec<(bool, String)> = naive.patterns.iter().map(|p| verdict(p, false)).collect();
+        let verdicts: Vec<(bool, String)> =
+            naive.patterns.iter().map(|p| verdict(p, Engine::DynamoDb)).collect();
         assert!(verdicts.iter().all(|(_, v)| !v.contains('✔')), "{verdicts:?}");
         assert!(verdicts.contains(&(true, "GetItem".to_owned())), "{verdicts:?}");
         assert!(verdicts.contains(&(false, "✘ Scan".to_owned())), "{verdicts:?}");
@@ -388,7 +389,7 @@ mod tests {
         for (variant, want) in cases {
             let plan = plan_of("practice-shortener", variant);
             let p = plan.patterns.iter().find(|p| p.name == "resolve").expect("a bundled pattern");
-            assert_eq!(verdict(p, false), (true, want.to_owned()), "{variant}");
+            assert_eq!(verdict(p, Engine::DynamoDb), (true, want.to_owned()), "{variant}");
         }
     }
 
@@ -406,7 +407,7 @@ mod tests {
         for (scenario, variant, pattern, want) in cases {
             let plan = plan_of(scenario, variant);
             let p = plan.patterns.iter().find(|p| p.name == pattern).expect("a bundled pattern");
-            assert_eq!(verdict(p, true).1, want, "{scenario} {variant} {pattern}");
+            assert_eq!(verdict(p, Engine::Cassandra).1, want, "{scenario} {variant} {pattern}");
         }
     }
 }

@@ -90,10 +90,7 @@ fn row_facts(metrics: &Metrics, members: &[PartitionId]) -> RowFacts {
 
 /// The largest logical partitions' sizes over the run so far, oldest point first.
 fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView {
-    let limit_bytes = match engine {
-        Engine::DynamoDb => planner::DYNAMODB_PARTITION_BYTES,
-        Engine::Cassandra => planner::CASSANDRA_PARTITION_BYTES,
-    };
+    let (limit_bytes, _) = planner::partition_limits(engine);
     let range = closed(metrics);
     let clock = *metrics.clock();
     let top = metrics.top_partitions(Layer::Logical, None, Metric::Bytes, Rank::Total, request.size_series);

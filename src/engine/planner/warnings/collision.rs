@@ -524,7 +524,7 @@ fn warning(
             format!("holds nothing new for each {entity} item (no id drawn by New(…), no generated number)")
         }
     };
-    let (one, noun) = if est.cql { ("row", "rows") } else { ("item", "items") };
+    let (one, noun) = (est.words.item.one, est.words.item.many);
     let busiest = space.busiest(written.items);
     let values = space.text();
     let what_happens = if est.cql {
