@@ -323,7 +323,7 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
     }
     let value = busiest;
     let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
-        format!(" (pages are requests: {} pages per call on average)", numbers::factor(p.avg_pages))
+        beyond_addressed(p, operation)
     } else {
         String::new()
     };
@@ -336,6 +336,29 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
             numbers::count(target)
         )
     })
+}
+
+/// Why a read's calls sent more requests than the partitions and keys they addressed, as a
+/// fan-out goal's detail says it: pages past one per partition, and the BatchGetItem requests
+/// that fetch a GSI Query's items from the table (one per 100 keys). Only a read of Queries and
+/// Scans fetches; another's requests past its pages are its GetItems, one per key at most.
+fn beyond_addressed(p: &PatternReport, ops: &Operations) -> String {
+    let paged_only = ops.iter().all(|op| matches!(op, Operation::Query | Operation::Scan));
+    let calls = p.calls.max(1) as f64;
+    let fetches = if paged_only { (p.requests as f64 / calls - p.avg_pages).max(0.0) } else { 0.0 };
+    let mut causes = Vec::new();
+    if !paged_only || p.avg_pages > p.avg_fanout + 1e-9 {
+        causes
+            .push(format!("pages are requests: {} pages per call on average", numbers::factor(p.avg_pages)));
+    }
+    if fetches > 1e-9 {
+        causes.push(format!(
+            "fetching the items from the table adds {} BatchGetItem {} per call on average",
+            numbers::factor(fetches),
+            if (fetches - 1.0).abs() < 1e-9 { "request" } else { "requests" }
+        ));
+    }
+    if causes.is_empty() { String::new() } else { format!(" ({})", causes.join("; ")) }
 }
 
 fn amplification(report: &RunReport, limit: f64) -> Graded {
@@ -653,33 +676,74 @@ mod tests {
         assert_eq!((result.passed(), result.value), (true, Some(1.0)), "{result:?}");
     }
 
-    /// (fan-out, most requests, requests, calls, passes "at most 1", detail fragment).
+    /// (operation, fan-out, most requests, requests, pages, calls, passes "at most 1", detail
+    /// fragment, what the detail must not say).
     #[test]
-    fn pages_are_requests_in_a_fanout_goal() {
+    fn pages_and_fetches_are_requests_in_a_fanout_goal() {
         let cases = [
             // A Scan of 8 pages a call (practice-social's post-with-comments) is 8 requests.
             (
+                Operation::Scan,
                 1,
                 8,
                 1_200,
+                1_200,
                 150,
                 false,
-                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call",
+                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call on average)",
+                "BatchGetItem",
             ),
             // One page a call is one request.
-            (1, 1, 150, 150, true, "1 request in the busiest call, 1 request per call on average; 3 planned"),
+            (
+                Operation::Scan,
+                1,
+                1,
+                150,
+                150,
+                150,
+                true,
+                "1 request in the busiest call, 1 request per call on average; 3 planned",
+                "pages are requests",
+            ),
             // Two keys in one BatchGetItem: addressed twice, one request.
-            (2, 1, 150, 150, false, "2 requests in the busiest call"),
+            (Operation::BatchGetItem, 2, 1, 150, 0, 150, false, "2 requests in the busiest call", "pages"),
+            // A GSI Query of one page whose items are fetched from the table by a BatchGetItem:
+            // two requests a call, and not because of pages.
+            (
+                Operation::Query,
+                1,
+                2,
+                300,
+                150,
+                150,
+                false,
+                "2 requests per call on average (fetching the items from the table adds 1 BatchGetItem request per call on average)",
+                "pages are requests",
+            ),
+            // Both: two pages and a fetch.
+            (
+                Operation::Query,
+                1,
+                3,
+                450,
+                300,
+                150,
+                false,
+                "(pages are requests: 2 pages per call on average; fetching the items from the table adds 1 BatchGetItem request per call",
+                "—",
+            ),
         ];
-        for (fanout, most, requests, calls, passed, detail) in cases {
+        for (op, fanout, most, requests, pages, calls, passed, detail, absent) in cases {
             let mut r = report();
             let p = &mut r.patterns[1];
             (p.max_fanout, p.avg_fanout, p.max_requests, p.requests, p.calls) =
                 (fanout, fanout as f64, most, requests, calls);
-            p.avg_pages = requests as f64 / calls as f64;
+            p.operation = Some(Operations::new(op, []));
+            p.avg_pages = f64::from(pages) / calls as f64;
             let result = grade(GoalCheck::MaxFanout(named("pending-orders"), 1), &r);
             assert_eq!(result.passed(), passed, "{result:?}");
             assert!(result.detail.contains(detail), "{:?} lacks {detail:?}", result.detail);
+            assert!(!result.detail.contains(absent), "{:?} has {absent:?}", result.detail);
         }
     }
 
