@@ -277,25 +277,34 @@ impl Simulation {
         stats.tail.1 += u64::from(tail);
     }
 
-    /// A request the partitions refused, counted on the table's logical partitions it asked
-    /// (reads and writes alike: a throttled request still hit its partition). Of a request that
+    /// A request the partitions refused, counted wherever it was refused — the one rule for
+    /// reads, writes and transactions: on its group (on its first attempt only: a retry is the
+    /// same request), on the physical partition that refused it, and on the table's logical
+    /// partitions it asked (a throttled request still hit its partition). Of a request that
     /// asked several keys, those on the physical partition that refused it; all of them when
     /// the table's allowance did. An index counts its throttles per index, not per key.
-    pub(super) fn refused_on<'k>(
+    pub(super) fn refused<'k>(
         &mut self,
         group: usize,
         refusal: Refusal,
         keys: impl IntoIterator<Item = &'k PartKey>,
+        first: bool,
     ) {
-        if self.world.groups[group].1.is_some() {
-            return;
+        if first {
+            self.storage.groups[group].throttled += 1;
         }
         let metered_by = self.storage.groups[group].metered_by;
-        let meter = self.storage.groups[metered_by].meter.as_ref();
         let refused_by = match refusal {
             Refusal::Partition(i) | Refusal::Backlog(i) => Some(i),
             Refusal::Table => None,
         };
+        if let (Some(meter), Some(i)) = (self.storage.groups[metered_by].meter.as_mut(), refused_by) {
+            meter.throttled(i);
+        }
+        if self.world.groups[group].1.is_some() {
+            return;
+        }
+        let meter = self.storage.groups[metered_by].meter.as_ref();
         let mut partitions: Vec<u32> = Vec::new();
         for pk in keys {
             let on_it = match (meter, refused_by) {
