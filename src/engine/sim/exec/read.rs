@@ -991,19 +991,26 @@ impl Simulation {
         } else {
             None
         };
+        // A retry resumes at the page the partitions refused, which was counted as a request
+        // (and as refused) when it was first sent: a page is one request however many retries
+        // it takes, as the call's `pages` (its `max_requests`) counts it.
+        let mut retried = resume.is_some_and(|r| r.cursor.is_some());
         loop {
             let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
-            self.figures.stats[call.pattern].requests += 1;
-            self.figures.stats[call.pattern].pages += 1;
-            self.figures.totals.requests += 1;
+            if !retried {
+                self.figures.stats[call.pattern].requests += 1;
+                self.figures.stats[call.pattern].pages += 1;
+                self.figures.totals.requests += 1;
+            }
             if !cassandra {
-                if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
+                if self.meter_scan_page(group, &boundaries, &page, units, !retried).is_err() {
                     self.scan_refused(read, ms, ScanResume { cursor, pages }, from);
                     return;
                 }
                 self.storage.groups[group].units[READ] += units;
             }
+            retried = false;
             if observing {
                 self.tell_scan(call.pattern, read.at_ms(), plan.table, from);
                 from = last.or(from);

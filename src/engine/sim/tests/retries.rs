@@ -140,3 +140,30 @@ fn a_reads_cost_per_call_is_over_the_calls_that_completed() {
     // A GetItem reads its one item, or none when the counter is not there yet.
     assert!(read.avg_items_read > 0.9 && read.avg_items_read <= 1.0, "{read:?}");
 }
+
+/// practice-social's naive post-with-comments Scans 8 pages a call; at 40 calls a second the
+/// table refuses pages, and each refused page is retried where it stopped. A page is one request
+/// however many retries it takes, in `requests` and `pages` as in `max_requests`: no call sends
+/// more requests than the busiest completed call's pages.
+#[test]
+fn a_retried_scan_page_is_one_request() {
+    let text = include_str!("../../../../scenarios/practice-social.ron").replace(
+        r#"given: ["post_id"], rate: 0.5, latency_ms: 30"#,
+        r#"given: ["post_id"], rate: 40, latency_ms: 30"#,
+    );
+    let loaded = scenario::parse("practice-social.ron", &text).expect("parses");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let options = RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(20)) };
+    let report = crate::engine::sim::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let scan = report.patterns.iter().find(|p| p.name == "post-with-comments").expect("listed");
+    assert!(scan.scans > 0 && scan.retries > 0, "pages were refused and retried: {scan:?}");
+    let pages = scan.avg_pages * scan.calls as f64;
+    let cases = [
+        ("pages are the requests", scan.requests as f64, pages),
+        ("the busiest call's pages", scan.max_requests as f64, 8.0),
+    ];
+    for (what, got, expected) in cases {
+        assert!((got - expected).abs() < 1e-6, "{what}: {got} vs {expected}");
+    }
+    assert!(scan.requests <= scan.calls * scan.max_requests, "retries counted as requests: {scan:?}");
+}
