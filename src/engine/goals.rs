@@ -131,7 +131,7 @@ pub fn check(
     GoalResult {
         name: goal.name.clone(),
         status: graded.status,
-        value: (graded.status != GoalStatus::NotGraded).then_some(graded.value),
+        value: graded.value,
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
@@ -139,9 +139,10 @@ pub fn check(
     }
 }
 
-/// A goal's grade before it gets the goal's name.
+/// A goal's grade before it gets the goal's name. `value` is `None` where the run measured
+/// nothing for it: a goal not graded, or one failed on what the plan or the scenario says alone.
 struct Graded {
-    value: f64,
+    value: Option<f64>,
     target: f64,
     unit: GoalUnit,
     status: GoalStatus,
@@ -153,20 +154,26 @@ impl Graded {
     fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
         let passed = value <= target;
         let detail = detail(if passed { "≤" } else { ">" });
-        Graded { value, target, unit, status: GoalStatus::of(passed), detail }
+        Graded { value: Some(value), target, unit, status: GoalStatus::of(passed), detail }
     }
 
     fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value, target, unit, status: GoalStatus::Failed, detail }
+        Graded { value: Some(value), target, unit, status: GoalStatus::Failed, detail }
+    }
+
+    /// Failed on what the plan or the scenario says, with nothing measured: no value, as a goal
+    /// not graded has none (a 0 there would read as a measurement that met the target).
+    fn failed_unmeasured(target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { value: None, target, unit, status: GoalStatus::Failed, detail }
     }
 
     /// The run gave the goal nothing to judge: neither passed nor failed, and no value.
     fn not_graded(target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value: 0.0, target, unit, status: GoalStatus::NotGraded, detail }
+        Graded { value: None, target, unit, status: GoalStatus::NotGraded, detail }
     }
 
     fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
-        Graded::failed(0.0, target, unit, format!("pattern {name:?} is not in the report"))
+        Graded::failed_unmeasured(target, unit, format!("pattern {name:?} is not in the report"))
     }
 }
 
@@ -245,7 +252,7 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
                 let detail = format!(
                     "{name} is served by {scan}: it made no calls in this run, but every call would scan"
                 );
-                return Graded::failed(0.0, 0.0, GoalUnit::Count, detail);
+                return Graded::failed_unmeasured(0.0, GoalUnit::Count, detail);
             }
             let detail = if cql(report) {
                 format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
@@ -258,7 +265,13 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
         Some(op) => {
             let uncalled = if p.calls == 0 { " (it made no calls in this run)" } else { "" };
             let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
-            Graded { value: 0.0, target: 0.0, unit: GoalUnit::Count, status: GoalStatus::Passed, detail }
+            Graded {
+                value: Some(0.0),
+                target: 0.0,
+                unit: GoalUnit::Count,
+                status: GoalStatus::Passed,
+                detail,
+            }
         }
     }
 }
@@ -296,7 +309,7 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
     let (busiest, mean) = requests_per_call(p, cql(report));
     let Some(operation) = p.operation.as_ref() else {
         // Nothing serves it: no request would find its items, however few a call sends.
-        return Graded::failed(0.0, target, GoalUnit::Requests, unserved(name, report));
+        return Graded::failed_unmeasured(target, GoalUnit::Requests, unserved(name, report));
     };
     let op = served(operation, p, report);
     // A pattern that was never called is judged by its plan, if the plan counts its requests.
@@ -387,7 +400,7 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
     };
     if p.operation.is_none() {
         // Its calls find nothing: none of them has a latency to meet the target.
-        return Graded::failed(0.0, target, GoalUnit::Milliseconds, unserved(name, report));
+        return Graded::failed_unmeasured(target, GoalUnit::Milliseconds, unserved(name, report));
     }
     if p.calls == 0 {
         let detail =
@@ -421,7 +434,7 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
 fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
     if report.totals.price_source == cost::SELF_MANAGED {
         let detail = "no price: the Cassandra profile is self-managed, so a monthly cost cannot be graded";
-        return Graded::failed(0.0, limit, GoalUnit::Usd, detail.to_owned());
+        return Graded::failed_unmeasured(limit, GoalUnit::Usd, detail.to_owned());
     }
     let value = report.totals.monthly_cost_usd;
     Graded::at_most(value, limit, GoalUnit::Usd, |vs| {
@@ -574,7 +587,6 @@ mod tests {
                 "ran 360 Scans; read units per call grew from 20 to 400",
             ),
             (GoalCheck::NoScan(named("customer-page")), true, 0.0, "customer-page is served by Query"),
-            (GoalCheck::NoScan(named("no-such")), false, 0.0, "\"no-such\" is not in the report"),
             (
                 GoalCheck::MaxFanout(named("pending-orders"), 2),
                 false,
@@ -767,7 +779,7 @@ mod tests {
             (
                 GoalCheck::NoScan(named("pending-orders")),
                 GoalStatus::Failed,
-                Some(0.0),
+                None,
                 "pending-orders is served by a Scan: it made no calls in this run, but every call would scan",
             ),
             (
@@ -801,7 +813,37 @@ mod tests {
             let g = grade(check, &r);
             assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
             assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
-            assert_eq!(g.passed(), status == GoalStatus::Passed, "{label}");
+        }
+    }
+
+    /// A goal failed on what the plan or the scenario says alone (a Scan that made no calls, a
+    /// pattern nothing serves or the report lacks, a cost with no price) measured nothing: its
+    /// value is null in the JSON, as a goal not graded's is, never a 0 that meets its target.
+    #[test]
+    fn a_goal_failed_with_nothing_measured_has_no_value() {
+        let mut r = report();
+        let scan = r.patterns.iter().position(|p| p.name == "pending-orders").expect("in the report");
+        r.patterns[scan].calls = 0;
+        let mut unserved = r.clone();
+        let page = unserved.patterns.iter().position(|p| p.name == "customer-page").expect("in the report");
+        unserved.patterns[page].operation = None;
+        unserved.patterns[page].latency_target_ms = Some(20.0);
+        let mut cassandra = report();
+        cassandra.totals.price_source = cost::SELF_MANAGED.to_owned();
+        let cases = [
+            (GoalCheck::NoScan(named("pending-orders")), &r, "every call would scan"),
+            (GoalCheck::NoScan(named("no-such")), &r, "\"no-such\" is not in the report"),
+            (GoalCheck::MaxFanout(named("customer-page"), 2), &unserved, "nothing serves customer-page"),
+            (GoalCheck::LatencyTarget(named("customer-page")), &unserved, "nothing serves customer-page"),
+            (GoalCheck::MaxMonthlyCost(10.0), &cassandra, "self-managed"),
+        ];
+        for (check, report, detail) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check, report);
+            assert_eq!((g.status, g.value), (GoalStatus::Failed, None), "{label}: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+            let json = serde_json::to_value(&g).expect("serializes");
+            assert_eq!(json["value"], serde_json::Value::Null, "{label}: {json}");
         }
     }
 

@@ -56,6 +56,16 @@ pub fn goal_mark(status: GoalStatus) -> &'static str {
     }
 }
 
+/// A goal's value as a report cell shows it: "not graded" when it was not, "—" for a goal failed
+/// with nothing measured (`GoalResult::value`).
+pub fn goal_value(status: GoalStatus, value: Option<f64>, unit: GoalUnit) -> String {
+    match (value, status) {
+        (Some(v), _) => unit.format(v),
+        (None, GoalStatus::NotGraded) => "not graded".to_owned(),
+        (None, _) => "—".to_owned(),
+    }
+}
+
 /// A goal's name as a report lists it: "(not graded)" after it when it was not.
 pub fn goal_title(g: &GoalResult) -> String {
     match g.status {
@@ -659,6 +669,20 @@ mod tests {
         for (statuses, expected) in cases {
             r.goals = statuses.into_iter().map(goal).collect();
             assert_eq!(goal_summary(&r), expected);
+        }
+    }
+
+    #[test]
+    fn a_goal_without_a_value_says_why() {
+        let cases = [
+            (GoalStatus::Passed, Some(2.0), "2 requests"),
+            (GoalStatus::Failed, Some(0.0), "0 requests"),
+            (GoalStatus::NotGraded, None, "not graded"),
+            // Failed on the plan alone (a Scan that made no calls): graded, but nothing measured.
+            (GoalStatus::Failed, None, "—"),
+        ];
+        for (status, value, expected) in cases {
+            assert_eq!(goal_value(status, value, GoalUnit::Requests), expected, "{status:?} {value:?}");
         }
     }
 

@@ -391,7 +391,9 @@ impl GoalStatus {
 pub struct GoalResult {
     pub name: String,
     pub status: GoalStatus,
-    /// The measured value, as the goal reads it; `None` when it was not graded.
+    /// The measured value, as the goal reads it; `None` when the run measured nothing for it: not
+    /// graded, or failed on what the plan or the scenario says alone (a Scan that made no calls,
+    /// a pattern nothing serves).
     pub value: Option<f64>,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
@@ -410,7 +412,7 @@ impl GoalResult {
 }
 
 /// In JSON: `passed` (true only when met, for readers that ask only that) and `status`
-/// ("passed", "failed" or "not_graded"); `value` is null when the goal was not graded.
+/// ("passed", "failed" or "not_graded"); `value` is null when the run measured nothing for it.
 impl Serialize for GoalResult {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
