@@ -142,7 +142,7 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
         return Some((p.wcu / p.calls as f64, "WCU"));
     }
     // Over the calls that completed: one that gave up or still waits for a retry is left out.
-    (p.served_calls > 0).then(|| (p.rcu / p.served_calls as f64, "RCU"))
+    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, "RCU"))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -623,7 +623,9 @@ mod tests {
         for (calls, served, cost, left_out) in cases {
             let mut r = report();
             r.patterns.truncate(1);
-            (r.patterns[0].calls, r.patterns[0].served_calls, r.patterns[0].rcu) = (calls, served, 18_000.0);
+            (r.patterns[0].calls, r.patterns[0].served_calls) = (calls, served);
+            // What the completed calls spent; the calls that did not spent more, in `rcu` only.
+            (r.patterns[0].served_rcu, r.patterns[0].rcu) = (18_000.0, 25_000.0);
             assert_eq!(units_per_call(&r.patterns[0], r.engine), cost);
             let legend = per_call_legend(&r);
             match left_out {

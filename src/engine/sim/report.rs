@@ -237,6 +237,9 @@ pub struct PatternReport {
     /// Calls that completed: not one that gave up, nor one still waiting for a retry at the end.
     /// A read's figures per call (units, items read and returned) are over these.
     pub served_calls: u64,
+    /// Read units the calls that completed spent: a read's units per call are these over
+    /// `served_calls` (`rcu` adds what calls that gave up or still wait spent before).
+    pub served_rcu: f64,
     pub avg_fanout: f64,
     /// The most partitions or keys one call addressed.
     pub max_fanout: u64,

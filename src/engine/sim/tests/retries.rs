@@ -167,3 +167,30 @@ fn a_retried_scan_page_is_one_request() {
     }
     assert!(scan.requests <= scan.calls * scan.max_requests, "retries counted as requests: {scan:?}");
 }
+
+/// An audit page asks its tenant's 8 shards, one Query each. At 200 pages a second the table's
+/// 600 RCU/s refuse calls partway — some shards served, the rest queued for a retry, many still
+/// waiting at the end: those calls spent units but did not complete. A read's units per call
+/// leave them out of the numerator as of the denominator: no completed call costs more than
+/// its 8 Queries of at most 20 small items (1 RCU each).
+#[test]
+fn units_per_call_count_only_the_calls_that_completed() {
+    let run = |page_rate: u32| {
+        let variants = r#"[(name: "sharded", capacity: Provisioned(read: 600, write: 2000),
+            keys: {"Event": (pk: "T#{tenant_id}#{shard(8)}", sk: "{at}#{seq}")})]"#;
+        let workload = r#"(duration: "30s", tick: "1s", seed: 5)"#;
+        let text = crate::engine::testing::whale_log(20, 400, page_rate, variants, workload);
+        let loaded = scenario::parse("whale.ron", &text).expect("test scenario");
+        let variant = loaded.variant(None).expect("variant");
+        let report = crate::engine::sim::run(&loaded.scenario, variant, &RunOptions::default(), &mut |_| {})
+            .expect("runs");
+        report.patterns.into_iter().find(|p| p.name == "page").expect("listed")
+    };
+    let calm = run(5);
+    assert!(calm.served_calls == calm.calls && (calm.served_rcu - calm.rcu).abs() < 1e-6, "{calm:?}");
+    let busy = run(200);
+    assert!(busy.served_calls < busy.calls, "{busy:?}");
+    assert!(busy.served_rcu < busy.rcu, "calls refused partway spent units: {busy:?}");
+    let per_call = busy.served_rcu / busy.served_calls as f64;
+    assert!(per_call > 0.0 && per_call <= 8.0, "{per_call} RCU a completed call: {busy:?}");
+}
