@@ -79,10 +79,10 @@ fn compare(name: &str, variant: &str, plan: &Plan, report: &RunReport, out: &mut
         // ends has spent and read nothing yet, and one that gave up never will: check costs a
         // served call. A write counts the writes that landed, as the run report shows them; a
         // read the calls that finished without giving up (the report's served calls, over which
-        // its figures per call of a read already are).
+        // its figures per call of a read already are), over the units those calls spent.
         let served = measured.served_calls.max(1) as f64;
         let units = match (p.kind, measured.landed_writes) {
-            (Kind::Read, _) => measured.rcu / served,
+            (Kind::Read, _) => measured.served_rcu / served,
             (Kind::Write, Some(landed)) if landed > 0 => measured.wcu / landed as f64,
             (Kind::Write, _) => measured.wcu / calls,
         };

@@ -108,7 +108,7 @@ fn a_practice_problem_shows_its_prompt_hints_and_goal_forecasts_but_not_its_solu
         "Goals (predicted from the plan: 2 ✘, 1 ✔; 2 only `keyheat run` can judge)",
         "✘ my conversations never scans predicted: my-conversations is served by a Scan",
         "related warning above: ⚠ scan — my-conversations → see hint 3 Hint 3: my-conversations is asked by user",
-        "✔ opening a channel asks at most 2 partitions predicted: recent-messages is served by Query on the table: 1 request per call ≤ 2",
+        "✔ opening a channel sends at most 2 requests predicted: recent-messages is served by Query on the table: 1 request per call ≤ 2",
         "✘ no partition past 10 GB within a year predicted: projected: 25.5 GB at 1 year (table CH#{channel_id}) > 10 GB",
         "? the sidebar meets its latency target judged by `keyheat run`:",
     ] {

@@ -131,7 +131,7 @@ pub fn check(
     GoalResult {
         name: goal.name.clone(),
         status: graded.status,
-        value: (graded.status != GoalStatus::NotGraded).then_some(graded.value),
+        value: graded.value,
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
@@ -139,9 +139,10 @@ pub fn check(
     }
 }
 
-/// A goal's grade before it gets the goal's name.
+/// A goal's grade before it gets the goal's name. `value` is `None` where the run measured
+/// nothing for it: a goal not graded, or one failed on what the plan or the scenario says alone.
 struct Graded {
-    value: f64,
+    value: Option<f64>,
     target: f64,
     unit: GoalUnit,
     status: GoalStatus,
@@ -153,20 +154,26 @@ impl Graded {
     fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
         let passed = value <= target;
         let detail = detail(if passed { "≤" } else { ">" });
-        Graded { value, target, unit, status: GoalStatus::of(passed), detail }
+        Graded { value: Some(value), target, unit, status: GoalStatus::of(passed), detail }
     }
 
     fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value, target, unit, status: GoalStatus::Failed, detail }
+        Graded { value: Some(value), target, unit, status: GoalStatus::Failed, detail }
+    }
+
+    /// Failed on what the plan or the scenario says, with nothing measured: no value, as a goal
+    /// not graded has none (a 0 there would read as a measurement that met the target).
+    fn failed_unmeasured(target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { value: None, target, unit, status: GoalStatus::Failed, detail }
     }
 
     /// The run gave the goal nothing to judge: neither passed nor failed, and no value.
     fn not_graded(target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value: 0.0, target, unit, status: GoalStatus::NotGraded, detail }
+        Graded { value: None, target, unit, status: GoalStatus::NotGraded, detail }
     }
 
     fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
-        Graded::failed(0.0, target, unit, format!("pattern {name:?} is not in the report"))
+        Graded::failed_unmeasured(target, unit, format!("pattern {name:?} is not in the report"))
     }
 }
 
@@ -246,7 +253,7 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
                 let detail = format!(
                     "{name} is served by {scan}: it made no calls in this run, but every call would scan"
                 );
-                return Graded::failed(0.0, 0.0, GoalUnit::Count, detail);
+                return Graded::failed_unmeasured(0.0, GoalUnit::Count, detail);
             }
             let detail = if cql(report) {
                 format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
@@ -259,7 +266,13 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
         Some(op) => {
             let uncalled = if p.calls == 0 { " (it made no calls in this run)" } else { "" };
             let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
-            Graded { value: 0.0, target: 0.0, unit: GoalUnit::Count, status: GoalStatus::Passed, detail }
+            Graded {
+                value: Some(0.0),
+                target: 0.0,
+                unit: GoalUnit::Count,
+                status: GoalStatus::Passed,
+                detail,
+            }
         }
     }
 }
@@ -297,7 +310,7 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
     let (busiest, mean) = requests_per_call(p, cql(report));
     let Some(operation) = p.operation.as_ref() else {
         // Nothing serves it: no request would find its items, however few a call sends.
-        return Graded::failed(0.0, target, GoalUnit::Requests, unserved(name, report));
+        return Graded::failed_unmeasured(target, GoalUnit::Requests, unserved(name, report));
     };
     let op = served(operation, p, report);
     // A pattern that was never called is judged by its plan, if the plan counts its requests.
@@ -324,7 +337,7 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
     }
     let value = busiest;
     let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
-        format!(" (pages are requests: {} pages per call on average)", numbers::factor(p.avg_pages))
+        beyond_addressed(p, operation)
     } else {
         String::new()
     };
@@ -337,6 +350,29 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
             numbers::count(target)
         )
     })
+}
+
+/// Why a read's calls sent more requests than the partitions and keys they addressed, as a
+/// fan-out goal's detail says it: pages past one per partition, and the BatchGetItem requests
+/// that fetch a GSI Query's items from the table (one per 100 keys). Only a read of Queries and
+/// Scans fetches; another's requests past its pages are its GetItems, one per key at most.
+fn beyond_addressed(p: &PatternReport, ops: &Operations) -> String {
+    let paged_only = ops.iter().all(|op| matches!(op, Operation::Query | Operation::Scan));
+    let calls = p.calls.max(1) as f64;
+    let fetches = if paged_only { (p.requests as f64 / calls - p.avg_pages).max(0.0) } else { 0.0 };
+    let mut causes = Vec::new();
+    if !paged_only || p.avg_pages > p.avg_fanout + 1e-9 {
+        causes
+            .push(format!("pages are requests: {} pages per call on average", numbers::factor(p.avg_pages)));
+    }
+    if fetches > 1e-9 {
+        causes.push(format!(
+            "fetching the items from the table adds {} BatchGetItem {} per call on average",
+            numbers::factor(fetches),
+            if (fetches - 1.0).abs() < 1e-9 { "request" } else { "requests" }
+        ));
+    }
+    if causes.is_empty() { String::new() } else { format!(" ({})", causes.join("; ")) }
 }
 
 fn amplification(report: &RunReport, limit: f64) -> Graded {
@@ -366,7 +402,7 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
     };
     if p.operation.is_none() {
         // Its calls find nothing: none of them has a latency to meet the target.
-        return Graded::failed(0.0, target, GoalUnit::Milliseconds, unserved(name, report));
+        return Graded::failed_unmeasured(target, GoalUnit::Milliseconds, unserved(name, report));
     }
     if p.calls == 0 {
         let detail =
@@ -400,7 +436,7 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
 fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
     if report.totals.price_source == cost::SELF_MANAGED {
         let detail = "no price: the Cassandra profile is self-managed, so a monthly cost cannot be graded";
-        return Graded::failed(0.0, limit, GoalUnit::Usd, detail.to_owned());
+        return Graded::failed_unmeasured(limit, GoalUnit::Usd, detail.to_owned());
     }
     let value = report.totals.monthly_cost_usd;
     Graded::at_most(value, limit, GoalUnit::Usd, |vs| {
@@ -553,7 +589,6 @@ mod tests {
                 "ran 360 Scans; read units per call grew from 20 to 400",
             ),
             (GoalCheck::NoScan(named("customer-page")), true, 0.0, "customer-page is served by Query"),
-            (GoalCheck::NoScan(named("no-such")), false, 0.0, "\"no-such\" is not in the report"),
             (
                 GoalCheck::MaxFanout(named("pending-orders"), 2),
                 false,
@@ -655,33 +690,74 @@ mod tests {
         assert_eq!((result.passed(), result.value), (true, Some(1.0)), "{result:?}");
     }
 
-    /// (fan-out, most requests, requests, calls, passes "at most 1", detail fragment).
+    /// (operation, fan-out, most requests, requests, pages, calls, passes "at most 1", detail
+    /// fragment, what the detail must not say).
     #[test]
-    fn pages_are_requests_in_a_fanout_goal() {
+    fn pages_and_fetches_are_requests_in_a_fanout_goal() {
         let cases = [
             // A Scan of 8 pages a call (practice-social's post-with-comments) is 8 requests.
             (
+                Operation::Scan,
                 1,
                 8,
                 1_200,
+                1_200,
                 150,
                 false,
-                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call",
+                "8 requests in the busiest call, 8 requests per call on average (pages are requests: 8 pages per call on average)",
+                "BatchGetItem",
             ),
             // One page a call is one request.
-            (1, 1, 150, 150, true, "1 request in the busiest call, 1 request per call on average; 3 planned"),
+            (
+                Operation::Scan,
+                1,
+                1,
+                150,
+                150,
+                150,
+                true,
+                "1 request in the busiest call, 1 request per call on average; 3 planned",
+                "pages are requests",
+            ),
             // Two keys in one BatchGetItem: addressed twice, one request.
-            (2, 1, 150, 150, false, "2 requests in the busiest call"),
+            (Operation::BatchGetItem, 2, 1, 150, 0, 150, false, "2 requests in the busiest call", "pages"),
+            // A GSI Query of one page whose items are fetched from the table by a BatchGetItem:
+            // two requests a call, and not because of pages.
+            (
+                Operation::Query,
+                1,
+                2,
+                300,
+                150,
+                150,
+                false,
+                "2 requests per call on average (fetching the items from the table adds 1 BatchGetItem request per call on average)",
+                "pages are requests",
+            ),
+            // Both: two pages and a fetch.
+            (
+                Operation::Query,
+                1,
+                3,
+                450,
+                300,
+                150,
+                false,
+                "(pages are requests: 2 pages per call on average; fetching the items from the table adds 1 BatchGetItem request per call",
+                "—",
+            ),
         ];
-        for (fanout, most, requests, calls, passed, detail) in cases {
+        for (op, fanout, most, requests, pages, calls, passed, detail, absent) in cases {
             let mut r = report();
             let p = &mut r.patterns[1];
             (p.max_fanout, p.avg_fanout, p.max_requests, p.requests, p.calls) =
                 (fanout, fanout as f64, most, requests, calls);
-            p.avg_pages = requests as f64 / calls as f64;
+            p.operation = Some(Operations::new(op, []));
+            p.avg_pages = f64::from(pages) / calls as f64;
             let result = grade(GoalCheck::MaxFanout(named("pending-orders"), 1), &r);
             assert_eq!(result.passed(), passed, "{result:?}");
             assert!(result.detail.contains(detail), "{:?} lacks {detail:?}", result.detail);
+            assert!(!result.detail.contains(absent), "{:?} has {absent:?}", result.detail);
         }
     }
 
@@ -705,7 +781,7 @@ mod tests {
             (
                 GoalCheck::NoScan(named("pending-orders")),
                 GoalStatus::Failed,
-                Some(0.0),
+                None,
                 "pending-orders is served by a Scan: it made no calls in this run, but every call would scan",
             ),
             (
@@ -739,7 +815,37 @@ mod tests {
             let g = grade(check, &r);
             assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
             assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
-            assert_eq!(g.passed(), status == GoalStatus::Passed, "{label}");
+        }
+    }
+
+    /// A goal failed on what the plan or the scenario says alone (a Scan that made no calls, a
+    /// pattern nothing serves or the report lacks, a cost with no price) measured nothing: its
+    /// value is null in the JSON, as a goal not graded's is, never a 0 that meets its target.
+    #[test]
+    fn a_goal_failed_with_nothing_measured_has_no_value() {
+        let mut r = report();
+        let scan = r.patterns.iter().position(|p| p.name == "pending-orders").expect("in the report");
+        r.patterns[scan].calls = 0;
+        let mut unserved = r.clone();
+        let page = unserved.patterns.iter().position(|p| p.name == "customer-page").expect("in the report");
+        unserved.patterns[page].operation = None;
+        unserved.patterns[page].latency_target_ms = Some(20.0);
+        let mut cassandra = report();
+        cassandra.totals.price_source = cost::SELF_MANAGED.to_owned();
+        let cases = [
+            (GoalCheck::NoScan(named("pending-orders")), &r, "every call would scan"),
+            (GoalCheck::NoScan(named("no-such")), &r, "\"no-such\" is not in the report"),
+            (GoalCheck::MaxFanout(named("customer-page"), 2), &unserved, "nothing serves customer-page"),
+            (GoalCheck::LatencyTarget(named("customer-page")), &unserved, "nothing serves customer-page"),
+            (GoalCheck::MaxMonthlyCost(10.0), &cassandra, "self-managed"),
+        ];
+        for (check, report, detail) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check, report);
+            assert_eq!((g.status, g.value), (GoalStatus::Failed, None), "{label}: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+            let json = serde_json::to_value(&g).expect("serializes");
+            assert_eq!(json["value"], serde_json::Value::Null, "{label}: {json}");
         }
     }
 

@@ -311,7 +311,7 @@ pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
     cell.map_or_else(
         || "—".to_owned(),
         |c| {
-            let value = c.value.map_or_else(|| "not graded".to_owned(), |v| row.unit.format(v));
+            let value = crate::report::run::goal_value(c.status, c.value, row.unit);
             format!("{} {value}", crate::report::run::goal_mark(c.status))
         },
     )

@@ -56,6 +56,16 @@ pub fn goal_mark(status: GoalStatus) -> &'static str {
     }
 }
 
+/// A goal's value as a report cell shows it: "not graded" when it was not, "—" for a goal failed
+/// with nothing measured (`GoalResult::value`).
+pub fn goal_value(status: GoalStatus, value: Option<f64>, unit: GoalUnit) -> String {
+    match (value, status) {
+        (Some(v), _) => unit.format(v),
+        (None, GoalStatus::NotGraded) => "not graded".to_owned(),
+        (None, _) => "—".to_owned(),
+    }
+}
+
 /// A goal's name as a report lists it: "(not graded)" after it when it was not.
 pub fn goal_title(g: &GoalResult) -> String {
     match g.status {
@@ -132,7 +142,7 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
         return Some((p.wcu / p.calls as f64, "WCU"));
     }
     // Over the calls that completed: one that gave up or still waits for a retry is left out.
-    (p.served_calls > 0).then(|| (p.rcu / p.served_calls as f64, "RCU"))
+    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, "RCU"))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -613,7 +623,9 @@ mod tests {
         for (calls, served, cost, left_out) in cases {
             let mut r = report();
             r.patterns.truncate(1);
-            (r.patterns[0].calls, r.patterns[0].served_calls, r.patterns[0].rcu) = (calls, served, 18_000.0);
+            (r.patterns[0].calls, r.patterns[0].served_calls) = (calls, served);
+            // What the completed calls spent; the calls that did not spent more, in `rcu` only.
+            (r.patterns[0].served_rcu, r.patterns[0].rcu) = (18_000.0, 25_000.0);
             assert_eq!(units_per_call(&r.patterns[0], r.engine), cost);
             let legend = per_call_legend(&r);
             match left_out {
@@ -659,6 +671,20 @@ mod tests {
         for (statuses, expected) in cases {
             r.goals = statuses.into_iter().map(goal).collect();
             assert_eq!(goal_summary(&r), expected);
+        }
+    }
+
+    #[test]
+    fn a_goal_without_a_value_says_why() {
+        let cases = [
+            (GoalStatus::Passed, Some(2.0), "2 requests"),
+            (GoalStatus::Failed, Some(0.0), "0 requests"),
+            (GoalStatus::NotGraded, None, "not graded"),
+            // Failed on the plan alone (a Scan that made no calls): graded, but nothing measured.
+            (GoalStatus::Failed, None, "—"),
+        ];
+        for (status, value, expected) in cases {
+            assert_eq!(goal_value(status, value, GoalUnit::Requests), expected, "{status:?} {value:?}");
         }
     }
 

@@ -179,7 +179,7 @@ pub fn grade_lines(
             GoalStatus::Failed => theme.bad(),
             GoalStatus::NotGraded => theme.dim(),
         };
-        let value = g.value.map_or_else(|| "not graded".to_owned(), |v| g.unit.format(v));
+        let value = crate::report::run::goal_value(g.status, g.value, g.unit);
         lines.push(Line::from(vec![
             Span::styled(format!("{mark} "), style),
             Span::raw(g.name.clone()),

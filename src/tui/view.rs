@@ -119,11 +119,14 @@ pub struct GoalRow {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GoalState {
-    /// Nothing it reads has been measured yet (no call of its pattern, no request at all): a
-    /// verdict now would be about zeros.
+    /// The replay is still running and the engine could not grade it yet (no call of its
+    /// pattern, no request at all): a verdict now would be about zeros.
     Pending,
     Met,
     Missed,
+    /// The replay ended and gave it nothing to judge: neither met nor missed, as `keyheat run`
+    /// reports it.
+    NotGraded,
 }
 
 /// Live figures of one access pattern, matched by name.

@@ -375,7 +375,7 @@ mod tests {
             (
                 "practice-chat",
                 "naive",
-                "opening a channel asks at most 2 partitions",
+                "opening a channel sends at most 2 requests",
                 Some(true),
                 "recent-messages is served by Query on the table: 1 request per call ≤ 2",
                 None,
@@ -383,7 +383,7 @@ mod tests {
             (
                 "practice-sensor",
                 "recommended",
-                "the live chart asks at most 2 partitions",
+                "the live chart sends at most 2 requests",
                 Some(true),
                 "last-hour is served by SELECT ×2 on the table: 2 requests per call ≤ 2",
                 None,

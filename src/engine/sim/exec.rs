@@ -49,11 +49,44 @@ pub(super) struct Retries {
     seq: u64,
     /// Throttled Scans waiting to resume, by retry sequence number.
     pub scan_resume: HashMap<u64, ScanResume>,
+    /// Calls with a request waiting for a retry, by (pattern, call): the read units they spent
+    /// so far, which count in their pattern's units per call only once the call completes.
+    pub accounts: HashMap<(usize, u64), Account>,
+    /// What the request running now did to its call's account (`Simulation::close_run`).
+    pub running: Running,
+}
+
+/// A call some of whose requests wait for a retry.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Account {
+    /// Read units its requests spent while the call's fate was open.
+    pub units: f64,
+    /// Its requests still queued for a retry.
+    pub pending: u32,
+    /// `Some(true)` once the call completed, `Some(false)` once it gave up.
+    pub completed: Option<bool>,
+}
+
+/// One run of a call's requests (its first, or a retry): the read units they spent, whether the
+/// call completed or gave up in it, and the retries it queued.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Running {
+    pub units: f64,
+    pub completed: bool,
+    pub gave_up: bool,
+    pub queued: u32,
 }
 
 impl Retries {
     pub fn new(policy: RetryPolicy) -> Retries {
-        Retries { policy, queue: BinaryHeap::new(), seq: 0, scan_resume: HashMap::new() }
+        Retries {
+            policy,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            scan_resume: HashMap::new(),
+            accounts: HashMap::new(),
+            running: Running::default(),
+        }
     }
 
     /// Queues `retry` under the next sequence number, with the cursor a throttled Scan resumes
@@ -149,10 +182,61 @@ impl Simulation {
             self.figures.totals.unserved_calls += 1;
             return;
         }
+        self.retries.running = Running::default();
         if action.is_read() {
             self.read(call, None);
         } else {
             self.write(call, None);
+        }
+        self.close_run(call, true);
+    }
+
+    /// After a run of a call's requests: the read units they spent count in the pattern's
+    /// units per call (`served_units`, the numerator over `served`) when the call completed,
+    /// now or before; never when it gave up, and not while it waits for a retry — so the units
+    /// per call are those of the calls that completed, and only theirs.
+    fn close_run(&mut self, call: Call, first: bool) {
+        let run = std::mem::take(&mut self.retries.running);
+        let key = (call.pattern, call.index);
+        let mut account = if first {
+            Account::default()
+        } else {
+            match self.retries.accounts.remove(&key) {
+                Some(mut a) => {
+                    a.pending = a.pending.saturating_sub(1);
+                    a
+                }
+                // A retry queued outside a call's run (an aggregate's write-through): its units
+                // count if it completed the call.
+                None => Account { completed: Some(run.completed), ..Account::default() },
+            }
+        };
+        account.pending += run.queued;
+        if run.completed {
+            account.completed = Some(true);
+        } else if run.gave_up && account.completed.is_none() {
+            account.completed = Some(false);
+        }
+        account.units += run.units;
+        if account.completed == Some(true) {
+            self.completed_units(call, account.units);
+            account.units = 0.0;
+        }
+        if account.pending > 0 {
+            self.retries.accounts.insert(key, account);
+        }
+    }
+
+    /// Read units of a call that completed, into its pattern's units per call.
+    fn completed_units(&mut self, call: Call, units: f64) {
+        let (head, tail) = (self.pacing.is_head(call.tick), self.pacing.is_tail(call.tick));
+        let stats = &mut self.figures.stats[call.pattern];
+        stats.served_units += units;
+        if head {
+            stats.head.0 += units;
+        }
+        if tail {
+            stats.tail.0 += units;
         }
     }
 
@@ -171,26 +255,23 @@ impl Simulation {
             at_ms,
         };
         let call = Call { pattern, index: retry.call, tick: retry.tick, time_ms: retry.time_ms };
+        self.retries.running = Running::default();
         if self.world.patterns[pattern].action.is_read() {
             self.read(call, Some(resume));
         } else {
             self.write(call, Some(resume));
         }
+        self.close_run(call, false);
     }
 
     /// Units a request spent, into the pattern's figures and the run's.
     fn spend(&mut self, call: Call, dim: usize, units: f64) {
-        let (head, tail) = (self.pacing.is_head(call.tick), self.pacing.is_tail(call.tick));
         let stats = &mut self.figures.stats[call.pattern];
         stats.units[dim] += units;
         if dim == READ {
             stats.span.read_units += units;
-            if head {
-                stats.head.0 += units;
-            }
-            if tail {
-                stats.tail.0 += units;
-            }
+            // Per call once the call's fate is known (`close_run`).
+            self.retries.running.units += units;
         } else {
             stats.span.write_units += units;
         }
@@ -225,6 +306,8 @@ impl Simulation {
                 if refused.reports {
                     let ms = refused.base_ms + due.saturating_sub(call.time_ms) as f64;
                     self.figures.stats[pattern].latency(ms);
+                    // The request that would have completed the call gave up: the call did.
+                    self.retries.running.gave_up = true;
                 }
                 return;
             }
@@ -243,6 +326,7 @@ impl Simulation {
             self.figures.stats[pattern].retries += 1;
             self.figures.totals.retries += 1;
         }
+        self.retries.running.queued += 1;
         self.retries.push(
             Retry {
                 due_ms: due,
@@ -273,29 +357,39 @@ impl Simulation {
         let stats = &mut self.figures.stats[call.pattern];
         stats.latency(ms);
         stats.served += 1;
+        self.retries.running.completed = true;
         stats.head.1 += u64::from(head);
         stats.tail.1 += u64::from(tail);
     }
 
-    /// A request the partitions refused, counted on the table's logical partitions it asked
-    /// (reads and writes alike: a throttled request still hit its partition). Of a request that
+    /// A request the partitions refused, counted wherever it was refused — the one rule for
+    /// reads, writes and transactions: on its group (on its first attempt only: a retry is the
+    /// same request), on the physical partition that refused it, and on the table's logical
+    /// partitions it asked (a throttled request still hit its partition). Of a request that
     /// asked several keys, those on the physical partition that refused it; all of them when
     /// the table's allowance did. An index counts its throttles per index, not per key.
-    pub(super) fn refused_on<'k>(
+    pub(super) fn refused<'k>(
         &mut self,
         group: usize,
         refusal: Refusal,
         keys: impl IntoIterator<Item = &'k PartKey>,
+        first: bool,
     ) {
-        if self.world.groups[group].1.is_some() {
-            return;
+        if first {
+            self.storage.groups[group].throttled += 1;
         }
         let metered_by = self.storage.groups[group].metered_by;
-        let meter = self.storage.groups[metered_by].meter.as_ref();
         let refused_by = match refusal {
             Refusal::Partition(i) | Refusal::Backlog(i) => Some(i),
             Refusal::Table => None,
         };
+        if let (Some(meter), Some(i)) = (self.storage.groups[metered_by].meter.as_mut(), refused_by) {
+            meter.throttled(i);
+        }
+        if self.world.groups[group].1.is_some() {
+            return;
+        }
+        let meter = self.storage.groups[metered_by].meter.as_ref();
         let mut partitions: Vec<u32> = Vec::new();
         for pk in keys {
             let on_it = match (meter, refused_by) {

@@ -237,6 +237,9 @@ pub struct PatternReport {
     /// Calls that completed: not one that gave up, nor one still waiting for a retry at the end.
     /// A read's figures per call (units, items read and returned) are over these.
     pub served_calls: u64,
+    /// Read units the calls that completed spent: a read's units per call are these over
+    /// `served_calls` (`rcu` adds what calls that gave up or still wait spent before).
+    pub served_rcu: f64,
     pub avg_fanout: f64,
     /// The most partitions or keys one call addressed.
     pub max_fanout: u64,
@@ -391,7 +394,9 @@ impl GoalStatus {
 pub struct GoalResult {
     pub name: String,
     pub status: GoalStatus,
-    /// The measured value, as the goal reads it; `None` when it was not graded.
+    /// The measured value, as the goal reads it; `None` when the run measured nothing for it: not
+    /// graded, or failed on what the plan or the scenario says alone (a Scan that made no calls,
+    /// a pattern nothing serves).
     pub value: Option<f64>,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
@@ -410,7 +415,7 @@ impl GoalResult {
 }
 
 /// In JSON: `passed` (true only when met, for readers that ask only that) and `status`
-/// ("passed", "failed" or "not_graded"); `value` is null when the goal was not graded.
+/// ("passed", "failed" or "not_graded"); `value` is null when the run measured nothing for it.
 impl Serialize for GoalResult {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

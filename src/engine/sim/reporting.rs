@@ -374,6 +374,7 @@ impl Simulation {
                 index: p.index.clone(),
                 calls: s.calls,
                 served_calls: s.served,
+                served_rcu: s.served_units,
                 avg_fanout: ratio(s.fanout as f64, calls),
                 max_fanout: s.max_fanout,
                 max_requests: s.max_requests,

@@ -241,8 +241,11 @@ pub struct PatternStats {
     pub units: [f64; 2],
     /// Calls that completed (a call that gave up, or still waits for a retry, has not).
     pub served: u64,
-    /// Read units spent by the calls of the first and last tenth of the run, and how many of
-    /// those calls completed.
+    /// Read units spent by the calls that completed: the numerator of a read's units per call,
+    /// over `served` (a call that gave up partway spent units too, in `units` only).
+    pub served_units: f64,
+    /// Read units spent by the calls of the first and last tenth of the run that completed,
+    /// and how many of those calls completed.
     pub head: (f64, u64),
     pub tail: (f64, u64),
     pub throttled: u64,

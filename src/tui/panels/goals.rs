@@ -1,5 +1,6 @@
-//! The Goals panel: each of the scenario's goals, ✔ or ✘ with the measured value once a replay
-//! has measured what it reads, a dim `—` (pending) before.
+//! The Goals panel: each of the scenario's goals, ✔ or ✘ with the measured value as the engine
+//! grades the replay so far, a dim `—` (pending) while it cannot yet, and a dim `–` "not graded"
+//! when the replay ended without giving it anything to judge.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,6 +9,8 @@ use ratatui::widgets::Widget;
 
 use super::{PENDING, block, text};
 use crate::engine::model::Goal;
+use crate::engine::sim::report::GoalStatus;
+use crate::report::run::goal_mark;
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 use crate::tui::view::{GoalRow, GoalState};
@@ -39,6 +42,12 @@ impl Widget for GoalsPanel<'_> {
                     Span::styled("✘ ", t.bad()),
                     Span::raw(goal.name.clone()),
                     Span::styled(format!("  {}", l.value), t.bad()),
+                ]),
+                // As `keyheat run` marks and words it: the run ended with nothing to judge.
+                Some((GoalState::NotGraded, _)) => Line::from(vec![
+                    Span::styled(format!("{} ", goal_mark(GoalStatus::NotGraded)), t.dim()),
+                    Span::styled(goal.name.clone(), t.dim()),
+                    Span::styled("  not graded", t.dim()),
                 ]),
                 Some((GoalState::Pending, _)) | None => Line::from(vec![
                     Span::styled(format!("{PENDING} "), t.dim()),
@@ -132,5 +141,23 @@ mod tests {
         assert_ne!(lines[1].1.fg, dim.fg);
         // Pending says nothing about the value it would show: no "0 ms" before a call.
         assert!(!text[0].contains("0 ms"));
+    }
+
+    /// (state, the line, dim): a goal the ended replay gave nothing to judge says so, as the
+    /// run report does, and is neither met nor missed.
+    #[test]
+    fn each_state_has_its_mark_and_words() {
+        let dim = Theme::DARK.dim();
+        let cases = [
+            (GoalState::Pending, "— latency target", true),
+            (GoalState::NotGraded, "– latency target  not graded", true),
+            (GoalState::Met, "✔ latency target  9 ms", false),
+            (GoalState::Missed, "✘ latency target  9 ms", false),
+        ];
+        for (state, expected, dimmed) in cases {
+            let lines = draw(&[goal("latency target")], &[row("latency target", state, "9 ms")]);
+            assert_eq!(lines[0].0, expected, "{state:?}");
+            assert_eq!(lines[0].1.fg == dim.fg, dimmed, "{state:?}");
+        }
     }
 }

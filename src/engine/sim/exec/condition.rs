@@ -21,7 +21,7 @@ use crate::engine::model::Engine;
 use crate::engine::planner::condition::VERSION_WINDOW_MS;
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::unit;
-use crate::engine::sim::meter::{READ, Refusal, WRITE};
+use crate::engine::sim::meter::{READ, WRITE};
 use crate::engine::sim::table::PartKey;
 use crate::engine::store::read_units;
 
@@ -56,13 +56,7 @@ impl Simulation {
             if let Some(meter) = self.storage.groups[metered_by].meter.as_mut() {
                 let i = meter.locate(pk.hash);
                 if let Err(refusal) = meter.consume(tick, dim, &[(i, units)]) {
-                    if let Refusal::Partition(p) | Refusal::Backlog(p) = refusal {
-                        meter.throttled(p);
-                    }
-                    if first {
-                        self.storage.groups[group].throttled += 1;
-                    }
-                    self.refused_on(group, refusal, [pk]);
+                    self.refused(group, refusal, [pk], first);
                     return false;
                 }
             }

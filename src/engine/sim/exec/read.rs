@@ -465,23 +465,14 @@ impl Simulation {
         self.finish_read(call, resume, &times);
     }
 
-    /// Meters a read on the partitions holding these (hash, units). `first`: the request's
-    /// first attempt (a refusal then counts against the group).
-    fn meter_read(&mut self, group: usize, touches: &[(u64, f64)], first: bool) -> Result<(), Refusal> {
+    /// Meters a read on the partitions holding these (hash, units); a refusal is for the caller
+    /// to count (`refused`) on the keys it asked.
+    fn meter_read(&mut self, group: usize, touches: &[(u64, f64)]) -> Result<(), Refusal> {
         let metered_by = self.storage.groups[group].metered_by;
         let tick = self.pacing.tick;
         let Some(meter) = self.storage.groups[metered_by].meter.as_mut() else { return Ok(()) };
         let parts: Vec<(usize, f64)> = touches.iter().map(|&(hash, u)| (meter.locate(hash), u)).collect();
-        let result = meter.consume(tick, READ, &parts);
-        if let Err(refusal) = result {
-            if let Refusal::Partition(i) = refusal {
-                meter.throttled(i);
-            }
-            if first {
-                self.storage.groups[group].throttled += 1;
-            }
-        }
-        result
+        meter.consume(tick, READ, &parts)
     }
 
     /// Load of one read request on a logical partition.
@@ -608,9 +599,9 @@ impl Simulation {
             self.figures.totals.requests += 1;
         }
         if !how.cassandra
-            && let Err(refusal) = self.meter_read(plan.group, &touches, resume.is_none())
+            && let Err(refusal) = self.meter_read(plan.group, &touches)
         {
-            self.refused_on(plan.group, refusal, chunk);
+            self.refused(plan.group, refusal, chunk, resume.is_none());
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
             return f64::NAN;
         }
@@ -867,10 +858,8 @@ impl Simulation {
             self.figures.totals.requests += served.pages;
         }
         let cassandra = self.world.engine == Engine::Cassandra;
-        if !cassandra
-            && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)], resume.is_none())
-        {
-            self.refused_on(plan.group, refusal, [pk]);
+        if !cassandra && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)]) {
+            self.refused(plan.group, refusal, [pk], resume.is_none());
             self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
             return None;
         }
@@ -957,8 +946,8 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += requests;
             self.figures.totals.requests += requests;
         }
-        if let Err(refusal) = self.meter_read(group, &touches, retry.is_none()) {
-            self.refused_on(group, refusal, keys.iter().map(|k| &k.0));
+        if let Err(refusal) = self.meter_read(group, &touches) {
+            self.refused(group, refusal, keys.iter().map(|k| &k.0), retry.is_none());
             return Err(ms);
         }
         let units: f64 = touches.iter().map(|t| t.1).sum();
@@ -1002,19 +991,26 @@ impl Simulation {
         } else {
             None
         };
+        // A retry resumes at the page the partitions refused, which was counted as a request
+        // (and as refused) when it was first sent: a page is one request however many retries
+        // it takes, as the call's `pages` (its `max_requests`) counts it.
+        let mut retried = resume.is_some_and(|r| r.cursor.is_some());
         loop {
             let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
             let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
-            self.figures.stats[call.pattern].requests += 1;
-            self.figures.stats[call.pattern].pages += 1;
-            self.figures.totals.requests += 1;
+            if !retried {
+                self.figures.stats[call.pattern].requests += 1;
+                self.figures.stats[call.pattern].pages += 1;
+                self.figures.totals.requests += 1;
+            }
             if !cassandra {
-                if self.meter_scan_page(group, &boundaries, &page, units, resume.is_none()).is_err() {
+                if self.meter_scan_page(group, &boundaries, &page, units, !retried).is_err() {
                     self.scan_refused(read, ms, ScanResume { cursor, pages }, from);
                     return;
                 }
                 self.storage.groups[group].units[READ] += units;
             }
+            retried = false;
             if observing {
                 self.tell_scan(call.pattern, read.at_ms(), plan.table, from);
                 from = last.or(from);
@@ -1068,7 +1064,9 @@ impl Simulation {
         (page, last)
     }
 
-    /// Meters a Scan page: its units shared among the physical partitions it read, by bytes.
+    /// Meters a Scan page: its units shared among the physical partitions it read, by bytes. A
+    /// refusal counts on the group and the physical partition: a page reads a range of the
+    /// table, not keys.
     fn meter_scan_page(
         &mut self,
         group: usize,
@@ -1085,7 +1083,11 @@ impl Simulation {
                 .map(|&(r, b)| (boundaries[r], units * b as f64 / page.bytes as f64))
                 .collect()
         };
-        self.meter_read(group, &touches, first)
+        let result = self.meter_read(group, &touches);
+        if let Err(refusal) = result {
+            self.refused(group, refusal, std::iter::empty(), first);
+        }
+        result
     }
 
     /// A Scan page the partitions refused: the retry resumes at its cursor, carrying the time

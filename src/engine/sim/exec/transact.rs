@@ -17,8 +17,8 @@
 use crate::engine::model::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::Val;
-use crate::engine::sim::meter::{Refusal, WRITE};
-use crate::engine::sim::table::Placed;
+use crate::engine::sim::meter::WRITE;
+use crate::engine::sim::table::{PartKey, Placed};
 use crate::engine::sim::upkeep::AggregateItem;
 use crate::engine::sim::world::CondRt;
 use crate::engine::store::failed_write_units;
@@ -181,12 +181,12 @@ impl Simulation {
                 .map(|(_, placed, units)| (meter.locate(placed.pk.hash), 2.0 * units))
                 .collect();
             if let Err(refusal) = meter.check(tick, WRITE, &touches) {
-                if let Refusal::Partition(p) | Refusal::Backlog(p) = refusal {
-                    meter.throttled(p);
-                }
-                if first {
-                    self.storage.groups[group].throttled += 1;
-                }
+                let keys: Vec<&PartKey> = actions
+                    .iter()
+                    .filter(|(t, ..)| self.storage.group_of[*t][0] == group)
+                    .map(|(_, placed, _)| &placed.pk)
+                    .collect();
+                self.refused(group, refusal, keys, first);
                 return Some(WriteStatus::Throttled);
             }
         }

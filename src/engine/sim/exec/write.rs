@@ -648,7 +648,7 @@ impl Simulation {
             }
             Err(WriteRefused::Throttled) => {
                 if let Some((group, refusal)) = refused {
-                    self.write_refused(t_idx, group, refusal, placed, write.first);
+                    self.refused(group, refusal, [&placed.pk], write.first);
                 }
                 WriteStatus::Throttled
             }
@@ -747,27 +747,6 @@ impl Simulation {
             self.after_new_item(write.entity, write.ordinal, vals);
             if write.new_item && old_handle.is_some() {
                 self.figures.overwrote(write.pattern);
-            }
-        }
-    }
-
-    /// Counts a refused write on the group, partition and logical partition that refused it.
-    fn write_refused(&mut self, t_idx: usize, group: usize, refusal: Refusal, placed: &Placed, first: bool) {
-        if first {
-            self.storage.groups[group].throttled += 1;
-        }
-        let metered_by = self.storage.groups[group].metered_by;
-        if let Some(meter) = self.storage.groups[metered_by].meter.as_mut()
-            && let Refusal::Partition(i) | Refusal::Backlog(i) = refusal
-        {
-            meter.throttled(i);
-        }
-        if group == self.storage.group_of[t_idx][0] {
-            let pk = &placed.pk;
-            if let Some(partition) = self.storage.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
-                let load = self.storage.load(group, partition);
-                load.throttled += 1;
-                load.span_throttled += 1;
             }
         }
     }

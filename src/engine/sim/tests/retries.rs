@@ -140,3 +140,57 @@ fn a_reads_cost_per_call_is_over_the_calls_that_completed() {
     // A GetItem reads its one item, or none when the counter is not there yet.
     assert!(read.avg_items_read > 0.9 && read.avg_items_read <= 1.0, "{read:?}");
 }
+
+/// practice-social's naive post-with-comments Scans 8 pages a call; at 40 calls a second the
+/// table refuses pages, and each refused page is retried where it stopped. A page is one request
+/// however many retries it takes, in `requests` and `pages` as in `max_requests`: no call sends
+/// more requests than the busiest completed call's pages.
+#[test]
+fn a_retried_scan_page_is_one_request() {
+    let text = include_str!("../../../../scenarios/practice-social.ron").replace(
+        r#"given: ["post_id"], rate: 0.5, latency_ms: 30"#,
+        r#"given: ["post_id"], rate: 40, latency_ms: 30"#,
+    );
+    let loaded = scenario::parse("practice-social.ron", &text).expect("parses");
+    let variant = loaded.variant(Some("naive")).expect("naive");
+    let options = RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(20)) };
+    let report = crate::engine::sim::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("runs");
+    let scan = report.patterns.iter().find(|p| p.name == "post-with-comments").expect("listed");
+    assert!(scan.scans > 0 && scan.retries > 0, "pages were refused and retried: {scan:?}");
+    let pages = scan.avg_pages * scan.calls as f64;
+    let cases = [
+        ("pages are the requests", scan.requests as f64, pages),
+        ("the busiest call's pages", scan.max_requests as f64, 8.0),
+    ];
+    for (what, got, expected) in cases {
+        assert!((got - expected).abs() < 1e-6, "{what}: {got} vs {expected}");
+    }
+    assert!(scan.requests <= scan.calls * scan.max_requests, "retries counted as requests: {scan:?}");
+}
+
+/// An audit page asks its tenant's 8 shards, one Query each. At 200 pages a second the table's
+/// 600 RCU/s refuse calls partway — some shards served, the rest queued for a retry, many still
+/// waiting at the end: those calls spent units but did not complete. A read's units per call
+/// leave them out of the numerator as of the denominator: no completed call costs more than
+/// its 8 Queries of at most 20 small items (1 RCU each).
+#[test]
+fn units_per_call_count_only_the_calls_that_completed() {
+    let run = |page_rate: u32| {
+        let variants = r#"[(name: "sharded", capacity: Provisioned(read: 600, write: 2000),
+            keys: {"Event": (pk: "T#{tenant_id}#{shard(8)}", sk: "{at}#{seq}")})]"#;
+        let workload = r#"(duration: "30s", tick: "1s", seed: 5)"#;
+        let text = crate::engine::testing::whale_log(20, 400, page_rate, variants, workload);
+        let loaded = scenario::parse("whale.ron", &text).expect("test scenario");
+        let variant = loaded.variant(None).expect("variant");
+        let report = crate::engine::sim::run(&loaded.scenario, variant, &RunOptions::default(), &mut |_| {})
+            .expect("runs");
+        report.patterns.into_iter().find(|p| p.name == "page").expect("listed")
+    };
+    let calm = run(5);
+    assert!(calm.served_calls == calm.calls && (calm.served_rcu - calm.rcu).abs() < 1e-6, "{calm:?}");
+    let busy = run(200);
+    assert!(busy.served_calls < busy.calls, "{busy:?}");
+    assert!(busy.served_rcu < busy.rcu, "calls refused partway spent units: {busy:?}");
+    let per_call = busy.served_rcu / busy.served_calls as f64;
+    assert!(per_call > 0.0 && per_call <= 8.0, "{per_call} RCU a completed call: {busy:?}");
+}

@@ -111,3 +111,28 @@ fn a_throttled_transaction_writes_nothing_so_counts_agree() {
     let (counted, landed) = (total(&sim, "CUSTOMER#", "orders"), place.landed_writes.unwrap_or(0));
     assert!(counted < landed as f64, "{counted} counted, {landed} landed");
 }
+
+/// A refused write is counted on the partition that refused it whether it was sent alone or in a
+/// transaction (prepare and commit both ask the hot stats item), so the partitions' throttles
+/// account for every call that was throttled there.
+#[test]
+fn a_refused_transaction_is_counted_on_its_partition() {
+    let hot = TRANSACTIONS
+        .replace(r#"(name: "customers", count: 5000"#, r#"(name: "customers", count: 1"#)
+        .replace(r#"on: ["place", "place-plain"]"#, r#"on: ["place"]"#);
+    let cases = [
+        ("in a transaction", hot.replace("rate: 50, transaction: true", "rate: 700, transaction: true")),
+        ("alone", hot.replace("rate: 50, transaction: true", "rate: 1200")),
+    ];
+    for (how, source) in cases {
+        let (sim, r, _) = replay(&source);
+        let place = pattern(&r, "place");
+        assert!(place.throttled > 0, "{how}: the hot stats item throttles");
+        let partitions = sim.partitions();
+        let stats = partitions.iter().find(|p| p.key.starts_with("CUSTOMER#")).expect("listed");
+        assert!(stats.throttled > 0, "{how}: the stats item's partition counts no throttles");
+        // Each throttled call counted at least its first refusal somewhere; retries count again.
+        let counted: u64 = partitions.iter().map(|p| p.throttled).sum();
+        assert!(counted >= place.throttled, "{how}: {counted} on the partitions, {} calls", place.throttled);
+    }
+}
