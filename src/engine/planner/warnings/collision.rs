@@ -628,8 +628,9 @@ fn warning(
                 unreachable!("found by its New generator")
             };
             format!(
-                "leaves out {}, the attribute that tells {entity} items apart (New({population:?}))",
-                a.name
+                "leaves out {}, the attribute that tells {entity} {} apart (New({population:?}))",
+                a.name,
+                if est.cql { "rows" } else { "items" }
             )
         }
         None => {
