@@ -91,17 +91,33 @@ fn the_first_lessons_warn_in_naive_and_not_in_recommended() {
 }
 
 #[test]
-fn no_bundled_design_loses_items_to_its_key() {
-    // Every variant, naive ones included: none of them keys an entity so that puts overwrite.
+fn only_the_membership_and_follow_pairs_lose_items_to_their_key() {
+    // Every variant, naive ones included. chat and practice-chat key a membership by (channel,
+    // user) and practice-social a follow by (follower, followee), each pair drawn independently
+    // with a Zipf-popular side: every variant, recommended ones too, loses ~3-8% of them (the
+    // replay agrees: tests/agreement.rs). The scenarios are left as they are; the warning says
+    // what they lose. No other design keys an entity so that puts overwrite.
+    let mut flagged = Vec::new();
     for loaded in scenario::bundled() {
         let s = &loaded.scenario;
         for variant in &s.variants {
             let plan = planner::plan(s, variant);
-            let flagged: Vec<_> =
-                warnings(&plan).into_iter().filter(|(c, _)| *c == WarningCode::KeyCollision).collect();
-            assert!(flagged.is_empty(), "{}/{}: {flagged:?}", s.name, variant.name);
+            for (_, subject) in warnings(&plan).into_iter().filter(|(c, _)| *c == WarningCode::KeyCollision) {
+                flagged.push(format!("{}/{}: {subject}", s.name, variant.name));
+            }
         }
     }
+    flagged.sort();
+    let expected = [
+        "chat/monthly-buckets: Membership",
+        "chat/naive: Membership",
+        "chat/recommended: Membership",
+        "practice-chat/naive: Membership",
+        "practice-chat/recommended: Membership",
+        "practice-social/naive: Follow",
+        "practice-social/recommended: Follow",
+    ];
+    assert_eq!(flagged, expected);
 }
 
 #[test]
@@ -130,9 +146,16 @@ fn chat_naive_grows_forever_and_scans_for_conversations() {
     assert!(has(&naive, WarningCode::Scan, "my-conversations"), "{:?}", warnings(&naive));
     // A calendar month bounds the partition but the busiest channel's month is still too big.
     let monthly = plan("chat", "monthly-buckets");
-    assert_eq!(warnings(&monthly), [(WarningCode::LargePartition, "table {channel_id}#{sent_at:%Y-%m}")]);
+    assert_eq!(
+        warnings(&monthly),
+        [
+            (WarningCode::KeyCollision, "Membership"),
+            (WarningCode::LargePartition, "table {channel_id}#{sent_at:%Y-%m}")
+        ]
+    );
+    // Every variant keys a membership by (channel, user): ~5% of them are lost.
     let recommended = plan("chat", "recommended");
-    assert_eq!(warnings(&recommended), []);
+    assert_eq!(warnings(&recommended), [(WarningCode::KeyCollision, "Membership")]);
     let conversations = pattern(&recommended, "my-conversations");
     assert_eq!(
         (conversations.operation, conversations.index.as_ref().map(IndexId::name)),
@@ -201,9 +224,14 @@ fn practice_chat_starts_unbounded_and_scanning() {
     let naive = plan("practice-chat", "naive");
     assert_eq!(
         warnings(&naive),
-        [(WarningCode::Scan, "my-conversations"), (WarningCode::UnboundedPartition, "table CH#{channel_id}")]
+        [
+            (WarningCode::KeyCollision, "Membership"),
+            (WarningCode::Scan, "my-conversations"),
+            (WarningCode::UnboundedPartition, "table CH#{channel_id}")
+        ]
     );
-    assert_eq!(warnings(&plan("practice-chat", "recommended")), []);
+    // Memberships keyed by (channel, user): ~3% of them are lost in every variant.
+    assert_eq!(warnings(&plan("practice-chat", "recommended")), [(WarningCode::KeyCollision, "Membership")]);
 }
 
 /// The new problems: each naive plan shows the problem its lesson is about (a whale tenant's hot
@@ -297,7 +325,8 @@ fn practice_social_starts_with_five_scans() {
     let scans: Vec<&str> =
         naive.warnings.iter().filter(|w| w.code == WarningCode::Scan).map(|w| w.subject.as_str()).collect();
     assert_eq!(scans, ["followers", "following", "home-feed", "post-with-comments", "user-posts"]);
-    assert_eq!(warnings(&plan("practice-social", "recommended")), []);
+    // Follows keyed by (follower, followee): ~8% of them are lost in both variants.
+    assert_eq!(warnings(&plan("practice-social", "recommended")), [(WarningCode::KeyCollision, "Follow")]);
 }
 
 #[test]

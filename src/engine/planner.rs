@@ -30,6 +30,7 @@ use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use verdict::{Considered, Verdict, cql_verb};
 pub use warnings::Busiest;
+pub use warnings::collision::KeyLoss;
 
 use super::model::{
     AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, PopulationId, Scenario, Variant,
@@ -654,6 +655,13 @@ pub fn plan(scenario: &Scenario, variant: &Variant) -> Plan {
         patterns,
         warnings,
     }
+}
+
+/// What each entity's table key is expected to lose over the run (the `key-collision`
+/// warning's arithmetic, below its threshold too): for holding `check` to `run`'s overwritten
+/// items.
+pub fn key_losses(scenario: &Scenario, variant: &Variant) -> Vec<KeyLoss> {
+    warnings::collision::losses(&estimate::Estimator::new(scenario, variant))
 }
 
 fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {

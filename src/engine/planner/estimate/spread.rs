@@ -278,6 +278,47 @@ impl<'a> Estimator<'a> {
         self.value_spread(e, attr, None).hottest.clamp(0.0, 1.0)
     }
 
+    /// How the entity's items spread over the attribute's values, as its generator or the
+    /// picks of its puts (`written_popularity`) draw them: what the chance that two items hold
+    /// the same value (Σ pᵢ²) is computed from.
+    pub fn value_chances(&self, e: &Entity, attr: Option<ItemAttr>) -> ValueChances {
+        let Some(attr) = attr else { return ValueChances::even(self.distinct_values(e, None)) };
+        let generator = self.generator_of(e, attr).map(unwrap_sometimes);
+        let weighted = |weights: Vec<f64>, label: String| {
+            let total: f64 = weights.iter().sum();
+            let groups = weights.iter().filter(|w| **w > 0.0).map(|w| (w / total, 1.0)).collect();
+            ValueChances { groups, label }
+        };
+        match generator {
+            Some(Generator::Pick(members)) => {
+                let pop = self.scenario.population(members);
+                let popularity = self.written_popularity(e, attr).unwrap_or_else(|| pop.popularity.clone());
+                let n = self.population_size(pop);
+                // Puts that all pick alike are that popularity, not a mix.
+                let label = match &popularity {
+                    Popularity::Weighted(puts) if puts.iter().all(|(_, q)| *q == puts[0].1) => {
+                        popularity_label(&puts[0].1)
+                    }
+                    other => popularity_label(other),
+                };
+                ValueChances { groups: picked_chances(&popularity, n, self.scenario.workload.seed), label }
+            }
+            Some(Generator::OneOf(choices)) => {
+                weighted(choices.iter().map(|(_, w)| *w).collect(), "weighted choices".to_owned())
+            }
+            Some(Generator::Chance(p)) => weighted(vec![*p, 1.0 - p], "a coin".to_owned()),
+            Some(Generator::States(states)) => {
+                match super::super::transition::held(self, e.id(), attr)
+                    .filter(|h| h.iter().sum::<f64>() > 0.0)
+                {
+                    Some(held) => weighted(held, "states as updates advance them".to_owned()),
+                    None => ValueChances::even(states.len() as f64),
+                }
+            }
+            _ => ValueChances::even(self.distinct_values(e, Some(attr))),
+        }
+    }
+
     /// How the values of `attr` spread over the entity's items, or over the calls of
     /// `chooser`; an attribute the items do not carry takes a new value per item.
     fn value_spread(
@@ -417,6 +458,42 @@ impl<'a> Estimator<'a> {
                 ValueSpread::even(self.items_total(e.id()).max(1.0), "a new value per item".to_owned())
             }
         }
+    }
+}
+
+/// How likely each of an attribute's values is among the entity's items, as groups of equally
+/// likely values.
+pub struct ValueChances {
+    /// (each value's chance, how many values have it); the chances sum to 1.
+    pub groups: Vec<(f64, f64)>,
+    /// How the values are drawn: `Zipf(s: 0.9)`, `uniform`.
+    pub label: String,
+}
+
+impl ValueChances {
+    fn even(n: f64) -> ValueChances {
+        let n = n.max(1.0);
+        ValueChances { groups: vec![(1.0 / n, n)], label: "uniform".to_owned() }
+    }
+}
+
+/// The chance of each of `n` members under `popularity`: member by member (`Popularity::shares`)
+/// up to `MEETING_EXACT` members. Beyond it, one group of equally likely members that repeat as
+/// often as the popularity's do (`meeting`'s Σ pᵢ²): the busiest members' own weight is lost,
+/// which matters little while items are far fewer than the key's values. `Latest` and `Seq`
+/// count as even, as `meeting` takes them: the newest member moves on as the population grows,
+/// and a sweep comes back to a member only after the others.
+fn picked_chances(popularity: &Popularity, n: f64, seed: u64) -> Vec<(f64, f64)> {
+    let members = numbers::floor_u64(n).max(1);
+    match popularity {
+        Popularity::Uniform | Popularity::Seq | Popularity::Latest => {
+            vec![(1.0 / members as f64, members as f64)]
+        }
+        _ if members > MEETING_EXACT => {
+            let repeat = meeting(popularity, popularity, members, seed);
+            vec![(repeat, 1.0 / repeat)]
+        }
+        _ => popularity.shares(members, seed).into_iter().filter(|p| *p > 0.0).map(|p| (p, 1.0)).collect(),
     }
 }
 
