@@ -556,11 +556,48 @@ impl Odds {
 
     /// The values of both, drawn independently: each pair of values, at the product of their
     /// chances.
+    ///
+    /// Past `MAX_GROUPS` pairs the product is formed bin by bin: each side's groups are binned
+    /// as `merged` bins them, and a pair of bins i and j lands in bin i + j (chances multiply,
+    /// their logarithms add), carrying the product of their total chances and of their Σ m·p²
+    /// — both kept exactly, as `merged` keeps them, without forming every pair of groups.
     fn times(&self, other: &Odds) -> Odds {
         let (a, b) = (self.merged(), other.merged());
-        let groups =
-            a.groups.iter().flat_map(|&(p, m)| b.groups.iter().map(move |&(q, n)| (p * q, m * n))).collect();
-        Odds { groups }.merged()
+        if a.groups.len() * b.groups.len() <= MAX_GROUPS {
+            let groups = a
+                .groups
+                .iter()
+                .flat_map(|&(p, m)| b.groups.iter().map(move |&(q, n)| (p * q, m * n)))
+                .collect();
+            return Odds { groups };
+        }
+        let (a, b) = (a.bins(), b.bins());
+        let (Some(a0), Some(b0)) = (a.first().map(|x| x.0), b.first().map(|x| x.0)) else {
+            return Odds::even(1.0);
+        };
+        let span =
+            |bins: &[(i64, f64, f64)]| bins.last().map_or(0, |x| x.0) - bins.first().map_or(0, |x| x.0);
+        let mut sums = vec![(0.0, 0.0); usize::try_from(span(&a) + span(&b) + 1).unwrap_or(0)];
+        for &(i, mass_a, squares_a) in &a {
+            for &(j, mass_b, squares_b) in &b {
+                let k = usize::try_from(i - a0 + j - b0).unwrap_or(0);
+                sums[k].0 += mass_a * mass_b;
+                sums[k].1 += squares_a * squares_b;
+            }
+        }
+        let groups = sums.into_iter().filter(|&(mass, squares)| mass > 0.0 && squares > 0.0);
+        Odds { groups: groups.map(|(mass, squares)| (squares / mass, mass * mass / squares)).collect() }
+    }
+
+    /// The groups binned by chance (`MERGE_RATIO` apart), in order: (bin, Σ m·p, Σ m·p²).
+    fn bins(&self) -> Vec<(i64, f64, f64)> {
+        let mut bins: std::collections::BTreeMap<i64, (f64, f64)> = std::collections::BTreeMap::new();
+        for &(p, m) in &self.groups {
+            let (mass, squares) = bins.entry(bin_of(p)).or_insert((0.0, 0.0));
+            *mass += m * p;
+            *squares += m * p * p;
+        }
+        bins.into_iter().map(|(bin, (mass, squares))| (bin, mass, squares)).collect()
     }
 
     /// The values hashed into `n` buckets: two draws share a bucket when they take the same value,
@@ -580,17 +617,9 @@ impl Odds {
         if self.groups.len() <= MAX_GROUPS {
             return self.clone();
         }
-        let mut bins: std::collections::BTreeMap<i64, (f64, f64)> = std::collections::BTreeMap::new();
-        for &(p, m) in &self.groups {
-            let bin = bin_of(p);
-            let (mass, squares) = bins.entry(bin).or_insert((0.0, 0.0));
-            *mass += m * p;
-            *squares += m * p * p;
-        }
         Odds {
-            groups: bins
-                .into_values()
-                .map(|(mass, squares)| (squares / mass, mass * mass / squares))
+            groups: (self.bins().into_iter())
+                .map(|(_, mass, squares)| (squares / mass, mass * mass / squares))
                 .collect(),
         }
     }
