@@ -330,8 +330,8 @@ fn check_agrees_with_run_on_the_bundled_scenarios() {
 /// misses'), a bucket width per device class (a 10 Hz device hourly, 0.02 Hz ones by 30
 /// days: each read asks its class's buckets), a lifecycle status that updates advance in
 /// order, writes and reads in transactions (each item twice), email claims taken in a
-/// transaction and in a request of their own, and updates that read their key first (a Scan
-/// without an index, a Query with one).
+/// transaction and in a request of their own, updates that read their key first (a Scan
+/// without an index, a Query with one), and memberships keyed by a pair that repeats.
 #[test]
 fn check_agrees_with_run_on_the_fixtures() {
     let fixtures = [
@@ -349,6 +349,7 @@ fn check_agrees_with_run_on_the_fixtures() {
         ("read-cache.ron", include_str!("fixtures/read-cache.ron")),
         ("device-classes.ron", include_str!("fixtures/device-classes.ron")),
         ("locate.ron", include_str!("fixtures/locate.ron")),
+        ("memberships.ron", include_str!("fixtures/memberships.ron")),
     ];
     let mut out = Vec::new();
     for (file, source) in fixtures {
@@ -370,26 +371,24 @@ fn check_agrees_with_run_on_the_heavy_scenarios() {
     agree(&["leaderboard", "practice-sensor", "practice-top-customers", "social-feed"]);
 }
 
-/// The tester's case: chat keys a membership by (channel, user), both drawn independently, the
-/// channel Zipf(0.9)-popular. Every variant keeps that key, so every variant warns (the replay
-/// overwrites ~5% of the memberships; `check_agrees_with_run_on_the_bundled_scenarios` holds the
-/// figures to each other).
+/// The tester's case (tests/fixtures/memberships.ron): memberships keyed by (channel, user),
+/// both drawn independently, the channel Zipf(0.9)-popular, and a second join a different
+/// item. `pair` warns (the replay overwrites ~5% of the memberships;
+/// `check_agrees_with_run_on_the_fixtures` holds the figures to each other); `by-id` keeps
+/// every membership apart and does not.
 #[test]
-fn check_warns_that_a_chat_membership_key_loses_memberships() {
-    for loaded in keyheat::scenario::bundled() {
-        let s = &loaded.scenario;
-        if !["chat", "practice-chat"].contains(&s.name.as_str()) {
-            continue;
-        }
-        for variant in &s.variants {
-            let plan = planner::plan(s, variant);
-            let warned: Vec<&str> = plan
-                .warnings
-                .iter()
-                .filter(|w| w.code == WarningCode::KeyCollision)
-                .map(|w| w.subject.as_str())
-                .collect();
-            assert_eq!(warned, ["Membership"], "{} {}", s.name, variant.name);
-        }
-    }
+fn check_warns_that_a_membership_pair_key_loses_memberships() {
+    let loaded = keyheat::scenario::parse("memberships.ron", include_str!("fixtures/memberships.ron"))
+        .expect("the fixture loads");
+    let warned = |variant: &str| -> Vec<String> {
+        let v = loaded.scenario.variant(variant).expect("the fixture's variants exist");
+        let plan = planner::plan(&loaded.scenario, v);
+        plan.warnings
+            .iter()
+            .filter(|w| w.code == WarningCode::KeyCollision)
+            .map(|w| w.subject.clone())
+            .collect()
+    };
+    assert_eq!(warned("pair"), ["Membership"]);
+    assert_eq!(warned("by-id"), Vec::<String>::new());
 }
