@@ -817,10 +817,18 @@ impl Variant {
         if let Some(cache) = &mut self.cache {
             cache.ids.patterns = pattern_ids(&cache.patterns);
         }
+        self.resolve_indexes(entities);
+        self.bind_keys(entities, patterns);
+        self.bind_copied_numbers(entities);
+    }
+
+    /// Each index's entries: the entity each key indexes, its sparse attribute and the
+    /// attributes it projects.
+    fn resolve_indexes(&mut self, entities: &[Entity]) {
         let index_ids: Vec<IndexIds> = (self.indexes.iter())
             .map(|index| IndexIds {
                 entries: (index.keys.iter())
-                    .filter_map(|k| entity(&k.entity))
+                    .filter_map(|k| entities.get(k.entity_id.0))
                     .map(|e| IndexEntryIds {
                         entity: e.id,
                         only_when: index.only_when.as_ref().and_then(|(name, _)| e.attribute_id(name)),
@@ -837,8 +845,6 @@ impl Variant {
         for (index, ids) in self.indexes.iter_mut().zip(index_ids) {
             index.ids = ids;
         }
-        self.bind_keys(entities, patterns);
-        self.bind_copied_numbers(entities);
     }
 
     /// What `name` is on `entity`'s items in this variant, once the copies, TTL and embeds are

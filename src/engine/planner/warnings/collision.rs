@@ -176,6 +176,13 @@ struct Space {
 }
 
 impl Space {
+    /// Adds a slot of `values` values with chances `odds`, shown as `term`.
+    fn multiply(&mut self, values: f64, odds: &Odds, term: String) {
+        self.values *= values;
+        self.odds = self.odds.times(odds);
+        self.terms.push(term);
+    }
+
     /// How many of `n` items land on a key another item holds, the items drawn independently
     /// from the key's chances.
     fn overwrites(&self, n: f64) -> f64 {
@@ -357,10 +364,8 @@ fn class_space(
             // A class slot was resolved to its class's slot before.
             Part::Literal(_) | Part::Class(_) => {}
             Part::Shard { count: n } => {
-                space.values *= f64::from(*n);
-                space.odds = space.odds.times(&Odds::even(f64::from(*n)));
+                space.multiply(f64::from(*n), &Odds::even(f64::from(*n)), format!("shard({n}): {n}"));
                 in_sequence.push(false);
-                space.terms.push(format!("shard({n}): {n}"));
             }
             Part::Hash { name, count: n } => {
                 // A hash next to the whole value adds nothing; alone it keeps at most N values.
@@ -374,10 +379,8 @@ fn class_space(
                 } else {
                     (f64::from(*n), Odds::even(f64::from(*n)))
                 };
-                space.values *= values;
-                space.odds = space.odds.times(&odds);
+                space.multiply(values, &odds, format!("hash({name}, {n}): {}", count(values)));
                 in_sequence.push(false);
-                space.terms.push(format!("hash({name}, {n}): {}", count(values)));
             }
             Part::Attr { .. } | Part::Time { .. } | Part::Bucket { .. } if held == Held::Fresh => {
                 return None;
@@ -393,16 +396,8 @@ fn class_space(
                     continue;
                 }
                 let (values, odds, label) = spread(est, e, slot.reads, pin);
-                space.values *= values;
-                space.odds = space.odds.times(&odds);
+                space.multiply(values, &odds, attr_term(name, values, &odds, &label));
                 in_sequence.push(slot.reads.is_some_and(|a| picked_in_sequence(est, entity, a)));
-                let noun = if values > 1.0 { "values" } else { "value" };
-                let like = if uneven(values, odds.effective()) {
-                    format!(" ({label}: like ~{} equally likely)", count(odds.effective()))
-                } else {
-                    String::new()
-                };
-                space.terms.push(format!("{name}: {} {noun}{like}", count(values)));
             }
             Part::Time { name, format } => {
                 let label = format!("{name}:{}", format.source());
@@ -417,6 +412,18 @@ fn class_space(
     finest_windows(&mut space, times, est.lifetime(entity));
     space.sequential = !in_sequence.is_empty() && in_sequence.iter().all(|&s| s);
     Some(space)
+}
+
+/// `channel_id: 1,000 values (Zipf(s: 0.9): like ~59 equally likely)`: an attribute's values,
+/// and how many equally likely ones they repeat like when they are uneven.
+fn attr_term(name: &str, values: f64, odds: &Odds, label: &str) -> String {
+    let noun = if values > 1.0 { "values" } else { "value" };
+    let like = if uneven(values, odds.effective()) {
+        format!(" ({label}: like ~{} equally likely)", count(odds.effective()))
+    } else {
+        String::new()
+    };
+    format!("{name}: {} {noun}{like}", count(values))
 }
 
 /// The windows of each write-time attribute's finest slot, from `(attribute, width, label)`.
@@ -465,11 +472,13 @@ fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, attr: ItemAttr) -> 
 /// values than this: the count errs towards more keys, so towards fewer collisions.
 fn time_windows(space: &mut Space, label: &str, width: f64, lifetime: f64) {
     let values = (lifetime / width).ceil().max(1.0);
-    space.values *= values;
-    space.odds = space.odds.times(&Odds::even(values));
     let noun = if values > 1.0 { "windows" } else { "window" };
     let of = if width <= 1.0 { " of a second".to_owned() } else { String::new() };
-    space.terms.push(format!("{label}: {} {noun}{of} in {}", count(values), span(lifetime)));
+    space.multiply(
+        values,
+        &Odds::even(values),
+        format!("{label}: {} {noun}{of} in {}", count(values), span(lifetime)),
+    );
 }
 
 /// The items an entity's writes make if each is new: the members it starts with, plus its puts
