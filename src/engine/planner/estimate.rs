@@ -6,6 +6,8 @@
 mod classes;
 mod spread;
 
+use std::collections::BTreeMap;
+
 pub use classes::{Class, ClassOf};
 
 pub use spread::Spread;
@@ -43,6 +45,9 @@ pub struct Estimator<'a> {
     /// Per entity, the average item size: attributes that only some items carry (`Sometimes`
     /// attributes, the key attributes of a sparse index) count by the share that carries them.
     bytes: Vec<f64>,
+    /// Per entity, those shares by the representative item's attribute names
+    /// (`carried_shares`).
+    shares: Vec<BTreeMap<&'a str, f64>>,
 }
 
 impl<'a> Estimator<'a> {
@@ -63,17 +68,19 @@ impl<'a> Estimator<'a> {
             words: scenario.engine.words(),
             items: Vec::new(),
             bytes: Vec::new(),
+            shares: Vec::new(),
         };
         let items = scenario.entities.iter().map(|e| est.representative(e)).collect();
         est.items = items;
+        est.shares = scenario.entities.iter().map(|e| est.carried_shares(e)).collect();
         let bytes = scenario
             .entities
             .iter()
             .map(|e| {
-                let weighted = est
-                    .item(e.id())
-                    .iter()
-                    .map(|(name, value)| est.carried_share(e, name) * attr_bytes(name, value));
+                let shares = est.carried_shares(e);
+                let weighted = (est.item(e.id()).iter()).map(|(name, value)| {
+                    shares.get(name.as_str()).copied().unwrap_or(1.0) * attr_bytes(name, value)
+                });
                 weighted.sum()
             })
             .collect();
@@ -118,24 +125,40 @@ impl<'a> Estimator<'a> {
         embed.keep_latest.map_or(per_parent, |n| per_parent.min(f64::from(n)))
     }
 
-    /// The share of the entity's items that carry `name`: a `Sometimes` attribute's share, a
-    /// sparse index's key attribute the index's presence; everything else 1.
-    fn carried_share(&self, e: &Entity, name: &str) -> f64 {
-        if let Some(a) = e.attribute(name) {
-            return sometimes_share(&a.generator);
+    /// The share of the entity's items that carry the attribute `name` of its representative
+    /// item (`carried_shares`).
+    fn carried(&self, entity: EntityId, name: &str) -> f64 {
+        self.shares.get(entity.index()).and_then(|s| s.get(name)).copied().unwrap_or(1.0)
+    }
+
+    /// The share of the entity's items that carry each attribute of its representative item, by
+    /// the item's attribute name: an own attribute its generator's (a `Sometimes` attribute's
+    /// share), a sparse index's key attribute the index's presence. An item has one attribute
+    /// per name, and an own attribute's name comes first, then the table's key attributes. A
+    /// name not given (a copy, the TTL, a table key) is carried by every item.
+    fn carried_shares(&self, e: &'a Entity) -> BTreeMap<&'a str, f64> {
+        let mut shares: BTreeMap<&'a str, f64> = BTreeMap::new();
+        for a in &e.attributes {
+            shares.entry(a.name.as_str()).or_insert_with(|| sometimes_share(&a.generator));
         }
-        let table_key = name == self.variant.table_pk || self.variant.table_sk.as_deref() == Some(name);
-        let index_keys: Vec<&Index> = self
-            .variant
-            .indexes
-            .iter()
-            .filter(|i| i.keys_for(e.id()).is_some())
-            .filter(|i| i.pk_attribute == name || i.sk_attribute.as_deref() == Some(name))
-            .collect();
-        if table_key || index_keys.is_empty() {
-            return 1.0;
+        let table_keys =
+            std::iter::once(self.variant.table_pk.as_str()).chain(self.variant.table_sk.as_deref());
+        for name in table_keys {
+            shares.entry(name).or_insert(1.0);
         }
-        index_keys.iter().map(|i| self.presence(e.id(), Some(i))).fold(0.0, f64::max)
+        // A name several sparse indexes key on is carried by the items any of them holds.
+        let mut indexed: BTreeMap<&'a str, f64> = BTreeMap::new();
+        for index in self.variant.indexes.iter().filter(|i| i.keys_for(e.id()).is_some()) {
+            let presence = self.presence(e.id(), Some(index));
+            for name in std::iter::once(index.pk_attribute.as_str()).chain(index.sk_attribute.as_deref()) {
+                let share = indexed.entry(name).or_insert(0.0);
+                *share = share.max(presence);
+            }
+        }
+        for (name, share) in indexed {
+            shares.entry(name).or_insert(share);
+        }
+        shares
     }
 
     pub fn entity(&self, id: EntityId) -> &'a Entity {
@@ -182,7 +205,6 @@ impl<'a> Estimator<'a> {
             .chain([index.pk_attribute.as_str()])
             .chain(index.sk_attribute.as_deref())
             .collect();
-        let e = self.entity(entity);
         // An embedded list the index projects is copied into every entry.
         let lists: f64 = self
             .variant
@@ -197,7 +219,7 @@ impl<'a> Estimator<'a> {
                 .filter(|(name, _)| key_names.contains(&name.as_str()) || index.projection.carries(name))
                 .map(|(name, value)| {
                     let share =
-                        if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried_share(e, name) };
+                        if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried(entity, name) };
                     share * attr_bytes(name, value)
                 })
                 .sum::<f64>()
