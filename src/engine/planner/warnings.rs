@@ -15,7 +15,7 @@ use super::{
     Via, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
 };
 use crate::engine::model::{
-    AccessPattern, Action, Bound, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
+    AccessPattern, Action, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
 };
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
@@ -681,11 +681,18 @@ fn write_loads(
 ) {
     let peak = peak_rate(p);
     let mut conditioned = plan.condition.as_ref();
+    // A refused create-once put writes nothing but its charge (counted below as a failed
+    // condition): its item, index entries and aggregates land on the calls that find the key
+    // free. A lost version race is retried, so every call's writes land.
+    let landing = match (&p.condition, &plan.condition) {
+        (Some(Condition::NotExists), Some(c)) => Some(1.0 - c.failure_rate),
+        _ => None,
+    };
     for w in plan.writes.iter().filter(|w| w.per_call > 0.0) {
         let place = w.target.index().map(|id| id.resolve(est.variant));
         let Some(keys) = keys_in(est, place, w.lands.entity) else { continue };
         let spread = landing_spread(est, w, p, place, keys);
-        let units = peak * spread.hottest * w.per_call * w.units_each;
+        let units = peak * spread.hottest * landing.unwrap_or(1.0) * w.per_call * w.units_each;
         let load = load_on(loads, w.target.index(), place, &keys.pk, w.lands.entity);
         load.wcu += units;
         // A table item that is overwritten in place (no fresh id or time in its key, no sort key
@@ -711,8 +718,10 @@ fn write_loads(
             Via::Copy => format!(" (its copies on {entity})"),
             Via::Append => format!(" (the {entity} it appends to)"),
         };
+        let landed =
+            landing.map_or_else(String::new, |share| format!(" × {} find the key free", percent(share)));
         load.terms.push(format!(
-            "{}{what} {}/s × {} ({}) × {} WCU{per_call} = {} WCU/s",
+            "{}{what} {}/s × {} ({}){landed} × {} WCU{per_call} = {} WCU/s",
             p.name,
             rate(peak),
             percent(spread.hottest),

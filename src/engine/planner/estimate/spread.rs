@@ -335,7 +335,18 @@ impl<'a> Estimator<'a> {
                 Some(Generator::States(_)) => self.written_share(e, attr, value),
                 g => g.map_or(1.0, |g| value_share(g, value)),
             };
-            return ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
+            let spread = ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
+            if let Some(Generator::States(states)) = generator
+                && let Some(busiest) = self.busiest_state(e, attr, states)
+                && busiest != value.as_str()
+            {
+                return ValueSpread {
+                    hottest: 0.0,
+                    note: format!("always {value:?}, not {busiest:?}"),
+                    ..spread
+                };
+            }
+            return spread;
         }
         if let (Some(Generator::States(states)), Some(p)) = (generator, chooser)
             && let Some(spread) = self.lifecycle_writes(e, attr, states, p)
@@ -535,7 +546,9 @@ impl Estimator<'_> {
     /// Where a write of a lifecycle attribute lands among its states: a put always on the first
     /// state; an update that advances it deletes the entry under the state it finds and puts it
     /// under the next (`planner::transition`), so state j takes found[j] + found[j − 1] of its
-    /// entry writes (none from the final state, which an item keeps).
+    /// entry writes (none from the final state, which an item keeps). The share each write
+    /// puts on the state all of them load most (`busiest_state`): the loads on one key add up
+    /// on one value, not each pattern's busiest.
     fn lifecycle_writes(
         &self,
         e: &Entity,
@@ -543,26 +556,28 @@ impl Estimator<'_> {
         states: &[String],
         p: &AccessPattern,
     ) -> Option<ValueSpread> {
+        let busiest = self.busiest_state(e, attr, states)?;
         let name = self.attr_name(e, attr);
         match p.action {
-            Action::Put => Some(ValueSpread::even(1.0, format!("a new item is {:?}", states.first()?))),
-            Action::Update if p.sets.iter().any(|s| s == name) => {
-                let found = super::super::transition::found(self, e.id(), attr)?;
-                let last = states.len() - 1;
-                let writes: Vec<f64> = (0..states.len())
-                    .map(|j| if j < last { found[j] } else { 0.0 } + if j > 0 { found[j - 1] } else { 0.0 })
-                    .collect();
-                let total: f64 = writes.iter().sum();
-                if total <= 0.0 {
-                    return None;
+            Action::Put => {
+                let first = states.first()?;
+                let note = format!("a new item is {first:?}");
+                if *first == busiest {
+                    return Some(ValueSpread::even(1.0, note));
                 }
-                let (top, share) = states
-                    .iter()
-                    .zip(&writes)
-                    .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
-                let share = share / total;
+                Some(ValueSpread {
+                    hottest: 0.0,
+                    note: format!("{note}, not {busiest:?}"),
+                    ..ValueSpread::even(1.0, note)
+                })
+            }
+            Action::Update if p.sets.iter().any(|s| s == name) => {
+                let writes = self.state_writes(e, attr, states)?;
+                let total: f64 = writes.iter().sum();
+                let at = states.iter().position(|s| *s == busiest)?;
+                let share = writes[at] / total;
                 let note = format!(
-                    "the update moves entries out of and into {top:?} on {} of them",
+                    "{} of the update's entry writes move an entry out of or into {busiest:?}",
                     numbers::percent(share)
                 );
                 Some(ValueSpread {
@@ -573,6 +588,47 @@ impl Estimator<'_> {
             }
             _ => None,
         }
+    }
+
+    /// An update's entry writes under each state of a lifecycle, per call: the entry leaves the
+    /// state the update finds and enters the next (`planner::transition::found`). `None` when
+    /// no update advances it.
+    fn state_writes(&self, e: &Entity, attr: ItemAttr, states: &[String]) -> Option<Vec<f64>> {
+        let found = super::super::transition::found(self, e.id(), attr)?;
+        let last = states.len() - 1;
+        let writes: Vec<f64> = (0..states.len())
+            .map(|j| if j < last { found[j] } else { 0.0 } + if j > 0 { found[j - 1] } else { 0.0 })
+            .collect();
+        (writes.iter().sum::<f64>() > 0.0).then_some(writes)
+    }
+
+    /// The state of a lifecycle whose index entries the entity's writes touch most a second:
+    /// every put's (its `equals`, else the first state) and every advancing update's
+    /// (`state_writes`).
+    fn busiest_state<'s>(&self, e: &Entity, attr: ItemAttr, states: &'s [String]) -> Option<&'s str> {
+        let name = self.attr_name(e, attr);
+        let updates = self.state_writes(e, attr, states);
+        let mut load = vec![0.0; states.len()];
+        for q in self.scenario.patterns.iter().filter(|q| q.entity_id() == e.id()) {
+            let calls = mean_rate(q, self.secs);
+            match q.action {
+                Action::Put => {
+                    let value = q.equals.iter().find(|(a, _)| a == name).map(|(_, v)| v);
+                    let at = value.map_or(Some(0), |v| states.iter().position(|s| s == v));
+                    if let Some(at) = at {
+                        load[at] += calls;
+                    }
+                }
+                Action::Update if q.sets.iter().any(|s| s == name) => {
+                    for (l, w) in load.iter_mut().zip(updates.iter().flatten()) {
+                        *l += calls * w;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let at = (0..states.len()).fold(0, |best, j| if load[j] > load[best] { j } else { best });
+        states.get(at).map(String::as_str)
     }
 
     /// The popularity with which `p` picks the value of `attr` from a population: the

@@ -245,3 +245,75 @@ fn reading_an_owned_id_follows_the_populations_popularity() {
         w.message
     );
 }
+
+/// A concert's seats sold by create-once puts: one event takes every booking, 50 seats, 400
+/// attempts a second for a minute, so most attempts find the seat taken.
+const SEATS: &str = r#"(
+    name: "seats", title: "Seats",
+    entities: [(name: "Booking", attributes: [
+        (name: "event_id", type: S, gen: Pick("events")),
+        (name: "seat", type: S, gen: Pick("seats")),
+        (name: "holder", type: S, gen: Payload(200)),
+    ])],
+    populations: [
+        (name: "events", count: 1, ids: "event-{}"),
+        (name: "seats", count: 50, ids: "seat-{:02}"),
+    ],
+    patterns: [(name: "book", action: Put, entity: "Booking", given: ["event_id", "seat"], condition: NotExists, rate: 400)],
+    variants: [(name: "v", keys: {"Booking": (pk: "EVENT#{event_id}", sk: "SEAT#{seat}")})],
+    workload: (duration: "60s", tick: "1s", seed: 1),
+)"#;
+
+#[test]
+fn a_refused_create_once_put_is_charged_instead_of_its_write() {
+    // Every attempt costs 1 WCU, landed or refused: 400 WCU/s on the event's key, not 400 plus
+    // the refused ones again. The landed writes are the share that finds the seat free.
+    let plan = plan_src(SEATS, "v");
+    let refused = pattern(&plan, "book").condition.as_ref().expect("a create-once put").failure_rate;
+    assert!(refused > 0.9, "{refused}");
+    let hot = plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition);
+    assert!(hot.is_none(), "400 attempts a second fit one partition: {hot:?}");
+    let loud = plan_src(&SEATS.replace("rate: 400", "rate: 1200"), "v");
+    let w = loud.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("1,200 WCU/s is hot");
+    assert!(w.message.contains("takes 1,200 WCU/s"), "{}", w.message);
+    assert!(w.message.contains("find the key free"), "{}", w.message);
+}
+
+/// Orders indexed by their status alone: 1,000 new PLACED orders a second, and 400 updates a
+/// second advancing one of them (PLACED → SHIPPED → DELIVERED).
+const STATUS: &str = r#"(
+    name: "status", title: "Status",
+    entities: [(name: "Order", attributes: [
+        (name: "order_id", type: S, gen: New("orders")),
+        (name: "status", type: S, gen: States(["PLACED", "SHIPPED", "DELIVERED"])),
+        (name: "lines", type: S, gen: Payload(500)),
+    ])],
+    populations: [(name: "orders", count: 5000, ids: "o{:06}")],
+    patterns: [
+        (name: "place", action: Put, entity: "Order", given: ["order_id"], rate: 1000),
+        (name: "advance", action: Update, entity: "Order", given: ["order_id"], sets: ["status"], rate: 400),
+    ],
+    variants: [(name: "v", keys: {"Order": (pk: "O#{order_id}")},
+                indexes: [(name: "by-status", keys: {"Order": (pk: "STATUS#{status}", sk: "{order_id}")})])],
+    workload: (duration: "2m", tick: "1s", seed: 1),
+)"#;
+
+#[test]
+fn a_state_keyed_index_adds_up_the_loads_on_one_state() {
+    // The puts load PLACED and the updates load SHIPPED most (in and out): the busiest value is
+    // PLACED, which takes the puts and the updates that find an order PLACED (each moves one
+    // entry out of it) — not the puts plus the updates' load on SHIPPED.
+    let loaded = scenario::parse("status.ron", STATUS).expect("loads");
+    let s = &loaded.scenario;
+    let est = Estimator::new(s, s.variant("v").expect("v"));
+    let order = s.entity("Order").expect("Order");
+    let status = crate::engine::model::ItemAttr::Own(order.attribute_id("status").expect("status"));
+    let found = super::super::transition::found(&est, order.id(), status).expect("updates advance it");
+    let expected = 1000.0 + 400.0 * found[0];
+    let plan = plan_src(STATUS, "v");
+    let w = plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition).expect("STATUS#PLACED is hot");
+    assert!(w.message.contains("move an entry out of or into \"PLACED\""), "{}", w.message);
+    let figure = w.message.split("takes ").nth(1).and_then(|t| t.split(" WCU/s").next()).expect("a figure");
+    let figure: f64 = figure.replace(',', "").parse().expect("a number");
+    assert!((figure - expected).abs() < 0.1, "{figure} ≠ {expected}");
+}
