@@ -796,7 +796,6 @@ impl Variant {
                 attribute: attr(&a.entity, &a.attribute),
                 on,
                 folded,
-                on_triggers: Vec::new(),
             };
         }
         for e in &mut self.embeds {
@@ -861,9 +860,8 @@ impl Variant {
     }
 
     /// Binds the slots of every table and index key template to what they read on the entity's
-    /// items, and on the items of the entities whose writes land under them (`on_others`); and
-    /// an aggregate's table keys on the items of each entity triggering it. Last in `resolve`:
-    /// `item_attr` reads the copies', TTL's and embeds' resolved entities.
+    /// items, and on the items of the entities whose writes land under them (`on_others`). Last
+    /// in `resolve`: `item_attr` reads the copies', TTL's and embeds' resolved entities.
     fn bind_keys(&mut self, entities: &[Entity], patterns: &[AccessPattern]) {
         let bound: Vec<KeySlots> = (self.keys.iter().chain(self.indexes.iter().flat_map(|i| &i.keys)))
             .map(|keys| match entities.iter().find(|e| e.name == keys.entity) {
@@ -886,33 +884,6 @@ impl Variant {
         for (keys, on_others) in all_keys.zip(others) {
             keys.on_others = on_others;
         }
-        let on_triggers: Vec<Vec<(EntityId, KeySlots)>> =
-            self.aggregates.iter().map(|a| self.bind_on_triggers(a, entities, patterns)).collect();
-        for (a, slots) in self.aggregates.iter_mut().zip(on_triggers) {
-            a.ids.on_triggers = slots;
-        }
-    }
-
-    /// The aggregate entity's table keys bound on each entity whose writes trigger it: the
-    /// simulator fills an aggregate item's key attributes from the triggering item, slot by slot.
-    fn bind_on_triggers(
-        &self,
-        aggregate: &Aggregate,
-        entities: &[Entity],
-        patterns: &[AccessPattern],
-    ) -> Vec<(EntityId, KeySlots)> {
-        let Some(keys) = self.keys.iter().find(|k| k.entity == aggregate.entity) else { return Vec::new() };
-        let mut bound: Vec<(EntityId, KeySlots)> = Vec::new();
-        let triggers = (aggregate.on.iter())
-            .filter_map(|name| patterns.iter().find(|p| &p.name == name))
-            .filter_map(|p| entities.iter().find(|e| e.name == p.entity));
-        for e in triggers {
-            if bound.iter().all(|(id, _)| *id != e.id) {
-                let sk = keys.sk.as_ref().map_or_else(Vec::new, |sk| self.bind(e, sk));
-                bound.push((e.id, KeySlots { pk: self.bind(e, &keys.pk), sk }));
-            }
-        }
-        bound
     }
 
     /// For a copy of an `Nth(by)` attribute: the holder's attribute named `by`, which numbers
@@ -1096,6 +1067,13 @@ impl EntityKeys {
     /// The sort key template with what its parts read, if there is one.
     pub fn sk_bound(&self) -> Option<Bound<'_>> {
         self.sk.as_ref().map(|template| Bound { entity: self.entity_id, template, slots: &self.slots.sk })
+    }
+
+    /// The sort key template with what its parts read on the items of `other` (as
+    /// [`EntityKeys::pk_bound_on`]), if there is one.
+    pub fn sk_bound_on(&self, other: EntityId) -> Option<Bound<'_>> {
+        let (_, slots) = self.on_others.iter().find(|(e, _)| *e == other)?;
+        self.sk.as_ref().map(|template| Bound { entity: other, template, slots: &slots.sk })
     }
 }
 
@@ -1380,27 +1358,11 @@ pub struct AggregateIds {
     on: Vec<PatternId>,
     /// Per pattern of `on`: the attribute of its entity a sum adds or a claim records.
     folded: Vec<Option<AttrId>>,
-    /// Per entity of the `on` patterns: what the slots of `entity`'s table keys read on its
-    /// items.
-    on_triggers: Vec<(EntityId, KeySlots)>,
 }
 
 impl AggregateIds {
-    /// What each part of the aggregate entity's table keys (`pk`, then `sk`) reads on the
-    /// items of `trigger`, an entity whose writes update the aggregate; empty when it is none.
-    pub fn key_slots_on(&self, trigger: EntityId) -> (&[SlotAttrs], &[SlotAttrs]) {
-        (self.on_triggers.iter().find(|(e, _)| *e == trigger))
-            .map_or((&[], &[]), |(_, slots)| (slots.pk.as_slice(), slots.sk.as_slice()))
-    }
-
     pub(crate) fn unresolved() -> AggregateIds {
-        AggregateIds {
-            entity: EntityId(usize::MAX),
-            attribute: None,
-            on: Vec::new(),
-            folded: Vec::new(),
-            on_triggers: Vec::new(),
-        }
+        AggregateIds { entity: EntityId(usize::MAX), attribute: None, on: Vec::new(), folded: Vec::new() }
     }
 
     pub fn entity(&self) -> EntityId {

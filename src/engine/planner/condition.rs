@@ -23,9 +23,7 @@ use super::estimate::Estimator;
 use super::load::mean_rate;
 use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
-use crate::engine::model::{
-    AccessPattern, Aggregate, AggregateOp, Bound, Condition, EntityId, Generator, ItemAttr, SlotAttrs,
-};
+use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Bound, Condition, Generator, ItemAttr};
 use crate::engine::store::{failed_write_units, read_units};
 use crate::engine::template::Part;
 
@@ -142,8 +140,9 @@ pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
             .filter(|x| a.ids.on(x.id()))
             .map(|x| mean_rate(x, est.secs) * est.secs)
             .sum();
-        let (pk, sk) = a.ids.key_slots_on(p.entity_id());
-        match taken_share_of_picks(est, a.ids.entity(), [pk, sk], p, puts) {
+        let on = p.entity_id();
+        let keys = est.variant.keys_for(a.ids.entity());
+        match keys.and_then(|k| taken_share_of_picks(est, k.pk_bound_on(on)?, k.sk_bound_on(on), p, puts)) {
             Some(share) => free *= 1.0 - share,
             None => counted = false,
         }
@@ -204,26 +203,22 @@ fn picked_taken_share(est: &Estimator<'_>, p: &AccessPattern) -> Option<f64> {
         .map(|x| mean_rate(x, est.secs) * est.secs)
         .sum();
     let keys = est.variant.keys_for(p.entity_id())?;
-    taken_share_of_picks(est, p.entity_id(), [keys.pk_slots(), keys.sk_slots()], p, puts)
+    taken_share_of_picks(est, keys.pk_bound(), keys.sk_bound(), p, puts)
 }
 
 /// The share of `puts` puts (of `p`'s entity, drawing their members as `p` does) that find the
-/// `keyed` item they create taken, counted key by key (see `picked_taken_share`). `slots`: what
-/// the parts of `keyed`'s table keys (`pk`, then `sk`) read on the items of `p`'s entity.
+/// item they create, keyed by `pk` and `sk`, taken, counted key by key (see
+/// `picked_taken_share`). The keys are bound on the items of `p`'s entity.
 fn taken_share_of_picks(
     est: &Estimator<'_>,
-    keyed: EntityId,
-    [pk_slots, sk_slots]: [&[SlotAttrs]; 2],
+    pk: Bound<'_>,
+    sk: Option<Bound<'_>>,
     p: &AccessPattern,
     puts: f64,
 ) -> Option<f64> {
-    let keys = est.variant.keys_for(keyed)?;
     let e = est.entity(p.entity_id());
     let mut joint = vec![1.0];
     let mut seen: Vec<ItemAttr> = Vec::new();
-    let on = p.entity_id();
-    let pk = Bound { entity: on, template: &keys.pk, slots: pk_slots };
-    let sk = keys.sk.as_ref().map(|template| Bound { entity: on, template, slots: sk_slots });
     for (part, slot) in pk.parts().chain(sk.into_iter().flat_map(Bound::parts)) {
         match part {
             Part::Literal(_) => continue,

@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
-use crate::engine::model::{AggregateIds, AggregateOp, Engine, EntityId, PatternId, SlotAttrs, Variant};
+use crate::engine::model::{AggregateOp, Bound, Engine, EntityId, PatternId, Variant};
 use crate::engine::store::failed_write_units;
 
 use super::embed::{EMBED_REQUEST, Embedded};
@@ -13,7 +13,7 @@ use super::items::{CopyPlan, Val};
 use super::meter::{WRITE, heat_split_points, split_point};
 use super::state::NO_ROW;
 use super::table::Placed;
-use super::templates::{Slot, TemplatePlan};
+use super::templates::TemplatePlan;
 use super::world::{Filter, Origin, World};
 use super::{Born, CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
 
@@ -79,7 +79,7 @@ impl AggregatePlan {
                     AggregateOp::Claim => Fold::Claim(folded),
                 };
                 let triggers: Vec<usize> = triggers.into_iter().map(|(_, t)| t).collect();
-                let keys = key_sources(world, variant, &a.ids, entity, &triggers);
+                let keys = key_sources(world, variant, entity, &triggers);
                 Some(AggregatePlan { entity, attr, fold, keys })
             })
             .collect()
@@ -87,31 +87,34 @@ impl AggregatePlan {
 }
 
 /// Where an aggregate item's key attributes come from: the aggregate entity's key templates read
-/// each of them from the triggering item by the same slot, so compiled against each entity's
-/// attributes they pair them up, slot by slot: (aggregate entity attribute, triggering entity,
-/// its attribute), for every trigger holding one.
+/// each of them from the triggering item by the same slot (`EntityKeys::pk_bound_on`), so
+/// compiled against each entity's attributes they pair them up, slot by slot: (aggregate entity
+/// attribute, triggering entity, its attribute), for every trigger holding one.
 fn key_sources(
     world: &World,
     variant: &Variant,
-    aggregate: &AggregateIds,
     entity: usize,
     triggers: &[usize],
 ) -> Vec<(usize, usize, usize)> {
     let Some(keys) = variant.keys_for(EntityId::new(entity)) else { return Vec::new() };
-    let reads = |e: usize, (pk, sk): (&[SlotAttrs], &[SlotAttrs])| -> Vec<Option<usize>> {
-        let ent = &world.entities[e];
-        let mut plans = vec![TemplatePlan::new(&keys.pk, pk, ent, 0)];
-        plans.extend(keys.sk.as_ref().map(|t| TemplatePlan::new(t, sk, ent, 0)));
-        plans.iter().flat_map(|p| p.slots.iter().flat_map(Slot::reads)).collect()
+    let reads = |pk: Bound<'_>, sk: Option<Bound<'_>>| -> Vec<Option<usize>> {
+        let ent = &world.entities[pk.entity.index()];
+        let plans = std::iter::once(pk).chain(sk).map(|b| TemplatePlan::new(b.template, b.slots, ent, 0));
+        plans.flat_map(|p| p.slots.into_iter().flat_map(|s| s.reads())).collect()
     };
-    let theirs: Vec<Vec<Option<usize>>> =
-        triggers.iter().map(|&t| reads(t, aggregate.key_slots_on(EntityId::new(t)))).collect();
+    // `Variant::resolve` binds the keys on every entity of the `on` patterns.
+    let theirs: Vec<(usize, Vec<Option<usize>>)> = (triggers.iter())
+        .filter_map(|&t| {
+            let on = EntityId::new(t);
+            Some((t, reads(keys.pk_bound_on(on)?, keys.sk_bound_on(on))))
+        })
+        .collect();
     let mut sources = Vec::new();
-    for (i, k) in reads(entity, (keys.pk_slots(), keys.sk_slots())).into_iter().enumerate() {
+    for (i, k) in reads(keys.pk_bound(), keys.sk_bound()).into_iter().enumerate() {
         let Some(k) = k else { continue };
-        for (&t, reads) in triggers.iter().zip(&theirs) {
+        for (t, reads) in &theirs {
             if let Some(ta) = reads[i] {
-                sources.push((k, t, ta));
+                sources.push((k, *t, ta));
             }
         }
     }
