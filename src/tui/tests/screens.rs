@@ -348,7 +348,7 @@ fn orders_before_a_replay_puts_the_scan_first_and_judges_only_what_the_plan_deci
     let cases = [
         "✘ the warehouse never scans  —",
         "✔ the customer page is one request  1 request",
-        "— no throttling",
+        "— ≤ 0.1% of requests throttled",
         "— the customer page meets its latency target",
     ];
     for line in cases {
