@@ -214,6 +214,18 @@ pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
             unknown.join(", ")
         );
     }
+    // A write its condition refused completed: it is charged and counted with those that landed.
+    let refused: Vec<&str> = (writes.iter())
+        .filter(|p| p.condition_failed > 0 && p.landed_writes.is_some())
+        .map(|p| p.name.as_str())
+        .collect();
+    if !refused.is_empty() {
+        let _ = write!(
+            legend,
+            "; for {}, a write its condition refused counts as one that landed: it is charged and writes nothing",
+            refused.join(", ")
+        );
+    }
     Some(legend)
 }
 
@@ -638,6 +650,21 @@ mod tests {
                     assert!(legend.ends_with(&format!("still retrying at the end: {fragment})")), "{legend}");
                 }
             }
+        }
+    }
+
+    /// A write its condition refused completed, charged: the legend says it is counted with the
+    /// writes that landed.
+    #[test]
+    fn the_legend_says_a_refused_write_counts_with_those_that_landed() {
+        for (refused, said) in [(0, false), (40, true)] {
+            let mut r = report();
+            let write = r.patterns.iter_mut().find(|p| p.kind == Kind::Write).expect("a write");
+            write.condition_failed = refused;
+            let name = write.name.clone();
+            let legend = per_call_legend(&r).expect("writes are listed");
+            let fragment = format!("for {name}, a write its condition refused counts as one that landed");
+            assert_eq!(legend.contains(&fragment), said, "{legend}");
         }
     }
 
