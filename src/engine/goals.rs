@@ -6,6 +6,11 @@
 //! fan-out goal, which also asks the planner how many requests a call can need: the report keeps
 //! the mean, and "never more than N" is about the most. Nothing here runs the workload.
 //!
+//! A goal on what the replay measures is not graded until it has measured something (a request,
+//! a write, an item stored, simulated time): the TUI grades a replay from its first tick, and a
+//! 0 read before then is no figure that meets a target. What the plan decides (a Scan, a
+//! planned fan-out, a projection past a size goal's target) is graded from the start.
+//!
 //! `forecast` says what the plan alone predicts for each goal, for `keyheat check`; `horizon`
 //! projects a size goal to the time it must hold over when that is longer than the replay.
 
@@ -96,19 +101,29 @@ pub fn evaluate(scenario: &Scenario, variant: &Variant, report: &RunReport) -> V
 /// A size goal graded on its horizon: the larger of the measured value and the projection, with
 /// both in the detail ("largest partition 3.2 MB … ≤ 10 GB at the end of the replay; projected:
 /// 25.6 GB at 1 year (table CH#{channel_id}) > 10 GB").
+///
+/// With nothing measured yet the projection decides only a failure: the grade is never below it,
+/// so no measurement can undo one, while a projection within the target may yet be outgrown.
 fn project(result: &mut GoalResult, projection: Option<horizon::Projection>) {
     let Some(p) = projection else { return };
-    let Some(measured) = result.value else { return };
-    let value = measured.max(p.value);
-    result.status = GoalStatus::of(value <= result.target);
-    result.value = Some(value);
     let vs = if p.value <= result.target { "≤" } else { ">" };
-    result.detail = format!(
-        "{} at the end of the replay; projected: {} {vs} {}",
-        result.detail,
-        p.describe(),
-        result.unit.format(result.target)
-    );
+    let projected = format!("projected: {} {vs} {}", p.describe(), result.unit.format(result.target));
+    match result.value {
+        Some(measured) => {
+            let value = measured.max(p.value);
+            result.status = GoalStatus::of(value <= result.target);
+            result.value = Some(value);
+            result.detail = format!("{} at the end of the replay; {projected}", result.detail);
+        }
+        None if result.status == GoalStatus::NotGraded => {
+            if p.value > result.target {
+                result.status = GoalStatus::Failed;
+                result.value = Some(p.value);
+            }
+            result.detail = format!("{}; {projected}", result.detail);
+        }
+        None => {}
+    }
 }
 
 /// Grades one goal. `planned_fanout` gives the planner's requests per call for a pattern.
@@ -177,9 +192,24 @@ impl Graded {
     }
 }
 
+/// Why a size goal has nothing to judge yet: no simulated time replayed (the initial load is not
+/// the replay), or no item stored in the table (nor, for bytes, in any index) — a largest
+/// partition of 0 bytes is no partition at all, not one within the limit.
+fn no_partition(report: &RunReport, indexes: bool) -> Option<String> {
+    let items = report.engine.words().item.many;
+    if report.duration_s <= 0.0 {
+        return Some("nothing replayed yet: no partition measured to grade".to_owned());
+    }
+    let stored = report.totals.items > 0 || (indexes && report.indexes.iter().any(|i| i.items > 0));
+    (!stored).then(|| format!("no {items} stored in this run: no partition to grade"))
+}
+
 /// The largest partition of the table or of any index (index sizes count the 100-byte overhead
 /// per entry, as AWS does).
 fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
+    if let Some(detail) = no_partition(report, true) {
+        return Graded::not_graded(limit as f64, GoalUnit::Bytes, detail);
+    }
     let table = report.partitions.max_bytes;
     let index =
         report.indexes.iter().filter(|i| i.max_partition_bytes > table).max_by_key(|i| i.max_partition_bytes);
@@ -194,10 +224,13 @@ fn partition_bytes(report: &RunReport, limit: u64) -> Graded {
 }
 
 fn partition_items(report: &RunReport, limit: u64) -> Graded {
+    let unit = if cql(report) { GoalUnit::Rows } else { GoalUnit::Items };
+    if let Some(detail) = no_partition(report, false) {
+        return Graded::not_graded(limit as f64, unit, detail);
+    }
     let key = largest(report, |p| p.items, report.partitions.max_items);
     let (value, target) = (report.partitions.max_items as f64, limit as f64);
     let items = report.engine.words().item.many;
-    let unit = if cql(report) { GoalUnit::Rows } else { GoalUnit::Items };
     Graded::at_most(value, target, unit, |vs| {
         format!("largest partition {} {items}{key} {vs} {}", numbers::count(value), numbers::count(target))
     })
@@ -438,6 +471,12 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
         let detail = "no price: the Cassandra profile is self-managed, so a monthly cost cannot be graded";
         return Graded::failed_unmeasured(limit, GoalUnit::Usd, detail.to_owned());
     }
+    // A month projects from the run's request rates: with no time or no request there is none,
+    // and the figure would be the storage alone.
+    if report.duration_s <= 0.0 || report.totals.requests == 0 {
+        let detail = "no requests in this run: no rate to project a month's cost from".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Usd, detail);
+    }
     let value = report.totals.monthly_cost_usd;
     Graded::at_most(value, limit, GoalUnit::Usd, |vs| {
         format!("projected monthly cost {} {vs} {}", cost::usd(value), cost::usd(limit))
@@ -476,6 +515,12 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     .map(|(n, why)| format!("{} {why}", numbers::count(*n as f64)))
     .collect();
     let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
+    // Before any write, a count within the limit is a count of nothing; one past it (items of
+    // the initial load replaced) fails for good, since losses only add up.
+    if t.writes == 0 && lost <= limit {
+        let detail = "no writes in this run: no lost writes to count".to_owned();
+        return Graded::not_graded(limit as f64, GoalUnit::Count, detail);
+    }
     Graded::at_most(lost as f64, limit as f64, GoalUnit::Count, |vs| {
         format!(
             "{} {}{causes} {vs} {}",
@@ -815,6 +860,191 @@ mod tests {
             let g = grade(check, &r);
             assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
             assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+        }
+    }
+
+    /// The fixture as a replay stands before its first tick: no simulated time, no request, no
+    /// write, nothing stored — only the bill's storage of nothing and the patterns' plans.
+    fn at_tick_zero() -> RunReport {
+        let mut r = report();
+        r.duration_s = 0.0;
+        let t = &mut r.totals;
+        (t.ops, t.reads, t.writes, t.requests, t.throttled_ops, t.gave_up) = (0, 0, 0, 0, 0, 0);
+        (t.failed_ops, t.failed_writes, t.writes_gave_up, t.items, t.table_bytes) = (0, 0, 0, 0, 0);
+        (t.rcu, t.wcu, t.cost_usd, t.monthly_cost_usd) = (0.0, 0.0, 0.0, 0.0);
+        (r.partitions.max_bytes, r.partitions.max_items, r.partitions.top) = (0, 0, Vec::new());
+        for i in &mut r.indexes {
+            (i.items, i.bytes, i.max_partition_bytes, i.entry_writes) = (0, 0, 0, 0);
+        }
+        for p in &mut r.patterns {
+            (p.calls, p.served_calls, p.requests, p.scans, p.failed) = (0, 0, 0, 0, 0);
+            (p.max_fanout, p.max_requests, p.avg_fanout) = (0, 0, 0.0);
+            (p.latency_ms_p50, p.latency_ms_p99) = (0.0, 0.0);
+        }
+        r
+    }
+
+    /// (check, its grade before the first tick, the detail then, its grade on the fixture's
+    /// measurements): a goal on what the replay measures waits for a measurement, as a goal on
+    /// the plan does not; once measured, it is graded both ways as before.
+    #[test]
+    fn a_goal_on_measurements_is_not_graded_before_anything_is_measured() {
+        let mib = 1024 * 1024;
+        let measured = {
+            let mut r = report();
+            r.totals.monthly_cost_usd = 82.5;
+            r.totals.price_source = "AWS".to_owned();
+            r
+        };
+        let cases = [
+            (
+                GoalCheck::MaxPartitionBytes(150 * mib),
+                (GoalStatus::NotGraded, None),
+                "nothing replayed yet: no partition measured to grade",
+                (GoalStatus::Passed, 120.0 * mib as f64),
+            ),
+            (
+                GoalCheck::MaxPartitionItems(100_000),
+                (GoalStatus::NotGraded, None),
+                "nothing replayed yet",
+                (GoalStatus::Failed, 150_000.0),
+            ),
+            (
+                GoalCheck::MaxMonthlyCost(100.0),
+                (GoalStatus::NotGraded, None),
+                "no requests in this run: no rate to project a month's cost from",
+                (GoalStatus::Passed, 82.5),
+            ),
+            (
+                GoalCheck::MaxMonthlyCost(50.0),
+                (GoalStatus::NotGraded, None),
+                "no requests in this run",
+                (GoalStatus::Failed, 82.5),
+            ),
+            (
+                GoalCheck::MaxFailedWrites(0),
+                (GoalStatus::NotGraded, None),
+                "no writes in this run: no lost writes to count",
+                (GoalStatus::Failed, 2.0),
+            ),
+            (
+                GoalCheck::MaxFailedWrites(5),
+                (GoalStatus::NotGraded, None),
+                "no writes in this run",
+                (GoalStatus::Passed, 2.0),
+            ),
+            (
+                GoalCheck::MaxThrottledRatio(0.01),
+                (GoalStatus::NotGraded, None),
+                "no requests in this run",
+                (GoalStatus::Passed, 0.001),
+            ),
+            (
+                GoalCheck::MaxIndexWriteAmplification(1.2),
+                (GoalStatus::NotGraded, None),
+                "no writes in this run",
+                (GoalStatus::Failed, 1.5),
+            ),
+            (
+                GoalCheck::LatencyTarget(named("customer-page")),
+                (GoalStatus::NotGraded, None),
+                "made no calls in this run",
+                (GoalStatus::Passed, 9.0),
+            ),
+            // What the plan decides is graded from the start.
+            (
+                GoalCheck::NoScan(named("pending-orders")),
+                (GoalStatus::Failed, None),
+                "every call would scan",
+                (GoalStatus::Failed, 360.0),
+            ),
+            (
+                GoalCheck::MaxFanout(named("customer-page"), 1),
+                (GoalStatus::Passed, Some(1.0)),
+                "made no calls in this run; 1 request planned ≤ 1",
+                (GoalStatus::Passed, 1.0),
+            ),
+        ];
+        let zero = at_tick_zero();
+        for (check, (status, value), detail, (later, measure)) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check.clone(), &zero);
+            assert_eq!((g.status, g.value), (status, value), "{label} at tick 0: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+            let g = grade(check, &measured);
+            assert_eq!((g.status, g.value), (later, Some(measure)), "{label} measured: {g:?}");
+        }
+    }
+
+    /// Time gone by is not enough: a size goal needs an item stored (in an index too, for
+    /// bytes), and a lost-writes goal a write — unless the initial load already lost more than
+    /// it allows, which no later write can undo.
+    #[test]
+    fn a_size_or_loss_goal_waits_for_an_item_or_a_write_unless_already_failed() {
+        let mut empty = at_tick_zero();
+        empty.duration_s = 60.0;
+        let mut index_only = empty.clone();
+        (index_only.indexes[0].items, index_only.indexes[0].max_partition_bytes) = (10, 4_096);
+        let mut replaced = empty.clone();
+        replaced.totals.preload_overwritten_items = 3;
+        let cases = [
+            (GoalCheck::MaxPartitionBytes(1_000_000), &empty, GoalStatus::NotGraded, None, "no items stored"),
+            (GoalCheck::MaxPartitionItems(100), &empty, GoalStatus::NotGraded, None, "no items stored"),
+            (
+                GoalCheck::MaxPartitionBytes(1_000_000),
+                &index_only,
+                GoalStatus::Passed,
+                Some(4_096.0),
+                "(in index byStatus)",
+            ),
+            (GoalCheck::MaxPartitionItems(100), &index_only, GoalStatus::NotGraded, None, "no items stored"),
+            (GoalCheck::MaxFailedWrites(5), &replaced, GoalStatus::NotGraded, None, "no writes in this run"),
+            (
+                GoalCheck::MaxFailedWrites(0),
+                &replaced,
+                GoalStatus::Failed,
+                Some(3.0),
+                "3 writes lost (3 item of the initial load replaced by another)",
+            ),
+        ];
+        for (check, report, status, value, detail) in cases {
+            let label = format!("{check:?}");
+            let g = grade(check, report);
+            assert_eq!((g.status, g.value), (status, value), "{label}: {g:?}");
+            assert!(g.detail.contains(detail), "{label}: {:?} lacks {detail:?}", g.detail);
+        }
+    }
+
+    /// A size goal with a horizon and nothing measured yet: a projection past the target fails
+    /// it (the grade is never below the projection); one within it leaves it to the replay.
+    #[test]
+    fn a_projection_alone_fails_a_size_goal_but_never_passes_it() {
+        let projection = |gib: f64| horizon::Projection {
+            value: gib * 1024.0 * 1024.0 * 1024.0,
+            unit: GoalUnit::Bytes,
+            subject: "table CH#{channel_id}".to_owned(),
+            horizon: crate::engine::time::SimDuration::from_secs(365 * 86_400),
+        };
+        let limit = 10 * 1024 * 1024 * 1024;
+        let cases = [
+            (
+                25.6,
+                GoalStatus::Failed,
+                Some(25.6),
+                "nothing replayed yet: no partition measured to grade; projected: 25.6 GB at 1 year (table CH#{channel_id}) > 10 GB",
+            ),
+            (
+                2.0,
+                GoalStatus::NotGraded,
+                None,
+                "nothing replayed yet: no partition measured to grade; projected: 2 GB at 1 year (table CH#{channel_id}) ≤ 10 GB",
+            ),
+        ];
+        for (gib, status, value, detail) in cases {
+            let mut g = grade(GoalCheck::MaxPartitionBytes(limit), &at_tick_zero());
+            project(&mut g, Some(projection(gib)));
+            let value = value.map(|v: f64| v * 1024.0 * 1024.0 * 1024.0);
+            assert_eq!((g.status, g.value, g.detail.as_str()), (status, value, detail), "{gib} GB");
         }
     }
 

@@ -120,7 +120,7 @@ pub struct GoalRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GoalState {
     /// The replay is still running and the engine could not grade it yet (no call of its
-    /// pattern, no request at all): a verdict now would be about zeros.
+    /// pattern, no request, no write or no item stored yet): a verdict now would be about zeros.
     Pending,
     Met,
     Missed,

@@ -50,7 +50,8 @@ pub(super) struct Retries {
     /// Throttled Scans waiting to resume, by retry sequence number.
     pub scan_resume: HashMap<u64, ScanResume>,
     /// Calls with a request waiting for a retry, by (pattern, call): the read units they spent
-    /// so far, which count in their pattern's units per call only once the call completes.
+    /// and the items they read so far, which count in their pattern's figures per call only
+    /// once the call completes.
     pub accounts: HashMap<(usize, u64), Account>,
     /// What the request running now did to its call's account (`Simulation::close_run`).
     pub running: Running,
@@ -61,20 +62,38 @@ pub(super) struct Retries {
 pub(super) struct Account {
     /// Read units its requests spent while the call's fate was open.
     pub units: f64,
+    /// Items its requests read and returned meanwhile.
+    pub items: Items,
     /// Its requests still queued for a retry.
     pub pending: u32,
     /// `Some(true)` once the call completed, `Some(false)` once it gave up.
     pub completed: Option<bool>,
 }
 
-/// One run of a call's requests (its first, or a retry): the read units they spent, whether the
-/// call completed or gave up in it, and the retries it queued.
+/// One run of a call's requests (its first, or a retry): the read units they spent and the
+/// items they read, whether the call completed or gave up in it, and the retries it queued.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Running {
     pub units: f64,
+    pub items: Items,
     pub completed: bool,
     pub gave_up: bool,
     pub queued: u32,
+}
+
+/// Items a read's requests read from the store (a Query's or Scan's matches and misses alike)
+/// and returned to the application.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Items {
+    pub read: u64,
+    pub returned: u64,
+}
+
+impl Items {
+    fn add(&mut self, other: Items) {
+        self.read += other.read;
+        self.returned += other.returned;
+    }
 }
 
 impl Retries {
@@ -191,10 +210,11 @@ impl Simulation {
         self.close_run(call, true);
     }
 
-    /// After a run of a call's requests: the read units they spent count in the pattern's
-    /// units per call (`served_units`, the numerator over `served`) when the call completed,
-    /// now or before; never when it gave up, and not while it waits for a retry — so the units
-    /// per call are those of the calls that completed, and only theirs.
+    /// After a run of a call's requests: the read units they spent and the items they read
+    /// count in the pattern's figures per call (`served_units`, `items_read` and
+    /// `items_returned`, over `served`) when the call completed, now or before; never when it
+    /// gave up, and not while it waits for a retry — so the figures per call are those of the
+    /// calls that completed, and only theirs.
     fn close_run(&mut self, call: Call, first: bool) {
         let run = std::mem::take(&mut self.retries.running);
         let key = (call.pattern, call.index);
@@ -218,9 +238,13 @@ impl Simulation {
             account.completed = Some(false);
         }
         account.units += run.units;
+        account.items.add(run.items);
         if account.completed == Some(true) {
             self.completed_units(call, account.units);
-            account.units = 0.0;
+            let stats = &mut self.figures.stats[call.pattern];
+            stats.items_read += account.items.read;
+            stats.items_returned += account.items.returned;
+            (account.units, account.items) = (0.0, Items::default());
         }
         if account.pending > 0 {
             self.retries.accounts.insert(key, account);
@@ -262,6 +286,22 @@ impl Simulation {
             self.write(call, Some(resume));
         }
         self.close_run(call, false);
+    }
+
+    /// Items a request read and returned: into the pattern's figures of the tick at once, and
+    /// into its figures per call — a read's once its call completed (`close_run`), as its
+    /// units; a write's (the reads it sends first to learn its key) at once, since a write's
+    /// figures per call are over all its calls.
+    fn read_items(&mut self, pattern: usize, items: Items) {
+        let stats = &mut self.figures.stats[pattern];
+        stats.span.items_read += items.read as f64;
+        stats.span.items_returned += items.returned as f64;
+        if self.world.patterns[pattern].action.is_read() {
+            self.retries.running.items.add(items);
+        } else {
+            stats.items_read += items.read;
+            stats.items_returned += items.returned;
+        }
     }
 
     /// Units a request spent, into the pattern's figures and the run's.

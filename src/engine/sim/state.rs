@@ -235,6 +235,8 @@ pub struct PatternStats {
     /// The most requests one read call sent, every page counted (a retry is not another).
     pub max_requests: u64,
     pub pages: u64,
+    /// Items read from the store and returned to the application: a read's by the calls that
+    /// completed (the numerators of its items per call, over `served`), a write's by all.
     pub items_read: u64,
     pub items_returned: u64,
     pub partitions_touched: u64,

@@ -361,6 +361,66 @@ fn orders_before_a_replay_puts_the_scan_first_and_judges_only_what_the_plan_deci
     assert!(screen.contains("✘ the warehouse never scans"), "{screen}");
 }
 
+/// Before a replay, a goal on what only the replay measures — partition sizes, writes lost, item
+/// writes per write, throttles, latency — waits (`—`), never ✔ on the zeros of a run that has
+/// measured nothing; the plan's verdicts stand (a size goal whose projection to its horizon
+/// already breaks it fails at once, one that keeps within it waits). Played a little, each of
+/// them is judged on what the replay measured.
+#[test]
+fn before_a_replay_goals_on_measurements_wait_and_the_plan_judges_the_rest() {
+    let cases = [
+        (
+            "social-feed",
+            "naive",
+            "2025-05-01T00:01:00Z",
+            vec![
+                "— every write lands",
+                "— at most 1.5 item writes per base write",
+                "— no throttled requests",
+            ],
+            vec!["every write lands", "at most 1.5 item writes per base write", "no throttled requests"],
+        ),
+        (
+            "sensors",
+            "naive",
+            "2025-01-01T01:00:00Z",
+            vec!["— partitions stay under 100 MB", "— partitions stay under 100,000 rows"],
+            vec!["partitions stay under 100 MB", "partitions stay under 100,000 rows"],
+        ),
+        (
+            "practice-chat",
+            "naive",
+            "2025-01-01T00:01:00Z",
+            vec!["✘ no partition past 10 GB within a year"],
+            vec!["no partition past 10 GB within a year"],
+        ),
+        (
+            "practice-chat",
+            "recommended",
+            "2025-01-01T00:01:00Z",
+            vec!["— no partition past 10 GB within a year"],
+            vec!["no partition past 10 GB within a year"],
+        ),
+    ];
+    for (name, variant, until, before, after) in cases {
+        let mut a = real_app();
+        a.open(name, Some(variant), None).unwrap();
+        let screen = draw(&mut a, 120, 40);
+        for line in before {
+            assert!(screen.contains(line), "{name} {variant}: {line:?} before a call:\n{screen}");
+        }
+        if name == "social-feed" {
+            insta::assert_snapshot!(screen);
+        }
+        a.run_to(SimTime::parse(until).unwrap(), &mut |_| {});
+        let screen = draw(&mut a, 120, 40);
+        for goal in after {
+            let judged = ["✔", "✘"].iter().any(|mark| screen.contains(&format!("{mark} {goal}")));
+            assert!(judged, "{name} {variant}: {goal:?} judged once played:\n{screen}");
+        }
+    }
+}
+
 #[test]
 fn the_picker_follows_the_selection_to_the_last_entry() {
     let mut a = app(true, None);

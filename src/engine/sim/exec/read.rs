@@ -15,7 +15,7 @@ use crate::engine::planner::Operation;
 use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
 use crate::engine::value::KeyType;
 
-use super::{Call, Refused, Resume, ScanResume};
+use super::{Call, Items, Refused, Resume, ScanResume};
 use crate::engine::sim::Simulation;
 use crate::engine::sim::cache;
 use crate::engine::sim::items::{AttrPlan, Val, push_text};
@@ -639,12 +639,9 @@ impl Simulation {
     /// Counts what a served Get request read: its items (all returned) and its partitions.
     fn count_get(&mut self, pattern: usize, sizes: &[(u64, bool, u64)]) {
         let found = sizes.iter().filter(|s| s.1).count() as u64;
+        self.read_items(pattern, Items { read: found, returned: found });
         let stats = &mut self.figures.stats[pattern];
-        stats.items_read += found;
-        stats.items_returned += found;
         stats.partitions_touched += sizes.len() as u64;
-        stats.span.items_read += found as f64;
-        stats.span.items_returned += found as f64;
         stats.span.partitions += sizes.len() as f64;
     }
 
@@ -663,6 +660,7 @@ impl Simulation {
         let Some(cache) = self.items.cache.as_mut() else { return };
         let stats = &mut self.figures.stats[call.pattern];
         let (now_ms, first) = at;
+        let mut returned = 0;
         chunk.retain(|pk| {
             let Some(hit) = cache.lookup(cache::item_key(group, pk.hash, sk), now_ms) else {
                 stats.cache_misses += u64::from(first);
@@ -672,10 +670,10 @@ impl Simulation {
                 stats.cache_hits += 1;
                 stats.cache_units_saved += read_units(u64::from(hit.size), false);
             }
-            stats.items_returned += u64::from(hit.found);
-            stats.span.items_returned += f64::from(u8::from(hit.found));
+            returned += u64::from(hit.found);
             false
         });
+        self.read_items(call.pattern, Items { read: 0, returned });
     }
 
     /// Stores what the table answered for these keys (a missing item too): each serves hits
@@ -833,8 +831,7 @@ impl Simulation {
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         self.fetch_after_query(read, &fetched, fetch_request, &mut times);
         let returned = returned.min(limit);
-        self.figures.stats[call.pattern].items_returned += returned;
-        self.figures.stats[call.pattern].span.items_returned += returned as f64;
+        self.read_items(call.pattern, Items { read: 0, returned });
         self.finish_read(call, resume, &times);
     }
 
@@ -875,10 +872,9 @@ impl Simulation {
         }
         self.spend(call, READ, served.units);
         self.read_load(plan.group, pk, served.units, served.bytes);
+        self.read_items(call.pattern, Items { read: served.items, returned: 0 });
         let stats = &mut self.figures.stats[call.pattern];
-        stats.items_read += served.items;
         stats.partitions_touched += 1;
-        stats.span.items_read += served.items as f64;
         stats.span.partitions += 1.0;
         Some(served)
     }
@@ -1019,9 +1015,7 @@ impl Simulation {
             pages += 1;
             ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
-            let stats = &mut self.figures.stats[call.pattern];
-            stats.items_read += page.count;
-            stats.span.items_read += page.count as f64;
+            self.read_items(call.pattern, Items { read: page.count, returned: 0 });
             match page.next {
                 Some(next) if page.stopped && matched < stop_at => cursor = next,
                 _ => break,
@@ -1113,9 +1107,8 @@ impl Simulation {
         let ReadCall { call, plan, resume, .. } = read;
         let answered = matched.min(plan.limit.map_or(u64::MAX, u64::from));
         let live = self.storage.tables[plan.table].base.live_partitions();
+        self.read_items(call.pattern, Items { read: 0, returned: answered });
         let figures = &mut self.figures.stats[call.pattern];
-        figures.items_returned += answered;
-        figures.span.items_returned += answered as f64;
         figures.partitions_touched += live;
         if let Some(gathering) = &mut self.scratch.split {
             gathering.times.push(ms);

@@ -170,9 +170,12 @@ fn a_retried_scan_page_is_one_request() {
 
 /// An audit page asks its tenant's 8 shards, one Query each. At 200 pages a second the table's
 /// 600 RCU/s refuse calls partway — some shards served, the rest queued for a retry, many still
-/// waiting at the end: those calls spent units but did not complete. A read's units per call
-/// leave them out of the numerator as of the denominator: no completed call costs more than
-/// its 8 Queries of at most 20 small items (1 RCU each).
+/// waiting at the end: those calls spent units and read items but did not complete. A read's
+/// units and items per call leave them out of the numerator as of the denominator: no completed
+/// call costs more than its 8 Queries of at most 20 small items (1 RCU each), nor reads more
+/// than those 160 items; and a completed call reads as many items per read unit as when
+/// nothing is refused (counting the items of the calls refused partway made it half as many
+/// again).
 #[test]
 fn units_per_call_count_only_the_calls_that_completed() {
     let run = |page_rate: u32| {
@@ -193,4 +196,11 @@ fn units_per_call_count_only_the_calls_that_completed() {
     assert!(busy.served_rcu < busy.rcu, "calls refused partway spent units: {busy:?}");
     let per_call = busy.served_rcu / busy.served_calls as f64;
     assert!(per_call > 0.0 && per_call <= 8.0, "{per_call} RCU a completed call: {busy:?}");
+    let per_unit = |p: &crate::engine::sim::report::PatternReport| {
+        let items = p.avg_items_read;
+        assert!(items > 0.0 && items <= 160.0, "{items} items read a completed call: {p:?}");
+        items / (p.served_rcu / p.served_calls as f64)
+    };
+    let (calm, busy) = (per_unit(&calm), per_unit(&busy));
+    assert!((busy / calm - 1.0).abs() < 0.1, "items per read unit: {busy} busy vs {calm} calm");
 }
