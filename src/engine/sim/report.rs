@@ -185,11 +185,13 @@ pub struct IndexReport {
     pub wcu_vs_table: f64,
     pub max_lag_s: f64,
     pub throttled_ops: u64,
-    /// The index partition key with the most read and write units over the run.
+    /// The index partition key with the highest peak write units per second (the measure the
+    /// Partitions section's "hottest key, writes" uses); `None` when no key was written.
     pub hottest_key: Option<String>,
-    /// That key's own peak write units per second (a partition may hold other keys too).
+    /// That key's own peak write units per second (a physical partition may hold other keys too).
     pub hottest_key_peak_wcu_per_s: f64,
-    /// The busiest physical partition's peak write units per second.
+    /// The busiest physical partition's peak write units per second (its keys together), not a
+    /// key's.
     pub peak_wcu_per_s: f64,
     /// Distinct index partition-key values holding entries at the end.
     pub partitions: u64,

@@ -8,7 +8,7 @@ use super::{
     partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PartitionReport, RunReport};
+use crate::engine::sim::report::{IndexType, PartitionReport, RunReport};
 use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
@@ -201,7 +201,17 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             numbers::bytes(i.max_partition_bytes as f64)
         )];
         if let Some(key) = &i.hottest_key {
-            detail.push(format!("hottest key {key} (peak {} WCU/s)", numbers::rate(i.peak_wcu_per_s)));
+            detail.push(format!(
+                "hottest key {key} (peak {} WCU/s)",
+                numbers::rate(i.hottest_key_peak_wcu_per_s)
+            ));
+        }
+        // A GSI meters its own physical partitions (an LSI's are the table's).
+        if i.kind == IndexType::Global && i.peak_wcu_per_s > 0.0 {
+            detail.push(format!(
+                "busiest physical partition {} WCU/s at peak",
+                numbers::rate(i.peak_wcu_per_s)
+            ));
         }
         if i.rcu > 0.0 {
             detail.push(format!("{} RCU read from it", numbers::count(i.rcu)));
@@ -368,7 +378,8 @@ mod tests {
             "  hottest key, reads     900 RCU/s at its peak: CUSTOMER#c0001 in the table",
             "  hottest key, writes    300 WCU/s at its peak: CUSTOMER#c0001 in the table",
             "  busiest physical       table 2,400 RCU/s, 900 WCU/s; byStatus 12 WCU/s at",
-            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s)",
+            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s); busiest",
+            "    physical partition 12 WCU/s at peak",
             "                                                                   throttled",
             "  top partitions               size      items  RCU/s pk  WCU/s pk  attempts",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
@@ -457,6 +468,30 @@ mod tests {
         );
         assert!(text.contains("seed 7 · 60 min simulated, tick 1 s · no goals"), "{text}");
         assert!(!text.contains("top partitions") && !text.contains("top index partitions"), "{text}");
+    }
+
+    #[test]
+    fn an_index_s_hottest_key_shows_its_own_peak_and_a_physical_partition_s_says_so() {
+        // (kind, the key's peak, the busiest physical partition's, what the index's line says)
+        let cases = [
+            (
+                IndexType::Global,
+                160.0,
+                806.0,
+                "hottest key PENDING (peak 160 WCU/s); busiest physical partition 806 WCU/s at peak",
+            ),
+            // An LSI's partitions are the table's: no physical figure of its own.
+            (IndexType::Local, 160.0, 806.0, "hottest key PENDING (peak 160 WCU/s)"),
+        ];
+        for (kind, key_peak, physical_peak, want) in cases {
+            let mut r = report();
+            let i = &mut r.indexes[0];
+            (i.kind, i.hottest_key_peak_wcu_per_s, i.peak_wcu_per_s) = (kind, key_peak, physical_peak);
+            let text = render(&r);
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(want), "{kind:?}: missing {want:?} in\n{text}");
+            assert!(!flat.contains("hottest key PENDING (peak 806"), "{kind:?}: {text}");
+        }
     }
 
     #[test]
