@@ -54,6 +54,10 @@ pub(super) struct Retries {
     pub accounts: HashMap<(usize, u64), Account>,
     /// What the request running now did to its call's account (`Simulation::close_run`).
     pub running: Running,
+    /// Calls with a request waiting for a retry, by (pattern, call): the items each part of the
+    /// call's Queries returned so far, so that a retried shard adds only what the call's limit
+    /// leaves (the application merges the shards and keeps the limit's worth).
+    pub answered: HashMap<(usize, u64), Vec<u64>>,
 }
 
 /// A call some of whose requests wait for a retry.
@@ -61,6 +65,8 @@ pub(super) struct Retries {
 pub(super) struct Account {
     /// Read units its requests spent while the call's fate was open.
     pub units: f64,
+    /// Items its requests returned meanwhile (`Simulation::returned`).
+    pub returned: u64,
     /// Its requests still queued for a retry.
     pub pending: u32,
     /// `Some(true)` once the call completed, `Some(false)` once it gave up.
@@ -72,6 +78,7 @@ pub(super) struct Account {
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Running {
     pub units: f64,
+    pub returned: u64,
     pub completed: bool,
     pub gave_up: bool,
     pub queued: u32,
@@ -86,6 +93,7 @@ impl Retries {
             scan_resume: HashMap::new(),
             accounts: HashMap::new(),
             running: Running::default(),
+            answered: HashMap::new(),
         }
     }
 
@@ -194,7 +202,8 @@ impl Simulation {
     /// After a run of a call's requests: the read units they spent count in the pattern's
     /// units per call (`served_units`, the numerator over `served`) when the call completed,
     /// now or before; never when it gave up, and not while it waits for a retry — so the units
-    /// per call are those of the calls that completed, and only theirs.
+    /// per call are those of the calls that completed, and only theirs. The items they returned
+    /// count in the pattern's items returned by the same rule.
     fn close_run(&mut self, call: Call, first: bool) {
         let run = std::mem::take(&mut self.retries.running);
         let key = (call.pattern, call.index);
@@ -218,12 +227,18 @@ impl Simulation {
             account.completed = Some(false);
         }
         account.units += run.units;
+        account.returned += run.returned;
         if account.completed == Some(true) {
             self.completed_units(call, account.units);
-            account.units = 0.0;
+            let stats = &mut self.figures.stats[call.pattern];
+            stats.items_returned += account.returned;
+            stats.span.items_returned += account.returned as f64;
+            (account.units, account.returned) = (0.0, 0);
         }
         if account.pending > 0 {
             self.retries.accounts.insert(key, account);
+        } else {
+            self.retries.answered.remove(&key);
         }
     }
 

@@ -641,11 +641,23 @@ impl Simulation {
         let found = sizes.iter().filter(|s| s.1).count() as u64;
         let stats = &mut self.figures.stats[pattern];
         stats.items_read += found;
-        stats.items_returned += found;
         stats.partitions_touched += sizes.len() as u64;
         stats.span.items_read += found as f64;
-        stats.span.items_returned += found as f64;
         stats.span.partitions += sizes.len() as f64;
+        self.returned(pattern, found);
+    }
+
+    /// Items a read request returned to the application: they count in the pattern's items
+    /// returned once the call completes (`Simulation::close_run`), as its read units do — a call
+    /// that gave up returned nothing. The read a write sends first counts them at once.
+    fn returned(&mut self, pattern: usize, items: u64) {
+        if self.scratch.split.as_ref().is_some_and(|g| g.locate) {
+            let stats = &mut self.figures.stats[pattern];
+            stats.items_returned += items;
+            stats.span.items_returned += items as f64;
+        } else {
+            self.retries.running.returned += items;
+        }
     }
 
     /// Answers from the cache the keys of `chunk` it holds unexpired at `at.0` ms, and leaves the
@@ -663,6 +675,7 @@ impl Simulation {
         let Some(cache) = self.items.cache.as_mut() else { return };
         let stats = &mut self.figures.stats[call.pattern];
         let (now_ms, first) = at;
+        let mut found = 0u64;
         chunk.retain(|pk| {
             let Some(hit) = cache.lookup(cache::item_key(group, pk.hash, sk), now_ms) else {
                 stats.cache_misses += u64::from(first);
@@ -672,10 +685,10 @@ impl Simulation {
                 stats.cache_hits += 1;
                 stats.cache_units_saved += read_units(u64::from(hit.size), false);
             }
-            stats.items_returned += u64::from(hit.found);
-            stats.span.items_returned += f64::from(u8::from(hit.found));
+            found += u64::from(hit.found);
             false
         });
+        self.returned(call.pattern, found);
     }
 
     /// Stores what the table answered for these keys (a missing item too): each serves hits
@@ -803,6 +816,13 @@ impl Simulation {
         if resume.is_none() {
             self.figures.stats[call.pattern].fanout += pks.len();
         }
+        // What this part of the call returned before this retry (`Retries::answered`).
+        let part = self.scratch.split.as_ref().filter(|g| !g.locate).map_or(0, |g| g.part as usize);
+        let answered = (call.pattern, call.index);
+        let earlier = match resume {
+            Some(_) => self.retries.answered.get(&answered).and_then(|a| a.get(part)).copied().unwrap_or(0),
+            None => 0,
+        };
         let mut times = Vec::new();
         let mut returned = 0u64;
         let mut fetched = Vec::new();
@@ -832,9 +852,17 @@ impl Simulation {
         // Only the items the application keeps are fetched.
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         self.fetch_after_query(read, &fetched, fetch_request, &mut times);
-        let returned = returned.min(limit);
-        self.figures.stats[call.pattern].items_returned += returned;
-        self.figures.stats[call.pattern].span.items_returned += returned as f64;
+        // The application keeps the limit's worth of what all the call's requests returned,
+        // however many retries they took: a retried shard adds what the limit still leaves.
+        let counted = (earlier + returned).min(limit) - earlier.min(limit);
+        self.returned(call.pattern, counted);
+        if resume.is_some() || self.retries.running.queued > 0 {
+            let parts = self.retries.answered.entry(answered).or_default();
+            if parts.len() <= part {
+                parts.resize(part + 1, 0);
+            }
+            parts[part] = earlier + returned;
+        }
         self.finish_read(call, resume, &times);
     }
 
