@@ -444,8 +444,8 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
     }
     // A call that never completed (it gave up, or still waited for a retry at the end) missed
     // any target: past 1% of the calls, the p99 call is one of them.
-    let never = p.failed + p.unfinished;
-    if never > 0 && never as f64 > 0.01 * p.calls as f64 {
+    let never = p.never_completed();
+    if p.p99_ms().is_none() {
         let detail = format!(
             "{} of {} {name} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency to meet the {} target",
             numbers::count(never as f64),

@@ -126,7 +126,14 @@ pub struct PatternRun {
     /// the run tells landed writes apart; what text and Markdown show when present.
     pub units_per_write: Option<f64>,
     pub latency_ms_p50: f64,
-    pub latency_ms_p99: f64,
+    /// The p99 call's latency; `None` (null) when that call never completed
+    /// (`PatternReport::p99_ms`): `latency_p99_missing` then says so and
+    /// `latency_ms_p99_completed` gives the p99 of the calls that did.
+    pub latency_ms_p99: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_p99_missing: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_ms_p99_completed: Option<f64>,
     pub meets_target: Option<bool>,
     /// Against the baseline's run of the pattern (absent when the baseline lacks it).
     pub units_delta: Option<Delta>,
@@ -219,14 +226,20 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         unit,
                         units_per_write: per_write(&p, r.engine),
                         latency_ms_p50: p.latency_ms_p50,
-                        latency_ms_p99: p.latency_ms_p99,
-                        meets_target: p.latency_target_ms.map(|t| p.latency_ms_p99 <= t),
+                        latency_ms_p99: p.p99_ms(),
+                        latency_p99_missing: p.p99_ms().is_none().then_some("never_completed"),
+                        latency_ms_p99_completed: p.p99_ms().is_none().then_some(p.latency_ms_p99),
+                        meets_target: p.latency_target_ms.map(|t| p.p99_ms().is_some_and(|x| x <= t)),
                         units_delta: base
                             .as_ref()
                             .and_then(|b| per_call(b, reports[0].engine))
                             .zip(units_per_call)
                             .map(|((b, _), x)| Delta::new(b, x)),
-                        p99_delta: base.as_ref().map(|b| Delta::new(b.latency_ms_p99, p.latency_ms_p99)),
+                        // No delta to or from a p99 call that never completed.
+                        p99_delta: base
+                            .as_ref()
+                            .and_then(|b| b.p99_ms().zip(p.p99_ms()))
+                            .map(|(b, x)| Delta::new(b, x)),
                     })
                 })
                 .collect();

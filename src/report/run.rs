@@ -239,6 +239,16 @@ pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
     if p.calls == 0 || p.operation.is_none() { "—".to_owned() } else { ms(x) }
 }
 
+/// The p99 cell: the p99 call's latency, or — when that call never completed (a remark under
+/// the table says so, with the p99 of the calls that did); `long` says it in the cell too.
+pub(super) fn p99_cell(p: &PatternReport, long: bool) -> String {
+    match p.p99_ms() {
+        Some(x) => latency_cell(p, x),
+        None if long => format!("— (never completed; > {})", ms(p.latency_ms_p99)),
+        None => "—".to_owned(),
+    }
+}
+
 /// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target, –
 /// when the pattern made no calls (no latency to hold to it). A pattern nothing serves, or whose
 /// calls failed, does not meet it however fast the rest were.
@@ -246,7 +256,7 @@ pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
     let served = p.operation.is_some() && p.failed == 0;
     match p.latency_target_ms {
         Some(_) if p.calls == 0 && p.operation.is_some() => "–",
-        Some(target) if served && p.latency_ms_p99 <= target => "✔",
+        Some(target) if served && p.p99_ms().is_some_and(|p99| p99 <= target) => "✔",
         Some(_) => "✘",
         None => " ",
     }
@@ -517,6 +527,17 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
             numbers::count(p.calls as f64)
         ));
     }
+    if p.p99_ms().is_none() {
+        out.push(format!(
+            "{}: {} of {} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency; the p99 of those that completed is {}",
+            p.name,
+            numbers::count(p.never_completed() as f64),
+            numbers::count(p.calls as f64),
+            numbers::count(p.failed as f64),
+            numbers::count(p.unfinished as f64),
+            ms(p.latency_ms_p99)
+        ));
+    }
     if p.throttled > 0 || p.failed > 0 {
         out.push(format!(
             "{}: {} throttled, {} failed",
@@ -600,6 +621,42 @@ mod tests {
         assert_eq!(latency_mark(&p), "✘", "an unserved pattern misses it");
         p.latency_target_ms = None;
         assert_eq!(latency_mark(&p), " ");
+    }
+
+    #[test]
+    fn a_p99_call_that_never_completed_has_no_latency_in_any_format() {
+        // (gave up, still retrying at the end) of 1,000 calls whose completed p99 is 9 ms
+        // against a 20 ms target: past 1% (10 calls), the p99 call is one that never completed.
+        let cases = [(0, 0, true), (6, 4, true), (6, 5, false), (0, 200, false), (11, 0, false)];
+        for (failed, unfinished, measured) in cases {
+            let mut r = report();
+            let p = &mut r.patterns[0];
+            (p.calls, p.failed, p.unfinished) = (1_000, failed, unfinished);
+            (p.latency_target_ms, p.latency_ms_p99) = (Some(20.0), 9.0);
+            let p = r.patterns[0].clone();
+            let why = format!("{failed} gave up, {unfinished} unfinished");
+            assert_eq!(p.p99_ms(), measured.then_some(9.0), "{why}");
+            let remark = remarks(&p, Engine::DynamoDb).into_iter().find(|m| m.contains("never completed"));
+            let value: serde_json::Value = serde_json::from_str(&render(&r)).unwrap();
+            let json = &value["patterns"][0];
+            if measured {
+                assert_eq!(p99_cell(&p, false), "9 ms", "{why}");
+                assert_eq!(json["latency_ms_p99"], 9.0, "{why}");
+                assert!(json.get("latency_p99_missing").is_none() && remark.is_none(), "{why}: {json}");
+            } else {
+                assert_eq!((p99_cell(&p, false).as_str(), latency_mark(&p)), ("—", "✘"), "{why}");
+                assert_eq!(p99_cell(&p, true), "— (never completed; > 9 ms)", "{why}");
+                assert!(json["latency_ms_p99"].is_null(), "{why}: {json}");
+                assert_eq!(json["latency_p99_missing"], "never_completed", "{why}");
+                assert_eq!(json["latency_ms_p99_completed"], 9.0, "{why}");
+                let remark = remark.unwrap_or_default();
+                let never = format!("{} of 1,000 calls never completed", failed + unfinished);
+                assert!(
+                    remark.contains(&never) && remark.contains("the p99 call has no latency"),
+                    "{remark}"
+                );
+            }
+        }
     }
 
     /// A pattern with no calls has no figure per call and no latency: it shows "—" and is not

@@ -192,7 +192,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             name: "get-customer".to_owned(),
             calls: 12_345,
             cost: Some(Cost::Units(0.5)),
-            p99_ms: Some(6.2),
+            p99: crate::tui::view::P99::Ms(6.2),
         }],
         report: None,
     }

@@ -136,7 +136,38 @@ pub struct PatternRow {
     pub calls: u64,
     /// What a call costs, as the reports show it; `None` while nothing measures it.
     pub cost: Option<Cost>,
-    pub p99_ms: Option<f64>,
+    pub p99: P99,
+}
+
+/// A pattern's modelled p99 so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum P99 {
+    /// No call yet.
+    Pending,
+    /// The p99 call's latency, in ms.
+    Ms(f64),
+    /// More than 1% of the calls never completed, so the p99 call is one of them and has no
+    /// latency (`PatternReport::p99_ms`); the p99 of the calls that completed, in ms.
+    NeverCompleted(f64),
+}
+
+impl P99 {
+    pub fn of(p: &crate::engine::sim::report::PatternReport) -> P99 {
+        match p.p99_ms() {
+            _ if p.calls == 0 => P99::Pending,
+            Some(ms) => P99::Ms(ms),
+            None => P99::NeverCompleted(p.latency_ms_p99),
+        }
+    }
+
+    /// Whether it misses `target_ms`: a call that never completed misses any target.
+    pub fn misses(self, target_ms: Option<f64>) -> bool {
+        match (self, target_ms) {
+            (P99::Ms(ms), Some(target)) => ms > target,
+            (P99::NeverCompleted(_), Some(_)) => true,
+            _ => false,
+        }
+    }
 }
 
 /// What one call of a pattern costs on average, in what the engine charges.

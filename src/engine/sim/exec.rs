@@ -55,6 +55,10 @@ pub(super) struct Retries {
     pub accounts: HashMap<(usize, u64), Account>,
     /// What the request running now did to its call's account (`Simulation::close_run`).
     pub running: Running,
+    /// Calls with a request waiting for a retry, by (pattern, call): the items each part of the
+    /// call's Queries returned so far, so that a retried shard adds only what the call's limit
+    /// leaves (the application merges the shards and keeps the limit's worth).
+    pub answered: HashMap<(usize, u64), Vec<u64>>,
 }
 
 /// A call some of whose requests wait for a retry.
@@ -105,6 +109,7 @@ impl Retries {
             scan_resume: HashMap::new(),
             accounts: HashMap::new(),
             running: Running::default(),
+            answered: HashMap::new(),
         }
     }
 
@@ -248,6 +253,8 @@ impl Simulation {
         }
         if account.pending > 0 {
             self.retries.accounts.insert(key, account);
+        } else {
+            self.retries.answered.remove(&key);
         }
     }
 

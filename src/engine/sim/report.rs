@@ -29,6 +29,7 @@ pub struct RunReport {
     pub totals: Totals,
     pub partitions: Partitions,
     pub indexes: Vec<IndexReport>,
+    #[serde(serialize_with = "patterns_json")]
     pub patterns: Vec<PatternReport>,
     /// Filled by goal evaluation (`crate::engine::goals` or the report layer) from the rest.
     pub goals: Vec<GoalResult>,
@@ -109,6 +110,28 @@ pub(crate) fn engine_id<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S
     s.serialize_str(engine.id())
 }
 
+/// The patterns as the JSON gives them: a p99 call that never completed has no latency, so
+/// `latency_ms_p99` is null there, `latency_p99_missing` says why and
+/// `latency_ms_p99_completed` keeps the p99 of the calls that did (`PatternReport::p99_ms`).
+fn patterns_json<S: Serializer>(patterns: &[PatternReport], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::{Error, SerializeSeq};
+    let mut seq = s.serialize_seq(Some(patterns.len()))?;
+    for p in patterns {
+        if p.p99_ms().is_some() {
+            seq.serialize_element(p)?;
+            continue;
+        }
+        let mut value = serde_json::to_value(p).map_err(S::Error::custom)?;
+        if let Some(fields) = value.as_object_mut() {
+            fields.insert("latency_ms_p99".to_owned(), serde_json::Value::Null);
+            fields.insert("latency_p99_missing".to_owned(), "never_completed".into());
+            fields.insert("latency_ms_p99_completed".to_owned(), p.latency_ms_p99.into());
+        }
+        seq.serialize_element(&value)?;
+    }
+    seq.end()
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Partitions {
     /// Distinct partition-key values (table) at the end.
@@ -185,11 +208,13 @@ pub struct IndexReport {
     pub wcu_vs_table: f64,
     pub max_lag_s: f64,
     pub throttled_ops: u64,
-    /// The index partition key with the most read and write units over the run.
+    /// The index partition key with the highest peak write units per second (the measure the
+    /// Partitions section's "hottest key, writes" uses); `None` when no key was written.
     pub hottest_key: Option<String>,
-    /// That key's own peak write units per second (a partition may hold other keys too).
+    /// That key's own peak write units per second (a physical partition may hold other keys too).
     pub hottest_key_peak_wcu_per_s: f64,
-    /// The busiest physical partition's peak write units per second.
+    /// The busiest physical partition's peak write units per second (its keys together), not a
+    /// key's.
     pub peak_wcu_per_s: f64,
     /// Distinct index partition-key values holding entries at the end.
     pub partitions: u64,
@@ -257,7 +282,10 @@ pub struct PatternReport {
     pub rcu_per_call_end: Option<f64>,
     pub throttled: u64,
     pub failed: u64,
-    /// Modelled latency (see the latency model in the notes).
+    /// Modelled latency (see the latency model in the notes), over the calls that completed.
+    /// When the p99 call never completed (`PatternReport::p99_ms` is `None`), the JSON gives
+    /// `latency_ms_p99` as null, `latency_p99_missing: "never_completed"`, and this figure as
+    /// `latency_ms_p99_completed` (a lower bound: the p99 call took longer, without end).
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
     /// Calls with no latency: still waiting for a retry when the run ended. (A call that gave up
@@ -305,6 +333,21 @@ pub struct PatternReport {
 }
 
 impl PatternReport {
+    /// Calls that never completed: they gave up, or still waited for a retry at the end.
+    pub fn never_completed(&self) -> u64 {
+        self.failed + self.unfinished
+    }
+
+    /// The p99 call's modelled latency; `None` when that call never completed — past 1% of the
+    /// calls, the p99 call is one of those, and it has no latency (`latency_ms_p99`, over the
+    /// calls that completed, is then only a lower bound). The one rule for goals, reports and
+    /// the TUI.
+    pub fn p99_ms(&self) -> Option<f64> {
+        let never = self.never_completed();
+        let missing = never > 0 && never as f64 > 0.01 * self.calls as f64;
+        (!missing).then_some(self.latency_ms_p99)
+    }
+
     /// The pattern's operation when a call sends one kind of request (not a read split by
     /// entity); `None` when nothing serves it.
     pub fn single_operation(&self) -> Option<Operation> {

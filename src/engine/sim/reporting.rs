@@ -296,15 +296,16 @@ impl Simulation {
             let Some(i) = index else { continue };
             let ledger = self.ledger(g);
             let group = &self.storage.groups[g];
-            let mut hottest: Option<(f64, u32, f64)> = None;
+            // The hottest key is the one with the highest write peak, the figure reports print
+            // beside it, as the Partitions section and the heatmap pick theirs; the first on a tie.
+            let mut hottest: Option<(u32, f64)> = None;
             let (mut peak, mut max_partition) = (0.0f64, 0u64);
             for (q, part) in ledger.partitions().iter().enumerate() {
                 max_partition = max_partition.max(part.bytes);
-                let load = self.storage.load_of(g, q);
-                peak = peak.max(load.peak_now(WRITE, secs));
-                let heat = load.total[WRITE] + load.total[READ];
-                if heat > 0.0 && hottest.is_none_or(|(h, _, _)| heat > h) {
-                    hottest = Some((heat, u32::try_from(q).unwrap_or(u32::MAX), load.peak_now(WRITE, secs)));
+                let key_peak = self.storage.load_of(g, q).peak_now(WRITE, secs);
+                peak = peak.max(key_peak);
+                if key_peak > hottest.map_or(0.0, |(_, h)| h) {
+                    hottest = Some((u32::try_from(q).unwrap_or(u32::MAX), key_peak));
                 }
             }
             // A GSI's consumption is its physical partitions' (its entries may wait in a queue).
@@ -326,9 +327,8 @@ impl Simulation {
                 wcu_vs_table: ratio(group.units[WRITE], table_wcu),
                 max_lag_s: group.max_lag_secs,
                 throttled_ops: group.throttled,
-                hottest_key: hottest
-                    .map(|(_, q, _)| key_label(ledger.partition(q).key_type, ledger.key_of(q))),
-                hottest_key_peak_wcu_per_s: hottest.map_or(0.0, |h| h.2),
+                hottest_key: hottest.map(|(q, _)| key_label(ledger.partition(q).key_type, ledger.key_of(q))),
+                hottest_key_peak_wcu_per_s: hottest.map_or(0.0, |(_, h)| h),
                 peak_wcu_per_s: peak,
                 partitions: ledger.live_partitions(),
                 max_partition_bytes: max_partition,

@@ -91,7 +91,10 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 run.served_by.clone(),
                 cost_cell(run),
                 ms(run.latency_ms_p50),
-                ms(run.latency_ms_p99),
+                run.latency_ms_p99.map_or_else(
+                    || format!("— (never completed; > {})", ms(run.latency_ms_p99_completed.unwrap_or(0.0))),
+                    ms,
+                ),
                 target,
                 delta,
             ]);

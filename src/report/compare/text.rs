@@ -72,11 +72,11 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
             };
             let meets = run.meets_target.map_or(" ", mark);
             let per_call = cost_cell(run);
-            let p99 = format!("p99 {}", ms(run.latency_ms_p99));
-            let delta = if *variant == c.baseline {
-                String::new()
-            } else {
-                run.p99_delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds))
+            let p99 = format!("p99 {}", run.latency_ms_p99.map_or_else(|| "—".to_owned(), ms));
+            let delta = match (run.latency_ms_p99_completed, run.p99_delta) {
+                (Some(completed), _) => format!("p99 call never completed (> {})", ms(completed)),
+                _ if *variant == c.baseline => String::new(),
+                (None, delta) => delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds)),
             };
             let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (15 + 1) - (13 + 1);
             row(

@@ -249,7 +249,7 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             }
             row.extend([
                 super::latency_cell(p, p.latency_ms_p50),
-                super::latency_cell(p, p.latency_ms_p99),
+                super::p99_cell(p, true),
                 p.latency_target_ms.map_or_else(|| "—".to_owned(), ms),
             ]);
             row

@@ -8,7 +8,7 @@ use super::{
     partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PartitionReport, RunReport};
+use crate::engine::sim::report::{IndexType, PartitionReport, RunReport};
 use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
@@ -201,7 +201,17 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             numbers::bytes(i.max_partition_bytes as f64)
         )];
         if let Some(key) = &i.hottest_key {
-            detail.push(format!("hottest key {key} (peak {} WCU/s)", numbers::rate(i.peak_wcu_per_s)));
+            detail.push(format!(
+                "hottest key {key} (peak {} WCU/s)",
+                numbers::rate(i.hottest_key_peak_wcu_per_s)
+            ));
+        }
+        // A GSI meters its own physical partitions (an LSI's are the table's).
+        if i.kind == IndexType::Global && i.peak_wcu_per_s > 0.0 {
+            detail.push(format!(
+                "busiest physical partition {} WCU/s at peak",
+                numbers::rate(i.peak_wcu_per_s)
+            ));
         }
         if i.rcu > 0.0 {
             detail.push(format!("{} RCU read from it", numbers::count(i.rcu)));
@@ -288,7 +298,7 @@ fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &format!("{:>11}", numbers::count(p.calls as f64)),
                 &format!("{:>9}", units_per_call(p, r.engine)),
                 &format!("{:>9}", super::latency_cell(p, p.latency_ms_p50)),
-                &format!("{:>9}", super::latency_cell(p, p.latency_ms_p99)),
+                &format!("{:>9}", super::p99_cell(p, false)),
                 &target,
             ],
         )?;
@@ -368,7 +378,8 @@ mod tests {
             "  hottest key, reads     900 RCU/s at its peak: CUSTOMER#c0001 in the table",
             "  hottest key, writes    300 WCU/s at its peak: CUSTOMER#c0001 in the table",
             "  busiest physical       table 2,400 RCU/s, 900 WCU/s; byStatus 12 WCU/s at",
-            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s)",
+            "    2 partitions, the largest 4 MB; hottest key PENDING (peak 12 WCU/s); busiest",
+            "    physical partition 12 WCU/s at peak",
             "                                                                   throttled",
             "  top partitions               size      items  RCU/s pk  WCU/s pk  attempts",
             "  CUSTOMER#c0001             120 MB    150,000       900       300         2",
@@ -460,6 +471,30 @@ mod tests {
     }
 
     #[test]
+    fn an_index_s_hottest_key_shows_its_own_peak_and_a_physical_partition_s_says_so() {
+        // (kind, the key's peak, the busiest physical partition's, what the index's line says)
+        let cases = [
+            (
+                IndexType::Global,
+                160.0,
+                806.0,
+                "hottest key PENDING (peak 160 WCU/s); busiest physical partition 806 WCU/s at peak",
+            ),
+            // An LSI's partitions are the table's: no physical figure of its own.
+            (IndexType::Local, 160.0, 806.0, "hottest key PENDING (peak 160 WCU/s)"),
+        ];
+        for (kind, key_peak, physical_peak, want) in cases {
+            let mut r = report();
+            let i = &mut r.indexes[0];
+            (i.kind, i.hottest_key_peak_wcu_per_s, i.peak_wcu_per_s) = (kind, key_peak, physical_peak);
+            let text = render(&r);
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(want), "{kind:?}: missing {want:?} in\n{text}");
+            assert!(!flat.contains("hottest key PENDING (peak 806"), "{kind:?}: {text}");
+        }
+    }
+
+    #[test]
     fn an_index_partition_hotter_than_the_table_heads_the_partitions() {
         let mut r = report();
         let hot = &mut r.partitions.index_top[0];
@@ -494,7 +529,8 @@ mod tests {
         let place = &mut r.patterns[2];
         (place.failed, place.landed_writes, place.wcu) = (1_800, Some(16_200), 16_200.0);
         let text = render(&r);
-        let line = "  place-order    PutItem            18,000     1 WCU      5 ms      8 ms —";
+        // A tenth never completed: the p99 call is one of them and has no latency.
+        let line = "  place-order    PutItem            18,000     1 WCU      5 ms         — —";
         assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         assert_eq!(
             super::super::per_call(&r.patterns[2], crate::engine::model::Engine::DynamoDb),

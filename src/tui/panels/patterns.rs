@@ -22,7 +22,7 @@ use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 #[cfg(test)]
 use crate::tui::view::Cost;
-use crate::tui::view::PatternRow;
+use crate::tui::view::{P99, PatternRow};
 
 /// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
 /// in CQL's words for the Cassandra profile (`SELECT ×2 partitions on view by-status`, `✘ full
@@ -78,8 +78,8 @@ pub enum Urgency {
     Fine,
 }
 
-pub fn urgency(p: &PatternPlan, p99_ms: Option<f64>, target_ms: Option<f64>) -> Urgency {
-    let late = matches!((p99_ms, target_ms), (Some(p99), Some(target)) if p99 > target);
+pub fn urgency(p: &PatternPlan, p99: P99, target_ms: Option<f64>) -> Urgency {
+    let late = p99.misses(target_ms);
     match p.operation {
         None => Urgency::Failing,
         Some(_) if late => Urgency::Failing,
@@ -97,7 +97,7 @@ pub fn order(plan: &Plan, targets: &[Option<f64>], live: &[PatternRow]) -> Vec<u
     // `sort_by_key` is stable: equal urgencies keep the scenario's order.
     order.sort_by_key(|&i| {
         let p = &plan.patterns[i];
-        let p99 = live.iter().find(|l| l.name == p.name).and_then(|l| l.p99_ms);
+        let p99 = live.iter().find(|l| l.name == p.name).map_or(P99::Pending, |l| l.p99);
         urgency(p, p99, targets.get(i).copied().flatten())
     });
     order
@@ -206,10 +206,15 @@ impl PatternsPanel<'_> {
             .and_then(|l| l.cost)
             .map_or(PENDING.to_owned(), |cost| cost.describe(p.kind == Kind::Read));
         let calls = live.map_or(PENDING.to_owned(), |l| numbers::count(l.calls as f64));
-        let p99 = live.and_then(|l| l.p99_ms);
+        let p99 = live.map_or(P99::Pending, |l| l.p99);
         let target = self.targets.get(i).copied().flatten();
-        let late = matches!((p99, target), (Some(p), Some(t)) if p > t);
-        let p99 = p99.map_or(PENDING.to_owned(), |ms| format!("{}ms", numbers::count(ms)));
+        let late = p99.misses(target);
+        // The p99 call never completed: all that is known is that it took longer than this.
+        let p99 = match p99 {
+            P99::Pending => PENDING.to_owned(),
+            P99::Ms(ms) => format!("{}ms", numbers::count(ms)),
+            P99::NeverCompleted(ms) => format!("never completed (>{}ms)", numbers::count(ms)),
+        };
         let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
         let figures = vec![
             Chunk::new("", vec![Span::styled(format!("{calls} calls"), t.dim())]),
@@ -282,7 +287,7 @@ mod tests {
     }
 
     fn row(name: &str, p99: f64) -> PatternRow {
-        PatternRow { name: name.to_owned(), calls: 10, cost: Some(Cost::Units(1.0)), p99_ms: Some(p99) }
+        PatternRow { name: name.to_owned(), calls: 10, cost: Some(Cost::Units(1.0)), p99: P99::Ms(p99) }
     }
 
     #[test]
@@ -319,12 +324,15 @@ mod tests {
         let scan = plan.patterns.iter().find(|p| p.name == "pending-orders").expect("orders has it");
         let get = plan.patterns.iter().find(|p| p.name == "get-customer").expect("orders has it");
         let cases = [
-            (scan, None, None, Urgency::Scan),
-            (scan, Some(80.0), Some(50.0), Urgency::Failing),
-            (get, Some(3.0), Some(10.0), Urgency::Fine),
-            (get, Some(10.0), Some(10.0), Urgency::Fine),
-            (get, Some(11.0), Some(10.0), Urgency::Failing),
-            (get, None, Some(10.0), Urgency::Fine),
+            (scan, P99::Pending, None, Urgency::Scan),
+            (scan, P99::Ms(80.0), Some(50.0), Urgency::Failing),
+            (get, P99::Ms(3.0), Some(10.0), Urgency::Fine),
+            (get, P99::Ms(10.0), Some(10.0), Urgency::Fine),
+            (get, P99::Ms(11.0), Some(10.0), Urgency::Failing),
+            (get, P99::Pending, Some(10.0), Urgency::Fine),
+            // The p99 call never completed: late whatever those that did took.
+            (get, P99::NeverCompleted(3.0), Some(10.0), Urgency::Failing),
+            (get, P99::NeverCompleted(3.0), None, Urgency::Fine),
         ];
         for (p, p99, target, want) in cases {
             assert_eq!(urgency(p, p99, target), want, "{} {p99:?}/{target:?}", p.name);

@@ -12,7 +12,7 @@ use crate::engine::planner;
 use crate::engine::sim::report::GoalStatus;
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
-    Cost, GoalRow, GoalState, HeatmapView, IndexRow, PatternRow, RowFacts, SizeSeries, SizesView,
+    Cost, GoalRow, GoalState, HeatmapView, IndexRow, P99, PatternRow, RowFacts, SizeSeries, SizesView,
     ViewRequest, WorkbenchView,
 };
 
@@ -179,12 +179,7 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
                     (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))
                 }
             };
-            PatternRow {
-                name: p.name.clone(),
-                calls: p.calls,
-                cost,
-                p99_ms: (p.calls > 0).then_some(p.latency_ms_p99),
-            }
+            PatternRow { name: p.name.clone(), calls: p.calls, cost, p99: P99::of(p) }
         })
         .collect()
 }
@@ -242,7 +237,7 @@ mod tests {
         assert_eq!(view.goals.len(), loaded.scenario.goals.len());
         assert!(view.goals.iter().any(|g| g.state == GoalState::Missed), "{:?}", view.goals);
         assert_eq!(view.patterns.len(), loaded.scenario.patterns.len());
-        assert!(view.patterns.iter().all(|p| p.calls > 0 && p.p99_ms.is_some()), "{:?}", view.patterns);
+        assert!(view.patterns.iter().all(|p| p.calls > 0 && p.p99 != P99::Pending), "{:?}", view.patterns);
         assert!(!view.sizes.series.is_empty() && view.sizes.limit_bytes > 0.0);
         let points = &view.sizes.series[0].points;
         assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "time runs forward: {points:?}");

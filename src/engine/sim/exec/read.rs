@@ -801,6 +801,13 @@ impl Simulation {
         if resume.is_none() {
             self.figures.stats[call.pattern].fanout += pks.len();
         }
+        // What this part of the call returned before this retry (`Retries::answered`).
+        let part = self.scratch.split.as_ref().filter(|g| !g.locate).map_or(0, |g| g.part as usize);
+        let answered = (call.pattern, call.index);
+        let earlier = match resume {
+            Some(_) => self.retries.answered.get(&answered).and_then(|a| a.get(part)).copied().unwrap_or(0),
+            None => 0,
+        };
         let mut times = Vec::new();
         let mut returned = 0u64;
         let mut fetched = Vec::new();
@@ -830,8 +837,17 @@ impl Simulation {
         // Only the items the application keeps are fetched.
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         self.fetch_after_query(read, &fetched, fetch_request, &mut times);
-        let returned = returned.min(limit);
-        self.read_items(call.pattern, Items { read: 0, returned });
+        // The application keeps the limit's worth of what all the call's requests returned,
+        // however many retries they took: a retried shard adds what the limit still leaves.
+        let counted = (earlier + returned).min(limit) - earlier.min(limit);
+        self.read_items(call.pattern, Items { read: 0, returned: counted });
+        if resume.is_some() || self.retries.running.queued > 0 {
+            let parts = self.retries.answered.entry(answered).or_default();
+            if parts.len() <= part {
+                parts.resize(part + 1, 0);
+            }
+            parts[part] = earlier + returned;
+        }
         self.finish_read(call, resume, &times);
     }
 
