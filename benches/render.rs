@@ -141,7 +141,12 @@ impl SimDriver for Prebuilt {
             let facts = matrix
                 .rows
                 .iter()
-                .map(|r| RowFacts { items: r.members.len() as u64 * 900, bytes: 1 << 20, throttled: 0 })
+                .map(|r| RowFacts {
+                    items: r.members.len() as u64 * 900,
+                    bytes: 1 << 20,
+                    throttled: 0,
+                    throttled_by_col: vec![0; matrix.cols()],
+                })
                 .collect();
             let series = (0..request.size_series)
                 .map(|s| SizeSeries {

@@ -95,7 +95,8 @@ impl App {
             match store.load(&origin_of(&w)) {
                 Some(Ok(r)) => {
                     w.recovery_pending = true;
-                    let applied = r.source != w.loaded.source();
+                    // Applied edits written to a file (`w`) are saved, whatever the file.
+                    let applied = !r.source_saved && r.source != w.loaded.source();
                     self.overlay = Some(Overlay::Recovery { recovery: r, applied });
                 }
                 Some(Err(e)) => self.message = Some((e, MessageKind::Error)),
@@ -328,8 +329,12 @@ impl App {
         match files::write(path, &bytes, overwrite) {
             Ok(()) => {
                 self.overlay = None;
-                let what = if purpose == PromptFor::Export { "exported the screen to" } else { "wrote" };
-                self.message = Some((format!("{what} {}", path.display()), MessageKind::Info));
+                let text = if purpose == PromptFor::Export {
+                    format!("exported the screen to {}", path.display())
+                } else {
+                    self.wrote_message(path)
+                };
+                self.message = Some((text, MessageKind::Info));
                 if purpose == PromptFor::WriteScenario {
                     self.mark_saved();
                 }
@@ -342,20 +347,32 @@ impl App {
         }
     }
 
-    /// The scenario's text to write: the current variant's draft is applied first (so the file
-    /// and the replay agree); a draft with an error is not written.
-    fn scenario_text(&mut self) -> Result<String, String> {
-        let Screen::Workbench(w) = &mut self.screen else { return Err("no scenario is open".to_owned()) };
-        if w.drafts.get(&w.variant).is_some_and(|d| d.is_dirty(&w.loaded)) {
-            let note = w.apply(self.driver.as_mut());
-            if let Some(Err(e)) = note {
-                return Err(format!(
-                    "the draft of {} has an error, so nothing was written: {e}",
-                    w.current().name
-                ));
+    /// The scenario's text to write: the variants as applied. Writing neither applies a draft
+    /// nor restarts the replay; an unapplied draft stays in the editor (and the recovery file).
+    fn scenario_text(&self) -> Result<String, String> {
+        let Screen::Workbench(w) = &self.screen else { return Err("no scenario is open".to_owned()) };
+        Ok(w.loaded.source().to_owned())
+    }
+
+    /// What `w` says after writing `path`: plainly, when an unapplied draft was left out of it.
+    fn wrote_message(&self, path: &Path) -> String {
+        let wrote = format!("wrote {}", path.display());
+        let Screen::Workbench(w) = &self.screen else { return wrote };
+        // Drafts are keyed by variant index, so the names come in the scenario's order.
+        let names: Vec<&str> = w
+            .drafts
+            .iter()
+            .filter(|(_, d)| d.is_dirty(&w.loaded))
+            .filter_map(|(&i, _)| w.loaded.scenario.variants.get(i))
+            .map(|v| v.name.as_str())
+            .collect();
+        match names.as_slice() {
+            [] => wrote,
+            [one] => format!("{wrote} without {one}'s unapplied edit (kept; Ctrl-S applies it)"),
+            many => {
+                format!("{wrote} without the unapplied edits of {} (kept; Ctrl-S applies)", many.join(", "))
             }
         }
-        Ok(w.loaded.source().to_owned())
     }
 
     fn mark_saved(&mut self) {
@@ -427,7 +444,10 @@ impl App {
         let result = if w.unsaved() {
             let drafts =
                 w.drafts.iter().filter(|(_, d)| d.is_dirty(&w.loaded)).map(|(&i, d)| (i, d.text())).collect();
-            store.save(&Recovery { origin, source: w.loaded.source().to_owned(), drafts }).map(|_| ())
+            let source_saved = w.loaded.source() == w.saved_source;
+            store
+                .save(&Recovery { origin, source: w.loaded.source().to_owned(), drafts, source_saved })
+                .map(|_| ())
         } else if w.recovery_pending {
             Ok(())
         } else {

@@ -199,7 +199,12 @@ pub const KEYS: &[Binding] = &[
     bind(S::Workbench, &[code(KeyCode::Tab)], Action::FocusNext, "focus the next panel"),
     bind(S::Workbench, &[code(KeyCode::BackTab)], Action::FocusPrev, "focus the previous panel"),
     bind(S::Workbench, &[ch('e')], Action::EditSchema, "edit the variant's key schema"),
-    bind(S::Workbench, &[ch('w')], Action::WriteScenario, "write the scenario (with your edits) to a file"),
+    bind(
+        S::Workbench,
+        &[ch('w')],
+        Action::WriteScenario,
+        "write the scenario as applied to a file (not drafts)",
+    ),
     bind(S::Workbench, &[ch('v')], Action::NextVariant, "next variant of the scenario"),
     bind(S::Workbench, &[ch('c')], Action::Compare, "compare with the previous run"),
     bind(

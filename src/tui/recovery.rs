@@ -21,6 +21,10 @@ pub struct Recovery {
     pub source: String,
     /// Unapplied editor drafts: (variant index, text).
     pub drafts: Vec<(usize, String)>,
+    /// `source` is what the session last wrote to a file (`w`): its applied edits are saved,
+    /// only the drafts are not. Absent in older recovery files.
+    #[serde(default)]
+    pub source_saved: bool,
 }
 
 /// Where state goes: `$KEYHEAT_STATE_DIR`, else `$XDG_STATE_HOME/keyheat`, else
@@ -135,6 +139,7 @@ mod tests {
             origin: origin.to_owned(),
             source: "(x)".to_owned(),
             drafts: vec![(1, "(y".to_owned())],
+            source_saved: false,
         };
         let path = store.save(&r).unwrap();
         assert!(path.file_name().unwrap().to_string_lossy().starts_with("recovery-sensors-"));

@@ -155,7 +155,16 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         let facts = matrix
             .rows
             .iter()
-            .map(|r| RowFacts { items: 1200 * r.members.len() as u64, bytes: 86_000, throttled: 3 })
+            .map(|r| {
+                let members = r.members.len() as u64;
+                let throttled_by_col: Vec<u64> = (0..matrix.cols() as u64).map(|c| c % 3 * members).collect();
+                RowFacts {
+                    items: 1200 * members,
+                    bytes: 86_000,
+                    throttled: throttled_by_col.iter().sum(),
+                    throttled_by_col,
+                }
+            })
             .collect();
         let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
         HeatmapView { matrix, facts, groups: vec!["Reading".to_owned()], start, first_keys }

@@ -70,12 +70,16 @@ pub struct HeatmapView {
     pub first_keys: Vec<String>,
 }
 
-/// A heatmap row's partitions now (a merged row: summed over its members).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// A heatmap row's partitions (a merged row: summed over its members): their levels now, what
+/// they throttled over the run so far, and what they throttled in each of the matrix's columns.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowFacts {
     pub items: u64,
     pub bytes: u64,
+    /// Requests throttled over the run so far.
     pub throttled: u64,
+    /// Requests throttled in each column's time range, one per column of the matrix.
+    pub throttled_by_col: Vec<u64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

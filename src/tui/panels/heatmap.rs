@@ -232,8 +232,7 @@ impl Widget for HeatmapPanel<'_> {
             self.row_labels(view, Rect { width: labels, ..rows }, buf);
         }
         self.axis(view, Rect { x: grid.x, width: grid.width, ..axis }, buf);
-        let lines =
-            pack_fields(&self.inspector(view), usize::from(inner.width), usize::from(inspector_lines));
+        let lines = self.inspector(view).lines(usize::from(inner.width), usize::from(inspector_lines));
         let used = u16::try_from(lines.len()).unwrap_or(inspector_lines);
         for (i, line) in (0u16..).zip(lines) {
             let style = if i == 0 { self.theme.header() } else { self.theme.plain() };
@@ -398,10 +397,11 @@ impl HeatmapPanel<'_> {
         }
     }
 
-    /// The inspected cell as labelled fields: where (table or index and partition key, the time
-    /// range), then what (the metric's value against the limit; the row's items, size and
-    /// throttles now).
-    fn inspector(&self, view: &HeatmapView) -> Vec<String> {
+    /// The inspected cell as labelled fields, in two parts. The cell's: where (table or index and
+    /// partition key, the time range), then what happened there (the metric's value against the
+    /// limit, the requests throttled in that range). The row's partitions': their items and bytes
+    /// now, and the requests they throttled over the run so far.
+    fn inspector(&self, view: &HeatmapView) -> Inspector {
         let matrix = &view.matrix;
         let settings = self.settings;
         let (r, c) = clamp_cursor(settings.cursor, matrix.rows.len(), matrix.cols());
@@ -416,23 +416,57 @@ impl HeatmapPanel<'_> {
         if let Some(limit) = settings.limit() {
             let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
         }
-        let mut fields = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
+        let mut cell = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
+        let mut partition = Vec::new();
         // Cassandra holds rows and never throttles.
         let cql = settings.engine == Engine::Cassandra;
-        let items = settings.engine.words().item.many;
+        let item = settings.engine.words().item;
         match view.facts.get(r) {
             Some(f) => {
-                fields.extend([
-                    format!("{items} {}", numbers::count(f.items as f64)),
-                    format!("size {}", numbers::bytes(f.bytes as f64)),
-                ]);
+                if let Some(&n) = f.throttled_by_col.get(c).filter(|_| !cql) {
+                    let span = numbers::span(to.since(from).as_secs_f64());
+                    cell.push(format!("throttled {} in {span}", numbers::count(n as f64)));
+                }
+                let items = f.items as f64;
+                partition.push(format!(
+                    "now {} {}, {}",
+                    numbers::count(items),
+                    item.of(items),
+                    numbers::bytes(f.bytes as f64)
+                ));
                 if !cql {
-                    fields.push(format!("throttled {}", numbers::count(f.throttled as f64)));
+                    partition.push(format!("throttled so far {}", numbers::count(f.throttled as f64)));
                 }
             }
-            None => fields.push(format!("{items} {PENDING}")),
+            None => partition.push(format!("{} {PENDING}", item.many)),
         }
-        fields
+        Inspector { cell, partition }
+    }
+}
+
+/// The inspector's fields: the cell's, then its row's partitions'.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inspector {
+    pub cell: Vec<String>,
+    pub partition: Vec<String>,
+}
+
+impl Inspector {
+    /// The fields on at most `lines` lines of `width` columns, as [`pack_fields`] lays them out.
+    /// The partition's start a line of their own where that costs no line and cuts nothing (the
+    /// lines the inspector leaves go to the shape hint); elsewhere their labels ("now", "so
+    /// far") keep them apart from the cell's.
+    pub fn lines(&self, width: usize, lines: usize) -> Vec<String> {
+        let packed = pack_fields(&[&self.cell[..], &self.partition[..]].concat(), width, lines);
+        let mut apart = pack_fields(&self.cell, width, lines);
+        if apart.len() < lines {
+            apart.extend(pack_fields(&self.partition, width, lines - apart.len()));
+            let cut = apart.last().is_some_and(|l| l.ends_with('…'));
+            if apart.len() <= packed.len() && !cut {
+                return apart;
+            }
+        }
+        packed
     }
 }
 
@@ -664,6 +698,106 @@ mod tests {
         assert_eq!(s.limit(), Some(CASSANDRA_PARTITION_BYTES));
         s.metric = Metric::ReadUnits;
         assert_eq!((s.limit(), s.unit()), (None, "reads/s"));
+    }
+
+    /// One partition, three 2-second cells: 900, 400 and 0 WCU/s at its peak, throttling 7, 0
+    /// and 5 requests; 12 over the run so far.
+    fn throttling_partition() -> HeatmapView {
+        use crate::engine::metrics::{GroupId, HeatRow, HeatmapMatrix, PartitionId};
+        use crate::engine::time::{SimDuration, SimTime};
+        use crate::tui::view::RowFacts;
+        let start = SimTime::parse("2025-06-01T00:00:00Z").expect("a time");
+        let col_times = (0..3u64)
+            .map(|c| (start + SimDuration::from_secs(2 * c), start + SimDuration::from_secs(2 * c + 2)))
+            .collect();
+        let row = HeatRow {
+            label: "COUNTER#stream-246".to_owned(),
+            group: GroupId(0),
+            members: vec![PartitionId(0)],
+            cells: vec![900.0, 400.0, 0.0],
+        };
+        let matrix = HeatmapMatrix {
+            metric: Metric::WriteUnits,
+            order: RowOrdering::ByKey,
+            rows: vec![row],
+            col_times,
+            max: 900.0,
+            totals: vec![900.0, 400.0, 0.0],
+        };
+        let facts = vec![RowFacts { items: 1, bytes: 49, throttled: 12, throttled_by_col: vec![7, 0, 5] }];
+        HeatmapView {
+            matrix,
+            facts,
+            groups: vec!["counters".to_owned()],
+            start,
+            first_keys: vec!["COUNTER#stream-246".to_owned()],
+        }
+    }
+
+    /// Beside a cell's time range the inspector counts that range's throttles; the run's total
+    /// so far is the partition's and says so. (cursor column, cell's fields, partition's fields)
+    #[test]
+    fn a_cell_shows_its_own_throttles_and_the_partition_its_total_so_far() {
+        let view = throttling_partition();
+        let partition = ["now 1 item, 49 B", "throttled so far 12"];
+        let cases = [
+            (0, ["06-01 00:00:00–00:00:02", "900 WCU/s (90% of limit)", "throttled 7 in 2 s"]),
+            (1, ["06-01 00:00:02–00:00:04", "400 WCU/s (40% of limit)", "throttled 0 in 2 s"]),
+            (2, ["06-01 00:00:04–00:00:06", "0 WCU/s (0% of limit)", "throttled 5 in 2 s"]),
+        ];
+        for (col, cell) in cases {
+            let settings = HeatSettings { cursor: (0, col), ..HeatSettings::default() };
+            let panel =
+                HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+            let got = panel.inspector(&view);
+            assert_eq!(got.cell[0], "▸ counters COUNTER#stream-246");
+            assert_eq!(got.cell[1..], cell, "column {col}");
+            assert_eq!(got.partition, partition, "column {col}");
+        }
+        // Cassandra never throttles: neither figure is shown.
+        let settings = HeatSettings { engine: Engine::Cassandra, ..HeatSettings::default() };
+        let panel =
+            HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+        let got = panel.inspector(&view);
+        assert!(got.cell.iter().chain(&got.partition).all(|f| !f.contains("throttled")), "{got:?}");
+    }
+
+    /// The partition's figures start a line of their own where that costs no line, and share
+    /// the cell's lines where it would. (width, lines, what is drawn)
+    #[test]
+    fn the_partitions_figures_start_their_own_line_where_it_costs_none() {
+        let inspector = Inspector {
+            cell: ["▸ counters COUNTER#stream-246", "06-01 00:00:00–00:00:02", "throttled 7 in 2 s"]
+                .map(str::to_owned)
+                .to_vec(),
+            partition: ["now 1 item, 49 B", "throttled so far 12"].map(str::to_owned).to_vec(),
+        };
+        let one_line = "▸ counters COUNTER#stream-246 · 06-01 00:00:00–00:00:02 · throttled 7 in 2 s · \
+                        now 1 item, 49 B · throttled so far 12";
+        let cases: [(usize, usize, &[&str]); 4] = [
+            // Packed, "now 1 item, 49 B" would end the first line.
+            (
+                96,
+                3,
+                &[
+                    "▸ counters COUNTER#stream-246 · 06-01 00:00:00–00:00:02 · throttled 7 in 2 s",
+                    "now 1 item, 49 B · throttled so far 12",
+                ],
+            ),
+            (120, 2, &[one_line]),
+            (120, 1, &[one_line]),
+            (
+                60,
+                2,
+                &[
+                    "▸ counters COUNTER#stream-246 · 06-01 00:00:00–00:00:02",
+                    "throttled 7 in 2 s · now 1 item, 49 B · throttled so far 12",
+                ],
+            ),
+        ];
+        for (width, lines, want) in cases {
+            assert_eq!(inspector.lines(width, lines), want, "{width} x {lines}");
+        }
     }
 
     #[test]

@@ -59,7 +59,8 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
     if matrix.rows.is_empty() {
         return None;
     }
-    let facts = matrix.rows.iter().map(|row| row_facts(metrics, &row.members)).collect();
+    let facts =
+        matrix.rows.iter().map(|row| row_facts(metrics, &row.members, &query, matrix.cols())).collect();
     let groups = metrics.groups().map(|(_, g)| g.name.clone()).collect();
     let first_keys = matrix
         .rows
@@ -74,17 +75,30 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
     Some(HeatmapView { matrix, facts, groups, start: metrics.clock().start(), first_keys })
 }
 
-/// A row's partitions now: items and bytes are levels (summed over a merged row's members),
-/// throttles the run's total.
-fn row_facts(metrics: &Metrics, members: &[PartitionId]) -> RowFacts {
-    let level =
-        |id: PartitionId, metric: Metric| metrics.partition_series(id, metric).map_or(0.0, Series::total);
+/// A row's partitions: items and bytes are levels now (summed over a merged row's members),
+/// throttles the run's total and each column's own, in the matrix's columns.
+fn row_facts(metrics: &Metrics, members: &[PartitionId], query: &HeatmapQuery, cols: usize) -> RowFacts {
+    let series = |id: PartitionId, metric: Metric| metrics.partition_series(id, metric);
+    let level = |id: PartitionId, metric: Metric| series(id, metric).map_or(0.0, Series::total);
     let mut facts = RowFacts::default();
+    let mut by_col = vec![0.0; cols];
+    let mut buffer = Vec::new();
     for &id in members {
         facts.items += planner::numbers::floor_u64(level(id, Metric::Items));
         facts.bytes += planner::numbers::floor_u64(level(id, Metric::Bytes));
         facts.throttled += planner::numbers::floor_u64(level(id, Metric::Throttled));
+        // Most partitions never throttle: only those that did are read column by column.
+        if let Some(throttled) = series(id, Metric::Throttled).filter(|s| s.total() > 0.0) {
+            throttled.resample_into(query.range.clone(), query.cols, &mut buffer);
+            for (sum, column) in by_col.iter_mut().zip(&buffer) {
+                *sum += column.value;
+            }
+        }
     }
+    // Exact over the recent ticks; older columns share a coarser history bucket's count out by
+    // their overlap with it (as the cells do), so a sum is rounded, not floored.
+    facts.throttled_by_col =
+        by_col.into_iter().map(|n: f64| planner::numbers::floor_u64(n.round())).collect();
     facts
 }
 
@@ -253,6 +267,43 @@ mod tests {
             assert_eq!(row.cost, want, "{}", p.name);
         }
         assert!(report.patterns.iter().any(|p| p.served_calls < p.calls), "some calls did not complete");
+    }
+
+    /// Each heatmap cell counts the requests its row throttled in that cell's own time, not the
+    /// run's total: the hot counter's cells differ, each is its ticks' throttles, and together
+    /// they add up to the total so far.
+    #[test]
+    fn each_cell_counts_the_throttles_of_its_own_time() {
+        let (loaded, mut sim) = naive("counters", 20);
+        let variant = loaded.variant(Some("naive")).expect("counters has naive");
+        while sim.step() {}
+        let view = build(&sim, &loaded.scenario, variant, &request());
+        let heat = view.heatmap.expect("a heatmap once ticks have closed");
+        let metrics = sim.metrics();
+        let clock = metrics.clock();
+        let mut throttling = 0;
+        for (row, facts) in heat.matrix.rows.iter().zip(&heat.facts) {
+            assert_eq!(facts.throttled_by_col.len(), heat.matrix.cols(), "{}", row.label);
+            assert_eq!(facts.throttled_by_col.iter().sum::<u64>(), facts.throttled, "{}", row.label);
+            // 20 one-second ticks are all recent: every column is exact.
+            for (&(from, to), &got) in heat.matrix.col_times.iter().zip(&facts.throttled_by_col) {
+                let ticks = clock.tick_at(from).0..clock.tick_at(to).0;
+                let want: f64 = row
+                    .members
+                    .iter()
+                    .filter_map(|&id| metrics.partition_series(id, Metric::Throttled))
+                    .flat_map(|s| ticks.clone().map(|t| s.value_at(Tick(t)).expect("a recent tick")))
+                    .sum();
+                assert_eq!(got, planner::numbers::floor_u64(want), "{} at {from}", row.label);
+            }
+            if facts.throttled > 0 {
+                throttling += 1;
+                let first = facts.throttled_by_col[0];
+                assert!(facts.throttled_by_col.iter().any(|&n| n != first), "{facts:?}");
+                assert!(facts.throttled_by_col.iter().all(|&n| n < facts.throttled), "{facts:?}");
+            }
+        }
+        assert!(throttling > 0, "the naive counter throttles");
     }
 
     /// (the engine's status, the replay ended, what the panel shows).

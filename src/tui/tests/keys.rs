@@ -303,6 +303,43 @@ fn unsaved_edits_are_asked_about_kept_on_quit_and_offered_next_time() {
     std::fs::remove_dir_all(state).unwrap();
 }
 
+/// `w` writes the applied edits, not the draft: the draft is kept (and goes to the recovery
+/// file on quit), and next time the dialog offers the draft without calling the applied edits,
+/// which are in a file, unsaved.
+#[test]
+fn w_keeps_an_unapplied_draft_and_the_recovery_calls_written_edits_saved() {
+    let state = temp_dir("write-draft");
+    let path = state.join("mine.ron");
+    let mut a = app(true, Some(state.clone()));
+    a.open("sensors", None, None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('e')), key(KeyCode::Down), key(KeyCode::End)]);
+    type_text(&mut a, " // applied");
+    press(&mut a, &[ctrl('s'), key(KeyCode::End)]);
+    type_text(&mut a, " // draft");
+    press(&mut a, &[key(KeyCode::Esc), key(KeyCode::Char('w'))]);
+    for _ in 0.."sensors-naive.ron".len() {
+        press(&mut a, &[key(KeyCode::Backspace)]);
+    }
+    type_text(&mut a, &path.display().to_string());
+    press(&mut a, &[key(KeyCode::Enter)]);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.contains(" // applied") && !written.contains(" // draft"), "{written}");
+    assert!(
+        message(&a).is_some_and(|(t, _)| t.contains("without naive's unapplied edit (kept")),
+        "{:?}",
+        a.message
+    );
+    assert!(workbench(&a).unsaved(), "the draft is not saved anywhere yet");
+    press(&mut a, &[key(KeyCode::Char('q')), key(KeyCode::Char('y'))]);
+    assert!(a.quit);
+    let mut b = app(true, Some(state.clone()));
+    b.open("sensors", None, None).unwrap();
+    assert!(matches!(b.overlay, Some(Overlay::Recovery { applied: false, .. })));
+    press(&mut b, &[key(KeyCode::Char('y'))]);
+    assert!(workbench(&b).drafts[&0].text().contains(" // applied // draft"));
+    std::fs::remove_dir_all(state).unwrap();
+}
+
 #[test]
 fn ctrl_c_quits_at_once_and_still_keeps_the_edits() {
     let state = temp_dir("ctrl-c");
@@ -335,6 +372,22 @@ fn w_writes_the_edited_scenario_and_never_silently_over_a_file() {
     type_text(&mut a, &path.display().to_string());
     press(&mut a, &[key(KeyCode::Enter)]);
     assert!(a.overlay.is_none(), "{:?}", a.message);
+    // The draft was never applied: the file holds the variant as applied, and says so.
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(!written.contains(" // mine") && written.starts_with("// IoT sensor readings"));
+    assert!(
+        message(&a).is_some_and(|(t, _)| t.contains("without naive's unapplied edit (kept")),
+        "{:?}",
+        a.message
+    );
+    assert!(workbench(&a).drafts[&0].text().contains(" // mine"));
+    // Applied (Ctrl-S), it is written.
+    press(&mut a, &[key(KeyCode::Char('e')), ctrl('s'), key(KeyCode::Esc), key(KeyCode::Char('w'))]);
+    for _ in 0.."sensors-naive.ron".len() {
+        press(&mut a, &[key(KeyCode::Backspace)]);
+    }
+    type_text(&mut a, &path.display().to_string());
+    press(&mut a, &[key(KeyCode::Enter), key(KeyCode::Char('y'))]);
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.contains(" // mine") && written.starts_with("// IoT sensor readings"));
     assert!(crate::scenario::parse("mine.ron", &written).is_ok());
