@@ -9,6 +9,7 @@ pub mod compare;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub mod practice;
+mod reasons;
 pub mod run;
 mod text;
 pub mod verdict;

@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::Serialize;
 pub use unpredictable::Unpredictable;
-pub use verdict::{Considered, Verdict, cql_verb};
+pub use verdict::{Considered, Verdict};
 pub use warnings::Busiest;
 pub use warnings::collision::KeyLoss;
 
@@ -164,6 +164,22 @@ impl Operation {
     /// The operation a report names (`name()`), if it is one.
     pub fn named(name: &str) -> Option<Operation> {
         Operation::ALL.into_iter().find(|op| op.name() == name)
+    }
+}
+
+/// The CQL statement an operation becomes in the Cassandra profile.
+pub fn cql_verb(operation: Operation) -> &'static str {
+    match operation {
+        // The loader refuses transactions in the Cassandra profile.
+        Operation::GetItem | Operation::BatchGetItem | Operation::Query | Operation::TransactGetItems => {
+            "SELECT"
+        }
+        Operation::Scan => "SELECT … ALLOW FILTERING",
+        Operation::PutItem => "INSERT",
+        Operation::UpdateItem => "UPDATE",
+        Operation::DeleteItem => "DELETE",
+        Operation::DeleteAndPut => "DELETE + INSERT",
+        Operation::TransactWriteItems => "BEGIN BATCH … APPLY BATCH",
     }
 }
 
