@@ -1,11 +1,12 @@
 //! The words of each kind of verdict, and the shape `check`'s JSON gives them.
 
+use crate::engine::model::{Index, IndexIds, IndexKind, Projection};
 use crate::engine::planner::verdict::{
-    Access, ClassAccess, Considered, Cost, Descending, LocateRead, Locating, NameGap, Naming, QueryReading,
-    QueryShape, ReadHow, ReadVerdict, Scan, Served, Stopped, TransactRead, Unserved, Verdict, WriteVerdict,
-    Writes,
+    Access, ClassAccess, Considered, Cost, Descending, Embedded, FetchReading, LocateRead, Locating, NameGap,
+    Naming, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Stopped, TransactRead, Unserved,
+    Verdict, WriteVerdict, Writes,
 };
-use crate::engine::planner::{Operation, PAGE_BYTES, WriteTarget};
+use crate::engine::planner::{IndexId, Operation, PAGE_BYTES, WriteTarget};
 
 fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
     QueryReading {
@@ -122,6 +123,120 @@ fn words_each_kind_of_verdict() {
     for (verdict, serves, words) in cases {
         assert_eq!(verdict.served(), serves, "{verdict:?}");
         assert_eq!(verdict.to_string(), words);
+    }
+}
+
+/// The decisions the planner's own tests assert as values, in the words `check` prints for them.
+#[test]
+fn words_searches_fetches_classes_and_cql_reads() {
+    let search = ReadHow::Search { attribute: "body".to_owned(), cql: false };
+    let filtered = ReadHow::Served(Served {
+        access: Access::Key { cql: false },
+        embedded: vec![Embedded {
+            entity: "Comment".to_owned(),
+            list: "comments".to_owned(),
+            keep_latest: Some(50),
+        }],
+        contains: Some("body".to_owned()),
+        cql: true,
+    });
+    let fetched = QueryReading {
+        notes: vec!["hash(author, 4) with author unknown: one request per hash".to_owned()],
+        fetch: Some(FetchReading {
+            index: "by-author".to_owned(),
+            kind: IndexKind::Global,
+            projection: Projection::KeysOnly,
+            missing: vec!["body".to_owned()],
+            returned: 250.0,
+            requests: 3,
+            units: 125.0,
+            cql: false,
+        }),
+        ..query(250.0, 51_200.0, 4)
+    };
+    let class = |value: Option<&str>, share, items| ClassAccess {
+        value: value.map(str::to_owned),
+        share,
+        access: Access::Query(query(items, 1_024.0, 1)),
+    };
+    let classes = Access::Classes {
+        by: "tenant_id".to_owned(),
+        mean_fanout: 5.2,
+        classes: vec![class(Some("tenant-000"), 0.602, 20.0), class(None, 0.398, 2.0)],
+    };
+    let full_scan =
+        Scan { items: 864_000.0, bytes: 100.0 * PAGE_BYTES, tables: Some(vec!["Msg".to_owned()]) };
+    // (verdict, words)
+    let cases = [
+        (
+            read(search, None),
+            "contains(body, word) looks for a word inside the text: no key condition can test that, and no key \
+             narrows the search to one partition, so a Scan with that filter would read the whole table on every \
+             call. Serve it with a search index fed by the same writes (e.g. OpenSearch via DynamoDB Streams)",
+        ),
+        (
+            read(filtered, None),
+            "the full primary key is known: one item; its Comment items come with it, embedded in its comments \
+             list (the newest 50); contains(body, :word) is a filter, so every item the key reaches is read to \
+             find the matches — a search index fed by the same writes (e.g. OpenSearch via Cassandra CDC) finds \
+             them without reading the rest",
+        ),
+        (
+            read(served(Access::Query(fetched)), None),
+            "×4: hash(author, 4) with author unknown: one request per hash; the sort key applies the range; ~250 \
+             items (50 KB) per call; + fetch: by-author projects KEYS_ONLY, so body comes from the table — \
+             BatchGetItem of the ~250 results (3 requests of ≤ 100 keys), ~125 RCU",
+        ),
+        (
+            read(served(classes), None),
+            "by tenant_id, each class on its own layout — ×5.2 requests a call on average; tenant_id = tenant-000 \
+             (60.2% of calls): the sort key applies the range; ~20 items (1 KB) per call | other values (39.8% of \
+             calls): the sort key applies the range; ~2 items (1 KB) per call",
+        ),
+        (
+            read(ReadHow::Scan(full_scan), None),
+            "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~864,000 rows (100 MB) of the Msg \
+             table on every call, 173 pages of 5,000 rows",
+        ),
+    ];
+    for (verdict, words) in cases {
+        assert_eq!(verdict.to_string(), words);
+    }
+}
+
+#[test]
+fn words_the_select_a_cql_write_sends_to_find_its_row() {
+    let view = Index {
+        name: "by-order".to_owned(),
+        kind: IndexKind::Global,
+        pk_attribute: "order_id".to_owned(),
+        sk_attribute: None,
+        keys: Vec::new(),
+        projection: Projection::All,
+        only_when: None,
+        ids: IndexIds::default(),
+    };
+    let locating =
+        |scan, index, items| Locating { requests: String::new(), scan, index, items, units: 0.0, cql: true };
+    let update = |read| {
+        let gap = NameGap::SortKey { key: "O#{order_id}".to_owned(), missing: vec!["order_id".to_owned()] };
+        let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, cql: true };
+        let naming = Naming::Unnamed { gap, locate: Some(LocateRead::Found(read)), then: Some(writes) };
+        Verdict::Write(WriteVerdict { naming, transaction: false })
+    };
+    let needs = "the sort key O#{order_id} needs order_id, which the pattern does not give: the application must \
+                 read the item first to learn its key; it reads it first with";
+    // (the locating read, what the words say of it)
+    let cases = [
+        (locating(true, None, 2_000.0), "a SELECT of every partition on the table (2,000 rows per call)"),
+        (
+            locating(false, Some(IndexId::new(0, &view)), 1.0),
+            "a SELECT on the view by-order (1 row per call)",
+        ),
+    ];
+    for (read, words) in cases {
+        let verdict = update(read);
+        assert_eq!(verdict.to_string(), format!("{needs} {words}; then it writes 1 row per call: table ×1"));
     }
 }
 
