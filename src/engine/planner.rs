@@ -306,11 +306,6 @@ impl PatternPlan {
         self.verdict.served()
     }
 
-    /// The verdict in words.
-    pub fn reason(&self) -> String {
-        self.verdict.to_string()
-    }
-
     /// The requests of one call, each operation named by `name`: "Query ×2", for a read split
     /// by entity "GetItem + Query", for a write that reads its key first "Scan + UpdateItem".
     /// Empty when nothing serves the pattern.
