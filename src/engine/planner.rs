@@ -204,7 +204,8 @@ pub struct PatternPlan {
     pub fanout: u32,
     pub key_condition: Option<String>,
     pub filter: Option<String>,
-    /// How the keys serve it, or why they do not (serialized as `served` and `reason`).
+    /// How the keys serve it, or why they do not (serialized as `served` and `reason`, worded
+    /// by `report::reasons`).
     #[serde(flatten)]
     pub verdict: Verdict,
     /// Every other place that was considered, and why it does not serve or costs more.
