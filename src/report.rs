@@ -2,6 +2,7 @@
 //! for tools, and (for runs and comparisons) Markdown for a README or an issue. Writers take
 //! `impl Write` so tests render into a `Vec<u8>`; the JSON shapes are `#[derive(Serialize)]`
 //! structs: the check report is the planner's `Plan`, the run report the simulator's `RunReport`.
+//! The planner's verdicts in that plan are worded once, in `reasons`, for every format.
 
 pub mod analyze;
 pub mod check;
@@ -9,6 +10,7 @@ pub mod compare;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub mod practice;
+mod reasons;
 pub mod run;
 mod text;
 pub mod verdict;

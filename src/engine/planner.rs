@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::Serialize;
 pub use unpredictable::Unpredictable;
-pub use verdict::{Considered, Verdict, cql_verb};
+pub use verdict::{Considered, Verdict};
 pub use warnings::Busiest;
 pub use warnings::collision::KeyLoss;
 
@@ -167,6 +167,22 @@ impl Operation {
     }
 }
 
+/// The CQL statement an operation becomes in the Cassandra profile.
+pub fn cql_verb(operation: Operation) -> &'static str {
+    match operation {
+        // The loader refuses transactions in the Cassandra profile.
+        Operation::GetItem | Operation::BatchGetItem | Operation::Query | Operation::TransactGetItems => {
+            "SELECT"
+        }
+        Operation::Scan => "SELECT … ALLOW FILTERING",
+        Operation::PutItem => "INSERT",
+        Operation::UpdateItem => "UPDATE",
+        Operation::DeleteItem => "DELETE",
+        Operation::DeleteAndPut => "DELETE + INSERT",
+        Operation::TransactWriteItems => "BEGIN BATCH … APPLY BATCH",
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternPlan {
     pub name: String,
@@ -188,7 +204,8 @@ pub struct PatternPlan {
     pub fanout: u32,
     pub key_condition: Option<String>,
     pub filter: Option<String>,
-    /// How the keys serve it, or why they do not (serialized as `served` and `reason`).
+    /// How the keys serve it, or why they do not (serialized as `served` and `reason`, worded
+    /// by `report::reasons`).
     #[serde(flatten)]
     pub verdict: Verdict,
     /// Every other place that was considered, and why it does not serve or costs more.
@@ -288,11 +305,6 @@ impl PatternPlan {
     /// for an update or delete whose key the caller cannot compute.
     pub fn served(&self) -> bool {
         self.verdict.served()
-    }
-
-    /// The verdict in words.
-    pub fn reason(&self) -> String {
-        self.verdict.to_string()
     }
 
     /// The requests of one call, each operation named by `name`: "Query ×2", for a read split

@@ -294,7 +294,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
     writeln!(out, "How each pattern is served")?;
     for p in &plan.patterns {
         paragraph(out, 2, &headline(p, engine))?;
-        paragraph(out, 4, &p.reason())?;
+        paragraph(out, 4, &p.verdict.to_string())?;
         if let Some(u) = &p.unpredictable {
             paragraph(out, 4, &format!("? {}: {}", unknown_figures(u), u.why))?;
         }

@@ -10,6 +10,7 @@ mod ttl;
 mod unpredictable;
 mod weighted;
 
+use super::verdict::{Access, Embedded, NameGap, Naming, QueryReading, ReadHow, Unserved, WriteVerdict};
 use super::*;
 use crate::scenario;
 
@@ -20,6 +21,22 @@ fn plan_of(name: &str, variant: &str) -> Plan {
 
 fn pattern<'a>(plan: &'a Plan, name: &str) -> &'a PatternPlan {
     plan.patterns.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no pattern {name}"))
+}
+
+/// How the planner decided to serve a read.
+fn how(p: &PatternPlan) -> &ReadHow {
+    match &p.verdict {
+        Verdict::Read(read) => &read.how,
+        other => panic!("{} is not a read: {other:?}", p.name),
+    }
+}
+
+/// How one place reads what a read its keys serve asks.
+fn access(p: &PatternPlan) -> &Access {
+    match how(p) {
+        ReadHow::Served(served) => &served.access,
+        other => panic!("{} is not served by a place's keys: {other:?}", p.name),
+    }
 }
 
 #[test]
@@ -220,19 +237,19 @@ fn full_text_search_is_unserved_with_what_would_serve_it() {
     let plan = chat("plain");
     let p = pattern(&plan, "search");
     assert_eq!((p.operation, p.served()), (None, false));
-    assert!(
-        p.reason().contains("search index fed by the same writes (e.g. OpenSearch via DynamoDB Streams)"),
-        "{}",
-        p.reason()
-    );
+    // A search no key serves, in the DynamoDB profile (its words name a search index fed by
+    // DynamoDB Streams).
+    assert!(matches!(how(p), ReadHow::Search { attribute, cql: false } if attribute == "body"), "{p:#?}");
     assert!(plan.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "search"));
     // Given a channel, the word search is a filter on a Query of that channel's partition: it
     // reads the whole partition (no limit can stop it early, the matches are unknown).
     let channel = pattern(&plan, "search-channel");
     assert_eq!((channel.operation, channel.served()), (Some(Operation::Query), true), "{channel:#?}");
     assert_eq!(channel.filter.as_deref(), Some("contains(body, :word)"));
-    assert!(channel.reason().contains("every item the key reaches is read"), "{}", channel.reason());
-    assert!(!channel.reason().contains("whole table"), "{}", channel.reason());
+    assert!(
+        matches!(how(channel), ReadHow::Served(s) if s.contains.as_deref() == Some("body")),
+        "{channel:#?}"
+    );
     assert!(channel.items_read.is_some_and(|n| n > 20.0), "{channel:#?}");
     assert!(!plan.warnings.iter().any(|w| w.subject == "search-channel"), "{:#?}", plan.warnings);
 }
@@ -254,14 +271,19 @@ fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
     // The fetch is costed: each item rounded to 4 KB, eventually consistent.
     assert!((fetch.units - items * 0.5).abs() < 1e-9, "{p:#?}");
     assert!(p.units_per_call >= fetch.units + 0.5, "{p:#?}");
-    assert!(p.reason().contains("+ fetch") && p.reason().contains("BatchGetItem"), "{}", p.reason());
+    // The verdict's Query fetches from the table after a GSI: a BatchGetItem of its results.
+    let fetched = |q: &QueryReading| q.fetch.as_ref().is_some_and(|f| f.kind == IndexKind::Global);
+    assert!(matches!(access(p), Access::Query(q) if fetched(q)), "{:#?}", p.verdict);
     assert!(plan.warnings.iter().all(|w| w.subject != "by-author"), "{:#?}", plan.warnings);
     let reasons: Vec<(Option<&IndexId>, bool)> =
         p.alternatives.iter().map(|a| (a.index.as_ref(), a.serves())).collect();
     assert_eq!(reasons, [(None, false)]);
     assert_eq!(
-        p.alternatives[0].considered.to_string(),
-        "its partition key CH#{channel_id} needs channel_id, which the pattern does not give"
+        p.alternatives[0].considered,
+        Considered::Unserved(Unserved::Key(keys::KeyGap::Attribute {
+            key: "CH#{channel_id}".to_owned(),
+            attribute: "channel_id".to_owned()
+        }))
     );
 }
 
@@ -277,8 +299,11 @@ fn a_missing_key_input_is_blamed_before_the_projection() {
         .find(|a| IndexId::place(a.index.as_ref()) == "GSI by-author")
         .expect("considered");
     assert_eq!(
-        by_author.considered.to_string(),
-        "its partition key {author} needs author, which the pattern does not give",
+        by_author.considered,
+        Considered::Unserved(Unserved::Key(keys::KeyGap::Attribute {
+            key: "{author}".to_owned(),
+            attribute: "author".to_owned()
+        })),
     );
 }
 
@@ -292,7 +317,8 @@ fn plans_hash_fanout_lsis_and_sort_key_ranges() {
     let heavy = chat("heavy");
     let recent = pattern(&heavy, "recent");
     assert_eq!((recent.operation, recent.fanout), (Some(Operation::Query), 4), "{recent:#?}");
-    assert!(recent.reason().contains("hash(author, 4) with author unknown"), "{}", recent.reason());
+    let hashed = |q: &QueryReading| q.notes.iter().any(|n| n.contains("hash(author, 4) with author unknown"));
+    assert!(matches!(access(recent), Access::Query(q) if hashed(q)), "{:#?}", recent.verdict);
     // Knowing the author picks the hash shard, and the LSI's sort key pins the author.
     let both = pattern(&heavy, "author-in-channel");
     assert_eq!(both.fanout, 1, "{both:#?}");
@@ -305,7 +331,13 @@ fn plans_hash_fanout_lsis_and_sort_key_ranges() {
     );
     // An update that gives no sort key cannot name its item.
     let edit = pattern(&plain, "edit");
-    assert!(!edit.served() && edit.reason().contains("needs sent_at"), "{edit:#?}");
+    let Verdict::Write(WriteVerdict { naming: Naming::Unnamed { gap, .. }, .. }) = &edit.verdict else {
+        panic!("{edit:#?}")
+    };
+    assert!(
+        !edit.served() && matches!(gap, NameGap::SortKey { missing, .. } if missing == &["sent_at"]),
+        "{gap:?}"
+    );
     assert!(plain.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "edit"));
 }
 
@@ -460,10 +492,11 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     let whole = plan_of("social-feed", "embedded-comments");
     let read = pattern(&whole, "post-with-comments");
     assert_eq!((read.operation, read.fanout), (Some(Operation::GetItem), 1));
+    let embedded = |e: &Embedded| e.entity == "Comment" && e.list == "comments";
     assert!(
-        read.reason().contains("its Comment items come with it, embedded in its comments list"),
-        "{}",
-        read.reason()
+        matches!(how(read), ReadHow::Served(s) if s.embedded.iter().any(embedded)),
+        "{:#?}",
+        read.verdict
     );
     let comment = pattern(&whole, "comment-viral");
     assert_eq!(comment.operation, Some(Operation::UpdateItem));
@@ -637,8 +670,11 @@ fn attribute_order_changes_no_figure() {
             .collect();
         let warnings: Vec<String> =
             plan.warnings.iter().map(|w| format!("{:?} {} {}", w.code, w.subject, w.message)).collect();
-        let costs: Vec<String> =
-            plan.patterns.iter().map(|p| format!("{} {} {}", p.name, p.units_per_call, p.reason())).collect();
+        let costs: Vec<String> = plan
+            .patterns
+            .iter()
+            .map(|p| format!("{} {} {:?}", p.name, p.units_per_call, p.verdict))
+            .collect();
         (warnings, costs, busiest)
     };
     for variant in ["naive", "recommended"] {

@@ -3,6 +3,8 @@
 //! attribute with one — and the replay sends that read, meters it and charges it to the write,
 //! as `check` plans it.
 
+use crate::engine::model::IndexKind;
+use crate::engine::planner::verdict::{LocateRead, Locating, Naming, Verdict, WriteVerdict};
 use crate::engine::planner::{self, Operation};
 use crate::engine::sim::report::PatternReport;
 use crate::engine::sim::{RunOptions, RunReport, Simulation};
@@ -21,6 +23,18 @@ fn run(source: &str, variant: &str) -> (RunReport, planner::Plan) {
 
 fn ship(report: &RunReport) -> &PatternReport {
     report.patterns.iter().find(|p| p.name == "ship").expect("the pattern")
+}
+
+/// The read `ship`'s plan sends first to learn the order's key.
+fn locating(plan: &planner::Plan) -> &Locating {
+    let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
+    match &ship.verdict {
+        Verdict::Write(WriteVerdict {
+            naming: Naming::Unnamed { locate: Some(LocateRead::Found(read)), .. },
+            ..
+        }) => read,
+        other => panic!("no locating read: {other:?}"),
+    }
 }
 
 #[test]
@@ -78,15 +92,16 @@ fn the_cassandra_profile_selects_before_it_updates() {
     let p = ship(&report);
     assert_eq!((p.scans, p.landed_writes), (p.calls, Some(p.calls)));
     assert!(p.avg_items_read > 1_900.0, "{}", p.avg_items_read);
-    let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
-    assert!(
-        ship.reason().contains("a SELECT of every partition on the table (2,000 rows per call)"),
-        "{}",
-        ship.reason()
-    );
+    // A SELECT of every partition of the table, 2,000 rows a call.
+    let read = locating(&plan);
+    assert!(read.cql && read.scan && read.index.is_none(), "{read:?}");
+    assert!((read.items - 2_000.0).abs() < 0.5, "{read:?}");
+    // A SELECT of the view by-order, one row a call.
     let (_, plan) = run(&cql, "index-first");
-    let ship = plan.patterns.iter().find(|p| p.name == "ship").expect("planned");
-    assert!(ship.reason().contains("a SELECT on the view by-order (1 row per call)"), "{}", ship.reason());
+    let read = locating(&plan);
+    assert!(read.cql && !read.scan, "{read:?}");
+    assert_eq!(read.index.as_ref().map(|id| (id.name(), id.kind())), Some(("by-order", IndexKind::Global)));
+    assert!((read.items - 1.0).abs() < 0.05, "{read:?}");
 }
 
 /// Users renamed given their email, which only an index holds: the Query on the email names
@@ -111,7 +126,7 @@ fn the_write_names_the_item_its_read_found() {
     let (report, plan) = run(BY_EMAIL, "gsi");
     let p = report.patterns.iter().find(|p| p.name == "rename").expect("the pattern");
     let planned = plan.patterns.iter().find(|p| p.name == "rename").expect("planned");
-    assert!(planned.served(), "{}", planned.reason());
+    assert!(planned.served(), "{:#?}", planned.verdict);
     let landed = p.landed_writes.expect("no side writes");
     // Every call completes: a found user is written (its item and its index entry, 2 WCU);
     // an email nobody holds is read and left alone. About 1 − 1/e of the emails are held.

@@ -24,7 +24,7 @@ fn apart_it_is_a_get_item_and_a_query_in_check_and_in_the_replay() {
     let (sim, plan) = run(APART, "apart");
     let planned = plan.patterns.iter().find(|p| p.name == PATTERN).expect("planned");
     assert_eq!(planned.operation, Some(Operation::GetItem));
-    assert!(planned.served(), "{}", planned.reason());
+    assert!(planned.served(), "{:#?}", planned.verdict);
     let ops: Vec<_> = planned.parts.iter().map(|p| p.operation).collect();
     assert_eq!(ops, [Some(Operation::GetItem), Some(Operation::Query)]);
     assert_eq!(planned.requests(Operation::name), "GetItem + Query");

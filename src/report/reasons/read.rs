@@ -1,0 +1,308 @@
+//! A read's verdict in words: the key or Query that serves it and what one call reads, a read
+//! split by entity, a Scan or a search nothing can serve, and the transaction it asked for.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::engine::model::{IndexKind, Projection};
+use crate::engine::planner::verdict::{
+    Access, Descending, FetchReading, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Split,
+    Stopped, TransactRead,
+};
+use crate::engine::planner::{CQL_PAGE_ROWS, PAGE_BYTES, cql_verb, numbers};
+
+impl Display for ReadVerdict {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.how {
+            ReadHow::Served(served) => served.fmt(f)?,
+            ReadHow::Split(split) => split.fmt(f)?,
+            ReadHow::Scan(scan) => scan.fmt(f)?,
+            ReadHow::Search { attribute, cql } => write!(
+                f,
+                "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and no \
+                 key narrows the search to one partition, so a Scan with that filter would read the whole table on \
+                 every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
+                streams(*cql)
+            )?,
+        }
+        match self.transaction {
+            None => Ok(()),
+            Some(tx) => tx.fmt(f),
+        }
+    }
+}
+
+/// The Search case's change feed, by engine.
+fn streams(cql: bool) -> &'static str {
+    if cql { "Cassandra CDC" } else { "DynamoDB Streams" }
+}
+
+impl Display for Served {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.access.fmt(f)?;
+        for e in &self.embedded {
+            write!(f, "; its {} items come with it, embedded in its {} list", e.entity, e.list)?;
+            if let Some(n) = e.keep_latest {
+                write!(f, " (the newest {n})")?;
+            }
+        }
+        if let Some(attribute) = &self.contains {
+            write!(
+                f,
+                "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
+                 matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
+                 reading the rest",
+                streams(self.cql)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Access {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Access::Key { cql } => {
+                write!(f, "the full primary key is known: one {}", if *cql { "row" } else { "item" })
+            }
+            Access::Keys { fanout, notes } => write!(f, "{fanout} keys, one per {}", notes.join("; ")),
+            Access::Query(q) => q.fmt(f),
+            Access::Classes { by, mean_fanout, classes } => {
+                write!(
+                    f,
+                    "by {by}, each class on its own layout — ×{} requests a call on average; ",
+                    numbers::factor(*mean_fanout)
+                )?;
+                for (i, class) in classes.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" | ")?;
+                    }
+                    match &class.value {
+                        Some(v) => write!(f, "{by} = {v}")?,
+                        None => f.write_str("other values")?,
+                    }
+                    write!(f, " ({} of calls): {}", numbers::percent(class.share), class.access)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Display for QueryReading {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if !self.notes.is_empty() {
+            write!(f, "×{}: {}; ", self.fanout, self.notes.join("; "))?;
+        }
+        self.shape.fmt(f)?;
+        if self.items_unknown {
+            write!(f, "; ? {} per call", noun(self))?;
+        } else {
+            write!(f, "; {}", items_clause(self.items, self.bytes, noun(self)))?;
+        }
+        let requests = f64::from(self.fanout.max(1));
+        if self.cql {
+            let rows = self.items / requests;
+            if rows > CQL_PAGE_ROWS as f64 {
+                write!(f, ", {} per request", cql_pages(rows))?;
+            }
+        } else if self.bytes / requests > PAGE_BYTES {
+            write!(f, ", {} per request", pages(self.bytes / requests))?;
+        }
+        if let Some(Stopped { limit, after_filter }) = self.stopped {
+            write!(
+                f,
+                ", stopping at the limit of {limit}{}",
+                if after_filter { " items that pass the filter" } else { "" }
+            )?;
+        }
+        if let Some(order) = self.descending {
+            let first = match order {
+                Descending::NewestFirst => "newest first",
+                Descending::HighestFirst => "highest first",
+            };
+            let clause = if self.cql { "ORDER BY … DESC" } else { "ScanIndexForward = false" };
+            write!(f, ", {first} ({clause})")?;
+        }
+        if self.limit_after_range {
+            f.write_str(
+                ", unordered by the range attribute: the limit applies only after reading every match",
+            )?;
+        }
+        match &self.fetch {
+            None => Ok(()),
+            Some(fetch) => fetch.fmt(f),
+        }
+    }
+}
+
+impl Display for QueryShape {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryShape::Collection(entities) => {
+                write!(f, "one partition holds {} together: read the item collection", entities.join(" and "))
+            }
+            QueryShape::WholeKey => f.write_str("the whole index key is known"),
+            QueryShape::Range => f.write_str("the sort key applies the range"),
+            QueryShape::Narrowed => f.write_str("the sort key narrows the partition to this entity's items"),
+            QueryShape::InOrder => f.write_str("reads the partition in sort key order"),
+            QueryShape::Whole => f.write_str("reads the whole partition"),
+        }
+    }
+}
+
+impl Display for FetchReading {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let FetchReading { index, projection, returned, .. } = self;
+        let missing = self.missing.join(", ");
+        let comes = if self.missing.len() == 1 { "comes" } else { "come" };
+        let returned = numbers::count(*returned);
+        match self.kind {
+            // A view holds the columns it selects; the rest is one SELECT by primary key per row.
+            IndexKind::Global if self.cql => {
+                let holds = match projection {
+                    Projection::KeysOnly => "only the key columns".to_owned(),
+                    Projection::Include(names) => format!("the key columns and {}", names.join(", ")),
+                    Projection::All => "every column".to_owned(),
+                };
+                write!(
+                    f,
+                    "; + fetch: view {index} holds {holds}, so {missing} {comes} from the table — one SELECT by \
+                     primary key for each of the ~{returned} rows"
+                )
+            }
+            IndexKind::Global => write!(
+                f,
+                "; + fetch: {index} projects {projection}, so {missing} {comes} from the table — BatchGetItem of the \
+                 ~{returned} results ({} request{} of ≤ 100 keys), ~{} RCU",
+                numbers::count(f64::from(self.requests)),
+                if self.requests == 1 { "" } else { "s" },
+                numbers::count(self.units)
+            ),
+            IndexKind::Local => write!(
+                f,
+                "; + fetch: {index} projects {projection}, so the Query fetches {missing} from the table for each of \
+                 the ~{returned} results, ~{} RCU",
+                numbers::count(self.units)
+            ),
+        }
+    }
+}
+
+impl Display for Split {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let entities: Vec<&str> = self.parts.iter().map(|x| x.entity.as_str()).collect();
+        write!(
+            f,
+            "{} are in different partitions, so one request cannot read them together: {} requests sent at once, \
+             one per entity — ",
+            entities.join(" and "),
+            self.parts.len()
+        )?;
+        for (i, part) in self.parts.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            let operation = part.operation.map_or("?", |o| if self.cql { cql_verb(o) } else { o.name() });
+            let place =
+                part.index.as_ref().map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()));
+            write!(f, "{}: {operation} on the {place} ({})", part.entity, part.verdict)?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Scan {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let (items, bytes) = (numbers::count(self.items), numbers::bytes(self.bytes));
+        match &self.tables {
+            Some(tables) => write!(
+                f,
+                "no key serves it: a full scan (SELECT … ALLOW FILTERING) reads all ~{items} rows ({bytes}) of the {} \
+                 table{} on every call, {}",
+                tables.join(" and "),
+                if tables.len() == 1 { "" } else { "s" },
+                cql_pages(self.items)
+            ),
+            None => write!(
+                f,
+                "no key serves it: a Scan reads all ~{items} items ({bytes}) of the table on every call, {}",
+                pages(self.bytes)
+            ),
+        }
+    }
+}
+
+impl Display for TransactRead {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            TransactRead::Joined => f.write_str(
+                ", in one TransactGetItems (each item read twice, strongly consistent: 2 RCU per 4 KB)",
+            ),
+            TransactRead::TooMany { items, most } => write!(
+                f,
+                "; not a TransactGetItems: it reads {items} items and a transaction holds at most {most}, so the \
+                 call reads without the transaction"
+            ),
+            TransactRead::NotByKey => f.write_str(
+                "; not a TransactGetItems: a transaction reads items by their full keys, and this design reads with \
+                 a Query, so the call reads without the transaction",
+            ),
+        }
+    }
+}
+
+/// "~45 items (4 KB) per call": what a plan's words say a call reads.
+fn items_clause(items: f64, bytes: f64, noun: &str) -> String {
+    format!("~{} {noun} ({}) per call", numbers::count(items), numbers::bytes(bytes))
+}
+
+/// `34 pages of 5,000 rows`: a CQL read's pages, by the driver's fetch size in rows.
+fn cql_pages(rows: f64) -> String {
+    let n = (rows / CQL_PAGE_ROWS as f64).ceil().max(1.0);
+    let noun = if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" };
+    format!("{} {noun} of {} rows", numbers::count(n), numbers::count(CQL_PAGE_ROWS as f64))
+}
+
+/// `1 page` / `12 pages`.
+fn pages(bytes: f64) -> String {
+    let n = (bytes / PAGE_BYTES).ceil().max(1.0);
+    format!("{} {} of 1 MB", numbers::count(n), if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" })
+}
+
+/// What a Query's reader gets back: rows in the Cassandra profile.
+fn noun(q: &QueryReading) -> &'static str {
+    if q.cql { "rows" } else { "items" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_cql_pages_in_rows() {
+        // (rows one partition request reads, words)
+        let cases = [
+            (0.0, "1 page of 5,000 rows"),
+            (5_000.0, "1 page of 5,000 rows"),
+            (5_001.0, "2 pages of 5,000 rows"),
+            (165_701.0, "34 pages of 5,000 rows"),
+        ];
+        for (rows, text) in cases {
+            assert_eq!(cql_pages(rows), text, "{rows}");
+        }
+    }
+
+    #[test]
+    fn counts_pages_in_words() {
+        let mb = PAGE_BYTES;
+        let cases = [
+            (0.0, "1 page of 1 MB"),
+            (mb, "1 page of 1 MB"),
+            (mb + 1.0, "2 pages of 1 MB"),
+            (12.5 * mb, "13 pages of 1 MB"),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(pages(bytes), text, "{bytes}");
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! A write's verdict in words: what one call writes, or why the caller cannot name its item and
+//! the read it sends first to learn the key.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::engine::model::IndexKind;
+use crate::engine::planner::verdict::{LocateRead, Locating, NameGap, Naming, WriteVerdict, Writes};
+use crate::engine::planner::{IndexId, WriteTarget, numbers};
+
+impl Display for WriteVerdict {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.naming {
+            Naming::Named(writes) => writes.fmt(f)?,
+            Naming::Unnamed { gap, locate, then } => {
+                write!(f, "{gap}: the application must read the item first to learn its key")?;
+                if let Some(locate) = locate {
+                    locate.fmt(f)?;
+                }
+                if let Some(writes) = then {
+                    write!(f, "; then it {writes}")?;
+                }
+            }
+        }
+        if self.transaction && self.writes().is_some() {
+            f.write_str(
+                ", all in one TransactWriteItems (each table item written twice: prepare and commit)",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for NameGap {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            NameGap::Key(gap) => gap.fmt(f),
+            NameGap::SortKey { key, missing } => {
+                write!(f, "the sort key {key} needs {}, which the pattern does not give", missing.join(", "))
+            }
+        }
+    }
+}
+
+impl Display for LocateRead {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            LocateRead::NotFound(why) => write!(f, "; no read finds it either: {why}"),
+            LocateRead::Found(read) => read.fmt(f),
+        }
+    }
+}
+
+impl Display for Locating {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let what = match (self.cql, self.scan) {
+            (true, true) => "a SELECT of every partition".to_owned(),
+            (true, false) => "a SELECT".to_owned(),
+            (false, _) => format!("a {}", self.requests),
+        };
+        let noun = if self.cql { "row" } else { "item" };
+        let shown = numbers::count(self.items);
+        let plural = if shown == "1" { "" } else { "s" };
+        let place = match &self.index {
+            // A Cassandra index is a materialized view.
+            Some(id) if self.cql && id.kind() == IndexKind::Global => format!("view {}", id.name()),
+            index => IndexId::place(index.as_ref()),
+        };
+        write!(f, "; it reads it first with {what} on the {place} ({shown} {noun}{plural}")?;
+        if !self.cql {
+            write!(f, ", ~{} RCU", numbers::count(self.units))?;
+        }
+        f.write_str(" per call)")
+    }
+}
+
+impl Display for Writes {
+    /// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra).
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let one = (self.items - 1.0).abs() < f64::EPSILON;
+        let noun = match (self.cql, one) {
+            (false, true) => "item",
+            (false, false) => "items",
+            (true, true) => "row",
+            (true, false) => "rows",
+        };
+        write!(f, "writes {} {noun} per call: ", numbers::factor(self.items))?;
+        for (i, (target, per_call)) in self.targets.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            write!(f, "{} ×{}", target.shown(self.cql), numbers::factor(*per_call))?;
+        }
+        // Cassandra keeps a view by reading the base row first on each replica, to find the view
+        // row a write replaces (Apache Cassandra docs, "Materialized Views").
+        let to_view = |target: &WriteTarget| target.index().is_some_and(|i| i.kind() == IndexKind::Global);
+        if self.cql && self.targets.iter().any(|(target, _)| to_view(target)) {
+            f.write_str(", after a read of the base row on each replica (a view's read-before-write)")?;
+        }
+        Ok(())
+    }
+}
