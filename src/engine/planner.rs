@@ -12,6 +12,7 @@
 pub mod cache;
 pub mod condition;
 mod estimate;
+pub mod finding;
 mod keys;
 mod load;
 pub mod numbers;
@@ -26,6 +27,7 @@ mod write;
 
 use std::fmt;
 
+pub use finding::Finding;
 use serde::Serialize;
 pub use unpredictable::Unpredictable;
 pub use verdict::{Considered, Verdict, cql_verb};
@@ -594,20 +596,22 @@ impl WarningCode {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A warning about the design. Its words (`message` in `check`'s JSON) are `report::findings`'
+/// `Display` of it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Warning {
     pub code: WarningCode,
     /// What the warning is about, by id: reports, goals and exports match warnings on this,
     /// never on `subject`'s text.
-    #[serde(skip)]
     pub about: Subject,
     /// The pattern, partition key or index the warning is about, as a reader names it.
     pub subject: String,
     /// What is wrong, with the inputs and arithmetic that show it.
-    pub message: String,
+    pub finding: Finding,
+    /// The store the design is for, whose words the warning is told in.
+    pub engine: Engine,
     /// Seconds into the workload when a growing item or partition passes its limit
     /// (`unbounded-item`, `unbounded-partition`, `large-partition`).
-    #[serde(skip)]
     pub limit_after: Option<f64>,
 }
 
