@@ -11,8 +11,8 @@ use serde::ser::SerializeStruct as _;
 use crate::engine::model::Engine;
 use crate::engine::planner::finding::{
     Amplification, ClassValues, CollectionOrder, Collision, CopyBurst, Finding, GrowthTerm, Guidance,
-    HotLoad, KeyUpdate, KeyValues, LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, UnboundedItem,
-    UnsafeClaim,
+    HotLoad, KeyUpdate, KeyValues, LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, SpreadNote,
+    UnboundedItem, UnsafeClaim, ValueNote,
 };
 use crate::engine::planner::numbers::{bytes, count, factor, percent, rate, span};
 use crate::engine::planner::{
@@ -81,8 +81,77 @@ impl Serialize for Warning {
 }
 
 /// A spread's reasons, or what no reason means: a key with no slots.
-fn spread_notes(notes: &[String], literal: &str) -> String {
-    if notes.is_empty() { literal.to_owned() } else { notes.join("; ") }
+fn spread_notes(notes: &[SpreadNote], literal: &str) -> String {
+    if notes.is_empty() {
+        return literal.to_owned();
+    }
+    notes.iter().map(spread_note).collect::<Vec<_>>().join("; ")
+}
+
+/// `channel_id: Zipf(s: 1) over 1,000 channels`, `shard(4) spreads writes over 4 keys`.
+fn spread_note(note: &SpreadNote) -> String {
+    match note {
+        SpreadNote::HashUnknown { name, count } => {
+            format!("hash({name}, {count}) with {name} unknown: every call asks each of the {count}")
+        }
+        SpreadNote::Sparse { name, value } => format!("{name}: always {value:?} in this sparse index"),
+        SpreadNote::Bucket { name, width } => {
+            format!("{name} in {width} buckets: all current writes share one bucket")
+        }
+        SpreadNote::ClassShard { by, counts, others, writer_share } => {
+            let counts: Vec<String> = counts
+                .iter()
+                .map(|(value, n)| format!("{value} ×{n}"))
+                .chain(std::iter::once(format!("others ×{others}")))
+                .collect();
+            let counts = counts.join(", ");
+            match writer_share {
+                None => format!("shard(by: {by}): every call asks each shard of its class ({counts})"),
+                Some(share) => format!(
+                    "shard(by: {by}) spreads each class's writes over its shards ({counts}): the busiest key takes {} \
+                     of its value's writes",
+                    percent(*share)
+                ),
+            }
+        }
+        SpreadNote::Shard { count, reader: true } => {
+            format!("shard({count}): every call asks each of the {count} shards")
+        }
+        SpreadNote::Shard { count, reader: false } => {
+            format!("shard({count}) spreads writes over {count} keys")
+        }
+        SpreadNote::Value { name, hash: Some(count), values } => {
+            format!("hash({name}, {count}) over {}", value_note(values))
+        }
+        SpreadNote::Value { name, hash: None, values } => format!("{name}: {}", value_note(values)),
+    }
+}
+
+fn value_note(note: &ValueNote) -> String {
+    match note {
+        ValueNote::Asked { value, not: None } => format!("always {value:?}"),
+        ValueNote::Asked { value, not: Some(busiest) } => format!("always {value:?}, not {busiest:?}"),
+        ValueNote::Picked { popularity, members, population } => {
+            format!("{popularity} over {} {population}", count(*members))
+        }
+        ValueNote::Constant(text) => format!("always {text:?}"),
+        ValueNote::OneOf { values, top, share } => {
+            format!("one of {values} values, {top:?} on {}", percent(*share))
+        }
+        ValueNote::Numbered { by } => format!("the item's number among those of one {by}"),
+        ValueNote::States { states, top, share } => {
+            format!("one of {states} states, {top:?} on {}", percent(*share))
+        }
+        ValueNote::Coin => "true or false".to_owned(),
+        ValueNote::Fresh => "a new value per item".to_owned(),
+        ValueNote::NewItem { first, not: None } => format!("a new item is {first:?}"),
+        ValueNote::NewItem { first, not: Some(busiest) } => {
+            format!("a new item is {first:?}, not {busiest:?}")
+        }
+        ValueNote::StateMoves { share, state } => {
+            format!("{} of the update's entry writes move an entry out of or into {state:?}", percent(*share))
+        }
+    }
 }
 
 /// Terms joined by ` + `.

@@ -2,8 +2,8 @@
 //! check it. The planner decides and fills these in; `report::findings` words them, in `check`'s
 //! text, Markdown and JSON, the CQL export's comments and the workbench alike.
 //!
-//! Some parts still arrive as text made elsewhere in the planner: why a key's values spread as
-//! they do (`Spread::notes`: `channel_id: Zipf(s: 1) over 1,000 channels`), why a write is made
+//! Why a key spreads its items or calls as it does is a value too (`SpreadNote`, one per slot).
+//! Some parts still arrive as text made elsewhere in the planner: why a write is made
 //! (`ItemWrite::why`), why a condition fails (`ConditionPlan::why`), how each slot of a
 //! colliding key takes its values (`customer_id: 10,000 values`) and how its items are written.
 
@@ -136,7 +136,7 @@ pub struct GrowthTerm {
     pub pattern: String,
     pub calls: f64,
     pub share: f64,
-    pub notes: Vec<String>,
+    pub notes: Vec<SpreadNote>,
     pub per_sec: f64,
     pub size: f64,
 }
@@ -170,7 +170,7 @@ pub enum LoadTerm {
         entity: String,
         peak: f64,
         share: f64,
-        notes: Vec<String>,
+        notes: Vec<SpreadNote>,
         landed: Option<f64>,
         units_each: f64,
         per_call: f64,
@@ -185,7 +185,7 @@ pub enum LoadTerm {
         pattern: String,
         peak: f64,
         share: f64,
-        notes: Vec<String>,
+        notes: Vec<SpreadNote>,
         missing_cache: Option<f64>,
         per_request: f64,
         units: f64,
@@ -209,7 +209,7 @@ pub struct LowCardinality {
     pub place: String,
     pub pk: String,
     pub distinct: f64,
-    pub notes: Vec<String>,
+    pub notes: Vec<SpreadNote>,
     /// The busiest value's share of the index.
     pub hottest: f64,
     /// `entity`'s entries in the index after `secs`, each `entry_bytes`.
@@ -313,4 +313,49 @@ pub struct ClassValues {
     /// When the values are far from equally likely: how many equally likely values would
     /// repeat as often (1/Σp²).
     pub like: Option<f64>,
+}
+
+/// Why a key spreads its items or calls as it does, one note per slot (`Spread::notes`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpreadNote {
+    /// `hash(name, count)` of an attribute the caller does not know: every call asks each.
+    HashUnknown { name: String, count: u32 },
+    /// A sparse index's `only_when` attribute: every entry holds `value`.
+    Sparse { name: String, value: String },
+    /// A time attribute: all current writes share one bucket, `width` wide (`per-second`,
+    /// `10d`).
+    Bucket { name: String, width: String },
+    /// `shard(by: …)`: each class's shard count (`others` last); a writer's busiest key takes
+    /// `writer_share` of its value's writes, a reader (`None`) asks every shard of its class.
+    ClassShard { by: String, counts: Vec<(String, u32)>, others: u32, writer_share: Option<f64> },
+    /// `shard(count)`: a writer spreads over `count` keys, a reader asks all of them.
+    Shard { count: u32, reader: bool },
+    /// An attribute's values, folded through `hash(name, count)` when `hash` is set.
+    Value { name: String, hash: Option<u32>, values: ValueNote },
+}
+
+/// How one attribute's values spread.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueNote {
+    /// The caller asks for one value (`status = "PENDING"`); `not`: the busiest state, when the
+    /// value is another.
+    Asked { value: String, not: Option<String> },
+    /// Picked from `members` members of `population` by a popularity (`Zipf(s: 0.9)`).
+    Picked { popularity: String, members: f64, population: String },
+    /// Every item holds `Text(…)`.
+    Constant(String),
+    /// Weighted choices: `values` of them, `top` the commonest with `share`.
+    OneOf { values: usize, top: String, share: f64 },
+    /// The item's number among those of one member of `by`.
+    Numbered { by: String },
+    /// A lifecycle's `states`, `top` holding `share` of the items.
+    States { states: usize, top: String, share: f64 },
+    /// A coin: true or false.
+    Coin,
+    /// A new value per item.
+    Fresh,
+    /// A put's new item starts in state `first`; `not`: the busiest state, when it is another.
+    NewItem { first: String, not: Option<String> },
+    /// `share` of an update's entry writes move an entry out of or into `state`.
+    StateMoves { share: f64, state: String },
 }
