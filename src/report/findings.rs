@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde::ser::SerializeStruct as _;
 
 use crate::engine::model::Engine;
+use crate::engine::planner::condition::{ConditionWhy, VERSION_WINDOW_MS};
 use crate::engine::planner::finding::{
     Amplification, ClassValues, CollectionOrder, Collision, CopyBurst, Finding, GrowthTerm, Guidance,
     HotLoad, KeyUpdate, KeyValues, LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, SpreadNote,
@@ -77,6 +78,80 @@ impl Serialize for Warning {
         out.serialize_field("subject", &self.subject)?;
         out.serialize_field("message", &self.to_string())?;
         out.end()
+    }
+}
+
+/// Why a condition fails as often as it does: `condition …:` and `claim …:` in `check`'s text.
+impl Display for ConditionWhy {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ConditionWhy::Refused { share, entity, by_member, transaction, failed_units } => write!(
+                f,
+                "~{} of the puts land on a key another {entity} item holds ({}): each is refused with {}, charged \
+                 {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
+                percent(*share),
+                if *by_member {
+                    "counted key by key over the members each put picks"
+                } else {
+                    "the key-collision arithmetic"
+                },
+                if *transaction {
+                    "TransactionCanceledException (ConditionalCheckFailed), the whole transaction with it (keyheat \
+                     charges the failed item as a failed conditional write and the others nothing: AWS does not say \
+                     what a cancelled transaction consumes)"
+                } else {
+                    "ConditionalCheckFailedException"
+                },
+                count(*failed_units)
+            ),
+            ConditionWhy::Version { read, item_bytes, calls, busiest, lose, chance, failed_units } => write!(
+                f,
+                "each call reads the item first (GetItem, strongly consistent, {read} RCU for {}); at {}/s, the \
+                 busiest item takes {} of the calls, one every {:.1} ms against a read-to-write window of \
+                 {VERSION_WINDOW_MS} ms on average (keyheat's model), so {} of its updates lose the race: overall \
+                 ~{} fail ({} WCU each), read again and retry",
+                bytes(*item_bytes),
+                rate(*calls),
+                percent(*busiest),
+                1000.0 / (calls * busiest).max(1e-9),
+                percent(*lose),
+                percent(*chance),
+                count(*failed_units)
+            ),
+            ConditionWhy::Claim { share, entity, transaction, failed_units } => {
+                match share {
+                    Some(share) => write!(f, "~{} of the puts claim a value another put claimed first", percent(*share))?,
+                    None => f.write_str(
+                        "how often a claimed value is taken is not predicted: the claim's key holds something other \
+                         than members the put picks",
+                    )?,
+                }
+                if *transaction {
+                    write!(
+                        f,
+                        "; in the transaction, a taken claim cancels it (TransactionCanceledException): the {entity} \
+                         item is not written and the caller learns the value is taken; charged {} WCU for the failed \
+                         claim (keyheat's reading: AWS does not say what a cancelled transaction consumes)",
+                        count(*failed_units)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "; without a transaction, the {entity} item is its own request and has landed when the \
+                         claim's PutItem is refused ({} WCU): each such put leaves two {entity} items with the value \
+                         the claim was there to keep unique",
+                        count(*failed_units)
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// A condition's reason as `check`'s JSON has it: its words.
+impl Serialize for ConditionWhy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 
@@ -556,6 +631,12 @@ mod tests {
         Warning { code, about, subject: String::new(), finding, engine, limit_after: None }.to_string()
     }
 
+    /// A claim whose taken share is not predicted, without a transaction.
+    const CLAIM_WHY: &str = "how often a claimed value is taken is not predicted: the claim's key holds something \
+                             other than members the put picks; without a transaction, the User item is its own \
+                             request and has landed when the claim's PutItem is refused (1 WCU): each such put \
+                             leaves two User items with the value the claim was there to keep unique";
+
     fn assert_words(cases: Vec<(WarningCode, Finding, String)>) {
         for (code, finding, expected) in cases {
             assert_eq!(warning(code, Engine::DynamoDb, finding), expected, "{code:?}");
@@ -617,7 +698,12 @@ mod tests {
                 pattern: "register".to_owned(),
                 entity: "User".to_owned(),
                 expression: "attribute_not_exists(PK)".to_owned(),
-                why: "a taken email is refused after the user is put".to_owned(),
+                why: ConditionWhy::Claim {
+                    share: None,
+                    entity: "User".to_owned(),
+                    transaction: false,
+                    failed_units: 1.0,
+                },
                 expected,
             })
         };
@@ -645,19 +731,21 @@ mod tests {
             (
                 WarningCode::UnsafeClaim,
                 claim(Some((12.0, 3000.0))),
-                "register puts its User item and takes its claim (attribute_not_exists(PK)) in separate requests: a \
-                 taken email is refused after the user is put. Over the run that is ~12 of 3,000 puts. Put both in \
-                 one TransactWriteItems (`transaction: true`): a taken claim then cancels the put, and nothing is \
-                 duplicated."
-                    .to_owned(),
+                format!(
+                    "register puts its User item and takes its claim (attribute_not_exists(PK)) in separate \
+                     requests: {CLAIM_WHY}. Over the run that is ~12 of 3,000 puts. Put both in one \
+                     TransactWriteItems (`transaction: true`): a taken claim then cancels the put, and nothing is \
+                     duplicated."
+                ),
             ),
             (
                 WarningCode::UnsafeClaim,
                 claim(None),
-                "register puts its User item and takes its claim (attribute_not_exists(PK)) in separate requests: a \
-                 taken email is refused after the user is put. Put both in one TransactWriteItems (`transaction: \
-                 true`): a taken claim then cancels the put, and nothing is duplicated."
-                    .to_owned(),
+                format!(
+                    "register puts its User item and takes its claim (attribute_not_exists(PK)) in separate \
+                     requests: {CLAIM_WHY}. Put both in one TransactWriteItems (`transaction: true`): a taken claim \
+                     then cancels the put, and nothing is duplicated."
+                ),
             ),
             (
                 WarningCode::HotPartition,

@@ -4,9 +4,10 @@
 //!
 //! Why a key spreads its items or calls as it does is a value too (`SpreadNote`, one per slot).
 //! Some parts still arrive as text made elsewhere in the planner: why a write is made
-//! (`ItemWrite::why`), why a condition fails (`ConditionPlan::why`), how each slot of a
+//! (`ItemWrite::why`), how each slot of a
 //! colliding key takes its values (`customer_id: 10,000 values`) and how its items are written.
 
+use super::condition::ConditionWhy;
 use super::{Considered, Via};
 use super::{IndexId, Verdict, WriteTarget};
 
@@ -44,7 +45,7 @@ pub enum Finding {
     },
     /// `version-contention`: why version-checked updates of one item lose their race.
     VersionContention {
-        why: String,
+        why: ConditionWhy,
     },
     CollectionOrder(CollectionOrder),
     UnsafeClaim(UnsafeClaim),
@@ -268,7 +269,7 @@ pub struct UnsafeClaim {
     pub pattern: String,
     pub entity: String,
     pub expression: String,
-    pub why: String,
+    pub why: ConditionWhy,
     /// Over the run: the puts expected to find their claim taken, of how many.
     pub expected: Option<(f64, f64)>,
 }
