@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde::ser::SerializeStruct as _;
 
 use crate::engine::model::Engine;
+use crate::engine::planner::cache::{CacheWhy, Eviction};
 use crate::engine::planner::condition::{ConditionWhy, VERSION_WINDOW_MS};
 use crate::engine::planner::finding::{
     Amplification, ClassValues, CollectionOrder, Collision, CopyBurst, Finding, GrowthTerm, Guidance,
@@ -150,6 +151,53 @@ impl Display for ConditionWhy {
 
 /// A condition's reason as `check`'s JSON has it: its words.
 impl Serialize for ConditionWhy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// What a read-through cache does: `cache:` in `check`'s text.
+impl Display for CacheWhy {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let CacheWhy::Hits { ttl_secs, run_secs, calls, keys, hit, busiest, busiest_hit, eviction } = self
+        else {
+            return f.write_str(
+                "the cache fronts this pattern, but its plan is not a GetItem or BatchGetItem: DAX answers a Query \
+                 or Scan from its query cache, keyed by the request's exact parameters, which keyheat does not \
+                 model — costed as uncached",
+            );
+        };
+        let eviction = match eviction {
+            Eviction::Fits { kept, items } => format!(
+                "the {} keys it keeps on average fit its {} items, so eviction is ignored",
+                count(*kept),
+                count(*items)
+            ),
+            Eviction::Lru { items, keep_secs } => format!(
+                "more keys live than its {} items hold: LRU eviction by Che's approximation keeps a key about {} s",
+                count(*items),
+                count(*keep_secs)
+            ),
+        };
+        write!(
+            f,
+            "read-through cache (DAX item cache), TTL {} s: a key asked λ times a second hits with probability \
+             λT/(1 + λT) (keyheat's TTL model: each miss opens a window of T in which its requests hit; the cache \
+             starts cold, so over the {} s run a key's first request misses); at {}/s over {} keys by their \
+             popularity, ~{} of calls hit and cost no RCU — the busiest key ({} of calls) hits {}; {eviction}",
+            count(*ttl_secs),
+            count(*run_secs),
+            rate(*calls),
+            count(*keys),
+            percent(*hit),
+            percent(*busiest),
+            percent(*busiest_hit),
+        )
+    }
+}
+
+/// A cache's reason as `check`'s JSON has it: its words.
+impl Serialize for CacheWhy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
