@@ -29,7 +29,7 @@ use std::fmt;
 
 pub use finding::Finding;
 use serde::Serialize;
-pub use unpredictable::Unpredictable;
+pub use unpredictable::{Unpredictable, UnpredictableWhy};
 pub use verdict::{Considered, Verdict, cql_verb};
 pub use warnings::Busiest;
 pub use warnings::collision::KeyLoss;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde::ser::SerializeStruct as _;
 
 use crate::engine::model::Engine;
+use crate::engine::planner::UnpredictableWhy;
 use crate::engine::planner::cache::{CacheWhy, Eviction};
 use crate::engine::planner::condition::{ConditionWhy, VERSION_WINDOW_MS};
 use crate::engine::planner::finding::{
@@ -198,6 +199,50 @@ impl Display for CacheWhy {
 
 /// A cache's reason as `check`'s JSON has it: its words.
 impl Serialize for CacheWhy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Why `check` shows a pattern's figure as `?`.
+impl Display for UnpredictableWhy {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            UnpredictableWhy::Newest { given, filler, entity } => write!(
+                f,
+                "`{given}` is picked newest first (Latest) both here and by {filler}, which writes these {entity} \
+                 items: the newest {given} is still gaining them, so how many a call finds depends on when in that \
+                 life it is read — a correlation over time the planner does not model; run measures it"
+            ),
+            UnpredictableWhy::NotThereYet { entity, writers, creating, keys } => write!(
+                f,
+                "{entity} has no items when the run starts: a key exists once {} creates it, and the run makes ~{} \
+                 such writes for {} possible keys ({} a key), so many keys are asked before they exist; how many a \
+                 call finds depends on how far the writes have got (and on their throttling). A key that does not \
+                 exist still costs its read",
+                if writers.is_empty() { "an aggregate".to_owned() } else { writers.join(" or ") },
+                count(*creating),
+                count(*keys),
+                factor(creating / keys),
+            ),
+            UnpredictableWhy::ParentApart { parent, by, times, list, kept, units } => write!(
+                f,
+                "each append rewrites the whole {parent} it lands on, and this pattern picks one {by} {}× as often \
+                 as an even pick would: that {parent}'s {list} list is far longer than an average {parent}'s{}. \
+                 check sizes an average {parent} ({} WCU), not the one picked, so it does not predict these units",
+                count(*times),
+                kept.map_or_else(
+                    || ", and grows through the run toward 400 KB".to_owned(),
+                    |n| format!(" (its newest {n} kept)")
+                ),
+                factor(*units),
+            ),
+        }
+    }
+}
+
+/// An unpredictable figure's reason as `check`'s JSON has it: its words.
+impl Serialize for UnpredictableWhy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
