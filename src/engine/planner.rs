@@ -24,6 +24,7 @@ mod warnings;
 
 pub use keys::{CqlPrimaryKey, cql_column};
 mod write;
+pub use write::{EntryRewrite, EntryWhy, Membership, WriteWhy};
 
 use std::fmt;
 
@@ -431,7 +432,7 @@ pub struct ItemWrite {
     pub target: WriteTarget,
     pub per_call: f64,
     pub units_each: f64,
-    pub why: String,
+    pub why: WriteWhy,
     /// Where the write lands, for the load checks (`target` says what is written).
     #[serde(skip)]
     pub lands: Lands,

@@ -8,8 +8,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 use serde::Serialize;
 use serde::ser::SerializeStruct as _;
 
+use crate::engine::model::AggregateOp;
 use crate::engine::model::Engine;
-use crate::engine::planner::UnpredictableWhy;
 use crate::engine::planner::cache::{CacheWhy, Eviction};
 use crate::engine::planner::condition::{ConditionWhy, VERSION_WINDOW_MS};
 use crate::engine::planner::finding::{
@@ -18,6 +18,7 @@ use crate::engine::planner::finding::{
     UnboundedItem, UnsafeClaim, ValueNote,
 };
 use crate::engine::planner::numbers::{bytes, count, factor, percent, rate, span};
+use crate::engine::planner::{EntryRewrite, EntryWhy, Membership, UnpredictableWhy, WriteWhy};
 use crate::engine::planner::{
     IndexId, PARTITION_RCU, PARTITION_WCU, Via, WRITE_AMPLIFICATION_LIMIT, Warning,
 };
@@ -243,6 +244,123 @@ impl Display for UnpredictableWhy {
 
 /// An unpredictable figure's reason as `check`'s JSON has it: its words.
 impl Serialize for UnpredictableWhy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Why a write writes an item: `check`'s column of writes, and its JSON `why`.
+impl Display for WriteWhy {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteWhy::Item { entity, bytes: b } => write!(f, "the {entity} item ({})", bytes(*b)),
+            WriteWhy::MovedFrom { entity, bytes: b, moved } => write!(
+                f,
+                "DeleteItem of the {entity} item at its old key ({}): the update sets {}, part of the table key, \
+                 which UpdateItem cannot change",
+                bytes(*b),
+                moved.join(", ")
+            ),
+            WriteWhy::MovedTo { entity, bytes: b } => {
+                write!(f, "PutItem of the {entity} item at its new key ({})", bytes(*b))
+            }
+            WriteWhy::Entry(entry) => entry_why(f, entry),
+            WriteWhy::Append { parent, child, child_bytes, list, kept, bytes: b } => write!(
+                f,
+                "UpdateItem of the {parent} item: appends the {child} (~{}) to its {list} list{}; ~{} on average, \
+                 and an update is charged for the larger of the item before and after",
+                bytes(*child_bytes),
+                kept.map_or_else(
+                    || ", which grows with every one until the item reaches 400 KB".to_owned(),
+                    |n| format!(", keeping the newest {n}")
+                ),
+                bytes(*b)
+            ),
+            WriteWhy::Copies { holders, holder, picked: Some((share, label)), copies, attribute, .. } => {
+                write!(
+                    f,
+                    "{} {holder} items × {} ({label}) = {} copies of {attribute} to rewrite",
+                    count(*holders),
+                    percent(*share),
+                    count(*copies)
+                )
+            }
+            WriteWhy::Copies { holders, holder, picked: None, sources, source, copies, attribute } => write!(
+                f,
+                "{} {holder} items / {} {source} = {} copies of {attribute} to rewrite",
+                count(*holders),
+                count(*sources),
+                count(*copies)
+            ),
+            WriteWhy::Aggregate { entity, claim: true, updates } => write!(
+                f,
+                "one PutItem of {entity} on attribute_not_exists(PK), recording {}: the claim of its key, which a \
+                 later put of the same value finds taken",
+                updates.iter().map(|(attribute, _)| attribute.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            WriteWhy::Aggregate { entity, claim: false, updates } => {
+                let updates: Vec<String> = updates
+                    .iter()
+                    .map(|(attribute, op)| match op {
+                        AggregateOp::Count => format!("{attribute} +1"),
+                        AggregateOp::Sum(summed) => format!("{attribute} +{summed}"),
+                        AggregateOp::Claim => format!("{attribute} claimed"),
+                    })
+                    .collect();
+                write!(f, "one UpdateItem of {entity}: {}", updates.join(", "))
+            }
+            WriteWhy::Transacted(inner) => write!(f, "{inner}, ×2 in the transaction (prepare and commit)"),
+        }
+    }
+}
+
+/// Why an index entry is written: `the update changes the index key: delete + put of the entry
+/// (120 B per entry)`.
+fn entry_why(f: &mut Formatter<'_>, entry: &EntryWhy) -> fmt::Result {
+    let odds = |odds: Option<f64>| {
+        odds.map_or_else(String::new, |share| {
+            format!(" on {} of updates (a fresh draw can repeat the value)", percent(share))
+        })
+    };
+    let rewrite = match entry.rewrite {
+        EntryRewrite::KeyChanges { odds: o } => {
+            format!("the update changes the index key{}: delete + put of the entry", odds(o))
+        }
+        EntryRewrite::ProjectedChanges { odds: o } => {
+            format!("the update changes a projected attribute{}", odds(o))
+        }
+        EntryRewrite::Unchanged => "the update changes nothing the index holds".to_owned(),
+        EntryRewrite::OnePerItem => "one entry per item in the index".to_owned(),
+    };
+    if entry.moving {
+        f.write_str("the item moves: its entry is deleted and put again; ")?;
+    }
+    match &entry.membership {
+        None => f.write_str(&rewrite)?,
+        Some(Membership::Advances { attribute, states, enter, from, leave }) => write!(
+            f,
+            "the update advances {attribute} one state ({}), which decides what the index holds: the item enters \
+             it on {} of updates (from {:?}) and leaves it on {}; when it stays in, {rewrite}",
+            states.join(" → "),
+            percent(*enter),
+            from.as_deref().unwrap_or("nothing"),
+            percent(*leave)
+        )?,
+        Some(Membership::Redraws { attribute, moves }) => write!(
+            f,
+            "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one \
+             entry write) on {} of updates; when it stays in, {rewrite}",
+            percent(*moves)
+        )?,
+    }
+    if let Some((share, entity)) = &entry.sparse {
+        write!(f, "; sparse: {} of {entity} items are in it", percent(*share))?;
+    }
+    write!(f, " ({} per entry)", bytes(entry.bytes))
+}
+
+/// A write's reason as `check`'s JSON has it: its words.
+impl Serialize for WriteWhy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }

@@ -3,13 +3,12 @@
 //! text, Markdown and JSON, the CQL export's comments and the workbench alike.
 //!
 //! Why a key spreads its items or calls as it does is a value too (`SpreadNote`, one per slot).
-//! Some parts still arrive as text made elsewhere in the planner: why a write is made
-//! (`ItemWrite::why`), how each slot of a
+//! Some parts still arrive as text made elsewhere in the planner: how each slot of a
 //! colliding key takes its values (`customer_id: 10,000 values`) and how its items are written.
 
 use super::condition::ConditionWhy;
 use super::{Considered, Via};
-use super::{IndexId, Verdict, WriteTarget};
+use super::{IndexId, Verdict, WriteTarget, WriteWhy};
 
 /// What a warning found; one variant per `WarningCode` (two for `guess`, one for both
 /// partition-size codes).
@@ -84,7 +83,7 @@ pub struct Amplification {
 pub struct ExtraWrite {
     pub target: WriteTarget,
     pub per_call: f64,
-    pub why: String,
+    pub why: WriteWhy,
 }
 
 /// `unbounded-partition` (no bucket, no expiry) or `large-partition`: how big the busiest value
