@@ -7,6 +7,7 @@
 pub mod analyze;
 pub mod check;
 pub mod compare;
+mod findings;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub mod practice;

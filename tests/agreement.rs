@@ -111,9 +111,8 @@ fn compare(
             (Kind::Write, _) => measured.wcu / calls,
         };
         let items_read = measured.avg_items_read;
-        // A figure check shows as `?` is not a prediction: it must say why instead.
+        // A figure check shows as `?` is not a prediction (its type holds why, so it always says).
         let unknown = p.unpredictable.as_ref();
-        assert!(unknown.is_none_or(|u| !u.why.is_empty()), "{name} {variant} {}: a ? without a why", p.name);
         let (units_known, items_known) = (unknown.is_none_or(|u| !u.units), unknown.is_none_or(|u| !u.items));
         // The Cassandra profile meters no read or write units: only its rows are compared.
         if plan.engine == Engine::DynamoDb && units_known && !within(p.units_per_call, units) {

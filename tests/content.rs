@@ -304,7 +304,11 @@ fn practice_social_starts_with_five_scans() {
 fn practice_sensor_needs_an_hourly_bucket() {
     let naive = plan("practice-sensor", "naive");
     assert_eq!(warnings(&naive), [(WarningCode::UnboundedPartition, "table {sensor_id}")]);
-    assert!(naive.warnings[0].message.contains("reached after 2.8 h"), "{}", naive.warnings[0].message);
+    assert!(
+        naive.warnings[0].to_string().contains("reached after 2.8 h"),
+        "{}",
+        naive.warnings[0].to_string()
+    );
     let daily = plan("practice-sensor", "daily-buckets");
     assert_eq!(
         warnings(&daily),

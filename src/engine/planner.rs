@@ -12,6 +12,7 @@
 pub mod cache;
 pub mod condition;
 mod estimate;
+pub mod finding;
 mod keys;
 mod load;
 pub mod numbers;
@@ -23,11 +24,13 @@ mod warnings;
 
 pub use keys::{CqlPrimaryKey, cql_column};
 mod write;
+pub use write::{EntryRewrite, EntryWhy, Membership, WriteWhy};
 
 use std::fmt;
 
+pub use finding::Finding;
 use serde::Serialize;
-pub use unpredictable::Unpredictable;
+pub use unpredictable::{Unpredictable, UnpredictableWhy};
 pub use verdict::{Considered, Verdict};
 pub use warnings::Busiest;
 pub use warnings::collision::KeyLoss;
@@ -441,7 +444,7 @@ pub struct ItemWrite {
     pub target: WriteTarget,
     pub per_call: f64,
     pub units_each: f64,
-    pub why: String,
+    pub why: WriteWhy,
     /// Where the write lands, for the load checks (`target` says what is written).
     #[serde(skip)]
     pub lands: Lands,
@@ -606,20 +609,22 @@ impl WarningCode {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A warning about the design. Its words (`message` in `check`'s JSON) are `report::findings`'
+/// `Display` of it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Warning {
     pub code: WarningCode,
     /// What the warning is about, by id: reports, goals and exports match warnings on this,
     /// never on `subject`'s text.
-    #[serde(skip)]
     pub about: Subject,
     /// The pattern, partition key or index the warning is about, as a reader names it.
     pub subject: String,
     /// What is wrong, with the inputs and arithmetic that show it.
-    pub message: String,
+    pub finding: Finding,
+    /// The store the design is for, whose words the warning is told in.
+    pub engine: Engine,
     /// Seconds into the workload when a growing item or partition passes its limit
     /// (`unbounded-item`, `unbounded-partition`, `large-partition`).
-    #[serde(skip)]
     pub limit_after: Option<f64>,
 }
 

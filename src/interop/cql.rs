@@ -229,12 +229,12 @@ fn size_comment(
     let Some(keys) = keys else { return String::new() };
     let place = index.map_or_else(|| "table".to_owned(), |id| format!("view {}", id.name()));
     let filled_here = |about: &Subject| matches!(about, Subject::PartitionKey { index: at, entities } if at.as_ref() == index && entities.contains(&entity.id()));
-    let found: Vec<&str> = plan
+    let found: Vec<String> = plan
         .warnings
         .iter()
         .filter(|w| matches!(w.code, WarningCode::UnboundedPartition | WarningCode::LargePartition))
         .filter(|w| filled_here(&w.about))
-        .map(|w| w.message.as_str())
+        .map(ToString::to_string)
         .collect();
     let mut out = format!("-- {} ({place}): partition key {}\n", entity.name, keys.pk.source());
     if found.is_empty() {
@@ -245,7 +245,7 @@ fn size_comment(
         );
     }
     for message in found {
-        let _ = writeln!(out, "-- Partition size: {}", one_line(message));
+        let _ = writeln!(out, "-- Partition size: {}", one_line(&message));
     }
     out
 }

@@ -321,7 +321,7 @@ pub fn check(out: &mut impl Write, scenario: &Scenario, report: &CheckReport<'_>
         writeln!(out, "Warnings ({})", plan.warnings.len())?;
         for w in &plan.warnings {
             paragraph(out, 2, &format!("⚠ {} — {}", w.code.id(), w.subject))?;
-            paragraph(out, 4, &w.message)?;
+            paragraph(out, 4, &w.to_string())?;
         }
     }
     goals(out, report)

@@ -32,11 +32,10 @@
 
 use super::estimate::Estimator;
 use super::load::mean_rate;
-use super::numbers::{count, percent, rate};
 use crate::engine::model::{AccessPattern, ReadCache};
 
 /// What the cache in front of a read pattern is predicted to do.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CachePlan {
     /// The entry lifetime (seconds) and the most items the cache holds.
     pub ttl_secs: f64,
@@ -53,8 +52,37 @@ pub struct CachePlan {
     /// False when the cache fronts the pattern but the plan serves it with a Query or Scan (or
     /// reads split by entity), which the item cache never sees.
     pub applies: bool,
-    /// The arithmetic, for people.
-    pub why: String,
+    /// The arithmetic, as values: `report::findings` words it (and writes it as `why` in
+    /// `check`'s JSON).
+    pub why: CacheWhy,
+}
+
+/// What a read-through cache does to a pattern's calls, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CacheWhy {
+    /// The plan is a Query or Scan (or reads split by entity), which an item cache never sees.
+    NotAnItemRead,
+    /// A TTL of `ttl_secs` over a run of `run_secs`: at `calls` a second over `keys` keys,
+    /// `hit` of the calls hit; the busiest key (`busiest` of the calls) hits `busiest_hit`.
+    Hits {
+        ttl_secs: f64,
+        run_secs: f64,
+        calls: f64,
+        keys: f64,
+        hit: f64,
+        busiest: f64,
+        busiest_hit: f64,
+        eviction: Eviction,
+    },
+}
+
+/// Whether a cache's capacity binds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Eviction {
+    /// The `kept` keys it holds on average fit its `items`.
+    Fits { kept: f64, items: f64 },
+    /// More keys live than its `items` hold: LRU keeps a key about `keep_secs` (Che).
+    Lru { items: f64, keep_secs: f64 },
 }
 
 /// The chance a key asked `per_s` times a second hits a TTL cache of `ttl_secs`.
@@ -144,7 +172,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern, item_cache: bool, units: f64
             rcu_saved_per_s: 0.0,
             capacity_binds: false,
             applies: false,
-            why: "the cache fronts this pattern, but its plan is not a GetItem or BatchGetItem: DAX answers a Query or Scan from its query cache, keyed by the request's exact parameters, which keyheat does not model — costed as uncached".to_owned(),
+            why: CacheWhy::NotAnItemRead,
         });
     }
     let calls = mean_rate(p, est.secs);
@@ -152,17 +180,12 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern, item_cache: bool, units: f64
     let (hit, t_c) = hit_ratio(&shares, calls, cache, est.secs);
     let busiest = shares.iter().copied().fold(0.0, f64::max);
     let busiest_hit = key_hit(est, p, busiest * calls);
-    let capacity = match t_c {
-        None => format!(
-            "the {} keys it keeps on average fit its {} items, so eviction is ignored",
-            count(shares.iter().map(|&q| ttl_hit(q * calls, ttl_secs)).sum()),
-            count(cache.items as f64)
-        ),
-        Some(t) => format!(
-            "more keys live than its {} items hold: LRU eviction by Che's approximation keeps a key about {} s",
-            count(cache.items as f64),
-            count(t)
-        ),
+    let eviction = match t_c {
+        None => Eviction::Fits {
+            kept: shares.iter().map(|&q| ttl_hit(q * calls, ttl_secs)).sum(),
+            items: cache.items as f64,
+        },
+        Some(keep_secs) => Eviction::Lru { items: cache.items as f64, keep_secs },
     };
     Some(CachePlan {
         ttl_secs,
@@ -172,16 +195,16 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern, item_cache: bool, units: f64
         rcu_saved_per_s: calls * units * hit,
         capacity_binds: t_c.is_some(),
         applies: true,
-        why: format!(
-            "read-through cache (DAX item cache), TTL {} s: a key asked λ times a second hits with probability λT/(1 + λT) (keyheat's TTL model: each miss opens a window of T in which its requests hit; the cache starts cold, so over the {} s run a key's first request misses); at {}/s over {} keys by their popularity, ~{} of calls hit and cost no RCU — the busiest key ({} of calls) hits {}; {capacity}",
-            count(ttl_secs),
-            count(est.secs),
-            rate(calls),
-            count(shares.len() as f64),
-            percent(hit),
-            percent(busiest),
-            percent(busiest_hit),
-        ),
+        why: CacheWhy::Hits {
+            ttl_secs,
+            run_secs: est.secs,
+            calls,
+            keys: shares.len() as f64,
+            hit,
+            busiest,
+            busiest_hit,
+            eviction,
+        },
     })
 }
 

@@ -21,7 +21,6 @@
 
 use super::estimate::Estimator;
 use super::load::mean_rate;
-use super::numbers::{bytes, count, percent, rate};
 use super::warnings::collision::taken_share;
 use crate::engine::model::{AccessPattern, Aggregate, AggregateOp, Bound, Condition, Generator, ItemAttr};
 use crate::engine::store::{failed_write_units, read_units};
@@ -35,7 +34,7 @@ pub const VERSION_WINDOW_MS: f64 = 8.0;
 pub const CONTENTION_LIMIT: f64 = 0.10;
 
 /// What a pattern's condition does to its calls.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ConditionPlan {
     /// The ConditionExpression sent (`attribute_not_exists(PK)`, `version = :read`).
     pub expression: String,
@@ -48,8 +47,35 @@ pub struct ConditionPlan {
     pub read_units_per_call: f64,
     /// For a version check: the busiest item's share of the calls and its chance to lose.
     pub busiest: Option<(f64, f64)>,
-    /// The arithmetic, for people.
-    pub why: String,
+    /// The arithmetic, as values: `report::findings` words it (and writes it as `why` in
+    /// `check`'s JSON).
+    pub why: ConditionWhy,
+}
+
+/// Why a condition fails as often as it does, and what a failure does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConditionWhy {
+    /// A create-once put: `share` of the puts land on a key another `entity` item holds,
+    /// counted key by key over the members each put picks (`by_member`) or by the key-collision
+    /// arithmetic; each is refused and charged `failed_units` WCU (in a `transaction`, the
+    /// whole transaction is cancelled).
+    Refused { share: f64, entity: String, by_member: bool, transaction: bool, failed_units: f64 },
+    /// A version check: each call reads the item first (`read` RCU for `item_bytes`); at `calls`
+    /// a second the busiest item takes `busiest` of them and loses `lose` of its races; overall
+    /// `chance` fail, each charged `failed_units` WCU.
+    Version {
+        read: f64,
+        item_bytes: f64,
+        calls: f64,
+        busiest: f64,
+        lose: f64,
+        chance: f64,
+        failed_units: f64,
+    },
+    /// A claim: `share` of the puts claim a value another put claimed first (`None`: not
+    /// predicted); in a `transaction` a taken claim cancels the put, else the put has landed
+    /// and `entity` now has two items with the value. A failed claim is charged `failed_units`.
+    Claim { share: Option<f64>, entity: String, transaction: bool, failed_units: f64 },
 }
 
 /// The chance that a version-checked update of an item taking `share` of a pattern's calls
@@ -70,9 +96,9 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
     let failed_units_each = failed_write_units(whole, whole);
     Some(match condition {
         Condition::NotExists => {
-            let (share, how) = match picked_taken_share(est, p) {
-                Some(share) => (share, "counted key by key over the members each put picks"),
-                None => (taken_share(est, p.entity_id()), "the key-collision arithmetic"),
+            let (share, by_member) = match picked_taken_share(est, p) {
+                Some(share) => (share, true),
+                None => (taken_share(est, p.entity_id()), false),
             };
             ConditionPlan {
                 expression: "attribute_not_exists(PK)".to_owned(),
@@ -80,17 +106,13 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
                 failed_units_each,
                 read_units_per_call: 0.0,
                 busiest: None,
-                why: format!(
-                    "~{} of the puts land on a key another {} item holds ({how}): each is refused with {}, charged {} WCU and writes nothing — the caller learns the key is taken, nothing is lost",
-                    percent(share),
-                    p.entity,
-                    if p.transaction {
-                        "TransactionCanceledException (ConditionalCheckFailed), the whole transaction with it (keyheat charges the failed item as a failed conditional write and the others nothing: AWS does not say what a cancelled transaction consumes)"
-                    } else {
-                        "ConditionalCheckFailedException"
-                    },
-                    count(failed_units_each)
-                ),
+                why: ConditionWhy::Refused {
+                    share,
+                    entity: p.entity.clone(),
+                    by_member,
+                    transaction: p.transaction,
+                    failed_units: failed_units_each,
+                },
             }
         }
         Condition::Version(attribute) => {
@@ -105,16 +127,15 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
                 failed_units_each,
                 read_units_per_call: read * (1.0 + chance),
                 busiest: Some((busiest, conflict_chance(busiest, calls))),
-                why: format!(
-                    "each call reads the item first (GetItem, strongly consistent, {read} RCU for {}); at {}/s, the busiest item takes {} of the calls, one every {:.1} ms against a read-to-write window of {VERSION_WINDOW_MS} ms on average (keyheat's model), so {} of its updates lose the race: overall ~{} fail ({} WCU each), read again and retry",
-                    bytes(item),
-                    rate(calls),
-                    percent(busiest),
-                    1000.0 / (calls * busiest).max(1e-9),
-                    percent(conflict_chance(busiest, calls)),
-                    percent(chance),
-                    count(failed_units_each)
-                ),
+                why: ConditionWhy::Version {
+                    read,
+                    item_bytes: item,
+                    calls,
+                    busiest,
+                    lose: conflict_chance(busiest, calls),
+                    chance,
+                    failed_units: failed_units_each,
+                },
             }
         }
     })
@@ -151,32 +172,18 @@ pub fn claim(est: &Estimator<'_>, p: &AccessPattern) -> Option<ConditionPlan> {
     let whole = super::numbers::floor_u64(est.item_bytes(first.ids.entity()).ceil());
     let failed_units_each = failed_write_units(whole, whole);
     let names: Vec<&str> = claims.iter().map(|a| a.entity.as_str()).collect();
-    let how = if counted {
-        format!("~{} of the puts claim a value another put claimed first", percent(share))
-    } else {
-        "how often a claimed value is taken is not predicted: the claim's key holds something other than members the put picks".to_owned()
-    };
-    let what = if p.transaction {
-        format!(
-            "in the transaction, a taken claim cancels it (TransactionCanceledException): the {} item is not written and the caller learns the value is taken; charged {} WCU for the failed claim (keyheat's reading: AWS does not say what a cancelled transaction consumes)",
-            p.entity,
-            count(failed_units_each)
-        )
-    } else {
-        format!(
-            "without a transaction, the {} item is its own request and has landed when the claim's PutItem is refused ({} WCU): each such put leaves two {} items with the value the claim was there to keep unique",
-            p.entity,
-            count(failed_units_each),
-            p.entity
-        )
-    };
     Some(ConditionPlan {
         expression: format!("attribute_not_exists(PK) on {}", names.join(", ")),
         failure_rate: share,
         failed_units_each,
         read_units_per_call: 0.0,
         busiest: None,
-        why: format!("{how}; {what}"),
+        why: ConditionWhy::Claim {
+            share: counted.then_some(share),
+            entity: p.entity.clone(),
+            transaction: p.transaction,
+            failed_units: failed_units_each,
+        },
     })
 }
 

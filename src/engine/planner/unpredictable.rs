@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::estimate::Estimator;
 use super::load::{mean_rate, steady_share};
-use super::{Kind, Operation, PatternPlan, Via, numbers};
+use super::{Kind, Operation, PatternPlan, Via};
 use crate::engine::model::{AccessPattern, Action, Generator, Members};
 use crate::engine::workload::Popularity;
 
@@ -33,7 +33,23 @@ pub struct Unpredictable {
     pub items: bool,
     /// The read or write units a call costs.
     pub units: bool,
-    pub why: String,
+    /// Why, as values: `report::findings` words it (and writes it as `why` in `check`'s JSON).
+    pub why: UnpredictableWhy,
+}
+
+/// Why a pattern's figures depend on when a call comes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnpredictableWhy {
+    /// `given` is picked newest first both by this read and by `filler`, which writes the
+    /// `entity` items it lists.
+    Newest { given: String, filler: String, entity: String },
+    /// `entity` starts empty: its `writers` (none: an aggregate) make `creating` writes over
+    /// the run for `keys` possible keys.
+    NotThereYet { entity: String, writers: Vec<String>, creating: f64, keys: f64 },
+    /// Each append rewrites the whole `parent`, and the pattern picks one `by` `times` as often
+    /// as an even pick would; `kept`: the newest children the parent keeps; `units`: what check
+    /// charges an average parent.
+    ParentApart { parent: String, by: String, times: f64, list: String, kept: Option<u32>, units: f64 },
 }
 
 /// A pick this much more concentrated than an even one makes one parent grow apart from the
@@ -78,7 +94,9 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
     let entity = est.entity(p.entity_id());
     p.given_ids().iter().find_map(|&id| {
         let attribute = &entity.attributes[id.index()];
-        let (given, Generator::Pick(population)) = (&attribute.name, &attribute.generator) else { return None };
+        let (given, Generator::Pick(population)) = (&attribute.name, &attribute.generator) else {
+            return None;
+        };
         if pick(est, p, population) != &Popularity::Latest {
             return None;
         }
@@ -91,13 +109,13 @@ fn newest_first(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
         Some(Unpredictable {
             items: true,
             // A request under one read unit costs its minimum whatever it finds.
-            units: plan.bytes_read.unwrap_or(0.0) / f64::from(plan.fanout.max(1)) > crate::engine::store::READ_UNIT_BYTES as f64,
-            why: format!(
-                "`{given}` is picked newest first (Latest) both here and by {}, which writes these {} items: the newest \
-                 {given} is still gaining them, so how many a call finds depends on when in that life it is read — a \
-                 correlation over time the planner does not model; run measures it",
-                filler.name, p.entity
-            ),
+            units: plan.bytes_read.unwrap_or(0.0) / f64::from(plan.fanout.max(1))
+                > crate::engine::store::READ_UNIT_BYTES as f64,
+            why: UnpredictableWhy::Newest {
+                given: given.clone(),
+                filler: filler.name.clone(),
+                entity: p.entity.clone(),
+            },
         })
     })
 }
@@ -124,20 +142,15 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
     if preloaded || creating <= 0.0 || !keys.is_finite() || creating >= FILLED * keys {
         return None;
     }
-    let names: Vec<&str> = writers.iter().map(|w| w.name.as_str()).collect();
     Some(Unpredictable {
         items: true,
         units: false,
-        why: format!(
-            "{} has no items when the run starts: a key exists once {} creates it, and the run makes ~{} such writes \
-             for {} possible keys ({} a key), so many keys are asked before they exist; how many a call finds depends \
-             on how far the writes have got (and on their throttling). A key that does not exist still costs its read",
-            p.entity,
-            if names.is_empty() { "an aggregate".to_owned() } else { names.join(" or ") },
-            numbers::count(creating),
-            numbers::count(keys),
-            numbers::factor(creating / keys),
-        ),
+        why: UnpredictableWhy::NotThereYet {
+            entity: p.entity.clone(),
+            writers: writers.iter().map(|w| w.name.clone()).collect(),
+            creating,
+            keys,
+        },
     })
 }
 
@@ -155,20 +168,16 @@ fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> O
     if share * members < SKEWED {
         return None;
     }
-    let growth = embed.keep_latest.map_or_else(
-        || ", and grows through the run toward 400 KB".to_owned(),
-        |n| format!(" (its newest {n} kept)"),
-    );
     Some(Unpredictable {
         items: false,
         units: true,
-        why: format!(
-            "each append rewrites the whole {parent} it lands on, and this pattern picks one {by} {times}× as often as              an even pick would: that {parent}'s {list} list is far longer than an average {parent}'s{growth}. check              sizes an average {parent} ({units} WCU), not the one picked, so it does not predict these units",
-            parent = est.entity(append.lands.entity).name,
-            by = embed.by,
-            times = numbers::count(share * members),
-            list = embed.as_name,
-            units = numbers::factor(append.units_each),
-        ),
+        why: UnpredictableWhy::ParentApart {
+            parent: est.entity(append.lands.entity).name.clone(),
+            by: embed.by.clone(),
+            times: share * members,
+            list: embed.as_name.clone(),
+            kept: embed.keep_latest,
+            units: append.units_each,
+        },
     })
 }

@@ -1,5 +1,6 @@
 //! Schema warnings: static checks of a key design against the scenario's rates, populations and
-//! item sizes. Every message carries its inputs and arithmetic so a reader can check it.
+//! item sizes. Every warning carries its finding (`planner::finding`): the inputs and arithmetic
+//! a reader needs to check it, which `report::findings` words.
 
 use std::collections::BTreeMap;
 
@@ -7,8 +8,11 @@ pub(super) mod collision;
 
 use super::estimate::Estimator;
 use super::estimate::Spread;
+use super::finding::{
+    Amplification, CollectionOrder, CopyBurst, ExtraWrite, Finding, GrowthTerm, Guidance, HotLoad, KeyUpdate,
+    LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, UnboundedItem, UnsafeClaim,
+};
 use super::load::{mean_rate, peak_rate};
-use super::numbers::{bytes, count, factor, percent, rate, span};
 use super::read::label;
 use super::{
     IndexId, ItemWrite, Kind, LOW_CARDINALITY, Operation, PARTITION_RCU, PARTITION_WCU, PatternPlan, Subject,
@@ -22,7 +26,7 @@ use crate::engine::value::MAX_ITEM_BYTES;
 
 /// `version-contention`: a version-checked update whose calls lose their race more often than
 /// `condition::CONTENTION_LIMIT` (keyheat's contention model, `planner::condition`).
-fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
+fn version_contention(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let Some(c) = &plan.condition else { return };
     if c.busiest.is_none() {
         return;
@@ -35,10 +39,8 @@ fn version_contention(plan: &PatternPlan, out: &mut Vec<Warning>) {
         about: Subject::Pattern(plan.pattern),
         limit_after: None,
         subject: plan.name.clone(),
-        message: format!(
-            "Version-checked updates of one item come faster than a read-modify-write takes: {}. Each lost race is a failed write (charged), another read and a retry, and the item's updates queue behind each other. Write the hot stream as items of their own (an append-only log with a create-once condition on a sequence number, summed later or into a balance by one writer) instead of rewriting one item, or spread it over several items.",
-            c.why
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::VersionContention { why: c.why.clone() },
     });
 }
 
@@ -52,20 +54,19 @@ fn unsafe_claim(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>)
         return;
     }
     let calls = mean_rate(pattern, est.secs) * est.secs;
-    let expected = if c.failure_rate > 0.0 {
-        format!(" Over the run that is ~{} of {} puts.", count(c.failure_rate * calls), count(calls))
-    } else {
-        String::new()
-    };
     out.push(Warning {
         code: WarningCode::UnsafeClaim,
         about: Subject::Pattern(plan.pattern),
         limit_after: None,
         subject: plan.name.clone(),
-        message: format!(
-            "{} puts its {} item and takes its claim ({}) in separate requests: {}.{expected} Put both in one TransactWriteItems (`transaction: true`): a taken claim then cancels the put, and nothing is duplicated.",
-            plan.name, pattern.entity, c.expression, c.why
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::UnsafeClaim(UnsafeClaim {
+            pattern: plan.name.clone(),
+            entity: pattern.entity.clone(),
+            expression: c.expression.clone(),
+            why: c.why.clone(),
+            expected: (c.failure_rate > 0.0).then_some((c.failure_rate * calls, calls)),
+        }),
     });
 }
 
@@ -77,7 +78,7 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
     for plan in plans {
         pattern_warnings(plan, est, &mut out);
         key_update(plan, est, &mut out);
-        version_contention(plan, &mut out);
+        version_contention(plan, est, &mut out);
         collection_order(plan, est, &mut out);
         unsafe_claim(plan, est, &mut out);
     }
@@ -109,35 +110,23 @@ fn key_update(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {
     }
     let pattern = est.pattern(plan.pattern);
     let Some(keys) = est.variant.keys_for(pattern.entity_id()) else { return };
-    let moved = super::write::moved_key_attributes(pattern, keys).join(", ");
+    let moved = super::write::moved_key_attributes(pattern, keys);
     if moved.is_empty() {
         return;
     }
-    let (refusal, elsewhere) = if est.cql {
-        ("a Cassandra UPDATE cannot set a primary-key column", "a materialized view keyed by it")
-    } else {
-        (
-            "DynamoDB rejects an UpdateItem that changes a key attribute (ValidationException: the attribute is part of the key)",
-            "a GSI keyed by it",
-        )
-    };
-    let cost = if est.cql {
-        "two writes a call".to_owned()
-    } else if pattern.transaction {
-        format!("{} WCU a call, the two in one transaction", count(plan.units_per_call))
-    } else {
-        format!("{} WCU a call for two requests", count(plan.units_per_call))
-    };
     out.push(Warning {
         code: WarningCode::KeyUpdate,
         about: Subject::Pattern(plan.pattern),
         limit_after: None,
         subject: plan.name.clone(),
-        message: format!(
-            "{} sets {moved}, part of {}'s table key: {refusal}, so each call deletes the item and puts it at its new key — {cost}, and the item leaves its item collection. Keep {moved} out of the table key and in {elsewhere}: the index moves its entry on an ordinary update",
-            plan.name,
-            pattern.entity,
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::KeyUpdate(KeyUpdate {
+            pattern: plan.name.clone(),
+            entity: pattern.entity.clone(),
+            moved: moved.into_iter().map(str::to_owned).collect(),
+            transaction: pattern.transaction,
+            units_per_call: plan.units_per_call,
+        }),
     });
 }
 
@@ -171,25 +160,21 @@ fn collection_order(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
         if parent_first != desc {
             continue;
         }
-        let (from, side) = if desc { ("highest", "below") } else { ("lowest", "above") };
         out.push(Warning {
             code: WarningCode::CollectionOrder,
             about: Subject::Pattern(plan.pattern),
             limit_after: None,
             subject: plan.name.clone(),
-            message: format!(
-                "{} reads {} with its {child} items in one Query, {}, stopping at {limit}: it reads the item collection from its {from} sort key, but the {} item's sort key ({}) sorts {side} the {child} items' ({}), so once a {} has {limit} {child} items or more the call returns them and not the {} item. Give the {} a sort key that sorts {} theirs, or read it with a GetItem of its own",
-                plan.name,
-                pattern.entity,
-                if desc { "newest first (Desc)" } else { "in ascending order" },
-                pattern.entity,
-                parent.source(),
-                sk.source(),
-                pattern.entity,
-                pattern.entity,
-                pattern.entity,
-                if desc { "above" } else { "below" },
-            ),
+            engine: est.scenario.engine,
+            finding: Finding::CollectionOrder(CollectionOrder {
+                pattern: plan.name.clone(),
+                entity: pattern.entity.clone(),
+                child: child.clone(),
+                desc,
+                limit,
+                parent_sk: parent.source().to_owned(),
+                child_sk: sk.source().to_owned(),
+            }),
         });
     }
 }
@@ -204,11 +189,8 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             about: Subject::Count(p.population_id()),
             limit_after: None,
             subject: format!("population {}", p.name),
-            message: format!(
-                "population {}: count {} is a guess; partition sizes and costs follow from it. Set how many there are, then remove `guess: true`",
-                p.name,
-                count(p.count as f64)
-            ),
+            engine: s.engine,
+            finding: Finding::GuessedCount { population: p.name.clone(), count: p.count as f64 },
         });
     }
     for p in s.patterns.iter().filter(|p| p.guess) {
@@ -217,11 +199,8 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             about: Subject::Rate(p.id()),
             limit_after: None,
             subject: format!("pattern {}", p.name),
-            message: format!(
-                "pattern {}: rate {}/s is a guess; loads, throttling and costs follow from it. Set how often it runs, then remove `guess: true`",
-                p.name,
-                rate(p.rate)
-            ),
+            engine: s.engine,
+            finding: Finding::GuessedRate { pattern: p.name.clone(), rate: p.rate },
         });
     }
 }
@@ -240,13 +219,8 @@ fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             about: Subject::Entity(entity.id()),
             limit_after: None,
             subject: entity.name.clone(),
-            message: format!(
-                "{} items are ~{} with every attribute present ({} bytes), past DynamoDB's 400 KB item limit ({} bytes): each one is refused (ValidationException), those of the initial load included, so they never reach the table. Make the large attributes smaller, or keep them elsewhere (S3) and store a reference",
-                entity.name,
-                bytes(size as f64),
-                count(size as f64),
-                count(MAX_ITEM_BYTES as f64),
-            ),
+            engine: est.scenario.engine,
+            finding: Finding::OversizedItem { entity: entity.name.clone(), size: size as f64 },
         });
     }
 }
@@ -270,7 +244,7 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             let share = est.spread(None, by, Some(p)).steady;
             let calls = mean_rate(p, est.secs);
             per_s += calls * share;
-            terms.push(format!("{} {}/s × {}", p.name, rate(calls), percent(share)));
+            terms.push((p.name.clone(), calls, share));
         }
         if per_s <= 0.0 {
             continue;
@@ -278,25 +252,23 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         let own = est.item_bytes(embed.into_id()) - est.embedded_children(embed) * element;
         let children = ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0);
         let secs = children / per_s;
-        let within = if secs <= est.secs { "within this run" } else { "after this run ends" };
         out.push(Warning {
             code: WarningCode::UnboundedItem,
             about: Subject::Entity(embed.into_id()),
             limit_after: Some(secs),
             subject: embed.into.clone(),
-            message: format!(
-                "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} children a second ({}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({within}), and every later {} is refused (ValidationException). Until then each append is an update charged for the whole item (up to 400 WCU, and as much again in each index that projects the list). Keep the newest in the item and the rest as items of their own (keep_latest: Some(N)), or do not embed",
-                embed.into,
-                embed.entity,
-                embed.as_name,
-                bytes(element),
-                embed.into,
-                rate(per_s),
-                terms.join(" + "),
-                count(children),
-                span(secs),
-                embed.entity,
-            ),
+            engine: est.scenario.engine,
+            finding: Finding::UnboundedItem(UnboundedItem {
+                parent: embed.into.clone(),
+                child: embed.entity.clone(),
+                list: embed.as_name.clone(),
+                child_bytes: element,
+                per_sec: per_s,
+                terms,
+                children,
+                secs,
+                within_run: secs <= est.secs,
+            }),
         });
     }
 }
@@ -312,7 +284,8 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
                 about: Subject::Pattern(plan.pattern),
                 limit_after: None,
                 subject: plan.name.clone(),
-                message: format!("{}: {}", plan.name, plan.verdict),
+                engine: est.scenario.engine,
+                finding: unserved(plan),
             });
         }
         None => out.push(Warning {
@@ -320,7 +293,8 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
             about: Subject::Pattern(plan.pattern),
             limit_after: None,
             subject: plan.name.clone(),
-            message: format!("{}: {}", plan.name, plan.verdict),
+            engine: est.scenario.engine,
+            finding: unserved(plan),
         }),
         Some(Operation::Scan) => out.push(scan_warning(plan, pattern, est)),
         _ => {}
@@ -333,46 +307,27 @@ fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warni
     }
 }
 
+fn unserved(plan: &PatternPlan) -> Finding {
+    Finding::Unserved { pattern: plan.name.clone(), verdict: plan.verdict.clone() }
+}
+
 /// A pattern only a Scan serves: what one call reads, at its rate, and why no key serves it.
 fn scan_warning(plan: &PatternPlan, pattern: &AccessPattern, est: &Estimator<'_>) -> Warning {
-    let items = plan.items_read.unwrap_or(0.0);
-    let why: Vec<String> = plan
-        .alternatives
-        .iter()
-        .map(|a| format!("{}: {}", IndexId::place(a.index.as_ref()), a.considered))
-        .collect();
-    let calls = mean_rate(pattern, est.secs);
-    let cost = if est.cql {
-        format!(
-            "{} rows ({}, the table after {}) per call, × {} calls/s = {}/s",
-            count(items),
-            bytes(plan.bytes_read.unwrap_or(0.0)),
-            span(est.secs),
-            rate(calls),
-            bytes(plan.bytes_read.unwrap_or(0.0) * calls)
-        )
-    } else {
-        format!(
-            "{} items ({}, the table after {}) per call = {} RCU, × {} calls/s = {} RCU/s",
-            count(items),
-            bytes(plan.bytes_read.unwrap_or(0.0)),
-            span(est.secs),
-            count(plan.units_per_call),
-            rate(calls),
-            count(plan.units_per_call * calls)
-        )
-    };
     Warning {
         code: WarningCode::Scan,
         about: Subject::Pattern(plan.pattern),
         limit_after: None,
         subject: plan.name.clone(),
-        message: format!(
-            "{} is served only by a {}: it reads all ~{cost}, and the cost grows with the table. No key serves it: {}",
-            plan.name,
-            if est.cql { "full scan" } else { "Scan" },
-            why.join("; ")
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::Scan(ScanCost {
+            pattern: plan.name.clone(),
+            items: plan.items_read.unwrap_or(0.0),
+            bytes: plan.bytes_read.unwrap_or(0.0),
+            secs: est.secs,
+            units_per_call: plan.units_per_call,
+            calls: mean_rate(pattern, est.secs),
+            places: plan.alternatives.iter().map(|a| (a.index.clone(), a.considered.clone())).collect(),
+        }),
     }
 }
 
@@ -383,27 +338,24 @@ fn amplification_warning(
     est: &Estimator<'_>,
     amplification: f64,
 ) -> Warning {
-    let parts: Vec<String> = plan
+    let writes = plan
         .writes
         .iter()
         .filter(|w| w.target != WriteTarget::Table && w.per_call > 0.0)
-        .map(|w| format!("{} ×{} ({})", w.target.shown(est.cql), factor(w.per_call), w.why))
+        .map(|w| ExtraWrite { target: w.target.clone(), per_call: w.per_call, why: w.why.clone() })
         .collect();
     Warning {
         code: WarningCode::WriteAmplification,
         about: Subject::Pattern(plan.pattern),
         limit_after: None,
         subject: plan.name.clone(),
-        message: format!(
-            "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the limit of {}: {}; at {} calls/s that is {} extra writes/s",
-            plan.name,
-            factor(amplification),
-            factor(amplification),
-            count(WRITE_AMPLIFICATION_LIMIT),
-            parts.join(" + "),
-            rate(mean_rate(pattern, est.secs)),
-            rate(amplification * mean_rate(pattern, est.secs))
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::WriteAmplification(Amplification {
+            pattern: plan.name.clone(),
+            amplification,
+            writes,
+            calls: mean_rate(pattern, est.secs),
+        }),
     }
 }
 
@@ -413,11 +365,6 @@ fn place_name(est: &Estimator<'_>, place: Option<&Index>) -> String {
         Some(index) if est.cql => format!("view {}", index.name),
         _ => label(place),
     }
-}
-
-/// A spread's reasons, or what an empty list means: a key with no slots.
-fn notes(notes: &[String]) -> String {
-    if notes.is_empty() { "a literal key: always the same partition".to_owned() } else { notes.join("; ") }
 }
 
 /// The table (`None`) and every index, with its id.
@@ -473,7 +420,7 @@ struct Growth {
     bytes: f64,
     rows_per_sec: f64,
     bytes_per_sec: f64,
-    terms: Vec<String>,
+    terms: Vec<GrowthTerm>,
     /// The bucket length when the key buckets time.
     bucketed: Option<f64>,
     /// The item lifetime when items expire before the run ends.
@@ -515,16 +462,14 @@ fn growth(est: &Estimator<'_>, group: &Group<'_>) -> Growth {
             if !g.entities.contains(&entity) {
                 g.entities.push(entity);
             }
-            g.terms.push(format!(
-                "{} {}/s × {} ({}) = {} {}/s of {}",
-                p.name,
-                rate(mean_rate(p, est.secs)),
-                percent(spread.steady * presence),
-                notes(&spread.notes),
-                count(per_sec),
-                est.words.item.many,
-                bytes(size)
-            ));
+            g.terms.push(GrowthTerm {
+                pattern: p.name.clone(),
+                calls: mean_rate(p, est.secs),
+                share: spread.steady * presence,
+                notes: spread.notes.clone(),
+                per_sec,
+                size,
+            });
         }
         if let Some(sk) = keys_in(est, group.place, entity).and_then(|k| k.sk.as_ref()) {
             g.sort_keys.push(sk.source().to_owned());
@@ -575,13 +520,13 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             continue;
         }
         let guidance = if est.cql {
-            "Cassandra's guidance is ~100 MB and ~100,000 rows per partition"
+            Guidance::Cassandra
         } else if est.variant.indexes.iter().any(|i| i.kind == IndexKind::Local)
             && group.place.is_none_or(|i| i.kind == IndexKind::Local)
         {
-            "with a local index DynamoDB refuses writes to an item collection past 10 GB"
+            Guidance::LocalIndex
         } else {
-            "DynamoDB's guidance is 10 GB per partition (beyond it the key's items are split across partitions by sort key range; a table with an LSI refuses the writes)"
+            Guidance::DynamoDb
         };
         let reached = limit_rows.map_or(limit_bytes / g.bytes_per_sec, |r| {
             (limit_bytes / g.bytes_per_sec).min(r / g.rows_per_sec)
@@ -589,49 +534,36 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         let window =
             est.secs.min(g.bucketed.unwrap_or(f64::INFINITY)).min(g.expiring.unwrap_or(f64::INFINITY));
         let (code, shape) = match (g.bucketed, g.expiring) {
-            (Some(bucket), _) => (
-                WarningCode::LargePartition,
-                format!("is bucketed by time, yet one {} bucket of the busiest key fills up:", span(bucket)),
-            ),
+            (Some(secs), _) => (WarningCode::LargePartition, Shape::Bucketed { secs }),
             (None, Some(life)) => (
                 WarningCode::LargePartition,
-                if let Some(expiry) = g.expiry.filter(|_| est.deletion_delay() > 0.0) {
-                    format!(
-                        "expires items {} after their last write, and DynamoDB deletes them up to {} later (reads see them until then), so the busiest key fills up for {}:",
-                        span(expiry),
-                        span(est.deletion_delay()),
-                        span(life)
-                    )
-                } else {
-                    format!("expires items after {}, yet until then the busiest key fills up:", span(life))
+                Shape::Expiring {
+                    life,
+                    expiry: g
+                        .expiry
+                        .filter(|_| est.deletion_delay() > 0.0)
+                        .map(|expiry| (expiry, est.deletion_delay())),
                 },
             ),
-            (None, None) => (
-                WarningCode::UnboundedPartition,
-                format!(
-                    "has no time bucket and every {} under sort key {}, so the busiest key grows without bound:",
-                    if est.cql { "INSERT adds a row" } else { "put adds an item" },
-                    if g.sort_keys.is_empty() { "(none)".to_owned() } else { g.sort_keys.join(" / ") }
-                ),
-            ),
+            (None, None) => (WarningCode::UnboundedPartition, Shape::Unbounded { sort_keys: g.sort_keys }),
         };
         out.push(Warning {
             code,
             about: Subject::PartitionKey { index: group.index.clone(), entities: g.entities },
             limit_after: Some(reached),
             subject: format!("{} {}", place_name(est, group.place), group.pk.source()),
-            message: format!(
-                "partition key {} ({}) {shape} {} → {} {} × {} = {} after {}; {guidance} (reached after {})",
-                group.pk.source(),
-                place_name(est, group.place),
-                g.terms.join(" + "),
-                count(g.rows),
-                est.words.item.many,
-                bytes(g.bytes / g.rows),
-                bytes(g.bytes),
-                span(window),
-                span(reached)
-            ),
+            engine: est.scenario.engine,
+            finding: Finding::Partition(PartitionGrowth {
+                pk: group.pk.source().to_owned(),
+                place: place_name(est, group.place),
+                shape,
+                terms: g.terms,
+                rows: g.rows,
+                bytes: g.bytes,
+                window,
+                guidance,
+                reached,
+            }),
         });
     }
 }
@@ -641,12 +573,12 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 struct Load {
     wcu: f64,
     rcu: f64,
-    terms: Vec<String>,
+    terms: Vec<LoadTerm>,
     single_item: bool,
     /// The most write units one call puts on the busiest value at once, when that alone is
     /// more than a partition serves in a second (a rename rewriting every copy under the
-    /// popular source's key): what it is, and the units.
-    burst: Option<(String, f64)>,
+    /// popular source's key).
+    burst: Option<CopyBurst>,
     /// Where the key is: the table (`None`) or an index.
     index: Option<IndexId>,
     /// The entities whose items the load lands on, in the order their load was counted.
@@ -701,34 +633,23 @@ fn write_loads(
         load.single_item |= place.is_none()
             && !est.creates_new(w.lands.entity)
             && keys.sk.as_ref().is_none_or(|sk| sk.parts().iter().all(|part| part.attribute().is_none()));
-        let per_call = if (w.per_call - 1.0).abs() < f64::EPSILON {
-            String::new()
-        } else {
-            format!(" × {} per call", factor(w.per_call))
-        };
         if let Some(burst) = copy_burst(est, w, p, &keys.pk, spread.hottest)
-            && load.burst.as_ref().is_none_or(|b| b.1 < burst.1)
+            && load.burst.as_ref().is_none_or(|b| b.units < burst.units)
         {
             load.burst = Some(burst);
         }
-        let entity = &est.entity(w.lands.entity).name;
-        let what = match w.lands.via {
-            Via::Own => String::new(),
-            Via::Aggregate => format!(" (its {entity} aggregate)"),
-            Via::Copy => format!(" (its copies on {entity})"),
-            Via::Append => format!(" (the {entity} it appends to)"),
-        };
-        let landed =
-            landing.map_or_else(String::new, |share| format!(" × {} find the key free", percent(share)));
-        load.terms.push(format!(
-            "{}{what} {}/s × {} ({}){landed} × {} WCU{per_call} = {} WCU/s",
-            p.name,
-            rate(peak),
-            percent(spread.hottest),
-            notes(&spread.notes),
-            count(w.units_each),
-            rate(units)
-        ));
+        load.terms.push(LoadTerm::Write {
+            pattern: p.name.clone(),
+            via: w.lands.via,
+            entity: est.entity(w.lands.entity).name.clone(),
+            peak,
+            share: spread.hottest,
+            notes: spread.notes.clone(),
+            landed: landing,
+            units_each: w.units_each,
+            per_call: w.per_call,
+            units,
+        });
         // A conditional write's failed attempts (and a version check's reads) land on its own
         // item's key too, at the busiest item's chance of losing.
         if w.lands.via == Via::Own
@@ -742,16 +663,15 @@ fn write_loads(
             let reads = calls * (1.0 + lose) * read;
             load.wcu += failed;
             load.rcu += reads;
-            load.terms.push(format!(
-                "{} failed conditions {}/s × {} × {} WCU = {} WCU/s",
-                p.name,
-                rate(calls),
-                percent(lose),
-                count(c.failed_units_each),
-                rate(failed)
-            ));
+            load.terms.push(LoadTerm::FailedConditions {
+                pattern: p.name.clone(),
+                calls,
+                lose,
+                units_each: c.failed_units_each,
+                units: failed,
+            });
             if reads > 0.0 {
-                load.terms.push(format!("{} reads before writing {} RCU/s", p.name, rate(reads)));
+                load.terms.push(LoadTerm::ReadsBeforeWriting { pattern: p.name.clone(), units: reads });
             }
         }
     }
@@ -767,7 +687,7 @@ fn copy_burst(
     p: &AccessPattern,
     pk: &Template,
     hottest: f64,
-) -> Option<(String, f64)> {
+) -> Option<CopyBurst> {
     if w.lands.via != Via::Copy {
         return None;
     }
@@ -778,21 +698,12 @@ fn copy_burst(
     }
     let copies = est.items_total(copy.ids.to()) * hottest;
     let units = copies * w.units_each;
-    (units > PARTITION_WCU).then(|| {
-        (
-            format!(
-                "one {} call that picks the {} with the most copies rewrites ~{} {} items under one key at once \
-                 ({} WCU), and a partition serves {} WCU/s: the call takes at least {:.1} s and throttles meanwhile",
-                p.name,
-                copy.from,
-                count(copies),
-                copy.to,
-                count(units),
-                count(PARTITION_WCU),
-                units / PARTITION_WCU
-            ),
-            units,
-        )
+    (units > PARTITION_WCU).then(|| CopyBurst {
+        pattern: p.name.clone(),
+        source: copy.from.clone(),
+        copy: copy.to.clone(),
+        copies,
+        units,
     })
 }
 
@@ -852,20 +763,15 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     let units = peak_rate(p) * spread.hottest * per_request;
     let load = load_on(loads, plan.index.as_ref(), place, &keys.pk, p.entity_id());
     load.rcu += units;
-    let through = if plan.cache.as_ref().is_some_and(|c| c.applies) {
-        format!(" × {} missing the cache", percent(1.0 - hit))
-    } else {
-        String::new()
-    };
-    load.terms.push(format!(
-        "{} {}/s × {} ({}){through} × {} RCU per request = {} RCU/s",
-        p.name,
-        rate(peak_rate(p)),
-        percent(spread.hottest),
-        notes(&spread.notes),
-        count(own_units / f64::from(plan.fanout.max(1))),
-        rate(units)
-    ));
+    load.terms.push(LoadTerm::Read {
+        pattern: p.name.clone(),
+        peak: peak_rate(p),
+        share: spread.hottest,
+        notes: spread.notes.clone(),
+        missing_cache: plan.cache.as_ref().is_some_and(|c| c.applies).then_some(1.0 - hit),
+        per_request: own_units / f64::from(plan.fanout.max(1)),
+        units,
+    });
 }
 
 /// `hot-partition`: the busiest partition key value's units per second at peak rates.
@@ -883,40 +789,25 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
         }
     }
     for (subject, load) in loads {
-        let mut verdict = Vec::new();
-        if load.wcu > PARTITION_WCU {
-            verdict.push(format!(
-                "{} WCU/s against the {} WCU/s one partition serves",
-                rate(load.wcu),
-                count(PARTITION_WCU)
-            ));
+        let wcu = (load.wcu > PARTITION_WCU).then_some(load.wcu);
+        let rcu = (load.rcu > PARTITION_RCU).then_some(load.rcu);
+        if wcu.is_none() && rcu.is_none() && load.burst.is_none() {
+            continue;
         }
-        if load.rcu > PARTITION_RCU {
-            verdict.push(format!(
-                "{} RCU/s against the {} RCU/s one partition serves",
-                rate(load.rcu),
-                count(PARTITION_RCU)
-            ));
-        }
-        let item_note = if load.single_item { "; it is one item, so no split for heat can help" } else { "" };
-        let message = match (verdict.is_empty(), &load.burst) {
-            (true, None) => continue,
-            (true, Some((burst, _))) => {
-                format!("{burst}; its load at peak: {}{item_note}", load.terms.join(" + "))
-            }
-            (false, burst) => format!(
-                "at peak, the busiest value of {subject} takes {}: {}{item_note}{}",
-                verdict.join(" and "),
-                load.terms.join(" + "),
-                burst.as_ref().map_or(String::new(), |(b, _)| format!("; and {b}"))
-            ),
-        };
         out.push(Warning {
             code: WarningCode::HotPartition,
             about: Subject::PartitionKey { index: load.index, entities: load.entities },
-            subject,
-            message,
+            subject: subject.clone(),
             limit_after: None,
+            engine: est.scenario.engine,
+            finding: Finding::HotPartition(HotLoad {
+                subject,
+                wcu,
+                rcu,
+                terms: load.terms,
+                single_item: load.single_item,
+                burst: load.burst,
+            }),
         });
     }
 }
@@ -959,23 +850,19 @@ fn low_cardinality(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<War
                 },
                 limit_after: None,
                 subject: format!("{} {}", place_name(est, Some(index)), keys.pk.source()),
-                message: format!(
-                    "{} partition key {} takes only {} ({}): the busiest holds {} of the index — {} of {} {} entries × {} = {} after {} — and takes {} of its {} entry writes/s of {} at peak",
-                    place_name(est, Some(index)),
-                    keys.pk.source(),
-                    if (spread.distinct - 1.0).abs() < 1e-9 { "1 value".to_owned() } else { format!("{} values", count(spread.distinct)) },
-                    if spread.notes.is_empty() { "a literal key: every entry shares it".to_owned() } else { spread.notes.join("; ") },
-                    percent(spread.hottest),
-                    count(items * spread.hottest),
-                    count(items),
-                    keys.entity,
-                    bytes(entry),
-                    bytes(items * spread.hottest * entry),
-                    span(est.secs),
-                    percent(spread.hottest),
-                    rate(writes),
-                    keys.entity
-                ),
+                engine: est.scenario.engine,
+                finding: Finding::LowCardinality(LowCardinality {
+                    place: place_name(est, Some(index)),
+                    pk: keys.pk.source().to_owned(),
+                    distinct: spread.distinct,
+                    notes: spread.notes,
+                    hottest: spread.hottest,
+                    items,
+                    entity: keys.entity.clone(),
+                    entry_bytes: entry,
+                    secs: est.secs,
+                    writes,
+                }),
             });
         }
     }

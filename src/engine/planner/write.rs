@@ -4,7 +4,6 @@
 
 use super::estimate::Estimator;
 use super::keys;
-use super::numbers;
 use super::verdict::{LocateRead, Locating, NameGap, Naming, Verdict, WriteVerdict, Writes};
 use super::{IndexId, ItemWrite, Kind, Lands, Operation, PatternPlan, Via, WriteTarget};
 use crate::engine::model::{
@@ -135,6 +134,74 @@ fn operation(p: &AccessPattern, appends_to_parent: bool, moved: &[&str]) -> Oper
     }
 }
 
+/// Why a write writes an item, with the figures its words quote: `report::findings` words it
+/// (and writes it as `why` in `check`'s JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteWhy {
+    /// The pattern's own `entity` item, of `bytes`.
+    Item { entity: String, bytes: f64 },
+    /// The DeleteItem of an item at its old key: the update sets `moved`, part of the table key.
+    MovedFrom { entity: String, bytes: f64, moved: Vec<String> },
+    /// The PutItem of the item at its new key.
+    MovedTo { entity: String, bytes: f64 },
+    /// An index entry.
+    Entry(EntryWhy),
+    /// An embedded child (`child`, ~`child_bytes`) appended to its `parent`'s `list` (~`bytes`
+    /// on average), keeping the newest `kept` or all of them.
+    Append { parent: String, child: String, child_bytes: f64, list: String, kept: Option<u32>, bytes: f64 },
+    /// `copies` copies of `attribute` on `holder` items to rewrite: `holders` of them × the
+    /// share referring to the source the pattern picks (`picked`: the share and how it is
+    /// picked), or ÷ the `sources` of `source` there are.
+    Copies {
+        holders: f64,
+        holder: String,
+        picked: Option<(f64, String)>,
+        sources: f64,
+        source: String,
+        copies: f64,
+        attribute: String,
+    },
+    /// One write of the `entity` aggregate item: a claim's create-once put recording these
+    /// attributes, or an update of each (`attribute +1`, `attribute +summed`).
+    Aggregate { entity: String, claim: bool, updates: Vec<(String, AggregateOp)> },
+    /// A table item of a transaction, written twice (prepare and commit).
+    Transacted(Box<WriteWhy>),
+}
+
+/// Why an index entry is written, and how often.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryWhy {
+    pub rewrite: EntryRewrite,
+    /// An update that decides whether the item is in a sparse index.
+    pub membership: Option<Membership>,
+    /// The share of `entity`'s items in a sparse index, when below 1.
+    pub sparse: Option<(f64, String)>,
+    /// The bytes of one entry.
+    pub bytes: f64,
+    /// The item moves (a key update): its entry is deleted and put again.
+    pub moving: bool,
+}
+
+/// What one write does to an item's entry; `odds`: the share of updates that change what it
+/// looks at, when a fresh draw can repeat the value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EntryRewrite {
+    KeyChanges { odds: Option<f64> },
+    ProjectedChanges { odds: Option<f64> },
+    Unchanged,
+    OnePerItem,
+}
+
+/// An update of the attribute a sparse index selects on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Membership {
+    /// It advances a lifecycle one state: the item enters the index on `enter` of updates
+    /// (from `from`, or from nothing) and leaves on `leave`.
+    Advances { attribute: String, states: Vec<String>, enter: f64, from: Option<String>, leave: f64 },
+    /// It redraws the attribute: the item enters or leaves on `moves` of updates.
+    Redraws { attribute: String, moves: f64 },
+}
+
 /// The pattern's own item in the table and its entries in every index that holds it.
 fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
     let item_bytes = est.item_bytes(p.entity_id());
@@ -142,7 +209,7 @@ fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>)
         target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
-        why: format!("the {} item ({})", p.entity, numbers::bytes(item_bytes)),
+        why: WriteWhy::Item { entity: p.entity.clone(), bytes: item_bytes },
         lands: Lands { entity: p.entity_id(), via: Via::Own },
     });
     // A version check sets its version too (`SET version = version + 1`).
@@ -185,7 +252,7 @@ fn transaction(out: &mut PatternPlan) {
     out.operation = Some(Operation::TransactWriteItems);
     for w in out.writes.iter_mut().filter(|w| w.target.index().is_none()) {
         w.units_each *= 2.0;
-        w.why.push_str(", ×2 in the transaction (prepare and commit)");
+        w.why = WriteWhy::Transacted(Box::new(w.why.clone()));
     }
 }
 
@@ -210,19 +277,18 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
         target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
-        why: format!(
-            "DeleteItem of the {} item at its old key ({}): the update sets {}, part of the table key, which UpdateItem cannot change",
-            p.entity,
-            numbers::bytes(item_bytes),
-            moved.join(", ")
-        ),
+        why: WriteWhy::MovedFrom {
+            entity: p.entity.clone(),
+            bytes: item_bytes,
+            moved: moved.iter().map(|&m| m.to_owned()).collect(),
+        },
         lands: own(),
     });
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
         units_each: write_units(item_bytes),
-        why: format!("PutItem of the {} item at its new key ({})", p.entity, numbers::bytes(item_bytes)),
+        why: WriteWhy::MovedTo { entity: p.entity.clone(), bytes: item_bytes },
         lands: own(),
     });
     let put = AccessPattern { action: Action::Put, ..p.clone() };
@@ -231,7 +297,9 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
             index_write(est, &put, position, est.entity(p.entity_id()), (&[], &[]), &WriteTarget::Table)
         {
             w.per_call *= 2.0;
-            w.why = format!("the item moves: its entry is deleted and put again; {}", w.why);
+            if let WriteWhy::Entry(entry) = &mut w.why {
+                entry.moving = true;
+            }
             writes.push(w);
         }
     }
@@ -304,20 +372,27 @@ fn index_write(
         (Action::Update, Some((attribute, _))) if sets.contains(attribute) => Some(attribute.as_str()),
         _ => None,
     };
-    let (per_item, why) = entry_rewrites(est, p, index, keys, entity.id(), (sets, set_attrs), membership);
-    let (per_call, mut why) = match membership {
-        Some(attribute) => membership_writes(est, index, entity.id(), attribute, presence, per_item, &why),
-        None => (per_item * presence, why),
+    let (per_item, rewrite) = entry_rewrites(est, p, index, keys, entity.id(), (sets, set_attrs), membership);
+    let (per_call, membership) = match membership {
+        Some(attribute) => {
+            let (per_call, moves) = membership_writes(est, index, entity.id(), attribute, presence, per_item);
+            (per_call, Some(moves))
+        }
+        None => (per_item * presence, None),
     };
-    if presence < 1.0 {
-        why = format!("{why}; sparse: {} of {} items are in it", numbers::percent(presence), entity.name);
-    }
     let bytes = est.entry_bytes(Some(index), entity.id());
+    let why = EntryWhy {
+        rewrite,
+        membership,
+        sparse: (presence < 1.0).then(|| (presence, entity.name.clone())),
+        bytes,
+        moving: false,
+    };
     Some(ItemWrite {
         target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
         per_call,
         units_each: write_units(bytes),
-        why: format!("{why} ({} per entry)", numbers::bytes(bytes)),
+        why: WriteWhy::Entry(why),
         lands: Lands { entity: entity.id(), via: of.via() },
     })
 }
@@ -356,7 +431,7 @@ fn entry_rewrites(
     entity: EntityId,
     (sets, set_attrs): (&[String], &[Option<ItemAttr>]),
     membership: Option<&str>,
-) -> (f64, String) {
+) -> (f64, EntryRewrite) {
     let key_attrs: Vec<&str> = keys
         .pk
         .attributes()
@@ -373,28 +448,22 @@ fn entry_rewrites(
     let key_change = changes(&|s| key_attrs.contains(&s));
     // Given the key stays, the entry is rewritten for the projected attributes outside it.
     let carried_change = changes(&|s| index.projection.carries(s) && !key_attrs.contains(&s));
-    let odds = |share: f64| {
-        if share < 1.0 - 1e-9 {
-            format!(" on {} of updates (a fresh draw can repeat the value)", numbers::percent(share))
-        } else {
-            String::new()
-        }
-    };
+    let odds = |share: f64| (share < 1.0 - 1e-9).then_some(share);
     // The store's rule per entry (`EntryWrite`), weighted by how often each case happens.
     let writes = |w: EntryWrite| f64::from(w.writes());
     match p.action {
         Action::Update if key_change > 0.0 => (
             writes(EntryWrite::Move) * key_change
                 + (1.0 - key_change) * carried_change * writes(EntryWrite::InPlace),
-            format!("the update changes the index key{}: delete + put of the entry", odds(key_change)),
+            EntryRewrite::KeyChanges { odds: odds(key_change) },
         ),
         Action::Update if carried_change > 0.0 => (
             carried_change * writes(EntryWrite::InPlace),
-            format!("the update changes a projected attribute{}", odds(carried_change)),
+            EntryRewrite::ProjectedChanges { odds: odds(carried_change) },
         ),
-        Action::Update => (0.0, "the update changes nothing the index holds".to_owned()),
-        Action::Delete => (writes(EntryWrite::Delete), "one entry per item in the index".to_owned()),
-        _ => (writes(EntryWrite::Put), "one entry per item in the index".to_owned()),
+        Action::Update => (0.0, EntryRewrite::Unchanged),
+        Action::Delete => (writes(EntryWrite::Delete), EntryRewrite::OnePerItem),
+        _ => (writes(EntryWrite::Put), EntryRewrite::OnePerItem),
     }
 }
 
@@ -409,8 +478,7 @@ fn membership_writes(
     attribute: &str,
     presence: f64,
     per_item: f64,
-    why: &str,
-) -> (f64, String) {
+) -> (f64, Membership) {
     let selects = index.only_when_id(entity).map(ItemAttr::Own);
     if let Some(value) = index.only_when.as_ref().map(|(_, v)| v)
         && let Some(selects) = selects
@@ -425,21 +493,17 @@ fn membership_writes(
         let (leave, stay) = if k < last { (found[k], 0.0) } else { (0.0, found[k]) };
         let keyed = est.key_presence(entity, index);
         let per_call = keyed * (enter + leave + stay * per_item);
-        let why = format!(
-            "the update advances {attribute} one state ({}), which decides what the index holds: the item enters it on {} of updates (from {:?}) and leaves it on {}; when it stays in, {why}",
-            states.join(" → "),
-            numbers::percent(enter),
-            if k > 0 { states[k - 1].as_str() } else { "nothing" },
-            numbers::percent(leave)
-        );
+        let why = Membership::Advances {
+            attribute: attribute.to_owned(),
+            states: states.to_vec(),
+            enter,
+            from: (k > 0).then(|| states[k - 1].clone()),
+            leave,
+        };
         return (per_call, why);
     }
     let moves = 2.0 * presence * (1.0 - presence);
-    let why = format!(
-        "the update redraws {attribute}, which decides what the index holds: the item enters or leaves it (one entry write) on {} of updates; when it stays in, {why}",
-        numbers::percent(moves)
-    );
-    (moves + presence * presence * per_item, why)
+    (moves + presence * presence * per_item, Membership::Redraws { attribute: attribute.to_owned(), moves })
 }
 
 /// A put of an embedded child is an UpdateItem of its parent that appends it to the list
@@ -448,22 +512,18 @@ fn membership_writes(
 fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut Vec<ItemWrite>) {
     let bytes = est.item_bytes(embed.into_id());
     let element = est.element_bytes(embed);
-    let kept = match embed.keep_latest {
-        Some(n) => format!(", keeping the newest {n}"),
-        None => ", which grows with every one until the item reaches 400 KB".to_owned(),
-    };
     writes.push(ItemWrite {
         target: WriteTarget::List(embed.as_name.clone()),
         per_call: 1.0,
         units_each: write_units(bytes),
-        why: format!(
-            "UpdateItem of the {} item: appends the {} (~{}) to its {} list{kept}; ~{} on average, and an update is charged for the larger of the item before and after",
-            embed.into,
-            embed.entity,
-            numbers::bytes(element),
-            embed.as_name,
-            numbers::bytes(bytes)
-        ),
+        why: WriteWhy::Append {
+            parent: embed.into.clone(),
+            child: embed.entity.clone(),
+            child_bytes: element,
+            list: embed.as_name.clone(),
+            kept: embed.keep_latest,
+            bytes,
+        },
         lands: Lands { entity: embed.into_id(), via: Via::Append },
     });
     let sets = [embed.as_name.clone()];
@@ -498,32 +558,20 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
         let bytes = est.item_bytes(copy.ids.to());
         // The source the update picks holds as many copies as its popularity gave it; without
         // a population to weigh, the average source.
-        let (per_source, why) = if let Some((share, label)) = est.copy_share(p, copy) {
-            (
-                holders * share,
-                format!(
-                    "{} {} items × {} ({label}) = {} copies of {} to rewrite",
-                    numbers::count(holders),
-                    copy.to,
-                    numbers::percent(share),
-                    numbers::count(holders * share),
-                    copy.attribute
-                ),
-            )
-        } else {
-            let sources = est.spread(None, from_keys.pk_bound(), None).distinct.max(1.0);
-            (
-                holders / sources,
-                format!(
-                    "{} {} items / {} {} = {} copies of {} to rewrite",
-                    numbers::count(holders),
-                    copy.to,
-                    numbers::count(sources),
-                    copy.from,
-                    numbers::count(holders / sources),
-                    copy.attribute
-                ),
-            )
+        let picked = est.copy_share(p, copy);
+        let sources = match &picked {
+            Some(_) => 1.0,
+            None => est.spread(None, from_keys.pk_bound(), None).distinct.max(1.0),
+        };
+        let per_source = picked.as_ref().map_or(holders / sources, |(share, _)| holders * share);
+        let why = WriteWhy::Copies {
+            holders,
+            holder: copy.to.clone(),
+            picked,
+            sources,
+            source: copy.from.clone(),
+            copies: per_source,
+            attribute: copy.attribute.clone(),
         };
         writes.push(ItemWrite {
             target: WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() },
@@ -565,21 +613,10 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
         let bytes = est.item_bytes(e.id());
         // A claim's item holds the claim alone (the loader checks): a create-once put of it.
         let claim = group.iter().any(|a| a.op == AggregateOp::Claim);
-        let why = if claim {
-            format!(
-                "one PutItem of {entity} on attribute_not_exists(PK), recording {}: the claim of its key, which a later put of the same value finds taken",
-                group.iter().map(|a| a.attribute.as_str()).collect::<Vec<_>>().join(", ")
-            )
-        } else {
-            let updates: Vec<String> = group
-                .iter()
-                .map(|a| match &a.op {
-                    AggregateOp::Count => format!("{} +1", a.attribute),
-                    AggregateOp::Sum(attribute) => format!("{} +{attribute}", a.attribute),
-                    AggregateOp::Claim => format!("{} claimed", a.attribute),
-                })
-                .collect();
-            format!("one UpdateItem of {}: {}", entity, updates.join(", "))
+        let why = WriteWhy::Aggregate {
+            entity: entity.to_owned(),
+            claim,
+            updates: group.iter().map(|a| (a.attribute.clone(), a.op.clone())).collect(),
         };
         let aggregate = WriteTarget::Aggregate(group.iter().map(|a| a.name.clone()).collect());
         writes.push(ItemWrite {

@@ -31,7 +31,7 @@ pub(super) fn write(out: &mut impl Write, scenario: &Scenario, report: &CheckRep
         writeln!(out, "None.")?;
     }
     for w in &plan.warnings {
-        writeln!(out, "- ⚠ **{}** — {}: {}", w.code.id(), w.subject, w.message)?;
+        writeln!(out, "- ⚠ **{}** — {}: {w}", w.code.id(), w.subject)?;
     }
     writeln!(out)?;
     goals(out, report)

@@ -7,6 +7,7 @@ use super::{Estimator, sometimes_share, unwrap_sometimes};
 use crate::engine::model::{
     AccessPattern, Action, Bound, Entity, EntityId, Generator, Index, ItemAttr, Population,
 };
+use crate::engine::planner::finding::{SpreadNote, ValueNote};
 use crate::engine::planner::keys;
 use crate::engine::planner::load::mean_rate;
 use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
@@ -20,12 +21,12 @@ struct ValueSpread {
     hottest: f64,
     steady: f64,
     typical: f64,
-    note: String,
+    note: ValueNote,
 }
 
 impl ValueSpread {
     /// `n` equally likely values.
-    fn even(n: f64, note: String) -> ValueSpread {
+    fn even(n: f64, note: ValueNote) -> ValueSpread {
         ValueSpread { distinct: n, hottest: 1.0 / n, steady: 1.0 / n, typical: 1.0 / n, note }
     }
 
@@ -50,8 +51,8 @@ pub struct Spread {
     /// When a slot buckets time, the longest bucket in seconds: a value only takes writes
     /// during its bucket.
     pub bucket_secs: Option<f64>,
-    /// Why, one phrase per slot.
-    pub notes: Vec<String>,
+    /// Why, one note per slot.
+    pub notes: Vec<SpreadNote>,
 }
 
 impl<'a> Estimator<'a> {
@@ -110,14 +111,12 @@ impl<'a> Estimator<'a> {
                 && reader
                 && chooser.is_some_and(|p| !p.knows(name))
             {
-                spread.notes.push(format!(
-                    "hash({name}, {count}) with {name} unknown: every call asks each of the {count}"
-                ));
+                spread.notes.push(SpreadNote::HashUnknown { name: name.to_owned(), count: *count });
                 continue;
             }
             seen.push(name);
             if let Some((_, value)) = place.and_then(|i| i.only_when.as_ref()).filter(|(a, _)| a == name) {
-                spread.notes.push(format!("{name}: always {value:?} in this sparse index"));
+                spread.notes.push(SpreadNote::Sparse { name: name.to_owned(), value: value.clone() });
                 continue;
             }
             let generator = slot.reads.and_then(|a| self.generator_of(e, a));
@@ -163,12 +162,12 @@ impl<'a> Estimator<'a> {
             None => keys::bucket_width(part).map_or(1.0, |(_, longest)| longest),
         };
         spread.bucket_secs = Some(spread.bucket_secs.map_or(width, |w: f64| w.min(width)));
-        let label = if matches!(part, Part::Attr { .. }) {
+        let width = if matches!(part, Part::Attr { .. }) {
             "per-second".to_owned()
         } else {
             keys::bucket_label(part)
         };
-        spread.notes.push(format!("{name} in {label} buckets: all current writes share one bucket"));
+        spread.notes.push(SpreadNote::Bucket { name: name.to_owned(), width });
     }
 
     /// A class shard: a reader asks every shard of its class, so it spreads no call; a writer's
@@ -181,18 +180,14 @@ impl<'a> Estimator<'a> {
         reader: bool,
         spread: &mut Spread,
     ) {
-        let counts: Vec<String> = class
-            .cases
-            .iter()
-            .map(|(v, s)| format!("{v} ×{}", s.fanout()))
-            .chain(std::iter::once(format!("others ×{}", class.other.fanout())))
-            .collect();
+        let note = |writer_share| SpreadNote::ClassShard {
+            by: class.by.clone(),
+            counts: class.cases.iter().map(|(v, s)| (v.clone(), s.fanout())).collect(),
+            others: class.other.fanout(),
+            writer_share,
+        };
         if reader {
-            spread.notes.push(format!(
-                "shard(by: {}): every call asks each shard of its class ({})",
-                class.by,
-                counts.join(", ")
-            ));
+            spread.notes.push(note(None));
             return;
         }
         let ratio = self.class_shard_ratio(entity, ClassOf { slot: class, by });
@@ -201,13 +196,7 @@ impl<'a> Estimator<'a> {
         spread.hottest *= ratio;
         spread.steady *= ratio;
         spread.typical /= other;
-        spread.notes.push(format!(
-            "shard(by: {}) spreads each class's writes over its shards ({}): the busiest key takes {} of its \
-             value's writes",
-            class.by,
-            counts.join(", "),
-            numbers::percent(ratio)
-        ));
+        spread.notes.push(note(Some(ratio)));
     }
 
     /// The entity's attributes that every item holds with the same text (`Text(…)`), and that text.
@@ -335,16 +324,13 @@ impl<'a> Estimator<'a> {
                 Some(Generator::States(_)) => self.written_share(e, attr, value),
                 g => g.map_or(1.0, |g| value_share(g, value)),
             };
-            let spread = ValueSpread::even(1.0, format!("always {value:?}")).typical(share);
+            let asked = |not| ValueNote::Asked { value: value.clone(), not };
+            let spread = ValueSpread::even(1.0, asked(None)).typical(share);
             if let Some(Generator::States(states)) = generator
                 && let Some(busiest) = self.busiest_state(e, attr, states)
                 && busiest != value.as_str()
             {
-                return ValueSpread {
-                    hottest: 0.0,
-                    note: format!("always {value:?}, not {busiest:?}"),
-                    ..spread
-                };
+                return ValueSpread { hottest: 0.0, note: asked(Some(busiest.to_owned())), ..spread };
             }
             return spread;
         }
@@ -402,7 +388,11 @@ impl<'a> Estimator<'a> {
             hottest: hottest_share(popularity, n),
             steady: steady_share(popularity, n),
             typical,
-            note: format!("{} over {} {}", popularity_label(popularity), numbers::count(n), pop.name),
+            note: ValueNote::Picked {
+                popularity: popularity_label(popularity),
+                members: n,
+                population: pop.name.clone(),
+            },
         }
     }
 
@@ -416,17 +406,14 @@ impl<'a> Estimator<'a> {
         generator: Option<&Generator>,
     ) -> ValueSpread {
         match generator {
-            Some(Generator::Text(text)) => ValueSpread::even(1.0, format!("always {text:?}")),
+            Some(Generator::Text(text)) => ValueSpread::even(1.0, ValueNote::Constant(text.clone())),
             Some(Generator::OneOf(choices)) => {
                 let total: f64 = choices.iter().map(|(_, w)| w).sum();
                 let (top, weight) = choices
                     .iter()
                     .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
-                let note = format!(
-                    "one of {} values, {top:?} on {}",
-                    choices.len(),
-                    numbers::percent(weight / total)
-                );
+                let note =
+                    ValueNote::OneOf { values: choices.len(), top: top.to_owned(), share: weight / total };
                 ValueSpread {
                     hottest: weight / total,
                     steady: weight / total,
@@ -443,7 +430,7 @@ impl<'a> Estimator<'a> {
                     _ => f64::INFINITY,
                 };
                 let per_member = (self.put_rate(e.id()) * self.lifetime(e.id()) / members).max(1.0);
-                ValueSpread::even(per_member.ceil(), format!("the item's number among those of one {by}"))
+                ValueSpread::even(per_member.ceil(), ValueNote::Numbered { by: by.clone() })
             }
             Some(Generator::States(states)) => {
                 // Items spread over the states by how far their updates advanced them.
@@ -453,20 +440,16 @@ impl<'a> Estimator<'a> {
                     .iter()
                     .zip(&held)
                     .fold(("", 0.0), |(bv, bw), (v, w)| if *w > bw { (v.as_str(), *w) } else { (bv, bw) });
-                let note = format!("one of {} states, {top:?} on {}", states.len(), numbers::percent(share));
+                let note = ValueNote::States { states: states.len(), top: top.to_owned(), share };
                 ValueSpread { hottest: share, steady: share, ..ValueSpread::even(states.len() as f64, note) }
             }
             Some(Generator::Chance(p)) => {
                 let top = p.max(1.0 - p);
-                ValueSpread {
-                    hottest: top,
-                    steady: top,
-                    ..ValueSpread::even(2.0, "true or false".to_owned())
-                }
+                ValueSpread { hottest: top, steady: top, ..ValueSpread::even(2.0, ValueNote::Coin) }
             }
             _ => {
                 // Fresh values (new ids, numbers, payloads): about one item per value.
-                ValueSpread::even(self.items_total(e.id()).max(1.0), "a new value per item".to_owned())
+                ValueSpread::even(self.items_total(e.id()).max(1.0), ValueNote::Fresh)
             }
         }
     }
@@ -512,14 +495,14 @@ fn picked_chances(popularity: &Popularity, n: f64, seed: u64) -> Vec<(f64, f64)>
 /// `count` keys; a reader asks every shard, which spreads nothing.
 fn spread_shard(count: u32, reader: bool, spread: &mut Spread) {
     if reader {
-        spread.notes.push(format!("shard({count}): every call asks each of the {count} shards"));
+        spread.notes.push(SpreadNote::Shard { count, reader });
         return;
     }
     spread.distinct *= f64::from(count);
     spread.hottest /= f64::from(count);
     spread.steady /= f64::from(count);
     spread.typical /= f64::from(count);
-    spread.notes.push(format!("shard({count}) spreads writes over {count} keys"));
+    spread.notes.push(SpreadNote::Shard { count, reader });
 }
 
 /// Folds one attribute's value spread into the key's: as it is, or through `hash(x, N)`, which
@@ -532,13 +515,13 @@ fn spread_value(part: &Part, name: &str, value: ValueSpread, spread: &mut Spread
         spread.hottest *= hottest + (1.0 - hottest) / n;
         spread.steady *= steady + (1.0 - steady) / n;
         spread.typical /= distinct.min(n);
-        spread.notes.push(format!("hash({name}, {count}) over {note}"));
+        spread.notes.push(SpreadNote::Value { name: name.to_owned(), hash: Some(*count), values: note });
     } else {
         spread.distinct *= distinct;
         spread.hottest *= hottest;
         spread.steady *= steady;
         spread.typical *= typical;
-        spread.notes.push(format!("{name}: {note}"));
+        spread.notes.push(SpreadNote::Value { name: name.to_owned(), hash: None, values: note });
     }
 }
 
@@ -561,25 +544,18 @@ impl Estimator<'_> {
         match p.action {
             Action::Put => {
                 let first = states.first()?;
-                let note = format!("a new item is {first:?}");
+                let note = |not| ValueNote::NewItem { first: first.clone(), not };
                 if *first == busiest {
-                    return Some(ValueSpread::even(1.0, note));
+                    return Some(ValueSpread::even(1.0, note(None)));
                 }
-                Some(ValueSpread {
-                    hottest: 0.0,
-                    note: format!("{note}, not {busiest:?}"),
-                    ..ValueSpread::even(1.0, note)
-                })
+                Some(ValueSpread { hottest: 0.0, ..ValueSpread::even(1.0, note(Some(busiest.to_owned()))) })
             }
             Action::Update if p.sets.iter().any(|s| s == name) => {
                 let writes = self.state_writes(e, attr, states)?;
                 let total: f64 = writes.iter().sum();
                 let at = states.iter().position(|s| *s == busiest)?;
                 let share = writes[at] / total;
-                let note = format!(
-                    "{} of the update's entry writes move an entry out of or into {busiest:?}",
-                    numbers::percent(share)
-                );
+                let note = ValueNote::StateMoves { share, state: busiest.to_owned() };
                 Some(ValueSpread {
                     hottest: share,
                     steady: share,

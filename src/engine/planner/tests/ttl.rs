@@ -77,6 +77,6 @@ fn large_partition_names_the_expiry_and_the_deletion_delay_apart() {
     for part in
         ["expires items 30 min after their last write", "deletes them up to 2 days later", "1,746,000 items"]
     {
-        assert!(warning.message.contains(part), "{part}: {}", warning.message);
+        assert!(warning.to_string().contains(part), "{part}: {warning}");
     }
 }

@@ -1,7 +1,7 @@
 //! Which figures `check` shows as `?`: each rule fires where the replay's figure depends on when
 //! a call comes, and stays quiet where the steady state is what the replay measures.
 
-use super::{pattern, plan_of};
+use super::{UnpredictableWhy, pattern, plan_of};
 use crate::engine::planner::verdict::{Access, ReadHow, Verdict};
 
 /// (items `?`, units `?`); `None` where check predicts both.
@@ -38,7 +38,9 @@ fn check_says_what_it_cannot_predict() {
         let got = p.unpredictable.as_ref().map(|u| (u.items, u.units));
         assert_eq!(got, want, "{scenario} {variant} {name}: {:?}", p.unpredictable);
         if let Some(u) = &p.unpredictable {
-            assert!(!u.why.is_empty());
+            // Only a parent picked apart leaves the units unknown; the other rules, the items.
+            let apart = matches!(u.why, UnpredictableWhy::ParentApart { .. });
+            assert_eq!(u.units, apart, "{scenario} {variant} {name}: {:?}", u.why);
             // The plan's words no longer state the figure it cannot predict ("~1.1 items (94 B)").
             assert!(!u.items || !shows_items(&p.verdict), "{:#?}", p.verdict);
         }

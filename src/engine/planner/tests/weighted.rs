@@ -19,14 +19,18 @@ fn an_aggregates_index_entries_count_on_the_index_key_they_land_on() {
         .iter()
         .find(|w| w.code == WarningCode::HotPartition && w.subject == "GSI by-spend SPEND")
         .unwrap_or_else(|| panic!("no hot-partition warning on SPEND: {:#?}", plan.warnings));
-    assert!(hot.message.contains("takes 2,400 WCU/s"), "{}", hot.message);
-    assert!(hot.message.contains("place-order (its Customer aggregate) 1,200/s × 100%"), "{}", hot.message);
+    assert!(hot.to_string().contains("takes 2,400 WCU/s"), "{}", hot.to_string());
+    assert!(
+        hot.to_string().contains("place-order (its Customer aggregate) 1,200/s × 100%"),
+        "{}",
+        hot.to_string()
+    );
     let low = plan
         .warnings
         .iter()
         .find(|w| w.code == WarningCode::LowCardinalityIndex)
         .expect("SPEND is one value");
-    assert!(low.message.contains("100% of its 2,400 entry writes/s of Customer"), "{}", low.message);
+    assert!(low.to_string().contains("100% of its 2,400 entry writes/s of Customer"), "{}", low.to_string());
     // Sharded over 16 keys (recommended), each takes 150 WCU/s: no warning.
     let fixed = plan_of("practice-top-customers", "recommended");
     assert!(!fixed.warnings.iter().any(|w| w.code == WarningCode::HotPartition), "{:#?}", fixed.warnings);
@@ -70,8 +74,12 @@ fn an_aggregate_lands_on_the_key_its_triggering_writes_pick() {
         .find(|w| w.code == WarningCode::HotPartition)
         .unwrap_or_else(|| panic!("the busiest account is hot: {:#?}", plan.warnings));
     // 5,000/s × 27.8% = 1,388 WCU/s of events, and as much again on its balance item.
-    assert!(hot.message.contains("append (its Balance aggregate) 5,000/s × 27.8%"), "{}", hot.message);
-    assert!(hot.message.contains("takes 2,775.4 WCU/s"), "{}", hot.message);
+    assert!(
+        hot.to_string().contains("append (its Balance aggregate) 5,000/s × 27.8%"),
+        "{}",
+        hot.to_string()
+    );
+    assert!(hot.to_string().contains("takes 2,775.4 WCU/s"), "{}", hot.to_string());
 }
 
 #[test]
@@ -137,11 +145,11 @@ fn copies_follow_the_pick_and_a_burst_onto_one_key_is_hot() {
             plan.warnings.iter().find(|w| w.code == WarningCode::HotPartition && w.subject.contains(star_pk));
         match hot {
             Some(w) => {
-                assert!(burst, "{star_pk}: {}", w.message);
+                assert!(burst, "{star_pk}: {w}");
                 assert!(
-                    w.message.contains("rewrites ~1,077 Star items under one key at once"),
+                    w.to_string().contains("rewrites ~1,077 Star items under one key at once"),
                     "{}",
-                    w.message
+                    w.to_string()
                 );
             }
             None => assert!(!burst, "{star_pk}: no burst warning: {:#?}", plan.warnings),

@@ -35,9 +35,10 @@
 //! sensor): it is not checked.
 
 use super::super::estimate::{Class, ClassOf, Estimator};
+use super::super::finding::{ClassValues, Collision, Finding, KeyValues};
 use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
-use super::super::numbers::{count, percent, rate, span};
+use super::super::numbers::{count, rate, span};
 use super::super::{Subject, Warning, WarningCode};
 use crate::engine::model::{
     Action, Bound, Entity, EntityId, EntityKeys, Generator, ItemAttr, SlotAttrs, Variant,
@@ -55,7 +56,7 @@ pub fn collisions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         if lost < 1.0 || lost / written.items < MIN_SHARE {
             continue;
         }
-        out.push(warning(est, entity, keys, &space, &written, lost));
+        out.push(warning(est, entity, keys, &space, written, lost));
     }
 }
 
@@ -146,20 +147,21 @@ impl KeySpace<'_> {
         self.classes.iter().map(|c| c.space.overwrites(n * c.share)).sum()
     }
 
-    /// `~10,000 values (customer_id: 10,000 values)`, or that for each class.
-    fn text(&self) -> String {
-        let Some(by) = self.by else {
-            return self.classes.iter().map(|c| c.space.text()).collect();
-        };
-        let each: Vec<String> = self
+    /// The values the key takes, class by class.
+    fn values(&self) -> KeyValues {
+        let classes = self
             .classes
             .iter()
-            .map(|c| {
-                let label = c.class.map_or_else(|| "other values".to_owned(), |v| format!("{by} = {v}"));
-                format!("{label} ({} of the items) {}", percent(c.share), c.space.text())
+            .map(|c| ClassValues {
+                class: c.class.map(str::to_owned),
+                share: c.share,
+                values: c.space.values,
+                slots: c.space.terms.clone(),
+                like: (!c.space.sequential && uneven(c.space.values, c.space.odds.effective()))
+                    .then(|| c.space.odds.effective()),
             })
             .collect();
-        format!("per class of {by}: {}", each.join("; "))
+        KeyValues { by: self.by.map(str::to_owned), classes }
     }
 }
 
@@ -191,22 +193,6 @@ impl Space {
             return (n - self.values).max(0.0);
         }
         self.odds.overwrites(n)
-    }
-
-    /// `~10,000 values (customer_id: 10,000 values)`, and how many equally likely values would
-    /// repeat as often when they are far fewer.
-    fn text(&self) -> String {
-        if self.terms.is_empty() {
-            return "1 value (a literal key)".to_owned();
-        }
-        let text = format!("~{} values ({})", count(self.values), self.terms.join(" × "));
-        if self.sequential || !uneven(self.values, self.odds.effective()) {
-            return text;
-        }
-        format!(
-            "{text}, as likely to repeat as ~{} equally likely values (1/Σp², p each key value's chance),",
-            count(self.odds.effective())
-        )
     }
 }
 
@@ -668,67 +654,34 @@ fn warning(
     e: &Entity,
     keys: &EntityKeys,
     space: &KeySpace<'_>,
-    written: &Written,
+    written: Written,
     lost: f64,
 ) -> Warning {
-    let entity = e.name.as_str();
-    let id = e.attributes.iter().find(|a| matches!(unwrap_sometimes(&a.generator), Generator::New(_)));
-    let key = key_text(est.variant, keys, est.cql);
-    let left_out = match id {
-        Some(a) => {
-            let Generator::New(population) = unwrap_sometimes(&a.generator) else {
-                unreachable!("found by its New generator")
-            };
-            format!(
-                "leaves out {}, the attribute that tells {entity} {} apart (New({population:?}))",
-                a.name,
-                if est.cql { "rows" } else { "items" }
-            )
-        }
-        None => {
-            format!("holds nothing new for each {entity} item (no id drawn by New(…), no generated number)")
-        }
-    };
-    let (one, noun) = (est.words.item.one, est.words.item.many);
-    let values = space.text();
-    let what_happens = if est.cql {
-        "An INSERT with the primary key of an existing row overwrites that row (Cassandra writes are upserts), without an error"
-    } else {
-        "PutItem with the key of an existing item replaces that item whole, without an error"
-    };
-    let fix = match (id, &keys.sk) {
-        (Some(a), _) if est.cql => format!("Add {} to the primary key as a clustering column", a.name),
-        (Some(a), Some(sk)) => format!(
-            "Add {{{}}} to the sort key ({} = {}#{{{}}})",
-            a.name,
-            est.variant.table_sk.as_deref().unwrap_or("SK"),
-            sk.source(),
-            a.name
-        ),
-        (Some(a), None) => format!("Add {{{}}} to the key", a.name),
-        (None, _) => "Add an attribute that tells the items apart: an id drawn by New(…), or the write time with a sequence number (`{sent_at}#{seq}`)".to_owned(),
-    };
+    let id = e.attributes.iter().find_map(|a| match unwrap_sometimes(&a.generator) {
+        Generator::New(population) => Some((a.name.clone(), population.name().to_owned())),
+        _ => None,
+    });
+    let sort_key = keys
+        .sk
+        .as_ref()
+        .map(|sk| (est.variant.table_sk.clone().unwrap_or_else(|| "SK".to_owned()), sk.source().to_owned()));
     Warning {
         code: WarningCode::KeyCollision,
         about: Subject::Entity(e.id()),
-        subject: entity.to_owned(),
+        subject: e.name.clone(),
         limit_after: None,
-        message: format!(
-            "{entity}'s table key {key} {left_out}: it takes {values} for ~{} {entity} {noun} written ({}{}), so an estimated ~{} of them ({}) land on a key another {entity} {one} already holds (an estimate: the {noun} less the distinct keys they are expected to take, each {one}'s key drawn independently). {what_happens}: those {noun} are silently lost. {fix}.",
-            count(written.items),
-            written.terms.join(" + "),
-            if written.lifetime < est.secs {
-                format!("; each expires {} after it is written", span(written.lifetime))
-            } else {
-                String::new()
-            },
-            count(lost),
-            if lost / written.items > 0.995 {
-                "nearly all".to_owned()
-            } else {
-                percent(lost / written.items)
-            },
-        ),
+        engine: est.scenario.engine,
+        finding: Finding::KeyCollision(Collision {
+            entity: e.name.clone(),
+            key: key_text(est.variant, keys, est.cql),
+            id,
+            values: space.values(),
+            items: written.items,
+            terms: written.terms,
+            lifetime: (written.lifetime < est.secs).then_some(written.lifetime),
+            lost,
+            sort_key,
+        }),
     }
 }
 
@@ -869,9 +822,10 @@ mod tests {
             let wanted: Vec<&str> = expected.iter().map(|(entity, _)| *entity).collect();
             assert_eq!(flagged, wanted, "{keys:?}: {warnings:#?}");
             for (w, (_, fragment)) in warnings.iter().zip(&expected) {
-                assert!(w.message.contains(fragment), "{keys:?}: {:?} lacks {fragment:?}", w.message);
+                assert!(w.to_string().contains(fragment), "{keys:?}: {:?} lacks {fragment:?}", w.to_string());
                 assert!(
-                    w.message.contains("PutItem with the key of an existing item replaces that item whole")
+                    w.to_string()
+                        .contains("PutItem with the key of an existing item replaces that item whole")
                 );
             }
         }
@@ -884,12 +838,12 @@ mod tests {
         let dynamodb = collisions_with("", keys);
         assert!(
             dynamodb[0]
-                .message
+                .to_string()
                 .ends_with("Add {order_id} to the sort key (SK = ORDER#{customer_id}#{order_id})."),
             "{dynamodb:?}"
         );
         let cassandra = collisions_with("engine: Cassandra,", keys);
-        let message = &cassandra[0].message;
+        let message = &cassandra[0].to_string();
         for part in [
             "Order's table key PRIMARY KEY ((customer_id)) leaves out order_id",
             "~964,000 Order rows written",
@@ -904,7 +858,7 @@ mod tests {
             ["CUSTOMER#{customer_id}", keys[1], "ORDER#{order_id}", keys[3], "D#{at:%Y-%m-%d}"],
         );
         assert!(
-            visit[0].message.ends_with("the write time with a sequence number (`{sent_at}#{seq}`)."),
+            visit[0].to_string().ends_with("the write time with a sequence number (`{sent_at}#{seq}`)."),
             "{visit:?}"
         );
     }
@@ -987,7 +941,7 @@ mod tests {
                 plan.warnings.iter().filter(|w| w.code == WarningCode::KeyCollision).collect();
             assert_eq!(!warnings.is_empty(), flagged, "t0 = {whale}, else = {others}: {warnings:#?}");
             if let Some(w) = warnings.first() {
-                assert!(w.message.contains(fragment), "t0 = {whale}, else = {others}: {}", w.message);
+                assert!(w.to_string().contains(fragment), "t0 = {whale}, else = {others}: {w}");
             }
         }
     }

@@ -61,14 +61,14 @@ fn check_warns_that_the_write_time_to_the_second_is_not_unique() {
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     let w = &warnings[0];
     assert_eq!(w.subject, "Event");
-    assert!(w.message.contains("{at}: 20 windows of a second"), "{}", w.message);
+    assert!(w.to_string().contains("{at}: 20 windows of a second"), "{}", w.to_string());
     // The busy account makes its 100 values repeat like ~1.2.
     assert!(
-        w.message.contains("account_id: 100 values (a weighted mix: like ~1.2 equally likely)"),
+        w.to_string().contains("account_id: 100 values (a weighted mix: like ~1.2 equally likely)"),
         "{}",
-        w.message
+        w.to_string()
     );
-    assert!(w.message.contains("so an estimated ~12,983 of them (92.7%)"), "{}", w.message);
+    assert!(w.to_string().contains("so an estimated ~12,983 of them (92.7%)"), "{}", w.to_string());
     // The same hand calculation: 12,984 of 14,000.
     let loaded = scenario::parse("ledger.ron", LEDGER).expect("test scenario");
     let variant = loaded.variant(Some("by-second")).expect("variant");

@@ -34,7 +34,7 @@ fn an_update_of_a_key_attribute_moves_the_item_with_a_delete_and_a_put() {
     assert_eq!(p.locate.as_ref().and_then(|l| l.operation), Some(Operation::Query));
     assert!((p.units_per_call - 2.0).abs() < 1e-9, "{}", p.units_per_call);
     let w = plan.warnings.iter().find(|w| w.code == WarningCode::KeyUpdate).expect("a key-update warning");
-    assert!(w.message.contains("ship sets status, part of Order's table key"), "{}", w.message);
+    assert!(w.to_string().contains("ship sets status, part of Order's table key"), "{}", w.to_string());
 }
 
 #[test]
