@@ -22,7 +22,7 @@ mod unpredictable;
 pub mod verdict;
 mod warnings;
 
-pub use keys::{CqlPrimaryKey, cql_column};
+pub use keys::{ClassChoice, CqlPrimaryKey, FanoutNote, KeyGap, cql_column};
 mod write;
 pub use write::{EntryRewrite, EntryWhy, Membership, WriteWhy};
 

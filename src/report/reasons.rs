@@ -9,6 +9,7 @@
 //! `considered.rs`.
 
 mod considered;
+mod keys;
 mod read;
 #[cfg(test)]
 mod tests;

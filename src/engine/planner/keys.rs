@@ -67,26 +67,56 @@ pub struct Reach {
     /// touches 1 + d/w of them on average (at most `fanout`), d counting only the workload's
     /// time (the replay asks no bucket from before it began).
     pub mean_fanout: f64,
-    /// Why it is more than one, per part (`shard(10): one request per shard`).
-    pub notes: Vec<String>,
+    /// Why it is more than one, per part.
+    pub notes: Vec<FanoutNote>,
+}
+
+/// Why a read asks more than one partition, per part of its key; `report::reasons` words it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FanoutNote {
+    /// `shard(count)`: the writer picked one shard at random, so the reader asks all.
+    Shards { count: u32 },
+    /// `hash(name, count)` of an attribute the reader does not give: one request per value.
+    Hashes { name: String, count: u32 },
+    /// A range over the last `secs` spans `best`–`worst` of the `width` buckets of `name`.
+    LastBuckets { secs: f64, best: u32, worst: u32, width: String, name: String },
+    /// Every `width` bucket of `name` over the workload's `secs`: `count` of them.
+    AllBuckets { width: String, name: String, secs: f64, count: u32 },
+}
+
+/// What a key's class decides, which a caller must know the class to choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassChoice {
+    ShardCount,
+    BucketWidth,
 }
 
 /// Why a pattern cannot compute a partition key: the input its template needs and the pattern
-/// does not give (`key` is the template as written).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// does not give (`key` is the template as written). `report::reasons` words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyGap {
-    #[error("its partition key {key} needs {attribute}, which the pattern does not give")]
-    Attribute { key: String, attribute: String },
-    #[error(
-        "its partition key {key} needs {attribute} (a {bucket} bucket), which the pattern neither gives nor ranges over a bounded time"
-    )]
-    Bucket { key: String, attribute: String, bucket: String },
+    Attribute {
+        key: String,
+        attribute: String,
+    },
+    /// A time bucket (`bucket` wide) the pattern neither gives nor ranges over a bounded time.
+    Bucket {
+        key: String,
+        attribute: String,
+        bucket: String,
+    },
     /// Only a writer must compute the hash; a reader asks every hash value.
-    #[error("its partition key {key} needs {attribute} to compute hash({attribute}, {count})")]
-    Hash { key: String, attribute: String, count: u32 },
-    /// `choice` is what the class decides: "shard count" or "bucket width".
-    #[error("its partition key {key} needs {by} to choose the {choice} of the item's class")]
-    Class { key: String, by: String, choice: &'static str },
+    Hash {
+        key: String,
+        attribute: String,
+        count: u32,
+    },
+    /// `choice` is what the class decides.
+    Class {
+        key: String,
+        by: String,
+        choice: ClassChoice,
+    },
 }
 
 /// Which partitions of `pk` the pattern can compute. A writer picks its own `shard(N)`; a reader
@@ -114,7 +144,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                     reach.fanout = reach.fanout.saturating_mul(*count);
                     reach.shards = reach.shards.saturating_mul(*count);
                     reach.mean_fanout *= f64::from(*count);
-                    reach.notes.push(format!("shard({count}): the writer picked one of {count} shards at random, so the reader asks all {count}"));
+                    reach.notes.push(FanoutNote::Shards { count: *count });
                 }
             }
             Part::Hash { name, count } => {
@@ -129,9 +159,7 @@ pub fn reach(p: &AccessPattern, pk: &Template, writer: bool, workload_secs: f64)
                     reach.fanout = reach.fanout.saturating_mul(*count);
                     reach.shards = reach.shards.saturating_mul(*count);
                     reach.mean_fanout *= f64::from(*count);
-                    reach.notes.push(format!(
-                        "hash({name}, {count}) with {name} unknown: one request per hash value"
-                    ));
+                    reach.notes.push(FanoutNote::Hashes { name: name.clone(), count: *count });
                 }
             }
         }
@@ -167,20 +195,24 @@ fn buckets(
                 secs - secs * secs / (2.0 * workload_secs)
             };
             reach.mean_fanout *= (1.0 + back / shortest).min(f64::from(worst));
-            reach.notes.push(format!(
-                "the last {} span {best}–{worst} of the {label} buckets of {name}, one request per bucket",
-                numbers::span(secs)
-            ));
+            reach.notes.push(FanoutNote::LastBuckets {
+                secs,
+                best,
+                worst,
+                width: label.clone(),
+                name: name.to_owned(),
+            });
         }
         Some(RangeSpan::All) => {
             let count = numbers::ceil_u32(workload_secs / shortest).saturating_add(1);
             reach.fanout = reach.fanout.saturating_mul(count);
             reach.mean_fanout *= f64::from(count);
-            reach.notes.push(format!(
-                "every {label} bucket of {name} over the workload's {} ({} buckets)",
-                numbers::span(workload_secs),
-                numbers::count(f64::from(count))
-            ));
+            reach.notes.push(FanoutNote::AllBuckets {
+                width: label.clone(),
+                name: name.to_owned(),
+                secs: workload_secs,
+                count,
+            });
         }
         Some(RangeSpan::BeginsWith(_)) | None => {
             return Err(KeyGap::Bucket {
@@ -211,7 +243,11 @@ fn plain<'t>(
         Part::Class(class) => Err(KeyGap::Class {
             key: pk.source().to_owned(),
             by: class.by.clone(),
-            choice: if matches!(class.other, Part::Shard { .. }) { "shard count" } else { "bucket width" },
+            choice: if matches!(class.other, Part::Shard { .. }) {
+                ClassChoice::ShardCount
+            } else {
+                ClassChoice::BucketWidth
+            },
         }),
         part => Ok(Cow::Borrowed(part)),
     }

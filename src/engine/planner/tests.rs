@@ -317,7 +317,8 @@ fn plans_hash_fanout_lsis_and_sort_key_ranges() {
     let heavy = chat("heavy");
     let recent = pattern(&heavy, "recent");
     assert_eq!((recent.operation, recent.fanout), (Some(Operation::Query), 4), "{recent:#?}");
-    let hashed = |q: &QueryReading| q.notes.iter().any(|n| n.contains("hash(author, 4) with author unknown"));
+    let hashed =
+        |q: &QueryReading| q.notes.contains(&FanoutNote::Hashes { name: "author".to_owned(), count: 4 });
     assert!(matches!(access(recent), Access::Query(q) if hashed(q)), "{:#?}", recent.verdict);
     // Knowing the author picks the hash shard, and the LSI's sort key pins the author.
     let both = pattern(&heavy, "author-in-channel");

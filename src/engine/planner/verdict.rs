@@ -97,7 +97,7 @@ pub enum Access {
     /// `fanout` full keys, one per shard or bucket (`notes`): a BatchGetItem.
     Keys {
         fanout: u32,
-        notes: Vec<String>,
+        notes: Vec<keys::FanoutNote>,
     },
     Query(QueryReading),
     /// The partition key's layout depends on a class the reader knows (`by`): each class read
@@ -145,7 +145,7 @@ pub struct QueryReading {
     pub shape: QueryShape,
     /// Partitions queried per call, and why more than one (`shard(10): one request per shard`).
     pub fanout: u32,
-    pub notes: Vec<String>,
+    pub notes: Vec<keys::FanoutNote>,
     /// Items (rows) one call reads, and their bytes.
     pub items: f64,
     pub bytes: f64,

@@ -64,7 +64,9 @@ impl Display for Access {
             Access::Key { cql } => {
                 write!(f, "the full primary key is known: one {}", if *cql { "row" } else { "item" })
             }
-            Access::Keys { fanout, notes } => write!(f, "{fanout} keys, one per {}", notes.join("; ")),
+            Access::Keys { fanout, notes } => {
+                write!(f, "{fanout} keys, one per {}", super::keys::joined(notes))
+            }
             Access::Query(q) => q.fmt(f),
             Access::Classes { by, mean_fanout, classes } => {
                 write!(
@@ -91,7 +93,7 @@ impl Display for Access {
 impl Display for QueryReading {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         if !self.notes.is_empty() {
-            write!(f, "×{}: {}; ", self.fanout, self.notes.join("; "))?;
+            write!(f, "×{}: {}; ", self.fanout, super::keys::joined(&self.notes))?;
         }
         self.shape.fmt(f)?;
         if self.items_unknown {

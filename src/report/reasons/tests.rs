@@ -6,7 +6,7 @@ use crate::engine::planner::verdict::{
     Naming, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Stopped, TransactRead, Unserved,
     Verdict, WriteVerdict, Writes,
 };
-use crate::engine::planner::{IndexId, Operation, PAGE_BYTES, WriteTarget};
+use crate::engine::planner::{FanoutNote, IndexId, Operation, PAGE_BYTES, WriteTarget};
 
 fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
     QueryReading {
@@ -141,7 +141,7 @@ fn words_searches_fetches_classes_and_cql_reads() {
         cql: true,
     });
     let fetched = QueryReading {
-        notes: vec!["hash(author, 4) with author unknown: one request per hash".to_owned()],
+        notes: vec![FanoutNote::Hashes { name: "author".to_owned(), count: 4 }],
         fetch: Some(FetchReading {
             index: "by-author".to_owned(),
             kind: IndexKind::Global,
@@ -183,7 +183,7 @@ fn words_searches_fetches_classes_and_cql_reads() {
         ),
         (
             read(served(Access::Query(fetched)), None),
-            "×4: hash(author, 4) with author unknown: one request per hash; the sort key applies the range; ~250 \
+            "×4: hash(author, 4) with author unknown: one request per hash value; the sort key applies the range; ~250 \
              items (50 KB) per call; + fetch: by-author projects KEYS_ONLY, so body comes from the table — \
              BatchGetItem of the ~250 results (3 requests of ≤ 100 keys), ~125 RCU",
         ),
