@@ -259,19 +259,34 @@ fn choose(weights: &[f64], u: f64) -> usize {
 }
 
 /// Values of one generator for one draw. `now_secs` is the write time.
+///
+/// Inlined for the generators nearly every item has (a time, a number), so that a write
+/// regenerating its values does not pay a call into the whole match for each; the rest go
+/// through `generate_other`.
+#[inline]
 pub fn generate(generator: &Gen, seed: u64, stream: u64, index: u64, now_secs: i64, ty: AttrType) -> Val {
+    match generator {
+        Gen::Now => Val::time(now_secs),
+        Gen::Number(sampler) => {
+            let x = sampler.sample(seed, stream, index);
+            Val::Num(to_hundredths(x, ty == AttrType::Time))
+        }
+        _ => generate_other(generator, seed, stream, index, now_secs, ty),
+    }
+}
+
+/// `generate` for the generators it does not inline.
+#[inline(never)]
+fn generate_other(generator: &Gen, seed: u64, stream: u64, index: u64, now_secs: i64, ty: AttrType) -> Val {
     match generator {
         // Members are filled in by the caller (they depend on the population and the call).
         Gen::Pick(_) | Gen::New(_) | Gen::Copy(_) | Gen::Kept => Val::Absent,
-        Gen::Now => Val::time(now_secs),
+        // Drawn inline by `generate`.
+        Gen::Now | Gen::Number(_) => generate(generator, seed, stream, index, now_secs, ty),
         Gen::NowPlus(secs) => Val::time(now_secs.saturating_add(*secs)),
         Gen::Choice(weights) => {
             let i = choose(weights, unit(seed, stream, index));
             Val::Choice(u32::try_from(i).unwrap_or(0))
-        }
-        Gen::Number(sampler) => {
-            let x = sampler.sample(seed, stream, index);
-            Val::Num(to_hundredths(x, ty == AttrType::Time))
         }
         Gen::Payload(len) => Val::Payload(*len, (combine(&[seed, stream, index]) >> 40) as u32),
         Gen::Chance(p) => Val::Bool(unit(seed, stream ^ 0x5bd1_e995, index) < *p),

@@ -94,7 +94,7 @@ impl Simulation {
     pub(super) fn given_val(&self, p: usize, attr: usize, call: u64, tick: u32, time_ms: u64) -> Val {
         let pattern = &self.world.patterns[p];
         let a = &self.world.entities[pattern.entity].attrs[attr];
-        let stream = combine(&[pattern.stream, attr as u64]);
+        let stream = pattern.given_streams[attr];
         if let Some(pop) = member_pop(&a.source) {
             let first = pattern.givens.first() == Some(&attr);
             let keys = if first { pattern.keys.as_ref() } else { None };

@@ -5,6 +5,7 @@
 //! DynamoDB: one table (single-table design) plus its indexes. Cassandra: one table per entity,
 //! as CQL has it, each with the indexes over that entity.
 
+use crate::engine::hash::combine;
 use crate::engine::model::{
     self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, ItemAttr, RangeSpan,
     Scenario, Variant,
@@ -193,6 +194,9 @@ pub struct PatternRt {
     /// Calls so far (the next call's index).
     pub calls: u64,
     pub stream: u64,
+    /// The stream of a value a call gives, by attribute (`Simulation::given_val`): a function of
+    /// `stream` and the attribute, combined once here rather than on every call.
+    pub given_streams: Vec<u64>,
     pub givens: Vec<usize>,
     pub equals: Vec<(usize, Val)>,
     /// The popularity the first given's member is picked by.
@@ -525,6 +529,8 @@ fn compile_pattern(
         .copied()
         .filter(|&(i, _)| !givens.contains(&i) || identity == Some(i))
         .collect();
+    let stream = stream(&["pattern", &p.name]);
+    let given_streams = (0..entities[e].attrs.len()).map(|a| combine(&[stream, a as u64])).collect();
     PatternRt {
         born,
         name: p.name.clone(),
@@ -536,7 +542,8 @@ fn compile_pattern(
         shapes: p.shapes.clone(),
         carry: 0.0,
         calls: 0,
-        stream: stream(&["pattern", &p.name]),
+        stream,
+        given_streams,
         givens,
         equals,
         keys: p.keys.clone(),
@@ -780,6 +787,7 @@ pub fn first_unknown(sk: &TemplatePlan, givens: &[usize], equals: &[(usize, Val)
 }
 
 /// Whether an attribute's generator makes members of a population (`Pick`/`New`), and which.
+#[inline]
 pub fn member_pop(generator: &Gen) -> Option<usize> {
     match generator {
         Gen::Pick(p) | Gen::New(p) => Some(*p),

@@ -104,7 +104,7 @@ impl Popularity {
                     draw.random_range(hot..n)
                 }
             }
-            Popularity::Seq => index % n,
+            Popularity::Seq => seq(index, n),
             Popularity::Fixed(member) => member.min(n - 1),
             Popularity::Weighted(ref branches) => match choose(branches, draw.random()) {
                 Some((i, branch)) => {
@@ -204,10 +204,17 @@ impl Picker {
 
     pub fn pick(&self, seed: u64, stream: u64, index: u64) -> Option<u64> {
         let n = self.n;
-        (n > 0).then(|| {
-            self.popularity.pick_with(n, seed, &mut Draw::new(seed, stream, index), index, &self.zipfs)
+        (n > 0).then(|| match self.popularity {
+            // Keys on a schedule draw nothing: no draw to key (the hash is most of a pick).
+            Popularity::Seq => seq(index, n),
+            _ => self.popularity.pick_with(n, seed, &mut Draw::new(seed, stream, index), index, &self.zipfs),
         })
     }
+}
+
+/// Draw #`index` of a schedule over `n` members (`Popularity::Seq`): each in turn.
+fn seq(index: u64, n: u64) -> u64 {
+    index % n
 }
 
 /// A member index as a slice index (`shares` allocates one slot per member).
@@ -397,8 +404,11 @@ mod tests {
             Popularity::Zipf { s: 1.3, scrambled: false },
             Popularity::Latest,
             Popularity::Hotspot { data: 0.2, ops: 0.8 },
+            // Picked without a draw by the picker.
+            Popularity::Seq,
             Popularity::Weighted(vec![
                 (1.0, Popularity::Zipf { s: 0.5, scrambled: false }),
+                (1.0, Popularity::Seq),
                 (1.0, Popularity::Uniform),
                 (
                     1.0,

@@ -20,7 +20,8 @@ impl Simulation {
     /// there: `Some(ms)`, the read's time (0 without one), with the item it found in
     /// `scratch.located`; `None` when the partitions refused a request of it, and the call is
     /// queued to retry from the read.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "#[inline] did not inline it into `write`")]
+    #[inline(always)]
     pub(super) fn locate(&mut self, call: Call, resume: Option<&Resume>) -> Option<f64> {
         self.scratch.located = None;
         if self.world.patterns[call.pattern].locate.is_none() {

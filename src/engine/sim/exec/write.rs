@@ -377,6 +377,11 @@ impl Simulation {
 
     /// Numbers a new item's `Nth` attributes: one more than the items of the same member written
     /// so far. The changes become the item's overrides when it lands (`numbered` then counts it).
+    #[expect(
+        clippy::inline_always,
+        reason = "per-write bookkeeping that is empty for most entities: LLVM left the call"
+    )]
+    #[inline(always)]
     fn number(&self, entity: usize, vals: &mut [Val]) -> Vec<(u16, Val)> {
         let mut changes = Vec::new();
         for &(attr, by) in &self.world.entities[entity].numbered {
@@ -389,6 +394,11 @@ impl Simulation {
     }
 
     /// Counts a new item that landed in its members' numbering.
+    #[expect(
+        clippy::inline_always,
+        reason = "per-write bookkeeping that is empty for most entities: LLVM left the call"
+    )]
+    #[inline(always)]
     fn numbered(&mut self, entity: usize, vals: &[Val]) {
         for &(_, by) in &self.world.entities[entity].numbered {
             if let Val::Member(member) = vals[by] {
@@ -753,6 +763,11 @@ impl Simulation {
 
     /// Keeps the ledger marks of Scans with constant filters: an item written gains or loses
     /// the mark as its values match or not.
+    #[expect(
+        clippy::inline_always,
+        reason = "per-write bookkeeping that is empty for most entities: LLVM left the call"
+    )]
+    #[inline(always)]
     fn update_marks(
         &mut self,
         t_idx: usize,
@@ -772,6 +787,11 @@ impl Simulation {
     }
 
     /// Bookkeeping of a new item: its TTL expiry and, for copy holders, its source.
+    #[expect(
+        clippy::inline_always,
+        reason = "per-write bookkeeping that is empty for most entities: LLVM left the call"
+    )]
+    #[inline(always)]
     fn after_new_item(&mut self, entity: usize, ordinal: u32, vals: &[Val]) {
         let handle = self.world.handle(entity, ordinal);
         if let Some(attr) = self.world.entities[entity].added.ttl

@@ -372,3 +372,18 @@ fn a_read_may_fan_out_past_65536_requests_when_the_run_outlasts_the_file() {
     assert!(history.calls > 0 && history.avg_fanout > 10_000.0, "{history:?}");
     assert!(history.requests as f64 > 65_536.0, "{history:?}");
 }
+
+#[test]
+fn a_given_value_draws_from_its_patterns_stream_and_attribute() {
+    // `given_val` reads the streams `world` combined once; they must be the ones it combined
+    // on every call before, or every given value (and report) would change.
+    let loaded = load(COUNTS);
+    let variant = loaded.variant(None).expect("one variant");
+    let sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    for pattern in &sim.world.patterns {
+        let attrs = sim.world.entities[pattern.entity].attrs.len();
+        let expected: Vec<u64> =
+            (0..attrs).map(|a| crate::engine::hash::combine(&[pattern.stream, a as u64])).collect();
+        assert_eq!(pattern.given_streams, expected, "{}", pattern.name);
+    }
+}
