@@ -14,8 +14,8 @@ use crate::engine::planner::cache::{CacheWhy, Eviction};
 use crate::engine::planner::condition::{ConditionWhy, VERSION_WINDOW_MS};
 use crate::engine::planner::finding::{
     Amplification, ClassValues, CollectionOrder, Collision, CopyBurst, Finding, GrowthTerm, Guidance,
-    HotLoad, KeyUpdate, KeyValues, LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, SpreadNote,
-    UnboundedItem, UnsafeClaim, ValueNote,
+    HotLoad, KeyUpdate, KeyValues, LoadTerm, LowCardinality, PartitionGrowth, ScanCost, Shape, SlotTerm,
+    SpreadNote, UnboundedItem, UnsafeClaim, ValueNote, WrittenTerm,
 };
 use crate::engine::planner::numbers::{bytes, count, factor, percent, rate, span};
 use crate::engine::planner::{EntryRewrite, EntryWhy, Membership, UnpredictableWhy, WriteWhy};
@@ -794,9 +794,49 @@ fn key_collision(f: &mut Formatter<'_>, c: &Collision, engine: Engine) -> fmt::R
         c.key,
         key_values(&c.values),
         count(c.items),
-        c.terms.join(" + "),
+        c.terms.iter().map(written_term).collect::<Vec<_>>().join(" + "),
         count(c.lost),
     )
+}
+
+/// `shard(4): 4`, `customer_id: 1,000 values (Zipf(s: 0.9): like ~59 equally likely)`,
+/// `at: 86,400 windows of a second in 1 d`.
+fn slot_term(term: &SlotTerm) -> String {
+    match term {
+        SlotTerm::Shard { count: n } => format!("shard({n}): {n}"),
+        SlotTerm::Hash { name, count: n, values } => format!("hash({name}, {n}): {}", count(*values)),
+        SlotTerm::Attribute { name, values, like } => {
+            let noun = if *values > 1.0 { "values" } else { "value" };
+            let like = like.as_ref().map_or_else(String::new, |(label, effective)| {
+                format!(" ({label}: like ~{} equally likely)", count(*effective))
+            });
+            format!("{name}: {} {noun}{like}", count(*values))
+        }
+        SlotTerm::NotWriteTime { label, name } => {
+            format!("{label}: {name} is not the write time, counted once")
+        }
+        SlotTerm::Windows { label, values, width, lifetime } => format!(
+            "{label}: {} {}{} in {}",
+            count(*values),
+            if *values > 1.0 { "windows" } else { "window" },
+            if *width <= 1.0 { " of a second" } else { "" },
+            span(*lifetime)
+        ),
+    }
+}
+
+/// `200,000 to start`, `place-order 10/s less 1/s of deletes over 30 d`.
+fn written_term(term: &WrittenTerm) -> String {
+    match term {
+        WrittenTerm::Start { members } => format!("{} to start", count(*members)),
+        WrittenTerm::Puts { puts, deletes, lifetime } => {
+            let mut named: Vec<String> = puts.iter().map(|(p, r)| format!("{p} {}/s", rate(*r))).collect();
+            if let Some(d) = deletes {
+                named.push(format!("less {}/s of deletes", rate(*d)));
+            }
+            format!("{} over {}", named.join(" + "), span(*lifetime))
+        }
+    }
 }
 
 /// `~10,000 values (customer_id: 10,000 values)`, or that for each class of the class slot.
@@ -821,7 +861,8 @@ fn class_values(c: &ClassValues) -> String {
     if c.slots.is_empty() {
         return "1 value (a literal key)".to_owned();
     }
-    let mut text = format!("~{} values ({})", count(c.values), c.slots.join(" × "));
+    let slots: Vec<String> = c.slots.iter().map(slot_term).collect();
+    let mut text = format!("~{} values ({})", count(c.values), slots.join(" × "));
     if let Some(like) = c.like {
         let _ = write!(
             text,

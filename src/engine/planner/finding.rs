@@ -2,9 +2,8 @@
 //! check it. The planner decides and fills these in; `report::findings` words them, in `check`'s
 //! text, Markdown and JSON, the CQL export's comments and the workbench alike.
 //!
-//! Why a key spreads its items or calls as it does is a value too (`SpreadNote`, one per slot).
-//! Some parts still arrive as text made elsewhere in the planner: how each slot of a
-//! colliding key takes its values (`customer_id: 10,000 values`) and how its items are written.
+//! Why a key spreads its items or calls as it does is a value too (`SpreadNote`, one per slot),
+//! and so is how each slot of a colliding key takes its values (`SlotTerm`).
 
 use super::condition::ConditionWhy;
 use super::{Considered, Via};
@@ -285,7 +284,7 @@ pub struct Collision {
     pub values: KeyValues,
     /// Items written over the run, and how (`100 to start`, `put 10/s over 1 d`).
     pub items: f64,
-    pub terms: Vec<String>,
+    pub terms: Vec<WrittenTerm>,
     /// Seconds an item lives, when it expires before the run ends.
     pub lifetime: Option<f64>,
     pub lost: f64,
@@ -308,8 +307,8 @@ pub struct ClassValues {
     /// The class's share of the items.
     pub share: f64,
     pub values: f64,
-    /// Each slot's values, worded (`shard(4): 4`); none for a literal key.
-    pub slots: Vec<String>,
+    /// How each slot takes its values; none for a literal key.
+    pub slots: Vec<SlotTerm>,
     /// When the values are far from equally likely: how many equally likely values would
     /// repeat as often (1/Σp²).
     pub like: Option<f64>,
@@ -358,4 +357,29 @@ pub enum ValueNote {
     NewItem { first: String, not: Option<String> },
     /// `share` of an update's entry writes move an entry out of or into `state`.
     StateMoves { share: f64, state: String },
+}
+
+/// How one slot of a colliding key takes its values. `label` is the slot as the template
+/// writes it (`{at}`, `at:%Y-%m`, `bucket(at, 1d)`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SlotTerm {
+    /// `shard(count)`: `count` values.
+    Shard { count: u32 },
+    /// `hash(name, count)`: `values` of its values.
+    Hash { name: String, count: u32, values: f64 },
+    /// An attribute's `values`; `like`: when they are uneven, their popularity and how many
+    /// equally likely values repeat as often.
+    Attribute { name: String, values: f64, like: Option<(String, f64)> },
+    /// A time slot of a time that is not the write time: counted as one value.
+    NotWriteTime { label: String, name: String },
+    /// A write-time slot: `values` windows `width` seconds wide over an item's `lifetime`.
+    Windows { label: String, values: f64, width: f64, lifetime: f64 },
+}
+
+/// How an entity's items are written: the members it starts with, or its puts (less its
+/// deletes) over an item's `lifetime`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WrittenTerm {
+    Start { members: f64 },
+    Puts { puts: Vec<(String, f64)>, deletes: Option<f64>, lifetime: f64 },
 }

@@ -4,8 +4,8 @@
 //! read or costs more. The planner decides and fills these in; it never words them. Their words
 //! (`Display`, and the `served`/`reason` pairs `check`'s JSON writes) live in `report::reasons`,
 //! and `check`'s text, Markdown and JSON and the warnings that quote a plan all show those words.
-//! Two parts arrive as text: a missing key input words itself (`keys::KeyGap`), and the notes on
-//! why a read fans out (`shard(10): one request per shard`) come from the key template's slots.
+//! A missing key input (`keys::KeyGap`) and the notes on why a read fans out
+//! (`keys::FanoutNote`) are values too, worded in `report::reasons::keys`.
 
 use super::{IndexId, Operation, WriteTarget, keys, numbers};
 use crate::engine::model::{IndexKind, Projection};

@@ -35,10 +35,9 @@
 //! sensor): it is not checked.
 
 use super::super::estimate::{Class, ClassOf, Estimator};
-use super::super::finding::{ClassValues, Collision, Finding, KeyValues};
+use super::super::finding::{ClassValues, Collision, Finding, KeyValues, SlotTerm, WrittenTerm};
 use super::super::keys::bucket_width;
 use super::super::load::mean_rate;
-use super::super::numbers::{count, rate, span};
 use super::super::{Subject, Warning, WarningCode};
 use crate::engine::model::{
     Action, Bound, Entity, EntityId, EntityKeys, Generator, ItemAttr, SlotAttrs, Variant,
@@ -173,13 +172,13 @@ struct Space {
     /// Whether every value apart from time is picked in sequence (`Seq`): a sensor reporting on
     /// a schedule comes back to its key only after every other sensor has had its turn.
     sequential: bool,
-    /// `customer_id: 100,000 values`, `shard(4): 4`.
-    terms: Vec<String>,
+    /// How each slot takes its values (`customer_id: 100,000 values`, `shard(4): 4`).
+    terms: Vec<SlotTerm>,
 }
 
 impl Space {
     /// Adds a slot of `values` values with chances `odds`, shown as `term`.
-    fn multiply(&mut self, values: f64, odds: &Odds, term: String) {
+    fn multiply(&mut self, values: f64, odds: &Odds, term: SlotTerm) {
         self.values *= values;
         self.odds = self.odds.times(odds);
         self.terms.push(term);
@@ -350,7 +349,7 @@ fn class_space(
             // A class slot was resolved to its class's slot before.
             Part::Literal(_) | Part::Class(_) => {}
             Part::Shard { count: n } => {
-                space.multiply(f64::from(*n), &Odds::even(f64::from(*n)), format!("shard({n}): {n}"));
+                space.multiply(f64::from(*n), &Odds::even(f64::from(*n)), SlotTerm::Shard { count: *n });
                 in_sequence.push(false);
             }
             Part::Hash { name, count: n } => {
@@ -365,7 +364,7 @@ fn class_space(
                 } else {
                     (f64::from(*n), Odds::even(f64::from(*n)))
                 };
-                space.multiply(values, &odds, format!("hash({name}, {n}): {}", count(values)));
+                space.multiply(values, &odds, SlotTerm::Hash { name: name.clone(), count: *n, values });
                 in_sequence.push(false);
             }
             Part::Attr { .. } | Part::Time { .. } | Part::Bucket { .. } if held == Held::Fresh => {
@@ -382,7 +381,7 @@ fn class_space(
                     continue;
                 }
                 let (values, odds, label) = spread(est, e, slot.reads, pin);
-                space.multiply(values, &odds, attr_term(name, values, &odds, &label));
+                space.multiply(values, &odds, attr_term(name, values, &odds, label));
                 in_sequence.push(slot.reads.is_some_and(|a| picked_in_sequence(est, entity, a)));
             }
             Part::Time { name, format } => {
@@ -400,16 +399,11 @@ fn class_space(
     Some(space)
 }
 
-/// `channel_id: 1,000 values (Zipf(s: 0.9): like ~59 equally likely)`: an attribute's values,
-/// and how many equally likely ones they repeat like when they are uneven.
-fn attr_term(name: &str, values: f64, odds: &Odds, label: &str) -> String {
-    let noun = if values > 1.0 { "values" } else { "value" };
-    let like = if uneven(values, odds.effective()) {
-        format!(" ({label}: like ~{} equally likely)", count(odds.effective()))
-    } else {
-        String::new()
-    };
-    format!("{name}: {} {noun}{like}", count(values))
+/// An attribute's values, and how many equally likely ones they repeat like when they are
+/// uneven (`channel_id: 1,000 values (Zipf(s: 0.9): like ~59 equally likely)`).
+fn attr_term(name: &str, values: f64, odds: &Odds, label: String) -> SlotTerm {
+    let like = uneven(values, odds.effective()).then(|| (label, odds.effective()));
+    SlotTerm::Attribute { name: name.to_owned(), values, like }
 }
 
 /// The windows of each write-time attribute's finest slot, from `(attribute, width, label)`.
@@ -433,7 +427,7 @@ fn windows<'a>(
     time: bool,
 ) {
     let Some((shortest, _)) = bucket_width(part).filter(|_| time) else {
-        space.terms.push(format!("{label}: {name} is not the write time, counted once"));
+        space.terms.push(SlotTerm::NotWriteTime { label, name: name.to_owned() });
         return;
     };
     times.push((name, shortest, label));
@@ -458,12 +452,10 @@ fn picked_in_sequence(est: &Estimator<'_>, entity: EntityId, attr: ItemAttr) -> 
 /// values than this: the count errs towards more keys, so towards fewer collisions.
 fn time_windows(space: &mut Space, label: &str, width: f64, lifetime: f64) {
     let values = (lifetime / width).ceil().max(1.0);
-    let noun = if values > 1.0 { "windows" } else { "window" };
-    let of = if width <= 1.0 { " of a second".to_owned() } else { String::new() };
     space.multiply(
         values,
         &Odds::even(values),
-        format!("{label}: {} {noun}{of} in {}", count(values), span(lifetime)),
+        SlotTerm::Windows { label: label.to_owned(), values, width, lifetime },
     );
 }
 
@@ -471,8 +463,8 @@ fn time_windows(space: &mut Space, label: &str, width: f64, lifetime: f64) {
 /// (net of deletes) over an item's life.
 struct Written {
     items: f64,
-    /// `200,000 to start`, `place-order 10/s`.
-    terms: Vec<String>,
+    /// `200,000 to start`, `place-order 10/s over 30 d`.
+    terms: Vec<WrittenTerm>,
     lifetime: f64,
 }
 
@@ -484,7 +476,7 @@ fn written(est: &Estimator<'_>, entity: EntityId) -> Written {
         let members = p.count as f64 + p.growth_per_day * est.secs / 86_400.0;
         if members > 0.0 {
             w.items += members;
-            w.terms.push(format!("{} to start", count(members)));
+            w.terms.push(WrittenTerm::Start { members });
         }
     }
     let rate_of = |action: Action| {
@@ -495,12 +487,11 @@ fn written(est: &Estimator<'_>, entity: EntityId) -> Written {
     let net = (puts - deletes).max(0.0);
     if net > 0.0 {
         w.items += net * lifetime;
-        let mut named: Vec<String> =
-            rate_of(Action::Put).map(|p| format!("{} {}/s", p.name, rate(mean_rate(p, est.secs)))).collect();
-        if deletes > 0.0 {
-            named.push(format!("less {}/s of deletes", rate(deletes)));
-        }
-        w.terms.push(format!("{} over {}", named.join(" + "), span(lifetime)));
+        w.terms.push(WrittenTerm::Puts {
+            puts: rate_of(Action::Put).map(|p| (p.name.clone(), mean_rate(p, est.secs))).collect(),
+            deletes: (deletes > 0.0).then_some(deletes),
+            lifetime,
+        });
     }
     w
 }
