@@ -136,7 +136,11 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .collect::<Result<Vec<_>>>()?;
     // Every name a pattern uses is checked: resolve them to ids, once.
     patterns.iter_mut().enumerate().for_each(|(i, p)| p.resolve(model::PatternId::new(i), &entities));
-    if matches!(f.engine, file::Engine::Cassandra)
+    let engine = match f.engine {
+        file::Engine::DynamoDB => model::Engine::DynamoDb,
+        file::Engine::Cassandra => model::Engine::Cassandra,
+    };
+    if !engine.profile().transactions
         && let Some(i) = f.patterns.iter().position(|p| p.transaction)
     {
         return Err(problem(
@@ -153,7 +157,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         populations: &populations,
         patterns: &patterns,
         duration: workload.duration,
-        cql: matches!(f.engine, file::Engine::Cassandra),
+        cql: engine.profile().cql(),
     };
     let variants = f
         .variants
@@ -192,10 +196,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         title: f.title.clone(),
         story: f.story.clone(),
         lesson: f.lesson.clone(),
-        engine: match f.engine {
-            file::Engine::DynamoDB => model::Engine::DynamoDb,
-            file::Engine::Cassandra => model::Engine::Cassandra,
-        },
+        engine,
         entities,
         populations,
         patterns,
