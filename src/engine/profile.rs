@@ -7,6 +7,9 @@
 //! Each figure a profile holds names its source where it is defined; the profiles' figures that
 //! are keyheat's own assumptions say so there too.
 
+pub mod bson;
+pub mod cosmos;
+
 use super::model::Engine;
 use super::planner::{
     CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, CQL_PAGE_ROWS, DYNAMODB_PARTITION_BYTES,
