@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use clap::CommandFactory;
 use clap::{Args, Parser, Subcommand};
 
+use crate::engine::model::Engine;
 use crate::engine::planner;
 use crate::engine::time::SimDuration;
 use crate::ops;
@@ -52,6 +53,10 @@ pub enum Command {
         /// The key design to check (default: the file's first variant).
         #[arg(long)]
         variant: Option<String>,
+        /// The store to plan for: dynamodb or cassandra (default: the file's `engine`; another
+        /// must be listed in its `engines`).
+        #[arg(long, value_parser = parse_engine)]
+        engine: Option<Engine>,
         /// text, json, or md (Markdown, for a README or an issue)
         #[arg(long, value_enum, default_value_t)]
         format: RunFormat,
@@ -154,6 +159,10 @@ pub struct RunArgs {
     /// The key design to run (default: the file's first variant)
     #[arg(long)]
     pub variant: Option<String>,
+    /// The store to replay on: dynamodb or cassandra (default: the file's `engine`; another
+    /// must be listed in its `engines`)
+    #[arg(long, value_parser = parse_engine)]
+    pub engine: Option<Engine>,
     /// Seed for the workload (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -181,6 +190,10 @@ pub struct CompareArgs {
     /// A key design to compare; give it twice or more (the first is the baseline). None: all
     #[arg(long = "variant", value_name = "VARIANT")]
     pub variants: Vec<String>,
+    /// The store to replay on: dynamodb or cassandra (default: the file's `engine`; another
+    /// must be listed in its `engines`)
+    #[arg(long, value_parser = parse_engine)]
+    pub engine: Option<Engine>,
     /// Seed for every run (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -208,6 +221,13 @@ pub enum Outcome {
     /// as a shell reports a command SIGINT ended (128 + 2), so a script does not take the
     /// report of a cut run for a whole one.
     Interrupted,
+}
+
+fn parse_engine(text: &str) -> Result<Engine, String> {
+    Engine::from_id(text).ok_or_else(|| {
+        let ids: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
+        format!("no store is named {text:?}; keyheat replays on {}", ids.join(", "))
+    })
 }
 
 fn parse_duration(text: &str) -> Result<SimDuration, String> {
@@ -342,8 +362,8 @@ pub fn main() -> ExitCode {
         Some(Command::List { format }) => {
             report::list(&mut stdout, &scenario::bundled(), format).map(done).map_err(Into::into)
         }
-        Some(Command::Check { scenario, variant, format }) => {
-            check(&mut stdout, &scenario, variant.as_deref(), format).map(done)
+        Some(Command::Check { scenario, variant, engine, format }) => {
+            check(&mut stdout, &scenario, variant.as_deref(), engine, format).map(done)
         }
         Some(Command::Ops(args)) => run_ops(&mut stdout, &args).map(done),
         Some(Command::Run(args)) => replay::run(&mut stdout, &args),
@@ -391,8 +411,14 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-fn check(out: &mut impl Write, name: &str, variant: Option<&str>, format: RunFormat) -> anyhow::Result<()> {
-    let loaded = scenario::load(name)?;
+fn check(
+    out: &mut impl Write,
+    name: &str,
+    variant: Option<&str>,
+    engine: Option<Engine>,
+    format: RunFormat,
+) -> anyhow::Result<()> {
+    let loaded = scenario::load_on(name, engine)?;
     let variant = loaded.variant(variant)?;
     let plan = planner::plan(&loaded.scenario, variant);
     report::check(out, &loaded.scenario, variant, &plan, format)?;

@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod model;
 pub mod number;
 pub mod planner;
+pub mod profile;
 pub mod retry;
 pub mod sim;
 pub mod store;

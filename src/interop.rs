@@ -18,8 +18,9 @@ pub mod nwb;
 pub mod trace;
 
 use crate::engine::model::{
-    AttrType, Capacity, Engine, Entity, EntityId, EntityKeys, IndexKind, Projection, Scenario, Variant,
+    AttrType, Capacity, Entity, EntityId, EntityKeys, IndexKind, Projection, Scenario, Variant,
 };
+use crate::engine::profile::Layout;
 use crate::engine::template::Template;
 use crate::engine::value::KeyType;
 
@@ -82,9 +83,9 @@ pub fn tables(scenario: &Scenario, variant: &Variant) -> Vec<TableDesign> {
         .map(Entity::id)
         .filter(|&e| variant.keys_for(e).is_some() && !variant.embedded_whole(e))
         .collect();
-    let groups: Vec<(String, Vec<EntityId>)> = match scenario.engine {
-        Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
-        Engine::Cassandra => {
+    let groups: Vec<(String, Vec<EntityId>)> = match scenario.engine.profile().layout {
+        Layout::SingleTable => vec![(scenario.name.clone(), keyed)],
+        Layout::TablePerEntity => {
             keyed.into_iter().map(|e| (scenario.entities[e.index()].name.clone(), vec![e])).collect()
         }
     };

@@ -11,7 +11,7 @@ pub mod source_map;
 pub mod suggest;
 mod variant_text;
 
-use crate::engine::model::{Scenario, Variant};
+use crate::engine::model::{Engine, Scenario, Variant};
 pub use build::parse_size;
 use source_map::{Path, Position, SourceMap};
 pub use variant_text::{EditError, VariantSource};
@@ -78,6 +78,25 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The same scenario replayed on `engine`, which its file must list (`engine` or
+    /// `engines`): the file is built again, since what a variant may declare depends on the
+    /// store.
+    pub fn on_engine(&self, engine: Engine) -> Result<Loaded, LoadError> {
+        if !self.scenario.engines.contains(&engine) {
+            let listed: Vec<String> = self.scenario.engines.iter().map(ToString::to_string).collect();
+            return Err(self.error_at(
+                &Path::root().field("engine"),
+                None,
+                format!(
+                    "{} is replayed on {} only; to replay it on {engine}, list it in `engines` (the file must then be valid there too)",
+                    self.scenario.name,
+                    listed.join(" and ")
+                ),
+            ));
+        }
+        parse_on(&self.file, &self.source, Some(engine))
+    }
+
     /// The named variant, or the first one (for a practice problem, the first that is not its
     /// solution). An unknown name is an error that lists the variants and points at where the
     /// file declares them.
@@ -128,8 +147,14 @@ fn at(file: &str, source: &str, path: &Path, offset: Option<usize>, message: Str
     LoadError::At { file: file.to_owned(), line: position.line, col: position.col, message }
 }
 
-/// Reads a scenario from its text. `file` is the name errors use.
+/// Reads a scenario from its text. `file` is the name errors use. A file that lists other
+/// stores in `engines` must be valid on each of them too: an error there says which store.
 pub fn parse(file: &str, source: &str) -> Result<Loaded, LoadError> {
+    parse_on(file, source, None)
+}
+
+/// Reads a scenario from its text, to be replayed on `on` (its own `engine` when `None`).
+fn parse_on(file: &str, source: &str, on: Option<Engine>) -> Result<Loaded, LoadError> {
     // Editors on some systems start a UTF-8 file with a byte order mark; it is not RON.
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
@@ -138,8 +163,26 @@ pub fn parse(file: &str, source: &str) -> Result<Loaded, LoadError> {
         let (position, message) = ron_error::explain(source, &e.code, at);
         LoadError::At { file: file.to_owned(), line: position.line, col: position.col, message }
     })?;
-    let scenario = build::scenario(&parsed).map_err(|p| at(file, source, &p.path, p.offset, p.message))?;
+    let scenario =
+        build::scenario(&parsed, on).map_err(|p| at(file, source, &p.path, p.offset, p.message))?;
+    if on.is_none() {
+        for &other in &scenario.engines[1..] {
+            build::scenario(&parsed, Some(other)).map_err(|p| {
+                let message = format!("{} (on {other}, which `engines` lists)", p.message);
+                at(file, source, &p.path, p.offset, message)
+            })?;
+        }
+    }
     Ok(Loaded { scenario, file: file.to_owned(), source: source.to_owned() })
+}
+
+/// A bundled scenario by name, or a file by path, replayed on `engine` (its own when `None`).
+pub fn load_on(name_or_path: &str, engine: Option<Engine>) -> Result<Loaded, LoadError> {
+    let loaded = load(name_or_path)?;
+    match engine {
+        Some(engine) if engine != loaded.scenario.engine => loaded.on_engine(engine),
+        _ => Ok(loaded),
+    }
 }
 
 /// A bundled scenario by name, or a file by path.

@@ -31,7 +31,7 @@ fn json(output: &Output) -> serde_json::Value {
 
 #[test]
 fn bad_input_exits_2_with_a_message_before_any_replay() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["run", "orders", "--variant", "nope"], "scenarios/orders.ron:"),
         (&["run", "orders", "--duration", "5x"], "is not a duration"),
         (&["run", "orders", "--duration", "0s"], "zero length"),
@@ -41,6 +41,10 @@ fn bad_input_exits_2_with_a_message_before_any_replay() {
         (&["compare", "orders", "--variant", "naive", "--variant", "bogus"], "no variant named \"bogus\""),
         // A misspelt name is named as such, not taken for too few variants.
         (&["compare", "orders", "--variant", "nope"], "no variant named \"nope\""),
+        // A store the file does not list is refused where the file names its own.
+        (&["run", "sensors", "--engine", "dynamodb"], "sensors is replayed on Cassandra only"),
+        (&["check", "orders", "--engine", "cassandra"], "orders is replayed on DynamoDB only"),
+        (&["run", "orders", "--engine", "mongo"], "keyheat replays on dynamodb, cassandra"),
     ];
     for (args, message) in cases {
         let out = keyheat(args);
@@ -378,4 +382,28 @@ fn cassandra_reports_speak_cql() {
     let md =
         stdout(&keyheat(&["run", "chat", "--variant", "recommended", "--duration", "1h", "--format", "md"]));
     assert!(md.contains("| SELECT on conversations_by_user |"), "{md}");
+}
+
+/// One scenario, two stores: `chat` lists DynamoDB besides its own Cassandra, and replays on it
+/// in DynamoDB's terms (capacity units, a price), the same workload as on Cassandra.
+#[test]
+fn a_scenario_replays_on_each_store_it_lists() {
+    let on = |engine: &str| {
+        let out = keyheat(&["run", "chat", "--engine", engine, "--duration", SHORT, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{engine}: {}", stderr(&out));
+        json(&out)
+    };
+    let (cassandra, dynamodb) = (on("cassandra"), on("dynamodb"));
+    assert_eq!(
+        (cassandra["engine"].as_str(), dynamodb["engine"].as_str()),
+        (Some("cassandra"), Some("dynamodb"))
+    );
+    assert_eq!(cassandra["totals"]["ops"], dynamodb["totals"]["ops"], "the same workload");
+    assert_eq!(cassandra["totals"]["wcu"].as_f64(), Some(0.0), "Cassandra has no units");
+    assert!(dynamodb["totals"]["wcu"].as_f64().is_some_and(|w| w > 0.0), "DynamoDB charges writes");
+    assert!(dynamodb["totals"]["cost_usd"].as_f64().is_some_and(|c| c > 0.0), "and has a price");
+
+    let check = keyheat(&["check", "counters", "--engine", "cassandra"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stdout(&check).contains("(variant naive, Cassandra)"), "{}", stdout(&check));
 }

@@ -20,7 +20,7 @@ pub fn run(stdout: &mut impl Write, args: &RunArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.out {
         output::check_new(path, args.force)?;
     }
-    let loaded = scenario::load(&args.scenario)?;
+    let loaded = scenario::load_on(&args.scenario, args.engine)?;
     let variant = loaded.variant(args.variant.as_deref())?;
     let options = RunOptions { seed: args.seed, duration: args.duration };
     let report = judged(&loaded, variant, &options, &variant.name)?;
@@ -35,7 +35,7 @@ pub fn compare(stdout: &mut impl Write, args: &CompareArgs) -> anyhow::Result<Ou
     if let Some(path) = &args.out {
         output::check_new(path, args.force)?;
     }
-    let loaded = scenario::load(&args.scenario)?;
+    let loaded = scenario::load_on(&args.scenario, args.engine)?;
     let variants = chosen_variants(&loaded, &args.variants)?;
     let options = RunOptions { seed: args.seed, duration: args.duration };
     let mut reports: Vec<RunReport> = Vec::with_capacity(variants.len());

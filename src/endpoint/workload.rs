@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use serde_json::{Map, Value as Json};
 
 use crate::engine::judge;
-use crate::engine::model::{Engine, Scenario, Variant};
+use crate::engine::model::{Scenario, Variant};
+use crate::engine::profile::Language;
 use crate::engine::sim::observe::{Observer, Request, Source};
 use crate::engine::sim::{RunOptions, RunReport, Simulation};
 use crate::engine::time::SimTime;
@@ -62,7 +63,7 @@ pub fn plan(
     limit: u64,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Workload, TraceError> {
-    if scenario.engine == Engine::Cassandra {
+    if scenario.engine.profile().language != Language::DynamoDbApi {
         return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
     }
     if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {

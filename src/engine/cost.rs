@@ -5,8 +5,9 @@
 //! Reads the report's measured units and bytes; it never estimates load. The Cassandra profile is
 //! self-managed: it has no price, and its costs stay 0 with the source saying so.
 
-use super::model::{Capacity, Engine, IndexKind, Scenario, Variant};
+use super::model::{Capacity, IndexKind, Scenario, Variant};
 use super::planner::numbers;
+use super::profile::Pricing;
 use super::sim::RunReport;
 
 /// One region's DynamoDB prices for the Standard table class, in US dollars.
@@ -120,7 +121,7 @@ pub fn estimate(prices: &PriceList, capacity: Capacity, gsis: usize, report: &Ru
 
 /// Fills the report's cost fields and adds a note on how they were priced.
 pub fn price(scenario: &Scenario, variant: &Variant, report: &mut RunReport) {
-    if scenario.engine == Engine::Cassandra {
+    if scenario.engine.profile().pricing == Pricing::SelfManaged {
         report.totals.cost_usd = 0.0;
         report.totals.monthly_cost_usd = 0.0;
         SELF_MANAGED.clone_into(&mut report.totals.price_source);

@@ -20,8 +20,9 @@ pub mod horizon;
 use serde::Serialize;
 
 use super::cost;
-use super::model::{Engine, Goal, GoalCheck, PatternId, PatternRef, Scenario, Variant};
+use super::model::{Goal, GoalCheck, PatternId, PatternRef, Scenario, Variant};
 use super::planner::{self, Operation, numbers};
+use super::profile::Paging;
 use super::sim::report::{GoalHint, GoalResult, GoalStatus, Operations, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
@@ -236,9 +237,15 @@ fn partition_items(report: &RunReport, limit: u64) -> Graded {
     })
 }
 
-/// Whether the report is the Cassandra profile's, whose sentences speak CQL (rows, SELECT, views).
+/// Whether the report's store speaks CQL (rows, SELECT, views).
 fn cql(report: &RunReport) -> bool {
-    report.engine == Engine::Cassandra
+    report.engine.profile().cql()
+}
+
+/// Whether each page of a range read is a request of its own (DynamoDB's Query pages, sent by the
+/// application), rather than fetched by the driver within one statement (a CQL driver's pages).
+fn pages_are_requests(report: &RunReport) -> bool {
+    matches!(report.engine.profile().paging, Paging::Bytes(_))
 }
 
 fn throttled(report: &RunReport, limit: f64) -> Graded {
@@ -321,11 +328,11 @@ fn unserved(name: &str, report: &RunReport) -> String {
 }
 
 /// The most requests a call of a read needed: the partitions or keys it addressed, or the
-/// requests it sent if more (every page of a Query or Scan is a request of its own). In the
-/// Cassandra profile the driver fetches a SELECT's pages itself: one statement per partition.
-fn requests_per_call(p: &PatternReport, cql: bool) -> (f64, f64) {
+/// requests it sent if more (every page of a Query or Scan is a request of its own). Where the
+/// driver fetches a statement's pages itself (CQL), one statement per partition.
+fn requests_per_call(p: &PatternReport, pages_are_requests: bool) -> (f64, f64) {
     let calls = p.calls as f64;
-    if p.kind == planner::Kind::Read && calls > 0.0 && !cql {
+    if p.kind == planner::Kind::Read && calls > 0.0 && pages_are_requests {
         (p.max_fanout.max(p.max_requests) as f64, p.avg_fanout.max(p.requests as f64 / calls))
     } else {
         (p.max_fanout as f64, p.avg_fanout)
@@ -340,7 +347,7 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
     let Some(p) = pattern(report, pattern_ref) else {
         return Graded::missing(name, target, GoalUnit::Requests);
     };
-    let (busiest, mean) = requests_per_call(p, cql(report));
+    let (busiest, mean) = requests_per_call(p, pages_are_requests(report));
     let Some(operation) = p.operation.as_ref() else {
         // Nothing serves it: no request would find its items, however few a call sends.
         return Graded::failed_unmeasured(target, GoalUnit::Requests, unserved(name, report));
@@ -369,11 +376,12 @@ fn fanout(report: &RunReport, pattern_ref: &PatternRef, limit: u32, planned: Opt
         });
     }
     let value = busiest;
-    let pages = if p.kind == planner::Kind::Read && !cql(report) && p.max_requests > p.max_fanout {
-        beyond_addressed(p, operation)
-    } else {
-        String::new()
-    };
+    let pages =
+        if p.kind == planner::Kind::Read && pages_are_requests(report) && p.max_requests > p.max_fanout {
+            beyond_addressed(p, operation)
+        } else {
+            String::new()
+        };
     let planned = planned.map_or_else(String::new, |n| format!("; {n} planned"));
     Graded::at_most(value, target, GoalUnit::Requests, |vs| {
         format!(

@@ -53,7 +53,11 @@ pub struct Scenario {
     pub title: String,
     pub story: String,
     pub lesson: String,
+    /// The store this replay runs on: the file's `engine`, or one its `engines` list names.
     pub engine: Engine,
+    /// Every store the file can be replayed on: its own `engine` first, then the others it
+    /// lists.
+    pub engines: Vec<Engine>,
     pub entities: Vec<Entity>,
     pub populations: Vec<Population>,
     pub patterns: Vec<AccessPattern>,
@@ -114,6 +118,14 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Every store keyheat replays on.
+    pub const ALL: [Engine; 2] = [Engine::DynamoDb, Engine::Cassandra];
+
+    /// The store whose [`Engine::id`] is `id`.
+    pub fn from_id(id: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.id() == id)
+    }
+
     /// The name used in JSON reports and on the command line.
     pub fn id(self) -> &'static str {
         match self {

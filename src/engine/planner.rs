@@ -38,6 +38,7 @@ pub use warnings::collision::KeyLoss;
 use super::model::{
     AccessPattern, Engine, EntityId, Index, IndexKind, PatternId, PopulationId, Scenario, Variant,
 };
+use super::profile::{Language, Paging};
 
 /// DynamoDB: one physical partition serves at most this many write units per second
 /// (AWS developer guide, "Designing partition keys to distribute your workload").
@@ -54,10 +55,8 @@ pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
 
 /// The partition size the engine's profile warns at, and the rows where it names a count.
 pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
-    match engine {
-        Engine::DynamoDb => (DYNAMODB_PARTITION_BYTES, None),
-        Engine::Cassandra => (CASSANDRA_PARTITION_BYTES, Some(CASSANDRA_PARTITION_ROWS)),
-    }
+    let guide = engine.profile().partition_guide;
+    (guide.bytes, guide.rows)
 }
 /// A Query or Scan call reads at most 1 MB before it returns a page (AWS Query docs).
 pub const PAGE_BYTES: f64 = 1024.0 * 1024.0;
@@ -266,9 +265,8 @@ impl PatternPlan {
     /// `None` when nothing serves the pattern.
     pub fn requests_per_call(&self, engine: Engine) -> Option<u32> {
         let op = self.operation?;
-        let pages = engine == Engine::DynamoDb
-            && matches!(op, Operation::Query | Operation::Scan)
-            && self.bytes_read.is_none_or(|b| b > crate::engine::store::PAGE_BYTES as f64);
+        let pages = matches!(engine.profile().paging, Paging::Bytes(page) if matches!(op, Operation::Query | Operation::Scan)
+            && self.bytes_read.is_none_or(|b| b > page as f64));
         (!pages).then_some(self.fanout)
     }
 
@@ -683,9 +681,13 @@ pub fn key_losses(scenario: &Scenario, variant: &Variant) -> Vec<KeyLoss> {
 
 fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
     let mut out = Vec::new();
-    let key = |pk_attr: &str, sk_attr: Option<&str>, keys: &super::model::EntityKeys| match scenario.engine {
-        Engine::Cassandra => keys::CqlPrimaryKey::of(keys, None).to_string(),
-        Engine::DynamoDb => match (&keys.sk, sk_attr) {
+    let key = |pk_attr: &str, sk_attr: Option<&str>, keys: &super::model::EntityKeys| match scenario
+        .engine
+        .profile()
+        .language
+    {
+        Language::Cql => keys::CqlPrimaryKey::of(keys, None).to_string(),
+        Language::DynamoDbApi => match (&keys.sk, sk_attr) {
             (Some(sk), Some(sk_attr)) => {
                 format!("{pk_attr} = {}, {sk_attr} = {}", keys.pk.source(), sk.source())
             }
@@ -704,11 +706,9 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
         for index in &variant.indexes {
             if let Some(k) = index.keys_for(entity.id()) {
                 // A materialized view's primary key must hold every column of the base table's.
-                let key = match scenario.engine {
-                    Engine::Cassandra => {
-                        keys::CqlPrimaryKey::of(k, variant.keys_for(entity.id())).to_string()
-                    }
-                    Engine::DynamoDb => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
+                let key = match scenario.engine.profile().language {
+                    Language::Cql => keys::CqlPrimaryKey::of(k, variant.keys_for(entity.id())).to_string(),
+                    Language::DynamoDbApi => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
                 };
                 out.push(Layout {
                     entity: entity.name.clone(),

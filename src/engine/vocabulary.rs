@@ -48,7 +48,7 @@ pub struct Vocabulary {
     pub writes: Counted,
 }
 
-const DYNAMODB: Vocabulary = Vocabulary {
+pub(crate) const DYNAMODB: Vocabulary = Vocabulary {
     item: Noun { one: "item", many: "items" },
     global_index: "GSI",
     any_place: "table or any index",
@@ -59,7 +59,7 @@ const DYNAMODB: Vocabulary = Vocabulary {
 };
 
 /// Cassandra has no capacity units: it counts the reads and writes themselves.
-const CASSANDRA: Vocabulary = Vocabulary {
+pub(crate) const CASSANDRA: Vocabulary = Vocabulary {
     item: Noun { one: "row", many: "rows" },
     global_index: "view",
     any_place: "tables or any view",
@@ -72,10 +72,7 @@ const CASSANDRA: Vocabulary = Vocabulary {
 impl Engine {
     /// This store's words.
     pub fn words(self) -> &'static Vocabulary {
-        match self {
-            Engine::DynamoDb => &DYNAMODB,
-            Engine::Cassandra => &CASSANDRA,
-        }
+        self.profile().words
     }
 }
 

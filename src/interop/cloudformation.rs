@@ -14,7 +14,8 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::{IndexDesign, KeyAttr, TableDesign};
-use crate::engine::model::{Capacity, Engine, IndexKind, Projection, Scenario, Variant};
+use crate::engine::model::{Capacity, IndexKind, Projection, Scenario, Variant};
+use crate::engine::profile::Layout;
 
 /// The template's text format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -54,7 +55,7 @@ pub fn template(scenario: &Scenario, variant: &Variant) -> Json {
     }
     let mut description =
         format!("keyheat: {} ({}), variant {}", scenario.title, scenario.name, variant.name);
-    if scenario.engine == Engine::Cassandra {
+    if scenario.engine.profile().layout == Layout::TablePerEntity {
         description.push_str(": the Cassandra profile's tables (one per entity) as DynamoDB tables");
     }
     json!({

@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::model::{AttrType, Engine, Entity, Index, Order, Projection, Scenario, Variant};
+use crate::engine::model::{AttrType, Entity, Index, Order, Projection, Scenario, Variant};
 use crate::engine::planner::{self, CqlPrimaryKey, IndexId, Plan, Subject, WarningCode};
 use crate::engine::template::Part;
 
@@ -32,7 +32,7 @@ pub enum CqlError {
 
 /// The CQL script for `variant`.
 pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError> {
-    if scenario.engine != Engine::Cassandra {
+    if !scenario.engine.profile().cql() {
         return Err(CqlError::NotCassandra { scenario: scenario.name.clone() });
     }
     let plan = planner::plan(scenario, variant);

@@ -457,7 +457,7 @@ fn with_keys(
     entity: EntityId,
     item: &Item,
 ) -> Item {
-    if scenario.engine == crate::engine::model::Engine::DynamoDb {
+    if scenario.engine.profile().key_attributes {
         return item.clone();
     }
     let mut out = item.clone();

@@ -25,7 +25,8 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value as Json, json};
 
 use super::TableDesign;
-use crate::engine::model::{Engine, Scenario, Variant};
+use crate::engine::model::{Scenario, Variant};
+use crate::engine::profile::Language;
 use crate::engine::sim::observe::{Observer, Query, Request, SortCondition, Source};
 use crate::engine::sim::{RunOptions, SimError, Simulation};
 use crate::engine::time::SimTime;
@@ -70,7 +71,7 @@ pub fn render(
     options: &Options,
     progress: &mut dyn FnMut(f64),
 ) -> Result<String, TraceError> {
-    if scenario.engine == Engine::Cassandra {
+    if scenario.engine.profile().language != Language::DynamoDbApi {
         return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
     }
     if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {

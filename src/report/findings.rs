@@ -26,7 +26,7 @@ use crate::engine::value::MAX_ITEM_BYTES;
 
 impl Display for Warning {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let cql = self.engine == Engine::Cassandra;
+        let cql = self.engine.profile().cql();
         match &self.finding {
             Finding::Unserved { pattern, verdict } => write!(f, "{pattern}: {verdict}"),
             Finding::Scan(scan) => scan_cost(f, scan, cql),
@@ -509,7 +509,7 @@ fn partition(f: &mut Formatter<'_>, g: &PartitionGrowth, engine: Engine) -> fmt:
         }
         Shape::Unbounded { sort_keys } => format!(
             "has no time bucket and every {} under sort key {}, so the busiest key grows without bound:",
-            if engine == Engine::Cassandra { "INSERT adds a row" } else { "put adds an item" },
+            if engine.profile().cql() { "INSERT adds a row" } else { "put adds an item" },
             if sort_keys.is_empty() { "(none)".to_owned() } else { sort_keys.join(" / ") }
         ),
     };
@@ -755,7 +755,7 @@ fn unsafe_claim(f: &mut Formatter<'_>, c: &UnsafeClaim) -> fmt::Result {
 }
 
 fn key_collision(f: &mut Formatter<'_>, c: &Collision, engine: Engine) -> fmt::Result {
-    let cql = engine == Engine::Cassandra;
+    let cql = engine.profile().cql();
     let (one, noun) = (engine.words().item.one, engine.words().item.many);
     let entity = &c.entity;
     let left_out = match &c.id {

@@ -95,10 +95,10 @@ pub fn served_by(p: &PatternReport, engine: Engine) -> String {
     format!("{op}{fanout}{index}")
 }
 
-/// Whether the run used the Cassandra profile, which has no capacity units: the simulator counts
-/// its load in operations (partition peaks) and leaves unit totals at 0.
+/// Whether the run used the Cassandra profile: no capacity units (the simulator counts its load
+/// in operations, partition peaks, and leaves unit totals at 0), and CQL's words.
 pub fn is_cassandra(engine: Engine) -> bool {
-    engine == Engine::Cassandra
+    engine.profile().cql() && !engine.profile().metered()
 }
 
 /// The nouns a report uses: DynamoDB's items and indexes, or CQL's rows and materialized views

@@ -8,6 +8,7 @@ use super::{ListEntry, verdict};
 use crate::engine::model::{Engine, IndexKind, Scenario};
 use crate::engine::planner::numbers;
 use crate::engine::planner::{IndexId, Kind, Operation, PatternPlan, Unpredictable, cql_verb};
+use crate::engine::profile::{Language, Metering};
 
 pub(super) const WIDTH: usize = 80;
 
@@ -129,9 +130,9 @@ pub(super) fn place_label(engine: Engine, index: Option<&IndexId>) -> String {
 
 /// The operation as the engine names it: DynamoDB's API, or the CQL statement.
 fn operation_name(engine: Engine, op: Operation) -> &'static str {
-    match engine {
-        Engine::DynamoDb => op.name(),
-        Engine::Cassandra => match op {
+    match engine.profile().language {
+        Language::DynamoDbApi => op.name(),
+        Language::Cql => match op {
             Operation::Scan => "SELECT (scan)",
             other => cql_verb(other),
         },
@@ -162,8 +163,8 @@ fn items_written(p: &PatternPlan) -> f64 {
 
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
-    match engine {
-        Engine::DynamoDb => {
+    match engine.profile().language {
+        Language::DynamoDbApi => {
             if let Some(k) = &p.key_condition {
                 parts.push(k.clone());
             }
@@ -171,7 +172,7 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
                 parts.push(format!("filter: {f}"));
             }
         }
-        Engine::Cassandra => {
+        Language::Cql => {
             let clauses: Vec<&str> = p.key_condition.iter().chain(&p.filter).map(String::as_str).collect();
             if !clauses.is_empty() {
                 let filtering = if p.filter.is_some() { " ALLOW FILTERING" } else { "" };
@@ -197,21 +198,21 @@ pub(super) fn headline(p: &PatternPlan, engine: Engine) -> String {
     let place = served_by(p, engine).split('\n').nth(1).unwrap_or("table").to_owned();
     let place = if place == "table" { "the table".to_owned() } else { place };
     let unknown = p.unpredictable.as_ref().is_some_and(|u| u.units);
-    let cost = match (engine, p.kind) {
-        (Engine::DynamoDb, Kind::Read) if unknown => ", ? RCU per call".to_owned(),
-        (Engine::DynamoDb, Kind::Write) if unknown => ", ? WCU per call".to_owned(),
-        (Engine::DynamoDb, Kind::Read) => format!(", ~{} RCU per call", numbers::count(p.units_per_call)),
-        (Engine::DynamoDb, Kind::Write) => {
+    let cost = match (engine.profile().metering, p.kind) {
+        (Metering::Units, Kind::Read) if unknown => ", ? RCU per call".to_owned(),
+        (Metering::Units, Kind::Write) if unknown => ", ? WCU per call".to_owned(),
+        (Metering::Units, Kind::Read) => format!(", ~{} RCU per call", numbers::count(p.units_per_call)),
+        (Metering::Units, Kind::Write) => {
             // A write that reads its key first spends read units too.
             let first = p.locate.as_ref().filter(|l| l.operation.is_some());
             let read =
                 first.map_or(String::new(), |l| format!(" + ~{} RCU", numbers::count(l.units_per_call)));
             format!(", {} WCU{read} per call", numbers::factor(p.units_per_call))
         }
-        (Engine::Cassandra, Kind::Read) => {
+        (Metering::Operations, Kind::Read) => {
             format!(", ~{} read per call", numbers::bytes(p.bytes_read.unwrap_or(0.0)))
         }
-        (Engine::Cassandra, Kind::Write) => String::new(),
+        (Metering::Operations, Kind::Write) => String::new(),
     };
     format!("{} — {requests}{fetch} on {place}{cost}", p.name)
 }

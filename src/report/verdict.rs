@@ -8,7 +8,6 @@
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::{GoalUnit, lost};
-use crate::engine::model::Engine;
 use crate::engine::planner::Operation;
 use crate::engine::sim::report::{GoalHint, GoalResult, GoalStatus, RunReport};
 
@@ -38,7 +37,7 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
     if goal.status != GoalStatus::Failed {
         return None;
     }
-    if report.engine == Engine::Cassandra
+    if report.engine.profile().cql()
         && let Some(line) = explain_cql(report, goal)
     {
         return Some(line);

@@ -103,7 +103,34 @@ fn ratio(path: &Path, value: f64, what: &str) -> Result<f64> {
     }
 }
 
-pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
+/// The store a file's engine names.
+pub fn engine_of(e: file::Engine) -> model::Engine {
+    match e {
+        file::Engine::DynamoDB => model::Engine::DynamoDb,
+        file::Engine::Cassandra => model::Engine::Cassandra,
+    }
+}
+
+/// Every store the file can be replayed on: its own `engine` first, then each one `engines`
+/// lists, once.
+fn engines(f: &file::Scenario) -> Result<Vec<model::Engine>> {
+    let mut engines = vec![engine_of(f.engine)];
+    for (i, &other) in f.engines.iter().enumerate() {
+        let other = engine_of(other);
+        if engines.contains(&other) {
+            return Err(problem(
+                &Path::root().field("engines").index(i),
+                format!("{other} is listed already (as `engine` or earlier in `engines`)"),
+            ));
+        }
+        engines.push(other);
+    }
+    Ok(engines)
+}
+
+/// The scenario a file describes, replayed on `on` (its own `engine` when `None`). A store the
+/// file does not list is the caller's to refuse: this builds for whichever it is given.
+pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::Scenario> {
     let root = Path::root();
     if f.name.is_empty() {
         return Err(problem(&root.field("name"), "the scenario needs a non-empty name"));
@@ -136,7 +163,9 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         .collect::<Result<Vec<_>>>()?;
     // Every name a pattern uses is checked: resolve them to ids, once.
     patterns.iter_mut().enumerate().for_each(|(i, p)| p.resolve(model::PatternId::new(i), &entities));
-    if matches!(f.engine, file::Engine::Cassandra)
+    let engines = engines(f)?;
+    let engine = on.unwrap_or(engines[0]);
+    if !engine.profile().transactions
         && let Some(i) = f.patterns.iter().position(|p| p.transaction)
     {
         return Err(problem(
@@ -153,7 +182,7 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         populations: &populations,
         patterns: &patterns,
         duration: workload.duration,
-        cql: matches!(f.engine, file::Engine::Cassandra),
+        cql: engine.profile().cql(),
     };
     let variants = f
         .variants
@@ -192,10 +221,8 @@ pub fn scenario(f: &file::Scenario) -> Result<model::Scenario> {
         title: f.title.clone(),
         story: f.story.clone(),
         lesson: f.lesson.clone(),
-        engine: match f.engine {
-            file::Engine::DynamoDB => model::Engine::DynamoDb,
-            file::Engine::Cassandra => model::Engine::Cassandra,
-        },
+        engine,
+        engines,
         entities,
         populations,
         patterns,

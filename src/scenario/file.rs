@@ -27,6 +27,9 @@ pub struct Scenario {
     pub lesson: String,
     #[serde(default)]
     pub engine: Engine,
+    /// Other stores the scenario can be replayed on (`--engine`), besides `engine`.
+    #[serde(default)]
+    pub engines: Vec<Engine>,
     pub entities: Vec<Entity>,
     #[serde(default)]
     pub populations: Vec<Population>,
@@ -39,7 +42,7 @@ pub struct Scenario {
     pub practice: Option<Practice>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 pub enum Engine {
     #[default]
     DynamoDB,

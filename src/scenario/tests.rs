@@ -1046,3 +1046,48 @@ fn keys_and_copies_are_bound_on_the_entities_that_write_them() {
     assert_eq!(copy.ids.by_on_source().map(ItemAttr::Own), Some(id("User", "user_id")));
     assert_eq!(copy.ids.numbered_by(), None, "a copied name numbers nothing");
 }
+
+/// A file may list other stores to be replayed on: it must be valid on each, and a store it
+/// does not list is refused where the file names its own.
+#[test]
+fn other_engines_are_listed_and_checked_on_each() {
+    const TITLE: &str = "title: \"Mini\",\n";
+    const KEYS: &str = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),
+        },"#;
+    let with = |engines: &str| MINI.replacen(TITLE, &format!("{TITLE}engines: {engines},\n"), 1);
+    // (engines, message, marker)
+    let broken = [
+        ("[DynamoDB]", "DynamoDB is listed already (as `engine` or earlier in `engines`)", "DynamoDB]"),
+        ("[Cassandra, Cassandra]", "Cassandra is listed already", "Cassandra]"),
+        ("[Mongo]", "", "Mongo]"),
+    ];
+    for (engines, message, marker) in broken {
+        let text = with(engines);
+        assert_error_at(&text, message, marker, text.find(marker));
+    }
+    // A variant Cassandra cannot hold is an error on Cassandra, said so, where it is written.
+    let cached = with("[Cassandra]").replacen(
+        KEYS,
+        &format!("{KEYS}\n        cache: (items: 10, patterns: [\"user-posts\"]),"),
+        1,
+    );
+    let marker = "(items: 10";
+    assert_error_at(&cached, "(on Cassandra, which `engines` lists)", marker, cached.find(marker));
+
+    let loaded = parse("mini.ron", &with("[Cassandra]")).expect("valid on both");
+    assert_eq!(loaded.scenario.engines, [Engine::DynamoDb, Engine::Cassandra]);
+    assert_eq!(loaded.scenario.engine, Engine::DynamoDb);
+    let on = loaded.on_engine(Engine::Cassandra).expect("listed");
+    assert_eq!(
+        (on.scenario.engine, on.scenario.engines.clone()),
+        (Engine::Cassandra, loaded.scenario.engines)
+    );
+
+    let alone = parse("mini.ron", MINI).expect("mini");
+    let refused = alone.on_engine(Engine::Cassandra).expect_err("not listed").to_string();
+    assert!(
+        refused
+            .contains("mini is replayed on DynamoDB only; to replay it on Cassandra, list it in `engines`"),
+        "{refused}"
+    );
+}

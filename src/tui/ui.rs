@@ -144,7 +144,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 Panel::Indexes => IndexesPanel {
                     variant,
-                    cql: w.plan.engine == crate::engine::model::Engine::Cassandra,
+                    cql: w.plan.engine.profile().cql(),
                     live: &w.view.indexes,
                     focused: focused(panel),
                     scroll: w.scroll_of(panel),

@@ -14,6 +14,7 @@ use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Varian
 use crate::engine::planner::{
     Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cql_verb, numbers,
 };
+use crate::engine::profile::{Language, Pricing};
 use crate::engine::sim::report::GoalHint;
 
 /// One goal as the plan sees it.
@@ -150,9 +151,11 @@ impl View<'_> {
                 (predicted, detail, &[WriteAmplification], None)
             }
             GoalCheck::LatencyTarget(name) => {
-                let target = (scenario.patterns.get(name.id().index()))
-                    .and_then(|p| p.latency_target_ms)
-                    .map_or_else(|| "its target".to_owned(), |ms| format!("its {} ms target", numbers::count(ms)));
+                let target =
+                    (scenario.patterns.get(name.id().index())).and_then(|p| p.latency_target_ms).map_or_else(
+                        || "its target".to_owned(),
+                        |ms| format!("its {} ms target", numbers::count(ms)),
+                    );
                 (
                     None,
                     format!("{RUN} the modelled p99 latency of {name} against {target}"),
@@ -161,15 +164,18 @@ impl View<'_> {
                 )
             }
             GoalCheck::MaxFailedWrites(limit) => self.failed_writes(*limit),
-            GoalCheck::MaxMonthlyCost(limit) => match self.engine {
+            GoalCheck::MaxMonthlyCost(limit) => match self.engine.profile().pricing {
                 // The grader refuses a cost goal without a price, so this one is sure.
-                Engine::Cassandra => (
+                Pricing::SelfManaged => (
                     Some(false),
-                    "the Cassandra profile is self-managed and has no price, so `keyheat run` cannot grade a monthly cost".to_owned(),
+                    format!(
+                        "the {} profile is self-managed and has no price, so `keyheat run` cannot grade a monthly cost",
+                        self.engine
+                    ),
                     &[],
                     None,
                 ),
-                Engine::DynamoDb => (
+                Pricing::OnDemand => (
                     None,
                     format!(
                         "{RUN} the bill projected to a month from the replay, against {}",
@@ -213,27 +219,32 @@ impl View<'_> {
     }
 
     /// The plan of a pattern: the plan lists the scenario's patterns in its order.
+    /// The language the forecast's sentences speak: the store's own.
+    fn language(&self) -> Language {
+        self.engine.profile().language
+    }
+
     fn pattern(&self, target: &PatternRef) -> Option<&PatternPlan> {
         self.plan.patterns.get(target.id().index())
     }
 
     /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
     fn served(&self, p: &PatternPlan, op: Operation) -> String {
-        let place = match (&p.index, self.engine) {
+        let place = match (&p.index, self.language()) {
             (None, _) => "the table".to_owned(),
-            (Some(id), Engine::Cassandra) => format!("view {}", id.name()),
-            (Some(id), Engine::DynamoDb) => id.label(),
+            (Some(id), Language::Cql) => format!("view {}", id.name()),
+            (Some(id), Language::DynamoDbApi) => id.label(),
         };
         if op == Operation::Scan {
-            return match self.engine {
-                Engine::DynamoDb => format!("a Scan of {place}"),
-                Engine::Cassandra => format!("a full scan of {place} ({})", cql_verb(op)),
+            return match self.language() {
+                Language::DynamoDbApi => format!("a Scan of {place}"),
+                Language::Cql => format!("a full scan of {place} ({})", cql_verb(op)),
             };
         }
         let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
-        let verb = match self.engine {
-            Engine::DynamoDb => op.name(),
-            Engine::Cassandra => cql_verb(op),
+        let verb = match self.language() {
+            Language::DynamoDbApi => op.name(),
+            Language::Cql => cql_verb(op),
         };
         format!("{verb}{fanout} on {place}")
     }
@@ -246,13 +257,13 @@ impl View<'_> {
         match p.operation {
             None => (Some(false), format!("nothing serves {name}: no key or index finds its items")),
             Some(Operation::Scan) => {
-                let cost = match self.engine {
-                    Engine::DynamoDb => format!("~{} RCU per call", numbers::count(p.units_per_call)),
-                    Engine::Cassandra => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
+                let cost = match self.language() {
+                    Language::DynamoDbApi => format!("~{} RCU per call", numbers::count(p.units_per_call)),
+                    Language::Cql => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
                 };
-                let scan = match self.engine {
-                    Engine::DynamoDb => "a Scan".to_owned(),
-                    Engine::Cassandra => format!("a full scan ({})", cql_verb(Operation::Scan)),
+                let scan = match self.language() {
+                    Language::DynamoDbApi => "a Scan".to_owned(),
+                    Language::Cql => format!("a full scan ({})", cql_verb(Operation::Scan)),
                 };
                 (
                     Some(false),

@@ -64,7 +64,7 @@ impl<'a> Estimator<'a> {
             scenario,
             variant,
             secs: scenario.workload.duration.as_secs_f64(),
-            cql: scenario.engine == crate::engine::model::Engine::Cassandra,
+            cql: scenario.engine.profile().cql(),
             words: scenario.engine.words(),
             items: Vec::new(),
             bytes: Vec::new(),
@@ -288,7 +288,7 @@ impl<'a> Estimator<'a> {
             let expires = self.time_value() + ttl.lifetime.as_secs();
             item.insert(ttl.attribute.clone(), AttributeValue::N(Number::from_u64(expires)));
         }
-        if self.scenario.engine == crate::engine::model::Engine::DynamoDb {
+        if self.scenario.engine.profile().key_attributes {
             let mut keyed = item.clone();
             let mut put = |name: &str, template: &Template| {
                 if let Some(key) = template.expand(&item, &mut |_| 0) {

@@ -31,7 +31,6 @@ use serde_json::Value as Json;
 use super::Simulation;
 use super::items;
 use super::world::Projected;
-use crate::engine::model::Engine;
 use crate::engine::store::{
     BatchGetItem, BillingMode, CreateTable, GetItem, IndexSpec, KeyAttribute, KeySchema, ProjectionType,
     PutItem, Query, ReturnValues, Scan, Store, StoreConfig, StoreError, TableSpec,
@@ -158,7 +157,7 @@ impl Simulation {
         let mut answer =
             read.answer(&mut store).map_err(|e| ConsoleError::Answer(unalias_error(&aliases, e)))?;
         unalias(&aliases, &mut answer);
-        if self.world.engine == Engine::Cassandra {
+        if self.world.engine.profile().cql() {
             cql_words(&mut answer);
         }
         Ok(answer)

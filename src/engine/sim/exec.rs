@@ -14,7 +14,6 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use crate::engine::hash::combine;
-use crate::engine::model::Engine;
 use crate::engine::retry::RetryPolicy;
 
 use super::Simulation;
@@ -486,7 +485,7 @@ impl Simulation {
     }
 
     /// Moves a logical partition's change of stored bytes into its physical partition (or the
-    /// Cassandra nodes holding it).
+    /// ring's nodes holding it).
     pub(super) fn settle(&mut self, group: usize, partition: u32) {
         let ledger = self.ledger(group);
         let part = ledger.partition(partition);
@@ -502,11 +501,16 @@ impl Simulation {
             let i = meter.locate(hash);
             meter.parts[i].bytes = meter.parts[i].bytes.wrapping_add_signed(delta);
         }
-        if self.world.engine == Engine::Cassandra {
-            for node in replicas(hash, super::REPLICATION) {
+        let profile = self.world.engine.profile();
+        if let Some((_, copies, _)) = profile.ring() {
+            for node in replicas(hash, copies) {
                 self.storage.nodes[node].stored = self.storage.nodes[node].stored.wrapping_add_signed(delta);
             }
-            if self.storage.load(group, partition).row == NO_ROW && (bytes >= 50 << 20 || items >= 50_000) {
+            // A partition gets a registry row once it reaches half the store's size guidance.
+            let guide = profile.partition_guide;
+            let big = bytes as f64 >= guide.bytes / 2.0
+                || guide.rows.is_some_and(|rows| items as f64 >= rows / 2.0);
+            if big && self.storage.load(group, partition).row == NO_ROW {
                 self.register_logical(group, partition, true);
             }
         }
@@ -558,7 +562,7 @@ impl Simulation {
         refused: &mut Option<(usize, Refusal)>,
     ) -> Result<Applied, WriteRefused> {
         let Through { old, new, now_ms, free } = through;
-        let cassandra = self.world.engine == Engine::Cassandra;
+        let metered = self.world.engine.profile().metered();
         let tick = self.pacing.tick;
         let groups = &mut self.storage.groups;
         let group_of = &self.storage.group_of[t_idx];
@@ -570,7 +574,7 @@ impl Simulation {
             old,
             new,
             &mut |touches: &[Touch]| {
-                if cassandra {
+                if !metered {
                     return true;
                 }
                 let mut queued = queued.borrow_mut();

@@ -4,7 +4,6 @@
 //! between flushes, because the registry costs 30–300 ns a record.
 
 use crate::engine::metrics::{Layer, Metric, Metrics, PartitionId, PatternMetric, RowInfo, SortKey};
-use crate::engine::model::Engine;
 
 use super::Simulation;
 use super::items::key_label;
@@ -194,7 +193,7 @@ impl Simulation {
                 let _ = self.figures.metrics.record_lag(registry, lag);
             }
         }
-        if self.world.engine == Engine::Cassandra {
+        if self.world.engine.profile().ring().is_some() {
             for node in &mut self.storage.nodes {
                 let id = PartitionId(node.row);
                 if node.span_ops > 0.0 {

@@ -40,6 +40,7 @@
 //!   from the client, network and SDK included, is keyheat's own figure.
 
 use crate::engine::planner::Operation;
+use crate::engine::profile::{Fanout, Latency};
 use crate::engine::retry::RetryPolicy;
 
 pub const WRITE_MS: f64 = 4.0;
@@ -83,14 +84,21 @@ pub fn cql_page_ms(operation: Operation, rows: u64) -> f64 {
     base_ms(operation) + CQL_PER_ROW_MS * rows as f64
 }
 
-/// One page of `rows` rows and `bytes` bytes: by rows in the Cassandra profile, by 4 KB otherwise.
-pub fn page_ms(cql: bool, operation: Operation, rows: u64, bytes: u64) -> f64 {
-    if cql { cql_page_ms(operation, rows) } else { request_ms(operation, bytes) }
+/// One page of `rows` rows and `bytes` bytes: by rows for a statement, by 4 KB for a request.
+pub fn page_ms(model: Latency, operation: Operation, rows: u64, bytes: u64) -> f64 {
+    match model {
+        Latency::Statements => cql_page_ms(operation, rows),
+        Latency::Requests => request_ms(operation, bytes),
+    }
 }
 
-/// A Cassandra read over several partitions: its requests one after another.
-pub fn cql_sequence_ms(requests: &[f64]) -> f64 {
-    requests.iter().sum()
+/// A call that sent several requests, each taking its time in `requests`: the slowest (and a
+/// little per extra request) when they go together, their sum when they go one after another.
+pub fn calls_ms(fanout: Fanout, requests: &[f64]) -> f64 {
+    match fanout {
+        Fanout::Parallel => fanout_ms(requests),
+        Fanout::Sequential => requests.iter().sum(),
+    }
 }
 
 /// Extra read time for a Cassandra partition of `bytes`.
@@ -98,10 +106,10 @@ pub fn cassandra_partition_ms(bytes: u64) -> f64 {
     CASSANDRA_MS_PER_10MB * bytes as f64 / 10_000_000.0
 }
 
-/// The notes a report prints about this model: the client's retry policy for DynamoDB, the
-/// partition-size penalty for Cassandra (which never throttles).
-pub fn notes(cassandra: bool, retry: &RetryPolicy) -> Vec<String> {
-    if cassandra {
+/// The notes a report prints about this model: the client's retry policy for requests (which
+/// can be throttled), the partition-size penalty for statements (Cassandra never throttles).
+pub fn notes(model: Latency, retry: &RetryPolicy) -> Vec<String> {
+    if model == Latency::Statements {
         return vec![
             format!(
                 "Latencies are modelled, not measured (keyheat's own model): one SELECT per partition a read touches, the partitions read one after another (a per-bucket loop; Cassandra pages an IN over partition keys the same way); each SELECT paged by {} rows (the DataStax Java driver's default page size), {QUERY_MS} ms per page ({GET_MS} ms per single-row SELECT or write) plus {CQL_PER_ROW_MS} ms per row read.",
@@ -165,7 +173,7 @@ mod tests {
             assert!((cql_page_ms(operation, rows) - expected).abs() < 1e-9, "{operation:?} {rows}");
         }
         // Partitions read in turn: the sum, not the slowest.
-        assert!((cql_sequence_ms(&[30.0, 12.5, 5.0]) - 47.5).abs() < 1e-9);
-        assert!(cql_sequence_ms(&[]).abs() < 1e-9);
+        assert!((calls_ms(Fanout::Sequential, &[30.0, 12.5, 5.0]) - 47.5).abs() < 1e-9);
+        assert!(calls_ms(Fanout::Sequential, &[]).abs() < 1e-9);
     }
 }

@@ -209,7 +209,7 @@ impl Simulation {
         let ent = &self.world.entities[entity];
         let mut item = items::materialize(&ent.attrs, vals, &self.world.pops);
         self.embedded_lists(entity, ordinal, vals, &mut item, appending);
-        if self.world.engine == crate::engine::model::Engine::DynamoDb {
+        if self.world.engine.profile().key_attributes {
             item.extend(self.key_attributes(entity, ordinal, vals));
         }
         item

@@ -2,7 +2,7 @@
 //! the values a call gives, and where an item sits (its [`Placed`]: keys, size, index entries).
 
 use crate::engine::hash::{combine, mix64};
-use crate::engine::model::{Action, Engine};
+use crate::engine::model::Action;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
@@ -340,7 +340,7 @@ impl Simulation {
         let Some(pk_type) = self.place_pk(item, out) else { return false };
         let table = &world.tables[item.table];
         let mut key_attrs: Vec<(&str, usize)> = Vec::new();
-        if world.engine == Engine::DynamoDb {
+        if world.engine.profile().key_attributes {
             key_attrs.push((&table.pk_name, Self::key_size(pk_type, item.text)));
         }
         if self.place_sk(item, &mut key_attrs, out).is_none() {
@@ -359,14 +359,14 @@ impl Simulation {
     }
 
     /// The partition key into `out.pk`, from the population member's memo when the template
-    /// allows (its text then copied into the scratch only where DynamoDB sizes the key
+    /// allows (its text then copied into the scratch only where the store sizes a key
     /// attribute from it), else expanded; `None` when a value it needs is absent.
     fn place_pk(&self, item: &mut Placing<'_>, out: &mut Placed) -> Option<KeyType> {
         let world = &self.world;
         let ent = &world.entities[item.entity];
         let pk = ent.pk.as_ref()?;
         if pk.memo.is_some_and(|memo| self.memo_key(item.entity, memo, pk, item.vals, &mut out.pk)) {
-            if world.engine == Engine::DynamoDb {
+            if world.engine.profile().key_attributes {
                 item.text.clear();
                 item.text.push_str(&String::from_utf8_lossy(&out.pk.text));
             }
@@ -388,13 +388,13 @@ impl Simulation {
         let world = &self.world;
         let ent = &world.entities[item.entity];
         let table = &world.tables[item.table];
-        let dynamo = world.engine == Engine::DynamoDb;
+        let key_attributes = world.engine.profile().key_attributes;
         out.sk = match &ent.sk {
             None => None,
             // Inline keys come straight from the value; DynamoDB sizes the key attribute from it.
             Some(sk) if table.codec == Codec::Inline => {
                 let secs = inline_secs(sk, item.vals);
-                if dynamo && let Some(name) = &table.sk_name {
+                if key_attributes && let Some(name) = &table.sk_name {
                     let bytes = super::items::number_size(
                         i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100),
                     );
@@ -404,7 +404,7 @@ impl Simulation {
             }
             Some(sk) => {
                 let sk_type = expand(sk, &ent.attrs, item.vals, &world.pops, item.shard, item.text)?;
-                if dynamo && let Some(name) = &table.sk_name {
+                if key_attributes && let Some(name) = &table.sk_name {
                     key_attrs.push((name, Self::key_size(sk_type, item.text)));
                 }
                 Some(sort_buf(table.codec, sk, sk_type, item.text, item.vals))
@@ -425,13 +425,13 @@ impl Simulation {
     ) -> usize {
         let ent = &self.world.entities[item.entity];
         let table = &self.world.tables[item.table];
-        let dynamo = self.world.engine == Engine::DynamoDb;
+        let key_attributes = self.world.engine.profile().key_attributes;
         out.entries.clear();
         let mut positions: Vec<Option<EntryKey<'_>>> = Vec::with_capacity(ent.entries.len());
         for (plan, index) in ent.entries.iter().zip(&table.indexes) {
             let position = plan.as_ref().and_then(|plan| self.entry_position(item, plan, index, out));
             if let Some(position) = &position
-                && dynamo
+                && key_attributes
             {
                 for &(name, bytes) in &position.names {
                     if !key_attrs.iter().any(|(n, _)| *n == name) {
@@ -523,7 +523,7 @@ impl Simulation {
         let vals = item.vals;
         let ent = &self.world.entities[item.entity];
         let table = &self.world.tables[item.table];
-        let dynamo = self.world.engine == Engine::DynamoDb;
+        let key_attributes = self.world.engine.profile().key_attributes;
         let mut size = 0usize;
         let mut digest: Vec<u64> = Vec::new();
         if let Projected::All = plan.projected {
@@ -544,8 +544,8 @@ impl Simulation {
                 Projected::Attrs(attrs) => attrs.clone(),
                 _ => Vec::new(),
             };
-            if !dynamo {
-                // Cassandra has no key attributes: an index row carries the key columns.
+            if !key_attributes {
+                // Without key attributes (Cassandra), an index row carries the key columns.
                 let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
                 carried.extend(templates.flat_map(TemplatePlan::attrs));
             }

@@ -1,8 +1,8 @@
 //! The run's figures as a [`RunReport`]. Everything here is read from the run's own counters;
 //! goals and costs are filled later by their own modules.
 
-use crate::engine::model::Engine;
 use crate::engine::planner::Kind;
+use crate::engine::profile::{Indexes, Metering};
 use crate::engine::time::SimDuration;
 
 use super::items::key_label;
@@ -14,7 +14,7 @@ use super::report::{
 };
 use super::state::PatternStats;
 use super::table::IndexKind;
-use super::{CASSANDRA_GC_GRACE_SECS, REPLICATION, RING_NODES, Simulation, latency};
+use super::{REPLICATION, RING_NODES, Simulation, latency};
 
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
@@ -113,7 +113,7 @@ impl Simulation {
             variant: self.variant.clone(),
             seed: self.seed,
             engine: self.world.engine,
-            retry_policy: (self.world.engine == Engine::DynamoDb).then(|| self.retries.policy.name.clone()),
+            retry_policy: self.world.engine.profile().metered().then(|| self.retries.policy.name.clone()),
             duration_s: (u64::from(self.pacing.tick) * self.pacing.tick_ms) as f64 / 1000.0,
             tick_s: self.pacing.tick_secs,
             totals: Totals {
@@ -202,8 +202,8 @@ impl Simulation {
                 }
             }
         }
-        if self.world.engine == Engine::Cassandra {
-            p.physical = RING_NODES as u64;
+        if let Some((nodes, ..)) = self.world.engine.profile().ring() {
+            p.physical = nodes as u64;
         }
         p.splits = p.splits_for_size + p.splits_for_heat;
         sort_partitions(&mut p.top);
@@ -314,9 +314,9 @@ impl Simulation {
             }
             out.push(IndexReport {
                 name: self.world.group_name(g),
-                // A Cassandra index is a materialized view, whatever its key.
+                // A store of views makes every index a view, whatever its key.
                 kind: match self.world.tables[t].indexes[i].kind {
-                    _ if self.world.engine == Engine::Cassandra => IndexType::View,
+                    _ if self.world.engine.profile().indexes == Indexes::Views => IndexType::View,
                     IndexKind::Global => IndexType::Global,
                     IndexKind::Local => IndexType::Local,
                 },
@@ -415,15 +415,18 @@ impl Simulation {
     }
 
     fn notes(&self) -> Vec<String> {
-        let mut notes = latency::notes(self.world.engine == Engine::Cassandra, &self.retries.policy);
-        notes.push(match self.world.engine {
-            Engine::DynamoDb => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
-            Engine::Cassandra => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
+        let mut notes = latency::notes(self.world.engine.profile().latency, &self.retries.policy);
+        let profile = self.world.engine.profile();
+        notes.push(match profile.metering {
+            Metering::Units => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
+            Metering::Operations => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
         });
-        if self.world.engine == Engine::Cassandra && self.figures.totals.ttl_deletes > 0 {
+        if let Some(grace) = profile.tombstone_grace_secs
+            && self.figures.totals.ttl_deletes > 0
+        {
             notes.push(format!(
                 "Cassandra TTL: an expired row is invisible to reads at once (reads filter expired cells), so the replay drops it at the first tick after it expires; its tombstone stays on disk at least gc_grace_seconds ({} days by default) until a compaction purges it. Sizes and row counts here are live rows, not bytes on disk.",
-                CASSANDRA_GC_GRACE_SECS / 86_400
+                grace / 86_400
             ));
         }
         notes.push(metrics_note(self.pacing.tick_ms, self.figures.stride));

@@ -12,7 +12,7 @@ use super::state::{GroupState, ItemState, NO_ROW, Node, PatternStats, Storage, T
 use super::table::{IndexKind, Table};
 use super::world::{Birth, Filter, Origin, World};
 use super::{
-    METRIC_TICKS, REPLICATION, RING_NODES, RunOptions, Scratch, SimError, Simulation, physical_label,
+    METRIC_TICKS, RunOptions, Scratch, SimError, Simulation, physical_label,
     upkeep::{self, Upkeep},
 };
 use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInfo, SortKey};
@@ -73,8 +73,8 @@ fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> 
     Ok(())
 }
 
-/// Every group's state: a meter with its physical rows for a DynamoDB table or GSI (an LSI is
-/// metered with its table).
+/// Every group's state: a meter with its physical rows for a table or GSI of a store that
+/// meters capacity units (an LSI is metered with its table).
 fn groups(
     world: &World,
     engine: Engine,
@@ -90,7 +90,7 @@ fn groups(
             Some(IndexKind::Local) => GroupKind::LocalIndex,
         };
         let registry = metrics.add_group(GroupInfo { name: world.group_name(g), kind })?;
-        let metered = engine == Engine::DynamoDb && world.group_kind(g) != Some(IndexKind::Local);
+        let metered = engine.profile().metered() && world.group_kind(g) != Some(IndexKind::Local);
         let meter = metered.then(|| {
             let mut rows = |lo: u64| {
                 let row = RowInfo {
@@ -119,12 +119,12 @@ fn groups(
 }
 
 /// The Cassandra ring's nodes, each a physical row of its own group.
-fn ring(metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
-    let name = format!("ring ({RING_NODES} nodes, RF {REPLICATION})");
+fn ring(nodes: usize, replicas: usize, metrics: &mut Metrics) -> Result<Vec<Node>, SimError> {
+    let name = format!("ring ({nodes} nodes, RF {replicas})");
     let group = metrics.add_group(GroupInfo { name, kind: GroupKind::Table })?;
-    (0..RING_NODES)
+    (0..nodes)
         .map(|n| {
-            let lo = u64::try_from((u128::from(n as u64) << 64) / RING_NODES as u128).unwrap_or(0);
+            let lo = u64::try_from((u128::from(n as u64) << 64) / nodes as u128).unwrap_or(0);
             let row = RowInfo {
                 group,
                 layer: Layer::Physical,
@@ -190,8 +190,8 @@ fn pattern_stats(world: &World, metrics: &mut Metrics) -> Result<Vec<PatternStat
         .collect()
 }
 
-/// Every table, empty, in its sort-key codec with its indexes; paged by rows on the Cassandra
-/// profile.
+/// Every table, empty, in its sort-key codec with its indexes; paged by rows where the store
+/// pages by rows.
 fn tables(world: &World, engine: Engine) -> Vec<Table> {
     world
         .tables
@@ -199,7 +199,7 @@ fn tables(world: &World, engine: Engine) -> Vec<Table> {
         .map(|t| {
             let kinds: Vec<_> = t.indexes.iter().map(|i| i.kind).collect();
             let mut table = Table::new(t.codec, &kinds, ITEM_COLLECTION_LIMIT);
-            if engine == Engine::Cassandra {
+            if engine.profile().page_rows().is_some() {
                 table.page_by_rows();
             }
             table
@@ -268,7 +268,10 @@ impl Simulation {
         let (mut metrics, stride) = metrics(workload.start, tick, ticks)?;
         let tick_secs = tick.as_secs_f64();
         let groups = groups(&world, scenario.engine, capacity(variant), tick_secs, &mut metrics)?;
-        let nodes = if scenario.engine == Engine::Cassandra { ring(&mut metrics)? } else { Vec::new() };
+        let nodes = match scenario.engine.profile().ring() {
+            Some((nodes, replicas, _)) => ring(nodes, replicas, &mut metrics)?,
+            None => Vec::new(),
+        };
         let stats = pattern_stats(&world, &mut metrics)?;
         let tables = tables(&world, scenario.engine);
         let copies = copy_plans(&world, variant);

@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
-use crate::engine::model::{AggregateOp, Bound, Engine, EntityId, PatternId, Variant};
+use crate::engine::model::{AggregateOp, Bound, EntityId, PatternId, Variant};
 use crate::engine::store::failed_write_units;
 
 use super::embed::{EMBED_REQUEST, Embedded};
@@ -15,7 +15,7 @@ use super::state::NO_ROW;
 use super::table::Placed;
 use super::templates::TemplatePlan;
 use super::world::{Filter, Origin, World};
-use super::{Born, CASSANDRA_TTL_DELAY_SECS, Simulation, TTL_DELAY_SECS, physical_label};
+use super::{Born, Simulation, physical_label};
 
 /// Retry request numbers of side writes: aggregate `a` is `1 + a`, copy `c` is
 /// `COPY_REQUEST + c` (0 is the call's own write).
@@ -143,14 +143,13 @@ impl Upkeep {
 }
 
 impl Simulation {
-    /// Deletes items whose TTL expired `TTL_DELAY_SECS` ago (DynamoDB's sweeper); free, and their
+    /// Deletes items whose TTL expired the profile's `ttl_delay_secs` ago (DynamoDB's sweeper: 48 hours); free, and their
     /// index entries go too. Cassandra hides an expired row from reads at once: it goes at the
     /// first tick after expiry, and sizes count live rows (not the tombstones a compaction purges
     /// later).
     pub(super) fn sweep_ttl(&mut self, t: u32) {
         let now = i64::try_from(self.pacing.tick_start(t) / 1000).unwrap_or(i64::MAX);
-        let delay =
-            if self.world.engine == Engine::Cassandra { CASSANDRA_TTL_DELAY_SECS } else { TTL_DELAY_SECS };
+        let delay = self.world.engine.profile().ttl_delay_secs;
         for e in 0..self.items.ttl.len() {
             while let Some(&Reverse((expires, handle))) = self.items.ttl[e].peek() {
                 if expires.saturating_add(delay) > now {

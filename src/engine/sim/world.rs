@@ -11,6 +11,7 @@ use crate::engine::model::{
     Scenario, Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
+use crate::engine::profile::Layout;
 use crate::engine::workload::{Popularity, RateShape};
 
 use super::items::{Added, AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
@@ -322,16 +323,16 @@ pub fn compile(scenario: &Scenario, variant: &Variant, plans: &[PatternPlan]) ->
     let pops: Vec<Pop> = scenario.populations.iter().map(Pop::new).collect();
     let mut entities: Vec<EntityRt> =
         scenario.entities.iter().map(|e| entity_rt(scenario, variant, e)).collect();
-    // Tables: one for DynamoDB, one per keyed entity for Cassandra.
+    // Tables: one for a single-table store, one per keyed entity otherwise.
     let keyed: Vec<usize> = scenario
         .entities
         .iter()
         .filter(|e| variant.keys_for(e.id()).is_some())
         .map(|e| e.id().index())
         .collect();
-    let table_sets: Vec<(String, Vec<usize>)> = match engine {
-        Engine::DynamoDb => vec![(scenario.name.clone(), keyed)],
-        Engine::Cassandra => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
+    let table_sets: Vec<(String, Vec<usize>)> = match engine.profile().layout {
+        Layout::SingleTable => vec![(scenario.name.clone(), keyed)],
+        Layout::TablePerEntity => keyed.iter().map(|&e| (entities[e].name.clone(), vec![e])).collect(),
     };
     let mut tables: Vec<TableRt> = Vec::new();
     let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
@@ -432,8 +433,8 @@ fn table_rt(
             continue;
         }
         let position = indexes.len();
-        // Cassandra: an index over several entities becomes one per entity table.
-        let index_name = if engine == Engine::Cassandra && index.keys.len() > 1 {
+        // A table per entity: an index over several entities becomes one per entity table.
+        let index_name = if engine.profile().layout == Layout::TablePerEntity && index.keys.len() > 1 {
             format!("{} ({name})", index.name)
         } else {
             index.name.clone()

@@ -2,7 +2,6 @@
 //! would say of the draft — its first planner warning, and how the first read is served. Pure:
 //! takes a plan, returns words; the editor decides when to plan.
 
-use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, Plan, cql_verb};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +19,7 @@ pub fn first(plan: &Plan) -> Consequence {
         parts.push(format!("⚠ {}: {}", w.code.id().replace('-', " "), w.subject));
     }
     // The Cassandra profile names its CQL statements.
-    let cql = plan.engine == Engine::Cassandra;
+    let cql = plan.engine.profile().cql();
     let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
     if let Some(read) = plan.patterns.iter().find(|p| p.kind == Kind::Read) {
         let how = match read.operation {

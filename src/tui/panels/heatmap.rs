@@ -19,8 +19,8 @@ pub use axis::{time_range, time_ticks};
 use super::{PENDING, ellipsize, width_of};
 use crate::engine::metrics::{ColorScale, Layer, Metric, RowOrdering};
 use crate::engine::model::Engine;
-use crate::engine::planner::CASSANDRA_PARTITION_BYTES;
 use crate::engine::planner::numbers;
+use crate::engine::profile::Metering;
 use crate::tui::theme::Theme;
 use crate::tui::view::HeatmapView;
 
@@ -55,9 +55,11 @@ impl Default for HeatSettings {
 impl HeatSettings {
     /// One partition's limit for the metric, in the unit of [`HeatSettings::unit`].
     pub fn limit(&self) -> Option<f64> {
-        match self.engine {
-            Engine::DynamoDb => self.metric.partition_limit(),
-            Engine::Cassandra => (self.metric == Metric::Bytes).then_some(CASSANDRA_PARTITION_BYTES),
+        let profile = self.engine.profile();
+        match profile.metering {
+            Metering::Units => self.metric.partition_limit(),
+            // Without units, only the size guidance is a limit.
+            Metering::Operations => (self.metric == Metric::Bytes).then_some(profile.partition_guide.bytes),
         }
     }
 
@@ -419,7 +421,7 @@ impl HeatmapPanel<'_> {
         let mut cell = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
         let mut partition = Vec::new();
         // Cassandra holds rows and never throttles.
-        let cql = settings.engine == Engine::Cassandra;
+        let cql = settings.engine.profile().cql();
         let item = settings.engine.words().item;
         match view.facts.get(r) {
             Some(f) => {
@@ -695,7 +697,7 @@ mod tests {
         assert_eq!((s.scale(), s.unit()), (ColorScale::Relative, "writes/s"));
         s.metric = Metric::Bytes;
         assert_eq!(s.scale(), ColorScale::Absolute(100.0 * 1024.0 * 1024.0));
-        assert_eq!(s.limit(), Some(CASSANDRA_PARTITION_BYTES));
+        assert_eq!(s.limit(), Some(crate::engine::planner::CASSANDRA_PARTITION_BYTES));
         s.metric = Metric::ReadUnits;
         assert_eq!((s.limit(), s.unit()), (None, "reads/s"));
     }

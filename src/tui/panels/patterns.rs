@@ -28,7 +28,7 @@ use crate::tui::view::{P99, PatternRow};
 /// in CQL's words for the Cassandra profile (`SELECT ×2 partitions on view by-status`, `✘ full
 /// scan`); `true` when the keys serve the pattern.
 pub fn verdict(p: &PatternPlan, engine: Engine) -> (bool, String) {
-    let cql = engine == Engine::Cassandra;
+    let cql = engine.profile().cql();
     let on = match &p.index {
         Some(view) if cql => format!(" on view {}", view.name()),
         Some(index) => format!(" on {}", index.name()),

@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{block, text};
-use crate::engine::model::{Capacity, Engine, EntityKeys, Projection, Variant};
+use crate::engine::model::{Capacity, EntityKeys, Projection, Variant};
 use crate::engine::planner::{Plan, numbers};
+use crate::engine::profile::Indexes;
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 
@@ -64,10 +65,10 @@ impl Widget for SchemaPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
         let v = self.variant;
-        // Cassandra has no capacity modes or units (a node serves what its hardware can): name the
-        // engine where a DynamoDB variant names its capacity.
+        // A store without capacity units (Cassandra: a node serves what its hardware can) has no
+        // capacity modes: name the engine where a DynamoDB variant names its capacity.
         let capacity = match v.capacity {
-            _ if self.plan.engine == Engine::Cassandra => "Cassandra".to_owned(),
+            _ if !self.plan.engine.profile().metered() => self.plan.engine.to_string(),
             Capacity::OnDemand => "on-demand".to_owned(),
             Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
         };
@@ -102,7 +103,7 @@ impl Widget for SchemaPanel<'_> {
                 .as_ref()
                 .map(|(a, val)| format!(", only where {a} = {val}"))
                 .unwrap_or_default();
-            let (kind, columns) = if self.plan.engine == Engine::Cassandra {
+            let (kind, columns) = if self.plan.engine.profile().indexes == Indexes::Views {
                 ("view", view_columns(&index.projection))
             } else {
                 (index.kind.short(), index.projection.to_string())

@@ -9,6 +9,7 @@ use crate::engine::metrics::{
 };
 use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
+use crate::engine::profile::Metering;
 use crate::engine::sim::report::GoalStatus;
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
@@ -186,10 +187,10 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
             // The reports' figure: read units per call that completed, write units per write
             // that landed. Cassandra has no capacity units: a read costs the rows it reads, a
             // write its requests. `None` while nothing measures it.
-            let cost = match (engine, p.kind) {
-                (Engine::DynamoDb, _) => crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x)),
-                (Engine::Cassandra, planner::Kind::Read) => Some(Cost::RowsRead(p.avg_items_read)),
-                (Engine::Cassandra, _) => {
+            let cost = match (engine.profile().metering, p.kind) {
+                (Metering::Units, _) => crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x)),
+                (Metering::Operations, planner::Kind::Read) => Some(Cost::RowsRead(p.avg_items_read)),
+                (Metering::Operations, _) => {
                     (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))
                 }
             };

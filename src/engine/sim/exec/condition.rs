@@ -17,7 +17,6 @@
 //! model.
 
 use crate::engine::hash::combine;
-use crate::engine::model::Engine;
 use crate::engine::planner::condition::VERSION_WINDOW_MS;
 use crate::engine::sim::Simulation;
 use crate::engine::sim::items::unit;
@@ -49,8 +48,8 @@ impl Simulation {
         first: bool,
     ) -> bool {
         let group = self.storage.group_of[t_idx][0];
-        let cassandra = self.world.engine == Engine::Cassandra;
-        if !cassandra {
+        let metered = self.world.engine.profile().metered();
+        if metered {
             let metered_by = self.storage.groups[group].metered_by;
             let tick = self.pacing.tick;
             if let Some(meter) = self.storage.groups[metered_by].meter.as_mut() {
@@ -69,7 +68,7 @@ impl Simulation {
             }
         }
         if let Some(partition) = self.storage.tables[t_idx].base.find(pk.key_type, &pk.text, pk.hash) {
-            self.touch(group, partition, dim, if cassandra { 1.0 } else { units }, 0);
+            self.touch(group, partition, dim, if metered { units } else { 1.0 }, 0);
         }
         true
     }

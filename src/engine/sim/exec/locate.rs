@@ -8,7 +8,6 @@
 use super::read::Gathering;
 use super::write::NO_ORDINAL;
 use super::{Call, Refused, Resume};
-use crate::engine::model::Engine;
 use crate::engine::sim::{Simulation, latency};
 
 /// The request number of a write call's retry that starts over at the read it sends first (a
@@ -58,10 +57,7 @@ impl Simulation {
         stats.fanout = fanout;
         self.world.patterns[call.pattern].locate = Some((operation, plan));
         let done: Vec<f64> = gathered.times.iter().copied().filter(|t| !t.is_nan()).collect();
-        let ms = match self.world.engine {
-            Engine::Cassandra => latency::cql_sequence_ms(&done),
-            Engine::DynamoDb => latency::fanout_ms(&done),
-        };
+        let ms = latency::calls_ms(self.world.engine.profile().fanout, &done);
         if gathered.refused {
             let refused = Refused {
                 request: LOCATE_RETRY,

@@ -10,9 +10,10 @@ use std::fmt::Write as _;
 use std::ops::Bound;
 
 use crate::engine::hash::combine;
-use crate::engine::model::{Engine, RangeSpan};
+use crate::engine::model::RangeSpan;
 use crate::engine::planner::Operation;
-use crate::engine::store::{MAX_BATCH_GET_KEYS, read_units};
+use crate::engine::profile::{Indexes, Latency, Profile};
+use crate::engine::store::read_units;
 use crate::engine::value::KeyType;
 
 use super::{Call, Items, Refused, Resume, ScanResume};
@@ -157,11 +158,11 @@ impl<'a> ReadCall<'a> {
 }
 
 /// How every request of one Get reads: its operation, the exact sort key (if the table has
-/// one), the profile, and whether the variant's cache answers first.
+/// one), the store's profile, and whether the variant's cache answers first.
 struct GetHow {
     operation: Operation,
     sk: Option<SortBuf>,
-    cassandra: bool,
+    profile: &'static Profile,
     transaction: bool,
     fronted: bool,
 }
@@ -478,12 +479,15 @@ impl Simulation {
     /// Load of one read request on a logical partition.
     fn read_load(&mut self, group: usize, pk: &PartKey, units: f64, bytes: u64) {
         let Some(partition) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) else { return };
-        if self.world.engine == Engine::Cassandra {
-            self.touch(group, partition, READ, 1.0, bytes);
-            self.node_load(pk.hash, crate::engine::sim::READ_REPLICAS, bytes);
-        } else {
+        let profile = self.world.engine.profile();
+        if profile.metered() {
             self.storage.groups[group].units[READ] += units;
             self.touch(group, partition, READ, units, bytes);
+        } else {
+            self.touch(group, partition, READ, 1.0, bytes);
+        }
+        if let Some((_, _, read_replicas)) = profile.ring() {
+            self.node_load(pk.hash, read_replicas, bytes);
         }
     }
 
@@ -529,7 +533,7 @@ impl Simulation {
         if resume.is_none() {
             self.figures.stats[call.pattern].fanout += pks.len();
         }
-        let per_request = keys_per_request(operation, how.cassandra, pks.len());
+        let per_request = keys_per_request(operation, how.profile, pks.len());
         let mut times = Vec::new();
         let mut keys = pks.iter();
         let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
@@ -570,7 +574,7 @@ impl Simulation {
         let fronted = self.scratch.split.is_none()
             && !transaction
             && self.items.cache.as_ref().is_some_and(|c| c.patterns[read.call.pattern]);
-        GetHow { operation, sk, cassandra: self.world.engine == Engine::Cassandra, transaction, fronted }
+        GetHow { operation, sk, profile: self.world.engine.profile(), transaction, fronted }
     }
 
     /// One request of a Get (a GetItem, a BatchGetItem, a TransactGetItems or a CQL SELECT) of
@@ -590,7 +594,7 @@ impl Simulation {
         let touches: Vec<(u64, f64)> = chunk
             .iter()
             .zip(&sizes)
-            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.cassandra, how.transaction)))
+            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.profile, how.transaction)))
             .collect();
         let units: f64 = touches.iter().map(|t| t.1).sum();
         let ms = get_ms(how, &sizes);
@@ -598,7 +602,7 @@ impl Simulation {
             self.figures.stats[call.pattern].requests += 1;
             self.figures.totals.requests += 1;
         }
-        if !how.cassandra
+        if how.profile.metered()
             && let Err(refusal) = self.meter_read(plan.group, &touches)
         {
             self.refused(plan.group, refusal, chunk, resume.is_none());
@@ -708,8 +712,7 @@ impl Simulation {
         }
         let ms = match resume {
             Some(_) => done[0],
-            None if self.world.engine == Engine::Cassandra => latency::cql_sequence_ms(&done),
-            None => latency::fanout_ms(&done),
+            None => latency::calls_ms(self.world.engine.profile().fanout, &done),
         };
         self.completed(call, resume, ms);
     }
@@ -727,9 +730,9 @@ impl Simulation {
         let (request_limit, still_wanted) = limits;
         let ledger = self.ledger(plan.group);
         let partition = ledger.find(pk.key_type, &pk.text, pk.hash);
-        let cassandra = self.world.engine == Engine::Cassandra;
-        // A CQL page is the driver's fetch size in rows (the ledger pages by rows only).
-        let page_rows = if cassandra { request_limit.min(latency::CQL_PAGE_ROWS) } else { request_limit };
+        let profile = self.world.engine.profile();
+        // A page of rows is the driver's fetch size (the ledger pages by rows only).
+        let page_rows = profile.page_rows().map_or(request_limit, |rows| request_limit.min(rows));
         let mut read = Read::default();
         let mut after = None;
         let mut vals = Vec::new();
@@ -741,15 +744,15 @@ impl Simulation {
                 None => Page { first: 0, count: 0, bytes: 0, stopped: false },
             };
             read.pages += 1;
-            read.units += if cassandra { 0.0 } else { read_units(page.bytes, false) };
-            read.ms += latency::page_ms(cassandra, Operation::Query, page.count as u64, page.bytes);
+            read.units += if profile.metered() { read_units(page.bytes, false) } else { 0.0 };
+            read.ms += latency::page_ms(profile.latency, Operation::Query, page.count as u64, page.bytes);
             read.items += page.count as u64;
             read.bytes += page.bytes;
             if let Some(q) = partition {
                 if plan.look {
                     let part = ledger.partition(q);
                     for row in page.positions(plan.forward).map(|i| part.row(i)) {
-                        if plan.fetch == Fetch::Lsi && !cassandra {
+                        if plan.fetch == Fetch::Lsi && profile.metered() {
                             // An LSI without the attributes: each item is read from the table too.
                             read.units += read_units(u64::from(self.item_size(row.id)), false);
                         }
@@ -779,7 +782,7 @@ impl Simulation {
                 read.ends.push(ledger.partition(q).row(i).id);
             }
         }
-        if cassandra {
+        if profile.latency == Latency::Statements {
             read.ms += latency::cassandra_partition_ms(partition.map_or(0, |q| ledger.partition(q).bytes));
         }
         read
@@ -870,8 +873,9 @@ impl Simulation {
             self.figures.stats[call.pattern].pages += served.pages;
             self.figures.totals.requests += served.pages;
         }
-        let cassandra = self.world.engine == Engine::Cassandra;
-        if !cassandra && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)]) {
+        if self.world.engine.profile().metered()
+            && let Err(refusal) = self.meter_read(plan.group, &[(pk.hash, served.units)])
+        {
             self.refused(plan.group, refusal, [pk], resume.is_none());
             self.read_refused(call, resume, request, served.ms, !times.iter().any(|t: &f64| t.is_nan()));
             return None;
@@ -907,7 +911,10 @@ impl Simulation {
         times: &mut Vec<f64>,
     ) {
         let ReadCall { call, plan, resume, .. } = read;
-        if plan.fetch != Fetch::Table || self.world.engine == Engine::Cassandra || fetched.is_empty() {
+        if plan.fetch != Fetch::Table
+            || self.world.engine.profile().indexes != Indexes::Secondary
+            || fetched.is_empty()
+        {
             return;
         }
         let retry = resume.filter(|r| r.request == fetch_request);
@@ -951,7 +958,8 @@ impl Simulation {
             touches.push((placed.pk.hash, units));
             keys.push((placed.pk.clone(), units, u64::from(placed.size)));
         }
-        let requests = handles.len().div_ceil(MAX_BATCH_GET_KEYS) as u64;
+        let batch = self.world.engine.profile().batch_get_keys.unwrap_or(1);
+        let requests = handles.len().div_ceil(batch) as u64;
         let bytes: u64 = keys.iter().map(|k| k.2).sum();
         let ms = latency::request_ms(Operation::BatchGetItem, bytes);
         if retry.is_none() {
@@ -975,7 +983,7 @@ impl Simulation {
 
     fn scan(&mut self, call: Call, plan: &ReadPlan, known: &[Val], resume: Option<&Resume>) {
         let read = ReadCall { call, plan, known, resume };
-        let cassandra = self.world.engine == Engine::Cassandra;
+        let profile = self.world.engine.profile();
         // Without an order to honour, the reader stops once it has its limit.
         let stop_at = match (plan.limit, &plan.range) {
             (Some(l), None) => u64::from(l),
@@ -1009,13 +1017,13 @@ impl Simulation {
         let mut retried = resume.is_some_and(|r| r.cursor.is_some());
         loop {
             let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
-            let units = if cassandra { 0.0 } else { read_units(page.bytes, false) };
+            let units = if profile.metered() { read_units(page.bytes, false) } else { 0.0 };
             if !retried {
                 self.figures.stats[call.pattern].requests += 1;
                 self.figures.stats[call.pattern].pages += 1;
                 self.figures.totals.requests += 1;
             }
-            if !cassandra {
+            if profile.metered() {
                 if self.meter_scan_page(group, &boundaries, &page, units, !retried).is_err() {
                     self.scan_refused(read, ms, ScanResume { cursor, pages }, from);
                     return;
@@ -1029,7 +1037,7 @@ impl Simulation {
             }
             self.spend(call, READ, units);
             pages += 1;
-            ms += latency::page_ms(cassandra, Operation::Scan, page.count, page.bytes);
+            ms += latency::page_ms(profile.latency, Operation::Scan, page.count, page.bytes);
             matched += page.matched;
             self.read_items(call.pattern, Items { read: page.count, returned: 0 });
             match page.next {
@@ -1067,9 +1075,8 @@ impl Simulation {
             Some(mark) if !self.observing() => ScanMode::Totals { mark: Some(mark), partial: &mut check },
             _ => ScanMode::Visit(&mut check),
         };
-        // A CQL range read is paged by the driver's fetch size in rows.
-        let cassandra = self.world.engine == Engine::Cassandra;
-        let rows = if cassandra { latency::CQL_PAGE_ROWS as u64 } else { u64::MAX };
+        // A range read paged by rows takes the driver's fetch size.
+        let rows = self.world.engine.profile().page_rows().map_or(u64::MAX, |rows| rows as u64);
         let page = ledger.scan_page(cursor, rows, boundaries, mode);
         (page, last)
     }
@@ -1147,21 +1154,22 @@ impl Simulation {
 }
 
 /// Whole milliseconds of a modelled time (for scheduling a retry after a Scan's pages).
-/// How many keys one request of a Get reads: CQL has no batch read (one SELECT per partition);
-/// a TransactGetItems reads its items (at most 100, the planner's check) in one request.
-fn keys_per_request(operation: Operation, cassandra: bool, keys: u64) -> usize {
-    match operation {
-        Operation::BatchGetItem if !cassandra => MAX_BATCH_GET_KEYS,
-        Operation::TransactGetItems => usize::try_from(keys).unwrap_or(usize::MAX).max(1),
+/// How many keys one request of a Get reads: a store without a batch read (CQL) sends one
+/// SELECT per partition; a TransactGetItems reads its items (at most 100, the planner's check)
+/// in one request.
+fn keys_per_request(operation: Operation, profile: &Profile, keys: u64) -> usize {
+    match (operation, profile.batch_get_keys) {
+        (Operation::BatchGetItem, Some(batch)) => batch,
+        (Operation::TransactGetItems, _) => usize::try_from(keys).unwrap_or(usize::MAX).max(1),
         _ => 1,
     }
 }
 
 /// A Get request's modelled time from its keys' (item size, found, partition bytes): one
-/// single-row SELECT per key on the Cassandra profile (a request reads one key), else the
-/// request plus its items' 4 KB pages (and the cache's hop when the cache fronts the table).
+/// single-row SELECT per key for statements (a request reads one key), else the request plus
+/// its items' 4 KB pages (and the cache's hop when the cache fronts the table).
 fn get_ms(how: &GetHow, sizes: &[(u64, bool, u64)]) -> f64 {
-    if how.cassandra {
+    if how.profile.latency == Latency::Statements {
         sizes
             .iter()
             .map(|&(_, found, partition)| {
@@ -1177,12 +1185,12 @@ fn get_ms(how: &GetHow, sizes: &[(u64, bool, u64)]) -> f64 {
 }
 
 /// The read units of one item a Get reads: eventually consistent, or in a transaction strongly
-/// consistent and read twice (prepare and commit); none on the Cassandra profile.
-fn get_units(size: u64, cassandra: bool, transaction: bool) -> f64 {
-    match (cassandra, transaction) {
-        (true, _) => 0.0,
-        (false, true) => 2.0 * read_units(size, true),
-        (false, false) => read_units(size, false),
+/// consistent and read twice (prepare and commit); none where nothing is metered (Cassandra).
+fn get_units(size: u64, profile: &Profile, transaction: bool) -> f64 {
+    match (profile.metered(), transaction) {
+        (false, _) => 0.0,
+        (true, true) => 2.0 * read_units(size, true),
+        (true, false) => read_units(size, false),
     }
 }
 

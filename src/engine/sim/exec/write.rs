@@ -7,8 +7,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::hash::combine;
-use crate::engine::model::{Action, Engine};
-use crate::engine::value::MAX_ITEM_BYTES;
+use crate::engine::model::Action;
 
 use super::locate::LOCATE_RETRY;
 use super::transact::Transaction;
@@ -369,10 +368,10 @@ impl Simulation {
         })
     }
 
-    /// Whether DynamoDB refuses this item for its size (400 KB). Cassandra has no such limit on
-    /// a row (its guidance is about partitions).
+    /// Whether the store refuses this item for its size (DynamoDB: 400 KB). Cassandra has no
+    /// such limit on a row (its guidance is about partitions).
     pub(in crate::engine::sim) fn too_large(&self, placed: &Placed) -> bool {
-        self.world.engine == Engine::DynamoDb && placed.size as usize > MAX_ITEM_BYTES
+        self.world.engine.profile().item_limit.is_some_and(|limit| placed.size as usize > limit)
     }
 
     /// Numbers a new item's `Nth` attributes: one more than the items of the same member written
@@ -680,14 +679,15 @@ impl Simulation {
     /// Whether a write may learn the item it replaces from the row it replaced, instead of
     /// `old_item` looking the key up before it writes: a write that stores values (a put, an
     /// update, an aggregate, an append, a grown member's item) without a condition, unobserved,
-    /// into a Cassandra table whose old values do not matter (`old_values_matter`). Before such
-    /// a write lands nothing reads the old item: Cassandra meters no units (DynamoDB's are
+    /// into a table of a store of blind writes (Cassandra) whose old values do not matter
+    /// (`old_values_matter`). Before such a write lands nothing reads the old item: Cassandra
+    /// meters no units (DynamoDB's are
     /// max(old, new)), there are no index entries to move and no collection to size, and
     /// `old_item` would keep only its handle, which `landed` then gets from the replaced row
     /// instead. Decided per write from facts fixed at setup, so the two paths share every step
     /// after it.
     fn old_after(&self, t_idx: usize, write: &ItemWrite<'_>) -> bool {
-        self.world.engine == Engine::Cassandra
+        self.world.engine.profile().blind_writes
             && write.vals.is_some()
             && write.condition.is_none()
             && !self.observing()
@@ -810,7 +810,8 @@ impl Simulation {
 
     /// Units, loads and bytes of a write that landed.
     fn after_write(&mut self, t_idx: usize, touches: &[Touch], entry_writes: u32, write: &ItemWrite<'_>) {
-        let cassandra = self.world.engine == Engine::Cassandra;
+        let profile = self.world.engine.profile();
+        let metered = profile.metered();
         let units: f64 = touches.iter().map(|t| t.units).sum();
         self.figures.totals.item_writes += 1;
         self.figures.totals.entry_writes += u64::from(entry_writes);
@@ -819,11 +820,11 @@ impl Simulation {
         }
         // A call's aggregates, copies and appends are its cost too, as `check` counts them.
         match write.caller {
-            Some(pattern) if !cassandra => {
+            Some(pattern) if metered => {
                 let call = Call { pattern, index: 0, tick: self.pacing.tick, time_ms: 0 };
                 self.spend(call, WRITE, units);
             }
-            None if !cassandra => self.figures.totals.units[WRITE] += units,
+            None if metered => self.figures.totals.units[WRITE] += units,
             _ => {}
         }
         for (k, touch) in touches.iter().enumerate() {
@@ -831,12 +832,14 @@ impl Simulation {
             if touch.group > 0 {
                 self.storage.groups[group].entry_writes += 1;
             }
-            if !cassandra {
+            if metered {
                 self.storage.groups[group].units[WRITE] += touch.units;
             }
-            self.touch(group, touch.partition, WRITE, if cassandra { 1.0 } else { touch.units }, 0);
-            if cassandra && touch.group == 0 {
-                self.node_load(touch.hash, crate::engine::sim::REPLICATION, 0);
+            self.touch(group, touch.partition, WRITE, if metered { touch.units } else { 1.0 }, 0);
+            if let Some((_, replicas, _)) = profile.ring()
+                && touch.group == 0
+            {
+                self.node_load(touch.hash, replicas, 0);
             }
             let first =
                 !touches[..k].iter().any(|t| t.group == touch.group && t.partition == touch.partition);
