@@ -21,8 +21,10 @@
 //! and 1,000 WCU/s each with a 300-second burst bucket, a table-level allowance (on-demand: twice
 //! the previous peak, which takes 30 minutes to move; provisioned: the provisioned rate plus
 //! burst), splits on size (10 GB) and on heat (80% for 5 minutes, never below one key), never
-//! merged. A throttled request is retried by the simulated client (25 ms doubling, 10 retries);
-//! a write that runs out of retries never lands. The aggregate and denormalized-copy writes a
+//! merged. A throttled request is retried by the simulated client under the scenario's retry
+//! policy ([`crate::engine::retry`]; by default the AWS SDK for Java v1's DynamoDB policy: 500 ms
+//! doubling with equal jitter, capped at 20 s, 10 retries); a write that runs out of retries
+//! never lands. The aggregate and denormalized-copy writes a
 //! call causes are requests of their own, retried alike (an aggregate recomputed from its trigger
 //! item, a copy rewritten with its source's value at the retry). A GSI has its own partitions; writes it cannot
 //! take at once wait in a per-partition queue (the replication lag), and when a queue holds 5
