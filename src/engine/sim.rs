@@ -260,6 +260,9 @@ pub struct Simulation {
     variant: String,
     /// Every draw of the run is a function of (seed, stream, index).
     seed: u64,
+    /// Per entity and attribute, the draw key of the attribute's own stream
+    /// (`workload::draw_key(seed, stream)`), which its born values are drawn from.
+    draw_keys: Vec<Vec<u64>>,
     /// Simulated time and the open tick's calls.
     pacing: Pacing,
     /// The tables' rows and the load on their partitions.
