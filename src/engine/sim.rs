@@ -226,6 +226,10 @@ type MemoKey = (i64, u64, Box<[u8]>);
 #[derive(Debug, Default)]
 struct Scratch {
     vals: Vec<Val>,
+    /// The values a read call knows (`Simulation::read`), lent to one read at a time.
+    known: Vec<Val>,
+    /// The values of the item whose identity a read is given (`Simulation::inputs`).
+    item_vals: RefCell<Vec<Val>>,
     /// Lent to one item write at a time (`write_item`); a write nested in it gets its own.
     write: Option<Box<WriteBufs>>,
     /// The item the read a write sent first found: the item the write names.
