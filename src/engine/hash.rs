@@ -26,7 +26,14 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// Combines values into one hash, order-sensitive (for `(seed, stream, index)` draws).
 pub fn combine(parts: &[u64]) -> u64 {
-    parts.iter().fold(FNV_OFFSET, |acc, &p| mix64(acc ^ p.wrapping_mul(FNV_PRIME)))
+    parts.iter().fold(FNV_OFFSET, |acc, &p| combine_more(acc, p))
+}
+
+/// `combine` of the parts of `acc` and then `part`: `combine(&[a, b, c])` is
+/// `combine_more(combine(&[a, b]), c)`, so draws that share a prefix combine it once.
+#[inline]
+pub fn combine_more(acc: u64, part: u64) -> u64 {
+    mix64(acc ^ part.wrapping_mul(FNV_PRIME))
 }
 
 #[cfg(test)]

@@ -228,6 +228,10 @@ type MemoKey = (i64, u64, Box<[u8]>);
 #[derive(Debug, Default)]
 struct Scratch {
     vals: Vec<Val>,
+    /// The values a read call knows (`Simulation::read`), lent to one read at a time.
+    known: Vec<Val>,
+    /// The values of the item whose identity a read is given (`Simulation::inputs`).
+    item_vals: RefCell<Vec<Val>>,
     /// Lent to one item write at a time (`write_item`); a write nested in it gets its own.
     write: Option<Box<WriteBufs>>,
     /// The item the read a write sent first found: the item the write names.
@@ -262,6 +266,9 @@ pub struct Simulation {
     variant: String,
     /// Every draw of the run is a function of (seed, stream, index).
     seed: u64,
+    /// Per entity and attribute, the draw key of the attribute's own stream
+    /// (`workload::draw_key(seed, stream)`), which its born values are drawn from.
+    draw_keys: Vec<Vec<u64>>,
     /// Simulated time and the open tick's calls.
     pacing: Pacing,
     /// The tables' rows and the load on their partitions.

@@ -27,7 +27,7 @@ pub use distribution::{Distribution, Sampler};
 pub use popularity::{Picker, Popularity};
 pub use rate::{RateShape, rate_at};
 
-use super::hash::{combine, mix64};
+use super::hash::{combine, combine_more, mix64};
 
 /// The generator of one draw: the words of `(seed, stream, index)` in order. A counter-based
 /// generator, so draw #i needs no draws before it, and its words are keyheat's stable hash, so
@@ -44,6 +44,11 @@ impl Draw {
         Draw { key: combine(&[seed, stream, index]), next: 0 }
     }
 
+    /// `Draw::new(seed, stream, index)` from the stream's key, `draw_key(seed, stream)`.
+    pub(crate) fn keyed(key: u64, index: u64) -> Draw {
+        Draw { key: combine_more(key, index), next: 0 }
+    }
+
     /// An independent generator for a sub-distribution (a weighted branch).
     fn child(&self, tag: u64) -> Draw {
         Draw { key: mix64(self.key ^ mix64(tag ^ 0xa076_1d64_78bd_642f)), next: 0 }
@@ -55,6 +60,12 @@ impl Draw {
         self.next += 1;
         mix64(self.key ^ self.next.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
+}
+
+/// What every draw of `(seed, stream)` shares: computed once, it spares each draw two rounds of
+/// the hash (`Draw::keyed`, `Sampler::sample_keyed`).
+pub fn draw_key(seed: u64, stream: u64) -> u64 {
+    combine(&[seed, stream])
 }
 
 /// Uniform in [0, 1) from `(seed, stream, index)` (rand's standard f64: 53 random bits).

@@ -563,6 +563,14 @@ impl Simulation {
     ) -> Result<Applied, WriteRefused> {
         let Through { old, new, now_ms, free } = through;
         let metered = self.world.engine.profile().metered();
+        if !metered && self.storage.tables[t_idx].indexes.is_empty() {
+            // Nothing to meter, no entries to hold back: the check and the deferral below
+            // would say yes and no to every touch.
+            let mut touches = std::mem::take(&mut self.storage.touches);
+            let applied = self.storage.tables[t_idx].write_plain(old, new, &mut touches);
+            self.storage.touches = touches;
+            return Ok(applied);
+        }
         let tick = self.pacing.tick;
         let groups = &mut self.storage.groups;
         let group_of = &self.storage.group_of[t_idx];

@@ -267,12 +267,25 @@ fn choose(weights: &[f64], u: f64) -> usize {
 pub fn generate(generator: &Gen, seed: u64, stream: u64, index: u64, now_secs: i64, ty: AttrType) -> Val {
     match generator {
         Gen::Now => Val::time(now_secs),
-        Gen::Number(sampler) => {
-            let x = sampler.sample(seed, stream, index);
-            Val::Num(to_hundredths(x, ty == AttrType::Time))
-        }
+        Gen::Number(sampler) => number(sampler.sample(seed, stream, index), ty),
         _ => generate_other(generator, seed, stream, index, now_secs, ty),
     }
+}
+
+/// `generate` of an attribute's own values, with `key` its stream's draw key
+/// (`workload::draw_key(seed, attr.stream)`): a number is drawn from the key, without hashing
+/// the seed and the stream again; anything else as `generate` draws it.
+#[inline]
+pub fn generate_own(attr: &AttrPlan, key: u64, seed: u64, index: u64, now_secs: i64) -> Val {
+    match &attr.source {
+        Gen::Number(sampler) => number(sampler.sample_keyed(key, index), attr.ty),
+        source => generate(source, seed, attr.stream, index, now_secs, attr.ty),
+    }
+}
+
+/// A drawn number as a value of type `ty`.
+fn number(x: f64, ty: AttrType) -> Val {
+    Val::Num(to_hundredths(x, ty == AttrType::Time))
 }
 
 /// `generate` for the generators it does not inline.
@@ -555,6 +568,38 @@ pub fn key_label(key_type: KeyType, text: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attributes_own_draws_from_its_key_are_its_draws() {
+        use crate::engine::workload::{Distribution, draw_key};
+        let sources = [
+            (AttrType::N, Gen::Number(Distribution::Normal { mean: 21.5, sd: 4.0 }.sampler())),
+            (AttrType::N, Gen::Number(Distribution::Uniform(0.0, 100.0).sampler())),
+            (AttrType::Time, Gen::Number(Distribution::Uniform(0.0, 1e9).sampler())),
+            (AttrType::N, Gen::Choice(vec![3.0, 1.0])),
+            (AttrType::Time, Gen::Now),
+            (AttrType::B, Gen::Payload(40)),
+        ];
+        for (k, (ty, source)) in sources.into_iter().enumerate() {
+            let attr = AttrPlan {
+                name: format!("a{k}"),
+                ty,
+                source,
+                texts: vec!["x".into(), "y".into()],
+                stream: stream(&["attr", "E", &format!("a{k}")]),
+                pop: None,
+            };
+            for (seed, index) in [(42, 0), (42, 1), (7, 1 << 40), (u64::MAX, u64::MAX)] {
+                let key = draw_key(seed, attr.stream);
+                assert_eq!(
+                    generate_own(&attr, key, seed, index, 1_700_000_000),
+                    generate(&attr.source, seed, attr.stream, index, 1_700_000_000, attr.ty),
+                    "{:?} at seed {seed}, index {index}",
+                    attr.source
+                );
+            }
+        }
+    }
 
     #[test]
     fn digits_counts_the_decimal_digits_at_every_power_of_ten() {

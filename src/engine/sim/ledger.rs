@@ -67,6 +67,10 @@ pub type PreHashedMap<V> = HashMap<u64, V, BuildHasherDefault<PreHashed>>;
 /// No next partition in a hash chain.
 const NONE: u32 = u32::MAX;
 
+/// Slots of the ledger's cache of partitions found (a power of two): writes that rotate over
+/// a few hundred keys (50 sensors reporting in turn) find theirs there, not in `lookup`.
+const RECENT_SLOTS: usize = 256;
+
 #[derive(Debug, Clone)]
 pub struct Partition {
     pub hash: u64,
@@ -262,8 +266,9 @@ pub struct Ledger {
     scan: Option<ScanIndex>,
     /// The bytes that end a page: DynamoDB's 1 MB; unbounded where pages count rows only (CQL).
     page_bytes: u64,
-    /// The last partition found: writes look their key up twice in a row.
-    last: std::cell::Cell<(u64, u32)>,
+    /// Partitions found, direct-mapped by the low bits of their hash (`NONE`: empty): a write
+    /// looks its key up twice in a row, and writes rotate over a few keys.
+    recent: Box<[std::cell::Cell<u32>]>,
 }
 
 impl Ledger {
@@ -281,7 +286,7 @@ impl Ledger {
             marked: Vec::new(),
             scan: None,
             page_bytes: PAGE_BYTES,
-            last: std::cell::Cell::new((0, NONE)),
+            recent: vec![std::cell::Cell::new(NONE); RECENT_SLOTS].into_boxed_slice(),
         }
     }
 
@@ -354,18 +359,20 @@ impl Ledger {
     }
 
     pub fn find(&self, key_type: KeyType, key: &[u8], hash: u64) -> Option<u32> {
-        let (last_hash, last) = self.last.get();
-        if last != NONE && last_hash == hash {
-            let part = &self.parts[last as usize];
-            if part.key_type == key_type && self.key_of(last) == key {
-                return Some(last);
+        #[expect(clippy::cast_possible_truncation, reason = "the low bits pick the slot")]
+        let slot = &self.recent[hash as usize & (RECENT_SLOTS - 1)];
+        let seen = slot.get();
+        if seen != NONE {
+            let part = &self.parts[seen as usize];
+            if part.hash == hash && part.key_type == key_type && self.key_of(seen) == key {
+                return Some(seen);
             }
         }
         let mut p = *self.lookup.get(&hash)?;
         while p != NONE {
             let part = &self.parts[p as usize];
             if part.key_type == key_type && self.key_of(p) == key {
-                self.last.set((hash, p));
+                slot.set(p);
                 return Some(p);
             }
             p = part.next;

@@ -6,7 +6,7 @@ use crate::engine::model::Action;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
-use super::items::{Gen, Val, generate, value_size};
+use super::items::{Gen, Val, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
@@ -127,7 +127,9 @@ impl Simulation {
                 BornStep::Member(pop) => self
                     .pick_member(pop, None, a.stream, u64::from(ordinal), birth.tick)
                     .map_or(Val::Absent, Val::Member),
-                BornStep::Drawn => generate(&a.source, self.seed, a.stream, u64::from(ordinal), secs, a.ty),
+                BornStep::Drawn => {
+                    generate_own(a, self.draw_keys[entity][i], self.seed, u64::from(ordinal), secs)
+                }
             };
         }
         if let Origin::Pattern(p) = birth.origin {
@@ -181,7 +183,7 @@ impl Simulation {
             return vals[attr];
         }
         let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
-        generate(&a.source, self.seed, a.stream, u64::from(ordinal), secs, a.ty)
+        generate_own(a, self.draw_keys[entity][attr], self.seed, u64::from(ordinal), secs)
     }
 
     /// The value a copy holder gets: the source item (the member of the source entity's own

@@ -276,10 +276,17 @@ impl Simulation {
         let tables = tables(&world, scenario.engine);
         let copies = copy_plans(&world, variant);
         let (patterns, entities) = (world.patterns.len(), world.entities.len());
+        let seed = options.seed.unwrap_or(workload.seed);
+        let draw_keys = world
+            .entities
+            .iter()
+            .map(|e| e.attrs.iter().map(|a| crate::engine::workload::draw_key(seed, a.stream)).collect())
+            .collect();
         let mut sim = Simulation {
             scenario: scenario.name.clone(),
             variant: variant.name.clone(),
-            seed: options.seed.unwrap_or(workload.seed),
+            seed,
+            draw_keys,
             retries: super::exec::Retries::new(workload.retry.clone()),
             pacing: Pacing {
                 start_ms: workload.start.as_millis(),

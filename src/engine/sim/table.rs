@@ -261,6 +261,33 @@ impl Table {
         Ok(Applied { entry_writes: result.entry_writes, replaced })
     }
 
+    /// `write_into` for a table without indexes whose writes nothing checks (Cassandra, which
+    /// never throttles): one touch, the table row, nothing held back. Returns what `write_into`
+    /// would, with the same touch (`write_plain_writes_as_write_into` holds the two together).
+    pub fn write_plain(
+        &mut self,
+        old: Option<&Placed>,
+        new: Option<&Placed>,
+        touches: &mut Vec<Touch>,
+    ) -> Applied {
+        debug_assert!(self.indexes.is_empty(), "a plain write has no index entries to move");
+        touches.clear();
+        let Some(key) = new.or(old) else { return Applied { entry_writes: 0, replaced: None } };
+        let size = old.map_or(0, |o| o.size).max(new.map_or(0, |n| n.size));
+        let p = self.base.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
+        let replaced = match new {
+            Some(n) => self.base.put(p, n.sort(), n.size, n.id),
+            None => self.base.remove(p, key.sort()),
+        };
+        touches.push(Touch {
+            group: 0,
+            hash: key.pk.hash,
+            units: write_units(u64::from(size)),
+            partition: p,
+        });
+        Applied { entry_writes: 0, replaced }
+    }
+
     /// What a write will do, before anything changes: its touches into `result` (the table
     /// row's first, then each index entry written), each index's change, and how many bytes
     /// the item collection grows by (the table row's and the LSI entries' sizes).
@@ -429,5 +456,50 @@ mod tests {
         });
         assert_eq!(refused, Err(WriteRefused::Throttled));
         assert_eq!((table.base.items(), table.indexes[0].1.items()), (0, 0));
+    }
+
+    /// A table's rows as a list: (partition key, rows in order) per partition.
+    fn contents(table: &Table) -> Vec<(Vec<u8>, Vec<Row>)> {
+        (0..u32::try_from(table.base.partitions().len()).expect("few partitions"))
+            .map(|p| {
+                (
+                    table.base.key_of(p).to_vec(),
+                    table.base.partition(p).rows_in(0..table.base.partition(p).len()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Puts and deletes over a few keys, each with or without the item it replaces: the
+        /// plain path touches, replaces and stores what the checked path does.
+        #[test]
+        fn write_plain_writes_as_write_into(
+            ops in proptest::collection::vec((0u8..4, 0u64..8, 1u32..5000, 0u32..6000, 0u8..3), 0..120),
+        ) {
+            let (mut checked, mut plain) = (Table::new(Codec::Inline, &[], u64::MAX), Table::new(Codec::Inline, &[], u64::MAX));
+            let (mut touches, mut expected_touches) = (Vec::new(), Vec::new());
+            for (id, (pk, sk, size, old_size, kind)) in (0u32..).zip(ops) {
+                let new = item(&format!("p{pk}"), sk, size, id, None);
+                let old = Placed { size: old_size, ..new.clone() };
+                // 0: a put that replaces an item known before; 1: one that learns it after; 2: a delete.
+                let (old, new) = match kind {
+                    0 => (Some(&old), Some(&new)),
+                    1 => (None, Some(&new)),
+                    _ => (Some(&old), None),
+                };
+                let expected = checked
+                    .write_into(old, new, &mut |_| true, &mut |_, _, _| false, &mut expected_touches)
+                    .expect("nothing refuses");
+                let applied = plain.write_plain(old, new, &mut touches);
+                proptest::prop_assert_eq!(&touches, &expected_touches);
+                proptest::prop_assert_eq!(applied, expected);
+                proptest::prop_assert_eq!(contents(&plain), contents(&checked));
+                proptest::prop_assert_eq!(
+                    (plain.base.items(), plain.base.bytes(), plain.base.live_partitions()),
+                    (checked.base.items(), checked.base.bytes(), checked.base.live_partitions())
+                );
+            }
+        }
     }
 }

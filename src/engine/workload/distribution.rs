@@ -203,6 +203,11 @@ impl Sampler {
         self.distribution.sample_with(&mut Draw::new(seed, stream, index), index, &self.zipfs)
     }
 
+    /// `sample(seed, stream, index)` from the stream's key (`workload::draw_key(seed, stream)`).
+    pub fn sample_keyed(&self, key: u64, index: u64) -> f64 {
+        self.distribution.sample_with(&mut Draw::keyed(key, index), index, &self.zipfs)
+    }
+
     pub fn sample_u64(&self, seed: u64, stream: u64, index: u64) -> u64 {
         floor_u64(self.sample(seed, stream, index))
     }

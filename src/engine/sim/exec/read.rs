@@ -184,11 +184,13 @@ impl Simulation {
                 && let Ok(ordinal) = u32::try_from(m)
                 && ordinal < ent.next
             {
-                let mut vals = Vec::new();
+                // The scratch is taken, not borrowed: a nested read gets a fresh one.
+                let mut vals = self.scratch.item_vals.take();
                 self.current_vals(entity, ordinal, &mut vals);
                 for &given in &pattern.givens {
                     out[given] = vals[given];
                 }
+                self.scratch.item_vals.replace(vals);
             }
             out[identity] = member;
         } else {
@@ -372,7 +374,7 @@ impl Simulation {
             return;
         };
         let operation = self.world.patterns[call.pattern].operation.unwrap_or(Operation::Query);
-        let mut known = Vec::new();
+        let mut known = std::mem::take(&mut self.scratch.known);
         self.inputs(call, &mut known);
         for term in &plan.filter {
             if let Filter::Contains(a) = term {
@@ -397,6 +399,7 @@ impl Simulation {
         }
         self.world.patterns[call.pattern].parts = parts;
         self.world.patterns[call.pattern].read = Some(plan);
+        self.scratch.known = known;
         let stats = &mut self.figures.stats[call.pattern];
         stats.max_fanout = stats.max_fanout.max(stats.fanout - before);
         // A first attempt counts every request (pages included); a Scan counts its pages itself,
@@ -703,16 +706,24 @@ impl Simulation {
             gathering.times.extend_from_slice(times);
             return;
         }
-        if times.iter().any(|t| t.is_nan()) && resume.is_none() {
+        let refused = times.iter().any(|t| t.is_nan());
+        if refused && resume.is_none() {
             return;
         }
-        let done: Vec<f64> = times.iter().copied().filter(|t| !t.is_nan()).collect();
+        // The times of the requests served: all of them, unless a retry's earlier ones were refused.
+        let kept: Vec<f64>;
+        let done = if refused {
+            kept = times.iter().copied().filter(|t| !t.is_nan()).collect();
+            kept.as_slice()
+        } else {
+            times
+        };
         if done.is_empty() {
             return;
         }
         let ms = match resume {
             Some(_) => done[0],
-            None => latency::calls_ms(self.world.engine.profile().fanout, &done),
+            None => latency::calls_ms(self.world.engine.profile().fanout, done),
         };
         self.completed(call, resume, ms);
     }

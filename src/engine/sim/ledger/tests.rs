@@ -115,6 +115,23 @@ fn interning_finds_keys_and_keeps_types_apart() {
 }
 
 #[test]
+fn keys_sharing_a_cache_slot_are_each_found_in_any_order() {
+    // Hashes equal in their low bits share a slot of the cache of partitions found; equal
+    // hashes share one too, and a chain in the lookup.
+    let keys: [(&[u8], u64); 4] = [(b"a", 7), (b"b", 7 + 256), (b"c", 7 + (1 << 40)), (b"d", 7)];
+    let mut ledger = Ledger::new(Codec::Inline, 0);
+    let ids: Vec<u32> = keys.iter().map(|&(key, hash)| ledger.intern(KeyType::S, key, hash)).collect();
+    for order in [[0, 1, 2, 3], [3, 2, 1, 0], [0, 3, 0, 1], [2, 2, 1, 3]] {
+        for k in order {
+            let (key, hash) = keys[k];
+            assert_eq!(ledger.find(KeyType::S, key, hash), Some(ids[k]), "key {k} in order {order:?}");
+        }
+    }
+    assert_eq!(ledger.find(KeyType::S, b"e", 7), None, "a key never interned is not found");
+    assert_eq!(ledger.find(KeyType::N, b"a", 7), None, "nor a key of another type");
+}
+
+#[test]
 fn scan_totals_count_marks_and_split_bytes_by_range() {
     let mut ledger = Ledger::new(Codec::Inline, 0);
     ledger.enable_scan(1);
