@@ -75,6 +75,7 @@ mod cache;
 mod console;
 mod embed;
 mod exec;
+pub mod fluid;
 mod flush;
 mod items;
 mod keys;

@@ -35,6 +35,56 @@ pub struct RunReport {
     pub goals: Vec<GoalResult>,
     /// How prices and the latency model were chosen, for the reader.
     pub notes: Vec<String>,
+    /// How the workload was replayed: call by call, or as rates (`--fidelity`).
+    pub fidelity: Fidelity,
+    /// A rates replay's bands: the quantiles of each figure that is a maximum of random counts
+    /// (the per-operation replay reports one draw of it). Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Bands>,
+}
+
+/// How a report's figures were produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fidelity {
+    /// Every call made against the simulated store (`sim::run`).
+    #[default]
+    Operations,
+    /// Rates and sizes per tick (`sim::fluid::run`): sums are expected values, maxima medians.
+    Rates,
+}
+
+impl Fidelity {
+    /// The word reports print.
+    pub fn id(self) -> &'static str {
+        match self {
+            Fidelity::Operations => "operations",
+            Fidelity::Rates => "rates",
+        }
+    }
+}
+
+/// A rates replay's bands for the figures that are maxima (0.1%, median, 99.9%).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Bands {
+    /// The tables' largest partition, items and bytes.
+    pub max_items: super::fluid::Band,
+    pub max_bytes: super::fluid::Band,
+    /// The tables' busiest partition, operations (or units) per second.
+    pub peak_reads_per_s: super::fluid::Band,
+    pub peak_writes_per_s: super::fluid::Band,
+    /// The same per table and index.
+    pub groups: Vec<GroupBands>,
+}
+
+/// One table's or index's bands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupBands {
+    pub group: String,
+    pub max_items: super::fluid::Band,
+    pub max_bytes: super::fluid::Band,
+    pub peak_reads_per_s: super::fluid::Band,
+    pub peak_writes_per_s: super::fluid::Band,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -151,6 +151,8 @@ impl Simulation {
             patterns: self.pattern_reports(),
             goals: Vec::new(),
             notes: self.notes(),
+            fidelity: super::report::Fidelity::Operations,
+            bands: None,
         }
     }
 
