@@ -3,13 +3,14 @@
 //! bucket for sizes, per group and direction for peaks — and each bucket's partitions folded
 //! into expected sizes when the bucket closes. No call is made and no item exists.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::engine::time::SimTime;
 use crate::engine::workload::rate_at;
 
 use super::super::items::Val;
-use super::super::templates::{Slot, render_slot};
+use super::super::templates::{Slot, quantum_ms, render_slot};
 use super::super::world::World;
 use super::extremes::Normal;
 use super::model::{Flow, Model, Shares};
@@ -72,6 +73,8 @@ pub struct Replay<'w> {
     pub ticks: u32,
     pub groups: Vec<GroupState>,
     pub patterns: Vec<PatternState>,
+    /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
+    fanouts: RefCell<HashMap<(usize, String, String), u64>>,
 }
 
 impl<'w> Replay<'w> {
@@ -85,7 +88,7 @@ impl<'w> Replay<'w> {
             g.seq_from = vec![0; g.write_flows.len()];
         }
         let patterns = vec![PatternState::default(); world.patterns.len()];
-        Replay { world, model, start_ms, tick_ms, ticks, groups, patterns }
+        Replay { world, model, start_ms, tick_ms, ticks, groups, patterns, fanouts: RefCell::default() }
     }
 
     /// Runs every tick, then closes the open buckets.
@@ -206,29 +209,45 @@ impl<'w> Replay<'w> {
         Ok(())
     }
 
-    /// Partitions one call at `at_ms` asks: every bucket over its range, or one.
+    /// Partitions one call at `at_ms` asks: every bucket over its range, or one. The count
+    /// changes only when an end of the range crosses a bucket: it is kept by the ends' buckets.
     fn asked(&self, g: usize, flow: &Flow, at_ms: u64) -> u64 {
         let Some(span) = flow.span_secs else { return 1 };
         let to = Self::secs(at_ms);
         let from = to.saturating_sub(span);
+        let ends = (g, self.bucket_text(g, from), self.bucket_text(g, to));
+        if let Some(&count) = self.fanouts.borrow().get(&ends) {
+            return count;
+        }
         let (mut count, mut last) = (0u64, None::<String>);
-        let step = self.tick_ms.max(1000);
+        // One step per bucket (a bucket's width, a format's finest unit) visits every bucket of
+        // the window, then its end.
+        let step = i128::from(self.time_step_ms(g).max(1000));
         let mut ms = i128::from(from) * 1000;
-        // Every tick-aligned time of the window, then its end: a bucket is never narrower
-        // than a tick (`tick_group` refuses one).
         while ms <= i128::from(to) * 1000 {
             let text = self.bucket_text(g, i64::try_from(ms / 1000).unwrap_or(i64::MAX));
             if last.as_ref() != Some(&text) {
                 count += 1;
                 last = Some(text);
             }
-            ms += i128::from(step);
+            ms += step;
         }
-        let end = self.bucket_text(g, to);
-        if last.as_ref() != Some(&end) {
+        if last.as_ref() != Some(&ends.2) {
             count += 1;
         }
+        self.fanouts.borrow_mut().insert(ends, count);
         count
+    }
+
+    /// The step that visits every bucket of group `g`'s time slot: its width, or its format's
+    /// quantum (a day for days and months alike).
+    fn time_step_ms(&self, g: usize) -> u64 {
+        let step = self.model.groups[g].pk.slots.iter().find_map(|slot| match slot {
+            Slot::Bucket { width_ms, .. } => Some(*width_ms),
+            Slot::Time { format, .. } => Some(quantum_ms(format)),
+            _ => None,
+        });
+        step.and_then(|s| u64::try_from(s).ok()).unwrap_or(self.tick_ms)
     }
 
     /// Folds the open bucket of group `g` into expected partitions.
