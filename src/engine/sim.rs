@@ -89,6 +89,7 @@ pub mod report;
 mod reporting;
 mod setup;
 pub(crate) use setup::tick_count;
+pub use setup::too_many_items;
 mod state;
 mod table;
 mod templates;
