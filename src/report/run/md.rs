@@ -8,7 +8,7 @@ use super::{
     partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PartitionReport, RunReport};
+use crate::engine::sim::report::{Fidelity, PartitionReport, RunReport};
 use crate::report::markdown::{self, Align};
 
 pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
@@ -16,8 +16,12 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "`keyheat run` · {} · seed {} · {} simulated (tick {}) · **{}**",
+        "`keyheat run` · {}{} · seed {} · {} simulated (tick {}) · **{}**",
         r.engine,
+        match r.fidelity {
+            Fidelity::Operations => "",
+            Fidelity::Rates => " · replayed as rates (expected values, median peaks)",
+        },
         r.seed,
         numbers::span(r.duration_s),
         numbers::span(r.tick_s),
