@@ -34,6 +34,12 @@ pub enum CompareError {
     Seed { baseline: String, variant: String, expected: u64, found: u64 },
     #[error("cannot compare runs of different lengths: {variant:?} ran {found} s, {baseline:?} {expected} s")]
     Duration { baseline: String, variant: String, expected: f64, found: f64 },
+    /// A rates replay's figures are expected values and medians, a per-operation replay's are
+    /// draws: their differences would mix design with noise.
+    #[error(
+        "cannot compare runs replayed differently: {variant:?} was replayed as {found}, {baseline:?} as {expected}; give --fidelity"
+    )]
+    Fidelity { baseline: String, variant: String, expected: &'static str, found: &'static str },
 }
 
 /// The JSON shape of `keyheat compare --format json`.
@@ -170,6 +176,10 @@ impl<'a> Comparison<'a> {
             if r.scenario != base.scenario {
                 let (expected, found) = (base.scenario.clone(), r.scenario.clone());
                 return Err(CompareError::Scenario { baseline, variant, expected, found });
+            }
+            if r.fidelity != base.fidelity {
+                let (expected, found) = (base.fidelity.id(), r.fidelity.id());
+                return Err(CompareError::Fidelity { baseline, variant, expected, found });
             }
             if r.seed != base.seed {
                 return Err(CompareError::Seed { baseline, variant, expected: base.seed, found: r.seed });
@@ -406,6 +416,13 @@ mod tests {
         reports[1].scenario = "orders".to_owned();
         reports[1].duration_s = 60.0;
         assert!(matches!(Comparison::new(&reports), Err(CompareError::Duration { .. })));
+        reports[1].duration_s = reports[0].duration_s;
+        reports[1].fidelity = crate::engine::sim::report::Fidelity::Rates;
+        let err = Comparison::new(&reports).unwrap_err();
+        assert!(
+            err.to_string().contains("\"recommended\" was replayed as rates, \"naive\" as operations"),
+            "{err}"
+        );
     }
 
     #[test]
