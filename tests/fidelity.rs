@@ -34,8 +34,8 @@ fn every_report_names_its_fidelity() {
 
 #[test]
 fn auto_replays_a_run_too_large_per_operation_as_rates_and_says_so() {
-    // Sensors' year is 1.1×10⁸ calls, past the 5×10⁷ a per-operation replay is given.
-    let out = keyheat(&["run", "sensors", "--variant", "recommended", "--format", "json"]);
+    // 1.2×10⁹ calls, past the 10⁹ a per-operation replay is given.
+    let out = keyheat(&["run", "tests/fixtures/sensor-fleet.ron", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("too many to replay per operation"), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");

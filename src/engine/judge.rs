@@ -30,7 +30,7 @@ pub enum RunError {
     Fluid(#[from] FluidError),
     /// `--fidelity auto` chose rates, and the fluid replay cannot model the variant.
     #[error(
-        "{calls:.1e} calls are too many to replay per operation, and {why}; shorten --duration to replay per operation"
+        "{calls:.1e} calls are too many to replay per operation, and {why}; shorten --duration, or pass --fidelity ops to replay every call anyway"
     )]
     TooLarge { calls: f64, why: FluidError },
 }
@@ -121,5 +121,28 @@ mod tests {
         assert_eq!((cheap.passed(), cheap.value), (false, Some(report.totals.monthly_cost_usd)), "{cheap:?}");
         assert_eq!(report.goals.len(), scenario.goals.len());
         assert!(!all_passed(&report));
+    }
+
+    /// `--fidelity auto` leaves every run the per-operation replay can serve to it, a year of
+    /// sensors included, and replays as rates only what it cannot.
+    #[test]
+    fn auto_replays_as_rates_only_what_the_per_operation_replay_cannot() {
+        let sensors = crate::scenario::load("sensors").expect("sensors is bundled");
+        let fleet =
+            crate::scenario::parse("sensor-fleet.ron", include_str!("../../tests/fixtures/sensor-fleet.ron"))
+                .expect("the fleet fixture loads");
+        let year = RunOptions::default();
+        let decade = RunOptions {
+            duration: Some(crate::engine::time::SimDuration::from_secs(10 * 365 * 86_400)),
+            ..RunOptions::default()
+        };
+        // (scenario, options, replayed as rates)
+        let cases = [(&sensors, &year, false), (&sensors, &decade, true), (&fleet, &year, true)];
+        for (loaded, options, rates) in cases {
+            for variant in &loaded.scenario.variants {
+                let large = too_large(&loaded.scenario, variant, options);
+                assert_eq!(large.is_some(), rates, "{} {}: {large:?}", loaded.scenario.name, variant.name);
+            }
+        }
     }
 }
