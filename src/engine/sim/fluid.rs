@@ -103,3 +103,107 @@ pub fn run(
     progress(1.0);
     replay.report(&scenario.name, &variant.name, seed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text to find in a scenario, and what to put there.
+    type Edit = (&'static str, &'static str);
+
+    /// `scenario`'s bundled text with `edits` (each must apply), replayed as rates for an hour.
+    fn rates(scenario: &str, edits: &[(&str, &str)], variant: &str) -> Result<RunReport, FluidError> {
+        let mut source = crate::scenario::load(scenario).expect("bundled").source().to_owned();
+        for (from, to) in edits {
+            assert!(source.contains(from), "{scenario}: no {from:?} to edit");
+            source = source.replacen(from, to, 1);
+        }
+        let loaded =
+            crate::scenario::parse(&format!("{scenario}.ron"), &source).unwrap_or_else(|e| panic!("{e}"));
+        let variant = loaded.variant(Some(variant)).expect("variant");
+        let options =
+            RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
+        run(&loaded.scenario, variant, &options, &mut |_| {})
+    }
+
+    /// What the fluid replay cannot model is refused by name, never replayed wrongly: each case
+    /// is a feature the per-operation replay gives a different answer for.
+    #[test]
+    fn what_rates_cannot_model_is_refused_by_name() {
+        // (scenario, edits, variant, words of the refusal)
+        let cases: [(&str, &[Edit], &str, &str); 5] = [
+            // Puts of new sensors grow the population the readings pick from.
+            (
+                "sensors",
+                &[(
+                    "name: \"get-sensor\",\n            description: \"Show a sensor's details.\",\n            action: Get,",
+                    "name: \"get-sensor\",\n            description: \"Add a sensor.\",\n            action: Put,",
+                )],
+                "naive",
+                "a population that grows",
+            ),
+            (
+                "sensors",
+                &[(
+                    "(name: \"sensors\", count: 50, ids: \"sensor-{:05}\", popularity: Uniform)",
+                    "(name: \"sensors\", count: 50, ids: \"sensor-{:05}\", popularity: Uniform, growth_per_day: 5)",
+                )],
+                "naive",
+                "a population that grows",
+            ),
+            // A sparse key: readings without a sensor go nowhere per operation.
+            (
+                "sensors",
+                &[(
+                    "(name: \"sensor_id\", type: S, gen: Pick(\"sensors\")),\n                (name: \"reading_time\"",
+                    "(name: \"sensor_id\", type: S, gen: Sometimes(0.5, Pick(\"sensors\"))),\n                (name: \"reading_time\"",
+                )],
+                "naive",
+                "only sometimes has",
+            ),
+            // A constant the put writes.
+            (
+                "chat",
+                &[(
+                    "given: [\"channel_id\"],\n            rate: 1,",
+                    "given: [\"channel_id\"],\n            equals: {\"body\": \"hi\"},\n            rate: 1,",
+                )],
+                "naive",
+                "constant values",
+            ),
+            // DynamoDB's metering.
+            ("orders", &[], "naive", "capacity units"),
+        ];
+        for (scenario, edits, variant, words) in cases {
+            match rates(scenario, edits, variant) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// A format whose text comes back (`%H`) is refused when it does, a day in.
+    #[test]
+    fn a_time_text_that_comes_back_is_refused() {
+        let source = crate::scenario::load("sensors").expect("bundled").source().to_owned();
+        let source = source.replacen(
+            "(pk: \"{sensor_id}#{reading_time:%Y-%m-%d}\"",
+            "(pk: \"{sensor_id}#{reading_time:%H}\"",
+            1,
+        );
+        let loaded = crate::scenario::parse("sensors.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+        let variant = loaded.variant(Some("recommended")).expect("variant");
+        let options = RunOptions {
+            seed: None,
+            duration: Some(crate::engine::time::SimDuration::from_secs(2 * 86_400)),
+        };
+        match run(&loaded.scenario, variant, &options, &mut |_| {}) {
+            Err(FluidError::Unsupported { feature, .. }) => {
+                assert!(feature.contains("text repeats"), "{feature}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

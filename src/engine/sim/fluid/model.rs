@@ -4,7 +4,7 @@
 //! size of what it writes). Everything the fluid replay cannot model is refused here, by name,
 //! before any time is spent.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::engine::model::{Action, RangeSpan};
@@ -102,7 +102,7 @@ pub struct Model {
     pub groups: Vec<KeyGroup>,
     pub flows: Vec<Flow>,
     /// Per group: preloaded partitions by member (and the start's bucket).
-    pub preload: Vec<HashMap<u64, Preloaded>>,
+    pub preload: Vec<BTreeMap<u64, Preloaded>>,
     /// Patterns served by a Scan (no partition load; one request per call).
     pub scans: Vec<usize>,
     /// The largest item seen: preloaded exactly, written as sampled.
@@ -126,8 +126,11 @@ fn shares(
     place: &str,
 ) -> Result<Shares, FluidError> {
     let n = world.pops[pop].size;
-    if world.pops[pop].growth_per_day > 0.0 {
-        return Err(unsupported("a population that grows (growth_per_day)", place));
+    if grows(world, pop) {
+        return Err(unsupported(
+            "picks from a population that grows (by growth_per_day, or by puts of new items)",
+            place,
+        ));
     }
     match popularity {
         Popularity::Seq => Ok(Shares::Seq(n.max(1))),
@@ -137,6 +140,18 @@ fn shares(
         }
         _ => Ok(Shares::Each(popularity.shares(n, seed).into())),
     }
+}
+
+/// Whether population `pop` gains members during the run: by `growth_per_day`, or because it
+/// is the identity of an entity that puts make (each put is a new item, `Simulation::alloc`).
+/// The fluid replay knows a population by its size at the start only.
+fn grows(world: &World, pop: usize) -> bool {
+    world.pops[pop].growth_per_day > 0.0
+        || world.patterns.iter().any(|p| {
+            p.action == Action::Put
+                && p.operation.is_some()
+                && world.entities[p.entity].identity.is_some_and(|(_, q)| q == pop)
+        })
 }
 
 impl Model {
@@ -152,6 +167,18 @@ impl Model {
             let Some(t) = ent.table else { continue };
             let table = &world.tables[t];
             let place = format!("entity {}", ent.name);
+            if !ent.numbered.is_empty() {
+                return Err(unsupported("Nth attributes (numbered by the item's parent)", &place));
+            }
+            if let Some(a) =
+                ent.attrs.iter().find(|a| matches!(a.source, Gen::Pick(pop) if grows(world, pop)))
+            {
+                let place = format!("{place}, attribute {}", a.name);
+                return Err(unsupported(
+                    "picks from a population that grows (by growth_per_day, or by puts of new items)",
+                    &place,
+                ));
+            }
             if let Some(pk) = &ent.pk {
                 let sort = sort_repeats(world, e, ent.sk.as_ref(), pk, seed, start_secs, &place)?;
                 model.groups.push(key_group(world, e, table.group, pk, sort, false, &place)?);
@@ -190,6 +217,9 @@ impl Model {
         }
         if pattern.condition.is_some() || pattern.ttl_secs.is_some() {
             return Err(unsupported("conditions and TTL", &place));
+        }
+        if pattern.action == Action::Put && !pattern.equals.is_empty() {
+            return Err(unsupported("a put of constant values (equals)", &place));
         }
         match (pattern.action, pattern.operation) {
             (_, None) => Ok(()),
@@ -272,8 +302,8 @@ impl Model {
         world: &World,
         seed: u64,
         start_secs: i64,
-    ) -> Result<(Vec<HashMap<u64, Preloaded>>, f64), FluidError> {
-        let mut out = vec![HashMap::new(); self.groups.len()];
+    ) -> Result<(Vec<BTreeMap<u64, Preloaded>>, f64), FluidError> {
+        let mut out = vec![BTreeMap::new(); self.groups.len()];
         let mut largest = 0.0f64;
         for (e, ent) in world.entities.iter().enumerate() {
             let Some((_, pop)) = ent.identity else { continue };
@@ -374,6 +404,9 @@ fn key_group(
         match slot {
             Slot::Lit(_) => {}
             Slot::Attr { attr, .. } => match (&ent.attrs[*attr].source, member) {
+                (Gen::Sometimes(..), _) => {
+                    return Err(unsupported("a key attribute an item only sometimes has (Sometimes)", place));
+                }
                 (source, None) if member_pop(source).is_some() => {
                     member = member_pop(source).map(|pop| (*attr, pop));
                 }
@@ -438,12 +471,22 @@ fn sort_repeats(
             Slot::Attr { attr, .. } => {
                 let a = &ent.attrs[*attr];
                 out.collide *= match &a.source {
-                    Gen::Now => {
+                    // The write time, or the write time plus a constant: one cell per second.
+                    Gen::Now | Gen::NowPlus(_) => {
                         out.per_second = true;
                         1.0
                     }
+                    Gen::Sometimes(..) | Gen::Kept | Gen::Copy(_) => {
+                        return Err(unsupported(
+                            "a sort key of an attribute an item may not have (Sometimes, kept or copied)",
+                            place,
+                        ));
+                    }
                     Gen::New(_) if ent.identity.is_some_and(|(i, _)| i == *attr) => 0.0,
                     Gen::Pick(pop) | Gen::New(pop) => {
+                        if grows(world, *pop) {
+                            return Err(unsupported("a sort key of a population that grows", place));
+                        }
                         let n = world.pops[*pop].size;
                         if n > MAX_MEMBERS {
                             return Err(unsupported("a sort key of a population past 2^20 members", place));

@@ -4,13 +4,13 @@
 //! into expected sizes when the bucket closes. No call is made and no item exists.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::time::SimTime;
 use crate::engine::workload::rate_at;
 
 use super::super::items::Val;
-use super::super::templates::{Slot, quantum_ms, render_slot};
+use super::super::templates::{Slot, render_slot};
 use super::super::world::World;
 use super::extremes::Normal;
 use super::model::{Flow, Model, Shares};
@@ -36,7 +36,7 @@ pub struct GroupState {
     bucket: Option<(String, i64)>,
     /// Per write flow (of this group, in `write_flows` order), the open bucket's tick counts:
     /// (calls in the tick per flow) → ticks.
-    open: HashMap<Vec<u64>, u64>,
+    open: BTreeMap<Vec<u64>, u64>,
     /// Per write flow: the pattern's first call index in the open bucket.
     seq_from: Vec<u64>,
     pub write_flows: Vec<usize>,
@@ -51,8 +51,12 @@ pub struct GroupState {
     pub overwritten: f64,
     /// Whether the preloaded items went into a bucket yet (the first one).
     preloaded: bool,
+    /// The texts of the buckets closed so far: a time format whose text comes back (`%H`
+    /// alone) puts a later hour's writes into an earlier partition, which the fluid replay
+    /// does not model.
+    closed: BTreeSet<String>,
     /// (calls in the tick per flow) → ticks, over the run, for writes and reads.
-    pub peaks: [HashMap<Vec<u64>, u64>; 2],
+    pub peaks: [BTreeMap<Vec<u64>, u64>; 2],
 }
 
 /// Per pattern: calls, partitions asked.
@@ -74,7 +78,7 @@ pub struct Replay<'w> {
     pub groups: Vec<GroupState>,
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
-    fanouts: RefCell<HashMap<(usize, String, String), u64>>,
+    fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
 }
 
 impl<'w> Replay<'w> {
@@ -162,6 +166,10 @@ impl<'w> Replay<'w> {
             self.close(g);
         }
         if self.groups[g].bucket.is_none() {
+            if self.groups[g].closed.contains(&text) {
+                let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+                return Err(unsupported("a time format whose text repeats (add the year to it)", &place));
+            }
             let from: Vec<u64> = self.groups[g]
                 .write_flows
                 .iter()
@@ -209,50 +217,41 @@ impl<'w> Replay<'w> {
         Ok(())
     }
 
-    /// Partitions one call at `at_ms` asks: every bucket over its range, or one. The count
-    /// changes only when an end of the range crosses a bucket: it is kept by the ends' buckets.
+    /// Partitions one call at `at_ms` asks: every bucket over its range, or one — counted as the
+    /// per-operation read counts them (`exec::read`'s `partition_keys`): a bucket slot's numbers
+    /// from the range's first to its last, a time format's distinct texts between them.
     fn asked(&self, g: usize, flow: &Flow, at_ms: u64) -> u64 {
         let Some(span) = flow.span_secs else { return 1 };
         let to = Self::secs(at_ms);
         let from = to.saturating_sub(span);
-        let ends = (g, self.bucket_text(g, from), self.bucket_text(g, to));
-        if let Some(&count) = self.fanouts.borrow().get(&ends) {
-            return count;
-        }
-        let (mut count, mut last) = (0u64, None::<String>);
-        // One step per bucket (a bucket's width, a format's finest unit) visits every bucket of
-        // the window, then its end.
-        let step = i128::from(self.time_step_ms(g).max(1000));
-        let mut ms = i128::from(from) * 1000;
-        while ms <= i128::from(to) * 1000 {
-            let text = self.bucket_text(g, i64::try_from(ms / 1000).unwrap_or(i64::MAX));
-            if last.as_ref() != Some(&text) {
-                count += 1;
-                last = Some(text);
+        let slot = self.model.groups[g]
+            .pk
+            .slots
+            .iter()
+            .find(|slot| matches!(slot, Slot::Bucket { .. } | Slot::Time { .. }));
+        match slot {
+            Some(Slot::Bucket { width_ms, .. }) => {
+                let bucket = |secs: i64| (i128::from(secs) * 1000).div_euclid(i128::from(*width_ms));
+                u64::try_from(bucket(to) - bucket(from) + 1).unwrap_or(0)
             }
-            ms += step;
+            Some(Slot::Time { format, .. }) => {
+                let ends = (g, self.bucket_text(g, from), self.bucket_text(g, to));
+                if let Some(&count) = self.fanouts.borrow().get(&ends) {
+                    return count;
+                }
+                let texts = format.values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000);
+                let count = texts.map_or(0, |t| t.len() as u64);
+                self.fanouts.borrow_mut().insert(ends, count);
+                count
+            }
+            _ => 1,
         }
-        if last.as_ref() != Some(&ends.2) {
-            count += 1;
-        }
-        self.fanouts.borrow_mut().insert(ends, count);
-        count
-    }
-
-    /// The step that visits every bucket of group `g`'s time slot: its width, or its format's
-    /// quantum (a day for days and months alike).
-    fn time_step_ms(&self, g: usize) -> u64 {
-        let step = self.model.groups[g].pk.slots.iter().find_map(|slot| match slot {
-            Slot::Bucket { width_ms, .. } => Some(*width_ms),
-            Slot::Time { format, .. } => Some(quantum_ms(format)),
-            _ => None,
-        });
-        step.and_then(|s| u64::try_from(s).ok()).unwrap_or(self.tick_ms)
     }
 
     /// Folds the open bucket of group `g` into expected partitions.
     fn close(&mut self, g: usize) {
-        let Some((_, at_secs)) = self.groups[g].bucket.take() else { return };
+        let Some((text, at_secs)) = self.groups[g].bucket.take() else { return };
+        self.groups[g].closed.insert(text);
         let open = std::mem::take(&mut self.groups[g].open);
         let first_bucket = !std::mem::replace(&mut self.groups[g].preloaded, true);
         let group = &self.model.groups[g];
@@ -277,21 +276,41 @@ impl<'w> Replay<'w> {
             let mut exact = true;
             let mut var = 0.0;
             let mut count = 0.0;
+            // Seq's writes of this member, exactly, and what the other flows' shares are
+            // without them.
+            let mut seq = 0.0;
+            let mut drawn = shares.clone();
+            // ln P(no write of this bucket landed here).
+            let mut log_empty = 0.0;
             for (i, f) in flows.iter().enumerate() {
                 match f.shares {
-                    Shares::Seq(n) => count += seq_count(from[i], to[i], m, n) as f64,
+                    Shares::Seq(n) => {
+                        let k = seq_count(from[i], to[i], m, n) as f64;
+                        seq += k;
+                        count += k;
+                        drawn[i] = 0.0;
+                        if k > 0.0 {
+                            log_empty = f64::NEG_INFINITY;
+                        }
+                    }
                     Shares::Each(_) | Shares::One => {
                         exact = exact && shares[i] >= 1.0;
                         var += totals[i] * shares[i] * (1.0 - shares[i]);
                         count += totals[i] * shares[i];
+                        log_empty += log_missed(totals[i], shares[i]);
                     }
                 }
             }
-            // Seq spaces one member's calls (checked in `tick_group`): none replaces another.
-            let kept = if flows.iter().all(|f| matches!(f.shares, Shares::Seq(_))) {
-                pre_items + count
+            let kept = if group.sort.per_second {
+                if flows.iter().all(|f| matches!(f.shares, Shares::Seq(_))) {
+                    // Seq spaces one member's calls a second or more apart (checked in
+                    // `tick_group`): none replaces another.
+                    pre_items + count
+                } else {
+                    kept_per_second(group.sort.collide, &open, &shares, tick_secs, pre_items, count)
+                }
             } else {
-                kept_items(group.sort, &open, &shares, tick_secs, pre_items, count)
+                kept_over_life(group.sort.collide, &open, &drawn, seq, pre_items, count)
             };
             let per_item = if landed > 0.0 {
                 flows.iter().enumerate().map(|(i, f)| shares[i] * totals[i] * f.bytes).sum::<f64>() / landed
@@ -303,11 +322,7 @@ impl<'w> Replay<'w> {
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
             let sd = if exact { 0.0 } else { var.sqrt() };
-            let empty: f64 = if pre_items > 0.0 {
-                0.0
-            } else {
-                (0..flows.len()).map(|i| (totals[i] * (-shares[i]).ln_1p()).exp()).product()
-            };
+            let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
             items += mean;
             bytes += part_bytes;
             partitions += 1.0 - empty;
@@ -327,7 +342,7 @@ impl<'w> Replay<'w> {
     }
 }
 
-fn preload_items(preload: Option<&HashMap<u64, super::model::Preloaded>>) -> f64 {
+fn preload_items(preload: Option<&BTreeMap<u64, super::model::Preloaded>>) -> f64 {
     preload.map_or(0.0, |p| p.values().map(|x| x.items).sum())
 }
 
@@ -337,49 +352,70 @@ pub fn seq_count(from: u64, to: u64, m: u64, n: u64) -> u64 {
     upto(to) - upto(from)
 }
 
-/// Expected distinct items of one partition after its writes: `count` writes landed (its
-/// expectation), `pre` items were there. Writes whose sort keys meet replace each other: within
-/// one second when the key holds the write time, else over the partition's whole life. With
-/// `V = 1 / collide` equally likely values, k writes leave `V (1 − (1 − 1/V)^k)` distinct ones;
-/// over Binomial k that is `V (1 − Π (1 − s·q)^c)` (calls c, share s, per flow).
-fn kept_items(
-    sort: super::model::SortRepeats,
-    open: &HashMap<Vec<u64>, u64>,
+/// `calls × ln(1 − share)`: the log of the chance that none of `calls` calls, each landing
+/// with `share`, landed. No calls: certain (0), even where a share of 1 makes the log −∞.
+fn log_missed(calls: f64, share: f64) -> f64 {
+    if calls <= 0.0 { 0.0 } else { calls * (-share).ln_1p() }
+}
+
+/// Expected distinct items of one partition whose sort key holds the write time (whole
+/// seconds): only writes of one second can meet. With `V = 1 / collide` equally likely values
+/// for the rest of the key, k writes of a second leave `V (1 − (1 − 1/V)^k)` distinct ones;
+/// over Binomial k that is `V (1 − Π (1 − s·q)^c)` (calls c in the second, share s, per flow).
+/// A tick's calls are spread over its seconds, the remainder on its first ones.
+fn kept_per_second(
+    collide: f64,
+    open: &BTreeMap<Vec<u64>, u64>,
     shares: &[f64],
     tick_secs: u64,
     pre: f64,
     count: f64,
 ) -> f64 {
-    let q = sort.collide;
+    let q = collide;
     if q <= 0.0 || shares.iter().all(|&s| s <= 0.0) {
         return pre + count;
     }
     let v = 1.0 / q;
-    if sort.per_second {
-        let mut kept = 0.0;
-        for (calls, &ticks) in open {
-            let mut tick = 0.0;
-            for sec in 0..tick_secs {
-                let log: f64 = calls
-                    .iter()
-                    .zip(shares)
-                    .map(|(&c, &s)| {
-                        let here = c / tick_secs + u64::from(sec < c % tick_secs);
-                        here as f64 * (-s * q).ln_1p()
-                    })
-                    .sum();
-                tick += -v * log.exp_m1();
-            }
-            kept += tick * ticks as f64;
+    let mut kept = 0.0;
+    for (calls, &ticks) in open {
+        let mut tick = 0.0;
+        for sec in 0..tick_secs {
+            let log: f64 = calls
+                .iter()
+                .zip(shares)
+                .map(|(&c, &s)| log_missed((c / tick_secs + u64::from(sec < c % tick_secs)) as f64, s * q))
+                .sum();
+            tick += -v * log.exp_m1();
         }
-        return pre + kept;
+        kept += tick * ticks as f64;
     }
-    let log: f64 = shares
+    pre + kept
+}
+
+/// Expected distinct items of one partition whose sort key does not hold the write time:
+/// writes whose keys meet replace each other over the partition's whole life. `V = 1 /
+/// collide` values; `seq` writes landed for certain (Seq), the drawn flows' calls each with
+/// their share; `count` is every write's expectation.
+fn kept_over_life(
+    collide: f64,
+    open: &BTreeMap<Vec<u64>, u64>,
+    drawn: &[f64],
+    seq: f64,
+    pre: f64,
+    count: f64,
+) -> f64 {
+    let q = collide;
+    if q <= 0.0 {
+        return pre + count;
+    }
+    let v = 1.0 / q;
+    let log: f64 = drawn
         .iter()
         .enumerate()
-        .map(|(i, &s)| open.iter().map(|(c, &t)| (c[i] * t) as f64).sum::<f64>() * (-s * q).ln_1p())
-        .sum();
-    v - (v - pre).max(0.0) * log.exp()
+        .map(|(i, &s)| log_missed(open.iter().map(|(c, &t)| (c[i] * t) as f64).sum::<f64>(), s * q))
+        .sum::<f64>()
+        + log_missed(seq, q);
+    (v - (v - pre).max(0.0) * log.exp()).max(pre)
 }
 
 /// Partitions kept whatever their size, the largest first: the report's top list.
