@@ -2,6 +2,8 @@
 //! sums as expected values, the largest partition and every peak as the median of its
 //! maximum, with the band in `RunReport::bands`.
 
+use std::collections::BTreeMap;
+
 use crate::engine::model::Action;
 use crate::engine::planner::Kind;
 use crate::engine::profile::Indexes;
@@ -18,9 +20,11 @@ use super::model::Shares;
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
 
-/// Members whose peaks are weighed, the most popular first: past them a member's chance of
-/// holding the maximum is negligible next to theirs.
+/// Members whose peaks are weighed one by one, the most popular first; the rest are weighed in
+/// bins of members whose shares are within `SHARE_BIN` of each other.
 const PEAK_MEMBERS: usize = 4096;
+/// The relative width of a bin of shares past `PEAK_MEMBERS`.
+const SHARE_BIN: f64 = 0.01;
 /// Partitions in the top list.
 const TOP: usize = 5;
 
@@ -92,22 +96,39 @@ impl Replay<'_> {
             let m = usize::try_from(m).unwrap_or(usize::MAX);
             flows.iter().map(|&f| self.model.flows[f].shares.of(m)).collect()
         };
-        let chosen: Vec<u64> = if let Some(list) = members {
-            list.to_vec()
+        // (the share of each flow, how many members have it)
+        let mut weighed: Vec<(Vec<f64>, f64)> = Vec::new();
+        if let Some(list) = members {
+            weighed.extend(list.iter().map(|&m| (share(m), 1.0)));
         } else {
             let mut all: Vec<(u64, f64)> = (0..group.members).map(|m| (m, share(m).iter().sum())).collect();
             all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            all.into_iter().take(PEAK_MEMBERS).map(|(m, _)| m).collect()
-        };
+            weighed.extend(all.iter().take(PEAK_MEMBERS).map(|&(m, _)| (share(m), 1.0)));
+            // The rest, by share within 1% of each other: a flat popularity's million members
+            // are one bin of a million equal draws, not 4096 of them.
+            let mut bins: BTreeMap<i64, (Vec<f64>, f64)> = BTreeMap::new();
+            for &(m, total) in all.iter().skip(PEAK_MEMBERS).filter(|(_, total)| *total > 0.0) {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "a bin number: a share's log in 1% steps"
+                )]
+                let bin = (total.ln() / SHARE_BIN.ln_1p()).floor() as i64;
+                let (sum, n) = bins.entry(bin).or_insert_with(|| (vec![0.0; flows.len()], 0.0));
+                for (acc, x) in sum.iter_mut().zip(share(m)) {
+                    *acc += x;
+                }
+                *n += 1.0;
+            }
+            weighed.extend(bins.into_values().map(|(sum, n)| (sum.iter().map(|x| x / n).collect(), n)));
+        }
         let mut draws = Vec::new();
-        for m in chosen {
-            let s = share(m);
+        for (s, members) in weighed {
             for (calls, &ticks) in hist {
                 let n: u64 = calls.iter().sum();
                 let mean: f64 = calls.iter().zip(&s).map(|(&c, &x)| c as f64 * x).sum();
                 // Several patterns on one key: a Binomial of their calls with the mean share
                 // (the sum of Binomials of unequal shares, matched in mean).
-                draws.push(Draws { n, p: ratio(mean, n as f64), times: ticks as f64 });
+                draws.push(Draws { n, p: ratio(mean, n as f64), times: ticks as f64 * members });
             }
         }
         Ok(binomial_max(&draws))
