@@ -25,9 +25,22 @@ fn every_report_names_its_fidelity() {
         let report = json(args);
         assert_eq!(report["fidelity"], fidelity, "{args:?}");
         assert_eq!(report.get("bands").is_some(), bands, "{args:?}");
+        // A rates report's latency is null and says why; a per-operation one's is a number.
+        let open = &report["patterns"][1];
+        assert_eq!(open["latency_ms_p99"].is_null(), bands, "{args:?}: {open}");
+        assert_eq!(open["latency_ms_p50"].is_null(), bands, "{args:?}: {open}");
+        assert_eq!(open["latency_p99_missing"] == "not_modelled", bands, "{args:?}: {open}");
     }
     let text = keyheat(&["run", "chat", "--duration", "1h", "--fidelity", "rates"]);
     assert!(stdout(&text).contains("replayed as rates"), "{}", stdout(&text));
+    // Nothing was timed: no latency figure, no ✔ against a target, no "never completed".
+    let patterns = stdout(&text);
+    let from = patterns.find("Access patterns").expect("the patterns table");
+    let to = patterns.find("\nGoals:").expect("the goals");
+    let patterns = &patterns[from..to];
+    assert!(patterns.contains("latency and items per call are not modelled"), "{patterns}");
+    assert!(!patterns.contains(" ms ") && !patterns.contains('✔'), "{patterns}");
+    assert!(!patterns.contains("never completed"), "{patterns}");
     let md = keyheat(&["run", "chat", "--duration", "1h", "--fidelity", "rates", "--format", "md"]);
     assert!(stdout(&md).contains("replayed as rates"), "{}", stdout(&md));
 }

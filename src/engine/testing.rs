@@ -212,6 +212,7 @@ pub fn pattern(
         failed: 0,
         latency_ms_p50: p50,
         latency_ms_p99: p99,
+        timed: true,
         unfinished: 0,
         latency_target_ms: target,
         requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),

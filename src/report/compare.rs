@@ -62,6 +62,23 @@ pub struct Comparison<'a> {
     pub reports: &'a [RunReport],
 }
 
+impl Comparison<'_> {
+    /// Whether the fluid replay made the reports (`compare` refuses to mix replays): their
+    /// figures are expected values and latency is not modelled.
+    pub fn as_rates(&self) -> bool {
+        self.reports.first().is_some_and(|r| r.fidelity == crate::engine::sim::report::Fidelity::Rates)
+    }
+
+    /// What the headers say about latency.
+    pub fn latency_words(&self) -> &'static str {
+        if self.as_rates() {
+            "replayed as rates: expected values and median peaks; latency is not modelled"
+        } else {
+            "latency is modelled"
+        }
+    }
+}
+
 /// One key figure across the variants; `values` and `deltas` follow `variants`.
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureRow {
@@ -131,7 +148,8 @@ pub struct PatternRun {
     /// For a write: write units per write that landed (calls that gave up wrote nothing), where
     /// the run tells landed writes apart; what text and Markdown show when present.
     pub units_per_write: Option<f64>,
-    pub latency_ms_p50: f64,
+    /// `None` (null) where the fluid replay made the report: it times no call.
+    pub latency_ms_p50: Option<f64>,
     /// The p99 call's latency; `None` (null) when that call never completed
     /// (`PatternReport::p99_ms`): `latency_p99_missing` then says so and
     /// `latency_ms_p99_completed` gives the p99 of the calls that did.
@@ -235,11 +253,19 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         units_per_call,
                         unit,
                         units_per_write: per_write(&p, r.engine),
-                        latency_ms_p50: p.latency_ms_p50,
+                        latency_ms_p50: p.timed.then_some(p.latency_ms_p50),
                         latency_ms_p99: p.p99_ms(),
-                        latency_p99_missing: p.p99_ms().is_none().then_some("never_completed"),
-                        latency_ms_p99_completed: p.p99_ms().is_none().then_some(p.latency_ms_p99),
-                        meets_target: p.latency_target_ms.map(|t| p.p99_ms().is_some_and(|x| x <= t)),
+                        latency_p99_missing: p.p99_ms().is_none().then_some(if p.timed {
+                            "never_completed"
+                        } else {
+                            "not_modelled"
+                        }),
+                        latency_ms_p99_completed: (p.timed && p.p99_ms().is_none())
+                            .then_some(p.latency_ms_p99),
+                        meets_target: p
+                            .latency_target_ms
+                            .filter(|_| p.timed)
+                            .map(|t| p.p99_ms().is_some_and(|x| x <= t)),
                         units_delta: base
                             .as_ref()
                             .and_then(|b| per_call(b, reports[0].engine))

@@ -232,7 +232,11 @@ fn markdown_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "## Access patterns")?;
     writeln!(out)?;
-    writeln!(out, "Latency is modelled, not measured (see the notes).")?;
+    let latency = match r.fidelity {
+        Fidelity::Operations => "Latency is modelled, not measured (see the notes).",
+        Fidelity::Rates => "Replayed as rates: latency and items per call are not modelled.",
+    };
+    writeln!(out, "{latency}")?;
     writeln!(out)?;
     // Cassandra has no read units to follow over the run: its cost per call is rows read.
     let cassandra = is_cassandra(r.engine);

@@ -281,7 +281,7 @@ fn text_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 
 fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
-    writeln!(out, "Access patterns (latency is modelled, not measured)")?;
+    writeln!(out, "Access patterns ({})", super::latency_words(r))?;
     let w = [1, 14, 13, 11, 9, 9, 9, 6];
     let line = |out: &mut _, c: [&str; 8]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();

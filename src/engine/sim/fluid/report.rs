@@ -358,6 +358,7 @@ impl Replay<'_> {
                 failed: 0,
                 latency_ms_p50: 0.0,
                 latency_ms_p99: 0.0,
+                timed: false,
                 unfinished: 0,
                 latency_target_ms: pattern.latency_target_ms,
                 requests: if served { whole(asked) } else { 0 },
@@ -386,7 +387,7 @@ fn fluid_notes(calls: u64) -> Vec<String> {
             "Replayed as rates (--fidelity rates): the {calls} calls were counted per tick, not made one by one. Sums, item counts and sizes are expected values; the largest partition and every peak are the median of their maximum over partitions and ticks, with its 0.1%–99.9% band in the JSON report's bands (a per-operation replay reports one draw from that band)."
         ),
         format!(
-            "Not modelled by the fluid replay yet: latency (0 here, latency goals are not graded), pages and items read per call, requests count one per partition asked; the ring's {RING_NODES} nodes are not broken down."
+            "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), pages and items read per call (likewise), and read and write units (0 here); a request is counted per partition a read asks; the ring's {RING_NODES} nodes are not broken down."
         ),
     ]
 }
