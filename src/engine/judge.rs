@@ -55,7 +55,10 @@ pub fn run_as(
         (Replay::Operations, _) | (Replay::Auto, None) => sim::run(scenario, variant, options, progress)?,
         (Replay::Rates, _) => fluid::run(scenario, variant, options, progress)?,
         (Replay::Auto, Some(calls)) => fluid::run(scenario, variant, options, progress)
-            .map_err(|why| RunError::TooLarge { calls, why })
+            .map_err(|why| match why {
+                FluidError::Sim(e) => RunError::Sim(e),
+                why @ FluidError::Unsupported { .. } => RunError::TooLarge { calls, why },
+            })
             .map(|mut report| {
                 report.notes.insert(0, format!("{calls:.1e} calls are too many to replay per operation (more than {:.0e}): --fidelity auto replayed them as rates.", fluid::OPS_BUDGET));
                 report
