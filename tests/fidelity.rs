@@ -74,3 +74,26 @@ fn compare_as_rates_compares_reports_made_alike() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("recommended"), "{}", stdout(&out));
 }
+
+/// Same seed, same bytes, as rates too: chat's memberships see ticks with a join and ticks
+/// without, so the fluid replay's sums run over several kinds of tick (in an order it must fix).
+#[test]
+fn a_rates_report_is_the_same_bytes_every_time() {
+    let args = [
+        "run",
+        "chat",
+        "--variant",
+        "recommended",
+        "--duration",
+        "3d",
+        "--fidelity",
+        "rates",
+        "--format",
+        "json",
+    ];
+    let first = keyheat(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    for _ in 0..2 {
+        assert_eq!(keyheat(&args).stdout, first.stdout);
+    }
+}
