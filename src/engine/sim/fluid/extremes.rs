@@ -120,24 +120,40 @@ pub struct Draws {
 /// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every count in `draws`: the
 /// smallest x with P(max ≤ x) ≥ q. Each `Draws` adds `times · ln P(X ≤ x)` to ln P(max ≤ x).
 pub fn binomial_max(draws: &[Draws]) -> Band {
-    let hi = draws
-        .iter()
-        .filter(|d| d.times > 0.0 && d.n > 0 && d.p > 0.0)
+    let active = || draws.iter().filter(|d| d.times > 0.0 && d.n > 0 && d.p > 0.0);
+    // Every quantile lies between the busiest draw's mean less 12 standard deviations (below
+    // it, P(max ≤ x) is below 10⁻³⁰) and the highest mean plus 12: only that window is
+    // computed, so a count of 10⁹ a tick costs a window of 10⁵, not a vector of 10⁹.
+    let spread = |d: &Draws| {
+        let mean = d.n as f64 * d.p;
+        (mean, 12.0 * (mean * (1.0 - d.p.min(1.0))).sqrt() + 30.0)
+    };
+    let Some(hi) = active()
         .map(|d| {
-            let mean = d.n as f64 * d.p;
-            whole((mean + 12.0 * mean.sqrt() + 30.0).min(d.n as f64))
+            let (mean, sd12) = spread(d);
+            whole((mean + sd12).min(d.n as f64))
         })
-        .max();
-    let Some(hi) = hi else { return Band::default() };
-    let mut log_cdf = vec![0.0f64; usize::try_from(hi + 1).unwrap_or(0)];
+        .max()
+    else {
+        return Band::default();
+    };
+    let lo = active()
+        .map(|d| {
+            let (mean, sd12) = spread(d);
+            whole((mean - sd12).max(0.0)).saturating_sub(1)
+        })
+        .max()
+        .unwrap_or(0)
+        .min(hi);
+    let mut log_cdf = vec![0.0f64; usize::try_from(hi - lo + 1).unwrap_or(0)];
     for d in draws.iter().filter(|d| d.times > 0.0) {
-        for (x, tail) in binomial_tails(d.n, d.p, 0, hi).into_iter().enumerate() {
+        for (x, tail) in binomial_tails(d.n, d.p, lo, hi).into_iter().enumerate() {
             log_cdf[x] += d.times * (-tail).ln_1p();
         }
     }
     let quantile = |q: f64| {
         let target = q.ln();
-        log_cdf.iter().position(|&l| l >= target).unwrap_or(log_cdf.len()) as f64
+        (lo + log_cdf.iter().position(|&l| l >= target).unwrap_or(log_cdf.len()) as u64) as f64
     };
     Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
 }
@@ -208,6 +224,17 @@ mod tests {
         }
         let big = binomial_tails(1_000_000, 0.001, 1000, 1000)[0];
         assert!((big - 0.5).abs() < 0.02, "{big}");
+    }
+
+    /// A billion calls a tick on one key: the band is the normal's, and computing it does not
+    /// allocate a billion-entry vector.
+    #[test]
+    fn a_huge_count_is_computed_in_a_window_around_it() {
+        let band = binomial_max(&[Draws { n: 1_000_000_000, p: 0.5, times: 1.0 }]);
+        let sd = (1e9f64 * 0.25).sqrt();
+        assert!((band.median - 5e8).abs() <= 1.0, "{band:?}");
+        assert!((band.low - (5e8 - 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
+        assert!((band.high - (5e8 + 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
     }
 
     #[test]
