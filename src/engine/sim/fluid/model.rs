@@ -483,15 +483,14 @@ fn sort_repeats(
                         ));
                     }
                     Gen::New(_) if ent.identity.is_some_and(|(i, _)| i == *attr) => 0.0,
+                    // A picked member repeats as Σ share² (through `shares`, so what it
+                    // refuses for a partition key it refuses here too).
                     Gen::Pick(pop) | Gen::New(pop) => {
-                        if grows(world, *pop) {
-                            return Err(unsupported("a sort key of a population that grows", place));
+                        match shares(world, &world.pops[*pop].popularity, *pop, seed, place)? {
+                            Shares::Each(s) => s.iter().map(|x| x * x).sum(),
+                            Shares::Seq(n) => 1.0 / n as f64,
+                            Shares::One => 1.0,
                         }
-                        let n = world.pops[*pop].size;
-                        if n > MAX_MEMBERS {
-                            return Err(unsupported("a sort key of a population past 2^20 members", place));
-                        }
-                        world.pops[*pop].popularity.shares(n, seed).iter().map(|s| s * s).sum()
                     }
                     source => drawn_repeats(source, seed, a.stream, start_secs, a.ty),
                 };

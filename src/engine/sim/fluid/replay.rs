@@ -97,6 +97,11 @@ impl<'w> Replay<'w> {
 
     /// Runs every tick, then closes the open buckets.
     pub fn run(&mut self, progress: &mut dyn FnMut(f64)) -> Result<(), FluidError> {
+        // Writes that meet within a second are counted per second of a tick: a tick must be
+        // whole seconds.
+        if !self.tick_ms.is_multiple_of(1000) && self.model.groups.iter().any(|g| g.sort.per_second) {
+            return Err(unsupported("a tick that is not a whole number of seconds", "workload"));
+        }
         let tick_secs = self.tick_ms as f64 / 1000.0;
         let start = SimTime::from_millis(self.start_ms);
         let every = (self.ticks / 100).max(1);
