@@ -23,6 +23,10 @@
 //! sensor; the newest 50 of a channel), a lookup per get. It has no capacity units, no pages, no
 //! metrics: the ratio is what the simulator's bookkeeping costs.
 //!
+//! Then the fluid replay (`--fidelity rates`) of the same year, both variants, against the
+//! per-operation year measured above: the speed-up, and its headline figures beside the
+//! per-operation ones.
+//!
 //! Run: `cargo bench --bench sim` (the targets, both workloads and their baselines), or
 //! `target/release/deps/sim-* --sensors-year` (the simulator alone, for `/usr/bin/time -v`), or
 //! `… --run SCENARIO VARIANT [DAYS]` (any bundled scenario; prints the report's headline figures).
@@ -32,7 +36,7 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Instant;
 
-use keyheat::engine::sim::{RunOptions, RunReport, Simulation};
+use keyheat::engine::sim::{RunOptions, RunReport, Simulation, fluid};
 use keyheat::engine::time::SimDuration;
 use keyheat::engine::workload::Popularity;
 use keyheat::scenario;
@@ -256,6 +260,24 @@ fn targets() -> Measured {
     naive
 }
 
+/// Sensors' year as rates, each variant, against `ops_secs` (the per-operation naive year).
+fn fluid_year(ops_secs: f64) {
+    let loaded = scenario::load("sensors").expect("bundled");
+    for variant in ["naive", "recommended"] {
+        let v = loaded.scenario.variant(variant).expect("bundled variant");
+        let start = Instant::now();
+        let report =
+            fluid::run(&loaded.scenario, v, &RunOptions::default(), &mut |_| {}).expect("replays as rates");
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "fluid      sensors {variant}, one year as rates: {secs:.3} s ({:.0}× faster than per operation); largest partition {} items, peak writes {:.4}/s",
+            ops_secs / secs.max(1e-9),
+            report.partitions.max_items,
+            report.partitions.peak_wcu_per_s
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     if args.first().map(String::as_str) == Some("--sensors-year") {
@@ -307,8 +329,9 @@ fn main() {
         return;
     }
 
-    // (a) The targets, then the naive year's stream on a BTreeMap.
+    // (a) The targets, then the fluid year, then the naive year's stream on a BTreeMap.
     let naive = targets();
+    fluid_year(naive.secs);
     let sim_rate = naive.ops as f64 / naive.secs;
     let (ops, base_secs) = baseline(&Stream {
         ticks: 525_600,

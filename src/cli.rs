@@ -169,6 +169,11 @@ pub struct RunArgs {
     /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
+    /// How to replay: ops (every call, exact), rates (rates and sizes per tick: seconds for a
+    /// year; sums are expected values, peaks the median of their maximum), or auto (rates when
+    /// the run is too large to replay call by call, and says so)
+    #[arg(long, value_enum, default_value_t)]
+    pub fidelity: FidelityArg,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
     /// Write the report to FILE (whole or not at all; `-` is stdout) instead of stdout; the
@@ -200,6 +205,11 @@ pub struct CompareArgs {
     /// Simulated time to replay, a whole number of the scenario's ticks: 90s, 15m, 6h, 30d, 52w (default: the scenario's)
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<SimDuration>,
+    /// How to replay: ops (every call, exact), rates (rates and sizes per tick: seconds for a
+    /// year; sums are expected values, peaks the median of their maximum), or auto (rates when
+    /// the run is too large to replay call by call, and says so)
+    #[arg(long, value_enum, default_value_t)]
+    pub fidelity: FidelityArg,
     #[arg(long, value_enum, default_value_t)]
     pub format: RunFormat,
     /// Write the comparison to FILE (whole or not at all; `-` is stdout) instead of stdout; an
@@ -209,6 +219,29 @@ pub struct CompareArgs {
     /// Replace FILE if it exists
     #[arg(long, requires = "out")]
     pub force: bool,
+}
+
+/// `--fidelity`: how `run` and `compare` replay the workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FidelityArg {
+    /// Every call, against the simulated store.
+    Ops,
+    /// Rates and sizes per tick (the fluid replay).
+    Rates,
+    /// Rates when the run is too large to replay call by call.
+    #[default]
+    Auto,
+}
+
+impl FidelityArg {
+    pub fn replay(self) -> crate::engine::judge::Replay {
+        use crate::engine::judge::Replay;
+        match self {
+            FidelityArg::Ops => Replay::Operations,
+            FidelityArg::Rates => Replay::Rates,
+            FidelityArg::Auto => Replay::Auto,
+        }
+    }
 }
 
 /// How a command that ran to the end wants the process to exit.

@@ -12,6 +12,7 @@ use super::progress::Progress;
 use super::{CompareArgs, Outcome, RunArgs};
 use crate::engine::judge;
 use crate::engine::model::Variant;
+use crate::engine::sim::report::Fidelity;
 use crate::engine::sim::{RunOptions, RunReport};
 use crate::report;
 use crate::scenario::{self, Loaded};
@@ -23,7 +24,7 @@ pub fn run(stdout: &mut impl Write, args: &RunArgs) -> anyhow::Result<Outcome> {
     let loaded = scenario::load_on(&args.scenario, args.engine)?;
     let variant = loaded.variant(args.variant.as_deref())?;
     let options = RunOptions { seed: args.seed, duration: args.duration };
-    let report = judged(&loaded, variant, &options, &variant.name)?;
+    let report = judged(&loaded, variant, &options, args.fidelity.replay(), &variant.name)?;
     let mut text = Vec::new();
     report::run::write(&mut text, &report, args.format)?;
     emit(stdout, args.out.as_deref(), args.force, &text, &report::run::goal_summary(&report))?;
@@ -41,7 +42,7 @@ pub fn compare(stdout: &mut impl Write, args: &CompareArgs) -> anyhow::Result<Ou
     let mut reports: Vec<RunReport> = Vec::with_capacity(variants.len());
     for (i, variant) in variants.iter().enumerate() {
         let label = format!("{} ({}/{})", variant.name, i + 1, variants.len());
-        reports.push(judged(&loaded, variant, &options, &label)?);
+        reports.push(judged(&loaded, variant, &options, args.fidelity.replay(), &label)?);
     }
     let mut text = Vec::new();
     report::compare::write(&mut text, &reports, args.format)?;
@@ -82,12 +83,17 @@ fn judged(
     loaded: &Loaded,
     variant: &Variant,
     options: &RunOptions,
+    replay: judge::Replay,
     label: &str,
 ) -> anyhow::Result<RunReport> {
     let mut progress = Progress::new(format!("{} / {label}", loaded.scenario.name));
-    let report = judge::run(&loaded.scenario, variant, options, &mut |f| progress.update(f));
+    let report = judge::run_as(&loaded.scenario, variant, options, replay, &mut |f| progress.update(f));
     progress.finish();
-    report.with_context(|| format!("{}: cannot run variant {:?}", loaded.file, variant.name))
+    let report = report.with_context(|| format!("{}: cannot run variant {:?}", loaded.file, variant.name))?;
+    if replay == judge::Replay::Auto && report.fidelity == Fidelity::Rates {
+        eprintln!("keyheat: {}: {}", variant.name, report.notes[0]);
+    }
+    Ok(report)
 }
 
 /// The report to `out` under the output rule, or to `stdout` (no `--out`, or `--out -`).

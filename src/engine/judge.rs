@@ -5,7 +5,68 @@
 use super::cost;
 use super::goals;
 use super::model::{Scenario, Variant};
+use super::sim::fluid::{self, FluidError};
+use super::sim::report::{Fidelity, GoalStatus};
 use super::sim::{self, RunOptions, RunReport, SimError};
+
+/// How to replay, as `--fidelity` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Replay {
+    /// Call by call.
+    Operations,
+    /// As rates (`sim::fluid`).
+    Rates,
+    /// As rates when the run is too large to replay call by call (`choose`), else call by call.
+    #[default]
+    Auto,
+}
+
+/// Why `run_as` could not report.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error(transparent)]
+    Fluid(#[from] FluidError),
+    /// `--fidelity auto` chose rates, and the fluid replay cannot model the variant.
+    #[error(
+        "{calls:.1e} calls are too many to replay per operation, and {why}; shorten --duration, or pass --fidelity ops to replay every call anyway"
+    )]
+    TooLarge { calls: f64, why: FluidError },
+}
+
+/// Why `Auto` replays as rates: the calls a run would make, when they pass
+/// `fluid::OPS_BUDGET` or the items would pass what the per-operation replay can hold.
+pub fn too_large(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> Option<f64> {
+    let calls = fluid::expected_calls(scenario, variant, options);
+    (calls > fluid::OPS_BUDGET || sim::too_many_items(scenario, variant, options)).then_some(calls)
+}
+
+/// Replays at the fidelity asked (`Auto`: see [`too_large`]), prices and grades.
+pub fn run_as(
+    scenario: &Scenario,
+    variant: &Variant,
+    options: &RunOptions,
+    replay: Replay,
+    progress: &mut dyn FnMut(f64),
+) -> Result<RunReport, RunError> {
+    let large = if replay == Replay::Auto { too_large(scenario, variant, options) } else { None };
+    let mut report = match (replay, large) {
+        (Replay::Operations, _) | (Replay::Auto, None) => sim::run(scenario, variant, options, progress)?,
+        (Replay::Rates, _) => fluid::run(scenario, variant, options, progress)?,
+        (Replay::Auto, Some(calls)) => fluid::run(scenario, variant, options, progress)
+            .map_err(|why| match why {
+                FluidError::Sim(e) => RunError::Sim(e),
+                why @ FluidError::Unsupported { .. } => RunError::TooLarge { calls, why },
+            })
+            .map(|mut report| {
+                report.notes.insert(0, format!("{calls:.1e} calls are too many to replay per operation (more than {:.0e}): --fidelity auto replayed them as rates.", fluid::OPS_BUDGET));
+                report
+            })?,
+    };
+    finish(scenario, variant, &mut report);
+    Ok(report)
+}
 
 /// Replays, prices and grades. `progress` gets the fraction done now and then (see `sim::run`).
 pub fn run(
@@ -23,6 +84,16 @@ pub fn run(
 pub fn finish(scenario: &Scenario, variant: &Variant, report: &mut RunReport) {
     cost::price(scenario, variant, report);
     report.goals = goals::evaluate(scenario, variant, report);
+    if report.fidelity == Fidelity::Rates {
+        // The fluid replay does not model latency: a goal on it has nothing to judge.
+        for (goal, spec) in report.goals.iter_mut().zip(&scenario.goals) {
+            if matches!(spec.check, super::model::GoalCheck::LatencyTarget(_)) {
+                goal.status = GoalStatus::NotGraded;
+                goal.value = None;
+                "not graded: --fidelity rates does not model latency".clone_into(&mut goal.detail);
+            }
+        }
+    }
 }
 
 /// Whether every goal passed (a scenario without goals passes; a goal not graded did not pass).
@@ -53,5 +124,28 @@ mod tests {
         assert_eq!((cheap.passed(), cheap.value), (false, Some(report.totals.monthly_cost_usd)), "{cheap:?}");
         assert_eq!(report.goals.len(), scenario.goals.len());
         assert!(!all_passed(&report));
+    }
+
+    /// `--fidelity auto` leaves every run the per-operation replay can serve to it, a year of
+    /// sensors included, and replays as rates only what it cannot.
+    #[test]
+    fn auto_replays_as_rates_only_what_the_per_operation_replay_cannot() {
+        let sensors = crate::scenario::load("sensors").expect("sensors is bundled");
+        let fleet =
+            crate::scenario::parse("sensor-fleet.ron", include_str!("../../tests/fixtures/sensor-fleet.ron"))
+                .expect("the fleet fixture loads");
+        let year = RunOptions::default();
+        let decade = RunOptions {
+            duration: Some(crate::engine::time::SimDuration::from_secs(10 * 365 * 86_400)),
+            ..RunOptions::default()
+        };
+        // (scenario, options, replayed as rates)
+        let cases = [(&sensors, &year, false), (&sensors, &decade, true), (&fleet, &year, true)];
+        for (loaded, options, rates) in cases {
+            for variant in &loaded.scenario.variants {
+                let large = too_large(&loaded.scenario, variant, options);
+                assert_eq!(large.is_some(), rates, "{} {}: {large:?}", loaded.scenario.name, variant.name);
+            }
+        }
     }
 }

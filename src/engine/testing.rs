@@ -31,6 +31,8 @@ pub fn report() -> RunReport {
         patterns: patterns(),
         goals: Vec::new(),
         notes: vec!["Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.".to_owned()],
+        fidelity: crate::engine::sim::report::Fidelity::Operations,
+        bands: None,
     }
 }
 
@@ -210,6 +212,7 @@ pub fn pattern(
         failed: 0,
         latency_ms_p50: p50,
         latency_ms_p99: p99,
+        timed: true,
         unfinished: 0,
         latency_target_ms: target,
         requests: crate::engine::planner::numbers::floor_u64((calls as f64 * fanout).round()),

@@ -34,6 +34,12 @@ pub enum CompareError {
     Seed { baseline: String, variant: String, expected: u64, found: u64 },
     #[error("cannot compare runs of different lengths: {variant:?} ran {found} s, {baseline:?} {expected} s")]
     Duration { baseline: String, variant: String, expected: f64, found: f64 },
+    /// A rates replay's figures are expected values and medians, a per-operation replay's are
+    /// draws: their differences would mix design with noise.
+    #[error(
+        "cannot compare runs replayed differently: {variant:?} was replayed as {found}, {baseline:?} as {expected}; give --fidelity"
+    )]
+    Fidelity { baseline: String, variant: String, expected: &'static str, found: &'static str },
 }
 
 /// The JSON shape of `keyheat compare --format json`.
@@ -54,6 +60,23 @@ pub struct Comparison<'a> {
     pub goals: Vec<GoalRow>,
     /// The full report of each variant, in the order of `variants`.
     pub reports: &'a [RunReport],
+}
+
+impl Comparison<'_> {
+    /// Whether the fluid replay made the reports (`compare` refuses to mix replays): their
+    /// figures are expected values and latency is not modelled.
+    pub fn as_rates(&self) -> bool {
+        self.reports.first().is_some_and(|r| r.fidelity == crate::engine::sim::report::Fidelity::Rates)
+    }
+
+    /// What the headers say about latency.
+    pub fn latency_words(&self) -> &'static str {
+        if self.as_rates() {
+            "replayed as rates: expected values and median peaks; latency is not modelled"
+        } else {
+            "latency is modelled"
+        }
+    }
 }
 
 /// One key figure across the variants; `values` and `deltas` follow `variants`.
@@ -125,7 +148,8 @@ pub struct PatternRun {
     /// For a write: write units per write that landed (calls that gave up wrote nothing), where
     /// the run tells landed writes apart; what text and Markdown show when present.
     pub units_per_write: Option<f64>,
-    pub latency_ms_p50: f64,
+    /// `None` (null) where the fluid replay made the report: it times no call.
+    pub latency_ms_p50: Option<f64>,
     /// The p99 call's latency; `None` (null) when that call never completed
     /// (`PatternReport::p99_ms`): `latency_p99_missing` then says so and
     /// `latency_ms_p99_completed` gives the p99 of the calls that did.
@@ -170,6 +194,10 @@ impl<'a> Comparison<'a> {
             if r.scenario != base.scenario {
                 let (expected, found) = (base.scenario.clone(), r.scenario.clone());
                 return Err(CompareError::Scenario { baseline, variant, expected, found });
+            }
+            if r.fidelity != base.fidelity {
+                let (expected, found) = (base.fidelity.id(), r.fidelity.id());
+                return Err(CompareError::Fidelity { baseline, variant, expected, found });
             }
             if r.seed != base.seed {
                 return Err(CompareError::Seed { baseline, variant, expected: base.seed, found: r.seed });
@@ -225,11 +253,19 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                         units_per_call,
                         unit,
                         units_per_write: per_write(&p, r.engine),
-                        latency_ms_p50: p.latency_ms_p50,
+                        latency_ms_p50: p.timed.then_some(p.latency_ms_p50),
                         latency_ms_p99: p.p99_ms(),
-                        latency_p99_missing: p.p99_ms().is_none().then_some("never_completed"),
-                        latency_ms_p99_completed: p.p99_ms().is_none().then_some(p.latency_ms_p99),
-                        meets_target: p.latency_target_ms.map(|t| p.p99_ms().is_some_and(|x| x <= t)),
+                        latency_p99_missing: p.p99_ms().is_none().then_some(if p.timed {
+                            "never_completed"
+                        } else {
+                            "not_modelled"
+                        }),
+                        latency_ms_p99_completed: (p.timed && p.p99_ms().is_none())
+                            .then_some(p.latency_ms_p99),
+                        meets_target: p
+                            .latency_target_ms
+                            .filter(|_| p.timed)
+                            .map(|t| p.p99_ms().is_some_and(|x| x <= t)),
                         units_delta: base
                             .as_ref()
                             .and_then(|b| per_call(b, reports[0].engine))
@@ -406,6 +442,13 @@ mod tests {
         reports[1].scenario = "orders".to_owned();
         reports[1].duration_s = 60.0;
         assert!(matches!(Comparison::new(&reports), Err(CompareError::Duration { .. })));
+        reports[1].duration_s = reports[0].duration_s;
+        reports[1].fidelity = crate::engine::sim::report::Fidelity::Rates;
+        let err = Comparison::new(&reports).unwrap_err();
+        assert!(
+            err.to_string().contains("\"recommended\" was replayed as rates, \"naive\" as operations"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -136,7 +136,8 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
         return None;
     }
     if is_cassandra(engine) {
-        return (p.kind != Kind::Write).then_some((p.avg_items_read, "rows"));
+        // Rows read per call: the fluid replay does not count them.
+        return (p.kind != Kind::Write && p.timed).then_some((p.avg_items_read, "rows"));
     }
     if p.kind == Kind::Write {
         return Some((p.wcu / p.calls as f64, "WCU"));
@@ -233,10 +234,21 @@ pub fn ms(x: f64) -> String {
     GoalUnit::Milliseconds.format(x)
 }
 
-/// A pattern's modelled latency figure, "—" when nothing was timed: it made no calls, or
-/// nothing serves it.
+/// What a report's access patterns say about latency: modelled by the per-operation replay, not
+/// at all by the fluid one.
+pub(super) fn latency_words(r: &RunReport) -> &'static str {
+    match r.fidelity {
+        crate::engine::sim::report::Fidelity::Operations => "latency is modelled, not measured",
+        crate::engine::sim::report::Fidelity::Rates => {
+            "replayed as rates: latency and items per call are not modelled"
+        }
+    }
+}
+
+/// A pattern's modelled latency figure, "—" when nothing was timed: it made no calls, nothing
+/// serves it, or the fluid replay made the report.
 pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
-    if p.calls == 0 || p.operation.is_none() { "—".to_owned() } else { ms(x) }
+    if p.calls == 0 || p.operation.is_none() || !p.timed { "—".to_owned() } else { ms(x) }
 }
 
 /// The p99 cell: the p99 call's latency, or — when that call never completed (a remark under
@@ -244,18 +256,26 @@ pub(super) fn latency_cell(p: &PatternReport, x: f64) -> String {
 pub(super) fn p99_cell(p: &PatternReport, long: bool) -> String {
     match p.p99_ms() {
         Some(x) => latency_cell(p, x),
+        None if !p.timed => {
+            if long {
+                "— (not modelled)".to_owned()
+            } else {
+                "—".to_owned()
+            }
+        }
         None if long => format!("— (never completed; > {})", ms(p.latency_ms_p99)),
         None => "—".to_owned(),
     }
 }
 
 /// ✔ when the modelled p99 meets the pattern's target, ✘ when not, blank without a target, –
-/// when the pattern made no calls (no latency to hold to it). A pattern nothing serves, or whose
+/// when the pattern made no calls or the fluid replay made the report (no latency to hold to
+/// it). A pattern nothing serves, or whose
 /// calls failed, does not meet it however fast the rest were.
 pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
     let served = p.operation.is_some() && p.failed == 0;
     match p.latency_target_ms {
-        Some(_) if p.calls == 0 && p.operation.is_some() => "–",
+        Some(_) if (p.calls == 0 || !p.timed) && p.operation.is_some() => "–",
         Some(target) if served && p.p99_ms().is_some_and(|p99| p99 <= target) => "✔",
         Some(_) => "✘",
         None => " ",
@@ -527,7 +547,7 @@ pub(super) fn remarks(p: &PatternReport, engine: Engine) -> Vec<String> {
             numbers::count(p.calls as f64)
         ));
     }
-    if p.p99_ms().is_none() {
+    if p.timed && p.p99_ms().is_none() {
         out.push(format!(
             "{}: {} of {} calls never completed ({} gave up, {} still retrying at the end): the p99 call has no latency; the p99 of those that completed is {}",
             p.name,

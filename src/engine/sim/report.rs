@@ -35,6 +35,56 @@ pub struct RunReport {
     pub goals: Vec<GoalResult>,
     /// How prices and the latency model were chosen, for the reader.
     pub notes: Vec<String>,
+    /// How the workload was replayed: call by call, or as rates (`--fidelity`).
+    pub fidelity: Fidelity,
+    /// A rates replay's bands: the quantiles of each figure that is a maximum of random counts
+    /// (the per-operation replay reports one draw of it). Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Bands>,
+}
+
+/// How a report's figures were produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fidelity {
+    /// Every call made against the simulated store (`sim::run`).
+    #[default]
+    Operations,
+    /// Rates and sizes per tick (`sim::fluid::run`): sums are expected values, maxima medians.
+    Rates,
+}
+
+impl Fidelity {
+    /// The word reports print.
+    pub fn id(self) -> &'static str {
+        match self {
+            Fidelity::Operations => "operations",
+            Fidelity::Rates => "rates",
+        }
+    }
+}
+
+/// A rates replay's bands for the figures that are maxima (0.1%, median, 99.9%).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Bands {
+    /// The tables' largest partition, items and bytes.
+    pub max_items: super::fluid::Band,
+    pub max_bytes: super::fluid::Band,
+    /// The tables' busiest partition, operations (or units) per second.
+    pub peak_reads_per_s: super::fluid::Band,
+    pub peak_writes_per_s: super::fluid::Band,
+    /// The same per table and index.
+    pub groups: Vec<GroupBands>,
+}
+
+/// One table's or index's bands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupBands {
+    pub group: String,
+    pub max_items: super::fluid::Band,
+    pub max_bytes: super::fluid::Band,
+    pub peak_reads_per_s: super::fluid::Band,
+    pub peak_writes_per_s: super::fluid::Band,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -113,6 +163,8 @@ pub(crate) fn engine_id<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S
 /// The patterns as the JSON gives them: a p99 call that never completed has no latency, so
 /// `latency_ms_p99` is null there, `latency_p99_missing` says why and
 /// `latency_ms_p99_completed` keeps the p99 of the calls that did (`PatternReport::p99_ms`).
+/// A pattern the fluid replay made (`timed: false`) has neither latency nor items per call:
+/// they are null, and `latency_p99_missing` is `not_modelled`.
 fn patterns_json<S: Serializer>(patterns: &[PatternReport], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::{Error, SerializeSeq};
     let mut seq = s.serialize_seq(Some(patterns.len()))?;
@@ -124,8 +176,15 @@ fn patterns_json<S: Serializer>(patterns: &[PatternReport], s: S) -> Result<S::O
         let mut value = serde_json::to_value(p).map_err(S::Error::custom)?;
         if let Some(fields) = value.as_object_mut() {
             fields.insert("latency_ms_p99".to_owned(), serde_json::Value::Null);
-            fields.insert("latency_p99_missing".to_owned(), "never_completed".into());
-            fields.insert("latency_ms_p99_completed".to_owned(), p.latency_ms_p99.into());
+            if p.timed {
+                fields.insert("latency_p99_missing".to_owned(), "never_completed".into());
+                fields.insert("latency_ms_p99_completed".to_owned(), p.latency_ms_p99.into());
+            } else {
+                fields.insert("latency_p99_missing".to_owned(), "not_modelled".into());
+                for untimed in ["latency_ms_p50", "avg_items_read", "avg_items_returned", "avg_pages"] {
+                    fields.insert(untimed.to_owned(), serde_json::Value::Null);
+                }
+            }
         }
         seq.serialize_element(&value)?;
     }
@@ -288,6 +347,11 @@ pub struct PatternReport {
     /// `latency_ms_p99_completed` (a lower bound: the p99 call took longer, without end).
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
+    /// Whether each call was replayed and timed, its items counted (the per-operation replay).
+    /// `false` for the fluid replay, which models neither: its latency and per-call item
+    /// figures are 0 here, null in the JSON, "—" in the reports, and their goals not graded.
+    #[serde(skip)]
+    pub timed: bool,
     /// Calls with no latency: still waiting for a retry when the run ended. (A call that gave up
     /// has one, its waits included, and is counted in `failed`.)
     pub unfinished: u64,
@@ -343,6 +407,9 @@ impl PatternReport {
     /// calls that completed, is then only a lower bound). The one rule for goals, reports and
     /// the TUI.
     pub fn p99_ms(&self) -> Option<f64> {
+        if !self.timed {
+            return None;
+        }
         let never = self.never_completed();
         let missing = never > 0 && never as f64 > 0.01 * self.calls as f64;
         (!missing).then_some(self.latency_ms_p99)

@@ -151,6 +151,8 @@ impl Simulation {
             patterns: self.pattern_reports(),
             goals: Vec::new(),
             notes: self.notes(),
+            fidelity: super::report::Fidelity::Operations,
+            bands: None,
         }
     }
 
@@ -388,6 +390,7 @@ impl Simulation {
                 failed: s.failed,
                 latency_ms_p50: latency.p50().unwrap_or(0.0),
                 latency_ms_p99: latency.p99().unwrap_or(0.0),
+                timed: true,
                 // Calls nothing serves are sent nowhere: they did not stop short of finishing.
                 unfinished: if p.operation.is_some() { s.calls.saturating_sub(latency.count()) } else { 0 },
                 latency_target_ms: p.latency_target_ms,

@@ -43,6 +43,15 @@ pub(crate) fn tick_count(tick: SimDuration, duration: SimDuration) -> Result<u32
     Ok(ticks)
 }
 
+/// Whether a run's entities would outgrow the per-operation replay's item handles (what
+/// `Simulation::new` refuses with `SimError::TooManyItems`).
+pub fn too_many_items(scenario: &Scenario, variant: &Variant, options: &RunOptions) -> bool {
+    let plan = planner::plan(scenario, variant);
+    let world = super::world::compile(scenario, variant, &plan.patterns);
+    let duration = options.duration.unwrap_or(scenario.workload.duration);
+    matches!(check_ordinals(&world, duration), Err(SimError::TooManyItems { .. }))
+}
+
 /// Refuses a run whose entities would outgrow their item handles (every rate at its peak).
 fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> {
     let limit = world.ordinal_limit();

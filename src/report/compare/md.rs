@@ -14,11 +14,12 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · latency is modelled",
+        "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · {}",
         c.engine,
         c.seed,
         numbers::span(c.duration_s),
-        c.baseline
+        c.baseline,
+        c.latency_words()
     )?;
     writeln!(out)?;
     writeln!(out, "## Key figures")?;
@@ -90,11 +91,12 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
                 (*variant).to_owned(),
                 run.served_by.clone(),
                 cost_cell(run),
-                ms(run.latency_ms_p50),
-                run.latency_ms_p99.map_or_else(
-                    || format!("— (never completed; > {})", ms(run.latency_ms_p99_completed.unwrap_or(0.0))),
-                    ms,
-                ),
+                run.latency_ms_p50.map_or_else(|| "—".to_owned(), ms),
+                match (run.latency_ms_p99, run.latency_ms_p99_completed) {
+                    (Some(p99), _) => ms(p99),
+                    (None, Some(completed)) => format!("— (never completed; > {})", ms(completed)),
+                    (None, None) => "— (not modelled)".to_owned(),
+                },
                 target,
                 delta,
             ]);

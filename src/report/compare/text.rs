@@ -37,7 +37,15 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     paragraph(
         out,
         0,
-        &format!("Deltas are against {}, the first variant. Latency is modelled.", c.baseline),
+        &format!(
+            "Deltas are against {}, the first variant. {}",
+            c.baseline,
+            if c.as_rates() {
+                "Replayed as rates: expected values and median peaks; latency is not modelled."
+            } else {
+                "Latency is modelled."
+            }
+        ),
     )?;
     writeln!(out)?;
     let names: Vec<String> = c.variants.iter().map(|v| (*v).to_owned()).collect();
@@ -60,7 +68,11 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         paragraph(out, 0, &pass_line(c))?;
     }
     writeln!(out)?;
-    writeln!(out, "Access patterns (p99 latency is modelled)")?;
+    writeln!(
+        out,
+        "Access patterns (p99 latency is {})",
+        if c.as_rates() { "not modelled: replayed as rates" } else { "modelled" }
+    )?;
     let name_width = c.variants.iter().map(|v| v.chars().count()).max().unwrap_or(8).clamp(8, 16);
     for p in &c.patterns {
         let target = p.latency_target_ms.map_or_else(String::new, |t| format!(" (target {})", ms(t)));

@@ -8,7 +8,7 @@ use super::{
     partition_rows, per_call_legend, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{PartitionReport, RunReport};
+use crate::engine::sim::report::{Fidelity, PartitionReport, RunReport};
 use crate::report::markdown::{self, Align};
 
 pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
@@ -16,8 +16,12 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "`keyheat run` · {} · seed {} · {} simulated (tick {}) · **{}**",
+        "`keyheat run` · {}{} · seed {} · {} simulated (tick {}) · **{}**",
         r.engine,
+        match r.fidelity {
+            Fidelity::Operations => "",
+            Fidelity::Rates => " · replayed as rates (expected values, median peaks)",
+        },
         r.seed,
         numbers::span(r.duration_s),
         numbers::span(r.tick_s),
@@ -228,7 +232,11 @@ fn markdown_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "## Access patterns")?;
     writeln!(out)?;
-    writeln!(out, "Latency is modelled, not measured (see the notes).")?;
+    let latency = match r.fidelity {
+        Fidelity::Operations => "Latency is modelled, not measured (see the notes).",
+        Fidelity::Rates => "Replayed as rates: latency and items per call are not modelled.",
+    };
+    writeln!(out, "{latency}")?;
     writeln!(out)?;
     // Cassandra has no read units to follow over the run: its cost per call is rows read.
     let cassandra = is_cassandra(r.engine);

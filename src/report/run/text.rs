@@ -8,14 +8,27 @@ use super::{
     partition_rows, per_call_legend, plural, remarks, served_by, totals_rows, units_per_call, words,
 };
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{IndexType, PartitionReport, RunReport};
+use crate::engine::sim::report::{Fidelity, IndexType, PartitionReport, RunReport};
 use crate::report::text::{WIDTH, paragraph, row, wrap};
 
 /// Width of a figure's label.
 const LABEL: usize = 22;
 
+/// How the report's figures were made, when not call by call (the default the header leaves
+/// unsaid): a rates replay's sums are expected values and its maxima medians.
+fn fidelity_words(r: &RunReport) -> &'static str {
+    match r.fidelity {
+        Fidelity::Operations => "",
+        Fidelity::Rates => ", replayed as rates: expected values and median peaks",
+    }
+}
+
 pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
-    paragraph(out, 0, &format!("keyheat run: {} / {} ({})", r.scenario, r.variant, r.engine))?;
+    paragraph(
+        out,
+        0,
+        &format!("keyheat run: {} / {} ({}{})", r.scenario, r.variant, r.engine, fidelity_words(r)),
+    )?;
     paragraph(
         out,
         0,
@@ -268,7 +281,7 @@ fn text_views(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 
 fn text_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out)?;
-    writeln!(out, "Access patterns (latency is modelled, not measured)")?;
+    writeln!(out, "Access patterns ({})", super::latency_words(r))?;
     let w = [1, 14, 13, 11, 9, 9, 9, 6];
     let line = |out: &mut _, c: [&str; 8]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
@@ -357,6 +370,27 @@ fn item(out: &mut impl Write, indent: usize, marker: &str, text: &str) -> io::Re
 mod tests {
     use super::*;
     use crate::engine::testing::{judged_report, report};
+
+    #[test]
+    fn the_header_says_when_a_report_was_replayed_as_rates() {
+        // (fidelity, words in the header)
+        let cases = [(Fidelity::Operations, None), (Fidelity::Rates, Some("replayed as rates"))];
+        for (fidelity, words) in cases {
+            let mut r = judged_report();
+            r.fidelity = fidelity;
+            let text = render(&r);
+            let header: String = text.lines().take(2).collect::<Vec<_>>().join(" ");
+            assert_eq!(header.contains("replayed as rates"), words.is_some(), "{header}");
+            let mut md = Vec::new();
+            super::super::md::write(&mut md, &r).unwrap();
+            let md = String::from_utf8(md).unwrap();
+            assert_eq!(
+                md.lines().nth(2).is_some_and(|l| l.contains("replayed as rates")),
+                words.is_some(),
+                "{md}"
+            );
+        }
+    }
 
     #[test]
     fn text_has_every_section_within_80_columns() {

@@ -1,0 +1,289 @@
+//! The maximum of many independent counts, as the fluid replay reports a peak or a largest
+//! partition: quantiles of `max` over (partition, tick) of Binomial counts, and of normal
+//! partition sizes. Pure functions of their inputs; no state, no draws.
+//!
+//! The per-operation replay reports one draw of that maximum. The fluid replay reports the
+//! median of its distribution and a band from the 0.1% to the 99.9% quantile, which is what
+//! `tests/fluid_agreement.rs` holds the per-operation figure to.
+
+/// Quantiles the reports give: the band's ends and the median.
+pub const LOW_Q: f64 = 0.001;
+pub const MEDIAN_Q: f64 = 0.5;
+pub const HIGH_Q: f64 = 0.999;
+
+/// Above this mean a Binomial count is taken as normal (with a continuity correction): its
+/// probabilities would underflow the recurrence from 0, and the normal is within 1e-3 there.
+const NORMAL_ABOVE: f64 = 400.0;
+
+/// A band: the 0.1% quantile, the median and the 99.9% quantile of a figure.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+pub struct Band {
+    pub low: f64,
+    pub median: f64,
+    pub high: f64,
+}
+
+impl Band {
+    /// A figure known exactly.
+    pub fn exact(x: f64) -> Band {
+        Band { low: x, median: x, high: x }
+    }
+
+    pub fn scale(self, k: f64) -> Band {
+        Band { low: self.low * k, median: self.median * k, high: self.high * k }
+    }
+
+    pub fn max(self, other: Band) -> Band {
+        Band {
+            low: self.low.max(other.low),
+            median: self.median.max(other.median),
+            high: self.high.max(other.high),
+        }
+    }
+}
+
+/// A non-negative count rounded up from a bound.
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a bound on a count, clamped")]
+fn whole(x: f64) -> u64 {
+    x.ceil().clamp(0.0, 9e15) as u64
+}
+
+/// The complementary error function (Numerical Recipes' `erfcc`, relative error < 1.2e-7).
+pub fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// P(Z > z) for a standard normal Z.
+pub fn normal_tail(z: f64) -> f64 {
+    0.5 * erfc(z / std::f64::consts::SQRT_2)
+}
+
+/// P(X > x) for X ~ Binomial(n, p), for every x in `lo..=hi`.
+pub fn binomial_tails(n: u64, p: f64, lo: u64, hi: u64) -> Vec<f64> {
+    let len = usize::try_from(hi.saturating_sub(lo) + 1).unwrap_or(0);
+    if n == 0 || p <= 0.0 {
+        return vec![0.0; len];
+    }
+    let p = p.min(1.0);
+    let mean = n as f64 * p;
+    if mean > NORMAL_ABOVE {
+        let sd = (mean * (1.0 - p)).sqrt().max(1e-9);
+        return (lo..=hi).map(|x| normal_tail((x as f64 + 0.5 - mean) / sd)).collect();
+    }
+    if p >= 1.0 {
+        // Every call lands: X is n.
+        return (lo..=hi).map(|x| if x < n { 1.0 } else { 0.0 }).collect();
+    }
+    // The probabilities from 0 up by the recurrence, far enough past `hi` that the tail
+    // beyond is below f64's resolution. The recurrence runs on logarithms: P(X = 0) = (1 − p)ⁿ
+    // underflows to 0 for a share near 1 (p = 0.99, n = 200), and every term after it would.
+    let top = hi.saturating_add(64 + whole(12.0 * mean.sqrt())).min(n);
+    let log_ratio = p.ln() - (-p).ln_1p();
+    let mut pmf = Vec::with_capacity(usize::try_from(top + 1).unwrap_or(0));
+    let mut log_q = n as f64 * (-p).ln_1p();
+    pmf.push(log_q.exp());
+    for k in 0..top {
+        log_q += ((n - k) as f64 / (k + 1) as f64).ln() + log_ratio;
+        pmf.push(log_q.exp());
+    }
+    let mut tails = vec![0.0; len];
+    let mut above = 0.0;
+    for k in (lo..=top).rev() {
+        if k <= hi {
+            tails[usize::try_from(k - lo).unwrap_or(0)] = above;
+        }
+        above += pmf[usize::try_from(k).unwrap_or(0)];
+    }
+    tails
+}
+
+/// One kind of count that goes into a maximum: `times` independent copies of a
+/// Binomial(`n`, `p`) (a partition's calls in a tick, for every tick with that many calls).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Draws {
+    pub n: u64,
+    pub p: f64,
+    pub times: f64,
+}
+
+/// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every count in `draws`: the
+/// smallest x with P(max ≤ x) ≥ q. Each `Draws` adds `times · ln P(X ≤ x)` to ln P(max ≤ x).
+pub fn binomial_max(draws: &[Draws]) -> Band {
+    let active = || draws.iter().filter(|d| d.times > 0.0 && d.n > 0 && d.p > 0.0);
+    // Every quantile lies between the busiest draw's mean less 12 standard deviations (below
+    // it, P(max ≤ x) is below 10⁻³⁰) and the highest mean plus 12: only that window is
+    // computed, so a count of 10⁹ a tick costs a window of 10⁵, not a vector of 10⁹.
+    let spread = |d: &Draws| {
+        let mean = d.n as f64 * d.p;
+        (mean, 12.0 * (mean * (1.0 - d.p.min(1.0))).sqrt() + 30.0)
+    };
+    let Some(hi) = active()
+        .map(|d| {
+            let (mean, sd12) = spread(d);
+            whole((mean + sd12).min(d.n as f64))
+        })
+        .max()
+    else {
+        return Band::default();
+    };
+    let lo = active()
+        .map(|d| {
+            let (mean, sd12) = spread(d);
+            whole((mean - sd12).max(0.0)).saturating_sub(1)
+        })
+        .max()
+        .unwrap_or(0)
+        .min(hi);
+    let mut log_cdf = vec![0.0f64; usize::try_from(hi - lo + 1).unwrap_or(0)];
+    for d in draws.iter().filter(|d| d.times > 0.0) {
+        for (x, tail) in binomial_tails(d.n, d.p, lo, hi).into_iter().enumerate() {
+            log_cdf[x] += d.times * (-tail).ln_1p();
+        }
+    }
+    let quantile = |q: f64| {
+        let target = q.ln();
+        (lo + log_cdf.iter().position(|&l| l >= target).unwrap_or(log_cdf.len()) as u64) as f64
+    };
+    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+}
+
+/// A partition's size as a normal: mean and standard deviation (0: known exactly).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Normal {
+    pub mean: f64,
+    pub sd: f64,
+}
+
+/// Quantiles of the maximum of independent normal sizes.
+pub fn normal_max(sizes: &[Normal]) -> Band {
+    let Some(top) = sizes.iter().map(|s| s.mean + 10.0 * s.sd).reduce(f64::max) else {
+        return Band::default();
+    };
+    let floor = sizes.iter().map(|s| s.mean - 10.0 * s.sd).fold(0.0, f64::max);
+    let log_cdf = |x: f64| -> f64 {
+        sizes
+            .iter()
+            .map(|s| {
+                if s.sd <= 0.0 {
+                    if x >= s.mean { 0.0 } else { f64::NEG_INFINITY }
+                } else {
+                    (-normal_tail((x - s.mean) / s.sd)).ln_1p()
+                }
+            })
+            .sum()
+    };
+    let quantile = |q: f64| {
+        let target = q.ln();
+        let (mut a, mut b) = (floor, top.max(floor));
+        if log_cdf(a) >= target {
+            return a;
+        }
+        for _ in 0..100 {
+            let mid = 0.5 * (a + b);
+            if log_cdf(mid) >= target { b = mid } else { a = mid }
+        }
+        b
+    };
+    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::workload::unit;
+
+    #[test]
+    fn binomial_tails_sum_the_probabilities_above() {
+        // (n, p, x, P(X > x)) computed by hand or from the normal where n·p is large.
+        let cases = [
+            (1, 0.5, 0, 0.5),
+            (2, 0.5, 0, 0.75),
+            (2, 0.5, 1, 0.25),
+            (10, 0.1, 0, 1.0 - 0.9f64.powi(10)),
+            (4, 0.25, 3, 0.25f64.powi(4)),
+            // A share near 1: (1 − p)ⁿ = 10⁻⁴⁰⁰ underflows, the answer does not.
+            (200, 0.99, 199, 0.99f64.powi(200)),
+            (200, 0.99, 198, 0.99f64.powi(200) + 200.0 * 0.01 * 0.99f64.powi(199)),
+            (5, 1.0, 4, 1.0),
+            (5, 1.0, 5, 0.0),
+        ];
+        for (n, p, x, want) in cases {
+            let got = binomial_tails(n, p, x, x)[0];
+            assert!((got - want).abs() < 1e-10, "Binomial({n}, {p}) > {x}: {got} vs {want}");
+        }
+        let big = binomial_tails(1_000_000, 0.001, 1000, 1000)[0];
+        assert!((big - 0.5).abs() < 0.02, "{big}");
+    }
+
+    /// A billion calls a tick on one key: the band is the normal's, and computing it does not
+    /// allocate a billion-entry vector.
+    #[test]
+    fn a_huge_count_is_computed_in_a_window_around_it() {
+        let band = binomial_max(&[Draws { n: 1_000_000_000, p: 0.5, times: 1.0 }]);
+        let sd = (1e9f64 * 0.25).sqrt();
+        assert!((band.median - 5e8).abs() <= 1.0, "{band:?}");
+        assert!((band.low - (5e8 - 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
+        assert!((band.high - (5e8 + 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
+    }
+
+    #[test]
+    fn the_normal_tail_is_symmetric_and_right_at_known_points() {
+        for (z, want) in [(0.0, 0.5), (1.0, 0.158_655_25), (3.0, 0.001_349_898), (-1.0, 0.841_344_75)] {
+            assert!((normal_tail(z) - want).abs() < 1e-6, "{z}");
+        }
+    }
+
+    /// The band holds the maximum of sampled Binomials: brute force against the analysis.
+    #[test]
+    fn binomial_max_brackets_sampled_maxima() {
+        let cases = [(60u64, 0.095, 500u32), (6, 0.02, 2000), (30, 0.2, 1000), (40, 0.97, 300)];
+        for (case, &(n, p, ticks)) in cases.iter().enumerate() {
+            let band = binomial_max(&[Draws { n, p, times: f64::from(ticks) }]);
+            let (mut below_median, mut under_median) = (0, 0);
+            let runs = 200u64;
+            for run in 0..runs {
+                let mut max = 0u64;
+                for t in 0..u64::from(ticks) {
+                    let count = (0..n)
+                        .filter(|&k| unit(7, case as u64 * 1000 + run, (t << 20) | k) < p)
+                        .count() as u64;
+                    max = max.max(count);
+                }
+                let max = max as f64;
+                assert!(max >= band.low - 1.0 && max <= band.high + 1.0, "{n} {p}: {max} outside {band:?}");
+                if max <= band.median {
+                    below_median += 1;
+                }
+                if max < band.median {
+                    under_median += 1;
+                }
+            }
+            // The median: at least half the maxima at or below it, at most half under it (with
+            // five standard deviations of 200 runs' slack).
+            assert!(below_median >= 65, "{n} {p}: {below_median} of {runs} at or below the median");
+            assert!(under_median <= 135, "{n} {p}: {under_median} of {runs} under the median");
+        }
+    }
+
+    #[test]
+    fn normal_max_of_one_exact_size_is_that_size() {
+        let band = normal_max(&[Normal { mean: 10.0, sd: 0.0 }, Normal { mean: 4.0, sd: 0.0 }]);
+        assert_eq!(band, Band::exact(10.0));
+        let spread = normal_max(&[Normal { mean: 100.0, sd: 5.0 }]);
+        assert!(
+            (spread.median - 100.0).abs() < 0.01 && spread.low < 90.0 && spread.high > 110.0,
+            "{spread:?}"
+        );
+    }
+}

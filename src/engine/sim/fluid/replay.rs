@@ -1,0 +1,467 @@
+//! The fluid time loop: each tick's call counts per pattern (the per-operation replay's exact
+//! `rate × shape × tick + carry` sequence), gathered into histograms — per key group and time
+//! bucket for sizes, per group and direction for peaks — and each bucket's partitions folded
+//! into expected sizes when the bucket closes. No call is made and no item exists.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::engine::time::SimTime;
+use crate::engine::workload::rate_at;
+
+use super::super::items::Val;
+use super::super::templates::{Slot, render_slot};
+use super::super::world::World;
+use super::extremes::Normal;
+use super::model::{Flow, Model, Shares};
+use super::{FluidError, unsupported};
+
+/// Closed partitions kept for the maximum: those that could still be the largest.
+const KEEP_SD: f64 = 10.0;
+
+/// One partition once its bucket has closed (or at the end): expected items and bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Part {
+    pub member: u64,
+    /// A time in the partition's bucket (seconds), for its key text.
+    pub at_secs: i64,
+    pub items: Normal,
+    pub bytes_per_item: f64,
+}
+
+/// What one key group gathered.
+#[derive(Debug, Clone, Default)]
+pub struct GroupState {
+    /// The open bucket's text (empty without a time slot) and its first second.
+    bucket: Option<(String, i64)>,
+    /// Per write flow (of this group, in `write_flows` order), the open bucket's tick counts:
+    /// (calls in the tick per flow) → ticks.
+    open: BTreeMap<Vec<u64>, u64>,
+    /// Per write flow: the pattern's first call index in the open bucket.
+    seq_from: Vec<u64>,
+    pub write_flows: Vec<usize>,
+    pub read_flows: Vec<usize>,
+    /// Partitions that may be the largest.
+    pub kept: Vec<Part>,
+    pub items: f64,
+    pub bytes: f64,
+    /// Expected partitions holding an item.
+    pub partitions: f64,
+    pub writes: f64,
+    pub overwritten: f64,
+    /// Whether the preloaded items went into a bucket yet (the first one).
+    preloaded: bool,
+    /// The texts of the buckets closed so far: a time format whose text comes back (`%H`
+    /// alone) puts a later hour's writes into an earlier partition, which the fluid replay
+    /// does not model.
+    closed: BTreeSet<String>,
+    /// (calls in the tick per flow) → ticks, over the run, for writes and reads.
+    pub peaks: [BTreeMap<Vec<u64>, u64>; 2],
+}
+
+/// Per pattern: calls, partitions asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PatternState {
+    pub calls: u64,
+    carry: f64,
+    pub asked: f64,
+    pub max_asked: u64,
+}
+
+#[derive(Debug)]
+pub struct Replay<'w> {
+    pub world: &'w World,
+    pub model: Model,
+    pub start_ms: u64,
+    pub tick_ms: u64,
+    pub ticks: u32,
+    pub groups: Vec<GroupState>,
+    pub patterns: Vec<PatternState>,
+    /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
+    fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
+}
+
+impl<'w> Replay<'w> {
+    pub fn new(world: &'w World, model: Model, start_ms: u64, tick_ms: u64, ticks: u32) -> Replay<'w> {
+        let mut groups = vec![GroupState::default(); model.groups.len()];
+        for (f, flow) in model.flows.iter().enumerate() {
+            let g = &mut groups[flow.group];
+            if flow.write { g.write_flows.push(f) } else { g.read_flows.push(f) }
+        }
+        for g in &mut groups {
+            g.seq_from = vec![0; g.write_flows.len()];
+        }
+        let patterns = vec![PatternState::default(); world.patterns.len()];
+        Replay { world, model, start_ms, tick_ms, ticks, groups, patterns, fanouts: RefCell::default() }
+    }
+
+    /// Runs every tick, then closes the open buckets.
+    pub fn run(&mut self, progress: &mut dyn FnMut(f64)) -> Result<(), FluidError> {
+        // Writes that meet within a second are counted per second of a tick: a tick must be
+        // whole seconds.
+        if !self.tick_ms.is_multiple_of(1000) && self.model.groups.iter().any(|g| g.sort.per_second) {
+            return Err(unsupported("a tick that is not a whole number of seconds", "workload"));
+        }
+        let tick_secs = self.tick_ms as f64 / 1000.0;
+        let start = SimTime::from_millis(self.start_ms);
+        let every = (self.ticks / 100).max(1);
+        let mut n = vec![0u64; self.patterns.len()];
+        for t in 0..self.ticks {
+            let now_ms = self.start_ms + u64::from(t) * self.tick_ms;
+            for (p, pattern) in self.world.patterns.iter().enumerate() {
+                let state = &mut self.patterns[p];
+                let expected = rate_at(pattern.rate, &pattern.shapes, start, SimTime::from_millis(now_ms))
+                    * tick_secs
+                    + state.carry;
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a count of calls, clamped"
+                )]
+                let calls = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u64;
+                state.carry = expected - calls as f64;
+                n[p] = calls;
+            }
+            for g in 0..self.groups.len() {
+                self.tick_group(g, now_ms, &n)?;
+            }
+            for (p, &calls) in n.iter().enumerate() {
+                self.patterns[p].calls += calls;
+            }
+            if t % every == 0 {
+                progress(f64::from(t) / f64::from(self.ticks.max(1)));
+            }
+        }
+        for g in 0..self.groups.len() {
+            self.close(g);
+        }
+        Ok(())
+    }
+
+    /// The text of group `g`'s time slot at `secs` (empty without one).
+    fn bucket_text(&self, g: usize, secs: i64) -> String {
+        let group = &self.model.groups[g];
+        let ent = &self.world.entities[group.entity];
+        let mut text = String::new();
+        if let Some(time) = group.time {
+            let mut vals = vec![Val::Absent; ent.attrs.len()];
+            vals[time] = Val::time(secs);
+            for slot in group.pk.slots.iter().filter(|s| matches!(s, Slot::Time { .. } | Slot::Bucket { .. }))
+            {
+                render_slot(slot, &ent.attrs, &vals, &self.world.pops, &mut text);
+            }
+        }
+        text
+    }
+
+    fn secs(ms: u64) -> i64 {
+        i64::try_from(ms / 1000).unwrap_or(i64::MAX)
+    }
+
+    fn tick_group(&mut self, g: usize, now_ms: u64, n: &[u64]) -> Result<(), FluidError> {
+        let first = Self::secs(now_ms);
+        let text = self.bucket_text(g, first);
+        if self.model.groups[g].time.is_some()
+            && self.bucket_text(g, Self::secs(now_ms + self.tick_ms - 1)) != text
+        {
+            let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+            return Err(unsupported("a time bucket that changes within a tick", &place));
+        }
+        if self.groups[g].bucket.as_ref().is_some_and(|(b, _)| *b != text) {
+            self.close(g);
+        }
+        if self.groups[g].bucket.is_none() {
+            if self.groups[g].closed.contains(&text) {
+                let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+                return Err(unsupported("a time format whose text repeats (add the year to it)", &place));
+            }
+            let from: Vec<u64> = self.groups[g]
+                .write_flows
+                .iter()
+                .map(|&f| self.patterns[self.model.flows[f].pattern].calls)
+                .collect();
+            let state = &mut self.groups[g];
+            state.bucket = Some((text, first));
+            state.seq_from = from;
+        }
+        let writes: Vec<u64> =
+            self.groups[g].write_flows.iter().map(|&f| n[self.model.flows[f].pattern]).collect();
+        for (&f, &calls) in self.groups[g].write_flows.iter().zip(&writes) {
+            // Seq's calls of one member come `members` calls apart: a second or more, or two of
+            // them could share a write time (whole seconds) and a key.
+            if let Shares::Seq(members) = self.model.flows[f].shares
+                && self.model.groups[g].sort.per_second
+                && calls > 0
+                && members * self.tick_ms < calls * 1000
+            {
+                let place = format!("pattern {}", self.world.patterns[self.model.flows[f].pattern].name);
+                return Err(unsupported("Seq picks that repeat a member within a second", &place));
+            }
+        }
+        let reads: Vec<u64> =
+            self.groups[g].read_flows.iter().map(|&f| n[self.model.flows[f].pattern]).collect();
+        for &f in &self.groups[g].read_flows.clone() {
+            let flow = &self.model.flows[f];
+            let calls = n[flow.pattern];
+            if calls == 0 {
+                continue;
+            }
+            let asked = self.asked(g, flow, now_ms + self.tick_ms / 2);
+            let state = &mut self.patterns[flow.pattern];
+            state.asked += asked as f64 * calls as f64;
+            state.max_asked = state.max_asked.max(asked);
+        }
+        let state = &mut self.groups[g];
+        if !writes.is_empty() {
+            *state.open.entry(writes.clone()).or_default() += 1;
+            *state.peaks[1].entry(writes).or_default() += 1;
+        }
+        if !reads.is_empty() {
+            *state.peaks[0].entry(reads).or_default() += 1;
+        }
+        Ok(())
+    }
+
+    /// Partitions one call at `at_ms` asks: every bucket over its range, or one — counted as the
+    /// per-operation read counts them (`exec::read`'s `partition_keys`): a bucket slot's numbers
+    /// from the range's first to its last, a time format's distinct texts between them.
+    fn asked(&self, g: usize, flow: &Flow, at_ms: u64) -> u64 {
+        let Some(span) = flow.span_secs else { return 1 };
+        let to = Self::secs(at_ms);
+        let from = to.saturating_sub(span);
+        let slot = self.model.groups[g]
+            .pk
+            .slots
+            .iter()
+            .find(|slot| matches!(slot, Slot::Bucket { .. } | Slot::Time { .. }));
+        match slot {
+            Some(Slot::Bucket { width_ms, .. }) => {
+                let bucket = |secs: i64| (i128::from(secs) * 1000).div_euclid(i128::from(*width_ms));
+                u64::try_from(bucket(to) - bucket(from) + 1).unwrap_or(0)
+            }
+            Some(Slot::Time { format, .. }) => {
+                let ends = (g, self.bucket_text(g, from), self.bucket_text(g, to));
+                if let Some(&count) = self.fanouts.borrow().get(&ends) {
+                    return count;
+                }
+                let texts = format.values_between(i128::from(from) * 1000, i128::from(to) * 1000, 100_000);
+                let count = texts.map_or(0, |t| t.len() as u64);
+                self.fanouts.borrow_mut().insert(ends, count);
+                count
+            }
+            _ => 1,
+        }
+    }
+
+    /// Folds the open bucket of group `g` into expected partitions.
+    fn close(&mut self, g: usize) {
+        let Some((text, at_secs)) = self.groups[g].bucket.take() else { return };
+        self.groups[g].closed.insert(text);
+        let open = std::mem::take(&mut self.groups[g].open);
+        let first_bucket = !std::mem::replace(&mut self.groups[g].preloaded, true);
+        let group = &self.model.groups[g];
+        let flows: Vec<&Flow> = self.groups[g].write_flows.iter().map(|&f| &self.model.flows[f]).collect();
+        let to: Vec<u64> = flows.iter().map(|f| self.patterns[f.pattern].calls).collect();
+        let from = self.groups[g].seq_from.clone();
+        let totals: Vec<f64> =
+            (0..flows.len()).map(|i| open.iter().map(|(v, &c)| (v[i] * c) as f64).sum()).collect();
+        let tick_secs = (self.tick_ms / 1000).max(1);
+        let preload = if first_bucket { self.model.preload.get(g) } else { None };
+        let mut parts = Vec::new();
+        let (mut items, mut bytes, mut partitions, mut writes) = (0.0, 0.0, 0.0, 0.0);
+        for m in 0..group.members {
+            let member = usize::try_from(m).unwrap_or(usize::MAX);
+            let pre = preload.and_then(|p| p.get(&m));
+            let (pre_items, pre_bytes) = pre.map_or((0.0, 0.0), |p| (p.items, p.bytes));
+            let shares: Vec<f64> = flows.iter().map(|f| f.shares.of(member)).collect();
+            let landed: f64 = (0..flows.len()).map(|i| shares[i] * totals[i]).sum();
+            if landed <= 0.0 && pre_items <= 0.0 {
+                continue;
+            }
+            let mut exact = true;
+            let mut var = 0.0;
+            let mut count = 0.0;
+            // Seq's writes of this member, exactly, and what the other flows' shares are
+            // without them.
+            let mut seq = 0.0;
+            let mut drawn = shares.clone();
+            // ln P(no write of this bucket landed here).
+            let mut log_empty = 0.0;
+            for (i, f) in flows.iter().enumerate() {
+                match f.shares {
+                    Shares::Seq(n) => {
+                        let k = seq_count(from[i], to[i], m, n) as f64;
+                        seq += k;
+                        count += k;
+                        drawn[i] = 0.0;
+                        if k > 0.0 {
+                            log_empty = f64::NEG_INFINITY;
+                        }
+                    }
+                    Shares::Each(_) | Shares::One => {
+                        exact = exact && shares[i] >= 1.0;
+                        var += totals[i] * shares[i] * (1.0 - shares[i]);
+                        count += totals[i] * shares[i];
+                        log_empty += log_missed(totals[i], shares[i]);
+                    }
+                }
+            }
+            let kept = if group.sort.per_second {
+                if flows.iter().all(|f| matches!(f.shares, Shares::Seq(_))) {
+                    // Seq spaces one member's calls a second or more apart (checked in
+                    // `tick_group`): none replaces another.
+                    pre_items + count
+                } else {
+                    kept_per_second(group.sort.collide, &open, &shares, tick_secs, pre_items, count)
+                }
+            } else {
+                kept_over_life(group.sort.collide, &open, &drawn, seq, pre_items, count)
+            };
+            let per_item = if landed > 0.0 {
+                flows.iter().enumerate().map(|(i, f)| shares[i] * totals[i] * f.bytes).sum::<f64>() / landed
+                    + group.overhead
+            } else {
+                0.0
+            };
+            let new_items = (kept - pre_items).max(0.0);
+            let part_bytes = pre_bytes + new_items * per_item;
+            let mean = kept;
+            let sd = if exact { 0.0 } else { var.sqrt() };
+            let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
+            items += mean;
+            bytes += part_bytes;
+            partitions += 1.0 - empty;
+            writes += count;
+            let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
+            parts.push(Part { member: m, at_secs, items: Normal { mean, sd }, bytes_per_item });
+        }
+        let state = &mut self.groups[g];
+        state.items += items;
+        state.bytes += bytes;
+        state.partitions += partitions;
+        state.writes += writes;
+        state.overwritten +=
+            if group.upsert { 0.0 } else { (writes - (items - preload_items(preload))).max(0.0) };
+        state.kept.extend(parts);
+        prune(&mut state.kept);
+    }
+}
+
+fn preload_items(preload: Option<&BTreeMap<u64, super::model::Preloaded>>) -> f64 {
+    preload.map_or(0.0, |p| p.values().map(|x| x.items).sum())
+}
+
+/// Calls k in `from..to` with k ≡ m (mod n): `Seq`'s exact count for member m.
+pub fn seq_count(from: u64, to: u64, m: u64, n: u64) -> u64 {
+    let upto = |x: u64| if x > m { (x - m - 1) / n + 1 } else { 0 };
+    upto(to) - upto(from)
+}
+
+/// `calls × ln(1 − share)`: the log of the chance that none of `calls` calls, each landing
+/// with `share`, landed. No calls: certain (0), even where a share of 1 makes the log −∞.
+fn log_missed(calls: f64, share: f64) -> f64 {
+    if calls <= 0.0 { 0.0 } else { calls * (-share).ln_1p() }
+}
+
+/// Expected distinct items of one partition whose sort key holds the write time (whole
+/// seconds): only writes of one second can meet. With `V = 1 / collide` equally likely values
+/// for the rest of the key, k writes of a second leave `V (1 − (1 − 1/V)^k)` distinct ones;
+/// over Binomial k that is `V (1 − Π (1 − s·q)^c)` (calls c in the second, share s, per flow).
+/// A tick's calls are spread over its seconds, the remainder on its first ones.
+fn kept_per_second(
+    collide: f64,
+    open: &BTreeMap<Vec<u64>, u64>,
+    shares: &[f64],
+    tick_secs: u64,
+    pre: f64,
+    count: f64,
+) -> f64 {
+    let q = collide;
+    if q <= 0.0 || shares.iter().all(|&s| s <= 0.0) {
+        return pre + count;
+    }
+    let v = 1.0 / q;
+    let mut kept = 0.0;
+    for (calls, &ticks) in open {
+        let mut tick = 0.0;
+        for sec in 0..tick_secs {
+            let log: f64 = calls
+                .iter()
+                .zip(shares)
+                .map(|(&c, &s)| log_missed((c / tick_secs + u64::from(sec < c % tick_secs)) as f64, s * q))
+                .sum();
+            tick += -v * log.exp_m1();
+        }
+        kept += tick * ticks as f64;
+    }
+    pre + kept
+}
+
+/// Expected distinct items of one partition whose sort key does not hold the write time:
+/// writes whose keys meet replace each other over the partition's whole life. `V = 1 /
+/// collide` values; `seq` writes landed for certain (Seq), the drawn flows' calls each with
+/// their share; `count` is every write's expectation.
+fn kept_over_life(
+    collide: f64,
+    open: &BTreeMap<Vec<u64>, u64>,
+    drawn: &[f64],
+    seq: f64,
+    pre: f64,
+    count: f64,
+) -> f64 {
+    let q = collide;
+    if q <= 0.0 {
+        return pre + count;
+    }
+    let v = 1.0 / q;
+    let log: f64 = drawn
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| log_missed(open.iter().map(|(c, &t)| (c[i] * t) as f64).sum::<f64>(), s * q))
+        .sum::<f64>()
+        + log_missed(seq, q);
+    (v - (v - pre).max(0.0) * log.exp()).max(pre)
+}
+
+/// Partitions kept whatever their size, the largest first: the report's top list.
+const KEEP_TOP: usize = 8;
+
+/// Drops partitions that can no longer be the largest, but for the `KEEP_TOP` largest.
+fn prune(parts: &mut Vec<Part>) {
+    parts.sort_by(|a, b| (b.items.mean * b.bytes_per_item).total_cmp(&(a.items.mean * a.bytes_per_item)));
+    let floor = parts.iter().map(|p| p.items.mean - KEEP_SD * p.items.sd).fold(f64::NEG_INFINITY, f64::max);
+    let floor_bytes = parts
+        .iter()
+        .map(|p| (p.items.mean - KEEP_SD * p.items.sd) * p.bytes_per_item)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let mut rank = 0;
+    parts.retain(|p| {
+        rank += 1;
+        rank <= KEEP_TOP
+            || p.items.mean + KEEP_SD * p.items.sd + 1.0 >= floor
+            || (p.items.mean + KEEP_SD * p.items.sd + 1.0) * p.bytes_per_item >= floor_bytes
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seq_count;
+
+    #[test]
+    fn seq_counts_the_calls_of_one_member() {
+        // (from, to, member, n, calls of member in from..to)
+        let cases = [
+            (0, 10, 0, 5, 2),
+            (0, 10, 4, 5, 2),
+            (1, 10, 0, 5, 1),
+            (0, 0, 0, 5, 0),
+            (3, 4, 3, 5, 1),
+            (0, 200, 7, 50, 4),
+        ];
+        for (from, to, m, n, want) in cases {
+            assert_eq!(seq_count(from, to, m, n), want, "{from}..{to} of {m} mod {n}");
+            let brute = (from..to).filter(|k| k % n == m).count() as u64;
+            assert_eq!(brute, want);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! `--fidelity` on `keyheat run` and `compare`: the report says which replay made it, `auto`
+//! replays a run too large for the per-operation replay as rates and says so on stderr, and a
+//! variant the fluid replay does not model is refused with exit 2 and the feature's name.
+
+mod common;
+
+use common::{keyheat, stderr, stdout};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = keyheat(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&out)))
+}
+
+#[test]
+fn every_report_names_its_fidelity() {
+    // (args, fidelity, has bands)
+    let cases: [(&[&str], &str, bool); 3] = [
+        (&["run", "chat", "--duration", "1h", "--format", "json", "--fidelity", "ops"], "operations", false),
+        (&["run", "chat", "--duration", "1h", "--format", "json", "--fidelity", "rates"], "rates", true),
+        // Short: auto replays it call by call.
+        (&["run", "chat", "--duration", "1h", "--format", "json"], "operations", false),
+    ];
+    for (args, fidelity, bands) in cases {
+        let report = json(args);
+        assert_eq!(report["fidelity"], fidelity, "{args:?}");
+        assert_eq!(report.get("bands").is_some(), bands, "{args:?}");
+        // A rates report's latency is null and says why; a per-operation one's is a number.
+        let open = &report["patterns"][1];
+        assert_eq!(open["latency_ms_p99"].is_null(), bands, "{args:?}: {open}");
+        assert_eq!(open["latency_ms_p50"].is_null(), bands, "{args:?}: {open}");
+        assert_eq!(open["latency_p99_missing"] == "not_modelled", bands, "{args:?}: {open}");
+    }
+    let text = keyheat(&["run", "chat", "--duration", "1h", "--fidelity", "rates"]);
+    assert!(stdout(&text).contains("replayed as rates"), "{}", stdout(&text));
+    // Nothing was timed: no latency figure, no ✔ against a target, no "never completed".
+    let patterns = stdout(&text);
+    let from = patterns.find("Access patterns").expect("the patterns table");
+    let to = patterns.find("\nGoals:").expect("the goals");
+    let patterns = &patterns[from..to];
+    assert!(patterns.contains("latency and items per call are not modelled"), "{patterns}");
+    assert!(!patterns.contains(" ms ") && !patterns.contains('✔'), "{patterns}");
+    assert!(!patterns.contains("never completed"), "{patterns}");
+    let md = keyheat(&["run", "chat", "--duration", "1h", "--fidelity", "rates", "--format", "md"]);
+    assert!(stdout(&md).contains("replayed as rates"), "{}", stdout(&md));
+}
+
+#[test]
+fn auto_replays_a_run_too_large_per_operation_as_rates_and_says_so() {
+    // 1.2×10⁹ calls, past the 10⁹ a per-operation replay is given.
+    let out = keyheat(&["run", "tests/fixtures/sensor-fleet.ron", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("too many to replay per operation"), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["fidelity"], "rates");
+    assert!(
+        report["notes"][0].as_str().is_some_and(|n| n.contains("--fidelity auto")),
+        "{}",
+        report["notes"]
+    );
+}
+
+#[test]
+fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
+    let out = keyheat(&["run", "orders", "--fidelity", "rates", "--duration", "1m"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--fidelity rates does not model capacity units"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn compare_as_rates_compares_reports_made_alike() {
+    let out = keyheat(&["compare", "chat", "--fidelity", "rates", "--duration", "1d"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("recommended"), "{}", stdout(&out));
+}
+
+/// Same seed, same bytes, as rates too: chat's memberships see ticks with a join and ticks
+/// without, so the fluid replay's sums run over several kinds of tick (in an order it must fix).
+#[test]
+fn a_rates_report_is_the_same_bytes_every_time() {
+    let args = [
+        "run",
+        "chat",
+        "--variant",
+        "recommended",
+        "--duration",
+        "3d",
+        "--fidelity",
+        "rates",
+        "--format",
+        "json",
+    ];
+    let first = keyheat(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    for _ in 0..2 {
+        assert_eq!(keyheat(&args).stdout, first.stdout);
+    }
+}

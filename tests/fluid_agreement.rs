@@ -1,0 +1,186 @@
+//! The fluid replay (`--fidelity rates`) agrees with the per-operation replay (issue 20) on
+//! every variant of the scenarios it models (slice 1: the Cassandra profile's sensors,
+//! practice-sensor and chat), on the four figures the issue names:
+//!
+//! - **throttled share**: equal (the Cassandra profile never throttles: 0 on both sides);
+//! - **peak partition load** (reads and writes, per second): the per-operation peak is one draw
+//!   of a maximum of random counts, so it must lie in the fluid replay's band (its 0.1%–99.9%
+//!   quantiles), or within 2% of the fluid median where the band is narrower than that
+//!   (`Seq` picks make it exact);
+//! - **partition sizes** (the largest partition's items and bytes, the tables' items and bytes):
+//!   within 2%, or inside the band for the largest partition;
+//! - **index costs** (a view's entry writes, items and bytes within 2%; its largest partition and
+//!   hottest key inside their bands).
+//!
+//! Call counts are exact on both sides, and so is how many partitions a read asks (within 2%
+//! on average: a call's place within its tick is the tick's middle). Each scenario is replayed for a shortened duration so a
+//! debug `cargo test` replays it per operation in seconds; the rules do not depend on it.
+//! `a_figure_outside_its_band_disagrees` shows the rules can fail.
+
+use keyheat::engine::sim::fluid::{self, Band};
+use keyheat::engine::sim::report::{Fidelity, GroupBands, RunReport};
+use keyheat::engine::sim::{RunOptions, run};
+use keyheat::engine::time::SimDuration;
+
+/// The issue's tolerance, where a figure is not a draw of a maximum.
+const RELATIVE: f64 = 0.02;
+
+/// Whether `measured` agrees with the fluid `expected`: within 2% of it, or inside `band`.
+fn agrees(measured: f64, expected: f64, band: Option<Band>) -> bool {
+    // Two zeros agree (no throttling on either side); 1e-12 absorbs float noise only.
+    let close = (measured - expected).abs() <= RELATIVE * expected.abs() + 1e-12;
+    let inside = band.is_some_and(|b| measured >= b.low - 1e-9 && measured <= b.high + 1e-9);
+    close || inside
+}
+
+fn group<'r>(rates: &'r RunReport, name: &str) -> &'r GroupBands {
+    let bands = rates.bands.as_ref().expect("a rates report has bands");
+    bands.groups.iter().find(|g| g.group == name).unwrap_or_else(|| panic!("no bands for {name}"))
+}
+
+fn throttled_share(r: &RunReport) -> f64 {
+    if r.totals.requests == 0 { 0.0 } else { r.totals.throttled_ops as f64 / r.totals.requests as f64 }
+}
+
+/// Every disagreement between the two reports of one variant, as lines.
+fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
+    let bands = rates.bands.as_ref().expect("a rates report has bands");
+    let (po, pr) = (&ops.partitions, &rates.partitions);
+    let mut checks: Vec<(String, f64, f64, Option<Band>)> = vec![
+        ("throttled share".into(), throttled_share(ops), throttled_share(rates), None),
+        ("logical partitions".into(), po.logical as f64, pr.logical as f64, None),
+        ("peak reads/s".into(), po.peak_rcu_per_s, pr.peak_rcu_per_s, Some(bands.peak_reads_per_s)),
+        ("peak writes/s".into(), po.peak_wcu_per_s, pr.peak_wcu_per_s, Some(bands.peak_writes_per_s)),
+        ("largest partition, items".into(), po.max_items as f64, pr.max_items as f64, Some(bands.max_items)),
+        ("largest partition, bytes".into(), po.max_bytes as f64, pr.max_bytes as f64, Some(bands.max_bytes)),
+        ("table items".into(), ops.totals.items as f64, rates.totals.items as f64, None),
+        ("table bytes".into(), ops.totals.table_bytes as f64, rates.totals.table_bytes as f64, None),
+    ];
+    for (io, ir) in ops.indexes.iter().zip(&rates.indexes) {
+        let g = group(rates, &ir.name);
+        let name = &ir.name;
+        checks.extend([
+            (format!("{name}: entry writes"), io.entry_writes as f64, ir.entry_writes as f64, None),
+            (format!("{name}: items"), io.items as f64, ir.items as f64, None),
+            (format!("{name}: bytes"), io.bytes as f64, ir.bytes as f64, None),
+            (
+                format!("{name}: largest partition, bytes"),
+                io.max_partition_bytes as f64,
+                ir.max_partition_bytes as f64,
+                Some(g.max_bytes),
+            ),
+            (
+                format!("{name}: hottest key, writes/s"),
+                io.hottest_key_peak_wcu_per_s,
+                ir.hottest_key_peak_wcu_per_s,
+                Some(g.peak_writes_per_s),
+            ),
+        ]);
+    }
+    for (p_ops, p_rates) in ops.patterns.iter().zip(&rates.patterns) {
+        let name = &p_ops.name;
+        checks.push((format!("{name}: partitions per call"), p_ops.avg_fanout, p_rates.avg_fanout, None));
+        checks.push((
+            format!("{name}: most partitions a call asks"),
+            p_ops.max_fanout as f64,
+            p_rates.max_fanout as f64,
+            None,
+        ));
+    }
+    let mut out = Vec::new();
+    // Calls follow the per-operation replay's own sequence: exact.
+    if ops.totals.ops != rates.totals.ops {
+        out.push(format!("calls: per operation {}, as rates {}", ops.totals.ops, rates.totals.ops));
+    }
+    let calls = |r: &RunReport| r.patterns.iter().map(|p| (p.name.clone(), p.calls)).collect::<Vec<_>>();
+    if calls(ops) != calls(rates) {
+        out.push(format!("calls per pattern: per operation {:?}, as rates {:?}", calls(ops), calls(rates)));
+    }
+    if ops.indexes.len() != rates.indexes.len() {
+        out.push(format!("{} indexes per operation, {} as rates", ops.indexes.len(), rates.indexes.len()));
+    }
+    for (what, measured, expected, band) in checks {
+        if !agrees(measured, expected, band) {
+            out.push(format!("{what}: per operation {measured}, as rates {expected} (band {band:?})"));
+        }
+    }
+    out
+}
+
+/// Replays every variant of `name` both ways for `duration` and holds them to each other.
+fn holds(name: &str, duration: SimDuration) {
+    let loaded = keyheat::scenario::load(name).expect("bundled");
+    let scenario = &loaded.scenario;
+    let options = RunOptions { seed: None, duration: Some(duration) };
+    let mut failures = Vec::new();
+    for variant in &scenario.variants {
+        let ops = run(scenario, variant, &options, &mut |_| {}).expect("replays per operation");
+        let rates = fluid::run(scenario, variant, &options, &mut |_| {}).expect("replays as rates");
+        assert_eq!((ops.fidelity, rates.fidelity), (Fidelity::Operations, Fidelity::Rates));
+        for line in disagreements(&ops, &rates) {
+            failures.push(format!("{name} / {}: {line}", variant.name));
+        }
+    }
+    assert!(failures.is_empty(), "the fluid replay disagrees:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn sensors_agree_per_operation_and_as_rates() {
+    // Two days: the day buckets of `recommended` close once.
+    holds("sensors", SimDuration::from_secs(2 * 86_400));
+}
+
+#[test]
+fn practice_sensor_agrees_per_operation_and_as_rates() {
+    // Two hours: an hour's bucket closes once.
+    holds("practice-sensor", SimDuration::from_secs(2 * 3600));
+}
+
+#[test]
+fn chat_agrees_per_operation_and_as_rates() {
+    // Two days: 2025-01-01 is the last day of a 10-day bucket (they count from the epoch).
+    holds("chat", SimDuration::from_secs(2 * 86_400));
+}
+
+#[test]
+fn a_figure_outside_its_band_disagrees() {
+    let band = Some(Band { low: 15.0, median: 17.0, high: 19.0 });
+    // (measured, expected, band, agrees)
+    let cases = [
+        (17.0, 17.0, band, true),
+        (19.0, 17.0, band, true),
+        (20.0, 17.0, band, false),
+        (14.0, 17.0, band, false),
+        (101.9, 100.0, None, true),
+        (102.1, 100.0, None, false),
+        (0.0, 0.0, None, true),
+        (0.001, 0.0, None, false),
+    ];
+    for (measured, expected, band, want) in cases {
+        assert_eq!(agrees(measured, expected, band), want, "{measured} against {expected} in {band:?}");
+    }
+}
+
+/// Every bundled variant either replays as rates or is refused with a message naming what the
+/// fluid replay does not model — never a panic, never a report it could not make.
+#[test]
+fn every_bundled_variant_replays_as_rates_or_says_why_not() {
+    let options = RunOptions { seed: None, duration: None };
+    for loaded in keyheat::scenario::bundled() {
+        let scenario = &loaded.scenario;
+        let short = RunOptions { duration: Some(scenario.workload.tick), ..options.clone() };
+        for variant in &scenario.variants {
+            match fluid::run(scenario, variant, &short, &mut |_| {}) {
+                Ok(report) => assert_eq!(report.fidelity, Fidelity::Rates),
+                Err(fluid::FluidError::Unsupported { feature, place }) => {
+                    assert!(
+                        !feature.is_empty() && !place.is_empty(),
+                        "{}: {feature} / {place}",
+                        scenario.name
+                    );
+                }
+                Err(e) => panic!("{} / {}: {e}", scenario.name, variant.name),
+            }
+        }
+    }
+}
