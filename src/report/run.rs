@@ -15,7 +15,7 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
-use crate::engine::planner::{Kind, Operation, cql_verb, numbers};
+use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, numbers};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -80,6 +80,8 @@ pub fn served_by(p: &PatternReport, engine: Engine) -> String {
     // The Cassandra profile sends CQL statements, as `check` names them.
     let op = if is_cassandra(engine) {
         ops.iter().map(cql_verb).collect::<Vec<_>>().join(" + ")
+    } else if engine.profile().request_units() {
+        ops.iter().map(cosmos_verb).collect::<Vec<_>>().join(" + ")
     } else {
         ops.to_string()
     };
@@ -124,9 +126,21 @@ pub fn words(engine: Engine) -> Words {
 /// Under the Cassandra profile's views: what keeping one costs.
 pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each view, a changed view key counting 2 (a tombstone for the old view row, then the new row); every write to a table with views also reads the base row on its replicas first (the view's read-before-write).";
 
-/// What partition load figures count: capacity units, or operations for Cassandra.
+/// What partition load figures count: capacity units, request units for Cosmos DB, or
+/// operations for Cassandra.
 pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
-    if is_cassandra(engine) { ("reads", "writes") } else { ("RCU", "WCU") }
+    if is_cassandra(engine) {
+        ("reads", "writes")
+    } else if engine.profile().request_units() {
+        ("read RU", "write RU")
+    } else {
+        ("RCU", "WCU")
+    }
+}
+
+/// The unit a read and a write are charged in: RCU and WCU, or RU for both on Cosmos DB.
+fn charge_units(engine: Engine) -> (&'static str, &'static str) {
+    if engine.profile().request_units() { ("RU", "RU") } else { ("RCU", "WCU") }
 }
 
 /// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
@@ -139,11 +153,12 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
         // Rows read per call: the fluid replay does not count them.
         return (p.kind != Kind::Write && p.timed).then_some((p.avg_items_read, "rows"));
     }
+    let (read, write) = charge_units(engine);
     if p.kind == Kind::Write {
-        return Some((p.wcu / p.calls as f64, "WCU"));
+        return Some((p.wcu / p.calls as f64, write));
     }
     // Over the calls that completed: one that gave up or still waits for a retry is left out.
-    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, "RCU"))
+    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, read))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -160,7 +175,7 @@ pub fn per_write(p: &PatternReport, engine: Engine) -> Option<f64> {
 /// per call; with its unit and what it is per (`call` or `write`).
 pub fn cost(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str, &'static str)> {
     match per_write(p, engine) {
-        Some(x) => Some((x, "WCU", "write")),
+        Some(x) => Some((x, charge_units(engine).1, "write")),
         None => per_call(p, engine).map(|(x, unit)| (x, unit, "call")),
     }
 }
@@ -347,12 +362,17 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     if cassandra {
         // Cassandra never throttles: nothing to count.
         rows.retain(|(label, _)| *label != "throttled");
+    } else if r.engine.profile().request_units() {
+        rows.insert(2, ("request units, reads", format!("{} RU", numbers::count(t.rcu))));
+        rows.insert(3, ("request units, writes", format!("{} RU", numbers::count(t.wcu))));
     } else {
         rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
         rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
     }
     // An item a tenth of the way to the 400 KB limit is worth a line: something in it grows.
-    if !cassandra && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64 {
+    if r.engine.profile().item_limit == Some(MAX_ITEM_BYTES)
+        && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64
+    {
         rows.push((
             "largest item",
             format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
@@ -371,7 +391,7 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     }
     rows.extend(lost_rows(t, cassandra));
     rows.extend(condition_row(t));
-    if t.price_source == cost::SELF_MANAGED {
+    if t.price_source == cost::SELF_MANAGED || t.price_source == cost::UNLISTED {
         rows.push(("cost", t.price_source.clone()));
     } else {
         rows.extend([
