@@ -18,7 +18,9 @@ use super::sim::{
     CASSANDRA_GC_GRACE_SECS, CASSANDRA_TTL_DELAY_SECS, READ_REPLICAS, REPLICATION, RING_NODES, SPLIT_BYTES,
     TTL_DELAY_SECS,
 };
-use super::store::{MAX_BATCH_GET_KEYS, PAGE_BYTES, read_units, write_units};
+use super::store::{
+    MAX_BATCH_GET_KEYS, PAGE_BYTES, read_units, read_units_for, write_units, write_units_for,
+};
 use super::value::MAX_ITEM_BYTES;
 use super::vocabulary::{self, Vocabulary};
 use cosmos::Consistency;
@@ -113,6 +115,33 @@ impl Metering {
         }
     }
 
+    /// [`Metering::point_read`] of an item whose size is a mean (the planner's estimates).
+    pub fn point_read_for(self, bytes: f64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units_for(bytes, false),
+            Metering::RequestUnits => cosmos::point_read_ru(whole_bytes(bytes), Consistency::Relaxed),
+        }
+    }
+
+    /// [`Metering::page`] of a page whose size is a mean (the planner's estimates).
+    pub fn page_for(self, bytes: f64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units_for(bytes, false),
+            Metering::RequestUnits => cosmos::query_page_ru(whole_bytes(bytes), Consistency::Relaxed),
+        }
+    }
+
+    /// [`Metering::write`] of an item whose size is a mean (the planner's estimates): `replaces`
+    /// says whether the item is there before (an update, a copy or aggregate rewritten) or not
+    /// (a put of a new item, a delete).
+    pub fn write_for(self, bytes: f64, replaces: bool) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => write_units_for(bytes),
+            Metering::RequestUnits if replaces => cosmos::replace_ru(whole_bytes(bytes)),
+            Metering::RequestUnits => cosmos::insert_ru(whole_bytes(bytes)),
+        }
+    }
+
     /// The units a write of one item costs, from `old` to `new` bytes (`None`: absent before,
     /// or deleted). DynamoDB (and the operation counts' bookkeeping): the larger of the two
     /// per started KB. Cosmos DB: a create per started KB, a replace twice that; a delete is
@@ -130,6 +159,12 @@ impl Metering {
             (Metering::RequestUnits, None, None) => cosmos::insert_ru(0),
         }
     }
+}
+
+/// A mean size in whole bytes, rounded up (the charges round sizes up to started KB anyway).
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size in bytes")]
+fn whole_bytes(bytes: f64) -> u64 {
+    bytes.max(0.0).ceil() as u64
 }
 
 /// Where a store keeps a partition.
