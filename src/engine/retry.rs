@@ -131,6 +131,15 @@ impl RetryPolicy {
         if self.max_retries == 0 {
             return format!("{}: no retries, a throttled request fails at once", self.name);
         }
+        if self.jitter == Jitter::None && self.base_ms == self.cap_ms {
+            // A wait that never grows (the Cosmos DB SDKs wait what the service says).
+            return format!(
+                "{}: throttled requests wait {} s before each retry, at most {} retries",
+                self.name,
+                self.base_ms as f64 / 1000.0,
+                self.max_retries
+            );
+        }
         let jitter = match self.jitter {
             Jitter::None => "no jitter",
             Jitter::Equal => "equal jitter",
@@ -171,6 +180,10 @@ mod tests {
         let waits: Vec<u64> = (1..=p.max_retries).map(|r| p.wait_ms(r, 0.7)).collect();
         assert_eq!(waits, [1000; 9]);
         assert!(waits.iter().sum::<u64>() <= 30_000);
+        assert_eq!(
+            p.describe(),
+            "cosmos-sdk: throttled requests wait 1 s before each retry, at most 9 retries"
+        );
         assert_eq!(RetryPolicy::named("cosmos-sdk"), Some(p));
     }
 
