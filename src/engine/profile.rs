@@ -19,7 +19,8 @@ use super::sim::{
     TTL_DELAY_SECS,
 };
 use super::store::{
-    MAX_BATCH_GET_KEYS, PAGE_BYTES, read_units, read_units_for, write_units, write_units_for,
+    MAX_BATCH_GET_KEYS, PAGE_BYTES, failed_write_units, read_units, read_units_for, write_units,
+    write_units_for,
 };
 use super::value::MAX_ITEM_BYTES;
 use super::vocabulary::{self, Vocabulary};
@@ -112,6 +113,27 @@ impl Metering {
             Metering::Operations => 0.0,
             Metering::Units => read_units(bytes, false),
             Metering::RequestUnits => cosmos::query_page_ru(bytes, Consistency::Relaxed),
+        }
+    }
+
+    /// The units a read that must see the latest write costs (a version check's read): DynamoDB's
+    /// strongly consistent read units; on Cosmos DB a point read, since its session consistency
+    /// already reads the session's own writes (keyheat's reading: the application's session).
+    pub fn latest_read(self, bytes: u64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units(bytes, true),
+            Metering::RequestUnits => cosmos::point_read_ru(bytes, Consistency::Relaxed),
+        }
+    }
+
+    /// The units a write refused by its condition still costs, the item stored at the key being
+    /// `old` bytes (0: none) and the one it would have written `new`: DynamoDB charges the
+    /// larger per KB (`failed_write_units`); Cosmos DB charges failed requests (a 412) without
+    /// saying how much, so keyheat charges what the write would have cost (its assumption).
+    pub fn failed_write(self, old: u64, new: u64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => failed_write_units(old, new),
+            Metering::RequestUnits => self.write((old > 0).then_some(old), Some(new)),
         }
     }
 
@@ -590,6 +612,36 @@ mod tests {
                 Metering::RequestUnits.page(kb),
                 3.5,
                 "keyheat: 2.5 RU a partition + 1 RU per KB",
+            ),
+            (
+                "DynamoDB failed condition 1 KB",
+                Metering::Units.failed_write(kb, 0),
+                1.0,
+                "AWS: a failed condition still charges",
+            ),
+            (
+                "DynamoDB version read 5 KB",
+                Metering::Units.latest_read(5 * kb),
+                2.0,
+                "AWS: strongly consistent, 4 KB per RCU",
+            ),
+            (
+                "Cosmos DB failed replace 1 KB",
+                Metering::RequestUnits.failed_write(kb, kb),
+                11.0,
+                "keyheat: as the write",
+            ),
+            (
+                "Cosmos DB failed create 1 KB",
+                Metering::RequestUnits.failed_write(0, kb),
+                5.5,
+                "keyheat: as the write",
+            ),
+            (
+                "Cosmos DB version read 1 KB",
+                Metering::RequestUnits.latest_read(kb),
+                1.0,
+                "session reads its own writes",
             ),
         ];
         for (what, charged, expected, source) in cases {
