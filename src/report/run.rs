@@ -389,7 +389,7 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     } else if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
-    rows.extend(lost_rows(t, cassandra));
+    rows.extend(lost_rows(t, r.engine));
     rows.extend(condition_row(t));
     if t.price_source == cost::SELF_MANAGED || t.price_source == cost::UNLISTED {
         rows.push(("cost", t.price_source.clone()));
@@ -403,16 +403,39 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// How the store words a refused write: what outgrew its limit, and the error it answers with.
+struct RefusalWords {
+    partition: &'static str,
+    item: &'static str,
+    at_load: &'static str,
+}
+
+fn refusal_words(engine: Engine) -> RefusalWords {
+    match engine {
+        // Microsoft Learn, "Diagnose and troubleshoot Azure Cosmos DB forbidden exceptions"
+        // (https://learn.microsoft.com/azure/cosmos-db/nosql/troubleshoot-forbidden): a full
+        // logical partition answers "Forbidden (403); Substatus: 1014" and "Partition key reached
+        // maximum size". Microsoft Q&A 692455 ("Actual document size limit for Azure Cosmos DB's
+        // API for MongoDB"): an item past 2 MB answers "RequestEntityTooLarge (413)".
+        Engine::CosmosDb => RefusalWords {
+            partition: "logical partition over 20 GB (403 Forbidden, substatus 1014: Partition key reached maximum size)",
+            item: "item past 2 MB (413 Request Entity Too Large)",
+            at_load: "of the initial load past 2 MB: never in the container",
+        },
+        Engine::DynamoDb | Engine::Cassandra => RefusalWords {
+            partition: "item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
+            item: "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
+            at_load: "of the initial load past 400 KB: never in the table",
+        },
+    }
+}
+
 /// Writes refused, and items lost to overwrites, in the engine's words.
-fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
+fn lost_rows(t: &Totals, engine: Engine) -> Vec<(&'static str, String)> {
+    let cassandra = is_cassandra(engine);
+    let words = refusal_words(engine);
     let mut rows = Vec::new();
-    let refusals = [
-        (t.collection_limit_errors, "item collection over 10 GB (ItemCollectionSizeLimitExceeded)"),
-        (
-            t.item_size_errors,
-            "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
-        ),
-    ];
+    let refusals = [(t.collection_limit_errors, words.partition), (t.item_size_errors, words.item)];
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
@@ -435,11 +458,7 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
     let losses = [
         (t.overwritten_items, "lost to overwrites", overwritten),
         (t.preload_overwritten_items, "lost at load", at_load),
-        (
-            t.preload_item_size_errors,
-            "refused at load",
-            ("item", "items", "of the initial load past 400 KB: never in the table"),
-        ),
+        (t.preload_item_size_errors, "refused at load", ("item", "items", words.at_load)),
     ];
     for (n, label, (one, many, what)) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
         rows.push((label, format!("{} {what}", plural(n, one, many))));
@@ -776,9 +795,40 @@ mod tests {
         for (n, cassandra, expected) in cases {
             let mut t = report().totals;
             t.overwritten_items = n;
-            let rows = lost_rows(&t, cassandra);
+            let engine = if cassandra { Engine::Cassandra } else { Engine::DynamoDb };
+            let rows = lost_rows(&t, engine);
             let row = rows.iter().find(|(label, _)| *label == "lost to overwrites").expect("a loss row");
             assert!(row.1.starts_with(expected), "{:?}", row.1);
+        }
+    }
+
+    #[test]
+    fn refused_writes_name_the_stores_limit_and_error() {
+        let cases = [
+            (
+                Engine::DynamoDb,
+                "item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
+                "item past 400 KB (ValidationException",
+            ),
+            (Engine::Cassandra, "item collection over 10 GB", "item past 400 KB"),
+            (
+                Engine::CosmosDb,
+                "logical partition over 20 GB (403 Forbidden, substatus 1014",
+                "item past 2 MB (413 Request Entity Too Large)",
+            ),
+        ];
+        for (engine, partition, item) in cases {
+            let mut t = report().totals;
+            t.collection_limit_errors = 1;
+            t.item_size_errors = 2;
+            let rows = lost_rows(&t, engine);
+            let refused: Vec<&str> = rows
+                .iter()
+                .filter(|(label, _)| *label == "refused writes")
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert!(refused[0].starts_with(&format!("1: {partition}")), "{engine}: {refused:?}");
+            assert!(refused[1].starts_with(&format!("2: {item}")), "{engine}: {refused:?}");
         }
     }
 
