@@ -17,7 +17,6 @@ use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, numbers};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
-use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
 pub use partitions::{hottest, place, shown};
@@ -369,13 +368,18 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
         rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
     }
-    // An item a tenth of the way to the 400 KB limit is worth a line: something in it grows.
-    if r.engine.profile().item_limit == Some(MAX_ITEM_BYTES)
-        && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64
+    // An item a tenth of the way to the store's item limit (400 KB, 2 MB) is worth a line:
+    // something in it grows.
+    if let Some(limit) = r.engine.profile().item_limit
+        && t.largest_item_bytes * 10 > limit as u64
     {
         rows.push((
             "largest item",
-            format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
+            format!(
+                "{} of the {} item limit",
+                numbers::bytes(t.largest_item_bytes as f64),
+                numbers::bytes(limit as f64)
+            ),
         ));
     }
     if t.ttl_deletes > 0 && cassandra {
@@ -829,6 +833,25 @@ mod tests {
                 .collect();
             assert!(refused[0].starts_with(&format!("1: {partition}")), "{engine}: {refused:?}");
             assert!(refused[1].starts_with(&format!("2: {item}")), "{engine}: {refused:?}");
+        }
+    }
+
+    #[test]
+    fn the_largest_item_is_shown_against_the_stores_item_limit() {
+        let cases = [
+            (Engine::DynamoDb, 100 * 1024, Some("100 KB of the 400 KB item limit")),
+            (Engine::DynamoDb, 20 * 1024, None),
+            (Engine::Cassandra, 1024 * 1024, None),
+            (Engine::CosmosDb, 1024 * 1024, Some("1 MB of the 2 MB item limit")),
+            (Engine::CosmosDb, 100 * 1024, None),
+        ];
+        for (engine, largest, expected) in cases {
+            let mut r = report();
+            r.engine = engine;
+            r.totals.largest_item_bytes = largest;
+            let rows = totals_rows(&r);
+            let row = rows.iter().find(|(label, _)| *label == "largest item").map(|(_, v)| v.as_str());
+            assert_eq!(row, expected, "{engine} {largest}");
         }
     }
 
