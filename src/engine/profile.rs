@@ -159,25 +159,24 @@ impl Metering {
     pub fn write_for(self, bytes: f64, replaces: bool) -> f64 {
         match self {
             Metering::Units | Metering::Operations => write_units_for(bytes),
-            Metering::RequestUnits if replaces => cosmos::replace_ru(whole_bytes(bytes)),
+            Metering::RequestUnits if replaces => cosmos::replace_ru(whole_bytes(bytes), whole_bytes(bytes)),
             Metering::RequestUnits => cosmos::insert_ru(whole_bytes(bytes)),
         }
     }
 
     /// The units a write of one item costs, from `old` to `new` bytes (`None`: absent before,
     /// or deleted). DynamoDB (and the operation counts' bookkeeping): the larger of the two
-    /// per started KB. Cosmos DB: a create per started KB, a replace twice that; a delete is
-    /// charged as a create of the item it removes and a write that finds nothing as the
-    /// smallest create (keyheat's assumptions: Microsoft publishes neither).
+    /// per started KB. Cosmos DB: a create or a delete is one write by the document's size, a
+    /// replace two (the old document deleted, the new inserted); a write that finds nothing is
+    /// charged as the smallest create (keyheat's assumption).
     pub fn write(self, old: Option<u64>, new: Option<u64>) -> f64 {
         match (self, old, new) {
             (Metering::Units | Metering::Operations, ..) => {
                 write_units(old.unwrap_or(0).max(new.unwrap_or(0)))
             }
-            (Metering::RequestUnits, Some(_), Some(new)) => cosmos::replace_ru(new),
-            (Metering::RequestUnits, None, Some(bytes)) | (Metering::RequestUnits, Some(bytes), None) => {
-                cosmos::insert_ru(bytes)
-            }
+            (Metering::RequestUnits, Some(old), Some(new)) => cosmos::replace_ru(old, new),
+            (Metering::RequestUnits, None, Some(bytes)) => cosmos::insert_ru(bytes),
+            (Metering::RequestUnits, Some(bytes), None) => cosmos::delete_ru(bytes),
             (Metering::RequestUnits, None, None) => cosmos::insert_ru(0),
         }
     }
@@ -592,20 +591,20 @@ mod tests {
             (
                 "Cosmos DB create 1 KB",
                 Metering::RequestUnits.write(None, Some(kb)),
-                5.5,
-                "Optimize request cost: ~5.5 RU",
+                4.95,
+                "Understand RU: 1 KB write 4.95",
             ),
             (
                 "Cosmos DB replace 1 KB",
                 Metering::RequestUnits.write(Some(kb), Some(kb)),
-                11.0,
-                "Optimize request cost: replace = 2× insert",
+                9.9,
+                "Understand RU: replace = delete + insert",
             ),
             (
                 "Cosmos DB delete 1 KB",
                 Metering::RequestUnits.write(Some(kb), None),
-                5.5,
-                "keyheat: as a create of the item",
+                4.95,
+                "Understand RU: delete = the write by size",
             ),
             (
                 "Cosmos DB query page 1 KB",
@@ -628,13 +627,13 @@ mod tests {
             (
                 "Cosmos DB failed replace 1 KB",
                 Metering::RequestUnits.failed_write(kb, kb),
-                11.0,
+                9.9,
                 "keyheat: as the write",
             ),
             (
                 "Cosmos DB failed create 1 KB",
                 Metering::RequestUnits.failed_write(0, kb),
-                5.5,
+                4.95,
                 "keyheat: as the write",
             ),
             (
