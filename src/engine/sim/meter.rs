@@ -97,6 +97,9 @@ pub struct Physical {
     peak_share: f64,
     /// Whether it refused a request in the tick `used` belongs to.
     refused_now: bool,
+    /// Cosmos DB: request units served past the partition's share in earlier ticks and not yet
+    /// paid back; they come off the next ticks' budgets. Always 0 on the other stores.
+    debt: f64,
     pub total: [f64; 2],
     pub throttled: u64,
     /// GSI: write units waiting to be applied, and the entry writes themselves in arrival
@@ -123,6 +126,7 @@ impl Physical {
             peak: [0.0; 2],
             peak_share: 0.0,
             refused_now: false,
+            debt: 0.0,
             total: [0.0; 2],
             throttled: 0,
             backlog: 0.0,
@@ -136,7 +140,7 @@ impl Physical {
     /// Units available in `dim` this tick: what the reads and writes so far leave of the one
     /// budget, in `dim`'s units (`caps` is the tick's capacity of each dimension).
     fn available(&self, dim: usize, caps: [f64; 2]) -> f64 {
-        (1.0 - share(self.used, caps)).max(0.0) * caps[dim]
+        (1.0 - share(self.used, caps) - self.debt / caps[dim]).max(0.0) * caps[dim]
     }
 }
 
@@ -253,6 +257,16 @@ impl Meter {
         }
     }
 
+    /// Whether a request is served while its partition has any budget left in the tick, even if
+    /// it costs more than what is left (the rest is owed by the next ticks): Cosmos DB. Microsoft
+    /// does not document how a request larger than the remaining budget is treated; keyheat
+    /// follows the behaviour users report (the request runs and the partition's budget goes
+    /// negative), so a request larger than a partition's whole share can still succeed. Its
+    /// assumption; DynamoDB's partitions refuse a request they cannot serve whole.
+    fn overdraws(&self) -> bool {
+        matches!(self.allowance, Allowance::Shared { .. })
+    }
+
     /// The container's provisioned RU/s, for a meter whose partitions share it.
     pub fn provisioned_per_s(&self) -> Option<f64> {
         match self.allowance {
@@ -297,14 +311,22 @@ impl Meter {
     /// windows.
     fn roll(&mut self, i: usize, tick: u32) {
         let caps = self.caps();
+        let overdraws = self.overdraws();
         let per_window = self.ticks_per_window;
         let tick_secs = self.tick_secs;
         let p = &mut self.parts[i];
         if p.tick >= tick {
             return;
         }
-        p.peak_share = p.peak_share.max(if p.refused_now { 1.0 } else { share(p.used, caps) });
+        let owed = share(p.used, caps) + p.debt / caps[READ];
+        p.peak_share = p.peak_share.max(if p.refused_now { 1.0 } else { owed });
         p.refused_now = false;
+        if overdraws {
+            // What the tick served past its budget is paid back by the ticks after it, idle
+            // ones first.
+            let idle = f64::from(tick - p.tick - 1);
+            p.debt = ((owed - 1.0 - idle) * caps[READ]).max(0.0);
+        }
         for dim in [READ, WRITE] {
             p.peak[dim] = p.peak[dim].max(p.used[dim] / tick_secs);
             p.used[dim] = 0.0;
@@ -404,11 +426,14 @@ impl Meter {
             return Err(Refusal::Table);
         }
         let caps = self.caps();
+        let overdraws = self.overdraws();
         for &(i, _) in touches {
             self.roll(i, tick);
             // Several touches of one partition in one request add up.
             let same: f64 = touches.iter().filter(|t| t.0 == i).map(|t| t.1).sum();
-            if same > self.parts[i].available(dim, caps) + 1e-9 {
+            let available = self.parts[i].available(dim, caps);
+            let refused = if overdraws { available <= 1e-9 } else { same > available + 1e-9 };
+            if refused {
                 return Err(Refusal::Partition(i));
             }
         }
@@ -541,7 +566,8 @@ impl Meter {
     /// at 100% ("How to monitor normalized RU/s").
     pub fn peak_share(&self, i: usize) -> f64 {
         let p = &self.parts[i];
-        let now = if p.refused_now { 1.0 } else { share(p.used, self.caps()) };
+        let caps = self.caps();
+        let now = if p.refused_now { 1.0 } else { share(p.used, caps) + p.debt / caps[READ] };
         p.peak_share.max(now).min(1.0)
     }
 

@@ -288,6 +288,26 @@ fn a_partition_refuses_past_its_share_while_the_container_has_room() {
     assert_eq!(m.consume(1, WRITE, &[(0, 6_000.0)]), Ok(()));
 }
 
+// A request is served while its partition has budget left, and what it takes past the share is
+// owed by the next seconds (keyheat's assumption, `Meter::overdraws`): a request costing more than
+// a whole second's share still succeeds, and the partition refuses until it has paid it back.
+#[test]
+fn a_request_past_the_share_is_paid_back_by_the_next_seconds() {
+    let mut m = container(18_000.0);
+    assert_eq!(m.consume(0, WRITE, &[(0, 15_000.0)]), Ok(()));
+    assert_eq!(m.peak_share(0), 1.0, "a second past its share shows 100%");
+    // 9,000 RU owed: the next second has nothing left.
+    assert_eq!(m.consume(1, READ, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // 3,000 owed in the second after.
+    assert_eq!(m.consume(2, READ, &[(0, 3_000.0)]), Ok(()));
+    assert_eq!(m.consume(2, READ, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // Idle seconds pay back too: a whole share again.
+    assert_eq!(m.consume(9, WRITE, &[(0, 6_000.0)]), Ok(()));
+    assert_eq!(m.consume(9, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // The other partitions never owed anything.
+    assert_eq!(m.consume(1, WRITE, &[(1, 6_000.0)]), Ok(()));
+}
+
 // "How to monitor normalized RU/s": the metric is each partition's busiest second against its
 // share; a partition answering 429 shows 100%.
 #[test]
@@ -298,9 +318,11 @@ fn normalized_consumption_is_the_busiest_second_against_the_share() {
     assert!((m.peak_share(0) - 0.5).abs() < 1e-9);
     assert!((m.peak_share(1) - 0.8).abs() < 1e-9);
     assert_eq!(m.peak_share(2), 0.0);
-    // 5,995 RU used and a 10 RU request refused: the partition's second was spent.
+    // 5,995 RU used, a 10 RU request served on the 5 RU left, and the next one refused: the
+    // partition's second was spent.
     m.consume(2, WRITE, &[(2, 5_995.0)]).unwrap();
-    assert!(m.consume(2, WRITE, &[(2, 10.0)]).is_err());
+    m.consume(2, WRITE, &[(2, 10.0)]).unwrap();
+    assert!(m.consume(2, WRITE, &[(2, 1.0)]).is_err());
     m.throttled(2);
     assert_eq!(m.peak_share(2), 1.0);
     m.consume(3, READ, &[(2, 1.0)]).unwrap();
