@@ -431,6 +431,16 @@ fn a_hot_logical_partition_pins_its_cosmos_partition_while_the_container_idles()
     });
     assert!((1..34).contains(&pinned), "some partitions pinned, not all: {pinned}");
     assert!(figure("requests_429") > 0.0, "429s");
+    // Azure Monitor counts 429 responses, every retry again: more of them than requests refused,
+    // out of the requests and their retries.
+    let throttled_attempts: f64 = ru["partitions"]
+        .as_array()
+        .map_or(0.0, |p| p.iter().filter_map(|p| p["throttled_attempts"].as_f64()).sum());
+    assert!((figure("responses_429") - throttled_attempts).abs() < 1e-9);
+    assert!(figure("responses_429") > figure("requests_429"), "{ru}");
+    let responses =
+        r["totals"]["requests"].as_f64().unwrap_or(0.0) + r["totals"]["retries"].as_f64().unwrap_or(0.0);
+    assert!((figure("share_429_responses") - figure("responses_429") / responses).abs() < 1e-12);
     assert!(figure("mean_share_of_provisioned") < 0.5, "the container uses far less than it was given: {ru}");
     // The hottest key alone asks more than its partition's share: one partition key is one
     // logical partition, and it never spans two physical ones.
@@ -442,7 +452,7 @@ fn a_hot_logical_partition_pins_its_cosmos_partition_while_the_container_idles()
 
     let text = keyheat(&["run", "counters", "--engine", "cosmosdb", "--duration", "30s"]);
     let text = stdout(&text);
-    for words in ["(Cosmos DB)", "normalized RU", "429s on", "replace"] {
+    for words in ["(Cosmos DB)", "normalized RU", "429s on", "(retries counted)", "replace"] {
         assert!(text.contains(words), "{words}: {text}");
     }
 }

@@ -108,6 +108,10 @@ pub struct RequestUnitsReport {
     /// requests sent.
     pub requests_429: u64,
     pub share_429: f64,
+    /// 429 responses (every refused attempt, retries counted again: what Azure Monitor's Total
+    /// Requests by status code counts) as a share of all responses (requests and retries).
+    pub responses_429: u64,
+    pub share_429_responses: f64,
     /// Azure Monitor's "Normalized RU Consumption" over the run: the highest share of its budget
     /// any physical partition used in one second, at most 1.
     pub normalized_ru_consumption: f64,

@@ -177,6 +177,8 @@ impl Simulation {
                 }
             })
             .collect();
+        let responses_429: u64 = partitions.iter().map(|p| p.throttled_attempts).sum();
+        let responses = totals.requests + totals.retries;
         Some(RequestUnitsReport {
             provisioned_ru_per_s: provisioned,
             physical_partitions: meter.parts.len() as u64,
@@ -190,6 +192,8 @@ impl Simulation {
             } else {
                 0.0
             },
+            responses_429,
+            share_429_responses: if responses > 0 { responses_429 as f64 / responses as f64 } else { 0.0 },
             normalized_ru_consumption: partitions
                 .iter()
                 .map(|p| p.normalized_ru_consumption)

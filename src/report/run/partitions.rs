@@ -149,11 +149,12 @@ fn request_unit_rows(ru: &RequestUnitsReport) -> Vec<(&'static str, String)> {
         (
             "container RU/s",
             format!(
-                "{} RU/s on average, {} of the {} provisioned; 429s on {} of requests",
+                "{} RU/s on average, {} of the {} provisioned; 429s on {} of requests, {} of responses (retries counted)",
                 numbers::rate(ru.mean_ru_per_s),
                 numbers::percent(ru.mean_share_of_provisioned),
                 numbers::count(ru.provisioned_ru_per_s),
                 numbers::percent(ru.share_429),
+                numbers::percent(ru.share_429_responses),
             ),
         ),
     ]
