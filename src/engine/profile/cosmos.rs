@@ -46,6 +46,10 @@ pub const MAX_ITEM_BYTES: usize = 2 * 1024 * 1024;
 /// Cosmos DB service quotas").
 pub const MIN_MANUAL_RU_PER_S: f64 = 400.0;
 
+/// The most RU/s a container is given: 1,000,000, raised only by a support ticket ("Azure
+/// Cosmos DB service quotas", provisioned throughput: maximum RUs per container).
+pub const MAX_CONTAINER_RU_PER_S: f64 = 1_000_000.0;
+
 /// The SDKs retry a request refused with 429 this many times by default, waiting the time the
 /// response's `x-ms-retry-after-ms` gives (.NET `CosmosClientOptions
 /// .MaxRetryAttemptsOnRateLimitedRequests`: 9).

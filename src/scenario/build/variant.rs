@@ -11,7 +11,7 @@ use crate::engine::model::{
 };
 use crate::engine::planner::numbers;
 use crate::engine::profile::Indexes;
-use crate::engine::profile::cosmos::Throughput;
+use crate::engine::profile::cosmos::{MAX_CONTAINER_RU_PER_S, Throughput};
 use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
 use crate::engine::time::SimDuration;
 use crate::scenario::file;
@@ -1090,7 +1090,8 @@ fn embed_keys(path: &Path, v: &file::Variant, embeds: &[model::Embed], keys: &[E
 
 /// A Cosmos DB container's throughput: manual at least 400 RU/s in steps of 100 ("Azure Cosmos DB
 /// service quotas"), autoscale's maximum at least 1,000 in steps of 1,000 ("Create Azure Cosmos
-/// DB containers and databases with autoscale throughput").
+/// DB containers and databases with autoscale throughput"), either at most 1,000,000 RU/s (the
+/// quotas' default limit per container).
 fn throughput(path: &Path, v: &file::Variant) -> Result<Option<Throughput>> {
     let Some(t) = v.throughput else { return Ok(None) };
     let path = path.field("throughput");
@@ -1103,6 +1104,16 @@ fn throughput(path: &Path, v: &file::Variant) -> Result<Option<Throughput>> {
             &path,
             format!("autoscale's maximum is at least 1000 RU/s, in steps of 1000; found {max}"),
         )),
+        file::Throughput::Manual(ru) | file::Throughput::Autoscale { max: ru }
+            if f64::from(ru) > MAX_CONTAINER_RU_PER_S =>
+        {
+            Err(problem(
+                &path,
+                format!(
+                    "a container's throughput is at most 1000000 RU/s (Azure's default limit; more needs a support ticket); found {ru}"
+                ),
+            ))
+        }
         file::Throughput::Manual(ru) => Ok(Some(Throughput::Manual(f64::from(ru)))),
         file::Throughput::Autoscale { max } => Ok(Some(Throughput::Autoscale { max: f64::from(max) })),
     }
