@@ -64,7 +64,25 @@ fn auto_replays_a_run_too_large_per_operation_as_rates_and_says_so() {
 fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
     let out = keyheat(&["run", "orders", "--fidelity", "rates", "--duration", "1m"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--fidelity rates does not model capacity units"), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("--fidelity rates does not model capacity units and throttling (the DynamoDB profile)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_cosmos_db_run_as_rates_is_refused_in_request_units() {
+    let out =
+        keyheat(&["run", "counters", "--engine", "cosmosdb", "--fidelity", "rates", "--duration", "1m"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("does not model request units and throttling (the Cosmos DB profile)"),
+        "{}",
+        stderr(&out)
+    );
     assert!(out.stdout.is_empty());
 }
 

@@ -407,3 +407,70 @@ fn a_scenario_replays_on_each_store_it_lists() {
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
     assert!(stdout(&check).contains("(variant naive, Cassandra)"), "{}", stdout(&check));
 }
+
+/// Cosmos DB's lesson on `counters`: the top stream's counter is one logical partition, so it
+/// pins its physical partition at 100% normalized RU and draws 429s, while the container as a
+/// whole uses well under half of the RU/s it was given — more throughput only adds partitions
+/// and shrinks each one's share. The report is the same bytes for the same seed.
+#[test]
+fn a_hot_logical_partition_pins_its_cosmos_partition_while_the_container_idles() {
+    let args = ["run", "counters", "--engine", "cosmosdb", "--duration", "30s", "--format", "json"];
+    let (first, again) = (keyheat(&args), keyheat(&args));
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(first.stdout, again.stdout, "same seed, same bytes");
+    let r = json(&first);
+    assert_eq!(r["engine"].as_str(), Some("cosmosdb"));
+    assert_eq!(r["retry_policy"].as_str(), Some("cosmos-sdk"));
+    let ru = &r["request_units"];
+    let figure = |name: &str| ru[name].as_f64().unwrap_or_else(|| panic!("{name} in {ru}"));
+    assert!((figure("provisioned_ru_per_s") - 200_000.0).abs() < 1e-9);
+    assert_eq!(ru["physical_partitions"].as_u64(), Some(34), "ceil(200,000 / 6,000)");
+    assert!(figure("normalized_ru_consumption") >= 1.0, "a partition at 100%");
+    let pinned = ru["partitions"].as_array().map_or(0, |p| {
+        p.iter().filter(|p| p["normalized_ru_consumption"].as_f64().is_some_and(|x| x >= 1.0)).count()
+    });
+    assert!((1..34).contains(&pinned), "some partitions pinned, not all: {pinned}");
+    assert!(figure("requests_429") > 0.0, "429s");
+    // Azure Monitor counts 429 responses, every retry again: more of them than requests refused,
+    // out of the requests and their retries.
+    let throttled_attempts: f64 = ru["partitions"]
+        .as_array()
+        .map_or(0.0, |p| p.iter().filter_map(|p| p["throttled_attempts"].as_f64()).sum());
+    assert!((figure("responses_429") - throttled_attempts).abs() < 1e-9);
+    assert!(figure("responses_429") > figure("requests_429"), "{ru}");
+    let responses =
+        r["totals"]["requests"].as_f64().unwrap_or(0.0) + r["totals"]["retries"].as_f64().unwrap_or(0.0);
+    assert!((figure("share_429_responses") - figure("responses_429") / responses).abs() < 1e-12);
+    assert!(figure("mean_share_of_provisioned") < 0.5, "the container uses far less than it was given: {ru}");
+    // The hottest key alone asks more than its partition's share: one partition key is one
+    // logical partition, and it never spans two physical ones.
+    let hottest = r["partitions"]["top"][0]["peak_wcu_per_s"].as_f64().unwrap_or(0.0);
+    assert!(hottest > 0.9 * figure("partition_ru_per_s"), "{hottest} RU/s");
+    // No price is invented.
+    assert_eq!(r["totals"]["cost_usd"].as_f64(), Some(0.0));
+    assert!(r["totals"]["price_source"].as_str().is_some_and(|s| s.contains("no sourced Cosmos DB price")));
+
+    let text = keyheat(&["run", "counters", "--engine", "cosmosdb", "--duration", "30s"]);
+    let text = stdout(&text);
+    for words in ["(Cosmos DB)", "normalized RU", "429s on", "(retries counted)", "replace"] {
+        assert!(text.contains(words), "{words}: {text}");
+    }
+}
+
+/// A variant's secondary indexes are refused on Cosmos DB, which has none, with what a read by
+/// the index's key becomes there.
+#[test]
+fn cosmos_db_refuses_a_secondary_index_and_says_what_it_would_be() {
+    let dir = scratch_dir("cosmos-index");
+    let source = std::fs::read_to_string("scenarios/orders.ron").expect("orders is bundled");
+    let file = dir.join("orders.ron");
+    std::fs::write(
+        &file,
+        source.replacen("name: \"orders\",", "name: \"orders\",\n    engines: [CosmosDB],", 1),
+    )
+    .expect("the test can write its scenario");
+    let out = keyheat(&["check", file.to_str().unwrap_or_default(), "--engine", "cosmosdb"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("Cosmos DB has no secondary indexes"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("query across every physical partition"), "{}", stderr(&out));
+}

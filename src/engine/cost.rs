@@ -58,6 +58,9 @@ pub const GB: f64 = 1024.0 * 1024.0 * 1024.0;
 pub const ITEM_OVERHEAD_BYTES: f64 = 100.0;
 /// What `price_source` says for a profile with no price.
 pub const SELF_MANAGED: &str = "n/a: self-managed (Cassandra has no per-request price)";
+/// What a report says for a managed store keyheat holds no sourced price list for.
+pub const UNLISTED: &str =
+    "n/a: keyheat holds no sourced Cosmos DB price list, so it shows no cost rather than an invented one";
 
 /// Dollars per component.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -121,10 +124,15 @@ pub fn estimate(prices: &PriceList, capacity: Capacity, gsis: usize, report: &Ru
 
 /// Fills the report's cost fields and adds a note on how they were priced.
 pub fn price(scenario: &Scenario, variant: &Variant, report: &mut RunReport) {
-    if scenario.engine.profile().pricing == Pricing::SelfManaged {
+    let unpriced = match scenario.engine.profile().pricing {
+        Pricing::OnDemand => None,
+        Pricing::SelfManaged => Some(SELF_MANAGED),
+        Pricing::Unlisted => Some(UNLISTED),
+    };
+    if let Some(source) = unpriced {
         report.totals.cost_usd = 0.0;
         report.totals.monthly_cost_usd = 0.0;
-        SELF_MANAGED.clone_into(&mut report.totals.price_source);
+        source.clone_into(&mut report.totals.price_source);
         return;
     }
     let prices = US_EAST_1;

@@ -115,11 +115,14 @@ pub enum Engine {
     #[default]
     DynamoDb,
     Cassandra,
+    /// Azure Cosmos DB's API for NoSQL: request units, physical partitions that each serve a
+    /// share of the container's throughput.
+    CosmosDb,
 }
 
 impl Engine {
     /// Every store keyheat replays on.
-    pub const ALL: [Engine; 2] = [Engine::DynamoDb, Engine::Cassandra];
+    pub const ALL: [Engine; 3] = [Engine::DynamoDb, Engine::Cassandra, Engine::CosmosDb];
 
     /// The store whose [`Engine::id`] is `id`.
     pub fn from_id(id: &str) -> Option<Engine> {
@@ -131,6 +134,7 @@ impl Engine {
         match self {
             Engine::DynamoDb => "dynamodb",
             Engine::Cassandra => "cassandra",
+            Engine::CosmosDb => "cosmosdb",
         }
     }
 }
@@ -140,6 +144,7 @@ impl fmt::Display for Engine {
         f.write_str(match self {
             Engine::DynamoDb => "DynamoDB",
             Engine::Cassandra => "Cassandra",
+            Engine::CosmosDb => "Cosmos DB",
         })
     }
 }
@@ -754,6 +759,9 @@ pub struct Variant {
     pub name: String,
     pub description: String,
     pub capacity: Capacity,
+    /// The container's throughput on Cosmos DB, as the file states it; `None`: not stated
+    /// ([`Variant::cosmos_throughput`]).
+    pub throughput: Option<crate::engine::profile::cosmos::Throughput>,
     /// The table's key attribute names (`PK`, `SK` in a single-table design).
     pub table_pk: String,
     pub table_sk: Option<String>,
@@ -978,6 +986,14 @@ impl Variant {
     #[cfg(test)]
     pub fn keys_named(&self, entity: &str) -> Option<&EntityKeys> {
         self.keys.iter().find(|k| k.entity == entity)
+    }
+
+    /// The container's throughput on Cosmos DB: as stated, else 400 RU/s manual, the least a
+    /// container is given ("Azure Cosmos DB service quotas") — keyheat's default, since a file
+    /// that does not state it has no other figure to go by.
+    pub fn cosmos_throughput(&self) -> crate::engine::profile::cosmos::Throughput {
+        use crate::engine::profile::cosmos::{MIN_MANUAL_RU_PER_S, Throughput};
+        self.throughput.unwrap_or(Throughput::Manual(MIN_MANUAL_RU_PER_S))
     }
 
     /// The index named `name`, for callers holding a name from outside the variant (a request

@@ -185,6 +185,24 @@ pub fn cql_verb(operation: Operation) -> &'static str {
     }
 }
 
+/// The request an operation becomes in Cosmos DB's API for NoSQL.
+pub fn cosmos_verb(operation: Operation) -> &'static str {
+    match operation {
+        Operation::GetItem => "point read",
+        // Each key a point read of its own (the profile has no batched read).
+        Operation::BatchGetItem => "point reads",
+        Operation::Query => "query",
+        Operation::Scan => "cross-partition query",
+        Operation::PutItem => "create",
+        // keyheat charges an update as a replace of the whole item.
+        Operation::UpdateItem => "replace",
+        Operation::DeleteItem => "delete",
+        Operation::DeleteAndPut => "delete + create",
+        // The loader refuses transactions in the Cosmos DB profile.
+        Operation::TransactWriteItems | Operation::TransactGetItems => "transactional batch",
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternPlan {
     pub name: String,
@@ -687,7 +705,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
         .language
     {
         Language::Cql => keys::CqlPrimaryKey::of(keys, None).to_string(),
-        Language::DynamoDbApi => match (&keys.sk, sk_attr) {
+        Language::DynamoDbApi | Language::CosmosNoSql => match (&keys.sk, sk_attr) {
             (Some(sk), Some(sk_attr)) => {
                 format!("{pk_attr} = {}, {sk_attr} = {}", keys.pk.source(), sk.source())
             }
@@ -708,7 +726,9 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
                 // A materialized view's primary key must hold every column of the base table's.
                 let key = match scenario.engine.profile().language {
                     Language::Cql => keys::CqlPrimaryKey::of(k, variant.keys_for(entity.id())).to_string(),
-                    Language::DynamoDbApi => key(&index.pk_attribute, index.sk_attribute.as_deref(), k),
+                    Language::DynamoDbApi | Language::CosmosNoSql => {
+                        key(&index.pk_attribute, index.sk_attribute.as_deref(), k)
+                    }
                 };
                 out.push(Layout {
                     entity: entity.name.clone(),

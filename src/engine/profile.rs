@@ -15,11 +15,16 @@ use super::planner::{
     CASSANDRA_PARTITION_BYTES, CASSANDRA_PARTITION_ROWS, CQL_PAGE_ROWS, DYNAMODB_PARTITION_BYTES,
 };
 use super::sim::{
-    CASSANDRA_GC_GRACE_SECS, CASSANDRA_TTL_DELAY_SECS, READ_REPLICAS, REPLICATION, RING_NODES, TTL_DELAY_SECS,
+    CASSANDRA_GC_GRACE_SECS, CASSANDRA_TTL_DELAY_SECS, READ_REPLICAS, REPLICATION, RING_NODES, SPLIT_BYTES,
+    TTL_DELAY_SECS,
 };
-use super::store::{MAX_BATCH_GET_KEYS, PAGE_BYTES};
+use super::store::{
+    MAX_BATCH_GET_KEYS, PAGE_BYTES, failed_write_units, read_units, read_units_for, write_units,
+    write_units_for,
+};
 use super::value::MAX_ITEM_BYTES;
 use super::vocabulary::{self, Vocabulary};
+use cosmos::Consistency;
 
 /// One store's behaviour and words.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -81,14 +86,116 @@ pub enum Metering {
     /// No units and no throttling: load is the operations themselves, counted per partition
     /// and per node (Cassandra).
     Operations,
+    /// Request units, one currency for reads and writes, charged by [`cosmos`]'s rules; the
+    /// container's provisioned RU/s is divided evenly among its physical partitions, each
+    /// serving at most 10,000 RU/s, and a request past its partition's share in a second is
+    /// refused with 429 and retried by the client (Cosmos DB).
+    RequestUnits,
+}
+
+impl Metering {
+    /// The units a point read of an item of `bytes` costs (0: the item is missing, which still
+    /// costs the least a read does): DynamoDB's eventually consistent read units, or in a
+    /// transaction twice the strongly consistent ones (prepare and commit); Cosmos DB's request
+    /// units at session consistency; nothing where nothing is metered.
+    pub fn point_read(self, bytes: u64, transaction: bool) -> f64 {
+        match (self, transaction) {
+            (Metering::Operations, _) => 0.0,
+            (Metering::Units, true) => 2.0 * read_units(bytes, true),
+            (Metering::Units, false) => read_units(bytes, false),
+            (Metering::RequestUnits, _) => cosmos::point_read_ru(bytes, Consistency::Relaxed),
+        }
+    }
+
+    /// The units one page of a range read that read `bytes` costs on one partition.
+    pub fn page(self, bytes: u64) -> f64 {
+        match self {
+            Metering::Operations => 0.0,
+            Metering::Units => read_units(bytes, false),
+            Metering::RequestUnits => cosmos::query_page_ru(bytes, Consistency::Relaxed),
+        }
+    }
+
+    /// The units a read that must see the latest write costs (a version check's read): DynamoDB's
+    /// strongly consistent read units; on Cosmos DB a point read, since its session consistency
+    /// already reads the session's own writes (keyheat's reading: the application's session).
+    pub fn latest_read(self, bytes: u64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units(bytes, true),
+            Metering::RequestUnits => cosmos::point_read_ru(bytes, Consistency::Relaxed),
+        }
+    }
+
+    /// The units a write refused by its condition still costs, the item stored at the key being
+    /// `old` bytes (0: none) and the one it would have written `new`: DynamoDB charges the
+    /// larger per KB (`failed_write_units`); Cosmos DB charges failed requests (a 412) without
+    /// saying how much, so keyheat charges what the write would have cost (its assumption).
+    pub fn failed_write(self, old: u64, new: u64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => failed_write_units(old, new),
+            Metering::RequestUnits => self.write((old > 0).then_some(old), Some(new)),
+        }
+    }
+
+    /// [`Metering::point_read`] of an item whose size is a mean (the planner's estimates).
+    pub fn point_read_for(self, bytes: f64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units_for(bytes, false),
+            Metering::RequestUnits => cosmos::point_read_ru(whole_bytes(bytes), Consistency::Relaxed),
+        }
+    }
+
+    /// [`Metering::page`] of a page whose size is a mean (the planner's estimates).
+    pub fn page_for(self, bytes: f64) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => read_units_for(bytes, false),
+            Metering::RequestUnits => cosmos::query_page_ru(whole_bytes(bytes), Consistency::Relaxed),
+        }
+    }
+
+    /// [`Metering::write`] of an item whose size is a mean (the planner's estimates): `replaces`
+    /// says whether the item is there before (an update, a copy or aggregate rewritten) or not
+    /// (a put of a new item, a delete).
+    pub fn write_for(self, bytes: f64, replaces: bool) -> f64 {
+        match self {
+            Metering::Units | Metering::Operations => write_units_for(bytes),
+            Metering::RequestUnits if replaces => cosmos::replace_ru(whole_bytes(bytes), whole_bytes(bytes)),
+            Metering::RequestUnits => cosmos::insert_ru(whole_bytes(bytes)),
+        }
+    }
+
+    /// The units a write of one item costs, from `old` to `new` bytes (`None`: absent before,
+    /// or deleted). DynamoDB (and the operation counts' bookkeeping): the larger of the two
+    /// per started KB. Cosmos DB: a create or a delete is one write by the document's size, a
+    /// replace two (the old document deleted, the new inserted); a write that finds nothing is
+    /// charged as the smallest create (keyheat's assumption).
+    pub fn write(self, old: Option<u64>, new: Option<u64>) -> f64 {
+        match (self, old, new) {
+            (Metering::Units | Metering::Operations, ..) => {
+                write_units(old.unwrap_or(0).max(new.unwrap_or(0)))
+            }
+            (Metering::RequestUnits, Some(old), Some(new)) => cosmos::replace_ru(old, new),
+            (Metering::RequestUnits, None, Some(bytes)) => cosmos::insert_ru(bytes),
+            (Metering::RequestUnits, Some(bytes), None) => cosmos::delete_ru(bytes),
+            (Metering::RequestUnits, None, None) => cosmos::insert_ru(0),
+        }
+    }
+}
+
+/// A mean size in whole bytes, rounded up (the charges round sizes up to started KB anyway).
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size in bytes")]
+fn whole_bytes(bytes: f64) -> u64 {
+    bytes.max(0.0).ceil() as u64
 }
 
 /// Where a store keeps a partition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// Physical partitions, each a range of partition-key hashes, that split on size and on
-    /// sustained heat and never merge (DynamoDB).
-    HashRanges,
+    /// Physical partitions, each a range of partition-key hashes holding whole logical
+    /// partitions, that split past `split_bytes` and, when `heat_splits`, on sustained heat;
+    /// they never merge. DynamoDB splits at 10 GB and for heat; Cosmos DB splits at 50 GB and
+    /// never for heat (a hot key is served by the share of its partition, or throttled).
+    HashRanges { split_bytes: u64, heat_splits: bool },
     /// A token ring: a partition lives on the node owning its token and the next
     /// `replicas − 1`; a write touches every replica, a read `read_replicas` of them
     /// (Cassandra at QUORUM).
@@ -122,6 +229,11 @@ pub enum Indexes {
     /// Materialized views: every index is a view, kept by the store, holding every column a
     /// read selects (a Cassandra view of `SELECT *`).
     Views,
+    /// No secondary index to declare: the store indexes every property of every item itself,
+    /// its charge part of each write's, and a read that does not give the partition key is a
+    /// query across every physical partition (Cosmos DB's default indexing policy, "Indexing
+    /// policies in Azure Cosmos DB"). A variant's declared indexes are refused on it.
+    Automatic,
 }
 
 /// What one page of a range read holds.
@@ -160,6 +272,9 @@ pub enum Language {
     DynamoDbApi,
     /// CQL: SELECT, INSERT, UPDATE; rows, tables per entity, materialized views.
     Cql,
+    /// Cosmos DB's API for NoSQL: point reads, queries, create, replace, delete; items in one
+    /// container, request units.
+    CosmosNoSql,
 }
 
 /// Whether a store's requests have a public price.
@@ -169,12 +284,15 @@ pub enum Pricing {
     OnDemand,
     /// Self-managed: no per-request price.
     SelfManaged,
+    /// A managed store keyheat holds no sourced price list for: no cost is shown rather than
+    /// an invented one.
+    Unlisted,
 }
 
 /// DynamoDB: the store keyheat models first (DESIGN.md §4).
 pub const DYNAMODB: Profile = Profile {
     metering: Metering::Units,
-    placement: Placement::HashRanges,
+    placement: Placement::HashRanges { split_bytes: SPLIT_BYTES, heat_splits: true },
     layout: Layout::SingleTable,
     key_attributes: true,
     indexes: Indexes::Secondary,
@@ -218,20 +336,64 @@ pub const CASSANDRA: Profile = Profile {
     words: &vocabulary::CASSANDRA,
 };
 
+/// Cosmos DB (API for NoSQL): one container, request units, physical partitions that each serve
+/// an even share of the container's throughput. Figures from [`cosmos`], each with its source.
+pub const COSMOSDB: Profile = Profile {
+    metering: Metering::RequestUnits,
+    placement: Placement::HashRanges { split_bytes: cosmos::PHYSICAL_PARTITION_BYTES, heat_splits: false },
+    layout: Layout::SingleTable,
+    // A single-container design stores its synthetic partition key (and id) as properties of
+    // the item, as DynamoDB's generic PK/SK.
+    key_attributes: true,
+    indexes: Indexes::Automatic,
+    // An upsert's charge depends on whether the item was there (a replace costs twice an
+    // insert), so the store reads what it replaces.
+    blind_writes: false,
+    // A transactional batch covers one logical partition only ("Transactional batch operations
+    // in Azure Cosmos DB"); a scenario's transactions span partitions.
+    transactions: false,
+    // Cosmos DB measures the 2 MB against the item's JSON; keyheat measures items by DynamoDB's
+    // size rules (its assumption: the two are close for flat items).
+    item_limit: Some(cosmos::MAX_ITEM_BYTES),
+    // The 20 GB of a logical partition is a hard limit: a write past it fails.
+    partition_guide: PartitionGuide { bytes: cosmos::LOGICAL_PARTITION_BYTES as f64, rows: None },
+    // keyheat pages queries by DynamoDB's 1 MB (a Cosmos DB page ends at its item count or 4 MB
+    // of response, "Azure Cosmos DB service quotas"): keyheat's assumption.
+    paging: Paging::Bytes(PAGE_BYTES),
+    fanout: Fanout::Parallel,
+    latency: Latency::Requests,
+    // Each key is a point read of its own (ReadMany is not modelled).
+    batch_get_keys: None,
+    // Expired items are not returned by reads even before the background delete ("Time to
+    // Live (TTL) in Azure Cosmos DB"): gone at once, as in the Cassandra profile.
+    ttl_delay_secs: 0,
+    tombstone_grace_secs: None,
+    language: Language::CosmosNoSql,
+    pricing: Pricing::Unlisted,
+    words: &vocabulary::COSMOSDB,
+};
+
 impl Engine {
     /// This store's profile.
     pub fn profile(self) -> &'static Profile {
         match self {
             Engine::DynamoDb => &DYNAMODB,
             Engine::Cassandra => &CASSANDRA,
+            Engine::CosmosDb => &COSMOSDB,
         }
     }
 }
 
 impl Profile {
-    /// Whether requests are charged in capacity units (and can be throttled).
+    /// Whether requests are charged in units, capacity or request units (and can be
+    /// throttled).
     pub fn metered(&self) -> bool {
-        self.metering == Metering::Units
+        matches!(self.metering, Metering::Units | Metering::RequestUnits)
+    }
+
+    /// Whether requests are charged in request units (Cosmos DB).
+    pub fn request_units(&self) -> bool {
+        self.metering == Metering::RequestUnits
     }
 
     /// Whether reports speak CQL.
@@ -244,7 +406,7 @@ impl Profile {
     pub fn ring(&self) -> Option<(usize, usize, usize)> {
         match self.placement {
             Placement::Ring { nodes, replicas, read_replicas } => Some((nodes, replicas, read_replicas)),
-            Placement::HashRanges => None,
+            Placement::HashRanges { .. } => None,
         }
     }
 
@@ -298,6 +460,22 @@ mod tests {
                 true,
                 Pricing::SelfManaged,
             ),
+            (
+                // Azure Cosmos DB service quotas: 2 MB items, 20 GB logical partitions.
+                Engine::CosmosDb,
+                true,
+                None,
+                true,
+                true,
+                Some(2 * 1024 * 1024),
+                20.0 * 1024.0 * 1024.0 * 1024.0,
+                None,
+                None,
+                Fanout::Parallel,
+                0,
+                false,
+                Pricing::Unlisted,
+            ),
         ];
         for (engine, metered, ring, single, keys, limit, bytes, rows, page_rows, fanout, ttl, cql, pricing) in
             cases
@@ -324,6 +502,7 @@ mod tests {
         let cases = [
             (Engine::DynamoDb, Indexes::Secondary, false, true, Latency::Requests, Some(100), None),
             (Engine::Cassandra, Indexes::Views, true, false, Latency::Statements, None, Some(864_000)),
+            (Engine::CosmosDb, Indexes::Automatic, false, false, Latency::Requests, None, None),
         ];
         for (engine, indexes, blind, transactions, latency, batch, grace) in cases {
             let p = engine.profile();
@@ -334,6 +513,138 @@ mod tests {
             assert_eq!(p.batch_get_keys, batch, "{engine}");
             assert_eq!(p.tombstone_grace_secs, grace, "{engine}");
             assert!(std::ptr::eq(p.words, engine.words()), "{engine}");
+        }
+    }
+
+    /// How each store meters and where its partitions split: DynamoDB at 10 GB and for heat
+    /// (AWS, "partition key design"), Cosmos DB at 50 GB and never for a hot key
+    /// ("Partitioning and horizontal scaling").
+    #[test]
+    fn each_store_meters_and_splits_its_own_way() {
+        // (engine, metering, request units, placement)
+        let cases = [
+            (
+                Engine::DynamoDb,
+                Metering::Units,
+                false,
+                Placement::HashRanges { split_bytes: 10 << 30, heat_splits: true },
+            ),
+            (
+                Engine::Cassandra,
+                Metering::Operations,
+                false,
+                Placement::Ring { nodes: 6, replicas: 3, read_replicas: 2 },
+            ),
+            (
+                Engine::CosmosDb,
+                Metering::RequestUnits,
+                true,
+                Placement::HashRanges { split_bytes: 50 << 30, heat_splits: false },
+            ),
+        ];
+        for (engine, metering, ru, placement) in cases {
+            let p = engine.profile();
+            assert_eq!((p.metering, p.request_units(), p.placement), (metering, ru, placement), "{engine}");
+        }
+        assert_eq!(Engine::from_id("cosmosdb"), Some(Engine::CosmosDb));
+        assert_eq!(Engine::CosmosDb.to_string(), "Cosmos DB");
+    }
+
+    /// What each request is charged, store by store, with where the figure comes from.
+    #[test]
+    fn each_store_charges_its_own_units() {
+        let kb = 1024;
+        // (what, charged, expected, source)
+        let cases = [
+            (
+                "DynamoDB get 1 KB",
+                Metering::Units.point_read(kb, false),
+                0.5,
+                "AWS: 4 KB per RCU, ½ eventually consistent",
+            ),
+            (
+                "DynamoDB get in a transaction",
+                Metering::Units.point_read(kb, true),
+                2.0,
+                "AWS: transactional reads 2×",
+            ),
+            ("DynamoDB page 9 KB", Metering::Units.page(9 * kb), 1.5, "AWS: summed, rounded up to 4 KB once"),
+            (
+                "DynamoDB update 1 KB → 2 KB",
+                Metering::Units.write(Some(kb), Some(2 * kb)),
+                2.0,
+                "AWS: max(old, new) per KB",
+            ),
+            ("Cassandra get", Metering::Operations.point_read(kb, false), 0.0, "no units"),
+            (
+                "Cosmos DB point read 1 KB",
+                Metering::RequestUnits.point_read(kb, false),
+                1.0,
+                "Request Units: 1 KB read = 1 RU",
+            ),
+            (
+                "Cosmos DB point read, missing",
+                Metering::RequestUnits.point_read(0, false),
+                1.0,
+                "keyheat: the least a read costs",
+            ),
+            (
+                "Cosmos DB create 1 KB",
+                Metering::RequestUnits.write(None, Some(kb)),
+                4.95,
+                "Understand RU: 1 KB write 4.95",
+            ),
+            (
+                "Cosmos DB replace 1 KB",
+                Metering::RequestUnits.write(Some(kb), Some(kb)),
+                9.9,
+                "Understand RU: replace = delete + insert",
+            ),
+            (
+                "Cosmos DB delete 1 KB",
+                Metering::RequestUnits.write(Some(kb), None),
+                4.95,
+                "Understand RU: delete = the write by size",
+            ),
+            (
+                "Cosmos DB query page 1 KB",
+                Metering::RequestUnits.page(kb),
+                3.5,
+                "keyheat: 2.5 RU a partition + 1 RU per KB",
+            ),
+            (
+                "DynamoDB failed condition 1 KB",
+                Metering::Units.failed_write(kb, 0),
+                1.0,
+                "AWS: a failed condition still charges",
+            ),
+            (
+                "DynamoDB version read 5 KB",
+                Metering::Units.latest_read(5 * kb),
+                2.0,
+                "AWS: strongly consistent, 4 KB per RCU",
+            ),
+            (
+                "Cosmos DB failed replace 1 KB",
+                Metering::RequestUnits.failed_write(kb, kb),
+                9.9,
+                "keyheat: as the write",
+            ),
+            (
+                "Cosmos DB failed create 1 KB",
+                Metering::RequestUnits.failed_write(0, kb),
+                4.95,
+                "keyheat: as the write",
+            ),
+            (
+                "Cosmos DB version read 1 KB",
+                Metering::RequestUnits.latest_read(kb),
+                1.0,
+                "session reads its own writes",
+            ),
+        ];
+        for (what, charged, expected, source) in cases {
+            assert!((charged - expected).abs() < 1e-9, "{what}: {charged}, expected {expected} ({source})");
         }
     }
 }

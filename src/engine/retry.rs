@@ -39,12 +39,16 @@ pub struct RetryPolicy {
 }
 
 /// The named policies a scenario can choose, each with where its numbers come from.
-pub const NAMED: [(&str, &str); 2] = [
+pub const NAMED: [(&str, &str); 3] = [
     (
         "aws-java-v1-dynamodb",
         "AWS SDK for Java 1.x PredefinedRetryPolicies.DYNAMODB_DEFAULT: throttled requests back off from 500 ms with equal jitter, capped at 20 s, 10 retries",
     ),
     ("none", "no retries: a throttled request fails at once (what a client with retries turned off sees)"),
+    (
+        "cosmos-sdk",
+        "the Cosmos DB SDKs' default for 429s: 9 retries (.NET MaxRetryAttemptsOnRateLimitedRequests), each after the service's x-ms-retry-after-ms, which keyheat takes as 1 s (its assumption: the partition's budget resets every second)",
+    ),
 ];
 
 /// The most a policy may ask for: more retries than this only hide a run's failures for longer.
@@ -62,10 +66,28 @@ impl RetryPolicy {
         }
     }
 
+    /// The Cosmos DB SDKs' default for requests refused with 429: retry 9 times
+    /// ([`crate::engine::profile::cosmos::RATE_LIMIT_RETRIES`]), each after the wait the
+    /// service's `x-ms-retry-after-ms` header gives ("Common Azure Cosmos DB REST response
+    /// headers"), within 30 s of waits in all (.NET `MaxRetryWaitTimeOnRateLimitedRequests`).
+    /// Microsoft does not publish the wait the service gives: keyheat's assumption is 1 s, the
+    /// period a partition's budget resets on ("Diagnose and troubleshoot request rate too large
+    /// (429) exceptions"), so 9 retries wait 9 s, within the 30 s.
+    pub fn cosmos_sdk() -> RetryPolicy {
+        RetryPolicy {
+            name: NAMED[2].0.to_owned(),
+            base_ms: 1000,
+            cap_ms: 1000,
+            max_retries: crate::engine::profile::cosmos::RATE_LIMIT_RETRIES,
+            jitter: Jitter::None,
+        }
+    }
+
     /// A policy by its name in [`NAMED`].
     pub fn named(name: &str) -> Option<RetryPolicy> {
         match name {
             "aws-java-v1-dynamodb" => Some(RetryPolicy::aws_java_v1_dynamodb()),
+            "cosmos-sdk" => Some(RetryPolicy::cosmos_sdk()),
             "none" => Some(RetryPolicy {
                 name: "none".to_owned(),
                 base_ms: 0,
@@ -109,6 +131,15 @@ impl RetryPolicy {
         if self.max_retries == 0 {
             return format!("{}: no retries, a throttled request fails at once", self.name);
         }
+        if self.jitter == Jitter::None && self.base_ms == self.cap_ms {
+            // A wait that never grows (the Cosmos DB SDKs wait what the service says).
+            return format!(
+                "{}: throttled requests wait {} s before each retry, at most {} retries",
+                self.name,
+                self.base_ms as f64 / 1000.0,
+                self.max_retries
+            );
+        }
         let jitter = match self.jitter {
             Jitter::None => "no jitter",
             Jitter::Equal => "equal jitter",
@@ -138,6 +169,22 @@ mod tests {
         assert_eq!(ceilings, [500, 1000, 2000, 4000, 8000, 16_000, 20_000, 20_000, 20_000, 20_000]);
         assert_eq!(p.ceiling_ms(40), 20_000);
         assert_eq!(RetryPolicy::named("aws-java-v1-dynamodb"), Some(p));
+    }
+
+    // Cosmos DB: 9 retries (.NET MaxRetryAttemptsOnRateLimitedRequests); the service's
+    // retry-after taken as the 1 s a partition's budget resets on (keyheat's assumption), so
+    // the waits stay within the SDK's 30 s MaxRetryWaitTimeOnRateLimitedRequests.
+    #[test]
+    fn the_cosmos_policy_waits_a_second_nine_times() {
+        let p = RetryPolicy::cosmos_sdk();
+        let waits: Vec<u64> = (1..=p.max_retries).map(|r| p.wait_ms(r, 0.7)).collect();
+        assert_eq!(waits, [1000; 9]);
+        assert!(waits.iter().sum::<u64>() <= 30_000);
+        assert_eq!(
+            p.describe(),
+            "cosmos-sdk: throttled requests wait 1 s before each retry, at most 9 retries"
+        );
+        assert_eq!(RetryPolicy::named("cosmos-sdk"), Some(p));
     }
 
     #[test]

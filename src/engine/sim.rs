@@ -108,6 +108,7 @@ use super::value::{Item, KeyValue};
 use super::workload::rate_at;
 
 pub use console::{ConsoleError, ConsoleRequest, IndexKeys, Read, TableKeys};
+pub use meter::SPLIT_BYTES;
 pub use report::RunReport;
 
 use items::Val;

@@ -33,6 +33,7 @@ pub fn report() -> RunReport {
         notes: vec!["Latency is modelled: 4 ms per request plus 0.1 ms per 4 KB read.".to_owned()],
         fidelity: crate::engine::sim::report::Fidelity::Operations,
         bands: None,
+        request_units: None,
     }
 }
 

@@ -69,6 +69,18 @@ pub(crate) const CASSANDRA: Vocabulary = Vocabulary {
     writes: Counted { name: "writes", per_second: "writes/s" },
 };
 
+/// Cosmos DB charges reads and writes in one currency, request units: a cell or a total counts
+/// the RU of reads or of writes, of one budget ("Request Units in Azure Cosmos DB").
+pub(crate) const COSMOSDB: Vocabulary = Vocabulary {
+    item: Noun { one: "item", many: "items" },
+    global_index: "index",
+    any_place: "container",
+    places: "container",
+    physical: "physical partitions",
+    reads: Counted { name: "read RU", per_second: "RU/s" },
+    writes: Counted { name: "write RU", per_second: "RU/s" },
+};
+
 impl Engine {
     /// This store's words.
     pub fn words(self) -> &'static Vocabulary {
@@ -89,5 +101,6 @@ mod tests {
             assert_eq!(item.of(count), form, "{count}");
         }
         assert_eq!(Engine::Cassandra.words().item.of(1.0), "row");
+        assert_eq!(Engine::CosmosDb.words().item.of(2.0), "items");
     }
 }

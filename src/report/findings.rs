@@ -552,6 +552,17 @@ fn growth_term(t: &GrowthTerm, items: &str) -> String {
 const LITERAL_PARTITION: &str = "a literal key: always the same partition";
 
 fn hot_partition(f: &mut Formatter<'_>, load: &HotLoad) -> fmt::Result {
+    if let Some(share) = load.ru_share {
+        let ru = load.rcu.unwrap_or(0.0) + load.wcu.unwrap_or(0.0);
+        let terms = sum(&load.terms, |t| load_term(t, ("RU", "RU")));
+        return write!(
+            f,
+            "at peak, the busiest value of {} asks {} RU/s of one logical partition, which lives on one physical partition serving {} RU/s (the container's throughput divided evenly among its partitions, at most 10,000 RU/s; Cosmos DB never splits a partition for a hot key): {terms}",
+            load.subject,
+            rate(ru),
+            rate(share),
+        );
+    }
     let mut over = Vec::new();
     if let Some(wcu) = load.wcu {
         over.push(format!(
@@ -567,7 +578,7 @@ fn hot_partition(f: &mut Formatter<'_>, load: &HotLoad) -> fmt::Result {
             count(PARTITION_RCU)
         ));
     }
-    let terms = sum(&load.terms, load_term);
+    let terms = sum(&load.terms, |t| load_term(t, ("RCU", "WCU")));
     let item_note = if load.single_item { "; it is one item, so no split for heat can help" } else { "" };
     match &load.burst {
         Some(burst) if over.is_empty() => {
@@ -583,7 +594,8 @@ fn hot_partition(f: &mut Formatter<'_>, load: &HotLoad) -> fmt::Result {
     }
 }
 
-fn load_term(term: &LoadTerm) -> String {
+/// One term of a hot partition's load, in the store's units for reads and writes.
+fn load_term(term: &LoadTerm, (read, write): (&str, &str)) -> String {
     match term {
         LoadTerm::Write { pattern, via, entity, peak, share, notes, landed, units_each, per_call, units } => {
             let what = match via {
@@ -600,7 +612,7 @@ fn load_term(term: &LoadTerm) -> String {
                 format!(" × {} per call", factor(*per_call))
             };
             format!(
-                "{pattern}{what} {}/s × {} ({}){landed} × {} WCU{per_call} = {} WCU/s",
+                "{pattern}{what} {}/s × {} ({}){landed} × {} {write}{per_call} = {} {write}/s",
                 rate(*peak),
                 percent(*share),
                 spread_notes(notes, LITERAL_PARTITION),
@@ -609,20 +621,20 @@ fn load_term(term: &LoadTerm) -> String {
             )
         }
         LoadTerm::FailedConditions { pattern, calls, lose, units_each, units } => format!(
-            "{pattern} failed conditions {}/s × {} × {} WCU = {} WCU/s",
+            "{pattern} failed conditions {}/s × {} × {} {write} = {} {write}/s",
             rate(*calls),
             percent(*lose),
             count(*units_each),
             rate(*units)
         ),
         LoadTerm::ReadsBeforeWriting { pattern, units } => {
-            format!("{pattern} reads before writing {} RCU/s", rate(*units))
+            format!("{pattern} reads before writing {} {read}/s", rate(*units))
         }
         LoadTerm::Read { pattern, peak, share, notes, missing_cache, per_request, units } => {
             let through = missing_cache
                 .map_or_else(String::new, |miss| format!(" × {} missing the cache", percent(miss)));
             format!(
-                "{pattern} {}/s × {} ({}){through} × {} RCU per request = {} RCU/s",
+                "{pattern} {}/s × {} ({}){through} × {} {read} per request = {} {read}/s",
                 rate(*peak),
                 percent(*share),
                 spread_notes(notes, LITERAL_PARTITION),
@@ -974,6 +986,7 @@ mod tests {
                 terms: vec![LoadTerm::ReadsBeforeWriting { pattern: "star".to_owned(), units: 12.5 }],
                 single_item: true,
                 burst: Some(burst.clone()),
+                ru_share: None,
             })
         };
         let burst_words = "one rename-repo call that picks the Repo with the most copies rewrites ~1,077 Star items \

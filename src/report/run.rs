@@ -15,9 +15,8 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
-use crate::engine::planner::{Kind, Operation, cql_verb, numbers};
+use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, numbers};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
-use crate::engine::value::MAX_ITEM_BYTES;
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
 pub use partitions::{hottest, place, shown};
@@ -80,6 +79,8 @@ pub fn served_by(p: &PatternReport, engine: Engine) -> String {
     // The Cassandra profile sends CQL statements, as `check` names them.
     let op = if is_cassandra(engine) {
         ops.iter().map(cql_verb).collect::<Vec<_>>().join(" + ")
+    } else if engine.profile().request_units() {
+        ops.iter().map(cosmos_verb).collect::<Vec<_>>().join(" + ")
     } else {
         ops.to_string()
     };
@@ -124,9 +125,21 @@ pub fn words(engine: Engine) -> Words {
 /// Under the Cassandra profile's views: what keeping one costs.
 pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each view, a changed view key counting 2 (a tombstone for the old view row, then the new row); every write to a table with views also reads the base row on its replicas first (the view's read-before-write).";
 
-/// What partition load figures count: capacity units, or operations for Cassandra.
+/// What partition load figures count: capacity units, request units for Cosmos DB, or
+/// operations for Cassandra.
 pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
-    if is_cassandra(engine) { ("reads", "writes") } else { ("RCU", "WCU") }
+    if is_cassandra(engine) {
+        ("reads", "writes")
+    } else if engine.profile().request_units() {
+        ("read RU", "write RU")
+    } else {
+        ("RCU", "WCU")
+    }
+}
+
+/// The unit a read and a write are charged in: RCU and WCU, or RU for both on Cosmos DB.
+fn charge_units(engine: Engine) -> (&'static str, &'static str) {
+    if engine.profile().request_units() { ("RU", "RU") } else { ("RCU", "WCU") }
 }
 
 /// A call's cost: read units for a read and write units for a write on DynamoDB; rows read for a
@@ -139,11 +152,12 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
         // Rows read per call: the fluid replay does not count them.
         return (p.kind != Kind::Write && p.timed).then_some((p.avg_items_read, "rows"));
     }
+    let (read, write) = charge_units(engine);
     if p.kind == Kind::Write {
-        return Some((p.wcu / p.calls as f64, "WCU"));
+        return Some((p.wcu / p.calls as f64, write));
     }
     // Over the calls that completed: one that gave up or still waits for a retry is left out.
-    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, "RCU"))
+    (p.served_calls > 0).then(|| (p.served_rcu / p.served_calls as f64, read))
 }
 
 /// Write units per write that landed: a call that gave up, or named no item, wrote nothing and
@@ -160,7 +174,7 @@ pub fn per_write(p: &PatternReport, engine: Engine) -> Option<f64> {
 /// per call; with its unit and what it is per (`call` or `write`).
 pub fn cost(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str, &'static str)> {
     match per_write(p, engine) {
-        Some(x) => Some((x, "WCU", "write")),
+        Some(x) => Some((x, charge_units(engine).1, "write")),
         None => per_call(p, engine).map(|(x, unit)| (x, unit, "call")),
     }
 }
@@ -347,15 +361,25 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     if cassandra {
         // Cassandra never throttles: nothing to count.
         rows.retain(|(label, _)| *label != "throttled");
+    } else if r.engine.profile().request_units() {
+        rows.insert(2, ("request units, reads", format!("{} RU", numbers::count(t.rcu))));
+        rows.insert(3, ("request units, writes", format!("{} RU", numbers::count(t.wcu))));
     } else {
         rows.insert(2, ("read units (RCU)", numbers::count(t.rcu)));
         rows.insert(3, ("write units (WCU)", numbers::count(t.wcu)));
     }
-    // An item a tenth of the way to the 400 KB limit is worth a line: something in it grows.
-    if !cassandra && t.largest_item_bytes * 10 > MAX_ITEM_BYTES as u64 {
+    // An item a tenth of the way to the store's item limit (400 KB, 2 MB) is worth a line:
+    // something in it grows.
+    if let Some(limit) = r.engine.profile().item_limit
+        && t.largest_item_bytes * 10 > limit as u64
+    {
         rows.push((
             "largest item",
-            format!("{} of the 400 KB item limit", numbers::bytes(t.largest_item_bytes as f64)),
+            format!(
+                "{} of the {} item limit",
+                numbers::bytes(t.largest_item_bytes as f64),
+                numbers::bytes(limit as f64)
+            ),
         ));
     }
     if t.ttl_deletes > 0 && cassandra {
@@ -369,9 +393,9 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     } else if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
-    rows.extend(lost_rows(t, cassandra));
+    rows.extend(lost_rows(t, r.engine));
     rows.extend(condition_row(t));
-    if t.price_source == cost::SELF_MANAGED {
+    if t.price_source == cost::SELF_MANAGED || t.price_source == cost::UNLISTED {
         rows.push(("cost", t.price_source.clone()));
     } else {
         rows.extend([
@@ -383,16 +407,39 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// How the store words a refused write: what outgrew its limit, and the error it answers with.
+struct RefusalWords {
+    partition: &'static str,
+    item: &'static str,
+    at_load: &'static str,
+}
+
+fn refusal_words(engine: Engine) -> RefusalWords {
+    match engine {
+        // Microsoft Learn, "Diagnose and troubleshoot Azure Cosmos DB forbidden exceptions"
+        // (https://learn.microsoft.com/azure/cosmos-db/nosql/troubleshoot-forbidden): a full
+        // logical partition answers "Forbidden (403); Substatus: 1014" and "Partition key reached
+        // maximum size". Microsoft Q&A 692455 ("Actual document size limit for Azure Cosmos DB's
+        // API for MongoDB"): an item past 2 MB answers "RequestEntityTooLarge (413)".
+        Engine::CosmosDb => RefusalWords {
+            partition: "logical partition over 20 GB (403 Forbidden, substatus 1014: Partition key reached maximum size)",
+            item: "item past 2 MB (413 Request Entity Too Large)",
+            at_load: "of the initial load past 2 MB: never in the container",
+        },
+        Engine::DynamoDb | Engine::Cassandra => RefusalWords {
+            partition: "item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
+            item: "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
+            at_load: "of the initial load past 400 KB: never in the table",
+        },
+    }
+}
+
 /// Writes refused, and items lost to overwrites, in the engine's words.
-fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
+fn lost_rows(t: &Totals, engine: Engine) -> Vec<(&'static str, String)> {
+    let cassandra = is_cassandra(engine);
+    let words = refusal_words(engine);
     let mut rows = Vec::new();
-    let refusals = [
-        (t.collection_limit_errors, "item collection over 10 GB (ItemCollectionSizeLimitExceeded)"),
-        (
-            t.item_size_errors,
-            "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
-        ),
-    ];
+    let refusals = [(t.collection_limit_errors, words.partition), (t.item_size_errors, words.item)];
     for (n, why) in refusals.into_iter().filter(|(n, _)| *n > 0) {
         rows.push(("refused writes", format!("{}: {why}", numbers::count(n as f64))));
     }
@@ -415,11 +462,7 @@ fn lost_rows(t: &Totals, cassandra: bool) -> Vec<(&'static str, String)> {
     let losses = [
         (t.overwritten_items, "lost to overwrites", overwritten),
         (t.preload_overwritten_items, "lost at load", at_load),
-        (
-            t.preload_item_size_errors,
-            "refused at load",
-            ("item", "items", "of the initial load past 400 KB: never in the table"),
-        ),
+        (t.preload_item_size_errors, "refused at load", ("item", "items", words.at_load)),
     ];
     for (n, label, (one, many, what)) in losses.into_iter().filter(|(n, _, _)| *n > 0) {
         rows.push((label, format!("{} {what}", plural(n, one, many))));
@@ -756,9 +799,59 @@ mod tests {
         for (n, cassandra, expected) in cases {
             let mut t = report().totals;
             t.overwritten_items = n;
-            let rows = lost_rows(&t, cassandra);
+            let engine = if cassandra { Engine::Cassandra } else { Engine::DynamoDb };
+            let rows = lost_rows(&t, engine);
             let row = rows.iter().find(|(label, _)| *label == "lost to overwrites").expect("a loss row");
             assert!(row.1.starts_with(expected), "{:?}", row.1);
+        }
+    }
+
+    #[test]
+    fn refused_writes_name_the_stores_limit_and_error() {
+        let cases = [
+            (
+                Engine::DynamoDb,
+                "item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
+                "item past 400 KB (ValidationException",
+            ),
+            (Engine::Cassandra, "item collection over 10 GB", "item past 400 KB"),
+            (
+                Engine::CosmosDb,
+                "logical partition over 20 GB (403 Forbidden, substatus 1014",
+                "item past 2 MB (413 Request Entity Too Large)",
+            ),
+        ];
+        for (engine, partition, item) in cases {
+            let mut t = report().totals;
+            t.collection_limit_errors = 1;
+            t.item_size_errors = 2;
+            let rows = lost_rows(&t, engine);
+            let refused: Vec<&str> = rows
+                .iter()
+                .filter(|(label, _)| *label == "refused writes")
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert!(refused[0].starts_with(&format!("1: {partition}")), "{engine}: {refused:?}");
+            assert!(refused[1].starts_with(&format!("2: {item}")), "{engine}: {refused:?}");
+        }
+    }
+
+    #[test]
+    fn the_largest_item_is_shown_against_the_stores_item_limit() {
+        let cases = [
+            (Engine::DynamoDb, 100 * 1024, Some("100 KB of the 400 KB item limit")),
+            (Engine::DynamoDb, 20 * 1024, None),
+            (Engine::Cassandra, 1024 * 1024, None),
+            (Engine::CosmosDb, 1024 * 1024, Some("1 MB of the 2 MB item limit")),
+            (Engine::CosmosDb, 100 * 1024, None),
+        ];
+        for (engine, largest, expected) in cases {
+            let mut r = report();
+            r.engine = engine;
+            r.totals.largest_item_bytes = largest;
+            let rows = totals_rows(&r);
+            let row = rows.iter().find(|(label, _)| *label == "largest item").map(|(_, v)| v.as_str());
+            assert_eq!(row, expected, "{engine} {largest}");
         }
     }
 

@@ -7,7 +7,7 @@ use super::check::{self, CheckReport};
 use super::{ListEntry, verdict};
 use crate::engine::model::{Engine, IndexKind, Scenario};
 use crate::engine::planner::numbers;
-use crate::engine::planner::{IndexId, Kind, Operation, PatternPlan, Unpredictable, cql_verb};
+use crate::engine::planner::{IndexId, Kind, Operation, PatternPlan, Unpredictable, cosmos_verb, cql_verb};
 use crate::engine::profile::{Language, Metering};
 
 pub(super) const WIDTH: usize = 80;
@@ -136,6 +136,7 @@ fn operation_name(engine: Engine, op: Operation) -> &'static str {
             Operation::Scan => "SELECT (scan)",
             other => cql_verb(other),
         },
+        Language::CosmosNoSql => cosmos_verb(op),
     }
 }
 
@@ -164,7 +165,7 @@ fn items_written(p: &PatternPlan) -> f64 {
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
     match engine.profile().language {
-        Language::DynamoDbApi => {
+        Language::DynamoDbApi | Language::CosmosNoSql => {
             if let Some(k) = &p.key_condition {
                 parts.push(k.clone());
             }
@@ -213,6 +214,8 @@ pub(super) fn headline(p: &PatternPlan, engine: Engine) -> String {
             format!(", ~{} read per call", numbers::bytes(p.bytes_read.unwrap_or(0.0)))
         }
         (Metering::Operations, Kind::Write) => String::new(),
+        (Metering::RequestUnits, _) if unknown => ", ? RU per call".to_owned(),
+        (Metering::RequestUnits, _) => format!(", ~{} RU per call", numbers::count(p.units_per_call)),
     };
     format!("{} — {requests}{fetch} on {place}{cost}", p.name)
 }

@@ -8,7 +8,8 @@
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::{GoalUnit, lost};
-use crate::engine::planner::Operation;
+use crate::engine::planner::{Operation, numbers};
+use crate::engine::profile::cosmos;
 use crate::engine::sim::report::{GoalHint, GoalResult, GoalStatus, RunReport};
 
 /// A hint at most this many characters long is printed on the line that links it; a longer one
@@ -31,6 +32,29 @@ pub fn inline_hint(hint: &GoalHint) -> String {
     format!("see hint {}: {}", hint.number, hint.text)
 }
 
+/// What one partition serves a second, in the store's terms: DynamoDB's fixed per-partition
+/// units, or on Cosmos DB each physical partition's share of the container's throughput (at most
+/// 10,000 RU/s, reads and writes together), with the run's figures when the report has them.
+fn partition_limit(report: &RunReport) -> String {
+    if !report.engine.profile().request_units() {
+        return "1,000 WCU or 3,000 RCU a second; a throttled index throttles its table's writes".to_owned();
+    }
+    let cap = numbers::count(cosmos::PARTITION_RU_PER_S);
+    match &report.request_units {
+        Some(ru) => format!(
+            "{} RU/s, its share of the container's {} RU/s over {} physical partitions, at most \
+             {cap} RU/s; reads and writes share it",
+            numbers::count(ru.partition_ru_per_s),
+            numbers::count(ru.provisioned_ru_per_s),
+            numbers::count(ru.physical_partitions as f64),
+        ),
+        None => format!(
+            "its physical partition's share of the container's RU/s, at most {cap} RU/s; reads \
+             and writes share it"
+        ),
+    }
+}
+
 /// One line for a failed goal: what the measurement means and the kind of fix; `None` when it
 /// passed.
 pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
@@ -48,13 +72,12 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
              put a time bucket in the partition key, small enough for the busiest key"
                 .to_owned()
         }
-        GoalUnit::Ratio => {
-            "one partition got more than it serves (1,000 WCU or 3,000 RCU a second; a throttled \
-             index throttles its table's writes): spread the hot key — write shards, a hash of an \
-             id in the key, or no copy per follower — or, for one item read too often, a \
-             read-through cache in front of its reads"
-                .to_owned()
-        }
+        GoalUnit::Ratio => format!(
+            "one partition got more than it serves ({}): spread the hot key — write shards, a \
+             hash of an id in the key, or no copy per follower — or, for one item read too \
+             often, a read-through cache in front of its reads",
+            partition_limit(report)
+        ),
         GoalUnit::Count if goal.detail.starts_with("nothing serves") => {
             "no key or index finds these items: give the pattern a key whose partition key it \
              knows — or, for a question no key can answer (a word inside a text), a different \
@@ -182,6 +205,30 @@ fn slow(report: &RunReport, goal: &GoalResult) -> String {
 mod tests {
     use super::*;
     use crate::engine::testing;
+
+    #[test]
+    fn a_throttled_partition_is_told_the_stores_partition_limit() {
+        use crate::engine::model::Engine;
+        let cases = [
+            (Engine::DynamoDb, "(1,000 WCU or 3,000 RCU a second; a throttled index", "RU/s"),
+            (
+                Engine::CosmosDb,
+                "share of the container's RU/s, at most 10,000 RU/s; reads and writes share it",
+                "WCU",
+            ),
+        ];
+        for (engine, said, unsaid) in cases {
+            let mut report = testing::report();
+            report.engine = engine;
+            report.request_units = None;
+            let goal = GoalResult {
+                unit: GoalUnit::Ratio,
+                ..testing::goal("g", false, "5 of 9 requests throttled")
+            };
+            let line = explain(&report, &goal).expect("a failed goal gets a line");
+            assert!(line.contains(said) && !line.contains(unsaid), "{engine}: {line}");
+        }
+    }
 
     #[test]
     fn a_failed_goal_gets_a_line_and_a_passed_one_none() {

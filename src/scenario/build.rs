@@ -13,6 +13,7 @@ use super::file;
 use super::source_map::Path;
 use crate::engine::model::{self, AccessPattern, AttrType, Entity, Generator, Goal, GoalCheck};
 use crate::engine::planner::numbers;
+use crate::engine::profile::Language;
 use crate::engine::retry::{self, RetryPolicy};
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::Popularity;
@@ -108,6 +109,7 @@ pub fn engine_of(e: file::Engine) -> model::Engine {
     match e {
         file::Engine::DynamoDB => model::Engine::DynamoDb,
         file::Engine::Cassandra => model::Engine::Cassandra,
+        file::Engine::CosmosDB => model::Engine::CosmosDb,
     }
 }
 
@@ -126,6 +128,25 @@ fn engines(f: &file::Scenario) -> Result<Vec<model::Engine>> {
         engines.push(other);
     }
     Ok(engines)
+}
+
+/// Refuses a pattern's `transaction` on a store without transactions across partitions.
+fn transactions(f: &file::Scenario, engine: model::Engine) -> Result<()> {
+    let Some(i) = f.patterns.iter().position(|p| p.transaction) else { return Ok(()) };
+    if engine.profile().transactions {
+        return Ok(());
+    }
+    Err(problem(
+        &Path::root().field("patterns").index(i).field("transaction"),
+        match engine.profile().language {
+            Language::Cql => {
+                "the Cassandra profile has no transactions across rows: a logged BATCH applies all or nothing eventually, but is not isolated, and a lightweight transaction (IF NOT EXISTS) covers one partition. Drop `transaction`"
+            }
+            _ => {
+                "the Cosmos DB profile has no transactions across partitions: a transactional batch covers the items of one logical partition only (\"Transactional batch operations in Azure Cosmos DB\"). Drop `transaction`"
+            }
+        },
+    ))
 }
 
 /// The scenario a file describes, replayed on `on` (its own `engine` when `None`). A store the
@@ -153,7 +174,9 @@ pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::
         .enumerate()
         .map(|(i, e)| entity(&root.field("entities").index(i), model::EntityId::new(i), e, &populations))
         .collect::<Result<Vec<_>>>()?;
-    let workload = workload(&root.field("workload"), &f.workload)?;
+    let engines = engines(f)?;
+    let engine = on.unwrap_or(engines[0]);
+    let workload = workload(&root.field("workload"), &f.workload, engine)?;
     unique(&root.field("patterns"), "pattern", f.patterns.iter().map(|p| p.name.as_str()).enumerate())?;
     let mut patterns = f
         .patterns
@@ -163,16 +186,7 @@ pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::
         .collect::<Result<Vec<_>>>()?;
     // Every name a pattern uses is checked: resolve them to ids, once.
     patterns.iter_mut().enumerate().for_each(|(i, p)| p.resolve(model::PatternId::new(i), &entities));
-    let engines = engines(f)?;
-    let engine = on.unwrap_or(engines[0]);
-    if !engine.profile().transactions
-        && let Some(i) = f.patterns.iter().position(|p| p.transaction)
-    {
-        return Err(problem(
-            &root.field("patterns").index(i).field("transaction"),
-            "the Cassandra profile has no transactions across rows: a logged BATCH applies all or nothing eventually, but is not isolated, and a lightweight transaction (IF NOT EXISTS) covers one partition. Drop `transaction`",
-        ));
-    }
+    transactions(f, engine)?;
     if f.variants.is_empty() {
         return Err(problem(&root.field("variants"), "a scenario needs at least one variant (a key design)"));
     }
@@ -183,6 +197,7 @@ pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::
         patterns: &patterns,
         duration: workload.duration,
         cql: engine.profile().cql(),
+        engine,
     };
     let variants = f
         .variants
@@ -556,7 +571,7 @@ fn unwrap_sometimes(g: &Generator) -> &Generator {
     }
 }
 
-fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
+fn workload(path: &Path, w: &file::Workload, engine: model::Engine) -> Result<model::Workload> {
     let total = duration(&path.field("duration"), &w.duration)?;
     let tick = duration(&path.field("tick"), &w.tick)?;
     if total == SimDuration::ZERO {
@@ -585,6 +600,8 @@ fn workload(path: &Path, w: &file::Workload) -> Result<model::Workload> {
         Some(text) => SimTime::parse(text).map_err(|e| problem(&path.field("start"), e.to_string()))?,
     };
     let retry = match &w.retry {
+        // Each store's own client by default: the Cosmos DB SDKs retry 429s their own way.
+        None if engine.profile().request_units() => RetryPolicy::cosmos_sdk(),
         None => RetryPolicy::aws_java_v1_dynamodb(),
         Some(retry) => retry_policy(&path.field("retry"), retry)?,
     };

@@ -47,6 +47,7 @@ pub enum Engine {
     #[default]
     DynamoDB,
     Cassandra,
+    CosmosDB,
 }
 
 #[derive(Debug, Deserialize)]
@@ -202,6 +203,10 @@ pub struct Variant {
     pub description: String,
     #[serde(default)]
     pub capacity: Capacity,
+    /// The container's throughput when the scenario is replayed on Cosmos DB; `capacity` is
+    /// DynamoDB's and says nothing about it.
+    #[serde(default)]
+    pub throughput: Option<Throughput>,
     #[serde(default)]
     pub table: Option<Table>,
     pub keys: Entries<Keys>,
@@ -243,6 +248,13 @@ pub enum Capacity {
         read: u32,
         write: u32,
     },
+}
+
+/// `throughput: Manual(20000)` or `Autoscale(max: 40000)`: a Cosmos DB container's RU/s.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum Throughput {
+    Manual(u32),
+    Autoscale { max: u32 },
 }
 
 /// The table's key attribute names, when not `PK` and `SK`.

@@ -1091,3 +1091,58 @@ fn other_engines_are_listed_and_checked_on_each() {
         "{refused}"
     );
 }
+
+/// A Cosmos DB container's throughput: at least 400 RU/s manual in steps of 100, autoscale's
+/// maximum at least 1,000 in steps of 1,000, either at most 1,000,000 ("Azure Cosmos DB service
+/// quotas"; "Create … with autoscale throughput"); 400 RU/s when the file does not say; DynamoDB
+/// ignores it.
+#[test]
+fn a_cosmos_db_container_states_its_throughput_within_the_quotas() {
+    use crate::engine::profile::cosmos::Throughput;
+    const NAME: &str = "name: \"only\",";
+    let with = |throughput: &str| {
+        MINI.replacen("title: \"Mini\",\n", "title: \"Mini\",\nengines: [CosmosDB],\n", 1).replacen(
+            NAME,
+            &format!("{NAME}\n        throughput: {throughput},"),
+            1,
+        )
+    };
+    // (throughput, message)
+    let refused = [
+        ("Manual(300)", "manual throughput is at least 400 RU/s, in steps of 100; found 300"),
+        ("Manual(450)", "in steps of 100; found 450"),
+        ("Autoscale(max: 1500)", "autoscale's maximum is at least 1000 RU/s, in steps of 1000; found 1500"),
+        ("Manual(1000100)", "a container's throughput is at most 1000000 RU/s"),
+        (
+            "Autoscale(max: 4294967000)",
+            "at most 1000000 RU/s (Azure's default limit; more needs a support ticket); found 4294967000",
+        ),
+    ];
+    for (throughput, message) in refused {
+        let text = with(throughput);
+        let marker = throughput.split('(').next().unwrap_or(throughput);
+        assert_error_at(
+            &text,
+            message,
+            marker,
+            text.find(&format!("throughput: {marker}")).map(|at| at + 12),
+        );
+    }
+    // (file, throughput on Cosmos DB)
+    let cases = [
+        (with("Manual(20000)"), Throughput::Manual(20_000.0)),
+        (with("Autoscale(max: 40000)"), Throughput::Autoscale { max: 40_000.0 }),
+        (with("Manual(1000000)"), Throughput::Manual(1_000_000.0)),
+        (
+            MINI.replacen("title: \"Mini\",\n", "title: \"Mini\",\nengines: [CosmosDB],\n", 1),
+            Throughput::Manual(400.0),
+        ),
+    ];
+    for (text, throughput) in cases {
+        let loaded = parse("mini.ron", &text).expect("valid");
+        let on = loaded.on_engine(Engine::CosmosDb).expect("listed");
+        assert_eq!(on.variant(Some("only")).expect("only").cosmos_throughput(), throughput);
+        assert_eq!(on.scenario.workload.retry.name, "cosmos-sdk", "Cosmos DB's own client by default");
+        assert_eq!(loaded.scenario.workload.retry.name, "aws-java-v1-dynamodb");
+    }
+}

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
 use crate::engine::planner::{
-    Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cql_verb, numbers,
+    Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cosmos_verb, cql_verb, numbers,
 };
 use crate::engine::profile::{Language, Pricing};
 use crate::engine::sim::report::GoalHint;
@@ -175,6 +175,15 @@ impl View<'_> {
                     &[],
                     None,
                 ),
+                Pricing::Unlisted => (
+                    Some(false),
+                    format!(
+                        "keyheat holds no sourced price list for {}, so `keyheat run` cannot grade a monthly cost",
+                        self.engine
+                    ),
+                    &[],
+                    None,
+                ),
                 Pricing::OnDemand => (
                     None,
                     format!(
@@ -233,18 +242,20 @@ impl View<'_> {
         let place = match (&p.index, self.language()) {
             (None, _) => "the table".to_owned(),
             (Some(id), Language::Cql) => format!("view {}", id.name()),
-            (Some(id), Language::DynamoDbApi) => id.label(),
+            (Some(id), Language::DynamoDbApi | Language::CosmosNoSql) => id.label(),
         };
         if op == Operation::Scan {
             return match self.language() {
                 Language::DynamoDbApi => format!("a Scan of {place}"),
                 Language::Cql => format!("a full scan of {place} ({})", cql_verb(op)),
+                Language::CosmosNoSql => format!("a {} of the container", cosmos_verb(op)),
             };
         }
         let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
         let verb = match self.language() {
             Language::DynamoDbApi => op.name(),
             Language::Cql => cql_verb(op),
+            Language::CosmosNoSql => cosmos_verb(op),
         };
         format!("{verb}{fanout} on {place}")
     }
@@ -259,10 +270,12 @@ impl View<'_> {
             Some(Operation::Scan) => {
                 let cost = match self.language() {
                     Language::DynamoDbApi => format!("~{} RCU per call", numbers::count(p.units_per_call)),
+                    Language::CosmosNoSql => format!("~{} RU per call", numbers::count(p.units_per_call)),
                     Language::Cql => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
                 };
                 let scan = match self.language() {
                     Language::DynamoDbApi => "a Scan".to_owned(),
+                    Language::CosmosNoSql => format!("a {}", cosmos_verb(Operation::Scan)),
                     Language::Cql => format!("a full scan ({})", cql_verb(Operation::Scan)),
                 };
                 (

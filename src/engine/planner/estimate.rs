@@ -38,6 +38,8 @@ pub struct Estimator<'a> {
     /// The workload's duration in seconds.
     pub secs: f64,
     pub cql: bool,
+    /// How the store charges requests: the estimates' units are its units.
+    pub metering: crate::engine::profile::Metering,
     /// The store's words (items or rows, …) for the planner's notes.
     pub words: &'static crate::engine::vocabulary::Vocabulary,
     /// Per entity (by [`EntityId`]), its representative item.
@@ -65,6 +67,7 @@ impl<'a> Estimator<'a> {
             variant,
             secs: scenario.workload.duration.as_secs_f64(),
             cql: scenario.engine.profile().cql(),
+            metering: scenario.engine.profile().metering,
             words: scenario.engine.words(),
             items: Vec::new(),
             bytes: Vec::new(),

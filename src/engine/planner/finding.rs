@@ -155,6 +155,10 @@ pub struct HotLoad {
     /// The biggest rewrite of copies one call lands on the key at once, when that alone is
     /// more than a partition serves in a second.
     pub burst: Option<CopyBurst>,
+    /// Cosmos DB: the RU/s one physical partition serves (its share of the container's
+    /// throughput), which the key's reads and writes together pass — request units are one
+    /// currency. `None` for DynamoDB's limits per kind of unit.
+    pub ru_share: Option<f64>,
 }
 
 /// One term of a hot partition's load.

@@ -15,7 +15,7 @@ use super::verdict::{
 };
 use super::{Alternative, Fetch, IndexId, Kind, Operation, PatternPlan};
 use crate::engine::model::{AccessPattern, Bound, Entity, EntityId, Index, Order, RangeSpan};
-use crate::engine::store::read_units_for;
+use crate::engine::profile::Metering;
 
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows):
 /// what a transaction's strongly consistent reads, read twice, are a multiple of.
@@ -98,7 +98,7 @@ fn by_key(
         fanout: reach.fanout,
         key_condition,
         filter,
-        units: keys * read_units_for(entry_bytes, false),
+        units: keys * est.metering.point_read_for(entry_bytes),
         items_read: keys,
         bytes_read: keys * entry_bytes,
         fetch: None,
@@ -269,21 +269,22 @@ pub fn label(place: Option<&Index>) -> String {
     place.map_or_else(|| "table".to_owned(), |ix| format!("{} {}", ix.kind.short(), ix.name))
 }
 
-/// Read units for `requests` requests that together read `bytes`: each request is rounded up to
-/// 4 KB on its own (a request that reads nothing still costs one unit's worth).
-fn query_units(bytes: f64, requests: u32) -> f64 {
+/// Read units for `requests` requests that together read `bytes`: each request is charged as
+/// one page of its own (DynamoDB rounds each up to 4 KB; a request that reads nothing still
+/// costs one unit's worth).
+fn query_units(metering: Metering, bytes: f64, requests: u32) -> f64 {
     let per = bytes / f64::from(requests.max(1));
-    f64::from(requests.max(1)) * read_units_for(per, false)
+    f64::from(requests.max(1)) * metering.page_for(per)
 }
 
 /// `query_units` over `requests` requests on average (a range over time buckets sends one or
 /// two): the whole requests' units, and the odd one's share.
-fn mean_query_units(bytes: f64, requests: f64) -> f64 {
+fn mean_query_units(metering: Metering, bytes: f64, requests: f64) -> f64 {
     let whole = requests.floor().max(1.0);
     let extra = (requests - whole).max(0.0);
     let units = |n: f64| {
         let n = numbers::ceil_u32(n);
-        query_units(bytes, n)
+        query_units(metering, bytes, n)
     };
     (1.0 - extra) * units(whole) + extra * units(whole + 1.0)
 }
@@ -433,8 +434,10 @@ fn candidate_in(
     let Limited { read: items, returned, calls } = limited(p, &sort, &reach, &filter, all, &sizes);
     // Each call rounds its own bytes up, per request: the mean of the rounded units, not the
     // rounded mean, over the requests a call sends on average.
-    let mut units: f64 =
-        calls.iter().map(|(w, x)| w * mean_query_units(x * entry_bytes, reach.mean_fanout)).sum();
+    let mut units: f64 = calls
+        .iter()
+        .map(|(w, x)| w * mean_query_units(est.metering, x * entry_bytes, reach.mean_fanout))
+        .sum();
     let stopped =
         p.limit.filter(|_| items < all).map(|limit| Stopped { limit, after_filter: filter.text.is_some() });
     let mut reading = describe(est, p, located, &reach, &sort, Reading { items, entry_bytes, stopped });
@@ -552,7 +555,7 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     }
     out.operation = Some(Operation::Scan);
     out.filter = (!filters.is_empty()).then(|| filters.join(" AND "));
-    out.units_per_call = query_units(bytes, 1);
+    out.units_per_call = query_units(est.metering, bytes, 1);
     out.items_read = Some(items);
     out.bytes_read = Some(bytes);
     let tables = est.cql.then(|| scanned.iter().map(|e| e.name.clone()).collect());

@@ -165,6 +165,33 @@ fn the_hot_counter_shows_its_arithmetic() {
     }
 }
 
+/// On Cosmos DB the same counter is charged in request units (a replace of a small item is 9.9
+/// RU, "Understand request units consumption": a 4.95 RU delete and a 4.95 RU insert; a point
+/// read of it 1 RU), and its reads
+/// and writes together are held to its physical partition's share of the container: 200,000
+/// RU/s over ceil(200,000 / 6,000) = 34 partitions. Sharded ten ways, no key passes it.
+#[test]
+#[expect(clippy::float_cmp, reason = "these charges are exact in f64")]
+fn the_hot_counter_on_cosmos_db_passes_its_partitions_share() {
+    let source = include_str!("../../../scenarios/counters.ron");
+    let loaded = scenario::parse("counters.ron", source).unwrap().on_engine(Engine::CosmosDb).unwrap();
+    let on = |variant: &str| plan(&loaded.scenario, loaded.variant(Some(variant)).unwrap());
+    let naive = on("naive");
+    assert_eq!(
+        (pattern(&naive, "like").units_per_call, pattern(&naive, "read-count").units_per_call),
+        (9.9, 1.0)
+    );
+    let w = naive.warnings.iter().find(|w| w.code == WarningCode::HotPartition).unwrap();
+    for part in
+        ["asks 15,575.3 RU/s", "serving 5,882.4 RU/s", "× 9.9 RU = 15,191.6 RU/s", "× 1 RU per request"]
+    {
+        assert!(w.to_string().contains(part), "{part:?} missing from {w}");
+    }
+    let sharded = on("recommended");
+    assert_eq!(pattern(&sharded, "read-count").units_per_call, 10.0, "ten point reads");
+    assert!(sharded.warnings.iter().all(|w| w.code != WarningCode::HotPartition));
+}
+
 /// A chat-like scenario exercising what the fixtures do not: full-text search, index
 /// projections, hash shards, LSIs, copies, aggregates and low-cardinality indexes.
 const CHAT: &str = r#"(

@@ -21,6 +21,7 @@ use super::{
 use crate::engine::model::{
     AccessPattern, Action, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
 };
+use crate::engine::profile::cosmos;
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -788,7 +789,34 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
             read_load(est, locate, &p.locating(), &mut loads);
         }
     }
+    // Cosmos DB: one logical partition lives on one physical partition, whose share of the
+    // container's throughput its reads and writes together must fit in.
+    let ru_share = est.scenario.engine.profile().request_units().then(|| {
+        let throughput = est.variant.cosmos_throughput();
+        cosmos::partition_share(throughput.ceiling(), throughput.initial_partitions())
+    });
     for (subject, load) in loads {
+        if let Some(share) = ru_share {
+            if load.rcu + load.wcu > share {
+                out.push(Warning {
+                    code: WarningCode::HotPartition,
+                    about: Subject::PartitionKey { index: load.index, entities: load.entities },
+                    subject: subject.clone(),
+                    limit_after: None,
+                    engine: est.scenario.engine,
+                    finding: Finding::HotPartition(HotLoad {
+                        subject,
+                        wcu: Some(load.wcu),
+                        rcu: Some(load.rcu),
+                        terms: load.terms,
+                        single_item: load.single_item,
+                        burst: None,
+                        ru_share: Some(share),
+                    }),
+                });
+            }
+            continue;
+        }
         let wcu = (load.wcu > PARTITION_WCU).then_some(load.wcu);
         let rcu = (load.rcu > PARTITION_RCU).then_some(load.rcu);
         if wcu.is_none() && rcu.is_none() && load.burst.is_none() {
@@ -807,6 +835,7 @@ fn hot_partitions(est: &Estimator<'_>, plans: &[PatternPlan], out: &mut Vec<Warn
                 terms: load.terms,
                 single_item: load.single_item,
                 burst: load.burst,
+                ru_share: None,
             }),
         });
     }

@@ -10,7 +10,7 @@ use crate::engine::model::{
     AccessPattern, Action, Aggregate, AggregateOp, AttrId, Condition, Embed, Entity, EntityId, EntityKeys,
     Index, ItemAttr,
 };
-use crate::engine::store::{EntryWrite, write_units_for as write_units};
+use crate::engine::store::EntryWrite;
 use crate::engine::template::Template;
 
 pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
@@ -208,7 +208,7 @@ fn own_item(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>)
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
-        units_each: write_units(item_bytes),
+        units_each: est.metering.write_for(item_bytes, p.action == Action::Update),
         why: WriteWhy::Item { entity: p.entity.clone(), bytes: item_bytes },
         lands: Lands { entity: p.entity_id(), via: Via::Own },
     });
@@ -276,7 +276,7 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
-        units_each: write_units(item_bytes),
+        units_each: est.metering.write_for(item_bytes, false),
         why: WriteWhy::MovedFrom {
             entity: p.entity.clone(),
             bytes: item_bytes,
@@ -287,7 +287,7 @@ fn moving(est: &Estimator<'_>, p: &AccessPattern, moved: &[&str], writes: &mut V
     writes.push(ItemWrite {
         target: WriteTarget::Table,
         per_call: 1.0,
-        units_each: write_units(item_bytes),
+        units_each: est.metering.write_for(item_bytes, false),
         why: WriteWhy::MovedTo { entity: p.entity.clone(), bytes: item_bytes },
         lands: own(),
     });
@@ -391,7 +391,7 @@ fn index_write(
     Some(ItemWrite {
         target: WriteTarget::Entry { index: IndexId::new(position, index), of: Box::new(of.clone()) },
         per_call,
-        units_each: write_units(bytes),
+        units_each: est.metering.write_for(bytes, false),
         why: WriteWhy::Entry(why),
         lands: Lands { entity: entity.id(), via: of.via() },
     })
@@ -515,7 +515,7 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
     writes.push(ItemWrite {
         target: WriteTarget::List(embed.as_name.clone()),
         per_call: 1.0,
-        units_each: write_units(bytes),
+        units_each: est.metering.write_for(bytes, true),
         why: WriteWhy::Append {
             parent: embed.into.clone(),
             child: embed.entity.clone(),
@@ -576,7 +576,7 @@ fn copies(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite>) {
         writes.push(ItemWrite {
             target: WriteTarget::Copy { entity: copy.to.clone(), attribute: copy.as_name.clone() },
             per_call: per_source,
-            units_each: write_units(bytes),
+            units_each: est.metering.write_for(bytes, true),
             why,
             lands: Lands { entity: copy.ids.to(), via: Via::Copy },
         });
@@ -622,7 +622,7 @@ fn aggregates(est: &Estimator<'_>, p: &AccessPattern, writes: &mut Vec<ItemWrite
         writes.push(ItemWrite {
             target: aggregate.clone(),
             per_call: 1.0,
-            units_each: write_units(bytes),
+            units_each: est.metering.write_for(bytes, !claim),
             why,
             lands: Lands { entity: e.id(), via: Via::Aggregate },
         });

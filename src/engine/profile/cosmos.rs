@@ -4,21 +4,24 @@
 //! gives only some points of a rule, the rest is keyheat's assumption and says so here and in
 //! the reports.
 //!
-//! What Microsoft documents ("Request Units in Azure Cosmos DB", "Optimize request cost in Azure
-//! Cosmos DB"):
-//! - a point read (by id and partition key) of a 1 KB item costs 1 RU, of a 100 KB item 10 RU;
-//! - inserting a 1 KB item with indexing off costs about 5.5 RU, and replacing an item costs
-//!   twice inserting it;
+//! What Microsoft documents ("Understand request units consumption in Azure Cosmos DB", dated
+//! 2026-04-21, which calls its figures illustrative; "Optimize request cost in Azure Cosmos DB"):
+//! - the RU of a point read and of a write by document size, from 1 KB (1.00 and 4.95 RU) to
+//!   2,048 KB (291.80 and 1,250 RU), at session or eventual consistency;
+//! - a create is the write by size plus 0.2 RU per indexed term; a replace deletes the old
+//!   document and inserts the new one (two writes by size) plus 0.2 RU per changed indexed term
+//!   removed and inserted; a delete is the write by size plus 0.2 RU per indexed term removed;
 //! - reads at strong or bounded-staleness consistency cost twice as much;
 //! - a query's charge grows with the items it loads (1,000 items of 1 KB ≈ 1,000 RU), and a
 //!   query across partitions adds about 2–3 RU for each physical partition it visits
 //!   ("Partitioning and horizontal scaling");
 //! - a request refused with 429 is not charged; other failed requests are.
 //!
-//! What keyheat assumes, because nothing is published: point reads between the documented sizes
-//! follow the straight line through them (and go on along it to the 2 MB item limit); a write of
-//! a larger item costs its 1 KB charge per started KB; a query pays 1 RU per started KB it loads
-//! plus a page's base of 2.5 RU, the middle of the documented 2–3 RU per partition visited.
+//! What keyheat assumes, because nothing more is published: a size between two documented
+//! sizes costs the straight line between their charges (a size under 1 KB the 1 KB charge); the
+//! 0.2 RU per indexed term is not added (keyheat does not count an item's terms), so writes are
+//! a floor by about 0.2 RU per indexed property; a query pays 1 RU per started KB it loads plus
+//! a page's base of 2.5 RU, the middle of the documented 2–3 RU per partition visited.
 
 /// One physical partition serves at most 10,000 RU/s ("Partitioning and horizontal scaling":
 /// "each individual physical partition can provide a throughput of up to 10,000 request units
@@ -43,6 +46,10 @@ pub const MAX_ITEM_BYTES: usize = 2 * 1024 * 1024;
 /// Cosmos DB service quotas").
 pub const MIN_MANUAL_RU_PER_S: f64 = 400.0;
 
+/// The most RU/s a container is given: 1,000,000, raised only by a support ticket ("Azure
+/// Cosmos DB service quotas", provisioned throughput: maximum RUs per container).
+pub const MAX_CONTAINER_RU_PER_S: f64 = 1_000_000.0;
+
 /// The SDKs retry a request refused with 429 this many times by default, waiting the time the
 /// response's `x-ms-retry-after-ms` gives (.NET `CosmosClientOptions
 /// .MaxRetryAttemptsOnRateLimitedRequests`: 9).
@@ -54,10 +61,22 @@ pub const RATE_LIMIT_RETRIES: u32 = 9;
 pub const MANUAL_RU_PER_NEW_PARTITION: f64 = 6_000.0;
 pub const AUTOSCALE_RU_PER_NEW_PARTITION: f64 = 10_000.0;
 
-/// Documented point-read charges: (item bytes, RU).
-const POINT_READS: [(f64, f64); 2] = [(1024.0, 1.0), (100.0 * 1024.0, 10.0)];
-/// Inserting a 1 KB item with indexing off ("Optimize request cost", writing data).
-const INSERT_1KB_RU: f64 = 5.5;
+/// The documented charges by document size ("Understand request units consumption", Document
+/// size): (KB, point read RU, write RU).
+const BY_SIZE: [(f64, f64, f64); 12] = [
+    (1.0, 1.00, 4.95),
+    (2.0, 1.04, 6.29),
+    (4.0, 1.14, 6.67),
+    (8.0, 1.33, 7.04),
+    (16.0, 1.67, 9.52),
+    (32.0, 2.19, 11.23),
+    (64.0, 4.76, 22.67),
+    (128.0, 9.95, 48.19),
+    (256.0, 20.28, 98.29),
+    (512.0, 40.95, 184.57),
+    (1024.0, 145.90, 625.00),
+    (2048.0, 291.80, 1250.00),
+];
 /// A query's base charge per page on each partition visited: keyheat's reading of "about 2–3 RU
 /// per physical partition" for a query across partitions.
 pub const QUERY_PAGE_BASE_RU: f64 = 2.5;
@@ -131,25 +150,47 @@ impl Consistency {
     }
 }
 
-/// A point read's RU for an item of `bytes`: 1 RU up to 1 KB, then the straight line through
-/// the documented 100 KB = 10 RU (keyheat's assumption between and beyond).
+/// A point read's RU for an item of `bytes` (the documented table; keyheat's straight line
+/// between its sizes).
 pub fn point_read_ru(bytes: u64, consistency: Consistency) -> f64 {
-    let [(x0, y0), (x1, y1)] = POINT_READS;
-    let bytes = bytes as f64;
-    let ru = if bytes <= x0 { y0 } else { y0 + (bytes - x0) * (y1 - y0) / (x1 - x0) };
-    ru * consistency.factor()
+    by_size(bytes, |(_, read, _)| read) * consistency.factor()
 }
 
-/// An insert's RU for an item of `bytes` with indexing off: 5.5 RU per started KB (the
-/// documented 1 KB charge; per KB beyond it is keyheat's assumption).
+/// The write of a document of `bytes`, by its size alone (the documented table; keyheat's
+/// straight line between its sizes, and no indexed terms).
+pub fn write_ru(bytes: u64) -> f64 {
+    by_size(bytes, |(_, _, write)| write)
+}
+
+/// A create's RU for an item of `bytes`.
 pub fn insert_ru(bytes: u64) -> f64 {
-    INSERT_1KB_RU * started_kb(bytes)
+    write_ru(bytes)
 }
 
-/// A replace (or an upsert of an existing item) costs twice the insert of the same item
-/// ("Optimize request cost").
-pub fn replace_ru(bytes: u64) -> f64 {
-    2.0 * insert_ru(bytes)
+/// A replace (or an upsert of an existing item) deletes the old document and inserts the new
+/// one ("Understand request units consumption", Updates: 5.0 + 5.0 for 1 KB).
+pub fn replace_ru(old_bytes: u64, new_bytes: u64) -> f64 {
+    write_ru(old_bytes) + write_ru(new_bytes)
+}
+
+/// A delete's RU for an item of `bytes` ("Understand request units consumption", Delete).
+pub fn delete_ru(bytes: u64) -> f64 {
+    write_ru(bytes)
+}
+
+/// The charge `column` gives a document of `bytes`: the 1 KB figure up to 1 KB, the straight
+/// line between two documented sizes, and past 2,048 KB (beyond the 2 MB item limit, so only a
+/// refused write) the last segment's line.
+fn by_size(bytes: u64, column: impl Fn((f64, f64, f64)) -> f64) -> f64 {
+    let kb = bytes as f64 / 1024.0;
+    let first = BY_SIZE[0];
+    if kb <= first.0 {
+        return column(first);
+    }
+    let upper = BY_SIZE.iter().position(|row| row.0 >= kb).unwrap_or(BY_SIZE.len() - 1);
+    let (lo, hi) = (BY_SIZE[upper - 1], BY_SIZE[upper]);
+    let (y0, y1) = (column(lo), column(hi));
+    y0 + (kb - lo.0) * (y1 - y0) / (hi.0 - lo.0)
 }
 
 /// A query page's RU on one partition that loaded `bytes` of items: the base of a visit plus 1
@@ -187,33 +228,49 @@ mod tests {
         // (what, RU, expected, source)
         let kb = 1024;
         let cases = [
+            ("point read 1 KB", point_read_ru(kb, Consistency::Relaxed), 1.0, "Understand RU: 1 KB 1.00"),
+            ("point read 100 B", point_read_ru(100, Consistency::Relaxed), 1.0, "keyheat: the 1 KB charge"),
             (
-                "point read 1 KB",
-                point_read_ru(kb, Consistency::Relaxed),
-                1.0,
-                "Request Units: 1 KB read = 1 RU",
+                "point read 64 KB",
+                point_read_ru(64 * kb, Consistency::Relaxed),
+                4.76,
+                "Understand RU: 64 KB 4.76",
             ),
-            ("point read 100 B", point_read_ru(100, Consistency::Relaxed), 1.0, "the 1 RU minimum"),
             (
-                "point read 100 KB",
-                point_read_ru(100 * kb, Consistency::Relaxed),
-                10.0,
-                "Optimize request cost",
+                "point read 2,048 KB",
+                point_read_ru(2048 * kb, Consistency::Relaxed),
+                291.8,
+                "Understand RU: 2,048 KB 291.80",
             ),
             ("point read 1 KB strong", point_read_ru(kb, Consistency::Strong), 2.0, "strong reads cost 2×"),
             (
-                "point read 50.5 KB",
-                point_read_ru(50 * kb + 512, Consistency::Relaxed),
-                5.5,
-                "keyheat: the line",
+                "point read 96 KB",
+                point_read_ru(96 * kb, Consistency::Relaxed),
+                f64::midpoint(4.76, 9.95),
+                "keyheat: the line between 64 and 128 KB",
             ),
-            ("insert 1 KB", insert_ru(kb), 5.5, "Optimize request cost: ~5.5 RU, indexing off"),
-            ("insert 1.5 KB", insert_ru(kb + 512), 11.0, "keyheat: per started KB"),
-            ("replace 1 KB", replace_ru(kb), 11.0, "Optimize request cost: replace = 2× insert"),
+            ("create 1 KB", insert_ru(kb), 4.95, "Understand RU: 1 KB write 4.95"),
+            ("create 10 B", insert_ru(10), 4.95, "keyheat: the 1 KB charge"),
+            ("create 128 KB", insert_ru(128 * kb), 48.19, "Understand RU: 128 KB write 48.19"),
+            ("create 1.5 KB", insert_ru(kb + 512), f64::midpoint(4.95, 6.29), "keyheat: the line"),
+            ("replace 1 KB", replace_ru(kb, kb), 9.9, "Understand RU: delete + insert"),
+            ("replace 1 KB with 2 KB", replace_ru(kb, 2 * kb), 4.95 + 6.29, "Understand RU: delete + insert"),
+            ("delete 4 KB", delete_ru(4 * kb), 6.67, "Understand RU: the write by size"),
             ("query 1,000 × 1 KB", query_page_ru(1000 * kb, Consistency::Relaxed), 1002.5, "~1,000 RU"),
         ];
         for (what, ru, expected, source) in cases {
             assert!(close(ru, expected), "{what}: {ru} RU, expected {expected} ({source})");
+        }
+    }
+
+    /// The table's charges grow with size, so a larger document never costs less.
+    #[test]
+    fn charges_never_fall_as_documents_grow() {
+        let mut last = (0.0, 0.0);
+        for bytes in (0..=2 * 1024 * 1024).step_by(4093) {
+            let now = (point_read_ru(bytes, Consistency::Relaxed), write_ru(bytes));
+            assert!(now.0 >= last.0 && now.1 >= last.1, "{bytes} B: {now:?} after {last:?}");
+            last = now;
         }
     }
 

@@ -75,8 +75,11 @@ pub fn run(
     progress: &mut dyn FnMut(f64),
 ) -> Result<RunReport, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
-    if scenario.engine.profile().metered() {
-        return Err(unsupported("capacity units and throttling (the DynamoDB profile)", &place));
+    let profile = scenario.engine.profile();
+    if profile.metered() {
+        let units = if profile.request_units() { "request units" } else { "capacity units" };
+        let feature = format!("{units} and throttling (the {} profile)", scenario.engine);
+        return Err(unsupported(&feature, &place));
     }
     let extras = [
         (variant.cache.is_some(), "read caches"),

@@ -32,8 +32,17 @@
 //!
 //! With ticks of one second or less, limits hold per second of simulated time; with longer ticks
 //! they hold as averages over the tick (capacity × tick).
+//!
+//! The same meter serves Cosmos DB ([`Meter::shared`]), with `profile::cosmos`'s rules: reads
+//! and writes are request units of one budget; each physical partition's budget is the
+//! container's RU/s divided evenly among the partitions, at most 10,000 RU/s; there is no
+//! container allowance beyond the partitions' shares and no burst (burst capacity is opt-in and
+//! not guaranteed, "Burst capacity in Azure Cosmos DB"); partitions split past 50 GB and never
+//! for heat.
 
 use std::collections::VecDeque;
+
+use crate::engine::profile::cosmos::{self, Throughput};
 
 /// Read and write dimension indexes.
 pub const READ: usize = 0;
@@ -83,6 +92,14 @@ pub struct Physical {
     /// Stored bytes in the range (table plus LSI entries, or GSI entries).
     pub bytes: u64,
     pub peak: [f64; 2],
+    /// The highest share of its one budget the partition used in a tick (1.0 = all of it):
+    /// Cosmos DB's normalized RU consumption of the partition.
+    peak_share: f64,
+    /// Whether it refused a request in the tick `used` belongs to.
+    refused_now: bool,
+    /// Cosmos DB: request units served past the partition's share in earlier ticks and not yet
+    /// paid back; they come off the next ticks' budgets. Always 0 on the other stores.
+    debt: f64,
     pub total: [f64; 2],
     pub throttled: u64,
     /// GSI: write units waiting to be applied, and the entry writes themselves in arrival
@@ -107,6 +124,9 @@ impl Physical {
             hot: false,
             bytes: 0,
             peak: [0.0; 2],
+            peak_share: 0.0,
+            refused_now: false,
+            debt: 0.0,
             total: [0.0; 2],
             throttled: 0,
             backlog: 0.0,
@@ -120,7 +140,7 @@ impl Physical {
     /// Units available in `dim` this tick: what the reads and writes so far leave of the one
     /// budget, in `dim`'s units (`caps` is the tick's capacity of each dimension).
     fn available(&self, dim: usize, caps: [f64; 2]) -> f64 {
-        (1.0 - share(self.used, caps)).max(0.0) * caps[dim]
+        (1.0 - share(self.used, caps) - self.debt / caps[dim]).max(0.0) * caps[dim]
     }
 }
 
@@ -134,6 +154,11 @@ enum Allowance {
     Provisioned {
         rate: [f64; 2],
         burst: [f64; 2],
+    },
+    /// Cosmos DB: the container's RU/s divided evenly among its physical partitions; nothing
+    /// beyond the partitions' shares.
+    Shared {
+        ru_per_s: f64,
     },
 }
 
@@ -161,6 +186,10 @@ pub struct Meter {
     pub splits_heat: u64,
     /// Heat splits refused because one key carries the load.
     pub splits_blocked: u64,
+    /// A partition past this many bytes splits.
+    split_bytes: u64,
+    /// Whether a partition splits for sustained heat.
+    heat_splits: bool,
 }
 
 impl Meter {
@@ -199,6 +228,50 @@ impl Meter {
             splits_size: 0,
             splits_heat: 0,
             splits_blocked: 0,
+            split_bytes: SPLIT_BYTES,
+            heat_splits: true,
+        }
+    }
+
+    /// A Cosmos DB container's meter: the physical partitions a new container of `throughput`
+    /// starts with, each serving an even share of its ceiling (an autoscale container throttles
+    /// only past its maximum, "Create Azure Cosmos DB containers … with autoscale throughput").
+    pub fn shared(throughput: Throughput, tick_secs: f64, rows: &mut dyn FnMut(u64) -> u32) -> Meter {
+        let count = usize::try_from(throughput.initial_partitions()).unwrap_or(1);
+        Meter {
+            allowance: Allowance::Shared { ru_per_s: throughput.ceiling() },
+            split_bytes: cosmos::PHYSICAL_PARTITION_BYTES,
+            heat_splits: false,
+            ..Meter::new(count, None, tick_secs, rows)
+        }
+    }
+
+    /// Each physical partition's budget per second, for a meter whose partitions share the
+    /// container's throughput (Cosmos DB); `None` for DynamoDB's fixed per-partition limits.
+    pub fn share_per_s(&self) -> Option<f64> {
+        match self.allowance {
+            Allowance::Shared { ru_per_s } => {
+                Some(cosmos::partition_share(ru_per_s, u32::try_from(self.parts.len()).unwrap_or(u32::MAX)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a request is served while its partition has any budget left in the tick, even if
+    /// it costs more than what is left (the rest is owed by the next ticks): Cosmos DB. Microsoft
+    /// does not document how a request larger than the remaining budget is treated; keyheat
+    /// follows the behaviour users report (the request runs and the partition's budget goes
+    /// negative), so a request larger than a partition's whole share can still succeed. Its
+    /// assumption; DynamoDB's partitions refuse a request they cannot serve whole.
+    fn overdraws(&self) -> bool {
+        matches!(self.allowance, Allowance::Shared { .. })
+    }
+
+    /// The container's provisioned RU/s, for a meter whose partitions share it.
+    pub fn provisioned_per_s(&self) -> Option<f64> {
+        match self.allowance {
+            Allowance::Shared { ru_per_s } => Some(ru_per_s),
+            _ => None,
         }
     }
 
@@ -225,26 +298,40 @@ impl Meter {
         self.parts.iter().map(|p| p.lo).collect()
     }
 
-    /// A partition's capacity in a tick, per dimension (one budget: see [`share`]).
+    /// A partition's capacity in a tick, per dimension (one budget: see [`share`]). Cosmos DB's
+    /// request units are one currency: reads and writes each could take the whole share.
     fn caps(&self) -> [f64; 2] {
-        PARTITION_RATE.map(|rate| rate * self.tick_secs)
+        match self.share_per_s() {
+            Some(share) => [share * self.tick_secs; 2],
+            None => PARTITION_RATE.map(|rate| rate * self.tick_secs),
+        }
     }
 
     /// Brings a partition to `tick`: banks what earlier ticks left unused and closes heat
     /// windows.
     fn roll(&mut self, i: usize, tick: u32) {
         let caps = self.caps();
+        let overdraws = self.overdraws();
         let per_window = self.ticks_per_window;
         let tick_secs = self.tick_secs;
         let p = &mut self.parts[i];
         if p.tick >= tick {
             return;
         }
+        let owed = share(p.used, caps) + p.debt / caps[READ];
+        p.peak_share = p.peak_share.max(if p.refused_now { 1.0 } else { owed });
+        p.refused_now = false;
+        if overdraws {
+            // What the tick served past its budget is paid back by the ticks after it, idle
+            // ones first.
+            let idle = f64::from(tick - p.tick - 1);
+            p.debt = ((owed - 1.0 - idle) * caps[READ]).max(0.0);
+        }
         for dim in [READ, WRITE] {
             p.peak[dim] = p.peak[dim].max(p.used[dim] / tick_secs);
             p.used[dim] = 0.0;
         }
-        if tick - p.window_start >= per_window {
+        if self.heat_splits && tick - p.window_start >= per_window {
             let secs = f64::from(tick - p.window_start) * tick_secs;
             p.hot = share(p.window, caps.map(|c| c / tick_secs * secs)) > HEAT_SHARE;
             p.window = [0.0; 2];
@@ -290,6 +377,7 @@ impl Meter {
                     burst[dim] = (burst[dim] + unused).min(rate[dim] * BURST_SECS);
                 }
             }
+            Allowance::Shared { .. } => {}
         }
         self.used = [0.0; 2];
         self.tick = tick;
@@ -304,6 +392,8 @@ impl Meter {
             Allowance::Provisioned { rate, burst } => {
                 (rate[dim] * self.tick_secs - self.used[dim]).max(0.0) + burst[dim]
             }
+            // The partitions' shares add up to the container's throughput: they are the limit.
+            Allowance::Shared { .. } => f64::INFINITY,
         }
     }
 
@@ -336,11 +426,14 @@ impl Meter {
             return Err(Refusal::Table);
         }
         let caps = self.caps();
+        let overdraws = self.overdraws();
         for &(i, _) in touches {
             self.roll(i, tick);
             // Several touches of one partition in one request add up.
             let same: f64 = touches.iter().filter(|t| t.0 == i).map(|t| t.1).sum();
-            if same > self.parts[i].available(dim, caps) + 1e-9 {
+            let available = self.parts[i].available(dim, caps);
+            let refused = if overdraws { available <= 1e-9 } else { same > available + 1e-9 };
+            if refused {
                 return Err(Refusal::Partition(i));
             }
         }
@@ -402,6 +495,7 @@ impl Meter {
         match &self.allowance {
             Allowance::OnDemand { previous, .. } => 2.0 * previous[dim] * self.tick_secs,
             Allowance::Provisioned { rate, burst } => rate[dim] * self.tick_secs + burst[dim],
+            Allowance::Shared { .. } => f64::INFINITY,
         }
     }
 
@@ -454,6 +548,7 @@ impl Meter {
 
     /// Notes a refusal on a partition.
     pub fn throttled(&mut self, i: usize) {
+        self.parts[i].refused_now = true;
         self.parts[i].throttled += 1;
         self.parts[i].span_throttled += 1;
     }
@@ -464,11 +559,23 @@ impl Meter {
         p.peak[dim].max(p.used[dim] / self.tick_secs)
     }
 
+    /// The highest share of its budget partition `i` used in a tick, the current tick included,
+    /// at most 1: Cosmos DB's normalized RU consumption ([`cosmos::normalized_consumption`] over
+    /// one partition). A tick in which the partition refused a request counts as 1: what it had
+    /// left was less than the request asked, and Azure Monitor shows a partition answering 429
+    /// at 100% ("How to monitor normalized RU/s").
+    pub fn peak_share(&self, i: usize) -> f64 {
+        let p = &self.parts[i];
+        let caps = self.caps();
+        let now = if p.refused_now { 1.0 } else { share(p.used, caps) + p.debt / caps[READ] };
+        p.peak_share.max(now).min(1.0)
+    }
+
     /// Partitions due a split: (index, for size). Heat splits wait for a hot window.
     pub fn split_candidates(&self) -> Vec<(usize, bool)> {
         let mut out = Vec::new();
         for (i, p) in self.parts.iter().enumerate() {
-            if p.bytes > SPLIT_BYTES {
+            if p.bytes > self.split_bytes {
                 out.push((i, true));
             } else if p.hot {
                 out.push((i, false));

@@ -41,6 +41,10 @@ pub struct RunReport {
     /// (the per-operation replay reports one draw of it). Left out of the JSON when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bands: Option<Bands>,
+    /// Cosmos DB: the container's request units against what it was given, partition by
+    /// partition. Left out of the JSON for the other stores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_units: Option<RequestUnitsReport>,
 }
 
 /// How a report's figures were produced.
@@ -85,6 +89,46 @@ pub struct GroupBands {
     pub max_bytes: super::fluid::Band,
     pub peak_reads_per_s: super::fluid::Band,
     pub peak_writes_per_s: super::fluid::Band,
+}
+
+/// A Cosmos DB container's throughput and what the run used of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestUnitsReport {
+    /// The RU/s provisioned (autoscale: its maximum).
+    pub provisioned_ru_per_s: f64,
+    /// Physical partitions at the end, and each one's share of the throughput.
+    pub physical_partitions: u64,
+    pub partition_ru_per_s: f64,
+    /// Request units charged over the run (reads and writes), and per second on average.
+    pub consumed_ru: f64,
+    pub mean_ru_per_s: f64,
+    /// `mean_ru_per_s` as a share of `provisioned_ru_per_s`.
+    pub mean_share_of_provisioned: f64,
+    /// Requests refused with 429 at least once (`Totals::throttled_ops`), as a share of the
+    /// requests sent.
+    pub requests_429: u64,
+    pub share_429: f64,
+    /// 429 responses (every refused attempt, retries counted again: what Azure Monitor's Total
+    /// Requests by status code counts) as a share of all responses (requests and retries).
+    pub responses_429: u64,
+    pub share_429_responses: f64,
+    /// Azure Monitor's "Normalized RU Consumption" over the run: the highest share of its budget
+    /// any physical partition used in one second, at most 1.
+    pub normalized_ru_consumption: f64,
+    /// Every physical partition, in hash order.
+    pub partitions: Vec<PhysicalRuReport>,
+}
+
+/// One Cosmos DB physical partition (a partition key range).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhysicalRuReport {
+    /// Where its hash range starts.
+    pub range: String,
+    /// Its normalized RU consumption: the highest share of its budget it used in one second.
+    pub normalized_ru_consumption: f64,
+    pub consumed_ru: f64,
+    /// Attempts it refused with 429, each retry counted again.
+    pub throttled_attempts: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,11 +10,11 @@ use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
 use super::report::{
     CacheReport, IndexReport, IndexType, NodeReport, Operations, PartitionReport, Partitions, PatternReport,
-    RunReport, Totals,
+    PhysicalRuReport, RequestUnitsReport, RunReport, Totals,
 };
 use super::state::PatternStats;
 use super::table::IndexKind;
-use super::{REPLICATION, RING_NODES, Simulation, latency};
+use super::{REPLICATION, RING_NODES, Simulation, latency, physical_label};
 
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
@@ -153,7 +153,53 @@ impl Simulation {
             notes: self.notes(),
             fidelity: super::report::Fidelity::Operations,
             bands: None,
+            request_units: self.request_units(&table_groups),
         }
+    }
+
+    /// Cosmos DB's figures: the container's meter, partition by partition (`None` for a store
+    /// whose partitions do not share a provisioned throughput).
+    fn request_units(&self, table_groups: &[usize]) -> Option<RequestUnitsReport> {
+        let meter = table_groups.iter().find_map(|&g| self.storage.groups[g].meter.as_ref())?;
+        let (provisioned, share) = (meter.provisioned_per_s()?, meter.share_per_s()?);
+        let totals = &self.figures.totals;
+        let consumed = totals.units[READ] + totals.units[WRITE];
+        let secs = (u64::from(self.pacing.tick) * self.pacing.tick_ms) as f64 / 1000.0;
+        let mean = if secs > 0.0 { consumed / secs } else { 0.0 };
+        let partitions: Vec<PhysicalRuReport> = (0..meter.parts.len())
+            .map(|i| {
+                let p = &meter.parts[i];
+                PhysicalRuReport {
+                    range: physical_label(p.lo),
+                    normalized_ru_consumption: meter.peak_share(i),
+                    consumed_ru: p.total[READ] + p.total[WRITE],
+                    throttled_attempts: p.throttled,
+                }
+            })
+            .collect();
+        let responses_429: u64 = partitions.iter().map(|p| p.throttled_attempts).sum();
+        let responses = totals.requests + totals.retries;
+        Some(RequestUnitsReport {
+            provisioned_ru_per_s: provisioned,
+            physical_partitions: meter.parts.len() as u64,
+            partition_ru_per_s: share,
+            consumed_ru: consumed,
+            mean_ru_per_s: mean,
+            mean_share_of_provisioned: if provisioned > 0.0 { mean / provisioned } else { 0.0 },
+            requests_429: totals.throttled,
+            share_429: if totals.requests > 0 {
+                totals.throttled as f64 / totals.requests as f64
+            } else {
+                0.0
+            },
+            responses_429,
+            share_429_responses: if responses > 0 { responses_429 as f64 / responses as f64 } else { 0.0 },
+            normalized_ru_consumption: partitions
+                .iter()
+                .map(|p| p.normalized_ru_consumption)
+                .fold(0.0, f64::max),
+            partitions,
+        })
     }
 
     /// The table's logical partitions (every table's, for Cassandra), its physical ones and
@@ -422,6 +468,7 @@ impl Simulation {
         let profile = self.world.engine.profile();
         notes.push(match profile.metering {
             Metering::Units => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
+            Metering::RequestUnits => "Cosmos DB metering: every request is charged request units (RU), one currency for reads and writes, by Microsoft's table of charges by document size (\"Understand request units consumption\", which calls its figures illustrative): a point read of a 1 KB item 1 RU, of 64 KB 4.76 RU; a create or a delete of 1 KB 4.95 RU, of 128 KB 48.19 RU; a replace deletes the old document and inserts the new one, two writes by size. keyheat draws the straight line between the documented sizes and does not add the 0.2 RU per indexed term (it does not count an item's terms), so its writes are a floor by about 0.2 RU per indexed property; a query pays 2.5 RU per page on each partition plus 1 RU per started KB it loads (keyheat's reading of the documented ~2–3 RU per partition and ~1,000 RU for 1,000 items of 1 KB). The container's RU/s is divided evenly among its physical partitions, each serving at most 10,000 RU/s; a new container starts with ceil(RU/s ÷ 6,000) partitions manual, ceil(max ÷ 10,000) autoscale (Microsoft's planning heuristic); partitions split past 50 GB, never for a hot key. A partition serves a request while it has RU left in the second, even one costing more than what is left, and the next seconds pay the excess back (keyheat's assumption: Microsoft does not document it; users report it); once a second's RU are spent, a request gets 429 (Request rate too large), is not charged, and is retried. Limits hold per second of simulated time with ticks of one second or less.".to_owned(),
             Metering::Operations => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
         });
         if let Some(grace) = profile.tombstone_grace_secs

@@ -18,6 +18,7 @@ use super::{
 use crate::engine::metrics::{Clock, GroupInfo, GroupKind, Layer, Metrics, RowInfo, SortKey};
 use crate::engine::model::{Capacity, Engine, Scenario, Variant};
 use crate::engine::planner::{self, Operation};
+use crate::engine::profile::{Indexes, cosmos};
 use crate::engine::store::ITEM_COLLECTION_LIMIT;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::workload::RateShape;
@@ -87,7 +88,7 @@ fn check_ordinals(world: &World, duration: SimDuration) -> Result<(), SimError> 
 fn groups(
     world: &World,
     engine: Engine,
-    capacity: Option<[f64; 2]>,
+    variant: &Variant,
     tick_secs: f64,
     metrics: &mut Metrics,
 ) -> Result<Vec<GroupState>, SimError> {
@@ -110,7 +111,12 @@ fn groups(
                 };
                 metrics.add_partition(row).map_or(NO_ROW, |id| id.0)
             };
-            Meter::new(Meter::initial_partitions(capacity), capacity, tick_secs, &mut rows)
+            if engine.profile().request_units() {
+                Meter::shared(variant.cosmos_throughput(), tick_secs, &mut rows)
+            } else {
+                let capacity = capacity(variant);
+                Meter::new(Meter::initial_partitions(capacity), capacity, tick_secs, &mut rows)
+            }
         });
         groups.push(GroupState {
             meter,
@@ -208,6 +214,11 @@ fn tables(world: &World, engine: Engine) -> Vec<Table> {
         .map(|t| {
             let kinds: Vec<_> = t.indexes.iter().map(|i| i.kind).collect();
             let mut table = Table::new(t.codec, &kinds, ITEM_COLLECTION_LIMIT);
+            table.charge_with(engine.profile().metering);
+            if engine.profile().indexes == Indexes::Automatic {
+                // Cosmos DB: a logical partition holds at most 20 GB, and a write past it fails.
+                table.limit_partitions(cosmos::LOGICAL_PARTITION_BYTES);
+            }
             if engine.profile().page_rows().is_some() {
                 table.page_by_rows();
             }
@@ -276,7 +287,7 @@ impl Simulation {
         check_ordinals(&world, duration)?;
         let (mut metrics, stride) = metrics(workload.start, tick, ticks)?;
         let tick_secs = tick.as_secs_f64();
-        let groups = groups(&world, scenario.engine, capacity(variant), tick_secs, &mut metrics)?;
+        let groups = groups(&world, scenario.engine, variant, tick_secs, &mut metrics)?;
         let nodes = match scenario.engine.profile().ring() {
             Some((nodes, replicas, _)) => ring(nodes, replicas, &mut metrics)?,
             None => Vec::new(),

@@ -14,6 +14,7 @@
 use super::keys::{Codec, SortBuf, SortRef};
 use super::ledger::{Ledger, Row};
 use crate::engine::hash::hash_bytes;
+use crate::engine::profile::Metering;
 use crate::engine::store::{EntryWrite, INDEX_ENTRY_OVERHEAD, write_units};
 use crate::engine::value::KeyType;
 
@@ -151,8 +152,13 @@ pub struct Table {
     /// The table itself.
     pub base: Ledger,
     pub indexes: Vec<(IndexKind, Ledger)>,
-    /// The item collection limit, enforced when the table has an LSI.
+    /// The item collection limit, enforced when the table has an LSI or `partition_limited`.
     pub collection_limit: u64,
+    /// Every partition key's items are held to `collection_limit`, LSI or not (Cosmos DB's
+    /// logical partition).
+    partition_limited: bool,
+    /// How a write of the table's items is charged.
+    metering: Metering,
 }
 
 /// How index `i` changes when its entry goes from `before` to `after`, charging its writes: none
@@ -194,7 +200,21 @@ impl Table {
             base: Ledger::new(codec, 0),
             indexes: indexes.iter().map(|&k| (k, Ledger::new(Codec::Bytes, INDEX_ENTRY_OVERHEAD))).collect(),
             collection_limit,
+            partition_limited: false,
+            metering: Metering::Units,
         }
+    }
+
+    /// Holds every partition key's items to `bytes`, a hard limit a write past fails (Cosmos
+    /// DB's 20 GB logical partition).
+    pub fn limit_partitions(&mut self, bytes: u64) {
+        self.collection_limit = bytes;
+        self.partition_limited = true;
+    }
+
+    /// Charges the table's writes as `metering` does (DynamoDB's write units until told).
+    pub fn charge_with(&mut self, metering: Metering) {
+        self.metering = metering;
     }
 
     /// CQL reads: the table's and its views' pages end by rows only (the driver's fetch size).
@@ -273,18 +293,13 @@ impl Table {
         debug_assert!(self.indexes.is_empty(), "a plain write has no index entries to move");
         touches.clear();
         let Some(key) = new.or(old) else { return Applied { entry_writes: 0, replaced: None } };
-        let size = old.map_or(0, |o| o.size).max(new.map_or(0, |n| n.size));
+        let units = self.metering.write(old.map(|o| u64::from(o.size)), new.map(|n| u64::from(n.size)));
         let p = self.base.intern(key.pk.key_type, &key.pk.text, key.pk.hash);
         let replaced = match new {
             Some(n) => self.base.put(p, n.sort(), n.size, n.id),
             None => self.base.remove(p, key.sort()),
         };
-        touches.push(Touch {
-            group: 0,
-            hash: key.pk.hash,
-            units: write_units(u64::from(size)),
-            partition: p,
-        });
+        touches.push(Touch { group: 0, hash: key.pk.hash, units, partition: p });
         Applied { entry_writes: 0, replaced }
     }
 
@@ -303,7 +318,7 @@ impl Table {
         result.touches.push(Touch {
             group: 0,
             hash: key.pk.hash,
-            units: write_units(u64::from(old_size.max(new_size))),
+            units: self.metering.write(old.map(|o| u64::from(o.size)), new.map(|n| u64::from(n.size))),
             partition: u32::MAX,
         });
         let mut changes = Vec::with_capacity(self.indexes.len());
@@ -324,8 +339,8 @@ impl Table {
     /// Refuses a write that grows an item collection past its limit (on a table with an LSI,
     /// which is what imposes the limit).
     fn check_collection(&self, pk: &PartKey, delta: i128) -> Result<(), WriteRefused> {
-        let has_lsi = self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
-        if has_lsi && delta > 0 {
+        let limited = self.partition_limited || self.indexes.iter().any(|(k, _)| *k == IndexKind::Local);
+        if limited && delta > 0 {
             let current = i128::from(self.collection_bytes(pk));
             let would_be = u64::try_from(current + delta).unwrap_or(u64::MAX);
             if would_be > self.collection_limit {

@@ -5,7 +5,6 @@ use std::cmp::Reverse;
 
 use crate::engine::metrics::{Layer, RowInfo, SortKey};
 use crate::engine::model::{AggregateOp, Bound, EntityId, PatternId, Variant};
-use crate::engine::store::failed_write_units;
 
 use super::embed::{EMBED_REQUEST, Embedded};
 use super::exec::{Call, ItemWrite, Refused, Resume, Through, WriteStatus};
@@ -350,7 +349,8 @@ impl Simulation {
         if !self.place(item.entity, item.ordinal, &item.current, &mut placed) {
             return;
         }
-        let units = failed_write_units(u64::from(stored), u64::from(placed.size));
+        let units =
+            self.world.engine.profile().metering.failed_write(u64::from(stored), u64::from(placed.size));
         if self.charge_unchanged(t_idx, &placed.pk, WRITE, units, Some(pattern), resume.is_none()) {
             self.figures.stats[pattern].duplicates += 1;
             return;

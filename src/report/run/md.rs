@@ -88,8 +88,13 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
             numbers::rate(p.peak_wcu_per_s),
         ]
     };
-    let (read, write) =
-        if cassandra { ("peak reads/s", "peak writes/s") } else { ("peak RCU/s", "peak WCU/s") };
+    let (read, write) = if cassandra {
+        ("peak reads/s", "peak writes/s")
+    } else if r.engine.profile().request_units() {
+        ("peak read RU/s", "peak write RU/s")
+    } else {
+        ("peak RCU/s", "peak WCU/s")
+    };
     let items = words(r.engine).items;
     if !r.partitions.top.is_empty() {
         let rows: Vec<Vec<String>> = super::shown(&r.partitions.top, TOP_PARTITIONS)
@@ -270,7 +275,9 @@ fn markdown_patterns(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ("calls", Align::Right),
         (if cassandra { "rows per call" } else { "units per call" }, Align::Right),
     ];
-    if !cassandra {
+    if r.engine.profile().request_units() {
+        columns.push(("read RU per call, first → last tenth", Align::Right));
+    } else if !cassandra {
         columns.push(("RCU per call, first → last tenth", Align::Right));
     }
     columns.extend([

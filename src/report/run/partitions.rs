@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::{is_cassandra, load_units, plural, words};
 use crate::engine::planner::numbers;
-use crate::engine::sim::report::{IndexType, PartitionReport, RunReport};
+use crate::engine::sim::report::{IndexType, PartitionReport, RequestUnitsReport, RunReport};
 
 /// Where a listed partition is, for a reader: "the table" or "index by-score".
 pub fn place(p: &PartitionReport) -> String {
@@ -107,7 +107,9 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read, false)),
         ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write, true)),
     ];
-    if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
+    if let Some(ru) = &r.request_units {
+        rows.extend(request_unit_rows(ru));
+    } else if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
         let mut busiest = format!(
             "table {} RCU/s, {} WCU/s",
             numbers::rate(p.physical_peak_rcu_per_s),
@@ -121,6 +123,41 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         rows.push(("busiest physical", busiest));
     }
     rows
+}
+
+/// Cosmos DB's rows: the busiest physical partition against its share of the throughput (Azure
+/// Monitor's normalized RU consumption), and what the container used of what it was given.
+fn request_unit_rows(ru: &RequestUnitsReport) -> Vec<(&'static str, String)> {
+    let pinned = ru.partitions.iter().filter(|p| p.normalized_ru_consumption >= 1.0).count() as u64;
+    let busiest = ru
+        .partitions
+        .iter()
+        .max_by(|a, b| a.normalized_ru_consumption.total_cmp(&b.normalized_ru_consumption))
+        .map_or_else(String::new, |p| format!(" ({})", p.range));
+    vec![
+        (
+            "normalized RU",
+            format!(
+                "{} at the busiest partition's busiest second{busiest}; {} at 100% (each partition serves {} RU/s: {} RU/s over {}, at most 10,000)",
+                numbers::percent(ru.normalized_ru_consumption),
+                plural(pinned, "partition", "partitions"),
+                numbers::rate(ru.partition_ru_per_s),
+                numbers::count(ru.provisioned_ru_per_s),
+                plural(ru.physical_partitions, "partition", "partitions"),
+            ),
+        ),
+        (
+            "container RU/s",
+            format!(
+                "{} RU/s on average, {} of the {} provisioned; 429s on {} of requests, {} of responses (retries counted)",
+                numbers::rate(ru.mean_ru_per_s),
+                numbers::percent(ru.mean_share_of_provisioned),
+                numbers::count(ru.provisioned_ru_per_s),
+                numbers::percent(ru.share_429),
+                numbers::percent(ru.share_429_responses),
+            ),
+        ),
+    ]
 }
 
 /// A GSI partition's write figure is the index writes of the table writes that landed, as they

@@ -12,10 +12,13 @@ use crate::scenario::source_map::Path;
 pub(super) fn cache(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model::ReadCache>> {
     let Some(c) = &v.cache else { return Ok(None) };
     let cpath = path.field("cache");
-    if cx.cql {
+    if cx.engine != model::Engine::DynamoDb {
         return Err(problem(
             &cpath,
-            "a read-through cache is modelled on DynamoDB Accelerator (DAX), which fronts DynamoDB only; the Cassandra profile has none",
+            format!(
+                "a read-through cache is modelled on DynamoDB Accelerator (DAX), which fronts DynamoDB only; the {} profile has none",
+                cx.engine
+            ),
         ));
     }
     let ttl = duration(&cpath.field("ttl"), &c.ttl)?;

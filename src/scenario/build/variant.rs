@@ -10,6 +10,8 @@ use crate::engine::model::{
     Variant,
 };
 use crate::engine::planner::numbers;
+use crate::engine::profile::Indexes;
+use crate::engine::profile::cosmos::{MAX_CONTAINER_RU_PER_S, Throughput};
 use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
 use crate::engine::time::SimDuration;
 use crate::scenario::file;
@@ -23,6 +25,8 @@ pub(super) struct Context<'a> {
     pub duration: SimDuration,
     /// Cassandra: each entity is its own table, so sort keys need not agree across entities.
     pub cql: bool,
+    /// The store the scenario is built for.
+    pub engine: model::Engine,
 }
 
 /// The attributes an entity's items carry in a variant: its own, the copies landing on it and
@@ -383,6 +387,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         name: v.name.clone(),
         description: v.description.clone(),
         capacity: capacity(path, v)?,
+        throughput: throughput(path, v)?,
         table_pk: pk_name,
         table_sk: sk_name,
         aggregates: aggregates(path, v, cx, &keys)?,
@@ -539,6 +544,19 @@ fn indexes(
     let (mut globals, mut locals) = (0, 0);
     for (i, ix) in v.indexes.iter().enumerate() {
         let ipath = path.field("indexes").index(i);
+        if cx.engine.profile().indexes == Indexes::Automatic {
+            return Err(problem(
+                &ipath,
+                format!(
+                    "{} has no secondary indexes: it indexes every property of every item itself, and a read by {:?} that does not give the partition key is a query across every physical partition. keyheat does not yet replay that query in place of index {:?}: drop `indexes` from variant {:?} to replay it on {}",
+                    cx.engine,
+                    ix.pk_attribute.as_deref().unwrap_or(&ix.name),
+                    ix.name,
+                    v.name,
+                    cx.engine
+                ),
+            ));
+        }
         let kind = match ix.kind {
             file::IndexKind::Global => IndexKind::Global,
             file::IndexKind::Local => IndexKind::Local,
@@ -1068,6 +1086,37 @@ fn embed_keys(path: &Path, v: &file::Variant, embeds: &[model::Embed], keys: &[E
         }
     }
     Ok(())
+}
+
+/// A Cosmos DB container's throughput: manual at least 400 RU/s in steps of 100 ("Azure Cosmos DB
+/// service quotas"), autoscale's maximum at least 1,000 in steps of 1,000 ("Create Azure Cosmos
+/// DB containers and databases with autoscale throughput"), either at most 1,000,000 RU/s (the
+/// quotas' default limit per container).
+fn throughput(path: &Path, v: &file::Variant) -> Result<Option<Throughput>> {
+    let Some(t) = v.throughput else { return Ok(None) };
+    let path = path.field("throughput");
+    match t {
+        file::Throughput::Manual(ru) if ru < 400 || ru % 100 != 0 => Err(problem(
+            &path,
+            format!("manual throughput is at least 400 RU/s, in steps of 100; found {ru}"),
+        )),
+        file::Throughput::Autoscale { max } if max < 1000 || max % 1000 != 0 => Err(problem(
+            &path,
+            format!("autoscale's maximum is at least 1000 RU/s, in steps of 1000; found {max}"),
+        )),
+        file::Throughput::Manual(ru) | file::Throughput::Autoscale { max: ru }
+            if f64::from(ru) > MAX_CONTAINER_RU_PER_S =>
+        {
+            Err(problem(
+                &path,
+                format!(
+                    "a container's throughput is at most 1000000 RU/s (Azure's default limit; more needs a support ticket); found {ru}"
+                ),
+            ))
+        }
+        file::Throughput::Manual(ru) => Ok(Some(Throughput::Manual(f64::from(ru)))),
+        file::Throughput::Autoscale { max } => Ok(Some(Throughput::Autoscale { max: f64::from(max) })),
+    }
 }
 
 fn capacity(path: &Path, v: &file::Variant) -> Result<model::Capacity> {

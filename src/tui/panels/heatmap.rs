@@ -60,6 +60,15 @@ impl HeatSettings {
             Metering::Units => self.metric.partition_limit(),
             // Without units, only the size guidance is a limit.
             Metering::Operations => (self.metric == Metric::Bytes).then_some(profile.partition_guide.bytes),
+            // A logical partition serves at most a physical partition's 10,000 RU/s (reads and
+            // writes share them) and holds at most 20 GB.
+            Metering::RequestUnits => match self.metric {
+                Metric::ReadUnits | Metric::WriteUnits => {
+                    Some(crate::engine::profile::cosmos::PARTITION_RU_PER_S)
+                }
+                Metric::Bytes => Some(profile.partition_guide.bytes),
+                Metric::Throttled | Metric::Items => None,
+            },
         }
     }
 

@@ -12,6 +12,7 @@ use super::{block, text};
 use crate::engine::model::{Capacity, EntityKeys, Projection, Variant};
 use crate::engine::planner::{Plan, numbers};
 use crate::engine::profile::Indexes;
+use crate::engine::profile::cosmos::Throughput;
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 
@@ -69,6 +70,11 @@ impl Widget for SchemaPanel<'_> {
         // capacity modes: name the engine where a DynamoDB variant names its capacity.
         let capacity = match v.capacity {
             _ if !self.plan.engine.profile().metered() => self.plan.engine.to_string(),
+            // Cosmos DB: the container's throughput, not DynamoDB's capacity.
+            _ if self.plan.engine.profile().request_units() => match v.cosmos_throughput() {
+                Throughput::Manual(ru) => format!("{ru} RU/s manual"),
+                Throughput::Autoscale { max } => format!("autoscale to {max} RU/s"),
+            },
             Capacity::OnDemand => "on-demand".to_owned(),
             Capacity::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
         };

@@ -188,7 +188,9 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
             // that landed. Cassandra has no capacity units: a read costs the rows it reads, a
             // write its requests. `None` while nothing measures it.
             let cost = match (engine.profile().metering, p.kind) {
-                (Metering::Units, _) => crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x)),
+                (Metering::Units | Metering::RequestUnits, _) => {
+                    crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x))
+                }
                 (Metering::Operations, planner::Kind::Read) => Some(Cost::RowsRead(p.avg_items_read)),
                 (Metering::Operations, _) => {
                     (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))

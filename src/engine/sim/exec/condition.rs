@@ -5,6 +5,8 @@
 //! operations"): a write whose condition is false is refused with
 //! ConditionalCheckFailedException, changes nothing (no index entry either) and still consumes
 //! write capacity — `store::capacity::failed_write_units`, the rule `keyheat ops` charges too.
+//! Each store's charge is its profile's (`Metering::failed_write`, `Metering::latest_read`):
+//! Cosmos DB charges a refused write (412) what the write would have cost, keyheat's assumption.
 //!
 //! The contention model is keyheat's own. A version-checked update is a read-modify-write: the
 //! caller reads the item (GetItem, strongly consistent), then sends the UpdateItem with
@@ -22,14 +24,12 @@ use crate::engine::sim::Simulation;
 use crate::engine::sim::items::unit;
 use crate::engine::sim::meter::{READ, WRITE};
 use crate::engine::sim::table::PartKey;
-use crate::engine::store::read_units;
 
 use super::write::{NO_ORDINAL, Target};
 use super::{Call, Refused, Resume};
 use crate::engine::sim::items::Val;
 use crate::engine::sim::latency;
 use crate::engine::sim::table::Placed;
-use crate::engine::store::failed_write_units;
 
 /// The stream the read-modify-write windows draw from.
 const WINDOW_STREAM: u64 = 0x7665_7273_696f_6e77;
@@ -95,7 +95,8 @@ impl Simulation {
         let first = resume.is_none();
         let old = self.storage.tables[t_idx].current(&placed).map_or(0, |row| u64::from(row.size));
         let handle = self.world.handle(entity, target.ordinal);
-        let read = read_units(old, true);
+        let metering = self.world.engine.profile().metering;
+        let read = metering.latest_read(old);
         self.figures.count_requests(call.pattern, first, 1);
         let mut landed = self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
         let draw = unit(self.seed, WINDOW_STREAM, combine(&[call.pattern as u64, call.index]));
@@ -109,7 +110,7 @@ impl Simulation {
         if conflict {
             // The failed UpdateItem and the GetItem again.
             self.figures.count_requests(call.pattern, first, 2);
-            let failed = failed_write_units(old, u64::from(placed.size));
+            let failed = metering.failed_write(old, u64::from(placed.size));
             landed = self.charge_unchanged(t_idx, &placed.pk, WRITE, failed, Some(call.pattern), first)
                 && self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
             self.figures.stats[call.pattern].conflicts += 1;

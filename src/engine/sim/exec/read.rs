@@ -755,7 +755,7 @@ impl Simulation {
                 None => Page { first: 0, count: 0, bytes: 0, stopped: false },
             };
             read.pages += 1;
-            read.units += if profile.metered() { read_units(page.bytes, false) } else { 0.0 };
+            read.units += profile.metering.page(page.bytes);
             read.ms += latency::page_ms(profile.latency, Operation::Query, page.count as u64, page.bytes);
             read.items += page.count as u64;
             read.bytes += page.bytes;
@@ -1028,7 +1028,7 @@ impl Simulation {
         let mut retried = resume.is_some_and(|r| r.cursor.is_some());
         loop {
             let (page, last) = self.read_scan_page(read, cursor, &boundaries, &mut vals);
-            let units = if profile.metered() { read_units(page.bytes, false) } else { 0.0 };
+            let units = profile.metering.page(page.bytes);
             if !retried {
                 self.figures.stats[call.pattern].requests += 1;
                 self.figures.stats[call.pattern].pages += 1;
@@ -1195,14 +1195,9 @@ fn get_ms(how: &GetHow, sizes: &[(u64, bool, u64)]) -> f64 {
     }
 }
 
-/// The read units of one item a Get reads: eventually consistent, or in a transaction strongly
-/// consistent and read twice (prepare and commit); none where nothing is metered (Cassandra).
+/// The units of one item a Get reads: the profile's point read (`Metering::point_read`).
 fn get_units(size: u64, profile: &Profile, transaction: bool) -> f64 {
-    match (profile.metered(), transaction) {
-        (false, _) => 0.0,
-        (true, true) => 2.0 * read_units(size, true),
-        (true, false) => read_units(size, false),
-    }
+    profile.metering.point_read(size, transaction)
 }
 
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small positive time")]

@@ -22,7 +22,6 @@ use crate::engine::sim::table::{PartKey, Placed, Touch, WriteRefused};
 use crate::engine::sim::world::CondRt;
 use crate::engine::sim::world::Origin;
 use crate::engine::sim::{Born, Simulation, WriteBufs};
-use crate::engine::store::failed_write_units;
 
 /// No ordinal (a retry of a request that did not allocate one).
 pub(super) const NO_ORDINAL: u32 = u32::MAX;
@@ -718,7 +717,7 @@ impl Simulation {
         caller: Option<usize>,
         first: bool,
     ) -> WriteStatus {
-        let units = failed_write_units(u64::from(sizes.0), u64::from(sizes.1));
+        let units = self.world.engine.profile().metering.failed_write(u64::from(sizes.0), u64::from(sizes.1));
         if self.charge_unchanged(t_idx, pk, WRITE, units, caller, first) {
             WriteStatus::ConditionFailed
         } else {

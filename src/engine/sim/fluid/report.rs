@@ -325,6 +325,7 @@ impl Replay<'_> {
             goals: Vec::new(),
             fidelity: Fidelity::Rates,
             bands: Some(gathered.bands),
+            request_units: None,
         })
     }
 

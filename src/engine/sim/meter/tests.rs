@@ -250,3 +250,99 @@ fn splits_divide_load_but_never_one_key() {
         assert_eq!(split_point(keys), expected, "{keys:?}");
     }
 }
+
+/// A Cosmos DB container of `ru` RU/s manual throughput (1-second ticks).
+fn container(ru: f64) -> Meter {
+    Meter::shared(Throughput::Manual(ru), 1.0, &mut |_| 0)
+}
+
+// "Partitioning and horizontal scaling": throughput "is divided evenly among physical
+// partitions", each serving at most 10,000 RU/s; "Best practices for scaling provisioned
+// throughput": a new manual container gets about one partition per 6,000 RU/s.
+#[test]
+fn a_container_divides_its_throughput_evenly_among_its_partitions() {
+    // (RU/s, partitions at creation, each one's share)
+    let cases = [(400.0, 1, 400.0), (18_000.0, 3, 6_000.0), (200_000.0, 34, 200_000.0 / 34.0)];
+    for (ru, partitions, share) in cases {
+        let m = container(ru);
+        assert_eq!(m.parts.len(), partitions, "{ru}");
+        assert!((m.share_per_s().unwrap() - share).abs() < 1e-9, "{ru}");
+        assert_eq!(m.provisioned_per_s(), Some(ru));
+    }
+    // DynamoDB's meter has no shares: its partitions' limits are fixed.
+    assert_eq!(one_partition().share_per_s(), None);
+}
+
+// Request units are one currency: reads and writes share a partition's budget, and a request
+// past it is refused (429) while the rest of the container idles ("Diagnose and troubleshoot
+// request rate too large (429) exceptions": the budget resets every second).
+#[test]
+fn a_partition_refuses_past_its_share_while_the_container_has_room() {
+    let mut m = container(18_000.0);
+    assert_eq!(m.consume(0, WRITE, &[(0, 5_000.0)]), Ok(()));
+    assert_eq!(m.consume(0, READ, &[(0, 1_000.0)]), Ok(()));
+    assert_eq!(m.consume(0, READ, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // The other partitions still have their whole shares.
+    assert_eq!(m.consume(0, WRITE, &[(1, 6_000.0), (2, 6_000.0)]), Ok(()));
+    // A new second, a fresh budget.
+    assert_eq!(m.consume(1, WRITE, &[(0, 6_000.0)]), Ok(()));
+}
+
+// A request is served while its partition has budget left, and what it takes past the share is
+// owed by the next seconds (keyheat's assumption, `Meter::overdraws`): a request costing more than
+// a whole second's share still succeeds, and the partition refuses until it has paid it back.
+#[test]
+fn a_request_past_the_share_is_paid_back_by_the_next_seconds() {
+    let mut m = container(18_000.0);
+    assert_eq!(m.consume(0, WRITE, &[(0, 15_000.0)]), Ok(()));
+    assert_eq!(m.peak_share(0), 1.0, "a second past its share shows 100%");
+    // 9,000 RU owed: the next second has nothing left.
+    assert_eq!(m.consume(1, READ, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // 3,000 owed in the second after.
+    assert_eq!(m.consume(2, READ, &[(0, 3_000.0)]), Ok(()));
+    assert_eq!(m.consume(2, READ, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // Idle seconds pay back too: a whole share again.
+    assert_eq!(m.consume(9, WRITE, &[(0, 6_000.0)]), Ok(()));
+    assert_eq!(m.consume(9, WRITE, &[(0, 1.0)]), Err(Refusal::Partition(0)));
+    // The other partitions never owed anything.
+    assert_eq!(m.consume(1, WRITE, &[(1, 6_000.0)]), Ok(()));
+}
+
+// "How to monitor normalized RU/s": the metric is each partition's busiest second against its
+// share; a partition answering 429 shows 100%.
+#[test]
+fn normalized_consumption_is_the_busiest_second_against_the_share() {
+    let mut m = container(18_000.0);
+    m.consume(0, WRITE, &[(0, 3_000.0), (1, 4_800.0)]).unwrap();
+    m.consume(1, WRITE, &[(0, 1_200.0)]).unwrap();
+    assert!((m.peak_share(0) - 0.5).abs() < 1e-9);
+    assert!((m.peak_share(1) - 0.8).abs() < 1e-9);
+    assert_eq!(m.peak_share(2), 0.0);
+    // 5,995 RU used, a 10 RU request served on the 5 RU left, and the next one refused: the
+    // partition's second was spent.
+    m.consume(2, WRITE, &[(2, 5_995.0)]).unwrap();
+    m.consume(2, WRITE, &[(2, 10.0)]).unwrap();
+    assert!(m.consume(2, WRITE, &[(2, 1.0)]).is_err());
+    m.throttled(2);
+    assert_eq!(m.peak_share(2), 1.0);
+    m.consume(3, READ, &[(2, 1.0)]).unwrap();
+    assert_eq!(m.peak_share(2), 1.0, "a peak stays");
+}
+
+// Cosmos DB splits a physical partition past 50 GB ("Partitioning and horizontal scaling") and
+// never for a hot key: a partition at its share for a whole window is not split.
+#[test]
+fn a_container_splits_for_size_only() {
+    let mut m = container(6_000.0);
+    for s in 0..301 {
+        m.consume(s, WRITE, &[(0, 6_000.0)]).unwrap();
+    }
+    assert!(m.split_candidates().is_empty(), "no split for heat");
+    m.parts[0].bytes = SPLIT_BYTES + 1;
+    assert!(m.split_candidates().is_empty(), "10 GB is DynamoDB's");
+    m.parts[0].bytes = cosmos::PHYSICAL_PARTITION_BYTES + 1;
+    assert_eq!(m.split_candidates(), vec![(0, true)]);
+    // After the split each partition's share is half the container's.
+    m.split(0, 1 << 63, 301, true, 0, (0, 0));
+    assert!((m.share_per_s().unwrap() - 3_000.0).abs() < 1e-9);
+}
