@@ -25,11 +25,14 @@
 //!
 //! Then the fluid replay (`--fidelity rates`) of the same year, both variants, against the
 //! per-operation year measured above: the speed-up, and its headline figures beside the
-//! per-operation ones.
+//! per-operation ones. Then the scale targets, ≤ 60 s each as rates: `discord-scale`'s year
+//! (3.1×10¹¹ messages, 10⁶ channels), each variant, and 10¹² writes a year across the same
+//! 10⁶ partitions.
 //!
 //! Run: `cargo bench --bench sim` (the targets, both workloads and their baselines), or
 //! `target/release/deps/sim-* --sensors-year` (the simulator alone, for `/usr/bin/time -v`), or
-//! `… --run SCENARIO VARIANT [DAYS]` (any bundled scenario; prints the report's headline figures).
+//! `… --run SCENARIO VARIANT [DAYS]` (any bundled scenario; prints the report's headline figures),
+//! or `… --scale` (the scale targets alone).
 //! `… --year VARIANT` and `… --compare-year` are the processes the targets are measured in.
 
 use std::collections::BTreeMap;
@@ -278,11 +281,50 @@ fn fluid_year(ops_secs: f64) {
     }
 }
 
+/// The scale targets, each ≤ 60 s as rates in a release build on one core:
+/// discord-scale's year (3.1×10¹¹ messages across 10⁶ channels), every variant; and the same
+/// year with the messages raised to 10¹² (31,710 a second) under its 10-day buckets, the
+/// variant with the most buckets to close.
+fn scale_targets() {
+    let bundled = scenario::load("discord-scale").expect("bundled");
+    let trillion = bundled.source().replacen(
+        "given: [\"channel_id\"],\n            rate: 9838,",
+        "given: [\"channel_id\"],\n            rate: 31710,",
+        1,
+    );
+    let trillion = scenario::parse("discord-trillion.ron", &trillion).expect("the edited scenario loads");
+    let cases = [
+        (&bundled, "naive"),
+        (&bundled, "monthly-buckets"),
+        (&bundled, "recommended"),
+        (&trillion, "recommended"),
+    ];
+    for (loaded, variant) in cases {
+        let v = loaded.scenario.variant(variant).expect("bundled variant");
+        let start = Instant::now();
+        let report =
+            fluid::run(&loaded.scenario, v, &RunOptions::default(), &mut |_| {}).expect("replays as rates");
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "scale      {} {variant}, a year as rates: {:.2e} writes across {} partitions in {secs:.1} s (target ≤ 60 s: {}); largest partition {} rows",
+            loaded.scenario.name,
+            report.totals.writes as f64,
+            report.partitions.logical,
+            met(secs <= 60.0),
+            report.partitions.max_items
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     if args.first().map(String::as_str) == Some("--sensors-year") {
         let (report, secs) = sensors_year();
         headline("sensors naive, one year", &report, secs);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--scale") {
+        scale_targets();
         return;
     }
     if args.first().map(String::as_str) == Some("--year") {
@@ -332,6 +374,7 @@ fn main() {
     // (a) The targets, then the fluid year, then the naive year's stream on a BTreeMap.
     let naive = targets();
     fluid_year(naive.secs);
+    scale_targets();
     let sim_rate = naive.ops as f64 / naive.secs;
     let (ops, base_secs) = baseline(&Stream {
         ticks: 525_600,

@@ -8,7 +8,7 @@
 #![allow(clippy::float_cmp)]
 
 use keyheat::engine::judge;
-use keyheat::engine::sim::{RunOptions, RunReport};
+use keyheat::engine::sim::{RunOptions, RunReport, fluid};
 use keyheat::engine::time::SimDuration;
 use keyheat::report::compare::Comparison;
 use keyheat::tui::action::Action;
@@ -21,6 +21,9 @@ use ratatui::layout::Rect;
 /// Ticks each scenario is replayed: enough for every figure to move, short enough for a debug
 /// build's replay of twelve scenarios twice over.
 const TICKS: u64 = 60;
+/// Calls a replay here may make: past it, fewer ticks (at least one). `discord-scale` makes 1.2
+/// million calls a tick, which a per-operation replay holds as items for minutes and gigabytes.
+const CALLS: f64 = 5e6;
 
 #[test]
 #[ignore = "two replays of every bundled scenario each way: run in release (`cargo test --release --test compare_view -- --ignored`)"]
@@ -32,8 +35,17 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             continue;
         }
         let workload = loaded.scenario.workload.clone();
+        let tick = RunOptions { seed: None, duration: Some(workload.tick) };
+        let per_tick = loaded
+            .scenario
+            .variants
+            .iter()
+            .map(|v| fluid::expected_calls(&loaded.scenario, v, &tick))
+            .fold(0.0, f64::max);
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a tick count ≥ 1")]
+        let ticks = TICKS.min(((CALLS / per_tick.max(1.0)).floor() as u64).max(1));
         let at =
-            SimDuration::from_millis((workload.tick.as_millis() * TICKS).min(workload.duration.as_millis()));
+            SimDuration::from_millis((workload.tick.as_millis() * ticks).min(workload.duration.as_millis()));
 
         // The workbench, as a user drives it.
         let mut app = App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(SimReplay::exact()));

@@ -115,3 +115,39 @@ fn a_rates_report_is_the_same_bytes_every_time() {
         assert_eq!(keyheat(&args).stdout, first.stdout);
     }
 }
+
+/// discord-scale is too large to replay per operation at any length worth reading: a day is
+/// 1.7×10⁹ calls. `auto` replays it as rates and the text report says so.
+#[test]
+fn discord_scale_replays_as_rates_by_default() {
+    let out = keyheat(&["run", "discord-scale", "--duration", "1d"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("too many to replay per operation"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("replayed as rates"), "{}", stdout(&out));
+    let report = json(&["run", "discord-scale", "--duration", "1d", "--format", "json"]);
+    assert_eq!(report["fidelity"], "rates");
+}
+
+/// The year the lesson quotes, as `keyheat run discord-scale` replays it (as rates, by
+/// default): the busiest channel's largest partition under each design, as its text prints it.
+#[test]
+#[ignore = "a year of 6.2×10¹¹ calls as rates: seconds in release, minutes in debug (`cargo test --release --test fidelity -- --ignored`)"]
+fn discord_scale_reports_the_largest_partitions_its_lesson_states() {
+    let lesson = keyheat::scenario::load("discord-scale").expect("bundled").scenario.lesson;
+    // (variant, the text report's largest partition)
+    let cases = [
+        ("naive", "296 GB, 1,494,799,788 rows: ch-0743107"),
+        ("monthly-buckets", "25.2 GB, 126,955,598 rows: ch-0743107#2025-01"),
+        ("recommended", "8.12 GB, 40,953,419 rows: ch-0743107#2009"),
+    ];
+    for (variant, largest) in cases {
+        let out = keyheat(&["run", "discord-scale", "--variant", variant]);
+        assert_eq!(out.status.code(), Some(0), "{variant}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("replayed as rates"), "{variant}: {text}");
+        assert!(text.contains(&format!("largest                {largest}")), "{variant}: {text}");
+        let (size, rows) = largest.split_once(", ").expect("size, rows");
+        let rows = rows.split(' ').next().expect("rows");
+        assert!(lesson.contains(rows) && lesson.contains(size), "{variant}: the lesson lacks {largest}");
+    }
+}

@@ -56,6 +56,12 @@ fn hints(scenario: &str, variant: &str) -> Vec<String> {
 fn no_hint_fires_on_any_recommended_design() {
     let mut wrong = Vec::new();
     for (name, _, _) in keyheat::scenario::BUNDLED {
+        // Its recommended design is Discord's, which at Discord's rates does not meet the size
+        // goals (the lesson); and the workbench replays per operation, where 90 days of it are
+        // 1.5×10¹¹ calls. `keyheat run discord-scale` replays it as rates (tests/fidelity.rs).
+        if *name == "discord-scale" {
+            continue;
+        }
         let started = std::time::Instant::now();
         let found = hints(name, "recommended");
         eprintln!("{name}: {} hints in {:.1}s", found.len(), started.elapsed().as_secs_f64());

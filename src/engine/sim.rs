@@ -167,6 +167,12 @@ pub enum SimError {
         "{entity} would need more than {limit} items in this run; shorten the duration or lower the rates"
     )]
     TooManyItems { entity: String, limit: u64 },
+    /// Too large to replay call by call where only the per-operation replay serves (the
+    /// workbench): `judge::too_large`, the rule by which `--fidelity auto` replays as rates.
+    #[error(
+        "{calls:.1e} calls are too many to replay call by call (more than {budget:.0e}, or more items than the replay holds); the workbench replays per operation only, so run it headless: `keyheat run` replays it as rates (--fidelity auto)"
+    )]
+    TooLarge { calls: f64, budget: f64 },
     #[error("metrics: {0}")]
     Metrics(#[from] MetricsError),
     /// The caller gave up the preload of [`Simulation::new`] (it never does).

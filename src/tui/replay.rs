@@ -74,6 +74,11 @@ impl Replay {
         progress: &mut dyn FnMut(f64) -> bool,
     ) -> Result<Option<Replay>, SimError> {
         let options = RunOptions { seed: Some(seed), duration: None };
+        // A run `keyheat run` would replay as rates is refused here with where to replay it,
+        // not started: call by call it would fill memory long before its end.
+        if let Some(calls) = crate::engine::judge::too_large(scenario, variant, &options) {
+            return Err(SimError::TooLarge { calls, budget: crate::engine::sim::fluid::OPS_BUDGET });
+        }
         let Some(sim) = Simulation::loading(scenario, variant, &options, progress)? else {
             return Ok(None);
         };
@@ -197,6 +202,32 @@ impl SimReplay {
         match run {
             Run::Current => self.current.as_ref(),
             Run::Baseline => self.baseline.as_ref(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run `keyheat run` replays as rates is refused with where to replay it, before anything
+    /// is loaded; an ordinary one starts.
+    #[test]
+    fn a_run_too_large_to_replay_call_by_call_says_where_to_run_it() {
+        // (scenario, refused)
+        let cases = [("discord-scale", true), ("chat", false)];
+        for (name, refused) in cases {
+            let loaded = crate::scenario::load(name).expect("bundled");
+            let variant = loaded.variant(None).expect("a variant");
+            let mut driver = SimReplay::exact();
+            match driver.restart(&loaded.scenario, variant, 1) {
+                Err(DriverError::Start(e @ SimError::TooLarge { calls, .. })) if refused => {
+                    assert!(calls > crate::engine::sim::fluid::OPS_BUDGET, "{name}: {calls}");
+                    assert!(e.to_string().contains("`keyheat run` replays it as rates"), "{e}");
+                }
+                Ok(()) if !refused => assert!(driver.progress(Run::Current).is_some(), "{name}"),
+                other => panic!("{name}: {other:?}"),
+            }
         }
     }
 }
