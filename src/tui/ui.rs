@@ -112,9 +112,10 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 .render(rect, buf),
                 Panel::Patterns => {
-                    let targets = patterns::targets(&w.plan, scenario);
+                    let plan = w.plan();
+                    let targets = plan.map(|p| patterns::targets(p, scenario)).unwrap_or_default();
                     PatternsPanel {
-                        plan: &w.plan,
+                        plan,
                         targets: &targets,
                         live: &w.view.patterns,
                         focused: focused(panel),
