@@ -4,7 +4,8 @@
 //! once.
 //!
 //! - `app` (the model and its one `update`), `action`, `keymap` (the key table), `workbench`
-//!   (the workbench's state), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
+//!   (the workbench's state; it plans a variant on a thread of its own, as the editor plans a
+//!   draft), `editor`, `overlay`, `picker`, `quiz`, `recovery`, `files`, `pacing`.
 //! - `driver`: the seam to the simulator; `replay`: the real drivers over `engine::sim` (the live
 //!   workbench's `replay::Worker` runs it on a thread of its own, so nothing here waits on it;
 //!   the synchronous `SimReplay` serves `keyheat snapshot` and tests); `view`: the snapshot

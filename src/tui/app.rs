@@ -505,6 +505,15 @@ impl App {
         }
     }
 
+    /// Waits for the open workbench's plan, which is worked out on a thread of its own (headless
+    /// renders and tests; the frame loop never waits); false when none came or none is open.
+    pub fn wait_for_plan(&mut self) -> bool {
+        match &mut self.screen {
+            Screen::Workbench(w) => w.wait_for_plan(),
+            Screen::Picker(_) | Screen::Quiz(_) => false,
+        }
+    }
+
     /// Lays out the screen for `area` and takes this frame's snapshot. Called once per frame,
     /// before drawing.
     pub fn refresh(&mut self, area: Rect) {

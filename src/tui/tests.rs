@@ -259,8 +259,15 @@ pub fn workbench(app: &App) -> &Workbench {
     }
 }
 
-/// The screen at `w` × `h` as text, through ratatui's test backend.
+/// The screen at `w` × `h` as text, through ratatui's test backend, once the workbench's plan
+/// has come (it is worked out on a thread: see [`draw_now`] for the screen before it comes).
 pub fn draw(app: &mut App, w: u16, h: u16) -> String {
+    app.wait_for_plan();
+    draw_now(app, w, h)
+}
+
+/// The screen at `w` × `h` as it is now, the plan come or not.
+pub fn draw_now(app: &mut App, w: u16, h: u16) -> String {
     app.refresh(ratatui::layout::Rect::new(0, 0, w, h));
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("the test backend never fails");
     terminal

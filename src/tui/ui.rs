@@ -99,7 +99,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
             match panel {
                 Panel::Schema => SchemaPanel {
                     variant,
-                    plan: &w.plan,
+                    engine: scenario.engine,
                     position: w.visible_position(),
                     draft: match w.drafts.get(&w.variant) {
                         Some(d) if d.is_dirty(&w.loaded) && d.error.is_some() => DraftNote::Invalid,
@@ -112,9 +112,10 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 .render(rect, buf),
                 Panel::Patterns => {
-                    let targets = patterns::targets(&w.plan, scenario);
+                    let plan = w.plan();
+                    let targets = plan.map(|p| patterns::targets(p, scenario)).unwrap_or_default();
                     PatternsPanel {
-                        plan: &w.plan,
+                        plan,
                         targets: &targets,
                         live: &w.view.patterns,
                         focused: focused(panel),
@@ -144,7 +145,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 Panel::Indexes => IndexesPanel {
                     variant,
-                    cql: w.plan.engine.profile().cql(),
+                    cql: scenario.engine.profile().cql(),
                     live: &w.view.indexes,
                     focused: focused(panel),
                     scroll: w.scroll_of(panel),

@@ -1,7 +1,7 @@
 //! The workbench's state: the scenario as edited so far, the variant and seed, the planner's
-//! verdicts, the drafts, what the heatmap shows, the replay's pace, and the latest snapshot of
-//! the run. Its `update` handles the actions that concern only the workbench; the app handles
-//! the rest (overlays, files, quitting).
+//! verdicts (worked out on a thread of their own: `planning`), the drafts, what the heatmap
+//! shows, the replay's pace, and the latest snapshot of the run. Its `update` handles the
+//! actions that concern only the workbench; the app handles the rest (overlays, files, quitting).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,6 +25,14 @@ use crate::engine::model::Variant;
 use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
+use planning::Planning;
+
+mod planning;
+
+/// How long headless runs and tests wait for a plan before drawing without it. Planning takes
+/// milliseconds (~200 ms unoptimized); the bound only keeps a lost planner thread from hanging
+/// `keyheat snapshot`.
+const PLAN_WAIT: Duration = Duration::from_secs(120);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -89,7 +97,8 @@ pub struct Workbench {
     pub saved_source: String,
     pub variant: usize,
     pub seed: u64,
-    pub plan: Plan,
+    /// The current variant's plan, computed off the thread that draws (see [`Workbench::plan`]).
+    planning: Planning,
     pub focus: Panel,
     pub mode: Mode,
     /// Editor drafts by variant index; kept when the editor closes.
@@ -143,7 +152,8 @@ impl Workbench {
     ) -> (Workbench, Note) {
         let seed = seed.unwrap_or(loaded.scenario.workload.seed);
         let heat = HeatSettings { engine: loaded.scenario.engine, ..HeatSettings::default() };
-        let plan = planner::plan(&loaded.scenario, &loaded.scenario.variants[index]);
+        let mut planning = Planning::new();
+        planning.request(&loaded.scenario, index);
         let saved_source = loaded.source().to_owned();
         let pristine = (0..loaded.scenario.variants.len())
             .map(|i| loaded.variant_source(i).map(|v| v.text).unwrap_or_default())
@@ -155,7 +165,7 @@ impl Workbench {
             saved_source,
             variant: index,
             seed,
-            plan,
+            planning,
             focus: Panel::Heatmap,
             mode: Mode::Normal,
             drafts: BTreeMap::new(),
@@ -191,6 +201,30 @@ impl Workbench {
         &self.loaded.scenario.variants[self.variant]
     }
 
+    /// The planner's verdicts on the current variant as it is now; `None` while they are being
+    /// worked out (never the verdicts on a variant left or edited since).
+    pub fn plan(&self) -> Option<&Plan> {
+        self.planning.plan()
+    }
+
+    /// Plans the current variant again, on a thread: it changed, or another one is current.
+    fn replan(&mut self) {
+        self.planning.request(&self.loaded.scenario, self.variant);
+    }
+
+    /// Tests: the planning itself, to hold its requests and answer them in an order of their
+    /// choosing.
+    #[cfg(test)]
+    pub(crate) fn planning_mut(&mut self) -> &mut Planning {
+        &mut self.planning
+    }
+
+    /// Waits for the current variant's plan (headless runs and tests; the frame loop never
+    /// waits, it shows the plan once it has come); whether it came.
+    pub fn wait_for_plan(&mut self) -> bool {
+        self.planning.wait(PLAN_WAIT)
+    }
+
     /// Edits not yet written to a file: applied ones, or drafts that differ from the variant.
     pub fn unsaved(&self) -> bool {
         self.loaded.source() != self.saved_source || self.drafts.values().any(|d| d.is_dirty(&self.loaded))
@@ -224,7 +258,7 @@ impl Workbench {
     pub fn replace(&mut self, loaded: Loaded, driver: &mut dyn SimDriver) -> Note {
         self.loaded = loaded;
         self.variant = self.variant.min(self.loaded.scenario.variants.len() - 1);
-        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.replan();
         let (n, open) =
             (self.loaded.scenario.variants.len(), (self.mode == Mode::Edit).then_some(self.variant));
         self.drafts.retain(|&i, d| i < n && (d.is_dirty(&self.loaded) || Some(i) == open));
@@ -311,7 +345,7 @@ impl Workbench {
         }
         self.loaded = next;
         self.variant = from + 1;
-        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.replan();
         if let Some(editor) = Editor::open(&self.loaded, self.variant, None, self.theme) {
             self.drafts.insert(self.variant, editor);
         }
@@ -488,7 +522,7 @@ impl Workbench {
             return Err(format!("the scenario has no variant {index}").into());
         }
         self.variant = index;
-        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.replan();
         self.cursor_on_hottest = true;
         Ok(self.restart(driver, false)?)
     }
@@ -501,7 +535,7 @@ impl Workbench {
             return Some(Ok("the scenario has only this variant".to_owned()));
         }
         self.variant = next;
-        self.plan = planner::plan(&self.loaded.scenario, self.current());
+        self.replan();
         self.heat.cursor = (0, 0);
         match self.restart(driver, false) {
             Ok(()) => Some(Ok(format!("variant {}", self.current().name))),
@@ -618,7 +652,8 @@ impl Workbench {
     }
 
     /// Replays, paused, until the simulated clock reaches `at` or the workload ends, however long
-    /// that takes (headless: `keyheat snapshot`); `progress` gets the fraction of the way done.
+    /// that takes (headless: `keyheat snapshot`), and waits for the plan; `progress` gets the
+    /// fraction of the way done.
     pub fn run_to(&mut self, at: SimTime, driver: &mut dyn SimDriver, progress: &mut dyn FnMut(f64)) {
         self.playback = Playback::Paused;
         while let Some(p) = driver.progress(Run::Current) {
@@ -640,10 +675,12 @@ impl Workbench {
             driver.step(0);
         }
         self.progress = driver.progress(Run::Current);
+        self.wait_for_plan();
     }
 
     /// Lays the workbench out in `area` and takes this frame's snapshot from the driver.
     pub fn refresh(&mut self, area: Rect, driver: &dyn SimDriver) {
+        self.planning.poll();
         let theme = self.theme;
         let lesson = self.lesson.then(|| {
             let width = area.width.saturating_sub(2);
@@ -684,7 +721,9 @@ impl Workbench {
             self.view.sizes.limit_bytes = self.partition_limit();
         }
         self.clamp_scroll();
-        let unbounded = self.plan.warnings.iter().any(|w| w.code == WarningCode::UnboundedPartition);
+        // Until the plan comes no key is known to grow without bound, so no band is named so.
+        let unbounded =
+            self.plan().is_some_and(|p| p.warnings.iter().any(|w| w.code == WarningCode::UnboundedPartition));
         self.hints = self
             .view
             .heatmap
@@ -728,10 +767,13 @@ impl Workbench {
             let last = wrapped_height(&lines, inner(pane).width).saturating_sub(inner(pane).height);
             self.scroll.entry(Panel::Lesson).and_modify(|s| *s = (*s).min(last));
         }
-        if let Some(rect) = self.layout.rect(Panel::Patterns) {
-            let targets = patterns::targets(&self.plan, &self.loaded.scenario);
+        // While planning the panel shows one line: the scroll is kept for the plan to come.
+        if let Some(rect) = self.layout.rect(Panel::Patterns)
+            && let Some(plan) = self.plan()
+        {
+            let targets = patterns::targets(plan, &self.loaded.scenario);
             let panel = PatternsPanel {
-                plan: &self.plan,
+                plan: Some(plan),
                 targets: &targets,
                 live: &self.view.patterns,
                 focused: false,

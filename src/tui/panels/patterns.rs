@@ -160,8 +160,13 @@ pub fn targets(plan: &Plan, scenario: &Scenario) -> Vec<Option<f64>> {
         .collect()
 }
 
+/// What the panel says while the variant is being planned (on a thread of its own: the verdicts
+/// shown before are another variant's, or the variant's before its edit).
+pub const PLANNING: &str = "planning the access patterns…";
+
 pub struct PatternsPanel<'a> {
-    pub plan: &'a Plan,
+    /// `None` while the variant is being planned.
+    pub plan: Option<&'a Plan>,
     /// Latency targets by pattern, in the plan's order.
     pub targets: &'a [Option<f64>],
     pub live: &'a [PatternRow],
@@ -178,19 +183,20 @@ impl PatternsPanel<'_> {
         if inner.width == 0 || inner.height == 0 {
             return 0;
         }
+        let Some(plan) = self.plan else { return 0 };
         let width = usize::from(inner.width);
-        let heights: Vec<usize> = order(self.plan, self.targets, self.live)
+        let heights: Vec<usize> = order(plan, self.targets, self.live)
             .into_iter()
-            .map(|i| self.entry(i, width).len())
+            .map(|i| self.entry(plan, i, width).len())
             .collect();
         u16::try_from(last_skip(&heights, usize::from(inner.height))).unwrap_or(u16::MAX)
     }
 
     /// One pattern's lines at `width` columns: its name and verdict, then its figures.
-    fn entry(&self, i: usize, width: usize) -> Vec<Line<'static>> {
+    fn entry(&self, plan: &Plan, i: usize, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
-        let p = &self.plan.patterns[i];
-        let (ok, verdict) = verdict(p, self.plan.engine);
+        let p = &plan.patterns[i];
+        let (ok, verdict) = verdict(p, plan.engine);
         let mut lines = flow(
             vec![
                 Chunk::new("", vec![Span::styled(p.name.clone(), t.header())]),
@@ -246,13 +252,17 @@ impl Widget for PatternsPanel<'_> {
         if inner.width == 0 || inner.height == 0 {
             return;
         }
-        if self.plan.patterns.is_empty() {
+        let Some(plan) = self.plan else {
+            Paragraph::new(Line::styled(PLANNING, t.dim())).render(inner, buf);
+            return;
+        };
+        if plan.patterns.is_empty() {
             Paragraph::new(Line::styled("the scenario has no access patterns", t.dim())).render(inner, buf);
             return;
         }
         let width = usize::from(inner.width);
         let entries: Vec<Vec<Line<'static>>> =
-            order(self.plan, self.targets, self.live).into_iter().map(|i| self.entry(i, width)).collect();
+            order(plan, self.targets, self.live).into_iter().map(|i| self.entry(plan, i, width)).collect();
         let heights: Vec<usize> = entries.iter().map(Vec::len).collect();
         let room = usize::from(inner.height);
         let skip = usize::from(self.scroll).min(last_skip(&heights, room));

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{block, text};
-use crate::engine::model::{Capacity, EntityKeys, Projection, Variant};
-use crate::engine::planner::{Plan, numbers};
+use crate::engine::model::{Capacity, Engine, EntityKeys, Projection, Variant};
+use crate::engine::planner::numbers;
 use crate::engine::profile::Indexes;
 use crate::engine::profile::cosmos::Throughput;
 use crate::tui::action::Panel;
@@ -28,7 +28,8 @@ pub enum DraftNote {
 
 pub struct SchemaPanel<'a> {
     pub variant: &'a Variant,
-    pub plan: &'a Plan,
+    /// The scenario's engine profile: how the panel words keys, indexes and capacity.
+    pub engine: Engine,
     /// 1-based position of the variant and how many there are.
     pub position: (usize, usize),
     pub draft: DraftNote,
@@ -69,9 +70,9 @@ impl Widget for SchemaPanel<'_> {
         // A store without capacity units (Cassandra: a node serves what its hardware can) has no
         // capacity modes: name the engine where a DynamoDB variant names its capacity.
         let capacity = match v.capacity {
-            _ if !self.plan.engine.profile().metered() => self.plan.engine.to_string(),
+            _ if !self.engine.profile().metered() => self.engine.to_string(),
             // Cosmos DB: the container's throughput, not DynamoDB's capacity.
-            _ if self.plan.engine.profile().request_units() => match v.cosmos_throughput() {
+            _ if self.engine.profile().request_units() => match v.cosmos_throughput() {
                 Throughput::Manual(ru) => format!("{ru} RU/s manual"),
                 Throughput::Autoscale { max } => format!("autoscale to {max} RU/s"),
             },
@@ -109,7 +110,7 @@ impl Widget for SchemaPanel<'_> {
                 .as_ref()
                 .map(|(a, val)| format!(", only where {a} = {val}"))
                 .unwrap_or_default();
-            let (kind, columns) = if self.plan.engine.profile().indexes == Indexes::Views {
+            let (kind, columns) = if self.engine.profile().indexes == Indexes::Views {
                 ("view", view_columns(&index.projection))
             } else {
                 (index.kind.short(), index.projection.to_string())

@@ -15,6 +15,7 @@ use crate::tui::workbench::{Mode, Playback};
 fn opened(name: &str) -> App {
     let mut a = app(true, None);
     a.open(name, None, None).unwrap();
+    a.wait_for_plan();
     a.refresh(Rect::new(0, 0, 120, 40));
     a
 }
@@ -214,7 +215,8 @@ fn variants_cycle_and_compare_needs_a_previous_run() {
     ));
     press(&mut a, &[key(KeyCode::Char('v'))]);
     assert_eq!(workbench(&a).current().name, "recommended");
-    assert_eq!(workbench(&a).plan.variant, "recommended");
+    a.wait_for_plan();
+    assert_eq!(workbench(&a).plan().map(|p| p.variant.as_str()), Some("recommended"));
     press(&mut a, &[key(KeyCode::Char('c'))]);
     assert_eq!(workbench(&a).mode, Mode::Compare);
     a.refresh(Rect::new(0, 0, 120, 40));

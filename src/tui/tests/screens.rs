@@ -240,7 +240,7 @@ fn a_terminal_grown_after_scrolling_shows_every_pattern_again() {
     let small = draw(&mut a, 80, 24);
     assert!(small.contains("above ↑"), "scrolled at 80x24:\n{small}");
     let scrolled = workbench(&a).scroll_of(Panel::Patterns);
-    let patterns = workbench(&a).plan.patterns.len();
+    let patterns = workbench(&a).plan().expect("planned").patterns.len();
     assert!(scrolled > 0 && usize::from(scrolled) < patterns, "{scrolled} of {patterns}");
     let big = draw(&mut a, 120, 48);
     assert_eq!(workbench(&a).scroll_of(Panel::Patterns), 0, "everything fits at 120x48:\n{big}");
@@ -522,6 +522,7 @@ fn light_and_high_contrast_themes_at_120x40() {
             Box::new(FakeDriver::new(600)),
         );
         a.open("sensors", None, None).unwrap();
+        a.wait_for_plan();
         let area = Rect::new(0, 0, 120, 40);
         a.refresh(area);
         let buf = ui::screen_buffer(&a, area);
@@ -570,4 +571,43 @@ fn t_cycles_the_theme_and_help_lists_it() {
     press(&mut mono, &[key(KeyCode::Char('t'))]);
     assert!(mono.message.as_ref().is_some_and(|(m, _)| m.contains("NO_COLOR")), "{:?}", mono.message);
     assert!(!mono.theme.color);
+}
+
+/// The thread that draws never plans: with the planner's answers held back, the Access patterns
+/// panel says the variant is being planned, never shows the variant left behind as the new one,
+/// and drops an answer that comes for a variant the user has since left.
+#[test]
+fn the_patterns_panel_says_planning_until_the_plan_comes_and_never_shows_a_stale_one() {
+    fn w(a: &mut App) -> &mut Workbench {
+        match &mut a.screen {
+            Screen::Workbench(w) => w,
+            Screen::Picker(_) | Screen::Quiz(_) => panic!("the workbench is not up"),
+        }
+    }
+    let mut a = app(false, None);
+    a.open("orders", Some("naive"), None).unwrap();
+    let naive = draw(&mut a, 120, 40);
+    assert!(naive.contains("pending-orders ✘ Scan"), "naive scans for pending orders:\n{naive}");
+    w(&mut a).planning_mut().hold();
+    // To recommended: its plan is held, so the panel has none to show.
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    let recommended = w(&mut a).planning_mut().generation();
+    let screen = draw_now(&mut a, 120, 40);
+    assert!(screen.contains("variant recommended"), "{screen}");
+    assert!(screen.contains(crate::tui::panels::patterns::PLANNING), "{screen}");
+    assert!(!screen.contains("✘ Scan"), "naive's verdicts shown as recommended's:\n{screen}");
+    // Back to naive before recommended's plan came: that plan, when it comes, is stale.
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    let back = w(&mut a).planning_mut().generation();
+    w(&mut a).planning_mut().run_held(recommended);
+    let screen = draw_now(&mut a, 120, 40);
+    assert!(
+        screen.contains("variant naive") && screen.contains(crate::tui::panels::patterns::PLANNING),
+        "{screen}"
+    );
+    assert!(workbench(&a).plan().is_none(), "recommended's plan was taken as naive's");
+    w(&mut a).planning_mut().run_held(back);
+    let screen = draw_now(&mut a, 120, 40);
+    assert!(screen.contains("pending-orders ✘ Scan"), "naive's plan, once come, is drawn:\n{screen}");
+    assert_eq!(workbench(&a).plan().map(|p| p.variant.as_str()), Some("naive"));
 }
