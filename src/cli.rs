@@ -195,10 +195,11 @@ pub struct CompareArgs {
     /// A key design to compare; give it twice or more (the first is the baseline). None: all
     #[arg(long = "variant", value_name = "VARIANT")]
     pub variants: Vec<String>,
-    /// The store to replay on: dynamodb, cassandra or cosmosdb (default: the file's `engine`; another
-    /// must be listed in its `engines`)
-    #[arg(long, value_parser = parse_engine)]
-    pub engine: Option<Engine>,
+    /// A store to replay on: dynamodb, cassandra or cosmosdb (default: the file's `engine`; another
+    /// must be listed in its `engines`). Give it twice or more to replay each variant on each
+    /// store, side by side in each store's units
+    #[arg(long = "engine", value_name = "ENGINE", value_parser = parse_engine)]
+    pub engines: Vec<Engine>,
     /// Seed for every run (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,

@@ -97,7 +97,7 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             assert_eq!(ours.key, theirs.key, "{name}");
             assert_eq!(ours.values, theirs.values, "{name}: {}", ours.label);
             // And the screen shows them as the command writes them: label, before, now.
-            let (b, n) = (theirs.unit.format(theirs.values[0]), theirs.unit.format(theirs.values[1]));
+            let (b, n) = (theirs.value(0), theirs.value(1));
             assert!(
                 screen.iter().any(|l| l.contains(theirs.label) && l.contains(&b) && l.contains(&n)),
                 "{name}: {} {b} → {n} not on the screen:\n{}",

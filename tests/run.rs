@@ -37,7 +37,7 @@ fn bad_input_exits_2_with_a_message_before_any_replay() {
         (&["run", "orders", "--duration", "0s"], "zero length"),
         (&["run", "no-such-scenario.ron"], "no such file"),
         (&["run", "orders", "--format", "pdf"], "invalid value 'pdf'"),
-        (&["compare", "orders", "--variant", "naive"], "at least two variants"),
+        (&["compare", "orders", "--variant", "naive"], "at least two runs"),
         (&["compare", "orders", "--variant", "naive", "--variant", "bogus"], "no variant named \"bogus\""),
         // A misspelt name is named as such, not taken for too few variants.
         (&["compare", "orders", "--variant", "nope"], "no variant named \"nope\""),
@@ -217,6 +217,64 @@ fn compare_without_variants_takes_them_all() {
     let out = keyheat(&["compare", "counters", "--duration", COUNTERS, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["variants"], serde_json::json!(["naive", "recommended"]));
+}
+
+#[test]
+fn compare_replays_one_design_on_each_store_the_file_lists() {
+    let args = [
+        "compare",
+        "counters",
+        "--variant",
+        "recommended",
+        "--engine",
+        "dynamodb",
+        "--engine",
+        "cassandra",
+        "--engine",
+        "cosmosdb",
+        "--duration",
+        COUNTERS,
+    ];
+    let text = keyheat(&args);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let printed = stdout(&text);
+    assert!(printed.starts_with("keyheat compare: counters (DynamoDB, Cassandra, Cosmos DB)"), "{printed}");
+    let header = printed.lines().find(|l| l.starts_with("Key figures")).expect("the figures' header");
+    assert!(["DynamoDB", "Cassandra", "Cosmos DB"].iter().all(|s| header.contains(s)), "{header}");
+    // Each store's units, and nothing where a store does not measure the figure.
+    let reads = printed.lines().find(|l| l.starts_with("read units ")).expect("read units");
+    assert!(reads.contains(" RCU ") && reads.contains(" — ") && reads.ends_with(" RU"), "{reads}");
+    let hottest = printed.lines().find(|l| l.starts_with("hottest key reads")).expect("hottest key reads");
+    assert!(["RCU/s", "reads/s", "RU/s"].iter().all(|u| hottest.contains(u)), "{hottest}");
+    for line in printed.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    let value = json(&keyheat(&[&args[..], &["--format", "json"]].concat()));
+    assert_eq!(value["engines"], serde_json::json!(["dynamodb", "cassandra", "cosmosdb"]));
+    assert_eq!(value["columns"], serde_json::json!(["DynamoDB", "Cassandra", "Cosmos DB"]));
+    let reports = value["reports"].as_array().expect("reports");
+    let engines: Vec<&str> = reports.iter().filter_map(|r| r["engine"].as_str()).collect();
+    assert_eq!(engines, ["dynamodb", "cassandra", "cosmosdb"]);
+    let rcu = value["figures"].as_array().expect("figures").iter().find(|f| f["key"] == "rcu").expect("rcu");
+    assert!(rcu["values"][1].is_null() && rcu["deltas"][2].is_null(), "{rcu}");
+    assert_eq!(rcu["units"], serde_json::json!(["RCU", null, "RU"]));
+
+    // A store the file does not list, or one given twice, is refused before any replay.
+    for (args, message) in [
+        (
+            &["compare", "orders", "--variant", "naive", "--engine", "dynamodb", "--engine", "cosmosdb"][..],
+            "orders is replayed on DynamoDB only",
+        ),
+        (
+            &["compare", "counters", "--engine", "cosmosdb", "--engine", "cosmosdb"][..],
+            "--engine cosmosdb is given twice",
+        ),
+    ] {
+        let out = keyheat(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
 }
 
 #[test]

@@ -36,28 +36,52 @@ pub fn compare(stdout: &mut impl Write, args: &CompareArgs) -> anyhow::Result<Ou
     if let Some(path) = &args.out {
         output::check_new(path, args.force)?;
     }
-    let loaded = scenario::load_on(&args.scenario, args.engine)?;
-    let variants = chosen_variants(&loaded, &args.variants)?;
+    // The file as each store reads it: every one must list the store, and be valid there.
+    let stores: Vec<Loaded> = if args.engines.is_empty() {
+        vec![scenario::load(&args.scenario)?]
+    } else {
+        for (i, engine) in args.engines.iter().enumerate() {
+            if args.engines[..i].contains(engine) {
+                bail!("--engine {} is given twice", engine.id());
+            }
+        }
+        args.engines.iter().map(|&e| scenario::load_on(&args.scenario, Some(e))).collect::<Result<_, _>>()?
+    };
+    let variants = chosen_variants(&stores[0], &args.variants, stores.len())?;
     let options = RunOptions { seed: args.seed, duration: args.duration };
-    let mut reports: Vec<RunReport> = Vec::with_capacity(variants.len());
-    for (i, variant) in variants.iter().enumerate() {
-        let label = format!("{} ({}/{})", variant.name, i + 1, variants.len());
-        reports.push(judged(&loaded, variant, &options, args.fidelity.replay(), &label)?);
+    // Each variant on each store, the stores of one variant side by side.
+    let runs: Vec<(&Loaded, &str)> =
+        variants.iter().flat_map(|v| stores.iter().map(move |loaded| (loaded, v.name.as_str()))).collect();
+    let mut reports: Vec<RunReport> = Vec::with_capacity(runs.len());
+    for (i, &(loaded, name)) in runs.iter().enumerate() {
+        let variant = loaded.variant(Some(name))?;
+        let on = if stores.len() > 1 { format!(" on {}", loaded.scenario.engine) } else { String::new() };
+        let label = format!("{name}{on} ({}/{})", i + 1, runs.len());
+        reports.push(judged(loaded, variant, &options, args.fidelity.replay(), &label)?);
     }
     let mut text = Vec::new();
     report::compare::write(&mut text, &reports, args.format)?;
-    let summary = format!("{} variants compared", reports.len());
+    let summary = if stores.len() > 1 {
+        format!("{} variants on {} stores compared", variants.len(), stores.len())
+    } else {
+        format!("{} variants compared", reports.len())
+    };
     emit(stdout, args.out.as_deref(), args.force, &text, &summary)?;
     Ok(Outcome::Done)
 }
 
-/// The variants named (in order), or every variant a user may see when none is named.
-fn chosen_variants<'a>(loaded: &'a Loaded, names: &[String]) -> anyhow::Result<Vec<&'a Variant>> {
+/// The variants named (in order), or every variant a user may see when none is named. On one
+/// store a comparison needs two; on several, one is enough.
+fn chosen_variants<'a>(
+    loaded: &'a Loaded,
+    names: &[String],
+    stores: usize,
+) -> anyhow::Result<Vec<&'a Variant>> {
     if names.is_empty() {
         let solution = loaded.scenario.practice.as_ref().map(|p| p.solution.as_str());
         let all: Vec<&Variant> =
             loaded.scenario.variants.iter().filter(|v| Some(v.name.as_str()) != solution).collect();
-        if all.len() < 2 {
+        if all.len() * stores < 2 {
             bail!(
                 "{}: compare needs two variants and this scenario offers {}; name them with --variant",
                 loaded.file,
@@ -73,8 +97,10 @@ fn chosen_variants<'a>(loaded: &'a Loaded, names: &[String]) -> anyhow::Result<V
             bail!("variant {name:?} is given twice");
         }
     }
-    if chosen.len() < 2 {
-        bail!("compare needs at least two variants: give --variant twice or more (or none for all)");
+    if chosen.len() * stores < 2 {
+        bail!(
+            "compare needs at least two runs: give --variant twice or more (or none for all), or --engine twice or more"
+        );
     }
     Ok(chosen)
 }

@@ -46,15 +46,22 @@ pub enum CompareError {
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison<'a> {
     pub scenario: &'a str,
+    /// The first run's store.
     #[serde(serialize_with = "crate::engine::sim::report::engine_id")]
     pub engine: Engine,
+    /// Each run's store, in the order of `variants` (`keyheat compare --engine A --engine B`
+    /// replays a design on several).
+    pub engines: Vec<&'static str>,
     pub seed: u64,
     pub duration_s: f64,
-    /// The first variant: every delta is against it.
-    pub baseline: &'a str,
+    /// The first run's column: every delta is against it.
+    pub baseline: String,
     pub variants: Vec<&'a str>,
-    /// The variants that pass every goal.
-    pub pass_every_goal: Vec<&'a str>,
+    /// The columns that pass every goal, named as `columns` names them.
+    pub pass_every_goal: Vec<String>,
+    /// What each run's column is called: its variant, its store when the runs share one
+    /// variant, or both ("recommended on Cosmos DB").
+    pub columns: Vec<String>,
     pub figures: Vec<FigureRow>,
     pub patterns: Vec<PatternRow>,
     pub goals: Vec<GoalRow>,
@@ -79,14 +86,40 @@ impl Comparison<'_> {
     }
 }
 
-/// One key figure across the variants; `values` and `deltas` follow `variants`.
+/// One key figure across the runs; `values`, `deltas` and `units` follow `variants`.
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureRow {
     pub key: &'static str,
     pub label: &'static str,
     pub unit: GoalUnit,
-    pub values: Vec<f64>,
-    pub deltas: Vec<Delta>,
+    /// `None` (null) where the run's store does not measure the figure (units on Cassandra, a
+    /// price on a store keyheat has none for).
+    pub values: Vec<Option<f64>>,
+    /// Against the first run; `None` (null) where either value is missing, or where the two
+    /// runs count the figure in different stores' units.
+    pub deltas: Vec<Option<Delta>>,
+    /// Each value's unit in its store (`RCU`, `RU/s`, `rows`), where the label leaves it to the
+    /// cell: across stores, and on a store without labels of its own. Absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<Option<&'static str>>,
+}
+
+impl FigureRow {
+    /// Run `i`'s value as the reports write it, with its store's unit where the cells carry
+    /// it: "1,200", "1,200 RU", "3 rows"; "—" where the store does not measure it.
+    pub fn value(&self, i: usize) -> String {
+        let Some(value) = self.values.get(i).copied().flatten() else { return "—".to_owned() };
+        match self.units.get(i).copied().flatten() {
+            Some(unit) => format!("{} {unit}", self.unit.format(value)),
+            None => self.unit.format(value),
+        }
+    }
+
+    /// Run `i`'s change from the first run, described: "-$75.00 (-75%)", "same"; "—" where
+    /// there is none to give.
+    pub fn delta(&self, i: usize) -> String {
+        self.deltas.get(i).copied().flatten().map_or_else(|| "—".to_owned(), |d| d.describe(self.unit))
+    }
 }
 
 /// A change from the baseline: `percent` is `None` when the baseline is 0.
@@ -143,7 +176,7 @@ pub struct PatternRun {
     /// Read units per call for a read, write units for a write; rows read per call for a
     /// Cassandra read; `None` for a Cassandra write (no capacity units).
     pub units_per_call: Option<f64>,
-    /// `RCU`, `WCU`, `rows`, or empty.
+    /// `RCU`, `WCU`, `RU`, `rows`, or empty.
     pub unit: &'static str,
     /// For a write: write units per write that landed (calls that gave up wrote nothing), where
     /// the run tells landed writes apart; what text and Markdown show when present.
@@ -208,23 +241,72 @@ impl<'a> Comparison<'a> {
             }
         }
         let figures = figures::rows(reports);
+        let columns = columns(reports);
         Ok(Comparison {
             scenario: &base.scenario,
             engine: base.engine,
+            engines: reports.iter().map(|r| r.engine.id()).collect(),
             seed: base.seed,
             duration_s: base.duration_s,
-            baseline: &base.variant,
+            baseline: columns[0].clone(),
             variants: reports.iter().map(|r| r.variant.as_str()).collect(),
             pass_every_goal: reports
                 .iter()
-                .filter(|r| r.goals.iter().all(GoalResult::passed))
-                .map(|r| r.variant.as_str())
+                .zip(&columns)
+                .filter(|(r, _)| r.goals.iter().all(GoalResult::passed))
+                .map(|(_, column)| column.clone())
                 .collect(),
+            columns,
             figures,
             patterns: pattern_rows(reports),
             goals: goal_rows(reports),
             reports,
         })
+    }
+}
+
+/// Each run's column name: its variant on one store, its store when every run is the same
+/// variant, or both.
+fn columns(reports: &[RunReport]) -> Vec<String> {
+    let one_store = reports.iter().all(|r| r.engine == reports[0].engine);
+    let one_variant = reports.iter().all(|r| r.variant == reports[0].variant);
+    reports
+        .iter()
+        .map(|r| match (one_store, one_variant) {
+            (true, _) => r.variant.clone(),
+            (false, true) => r.engine.to_string(),
+            (false, false) => format!("{} on {}", r.variant, r.engine),
+        })
+        .collect()
+}
+
+impl Comparison<'_> {
+    /// Whether the runs were replayed on more than one store.
+    pub fn across_stores(&self) -> bool {
+        self.engines.iter().any(|e| *e != self.engines[0])
+    }
+
+    /// The stores, each once, in the order the runs use them: "DynamoDB", "DynamoDB, Cosmos DB".
+    pub fn stores(&self) -> String {
+        let mut stores: Vec<Engine> = Vec::new();
+        for r in self.reports {
+            if !stores.contains(&r.engine) {
+                stores.push(r.engine);
+            }
+        }
+        stores.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    }
+
+    /// What the headers say the deltas are against.
+    pub fn deltas_words(&self) -> String {
+        if self.across_stores() {
+            format!(
+                "Deltas are against {}, the first run; a figure counted in a store's own units has none between two stores.",
+                self.baseline
+            )
+        } else {
+            format!("Deltas are against {}, the first variant.", self.baseline)
+        }
     }
 }
 
@@ -266,8 +348,10 @@ fn pattern_rows(reports: &[RunReport]) -> Vec<PatternRow> {
                             .latency_target_ms
                             .filter(|_| p.timed)
                             .map(|t| p.p99_ms().is_some_and(|x| x <= t)),
+                        // Units of two stores do not subtract.
                         units_delta: base
                             .as_ref()
+                            .filter(|_| r.engine == reports[0].engine)
                             .and_then(|b| per_call(b, reports[0].engine))
                             .zip(units_per_call)
                             .map(|((b, _), x)| Delta::new(b, x)),
@@ -330,26 +414,37 @@ pub enum WriteError {
     Io(#[from] io::Error),
 }
 
-/// "2 RCU/call", "1 WCU/write" (per landed write), "120 rows/call", "—".
+/// "2 RCU/call", "1 WCU/write" (per landed write), "9.8 RU/write", "120 rows/call", "—".
 pub(super) fn cost_cell(run: &PatternRun) -> String {
     match (run.units_per_write, run.units_per_call) {
-        (Some(x), _) => format!("{} WCU/write", numbers::factor(x)),
+        (Some(x), _) => format!("{} {}/write", numbers::factor(x), run.unit),
         (None, Some(x)) => format!("{} {}/call", numbers::factor(x), run.unit),
         (None, None) => "—".to_owned(),
     }
 }
 
-/// Under the key figures when the indexes' are there: what an index key's write figure counts.
-pub(super) fn index_note(c: &Comparison) -> Option<&'static str> {
-    if crate::report::run::is_cassandra(c.engine) {
-        return c.figures.iter().any(|f| f.key == "index_peak_wcu_per_s").then_some(
-            "A view key's writes/s counts the view rows Cassandra wrote as the base table's writes landed.",
-        );
+/// Under the key figures when the indexes' are there: what an index key's write figure counts,
+/// for each store of the comparison that has one to explain.
+pub(super) fn index_notes(c: &Comparison) -> Vec<&'static str> {
+    if !c.figures.iter().any(|f| f.key == "index_peak_wcu_per_s") {
+        return Vec::new();
     }
-    c.figures.iter().any(|f| f.key == "index_peak_wcu_per_s").then_some(
-        "An index key's WCU/s counts its index writes as the table's writes landed; a GSI partition \
-         applies at most 1,000 a second and queues the rest (GSI physical WCU/s is what it applied).",
-    )
+    let mut notes = Vec::new();
+    for r in c.reports {
+        let profile = r.engine.profile();
+        let note = if crate::report::run::is_cassandra(r.engine) {
+            "A view key's writes/s counts the view rows Cassandra wrote as the base table's writes landed."
+        } else if profile.indexes == crate::engine::profile::Indexes::Secondary {
+            "An index key's WCU/s counts its index writes as the table's writes landed; a GSI partition \
+             applies at most 1,000 a second and queues the rest (GSI physical WCU/s is what it applied)."
+        } else {
+            continue;
+        };
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes
 }
 
 pub(super) fn mark(passed: bool) -> &'static str {
@@ -366,9 +461,13 @@ pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
     )
 }
 
+/// A text cell: the value, then (after the first run) its change, where there is one.
 pub(super) fn figure_cell(f: &FigureRow, i: usize) -> String {
-    let value = f.unit.format(f.values[i]);
-    if i == 0 { value } else { format!("{value} {}", f.deltas[i].describe(f.unit)) }
+    let value = f.value(i);
+    match f.deltas[i] {
+        Some(delta) if i > 0 => format!("{value} {}", delta.describe(f.unit)),
+        _ => value,
+    }
 }
 
 pub(super) fn pass_line(c: &Comparison) -> String {
@@ -389,11 +488,11 @@ mod tests {
         let reports = compared_reports();
         let c = Comparison::new(&reports).unwrap();
         let cost = c.figures.iter().find(|f| f.key == "monthly_cost_usd").unwrap();
-        assert_eq!(cost.values, [100.0, 25.0]);
-        assert_eq!(cost.deltas[1], Delta { absolute: -75.0, percent: Some(-75.0) });
-        assert_eq!(cost.deltas[1].describe(GoalUnit::Usd), "-$75.00 (-75%)");
+        assert_eq!(cost.values, [Some(100.0), Some(25.0)]);
+        assert_eq!(cost.deltas[1], Some(Delta { absolute: -75.0, percent: Some(-75.0) }));
+        assert_eq!(cost.delta(1), "-$75.00 (-75%)");
         let largest = c.figures.iter().find(|f| f.key == "max_partition_bytes").unwrap();
-        assert_eq!(largest.deltas[1].describe(GoalUnit::Bytes), "-120 MB (-100%)");
+        assert_eq!(largest.delta(1), "-120 MB (-100%)");
         assert_eq!(Delta::new(0.0, 5.0).describe(GoalUnit::Count), "+5 (from 0)");
         assert_eq!(Delta::new(0.001, 0.002).describe(GoalUnit::Ratio), "+0.1 pts (+100%)");
         assert_eq!(Delta::new(3.0, 3.0).describe(GoalUnit::Count), "same");
@@ -427,6 +526,68 @@ mod tests {
         assert_eq!((page.units_per_call, page.unit), (Some(10.0), "rows"));
         let write = c.patterns[2].runs[0].as_ref().unwrap();
         assert_eq!((write.units_per_call, write.unit), (None, ""));
+    }
+
+    #[test]
+    fn across_stores_each_cell_has_its_store_s_units_and_no_delta_between_them() {
+        let mut reports = compared_reports();
+        reports.truncate(1);
+        let base = &mut reports[0];
+        (base.totals.rcu, base.totals.requests) = (600.0, 40_000);
+        (base.partitions.peak_wcu_per_s, base.partitions.max_items, base.partitions.physical) = (10.0, 3, 1);
+        for engine in [Engine::Cassandra, Engine::CosmosDb] {
+            let mut r = reports[0].clone();
+            r.engine = engine;
+            r.totals.requests *= 2;
+            reports.push(r);
+        }
+        let c = Comparison::new(&reports).unwrap();
+        assert_eq!(c.columns, ["DynamoDB", "Cassandra", "Cosmos DB"]);
+        assert_eq!(c.engines, ["dynamodb", "cassandra", "cosmosdb"]);
+        assert_eq!(c.baseline, "DynamoDB");
+        let row = |key: &str| c.figures.iter().find(|f| f.key == key).unwrap_or_else(|| panic!("{key}"));
+        // Units in the cells, a plain label, nothing where the store does not measure it.
+        let reads = row("rcu");
+        assert_eq!(reads.label, "read units");
+        assert_eq!([reads.value(0), reads.value(1), reads.value(2)], ["600 RCU", "—", "600 RU"]);
+        assert_eq!(reads.deltas, [Some(Delta::new(600.0, 600.0)), None, None], "RU less RCU is no figure");
+        assert_eq!(row("peak_wcu_per_s").value(1), "10 writes/s");
+        assert_eq!(row("max_partition_items").value(1), "3 rows");
+        assert_eq!(row("physical_partitions").value(1), "1 node");
+        let cost = row("monthly_cost_usd");
+        assert_eq!(cost.values, [Some(100.0), None, None], "only DynamoDB's price is sourced");
+        // What every store counts alike keeps its delta.
+        let requests = row("requests");
+        assert_eq!(requests.delta(2), "+40,000 (+100%)");
+        assert!(c.figures.iter().all(|f| f.values.iter().any(Option::is_some)));
+        // A write's cost per landed write is in its store's unit.
+        let place = c.patterns[2].runs[2].as_ref().unwrap();
+        assert_eq!(cost_cell(place), "1 RU/write");
+        assert_eq!(place.units_delta, None);
+        // One variant on several stores is named by store; several by both.
+        reports[2].variant = "recommended".to_owned();
+        let c = Comparison::new(&reports).unwrap();
+        assert_eq!(c.columns[2], "recommended on Cosmos DB");
+    }
+
+    #[test]
+    fn a_cosmos_db_comparison_counts_in_request_units_and_shows_no_price() {
+        let mut reports = compared_reports();
+        for r in &mut reports {
+            r.engine = Engine::CosmosDb;
+        }
+        let c = Comparison::new(&reports).unwrap();
+        for f in &c.figures {
+            for dynamodb in ["RCU", "WCU", "GSI", "cost"] {
+                assert!(!f.label.contains(dynamodb), "{dynamodb} in {:?}", f.label);
+            }
+            for i in 0..2 {
+                assert!(!f.value(i).contains("CU"), "{}: {}", f.label, f.value(i));
+            }
+        }
+        let writes = c.figures.iter().find(|f| f.key == "wcu").unwrap();
+        assert_eq!(writes.value(0), format!("{} RU", GoalUnit::Count.format(reports[0].totals.wcu)));
+        assert_eq!(writes.deltas[1], Some(Delta::new(reports[0].totals.wcu, reports[1].totals.wcu)));
     }
 
     #[test]

@@ -138,7 +138,7 @@ pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
 }
 
 /// The unit a read and a write are charged in: RCU and WCU, or RU for both on Cosmos DB.
-fn charge_units(engine: Engine) -> (&'static str, &'static str) {
+pub(crate) fn charge_units(engine: Engine) -> (&'static str, &'static str) {
     if engine.profile().request_units() { ("RU", "RU") } else { ("RCU", "WCU") }
 }
 

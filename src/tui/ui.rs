@@ -338,19 +338,19 @@ fn figure_lines(
         ));
     };
     let line = |f: &crate::report::compare::FigureRow| {
-        let delta = f.deltas[1];
-        let style = match better(f.key) {
-            _ if delta.negligible() => theme.dim(),
-            Some(higher) if (delta.absolute > 0.0) == higher => theme.ok(),
-            Some(_) => theme.bad(),
-            None => theme.plain(),
+        let style = match (f.deltas[1], better(f.key)) {
+            (None, _) => theme.dim(),
+            (Some(delta), _) if delta.negligible() => theme.dim(),
+            (Some(delta), Some(higher)) if (delta.absolute > 0.0) == higher => theme.ok(),
+            (Some(_), Some(_)) => theme.bad(),
+            (Some(_), None) => theme.plain(),
         };
         Line::from(vec![
             Span::styled(format!("{:<21}", f.label), theme.header()),
-            Span::styled(format!("{:>9}", f.unit.format(f.values[0])), theme.dim()),
-            Span::raw(format!("{:>10}", f.unit.format(f.values[1]))),
+            Span::styled(format!("{:>9}", f.value(0)), theme.dim()),
+            Span::raw(format!("{:>10}", f.value(1))),
             Span::raw("  "),
-            Span::styled(delta.describe(f.unit), style),
+            Span::styled(f.delta(1), style),
         ])
     };
     Ok(comparison.figures.iter().map(line).collect())

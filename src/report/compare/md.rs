@@ -3,19 +3,19 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, cost_cell, goal_cell, index_note, mark, pass_line};
+use super::{Comparison, cost_cell, goal_cell, index_notes, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::markdown::{self, Align};
 use crate::report::run::ms;
 
 pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
-    writeln!(out, "# {}: {}", c.scenario, c.variants.join(" vs "))?;
+    writeln!(out, "# {}: {}", c.scenario, c.columns.join(" vs "))?;
     writeln!(out)?;
     writeln!(
         out,
         "`keyheat compare` · {} · seed {} · {} simulated · deltas against **{}** · {}",
-        c.engine,
+        c.stores(),
         c.seed,
         numbers::span(c.duration_s),
         c.baseline,
@@ -25,21 +25,21 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     writeln!(out, "## Key figures")?;
     writeln!(out)?;
     let mut columns: Vec<(String, Align)> = vec![("figure".to_owned(), Align::Left)];
-    columns.extend(c.variants.iter().map(|v| ((*v).to_owned(), Align::Right)));
-    columns.extend(c.variants[1..].iter().map(|v| (format!("Δ {v}"), Align::Right)));
+    columns.extend(c.columns.iter().map(|v| (v.clone(), Align::Right)));
+    columns.extend(c.columns[1..].iter().map(|v| (format!("Δ {v}"), Align::Right)));
     let rows: Vec<Vec<String>> = c
         .figures
         .iter()
         .map(|f| {
             let mut cells = vec![f.label.to_owned()];
-            cells.extend(f.values.iter().map(|v| f.unit.format(*v)));
-            cells.extend(f.deltas[1..].iter().map(|d| d.describe(f.unit)));
+            cells.extend((0..f.values.len()).map(|i| f.value(i)));
+            cells.extend((1..f.deltas.len()).map(|i| f.delta(i)));
             cells
         })
         .collect();
     let borrowed: Vec<(&str, Align)> = columns.iter().map(|(h, a)| (h.as_str(), *a)).collect();
     markdown::table(out, &borrowed, &rows)?;
-    if let Some(note) = index_note(c) {
+    for note in index_notes(c) {
         writeln!(out, "{note}")?;
         writeln!(out)?;
     }
@@ -47,7 +47,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         writeln!(out, "## Goals")?;
         writeln!(out)?;
         let mut columns: Vec<(&str, Align)> = vec![("goal", Align::Left), ("target", Align::Right)];
-        columns.extend(c.variants.iter().map(|v| (*v, Align::Left)));
+        columns.extend(c.columns.iter().map(|v| (v.as_str(), Align::Left)));
         let rows: Vec<Vec<String>> = c
             .goals
             .iter()
@@ -75,7 +75,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
     ];
     let mut rows = Vec::new();
     for p in &c.patterns {
-        for (i, (variant, run)) in c.variants.iter().zip(&p.runs).enumerate() {
+        for (i, (variant, run)) in c.columns.iter().zip(&p.runs).enumerate() {
             let Some(run) = run else { continue };
             let target = p.latency_target_ms.map_or_else(
                 || "—".to_owned(),
@@ -88,7 +88,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
             };
             rows.push(vec![
                 p.name.clone(),
-                (*variant).to_owned(),
+                variant.clone(),
                 run.served_by.clone(),
                 cost_cell(run),
                 run.latency_ms_p50.map_or_else(|| "—".to_owned(), ms),

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Comparison, cost_cell, figure_cell, goal_cell, index_note, mark, pass_line};
+use super::{Comparison, cost_cell, figure_cell, goal_cell, index_notes, mark, pass_line};
 use crate::engine::goals::GoalUnit;
 use crate::engine::planner::numbers;
 use crate::report::run::ms;
@@ -17,7 +17,7 @@ fn column_width(variants: usize) -> usize {
 }
 
 pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
-    let width = column_width(c.variants.len());
+    let width = column_width(c.columns.len());
     let columns = |out: &mut _, label: &str, cells: &[String]| {
         let mut all: Vec<(&str, usize)> = vec![(label, LABEL)];
         all.extend(cells.iter().map(|s| (s.as_str(), width)));
@@ -29,7 +29,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         &format!(
             "keyheat compare: {} ({}) · seed {} · {} simulated",
             c.scenario,
-            c.engine,
+            c.stores(),
             c.seed,
             numbers::span(c.duration_s)
         ),
@@ -38,8 +38,8 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         out,
         0,
         &format!(
-            "Deltas are against {}, the first variant. {}",
-            c.baseline,
+            "{} {}",
+            c.deltas_words(),
             if c.as_rates() {
                 "Replayed as rates: expected values and median peaks; latency is not modelled."
             } else {
@@ -48,18 +48,18 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         ),
     )?;
     writeln!(out)?;
-    let names: Vec<String> = c.variants.iter().map(|v| (*v).to_owned()).collect();
-    columns(out, "Key figures", &names)?;
+    let names = &c.columns;
+    columns(out, "Key figures", names)?;
     for f in &c.figures {
-        let cells: Vec<String> = (0..c.variants.len()).map(|i| figure_cell(f, i)).collect();
+        let cells: Vec<String> = (0..c.columns.len()).map(|i| figure_cell(f, i)).collect();
         columns(out, f.label, &cells)?;
     }
-    if let Some(note) = index_note(c) {
+    for note in index_notes(c) {
         paragraph(out, 0, note)?;
     }
     if !c.goals.is_empty() {
         writeln!(out)?;
-        columns(out, "Goals", &names)?;
+        columns(out, "Goals", names)?;
         for g in &c.goals {
             let cells: Vec<String> = g.results.iter().map(|cell| goal_cell(g, cell.as_ref())).collect();
             columns(out, &g.name, &cells)?;
@@ -73,11 +73,11 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
         "Access patterns (p99 latency is {})",
         if c.as_rates() { "not modelled: replayed as rates" } else { "modelled" }
     )?;
-    let name_width = c.variants.iter().map(|v| v.chars().count()).max().unwrap_or(8).clamp(8, 16);
+    let name_width = c.columns.iter().map(|v| v.chars().count()).max().unwrap_or(8).clamp(8, 16);
     for p in &c.patterns {
         let target = p.latency_target_ms.map_or_else(String::new, |t| format!(" (target {})", ms(t)));
         paragraph(out, 0, &format!("{}{target}", p.name))?;
-        for (variant, run) in c.variants.iter().zip(&p.runs) {
+        for (i, (variant, run)) in c.columns.iter().zip(&p.runs).enumerate() {
             let Some(run) = run else {
                 row(out, &[("", 1), (variant, name_width), ("not in this report", 40)])?;
                 continue;
@@ -87,7 +87,7 @@ pub(super) fn write(out: &mut impl Write, c: &Comparison) -> io::Result<()> {
             let p99 = format!("p99 {}", run.latency_ms_p99.map_or_else(|| "—".to_owned(), ms));
             let delta = match (run.latency_ms_p99_completed, run.p99_delta) {
                 (Some(completed), _) => format!("p99 call never completed (> {})", ms(completed)),
-                _ if *variant == c.baseline => String::new(),
+                _ if i == 0 => String::new(),
                 (None, delta) => delta.map_or_else(String::new, |d| d.describe(GoalUnit::Milliseconds)),
             };
             let rest = WIDTH - (1 + 1) - (name_width + 1) - (18 + 1) - (15 + 1) - (13 + 1);
