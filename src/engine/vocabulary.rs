@@ -81,6 +81,18 @@ pub(crate) const COSMOSDB: Vocabulary = Vocabulary {
     writes: Counted { name: "write RU", per_second: "RU/s" },
 };
 
+/// MongoDB stores documents in collections and meters nothing: a cell or a total counts the
+/// reads and writes of documents themselves, as Cassandra's do of rows.
+pub(crate) const MONGODB: Vocabulary = Vocabulary {
+    item: Noun { one: "document", many: "documents" },
+    global_index: "index",
+    any_place: "collections or any index",
+    places: "collections, indexes",
+    physical: "replica set",
+    reads: Counted { name: "reads", per_second: "reads/s" },
+    writes: Counted { name: "writes", per_second: "writes/s" },
+};
+
 impl Engine {
     /// This store's words.
     pub fn words(self) -> &'static Vocabulary {
@@ -102,5 +114,6 @@ mod tests {
         }
         assert_eq!(Engine::Cassandra.words().item.of(1.0), "row");
         assert_eq!(Engine::CosmosDb.words().item.of(2.0), "items");
+        assert_eq!(Engine::MongoDb.words().item.of(2.0), "documents");
     }
 }

@@ -91,7 +91,7 @@ pub fn uniform_array_size(len: usize, value_bytes: usize) -> usize {
 }
 
 /// Decimal digits of every index below `len` together: the names of an array of `len` elements.
-fn index_digits(len: usize) -> usize {
+pub fn index_digits(len: usize) -> usize {
     let mut total = 0;
     let mut start = 0;
     let mut width = 1;

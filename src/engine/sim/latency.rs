@@ -40,7 +40,7 @@
 //!   from the client, network and SDK included, is keyheat's own figure.
 
 use crate::engine::planner::Operation;
-use crate::engine::profile::{Fanout, Latency};
+use crate::engine::profile::{Fanout, Latency, mongo};
 use crate::engine::retry::RetryPolicy;
 
 pub const WRITE_MS: f64 = 4.0;
@@ -88,7 +88,17 @@ pub fn cql_page_ms(operation: Operation, rows: u64) -> f64 {
 pub fn page_ms(model: Latency, operation: Operation, rows: u64, bytes: u64) -> f64 {
     match model {
         Latency::Statements => cql_page_ms(operation, rows),
-        Latency::Requests => request_ms(operation, bytes),
+        Latency::Requests | Latency::Documents => request_ms(operation, bytes),
+    }
+}
+
+/// What a write that leaves its document `bytes` long spends writing it, on top of its base:
+/// nothing where the model charges writes a base only; the whole document's rewrite where the
+/// store writes documents whole (MongoDB, [`mongo::rewrite_ms`]).
+pub fn write_extra_ms(model: Latency, bytes: u64) -> f64 {
+    match model {
+        Latency::Requests | Latency::Statements => 0.0,
+        Latency::Documents => mongo::rewrite_ms(bytes),
     }
 }
 
@@ -118,6 +128,17 @@ pub fn notes(model: Latency, retry: &RetryPolicy) -> Vec<String> {
             format!(
                 "Cassandra profile: no capacity units and no throttling; a read also pays {CASSANDRA_MS_PER_10MB} ms per 10 MB of each partition it reads (large partitions make reads slow)."
             ),
+        ];
+    }
+    if model == Latency::Documents {
+        return vec![
+            format!(
+                "Latencies are modelled, not measured (keyheat's own model): {GET_MS} ms per findOne or write, {QUERY_MS} ms per find, plus {PER_4KB_MS} ms per 4 KB read; requests to several keys run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
+            ),
+            format!(
+                "MongoDB writes a document whole: WiredTiger reconciles the whole document to disk however little an update changed, so every write also pays {PER_4KB_MS} ms per 4 KB of the document it leaves (keyheat's assumption, ~20 MB/s: the rate its reads are charged at, not a MongoDB figure). A document that grows makes each of its writes slower."
+            ),
+            "MongoDB profile: one replica set (sharding is not modelled); no capacity units and no throttling, so the read and write figures of partitions and patterns count operations (the JSON report's rcu and wcu totals stay 0).".to_owned(),
         ];
     }
     vec![

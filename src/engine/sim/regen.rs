@@ -6,7 +6,7 @@ use crate::engine::model::Action;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
-use super::items::{Gen, Val, generate, generate_own, value_size};
+use super::items::{Gen, Val, field_size, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
@@ -348,13 +348,15 @@ impl Simulation {
         if self.place_sk(item, &mut key_attrs, out).is_none() {
             return false;
         }
-        let attrs: usize = world.entities[item.entity]
-            .attrs
-            .iter()
-            .zip(item.vals)
-            .filter(|(_, v)| **v != Val::Absent)
-            .map(|(a, &v)| a.name.len() + value_size(a, v, &world.pops))
-            .sum();
+        let sizing = world.engine.profile().sizing;
+        let attrs: usize = sizing.document_overhead()
+            + world.entities[item.entity]
+                .attrs
+                .iter()
+                .zip(item.vals)
+                .filter(|(_, v)| **v != Val::Absent)
+                .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
+                .sum::<usize>();
         let size = self.place_entries(item, &mut key_attrs, attrs, out);
         out.size = u32::try_from(size).unwrap_or(u32::MAX);
         true

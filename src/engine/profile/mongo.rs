@@ -1,0 +1,116 @@
+//! MongoDB's rules beside BSON's sizes ([`super::bson`]): what the server answers a write that
+//! makes a document too large, what a write of a document costs the storage engine, how many
+//! entries an index over an array holds, and how soon an expired document goes.
+//!
+//! Sources:
+//! - "MongoDB Limits and Thresholds" (mongodb.com/docs/manual/reference/limits/): BSON
+//!   documents at most 16 megabytes.
+//! - The server's update path (mongodb/mongo, `transformDocument`): the updated document is
+//!   refused with `ErrorCodes::BSONObjectTooLarge` ("Resulting document after update is larger
+//!   than 16777216") unless `objsize() <= BSONObjMaxUserSize`; BSONObjectTooLarge is code 10334
+//!   (`src/mongo/base/error_codes.yml`; the code and name as drivers report them, e.g.
+//!   `'code': 10334, 'codeName': 'BSONObjectTooLarge'`). A document of exactly 16,777,216
+//!   bytes is stored; one byte more is refused.
+//! - WiredTiger writes documents whole: "Updates modify data in the cache and are flushed to
+//!   storage asynchronously, either by Checkpoint or Eviction", converting each page to its
+//!   on-disk form (WiredTiger Architecture Guide, "Cache",
+//!   source.wiredtiger.com/mongodb-6.0/arch-cache.html); since MongoDB 3.6 the cache may hold
+//!   a small update to a large document as a delta, but "when flushed to disk, a full version of
+//!   the document must still be constructed" (MongoDB DOCS-11416,
+//!   jira.mongodb.org/browse/DOCS-11416); page deltas, which write less, are "used exclusively
+//!   with disaggregated (layered) row-store btrees" (Architecture Guide, "Page Deltas",
+//!   source.wiredtiger.com/develop/arch-page-delta.html), not a replica set's collections. So
+//!   each update of a document costs the bytes of the whole document at its next
+//!   reconciliation. (This is not MMAPv1's "a document that grows moves on disk": that engine
+//!   was removed in MongoDB 4.2.)
+//! - "Multikey Indexes" (mongodb.com/docs/manual/core/index-multikey/): "To index a field that
+//!   holds an array value, MongoDB creates an index key for each element in the array"; "if an
+//!   array contains multiple instances of the same value, the index only includes one entry"
+//!   (the 4.4 manual's wording).
+//! - "TTL Indexes" (mongodb.com/docs/manual/core/index-ttl/): the background task that removes
+//!   expired documents runs every 60 seconds.
+
+use std::collections::BTreeSet;
+
+use super::bson::MAX_DOCUMENT_BYTES;
+
+/// The error a write gets when the document it leaves is larger than 16 MB.
+pub const TOO_LARGE_CODE: u32 = 10_334;
+/// Its code name.
+pub const TOO_LARGE_NAME: &str = "BSONObjectTooLarge";
+
+/// How often MongoDB's TTL monitor deletes expired documents ("TTL Indexes").
+pub const TTL_MONITOR_SECS: i64 = 60;
+
+/// Bytes of a document the storage engine writes per millisecond when it writes one:
+/// keyheat's assumption (20 MB/s, the 0.2 ms per 4 KB its latency model charges a read), no
+/// MongoDB figure. It stands for everything that grows with a document that is written whole:
+/// building the new version from the update, journaling, and the page's reconciliation.
+pub const REWRITE_BYTES_PER_MS: f64 = 4096.0 / 0.2;
+
+/// Whether MongoDB stores a document of `bytes`: at most [`MAX_DOCUMENT_BYTES`].
+pub fn accepts(bytes: usize) -> bool {
+    bytes <= MAX_DOCUMENT_BYTES
+}
+
+/// The bytes the storage engine writes for one write of a document that is `bytes` after it:
+/// the whole document, whatever the update changed (WiredTiger reconciles it whole).
+pub fn bytes_rewritten(bytes: u64) -> u64 {
+    bytes
+}
+
+/// The time a write spends writing a document of `bytes` whole (keyheat's assumption,
+/// [`REWRITE_BYTES_PER_MS`]), on top of the request's base.
+pub fn rewrite_ms(bytes: u64) -> f64 {
+    bytes_rewritten(bytes) as f64 / REWRITE_BYTES_PER_MS
+}
+
+/// Entries a multikey index holds for one document whose indexed array holds `elements`: one
+/// per distinct element.
+pub fn multikey_entries<T: Ord>(elements: impl IntoIterator<Item = T>) -> usize {
+    elements.into_iter().collect::<BTreeSet<T>>().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server keeps a document of exactly 16 MB and refuses one byte more
+    /// (`objsize() <= BSONObjMaxUserSize`, with BSONObjectTooLarge, code 10334).
+    #[test]
+    fn a_document_past_16_mib_is_refused() {
+        // (bytes, stored)
+        let cases =
+            [(0, true), (16_777_215, true), (16_777_216, true), (16_777_217, false), (17_000_000, false)];
+        for (bytes, stored) in cases {
+            assert_eq!(accepts(bytes), stored, "{bytes}");
+        }
+        assert_eq!((TOO_LARGE_CODE, TOO_LARGE_NAME), (10_334, "BSONObjectTooLarge"));
+    }
+
+    /// Every write rewrites the whole document (WiredTiger reconciles documents whole), and
+    /// keyheat's latency charges it by size: 0.2 ms per 4 KB (its assumption).
+    #[test]
+    fn a_write_costs_the_whole_document() {
+        // (document bytes, bytes rewritten, ms)
+        let cases =
+            [(0, 0, 0.0), (4096, 4096, 0.2), (409_600, 409_600, 20.0), (16_777_216, 16_777_216, 819.2)];
+        for (bytes, rewritten, ms) in cases {
+            assert_eq!(bytes_rewritten(bytes), rewritten, "{bytes}");
+            assert!((rewrite_ms(bytes) - ms).abs() < 1e-9, "{bytes}: {}", rewrite_ms(bytes));
+        }
+        // Slower as the document grows.
+        assert!(rewrite_ms(2_000_000) > rewrite_ms(1_000_000));
+    }
+
+    /// "Multikey Indexes": one index key per element of the array, repeated values once.
+    #[test]
+    fn a_multikey_index_holds_an_entry_per_distinct_element() {
+        // (array, entries)
+        let cases: [(&[u32], usize); 4] = [(&[7], 1), (&[1, 2, 3], 3), (&[1, 1, 2], 2), (&[5; 10], 1)];
+        for (array, entries) in cases {
+            assert_eq!(multikey_entries(array.iter()), entries, "{array:?}");
+        }
+        assert_eq!(multikey_entries(0..5_400), 5_400);
+    }
+}
