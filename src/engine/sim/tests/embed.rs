@@ -134,3 +134,55 @@ fn the_subset_pattern_keeps_the_newest_comments_and_every_comment_as_an_item() {
     assert_eq!(read.single_operation(), Some(Operation::GetItem));
     assert!(read.rcu_per_call_end.is_some_and(|end| (end - 1.0).abs() < 1e-9), "{read:?}");
 }
+
+/// MongoDB: the post is a BSON document that may grow to 16 MiB, each append stores it whole
+/// again (WiredTiger writes documents whole), and the update that would pass the limit is
+/// refused (BSONObjectTooLarge). 100 KB comments, two a second: the post fills in ~84 s.
+#[test]
+fn on_mongodb_a_post_is_refused_past_16_mib_and_each_append_rewrites_it() {
+    use crate::engine::model::Engine;
+    use crate::engine::profile::{bson, mongo};
+    let source = THREAD
+        .replace("Payload(1000)", "Payload(100000)")
+        .replace(r#"title: "thread","#, r#"title: "thread", engines: [MongoDB],"#);
+    let loaded = scenario::parse("thread.ron", &source).expect("test scenario");
+    let loaded = loaded.on_engine(Engine::MongoDb).expect("listed");
+    let variant = loaded.variant(Some("whole")).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    let report = sim.report();
+    let comment = report.patterns.iter().find(|p| p.name == "comment").expect("comment");
+    let refused = report.totals.item_size_errors;
+    let docs = report.documents.as_ref().expect("MongoDB reports its documents");
+    let limit = bson::MAX_DOCUMENT_BYTES as u64;
+    // A comment is ~100,030 bytes in the array: 167 fit, the other 433 of 600 are refused.
+    let landed = comment.calls - refused;
+    assert!((160..=170).contains(&landed), "{landed}");
+    assert_eq!((comment.item_size_errors, docs.refused_too_large), (refused, refused));
+    assert!(
+        docs.largest_document_bytes <= limit && docs.largest_document_bytes > limit - 100_100,
+        "{docs:?}"
+    );
+    assert_eq!(
+        docs.refusal,
+        format!(
+            "BSONObjectTooLarge (code {}): Resulting document after update is larger than 16777216",
+            mongo::TOO_LARGE_CODE
+        )
+    );
+    // Every append rewrote the whole post: the k-th about k comments, ~n²/2 in all.
+    assert_eq!(docs.updates, landed);
+    let element = docs.largest_document_bytes as f64 / landed as f64;
+    let expected = element * (landed * (landed + 1) / 2) as f64;
+    assert!(
+        (docs.rewritten_bytes as f64 / expected - 1.0).abs() < 0.01,
+        "{} vs {expected}",
+        docs.rewritten_bytes
+    );
+    // And each append is slower than the last: 4 ms plus 0.2 ms per 4 KB of the post, up to
+    // ~820 ms for the last (the p99 of the 600 calls is the 6th slowest, a refusal took 4 ms).
+    let slowest = 4.0 + mongo::rewrite_ms(docs.largest_document_bytes);
+    let p99 = comment.latency_ms_p99;
+    assert!(p99 <= slowest + 0.1 && p99 > 0.9 * slowest, "{p99} vs {slowest}");
+    assert!(comment.latency_ms_p50 < comment.latency_ms_p99);
+}
