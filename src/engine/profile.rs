@@ -42,6 +42,8 @@ pub struct Profile {
     pub key_attributes: bool,
     /// What a scenario's indexes become in the store.
     pub indexes: Indexes,
+    /// What one index entry holds, and whether writing it is a write of an item.
+    pub index_entries: IndexEntries,
     /// Whether a write stores its values without reading the row it replaces: nothing it is
     /// charged depends on the old row (a CQL INSERT or UPDATE is an upsert, and Cassandra meters
     /// no units). `false`: the store reads the old item (DynamoDB charges the larger of the two).
@@ -239,6 +241,30 @@ pub enum Indexes {
     Automatic,
 }
 
+/// What one index entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexEntries {
+    /// The index's keys, the table's keys and the attributes the index projects (the whole item
+    /// for ALL): a copy of the item, written as an item of its own whenever what it carries
+    /// changes, and counted in write amplification (a DynamoDB GSI or LSI, a Cassandra view row).
+    Projected,
+    /// The indexed fields' values and a record id pointing at the document, never a copy of
+    /// the document: "The index stores the value of a specific field or set of fields, ordered
+    /// by the value of the field" (MongoDB manual, "Indexes",
+    /// mongodb.com/docs/manual/indexes/). It changes only when an indexed value does, is
+    /// applied with the document's write (no replication lag), and is a key in the index's
+    /// B-tree, not a document write. `record_id_bytes` is keyheat's assumption
+    /// ([`mongo::RECORD_ID_BYTES`]).
+    KeyAndRecordId { record_id_bytes: usize },
+}
+
+impl IndexEntries {
+    /// Whether an entry written counts as an item written in write amplification.
+    pub fn are_items(self) -> bool {
+        self == IndexEntries::Projected
+    }
+}
+
 /// What one page of a range read holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paging {
@@ -378,6 +404,7 @@ pub const DYNAMODB: Profile = Profile {
     layout: Layout::SingleTable,
     key_attributes: true,
     indexes: Indexes::Secondary,
+    index_entries: IndexEntries::Projected,
     blind_writes: false,
     transactions: true,
     sizing: Sizing::Attributes,
@@ -401,6 +428,7 @@ pub const CASSANDRA: Profile = Profile {
     layout: Layout::TablePerEntity,
     key_attributes: false,
     indexes: Indexes::Views,
+    index_entries: IndexEntries::Projected,
     blind_writes: true,
     transactions: false,
     sizing: Sizing::Attributes,
@@ -430,6 +458,7 @@ pub const COSMOSDB: Profile = Profile {
     // the item, as DynamoDB's generic PK/SK.
     key_attributes: true,
     indexes: Indexes::Automatic,
+    index_entries: IndexEntries::Projected,
     // An upsert's charge depends on whether the item was there (a replace costs twice an
     // insert), so the store reads what it replaces.
     blind_writes: false,
@@ -471,6 +500,8 @@ pub const MONGODB: Profile = Profile {
     // A document's key fields are its own; its `_id` is counted by `Sizing::Bson`.
     key_attributes: false,
     indexes: Indexes::Secondary,
+    // A secondary index entry is the indexed key and a RecordId, not a projected copy.
+    index_entries: IndexEntries::KeyAndRecordId { record_id_bytes: mongo::RECORD_ID_BYTES },
     // An update reads the document it changes and writes it whole (`mongo`).
     blind_writes: false,
     // Multi-document transactions on a replica set ("Transactions", MongoDB 4.0 and later).

@@ -39,6 +39,12 @@ pub const TOO_LARGE_CODE: u32 = 10_334;
 /// Its code name.
 pub const TOO_LARGE_NAME: &str = "BSONObjectTooLarge";
 
+/// Bytes of the record id an index entry holds beside the indexed values: keyheat's
+/// assumption, an int64 RecordId (the record store's key in WiredTiger, `RecordId` in
+/// mongodb/mongo `src/mongo/db/record_id.h`); the server encodes it in the entry's KeyString
+/// in 2 to 10 bytes depending on its value, and keyheat takes the int64's 8.
+pub const RECORD_ID_BYTES: usize = 8;
+
 /// How often MongoDB's TTL monitor deletes expired documents ("TTL Indexes").
 pub const TTL_MONITOR_SECS: i64 = 60;
 

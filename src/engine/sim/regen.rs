@@ -3,6 +3,7 @@
 
 use crate::engine::hash::{combine, mix64};
 use crate::engine::model::Action;
+use crate::engine::profile::IndexEntries;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
@@ -530,7 +531,21 @@ impl Simulation {
         let key_attributes = self.world.engine.profile().key_attributes;
         let mut size = 0usize;
         let mut digest: Vec<u64> = Vec::new();
-        if let Projected::All = plan.projected {
+        if let IndexEntries::KeyAndRecordId { record_id_bytes } = self.world.engine.profile().index_entries {
+            // The indexed fields' values and a record id, whatever the index projects: the entry
+            // changes only when an indexed value does. A value is sized as the store sizes it
+            // in the document (keyheat's approximation of the entry's KeyString).
+            let mut keyed: Vec<usize> = Vec::new();
+            let pk = plan.pk.as_ref().or(ent.pk.as_ref());
+            for a in pk.into_iter().chain(&plan.sk).flat_map(TemplatePlan::attrs) {
+                if vals[a] != Val::Absent && !keyed.contains(&a) {
+                    keyed.push(a);
+                    size += value_size(&ent.attrs[a], vals[a], &self.world.pops);
+                    digest.push(val_hash(vals[a]));
+                }
+            }
+            size += record_id_bytes;
+        } else if let Projected::All = plan.projected {
             size = item_size;
             digest.extend(vals.iter().map(|&v| val_hash(v)));
         } else {

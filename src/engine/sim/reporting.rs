@@ -103,8 +103,14 @@ impl Simulation {
         });
         let indexes = self.index_reports();
         let base_writes = self.figures.totals.base_writes as f64;
+        // An index entry that is a key and a record id (MongoDB) is no item written.
+        let entry_items = if self.world.engine.profile().index_entries.are_items() {
+            self.figures.totals.entry_writes
+        } else {
+            0
+        };
         let all_writes = base_writes
-            + (self.figures.totals.entry_writes
+            + (entry_items
                 + self.figures.totals.copy_writes
                 + self.figures.totals.aggregate_writes
                 + self.figures.totals.embed_writes) as f64;

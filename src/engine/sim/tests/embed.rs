@@ -186,3 +186,42 @@ fn on_mongodb_a_post_is_refused_past_16_mib_and_each_append_rewrites_it() {
     assert!(p99 <= slowest + 0.1 && p99 > 0.9 * slowest, "{p99} vs {slowest}");
     assert!(comment.latency_ms_p50 < comment.latency_ms_p99);
 }
+
+/// Runs `source` on MongoDB (the file must list it).
+fn run_on_mongodb(source: &str, variant: &str) -> RunReport {
+    use crate::engine::model::Engine;
+    let loaded = scenario::parse("test.ron", source).expect("test scenario");
+    let loaded = loaded.on_engine(Engine::MongoDb).expect("listed");
+    let variant = loaded.variant(Some(variant)).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    while sim.step() {}
+    sim.report()
+}
+
+/// On MongoDB an index entry is the indexed values and a record id, never a copy of the
+/// document: the by-title entry of the post is its 100-byte title plus 8 (an int64 RecordId,
+/// keyheat's assumption), however many comments the post holds, and an append that leaves the
+/// title as it was writes no entry. On DynamoDB the same index projects ALL: its entry is the
+/// whole item and is written again with every append.
+#[test]
+fn on_mongodb_an_index_entry_is_its_key_and_a_record_id() {
+    use crate::engine::profile::mongo;
+    let source = THREAD.replace(r#"title: "thread","#, r#"title: "thread", engines: [MongoDB],"#);
+    let mongodb = run_on_mongodb(&source, "subset");
+    let index = mongodb.indexes.iter().find(|i| i.name == "by-title").expect("by-title");
+    assert_eq!((index.items, index.bytes), (1, 100 + 8));
+    assert_eq!(mongo::RECORD_ID_BYTES, 8);
+    assert_eq!(index.entry_writes, 0);
+    // Each comment is two document writes (the comment, the post's append), none an entry.
+    let comment = mongodb.patterns.iter().find(|p| p.name == "comment").expect("comment");
+    assert_eq!(comment.calls, 600);
+    assert!(
+        (mongodb.totals.write_amplification - 2.0).abs() < 1e-9,
+        "{}",
+        mongodb.totals.write_amplification
+    );
+    let (_, dynamodb) = run("subset");
+    let index = dynamodb.indexes.iter().find(|i| i.name == "by-title").expect("by-title");
+    assert!(index.bytes > 100 + 8 + 100 && index.entry_writes >= 600, "{index:?}");
+    assert!(dynamodb.totals.write_amplification > 2.9, "{}", dynamodb.totals.write_amplification);
+}
