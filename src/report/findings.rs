@@ -724,7 +724,7 @@ fn unbounded_document(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Resul
         f,
         "{} documents embed every {} in their {} array (~{} each), so a document grows without bound: the busiest {} \
          gets {} children a second ({terms}), passes MongoDB's 16 MB document limit after ~{} children, ~{} ({}), \
-         and every later {} is refused ({}, code {}). Until then each append writes the whole document again \
+         and every later {} is refused (\"{}\", {}). Until then each append writes the whole document again \
          (WiredTiger writes a document whole), so its writes slow as it grows. Keep the newest in the document and \
          the rest as documents of their own (the subset pattern, keep_latest: Some(N)), or reference them",
         item.parent,
@@ -737,8 +737,8 @@ fn unbounded_document(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Resul
         span(item.secs),
         if item.within_run { "within this run" } else { "after this run ends" },
         item.child,
-        mongo::TOO_LARGE_NAME,
-        mongo::TOO_LARGE_CODE,
+        mongo::TOO_LARGE_UPDATE,
+        mongo::TOO_LARGE_UPDATE_CODES,
     )
 }
 

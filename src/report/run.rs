@@ -16,7 +16,7 @@ use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, mongo_verb, numbers};
-use crate::engine::profile::Language;
+use crate::engine::profile::{Language, mongo};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
@@ -459,7 +459,7 @@ fn refusal_words(engine: Engine) -> RefusalWords {
         // rows (`documents_rows`), one at load these words.
         Engine::MongoDb => RefusalWords {
             partition: "partition over its size limit",
-            item: "document past 16 MB (BSONObjectTooLarge)",
+            item: mongo::TOO_LARGE,
             at_load: "of the initial load past 16 MB: never in the collection",
         },
         Engine::DynamoDb | Engine::Cassandra => RefusalWords {

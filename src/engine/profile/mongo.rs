@@ -5,12 +5,15 @@
 //! Sources:
 //! - "MongoDB Limits and Thresholds" (mongodb.com/docs/manual/reference/limits/): BSON
 //!   documents at most 16 megabytes.
-//! - The server's update path (mongodb/mongo, `transformDocument`): the updated document is
-//!   refused with `ErrorCodes::BSONObjectTooLarge` ("Resulting document after update is larger
-//!   than 16777216") unless `objsize() <= BSONObjMaxUserSize`; BSONObjectTooLarge is code 10334
-//!   (`src/mongo/base/error_codes.yml`; the code and name as drivers report them, e.g.
-//!   `'code': 10334, 'codeName': 'BSONObjectTooLarge'`). A document of exactly 16,777,216
-//!   bytes is stored; one byte more is refused.
+//! - The server's update path (mongodb/mongo, the update stage,
+//!   `src/mongo/db/exec/update_stage.cpp`): the updated document is refused unless
+//!   `newObj.objsize() <= BSONObjMaxUserSize`, with "Resulting document after update is larger
+//!   than 16777216". Through the 6.x line that is `uassert(17419, …)`, so a driver reports code
+//!   17419; recent servers refuse it with `ErrorCodes::BSONObjectTooLarge`, code 10334
+//!   (`src/mongo/base/error_codes.yml`). An insert past the limit is refused on another path
+//!   with another message: "object to insert too large. size in bytes: …, max size: 16777216"
+//!   (`fixDocumentForInsert`, `src/mongo/db/ops/insert.cpp`, `ErrorCodes::BadValue`). A
+//!   document of exactly 16,777,216 bytes is stored; one byte more is refused.
 //! - WiredTiger writes documents whole: "Updates modify data in the cache and are flushed to
 //!   storage asynchronously, either by Checkpoint or Eviction", converting each page to its
 //!   on-disk form (WiredTiger Architecture Guide, "Cache",
@@ -34,10 +37,16 @@ use std::collections::BTreeSet;
 
 use super::bson::MAX_DOCUMENT_BYTES;
 
-/// The error a write gets when the document it leaves is larger than 16 MB.
-pub const TOO_LARGE_CODE: u32 = 10_334;
-/// Its code name.
-pub const TOO_LARGE_NAME: &str = "BSONObjectTooLarge";
+/// What a report calls a write refused for leaving a document past 16 MB, an insert or an
+/// update alike (the server's messages differ by path).
+pub const TOO_LARGE: &str = "document past 16 MB refused";
+/// What the server answers an update that leaves a document past 16 MB.
+pub const TOO_LARGE_UPDATE: &str = "Resulting document after update is larger than 16777216";
+/// The codes of that answer, by server version.
+pub const TOO_LARGE_UPDATE_CODES: &str =
+    "code 10334 BSONObjectTooLarge on recent servers, 17419 on 6.x and earlier";
+/// What the server answers an insert of a document past 16 MB.
+pub const TOO_LARGE_INSERT: &str = "object to insert too large";
 
 /// Bytes of the record id an index entry holds beside the indexed values: keyheat's
 /// assumption, an int64 RecordId (the record store's key in WiredTiger, `RecordId` in
@@ -82,7 +91,7 @@ mod tests {
     use super::*;
 
     /// The server keeps a document of exactly 16 MB and refuses one byte more
-    /// (`objsize() <= BSONObjMaxUserSize`, with BSONObjectTooLarge, code 10334).
+    /// (`objsize() <= BSONObjMaxUserSize`).
     #[test]
     fn a_document_past_16_mib_is_refused() {
         // (bytes, stored)
@@ -91,7 +100,6 @@ mod tests {
         for (bytes, stored) in cases {
             assert_eq!(accepts(bytes), stored, "{bytes}");
         }
-        assert_eq!((TOO_LARGE_CODE, TOO_LARGE_NAME), (10_334, "BSONObjectTooLarge"));
     }
 
     /// Every write rewrites the whole document (WiredTiger reconciles documents whole), and

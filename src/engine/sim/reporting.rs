@@ -183,9 +183,11 @@ impl Simulation {
             mean_rewritten_bytes_per_update: ratio(t.rewritten_bytes as f64, t.rewrites as f64),
             refused_too_large: t.item_size_errors,
             refusal: format!(
-                "{} (code {}): Resulting document after update is larger than {limit}",
-                mongo::TOO_LARGE_NAME,
-                mongo::TOO_LARGE_CODE
+                "{} (an update: \"{}\", {}; an insert: \"{}\")",
+                mongo::TOO_LARGE,
+                mongo::TOO_LARGE_UPDATE,
+                mongo::TOO_LARGE_UPDATE_CODES,
+                mongo::TOO_LARGE_INSERT
             ),
         })
     }

@@ -137,7 +137,7 @@ fn the_subset_pattern_keeps_the_newest_comments_and_every_comment_as_an_item() {
 
 /// MongoDB: the post is a BSON document that may grow to 16 MiB, each append stores it whole
 /// again (WiredTiger writes documents whole), and the update that would pass the limit is
-/// refused (BSONObjectTooLarge). 100 KB comments, two a second: the post fills in ~84 s.
+/// refused. 100 KB comments, two a second: the post fills in ~84 s.
 #[test]
 fn on_mongodb_a_post_is_refused_past_16_mib_and_each_append_rewrites_it() {
     use crate::engine::model::Engine;
@@ -163,13 +163,15 @@ fn on_mongodb_a_post_is_refused_past_16_mib_and_each_append_rewrites_it() {
         docs.largest_document_bytes <= limit && docs.largest_document_bytes > limit - 100_100,
         "{docs:?}"
     );
-    assert_eq!(
-        docs.refusal,
-        format!(
-            "BSONObjectTooLarge (code {}): Resulting document after update is larger than 16777216",
-            mongo::TOO_LARGE_CODE
-        )
-    );
+    // Each refusal is an update's: its message, and the codes by server version.
+    for words in [
+        "document past 16 MB refused",
+        "Resulting document after update is larger than 16777216",
+        "10334",
+        "17419",
+    ] {
+        assert!(docs.refusal.contains(words), "{words:?} in {}", docs.refusal);
+    }
     // Every append rewrote the whole post: the k-th about k comments, ~n²/2 in all.
     assert_eq!(docs.updates, landed);
     let element = docs.largest_document_bytes as f64 / landed as f64;
