@@ -156,9 +156,18 @@ fn on_mongodb_a_post_is_refused_past_16_mib_and_each_append_rewrites_it() {
     let docs = report.documents.as_ref().expect("MongoDB reports its documents");
     let limit = bson::MAX_DOCUMENT_BYTES as u64;
     // A comment is ~100,030 bytes in the array: 167 fit, the other 433 of 600 are refused.
-    let landed = comment.calls - refused;
+    // Counted independently of the refusal counters: the comments the stored post holds, its
+    // list regenerated from the store. Every call either landed in it or was refused.
+    let post = sim.item_named("Post", 0).expect("the post exists");
+    let landed = match post.item.get("comments") {
+        Some(AttributeValue::L(list)) => list.len() as u64,
+        other => panic!("{other:?}"),
+    };
     assert!((160..=170).contains(&landed), "{landed}");
+    assert_eq!(landed + refused, comment.calls);
     assert_eq!((comment.item_size_errors, docs.refused_too_large), (refused, refused));
+    // The stored post is the largest document.
+    assert_eq!(u64::from(post.size), docs.largest_document_bytes);
     assert!(
         docs.largest_document_bytes <= limit && docs.largest_document_bytes > limit - 100_100,
         "{docs:?}"
@@ -198,6 +207,51 @@ fn run_on_mongodb(source: &str, variant: &str) -> RunReport {
     let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
     while sim.step() {}
     sim.report()
+}
+
+/// The exact limit, through the replay: a put of a document of exactly 16,777,216 bytes is
+/// stored, one of 16,777,217 refused. A scenario's payload is at most 400 KB, so the body is 41
+/// of them. By hand, BSON: the frame (4 + 1), the `_id` ObjectId (1 + 3 + 1 + 12),
+/// `id: "d0"` (1 + 2 + 1 + 4 + 2 + 1 = 11) and each `bNN` of n bytes (1 + 3 + 1 + 4 + n + 1 =
+/// 10 + n): 443 bytes besides the payloads.
+#[test]
+fn on_mongodb_a_document_of_exactly_16_mib_is_stored_and_one_byte_more_refused() {
+    let scenario = |last: usize| {
+        let fields: Vec<String> = (0..41)
+            .map(|i| {
+                let n = if i == 40 { last } else { 409_600 };
+                format!(r#"(name: "b{i:02}", type: S, gen: Payload({n})),"#)
+            })
+            .collect();
+        format!(
+            r#"(
+    name: "limit", title: "limit", engine: MongoDB,
+    entities: [
+        (name: "Doc", attributes: [
+            (name: "id", type: S, gen: Pick("docs")),
+            {}
+        ]),
+    ],
+    populations: [(name: "docs", count: 1, ids: "d{{}}")],
+    patterns: [(name: "put", action: Put, entity: "Doc", given: ["id"], keys: Fixed(0), rate: 1)],
+    variants: [(name: "one", keys: {{"Doc": (pk: "DOC#{{id}}")}})],
+    workload: (duration: "3s", tick: "1s", seed: 7),
+)"#,
+            fields.join("\n            ")
+        )
+    };
+    let fits = 16_777_216 - 443 - 40 * 409_600;
+    // (the last payload's bytes, document bytes, puts refused)
+    let cases = [(fits, 16_777_216, 0), (fits + 1, 16_777_217, 3)];
+    for (last, bytes, refused) in cases {
+        let report = run_on_mongodb(&scenario(last), "one");
+        let put = report.patterns.iter().find(|p| p.name == "put").expect("put");
+        assert_eq!(put.calls, 3, "{bytes}");
+        assert_eq!((report.totals.item_size_errors, put.item_size_errors), (refused, refused), "{bytes}");
+        let docs = report.documents.as_ref().expect("MongoDB reports its documents");
+        let stored = if refused == 0 { bytes } else { 0 };
+        assert_eq!(docs.largest_document_bytes, stored, "{bytes}");
+    }
 }
 
 /// On MongoDB an index entry is the indexed values and a record id, never a copy of the
