@@ -497,7 +497,7 @@ fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     if d.refused_too_large > 0 {
         rows.push((
             "refused writes",
-            format!("{}: document past 16 MB ({})", numbers::count(d.refused_too_large as f64), d.refusal),
+            format!("{}: {}", numbers::count(d.refused_too_large as f64), d.refusal),
         ));
     }
     rows
