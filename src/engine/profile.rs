@@ -292,9 +292,9 @@ pub enum Latency {
     Requests,
     /// Per page of a statement, plus per row and per 10 MB of the partition read (CQL).
     Statements,
-    /// Reads as [`Latency::Requests`]; a write also pays for the whole document it writes,
-    /// however little of it changed ([`mongo::rewrite_ms`]): the storage engine writes a
-    /// document whole (MongoDB on WiredTiger).
+    /// Reads as [`Latency::Requests`]; a write also pays for building and writing the new
+    /// version of its whole document, however little of it changed ([`mongo::update_ms`],
+    /// keyheat's assumption): the server applies an update to the whole document (MongoDB).
     Documents,
 }
 
@@ -488,7 +488,7 @@ pub const COSMOSDB: Profile = Profile {
 };
 
 /// MongoDB, one replica set (sharding is not modelled): collections of BSON documents, no
-/// capacity units and no throttling, a document rewritten whole by every write. Figures from
+/// capacity units and no throttling, a document's whole new version built by every update. Figures from
 /// [`mongo`] and [`bson`], each with its source.
 pub const MONGODB: Profile = Profile {
     metering: Metering::Operations,
@@ -502,7 +502,7 @@ pub const MONGODB: Profile = Profile {
     indexes: Indexes::Secondary,
     // A secondary index entry is the indexed key and a RecordId, not a projected copy.
     index_entries: IndexEntries::KeyAndRecordId { record_id_bytes: mongo::RECORD_ID_BYTES },
-    // An update reads the document it changes and writes it whole (`mongo`).
+    // An update reads the document it changes and builds its whole new version (`mongo`).
     blind_writes: false,
     // Multi-document transactions on a replica set ("Transactions", MongoDB 4.0 and later).
     transactions: true,
@@ -672,7 +672,7 @@ mod tests {
             (Engine::Cassandra, Indexes::Views, true, false, Latency::Statements, None, Some(864_000)),
             (Engine::CosmosDb, Indexes::Automatic, false, false, Latency::Requests, None, None),
             // Transactions: multi-document on a replica set since MongoDB 4.0; a write pays for
-            // the whole document (WiredTiger writes documents whole).
+            // building the whole document's new version (keyheat's assumption).
             (Engine::MongoDb, Indexes::Secondary, false, true, Latency::Documents, None, None),
         ];
         for (engine, indexes, blind, transactions, latency, batch, grace) in cases {

@@ -715,7 +715,7 @@ fn unbounded_item(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Result {
 }
 
 /// MongoDB's words for a document that embeds without bound: the 16 MB limit, the server's
-/// refusal, and a write of the whole document per append (`profile::mongo`).
+/// refusal, and the whole document's new version built per append (`profile::mongo`).
 fn unbounded_document(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Result {
     let terms = sum(&item.terms, |(pattern, calls, share)| {
         format!("{pattern} {}/s × {}", rate(*calls), percent(*share))
@@ -724,8 +724,8 @@ fn unbounded_document(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Resul
         f,
         "{} documents embed every {} in their {} array (~{} each), so a document grows without bound: the busiest {} \
          gets {} children a second ({terms}), passes MongoDB's 16 MB document limit after ~{} children, ~{} ({}), \
-         and every later {} is refused (\"{}\", {}). Until then each append writes the whole document again \
-         (WiredTiger writes a document whole), so its writes slow as it grows. Keep the newest in the document and \
+         and every later {} is refused (\"{}\", {}). Until then each append builds the whole document's new \
+         version, so its writes slow as it grows (modelled). Keep the newest in the document and \
          the rest as documents of their own (the subset pattern, keep_latest: Some(N)), or reference them",
         item.parent,
         item.child,

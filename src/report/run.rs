@@ -470,8 +470,8 @@ fn refusal_words(engine: Engine) -> RefusalWords {
     }
 }
 
-/// A store that writes documents whole (MongoDB): the largest document against the limit, and
-/// the bytes its updates rewrote.
+/// A store whose updates build a document's whole new version (MongoDB): the largest document
+/// against the limit, and the bytes of the versions its updates built.
 fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let Some(d) = &r.documents else { return Vec::new() };
     let mut rows = vec![
@@ -485,12 +485,12 @@ fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             ),
         ),
         (
-            "documents rewritten",
+            "bytes per update",
             format!(
-                "{}, {} written whole ({} per update)",
-                plural(d.updates, "update", "updates"),
-                numbers::bytes(d.rewritten_bytes as f64),
-                numbers::bytes(d.mean_rewritten_bytes_per_update)
+                "{}: the new version the server builds ({} over {})",
+                numbers::bytes(d.mean_new_version_bytes_per_update),
+                numbers::bytes(d.new_version_bytes as f64),
+                plural(d.updates, "update", "updates")
             ),
         ),
     ];

@@ -1,5 +1,5 @@
 //! MongoDB's rules beside BSON's sizes ([`super::bson`]): what the server answers a write that
-//! makes a document too large, what a write of a document costs the storage engine, how many
+//! makes a document too large, what an update of a document costs by its size, how many
 //! entries an index over an array holds, and how soon an expired document goes.
 //!
 //! Sources:
@@ -14,18 +14,17 @@
 //!   with another message: "object to insert too large. size in bytes: …, max size: 16777216"
 //!   (`fixDocumentForInsert`, `src/mongo/db/ops/insert.cpp`, `ErrorCodes::BadValue`). A
 //!   document of exactly 16,777,216 bytes is stored; one byte more is refused.
-//! - WiredTiger writes documents whole: "Updates modify data in the cache and are flushed to
-//!   storage asynchronously, either by Checkpoint or Eviction", converting each page to its
-//!   on-disk form (WiredTiger Architecture Guide, "Cache",
-//!   source.wiredtiger.com/mongodb-6.0/arch-cache.html); since MongoDB 3.6 the cache may hold
-//!   a small update to a large document as a delta, but "when flushed to disk, a full version of
-//!   the document must still be constructed" (MongoDB DOCS-11416,
-//!   jira.mongodb.org/browse/DOCS-11416); page deltas, which write less, are "used exclusively
-//!   with disaggregated (layered) row-store btrees" (Architecture Guide, "Page Deltas",
-//!   source.wiredtiger.com/develop/arch-page-delta.html), not a replica set's collections. So
-//!   each update of a document costs the bytes of the whole document at its next
-//!   reconciliation. (This is not MMAPv1's "a document that grows moves on disk": that engine
-//!   was removed in MongoDB 4.2.)
+//! - What an update costs by the document's size. WiredTiger does not write a document to disk
+//!   per update: "Updates modify data in the cache and are flushed to storage asynchronously,
+//!   either by Checkpoint or Eviction" (WiredTiger Architecture Guide, "Cache",
+//!   source.wiredtiger.com/mongodb-6.0/arch-cache.html), so many updates of one document
+//!   collapse into one write, and reconciliation writes pages, not documents. Since MongoDB 3.6
+//!   a small update to a large document is held and journalled as a delta, though "when flushed
+//!   to disk, a full version of the document must still be constructed" (MongoDB DOCS-11416,
+//!   jira.mongodb.org/browse/DOCS-11416). What grows with the document on every update is the
+//!   server building its new version (the update applied to the whole document, checked
+//!   against 16 MB): keyheat reports those bytes per update, and charges the update's latency
+//!   by them ([`BUILD_BYTES_PER_MS`], keyheat's assumption). It claims no per-update disk write.
 //! - "Multikey Indexes" (mongodb.com/docs/manual/core/index-multikey/): "To index a field that
 //!   holds an array value, MongoDB creates an index key for each element in the array"; "if an
 //!   array contains multiple instances of the same value, the index only includes one entry"
@@ -57,27 +56,27 @@ pub const RECORD_ID_BYTES: usize = 8;
 /// How often MongoDB's TTL monitor deletes expired documents ("TTL Indexes").
 pub const TTL_MONITOR_SECS: i64 = 60;
 
-/// Bytes of a document the storage engine writes per millisecond when it writes one:
-/// keyheat's assumption (20 MB/s, the 0.2 ms per 4 KB its latency model charges a read), no
-/// MongoDB figure. It stands for everything that grows with a document that is written whole:
-/// building the new version from the update, journaling, and the page's reconciliation.
-pub const REWRITE_BYTES_PER_MS: f64 = 4096.0 / 0.2;
+/// Bytes of a document's new version an update builds and writes per millisecond: keyheat's
+/// assumption (20 MB/s, the 0.2 ms per 4 KB its latency model charges a read), no MongoDB
+/// figure. It stands for what grows with the document on every update: building the new
+/// version from the update and handing it to the storage engine (not a disk write of it).
+pub const BUILD_BYTES_PER_MS: f64 = 4096.0 / 0.2;
 
 /// Whether MongoDB stores a document of `bytes`: at most [`MAX_DOCUMENT_BYTES`].
 pub fn accepts(bytes: usize) -> bool {
     bytes <= MAX_DOCUMENT_BYTES
 }
 
-/// The bytes the storage engine writes for one write of a document that is `bytes` after it:
-/// the whole document, whatever the update changed (WiredTiger reconciles it whole).
-pub fn bytes_rewritten(bytes: u64) -> u64 {
+/// The bytes of the new version an update builds of a document that is `bytes` after it: the
+/// whole document, whatever the update changed.
+pub fn new_version_bytes(bytes: u64) -> u64 {
     bytes
 }
 
-/// The time a write spends writing a document of `bytes` whole (keyheat's assumption,
-/// [`REWRITE_BYTES_PER_MS`]), on top of the request's base.
-pub fn rewrite_ms(bytes: u64) -> f64 {
-    bytes_rewritten(bytes) as f64 / REWRITE_BYTES_PER_MS
+/// The time a write spends building and writing the new version of a document of `bytes`
+/// (keyheat's assumption, [`BUILD_BYTES_PER_MS`]), on top of the request's base.
+pub fn update_ms(bytes: u64) -> f64 {
+    new_version_bytes(bytes) as f64 / BUILD_BYTES_PER_MS
 }
 
 /// Entries a multikey index holds for one document whose indexed array holds `elements`: one
@@ -102,19 +101,19 @@ mod tests {
         }
     }
 
-    /// Every write rewrites the whole document (WiredTiger reconciles documents whole), and
-    /// keyheat's latency charges it by size: 0.2 ms per 4 KB (its assumption).
+    /// Every update builds the document's whole new version, and keyheat's latency charges it
+    /// by size: 0.2 ms per 4 KB (its assumption).
     #[test]
-    fn a_write_costs_the_whole_document() {
-        // (document bytes, bytes rewritten, ms)
+    fn an_update_costs_by_the_whole_document() {
+        // (document bytes, bytes of the new version, ms)
         let cases =
             [(0, 0, 0.0), (4096, 4096, 0.2), (409_600, 409_600, 20.0), (16_777_216, 16_777_216, 819.2)];
         for (bytes, rewritten, ms) in cases {
-            assert_eq!(bytes_rewritten(bytes), rewritten, "{bytes}");
-            assert!((rewrite_ms(bytes) - ms).abs() < 1e-9, "{bytes}: {}", rewrite_ms(bytes));
+            assert_eq!(new_version_bytes(bytes), rewritten, "{bytes}");
+            assert!((update_ms(bytes) - ms).abs() < 1e-9, "{bytes}: {}", update_ms(bytes));
         }
         // Slower as the document grows.
-        assert!(rewrite_ms(2_000_000) > rewrite_ms(1_000_000));
+        assert!(update_ms(2_000_000) > update_ms(1_000_000));
     }
 
     /// "Multikey Indexes": one index key per element of the array, repeated values once.

@@ -93,12 +93,13 @@ pub fn page_ms(model: Latency, operation: Operation, rows: u64, bytes: u64) -> f
 }
 
 /// What a write that leaves its document `bytes` long spends writing it, on top of its base:
-/// nothing where the model charges writes a base only; the whole document's rewrite where the
-/// store writes documents whole (MongoDB, [`mongo::rewrite_ms`]).
+/// nothing where the model charges writes a base only; building and writing the document's
+/// whole new version where the store applies an update to the whole document (MongoDB,
+/// [`mongo::update_ms`], keyheat's assumption).
 pub fn write_extra_ms(model: Latency, bytes: u64) -> f64 {
     match model {
         Latency::Requests | Latency::Statements => 0.0,
-        Latency::Documents => mongo::rewrite_ms(bytes),
+        Latency::Documents => mongo::update_ms(bytes),
     }
 }
 
@@ -136,7 +137,7 @@ pub fn notes(model: Latency, retry: &RetryPolicy) -> Vec<String> {
                 "Latencies are modelled, not measured (keyheat's own model): {GET_MS} ms per findOne or write, {QUERY_MS} ms per find, plus {PER_4KB_MS} ms per 4 KB read; requests to several keys run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
             ),
             format!(
-                "MongoDB writes a document whole: WiredTiger reconciles the whole document to disk however little an update changed, so every write also pays {PER_4KB_MS} ms per 4 KB of the document it leaves (keyheat's assumption, ~20 MB/s: the rate its reads are charged at, not a MongoDB figure). A document that grows makes each of its writes slower."
+                "MongoDB builds the whole new version of a document on every update, however little it changed, so keyheat charges every write {GET_MS} ms plus {PER_4KB_MS} ms per 4 KB of the document it leaves for building and writing that version (keyheat's assumption, ~20 MB/s: the rate its reads are charged at, not a MongoDB figure; WiredTiger itself flushes at checkpoint or eviction, and journals small updates as deltas). A document that grows makes each of its writes slower."
             ),
             "MongoDB profile: one replica set (sharding is not modelled); no capacity units and no throttling, so the read and write figures of partitions and patterns count operations (the JSON report's rcu and wcu totals stay 0).".to_owned(),
         ];
@@ -172,8 +173,9 @@ mod tests {
         }
     }
 
-    /// A write pays for its document only where the store writes documents whole (MongoDB on
-    /// WiredTiger): 0.2 ms per 4 KB, keyheat's assumption, so a growing document's writes slow.
+    /// A write pays for its document only where an update builds the whole document's new
+    /// version (MongoDB): 0.2 ms per 4 KB, keyheat's assumption, so a growing document's
+    /// writes slow.
     #[test]
     fn only_a_store_that_rewrites_documents_charges_a_write_by_its_size() {
         // (model, document bytes, extra ms)

@@ -179,8 +179,8 @@ impl Simulation {
             largest_document_bytes: largest,
             largest_share_of_limit: ratio(largest as f64, limit as f64),
             updates: t.rewrites,
-            rewritten_bytes: t.rewritten_bytes,
-            mean_rewritten_bytes_per_update: ratio(t.rewritten_bytes as f64, t.rewrites as f64),
+            new_version_bytes: t.rewritten_bytes,
+            mean_new_version_bytes_per_update: ratio(t.rewritten_bytes as f64, t.rewrites as f64),
             refused_too_large: t.item_size_errors,
             refusal: format!(
                 "{} (an update: \"{}\", {}; an insert: \"{}\")",
