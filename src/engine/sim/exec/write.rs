@@ -750,7 +750,9 @@ impl Simulation {
         self.items.keep_changes(placed.id, write.changes);
         if write.vals.is_some() {
             self.figures.totals.largest_item = self.figures.totals.largest_item.max(placed.size);
-            if old_handle == Some(placed.id) {
+            // A new version of a document already at the key: an update of it, or a put that
+            // replaces it under a new handle; the server builds either whole.
+            if old_handle.is_some() {
                 self.figures.totals.rewrites += 1;
                 self.figures.totals.rewritten_bytes += u64::from(placed.size);
             }
