@@ -1,6 +1,6 @@
 //! MongoDB's rules beside BSON's sizes ([`super::bson`]): what the server answers a write that
-//! makes a document too large, what an update of a document costs by its size, how many
-//! entries an index over an array holds, and how soon an expired document goes.
+//! makes a document too large, what an update of a document costs by its size, what an index
+//! entry holds, and how soon an expired document goes.
 //!
 //! Sources:
 //! - "MongoDB Limits and Thresholds" (mongodb.com/docs/manual/reference/limits/): BSON
@@ -25,14 +25,8 @@
 //!   server building its new version (the update applied to the whole document, checked
 //!   against 16 MB): keyheat reports those bytes per update, and charges the update's latency
 //!   by them ([`BUILD_BYTES_PER_MS`], keyheat's assumption). It claims no per-update disk write.
-//! - "Multikey Indexes" (mongodb.com/docs/manual/core/index-multikey/): "To index a field that
-//!   holds an array value, MongoDB creates an index key for each element in the array"; "if an
-//!   array contains multiple instances of the same value, the index only includes one entry"
-//!   (the 4.4 manual's wording).
 //! - "TTL Indexes" (mongodb.com/docs/manual/core/index-ttl/): the background task that removes
 //!   expired documents runs every 60 seconds.
-
-use std::collections::BTreeSet;
 
 use super::bson::MAX_DOCUMENT_BYTES;
 
@@ -79,12 +73,6 @@ pub fn update_ms(bytes: u64) -> f64 {
     new_version_bytes(bytes) as f64 / BUILD_BYTES_PER_MS
 }
 
-/// Entries a multikey index holds for one document whose indexed array holds `elements`: one
-/// per distinct element.
-pub fn multikey_entries<T: Ord>(elements: impl IntoIterator<Item = T>) -> usize {
-    elements.into_iter().collect::<BTreeSet<T>>().len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,16 +102,5 @@ mod tests {
         }
         // Slower as the document grows.
         assert!(update_ms(2_000_000) > update_ms(1_000_000));
-    }
-
-    /// "Multikey Indexes": one index key per element of the array, repeated values once.
-    #[test]
-    fn a_multikey_index_holds_an_entry_per_distinct_element() {
-        // (array, entries)
-        let cases: [(&[u32], usize); 4] = [(&[7], 1), (&[1, 2, 3], 3), (&[1, 1, 2], 2), (&[5; 10], 1)];
-        for (array, entries) in cases {
-            assert_eq!(multikey_entries(array.iter()), entries, "{array:?}");
-        }
-        assert_eq!(multikey_entries(0..5_400), 5_400);
     }
 }
