@@ -120,13 +120,17 @@ impl<'a> Estimator<'a> {
             .sum();
         if self.scenario.engine.profile().sizing == Sizing::Bson {
             // BSON: an embedded document of the same fields, without the digits of its index
-            // (`bson::uniform_array_size` counts those for a whole array).
+            // (`bson::uniform_array_size` counts those for a whole array); a time is a date, as
+            // the replay stores it.
             let fields = e
                 .attributes
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| Some(i) != by)
-                .filter_map(|(_, a)| item.get(&a.name).map(|v| bson::element_size(a.name.len(), v)))
+                .filter_map(|(_, a)| {
+                    let is_date = |_: &str| a.ty == AttrType::Time;
+                    item.get(&a.name).map(|v| bson::dated_element_size(&a.name, v, &is_date))
+                })
                 .sum();
             return Sizing::Bson.list_element(fields) as f64;
         }

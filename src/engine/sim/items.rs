@@ -367,7 +367,7 @@ pub fn bson_value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
     let int = |n: i64| if i32::try_from(n).is_ok() { 4 } else { 8 };
     match val {
         Val::Absent => 0,
-        Val::Num(_) | Val::Member(_) if attr.ty == AttrType::Time => 8,
+        Val::Num(_) | Val::Member(_) if attr.ty == AttrType::Time => bson::DATETIME_BYTES,
         Val::Num(h) if h % 100 == 0 => int(h / 100),
         Val::Num(_) => 8,
         Val::Member(m) if attr.ty == AttrType::N => int(i64::try_from(m).unwrap_or(i64::MAX)),

@@ -306,3 +306,33 @@ fn on_mongodb_a_put_replacing_a_document_counts_as_an_update() {
     assert_eq!(docs.largest_document_bytes, 1_044);
     assert_eq!((docs.updates, docs.new_version_bytes), (2, 2 * 1_044), "{docs:?}");
 }
+
+/// MongoDB: the post as the replay regenerates it, measured by BSON's grammar (`bson`) with the
+/// `_id` MongoDB adds and each comment's time a UTC datetime, is exactly the size the collection
+/// holds, however many comments it has.
+#[test]
+fn on_mongodb_a_posts_bson_size_is_the_size_stored() {
+    use crate::engine::model::Engine;
+    use crate::engine::profile::bson;
+    let source = THREAD.replace(r#"title: "thread","#, r#"title: "thread", engines: [MongoDB],"#);
+    let loaded = scenario::parse("thread.ron", &source).expect("test scenario");
+    let loaded = loaded.on_engine(Engine::MongoDb).expect("listed");
+    let variant = loaded.variant(Some("whole")).expect("variant");
+    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
+    let mut checked = 0;
+    while sim.step() {
+        let Some(post) = sim.item_named("Post", 0) else { continue };
+        let comments = match post.item.get("comments") {
+            Some(AttributeValue::L(list)) => list.len(),
+            _ => 0,
+        };
+        assert_eq!(
+            bson::dated_document_size(&post.item, &|name| name == "at") + bson::GENERATED_ID_BYTES,
+            post.size as usize,
+            "with {comments} comments: {:?}",
+            post.item.keys()
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+}
