@@ -545,3 +545,30 @@ fn on_mongodb_an_embedded_array_rewrites_its_document_and_the_subset_pattern_fix
         assert!(text.contains(words), "{words}: {text}");
     }
 }
+
+/// A MongoDB report speaks MongoDB: no read or write units in the partitions tables, write
+/// amplification in documents over the collections (an index entry is no document), and `check`
+/// asks for newest first with a sort, as DynamoDB's reports keep their own words.
+#[test]
+fn on_mongodb_reports_and_check_use_mongodbs_words() {
+    // The words, whatever the lines wrap at.
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let args = ["social-feed", "--variant", "embedded-comments", "--engine", "mongodb"];
+    let run = flat(stdout(&keyheat(&[&["run"], &args[..], &["--duration", "1m"]].concat())));
+    let check = flat(stdout(&keyheat(&[&["check"], &args[..]].concat())));
+    // (The goal's own name, written in the scenario file, says "item writes".)
+    for words in ["RCU", "WCU", "ScanIndexForward", "base write (collections, indexes", "per base item"] {
+        assert!(!run.contains(words) && !check.contains(words), "{words}:\n{run}\n{check}");
+    }
+    assert!(run.contains("reads/s writes/s index"), "{run}");
+    assert!(run.contains("document writes per base write (collections and copies)"), "{run}");
+    assert!(check.contains("newest first (sort: {…: -1})"), "{check}");
+    assert!(check.contains("documents written per base document (collections, indexes, copies"), "{check}");
+    // DynamoDB's reports keep DynamoDB's words.
+    let run = flat(stdout(&keyheat(&["run", "social-feed", "--duration", "1m"])));
+    let check = flat(stdout(&keyheat(&["check", "social-feed"])));
+    assert!(run.contains("RCU/s pk WCU/s pk index"), "{run}");
+    assert!(run.contains("item writes per base write (table, indexes and copies)"), "{run}");
+    assert!(check.contains("(ScanIndexForward = false)"), "{check}");
+    assert!(check.contains("items written per base item (table, indexes, copies"), "{check}");
+}

@@ -348,12 +348,16 @@ impl View<'_> {
         }
         let value = 1.0 + writes.iter().map(|(rate, extra)| rate * extra).sum::<f64>() / base;
         let passed = value <= limit + 1e-9;
+        let amplified = self.engine.words().amplified;
+        let noun = amplified.written;
         (
             Some(passed),
             format!(
-                "~{} {} written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates {} {}",
+                "~{} {} written per base {} ({}) at the write patterns' mean rates {} {}",
                 numbers::factor(value),
-                if numbers::factor(value) == "1" { "item" } else { "items" },
+                if numbers::factor(value) == "1" { noun.one } else { noun.many },
+                noun.one,
+                amplified.places,
                 if passed { "≤" } else { ">" },
                 numbers::factor(limit)
             ),

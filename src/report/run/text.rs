@@ -66,7 +66,6 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 /// big index partitions do not push the table's out of sight).
 fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     let cassandra = is_cassandra(r.engine);
-    let cosmos = r.engine.profile().request_units();
     let w = [1, 24, 8, 10, 9, 9, 13];
     let line = |out: &mut _, c: [&str; 7]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
@@ -78,26 +77,8 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             title,
             &format!("{:>8}", "size"),
             &format!("{:>10}", words(r.engine).items),
-            &format!(
-                "{:>9}",
-                if cassandra {
-                    "reads/s"
-                } else if cosmos {
-                    "rd RU/s"
-                } else {
-                    "RCU/s pk"
-                }
-            ),
-            &format!(
-                "{:>9}",
-                if cassandra {
-                    "writes/s"
-                } else if cosmos {
-                    "wr RU/s"
-                } else {
-                    "WCU/s pk"
-                }
-            ),
+            &format!("{:>9}", r.engine.words().peak_reads),
+            &format!("{:>9}", r.engine.words().peak_writes),
             last,
         ]
         .map(str::to_owned)
