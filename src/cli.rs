@@ -53,7 +53,7 @@ pub enum Command {
         /// The key design to check (default: the file's first variant).
         #[arg(long)]
         variant: Option<String>,
-        /// The store to plan for: dynamodb, cassandra or cosmosdb (default: the file's `engine`; another
+        /// The store to plan for: dynamodb, cassandra, cosmosdb or mongodb (default: the file's `engine`; another
         /// must be listed in its `engines`).
         #[arg(long, value_parser = parse_engine)]
         engine: Option<Engine>,
@@ -159,7 +159,7 @@ pub struct RunArgs {
     /// The key design to run (default: the file's first variant)
     #[arg(long)]
     pub variant: Option<String>,
-    /// The store to replay on: dynamodb, cassandra or cosmosdb (default: the file's `engine`; another
+    /// The store to replay on: dynamodb, cassandra, cosmosdb or mongodb (default: the file's `engine`; another
     /// must be listed in its `engines`)
     #[arg(long, value_parser = parse_engine)]
     pub engine: Option<Engine>,
@@ -195,7 +195,7 @@ pub struct CompareArgs {
     /// A key design to compare; give it twice or more (the first is the baseline). None: all
     #[arg(long = "variant", value_name = "VARIANT")]
     pub variants: Vec<String>,
-    /// A store to replay on: dynamodb, cassandra or cosmosdb (default: the file's `engine`; another
+    /// A store to replay on: dynamodb, cassandra, cosmosdb or mongodb (default: the file's `engine`; another
     /// must be listed in its `engines`). Give it twice or more to replay each variant on each
     /// store, side by side in each store's units
     #[arg(long = "engine", value_name = "ENGINE", value_parser = parse_engine)]

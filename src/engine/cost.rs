@@ -62,6 +62,14 @@ pub const SELF_MANAGED: &str = "n/a: self-managed (Cassandra has no per-request 
 pub const UNLISTED: &str =
     "n/a: keyheat holds no sourced Cosmos DB price list, so it shows no cost rather than an invented one";
 
+/// What a report says for a store priced by its servers, not its requests (MongoDB).
+pub const SERVERS: &str = "n/a: MongoDB is priced by the servers it runs on (or a hosted cluster's tier), not per request, so keyheat shows no cost";
+
+/// Whether a report's `price_source` says the run has no price.
+pub fn unpriced(price_source: &str) -> bool {
+    [SELF_MANAGED, UNLISTED, SERVERS].contains(&price_source)
+}
+
 /// Dollars per component.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Bill {
@@ -128,6 +136,7 @@ pub fn price(scenario: &Scenario, variant: &Variant, report: &mut RunReport) {
         Pricing::OnDemand => None,
         Pricing::SelfManaged => Some(SELF_MANAGED),
         Pricing::Unlisted => Some(UNLISTED),
+        Pricing::Servers => Some(SERVERS),
     };
     if let Some(source) = unpriced {
         report.totals.cost_usd = 0.0;

@@ -479,6 +479,11 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
         let detail = "no price: the Cassandra profile is self-managed, so a monthly cost cannot be graded";
         return Graded::failed_unmeasured(limit, GoalUnit::Usd, detail.to_owned());
     }
+    if report.totals.price_source == cost::SERVERS {
+        let detail =
+            "no price: MongoDB is priced by its servers, not per request, so a monthly cost cannot be graded";
+        return Graded::failed_unmeasured(limit, GoalUnit::Usd, detail.to_owned());
+    }
     // A month projects from the run's request rates: with no time or no request there is none,
     // and the figure would be the storage alone.
     if report.duration_s <= 0.0 || report.totals.requests == 0 {

@@ -118,11 +118,13 @@ pub enum Engine {
     /// Azure Cosmos DB's API for NoSQL: request units, physical partitions that each serve a
     /// share of the container's throughput.
     CosmosDb,
+    /// MongoDB: collections of BSON documents, each with its `_id`; no capacity units.
+    MongoDb,
 }
 
 impl Engine {
     /// Every store keyheat replays on.
-    pub const ALL: [Engine; 3] = [Engine::DynamoDb, Engine::Cassandra, Engine::CosmosDb];
+    pub const ALL: [Engine; 4] = [Engine::DynamoDb, Engine::Cassandra, Engine::CosmosDb, Engine::MongoDb];
 
     /// The store whose [`Engine::id`] is `id`.
     pub fn from_id(id: &str) -> Option<Engine> {
@@ -135,6 +137,7 @@ impl Engine {
             Engine::DynamoDb => "dynamodb",
             Engine::Cassandra => "cassandra",
             Engine::CosmosDb => "cosmosdb",
+            Engine::MongoDb => "mongodb",
         }
     }
 }
@@ -145,6 +148,7 @@ impl fmt::Display for Engine {
             Engine::DynamoDb => "DynamoDB",
             Engine::Cassandra => "Cassandra",
             Engine::CosmosDb => "Cosmos DB",
+            Engine::MongoDb => "MongoDB",
         })
     }
 }

@@ -203,6 +203,22 @@ pub fn cosmos_verb(operation: Operation) -> &'static str {
     }
 }
 
+/// The MongoDB method that sends `operation`.
+pub fn mongo_verb(operation: Operation) -> &'static str {
+    match operation {
+        Operation::GetItem => "findOne",
+        Operation::BatchGetItem => "find $in",
+        Operation::Query => "find",
+        Operation::Scan => "find (collection scan)",
+        Operation::PutItem => "insertOne",
+        Operation::UpdateItem => "updateOne",
+        Operation::DeleteItem => "deleteOne",
+        Operation::DeleteAndPut => "deleteOne + insertOne",
+        Operation::TransactWriteItems => "transaction (writes)",
+        Operation::TransactGetItems => "transaction (reads)",
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternPlan {
     pub name: String,
@@ -705,7 +721,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
         .language
     {
         Language::Cql => keys::CqlPrimaryKey::of(keys, None).to_string(),
-        Language::DynamoDbApi | Language::CosmosNoSql => match (&keys.sk, sk_attr) {
+        Language::DynamoDbApi | Language::CosmosNoSql | Language::MongoDb => match (&keys.sk, sk_attr) {
             (Some(sk), Some(sk_attr)) => {
                 format!("{pk_attr} = {}, {sk_attr} = {}", keys.pk.source(), sk.source())
             }
@@ -726,7 +742,7 @@ fn layouts(scenario: &Scenario, variant: &Variant) -> Vec<Layout> {
                 // A materialized view's primary key must hold every column of the base table's.
                 let key = match scenario.engine.profile().language {
                     Language::Cql => keys::CqlPrimaryKey::of(k, variant.keys_for(entity.id())).to_string(),
-                    Language::DynamoDbApi | Language::CosmosNoSql => {
+                    Language::DynamoDbApi | Language::CosmosNoSql | Language::MongoDb => {
                         key(&index.pk_attribute, index.sk_attribute.as_deref(), k)
                     }
                 };

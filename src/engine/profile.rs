@@ -9,6 +9,7 @@
 
 pub mod bson;
 pub mod cosmos;
+pub mod mongo;
 
 use super::model::Engine;
 use super::planner::{
@@ -41,6 +42,8 @@ pub struct Profile {
     pub key_attributes: bool,
     /// What a scenario's indexes become in the store.
     pub indexes: Indexes,
+    /// What one index entry holds, and whether writing it is a write of an item.
+    pub index_entries: IndexEntries,
     /// Whether a write stores its values without reading the row it replaces: nothing it is
     /// charged depends on the old row (a CQL INSERT or UPDATE is an upsert, and Cassandra meters
     /// no units). `false`: the store reads the old item (DynamoDB charges the larger of the two).
@@ -48,6 +51,8 @@ pub struct Profile {
     /// Whether a request can write several items all or nothing (DynamoDB's
     /// TransactWriteItems); a scenario's `transaction: true` needs it.
     pub transactions: bool,
+    /// How an item's bytes are counted: what `item_limit` and every size in a report measure.
+    pub sizing: Sizing,
     /// The largest item the store accepts; a write past it is refused. `None`: no hard limit
     /// the replay enforces.
     pub item_limit: Option<usize>,
@@ -236,6 +241,30 @@ pub enum Indexes {
     Automatic,
 }
 
+/// What one index entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexEntries {
+    /// The index's keys, the table's keys and the attributes the index projects (the whole item
+    /// for ALL): a copy of the item, written as an item of its own whenever what it carries
+    /// changes, and counted in write amplification (a DynamoDB GSI or LSI, a Cassandra view row).
+    Projected,
+    /// The indexed fields' values and a record id pointing at the document, never a copy of
+    /// the document: "The index stores the value of a specific field or set of fields, ordered
+    /// by the value of the field" (MongoDB manual, "Indexes",
+    /// mongodb.com/docs/manual/indexes/). It changes only when an indexed value does, is
+    /// applied with the document's write (no replication lag), and is a key in the index's
+    /// B-tree, not a document write. `record_id_bytes` is keyheat's assumption
+    /// ([`mongo::RECORD_ID_BYTES`]).
+    KeyAndRecordId { record_id_bytes: usize },
+}
+
+impl IndexEntries {
+    /// Whether an entry written counts as an item written in write amplification.
+    pub fn are_items(self) -> bool {
+        self == IndexEntries::Projected
+    }
+}
+
 /// What one page of a range read holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paging {
@@ -263,6 +292,79 @@ pub enum Latency {
     Requests,
     /// Per page of a statement, plus per row and per 10 MB of the partition read (CQL).
     Statements,
+    /// Reads as [`Latency::Requests`]; a write also pays for building and writing the new
+    /// version of its whole document, however little of it changed ([`mongo::update_ms`],
+    /// keyheat's assumption): the server applies an update to the whole document (MongoDB).
+    Documents,
+}
+
+/// How a store counts an item's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sizing {
+    /// DynamoDB's rules ("Item sizes and formats"): each attribute's name and value, a list 3
+    /// bytes and 1 per element, a map element its key too (`value::item_size`). Cassandra and
+    /// Cosmos DB are held to them too (keyheat's approximation there).
+    Attributes,
+    /// BSON's grammar ([`bson`]): a document's 4-byte length and terminator, each field's type
+    /// byte, name and terminator, arrays as documents named by their indexes; and the `_id`
+    /// ObjectId the driver adds (keyheat's reading: a scenario's key attributes are fields of
+    /// their own, the `_id` is generated).
+    Bson,
+}
+
+impl Sizing {
+    /// Bytes of a whole item besides its fields: a BSON document's frame and `_id`.
+    pub fn document_overhead(self) -> usize {
+        match self {
+            Sizing::Attributes => 0,
+            Sizing::Bson => 5 + bson::GENERATED_ID_BYTES,
+        }
+    }
+
+    /// Bytes of one top-level field whose name is `name_bytes` long and whose value (as this
+    /// store sizes it) is `value_bytes`.
+    pub fn field(self, name_bytes: usize, value_bytes: usize) -> usize {
+        match self {
+            Sizing::Attributes => name_bytes + value_bytes,
+            Sizing::Bson => 1 + name_bytes + 1 + value_bytes,
+        }
+    }
+
+    /// Bytes of one field of a map nested in a list: DynamoDB counts 1 byte per map element on
+    /// top of its name and value.
+    pub fn nested_field(self, name_bytes: usize, value_bytes: usize) -> usize {
+        match self {
+            Sizing::Attributes => 1 + name_bytes + value_bytes,
+            Sizing::Bson => self.field(name_bytes, value_bytes),
+        }
+    }
+
+    /// Bytes of an empty list.
+    pub fn empty_list(self) -> usize {
+        match self {
+            Sizing::Attributes => 3,
+            Sizing::Bson => 5,
+        }
+    }
+
+    /// Bytes one list element holding a map of `fields` bytes takes, besides its index's name:
+    /// DynamoDB 1 byte per element and the map's 3; BSON the element's type byte, its name's
+    /// terminator and an embedded document's 5.
+    pub fn list_element(self, fields: usize) -> usize {
+        match self {
+            Sizing::Attributes => 1 + 3 + fields,
+            Sizing::Bson => 2 + 5 + fields,
+        }
+    }
+
+    /// Bytes the names of a list of `len` elements take: none on DynamoDB, the decimal digits
+    /// of every index in BSON ("0", "1", …).
+    pub fn list_names(self, len: usize) -> usize {
+        match self {
+            Sizing::Attributes => 0,
+            Sizing::Bson => bson::index_digits(len),
+        }
+    }
 }
 
 /// The language a profile's reports speak.
@@ -275,6 +377,9 @@ pub enum Language {
     /// Cosmos DB's API for NoSQL: point reads, queries, create, replace, delete; items in one
     /// container, request units.
     CosmosNoSql,
+    /// MongoDB's query language: findOne, find, insertOne, updateOne, deleteOne; documents in
+    /// collections.
+    MongoDb,
 }
 
 /// Whether a store's requests have a public price.
@@ -287,6 +392,9 @@ pub enum Pricing {
     /// A managed store keyheat holds no sourced price list for: no cost is shown rather than
     /// an invented one.
     Unlisted,
+    /// Priced by the servers it runs on (self-run, or a hosted cluster's tier), not per request
+    /// or per byte: no cost is shown.
+    Servers,
 }
 
 /// DynamoDB: the store keyheat models first (DESIGN.md §4).
@@ -296,8 +404,10 @@ pub const DYNAMODB: Profile = Profile {
     layout: Layout::SingleTable,
     key_attributes: true,
     indexes: Indexes::Secondary,
+    index_entries: IndexEntries::Projected,
     blind_writes: false,
     transactions: true,
+    sizing: Sizing::Attributes,
     item_limit: Some(MAX_ITEM_BYTES),
     partition_guide: PartitionGuide { bytes: DYNAMODB_PARTITION_BYTES, rows: None },
     paging: Paging::Bytes(PAGE_BYTES),
@@ -318,8 +428,10 @@ pub const CASSANDRA: Profile = Profile {
     layout: Layout::TablePerEntity,
     key_attributes: false,
     indexes: Indexes::Views,
+    index_entries: IndexEntries::Projected,
     blind_writes: true,
     transactions: false,
+    sizing: Sizing::Attributes,
     item_limit: None,
     partition_guide: PartitionGuide {
         bytes: CASSANDRA_PARTITION_BYTES,
@@ -346,6 +458,7 @@ pub const COSMOSDB: Profile = Profile {
     // the item, as DynamoDB's generic PK/SK.
     key_attributes: true,
     indexes: Indexes::Automatic,
+    index_entries: IndexEntries::Projected,
     // An upsert's charge depends on whether the item was there (a replace costs twice an
     // insert), so the store reads what it replaces.
     blind_writes: false,
@@ -354,6 +467,7 @@ pub const COSMOSDB: Profile = Profile {
     transactions: false,
     // Cosmos DB measures the 2 MB against the item's JSON; keyheat measures items by DynamoDB's
     // size rules (its assumption: the two are close for flat items).
+    sizing: Sizing::Attributes,
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
     // The 20 GB of a logical partition is a hard limit: a write past it fails.
     partition_guide: PartitionGuide { bytes: cosmos::LOGICAL_PARTITION_BYTES as f64, rows: None },
@@ -373,6 +487,43 @@ pub const COSMOSDB: Profile = Profile {
     words: &vocabulary::COSMOSDB,
 };
 
+/// MongoDB, one replica set (sharding is not modelled): collections of BSON documents, no
+/// capacity units and no throttling, a document's whole new version built by every update. Figures from
+/// [`mongo`] and [`bson`], each with its source.
+pub const MONGODB: Profile = Profile {
+    metering: Metering::Operations,
+    // One replica set: the primary holds every collection whole and nothing splits (chunks and
+    // shards are not modelled).
+    placement: Placement::HashRanges { split_bytes: u64::MAX, heat_splits: false },
+    // A design is one collection per entity ("Data Modeling": embed or reference).
+    layout: Layout::TablePerEntity,
+    // A document's key fields are its own; its `_id` is counted by `Sizing::Bson`.
+    key_attributes: false,
+    indexes: Indexes::Secondary,
+    // A secondary index entry is the indexed key and a RecordId, not a projected copy.
+    index_entries: IndexEntries::KeyAndRecordId { record_id_bytes: mongo::RECORD_ID_BYTES },
+    // An update reads the document it changes and builds its whole new version (`mongo`).
+    blind_writes: false,
+    // Multi-document transactions on a replica set ("Transactions", MongoDB 4.0 and later).
+    transactions: true,
+    sizing: Sizing::Bson,
+    item_limit: Some(bson::MAX_DOCUMENT_BYTES),
+    // Without sharding (not modelled) MongoDB has no partition to size: keyheat holds what one
+    // key holds to the document limit, where one document embedding it all would be refused
+    // (keyheat's choice).
+    partition_guide: PartitionGuide { bytes: bson::MAX_DOCUMENT_BYTES as f64, rows: None },
+    paging: Paging::Bytes(PAGE_BYTES),
+    fanout: Fanout::Parallel,
+    latency: Latency::Documents,
+    batch_get_keys: None,
+    // The TTL monitor deletes expired documents every 60 seconds ("TTL Indexes").
+    ttl_delay_secs: mongo::TTL_MONITOR_SECS,
+    tombstone_grace_secs: None,
+    language: Language::MongoDb,
+    pricing: Pricing::Servers,
+    words: &vocabulary::MONGODB,
+};
+
 impl Engine {
     /// This store's profile.
     pub fn profile(self) -> &'static Profile {
@@ -380,6 +531,7 @@ impl Engine {
             Engine::DynamoDb => &DYNAMODB,
             Engine::Cassandra => &CASSANDRA,
             Engine::CosmosDb => &COSMOSDB,
+            Engine::MongoDb => &MONGODB,
         }
     }
 }
@@ -476,6 +628,22 @@ mod tests {
                 false,
                 Pricing::Unlisted,
             ),
+            (
+                // MongoDB Limits and Thresholds: 16 MB documents; TTL Indexes: a 60 s monitor.
+                Engine::MongoDb,
+                false,
+                None,
+                false,
+                false,
+                Some(16_777_216),
+                16.0 * 1024.0 * 1024.0,
+                None,
+                None,
+                Fanout::Parallel,
+                60,
+                false,
+                Pricing::Servers,
+            ),
         ];
         for (engine, metered, ring, single, keys, limit, bytes, rows, page_rows, fanout, ttl, cql, pricing) in
             cases
@@ -503,6 +671,9 @@ mod tests {
             (Engine::DynamoDb, Indexes::Secondary, false, true, Latency::Requests, Some(100), None),
             (Engine::Cassandra, Indexes::Views, true, false, Latency::Statements, None, Some(864_000)),
             (Engine::CosmosDb, Indexes::Automatic, false, false, Latency::Requests, None, None),
+            // Transactions: multi-document on a replica set since MongoDB 4.0; a write pays for
+            // building the whole document's new version (keyheat's assumption).
+            (Engine::MongoDb, Indexes::Secondary, false, true, Latency::Documents, None, None),
         ];
         for (engine, indexes, blind, transactions, latency, batch, grace) in cases {
             let p = engine.profile();
@@ -541,6 +712,13 @@ mod tests {
                 true,
                 Placement::HashRanges { split_bytes: 50 << 30, heat_splits: false },
             ),
+            (
+                // One replica set: nothing splits (sharding is not modelled).
+                Engine::MongoDb,
+                Metering::Operations,
+                false,
+                Placement::HashRanges { split_bytes: u64::MAX, heat_splits: false },
+            ),
         ];
         for (engine, metering, ru, placement) in cases {
             let p = engine.profile();
@@ -548,6 +726,42 @@ mod tests {
         }
         assert_eq!(Engine::from_id("cosmosdb"), Some(Engine::CosmosDb));
         assert_eq!(Engine::CosmosDb.to_string(), "Cosmos DB");
+        assert_eq!(Engine::from_id("mongodb"), Some(Engine::MongoDb));
+        assert_eq!(Engine::MongoDb.to_string(), "MongoDB");
+    }
+
+    /// How each store counts an item's bytes: DynamoDB's attribute rules, or BSON's grammar with
+    /// the `_id` MongoDB adds (bsonspec.org; "MongoDB Limits and Thresholds").
+    #[test]
+    fn each_store_sizes_items_its_own_way() {
+        // (engine, sizing, bytes besides the fields, a field "body" of 150 bytes of text, an
+        //  empty list, a list element of a 100-byte map, names of a 1,000-element list)
+        let cases = [
+            (Engine::DynamoDb, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
+            (Engine::Cassandra, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
+            (Engine::CosmosDb, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
+            // BSON: frame 5 + `_id` 17; a field's type byte, name, terminator and a string's
+            // length, bytes and terminator; an element's type byte, terminator and a document's 5;
+            // the indexes 0..999 take 10 + 90×2 + 900×3 digits.
+            (Engine::MongoDb, Sizing::Bson, 22, 1 + 4 + 1 + (4 + 150 + 1), 5, 107, 2_890),
+        ];
+        for (engine, sizing, overhead, body, empty, element, names) in cases {
+            let p = engine.profile();
+            assert_eq!(p.sizing, sizing, "{engine}");
+            assert_eq!(sizing.document_overhead(), overhead, "{engine}");
+            let text = match sizing {
+                Sizing::Attributes => 150,
+                Sizing::Bson => bson::string_size(150),
+            };
+            assert_eq!(sizing.field(4, text), body, "{engine}");
+            assert_eq!(sizing.empty_list(), empty, "{engine}");
+            assert_eq!(sizing.list_element(100), element, "{engine}");
+            assert_eq!(sizing.list_names(1_000), names, "{engine}");
+        }
+        // A BSON list built element by element is the one `bson` sizes whole.
+        let bson_list =
+            Sizing::Bson.empty_list() + 3 * (Sizing::Bson.list_element(100)) + Sizing::Bson.list_names(3);
+        assert_eq!(bson_list, bson::uniform_array_size(3, 5 + 100));
     }
 
     /// What each request is charged, store by store, with where the figure comes from.

@@ -254,6 +254,9 @@ struct Scratch {
     split: Option<exec::Gathering>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
+    /// Bytes of the items the write call in progress stored (its own writes, not the side
+    /// writes it causes): what a store that writes documents whole spends time on.
+    written: u64,
 }
 
 /// What an item write places and compares: the item at its key, the item that held the key and

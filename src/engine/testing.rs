@@ -34,6 +34,7 @@ pub fn report() -> RunReport {
         fidelity: crate::engine::sim::report::Fidelity::Operations,
         bands: None,
         request_units: None,
+        documents: None,
     }
 }
 

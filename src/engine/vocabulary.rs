@@ -39,14 +39,40 @@ pub struct Vocabulary {
     pub global_index: &'static str,
     /// Every place an item can be written to, in a phrase: `table or any index`.
     pub any_place: &'static str,
-    /// The places one base write writes to, listed: `table, indexes`.
+    /// The places whose writes a run's write amplification counts, listed: `table, indexes`.
     pub places: &'static str,
     /// What the heatmap's physical layer shows: DynamoDB's physical partitions, Cassandra's
     /// ring of nodes.
     pub physical: &'static str,
     pub reads: Counted,
     pub writes: Counted,
+    /// The headings of a partition's busiest second of reads and of writes, in a table of
+    /// partitions: `RCU/s pk` and `WCU/s pk` (the units at the peak), `reads/s`.
+    pub peak_reads: &'static str,
+    pub peak_writes: &'static str,
+    /// What write amplification counts: the writes of one base write, everything included.
+    pub amplified: Amplified,
+    /// How a read asks for the range in descending order: `ScanIndexForward = false`,
+    /// `ORDER BY … DESC`.
+    pub descending: &'static str,
 }
+
+/// What write amplification counts, named: `items written per base item (table, indexes, copies
+/// and aggregates)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Amplified {
+    /// What is written, the base write's record and each copy of it.
+    pub written: Noun,
+    /// Where the counted writes go.
+    pub places: &'static str,
+}
+
+/// What keyheat's plan counts as written by a base write on DynamoDB (and, in the same words,
+/// on the stores that followed it).
+const ITEMS_AMPLIFIED: Amplified = Amplified {
+    written: Noun { one: "item", many: "items" },
+    places: "table, indexes, copies and aggregates",
+};
 
 pub(crate) const DYNAMODB: Vocabulary = Vocabulary {
     item: Noun { one: "item", many: "items" },
@@ -56,6 +82,10 @@ pub(crate) const DYNAMODB: Vocabulary = Vocabulary {
     physical: "physical",
     reads: Counted { name: "read units", per_second: "RCU/s" },
     writes: Counted { name: "write units", per_second: "WCU/s" },
+    peak_reads: "RCU/s pk",
+    peak_writes: "WCU/s pk",
+    amplified: ITEMS_AMPLIFIED,
+    descending: "ScanIndexForward = false",
 };
 
 /// Cassandra has no capacity units: it counts the reads and writes themselves.
@@ -67,6 +97,10 @@ pub(crate) const CASSANDRA: Vocabulary = Vocabulary {
     physical: "nodes",
     reads: Counted { name: "reads", per_second: "reads/s" },
     writes: Counted { name: "writes", per_second: "writes/s" },
+    peak_reads: "reads/s",
+    peak_writes: "writes/s",
+    amplified: ITEMS_AMPLIFIED,
+    descending: "ORDER BY … DESC",
 };
 
 /// Cosmos DB charges reads and writes in one currency, request units: a cell or a total counts
@@ -79,6 +113,31 @@ pub(crate) const COSMOSDB: Vocabulary = Vocabulary {
     physical: "physical partitions",
     reads: Counted { name: "read RU", per_second: "RU/s" },
     writes: Counted { name: "write RU", per_second: "RU/s" },
+    peak_reads: "rd RU/s",
+    peak_writes: "wr RU/s",
+    amplified: ITEMS_AMPLIFIED,
+    descending: "ScanIndexForward = false",
+};
+
+/// MongoDB stores documents in collections and meters nothing: a cell or a total counts the
+/// reads and writes of documents themselves, as Cassandra's do of rows. A find asks for
+/// descending order with a sort document of -1 ("cursor.sort()", MongoDB manual).
+pub(crate) const MONGODB: Vocabulary = Vocabulary {
+    item: Noun { one: "document", many: "documents" },
+    global_index: "index",
+    any_place: "collections or any index",
+    // An index entry is a key and a record id, not a document: the run counts no index write.
+    places: "collections",
+    physical: "replica set",
+    reads: Counted { name: "reads", per_second: "reads/s" },
+    writes: Counted { name: "writes", per_second: "writes/s" },
+    peak_reads: "reads/s",
+    peak_writes: "writes/s",
+    amplified: Amplified {
+        written: Noun { one: "document", many: "documents" },
+        places: "collections, indexes, copies and aggregates",
+    },
+    descending: "sort: {…: -1}",
 };
 
 impl Engine {
@@ -102,5 +161,59 @@ mod tests {
         }
         assert_eq!(Engine::Cassandra.words().item.of(1.0), "row");
         assert_eq!(Engine::CosmosDb.words().item.of(2.0), "items");
+        assert_eq!(Engine::MongoDb.words().item.of(2.0), "documents");
+    }
+
+    /// The words a report puts where DynamoDB's units and API would be: MongoDB's are its own
+    /// (documents in collections, a sort of -1), never RCU, WCU or ScanIndexForward.
+    #[test]
+    fn each_store_names_peaks_amplification_and_order_in_its_own_words() {
+        // (engine, peak reads, peak writes, written, counted by a run, by a plan, descending)
+        let cases = [
+            (
+                Engine::DynamoDb,
+                "RCU/s pk",
+                "WCU/s pk",
+                "items",
+                "table, indexes",
+                "table, indexes, copies and aggregates",
+                "ScanIndexForward = false",
+            ),
+            (
+                Engine::Cassandra,
+                "reads/s",
+                "writes/s",
+                "items",
+                "tables, views",
+                "table, indexes, copies and aggregates",
+                "ORDER BY … DESC",
+            ),
+            (
+                Engine::CosmosDb,
+                "rd RU/s",
+                "wr RU/s",
+                "items",
+                "container",
+                "table, indexes, copies and aggregates",
+                "ScanIndexForward = false",
+            ),
+            // A MongoDB index entry is a key and a record id: a run counts no index write, a
+            // plan still counts each.
+            (
+                Engine::MongoDb,
+                "reads/s",
+                "writes/s",
+                "documents",
+                "collections",
+                "collections, indexes, copies and aggregates",
+                "sort: {…: -1}",
+            ),
+        ];
+        for (engine, reads, writes, written, places, planned, descending) in cases {
+            let w = engine.words();
+            assert_eq!((w.peak_reads, w.peak_writes), (reads, writes), "{engine}");
+            assert_eq!((w.amplified.written.many, w.places, w.amplified.places), (written, places, planned));
+            assert_eq!(w.descending, descending, "{engine}");
+        }
     }
 }

@@ -22,6 +22,7 @@ use crate::engine::planner::{EntryRewrite, EntryWhy, Membership, UnpredictableWh
 use crate::engine::planner::{
     IndexId, PARTITION_RCU, PARTITION_WCU, Via, WRITE_AMPLIFICATION_LIMIT, Warning,
 };
+use crate::engine::profile::{Sizing, mongo};
 use crate::engine::value::MAX_ITEM_BYTES;
 
 impl Display for Warning {
@@ -34,6 +35,9 @@ impl Display for Warning {
             Finding::Partition(growth) => partition(f, growth, self.engine),
             Finding::HotPartition(load) => hot_partition(f, load),
             Finding::LowCardinality(low) => low_cardinality(f, low),
+            Finding::UnboundedItem(item) if self.engine.profile().sizing == Sizing::Bson => {
+                unbounded_document(f, item)
+            }
             Finding::UnboundedItem(item) => unbounded_item(f, item),
             Finding::OversizedItem { entity, size } => write!(
                 f,
@@ -707,6 +711,34 @@ fn unbounded_item(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Result {
         span(item.secs),
         if item.within_run { "within this run" } else { "after this run ends" },
         item.child,
+    )
+}
+
+/// MongoDB's words for a document that embeds without bound: the 16 MB limit, the server's
+/// refusal, and the whole document's new version built per append (`profile::mongo`).
+fn unbounded_document(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Result {
+    let terms = sum(&item.terms, |(pattern, calls, share)| {
+        format!("{pattern} {}/s × {}", rate(*calls), percent(*share))
+    });
+    write!(
+        f,
+        "{} documents embed every {} in their {} array (~{} each), so a document grows without bound: the busiest {} \
+         gets {} children a second ({terms}), passes MongoDB's 16 MB document limit after ~{} children, ~{} ({}), \
+         and every later {} is refused (\"{}\", {}). Until then each append builds the whole document's new \
+         version, so its writes slow as it grows (modelled). Keep the newest in the document and \
+         the rest as documents of their own (the subset pattern, keep_latest: Some(N)), or reference them",
+        item.parent,
+        item.child,
+        item.list,
+        bytes(item.child_bytes),
+        item.parent,
+        rate(item.per_sec),
+        count(item.children),
+        span(item.secs),
+        if item.within_run { "within this run" } else { "after this run ends" },
+        item.child,
+        mongo::TOO_LARGE_UPDATE,
+        mongo::TOO_LARGE_UPDATE_CODES,
     )
 }
 

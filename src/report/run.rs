@@ -15,7 +15,8 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
-use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, numbers};
+use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, mongo_verb, numbers};
+use crate::engine::profile::{Language, mongo};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
@@ -81,6 +82,8 @@ pub fn served_by(p: &PatternReport, engine: Engine) -> String {
         ops.iter().map(cql_verb).collect::<Vec<_>>().join(" + ")
     } else if engine.profile().request_units() {
         ops.iter().map(cosmos_verb).collect::<Vec<_>>().join(" + ")
+    } else if engine.profile().language == Language::MongoDb {
+        ops.iter().map(mongo_verb).collect::<Vec<_>>().join(" + ")
     } else {
         ops.to_string()
     };
@@ -117,6 +120,8 @@ pub struct Words {
 pub fn words(engine: Engine) -> Words {
     if is_cassandra(engine) {
         Words { item: "row", items: "rows", index: "view", indexes: "Materialized views" }
+    } else if engine.profile().language == Language::MongoDb {
+        Words { item: "document", items: "documents", index: "index", indexes: "Indexes" }
     } else {
         Words { item: "item", items: "items", index: "index", indexes: "Indexes" }
     }
@@ -128,7 +133,8 @@ pub const VIEW_COST: &str = "view writes: the rows Cassandra wrote to keep each 
 /// What partition load figures count: capacity units, request units for Cosmos DB, or
 /// operations for Cassandra.
 pub fn load_units(engine: Engine) -> (&'static str, &'static str) {
-    if is_cassandra(engine) {
+    // Cassandra and MongoDB meter nothing: their load is the operations.
+    if !engine.profile().metered() {
         ("reads", "writes")
     } else if engine.profile().request_units() {
         ("read RU", "write RU")
@@ -148,9 +154,9 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
     if p.calls == 0 {
         return None;
     }
-    if is_cassandra(engine) {
-        // Rows read per call: the fluid replay does not count them.
-        return (p.kind != Kind::Write && p.timed).then_some((p.avg_items_read, "rows"));
+    if !engine.profile().metered() {
+        // Rows (documents) read per call: the fluid replay does not count them.
+        return (p.kind != Kind::Write && p.timed).then_some((p.avg_items_read, engine.words().item.many));
     }
     let (read, write) = charge_units(engine);
     if p.kind == Kind::Write {
@@ -164,7 +170,7 @@ pub fn per_call(p: &PatternReport, engine: Engine) -> Option<(f64, &'static str)
 /// cost nothing, so dividing by calls would understate what a write costs. `None` for a read,
 /// for Cassandra, and where the run cannot tell landed writes apart (`landed_writes`).
 pub fn per_write(p: &PatternReport, engine: Engine) -> Option<f64> {
-    if is_cassandra(engine) || p.kind != Kind::Write {
+    if !engine.profile().metered() || p.kind != Kind::Write {
         return None;
     }
     p.landed_writes.filter(|&n| n > 0).map(|n| p.wcu / n as f64)
@@ -192,7 +198,7 @@ pub(super) fn per_call_legend(r: &RunReport) -> Option<String> {
         .iter()
         .filter(|p| {
             p.kind != Kind::Write
-                && !is_cassandra(r.engine)
+                && r.engine.profile().metered()
                 && p.operation.is_some()
                 && p.served_calls < p.calls
         })
@@ -304,6 +310,42 @@ pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", numbers::count(n as f64), if n == 1 { one } else { many })
 }
 
+/// What is stored at the end of the run, in the store's nouns.
+fn stored_row(r: &RunReport, cassandra: bool) -> (&'static str, String) {
+    let t = &r.totals;
+    if cassandra {
+        (
+            "rows at the end",
+            format!(
+                "{}: tables {}, views {}",
+                numbers::count(t.items as f64),
+                numbers::bytes(t.table_bytes as f64),
+                numbers::bytes(t.index_bytes as f64)
+            ),
+        )
+    } else if r.documents.is_some() {
+        (
+            "documents at the end",
+            format!(
+                "{}: collections {}, indexes {}",
+                numbers::count(t.items as f64),
+                numbers::bytes(t.table_bytes as f64),
+                numbers::bytes(t.index_bytes as f64)
+            ),
+        )
+    } else {
+        (
+            "items at the end",
+            format!(
+                "{}: table {}, indexes {}",
+                numbers::count(t.items as f64),
+                numbers::bytes(t.table_bytes as f64),
+                numbers::bytes(t.index_bytes as f64)
+            ),
+        )
+    }
+}
+
 pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let t = &r.totals;
     let cassandra = is_cassandra(r.engine);
@@ -332,34 +374,14 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         ),
         ("requests to the store", numbers::count(t.requests as f64)),
         ("throttled", throttled),
-        if cassandra {
-            (
-                "rows at the end",
-                format!(
-                    "{}: tables {}, views {}",
-                    numbers::count(t.items as f64),
-                    numbers::bytes(t.table_bytes as f64),
-                    numbers::bytes(t.index_bytes as f64)
-                ),
-            )
-        } else {
-            (
-                "items at the end",
-                format!(
-                    "{}: table {}, indexes {}",
-                    numbers::count(t.items as f64),
-                    numbers::bytes(t.table_bytes as f64),
-                    numbers::bytes(t.index_bytes as f64)
-                ),
-            )
-        },
+        stored_row(r, cassandra),
         (
             "write amplification",
             format!("{}× {} writes per base write", numbers::factor(t.write_amplification), w.item),
         ),
     ];
-    if cassandra {
-        // Cassandra never throttles: nothing to count.
+    if cassandra || !r.engine.profile().metered() {
+        // Cassandra and MongoDB never throttle: nothing to count.
         rows.retain(|(label, _)| *label != "throttled");
     } else if r.engine.profile().request_units() {
         rows.insert(2, ("request units, reads", format!("{} RU", numbers::count(t.rcu))));
@@ -393,9 +415,15 @@ pub(super) fn totals_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     } else if t.ttl_deletes > 0 {
         rows.push(("TTL deletes", format!("{} (free)", numbers::count(t.ttl_deletes as f64))));
     }
-    rows.extend(lost_rows(t, r.engine));
+    rows.extend(documents_rows(r));
+    if r.documents.is_some() {
+        // The document's refusal is in its own words above.
+        rows.extend(lost_rows(&Totals { item_size_errors: 0, ..t.clone() }, r.engine));
+    } else {
+        rows.extend(lost_rows(t, r.engine));
+    }
     rows.extend(condition_row(t));
-    if t.price_source == cost::SELF_MANAGED || t.price_source == cost::UNLISTED {
+    if cost::unpriced(&t.price_source) {
         rows.push(("cost", t.price_source.clone()));
     } else {
         rows.extend([
@@ -426,12 +454,53 @@ fn refusal_words(engine: Engine) -> RefusalWords {
             item: "item past 2 MB (413 Request Entity Too Large)",
             at_load: "of the initial load past 2 MB: never in the container",
         },
+        // MongoDB holds a collection's documents to no size (the profile sets no partition
+        // limit, so the first never shows); a document past 16 MB during the run has its own
+        // rows (`documents_rows`), one at load these words.
+        Engine::MongoDb => RefusalWords {
+            partition: "partition over its size limit",
+            item: mongo::TOO_LARGE,
+            at_load: "of the initial load past 16 MB: never in the collection",
+        },
         Engine::DynamoDb | Engine::Cassandra => RefusalWords {
             partition: "item collection over 10 GB (ItemCollectionSizeLimitExceeded)",
             item: "item past 400 KB (ValidationException: Item size has exceeded the maximum allowed size)",
             at_load: "of the initial load past 400 KB: never in the table",
         },
     }
+}
+
+/// A store whose updates build a document's whole new version (MongoDB): the largest document
+/// against the limit, and the bytes of the versions its updates built.
+fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
+    let Some(d) = &r.documents else { return Vec::new() };
+    let mut rows = vec![
+        (
+            "largest document",
+            format!(
+                "{} ({} of the {} document limit)",
+                numbers::bytes(d.largest_document_bytes as f64),
+                numbers::percent(d.largest_share_of_limit),
+                numbers::bytes(d.limit_bytes as f64)
+            ),
+        ),
+        (
+            "bytes per update",
+            format!(
+                "{}: the new version the server builds ({} over {})",
+                numbers::bytes(d.mean_new_version_bytes_per_update),
+                numbers::bytes(d.new_version_bytes as f64),
+                plural(d.updates, "update", "updates")
+            ),
+        ),
+    ];
+    if d.refused_too_large > 0 {
+        rows.push((
+            "refused writes",
+            format!("{}: {}", numbers::count(d.refused_too_large as f64), d.refusal),
+        ));
+    }
+    rows
 }
 
 /// Writes refused, and items lost to overwrites, in the engine's words.

@@ -7,7 +7,9 @@ use super::check::{self, CheckReport};
 use super::{ListEntry, verdict};
 use crate::engine::model::{Engine, IndexKind, Scenario};
 use crate::engine::planner::numbers;
-use crate::engine::planner::{IndexId, Kind, Operation, PatternPlan, Unpredictable, cosmos_verb, cql_verb};
+use crate::engine::planner::{
+    IndexId, Kind, Operation, PatternPlan, Unpredictable, cosmos_verb, cql_verb, mongo_verb,
+};
 use crate::engine::profile::{Language, Metering};
 
 pub(super) const WIDTH: usize = 80;
@@ -137,6 +139,7 @@ fn operation_name(engine: Engine, op: Operation) -> &'static str {
             other => cql_verb(other),
         },
         Language::CosmosNoSql => cosmos_verb(op),
+        Language::MongoDb => mongo_verb(op),
     }
 }
 
@@ -165,7 +168,7 @@ fn items_written(p: &PatternPlan) -> f64 {
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
     match engine.profile().language {
-        Language::DynamoDbApi | Language::CosmosNoSql => {
+        Language::DynamoDbApi | Language::CosmosNoSql | Language::MongoDb => {
             if let Some(k) = &p.key_condition {
                 parts.push(k.clone());
             }

@@ -110,6 +110,7 @@ pub fn engine_of(e: file::Engine) -> model::Engine {
         file::Engine::DynamoDB => model::Engine::DynamoDb,
         file::Engine::Cassandra => model::Engine::Cassandra,
         file::Engine::CosmosDB => model::Engine::CosmosDb,
+        file::Engine::MongoDB => model::Engine::MongoDb,
     }
 }
 

@@ -48,6 +48,7 @@ pub enum Engine {
     DynamoDB,
     Cassandra,
     CosmosDB,
+    MongoDB,
 }
 
 #[derive(Debug, Deserialize)]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
 use crate::engine::planner::{
-    Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cosmos_verb, cql_verb, numbers,
+    Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cosmos_verb, cql_verb, mongo_verb, numbers,
 };
 use crate::engine::profile::{Language, Pricing};
 use crate::engine::sim::report::GoalHint;
@@ -175,6 +175,15 @@ impl View<'_> {
                     &[],
                     None,
                 ),
+                Pricing::Servers => (
+                    Some(false),
+                    format!(
+                        "{} is priced by its servers, not per request, so `keyheat run` cannot grade a monthly cost",
+                        self.engine
+                    ),
+                    &[],
+                    None,
+                ),
                 Pricing::Unlisted => (
                     Some(false),
                     format!(
@@ -240,8 +249,10 @@ impl View<'_> {
     /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
     fn served(&self, p: &PatternPlan, op: Operation) -> String {
         let place = match (&p.index, self.language()) {
+            (None, Language::MongoDb) => "the collection".to_owned(),
             (None, _) => "the table".to_owned(),
             (Some(id), Language::Cql) => format!("view {}", id.name()),
+            (Some(id), Language::MongoDb) => format!("index {}", id.name()),
             (Some(id), Language::DynamoDbApi | Language::CosmosNoSql) => id.label(),
         };
         if op == Operation::Scan {
@@ -249,6 +260,7 @@ impl View<'_> {
                 Language::DynamoDbApi => format!("a Scan of {place}"),
                 Language::Cql => format!("a full scan of {place} ({})", cql_verb(op)),
                 Language::CosmosNoSql => format!("a {} of the container", cosmos_verb(op)),
+                Language::MongoDb => format!("a {}", mongo_verb(op)),
             };
         }
         let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
@@ -256,6 +268,7 @@ impl View<'_> {
             Language::DynamoDbApi => op.name(),
             Language::Cql => cql_verb(op),
             Language::CosmosNoSql => cosmos_verb(op),
+            Language::MongoDb => mongo_verb(op),
         };
         format!("{verb}{fanout} on {place}")
     }
@@ -271,12 +284,15 @@ impl View<'_> {
                 let cost = match self.language() {
                     Language::DynamoDbApi => format!("~{} RCU per call", numbers::count(p.units_per_call)),
                     Language::CosmosNoSql => format!("~{} RU per call", numbers::count(p.units_per_call)),
-                    Language::Cql => format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0))),
+                    Language::Cql | Language::MongoDb => {
+                        format!("~{} per call", numbers::bytes(p.bytes_read.unwrap_or(0.0)))
+                    }
                 };
                 let scan = match self.language() {
                     Language::DynamoDbApi => "a Scan".to_owned(),
                     Language::CosmosNoSql => format!("a {}", cosmos_verb(Operation::Scan)),
                     Language::Cql => format!("a full scan ({})", cql_verb(Operation::Scan)),
+                    Language::MongoDb => format!("a {}", mongo_verb(Operation::Scan)),
                 };
                 (
                     Some(false),
@@ -332,12 +348,16 @@ impl View<'_> {
         }
         let value = 1.0 + writes.iter().map(|(rate, extra)| rate * extra).sum::<f64>() / base;
         let passed = value <= limit + 1e-9;
+        let amplified = self.engine.words().amplified;
+        let noun = amplified.written;
         (
             Some(passed),
             format!(
-                "~{} {} written per base item (table, indexes, copies and aggregates) at the write patterns' mean rates {} {}",
+                "~{} {} written per base {} ({}) at the write patterns' mean rates {} {}",
                 numbers::factor(value),
-                if numbers::factor(value) == "1" { "item" } else { "items" },
+                if numbers::factor(value) == "1" { noun.one } else { noun.many },
+                noun.one,
+                amplified.places,
                 if passed { "≤" } else { ">" },
                 numbers::factor(limit)
             ),

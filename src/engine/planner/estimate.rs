@@ -19,6 +19,7 @@ use crate::engine::model::{
     PatternId, Scenario, SlotAttrs, Variant,
 };
 use crate::engine::number::Number;
+use crate::engine::profile::{Sizing, bson};
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
 use crate::engine::template::{Part, Template};
 use crate::engine::time::SimDuration;
@@ -117,6 +118,22 @@ impl<'a> Estimator<'a> {
             .filter(|&(i, _)| Some(i) != by)
             .filter_map(|(_, a)| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
             .sum();
+        if self.scenario.engine.profile().sizing == Sizing::Bson {
+            // BSON: an embedded document of the same fields, without the digits of its index
+            // (`bson::uniform_array_size` counts those for a whole array); a time is a date, as
+            // the replay stores it.
+            let fields = e
+                .attributes
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| Some(i) != by)
+                .filter_map(|(_, a)| {
+                    let is_date = |_: &str| a.ty == AttrType::Time;
+                    item.get(&a.name).map(|v| bson::dated_element_size(&a.name, v, &is_date))
+                })
+                .sum();
+            return Sizing::Bson.list_element(fields) as f64;
+        }
         1.0 + 3.0 + fields
     }
 

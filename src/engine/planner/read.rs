@@ -519,6 +519,7 @@ fn describe(
         limit_after_range: p.range.is_some() && !sort.ordered && p.limit.is_some(),
         fetch: None,
         cql: est.cql,
+        engine: est.scenario.engine,
     }
 }
 

@@ -154,8 +154,12 @@ fn not_there_yet(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> 
     })
 }
 
-/// An append that rewrites a parent the pattern picks far more often than the rest.
+/// An append that rewrites a parent the pattern picks far more often than the rest: its units,
+/// on a store that charges any (Cassandra and MongoDB meter none to mispredict).
 fn parent_apart(est: &Estimator<'_>, p: &AccessPattern, plan: &PatternPlan) -> Option<Unpredictable> {
+    if !est.scenario.engine.profile().metered() {
+        return None;
+    }
     let append = plan.writes.iter().find(|w| w.lands.via == Via::Append)?;
     let embed = est.variant.embed_of(p.entity_id())?;
     let child = est.entity(p.entity_id());

@@ -160,6 +160,8 @@ pub struct QueryReading {
     /// The table items fetched for what an index does not project.
     pub fetch: Option<FetchReading>,
     pub cql: bool,
+    /// The store: its words ask for descending order (`Vocabulary::descending`).
+    pub engine: crate::engine::model::Engine,
 }
 
 /// A Query stopped by the pattern's limit before it read every match.
@@ -388,6 +390,7 @@ mod tests {
             limit_after_range: false,
             fetch: None,
             cql: false,
+            engine: crate::engine::model::Engine::DynamoDb,
         })
     }
 

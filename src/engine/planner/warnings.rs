@@ -21,7 +21,7 @@ use super::{
 use crate::engine::model::{
     AccessPattern, Action, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
 };
-use crate::engine::profile::cosmos;
+use crate::engine::profile::{Sizing, bson, cosmos};
 use crate::engine::template::Template;
 use crate::engine::value::MAX_ITEM_BYTES;
 
@@ -251,7 +251,13 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             continue;
         }
         let own = est.item_bytes(embed.into_id()) - est.embedded_children(embed) * element;
-        let children = ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0);
+        let children = match est.scenario.engine.profile() {
+            // A BSON document's array pays its indexes' digits too: the most elements that fit.
+            p if p.sizing == Sizing::Bson => {
+                bson_children(p.item_limit.unwrap_or(bson::MAX_DOCUMENT_BYTES), own, element)
+            }
+            _ => ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0),
+        };
         let secs = children / per_s;
         out.push(Warning {
             code: WarningCode::UnboundedItem,
@@ -272,6 +278,21 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             }),
         });
     }
+}
+
+/// How many elements of `element` bytes (type byte, name terminator and value; the name's
+/// digits counted here) an array can hold in a document of `own` bytes besides it, before the
+/// document passes `limit` (MongoDB: 16 MB).
+fn bson_children(limit: usize, own: f64, element: f64) -> f64 {
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+    let (own, value) = (own.max(0.0).ceil() as usize, (element - 2.0).max(0.0).ceil() as usize);
+    let fits = |n: usize| own + bson::uniform_array_size(n, value) <= limit;
+    let (mut lo, mut hi) = (0, limit);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    lo as f64
 }
 
 fn pattern_warnings(plan: &PatternPlan, est: &Estimator<'_>, out: &mut Vec<Warning>) {

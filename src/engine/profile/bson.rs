@@ -17,7 +17,11 @@
 //! the one a driver would pick): a string is a string, a number an int32 when it is an integer that
 //! fits, an int64 when it fits that, otherwise a double (a Decimal128, 16 bytes, is what an
 //! application that needs exact decimals would choose instead); binary is binary (subtype 0), a
-//! list or set an array, a map an embedded document.
+//! list or set an array, a map an embedded document. A scenario's `Time` is a number of epoch
+//! seconds to DynamoDB but a date to MongoDB: a UTC datetime (type 0x09, an int64 of milliseconds),
+//! the only type a TTL index expires ("TTL Indexes": a document whose indexed field is not a date
+//! or an array of dates does not expire). Its 8 bytes are not in the value, so a caller that
+//! knows which fields hold times says so ([`dated_document_size`]).
 
 use crate::engine::value::{AttributeValue, Item};
 
@@ -33,13 +37,39 @@ pub const MAX_NESTING_LEVELS: usize = 100;
 /// An ObjectId's bytes (the specification's type 0x07: 12 bytes).
 pub const OBJECT_ID_BYTES: usize = 12;
 
+/// A UTC datetime's bytes (the specification's type 0x09: an int64 of milliseconds since the Unix
+/// epoch).
+pub const DATETIME_BYTES: usize = 8;
+
 /// The bytes an `_id` ObjectId adds to a document that does not name its own `_id`: MongoDB adds
 /// one on insert (type byte, the cstring `_id`, 12 bytes).
 pub const GENERATED_ID_BYTES: usize = 1 + "_id".len() + 1 + OBJECT_ID_BYTES;
 
 /// The bytes of `item` as one BSON document (without an `_id` it does not have).
 pub fn document_size(item: &Item) -> usize {
-    frame(item.iter().map(|(name, value)| element_size(name.len(), value)).sum())
+    dated_document_size(item, &|_| false)
+}
+
+/// The bytes of `item` as one BSON document (without an `_id` it does not have) whose number
+/// fields named by `is_date`, at any depth, are dates (UTC datetimes).
+pub fn dated_document_size(item: &Item, is_date: &dyn Fn(&str) -> bool) -> usize {
+    frame(item.iter().map(|(name, value)| dated_element_size(name, value, is_date)).sum())
+}
+
+/// The bytes of one element named `name`: its type byte, its name as a cstring and its value, a
+/// UTC datetime when it is a number `is_date` names; the fields of an embedded document, or of
+/// the documents in an array, by the same rule.
+pub fn dated_element_size(name: &str, value: &AttributeValue, is_date: &dyn Fn(&str) -> bool) -> usize {
+    let value = match value {
+        AttributeValue::N(_) if is_date(name) => DATETIME_BYTES,
+        AttributeValue::M(fields) => dated_document_size(fields, is_date),
+        AttributeValue::L(values) => array_size(values.iter().map(|v| match v {
+            AttributeValue::M(fields) => dated_document_size(fields, is_date),
+            other => value_size(other),
+        })),
+        other => value_size(other),
+    };
+    1 + name.len() + 1 + value
 }
 
 /// The bytes of one element: its type byte, its name (a cstring of `name_bytes` bytes) and its
@@ -91,7 +121,7 @@ pub fn uniform_array_size(len: usize, value_bytes: usize) -> usize {
 }
 
 /// Decimal digits of every index below `len` together: the names of an array of `len` elements.
-fn index_digits(len: usize) -> usize {
+pub fn index_digits(len: usize) -> usize {
     let mut total = 0;
     let mut start = 0;
     let mut width = 1;
@@ -164,6 +194,21 @@ mod tests {
         for (doc, bytes) in cases {
             assert_eq!(document_size(&doc), bytes, "{doc:?}");
         }
+    }
+
+    /// A field holding a time is a UTC datetime, 8 bytes, where the same number of epoch seconds
+    /// would be an int32's 4; in an embedded document and in the documents of an array too.
+    #[test]
+    fn a_time_is_a_utc_datetime() {
+        let comment = || AttributeValue::M(item(&[("at", n("1700000000")), ("n", n("7"))]));
+        let post = item(&[("at", n("1700000000")), ("l", AttributeValue::L(vec![comment(), comment()]))]);
+        // {at: int32, l: [{at: int32, n: int32} × 2]}: each comment 4 + (1+3+4) + (1+2+4) + 1.
+        let numbers = 4 + (1 + 3 + 4) + (1 + 2 + (4 + 2 * (1 + 2 + 20) + 1)) + 1;
+        assert_eq!(dated_document_size(&post, &|_| false), numbers);
+        assert_eq!(document_size(&post), numbers);
+        // Every `at` a UTC datetime: 4 bytes more each, three of them.
+        let dates = 4 + (1 + 3 + 8) + (1 + 2 + (4 + 2 * (1 + 2 + 24) + 1)) + 1;
+        assert_eq!(dated_document_size(&post, &|name| name == "at"), dates);
     }
 
     /// An array's element names grow a digit at 10, 100, 1,000: what an array that grows without

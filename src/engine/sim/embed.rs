@@ -14,7 +14,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::Simulation;
 use super::exec::{Call, ItemWrite, Refused, Resume, WriteStatus};
-use super::items::{Val, materialize, value_size};
+use super::items::{Val, materialize, nested_field_size};
 use super::table::Placed;
 use super::world::World;
 use crate::engine::model::Variant;
@@ -47,9 +47,6 @@ pub(super) struct Embedded {
     pub lists: HashMap<u32, Children>,
 }
 
-/// Bytes of an empty list (AWS "Item sizes and formats": 3 bytes of overhead).
-const LIST_OVERHEAD: u32 = 3;
-
 pub(super) fn compile(world: &World, variant: &Variant) -> Vec<Embedded> {
     variant
         .embeds
@@ -73,16 +70,20 @@ impl Simulation {
     /// Bytes a child takes as one element of its parent's list: a map of its attributes (all
     /// but the one naming the parent), 3 bytes + 1 per field + names and values, and the list's
     /// 1 byte per element (AWS "Item sizes and formats"; `value::AttributeValue::size`).
+    /// In BSON: the element's type byte and name terminator, and an embedded document of the
+    /// fields (`profile::Sizing::list_element`); the digits of its index are the list's
+    /// (`Sizing::list_names`), since they change as the subset pattern drops the oldest.
     fn element_size(&self, plan: &EmbedPlan, vals: &[Val]) -> u32 {
         let attrs = &self.world.entities[plan.child].attrs;
+        let sizing = self.world.engine.profile().sizing;
         let fields: usize = attrs
             .iter()
             .zip(vals)
             .enumerate()
             .filter(|&(i, (_, v))| i != plan.by_attr && !matches!(v, Val::Absent | Val::List(..)))
-            .map(|(_, (a, &v))| 1 + a.name.len() + value_size(a, v, &self.world.pops))
+            .map(|(_, (a, &v))| nested_field_size(sizing, a, v, &self.world.pops))
             .sum();
-        u32::try_from(1 + 3 + fields).unwrap_or(u32::MAX)
+        u32::try_from(sizing.list_element(fields)).unwrap_or(u32::MAX)
     }
 
     /// Appends child `ordinal` (values `vals`) to its parent's list with an UpdateItem of the
@@ -118,9 +119,11 @@ impl Simulation {
             return WriteStatus::Invalid;
         }
         let element = self.element_size(&plan, vals);
+        let sizing = self.world.engine.profile().sizing;
+        let empty = u32::try_from(sizing.empty_list()).unwrap_or(u32::MAX);
         let (bytes, appends) = match parent_vals[plan.list_attr] {
             Val::List(bytes, appends) => (bytes, appends),
-            _ => (LIST_OVERHEAD, 0),
+            _ => (empty, 0),
         };
         let fresh = appends == 0;
         let held = plan.keep.map_or(appends, |n| appends.min(n));
@@ -129,7 +132,14 @@ impl Simulation {
         let drop = plan.keep.is_some_and(|n| held >= n).then_some(oldest).flatten();
         // The count of appends, not of elements: a list that keeps 10 changes with every append,
         // as an index that projects it must see.
-        let list = Val::List((bytes + element).saturating_sub(drop.unwrap_or(0)), appends + 1);
+        // The elements' names: BSON's indexes, renumbered when the oldest falls out.
+        let len_before = if fresh { 0 } else { held as usize };
+        let len_after = len_before + 1 - usize::from(drop.is_some());
+        let names = |len: usize| u32::try_from(sizing.list_names(len)).unwrap_or(u32::MAX);
+        let list = Val::List(
+            (bytes + element + names(len_after)).saturating_sub(drop.unwrap_or(0) + names(len_before)),
+            appends + 1,
+        );
         parent_vals[plan.list_attr] = list;
         let changes = [(u16::try_from(plan.list_attr).unwrap_or(u16::MAX), list)];
         let write = ItemWrite {

@@ -37,6 +37,7 @@ pub use extremes::Band;
 
 use crate::engine::model::{Scenario, Variant};
 use crate::engine::planner;
+use crate::engine::profile::{Latency, Sizing};
 
 use super::report::RunReport;
 use super::{RunOptions, SimError, tick_count};
@@ -79,6 +80,14 @@ pub fn run(
     if profile.metered() {
         let units = if profile.request_units() { "request units" } else { "capacity units" };
         let feature = format!("{units} and throttling (the {} profile)", scenario.engine);
+        return Err(unsupported(&feature, &place));
+    }
+    // Rates size every item by DynamoDB's attribute rules and charge a request the same
+    // whatever its item's size: a store whose documents are sized otherwise, or whose updates
+    // cost by the document's size, is refused rather than reported with those rules.
+    if profile.sizing != Sizing::Attributes || profile.latency == Latency::Documents {
+        let engine = scenario.engine;
+        let feature = format!("{engine}'s document sizes and document-sized updates (the {engine} profile)");
         return Err(unsupported(&feature, &place));
     }
     let extras = [
@@ -183,6 +192,23 @@ mod tests {
                     assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("{scenario} {edits:?}: {other:?}"),
+            }
+        }
+        // MongoDB: BSON sizes and an update's cost by document size, which rates do not model;
+        // refused by the profile's name, not reported with DynamoDB's rules.
+        let loaded = crate::scenario::load("social-feed")
+            .and_then(|l| l.on_engine(crate::engine::model::Engine::MongoDb))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let options =
+            RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
+        for variant in &loaded.scenario.variants {
+            match run(&loaded.scenario, variant, &options, &mut |_| {}) {
+                Err(FluidError::Unsupported { feature, .. }) => assert!(
+                    feature.contains("MongoDB's document sizes") && feature.contains("the MongoDB profile"),
+                    "social-feed {} on MongoDB: refused for {feature:?}",
+                    variant.name
+                ),
+                other => panic!("social-feed {} on MongoDB: {other:?}", variant.name),
             }
         }
     }

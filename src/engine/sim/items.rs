@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use crate::engine::hash::{combine, hash_bytes, mix64};
 use crate::engine::model::{self, AttrType, Generator, Population};
 use crate::engine::number::Number;
+use crate::engine::profile::{Sizing, bson};
 use crate::engine::time::push_padded;
 use crate::engine::value::{AttributeValue, Item, KeyType};
 use crate::engine::workload::{Picker, Popularity, Sampler};
@@ -355,6 +356,41 @@ pub fn value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
         Val::Payload(len, _) => len as usize,
         Val::Bool(_) => 1,
         Val::List(bytes, _) => bytes as usize,
+    }
+}
+
+/// Bytes a value takes in a BSON document, without its type byte and name (`profile::bson`,
+/// keyheat's mapping of its types): a time is a UTC datetime (8), a whole number an int32 (4)
+/// when it fits and an int64 (8) otherwise, a fraction a double (8), text a string (its length,
+/// bytes and terminator), binary its length, subtype and bytes, a boolean 1, a list its bytes.
+pub fn bson_value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    let int = |n: i64| if i32::try_from(n).is_ok() { 4 } else { 8 };
+    match val {
+        Val::Absent => 0,
+        Val::Num(_) | Val::Member(_) if attr.ty == AttrType::Time => bson::DATETIME_BYTES,
+        Val::Num(h) if h % 100 == 0 => int(h / 100),
+        Val::Num(_) => 8,
+        Val::Member(m) if attr.ty == AttrType::N => int(i64::try_from(m).unwrap_or(i64::MAX)),
+        Val::Payload(len, _) if attr.ty == AttrType::B => bson::binary_size(len as usize),
+        Val::Member(_) | Val::Choice(_) | Val::Payload(..) => bson::string_size(value_size(attr, val, pops)),
+        Val::Bool(_) => 1,
+        Val::List(bytes, _) => bytes as usize,
+    }
+}
+
+/// Bytes one field (`attr` holding `val`) adds to an item as `sizing` counts them.
+pub fn field_size(sizing: Sizing, attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    match sizing {
+        Sizing::Attributes => sizing.field(attr.name.len(), value_size(attr, val, pops)),
+        Sizing::Bson => sizing.field(attr.name.len(), bson_value_size(attr, val, pops)),
+    }
+}
+
+/// Bytes one field takes in a map nested in a list, as `sizing` counts them.
+pub fn nested_field_size(sizing: Sizing, attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    match sizing {
+        Sizing::Attributes => sizing.nested_field(attr.name.len(), value_size(attr, val, pops)),
+        Sizing::Bson => sizing.nested_field(attr.name.len(), bson_value_size(attr, val, pops)),
     }
 }
 

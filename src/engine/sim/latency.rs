@@ -40,7 +40,7 @@
 //!   from the client, network and SDK included, is keyheat's own figure.
 
 use crate::engine::planner::Operation;
-use crate::engine::profile::{Fanout, Latency};
+use crate::engine::profile::{Fanout, Latency, mongo};
 use crate::engine::retry::RetryPolicy;
 
 pub const WRITE_MS: f64 = 4.0;
@@ -88,7 +88,18 @@ pub fn cql_page_ms(operation: Operation, rows: u64) -> f64 {
 pub fn page_ms(model: Latency, operation: Operation, rows: u64, bytes: u64) -> f64 {
     match model {
         Latency::Statements => cql_page_ms(operation, rows),
-        Latency::Requests => request_ms(operation, bytes),
+        Latency::Requests | Latency::Documents => request_ms(operation, bytes),
+    }
+}
+
+/// What a write that leaves its document `bytes` long spends writing it, on top of its base:
+/// nothing where the model charges writes a base only; building and writing the document's
+/// whole new version where the store applies an update to the whole document (MongoDB,
+/// [`mongo::update_ms`], keyheat's assumption).
+pub fn write_extra_ms(model: Latency, bytes: u64) -> f64 {
+    match model {
+        Latency::Requests | Latency::Statements => 0.0,
+        Latency::Documents => mongo::update_ms(bytes),
     }
 }
 
@@ -120,6 +131,17 @@ pub fn notes(model: Latency, retry: &RetryPolicy) -> Vec<String> {
             ),
         ];
     }
+    if model == Latency::Documents {
+        return vec![
+            format!(
+                "Latencies are modelled, not measured (keyheat's own model): {GET_MS} ms per findOne or write, {QUERY_MS} ms per find, plus {PER_4KB_MS} ms per 4 KB read; requests to several keys run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
+            ),
+            format!(
+                "MongoDB builds the whole new version of a document on every update, however little it changed, so keyheat charges every write {GET_MS} ms plus {PER_4KB_MS} ms per 4 KB of the document it leaves for building and writing that version (keyheat's assumption, ~20 MB/s: the rate its reads are charged at, not a MongoDB figure; WiredTiger itself flushes at checkpoint or eviction, and journals small updates as deltas). A document that grows makes each of its writes slower."
+            ),
+            "MongoDB profile: one replica set (sharding is not modelled); no capacity units and no throttling, so the read and write figures of partitions and patterns count operations (the JSON report's rcu and wcu totals stay 0).".to_owned(),
+        ];
+    }
     vec![
         format!(
             "Latencies are modelled, not measured: {GET_MS} ms per GetItem or write, {QUERY_MS} ms per Query, Scan or BatchGetItem page, plus {PER_4KB_MS} ms per 4 KB read; pages of one request follow each other; fan-out requests run in parallel (the slowest, plus {FANOUT_EXTRA_MS} ms per extra request)."
@@ -149,6 +171,28 @@ mod tests {
         for (operation, bytes, expected) in cases {
             assert!((request_ms(operation, bytes) - expected).abs() < 1e-9, "{operation:?} {bytes}");
         }
+    }
+
+    /// A write pays for its document only where an update builds the whole document's new
+    /// version (MongoDB): 0.2 ms per 4 KB, keyheat's assumption, so a growing document's
+    /// writes slow.
+    #[test]
+    fn only_a_store_that_rewrites_documents_charges_a_write_by_its_size() {
+        // (model, document bytes, extra ms)
+        let cases = [
+            (Latency::Requests, 1 << 20, 0.0),
+            (Latency::Statements, 1 << 20, 0.0),
+            (Latency::Documents, 0, 0.0),
+            (Latency::Documents, 51_573, 51_573.0 / 20_480.0),
+            (Latency::Documents, 1 << 20, 51.2),
+            (Latency::Documents, 16_777_216, 819.2),
+        ];
+        for (model, bytes, ms) in cases {
+            assert!((write_extra_ms(model, bytes) - ms).abs() < 1e-9, "{model:?} {bytes}");
+        }
+        let sizes = [1_000, 10_000, 100_000, 1_000_000];
+        let times: Vec<f64> = sizes.iter().map(|&b| write_extra_ms(Latency::Documents, b)).collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
     }
 
     #[test]

@@ -3,10 +3,11 @@
 
 use crate::engine::hash::{combine, mix64};
 use crate::engine::model::Action;
+use crate::engine::profile::IndexEntries;
 use crate::engine::value::KeyType;
 
 use super::Simulation;
-use super::items::{Gen, Val, generate, generate_own, value_size};
+use super::items::{Gen, Val, field_size, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
@@ -348,13 +349,15 @@ impl Simulation {
         if self.place_sk(item, &mut key_attrs, out).is_none() {
             return false;
         }
-        let attrs: usize = world.entities[item.entity]
-            .attrs
-            .iter()
-            .zip(item.vals)
-            .filter(|(_, v)| **v != Val::Absent)
-            .map(|(a, &v)| a.name.len() + value_size(a, v, &world.pops))
-            .sum();
+        let sizing = world.engine.profile().sizing;
+        let attrs: usize = sizing.document_overhead()
+            + world.entities[item.entity]
+                .attrs
+                .iter()
+                .zip(item.vals)
+                .filter(|(_, v)| **v != Val::Absent)
+                .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
+                .sum::<usize>();
         let size = self.place_entries(item, &mut key_attrs, attrs, out);
         out.size = u32::try_from(size).unwrap_or(u32::MAX);
         true
@@ -528,7 +531,21 @@ impl Simulation {
         let key_attributes = self.world.engine.profile().key_attributes;
         let mut size = 0usize;
         let mut digest: Vec<u64> = Vec::new();
-        if let Projected::All = plan.projected {
+        if let IndexEntries::KeyAndRecordId { record_id_bytes } = self.world.engine.profile().index_entries {
+            // The indexed fields' values and a record id, whatever the index projects: the entry
+            // changes only when an indexed value does. A value is sized as the store sizes it
+            // in the document (keyheat's approximation of the entry's KeyString).
+            let mut keyed: Vec<usize> = Vec::new();
+            let pk = plan.pk.as_ref().or(ent.pk.as_ref());
+            for a in pk.into_iter().chain(&plan.sk).flat_map(TemplatePlan::attrs) {
+                if vals[a] != Val::Absent && !keyed.contains(&a) {
+                    keyed.push(a);
+                    size += value_size(&ent.attrs[a], vals[a], &self.world.pops);
+                    digest.push(val_hash(vals[a]));
+                }
+            }
+            size += record_id_bytes;
+        } else if let Projected::All = plan.projected {
             size = item_size;
             digest.extend(vals.iter().map(|&v| val_hash(v)));
         } else {

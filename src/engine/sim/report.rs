@@ -45,6 +45,29 @@ pub struct RunReport {
     /// partition. Left out of the JSON for the other stores.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_units: Option<RequestUnitsReport>,
+    /// MongoDB: documents against the 16 MB limit, and the bytes of the new versions updates of
+    /// a document already there built. Left out of the JSON for the other stores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub documents: Option<DocumentsReport>,
+}
+
+/// What a store whose updates build a document's whole new version did with them (MongoDB,
+/// `profile::mongo`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentsReport {
+    /// The largest document the store accepts, and the largest one stored in the run.
+    pub limit_bytes: u64,
+    pub largest_document_bytes: u64,
+    pub largest_share_of_limit: f64,
+    /// Writes that stored a new version of a document already there: the server built each
+    /// version whole, so the bytes are the documents' sizes after each update (not bytes
+    /// written to disk: WiredTiger flushes at checkpoint or eviction).
+    pub updates: u64,
+    pub new_version_bytes: u64,
+    pub mean_new_version_bytes_per_update: f64,
+    /// Writes refused because the document would pass the limit, and the server's error.
+    pub refused_too_large: u64,
+    pub refusal: String,
 }
 
 /// How a report's figures were produced.

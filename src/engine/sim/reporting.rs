@@ -2,15 +2,15 @@
 //! goals and costs are filled later by their own modules.
 
 use crate::engine::planner::Kind;
-use crate::engine::profile::{Indexes, Metering};
+use crate::engine::profile::{Indexes, Latency, Metering, mongo};
 use crate::engine::time::SimDuration;
 
 use super::items::key_label;
 use super::ledger::Ledger;
 use super::meter::{READ, WRITE};
 use super::report::{
-    CacheReport, IndexReport, IndexType, NodeReport, Operations, PartitionReport, Partitions, PatternReport,
-    PhysicalRuReport, RequestUnitsReport, RunReport, Totals,
+    CacheReport, DocumentsReport, IndexReport, IndexType, NodeReport, Operations, PartitionReport,
+    Partitions, PatternReport, PhysicalRuReport, RequestUnitsReport, RunReport, Totals,
 };
 use super::state::PatternStats;
 use super::table::IndexKind;
@@ -103,8 +103,14 @@ impl Simulation {
         });
         let indexes = self.index_reports();
         let base_writes = self.figures.totals.base_writes as f64;
+        // An index entry that is a key and a record id (MongoDB) is no item written.
+        let entry_items = if self.world.engine.profile().index_entries.are_items() {
+            self.figures.totals.entry_writes
+        } else {
+            0
+        };
         let all_writes = base_writes
-            + (self.figures.totals.entry_writes
+            + (entry_items
                 + self.figures.totals.copy_writes
                 + self.figures.totals.aggregate_writes
                 + self.figures.totals.embed_writes) as f64;
@@ -154,7 +160,36 @@ impl Simulation {
             fidelity: super::report::Fidelity::Operations,
             bands: None,
             request_units: self.request_units(&table_groups),
+            documents: self.documents(),
         }
+    }
+
+    /// MongoDB's figures: documents against their limit and what updates rewrote (`None` for a
+    /// store that does not write documents whole).
+    fn documents(&self) -> Option<DocumentsReport> {
+        let profile = self.world.engine.profile();
+        if profile.latency != Latency::Documents {
+            return None;
+        }
+        let t = &self.figures.totals;
+        let limit = profile.item_limit.map_or(0, |l| l as u64);
+        let largest = u64::from(t.largest_item);
+        Some(DocumentsReport {
+            limit_bytes: limit,
+            largest_document_bytes: largest,
+            largest_share_of_limit: ratio(largest as f64, limit as f64),
+            updates: t.rewrites,
+            new_version_bytes: t.rewritten_bytes,
+            mean_new_version_bytes_per_update: ratio(t.rewritten_bytes as f64, t.rewrites as f64),
+            refused_too_large: t.item_size_errors,
+            refusal: format!(
+                "{} (an update: \"{}\", {}; an insert: \"{}\")",
+                mongo::TOO_LARGE,
+                mongo::TOO_LARGE_UPDATE,
+                mongo::TOO_LARGE_UPDATE_CODES,
+                mongo::TOO_LARGE_INSERT
+            ),
+        })
     }
 
     /// Cosmos DB's figures: the container's meter, partition by partition (`None` for a store
@@ -466,11 +501,14 @@ impl Simulation {
     fn notes(&self) -> Vec<String> {
         let mut notes = latency::notes(self.world.engine.profile().latency, &self.retries.policy);
         let profile = self.world.engine.profile();
-        notes.push(match profile.metering {
-            Metering::Units => "DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned(),
-            Metering::RequestUnits => "Cosmos DB metering: every request is charged request units (RU), one currency for reads and writes, by Microsoft's table of charges by document size (\"Understand request units consumption\", which calls its figures illustrative): a point read of a 1 KB item 1 RU, of 64 KB 4.76 RU; a create or a delete of 1 KB 4.95 RU, of 128 KB 48.19 RU; a replace deletes the old document and inserts the new one, two writes by size. keyheat draws the straight line between the documented sizes and does not add the 0.2 RU per indexed term (it does not count an item's terms), so its writes are a floor by about 0.2 RU per indexed property; a query pays 2.5 RU per page on each partition plus 1 RU per started KB it loads (keyheat's reading of the documented ~2–3 RU per partition and ~1,000 RU for 1,000 items of 1 KB). The container's RU/s is divided evenly among its physical partitions, each serving at most 10,000 RU/s; a new container starts with ceil(RU/s ÷ 6,000) partitions manual, ceil(max ÷ 10,000) autoscale (Microsoft's planning heuristic); partitions split past 50 GB, never for a hot key. A partition serves a request while it has RU left in the second, even one costing more than what is left, and the next seconds pay the excess back (keyheat's assumption: Microsoft does not document it; users report it); once a second's RU are spent, a request gets 429 (Request rate too large), is not charged, and is retried. Limits hold per second of simulated time with ticks of one second or less.".to_owned(),
-            Metering::Operations => format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum."),
-        });
+        let metering = match profile.metering {
+            // A store that meters nothing off a ring says so in its latency notes (MongoDB).
+            Metering::Operations if profile.ring().is_none() => None,
+            Metering::Units => Some("DynamoDB metering: each physical partition serves 3,000 RCU/s or 1,000 WCU/s or a linear combination of both (RCU/3000 + WCU/1000 ≤ 1), and nothing lifts that; burst (300 s of unused capacity) belongs to a provisioned table's allowance, never to a partition. On-demand tables serve twice their previous peak as a linear combination (a new table's previous peak counts as 2,000 WRU/s and 6,000 RRU/s, so 4,000 WRU/s or 12,000 RRU/s), a new peak counting after 30 minutes, and have no burst. Initial partition counts (4 on demand, ceil(RCU/3000 + WCU/1000) provisioned) are keyheat's assumption: AWS documents no formula. Reads are eventually consistent. Limits hold per second of simulated time with ticks of one second or less, as averages over longer ticks.".to_owned()),
+            Metering::RequestUnits => Some("Cosmos DB metering: every request is charged request units (RU), one currency for reads and writes, by Microsoft's table of charges by document size (\"Understand request units consumption\", which calls its figures illustrative): a point read of a 1 KB item 1 RU, of 64 KB 4.76 RU; a create or a delete of 1 KB 4.95 RU, of 128 KB 48.19 RU; a replace deletes the old document and inserts the new one, two writes by size. keyheat draws the straight line between the documented sizes and does not add the 0.2 RU per indexed term (it does not count an item's terms), so its writes are a floor by about 0.2 RU per indexed property; a query pays 2.5 RU per page on each partition plus 1 RU per started KB it loads (keyheat's reading of the documented ~2–3 RU per partition and ~1,000 RU for 1,000 items of 1 KB). The container's RU/s is divided evenly among its physical partitions, each serving at most 10,000 RU/s; a new container starts with ceil(RU/s ÷ 6,000) partitions manual, ceil(max ÷ 10,000) autoscale (Microsoft's planning heuristic); partitions split past 50 GB, never for a hot key. A partition serves a request while it has RU left in the second, even one costing more than what is left, and the next seconds pay the excess back (keyheat's assumption: Microsoft does not document it; users report it); once a second's RU are spent, a request gets 429 (Request rate too large), is not charged, and is retried. Limits hold per second of simulated time with ticks of one second or less.".to_owned()),
+            Metering::Operations => Some(format!("Cassandra profile: no capacity units, so the read and write figures of partitions and patterns count operations (SELECTs and writes of a partition; the JSON report's rcu and wcu totals stay 0); a ring of {RING_NODES} nodes, replication factor {REPLICATION}: writes go to every replica, reads to a quorum.")),
+        };
+        notes.extend(metering);
         if let Some(grace) = profile.tombstone_grace_secs
             && self.figures.totals.ttl_deletes > 0
         {

@@ -222,6 +222,9 @@ fn tables(world: &World, engine: Engine) -> Vec<Table> {
             if engine.profile().page_rows().is_some() {
                 table.page_by_rows();
             }
+            if !engine.profile().index_entries.are_items() {
+                table.entries_without_overhead();
+            }
             table
         })
         .collect()

@@ -364,6 +364,10 @@ pub struct Totals {
     pub conflicts: u64,
     /// Bytes of the largest item stored, preloaded or written.
     pub largest_item: u32,
+    /// Writes that stored a new version of an item already there, and the bytes of those
+    /// versions: what a store that writes a document whole rewrites (`profile::mongo`).
+    pub rewrites: u64,
+    pub rewritten_bytes: u64,
     pub ttl_deletes: u64,
     pub growth_writes: u64,
     pub unserved_calls: u64,

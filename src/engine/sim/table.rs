@@ -205,6 +205,15 @@ impl Table {
         }
     }
 
+    /// Stores index entries with no per-entry overhead: DynamoDB's 100 bytes per index item
+    /// are not a B-tree key's (MongoDB, whose entries are sized whole by the profile). Call
+    /// before anything is written.
+    pub fn entries_without_overhead(&mut self) {
+        for (_, ledger) in &mut self.indexes {
+            *ledger = Ledger::new(Codec::Bytes, 0);
+        }
+    }
+
     /// Holds every partition key's items to `bytes`, a hard limit a write past fails (Cosmos
     /// DB's 20 GB logical partition).
     pub fn limit_partitions(&mut self, bytes: u64) {

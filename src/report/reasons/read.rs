@@ -122,8 +122,7 @@ impl Display for QueryReading {
                 Descending::NewestFirst => "newest first",
                 Descending::HighestFirst => "highest first",
             };
-            let clause = if self.cql { "ORDER BY … DESC" } else { "ScanIndexForward = false" };
-            write!(f, ", {first} ({clause})")?;
+            write!(f, ", {first} ({})", self.engine.words().descending)?;
         }
         if self.limit_after_range {
             f.write_str(

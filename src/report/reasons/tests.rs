@@ -21,6 +21,7 @@ fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
         limit_after_range: false,
         fetch: None,
         cql: false,
+        engine: crate::engine::model::Engine::DynamoDb,
     }
 }
 

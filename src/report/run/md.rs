@@ -160,6 +160,30 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     if is_cassandra(r.engine) {
         return markdown_views(out, r);
     }
+    if !r.engine.profile().index_entries.are_items() {
+        // MongoDB: each entry the indexed values and a record id; no units, lag or throttling.
+        let rows: Vec<Vec<String>> = r
+            .indexes
+            .iter()
+            .map(|i| {
+                vec![
+                    i.name.clone(),
+                    numbers::bytes(i.bytes as f64),
+                    numbers::count(i.items as f64),
+                    numbers::count(i.entry_writes as f64),
+                    numbers::bytes(i.max_partition_bytes as f64),
+                ]
+            })
+            .collect();
+        let columns = [
+            ("index", Align::Left),
+            ("size", Align::Right),
+            ("entries", Align::Right),
+            ("entry writes", Align::Right),
+            ("largest key", Align::Right),
+        ];
+        return markdown::table(out, &columns, &rows);
+    }
     let rows: Vec<Vec<String>> = r
         .indexes
         .iter()

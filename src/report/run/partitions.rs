@@ -107,6 +107,10 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         ("hottest key, reads", hot(|p| p.peak_rcu_per_s, read, false)),
         ("hottest key, writes", hot(|p| p.peak_wcu_per_s, write, true)),
     ];
+    if r.documents.is_some() {
+        // One replica set holds every collection whole: there are no physical partitions.
+        rows.retain(|(label, _)| *label != "physical partitions");
+    }
     if let Some(ru) = &r.request_units {
         rows.extend(request_unit_rows(ru));
     } else if p.physical_peak_rcu_per_s > 0.0 || p.physical_peak_wcu_per_s > 0.0 {
@@ -221,6 +225,10 @@ pub fn shown(top: &[PartitionReport], n: usize) -> Vec<&PartitionReport> {
 pub(crate) fn index_legend(r: &RunReport) -> String {
     if is_cassandra(r.engine) {
         return "A materialized view's partitions: its rows, which the base table's replicas write as the table's writes land (Cassandra never throttles)."
+            .to_owned();
+    }
+    if r.documents.is_some() {
+        return "An index's partitions: its entries, which MongoDB writes with each document write (nothing throttles)."
             .to_owned();
     }
     let mut legend = "An index's throttles are counted per index, under Indexes.".to_owned();

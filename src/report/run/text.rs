@@ -66,7 +66,6 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 /// big index partitions do not push the table's out of sight).
 fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     let cassandra = is_cassandra(r.engine);
-    let cosmos = r.engine.profile().request_units();
     let w = [1, 24, 8, 10, 9, 9, 13];
     let line = |out: &mut _, c: [&str; 7]| {
         let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
@@ -78,26 +77,8 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             title,
             &format!("{:>8}", "size"),
             &format!("{:>10}", words(r.engine).items),
-            &format!(
-                "{:>9}",
-                if cassandra {
-                    "reads/s"
-                } else if cosmos {
-                    "rd RU/s"
-                } else {
-                    "RCU/s pk"
-                }
-            ),
-            &format!(
-                "{:>9}",
-                if cassandra {
-                    "writes/s"
-                } else if cosmos {
-                    "wr RU/s"
-                } else {
-                    "WCU/s pk"
-                }
-            ),
+            &format!("{:>9}", r.engine.words().peak_reads),
+            &format!("{:>9}", r.engine.words().peak_writes),
             last,
         ]
         .map(str::to_owned)
@@ -192,6 +173,9 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     if is_cassandra(r.engine) {
         return text_views(out, r);
     }
+    if !r.engine.profile().index_entries.are_items() {
+        return text_key_indexes(out, r);
+    }
     writeln!(out, "Indexes")?;
     let w = [1, 14, 4, 9, 7, 8, 9, 8, 9];
     let line = |out: &mut _, c: [&str; 9]| {
@@ -249,6 +233,42 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             detail.push(format!("{} RCU read from it", numbers::count(i.rcu)));
         }
         paragraph(out, 4, &detail.join("; "))?;
+    }
+    Ok(())
+}
+
+/// Indexes whose entries are keys and record ids (MongoDB): no units, no lag, no throttling;
+/// what they hold and how often a write changed them.
+fn text_key_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    writeln!(out, "Indexes (each entry the indexed values and a record id)")?;
+    let w = [1, 20, 10, 12, 14, 14];
+    let line = |out: &mut _, c: [&str; 6]| {
+        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+        row(out, &cells)
+    };
+    line(
+        out,
+        [
+            "",
+            "name",
+            &format!("{:>10}", "size"),
+            &format!("{:>12}", "entries"),
+            &format!("{:>14}", "entry writes"),
+            &format!("{:>14}", "largest key"),
+        ],
+    )?;
+    for i in &r.indexes {
+        line(
+            out,
+            [
+                "",
+                &i.name,
+                &format!("{:>10}", numbers::bytes(i.bytes as f64)),
+                &format!("{:>12}", numbers::count(i.items as f64)),
+                &format!("{:>14}", numbers::count(i.entry_writes as f64)),
+                &format!("{:>14}", numbers::bytes(i.max_partition_bytes as f64)),
+            ],
+        )?;
     }
     Ok(())
 }

@@ -321,3 +321,41 @@ fn a_state_keyed_index_adds_up_the_loads_on_one_state() {
     let figure = load.wcu.expect("past what a partition serves");
     assert!((figure - expected).abs() < 0.1, "{figure} ≠ {expected}");
 }
+
+/// MongoDB: a comment embedded in its post is an array element of BSON (bsonspec.org): its type
+/// byte, its index's name terminator, and an embedded document of its fields, the time a UTC
+/// datetime of 8 bytes as the replay stores it (`sim::items::bson_value_size`).
+#[test]
+fn on_mongodb_an_embedded_comment_is_sized_as_the_replay_stores_it() {
+    let source = r#"(
+        name: "thread", title: "thread", engines: [MongoDB],
+        entities: [
+            (name: "Post", attributes: [(name: "post_id", type: S, gen: New("posts"))]),
+            (name: "Comment", attributes: [
+                (name: "post_id", type: S, gen: Pick("posts")),
+                (name: "at", type: Time, gen: Now),
+                (name: "body", type: S, gen: Payload(1000)),
+            ]),
+        ],
+        populations: [(name: "posts", count: 1, ids: "p{}")],
+        patterns: [
+            (name: "comment", action: Put, entity: "Comment", given: ["post_id"], keys: Fixed(0), rate: 2),
+        ],
+        variants: [(
+            name: "whole",
+            keys: {"Post": (pk: "POST#{post_id}", sk: "POST")},
+            embeds: [(entity: "Comment", into: "Post", by: "post_id")],
+        )],
+        workload: (duration: "300s", tick: "1s", seed: 7),
+    )"#;
+    let loaded = scenario::parse("thread.ron", source).expect("test scenario");
+    let loaded = loaded.on_engine(crate::engine::model::Engine::MongoDb).expect("listed");
+    let variant = loaded.variant(Some("whole")).expect("variant");
+    let est = Estimator::new(&loaded.scenario, variant);
+    // The element's type byte and name terminator 2, the document's frame 5; `at` 1 + 2 + 1 + 8
+    // (a UTC datetime, not the int32 its epoch seconds would fit); `body` 1 + 4 + 1 + a string's
+    // 4 + 1,000 + 1.
+    let expected = 2 + 5 + (1 + 2 + 1 + 8) + (1 + 4 + 1 + (4 + 1000 + 1));
+    let element = est.element_bytes(&variant.embeds[0]);
+    assert!((element - f64::from(expected)).abs() < 1e-9, "{element} vs {expected}");
+}

@@ -142,10 +142,12 @@ impl Simulation {
             moves: action == Action::Update && self.moves_key(entity, &target.changes),
             transaction: self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems),
         };
+        self.scratch.written = 0;
         let status = self.send(&sending);
         // Two writes one after the other when the item moves; a transaction's two rounds.
         let rounds = if sending.transaction || sending.moves { 2.0 } else { 1.0 };
-        let ms = located_ms + read_ms + rounds * latency::WRITE_MS;
+        let written = latency::write_extra_ms(self.world.engine.profile().latency, self.scratch.written);
+        let ms = located_ms + read_ms + rounds * latency::WRITE_MS + written;
         match status {
             WriteStatus::Done => {
                 self.completed(call, resume.as_ref(), ms);
@@ -748,6 +750,15 @@ impl Simulation {
         self.items.keep_changes(placed.id, write.changes);
         if write.vals.is_some() {
             self.figures.totals.largest_item = self.figures.totals.largest_item.max(placed.size);
+            // A new version of a document already at the key: an update of it, or a put that
+            // replaces it under a new handle; the server builds either whole.
+            if old_handle.is_some() {
+                self.figures.totals.rewrites += 1;
+                self.figures.totals.rewritten_bytes += u64::from(placed.size);
+            }
+            if write.pattern.is_some() {
+                self.scratch.written += u64::from(placed.size);
+            }
         }
         if let Some(vals) = write.vals
             && old_handle != Some(placed.id)

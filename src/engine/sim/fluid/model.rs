@@ -11,7 +11,7 @@ use crate::engine::model::{Action, RangeSpan};
 use crate::engine::planner::Operation;
 use crate::engine::workload::Popularity;
 
-use super::super::items::{Gen, Val, generate, value_size};
+use super::super::items::{Gen, Val, field_size, generate};
 use super::super::templates::{Slot, TemplatePlan, expand};
 use super::super::world::{BornStep, EntryPlan, PatternRt, Projected, World, member_pop};
 use super::{FluidError, unsupported};
@@ -334,13 +334,15 @@ impl Model {
                         BornStep::Drawn => generate(&a.source, seed, a.stream, ordinal, start_secs, a.ty),
                     };
                 }
-                let size: f64 = ent
-                    .attrs
-                    .iter()
-                    .zip(&vals)
-                    .filter(|(_, v)| **v != Val::Absent)
-                    .map(|(a, &v)| (a.name.len() + value_size(a, v, &world.pops)) as f64)
-                    .sum();
+                let sizing = world.engine.profile().sizing;
+                let size = (sizing.document_overhead()
+                    + ent
+                        .attrs
+                        .iter()
+                        .zip(&vals)
+                        .filter(|(_, v)| **v != Val::Absent)
+                        .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
+                        .sum::<usize>()) as f64;
                 largest = largest.max(size);
                 for (g, group) in self.groups.iter().enumerate().filter(|(_, k)| k.entity == e) {
                     let member = group.member.map_or(0, |(a, _)| match vals[a] {
@@ -522,7 +524,8 @@ fn drawn_repeats(
 /// `SAMPLES` items. Member ids are sized by sampled members too (an id format's width can vary).
 fn write_bytes(world: &World, pattern: &PatternRt, seed: u64, start_secs: i64) -> (f64, f64) {
     let ent = &world.entities[pattern.entity];
-    let mut sizes = vec![0usize; usize::try_from(SAMPLES).unwrap_or(0)];
+    let sizing = world.engine.profile().sizing;
+    let mut sizes = vec![sizing.document_overhead(); usize::try_from(SAMPLES).unwrap_or(0)];
     for (i, a) in ent.attrs.iter().enumerate() {
         let given = pattern.givens.contains(&i);
         let born = pattern.born.iter().find(|(j, _)| *j == i).map(|(_, s)| *s);
@@ -544,7 +547,7 @@ fn write_bytes(world: &World, pattern: &PatternRt, seed: u64, start_secs: i64) -
                 _ => Val::Absent,
             };
             if val != Val::Absent {
-                *size += a.name.len() + value_size(a, val, &world.pops);
+                *size += field_size(sizing, a, val, &world.pops);
             }
         }
     }

@@ -326,6 +326,7 @@ impl Replay<'_> {
             fidelity: Fidelity::Rates,
             bands: Some(gathered.bands),
             request_units: None,
+            documents: None,
         })
     }
 
