@@ -564,6 +564,14 @@ mod tests {
         let place = c.patterns[2].runs[2].as_ref().unwrap();
         assert_eq!(cost_cell(place), "1 RU/write");
         assert_eq!(place.units_delta, None);
+        // One MongoDB replica set has no partitions of its own to count.
+        let mut mongo = reports[0].clone();
+        mongo.engine = Engine::MongoDb;
+        let pair = [reports[0].clone(), mongo];
+        let c = Comparison::new(&pair).unwrap();
+        let physical = c.figures.iter().find(|f| f.key == "physical_partitions").unwrap();
+        assert_eq!(physical.values, [Some(1.0), None]);
+        assert_eq!(c.figures.iter().find(|f| f.key == "peak_rcu_per_s").unwrap().units[1], Some("reads/s"));
         // One variant on several stores is named by store; several by both.
         reports[2].variant = "recommended".to_owned();
         let c = Comparison::new(&reports).unwrap();

@@ -130,6 +130,9 @@ fn measures(engine: Engine, key: &str) -> bool {
         | "retries" => profile.metered(),
         "cost_usd" | "monthly_cost_usd" => profile.pricing != Pricing::Unlisted && profile.metered(),
         "index_physical_peak_wcu_per_s" => profile.metered() && profile.indexes == Indexes::Secondary,
+        // Physical partitions are metered ones, or a ring's nodes; a store that meters nothing
+        // and is not a ring (one MongoDB replica set) has none to count.
+        "physical_partitions" => profile.metered() || profile.ring().is_some(),
         _ => true,
     }
 }
