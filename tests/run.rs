@@ -630,3 +630,44 @@ fn on_mongodb_reports_and_check_use_mongodbs_words() {
     assert!(check.contains("(ScanIndexForward = false)"), "{check}");
     assert!(check.contains("items written per base item (table, indexes, copies"), "{check}");
 }
+
+/// `shard-keys` on MongoDB: text, Markdown and JSON each carry the Shards section — every shard's
+/// documents, size, inserts, share of writes, ranges and jumbo ranges, the hottest shard's share
+/// of inserts and the balancer's migrations — and an increasing ranged key puts every insert on
+/// shard0 ("Choose a Shard Key").
+#[test]
+fn a_sharded_collection_reports_its_shards_in_every_format() {
+    let args = |format: &'static str| {
+        ["run", "shard-keys", "--variant", "naive", "--duration", "2m", "--format", format]
+    };
+    let text = keyheat(&args("text"));
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = stdout(&text);
+    assert!(text.contains("Shards: Order by ranged shard key {created_at}, range size 1 MB"), "{text}");
+    for needle in [
+        "shard0",
+        "shard2",
+        "share of writes",
+        "jumbo",
+        "hottest shard for inserts: shard0, 100% of 24,000 inserts",
+        "balancer: ",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let md = stdout(&keyheat(&args("md")));
+    assert!(md.contains("## Shards: Order by ranged shard key {created_at}"), "{md}");
+    assert!(md.contains("| shard | documents | size | inserts | share of writes | ranges | jumbo |"), "{md}");
+    let out = keyheat(&args("json"));
+    let report = json(&out);
+    let shards = &report["shards"];
+    assert_eq!(shards["strategy"], "ranged");
+    assert_eq!(shards["range_bytes"], 1 << 20);
+    assert_eq!(shards["migration_threshold_bytes"], 3 << 20);
+    assert_eq!(shards["shards"].as_array().map(Vec::len), Some(3));
+    assert_eq!(shards["shards"][0]["inserts"], 24_000);
+    assert_eq!(shards["hottest_share_of_inserts"], 1.0);
+    // Without `sharding` the section is absent: the MongoDB report is as before.
+    let plain =
+        keyheat(&["run", "social-feed", "--engine", "mongodb", "--duration", "1m", "--format", "json"]);
+    assert!(json(&plain).get("shards").is_none());
+}

@@ -778,6 +778,24 @@ pub struct Variant {
     pub embeds: Vec<Embed>,
     /// A read-through cache in front of some read patterns (DAX's item cache), if any.
     pub cache: Option<ReadCache>,
+    /// MongoDB: one collection sharded across several shards, if any
+    /// (`profile::sharding`'s rules).
+    pub sharding: Option<Sharding>,
+}
+
+/// A collection sharded by its partition key: the documents of `entity` go to ranges of the
+/// key's values (or of their hashes), which live on `shards` shards and which the balancer
+/// moves between them (`profile::sharding`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sharding {
+    /// The sharded collection's entity; the shard key is its `pk` template.
+    pub entity: String,
+    pub entity_id: EntityId,
+    pub shards: u32,
+    pub strategy: crate::engine::profile::sharding::Strategy,
+    /// The range (chunk) size: what the balancer moves at once, and past which a range of one
+    /// key value is jumbo.
+    pub range_bytes: u64,
 }
 
 impl Variant {
@@ -792,6 +810,9 @@ impl Variant {
         };
         for keys in self.keys.iter_mut().chain(self.indexes.iter_mut().flat_map(|i| i.keys.iter_mut())) {
             keys.entity_id = entity_id(&keys.entity);
+        }
+        if let Some(sharding) = &mut self.sharding {
+            sharding.entity_id = entity_id(&sharding.entity);
         }
         if let Some(ttl) = &mut self.ttl {
             ttl.ids.entities = ttl.entities.iter().map(|e| entity_id(e)).collect();

@@ -10,6 +10,7 @@
 pub mod bson;
 pub mod cosmos;
 pub mod mongo;
+pub mod sharding;
 
 use super::model::Engine;
 use super::planner::{

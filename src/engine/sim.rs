@@ -88,6 +88,7 @@ mod regen;
 pub mod report;
 mod reporting;
 mod setup;
+mod shards;
 pub(crate) use setup::tick_count;
 pub use setup::too_many_items;
 mod state;
@@ -299,6 +300,8 @@ pub struct Simulation {
     replication: exec::Replication,
     /// The observer told every request served, if one is attached (`observe`).
     observing: Option<observe::Observing>,
+    /// The sharded collection, if the variant shards one (MongoDB).
+    shards: Option<shards::Cluster>,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -450,6 +453,9 @@ impl Simulation {
     fn end_tick(&mut self, t: u32) {
         self.split_partitions(t);
         let now_ms = self.pacing.tick_start(t) + self.pacing.tick_ms;
+        if let Some(cluster) = &mut self.shards {
+            cluster.end_tick(now_ms);
+        }
         for g in 0..self.storage.groups.len() {
             if let Some(meter) = &self.storage.groups[g].meter {
                 let lag = meter.lag_secs(now_ms);

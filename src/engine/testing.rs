@@ -35,6 +35,7 @@ pub fn report() -> RunReport {
         bands: None,
         request_units: None,
         documents: None,
+        shards: None,
     }
 }
 

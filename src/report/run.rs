@@ -503,6 +503,75 @@ fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// A sharded collection's section (MongoDB): its title, one row per shard (shard, documents,
+/// size, inserts, share of writes, ranges, jumbo ranges) and what the balancer did, in words.
+/// `None` when the run sharded nothing, so other reports are unchanged.
+pub(crate) struct ShardSection {
+    pub title: String,
+    pub rows: Vec<[String; 7]>,
+    pub summary: Vec<String>,
+}
+
+pub(crate) const SHARD_COLUMNS: [&str; 7] =
+    ["shard", "documents", "size", "inserts", "share of writes", "ranges", "jumbo"];
+
+pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
+    let s = r.shards.as_ref()?;
+    let rows = s
+        .shards
+        .iter()
+        .map(|x| {
+            [
+                x.shard.clone(),
+                numbers::count(x.documents as f64),
+                numbers::bytes(x.bytes as f64),
+                numbers::count(x.inserts as f64),
+                numbers::percent(x.share_of_writes),
+                numbers::count(x.ranges as f64),
+                numbers::count(x.jumbo_ranges as f64),
+            ]
+        })
+        .collect();
+    let hottest = s
+        .shards
+        .iter()
+        .max_by(|a, b| a.share_of_inserts.total_cmp(&b.share_of_inserts).then(b.shard.cmp(&a.shard)))
+        .map_or_else(String::new, |x| x.shard.clone());
+    let mut summary = vec![format!(
+        "hottest shard for inserts: {hottest}, {} of {} (an even spread would be {})",
+        numbers::percent(s.hottest_share_of_inserts),
+        plural(s.inserts, "insert", "inserts"),
+        numbers::percent(1.0 / s.shards.len().max(1) as f64),
+    )];
+    summary.push(format!(
+        "balancer: {} moved {} (it migrates when two shards differ by {}, three range sizes; a round every {} s and each migration done within it are keyheat's assumptions)",
+        plural(s.migrations, "migration", "migrations"),
+        numbers::bytes(s.migrated_bytes as f64),
+        numbers::bytes(s.migration_threshold_bytes as f64),
+        s.balancer_round_s
+    ));
+    if s.jumbo_ranges > 0 {
+        summary.push(format!(
+            "{}: past the {} range size with one shard-key value, they cannot split and the balancer cannot move them",
+            plural(s.jumbo_ranges, "jumbo range", "jumbo ranges"),
+            numbers::bytes(s.range_bytes as f64)
+        ));
+    }
+    let hash =
+        if s.strategy == "hashed" { " (keyheat's 64-bit hash, not MongoDB's md5-based one)" } else { "" };
+    Some(ShardSection {
+        title: format!(
+            "Shards: {} by {} shard key {}{hash}, range size {}",
+            s.collection,
+            s.strategy,
+            s.shard_key,
+            numbers::bytes(s.range_bytes as f64)
+        ),
+        rows,
+        summary,
+    })
+}
+
 /// Writes refused, and items lost to overwrites, in the engine's words.
 fn lost_rows(t: &Totals, engine: Engine) -> Vec<(&'static str, String)> {
     let cassandra = is_cassandra(engine);

@@ -223,6 +223,28 @@ pub struct Variant {
     pub embeds: Vec<Embed>,
     #[serde(default)]
     pub cache: Option<Cache>,
+    /// MongoDB only: `sharding: (collection: "Order", shards: 3, key: Hashed)`.
+    #[serde(default)]
+    pub sharding: Option<Sharding>,
+}
+
+/// `sharding: (collection: "Order", shards: 3, key: Ranged, range_size: "1MB")`: the
+/// collection's documents spread over `shards` shards by its partition key (`pk`), in ranges of
+/// its values (`Ranged`) or of their hashes (`Hashed`); `range_size` defaults to 128 MB.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sharding {
+    pub collection: String,
+    pub shards: u32,
+    pub key: ShardKey,
+    #[serde(default)]
+    pub range_size: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum ShardKey {
+    Ranged,
+    Hashed,
 }
 
 /// `cache: (ttl: "5m", items: 100000, patterns: ["resolve"])`: a read-through item cache (DAX)

@@ -1146,3 +1146,72 @@ fn a_cosmos_db_container_states_its_throughput_within_the_quotas() {
         assert_eq!(loaded.scenario.workload.retry.name, "aws-java-v1-dynamodb");
     }
 }
+
+/// A sharded collection is MongoDB's ("Data Partitioning with Chunks"): refused with its line and
+/// column on any other store; on MongoDB its collection must exist, 1 to 64 shards, and a range
+/// size between 1 and 1024 MB ("Modify Range Size in a Sharded Cluster"), 128 MB by default.
+#[test]
+fn sharding_is_refused_off_mongodb_and_checked_on_it() {
+    use crate::engine::profile::sharding::{DEFAULT_RANGE_BYTES, Strategy};
+    const NAME: &str = "name: \"only\",";
+    let with = |engine: &str, sharding: &str| {
+        MINI.replacen("title: \"Mini\",\n", &format!("title: \"Mini\",\n{engine}"), 1).replacen(
+            NAME,
+            &format!("{NAME}\n        sharding: {sharding},"),
+            1,
+        )
+    };
+    let hashed = "(collection: \"Post\", shards: 3, key: Hashed)";
+    // (engine line, sharding, message, marker the error points at)
+    let refused = [
+        (
+            "",
+            hashed,
+            "sharding is MongoDB's (shard keys, ranges and the balancer): the DynamoDB profile has none",
+            "sharding: ",
+        ),
+        ("engine: Cassandra,\n", hashed, "the Cassandra profile has none", "sharding: "),
+        (
+            "engine: DynamoDB,\nengines: [MongoDB],\n",
+            hashed,
+            "Replay on MongoDB (`--engine mongodb`, when the file lists it) or drop `sharding`",
+            "sharding: ",
+        ),
+        (
+            "engine: MongoDB,\n",
+            "(collection: \"Nope\", shards: 3, key: Ranged)",
+            "no entity is named \"Nope\"; the collections are: User, Post",
+            "\"Nope\"",
+        ),
+        (
+            "engine: MongoDB,\n",
+            "(collection: \"Post\", shards: 0, key: Ranged)",
+            "a sharded cluster here has 1 to 64 shards; found 0",
+            "0, key",
+        ),
+        (
+            "engine: MongoDB,\n",
+            "(collection: \"Post\", shards: 3, key: Ranged, range_size: \"2GB\")",
+            "a range size is between 1MB and 1024MB",
+            "\"2GB\"",
+        ),
+        (
+            "engine: MongoDB,\n",
+            "(collection: \"Post\", shards: 3, key: Ranged, range_size: \"lots\")",
+            "expected a size like",
+            "\"lots\"",
+        ),
+    ];
+    for (engine, sharding, message, marker) in refused {
+        let text = with(engine, sharding);
+        let at = text.find(marker).map(|at| if marker == "sharding: " { at + marker.len() } else { at });
+        assert_error_at(&text, message, marker, at);
+    }
+    let loaded = parse("mini.ron", &with("engine: MongoDB,\n", hashed)).expect("valid on MongoDB");
+    let s = loaded.variant(Some("only")).expect("only").sharding.clone().expect("sharded");
+    assert_eq!(
+        (s.entity.as_str(), s.shards, s.strategy, s.range_bytes),
+        ("Post", 3, Strategy::Hashed, DEFAULT_RANGE_BYTES)
+    );
+    assert_eq!(s.entity_id.index(), 1);
+}

@@ -561,6 +561,28 @@ impl Simulation {
         through: Through<'_>,
         refused: &mut Option<(usize, Refusal)>,
     ) -> Result<Applied, WriteRefused> {
+        let result = self.write_table(t_idx, through, refused);
+        if let (Some(cluster), Ok(applied)) = (&mut self.shards, &result)
+            && cluster.table == t_idx
+            && let Some(key) = through.new.or(through.old)
+        {
+            cluster.write(
+                &key.pk,
+                applied.replaced.map(|r| r.size),
+                through.new.map(|n| n.size),
+                !through.free,
+            );
+        }
+        result
+    }
+
+    /// [`Simulation::write_through`] without the sharded collection's books.
+    fn write_table(
+        &mut self,
+        t_idx: usize,
+        through: Through<'_>,
+        refused: &mut Option<(usize, Refusal)>,
+    ) -> Result<Applied, WriteRefused> {
         let Through { old, new, now_ms, free } = through;
         let metered = self.world.engine.profile().metered();
         if !metered && self.storage.tables[t_idx].indexes.is_empty() {

@@ -49,6 +49,52 @@ pub struct RunReport {
     /// a document already there built. Left out of the JSON for the other stores.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub documents: Option<DocumentsReport>,
+    /// MongoDB with a sharded collection: its shards, ranges and migrations. Left out of the
+    /// JSON when the variant shards nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardsReport>,
+}
+
+/// A sharded collection at the end of the run (`sim::shards`, by `profile::sharding`'s rules).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardsReport {
+    pub collection: String,
+    /// The collection's `pk` template: the shard key.
+    pub shard_key: String,
+    /// `ranged` or `hashed`.
+    pub strategy: String,
+    pub range_bytes: u64,
+    /// The data difference between two shards at which the balancer migrates (3 range sizes).
+    pub migration_threshold_bytes: u64,
+    /// Simulated seconds between balancing rounds (keyheat's assumption).
+    pub balancer_round_s: i64,
+    pub ranges: u64,
+    /// Ranges past the range size holding one shard-key value: they cannot split or move.
+    pub jumbo_ranges: u64,
+    /// Documents the workload inserted, and the largest share of them one shard took.
+    pub inserts: u64,
+    pub hottest_share_of_inserts: f64,
+    /// Ranges the balancer moved, and their bytes.
+    pub migrations: u64,
+    pub migrated_bytes: u64,
+    pub shards: Vec<ShardReport>,
+}
+
+/// One shard of a sharded collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardReport {
+    pub shard: String,
+    pub documents: u64,
+    pub bytes: u64,
+    pub inserts: u64,
+    pub updates: u64,
+    /// Of the collection's inserts and updates.
+    pub share_of_writes: f64,
+    pub share_of_inserts: f64,
+    /// The most inserts and updates it took in one tick.
+    pub peak_writes_per_tick: u64,
+    pub ranges: u64,
+    pub jumbo_ranges: u64,
 }
 
 /// What a store whose updates build a document's whole new version did with them (MongoDB,

@@ -161,6 +161,7 @@ impl Simulation {
             bands: None,
             request_units: self.request_units(&table_groups),
             documents: self.documents(),
+            shards: self.shards.as_ref().map(super::shards::Cluster::report),
         }
     }
 

@@ -244,6 +244,20 @@ fn item_cache(variant: &Variant, world: &World) -> Option<super::cache::ItemCach
     variant.cache.as_ref().map(|c| super::cache::ItemCache::new(c, world.patterns.len()))
 }
 
+/// The sharded collection a variant declares, empty (`sharding` is refused by the loader on any
+/// store but MongoDB, so only a MongoDB replay gets here with one).
+fn cluster(variant: &Variant, world: &super::world::World, start_ms: u64) -> Option<super::shards::Cluster> {
+    let s = variant.sharding.as_ref()?;
+    let entity = s.entity_id.index();
+    let table = world.tables.iter().position(|t| t.entities.contains(&entity))?;
+    let key = variant
+        .keys
+        .iter()
+        .find(|k| k.entity == s.entity)
+        .map_or_else(String::new, |k| k.pk.source().to_owned());
+    Some(super::shards::Cluster::new(s, table, key, start_ms))
+}
+
 impl Simulation {
     /// Prepares a run: compiles the scenario for the variant, loads the initial items (members of
     /// populations an entity owns) and opens tick 0.
@@ -351,6 +365,7 @@ impl Simulation {
             },
             replication: super::exec::Replication::default(),
             observing: None,
+            shards: cluster(variant, &world, workload.start.as_millis()),
             world,
         };
         sim.enable_scans();

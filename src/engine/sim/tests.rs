@@ -19,6 +19,7 @@ mod limit;
 mod locate;
 mod plain_puts;
 mod retries;
+mod shards;
 mod split;
 mod states;
 mod transactions;

@@ -64,6 +64,18 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
         ];
         markdown::table(out, &columns, &rows)?;
     }
+    if let Some(section) = super::shard_section(r) {
+        writeln!(out, "## {}", section.title)?;
+        writeln!(out)?;
+        let columns =
+            super::SHARD_COLUMNS.map(|c| (c, if c == "shard" { Align::Left } else { Align::Right }));
+        let rows: Vec<Vec<String>> = section.rows.iter().map(|r| r.to_vec()).collect();
+        markdown::table(out, &columns, &rows)?;
+        for sentence in &section.summary {
+            writeln!(out, "- {sentence}")?;
+        }
+        writeln!(out)?;
+    }
     markdown_indexes(out, r)?;
     markdown_patterns(out, r)?;
     markdown_goals(out, r)?;

@@ -49,6 +49,7 @@ pub(super) fn write(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     }
     text_top_partitions(out, r)?;
     text_nodes(out, r)?;
+    text_shards(out, r)?;
     text_indexes(out, r)?;
     text_patterns(out, r)?;
     text_goals(out, r)?;
@@ -161,6 +162,31 @@ fn text_nodes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
                 &format!("{:>14}", numbers::bytes(n.peak_bytes_per_s)),
             ],
         )?;
+    }
+    Ok(())
+}
+
+/// A sharded collection's shards (MongoDB), then what the balancer did.
+fn text_shards(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
+    let Some(section) = super::shard_section(r) else { return Ok(()) };
+    writeln!(out)?;
+    paragraph(out, 0, &section.title)?;
+    let w = [1, 8, 10, 9, 10, 16, 7, 6];
+    let line = |out: &mut _, c: &[String; 7]| {
+        let mut cells: Vec<(String, usize)> = vec![(String::new(), w[0])];
+        for (i, cell) in c.iter().enumerate() {
+            let width = w[i + 1];
+            cells.push((if i == 0 { cell.clone() } else { format!("{cell:>width$}") }, width));
+        }
+        let cells: Vec<(&str, usize)> = cells.iter().map(|(c, w)| (c.as_str(), *w)).collect();
+        row(out, &cells)
+    };
+    line(out, &super::SHARD_COLUMNS.map(str::to_owned))?;
+    for cells in &section.rows {
+        line(out, cells)?;
+    }
+    for sentence in &section.summary {
+        item(out, 2, "-", sentence)?;
     }
     Ok(())
 }

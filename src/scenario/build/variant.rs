@@ -12,6 +12,7 @@ use crate::engine::model::{
 use crate::engine::planner::numbers;
 use crate::engine::profile::Indexes;
 use crate::engine::profile::cosmos::{MAX_CONTAINER_RU_PER_S, Throughput};
+use crate::engine::profile::sharding;
 use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
 use crate::engine::time::SimDuration;
 use crate::scenario::file;
@@ -397,6 +398,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
         copies: copies(path, v, cx)?,
         embeds,
         cache: super::cache::cache(path, v, cx)?,
+        sharding: sharding(path, v, cx)?,
     };
     added_names(path, &variant)?;
     // Every name the variant uses is checked: resolve them to ids, once.
@@ -1117,6 +1119,68 @@ fn throughput(path: &Path, v: &file::Variant) -> Result<Option<Throughput>> {
         file::Throughput::Manual(ru) => Ok(Some(Throughput::Manual(f64::from(ru)))),
         file::Throughput::Autoscale { max } => Ok(Some(Throughput::Autoscale { max: f64::from(max) })),
     }
+}
+
+/// A sharded collection (MongoDB only): an entity of the scenario, 1 to
+/// [`sharding::MAX_SHARDS`] shards, a range size between 1 and 1024 MB ("Modify Range Size in
+/// a Sharded Cluster"), 128 MB when not given.
+fn sharding(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Option<model::Sharding>> {
+    let Some(s) = &v.sharding else { return Ok(None) };
+    let path = path.field("sharding");
+    if cx.engine != model::Engine::MongoDb {
+        return Err(problem(
+            &path,
+            format!(
+                "sharding is MongoDB's (shard keys, ranges and the balancer): the {} profile has none. Replay on MongoDB (`--engine mongodb`, when the file lists it) or drop `sharding`",
+                cx.engine
+            ),
+        ));
+    }
+    let Some(entity) = cx.entities.iter().find(|e| e.name == s.collection) else {
+        return Err(problem(
+            &path.field("collection"),
+            format!(
+                "no entity is named {:?}; the collections are: {}",
+                s.collection,
+                listing(cx.entities.iter().map(|e| e.name.as_str()))
+            ),
+        ));
+    };
+    if !(1..=sharding::MAX_SHARDS).contains(&s.shards) {
+        return Err(problem(
+            &path.field("shards"),
+            format!("a sharded cluster here has 1 to {} shards; found {}", sharding::MAX_SHARDS, s.shards),
+        ));
+    }
+    let range_bytes = match &s.range_size {
+        None => sharding::DEFAULT_RANGE_BYTES,
+        Some(text) => {
+            let at = path.field("range_size");
+            let bytes = super::parse_size(text).ok_or_else(|| {
+                problem(&at, format!("expected a size like \"1MB\" or \"128MB\", found {text:?}"))
+            })?;
+            if !(sharding::MIN_RANGE_BYTES..=sharding::MAX_RANGE_BYTES).contains(&bytes) {
+                return Err(problem(
+                    &at,
+                    format!(
+                        "a range size is between 1MB and 1024MB (\"Modify Range Size in a Sharded Cluster\"); found {text}"
+                    ),
+                ));
+            }
+            bytes
+        }
+    };
+    let strategy = match s.key {
+        file::ShardKey::Ranged => sharding::Strategy::Ranged,
+        file::ShardKey::Hashed => sharding::Strategy::Hashed,
+    };
+    Ok(Some(model::Sharding {
+        entity: entity.name.clone(),
+        entity_id: entity.id(),
+        shards: s.shards,
+        strategy,
+        range_bytes,
+    }))
 }
 
 fn capacity(path: &Path, v: &file::Variant) -> Result<model::Capacity> {

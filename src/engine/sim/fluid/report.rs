@@ -327,6 +327,7 @@ impl Replay<'_> {
             bands: Some(gathered.bands),
             request_units: None,
             documents: None,
+            shards: None,
         })
     }
 
