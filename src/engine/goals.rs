@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::cost;
 use super::model::{Goal, GoalCheck, PatternId, PatternRef, Scenario, Variant};
 use super::planner::{self, Operation, numbers};
-use super::profile::Paging;
+use super::profile::{Language, Paging};
 use super::sim::report::{GoalHint, GoalResult, GoalStatus, Operations, PatternReport, RunReport};
 pub use forecast::{GoalForecast, forecast};
 
@@ -279,26 +279,27 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
     match &p.operation {
         // A Scan, alone or as the read a write sends first to learn its key.
         Some(ops) if ops.iter().any(|op| op == Operation::Scan) => {
+            let units = if report.engine.profile().request_units() { "request units" } else { "read units" };
             let growth = growth(p).map_or_else(String::new, |(start, end)| {
                 format!(
-                    "; read units per call grew from {} to {} with the table",
+                    "; {units} per call grew from {} to {} with the table",
                     numbers::count(start),
                     numbers::count(end)
                 )
             });
             let scans = p.scans as f64;
+            let (scan, many) = scan_words(report);
             // The plan decides what serves a pattern: a Scan with no calls is still a Scan.
             if p.calls == 0 {
-                let scan = if cql(report) { "a full scan (SELECT … ALLOW FILTERING)" } else { "a Scan" };
                 let detail = format!(
                     "{name} is served by {scan}: it made no calls in this run, but every call would scan"
                 );
                 return Graded::failed_unmeasured(0.0, GoalUnit::Count, detail);
             }
             let detail = if cql(report) {
-                format!("{name} ran {} full scans (SELECT … ALLOW FILTERING)", numbers::count(scans))
+                format!("{name} ran {} {many}", numbers::count(scans))
             } else {
-                format!("{name} ran {} Scans{growth}", numbers::count(scans))
+                format!("{name} ran {} {many}{growth}", numbers::count(scans))
             };
             Graded::failed(scans, 0.0, GoalUnit::Count, detail)
         }
@@ -320,10 +321,22 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
 /// Why a goal on a pattern nothing serves fails, whatever its calls measured: no key or index
 /// finds its items.
 fn unserved(name: &str, report: &RunReport) -> String {
+    let items = report.engine.words().item.many;
     if cql(report) {
-        format!("nothing serves {name}: no key or view finds its rows")
+        format!("nothing serves {name}: no key or view finds its {items}")
     } else {
-        format!("nothing serves {name}: no key or index finds its items")
+        format!("nothing serves {name}: no key or index finds its {items}")
+    }
+}
+
+/// A read of the whole table, one and many, in the store's words: a Scan; a full scan in CQL;
+/// Cosmos DB's cross-partition query; MongoDB's collection scan.
+fn scan_words(report: &RunReport) -> (&'static str, &'static str) {
+    match report.engine.profile().language {
+        Language::DynamoDbApi => ("a Scan", "Scans"),
+        Language::Cql => ("a full scan (SELECT … ALLOW FILTERING)", "full scans (SELECT … ALLOW FILTERING)"),
+        Language::CosmosNoSql => ("a cross-partition query", "cross-partition queries"),
+        Language::MongoDb => ("a collection scan (find)", "collection scans (find)"),
     }
 }
 
@@ -501,8 +514,24 @@ fn monthly_cost(report: &RunReport, limit: f64) -> Graded {
 pub mod lost {
     /// A goal detail that counts lost writes has this.
     pub const WRITES_LOST: &str = "writes lost";
-    pub const TOO_LARGE: &str = "item past 400 KB";
-    pub const COLLECTION: &str = "item collection past 10 GB";
+    use crate::engine::model::Engine;
+
+    /// A write refused for the size of its item, in the store's words.
+    pub fn too_large(engine: Engine) -> &'static str {
+        match engine {
+            Engine::CosmosDb => "item past 2 MB",
+            Engine::MongoDb => "document past 16 MB",
+            Engine::DynamoDb | Engine::Cassandra => "item past 400 KB",
+        }
+    }
+
+    /// A write refused because its partition is full, in the store's words.
+    pub fn full_partition(engine: Engine) -> &'static str {
+        match engine {
+            Engine::CosmosDb => "logical partition past 20 GB",
+            Engine::DynamoDb | Engine::Cassandra | Engine::MongoDb => "item collection past 10 GB",
+        }
+    }
     pub const THROTTLED: &str = "throttled past the last retry";
     pub const NO_ITEM: &str = "no item to write (a key that cannot be made, a parent that is gone)";
     pub const REPLACED: &str = "item replaced by a put with the same key";
@@ -516,8 +545,8 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
     // A put that lands on another item's key loses that item as surely as a refused write.
     let lost = t.failed_writes + t.overwritten_items + t.preload_overwritten_items;
     let causes: Vec<String> = [
-        (t.item_size_errors, lost::TOO_LARGE),
-        (t.collection_limit_errors, lost::COLLECTION),
+        (t.item_size_errors, lost::too_large(report.engine)),
+        (t.collection_limit_errors, lost::full_partition(report.engine)),
         (t.writes_gave_up, lost::THROTTLED),
         (t.failed_writes.saturating_sub(refused), lost::NO_ITEM),
         (t.overwritten_items, lost::REPLACED),
@@ -559,16 +588,13 @@ fn pattern<'r>(report: &'r RunReport, target: &PatternRef) -> Option<&'r Pattern
 
 /// "Query", "Query on byStatus"; "SELECT", "SELECT on view byStatus" in the Cassandra profile.
 fn served(ops: &Operations, p: &PatternReport, report: &RunReport) -> String {
-    let cql = cql(report);
-    // Only a single operation takes its CQL verb here; a read split by entity keeps its names.
-    let op = match ops.single() {
-        Some(known) if cql => planner::cql_verb(known).to_owned(),
-        _ => ops.to_string(),
-    };
-    match &p.index {
-        Some(index) if cql => format!("{op} on view {index}"),
-        Some(index) => format!("{op} on {index}"),
-        None => op,
+    let language = report.engine.profile().language;
+    let op = ops.iter().map(|op| planner::verb(language, op)).collect::<Vec<_>>().join(" + ");
+    match (&p.index, language) {
+        (Some(index), Language::Cql) => format!("{op} on view {index}"),
+        (Some(index), Language::MongoDb) => format!("{op} on index {index}"),
+        (Some(index), _) => format!("{op} on {index}"),
+        (None, _) => op,
     }
 }
 
@@ -589,6 +615,7 @@ fn largest(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::Engine;
     use crate::engine::testing::report;
 
     fn grade(check: GoalCheck, report: &RunReport) -> GoalResult {
@@ -720,6 +747,60 @@ mod tests {
         r.patterns[1].operation = None;
         let result = grade(GoalCheck::NoScan(named("pending-orders")), &r);
         assert!(!result.passed() && result.detail.starts_with("nothing serves"), "{result:?}");
+    }
+
+    /// What a case changes in the fixture report.
+    type Change<'a> = &'a dyn Fn(&mut RunReport);
+
+    /// A goal's detail names the store's own requests and limits: MongoDB's methods and
+    /// collection scans, Cosmos DB's point reads and cross-partition queries, never DynamoDB's
+    /// GetItem or Scan on them.
+    #[test]
+    fn a_goal_speaks_the_stores_words() {
+        let scan = |r: &mut RunReport| {
+            r.patterns[1].operation = Some(Operation::Scan.into());
+            r.patterns[1].scans = 40;
+        };
+        let get = |r: &mut RunReport| {
+            r.patterns[0].operation = Some(Operation::GetItem.into());
+            r.patterns[0].index = None;
+        };
+        let too_large = |r: &mut RunReport| r.totals.item_size_errors = 3;
+        let no_scan = || GoalCheck::NoScan(named("pending-orders"));
+        let fanout = || GoalCheck::MaxFanout(named("customer-page"), 1);
+        // (engine, change, goal, words)
+        let cases: Vec<(Engine, Change, GoalCheck, &str)> = vec![
+            (Engine::DynamoDb, &scan, no_scan(), "pending-orders ran 40 Scans"),
+            (Engine::MongoDb, &scan, no_scan(), "pending-orders ran 40 collection scans (find)"),
+            (Engine::CosmosDb, &scan, no_scan(), "pending-orders ran 40 cross-partition queries"),
+            (
+                Engine::Cassandra,
+                &scan,
+                no_scan(),
+                "pending-orders ran 40 full scans (SELECT … ALLOW FILTERING)",
+            ),
+            (Engine::DynamoDb, &get, fanout(), "customer-page (GetItem):"),
+            (Engine::MongoDb, &get, fanout(), "customer-page (findOne):"),
+            (Engine::CosmosDb, &get, fanout(), "customer-page (point read):"),
+            (Engine::Cassandra, &get, fanout(), "customer-page (SELECT):"),
+            (Engine::DynamoDb, &too_large, GoalCheck::MaxFailedWrites(0), "3 item past 400 KB"),
+            (Engine::CosmosDb, &too_large, GoalCheck::MaxFailedWrites(0), "3 item past 2 MB"),
+            (Engine::MongoDb, &too_large, GoalCheck::MaxFailedWrites(0), "3 document past 16 MB"),
+        ];
+        for (engine, change, check, words) in cases {
+            let mut r = report();
+            r.engine = engine;
+            change(&mut r);
+            let result = grade(check, &r);
+            assert!(result.detail.contains(words), "{engine}: {:?} lacks {words:?}", result.detail);
+        }
+        // An index read: "find on index byStatus" on MongoDB, the bare name elsewhere.
+        let mut r = report();
+        r.engine = Engine::MongoDb;
+        r.patterns[1].operation = Some(Operation::Query.into());
+        r.patterns[1].index = Some("byStatus".to_owned());
+        let result = grade(no_scan(), &r);
+        assert_eq!(result.detail, "pending-orders is served by find on index byStatus");
     }
 
     #[test]

@@ -169,6 +169,17 @@ impl Operation {
     }
 }
 
+/// The request `operation` becomes in a store that speaks `language`, as every report and
+/// goal names it: DynamoDB's API, the CQL statement, Cosmos DB's request, MongoDB's method.
+pub fn verb(language: Language, operation: Operation) -> &'static str {
+    match language {
+        Language::DynamoDbApi => operation.name(),
+        Language::Cql => cql_verb(operation),
+        Language::CosmosNoSql => cosmos_verb(operation),
+        Language::MongoDb => mongo_verb(operation),
+    }
+}
+
 /// The CQL statement an operation becomes in the Cassandra profile.
 pub fn cql_verb(operation: Operation) -> &'static str {
     match operation {

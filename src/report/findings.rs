@@ -22,7 +22,7 @@ use crate::engine::planner::{EntryRewrite, EntryWhy, Membership, UnpredictableWh
 use crate::engine::planner::{
     IndexId, PARTITION_RCU, PARTITION_WCU, Via, WRITE_AMPLIFICATION_LIMIT, Warning,
 };
-use crate::engine::profile::{Sizing, mongo};
+use crate::engine::profile::{Sizing, bson, cosmos, mongo};
 use crate::engine::value::MAX_ITEM_BYTES;
 
 impl Display for Warning {
@@ -38,17 +38,8 @@ impl Display for Warning {
             Finding::UnboundedItem(item) if self.engine.profile().sizing == Sizing::Bson => {
                 unbounded_document(f, item)
             }
-            Finding::UnboundedItem(item) => unbounded_item(f, item),
-            Finding::OversizedItem { entity, size } => write!(
-                f,
-                "{entity} items are ~{} with every attribute present ({} bytes), past DynamoDB's 400 KB item \
-                 limit ({} bytes): each one is refused (ValidationException), those of the initial load \
-                 included, so they never reach the table. Make the large attributes smaller, or keep them \
-                 elsewhere (S3) and store a reference",
-                bytes(*size),
-                count(*size),
-                count(MAX_ITEM_BYTES as f64),
-            ),
+            Finding::UnboundedItem(item) => unbounded_item(f, item, self.engine),
+            Finding::OversizedItem { entity, size } => oversized_item(f, entity, *size, self.engine),
             Finding::KeyUpdate(update) => key_update(f, update, cql),
             Finding::GuessedCount { population, count: n } => write!(
                 f,
@@ -690,28 +681,113 @@ fn low_cardinality(f: &mut Formatter<'_>, low: &LowCardinality) -> fmt::Result {
     )
 }
 
-fn unbounded_item(f: &mut Formatter<'_>, item: &UnboundedItem) -> fmt::Result {
+fn unbounded_item(f: &mut Formatter<'_>, item: &UnboundedItem, engine: Engine) -> fmt::Result {
     let terms = sum(&item.terms, |(pattern, calls, share)| {
         format!("{pattern} {}/s × {}", rate(*calls), percent(*share))
     });
+    let limit = ItemLimit::of(engine);
+    // What an append costs at the limit: the whole item rewritten, by the store's own charge.
+    let at_limit = limit.bytes as u64;
+    let charge = engine.profile().metering.write(Some(at_limit), Some(at_limit));
+    let cost = if engine.profile().request_units() {
+        format!(
+            "each append replaces the whole item, charged by its size (up to {} RU at the limit)",
+            count(charge)
+        )
+    } else {
+        format!(
+            "each append is an update charged for the whole item (up to {} WCU, and as much again in each index \
+             that projects the list)",
+            count(charge)
+        )
+    };
     write!(
         f,
         "{} items embed every {} in their {} list (~{} each), so an item grows without bound: the busiest {} gets {} \
-         children a second ({terms}), passes DynamoDB's 400 KB item limit after ~{} children, ~{} ({}), and every \
-         later {} is refused (ValidationException). Until then each append is an update charged for the whole item \
-         (up to 400 WCU, and as much again in each index that projects the list). Keep the newest in the item and \
-         the rest as items of their own (keep_latest: Some(N)), or do not embed",
+         children a second ({terms}), passes {} after ~{} children, ~{} ({}), and every later {} is refused ({}). \
+         Until then {cost}. Keep the newest in the item and the rest as items of their own (keep_latest: \
+         Some(N)), or do not embed",
         item.parent,
         item.child,
         item.list,
         bytes(item.child_bytes),
         item.parent,
         rate(item.per_sec),
+        limit.name,
         count(item.children),
         span(item.secs),
         if item.within_run { "within this run" } else { "after this run ends" },
         item.child,
+        limit.refusal,
     )
+}
+
+/// `oversized-item`: an entity's items past the store's item limit as generated.
+fn oversized_item(f: &mut Formatter<'_>, entity: &str, size: f64, engine: Engine) -> fmt::Result {
+    let limit = ItemLimit::of(engine);
+    write!(
+        f,
+        "{entity} {} are ~{} with every attribute present ({} bytes), past {} ({} bytes): each one is refused \
+         ({}), those of the initial load included, so they never reach {}. Make the large attributes smaller, \
+         or keep them elsewhere ({}) and store a reference",
+        limit.items,
+        bytes(size),
+        count(size),
+        limit.name,
+        count(limit.bytes as f64),
+        limit.refusal,
+        limit.home,
+        limit.elsewhere,
+    )
+}
+
+/// How a store words its item limit: the limit, what a write past it is answered, where items
+/// live and where large values go instead. Only stores with an item limit warn of one
+/// (`planner::warnings`); the Cassandra profile has none, and is worded as DynamoDB if asked.
+struct ItemLimit {
+    name: &'static str,
+    bytes: usize,
+    refusal: &'static str,
+    items: &'static str,
+    home: &'static str,
+    elsewhere: &'static str,
+}
+
+impl ItemLimit {
+    fn of(engine: Engine) -> ItemLimit {
+        match engine {
+            // Microsoft Learn, "Azure Cosmos DB service quotas" (2 MB an item) and Microsoft Q&A
+            // 692455: a larger item answers "RequestEntityTooLarge (413)"; large values belong in
+            // Blob Storage with a reference in the item (Azure Cosmos DB blog, "4 Design Patterns
+            // to Deal with Large Item Sizes").
+            Engine::CosmosDb => ItemLimit {
+                name: "Cosmos DB's 2 MB item limit",
+                bytes: cosmos::MAX_ITEM_BYTES,
+                refusal: "413 Request Entity Too Large",
+                items: "items",
+                home: "the container",
+                elsewhere: "Blob Storage",
+            },
+            // "MongoDB Limits and Thresholds" (16 MB); the insert path's refusal
+            // (`profile::mongo`); GridFS for files past the limit (MongoDB manual, "GridFS").
+            Engine::MongoDb => ItemLimit {
+                name: "MongoDB's 16 MB document limit",
+                bytes: bson::MAX_DOCUMENT_BYTES,
+                refusal: "\"object to insert too large\"",
+                items: "documents",
+                home: "the collection",
+                elsewhere: "GridFS",
+            },
+            Engine::DynamoDb | Engine::Cassandra => ItemLimit {
+                name: "DynamoDB's 400 KB item limit",
+                bytes: MAX_ITEM_BYTES,
+                refusal: "ValidationException",
+                items: "items",
+                home: "the table",
+                elsewhere: "S3",
+            },
+        }
+    }
 }
 
 /// MongoDB's words for a document that embeds without bound: the 16 MB limit, the server's
@@ -985,6 +1061,57 @@ mod tests {
                     .to_owned(),
             ),
         ]);
+    }
+
+    /// `check` speaks of the store's own item limit, its refusal and where large values go: a
+    /// Cosmos DB item is refused past 2 MB with a 413, a MongoDB document past 16 MB, never
+    /// with DynamoDB's 400 KB (Microsoft Learn, "Azure Cosmos DB service quotas"; "MongoDB
+    /// Limits and Thresholds").
+    #[test]
+    fn an_item_past_the_limit_is_told_in_its_stores_words() {
+        let oversized = || Finding::OversizedItem { entity: "Photo".to_owned(), size: 3_000_000.0 };
+        // (engine, the words)
+        let cases = [
+            (
+                Engine::CosmosDb,
+                "Photo items are ~2.86 MB with every attribute present (3,000,000 bytes), past Cosmos DB's 2 MB item \
+                 limit (2,097,152 bytes): each one is refused (413 Request Entity Too Large), those of the initial \
+                 load included, so they never reach the container. Make the large attributes smaller, or keep them \
+                 elsewhere (Blob Storage) and store a reference",
+            ),
+            (
+                Engine::MongoDb,
+                "Photo documents are ~2.86 MB with every attribute present (3,000,000 bytes), past MongoDB's 16 MB \
+                 document limit (16,777,216 bytes): each one is refused (\"object to insert too large\"), those of \
+                 the initial load included, so they never reach the collection. Make the large attributes smaller, \
+                 or keep them elsewhere (GridFS) and store a reference",
+            ),
+        ];
+        for (engine, expected) in cases {
+            assert_eq!(warning(WarningCode::OversizedItem, engine, oversized()), expected, "{engine}");
+        }
+        // An embedded list on Cosmos DB: refused at 2 MB, each append a replace of the whole
+        // item (1,250 RU to delete 2 MB and 1,250 to insert it, the documented 2,048 KB row).
+        let unbounded = Finding::UnboundedItem(UnboundedItem {
+            parent: "Post".to_owned(),
+            child: "Comment".to_owned(),
+            list: "comments".to_owned(),
+            child_bytes: 200.0,
+            per_sec: 0.25,
+            terms: vec![("comment-viral".to_owned(), 0.25, 1.0)],
+            children: 10_400.0,
+            secs: 41_600.0,
+            within_run: false,
+        });
+        let said = warning(WarningCode::UnboundedItem, Engine::CosmosDb, unbounded);
+        for words in [
+            "passes Cosmos DB's 2 MB item limit after ~10,400 children",
+            "is refused (413 Request Entity Too Large)",
+            "each append replaces the whole item, charged by its size (up to 2,500 RU at the limit)",
+        ] {
+            assert!(said.contains(words), "{words:?} not in {said}");
+        }
+        assert!(!said.contains("400 KB") && !said.contains("WCU"), "{said}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::json;
 use crate::engine::cost::{self, usd};
 use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
-use crate::engine::planner::{Kind, Operation, cosmos_verb, cql_verb, mongo_verb, numbers};
+use crate::engine::planner::{Kind, Operation, numbers, verb};
 use crate::engine::profile::{Language, mongo};
 use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
 
@@ -77,16 +77,9 @@ pub fn goal_title(g: &GoalResult) -> String {
 /// "Query", "Query ×2 on byStatus", "Scan ×12", "unserved".
 pub fn served_by(p: &PatternReport, engine: Engine) -> String {
     let Some(ops) = &p.operation else { return "unserved".to_owned() };
-    // The Cassandra profile sends CQL statements, as `check` names them.
-    let op = if is_cassandra(engine) {
-        ops.iter().map(cql_verb).collect::<Vec<_>>().join(" + ")
-    } else if engine.profile().request_units() {
-        ops.iter().map(cosmos_verb).collect::<Vec<_>>().join(" + ")
-    } else if engine.profile().language == Language::MongoDb {
-        ops.iter().map(mongo_verb).collect::<Vec<_>>().join(" + ")
-    } else {
-        ops.to_string()
-    };
+    // Each store's own requests, as `check` names them (CQL statements, MongoDB methods…).
+    let language = engine.profile().language;
+    let op = ops.iter().map(|op| verb(language, op)).collect::<Vec<_>>().join(" + ");
     // A read split by entity names one operation per part ("GetItem + Query"), each one
     // request, and DeleteItem + PutItem is two: only more requests than that is a fan-out.
     let requests: usize = ops.iter().map(|op| if op == Operation::DeleteAndPut { 2 } else { 1 }).sum();

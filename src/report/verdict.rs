@@ -8,6 +8,7 @@
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
 use crate::engine::goals::{GoalUnit, lost};
+use crate::engine::model::Engine;
 use crate::engine::planner::{Operation, numbers};
 use crate::engine::profile::cosmos;
 use crate::engine::sim::report::{GoalHint, GoalResult, GoalStatus, RunReport};
@@ -84,13 +85,27 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
              store fed by the same writes"
                 .to_owned()
         }
-        GoalUnit::Count if goal.detail.contains(lost::WRITES_LOST) => lost_writes(&goal.detail),
-        GoalUnit::Count => {
-            "the pattern runs a Scan: no key serves it, so every call reads the whole table and \
-             costs more as the table grows — add an index (or sort key) keyed by what the \
-             pattern is given"
-                .to_owned()
+        GoalUnit::Count if goal.detail.contains(lost::WRITES_LOST) => {
+            lost_writes(&goal.detail, report.engine)
         }
+        GoalUnit::Count => match report.engine {
+            Engine::CosmosDb => {
+                "the pattern runs a cross-partition query: no partition key serves it, so every \
+                 call visits every physical partition and costs more RU as the container grows — key \
+                 the items (or a copy of them) by what the pattern is given"
+                    .to_owned()
+            }
+            Engine::MongoDb => "the pattern runs a collection scan: no index serves it, so every call reads \
+                 the whole collection and takes longer as it grows — add an index on what the pattern \
+                 is given"
+                .to_owned(),
+            Engine::DynamoDb | Engine::Cassandra => {
+                "the pattern runs a Scan: no key serves it, so every call \
+                 reads the whole table and costs more as the table grows — add an index (or sort key) \
+                 keyed by what the pattern is given"
+                    .to_owned()
+            }
+        },
         GoalUnit::Requests => {
             "one call asks too many partitions: fewer, larger time buckets or fewer shards".to_owned()
         }
@@ -143,21 +158,35 @@ fn explain_cql(report: &RunReport, goal: &GoalResult) -> Option<String> {
     Some(line.to_owned())
 }
 
-/// What fixes each cause of lost writes the goal's detail names, most common first.
-fn lost_writes(detail: &str) -> String {
+/// What fixes each cause of lost writes the goal's detail names, most common first, in the
+/// store's words.
+fn lost_writes(detail: &str, engine: Engine) -> String {
+    let too_large = match engine {
+        Engine::CosmosDb => {
+            "an item grows with every write until Cosmos DB refuses it at 2 MB (413): keep the newest children in the item and the rest as items of their own (the subset pattern), or reference them instead of embedding"
+        }
+        Engine::MongoDb => {
+            "a document grows with every write until MongoDB refuses it at 16 MB: keep the newest children in the document and the rest as documents of their own (the subset pattern), or reference them instead of embedding"
+        }
+        Engine::DynamoDb | Engine::Cassandra => {
+            "an item grows with every write until DynamoDB refuses it at 400 KB: keep the newest children in the item and the rest as items of their own (the subset pattern), or reference them instead of embedding"
+        }
+    };
+    let full_partition = match engine {
+        Engine::CosmosDb => {
+            "a logical partition passed 20 GB, which Cosmos DB refuses (403, substatus 1014): put more in the partition key (a time bucket), or use a hierarchical partition key"
+        }
+        Engine::DynamoDb | Engine::Cassandra | Engine::MongoDb => {
+            "an item collection passed 10 GB, which a table with an LSI refuses: put more in the partition key (a time bucket), or use a GSI"
+        }
+    };
     let fixes = [
         (
             lost::THROTTLED,
             "writes throttled past the client's retries are lost data: spread the hot key so its writes are not throttled",
         ),
-        (
-            lost::TOO_LARGE,
-            "an item grows with every write until DynamoDB refuses it at 400 KB: keep the newest children in the item and the rest as items of their own (the subset pattern), or reference them instead of embedding",
-        ),
-        (
-            lost::COLLECTION,
-            "an item collection passed 10 GB, which a table with an LSI refuses: put more in the partition key (a time bucket), or use a GSI",
-        ),
+        (lost::too_large(engine), too_large),
+        (lost::full_partition(engine), full_partition),
         (
             lost::REPLACED,
             "a put replaced another item at the same key: the key does not tell the items apart — add what does (an id, a finer time) or make the put create-once (condition: NotExists)",
@@ -227,6 +256,29 @@ mod tests {
             };
             let line = explain(&report, &goal).expect("a failed goal gets a line");
             assert!(line.contains(said) && !line.contains(unsaid), "{engine}: {line}");
+        }
+    }
+
+    /// A lost write and a scan are explained in the store's words: its limit, its refusal,
+    /// its scan (Cosmos DB 2 MB and 20 GB, MongoDB 16 MB and collection scans).
+    #[test]
+    fn a_lost_write_and_a_scan_are_explained_in_the_stores_words() {
+        use crate::engine::model::Engine;
+        // (engine, detail, said, unsaid)
+        let cases = [
+            (Engine::CosmosDb, "3 writes lost (3 item past 2 MB) > 0", "refuses it at 2 MB (413)", "400 KB"),
+            (Engine::CosmosDb, "2 writes lost (2 logical partition past 20 GB) > 0", "substatus 1014", "LSI"),
+            (Engine::MongoDb, "3 writes lost (3 document past 16 MB) > 0", "refuses it at 16 MB", "400 KB"),
+            (Engine::DynamoDb, "3 writes lost (3 item past 400 KB) > 0", "refuses it at 400 KB", "16 MB"),
+            (Engine::MongoDb, "search ran 3 collection scans (find)", "add an index on what", "Scan"),
+            (Engine::CosmosDb, "search ran 3 cross-partition queries", "every physical partition", "Scan"),
+        ];
+        for (engine, detail, said, unsaid) in cases {
+            let mut report = testing::report();
+            report.engine = engine;
+            let goal = GoalResult { unit: GoalUnit::Count, ..testing::goal("g", false, detail) };
+            let line = explain(&report, &goal).expect("a failed goal gets a line");
+            assert!(line.contains(said) && !line.contains(unsaid), "{engine} {detail}: {line}");
         }
     }
 

@@ -169,14 +169,16 @@ pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::
         .map(|(i, p)| population(&root.field("populations").index(i), model::PopulationId::new(i), p))
         .collect::<Result<Vec<_>>>()?;
     unique(&root.field("entities"), "entity", f.entities.iter().map(|e| e.name.as_str()).enumerate())?;
+    let engines = engines(f)?;
+    let engine = on.unwrap_or(engines[0]);
     let entities = f
         .entities
         .iter()
         .enumerate()
-        .map(|(i, e)| entity(&root.field("entities").index(i), model::EntityId::new(i), e, &populations))
+        .map(|(i, e)| {
+            entity(&root.field("entities").index(i), model::EntityId::new(i), e, &populations, engine)
+        })
         .collect::<Result<Vec<_>>>()?;
-    let engines = engines(f)?;
-    let engine = on.unwrap_or(engines[0]);
     let workload = workload(&root.field("workload"), &f.workload, engine)?;
     unique(&root.field("patterns"), "pattern", f.patterns.iter().map(|p| p.name.as_str()).enumerate())?;
     let mut patterns = f
@@ -390,6 +392,7 @@ fn entity(
     id: model::EntityId,
     e: &file::Entity,
     populations: &[model::Population],
+    engine: model::Engine,
 ) -> Result<Entity> {
     let attrs = path.field("attributes");
     unique(&attrs, "attribute", e.attributes.iter().map(|a| a.name.as_str()).enumerate())?;
@@ -402,7 +405,7 @@ fn entity(
             file::AttrType::B => AttrType::B,
             file::AttrType::Bool => AttrType::Bool,
         };
-        let generator = generator(&attrs.index(i).field("gen"), &a.r#gen, ty, populations)?;
+        let generator = generator(&attrs.index(i).field("gen"), &a.r#gen, ty, populations, engine)?;
         attributes.push(model::Attribute::new(a.name.clone(), ty, generator));
     }
     // Nth counts the items of one member: it names another attribute holding a member.
@@ -433,6 +436,7 @@ fn generator(
     g: &file::Generator,
     ty: AttrType,
     populations: &[model::Population],
+    engine: model::Engine,
 ) -> Result<Generator> {
     let expect = |ok: bool, wanted: &str| {
         if ok {
@@ -497,9 +501,7 @@ fn generator(
         }
         file::Generator::Payload(bytes) => {
             expect(matches!(ty, AttrType::S | AttrType::B), "filler (S or B)")?;
-            if *bytes as usize > crate::engine::value::MAX_ITEM_BYTES {
-                return Err(problem(path, format!("a payload of {bytes} bytes cannot fit in a 400 KB item")));
-            }
+            payload_fits(path, *bytes, engine)?;
             Generator::Payload(*bytes)
         }
         file::Generator::Chance(p) => {
@@ -520,12 +522,34 @@ fn generator(
         }
         file::Generator::Sometimes(share, inner) => {
             let share = ratio(&path.index(0), *share, "the share of items")?;
-            Generator::Sometimes(share, Box::new(generator(&path.index(1), inner, ty, populations)?))
+            Generator::Sometimes(share, Box::new(generator(&path.index(1), inner, ty, populations, engine)?))
         }
     })
 }
 
 /// Why a generator cannot be `Sometimes`: every item needs its value.
+/// A payload must fit in one item of the store the file is built for (DynamoDB 400 KB, Cosmos
+/// DB 2 MB, MongoDB 16 MB). The Cassandra profile models no item limit; keyheat holds its
+/// payloads to DynamoDB's 400 KB there (its own bound, so a generated row stays a size a real
+/// table would take).
+fn payload_fits(path: &Path, bytes: u32, engine: model::Engine) -> Result<()> {
+    let size = |limit: usize| numbers::bytes(limit as f64);
+    match engine.profile().item_limit {
+        Some(limit) if bytes as usize > limit => Err(problem(
+            path,
+            format!("a payload of {bytes} bytes cannot fit in {engine}'s {} item limit", size(limit)),
+        )),
+        None if bytes as usize > crate::engine::value::MAX_ITEM_BYTES => Err(problem(
+            path,
+            format!(
+                "a payload of {bytes} bytes is past the {} keyheat generates on {engine}, which has no item limit of its own",
+                size(crate::engine::value::MAX_ITEM_BYTES)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn on_every_item(g: &file::Generator) -> Option<&'static str> {
     match g {
         file::Generator::Nth(_) => Some(

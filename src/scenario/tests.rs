@@ -837,6 +837,39 @@ fn a_lookup_names_only_values_a_caller_can_know() {
     parse("mini.ron", &put).expect("a put may give a payload");
 }
 
+/// A payload must fit one item of the store the file is built for: DynamoDB's 400 KB, Cosmos
+/// DB's 2 MB, MongoDB's 16 MB ("Service, account, and table quotas", "Azure Cosmos DB service
+/// quotas", "MongoDB Limits and Thresholds"); the Cassandra profile has no item limit, and
+/// keyheat holds it to 400 KB as its own bound. The error points at the payload.
+#[test]
+fn a_payload_fits_the_item_limit_of_its_store() {
+    // (engine line, payload bytes, the error's words or None)
+    let cases = [
+        ("", 409_600, None),
+        ("", 409_601, Some("cannot fit in DynamoDB's 400 KB item limit")),
+        ("engine: CosmosDB,", 409_601, None),
+        ("engine: CosmosDB,", 2_097_153, Some("cannot fit in Cosmos DB's 2 MB item limit")),
+        ("engine: MongoDB,", 2_097_153, None),
+        ("engine: MongoDB,", 16_777_217, Some("cannot fit in MongoDB's 16 MB item limit")),
+        ("engine: Cassandra,", 409_601, Some("past the 400 KB keyheat generates on Cassandra")),
+    ];
+    for (engine, bytes, words) in cases {
+        let text = MINI.replacen("title: \"Mini\",", &format!("title: \"Mini\", {engine}"), 1).replacen(
+            "gen: Payload(200)",
+            &format!("gen: Payload({bytes})"),
+            1,
+        );
+        match (parse("mini.ron", &text), words) {
+            (Ok(_), None) => {}
+            (Err(_), Some(words)) => {
+                let at = text.find(&format!("Payload({bytes})"));
+                assert_error_at(&text, words, "the payload", at);
+            }
+            (other, words) => panic!("{engine} {bytes}: {:?} for {words:?}", other.map(|_| ())),
+        }
+    }
+}
+
 /// A class slot names an attribute the items carry and values its generator writes: a listed
 /// value no item can hold is a layout nothing uses, an error at the value. It sits in a
 /// partition key.

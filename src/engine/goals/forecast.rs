@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
 use crate::engine::planner::{
     Operation, PatternPlan, Plan, Subject, Warning, WarningCode, cosmos_verb, cql_verb, mongo_verb, numbers,
+    verb,
 };
 use crate::engine::profile::{Language, Pricing};
 use crate::engine::sim::report::GoalHint;
@@ -264,13 +265,7 @@ impl View<'_> {
             };
         }
         let fanout = if p.fanout > 1 { format!(" ×{}", p.fanout) } else { String::new() };
-        let verb = match self.language() {
-            Language::DynamoDbApi => op.name(),
-            Language::Cql => cql_verb(op),
-            Language::CosmosNoSql => cosmos_verb(op),
-            Language::MongoDb => mongo_verb(op),
-        };
-        format!("{verb}{fanout} on {place}")
+        format!("{}{fanout} on {place}", verb(self.language(), op))
     }
 
     fn no_scan(&self, target: &PatternRef) -> (Option<bool>, String) {

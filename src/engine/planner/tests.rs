@@ -552,6 +552,58 @@ fn embedded_children_are_read_with_their_parent_and_written_into_it() {
     assert_eq!(pattern(&subset, "post-with-comments").operation, Some(Operation::GetItem));
 }
 
+/// An item past its store's limit is warned of by that store's limit, sized by its rules:
+/// DynamoDB refuses ~500 KB, Cosmos DB only past 2 MB, MongoDB past 16 MB of BSON; the Cassandra
+/// profile refuses no item, so warns of none. A payload must fit the limit to load, so an item
+/// past it takes two.
+#[test]
+fn an_oversized_item_is_held_to_its_stores_limit() {
+    let source = scenario::load("counters").expect("bundled").source().to_owned();
+    let listed = "engines: [Cassandra, CosmosDB],";
+    assert!(source.contains(listed), "counters lists its stores");
+    let likes = r#"(name: "likes", type: N, gen: Number(Uniform(0, 1000000))),"#;
+    // (engine, payload bytes, payloads, warned)
+    let cases = [
+        (Engine::DynamoDb, 300_000, 1, false),
+        (Engine::DynamoDb, 250_000, 2, true),
+        (Engine::CosmosDb, 250_000, 2, false),
+        (Engine::CosmosDb, 1_100_000, 2, true),
+        (Engine::Cassandra, 300_000, 2, false),
+        (Engine::MongoDb, 2_200_000, 1, false),
+        (Engine::MongoDb, 9_000_000, 2, true),
+    ];
+    for (engine, payload, payloads, warned) in cases {
+        let one = |name: &str| format!(r#" (name: "{name}", type: S, gen: Payload({payload})),"#);
+        let blobs = if payloads == 2 { one("blob") + &one("blob2") } else { one("blob") };
+        let attributes = format!("{likes}{blobs}");
+        // The store under test is the file's own: a payload must fit its item limit to load.
+        let own = match engine {
+            Engine::DynamoDb => "DynamoDB",
+            Engine::CosmosDb => "CosmosDB",
+            Engine::MongoDb => "MongoDB",
+            Engine::Cassandra => "Cassandra",
+        };
+        let text = source.replacen(likes, &attributes, 1).replacen(listed, &format!("engine: {own},"), 1);
+        let loaded = scenario::parse("counters.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+        let plan = plan(&loaded.scenario, loaded.variant(Some("naive")).unwrap());
+        let oversized: Vec<String> = plan
+            .warnings
+            .iter()
+            .filter(|w| w.code == WarningCode::OversizedItem)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(!oversized.is_empty(), warned, "{engine} {payload}: {oversized:?}");
+        if warned {
+            let limit = match engine {
+                Engine::CosmosDb => "past Cosmos DB's 2 MB item limit",
+                Engine::MongoDb => "past MongoDB's 16 MB document limit",
+                _ => "past DynamoDB's 400 KB item limit",
+            };
+            assert!(oversized[0].contains(limit), "{engine}: {}", oversized[0]);
+        }
+    }
+}
+
 #[test]
 fn a_count_or_rate_marked_guess_is_warned_about_until_the_mark_goes() {
     let source = crate::engine::testing::fixture_source("orders");

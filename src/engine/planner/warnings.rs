@@ -19,11 +19,11 @@ use super::{
     Via, WRITE_AMPLIFICATION_LIMIT, Warning, WarningCode, WriteTarget,
 };
 use crate::engine::model::{
-    AccessPattern, Action, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr, SlotAttrs,
+    AccessPattern, Action, AttrType, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr,
+    SlotAttrs,
 };
 use crate::engine::profile::{Sizing, bson, cosmos};
 use crate::engine::template::Template;
-use crate::engine::value::MAX_ITEM_BYTES;
 
 /// `version-contention`: a version-checked update whose calls lose their race more often than
 /// `condition::CONTENTION_LIMIT` (keyheat's contention model, `planner::condition`).
@@ -206,13 +206,26 @@ fn guesses(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     }
 }
 
-/// `oversized-item`: an entity whose items, every attribute present, pass DynamoDB's 400 KB
-/// limit as generated. Each put is refused, and so is each item of the initial load, which the
-/// replay counts but never stores.
+/// `oversized-item`: an entity whose items, every attribute present, pass the store's item
+/// limit as generated (DynamoDB 400 KB, Cosmos DB 2 MB, MongoDB 16 MB), sized by the store's
+/// own rules. Each put is refused, and so is each item of the initial load, which the replay
+/// counts but never stores. A store that holds items to no limit (the Cassandra profile) has
+/// nothing to warn of.
 fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let profile = est.scenario.engine.profile();
+    let Some(limit) = profile.item_limit else { return };
     for entity in est.scenario.entities.iter().filter(|e| est.variant.keys_for(e.id()).is_some()) {
-        let size = crate::engine::value::item_size(est.item(entity.id()));
-        if size <= MAX_ITEM_BYTES {
+        let item = est.item(entity.id());
+        let size = match profile.sizing {
+            Sizing::Attributes => crate::engine::value::item_size(item),
+            // As the replay stores it: times are dates, and the driver adds an `_id`.
+            Sizing::Bson => {
+                let is_date =
+                    |name: &str| entity.attributes.iter().any(|a| a.name == name && a.ty == AttrType::Time);
+                bson::dated_document_size(item, &is_date) + bson::GENERATED_ID_BYTES
+            }
+        };
+        if size <= limit {
             continue;
         }
         out.push(Warning {
@@ -227,9 +240,12 @@ fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
 }
 
 /// `unbounded-item`: a parent that embeds every child grows with each one; its busiest item
-/// reaches DynamoDB's 400 KB item limit after (400 KB - its own size) / (bytes a child × its
-/// children a second), and every later child is refused.
+/// reaches the store's item limit (DynamoDB 400 KB, Cosmos DB 2 MB, MongoDB 16 MB) after (the
+/// limit - its own size) / (bytes a child × its children a second), and every later child is
+/// refused. A store that holds items to no limit (the Cassandra profile) refuses none.
 fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
+    let profile = est.scenario.engine.profile();
+    let Some(limit) = profile.item_limit else { return };
     for embed in est.variant.embeds.iter().filter(|e| e.keep_latest.is_none()) {
         // The busiest parent is the child's most picked `by` value (not the parent's partition:
         // a partition may hold many parents).
@@ -251,12 +267,10 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
             continue;
         }
         let own = est.item_bytes(embed.into_id()) - est.embedded_children(embed) * element;
-        let children = match est.scenario.engine.profile() {
+        let children = match profile.sizing {
             // A BSON document's array pays its indexes' digits too: the most elements that fit.
-            p if p.sizing == Sizing::Bson => {
-                bson_children(p.item_limit.unwrap_or(bson::MAX_DOCUMENT_BYTES), own, element)
-            }
-            _ => ((MAX_ITEM_BYTES as f64 - own) / element).max(0.0),
+            Sizing::Bson => bson_children(limit, own, element),
+            Sizing::Attributes => ((limit as f64 - own) / element).max(0.0),
         };
         let secs = children / per_s;
         out.push(Warning {
