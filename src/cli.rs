@@ -257,7 +257,7 @@ pub enum Outcome {
     Interrupted,
 }
 
-fn parse_engine(text: &str) -> Result<Engine, String> {
+pub(crate) fn parse_engine(text: &str) -> Result<Engine, String> {
     Engine::from_id(text).ok_or_else(|| {
         let ids: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
         format!("no store is named {text:?}; keyheat replays on {}", ids.join(", "))

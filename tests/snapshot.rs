@@ -158,3 +158,37 @@ fn the_theme_reaches_the_svg() {
     assert!(stderr.contains("sepia") && stderr.contains("high-contrast"), "{stderr}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Normalized RU is Cosmos DB's figure: asked of a replay on another store it is refused with a
+/// message that says why and what to add, before anything is replayed or written; a store the
+/// file does not list is refused too.
+#[test]
+fn normalized_ru_is_refused_off_cosmos_db() {
+    let dir = scratch("normalized-ru");
+    let out = dir.join("n.svg");
+    let path = out.to_str().unwrap();
+    // (arguments, what the message says)
+    let cases: [(&[&str], &[&str]); 3] = [
+        (&["orders"], &["orders: --metric normalized-ru", "on DynamoDB", "does not list Cosmos DB"]),
+        (&["counters"], &["counters: --metric normalized-ru", "on DynamoDB", "add --engine cosmosdb"]),
+        (&["counters", "--engine", "cassandra"], &["on Cassandra", "add --engine cosmosdb"]),
+    ];
+    for (scenario, wants) in cases {
+        let mut args = vec!["snapshot"];
+        args.extend_from_slice(scenario);
+        args.extend_from_slice(&["--metric", "normalized-ru", "--out", path]);
+        let run = keyheat(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        for want in wants {
+            assert!(stderr.contains(want), "{want:?} missing for {args:?}: {stderr}");
+        }
+    }
+    let unlisted =
+        keyheat(&["snapshot", "orders", "--engine", "cosmosdb", "--metric", "normalized-ru", "--out", path]);
+    let stderr = String::from_utf8_lossy(&unlisted.stderr);
+    assert_eq!(unlisted.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("list it in `engines`"), "{stderr}");
+    assert!(files_in(&dir).is_empty(), "nothing written");
+    let _ = fs::remove_dir_all(&dir);
+}

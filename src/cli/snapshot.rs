@@ -17,9 +17,11 @@ use clap::Args;
 use super::output;
 use super::progress::Progress;
 use crate::engine::metrics::Metric;
+use crate::engine::model::Engine;
 use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
+use crate::tui::panels::heatmap;
 use crate::tui::replay::SimReplay;
 use crate::tui::theme::{Palette, Theme};
 use crate::tui::{svg, ui};
@@ -35,6 +37,10 @@ pub struct SnapshotArgs {
     /// The key design to show (default: the file's first variant)
     #[arg(long)]
     pub variant: Option<String>,
+    /// The store to replay on: dynamodb, cassandra, cosmosdb or mongodb (default: the file's
+    /// `engine`; another must be listed in its `engines`)
+    #[arg(long, value_parser = super::parse_engine)]
+    pub engine: Option<Engine>,
     /// Seed for the workload (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -44,7 +50,7 @@ pub struct SnapshotArgs {
     /// The terminal size to draw, COLSxROWS (at least 80x24)
     #[arg(long, default_value = "120x40", value_parser = parse_size)]
     pub size: (u16, u16),
-    /// What the heatmap shows (as `m` cycles it in the TUI)
+    /// What the heatmap shows (as `m` cycles it in the TUI); normalized-ru on Cosmos DB only
     #[arg(long, value_enum, default_value_t = HeatMetric::WriteUnits)]
     pub metric: HeatMetric,
     /// Draw the compare view instead: this variant (replayed on the same seed to the same
@@ -70,6 +76,9 @@ pub enum HeatMetric {
     Throttled,
     Bytes,
     Items,
+    /// Cosmos DB's normalized RU consumption: each partition's busiest second against its
+    /// physical partition's share of the container's RU/s
+    NormalizedRu,
 }
 
 impl From<HeatMetric> for Metric {
@@ -80,6 +89,7 @@ impl From<HeatMetric> for Metric {
             HeatMetric::Throttled => Metric::Throttled,
             HeatMetric::Bytes => Metric::Bytes,
             HeatMetric::Items => Metric::Items,
+            HeatMetric::NormalizedRu => Metric::NormalizedRu,
         }
     }
 }
@@ -115,7 +125,7 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
         Box::new(SimReplay::exact()),
     );
     // With --compare the baseline's design opens first and --variant replaces it, as `v` would.
-    app.open(&args.scenario, args.compare.as_deref().or(args.variant.as_deref()), args.seed)?;
+    app.open_on(&args.scenario, args.compare.as_deref().or(args.variant.as_deref()), args.seed, args.engine)?;
     if args.compare.is_some() {
         let Screen::Workbench(w) = &app.screen else { bail!("{}: the scenario did not open", args.scenario) };
         let name = match &args.variant {
@@ -125,7 +135,20 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
         app.switch_variant(&name).map_err(|e| anyhow::anyhow!("{}: {e}", args.scenario))?;
     }
     let Screen::Workbench(w) = &mut app.screen else { bail!("{}: the scenario did not open", args.scenario) };
-    w.heat.metric = args.metric.into();
+    let metric = Metric::from(args.metric);
+    let engine = w.loaded.scenario.engine;
+    if !heatmap::offers(engine, metric) {
+        let cosmos = if w.loaded.scenario.engines.contains(&Engine::CosmosDb) {
+            "add --engine cosmosdb (the file lists it)"
+        } else {
+            "the file does not list Cosmos DB in its `engines`"
+        };
+        bail!(
+            "{}: --metric normalized-ru is Cosmos DB's normalized RU consumption, and this replay is on {engine}, which has no request units shared among partitions; {cosmos}",
+            args.scenario
+        );
+    }
+    w.heat.metric = metric;
     let (scenario, variant, workload) =
         (w.loaded.scenario.name.clone(), w.current().name.clone(), w.loaded.scenario.workload.clone());
     let at = args.at.unwrap_or(workload.duration);
@@ -193,6 +216,7 @@ mod tests {
         let args = |compare: &str, out: &str| SnapshotArgs {
             scenario: "orders".to_owned(),
             variant: Some("recommended".to_owned()),
+            engine: None,
             seed: None,
             at: Some(SimDuration::from_secs(3600)),
             size: (120, 40),

@@ -140,6 +140,10 @@ pub enum Kind {
     /// A level (bytes stored, items, lag). A record sets it and it holds until the next one;
     /// buckets keep the last level.
     Gauge,
+    /// The highest value of a tick (a share of a budget in the busiest second). Records within a
+    /// tick keep the largest; an idle tick is zero; buckets, columns and a table's own series
+    /// keep the largest, never a sum or a rate: two seconds at 100% are 100%, not 200%.
+    Peak,
 }
 
 /// What the simulator measures per partition (and, summed, per table or index).
@@ -150,7 +154,17 @@ pub enum Metric {
     Throttled,
     Bytes,
     Items,
+    /// Cosmos DB's normalized RU consumption, in percent: the request units of the busiest second
+    /// of a tick over the RU/s provisioned to the row's physical partition (its share of the
+    /// container's throughput), at most 100% ("How to monitor normalized RU/s for an Azure Cosmos
+    /// DB container or an account", Microsoft Learn: "the maximum RU/s utilization across all
+    /// partition key ranges in the time interval"). Recorded only where
+    /// [`Metrics::track_normalized_ru`] asked for it: a Cosmos DB run.
+    NormalizedRu,
 }
+
+/// A full partition in [`Metric::NormalizedRu`]: all of its share, in percent.
+pub const NORMALIZED_FULL: f64 = 100.0;
 
 /// Per-second throughput of one physical partition, table and GSI alike (AWS, "Best practices for
 /// designing and using partition keys effectively").
@@ -161,14 +175,26 @@ pub const PARTITION_WCU_PER_S: f64 = 1000.0;
 pub const PARTITION_BYTES: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
 
 impl Metric {
-    pub const ALL: [Metric; 5] =
+    pub const ALL: [Metric; 6] = [
+        Metric::ReadUnits,
+        Metric::WriteUnits,
+        Metric::Throttled,
+        Metric::Bytes,
+        Metric::Items,
+        Metric::NormalizedRu,
+    ];
+    /// What every run records, for every partition: each partition's entry holds these series
+    /// inline. [`Metric::NormalizedRu`] is kept apart, so a run on another store pays nothing
+    /// for it.
+    pub const EVERY_RUN: [Metric; 5] =
         [Metric::ReadUnits, Metric::WriteUnits, Metric::Throttled, Metric::Bytes, Metric::Items];
-    pub const COUNT: usize = Metric::ALL.len();
+    pub const COUNT: usize = Metric::EVERY_RUN.len();
 
     pub fn kind(self) -> Kind {
         match self {
             Metric::ReadUnits | Metric::WriteUnits | Metric::Throttled => Kind::Counter,
             Metric::Bytes | Metric::Items => Kind::Gauge,
+            Metric::NormalizedRu => Kind::Peak,
         }
     }
 
@@ -179,6 +205,7 @@ impl Metric {
             Metric::Throttled => "throttled",
             Metric::Bytes => "bytes",
             Metric::Items => "items",
+            Metric::NormalizedRu => "normalized RU",
         }
     }
 
@@ -190,21 +217,29 @@ impl Metric {
             Metric::Throttled => "throttled/s",
             Metric::Bytes => "bytes",
             Metric::Items => "items",
+            Metric::NormalizedRu => "% of its share",
         }
     }
 
-    /// One partition's hard limit in the unit of [`Metric::cell_unit`], where DynamoDB has one.
+    /// One partition's hard limit in the unit of [`Metric::cell_unit`], where DynamoDB has one
+    /// (normalized RU, a Cosmos DB figure, is full at 100% of the partition's share).
     pub fn partition_limit(self) -> Option<f64> {
         match self {
             Metric::ReadUnits => Some(PARTITION_RCU_PER_S),
             Metric::WriteUnits => Some(PARTITION_WCU_PER_S),
             Metric::Bytes => Some(PARTITION_BYTES),
+            Metric::NormalizedRu => Some(NORMALIZED_FULL),
             Metric::Throttled | Metric::Items => None,
         }
     }
 
-    fn index(self) -> usize {
-        self as usize
+    /// The slot of a metric of [`Metric::EVERY_RUN`] in a partition's inline series; `None` for
+    /// one kept apart.
+    fn index(self) -> Option<usize> {
+        match self {
+            Metric::NormalizedRu => None,
+            m => Some(m as usize),
+        }
     }
 }
 
@@ -276,6 +311,8 @@ pub enum MetricsError {
     UnknownGroup(GroupId),
     #[error("no access pattern {0:?} in these metrics")]
     UnknownPattern(PatternId),
+    #[error("these metrics do not keep {0:?}: it is recorded only on a run that asked for it")]
+    NotTracked(Metric),
     #[error("too many {0}: the metrics number them with {1} bits")]
     TooMany(&'static str, u32),
     #[error("the run has reached the last tick a 32-bit tick number can hold")]
@@ -313,9 +350,10 @@ mod tests {
             (Metric::Throttled, Kind::Counter, None),
             (Metric::Bytes, Kind::Gauge, Some(10_737_418_240.0)),
             (Metric::Items, Kind::Gauge, None),
+            (Metric::NormalizedRu, Kind::Peak, Some(100.0)),
         ];
         for (i, (metric, kind, limit)) in cases.into_iter().enumerate() {
-            assert_eq!(metric.index(), i);
+            assert_eq!(metric.index(), (i < Metric::COUNT).then_some(i));
             assert_eq!(metric.kind(), kind, "{metric:?}");
             assert_eq!(metric.partition_limit(), limit, "{metric:?}");
         }

@@ -76,7 +76,19 @@ impl App {
         variant: Option<&str>,
         seed: Option<u64>,
     ) -> Result<(), LoadError> {
-        let loaded = scenario::load(name_or_path)?;
+        self.open_on(name_or_path, variant, seed, None)
+    }
+
+    /// [`App::open`] on another store the file lists in `engines` (its own `engine` when
+    /// `None`), as `keyheat run --engine` replays it.
+    pub fn open_on(
+        &mut self,
+        name_or_path: &str,
+        variant: Option<&str>,
+        seed: Option<u64>,
+        engine: Option<crate::engine::model::Engine>,
+    ) -> Result<(), LoadError> {
+        let loaded = scenario::load_on(name_or_path, engine)?;
         let index = {
             let v = loaded.variant(variant)?;
             loaded.scenario.variants.iter().position(|x| x.name == v.name)

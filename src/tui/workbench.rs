@@ -394,7 +394,7 @@ impl Workbench {
             Action::NextVariant => return self.next_variant(driver),
             Action::Compare => return self.toggle_compare(driver),
             Action::Close if self.mode == Mode::Compare => self.mode = Mode::Normal,
-            Action::CycleMetric => self.heat.metric = next_metric(self.heat.metric),
+            Action::CycleMetric => self.heat.metric = next_metric(self.heat.metric, self.heat.engine),
             Action::ToggleScale => self.heat.relative = !self.heat.relative,
             Action::ToggleLayer => {
                 self.heat.layer = match self.heat.layer {

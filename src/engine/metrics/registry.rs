@@ -102,15 +102,17 @@ pub enum Rank {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Summary {
     pub kind: Kind,
-    /// Counter: every amount added up. Gauge: the current level.
+    /// Counter: every amount added up. Gauge: the current level. Peak: the largest tick.
     pub total: f64,
     /// The largest value of any one tick: a counter's amount, a gauge's level.
     pub peak: f64,
-    /// Counter: `peak` as a rate (its tick's amount over the tick's length). Gauge: `peak`.
+    /// Counter: `peak` as a rate (its tick's amount over the tick's length). Gauge and peak:
+    /// `peak`.
     pub peak_per_s: f64,
     /// The start of the first tick that reached the peak; `None` if nothing was recorded.
     pub peak_at: Option<SimTime>,
-    /// Counter: `total` over the time of the closed ticks. Gauge: the current level.
+    /// Counter: `total` over the time of the closed ticks. Gauge: the current level. Peak: `peak`
+    /// (a series of maxima keeps no mean).
     pub mean_per_s: f64,
     /// The value of the last closed tick; zero before any tick closed.
     pub latest: f64,
@@ -140,6 +142,9 @@ struct GroupEntry {
     info: GroupInfo,
     /// The sums of the group's partitions, per layer (`Layer as usize`).
     series: [[Series; Metric::COUNT]; 2],
+    /// The highest normalized RU of the group's partitions per tick, per layer: Azure's figure
+    /// for a container is the maximum over its partition key ranges, never a sum.
+    normalized: [Series; 2],
     lag: Series,
 }
 
@@ -166,10 +171,14 @@ pub struct Metrics {
     patterns: Vec<PatternEntry>,
     /// Patterns with latency samples in the open tick.
     latency_touched: Vec<PatternId>,
+    /// [`Metric::NormalizedRu`] per partition (by id), once [`Metrics::track_normalized_ru`]
+    /// asked for it; `None` on a run that does not keep it, which then costs no memory a
+    /// partition.
+    normalized: Option<Vec<Series>>,
 }
 
 fn metric_series() -> [Series; Metric::COUNT] {
-    Metric::ALL.map(|m| Series::new(m.kind()))
+    Metric::EVERY_RUN.map(|m| Series::new(m.kind()))
 }
 
 impl Metrics {
@@ -182,6 +191,27 @@ impl Metrics {
             homes: Vec::new(),
             patterns: Vec::new(),
             latency_touched: Vec::new(),
+            normalized: None,
+        }
+    }
+
+    /// Keeps [`Metric::NormalizedRu`] for every partition, those added already and those to come
+    /// (a Cosmos DB run asks for it before its first tick).
+    pub fn track_normalized_ru(&mut self) {
+        let normalized = self.normalized.get_or_insert_with(Vec::new);
+        normalized.resize_with(self.partitions.len(), || Series::new(Kind::Peak));
+    }
+
+    /// Whether these metrics keep `metric` (every metric but [`Metric::NormalizedRu`] always).
+    pub fn tracks(&self, metric: Metric) -> bool {
+        metric.index().is_some() || self.normalized.is_some()
+    }
+
+    /// Partition `i`'s series of `metric`, if both exist here.
+    fn own_series(&self, i: usize, metric: Metric) -> Option<&Series> {
+        match metric.index() {
+            Some(m) => self.partitions.get(i).map(|p| &p.series[m]),
+            None => self.normalized.as_ref()?.get(i),
         }
     }
 
@@ -199,6 +229,7 @@ impl Metrics {
         self.groups.push(GroupEntry {
             info,
             series: [metric_series(), metric_series()],
+            normalized: [Series::new(Kind::Peak), Series::new(Kind::Peak)],
             lag: Series::new(Kind::Gauge),
         });
         Ok(id)
@@ -214,6 +245,9 @@ impl Metrics {
         );
         self.homes.push((info.group, info.layer));
         self.partitions.push(PartitionEntry { info, series: metric_series() });
+        if let Some(normalized) = &mut self.normalized {
+            normalized.push(Series::new(Kind::Peak));
+        }
         Ok(id)
     }
 
@@ -231,7 +265,8 @@ impl Metrics {
     }
 
     /// Records one partition's metric in the open tick: a counter's amount adds to the tick, a
-    /// gauge's value is the partition's level from now on. The partition's group follows.
+    /// gauge's value is the partition's level from now on, a peak keeps the tick's largest. The
+    /// partition's group follows (a peak: the largest of its partitions').
     pub fn record_partition(
         &mut self,
         id: PartitionId,
@@ -243,11 +278,20 @@ impl Metrics {
         // add_partition checked the group; a miss here is still an error, not a panic.
         let group =
             self.groups.get_mut(usize::from(group_id.0)).ok_or(MetricsError::UnknownGroup(group_id))?;
-        let entry = self.partitions.get_mut(id.0 as usize).ok_or(MetricsError::UnknownPartition(id))?;
-        let own = &mut entry.series[metric.index()];
-        let sum = &mut group.series[layer as usize][metric.index()];
+        let (own, sum) = if let Some(m) = metric.index() {
+            let entry = self.partitions.get_mut(id.0 as usize).ok_or(MetricsError::UnknownPartition(id))?;
+            (&mut entry.series[m], &mut group.series[layer as usize][m])
+        } else {
+            let own = self
+                .normalized
+                .as_mut()
+                .ok_or(MetricsError::NotTracked(metric))?
+                .get_mut(id.0 as usize)
+                .ok_or(MetricsError::UnknownPartition(id))?;
+            (own, &mut group.normalized[layer as usize])
+        };
         match metric.kind() {
-            Kind::Counter => {
+            Kind::Counter | Kind::Peak => {
                 own.push(now, value)?;
                 sum.push(now, value)
             }
@@ -323,13 +367,19 @@ impl Metrics {
         self.partitions.get(id.0 as usize).map(|p| &p.info)
     }
 
+    /// `None` for an unknown partition, or a metric these metrics do not keep.
     pub fn partition_series(&self, id: PartitionId, metric: Metric) -> Option<&Series> {
-        self.partitions.get(id.0 as usize).map(|p| &p.series[metric.index()])
+        self.own_series(id.0 as usize, metric)
     }
 
-    /// The sum of a group's partitions of one layer.
+    /// The sum of a group's partitions of one layer (a peak: their largest); `None` for an
+    /// unknown group, or a metric these metrics do not keep.
     pub fn group_series(&self, group: GroupId, layer: Layer, metric: Metric) -> Option<&Series> {
-        self.groups.get(usize::from(group.0)).map(|g| &g.series[layer as usize][metric.index()])
+        let g = self.groups.get(usize::from(group.0))?;
+        match metric.index() {
+            Some(m) => Some(&g.series[layer as usize][m]),
+            None => self.normalized.as_ref().map(|_| &g.normalized[layer as usize]),
+        }
     }
 
     pub fn lag_series(&self, group: GroupId) -> Option<&Series> {
@@ -365,6 +415,8 @@ impl Metrics {
                 (self.clock.per_second(peak_value), mean)
             }
             Kind::Gauge => (peak_value, series.total()),
+            // Already a figure of the busiest second: no rate to take and no mean kept.
+            Kind::Peak => (peak_value, peak_value),
         };
         Summary {
             kind,
@@ -402,14 +454,14 @@ impl Metrics {
         let mut ranked: Vec<(PartitionId, f64)> = (0u32..)
             .zip(&self.partitions)
             .filter(|(_, p)| p.info.layer == layer && group.is_none_or(|g| p.info.group == g))
-            .map(|(i, p)| {
-                let series = &p.series[metric.index()];
+            .filter_map(|(i, _)| Some((i, self.own_series(i as usize, metric)?)))
+            .map(|(i, series)| {
                 let value = match (rank, metric.kind()) {
                     (Rank::Total, _) => series.total(),
                     (Rank::Peak, Kind::Counter) => {
                         self.clock.per_second(series.peak().map_or(0.0, |p| p.value))
                     }
-                    (Rank::Peak, Kind::Gauge) => series.peak().map_or(0.0, |p| p.value),
+                    (Rank::Peak, Kind::Gauge | Kind::Peak) => series.peak().map_or(0.0, |p| p.value),
                 };
                 (PartitionId(i), value)
             })
@@ -430,26 +482,30 @@ impl Metrics {
     }
 
     /// The heatmap of one layer's partitions: each cell is the partition's peak per second in the
-    /// column (a gauge: its highest level), merged rows show their members' max.
+    /// column (a gauge: its highest level; a peak: its largest tick), merged rows show their
+    /// members' max. A metric these metrics do not keep is refused.
     pub fn heatmap(&self, query: &HeatmapQuery) -> Result<HeatmapMatrix, MetricsError> {
+        if !self.tracks(query.metric) {
+            return Err(MetricsError::NotTracked(query.metric));
+        }
         let cell = |c: &Column| -> f32 {
             let v = match query.metric.kind() {
                 Kind::Counter => self.clock.per_second(c.max),
-                Kind::Gauge => c.max,
+                Kind::Gauge | Kind::Peak => c.max,
             };
             narrow(v)
         };
-        let rows: Vec<(PartitionId, &PartitionEntry)> = (0u32..)
+        let rows: Vec<(PartitionId, &PartitionEntry, &Series)> = (0u32..)
             .zip(&self.partitions)
             .filter(|(_, p)| p.info.layer == query.layer)
-            .map(|(i, p)| (PartitionId(i), p))
+            .filter_map(|(i, p)| Some((PartitionId(i), p, self.own_series(i as usize, query.metric)?)))
             .collect();
         let mut buffer = Vec::new();
         let sources: Vec<SourceRow<'_>> = rows
             .iter()
-            .map(|&(id, p)| {
+            .map(|&(id, p, series)| {
                 // One column over the whole range: the row's peak, which ranks it.
-                p.series[query.metric.index()].resample_into(query.range.clone(), 1, &mut buffer);
+                series.resample_into(query.range.clone(), 1, &mut buffer);
                 SourceRow {
                     id,
                     group: p.info.group,
@@ -461,7 +517,7 @@ impl Metrics {
             .collect();
         let col_times = self.column_times(query.range.clone(), query.cols);
         HeatmapMatrix::build(query.metric, query.order, col_times, &sources, query.rows, |i, out| {
-            rows[i].1.series[query.metric.index()].resample_into(query.range.clone(), out.len(), &mut buffer);
+            rows[i].2.resample_into(query.range.clone(), out.len(), &mut buffer);
             for (o, c) in out.iter_mut().zip(&buffer) {
                 *o = cell(c);
             }
@@ -477,9 +533,15 @@ impl Metrics {
             .groups
             .iter()
             .map(|g| {
-                size_of::<GroupEntry>() + series(&g.series[0]) + series(&g.series[1]) + g.lag.heap_bytes()
+                size_of::<GroupEntry>()
+                    + series(&g.series[0])
+                    + series(&g.series[1])
+                    + series(&g.normalized)
+                    + g.lag.heap_bytes()
             })
             .sum();
+        let normalized =
+            self.normalized.as_ref().map_or(0, |n| n.capacity() * size_of::<Series>() + series(n));
         let patterns: usize = self
             .patterns
             .iter()
@@ -490,7 +552,7 @@ impl Metrics {
                     + 2 * LatencyHistogram::HEAP_BYTES
             })
             .sum();
-        partitions + groups + patterns
+        partitions + groups + patterns + normalized
     }
 }
 

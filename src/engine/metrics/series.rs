@@ -28,8 +28,9 @@ pub const HISTORY_BUCKETS: usize = 64;
 const RECENT_MASK: u64 = RECENT_TICKS as u64 - 1;
 const _: () = assert!(RECENT_TICKS.is_power_of_two(), "the ring is indexed by a mask");
 
-/// A history bucket: `acc` is the sum of its ticks for a counter and the last level for a gauge;
-/// `max` is the largest single tick, so a peak survives any number of merges.
+/// A history bucket: `acc` is the sum of its ticks for a counter, the last level for a gauge and
+/// the largest tick for a peak; `max` is the largest single tick, so a peak survives any number
+/// of merges.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Bucket {
     acc: f32,
@@ -39,7 +40,8 @@ struct Bucket {
 /// One column of a resampled series.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Column {
-    /// A counter's amount over the column; a gauge's level at the column's last tick.
+    /// A counter's amount over the column; a gauge's level at the column's last tick; a peak's
+    /// largest tick in the column (as `max`).
     pub value: f64,
     /// The largest single-tick value in the column (a counter's amount, a gauge's level). Where a
     /// stored bucket is wider than the column, the bucket's max stands for each column it touches.
@@ -55,7 +57,7 @@ pub struct Peak {
 
 #[derive(Debug, Clone)]
 pub struct Series {
-    /// Counter: every pushed amount added up. Gauge: the current level.
+    /// Counter: every pushed amount added up. Gauge: the current level. Peak: the largest tick.
     total: f64,
     /// The value of tick `last`.
     tail: f64,
@@ -67,8 +69,8 @@ pub struct Series {
     base: u32,
     /// The true value of the newest bucket; its copy in `history` is stale until written back.
     open: Bucket,
-    /// A counter's ring slots that hold a tick of the window; the others read as zero. (A gauge
-    /// writes its held level into skipped slots instead, and ignores the mask.)
+    /// A counter's (or a peak's) ring slots that hold a tick of the window; the others read as
+    /// zero. (A gauge writes its held level into skipped slots instead, and ignores the mask.)
     valid: u64,
     /// History width is 2^level ticks.
     level: u8,
@@ -106,20 +108,22 @@ impl Series {
         self.kind
     }
 
-    /// Records `value` at `tick`: a counter adds it to the tick, a gauge sets the level. Ticks come
-    /// in order; the same tick may be pushed again. A counter's zero is not stored (an idle tick
-    /// already reads as zero).
+    /// Records `value` at `tick`: a counter adds it to the tick, a gauge sets the level, a peak
+    /// keeps the larger of it and what the tick holds. Ticks come in order; the same tick may be
+    /// pushed again. A counter's or a peak's zero is not stored (an idle tick already reads as
+    /// zero).
     pub fn push(&mut self, tick: Tick, value: f64) -> Result<(), MetricsError> {
         if !value.is_finite() || value < 0.0 {
             return Err(MetricsError::BadValue(value));
         }
-        if self.kind == Kind::Counter && value == 0.0 {
+        if self.kind != Kind::Gauge && value == 0.0 {
             return Ok(());
         }
         let t = tick.0;
-        // A gauge holds its level through the ticks nobody pushed; a counter's idle ticks are 0.
+        // A gauge holds its level through the ticks nobody pushed; a counter's and a peak's idle
+        // ticks are 0.
         let held = match self.kind {
-            Kind::Counter => 0.0,
+            Kind::Counter | Kind::Peak => 0.0,
             Kind::Gauge => self.tail,
         };
         let ring = match &mut self.recent {
@@ -138,7 +142,7 @@ impl Series {
                 if t > self.last {
                     let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
                     match self.kind {
-                        Kind::Counter => {
+                        Kind::Counter | Kind::Peak => {
                             // Void the slots of the skipped ticks: a run of `skipped` bits from the
                             // slot after `last`, wrapping around the ring.
                             let run =
@@ -166,6 +170,10 @@ impl Series {
             Kind::Gauge => {
                 self.tail = value;
                 self.total = value;
+            }
+            Kind::Peak => {
+                self.tail = self.tail.max(value);
+                self.total = self.total.max(value);
             }
         }
         let slot = u64::from(t) & RECENT_MASK;
@@ -214,6 +222,7 @@ impl Series {
         match self.kind {
             Kind::Counter => self.open.acc += narrow(value),
             Kind::Gauge => self.open.acc = tail,
+            Kind::Peak => self.open.acc = self.open.acc.max(tail),
         }
         self.open.max = self.open.max.max(tail);
     }
@@ -233,6 +242,7 @@ impl Series {
                 older.acc = match kind {
                     Kind::Counter => older.acc + bucket.acc,
                     Kind::Gauge => bucket.acc,
+                    Kind::Peak => older.acc.max(bucket.acc),
                 };
                 older.max = older.max.max(bucket.max);
             } else {
@@ -259,14 +269,15 @@ impl Series {
     /// Tick `t`'s value from the ring, for `t` in the window `(last − RECENT_TICKS, last]`.
     fn ring_value(&self, ring: &[f32; RECENT_TICKS], t: u64) -> f64 {
         let slot = t & RECENT_MASK;
-        if self.kind == Kind::Counter && self.valid & (1 << slot) == 0 {
+        if self.kind != Kind::Gauge && self.valid & (1 << slot) == 0 {
             0.0
         } else {
             f64::from(ring[slot as usize])
         }
     }
 
-    /// Counter: every amount ever pushed, added up exactly. Gauge: the current level.
+    /// Counter: every amount ever pushed, added up exactly. Gauge: the current level. Peak: the
+    /// largest tick (as [`Series::peak`]).
     pub fn total(&self) -> f64 {
         self.total
     }
@@ -329,7 +340,7 @@ impl Series {
 
     fn after_last(&self) -> f64 {
         match self.kind {
-            Kind::Counter => 0.0,
+            Kind::Counter | Kind::Peak => 0.0,
             Kind::Gauge => self.tail,
         }
     }
@@ -415,6 +426,8 @@ impl<'a> View<'a> {
         let value = match s.kind {
             Kind::Counter => sum,
             Kind::Gauge => self.level_at(col.end - 1),
+            // A peak never adds ticks up: the column is its largest tick.
+            Kind::Peak => max,
         };
         Column { value, max }
     }

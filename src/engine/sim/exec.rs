@@ -478,9 +478,14 @@ impl Simulation {
             self.register_logical(group, partition, hot);
         }
         let load = self.storage.load(group, partition);
-        if load.row != NO_ROW && !queued {
+        let (row, used) = (load.row, load.now[READ] + load.now[WRITE]);
+        if row != NO_ROW && !queued {
             load.span = span;
             self.figures.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
+        }
+        if row != NO_ROW {
+            // Request units are one currency: reads and writes both spend the tick's share.
+            self.note_tick_ru(row, used);
         }
     }
 

@@ -3,7 +3,9 @@
 //! partition, every Cassandra node), every pattern, every GSI's lag. Records are summed locally
 //! between flushes, because the registry costs 30–300 ns a record.
 
-use crate::engine::metrics::{Layer, Metric, Metrics, PartitionId, PatternMetric, RowInfo, SortKey};
+use crate::engine::metrics::{
+    Layer, Metric, Metrics, NORMALIZED_FULL, PartitionId, PatternMetric, RowInfo, SortKey,
+};
 
 use super::Simulation;
 use super::items::key_label;
@@ -23,6 +25,10 @@ pub(super) struct Figures {
     pub span: u32,
     /// (group, partition) of the logical partitions with a registry row touched this span.
     pub span_rows: Vec<(u32, u32)>,
+    /// Cosmos DB only (`None` elsewhere, so no other run pays for it): per registry row, the
+    /// request units of a logical partition's busiest tick in this span, for its normalized RU.
+    /// Physical partitions keep theirs in their meter.
+    pub span_ru: Option<Vec<f64>>,
     /// Registry rows given so far to logical partitions as they became active, and to ones
     /// that became hot later.
     pub logical_rows: u32,
@@ -135,6 +141,31 @@ impl Simulation {
         self.figures.span = self.figures.span.wrapping_add(1);
     }
 
+    /// Notes the request units logical partition row `row` has used in the open tick (`used`, a
+    /// running total, so its largest value is the tick's), on a run that keeps normalized RU.
+    pub(super) fn note_tick_ru(&mut self, row: u32, used: f64) {
+        let Some(peaks) = self.figures.span_ru.as_mut() else { return };
+        let row = row as usize;
+        if peaks.len() <= row {
+            peaks.resize(row + 1, 0.0);
+        }
+        peaks[row] = peaks[row].max(used);
+    }
+
+    /// A logical partition's normalized RU over the span, in percent: its busiest tick's request
+    /// units against its physical partition's share of that tick, at most 100%. keyheat's
+    /// reading of "How to monitor normalized RU/s" for one key: Azure reports the figure per
+    /// partition key range (physical partition), and a logical partition draws on its range's
+    /// share, so this is how much of that share the key alone used. `None` where the run keeps
+    /// no normalized RU.
+    fn logical_normalized_ru(&mut self, g: usize, row: u32) -> Option<f64> {
+        let used = std::mem::take(self.figures.span_ru.as_mut()?.get_mut(row as usize)?);
+        let metered_by = self.storage.groups[g].metered_by;
+        let share = self.storage.groups[metered_by].meter.as_ref()?.share_per_s()?;
+        let per_tick = share * self.pacing.tick_secs;
+        Some(if per_tick > 0.0 { (used / per_tick).min(1.0) * NORMALIZED_FULL } else { 0.0 })
+    }
+
     /// Logical partitions with a registry row that were touched since the last flush.
     fn flush_logical(&mut self) {
         let rows = std::mem::take(&mut self.figures.span_rows);
@@ -142,12 +173,15 @@ impl Simulation {
             let g = g as usize;
             let part = self.ledger(g).partition(partition);
             let (items, bytes) = (part.items(), part.bytes);
+            let row = self.storage.groups[g].loads[partition as usize].row;
+            let normalized = self.logical_normalized_ru(g, row);
             let load = &mut self.storage.groups[g].loads[partition as usize];
             let id = PartitionId(load.row);
             let figures = [
                 (Metric::ReadUnits, f64::from(load.span_units[READ])),
                 (Metric::WriteUnits, f64::from(load.span_units[WRITE])),
                 (Metric::Throttled, f64::from(load.span_throttled)),
+                (Metric::NormalizedRu, normalized.unwrap_or(0.0)),
             ];
             load.span_units = [0.0; 2];
             load.span_throttled = 0;
@@ -167,9 +201,16 @@ impl Simulation {
     /// Every physical partition (and Cassandra node), and every GSI's lag.
     fn flush_physical(&mut self) {
         let now_ms = self.pacing.tick_start(self.pacing.tick);
+        // The span's last tick: flushes come after a tick closed.
+        let last = self.pacing.tick.saturating_sub(1);
+        let normalized = self.figures.metrics.tracks(Metric::NormalizedRu);
         for g in 0..self.storage.groups.len() {
             let Some(meter) = self.storage.groups[g].meter.as_mut() else { continue };
-            for part in &mut meter.parts {
+            let shared = normalized && meter.share_per_s().is_some();
+            for i in 0..meter.parts.len() {
+                // Normalized RU, as Azure defines it: the range's busiest second over its share.
+                let share = if shared { meter.take_span_share(i, last) * NORMALIZED_FULL } else { 0.0 };
+                let part = &mut meter.parts[i];
                 if part.row == NO_ROW {
                     continue;
                 }
@@ -178,6 +219,7 @@ impl Simulation {
                     (Metric::ReadUnits, part.span[READ]),
                     (Metric::WriteUnits, part.span[WRITE]),
                     (Metric::Throttled, part.span_throttled as f64),
+                    (Metric::NormalizedRu, share),
                 ] {
                     if value > 0.0 {
                         let _ = self.figures.metrics.record_partition(id, metric, value);

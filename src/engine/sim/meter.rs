@@ -95,6 +95,12 @@ pub struct Physical {
     /// The highest share of its one budget the partition used in a tick (1.0 = all of it):
     /// Cosmos DB's normalized RU consumption of the partition.
     peak_share: f64,
+    /// The same since the registry's last tick, for the heatmap: the highest share of a tick
+    /// closed since then ([`Meter::take_span_share`] adds the open one and starts over).
+    span_share: f64,
+    /// The tick whose share [`Meter::take_span_share`] already counted, so closing it does not
+    /// count it again in the next span.
+    span_counted: Option<u32>,
     /// Whether it refused a request in the tick `used` belongs to.
     refused_now: bool,
     /// Cosmos DB: request units served past the partition's share in earlier ticks and not yet
@@ -125,6 +131,8 @@ impl Physical {
             bytes: 0,
             peak: [0.0; 2],
             peak_share: 0.0,
+            span_share: 0.0,
+            span_counted: None,
             refused_now: false,
             debt: 0.0,
             total: [0.0; 2],
@@ -319,7 +327,11 @@ impl Meter {
             return;
         }
         let owed = share(p.used, caps) + p.debt / caps[READ];
-        p.peak_share = p.peak_share.max(if p.refused_now { 1.0 } else { owed });
+        let closed = if p.refused_now { 1.0 } else { owed };
+        p.peak_share = p.peak_share.max(closed);
+        if p.span_counted != Some(p.tick) {
+            p.span_share = p.span_share.max(closed);
+        }
         p.refused_now = false;
         if overdraws {
             // What the tick served past its budget is paid back by the ticks after it, idle
@@ -569,6 +581,23 @@ impl Meter {
         let caps = self.caps();
         let now = if p.refused_now { 1.0 } else { share(p.used, caps) + p.debt / caps[READ] };
         p.peak_share.max(now).min(1.0)
+    }
+
+    /// [`Meter::peak_share`] over the ticks since the last call instead of the whole run (at most
+    /// 1), for the registry tick that ends with tick `last`; the next call starts after it.
+    /// Every tick counts once: the open tick's share is taken here if it is `last` or earlier,
+    /// and not again when it closes.
+    pub fn take_span_share(&mut self, i: usize, last: u32) -> f64 {
+        let caps = self.caps();
+        let p = &mut self.parts[i];
+        let mut span = std::mem::take(&mut p.span_share);
+        // A partition split off after `last` has no tick of this span open.
+        if p.tick <= last && p.span_counted != Some(p.tick) {
+            let now = if p.refused_now { 1.0 } else { share(p.used, caps) + p.debt / caps[READ] };
+            span = span.max(now);
+            p.span_counted = Some(p.tick);
+        }
+        span.min(1.0)
     }
 
     /// Partitions due a split: (index, for size). Heat splits wait for a hot window.

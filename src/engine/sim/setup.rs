@@ -305,6 +305,11 @@ impl Simulation {
         let (mut metrics, stride) = metrics(workload.start, tick, ticks)?;
         let tick_secs = tick.as_secs_f64();
         let groups = groups(&world, scenario.engine, variant, tick_secs, &mut metrics)?;
+        // Normalized RU is a Cosmos DB figure; another store's run keeps no series for it.
+        let shares = scenario.engine.profile().metering == crate::engine::profile::Metering::RequestUnits;
+        if shares {
+            metrics.track_normalized_ru();
+        }
         let nodes = match scenario.engine.profile().ring() {
             Some((nodes, replicas, _)) => ring(nodes, replicas, &mut metrics)?,
             None => Vec::new(),
@@ -351,6 +356,7 @@ impl Simulation {
                 stride,
                 span: 0,
                 span_rows: Vec::new(),
+                span_ru: shares.then(Vec::new),
                 logical_rows: 0,
                 hot_rows: 0,
                 totals: Totals::default(),

@@ -17,7 +17,7 @@ mod axis;
 pub use axis::{time_range, time_ticks};
 
 use super::{PENDING, ellipsize, width_of};
-use crate::engine::metrics::{ColorScale, Layer, Metric, RowOrdering};
+use crate::engine::metrics::{ColorScale, Layer, Metric, NORMALIZED_FULL, RowOrdering};
 use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
 use crate::engine::profile::Metering;
@@ -67,6 +67,8 @@ impl HeatSettings {
                     Some(crate::engine::profile::cosmos::PARTITION_RU_PER_S)
                 }
                 Metric::Bytes => Some(profile.partition_guide.bytes),
+                // Already a share of the partition's budget: full is all of it.
+                Metric::NormalizedRu => Some(NORMALIZED_FULL),
                 Metric::Throttled | Metric::Items => None,
             },
         }
@@ -92,6 +94,17 @@ impl HeatSettings {
         }
     }
 
+    /// A cell's value and its unit as the legend and the inspector print them: a size carries
+    /// its unit ("400 KB"), a share its sign ("57% of its share"), a rate is followed by its
+    /// unit ("12 WCU/s").
+    pub fn value_with_unit(&self, value: f64) -> String {
+        match self.metric {
+            Metric::Bytes => numbers::bytes(value),
+            Metric::NormalizedRu => format!("{}{}", numbers::count(value), self.unit()),
+            _ => format!("{} {}", numbers::count(value), self.unit()),
+        }
+    }
+
     /// What a cell counts: capacity units per second, or operations in the Cassandra profile.
     pub fn unit(&self) -> &'static str {
         let words = self.engine.words();
@@ -103,15 +116,24 @@ impl HeatSettings {
     }
 }
 
-/// The metric after `m` (write units first: what most lessons are about).
-pub fn next_metric(metric: Metric) -> Metric {
-    match metric {
+/// Whether a run on `engine` records `metric`: normalized RU only where partitions share a
+/// container's request units (Cosmos DB).
+pub fn offers(engine: Engine, metric: Metric) -> bool {
+    metric != Metric::NormalizedRu || engine.profile().metering == Metering::RequestUnits
+}
+
+/// The metric after `m` on `engine` (write units first: what most lessons are about), skipping
+/// any the store's runs do not record.
+pub fn next_metric(metric: Metric, engine: Engine) -> Metric {
+    let next = match metric {
         Metric::WriteUnits => Metric::ReadUnits,
         Metric::ReadUnits => Metric::Throttled,
         Metric::Throttled => Metric::Bytes,
         Metric::Bytes => Metric::Items,
-        Metric::Items => Metric::WriteUnits,
-    }
+        Metric::Items => Metric::NormalizedRu,
+        Metric::NormalizedRu => Metric::WriteUnits,
+    };
+    if offers(engine, next) { next } else { next_metric(next, engine) }
 }
 
 /// Lines inside the panel that are not cells: the legend above; the time axis, the inspector
@@ -267,7 +289,6 @@ impl HeatmapPanel<'_> {
     /// the row order and layer.
     fn legend(&self, max: f32, width: usize) -> Line<'static> {
         let s = self.settings;
-        let unit = if s.metric == Metric::Bytes { String::new() } else { format!(" {}", s.unit()) };
         let (full, what) = match s.scale() {
             ColorScale::Absolute(limit) => (f64::from(limit), "(limit)"),
             ColorScale::Relative => (f64::from(max), "(hottest)"),
@@ -283,7 +304,7 @@ impl HeatmapPanel<'_> {
             Layer::Physical => format!("· {}", s.engine.words().physical),
         };
         let zero = format!(" {} ", value_text(s.metric, 0.0));
-        let top = format!(" {}{unit}", value_text(s.metric, full));
+        let top = format!(" {}", s.value_with_unit(full));
         let mut spans = vec![Span::styled(s.metric_name().to_owned(), self.theme.header()), Span::raw(zero)];
         for i in 0..=8u8 {
             let x = f32::from(i) / 8.0;
@@ -420,12 +441,16 @@ impl HeatmapPanel<'_> {
         let value = f64::from(row.cells[c]);
         let (from, to) = matrix.col_times[c];
         let group = view.groups.get(usize::from(row.group.0)).map_or("?", String::as_str);
-        // A size carries its unit ("400 KB"); a rate is followed by it ("12 WCU/s").
-        let unit =
-            if settings.metric == Metric::Bytes { String::new() } else { format!(" {}", settings.unit()) };
-        let mut load = format!("{}{unit}", value_text(settings.metric, value));
-        if let Some(limit) = settings.limit() {
-            let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
+        let mut load = settings.value_with_unit(value);
+        match settings.limit() {
+            // The value is a share already; what it is a share of is the one thing left to say.
+            _ if settings.metric == Metric::NormalizedRu => {
+                load.push_str(" (busiest second ÷ physical partition's share)");
+            }
+            Some(limit) => {
+                let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
+            }
+            None => {}
         }
         let mut cell = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
         let mut partition = Vec::new();
@@ -656,16 +681,44 @@ mod tests {
     }
 
     #[test]
-    fn the_metric_cycle_visits_every_metric_once() {
-        let mut m = Metric::WriteUnits;
-        let mut seen = Vec::new();
-        for _ in 0..Metric::ALL.len() {
-            seen.push(m);
-            m = next_metric(m);
+    fn the_metric_cycle_visits_every_metric_the_store_records_once() {
+        // Normalized RU is a Cosmos DB figure: the other stores' cycles leave it out.
+        let cases = [
+            (Engine::CosmosDb, Metric::ALL.to_vec()),
+            (Engine::DynamoDb, Metric::EVERY_RUN.to_vec()),
+            (Engine::Cassandra, Metric::EVERY_RUN.to_vec()),
+            (Engine::MongoDb, Metric::EVERY_RUN.to_vec()),
+        ];
+        for (engine, want) in cases {
+            let mut m = Metric::WriteUnits;
+            let mut seen = Vec::new();
+            for _ in 0..want.len() {
+                seen.push(m);
+                m = next_metric(m, engine);
+            }
+            assert_eq!(m, Metric::WriteUnits, "{engine}");
+            seen.sort();
+            assert_eq!(seen, want, "{engine}");
+            assert_eq!(offers(engine, Metric::NormalizedRu), engine == Engine::CosmosDb);
         }
-        assert_eq!(m, Metric::WriteUnits);
-        seen.sort();
-        assert_eq!(seen, Metric::ALL.to_vec());
+    }
+
+    #[test]
+    fn normalized_ru_is_coloured_against_all_of_the_share() {
+        let s = HeatSettings {
+            engine: Engine::CosmosDb,
+            metric: Metric::NormalizedRu,
+            ..HeatSettings::default()
+        };
+        assert_eq!(s.limit(), Some(100.0));
+        assert_eq!(s.scale(), ColorScale::Absolute(100.0));
+        assert_eq!(s.metric_name(), "normalized RU");
+        assert_eq!(s.value_with_unit(100.0), "100% of its share");
+        assert_eq!(s.value_with_unit(57.25), "57.2% of its share");
+        // The other metrics keep their words.
+        let w = HeatSettings { metric: Metric::WriteUnits, ..s };
+        assert_eq!(w.value_with_unit(12.0), "12 RU/s");
+        assert_eq!(HeatSettings { metric: Metric::Bytes, ..s }.value_with_unit(2048.0), "2 KB");
     }
 
     #[test]

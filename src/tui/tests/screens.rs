@@ -611,3 +611,40 @@ fn the_patterns_panel_says_planning_until_the_plan_comes_and_never_shows_a_stale
     assert!(screen.contains("pending-orders ✘ Scan"), "naive's plan, once come, is drawn:\n{screen}");
     assert_eq!(workbench(&a).plan().map(|p| p.variant.as_str()), Some("naive"));
 }
+
+/// The counters lesson on Cosmos DB, replayed for real to +2 minutes, with `m` on normalized RU
+/// and `p` on physical partitions, hottest first: the hot stream's physical partition is at 100%
+/// of its share (its busiest second ÷ 200,000 RU/s over 34 partitions) while most of the others
+/// stay far below theirs; the colour scale runs to 100% of the share.
+#[test]
+fn cosmos_counters_show_one_physical_partition_at_100_percent_normalized_ru() {
+    use crate::engine::metrics::{Layer, Metric};
+    use crate::engine::model::Engine;
+    let mut a = real_app();
+    a.open_on("counters", Some("naive"), None, Some(Engine::CosmosDb)).unwrap();
+    a.run_to(SimTime::parse("2025-06-01T00:02:00Z").unwrap(), &mut |_| {});
+    // write → read → throttled → bytes → items → normalized RU, on Cosmos DB only.
+    press(&mut a, &[key(KeyCode::Char('m')); 5]);
+    press(&mut a, &[key(KeyCode::Char('p')), key(KeyCode::Char('o'))]);
+    assert_eq!(workbench(&a).heat.metric, Metric::NormalizedRu);
+    assert_eq!(workbench(&a).heat.layer, Layer::Physical);
+    let screen = draw(&mut a, 120, 40);
+    for want in
+        ["normalized RU 0 ", "100% of its share (limit)", "busiest second ÷ physical partition's share"]
+    {
+        assert!(screen.contains(want), "{want:?} missing:\n{screen}");
+    }
+    let view = workbench(&a).view.heatmap.as_ref().unwrap();
+    let peak = |r: &crate::engine::metrics::HeatRow| r.cells.iter().copied().fold(0.0f32, f32::max);
+    let peaks: Vec<f32> = view.matrix.rows.iter().map(peak).collect();
+    // Measured: the partitions of the hottest streams reach 100% in their busiest second (three
+    // of them by +2 min: Zipf's second and third streams ask more than a share too); every
+    // other partition stays below, most of them far below.
+    let full = peaks.iter().filter(|&&p| p >= 100.0).count();
+    assert_eq!(peaks.first().copied(), Some(100.0), "the hot partition is full: {peaks:?}");
+    assert!((1..=3).contains(&full), "a few hot partitions, not the container: {peaks:?}");
+    assert!(peaks.iter().all(|&p| p <= 100.0), "capped at the share: {peaks:?}");
+    let below_half = peaks.iter().filter(|&&p| p < 50.0).count();
+    assert!(below_half * 2 > peaks.len(), "most stay under half their share: {peaks:?}");
+    insta::assert_snapshot!(screen);
+}

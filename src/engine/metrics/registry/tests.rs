@@ -294,3 +294,54 @@ fn a_year_of_a_hundred_thousand_partitions_fits() {
     let total: f64 = ids.iter().map(|&id| m.partition_summary(id, Metric::ReadUnits).unwrap().total).sum();
     assert_eq!(total, 30.0 * f64::from(year));
 }
+
+// Normalized RU is kept only on a run that asks for it (a Cosmos DB run), and the heatmap
+// aggregates its ticks by their maximum: a cell of 5 seconds at 100%, 40% … is 100%.
+#[test]
+fn normalized_ru_is_a_max_per_cell_and_only_where_tracked() {
+    let second = || Metrics::new(Clock::new(SimTime::EPOCH, SimDuration::from_secs(1)).unwrap());
+    let mut m = second();
+    let t = table(&mut m, "likes", GroupKind::Table);
+    let hot = logical(&mut m, t, "COUNTER#stream-001");
+    assert!(!m.tracks(Metric::NormalizedRu));
+    assert_eq!(
+        m.record_partition(hot, Metric::NormalizedRu, 50.0),
+        Err(MetricsError::NotTracked(Metric::NormalizedRu))
+    );
+    assert_eq!(m.partition_series(hot, Metric::NormalizedRu).map(Series::kind), None);
+    let query = |ticks: u32, cols: usize| HeatmapQuery {
+        metric: Metric::NormalizedRu,
+        layer: Layer::Logical,
+        range: Tick(0)..Tick(ticks),
+        cols,
+        rows: 4,
+        order: RowOrdering::ByKey,
+    };
+    assert_eq!(m.heatmap(&query(1, 1)), Err(MetricsError::NotTracked(Metric::NormalizedRu)));
+    // Tracking covers the rows added before and after it.
+    let untracked_bytes = m.memory_bytes();
+    m.track_normalized_ru();
+    let cold = logical(&mut m, t, "COUNTER#stream-002");
+    assert!(m.tracks(Metric::NormalizedRu) && m.memory_bytes() > untracked_bytes);
+    for (hot_pct, cold_pct) in
+        [(100.0, 10.0), (40.0, 0.0), (100.0, 20.0), (70.0, 5.0), (90.0, 0.0), (30.0, 15.0)]
+    {
+        m.record_partition(hot, Metric::NormalizedRu, hot_pct).unwrap();
+        m.record_partition(cold, Metric::NormalizedRu, cold_pct).unwrap();
+        m.end_tick().unwrap();
+    }
+    let matrix = m.heatmap(&query(6, 2)).unwrap();
+    let cells: Vec<Vec<f32>> = matrix.rows.iter().map(|r| r.cells.clone()).collect();
+    assert_eq!(cells, vec![vec![100.0, 90.0], vec![20.0, 15.0]], "the max of each cell's seconds");
+    assert_eq!(matrix.max, 100.0);
+    assert_eq!(ColorScale::Absolute(100.0).intensity(matrix.rows[0].cells[0], matrix.max), 1.0);
+    // The container's own series is the max over its partitions (Azure's container figure).
+    let container = m.group_summary(t, Layer::Logical, Metric::NormalizedRu).unwrap();
+    assert_eq!((container.total, container.peak_per_s, container.latest), (100.0, 100.0, 30.0));
+    let hot_summary = m.partition_summary(hot, Metric::NormalizedRu).unwrap();
+    assert_eq!((hot_summary.kind, hot_summary.peak, hot_summary.mean_per_s), (Kind::Peak, 100.0, 100.0));
+    assert_eq!(
+        m.top_partitions(Layer::Logical, None, Metric::NormalizedRu, Rank::Peak, 2),
+        vec![(hot, 100.0), (cold, 20.0)]
+    );
+}

@@ -305,3 +305,49 @@ proptest! {
         }
     }
 }
+
+// A peak series (normalized RU): two busy seconds at 100% are 100%, never 200% and never a rate.
+#[test]
+fn a_peak_keeps_the_largest_tick_in_ticks_buckets_and_columns() {
+    let mut s = Series::new(Kind::Peak);
+    // Tick 0 pushed twice: the larger stays. Tick 1 idle reads 0, tick 3 is full.
+    s.push(Tick(0), 40.0).unwrap();
+    s.push(Tick(0), 25.0).unwrap();
+    s.push(Tick(2), 60.0).unwrap();
+    s.push(Tick(3), 100.0).unwrap();
+    s.push(Tick(3), 0.0).unwrap();
+    assert_eq!((s.total(), s.peak().map(|p| (p.tick, p.value))), (100.0, Some((Tick(3), 100.0))));
+    assert_eq!(s.value_at(Tick(0)), Some(40.0));
+    assert_eq!(s.value_at(Tick(1)), Some(0.0));
+    assert_eq!(s.value_at(Tick(9)), Some(0.0), "no level holds after the last tick");
+    // (columns over ticks 0..6, each column's value and max)
+    let cases: [(usize, &[(f64, f64)]); 3] = [
+        (1, &[(100.0, 100.0)]),
+        (2, &[(60.0, 60.0), (100.0, 100.0)]),
+        (6, &[(40.0, 40.0), (0.0, 0.0), (60.0, 60.0), (100.0, 100.0), (0.0, 0.0), (0.0, 0.0)]),
+    ];
+    for (cols, want) in cases {
+        let got: Vec<(f64, f64)> =
+            s.resample(Tick(0)..Tick(6), cols).iter().map(|c| (c.value, c.max)).collect();
+        assert_eq!(got, want, "{cols} columns");
+    }
+}
+
+#[test]
+fn a_peak_survives_merged_history_buckets_as_a_max() {
+    // A year of minutes at 50%, one minute at 100%: buckets merge many times over; no bucket,
+    // column or total adds the minutes up.
+    let mut s = Series::new(Kind::Peak);
+    // Its bucket lies wholly inside column 3 (a bucket straddling two columns shows in both).
+    let spike = 230_000;
+    for t in 0..YEAR_OF_MINUTES {
+        s.push(Tick(t), if t == spike { 100.0 } else { 50.0 }).unwrap();
+    }
+    assert!(s.bucket_width() > 1);
+    assert_eq!(s.total(), 100.0);
+    let cols = s.resample(Tick(0)..Tick(YEAR_OF_MINUTES), 8);
+    for (i, c) in cols.iter().enumerate() {
+        let want = if i == 3 { 100.0 } else { 50.0 };
+        assert_eq!((c.value, c.max), (want, want), "column {i}");
+    }
+}

@@ -329,6 +329,37 @@ fn normalized_consumption_is_the_busiest_second_against_the_share() {
     assert_eq!(m.peak_share(2), 1.0, "a peak stays");
 }
 
+// The heatmap's normalized RU: per registry tick (here 3 seconds), the busiest second of the
+// span against the share, at most 100%; every second counts in one span only, whether it closed
+// before the span ended or was still open.
+#[test]
+fn a_spans_normalized_consumption_is_its_busiest_second_counted_once() {
+    let mut m = container(18_000.0);
+    // Span 1 (seconds 0–2): 3,000 then 4,800 of 6,000; second 2 idle.
+    m.consume(0, WRITE, &[(0, 3_000.0)]).unwrap();
+    m.consume(1, READ, &[(0, 4_800.0)]).unwrap();
+    assert!((m.take_span_share(0, 2) - 0.8).abs() < 1e-9, "max over seconds, not their sum");
+    assert_eq!(m.take_span_share(1, 2), 0.0, "an idle partition");
+    // Span 2 (seconds 3–5): 600 in second 3. Second 1's 80% (still open at the last span's
+    // end) closes now but was counted already.
+    m.consume(3, WRITE, &[(0, 600.0)]).unwrap();
+    m.consume(4, WRITE, &[(0, 300.0)]).unwrap();
+    assert!((m.take_span_share(0, 5) - 0.1).abs() < 1e-9);
+    // Span 3 (seconds 6–8): a request past the share is served on credit, and the span shows
+    // 100%, never more; the next span, paying it back, shows what it owed.
+    m.consume(6, WRITE, &[(0, 9_000.0)]).unwrap();
+    assert_eq!(m.take_span_share(0, 8), 1.0);
+    m.consume(8, READ, &[(1, 1.0)]).unwrap();
+    assert!((m.take_span_share(1, 8) - 1.0 / 6_000.0).abs() < 1e-12);
+    // A refused second is a full one (Azure Monitor shows a partition answering 429 at 100%).
+    m.consume(9, WRITE, &[(2, 100.0)]).unwrap();
+    m.throttled(2);
+    assert_eq!(m.take_span_share(2, 11), 1.0);
+    assert_eq!(m.take_span_share(2, 14), 0.0, "the refusal was counted in its own span");
+    // The whole run's figure is unchanged by taking spans.
+    assert_eq!(m.peak_share(0), 1.0);
+}
+
 // Cosmos DB splits a physical partition past 50 GB ("Partitioning and horizontal scaling") and
 // never for a hot key: a partition at its share for a whole window is not split.
 #[test]
