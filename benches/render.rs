@@ -164,7 +164,7 @@ impl SimDriver for Prebuilt {
                     start: SimTime::from_millis(0),
                     first_keys: Vec::new(),
                 }),
-                sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series },
+                sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series, note: None },
                 ..WorkbenchView::default()
             };
             *cache = Some((request.clone(), view));

@@ -34,20 +34,12 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             continue;
         }
         let workload = loaded.scenario.workload.clone();
-        // A run the workbench refuses (`keyheat run` replays it as rates) has no compare view:
-        // check that it says so, and where to go instead.
+        // A run too large to replay call by call is replayed as rates, whole, in the workbench
+        // as by `keyheat compare` (`--fidelity auto`): the figures are the whole run's.
         let whole = RunOptions { seed: None, duration: None };
         let recommended =
             loaded.variant(Some("recommended")).expect("every bundled scenario has recommended");
-        if judge::too_large(&loaded.scenario, recommended, &whole).is_some() {
-            let mut app =
-                App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(SimReplay::exact()));
-            app.open(name, Some(&before), None).expect("opens");
-            let refused = app.switch_variant("recommended").expect_err("too large for the workbench");
-            assert!(refused.contains("keyheat run"), "{name}: {refused}");
-            eprintln!("{name}: refused in the workbench ({refused})");
-            continue;
-        }
+        let as_rates = judge::too_large(&loaded.scenario, recommended, &whole).is_some();
         let tick = RunOptions { seed: None, duration: Some(workload.tick) };
         let per_tick = loaded
             .scenario
@@ -57,8 +49,11 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             .fold(0.0, f64::max);
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a tick count ≥ 1")]
         let ticks = TICKS.min(((CALLS / per_tick.max(1.0)).floor() as u64).max(1));
-        let at =
-            SimDuration::from_millis((workload.tick.as_millis() * ticks).min(workload.duration.as_millis()));
+        let at = if as_rates {
+            workload.duration
+        } else {
+            SimDuration::from_millis((workload.tick.as_millis() * ticks).min(workload.duration.as_millis()))
+        };
 
         // The workbench, as a user drives it.
         let mut app = App::new(Config { theme: Theme::DARK, state_dir: None }, Box::new(SimReplay::exact()));
@@ -80,14 +75,18 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             .collect();
         assert_eq!(view.len(), 2, "{name}: both runs have a report");
 
-        // `keyheat compare NAME --variant BEFORE --variant recommended --duration AT`.
+        // `keyheat compare NAME --variant BEFORE --variant recommended --duration AT` (the
+        // default `--fidelity auto`).
         let options = RunOptions { seed: None, duration: Some(at) };
         let reports: Vec<RunReport> = [before.as_str(), "recommended"]
             .iter()
             .map(|v| {
-                judge::run(&loaded.scenario, loaded.variant(Some(v)).unwrap(), &options, &mut |_| {}).unwrap()
+                let variant = loaded.variant(Some(v)).unwrap();
+                judge::run_as(&loaded.scenario, variant, &options, judge::Replay::Auto, &mut |_| {}).unwrap()
             })
             .collect();
+        let rates = reports.iter().all(|r| r.fidelity == keyheat::engine::sim::report::Fidelity::Rates);
+        assert_eq!(rates, as_rates, "{name}: replayed as the command replays it");
         let command = Comparison::new(&reports).expect("comparable");
         let shown: Vec<RunReport> = view.into_iter().cloned().collect();
         let workbench = Comparison::new(&shown).expect("the view's runs are comparable");
@@ -106,6 +105,10 @@ fn the_compare_view_shows_keyheat_compares_figures_for_every_bundled_scenario() 
             );
         }
         assert_eq!(workbench.figures.len(), command.figures.len(), "{name}");
-        eprintln!("{name}: {} figures agree at +{at}", command.figures.len());
+        eprintln!(
+            "{name}: {} figures agree at +{at}{}",
+            command.figures.len(),
+            if as_rates { " (replayed as rates)" } else { "" }
+        );
     }
 }

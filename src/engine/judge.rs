@@ -54,18 +54,37 @@ pub fn run_as(
     let mut report = match (replay, large) {
         (Replay::Operations, _) | (Replay::Auto, None) => sim::run(scenario, variant, options, progress)?,
         (Replay::Rates, _) => fluid::run(scenario, variant, options, progress)?,
-        (Replay::Auto, Some(calls)) => fluid::run(scenario, variant, options, progress)
-            .map_err(|why| match why {
-                FluidError::Sim(e) => RunError::Sim(e),
-                why @ FluidError::Unsupported { .. } => RunError::TooLarge { calls, why },
-            })
-            .map(|mut report| {
-                report.notes.insert(0, format!("{calls:.1e} calls are too many to replay per operation (more than {:.0e}): --fidelity auto replayed them as rates.", fluid::OPS_BUDGET));
-                report
-            })?,
+        (Replay::Auto, Some(calls)) => {
+            let report = as_rates(scenario, variant, options, calls, &mut |f| {
+                progress(f);
+                true
+            });
+            report?.ok_or(RunError::Sim(SimError::Cancelled))?
+        }
     };
     finish(scenario, variant, &mut report);
     Ok(report)
+}
+
+/// What `--fidelity auto` does with a run [`too_large`] to replay call by call (`calls`, its
+/// answer): replays it as rates, with a note first in the report saying why (not yet judged:
+/// [`finish`] does that). `progress` returns false to give it up (`Ok(None)`). `keyheat run`
+/// and the workbench both come here, so both say it in the same words.
+pub fn as_rates(
+    scenario: &Scenario,
+    variant: &Variant,
+    options: &RunOptions,
+    calls: f64,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<Option<RunReport>, RunError> {
+    let report = fluid::run_until(scenario, variant, options, progress).map_err(|why| match why {
+        FluidError::Sim(e) => RunError::Sim(e),
+        why @ FluidError::Unsupported { .. } => RunError::TooLarge { calls, why },
+    })?;
+    Ok(report.map(|mut report| {
+        report.notes.insert(0, format!("{calls:.1e} calls are too many to replay per operation (more than {:.0e}): --fidelity auto replayed them as rates.", fluid::OPS_BUDGET));
+        report
+    }))
 }
 
 /// Replays, prices and grades. `progress` gets the fraction done now and then (see `sim::run`).

@@ -168,12 +168,13 @@ pub enum SimError {
         "{entity} would need more than {limit} items in this run; shorten the duration or lower the rates"
     )]
     TooManyItems { entity: String, limit: u64 },
-    /// Too large to replay call by call where only the per-operation replay serves (the
-    /// workbench): `judge::too_large`, the rule by which `--fidelity auto` replays as rates.
+    /// Too large to replay call by call (`judge::too_large`, the rule by which `--fidelity
+    /// auto` replays as rates), and the fluid replay cannot model it (`why`): the workbench
+    /// can replay it neither way.
     #[error(
-        "{calls:.1e} calls are too many to replay call by call (more than {budget:.0e}, or more items than the replay holds); the workbench replays per operation only, so run it headless: `keyheat run` replays it as rates (--fidelity auto)"
+        "{calls:.1e} calls are too many to replay call by call (more than {budget:.0e}, or more items than the replay holds), and {why}, so it cannot be replayed as rates either; shorten the workload's duration (`keyheat run --duration` replays a part of it)"
     )]
-    TooLarge { calls: f64, budget: f64 },
+    TooLarge { calls: f64, budget: f64, why: String },
     #[error("metrics: {0}")]
     Metrics(#[from] MetricsError),
     /// The caller gave up the preload of [`Simulation::new`] (it never does).

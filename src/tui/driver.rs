@@ -38,6 +38,11 @@ pub enum DriverError {
     Busy(Duration),
     #[error("the replay has stopped")]
     Stopped,
+    /// The console asks a store; a run replayed as rates has none.
+    #[error(
+        "this run was replayed as rates (too many calls to replay call by call): it has no store to ask, only rates"
+    )]
+    NoStore,
     #[error(transparent)]
     Console(#[from] LineError),
 }
@@ -73,6 +78,8 @@ pub enum Stage {
     Preload,
     /// Replaying the previous design from the start to the current run's moment.
     CatchUp,
+    /// Replaying a run too large to replay call by call as rates (`sim::fluid`), whole.
+    Rates,
 }
 
 impl Loading {
@@ -85,6 +92,7 @@ impl Loading {
         let what = match self.stage {
             Stage::Preload => "loading the initial items",
             Stage::CatchUp => "replaying the previous design to this moment",
+            Stage::Rates => "replaying as rates (too many calls to replay call by call)",
         };
         format!("{what}: {}", crate::engine::planner::numbers::percent(self.fraction))
     }

@@ -24,10 +24,11 @@ mod worker;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use super::driver::{DriverError, Run, SimDriver, indented};
+use super::driver::{DriverError, Loading, Run, SimDriver, Stage, indented};
 use super::view::{Progress, ViewRequest, WorkbenchView};
+use crate::engine::judge::{self, RunError};
 use crate::engine::model::{Scenario, Variant};
-use crate::engine::sim::{RunOptions, SimError, Simulation};
+use crate::engine::sim::{RunOptions, RunReport, SimError, Simulation, fluid};
 use crate::engine::time::{SimDuration, SimTime};
 
 pub use view::build as build_view;
@@ -42,14 +43,24 @@ const EVENTS_PER_CHUNK: u64 = 256;
 /// rebuilds show the previous one, which the eye does not tell from live.
 pub const REFRESH: Duration = Duration::from_millis(125);
 
-/// A run: the design it replays and the simulation.
+/// A run: the design it replays and what replays it.
 struct Replay {
     scenario: Scenario,
     variant: Variant,
     seed: u64,
-    sim: Simulation,
+    source: Source,
     progress: Progress,
     cache: RefCell<Option<Cached>>,
+}
+
+/// What replays a run.
+enum Source {
+    /// Call by call: the simulation, stepped.
+    Ops(Box<Simulation>),
+    /// As rates (`sim::fluid`), computed whole when it started: a run with too many calls to
+    /// replay call by call (`judge::too_large`), as `keyheat run` replays it. Its report, judged,
+    /// and the calls it makes.
+    Rates { report: Box<RunReport>, calls: f64 },
 }
 
 struct Cached {
@@ -65,50 +76,115 @@ impl Replay {
         Replay::loading(scenario, variant, seed, &mut |_| true)?.ok_or(DriverError::Cancelled)
     }
 
-    /// Starts a replay, reporting the load's progress to `progress`, which returns false to give
-    /// it up (`Ok(None)`).
+    /// Starts a replay, reporting what it prepares and how far it is to `progress`, which returns
+    /// false to give it up (`Ok(None)`). A run too large to replay call by call is replayed as
+    /// rates here, whole, as `keyheat run` (`--fidelity auto`) would: call by call it would fill
+    /// memory long before its end. It is then finished from the start.
     fn loading(
         scenario: &Scenario,
         variant: &Variant,
         seed: u64,
-        progress: &mut dyn FnMut(f64) -> bool,
+        progress: &mut dyn FnMut(Loading) -> bool,
     ) -> Result<Option<Replay>, SimError> {
         let options = RunOptions { seed: Some(seed), duration: None };
-        // A run `keyheat run` would replay as rates is refused here with where to replay it,
-        // not started: call by call it would fill memory long before its end.
-        if let Some(calls) = crate::engine::judge::too_large(scenario, variant, &options) {
-            return Err(SimError::TooLarge { calls, budget: crate::engine::sim::fluid::OPS_BUDGET });
-        }
-        let Some(sim) = Simulation::loading(scenario, variant, &options, progress)? else {
-            return Ok(None);
-        };
         let w = &scenario.workload;
         // The simulator runs whole ticks: the last one may end past the duration.
         let ticks = w.duration.as_millis().div_ceil(w.tick.as_millis().max(1));
         let end = w.start + SimDuration::from_millis(ticks.saturating_mul(w.tick.as_millis()));
-        let progress = Progress { start: w.start, now: sim.now(), end, tick: w.tick };
+        let (source, now) = if let Some(calls) = judge::too_large(scenario, variant, &options) {
+            let rates = judge::as_rates(scenario, variant, &options, calls, &mut |fraction| {
+                progress(Loading { stage: Stage::Rates, fraction })
+            });
+            let mut report = match rates {
+                Ok(Some(report)) => report,
+                Ok(None) => return Ok(None),
+                Err(RunError::Sim(e)) => return Err(e),
+                Err(RunError::TooLarge { why, .. } | RunError::Fluid(why)) => {
+                    return Err(SimError::TooLarge {
+                        calls,
+                        budget: fluid::OPS_BUDGET,
+                        why: why.to_string(),
+                    });
+                }
+            };
+            judge::finish(scenario, variant, &mut report);
+            (Source::Rates { report: Box::new(report), calls }, end)
+        } else {
+            let Some(sim) =
+                Simulation::loading(scenario, variant, &options, &mut |f| progress(Loading::preload(f)))?
+            else {
+                return Ok(None);
+            };
+            let now = sim.now();
+            (Source::Ops(Box::new(sim)), now)
+        };
+        let progress = Progress { start: w.start, now, end, tick: w.tick };
         Ok(Some(Replay {
             scenario: scenario.clone(),
             variant: variant.clone(),
             seed,
-            sim,
+            source,
             progress,
             cache: RefCell::new(None),
         }))
     }
 
+    /// The simulated clock: a run replayed as rates is at its end.
+    fn now(&self) -> SimTime {
+        match &self.source {
+            Source::Ops(sim) => sim.now(),
+            Source::Rates { .. } => self.progress.end,
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        match &self.source {
+            Source::Ops(sim) => sim.is_finished(),
+            Source::Rates { .. } => true,
+        }
+    }
+
+    /// Runs up to `events` calls and retries (`Simulation::advance`): `Some(true)` when a tick
+    /// completed, `None` when there is nothing to run (the end; a run replayed as rates).
+    fn advance(&mut self, events: u64) -> Option<bool> {
+        match &mut self.source {
+            Source::Ops(sim) => sim.advance(events),
+            Source::Rates { .. } => None,
+        }
+    }
+
+    fn is_rates(&self) -> bool {
+        matches!(self.source, Source::Rates { .. })
+    }
+
+    /// The console's answer to `request`, from the run's store; a run replayed as rates has none.
+    fn console(&self, request: &str) -> Result<String, DriverError> {
+        match &self.source {
+            Source::Ops(sim) => Ok(indented(&crate::ops::short::console(sim, request)?)),
+            Source::Rates { .. } => Err(DriverError::NoStore),
+        }
+    }
+
+    /// The panels' view of the run as it stands, shaped as `request` asks.
+    fn build(&self, request: &ViewRequest) -> WorkbenchView {
+        match &self.source {
+            Source::Ops(sim) => view::build(sim, &self.scenario, &self.variant, request),
+            Source::Rates { report, calls } => view::rates(report, self.scenario.engine, *calls, request),
+        }
+    }
+
     fn progress(&self) -> Progress {
-        Progress { now: self.sim.now(), ..self.progress }
+        Progress { now: self.now(), ..self.progress }
     }
 
     fn snapshot(&self, request: &ViewRequest, refresh: Duration) -> WorkbenchView {
-        let at = self.sim.now();
+        let at = self.now();
         let mut cache = self.cache.borrow_mut();
         let fresh = cache
             .as_ref()
             .is_some_and(|c| c.request == *request && (c.at == at || c.built.elapsed() < refresh));
         if !fresh {
-            let view = view::build(&self.sim, &self.scenario, &self.variant, request);
+            let view = self.build(request);
             *cache = Some(Cached { request: request.clone(), at, built: Instant::now(), view });
         }
         cache.as_ref().map(|c| c.view.clone()).unwrap_or_default()
@@ -147,7 +223,8 @@ impl SimDriver for SimReplay {
         let next = Replay::start(scenario, variant, seed)?;
         // The run that was playing becomes the baseline, replayed from the start alongside.
         if let Some(previous) = self.current.take() {
-            self.baseline = if previous.sim.now() == previous.progress.start {
+            // A run replayed as rates was computed whole: it is its own replay from the start.
+            self.baseline = if previous.now() == previous.progress.start || previous.is_rates() {
                 Some(previous)
             } else {
                 Replay::start(&previous.scenario, &previous.variant, previous.seed).ok()
@@ -164,13 +241,12 @@ impl SimDriver for SimReplay {
         loop {
             // The baseline catches up with the current run's clock first, in the same short
             // chunks, so compare shows both runs at the same moment; `step(0)` only catches up.
-            let behind =
-                self.baseline.as_mut().filter(|b| !b.sim.is_finished() && b.sim.now() < current.sim.now());
+            let behind = self.baseline.as_mut().filter(|b| !b.is_finished() && b.now() < current.now());
             match behind {
                 Some(b) => {
-                    b.sim.advance(EVENTS_PER_CHUNK);
+                    b.advance(EVENTS_PER_CHUNK);
                 }
-                None if done < ticks => match current.sim.advance(EVENTS_PER_CHUNK) {
+                None if done < ticks => match current.advance(EVENTS_PER_CHUNK) {
                     None => break,
                     Some(completed) => done += u32::from(completed),
                 },
@@ -192,8 +268,7 @@ impl SimDriver for SimReplay {
     }
 
     fn console(&mut self, request: &str) -> Result<String, DriverError> {
-        let current = self.current.as_ref().ok_or(DriverError::NoReplay)?;
-        Ok(indented(&crate::ops::short::console(&current.sim, request)?))
+        self.current.as_ref().ok_or(DriverError::NoReplay)?.console(request)
     }
 }
 
@@ -209,25 +284,97 @@ impl SimReplay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::metrics::{Layer, Metric, RowOrdering};
 
-    /// A run `keyheat run` replays as rates is refused with where to replay it, before anything
-    /// is loaded; an ordinary one starts.
-    #[test]
-    fn a_run_too_large_to_replay_call_by_call_says_where_to_run_it() {
-        // (scenario, refused)
-        let cases = [("discord-scale", true), ("chat", false)];
-        for (name, refused) in cases {
-            let loaded = crate::scenario::load(name).expect("bundled");
-            let variant = loaded.variant(None).expect("a variant");
-            let mut driver = SimReplay::exact();
-            match driver.restart(&loaded.scenario, variant, 1) {
-                Err(DriverError::Start(e @ SimError::TooLarge { calls, .. })) if refused => {
-                    assert!(calls > crate::engine::sim::fluid::OPS_BUDGET, "{name}: {calls}");
-                    assert!(e.to_string().contains("`keyheat run` replays it as rates"), "{e}");
-                }
-                Ok(()) if !refused => assert!(driver.progress(Run::Current).is_some(), "{name}"),
-                other => panic!("{name}: {other:?}"),
-            }
+    fn request() -> ViewRequest {
+        ViewRequest {
+            metric: Metric::WriteUnits,
+            layer: Layer::Logical,
+            order: RowOrdering::ByHeat,
+            rows: 20,
+            cols: 40,
+            size_points: 40,
+            size_series: 3,
         }
+    }
+
+    /// discord-scale cut to a day: still too many calls to replay call by call (1.7×10⁹), and
+    /// short enough for a debug build to replay as rates.
+    fn discord_day() -> crate::scenario::Loaded {
+        let text = crate::scenario::load("discord-scale").expect("bundled").source().replacen(
+            r#"duration: "365d""#,
+            r#"duration: "1d""#,
+            1,
+        );
+        crate::scenario::parse("discord-scale.ron", &text).expect("the edited scenario parses")
+    }
+
+    /// A run too large to replay call by call is replayed as rates, whole, with the report
+    /// `keyheat run` (`--fidelity auto`) gives it; one the fluid replay cannot model either is
+    /// refused with both reasons; an ordinary one replays call by call.
+    #[test]
+    fn a_run_too_large_to_replay_call_by_call_is_replayed_as_rates() {
+        let day = discord_day();
+        let variant = day.variant(Some("naive")).expect("naive");
+        let mut driver = SimReplay::exact();
+        driver.restart(&day.scenario, variant, 2019).expect("replayed as rates");
+        let p = driver.progress(Run::Current).expect("a run");
+        assert!(p.finished() && p.fraction() >= 1.0, "computed whole: {p:?}");
+        assert_eq!(driver.step(10), 0, "nothing to step");
+        let view = driver.snapshot(&request(), Run::Current).expect("a view");
+        let rates = view.rates.expect("marked as replayed as rates");
+        let options = RunOptions { seed: Some(2019), duration: None };
+        let calls = crate::engine::judge::too_large(&day.scenario, variant, &options).expect("too large");
+        assert_eq!(rates.calls.to_bits(), calls.to_bits(), "the calls judge::too_large counts");
+        assert!(
+            rates.label().contains("1.7e9 calls are too many to replay per operation"),
+            "{}",
+            rates.label()
+        );
+        // The report is `keyheat run`'s, note and all.
+        let want = judge::run_as(&day.scenario, variant, &options, judge::Replay::Auto, &mut |_| {})
+            .expect("keyheat run replays it");
+        assert_eq!(view.report.as_deref(), Some(&want));
+        assert!(view.heatmap.is_none(), "no registry, no heatmap");
+        assert!(
+            view.sizes.series.is_empty()
+                && view.sizes.note.as_deref().is_some_and(|n| n.contains("at the end only"))
+        );
+        assert_eq!(view.goals.len(), day.scenario.goals.len());
+        assert_eq!(view.patterns.len(), day.scenario.patterns.len());
+        assert!(view.patterns.iter().all(|p| p.calls > 0), "{:?}", view.patterns);
+        assert_eq!(driver.console("get messages ch-0000001"), Err(DriverError::NoStore));
+        // A second variant: the first becomes the baseline as it is (nothing to catch up).
+        let recommended = day.variant(Some("recommended")).expect("recommended");
+        driver.restart(&day.scenario, recommended, 2019).expect("replayed as rates");
+        let before = driver.snapshot(&request(), Run::Baseline).expect("the baseline");
+        assert_eq!(before.report.as_deref(), Some(&want));
+
+        // Too large, and with a put of a constant value, which the fluid replay does not model:
+        // refused with both reasons.
+        let text = day.source().replacen(
+            "given: [\"channel_id\"],\n            rate: 9838,",
+            "given: [\"channel_id\"],\n            equals: {\"body\": \"hi\"},\n            rate: 9838,",
+            1,
+        );
+        let constant =
+            crate::scenario::parse("discord-scale.ron", &text).expect("the edited scenario parses");
+        let variant = constant.variant(Some("naive")).expect("naive");
+        match SimReplay::exact().restart(&constant.scenario, variant, 1) {
+            Err(DriverError::Start(e @ SimError::TooLarge { calls, .. })) => {
+                assert!(calls > fluid::OPS_BUDGET, "{calls}");
+                let words = e.to_string();
+                assert!(words.contains("too many to replay call by call"), "{words}");
+                assert!(words.contains("constant values"), "{words}");
+                assert!(words.contains("cannot be replayed as rates either"), "{words}");
+            }
+            other => panic!("discord-scale with a constant: {other:?}"),
+        }
+
+        let chat = crate::scenario::load("chat").expect("bundled");
+        let mut driver = SimReplay::exact();
+        driver.restart(&chat.scenario, chat.variant(None).expect("a variant"), 1).expect("replays");
+        assert!(driver.progress(Run::Current).is_some_and(|p| !p.finished()));
+        assert_eq!(driver.snapshot(&request(), Run::Current).and_then(|v| v.rates), None);
     }
 }

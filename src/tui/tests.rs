@@ -179,7 +179,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         .collect();
     WorkbenchView {
         heatmap,
-        sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series },
+        sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series, note: None },
         indexes: vec![IndexRow {
             name: "pending".to_owned(),
             wcu_vs_table: 0.02,
@@ -208,6 +208,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             p99: crate::tui::view::P99::Ms(6.2),
         }],
         report: None,
+        rates: None,
     }
 }
 

@@ -8,6 +8,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::action::{Action, Panel};
 use super::app::{App, Screen};
+use super::driver::Stage;
 use super::editor::EditorPanel;
 use super::keymap::{self, Scope};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
@@ -25,11 +26,11 @@ use super::panels::status::{Hint, MessageKind, StatusLine};
 use super::panels::{block, framed};
 use super::picker::PickerView;
 use super::theme::Theme;
-use super::view::WorkbenchView;
+use super::view::{AsRates, WorkbenchView};
 use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
 use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
-use crate::report::compare::Comparison;
+use crate::report::compare::{CompareError, Comparison};
 
 /// Draws the whole screen.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -90,6 +91,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
     let empty = match (&loading, w.progress) {
         (Some(text), _) => text.as_str(),
         (None, None) => "no replay: the panels show the static plan",
+        (None, Some(_)) if w.view.rates.is_some() => AsRates::HEATMAP,
         (None, Some(_)) => "space plays the replay",
     };
     if w.mode == Mode::Compare {
@@ -209,9 +211,13 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
             ],
         ),
     };
-    // Compare is offered once there is a run to compare with.
-    let actions: Vec<_> =
-        actions.into_iter().filter(|&(a, ..)| a != Action::Compare || w.baseline_label.is_some()).collect();
+    // Compare is offered once there is a run to compare with; play is not offered for a run
+    // replayed as rates (computed whole).
+    let actions: Vec<_> = actions
+        .into_iter()
+        .filter(|&(a, ..)| a != Action::Compare || w.baseline_label.is_some())
+        .filter(|&(a, ..)| a != Action::TogglePlay || w.view.rates.is_none())
+        .collect();
     let mut hints: Vec<Hint> = actions
         .iter()
         .filter_map(|&(a, what, priority)| keymap::label(scope, a).map(|key| Hint { key, what, priority }))
@@ -225,7 +231,12 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
     }
     let asked = if w.playback == Playback::ToEnd { SPEEDS[SPEEDS.len() - 1] } else { SPEEDS[w.speed] };
     let speed = match (w.loading, w.speedometer.achieved()) {
+        (Some(l), _) if l.stage == Stage::Rates => {
+            format!("replaying as rates {}", numbers::percent(l.fraction))
+        }
         (Some(l), _) => format!("{} · loading {}", asked.label(), numbers::percent(l.fraction)),
+        // A run replayed as rates has no speed: it was computed whole. Say how it was replayed.
+        (None, _) if w.view.rates.is_some() => w.view.rates.map(AsRates::label).unwrap_or_default(),
         (None, Some(rate)) if w.playback != Playback::Paused => {
             format!("{}, achieved {}", asked.label(), rate_label(rate))
         }
@@ -331,11 +342,23 @@ fn figure_lines(
         .flatten()
         .cloned()
         .collect();
-    let Ok(comparison) = Comparison::new(&reports) else {
-        return Err(Line::styled(
-            "the figures appear once both runs have measured a tick at the same moment",
-            theme.dim(),
-        ));
+    let comparison = match Comparison::new(&reports) {
+        Ok(comparison) => comparison,
+        // One run replayed as rates and the other call by call: their figures do not line up.
+        Err(CompareError::Fidelity { baseline, variant, expected, found }) => {
+            return Err(Line::styled(
+                format!(
+                    "no figures: {variant} was replayed as {found}, {baseline} as {expected} (too many calls to replay call by call), and figures of the two do not line up"
+                ),
+                theme.dim(),
+            ));
+        }
+        Err(_) => {
+            return Err(Line::styled(
+                "the figures appear once both runs have measured a tick at the same moment",
+                theme.dim(),
+            ));
+        }
     };
     let line = |f: &crate::report::compare::FigureRow| {
         let style = match (f.deltas[1], better(f.key)) {

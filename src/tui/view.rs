@@ -55,6 +55,26 @@ pub struct WorkbenchView {
     /// The run's report so far, judged: what compare lines up beside the baseline's with the
     /// figures of `keyheat compare` (`None` before the first measurement, or from a fake).
     pub report: Option<Box<RunReport>>,
+    /// Set when the run was too large to replay call by call and was replayed as rates, whole.
+    pub rates: Option<AsRates>,
+}
+
+/// A run replayed as rates (`sim::fluid`) because it makes too many calls to replay call by call
+/// (`judge::too_large`), as `keyheat run --fidelity auto` replays it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AsRates {
+    /// The calls the run makes, from the planner's mean rates.
+    pub calls: f64,
+}
+
+impl AsRates {
+    /// What the status line says, in the words of `keyheat run`'s note.
+    pub fn label(self) -> String {
+        format!("replayed as rates: {:.1e} calls are too many to replay per operation", self.calls)
+    }
+
+    /// Why the heatmap is empty: the fluid replay keeps no per-tick registry of partitions.
+    pub const HEATMAP: &str = "Replayed as rates: no per-partition heatmap. The fluid replay models each key's share of the calls over the whole run, not each partition's calls tick by tick, so there is nothing per cell to draw. The figures, goals, indexes and compare come from its report (expected values, median peaks), as keyheat run reports them.";
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +108,9 @@ pub struct SizesView {
     pub limit_bytes: f64,
     /// The largest partitions' sizes over time.
     pub series: Vec<SizeSeries>,
+    /// What the panel says instead when it has no series to draw for a reason of the run's own
+    /// (a run replayed as rates has sizes at the end only).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -153,6 +176,8 @@ pub enum P99 {
     /// More than 1% of the calls never completed, so the p99 call is one of them and has no
     /// latency (`PatternReport::p99_ms`); the p99 of the calls that completed, in ms.
     NeverCompleted(f64),
+    /// Replayed as rates: the fluid replay does not model latency.
+    NotModelled,
 }
 
 impl P99 {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 
 use super::action::{Action, Direction, Panel};
-use super::driver::{DriverError, Loading, Pace, Run, SimDriver};
+use super::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage};
 use super::editor::Editor;
 use super::layout::{self, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
@@ -361,10 +361,13 @@ impl Workbench {
     fn update_normal(&mut self, action: Action, driver: &mut dyn SimDriver) -> Note {
         match action {
             Action::TogglePlay => return self.toggle_play(driver),
+            Action::Faster | Action::Slower if self.as_rates() => {
+                return Some(Err(self.computed_whole().into()));
+            }
             Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::StepTick => {
-                if self.progress.is_some_and(|p| p.finished()) || !self.has_run() {
+                if self.progress.is_some_and(|p| p.finished()) || !self.has_run() || self.as_rates() {
                     return Some(Err(self.cannot_advance().into()));
                 }
                 self.playback = Playback::Paused;
@@ -381,7 +384,7 @@ impl Workbench {
             }
             Action::Restart => return self.restart(driver, false).err().map(|e| Err(e.into())),
             Action::JumpToEnd => {
-                if !self.has_run() || self.progress.is_some_and(|p| p.finished()) {
+                if !self.has_run() || self.progress.is_some_and(|p| p.finished()) || self.as_rates() {
                     return Some(Err(self.cannot_advance().into()));
                 }
                 self.playback = Playback::ToEnd;
@@ -465,7 +468,25 @@ impl Workbench {
         (at + 1, visible.len())
     }
 
+    /// The current run is replayed as rates, or being replayed so (computed whole: nothing to
+    /// play, step, speed up or jump).
+    fn as_rates(&self) -> bool {
+        self.view.rates.is_some() || self.loading.is_some_and(|l| l.stage == Stage::Rates)
+    }
+
+    /// Why play, step, speed and jump do nothing to a run replayed as rates.
+    fn computed_whole(&self) -> String {
+        let how = self.view.rates.map_or_else(
+            || "replaying as rates (too many calls to replay call by call)".to_owned(),
+            crate::tui::view::AsRates::label,
+        );
+        format!("{how}: the run is computed whole, so play, step, speed and jump do not apply")
+    }
+
     fn cannot_advance(&self) -> String {
+        if self.as_rates() {
+            return self.computed_whole();
+        }
         match self.progress {
             Some(p) if p.finished() => "the replay is at its end: r restarts it".to_owned(),
             _ => "no replay to advance".to_owned(),
@@ -478,6 +499,9 @@ impl Workbench {
             Playback::Paused => {
                 self.progress = driver.progress(Run::Current);
                 self.loading = driver.loading(Run::Current);
+                if self.as_rates() {
+                    return Some(Err(self.cannot_advance().into()));
+                }
                 match self.progress {
                     // Still loading: it plays once loaded.
                     None if self.loading.is_some() => Playback::Playing,
@@ -796,7 +820,7 @@ impl Workbench {
 
     fn empty_view(&self) -> WorkbenchView {
         WorkbenchView {
-            sizes: SizesView { limit_bytes: self.partition_limit(), series: Vec::new() },
+            sizes: SizesView { limit_bytes: self.partition_limit(), series: Vec::new(), note: None },
             ..WorkbenchView::default()
         }
     }

@@ -75,6 +75,21 @@ pub fn run(
     options: &RunOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<RunReport, FluidError> {
+    let report = run_until(scenario, variant, options, &mut |f| {
+        progress(f);
+        true
+    })?;
+    report.ok_or(FluidError::Sim(SimError::Cancelled))
+}
+
+/// [`run`], for a caller that may give the replay up (the workbench, when a newer restart is
+/// asked for): `progress` returns false to stop it, and then there is no report (`Ok(None)`).
+pub fn run_until(
+    scenario: &Scenario,
+    variant: &Variant,
+    options: &RunOptions,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<Option<RunReport>, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
     let profile = scenario.engine.profile();
     if profile.metered() {
@@ -110,10 +125,10 @@ pub fn run(
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     let model = model::Model::compile(&world, seed, start_secs)?;
     let mut replay = replay::Replay::new(&world, model, start_ms, workload.tick.as_millis(), ticks);
-    progress(0.0);
-    replay.run(progress)?;
-    progress(1.0);
-    replay.report(&scenario.name, &variant.name, seed)
+    if !progress(0.0) || !replay.run(progress)? || !progress(1.0) {
+        return Ok(None);
+    }
+    replay.report(&scenario.name, &variant.name, seed).map(Some)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 mod axis;
 
@@ -255,9 +255,17 @@ impl Widget for HeatmapPanel<'_> {
         Paragraph::new(self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)))
             .render(legend, buf);
         let Some(view) = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0) else {
+            // One line in the middle; a longer text (why a run has no heatmap) wraps from a
+            // third of the way down.
+            let at = if width_of(self.empty) <= usize::from(rows.width) {
+                Rect { y: rows.y + rows.height / 2, height: 1, ..rows }
+            } else {
+                Rect { y: rows.y + rows.height / 3, height: rows.height - rows.height / 3, ..rows }
+            };
             Paragraph::new(Span::styled(self.empty.to_owned(), self.theme.dim()))
                 .centered()
-                .render(Rect { y: rows.y + rows.height / 2, height: 1, ..rows }, buf);
+                .wrap(Wrap { trim: true })
+                .render(at, buf);
             return;
         };
         self.cells(view, grid, buf);

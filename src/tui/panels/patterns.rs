@@ -220,6 +220,7 @@ impl PatternsPanel<'_> {
             P99::Pending => PENDING.to_owned(),
             P99::Ms(ms) => format!("{}ms", numbers::count(ms)),
             P99::NeverCompleted(ms) => format!("never completed (>{}ms)", numbers::count(ms)),
+            P99::NotModelled => "not modelled (as rates)".to_owned(),
         };
         let target = target.map(|ms| format!("/{}ms", numbers::count(ms))).unwrap_or_default();
         let figures = vec![

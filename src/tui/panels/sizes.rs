@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget, Wrap};
 
 use crate::engine::planner::numbers;
 use crate::tui::theme::Theme;
@@ -91,6 +91,14 @@ pub struct SizesPanel<'a> {
 impl Widget for SizesPanel<'_> {
     fn render(self, inner: Rect, buf: &mut Buffer) {
         if inner.height < 3 || inner.width < 10 {
+            return;
+        }
+        // No series for a reason of the run's own (replayed as rates): its words instead of an
+        // empty chart.
+        if let Some(note) = self.sizes.note.as_deref().filter(|_| self.sizes.series.is_empty()) {
+            let lines: Vec<Line<'static>> =
+                note.lines().map(|l| Line::from(Span::styled(l.to_owned(), self.theme.dim()))).collect();
+            Paragraph::new(lines).wrap(Wrap { trim: true }).render(inner, buf);
             return;
         }
         let chart_area = Rect { height: inner.height - 1, ..inner };

@@ -3,6 +3,8 @@
 //! far (indexes, access patterns, goals, the figures compare shows). Reads only; pure but for the
 //! cost of reading.
 
+use std::fmt::Write as _;
+
 use crate::engine::judge;
 use crate::engine::metrics::{
     GroupId, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
@@ -10,11 +12,11 @@ use crate::engine::metrics::{
 use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
 use crate::engine::profile::Metering;
-use crate::engine::sim::report::GoalStatus;
+use crate::engine::sim::report::{Fidelity, GoalStatus};
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
-    Cost, GoalRow, GoalState, HeatmapView, IndexRow, P99, PatternRow, RowFacts, SizeSeries, SizesView,
-    ViewRequest, WorkbenchView,
+    AsRates, Cost, GoalRow, GoalState, HeatmapView, IndexRow, P99, PatternRow, RowFacts, SizeSeries,
+    SizesView, ViewRequest, WorkbenchView,
 };
 
 /// Everything the panels need from `sim` as it stands now, shaped as `request` asks.
@@ -34,7 +36,54 @@ pub fn build(
         goals: goals(&report, sim.is_finished()),
         patterns: patterns(&report, scenario.engine),
         report: Some(Box::new(report)),
+        rates: None,
     }
+}
+
+/// The panels of a run replayed as rates (`report`, judged: `judge::as_rates` then `finish`),
+/// which makes `calls` calls. The fluid replay keeps no registry: no heatmap, and sizes at the
+/// end only (`AsRates::HEATMAP` and the sizes panel's note say so); the rest is the report's, as
+/// for a run replayed call by call. Goals on latency are not graded, as the report marks them.
+pub fn rates(report: &RunReport, engine: Engine, calls: f64, request: &ViewRequest) -> WorkbenchView {
+    WorkbenchView {
+        heatmap: None,
+        sizes: ends(report, engine, request.size_series),
+        indexes: indexes(report),
+        goals: goals(report, true),
+        patterns: patterns(report, engine),
+        report: Some(Box::new(report.clone())),
+        rates: Some(AsRates { calls }),
+    }
+}
+
+/// The sizes panel of a run replayed as rates: no series (the fluid replay does not keep sizes
+/// over time), and a note with the largest partitions at the end, as the report lists them.
+fn ends(report: &RunReport, engine: Engine, shown: usize) -> SizesView {
+    let (limit_bytes, _) = planner::partition_limits(engine);
+    let p = &report.partitions;
+    let mut largest: Vec<&crate::engine::sim::report::PartitionReport> =
+        p.top.iter().chain(&p.index_top).collect();
+    largest.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
+    let mut note = format!(
+        "Replayed as rates: sizes at the end only, no history to chart. Largest partition (median of its maximum): {}, {} items; limit {}.",
+        planner::numbers::bytes(p.max_bytes as f64),
+        planner::numbers::count(p.max_items as f64),
+        planner::numbers::bytes(limit_bytes),
+    );
+    if !largest.is_empty() {
+        note.push_str(" Largest at the end (expected):");
+    }
+    for part in largest.iter().take(shown) {
+        let name = part.index.as_ref().map_or_else(|| part.key.clone(), |i| format!("{i}: {}", part.key));
+        let (bytes, items) = (part.bytes as f64, part.items as f64);
+        let _ = write!(
+            note,
+            "\n{name}  {}, {} items",
+            planner::numbers::bytes(bytes),
+            planner::numbers::count(items)
+        );
+    }
+    SizesView { limit_bytes, series: Vec::new(), note: Some(note) }
 }
 
 /// The closed registry ticks: what the panels can show.
@@ -135,7 +184,7 @@ fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView 
             Some(SizeSeries { label, points })
         })
         .collect();
-    SizesView { limit_bytes, series }
+    SizesView { limit_bytes, series, note: None }
 }
 
 fn indexes(report: &RunReport) -> Vec<IndexRow> {
@@ -187,7 +236,11 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
             // The reports' figure: read units per call that completed, write units per write
             // that landed. Cassandra has no capacity units: a read costs the rows it reads, a
             // write its requests. `None` while nothing measures it.
+            // Replayed as rates: latency and items read per call are not modelled (the report's
+            // notes say so); what a write sends is.
+            let rates = report.fidelity == Fidelity::Rates;
             let cost = match (engine.profile().metering, p.kind) {
+                (Metering::Operations, planner::Kind::Read) if rates => None,
                 (Metering::Units | Metering::RequestUnits, _) => {
                     crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x))
                 }
@@ -196,7 +249,8 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
                     (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))
                 }
             };
-            PatternRow { name: p.name.clone(), calls: p.calls, cost, p99: P99::of(p) }
+            let p99 = if rates && p.calls > 0 { P99::NotModelled } else { P99::of(p) };
+            PatternRow { name: p.name.clone(), calls: p.calls, cost, p99 }
         })
         .collect()
 }

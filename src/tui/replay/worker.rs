@@ -24,11 +24,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::{REFRESH, Replay, view};
+use super::{REFRESH, Replay};
 use crate::engine::model::{Scenario, Variant};
 use crate::engine::sim::SimError;
 use crate::engine::time::SimTime;
-use crate::tui::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage, indented};
+use crate::tui::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage};
 use crate::tui::view::{Progress, ViewRequest, WorkbenchView};
 
 /// How long a console request may keep the UI waiting for the worker's answer.
@@ -306,11 +306,15 @@ impl Thread {
             Command::Restart { design, generation } => {
                 // The run that was playing is the baseline's design from now on; a restart that
                 // never finished loading leaves the one before in place.
-                if let Some(live) = self.current.take() {
-                    let Replay { scenario, variant, seed, .. } = live.replay;
-                    self.before = Some(Box::new(Design { scenario, variant, seed }));
-                }
                 self.baseline = None;
+                if let Some(live) = self.current.take() {
+                    let r = &live.replay;
+                    let design =
+                        Design { scenario: r.scenario.clone(), variant: r.variant.clone(), seed: r.seed };
+                    self.before = Some(Box::new(design));
+                    // A run replayed as rates was computed whole: it is the baseline as it is.
+                    self.baseline = live.replay.is_rates().then_some(live.replay);
+                }
                 self.origin = None;
                 self.one_ticks = 0;
                 self.pending = Some((design, generation));
@@ -328,9 +332,7 @@ impl Thread {
             }
             Command::Console { request, answer } => {
                 let result = match &self.current {
-                    Some(live) => crate::ops::short::console(&live.replay.sim, &request)
-                        .map(|answer| indented(&answer))
-                        .map_err(DriverError::from),
+                    Some(live) => live.replay.console(&request),
                     None => Err(DriverError::NotStarted),
                 };
                 let _ = answer.send(result);
@@ -344,8 +346,7 @@ impl Thread {
             return None;
         }
         let Some(live) = &self.current else { return Some(IDLE_WAIT) };
-        let sim = &live.replay.sim;
-        if self.baseline_behind() || (self.one_ticks > 0 && !sim.is_finished()) {
+        if self.baseline_behind() || (self.one_ticks > 0 && !live.replay.is_finished()) {
             return None;
         }
         if self.compare && self.baseline.is_none() && self.before.is_some() {
@@ -361,7 +362,7 @@ impl Thread {
     /// When the current run's next tick is due: `Some(ZERO)` now, `None` never (paused, finished).
     fn due(&self) -> Option<Duration> {
         let live = self.current.as_ref()?;
-        let sim = &live.replay.sim;
+        let sim = &live.replay;
         if sim.is_finished() {
             return None;
         }
@@ -379,7 +380,7 @@ impl Thread {
 
     fn baseline_behind(&self) -> bool {
         match (&self.baseline, &self.current) {
-            (Some(b), Some(c)) => self.compare && !b.sim.is_finished() && b.sim.now() < c.replay.sim.now(),
+            (Some(b), Some(c)) => self.compare && !b.is_finished() && b.now() < c.replay.now(),
             _ => false,
         }
     }
@@ -388,7 +389,7 @@ impl Thread {
     fn work(&mut self) -> bool {
         if self.baseline_behind() {
             if let Some(b) = self.baseline.as_mut() {
-                b.sim.advance(EVENTS_PER_CHUNK);
+                b.advance(EVENTS_PER_CHUNK);
             }
             // Caught up: compare draws it at once.
             self.stale |= !self.baseline_behind();
@@ -400,7 +401,7 @@ impl Thread {
             return false;
         }
         let Some(live) = self.current.as_mut() else { return false };
-        let sim = &mut live.replay.sim;
+        let sim = &mut live.replay;
         if self.origin.is_none() {
             self.origin = Some((Instant::now(), sim.now()));
         }
@@ -437,7 +438,7 @@ impl Thread {
     fn maybe_publish_view(&mut self, worked: bool) {
         let Some(live) = &self.current else { return };
         let Some(request) = &self.request else { return };
-        let now = live.replay.sim.now();
+        let now = live.replay.now();
         let due = match self.built {
             None => true,
             Some((at, sim_at)) => {
@@ -449,12 +450,12 @@ impl Thread {
         }
         let began = Instant::now();
         let r = &live.replay;
-        let current = view::build(&r.sim, &r.scenario, &r.variant, request);
+        let current = r.build(request);
         let baseline = self
             .baseline
             .as_ref()
             .filter(|_| self.compare && !self.baseline_behind())
-            .map(|b| view::build(&b.sim, &b.scenario, &b.variant, request));
+            .map(|b| b.build(request));
         self.build_cost = began.elapsed();
         self.built = Some((Instant::now(), now));
         self.stale = false;
@@ -502,7 +503,7 @@ impl Thread {
     fn load_reporting(&self, design: &Design, generation: u64, run: Run) -> Result<Option<Replay>, SimError> {
         let (shared, newest) = (Arc::clone(&self.shared), Arc::clone(&self.newest));
         let mut reported = Instant::now();
-        Replay::loading(&design.scenario, &design.variant, design.seed, &mut |fraction| {
+        Replay::loading(&design.scenario, &design.variant, design.seed, &mut |loading| {
             if newest.load(Ordering::Relaxed) != generation {
                 return false;
             }
@@ -510,7 +511,7 @@ impl Thread {
                 reported = Instant::now();
                 let mut s = lock(&shared);
                 if s.generation == generation {
-                    s.runs[slot(run)].loading = Some(Loading::preload(fraction));
+                    s.runs[slot(run)].loading = Some(loading);
                 }
             }
             true
@@ -543,14 +544,12 @@ impl Thread {
         let b = &mut s.runs[1];
         match (&self.baseline, &self.before) {
             (Some(replay), _) => {
-                let current = self.current.as_ref().map(|c| c.replay.sim.now());
+                let current = self.current.as_ref().map(|c| c.replay.now());
                 let start = replay.progress.start;
-                let behind = current.filter(|&c| replay.sim.now() < c && !replay.sim.is_finished());
+                let behind = current.filter(|&c| replay.now() < c && !replay.is_finished());
                 b.progress = Some(replay.progress());
-                b.loading = behind.map(|c| Loading {
-                    stage: Stage::CatchUp,
-                    fraction: fraction(start, replay.sim.now(), c),
-                });
+                b.loading = behind
+                    .map(|c| Loading { stage: Stage::CatchUp, fraction: fraction(start, replay.now(), c) });
             }
             (None, Some(_)) => {
                 *b = RunState { loading: Some(Loading::preload(0.0)), ..RunState::default() };

@@ -39,6 +39,21 @@ pub(super) fn short_counters(name: &str, duration: &str) -> String {
     path.display().to_string()
 }
 
+/// discord-scale cut to a day as a scenario file: still 1.7×10⁹ calls, too many to replay call
+/// by call, so the workbench replays it as rates — in seconds, even in a debug build.
+pub(super) fn discord_day(name: &str) -> String {
+    let dir = temp_dir(name);
+    let text = crate::scenario::load("discord-scale").expect("bundled").source().replacen(
+        r#"duration: "365d""#,
+        r#"duration: "1d""#,
+        1,
+    );
+    assert!(text.contains(r#"duration: "1d""#), "the workload's duration is where the test expects it");
+    let path = dir.join("discord-scale.ron");
+    std::fs::write(&path, text).expect("the temp dir is writable");
+    path.display().to_string()
+}
+
 #[test]
 fn play_advances_the_real_run_and_the_panels_fill() {
     let mut a = real_app();

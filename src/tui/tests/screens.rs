@@ -648,3 +648,48 @@ fn cosmos_counters_show_one_physical_partition_at_100_percent_normalized_ru() {
     assert!(below_half * 2 > peaks.len(), "most stay under half their share: {peaks:?}");
     insta::assert_snapshot!(screen);
 }
+
+/// discord-scale cut to a day (still 1.7×10⁹ calls: too many to replay call by call) as a
+/// scenario file: the workbench replays it as rates and says so in the status line; the panels
+/// the fluid replay cannot feed say why, and play, speed and compare behave truthfully.
+#[test]
+fn a_run_too_large_to_replay_call_by_call_is_shown_as_rates() {
+    let mut a = real_app();
+    a.open(&super::real::discord_day("screens-discord-day"), Some("naive"), None).unwrap();
+    let screen = draw(&mut a, 120, 40);
+    for words in [
+        "replayed as rates: 1.7e9 calls are too many",
+        "no per-partition heatmap",
+        "Replayed as rates: sizes at",
+    ] {
+        assert!(screen.contains(words), "{words} missing:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+    // Play, step, speed and jump: the run was computed whole, and the message says so.
+    for k in [' ', '.', '+', 'G'] {
+        press(&mut a, &[key(KeyCode::Char(k))]);
+        let (text, kind) = a.message.clone().expect("a message");
+        assert_eq!(kind, crate::tui::panels::status::MessageKind::Error, "{k}");
+        assert!(text.contains("computed whole"), "{k}: {text}");
+        assert_eq!(workbench(&a).playback, crate::tui::workbench::Playback::Paused, "{k}");
+    }
+    // Compare with another design, also replayed as rates: the figures of the two reports.
+    press(&mut a, &[key(KeyCode::Char('v')), key(KeyCode::Char('c'))]);
+    let screen = draw(&mut a, 120, 40);
+    let w = workbench(&a);
+    let reports: Vec<crate::engine::sim::RunReport> = [w.baseline.as_ref(), Some(&w.view)]
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.report.as_deref().cloned())
+        .collect();
+    assert_eq!(reports.len(), 2, "{screen}");
+    let comparison = crate::report::compare::Comparison::new(&reports).expect("two rates reports compare");
+    for f in &comparison.figures {
+        let (b, n) = (f.value(0), f.value(1));
+        assert!(
+            screen.lines().any(|l| l.contains(f.label) && l.contains(&b) && l.contains(&n)),
+            "{} {b} → {n} missing:\n{screen}",
+            f.label
+        );
+    }
+}

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
-use super::real::short_counters;
+use super::real::{discord_day, short_counters};
 use super::*;
 use crate::engine::time::SimDuration;
-use crate::tui::driver::{Pace, Run, SimDriver};
+use crate::tui::driver::{Pace, Run, SimDriver, Stage};
 use crate::tui::pacing::SPEEDS;
 use crate::tui::replay::Worker;
 use crate::tui::workbench::{Mode, Playback};
@@ -120,4 +120,35 @@ fn the_app_plays_to_the_end_and_compares_with_the_design_before() {
     assert_eq!(w.baseline_loading, None);
     let naive = w.baseline.as_ref().unwrap();
     assert!(naive.report.is_some() && naive.report != w.view.report, "two designs, two reports");
+}
+
+/// A run too large to replay call by call is replayed as rates on the worker's thread: the
+/// restart returns at once, the load says it is replaying as rates and how far, a newer restart
+/// gives it up, and once done the run is at its end with the rates view; pacing it does nothing.
+#[test]
+fn a_run_replayed_as_rates_loads_on_the_worker_and_gives_way_to_a_newer_one() {
+    let mut w = Worker::spawn().unwrap();
+    let day = crate::scenario::load(&discord_day("worker-rates")).unwrap();
+    let naive = day.variant(Some("naive")).unwrap();
+    let began = Instant::now();
+    w.restart(&day.scenario, naive, 2019).unwrap();
+    assert!(began.elapsed() < Duration::from_millis(100), "restarts return at once: {:?}", began.elapsed());
+    until("the rates stage", || w.loading(Run::Current).is_some_and(|l| l.stage == Stage::Rates));
+    // Given up for a newer run, which plays.
+    let quick = crate::scenario::load(&short_counters("worker-rates-newer", "10s")).unwrap();
+    w.restart(&quick.scenario, &quick.scenario.variants[0], 1).unwrap();
+    until("the newer run", || w.progress(Run::Current).is_some());
+    assert!(!w.progress(Run::Current).unwrap().finished());
+    // Asked again, it completes whole.
+    w.restart(&day.scenario, naive, 2019).unwrap();
+    until("the rates run", || w.progress(Run::Current).is_some());
+    assert!(w.progress(Run::Current).unwrap().finished(), "computed whole");
+    until("its view", || w.snapshot(&request(), Run::Current).is_some_and(|v| v.rates.is_some()));
+    let view = w.snapshot(&request(), Run::Current).unwrap();
+    assert!(view.heatmap.is_none() && view.report.is_some());
+    assert!(w.pace(Pace::At(SPEEDS[SPEEDS.len() - 1])) && w.pace(Pace::OneTick));
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(w.progress(Run::Current).unwrap().finished());
+    assert_eq!(w.snapshot(&request(), Run::Current), Some(view));
+    assert!(matches!(w.console("{}"), Err(crate::tui::driver::DriverError::NoStore)), "no store to ask");
 }

@@ -95,8 +95,9 @@ impl<'w> Replay<'w> {
         Replay { world, model, start_ms, tick_ms, ticks, groups, patterns, fanouts: RefCell::default() }
     }
 
-    /// Runs every tick, then closes the open buckets.
-    pub fn run(&mut self, progress: &mut dyn FnMut(f64)) -> Result<(), FluidError> {
+    /// Runs every tick, then closes the open buckets; false when `progress` gave it up (it
+    /// returned false), with the run left unfinished.
+    pub fn run(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> Result<bool, FluidError> {
         // Writes that meet within a second are counted per second of a tick: a tick must be
         // whole seconds.
         if !self.tick_ms.is_multiple_of(1000) && self.model.groups.iter().any(|g| g.sort.per_second) {
@@ -128,14 +129,14 @@ impl<'w> Replay<'w> {
             for (p, &calls) in n.iter().enumerate() {
                 self.patterns[p].calls += calls;
             }
-            if t % every == 0 {
-                progress(f64::from(t) / f64::from(self.ticks.max(1)));
+            if t % every == 0 && !progress(f64::from(t) / f64::from(self.ticks.max(1))) {
+                return Ok(false);
             }
         }
         for g in 0..self.groups.len() {
             self.close(g);
         }
-        Ok(())
+        Ok(true)
     }
 
     /// The text of group `g`'s time slot at `secs` (empty without one).
