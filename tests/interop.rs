@@ -173,6 +173,16 @@ fn bad_input_exits_2_with_a_message() {
             vec!["export", "trace", "chat"],
             "chat uses the Cassandra profile: a trace is DynamoDB API requests for `keyheat ops`",
         ),
+        // A MongoDB scenario is named for its store, not Cassandra's or DynamoDB's.
+        (
+            vec!["export", "trace", "shard-keys"],
+            "shard-keys uses the MongoDB profile: a trace is DynamoDB API requests for `keyheat ops`, and \
+             MongoDB's collections take its query language's methods",
+        ),
+        (
+            vec!["export", "cql", "shard-keys"],
+            "shard-keys uses the MongoDB profile; `export cql` writes the Cassandra profile's",
+        ),
         (vec!["export", "trace", "orders", "--duration", "5s"], "shorter than one tick (10s)"),
         (vec!["export", "trace", "orders", "--duration", "soon"], "invalid value 'soon'"),
         (vec!["export", "trace", "orders", "--limit", "many"], "invalid value 'many' for '--limit <N>'"),

@@ -64,7 +64,7 @@ pub fn plan(
     progress: &mut dyn FnMut(f64),
 ) -> Result<Workload, TraceError> {
     if scenario.engine.profile().language != Language::DynamoDbApi {
-        return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
+        return Err(TraceError::NotDynamoDb { scenario: scenario.name.clone(), engine: scenario.engine });
     }
     if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {
         return Err(TraceError::Transaction { scenario: scenario.name.clone(), pattern: p.name.clone() });
@@ -155,7 +155,7 @@ mod tests {
         let variant = loaded.variant(None).unwrap();
         let naming = Naming::Prefix(String::new());
         let err = plan(&loaded.scenario, variant, &RunOptions::default(), &naming, 10, &mut |_| {});
-        assert!(matches!(err, Err(TraceError::Cassandra { .. })), "{err:?}");
+        assert!(matches!(err, Err(TraceError::NotDynamoDb { .. })), "{err:?}");
     }
 
     #[test]

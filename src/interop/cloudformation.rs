@@ -11,11 +11,13 @@
 //! The YAML is written by [`yaml`], a small writer of JSON values in block style: the template is
 //! built once as JSON and both formats print that one value, so they cannot disagree.
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value as Json, json};
 
 use super::{IndexDesign, KeyAttr, TableDesign};
 use crate::engine::model::{Capacity, IndexKind, Projection, Scenario, Variant};
-use crate::engine::profile::Layout;
+use crate::engine::profile::{Language, Layout};
 
 /// The template's text format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -56,7 +58,14 @@ pub fn template(scenario: &Scenario, variant: &Variant) -> Json {
     let mut description =
         format!("keyheat: {} ({}), variant {}", scenario.title, scenario.name, variant.name);
     if scenario.engine.profile().layout == Layout::TablePerEntity {
-        description.push_str(": the Cassandra profile's tables (one per entity) as DynamoDB tables");
+        // Each entity a table (Cassandra) or a collection (MongoDB) of its own, in its own words.
+        let places =
+            if scenario.engine.profile().language == Language::MongoDb { "collections" } else { "tables" };
+        let _ = write!(
+            description,
+            ": the {} profile's {places} (one per entity) as DynamoDB tables",
+            scenario.engine
+        );
     }
     json!({
         "AWSTemplateFormatVersion": "2010-09-09",
@@ -283,6 +292,31 @@ mod tests {
     fn yaml_nests_maps_and_lists_in_block_style() {
         let value = json!({"a": 1, "b": [{"x": "v", "z": [true]}, "w"], "c": {}, "d": []});
         assert_eq!(yaml(&value), "a: 1\nb:\n  - x: v\n    z:\n      - true\n  - w\nc: {}\nd: []\n");
+    }
+
+    /// A store that keeps an entity per table or collection says which, in its own words.
+    #[test]
+    fn the_description_names_the_stores_tables_or_collections() {
+        // (scenario, variant, the description's end)
+        let cases = [
+            (
+                "sensors",
+                "recommended",
+                ": the Cassandra profile's tables (one per entity) as DynamoDB tables",
+            ),
+            (
+                "shard-keys",
+                "naive",
+                ": the MongoDB profile's collections (one per entity) as DynamoDB tables",
+            ),
+            ("orders", "recommended", "variant recommended"),
+        ];
+        for (name, variant, end) in cases {
+            let loaded = scenario::load(name).unwrap();
+            let template = template(&loaded.scenario, loaded.variant(Some(variant)).unwrap());
+            let description = template["Description"].as_str().unwrap_or_default();
+            assert!(description.ends_with(end), "{name}: {description}");
+        }
     }
 
     #[test]

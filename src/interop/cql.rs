@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::model::{AttrType, Entity, Index, Order, Projection, Scenario, Variant};
+use crate::engine::model::{AttrType, Engine, Entity, Index, Order, Projection, Scenario, Variant};
 use crate::engine::planner::{self, CqlPrimaryKey, IndexId, Plan, Subject, WarningCode};
 use crate::engine::template::Part;
 
@@ -25,15 +25,15 @@ use crate::engine::template::Part;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CqlError {
     #[error(
-        "{scenario} uses the DynamoDB profile; `export cql` writes the Cassandra profile's tables (use `export cloudformation` or `export nwb` for DynamoDB)"
+        "{scenario} uses the {engine} profile; `export cql` writes the Cassandra profile's tables (use `export cloudformation` or `export nwb` for DynamoDB)"
     )]
-    NotCassandra { scenario: String },
+    NotCassandra { scenario: String, engine: Engine },
 }
 
 /// The CQL script for `variant`.
 pub fn render(scenario: &Scenario, variant: &Variant) -> Result<String, CqlError> {
     if !scenario.engine.profile().cql() {
-        return Err(CqlError::NotCassandra { scenario: scenario.name.clone() });
+        return Err(CqlError::NotCassandra { scenario: scenario.name.clone(), engine: scenario.engine });
     }
     let plan = planner::plan(scenario, variant);
     let keyspace = cql_name(&scenario.name);

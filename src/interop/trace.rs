@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value as Json, json};
 
 use super::TableDesign;
-use crate::engine::model::{Scenario, Variant};
+use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::profile::Language;
 use crate::engine::sim::observe::{Observer, Query, Request, SortCondition, Source};
 use crate::engine::sim::{RunOptions, SimError, Simulation};
@@ -43,11 +43,11 @@ pub struct Options {
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     #[error(
-        "{scenario} uses the Cassandra profile: a trace is DynamoDB API requests for `keyheat ops`, and \
-         the Cassandra profile's tables take CQL and have no capacity units to compare (its design \
-         exports with `keyheat export cql`)"
+        "{scenario} uses the {engine} profile: a trace is DynamoDB API requests for `keyheat ops`, and \
+         {}",
+        not_dynamodb(*engine)
     )]
-    Cassandra { scenario: String },
+    NotDynamoDb { scenario: String, engine: Engine },
     #[error(
         "{scenario}'s pattern {pattern} is a transaction: keyheat's requests name each of its items \
          on its own, and `keyheat ops` has no TransactWriteItems or TransactGetItems, so neither a \
@@ -58,6 +58,24 @@ pub enum TraceError {
     NoTable { scenario: String, variant: String },
     #[error(transparent)]
     Sim(#[from] SimError),
+}
+
+/// Why a store's design has no trace of DynamoDB requests: what its requests are instead.
+fn not_dynamodb(engine: Engine) -> &'static str {
+    match engine {
+        Engine::CosmosDb => {
+            "Cosmos DB's container takes its own API's requests and charges request units, not \
+             capacity units, so there is nothing for `keyheat ops` to compare"
+        }
+        Engine::MongoDb => {
+            "MongoDB's collections take its query language's methods and meter no units, so there \
+             is nothing for `keyheat ops` to compare"
+        }
+        Engine::Cassandra | Engine::DynamoDb => {
+            "the Cassandra profile's tables take CQL and have no capacity units to compare (its \
+             design exports with `keyheat export cql`)"
+        }
+    }
 }
 
 /// The trace of `variant`'s replay as JSON Lines. `progress` gets the fraction replayed.
@@ -72,7 +90,7 @@ pub fn render(
     progress: &mut dyn FnMut(f64),
 ) -> Result<String, TraceError> {
     if scenario.engine.profile().language != Language::DynamoDbApi {
-        return Err(TraceError::Cassandra { scenario: scenario.name.clone() });
+        return Err(TraceError::NotDynamoDb { scenario: scenario.name.clone(), engine: scenario.engine });
     }
     if let Some(p) = scenario.patterns.iter().find(|p| p.transaction) {
         return Err(TraceError::Transaction { scenario: scenario.name.clone(), pattern: p.name.clone() });
