@@ -9,6 +9,7 @@
 
 pub mod bson;
 pub mod cosmos;
+pub mod json;
 pub mod mongo;
 pub mod sharding;
 
@@ -303,14 +304,18 @@ pub enum Latency {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sizing {
     /// DynamoDB's rules ("Item sizes and formats"): each attribute's name and value, a list 3
-    /// bytes and 1 per element, a map element its key too (`value::item_size`). Cassandra and
-    /// Cosmos DB are held to them too (keyheat's approximation there).
+    /// bytes and 1 per element, a map element its key too (`value::item_size`). The Cassandra
+    /// profile is held to them too (keyheat's approximation there).
     Attributes,
     /// BSON's grammar ([`bson`]): a document's 4-byte length and terminator, each field's type
     /// byte, name and terminator, arrays as documents named by their indexes; and the `_id`
     /// ObjectId the driver adds (keyheat's reading: a scenario's key attributes are fields of
     /// their own, the `_id` is generated).
     Bson,
+    /// The UTF-8 length of the item's JSON ([`json`]), as Cosmos DB measures it: quoted names
+    /// and strings, numbers as decimal text, dates as ISO 8601 strings, and the `id` and the
+    /// properties the service adds to every item.
+    Json,
 }
 
 impl Sizing {
@@ -319,6 +324,7 @@ impl Sizing {
         match self {
             Sizing::Attributes => 0,
             Sizing::Bson => 5 + bson::GENERATED_ID_BYTES,
+            Sizing::Json => json::ITEM_OVERHEAD_BYTES,
         }
     }
 
@@ -328,6 +334,7 @@ impl Sizing {
         match self {
             Sizing::Attributes => name_bytes + value_bytes,
             Sizing::Bson => 1 + name_bytes + 1 + value_bytes,
+            Sizing::Json => json::member_size(name_bytes, value_bytes),
         }
     }
 
@@ -336,7 +343,7 @@ impl Sizing {
     pub fn nested_field(self, name_bytes: usize, value_bytes: usize) -> usize {
         match self {
             Sizing::Attributes => 1 + name_bytes + value_bytes,
-            Sizing::Bson => self.field(name_bytes, value_bytes),
+            Sizing::Bson | Sizing::Json => self.field(name_bytes, value_bytes),
         }
     }
 
@@ -345,25 +352,29 @@ impl Sizing {
         match self {
             Sizing::Attributes => 3,
             Sizing::Bson => 5,
+            Sizing::Json => 2,
         }
     }
 
     /// Bytes one list element holding a map of `fields` bytes takes, besides its index's name:
     /// DynamoDB 1 byte per element and the map's 3; BSON the element's type byte, its name's
-    /// terminator and an embedded document's 5.
+    /// terminator and an embedded document's 5; JSON an object's braces around its members, each
+    /// of which `fields` counts with a comma the last one does not have.
     pub fn list_element(self, fields: usize) -> usize {
         match self {
             Sizing::Attributes => 1 + 3 + fields,
             Sizing::Bson => 2 + 5 + fields,
+            Sizing::Json => 2 + fields.saturating_sub(1),
         }
     }
 
-    /// Bytes the names of a list of `len` elements take: none on DynamoDB, the decimal digits
-    /// of every index in BSON ("0", "1", …).
+    /// Bytes that name or separate the elements of a list of `len`: none on DynamoDB, the
+    /// decimal digits of every index in BSON ("0", "1", …), the commas between them in JSON.
     pub fn list_names(self, len: usize) -> usize {
         match self {
             Sizing::Attributes => 0,
             Sizing::Bson => bson::index_digits(len),
+            Sizing::Json => len.saturating_sub(1),
         }
     }
 }
@@ -466,9 +477,8 @@ pub const COSMOSDB: Profile = Profile {
     // A transactional batch covers one logical partition only ("Transactional batch operations
     // in Azure Cosmos DB"); a scenario's transactions span partitions.
     transactions: false,
-    // Cosmos DB measures the 2 MB against the item's JSON; keyheat measures items by DynamoDB's
-    // size rules (its assumption: the two are close for flat items).
-    sizing: Sizing::Attributes,
+    // Cosmos DB measures the 2 MB, and charges requests, by the item's JSON.
+    sizing: Sizing::Json,
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
     // The 20 GB of a logical partition is a hard limit: a write past it fails.
     partition_guide: PartitionGuide { bytes: cosmos::LOGICAL_PARTITION_BYTES as f64, rows: None },
@@ -731,8 +741,9 @@ mod tests {
         assert_eq!(Engine::MongoDb.to_string(), "MongoDB");
     }
 
-    /// How each store counts an item's bytes: DynamoDB's attribute rules, or BSON's grammar with
-    /// the `_id` MongoDB adds (bsonspec.org; "MongoDB Limits and Thresholds").
+    /// How each store counts an item's bytes: DynamoDB's attribute rules, BSON's grammar with
+    /// the `_id` MongoDB adds (bsonspec.org; "MongoDB Limits and Thresholds"), or the length of
+    /// the JSON Cosmos DB stores ("Azure Cosmos DB service quotas").
     #[test]
     fn each_store_sizes_items_its_own_way() {
         // (engine, sizing, bytes besides the fields, a field "body" of 150 bytes of text, an
@@ -740,7 +751,17 @@ mod tests {
         let cases = [
             (Engine::DynamoDb, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
             (Engine::Cassandra, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
-            (Engine::CosmosDb, Sizing::Attributes, 0, 4 + 150, 3, 104, 0),
+            // JSON: braces, the `id` and the service's properties; `"body":"…",`; `[]`; an
+            // object's braces around 100 bytes of members less the last one's comma; 999 commas.
+            (
+                Engine::CosmosDb,
+                Sizing::Json,
+                json::ITEM_OVERHEAD_BYTES,
+                1 + 4 + 1 + 1 + (150 + 2) + 1,
+                2,
+                101,
+                999,
+            ),
             // BSON: frame 5 + `_id` 17; a field's type byte, name, terminator and a string's
             // length, bytes and terminator; an element's type byte, terminator and a document's 5;
             // the indexes 0..999 take 10 + 90×2 + 900×3 digits.
@@ -753,6 +774,7 @@ mod tests {
             let text = match sizing {
                 Sizing::Attributes => 150,
                 Sizing::Bson => bson::string_size(150),
+                Sizing::Json => json::string_size(&"x".repeat(150)),
             };
             assert_eq!(sizing.field(4, text), body, "{engine}");
             assert_eq!(sizing.empty_list(), empty, "{engine}");
@@ -763,6 +785,12 @@ mod tests {
         let bson_list =
             Sizing::Bson.empty_list() + 3 * (Sizing::Bson.list_element(100)) + Sizing::Bson.list_names(3);
         assert_eq!(bson_list, bson::uniform_array_size(3, 5 + 100));
+        // So is a JSON list: `[{…},{…},{…}]` around three objects of one 3-byte member
+        // (`"a":1,` counted with its comma: 6 bytes).
+        let json_list = Sizing::Json.empty_list()
+            + 3 * Sizing::Json.list_element(json::member_size(1, 1))
+            + Sizing::Json.list_names(3);
+        assert_eq!(json_list, r#"[{"a":1},{"a":1},{"a":1}]"#.len());
     }
 
     /// What each request is charged, store by store, with where the figure comes from.

@@ -19,7 +19,7 @@ use crate::engine::model::{
     PatternId, Scenario, SlotAttrs, Variant,
 };
 use crate::engine::number::Number;
-use crate::engine::profile::{Sizing, bson};
+use crate::engine::profile::{Sizing, bson, json};
 use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
 use crate::engine::template::{Part, Template};
 use crate::engine::time::SimDuration;
@@ -83,9 +83,9 @@ impl<'a> Estimator<'a> {
             .map(|e| {
                 let shares = est.carried_shares(e);
                 let weighted = (est.item(e.id()).iter()).map(|(name, value)| {
-                    shares.get(name.as_str()).copied().unwrap_or(1.0) * attr_bytes(name, value)
+                    shares.get(name.as_str()).copied().unwrap_or(1.0) * est.field_bytes(e, name, value)
                 });
-                weighted.sum()
+                est.item_overhead() + weighted.sum::<f64>()
             })
             .collect();
         est.bytes = bytes;
@@ -101,7 +101,38 @@ impl<'a> Estimator<'a> {
     /// Bytes an average parent's embedded list adds to it: its name, the list's 3 bytes and the
     /// children it holds.
     pub fn list_bytes(&self, embed: &Embed) -> f64 {
-        embed.as_name.len() as f64 + 3.0 + self.embedded_children(embed) * self.element_bytes(embed)
+        let children = self.embedded_children(embed);
+        if self.sizing() == Sizing::Json {
+            // `"name":[…],`: brackets, the children and the commas between them.
+            let list = 2.0 + children * self.element_bytes(embed) + (children - 1.0).max(0.0);
+            return json::member_size(embed.as_name.len(), 0) as f64 + list;
+        }
+        embed.as_name.len() as f64 + 3.0 + children * self.element_bytes(embed)
+    }
+
+    /// How the scenario's store counts an item's bytes.
+    fn sizing(&self) -> Sizing {
+        self.scenario.engine.profile().sizing
+    }
+
+    /// Bytes an item takes besides its attributes: JSON's braces, `id` and system properties on
+    /// Cosmos DB; nothing under DynamoDB's rules. (BSON documents are sized by DynamoDB's rules
+    /// here, except their embedded lists: keyheat's approximation in check.)
+    fn item_overhead(&self) -> f64 {
+        match self.sizing() {
+            Sizing::Json => json::ITEM_OVERHEAD_BYTES as f64,
+            Sizing::Attributes | Sizing::Bson => 0.0,
+        }
+    }
+
+    /// Bytes attribute `name` holding `value` adds to an item of `entity`: as JSON on Cosmos DB
+    /// (a time an ISO 8601 date, as the replay writes it), else by DynamoDB's rules.
+    fn field_bytes(&self, entity: &Entity, name: &str, value: &AttributeValue) -> f64 {
+        if self.sizing() != Sizing::Json {
+            return attr_bytes(name, value);
+        }
+        let is_date = |n: &str| entity.attributes.iter().any(|a| a.name == n && a.ty == AttrType::Time);
+        json::dated_member_size(name, value, &is_date) as f64
     }
 
     /// Bytes one child takes in its parent's list: its attributes but the one naming the parent,
@@ -118,7 +149,18 @@ impl<'a> Estimator<'a> {
             .filter(|&(i, _)| Some(i) != by)
             .filter_map(|(_, a)| item.get(&a.name).map(|v| 1.0 + attr_bytes(&a.name, v)))
             .sum();
-        if self.scenario.engine.profile().sizing == Sizing::Bson {
+        if self.sizing() == Sizing::Json {
+            let fields = e
+                .attributes
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| Some(i) != by)
+                .filter_map(|(_, a)| item.get(&a.name).map(|v| self.field_bytes(e, &a.name, v)))
+                .sum::<f64>();
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
+            return Sizing::Json.list_element(fields as usize) as f64;
+        }
+        if self.sizing() == Sizing::Bson {
             // BSON: an embedded document of the same fields, without the digits of its index
             // (`bson::uniform_array_size` counts those for a whole array); a time is a date, as
             // the replay stores it.
@@ -240,7 +282,7 @@ impl<'a> Estimator<'a> {
                 .map(|(name, value)| {
                     let share =
                         if own_keys.contains(&name.as_str()) { 1.0 } else { self.carried(entity, name) };
-                    share * attr_bytes(name, value)
+                    share * self.field_bytes(self.entity(entity), name, value)
                 })
                 .sum::<f64>()
     }

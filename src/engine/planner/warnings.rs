@@ -22,7 +22,7 @@ use crate::engine::model::{
     AccessPattern, Action, AttrType, Bound, Condition, EntityId, EntityKeys, Index, IndexKind, ItemAttr,
     SlotAttrs,
 };
-use crate::engine::profile::{Sizing, bson, cosmos};
+use crate::engine::profile::{Sizing, bson, cosmos, json};
 use crate::engine::template::Template;
 
 /// `version-contention`: a version-checked update whose calls lose their race more often than
@@ -216,14 +216,14 @@ fn oversized_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
     let Some(limit) = profile.item_limit else { return };
     for entity in est.scenario.entities.iter().filter(|e| est.variant.keys_for(e.id()).is_some()) {
         let item = est.item(entity.id());
+        let is_date = |name: &str| entity.attributes.iter().any(|a| a.name == name && a.ty == AttrType::Time);
         let size = match profile.sizing {
             Sizing::Attributes => crate::engine::value::item_size(item),
             // As the replay stores it: times are dates, and the driver adds an `_id`.
-            Sizing::Bson => {
-                let is_date =
-                    |name: &str| entity.attributes.iter().any(|a| a.name == name && a.ty == AttrType::Time);
-                bson::dated_document_size(item, &is_date) + bson::GENERATED_ID_BYTES
-            }
+            Sizing::Bson => bson::dated_document_size(item, &is_date) + bson::GENERATED_ID_BYTES,
+            // As the replay stores it: times are ISO 8601 strings, with the `id` and the
+            // service's own properties.
+            Sizing::Json => json::dated_item_size(item, &is_date),
         };
         if size <= limit {
             continue;
@@ -270,6 +270,12 @@ fn unbounded_items(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         let children = match profile.sizing {
             // A BSON document's array pays its indexes' digits too: the most elements that fit.
             Sizing::Bson => bson_children(limit, own, element),
+            // A JSON array's elements each take a comma but the first (those between the
+            // average parent's children are in `own` so far).
+            Sizing::Json => {
+                let own = own - (est.embedded_children(embed) - 1.0).max(0.0);
+                ((limit as f64 - own + 1.0) / (element + 1.0)).floor().max(0.0)
+            }
             Sizing::Attributes => ((limit as f64 - own) / element).max(0.0),
         };
         let secs = children / per_s;

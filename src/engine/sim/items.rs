@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use crate::engine::hash::{combine, hash_bytes, mix64};
 use crate::engine::model::{self, AttrType, Generator, Population};
 use crate::engine::number::Number;
-use crate::engine::profile::{Sizing, bson};
+use crate::engine::profile::{Sizing, bson, json};
 use crate::engine::time::push_padded;
 use crate::engine::value::{AttributeValue, Item, KeyType};
 use crate::engine::workload::{Picker, Popularity, Sampler};
@@ -378,19 +378,69 @@ pub fn bson_value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
     }
 }
 
+/// Bytes a value takes as JSON (`profile::json`, keyheat's mapping of its types): a time is an
+/// ISO 8601 date string, a number its decimal text, text a quoted string (generated text needs no
+/// escapes; a scenario's own choices are escaped as written), binary a base64 string, a boolean
+/// `true` or `false`, a list its bytes.
+pub fn json_value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    match val {
+        Val::Absent => 0,
+        Val::Num(_) | Val::Member(_) if attr.ty == AttrType::Time => json::DATE_BYTES,
+        Val::Num(h) => decimal_text_len(h),
+        Val::Member(m) if attr.ty == AttrType::N && attr.pop.is_none_or(|p| pops[p].numeric) => digits(m),
+        Val::Payload(len, _) if attr.ty == AttrType::B => json::base64_size(len as usize),
+        Val::Choice(i) => attr.texts.get(i as usize).map_or(2, |t| json::string_size(t)),
+        Val::Member(_) | Val::Payload(..) => 2 + value_size(attr, val, pops),
+        Val::Bool(b) => {
+            if b {
+                4
+            } else {
+                5
+            }
+        }
+        Val::List(bytes, _) => bytes as usize,
+    }
+}
+
+/// Bytes a number in hundredths takes as a value as `sizing` counts it (a key attribute's, say).
+pub fn sized_number(sizing: Sizing, hundredths: i64) -> usize {
+    match sizing {
+        Sizing::Attributes => number_size(hundredths),
+        Sizing::Bson if hundredths % 100 == 0 && i32::try_from(hundredths / 100).is_ok() => 4,
+        Sizing::Bson => 8,
+        Sizing::Json => decimal_text_len(hundredths),
+    }
+}
+
+/// Characters of a number in hundredths as its shortest decimal text: `-`, the whole part, and
+/// a `.` with one or two digits when it has a fraction (`1250` is `12.5`, `-5` is `-0.05`).
+fn decimal_text_len(hundredths: i64) -> usize {
+    let m = hundredths.unsigned_abs();
+    let sign = usize::from(hundredths < 0);
+    let fraction = match m % 100 {
+        0 => 0,
+        f if f % 10 == 0 => 2,
+        _ => 3,
+    };
+    sign + digits(m / 100) + fraction
+}
+
 /// Bytes one field (`attr` holding `val`) adds to an item as `sizing` counts them.
 pub fn field_size(sizing: Sizing, attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
-    match sizing {
-        Sizing::Attributes => sizing.field(attr.name.len(), value_size(attr, val, pops)),
-        Sizing::Bson => sizing.field(attr.name.len(), bson_value_size(attr, val, pops)),
-    }
+    sizing.field(attr.name.len(), sized_value(sizing, attr, val, pops))
 }
 
 /// Bytes one field takes in a map nested in a list, as `sizing` counts them.
 pub fn nested_field_size(sizing: Sizing, attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
+    sizing.nested_field(attr.name.len(), sized_value(sizing, attr, val, pops))
+}
+
+/// Bytes of a value, without its name, as `sizing` counts them.
+pub fn sized_value(sizing: Sizing, attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
     match sizing {
-        Sizing::Attributes => sizing.nested_field(attr.name.len(), value_size(attr, val, pops)),
-        Sizing::Bson => sizing.nested_field(attr.name.len(), bson_value_size(attr, val, pops)),
+        Sizing::Attributes => value_size(attr, val, pops),
+        Sizing::Bson => bson_value_size(attr, val, pops),
+        Sizing::Json => json_value_size(attr, val, pops),
     }
 }
 

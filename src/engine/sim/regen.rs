@@ -3,7 +3,7 @@
 
 use crate::engine::hash::{combine, mix64};
 use crate::engine::model::Action;
-use crate::engine::profile::IndexEntries;
+use crate::engine::profile::{IndexEntries, Sizing, json};
 use crate::engine::value::KeyType;
 
 use super::Simulation;
@@ -236,16 +236,17 @@ impl Simulation {
         u32::try_from(draw).unwrap_or(0)
     }
 
-    /// Bytes a key takes as an attribute value (S text, N number, B bytes).
-    fn key_size(key_type: KeyType, text: &str) -> usize {
-        match key_type {
-            KeyType::N => {
-                let mut encoded = Vec::new();
-                push_number(text, &mut encoded);
-                text.parse::<f64>()
-                    .map_or(text.len(), |x| super::items::number_size(super::items::to_hundredths(x, false)))
-            }
-            KeyType::S | KeyType::B => text.len(),
+    /// Bytes a key takes as an attribute value (S text, N number, B bytes), as the store sizes
+    /// values: DynamoDB's rules, or JSON's (a quoted string, decimal text, base64).
+    fn key_size(&self, key_type: KeyType, text: &str) -> usize {
+        let sizing = self.world.engine.profile().sizing;
+        match (key_type, sizing) {
+            (KeyType::N, _) => text.parse::<f64>().map_or(text.len(), |x| {
+                super::items::sized_number(sizing, super::items::to_hundredths(x, false))
+            }),
+            (KeyType::S, Sizing::Json) => json::string_size(text),
+            (KeyType::B, Sizing::Json) => json::base64_size(text.len()),
+            (KeyType::S | KeyType::B, _) => text.len(),
         }
     }
 
@@ -344,7 +345,7 @@ impl Simulation {
         let table = &world.tables[item.table];
         let mut key_attrs: Vec<(&str, usize)> = Vec::new();
         if world.engine.profile().key_attributes {
-            key_attrs.push((&table.pk_name, Self::key_size(pk_type, item.text)));
+            key_attrs.push((&table.pk_name, self.key_size(pk_type, item.text)));
         }
         if self.place_sk(item, &mut key_attrs, out).is_none() {
             return false;
@@ -400,7 +401,8 @@ impl Simulation {
             Some(sk) if table.codec == Codec::Inline => {
                 let secs = inline_secs(sk, item.vals);
                 if key_attributes && let Some(name) = &table.sk_name {
-                    let bytes = super::items::number_size(
+                    let bytes = super::items::sized_number(
+                        world.engine.profile().sizing,
                         i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100),
                     );
                     key_attrs.push((name, bytes));
@@ -410,7 +412,7 @@ impl Simulation {
             Some(sk) => {
                 let sk_type = expand(sk, &ent.attrs, item.vals, &world.pops, item.shard, item.text)?;
                 if key_attributes && let Some(name) = &table.sk_name {
-                    key_attrs.push((name, Self::key_size(sk_type, item.text)));
+                    key_attrs.push((name, self.key_size(sk_type, item.text)));
                 }
                 Some(sort_buf(table.codec, sk, sk_type, item.text, item.vals))
             }
@@ -446,7 +448,8 @@ impl Simulation {
             }
             positions.push(position);
         }
-        let size = attrs_size + key_attrs.iter().map(|(n, b)| n.len() + b).sum::<usize>();
+        let sizing = self.world.engine.profile().sizing;
+        let size = attrs_size + key_attrs.iter().map(|(n, b)| sizing.field(n.len(), *b)).sum::<usize>();
         for (plan, position) in ent.entries.iter().zip(positions) {
             let entry = plan
                 .as_ref()
@@ -480,7 +483,7 @@ impl Simulation {
         let pk = match &plan.pk {
             Some(pk) => {
                 let key_type = expand(pk, attrs, vals, pops, shard, text)?;
-                names.push((&index.pk_name, Self::key_size(key_type, text)));
+                names.push((&index.pk_name, self.key_size(key_type, text)));
                 PartKey::new(key_type, text.as_bytes())
             }
             None => table_key.pk.clone(),
@@ -489,7 +492,7 @@ impl Simulation {
         if let Some(sk) = &plan.sk {
             let key_type = expand(sk, attrs, vals, pops, shard, text)?;
             if let Some(name) = &index.sk_name {
-                names.push((name, Self::key_size(key_type, text)));
+                names.push((name, self.key_size(key_type, text)));
             }
             let mut body = Vec::new();
             match key_type {
@@ -529,6 +532,7 @@ impl Simulation {
         let ent = &self.world.entities[item.entity];
         let table = &self.world.tables[item.table];
         let key_attributes = self.world.engine.profile().key_attributes;
+        let sizing = self.world.engine.profile().sizing;
         let mut size = 0usize;
         let mut digest: Vec<u64> = Vec::new();
         if let IndexEntries::KeyAndRecordId { record_id_bytes } = self.world.engine.profile().index_entries {
@@ -556,7 +560,7 @@ impl Simulation {
             for &(name, bytes) in table_keys.chain(position.names.iter()) {
                 if !seen.contains(&name) {
                     seen.push(name);
-                    size += name.len() + bytes;
+                    size += sizing.field(name.len(), bytes);
                 }
             }
             let mut carried: Vec<usize> = match &plan.projected {
@@ -572,7 +576,7 @@ impl Simulation {
                 let attr = &ent.attrs[a];
                 if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
                     seen.push(&attr.name);
-                    size += attr.name.len() + value_size(attr, vals[a], &self.world.pops);
+                    size += field_size(sizing, attr, vals[a], &self.world.pops);
                     digest.push(val_hash(vals[a]));
                 }
             }
