@@ -632,9 +632,11 @@ fn on_mongodb_reports_and_check_use_mongodbs_words() {
 }
 
 /// `shard-keys` on MongoDB: text, Markdown and JSON each carry the Shards section — every shard's
-/// documents, size, inserts, share of writes, ranges and jumbo ranges, the hottest shard's share
-/// of inserts and the balancer's migrations — and an increasing ranged key puts every insert on
-/// shard0 ("Choose a Shard Key").
+/// documents, size, inserts, shares of writes and reads, ranges and jumbo ranges, the hottest
+/// shard's share of inserts, the router's targeted and broadcast reads and the balancer's
+/// migrations — and an increasing ranged key puts every insert on shard0 ("Choose a Shard Key").
+/// A lookup by a field the shard key is not goes to every shard ("Sharded Cluster Query
+/// Routing").
 #[test]
 fn a_sharded_collection_reports_its_shards_in_every_format() {
     let args = |format: &'static str| {
@@ -656,7 +658,12 @@ fn a_sharded_collection_reports_its_shards_in_every_format() {
     }
     let md = stdout(&keyheat(&args("md")));
     assert!(md.contains("## Shards: Order by ranged shard key {created_at}"), "{md}");
-    assert!(md.contains("| shard | documents | size | inserts | share of writes | ranges | jumbo |"), "{md}");
+    assert!(
+        md.contains(
+            "| shard | documents | size | inserts | share of writes | share of reads | ranges | jumbo |"
+        ),
+        "{md}"
+    );
     let out = keyheat(&args("json"));
     let report = json(&out);
     let shards = &report["shards"];
@@ -666,6 +673,23 @@ fn a_sharded_collection_reports_its_shards_in_every_format() {
     assert_eq!(shards["shards"].as_array().map(Vec::len), Some(3));
     assert_eq!(shards["shards"][0]["inserts"], 24_000);
     assert_eq!(shards["hottest_share_of_inserts"], 1.0);
+    // get-order gives the order id, which this shard key is not: every lookup goes to every shard.
+    assert_eq!(shards["targeted_reads"], 0);
+    assert!(shards["broadcast_reads"].as_u64().is_some_and(|n| n > 0), "{shards}");
+    assert!(text.contains("went to all 3 shards"), "{text}");
+    // Hashed on the order id, the same lookups go to one shard each.
+    let hashed = json(&keyheat(&[
+        "run",
+        "shard-keys",
+        "--variant",
+        "recommended",
+        "--duration",
+        "2m",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(hashed["shards"]["broadcast_reads"], 0);
+    assert!(hashed["shards"]["targeted_reads"].as_u64().is_some_and(|n| n > 0), "{hashed}");
     // Without `sharding` the section is absent: the MongoDB report is as before.
     let plain =
         keyheat(&["run", "social-feed", "--engine", "mongodb", "--duration", "1m", "--format", "json"]);

@@ -497,16 +497,17 @@ fn documents_rows(r: &RunReport) -> Vec<(&'static str, String)> {
 }
 
 /// A sharded collection's section (MongoDB): its title, one row per shard (shard, documents,
-/// size, inserts, share of writes, ranges, jumbo ranges) and what the balancer did, in words.
-/// `None` when the run sharded nothing, so other reports are unchanged.
+/// size, inserts, share of writes, share of reads, ranges, jumbo ranges) and what the router
+/// and the balancer did, in words. `None` when the run sharded nothing, so other reports are
+/// unchanged.
 pub(crate) struct ShardSection {
     pub title: String,
-    pub rows: Vec<[String; 7]>,
+    pub rows: Vec<[String; 8]>,
     pub summary: Vec<String>,
 }
 
-pub(crate) const SHARD_COLUMNS: [&str; 7] =
-    ["shard", "documents", "size", "inserts", "share of writes", "ranges", "jumbo"];
+pub(crate) const SHARD_COLUMNS: [&str; 8] =
+    ["shard", "documents", "size", "inserts", "share of writes", "share of reads", "ranges", "jumbo"];
 
 pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
     let s = r.shards.as_ref()?;
@@ -520,6 +521,7 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
                 numbers::bytes(x.bytes as f64),
                 numbers::count(x.inserts as f64),
                 numbers::percent(x.share_of_writes),
+                numbers::percent(x.share_of_reads),
                 numbers::count(x.ranges as f64),
                 numbers::count(x.jumbo_ranges as f64),
             ]
@@ -536,6 +538,17 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
         plural(s.inserts, "insert", "inserts"),
         numbers::percent(1.0 / s.shards.len().max(1) as f64),
     )];
+    let reads = s.targeted_reads + s.broadcast_reads;
+    if reads > 0 {
+        summary.push(format!(
+            "router: {} of {} named the shard key and went to one shard; {} did not (a secondary index, a scan) and went to all {} shards, the router waiting for every answer (not added to the modelled latency); the busiest shard served {} of the shards' reads",
+            numbers::count(s.targeted_reads as f64),
+            plural(reads, "read request", "read requests"),
+            numbers::count(s.broadcast_reads as f64),
+            s.shards.len(),
+            numbers::percent(s.hottest_share_of_reads),
+        ));
+    }
     summary.push(format!(
         "balancer: {} moved {} (it migrates when two shards differ by {}, three range sizes; a round every {} s and each migration done within it are keyheat's assumptions)",
         plural(s.migrations, "migration", "migrations"),

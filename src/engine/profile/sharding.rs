@@ -151,11 +151,41 @@ pub fn piece(values: impl IntoIterator<Item = u64>, range_bytes: u64) -> Piece {
     if count == 0 { Piece::Empty } else { Piece::Whole { bytes: taken } }
 }
 
+/// How a read reaches a sharded collection's documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadPath {
+    /// By the collection's own key: the query names the shard key's value.
+    ShardKey,
+    /// Through a secondary index, which each shard keeps over its own documents only.
+    SecondaryIndex,
+    /// A collection scan.
+    Scan,
+}
+
+/// Whether the router (mongos) sends a read to one shard rather than to every shard holding
+/// the collection. MongoDB manual, "Sharded Cluster Query Routing" (Targeted Operations vs.
+/// Broadcast Operations): a query that includes the shard key, or a prefix of a compound one,
+/// is routed to the shards owning it; one that does not is broadcast to every shard and the
+/// router merges their answers. keyheat's reading: a read through a secondary index or a scan
+/// does not name the shard key (a pattern that gives it too could be targeted: not modelled).
+pub fn targeted(path: ReadPath) -> bool {
+    path == ReadPath::ShardKey
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const MB: u64 = 1 << 20;
+
+    /// "Sharded Cluster Query Routing": only a read that names the shard key is targeted.
+    #[test]
+    fn only_a_read_by_the_shard_key_goes_to_one_shard() {
+        let cases = [(ReadPath::ShardKey, true), (ReadPath::SecondaryIndex, false), (ReadPath::Scan, false)];
+        for (path, one) in cases {
+            assert_eq!(targeted(path), one, "{path:?}");
+        }
+    }
 
     /// (bytes per shard, range size, the round's pairs)
     type Round<'a> = (&'a [u64], u64, &'a [(usize, usize)]);

@@ -74,6 +74,11 @@ pub struct ShardsReport {
     /// Documents the workload inserted, and the largest share of them one shard took.
     pub inserts: u64,
     pub hottest_share_of_inserts: f64,
+    /// Read requests the router sent to one shard (they named a shard-key value) and to every
+    /// shard (they did not); the largest share of the shards' reads one shard served.
+    pub targeted_reads: u64,
+    pub broadcast_reads: u64,
+    pub hottest_share_of_reads: f64,
     /// Ranges the balancer moved, and their bytes.
     pub migrations: u64,
     pub migrated_bytes: u64,
@@ -91,6 +96,10 @@ pub struct ShardReport {
     /// Of the collection's inserts and updates.
     pub share_of_writes: f64,
     pub share_of_inserts: f64,
+    /// Read requests it served (a broadcast one is served by every shard), and their share of
+    /// all the shards served.
+    pub reads: u64,
+    pub share_of_reads: f64,
     /// The most inserts and updates it took in one tick.
     pub peak_writes_per_tick: u64,
     pub ranges: u64,

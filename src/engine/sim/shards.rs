@@ -12,7 +12,7 @@ use super::keys::push_number;
 use super::report::{ShardReport, ShardsReport};
 use super::table::PartKey;
 use crate::engine::model::Sharding;
-use crate::engine::profile::sharding::{self, Piece, Strategy};
+use crate::engine::profile::sharding::{self, Piece, ReadPath, Strategy};
 use crate::engine::value::KeyType;
 
 /// One shard-key value's documents and bytes.
@@ -40,6 +40,8 @@ struct Shard {
     /// Writes (inserts and updates) in the open tick, and the most in one tick.
     tick_writes: u64,
     peak_tick_writes: u64,
+    /// Read requests it served: those routed to it alone and every broadcast one.
+    reads: u64,
 }
 
 /// The sharded collection.
@@ -59,6 +61,10 @@ pub struct Cluster {
     next_round_ms: u64,
     migrations: u64,
     migrated_bytes: u64,
+    /// Read requests routed to one shard by their shard-key value, and those sent to every
+    /// shard.
+    targeted_reads: u64,
+    broadcast_reads: u64,
 }
 
 impl Cluster {
@@ -91,6 +97,24 @@ impl Cluster {
             next_round_ms: start_ms + round_ms,
             migrations: 0,
             migrated_bytes: 0,
+            targeted_reads: 0,
+            broadcast_reads: 0,
+        }
+    }
+
+    /// A read request on the collection by `path`, for the document(s) at `pk` (a scan names
+    /// none): sent to the one shard owning `pk`'s range, or to every shard
+    /// (`profile::sharding::targeted`).
+    pub fn read(&mut self, path: ReadPath, pk: Option<&PartKey>) {
+        if let Some(pk) = pk.filter(|_| sharding::targeted(path)) {
+            let shard = self.owner(&self.key_bytes(pk));
+            self.shards[shard].reads += 1;
+            self.targeted_reads += 1;
+        } else {
+            for s in &mut self.shards {
+                s.reads += 1;
+            }
+            self.broadcast_reads += 1;
         }
     }
 
@@ -256,6 +280,7 @@ impl Cluster {
         }
         let writes: u64 = self.shards.iter().map(|s| s.inserts + s.updates).sum();
         let inserts: u64 = self.shards.iter().map(|s| s.inserts).sum();
+        let reads: u64 = self.shards.iter().map(|s| s.reads).sum();
         let share = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 / of as f64 };
         let shards: Vec<ShardReport> = self
             .shards
@@ -269,6 +294,8 @@ impl Cluster {
                 updates: s.updates,
                 share_of_writes: share(s.inserts + s.updates, writes),
                 share_of_inserts: share(s.inserts, inserts),
+                reads: s.reads,
+                share_of_reads: share(s.reads, reads),
                 peak_writes_per_tick: s.peak_tick_writes,
                 ranges: ranges[i],
                 jumbo_ranges: jumbo[i],
@@ -286,6 +313,9 @@ impl Cluster {
             jumbo_ranges: jumbo.iter().sum(),
             inserts,
             hottest_share_of_inserts: hottest,
+            targeted_reads: self.targeted_reads,
+            broadcast_reads: self.broadcast_reads,
+            hottest_share_of_reads: shards.iter().map(|s| s.share_of_reads).fold(0.0, f64::max),
             migrations: self.migrations,
             migrated_bytes: self.migrated_bytes,
             shards,
@@ -351,6 +381,35 @@ mod tests {
         for s in &r.shards {
             assert!((s.share_of_inserts - 1.0 / 3.0).abs() < 0.03, "{s:?}");
         }
+    }
+
+    /// "Sharded Cluster Query Routing": a read by the shard key goes to the shard owning its
+    /// value; one through a secondary index, or a scan, goes to every shard.
+    #[test]
+    fn a_read_by_the_shard_key_is_targeted_and_any_other_is_broadcast() {
+        let mut c = cluster(Strategy::Hashed, 4);
+        let keys: Vec<PartKey> = (0..400u32).map(|i| pk(&format!("{i:08}"))).collect();
+        for k in &keys {
+            c.write(k, None, Some(100), true);
+        }
+        for k in &keys {
+            c.read(ReadPath::ShardKey, Some(k));
+        }
+        let r = c.report();
+        assert_eq!((r.targeted_reads, r.broadcast_reads), (400, 0));
+        // Each targeted read lands where its document was inserted.
+        for s in &r.shards {
+            assert_eq!(s.reads, s.inserts, "{s:?}");
+        }
+        c.read(ReadPath::SecondaryIndex, Some(&keys[0]));
+        c.read(ReadPath::Scan, None);
+        let after = c.report();
+        assert_eq!((after.targeted_reads, after.broadcast_reads), (400, 2));
+        for (before, now) in r.shards.iter().zip(&after.shards) {
+            assert_eq!(now.reads, before.reads + 2, "every shard serves a broadcast read");
+        }
+        let shares: f64 = after.shards.iter().map(|s| s.share_of_reads).sum();
+        assert!((shares - 1.0).abs() < 1e-12);
     }
 
     /// "Clear jumbo Flag": a value past the range size cannot split; the balancer marks its

@@ -171,8 +171,8 @@ fn text_shards(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     let Some(section) = super::shard_section(r) else { return Ok(()) };
     writeln!(out)?;
     paragraph(out, 0, &section.title)?;
-    let w = [1, 8, 10, 9, 10, 16, 7, 6];
-    let line = |out: &mut _, c: &[String; 7]| {
+    let w = [1, 7, 9, 9, 8, 15, 14, 6, 5];
+    let line = |out: &mut _, c: &[String; 8]| {
         let mut cells: Vec<(String, usize)> = vec![(String::new(), w[0])];
         for (i, cell) in c.iter().enumerate() {
             let width = w[i + 1];

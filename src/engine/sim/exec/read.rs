@@ -12,6 +12,7 @@ use std::ops::Bound;
 use crate::engine::hash::combine;
 use crate::engine::model::RangeSpan;
 use crate::engine::planner::Operation;
+use crate::engine::profile::sharding::ReadPath;
 use crate::engine::profile::{Indexes, Latency, Profile};
 use crate::engine::store::read_units;
 use crate::engine::value::KeyType;
@@ -481,6 +482,13 @@ impl Simulation {
 
     /// Load of one read request on a logical partition.
     fn read_load(&mut self, group: usize, pk: &PartKey, units: f64, bytes: u64) {
+        if let Some(cluster) = &mut self.shards {
+            let (table, index) = self.world.groups[group];
+            if cluster.table == table {
+                let path = if index.is_some() { ReadPath::SecondaryIndex } else { ReadPath::ShardKey };
+                cluster.read(path, Some(pk));
+            }
+        }
         let Some(partition) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) else { return };
         let profile = self.world.engine.profile();
         if profile.metered() {
@@ -1006,6 +1014,9 @@ impl Simulation {
             stats.fanout += 1;
             stats.scans += 1;
             stats.span.scans += 1.0;
+            if let Some(cluster) = self.shards.as_mut().filter(|c| c.table == plan.table) {
+                cluster.read(ReadPath::Scan, None);
+            }
         }
         let group = self.world.tables[plan.table].group;
         let boundaries = self.storage.groups[group]
