@@ -2,10 +2,11 @@
 //! at 400 KB (embedded whole), or keeps only the newest children (the subset pattern). The
 //! parent's size, capacity units and regenerated list agree with each other exactly.
 
+use crate::engine::model::Engine;
 use crate::engine::planner::Operation;
 use crate::engine::sim::report::RunReport;
 use crate::engine::sim::{RunOptions, Simulation};
-use crate::engine::value::{AttributeValue, MAX_ITEM_BYTES, item_size};
+use crate::engine::value::{AttributeValue, Item, MAX_ITEM_BYTES, item_size};
 use crate::scenario;
 
 /// Two ~1 KB comments a second on one post, read with its comments once a second.
@@ -312,29 +313,11 @@ fn on_mongodb_a_put_replacing_a_document_counts_as_an_update() {
 /// holds, however many comments it has.
 #[test]
 fn on_mongodb_a_posts_bson_size_is_the_size_stored() {
-    use crate::engine::model::Engine;
     use crate::engine::profile::bson;
     let source = THREAD.replace(r#"title: "thread","#, r#"title: "thread", engines: [MongoDB],"#);
-    let loaded = scenario::parse("thread.ron", &source).expect("test scenario");
-    let loaded = loaded.on_engine(Engine::MongoDb).expect("listed");
-    let variant = loaded.variant(Some("whole")).expect("variant");
-    let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
-    let mut checked = 0;
-    while sim.step() {
-        let Some(post) = sim.item_named("Post", 0) else { continue };
-        let comments = match post.item.get("comments") {
-            Some(AttributeValue::L(list)) => list.len(),
-            _ => 0,
-        };
-        assert_eq!(
-            bson::dated_document_size(&post.item, &|name| name == "at") + bson::GENERATED_ID_BYTES,
-            post.size as usize,
-            "with {comments} comments: {:?}",
-            post.item.keys()
-        );
-        checked += 1;
-    }
-    assert!(checked > 100, "{checked}");
+    the_post_is_stored_at_its_size(&source, Engine::MongoDb, |post| {
+        bson::dated_document_size(post, &|name| name == "at") + bson::GENERATED_ID_BYTES
+    });
 }
 
 /// Cosmos DB: the post as the replay regenerates it, measured as its JSON (`json`) with the `id`
@@ -343,14 +326,21 @@ fn on_mongodb_a_posts_bson_size_is_the_size_stored() {
 /// attributes' and the list's commas add up to the text.
 #[test]
 fn on_cosmos_db_a_posts_json_size_is_the_size_stored() {
-    use crate::engine::model::Engine;
     use crate::engine::profile::json;
     // Cosmos DB has no secondary indexes to declare: `subset`'s goes.
     let source = THREAD
         .replace(r#"title: "thread","#, r#"title: "thread", engines: [CosmosDB],"#)
         .replace(r#"indexes: [(name: "by-title", keys: {"Post": (pk: "T#{title}")})],"#, "");
-    let loaded = scenario::parse("thread.ron", &source).expect("test scenario");
-    let loaded = loaded.on_engine(Engine::CosmosDb).expect("listed");
+    the_post_is_stored_at_its_size(&source, Engine::CosmosDb, |post| {
+        json::dated_item_size(post, &|name| name == "at")
+    });
+}
+
+/// Replays `whole` of `source` on `engine` and, at every step, holds the size the store keeps
+/// for the post to `size` of the post as the replay regenerates it.
+fn the_post_is_stored_at_its_size(source: &str, engine: Engine, size: impl Fn(&Item) -> usize) {
+    let loaded = scenario::parse("thread.ron", source).expect("test scenario");
+    let loaded = loaded.on_engine(engine).expect("listed");
     let variant = loaded.variant(Some("whole")).expect("variant");
     let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
     let mut checked = 0;
@@ -360,12 +350,7 @@ fn on_cosmos_db_a_posts_json_size_is_the_size_stored() {
             Some(AttributeValue::L(list)) => list.len(),
             _ => 0,
         };
-        assert_eq!(
-            json::dated_item_size(&post.item, &|name| name == "at"),
-            post.size as usize,
-            "with {comments} comments: {:?}",
-            post.item.keys()
-        );
+        assert_eq!(size(&post.item), post.size as usize, "with {comments} comments: {:?}", post.item.keys());
         checked += 1;
     }
     assert!(checked > 100, "{checked}");
