@@ -433,8 +433,8 @@ impl App {
     fn restore(&mut self, r: &Recovery) {
         let Screen::Workbench(w) = &mut self.screen else { return };
         w.recovery_pending = false;
-        let file = w.loaded.file.clone();
-        let note = match scenario::parse(&file, &r.source) {
+        // The recovered text replays on the store the workbench is on (`--engine`).
+        let note = match w.loaded.reread(&r.source) {
             Ok(loaded) => w.replace(loaded, self.driver.as_mut()),
             Err(e) => Some(Err(format!(
                 "the recovered scenario does not load ({e}); its drafts are restored"
