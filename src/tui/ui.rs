@@ -256,6 +256,7 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         speed: &speed,
         seed: w.seed,
         variant: &variant,
+        store: &w.loaded.scenario.engine.to_string(),
         message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
         hints: &hints,
         theme: app.theme,
