@@ -386,7 +386,8 @@ fn q_quits_while_a_large_scenario_is_still_loading() {
 
 /// `keyheat tui counters --engine cosmosdb` in a real terminal: the workbench opens on Cosmos DB
 /// (the status line names it, the schema gives the container's throughput, the heatmap counts
-/// request units), and `q` quits cleanly.
+/// request units), help lists the metrics `m` offers there, normalized RU included, and `q`
+/// quits cleanly.
 #[test]
 fn tui_engine_opens_the_workbench_on_the_store_asked_for() {
     if !tmux_or_skip("the workbench opened with --engine") {
@@ -403,6 +404,11 @@ fn tui_engine_opens_the_workbench_on_the_store_asked_for() {
     t.wait("the workbench on Cosmos DB", Duration::from_secs(60), |s| {
         s.contains("· Cosmos DB · seed 3 · naive") && s.contains("RU/s manual") && s.contains("write RU")
     });
+    t.keys(&["?"]);
+    t.wait("help with Cosmos DB's metrics", Duration::from_secs(30), |s| {
+        s.contains("heatmap metric: write RU, read RU") && s.contains("items, normalized RU")
+    });
+    t.keys(&["?"]);
     t.keys(&["q"]);
     t.wait("keyheat to quit", Duration::from_secs(30), |_| exited(&status));
     assert!(std::fs::read_to_string(&status).unwrap_or_default().contains("keyheat exited 0"));

@@ -197,7 +197,9 @@ impl App {
         match &mut self.screen {
             Screen::Picker(p) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine: None });
+                }
                 Action::Move(Direction::Up) => p.select(-1),
                 Action::Move(Direction::Down) => p.select(1),
                 Action::PickRow(i) if i < p.entries.len() => {
@@ -217,7 +219,9 @@ impl App {
             },
             Screen::Quiz(quiz) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine: None });
+                }
                 Action::Close => {
                     let picker = std::mem::take(&mut quiz.picker);
                     self.screen = Screen::Picker(picker);
@@ -230,7 +234,10 @@ impl App {
                     self.save_recovery();
                     self.quit = true;
                 }
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    let engine = Some(w.loaded.scenario.engine);
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine });
+                }
                 Action::Grade | Action::SubmitPractice | Action::ShowSolution => {
                     self.practice_action(action);
                 }

@@ -122,18 +122,58 @@ pub fn offers(engine: Engine, metric: Metric) -> bool {
     metric != Metric::NormalizedRu || engine.profile().metering == Metering::RequestUnits
 }
 
-/// The metric after `m` on `engine` (write units first: what most lessons are about), skipping
-/// any the store's runs do not record.
-pub fn next_metric(metric: Metric, engine: Engine) -> Metric {
-    let next = match metric {
+/// The order `m` cycles in, on a store that records every metric (write units first: what most
+/// lessons are about).
+fn following(metric: Metric) -> Metric {
+    match metric {
         Metric::WriteUnits => Metric::ReadUnits,
         Metric::ReadUnits => Metric::Throttled,
         Metric::Throttled => Metric::Bytes,
         Metric::Bytes => Metric::Items,
         Metric::Items => Metric::NormalizedRu,
         Metric::NormalizedRu => Metric::WriteUnits,
-    };
+    }
+}
+
+/// The metric after `m` on `engine`, skipping any the store's runs do not record.
+pub fn next_metric(metric: Metric, engine: Engine) -> Metric {
+    let next = following(metric);
     if offers(engine, next) { next } else { next_metric(next, engine) }
+}
+
+/// Every metric in `m`'s order, from write units.
+fn cycle() -> Vec<Metric> {
+    std::iter::successors(Some(Metric::WriteUnits), |&m| {
+        Some(following(m)).filter(|&n| n != Metric::WriteUnits)
+    })
+    .collect()
+}
+
+/// What `m` shows, for the help: on `engine`, the metrics it cycles through there in the
+/// store's words (`write RU, read RU, throttled, bytes, items, normalized RU` on Cosmos DB);
+/// with no store open (help on the picker), those every store offers, then each of the rest
+/// with the stores that offer it. Derived from [`next_metric`], so it lists what `m` does.
+pub fn metric_choices(engine: Option<Engine>) -> String {
+    let Some(engine) = engine else {
+        let (everywhere, some): (Vec<Metric>, Vec<Metric>) =
+            cycle().into_iter().partition(|&m| Engine::ALL.iter().all(|&e| offers(e, m)));
+        let mut text = everywhere.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ");
+        for m in some {
+            let stores: Vec<String> =
+                Engine::ALL.iter().filter(|&&e| offers(e, m)).map(ToString::to_string).collect();
+            let _ = write!(text, "; on {} also {}", stores.join(" and "), m.name());
+        }
+        return text;
+    };
+    let mut names = vec![];
+    let mut metric = Metric::WriteUnits;
+    loop {
+        names.push(HeatSettings { metric, engine, ..HeatSettings::default() }.metric_name());
+        metric = next_metric(metric, engine);
+        if metric == Metric::WriteUnits {
+            return names.join(", ");
+        }
+    }
 }
 
 /// Lines inside the panel that are not cells: the legend above; the time axis, the inspector

@@ -198,7 +198,7 @@ fn help_opens_from_anywhere_and_closes() {
     assert_eq!(workbench(&a).playback, Playback::Paused);
     assert!(matches!(
         a.overlay,
-        Some(Overlay::Help { scroll: 1, screen: Context::Workbench(Panel::Heatmap) })
+        Some(Overlay::Help { scroll: 1, screen: Context::Workbench(Panel::Heatmap), .. })
     ));
     press(&mut a, &[key(KeyCode::Esc)]);
     assert!(a.overlay.is_none());

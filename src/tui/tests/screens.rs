@@ -98,6 +98,22 @@ fn help_overlay() {
     insta::assert_snapshot!(draw(&mut a, 100, 40));
 }
 
+/// Help on a scenario replayed on Cosmos DB (`keyheat tui counters --engine cosmosdb`): `m`
+/// lists the metrics it cycles through there in Cosmos DB's words, normalized RU included,
+/// wrapped under its column.
+#[test]
+fn help_on_cosmos_db_lists_the_metrics_m_offers_there() {
+    let mut a = app(true, None);
+    a.open_on("counters", Some("naive"), None, Some(crate::engine::model::Engine::CosmosDb)).unwrap();
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    let screen = draw(&mut a, 100, 40);
+    for want in ["m             heatmap metric: write RU, read RU, throttled, bytes,", "items, normalized RU"]
+    {
+        assert!(screen.contains(want), "{want:?} missing:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
 #[test]
 fn editor_error() {
     let mut a = app(true, None);
