@@ -22,7 +22,7 @@ use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
 use crate::engine::profile::Metering;
 use crate::tui::theme::Theme;
-use crate::tui::view::HeatmapView;
+use crate::tui::view::{AsRates, HeatmapView};
 
 /// How the heatmap is drawn; the user changes it with `m`, `s`, `p`, `o` and the arrows.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -267,13 +267,24 @@ pub fn half_block(upper: Option<f32>, lower: Option<f32>) -> HalfBlock {
     }
 }
 
+/// Why the panel has no cells to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Empty<'a> {
+    /// None yet (the run loads, has not been played, has no snapshot): the text says which, and
+    /// the legend shows the scale the cells will be drawn on.
+    Yet(&'a str),
+    /// The run was replayed as rates: it measures nothing per partition and per time, so there
+    /// will be no cells, and the legend claims no scale or figure ([`AsRates::HEATMAP`] says why).
+    AsRates,
+}
+
 pub struct HeatmapPanel<'a> {
     pub view: Option<&'a HeatmapView>,
     pub settings: &'a HeatSettings,
     /// What the shapes in the picture usually mean.
     pub hints: &'a [&'static str],
-    /// What to say when there is no matrix yet.
-    pub empty: &'a str,
+    /// What to say when there is no matrix.
+    pub empty: Empty<'a>,
     pub theme: Theme,
 }
 
@@ -292,17 +303,25 @@ impl Widget for HeatmapPanel<'_> {
         let axis = Rect { y: grid.bottom(), height: 1, ..inner };
         let inspector = Rect { y: axis.bottom(), height: inspector_lines, ..inner };
         let hint = Rect { y: inspector.bottom(), height: 1, ..inner };
-        Paragraph::new(self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)))
-            .render(legend, buf);
-        let Some(view) = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0) else {
+        let drawn = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0);
+        let line = match (drawn, self.empty) {
+            (None, Empty::AsRates) => self.no_legend(usize::from(inner.width)),
+            _ => self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)),
+        };
+        Paragraph::new(line).render(legend, buf);
+        let Some(view) = drawn else {
+            let text = match self.empty {
+                Empty::Yet(text) => text,
+                Empty::AsRates => AsRates::HEATMAP,
+            };
             // One line in the middle; a longer text (why a run has no heatmap) wraps from a
             // third of the way down.
-            let at = if width_of(self.empty) <= usize::from(rows.width) {
+            let at = if width_of(text) <= usize::from(rows.width) {
                 Rect { y: rows.y + rows.height / 2, height: 1, ..rows }
             } else {
                 Rect { y: rows.y + rows.height / 3, height: rows.height - rows.height / 3, ..rows }
             };
-            Paragraph::new(Span::styled(self.empty.to_owned(), self.theme.dim()))
+            Paragraph::new(Span::styled(text.to_owned(), self.theme.dim()))
                 .centered()
                 .wrap(Wrap { trim: true })
                 .render(at, buf);
@@ -333,6 +352,20 @@ impl Widget for HeatmapPanel<'_> {
 }
 
 impl HeatmapPanel<'_> {
+    /// The legend of a run replayed as rates: the metric `m` chose, and that it was not measured
+    /// per partition, instead of a scale from 0 to a hottest cell that does not exist.
+    fn no_legend(&self, width: usize) -> Line<'static> {
+        let name = self.settings.metric_name();
+        let rest = ellipsize(
+            " · no heatmap: replayed as rates, nothing measured per partition",
+            width.saturating_sub(width_of(name)),
+        );
+        Line::from(vec![
+            Span::styled(name.to_owned(), self.theme.header()),
+            Span::styled(rest, self.theme.dim()),
+        ])
+    }
+
     /// The metric, the colour ramp between its two ends in numbers and unit, what full means,
     /// the row order and layer.
     fn legend(&self, max: f32, width: usize) -> Line<'static> {
@@ -859,8 +892,13 @@ mod tests {
         ];
         for (col, cell) in cases {
             let settings = HeatSettings { cursor: (0, col), ..HeatSettings::default() };
-            let panel =
-                HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+            let panel = HeatmapPanel {
+                view: None,
+                settings: &settings,
+                hints: &[],
+                empty: Empty::Yet(""),
+                theme: Theme::DARK,
+            };
             let got = panel.inspector(&view);
             assert_eq!(got.cell[0], "▸ counters COUNTER#stream-246");
             assert_eq!(got.cell[1..], cell, "column {col}");
@@ -868,10 +906,43 @@ mod tests {
         }
         // Cassandra never throttles: neither figure is shown.
         let settings = HeatSettings { engine: Engine::Cassandra, ..HeatSettings::default() };
-        let panel =
-            HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+        let panel = HeatmapPanel {
+            view: None,
+            settings: &settings,
+            hints: &[],
+            empty: Empty::Yet(""),
+            theme: Theme::DARK,
+        };
         let got = panel.inspector(&view);
         assert!(got.cell.iter().chain(&got.partition).all(|f| !f.contains("throttled")), "{got:?}");
+    }
+
+    /// A run replayed as rates has no cells: its legend names the metric and says nothing was
+    /// measured per partition, with no scale and no figure (there was no "0 writes/s (hottest)");
+    /// a run that has not measured yet keeps the scale its cells will take.
+    #[test]
+    fn a_rates_run_has_no_scale_in_its_legend() {
+        let area = Rect::new(0, 0, 100, 20);
+        let legend = |engine, empty| {
+            let settings = HeatSettings { engine, ..HeatSettings::default() };
+            let mut buf = Buffer::empty(area);
+            HeatmapPanel { view: None, settings: &settings, hints: &[], empty, theme: Theme::MONO }
+                .render(area, &mut buf);
+            (0..area.width).map(|x| buf[(x, 0)].symbol()).collect::<String>().trim_end().to_owned()
+        };
+        for engine in Engine::ALL {
+            let line = legend(engine, Empty::AsRates);
+            let name = engine.words().writes.name;
+            assert_eq!(
+                line,
+                format!("{name} · no heatmap: replayed as rates, nothing measured per partition")
+            );
+        }
+        let waiting = legend(Engine::DynamoDb, Empty::Yet("space plays the replay"));
+        assert!(
+            waiting.starts_with("write units 0 ") && waiting.contains("1,000 WCU/s (limit)"),
+            "{waiting}"
+        );
     }
 
     /// The partition's figures start a line of their own where that costs no line, and share

@@ -677,9 +677,12 @@ fn a_run_too_large_to_replay_call_by_call_is_shown_as_rates() {
         "replayed as rates: 1.7e9 calls are too many",
         "no per-partition heatmap",
         "Replayed as rates: sizes at",
+        "writes · no heatmap: replayed as rates, nothing measured per partition",
     ] {
         assert!(screen.contains(words), "{words} missing:\n{screen}");
     }
+    // The legend claims no scale: there is no hottest cell, and nothing was measured at 0.
+    assert!(!screen.contains("(hottest)") && !screen.contains("0 writes/s"), "{screen}");
     insta::assert_snapshot!(screen);
     // Play, step, speed and jump: the run was computed whole, and the message says so.
     for k in [' ', '.', '+', 'G'] {
