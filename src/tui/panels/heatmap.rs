@@ -37,6 +37,10 @@ pub struct HeatSettings {
     /// Whose limits colour the cells: DynamoDB's capacity per partition, or Cassandra's size
     /// guidance (its load is operations, which have no per-partition limit).
     pub engine: Engine,
+    /// Cosmos DB: the RU/s a physical partition of the run drawn serves (its share of the
+    /// container's throughput), taken from the run's view by [`HeatSettings::for_view`]; `None`
+    /// until the run has one, and on other stores.
+    pub partition_ru_per_s: Option<f64>,
 }
 
 impl Default for HeatSettings {
@@ -48,6 +52,7 @@ impl Default for HeatSettings {
             order: RowOrdering::ByKey,
             cursor: (0, 0),
             engine: Engine::DynamoDb,
+            partition_ru_per_s: None,
         }
     }
 }
@@ -60,18 +65,32 @@ impl HeatSettings {
             Metering::Units => self.metric.partition_limit(),
             // Without units, only the size guidance is a limit.
             Metering::Operations => (self.metric == Metric::Bytes).then_some(profile.partition_guide.bytes),
-            // A logical partition serves at most a physical partition's 10,000 RU/s (reads and
-            // writes share them) and holds at most 20 GB.
+            // A physical partition serves its share of the container's RU/s (at most 10,000),
+            // reads and writes together, and a logical partition lives on one: the share is what
+            // either runs into (`cosmos::partition_share`). A logical partition holds at most
+            // 20 GB.
             Metering::RequestUnits => match self.metric {
-                Metric::ReadUnits | Metric::WriteUnits => {
-                    Some(crate::engine::profile::cosmos::PARTITION_RU_PER_S)
-                }
+                Metric::ReadUnits | Metric::WriteUnits => self.partition_ru_per_s,
                 Metric::Bytes => Some(profile.partition_guide.bytes),
                 // Already a share of the partition's budget: full is all of it.
                 Metric::NormalizedRu => Some(NORMALIZED_FULL),
                 Metric::Throttled | Metric::Items => None,
             },
         }
+    }
+
+    /// These settings for drawing `view`: its run's share per physical partition, which
+    /// differs between two designs compared side by side.
+    pub fn for_view(&self, view: Option<&HeatmapView>) -> HeatSettings {
+        HeatSettings { partition_ru_per_s: view.and_then(|v| v.partition_ru_per_s), ..*self }
+    }
+
+    /// What the limit is, in the legend's and the inspector's words: a Cosmos DB partition's
+    /// request units run into its share of the container's throughput, not a fixed limit.
+    fn limit_name(&self) -> &'static str {
+        let shared = self.engine.profile().metering == Metering::RequestUnits
+            && matches!(self.metric, Metric::ReadUnits | Metric::WriteUnits);
+        if shared { "partition's share" } else { "limit" }
     }
 
     pub fn scale(&self) -> ColorScale {
@@ -290,6 +309,13 @@ pub struct HeatmapPanel<'a> {
 
 impl Widget for HeatmapPanel<'_> {
     fn render(self, inner: Rect, buf: &mut Buffer) {
+        let settings = self.settings.for_view(self.view);
+        HeatmapPanel { settings: &settings, ..self }.draw(inner, buf);
+    }
+}
+
+impl HeatmapPanel<'_> {
+    fn draw(&self, inner: Rect, buf: &mut Buffer) {
         let chrome = chrome_lines(inner.height);
         if inner.height < chrome + 1 || inner.width < 10 {
             return;
@@ -371,8 +397,8 @@ impl HeatmapPanel<'_> {
     fn legend(&self, max: f32, width: usize) -> Line<'static> {
         let s = self.settings;
         let (full, what) = match s.scale() {
-            ColorScale::Absolute(limit) => (f64::from(limit), "(limit)"),
-            ColorScale::Relative => (f64::from(max), "(hottest)"),
+            ColorScale::Absolute(limit) => (f64::from(limit), format!("({})", s.limit_name())),
+            ColorScale::Relative => (f64::from(max), "(hottest)".to_owned()),
         };
         let order = match s.order {
             RowOrdering::ByKey => "· by key",
@@ -399,7 +425,7 @@ impl HeatmapPanel<'_> {
         spans.push(Span::raw(top));
         // What full means, the order and the layer, as far as they fit, in that order.
         let mut used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
-        for part in [what, order, &layer] {
+        for part in [what.as_str(), order, &layer] {
             if used + 1 + width_of(part) <= width {
                 used += 1 + width_of(part);
                 spans.push(Span::styled(format!(" {part}"), self.theme.dim()));
@@ -529,7 +555,7 @@ impl HeatmapPanel<'_> {
                 load.push_str(" (busiest second ÷ physical partition's share)");
             }
             Some(limit) => {
-                let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
+                let _ = write!(load, " ({} of {})", numbers::percent(value / limit), settings.limit_name());
             }
             None => {}
         }
@@ -802,6 +828,46 @@ mod tests {
         assert_eq!(HeatSettings { metric: Metric::Bytes, ..s }.value_with_unit(2048.0), "2 KB");
     }
 
+    /// On Cosmos DB request units are coloured against the share of the container's RU/s a
+    /// physical partition serves, taken from the run drawn (200,000 RU/s over 34 partitions:
+    /// 5,882 RU/s, not the 10,000 a partition can serve at most), and labelled as the share.
+    #[test]
+    fn cosmos_db_request_units_are_coloured_against_the_partitions_share() {
+        let share = crate::engine::profile::cosmos::partition_share(200_000.0, 34);
+        let s = HeatSettings { engine: Engine::CosmosDb, ..HeatSettings::default() };
+        // Before the run has a share there is no limit to claim: the scale is relative.
+        assert_eq!(s.limit(), None);
+        assert_eq!(s.scale(), ColorScale::Relative);
+        let mut view = throttling_partition();
+        view.partition_ru_per_s = Some(share);
+        let s = s.for_view(Some(&view));
+        assert_eq!(s.limit(), Some(share));
+        #[allow(clippy::cast_possible_truncation, reason = "the scale is f32")]
+        let want = ColorScale::Absolute(share as f32);
+        assert_eq!(s.scale(), want);
+        assert_eq!(HeatSettings { metric: Metric::ReadUnits, ..s }.limit(), Some(share));
+        let area = Rect::new(0, 0, 100, 20);
+        let mut buf = Buffer::empty(area);
+        let settings = HeatSettings { engine: Engine::CosmosDb, ..HeatSettings::default() };
+        let panel = HeatmapPanel {
+            view: Some(&view),
+            settings: &settings,
+            hints: &[],
+            empty: Empty::Yet(""),
+            theme: Theme::MONO,
+        };
+        panel.render(area, &mut buf);
+        let text: String = (0..area.height)
+            .flat_map(|y| (0..area.width).map(move |x| (x, y)))
+            .map(|at| buf[at].symbol().to_owned())
+            .collect();
+        assert!(text.contains("5,882 RU/s (partition's share)"), "{text}");
+        assert!(text.contains("900 RU/s (15.3% of partition's share)"), "{text}");
+        // Bytes keep the logical partition's 20 GB limit.
+        let bytes = HeatSettings { metric: Metric::Bytes, ..s };
+        assert_eq!(bytes.limit_name(), "limit");
+    }
+
     #[test]
     fn the_default_scale_is_the_partition_limit() {
         let mut s = HeatSettings::default();
@@ -876,6 +942,7 @@ mod tests {
             groups: vec!["counters".to_owned()],
             start,
             first_keys: vec!["COUNTER#stream-246".to_owned()],
+            partition_ru_per_s: None,
         }
     }
 

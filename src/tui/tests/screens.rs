@@ -663,6 +663,18 @@ fn cosmos_counters_show_one_physical_partition_at_100_percent_normalized_ru() {
     let below_half = peaks.iter().filter(|&&p| p < 50.0).count();
     assert!(below_half * 2 > peaks.len(), "most stay under half their share: {peaks:?}");
     insta::assert_snapshot!(screen);
+    // Back on write RU: coloured against the share the run's report gives each physical
+    // partition (200,000 RU/s over 34 partitions), not the 10,000 RU/s a partition serves at most.
+    press(&mut a, &[key(KeyCode::Char('m'))]);
+    assert_eq!(workbench(&a).heat.metric, Metric::WriteUnits);
+    let screen = draw(&mut a, 120, 40);
+    let report =
+        workbench(&a).view.report.as_ref().and_then(|r| r.request_units.clone()).expect("RU figures");
+    assert_eq!(report.physical_partitions, 34);
+    let view = workbench(&a).view.heatmap.as_ref().expect("a heatmap");
+    assert_eq!(view.partition_ru_per_s, Some(report.partition_ru_per_s));
+    assert!(screen.contains("5,882 RU/s (partition's share)"), "{screen}");
+    assert!(!screen.contains("10,000 RU/s"), "{screen}");
 }
 
 /// discord-scale cut to a day (still 1.7×10⁹ calls: too many to replay call by call) as a
