@@ -87,6 +87,10 @@ pub enum Command {
         /// The key design to start with (default: the file's first variant).
         #[arg(long)]
         variant: Option<String>,
+        /// The store to replay on: dynamodb, cassandra, cosmosdb or mongodb (default: the file's
+        /// `engine`; another must be listed in its `engines`), as `keyheat run --engine`
+        #[arg(long, value_parser = parse_engine, requires = "scenario")]
+        engine: Option<Engine>,
         /// Overrides the scenario's seed.
         #[arg(long)]
         seed: Option<u64>,
@@ -386,8 +390,8 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "tui"))]
         None => Cli::command().print_help().map(done).map_err(Into::into),
         #[cfg(feature = "tui")]
-        Some(Command::Tui { scenario, variant, seed, theme }) => {
-            tui(&crate::tui::Launch { scenario, variant, seed, session: None, theme }).map(done)
+        Some(Command::Tui { scenario, variant, engine, seed, theme }) => {
+            tui(&crate::tui::Launch { scenario, variant, engine, seed, session: None, theme }).map(done)
         }
         #[cfg(feature = "tui")]
         Some(Command::Snapshot(args)) => snapshot::run(&args).map(done),

@@ -100,6 +100,19 @@ impl Loaded {
         parse_on(&self.file, &self.source, Some(engine))
     }
 
+    /// `source` read as this scenario's file, replayed on the store this one is replayed on:
+    /// the workbench opened with `--engine` stays on that store when an edit is applied or a
+    /// recovered text restored (a plain [`parse`] would go back to the file's own `engine`).
+    /// The file is checked on every store its `engines` lists, as [`parse`] checks it.
+    pub fn reread(&self, source: &str) -> Result<Loaded, LoadError> {
+        let loaded = parse(&self.file, source)?;
+        if loaded.scenario.engine == self.scenario.engine {
+            Ok(loaded)
+        } else {
+            loaded.on_engine(self.scenario.engine)
+        }
+    }
+
     /// The named variant, or the first one (for a practice problem, the first that is not its
     /// solution). An unknown name is an error that lists the variants and points at where the
     /// file declares them.

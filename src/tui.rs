@@ -66,6 +66,8 @@ pub struct Launch {
     /// A bundled name or a path; `None` opens the picker.
     pub scenario: Option<String>,
     pub variant: Option<String>,
+    /// `--engine`: another store the file lists in `engines` (its own `engine` when `None`).
+    pub engine: Option<crate::engine::model::Engine>,
     pub seed: Option<u64>,
     /// `keyheat practice`: the interview session to run on the problem.
     pub session: Option<practice::Session>,
@@ -80,14 +82,8 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
         theme: Theme::new(launch.theme, std::env::var("NO_COLOR").ok().as_deref()),
         state_dir: recovery::state_dir(|name| std::env::var_os(name)),
     };
-    let mut app = App::new(config, driver);
+    let mut app = open(launch, config, driver)?;
     app.quiz_seed = crate::quiz::seed_from_clock();
-    if let Some(name) = &launch.scenario {
-        app.open(name, launch.variant.as_deref(), launch.seed)?;
-        if let Some(session) = &launch.session {
-            app.start_session(session.clone());
-        }
-    }
     let mut terminal = enter().context("cannot set up the terminal")?;
     let _restore = Restore;
     // A panic inside the loop restores the terminal (hook), keeps unsaved edits (below) and then
@@ -110,6 +106,20 @@ pub fn run(launch: &Launch, driver: Box<dyn SimDriver>) -> anyhow::Result<()> {
             panic::resume_unwind(panic)
         }
     }
+}
+
+/// The app `launch` asks for, before any terminal: on the picker, or on the scenario (on the
+/// store `--engine` names, through the path `keyheat snapshot --engine` takes), with its
+/// practice session. A bad name, file, variant or store is an error here.
+pub fn open(launch: &Launch, config: Config, driver: Box<dyn SimDriver>) -> anyhow::Result<App> {
+    let mut app = App::new(config, driver);
+    if let Some(name) = &launch.scenario {
+        app.open_on(name, launch.variant.as_deref(), launch.seed, launch.engine)?;
+        if let Some(session) = &launch.session {
+            app.start_session(session.clone());
+        }
+    }
+    Ok(app)
 }
 
 type Term = Terminal<CrosstermBackend<Stdout>>;

@@ -24,3 +24,32 @@ fn a_bad_scenario_or_variant_exits_2_with_a_message() {
         assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
     }
 }
+
+/// `--engine` is checked as `run --engine` checks it, before the terminal is touched: a store the
+/// file does not list is refused naming the stores it does, an unknown store naming every store
+/// keyheat replays on, and a store without a scenario says a scenario is needed.
+#[test]
+fn a_store_the_scenario_does_not_list_exits_2_with_the_ones_it_does() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["tui", "orders", "--engine", "cosmosdb"],
+            "orders is replayed on DynamoDB only; to replay it on Cosmos DB, list it in `engines`",
+        ),
+        (
+            &["tui", "social-feed", "--engine", "cassandra"],
+            "social-feed is replayed on DynamoDB and MongoDB only; to replay it on Cassandra",
+        ),
+        (
+            &["tui", "counters", "--engine", "oracle"],
+            "no store is named \"oracle\"; keyheat replays on dynamodb, cassandra, cosmosdb, mongodb",
+        ),
+        (&["tui", "--engine", "cosmosdb"], "the following required arguments were not provided"),
+    ];
+    for (args, message) in cases {
+        let out = keyheat(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    }
+}

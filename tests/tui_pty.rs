@@ -384,6 +384,37 @@ fn q_quits_while_a_large_scenario_is_still_loading() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `keyheat tui counters --engine cosmosdb` in a real terminal: the workbench opens on Cosmos DB
+/// (the status line names it, the schema gives the container's throughput, the heatmap counts
+/// request units), help lists the metrics `m` offers there, normalized RU included, and `q`
+/// quits cleanly.
+#[test]
+fn tui_engine_opens_the_workbench_on_the_store_asked_for() {
+    if !tmux_or_skip("the workbench opened with --engine") {
+        return;
+    }
+    let dir = scratch("engine");
+    let status = dir.join("status");
+    let script = format!(
+        "\"$0\" tui counters --engine cosmosdb; echo \"keyheat exited $?\" > '{}'; exec sleep 600",
+        status.display()
+    );
+    let bin = env!("CARGO_BIN_EXE_keyheat");
+    let t = Tmux::start("engine", &["sh", "-c", &script, bin], &[("KEYHEAT_STATE_DIR", &dir)]);
+    t.wait("the workbench on Cosmos DB", Duration::from_secs(60), |s| {
+        s.contains("· Cosmos DB · seed 3 · naive") && s.contains("RU/s manual") && s.contains("write RU")
+    });
+    t.keys(&["?"]);
+    t.wait("help with Cosmos DB's metrics", Duration::from_secs(30), |s| {
+        s.contains("heatmap metric: write RU, read RU") && s.contains("items, normalized RU")
+    });
+    t.keys(&["?"]);
+    t.keys(&["q"]);
+    t.wait("keyheat to quit", Duration::from_secs(30), |_| exited(&status));
+    assert!(std::fs::read_to_string(&status).unwrap_or_default().contains("keyheat exited 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A newcomer turns sensors' naive keys into day buckets with nothing but what the editor shows:
 /// Tab lists the slot's choices and completes the attribute, the cheat sheet (F2) shows how a
 /// day is written, the verdict says what the planner makes of the draft. Applied, the replay's

@@ -108,6 +108,7 @@ pub fn session(args: &PracticeArgs) -> anyhow::Result<crate::tui::Launch> {
     Ok(crate::tui::Launch {
         scenario: Some(args.problem.clone()),
         variant: None,
+        engine: None,
         seed: None,
         session: Some(crate::tui::practice::Session {
             limit,

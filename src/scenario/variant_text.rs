@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use super::source_map::Position;
 use super::source_map::{Path, SourceMap};
-use super::{LoadError, Loaded, file, parse, ron_error};
+use super::{LoadError, Loaded, file, ron_error};
 
 /// A variant's text as the editor shows it: the value from its `(` to its `)`, with the file's
 /// indentation of that block removed so it starts at column 1.
@@ -93,7 +93,7 @@ impl Loaded {
             return Err(EditError { line: position.line, col: position.col, message, in_variant: true });
         }
         let spliced = self.splice(at, text);
-        match parse(&self.file, &spliced) {
+        match self.reread(&spliced) {
             Ok(loaded) => Ok(loaded),
             Err(LoadError::At { line, col, message, .. }) => Err(at.to_editor(line, col, text, message)),
             Err(other) => Err(EditError { line: 1, col: 1, message: other.to_string(), in_variant: true }),
@@ -143,7 +143,7 @@ impl Loaded {
             first_line: at.first_line + at.text.split('\n').count(),
             indent: at.indent,
         };
-        match parse(&self.file, &spliced) {
+        match self.reread(&spliced) {
             Ok(loaded) => Ok(loaded),
             Err(LoadError::At { line, col, message, .. }) => Err(new.to_editor(line, col, text, message)),
             Err(other) => Err(EditError { line: 1, col: 1, message: other.to_string(), in_variant: true }),
@@ -359,6 +359,27 @@ mod tests {
         // The rest of the file is untouched, comments included.
         assert!(after.source().starts_with("// IoT sensor readings"));
         assert_eq!(after.source().len(), loaded.source().len() - 3);
+    }
+
+    /// A scenario opened on another store its file lists (`keyheat tui --engine`) stays on it
+    /// when an edit is applied or saved as a new variant: the workbench does not slip back to
+    /// the file's own store.
+    #[test]
+    fn an_edit_keeps_the_store_the_scenario_is_replayed_on() {
+        use crate::engine::model::Engine;
+        let loaded = scenario::load_on("counters", Some(Engine::CosmosDb)).unwrap();
+        assert_eq!(loaded.scenario.engine, Engine::CosmosDb);
+        let at = loaded.variant_source(0).unwrap();
+        let applied = loaded.with_variant_text(&at, &at.text).unwrap();
+        assert_eq!(applied.scenario.engine, Engine::CosmosDb);
+        let renamed = at.text.replacen(&format!("{:?}", loaded.scenario.variants[0].name), "\"mine\"", 1);
+        let saved = loaded.with_new_variant(0, &renamed).unwrap();
+        assert_eq!(saved.scenario.engine, Engine::CosmosDb);
+        // On the file's own store, the same edit stays there.
+        let own = scenario::load("counters").unwrap();
+        let applied = own.with_variant_text(&own.variant_source(0).unwrap(), &at.text).unwrap();
+        assert_eq!(applied.scenario.engine, own.scenario.engine);
+        assert_ne!(own.scenario.engine, Engine::CosmosDb);
     }
 
     /// Each case edits the recommended variant once; the error must point at `marker` in the

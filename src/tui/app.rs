@@ -197,7 +197,9 @@ impl App {
         match &mut self.screen {
             Screen::Picker(p) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine: None });
+                }
                 Action::Move(Direction::Up) => p.select(-1),
                 Action::Move(Direction::Down) => p.select(1),
                 Action::PickRow(i) if i < p.entries.len() => {
@@ -217,7 +219,9 @@ impl App {
             },
             Screen::Quiz(quiz) => match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine: None });
+                }
                 Action::Close => {
                     let picker = std::mem::take(&mut quiz.picker);
                     self.screen = Screen::Picker(picker);
@@ -230,7 +234,10 @@ impl App {
                     self.save_recovery();
                     self.quit = true;
                 }
-                Action::Help => self.overlay = Some(Overlay::Help { scroll: 0, screen: context }),
+                Action::Help => {
+                    let engine = Some(w.loaded.scenario.engine);
+                    self.overlay = Some(Overlay::Help { scroll: 0, screen: context, engine });
+                }
                 Action::Grade | Action::SubmitPractice | Action::ShowSolution => {
                     self.practice_action(action);
                 }
@@ -433,8 +440,8 @@ impl App {
     fn restore(&mut self, r: &Recovery) {
         let Screen::Workbench(w) = &mut self.screen else { return };
         w.recovery_pending = false;
-        let file = w.loaded.file.clone();
-        let note = match scenario::parse(&file, &r.source) {
+        // The recovered text replays on the store the workbench is on (`--engine`).
+        let note = match w.loaded.reread(&r.source) {
             Ok(loaded) => w.replace(loaded, self.driver.as_mut()),
             Err(e) => Some(Err(format!(
                 "the recovered scenario does not load ({e}); its drafts are restored"

@@ -207,12 +207,8 @@ pub const KEYS: &[Binding] = &[
     ),
     bind(S::Workbench, &[ch('v')], Action::NextVariant, "next variant of the scenario"),
     bind(S::Workbench, &[ch('c')], Action::Compare, "compare with the previous run"),
-    bind(
-        S::Workbench,
-        &[ch('m')],
-        Action::CycleMetric,
-        "heatmap metric: write, read, throttled, bytes, items",
-    ),
+    // The metrics themselves depend on the store: `help_sections` adds them.
+    bind(S::Workbench, &[ch('m')], Action::CycleMetric, "heatmap metric"),
     bind(
         S::Workbench,
         &[ch('s')],
@@ -391,10 +387,14 @@ pub fn action(context: Context, key: KeyEvent) -> Option<Action> {
     }
 }
 
-/// The help overlay's content for help opened on `screen`: per scope, each binding's keys and
-/// what it does. The screen's own keys come first, then the keys that work everywhere, then the
-/// rest in a fixed order.
-pub fn help_sections(screen: Context) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+/// The help overlay's content for help opened on `screen`, with a scenario open on `engine`:
+/// per scope, each binding's keys and what it does (`m` lists the heatmap's metrics on that
+/// store, as `m` cycles them). The screen's own keys come first, then the keys that work
+/// everywhere, then the rest in a fixed order.
+pub fn help_sections(
+    screen: Context,
+    engine: Option<crate::engine::model::Engine>,
+) -> Vec<(&'static str, Vec<(String, String)>)> {
     const ORDER: [Scope; 11] = [
         S::Anywhere,
         S::Browse,
@@ -423,11 +423,23 @@ pub fn help_sections(screen: Context) -> Vec<(&'static str, Vec<(String, &'stati
             let rows = KEYS
                 .iter()
                 .filter(|b| b.scope == scope)
-                .map(|b| (b.keys.iter().map(|k| k.label()).collect::<Vec<_>>().join(" "), b.help))
+                .map(|b| {
+                    (b.keys.iter().map(|k| k.label()).collect::<Vec<_>>().join(" "), describe(b, engine))
+                })
                 .collect();
             (scope.title(), rows)
         })
         .collect()
+}
+
+/// What a binding does, in the help's words: its own, and for `m` the metrics it offers.
+fn describe(binding: &Binding, engine: Option<crate::engine::model::Engine>) -> String {
+    match binding.action {
+        Action::CycleMetric => {
+            format!("{}: {}", binding.help, super::panels::heatmap::metric_choices(engine))
+        }
+        _ => binding.help.to_owned(),
+    }
 }
 
 /// The first key bound to `action` in `scope`, for hints (`space play`).
@@ -547,7 +559,7 @@ mod tests {
 
     #[test]
     fn help_lists_the_screens_keys_first() {
-        let titles = |screen| help_sections(screen).iter().map(|(t, _)| *t).collect::<Vec<_>>();
+        let titles = |screen| help_sections(screen, None).iter().map(|(t, _)| *t).collect::<Vec<_>>();
         let cases: [(Context, &[&str]); 4] = [
             (Context::Picker, &["Scenario picker", "Anywhere", "Picker, quiz and workbench", "Quiz"]),
             (Context::Quiz, &["Quiz", "Anywhere", "Picker, quiz and workbench", "Scenario picker"]),
@@ -570,12 +582,56 @@ mod tests {
 
     #[test]
     fn help_lists_every_binding_with_its_keys() {
-        let sections = help_sections(Context::Picker);
+        let sections = help_sections(Context::Picker, None);
         let total: usize = sections.iter().map(|(_, rows)| rows.len()).sum();
         assert_eq!(total, KEYS.len());
         let workbench = &sections.iter().find(|(t, _)| *t == "Workbench").unwrap().1;
         assert!(workbench.iter().any(|(k, h)| k == "space" && h.contains("play")));
         assert!(workbench.iter().any(|(k, _)| k == "G End"));
         assert_eq!(label(S::Editor, Action::Apply).as_deref(), Some("Ctrl-S"));
+    }
+
+    /// `m`'s line names the metrics `m` cycles through on the open scenario's store, in its words:
+    /// normalized RU only on Cosmos DB; with no scenario open, which stores offer which.
+    #[test]
+    fn help_names_the_metrics_the_store_offers() {
+        use crate::engine::model::Engine;
+        let m_line = |engine| {
+            help_sections(Context::Workbench(Panel::Heatmap), engine)
+                .into_iter()
+                .flat_map(|(_, rows)| rows)
+                .find(|(k, _)| k == "m")
+                .map(|(_, h)| h)
+                .expect("m is bound")
+        };
+        let cases = [
+            (Some(Engine::DynamoDb), "heatmap metric: write units, read units, throttled, bytes, items"),
+            (
+                Some(Engine::CosmosDb),
+                "heatmap metric: write RU, read RU, throttled, bytes, items, normalized RU",
+            ),
+            (Some(Engine::Cassandra), "heatmap metric: writes, reads, throttled, bytes, rows"),
+            (Some(Engine::MongoDb), "heatmap metric: writes, reads, throttled, bytes, documents"),
+            (
+                None,
+                "heatmap metric: write units, read units, throttled, bytes, items; on Cosmos DB also normalized RU",
+            ),
+        ];
+        for (engine, want) in cases {
+            assert_eq!(m_line(engine), want, "{engine:?}");
+        }
+        // As many metrics as `m` steps through before it comes back.
+        for engine in Engine::ALL {
+            let mut metric = crate::engine::metrics::Metric::WriteUnits;
+            let mut steps = 0;
+            loop {
+                metric = crate::tui::panels::heatmap::next_metric(metric, engine);
+                steps += 1;
+                if metric == crate::engine::metrics::Metric::WriteUnits {
+                    break;
+                }
+            }
+            assert_eq!(m_line(Some(engine)).matches(", ").count() + 1, steps, "{engine}");
+        }
     }
 }

@@ -22,10 +22,12 @@ use super::recovery::Recovery;
 use super::theme::Theme;
 
 pub enum Overlay {
-    /// `screen`: who had the keys when help opened (its keys are listed first).
+    /// `screen`: who had the keys when help opened (its keys are listed first); `engine`: the
+    /// store of the scenario open then, whose heatmap metrics `m` is described with.
     Help {
         scroll: u16,
         screen: keymap::Context,
+        engine: Option<crate::engine::model::Engine>,
     },
     Prompt(Prompt),
     Console(Console),
@@ -206,7 +208,7 @@ pub enum Confirm {
 /// Draws `overlay` over `area`.
 pub fn render(overlay: &Overlay, area: Rect, buf: &mut Buffer, theme: Theme) {
     match overlay {
-        Overlay::Help { scroll, screen } => help(*scroll, *screen, area, buf, theme),
+        Overlay::Help { scroll, screen, engine } => help(*scroll, *screen, *engine, area, buf, theme),
         Overlay::Prompt(p) => prompt(p, area, buf, theme),
         Overlay::Console(c) => console(c, area, buf, theme),
         Overlay::Confirm(c) => confirm(c, area, buf, theme),
@@ -225,10 +227,19 @@ fn dialog(title: &str, width: u16, height: u16, area: Rect, buf: &mut Buffer, th
     inner
 }
 
-/// The help's lines for help opened on `screen`, generated from the key table.
-pub fn help_lines(screen: keymap::Context, theme: Theme) -> Vec<Line<'static>> {
+/// Columns of the help's text inside its box, and where a description starts.
+const HELP_WIDTH: usize = 74;
+const HELP_KEYS: usize = 16;
+
+/// The help's lines for help opened on `screen` with a scenario open on `engine`, generated
+/// from the key table. A description longer than its column wraps at words under itself.
+pub fn help_lines(
+    screen: keymap::Context,
+    engine: Option<crate::engine::model::Engine>,
+    theme: Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for (title, rows) in keymap::help_sections(screen) {
+    for (title, rows) in keymap::help_sections(screen, engine) {
         if rows.is_empty() {
             continue;
         }
@@ -237,25 +248,52 @@ pub fn help_lines(screen: keymap::Context, theme: Theme) -> Vec<Line<'static>> {
         }
         lines.push(Line::styled(title, theme.header()));
         for (keys, what) in rows {
+            let mut what = wrap_at_words(&what, HELP_WIDTH - HELP_KEYS).into_iter();
+            let first = what.next().unwrap_or_default();
             // Keys too many for the column get a line of their own, the description under them.
             if keys.chars().count() > 13 {
                 lines.push(Line::styled(format!("  {keys}"), theme.key()));
-                lines.push(Line::raw(format!("  {:<14}{what}", "")));
+                lines.push(Line::raw(format!("{:<HELP_KEYS$}{first}", "")));
             } else {
                 lines.push(Line::from(vec![
                     Span::styled(format!("  {keys:<14}"), theme.key()),
-                    Span::raw(what),
+                    Span::raw(first),
                 ]));
             }
+            lines.extend(what.map(|rest| Line::raw(format!("{:<HELP_KEYS$}{rest}", ""))));
         }
     }
     lines
 }
 
-fn help(scroll: u16, screen: keymap::Context, area: Rect, buf: &mut Buffer, theme: Theme) {
+/// `text` in lines of at most `width` columns, broken at spaces (a word longer than a line has
+/// one of its own).
+fn wrap_at_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if width_of(line) + 1 + width_of(word) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+fn help(
+    scroll: u16,
+    screen: keymap::Context,
+    engine: Option<crate::engine::model::Engine>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+) {
+    let width = u16::try_from(HELP_WIDTH + 2).unwrap_or(u16::MAX);
     let inner =
-        dialog("Help — keys (Esc closes, ↑↓ scroll)", 76, area.height.saturating_sub(2), area, buf, theme);
-    Paragraph::new(help_lines(screen, theme)).scroll((scroll, 0)).render(inner, buf);
+        dialog("Help — keys (Esc closes, ↑↓ scroll)", width, area.height.saturating_sub(2), area, buf, theme);
+    Paragraph::new(help_lines(screen, engine, theme)).scroll((scroll, 0)).render(inner, buf);
 }
 
 fn prompt(p: &Prompt, area: Rect, buf: &mut Buffer, theme: Theme) {

@@ -15,7 +15,7 @@ use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::overlay;
 use super::pacing::{SPEEDS, rate_label};
 use super::panels::goals::GoalsPanel;
-use super::panels::heatmap::HeatmapPanel;
+use super::panels::heatmap::{Empty, HeatmapPanel};
 use super::panels::indexes::IndexesPanel;
 use super::panels::lesson::LessonPanel;
 use super::panels::patterns::{self, PatternsPanel};
@@ -134,7 +134,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                         view: w.view.heatmap.as_ref(),
                         settings: &w.heat,
                         hints: &w.hints,
-                        empty,
+                        empty: heat_empty(Some(&w.view), empty),
                         theme,
                     }
                     .render(inner, buf);
@@ -175,6 +175,12 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         lesson(w, focused(Panel::Lesson), rect, buf, theme);
     }
     status(app, w, l.status, buf);
+}
+
+/// Why a heatmap of `view` has no cells: a run replayed as rates never has any; otherwise
+/// `waiting` says what it waits for.
+fn heat_empty<'a>(view: Option<&WorkbenchView>, waiting: &'a str) -> Empty<'a> {
+    if view.is_some_and(|v| v.rates.is_some()) { Empty::AsRates } else { Empty::Yet(waiting) }
 }
 
 fn lesson(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
@@ -256,6 +262,7 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         speed: &speed,
         seed: w.seed,
         variant: &variant,
+        store: &w.loaded.scenario.engine.to_string(),
         message: app.message.as_ref().map(|(t, k)| (t.as_str(), *k)),
         hints: &hints,
         theme: app.theme,
@@ -287,7 +294,7 @@ fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
             view: view.and_then(|v| v.heatmap.as_ref()),
             settings: &w.heat,
             hints: &[],
-            empty,
+            empty: heat_empty(view, empty),
             theme,
         }
         .render(inner, buf);

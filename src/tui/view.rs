@@ -88,6 +88,9 @@ pub struct HeatmapView {
     pub start: SimTime,
     /// Per matrix row: its first partition's key (a merged row's label names a range).
     pub first_keys: Vec<String>,
+    /// Cosmos DB: the RU/s each physical partition of the run serves now, its share of the
+    /// container's throughput (the report's `partition_ru_per_s`); `None` on other stores.
+    pub partition_ru_per_s: Option<f64>,
 }
 
 /// A heatmap row's partitions (a merged row: summed over its members): their levels now, what

@@ -755,7 +755,7 @@ impl Workbench {
             // A widening band is named against the metric's limit per partition (bytes).
             .map(|h| {
                 #[allow(clippy::cast_possible_truncation, reason = "a limit compared with f32 cells")]
-                detect_shapes(&h.matrix, self.heat.limit().map(|l| l as f32))
+                detect_shapes(&h.matrix, self.heat.for_view(Some(h)).limit().map(|l| l as f32))
             })
             .unwrap_or_default()
             .iter()

@@ -22,7 +22,7 @@ use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
 use crate::engine::profile::Metering;
 use crate::tui::theme::Theme;
-use crate::tui::view::HeatmapView;
+use crate::tui::view::{AsRates, HeatmapView};
 
 /// How the heatmap is drawn; the user changes it with `m`, `s`, `p`, `o` and the arrows.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,6 +37,10 @@ pub struct HeatSettings {
     /// Whose limits colour the cells: DynamoDB's capacity per partition, or Cassandra's size
     /// guidance (its load is operations, which have no per-partition limit).
     pub engine: Engine,
+    /// Cosmos DB: the RU/s a physical partition of the run drawn serves (its share of the
+    /// container's throughput), taken from the run's view by [`HeatSettings::for_view`]; `None`
+    /// until the run has one, and on other stores.
+    pub partition_ru_per_s: Option<f64>,
 }
 
 impl Default for HeatSettings {
@@ -48,6 +52,7 @@ impl Default for HeatSettings {
             order: RowOrdering::ByKey,
             cursor: (0, 0),
             engine: Engine::DynamoDb,
+            partition_ru_per_s: None,
         }
     }
 }
@@ -60,18 +65,32 @@ impl HeatSettings {
             Metering::Units => self.metric.partition_limit(),
             // Without units, only the size guidance is a limit.
             Metering::Operations => (self.metric == Metric::Bytes).then_some(profile.partition_guide.bytes),
-            // A logical partition serves at most a physical partition's 10,000 RU/s (reads and
-            // writes share them) and holds at most 20 GB.
+            // A physical partition serves its share of the container's RU/s (at most 10,000),
+            // reads and writes together, and a logical partition lives on one: the share is what
+            // either runs into (`cosmos::partition_share`). A logical partition holds at most
+            // 20 GB.
             Metering::RequestUnits => match self.metric {
-                Metric::ReadUnits | Metric::WriteUnits => {
-                    Some(crate::engine::profile::cosmos::PARTITION_RU_PER_S)
-                }
+                Metric::ReadUnits | Metric::WriteUnits => self.partition_ru_per_s,
                 Metric::Bytes => Some(profile.partition_guide.bytes),
                 // Already a share of the partition's budget: full is all of it.
                 Metric::NormalizedRu => Some(NORMALIZED_FULL),
                 Metric::Throttled | Metric::Items => None,
             },
         }
+    }
+
+    /// These settings for drawing `view`: its run's share per physical partition, which
+    /// differs between two designs compared side by side.
+    pub fn for_view(&self, view: Option<&HeatmapView>) -> HeatSettings {
+        HeatSettings { partition_ru_per_s: view.and_then(|v| v.partition_ru_per_s), ..*self }
+    }
+
+    /// What the limit is, in the legend's and the inspector's words: a Cosmos DB partition's
+    /// request units run into its share of the container's throughput, not a fixed limit.
+    fn limit_name(&self) -> &'static str {
+        let shared = self.engine.profile().metering == Metering::RequestUnits
+            && matches!(self.metric, Metric::ReadUnits | Metric::WriteUnits);
+        if shared { "partition's share" } else { "limit" }
     }
 
     pub fn scale(&self) -> ColorScale {
@@ -122,18 +141,58 @@ pub fn offers(engine: Engine, metric: Metric) -> bool {
     metric != Metric::NormalizedRu || engine.profile().metering == Metering::RequestUnits
 }
 
-/// The metric after `m` on `engine` (write units first: what most lessons are about), skipping
-/// any the store's runs do not record.
-pub fn next_metric(metric: Metric, engine: Engine) -> Metric {
-    let next = match metric {
+/// The order `m` cycles in, on a store that records every metric (write units first: what most
+/// lessons are about).
+fn following(metric: Metric) -> Metric {
+    match metric {
         Metric::WriteUnits => Metric::ReadUnits,
         Metric::ReadUnits => Metric::Throttled,
         Metric::Throttled => Metric::Bytes,
         Metric::Bytes => Metric::Items,
         Metric::Items => Metric::NormalizedRu,
         Metric::NormalizedRu => Metric::WriteUnits,
-    };
+    }
+}
+
+/// The metric after `m` on `engine`, skipping any the store's runs do not record.
+pub fn next_metric(metric: Metric, engine: Engine) -> Metric {
+    let next = following(metric);
     if offers(engine, next) { next } else { next_metric(next, engine) }
+}
+
+/// Every metric in `m`'s order, from write units.
+fn cycle() -> Vec<Metric> {
+    std::iter::successors(Some(Metric::WriteUnits), |&m| {
+        Some(following(m)).filter(|&n| n != Metric::WriteUnits)
+    })
+    .collect()
+}
+
+/// What `m` shows, for the help: on `engine`, the metrics it cycles through there in the
+/// store's words (`write RU, read RU, throttled, bytes, items, normalized RU` on Cosmos DB);
+/// with no store open (help on the picker), those every store offers, then each of the rest
+/// with the stores that offer it. Derived from [`next_metric`], so it lists what `m` does.
+pub fn metric_choices(engine: Option<Engine>) -> String {
+    let Some(engine) = engine else {
+        let (everywhere, some): (Vec<Metric>, Vec<Metric>) =
+            cycle().into_iter().partition(|&m| Engine::ALL.iter().all(|&e| offers(e, m)));
+        let mut text = everywhere.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ");
+        for m in some {
+            let stores: Vec<String> =
+                Engine::ALL.iter().filter(|&&e| offers(e, m)).map(ToString::to_string).collect();
+            let _ = write!(text, "; on {} also {}", stores.join(" and "), m.name());
+        }
+        return text;
+    };
+    let mut names = vec![];
+    let mut metric = Metric::WriteUnits;
+    loop {
+        names.push(HeatSettings { metric, engine, ..HeatSettings::default() }.metric_name());
+        metric = next_metric(metric, engine);
+        if metric == Metric::WriteUnits {
+            return names.join(", ");
+        }
+    }
 }
 
 /// Lines inside the panel that are not cells: the legend above; the time axis, the inspector
@@ -227,18 +286,36 @@ pub fn half_block(upper: Option<f32>, lower: Option<f32>) -> HalfBlock {
     }
 }
 
+/// Why the panel has no cells to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Empty<'a> {
+    /// None yet (the run loads, has not been played, has no snapshot): the text says which, and
+    /// the legend shows the scale the cells will be drawn on.
+    Yet(&'a str),
+    /// The run was replayed as rates: it measures nothing per partition and per time, so there
+    /// will be no cells, and the legend claims no scale or figure ([`AsRates::HEATMAP`] says why).
+    AsRates,
+}
+
 pub struct HeatmapPanel<'a> {
     pub view: Option<&'a HeatmapView>,
     pub settings: &'a HeatSettings,
     /// What the shapes in the picture usually mean.
     pub hints: &'a [&'static str],
-    /// What to say when there is no matrix yet.
-    pub empty: &'a str,
+    /// What to say when there is no matrix.
+    pub empty: Empty<'a>,
     pub theme: Theme,
 }
 
 impl Widget for HeatmapPanel<'_> {
     fn render(self, inner: Rect, buf: &mut Buffer) {
+        let settings = self.settings.for_view(self.view);
+        HeatmapPanel { settings: &settings, ..self }.draw(inner, buf);
+    }
+}
+
+impl HeatmapPanel<'_> {
+    fn draw(&self, inner: Rect, buf: &mut Buffer) {
         let chrome = chrome_lines(inner.height);
         if inner.height < chrome + 1 || inner.width < 10 {
             return;
@@ -252,17 +329,25 @@ impl Widget for HeatmapPanel<'_> {
         let axis = Rect { y: grid.bottom(), height: 1, ..inner };
         let inspector = Rect { y: axis.bottom(), height: inspector_lines, ..inner };
         let hint = Rect { y: inspector.bottom(), height: 1, ..inner };
-        Paragraph::new(self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)))
-            .render(legend, buf);
-        let Some(view) = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0) else {
+        let drawn = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0);
+        let line = match (drawn, self.empty) {
+            (None, Empty::AsRates) => self.no_legend(usize::from(inner.width)),
+            _ => self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)),
+        };
+        Paragraph::new(line).render(legend, buf);
+        let Some(view) = drawn else {
+            let text = match self.empty {
+                Empty::Yet(text) => text,
+                Empty::AsRates => AsRates::HEATMAP,
+            };
             // One line in the middle; a longer text (why a run has no heatmap) wraps from a
             // third of the way down.
-            let at = if width_of(self.empty) <= usize::from(rows.width) {
+            let at = if width_of(text) <= usize::from(rows.width) {
                 Rect { y: rows.y + rows.height / 2, height: 1, ..rows }
             } else {
                 Rect { y: rows.y + rows.height / 3, height: rows.height - rows.height / 3, ..rows }
             };
-            Paragraph::new(Span::styled(self.empty.to_owned(), self.theme.dim()))
+            Paragraph::new(Span::styled(text.to_owned(), self.theme.dim()))
                 .centered()
                 .wrap(Wrap { trim: true })
                 .render(at, buf);
@@ -293,13 +378,27 @@ impl Widget for HeatmapPanel<'_> {
 }
 
 impl HeatmapPanel<'_> {
+    /// The legend of a run replayed as rates: the metric `m` chose, and that it was not measured
+    /// per partition, instead of a scale from 0 to a hottest cell that does not exist.
+    fn no_legend(&self, width: usize) -> Line<'static> {
+        let name = self.settings.metric_name();
+        let rest = ellipsize(
+            " · no heatmap: replayed as rates, nothing measured per partition",
+            width.saturating_sub(width_of(name)),
+        );
+        Line::from(vec![
+            Span::styled(name.to_owned(), self.theme.header()),
+            Span::styled(rest, self.theme.dim()),
+        ])
+    }
+
     /// The metric, the colour ramp between its two ends in numbers and unit, what full means,
     /// the row order and layer.
     fn legend(&self, max: f32, width: usize) -> Line<'static> {
         let s = self.settings;
         let (full, what) = match s.scale() {
-            ColorScale::Absolute(limit) => (f64::from(limit), "(limit)"),
-            ColorScale::Relative => (f64::from(max), "(hottest)"),
+            ColorScale::Absolute(limit) => (f64::from(limit), format!("({})", s.limit_name())),
+            ColorScale::Relative => (f64::from(max), "(hottest)".to_owned()),
         };
         let order = match s.order {
             RowOrdering::ByKey => "· by key",
@@ -326,7 +425,7 @@ impl HeatmapPanel<'_> {
         spans.push(Span::raw(top));
         // What full means, the order and the layer, as far as they fit, in that order.
         let mut used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
-        for part in [what, order, &layer] {
+        for part in [what.as_str(), order, &layer] {
             if used + 1 + width_of(part) <= width {
                 used += 1 + width_of(part);
                 spans.push(Span::styled(format!(" {part}"), self.theme.dim()));
@@ -456,7 +555,7 @@ impl HeatmapPanel<'_> {
                 load.push_str(" (busiest second ÷ physical partition's share)");
             }
             Some(limit) => {
-                let _ = write!(load, " ({} of limit)", numbers::percent(value / limit));
+                let _ = write!(load, " ({} of {})", numbers::percent(value / limit), settings.limit_name());
             }
             None => {}
         }
@@ -729,6 +828,46 @@ mod tests {
         assert_eq!(HeatSettings { metric: Metric::Bytes, ..s }.value_with_unit(2048.0), "2 KB");
     }
 
+    /// On Cosmos DB request units are coloured against the share of the container's RU/s a
+    /// physical partition serves, taken from the run drawn (200,000 RU/s over 34 partitions:
+    /// 5,882 RU/s, not the 10,000 a partition can serve at most), and labelled as the share.
+    #[test]
+    fn cosmos_db_request_units_are_coloured_against_the_partitions_share() {
+        let share = crate::engine::profile::cosmos::partition_share(200_000.0, 34);
+        let s = HeatSettings { engine: Engine::CosmosDb, ..HeatSettings::default() };
+        // Before the run has a share there is no limit to claim: the scale is relative.
+        assert_eq!(s.limit(), None);
+        assert_eq!(s.scale(), ColorScale::Relative);
+        let mut view = throttling_partition();
+        view.partition_ru_per_s = Some(share);
+        let s = s.for_view(Some(&view));
+        assert_eq!(s.limit(), Some(share));
+        #[allow(clippy::cast_possible_truncation, reason = "the scale is f32")]
+        let want = ColorScale::Absolute(share as f32);
+        assert_eq!(s.scale(), want);
+        assert_eq!(HeatSettings { metric: Metric::ReadUnits, ..s }.limit(), Some(share));
+        let area = Rect::new(0, 0, 100, 20);
+        let mut buf = Buffer::empty(area);
+        let settings = HeatSettings { engine: Engine::CosmosDb, ..HeatSettings::default() };
+        let panel = HeatmapPanel {
+            view: Some(&view),
+            settings: &settings,
+            hints: &[],
+            empty: Empty::Yet(""),
+            theme: Theme::MONO,
+        };
+        panel.render(area, &mut buf);
+        let text: String = (0..area.height)
+            .flat_map(|y| (0..area.width).map(move |x| (x, y)))
+            .map(|at| buf[at].symbol().to_owned())
+            .collect();
+        assert!(text.contains("5,882 RU/s (partition's share)"), "{text}");
+        assert!(text.contains("900 RU/s (15.3% of partition's share)"), "{text}");
+        // Bytes keep the logical partition's 20 GB limit.
+        let bytes = HeatSettings { metric: Metric::Bytes, ..s };
+        assert_eq!(bytes.limit_name(), "limit");
+    }
+
     #[test]
     fn the_default_scale_is_the_partition_limit() {
         let mut s = HeatSettings::default();
@@ -803,6 +942,7 @@ mod tests {
             groups: vec!["counters".to_owned()],
             start,
             first_keys: vec!["COUNTER#stream-246".to_owned()],
+            partition_ru_per_s: None,
         }
     }
 
@@ -819,8 +959,13 @@ mod tests {
         ];
         for (col, cell) in cases {
             let settings = HeatSettings { cursor: (0, col), ..HeatSettings::default() };
-            let panel =
-                HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+            let panel = HeatmapPanel {
+                view: None,
+                settings: &settings,
+                hints: &[],
+                empty: Empty::Yet(""),
+                theme: Theme::DARK,
+            };
             let got = panel.inspector(&view);
             assert_eq!(got.cell[0], "▸ counters COUNTER#stream-246");
             assert_eq!(got.cell[1..], cell, "column {col}");
@@ -828,10 +973,43 @@ mod tests {
         }
         // Cassandra never throttles: neither figure is shown.
         let settings = HeatSettings { engine: Engine::Cassandra, ..HeatSettings::default() };
-        let panel =
-            HeatmapPanel { view: None, settings: &settings, hints: &[], empty: "", theme: Theme::DARK };
+        let panel = HeatmapPanel {
+            view: None,
+            settings: &settings,
+            hints: &[],
+            empty: Empty::Yet(""),
+            theme: Theme::DARK,
+        };
         let got = panel.inspector(&view);
         assert!(got.cell.iter().chain(&got.partition).all(|f| !f.contains("throttled")), "{got:?}");
+    }
+
+    /// A run replayed as rates has no cells: its legend names the metric and says nothing was
+    /// measured per partition, with no scale and no figure (there was no "0 writes/s (hottest)");
+    /// a run that has not measured yet keeps the scale its cells will take.
+    #[test]
+    fn a_rates_run_has_no_scale_in_its_legend() {
+        let area = Rect::new(0, 0, 100, 20);
+        let legend = |engine, empty| {
+            let settings = HeatSettings { engine, ..HeatSettings::default() };
+            let mut buf = Buffer::empty(area);
+            HeatmapPanel { view: None, settings: &settings, hints: &[], empty, theme: Theme::MONO }
+                .render(area, &mut buf);
+            (0..area.width).map(|x| buf[(x, 0)].symbol()).collect::<String>().trim_end().to_owned()
+        };
+        for engine in Engine::ALL {
+            let line = legend(engine, Empty::AsRates);
+            let name = engine.words().writes.name;
+            assert_eq!(
+                line,
+                format!("{name} · no heatmap: replayed as rates, nothing measured per partition")
+            );
+        }
+        let waiting = legend(Engine::DynamoDb, Empty::Yet("space plays the replay"));
+        assert!(
+            waiting.starts_with("write units 0 ") && waiting.contains("1,000 WCU/s (limit)"),
+            "{waiting}"
+        );
     }
 
     /// The partition's figures start a line of their own where that costs no line, and share

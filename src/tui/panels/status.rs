@@ -71,6 +71,8 @@ pub struct StatusLine<'a> {
     pub speed: &'a str,
     pub seed: u64,
     pub variant: &'a str,
+    /// The store the run replays on (`Cosmos DB`): the file's own, or the one `--engine` chose.
+    pub store: &'a str,
     pub message: Option<(&'a str, MessageKind)>,
     pub hints: &'a [Hint],
     pub theme: Theme,
@@ -94,11 +96,13 @@ impl Widget for StatusLine<'_> {
         let seed = format!(" · seed {}", self.seed);
         let tail = format!(" · {}", self.variant);
         let pace = format!(" · {}", self.speed);
+        let store = format!(" · {}", self.store);
         // The head gives way to the hints that matter most (help, play/pause): first the seed,
-        // then the progress in brackets; the clock, speed and variant stay.
+        // then the progress in brackets, then the store; the clock, speed and variant stay.
         let heads = [
-            (progress.clone().unwrap_or_default(), format!("{pace}{seed}{tail}")),
-            (progress.unwrap_or_default(), format!("{pace}{tail}")),
+            (progress.clone().unwrap_or_default(), format!("{pace}{store}{seed}{tail}")),
+            (progress.clone().unwrap_or_default(), format!("{pace}{store}{tail}")),
+            (String::new(), format!("{pace}{store}{tail}")),
             (String::new(), format!("{pace}{tail}")),
         ];
         let room_after = |(progress, meta): &(String, String)| {
@@ -185,6 +189,7 @@ mod tests {
             speed,
             seed: 7,
             variant: "naive",
+            store: "Cosmos DB",
             message,
             hints: &hints,
             theme: Theme::MONO,
@@ -204,11 +209,15 @@ mod tests {
                 assert!(text.contains(speed) && text.contains("naive"), "{text:?} at {width}");
             }
         }
-        // Wide: everything. Narrow: the seed goes before play/pause would.
-        assert!(line(120, None, "max speed").contains("seed 7 · naive"));
+        // Wide: everything. Narrow: the seed goes before play/pause would, the store stays.
+        assert!(line(120, None, "max speed").contains("· Cosmos DB · seed 7 · naive"));
         let narrow = line(80, None, "max speed");
         assert!(!narrow.contains("seed"), "{narrow}");
+        assert!(narrow.starts_with("▶ 2025-01-01 18:03:20 · max speed · Cosmos DB · naive │"), "{narrow}");
+        // With a shorter speed and a wider line the progress in brackets and the seed fit too.
+        let narrow = line(100, None, "1h/s");
         assert!(narrow.starts_with("▶ 2025-01-01 18:03:20 (+18 h"), "{narrow}");
+        assert!(narrow.contains(") · 1h/s · Cosmos DB · seed 7 · naive │"), "{narrow}");
         let long = "the replay reached the end of the workload and this message goes on well past the edge";
         let text = line(80, Some((long, MessageKind::Info)), "1h/s");
         assert!(text.ends_with('…'), "{text}");

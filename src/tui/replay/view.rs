@@ -29,8 +29,9 @@ pub fn build(
     let metrics = sim.metrics();
     let mut report = sim.report();
     judge::finish(scenario, variant, &mut report);
+    let share = report.request_units.as_ref().map(|r| r.partition_ru_per_s);
     WorkbenchView {
-        heatmap: heatmap(metrics, request),
+        heatmap: heatmap(metrics, request, share),
         sizes: sizes(metrics, scenario.engine, request),
         indexes: indexes(&report),
         goals: goals(&report, sim.is_finished()),
@@ -91,7 +92,9 @@ fn closed(metrics: &Metrics) -> std::ops::Range<Tick> {
     Tick(0)..metrics.now()
 }
 
-fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
+/// The heatmap `request` asks for; `partition_ru_per_s`: a Cosmos DB run's share per physical
+/// partition, what its request units are coloured against.
+fn heatmap(metrics: &Metrics, request: &ViewRequest, partition_ru_per_s: Option<f64>) -> Option<HeatmapView> {
     let range = closed(metrics);
     if range.is_empty() || request.rows == 0 || request.cols == 0 {
         return None;
@@ -122,7 +125,14 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest) -> Option<HeatmapView> {
                 .map_or_else(|| row.label.clone(), |i| i.label.clone())
         })
         .collect();
-    Some(HeatmapView { matrix, facts, groups, start: metrics.clock().start(), first_keys })
+    Some(HeatmapView {
+        matrix,
+        facts,
+        groups,
+        start: metrics.clock().start(),
+        first_keys,
+        partition_ru_per_s,
+    })
 }
 
 /// A row's partitions: items and bytes are levels now (summed over a merged row's members),

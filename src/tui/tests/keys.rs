@@ -198,7 +198,7 @@ fn help_opens_from_anywhere_and_closes() {
     assert_eq!(workbench(&a).playback, Playback::Paused);
     assert!(matches!(
         a.overlay,
-        Some(Overlay::Help { scroll: 1, screen: Context::Workbench(Panel::Heatmap) })
+        Some(Overlay::Help { scroll: 1, screen: Context::Workbench(Panel::Heatmap), .. })
     ));
     press(&mut a, &[key(KeyCode::Esc)]);
     assert!(a.overlay.is_none());
@@ -549,4 +549,46 @@ fn a_launch_with_an_unknown_variant_is_an_error_with_the_choices() {
     assert!(e.contains("no variant named \"fast\"; the variants are: naive, recommended"), "{e}");
     a.open("orders", Some("recommended"), Some(99)).unwrap();
     assert_eq!(workbench(&a).seed, 99);
+}
+
+/// `keyheat tui counters --engine cosmosdb` opens the workbench the way `keyheat snapshot
+/// --engine` does: replayed on Cosmos DB, which the status line names beside the variant; a
+/// store the file does not list is refused, naming the stores it does.
+#[test]
+fn a_launch_on_another_store_opens_there_and_names_it() {
+    use crate::engine::model::Engine;
+    use crate::tui::Launch;
+    let config = || Config { theme: Theme::MONO, state_dir: None };
+    let launch = |scenario: &str, engine| Launch {
+        scenario: Some(scenario.to_owned()),
+        variant: Some("naive".to_owned()),
+        engine,
+        ..Launch::default()
+    };
+    let mut a = crate::tui::open(
+        &launch("counters", Some(Engine::CosmosDb)),
+        config(),
+        Box::new(FakeDriver::new(600)),
+    )
+    .expect("counters lists Cosmos DB");
+    assert_eq!(workbench(&a).loaded.scenario.engine, Engine::CosmosDb);
+    let screen = draw(&mut a, 120, 40);
+    let status = screen.lines().rev().find(|l| l.contains("seed")).unwrap_or_default();
+    assert!(status.contains("· 1h/s · Cosmos DB · seed 3 · naive │"), "{status}");
+    assert!(screen.contains("RU/s manual"), "the schema gives the container's throughput:\n{screen}");
+    // Without --engine: the file's own store, named too.
+    let mut own =
+        crate::tui::open(&launch("counters", None), config(), Box::new(FakeDriver::new(600))).unwrap();
+    let screen = draw(&mut own, 120, 40);
+    assert!(screen.contains("· 1h/s · DynamoDB · seed 3 · naive │"), "{screen}");
+    let refused =
+        crate::tui::open(&launch("orders", Some(Engine::CosmosDb)), config(), Box::new(FakeDriver::new(600)))
+            .err()
+            .expect("orders lists DynamoDB only");
+    let message = refused.to_string();
+    assert!(
+        message
+            .contains("orders is replayed on DynamoDB only; to replay it on Cosmos DB, list it in `engines`"),
+        "{message}"
+    );
 }

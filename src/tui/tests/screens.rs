@@ -98,6 +98,22 @@ fn help_overlay() {
     insta::assert_snapshot!(draw(&mut a, 100, 40));
 }
 
+/// Help on a scenario replayed on Cosmos DB (`keyheat tui counters --engine cosmosdb`): `m`
+/// lists the metrics it cycles through there in Cosmos DB's words, normalized RU included,
+/// wrapped under its column.
+#[test]
+fn help_on_cosmos_db_lists_the_metrics_m_offers_there() {
+    let mut a = app(true, None);
+    a.open_on("counters", Some("naive"), None, Some(crate::engine::model::Engine::CosmosDb)).unwrap();
+    press(&mut a, &[key(KeyCode::Char('?'))]);
+    let screen = draw(&mut a, 100, 40);
+    for want in ["m             heatmap metric: write RU, read RU, throttled, bytes,", "items, normalized RU"]
+    {
+        assert!(screen.contains(want), "{want:?} missing:\n{screen}");
+    }
+    insta::assert_snapshot!(screen);
+}
+
 #[test]
 fn editor_error() {
     let mut a = app(true, None);
@@ -647,6 +663,18 @@ fn cosmos_counters_show_one_physical_partition_at_100_percent_normalized_ru() {
     let below_half = peaks.iter().filter(|&&p| p < 50.0).count();
     assert!(below_half * 2 > peaks.len(), "most stay under half their share: {peaks:?}");
     insta::assert_snapshot!(screen);
+    // Back on write RU: coloured against the share the run's report gives each physical
+    // partition (200,000 RU/s over 34 partitions), not the 10,000 RU/s a partition serves at most.
+    press(&mut a, &[key(KeyCode::Char('m'))]);
+    assert_eq!(workbench(&a).heat.metric, Metric::WriteUnits);
+    let screen = draw(&mut a, 120, 40);
+    let report =
+        workbench(&a).view.report.as_ref().and_then(|r| r.request_units.clone()).expect("RU figures");
+    assert_eq!(report.physical_partitions, 34);
+    let view = workbench(&a).view.heatmap.as_ref().expect("a heatmap");
+    assert_eq!(view.partition_ru_per_s, Some(report.partition_ru_per_s));
+    assert!(screen.contains("5,882 RU/s (partition's share)"), "{screen}");
+    assert!(!screen.contains("10,000 RU/s"), "{screen}");
 }
 
 /// discord-scale cut to a day (still 1.7×10⁹ calls: too many to replay call by call) as a
@@ -661,9 +689,12 @@ fn a_run_too_large_to_replay_call_by_call_is_shown_as_rates() {
         "replayed as rates: 1.7e9 calls are too many",
         "no per-partition heatmap",
         "Replayed as rates: sizes at",
+        "writes · no heatmap: replayed as rates, nothing measured per partition",
     ] {
         assert!(screen.contains(words), "{words} missing:\n{screen}");
     }
+    // The legend claims no scale: there is no hottest cell, and nothing was measured at 0.
+    assert!(!screen.contains("(hottest)") && !screen.contains("0 writes/s"), "{screen}");
     insta::assert_snapshot!(screen);
     // Play, step, speed and jump: the run was computed whole, and the message says so.
     for k in [' ', '.', '+', 'G'] {
