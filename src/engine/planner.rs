@@ -11,6 +11,7 @@
 
 pub mod cache;
 pub mod condition;
+pub mod dialect;
 mod estimate;
 pub mod finding;
 mod keys;
