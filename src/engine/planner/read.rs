@@ -72,7 +72,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         Some((i, c)) => serve(est, p, &embedded, ids[i].clone(), c, &mut out),
         None if p.contains.is_some() => {
             let attribute = p.contains.clone().unwrap_or_default();
-            let how = ReadHow::Search { attribute, cql: est.cql() };
+            let how = ReadHow::Search { attribute, engine: est.scenario.engine };
             out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
         }
         None if split(est, p, &mut out) => {}
@@ -104,7 +104,7 @@ fn by_key(
         bytes_read: keys * entry_bytes,
         fetch: None,
         access: if reach.fanout == 1 {
-            Access::Key { cql: est.cql() }
+            Access::Key { engine: est.scenario.engine }
         } else {
             Access::Keys { fanout: reach.fanout, notes: reach.notes.clone() }
         },
@@ -155,7 +155,8 @@ fn serve(
             Some(Embedded { entity, list: embed.as_name.clone(), keep_latest: embed.keep_latest })
         })
         .collect();
-    let served = Served { access: c.access, embedded, contains: p.contains.clone(), cql: est.cql() };
+    let served =
+        Served { access: c.access, embedded, contains: p.contains.clone(), engine: est.scenario.engine };
     out.verdict = Verdict::Read(ReadVerdict { how: ReadHow::Served(served), transaction: None });
 }
 
@@ -235,7 +236,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
             verdict: x.verdict.clone(),
         })
         .collect();
-    let how = ReadHow::Split(Split { parts: each, cql: est.cql() });
+    let how = ReadHow::Split(Split { parts: each, engine: est.scenario.engine });
     out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
     out.parts = parts;
     true
@@ -262,7 +263,7 @@ fn cost(est: &Estimator<'_>, c: &Candidate) -> Cost {
         fetch: c.fetch.is_some(),
         units: c.units,
         bytes: c.bytes_read,
-        cql: est.cql(),
+        engine: est.scenario.engine,
     }
 }
 
@@ -308,7 +309,10 @@ fn locate<'a>(
             Some(ix) => ix.keys_for(entity),
         };
         let Some(keys) = keys else {
-            return Err(Unserved::NotHeld { entity: est.entity(entity).name.clone(), cql: est.cql() });
+            return Err(Unserved::NotHeld {
+                entity: est.entity(entity).name.clone(),
+                engine: est.scenario.engine,
+            });
         };
         templates.push((entity, keys.pk_bound(), keys.sk_bound()));
     }
@@ -320,6 +324,7 @@ fn locate<'a>(
             key: pk.source().to_owned(),
             other: est.entity(*other).name.clone(),
             other_key: other_pk.template.source().to_owned(),
+            engine: est.scenario.engine,
         });
     }
     Ok(Located { templates })
@@ -403,7 +408,8 @@ fn candidate_in(
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
     let (entity, pk, sk) = located.templates[0];
-    let reach = keys::reach(p, pk.template, false, est.secs)?;
+    let reach = keys::reach(p, pk.template, false, est.secs)
+        .map_err(|gap| Unserved::Key { gap, engine: est.scenario.engine })?;
     let sparse = sparse_match(p, place)?;
     let multi = located.templates.len() > 1;
     let sort = if multi {
@@ -520,7 +526,6 @@ fn describe(
         descending,
         limit_after_range: p.range.is_some() && !sort.ordered && p.limit.is_some(),
         fetch: None,
-        cql: est.cql(),
         engine: est.scenario.engine,
     }
 }
@@ -561,6 +566,6 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     out.items_read = Some(items);
     out.bytes_read = Some(bytes);
     let tables = est.cql().then(|| scanned.iter().map(|e| e.name.clone()).collect());
-    let how = ReadHow::Scan(Scan { items, bytes, tables });
+    let how = ReadHow::Scan(Scan { items, bytes, tables, engine: est.scenario.engine });
     out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
 }

@@ -89,7 +89,7 @@ fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mu
             .map(|w| (w.target.clone(), w.per_call))
             .collect(),
         items: out.writes.iter().map(|w| w.per_call).sum(),
-        cql: est.cql(),
+        engine: est.scenario.engine,
     };
     let naming = match gap {
         None => Naming::Named(writes),

@@ -215,7 +215,7 @@ pub(super) fn fetch(
         returned,
         requests,
         units,
-        cql: est.cql(),
+        engine: est.scenario.engine,
     };
     (Fetch { operation, requests, items: returned, units }, reading)
 }
