@@ -97,8 +97,8 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     };
     let print = |out: &mut _, c: [String; 7]| line(out, c.each_ref().map(String::as_str));
     let table = &r.partitions.top;
-    if !table.is_empty() && cassandra {
-        // Cassandra never throttles: no attempts column.
+    if !table.is_empty() && !r.engine.profile().metered() {
+        // A store that meters nothing throttles nothing (Cassandra, MongoDB): no attempts column.
         writeln!(out)?;
         print(out, header("top partitions", ""))?;
         for p in super::shown(table, TOP_PARTITIONS) {
