@@ -179,22 +179,12 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             .indexes
             .iter()
             .map(|i| {
-                vec![
-                    i.name.clone(),
-                    numbers::bytes(i.bytes as f64),
-                    numbers::count(i.items as f64),
-                    numbers::count(i.entry_writes as f64),
-                    numbers::bytes(i.max_partition_bytes as f64),
-                ]
+                let (name, figures) = super::key_index_row(i);
+                std::iter::once(name).chain(figures).collect()
             })
             .collect();
-        let columns = [
-            ("index", Align::Left),
-            ("size", Align::Right),
-            ("entries", Align::Right),
-            ("entry writes", Align::Right),
-            ("largest key", Align::Right),
-        ];
+        let mut columns = vec![("index", Align::Left)];
+        columns.extend(super::KEY_INDEX_COLUMNS.map(|c| (c, Align::Right)));
         return markdown::table(out, &columns, &rows);
     }
     let rows: Vec<Vec<String>> = r
