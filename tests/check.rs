@@ -344,3 +344,40 @@ fn a_cassandra_view_adding_two_key_columns_exits_2_at_its_key() {
     let out = keyheat(&["check", &one]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// `check` on MongoDB writes each condition as a MongoDB query filter (and sort), and its prose
+/// in documents and collections: none of DynamoDB's expressions or items, in text or Markdown.
+#[test]
+fn on_mongodb_check_writes_query_filters_and_speaks_of_documents() {
+    // The words, whatever the lines wrap at.
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for format in ["text", "md"] {
+        let out = keyheat(&["check", "social-feed", "--engine", "mongodb", "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = flat(stdout(&out));
+        for dynamodb in ["PK = :pk", "begins_with", "SK >= :from", "GetItem", "on the table"] {
+            assert!(!text.contains(dynamodb), "{format}: {dynamodb}:\n{text}");
+        }
+        let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+        assert!(!words.contains(&"items"), "{format}: items:\n{text}");
+        for mongodb in [
+            "{PK: :pk, SK: :sk}",
+            "{GSI1PK: :pk} sort {GSI1SK: -1}",
+            "{PK: :pk, SK: /^:prefix/}",
+            // (The text table wraps its sort onto the next line.)
+            "{PK: :pk, SK: {$gte: :from}}",
+            "User documents are not in it",
+            "findOne on the collection",
+        ] {
+            assert!(text.contains(mongodb), "{format}: {mongodb}:\n{text}");
+        }
+        assert!(format == "text" || text.contains("{PK: :pk, SK: {$gte: :from}} sort {SK: -1}"), "{text}");
+    }
+    // DynamoDB keeps its expressions.
+    let text = flat(stdout(&keyheat(&["check", "social-feed", "--format", "md"])));
+    for dynamodb in
+        ["PK = :pk AND SK >= :from", "PK = :pk AND begins_with(SK, :prefix)", "User items are not in it"]
+    {
+        assert!(text.contains(dynamodb), "{dynamodb}:\n{text}");
+    }
+}

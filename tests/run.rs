@@ -615,9 +615,19 @@ fn on_mongodb_reports_and_check_use_mongodbs_words() {
     let run = flat(stdout(&keyheat(&[&["run"], &args[..], &["--duration", "1m"]].concat())));
     let check = flat(stdout(&keyheat(&[&["check"], &args[..]].concat())));
     // (The goal's own name, written in the scenario file, says "item writes".)
-    for words in ["RCU", "WCU", "ScanIndexForward", "base write (collections, indexes", "per base item"] {
+    for words in [
+        "RCU",
+        "WCU",
+        "ScanIndexForward",
+        "base write (collections, indexes",
+        "per base item",
+        "throttled attempts",
+        "logical partitions",
+        "in the table",
+    ] {
         assert!(!run.contains(words) && !check.contains(words), "{words}:\n{run}\n{check}");
     }
+    assert!(run.contains("distinct keys"), "{run}");
     assert!(run.contains("reads/s writes/s index"), "{run}");
     assert!(run.contains("document writes per base write (collections and copies)"), "{run}");
     assert!(check.contains("newest first (sort: {…: -1})"), "{check}");

@@ -11,6 +11,7 @@
 
 pub mod cache;
 pub mod condition;
+pub mod dialect;
 mod estimate;
 pub mod finding;
 mod keys;
@@ -530,12 +531,21 @@ impl WriteTarget {
     }
 
     /// Shown in the engine's words: a Cassandra global index is a materialized view (`view
-    /// by-user`); everything else as `Display` has it.
-    pub fn shown(&self, cql: bool) -> String {
-        match self {
-            WriteTarget::Entry { index, of } if cql && index.kind() == IndexKind::Global => {
+    /// by-user`), a MongoDB table a collection (`index by-user`, `collection`); everything else
+    /// as `Display` has it.
+    pub fn shown(&self, engine: Engine) -> String {
+        let words = engine.words();
+        match (self, engine.profile().language) {
+            (WriteTarget::Entry { index, of }, Language::Cql) if index.kind() == IndexKind::Global => {
                 format!("view {}{}", index.name(), of.entry_suffix())
             }
+            // A MongoDB index is an index, whichever kind the variant declares; the records are
+            // documents in a collection.
+            (WriteTarget::Entry { index, of }, Language::MongoDb) => {
+                format!("{} {}{}", words.global_index, index.name(), of.entry_suffix())
+            }
+            (WriteTarget::Table, Language::MongoDb) => words.table.to_owned(),
+            (WriteTarget::List(list), Language::MongoDb) => format!("{} ({list} list)", words.table),
             _ => self.to_string(),
         }
     }

@@ -55,6 +55,16 @@ pub struct Vocabulary {
     /// How a read asks for the range in descending order: `ScanIndexForward = false`,
     /// `ORDER BY … DESC`.
     pub descending: &'static str,
+    /// Where a design's records live, as a plan names the place it reads: `table`,
+    /// `collection`.
+    pub table: &'static str,
+    /// The part of a key that picks where its records live, and the part that orders them
+    /// there: `partition key` and `sort key`; a MongoDB key's leading field and the field after
+    /// it (an unsharded collection has no partitions: the fields are an index's, in order).
+    pub partition_key: &'static str,
+    pub sort_key: &'static str,
+    /// What feeds another system every write, for a search index to follow: `DynamoDB Streams`.
+    pub change_feed: &'static str,
 }
 
 /// What write amplification counts, named: `items written per base item (table, indexes, copies
@@ -86,6 +96,10 @@ pub(crate) const DYNAMODB: Vocabulary = Vocabulary {
     peak_writes: "WCU/s pk",
     amplified: ITEMS_AMPLIFIED,
     descending: "ScanIndexForward = false",
+    table: "table",
+    partition_key: "partition key",
+    sort_key: "sort key",
+    change_feed: "DynamoDB Streams",
 };
 
 /// Cassandra has no capacity units: it counts the reads and writes themselves.
@@ -101,6 +115,10 @@ pub(crate) const CASSANDRA: Vocabulary = Vocabulary {
     peak_writes: "writes/s",
     amplified: ITEMS_AMPLIFIED,
     descending: "ORDER BY … DESC",
+    table: "table",
+    partition_key: "partition key",
+    sort_key: "sort key",
+    change_feed: "Cassandra CDC",
 };
 
 /// Cosmos DB charges reads and writes in one currency, request units: a cell or a total counts
@@ -117,6 +135,13 @@ pub(crate) const COSMOSDB: Vocabulary = Vocabulary {
     peak_writes: "wr RU/s",
     amplified: ITEMS_AMPLIFIED,
     descending: "ScanIndexForward = false",
+    // keyheat's check has always named the one container its table; Cosmos DB's words for it
+    // are a change of their own.
+    table: "table",
+    partition_key: "partition key",
+    sort_key: "sort key",
+    // "Change feed in Azure Cosmos DB".
+    change_feed: "the change feed",
 };
 
 /// MongoDB stores documents in collections and meters nothing: a cell or a total counts the
@@ -138,6 +163,11 @@ pub(crate) const MONGODB: Vocabulary = Vocabulary {
         places: "collections, indexes, copies and aggregates",
     },
     descending: "sort: {…: -1}",
+    table: "collection",
+    partition_key: "leading key field",
+    sort_key: "second key field",
+    // "Change Streams" (MongoDB manual): an application subscribes to a collection's changes.
+    change_feed: "change streams",
 };
 
 impl Engine {

@@ -31,7 +31,7 @@ impl Display for Warning {
         match &self.finding {
             Finding::Unserved { pattern, verdict } => write!(f, "{pattern}: {verdict}"),
             Finding::Scan(scan) => scan_cost(f, scan, cql),
-            Finding::WriteAmplification(a) => amplification(f, a, cql),
+            Finding::WriteAmplification(a) => amplification(f, a, self.engine),
             Finding::Partition(growth) => partition(f, growth, self.engine),
             Finding::HotPartition(load) => hot_partition(f, load),
             Finding::LowCardinality(low) => low_cardinality(f, low),
@@ -271,22 +271,7 @@ impl Display for WriteWhy {
                 ),
                 bytes(*b)
             ),
-            WriteWhy::Copies { holders, holder, picked: Some((share, label)), copies, attribute, .. } => {
-                write!(
-                    f,
-                    "{} {holder} items × {} ({label}) = {} copies of {attribute} to rewrite",
-                    count(*holders),
-                    percent(*share),
-                    count(*copies)
-                )
-            }
-            WriteWhy::Copies { holders, holder, picked: None, sources, source, copies, attribute } => write!(
-                f,
-                "{} {holder} items / {} {source} = {} copies of {attribute} to rewrite",
-                count(*holders),
-                count(*sources),
-                count(*copies)
-            ),
+            WriteWhy::Copies { .. } => copies(f, self, "items"),
             WriteWhy::Aggregate { entity, claim: true, updates } => write!(
                 f,
                 "one PutItem of {entity} on attribute_not_exists(PK), recording {}: the claim of its key, which a \
@@ -471,15 +456,49 @@ fn scan_cost(f: &mut Formatter<'_>, scan: &ScanCost, cql: bool) -> fmt::Result {
     )
 }
 
-fn amplification(f: &mut Formatter<'_>, a: &Amplification, cql: bool) -> fmt::Result {
-    let parts = sum(&a.writes, |w| format!("{} ×{} ({})", w.target.shown(cql), factor(w.per_call), w.why));
+/// How many copies a write rewrites, its holders counted in `noun`.
+fn copies(f: &mut Formatter<'_>, why: &WriteWhy, noun: &str) -> fmt::Result {
+    match why {
+        WriteWhy::Copies { holders, holder, picked: Some((share, label)), copies, attribute, .. } => write!(
+            f,
+            "{} {holder} {noun} × {} ({label}) = {} copies of {attribute} to rewrite",
+            count(*holders),
+            percent(*share),
+            count(*copies)
+        ),
+        WriteWhy::Copies { holders, holder, picked: None, sources, source, copies, attribute } => write!(
+            f,
+            "{} {holder} {noun} / {} {source} = {} copies of {attribute} to rewrite",
+            count(*holders),
+            count(*sources),
+            count(*copies)
+        ),
+        other => other.fmt(f),
+    }
+}
+
+/// Why a write lands where it does, its copies' holders in the store's words (what write
+/// amplification counts them in: documents on MongoDB).
+struct WhyIn<'a>(&'a WriteWhy, Engine);
+
+impl Display for WhyIn<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        copies(f, self.0, self.1.words().amplified.written.many)
+    }
+}
+
+fn amplification(f: &mut Formatter<'_>, a: &Amplification, engine: Engine) -> fmt::Result {
+    let parts = sum(&a.writes, |w| {
+        format!("{} ×{} ({})", w.target.shown(engine), factor(w.per_call), WhyIn(&w.why, engine))
+    });
     write!(
         f,
-        "{} has a write amplification of {}: it writes {} index, copy or aggregate items per base write, above the \
+        "{} has a write amplification of {}: it writes {} index, copy or aggregate {} per base write, above the \
          limit of {}: {parts}; at {} calls/s that is {} extra writes/s",
         a.pattern,
         factor(a.amplification),
         factor(a.amplification),
+        engine.words().amplified.written.many,
         count(WRITE_AMPLIFICATION_LIMIT),
         rate(a.calls),
         rate(a.amplification * a.calls)

@@ -17,7 +17,7 @@ use crate::engine::goals::{self, GoalUnit};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Kind, Operation, numbers, verb};
 use crate::engine::profile::{Language, mongo};
-use crate::engine::sim::report::{GoalResult, GoalStatus, PatternReport, RunReport, Totals};
+use crate::engine::sim::report::{GoalResult, GoalStatus, IndexReport, PatternReport, RunReport, Totals};
 
 pub(crate) use partitions::{THROTTLED_LEGEND, index_legend, partition_rows};
 pub use partitions::{hottest, place, shown};
@@ -293,6 +293,22 @@ pub(super) fn latency_mark(p: &PatternReport) -> &'static str {
         Some(_) => "✘",
         None => " ",
     }
+}
+
+/// The headings of the figures of an index table whose entries are indexed values and a record
+/// id (MongoDB): no units, lag or throttling to show. Text and Markdown both print
+/// [`key_index_row`] under them, after the index's name (each format heads it its own way).
+pub(super) const KEY_INDEX_COLUMNS: [&str; 4] = ["size", "entries", "entry writes", "largest key"];
+
+/// One index's name and figures under [`KEY_INDEX_COLUMNS`].
+pub(super) fn key_index_row(i: &IndexReport) -> (String, [String; 4]) {
+    let figures = [
+        numbers::bytes(i.bytes as f64),
+        numbers::count(i.items as f64),
+        numbers::count(i.entry_writes as f64),
+        numbers::bytes(i.max_partition_bytes as f64),
+    ];
+    (i.name.clone(), figures)
 }
 
 pub(super) fn share(part: u64, whole: u64) -> f64 {

@@ -127,7 +127,10 @@ pub(super) fn index_label(engine: Engine, kind: &str, name: &str) -> String {
 
 /// The table or an index, in this engine's words.
 pub(super) fn place_label(engine: Engine, index: Option<&IndexId>) -> String {
-    index.map_or_else(|| "table".to_owned(), |id| index_label(engine, id.kind().short(), id.name()))
+    index.map_or_else(
+        || engine.words().table.to_owned(),
+        |id| index_label(engine, id.kind().short(), id.name()),
+    )
 }
 
 /// The operation as the engine names it: DynamoDB's API, or the CQL statement.
@@ -199,8 +202,10 @@ pub(super) fn headline(p: &PatternPlan, engine: Engine) -> String {
     }
     let requests = p.requests(|op| operation_name(engine, op));
     let fetch = if p.fetch.is_some() { " + fetch" } else { "" };
-    let place = served_by(p, engine).split('\n').nth(1).unwrap_or("table").to_owned();
-    let place = if place == "table" { "the table".to_owned() } else { place };
+    let place = match &p.index {
+        None => format!("the {}", engine.words().table),
+        Some(id) => index_label(engine, id.kind().short(), id.name()),
+    };
     let unknown = p.unpredictable.as_ref().is_some_and(|u| u.units);
     let cost = match (engine.profile().metering, p.kind) {
         (Metering::Units, Kind::Read) if unknown => ", ? RCU per call".to_owned(),

@@ -38,7 +38,8 @@ pub struct Estimator<'a> {
     pub variant: &'a Variant,
     /// The workload's duration in seconds.
     pub secs: f64,
-    pub cql: bool,
+    /// The store's language: how the plan's conditions are written (`dialect`).
+    pub language: crate::engine::profile::Language,
     /// How the store charges requests: the estimates' units are its units.
     pub metering: crate::engine::profile::Metering,
     /// The store's words (items or rows, …) for the planner's notes.
@@ -62,12 +63,17 @@ impl<'a> Estimator<'a> {
         far
     }
 
+    /// Whether the store speaks CQL: rows in tables per entity, keyed by typed columns.
+    pub fn cql(&self) -> bool {
+        self.language == crate::engine::profile::Language::Cql
+    }
+
     pub fn new(scenario: &'a Scenario, variant: &'a Variant) -> Estimator<'a> {
         let mut est = Estimator {
             scenario,
             variant,
             secs: scenario.workload.duration.as_secs_f64(),
-            cql: scenario.engine.profile().cql(),
+            language: scenario.engine.profile().language,
             metering: scenario.engine.profile().metering,
             words: scenario.engine.words(),
             items: Vec::new(),
@@ -250,7 +256,7 @@ impl<'a> Estimator<'a> {
         let mut key_names = vec![self.variant.table_pk.as_str(), index.pk_attribute.as_str()];
         key_names.extend(self.variant.table_sk.as_deref());
         key_names.extend(index.sk_attribute.as_deref());
-        if self.cql {
+        if self.cql() {
             // Cassandra has no key attributes: an index row carries the key columns.
             let keys = index.keys_for(entity).into_iter().chain(self.variant.keys_for(entity));
             for k in keys {
@@ -449,7 +455,7 @@ impl<'a> Estimator<'a> {
     /// replay deletes with the same constants.
     #[allow(clippy::cast_precision_loss)] // 172,800 and 0 are exact
     pub fn deletion_delay(&self) -> f64 {
-        if self.cql { CASSANDRA_TTL_DELAY_SECS as f64 } else { TTL_DELAY_SECS as f64 }
+        if self.cql() { CASSANDRA_TTL_DELAY_SECS as f64 } else { TTL_DELAY_SECS as f64 }
     }
 
     /// Items of the entity at the end of the run: those it starts with (one per member of the

@@ -1,12 +1,14 @@
 //! What a pattern's inputs make of a key template: whether they pin one partition, an
 //! enumerable set of partitions (time buckets over the queried range, write shards, a hash of an
 //! unknown attribute), or none; and which sort key condition they allow. Also how keys are
-//! written as Cassandra columns.
+//! written as Cassandra columns. The terms are the dialect's to write (`dialect`).
 
 use std::borrow::Cow;
 
+use super::dialect::{Term, Test};
 use super::numbers;
 use crate::engine::model::{AccessPattern, EntityKeys, RangeSpan};
+use crate::engine::profile::Language;
 use crate::engine::template::{Part, Template};
 use crate::engine::time::Resolution;
 
@@ -256,8 +258,8 @@ fn plain<'t>(
 /// What a pattern's inputs allow on the sort key.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SortCondition {
-    /// The sort key condition's text (`None`: every item of the partition).
-    pub text: Option<String>,
+    /// The sort key condition's terms (none: every item of the partition).
+    pub terms: Vec<Term>,
     /// The whole sort key is known: one item.
     pub exact: bool,
     /// The pattern's range narrows the key condition (possibly coarsely: a calendar slot).
@@ -272,12 +274,19 @@ pub struct SortCondition {
 
 /// Walks `sk` left to right: literals and known slots form an exact prefix; the first slot over
 /// the ranged attribute gives a range condition; any other unknown slot ends the condition.
-pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, cql: bool) -> SortCondition {
+/// In `language`'s terms: on the one sort key attribute `sk_name`, or on the key's columns.
+pub fn sort_condition(
+    p: &AccessPattern,
+    sk: Option<&Template>,
+    sk_name: &str,
+    language: Language,
+) -> SortCondition {
     let Some(sk) = sk else {
         return SortCondition { exact: true, ..SortCondition::default() };
     };
+    let by_column = language.key_columns();
     let mut prefix = false;
-    let mut columns: Vec<String> = Vec::new();
+    let mut columns: Vec<Term> = Vec::new();
     let mut consumed: Vec<String> = Vec::new();
     for part in sk.parts() {
         let attribute = part.attribute();
@@ -291,7 +300,7 @@ pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, c
         };
         if known {
             prefix = true;
-            columns.extend(cql_column(part).map(|c| format!("{c} = ?")));
+            columns.extend(cql_column(part).map(|c| Term::equals(c, "sk")));
             // Only the value itself is an equality; a calendar slot or a hash of it is coarser.
             if let Part::Attr { name, .. } = part {
                 consumed.push(name.clone());
@@ -301,41 +310,37 @@ pub fn sort_condition(p: &AccessPattern, sk: Option<&Template>, sk_name: &str, c
         let ranged = p.range.as_ref().filter(|r| attribute == Some(r.attribute.as_str()));
         let column = cql_column(part).unwrap_or_default();
         let exact_slot = matches!(part, Part::Attr { .. });
-        let (text, by_key) = match ranged.map(|r| &r.span) {
+        // The literal and known prefix of the key, as the one attribute sees it.
+        let key_prefix = || Term::new(sk_name, Test::Prefix("prefix".to_owned()));
+        let (term, by_key) = match ranged.map(|r| &r.span) {
             Some(RangeSpan::Last(_)) => {
                 if exact_slot {
                     consumed.extend(attribute.map(str::to_owned));
                 }
-                if cql {
-                    columns.push(format!("{column} >= ?"));
-                    (None, true)
+                if by_column {
+                    (Some(Term::new(column, Test::AtLeast("from".to_owned()))), true)
                 } else if prefix {
-                    (Some(format!("{sk_name} BETWEEN :from AND :to")), true)
+                    // The prefix bounds the range above: everything after it is another key's.
+                    (Some(Term::new(sk_name, Test::Between("from".to_owned(), "to".to_owned()))), true)
                 } else {
-                    (Some(format!("{sk_name} >= :from")), true)
+                    (Some(Term::new(sk_name, Test::AtLeast("from".to_owned()))), true)
                 }
             }
             Some(RangeSpan::BeginsWith(_)) if matches!(part, Part::Attr { pad: None, .. }) => {
                 consumed.extend(attribute.map(str::to_owned));
-                if cql {
-                    columns.push(format!("{column} >= ? AND {column} < ?"));
-                    (None, true)
-                } else {
-                    (Some(format!("begins_with({sk_name}, :prefix)")), true)
-                }
+                let field = if by_column { column } else { sk_name.to_owned() };
+                (Some(Term::new(field, Test::Prefix("prefix".to_owned()))), true)
             }
-            Some(RangeSpan::All) => (prefix.then(|| format!("begins_with({sk_name}, :prefix)")), true),
-            _ => (prefix.then(|| format!("begins_with({sk_name}, :prefix)")), false),
+            // A column holds no literal: only the known columns before it narrow the read.
+            Some(RangeSpan::All) => ((prefix && !by_column).then(key_prefix), true),
+            _ => ((prefix && !by_column).then(key_prefix), false),
         };
-        let text = if cql { (!columns.is_empty()).then(|| columns.join(" AND ")) } else { text };
-        return SortCondition { text, exact: false, range_by_key: by_key, ordered: by_key, consumed };
+        let terms =
+            if by_column { columns.into_iter().chain(term).collect() } else { term.into_iter().collect() };
+        return SortCondition { terms, exact: false, range_by_key: by_key, ordered: by_key, consumed };
     }
-    let text = if cql {
-        (!columns.is_empty()).then(|| columns.join(" AND "))
-    } else {
-        Some(format!("{sk_name} = :sk"))
-    };
-    SortCondition { text, exact: true, range_by_key: false, ordered: false, consumed }
+    let terms = if by_column { columns } else { vec![Term::equals(sk_name, "sk")] };
+    SortCondition { terms, exact: true, range_by_key: false, ordered: false, consumed }
 }
 
 /// The attributes a partition key's equality applies exactly: its plain `{attribute}` slots.
@@ -347,14 +352,15 @@ pub fn partition_consumes(pk: &Template) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The partition key condition: `PK = :pk`, or in CQL one `col = ?` per column.
-pub fn partition_condition(pk: &Template, pk_name: &str, cql: bool) -> String {
-    if cql {
-        let columns: Vec<String> =
-            pk.parts().iter().filter_map(cql_column).map(|c| format!("{c} = ?")).collect();
-        if columns.is_empty() { "pk = ?".to_owned() } else { columns.join(" AND ") }
+/// The partition key condition's terms: the one attribute `pk_name` equal to the key, or in
+/// `language`'s columns one equality per column.
+pub fn partition_condition(pk: &Template, pk_name: &str, language: Language) -> Vec<Term> {
+    if language.key_columns() {
+        let columns: Vec<Term> =
+            pk.parts().iter().filter_map(cql_column).map(|c| Term::equals(c, "pk")).collect();
+        if columns.is_empty() { vec![Term::equals("pk", "pk")] } else { columns }
     } else {
-        format!("{pk_name} = :pk")
+        vec![Term::equals(pk_name, "pk")]
     }
 }
 

@@ -6,6 +6,7 @@ mod query;
 
 use query::{Limited, fetch, filter, limited, missing, query_items};
 
+use super::dialect::{KeyCondition, Term, Test};
 use super::estimate::{Class, ClassOf, Estimator};
 use super::keys::{self, SortCondition};
 use super::numbers;
@@ -71,7 +72,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         Some((i, c)) => serve(est, p, &embedded, ids[i].clone(), c, &mut out),
         None if p.contains.is_some() => {
             let attribute = p.contains.clone().unwrap_or_default();
-            let how = ReadHow::Search { attribute, cql: est.cql };
+            let how = ReadHow::Search { attribute, engine: est.scenario.engine };
             out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
         }
         None if split(est, p, &mut out) => {}
@@ -103,7 +104,7 @@ fn by_key(
         bytes_read: keys * entry_bytes,
         fetch: None,
         access: if reach.fanout == 1 {
-            Access::Key { cql: est.cql }
+            Access::Key { engine: est.scenario.engine }
         } else {
             Access::Keys { fanout: reach.fanout, notes: reach.notes.clone() }
         },
@@ -154,7 +155,8 @@ fn serve(
             Some(Embedded { entity, list: embed.as_name.clone(), keep_latest: embed.keep_latest })
         })
         .collect();
-    let served = Served { access: c.access, embedded, contains: p.contains.clone(), cql: est.cql };
+    let served =
+        Served { access: c.access, embedded, contains: p.contains.clone(), engine: est.scenario.engine };
     out.verdict = Verdict::Read(ReadVerdict { how: ReadHow::Served(served), transaction: None });
 }
 
@@ -234,7 +236,7 @@ fn split(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) -> bool 
             verdict: x.verdict.clone(),
         })
         .collect();
-    let how = ReadHow::Split(Split { parts: each, cql: est.cql });
+    let how = ReadHow::Split(Split { parts: each, engine: est.scenario.engine });
     out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
     out.parts = parts;
     true
@@ -261,7 +263,7 @@ fn cost(est: &Estimator<'_>, c: &Candidate) -> Cost {
         fetch: c.fetch.is_some(),
         units: c.units,
         bytes: c.bytes_read,
-        cql: est.cql,
+        engine: est.scenario.engine,
     }
 }
 
@@ -307,7 +309,10 @@ fn locate<'a>(
             Some(ix) => ix.keys_for(entity),
         };
         let Some(keys) = keys else {
-            return Err(Unserved::NotHeld { entity: est.entity(entity).name.clone(), cql: est.cql });
+            return Err(Unserved::NotHeld {
+                entity: est.entity(entity).name.clone(),
+                engine: est.scenario.engine,
+            });
         };
         templates.push((entity, keys.pk_bound(), keys.sk_bound()));
     }
@@ -319,6 +324,7 @@ fn locate<'a>(
             key: pk.source().to_owned(),
             other: est.entity(*other).name.clone(),
             other_key: other_pk.template.source().to_owned(),
+            engine: est.scenario.engine,
         });
     }
     Ok(Located { templates })
@@ -402,20 +408,22 @@ fn candidate_in(
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
     let (entity, pk, sk) = located.templates[0];
-    let reach = keys::reach(p, pk.template, false, est.secs)?;
+    let reach = keys::reach(p, pk.template, false, est.secs)
+        .map_err(|gap| Unserved::Key { gap, engine: est.scenario.engine })?;
     let sparse = sparse_match(p, place)?;
     let multi = located.templates.len() > 1;
     let sort = if multi {
         SortCondition::default()
     } else {
-        keys::sort_condition(p, sk.map(|sk| sk.template), sk_name.unwrap_or("SK"), est.cql)
+        keys::sort_condition(p, sk.map(|sk| sk.template), sk_name.unwrap_or("SK"), est.language)
     };
     let sort = if sk.is_none() { SortCondition { exact: true, ..sort } } else { sort };
     let filter = filter(est, p, place, located, &sort, sparse);
-    let mut key_condition = keys::partition_condition(pk.template, pk_name, est.cql);
-    if let Some(text) = &sort.text {
-        key_condition = format!("{key_condition} AND {text}");
-    }
+    let mut terms = keys::partition_condition(pk.template, pk_name, est.language);
+    terms.extend(sort.terms.iter().cloned());
+    let descending_by = sk_name.filter(|_| p.order == Order::Desc && sort.ordered).map(str::to_owned);
+    let key_condition =
+        est.language.key_condition(&KeyCondition { terms, descending_by }).unwrap_or_default();
     let entry_bytes =
         located.templates.iter().map(|&(e, _, _)| est.entry_bytes(place, e)).fold(0.0, f64::max);
     // GetItem needs the table's full primary key; an index key is not unique, so even a fully
@@ -493,7 +501,7 @@ fn describe(
         QueryShape::WholeKey
     } else if sort.range_by_key {
         QueryShape::Range
-    } else if sort.text.is_some() {
+    } else if !sort.terms.is_empty() {
         QueryShape::Narrowed
     } else if stopped.is_some() {
         QueryShape::InOrder
@@ -518,7 +526,6 @@ fn describe(
         descending,
         limit_after_range: p.range.is_some() && !sort.ordered && p.limit.is_some(),
         fetch: None,
-        cql: est.cql,
         engine: est.scenario.engine,
     }
 }
@@ -528,7 +535,7 @@ fn describe(
 fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
     let mut items = 0.0;
     let mut bytes = 0.0;
-    let scanned: Vec<&Entity> = if est.cql {
+    let scanned: Vec<&Entity> = if est.cql() {
         p.entity_ids().map(|e| est.entity(e)).collect()
     } else {
         est.variant.keys.iter().map(|k| est.entity(k.entity_id())).collect()
@@ -538,28 +545,27 @@ fn scan(est: &Estimator<'_>, p: &AccessPattern, out: &mut PatternPlan) {
         items += n;
         bytes += n * est.item_bytes(entity.id());
     }
-    let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
-    let mut filters: Vec<String> =
-        p.given.iter().map(|a| value(a)).chain(p.equals.iter().map(|(a, _)| value(a))).collect();
+    let mut filters: Vec<Term> = p
+        .given
+        .iter()
+        .chain(p.equals.iter().map(|(a, _)| a))
+        .map(|a| Term::equals(a.as_str(), a.as_str()))
+        .collect();
     if let Some(range) = &p.range {
-        match (&range.span, est.cql) {
-            (RangeSpan::Last(_), false) => filters.push(format!("{} >= :from", range.attribute)),
-            (RangeSpan::Last(_), true) => filters.push(format!("{} >= ?", range.attribute)),
-            (RangeSpan::BeginsWith(_), false) => {
-                filters.push(format!("begins_with({}, :prefix)", range.attribute));
+        match &range.span {
+            RangeSpan::Last(_) => filters.push(Term::new(&range.attribute, Test::AtLeast("from".to_owned()))),
+            RangeSpan::BeginsWith(_) => {
+                filters.push(Term::new(&range.attribute, Test::Prefix("prefix".to_owned())));
             }
-            (RangeSpan::BeginsWith(_), true) => {
-                filters.push(format!("{0} >= ? AND {0} < ?", range.attribute));
-            }
-            (RangeSpan::All, _) => {}
+            RangeSpan::All => {}
         }
     }
     out.operation = Some(Operation::Scan);
-    out.filter = (!filters.is_empty()).then(|| filters.join(" AND "));
+    out.filter = est.language.filter(&filters);
     out.units_per_call = query_units(est.metering, bytes, 1);
     out.items_read = Some(items);
     out.bytes_read = Some(bytes);
-    let tables = est.cql.then(|| scanned.iter().map(|e| e.name.clone()).collect());
-    let how = ReadHow::Scan(Scan { items, bytes, tables });
+    let tables = est.cql().then(|| scanned.iter().map(|e| e.name.clone()).collect());
+    let how = ReadHow::Scan(Scan { items, bytes, tables, engine: est.scenario.engine });
     out.verdict = Verdict::Read(ReadVerdict { how, transaction: None });
 }

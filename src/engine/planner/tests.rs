@@ -266,7 +266,10 @@ fn full_text_search_is_unserved_with_what_would_serve_it() {
     assert_eq!((p.operation, p.served()), (None, false));
     // A search no key serves, in the DynamoDB profile (its words name a search index fed by
     // DynamoDB Streams).
-    assert!(matches!(how(p), ReadHow::Search { attribute, cql: false } if attribute == "body"), "{p:#?}");
+    assert!(
+        matches!(how(p), ReadHow::Search { attribute, engine: crate::engine::model::Engine::DynamoDb } if attribute == "body"),
+        "{p:#?}"
+    );
     assert!(plan.warnings.iter().any(|w| w.code == WarningCode::Unserved && w.subject == "search"));
     // Given a channel, the word search is a filter on a Query of that channel's partition: it
     // reads the whole partition (no limit can stop it early, the matches are unknown).
@@ -307,10 +310,13 @@ fn an_index_that_does_not_project_the_attributes_is_read_with_a_fetch() {
     assert_eq!(reasons, [(None, false)]);
     assert_eq!(
         p.alternatives[0].considered,
-        Considered::Unserved(Unserved::Key(keys::KeyGap::Attribute {
-            key: "CH#{channel_id}".to_owned(),
-            attribute: "channel_id".to_owned()
-        }))
+        Considered::Unserved(Unserved::Key {
+            gap: keys::KeyGap::Attribute {
+                key: "CH#{channel_id}".to_owned(),
+                attribute: "channel_id".to_owned()
+            },
+            engine: crate::engine::model::Engine::DynamoDb,
+        })
     );
 }
 
@@ -327,10 +333,10 @@ fn a_missing_key_input_is_blamed_before_the_projection() {
         .expect("considered");
     assert_eq!(
         by_author.considered,
-        Considered::Unserved(Unserved::Key(keys::KeyGap::Attribute {
-            key: "{author}".to_owned(),
-            attribute: "author".to_owned()
-        })),
+        Considered::Unserved(Unserved::Key {
+            gap: keys::KeyGap::Attribute { key: "{author}".to_owned(), attribute: "author".to_owned() },
+            engine: crate::engine::model::Engine::DynamoDb,
+        }),
     );
 }
 

@@ -8,7 +8,7 @@
 //! (`keys::FanoutNote`) are values too, worded in `report::reasons::keys`.
 
 use super::{IndexId, Operation, WriteTarget, keys, numbers};
-use crate::engine::model::{IndexKind, Projection};
+use crate::engine::model::{Engine, IndexKind, Projection};
 
 /// How a pattern is served, or why it is not. Serialized as `check`'s JSON has it: `served` and
 /// `reason`, side by side (flattened into its plan, which then serializes as a map: fine for
@@ -65,7 +65,7 @@ pub enum ReadHow {
     /// No key serves it: a Scan with the pattern's inputs as a filter.
     Scan(Scan),
     /// `contains(attribute, word)` with nothing to narrow it: no key can serve it.
-    Search { attribute: String, cql: bool },
+    Search { attribute: String, engine: Engine },
 }
 
 /// A read a place's keys serve: how, and what else the read brings.
@@ -76,7 +76,8 @@ pub struct Served {
     pub embedded: Vec<Embedded>,
     /// The attribute a `contains` filter searches: every item the key reaches is read.
     pub contains: Option<String>,
-    pub cql: bool,
+    /// The store, whose words the verdict is told in.
+    pub engine: Engine,
 }
 
 /// An embedded child entity: its items live in the parent's `list`.
@@ -92,7 +93,7 @@ pub struct Embedded {
 pub enum Access {
     /// The full primary key is known: one GetItem.
     Key {
-        cql: bool,
+        engine: Engine,
     },
     /// `fanout` full keys, one per shard or bucket (`notes`): a BatchGetItem.
     Keys {
@@ -159,9 +160,9 @@ pub struct QueryReading {
     pub limit_after_range: bool,
     /// The table items fetched for what an index does not project.
     pub fetch: Option<FetchReading>,
-    pub cql: bool,
-    /// The store: its words ask for descending order (`Vocabulary::descending`).
-    pub engine: crate::engine::model::Engine,
+    /// The store: its nouns, and how its words ask for descending order
+    /// (`Vocabulary::descending`).
+    pub engine: Engine,
 }
 
 /// A Query stopped by the pattern's limit before it read every match.
@@ -209,7 +210,7 @@ pub struct FetchReading {
     pub returned: f64,
     pub requests: u32,
     pub units: f64,
-    pub cql: bool,
+    pub engine: Engine,
 }
 
 /// A `with` read whose entities live in different partitions: each entity's own read, sent
@@ -217,7 +218,7 @@ pub struct FetchReading {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Split {
     pub parts: Vec<SplitPart>,
-    pub cql: bool,
+    pub engine: Engine,
 }
 
 /// One entity's read of a split read.
@@ -236,6 +237,7 @@ pub struct Scan {
     pub items: f64,
     pub bytes: f64,
     pub tables: Option<Vec<String>>,
+    pub engine: Engine,
 }
 
 /// A Get in a transaction: joined into one TransactGetItems, or why not.
@@ -316,7 +318,7 @@ pub struct Locating {
 pub struct Writes {
     pub targets: Vec<(WriteTarget, f64)>,
     pub items: f64,
-    pub cql: bool,
+    pub engine: Engine,
 }
 
 /// Why another place does not serve a read, or costs more than the one chosen. Serialized as
@@ -337,29 +339,14 @@ impl Considered {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unserved {
     /// The place holds no items of `entity`.
-    NotHeld {
-        entity: String,
-        cql: bool,
-    },
+    NotHeld { entity: String, engine: Engine },
     /// Two entities a read asks together are under different partition keys there.
-    KeysDiffer {
-        entity: String,
-        key: String,
-        other: String,
-        other_key: String,
-    },
+    KeysDiffer { entity: String, key: String, other: String, other_key: String, engine: Engine },
     /// A sparse index's `only_when` that the pattern does not ask for.
-    Sparse {
-        attribute: String,
-        value: String,
-    },
-    Key(keys::KeyGap),
-}
-
-impl From<keys::KeyGap> for Unserved {
-    fn from(gap: keys::KeyGap) -> Unserved {
-        Unserved::Key(gap)
-    }
+    Sparse { attribute: String, value: String },
+    /// The place's key needs an input the pattern does not give; `engine` names the key in its
+    /// store's words.
+    Key { gap: keys::KeyGap, engine: Engine },
 }
 
 /// What one way of serving a read costs a call.
@@ -370,7 +357,7 @@ pub struct Cost {
     pub fetch: bool,
     pub units: f64,
     pub bytes: f64,
-    pub cql: bool,
+    pub engine: Engine,
 }
 
 #[cfg(test)]
@@ -389,8 +376,7 @@ mod tests {
             descending: None,
             limit_after_range: false,
             fetch: None,
-            cql: false,
-            engine: crate::engine::model::Engine::DynamoDb,
+            engine: Engine::DynamoDb,
         })
     }
 
@@ -414,7 +400,7 @@ mod tests {
             ClassAccess { value: None, share: 0.3, access: query(99.0, 9_000.0) },
         ];
         let access = Access::Classes { by: "tier".to_owned(), mean_fanout: 1.0, classes };
-        let served = Served { access, embedded: Vec::new(), contains: None, cql: false };
+        let served = Served { access, embedded: Vec::new(), contains: None, engine: Engine::DynamoDb };
         let mut verdict = Verdict::Read(ReadVerdict { how: ReadHow::Served(served), transaction: None });
         assert_eq!(hidden(&verdict), [(Some("a"), false), (Some("b"), false), (None, false)]);
         verdict.hide_items(10.0, 400.0);

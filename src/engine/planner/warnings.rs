@@ -90,11 +90,11 @@ pub fn collect(est: &Estimator<'_>, plans: &[PatternPlan]) -> Vec<Warning> {
         Some(horizon) => partitions(&est.over(horizon.as_secs_f64()), &mut out),
         None => partitions(est, &mut out),
     }
-    if !est.cql {
+    if !est.cql() {
         hot_partitions(est, plans, &mut out);
     }
     low_cardinality(est, plans, &mut out);
-    if !est.cql {
+    if !est.cql() {
         unbounded_items(est, &mut out);
         oversized_items(est, &mut out);
     }
@@ -404,7 +404,7 @@ fn amplification_warning(
 /// The table or an index in the engine's words: a Cassandra index is a materialized view.
 fn place_name(est: &Estimator<'_>, place: Option<&Index>) -> String {
     match place {
-        Some(index) if est.cql => format!("view {}", index.name),
+        Some(index) if est.cql() => format!("view {}", index.name),
         _ => label(place),
     }
 }
@@ -561,7 +561,7 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         if g.terms.is_empty() || (g.bytes <= limit_bytes && limit_rows.is_none_or(|r| g.rows <= r)) {
             continue;
         }
-        let guidance = if est.cql {
+        let guidance = if est.cql() {
             Guidance::Cassandra
         } else if est.variant.indexes.iter().any(|i| i.kind == IndexKind::Local)
             && group.place.is_none_or(|i| i.kind == IndexKind::Local)

@@ -2,6 +2,7 @@
 //! writes — the table item, each index entry, each denormalized copy and each maintained
 //! aggregate — which is the write amplification.
 
+use super::dialect::Term;
 use super::estimate::Estimator;
 use super::keys;
 use super::verdict::{LocateRead, Locating, NameGap, Naming, Verdict, WriteVerdict, Writes};
@@ -88,7 +89,7 @@ fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mu
             .map(|w| (w.target.clone(), w.per_call))
             .collect(),
         items: out.writes.iter().map(|w| w.per_call).sum(),
-        cql: est.cql,
+        engine: est.scenario.engine,
     };
     let naming = match gap {
         None => Naming::Named(writes),
@@ -117,7 +118,7 @@ fn locating(est: &Estimator<'_>, locate: &PatternPlan) -> LocateRead {
         index: locate.index.clone(),
         items: locate.items_read.unwrap_or(0.0),
         units: locate.units_per_call,
-        cql: est.cql,
+        cql: est.cql(),
     })
 }
 
@@ -331,16 +332,17 @@ fn name_the_item(
                 .collect(),
         }),
         Ok(_) => {
-            let pk = keys::partition_condition(&keys.pk, &variant.table_pk, est.cql);
-            out.key_condition = Some(match (&keys.sk, &variant.table_sk) {
-                (Some(sk), Some(name)) if !est.cql => format!("{pk} AND {name} = :sk"),
+            let mut terms = keys::partition_condition(&keys.pk, &variant.table_pk, est.language);
+            match (&keys.sk, &variant.table_sk) {
+                (Some(_), Some(name)) if !est.language.key_columns() => terms.push(Term::equals(name, "sk")),
                 (Some(sk), _) => {
-                    let columns: Vec<String> =
-                        sk.parts().iter().filter_map(keys::cql_column).map(|c| format!("{c} = ?")).collect();
-                    if columns.is_empty() { pk } else { format!("{pk} AND {}", columns.join(" AND ")) }
+                    terms.extend(
+                        sk.parts().iter().filter_map(keys::cql_column).map(|c| Term::equals(c, "sk")),
+                    );
                 }
-                (None, _) => pk,
-            });
+                (None, _) => {}
+            }
+            out.key_condition = est.language.filter(&terms);
             Ok(())
         }
     }

@@ -62,7 +62,7 @@ fn keys(out: &mut impl Write, scenario: &Scenario, plan: &Plan) -> io::Result<()
         .iter()
         .map(|l| {
             let place = l.index.as_deref().zip(l.index_kind).map_or_else(
-                || "table".to_owned(),
+                || scenario.engine.words().table.to_owned(),
                 |(i, kind)| index_label(scenario.engine, kind.short(), i),
             );
             vec![l.entity.clone(), place, format!("`{}`", l.key)]

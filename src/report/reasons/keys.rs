@@ -9,27 +9,33 @@ use crate::engine::planner::{ClassChoice, FanoutNote, KeyGap};
 
 impl Display for KeyGap {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            KeyGap::Attribute { key, attribute } => {
-                write!(f, "its partition key {key} needs {attribute}, which the pattern does not give")
-            }
-            KeyGap::Bucket { key, attribute, bucket } => write!(
-                f,
-                "its partition key {key} needs {attribute} (a {bucket} bucket), which the pattern neither gives nor \
-                 ranges over a bounded time"
-            ),
-            KeyGap::Hash { key, attribute, count } => {
-                write!(f, "its partition key {key} needs {attribute} to compute hash({attribute}, {count})")
-            }
-            KeyGap::Class { key, by, choice } => write!(
-                f,
-                "its partition key {key} needs {by} to choose the {} of the item's class",
-                match choice {
-                    ClassChoice::ShardCount => "shard count",
-                    ClassChoice::BucketWidth => "bucket width",
-                }
-            ),
+        gap(f, self, "partition key")
+    }
+}
+
+/// A missing key input, the key named `part` (`partition key`; a MongoDB index's `leading key
+/// field`).
+pub(super) fn gap(f: &mut Formatter<'_>, gap: &KeyGap, part: &str) -> fmt::Result {
+    match gap {
+        KeyGap::Attribute { key, attribute } => {
+            write!(f, "its {part} {key} needs {attribute}, which the pattern does not give")
         }
+        KeyGap::Bucket { key, attribute, bucket } => write!(
+            f,
+            "its {part} {key} needs {attribute} (a {bucket} bucket), which the pattern neither gives nor ranges \
+                 over a bounded time"
+        ),
+        KeyGap::Hash { key, attribute, count } => {
+            write!(f, "its {part} {key} needs {attribute} to compute hash({attribute}, {count})")
+        }
+        KeyGap::Class { key, by, choice } => write!(
+            f,
+            "its {part} {key} needs {by} to choose the {} of the item's class",
+            match choice {
+                ClassChoice::ShardCount => "shard count",
+                ClassChoice::BucketWidth => "bucket width",
+            }
+        ),
     }
 }
 

@@ -3,12 +3,14 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::engine::model::{IndexKind, Projection};
+use crate::engine::model::{Engine, IndexKind, Projection};
 use crate::engine::planner::verdict::{
     Access, Descending, FetchReading, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Split,
     Stopped, TransactRead,
 };
-use crate::engine::planner::{CQL_PAGE_ROWS, PAGE_BYTES, cql_verb, numbers};
+use crate::engine::planner::{CQL_PAGE_ROWS, PAGE_BYTES, numbers, verb};
+use crate::engine::profile::Language;
+use crate::engine::vocabulary;
 
 impl Display for ReadVerdict {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -16,12 +18,14 @@ impl Display for ReadVerdict {
             ReadHow::Served(served) => served.fmt(f)?,
             ReadHow::Split(split) => split.fmt(f)?,
             ReadHow::Scan(scan) => scan.fmt(f)?,
-            ReadHow::Search { attribute, cql } => write!(
+            ReadHow::Search { attribute, engine } => write!(
                 f,
                 "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and no \
-                 key narrows the search to one partition, so a Scan with that filter would read the whole table on \
-                 every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
-                streams(*cql)
+                 key narrows the search to one partition, so {} with that filter would read the whole {} on every \
+                 call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
+                a_scan(*engine),
+                engine.words().table,
+                engine.words().change_feed
             )?,
         }
         match self.transaction {
@@ -31,16 +35,22 @@ impl Display for ReadVerdict {
     }
 }
 
-/// The Search case's change feed, by engine.
-fn streams(cql: bool) -> &'static str {
-    if cql { "Cassandra CDC" } else { "DynamoDB Streams" }
+/// A read of every record, as the store names it.
+fn a_scan(engine: Engine) -> &'static str {
+    match engine.profile().language {
+        Language::MongoDb => "a collection scan",
+        Language::DynamoDbApi | Language::Cql | Language::CosmosNoSql => "a Scan",
+    }
 }
 
 impl Display for Served {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         self.access.fmt(f)?;
+        let words = self.engine.words();
+        // Cassandra's words here have always been DynamoDB's (items), and its reports keep them.
+        let item = if self.engine.profile().cql() { vocabulary::DYNAMODB.item } else { words.item };
         for e in &self.embedded {
-            write!(f, "; its {} items come with it, embedded in its {} list", e.entity, e.list)?;
+            write!(f, "; its {} {} come with it, embedded in its {} list", e.entity, item.many, e.list)?;
             if let Some(n) = e.keep_latest {
                 write!(f, " (the newest {n})")?;
             }
@@ -48,10 +58,10 @@ impl Display for Served {
         if let Some(attribute) = &self.contains {
             write!(
                 f,
-                "; contains({attribute}, :word) is a filter, so every item the key reaches is read to find the \
+                "; contains({attribute}, :word) is a filter, so every {} the key reaches is read to find the \
                  matches — a search index fed by the same writes (e.g. OpenSearch via {}) finds them without \
                  reading the rest",
-                streams(self.cql)
+                item.one, words.change_feed
             )?;
         }
         Ok(())
@@ -61,8 +71,8 @@ impl Display for Served {
 impl Display for Access {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            Access::Key { cql } => {
-                write!(f, "the full primary key is known: one {}", if *cql { "row" } else { "item" })
+            Access::Key { engine } => {
+                write!(f, "the full primary key is known: one {}", engine.words().item.one)
             }
             Access::Keys { fanout, notes } => {
                 write!(f, "{fanout} keys, one per {}", super::keys::joined(notes))
@@ -95,14 +105,14 @@ impl Display for QueryReading {
         if !self.notes.is_empty() {
             write!(f, "×{}: {}; ", self.fanout, super::keys::joined(&self.notes))?;
         }
-        self.shape.fmt(f)?;
+        shape(f, &self.shape, self.engine)?;
         if self.items_unknown {
             write!(f, "; ? {} per call", noun(self))?;
         } else {
             write!(f, "; {}", items_clause(self.items, self.bytes, noun(self)))?;
         }
         let requests = f64::from(self.fanout.max(1));
-        if self.cql {
+        if self.engine.profile().cql() {
             let rows = self.items / requests;
             if rows > CQL_PAGE_ROWS as f64 {
                 write!(f, ", {} per request", cql_pages(rows))?;
@@ -138,16 +148,46 @@ impl Display for QueryReading {
 
 impl Display for QueryShape {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            QueryShape::Collection(entities) => {
-                write!(f, "one partition holds {} together: read the item collection", entities.join(" and "))
-            }
+        shape(f, self, Engine::DynamoDb)
+    }
+}
+
+/// How a Query's key reaches what it reads, in the store's words. MongoDB has no partitions
+/// outside a sharded cluster: what a "partition" is elsewhere is there the documents sharing
+/// the leading field of the index the find uses, read in the order of its next field.
+fn shape(f: &mut Formatter<'_>, shape: &QueryShape, engine: Engine) -> fmt::Result {
+    if engine.profile().language == Language::MongoDb {
+        let words = engine.words();
+        return match shape {
+            QueryShape::Collection(entities) => write!(
+                f,
+                "{} {} share one value of the {}: one find reads them together",
+                entities.join(" and "),
+                words.item.many,
+                words.partition_key
+            ),
             QueryShape::WholeKey => f.write_str("the whole index key is known"),
-            QueryShape::Range => f.write_str("the sort key applies the range"),
-            QueryShape::Narrowed => f.write_str("the sort key narrows the partition to this entity's items"),
-            QueryShape::InOrder => f.write_str("reads the partition in sort key order"),
-            QueryShape::Whole => f.write_str("reads the whole partition"),
+            QueryShape::Range => write!(f, "the {} applies the range", words.sort_key),
+            QueryShape::Narrowed => {
+                write!(
+                    f,
+                    "a prefix of the {} narrows the read to this entity's {}",
+                    words.sort_key, words.item.many
+                )
+            }
+            QueryShape::InOrder => write!(f, "reads the key's {} in index order", words.item.many),
+            QueryShape::Whole => write!(f, "reads every {} with the key", words.item.one),
+        };
+    }
+    match shape {
+        QueryShape::Collection(entities) => {
+            write!(f, "one partition holds {} together: read the item collection", entities.join(" and "))
         }
+        QueryShape::WholeKey => f.write_str("the whole index key is known"),
+        QueryShape::Range => f.write_str("the sort key applies the range"),
+        QueryShape::Narrowed => f.write_str("the sort key narrows the partition to this entity's items"),
+        QueryShape::InOrder => f.write_str("reads the partition in sort key order"),
+        QueryShape::Whole => f.write_str("reads the whole partition"),
     }
 }
 
@@ -159,7 +199,7 @@ impl Display for FetchReading {
         let returned = numbers::count(*returned);
         match self.kind {
             // A view holds the columns it selects; the rest is one SELECT by primary key per row.
-            IndexKind::Global if self.cql => {
+            IndexKind::Global if self.engine.profile().cql() => {
                 let holds = match projection {
                     Projection::KeysOnly => "only the key columns".to_owned(),
                     Projection::Include(names) => format!("the key columns and {}", names.join(", ")),
@@ -203,9 +243,15 @@ impl Display for Split {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            let operation = part.operation.map_or("?", |o| if self.cql { cql_verb(o) } else { o.name() });
-            let place =
-                part.index.as_ref().map_or_else(|| "table".to_owned(), |id| format!("index {}", id.name()));
+            let language = self.engine.profile().language;
+            let operation = part.operation.map_or("?", |o| match language {
+                Language::Cql | Language::MongoDb => verb(language, o),
+                Language::DynamoDbApi | Language::CosmosNoSql => o.name(),
+            });
+            let place = part
+                .index
+                .as_ref()
+                .map_or_else(|| self.engine.words().table.to_owned(), |id| format!("index {}", id.name()));
             write!(f, "{}: {operation} on the {place} ({})", part.entity, part.verdict)?;
         }
         Ok(())
@@ -226,7 +272,10 @@ impl Display for Scan {
             ),
             None => write!(
                 f,
-                "no key serves it: a Scan reads all ~{items} items ({bytes}) of the table on every call, {}",
+                "no key serves it: {} reads all ~{items} {} ({bytes}) of the {} on every call, {}",
+                a_scan(self.engine),
+                self.engine.words().item.many,
+                self.engine.words().table,
                 pages(self.bytes)
             ),
         }
@@ -270,9 +319,9 @@ fn pages(bytes: f64) -> String {
     format!("{} {} of 1 MB", numbers::count(n), if (n - 1.0).abs() < f64::EPSILON { "page" } else { "pages" })
 }
 
-/// What a Query's reader gets back: rows in the Cassandra profile.
+/// What a Query's reader gets back: items, rows, documents.
 fn noun(q: &QueryReading) -> &'static str {
-    if q.cql { "rows" } else { "items" }
+    q.engine.words().item.many
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The words of each kind of verdict, and the shape `check`'s JSON gives them.
 
+use crate::engine::model::Engine::{Cassandra, DynamoDb, MongoDb};
 use crate::engine::model::{Index, IndexIds, IndexKind, Projection};
 use crate::engine::planner::verdict::{
     Access, ClassAccess, Considered, Cost, Descending, Embedded, FetchReading, LocateRead, Locating, NameGap,
     Naming, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Stopped, TransactRead, Unserved,
     Verdict, WriteVerdict, Writes,
 };
-use crate::engine::planner::{FanoutNote, IndexId, Operation, PAGE_BYTES, WriteTarget};
+use crate::engine::planner::{FanoutNote, IndexId, KeyGap, Operation, PAGE_BYTES, WriteTarget};
 
 fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
     QueryReading {
@@ -20,8 +21,7 @@ fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
         descending: None,
         limit_after_range: false,
         fetch: None,
-        cql: false,
-        engine: crate::engine::model::Engine::DynamoDb,
+        engine: DynamoDb,
     }
 }
 
@@ -30,7 +30,7 @@ fn read(how: ReadHow, transaction: Option<TransactRead>) -> Verdict {
 }
 
 fn served(access: Access) -> ReadHow {
-    ReadHow::Served(Served { access, embedded: Vec::new(), contains: None, cql: false })
+    ReadHow::Served(Served { access, embedded: Vec::new(), contains: None, engine: DynamoDb })
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn words_each_kind_of_verdict() {
             (WriteTarget::Copy { entity: "Order".to_owned(), attribute: "name".to_owned() }, 2.5),
         ],
         items: 3.5,
-        cql: false,
+        engine: DynamoDb,
     };
     let gap = NameGap::SortKey { key: "MSG#{sent_at}".to_owned(), missing: vec!["sent_at".to_owned()] };
     let located = Locating {
@@ -61,9 +61,9 @@ fn words_each_kind_of_verdict() {
     // (verdict, served, words)
     let cases = [
         (Verdict::Pending, false, String::new()),
-        (read(served(Access::Key { cql: false }), None), true, "the full primary key is known: one item".to_owned()),
+        (read(served(Access::Key { engine: DynamoDb }), None), true, "the full primary key is known: one item".to_owned()),
         (
-            read(served(Access::Key { cql: false }), Some(TransactRead::Joined)),
+            read(served(Access::Key { engine: DynamoDb }), Some(TransactRead::Joined)),
             true,
             "the full primary key is known: one item, in one TransactGetItems (each item read twice, strongly \
              consistent: 2 RCU per 4 KB)"
@@ -82,7 +82,7 @@ fn words_each_kind_of_verdict() {
             "reads the whole partition; ~3,000 items (3 MB) per call, 3 pages of 1 MB per request".to_owned(),
         ),
         (
-            read(ReadHow::Scan(Scan { items: 1e6, bytes: 2.5 * PAGE_BYTES, tables: None }), None),
+            read(ReadHow::Scan(Scan { items: 1e6, bytes: 2.5 * PAGE_BYTES, tables: None, engine: DynamoDb }), None),
             false,
             "no key serves it: a Scan reads all ~1,000,000 items (2.5 MB) of the table on every call, 3 pages \
              of 1 MB"
@@ -130,16 +130,16 @@ fn words_each_kind_of_verdict() {
 /// The decisions the planner's own tests assert as values, in the words `check` prints for them.
 #[test]
 fn words_searches_fetches_classes_and_cql_reads() {
-    let search = ReadHow::Search { attribute: "body".to_owned(), cql: false };
+    let search = ReadHow::Search { attribute: "body".to_owned(), engine: DynamoDb };
     let filtered = ReadHow::Served(Served {
-        access: Access::Key { cql: false },
+        access: Access::Key { engine: DynamoDb },
         embedded: vec![Embedded {
             entity: "Comment".to_owned(),
             list: "comments".to_owned(),
             keep_latest: Some(50),
         }],
         contains: Some("body".to_owned()),
-        cql: true,
+        engine: Cassandra,
     });
     let fetched = QueryReading {
         notes: vec![FanoutNote::Hashes { name: "author".to_owned(), count: 4 }],
@@ -151,7 +151,7 @@ fn words_searches_fetches_classes_and_cql_reads() {
             returned: 250.0,
             requests: 3,
             units: 125.0,
-            cql: false,
+            engine: DynamoDb,
         }),
         ..query(250.0, 51_200.0, 4)
     };
@@ -165,8 +165,12 @@ fn words_searches_fetches_classes_and_cql_reads() {
         mean_fanout: 5.2,
         classes: vec![class(Some("tenant-000"), 0.602, 20.0), class(None, 0.398, 2.0)],
     };
-    let full_scan =
-        Scan { items: 864_000.0, bytes: 100.0 * PAGE_BYTES, tables: Some(vec!["Msg".to_owned()]) };
+    let full_scan = Scan {
+        items: 864_000.0,
+        bytes: 100.0 * PAGE_BYTES,
+        tables: Some(vec!["Msg".to_owned()]),
+        engine: Cassandra,
+    };
     // (verdict, words)
     let cases = [
         (
@@ -221,7 +225,7 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
         |scan, index, items| Locating { requests: String::new(), scan, index, items, units: 0.0, cql: true };
     let update = |read| {
         let gap = NameGap::SortKey { key: "O#{order_id}".to_owned(), missing: vec!["order_id".to_owned()] };
-        let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, cql: true };
+        let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, engine: Cassandra };
         let naming = Naming::Unnamed { gap, locate: Some(LocateRead::Found(read)), then: Some(writes) };
         Verdict::Write(WriteVerdict { naming, transaction: false })
     };
@@ -243,7 +247,7 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
 
 #[test]
 fn serializes_as_served_and_reason() {
-    let verdict = read(served(Access::Key { cql: true }), None);
+    let verdict = read(served(Access::Key { engine: Cassandra }), None);
     let json = serde_json::to_string(&verdict).expect("serializes");
     assert_eq!(json, r#"{"served":true,"reason":"the full primary key is known: one row"}"#);
 }
@@ -271,22 +275,28 @@ fn words_hidden_items_as_a_question_mark_class_by_class() {
 
 #[test]
 fn words_why_another_place_does_not_serve() {
-    let cost =
-        |cql| Cost { operation: Operation::Query, fanout: 2, fetch: true, units: 5.5, bytes: 9_216.0, cql };
+    let cost = |engine| Cost {
+        operation: Operation::Query,
+        fanout: 2,
+        fetch: true,
+        units: 5.5,
+        bytes: 9_216.0,
+        engine,
+    };
     // (considered, serves, words)
     let cases = [
         (
-            Considered::CostsMore(cost(false)),
+            Considered::CostsMore(cost(DynamoDb)),
             true,
             "also serves it (Query ×2 + fetch, ~5.5 RCU per call), but costs more",
         ),
         (
-            Considered::CostsMore(cost(true)),
+            Considered::CostsMore(cost(Cassandra)),
             true,
             "also serves it (SELECT ×2 + fetch, ~9 KB read per call), but costs more",
         ),
         (
-            Considered::Unserved(Unserved::NotHeld { entity: "Like".to_owned(), cql: true }),
+            Considered::Unserved(Unserved::NotHeld { entity: "Like".to_owned(), engine: Cassandra }),
             false,
             "Like rows are not in it",
         ),
@@ -296,6 +306,7 @@ fn words_why_another_place_does_not_serve() {
                 key: "C#{customer_id}".to_owned(),
                 other: "Item".to_owned(),
                 other_key: "O#{order_id}".to_owned(),
+                engine: DynamoDb,
             }),
             false,
             "Order and Item have different partition keys there (C#{customer_id} vs O#{order_id}), so one request \
@@ -315,5 +326,99 @@ fn words_why_another_place_does_not_serve() {
         assert_eq!(considered.to_string(), words);
         let json = serde_json::to_string(&considered).expect("serializes");
         assert_eq!(json, serde_json::json!({"serves": serves, "reason": words}).to_string());
+    }
+}
+
+/// On MongoDB a verdict speaks of documents in collections, a key's leading and second fields
+/// and a collection scan: never items, tables, partition keys or a Scan.
+#[test]
+fn words_each_verdict_in_mongodbs_terms() {
+    let mongo = |shape| QueryReading { shape, engine: MongoDb, ..query(5.2, 1_710.0, 1) };
+    let collection = QueryShape::Collection(vec!["Post".to_owned(), "Comment".to_owned()]);
+    let index = Index {
+        name: "posts-by-author".to_owned(),
+        kind: IndexKind::Global,
+        pk_attribute: "GSI1PK".to_owned(),
+        sk_attribute: Some("GSI1SK".to_owned()),
+        keys: Vec::new(),
+        projection: Projection::All,
+        only_when: None,
+        ids: IndexIds::default(),
+    };
+    let writes = Writes {
+        targets: vec![
+            (WriteTarget::Table, 1.0),
+            (WriteTarget::Entry { index: IndexId::new(0, &index), of: Box::new(WriteTarget::Table) }, 1.0),
+        ],
+        items: 2.0,
+        engine: MongoDb,
+    };
+    // (verdict, words)
+    let cases = [
+        (
+            read(served(Access::Key { engine: MongoDb }), None),
+            "the full primary key is known: one document".to_owned(),
+        ),
+        (
+            read(served(Access::Query(mongo(QueryShape::Range))), None),
+            "the second key field applies the range; ~5.2 documents (1.67 KB) per call".to_owned(),
+        ),
+        (
+            read(served(Access::Query(mongo(collection))), None),
+            "Post and Comment documents share one value of the leading key field: one find reads them together; \
+             ~5.2 documents (1.67 KB) per call"
+                .to_owned(),
+        ),
+        (
+            read(served(Access::Query(mongo(QueryShape::Narrowed))), None),
+            "a prefix of the second key field narrows the read to this entity's documents; ~5.2 documents (1.67 \
+             KB) per call"
+                .to_owned(),
+        ),
+        (
+            read(ReadHow::Scan(Scan { items: 1e6, bytes: 2.5 * PAGE_BYTES, tables: None, engine: MongoDb }), None),
+            "no key serves it: a collection scan reads all ~1,000,000 documents (2.5 MB) of the collection on every \
+             call, 3 pages of 1 MB"
+                .to_owned(),
+        ),
+        (
+            read(ReadHow::Search { attribute: "body".to_owned(), engine: MongoDb }, None),
+            "contains(body, word) looks for a word inside the text: no key condition can test that, and no key \
+             narrows the search to one partition, so a collection scan with that filter would read the whole \
+             collection on every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via \
+             change streams)"
+                .to_owned(),
+        ),
+        (
+            Verdict::Write(WriteVerdict { naming: Naming::Named(writes), transaction: false }),
+            "writes 2 documents per call: collection ×1 + index posts-by-author ×1".to_owned(),
+        ),
+    ];
+    for (verdict, words) in cases {
+        assert_eq!(verdict.to_string(), words);
+    }
+    // (considered, words)
+    let gap = KeyGap::Attribute { key: "POST#{post_id}".to_owned(), attribute: "post_id".to_owned() };
+    let cost = Cost {
+        operation: Operation::Query,
+        fanout: 2,
+        fetch: false,
+        units: 0.0,
+        bytes: 9_216.0,
+        engine: MongoDb,
+    };
+    let considered = [
+        (
+            Considered::Unserved(Unserved::NotHeld { entity: "User".to_owned(), engine: MongoDb }),
+            "User documents are not in it",
+        ),
+        (
+            Considered::Unserved(Unserved::Key { gap, engine: MongoDb }),
+            "its leading key field POST#{post_id} needs post_id, which the pattern does not give",
+        ),
+        (Considered::CostsMore(cost), "also serves it (find ×2, ~9 KB read per call), but costs more"),
+    ];
+    for (considered, words) in considered {
+        assert_eq!(considered.to_string(), words);
     }
 }

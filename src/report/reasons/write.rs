@@ -74,26 +74,23 @@ impl Display for Locating {
 }
 
 impl Display for Writes {
-    /// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra).
+    /// "writes 3 items per call: table ×1 + GSI by-user ×2" (rows and views for Cassandra,
+    /// documents in a collection and indexes for MongoDB).
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let one = (self.items - 1.0).abs() < f64::EPSILON;
-        let noun = match (self.cql, one) {
-            (false, true) => "item",
-            (false, false) => "items",
-            (true, true) => "row",
-            (true, false) => "rows",
-        };
+        let item = self.engine.words().item;
+        let noun = if one { item.one } else { item.many };
         write!(f, "writes {} {noun} per call: ", numbers::factor(self.items))?;
         for (i, (target, per_call)) in self.targets.iter().enumerate() {
             if i > 0 {
                 f.write_str(" + ")?;
             }
-            write!(f, "{} ×{}", target.shown(self.cql), numbers::factor(*per_call))?;
+            write!(f, "{} ×{}", target.shown(self.engine), numbers::factor(*per_call))?;
         }
         // Cassandra keeps a view by reading the base row first on each replica, to find the view
         // row a write replaces (Apache Cassandra docs, "Materialized Views").
         let to_view = |target: &WriteTarget| target.index().is_some_and(|i| i.kind() == IndexKind::Global);
-        if self.cql && self.targets.iter().any(|(target, _)| to_view(target)) {
+        if self.engine.profile().cql() && self.targets.iter().any(|(target, _)| to_view(target)) {
             f.write_str(", after a read of the base row on each replica (a view's read-before-write)")?;
         }
         Ok(())

@@ -100,7 +100,9 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
             numbers::rate(p.peak_wcu_per_s),
         ]
     };
-    let (read, write) = if cassandra {
+    // A store that meters nothing counts operations, and throttles nothing (Cassandra, MongoDB).
+    let throttles = r.engine.profile().metered();
+    let (read, write) = if !throttles {
         ("peak reads/s", "peak writes/s")
     } else if r.engine.profile().request_units() {
         ("peak read RU/s", "peak write RU/s")
@@ -113,7 +115,7 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
             .into_iter()
             .map(|p| {
                 let mut row = peaks(p);
-                if !cassandra {
+                if throttles {
                     row.push(numbers::count(p.throttled_attempts.unwrap_or(p.throttled_ops) as f64));
                 }
                 row
@@ -126,12 +128,11 @@ fn markdown_top_partitions(out: &mut impl Write, r: &RunReport, cassandra: bool)
             (read, Align::Right),
             (write, Align::Right),
         ];
-        // Cassandra never throttles: no attempts column.
-        if !cassandra {
+        if throttles {
             columns.push(("throttled attempts", Align::Right));
         }
         markdown::table(out, &columns, &rows)?;
-        if !cassandra {
+        if throttles {
             writeln!(out, "{}", markdown::escape(THROTTLED_LEGEND))?;
             writeln!(out)?;
         }
@@ -178,22 +179,12 @@ fn markdown_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
             .indexes
             .iter()
             .map(|i| {
-                vec![
-                    i.name.clone(),
-                    numbers::bytes(i.bytes as f64),
-                    numbers::count(i.items as f64),
-                    numbers::count(i.entry_writes as f64),
-                    numbers::bytes(i.max_partition_bytes as f64),
-                ]
+                let (name, figures) = super::key_index_row(i);
+                std::iter::once(name).chain(figures).collect()
             })
             .collect();
-        let columns = [
-            ("index", Align::Left),
-            ("size", Align::Right),
-            ("entries", Align::Right),
-            ("entry writes", Align::Right),
-            ("largest key", Align::Right),
-        ];
+        let mut columns = vec![("index", Align::Left)];
+        columns.extend(super::KEY_INDEX_COLUMNS.map(|c| (c, Align::Right)));
         return markdown::table(out, &columns, &rows);
     }
     let rows: Vec<Vec<String>> = r

@@ -6,12 +6,13 @@
 use std::fmt::Write as _;
 
 use super::{is_cassandra, load_units, plural, words};
+use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{IndexType, PartitionReport, RequestUnitsReport, RunReport};
 
 /// Where a listed partition is, for a reader: "the table" or "index by-score".
-pub fn place(p: &PartitionReport) -> String {
-    p.index.as_ref().map_or_else(|| "the table".to_owned(), |i| format!("index {i}"))
+pub fn place(p: &PartitionReport, engine: Engine) -> String {
+    p.index.as_ref().map_or_else(|| format!("the {}", engine.words().table), |i| format!("index {i}"))
 }
 
 /// The listed partition with the highest peak by `measure`, table or index (the simulator lists
@@ -53,7 +54,9 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
         String::new()
     };
     let splits = format!("{}{by_cause}{refused}", plural(p.splits, "split", "splits"));
-    let mut logical = format!("{} in the table", numbers::count(p.logical as f64));
+    // MongoDB's design is a collection per entity.
+    let table = if r.documents.is_some() { "collections" } else { "table" };
+    let mut logical = format!("{} in the {table}", numbers::count(p.logical as f64));
     for i in &r.indexes {
         let _ = write!(logical, ", {} in {}", numbers::count(i.partitions as f64), i.name);
     }
@@ -62,7 +65,7 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     let at = |p: &PartitionReport| match &p.index {
         None if cassandra => String::new(),
         Some(view) if cassandra => format!(" in view {view}"),
-        _ => format!(" in {}", place(p)),
+        _ => format!(" in {}", place(p, r.engine)),
     };
     let w = words(r.engine);
     if cassandra {
@@ -95,8 +98,11 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
             },
         )
     };
+    // MongoDB has no partitions outside a sharded cluster: what keyheat counts there is the
+    // distinct key values, each the documents one find by key reads.
+    let logical_label = if r.documents.is_some() { "distinct keys" } else { "logical partitions" };
     let mut rows = vec![
-        ("logical partitions", logical),
+        (logical_label, logical),
         // Cassandra places partitions on the ring's nodes, and never splits one.
         if cassandra {
             ("nodes", format!("{} in the ring", numbers::count(p.physical as f64)))

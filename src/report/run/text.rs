@@ -97,8 +97,8 @@ fn text_top_partitions(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     };
     let print = |out: &mut _, c: [String; 7]| line(out, c.each_ref().map(String::as_str));
     let table = &r.partitions.top;
-    if !table.is_empty() && cassandra {
-        // Cassandra never throttles: no attempts column.
+    if !table.is_empty() && !r.engine.profile().metered() {
+        // A store that meters nothing throttles nothing (Cassandra, MongoDB): no attempts column.
         writeln!(out)?;
         print(out, header("top partitions", ""))?;
         for p in super::shown(table, TOP_PARTITIONS) {
@@ -268,33 +268,22 @@ fn text_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
 fn text_key_indexes(out: &mut impl Write, r: &RunReport) -> io::Result<()> {
     writeln!(out, "Indexes (each entry the indexed values and a record id)")?;
     let w = [1, 20, 10, 12, 14, 14];
-    let line = |out: &mut _, c: [&str; 6]| {
-        let cells: Vec<(&str, usize)> = c.iter().copied().zip(w).collect();
+    let line = |out: &mut _, name: &str, c: [&str; 4]| {
+        let cells = [
+            String::new(),
+            name.to_owned(),
+            format!("{:>10}", c[0]),
+            format!("{:>12}", c[1]),
+            format!("{:>14}", c[2]),
+            format!("{:>14}", c[3]),
+        ];
+        let cells: Vec<(&str, usize)> = cells.iter().map(String::as_str).zip(w).collect();
         row(out, &cells)
     };
-    line(
-        out,
-        [
-            "",
-            "name",
-            &format!("{:>10}", "size"),
-            &format!("{:>12}", "entries"),
-            &format!("{:>14}", "entry writes"),
-            &format!("{:>14}", "largest key"),
-        ],
-    )?;
+    line(out, "name", super::KEY_INDEX_COLUMNS)?;
     for i in &r.indexes {
-        line(
-            out,
-            [
-                "",
-                &i.name,
-                &format!("{:>10}", numbers::bytes(i.bytes as f64)),
-                &format!("{:>12}", numbers::count(i.items as f64)),
-                &format!("{:>14}", numbers::count(i.entry_writes as f64)),
-                &format!("{:>14}", numbers::bytes(i.max_partition_bytes as f64)),
-            ],
-        )?;
+        let (name, figures) = super::key_index_row(i);
+        line(out, &name, figures.each_ref().map(String::as_str))?;
     }
     Ok(())
 }

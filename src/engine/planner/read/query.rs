@@ -4,6 +4,7 @@
 
 use super::{BATCH_GET_KEYS, Located};
 use crate::engine::model::{AccessPattern, EntityId, Index, IndexKind, ItemAttr, RangeSpan};
+use crate::engine::planner::dialect::{Term, Test};
 use crate::engine::planner::estimate::Estimator;
 use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
@@ -49,8 +50,7 @@ pub(super) fn filter(
     let (entity, pk, _) = located.templates[0];
     let consumed: Vec<&str> =
         keys::partition_consumes(pk.template).chain(sort.consumed.iter().map(String::as_str)).collect();
-    let value = |a: &str| if est.cql { format!("{a} = ?") } else { format!("{a} = :{a}") };
-    let mut terms: Vec<String> = Vec::new();
+    let mut terms: Vec<Term> = Vec::new();
     let mut share = Some(1.0);
     let mut seen: Vec<&str> = Vec::new();
     let given = p.given.iter().zip(p.given_ids());
@@ -66,7 +66,7 @@ pub(super) fn filter(
             continue;
         }
         seen.push(a);
-        terms.push(value(a));
+        terms.push(Term::equals(a, a));
         share = share.map(|s| s * est.share_of(entity, attr, p));
     }
     if let Some(range) = &p.range
@@ -75,36 +75,24 @@ pub(super) fn filter(
     {
         match &range.span {
             RangeSpan::Last(d) => {
-                terms.push(if est.cql {
-                    format!("{} >= ?", range.attribute)
-                } else {
-                    format!("{} >= :from", range.attribute)
-                });
+                terms.push(Term::new(&range.attribute, Test::AtLeast("from".to_owned())));
                 let per_key = est.partition_items(place, pk, Some(p));
                 let matching = per_key.rate * est.window_mean(d.as_secs_f64(), entity);
                 let s = if per_key.items > 0.0 { (matching / per_key.items).min(1.0) } else { 1.0 };
                 share = share.map(|x| x * s);
             }
             RangeSpan::BeginsWith(prefix) => {
-                terms.push(if est.cql {
-                    format!("{0} >= ? AND {0} < ?", range.attribute)
-                } else {
-                    format!("begins_with({}, :prefix)", range.attribute)
-                });
+                terms.push(Term::new(&range.attribute, Test::Prefix("prefix".to_owned())));
                 share = share.map(|x| x * est.prefix_share(entity, range_attr, prefix));
             }
             RangeSpan::All => {}
         }
     }
     if let Some(attribute) = &p.contains {
-        terms.push(if est.cql {
-            format!("{attribute} LIKE ?")
-        } else {
-            format!("contains({attribute}, :word)")
-        });
+        terms.push(Term::new(attribute, Test::Contains("word".to_owned())));
         share = None;
     }
-    Filter { text: (!terms.is_empty()).then(|| terms.join(" AND ")), share }
+    Filter { text: est.language.filter(&terms), share }
 }
 
 /// Items a Query call reads in total over its requests, before any filter or limit.
@@ -227,7 +215,7 @@ pub(super) fn fetch(
         returned,
         requests,
         units,
-        cql: est.cql,
+        engine: est.scenario.engine,
     };
     (Fetch { operation, requests, items: returned, units }, reading)
 }

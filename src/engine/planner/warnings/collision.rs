@@ -664,7 +664,7 @@ fn warning(
         engine: est.scenario.engine,
         finding: Finding::KeyCollision(Collision {
             entity: e.name.clone(),
-            key: key_text(est.variant, keys, est.cql),
+            key: key_text(est.variant, keys, est.cql()),
             id,
             values: space.values(),
             items: written.items,
