@@ -515,6 +515,29 @@ fn a_hot_logical_partition_pins_its_cosmos_partition_while_the_container_idles()
     }
 }
 
+/// check on Cosmos DB speaks its own language: conditions as a query's `WHERE` over the
+/// container's items, request units, point reads and replaces — never DynamoDB's table, API or
+/// capacity units.
+#[test]
+fn check_on_cosmos_db_speaks_its_query_language_and_words() {
+    let out = keyheat(&["check", "counters", "--engine", "cosmosdb"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let words = [
+        "c.PK = @pk",
+        "replace on the container, ~9.9 RU per call",
+        "writes 1 item per call: container ×1",
+        "point read on the container, ~1 RU per call",
+        "hot-partition — container COUNTER#{stream_id}",
+    ];
+    for words in words {
+        assert!(text.contains(words), "{words}: {text}");
+    }
+    for dynamodb in ["PK = :pk", "GetItem", "UpdateItem", "RCU", "WCU", " table"] {
+        assert!(!text.contains(dynamodb), "{dynamodb}: {text}");
+    }
+}
+
 /// A variant's secondary indexes are refused on Cosmos DB, which has none, with what a read by
 /// the index's key becomes there.
 #[test]

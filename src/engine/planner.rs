@@ -544,8 +544,9 @@ impl WriteTarget {
             (WriteTarget::Entry { index, of }, Language::MongoDb) => {
                 format!("{} {}{}", words.global_index, index.name(), of.entry_suffix())
             }
-            (WriteTarget::Table, Language::MongoDb) => words.table.to_owned(),
-            (WriteTarget::List(list), Language::MongoDb) => format!("{} ({list} list)", words.table),
+            // The store's own place: a table, a Cosmos DB container, a MongoDB collection.
+            (WriteTarget::Table, _) => words.table.to_owned(),
+            (WriteTarget::List(list), _) => format!("{} ({list} list)", words.table),
             _ => self.to_string(),
         }
     }

@@ -134,10 +134,10 @@ pub(crate) const COSMOSDB: Vocabulary = Vocabulary {
     peak_reads: "rd RU/s",
     peak_writes: "wr RU/s",
     amplified: ITEMS_AMPLIFIED,
-    descending: "ScanIndexForward = false",
-    // keyheat's check has always named the one container its table; Cosmos DB's words for it
-    // are a change of their own.
-    table: "table",
+    // A query orders by a property with its `ORDER BY` clause ("ORDER BY (NoSQL query)").
+    descending: "ORDER BY … DESC",
+    // Items live in a container ("Databases, containers, and items in Azure Cosmos DB").
+    table: "container",
     partition_key: "partition key",
     sort_key: "sort key",
     // "Change feed in Azure Cosmos DB".
@@ -225,7 +225,7 @@ mod tests {
                 "items",
                 "container",
                 "table, indexes, copies and aggregates",
-                "ScanIndexForward = false",
+                "ORDER BY … DESC",
             ),
             // A MongoDB index entry is a key and a record id: a run counts no index write, a
             // plan still counts each.

@@ -171,7 +171,11 @@ fn items_written(p: &PatternPlan) -> f64 {
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
     match engine.profile().language {
-        Language::DynamoDbApi | Language::CosmosNoSql | Language::MongoDb => {
+        // One `WHERE` clause tests a Cosmos DB query's key and filter alike.
+        language @ Language::CosmosNoSql => {
+            parts.extend(language.one_clause(p.key_condition.as_deref(), p.filter.as_deref()));
+        }
+        Language::DynamoDbApi | Language::MongoDb => {
             if let Some(k) = &p.key_condition {
                 parts.push(k.clone());
             }

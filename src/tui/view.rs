@@ -6,6 +6,7 @@ use crate::engine::metrics::{HeatmapMatrix, Layer, Metric, RowOrdering};
 use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
 use crate::engine::time::{SimDuration, SimTime};
+use crate::engine::vocabulary::Noun;
 
 /// What the UI wants drawn this frame: the heatmap's metric, layout and size in cells.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,42 +208,55 @@ impl P99 {
 pub enum Cost {
     /// Capacity units (DynamoDB): RCU for a read, WCU for a write — fractions are real (½ RCU).
     Units(f64),
-    /// Rows read (Cassandra, which has no capacity units): a mean of whole rows.
-    RowsRead(f64),
-    /// Write requests (Cassandra): a mean of whole requests.
+    /// Request units (Cosmos DB): one currency for reads and writes, fractions real too.
+    RequestUnits(f64),
+    /// Records read, in the store's noun (Cassandra's rows, MongoDB's documents: stores with no
+    /// units): a mean of whole records.
+    Read(f64, Noun),
+    /// Write requests (Cassandra, MongoDB): a mean of whole requests.
     Writes(f64),
 }
 
 impl Cost {
-    /// `0.5 RCU`, `45 rows read`, `1 row read`, `2 writes`. A mean of whole things is written as
-    /// counts are (`44.954` reads as `45`, `4.54` as `4.5`): three decimals of a row claim a
-    /// precision the mean does not have. Units keep `factor`'s decimals (a sparse index's 0.006).
+    /// `0.5 RCU`, `9.9 RU`, `45 rows read`, `1 document read`, `2 writes`. A mean of whole
+    /// things is written as counts are (`44.954` reads as `45`, `4.54` as `4.5`): three decimals
+    /// of a row claim a precision the mean does not have. Units keep `factor`'s decimals (a
+    /// sparse index's 0.006).
     pub fn describe(self, read: bool) -> String {
-        let (text, one, single, plural) = match self {
-            Cost::Units(x) => {
-                let unit = if read { "RCU" } else { "WCU" };
-                return format!("{} {unit}", numbers::factor(x));
-            }
-            Cost::RowsRead(x) => (numbers::count(x), "1", "row read", "rows read"),
-            Cost::Writes(x) => (numbers::count(x), "1", "write", "writes"),
+        // "1 row", never "1 rows": the count as written decides the form.
+        let counted = |x: f64, one: &str, many: &str| {
+            let text = numbers::count(x);
+            let noun = if text == "1" { one } else { many };
+            format!("{text} {noun}")
         };
-        format!("{text} {}", if text == one { single } else { plural })
+        match self {
+            Cost::Units(x) => format!("{} {}", numbers::factor(x), if read { "RCU" } else { "WCU" }),
+            Cost::RequestUnits(x) => format!("{} RU", numbers::factor(x)),
+            Cost::Read(x, noun) => format!("{} read", counted(x, noun.one, noun.many)),
+            Cost::Writes(x) => counted(x, "write", "writes"),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::Engine;
 
     #[test]
     fn a_mean_of_rows_reads_as_a_count_and_units_keep_their_fractions() {
+        let (rows, documents) = (Engine::Cassandra.words().item, Engine::MongoDb.words().item);
         let cases = [
-            (Cost::RowsRead(44.954), true, "45 rows read"),
-            (Cost::RowsRead(4.54), true, "4.5 rows read"),
-            (Cost::RowsRead(1.0), true, "1 row read"),
-            (Cost::RowsRead(1.02), true, "1 row read"),
-            (Cost::RowsRead(12_345.6), true, "12,346 rows read"),
-            (Cost::RowsRead(0.25), true, "0.25 rows read"),
+            (Cost::Read(44.954, rows), true, "45 rows read"),
+            (Cost::Read(4.54, rows), true, "4.5 rows read"),
+            (Cost::Read(1.0, rows), true, "1 row read"),
+            (Cost::Read(1.02, rows), true, "1 row read"),
+            (Cost::Read(12_345.6, rows), true, "12,346 rows read"),
+            (Cost::Read(0.25, rows), true, "0.25 rows read"),
+            (Cost::Read(1.0, documents), true, "1 document read"),
+            (Cost::Read(3.0, documents), true, "3 documents read"),
+            (Cost::RequestUnits(9.898), false, "9.898 RU"),
+            (Cost::RequestUnits(1.0), true, "1 RU"),
             (Cost::Writes(1.0), false, "1 write"),
             (Cost::Writes(2.5), false, "2.5 writes"),
             (Cost::Units(0.5), true, "0.5 RCU"),

@@ -237,12 +237,12 @@ impl View<'_> {
         (lost.map(|_| false), detail, &[UnboundedItem, KeyCollision, HotPartition], None)
     }
 
-    /// The plan of a pattern: the plan lists the scenario's patterns in its order.
     /// The language the forecast's sentences speak: the store's own.
     fn language(&self) -> Language {
         self.engine.profile().language
     }
 
+    /// The plan of a pattern: the plan lists the scenario's patterns in its order.
     fn pattern(&self, target: &PatternRef) -> Option<&PatternPlan> {
         self.plan.patterns.get(target.id().index())
     }
@@ -250,8 +250,7 @@ impl View<'_> {
     /// "Query ×2 on the table", "a Scan of the table", "SELECT on view by_user".
     fn served(&self, p: &PatternPlan, op: Operation) -> String {
         let place = match (&p.index, self.language()) {
-            (None, Language::MongoDb) => "the collection".to_owned(),
-            (None, _) => "the table".to_owned(),
+            (None, _) => format!("the {}", self.engine.words().table),
             (Some(id), Language::Cql) => format!("view {}", id.name()),
             (Some(id), Language::MongoDb) => format!("index {}", id.name()),
             (Some(id), Language::DynamoDbApi | Language::CosmosNoSql) => id.label(),

@@ -4,7 +4,9 @@
 //! language spells them, by the profile's [`Language`]: DynamoDB's key condition and filter
 //! expressions (`PK = :pk AND begins_with(SK, :prefix)`), CQL's bound `WHERE` clauses
 //! (`user_id = ? AND sent_at >= ?`), MongoDB's query filter document and sort
-//! (`{PK: :pk, SK: {$gte: :from}} sort {SK: -1}`).
+//! (`{PK: :pk, SK: {$gte: :from}} sort {SK: -1}`), and the `WHERE` and `ORDER BY` clauses of a
+//! Cosmos DB for NoSQL query over its container's items (`c.PK = @pk AND STARTSWITH(c.SK,
+//! @prefix) ORDER BY c.SK DESC`).
 //!
 //! What the terms name is the planner's business, not the dialect's: a CQL key is typed
 //! columns, one per slot, where the other stores test the generic key attribute (`PK`, `SK`)
@@ -14,7 +16,8 @@ use crate::engine::profile::Language;
 
 /// One test on one field (an attribute, a key attribute or a CQL column) against the values a
 /// request binds. A value is named by its placeholder (`pk`, `from`, `prefix`, an attribute's
-/// own name); CQL binds every value to `?` by position and ignores the name.
+/// own name); CQL binds every value to `?` by position and ignores the name, Cosmos DB names
+/// it as a parameter (`@pk`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
     pub field: String,
@@ -64,15 +67,40 @@ impl Language {
         self == Language::Cql
     }
 
-    /// A key condition in this language. Only MongoDB writes the order beside it: a find asks
-    /// for descending order with a sort document ("cursor.sort()", MongoDB manual), where
+    /// A key condition in this language. MongoDB and Cosmos DB write the order beside it: a
+    /// find asks for descending order with a sort document ("cursor.sort()", MongoDB manual),
+    /// a Cosmos DB query with its `ORDER BY` clause ("ORDER BY (NoSQL query)"), where
     /// DynamoDB's `ScanIndexForward` and CQL's `ORDER BY` are parameters the plan's words name.
     pub fn key_condition(self, key: &KeyCondition) -> Option<String> {
         let filter = self.filter(&key.terms)?;
         match (self, &key.descending_by) {
             (Language::MongoDb, Some(field)) => Some(format!("{filter} sort {{{field}: -1}}")),
+            (Language::CosmosNoSql, Some(field)) => {
+                Some(format!("{filter}{ORDER_BY}{} DESC", cosmos_path(field)))
+            }
             _ => Some(filter),
         }
+    }
+
+    /// A Cosmos DB query's whole condition from a key condition and a filter this language
+    /// wrote: one `WHERE` clause tests both, as the query language has no separate filter, and
+    /// the key condition's `ORDER BY` ends it. `None` in the other languages, which send the
+    /// two apart (DynamoDB's `KeyConditionExpression` and `FilterExpression`).
+    pub fn one_clause(self, key: Option<&str>, filter: Option<&str>) -> Option<String> {
+        if self != Language::CosmosNoSql {
+            return None;
+        }
+        let (key, order) = match key.map(|k| k.split_once(ORDER_BY).map_or((k, None), |(k, o)| (k, Some(o))))
+        {
+            Some((k, o)) => (Some(k), o),
+            None => (None, None),
+        };
+        let clauses: Vec<&str> = key.into_iter().chain(filter).collect();
+        if clauses.is_empty() {
+            return None;
+        }
+        let order = order.map_or(String::new(), |o| format!("{ORDER_BY}{o}"));
+        Some(format!("{}{order}", clauses.join(" AND ")))
     }
 
     /// The terms as one condition in this language (`None`: no term, nothing to test).
@@ -81,9 +109,8 @@ impl Language {
             return None;
         }
         Some(match self {
-            Language::DynamoDbApi | Language::CosmosNoSql => {
-                terms.iter().map(expression).collect::<Vec<_>>().join(" AND ")
-            }
+            Language::DynamoDbApi => terms.iter().map(expression).collect::<Vec<_>>().join(" AND "),
+            Language::CosmosNoSql => terms.iter().map(cosmos).collect::<Vec<_>>().join(" AND "),
             Language::Cql => terms.iter().map(cql).collect::<Vec<_>>().join(" AND "),
             Language::MongoDb => {
                 let fields: Vec<String> =
@@ -94,8 +121,7 @@ impl Language {
     }
 }
 
-/// A term in DynamoDB's condition expressions (key conditions and filters alike; keyheat
-/// writes the same for Cosmos DB).
+/// A term in DynamoDB's condition expressions (key conditions and filters alike).
 fn expression(term: &Term) -> String {
     let f = &term.field;
     match &term.test {
@@ -117,6 +143,47 @@ fn cql(term: &Term) -> String {
         Test::Between(..) => format!("{f} >= ? AND {f} <= ?"),
         Test::Prefix(_) => format!("{f} >= ? AND {f} < ?"),
         Test::Contains(_) => format!("{f} LIKE ?"),
+    }
+}
+
+/// What separates a Cosmos DB key condition from its order.
+const ORDER_BY: &str = " ORDER BY ";
+
+/// A term of a Cosmos DB for NoSQL query's `WHERE` clause over the container's items (`c`),
+/// its values bound as named parameters ("Parameterized queries"). A prefix is `STARTSWITH`,
+/// which a range index serves; a word anywhere is `CONTAINS`, which reads every value of the
+/// property ("String system functions"). Range bounds are `>=` and `BETWEEN`, both inclusive
+/// ("Keywords in Azure Cosmos DB for NoSQL").
+fn cosmos(term: &Term) -> String {
+    let f = cosmos_path(&term.field);
+    let value = |v: &str| format!("@{v}");
+    match &term.test {
+        Test::Equals(v) => format!("{f} = {}", value(v)),
+        Test::AtLeast(v) => format!("{f} >= {}", value(v)),
+        Test::Between(a, b) => format!("{f} BETWEEN {} AND {}", value(a), value(b)),
+        Test::Prefix(v) => format!("STARTSWITH({f}, {})", value(v)),
+        Test::Contains(v) => format!("CONTAINS({f}, {})", value(v)),
+    }
+}
+
+/// A property of the query's item: `c.name` for a plain name, `c["name"]` for one the dot
+/// cannot reach — a name that is not an identifier, or one of the query language's reserved
+/// keywords ("Keywords in Azure Cosmos DB for NoSQL"; a property's name may be any string,
+/// "Working with JSON in Azure Cosmos DB for NoSQL").
+fn cosmos_path(field: &str) -> String {
+    const RESERVED: [&str; 33] = [
+        "AND", "ARRAY", "AS", "ASC", "BETWEEN", "BY", "CASE", "CAST", "CROSS", "DESC", "DISTINCT", "ELSE",
+        "END", "ESCAPE", "EXISTS", "FALSE", "FOR", "FROM", "GROUP", "IN", "JOIN", "LIKE", "LIMIT", "NOT",
+        "NULL", "OFFSET", "OR", "ORDER", "SELECT", "TOP", "TRUE", "VALUE", "WHERE",
+    ];
+    let mut chars = field.chars();
+    let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if identifier && !RESERVED.iter().any(|k| k.eq_ignore_ascii_case(field)) {
+        format!("c.{field}")
+    } else {
+        let escaped = field.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("c[\"{escaped}\"]")
     }
 }
 
@@ -143,7 +210,8 @@ mod tests {
     }
 
     /// Every shape of key condition the planner sends, in each language: DynamoDB's and CQL's
-    /// as keyheat has always written them, MongoDB's as a query filter and sort.
+    /// as keyheat has always written them, Cosmos DB's as a query's `WHERE` and `ORDER BY`,
+    /// MongoDB's as a query filter and sort.
     #[test]
     fn each_language_writes_each_key_condition_shape() {
         let pk = || Term::equals("PK", "pk");
@@ -151,12 +219,22 @@ mod tests {
             (
                 "whole key",
                 key(vec![pk(), Term::equals("SK", "sk")], None),
-                ["PK = :pk AND SK = :sk", "PK = ? AND SK = ?", "PK = :pk AND SK = :sk", "{PK: :pk, SK: :sk}"],
+                [
+                    "PK = :pk AND SK = :sk",
+                    "PK = ? AND SK = ?",
+                    "c.PK = @pk AND c.SK = @sk",
+                    "{PK: :pk, SK: :sk}",
+                ],
             ),
             (
                 "partition, newest first",
                 key(vec![Term::equals("GSI1PK", "pk")], Some("GSI1SK")),
-                ["GSI1PK = :pk", "GSI1PK = ?", "GSI1PK = :pk", "{GSI1PK: :pk} sort {GSI1SK: -1}"],
+                [
+                    "GSI1PK = :pk",
+                    "GSI1PK = ?",
+                    "c.GSI1PK = @pk ORDER BY c.GSI1SK DESC",
+                    "{GSI1PK: :pk} sort {GSI1SK: -1}",
+                ],
             ),
             (
                 "range from",
@@ -164,7 +242,7 @@ mod tests {
                 [
                     "PK = :pk AND SK >= :from",
                     "PK = ? AND SK >= ?",
-                    "PK = :pk AND SK >= :from",
+                    "c.PK = @pk AND c.SK >= @from",
                     "{PK: :pk, SK: {$gte: :from}}",
                 ],
             ),
@@ -174,7 +252,7 @@ mod tests {
                 [
                     "PK = :pk AND SK BETWEEN :from AND :to",
                     "PK = ? AND SK >= ? AND SK <= ?",
-                    "PK = :pk AND SK BETWEEN :from AND :to",
+                    "c.PK = @pk AND c.SK BETWEEN @from AND @to ORDER BY c.SK DESC",
                     "{PK: :pk, SK: {$gte: :from, $lte: :to}} sort {SK: -1}",
                 ],
             ),
@@ -184,7 +262,7 @@ mod tests {
                 [
                     "PK = :pk AND begins_with(SK, :prefix)",
                     "PK = ? AND SK >= ? AND SK < ?",
-                    "PK = :pk AND begins_with(SK, :prefix)",
+                    "c.PK = @pk AND STARTSWITH(c.SK, @prefix)",
                     "{PK: :pk, SK: /^:prefix/}",
                 ],
             ),
@@ -204,25 +282,31 @@ mod tests {
     /// A filter's terms: the inputs a key does not apply, a range, a word search.
     #[test]
     fn each_language_writes_each_filter_shape() {
-        let cases: Vec<(&str, Vec<Term>, [&str; 3])> = vec![
+        let cases: Vec<(&str, Vec<Term>, [&str; 4])> = vec![
             (
                 "two equalities",
                 vec![Term::equals("status", "status"), Term::equals("country", "country")],
                 [
                     "status = :status AND country = :country",
                     "status = ? AND country = ?",
+                    "c.status = @status AND c.country = @country",
                     "{status: :status, country: :country}",
                 ],
             ),
             (
                 "since",
                 vec![Term::new("sent_at", Test::AtLeast("from".into()))],
-                ["sent_at >= :from", "sent_at >= ?", "{sent_at: {$gte: :from}}"],
+                ["sent_at >= :from", "sent_at >= ?", "c.sent_at >= @from", "{sent_at: {$gte: :from}}"],
             ),
             (
                 "prefix",
                 vec![Term::new("name", Test::Prefix("prefix".into()))],
-                ["begins_with(name, :prefix)", "name >= ? AND name < ?", "{name: /^:prefix/}"],
+                [
+                    "begins_with(name, :prefix)",
+                    "name >= ? AND name < ?",
+                    "STARTSWITH(c.name, @prefix)",
+                    "{name: /^:prefix/}",
+                ],
             ),
             (
                 "word",
@@ -233,14 +317,69 @@ mod tests {
                 [
                     "channel_id = :channel_id AND contains(body, :word)",
                     "channel_id = ? AND body LIKE ?",
+                    "c.channel_id = @channel_id AND CONTAINS(c.body, @word)",
                     "{channel_id: :channel_id, body: /:word/}",
                 ],
             ),
         ];
-        for (shape, terms, [dynamodb, cql, mongodb]) in cases {
+        for (shape, terms, [dynamodb, cql, cosmos, mongodb]) in cases {
             assert_eq!(Language::DynamoDbApi.filter(&terms).as_deref(), Some(dynamodb), "{shape}");
             assert_eq!(Language::Cql.filter(&terms).as_deref(), Some(cql), "{shape}");
+            assert_eq!(Language::CosmosNoSql.filter(&terms).as_deref(), Some(cosmos), "{shape}");
             assert_eq!(Language::MongoDb.filter(&terms).as_deref(), Some(mongodb), "{shape}");
+        }
+    }
+
+    /// A property the dot cannot reach is named in brackets: a keyword, a name that is not an
+    /// identifier, with `"` and `\` escaped inside the string.
+    #[test]
+    fn a_cosmos_property_the_dot_cannot_reach_is_bracketed() {
+        // (field, path)
+        let cases = [
+            ("channel_id", "c.channel_id"),
+            ("_ts", "c._ts"),
+            ("value", "c[\"value\"]"),
+            ("Order", "c[\"Order\"]"),
+            ("user-id", "c[\"user-id\"]"),
+            ("2fa", "c[\"2fa\"]"),
+            ("say \"hi\"", "c[\"say \\\"hi\\\"\"]"),
+            ("a\\b", "c[\"a\\\\b\"]"),
+        ];
+        for (field, path) in cases {
+            assert_eq!(cosmos_path(field), path, "{field:?}");
+        }
+    }
+
+    /// A Cosmos DB query tests its key and its filter in one `WHERE`, ordered last; the other
+    /// languages send them apart.
+    #[test]
+    fn a_cosmos_query_joins_key_and_filter_before_its_order() {
+        let key = Language::CosmosNoSql.key_condition(&KeyCondition {
+            terms: vec![Term::equals("PK", "pk")],
+            descending_by: Some("SK".into()),
+        });
+        let filter = Language::CosmosNoSql.filter(&[Term::new("body", Test::Contains("word".into()))]);
+        // (key, filter, clause)
+        let cases = [
+            (
+                key.as_deref(),
+                filter.as_deref(),
+                Some("c.PK = @pk AND CONTAINS(c.body, @word) ORDER BY c.SK DESC"),
+            ),
+            (key.as_deref(), None, Some("c.PK = @pk ORDER BY c.SK DESC")),
+            (Some("c.PK = @pk"), filter.as_deref(), Some("c.PK = @pk AND CONTAINS(c.body, @word)")),
+            (None, filter.as_deref(), Some("CONTAINS(c.body, @word)")),
+            (None, None, None),
+        ];
+        for (key, filter, clause) in cases {
+            assert_eq!(
+                Language::CosmosNoSql.one_clause(key, filter).as_deref(),
+                clause,
+                "{key:?} {filter:?}"
+            );
+        }
+        for language in [Language::DynamoDbApi, Language::Cql, Language::MongoDb] {
+            assert_eq!(language.one_clause(Some("PK = :pk"), Some("x = :x")), None, "{language:?}");
         }
     }
 

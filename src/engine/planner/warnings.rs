@@ -405,7 +405,9 @@ fn amplification_warning(
 fn place_name(est: &Estimator<'_>, place: Option<&Index>) -> String {
     match place {
         Some(index) if est.cql() => format!("view {}", index.name),
-        _ => label(place),
+        Some(_) => label(place),
+        // The store's own word: a Cosmos DB container, a MongoDB collection.
+        None => est.scenario.engine.words().table.to_owned(),
     }
 }
 
@@ -630,13 +632,16 @@ struct Load {
 /// The load on the busiest value of `pk` in `index` (`None`: the table), counting `entity`'s
 /// items among those it lands on.
 fn load_on<'l>(
+    est: &Estimator<'_>,
     loads: &'l mut BTreeMap<String, Load>,
     index: Option<&IndexId>,
     place: Option<&Index>,
     pk: &Template,
     entity: EntityId,
 ) -> &'l mut Load {
-    let load = loads.entry(format!("{} {}", label(place), pk.source())).or_default();
+    // The table in the store's word (a container, a collection); an index by its label.
+    let name = if place.is_some() { label(place) } else { est.scenario.engine.words().table.to_owned() };
+    let load = loads.entry(format!("{name} {}", pk.source())).or_default();
     load.index = index.cloned();
     if !load.entities.contains(&entity) {
         load.entities.push(entity);
@@ -667,7 +672,7 @@ fn write_loads(
         let Some(keys) = keys_in(est, place, w.lands.entity) else { continue };
         let spread = landing_spread(est, w, p, place, keys);
         let units = peak * spread.hottest * landing.unwrap_or(1.0) * w.per_call * w.units_each;
-        let load = load_on(loads, w.target.index(), place, &keys.pk, w.lands.entity);
+        let load = load_on(est, loads, w.target.index(), place, &keys.pk, w.lands.entity);
         load.wcu += units;
         // A table item that is overwritten in place (no fresh id or time in its key, no sort key
         // slot). An index partition holds the entries of every item sharing its key, so a split
@@ -803,7 +808,7 @@ fn read_load(est: &Estimator<'_>, plan: &PatternPlan, p: &AccessPattern, loads: 
     let own_units = uncached - plan.fetch.as_ref().map_or(0.0, |f| f.units);
     let per_request = own_units * (1.0 - hit) / f64::from(plan.fanout.max(1));
     let units = peak_rate(p) * spread.hottest * per_request;
-    let load = load_on(loads, plan.index.as_ref(), place, &keys.pk, p.entity_id());
+    let load = load_on(est, loads, plan.index.as_ref(), place, &keys.pk, p.entity_id());
     load.rcu += units;
     load.terms.push(LoadTerm::Read {
         pattern: p.name.clone(),

@@ -4,6 +4,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use crate::engine::model::{Engine, IndexKind, Projection};
+use crate::engine::planner::dialect::{Term, Test};
 use crate::engine::planner::verdict::{
     Access, Descending, FetchReading, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Split,
     Stopped, TransactRead,
@@ -20,9 +21,14 @@ impl Display for ReadVerdict {
             ReadHow::Scan(scan) => scan.fmt(f)?,
             ReadHow::Search { attribute, engine } => write!(
                 f,
-                "contains({attribute}, word) looks for a word inside the text: no key condition can test that, and no \
-                 key narrows the search to one partition, so {} with that filter would read the whole {} on every \
-                 call. Serve it with a search index fed by the same writes (e.g. OpenSearch via {})",
+                "{} looks for a word inside the text: no key condition can test that, and no key narrows the \
+                 search to one partition, so {} with that filter would read the whole {} on every call. Serve it \
+                 with a search index fed by the same writes (e.g. OpenSearch via {})",
+                engine
+                    .profile()
+                    .language
+                    .filter(&[Term::new(attribute.as_str(), Test::Contains("word".into()))])
+                    .unwrap_or_default(),
                 a_scan(*engine),
                 engine.words().table,
                 engine.words().change_feed
@@ -39,7 +45,10 @@ impl Display for ReadVerdict {
 fn a_scan(engine: Engine) -> &'static str {
     match engine.profile().language {
         Language::MongoDb => "a collection scan",
-        Language::DynamoDbApi | Language::Cql | Language::CosmosNoSql => "a Scan",
+        // A query with no partition key reads every physical partition ("Query items in Azure
+        // Cosmos DB for NoSQL": cross-partition queries).
+        Language::CosmosNoSql => "a cross-partition query",
+        Language::DynamoDbApi | Language::Cql => "a Scan",
     }
 }
 

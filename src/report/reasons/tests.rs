@@ -1,6 +1,6 @@
 //! The words of each kind of verdict, and the shape `check`'s JSON gives them.
 
-use crate::engine::model::Engine::{Cassandra, DynamoDb, MongoDb};
+use crate::engine::model::Engine::{Cassandra, CosmosDb, DynamoDb, MongoDb};
 use crate::engine::model::{Index, IndexIds, IndexKind, Projection};
 use crate::engine::planner::verdict::{
     Access, ClassAccess, Considered, Cost, Descending, Embedded, FetchReading, LocateRead, Locating, NameGap,
@@ -175,7 +175,7 @@ fn words_searches_fetches_classes_and_cql_reads() {
     let cases = [
         (
             read(search, None),
-            "contains(body, word) looks for a word inside the text: no key condition can test that, and no key \
+            "contains(body, :word) looks for a word inside the text: no key condition can test that, and no key \
              narrows the search to one partition, so a Scan with that filter would read the whole table on every \
              call. Serve it with a search index fed by the same writes (e.g. OpenSearch via DynamoDB Streams)",
         ),
@@ -383,7 +383,7 @@ fn words_each_verdict_in_mongodbs_terms() {
         ),
         (
             read(ReadHow::Search { attribute: "body".to_owned(), engine: MongoDb }, None),
-            "contains(body, word) looks for a word inside the text: no key condition can test that, and no key \
+            "{body: /:word/} looks for a word inside the text: no key condition can test that, and no key \
              narrows the search to one partition, so a collection scan with that filter would read the whole \
              collection on every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via \
              change streams)"
@@ -392,6 +392,15 @@ fn words_each_verdict_in_mongodbs_terms() {
         (
             Verdict::Write(WriteVerdict { naming: Naming::Named(writes), transaction: false }),
             "writes 2 documents per call: collection ×1 + index posts-by-author ×1".to_owned(),
+        ),
+        // Cosmos DB's query language tests the word with CONTAINS, over a container.
+        (
+            read(ReadHow::Search { attribute: "body".to_owned(), engine: CosmosDb }, None),
+            "CONTAINS(c.body, @word) looks for a word inside the text: no key condition can test that, and no key \
+             narrows the search to one partition, so a cross-partition query with that filter would read the whole \
+             container on every call. Serve it with a search index fed by the same writes (e.g. OpenSearch via the \
+             change feed)"
+                .to_owned(),
         ),
     ];
     for (verdict, words) in cases {

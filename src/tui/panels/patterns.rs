@@ -17,27 +17,29 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Chunk, PENDING, block, flow};
 use crate::engine::model::{Engine, Scenario};
-use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, cql_verb, numbers};
+use crate::engine::planner::{Kind, Operation, PatternPlan, Plan, numbers, verb};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 #[cfg(test)]
 use crate::tui::view::Cost;
 use crate::tui::view::{P99, PatternRow};
 
-/// The verdict as the panel writes it: `Query fan-out ×2 on by-status`, `✘ Scan`, `✘ unserved`;
-/// in CQL's words for the Cassandra profile (`SELECT ×2 partitions on view by-status`, `✘ full
-/// scan`); `true` when the keys serve the pattern.
+/// The verdict as the panel writes it, in the store's own words: `Query fan-out ×2 on
+/// by-status`, `✘ Scan`, `✘ unserved` on DynamoDB; `SELECT ×2 partitions on view by-status`,
+/// `✘ full scan` in CQL; `point read`, `✘ cross-partition query` on Cosmos DB; `find`, `✘ find
+/// (collection scan)` on MongoDB. `true` when the keys serve the pattern.
 pub fn verdict(p: &PatternPlan, engine: Engine) -> (bool, String) {
+    let language = engine.profile().language;
     let cql = engine.profile().cql();
     let on = match &p.index {
         Some(view) if cql => format!(" on view {}", view.name()),
         Some(index) => format!(" on {}", index.name()),
         None => String::new(),
     };
-    let name = |op: Operation| if cql { cql_verb(op) } else { op.name() };
+    let name = |op: Operation| verb(language, op);
     match p.operation {
         Some(Operation::Scan) if cql => (false, format!("✘ full scan{on}")),
-        Some(Operation::Scan) => (false, format!("✘ Scan{on}")),
+        Some(Operation::Scan) => (false, format!("✘ {}{on}", name(Operation::Scan))),
         None => (false, "✘ unserved".to_owned()),
         Some(op) if !p.served() => (false, format!("✘ {}{on}", name(op))),
         Some(op) => {
@@ -427,6 +429,39 @@ mod tests {
             let plan = plan_of(scenario, variant);
             let p = plan.patterns.iter().find(|p| p.name == pattern).expect("a bundled pattern");
             assert_eq!(verdict(p, Engine::Cassandra).1, want, "{scenario} {variant} {pattern}");
+        }
+    }
+
+    /// On Cosmos DB and MongoDB the panel names each store's own requests, never DynamoDB's API.
+    #[test]
+    fn cosmos_db_and_mongodb_name_their_own_requests() {
+        // (scenario, engine, pattern, its verdict, the verdict were it a Scan)
+        let cases = [
+            ("counters", Engine::CosmosDb, "like", "replace", "✘ cross-partition query"),
+            ("counters", Engine::CosmosDb, "read-count", "point read", "✘ cross-partition query"),
+            ("social-feed", Engine::MongoDb, "profile", "findOne", "✘ find (collection scan)"),
+            (
+                "social-feed",
+                Engine::MongoDb,
+                "user-posts",
+                "find on posts-by-author",
+                "✘ find (collection scan) on posts-by-author",
+            ),
+        ];
+        for (scenario, engine, pattern, want, scan) in cases {
+            let loaded = crate::scenario::load(scenario)
+                .and_then(|l| l.on_engine(engine))
+                .unwrap_or_else(|e| panic!("{scenario}: {e}"));
+            let v = loaded.variant(Some("naive")).expect("a bundled variant");
+            let plan = crate::engine::planner::plan(&loaded.scenario, v);
+            let p = plan.patterns.iter().find(|p| p.name == pattern).expect("a bundled pattern");
+            assert_eq!(verdict(p, engine), (true, want.to_owned()), "{scenario} on {engine}: {pattern}");
+            let scanned = PatternPlan { operation: Some(Operation::Scan), ..p.clone() };
+            assert_eq!(
+                verdict(&scanned, engine),
+                (false, scan.to_owned()),
+                "{scenario} on {engine}: {pattern}"
+            );
         }
     }
 }

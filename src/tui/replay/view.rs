@@ -251,10 +251,13 @@ fn patterns(report: &RunReport, engine: Engine) -> Vec<PatternRow> {
             let rates = report.fidelity == Fidelity::Rates;
             let cost = match (engine.profile().metering, p.kind) {
                 (Metering::Operations, planner::Kind::Read) if rates => None,
-                (Metering::Units | Metering::RequestUnits, _) => {
-                    crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x))
+                (Metering::Units, _) => crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::Units(x)),
+                (Metering::RequestUnits, _) => {
+                    crate::report::run::cost(p, engine).map(|(x, _, _)| Cost::RequestUnits(x))
                 }
-                (Metering::Operations, planner::Kind::Read) => Some(Cost::RowsRead(p.avg_items_read)),
+                (Metering::Operations, planner::Kind::Read) => {
+                    Some(Cost::Read(p.avg_items_read, engine.words().item))
+                }
                 (Metering::Operations, _) => {
                     (p.calls > 0).then(|| Cost::Writes(p.requests as f64 / p.calls as f64))
                 }
