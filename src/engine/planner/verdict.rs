@@ -310,7 +310,8 @@ pub struct Locating {
     pub index: Option<IndexId>,
     pub items: f64,
     pub units: f64,
-    pub cql: bool,
+    /// The store it reads, for its words: its requests, records, places and units.
+    pub engine: Engine,
 }
 
 /// What one write call writes: each target and how many times (those written at all).

@@ -113,12 +113,12 @@ fn locating(est: &Estimator<'_>, locate: &PatternPlan) -> LocateRead {
         return LocateRead::NotFound(Box::new(locate.verdict.clone()));
     }
     LocateRead::Found(Locating {
-        requests: locate.requests(Operation::name),
+        requests: locate.requests(|op| super::verb(est.language, op)),
         scan: locate.operation == Some(Operation::Scan),
         index: locate.index.clone(),
         items: locate.items_read.unwrap_or(0.0),
         units: locate.units_per_call,
-        cql: est.cql(),
+        engine: est.scenario.engine,
     })
 }
 

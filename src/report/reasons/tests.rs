@@ -56,7 +56,7 @@ fn words_each_kind_of_verdict() {
         index: None,
         items: 1.0,
         units: 0.5,
-        cql: false,
+        engine: DynamoDb,
     };
     // (verdict, served, words)
     let cases = [
@@ -221,8 +221,14 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
         only_when: None,
         ids: IndexIds::default(),
     };
-    let locating =
-        |scan, index, items| Locating { requests: String::new(), scan, index, items, units: 0.0, cql: true };
+    let locating = |scan, index, items| Locating {
+        requests: String::new(),
+        scan,
+        index,
+        items,
+        units: 0.0,
+        engine: Cassandra,
+    };
     let update = |read| {
         let gap = NameGap::SortKey { key: "O#{order_id}".to_owned(), missing: vec!["order_id".to_owned()] };
         let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, engine: Cassandra };
@@ -242,6 +248,48 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
     for (read, words) in cases {
         let verdict = update(read);
         assert_eq!(verdict.to_string(), format!("{needs} {words}; then it writes 1 row per call: table ×1"));
+    }
+}
+
+/// The read a write sends first is worded in its store's terms: a find on an index and
+/// documents on MongoDB, a query on the container and request units on Cosmos DB.
+#[test]
+fn words_the_read_a_write_sends_first_in_each_stores_terms() {
+    let index = Index {
+        name: "by-order".to_owned(),
+        kind: IndexKind::Global,
+        pk_attribute: "order_id".to_owned(),
+        sk_attribute: None,
+        keys: Vec::new(),
+        projection: Projection::All,
+        only_when: None,
+        ids: IndexIds::default(),
+    };
+    let on_index = Some(IndexId::new(0, &index));
+    // (engine, requests, index, items, units, words)
+    let cases = [
+        (
+            DynamoDb,
+            "Query",
+            on_index.clone(),
+            1.0,
+            0.5,
+            "a Query on the GSI by-order (1 item, ~0.5 RCU per call)",
+        ),
+        (MongoDb, "find", on_index, 1.0, 0.0, "a find on the index by-order (1 document per call)"),
+        (
+            MongoDb,
+            "find (collection scan)",
+            None,
+            3.0,
+            0.0,
+            "a find (collection scan) on the collection (3 documents per call)",
+        ),
+        (CosmosDb, "query", None, 2.0, 3.5, "a query on the container (2 items, ~3.5 RU per call)"),
+    ];
+    for (engine, requests, index, items, units, words) in cases {
+        let read = Locating { requests: requests.to_owned(), scan: false, index, items, units, engine };
+        assert_eq!(read.to_string(), format!("; it reads it first with {words}"), "{engine}");
     }
 }
 

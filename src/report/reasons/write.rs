@@ -5,7 +5,8 @@ use std::fmt::{self, Display, Formatter};
 
 use crate::engine::model::IndexKind;
 use crate::engine::planner::verdict::{LocateRead, Locating, NameGap, Naming, WriteVerdict, Writes};
-use crate::engine::planner::{IndexId, WriteTarget, numbers};
+use crate::engine::planner::{WriteTarget, numbers};
+use crate::engine::profile::{Language, Metering};
 
 impl Display for WriteVerdict {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -51,23 +52,35 @@ impl Display for LocateRead {
 }
 
 impl Display for Locating {
+    /// "; it reads it first with a Query on the table (1 item, ~1 RCU per call)", in the
+    /// store's words: a SELECT on a view and rows, a find on an index and documents, a query on
+    /// the container and request units.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let what = match (self.cql, self.scan) {
+        let profile = self.engine.profile();
+        let words = self.engine.words();
+        let cql = profile.cql();
+        let what = match (cql, self.scan) {
             (true, true) => "a SELECT of every partition".to_owned(),
             (true, false) => "a SELECT".to_owned(),
             (false, _) => format!("a {}", self.requests),
         };
-        let noun = if self.cql { "row" } else { "item" };
         let shown = numbers::count(self.items);
-        let plural = if shown == "1" { "" } else { "s" };
+        let noun = if shown == "1" { words.item.one } else { words.item.many };
         let place = match &self.index {
-            // A Cassandra index is a materialized view.
-            Some(id) if self.cql && id.kind() == IndexKind::Global => format!("view {}", id.name()),
-            index => IndexId::place(index.as_ref()),
+            // A Cassandra index is a materialized view; a MongoDB one is an index, whatever
+            // kind the variant declares.
+            Some(id) if cql && id.kind() == IndexKind::Global => format!("view {}", id.name()),
+            Some(id) if profile.language == Language::MongoDb => {
+                format!("{} {}", words.global_index, id.name())
+            }
+            Some(id) => id.label(),
+            None => words.table.to_owned(),
         };
-        write!(f, "; it reads it first with {what} on the {place} ({shown} {noun}{plural}")?;
-        if !self.cql {
-            write!(f, ", ~{} RCU", numbers::count(self.units))?;
+        write!(f, "; it reads it first with {what} on the {place} ({shown} {noun}")?;
+        match profile.metering {
+            Metering::Units => write!(f, ", ~{} RCU", numbers::count(self.units))?,
+            Metering::RequestUnits => write!(f, ", ~{} RU", numbers::count(self.units))?,
+            Metering::Operations => {}
         }
         f.write_str(" per call)")
     }

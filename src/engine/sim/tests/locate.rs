@@ -94,12 +94,12 @@ fn the_cassandra_profile_selects_before_it_updates() {
     assert!(p.avg_items_read > 1_900.0, "{}", p.avg_items_read);
     // A SELECT of every partition of the table, 2,000 rows a call.
     let read = locating(&plan);
-    assert!(read.cql && read.scan && read.index.is_none(), "{read:?}");
+    assert!(read.engine.profile().cql() && read.scan && read.index.is_none(), "{read:?}");
     assert!((read.items - 2_000.0).abs() < 0.5, "{read:?}");
     // A SELECT of the view by-order, one row a call.
     let (_, plan) = run(&cql, "index-first");
     let read = locating(&plan);
-    assert!(read.cql && !read.scan, "{read:?}");
+    assert!(read.engine.profile().cql() && !read.scan, "{read:?}");
     assert_eq!(read.index.as_ref().map(|id| (id.name(), id.kind())), Some(("by-order", IndexKind::Global)));
     assert!((read.items - 1.0).abs() < 0.05, "{read:?}");
 }
