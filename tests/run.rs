@@ -728,3 +728,66 @@ fn a_sharded_collection_reports_its_shards_in_every_format() {
         keyheat(&["run", "social-feed", "--engine", "mongodb", "--duration", "1m", "--format", "json"]);
     assert!(json(&plain).get("shards").is_none());
 }
+
+/// `tenant-files`, Cosmos DB's lesson on its 20 GB logical partition: partitioned by tenant, the
+/// whale's partition fills and its uploads fail (403, substatus 1014); with a hierarchical key
+/// (tenant, 10-minute bucket) a logical partition is a whole key, the tenant grows past 20 GB
+/// across several of them, and every goal passes ("Hierarchical partition keys in Azure Cosmos
+/// DB" and its FAQ).
+#[test]
+fn a_hierarchical_key_lets_a_tenant_grow_past_20_gb_on_cosmos_db() {
+    let run = |variant: &str| {
+        let out = keyheat(&["run", "tenant-files", "--variant", variant, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        json(&out)
+    };
+    let limit = 20u64 << 30;
+    let naive = run("naive");
+    assert_eq!(naive["engine"].as_str(), Some("cosmosdb"));
+    let refused = naive["totals"]["collection_limit_errors"].as_u64().unwrap_or(0);
+    assert!(refused > 50_000, "the whale's uploads past 20 GB are refused: {refused}");
+    assert_eq!(naive["totals"]["failed_writes"].as_u64(), Some(refused));
+    assert_eq!(naive["partitions"]["top"][0]["key"].as_str(), Some("tenant-000"));
+    let naive_max = naive["partitions"]["max_bytes"].as_u64().unwrap_or(0);
+    assert!(naive_max <= limit && naive_max > limit - (1 << 20), "held at 20 GB: {naive_max}");
+    let failed = |r: &serde_json::Value| {
+        r["goals"].as_array().map_or(0, |g| g.iter().filter(|g| g["passed"].as_bool() == Some(false)).count())
+    };
+    assert_eq!(failed(&naive), 2, "no upload lost, and their latency");
+
+    let hpk = run("recommended");
+    assert_eq!(hpk["totals"]["failed_writes"].as_u64(), Some(0));
+    assert_eq!(hpk["totals"]["throttled_ops"].as_u64(), Some(0));
+    assert_eq!(failed(&hpk), 0, "{}", hpk["goals"]);
+    // The whale's logical partitions are (tenant, bucket) keys, shown as their levels, each under
+    // 20 GB, and together past it.
+    let top = hpk["partitions"]["top"].as_array().cloned().unwrap_or_default();
+    let whale: Vec<u64> = top
+        .iter()
+        .filter(|p| p["key"].as_str().is_some_and(|k| k.starts_with("[\"tenant-000\",\"")))
+        .filter_map(|p| p["bytes"].as_u64())
+        .collect();
+    assert!(whale.len() >= 3, "{top:?}");
+    assert!(whale.iter().all(|&b| b < limit) && whale.iter().sum::<u64>() > limit, "{whale:?}");
+    // The recent files: 2 or 3 full keys a call, one logical partition each.
+    let recent =
+        hpk["patterns"].as_array().and_then(|p| p.iter().find(|p| p["name"] == "recent-files")).cloned();
+    let fanout = recent.as_ref().and_then(|p| p["avg_fanout"].as_f64()).unwrap_or(0.0);
+    assert!((2.0..=3.0).contains(&fanout), "{recent:?}");
+
+    // check shows the levels, and the same list is refused on a store with one-value keys.
+    let check = keyheat(&["check", "tenant-files", "--variant", "recommended"]);
+    assert!(
+        stdout(&check).contains(r#"PK = ["{tenant_id}","{bucket(uploaded_at, 10m)}"]"#),
+        "{}",
+        stdout(&check)
+    );
+    let dir = scratch_dir("hpk-dynamodb");
+    let file = dir.join("tenant-files.ron");
+    let source = std::fs::read_to_string("scenarios/tenant-files.ron").expect("tenant-files is bundled");
+    std::fs::write(&file, source.replacen("engine: CosmosDB,", "engine: DynamoDB,", 1)).expect("writes");
+    let out = keyheat(&["check", file.to_str().unwrap_or_default()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("tenant-files.ron:") && err.contains("is Cosmos DB's"), "{err}");
+}

@@ -58,6 +58,9 @@ pub struct Profile {
     /// The largest item the store accepts; a write past it is refused. `None`: no hard limit
     /// the replay enforces.
     pub item_limit: Option<usize>,
+    /// The most levels a partition key may have: 1, or Cosmos DB's hierarchical partition keys
+    /// (`cosmos::MAX_KEY_LEVELS`).
+    pub key_levels: usize,
     /// The partition size the store's guidance holds a design to: bytes, and rows where the
     /// guidance names a count.
     pub partition_guide: PartitionGuide,
@@ -421,6 +424,7 @@ pub const DYNAMODB: Profile = Profile {
     transactions: true,
     sizing: Sizing::Attributes,
     item_limit: Some(MAX_ITEM_BYTES),
+    key_levels: 1,
     partition_guide: PartitionGuide { bytes: DYNAMODB_PARTITION_BYTES, rows: None },
     paging: Paging::Bytes(PAGE_BYTES),
     fanout: Fanout::Parallel,
@@ -445,6 +449,7 @@ pub const CASSANDRA: Profile = Profile {
     transactions: false,
     sizing: Sizing::Attributes,
     item_limit: None,
+    key_levels: 1,
     partition_guide: PartitionGuide {
         bytes: CASSANDRA_PARTITION_BYTES,
         rows: Some(CASSANDRA_PARTITION_ROWS),
@@ -480,6 +485,7 @@ pub const COSMOSDB: Profile = Profile {
     // Cosmos DB measures the 2 MB, and charges requests, by the item's JSON.
     sizing: Sizing::Json,
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
+    key_levels: cosmos::MAX_KEY_LEVELS,
     // The 20 GB of a logical partition is a hard limit: a write past it fails.
     partition_guide: PartitionGuide { bytes: cosmos::LOGICAL_PARTITION_BYTES as f64, rows: None },
     // keyheat pages queries by DynamoDB's 1 MB (a Cosmos DB page ends at its item count or 4 MB
@@ -519,6 +525,7 @@ pub const MONGODB: Profile = Profile {
     transactions: true,
     sizing: Sizing::Bson,
     item_limit: Some(bson::MAX_DOCUMENT_BYTES),
+    key_levels: 1,
     // Without sharding (not modelled) MongoDB has no partition to size: keyheat holds what one
     // key holds to the document limit, where one document embedding it all would be refused
     // (keyheat's choice).

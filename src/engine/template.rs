@@ -35,6 +35,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 
 use self::decimal::{Decimal, StackText};
 use super::hash::hash_bytes;
+use super::profile::cosmos;
 use super::time::{SimDuration, TimeFormat, push_integer, push_padded};
 use super::value::{AttributeValue, Item, KeyValue};
 
@@ -238,6 +239,33 @@ impl Template {
         }
     }
 
+    /// A Cosmos DB hierarchical partition key: its levels, two or three templates, in order. Its
+    /// value is the levels' values joined by [`cosmos::LEVEL_SEPARATOR`] (one part of its own
+    /// between two levels, so the levels stay apart), which is what places the key by its
+    /// prefix (`cosmos::placement`); its source is the levels as a JSON list, as written.
+    pub fn levels(levels: &[Template]) -> Template {
+        let source = serde_json::to_string(&levels.iter().map(Template::source).collect::<Vec<_>>())
+            .unwrap_or_else(|_| unreachable!("a list of strings serializes"));
+        let mut parts = Vec::new();
+        for (i, level) in levels.iter().enumerate() {
+            if i > 0 {
+                parts.push(Part::Literal(cosmos::LEVEL_SEPARATOR.to_string()));
+            }
+            parts.extend(level.parts.iter().cloned());
+        }
+        Template { source, parts }
+    }
+
+    /// How many levels the key has: 1 unless built by [`Template::levels`].
+    pub fn level_count(&self) -> usize {
+        self.level_parts().count()
+    }
+
+    /// Each level's parts, in order (the whole template when it has one level).
+    pub fn level_parts(&self) -> impl Iterator<Item = &[Part]> {
+        self.parts.split(is_level_separator)
+    }
+
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -353,9 +381,21 @@ impl std::str::FromStr for Template {
     }
 }
 
+/// The part [`Template::levels`] puts between two levels.
+fn is_level_separator(part: &Part) -> bool {
+    matches!(part, Part::Literal(text) if text.len() == 1 && text.starts_with(cosmos::LEVEL_SEPARATOR))
+}
+
 impl TryFrom<String> for Template {
     type Error = TemplateError;
     fn try_from(source: String) -> Result<Template, TemplateError> {
+        // A hierarchical key's source is its levels as a JSON list (`Template::levels`).
+        if source.starts_with('[')
+            && let Ok(levels) = serde_json::from_str::<Vec<String>>(&source)
+        {
+            let levels = levels.iter().map(|l| Template::parse(l)).collect::<Result<Vec<_>, _>>()?;
+            return Ok(Template::levels(&levels));
+        }
         let parts = parse::parse(&source)?;
         Ok(Template { source, parts })
     }

@@ -293,7 +293,7 @@ pub struct Table {
 #[serde(deny_unknown_fields)]
 pub struct Keys {
     #[serde(default)]
-    pub pk: Option<String>,
+    pub pk: Option<PartitionKey>,
     #[serde(default)]
     pub sk: Option<String>,
 }
@@ -438,6 +438,45 @@ pub struct Practice {
     #[serde(default)]
     pub hints: Vec<String>,
     pub solution: String,
+}
+
+/// A partition key as written: one template (`pk: "TENANT#{tenant_id}"`), or a list of one to
+/// three, the levels of a Cosmos DB hierarchical partition key (`pk: ["{tenant_id}",
+/// "{user_id}"]`), as a container's partition key paths are listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartitionKey {
+    One(String),
+    Levels(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for PartitionKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = PartitionKey;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a key template like \"USER#{user_id}\", or a list of levels like [\"{tenant_id}\", \"{user_id}\"]",
+                )
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<PartitionKey, E> {
+                Ok(PartitionKey::One(text.to_owned()))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<PartitionKey, A::Error> {
+                let mut levels = Vec::new();
+                while let Some(level) = seq.next_element::<String>()? {
+                    levels.push(level);
+                }
+                Ok(PartitionKey::Levels(levels))
+            }
+        }
+
+        deserializer.deserialize_any(KeyVisitor)
+    }
 }
 
 /// A `{key: value, …}` map as written: every entry in file order, a repeated key included, so

@@ -1248,3 +1248,106 @@ fn sharding_is_refused_off_mongodb_and_checked_on_it() {
     );
     assert_eq!(s.entity_id.index(), 1);
 }
+
+/// A hierarchical partition key is Cosmos DB's ("Hierarchical partition keys in Azure Cosmos
+/// DB": up to three levels, one definition per container): its levels are checked as templates
+/// where each is written, and the list is refused with its line and column on any other store.
+#[test]
+fn hierarchical_keys_are_cosmos_dbs_and_checked_where_written() {
+    const POST: &str = r#""Post": (pk: "USER#{user_id}", sk: "POST#{posted_at}"),"#;
+    let with = |engine: &str, user: &str, post: &str| {
+        MINI.replacen("title: \"Mini\",\n", &format!("title: \"Mini\",\n{engine}"), 1)
+            .replacen(r#""User": (pk: "USER#{user_id}", sk: "PROFILE"),"#, user, 1)
+            .replacen(POST, post, 1)
+    };
+    let user = r#""User": (pk: ["U", "{user_id}"], sk: "PROFILE"),"#;
+    let post = r#""Post": (pk: ["U", "{user_id}"], sk: "POST#{posted_at}"),"#;
+    // (engine line, User keys, Post keys, message, marker the error points at)
+    let refused = [
+        (
+            "",
+            user,
+            post,
+            "a partition key of levels (a hierarchical partition key) is Cosmos DB's: the DynamoDB profile's partition key is one value. Write one template that joins the values, pk: \"U#{user_id}\"",
+            "[\"U\"",
+        ),
+        ("engine: Cassandra,\n", user, post, "the Cassandra profile's partition key is one value", "[\"U\""),
+        ("engine: DynamoDB,\nengines: [CosmosDB],\n", user, post, "the DynamoDB profile", "[\"U\""),
+        (
+            "engine: CosmosDB,\n",
+            user,
+            r#""Post": (pk: ["U", "{user}"], sk: "POST#{posted_at}"),"#,
+            "unknown attribute \"user\"",
+            "user}\"], sk: \"POST",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            r#""User": (pk: ["a", "b", "c", "{user_id}"], sk: "PROFILE"),"#,
+            post,
+            "a hierarchical partition key has 1 to 3 levels (\"Hierarchical partition keys in Azure Cosmos DB\"); found 4",
+            "\"{user_id}\"], sk: \"PROFILE",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            r#""User": (pk: [], sk: "PROFILE"),"#,
+            post,
+            "a hierarchical partition key has 1 to 3 levels",
+            "[], sk",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            user,
+            r#""Post": (pk: ["U", "{user_id}", "{posted_at}"], sk: "POST#{posted_at}"),"#,
+            "Post's partition key has 3 level(s) and User's 2: the entities of a container share its partition key definition",
+            "[\"U\", \"{user_id}\", \"{posted_at}\"]",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            r#""User": (pk: 7, sk: "PROFILE"),"#,
+            post,
+            "Expected a key template like \"USER#{user_id}\", or a list of levels like [\"{tenant_id}\", \"{user_id}\"]",
+            "7, sk",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            r#""User": (pk: ["U", 7], sk: "PROFILE"),"#,
+            post,
+            "this field takes a string in double quotes; found `7`",
+            "7], sk",
+        ),
+        (
+            "engine: CosmosDB,\n",
+            "\"User\": (pk: \"U\u{1f}{user_id}\", sk: \"PROFILE\"),",
+            post,
+            "the control character U+001F is keyheat's separator of a key's levels",
+            "\u{1f}",
+        ),
+    ];
+    for (engine, user, post, message, marker) in refused {
+        let text = with(engine, user, post);
+        let at = if marker.starts_with("[\"U\"") && engine.is_empty() || engine.contains("Cassandra") {
+            text.find(user).map(|at| at + user.find('[').unwrap_or(0))
+        } else {
+            text.find(marker)
+        };
+        assert_error_at(&text, message, marker, at);
+    }
+    // On Cosmos DB: one key of two levels per entity; a list of one level is a plain key.
+    let loaded = parse("mini.ron", &with("engine: CosmosDB,\n", user, post)).expect("valid on Cosmos DB");
+    let keys = loaded.variant(Some("only")).expect("only").keys_named("Post").expect("Post").pk.clone();
+    assert_eq!(keys.level_count(), 2);
+    assert_eq!(keys.source(), r#"["U","{user_id}"]"#);
+    assert_eq!(
+        crate::engine::template::Template::try_from(keys.source().to_owned()).as_ref(),
+        Ok(&keys),
+        "its source reads back"
+    );
+    let one = with(
+        "engine: CosmosDB,\n",
+        r#""User": (pk: ["U#{user_id}"], sk: "PROFILE"),"#,
+        r#""Post": (pk: ["U#{user_id}"], sk: "POST#{posted_at}"),"#,
+    );
+    let loaded = parse("mini.ron", &one).expect("valid");
+    let pk = &loaded.variant(Some("only")).expect("only").keys_named("Post").expect("Post").pk;
+    assert_eq!((pk.level_count(), pk.source()), (1, "U#{user_id}"));
+}

@@ -382,6 +382,29 @@ mod tests {
         assert_ne!(own.scenario.engine, Engine::CosmosDb);
     }
 
+    /// A hierarchical key written in the editor lands in the model with its levels, is saved
+    /// as written, and reads back from the saved file; a bad level points into the editor text.
+    #[test]
+    fn a_key_of_levels_edited_in_the_workbench_is_saved_as_written() {
+        let loaded = scenario::load("tenant-files").unwrap();
+        let naive = loaded.variant_source(0).unwrap();
+        let mine = naive.text.replace("name: \"naive\"", "name: \"mine\"").replacen(
+            "(pk: \"{tenant_id}\"",
+            "(pk: [\"T#{tenant_id}\", \"{seq}\"]",
+            1,
+        );
+        let after = loaded.with_new_variant(0, &mine).unwrap();
+        assert_eq!(after.variant_source(1).unwrap().text, mine);
+        let reread = scenario::parse(&after.file, after.source()).unwrap();
+        let pk = &reread.scenario.variants[1].keys_named("Document").unwrap().pk;
+        assert_eq!((pk.level_count(), pk.source()), (2, r#"["T#{tenant_id}","{seq}"]"#));
+        let bad = mine.replacen("\"{seq}\"]", "\"{sq}\"]", 1);
+        let e = loaded.with_new_variant(0, &bad).unwrap_err();
+        assert!(e.in_variant && e.message.contains("unknown attribute \"sq\""), "{e}");
+        let byte = bad.find("sq}").unwrap();
+        assert_eq!(e.line, bad[..byte].matches('\n').count() + 1, "{e}");
+    }
+
     /// Each case edits the recommended variant once; the error must point at `marker` in the
     /// edited text (editor coordinates).
     #[test]

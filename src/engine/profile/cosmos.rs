@@ -34,9 +34,81 @@ pub const PARTITION_RU_PER_S: f64 = 10_000.0;
 pub const PHYSICAL_PARTITION_BYTES: u64 = 50 << 30;
 
 /// A logical partition (all the items of one partition key value) holds at most 20 GB
-/// ("Partitioning and horizontal scaling"; "Azure Cosmos DB service quotas"). Hierarchical
-/// partition keys lift it for a key's prefixes, not for one whole key.
+/// ("Partitioning and horizontal scaling"; "Azure Cosmos DB service quotas"). With a
+/// hierarchical key the logical partition is the whole key, all its levels: a first level (a
+/// tenant) holds 20 GB times its distinct later levels ("Frequently asked questions on
+/// hierarchical partition keys in Azure Cosmos DB").
 pub const LOGICAL_PARTITION_BYTES: u64 = 20 << 30;
+
+/// A container's partition key has at most three levels (paths), the hierarchical partition
+/// key ("Hierarchical partition keys in Azure Cosmos DB", learn.microsoft.com/azure/cosmos-db/
+/// hierarchical-partition-keys: "up to a three-level hierarchy"). One level is the classic key.
+pub const MAX_KEY_LEVELS: usize = 3;
+
+/// What joins the levels of a hierarchical key's value in keyheat's key text: the ASCII unit
+/// separator, which the loader refuses inside a template, so a key text holds it only between
+/// levels. keyheat's encoding, not the service's (which keeps the values as a JSON array).
+pub const LEVEL_SEPARATOR: char = '\u{1f}';
+
+/// The bits of the 64-bit placement each level takes, for keys of 1, 2 and 3 levels: the first
+/// level the high bits, each later level the bits below the one before.
+const LEVEL_BITS: [[u32; MAX_KEY_LEVELS]; MAX_KEY_LEVELS] = [[64, 0, 0], [32, 32, 0], [32, 16, 16]];
+
+/// Where a key of one or more levels (`text`, its levels joined by [`LEVEL_SEPARATOR`]) is
+/// placed in the hash space its physical partitions split by ranges. A one-level key is placed
+/// by its hash, as before. A hierarchical key is placed by its levels' hashes, the first level's
+/// in the high bits: "Azure Cosmos DB … co-locate[s] all the documents with the same first-level
+/// key on the same physical partition" until that partition passes 50 GB and splits, when "a
+/// single TenantId's data can span multiple physical partitions" ("Hierarchical partition keys
+/// in Azure Cosmos DB"; its FAQ). Each level hashed on its own and the hashes side by side is
+/// keyheat's reading of that (the SDKs' `MultiHash` kind, an effective key of one hash per
+/// level); the bit widths are keyheat's.
+pub fn placement(text: &[u8], hash: impl Fn(&[u8]) -> u64) -> u64 {
+    let levels = text.split(|&b| b == LEVEL_SEPARATOR as u8).count();
+    if levels == 1 {
+        return hash(text);
+    }
+    let widths = LEVEL_BITS[levels.min(MAX_KEY_LEVELS) - 1];
+    let mut placed = 0u64;
+    let mut below = 64u32;
+    for (level, width) in text.split(|&b| b == LEVEL_SEPARATOR as u8).zip(widths) {
+        below -= width;
+        placed |= (hash(level) >> (64 - width)) << below;
+    }
+    placed
+}
+
+/// The range of placements `[first, last]` that the keys sharing the first `given` levels of
+/// `text` (a key of `levels` levels; only its first `given` levels are read) occupy: a query
+/// giving those levels visits only the physical partitions holding that range ("Queries by
+/// prefix are efficiently routed to the subset of partitions that hold the data"). Giving every
+/// level is one key; giving none is the whole space, a cross-partition query.
+pub fn prefix_range(text: &[u8], levels: usize, given: usize, hash: impl Fn(&[u8]) -> u64) -> (u64, u64) {
+    if given == 0 || levels <= 1 {
+        return if given == 0 {
+            (0, u64::MAX)
+        } else {
+            let h = hash(text);
+            (h, h)
+        };
+    }
+    let widths = LEVEL_BITS[levels.min(MAX_KEY_LEVELS) - 1];
+    let mut first = 0u64;
+    let mut below = 64u32;
+    for (level, width) in text.split(|&b| b == LEVEL_SEPARATOR as u8).zip(widths).take(given) {
+        below -= width;
+        first |= (hash(level) >> (64 - width)) << below;
+    }
+    let rest = if below == 0 { 0 } else { u64::MAX >> (64 - below) };
+    (first, first | rest)
+}
+
+/// The physical partitions (indexes into `starts`, the first placement of each, ascending) that
+/// hold some of `[first, last]`: what a query over a key prefix visits, k of N.
+pub fn partitions_holding(starts: &[u64], (first, last): (u64, u64)) -> std::ops::RangeInclusive<usize> {
+    let at = |h: u64| starts.partition_point(|&s| s <= h).max(1) - 1;
+    at(first)..=at(last)
+}
 
 /// The largest item: 2 MB, measured as the UTF-8 length of its JSON ("Azure Cosmos DB service
 /// quotas"). keyheat reads the megabyte as 1,024 × 1,024 bytes.
@@ -304,6 +376,72 @@ mod tests {
         assert!(close(normalized_consumption(&[10_000.0, 300.0, 250.0], 10_000.0), 1.0));
         assert!(close(normalized_consumption(&[], 10_000.0), 0.0));
         assert!(close(normalized_consumption(&[5.0], 0.0), 0.0));
+    }
+
+    fn key(levels: &[&str]) -> Vec<u8> {
+        levels.join(&LEVEL_SEPARATOR.to_string()).into_bytes()
+    }
+
+    /// Where keys land: a one-level key by its own hash, a hierarchical key with its first
+    /// level's hash on top, so a tenant's keys sit together ("Hierarchical partition keys in
+    /// Azure Cosmos DB": documents of one first-level key are co-located).
+    #[test]
+    fn a_hierarchical_key_is_placed_by_its_prefix_first() {
+        use crate::engine::hash::hash_bytes;
+        let h = |s: &str| hash_bytes(s.as_bytes());
+        // (key, placement, why)
+        let cases = [
+            (key(&["tenant-7"]), h("tenant-7"), "one level: the key's hash, as before"),
+            (
+                key(&["tenant-7", "u1"]),
+                (h("tenant-7") >> 32) << 32 | h("u1") >> 32,
+                "two levels: 32 bits of each, the tenant's on top",
+            ),
+            (
+                key(&["tenant-7", "u1", "d9"]),
+                (h("tenant-7") >> 32) << 32 | (h("u1") >> 48) << 16 | h("d9") >> 48,
+                "three levels: 32, 16 and 16 bits",
+            ),
+        ];
+        for (text, placed, why) in cases {
+            assert_eq!(placement(&text, hash_bytes), placed, "{why}");
+        }
+        // Every user of a tenant falls in the tenant's range, and no other tenant's key does.
+        let tenant = prefix_range(&key(&["tenant-7", "u1"]), 2, 1, hash_bytes);
+        for user in 0..200 {
+            let p = placement(&key(&["tenant-7", &format!("u{user}")]), hash_bytes);
+            assert!((tenant.0..=tenant.1).contains(&p), "u{user}");
+            let other = placement(&key(&[&format!("tenant-{}", user + 100), "u1"]), hash_bytes);
+            assert!(!(tenant.0..=tenant.1).contains(&other), "tenant-{}", user + 100);
+        }
+    }
+
+    /// How far a query is routed, by the levels it gives ("Hierarchical partition keys in Azure
+    /// Cosmos DB" and its FAQ: a prefix query goes to the partitions holding the prefix, the
+    /// full key to one, a later level without the first to all of them).
+    #[test]
+    fn a_query_visits_the_partitions_its_prefix_spans() {
+        use crate::engine::hash::hash_bytes;
+        let text = key(&["tenant-7", "u1", "d9"]);
+        let tenant = prefix_range(&text, 3, 1, hash_bytes);
+        // Four partitions, one boundary inside the tenant's range (a split of its data).
+        let inside = tenant.0 + (tenant.1 - tenant.0) / 2;
+        let starts = [0, tenant.0 / 2, inside, tenant.1.saturating_add(1).max(inside + 1)];
+        let full = placement(&text, hash_bytes);
+        // (levels given, range, partitions visited, why)
+        let cases = [
+            (0, (0, u64::MAX), 0..=3, "no level: cross-partition, every partition"),
+            (1, tenant, 1..=2, "the tenant: the 2 partitions its data spans"),
+            (3, (full, full), partitions_holding(&starts, (full, full)), "the full key: one partition"),
+        ];
+        for (given, range, visited, why) in cases {
+            assert_eq!(prefix_range(&text, 3, given, hash_bytes), range, "{why}");
+            assert_eq!(partitions_holding(&starts, range), visited, "{why}");
+        }
+        assert_eq!(partitions_holding(&starts, (full, full)).count(), 1);
+        // Two levels of three: a narrower range inside the tenant's.
+        let two = prefix_range(&text, 3, 2, hash_bytes);
+        assert!(tenant.0 <= two.0 && two.1 <= tenant.1 && two.1 - two.0 == (1 << 16) - 1);
     }
 
     #[test]

@@ -647,6 +647,14 @@ pub fn key_label(key_type: KeyType, text: &[u8]) -> String {
             }
             out
         }
+        // A hierarchical key's levels as a JSON list, as its template is shown.
+        _ if text.contains(&(crate::engine::profile::cosmos::LEVEL_SEPARATOR as u8)) => {
+            let levels: Vec<_> = String::from_utf8_lossy(text)
+                .split(crate::engine::profile::cosmos::LEVEL_SEPARATOR)
+                .map(str::to_owned)
+                .collect();
+            serde_json::to_string(&levels).unwrap_or_else(|_| unreachable!("a list of strings serializes"))
+        }
         _ => String::from_utf8_lossy(text).into_owned(),
     }
 }

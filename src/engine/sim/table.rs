@@ -14,7 +14,7 @@
 use super::keys::{Codec, SortBuf, SortRef};
 use super::ledger::{Ledger, Row};
 use crate::engine::hash::hash_bytes;
-use crate::engine::profile::Metering;
+use crate::engine::profile::{Metering, cosmos};
 use crate::engine::store::{EntryWrite, INDEX_ENTRY_OVERHEAD, write_units};
 use crate::engine::value::KeyType;
 
@@ -44,7 +44,8 @@ impl PartKey {
         self.key_type = key_type;
         self.text.clear();
         self.text.extend_from_slice(text);
-        self.hash = hash_bytes(text);
+        // A hierarchical key (Cosmos DB) is placed by its prefix first; any other by its hash.
+        self.hash = cosmos::placement(text, hash_bytes);
     }
 }
 

@@ -11,7 +11,7 @@ use crate::engine::model::{
 };
 use crate::engine::planner::numbers;
 use crate::engine::profile::Indexes;
-use crate::engine::profile::cosmos::{MAX_CONTAINER_RU_PER_S, Throughput};
+use crate::engine::profile::cosmos::{self, MAX_CONTAINER_RU_PER_S, Throughput};
 use crate::engine::profile::sharding;
 use crate::engine::template::{ClassSlot, MAX_SHARDS, Part, Template};
 use crate::engine::time::SimDuration;
@@ -100,6 +100,15 @@ fn template(
     carried: &[&str],
     cx: &Context<'_>,
 ) -> Result<Template> {
+    if let Some(offset) = text.find(cosmos::LEVEL_SEPARATOR) {
+        return Err(Problem {
+            path: path.clone(),
+            offset: Some(offset),
+            message: format!(
+                "bad key template {text:?}: the control character U+001F is keyheat's separator of a key's levels; write the levels as a list, pk: [\"…\", \"…\"]"
+            ),
+        });
+    }
     let parsed = Template::parse(text).map_err(|e| Problem {
         path: path.clone(),
         offset: Some(e.offset),
@@ -339,10 +348,13 @@ fn keys_map(
         let entity = entity_named(&kpath, cx.entities, name)?;
         let carried = carried(entity, v);
         let pk = match (&keys.pk, needs_pk) {
-            (Some(text), true) => {
+            (Some(file::PartitionKey::One(text)), true) => {
                 let pk = template(&kpath.field("pk"), text, entity, &carried, cx)?;
                 bucket_fanout(&kpath.field("pk"), text, &pk, entity, cx)?;
                 Some(pk)
+            }
+            (Some(file::PartitionKey::Levels(levels)), true) => {
+                Some(levels_key(&kpath.field("pk"), levels, entity, &carried, cx)?)
             }
             (None, true) => {
                 return Err(problem(&kpath, format!("{name} needs a partition key template: pk: \"…\"")));
@@ -366,6 +378,70 @@ fn keys_map(
         out.push(Templates { entity: name.to_owned(), pk, sk });
     }
     Ok(out)
+}
+
+/// A hierarchical partition key's levels (`pk: ["{tenant_id}", "{user_id}"]`), each a template
+/// checked as any key template is, on a store whose partition key has levels (Cosmos DB: up to
+/// three, "Hierarchical partition keys in Azure Cosmos DB"). One level is a plain key.
+fn levels_key(
+    path: &Path,
+    levels: &[String],
+    entity: &Entity,
+    carried: &[&str],
+    cx: &Context<'_>,
+) -> Result<Template> {
+    let most = cx.engine.profile().key_levels;
+    if most < 2 {
+        return Err(problem(
+            path,
+            format!(
+                "a partition key of levels (a hierarchical partition key) is Cosmos DB's: the {} profile's partition key is one value. Write one template that joins the values, pk: \"{}\", or replay on Cosmos DB",
+                cx.engine,
+                levels.join("#")
+            ),
+        ));
+    }
+    if levels.is_empty() || levels.len() > most {
+        return Err(problem(
+            &if levels.is_empty() { path.clone() } else { path.index(most) },
+            format!(
+                "a hierarchical partition key has 1 to {most} levels (\"Hierarchical partition keys in Azure Cosmos DB\"); found {}",
+                levels.len()
+            ),
+        ));
+    }
+    let templates = levels
+        .iter()
+        .enumerate()
+        .map(|(i, text)| template(&path.index(i), text, entity, carried, cx))
+        .collect::<Result<Vec<_>>>()?;
+    if let [one] = templates.as_slice() {
+        bucket_fanout(path, &levels[0], one, entity, cx)?;
+        return Ok(one.clone());
+    }
+    let key = Template::levels(&templates);
+    // The reads' fan-out is counted over every level at once.
+    bucket_fanout(path, key.source(), &key, entity, cx)?;
+    Ok(key)
+}
+
+/// Every entity of a container gives its partition key the same number of levels: a container
+/// has one partition key definition, its paths.
+fn same_levels(path: &Path, keys: &[EntityKeys]) -> Result<()> {
+    let Some(first) = keys.first() else { return Ok(()) };
+    let levels = first.pk.level_count();
+    match keys.iter().find(|k| k.pk.level_count() != levels) {
+        None => Ok(()),
+        Some(other) => Err(problem(
+            &path.key(&other.entity).field("pk"),
+            format!(
+                "{}'s partition key has {} level(s) and {}'s {levels}: the entities of a container share its partition key definition, so give each the same number of levels",
+                other.entity,
+                other.pk.level_count(),
+                first.entity
+            ),
+        )),
+    }
 }
 
 pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Result<Variant> {
@@ -479,6 +555,7 @@ fn table_keys(
         .into_iter()
         .map(|t| EntityKeys::new(t.entity, t.pk.expect("table keys always have a pk"), t.sk))
         .collect();
+    same_levels(&path.field("keys"), &keys)?;
     for (i, pattern) in cx.patterns.iter().enumerate() {
         for entity in pattern.entities() {
             // (A whole child given keys anyway is told to drop them, by `embed_keys`.)
