@@ -19,8 +19,8 @@
 //!
 //! Covered: on the Cassandra profile sensors, practice-sensor and chat, every variant; on
 //! DynamoDB (capacity units, throttling and retries) practice-saas `naive` (a whale's key
-//! throttles its partition: about 47% of requests are refused once). discord-scale is
-//! rates-only.
+//! throttles its partition: about 47% of requests are refused once), over two minutes and
+//! over six, in which its whale's partition splits twice for heat. discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
 //! - secondary indexes on a metered table (their entry writes, throttling and back-pressure):
@@ -31,8 +31,6 @@
 //! - a formatted time in a metered table's partition key: chat on DynamoDB `monthly-buckets`;
 //! - a Scan on a metered table (its pages on every partition): practice-chat `naive`,
 //!   practice-top-customers `naive`, chat on DynamoDB `naive`;
-//! - partition splits on a metered table, refused in the tick the meter calls for one (a run
-//!   long enough for a partition to pass 10 GB, or to stay above 80% for a heat window);
 //! - shard(), hash() and class slots: practice-saas `recommended` and `whale-shards`, counters
 //!   `recommended`, practice-ledger `recommended`;
 //! - aggregates, copies, TTL and caches: practice-top-customers `one-index-partition` and
@@ -82,6 +80,7 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         ("largest partition, items".into(), po.max_items as f64, pr.max_items as f64, Some(bands.max_items)),
         ("largest partition, bytes".into(), po.max_bytes as f64, pr.max_bytes as f64, Some(bands.max_bytes)),
         ("table items".into(), ops.totals.items as f64, rates.totals.items as f64, None),
+        ("physical partitions".into(), po.physical as f64, pr.physical as f64, None),
         ("table bytes".into(), ops.totals.table_bytes as f64, rates.totals.table_bytes as f64, None),
     ];
     for (io, ir) in ops.indexes.iter().zip(&rates.indexes) {
@@ -230,6 +229,16 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
             }
         }
     }
+}
+
+#[test]
+fn practice_saas_splits_alike_per_operation_and_as_rates() {
+    // Six minutes: the first heat window (five) closes hot, and the whale's key is split off.
+    holds(
+        "practice-saas",
+        SimDuration::from_secs(6 * 60),
+        &[("recommended", "shard() and hash() slots"), ("whale-shards", "class slots")],
+    );
 }
 
 #[test]

@@ -32,9 +32,10 @@
 //!   busiest keys' loads are their part of what it served (`Capacity::thinned`).
 //! - **Refused on DynamoDB**: secondary indexes (their entry writes, throttling and
 //!   back-pressure), Scans, Queries with a filter (they read on until they have their matches)
-//!   or past one 1 MB page, formatted times in partition keys, and
-//!   partition splits — a run stops with [`FluidError::Unsupported`] in the tick its meter
-//!   calls for one. Cosmos DB's request units are refused whole.
+//!   or past one 1 MB page, and formatted times in partition keys. Partitions split for size
+//!   and for heat as the meter calls for them, at the points the per-operation replay's own
+//!   `split_point` and `heat_split_points` give for every key's expected bytes or recent load.
+//!   Cosmos DB's request units are refused whole.
 //!
 //! # What it must never do
 //!

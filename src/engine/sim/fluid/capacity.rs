@@ -22,7 +22,10 @@
 //!   that would fall within the same tick fails too (capacity does not come back within a tick,
 //!   as the per-operation replay fast-forwards it) and counts as a retry; past the policy's
 //!   last retry it fails. Waiting demand stays with the physical partition it was refused on.
-//! - **Splits**: not modelled yet; a run whose meter calls for one is refused when it does.
+//! - **Splits**: the meter calls for them (10 GB, or a heat window above 80%) from the bytes
+//!   that landed on each partition and its units; the split point comes from every key's
+//!   expected bytes (size) or recent load (heat), with the per-operation replay's own
+//!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -31,7 +34,7 @@ use crate::engine::profile::Metering;
 use crate::engine::retry::RetryPolicy;
 use crate::engine::store::PAGE_BYTES;
 
-use super::super::meter::{Meter, READ, WRITE, share};
+use super::super::meter::{Meter, READ, WRITE, heat_split_points, share, split_point};
 use super::super::templates::Slot;
 use super::super::world::World;
 use super::extremes::normal_excess;
@@ -116,6 +119,15 @@ pub struct Capacity {
     attempts: Vec<[f64; 2]>,
     /// Per flow: calls in the open bucket of its group.
     called: Vec<f64>,
+    /// Per flow: calls in the previous and the current heat window, and the current one's
+    /// number: a key's recent load, for where a heat split goes.
+    window_calls: Vec<[f64; 2]>,
+    window: u32,
+    ticks_per_window: u32,
+    /// Per physical partition: its bytes (the meter's, kept as a fraction).
+    bytes: Vec<f64>,
+    /// Per group: the partitions of closed buckets, (key hash, bytes).
+    closed: Vec<Vec<(u64, f64)>>,
     /// Per flow: each member's most units per request (a Query's at its fullest partition).
     pub most_units: Vec<Vec<f64>>,
     /// Per group and direction: throttled ticks of the busiest members.
@@ -133,6 +145,8 @@ struct Demand {
     s2: Vec<f64>,
     /// Every member's demand, for the thinned peaks: (group, member, a write, requests).
     busiest: Vec<(usize, u64, bool, f64)>,
+    /// Bytes its writes would add.
+    bytes: f64,
 }
 
 impl Capacity {
@@ -194,6 +208,16 @@ impl Capacity {
             refused: vec![vec![0.0; flows]; parts],
             landed: vec![vec![0.0; flows]; parts],
             attempts: vec![[0.0; 2]; parts],
+            window_calls: vec![[0.0; 2]; flows],
+            window: 0,
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a positive count of ticks"
+            )]
+            ticks_per_window: (super::super::meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32,
+            bytes: vec![0.0; parts],
+            closed: vec![Vec::new(); model.groups.len()],
             called: vec![0.0; flows],
             most_units: model
                 .flows
@@ -363,12 +387,23 @@ impl Capacity {
                 s1: vec![0.0; flows],
                 s2: vec![0.0; flows],
                 busiest: Vec::new(),
+                bytes: 0.0,
             };
             parts
         ];
+        if t / self.ticks_per_window != self.window {
+            self.window = t / self.ticks_per_window;
+            for w in &mut self.window_calls {
+                *w = [w[1], 0.0];
+            }
+        }
+        if t == 0 {
+            self.place_preload(world, model);
+        }
         for (f, flow) in model.flows.iter().enumerate() {
             let calls = n[flow.pattern];
             self.called[f] += calls as f64;
+            self.window_calls[f][1] += calls as f64;
             if calls == 0 {
                 continue;
             }
@@ -400,6 +435,9 @@ impl Capacity {
                     let requests = calls as f64 * share_m;
                     at_part.requests[f] += requests;
                     at_part.units[f] += requests * units;
+                    if flow.write {
+                        at_part.bytes += requests * (flow.bytes + model.groups[flow.group].overhead);
+                    }
                     if !matches!(flow.shares, Shares::Seq(_)) {
                         at_part.s1[f] += share_m * units;
                         at_part.s2[f] += share_m * units * units;
@@ -410,12 +448,7 @@ impl Capacity {
             }
         }
         self.serve(model, t, n, &mut demand);
-        if !self.meter.split_candidates().is_empty() {
-            return Err(unsupported(
-                "partition splits (for size or for heat) on a metered table",
-                "the table's partitions",
-            ));
-        }
+        self.split(model, t);
         Ok(())
     }
 
@@ -516,8 +549,128 @@ impl Capacity {
                 self.refused[i][f] += calls * (1.0 - new_served);
                 self.landed[i][f] += calls * lambda[if flow.write { WRITE } else { READ }];
             }
+            // What landed stays (overwrites are not taken off).
+            self.bytes[i] += d.bytes * lambda[WRITE];
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
+            let whole = self.bytes[i].round() as u64;
+            self.meter.parts[i].bytes = whole;
             if new_served < 1.0 - 1e-9 {
                 self.thin(model, n, d, lambda);
+            }
+        }
+    }
+
+    /// The preloaded items' bytes onto the partitions holding their keys.
+    fn place_preload(&mut self, world: &World, model: &Model) {
+        let start = i64::try_from(self.start_ms / 1000).unwrap_or(i64::MAX);
+        for (g, group) in model.groups.iter().enumerate() {
+            let bucket = Self::bucket_start(group, start);
+            for (&m, pre) in &model.preload[g] {
+                let hash = hash_bytes(key_text(world, group, m, bucket).as_bytes());
+                let i = self.meter.locate(hash);
+                self.bytes[i] += pre.bytes;
+            }
+        }
+    }
+
+    /// Every key of the table in the hash range `lo..hi`: (hash, bytes, recent load in units),
+    /// by hash — the open buckets' members, the closed buckets' partitions and the preload.
+    fn range_keys(&self, model: &Model, lo: u64, hi: Option<u64>) -> Vec<(u64, f64, f64)> {
+        let inside = |h: u64| h >= lo && hi.is_none_or(|hi| h < hi);
+        let mut out = Vec::new();
+        for (g, group) in model.groups.iter().enumerate() {
+            for &(hash, bytes) in self.closed[g].iter().filter(|k| inside(k.0)) {
+                out.push((hash, bytes, 0.0));
+            }
+            // The open bucket: the latest (a read's older buckets closed already).
+            let Some((_, keys)) = self.keys[g].last_key_value() else { continue };
+            let first = self.keys[g].len() == 1;
+            for (member, &hash) in keys.hashes.iter().enumerate().filter(|(_, h)| inside(**h)) {
+                let m = member as u64;
+                let i = self.meter.locate(hash);
+                let (mut bytes, mut load) = (0.0, 0.0);
+                if first {
+                    bytes += model.preload[g].get(&m).map_or(0.0, |p| p.bytes);
+                }
+                for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g) {
+                    let share = flow.shares.of(member);
+                    if flow.write {
+                        bytes += share * self.landed[i][f] * (flow.bytes + group.overhead);
+                    }
+                    let units = match flow.units {
+                        Units::Each(u) => u,
+                        Units::Query { .. } => self.most_units[f].get(member).copied().unwrap_or(0.0),
+                    };
+                    load += share * units * (self.window_calls[f][0] + self.window_calls[f][1]);
+                }
+                out.push((hash, bytes, load));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        out
+    }
+
+    /// Splits the partitions the meter calls for, as the per-operation replay does
+    /// (`upkeep::split_partitions`): for size at the byte median, for heat at the load median
+    /// or around a key that carries most of it, never through one key.
+    fn split(&mut self, model: &Model, t: u32) {
+        let candidates = self.meter.split_candidates();
+        for &(i, for_size) in candidates.iter().rev() {
+            let (lo, hi) = (self.meter.parts[i].lo, self.meter.end(i));
+            let keys = self.range_keys(model, lo, hi);
+            let weights: Vec<(u64, f64)> =
+                keys.iter().map(|&(h, bytes, load)| (h, if for_size { bytes } else { load })).collect();
+            let mut points = if for_size {
+                split_point(&weights).into_iter().collect()
+            } else {
+                heat_split_points(&weights)
+            };
+            points.sort_unstable_by(|a, b| b.cmp(a));
+            if points.is_empty() {
+                self.meter.refuse_split(i);
+                continue;
+            }
+            for at in points {
+                let end = self.meter.end(i);
+                let sum = |from: u64, to: Option<u64>, of: fn(&(u64, f64, f64)) -> f64| -> f64 {
+                    keys.iter().filter(|k| k.0 >= from && to.is_none_or(|to| k.0 < to)).map(of).sum()
+                };
+                let (below, above) = (sum(self.meter.parts[i].lo, Some(at), |k| k.1), sum(at, end, |k| k.1));
+                let (load_below, load_above) =
+                    (sum(self.meter.parts[i].lo, Some(at), |k| k.2), sum(at, end, |k| k.2));
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
+                self.meter.split(i, at, t, for_size, 0, (below.round() as u64, above.round() as u64));
+                self.bytes[i] = below;
+                self.bytes.insert(i + 1, above);
+                // The history of a partition is its halves'; waiting retries follow their keys'
+                // load.
+                let moved =
+                    if load_below + load_above > 0.0 { load_above / (load_below + load_above) } else { 0.5 };
+                let mut upper = Waiting::new();
+                for (key, value) in &mut self.waiting[i] {
+                    upper.insert(*key, (value.0 * moved, value.1 * moved));
+                    value.0 *= 1.0 - moved;
+                    value.1 *= 1.0 - moved;
+                }
+                self.waiting.insert(i + 1, upper);
+                for rows in [&mut self.refused, &mut self.landed] {
+                    let row = rows[i].clone();
+                    rows.insert(i + 1, row);
+                }
+                let row = self.attempts[i];
+                self.attempts.insert(i + 1, row);
+            }
+        }
+    }
+
+    /// Group `g`'s bucket closed with these partitions (member, bytes): they stay on the
+    /// partitions holding their keys, for a later split.
+    pub fn closed_bucket(&mut self, model: &Model, g: usize, at_secs: i64, parts: &[(u64, f64)]) {
+        let bucket = Self::bucket_start(&model.groups[g], at_secs);
+        let Some(keys) = self.keys[g].get(&bucket) else { return };
+        for &(m, bytes) in parts {
+            if let Some(&hash) = keys.hashes.get(usize::try_from(m).unwrap_or(usize::MAX)) {
+                self.closed[g].push((hash, bytes));
             }
         }
     }

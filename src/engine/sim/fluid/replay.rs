@@ -367,6 +367,10 @@ impl<'w> Replay<'w> {
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
             parts.push(Part { member: m, at_secs, items: Normal { mean, sd }, bytes_per_item });
         }
+        // A metered table keeps every closed partition's bytes where its key is, for splits.
+        let metered = self.capacity.is_some();
+        let closed: Vec<(u64, f64)> =
+            parts.iter().filter(|_| metered).map(|p| (p.member, p.items.mean * p.bytes_per_item)).collect();
         let state = &mut self.groups[g];
         state.items += items;
         state.bytes += bytes;
@@ -377,6 +381,7 @@ impl<'w> Replay<'w> {
         state.kept.extend(parts);
         prune(&mut state.kept);
         if let Some(capacity) = self.capacity.as_mut() {
+            capacity.closed_bucket(&self.model, g, at_secs, &closed);
             capacity.bucket_closed(&self.model, g);
         }
     }
