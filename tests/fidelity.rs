@@ -65,8 +65,7 @@ fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
     let out = keyheat(&["run", "orders", "--fidelity", "rates", "--duration", "1m"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out)
-            .contains("--fidelity rates does not model capacity units and throttling (the DynamoDB profile)"),
+        stderr(&out).contains("--fidelity rates does not model Nth attributes (numbered by the item's parent) yet (entity OrderItem)"),
         "{}",
         stderr(&out)
     );

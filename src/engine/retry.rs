@@ -126,6 +126,17 @@ impl RetryPolicy {
         }
     }
 
+    /// The shortest and longest [`RetryPolicy::wait_ms`] of retry number `retry`, between which
+    /// its draws spread evenly: what the fluid replay spreads throttled demand over.
+    pub fn wait_range_ms(&self, retry: u32) -> (f64, f64) {
+        let ceiling = self.ceiling_ms(retry);
+        match self.jitter {
+            Jitter::None => (ceiling as f64, ceiling as f64),
+            Jitter::Equal => ((ceiling / 2) as f64, (ceiling / 2 + ceiling / 2) as f64),
+            Jitter::Full => (0.0, ceiling as f64),
+        }
+    }
+
     /// One line for a report: the policy's name and numbers.
     pub fn describe(&self) -> String {
         if self.max_retries == 0 {
@@ -174,6 +185,25 @@ mod tests {
     // Cosmos DB: 9 retries (.NET MaxRetryAttemptsOnRateLimitedRequests); the service's
     // retry-after taken as the 1 s a partition's budget resets on (keyheat's assumption), so
     // the waits stay within the SDK's 30 s MaxRetryWaitTimeOnRateLimitedRequests.
+    #[test]
+    fn the_wait_range_holds_every_draw() {
+        for policy in [RetryPolicy::aws_java_v1_dynamodb(), RetryPolicy::cosmos_sdk()] {
+            for retry in 1..=policy.max_retries {
+                let (lo, hi) = policy.wait_range_ms(retry);
+                for draw in [0.0, 0.3, 0.999_999] {
+                    let wait = policy.wait_ms(retry, draw) as f64;
+                    assert!(
+                        lo <= wait && wait <= hi,
+                        "{} retry {retry}: {wait} outside {lo}..{hi}",
+                        policy.name
+                    );
+                }
+                assert!((policy.wait_ms(retry, 0.0) as f64 - lo).abs() < 1e-9);
+            }
+        }
+        assert_eq!(RetryPolicy::aws_java_v1_dynamodb().wait_range_ms(1), (250.0, 500.0));
+    }
+
     #[test]
     fn the_cosmos_policy_waits_a_second_nine_times() {
         let p = RetryPolicy::cosmos_sdk();

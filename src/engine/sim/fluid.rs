@@ -19,15 +19,33 @@
 //!   its 0.1% to its 99.9% quantile in `RunReport::bands`; the agreement test holds the
 //!   per-operation figure to that band, or to 2% where the band is narrower. A `Seq` pick's
 //!   peak is exact (⌈calls / members⌉ per tick).
-//! - **Throttling**: none — slice 1 models stores that never throttle (the Cassandra profile).
+//! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
+//!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
+//!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
+//!   size rounded up to 4 KB, `n` the expected writes in its range — is fed to the
+//!   per-operation replay's own [`Meter`](super::meter::Meter) per physical partition, in ten
+//!   slots of the tick; the meter's partition budgets and on-demand or provisioned allowance
+//!   decide what is served, at most `E[X] − E[(X − budget)⁺]` of a Binomial demand `X`; the
+//!   rest is retried over the retry policy's waits and fails past its last retry. Throttled
+//!   requests, retries, failures, units and the writes that landed (hence items and bytes) are
+//!   expected values. Peaks are in units; in a tick in which a partition throttled, its
+//!   busiest keys' loads are their part of what it served (`Capacity::thinned`).
+//! - **Refused on DynamoDB**: secondary indexes (their entry writes, throttling and
+//!   back-pressure), Scans, Queries with a filter (they read on until they have their matches)
+//!   or past one 1 MB page, and formatted times in partition keys. Partitions split for size
+//!   and for heat as the meter calls for them, at the points the per-operation replay's own
+//!   `split_point` and `heat_split_points` give for every key's expected bytes or recent load.
+//!   Cosmos DB's request units are refused whole.
 //!
 //! # What it must never do
 //!
 //! Report a figure it did not model as if it had: a variant that uses anything outside the
 //! supported set is refused with [`FluidError::Unsupported`], naming the feature and where it is.
-//! Figures of the report the fluid replay leaves at 0 (latency, pages, items read per call) are
-//! named in the report's notes, and goals on them are not graded (`judge`).
+//! Figures of the report the fluid replay leaves at 0 (latency, pages, items read per call; read
+//! and write units off DynamoDB) are named in the report's notes, and goals on them are not
+//! graded (`judge`).
 
+mod capacity;
 mod extremes;
 mod model;
 mod replay;
@@ -92,9 +110,8 @@ pub fn run_until(
 ) -> Result<Option<RunReport>, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
     let profile = scenario.engine.profile();
-    if profile.metered() {
-        let units = if profile.request_units() { "request units" } else { "capacity units" };
-        let feature = format!("{units} and throttling (the {} profile)", scenario.engine);
+    if profile.request_units() {
+        let feature = format!("request units and throttling (the {} profile)", scenario.engine);
         return Err(unsupported(&feature, &place));
     }
     // Rates size every item by DynamoDB's attribute rules and charge a request the same
@@ -124,7 +141,18 @@ pub fn run_until(
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     let model = model::Model::compile(&world, seed, start_secs)?;
-    let mut replay = replay::Replay::new(&world, model, start_ms, workload.tick.as_millis(), ticks);
+    let tick_ms = workload.tick.as_millis();
+    let capacity = profile.metered().then(|| {
+        capacity::Capacity::new(
+            &world,
+            &model,
+            super::setup::capacity(variant),
+            workload.retry.clone(),
+            start_ms,
+            tick_ms,
+        )
+    });
+    let mut replay = replay::Replay::new(&world, model, (start_ms, tick_ms, ticks), capacity);
     if !progress(0.0) || !replay.run(progress)? || !progress(1.0) {
         return Ok(None);
     }
@@ -198,8 +226,8 @@ mod tests {
                 "naive",
                 "constant values",
             ),
-            // DynamoDB's metering.
-            ("orders", &[], "naive", "capacity units"),
+            // An index on a metered table: its entries' units and back-pressure.
+            ("practice-chat", &[], "recommended", "secondary indexes on a metered table"),
         ];
         for (scenario, edits, variant, words) in cases {
             match rates(scenario, edits, variant) {

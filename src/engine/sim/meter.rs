@@ -413,6 +413,53 @@ impl Meter {
     /// them and the table allowance have room; else consumes nothing.
     pub fn consume(&mut self, tick: u32, dim: usize, touches: &[(usize, f64)]) -> Result<(), Refusal> {
         self.check(tick, dim, touches)?;
+        self.record(dim, touches);
+        Ok(())
+    }
+
+    /// The share of `want` (units of each dimension) that partition `i` and the table's
+    /// allowance can still serve in `tick`, from 0 to 1: the fluid replay's demand is a flow,
+    /// served in part, where a request is served whole or refused ([`Meter::check`]'s rules).
+    pub fn fits(&mut self, tick: u32, i: usize, want: [f64; 2]) -> f64 {
+        self.roll_table(tick);
+        self.roll(i, tick);
+        let caps = self.caps();
+        let need = share(want, caps);
+        if need <= 0.0 {
+            return 1.0;
+        }
+        let p = &self.parts[i];
+        let part = (1.0 - share(p.used, caps) - p.debt / caps[READ]).max(0.0) / need;
+        let table = match &self.allowance {
+            Allowance::OnDemand { previous, .. } => {
+                let caps = previous.map(|p| 2.0 * p * self.tick_secs);
+                (1.0 - share(self.used, caps)).max(0.0) / share(want, caps)
+            }
+            Allowance::Provisioned { .. } => [READ, WRITE]
+                .into_iter()
+                .filter(|&dim| want[dim] > 0.0)
+                .map(|dim| self.table_available(dim) / want[dim])
+                .fold(f64::INFINITY, f64::min),
+            Allowance::Shared { .. } => f64::INFINITY,
+        };
+        part.min(table).clamp(0.0, 1.0)
+    }
+
+    /// Serves `units` of each dimension on partition `i` unchecked: the caller asked
+    /// [`Meter::fits`] how much would be served.
+    pub fn take(&mut self, tick: u32, i: usize, units: [f64; 2]) {
+        self.roll_table(tick);
+        self.roll(i, tick);
+        for dim in [READ, WRITE] {
+            if units[dim] > 0.0 {
+                self.record(dim, &[(i, units[dim])]);
+            }
+        }
+    }
+
+    /// The bookkeeping of units served: partitions, the table's tick and a provisioned
+    /// table's burst.
+    fn record(&mut self, dim: usize, touches: &[(usize, f64)]) {
         let total: f64 = touches.iter().map(|t| t.1).sum();
         for &(i, units) in touches {
             let p = &mut self.parts[i];
@@ -427,7 +474,6 @@ impl Meter {
             let before = (self.used[dim] - total - rate[dim] * self.tick_secs).max(0.0);
             burst[dim] = (burst[dim] - (over - before)).max(0.0);
         }
-        Ok(())
     }
 
     /// Whether [`Meter::consume`] would serve `touches` now, consuming nothing.

@@ -239,15 +239,7 @@ impl Simulation {
     /// Bytes a key takes as an attribute value (S text, N number, B bytes), as the store sizes
     /// values: DynamoDB's rules, or JSON's (a quoted string, decimal text, base64).
     fn key_size(&self, key_type: KeyType, text: &str) -> usize {
-        let sizing = self.world.engine.profile().sizing;
-        match (key_type, sizing) {
-            (KeyType::N, _) => text.parse::<f64>().map_or(text.len(), |x| {
-                super::items::sized_number(sizing, super::items::to_hundredths(x, false))
-            }),
-            (KeyType::S, Sizing::Json) => json::string_size(text),
-            (KeyType::B, Sizing::Json) => json::base64_size(text.len()),
-            (KeyType::S | KeyType::B, _) => text.len(),
-        }
+        key_size(self.world.engine.profile().sizing, key_type, text)
     }
 
     /// Where item `ordinal` of `entity` with values `vals` sits: keys, size, index entries.
@@ -611,4 +603,48 @@ pub fn sort_buf(codec: Codec, sk: &TemplatePlan, key_type: KeyType, text: &str, 
             SortBuf::Bytes(bytes)
         }
     }
+}
+
+/// Bytes a key attribute's value takes, as `sizing` counts it.
+fn key_size(sizing: Sizing, key_type: KeyType, text: &str) -> usize {
+    match (key_type, sizing) {
+        (KeyType::N, _) => text.parse::<f64>().map_or(text.len(), |x| {
+            super::items::sized_number(sizing, super::items::to_hundredths(x, false))
+        }),
+        (KeyType::S, Sizing::Json) => json::string_size(text),
+        (KeyType::B, Sizing::Json) => json::base64_size(text.len()),
+        (KeyType::S | KeyType::B, _) => text.len(),
+    }
+}
+
+/// The bytes an item of `entity` with `vals` adds for its table's key attributes (its `PK` and
+/// `SK`) on a store that stores them (DynamoDB), as `place_item` counts them; 0 elsewhere, or
+/// when a key lacks a value. For the fluid replay's sampled sizes; index key attributes are not
+/// counted (it refuses indexes on a store that stores them).
+pub(super) fn table_key_bytes(
+    world: &super::world::World,
+    entity: usize,
+    vals: &[Val],
+    text: &mut String,
+) -> usize {
+    let profile = world.engine.profile();
+    let ent = &world.entities[entity];
+    let (Some(t), Some(pk), true) = (ent.table, ent.pk.as_ref(), profile.key_attributes) else { return 0 };
+    let table = &world.tables[t];
+    let sizing = profile.sizing;
+    let Some(pk_type) = expand(pk, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) else { return 0 };
+    let mut bytes = sizing.field(table.pk_name.len(), key_size(sizing, pk_type, text));
+    if let (Some(sk), Some(name)) = (&ent.sk, &table.sk_name) {
+        let value = if table.codec == Codec::Inline {
+            let secs = inline_secs(sk, vals);
+            super::items::sized_number(sizing, i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100))
+        } else {
+            let Some(sk_type) = expand(sk, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) else {
+                return 0;
+            };
+            key_size(sizing, sk_type, text)
+        };
+        bytes += sizing.field(name.len(), value);
+    }
+    bytes
 }

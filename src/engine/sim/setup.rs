@@ -186,7 +186,7 @@ fn metrics(start: SimTime, tick: SimDuration, ticks: u32) -> Result<(Metrics, u3
 }
 
 /// The variant's provisioned [read, write] capacity; `None` on demand.
-fn capacity(variant: &Variant) -> Option<[f64; 2]> {
+pub(super) fn capacity(variant: &Variant) -> Option<[f64; 2]> {
     match variant.capacity {
         Capacity::OnDemand => None,
         Capacity::Provisioned { read, write } => Some([f64::from(read), f64::from(write)]),

@@ -69,6 +69,17 @@ pub fn normal_tail(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
+/// E[(X − c)⁺] for X ~ Normal(mean, sd²): what a random demand passes a budget `c` by, on
+/// average. Not `(mean − c)⁺`: a demand whose mean fits still passes the budget in some ticks.
+pub fn normal_excess(mean: f64, sd: f64, c: f64) -> f64 {
+    if sd <= 0.0 {
+        return (mean - c).max(0.0);
+    }
+    let d = (mean - c) / sd;
+    let density = (-0.5 * d * d).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    ((mean - c) * normal_tail(-d) + sd * density).max(0.0)
+}
+
 /// P(X > x) for X ~ Binomial(n, p), for every x in `lo..=hi`.
 pub fn binomial_tails(n: u64, p: f64, lo: u64, hi: u64) -> Vec<f64> {
     let len = usize::try_from(hi.saturating_sub(lo) + 1).unwrap_or(0);
@@ -235,6 +246,26 @@ mod tests {
         assert!((band.median - 5e8).abs() <= 1.0, "{band:?}");
         assert!((band.low - (5e8 - 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
         assert!((band.high - (5e8 + 3.09 * sd)).abs() < 0.01 * sd, "{band:?}");
+    }
+
+    #[test]
+    fn the_expected_excess_is_the_mean_of_the_overflow() {
+        // Known points: E[(Z − 0)⁺] = φ(0) = 0.398 94; far above or below, the mean's excess.
+        assert!((normal_excess(0.0, 1.0, 0.0) - 0.398_942).abs() < 1e-6);
+        assert!((normal_excess(10.0, 1.0, 0.0) - 10.0).abs() < 1e-9);
+        assert!(normal_excess(-10.0, 1.0, 0.0) < 1e-9);
+        assert!((normal_excess(5.0, 0.0, 3.0) - 2.0).abs() < 1e-12);
+        // Against a sum over a fine grid of the density.
+        let (mean, sd, c) = (100.0, 15.0, 110.0);
+        let step = 0.01;
+        let grid: f64 = (0..20_000)
+            .map(|k| {
+                let x = mean - 100.0 + f64::from(k) * step;
+                let z = (x - mean) / sd;
+                (x - c).max(0.0) * (-0.5 * z * z).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt()) * step
+            })
+            .sum();
+        assert!((normal_excess(mean, sd, c) - grid).abs() < 1e-3, "{grid}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::engine::workload::rate_at;
 use super::super::items::Val;
 use super::super::templates::{Slot, render_slot};
 use super::super::world::World;
+use super::capacity::Capacity;
 use super::extremes::Normal;
 use super::model::{Flow, Model, Shares};
 use super::{FluidError, unsupported};
@@ -79,10 +80,17 @@ pub struct Replay<'w> {
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
     fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
+    /// A metered store's capacity (DynamoDB): what each tick's demand was served.
+    pub capacity: Option<Capacity>,
 }
 
 impl<'w> Replay<'w> {
-    pub fn new(world: &'w World, model: Model, start_ms: u64, tick_ms: u64, ticks: u32) -> Replay<'w> {
+    pub fn new(
+        world: &'w World,
+        model: Model,
+        (start_ms, tick_ms, ticks): (u64, u64, u32),
+        capacity: Option<Capacity>,
+    ) -> Replay<'w> {
         let mut groups = vec![GroupState::default(); model.groups.len()];
         for (f, flow) in model.flows.iter().enumerate() {
             let g = &mut groups[flow.group];
@@ -92,7 +100,17 @@ impl<'w> Replay<'w> {
             g.seq_from = vec![0; g.write_flows.len()];
         }
         let patterns = vec![PatternState::default(); world.patterns.len()];
-        Replay { world, model, start_ms, tick_ms, ticks, groups, patterns, fanouts: RefCell::default() }
+        Replay {
+            world,
+            model,
+            start_ms,
+            tick_ms,
+            ticks,
+            groups,
+            patterns,
+            fanouts: RefCell::default(),
+            capacity,
+        }
     }
 
     /// Runs every tick, then closes the open buckets; false when `progress` gave it up (it
@@ -122,6 +140,9 @@ impl<'w> Replay<'w> {
                 let calls = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u64;
                 state.carry = expected - calls as f64;
                 n[p] = calls;
+            }
+            if let Some(capacity) = self.capacity.as_mut() {
+                capacity.tick(self.world, &self.model, t, &n)?;
             }
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
@@ -327,6 +348,13 @@ impl<'w> Replay<'w> {
             } else {
                 0.0
             };
+            // Writes throttled until their client gave up never landed (1 without metering).
+            let lam = self.capacity.as_ref().map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
+            let (kept, count, var, log_empty) = if lam < 1.0 {
+                (pre_items + (kept - pre_items) * lam, count * lam, var * lam, log_empty * lam)
+            } else {
+                (kept, count, var, log_empty)
+            };
             let new_items = (kept - pre_items).max(0.0);
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
@@ -339,6 +367,10 @@ impl<'w> Replay<'w> {
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
             parts.push(Part { member: m, at_secs, items: Normal { mean, sd }, bytes_per_item });
         }
+        // A metered table keeps every closed partition's bytes where its key is, for splits.
+        let metered = self.capacity.is_some();
+        let closed: Vec<(u64, f64)> =
+            parts.iter().filter(|_| metered).map(|p| (p.member, p.items.mean * p.bytes_per_item)).collect();
         let state = &mut self.groups[g];
         state.items += items;
         state.bytes += bytes;
@@ -348,6 +380,10 @@ impl<'w> Replay<'w> {
             if group.upsert { 0.0 } else { (writes - (items - preload_items(preload))).max(0.0) };
         state.kept.extend(parts);
         prune(&mut state.kept);
+        if let Some(capacity) = self.capacity.as_mut() {
+            capacity.closed_bucket(&self.model, g, at_secs, &closed);
+            capacity.bucket_closed(&self.model, g);
+        }
     }
 }
 

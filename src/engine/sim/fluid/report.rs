@@ -9,14 +9,14 @@ use crate::engine::planner::Kind;
 use crate::engine::profile::Indexes;
 
 use super::super::RING_NODES;
-use super::super::items::Val;
+use super::super::meter::{READ, WRITE};
 use super::super::report::{
     Bands, Fidelity, GroupBands, IndexReport, IndexType, Operations, PartitionReport, Partitions,
     PatternReport, RunReport, Totals,
 };
-use super::super::templates::expand;
+use super::capacity::{Capacity, Figures};
 use super::extremes::{Band, Draws, Normal, binomial_max, normal_max};
-use super::model::Shares;
+use super::model::{Shares, Units, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
 
@@ -90,20 +90,27 @@ impl Replay<'_> {
             let Shares::Seq(n) = self.model.flows[f].shares else { unreachable!("matched above") };
             // Call k takes member k mod n: a tick's busiest member gets ⌈calls / n⌉, exactly.
             let most = hist.keys().map(|v| v[0].div_ceil(n)).max().unwrap_or(0);
+            if let Some(capacity) = &self.capacity {
+                let units = match self.model.flows[f].units {
+                    Units::Each(u) => u,
+                    Units::Query { .. } => capacity.most_units[f].iter().copied().fold(0.0, f64::max),
+                };
+                return Ok(Band::exact(most as f64 * units));
+            }
             return Ok(Band::exact(most as f64));
         }
         let share = |m: u64| -> Vec<f64> {
             let m = usize::try_from(m).unwrap_or(usize::MAX);
             flows.iter().map(|&f| self.model.flows[f].shares.of(m)).collect()
         };
-        // (the share of each flow, how many members have it)
-        let mut weighed: Vec<(Vec<f64>, f64)> = Vec::new();
+        // (the share of each flow, how many members have it, the member when one)
+        let mut weighed: Vec<(Vec<f64>, f64, Option<u64>)> = Vec::new();
         if let Some(list) = members {
-            weighed.extend(list.iter().map(|&m| (share(m), 1.0)));
+            weighed.extend(list.iter().map(|&m| (share(m), 1.0, Some(m))));
         } else {
             let mut all: Vec<(u64, f64)> = (0..group.members).map(|m| (m, share(m).iter().sum())).collect();
             all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            weighed.extend(all.iter().take(PEAK_MEMBERS).map(|&(m, _)| (share(m), 1.0)));
+            weighed.extend(all.iter().take(PEAK_MEMBERS).map(|&(m, _)| (share(m), 1.0, Some(m))));
             // The rest, by share within 1% of each other: a flat popularity's million members
             // are one bin of a million equal draws, not 4096 of them.
             let mut bins: BTreeMap<i64, (Vec<f64>, f64)> = BTreeMap::new();
@@ -119,10 +126,13 @@ impl Replay<'_> {
                 }
                 *n += 1.0;
             }
-            weighed.extend(bins.into_values().map(|(sum, n)| (sum.iter().map(|x| x / n).collect(), n)));
+            weighed.extend(bins.into_values().map(|(sum, n)| (sum.iter().map(|x| x / n).collect(), n, None)));
+        }
+        if let Some(capacity) = &self.capacity {
+            return Ok(self.metered_peak(capacity, g, dim, &flows, &weighed));
         }
         let mut draws = Vec::new();
-        for (s, members) in weighed {
+        for (s, members, _) in weighed {
             for (calls, &ticks) in hist {
                 let n: u64 = calls.iter().sum();
                 let mean: f64 = calls.iter().zip(&s).map(|(&c, &x)| c as f64 * x).sum();
@@ -134,19 +144,77 @@ impl Replay<'_> {
         Ok(binomial_max(&draws))
     }
 
+    /// [`Replay::peak`] on a metered store: in units (each member's requests times its units per
+    /// request), with the ticks in which a busy member's partition throttled weighed at the
+    /// share of its demand the partition served (`Capacity::thinned`).
+    fn metered_peak(
+        &self,
+        capacity: &Capacity,
+        g: usize,
+        dim: usize,
+        flows: &[usize],
+        weighed: &[(Vec<f64>, f64, Option<u64>)],
+    ) -> Band {
+        let hist = &self.groups[g].peaks[dim];
+        let thinned = &capacity.thinned[g][dim];
+        // A Query's units per request where no one member is weighed: the mean of its members'.
+        let mean_most: Vec<f64> = flows
+            .iter()
+            .map(|&f| {
+                let most = &capacity.most_units[f];
+                let used: Vec<f64> = most.iter().copied().filter(|&u| u > 0.0).collect();
+                if used.is_empty() { 0.0 } else { used.iter().sum::<f64>() / used.len() as f64 }
+            })
+            .collect();
+        let units = |s: &[f64], member: Option<u64>| -> f64 {
+            let (mut num, mut den) = (0.0, 0.0);
+            for (k, &f) in flows.iter().enumerate() {
+                let flow = &self.model.flows[f];
+                let weight = s[k] * self.world.patterns[flow.pattern].rate;
+                let u = match flow.units {
+                    Units::Each(u) => u,
+                    Units::Query { .. } => member
+                        .and_then(|m| capacity.most_units[f].get(usize::try_from(m).ok()?).copied())
+                        .unwrap_or(mean_most[k]),
+                };
+                num += weight * u;
+                den += weight;
+            }
+            ratio(num, den)
+        };
+        // Draws by units per request (to 1e-3): each class's maximum in requests, then in units.
+        let mut classes: BTreeMap<u64, (f64, Vec<Draws>)> = BTreeMap::new();
+        for (s, count, member) in weighed {
+            let u = units(s, *member);
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a class key")]
+            let key = (u * 1000.0).round() as u64;
+            let draws = &mut classes.entry(key).or_insert_with(|| (u, Vec::new())).1;
+            for (calls, &ticks) in hist {
+                let excluded =
+                    member.and_then(|m| thinned.excluded.get(&(m, calls.clone())).copied()).unwrap_or(0);
+                let ticks = ticks.saturating_sub(excluded);
+                if ticks == 0 {
+                    continue;
+                }
+                let n: u64 = calls.iter().sum();
+                let mean: f64 = calls.iter().zip(s).map(|(&c, &x)| c as f64 * x).sum();
+                draws.push(Draws { n, p: ratio(mean, n as f64), times: ticks as f64 * count });
+            }
+            if let Some(m) = member {
+                for (&(_, n, part), &ticks) in thinned.draws.range((*m, 0, 0)..(*m + 1, 0, 0)) {
+                    draws.push(Draws { n, p: f64::from_bits(part), times: ticks as f64 });
+                }
+            }
+        }
+        classes
+            .into_values()
+            .map(|(u, draws)| binomial_max(&draws).scale(u))
+            .reduce(Band::max)
+            .unwrap_or_default()
+    }
+
     fn key_text(&self, g: usize, part: &Part) -> String {
-        let group = &self.model.groups[g];
-        let ent = &self.world.entities[group.entity];
-        let mut vals = vec![Val::Absent; ent.attrs.len()];
-        if let Some((attr, _)) = group.member {
-            vals[attr] = Val::Member(part.member);
-        }
-        if let Some(time) = group.time {
-            vals[time] = Val::time(part.at_secs);
-        }
-        let mut text = String::new();
-        expand(&group.pk, &ent.attrs, &vals, &self.world.pops, &mut |_, _| 0, &mut text);
-        text
+        key_text(self.world, &self.model.groups[g], part.member, part.at_secs)
     }
 
     /// The group's largest partition: items and bytes, as bands.
@@ -173,6 +241,10 @@ impl Replay<'_> {
         let mut out = Vec::new();
         for part in kept.iter().take(TOP) {
             let one = [part.member];
+            let attempts = self
+                .capacity
+                .as_ref()
+                .map_or(0, |c| whole(c.attempts_of(&self.model, g, part.member, part.at_secs)));
             out.push(PartitionReport {
                 key: format!("{prefix}{}", self.key_text(g, part)),
                 index: index.cloned(),
@@ -180,8 +252,8 @@ impl Replay<'_> {
                 items: whole(part.items.mean),
                 peak_rcu_per_s: self.peak(g, 0, Some(&one))?.median / secs,
                 peak_wcu_per_s: self.peak(g, 1, Some(&one))?.median / secs,
-                throttled_ops: 0,
-                throttled_attempts: index.is_none().then_some(0),
+                throttled_ops: attempts,
+                throttled_attempts: index.is_none().then_some(attempts),
             });
         }
         Ok(out)
@@ -246,6 +318,18 @@ impl Replay<'_> {
         if let Some((nodes, ..)) = self.world.engine.profile().ring() {
             out.partitions.physical = nodes as u64;
         }
+        if let Some(capacity) = &self.capacity {
+            let (meter, p) = (&capacity.meter, &mut out.partitions);
+            p.physical = meter.parts.len() as u64;
+            for i in 0..meter.parts.len() {
+                p.physical_peak_rcu_per_s = p.physical_peak_rcu_per_s.max(meter.peak(i, READ));
+                p.physical_peak_wcu_per_s = p.physical_peak_wcu_per_s.max(meter.peak(i, WRITE));
+            }
+            p.splits_for_size = meter.splits_size;
+            p.splits_for_heat = meter.splits_heat;
+            p.heat_splits_refused = meter.splits_blocked;
+            p.splits = p.splits_for_size + p.splits_for_heat;
+        }
         Ok(out)
     }
 
@@ -275,18 +359,32 @@ impl Replay<'_> {
     pub fn report(&self, scenario: &str, variant: &str, seed: u64) -> Result<RunReport, FluidError> {
         let gathered = self.groups_report()?;
         let patterns = self.pattern_reports();
+        let figures = self.capacity.as_ref().map(|c| &c.figures);
+        let sum = |of: fn(&Figures) -> &Vec<f64>, writes: bool| -> u64 {
+            figures.map_or(0, |f| {
+                let per: &Vec<f64> = of(f);
+                whole(
+                    per.iter()
+                        .zip(&self.world.patterns)
+                        .filter(|(_, p)| !writes || !p.action.is_read())
+                        .map(|(x, _)| x)
+                        .sum(),
+                )
+            })
+        };
+        let units = |dim: usize| figures.map_or(0.0, |f| f.units.iter().map(|u| u[dim]).sum());
         let totals = Totals {
             ops: patterns.iter().map(|p| p.calls).sum(),
             reads: patterns.iter().filter(|p| p.kind == Kind::Read).map(|p| p.calls).sum(),
             writes: patterns.iter().filter(|p| p.kind == Kind::Write).map(|p| p.calls).sum(),
             requests: patterns.iter().map(|p| p.requests).sum(),
-            rcu: 0.0,
-            wcu: 0.0,
-            throttled_ops: 0,
-            failed_ops: 0,
-            failed_writes: 0,
-            gave_up: 0,
-            writes_gave_up: 0,
+            rcu: units(READ),
+            wcu: units(WRITE),
+            throttled_ops: sum(|f| &f.throttled, false),
+            failed_ops: sum(|f| &f.failed, false),
+            failed_writes: sum(|f| &f.failed, true),
+            gave_up: sum(|f| &f.failed, false),
+            writes_gave_up: sum(|f| &f.failed, true),
             items: whole(gathered.items),
             table_bytes: whole(gathered.bytes),
             index_bytes: gathered.indexes.iter().map(|i| i.bytes).sum(),
@@ -298,7 +396,7 @@ impl Replay<'_> {
             cost_usd: 0.0,
             monthly_cost_usd: 0.0,
             price_source: String::new(),
-            retries: 0,
+            retries: sum(|f| &f.retries, false),
             ttl_deletes: 0,
             collection_limit_errors: 0,
             item_size_errors: 0,
@@ -314,10 +412,10 @@ impl Replay<'_> {
             variant: variant.to_owned(),
             seed,
             engine: self.world.engine,
-            retry_policy: None,
+            retry_policy: self.capacity.as_ref().map(|c| c.policy_name().to_owned()),
             duration_s: (u64::from(self.ticks) * self.tick_ms) as f64 / 1000.0,
             tick_s: self.tick_ms as f64 / 1000.0,
-            notes: fluid_notes(totals.ops),
+            notes: fluid_notes(totals.ops, self.capacity.is_some()),
             totals,
             partitions: gathered.partitions,
             indexes: gathered.indexes,
@@ -333,9 +431,17 @@ impl Replay<'_> {
 
     fn pattern_reports(&self) -> Vec<PatternReport> {
         let mut out = Vec::new();
+        let pending = self.capacity.as_ref().map(|c| c.pending(self.world.patterns.len()));
         for (p, pattern) in self.world.patterns.iter().enumerate() {
             let state = &self.patterns[p];
             let calls = state.calls;
+            let figures = self.capacity.as_ref().map(|c| &c.figures);
+            let (throttled, failed, retries, units) = figures.map_or((0.0, 0.0, 0.0, [0.0; 2]), |f| {
+                (f.throttled[p], f.failed[p], f.retries[p], f.units[p])
+            });
+            // Calls that completed: not those that gave up, nor those waiting for a retry.
+            let unfinished = failed + pending.as_ref().map_or(0.0, |w| w[p]);
+            let completed = calls.saturating_sub(whole(unfinished));
             let read = pattern.action.is_read();
             let scan = self.model.scans.contains(&p);
             let asked = if read && !scan { state.asked } else { calls as f64 };
@@ -346,27 +452,27 @@ impl Replay<'_> {
                 operation: pattern.operation.map(Operations::from),
                 index: pattern.index.clone(),
                 calls,
-                served_calls: if served { calls } else { 0 },
-                served_rcu: 0.0,
+                served_calls: if served { completed } else { 0 },
+                served_rcu: units[READ],
                 avg_fanout: ratio(asked, calls as f64),
                 max_fanout: if read && !scan { state.max_asked } else { u64::from(calls > 0) },
                 max_requests: 0,
                 avg_items_read: 0.0,
                 avg_items_returned: 0.0,
-                rcu: 0.0,
-                wcu: 0.0,
+                rcu: units[READ],
+                wcu: units[WRITE],
                 rcu_per_call_start: None,
                 rcu_per_call_end: None,
-                throttled: 0,
-                failed: 0,
+                throttled: whole(throttled),
+                failed: whole(failed),
                 latency_ms_p50: 0.0,
                 latency_ms_p99: 0.0,
                 timed: false,
                 unfinished: 0,
                 latency_target_ms: pattern.latency_target_ms,
                 requests: if served { whole(asked) } else { 0 },
-                landed_writes: (pattern.action == Action::Put && served).then_some(calls),
-                retries: 0,
+                landed_writes: (pattern.action == Action::Put && served).then_some(completed),
+                retries: whole(retries),
                 avg_pages: 0.0,
                 scans: if scan { calls } else { 0 },
                 collection_errors: 0,
@@ -384,13 +490,18 @@ impl Replay<'_> {
 }
 
 /// What a fluid report's figures are, for its reader.
-fn fluid_notes(calls: u64) -> Vec<String> {
-    vec![
+fn fluid_notes(calls: u64, metered: bool) -> Vec<String> {
+    let mut notes = vec![
         format!(
             "Replayed as rates (--fidelity rates): the {calls} calls were counted per tick, not made one by one. Sums, item counts and sizes are expected values; the largest partition and every peak are the median of their maximum over partitions and ticks, with its 0.1%–99.9% band in the JSON report's bands (a per-operation replay reports one draw from that band)."
         ),
         format!(
             "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), pages and items read per call (likewise), and read and write units (0 here); a request is counted per partition a read asks; the ring's {RING_NODES} nodes are not broken down."
         ),
-    ]
+    ];
+    if metered {
+        "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), pages and items read per call (likewise); a request is counted per partition a read asks.".clone_into(&mut notes[1]);
+        notes.push("Capacity as rates: each tick's expected demand (calls × each key's share × its units: a put's and a GetItem's fixed units, a Query's units of the items its partition holds in its range, min(limit, expected items) × their mean size rounded up to 4 KB) was fed to DynamoDB's meter per physical partition in ten slots of the tick, which served what its partition budgets and the table's allowance let through, at most E[X] − E[(X − budget)⁺] of a random demand X; the rest was retried after the retry policy's waits (spread evenly over each retry's jitter). Throttled requests, retries, failures, units and landed writes are expected values; a peak under throttling weighs the served share of its partition's busiest keys.".to_owned());
+    }
+    notes
 }

@@ -1,0 +1,854 @@
+//! DynamoDB's capacity in the fluid replay: each tick's expected demand fed to the real
+//! [`Meter`] partition by partition, so its budgets, on-demand allowance, provisioned burst and
+//! heat windows decide what is served, and the throttled rest retried as the client's policy
+//! retries it. What it must never do: meter a rule of its own — every limit is the meter's.
+//!
+//! # How a tick is served
+//!
+//! - **Demand**: each member's expected requests (calls × share) and their units — a put's and
+//!   a GetItem's fixed units, a Query's units of the items its partition holds in the range
+//!   (`min(limit, n)` items of the group's mean size, rounded up to 4 KB as DynamoDB rounds a
+//!   page; `n` is the expected writes in the range, not less those that overwrote another) —
+//!   go to the physical partition holding the member's key hash.
+//! - **Time within the tick**: the per-operation replay spreads a tick's calls evenly over it
+//!   and runs a retry at its due time, so whoever comes first takes what a partition has left.
+//!   Here a tick is `SLOTS` slots: each takes a slot's share of the new demand and the retries
+//!   due in it, and the meter serves the largest part of it that fits ([`Meter::fits`]),
+//!   proportionally across reads, writes and patterns.
+//! - **Random counts**: a partition's requests in a tick are Binomial, so it passes its budget
+//!   by `E[(X − c)⁺]`, more than `(E[X] − c)⁺` near the limit: each partition serves at most
+//!   `E[X] − E[(X − c)⁺]` of its share in a tick (normal approximation, `normal_excess`).
+//! - **Retries**: refused demand waits the policy's mean wait for its retry number; a retry
+//!   that would fall within the same tick fails too (capacity does not come back within a tick,
+//!   as the per-operation replay fast-forwards it) and counts as a retry; past the policy's
+//!   last retry it fails. Waiting demand stays with the physical partition it was refused on.
+//! - **Splits**: the meter calls for them (10 GB, or a heat window above 80%) from the bytes
+//!   that landed on each partition and its units; the split point comes from every key's
+//!   expected bytes (size) or recent load (heat), with the per-operation replay's own
+//!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::engine::hash::hash_bytes;
+use crate::engine::profile::Metering;
+use crate::engine::retry::RetryPolicy;
+use crate::engine::store::PAGE_BYTES;
+
+use super::super::meter::{Meter, READ, WRITE, heat_split_points, share, split_point};
+use super::super::templates::Slot;
+use super::super::world::World;
+use super::extremes::normal_excess;
+use super::model::{Flow, KeyGroup, Model, Shares, Units, key_text};
+use super::{FluidError, unsupported};
+
+/// Slots a tick is cut into for the order in which its demand reaches a partition.
+const SLOTS: u32 = 10;
+/// Members of a throttled partition whose thinned peaks are weighed, the busiest first: the
+/// largest load of a partition comes from them.
+const THINNED_MEMBERS: usize = 4;
+
+/// Points a retry's wait is spread over (evenly between the policy's shortest and longest).
+const WAIT_POINTS: u32 = 4;
+
+/// Throttled demand waiting for a retry: (the slot it is due in, counted from the run's start;
+/// its pattern; its direction; the retries it has made) → (requests, units).
+type Waiting = BTreeMap<Due, (f64, f64)>;
+type Due = (u64, usize, usize, u32);
+
+fn add(waiting: &mut Waiting, key: Due, requests: f64, units: f64) {
+    let entry = waiting.entry(key).or_insert((0.0, 0.0));
+    entry.0 += requests;
+    entry.1 += units;
+}
+
+/// The hashes and partitions of a group's members for one bucket of its time slot.
+#[derive(Debug, Clone, Default)]
+struct Keys {
+    hashes: Vec<u64>,
+    parts: Vec<usize>,
+    /// The meter's partition count the parts were located for.
+    located: usize,
+}
+
+/// What the capacity model counted, per pattern, as expected values.
+#[derive(Debug, Clone, Default)]
+pub struct Figures {
+    /// Requests refused on their first attempt (`throttled_ops`).
+    pub throttled: Vec<f64>,
+    /// Retries sent, those that failed within their tick included.
+    pub retries: Vec<f64>,
+    /// Requests given up after the policy's last retry.
+    pub failed: Vec<f64>,
+    /// Units served, reads and writes.
+    pub units: Vec<[f64; 2]>,
+}
+
+/// Per member, what the peaks need beyond the call counts: ticks in which the member's
+/// partition throttled, with the share of the member's demand it served.
+#[derive(Debug, Clone, Default)]
+pub struct Thinned {
+    /// (member, requests its partition served, the member's part of them, as bits) → ticks.
+    pub draws: BTreeMap<(u64, u64, u64), u64>,
+    /// (member, calls per flow) → ticks counted in `draws` instead of at full share.
+    pub excluded: BTreeMap<(u64, Vec<u64>), u64>,
+}
+
+#[derive(Debug)]
+pub struct Capacity {
+    pub meter: Meter,
+    policy: RetryPolicy,
+    metering: Metering,
+    tick_ms: u64,
+    start_ms: u64,
+    /// Per physical partition (in the meter's order): throttled demand waiting for a retry.
+    waiting: Vec<Waiting>,
+    /// Per group: bucket start (seconds; 0 without a time slot) → its members' keys.
+    keys: Vec<BTreeMap<i64, Keys>>,
+    /// Per pattern: cumulative calls at the end of each recent tick, the newest last.
+    history: Vec<VecDeque<u64>>,
+    keep: usize,
+    /// Per group: the mean bytes of its items (its puts', weighted by rate, or its preload's).
+    item_bytes: Vec<f64>,
+    pub figures: Figures,
+    /// Per physical partition, per flow: Σ calls × (1 − served share of new requests), and
+    /// Σ calls × (served requests / new requests), over the run and the open bucket.
+    refused: Vec<Vec<f64>>,
+    landed: Vec<Vec<f64>>,
+    /// Per physical partition: attempts refused, first attempts and all (retries counted
+    /// again), to spread a partition's retries over its members.
+    attempts: Vec<[f64; 2]>,
+    /// Per flow: calls in the open bucket of its group.
+    called: Vec<f64>,
+    /// Per flow: calls in the previous and the current heat window, and the current one's
+    /// number: a key's recent load, for where a heat split goes.
+    window_calls: Vec<[f64; 2]>,
+    window: u32,
+    ticks_per_window: u32,
+    /// Per physical partition: its bytes (the meter's, kept as a fraction).
+    bytes: Vec<f64>,
+    /// Per group: the partitions of closed buckets, (key hash, bytes).
+    closed: Vec<Vec<(u64, f64)>>,
+    /// Per flow: each member's most units per request (a Query's at its fullest partition).
+    pub most_units: Vec<Vec<f64>>,
+    /// Per group and direction: throttled ticks of the busiest members.
+    pub thinned: Vec<[Thinned; 2]>,
+}
+
+/// Per physical partition, this tick's new demand.
+#[derive(Debug, Clone, Default)]
+struct Demand {
+    /// Per flow: requests and units.
+    requests: Vec<f64>,
+    units: Vec<f64>,
+    /// Per flow: Σ share × units and Σ share × units², for the count's variance.
+    s1: Vec<f64>,
+    s2: Vec<f64>,
+    /// Every member's demand, for the thinned peaks: (group, member, a write, requests).
+    busiest: Vec<(usize, u64, bool, f64)>,
+    /// Bytes its writes would add.
+    bytes: f64,
+}
+
+impl Capacity {
+    pub fn new(
+        world: &World,
+        model: &Model,
+        variant_capacity: Option<[f64; 2]>,
+        policy: RetryPolicy,
+        start_ms: u64,
+        tick_ms: u64,
+    ) -> Capacity {
+        let tick_secs = tick_ms as f64 / 1000.0;
+        let meter =
+            Meter::new(Meter::initial_partitions(variant_capacity), variant_capacity, tick_secs, &mut |_| 0);
+        let parts = meter.parts.len();
+        let tick_count = |secs: i64| {
+            usize::try_from(secs.max(0)).unwrap_or(usize::MAX) * 1000
+                / usize::try_from(tick_ms.max(1)).unwrap_or(1)
+        };
+        let keep = model
+            .flows
+            .iter()
+            .filter_map(|f| f.span_secs)
+            .map(|s| tick_count(s).saturating_add(2))
+            .max()
+            .unwrap_or(2);
+        let item_bytes = (0..model.groups.len())
+            .map(|g| {
+                let writes: Vec<&Flow> = model.flows.iter().filter(|f| f.group == g && f.write).collect();
+                let rate: f64 = writes.iter().map(|f| world.patterns[f.pattern].rate).sum();
+                if rate > 0.0 {
+                    writes.iter().map(|f| world.patterns[f.pattern].rate * f.bytes).sum::<f64>() / rate
+                } else {
+                    let (items, bytes) =
+                        model.preload[g].values().fold((0.0, 0.0), |a, p| (a.0 + p.items, a.1 + p.bytes));
+                    if items > 0.0 { bytes / items } else { 0.0 }
+                }
+            })
+            .collect();
+        let flows = model.flows.len();
+        let patterns = world.patterns.len();
+        Capacity {
+            meter,
+            policy,
+            metering: world.engine.profile().metering,
+            tick_ms,
+            start_ms,
+            waiting: vec![Waiting::new(); parts],
+            keys: vec![BTreeMap::new(); model.groups.len()],
+            history: vec![VecDeque::new(); patterns],
+            keep,
+            item_bytes,
+            figures: Figures {
+                throttled: vec![0.0; patterns],
+                retries: vec![0.0; patterns],
+                failed: vec![0.0; patterns],
+                units: vec![[0.0; 2]; patterns],
+            },
+            refused: vec![vec![0.0; flows]; parts],
+            landed: vec![vec![0.0; flows]; parts],
+            attempts: vec![[0.0; 2]; parts],
+            window_calls: vec![[0.0; 2]; flows],
+            window: 0,
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a positive count of ticks"
+            )]
+            ticks_per_window: (super::super::meter::HEAT_WINDOW_SECS / tick_secs).ceil().max(1.0) as u32,
+            bytes: vec![0.0; parts],
+            closed: vec![Vec::new(); model.groups.len()],
+            called: vec![0.0; flows],
+            most_units: model
+                .flows
+                .iter()
+                .map(|f| match f.units {
+                    Units::Query { .. } => {
+                        vec![0.0; usize::try_from(model.groups[f.group].members).unwrap_or(0)]
+                    }
+                    Units::Each(_) => Vec::new(),
+                })
+                .collect(),
+            thinned: vec![[Thinned::default(), Thinned::default()]; model.groups.len()],
+        }
+    }
+
+    /// The start (seconds) of the bucket of group `group` holding `secs` (0 without a time slot).
+    fn bucket_start(group: &KeyGroup, secs: i64) -> i64 {
+        match group
+            .pk
+            .slots
+            .iter()
+            .find_map(|s| if let Slot::Bucket { width_ms, .. } = s { Some(*width_ms) } else { None })
+        {
+            Some(width) => (i128::from(secs) * 1000)
+                .div_euclid(i128::from(width))
+                .saturating_mul(i128::from(width))
+                .div_euclid(1000)
+                .try_into()
+                .unwrap_or(i64::MAX),
+            None => 0,
+        }
+    }
+
+    fn bucket_width_secs(group: &KeyGroup) -> Option<i64> {
+        group
+            .pk
+            .slots
+            .iter()
+            .find_map(|s| if let Slot::Bucket { width_ms, .. } = s { Some(*width_ms / 1000) } else { None })
+    }
+
+    /// The keys of group `g`'s members in the bucket starting at `bucket`, located now.
+    fn keys(&mut self, world: &World, model: &Model, g: usize, bucket: i64) {
+        let located = self.meter.parts.len();
+        let group = &model.groups[g];
+        let keys = self.keys[g].entry(bucket).or_insert_with(|| Keys {
+            hashes: (0..group.members)
+                .map(|m| hash_bytes(key_text(world, group, m, bucket).as_bytes()))
+                .collect(),
+            parts: Vec::new(),
+            located: 0,
+        });
+        if keys.located != located || keys.parts.is_empty() {
+            keys.parts = keys.hashes.iter().map(|&h| self.meter.locate(h)).collect();
+            keys.located = located;
+        }
+    }
+
+    /// Cumulative calls of `pattern` before second `secs` (whole ticks), from the history.
+    fn calls_before(&self, pattern: usize, now_tick: u32, secs: f64) -> f64 {
+        let history = &self.history[pattern];
+        let Some(&last) = history.back() else { return 0.0 };
+        let tick_secs = self.tick_ms as f64 / 1000.0;
+        let start = self.start_ms as f64 / 1000.0;
+        // Ticks wholly before `secs`: 0..k; the history's newest entry is tick `now_tick`.
+        let k = ((secs - start) / tick_secs).floor();
+        if k > f64::from(now_tick) {
+            return last as f64;
+        }
+        if k < 1.0 {
+            return 0.0;
+        }
+        let back = f64::from(now_tick) - (k - 1.0);
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a small count of ticks")]
+        let back = back as usize;
+        history.get(history.len().saturating_sub(1 + back)).or(history.front()).map_or(0.0, |&c| c as f64)
+    }
+
+    /// Units of one Query of flow `f` on member `m`'s partition in the bucket starting at
+    /// `bucket`, asked at second `at`.
+    #[expect(clippy::too_many_arguments, reason = "the read, its member, bucket, time and the model")]
+    fn query_units(
+        &self,
+        model: &Model,
+        f: usize,
+        m: u64,
+        bucket: i64,
+        at: f64,
+        tick: u32,
+        limit: Option<u32>,
+        ordered: bool,
+    ) -> Result<f64, FluidError> {
+        let flow = &model.flows[f];
+        let group = &model.groups[flow.group];
+        let member = usize::try_from(m).unwrap_or(usize::MAX);
+        let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| at - s as f64);
+        let mut hi = at;
+        let start = self.start_ms as f64 / 1000.0;
+        if let Some(width) = Self::bucket_width_secs(group) {
+            lo = lo.max(bucket as f64);
+            hi = hi.min((bucket + width) as f64);
+        }
+        let mut n = 0.0;
+        if hi > lo {
+            for w in model.flows.iter().filter(|w| w.write && w.group == flow.group) {
+                let calls = self.calls_before(w.pattern, tick, hi) - self.calls_before(w.pattern, tick, lo);
+                n += w.shares.of(member) * calls.max(0.0);
+            }
+            // Preloaded items: written at the start, in the first bucket.
+            #[expect(clippy::cast_possible_truncation, reason = "the run's start, whole seconds")]
+            let first = Self::bucket_start(group, start.floor() as i64) == bucket;
+            if first && lo <= start {
+                n += model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
+            }
+        }
+        let items = match (limit, ordered) {
+            (Some(limit), true) => n.min(f64::from(limit)),
+            _ => n,
+        };
+        let bytes = items * self.item_bytes[flow.group];
+        if bytes > PAGE_BYTES as f64 {
+            return Err(unsupported(
+                "a Query that reads more than one 1 MB page",
+                &format!("pattern {}", flow.pattern),
+            ));
+        }
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes, below 1 MB")]
+        Ok(self.metering.page(bytes.ceil() as u64))
+    }
+
+    /// The buckets a call of `flow` at second `at` asks (one without a time slot).
+    fn asked_buckets(model: &Model, flow: &Flow, at: f64) -> Vec<i64> {
+        let group = &model.groups[flow.group];
+        #[expect(clippy::cast_possible_truncation, reason = "seconds")]
+        let to = at.floor() as i64;
+        match (Self::bucket_width_secs(group), flow.span_secs, flow.write) {
+            (Some(width), Some(span), false) if width > 0 => {
+                let first = Self::bucket_start(group, to - span);
+                let last = Self::bucket_start(group, to);
+                (0..=(last - first) / width).map(|k| first + k * width).collect()
+            }
+            _ => vec![Self::bucket_start(group, to)],
+        }
+    }
+
+    /// Serves tick `t`'s `n` calls per pattern; the served share of each partition's writes is
+    /// kept for the sizes (`landed_share`).
+    pub fn tick(&mut self, world: &World, model: &Model, t: u32, n: &[u64]) -> Result<(), FluidError> {
+        for (p, &calls) in n.iter().enumerate() {
+            let history = &mut self.history[p];
+            let before = history.back().copied().unwrap_or(0);
+            history.push_back(before + calls);
+            if history.len() > self.keep {
+                history.pop_front();
+            }
+        }
+        let tick_start = self.start_ms + u64::from(t) * self.tick_ms;
+        let tick_secs = self.tick_ms as f64 / 1000.0;
+        let start_secs = tick_start as f64 / 1000.0;
+        let mid = start_secs + tick_secs / 2.0;
+        let parts = self.meter.parts.len();
+        let flows = model.flows.len();
+        let mut demand = vec![
+            Demand {
+                requests: vec![0.0; flows],
+                units: vec![0.0; flows],
+                s1: vec![0.0; flows],
+                s2: vec![0.0; flows],
+                busiest: Vec::new(),
+                bytes: 0.0,
+            };
+            parts
+        ];
+        if t / self.ticks_per_window != self.window {
+            self.window = t / self.ticks_per_window;
+            for w in &mut self.window_calls {
+                *w = [w[1], 0.0];
+            }
+        }
+        if t == 0 {
+            self.place_preload(world, model);
+        }
+        for (f, flow) in model.flows.iter().enumerate() {
+            let calls = n[flow.pattern];
+            self.called[f] += calls as f64;
+            self.window_calls[f][1] += calls as f64;
+            if calls == 0 {
+                continue;
+            }
+            // A read asks at the tick's middle (as `Replay::asked` counts it), a write lands in
+            // the tick's bucket.
+            let at = if flow.write { start_secs } else { mid };
+            for bucket in Self::asked_buckets(model, flow, at) {
+                let members = model.groups[flow.group].members;
+                self.keys(world, model, flow.group, bucket);
+                // Taken out while the members are weighed (`query_units` reads `self`), put back after.
+                let parts_of =
+                    std::mem::take(&mut self.keys[flow.group].get_mut(&bucket).expect("located above").parts);
+                for m in 0..members {
+                    let member = usize::try_from(m).unwrap_or(usize::MAX);
+                    let share_m = flow.shares.of(member);
+                    if share_m <= 0.0 {
+                        continue;
+                    }
+                    let units = match flow.units {
+                        Units::Each(u) => u,
+                        Units::Query { limit, ordered } => {
+                            let u = self.query_units(model, f, m, bucket, at, t, limit, ordered)?;
+                            let most = &mut self.most_units[f][member];
+                            *most = most.max(u);
+                            u
+                        }
+                    };
+                    let at_part = &mut demand[parts_of[member]];
+                    let requests = calls as f64 * share_m;
+                    at_part.requests[f] += requests;
+                    at_part.units[f] += requests * units;
+                    if flow.write {
+                        at_part.bytes += requests * (flow.bytes + model.groups[flow.group].overhead);
+                    }
+                    if !matches!(flow.shares, Shares::Seq(_)) {
+                        at_part.s1[f] += share_m * units;
+                        at_part.s2[f] += share_m * units * units;
+                    }
+                    at_part.busiest.push((flow.group, m, flow.write, requests));
+                }
+                self.keys[flow.group].get_mut(&bucket).expect("located above").parts = parts_of;
+            }
+        }
+        self.serve(model, t, n, &mut demand);
+        self.split(model, t);
+        Ok(())
+    }
+
+    /// Runs the tick's slots on every partition: new demand and due retries, served as far as
+    /// the meter lets them.
+    fn serve(&mut self, model: &Model, t: u32, n: &[u64], demand: &mut [Demand]) {
+        let caps = self.caps();
+        let first_slot = u64::from(t) * u64::from(SLOTS);
+        let end_slot = first_slot + u64::from(SLOTS);
+        let frac = 1.0 / f64::from(SLOTS);
+        for (i, d) in demand.iter_mut().enumerate() {
+            // The retries due this tick, taken out of the queue.
+            let mut due = std::mem::take(&mut self.waiting[i]);
+            self.waiting[i] = due.split_off(&(end_slot, 0, 0, 0));
+            let mut new_units = [0.0; 2];
+            let mut var = 0.0;
+            for (f, flow) in model.flows.iter().enumerate() {
+                let dim = if flow.write { WRITE } else { READ };
+                new_units[dim] += d.units[f];
+                let calls = n[flow.pattern] as f64;
+                var += calls * (d.s2[f] - d.s1[f] * d.s1[f]).max(0.0) / (caps[dim] * caps[dim]);
+            }
+            let mut total = new_units;
+            for (&(_, pattern, dim, _), &(requests, units)) in &due {
+                total[dim] += units;
+                self.figures.retries[pattern] += requests;
+            }
+            let mean = share(total, caps);
+            // The most of its budget the partition serves this tick: E[X] − E[(X − c)⁺].
+            let sd = var.sqrt();
+            let cap = if mean > 0.0 {
+                let reach = (mean + 8.0 * sd) / mean;
+                let room = self.meter.fits(t, i, total.map(|u| u * reach)) * (mean + 8.0 * sd);
+                mean - normal_excess(mean, sd, room)
+            } else {
+                0.0
+            };
+            let mut refused = Waiting::new();
+            let mut served_share = 0.0;
+            let mut new_served = 0.0;
+            let mut served_units = [0.0; 2];
+            for slot in first_slot..end_slot {
+                let mut want = new_units.map(|u| u * frac);
+                let in_slot: Vec<(Due, (f64, f64))> =
+                    due.range((slot, 0, 0, 0)..(slot + 1, 0, 0, 0)).map(|(k, v)| (*k, *v)).collect();
+                for &((_, _, dim, _), (_, units)) in &in_slot {
+                    want[dim] += units;
+                }
+                let need = share(want, caps);
+                let k = if need > 0.0 {
+                    self.meter.fits(t, i, want).min(((cap - served_share) / need).max(0.0))
+                } else {
+                    1.0
+                };
+                if need > 0.0 {
+                    self.meter.take(t, i, want.map(|u| u * k));
+                }
+                served_share += k * need;
+                served_units[READ] += want[READ] * k;
+                served_units[WRITE] += want[WRITE] * k;
+                new_served += frac * k;
+                for (f, flow) in model.flows.iter().enumerate() {
+                    let dim = if flow.write { WRITE } else { READ };
+                    self.figures.units[flow.pattern][dim] += d.units[f] * frac * k;
+                    let requests = d.requests[f] * frac * (1.0 - k);
+                    if requests > 0.0 {
+                        self.figures.throttled[flow.pattern] += requests;
+                        self.attempts[i][0] += requests;
+                        self.attempts[i][1] += requests;
+                        add(
+                            &mut refused,
+                            (slot, flow.pattern, dim, 0),
+                            requests,
+                            d.units[f] * frac * (1.0 - k),
+                        );
+                    }
+                }
+                for ((_, pattern, dim, retries), (requests, units)) in in_slot {
+                    self.figures.units[pattern][dim] += units * k;
+                    if k < 1.0 {
+                        self.attempts[i][1] += requests * (1.0 - k);
+                        add(
+                            &mut refused,
+                            (slot, pattern, dim, retries),
+                            requests * (1.0 - k),
+                            units * (1.0 - k),
+                        );
+                    }
+                }
+            }
+            self.retry(i, refused, end_slot);
+            // What the partition's new requests got, retries served included, per direction:
+            // the thinning of its members' loads this tick.
+            let lambda = [READ, WRITE]
+                .map(|dim| if new_units[dim] > 0.0 { served_units[dim] / new_units[dim] } else { 1.0 });
+            for (f, flow) in model.flows.iter().enumerate() {
+                let calls = n[flow.pattern] as f64;
+                self.refused[i][f] += calls * (1.0 - new_served);
+                self.landed[i][f] += calls * lambda[if flow.write { WRITE } else { READ }];
+            }
+            // What landed stays (overwrites are not taken off).
+            self.bytes[i] += d.bytes * lambda[WRITE];
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
+            let whole = self.bytes[i].round() as u64;
+            self.meter.parts[i].bytes = whole;
+            if new_served < 1.0 - 1e-9 {
+                self.thin(model, n, d, lambda);
+            }
+        }
+    }
+
+    /// The preloaded items' bytes onto the partitions holding their keys.
+    fn place_preload(&mut self, world: &World, model: &Model) {
+        let start = i64::try_from(self.start_ms / 1000).unwrap_or(i64::MAX);
+        for (g, group) in model.groups.iter().enumerate() {
+            let bucket = Self::bucket_start(group, start);
+            for (&m, pre) in &model.preload[g] {
+                let hash = hash_bytes(key_text(world, group, m, bucket).as_bytes());
+                let i = self.meter.locate(hash);
+                self.bytes[i] += pre.bytes;
+            }
+        }
+    }
+
+    /// Every key of the table in the hash range `lo..hi`: (hash, bytes, recent load in units),
+    /// by hash — the open buckets' members, the closed buckets' partitions and the preload.
+    fn range_keys(&self, model: &Model, lo: u64, hi: Option<u64>) -> Vec<(u64, f64, f64)> {
+        let inside = |h: u64| h >= lo && hi.is_none_or(|hi| h < hi);
+        let mut out = Vec::new();
+        for (g, group) in model.groups.iter().enumerate() {
+            for &(hash, bytes) in self.closed[g].iter().filter(|k| inside(k.0)) {
+                out.push((hash, bytes, 0.0));
+            }
+            // The open bucket: the latest (a read's older buckets closed already).
+            let Some((_, keys)) = self.keys[g].last_key_value() else { continue };
+            let first = self.keys[g].len() == 1;
+            for (member, &hash) in keys.hashes.iter().enumerate().filter(|(_, h)| inside(**h)) {
+                let m = member as u64;
+                let i = self.meter.locate(hash);
+                let (mut bytes, mut load) = (0.0, 0.0);
+                if first {
+                    bytes += model.preload[g].get(&m).map_or(0.0, |p| p.bytes);
+                }
+                for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g) {
+                    let share = flow.shares.of(member);
+                    if flow.write {
+                        bytes += share * self.landed[i][f] * (flow.bytes + group.overhead);
+                    }
+                    let units = match flow.units {
+                        Units::Each(u) => u,
+                        Units::Query { .. } => self.most_units[f].get(member).copied().unwrap_or(0.0),
+                    };
+                    load += share * units * (self.window_calls[f][0] + self.window_calls[f][1]);
+                }
+                out.push((hash, bytes, load));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        out
+    }
+
+    /// Splits the partitions the meter calls for, as the per-operation replay does
+    /// (`upkeep::split_partitions`): for size at the byte median, for heat at the load median
+    /// or around a key that carries most of it, never through one key.
+    fn split(&mut self, model: &Model, t: u32) {
+        let candidates = self.meter.split_candidates();
+        for &(i, for_size) in candidates.iter().rev() {
+            let (lo, hi) = (self.meter.parts[i].lo, self.meter.end(i));
+            let keys = self.range_keys(model, lo, hi);
+            let weights: Vec<(u64, f64)> =
+                keys.iter().map(|&(h, bytes, load)| (h, if for_size { bytes } else { load })).collect();
+            let mut points = if for_size {
+                split_point(&weights).into_iter().collect()
+            } else {
+                heat_split_points(&weights)
+            };
+            points.sort_unstable_by(|a, b| b.cmp(a));
+            if points.is_empty() {
+                self.meter.refuse_split(i);
+                continue;
+            }
+            for at in points {
+                let end = self.meter.end(i);
+                let sum = |from: u64, to: Option<u64>, of: fn(&(u64, f64, f64)) -> f64| -> f64 {
+                    keys.iter().filter(|k| k.0 >= from && to.is_none_or(|to| k.0 < to)).map(of).sum()
+                };
+                let (below, above) = (sum(self.meter.parts[i].lo, Some(at), |k| k.1), sum(at, end, |k| k.1));
+                let (load_below, load_above) =
+                    (sum(self.meter.parts[i].lo, Some(at), |k| k.2), sum(at, end, |k| k.2));
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
+                self.meter.split(i, at, t, for_size, 0, (below.round() as u64, above.round() as u64));
+                self.bytes[i] = below;
+                self.bytes.insert(i + 1, above);
+                // The history of a partition is its halves'; waiting retries follow their keys'
+                // load.
+                let moved =
+                    if load_below + load_above > 0.0 { load_above / (load_below + load_above) } else { 0.5 };
+                let mut upper = Waiting::new();
+                for (key, value) in &mut self.waiting[i] {
+                    upper.insert(*key, (value.0 * moved, value.1 * moved));
+                    value.0 *= 1.0 - moved;
+                    value.1 *= 1.0 - moved;
+                }
+                self.waiting.insert(i + 1, upper);
+                for rows in [&mut self.refused, &mut self.landed] {
+                    let row = rows[i].clone();
+                    rows.insert(i + 1, row);
+                }
+                let row = self.attempts[i];
+                self.attempts.insert(i + 1, row);
+            }
+        }
+    }
+
+    /// Group `g`'s bucket closed with these partitions (member, bytes): they stay on the
+    /// partitions holding their keys, for a later split.
+    pub fn closed_bucket(&mut self, model: &Model, g: usize, at_secs: i64, parts: &[(u64, f64)]) {
+        let bucket = Self::bucket_start(&model.groups[g], at_secs);
+        let Some(keys) = self.keys[g].get(&bucket) else { return };
+        for &(m, bytes) in parts {
+            if let Some(&hash) = keys.hashes.get(usize::try_from(m).unwrap_or(usize::MAX)) {
+                self.closed[g].push((hash, bytes));
+            }
+        }
+    }
+
+    /// Records the throttled tick of a partition's busiest members, per group and direction:
+    /// a throttled partition serves what its budget holds, so a member's load is its part of
+    /// the requests served, Binomial(served, the member's part of the demand) — less spread
+    /// than its calls.
+    fn thin(&mut self, model: &Model, n: &[u64], d: &mut Demand, lambda: [f64; 2]) {
+        for dim in [READ, WRITE] {
+            let write = dim == WRITE;
+            let asked: f64 = model
+                .flows
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.write == write)
+                .map(|(f, _)| d.requests[f])
+                .sum();
+            if asked <= 0.0 {
+                continue;
+            }
+            // Per (group, member): its requests in this direction.
+            let mut members: BTreeMap<(usize, u64), f64> = BTreeMap::new();
+            for &(g, m, w, requests) in &d.busiest {
+                if w == write {
+                    *members.entry((g, m)).or_default() += requests;
+                }
+            }
+            let mut busiest: Vec<((usize, u64), f64)> = members.into_iter().collect();
+            busiest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            // The direction that takes most of what the partition served is held to its budget:
+            // its requests served are nearly fixed, and a member gets its part of them. The
+            // other varies as its calls do, thinned to the share served.
+            let caps = self.caps();
+            let taken_share = |x: usize| {
+                d.units
+                    .iter()
+                    .zip(&model.flows)
+                    .filter(|(_, f)| f.write == (x == WRITE))
+                    .map(|(u, _)| u * lambda[x])
+                    .sum::<f64>()
+                    / caps[x]
+            };
+            let held = taken_share(dim) >= taken_share(1 - dim);
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a count of requests"
+            )]
+            let served = (asked * lambda[dim]).round() as u64;
+            let all_calls: u64 = model.flows.iter().filter(|f| f.write == write).map(|f| n[f.pattern]).sum();
+            let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
+            for ((g, m), requests) in busiest {
+                let count = taken.entry(g).or_default();
+                if *count == THINNED_MEMBERS {
+                    continue;
+                }
+                *count += 1;
+                let calls: Vec<u64> = model
+                    .flows
+                    .iter()
+                    .filter(|f| f.group == g && f.write == write)
+                    .map(|f| n[f.pattern])
+                    .collect();
+                // The member's part, to 1e-4: ticks of nearly the same part weigh together.
+                let (count, part) = if held {
+                    (served, requests / asked)
+                } else {
+                    (all_calls, requests / all_calls.max(1) as f64 * lambda[dim])
+                };
+                let part = (part.min(1.0) * 1e4).round() / 1e4;
+                let thinned = &mut self.thinned[g][dim];
+                *thinned.draws.entry((m, count, part.to_bits())).or_default() += 1;
+                *thinned.excluded.entry((m, calls)).or_default() += 1;
+            }
+        }
+    }
+
+    /// Demand refused on partition `i` in this tick's slots: each part waits for its next retry,
+    /// spread evenly over the policy's wait (`WAIT_POINTS` points); a retry that falls within
+    /// this tick fails too and counts as a retry; past the policy's last retry it fails.
+    fn retry(&mut self, i: usize, mut work: Waiting, end_slot: u64) {
+        let slot_ms = self.tick_ms as f64 / f64::from(SLOTS);
+        while let Some(((slot, pattern, dim, retries), (requests, units))) = work.pop_first() {
+            if retries >= self.policy.max_retries {
+                self.figures.failed[pattern] += requests;
+                continue;
+            }
+            let retries = retries + 1;
+            let (lo, hi) = self.policy.wait_range_ms(retries);
+            let points = if hi > lo { WAIT_POINTS } else { 1 };
+            let part = 1.0 / f64::from(points);
+            for j in 0..points {
+                let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
+                // From the middle of the slot it was refused in.
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
+                let due = (slot as f64 + ((0.5 * slot_ms + wait) / slot_ms).floor()) as u64;
+                let key = (due.max(slot + u64::from(wait > 0.0)), pattern, dim, retries);
+                if key.0 < end_slot {
+                    self.figures.retries[pattern] += requests * part;
+                    self.attempts[i][1] += requests * part;
+                    add(&mut work, key, requests * part, units * part);
+                } else {
+                    add(&mut self.waiting[i], key, requests * part, units * part);
+                }
+            }
+        }
+    }
+
+    pub fn policy_name(&self) -> &str {
+        &self.policy.name
+    }
+
+    fn caps(&self) -> [f64; 2] {
+        let secs = self.tick_ms as f64 / 1000.0;
+        super::super::meter::PARTITION_RATE.map(|r| r * secs)
+    }
+
+    /// Requests still waiting for a retry, per pattern.
+    pub fn pending(&self, patterns: usize) -> Vec<f64> {
+        let mut out = vec![0.0; patterns];
+        for (&(_, pattern, ..), &(requests, _)) in self.waiting.iter().flatten() {
+            out[pattern] += requests;
+        }
+        out
+    }
+
+    /// The partition of member `m` of group `g` in the bucket holding `at_secs`, if located.
+    pub fn part_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> Option<usize> {
+        let bucket = Self::bucket_start(&model.groups[g], at_secs);
+        let keys = self.keys[g].get(&bucket)?;
+        let hash = *keys.hashes.get(usize::try_from(m).ok()?)?;
+        Some(self.meter.locate(hash))
+    }
+
+    /// The share of member `m`'s writes to group `g` in its open bucket that landed (served
+    /// at once or on a retry), 1 where nothing throttled.
+    pub fn landed_share(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
+        let Some(i) = self.part_of(model, g, m, at_secs) else { return 1.0 };
+        let member = usize::try_from(m).unwrap_or(usize::MAX);
+        let (mut landed, mut called) = (0.0, 0.0);
+        for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
+            let s = flow.shares.of(member);
+            landed += s * self.landed[i][f];
+            called += s * self.called[f];
+        }
+        if called > 0.0 { landed / called } else { 1.0 }
+    }
+
+    /// Member `m`'s requests to group `g` refused on their first attempt.
+    pub fn throttled_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
+        let Some(i) = self.part_of(model, g, m, at_secs) else { return 0.0 };
+        let member = usize::try_from(m).unwrap_or(usize::MAX);
+        model
+            .flows
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.group == g)
+            .map(|(f, flow)| flow.shares.of(member) * self.refused[i][f])
+            .sum()
+    }
+
+    /// Member `m`'s attempts refused, each retry counted again: its first attempts refused,
+    /// scaled as its partition's were.
+    pub fn attempts_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
+        let Some(i) = self.part_of(model, g, m, at_secs) else { return 0.0 };
+        let [first, all] = self.attempts[i];
+        let first_of = self.throttled_of(model, g, m, at_secs);
+        if first > 0.0 { first_of * all / first } else { 0.0 }
+    }
+
+    /// A bucket of group `g` closed: the landed shares start over for the next.
+    pub fn bucket_closed(&mut self, model: &Model, g: usize) {
+        for (f, _) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
+            self.called[f] = 0.0;
+            for part in &mut self.landed {
+                part[f] = 0.0;
+            }
+        }
+    }
+}
