@@ -64,10 +64,12 @@ const LEVEL_BITS: [[u32; MAX_KEY_LEVELS]; MAX_KEY_LEVELS] = [[64, 0, 0], [32, 32
 /// keyheat's reading of that (the SDKs' `MultiHash` kind, an effective key of one hash per
 /// level); the bit widths are keyheat's.
 pub fn placement(text: &[u8], hash: impl Fn(&[u8]) -> u64) -> u64 {
-    let levels = text.split(|&b| b == LEVEL_SEPARATOR as u8).count();
-    if levels == 1 {
+    // Every key of every store passes here: a one-level key must cost a word-at-a-time search
+    // for the separator (a byte slice's `contains`), not a count of its levels.
+    if !text.contains(&(LEVEL_SEPARATOR as u8)) {
         return hash(text);
     }
+    let levels = text.split(|&b| b == LEVEL_SEPARATOR as u8).count();
     let widths = LEVEL_BITS[levels.min(MAX_KEY_LEVELS) - 1];
     let mut placed = 0u64;
     let mut below = 64u32;
