@@ -209,9 +209,9 @@ fn words_searches_fetches_classes_and_cql_reads() {
     }
 }
 
-#[test]
-fn words_the_select_a_cql_write_sends_to_find_its_row() {
-    let view = Index {
+/// A global index `by-order` keyed by `order_id` (a view on Cassandra), for the locating reads.
+fn by_order() -> Index {
+    Index {
         name: "by-order".to_owned(),
         kind: IndexKind::Global,
         pk_attribute: "order_id".to_owned(),
@@ -220,7 +220,12 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
         projection: Projection::All,
         only_when: None,
         ids: IndexIds::default(),
-    };
+    }
+}
+
+#[test]
+fn words_the_select_a_cql_write_sends_to_find_its_row() {
+    let view = by_order();
     let locating = |scan, index, items| Locating {
         requests: String::new(),
         scan,
@@ -255,16 +260,7 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
 /// documents on MongoDB, a query on the container and request units on Cosmos DB.
 #[test]
 fn words_the_read_a_write_sends_first_in_each_stores_terms() {
-    let index = Index {
-        name: "by-order".to_owned(),
-        kind: IndexKind::Global,
-        pk_attribute: "order_id".to_owned(),
-        sk_attribute: None,
-        keys: Vec::new(),
-        projection: Projection::All,
-        only_when: None,
-        ids: IndexIds::default(),
-    };
+    let index = by_order();
     let on_index = Some(IndexId::new(0, &index));
     // (engine, requests, index, items, units, words)
     let cases = [
