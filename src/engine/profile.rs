@@ -227,6 +227,25 @@ pub enum Layout {
 pub struct PartitionGuide {
     pub bytes: f64,
     pub rows: Option<f64>,
+    /// Whose rule the figure is, and what passing it does: a warning words it from this.
+    pub guidance: Guidance,
+}
+
+/// The rule a partition's size is held to, and what happens past it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guidance {
+    /// Cassandra's guidance: ~100 MB and ~100,000 rows; reads and compaction slow past it.
+    Cassandra,
+    /// A DynamoDB table with a local index refuses writes to an item collection past 10 GB.
+    LocalIndex,
+    /// DynamoDB's 10 GB guidance, past which a key's items split by sort key range.
+    DynamoDb,
+    /// Cosmos DB's hard limit: a logical partition (one whole partition key value) holds at most
+    /// 20 GB, and writes past it are refused whatever the throughput (`cosmos`).
+    CosmosDb,
+    /// MongoDB limits a document to 16 MB, not the documents that share a key value: keyheat
+    /// holds a key's documents to what one document embedding them could hold (its threshold).
+    MongoDb,
 }
 
 /// What a scenario's indexes become in a store.
@@ -425,7 +444,11 @@ pub const DYNAMODB: Profile = Profile {
     sizing: Sizing::Attributes,
     item_limit: Some(MAX_ITEM_BYTES),
     key_levels: 1,
-    partition_guide: PartitionGuide { bytes: DYNAMODB_PARTITION_BYTES, rows: None },
+    partition_guide: PartitionGuide {
+        bytes: DYNAMODB_PARTITION_BYTES,
+        rows: None,
+        guidance: Guidance::DynamoDb,
+    },
     paging: Paging::Bytes(PAGE_BYTES),
     fanout: Fanout::Parallel,
     latency: Latency::Requests,
@@ -453,6 +476,7 @@ pub const CASSANDRA: Profile = Profile {
     partition_guide: PartitionGuide {
         bytes: CASSANDRA_PARTITION_BYTES,
         rows: Some(CASSANDRA_PARTITION_ROWS),
+        guidance: Guidance::Cassandra,
     },
     paging: Paging::Rows(CQL_PAGE_ROWS),
     fanout: Fanout::Sequential,
@@ -487,7 +511,11 @@ pub const COSMOSDB: Profile = Profile {
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
     key_levels: cosmos::MAX_KEY_LEVELS,
     // The 20 GB of a logical partition is a hard limit: a write past it fails.
-    partition_guide: PartitionGuide { bytes: cosmos::LOGICAL_PARTITION_BYTES as f64, rows: None },
+    partition_guide: PartitionGuide {
+        bytes: cosmos::LOGICAL_PARTITION_BYTES as f64,
+        rows: None,
+        guidance: Guidance::CosmosDb,
+    },
     // keyheat pages queries by DynamoDB's 1 MB (a Cosmos DB page ends at its item count or 4 MB
     // of response, "Azure Cosmos DB service quotas"): keyheat's assumption.
     paging: Paging::Bytes(PAGE_BYTES),
@@ -526,10 +554,14 @@ pub const MONGODB: Profile = Profile {
     sizing: Sizing::Bson,
     item_limit: Some(bson::MAX_DOCUMENT_BYTES),
     key_levels: 1,
-    // Without sharding (not modelled) MongoDB has no partition to size: keyheat holds what one
+    // MongoDB limits documents, not the documents one key value groups: keyheat holds what one
     // key holds to the document limit, where one document embedding it all would be refused
-    // (keyheat's choice).
-    partition_guide: PartitionGuide { bytes: bson::MAX_DOCUMENT_BYTES as f64, rows: None },
+    // (keyheat's choice; a sharded collection's jumbo ranges are the replay's `shards`).
+    partition_guide: PartitionGuide {
+        bytes: bson::MAX_DOCUMENT_BYTES as f64,
+        rows: None,
+        guidance: Guidance::MongoDb,
+    },
     paging: Paging::Bytes(PAGE_BYTES),
     fanout: Fanout::Parallel,
     latency: Latency::Documents,
@@ -672,7 +704,7 @@ mod tests {
             assert_eq!(p.layout == Layout::SingleTable, single, "{engine}");
             assert_eq!(p.key_attributes, keys, "{engine}");
             assert_eq!(p.item_limit, limit, "{engine}");
-            assert_eq!(p.partition_guide, PartitionGuide { bytes, rows }, "{engine}");
+            assert_eq!((p.partition_guide.bytes, p.partition_guide.rows), (bytes, rows), "{engine}");
             assert_eq!(p.page_rows(), page_rows, "{engine}");
             assert_eq!(p.fanout, fanout, "{engine}");
             assert_eq!(p.ttl_delay_secs, ttl, "{engine}");

@@ -18,7 +18,9 @@ use crate::engine::planner::finding::{
     SpreadNote, UnboundedItem, UnsafeClaim, ValueNote, WrittenTerm,
 };
 use crate::engine::planner::numbers::{bytes, count, factor, percent, rate, span};
-use crate::engine::planner::{EntryRewrite, EntryWhy, Membership, UnpredictableWhy, WriteWhy};
+use crate::engine::planner::{
+    EntryRewrite, EntryWhy, Membership, Operation, UnpredictableWhy, WriteWhy, verb,
+};
 use crate::engine::planner::{
     IndexId, PARTITION_RCU, PARTITION_WCU, Via, WRITE_AMPLIFICATION_LIMIT, Warning,
 };
@@ -512,18 +514,20 @@ fn partition(f: &mut Formatter<'_>, g: &PartitionGrowth, engine: Engine) -> fmt:
             format!("is bucketed by time, yet one {} bucket of the busiest key fills up:", span(*secs))
         }
         Shape::Expiring { life, expiry: Some((expiry, delay)) } => format!(
-            "expires items {} after their last write, and DynamoDB deletes them up to {} later (reads see them \
+            "expires {items} {} after their last write, and {engine} deletes them up to {} later (reads see them \
              until then), so the busiest key fills up for {}:",
             span(*expiry),
             span(*delay),
             span(*life)
         ),
         Shape::Expiring { life, expiry: None } => {
-            format!("expires items after {}, yet until then the busiest key fills up:", span(*life))
+            format!("expires {items} after {}, yet until then the busiest key fills up:", span(*life))
         }
         Shape::Unbounded { sort_keys } => format!(
-            "has no time bucket and every {} under sort key {}, so the busiest key grows without bound:",
-            if engine.profile().cql() { "INSERT adds a row" } else { "put adds an item" },
+            "has no time bucket and every {} adds a new {} under sort key {}, so the busiest key grows \
+             without bound:",
+            verb(engine.profile().language, Operation::PutItem),
+            engine.words().item.one,
             if sort_keys.is_empty() { "(none)".to_owned() } else { sort_keys.join(" / ") }
         ),
     };
@@ -533,6 +537,16 @@ fn partition(f: &mut Formatter<'_>, g: &PartitionGrowth, engine: Engine) -> fmt:
         Guidance::DynamoDb => {
             "DynamoDB's guidance is 10 GB per partition (beyond it the key's items are split across partitions by \
              sort key range; a table with an LSI refuses the writes)"
+        }
+        Guidance::CosmosDb => {
+            "Cosmos DB refuses writes to a logical partition (one whole partition key value) past 20 GB (403, \
+             substatus 1014), whatever the container's throughput: put more in the key, a time bucket or another \
+             level of a hierarchical partition key"
+        }
+        Guidance::MongoDb => {
+            "MongoDB limits each document to 16 MB, not the documents a key value groups: keyheat flags a key \
+             whose documents together pass 16 MB, which one document embedding them could not hold (keyheat's \
+             threshold); as a shard key, one value's documents are a range that cannot split (jumbo)"
         }
     };
     write!(

@@ -20,7 +20,6 @@ use crate::engine::model::{
 };
 use crate::engine::number::Number;
 use crate::engine::profile::{Sizing, bson, json};
-use crate::engine::sim::{CASSANDRA_TTL_DELAY_SECS, TTL_DELAY_SECS};
 use crate::engine::template::{Part, Template};
 use crate::engine::time::SimDuration;
 use crate::engine::value::{AttributeValue, Item, item_size};
@@ -449,13 +448,14 @@ impl<'a> Estimator<'a> {
         Some(put_life.max(slide))
     }
 
-    /// Seconds an expired item stays before the engine deletes it: DynamoDB's TTL sweep
-    /// (`sim::TTL_DELAY_SECS`, 48 h: AWS developer guide, "How it works: DynamoDB Time to Live",
-    /// "typically within 48 hours"), none on Cassandra (reads skip an expired row at once). The
-    /// replay deletes with the same constants.
-    #[allow(clippy::cast_precision_loss)] // 172,800 and 0 are exact
+    /// Seconds an expired item stays before the engine deletes it, the store profile's
+    /// `ttl_delay_secs`: DynamoDB's TTL sweep (`sim::TTL_DELAY_SECS`, 48 h: AWS developer guide,
+    /// "How it works: DynamoDB Time to Live", "typically within 48 hours"), MongoDB's TTL
+    /// monitor (60 s), none on Cassandra or Cosmos DB (reads skip an expired row or item at
+    /// once). The replay deletes with the same figures.
+    #[allow(clippy::cast_precision_loss)] // 172,800, 60 and 0 are exact
     pub fn deletion_delay(&self) -> f64 {
-        if self.cql() { CASSANDRA_TTL_DELAY_SECS as f64 } else { TTL_DELAY_SECS as f64 }
+        self.scenario.engine.profile().ttl_delay_secs as f64
     }
 
     /// Items of the entity at the end of the run: those it starts with (one per member of the

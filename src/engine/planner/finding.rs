@@ -8,6 +8,7 @@
 use super::condition::ConditionWhy;
 use super::{Considered, Via};
 use super::{IndexId, Verdict, WriteTarget, WriteWhy};
+pub use crate::engine::profile::Guidance;
 
 /// What a warning found; one variant per `WarningCode` (two for `guess`, one for both
 /// partition-size codes).
@@ -115,17 +116,6 @@ pub enum Shape {
     Expiring { life: f64, expiry: Option<(f64, f64)> },
     /// Neither: every put adds an item under these sort keys (none for a key with none).
     Unbounded { sort_keys: Vec<String> },
-}
-
-/// The limit a partition's size is held to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Guidance {
-    /// Cassandra's guidance: ~100 MB and ~100,000 rows.
-    Cassandra,
-    /// A table with a local index refuses writes to an item collection past 10 GB.
-    LocalIndex,
-    /// DynamoDB's 10 GB guidance, past which a key's items split by sort key range.
-    DynamoDb,
 }
 
 /// One put pattern's share of a partition's growth: `calls` a second × `share` of them on the

@@ -155,6 +155,50 @@ fn the_naive_sensor_partition_passes_cassandras_guidance_within_the_run() {
     }
 }
 
+/// The partition-size warning names the rule of the store it checks, and what passing it does:
+/// Cassandra's guidance, DynamoDB's 10 GB split, Cosmos DB's refused writes past a logical
+/// partition's 20 GB, MongoDB's document limit as keyheat's threshold.
+#[test]
+fn the_partition_size_warning_names_each_stores_rule() {
+    use crate::engine::testing::fixture_source;
+    let chat = fixture_source("practice-chat");
+    // (the scenario's text, variant, the rule's words, its verb for a new record)
+    let cases = [
+        (
+            fixture_source("sensors").to_owned(),
+            "naive",
+            "Cassandra's guidance is ~100 MB",
+            "every INSERT adds a new row",
+        ),
+        (
+            chat.replacen("engine: DynamoDB", "engine: MongoDB", 1),
+            "naive",
+            "MongoDB limits each document to 16 MB",
+            "every insertOne adds a new document",
+        ),
+        (
+            chat.to_owned(),
+            "naive",
+            "DynamoDB's guidance is 10 GB per partition",
+            "every PutItem adds a new item",
+        ),
+        (
+            include_str!("../../../scenarios/tenant-files.ron").to_owned(),
+            "naive",
+            "Cosmos DB refuses writes to a logical partition (one whole partition key value) past 20 GB",
+            "every create adds a new item",
+        ),
+    ];
+    for (source, variant, rule, verb) in cases {
+        let plan = plan_src(&source, variant);
+        let w = plan.warnings.iter().find(|w| w.code == WarningCode::UnboundedPartition);
+        let words = w.map(ToString::to_string).unwrap_or_default();
+        assert!(words.contains(rule) && words.contains(verb), "{rule} / {verb} missing from {words:?}");
+        let others = ["Cassandra's", "MongoDB limits", "DynamoDB's guidance", "Cosmos DB refuses"];
+        assert_eq!(others.iter().filter(|o| words.contains(*o)).count(), 1, "{words}");
+    }
+}
+
 #[test]
 fn the_hot_counter_shows_its_arithmetic() {
     let plan = plan_of("counters", "naive");

@@ -563,14 +563,14 @@ fn partitions(est: &Estimator<'_>, out: &mut Vec<Warning>) {
         if g.terms.is_empty() || (g.bytes <= limit_bytes && limit_rows.is_none_or(|r| g.rows <= r)) {
             continue;
         }
-        let guidance = if est.cql() {
-            Guidance::Cassandra
-        } else if est.variant.indexes.iter().any(|i| i.kind == IndexKind::Local)
-            && group.place.is_none_or(|i| i.kind == IndexKind::Local)
-        {
-            Guidance::LocalIndex
-        } else {
+        let guidance = match est.scenario.engine.profile().partition_guide.guidance {
             Guidance::DynamoDb
+                if est.variant.indexes.iter().any(|i| i.kind == IndexKind::Local)
+                    && group.place.is_none_or(|i| i.kind == IndexKind::Local) =>
+            {
+                Guidance::LocalIndex
+            }
+            store => store,
         };
         let reached = limit_rows.map_or(limit_bytes / g.bytes_per_sec, |r| {
             (limit_bytes / g.bytes_per_sec).min(r / g.rows_per_sec)

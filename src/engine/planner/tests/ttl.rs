@@ -37,6 +37,17 @@ fn an_item_stays_its_expiry_plus_the_deletion_delay() {
             1800.0,
             1800.0,
         ),
+        // The TTL monitor runs every 60 seconds ("TTL Indexes").
+        ("MongoDB deletes within a minute", &[("title: ", "engine: MongoDB, title: ")], 1800.0, 1860.0),
+        // "An item no longer appears in query responses immediately after the TTL expires, even if
+        // it hasn't yet been permanently deleted" (Microsoft Learn, "Time to Live (TTL) in Azure
+        // Cosmos DB").
+        (
+            "Cosmos DB hides an expired item at once",
+            &[("title: ", "engine: CosmosDB, title: ")],
+            1800.0,
+            1800.0,
+        ),
     ];
     for (case, edits, expiry, stays) in cases {
         let source = edits.iter().fold(SESSIONS.to_owned(), |s, (from, to)| s.replace(from, to));
