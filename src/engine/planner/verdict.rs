@@ -258,8 +258,10 @@ pub enum TransactRead {
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteVerdict {
     pub naming: Naming,
-    /// One TransactWriteItems.
+    /// One transaction: DynamoDB's TransactWriteItems, MongoDB's multi-document transaction.
     pub transaction: bool,
+    /// The store, for its words.
+    pub engine: Engine,
 }
 
 impl WriteVerdict {

@@ -11,6 +11,7 @@ use crate::engine::model::{
     AccessPattern, Action, Aggregate, AggregateOp, AttrId, Condition, Embed, Entity, EntityId, EntityKeys,
     Index, ItemAttr,
 };
+use crate::engine::profile::Metering;
 use crate::engine::store::EntryWrite;
 use crate::engine::template::Template;
 
@@ -58,7 +59,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     copies(est, p, &mut out.writes);
     aggregates(est, p, &mut out.writes);
     if p.transaction {
-        transaction(&mut out);
+        transaction(est, &mut out);
     }
     out.units_per_call = out.writes.iter().map(|w| w.per_call * w.units_each).sum();
     out.claim = super::condition::claim(est, p);
@@ -103,7 +104,8 @@ fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mu
         }
         Some(gap) => Naming::Unnamed { gap, locate: None, then: None },
     };
-    out.verdict = Verdict::Write(WriteVerdict { naming, transaction: p.transaction });
+    out.verdict =
+        Verdict::Write(WriteVerdict { naming, transaction: p.transaction, engine: est.scenario.engine });
 }
 
 /// What the read an update or delete sends first to learn its key costs: the requests, where,
@@ -242,15 +244,19 @@ fn charge_condition(p: &AccessPattern, out: &mut PatternPlan) {
     };
 }
 
-/// Makes the call one TransactWriteItems: its table items (its own, and the aggregate items it
-/// maintains) are each written twice, once to prepare the transaction and once to commit it (AWS
-/// developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). Index
-/// entries are not part of it: the committed items' changes propagate to the GSIs afterwards,
-/// charged once. A transaction cancelled by a failed condition is charged for that item as a
-/// failed conditional write, its other items nothing: keyheat's reading, since AWS does not say
-/// what a cancelled transaction consumes.
-fn transaction(out: &mut PatternPlan) {
+/// Makes the call one transaction. On DynamoDB, one TransactWriteItems: its table items (its
+/// own, and the aggregate items it maintains) are each written twice, once to prepare the
+/// transaction and once to commit it (AWS developer guide, "Amazon DynamoDB Transactions: How it
+/// works", capacity management). Index entries are not part of it: the committed items' changes
+/// propagate to the GSIs afterwards, charged once. A transaction cancelled by a failed condition
+/// is charged for that item as a failed conditional write, its other items nothing: keyheat's
+/// reading, since AWS does not say what a cancelled transaction consumes. MongoDB meters no
+/// units: a multi-document transaction writes each document once, and commits them together.
+fn transaction(est: &Estimator<'_>, out: &mut PatternPlan) {
     out.operation = Some(Operation::TransactWriteItems);
+    if est.scenario.engine.profile().metering != Metering::Units {
+        return;
+    }
     for w in out.writes.iter_mut().filter(|w| w.target.index().is_none()) {
         w.units_each *= 2.0;
         w.why = WriteWhy::Transacted(Box::new(w.why.clone()));

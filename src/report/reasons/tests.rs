@@ -89,7 +89,7 @@ fn words_each_kind_of_verdict() {
                 .to_owned(),
         ),
         (
-            Verdict::Write(WriteVerdict { naming: Naming::Named(writes.clone()), transaction: true }),
+            Verdict::Write(WriteVerdict { naming: Naming::Named(writes.clone()), transaction: true, engine: DynamoDb }),
             true,
             "writes 3.5 items per call: table ×1 + copy Order.name ×2.5, all in one TransactWriteItems (each \
              table item written twice: prepare and commit)"
@@ -103,6 +103,7 @@ fn words_each_kind_of_verdict() {
                     then: Some(writes),
                 },
                 transaction: false,
+                engine: DynamoDb,
             }),
             true,
             "the sort key MSG#{sent_at} needs sent_at, which the pattern does not give: the application must \
@@ -114,6 +115,7 @@ fn words_each_kind_of_verdict() {
             Verdict::Write(WriteVerdict {
                 naming: Naming::Unnamed { gap, locate: None, then: None },
                 transaction: true,
+                engine: DynamoDb,
             }),
             false,
             "the sort key MSG#{sent_at} needs sent_at, which the pattern does not give: the application must \
@@ -238,10 +240,10 @@ fn words_the_select_a_cql_write_sends_to_find_its_row() {
         let gap = NameGap::SortKey { key: "O#{order_id}".to_owned(), missing: vec!["order_id".to_owned()] };
         let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, engine: Cassandra };
         let naming = Naming::Unnamed { gap, locate: Some(LocateRead::Found(read)), then: Some(writes) };
-        Verdict::Write(WriteVerdict { naming, transaction: false })
+        Verdict::Write(WriteVerdict { naming, transaction: false, engine: Cassandra })
     };
     let needs = "the sort key O#{order_id} needs order_id, which the pattern does not give: the application must \
-                 read the item first to learn its key; it reads it first with";
+                 read the row first to learn its key; it reads it first with";
     // (the locating read, what the words say of it)
     let cases = [
         (locating(true, None, 2_000.0), "a SELECT of every partition on the table (2,000 rows per call)"),
@@ -434,7 +436,7 @@ fn words_each_verdict_in_mongodbs_terms() {
                 .to_owned(),
         ),
         (
-            Verdict::Write(WriteVerdict { naming: Naming::Named(writes), transaction: false }),
+            Verdict::Write(WriteVerdict { naming: Naming::Named(writes), transaction: false, engine: MongoDb }),
             "writes 2 documents per call: collection ×1 + index posts-by-author ×1".to_owned(),
         ),
         // Cosmos DB's query language tests the word with CONTAINS, over a container.
@@ -474,4 +476,28 @@ fn words_each_verdict_in_mongodbs_terms() {
     for (considered, words) in considered {
         assert_eq!(considered.to_string(), words);
     }
+}
+
+/// A MongoDB write that cannot name its document reads the document first, in MongoDB's words
+/// for the key's fields; in a transaction it writes each document once and commits them
+/// together (MongoDB meters no units: nothing is written twice, as DynamoDB's prepare and commit
+/// are).
+#[test]
+fn words_a_mongodb_write_that_reads_first_in_a_transaction() {
+    let writes = Writes { targets: vec![(WriteTarget::Table, 1.0)], items: 1.0, engine: MongoDb };
+    let verdict = Verdict::Write(WriteVerdict {
+        naming: Naming::Unnamed {
+            gap: NameGap::SortKey { key: "{posted_at}".to_owned(), missing: vec!["posted_at".to_owned()] },
+            locate: None,
+            then: Some(writes),
+        },
+        transaction: true,
+        engine: MongoDb,
+    });
+    assert_eq!(
+        verdict.to_string(),
+        "the second key field {posted_at} needs posted_at, which the pattern does not give: the application must \
+         read the document first to learn its key; then it writes 1 document per call: collection ×1, all in one \
+         multi-document transaction (committed together, or not at all)"
+    );
 }

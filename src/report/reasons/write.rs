@@ -7,13 +7,16 @@ use crate::engine::model::IndexKind;
 use crate::engine::planner::verdict::{LocateRead, Locating, NameGap, Naming, WriteVerdict, Writes};
 use crate::engine::planner::{WriteTarget, numbers};
 use crate::engine::profile::{Language, Metering};
+use crate::engine::vocabulary::Vocabulary;
 
 impl Display for WriteVerdict {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match &self.naming {
             Naming::Named(writes) => writes.fmt(f)?,
             Naming::Unnamed { gap, locate, then } => {
-                write!(f, "{gap}: the application must read the item first to learn its key")?;
+                let words = self.engine.words();
+                name_gap(f, gap, words)?;
+                write!(f, ": the application must read the {} first to learn its key", words.item.one)?;
                 if let Some(locate) = locate {
                     locate.fmt(f)?;
                 }
@@ -23,21 +26,30 @@ impl Display for WriteVerdict {
             }
         }
         if self.transaction && self.writes().is_some() {
-            f.write_str(
-                ", all in one TransactWriteItems (each table item written twice: prepare and commit)",
-            )?;
+            f.write_str(match self.engine.profile().metering {
+                Metering::Units => {
+                    ", all in one TransactWriteItems (each table item written twice: prepare and commit)"
+                }
+                // MongoDB ("Transactions"): the writes are applied together at commit, or none.
+                _ => ", all in one multi-document transaction (committed together, or not at all)",
+            })?;
         }
         Ok(())
     }
 }
 
-impl Display for NameGap {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            NameGap::Key(gap) => gap.fmt(f),
-            NameGap::SortKey { key, missing } => {
-                write!(f, "the sort key {key} needs {}, which the pattern does not give", missing.join(", "))
-            }
+/// Why the caller cannot name the record, in the store's words for the key's parts: `the sort
+/// key …` on DynamoDB, `the second key field …` on MongoDB.
+fn name_gap(f: &mut Formatter<'_>, gap: &NameGap, words: &Vocabulary) -> fmt::Result {
+    match gap {
+        NameGap::Key(gap) => super::keys::gap(f, gap, words.partition_key),
+        NameGap::SortKey { key, missing } => {
+            write!(
+                f,
+                "the {} {key} needs {}, which the pattern does not give",
+                words.sort_key,
+                missing.join(", ")
+            )
         }
     }
 }
