@@ -391,3 +391,23 @@ fn check_warns_that_a_membership_pair_key_loses_memberships() {
     assert_eq!(warned("pair"), ["Membership"]);
     assert_eq!(warned("by-id"), Vec::<String>::new());
 }
+
+/// check sizes a MongoDB document as BSON, as the replay stores it: the document's frame, the
+/// `_id` ObjectId MongoDB adds on insert, and each field's type byte, name and value (a time a
+/// UTC datetime). shard-keys' `recommended` reads one order by its key, so check's bytes per
+/// call are one document's, and the replay's orders are all alike.
+#[test]
+fn check_sizes_a_mongodb_document_as_the_replay_stores_it() {
+    let loaded =
+        keyheat::scenario::bundled().into_iter().find(|l| l.scenario.name == "shard-keys").expect("bundled");
+    let mut scenario = loaded.scenario;
+    scenario.workload.duration = seconds(60);
+    let (plan, report) = replay(&scenario, "recommended");
+    let get = plan.patterns.iter().find(|p| p.name == "get-order").expect("planned");
+    let predicted = get.bytes_read.expect("a read's bytes") / get.items_read.expect("a read's documents");
+    let measured = report.totals.table_bytes as f64 / report.totals.items as f64;
+    assert!(
+        ((predicted - measured) / measured).abs() < 0.02,
+        "check {predicted:.1} B a document, run {measured:.1}"
+    );
+}

@@ -112,6 +112,15 @@ impl<'a> Estimator<'a> {
             let list = 2.0 + children * self.element_bytes(embed) + (children - 1.0).max(0.0);
             return json::member_size(embed.as_name.len(), 0) as f64 + list;
         }
+        if self.sizing() == Sizing::Bson {
+            // An array element: type byte, name, NUL, the array's own frame, its elements, and
+            // the decimal digits that name them ("0", "1", …).
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a count")]
+            let names = Sizing::Bson.list_names(children.round() as usize) as f64;
+            return Sizing::Bson.field(embed.as_name.len(), 5) as f64
+                + children * self.element_bytes(embed)
+                + names;
+        }
         embed.as_name.len() as f64 + 3.0 + children * self.element_bytes(embed)
     }
 
@@ -121,23 +130,22 @@ impl<'a> Estimator<'a> {
     }
 
     /// Bytes an item takes besides its attributes: JSON's braces, `id` and system properties on
-    /// Cosmos DB; nothing under DynamoDB's rules. (BSON documents are sized by DynamoDB's rules
-    /// here, except their embedded lists: keyheat's approximation in check.)
+    /// Cosmos DB; a BSON document's length and closing byte, and the `_id` ObjectId MongoDB adds
+    /// on insert, on MongoDB; nothing under DynamoDB's rules.
     fn item_overhead(&self) -> f64 {
-        match self.sizing() {
-            Sizing::Json => json::ITEM_OVERHEAD_BYTES as f64,
-            Sizing::Attributes | Sizing::Bson => 0.0,
-        }
+        self.sizing().document_overhead() as f64
     }
 
-    /// Bytes attribute `name` holding `value` adds to an item of `entity`: as JSON on Cosmos DB
-    /// (a time an ISO 8601 date, as the replay writes it), else by DynamoDB's rules.
+    /// Bytes attribute `name` holding `value` adds to an item of `entity`: as JSON on Cosmos DB,
+    /// as a BSON element on MongoDB (a time an ISO 8601 date in JSON, a UTC datetime in BSON, as
+    /// the replay writes them), else by DynamoDB's rules.
     fn field_bytes(&self, entity: &Entity, name: &str, value: &AttributeValue) -> f64 {
-        if self.sizing() != Sizing::Json {
-            return attr_bytes(name, value);
-        }
         let is_date = |n: &str| entity.attributes.iter().any(|a| a.name == n && a.ty == AttrType::Time);
-        json::dated_member_size(name, value, &is_date) as f64
+        match self.sizing() {
+            Sizing::Attributes => attr_bytes(name, value),
+            Sizing::Json => json::dated_member_size(name, value, &is_date) as f64,
+            Sizing::Bson => bson::dated_element_size(name, value, &is_date) as f64,
+        }
     }
 
     /// Bytes one child takes in its parent's list: its attributes but the one naming the parent,
