@@ -63,6 +63,43 @@ pub fn steady_share(popularity: &Popularity, n: f64) -> f64 {
 /// different popularities independent.
 pub const MEETING_EXACT: u64 = 4_000_000;
 
+/// `hottest_share`, with a mix's branches placed where the workload puts them: a `Weighted`
+/// pick's favourite takes what every branch gives that member, its shares added member by member
+/// (`seed` places scrambled Zipf ranks as `pick` does), not the sum of each branch's own
+/// favourite. A fixed tenant beside a scrambled Zipf over the same tenants is rarely Zipf's top
+/// one. Exact up to `MEETING_EXACT` members; beyond, `hottest_share`'s upper bound.
+pub fn placed_hottest_share(popularity: &Popularity, n: f64, seed: u64) -> f64 {
+    match popularity {
+        Popularity::Weighted(_) => {
+            placed_max(popularity, n, seed).unwrap_or_else(|| hottest_share(popularity, n))
+        }
+        other => hottest_share(other, n),
+    }
+}
+
+/// `steady_share`, with a mix's branches placed as `placed_hottest_share` places them; a
+/// `Latest` branch spreads evenly over a run (its favourite moves on).
+pub fn placed_steady_share(popularity: &Popularity, n: f64, seed: u64) -> f64 {
+    match popularity {
+        Popularity::Weighted(branches) => {
+            let over_a_run = branches
+                .iter()
+                .map(|(w, p)| (*w, if *p == Popularity::Latest { Popularity::Uniform } else { p.clone() }))
+                .collect();
+            placed_max(&Popularity::Weighted(over_a_run), n, seed)
+                .unwrap_or_else(|| steady_share(popularity, n))
+        }
+        other => steady_share(other, n),
+    }
+}
+
+/// The largest share any one member takes, written out member by member; `None` past
+/// `MEETING_EXACT` members.
+fn placed_max(popularity: &Popularity, n: f64, seed: u64) -> Option<f64> {
+    let members = numbers::floor_u64(n.round().max(1.0));
+    (members <= MEETING_EXACT).then(|| popularity.shares(members, seed).into_iter().fold(0.0, f64::max))
+}
+
 /// The chance that two independent picks from `n` members, one made with `a` and one with `b`,
 /// land on the same member: Σ aᵢ·bᵢ. With a = b that is the collision probability Σ pᵢ²
 /// (Zipf: H(n, 2s) / H(n, s)²), which is how much more a popular member holds than the
@@ -181,6 +218,45 @@ mod tests {
         // Latest is hot at any moment but moves on: over a run no member keeps more than 1/n.
         assert!(hottest_share(&Popularity::Latest, 1e6) > 0.05);
         assert!((steady_share(&Popularity::Latest, 1e6) - 1e-6).abs() < 1e-12);
+    }
+
+    /// A mix's branches add up member by member: tenant-files' tenants, half a fixed whale and
+    /// half a Zipf(0.99) over 500, give the whale ~50% when the Zipf is scrambled (its top rank
+    /// lands elsewhere) and 50% + 14.4% when it is not (its top rank is member 0, the whale).
+    #[test]
+    fn a_mixs_favourite_takes_what_each_branch_gives_it() {
+        let mix = |scrambled: bool| {
+            Popularity::Weighted(vec![
+                (0.5, Popularity::Zipf { s: 0.99, scrambled }),
+                (0.5, Popularity::Fixed(0)),
+            ])
+        };
+        let top = 0.5 / harmonic(500.0, 0.99);
+        let seed = 21;
+        let scrambled_whale = 0.5 + 0.5 * Popularity::Zipf { s: 0.99, scrambled: true }.shares(500, seed)[0];
+        // (popularity, hottest, steady)
+        let cases = [
+            (mix(false), 0.5 + top, 0.5 + top),
+            (mix(true), scrambled_whale, scrambled_whale),
+            // Latest favours the newest member, not the whale (the oldest); over a run it is
+            // even: the whale's half plus 1/500 of the rest.
+            (
+                Popularity::Weighted(vec![(0.5, Popularity::Latest), (0.5, Popularity::Fixed(0))]),
+                0.5 + 0.5 * Popularity::Latest.shares(500, seed)[0],
+                0.5 + 0.5 / 500.0,
+            ),
+            // Not a mix: the closed forms.
+            (Popularity::Zipf { s: 0.99, scrambled: true }, 2.0 * top, 2.0 * top),
+        ];
+        for (popularity, hottest, steady) in cases {
+            let got = placed_hottest_share(&popularity, 500.0, seed);
+            assert!((got - hottest).abs() < 1e-9, "{popularity:?}: hottest {got}, expected {hottest}");
+            let got = placed_steady_share(&popularity, 500.0, seed);
+            assert!((got - steady).abs() < 1e-9, "{popularity:?}: steady {got}, expected {steady}");
+        }
+        assert!(scrambled_whale < 0.51, "the scrambled Zipf's top is not the whale: {scrambled_whale}");
+        // The upper bound the closed form gives a mix, for comparison: as if both favoured one member.
+        assert!((hottest_share(&mix(true), 500.0) - (0.5 + top)).abs() < 1e-9);
     }
 
     #[test]

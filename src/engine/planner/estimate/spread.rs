@@ -10,7 +10,9 @@ use crate::engine::model::{
 use crate::engine::planner::finding::{SpreadNote, ValueNote};
 use crate::engine::planner::keys;
 use crate::engine::planner::load::mean_rate;
-use crate::engine::planner::load::{MEETING_EXACT, hottest_share, meeting, popularity_label, steady_share};
+use crate::engine::planner::load::{
+    MEETING_EXACT, meeting, placed_hottest_share, placed_steady_share, popularity_label,
+};
 use crate::engine::planner::numbers;
 use crate::engine::template::{ClassSlot, Part};
 use crate::engine::workload::Popularity;
@@ -385,8 +387,8 @@ impl<'a> Estimator<'a> {
             .unwrap_or(1.0 / n);
         ValueSpread {
             distinct: n,
-            hottest: hottest_share(popularity, n),
-            steady: steady_share(popularity, n),
+            hottest: placed_hottest_share(popularity, n, self.scenario.workload.seed),
+            steady: placed_steady_share(popularity, n, self.scenario.workload.seed),
             typical,
             note: ValueNote::Picked {
                 popularity: popularity_label(popularity),
