@@ -79,18 +79,51 @@ fn the_same_arguments_give_the_same_bytes() {
     assert!(String::from_utf8_lossy(&first.stdout).contains("48;2;0;0;0m"));
 }
 
+/// `--engine` records the same design on another store the file lists: the title says which, and
+/// the panels speak that store's units.
+#[test]
+fn a_recording_replays_on_the_store_it_names() {
+    let run = keyheat(&[
+        "record",
+        "counters",
+        "--variant",
+        "naive",
+        "--engine",
+        "cosmosdb",
+        "--speed",
+        "10m",
+        "--duration",
+        "2s",
+        "--size",
+        "100x30",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout);
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert!(
+        header["title"].as_str().is_some_and(|t| t.contains("counters / naive on Cosmos DB")),
+        "{header}"
+    );
+    assert!(text.contains(" RU"), "the panels count request units");
+    assert!(!text.contains("WCU"), "no DynamoDB units on Cosmos DB");
+}
+
 #[test]
 fn mistakes_exit_2_with_a_message_and_write_nothing() {
     let dir = scratch("mistakes");
     let out = dir.join("x.cast");
     let out = out.to_str().unwrap();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["record", "orders", "--duration", "11m", "--out", out], "longer than a recording may be (10m)"),
         (&["record", "orders", "--duration", "0s", "--out", out], "shorter than a recording may be"),
         (&["record", "orders", "--size", "600x40", "--out", out], "larger than 500x200"),
         (&["record", "orders", "--speed", "2h", "--out", out], "1s, 10s, 1m, 10m, 1h, 6h, 1d, 1w"),
         (&["record", "orders", "--variant", "nope", "--out", out], "nope"),
         (&["record", "orders", "--out", "/no/such/dir/x.cast"], "does not exist"),
+        (&["record", "orders", "--engine", "cassandra", "--out", out], "list it in `engines`"),
+        (&["record", "orders", "--engine", "oracle", "--out", out], "no store is named \"oracle\""),
     ];
     for (args, want) in cases {
         let run = keyheat(args);

@@ -16,6 +16,7 @@ use clap::Args;
 use super::output;
 use super::progress::Progress;
 use super::snapshot::parse_size;
+use crate::engine::model::Engine;
 use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::cast::Recording;
@@ -41,6 +42,10 @@ pub struct RecordArgs {
     /// The key design to replay (default: the file's first variant)
     #[arg(long)]
     pub variant: Option<String>,
+    /// The store to replay on: dynamodb, cassandra, cosmosdb or mongodb (default: the file's
+    /// `engine`; another must be listed in its `engines`)
+    #[arg(long, value_parser = super::parse_engine)]
+    pub engine: Option<Engine>,
     /// Seed for the workload (default: the scenario's)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -98,11 +103,14 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<()> {
     output::check_new(&args.out, args.force)?;
     let theme = Theme { palette: args.theme, color: true };
     let mut app = App::new(Config { theme, state_dir: None }, Box::new(SimReplay::exact()));
-    app.open(&args.scenario, args.variant.as_deref(), args.seed)?;
+    app.open_on(&args.scenario, args.variant.as_deref(), args.seed, args.engine)?;
     let Screen::Workbench(w) = &mut app.screen else { bail!("{}: the scenario did not open", args.scenario) };
     w.speed = args.speed;
     let (scenario, variant, workload) =
         (w.loaded.scenario.name.clone(), w.current().name.clone(), w.loaded.scenario.workload.clone());
+    // The store is in the title whenever it was chosen, so two recordings of one design on two
+    // stores say which is which.
+    let on = args.engine.map_or_else(String::new, |e| format!(" on {e}"));
     if let Some(message) = app.message.as_ref().map(|(m, _)| m.clone()) {
         bail!("{scenario}: cannot replay variant {variant:?}: {message}");
     }
@@ -110,7 +118,7 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<()> {
     let frames = args.duration.as_millis() / FRAME_MS;
     let (cols, rows) = args.size;
     let title = format!(
-        "keyheat: {scenario} / {variant} at {}/s",
+        "keyheat: {scenario} / {variant}{on} at {}/s",
         speed_name(SPEEDS[args.speed].per_second().unwrap_or(0))
     );
     let mut recording = Recording::new(cols, rows, &title);
@@ -138,7 +146,7 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<()> {
     if !output::is_stdout(&args.out) {
         let length = SimDuration::from_millis(recorded * FRAME_MS);
         eprintln!(
-            "keyheat: wrote {} ({scenario} / {variant}, {} frames, {length} of recording, {cols}x{rows})",
+            "keyheat: wrote {} ({scenario} / {variant}{on}, {} frames, {length} of recording, {cols}x{rows})",
             args.out.display(),
             recorded + 1
         );
