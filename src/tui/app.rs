@@ -202,6 +202,8 @@ impl App {
                 }
                 Action::Move(Direction::Up) => p.select(-1),
                 Action::Move(Direction::Down) => p.select(1),
+                Action::Move(Direction::Left) => p.cycle_store(-1),
+                Action::Move(Direction::Right) => p.cycle_store(1),
                 Action::PickRow(i) if i < p.entries.len() => {
                     p.selected = i;
                     self.open_selected();
@@ -479,8 +481,8 @@ impl App {
 
     fn open_selected(&mut self) {
         let Screen::Picker(p) = &self.screen else { return };
-        let Some(name) = p.current().map(|e| e.name.clone()) else { return };
-        if let Err(e) = self.open(&name, None, None) {
+        let Some((name, engine)) = p.current().map(|e| (e.name.clone(), e.chosen_engine())) else { return };
+        if let Err(e) = self.open_on(&name, None, None, engine) {
             self.message = Some((e.to_string(), MessageKind::Error));
         }
     }

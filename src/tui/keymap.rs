@@ -171,7 +171,24 @@ pub const KEYS: &[Binding] = &[
     bind(S::Browse, &[ch('?')], Action::Help, "show or hide this help"),
     bind(S::Picker, &[code(KeyCode::Up), ch('k')], Action::Move(D::Up), "previous scenario"),
     bind(S::Picker, &[code(KeyCode::Down), ch('j')], Action::Move(D::Down), "next scenario"),
-    bind(S::Picker, &[code(KeyCode::Enter)], Action::Submit, "open the selected scenario"),
+    bind(
+        S::Picker,
+        &[code(KeyCode::Left), ch('h')],
+        Action::Move(D::Left),
+        "previous store the scenario lists",
+    ),
+    bind(
+        S::Picker,
+        &[code(KeyCode::Right), ch('l')],
+        Action::Move(D::Right),
+        "next store the scenario lists",
+    ),
+    bind(
+        S::Picker,
+        &[code(KeyCode::Enter)],
+        Action::Submit,
+        "open the selected scenario on the chosen store",
+    ),
     bind(S::Picker, &[ch('o')], Action::OpenFile, "open a scenario file by path"),
     bind(S::Picker, &[ch('z')], Action::Quiz, "quiz: questions on key design, with explanations"),
     // One row for every choice letter: `action` puts the pressed key's position in the answer.

@@ -1,5 +1,7 @@
 //! The scenario picker (what `keyheat` alone opens): the bundled scenarios and practice problems
-//! with title, engine and the lesson's first sentence; details of the selected one beside.
+//! with title, store and the lesson's first sentence; details of the selected one beside. A
+//! scenario whose file lists several stores in `engines` opens on the one chosen with ←/→, as
+//! `keyheat tui --engine` opens it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,13 +13,17 @@ use super::keymap::{self, Scope};
 use super::panels::status::{Hint, hint_spans};
 use super::panels::{ellipsize, framed, width_of};
 use super::theme::Theme;
+use crate::engine::model::Engine;
 use crate::scenario;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub name: String,
     pub title: String,
-    pub engine: String,
+    /// The stores the file lists, its own `engine` first.
+    pub engines: Vec<Engine>,
+    /// The one it opens on, an index into `engines`.
+    pub store: usize,
     pub story: String,
     /// The lesson; a practice problem's prompt (its lesson would give the answer away).
     pub lesson: String,
@@ -42,7 +48,8 @@ impl Picker {
                 Entry {
                     name: (*name).to_owned(),
                     title: s.title,
-                    engine: s.engine.to_string(),
+                    engines: s.engines,
+                    store: 0,
                     story: s.story,
                     lesson,
                     practice: s.practice.is_some(),
@@ -61,6 +68,27 @@ impl Picker {
 
     pub fn current(&self) -> Option<&Entry> {
         self.entries.get(self.selected)
+    }
+
+    /// Chooses the next (`delta` 1) or previous (-1) store the selected scenario lists, round
+    /// the list; a scenario on one store stays on it.
+    pub fn cycle_store(&mut self, delta: isize) {
+        if let Some(e) = self.entries.get_mut(self.selected) {
+            let n = e.engines.len().max(1);
+            e.store = (e.store + n).saturating_add_signed(delta) % n;
+        }
+    }
+}
+
+impl Entry {
+    /// The store it opens on.
+    pub fn engine(&self) -> Engine {
+        self.engines[self.store]
+    }
+
+    /// The store to name when opening: `None` for the file's own, as `--engine` left out.
+    pub fn chosen_engine(&self) -> Option<Engine> {
+        (self.store > 0).then(|| self.engine())
     }
 }
 
@@ -127,7 +155,7 @@ impl Widget for PickerView<'_> {
             // is cut with an ellipsis so the engine and the practice tag stay; on a very narrow
             // list the tag goes too.
             let name = format!("{marker}{:<column$} ", e.name);
-            let tag = format!("  ({}{kind})", e.engine);
+            let tag = format!("  ({}{kind})", e.engine());
             let title = list_title(e);
             let left = width.saturating_sub(width_of(&name));
             let (title, tag) = if width_of(title) + width_of(&tag) <= left {
@@ -154,15 +182,17 @@ impl Widget for PickerView<'_> {
         }
         Paragraph::new(lines).block(block).render(list_area, buf);
         if let Some(e) = self.picker.current() {
-            let details = vec![
-                Line::styled(e.title.clone(), t.header()),
-                Line::raw(e.story.clone()),
+            let mut details = vec![Line::styled(e.title.clone(), t.header()), Line::raw(e.story.clone())];
+            if e.engines.len() > 1 {
+                details.push(stores_line(e, t));
+            }
+            details.extend([
                 Line::raw(""),
                 Line::from(vec![
                     Span::styled(if e.practice { "Prompt: " } else { "Lesson: " }, t.header()),
                     Span::raw(e.lesson.clone()),
                 ]),
-            ];
+            ]);
             Paragraph::new(details)
                 .block(framed(&e.name, false, t))
                 .wrap(Wrap { trim: false })
@@ -182,14 +212,42 @@ impl Widget for PickerView<'_> {
                 1,
             ),
             hint(key(Action::Submit), "open", 0),
+            hint(
+                format!(
+                    "{}/{}",
+                    key(Action::Move(super::action::Direction::Left)),
+                    key(Action::Move(super::action::Direction::Right))
+                ),
+                "store",
+                3,
+            ),
             hint(key(Action::OpenFile), "open a file", 4),
             hint(key(Action::Quiz), "quiz", 5),
             hint(browse(Action::Help), "help", 2),
             hint(browse(Action::Quit), "quit", 3),
         ];
+        // The store hint only where there is a store to choose.
+        let several = self.picker.current().is_some_and(|e| e.engines.len() > 1);
+        let hints: Vec<Hint> = hints.into_iter().filter(|h| several || h.what != "store").collect();
         Paragraph::new(Line::from(hint_spans(&hints, usize::from(keys_area.width), t)))
             .render(keys_area, buf);
     }
+}
+
+/// `Stores: DynamoDB · [Cassandra] · Cosmos DB`, the chosen one marked and highlighted.
+fn stores_line(e: &Entry, t: Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled("Stores: ", t.header())];
+    for (i, engine) in e.engines.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" · ", t.dim()));
+        }
+        spans.push(if i == e.store {
+            Span::styled(format!("[{engine}]"), t.selected())
+        } else {
+            Span::raw(engine.to_string())
+        });
+    }
+    Line::from(spans)
 }
 
 #[cfg(test)]
@@ -243,6 +301,36 @@ mod tests {
         }
     }
 
+    /// A scenario listing several stores shows them in its details, the chosen one marked, and
+    /// the list's tag names the chosen one; ←/→ go round the list.
+    #[test]
+    fn a_scenario_on_several_stores_shows_the_one_chosen() {
+        let counters = Picker::bundled().entries.iter().position(|e| e.name == "counters").unwrap();
+        let mut picker = Picker { selected: counters, ..Picker::bundled() };
+        let steps = [
+            (0, "[DynamoDB] · Cassandra · Cosmos DB", "(DynamoDB)"),
+            (1, "DynamoDB · [Cassandra] · Cosmos DB", "(Cassandra)"),
+            (1, "DynamoDB · Cassandra · [Cosmos DB]", "(Cosmos DB)"),
+            (1, "[DynamoDB]", "(DynamoDB)"),
+            (-1, "DynamoDB · Cassandra · [Cosmos DB]", "(Cosmos DB)"),
+        ];
+        for (delta, stores, tag) in steps {
+            picker.cycle_store(delta);
+            let area = Rect::new(0, 0, 100, 30);
+            let mut buf = Buffer::empty(area);
+            PickerView { picker: &picker, theme: Theme::MONO }.render(area, &mut buf);
+            let text: Vec<String> =
+                (0..30).map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect()).collect();
+            assert!(
+                text.iter().any(|l| l.contains(&format!("Stores: {stores}"))),
+                "{stores}:\n{}",
+                text.join("\n")
+            );
+            assert!(text.iter().any(|l| l.contains("▶ counters") && l.contains(tag)), "{tag}");
+            assert!(text.last().unwrap().contains("←/→ store"), "{}", text.last().unwrap());
+        }
+    }
+
     /// The picker as text at `width` × `height` with `selected` chosen.
     fn screen(width: u16, height: u16, selected: usize) -> Vec<String> {
         let area = Rect::new(0, 0, width, height);
@@ -285,6 +373,7 @@ mod tests {
         assert!(border.contains(&format!("of {}", p.entries.len())), "a position in the border: {border}");
         let hints = screen(80, 24, 0).pop().unwrap_or_default();
         assert!(hints.contains("Enter open") && hints.contains("? help"), "{hints}");
+        assert!(!hints.contains("store"), "orders has one store: {hints}");
         assert!(screen(30, 12, 0).last().unwrap().trim_end().ends_with("help"));
     }
 }

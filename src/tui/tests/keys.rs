@@ -37,6 +37,40 @@ fn the_picker_opens_a_scenario_and_quits() {
     assert!(b.quit);
 }
 
+/// ←/→ choose among the stores a scenario's file lists, round the list; Enter opens it there, as
+/// `keyheat tui --engine` would. A scenario on one store ignores them.
+#[test]
+fn the_picker_opens_a_scenario_on_the_store_chosen() {
+    use crate::engine::model::Engine;
+    let position = |name: &str| crate::scenario::BUNDLED.iter().position(|(n, _, _)| *n == name).unwrap();
+    // (presses of →, then ←, and the store counters opens on; its file lists three)
+    let cases = [
+        (0, 0, Engine::DynamoDb),
+        (1, 0, Engine::Cassandra),
+        (2, 0, Engine::CosmosDb),
+        (3, 0, Engine::DynamoDb),
+        (0, 1, Engine::CosmosDb),
+    ];
+    for (right, left, want) in cases {
+        let mut a = app(true, None);
+        for _ in 0..position("counters") {
+            press(&mut a, &[key(KeyCode::Down)]);
+        }
+        press(&mut a, &vec![key(KeyCode::Right); right]);
+        press(&mut a, &vec![key(KeyCode::Left); left]);
+        press(&mut a, &[key(KeyCode::Enter)]);
+        let w = workbench(&a);
+        assert_eq!(
+            (w.loaded.scenario.name.as_str(), w.loaded.scenario.engine),
+            ("counters", want),
+            "→×{right} ←×{left}"
+        );
+    }
+    let mut a = app(true, None);
+    press(&mut a, &[key(KeyCode::Right), key(KeyCode::Enter)]);
+    assert_eq!(workbench(&a).loaded.scenario.engine, Engine::Cassandra, "sensors lists one store");
+}
+
 #[test]
 fn the_picker_opens_files_by_path_and_says_what_is_wrong() {
     let dir = temp_dir("open-file");
