@@ -556,8 +556,16 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
     )];
     let reads = s.targeted_reads + s.broadcast_reads;
     if reads > 0 {
+        let given = if s.prefix_reads > 0 {
+            format!(
+                "gave the shard key's value or a prefix of it and went only to the shards owning it ({} a prefix, sent to every shard owning one of its ranges)",
+                numbers::count(s.prefix_reads as f64)
+            )
+        } else {
+            "gave the shard key's value and went only to the shard owning it".to_owned()
+        };
         summary.push(format!(
-            "router: {} of {} named the shard key and went to one shard; {} did not (a secondary index, a scan) and went to all {} shards, the router waiting for every answer (not added to the modelled latency); the busiest shard served {} of the shards' reads",
+            "router: {} of {} {given}; {} gave none of it, whatever index or scan served them, and went to all {} shards, the router waiting for every answer (not added to the modelled latency); the busiest shard served {} of the shards' reads",
             numbers::count(s.targeted_reads as f64),
             plural(reads, "read request", "read requests"),
             numbers::count(s.broadcast_reads as f64),
