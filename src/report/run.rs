@@ -543,11 +543,7 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
             ]
         })
         .collect();
-    let hottest = s
-        .shards
-        .iter()
-        .max_by(|a, b| a.share_of_inserts.total_cmp(&b.share_of_inserts).then(b.shard.cmp(&a.shard)))
-        .map_or_else(String::new, |x| x.shard.clone());
+    let hottest = s.hottest_for_inserts().map_or_else(String::new, |x| x.shard.clone());
     let mut summary = vec![format!(
         "hottest shard for inserts: {hottest}, {} of {} (an even spread would be {})",
         numbers::percent(s.hottest_share_of_inserts),

@@ -88,6 +88,13 @@ pub struct ShardsReport {
     pub shards: Vec<ShardReport>,
 }
 
+impl ShardsReport {
+    /// The shard that took the largest share of the inserts (the first of equals).
+    pub fn hottest_for_inserts(&self) -> Option<&ShardReport> {
+        self.shards.iter().rev().max_by(|a, b| a.share_of_inserts.total_cmp(&b.share_of_inserts))
+    }
+}
+
 /// One shard of a sharded collection.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShardReport {

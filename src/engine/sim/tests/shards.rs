@@ -5,7 +5,7 @@
 //! every other read to every shard ("Sharded Cluster Query Routing").
 
 use crate::engine::model::Engine;
-use crate::engine::sim::report::{RunReport, ShardsReport};
+use crate::engine::sim::report::{GoalStatus, RunReport, ShardsReport};
 use crate::engine::sim::{RunOptions, run};
 use crate::engine::time::SimDuration;
 use crate::scenario;
@@ -176,4 +176,34 @@ fn a_read_giving_the_shard_key_through_an_index_is_targeted() {
     // everywhere.
     let served: u64 = s.shards.iter().map(|x| x.reads).sum();
     assert!(served < 3 * (s.targeted_reads + s.broadcast_reads), "{s:?}");
+}
+
+/// `shard-keys`' goal `MaxShardShare(0.5)` over its whole 10 minutes at its seed (21), graded as
+/// `keyheat run` grades it: the increasing ranged key puts every insert on shard0 and the five
+/// countries leave 57.8% on it (both fail); the hashed order id leaves 33.4% (passes).
+#[test]
+fn shard_keys_grades_the_busiest_shards_share_of_inserts() {
+    let loaded = scenario::load("shard-keys").expect("bundled");
+    let goal = loaded
+        .scenario
+        .goals
+        .iter()
+        .position(|g| g.check == crate::engine::model::GoalCheck::MaxShardShare(0.5))
+        .expect("shard-keys has the goal");
+    // (variant, status, busiest shard's share to 0.1 point)
+    let cases = [
+        ("naive", GoalStatus::Failed, 1.0),
+        ("recommended", GoalStatus::Passed, 0.334),
+        ("by-country", GoalStatus::Failed, 0.578),
+    ];
+    for (variant, status, share) in cases {
+        let v = loaded.variant(Some(variant)).expect("the variant exists");
+        let r = crate::engine::judge::run(&loaded.scenario, v, &RunOptions::default(), &mut |_| {})
+            .expect("runs");
+        let g = &r.goals[goal];
+        assert_eq!(g.status, status, "{variant}: {g:?}");
+        let value = g.value.expect("measured");
+        assert!((value - share).abs() < 0.0005, "{variant}: {value}");
+        assert!((value - shards(&r).hottest_share_of_inserts).abs() < 1e-12, "the Shards section's figure");
+    }
 }
