@@ -315,7 +315,7 @@ pub(super) fn share(part: u64, whole: u64) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
 }
 
-pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", numbers::count(n as f64), if n == 1 { one } else { many })
 }
 
