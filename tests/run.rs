@@ -729,6 +729,57 @@ fn a_sharded_collection_reports_its_shards_in_every_format() {
     assert!(json(&plain).get("shards").is_none());
 }
 
+/// `shard-keys`' goal `MaxShardShare(0.5)` ("no shard takes more than half the inserts"):
+/// `check` predicts the increasing ranged key fails it and the hashed key passes it, and leaves
+/// the five countries to the replay; `run --fail-on-goals` fails the first and the last (exit
+/// 3, with what to change) and passes the hashed key (exit 0). The seed is the scenario's, 21.
+#[test]
+fn the_shard_share_goal_fails_one_shard_of_inserts_and_passes_a_hashed_key() {
+    const GOAL: &str = "no shard takes more than half the inserts";
+    // The words, whatever the lines wrap at.
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // (variant, check's mark, run's exit code, run's detail, the line under a failure)
+    let cases = [
+        (
+            "naive",
+            "✘ no shard takes more than half the inserts",
+            3,
+            "busiest shard shard0 took 100% of 120,000 inserts into Order (an even spread: 33.3%) > 50%",
+            Some("range ending at MaxKey, on one shard"),
+        ),
+        (
+            "recommended",
+            "✔ no shard takes more than half the inserts",
+            0,
+            "busiest shard shard0 took 33.4% of 120,000 inserts into Order (an even spread: 33.3%) ≤ 50%",
+            None,
+        ),
+        (
+            "by-country",
+            "? no shard takes more than half the inserts",
+            3,
+            "busiest shard shard0 took 57.8% of 120,000 inserts into Order (an even spread: 33.3%) > 50%",
+            Some("the shard key has too few values"),
+        ),
+    ];
+    for (variant, mark, code, detail, why) in cases {
+        let check = flat(stdout(&keyheat(&["check", "shard-keys", "--variant", variant])));
+        assert!(check.contains(mark), "{variant}: {check}");
+        let out = keyheat(&["run", "shard-keys", "--variant", variant, "--fail-on-goals"]);
+        assert_eq!(out.status.code(), Some(code), "{variant}: {}", stderr(&out));
+        let text = flat(stdout(&out));
+        assert!(text.contains(detail), "{variant}: {text}");
+        if let Some(why) = why {
+            assert!(text.contains(why), "{variant} lacks {why:?}: {text}");
+        }
+        let report = json(&keyheat(&["run", "shard-keys", "--variant", variant, "--format", "json"]));
+        let goal = report["goals"].as_array().into_iter().flatten().find(|g| g["name"] == GOAL);
+        let goal = goal.unwrap_or_else(|| panic!("{variant}: no goal {GOAL:?} in {report}"));
+        assert_eq!(goal["unit"], "ratio", "{goal}");
+        assert_eq!(goal["target"], 0.5, "{goal}");
+    }
+}
+
 /// `tenant-files`, Cosmos DB's lesson on its 20 GB logical partition: partitioned by tenant, the
 /// whale's partition fills and its uploads fail (403, substatus 1014); with a hierarchical key
 /// (tenant, 10-minute bucket) a logical partition is a whole key, the tenant grows past 20 GB

@@ -143,6 +143,7 @@ pub fn check(
         GoalCheck::LatencyTarget(name) => latency(report, name),
         GoalCheck::MaxMonthlyCost(limit) => monthly_cost(report, *limit),
         GoalCheck::MaxFailedWrites(limit) => failed_writes(report, *limit),
+        GoalCheck::MaxShardShare(limit) => shard_share(report, *limit),
     };
     GoalResult {
         name: goal.name.clone(),
@@ -569,6 +570,36 @@ fn failed_writes(report: &RunReport, limit: u64) -> Graded {
             numbers::count(lost as f64),
             lost::WRITES_LOST,
             numbers::count(limit as f64)
+        )
+    })
+}
+
+/// How a shard-share goal's detail starts once graded, which the verdict reads back to say
+/// what fixes it.
+pub const BUSIEST_SHARD: &str = "busiest shard ";
+
+/// The busiest shard's share of the inserts into the sharded collection: the Shards section's
+/// "hottest shard for inserts". Not graded without a sharded collection or before an insert.
+fn shard_share(report: &RunReport, limit: f64) -> Graded {
+    let Some(s) = report.shards.as_ref() else {
+        let detail = "no sharded collection in this run: no shard's share of inserts to grade".to_owned();
+        return Graded::not_graded(limit, GoalUnit::Ratio, detail);
+    };
+    let Some(busiest) = s.hottest_for_inserts().filter(|_| s.inserts > 0) else {
+        let detail =
+            format!("no inserts into {} in this run: no shard's share of them to grade", s.collection);
+        return Graded::not_graded(limit, GoalUnit::Ratio, detail);
+    };
+    let value = s.hottest_share_of_inserts;
+    Graded::at_most(value, limit, GoalUnit::Ratio, |vs| {
+        format!(
+            "{BUSIEST_SHARD}{} took {} of {} inserts into {} (an even spread: {}) {vs} {}",
+            busiest.shard,
+            numbers::percent(value),
+            numbers::count(s.inserts as f64),
+            s.collection,
+            numbers::percent(1.0 / s.shards.len().max(1) as f64),
+            numbers::percent(limit)
         )
     })
 }
@@ -1187,6 +1218,97 @@ mod tests {
             let g = grade(check, &r);
             assert_eq!(g.status, GoalStatus::Failed, "{label}: {g:?}");
             assert!(g.detail.starts_with("nothing serves customer-page"), "{label}: {}", g.detail);
+        }
+    }
+
+    /// The fixture with a collection sharded over three shards that took these inserts.
+    fn sharded(inserts: [u64; 3]) -> RunReport {
+        use crate::engine::sim::report::{ShardReport, ShardsReport};
+        let total: u64 = inserts.iter().sum();
+        let share = |n: u64| if total == 0 { 0.0 } else { n as f64 / total as f64 };
+        let shards: Vec<ShardReport> = (0..3)
+            .map(|i| ShardReport {
+                shard: format!("shard{i}"),
+                documents: inserts[i],
+                bytes: inserts[i] * 500,
+                inserts: inserts[i],
+                updates: 0,
+                share_of_writes: share(inserts[i]),
+                share_of_inserts: share(inserts[i]),
+                reads: 0,
+                share_of_reads: 0.0,
+                peak_writes_per_tick: 0,
+                ranges: 1,
+                jumbo_ranges: 0,
+            })
+            .collect();
+        let mut r = report();
+        r.engine = Engine::MongoDb;
+        r.shards = Some(ShardsReport {
+            collection: "Order".to_owned(),
+            shard_key: "{order_id}".to_owned(),
+            strategy: "hashed".to_owned(),
+            range_bytes: 1 << 20,
+            migration_threshold_bytes: 3 << 20,
+            balancer_round_s: 10,
+            ranges: 3,
+            jumbo_ranges: 0,
+            inserts: total,
+            hottest_share_of_inserts: shards.iter().map(|s| s.share_of_inserts).fold(0.0, f64::max),
+            targeted_reads: 0,
+            prefix_reads: 0,
+            broadcast_reads: 0,
+            hottest_share_of_reads: 0.0,
+            migrations: 0,
+            migrated_bytes: 0,
+            shards,
+        });
+        r
+    }
+
+    /// (report, share allowed, status, value, detail): the busiest shard's share of the inserts
+    /// passes at or under the share, fails over it, and is not graded without a sharded
+    /// collection or an insert into it.
+    #[test]
+    fn a_shard_share_goal_grades_the_busiest_shards_inserts() {
+        let cases = [
+            (
+                sharded([300, 340, 360]),
+                0.5,
+                GoalStatus::Passed,
+                Some(0.36),
+                "busiest shard shard2 took 36% of 1,000 inserts into Order (an even spread: 33.3%) ≤ 50%",
+            ),
+            (
+                sharded([1_000, 0, 0]),
+                0.5,
+                GoalStatus::Failed,
+                Some(1.0),
+                "busiest shard shard0 took 100% of 1,000 inserts into Order (an even spread: 33.3%) > 50%",
+            ),
+            // At the share exactly: at or under passes.
+            (sharded([500, 250, 250]), 0.5, GoalStatus::Passed, Some(0.5), "shard0 took 50%"),
+            // Equal shares: the first shard is the busiest.
+            (sharded([400, 400, 200]), 0.3, GoalStatus::Failed, Some(0.4), "busiest shard shard0 took 40%"),
+            (
+                sharded([0, 0, 0]),
+                0.5,
+                GoalStatus::NotGraded,
+                None,
+                "no inserts into Order in this run: no shard's share of them to grade",
+            ),
+            (
+                report(),
+                0.5,
+                GoalStatus::NotGraded,
+                None,
+                "no sharded collection in this run: no shard's share of inserts to grade",
+            ),
+        ];
+        for (r, limit, status, value, detail) in cases {
+            let g = grade(GoalCheck::MaxShardShare(limit), &r);
+            assert_eq!((g.status, g.value, g.unit), (status, value, GoalUnit::Ratio), "{g:?}");
+            assert!(g.detail.contains(detail), "{:?} lacks {detail:?}", g.detail);
         }
     }
 

@@ -1547,6 +1547,9 @@ pub enum GoalCheck {
     /// At most this many writes never land: refused (an item past 400 KB, an item collection
     /// past 10 GB) or throttled past the client's last retry.
     MaxFailedWrites(u64),
+    /// The busiest shard of the variant's sharded collection (MongoDB `sharding`) takes at most
+    /// this share of the inserts into it.
+    MaxShardShare(f64),
 }
 
 /// A pattern a goal names.

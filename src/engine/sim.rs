@@ -256,6 +256,9 @@ struct Scratch {
     split: Option<exec::Gathering>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
+    /// What the read in progress gives of the sharded collection's shard key (set by
+    /// `read_one` when the variant shards a collection).
+    shard_key: shards::KeyGiven,
     /// Bytes of the items the write call in progress stored (its own writes, not the side
     /// writes it causes): what a store that writes documents whole spends time on.
     written: u64,

@@ -315,7 +315,7 @@ pub(super) fn share(part: u64, whole: u64) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
 }
 
-pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", numbers::count(n as f64), if n == 1 { one } else { many })
 }
 
@@ -543,11 +543,7 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
             ]
         })
         .collect();
-    let hottest = s
-        .shards
-        .iter()
-        .max_by(|a, b| a.share_of_inserts.total_cmp(&b.share_of_inserts).then(b.shard.cmp(&a.shard)))
-        .map_or_else(String::new, |x| x.shard.clone());
+    let hottest = s.hottest_for_inserts().map_or_else(String::new, |x| x.shard.clone());
     let mut summary = vec![format!(
         "hottest shard for inserts: {hottest}, {} of {} (an even spread would be {})",
         numbers::percent(s.hottest_share_of_inserts),
@@ -556,8 +552,16 @@ pub(crate) fn shard_section(r: &RunReport) -> Option<ShardSection> {
     )];
     let reads = s.targeted_reads + s.broadcast_reads;
     if reads > 0 {
+        let given = if s.prefix_reads > 0 {
+            format!(
+                "gave the shard key's value or a prefix of it and went only to the shards owning it ({} a prefix, sent to every shard owning one of its ranges)",
+                numbers::count(s.prefix_reads as f64)
+            )
+        } else {
+            "gave the shard key's value and went only to the shard owning it".to_owned()
+        };
         summary.push(format!(
-            "router: {} of {} named the shard key and went to one shard; {} did not (a secondary index, a scan) and went to all {} shards, the router waiting for every answer (not added to the modelled latency); the busiest shard served {} of the shards' reads",
+            "router: {} of {} {given}; {} gave none of it, whatever index or scan served them, and went to all {} shards, the router waiting for every answer (not added to the modelled latency); the busiest shard served {} of the shards' reads",
             numbers::count(s.targeted_reads as f64),
             plural(reads, "read request", "read requests"),
             numbers::count(s.broadcast_reads as f64),

@@ -7,7 +7,7 @@
 //! practice problem's goal that links a hint (`hint: N` in the file) adds `see hint N` and the
 //! hint; `keyheat check` links hints the same way for goals the plan predicts to fail.
 
-use crate::engine::goals::{GoalUnit, lost};
+use crate::engine::goals::{self, GoalUnit, lost};
 use crate::engine::model::Engine;
 use crate::engine::planner::{Operation, numbers};
 use crate::engine::profile::cosmos;
@@ -73,6 +73,7 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
              put a time bucket in the partition key, small enough for the busiest key"
                 .to_owned()
         }
+        GoalUnit::Ratio if goal.detail.starts_with(goals::BUSIEST_SHARD) => busiest_shard(report),
         GoalUnit::Ratio => format!(
             "one partition got more than it serves ({}): spread the hot key — write shards, a \
              hash of an id in the key, or no copy per follower — or, for one item read too \
@@ -120,6 +121,29 @@ pub fn explain(report: &RunReport, goal: &GoalResult) -> Option<String> {
             .to_owned(),
     };
     Some(line)
+}
+
+/// Why one shard took too many of a sharded collection's inserts, from its Shards section:
+/// ranges of one value too big to split, or a ranged key whose inserts all land in its last
+/// range, or a hashed key of too few values.
+fn busiest_shard(report: &RunReport) -> String {
+    match report.shards.as_ref() {
+        Some(s) if s.jumbo_ranges > 0 => {
+            "the shard key has too few values: a value's documents never split, so its \
+             range outgrows the range size (jumbo) and stays where it is — shard by a key with \
+             many values, or add one (a hashed id) after the few"
+                .to_owned()
+        }
+        Some(s) if s.strategy == "ranged" => {
+            "the ranged shard key sends the inserts to one range: a key that always grows \
+             (a time, an ObjectId) puts every insert in the range ending at MaxKey, on one shard \
+             — shard by a hashed key, or lead with a field whose values do not increase"
+                .to_owned()
+        }
+        _ => "a few shard-key values take most of the inserts, and the hash of each goes to one \
+             shard — shard by a key with many, evenly used values"
+            .to_owned(),
+    }
 }
 
 /// The Cassandra profile's lines where DynamoDB's would name its own things (items, Scans,

@@ -213,7 +213,7 @@ pub fn scenario(f: &file::Scenario, on: Option<model::Engine>) -> Result<model::
         .goals
         .iter()
         .enumerate()
-        .map(|(i, g)| goal(&root.field("goals").index(i), g, &patterns))
+        .map(|(i, g)| goal(&root.field("goals").index(i), g, &patterns, engine))
         .collect::<Result<Vec<_>>>()?;
     let practice = match &f.practice {
         None => None,
@@ -687,7 +687,7 @@ fn attribute_of<'e>(path: &Path, entity: &'e Entity, name: &str) -> Result<&'e m
     })
 }
 
-fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal> {
+fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern], engine: model::Engine) -> Result<Goal> {
     let cpath = path.field("check");
     let pattern = |name: &str| {
         if let Some(i) = patterns.iter().position(|p| p.name == name) {
@@ -739,6 +739,27 @@ fn goal(path: &Path, g: &file::Goal, patterns: &[AccessPattern]) -> Result<Goal>
                 return Err(problem(&cpath.index(0), "a monthly cost is a number of US dollars ≥ 0"));
             }
             GoalCheck::MaxMonthlyCost(*dollars)
+        }
+        file::GoalCheck::MaxShardShare(share) => {
+            // A share is of a sharded collection's inserts: only MongoDB shards one (as
+            // `sharding` is refused elsewhere).
+            if engine != model::Engine::MongoDb {
+                return Err(problem(
+                    &cpath,
+                    format!(
+                        "MaxShardShare grades the shards of a sharded MongoDB collection: the {engine} profile has none"
+                    ),
+                ));
+            }
+            if !(share.is_finite() && *share > 0.0 && *share <= 1.0) {
+                return Err(problem(
+                    &cpath.index(0),
+                    format!(
+                        "the busiest shard's share of the inserts is more than 0 and at most 1 (0.5 is half), found {share}"
+                    ),
+                ));
+            }
+            GoalCheck::MaxShardShare(*share)
         }
     };
     let within = match &g.within {

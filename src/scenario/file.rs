@@ -429,6 +429,7 @@ pub enum GoalCheck {
     LatencyTarget(String),
     MaxFailedWrites(u64),
     MaxMonthlyCost(f64),
+    MaxShardShare(f64),
 }
 
 #[derive(Debug, Deserialize)]

@@ -1249,6 +1249,54 @@ fn sharding_is_refused_off_mongodb_and_checked_on_it() {
     assert_eq!(s.entity_id.index(), 1);
 }
 
+/// `MaxShardShare` grades a sharded MongoDB collection: refused with its line and column on a
+/// store that shards nothing, and its share must be more than 0 and at most 1; a share that is
+/// not a number is RON's error, placed too.
+#[test]
+fn a_shard_share_goal_is_mongodbs_and_a_share_of_at_most_one() {
+    const WORKLOAD: &str = "workload: (duration: \"30d\", tick: \"1s\", seed: 1),\n";
+    let with = |engine: &str, check: &str| {
+        MINI.replacen("title: \"Mini\",\n", &format!("title: \"Mini\",\n{engine}"), 1).replacen(
+            WORKLOAD,
+            &format!("{WORKLOAD}goals: [(name: \"spread\", check: {check})],\n"),
+            1,
+        )
+    };
+    // (engine line, check, message, marker the error points at)
+    let refused = [
+        (
+            "",
+            "MaxShardShare(0.5)",
+            "MaxShardShare grades the shards of a sharded MongoDB collection: the DynamoDB profile has none",
+            "MaxShardShare",
+        ),
+        ("engine: Cassandra,\n", "MaxShardShare(0.5)", "the Cassandra profile has none", "MaxShardShare"),
+        (
+            "engine: MongoDB,\n",
+            "MaxShardShare(1.5)",
+            "is more than 0 and at most 1 (0.5 is half), found 1.5",
+            "1.5",
+        ),
+        ("engine: MongoDB,\n", "MaxShardShare(0.0)", "found 0", "0.0"),
+        ("engine: MongoDB,\n", "MaxShardShare(-0.2)", "found -0.2", "-0.2"),
+        (
+            "engine: MongoDB,\n",
+            "MaxShardShare(\"half\")",
+            "`MaxShardShare` takes a number; found `\"half\"`",
+            "\"half\"",
+        ),
+    ];
+    for (engine, check, message, marker) in refused {
+        let text = with(engine, check);
+        let start = text.find("goals: ").expect("the goal is in");
+        let at = text[start..].find(marker).map(|at| start + at);
+        assert_error_at(&text, message, marker, at);
+    }
+    let loaded =
+        parse("mini.ron", &with("engine: MongoDB,\n", "MaxShardShare(0.5)")).expect("valid on MongoDB");
+    assert_eq!(loaded.scenario.goals[0].check, crate::engine::model::GoalCheck::MaxShardShare(0.5));
+}
+
 /// A hierarchical partition key is Cosmos DB's ("Hierarchical partition keys in Azure Cosmos
 /// DB": up to three levels, one definition per container): its levels are checked as templates
 /// where each is written, and the list is refused with its line and column on any other store.

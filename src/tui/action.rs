@@ -13,19 +13,23 @@ pub enum Panel {
     Heatmap,
     Sizes,
     Indexes,
+    /// Only while the variant shards a collection (MongoDB).
+    Shards,
     Goals,
     Lesson,
 }
 
 impl Panel {
-    /// The panels `Tab` moves through, in screen order (the lesson only while it is shown).
-    pub const CYCLE: [Panel; 7] = [
+    /// The panels `Tab` moves through, in screen order (the shards only while the variant shards
+    /// a collection, the lesson only while it is shown).
+    pub const CYCLE: [Panel; 8] = [
         Panel::Schema,
         Panel::Patterns,
         Panel::Goals,
         Panel::Heatmap,
         Panel::Sizes,
         Panel::Indexes,
+        Panel::Shards,
         Panel::Lesson,
     ];
 
@@ -37,6 +41,7 @@ impl Panel {
             Panel::Heatmap => "Heatmap",
             Panel::Sizes => "Partition sizes",
             Panel::Indexes => "Indexes",
+            Panel::Shards => "Shards",
             Panel::Goals => "Goals",
             Panel::Lesson => "Lesson",
         }

@@ -35,8 +35,9 @@ impl WorkbenchLayout {
 
 /// The workbench: a left column (Schema, Access patterns, Goals), the heatmap above Partition
 /// sizes and Indexes on the right, the lesson pane (when shown, `lesson` lines of text high) and
-/// the status line at the bottom. While editing, the left column (the editor) is wider.
-pub fn workbench(area: Rect, lesson: Option<u16>, editing: bool) -> WorkbenchLayout {
+/// the status line at the bottom. While editing, the left column (the editor) is wider. A
+/// variant that shards a collection (`sharded`) shares the Indexes panel's place with Shards.
+pub fn workbench(area: Rect, lesson: Option<u16>, editing: bool, sharded: bool) -> WorkbenchLayout {
     // The lesson takes up to an eighth of the screen (3 lines at 24 rows, 5 from 40); it scrolls.
     let cap = (area.height / 8).clamp(2, 5);
     let lesson_height = lesson.map_or(0, |lines| lines.clamp(1, cap) + 2);
@@ -58,8 +59,15 @@ pub fn workbench(area: Rect, lesson: Option<u16>, editing: bool) -> WorkbenchLay
         (Panel::Goals, goals),
         (Panel::Heatmap, heatmap),
         (Panel::Sizes, sizes),
-        (Panel::Indexes, indexes),
     ];
+    if sharded {
+        // The shards' lines (one per shard) matter more than the indexes' on a sharded run.
+        let [indexes, shards] =
+            Layout::vertical([Constraint::Percentage(40), Constraint::Fill(1)]).areas(indexes);
+        panels.extend([(Panel::Indexes, indexes), (Panel::Shards, shards)]);
+    } else {
+        panels.push((Panel::Indexes, indexes));
+    }
     if lesson.is_some() {
         panels.push((Panel::Lesson, lesson_area));
     }
@@ -79,13 +87,15 @@ mod tests {
 
     #[test]
     fn panels_tile_the_screen_without_overlap() {
-        for (w, h, lesson) in [(80, 24, Some(3)), (80, 24, None), (200, 60, Some(9)), (120, 40, Some(1))] {
+        let sizes = [(80, 24, Some(3)), (80, 24, None), (200, 60, Some(9)), (120, 40, Some(1))];
+        for ((w, h, lesson), sharded) in sizes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let area = Rect::new(0, 0, w, h);
-            let l = workbench(area, lesson, false);
+            let l = workbench(area, lesson, false, sharded);
+            assert_eq!(l.rect(Panel::Shards).is_some(), sharded);
             let covered: u32 = l.panels.iter().map(|(_, r)| r.area()).sum::<u32>() + l.status.area();
-            assert_eq!(covered, area.area(), "{w}x{h} {lesson:?}");
+            assert_eq!(covered, area.area(), "{w}x{h} {lesson:?} {sharded}");
             for (i, (_, a)) in l.panels.iter().enumerate() {
-                assert!(a.width >= 10 && a.height >= 3, "{w}x{h}: {a:?}");
+                assert!(a.width >= 10 && a.height >= 3, "{w}x{h} {sharded}: {a:?}");
                 for (_, b) in &l.panels[i + 1..] {
                     assert!(!a.intersects(*b), "{a:?} overlaps {b:?}");
                 }
@@ -96,7 +106,7 @@ mod tests {
 
     #[test]
     fn clicks_find_their_panel() {
-        let l = workbench(Rect::new(0, 0, 100, 30), None, false);
+        let l = workbench(Rect::new(0, 0, 100, 30), None, false, false);
         let heat = l.rect(Panel::Heatmap).unwrap();
         assert_eq!(l.panel_at(heat.x + 1, heat.y + 1), Some(Panel::Heatmap));
         assert_eq!(l.panel_at(0, 0), Some(Panel::Schema));

@@ -9,6 +9,7 @@ pub mod lesson;
 pub mod patterns;
 pub mod quiz;
 pub mod schema;
+pub mod shards;
 pub mod sizes;
 pub mod status;
 

@@ -21,6 +21,7 @@ use super::panels::lesson::LessonPanel;
 use super::panels::patterns::{self, PatternsPanel};
 use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
+use super::panels::shards::ShardsPanel;
 use super::panels::sizes::SizesPanel;
 use super::panels::status::{Hint, MessageKind, StatusLine};
 use super::panels::{block, framed};
@@ -154,6 +155,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                     theme,
                 }
                 .render(rect, buf),
+                Panel::Shards => shards(w, focused(panel), rect, buf, theme),
                 Panel::Goals => GoalsPanel {
                     goals: &scenario.goals,
                     live: &w.view.goals,
@@ -175,6 +177,23 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         lesson(w, focused(Panel::Lesson), rect, buf, theme);
     }
     status(app, w, l.status, buf);
+}
+
+/// The Shards panel of a variant that shards a collection, from the snapshot's report (the
+/// layout gives it no place otherwise).
+fn shards(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
+    let variant = w.current();
+    let Some(sharding) = &variant.sharding else { return };
+    let key = variant.keys.iter().find(|k| k.entity_id() == sharding.entity_id);
+    ShardsPanel {
+        sharding,
+        key: key.map_or("", |k| k.pk.source()),
+        live: w.view.report.as_ref().and_then(|r| r.shards.as_ref()),
+        focused,
+        scroll: w.scroll_of(Panel::Shards),
+        theme,
+    }
+    .render(rect, buf);
 }
 
 /// Why a heatmap of `view` has no cells: a run replayed as rates never has any; otherwise

@@ -390,7 +390,8 @@ impl Workbench {
                 self.playback = Playback::ToEnd;
             }
             Action::FocusNext | Action::FocusPrev => {
-                self.focus = cycle(self.focus, action == Action::FocusNext, self.lesson);
+                let sharded = self.current().sharding.is_some();
+                self.focus = cycle(self.focus, action == Action::FocusNext, self.lesson, sharded);
             }
             Action::FocusPanel(panel) => self.focus = panel,
             Action::EditSchema => return self.edit(),
@@ -710,7 +711,12 @@ impl Workbench {
             let width = area.width.saturating_sub(2);
             wrapped_height(&lesson_lines(&self.loaded.scenario, self.practice.as_ref()), width)
         });
-        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit);
+        let sharded = self.current().sharding.is_some();
+        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit, sharded);
+        // A variant that shards nothing has no Shards panel to keep the focus on.
+        if self.focus == Panel::Shards && !sharded {
+            self.focus = Panel::Indexes;
+        }
         if let Some(prefix) = self.lesson_target.take()
             && let Some(pane) = self.layout.rect(Panel::Lesson)
         {
@@ -854,8 +860,13 @@ pub fn compare_heat_area(area: Rect) -> Rect {
     Rect { width: body.width / 2, height: body.height * 2 / 3, ..body }
 }
 
-fn cycle(focus: Panel, forward: bool, lesson: bool) -> Panel {
-    let all: Vec<Panel> = Panel::CYCLE.into_iter().filter(|&p| lesson || p != Panel::Lesson).collect();
+fn cycle(focus: Panel, forward: bool, lesson: bool, sharded: bool) -> Panel {
+    let shown = |p: Panel| match p {
+        Panel::Lesson => lesson,
+        Panel::Shards => sharded,
+        _ => true,
+    };
+    let all: Vec<Panel> = Panel::CYCLE.into_iter().filter(|&p| shown(p)).collect();
     let at = all.iter().position(|&p| p == focus).unwrap_or(0);
     let n = all.len();
     all[if forward { (at + 1) % n } else { (at + n - 1) % n }]

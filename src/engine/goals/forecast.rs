@@ -8,6 +8,8 @@
 //! A forecast is never a measurement and never grades anything: `keyheat run` does (see
 //! `goals::evaluate`), and its numbers can differ (throttled writes, paging, the run's length).
 
+mod shards;
+
 use serde::Serialize;
 
 use crate::engine::model::{Engine, Goal, GoalCheck, PatternRef, Scenario, Variant};
@@ -37,7 +39,8 @@ pub struct GoalForecast {
 
 /// What the plan of `variant` predicts for every goal of the scenario, in file order.
 pub fn forecast(scenario: &Scenario, variant: &Variant, plan: &Plan) -> Vec<GoalForecast> {
-    let view = View { engine: scenario.engine, secs: scenario.workload.duration.as_secs_f64(), plan };
+    let view =
+        View { engine: scenario.engine, secs: scenario.workload.duration.as_secs_f64(), plan, variant };
     scenario
         .goals
         .iter()
@@ -95,6 +98,8 @@ struct View<'a> {
     /// The workload's length: what "within the run" means.
     secs: f64,
     plan: &'a Plan,
+    /// The design planned: its sharded collection, for a shard-share goal.
+    variant: &'a Variant,
 }
 
 /// A goal's prediction, its detail, and which warnings bear on it (about one subject, or any).
@@ -165,6 +170,7 @@ impl View<'_> {
                 )
             }
             GoalCheck::MaxFailedWrites(limit) => self.failed_writes(*limit),
+            GoalCheck::MaxShardShare(limit) => shards::share(scenario, self.variant, *limit),
             GoalCheck::MaxMonthlyCost(limit) => match self.engine.profile().pricing {
                 // The grader refuses a cost goal without a price, so this one is sure.
                 Pricing::SelfManaged => (
@@ -389,6 +395,100 @@ mod tests {
                 assert!(f.related.iter().any(|r| r == related), "{label}: {:?}", f.related);
             }
         }
+    }
+
+    /// `shard-keys` with its shard-share goal's share (and, when given, by-country's `Ranged`)
+    /// replaced: (share, by-country's key, variant, prediction, detail fragment).
+    #[test]
+    fn a_shard_share_goal_is_predicted_where_the_shard_key_decides_it() {
+        const GOAL: &str = "no shard takes more than half the inserts";
+        let source = crate::scenario::BUNDLED
+            .iter()
+            .find(|(name, ..)| *name == "shard-keys")
+            .map(|(_, _, text)| *text)
+            .expect("bundled");
+        let by_country = "(pk: \"{country}\", sk: \"{order_id}\"),";
+        let cases: [(&str, &str, &str, Option<bool>, &str); 7] = [
+            // "Choose a Shard Key": an increasing ranged key puts every insert on one shard.
+            (
+                "0.5",
+                "Ranged",
+                "naive",
+                Some(false),
+                "starts with created_at, the write time: every insert is the largest key yet and goes to the range ending at MaxKey, on one shard — 100% > 50%",
+            ),
+            ("1.0", "Ranged", "naive", Some(true), "100% ≤ 100%"),
+            // "Hashed Sharding": a new value per document hashes evenly.
+            (
+                "0.5",
+                "Ranged",
+                "recommended",
+                Some(true),
+                "the hashed shard key {order_id} is new for every document: its hashes spread the inserts evenly over 3 shards, ~33.3% ≤ 50%",
+            ),
+            // Too close to an even share for sampling noise: the replay's to say.
+            (
+                "0.34",
+                "Ranged",
+                "recommended",
+                None,
+                "judged by `keyheat run`: the busiest shard's share of the inserts into Order, against 34% (shard key {order_id}, hashed)",
+            ),
+            // Under an even share no key passes.
+            (
+                "0.3",
+                "Ranged",
+                "recommended",
+                Some(false),
+                "3 shards: the busiest takes at least an even share of the inserts, 33.3% > 30%",
+            ),
+            // Five countries: the US's 40% never splits, whatever the strategy.
+            (
+                "0.5",
+                "Ranged",
+                "by-country",
+                None,
+                "US on 40% of the inserts: one value's documents never split, so its shard takes at least that (40% ≤ 50%)",
+            ),
+            (
+                "0.35",
+                "Hashed",
+                "by-country",
+                Some(false),
+                "the shard key {country} takes 5 values, US on 40% of the inserts: one value's documents never split, so its shard takes at least that, 40% > 35%",
+            ),
+        ];
+        for (share, strategy, variant, predicted, detail) in cases {
+            let text = source.replace("MaxShardShare(0.5)", &format!("MaxShardShare({share})"));
+            // by-country's sharding is the file's last: change its strategy alone.
+            let at = text.find(by_country).expect("by-country's keys");
+            let text = format!(
+                "{}{}",
+                &text[..at],
+                text[at..].replacen("key: Ranged", &format!("key: {strategy}"), 1)
+            );
+            let loaded = crate::scenario::parse("shard-keys.ron", &text).expect("parses");
+            let v = loaded.variant(Some(variant)).expect("the variant exists");
+            let all = forecast(&loaded.scenario, v, &planner::plan(&loaded.scenario, v));
+            let f = find(&all, GOAL);
+            assert_eq!(f.predicted, predicted, "{share} {variant}: {f:?}");
+            assert!(f.detail.contains(detail), "{share} {variant}: {:?} lacks {detail:?}", f.detail);
+        }
+        // A variant that shards nothing leaves it to the replay, which does not grade it.
+        let unsharded = source.replace(
+            "            sharding: (collection: \"Order\", shards: 3, key: Hashed, range_size: \"1MB\"),\n",
+            "",
+        );
+        let loaded = crate::scenario::parse("shard-keys.ron", &unsharded).expect("parses");
+        let v = loaded.variant(Some("recommended")).expect("recommended");
+        assert!(v.sharding.is_none());
+        let all = forecast(&loaded.scenario, v, &planner::plan(&loaded.scenario, v));
+        let f = find(&all, GOAL);
+        assert_eq!(f.predicted, None);
+        assert!(
+            f.detail.contains("the variant shards no collection: `keyheat run` leaves the goal not graded"),
+            "{f:?}"
+        );
     }
 
     #[test]

@@ -37,6 +37,9 @@
 //! - "Hashed Sharding" (core/hashed-sharding/): hashing spreads documents whose shard-key values
 //!   are close; `mongos` targets an equality match on the key to one shard and broadcasts a
 //!   ranged query to all of them.
+//! - "Sharded Cluster Query Routing" (core/sharded-cluster-query-router/), Targeted Operations
+//!   vs. Broadcast Operations: a query that includes the shard key, or a prefix of a compound
+//!   one, goes to the shards owning it; one that does not goes to every shard.
 //!
 //! keyheat's assumptions, said again where they are used: the hash of a key is keyheat's own
 //! 64-bit hash of its text, not MongoDB's (an md5 of the value, truncated to 64 bits); the
@@ -151,25 +154,53 @@ pub fn piece(values: impl IntoIterator<Item = u64>, range_bytes: u64) -> Piece {
     if count == 0 { Piece::Empty } else { Piece::Whole { bytes: taken } }
 }
 
-/// How a read reaches a sharded collection's documents.
+/// How much of the shard key's value a read gives, from the values it knows (what it was
+/// given, and the constants it asks for), whatever path serves it: the collection's own key,
+/// a secondary index or a scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReadPath {
-    /// By the collection's own key: the query names the shard key's value.
-    ShardKey,
-    /// Through a secondary index, which each shard keeps over its own documents only.
-    SecondaryIndex,
-    /// A collection scan.
-    Scan,
+pub enum Given {
+    /// Every field of the key: its whole value.
+    Whole,
+    /// The leading fields of a compound key (the template's slots up to the first the read
+    /// does not know), at least one of them.
+    Prefix,
+    /// Not even the first field.
+    Nothing,
 }
 
-/// Whether the router (mongos) sends a read to one shard rather than to every shard holding
-/// the collection. MongoDB manual, "Sharded Cluster Query Routing" (Targeted Operations vs.
-/// Broadcast Operations): a query that includes the shard key, or a prefix of a compound one,
-/// is routed to the shards owning it; one that does not is broadcast to every shard and the
-/// router merges their answers. keyheat's reading: a read through a secondary index or a scan
-/// does not name the shard key (a pattern that gives it too could be targeted: not modelled).
-pub fn targeted(path: ReadPath) -> bool {
-    path == ReadPath::ShardKey
+/// Which shards the router (mongos) sends a read to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The one shard owning the range of the key's value.
+    Owner,
+    /// The shards owning the ranges that hold the prefix's values (one or several).
+    PrefixOwners,
+    /// Every shard holding the collection; the router merges their answers.
+    Broadcast,
+}
+
+impl Route {
+    /// Whether the router sends the read to the shards owning the value rather than to all.
+    pub fn targeted(self) -> bool {
+        self != Route::Broadcast
+    }
+}
+
+/// Where the router sends a read that gives `given` of the key. MongoDB manual, "Sharded
+/// Cluster Query Routing" (Targeted Operations vs. Broadcast Operations): "when the shard key
+/// or a prefix of the shard key is a part of the query, the mongos performs a targeted
+/// operation, routing queries to a subset of shards", and it "performs a broadcast operation
+/// for queries that do not include the shard key, routing queries to all shards". What decides
+/// is the query's values, not the index that serves it: a lookup through a secondary index
+/// that also gives the shard key's value is targeted. "Hashed Sharding": an equality match on
+/// a hashed key is targeted; a prefix of its value says nothing of its hash, so it is
+/// broadcast (keyheat hashes the whole key's text).
+pub fn route(strategy: Strategy, given: Given) -> Route {
+    match (given, strategy) {
+        (Given::Whole, _) => Route::Owner,
+        (Given::Prefix, Strategy::Ranged) => Route::PrefixOwners,
+        (Given::Prefix, Strategy::Hashed) | (Given::Nothing, _) => Route::Broadcast,
+    }
 }
 
 #[cfg(test)]
@@ -178,12 +209,26 @@ mod tests {
 
     const MB: u64 = 1 << 20;
 
-    /// "Sharded Cluster Query Routing": only a read that names the shard key is targeted.
+    /// "Sharded Cluster Query Routing" (Targeted Operations vs. Broadcast Operations): the
+    /// shard key's value, or a prefix of a compound key, targets the shards owning it; a query
+    /// without it is broadcast. "Hashed Sharding": only the whole value targets a hashed key.
     #[test]
-    fn only_a_read_by_the_shard_key_goes_to_one_shard() {
-        let cases = [(ReadPath::ShardKey, true), (ReadPath::SecondaryIndex, false), (ReadPath::Scan, false)];
-        for (path, one) in cases {
-            assert_eq!(targeted(path), one, "{path:?}");
+    fn a_read_goes_to_the_shards_owning_the_key_or_prefix_it_gives() {
+        let cases = [
+            (Strategy::Ranged, Given::Whole, Route::Owner),
+            (Strategy::Ranged, Given::Prefix, Route::PrefixOwners),
+            (Strategy::Ranged, Given::Nothing, Route::Broadcast),
+            (Strategy::Hashed, Given::Whole, Route::Owner),
+            (Strategy::Hashed, Given::Prefix, Route::Broadcast),
+            (Strategy::Hashed, Given::Nothing, Route::Broadcast),
+        ];
+        for (strategy, given, expected) in cases {
+            let route = route(strategy, given);
+            assert_eq!(route, expected, "{strategy:?} {given:?}");
+            assert_eq!(
+                route.targeted(),
+                given == Given::Whole || (given == Given::Prefix && strategy == Strategy::Ranged)
+            );
         }
     }
 

@@ -74,15 +74,25 @@ pub struct ShardsReport {
     /// Documents the workload inserted, and the largest share of them one shard took.
     pub inserts: u64,
     pub hottest_share_of_inserts: f64,
-    /// Read requests the router sent to one shard (they named a shard-key value) and to every
-    /// shard (they did not); the largest share of the shards' reads one shard served.
+    /// Read requests the router sent only to the shards owning the shard-key value they gave
+    /// (one shard) or the prefix of it (the shards owning its ranges; `prefix_reads` of them),
+    /// and those it sent to every shard (they gave none of it, whatever served them); the
+    /// largest share of the shards' reads one shard served.
     pub targeted_reads: u64,
+    pub prefix_reads: u64,
     pub broadcast_reads: u64,
     pub hottest_share_of_reads: f64,
     /// Ranges the balancer moved, and their bytes.
     pub migrations: u64,
     pub migrated_bytes: u64,
     pub shards: Vec<ShardReport>,
+}
+
+impl ShardsReport {
+    /// The shard that took the largest share of the inserts (the first of equals).
+    pub fn hottest_for_inserts(&self) -> Option<&ShardReport> {
+        self.shards.iter().rev().max_by(|a, b| a.share_of_inserts.total_cmp(&b.share_of_inserts))
+    }
 }
 
 /// One shard of a sharded collection.

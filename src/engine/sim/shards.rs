@@ -6,13 +6,13 @@
 //! only keeps the books and must not decide a rule of its own.
 
 use std::collections::BTreeMap;
-use std::ops::Bound::{Included, Unbounded};
+use std::ops::Bound::{Excluded, Included, Unbounded};
 
 use super::keys::push_number;
 use super::report::{ShardReport, ShardsReport};
 use super::table::PartKey;
 use crate::engine::model::Sharding;
-use crate::engine::profile::sharding::{self, Piece, ReadPath, Strategy};
+use crate::engine::profile::sharding::{self, Given, Piece, Route, Strategy};
 use crate::engine::value::KeyType;
 
 /// One shard-key value's documents and bytes.
@@ -44,11 +44,35 @@ struct Shard {
     reads: u64,
 }
 
+/// What a read gives of the shard key's value, worked out by the replay from the values the
+/// read knows (`exec::read`), whatever path serves it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum KeyGiven {
+    /// The whole key: the partition key the collection files the documents under.
+    Whole(PartKey),
+    /// The text of the key's leading fields and the literal text after them (`US#` of
+    /// `{country}#{created_at}`): every value it starts with is asked.
+    Prefix(Vec<u8>),
+    #[default]
+    Nothing,
+}
+
+impl KeyGiven {
+    fn given(&self) -> Given {
+        match self {
+            KeyGiven::Whole(_) => Given::Whole,
+            KeyGiven::Prefix(_) => Given::Prefix,
+            KeyGiven::Nothing => Given::Nothing,
+        }
+    }
+}
+
 /// The sharded collection.
 #[derive(Debug)]
 pub struct Cluster {
-    /// The collection's table in the replay.
+    /// The collection's table in the replay, and its entity (whose values a read's are).
     pub table: usize,
+    pub entity: usize,
     collection: String,
     key: String,
     strategy: Strategy,
@@ -61,9 +85,10 @@ pub struct Cluster {
     next_round_ms: u64,
     migrations: u64,
     migrated_bytes: u64,
-    /// Read requests routed to one shard by their shard-key value, and those sent to every
-    /// shard.
+    /// Read requests routed to the shards owning their shard-key value or prefix (of them,
+    /// those that gave a prefix), and those sent to every shard.
     targeted_reads: u64,
+    prefix_reads: u64,
     broadcast_reads: u64,
 }
 
@@ -86,6 +111,7 @@ impl Cluster {
         let round_ms = u64::try_from(sharding::BALANCER_ROUND_SECS * 1000).unwrap_or(u64::MAX);
         Cluster {
             table,
+            entity: s.entity_id.index(),
             collection: s.entity.clone(),
             key,
             strategy: s.strategy,
@@ -98,24 +124,56 @@ impl Cluster {
             migrations: 0,
             migrated_bytes: 0,
             targeted_reads: 0,
+            prefix_reads: 0,
             broadcast_reads: 0,
         }
     }
 
-    /// A read request on the collection by `path`, for the document(s) at `pk` (a scan names
-    /// none): sent to the one shard owning `pk`'s range, or to every shard
-    /// (`profile::sharding::targeted`).
-    pub fn read(&mut self, path: ReadPath, pk: Option<&PartKey>) {
-        if let Some(pk) = pk.filter(|_| sharding::targeted(path)) {
-            let shard = self.owner(&self.key_bytes(pk));
-            self.shards[shard].reads += 1;
-            self.targeted_reads += 1;
-        } else {
-            for s in &mut self.shards {
-                s.reads += 1;
+    /// A read request on the collection that gives `key` of the shard key: sent to the shards
+    /// `profile::sharding::route` names — the one owning the value's range, those owning a
+    /// prefix's ranges, or every shard.
+    pub fn read(&mut self, key: &KeyGiven) {
+        match (sharding::route(self.strategy, key.given()), key) {
+            (Route::Owner, KeyGiven::Whole(pk)) => self.read_key(pk),
+            (Route::PrefixOwners, KeyGiven::Prefix(prefix)) => {
+                for shard in self.prefix_owners(prefix) {
+                    self.shards[shard].reads += 1;
+                }
+                self.targeted_reads += 1;
+                self.prefix_reads += 1;
             }
-            self.broadcast_reads += 1;
+            _ => {
+                for s in &mut self.shards {
+                    s.reads += 1;
+                }
+                self.broadcast_reads += 1;
+            }
         }
+    }
+
+    /// A read request that names the shard key's value `pk` (a read of the collection's own
+    /// key): sent to the one shard owning its range.
+    pub fn read_key(&mut self, pk: &PartKey) {
+        let shard = self.owner(&self.key_bytes(pk));
+        self.shards[shard].reads += 1;
+        self.targeted_reads += 1;
+    }
+
+    /// The shards owning a range that may hold a value starting with `prefix` (a ranged key's
+    /// text): the range holding `prefix` itself and every range starting before the first text
+    /// past all of its values. Each shard once, in order.
+    fn prefix_owners(&self, prefix: &[u8]) -> Vec<usize> {
+        let end = successor(prefix);
+        let mut owners = vec![self.owner(prefix)];
+        for (lower, chunk) in self.chunks.range::<[u8], _>((Excluded(prefix), Unbounded)) {
+            if end.as_deref().is_some_and(|end| lower.as_slice() >= end) {
+                break;
+            }
+            owners.push(chunk.shard);
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        owners
     }
 
     /// The bytes a document's partition key sorts by: its hash (big-endian, so byte order is
@@ -314,6 +372,7 @@ impl Cluster {
             inserts,
             hottest_share_of_inserts: hottest,
             targeted_reads: self.targeted_reads,
+            prefix_reads: self.prefix_reads,
             broadcast_reads: self.broadcast_reads,
             hottest_share_of_reads: shards.iter().map(|s| s.share_of_reads).fold(0.0, f64::max),
             migrations: self.migrations,
@@ -321,6 +380,19 @@ impl Cluster {
             shards,
         }
     }
+}
+
+/// The first byte string after every one starting with `prefix` (`None`: there is none, the
+/// prefix is empty or all 0xFF).
+fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < u8::MAX {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -383,17 +455,18 @@ mod tests {
         }
     }
 
-    /// "Sharded Cluster Query Routing": a read by the shard key goes to the shard owning its
-    /// value; one through a secondary index, or a scan, goes to every shard.
+    /// "Sharded Cluster Query Routing": a read that gives the shard key's value goes to the
+    /// shard owning it, whatever serves it; one that gives none of it, or only a prefix of a
+    /// hashed key's value, goes to every shard.
     #[test]
-    fn a_read_by_the_shard_key_is_targeted_and_any_other_is_broadcast() {
+    fn a_read_giving_the_shard_key_is_targeted_and_any_other_is_broadcast() {
         let mut c = cluster(Strategy::Hashed, 4);
         let keys: Vec<PartKey> = (0..400u32).map(|i| pk(&format!("{i:08}"))).collect();
         for k in &keys {
             c.write(k, None, Some(100), true);
         }
         for k in &keys {
-            c.read(ReadPath::ShardKey, Some(k));
+            c.read(&KeyGiven::Whole(k.clone()));
         }
         let r = c.report();
         assert_eq!((r.targeted_reads, r.broadcast_reads), (400, 0));
@@ -401,15 +474,61 @@ mod tests {
         for s in &r.shards {
             assert_eq!(s.reads, s.inserts, "{s:?}");
         }
-        c.read(ReadPath::SecondaryIndex, Some(&keys[0]));
-        c.read(ReadPath::Scan, None);
+        c.read(&KeyGiven::Prefix(b"0000".to_vec()));
+        c.read(&KeyGiven::Nothing);
         let after = c.report();
-        assert_eq!((after.targeted_reads, after.broadcast_reads), (400, 2));
+        assert_eq!((after.targeted_reads, after.prefix_reads, after.broadcast_reads), (400, 0, 2));
         for (before, now) in r.shards.iter().zip(&after.shards) {
             assert_eq!(now.reads, before.reads + 2, "every shard serves a broadcast read");
         }
         let shares: f64 = after.shards.iter().map(|s| s.share_of_reads).sum();
         assert!((shares - 1.0).abs() < 1e-12);
+    }
+
+    /// "Sharded Cluster Query Routing": a prefix of a compound ranged key goes to the shards
+    /// owning that prefix's ranges, not to every shard.
+    #[test]
+    fn a_prefix_of_a_ranged_key_goes_to_the_shards_owning_its_ranges() {
+        let mut c = cluster(Strategy::Ranged, 3);
+        // 3 MB under each of three countries, in key order: the balancer moves the lower
+        // ranges off shard0, a range size at a time.
+        for country in ["DE", "FR", "US"] {
+            for i in 0..768u32 {
+                c.write(&pk(&format!("{country}#{i:06}")), None, Some(4096), true);
+            }
+        }
+        for round in 1..=6u64 {
+            c.end_tick(round * 10_000);
+        }
+        let owners = |c: &Cluster, prefix: &str| c.prefix_owners(prefix.as_bytes());
+        let (de, us) = (owners(&c, "DE#"), owners(&c, "US#"));
+        // Five 1 MB moves (the sixth round finds shard0's 4 MB within 3 MB of shard1's 2 MB):
+        // DE's three ranges to shard2, shard1, shard2, then FR's first two; US stays.
+        assert_eq!(c.report().migrations, 5, "{:?}", c.report());
+        assert_eq!((de.as_slice(), us.as_slice()), ([1, 2].as_slice(), [0].as_slice()));
+        // The whole key's owner is among its prefix's owners.
+        let one = c.owner(&c.key_bytes(&pk("DE#000007")));
+        assert!(de.contains(&one), "{de:?} lacks {one}");
+        let before = c.report();
+        c.read(&KeyGiven::Prefix(b"DE#".to_vec()));
+        let after = c.report();
+        assert_eq!((after.targeted_reads, after.prefix_reads, after.broadcast_reads), (1, 1, 0));
+        for (i, (b, a)) in before.shards.iter().zip(&after.shards).enumerate() {
+            assert_eq!(a.reads - b.reads, u64::from(de.contains(&i)), "shard{i}");
+        }
+        // A prefix past every key, and the empty one, still name the shard of the last range
+        // and every shard.
+        assert_eq!(owners(&c, "ZZ#").len(), 1);
+        assert_eq!(owners(&c, ""), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_successor_follows_every_text_with_the_prefix() {
+        let cases: [(&[u8], Option<&[u8]>); 4] =
+            [(b"US#", Some(b"US$")), (b"a\xff", Some(b"b")), (b"\xff\xff", None), (b"", None)];
+        for (prefix, expected) in cases {
+            assert_eq!(successor(prefix).as_deref(), expected, "{prefix:?}");
+        }
     }
 
     /// "Clear jumbo Flag": a value past the range size cannot split; the balancer marks its

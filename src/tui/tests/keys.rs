@@ -558,6 +558,34 @@ fn help_lists_the_keys_of_the_screen_it_opened_on_first() {
     assert_eq!(first_section(&mut wb).as_deref(), Some("Workbench"));
 }
 
+/// The Shards panel is on the screen only while the variant shards a collection: there Tab
+/// reaches it after the indexes, a click focuses it and the keys scroll it; elsewhere Tab goes
+/// from the indexes to the lesson (`focus_heatmap_and_lesson_keys`).
+#[test]
+fn tab_and_the_mouse_reach_the_shards_panel_of_a_sharded_collection() {
+    let mut a = opened("shard-keys");
+    while a.focus() != Some(Panel::Indexes) {
+        press(&mut a, &[key(KeyCode::Tab)]);
+    }
+    press(&mut a, &[key(KeyCode::Tab)]);
+    assert_eq!(a.focus(), Some(Panel::Shards));
+    press(&mut a, &[key(KeyCode::Down), key(KeyCode::Down)]);
+    assert_eq!(workbench(&a).scroll_of(Panel::Shards), 2);
+    press(&mut a, &[key(KeyCode::Tab)]);
+    assert_eq!(a.focus(), Some(Panel::Lesson));
+    press(&mut a, &[KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)]);
+    assert_eq!(a.focus(), Some(Panel::Shards));
+    press(&mut a, &[key(KeyCode::Tab)]);
+    let shards = workbench(&a).layout.rect(Panel::Shards).expect("a sharded variant shows its shards");
+    let click = |kind, column, row| MouseEvent { kind, column, row, modifiers: KeyModifiers::NONE };
+    a.mouse(click(MouseEventKind::Down(MouseButton::Left), shards.x + 2, shards.y + 1));
+    assert_eq!(a.focus(), Some(Panel::Shards));
+    a.mouse(click(MouseEventKind::ScrollUp, shards.x + 2, shards.y + 1));
+    assert_eq!(workbench(&a).scroll_of(Panel::Shards), 0);
+    let unsharded = opened("sensors");
+    assert!(workbench(&unsharded).layout.rect(Panel::Shards).is_none());
+}
+
 #[test]
 fn the_mouse_focuses_and_scrolls_panels() {
     let mut a = opened("orders");

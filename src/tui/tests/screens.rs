@@ -79,6 +79,38 @@ fn a_real_heatmap_has_axes_labels_and_a_legend_at_80x24_and_120x40() {
     }
 }
 
+/// `shard-keys` naive (sharded by creation time, ranged) replayed for real to +3 minutes: the
+/// Shards panel under the indexes shows shard0 taking every insert while the balancer has begun
+/// moving ranges off it, at 80x24 (the panel scrolls) and at 120x40.
+#[test]
+fn the_shards_panel_of_an_increasing_shard_key() {
+    let mut a = real_app();
+    a.open("shard-keys", Some("naive"), None).unwrap();
+    a.run_to(SimTime::parse("2025-06-01T00:03:00Z").unwrap(), &mut |_| {});
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = draw(&mut a, w, h);
+        let shards = workbench(&a).layout.rect(Panel::Shards).expect("naive shards its orders");
+        let panel: String = screen
+            .lines()
+            .skip(usize::from(shards.y))
+            .take(usize::from(shards.height))
+            .map(|l| {
+                l.chars().skip(usize::from(shards.x)).take(usize::from(shards.width)).collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        for want in ["Shards", "inserts", "shard0     100%", "shard1       0%"] {
+            assert!(panel.contains(want), "{want:?} at {w}x{h}:\n{panel}");
+        }
+        if w == 120 {
+            for want in ["shard2       0%", "balancer: "] {
+                assert!(panel.contains(want), "{want:?} at {w}x{h}:\n{panel}");
+            }
+        }
+        insta::assert_snapshot!(format!("shards_{w}x{h}"), screen);
+    }
+}
+
 #[test]
 fn workbench_at_80x24() {
     let mut a = app(true, None);

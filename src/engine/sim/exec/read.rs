@@ -12,7 +12,6 @@ use std::ops::Bound;
 use crate::engine::hash::combine;
 use crate::engine::model::RangeSpan;
 use crate::engine::planner::Operation;
-use crate::engine::profile::sharding::ReadPath;
 use crate::engine::profile::{Indexes, Latency, Profile};
 use crate::engine::store::read_units;
 use crate::engine::value::KeyType;
@@ -26,6 +25,7 @@ use crate::engine::sim::latency;
 use crate::engine::sim::ledger::{Page, Row, ScanCursor, ScanMode, ScanPage};
 use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::observe::ObservedRead;
+use crate::engine::sim::shards::KeyGiven;
 use crate::engine::sim::table::PartKey;
 use crate::engine::sim::templates::{Slot, render_slot};
 use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
@@ -418,6 +418,9 @@ impl Simulation {
         known: &[Val],
         resume: Option<&Resume>,
     ) {
+        if self.shards.is_some() {
+            self.scratch.shard_key = self.shard_key_given(plan, known);
+        }
         match operation {
             Operation::Scan => self.scan(call, plan, known, resume),
             Operation::GetItem | Operation::BatchGetItem | Operation::TransactGetItems => {
@@ -425,6 +428,37 @@ impl Simulation {
             }
             _ => self.query(call, plan, known, resume),
         }
+    }
+
+    /// What a read of the sharded collection gives of its shard key (the collection's `pk`
+    /// template), from the values it knows, whatever path serves it ("Sharded Cluster Query
+    /// Routing"): the whole key when every slot renders; else the text up to the first slot it
+    /// cannot render, when that text holds at least one field (a slot reading an attribute) of
+    /// a key that sorts as text; else nothing. A read of another collection gives nothing.
+    fn shard_key_given(&self, plan: &ReadPlan, known: &[Val]) -> KeyGiven {
+        let Some(cluster) = self.shards.as_ref() else { return KeyGiven::Nothing };
+        let entity = plan.entities[0];
+        if cluster.table != plan.table || cluster.entity != entity {
+            return KeyGiven::Nothing;
+        }
+        let ent = &self.world.entities[entity];
+        let Some(pk) = ent.pk.as_ref() else { return KeyGiven::Nothing };
+        let mut text = String::new();
+        let mut fields = 0;
+        for slot in &pk.slots {
+            let before = text.len();
+            if !render_slot(slot, &ent.attrs, known, &self.world.pops, &mut text) {
+                text.truncate(before);
+                // A number sorts by its value, not its text: no text prefix picks its ranges.
+                return if fields > 0 && pk.key_type != KeyType::N {
+                    KeyGiven::Prefix(text.into_bytes())
+                } else {
+                    KeyGiven::Nothing
+                };
+            }
+            fields += usize::from(slot.reads()[0].is_some());
+        }
+        KeyGiven::Whole(PartKey::new(pk.key_type, text.as_bytes()))
     }
 
     /// A read split by entity: every part's requests, sent together. A retried request carries
@@ -484,9 +518,12 @@ impl Simulation {
     fn read_load(&mut self, group: usize, pk: &PartKey, units: f64, bytes: u64) {
         if let Some(cluster) = &mut self.shards {
             let (table, index) = self.world.groups[group];
-            if cluster.table == table {
-                let path = if index.is_some() { ReadPath::SecondaryIndex } else { ReadPath::ShardKey };
-                cluster.read(path, Some(pk));
+            // A read of the collection's own key names the shard key's value; one through an
+            // index gives what the read's values give of it.
+            match (cluster.table == table, index) {
+                (false, _) => {}
+                (true, None) => cluster.read_key(pk),
+                (true, Some(_)) => cluster.read(&self.scratch.shard_key),
             }
         }
         let Some(partition) = self.ledger(group).find(pk.key_type, &pk.text, pk.hash) else { return };
@@ -1015,7 +1052,7 @@ impl Simulation {
             stats.scans += 1;
             stats.span.scans += 1.0;
             if let Some(cluster) = self.shards.as_mut().filter(|c| c.table == plan.table) {
-                cluster.read(ReadPath::Scan, None);
+                cluster.read(&self.scratch.shard_key);
             }
         }
         let group = self.world.tables[plan.table].group;
