@@ -411,3 +411,33 @@ fn check_sizes_a_mongodb_document_as_the_replay_stores_it() {
         "check {predicted:.1} B a document, run {measured:.1}"
     );
 }
+
+/// A query on the first level of a hierarchical partition key (Cosmos DB: `tenant-files`
+/// `recommended`, whose auditor gives the tenant alone of the key (tenant, 10-minute bucket)):
+/// `check` plans one request to the one physical partition holding the tenant, and its items
+/// and request units per call are the replay's within `TOLERANCE` (`compare` holds only
+/// DynamoDB's units to the replay). Ten minutes, so a debug build replays it in seconds.
+#[test]
+fn check_agrees_with_run_on_a_query_by_a_key_prefix() {
+    let mut scenario = keyheat::scenario::load("tenant-files").expect("tenant-files is bundled").scenario;
+    scenario.workload.duration = seconds(10 * 60);
+    let (plan, report) = replay(&scenario, "recommended");
+    let planned = plan.patterns.iter().find(|p| p.name == "tenant-audit").expect("the auditor's read");
+    let prefix = planned.key_prefix().expect("a query on the key's prefix");
+    assert_eq!(
+        (prefix.given.as_slice(), prefix.levels, prefix.of),
+        (&["tenant_id".to_owned()][..], 2, Some(10))
+    );
+    assert_eq!(planned.requests_per_call(plan.engine), Some(1));
+    let measured = report.patterns.iter().find(|m| m.name == "tenant-audit").expect("in the report");
+    assert!(measured.calls >= MIN_CALLS, "{} calls", measured.calls);
+    assert_eq!((measured.max_requests, measured.avg_fanout), (1, 1.0), "one request a call");
+    let items = planned.items_read.expect("check predicts the items");
+    assert!(
+        within(items, measured.avg_items_read),
+        "check {items:.2} items a call, run {:.2}",
+        measured.avg_items_read
+    );
+    let ru = measured.served_rcu / measured.served_calls.max(1) as f64;
+    assert!(within(planned.units_per_call, ru), "check {:.1} RU a call, run {ru:.1}", planned.units_per_call);
+}

@@ -307,13 +307,29 @@ impl PatternPlan {
     /// The requests one call sends, as far as the plan knows them: the partitions or keys it
     /// addresses, unless a DynamoDB Query or Scan may read more than a page (1 MB) per call —
     /// every page is a request of its own, and how many a call takes only the replay counts.
-    /// The Cassandra driver fetches a SELECT's pages itself: one statement per partition.
+    /// The Cassandra driver fetches a SELECT's pages itself: one statement per partition; a
+    /// query on a hierarchical key's prefix is one page per physical partition it visits.
     /// `None` when nothing serves the pattern.
     pub fn requests_per_call(&self, engine: Engine) -> Option<u32> {
         let op = self.operation?;
         let pages = matches!(engine.profile().paging, Paging::Bytes(page) if matches!(op, Operation::Query | Operation::Scan)
-            && self.bytes_read.is_none_or(|b| b > page as f64));
+            && self.bytes_read.is_none_or(|b| b > page as f64))
+            && self.key_prefix().is_none();
         (!pages).then_some(self.fanout)
+    }
+
+    /// The prefix of a hierarchical partition key the read queries by, when it gives only the
+    /// key's first levels (`verdict::KeyPrefix`): what the replay routes to the physical
+    /// partitions holding it.
+    pub fn key_prefix(&self) -> Option<&verdict::KeyPrefix> {
+        let Verdict::Read(verdict::ReadVerdict { how: verdict::ReadHow::Served(served), .. }) = &self.verdict
+        else {
+            return None;
+        };
+        match &served.access {
+            verdict::Access::Query(q) => q.prefix.as_deref(),
+            _ => None,
+        }
     }
 
     /// A pattern's plan before anything serves it: its rates over a run of `secs`, nothing

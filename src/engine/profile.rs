@@ -61,6 +61,8 @@ pub struct Profile {
     /// The most levels a partition key may have: 1, or Cosmos DB's hierarchical partition keys
     /// (`cosmos::MAX_KEY_LEVELS`).
     pub key_levels: usize,
+    /// Where a read that gives only the first levels of a key of several levels goes.
+    pub prefix_reads: PrefixReads,
     /// The partition size the store's guidance holds a design to: bytes, and rows where the
     /// guidance names a count.
     pub partition_guide: PartitionGuide,
@@ -289,6 +291,20 @@ impl IndexEntries {
     }
 }
 
+/// Where a read goes that gives the first levels of a partition key of several levels
+/// (`key_levels` above 1) but not all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefixReads {
+    /// The store's partition key is one value: a read without all of it reads every partition.
+    Unrouted,
+    /// To the physical partitions holding the prefix's placements ([`cosmos::prefix_range`]):
+    /// "Queries that specify either `TenantId`, or both `TenantId` and `UserId`, are efficiently
+    /// routed to only the subset of physical partitions that contain the relevant data"; a
+    /// query giving only a later level is a cross-partition query ("Hierarchical partition keys
+    /// in Azure Cosmos DB").
+    ByPlacement,
+}
+
 /// What one page of a range read holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paging {
@@ -444,6 +460,7 @@ pub const DYNAMODB: Profile = Profile {
     sizing: Sizing::Attributes,
     item_limit: Some(MAX_ITEM_BYTES),
     key_levels: 1,
+    prefix_reads: PrefixReads::Unrouted,
     partition_guide: PartitionGuide {
         bytes: DYNAMODB_PARTITION_BYTES,
         rows: None,
@@ -473,6 +490,7 @@ pub const CASSANDRA: Profile = Profile {
     sizing: Sizing::Attributes,
     item_limit: None,
     key_levels: 1,
+    prefix_reads: PrefixReads::Unrouted,
     partition_guide: PartitionGuide {
         bytes: CASSANDRA_PARTITION_BYTES,
         rows: Some(CASSANDRA_PARTITION_ROWS),
@@ -510,6 +528,7 @@ pub const COSMOSDB: Profile = Profile {
     sizing: Sizing::Json,
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
     key_levels: cosmos::MAX_KEY_LEVELS,
+    prefix_reads: PrefixReads::ByPlacement,
     // The 20 GB of a logical partition is a hard limit: a write past it fails.
     partition_guide: PartitionGuide {
         bytes: cosmos::LOGICAL_PARTITION_BYTES as f64,
@@ -554,6 +573,7 @@ pub const MONGODB: Profile = Profile {
     sizing: Sizing::Bson,
     item_limit: Some(bson::MAX_DOCUMENT_BYTES),
     key_levels: 1,
+    prefix_reads: PrefixReads::Unrouted,
     // MongoDB limits documents, not the documents one key value groups: keyheat holds what one
     // key holds to the document limit, where one document embedding it all would be refused
     // (keyheat's choice; a sharded collection's jumbo ranges are the replay's `shards`).

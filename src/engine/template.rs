@@ -266,6 +266,26 @@ impl Template {
         self.parts.split(is_level_separator)
     }
 
+    /// The key's first `given` levels as a key of their own: what every key sharing that prefix
+    /// has in common (a one-level template when `given` is 1). `None` unless `given` is at least
+    /// one and fewer than the key's levels.
+    pub fn first_levels(&self, given: usize) -> Option<Template> {
+        if given == 0 || given >= self.level_count() {
+            return None;
+        }
+        let sources: Vec<String> = serde_json::from_str(&self.source).ok()?;
+        let levels: Vec<Template> = sources
+            .iter()
+            .zip(self.level_parts())
+            .take(given)
+            .map(|(source, parts)| Template { source: source.clone(), parts: parts.to_vec() })
+            .collect();
+        Some(match levels.as_slice() {
+            [one] => one.clone(),
+            _ => Template::levels(&levels),
+        })
+    }
+
     pub fn source(&self) -> &str {
         &self.source
     }

@@ -400,7 +400,8 @@ fn preloaded_items_past_400_kb_are_counted_and_the_largest_item_counts_the_prelo
 /// `tenant-files` as shipped, the figures its comments quote: partitioned by tenant, the whale's
 /// logical partition stops at 20 GB after 347,081 documents and 103,361 uploads fail; with the
 /// hierarchical key (tenant, 10-minute bucket) its three buckets hold ~8.7 GB each and nothing
-/// fails, and the recent files read ~2.5 full keys a call.
+/// fails, the recent files read ~2.5 full keys a call, and the auditor's read by tenant alone
+/// is one request to the tenant's physical partition: 9.75 documents and 592.6 RU a call.
 #[test]
 fn tenant_files_a_tenant_outgrows_20_gb_only_with_a_hierarchical_key() {
     let s = bundled("tenant-files");
@@ -425,4 +426,9 @@ fn tenant_files_a_tenant_outgrows_20_gb_only_with_a_hierarchical_key() {
     assert!(gb(whale.iter().sum()) > 25.0, "the tenant is past 20 GB");
     let recent = pattern(&fixed, "recent-files");
     assert!((2.4..2.6).contains(&recent.avg_fanout), "{}", recent.avg_fanout);
+    let audit = pattern(&fixed, "tenant-audit");
+    assert_eq!((audit.max_requests, audit.avg_fanout, audit.scans), (1, 1.0, 0), "{audit:?}");
+    assert!((9.7..9.8).contains(&audit.avg_items_read), "{}", audit.avg_items_read);
+    let ru = audit.rcu / audit.calls as f64;
+    assert!((592.0..593.0).contains(&ru), "{ru}");
 }

@@ -2,6 +2,7 @@
 //! why each other one does not (or costs more), and fall back to a Scan — or to "unserved" when
 //! the pattern asks for something no key can answer.
 
+mod prefix;
 mod query;
 
 use query::{Limited, fetch, filter, limited, missing, query_items};
@@ -294,6 +295,9 @@ fn mean_query_units(metering: Metering, bytes: f64, requests: f64) -> f64 {
 /// The pattern's entities' templates in one place (table or index).
 struct Located<'a> {
     templates: Vec<(EntityId, Bound<'a>, Option<Bound<'a>>)>,
+    /// The partition key above is the first levels of the place's (a query on a prefix of a
+    /// hierarchical key), routed so.
+    prefix: Option<prefix::Routed>,
 }
 
 /// Whether `place` holds every entity the pattern reads, under one partition key.
@@ -327,7 +331,7 @@ fn locate<'a>(
             engine: est.scenario.engine,
         });
     }
-    Ok(Located { templates })
+    Ok(Located { templates, prefix: None })
 }
 
 /// A sparse index holds only the items matching its `only_when`: it serves a pattern that asks
@@ -361,7 +365,7 @@ fn candidate(est: &Estimator<'_>, p: &AccessPattern, place: Option<&Index>) -> R
         let templates = (located.templates.iter())
             .map(|&(e, t, sk)| (e, if same(t) { Bound { template: &special, ..t } } else { t }, sk))
             .collect();
-        let c = candidate_in(est, p, place, &Located { templates }, Some((of, class)))?;
+        let c = candidate_in(est, p, place, &Located { templates, prefix: None }, Some((of, class)))?;
         classes.push((class, share, c));
     }
     Ok(mix(&of.slot.by, &classes))
@@ -408,8 +412,22 @@ fn candidate_in(
         Some(ix) => (ix.pk_attribute.as_str(), ix.sk_attribute.as_deref()),
     };
     let (entity, pk, sk) = located.templates[0];
-    let reach = keys::reach(p, pk.template, false, est.secs)
-        .map_err(|gap| Unserved::Key { gap, engine: est.scenario.engine })?;
+    let reach = match keys::reach(p, pk.template, false, est.secs) {
+        Ok(reach) => reach,
+        // A store that routes a hierarchical key's prefix reads by the levels the pattern gives.
+        Err(gap) => {
+            let Some((short, routed)) = prefix::shorten(est, p, place, located, pk_name) else {
+                return Err(Unserved::Key { gap, engine: est.scenario.engine });
+            };
+            let templates = (located.templates.iter())
+                .map(|&(e, t, sk)| {
+                    let slots = &t.slots[..short.parts().len().min(t.slots.len())];
+                    (e, Bound { template: &short, slots, ..t }, sk)
+                })
+                .collect();
+            return candidate_in(est, p, place, &Located { templates, prefix: Some(routed) }, class);
+        }
+    };
     let sparse = sparse_match(p, place)?;
     let multi = located.templates.len() > 1;
     let sort = if multi {
@@ -419,7 +437,13 @@ fn candidate_in(
     };
     let sort = if sk.is_none() { SortCondition { exact: true, ..sort } } else { sort };
     let filter = filter(est, p, place, located, &sort, sparse);
-    let mut terms = keys::partition_condition(pk.template, pk_name, est.language);
+    let mut terms = match &located.prefix {
+        // Each level is a path of its own: the query tests the ones it gives.
+        Some(routed) => {
+            routed.key.given.iter().map(|path| Term::equals(path.as_str(), path.as_str())).collect()
+        }
+        None => keys::partition_condition(pk.template, pk_name, est.language),
+    };
     terms.extend(sort.terms.iter().cloned());
     let descending_by = sk_name.filter(|_| p.order == Order::Desc && sort.ordered).map(str::to_owned);
     let key_condition =
@@ -428,7 +452,7 @@ fn candidate_in(
         located.templates.iter().map(|&(e, _, _)| est.entry_bytes(place, e)).fold(0.0, f64::max);
     // GetItem needs the table's full primary key; an index key is not unique, so even a fully
     // known index key is a Query.
-    if sort.exact && !multi && place.is_none() {
+    if sort.exact && !multi && place.is_none() && located.prefix.is_none() {
         return Ok(by_key(est, &reach, key_condition, filter.text, entry_bytes));
     }
     let all = query_items(est, p, place, located, &reach, &sort);
@@ -441,14 +465,18 @@ fn candidate_in(
     let sizes = est.call_sizes(pk, p, window, class);
     let Limited { read: items, returned, calls } = limited(p, &sort, &reach, &filter, all, &sizes);
     // Each call rounds its own bytes up, per request: the mean of the rounded units, not the
-    // rounded mean, over the requests a call sends on average.
-    let mut units: f64 = calls
-        .iter()
-        .map(|(w, x)| w * mean_query_units(est.metering, x * entry_bytes, reach.mean_fanout))
-        .sum();
+    // rounded mean, over the requests a call sends on average (a prefix's: one a physical
+    // partition holding it).
+    let requests = located.prefix.as_ref().map_or(reach.mean_fanout, |r| f64::from(r.partitions));
+    let mut units: f64 =
+        calls.iter().map(|(w, x)| w * mean_query_units(est.metering, x * entry_bytes, requests)).sum();
     let stopped =
         p.limit.filter(|_| items < all).map(|limit| Stopped { limit, after_filter: filter.text.is_some() });
     let mut reading = describe(est, p, located, &reach, &sort, Reading { items, entry_bytes, stopped });
+    if let Some(routed) = &located.prefix {
+        reading.fanout = routed.partitions;
+        reading.prefix = Some(Box::new(routed.key.clone()));
+    }
     let fetch = match place {
         Some(ix) if !multi => {
             let missing = missing(est, p, ix);
@@ -465,7 +493,7 @@ fn candidate_in(
     }
     Ok(Candidate {
         operation: Operation::Query,
-        fanout: reach.fanout,
+        fanout: located.prefix.as_ref().map_or(reach.fanout, |r| r.partitions),
         key_condition,
         filter: filter.text,
         units,
@@ -526,6 +554,7 @@ fn describe(
         descending,
         limit_after_range: p.range.is_some() && !sort.ordered && p.limit.is_some(),
         fetch: None,
+        prefix: None,
         engine: est.scenario.engine,
     }
 }

@@ -5,6 +5,7 @@ mod classes;
 mod clock;
 mod collection;
 mod estimates;
+mod prefix;
 mod reads;
 mod ttl;
 mod unpredictable;

@@ -160,9 +160,27 @@ pub struct QueryReading {
     pub limit_after_range: bool,
     /// The table items fetched for what an index does not project.
     pub fetch: Option<FetchReading>,
+    /// A query on the first levels of a hierarchical partition key, not all of them: `fanout`
+    /// counts the physical partitions holding the prefix, not logical partitions.
+    pub prefix: Option<Box<KeyPrefix>>,
     /// The store: its nouns, and how its words ask for descending order
     /// (`Vocabulary::descending`).
     pub engine: Engine,
+}
+
+/// A read that gives the first levels of a partition key of several levels (Cosmos DB's
+/// hierarchical partition keys) but not the rest: it is routed to the physical partitions that
+/// hold the prefix (`profile::PrefixReads::ByPlacement`), where it reads every logical partition
+/// under the prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPrefix {
+    /// The paths of the levels given, in order (`tenant_id`).
+    pub given: Vec<String>,
+    /// How many levels the key has.
+    pub levels: usize,
+    /// The physical partitions the container starts with, out of which the prefix's are
+    /// visited (`None` when the plan cannot tell).
+    pub of: Option<u32>,
 }
 
 /// A Query stopped by the pattern's limit before it read every match.
@@ -379,6 +397,7 @@ mod tests {
             descending: None,
             limit_after_range: false,
             fetch: None,
+            prefix: None,
             engine: Engine::DynamoDb,
         })
     }

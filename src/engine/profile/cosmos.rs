@@ -83,8 +83,15 @@ pub fn placement(text: &[u8], hash: impl Fn(&[u8]) -> u64) -> u64 {
 /// The range of placements `[first, last]` that the keys sharing the first `given` levels of
 /// `text` (a key of `levels` levels; only its first `given` levels are read) occupy: a query
 /// giving those levels visits only the physical partitions holding that range ("Queries by
-/// prefix are efficiently routed to the subset of partitions that hold the data"). Giving every
-/// level is one key; giving none is the whole space, a cross-partition query.
+/// prefix are efficiently routed to the subset of partitions that hold the data"; "Queries that
+/// specify either `TenantId`, or both `TenantId` and `UserId`, are efficiently routed to only the
+/// subset of physical partitions that contain the relevant data"). Giving every level is one
+/// key; giving none is the whole space, a cross-partition query, as is giving a later level
+/// without the first ("Queries that provide only the 'middle' of the hierarchy are
+/// cross-partition queries"). The planner plans such a read as a query on the prefix
+/// (`profile::PrefixReads::ByPlacement`), and the replay sends it to
+/// [`partitions_holding`] this range, one request each, charged as a query page
+/// ([`query_page_ru`]) and metered on that partition's share.
 pub fn prefix_range(text: &[u8], levels: usize, given: usize, hash: impl Fn(&[u8]) -> u64) -> (u64, u64) {
     if given == 0 || levels <= 1 {
         return if given == 0 {

@@ -525,6 +525,27 @@ impl Ledger {
         Page { first, count, bytes, stopped }
     }
 
+    /// The partitions placed in `first..=last` whose key starts with `prefix`, in scan order
+    /// (what a query on a hierarchical key's prefix reads): through the scan index's buckets
+    /// over the range when the ledger keeps one, else by a look at every partition.
+    pub fn partitions_in(&self, (first, last): (u64, u64), prefix: &[u8]) -> Vec<u32> {
+        let keep = |p: u32| {
+            (first..=last).contains(&self.parts[p as usize].hash) && self.key_of(p).starts_with(prefix)
+        };
+        if let Some(scan) = &self.scan {
+            let bucket = |hash: u64| usize::try_from(hash >> scan.shift).expect("bucket index fits");
+            return scan.buckets[bucket(first)..=bucket(last)]
+                .iter()
+                .flat_map(|b| b.parts.iter().copied())
+                .filter(|&p| keep(p))
+                .collect();
+        }
+        let count = u32::try_from(self.parts.len()).expect("partition ids are u32");
+        let mut found: Vec<u32> = (0..count).filter(|&p| keep(p)).collect();
+        found.sort_by(|&a, &b| self.scan_order(a, b));
+        found
+    }
+
     /// Adds `delta` to mark `k` of partition `p` (a row gained or lost the mark).
     pub fn mark(&mut self, p: u32, k: usize, delta: i64) {
         let at = p as usize * self.marks + k;

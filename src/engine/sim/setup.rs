@@ -393,10 +393,13 @@ impl Simulation {
             }
         }
         for (t, table) in self.storage.tables.iter_mut().enumerate() {
-            // A Scan pattern's table, or the table a write scans first to learn its key.
+            // A Scan pattern's table, the table a write scans first to learn its key, or a prefix
+            // read's.
             let scanned = self.world.patterns.iter().any(|p| {
                 (p.operation == Some(Operation::Scan) && p.read.as_ref().is_some_and(|r| r.table == t))
                     || p.locate.as_ref().is_some_and(|(op, r)| *op == Operation::Scan && r.table == t)
+                    // A prefix read finds its logical partitions by their placements.
+                    || p.read.as_ref().is_some_and(|r| r.table == t && r.prefix.is_some())
             });
             if scanned {
                 table.base.enable_scan(marks[t].len());

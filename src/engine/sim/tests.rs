@@ -18,6 +18,7 @@ mod lag;
 mod limit;
 mod locate;
 mod plain_puts;
+mod prefix;
 mod retries;
 mod shards;
 mod split;

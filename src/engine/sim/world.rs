@@ -180,6 +180,16 @@ pub struct ReadPlan {
     /// Whether the rows read must be looked at (a filter, an LSI fetch, or other entities
     /// sharing the partitions); else every row read is returned.
     pub look: bool,
+    /// A query that gives only the first levels of a hierarchical partition key: routed to the
+    /// physical partitions holding that prefix (`planner::verdict::KeyPrefix`).
+    pub prefix: Option<PrefixPlan>,
+}
+
+/// The levels a prefix read gives, of how many the key has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrefixPlan {
+    pub given: usize,
+    pub levels: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -681,6 +691,7 @@ fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> 
         filter,
         mark: None,
         fetch,
+        prefix: spec.plan.key_prefix().map(|k| PrefixPlan { given: k.given.len(), levels: k.levels }),
     })
 }
 

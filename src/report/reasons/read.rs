@@ -6,8 +6,8 @@ use std::fmt::{self, Display, Formatter};
 use crate::engine::model::{Engine, IndexKind, Projection};
 use crate::engine::planner::dialect::{Term, Test};
 use crate::engine::planner::verdict::{
-    Access, Descending, FetchReading, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan, Served, Split,
-    Stopped, TransactRead,
+    Access, Descending, FetchReading, KeyPrefix, QueryReading, QueryShape, ReadHow, ReadVerdict, Scan,
+    Served, Split, Stopped, TransactRead,
 };
 use crate::engine::planner::{CQL_PAGE_ROWS, PAGE_BYTES, numbers, verb};
 use crate::engine::profile::Language;
@@ -114,7 +114,17 @@ impl Display for QueryReading {
         if !self.notes.is_empty() {
             write!(f, "×{}: {}; ", self.fanout, super::keys::joined(&self.notes))?;
         }
-        shape(f, &self.shape, self.engine)?;
+        match &self.prefix {
+            Some(prefix) => {
+                prefix_clause(f, prefix, self.fanout)?;
+                // Every logical partition under the prefix is read, as a whole partition is.
+                if !matches!(self.shape, QueryShape::InOrder | QueryShape::Whole) {
+                    f.write_str("; ")?;
+                    shape(f, &self.shape, self.engine)?;
+                }
+            }
+            None => shape(f, &self.shape, self.engine)?,
+        }
         if self.items_unknown {
             write!(f, "; ? {} per call", noun(self))?;
         } else {
@@ -153,6 +163,26 @@ impl Display for QueryReading {
             Some(fetch) => fetch.fmt(f),
         }
     }
+}
+
+/// `a query on the prefix [tenant_id] of the hierarchical key (1 of its 2 levels) — the
+/// physical partitions holding the prefix (~1 of the 10 the container starts with), one request
+/// each, reading every logical partition under it`. `check` does not know the layout a run
+/// grows: `visits` is the plan's estimate (a prefix's items sit together until their partition
+/// splits).
+fn prefix_clause(f: &mut Formatter<'_>, prefix: &KeyPrefix, visits: u32) -> fmt::Result {
+    write!(
+        f,
+        "a query on the prefix [{}] of the hierarchical key ({} of its {} levels) — the physical partitions \
+         holding the prefix",
+        prefix.given.join(", "),
+        prefix.given.len(),
+        prefix.levels
+    )?;
+    if let Some(of) = prefix.of {
+        write!(f, " (~{visits} of the {of} the container starts with)")?;
+    }
+    f.write_str(", one request each, reading every logical partition under it")
 }
 
 impl Display for QueryShape {

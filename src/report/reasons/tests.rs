@@ -21,6 +21,7 @@ fn query(items: f64, bytes: f64, fanout: u32) -> QueryReading {
         descending: None,
         limit_after_range: false,
         fetch: None,
+        prefix: None,
         engine: DynamoDb,
     }
 }

@@ -26,8 +26,9 @@ use crate::tui::view::{P99, PatternRow};
 
 /// The verdict as the panel writes it, in the store's own words: `Query fan-out ×2 on
 /// by-status`, `✘ Scan`, `✘ unserved` on DynamoDB; `SELECT ×2 partitions on view by-status`,
-/// `✘ full scan` in CQL; `point read`, `✘ cross-partition query` on Cosmos DB; `find`, `✘ find
-/// (collection scan)` on MongoDB. `true` when the keys serve the pattern.
+/// `✘ full scan` in CQL; `point read`, `query on prefix [tenant_id] · ~1/10 partitions`,
+/// `✘ cross-partition query` on Cosmos DB; `find`, `✘ find (collection scan)` on MongoDB.
+/// `true` when the keys serve the pattern.
 pub fn verdict(p: &PatternPlan, engine: Engine) -> (bool, String) {
     let language = engine.profile().language;
     let cql = engine.profile().cql();
@@ -43,8 +44,20 @@ pub fn verdict(p: &PatternPlan, engine: Engine) -> (bool, String) {
         None => (false, "✘ unserved".to_owned()),
         Some(op) if !p.served() => (false, format!("✘ {}{on}", name(op))),
         Some(op) => {
+            // A hierarchical key's prefix: the physical partitions holding it, out of the
+            // container's at the start when the plan knows them (`~1/10`: short enough for
+            // the panel's width at 120 columns).
+            let prefix = p.key_prefix().map(|prefix| {
+                let given = prefix.given.join(", ");
+                match prefix.of {
+                    Some(of) => format!(" on prefix [{given}] · ~{}/{of} partitions", p.fanout),
+                    None if p.fanout == 1 => format!(" on prefix [{given}] · ~1 partition"),
+                    None => format!(" on prefix [{given}] · ~{} partitions", p.fanout),
+                }
+            });
             let fanout = match p.fanout {
                 _ if !p.parts.is_empty() => String::new(),
+                _ if prefix.is_some() => prefix.unwrap_or_default(),
                 n if n > 1 && cql => format!(" ×{n} partitions"),
                 n if n > 1 => format!(" fan-out ×{n}"),
                 _ => String::new(),

@@ -558,6 +558,18 @@ fn a_cassandra_workbench_speaks_cql() {
     insta::assert_snapshot!(screen);
 }
 
+/// On Cosmos DB the Access patterns panel says where a read by a hierarchical key's first level
+/// goes (`tenant-files` `recommended`, before a replay): the auditor's query on the prefix
+/// [tenant_id], to the one physical partition of the container's ten that holds the tenant.
+#[test]
+fn the_patterns_panel_names_a_query_on_a_key_prefix_and_its_partitions() {
+    let mut a = real_app();
+    a.open("tenant-files", Some("recommended"), None).unwrap();
+    let screen = draw(&mut a, 120, 40);
+    assert!(screen.contains("tenant-audit"), "{screen}");
+    assert!(screen.contains("query on prefix [tenant_id] · ~1/10 partitions"), "{screen}");
+}
+
 /// The light and projector palettes at 120×40, colours included (the buffer's debug form lists
 /// every style run): every cell has the palette's own colours, none the terminal's, so the
 /// picture is the same on any terminal.

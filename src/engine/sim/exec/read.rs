@@ -6,6 +6,8 @@
 //! by the driver's fetch size in rows, the partitions one after another, no units and no
 //! metering (the model is in [`latency`]).
 
+mod prefix;
+
 use std::fmt::Write as _;
 use std::ops::Bound;
 
@@ -426,7 +428,10 @@ impl Simulation {
             Operation::GetItem | Operation::BatchGetItem | Operation::TransactGetItems => {
                 self.get(call, plan, operation, known, resume);
             }
-            _ => self.query(call, plan, known, resume),
+            _ => match plan.prefix {
+                Some(prefix) => self.prefix_query(call, plan, known, resume, prefix),
+                None => self.query(call, plan, known, resume),
+            },
         }
     }
 
