@@ -148,7 +148,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                 }
                 Panel::Indexes => IndexesPanel {
                     variant,
-                    cql: scenario.engine.profile().cql(),
+                    engine: scenario.engine,
                     live: &w.view.indexes,
                     focused: focused(panel),
                     scroll: w.scroll_of(panel),

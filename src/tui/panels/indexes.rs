@@ -1,7 +1,10 @@
-//! The Indexes panel: per GSI/LSI, its write units against the table's, its storage against the
-//! base table's, replication lag, throttles and hottest key. In the Cassandra profile an index is
-//! a materialized view: the rows written for it, its storage, its hottest key (no units, no lag
-//! or throttles: the base replicas write the view as they apply the base write).
+//! The Indexes panel, in each store's terms. DynamoDB: per GSI/LSI, its write units against the
+//! table's, its storage against the base table's, replication lag, throttles and hottest key.
+//! Cassandra: an index is a materialized view: the rows written for it, its storage, its hottest
+//! key (no units, no lag or throttles: the base replicas write the view as they apply the base
+//! write). MongoDB: an index holds a key and a record id per document, written with the
+//! document (no units, no lag, nothing throttles): its entries written, its storage against the
+//! collection's, its hottest key. Cosmos DB declares no index: it indexes every property itself.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,16 +12,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::{PENDING, block, text};
-use crate::engine::model::Variant;
+use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::numbers;
+use crate::engine::profile::{IndexEntries, Indexes};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 use crate::tui::view::IndexRow;
 
 pub struct IndexesPanel<'a> {
     pub variant: &'a Variant,
-    /// The Cassandra profile: views, in CQL's words.
-    pub cql: bool,
+    /// The store, whose kind of index and words the panel uses.
+    pub engine: Engine,
     pub live: &'a [IndexRow],
     pub focused: bool,
     pub scroll: u16,
@@ -28,14 +32,24 @@ pub struct IndexesPanel<'a> {
 impl Widget for IndexesPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
+        let profile = self.engine.profile();
+        let views = profile.indexes == Indexes::Views;
+        // A MongoDB index entry is the indexed values and a record id, never a projection.
+        let keyed = matches!(profile.index_entries, IndexEntries::KeyAndRecordId { .. });
         let mut lines = Vec::new();
-        if self.variant.indexes.is_empty() {
-            let none = if self.cql { "no materialized views" } else { "no secondary indexes" };
+        if profile.indexes == Indexes::Automatic {
+            // "Indexing policies in Azure Cosmos DB": by default every property of every item.
+            lines.push(Line::styled("every property indexed (the default indexing policy)", t.dim()));
+            lines.push(Line::styled("  charged in each write's RU; no index to declare", t.dim()));
+        } else if self.variant.indexes.is_empty() {
+            let none = if views { "no materialized views" } else { "no secondary indexes" };
             lines.push(Line::styled(none, t.dim()));
         }
         for index in &self.variant.indexes {
-            let kind = if self.cql {
+            let kind = if views {
                 format!(" materialized view · {}", super::schema::view_columns(&index.projection))
+            } else if keyed {
+                " index · key → record id".to_owned()
             } else {
                 format!(" {} · {}", index.kind.short(), index.projection)
             };
@@ -45,9 +59,11 @@ impl Widget for IndexesPanel<'_> {
             ]));
             let live = self.live.iter().find(|l| l.name == index.name);
             let figure = |f: &dyn Fn(&IndexRow) -> String| live.map_or(PENDING.to_owned(), f);
-            if self.cql {
+            if views || keyed {
+                let (written, base) =
+                    if views { ("view writes", "base") } else { ("entries written", "collection") };
                 lines.push(Line::raw(format!(
-                    "  view writes {} · storage ×{} of base · hottest {}",
+                    "  {written} {} · storage ×{} of {base} · hottest {}",
                     figure(&|l| numbers::count(l.writes as f64)),
                     figure(&|l| numbers::factor(l.storage_vs_base)),
                     figure(&|l| l.hottest_key.clone().unwrap_or_else(|| "none".to_owned()))
@@ -73,5 +89,69 @@ impl Widget for IndexesPanel<'_> {
             ]));
         }
         text(lines, block(Panel::Indexes, self.focused, t), self.scroll, area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario;
+
+    /// (scenario, variant, store, shown, never shown)
+    type Case = (&'static str, &'static str, Engine, &'static [&'static str], &'static [&'static str]);
+
+    /// The panel names each store's kind of index in its words and shows only what that store
+    /// measures: write units, lag and throttles on DynamoDB; a view's rows on Cassandra; a
+    /// MongoDB index's entries against its collection; Cosmos DB's automatic indexing.
+    #[test]
+    fn each_store_shows_its_own_kind_of_index() {
+        let cases: [Case; 4] = [
+            (
+                "orders",
+                "recommended",
+                Engine::DynamoDb,
+                &["GSI · ", "WCU ×", "lag —", "throttled —"],
+                &["collection"],
+            ),
+            (
+                "chat",
+                "recommended",
+                Engine::Cassandra,
+                &["materialized view", "view writes —", "of base"],
+                &["WCU", "GSI"],
+            ),
+            (
+                "shard-keys",
+                "naive",
+                Engine::MongoDb,
+                &["by-id index · key → record id", "entries written —", "of collection"],
+                &["WCU", "GSI", "lag", "throttled", "ALL"],
+            ),
+            (
+                "counters",
+                "naive",
+                Engine::CosmosDb,
+                &["every property indexed", "RU"],
+                &["no secondary indexes", "WCU"],
+            ),
+        ];
+        for (name, variant, engine, shown, never) in cases {
+            let loaded = scenario::load_on(name, Some(engine)).expect("bundled");
+            let variant = loaded.scenario.variants.iter().find(|v| v.name == variant).expect("the variant");
+            let area = Rect::new(0, 0, 90, 8);
+            let mut buf = Buffer::empty(area);
+            let panel =
+                IndexesPanel { variant, engine, live: &[], focused: false, scroll: 0, theme: Theme::MONO };
+            panel.render(area, &mut buf);
+            let screen: String = (0..area.height)
+                .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+                .collect();
+            for want in shown {
+                assert!(screen.contains(want), "{engine}: {want:?} missing\n{screen}");
+            }
+            for unwanted in never {
+                assert!(!screen.contains(unwanted), "{engine}: {unwanted:?} shown\n{screen}");
+            }
+        }
     }
 }

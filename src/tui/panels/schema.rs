@@ -11,8 +11,8 @@ use ratatui::widgets::Widget;
 use super::{block, text};
 use crate::engine::model::{Capacity, Engine, EntityKeys, Projection, Variant};
 use crate::engine::planner::numbers;
-use crate::engine::profile::Indexes;
 use crate::engine::profile::cosmos::Throughput;
+use crate::engine::profile::{IndexEntries, Indexes};
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 
@@ -110,14 +110,23 @@ impl Widget for SchemaPanel<'_> {
                 .as_ref()
                 .map(|(a, val)| format!(", only where {a} = {val}"))
                 .unwrap_or_default();
-            let (kind, columns) = if self.engine.profile().indexes == Indexes::Views {
+            let profile = self.engine.profile();
+            let (kind, columns) = if profile.indexes == Indexes::Views {
                 ("view", view_columns(&index.projection))
+            } else if matches!(profile.index_entries, IndexEntries::KeyAndRecordId { .. }) {
+                // A MongoDB index projects nothing: its entries point at the documents.
+                ("index", String::new())
             } else {
                 (index.kind.short(), index.projection.to_string())
             };
+            let detail = match (columns.as_str(), sparse.strip_prefix(", ")) {
+                ("", None) => String::new(),
+                ("", Some(only)) => format!(" ({only})"),
+                (columns, _) => format!(" ({columns}{sparse})"),
+            };
             lines.push(Line::from(vec![
                 Span::styled(format!("{kind} {}", index.name), t.key()),
-                Span::styled(format!(" ({columns}{sparse})"), t.dim()),
+                Span::styled(detail, t.dim()),
             ]));
             for keys in in_order(&index.keys) {
                 lines.push(entry(keys, "  "));
