@@ -170,6 +170,29 @@ struct GetHow {
     fronted: bool,
 }
 
+/// How far a Query reads: the limit that goes into each request, the call's, and how many
+/// matches it wants.
+pub(super) struct Limits {
+    /// The limit goes into the request when the key orders the results and nothing filters
+    /// them; when the key does not order them by the range ("the newest ten" on a key sorted by
+    /// id), every match is read and the application keeps the limit's worth.
+    pub request: usize,
+    pub call: u64,
+    /// The matches the call wants: its limit when the key orders them, else every one.
+    pub want: u64,
+}
+
+impl Limits {
+    pub fn of(plan: &ReadPlan) -> Limits {
+        let request = match plan.limit {
+            Some(l) if plan.filter.is_empty() && plan.ordered => l as usize,
+            _ => usize::MAX,
+        };
+        let call = plan.limit.map_or(u64::MAX, u64::from);
+        Limits { request, call, want: if plan.ordered { call } else { u64::MAX } }
+    }
+}
+
 impl Simulation {
     /// The values a call knows: its givens (with the identity's item's other givens) and the
     /// constants it compares with; everything else absent.
@@ -853,15 +876,7 @@ impl Simulation {
         let read = ReadCall { call, plan, known, resume };
         let pks = self.partition_keys(plan, known, call.time_ms);
         let range = self.sort_range(plan, known, call.time_ms);
-        // Limit goes into the request when the key orders the results and nothing filters them.
-        // When the key does not order them by the range ("the newest ten" on a key sorted by
-        // id), every match is read and the application keeps the limit's worth.
-        let request_limit = match plan.limit {
-            Some(l) if plan.filter.is_empty() && plan.ordered => l as usize,
-            _ => usize::MAX,
-        };
-        let limit = plan.limit.map_or(u64::MAX, u64::from);
-        let want = if plan.ordered { limit } else { u64::MAX };
+        let Limits { request: request_limit, call: limit, want } = Limits::of(plan);
         if resume.is_none() {
             self.figures.stats[call.pattern].fanout += pks.len();
         }

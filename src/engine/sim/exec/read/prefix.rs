@@ -9,7 +9,7 @@
 //! until the request's limit: the items a merged `ORDER BY` would read are as many, but across
 //! logical partitions they are not the same ones (keyheat's simplification).
 
-use super::{Read, ReadCall};
+use super::{Limits, Read, ReadCall};
 use crate::engine::hash::hash_bytes;
 use crate::engine::planner::Operation;
 use crate::engine::profile::cosmos::{self, LEVEL_SEPARATOR};
@@ -39,14 +39,8 @@ impl Simulation {
             return;
         };
         let range = self.sort_range(plan, known, call.time_ms);
-        // As a Query's: the limit goes into the request when the key orders the results and
-        // nothing filters them.
-        let request_limit = match plan.limit {
-            Some(l) if plan.filter.is_empty() && plan.ordered => l as usize,
-            _ => usize::MAX,
-        };
-        let limit = plan.limit.map_or(u64::MAX, u64::from);
-        let want = if plan.ordered { limit } else { u64::MAX };
+        // As a Query's.
+        let Limits { request: request_limit, call: limit, want } = Limits::of(plan);
         let starts = self.storage.groups[plan.group].meter.as_ref().map_or_else(|| vec![0], Meter::starts);
         let placed = cosmos::prefix_range(text.as_bytes(), prefix.levels, prefix.given, hash_bytes);
         let visited = cosmos::partitions_holding(&starts, placed);
