@@ -12,6 +12,7 @@ pub mod cosmos;
 pub mod json;
 pub mod mongo;
 pub mod sharding;
+pub mod transactions;
 
 use super::model::Engine;
 use super::planner::{
@@ -28,6 +29,7 @@ use super::store::{
 use super::value::MAX_ITEM_BYTES;
 use super::vocabulary::{self, Vocabulary};
 use cosmos::Consistency;
+use transactions::Transactions;
 
 /// One store's behaviour and words.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,9 +52,10 @@ pub struct Profile {
     /// charged depends on the old row (a CQL INSERT or UPDATE is an upsert, and Cassandra meters
     /// no units). `false`: the store reads the old item (DynamoDB charges the larger of the two).
     pub blind_writes: bool,
-    /// Whether a request can write several items all or nothing (DynamoDB's
-    /// TransactWriteItems); a scenario's `transaction: true` needs it.
-    pub transactions: bool,
+    /// What a transaction, several items written or read all or nothing, may hold and how it
+    /// commits ([`transactions`]); a scenario's `transaction: true` needs one. `None`: the store
+    /// has no transactions across partitions.
+    pub transactions: Option<Transactions>,
     /// How an item's bytes are counted: what `item_limit` and every size in a report measure.
     pub sizing: Sizing,
     /// The largest item the store accepts; a write past it is refused. `None`: no hard limit
@@ -456,7 +459,7 @@ pub const DYNAMODB: Profile = Profile {
     indexes: Indexes::Secondary,
     index_entries: IndexEntries::Projected,
     blind_writes: false,
-    transactions: true,
+    transactions: Some(transactions::DYNAMODB),
     sizing: Sizing::Attributes,
     item_limit: Some(MAX_ITEM_BYTES),
     key_levels: 1,
@@ -486,7 +489,7 @@ pub const CASSANDRA: Profile = Profile {
     indexes: Indexes::Views,
     index_entries: IndexEntries::Projected,
     blind_writes: true,
-    transactions: false,
+    transactions: None,
     sizing: Sizing::Attributes,
     item_limit: None,
     key_levels: 1,
@@ -523,7 +526,7 @@ pub const COSMOSDB: Profile = Profile {
     blind_writes: false,
     // A transactional batch covers one logical partition only ("Transactional batch operations
     // in Azure Cosmos DB"); a scenario's transactions span partitions.
-    transactions: false,
+    transactions: None,
     // Cosmos DB measures the 2 MB, and charges requests, by the item's JSON.
     sizing: Sizing::Json,
     item_limit: Some(cosmos::MAX_ITEM_BYTES),
@@ -568,8 +571,9 @@ pub const MONGODB: Profile = Profile {
     index_entries: IndexEntries::KeyAndRecordId { record_id_bytes: mongo::RECORD_ID_BYTES },
     // An update reads the document it changes and builds its whole new version (`mongo`).
     blind_writes: false,
-    // Multi-document transactions on a replica set ("Transactions", MongoDB 4.0 and later).
-    transactions: true,
+    // Multi-document transactions on a replica set ("Transactions", MongoDB 4.0 and later),
+    // held to MongoDB's limits, not DynamoDB's.
+    transactions: Some(transactions::MONGODB),
     sizing: Sizing::Bson,
     item_limit: Some(bson::MAX_DOCUMENT_BYTES),
     key_levels: 1,
@@ -738,12 +742,28 @@ mod tests {
     fn each_store_reads_and_writes_its_own_way() {
         // (engine, indexes, blind writes, transactions, latency, batch get keys, tombstone grace)
         let cases = [
-            (Engine::DynamoDb, Indexes::Secondary, false, true, Latency::Requests, Some(100), None),
-            (Engine::Cassandra, Indexes::Views, true, false, Latency::Statements, None, Some(864_000)),
-            (Engine::CosmosDb, Indexes::Automatic, false, false, Latency::Requests, None, None),
+            (
+                Engine::DynamoDb,
+                Indexes::Secondary,
+                false,
+                Some(transactions::DYNAMODB),
+                Latency::Requests,
+                Some(100),
+                None,
+            ),
+            (Engine::Cassandra, Indexes::Views, true, None, Latency::Statements, None, Some(864_000)),
+            (Engine::CosmosDb, Indexes::Automatic, false, None, Latency::Requests, None, None),
             // Transactions: multi-document on a replica set since MongoDB 4.0; a write pays for
             // building the whole document's new version (keyheat's assumption).
-            (Engine::MongoDb, Indexes::Secondary, false, true, Latency::Documents, None, None),
+            (
+                Engine::MongoDb,
+                Indexes::Secondary,
+                false,
+                Some(transactions::MONGODB),
+                Latency::Documents,
+                None,
+                None,
+            ),
         ];
         for (engine, indexes, blind, transactions, latency, batch, grace) in cases {
             let p = engine.profile();

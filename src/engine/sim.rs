@@ -262,6 +262,9 @@ struct Scratch {
     /// Bytes of the items the write call in progress stored (its own writes, not the side
     /// writes it causes): what a store that writes documents whole spends time on.
     written: u64,
+    /// Items the write call in progress wrote in its transaction: what a store that sends each
+    /// write of a transaction as a statement of its own spends round trips on.
+    transacted: usize,
 }
 
 /// What an item write places and compares: the item at its key, the item that held the key and

@@ -134,7 +134,7 @@ fn engines(f: &file::Scenario) -> Result<Vec<model::Engine>> {
 /// Refuses a pattern's `transaction` on a store without transactions across partitions.
 fn transactions(f: &file::Scenario, engine: model::Engine) -> Result<()> {
     let Some(i) = f.patterns.iter().position(|p| p.transaction) else { return Ok(()) };
-    if engine.profile().transactions {
+    if engine.profile().transactions.is_some() {
         return Ok(());
     }
     Err(problem(

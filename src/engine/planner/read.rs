@@ -22,9 +22,6 @@ use crate::engine::profile::Metering;
 /// Eventually consistent reads cost half a unit per 4 KB (the default, and all a GSI allows):
 /// what a transaction's strongly consistent reads, read twice, are a multiple of.
 const EVENTUAL: f64 = 0.5;
-/// A transaction holds at most 100 items (AWS developer guide, "Amazon DynamoDB Transactions: How
-/// it works").
-pub const MAX_TRANSACTION_ITEMS: u32 = 100;
 
 /// BatchGetItem takes at most 100 keys per request (AWS API reference, BatchGetItem).
 const BATCH_GET_KEYS: f64 = 100.0;
@@ -80,7 +77,7 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
         None => scan(est, p, &mut out),
     }
     if p.transaction {
-        transactional(&mut out);
+        transactional(est, &mut out);
     }
     cached(est, p, out)
 }
@@ -164,19 +161,26 @@ fn serve(
 /// A Get in a transaction: TransactGetItems reads its items as one snapshot, each read twice
 /// and strongly consistent — 2 RCU per 4 KB where an eventually consistent GetItem costs 0.5
 /// (AWS developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). It
-/// holds at most 100 items, each named by its full key; DAX passes it through to the table
-/// uncached ("Using transactional APIs in DynamoDB Accelerator").
-fn transactional(out: &mut PatternPlan) {
+/// holds as many items as the store's transaction does (DynamoDB's 100; MongoDB names no count,
+/// `profile::transactions`), each named by its full key; DAX passes it through to the table
+/// uncached ("Using transactional APIs in DynamoDB Accelerator"). MongoDB meters no units: its
+/// transaction reads each document once.
+fn transactional(est: &Estimator<'_>, out: &mut PatternPlan) {
+    let engine = est.scenario.engine;
+    let profile = engine.profile();
     let keyed =
         matches!(out.operation, Some(Operation::GetItem | Operation::BatchGetItem)) && out.parts.is_empty();
+    let too_many = profile.transactions.and_then(|limits| limits.too_many(out.fanout));
     let outcome = if !keyed {
-        TransactRead::NotByKey
-    } else if out.fanout > MAX_TRANSACTION_ITEMS {
-        TransactRead::TooMany { items: out.fanout, most: MAX_TRANSACTION_ITEMS }
+        TransactRead::NotByKey { engine }
+    } else if let Some(most) = too_many {
+        TransactRead::TooMany { items: out.fanout, most, engine }
     } else {
         out.operation = Some(Operation::TransactGetItems);
-        out.units_per_call *= 2.0 / EVENTUAL;
-        TransactRead::Joined
+        if profile.metering == Metering::Units {
+            out.units_per_call *= 2.0 / EVENTUAL;
+        }
+        TransactRead::Joined { engine }
     };
     let Verdict::Read(read) = &mut out.verdict else {
         unreachable!("every read's plan ends in a read verdict")

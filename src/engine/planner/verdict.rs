@@ -261,14 +261,19 @@ pub struct Scan {
 /// A Get in a transaction: joined into one TransactGetItems, or why not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactRead {
-    Joined,
-    /// It reads more items than a transaction holds (`most`).
+    Joined {
+        engine: Engine,
+    },
+    /// It reads more items than the store's transaction holds (`most`).
     TooMany {
         items: u32,
         most: u32,
+        engine: Engine,
     },
-    /// A transaction reads by full keys, and this design reads with a Query.
-    NotByKey,
+    /// keyheat joins reads by full keys to a transaction, and this design reads with a Query.
+    NotByKey {
+        engine: Engine,
+    },
 }
 
 /// A write's verdict: whether the caller can name the item, and what one call writes when it is

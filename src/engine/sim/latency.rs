@@ -60,8 +60,9 @@ pub fn base_ms(operation: Operation) -> f64 {
     match operation {
         Operation::GetItem => GET_MS,
         Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem => WRITE_MS,
-        // Two writes, one after the other; a transaction's two rounds, prepare then commit,
-        // each over its items in parallel (keyheat's model: AWS gives no latency for them).
+        // Two writes, one after the other; DynamoDB's transaction's two rounds, prepare then
+        // commit, each over its items in parallel (keyheat's model: AWS gives no latency for
+        // them). A replayed write call takes its store's rounds (`transactions::Commit`).
         Operation::DeleteAndPut | Operation::TransactWriteItems => 2.0 * WRITE_MS,
         Operation::TransactGetItems => 2.0 * GET_MS,
         Operation::Query | Operation::Scan | Operation::BatchGetItem => QUERY_MS,

@@ -323,21 +323,41 @@ impl Display for Scan {
 
 impl Display for TransactRead {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            TransactRead::Joined => f.write_str(
+        match *self {
+            TransactRead::Joined { engine } if mongo(engine) => f.write_str(
+                ", in one multi-document transaction (each document read once; MongoDB names no count of documents \
+                 a transaction reads)",
+            ),
+            TransactRead::Joined { .. } => f.write_str(
                 ", in one TransactGetItems (each item read twice, strongly consistent: 2 RCU per 4 KB)",
             ),
-            TransactRead::TooMany { items, most } => write!(
+            TransactRead::TooMany { items, most, engine } => write!(
                 f,
-                "; not a TransactGetItems: it reads {items} items and a transaction holds at most {most}, so the \
-                 call reads without the transaction"
+                "; not {}: it reads {items} {} and a transaction holds at most {most}, so the call reads without \
+                 the transaction",
+                a_transaction(engine),
+                engine.words().item.many
             ),
-            TransactRead::NotByKey => f.write_str(
+            TransactRead::NotByKey { engine } if mongo(engine) => f.write_str(
+                "; not in a multi-document transaction: keyheat joins reads of documents by their full key \
+                 (findOne) to one, and this design reads with a find, so the call reads without the transaction",
+            ),
+            TransactRead::NotByKey { .. } => f.write_str(
                 "; not a TransactGetItems: a transaction reads items by their full keys, and this design reads with \
                  a Query, so the call reads without the transaction",
             ),
         }
     }
+}
+
+/// Whether `engine` speaks MongoDB's words.
+fn mongo(engine: Engine) -> bool {
+    engine.profile().language == Language::MongoDb
+}
+
+/// The store's transactional read, as its words name it.
+fn a_transaction(engine: Engine) -> &'static str {
+    if mongo(engine) { "in a multi-document transaction" } else { "a TransactGetItems" }
 }
 
 /// "~45 items (4 KB) per call": what a plan's words say a call reads.

@@ -64,7 +64,7 @@ fn words_each_kind_of_verdict() {
         (Verdict::Pending, false, String::new()),
         (read(served(Access::Key { engine: DynamoDb }), None), true, "the full primary key is known: one item".to_owned()),
         (
-            read(served(Access::Key { engine: DynamoDb }), Some(TransactRead::Joined)),
+            read(served(Access::Key { engine: DynamoDb }), Some(TransactRead::Joined { engine: DynamoDb })),
             true,
             "the full primary key is known: one item, in one TransactGetItems (each item read twice, strongly \
              consistent: 2 RCU per 4 KB)"
@@ -501,4 +501,37 @@ fn words_a_mongodb_write_that_reads_first_in_a_transaction() {
          read the document first to learn its key; then it writes 1 document per call: collection ×1, all in one \
          multi-document transaction (committed together, or not at all)"
     );
+}
+
+/// A read in a transaction, in each store's words: DynamoDB's TransactGetItems, read twice and
+/// held to 100 items ("Amazon DynamoDB Transactions: How it works"); MongoDB's multi-document
+/// transaction, each document read once, with no count of documents ("Production
+/// Considerations" for transactions names none).
+#[test]
+fn words_a_transactional_read_in_each_stores_terms() {
+    // (outcome, words)
+    let cases = [
+        (
+            TransactRead::Joined { engine: DynamoDb },
+            ", in one TransactGetItems (each item read twice, strongly consistent: 2 RCU per 4 KB)",
+        ),
+        (
+            TransactRead::Joined { engine: MongoDb },
+            ", in one multi-document transaction (each document read once; MongoDB names no count of documents \
+             a transaction reads)",
+        ),
+        (
+            TransactRead::TooMany { items: 120, most: 100, engine: DynamoDb },
+            "; not a TransactGetItems: it reads 120 items and a transaction holds at most 100, so the call reads \
+             without the transaction",
+        ),
+        (
+            TransactRead::NotByKey { engine: MongoDb },
+            "; not in a multi-document transaction: keyheat joins reads of documents by their full key (findOne) \
+             to one, and this design reads with a find, so the call reads without the transaction",
+        ),
+    ];
+    for (outcome, words) in cases {
+        assert_eq!(outcome.to_string(), words, "{outcome:?}");
+    }
 }

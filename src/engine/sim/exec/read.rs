@@ -1234,8 +1234,8 @@ impl Simulation {
 
 /// Whole milliseconds of a modelled time (for scheduling a retry after a Scan's pages).
 /// How many keys one request of a Get reads: a store without a batch read (CQL) sends one
-/// SELECT per partition; a TransactGetItems reads its items (at most 100, the planner's check)
-/// in one request.
+/// SELECT per partition; a TransactGetItems reads its items (no more than the store's
+/// transaction holds, the planner's check) in one request.
 fn keys_per_request(operation: Operation, profile: &Profile, keys: u64) -> usize {
     match (operation, profile.batch_get_keys) {
         (Operation::BatchGetItem, Some(batch)) => batch,

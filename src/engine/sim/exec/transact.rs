@@ -1,6 +1,7 @@
 //! A write in a transaction: the call's own item (or, for an update that moves it, its delete
-//! and its put) and the aggregate items it maintains go in one TransactWriteItems, all or
-//! nothing.
+//! and its put) and the aggregate items it maintains go in one transaction, all or nothing —
+//! DynamoDB's TransactWriteItems, MongoDB's multi-document transaction — held to the store's
+//! limits ([`crate::engine::profile::transactions`]).
 //!
 //! DynamoDB writes every item of a transaction twice, once to prepare it and once to commit it
 //! (AWS developer guide, "Amazon DynamoDB Transactions: How it works", capacity management). So
@@ -12,7 +13,9 @@
 //! anything is written: the item whose condition failed is charged as a failed conditional
 //! write, the others nothing — keyheat's reading, since AWS does not say what a cancelled
 //! transaction consumes. Only a GSI too far behind to queue an entry can refuse a committed
-//! item; keyheat then retries that item alone.
+//! item; keyheat then retries that item alone. MongoDB meters nothing to prepare: its
+//! transaction writes each document once and commits them together, with no limit on their
+//! total size since 4.2 and no rule against writing one document twice.
 
 use crate::engine::model::Action;
 use crate::engine::sim::Simulation;
@@ -25,10 +28,6 @@ use crate::engine::store::failed_write_units;
 
 use super::Call;
 use super::write::{ItemWrite, Target, WriteStatus};
-
-/// The most bytes a transaction's items may add up to (AWS developer guide, "Amazon DynamoDB
-/// Transactions: How it works").
-const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What the call writes: the pattern, its item and values, and how.
 pub(super) struct Transaction<'a> {
@@ -72,6 +71,7 @@ impl Simulation {
         if let Some(refused) = self.refused_transaction(&actions, tx.first) {
             return refused;
         }
+        self.scratch.transacted = actions.len();
         // The prepare: every item once, which the check above left room for.
         for (table, placed, units) in &actions {
             self.charge_unchanged(*table, &placed.pk, WRITE, *units, Some(pattern), tx.first);
@@ -153,19 +153,27 @@ impl Simulation {
         Ok(aggregates)
     }
 
-    /// Why DynamoDB refuses the transaction before preparing it, if it does: two of its items at
-    /// one key, more than 4 MB of items, or a table partition without room for its items twice
-    /// (prepare and commit) — which cancels it as throttled, charged nothing.
+    /// Why the store refuses the transaction before preparing it, if it does: past its limits
+    /// (on DynamoDB two of its items at one key, more than 100 items or 4 MB of them), or a
+    /// table partition without room for its items twice (prepare and commit) — which cancels
+    /// it as throttled, charged nothing. MongoDB has none of these limits, and meters nothing.
     fn refused_transaction(&mut self, actions: &[(usize, Placed, f64)], first: bool) -> Option<WriteStatus> {
-        let same_key = actions.iter().enumerate().any(|(i, (t, a, _))| {
-            actions[..i]
-                .iter()
-                .any(|(u, b, _)| t == u && a.pk.hash == b.pk.hash && a.pk.text == b.pk.text && a.sk == b.sk)
-        });
+        let Some(limits) = self.world.engine.profile().transactions else {
+            return Some(WriteStatus::Invalid);
+        };
+        let same_key = limits.distinct_items
+            && actions.iter().enumerate().any(|(i, (t, a, _))| {
+                actions[..i].iter().any(|(u, b, _)| {
+                    t == u && a.pk.hash == b.pk.hash && a.pk.text == b.pk.text && a.sk == b.sk
+                })
+            });
         if same_key {
             return Some(WriteStatus::Invalid);
         }
-        if actions.iter().map(|(_, p, _)| u64::from(p.size)).sum::<u64>() > MAX_TRANSACTION_BYTES {
+        let items = u32::try_from(actions.len()).unwrap_or(u32::MAX);
+        if limits.too_large(actions.iter().map(|(_, p, _)| u64::from(p.size)).sum())
+            || limits.too_many(items).is_some()
+        {
             return Some(WriteStatus::TooLarge);
         }
         let tick = self.pacing.tick;

@@ -143,10 +143,17 @@ impl Simulation {
             transaction: self.world.patterns[pattern].operation == Some(Operation::TransactWriteItems),
         };
         self.scratch.written = 0;
+        self.scratch.transacted = 0;
         let status = self.send(&sending);
-        // Two writes one after the other when the item moves; a transaction's two rounds.
-        let rounds = if sending.transaction || sending.moves { 2.0 } else { 1.0 };
-        let written = latency::write_extra_ms(self.world.engine.profile().latency, self.scratch.written);
+        let profile = self.world.engine.profile();
+        // Two writes one after the other when the item moves; a transaction's rounds by how
+        // the store commits (DynamoDB's prepare and commit, MongoDB's statements then commit).
+        let rounds = match profile.transactions {
+            Some(limits) if sending.transaction => limits.commit.rounds(self.scratch.transacted.max(1)),
+            _ if sending.moves => 2.0,
+            _ => 1.0,
+        };
+        let written = latency::write_extra_ms(profile.latency, self.scratch.written);
         let ms = located_ms + read_ms + rounds * latency::WRITE_MS + written;
         match status {
             WriteStatus::Done => {

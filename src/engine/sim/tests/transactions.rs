@@ -136,3 +136,56 @@ fn a_refused_transaction_is_counted_on_its_partition() {
         assert!(counted >= place.throttled, "{how}: {counted} on the partitions, {} calls", place.throttled);
     }
 }
+
+/// A report of 5 MB filed in a transaction, on `engine`.
+fn big_transaction(engine: &str) -> String {
+    format!(
+        r#"(
+    name: "big", title: "big",
+    entities: [(name: "Report", attributes: [
+        (name: "report_id", type: S, gen: New("reports")),
+        (name: "body", type: S, gen: Payload(5000000)),
+    ])],
+    populations: [(name: "reports", count: 2, ids: "r{{:04}}")],
+    patterns: [(name: "file", action: Put, entity: "Report", given: ["report_id"], rate: 1, transaction: true)],
+    variants: [(name: "one", keys: {{"Report": (pk: "REPORT#{{report_id}}", sk: "REPORT")}})],
+    engine: {engine},
+    workload: (duration: "5s", tick: "1s", seed: 3),
+)"#
+    )
+}
+
+/// A transaction past 4 MB, DynamoDB's most ("Amazon DynamoDB Transactions: How it works"):
+/// MongoDB commits it, its 5 MB document within 16 MB and its transaction under no total size
+/// since 4.2 ("Production Considerations", Oplog Size Limit). DynamoDB cannot be handed it
+/// whole: a replayed transaction is the call's item and one item per aggregated entity, each at
+/// most 400 KB, so its loader refuses the document before the transaction's 4 MB could (the
+/// profile's limits are tested in `profile::transactions`).
+#[test]
+fn a_mongodb_transaction_past_4_mb_commits() {
+    let (_, r, _) = replay(&big_transaction("MongoDB"));
+    let file = pattern(&r, "file");
+    assert_eq!((file.calls, file.item_size_errors, file.failed), (5, 0, 0));
+    assert_eq!(file.single_operation(), Some(Operation::TransactWriteItems));
+    let Err(refused) = scenario::parse("big.ron", &big_transaction("DynamoDB")) else {
+        panic!("DynamoDB's loader takes a 5 MB document")
+    };
+    assert!(format!("{refused:?}").contains("400 KB item limit"), "{refused:?}");
+}
+
+/// MongoDB sends a transaction's writes one after another, then commits once (MongoDB blog,
+/// "Performance Best Practices: Transactions and Read / Write Concerns"): an order and its
+/// customer's stats take three rounds of 4 ms (keyheat's assumption for each), where
+/// DynamoDB's prepare and commit take two; MongoDB meters no units to double.
+#[test]
+fn a_mongodb_transaction_sends_each_write_then_commits() {
+    let (_, r, plan) = replay(&TRANSACTIONS.replace("    workload:", "    engine: MongoDB,\n    workload:"));
+    let place = pattern(&r, "place");
+    assert_eq!(place.calls, 3_000);
+    // Three rounds, plus building the ~1 KB of documents written (0.2 ms per 4 KB).
+    assert!((12.0..12.1).contains(&place.latency_ms_p50), "{}", place.latency_ms_p50);
+    assert_eq!(place.single_operation(), Some(Operation::TransactWriteItems));
+    let get = pattern(&r, "get-order");
+    assert_eq!(get.single_operation(), Some(Operation::TransactGetItems));
+    assert!(planned(&plan, "place") < 4.0, "{}", planned(&plan, "place"));
+}
