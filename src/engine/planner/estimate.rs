@@ -745,7 +745,20 @@ impl<'a> Estimator<'a> {
 
     /// Members of a population at the end of the run.
     pub fn population_size(&self, p: &crate::engine::model::Population) -> f64 {
-        let grown = p.count as f64 + p.growth_per_day * self.secs / 86_400.0;
+        (p.count as f64 + self.population_added(p)).max(1.0)
+    }
+
+    /// Members of a population a read finds on average over the run: those it starts with,
+    /// plus half of those its growth and the puts of `New` ids add by the end (members are never
+    /// removed). A read picks among the members that exist when it is made, as `items_mean`
+    /// counts the items it finds: a lookup of one id among them finds its item.
+    pub fn population_mean_size(&self, p: &crate::engine::model::Population) -> f64 {
+        (p.count as f64 + self.population_added(p) / 2.0).max(1.0)
+    }
+
+    /// Members the run adds to a population: its growth, and a member per put of a `New` id.
+    fn population_added(&self, p: &crate::engine::model::Population) -> f64 {
+        let grown = p.growth_per_day * self.secs / 86_400.0;
         let news: f64 = self
             .scenario
             .patterns
@@ -758,7 +771,7 @@ impl<'a> Estimator<'a> {
             })
             .map(|pat| mean_rate(pat, self.secs) * self.secs)
             .sum();
-        (grown + news).max(1.0)
+        grown + news
     }
 }
 

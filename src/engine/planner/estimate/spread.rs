@@ -372,6 +372,13 @@ impl<'a> Estimator<'a> {
     /// How the values of an attribute picked from `pop` by `popularity` spread. A reader (or an
     /// update) lands on the values its popularity favours, and those hold the share of the items
     /// their writers gave them: Σ qᵢ·wᵢ, not 1/n.
+    ///
+    /// Ids the entity's own puts make (`New`) are picked among those that exist when the call
+    /// is made (`population_mean_size`), not those the run ends with: a population the puts
+    /// grow from 1 to 120,001 ids holds 60,001 on average, as the items a read finds do
+    /// (`items_mean`), so a lookup of one id finds its one item, not half of one. Ids another
+    /// entity makes keep the population's final size: how their items spread over old and new
+    /// members depends on how the writers pick (`Latest` puts them all on the newest).
     fn picked_spread(
         &self,
         e: &Entity,
@@ -381,10 +388,14 @@ impl<'a> Estimator<'a> {
         chooser: Option<&AccessPattern>,
     ) -> ValueSpread {
         let n = self.population_size(pop);
-        let typical = chooser
-            .filter(|p| p.action != Action::Put)
-            .and_then(|_| self.meeting_share(e, attr, popularity, pop))
-            .unwrap_or(1.0 / n);
+        let own_ids = matches!(self.generator_of(e, attr).map(unwrap_sometimes), Some(Generator::New(_)));
+        let typical = match chooser.filter(|p| p.action != Action::Put) {
+            Some(_) => {
+                let existing = if own_ids { self.population_mean_size(pop) } else { n };
+                self.meeting_share_among(e, attr, popularity, existing).unwrap_or(1.0 / existing)
+            }
+            None => 1.0 / n,
+        };
         ValueSpread {
             distinct: n,
             hottest: placed_hottest_share(popularity, n, self.scenario.workload.seed),
@@ -783,7 +794,18 @@ impl Estimator<'_> {
         popularity: &Popularity,
         pop: &Population,
     ) -> Option<f64> {
-        let n = numbers::floor_u64(self.population_size(pop)).max(1);
+        self.meeting_share_among(e, attr, popularity, self.population_size(pop))
+    }
+
+    /// `meeting_share` over `members` members of the population.
+    fn meeting_share_among(
+        &self,
+        e: &Entity,
+        attr: ItemAttr,
+        popularity: &Popularity,
+        members: f64,
+    ) -> Option<f64> {
+        let n = numbers::floor_u64(members).max(1);
         let written = self.written_popularity(e, attr)?;
         Some(meeting(popularity, &written, n, self.scenario.workload.seed))
     }

@@ -359,3 +359,54 @@ fn on_mongodb_an_embedded_comment_is_sized_as_the_replay_stores_it() {
     let element = est.element_bytes(&variant.embeds[0]);
     assert!((element - f64::from(expected)).abs() < 1e-9, "{element} vs {expected}");
 }
+
+/// A lookup of one id picked from a population the puts grow: each read picks among the ids
+/// that exist when it is made, every one of which has its item, so it finds one — not the
+/// items on average over the run spread over the ids at its end (shard-keys' get-order: 0.5).
+/// A population nothing grows keeps its items per member.
+#[test]
+fn a_lookup_of_an_id_from_a_growing_population_finds_its_item() {
+    let source = |orders: u64, keys: &str| {
+        format!(
+            r#"(
+            name: "growing", title: "Growing ids",
+            entities: [(name: "Order", attributes: [
+                (name: "order_id", type: S, gen: New("orders")),
+                (name: "customer_id", type: S, gen: Pick("customers")),
+            ])],
+            populations: [
+                (name: "orders", count: {orders}, ids: "o{{}}"),
+                (name: "customers", count: 1000, ids: "c{{}}"),
+            ],
+            patterns: [
+                (name: "place", action: Put, entity: "Order", given: ["customer_id"], rate: 200),
+                (name: "get", action: Get, entity: "Order", given: ["order_id"], keys: {keys}, rate: 100),
+                (name: "of-customer", action: List, entity: "Order", given: ["customer_id"], rate: 10),
+            ],
+            variants: [(name: "v",
+                keys: {{"Order": (pk: "{{customer_id}}", sk: "{{order_id}}")}},
+                indexes: [(name: "by-id", keys: {{"Order": (pk: "{{order_id}}")}})],
+            )],
+            workload: (duration: "60s", tick: "1s", seed: 3),
+        )"#
+        )
+    };
+    // (orders at the start, how the lookup picks, pattern, items per call). A minute of puts
+    // adds 12,000 orders; a customer's orders are those a read finds on average over the run,
+    // (start + 6,000) over 1,000 customers, as before.
+    let cases = [
+        (1, "Uniform", "get", 1.0),
+        (12_000, "Uniform", "get", 1.0),
+        (1, "Zipf(s: 0.9)", "get", 1.0),
+        (1, "Uniform", "of-customer", 6.001),
+        (12_000, "Uniform", "of-customer", 18.0),
+    ];
+    for (orders, keys, name, expected) in cases {
+        let plan = plan_src(&source(orders, keys), "v");
+        let items = pattern(&plan, name).items_read.expect("a read's items");
+        assert!(
+            (items - expected).abs() < 1e-3 * expected,
+            "{orders} orders, {keys}, {name}: {items} items a call, expected {expected}"
+        );
+    }
+}
