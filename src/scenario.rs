@@ -28,6 +28,7 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ("discord-scale", "scenarios/discord-scale.ron", include_str!("../scenarios/discord-scale.ron")),
     ("shard-keys", "scenarios/shard-keys.ron", include_str!("../scenarios/shard-keys.ron")),
     ("tenant-files", "scenarios/tenant-files.ron", include_str!("../scenarios/tenant-files.ron")),
+    ("reviews", "scenarios/reviews.ron", include_str!("../scenarios/reviews.ron")),
     // Practice problems: `keyheat list` shows them apart, without their solutions.
     ("practice-chat", "scenarios/practice-chat.ron", include_str!("../scenarios/practice-chat.ron")),
     ("practice-search", "scenarios/practice-search.ron", include_str!("../scenarios/practice-search.ron")),

@@ -997,6 +997,16 @@ impl Variant {
         self.embeds.iter().find(|e| e.ids.entity == entity)
     }
 
+    /// The list whose elements `index` keys, when it is a multikey index: its keys name an
+    /// entity embedded whole in another's documents, so it holds one entry per distinct key
+    /// value in each parent's list, pointing at the parent (MongoDB manual, "Multikey Indexes":
+    /// "MongoDB creates an index key for each unique element in the array … If an array
+    /// contains multiple instances of the same value, the index only includes one entry").
+    /// Only MongoDB has one; the loader refuses it on every other store.
+    pub fn multikey_of(&self, index: &Index) -> Option<&Embed> {
+        index.keys.iter().find_map(|k| self.embed_of(k.entity_id).filter(|e| e.keep_latest.is_none()))
+    }
+
     /// Whether `entity` lives only inside its parent's items (no items of its own).
     pub fn embedded_whole(&self, entity: EntityId) -> bool {
         self.embed_of(entity).is_some_and(|e| e.keep_latest.is_none())

@@ -82,6 +82,7 @@ mod keys;
 mod latency;
 mod ledger;
 mod meter;
+mod multikey;
 pub mod observe;
 mod pacing;
 mod regen;

@@ -1399,3 +1399,77 @@ fn hierarchical_keys_are_cosmos_dbs_and_checked_where_written() {
     let pk = &loaded.variant(Some("only")).expect("only").keys_named("Post").expect("Post").pk;
     assert_eq!((pk.level_count(), pk.source()), (1, "U#{user_id}"));
 }
+
+/// A multikey index (an index on the elements of a list embedded whole) is MongoDB's, keys one
+/// entity, holds each element's key and the parent's record id, and is the only way to read the
+/// children alone: each case breaks `reviews` by one replacement, and the error points at the
+/// place named (the last occurrence of `marker`).
+#[test]
+fn a_multikey_index_is_refused_where_the_store_has_none() {
+    let (_, _, reviews) = BUNDLED.iter().find(|(name, ..)| *name == "reviews").expect("reviews is bundled");
+    let index = r#"keys: {"Review": (pk: "{author_id}")})],"#;
+    // (replace, with, message contains, marker)
+    let cases = [
+        (
+            "engine: MongoDB,",
+            "engine: DynamoDB,",
+            "MongoDB multikey index, and DynamoDB indexes top-level",
+            r#"(pk: "{author_id}")}"#,
+        ),
+        (
+            "engine: MongoDB,",
+            "engine: Cassandra,",
+            "and Cassandra indexes top-level attributes only",
+            r#"(pk: "{author_id}")"#,
+        ),
+        (
+            index,
+            r#"keys: {"Review": (pk: "{author_id}"), "Product": (pk: "{name}")})],"#,
+            "so it keys only Review",
+            r#"(pk: "{author_id}")"#,
+        ),
+        (
+            index,
+            r#"keys: {"Review": (pk: "{author_id}")}, projection: KeysOnly)],"#,
+            "no `projection`",
+            "(name: \"reviews-by-author\"",
+        ),
+        (
+            r#"given: ["author_id"], keys: Uniform"#,
+            r#"given: ["product_id"], keys: Uniform"#,
+            r#"only the multikey index "reviews-by-author" reaches them, and it needs "author_id" given"#,
+            "[(entity: \"Review\", into: \"Product\", by: \"product_id\", as: \"reviews\")]",
+        ),
+    ];
+    let delete = r#"(name: "delist", description: "A product is withdrawn.", action: Delete, entity: "Product", given: ["product_id"], rate: 0.1),
+        (name: "review","#;
+    let deleting = [(
+        r#"(name: "review","#,
+        delete,
+        r#"pattern "delist" deletes Product documents: keyheat does not yet remove a multikey index's entries"#,
+        "(name: \"reviews-by-author\"",
+    )];
+    for (replace, with, message, marker) in cases.into_iter().chain(deleting) {
+        assert!(reviews.contains(replace), "{replace}");
+        let text = reviews.replacen(replace, with, 1);
+        let error = parse("reviews.ron", &text).err().unwrap_or_else(|| panic!("{with} loaded")).to_string();
+        assert!(error.contains(message), "{with}: {error}");
+        let at = text.find(marker).unwrap_or_else(|| panic!("marker {marker}"));
+        let (line, col) = position_of(&text, at);
+        assert!(
+            error.starts_with(&format!("reviews.ron:{line}:{col}:")),
+            "{with}: {error} (marker at {line}:{col})"
+        );
+    }
+    // As bundled, on MongoDB: the index over Product's list, and the read through it.
+    let loaded = parse("reviews.ron", reviews).unwrap();
+    let naive = loaded.variant(Some("naive")).unwrap();
+    let list = naive.multikey_of(&naive.indexes[0]).expect("a multikey index");
+    assert_eq!(
+        (list.entity.as_str(), list.into.as_str(), list.as_name.as_str()),
+        ("Review", "Product", "reviews")
+    );
+    // With the subset pattern the children are documents of their own: an ordinary index.
+    let recommended = loaded.variant(Some("recommended")).unwrap();
+    assert!(recommended.multikey_of(&recommended.indexes[0]).is_none());
+}

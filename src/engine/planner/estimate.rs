@@ -24,6 +24,10 @@ use crate::engine::template::{Part, Template};
 use crate::engine::time::SimDuration;
 use crate::engine::value::{AttributeValue, Item, item_size};
 
+/// Steps a run is cut into to average what a multikey index's readers and appends see as
+/// the lists grow (`Estimator::multikey_reads`, `multikey_new_share`).
+const MULTIKEY_STEPS: u32 = 64;
+
 /// Items under one partition key value and how fast new ones arrive.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PartitionLoad {
@@ -198,6 +202,83 @@ impl<'a> Estimator<'a> {
         let children = self.put_rate(embed.entity_id()) * self.secs;
         let per_parent = children / self.items_total(embed.into_id()).max(1.0);
         embed.keep_latest.map_or(per_parent, |n| per_parent.min(f64::from(n)))
+    }
+
+    /// What a read through a multikey index over `embed`'s list finds on average over the run,
+    /// for a key whose children are appended `key_rate` a second: (documents, bytes of those
+    /// documents). The index holds one entry per distinct key value in a parent's list, so a
+    /// key that has `n` children finds parent `j` (taking share `wⱼ` of the `R` appends a
+    /// second) with chance `1 − (1 − wⱼ)ⁿ`, and fetches it whole: its own bytes and the
+    /// `wⱼ·R·t` children it holds at time `t`. Parents are found through their children, so
+    /// the busiest parents — the largest documents — are found most: a size-biased mean. Reads
+    /// spread evenly over the run; no children before it; the digits naming BSON's elements
+    /// left out.
+    pub fn multikey_reads(&self, embed: &Embed, key_rate: f64) -> (f64, f64) {
+        let element = self.element_bytes(embed);
+        let whole = self.item_bytes(embed.into_id());
+        let own = (whole - self.embedded_children(embed) * element).max(0.0);
+        let per_parent = self.appends_per_parent(embed);
+        let appends: f64 = per_parent.iter().sum();
+        if appends <= 0.0 || self.secs <= 0.0 {
+            return (0.0, 0.0);
+        }
+        // The run in even steps, each read at its middle.
+        let (mut documents, mut bytes) = (0.0, 0.0);
+        for step in 0..MULTIKEY_STEPS {
+            let t = (f64::from(step) + 0.5) / f64::from(MULTIKEY_STEPS) * self.secs;
+            let children = key_rate * t;
+            for &rate in &per_parent {
+                let found = -(children * (-(rate / appends)).ln_1p()).exp_m1();
+                documents += found;
+                bytes += found * (own + element * rate * t);
+            }
+        }
+        (documents / f64::from(MULTIKEY_STEPS), bytes / f64::from(MULTIKEY_STEPS))
+    }
+
+    /// Appends a second to each parent of `embed`'s list, by the popularity with which the
+    /// child's puts pick the parent (empty when they pick none).
+    fn appends_per_parent(&self, embed: &Embed) -> Vec<f64> {
+        let mut per_parent: Vec<f64> = Vec::new();
+        let (Some(by), child) = (embed.by_id(), self.entity(embed.entity_id())) else { return per_parent };
+        for p in self.writes(embed.entity_id(), Action::Put) {
+            let Some(popularity) = self.pick_popularity(child, ItemAttr::Own(by), p) else { continue };
+            let Some(Generator::Pick(pop)) =
+                self.generator_of(child, ItemAttr::Own(by)).map(unwrap_sometimes)
+            else {
+                continue;
+            };
+            let n = super::numbers::floor_u64(self.population_size(self.scenario.population(pop))).max(1);
+            let shares = popularity.shares(n, self.scenario.workload.seed);
+            if per_parent.len() < shares.len() {
+                per_parent.resize(shares.len(), 0.0);
+            }
+            let rate = mean_rate(p, self.secs);
+            for (w, q) in per_parent.iter_mut().zip(shares) {
+                *w += rate * q;
+            }
+        }
+        per_parent
+    }
+
+    /// The share of appends to `embed`'s lists that add an entry to a multikey index over
+    /// them: those whose key value the parent's list does not hold yet, when two children
+    /// share a key value with chance `repeat`. A parent taking `wⱼ` of the `R` appends a second
+    /// holds `wⱼ·R·t` children at time `t`, all new to a key with chance `(1 − repeat)^n`.
+    pub fn multikey_new_share(&self, embed: &Embed, repeat: f64) -> f64 {
+        let per_parent = self.appends_per_parent(embed);
+        let appends: f64 = per_parent.iter().sum();
+        if appends <= 0.0 || self.secs <= 0.0 {
+            return 1.0;
+        }
+        let mut new = 0.0;
+        for step in 0..MULTIKEY_STEPS {
+            let t = (f64::from(step) + 0.5) / f64::from(MULTIKEY_STEPS) * self.secs;
+            for &rate in &per_parent {
+                new += rate / appends * (rate * t * (-repeat).ln_1p()).exp();
+            }
+        }
+        new / f64::from(MULTIKEY_STEPS)
     }
 
     /// The share of the entity's items that carry the attribute `name` of its representative
@@ -513,7 +594,8 @@ impl<'a> Estimator<'a> {
     /// to `x` adds nothing), times the write shards. Infinite when a key holds a fresh value (a
     /// new id, the write time, a generated number).
     pub fn key_space(&self, entity: EntityId) -> f64 {
-        if self.creates_new(entity) {
+        // A child embedded whole is an element of its parent's list: every append adds one.
+        if self.creates_new(entity) || self.variant.embedded_whole(entity) {
             return f64::INFINITY;
         }
         let Some(k) = self.variant.keys_for(entity) else { return 0.0 };
@@ -654,7 +736,10 @@ impl<'a> Estimator<'a> {
         let entity = pk.entity;
         let presence = self.presence(entity, place);
         let spread = self.spread(place, pk, chooser);
-        let new_per_sec = if self.creates_new(entity) { self.put_rate(entity) } else { 0.0 };
+        // Every append of a child adds an entry to a multikey index over its list (a repeated
+        // value in one list adds none: check counts those too, an upper bound).
+        let multikey = place.is_some_and(|ix| self.variant.multikey_of(ix).is_some());
+        let new_per_sec = if self.creates_new(entity) || multikey { self.put_rate(entity) } else { 0.0 };
         let rate = new_per_sec * presence * spread.typical;
         let items = match spread.bucket_secs {
             Some(bucket) => rate * self.window_mean(bucket, entity),

@@ -459,7 +459,14 @@ fn candidate_in(
     if sort.exact && !multi && place.is_none() && located.prefix.is_none() {
         return Ok(by_key(est, &reach, key_condition, filter.text, entry_bytes));
     }
-    let all = query_items(est, p, place, located, &reach, &sort);
+    let mut all = query_items(est, p, place, located, &reach, &sort);
+    // Through a multikey index: the distinct parents the key's children are in, and their size.
+    let multikey = place.and_then(|ix| est.variant.multikey_of(ix)).map(|embed| {
+        let key_rate = est.partition_items(place, pk, Some(p)).rate;
+        let (documents, bytes) = est.multikey_reads(embed, key_rate);
+        all = documents * f64::from(reach.fanout.max(1));
+        if documents > 0.0 { bytes / documents } else { est.item_bytes(embed.into_id()) }
+    });
     // How far back a call reads: its range when the key applies it, else the time bucket it
     // is in, else everything.
     let window = match p.range.as_ref().map(|r| &r.span) {
@@ -485,7 +492,7 @@ fn candidate_in(
         Some(ix) if !multi => {
             let missing = missing(est, p, ix);
             (!missing.is_empty()).then(|| {
-                let (fetch, fetched) = fetch(est, entity, ix, &missing, returned);
+                let (fetch, fetched) = fetch(est, entity, ix, &missing, returned, multikey);
                 reading.fetch = Some(fetched);
                 fetch
             })
@@ -495,6 +502,8 @@ fn candidate_in(
     if let Some(f) = &fetch {
         units += f.units;
     }
+    // The documents a MongoDB query's FETCH stage reads are read bytes too.
+    let fetched_bytes = reading.fetch.as_ref().and_then(|f| f.documents.as_ref()).map_or(0.0, |d| d.1);
     Ok(Candidate {
         operation: Operation::Query,
         fanout: located.prefix.as_ref().map_or(reach.fanout, |r| r.partitions),
@@ -502,7 +511,7 @@ fn candidate_in(
         filter: filter.text,
         units,
         items_read: items,
-        bytes_read: items * entry_bytes,
+        bytes_read: items * entry_bytes + fetched_bytes,
         fetch,
         access: Access::Query(reading),
     })

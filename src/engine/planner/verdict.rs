@@ -228,6 +228,9 @@ pub struct FetchReading {
     pub returned: f64,
     pub requests: u32,
     pub units: f64,
+    /// On a store whose index entries are keys and record ids (MongoDB): the entity whose
+    /// documents the query's FETCH stage reads whole, and the bytes it reads a call.
+    pub documents: Option<Box<(String, f64)>>,
     pub engine: Engine,
 }
 

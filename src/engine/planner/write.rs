@@ -534,6 +534,31 @@ fn embedding(est: &Estimator<'_>, p: &AccessPattern, embed: &Embed, writes: &mut
         },
         lands: Lands { entity: embed.into_id(), via: Via::Append },
     });
+    // A multikey index over the list: one entry for a child whose key value the list lacks.
+    for (position, ix) in est.variant.indexes.iter().enumerate() {
+        let Some(keys) =
+            ix.keys_for(embed.entity_id()).filter(|_| est.variant.multikey_of(ix) == Some(embed))
+        else {
+            continue;
+        };
+        let repeat = est.spread(Some(ix), keys.pk_bound(), None).typical;
+        writes.push(ItemWrite {
+            target: WriteTarget::Entry {
+                index: IndexId::new(position, ix),
+                of: Box::new(WriteTarget::List(embed.as_name.clone())),
+            },
+            per_call: est.multikey_new_share(embed, repeat),
+            units_each: 0.0,
+            why: WriteWhy::Entry(EntryWhy {
+                rewrite: EntryRewrite::OnePerItem,
+                membership: None,
+                sparse: None,
+                bytes: est.entry_bytes(Some(ix), embed.entity_id()),
+                moving: false,
+            }),
+            lands: Lands { entity: embed.into_id(), via: Via::Append },
+        });
+    }
     let sets = [embed.as_name.clone()];
     let same = |e: &&Embed| {
         e.entity_id() == embed.entity_id() && e.into_id() == embed.into_id() && e.as_name == embed.as_name

@@ -164,6 +164,7 @@ impl Simulation {
             o.appending = None;
         }
         if status == WriteStatus::Done {
+            self.index_element(e, ordinal, vals, parent, &placed);
             let children = self.upkeep.embeds[e].lists.entry(parent).or_default();
             if fresh {
                 children.clear();

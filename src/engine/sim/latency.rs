@@ -74,6 +74,12 @@ pub fn request_ms(operation: Operation, bytes: u64) -> f64 {
     base_ms(operation) + PER_4KB_MS * bytes.div_ceil(4096) as f64
 }
 
+/// The time a request spends reading `bytes` more (a document a MongoDB query fetches after
+/// its index entry).
+pub fn read_bytes_ms(bytes: u64) -> f64 {
+    PER_4KB_MS * bytes.div_ceil(4096) as f64
+}
+
 /// A fan-out's time from its requests' times.
 pub fn fanout_ms(requests: &[f64]) -> f64 {
     let slowest = requests.iter().copied().fold(0.0, f64::max);

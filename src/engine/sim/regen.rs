@@ -248,6 +248,26 @@ impl Simulation {
         self.place_with(entity, ordinal, vals, None, out)
     }
 
+    /// The entry child `ordinal` of `entity` (values `vals`), embedded in the parent placed at
+    /// `parent`, keys in index `index` of table `table` (a multikey index over the parent's
+    /// list): its position from the child's values, the parent's table key as the tie, sized as
+    /// the store sizes an entry. `None` when the child lacks a key value.
+    pub(super) fn element_entry(
+        &self,
+        (entity, ordinal): (usize, u32),
+        vals: &[Val],
+        (table, index): (usize, usize),
+        parent: &Placed,
+    ) -> Option<Entry> {
+        let plan = self.world.entities[entity].entries.get(index)?.as_ref()?;
+        let rt = &self.world.tables[table].indexes[index];
+        let mut shard = |slot: u32, count: u32| self.shard_draw(self.shard_key(entity, ordinal), slot, count);
+        let mut text = String::new();
+        let mut item = Placing { entity, table, vals, shard: &mut shard, text: &mut text };
+        let position = self.entry_position(&mut item, plan, rt, parent)?;
+        Some(self.entry_of(&item, plan, position, &[], 0))
+    }
+
     /// The partition key of a template that reads one member attribute (and perhaps one
     /// formatted time) and literals, from a memo: it is the same text every time that member
     /// writes (in that day, hour… of the time).

@@ -317,6 +317,7 @@ impl Simulation {
         let stats = pattern_stats(&world, &mut metrics)?;
         let tables = tables(&world, scenario.engine);
         let copies = copy_plans(&world, variant);
+        let embeds = super::embed::compile(&world, variant);
         let (patterns, entities) = (world.patterns.len(), world.entities.len());
         let seed = options.seed.unwrap_or(workload.seed);
         let draw_keys = world
@@ -366,7 +367,8 @@ impl Simulation {
             upkeep: Upkeep {
                 copies,
                 aggregates: upkeep::AggregatePlan::compile(&world, variant),
-                embeds: super::embed::compile(&world, variant),
+                multikeys: super::multikey::compile(&world, &embeds),
+                embeds,
                 scan_marks: Vec::new(),
             },
             replication: super::exec::Replication::default(),

@@ -130,6 +130,8 @@ pub(super) struct Upkeep {
     pub aggregates: Vec<AggregatePlan>,
     /// Each embed, with the children now in every parent's list.
     pub embeds: Vec<Embedded>,
+    /// The multikey indexes over the embeds' lists, with their entries' counts.
+    pub multikeys: Vec<super::multikey::Multikey>,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     pub scan_marks: Vec<Vec<usize>>,
 }

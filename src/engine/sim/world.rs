@@ -11,7 +11,7 @@ use crate::engine::model::{
     Scenario, Variant,
 };
 use crate::engine::planner::{Operation, PatternPlan};
-use crate::engine::profile::Layout;
+use crate::engine::profile::{IndexEntries, Layout};
 use crate::engine::workload::{Popularity, RateShape};
 
 use super::items::{Added, AttrPlan, Gen, Pop, Val, attr_plans, stream, to_hundredths};
@@ -85,6 +85,10 @@ pub struct EntityRt {
     /// The attribute that is the item's identity (`New(pop)`) and its population.
     pub identity: Option<(usize, usize)>,
     pub table: Option<usize>,
+    /// A child embedded whole with a multikey index on its elements: its parent's table, which
+    /// holds the index (`entries` are the child's place in it), and the parent, whose documents
+    /// a read through the index finds.
+    pub host: Option<(usize, usize)>,
     pub pk: Option<TemplatePlan>,
     pub sk: Option<TemplatePlan>,
     /// Per index of the entity's table.
@@ -136,6 +140,9 @@ pub enum Fetch {
     /// A GSI: the application fetches the items the Query returned from the table with
     /// BatchGetItem (as the planner's plan says).
     Table,
+    /// MongoDB: an index entry is the indexed values and a record id, so the query's FETCH
+    /// stage reads each match's document whole, within the request.
+    Documents,
 }
 
 /// One filter term a read applies to the items it reads.
@@ -386,6 +393,7 @@ fn entity_rt(scenario: &Scenario, variant: &Variant, e: &model::Entity) -> Entit
         upsert: e.upsert,
         identity,
         table: None,
+        host: None,
         pk: None,
         sk: None,
         entries: Vec::new(),
@@ -439,7 +447,9 @@ fn table_rt(
     groups.push((t, None));
     let mut indexes = Vec::new();
     for (id, index) in variant.indexes.iter().enumerate() {
-        if !members.iter().any(|&e| index.keys_for(EntityId::new(e)).is_some()) {
+        // A multikey index lives with the parent whose list it keys (`multikey`).
+        let list = variant.multikey_of(index).filter(|e| members.contains(&e.into_id().index()));
+        if list.is_none() && !members.iter().any(|&e| index.keys_for(EntityId::new(e)).is_some()) {
             continue;
         }
         let position = indexes.len();
@@ -464,6 +474,14 @@ fn table_rt(
         for &e in &members {
             let entry = entry_plan(index, EntityId::new(e), &mut entities[e]);
             entities[e].entries.push(entry);
+        }
+        if let Some(list) = list {
+            // The child has no items: its entry plan keys the elements its appends add.
+            let child = &mut entities[list.entity_id().index()];
+            child.entries.resize(position, None);
+            let entry = entry_plan(index, list.entity_id(), child);
+            child.entries.push(entry);
+            child.host = Some((t, list.into_id().index()));
         }
     }
     for &e in &members {
@@ -519,7 +537,15 @@ fn compile_pattern(
     } else if plan.parts.is_empty() {
         let read = plan.operation.and_then(|op| {
             let p = p.as_served_by(variant);
-            let spec = ReadSpec { p: &p, plan, operation: op, e, givens: &givens, equals: &equals };
+            let spec = ReadSpec {
+                p: &p,
+                plan,
+                operation: op,
+                e,
+                givens: &givens,
+                equals: &equals,
+                engine: scenario.engine,
+            };
             read_plan(&spec, entities, tables)
         });
         (read, Vec::new())
@@ -529,7 +555,15 @@ fn compile_pattern(
     let locate = plan.locate.as_deref().filter(|_| !p.action.is_read()).and_then(|l| {
         let operation = l.operation?;
         let locating = p.locating();
-        let spec = ReadSpec { p: &locating, plan: l, operation, e, givens: &givens, equals: &equals };
+        let spec = ReadSpec {
+            p: &locating,
+            plan: l,
+            operation,
+            e,
+            givens: &givens,
+            equals: &equals,
+            engine: scenario.engine,
+        };
         Some((operation, read_plan(&spec, entities, tables)?))
     });
     let identity = entities[e].identity.map(|(a, _)| a);
@@ -595,6 +629,7 @@ fn split_reads(
             e: k,
             givens: &part_givens,
             equals: &part_equals,
+            engine: scenario.engine,
         };
         let read = read_plan(&spec, entities, tables)?;
         let carried = part.carried_ids().iter().map(|&(from, to)| (from.index(), to.index())).collect();
@@ -639,12 +674,14 @@ struct ReadSpec<'a> {
     e: usize,
     givens: &'a [usize],
     equals: &'a [(usize, Val)],
+    /// The store: what its index entries hold decides how an index read fetches.
+    engine: model::Engine,
 }
 
 fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> Option<ReadPlan> {
     let (p, e) = (spec.p, spec.e);
     let ent = &entities[e];
-    let t = ent.table?;
+    let t = ent.table.or(ent.host.map(|(t, _)| t))?;
     let table = &tables[t];
     let index =
         spec.plan.index.as_ref().and_then(|id| table.indexes.iter().position(|i| i.id == id.position()));
@@ -668,7 +705,11 @@ fn read_plan(spec: &ReadSpec<'_>, entities: &[EntityRt], tables: &[TableRt]) -> 
     let gate = index.and_then(|i| ent.entries[i].as_ref()?.gate);
     let filter = read_filter(spec, &used, gate, range.as_ref().filter(|_| !range_by_key));
     let fetch = read_fetch(spec, ent, table, index, &used);
-    let returned: Vec<usize> = std::iter::once(e).chain(with).collect();
+    // A multikey index's entries point at the parents whose lists hold the children.
+    let returned: Vec<usize> = std::iter::once(e)
+        .chain(with)
+        .chain(ent.host.filter(|_| ent.table.is_none()).map(|(_, p)| p))
+        .collect();
     // Other entities stored in the same table (or index) could share the partitions read.
     let shared = table.entities.iter().any(|&x| {
         !returned.contains(&x)
@@ -758,6 +799,11 @@ fn read_fetch(
     });
     if lsi_fetch {
         Fetch::Lsi
+    } else if spec.plan.fetch.is_some()
+        && index.is_some()
+        && matches!(spec.engine.profile().index_entries, IndexEntries::KeyAndRecordId { .. })
+    {
+        Fetch::Documents
     } else if spec.plan.fetch.is_some() && index.is_some_and(|i| table.indexes[i].kind == IndexKind::Global) {
         Fetch::Table
     } else {

@@ -236,6 +236,14 @@ impl Display for FetchReading {
         let missing = self.missing.join(", ");
         let comes = if self.missing.len() == 1 { "comes" } else { "come" };
         let returned = numbers::count(*returned);
+        if let Some((entity, bytes)) = self.documents.as_deref() {
+            return write!(
+                f,
+                "; + fetch: {index}'s entries hold the indexed values and a record id, so the query's FETCH \
+                 stage reads each of the ~{returned} {entity} documents whole (~{} a call)",
+                numbers::bytes(*bytes)
+            );
+        }
         match self.kind {
             // A view holds the columns it selects; the rest is one SELECT by primary key per row.
             IndexKind::Global if self.engine.profile().cql() => {

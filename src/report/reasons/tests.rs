@@ -154,6 +154,7 @@ fn words_searches_fetches_classes_and_cql_reads() {
             returned: 250.0,
             requests: 3,
             units: 125.0,
+            documents: None,
             engine: DynamoDb,
         }),
         ..query(250.0, 51_200.0, 4)

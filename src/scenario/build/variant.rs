@@ -460,6 +460,7 @@ pub(super) fn variant(path: &Path, v: &file::Variant, cx: &Context<'_>) -> Resul
             .chain(indexes.iter().flat_map(|i| std::iter::once(&i.pk_attribute).chain(&i.sk_attribute))),
     )?;
     transactions(path, v, cx)?;
+    multikey(path, v, cx, &embeds, &indexes)?;
     let variant = Variant {
         name: v.name.clone(),
         description: v.description.clone(),
@@ -564,7 +565,13 @@ fn table_keys(
                 // A child embedded whole is read with its parent and written into it.
                 let with_parent = pattern.entity == embed.into && pattern.with.iter().any(|w| w == entity);
                 let put = pattern.entity == entity && pattern.action == model::Action::Put;
-                if with_parent || put {
+                // A read of the children alone, through a multikey index on their list (MongoDB;
+                // `multikey` checks the index and that the read gives its key).
+                let indexed = pattern.entity == entity
+                    && pattern.action.is_read()
+                    && pattern.with.is_empty()
+                    && v.indexes.iter().any(|ix| ix.keys.iter().any(|(name, _)| name == entity));
+                if with_parent || put || indexed {
                     continue;
                 }
                 return Err(problem(
@@ -1162,6 +1169,88 @@ fn embed_keys(path: &Path, v: &file::Variant, embeds: &[model::Embed], keys: &[E
                     e.entity, e.into
                 ),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// An index whose keys name a child embedded whole is a multikey index over the parent's list
+/// (`Variant::multikey_of`): MongoDB's alone, keying that one child, every entry the whole of
+/// its key (no sparse gate, no projection: an entry is the key and the parent's record id). A
+/// read of the children alone must give its partition key, since nothing else reaches them.
+fn multikey(
+    path: &Path,
+    v: &file::Variant,
+    cx: &Context<'_>,
+    embeds: &[model::Embed],
+    indexes: &[Index],
+) -> Result<()> {
+    for (i, ix) in indexes.iter().enumerate() {
+        let ipath = path.field("indexes").index(i);
+        let whole = |name: &str| embeds.iter().find(|e| e.entity == name && e.keep_latest.is_none());
+        let Some((keys, embed)) = ix.keys.iter().find_map(|k| Some((k, whole(&k.entity)?))) else { continue };
+        let at = ipath.field("keys").key(&keys.entity);
+        if cx.engine != model::Engine::MongoDb {
+            return Err(problem(
+                &at,
+                format!(
+                    "{} is embedded whole in {}'s list {:?}: an index on the elements of a list is a MongoDB multikey index, and {} indexes top-level attributes only. Keep {} as items of their own too (keep_latest: Some(N)) and index those, or replay on MongoDB (`--engine mongodb`, when the file lists it)",
+                    keys.entity, embed.into, embed.as_name, cx.engine, keys.entity
+                ),
+            ));
+        }
+        if ix.keys.len() > 1 {
+            return Err(problem(
+                &at,
+                format!(
+                    "index {:?} keys the elements of {}'s list {:?} (a multikey index), so it keys only {}: give the other entities an index of their own",
+                    ix.name, embed.into, embed.as_name, keys.entity
+                ),
+            ));
+        }
+        if ix.only_when.is_some() || ix.projection != Projection::All {
+            return Err(problem(
+                &ipath,
+                format!(
+                    "index {:?} is a multikey index over {}'s list {:?}: keyheat models its entries as MongoDB stores them (each element's key and the {}'s record id), with no `only_when` and no `projection`",
+                    ix.name, embed.into, embed.as_name, embed.into
+                ),
+            ));
+        }
+        // keyheat removes no entry: a document that goes, or is replaced whole, would leave its own.
+        let deleted =
+            cx.patterns.iter().find(|p| p.entity == embed.into && p.action == model::Action::Delete);
+        let expires = v.ttl.as_ref().is_some_and(|t| t.entities.contains(&embed.into));
+        let upsert = cx.entities.iter().any(|e| e.name == embed.into && e.upsert);
+        if deleted.is_some() || expires || upsert {
+            let how = match deleted {
+                Some(p) => format!("pattern {:?} deletes", p.name),
+                None if expires => "the TTL expires".to_owned(),
+                None => "an upsert replaces".to_owned(),
+            };
+            return Err(problem(
+                &ipath,
+                format!(
+                    "index {:?} is a multikey index over {}'s list {:?}, and {how} {} documents: keyheat does not yet remove a multikey index's entries with their document",
+                    ix.name, embed.into, embed.as_name, embed.into
+                ),
+            ));
+        }
+        for (p, pattern) in cx.patterns.iter().enumerate() {
+            if pattern.entity != keys.entity || !pattern.action.is_read() {
+                continue;
+            }
+            let knows =
+                |a: &str| pattern.given.iter().any(|g| g == a) || pattern.equals.iter().any(|(e, _)| e == a);
+            if let Some(missing) = keys.pk.attributes().find(|a| !knows(a)) {
+                return Err(problem(
+                    &path.field("embeds"),
+                    format!(
+                        "pattern {:?} (patterns[{p}]) reads {}, which variant {:?} embeds whole in {}: only the multikey index {:?} reaches them, and it needs {missing:?} given",
+                        pattern.name, keys.entity, v.name, embed.into, ix.name
+                    ),
+                ));
+            }
         }
     }
     Ok(())

@@ -10,6 +10,7 @@ use crate::engine::planner::keys::{self, SortCondition};
 use crate::engine::planner::numbers;
 use crate::engine::planner::verdict::FetchReading;
 use crate::engine::planner::{Fetch, Operation};
+use crate::engine::profile::IndexEntries;
 use crate::engine::store::read_units_for;
 use crate::engine::template::Template;
 
@@ -27,7 +28,15 @@ pub(super) fn missing<'a>(est: &Estimator<'a>, p: &'a AccessPattern, ix: &'a Ind
         .chain(ix.keys_for(p.entity_id()))
         .flat_map(|k| k.pk.attributes().chain(k.sk.iter().flat_map(Template::attributes)))
         .collect();
-    needed.into_iter().filter(|n| !key_attrs.contains(n) && !ix.projection.carries(n)).collect()
+    // A MongoDB index entry is the indexed values and a record id, whatever it projects.
+    let carries = |n: &str| !documents(est) && ix.projection.carries(n);
+    needed.into_iter().filter(|n| !key_attrs.contains(n) && !carries(n)).collect()
+}
+
+/// Whether the store's index entries hold only the indexed values and a record id (MongoDB),
+/// so a read through an index fetches each match's document whole, in the same request.
+fn documents(est: &Estimator<'_>) -> bool {
+    matches!(est.scenario.engine.profile().index_entries, IndexEntries::KeyAndRecordId { .. })
 }
 
 /// The filter a Query sends, and the share of the items it reads that pass it (`None`: not
@@ -200,14 +209,23 @@ pub(super) fn fetch(
     ix: &Index,
     missing: &[&str],
     returned: f64,
+    parent: Option<f64>,
 ) -> (Fetch, FetchReading) {
-    let item = est.item_bytes(entity);
-    let units = returned * read_units_for(item, false);
+    // A multikey index's entries point at the documents holding the children.
+    // A multikey index's entries point at the documents holding the children, `parent` bytes
+    // each on average (`Estimator::multikey_reads`).
+    let fetched = est.variant.multikey_of(ix).map_or(entity, crate::engine::model::Embed::into_id);
+    let item = parent.unwrap_or_else(|| est.item_bytes(fetched));
+    let units =
+        if est.scenario.engine.profile().metered() { returned * read_units_for(item, false) } else { 0.0 };
     let (operation, requests) = match ix.kind {
+        // The query's own FETCH stage: no request of its own.
+        _ if documents(est) => (Operation::Query, 0),
         IndexKind::Global => (Operation::BatchGetItem, numbers::ceil_u32(returned / BATCH_GET_KEYS)),
         IndexKind::Local => (Operation::Query, 0),
     };
     let reading = FetchReading {
+        documents: documents(est).then(|| Box::new((est.entity(fetched).name.clone(), returned * item))),
         index: ix.name.clone(),
         kind: ix.kind,
         projection: ix.projection.clone(),

@@ -844,6 +844,12 @@ impl Simulation {
                         {
                             self.found(row.id);
                             read.matched += 1;
+                            if plan.fetch == Fetch::Documents {
+                                // The FETCH stage reads the document whole, within the request.
+                                let bytes = u64::from(self.item_size(row.id));
+                                read.bytes += bytes;
+                                read.ms += latency::read_bytes_ms(bytes);
+                            }
                             if plan.fetch == Fetch::Table {
                                 read.returned.push(row.id);
                             }
