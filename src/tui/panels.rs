@@ -16,7 +16,7 @@ pub mod status;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::action::Panel;
 use super::theme::Theme;
@@ -32,6 +32,20 @@ pub fn framed(title: &str, focused: bool, theme: Theme) -> Block<'static> {
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
         .border_style(theme.border(focused))
         .title(Span::styled(title.to_owned(), theme.title(focused)))
+}
+
+/// A panel collapsed to one row to leave its place to another: a rule with its title and a
+/// one-line `summary`, cut with an ellipsis to the row. A click on it focuses the panel, which
+/// then takes the room.
+pub fn collapsed(panel: Panel, summary: Vec<Span<'static>>, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let mut spans = vec![Span::styled(panel.title().to_owned(), theme.title(false)), Span::raw(" · ")];
+    spans.extend(summary);
+    let title = flow(vec![Chunk::new("", spans)], usize::from(area.width), 0).pop().unwrap_or_default();
+    Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border(false))
+        .title(title)
+        .render(Rect { height: area.height.min(1), ..area }, buf);
 }
 
 /// Empties `area` for a box drawn over the screen, to the theme's background (ratatui's `Clear`

@@ -24,7 +24,7 @@ use super::panels::schema::{DraftNote, SchemaPanel};
 use super::panels::shards::ShardsPanel;
 use super::panels::sizes::SizesPanel;
 use super::panels::status::{Hint, MessageKind, StatusLine};
-use super::panels::{block, framed};
+use super::panels::{block, collapsed, framed};
 use super::picker::PickerView;
 use super::theme::Theme;
 use super::view::{AsRates, WorkbenchView};
@@ -146,16 +146,22 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                     b.render(rect, buf);
                     SizesPanel { sizes: &w.view.sizes, empty, theme }.render(inner, buf);
                 }
-                Panel::Indexes => IndexesPanel {
-                    variant,
-                    engine: scenario.engine,
-                    live: &w.view.indexes,
-                    focused: focused(panel),
-                    scroll: w.scroll_of(panel),
-                    theme,
+                Panel::Indexes => {
+                    let indexes = IndexesPanel {
+                        variant,
+                        engine: scenario.engine,
+                        live: &w.view.indexes,
+                        focused: focused(panel),
+                        scroll: w.scroll_of(panel),
+                        theme,
+                    };
+                    if l.collapsed == Some(panel) {
+                        collapsed(panel, indexes.summary(), rect, buf, theme);
+                    } else {
+                        indexes.render(rect, buf);
+                    }
                 }
-                .render(rect, buf),
-                Panel::Shards => shards(w, focused(panel), rect, buf, theme),
+                Panel::Shards => shards(w, focused(panel), l.collapsed == Some(panel), rect, buf, theme),
                 Panel::Goals => GoalsPanel {
                     goals: &scenario.goals,
                     live: &w.view.goals,
@@ -180,20 +186,24 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
 }
 
 /// The Shards panel of a variant that shards a collection, from the snapshot's report (the
-/// layout gives it no place otherwise).
-fn shards(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
+/// layout gives it no place otherwise), whole or `folded` to its summary.
+fn shards(w: &Workbench, focused: bool, folded: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
     let variant = w.current();
     let Some(sharding) = &variant.sharding else { return };
     let key = variant.keys.iter().find(|k| k.entity_id() == sharding.entity_id);
-    ShardsPanel {
+    let panel = ShardsPanel {
         sharding,
         key: key.map_or("", |k| k.pk.source()),
         live: w.view.report.as_ref().and_then(|r| r.shards.as_ref()),
         focused,
         scroll: w.scroll_of(Panel::Shards),
         theme,
+    };
+    if folded {
+        collapsed(Panel::Shards, panel.summary(), rect, buf, theme);
+    } else {
+        panel.render(rect, buf);
     }
-    .render(rect, buf);
 }
 
 /// Why a heatmap of `view` has no cells: a run replayed as rates never has any; otherwise

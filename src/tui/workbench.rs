@@ -712,11 +712,11 @@ impl Workbench {
             wrapped_height(&lesson_lines(&self.loaded.scenario, self.practice.as_ref()), width)
         });
         let sharded = self.current().sharding.is_some();
-        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit, sharded);
         // A variant that shards nothing has no Shards panel to keep the focus on.
         if self.focus == Panel::Shards && !sharded {
             self.focus = Panel::Indexes;
         }
+        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit, sharded, self.focus);
         if let Some(prefix) = self.lesson_target.take()
             && let Some(pane) = self.layout.rect(Panel::Lesson)
         {

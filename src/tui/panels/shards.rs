@@ -115,6 +115,37 @@ impl ShardsPanel<'_> {
         lines
     }
 
+    /// The panel collapsed to one line: the busiest shard's share of the inserts (marked when
+    /// hot), the balancer's migrations and the jumbo ranges; before the replay, the collection's
+    /// shards and key.
+    pub fn summary(&self) -> Vec<Span<'static>> {
+        let t = self.theme;
+        let Some(live) = self.live else {
+            let s = self.sharding;
+            let shards = plural(u64::from(s.shards), "shard", "shards");
+            return vec![Span::styled(format!("{shards} by {} {}", s.strategy.id(), self.key), t.dim())];
+        };
+        let mut spans = match live.hottest_for_inserts().filter(|_| live.inserts > 0) {
+            Some(h) => {
+                let style = if hot(live).is_some() { t.bad() } else { ratatui::style::Style::new() };
+                let share = numbers::percent(h.share_of_inserts);
+                vec![Span::styled(format!("{} {share} of inserts", h.shard), style)]
+            }
+            None => vec![Span::styled("no inserts yet", t.dim())],
+        };
+        spans.push(Span::styled(
+            format!(" · {}", plural(live.migrations, "migration", "migrations")),
+            t.dim(),
+        ));
+        if live.jumbo_ranges > 0 {
+            spans.push(Span::styled(
+                format!(" · {} jumbo", numbers::count(live.jumbo_ranges as f64)),
+                t.bad(),
+            ));
+        }
+        spans
+    }
+
     /// One row a shard under a row of headers; before the replay every figure is pending. The
     /// jumbo column is there only when a range is jumbo.
     fn table(&self, width: usize) -> Vec<Line<'static>> {
@@ -276,6 +307,45 @@ mod tests {
                 assert_eq!(got, want, "{case}");
             }
             assert_eq!(highlighted(&lines), hot, "{case}");
+        }
+    }
+
+    /// Collapsed to one line: the busiest shard's share (drawn as bad only when hot), the
+    /// migrations and the jumbo ranges; before the replay, the shards and the key.
+    #[test]
+    fn the_summary_names_the_busiest_shard_the_migrations_and_the_jumbo_ranges() {
+        let sharding = Sharding {
+            entity: "Order".to_owned(),
+            entity_id: EntityId::new(0),
+            shards: 3,
+            strategy: Strategy::Ranged,
+            range_bytes: MB,
+        };
+        let hot = report([(120_000, 1, MB, 12, 0), (0, 1, MB, 10, 0), (0, 0, 0, 1, 0)], 0);
+        let even = report([(40_080, 1, MB, 4, 0), (39_960, 1, MB, 4, 0), (39_960, 1, MB, 4, 0)], 0);
+        let jumbo = report([(69_360, 1, MB, 2, 2), (24_000, 1, MB, 2, 1), (26_640, 1, MB, 1, 0)], 0);
+        let none = report([(0, 0, 0, 1, 0); 3], 0);
+        let cases = [
+            (None, "3 shards by ranged {created_at}", false),
+            (Some(&hot), "shard0 100% of inserts · 2 migrations", true),
+            (Some(&even), "shard0 33.4% of inserts · 2 migrations", false),
+            (Some(&jumbo), "shard0 57.8% of inserts · 2 migrations · 3 jumbo", true),
+            (Some(&none), "no inserts yet · 2 migrations", false),
+        ];
+        for (live, want, marked) in cases {
+            let panel = ShardsPanel {
+                sharding: &sharding,
+                key: "{created_at}",
+                live,
+                focused: false,
+                scroll: 0,
+                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
+            };
+            let spans = panel.summary();
+            let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+            assert_eq!(text, want);
+            let bold = spans[0].style.add_modifier.contains(Modifier::BOLD);
+            assert_eq!(bold, marked, "{want}");
         }
     }
 
