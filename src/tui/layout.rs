@@ -100,6 +100,49 @@ pub fn workbench(
 /// Indexes gets three lines and Shards five.
 pub const SPLIT_MIN: u16 = 12;
 
+/// The compare view: the two runs' heatmaps side by side (now on the left), each run's shards
+/// under its heatmap when either run shards a collection, and the figures across the bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CompareLayout {
+    /// Now and before; `None` when the shards leave the heatmaps too few rows to show a cell.
+    pub heatmaps: Option<[Rect; 2]>,
+    /// Now and before, one height.
+    pub shards: Option<[Rect; 2]>,
+    pub figures: Rect,
+}
+
+/// The fewest rows a compare heatmap is drawn in: its border, legend, time axis and inspector
+/// (`heatmap::chrome_lines`, 4 in a short panel) and two lines of cells.
+pub const HEAT_MIN: u16 = 8;
+
+/// The compare view in `area` (the screen above the lesson and the status line); `shard_lines`:
+/// the lines the taller of the two runs' shards take, when either run shards a collection. The
+/// heatmaps take two thirds and the figures the rest; the shards come out of the heatmaps' two
+/// thirds. When what is left could not show a cell (80×24: 18 rows with the lesson, 23 without)
+/// the heatmaps give way: the shards go on top and the figures take the rest — side by side, the
+/// shards are what a sharded comparison is about, and the workbench still has its heatmap.
+pub fn compare(area: Rect, shard_lines: Option<u16>) -> CompareLayout {
+    let heat_share = area.height.saturating_sub(1) * 2 / 3;
+    let figures = Rect { y: area.y + heat_share, height: area.height - heat_share, ..area };
+    let halves = |rect: Rect| -> [Rect; 2] {
+        let [now, before] =
+            Layout::horizontal([Constraint::Length(rect.width / 2), Constraint::Fill(1)]).areas(rect);
+        [now, before]
+    };
+    let top = Rect { height: heat_share, ..area };
+    let Some(lines) = shard_lines else {
+        return CompareLayout { heatmaps: Some(halves(top)), shards: None, figures };
+    };
+    // A long list of shards scrolls no further than half the view: the figures stay in sight.
+    let shards = (lines + 2).min(area.height / 2);
+    if heat_share >= shards + HEAT_MIN {
+        let [heat, below] = Layout::vertical([Constraint::Fill(1), Constraint::Length(shards)]).areas(top);
+        return CompareLayout { heatmaps: Some(halves(heat)), shards: Some(halves(below)), figures };
+    }
+    let [below, figures] = Layout::vertical([Constraint::Length(shards), Constraint::Fill(1)]).areas(area);
+    CompareLayout { heatmaps: None, shards: Some(halves(below)), figures }
+}
+
 /// A box of at most `width` × `height` in the middle of `area`.
 pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
@@ -170,6 +213,51 @@ mod tests {
         assert_eq!(l.panel_at(0, 0), Some(Panel::Schema));
         assert_eq!(l.panel_at(0, 29), None);
         assert_eq!(l.rect(Panel::Lesson), None);
+    }
+
+    /// The compare view: the heatmaps over two thirds and the figures under them; the shards
+    /// (when either run shards) come out of the heatmaps' rows, and take their place when what
+    /// is left could not show a cell.
+    #[test]
+    fn the_compare_view_makes_room_for_the_shards() {
+        // (columns, rows of the view, the shards' lines, the heatmaps' rows, the shards' rows,
+        // the figures' rows)
+        type Case = (u16, u16, Option<u16>, Option<u16>, Option<u16>, u16);
+        let cases: [Case; 7] = [
+            // 80x24 with the lesson (3 lines), without it, 120x40 with it (5 lines): 18, 23, 32.
+            (80, 18, None, Some(11), None, 7),
+            (80, 18, Some(6), None, Some(8), 10),
+            (80, 23, Some(6), None, Some(8), 15),
+            (120, 32, None, Some(20), None, 12),
+            (120, 32, Some(6), Some(12), Some(8), 12),
+            (120, 32, Some(1), Some(17), Some(3), 12),
+            // Many shards stop at half the view.
+            (120, 32, Some(40), None, Some(16), 16),
+        ];
+        for (w, h, lines, heat, shards, figures) in cases {
+            let area = Rect::new(0, 0, w, h);
+            let l = compare(area, lines);
+            let case = format!("{w}x{h} {lines:?}");
+            assert_eq!(l.heatmaps.map(|[now, _]| now.height), heat, "{case}");
+            assert_eq!(l.shards.map(|[now, _]| now.height), shards, "{case}");
+            assert_eq!(l.figures.height, figures, "{case}");
+            let mut rects: Vec<Rect> = [l.heatmaps, l.shards].into_iter().flatten().flatten().collect();
+            rects.push(l.figures);
+            let covered: u32 = rects.iter().map(|r| r.area()).sum();
+            assert_eq!(covered, area.area(), "{case}: the view is tiled");
+            for (i, a) in rects.iter().enumerate() {
+                assert!(a.height >= 3, "{case}: {a:?}");
+                for b in &rects[i + 1..] {
+                    assert!(!a.intersects(*b), "{case}: {a:?} overlaps {b:?}");
+                }
+            }
+            for [now, before] in [l.heatmaps, l.shards].into_iter().flatten() {
+                assert_eq!(
+                    (now.width, now.right(), now.y, now.height),
+                    (w / 2, before.x, before.y, before.height)
+                );
+            }
+        }
     }
 
     #[test]

@@ -77,7 +77,13 @@ impl ShardsPanel<'_> {
     pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let s = self.sharding;
-        let mut lines = self.table(width);
+        let jumbo = self.live.is_some_and(|l| l.jumbo_ranges > 0);
+        let wanted: Vec<Column> =
+            [Column::Inserts, Column::Size, Column::Ranges, Column::Jumbo, Column::Documents]
+                .into_iter()
+                .filter(|&c| c != Column::Jumbo || jumbo)
+                .collect();
+        let mut lines = self.table(width, &wanted);
         let dim = |text: String| Span::styled(text, t.dim());
         let summary = |chunks: Vec<(&'static str, Span<'static>)>| {
             flow(chunks.into_iter().map(|(sep, span)| Chunk::new(sep, vec![span])).collect(), width, INDENT)
@@ -146,20 +152,74 @@ impl ShardsPanel<'_> {
         spans
     }
 
-    /// One row a shard under a row of headers; before the replay every figure is pending. The
-    /// jumbo column is there only when a range is jumbo.
-    fn table(&self, width: usize) -> Vec<Line<'static>> {
+    /// What the compare view shows of a run's shards, in `compare_height` lines whatever the
+    /// replay has reached (the view is laid out before the snapshot comes): the table with the
+    /// jumbo column always there and second, so that both sides line up and a narrow side keeps
+    /// the share of the inserts and the jumbo ranges; then the balancer's line and the router's,
+    /// each kept to one line by leaving out the figures that come last.
+    pub fn compare_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let wanted = [Column::Inserts, Column::Jumbo, Column::Ranges, Column::Size, Column::Documents];
+        let mut lines = self.table(width, &wanted);
+        let dim = |text: String| Span::styled(text, t.dim());
+        let Some(live) = self.live else {
+            lines.push(Line::styled(format!("balancer: {PENDING}"), t.dim()));
+            lines.push(Line::styled(format!("router: {PENDING}"), t.dim()));
+            return lines;
+        };
+        let migrations = format!("balancer: {}", plural(live.migrations, "migration", "migrations"));
+        lines.push(one_line(
+            vec![
+                Chunk::new("", vec![dim(migrations)]),
+                Chunk::new(", ", vec![dim(numbers::bytes(live.migrated_bytes as f64))]),
+                Chunk::new(
+                    " · ",
+                    vec![dim(format!("at {} apart", numbers::bytes(live.migration_threshold_bytes as f64)))],
+                ),
+            ],
+            width,
+        ));
+        let router = if live.targeted_reads + live.broadcast_reads == 0 {
+            vec![Chunk::new("", vec![dim("router: no reads so far".to_owned())])]
+        } else {
+            let mut chunks = vec![
+                Chunk::new(
+                    "",
+                    vec![dim(format!("router: {} targeted", numbers::count(live.targeted_reads as f64)))],
+                ),
+                Chunk::new(
+                    " · ",
+                    vec![dim(format!("{} broadcast", numbers::count(live.broadcast_reads as f64)))],
+                ),
+            ];
+            if live.prefix_reads > 0 {
+                let prefix = format!("{} by prefix", numbers::count(live.prefix_reads as f64));
+                chunks.push(Chunk::new(" · ", vec![dim(prefix)]));
+            }
+            chunks
+        };
+        lines.push(one_line(router, width));
+        lines
+    }
+
+    /// The lines `compare_lines` takes: a header, a row a shard, the balancer and the router.
+    pub fn compare_height(sharding: &Sharding) -> u16 {
+        u16::try_from(sharding.shards).unwrap_or(u16::MAX).saturating_add(3)
+    }
+
+    /// One row a shard under a row of headers, the `wanted` columns in their order while they
+    /// fit; before the replay every figure is pending. The workbench's table has the jumbo
+    /// column only when a range is jumbo.
+    fn table(&self, width: usize, wanted: &[Column]) -> Vec<Line<'static>> {
         let t = self.theme;
         let names: Vec<String> = match self.live {
             Some(live) => live.shards.iter().map(|x| x.shard.clone()).collect(),
             None => (0..self.sharding.shards).map(|i| format!("shard{i}")).collect(),
         };
-        let jumbo = self.live.is_some_and(|l| l.jumbo_ranges > 0);
-        let wanted = [Column::Inserts, Column::Size, Column::Ranges, Column::Jumbo, Column::Documents];
         // Each column's cells, header first, as wide as its widest.
         let mut columns: Vec<(Column, Vec<String>, usize)> = Vec::new();
         let mut used = names.iter().map(|n| width_of(n)).max().unwrap_or(0);
-        for column in wanted.into_iter().filter(|&c| c != Column::Jumbo || jumbo) {
+        for &column in wanted {
             let mut cells = vec![column.header().to_owned()];
             match self.live {
                 Some(live) => cells.extend(live.shards.iter().map(|x| column.figure(x))),
@@ -193,6 +253,27 @@ impl ShardsPanel<'_> {
         lines
     }
 }
+
+/// `chunks` on one line `width` wide: the first (cut with an ellipsis when it must be), then
+/// those of the rest that fit, in order.
+fn one_line(chunks: Vec<Chunk>, width: usize) -> Line<'static> {
+    let mut chunks = chunks.into_iter();
+    let Some(first) = chunks.next() else { return Line::default() };
+    let mut line = flow(vec![first], width, 0).pop().unwrap_or_default();
+    let mut used = line.width();
+    for chunk in chunks {
+        let w = width_of(chunk.sep) + chunk.width();
+        if used + w <= width {
+            used += w;
+            line.spans.push(Span::raw(chunk.sep));
+            line.spans.extend(chunk.spans);
+        }
+    }
+    line
+}
+
+/// What the compare view says for a run that shards no collection.
+pub const UNSHARDED: &str = "no collection sharded";
 
 /// The shard whose share of the inserts an even spread would not give by chance: more than
 /// three standard deviations of a binomial share (each insert landing on one of n shards with
@@ -346,6 +427,94 @@ mod tests {
             assert_eq!(text, want);
             let bold = spans[0].style.add_modifier.contains(Modifier::BOLD);
             assert_eq!(bold, marked, "{want}");
+        }
+    }
+
+    /// Compare's lines: always `compare_height` of them, the jumbo column second so a narrow side
+    /// keeps it, and the balancer and the router one line each, leaving out what comes last.
+    #[test]
+    fn compare_lines_keep_their_count_and_the_jumbo_ranges_at_any_width() {
+        let sharding = Sharding {
+            entity: "Order".to_owned(),
+            entity_id: EntityId::new(0),
+            shards: 3,
+            strategy: Strategy::Ranged,
+            range_bytes: MB,
+        };
+        let mut hot =
+            report([(120_000, 40_000, 21 * MB, 12, 0), (0, 40_000, 21 * MB, 10, 0), (0, 0, 0, 1, 0)], 0);
+        hot.broadcast_reads = 18_000;
+        let jumbo = report(
+            [
+                (69_360, 69_360, 34 * MB, 2, 2),
+                (24_000, 24_000, 9 * MB, 2, 1),
+                (26_640, 26_640, 10 * MB, 1, 0),
+            ],
+            36_000,
+        );
+        let cases: [(Option<&ShardsReport>, usize, &[&str]); 4] = [
+            (
+                None,
+                38,
+                &[
+                    "        inserts  jumbo  ranges  size",
+                    "shard0        —      —       —     —",
+                    "shard1        —      —       —     —",
+                    "shard2        —      —       —     —",
+                    "balancer: —",
+                    "router: —",
+                ],
+            ),
+            (
+                Some(&hot),
+                38,
+                &[
+                    "        inserts  jumbo  ranges   size",
+                    "shard0     100%      0      12  21 MB",
+                    "shard1       0%      0      10  21 MB",
+                    "shard2       0%      0       1    0 B",
+                    "balancer: 2 migrations, 2 MB",
+                    "router: 0 targeted · 18,000 broadcast",
+                ],
+            ),
+            (
+                Some(&jumbo),
+                58,
+                &[
+                    "        inserts  jumbo  ranges   size    docs",
+                    "shard0    57.8%      2       2  34 MB  69,360",
+                    "shard1      20%      1       2   9 MB  24,000",
+                    "shard2    22.2%      0       1  10 MB  26,640",
+                    "balancer: 2 migrations, 2 MB · at 3 MB apart",
+                    "router: 36,000 targeted · 0 broadcast",
+                ],
+            ),
+            (
+                Some(&jumbo),
+                22,
+                &[
+                    "        inserts  jumbo",
+                    "shard0    57.8%      2",
+                    "shard1      20%      1",
+                    "shard2    22.2%      0",
+                    "balancer: 2 migrations",
+                    "router: 36,000 target…",
+                ],
+            ),
+        ];
+        for (live, width, want) in cases {
+            let panel = ShardsPanel {
+                sharding: &sharding,
+                key: "{created_at}",
+                live,
+                focused: false,
+                scroll: 0,
+                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
+            };
+            let got = plain(&panel.compare_lines(width));
+            assert_eq!(got.len(), usize::from(ShardsPanel::compare_height(&sharding)), "{got:#?}");
+            assert!(got.iter().all(|l| width_of(l) <= width), "{got:#?}");
+            assert_eq!(got, want, "at {width}");
         }
     }
 
