@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::{PENDING, block, text};
+use super::{Chunk, PENDING, block, text};
 use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::numbers;
 use crate::engine::profile::{IndexEntries, Indexes};
@@ -33,7 +33,7 @@ pub struct IndexesPanel<'a> {
 impl IndexesPanel<'_> {
     /// The panel collapsed to one line: its indexes by name, and what they throttled so far
     /// when any did (DynamoDB).
-    pub fn summary(&self) -> Vec<Span<'static>> {
+    pub fn summary(&self) -> Vec<Chunk> {
         let t = self.theme;
         let profile = self.engine.profile();
         let views = profile.indexes == Indexes::Views;
@@ -46,12 +46,13 @@ impl IndexesPanel<'_> {
             (_, true) => format!("{}: {}", plural(n, "view", "views"), names.join(", ")),
             (_, false) => format!("{}: {}", plural(n, "index", "indexes"), names.join(", ")),
         };
-        let mut spans = vec![Span::styled(what, t.dim())];
+        let mut chunks = vec![Chunk::new("", vec![Span::styled(what, t.dim())])];
         let throttled: u64 = self.live.iter().map(|l| l.throttled).sum();
         if throttled > 0 {
-            spans.push(Span::styled(format!(" · throttled {}", numbers::count(throttled as f64)), t.bad()));
+            let throttled = format!("throttled {}", numbers::count(throttled as f64));
+            chunks.push(Chunk::new(" · ", vec![Span::styled(throttled, t.bad())]));
         }
-        spans
+        chunks
     }
 }
 

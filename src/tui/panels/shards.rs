@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::{Chunk, PENDING, block, flow, text, width_of};
+use super::{Chunk, PENDING, block, flow, one_line, text, width_of};
 use crate::engine::model::Sharding;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{ShardReport, ShardsReport};
@@ -122,34 +122,37 @@ impl ShardsPanel<'_> {
     }
 
     /// The panel collapsed to one line: the busiest shard's share of the inserts (marked when
-    /// hot), the balancer's migrations and the jumbo ranges; before the replay, the collection's
-    /// shards and key.
-    pub fn summary(&self) -> Vec<Span<'static>> {
+    /// hot), the balancer's migrations and the jumbo ranges, leaving out what does not fit
+    /// after the share; before the replay, the collection's shards and key.
+    pub fn summary(&self) -> Vec<Chunk> {
         let t = self.theme;
         let Some(live) = self.live else {
             let s = self.sharding;
             let shards = plural(u64::from(s.shards), "shard", "shards");
-            return vec![Span::styled(format!("{shards} by {} {}", s.strategy.id(), self.key), t.dim())];
+            let key = format!("by {} {}", s.strategy.id(), self.key);
+            return vec![
+                Chunk::new("", vec![Span::styled(shards, t.dim())]),
+                Chunk::new(" ", vec![Span::styled(key, t.dim())]),
+            ];
         };
-        let mut spans = match live.hottest_for_inserts().filter(|_| live.inserts > 0) {
+        let mut chunks = match live.hottest_for_inserts().filter(|_| live.inserts > 0) {
             Some(h) => {
                 let style = if hot(live).is_some() { t.bad() } else { ratatui::style::Style::new() };
-                let share = numbers::percent(h.share_of_inserts);
-                vec![Span::styled(format!("{} {share} of inserts", h.shard), style)]
+                let share = format!("{} {}", h.shard, numbers::percent(h.share_of_inserts));
+                vec![
+                    Chunk::new("", vec![Span::styled(share, style)]),
+                    Chunk::new(" ", vec![Span::styled("of inserts", t.dim())]),
+                ]
             }
-            None => vec![Span::styled("no inserts yet", t.dim())],
+            None => vec![Chunk::new("", vec![Span::styled("no inserts yet", t.dim())])],
         };
-        spans.push(Span::styled(
-            format!(" · {}", plural(live.migrations, "migration", "migrations")),
-            t.dim(),
-        ));
+        let migrations = plural(live.migrations, "migration", "migrations");
+        chunks.push(Chunk::new(" · ", vec![Span::styled(migrations, t.dim())]));
         if live.jumbo_ranges > 0 {
-            spans.push(Span::styled(
-                format!(" · {} jumbo", numbers::count(live.jumbo_ranges as f64)),
-                t.bad(),
-            ));
+            let jumbo = format!("{} jumbo", numbers::count(live.jumbo_ranges as f64));
+            chunks.push(Chunk::new(" · ", vec![Span::styled(jumbo, t.bad())]));
         }
-        spans
+        chunks
     }
 
     /// What the compare view shows of a run's shards, in `compare_height` lines whatever the
@@ -252,24 +255,6 @@ impl ShardsPanel<'_> {
         }
         lines
     }
-}
-
-/// `chunks` on one line `width` wide: the first (cut with an ellipsis when it must be), then
-/// those of the rest that fit, in order.
-fn one_line(chunks: Vec<Chunk>, width: usize) -> Line<'static> {
-    let mut chunks = chunks.into_iter();
-    let Some(first) = chunks.next() else { return Line::default() };
-    let mut line = flow(vec![first], width, 0).pop().unwrap_or_default();
-    let mut used = line.width();
-    for chunk in chunks {
-        let w = width_of(chunk.sep) + chunk.width();
-        if used + w <= width {
-            used += w;
-            line.spans.push(Span::raw(chunk.sep));
-            line.spans.extend(chunk.spans);
-        }
-    }
-    line
 }
 
 /// What the compare view says for a run that shards no collection.
@@ -422,11 +407,13 @@ mod tests {
                 scroll: 0,
                 theme: Theme::new(crate::tui::theme::Palette::Dark, None),
             };
-            let spans = panel.summary();
-            let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
-            assert_eq!(text, want);
-            let bold = spans[0].style.add_modifier.contains(Modifier::BOLD);
+            let line = one_line(panel.summary(), 80);
+            assert_eq!(plain(std::slice::from_ref(&line)), [want]);
+            let bold = line.spans[0].style.add_modifier.contains(Modifier::BOLD);
             assert_eq!(bold, marked, "{want}");
+            // Narrow (the folded row at 80x24 leaves it 15 columns), the share stays whole.
+            let narrow = plain(&[one_line(panel.summary(), 15)]);
+            assert!(want.starts_with(narrow[0].split(" · ").next().unwrap()), "{narrow:?}");
         }
     }
 
