@@ -16,7 +16,7 @@ pub mod status;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::action::Panel;
 use super::theme::Theme;
@@ -32,6 +32,26 @@ pub fn framed(title: &str, focused: bool, theme: Theme) -> Block<'static> {
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
         .border_style(theme.border(focused))
         .title(Span::styled(title.to_owned(), theme.title(focused)))
+}
+
+/// A panel collapsed to one row to leave its place to another: a rule with its title and a
+/// one-line `summary`, of which what does not fit is left out. A click on it focuses the
+/// panel, which then takes the room.
+pub fn collapsed(panel: Panel, summary: Vec<Chunk>, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let mut chunks = vec![Chunk::new("", vec![Span::styled(panel.title().to_owned(), theme.title(false))])];
+    let mut summary = summary.into_iter();
+    // The summary's first chunk goes with the title, so that it is never left out.
+    if let Some(first) = summary.next() {
+        chunks[0].spans.push(Span::raw(" · "));
+        chunks[0].spans.extend(first.spans);
+    }
+    chunks.extend(summary);
+    let title = one_line(chunks, usize::from(area.width));
+    Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border(false))
+        .title(title)
+        .render(Rect { height: area.height.min(1), ..area }, buf);
 }
 
 /// Empties `area` for a box drawn over the screen, to the theme's background (ratatui's `Clear`
@@ -94,6 +114,24 @@ pub fn ellipsize(text: &str, width: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// `chunks` on one line `width` wide: the first (cut with an ellipsis when it must be), then
+/// those of the rest that fit, in order.
+pub fn one_line(chunks: Vec<Chunk>, width: usize) -> Line<'static> {
+    let mut chunks = chunks.into_iter();
+    let Some(first) = chunks.next() else { return Line::default() };
+    let mut line = flow(vec![first], width, 0).pop().unwrap_or_default();
+    let mut used = line.width();
+    for chunk in chunks {
+        let w = width_of(chunk.sep) + chunk.width();
+        if used + w <= width {
+            used += w;
+            line.spans.push(Span::raw(chunk.sep));
+            line.spans.extend(chunk.spans);
+        }
+    }
+    line
 }
 
 /// A piece of a line that is never split: `sep` goes before it unless it starts a line.

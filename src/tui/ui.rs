@@ -2,7 +2,7 @@
 //! took; changes nothing. [`render_workbench`] is what `keyheat snapshot` and the benchmark call.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
@@ -21,14 +21,14 @@ use super::panels::lesson::LessonPanel;
 use super::panels::patterns::{self, PatternsPanel};
 use super::panels::quiz::QuizView;
 use super::panels::schema::{DraftNote, SchemaPanel};
-use super::panels::shards::ShardsPanel;
+use super::panels::shards::{ShardsPanel, UNSHARDED};
 use super::panels::sizes::SizesPanel;
 use super::panels::status::{Hint, MessageKind, StatusLine};
-use super::panels::{block, framed};
+use super::panels::{block, collapsed, framed};
 use super::picker::PickerView;
 use super::theme::Theme;
 use super::view::{AsRates, WorkbenchView};
-use super::workbench::{Mode, Playback, Workbench, compare_heat_area};
+use super::workbench::{Mode, Playback, Workbench};
 use crate::engine::planner::numbers;
 use crate::engine::sim::RunReport;
 use crate::report::compare::{CompareError, Comparison};
@@ -50,7 +50,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 Paragraph::new(Span::styled(text.clone(), style)).render(line, buf);
             }
         }
-        Screen::Workbench(w) => workbench(app, w, area, buf),
+        Screen::Workbench(w) => workbench(app, w, buf),
         Screen::Quiz(quiz) => QuizView { quiz, theme }.render(area, buf),
     }
     if let Some(o) = &app.overlay {
@@ -82,7 +82,7 @@ fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
     Paragraph::new(Span::styled(text, theme.warn())).centered().wrap(Wrap { trim: true }).render(rect, buf);
 }
 
-fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
+fn workbench(app: &App, w: &Workbench, buf: &mut Buffer) {
     let theme = app.theme;
     let l = &w.layout;
     let focused = |p: Panel| w.focus == p && w.mode == Mode::Normal;
@@ -96,7 +96,7 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
         (None, Some(_)) => "space plays the replay",
     };
     if w.mode == Mode::Compare {
-        compare(w, Rect { height: area.height.saturating_sub(1 + lesson_height(w)), ..area }, buf, theme);
+        compare(w, buf, theme);
     } else {
         for &(panel, rect) in &l.panels {
             match panel {
@@ -146,16 +146,22 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
                     b.render(rect, buf);
                     SizesPanel { sizes: &w.view.sizes, empty, theme }.render(inner, buf);
                 }
-                Panel::Indexes => IndexesPanel {
-                    variant,
-                    engine: scenario.engine,
-                    live: &w.view.indexes,
-                    focused: focused(panel),
-                    scroll: w.scroll_of(panel),
-                    theme,
+                Panel::Indexes => {
+                    let indexes = IndexesPanel {
+                        variant,
+                        engine: scenario.engine,
+                        live: &w.view.indexes,
+                        focused: focused(panel),
+                        scroll: w.scroll_of(panel),
+                        theme,
+                    };
+                    if l.collapsed == Some(panel) {
+                        collapsed(panel, indexes.summary(), rect, buf, theme);
+                    } else {
+                        indexes.render(rect, buf);
+                    }
                 }
-                .render(rect, buf),
-                Panel::Shards => shards(w, focused(panel), rect, buf, theme),
+                Panel::Shards => shards(w, focused(panel), l.collapsed == Some(panel), rect, buf, theme),
                 Panel::Goals => GoalsPanel {
                     goals: &scenario.goals,
                     live: &w.view.goals,
@@ -180,20 +186,24 @@ fn workbench(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
 }
 
 /// The Shards panel of a variant that shards a collection, from the snapshot's report (the
-/// layout gives it no place otherwise).
-fn shards(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
+/// layout gives it no place otherwise), whole or `folded` to its summary.
+fn shards(w: &Workbench, focused: bool, folded: bool, rect: Rect, buf: &mut Buffer, theme: Theme) {
     let variant = w.current();
     let Some(sharding) = &variant.sharding else { return };
     let key = variant.keys.iter().find(|k| k.entity_id() == sharding.entity_id);
-    ShardsPanel {
+    let panel = ShardsPanel {
         sharding,
         key: key.map_or("", |k| k.pk.source()),
         live: w.view.report.as_ref().and_then(|r| r.shards.as_ref()),
         focused,
         scroll: w.scroll_of(Panel::Shards),
         theme,
+    };
+    if folded {
+        collapsed(Panel::Shards, panel.summary(), rect, buf, theme);
+    } else {
+        panel.render(rect, buf);
     }
-    .render(rect, buf);
 }
 
 /// Why a heatmap of `view` has no cells: a run replayed as rates never has any; otherwise
@@ -206,10 +216,6 @@ fn lesson(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, theme: The
     let scroll = w.scroll_of(Panel::Lesson);
     LessonPanel { scenario: &w.loaded.scenario, practice: w.practice.as_ref(), focused, scroll, theme }
         .render(rect, buf);
-}
-
-fn lesson_height(w: &Workbench) -> u16 {
-    w.layout.rect(Panel::Lesson).map_or(0, |r| r.height)
 }
 
 fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
@@ -289,35 +295,66 @@ fn status(app: &App, w: &Workbench, area: Rect, buf: &mut Buffer) {
     .render(area, buf);
 }
 
-/// Compare: the current run's heatmap beside the baseline's, and the headline figures with deltas.
-fn compare(w: &Workbench, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let heat = compare_heat_area(area);
-    let [left, right] = Layout::horizontal([Constraint::Length(heat.width), Constraint::Fill(1)])
-        .areas(Rect { height: heat.height, ..area });
-    let figures = Rect { y: heat.bottom(), height: area.height.saturating_sub(heat.height), ..area };
+/// Compare: the current run's heatmap beside the baseline's, each run's shards under them when
+/// either run shards a collection, and the headline figures with deltas.
+fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
+    let l = &w.compare;
     let before = w.baseline_loading.map(|l| l.label());
     let not_yet = "no snapshot yet";
-    for (rect, title, view, empty) in [
-        (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
-        (
-            right,
-            format!("Heatmap — before: {}", w.baseline_label.as_deref().unwrap_or("previous run")),
-            w.baseline.as_ref(),
-            before.as_deref().unwrap_or(not_yet),
-        ),
-    ] {
-        let b = framed(&title, false, theme);
-        let inner = b.inner(rect);
-        b.render(rect, buf);
-        HeatmapPanel {
-            view: view.and_then(|v| v.heatmap.as_ref()),
-            settings: &w.heat,
-            hints: &[],
-            empty: heat_empty(view, empty),
-            theme,
+    let before_label = w.baseline_label.as_deref().unwrap_or("previous run");
+    if let Some([left, right]) = l.heatmaps {
+        for (rect, title, view, empty) in [
+            (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
+            (
+                right,
+                format!("Heatmap — before: {before_label}"),
+                w.baseline.as_ref(),
+                before.as_deref().unwrap_or(not_yet),
+            ),
+        ] {
+            let b = framed(&title, false, theme);
+            let inner = b.inner(rect);
+            b.render(rect, buf);
+            HeatmapPanel {
+                view: view.and_then(|v| v.heatmap.as_ref()),
+                settings: &w.heat,
+                hints: &[],
+                empty: heat_empty(view, empty),
+                theme,
+            }
+            .render(inner, buf);
         }
-        .render(inner, buf);
     }
+    if let Some([left, right]) = l.shards {
+        for (rect, title, shards, view) in [
+            (left, format!("Shards — now: {}", w.run_label), w.run_shards.as_ref(), Some(&w.view)),
+            (
+                right,
+                format!("Shards — before: {before_label}"),
+                w.baseline_shards.as_ref(),
+                w.baseline.as_ref(),
+            ),
+        ] {
+            let b = framed(&title, false, theme);
+            let inner = b.inner(rect);
+            b.render(rect, buf);
+            // The figures are the worker's, in the snapshot's report, as in the Shards panel.
+            let lines = match shards {
+                Some(s) => ShardsPanel {
+                    sharding: &s.sharding,
+                    key: &s.key,
+                    live: view.and_then(|v| v.report.as_ref()).and_then(|r| r.shards.as_ref()),
+                    focused: false,
+                    scroll: 0,
+                    theme,
+                }
+                .compare_lines(usize::from(inner.width)),
+                None => vec![Line::styled(UNSHARDED, theme.dim())],
+            };
+            Paragraph::new(lines).render(inner, buf);
+        }
+    }
+    let figures = l.figures;
     let at = w.progress.map_or_else(String::new, |p| format!(" at {}", super::panels::clock_time(p.now)));
     let title = format!("Figures: now vs before, same seed{at} (as keyheat compare)");
     let block = framed(&title, false, theme);

@@ -12,16 +12,17 @@ use ratatui::layout::Rect;
 use super::action::{Action, Direction, Panel};
 use super::driver::{DriverError, Loading, Pace, Run, SimDriver, Stage};
 use super::editor::Editor;
-use super::layout::{self, WorkbenchLayout};
+use super::layout::{self, CompareLayout, WorkbenchLayout};
 use super::pacing::{DEFAULT_SPEED, Pacer, SPEEDS, Speedometer};
 use super::panels::heatmap::{self, HeatSettings, clamp_cursor, next_metric};
 use super::panels::lesson::{lesson_lines, wrapped_height};
 use super::panels::patterns::{self, PatternsPanel};
+use super::panels::shards::ShardsPanel;
 use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
-use crate::engine::model::Variant;
+use crate::engine::model::{Sharding, Variant};
 use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
 use crate::scenario::Loaded;
@@ -127,8 +128,13 @@ pub struct Workbench {
     /// (`naive`, `naive (edited)`).
     pub run_label: String,
     pub baseline_label: Option<String>,
+    /// What the current run and the baseline shard, if anything: where compare shows shards.
+    pub run_shards: Option<RunShards>,
+    pub baseline_shards: Option<RunShards>,
     pub hints: Vec<&'static str>,
     pub layout: WorkbenchLayout,
+    /// Where compare draws, laid out with the workbench (the heatmaps' request is sized by it).
+    pub compare: CompareLayout,
     /// Whether the recovery file on disk is one the user has not answered yet (so it must not
     /// be overwritten by this session's empty state).
     pub recovery_pending: bool,
@@ -185,8 +191,11 @@ impl Workbench {
             baseline: None,
             run_label: String::new(),
             baseline_label: None,
+            run_shards: None,
+            baseline_shards: None,
             hints: Vec::new(),
             layout: WorkbenchLayout::default(),
+            compare: CompareLayout::default(),
             recovery_pending: false,
             theme,
             practice: None,
@@ -247,6 +256,10 @@ impl Workbench {
                     self.current().name.clone()
                 };
                 let previous = std::mem::replace(&mut self.run_label, label);
+                // The first run has no run before it: no baseline, nothing it shards.
+                let shards = RunShards::of(self.current());
+                self.baseline_shards =
+                    std::mem::replace(&mut self.run_shards, shards).filter(|_| !previous.is_empty());
                 self.baseline_label = Some(previous).filter(|p| !p.is_empty());
             }
             Err(_) => self.playback = Playback::Paused,
@@ -712,11 +725,11 @@ impl Workbench {
             wrapped_height(&lesson_lines(&self.loaded.scenario, self.practice.as_ref()), width)
         });
         let sharded = self.current().sharding.is_some();
-        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit, sharded);
         // A variant that shards nothing has no Shards panel to keep the focus on.
         if self.focus == Panel::Shards && !sharded {
             self.focus = Panel::Indexes;
         }
+        self.layout = layout::workbench(area, lesson, self.mode == Mode::Edit, sharded, self.focus);
         if let Some(prefix) = self.lesson_target.take()
             && let Some(pane) = self.layout.rect(Panel::Lesson)
         {
@@ -726,8 +739,11 @@ impl Workbench {
                 self.scroll.insert(Panel::Lesson, if at == 0 { 0 } else { above });
             }
         }
+        let lesson_rows = self.layout.rect(Panel::Lesson).map_or(0, |r| r.height);
+        let view = Rect { height: area.height.saturating_sub(1 + lesson_rows), ..area };
+        self.compare = layout::compare(view, self.compare_shard_lines());
         let heat_area = match self.mode {
-            Mode::Compare => compare_heat_area(area),
+            Mode::Compare => self.compare.heatmaps.map(|[now, _]| now).unwrap_or_default(),
             _ => self.layout.rect(Panel::Heatmap).unwrap_or_default(),
         };
         let sizes = self.layout.rect(Panel::Sizes).unwrap_or_default();
@@ -815,6 +831,17 @@ impl Workbench {
         }
     }
 
+    /// The lines the taller side of compare's shards takes when either run shards a collection
+    /// (a side that does not says so in one line). Known from the variants, before the snapshot
+    /// the heatmaps are requested for.
+    fn compare_shard_lines(&self) -> Option<u16> {
+        let sides = [self.run_shards.as_ref(), self.baseline_shards.as_ref()];
+        if sides.iter().all(Option::is_none) {
+            return None;
+        }
+        sides.iter().map(|s| s.map_or(1, |s| ShardsPanel::compare_height(&s.sharding))).max()
+    }
+
     fn sizes_limit_missing(&self) -> bool {
         self.view.sizes.limit_bytes <= 0.0
     }
@@ -854,10 +881,20 @@ pub fn inner(area: Rect) -> Rect {
     }
 }
 
-/// In compare mode each heatmap takes half the width above the figures.
-pub fn compare_heat_area(area: Rect) -> Rect {
-    let body = Rect { height: area.height.saturating_sub(1), ..area };
-    Rect { width: body.width / 2, height: body.height * 2 / 3, ..body }
+/// What a run shards: the collection's sharding and its shard key (the `pk` template's text),
+/// kept with the run so the compare view knows the baseline's once the variant has changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunShards {
+    pub sharding: Sharding,
+    pub key: String,
+}
+
+impl RunShards {
+    fn of(variant: &Variant) -> Option<RunShards> {
+        let sharding = variant.sharding.clone()?;
+        let key = variant.keys.iter().find(|k| k.entity_id() == sharding.entity_id);
+        Some(RunShards { key: key.map_or_else(String::new, |k| k.pk.source().to_owned()), sharding })
+    }
 }
 
 fn cycle(focus: Panel, forward: bool, lesson: bool, sharded: bool) -> Panel {

@@ -11,10 +11,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::{PENDING, block, text};
+use super::{Chunk, PENDING, block, text};
 use crate::engine::model::{Engine, Variant};
 use crate::engine::planner::numbers;
 use crate::engine::profile::{IndexEntries, Indexes};
+use crate::report::run::plural;
 use crate::tui::action::Panel;
 use crate::tui::theme::Theme;
 use crate::tui::view::IndexRow;
@@ -27,6 +28,32 @@ pub struct IndexesPanel<'a> {
     pub focused: bool,
     pub scroll: u16,
     pub theme: Theme,
+}
+
+impl IndexesPanel<'_> {
+    /// The panel collapsed to one line: its indexes by name, and what they throttled so far
+    /// when any did (DynamoDB).
+    pub fn summary(&self) -> Vec<Chunk> {
+        let t = self.theme;
+        let profile = self.engine.profile();
+        let views = profile.indexes == Indexes::Views;
+        let names: Vec<&str> = self.variant.indexes.iter().map(|i| i.name.as_str()).collect();
+        let n = names.len() as u64;
+        let what = match (profile.indexes, views) {
+            (Indexes::Automatic, _) => "every property indexed".to_owned(),
+            (_, true) if n == 0 => "no materialized views".to_owned(),
+            (_, false) if n == 0 => "no secondary indexes".to_owned(),
+            (_, true) => format!("{}: {}", plural(n, "view", "views"), names.join(", ")),
+            (_, false) => format!("{}: {}", plural(n, "index", "indexes"), names.join(", ")),
+        };
+        let mut chunks = vec![Chunk::new("", vec![Span::styled(what, t.dim())])];
+        let throttled: u64 = self.live.iter().map(|l| l.throttled).sum();
+        if throttled > 0 {
+            let throttled = format!("throttled {}", numbers::count(throttled as f64));
+            chunks.push(Chunk::new(" · ", vec![Span::styled(throttled, t.bad())]));
+        }
+        chunks
+    }
 }
 
 impl Widget for IndexesPanel<'_> {

@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::{Chunk, PENDING, block, flow, text, width_of};
+use super::{Chunk, PENDING, block, flow, one_line, text, width_of};
 use crate::engine::model::Sharding;
 use crate::engine::planner::numbers;
 use crate::engine::sim::report::{ShardReport, ShardsReport};
@@ -77,7 +77,13 @@ impl ShardsPanel<'_> {
     pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let s = self.sharding;
-        let mut lines = self.table(width);
+        let jumbo = self.live.is_some_and(|l| l.jumbo_ranges > 0);
+        let wanted: Vec<Column> =
+            [Column::Inserts, Column::Size, Column::Ranges, Column::Jumbo, Column::Documents]
+                .into_iter()
+                .filter(|&c| c != Column::Jumbo || jumbo)
+                .collect();
+        let mut lines = self.table(width, &wanted);
         let dim = |text: String| Span::styled(text, t.dim());
         let summary = |chunks: Vec<(&'static str, Span<'static>)>| {
             flow(chunks.into_iter().map(|(sep, span)| Chunk::new(sep, vec![span])).collect(), width, INDENT)
@@ -115,20 +121,108 @@ impl ShardsPanel<'_> {
         lines
     }
 
-    /// One row a shard under a row of headers; before the replay every figure is pending. The
-    /// jumbo column is there only when a range is jumbo.
-    fn table(&self, width: usize) -> Vec<Line<'static>> {
+    /// The panel collapsed to one line: the busiest shard's share of the inserts (marked when
+    /// hot), the balancer's migrations and the jumbo ranges, leaving out what does not fit
+    /// after the share; before the replay, the collection's shards and key.
+    pub fn summary(&self) -> Vec<Chunk> {
+        let t = self.theme;
+        let Some(live) = self.live else {
+            let s = self.sharding;
+            let shards = plural(u64::from(s.shards), "shard", "shards");
+            let key = format!("by {} {}", s.strategy.id(), self.key);
+            return vec![
+                Chunk::new("", vec![Span::styled(shards, t.dim())]),
+                Chunk::new(" ", vec![Span::styled(key, t.dim())]),
+            ];
+        };
+        let mut chunks = match live.hottest_for_inserts().filter(|_| live.inserts > 0) {
+            Some(h) => {
+                let style = if hot(live).is_some() { t.bad() } else { ratatui::style::Style::new() };
+                let share = format!("{} {}", h.shard, numbers::percent(h.share_of_inserts));
+                vec![
+                    Chunk::new("", vec![Span::styled(share, style)]),
+                    Chunk::new(" ", vec![Span::styled("of inserts", t.dim())]),
+                ]
+            }
+            None => vec![Chunk::new("", vec![Span::styled("no inserts yet", t.dim())])],
+        };
+        let migrations = plural(live.migrations, "migration", "migrations");
+        chunks.push(Chunk::new(" · ", vec![Span::styled(migrations, t.dim())]));
+        if live.jumbo_ranges > 0 {
+            let jumbo = format!("{} jumbo", numbers::count(live.jumbo_ranges as f64));
+            chunks.push(Chunk::new(" · ", vec![Span::styled(jumbo, t.bad())]));
+        }
+        chunks
+    }
+
+    /// What the compare view shows of a run's shards, in `compare_height` lines whatever the
+    /// replay has reached (the view is laid out before the snapshot comes): the table with the
+    /// jumbo column always there and second, so that both sides line up and a narrow side keeps
+    /// the share of the inserts and the jumbo ranges; then the balancer's line and the router's,
+    /// each kept to one line by leaving out the figures that come last.
+    pub fn compare_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let wanted = [Column::Inserts, Column::Jumbo, Column::Ranges, Column::Size, Column::Documents];
+        let mut lines = self.table(width, &wanted);
+        let dim = |text: String| Span::styled(text, t.dim());
+        let Some(live) = self.live else {
+            lines.push(Line::styled(format!("balancer: {PENDING}"), t.dim()));
+            lines.push(Line::styled(format!("router: {PENDING}"), t.dim()));
+            return lines;
+        };
+        let migrations = format!("balancer: {}", plural(live.migrations, "migration", "migrations"));
+        lines.push(one_line(
+            vec![
+                Chunk::new("", vec![dim(migrations)]),
+                Chunk::new(", ", vec![dim(numbers::bytes(live.migrated_bytes as f64))]),
+                Chunk::new(
+                    " · ",
+                    vec![dim(format!("at {} apart", numbers::bytes(live.migration_threshold_bytes as f64)))],
+                ),
+            ],
+            width,
+        ));
+        let router = if live.targeted_reads + live.broadcast_reads == 0 {
+            vec![Chunk::new("", vec![dim("router: no reads so far".to_owned())])]
+        } else {
+            let mut chunks = vec![
+                Chunk::new(
+                    "",
+                    vec![dim(format!("router: {} targeted", numbers::count(live.targeted_reads as f64)))],
+                ),
+                Chunk::new(
+                    " · ",
+                    vec![dim(format!("{} broadcast", numbers::count(live.broadcast_reads as f64)))],
+                ),
+            ];
+            if live.prefix_reads > 0 {
+                let prefix = format!("{} by prefix", numbers::count(live.prefix_reads as f64));
+                chunks.push(Chunk::new(" · ", vec![dim(prefix)]));
+            }
+            chunks
+        };
+        lines.push(one_line(router, width));
+        lines
+    }
+
+    /// The lines `compare_lines` takes: a header, a row a shard, the balancer and the router.
+    pub fn compare_height(sharding: &Sharding) -> u16 {
+        u16::try_from(sharding.shards).unwrap_or(u16::MAX).saturating_add(3)
+    }
+
+    /// One row a shard under a row of headers, the `wanted` columns in their order while they
+    /// fit; before the replay every figure is pending. The workbench's table has the jumbo
+    /// column only when a range is jumbo.
+    fn table(&self, width: usize, wanted: &[Column]) -> Vec<Line<'static>> {
         let t = self.theme;
         let names: Vec<String> = match self.live {
             Some(live) => live.shards.iter().map(|x| x.shard.clone()).collect(),
             None => (0..self.sharding.shards).map(|i| format!("shard{i}")).collect(),
         };
-        let jumbo = self.live.is_some_and(|l| l.jumbo_ranges > 0);
-        let wanted = [Column::Inserts, Column::Size, Column::Ranges, Column::Jumbo, Column::Documents];
         // Each column's cells, header first, as wide as its widest.
         let mut columns: Vec<(Column, Vec<String>, usize)> = Vec::new();
         let mut used = names.iter().map(|n| width_of(n)).max().unwrap_or(0);
-        for column in wanted.into_iter().filter(|&c| c != Column::Jumbo || jumbo) {
+        for &column in wanted {
             let mut cells = vec![column.header().to_owned()];
             match self.live {
                 Some(live) => cells.extend(live.shards.iter().map(|x| column.figure(x))),
@@ -162,6 +256,9 @@ impl ShardsPanel<'_> {
         lines
     }
 }
+
+/// What the compare view says for a run that shards no collection.
+pub const UNSHARDED: &str = "no collection sharded";
 
 /// The shard whose share of the inserts an even spread would not give by chance: more than
 /// three standard deviations of a binomial share (each insert landing on one of n shards with
@@ -276,6 +373,135 @@ mod tests {
                 assert_eq!(got, want, "{case}");
             }
             assert_eq!(highlighted(&lines), hot, "{case}");
+        }
+    }
+
+    /// Collapsed to one line: the busiest shard's share (drawn as bad only when hot), the
+    /// migrations and the jumbo ranges; before the replay, the shards and the key.
+    #[test]
+    fn the_summary_names_the_busiest_shard_the_migrations_and_the_jumbo_ranges() {
+        let sharding = Sharding {
+            entity: "Order".to_owned(),
+            entity_id: EntityId::new(0),
+            shards: 3,
+            strategy: Strategy::Ranged,
+            range_bytes: MB,
+        };
+        let hot = report([(120_000, 1, MB, 12, 0), (0, 1, MB, 10, 0), (0, 0, 0, 1, 0)], 0);
+        let even = report([(40_080, 1, MB, 4, 0), (39_960, 1, MB, 4, 0), (39_960, 1, MB, 4, 0)], 0);
+        let jumbo = report([(69_360, 1, MB, 2, 2), (24_000, 1, MB, 2, 1), (26_640, 1, MB, 1, 0)], 0);
+        let none = report([(0, 0, 0, 1, 0); 3], 0);
+        let cases = [
+            (None, "3 shards by ranged {created_at}", false),
+            (Some(&hot), "shard0 100% of inserts · 2 migrations", true),
+            (Some(&even), "shard0 33.4% of inserts · 2 migrations", false),
+            (Some(&jumbo), "shard0 57.8% of inserts · 2 migrations · 3 jumbo", true),
+            (Some(&none), "no inserts yet · 2 migrations", false),
+        ];
+        for (live, want, marked) in cases {
+            let panel = ShardsPanel {
+                sharding: &sharding,
+                key: "{created_at}",
+                live,
+                focused: false,
+                scroll: 0,
+                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
+            };
+            let line = one_line(panel.summary(), 80);
+            assert_eq!(plain(std::slice::from_ref(&line)), [want]);
+            let bold = line.spans[0].style.add_modifier.contains(Modifier::BOLD);
+            assert_eq!(bold, marked, "{want}");
+            // Narrow (the folded row at 80x24 leaves it 15 columns), the share stays whole.
+            let narrow = plain(&[one_line(panel.summary(), 15)]);
+            assert!(want.starts_with(narrow[0].split(" · ").next().unwrap()), "{narrow:?}");
+        }
+    }
+
+    /// Compare's lines: always `compare_height` of them, the jumbo column second so a narrow side
+    /// keeps it, and the balancer and the router one line each, leaving out what comes last.
+    #[test]
+    fn compare_lines_keep_their_count_and_the_jumbo_ranges_at_any_width() {
+        let sharding = Sharding {
+            entity: "Order".to_owned(),
+            entity_id: EntityId::new(0),
+            shards: 3,
+            strategy: Strategy::Ranged,
+            range_bytes: MB,
+        };
+        let mut hot =
+            report([(120_000, 40_000, 21 * MB, 12, 0), (0, 40_000, 21 * MB, 10, 0), (0, 0, 0, 1, 0)], 0);
+        hot.broadcast_reads = 18_000;
+        let jumbo = report(
+            [
+                (69_360, 69_360, 34 * MB, 2, 2),
+                (24_000, 24_000, 9 * MB, 2, 1),
+                (26_640, 26_640, 10 * MB, 1, 0),
+            ],
+            36_000,
+        );
+        let cases: [(Option<&ShardsReport>, usize, &[&str]); 4] = [
+            (
+                None,
+                38,
+                &[
+                    "        inserts  jumbo  ranges  size",
+                    "shard0        —      —       —     —",
+                    "shard1        —      —       —     —",
+                    "shard2        —      —       —     —",
+                    "balancer: —",
+                    "router: —",
+                ],
+            ),
+            (
+                Some(&hot),
+                38,
+                &[
+                    "        inserts  jumbo  ranges   size",
+                    "shard0     100%      0      12  21 MB",
+                    "shard1       0%      0      10  21 MB",
+                    "shard2       0%      0       1    0 B",
+                    "balancer: 2 migrations, 2 MB",
+                    "router: 0 targeted · 18,000 broadcast",
+                ],
+            ),
+            (
+                Some(&jumbo),
+                58,
+                &[
+                    "        inserts  jumbo  ranges   size    docs",
+                    "shard0    57.8%      2       2  34 MB  69,360",
+                    "shard1      20%      1       2   9 MB  24,000",
+                    "shard2    22.2%      0       1  10 MB  26,640",
+                    "balancer: 2 migrations, 2 MB · at 3 MB apart",
+                    "router: 36,000 targeted · 0 broadcast",
+                ],
+            ),
+            (
+                Some(&jumbo),
+                22,
+                &[
+                    "        inserts  jumbo",
+                    "shard0    57.8%      2",
+                    "shard1      20%      1",
+                    "shard2    22.2%      0",
+                    "balancer: 2 migrations",
+                    "router: 36,000 target…",
+                ],
+            ),
+        ];
+        for (live, width, want) in cases {
+            let panel = ShardsPanel {
+                sharding: &sharding,
+                key: "{created_at}",
+                live,
+                focused: false,
+                scroll: 0,
+                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
+            };
+            let got = plain(&panel.compare_lines(width));
+            assert_eq!(got.len(), usize::from(ShardsPanel::compare_height(&sharding)), "{got:#?}");
+            assert!(got.iter().all(|l| width_of(l) <= width), "{got:#?}");
+            assert_eq!(got, want, "at {width}");
         }
     }
 

@@ -586,6 +586,39 @@ fn tab_and_the_mouse_reach_the_shards_panel_of_a_sharded_collection() {
     assert!(workbench(&unsharded).layout.rect(Panel::Shards).is_none());
 }
 
+/// At 80×24 the column Indexes and Shards share is too short for both: the focused one takes it
+/// and the other is one row, its title and summary. Tab and a click on that row open it.
+#[test]
+fn at_80x24_tab_or_a_click_opens_the_collapsed_one_of_indexes_and_shards() {
+    let mut a = opened("shard-keys");
+    let small = Rect::new(0, 0, 80, 24);
+    a.refresh(small);
+    let rows = |a: &App| {
+        let l = &workbench(a).layout;
+        (l.collapsed, l.rect(Panel::Indexes).unwrap().height, l.rect(Panel::Shards).unwrap().height)
+    };
+    // Neither has the focus: the shards take the room.
+    assert_eq!(rows(&a), (Some(Panel::Indexes), 1, 7));
+    let indexes = workbench(&a).layout.rect(Panel::Indexes).unwrap();
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: indexes.x + 2,
+        row: indexes.y,
+        modifiers: KeyModifiers::NONE,
+    };
+    a.mouse(click);
+    assert_eq!(a.focus(), Some(Panel::Indexes));
+    a.refresh(small);
+    assert_eq!(rows(&a), (Some(Panel::Shards), 7, 1));
+    press(&mut a, &[key(KeyCode::Tab)]);
+    assert_eq!(a.focus(), Some(Panel::Shards));
+    a.refresh(small);
+    assert_eq!(rows(&a), (Some(Panel::Indexes), 1, 7));
+    // A terminal tall enough for both keeps both whole.
+    a.refresh(Rect::new(0, 0, 120, 40));
+    assert_eq!(workbench(&a).layout.collapsed, None);
+}
+
 #[test]
 fn the_mouse_focuses_and_scrolls_panels() {
     let mut a = opened("orders");

@@ -7,8 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 
 use super::*;
+use crate::engine::planner::numbers;
 use crate::engine::time::SimTime;
 use crate::tui::action::Panel;
+use crate::tui::panels::shards::UNSHARDED;
 
 #[test]
 fn picker() {
@@ -81,7 +83,8 @@ fn a_real_heatmap_has_axes_labels_and_a_legend_at_80x24_and_120x40() {
 
 /// `shard-keys` naive (sharded by creation time, ranged) replayed for real to +3 minutes: the
 /// Shards panel under the indexes shows shard0 taking every insert while the balancer has begun
-/// moving ranges off it, at 80x24 (the panel scrolls) and at 120x40.
+/// moving ranges off it, at 80x24 (the Shards take the column, the Indexes fold to their title
+/// and summary) and at 120x40 (both whole).
 #[test]
 fn the_shards_panel_of_an_increasing_shard_key() {
     let mut a = real_app();
@@ -99,16 +102,98 @@ fn the_shards_panel_of_an_increasing_shard_key() {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        for want in ["Shards", "inserts", "shard0     100%", "shard1       0%"] {
+        for want in
+            ["Shards", "inserts", "shard0     100%", "shard1       0%", "shard2       0%", "balancer: "]
+        {
             assert!(panel.contains(want), "{want:?} at {w}x{h}:\n{panel}");
         }
-        if w == 120 {
-            for want in ["shard2       0%", "balancer: "] {
-                assert!(panel.contains(want), "{want:?} at {w}x{h}:\n{panel}");
-            }
-        }
+        let folded = w == 80;
+        assert_eq!(screen.contains("Indexes · 1 index: by-id"), folded, "at {w}x{h}:\n{screen}");
         insta::assert_snapshot!(format!("shards_{w}x{h}"), screen);
     }
+}
+
+/// The text of `rect` on a drawn screen.
+fn region(screen: &str, rect: Rect) -> String {
+    screen
+        .lines()
+        .skip(usize::from(rect.y))
+        .take(usize::from(rect.height))
+        .map(|l| l.chars().skip(usize::from(rect.x)).take(usize::from(rect.width)).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `shard-keys` naive, then recommended (`v`), replayed for real to +3 minutes and compared
+/// (`c`): each run's shards, from its snapshot's report, under its heatmap at 120x40 and in the
+/// heatmaps' place at 80x24. Naive's shard0 takes every insert (drawn as hot) and the router
+/// sends every lookup to every shard; recommended spreads the inserts and targets the lookups.
+#[test]
+fn the_compare_view_shows_each_runs_shards() {
+    let mut a = real_app();
+    a.open("shard-keys", Some("naive"), None).unwrap();
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    a.run_to(SimTime::parse("2025-06-01T00:03:00Z").unwrap(), &mut |_| {});
+    press(&mut a, &[key(KeyCode::Char('c'))]);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = draw(&mut a, w, h);
+        let wb = workbench(&a);
+        assert_eq!(wb.compare.heatmaps.is_some(), w == 120, "{w}x{h}: the heatmaps give way at 80x24");
+        let [now, before] = wb.compare.shards.expect("both runs shard their orders");
+        let sides =
+            [(now, "now: recommended", &wb.view), (before, "before: naive", wb.baseline.as_ref().unwrap())];
+        for (rect, title, view) in sides {
+            let panel = region(&screen, rect);
+            let live = view.report.as_ref().and_then(|r| r.shards.as_ref()).expect("a sharded run's report");
+            let hottest = live.hottest_for_inserts().unwrap();
+            let migrations = crate::report::run::plural(live.migrations, "migration", "migrations");
+            let targeted = format!("router: {} targeted", numbers::count(live.targeted_reads as f64));
+            let share = format!("{}  ", numbers::percent(hottest.share_of_inserts));
+            for want in [format!("Shards — {title}"), share, format!("balancer: {migrations}"), targeted] {
+                assert!(panel.contains(&want), "{want:?} at {w}x{h}:\n{panel}");
+            }
+            assert!(panel.contains("jumbo"), "the jumbo column at {w}x{h}:\n{panel}");
+        }
+        let naive = &wb.baseline.as_ref().unwrap().report.as_ref().unwrap().shards.as_ref().unwrap();
+        assert_eq!(
+            (naive.hottest_share_of_inserts, naive.targeted_reads),
+            (1.0, 0),
+            "naive's inserts on one shard"
+        );
+        // The hot shard's share is drawn as bad: bold, as in the Shards panel.
+        let buf = crate::tui::ui::screen_buffer(&a, Rect::new(0, 0, w, h));
+        let hot = region(&screen, before).lines().position(|l| l.contains("shard0")).unwrap();
+        let y = before.y + u16::try_from(hot).unwrap();
+        let x = (before.x..before.right()).find(|&x| buf[(x, y)].symbol() == "%").unwrap();
+        assert!(buf[(x, y)].modifier.contains(ratatui::style::Modifier::BOLD), "{w}x{h}");
+        insta::assert_snapshot!(format!("compare_shards_{w}x{h}"), screen);
+    }
+}
+
+/// A run that shards nothing beside one that does: its side of the shards says so in one line.
+#[test]
+fn in_the_compare_view_a_run_that_shards_nothing_says_so() {
+    let text = crate::scenario::BUNDLED
+        .iter()
+        .find(|(name, ..)| *name == "shard-keys")
+        .map(|(_, _, source)| *source)
+        .unwrap();
+    let hashed = r#"            sharding: (collection: "Order", shards: 3, key: Hashed, range_size: "1MB"),
+"#;
+    assert!(text.contains(hashed));
+    let path = std::env::temp_dir().join(format!("keyheat-unsharded-{}.ron", std::process::id()));
+    std::fs::write(&path, text.replace(hashed, "")).unwrap();
+    let mut a = real_app();
+    a.open(path.to_str().unwrap(), Some("naive"), None).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    a.run_to(SimTime::parse("2025-06-01T00:00:30Z").unwrap(), &mut |_| {});
+    press(&mut a, &[key(KeyCode::Char('c'))]);
+    let screen = draw(&mut a, 80, 24);
+    let [now, before] = workbench(&a).compare.shards.expect("naive shards");
+    let (now, before) = (region(&screen, now), region(&screen, before));
+    assert!(now.contains("Shards — now: recommended") && now.contains(UNSHARDED), "{now}");
+    assert!(before.contains("Shards — before: naive") && before.contains("shard0"), "{before}");
 }
 
 #[test]
