@@ -27,6 +27,8 @@ pub struct Part {
     /// A time in the partition's bucket (seconds), for its key text.
     pub at_secs: i64,
     pub items: Normal,
+    /// Of its items, those it held for certain before its writes (preloaded).
+    pub pre: f64,
     pub bytes_per_item: f64,
 }
 
@@ -358,14 +360,15 @@ impl<'w> Replay<'w> {
             let new_items = (kept - pre_items).max(0.0);
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
-            let sd = if exact { 0.0 } else { var.sqrt() };
+            let sd = if exact { 0.0 } else { kept_sd(var, new_items, count) };
             let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
             items += mean;
             bytes += part_bytes;
             partitions += 1.0 - empty;
             writes += count;
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
-            parts.push(Part { member: m, at_secs, items: Normal { mean, sd }, bytes_per_item });
+            let size = Normal { mean, sd };
+            parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item });
         }
         // A metered table keeps every closed partition's bytes where its key is, for splits.
         let metered = self.capacity.is_some();
@@ -385,6 +388,14 @@ impl<'w> Replay<'w> {
             capacity.bucket_closed(&self.model, g);
         }
     }
+}
+
+/// The spread of the items a partition kept of `count` writes of variance `var`: writes that
+/// replaced another leave no item, so the items kept are the writes thinned to the share
+/// kept, and their variance is thinned alike (a thinned Binomial's, for few writes a key).
+fn kept_sd(var: f64, kept: f64, count: f64) -> f64 {
+    let share = if count > 0.0 { (kept / count).min(1.0) } else { 1.0 };
+    (var * share).sqrt()
 }
 
 fn preload_items(preload: Option<&BTreeMap<u64, super::model::Preloaded>>) -> f64 {

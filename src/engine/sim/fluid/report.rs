@@ -15,7 +15,7 @@ use super::super::report::{
     PatternReport, RunReport, Totals,
 };
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Draws, Normal, binomial_max, normal_max};
+use super::extremes::{Band, Counted, Draws, binomial_max, counted_max};
 use super::model::{Shares, Units, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -220,12 +220,15 @@ impl Replay<'_> {
     /// The group's largest partition: items and bytes, as bands.
     fn largest(&self, g: usize) -> (Band, Band) {
         let kept = &self.groups[g].kept;
-        let items: Vec<Normal> = kept.iter().map(|p| p.items).collect();
-        let bytes: Vec<Normal> = kept
-            .iter()
-            .map(|p| Normal { mean: p.items.mean * p.bytes_per_item, sd: p.items.sd * p.bytes_per_item })
-            .collect();
-        (normal_max(&items), normal_max(&bytes))
+        let counted = |p: &Part, scale: f64| Counted {
+            base: p.pre,
+            mean: (p.items.mean - p.pre).max(0.0),
+            var: p.items.sd * p.items.sd,
+            scale,
+        };
+        let items: Vec<Counted> = kept.iter().map(|p| counted(p, 1.0)).collect();
+        let bytes: Vec<Counted> = kept.iter().map(|p| counted(p, p.bytes_per_item)).collect();
+        (counted_max(&items), counted_max(&bytes))
     }
 
     /// The largest partitions of group `g`, named by their key, with their members' peaks.
