@@ -30,12 +30,27 @@
 //!   requests, retries, failures, units and the writes that landed (hence items and bytes) are
 //!   expected values. Peaks are in units; in a tick in which a partition throttled, its
 //!   busiest keys' loads are their part of what it served (`Capacity::thinned`).
-//! - **Refused on DynamoDB**: secondary indexes (their entry writes, throttling and
-//!   back-pressure), Scans, Queries with a filter (they read on until they have their matches)
-//!   or past one 1 MB page, and formatted times in partition keys. Partitions split for size
-//!   and for heat as the meter calls for them, at the points the per-operation replay's own
-//!   `split_point` and `heat_split_points` give for every key's expected bytes or recent load.
-//!   Cosmos DB's request units are refused whole.
+//!   Partitions split for size and for heat as the meter calls for them, at the points the
+//!   per-operation replay's own `split_point` and `heat_split_points` give for every key's
+//!   expected bytes or recent load.
+//! - **Global secondary indexes** (DynamoDB, DESIGN.md §4): each has its own meter, partitions
+//!   and splits (`scopes`). Every put writes its entry on the index partition holding its index
+//!   key, in write units of the entry's size (an `All` projection: the item, whose size counts
+//!   the index's key attributes too), and a Query of the index reads the entries of its range
+//!   there, eventually consistent, as a Query of the table does. Index figures (entry writes,
+//!   items, bytes with the 100-byte entry overhead, units, throttled reads, its busiest physical
+//!   partition and key) fill `IndexReport` as the per-operation replay's do. A put that replaces
+//!   an item writes its entry once only if the table's key fixes the index's: an index whose key
+//!   such a put may change (the entry moves: two writes) is refused.
+//! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
+//!   its entry writes at once — they would queue (replication lag, stale reads) and a full
+//!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
+//!   a table that throttles writes of items with index entries (their retries write the entries
+//!   later). Replication lag and stale reads are therefore 0 in a report that exists.
+//! - **Refused on DynamoDB**: sparse (`only_when`) and local indexes and indexes that project
+//!   less than the whole item (an entry's size by its projection), Scans, Queries with a filter
+//!   (they read on until they have their matches) or past one 1 MB page, and formatted times in
+//!   partition keys. Cosmos DB's request units are refused whole.
 //!
 //! # What it must never do
 //!
@@ -142,21 +157,53 @@ pub fn run_until(
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     let model = model::Model::compile(&world, seed, start_secs)?;
     let tick_ms = workload.tick.as_millis();
-    let capacity = profile.metered().then(|| {
-        capacity::Capacity::new(
-            &world,
-            &model,
-            super::setup::capacity(variant),
-            workload.retry.clone(),
-            start_ms,
-            tick_ms,
-        )
-    });
-    let mut replay = replay::Replay::new(&world, model, (start_ms, tick_ms, ticks), capacity);
+    let meters = if profile.metered() { scopes(&world, &model) } else { Vec::new() };
+    let capacities = meters
+        .into_iter()
+        .map(|scope| {
+            capacity::Capacity::new(
+                &world,
+                &model,
+                scope,
+                super::setup::capacity(variant),
+                workload.retry.clone(),
+                (start_ms, tick_ms),
+            )
+        })
+        .collect();
+    let mut replay = replay::Replay::new(&world, model, (start_ms, tick_ms, ticks), capacities);
     if !progress(0.0) || !replay.run(progress)? || !progress(1.0) {
         return Ok(None);
     }
     replay.report(&scenario.name, &variant.name, seed).map(Some)
+}
+
+/// What each meter of a metered store serves: the table's key groups, then each global
+/// secondary index's (its own partitions and capacity, DESIGN.md §4). The writes none of them
+/// may refuse are those the fluid replay does not follow past a refusal: a GSI's entry writes
+/// (they would queue, and a full queue throttles the table's writes: back-pressure), and a
+/// table write that has index entries (retried, it writes them when it lands).
+fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Scope> {
+    let writes_entries: Vec<bool> = (0..world.patterns.len())
+        .map(|p| model.flows.iter().any(|f| f.pattern == p && f.write && model.groups[f.group].index))
+        .collect();
+    let mut out = vec![capacity::Scope {
+        groups: model.groups.iter().map(|g| !g.index).collect(),
+        guarded: writes_entries,
+        feature: "a table throttling writes of items with index entries (their retries write the entries later)",
+        place: "the table".to_owned(),
+    }];
+    let mut indexes: Vec<usize> = model.groups.iter().filter(|g| g.index).map(|g| g.group).collect();
+    indexes.dedup();
+    for index in indexes {
+        out.push(capacity::Scope {
+            groups: model.groups.iter().map(|g| g.index && g.group == index).collect(),
+            guarded: vec![true; world.patterns.len()],
+            feature: "an index partition short of capacity for its entry writes (they queue, and back-pressure throttles the table's writes)",
+            place: format!("index {}", world.group_name(index)),
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -181,12 +228,22 @@ mod tests {
         run(&loaded.scenario, variant, &options, &mut |_| {})
     }
 
+    /// practice-chat's index of memberships by user, up to its projection.
+    const BY_USER: &str = "sk: \"CH#{channel_id}\")}),";
+    const USERS_ONE: Edit =
+        ("(name: \"users\", count: 5000, ids: \"u{:04}\")", "(name: \"users\", count: 1, ids: \"u{:04}\")");
+    const CHANNELS_ONE: Edit = ("count: 10000, ids: \"ch-{:05}\"", "count: 1, ids: \"ch-{:05}\"");
+    const JOINS_2000: Edit = (
+        "given: [\"channel_id\", \"user_id\"], rate: 0.1,",
+        "given: [\"channel_id\", \"user_id\"], rate: 2000,",
+    );
+
     /// What the fluid replay cannot model is refused by name, never replayed wrongly: each case
     /// is a feature the per-operation replay gives a different answer for.
     #[test]
     fn what_rates_cannot_model_is_refused_by_name() {
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 5] = [
+        let cases: [(&str, &[Edit], &str, &str); 9] = [
             // Puts of new sensors grow the population the readings pick from.
             (
                 "sensors",
@@ -226,8 +283,45 @@ mod tests {
                 "naive",
                 "constant values",
             ),
-            // An index on a metered table: its entries' units and back-pressure.
-            ("practice-chat", &[], "recommended", "secondary indexes on a metered table"),
+            // Indexes on a metered table: an entry of less than the whole item (its size), a
+            // sparse index, a local index (it shares the table's partitions).
+            (
+                "practice-chat",
+                &[(BY_USER, "sk: \"CH#{channel_id}\")}, projection: KeysOnly),")],
+                "recommended",
+                "projects less than the whole item",
+            ),
+            (
+                "practice-chat",
+                &[(BY_USER, "sk: \"CH#{channel_id}\")}, only_when: (\"channel_id\", \"ch-00001\")),")],
+                "recommended",
+                "a sparse index",
+            ),
+            (
+                "practice-chat",
+                &[(
+                    "(name: \"by-user\", keys: {\"Membership\": (pk: \"USER#{user_id}\", sk: \"CH#{channel_id}\")}),",
+                    "(name: \"by-user\", kind: Local, keys: {\"Membership\": (sk: \"USER#{user_id}\")}),",
+                )],
+                "recommended",
+                "a local index",
+            ),
+            // Every membership of one user: 2,000 entry writes a second on one index partition
+            // (1,000 WCU/s), which would queue and hold back the table's writes.
+            (
+                "practice-chat",
+                &[USERS_ONE, JOINS_2000],
+                "recommended",
+                "an index partition short of capacity",
+            ),
+            // Every membership in one channel: the table throttles puts whose entries would
+            // then be written with their retries.
+            (
+                "practice-chat",
+                &[CHANNELS_ONE, JOINS_2000],
+                "recommended",
+                "a table throttling writes of items with index entries",
+            ),
         ];
         for (scenario, edits, variant, words) in cases {
             match rates(scenario, edits, variant) {

@@ -637,11 +637,11 @@ fn key_size(sizing: Sizing, key_type: KeyType, text: &str) -> usize {
     }
 }
 
-/// The bytes an item of `entity` with `vals` adds for its table's key attributes (its `PK` and
-/// `SK`) on a store that stores them (DynamoDB), as `place_item` counts them; 0 elsewhere, or
-/// when a key lacks a value. For the fluid replay's sampled sizes; index key attributes are not
-/// counted (it refuses indexes on a store that stores them).
-pub(super) fn table_key_bytes(
+/// The bytes an item of `entity` with `vals` adds for its key attributes on a store that stores
+/// them (DynamoDB): its table's (`PK`, `SK`) and each index's whose key expands, every name
+/// once, as `place_item` and `place_entries` count them; 0 elsewhere, or when a table key lacks
+/// a value. For the fluid replay's sampled sizes.
+pub(super) fn key_bytes(
     world: &super::world::World,
     entity: usize,
     vals: &[Val],
@@ -665,6 +665,36 @@ pub(super) fn table_key_bytes(
             key_size(sizing, sk_type, text)
         };
         bytes += sizing.field(name.len(), value);
+    }
+    // An index's key attributes are the item's too (`place_entries`): each name once, the
+    // table's first.
+    let mut names: Vec<&str> =
+        std::iter::once(table.pk_name.as_str()).chain(table.sk_name.as_deref()).collect();
+    for (plan, index) in ent.entries.iter().zip(&table.indexes) {
+        let Some(plan) = plan else { continue };
+        if plan.gate.is_some_and(|(attr, value)| vals[attr] != value) {
+            continue;
+        }
+        let mut keys: Vec<(&str, usize)> = Vec::new();
+        let pk = plan.pk.as_ref().map(|pk| (pk, index.pk_name.as_str()));
+        let sk = plan.sk.as_ref().zip(index.sk_name.as_deref());
+        let mut expands = true;
+        for (template, name) in pk.into_iter().chain(sk) {
+            match expand(template, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) {
+                Some(key_type) => keys.push((name, key_size(sizing, key_type, text))),
+                None => expands = false,
+            }
+        }
+        // An item lacking an index key attribute has no entry, and no key attributes for it.
+        if !expands {
+            continue;
+        }
+        for (name, size) in keys {
+            if !names.contains(&name) {
+                names.push(name);
+                bytes += sizing.field(name.len(), size);
+            }
+        }
     }
     bytes
 }

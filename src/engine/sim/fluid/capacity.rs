@@ -3,6 +3,10 @@
 //! heat windows decide what is served, and the throttled rest retried as the client's policy
 //! retries it. What it must never do: meter a rule of its own — every limit is the meter's.
 //!
+//! One `Capacity` serves one meter's key groups ([`Scope`]): the table's, or one global
+//! secondary index's, which has its own partitions, budget and splits. A write its scope
+//! guards must not be refused: the run stops with the feature named (`Scope::feature`).
+//!
 //! # How a tick is served
 //!
 //! - **Demand**: each member's expected requests (calls × share) and their units — a put's and
@@ -39,6 +43,7 @@ use super::super::templates::Slot;
 use super::super::world::World;
 use super::extremes::normal_excess;
 use super::model::{Flow, KeyGroup, Model, Shares, Units, key_text};
+use super::replay::Part;
 use super::{FluidError, unsupported};
 
 /// Slots a tick is cut into for the order in which its demand reaches a partition.
@@ -81,6 +86,10 @@ pub struct Figures {
     pub failed: Vec<f64>,
     /// Units served, reads and writes.
     pub units: Vec<[f64; 2]>,
+    /// Read units served on partitions that held an item: the per-operation replay counts a
+    /// group's read units on its logical partitions, so a Query of a key with no item (it
+    /// costs its 0.5 unit all the same) is not among its index's units.
+    pub live_units: Vec<f64>,
 }
 
 /// Per member, what the peaks need beyond the call counts: ticks in which the member's
@@ -93,9 +102,27 @@ pub struct Thinned {
     pub excluded: BTreeMap<(u64, Vec<u64>), u64>,
 }
 
+/// What one [`Capacity`] meters: the table's key groups, or one global secondary index's (a
+/// GSI has its own partitions and capacity), and the writes it must not refuse.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// Per key group: whether this meter serves it.
+    pub groups: Vec<bool>,
+    /// Per pattern: whether a refusal of its writes here is outside what the fluid replay
+    /// models, and what to name it by: a GSI's entry writes queue and hold back the table's
+    /// writes (back-pressure); a table write refused, then retried, writes its entries later.
+    pub guarded: Vec<bool>,
+    pub feature: &'static str,
+    /// Where the refusal names it: the index or the table.
+    pub place: String,
+}
+
 #[derive(Debug)]
 pub struct Capacity {
     pub meter: Meter,
+    pub scope: Scope,
+    /// A guarded write that this meter refused (`Scope::guarded`): its pattern.
+    breach: Option<usize>,
     policy: RetryPolicy,
     metering: Metering,
     tick_ms: u64,
@@ -117,8 +144,9 @@ pub struct Capacity {
     /// Per physical partition: attempts refused, first attempts and all (retries counted
     /// again), to spread a partition's retries over its members.
     attempts: Vec<[f64; 2]>,
-    /// Per flow: calls in the open bucket of its group.
+    /// Per flow: calls in the open bucket of its group, and as they were before this tick.
     called: Vec<f64>,
+    called_before: Vec<f64>,
     /// Per flow: calls in the previous and the current heat window, and the current one's
     /// number: a key's recent load, for where a heat split goes.
     window_calls: Vec<[f64; 2]>,
@@ -137,9 +165,10 @@ pub struct Capacity {
 /// Per physical partition, this tick's new demand.
 #[derive(Debug, Clone, Default)]
 struct Demand {
-    /// Per flow: requests and units.
+    /// Per flow: requests and units, and the units of requests to a partition holding an item.
     requests: Vec<f64>,
     units: Vec<f64>,
+    live: Vec<f64>,
     /// Per flow: Σ share × units and Σ share × units², for the count's variance.
     s1: Vec<f64>,
     s2: Vec<f64>,
@@ -153,10 +182,10 @@ impl Capacity {
     pub fn new(
         world: &World,
         model: &Model,
+        scope: Scope,
         variant_capacity: Option<[f64; 2]>,
         policy: RetryPolicy,
-        start_ms: u64,
-        tick_ms: u64,
+        (start_ms, tick_ms): (u64, u64),
     ) -> Capacity {
         let tick_secs = tick_ms as f64 / 1000.0;
         let meter =
@@ -190,6 +219,8 @@ impl Capacity {
         let patterns = world.patterns.len();
         Capacity {
             meter,
+            scope,
+            breach: None,
             policy,
             metering: world.engine.profile().metering,
             tick_ms,
@@ -204,6 +235,7 @@ impl Capacity {
                 retries: vec![0.0; patterns],
                 failed: vec![0.0; patterns],
                 units: vec![[0.0; 2]; patterns],
+                live_units: vec![0.0; patterns],
             },
             refused: vec![vec![0.0; flows]; parts],
             landed: vec![vec![0.0; flows]; parts],
@@ -219,6 +251,7 @@ impl Capacity {
             bytes: vec![0.0; parts],
             closed: vec![Vec::new(); model.groups.len()],
             called: vec![0.0; flows],
+            called_before: vec![0.0; flows],
             most_units: model
                 .flows
                 .iter()
@@ -297,7 +330,8 @@ impl Capacity {
     }
 
     /// Units of one Query of flow `f` on member `m`'s partition in the bucket starting at
-    /// `bucket`, asked at second `at`.
+    /// `bucket`, asked at second `at`, and the chance that the partition holds an item then
+    /// (preloaded, or one of the writes of its bucket so far landed on it).
     #[expect(clippy::too_many_arguments, reason = "the read, its member, bucket, time and the model")]
     fn query_units(
         &self,
@@ -309,10 +343,19 @@ impl Capacity {
         tick: u32,
         limit: Option<u32>,
         ordered: bool,
-    ) -> Result<f64, FluidError> {
+    ) -> Result<(f64, f64), FluidError> {
         let flow = &model.flows[f];
         let group = &model.groups[flow.group];
         let member = usize::try_from(m).unwrap_or(usize::MAX);
+        // ln P(no write of the open bucket before this tick landed on the partition): the
+        // writes before the tick, as `calls_before` counts them for a read at its middle.
+        let mut log_empty = 0.0;
+        for (w, write) in model.flows.iter().enumerate().filter(|(_, w)| w.write && w.group == flow.group) {
+            let calls = self.called_before.get(w).copied().unwrap_or(0.0);
+            if calls > 0.0 {
+                log_empty += calls * (-write.shares.of(member)).ln_1p();
+            }
+        }
         let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| at - s as f64);
         let mut hi = at;
         let start = self.start_ms as f64 / 1000.0;
@@ -333,6 +376,18 @@ impl Capacity {
                 n += model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
             }
         }
+        #[expect(clippy::cast_possible_truncation, reason = "seconds")]
+        let (first, open) = (
+            Self::bucket_start(group, start.floor() as i64) == bucket,
+            Self::bucket_start(group, at.floor() as i64) == bucket,
+        );
+        let preloaded = first && model.preload[flow.group].get(&m).is_some_and(|p| p.items > 0.0);
+        // A closed bucket's writes are not counted apart: the items its range holds stand in.
+        let live = match (preloaded, open) {
+            (true, _) => 1.0,
+            (false, true) => -log_empty.exp_m1(),
+            (false, false) => -(-n).exp_m1(),
+        };
         let items = match (limit, ordered) {
             (Some(limit), true) => n.min(f64::from(limit)),
             _ => n,
@@ -345,7 +400,7 @@ impl Capacity {
             ));
         }
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes, below 1 MB")]
-        Ok(self.metering.page(bytes.ceil() as u64))
+        Ok((self.metering.page(bytes.ceil() as u64), live))
     }
 
     /// The buckets a call of `flow` at second `at` asks (one without a time slot).
@@ -384,6 +439,7 @@ impl Capacity {
             Demand {
                 requests: vec![0.0; flows],
                 units: vec![0.0; flows],
+                live: vec![0.0; flows],
                 s1: vec![0.0; flows],
                 s2: vec![0.0; flows],
                 busiest: Vec::new(),
@@ -400,7 +456,11 @@ impl Capacity {
         if t == 0 {
             self.place_preload(world, model);
         }
+        self.called_before.clone_from(&self.called);
         for (f, flow) in model.flows.iter().enumerate() {
+            if !self.scope.groups[flow.group] {
+                continue;
+            }
             let calls = n[flow.pattern];
             self.called[f] += calls as f64;
             self.window_calls[f][1] += calls as f64;
@@ -422,19 +482,20 @@ impl Capacity {
                     if share_m <= 0.0 {
                         continue;
                     }
-                    let units = match flow.units {
-                        Units::Each(u) => u,
+                    let (units, live) = match flow.units {
+                        Units::Each(u) => (u, 1.0),
                         Units::Query { limit, ordered } => {
-                            let u = self.query_units(model, f, m, bucket, at, t, limit, ordered)?;
+                            let (u, live) = self.query_units(model, f, m, bucket, at, t, limit, ordered)?;
                             let most = &mut self.most_units[f][member];
                             *most = most.max(u);
-                            u
+                            (u, live)
                         }
                     };
                     let at_part = &mut demand[parts_of[member]];
                     let requests = calls as f64 * share_m;
                     at_part.requests[f] += requests;
                     at_part.units[f] += requests * units;
+                    at_part.live[f] += requests * units * live;
                     if flow.write {
                         at_part.bytes += requests * (flow.bytes + model.groups[flow.group].overhead);
                     }
@@ -449,6 +510,10 @@ impl Capacity {
         }
         self.serve(model, t, n, &mut demand);
         self.split(model, t);
+        if let Some(p) = self.breach {
+            let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
+            return Err(unsupported(&feature, &self.scope.place));
+        }
         Ok(())
     }
 
@@ -510,22 +575,7 @@ impl Capacity {
                 served_units[READ] += want[READ] * k;
                 served_units[WRITE] += want[WRITE] * k;
                 new_served += frac * k;
-                for (f, flow) in model.flows.iter().enumerate() {
-                    let dim = if flow.write { WRITE } else { READ };
-                    self.figures.units[flow.pattern][dim] += d.units[f] * frac * k;
-                    let requests = d.requests[f] * frac * (1.0 - k);
-                    if requests > 0.0 {
-                        self.figures.throttled[flow.pattern] += requests;
-                        self.attempts[i][0] += requests;
-                        self.attempts[i][1] += requests;
-                        add(
-                            &mut refused,
-                            (slot, flow.pattern, dim, 0),
-                            requests,
-                            d.units[f] * frac * (1.0 - k),
-                        );
-                    }
-                }
+                self.slot_served(model, (i, slot), d, frac, k, &mut refused);
                 for ((_, pattern, dim, retries), (requests, units)) in in_slot {
                     self.figures.units[pattern][dim] += units * k;
                     if k < 1.0 {
@@ -560,10 +610,43 @@ impl Capacity {
         }
     }
 
+    /// A slot's share `frac` of partition `i`'s new demand, served in part `k`: units served,
+    /// and the requests refused (first attempts) into `refused` for their retries; a guarded
+    /// write refused is a breach of the scope (`Scope::guarded`).
+    fn slot_served(
+        &mut self,
+        model: &Model,
+        (i, slot): (usize, u64),
+        d: &Demand,
+        frac: f64,
+        k: f64,
+        refused: &mut Waiting,
+    ) {
+        for (f, flow) in model.flows.iter().enumerate() {
+            let dim = if flow.write { WRITE } else { READ };
+            self.figures.units[flow.pattern][dim] += d.units[f] * frac * k;
+            if !flow.write {
+                self.figures.live_units[flow.pattern] += d.live[f] * frac * k;
+            }
+            // The threshold the thinned peaks use: a partition that served less than all but
+            // 1e-9 of its demand refused some.
+            if flow.write && self.scope.guarded[flow.pattern] && 1.0 - k > 1e-9 && d.requests[f] > 0.0 {
+                self.breach.get_or_insert(flow.pattern);
+            }
+            let requests = d.requests[f] * frac * (1.0 - k);
+            if requests > 0.0 {
+                self.figures.throttled[flow.pattern] += requests;
+                self.attempts[i][0] += requests;
+                self.attempts[i][1] += requests;
+                add(refused, (slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
+            }
+        }
+    }
+
     /// The preloaded items' bytes onto the partitions holding their keys.
     fn place_preload(&mut self, world: &World, model: &Model) {
         let start = i64::try_from(self.start_ms / 1000).unwrap_or(i64::MAX);
-        for (g, group) in model.groups.iter().enumerate() {
+        for (g, group) in model.groups.iter().enumerate().filter(|(g, _)| self.scope.groups[*g]) {
             let bucket = Self::bucket_start(group, start);
             for (&m, pre) in &model.preload[g] {
                 let hash = hash_bytes(key_text(world, group, m, bucket).as_bytes());
@@ -578,7 +661,7 @@ impl Capacity {
     fn range_keys(&self, model: &Model, lo: u64, hi: Option<u64>) -> Vec<(u64, f64, f64)> {
         let inside = |h: u64| h >= lo && hi.is_none_or(|hi| h < hi);
         let mut out = Vec::new();
-        for (g, group) in model.groups.iter().enumerate() {
+        for (g, group) in model.groups.iter().enumerate().filter(|(g, _)| self.scope.groups[*g]) {
             for &(hash, bytes) in self.closed[g].iter().filter(|k| inside(k.0)) {
                 out.push((hash, bytes, 0.0));
             }
@@ -663,16 +746,18 @@ impl Capacity {
         }
     }
 
-    /// Group `g`'s bucket closed with these partitions (member, bytes): they stay on the
-    /// partitions holding their keys, for a later split.
-    pub fn closed_bucket(&mut self, model: &Model, g: usize, at_secs: i64, parts: &[(u64, f64)]) {
+    /// Group `g`'s bucket closed with these partitions: they stay on the partitions holding
+    /// their keys, with their bytes, for a later split; the landed shares start over.
+    pub fn closed_bucket(&mut self, model: &Model, g: usize, at_secs: i64, parts: &[Part]) {
         let bucket = Self::bucket_start(&model.groups[g], at_secs);
-        let Some(keys) = self.keys[g].get(&bucket) else { return };
-        for &(m, bytes) in parts {
-            if let Some(&hash) = keys.hashes.get(usize::try_from(m).unwrap_or(usize::MAX)) {
-                self.closed[g].push((hash, bytes));
+        if let Some(keys) = self.keys[g].get(&bucket) {
+            for p in parts {
+                if let Some(&hash) = keys.hashes.get(usize::try_from(p.member).unwrap_or(usize::MAX)) {
+                    self.closed[g].push((hash, p.items.mean * p.bytes_per_item));
+                }
             }
         }
+        self.bucket_closed(model, g);
     }
 
     /// Records the throttled tick of a partition's busiest members, per group and direction:
@@ -721,7 +806,12 @@ impl Capacity {
                 reason = "a count of requests"
             )]
             let served = (asked * lambda[dim]).round() as u64;
-            let all_calls: u64 = model.flows.iter().filter(|f| f.write == write).map(|f| n[f.pattern]).sum();
+            let all_calls: u64 = model
+                .flows
+                .iter()
+                .filter(|f| f.write == write && self.scope.groups[f.group])
+                .map(|f| n[f.pattern])
+                .sum();
             let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
             for ((g, m), requests) in busiest {
                 let count = taken.entry(g).or_default();
@@ -843,7 +933,7 @@ impl Capacity {
     }
 
     /// A bucket of group `g` closed: the landed shares start over for the next.
-    pub fn bucket_closed(&mut self, model: &Model, g: usize) {
+    fn bucket_closed(&mut self, model: &Model, g: usize) {
         for (f, _) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
             self.called[f] = 0.0;
             for part in &mut self.landed {

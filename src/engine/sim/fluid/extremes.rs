@@ -1,6 +1,7 @@
 //! The maximum of many independent counts, as the fluid replay reports a peak or a largest
-//! partition: quantiles of `max` over (partition, tick) of Binomial counts, and of normal
-//! partition sizes. Pure functions of their inputs; no state, no draws.
+//! partition: quantiles of `max` over (partition, tick) of Binomial counts, and of partition
+//! sizes (exact items plus a count of those written). Pure functions of their inputs; no state,
+//! no draws.
 //!
 //! The per-operation replay reports one draw of that maximum. The fluid replay reports the
 //! median of its distribution and a band from the 0.1% to the 99.9% quantile, which is what
@@ -176,24 +177,90 @@ pub struct Normal {
     pub sd: f64,
 }
 
-/// Quantiles of the maximum of independent normal sizes.
-pub fn normal_max(sizes: &[Normal]) -> Band {
-    let Some(top) = sizes.iter().map(|s| s.mean + 10.0 * s.sd).reduce(f64::max) else {
+/// A partition's size as `scale × (base + N)`: `base` items known exactly (the preload) and a
+/// count `N` of the items its writes added, with that count's mean and variance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Counted {
+    pub base: f64,
+    pub mean: f64,
+    pub var: f64,
+    pub scale: f64,
+}
+
+/// How one `Counted` size is drawn: `P(size ≤ x)`, on its own terms.
+enum Law {
+    /// Known exactly.
+    Exact(f64),
+    /// A Binomial(n, p) matched to the count's mean and variance, with `P(N > k)` for
+    /// `k` in `lo..lo + tails.len()` (below: certain; above: never).
+    Binomial { lo: u64, tails: Vec<f64> },
+    /// A count more spread than any Binomial: normal.
+    Normal(Normal),
+}
+
+impl Law {
+    fn of(c: &Counted) -> Law {
+        if c.var <= 0.0 || c.mean <= 0.0 {
+            return Law::Exact(c.mean.max(0.0));
+        }
+        if c.var >= c.mean {
+            return Law::Normal(Normal { mean: c.mean, sd: c.var.sqrt() });
+        }
+        // Mean n·p and variance n·p·(1 − p).
+        let p = 1.0 - c.var / c.mean;
+        let n = whole(c.mean / p);
+        let p = c.mean / n as f64;
+        let sd = (c.mean * (1.0 - p)).sqrt();
+        let lo = whole((c.mean - 12.0 * sd - 30.0).max(0.0)).saturating_sub(1);
+        let hi = whole((c.mean + 12.0 * sd + 30.0).min(n as f64));
+        Law::Binomial { lo, tails: binomial_tails(n, p, lo, hi) }
+    }
+
+    /// ln P(N ≤ k) for a real `k` (a Binomial's count is whole: ⌊k⌋).
+    fn log_cdf(&self, k: f64) -> f64 {
+        match self {
+            Law::Exact(x) => {
+                if k >= *x - 1e-9 {
+                    0.0
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+            Law::Normal(n) => (-normal_tail((k - n.mean) / n.sd)).ln_1p(),
+            Law::Binomial { lo, tails } => {
+                if k < 0.0 {
+                    return f64::NEG_INFINITY;
+                }
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a count, floored"
+                )]
+                let k = (k + 1e-9).floor() as u64;
+                if k < *lo {
+                    return f64::NEG_INFINITY;
+                }
+                let i = usize::try_from(k - lo).unwrap_or(usize::MAX);
+                tails.get(i).map_or(0.0, |tail| (-tail).ln_1p())
+            }
+        }
+    }
+}
+
+/// Quantiles of the maximum of independent partition sizes, each the exact items it started
+/// with and a count of those its writes added: a Binomial matched to that count's mean and
+/// variance, so that a partition a few writes reach (a preloaded one, say) grows by whole
+/// items — a normal of the same spread would put most of its chances between two sizes.
+pub fn counted_max(sizes: &[Counted]) -> Band {
+    let laws: Vec<(Law, &Counted)> =
+        sizes.iter().filter(|c| c.scale > 0.0).map(|c| (Law::of(c), c)).collect();
+    let spread = |c: &Counted| 12.0 * c.var.max(0.0).sqrt() + 30.0;
+    let Some(top) = laws.iter().map(|(_, c)| c.scale * (c.base + c.mean + spread(c))).reduce(f64::max) else {
         return Band::default();
     };
-    let floor = sizes.iter().map(|s| s.mean - 10.0 * s.sd).fold(0.0, f64::max);
-    let log_cdf = |x: f64| -> f64 {
-        sizes
-            .iter()
-            .map(|s| {
-                if s.sd <= 0.0 {
-                    if x >= s.mean { 0.0 } else { f64::NEG_INFINITY }
-                } else {
-                    (-normal_tail((x - s.mean) / s.sd)).ln_1p()
-                }
-            })
-            .sum()
-    };
+    let floor =
+        laws.iter().map(|(_, c)| c.scale * (c.base + (c.mean - spread(c)).max(0.0))).fold(0.0, f64::max);
+    let log_cdf = |x: f64| -> f64 { laws.iter().map(|(law, c)| law.log_cdf(x / c.scale - c.base)).sum() };
     let quantile = |q: f64| {
         let target = q.ln();
         let (mut a, mut b) = (floor, top.max(floor));
@@ -308,13 +375,34 @@ mod tests {
     }
 
     #[test]
-    fn normal_max_of_one_exact_size_is_that_size() {
-        let band = normal_max(&[Normal { mean: 10.0, sd: 0.0 }, Normal { mean: 4.0, sd: 0.0 }]);
-        assert_eq!(band, Band::exact(10.0));
-        let spread = normal_max(&[Normal { mean: 100.0, sd: 5.0 }]);
+    fn counted_max_of_exact_sizes_is_the_largest() {
+        let exact = |base: f64| Counted { base, mean: 0.0, var: 0.0, scale: 1.0 };
+        assert_eq!(counted_max(&[exact(10.0), exact(4.0)]), Band::exact(10.0));
+        // A normal's spread where the count is more spread than a Binomial can be.
+        let spread = counted_max(&[Counted { base: 0.0, mean: 100.0, var: 100.0, scale: 1.0 }]);
         assert!(
-            (spread.median - 100.0).abs() < 0.01 && spread.low < 90.0 && spread.high > 110.0,
+            (spread.median - 100.0).abs() < 0.01 && spread.low < 75.0 && spread.high > 125.0,
             "{spread:?}"
         );
+    }
+
+    /// A preloaded partition that few writes reach grows by whole items: 2,000 partitions of
+    /// 10 items, each with 0.07 writes expected, have a largest of whole items, never between
+    /// two: 11 at most 0.9% of the time ((e^−0.07 · 1.07)^2000), 12 at most 89%.
+    #[test]
+    fn a_rarely_written_partition_grows_by_whole_items() {
+        let parts = vec![Counted { base: 10.0, mean: 0.07, var: 0.07 * (1.0 - 1e-4), scale: 225.0 }; 2000];
+        let band = counted_max(&parts);
+        for x in [band.low, band.median, band.high] {
+            let items = x / 225.0;
+            assert!((items - items.round()).abs() < 1e-6, "{band:?}");
+        }
+        assert!(
+            (band.low - 11.0 * 225.0).abs() < 1e-3 && (band.median - 12.0 * 225.0).abs() < 1e-3,
+            "{band:?}"
+        );
+        // One such partition: no write at all, most likely (e^−0.07 = 93%).
+        let one = counted_max(&parts[..1]);
+        assert!((one.low - 2250.0).abs() < 1e-6 && (one.median - 2250.0).abs() < 1e-6, "{one:?}");
     }
 }

@@ -27,6 +27,8 @@ pub struct Part {
     /// A time in the partition's bucket (seconds), for its key text.
     pub at_secs: i64,
     pub items: Normal,
+    /// Of its items, those it held for certain before its writes (preloaded).
+    pub pre: f64,
     pub bytes_per_item: f64,
 }
 
@@ -80,8 +82,9 @@ pub struct Replay<'w> {
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
     fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
-    /// A metered store's capacity (DynamoDB): what each tick's demand was served.
-    pub capacity: Option<Capacity>,
+    /// A metered store's capacity (DynamoDB): what each tick's demand was served, by the
+    /// table's meter (the first) and each global secondary index's.
+    pub capacities: Vec<Capacity>,
 }
 
 impl<'w> Replay<'w> {
@@ -89,7 +92,7 @@ impl<'w> Replay<'w> {
         world: &'w World,
         model: Model,
         (start_ms, tick_ms, ticks): (u64, u64, u32),
-        capacity: Option<Capacity>,
+        capacities: Vec<Capacity>,
     ) -> Replay<'w> {
         let mut groups = vec![GroupState::default(); model.groups.len()];
         for (f, flow) in model.flows.iter().enumerate() {
@@ -109,8 +112,18 @@ impl<'w> Replay<'w> {
             groups,
             patterns,
             fanouts: RefCell::default(),
-            capacity,
+            capacities,
         }
+    }
+
+    /// The table's capacity, on a metered store.
+    pub fn capacity(&self) -> Option<&Capacity> {
+        self.capacities.first()
+    }
+
+    /// The capacity that meters key group `g` (the table's or its index's), on a metered store.
+    pub fn capacity_of(&self, g: usize) -> Option<&Capacity> {
+        self.capacities.iter().find(|c| c.scope.groups[g])
     }
 
     /// Runs every tick, then closes the open buckets; false when `progress` gave it up (it
@@ -141,7 +154,7 @@ impl<'w> Replay<'w> {
                 state.carry = expected - calls as f64;
                 n[p] = calls;
             }
-            if let Some(capacity) = self.capacity.as_mut() {
+            for capacity in &mut self.capacities {
                 capacity.tick(self.world, &self.model, t, &n)?;
             }
             for g in 0..self.groups.len() {
@@ -349,7 +362,7 @@ impl<'w> Replay<'w> {
                 0.0
             };
             // Writes throttled until their client gave up never landed (1 without metering).
-            let lam = self.capacity.as_ref().map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
+            let lam = self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
             let (kept, count, var, log_empty) = if lam < 1.0 {
                 (pre_items + (kept - pre_items) * lam, count * lam, var * lam, log_empty * lam)
             } else {
@@ -358,19 +371,19 @@ impl<'w> Replay<'w> {
             let new_items = (kept - pre_items).max(0.0);
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
-            let sd = if exact { 0.0 } else { var.sqrt() };
+            let sd = if exact { 0.0 } else { kept_sd(var, new_items, count) };
             let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
             items += mean;
             bytes += part_bytes;
             partitions += 1.0 - empty;
             writes += count;
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
-            parts.push(Part { member: m, at_secs, items: Normal { mean, sd }, bytes_per_item });
+            let size = Normal { mean, sd };
+            parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item });
         }
-        // A metered table keeps every closed partition's bytes where its key is, for splits.
-        let metered = self.capacity.is_some();
-        let closed: Vec<(u64, f64)> =
-            parts.iter().filter(|_| metered).map(|p| (p.member, p.items.mean * p.bytes_per_item)).collect();
+        if let Some(capacity) = self.capacities.iter_mut().find(|c| c.scope.groups[g]) {
+            capacity.closed_bucket(&self.model, g, at_secs, &parts);
+        }
         let state = &mut self.groups[g];
         state.items += items;
         state.bytes += bytes;
@@ -380,11 +393,15 @@ impl<'w> Replay<'w> {
             if group.upsert { 0.0 } else { (writes - (items - preload_items(preload))).max(0.0) };
         state.kept.extend(parts);
         prune(&mut state.kept);
-        if let Some(capacity) = self.capacity.as_mut() {
-            capacity.closed_bucket(&self.model, g, at_secs, &closed);
-            capacity.bucket_closed(&self.model, g);
-        }
     }
+}
+
+/// The spread of the items a partition kept of `count` writes of variance `var`: writes that
+/// replaced another leave no item, so the items kept are the writes thinned to the share
+/// kept, and their variance is thinned alike (a thinned Binomial's, for few writes a key).
+fn kept_sd(var: f64, kept: f64, count: f64) -> f64 {
+    let share = if count > 0.0 { (kept / count).min(1.0) } else { 1.0 };
+    (var * share).sqrt()
 }
 
 fn preload_items(preload: Option<&BTreeMap<u64, super::model::Preloaded>>) -> f64 {
