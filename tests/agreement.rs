@@ -486,3 +486,24 @@ fn check_agrees_with_run_on_a_multikey_index() {
         found.avg_items_read
     );
 }
+
+/// A product withdrawn takes its reviews' entries out of the multikey index with it: each
+/// removal is an entry write, so the index ends with its adds less its removals, and a read
+/// never finds a withdrawn product (`reviews` `naive` with a delete of products added).
+#[test]
+fn a_document_deleted_takes_its_multikey_entries_with_it() {
+    let (_, file, text) =
+        keyheat::scenario::BUNDLED.iter().find(|(name, ..)| *name == "reviews").expect("bundled");
+    let delist = r#"(name: "delist", description: "A product is withdrawn.", action: Delete, entity: "Product", given: ["product_id"], rate: 0.2, latency_ms: 20),
+        (name: "review","#;
+    let text = text.replacen(r#"(name: "review","#, delist, 1);
+    let mut scenario = keyheat::scenario::parse(file, &text).expect("loads with a delete").scenario;
+    scenario.workload.duration = seconds(30 * 60);
+    let (_, report) = replay(&scenario, "naive");
+    let index = &report.indexes[0];
+    let removed = index.entry_writes - index.items;
+    assert!(removed > 0 && removed % 2 == 0, "{} entry writes, {} entries", index.entry_writes, index.items);
+    let adds = index.entry_writes - removed / 2;
+    let reviews = report.patterns.iter().find(|p| p.name == "review").expect("replayed");
+    assert!(adds <= reviews.calls, "{adds} entries added for {} reviews", reviews.calls);
+}

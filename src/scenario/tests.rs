@@ -1441,15 +1441,7 @@ fn a_multikey_index_is_refused_where_the_store_has_none() {
             "[(entity: \"Review\", into: \"Product\", by: \"product_id\", as: \"reviews\")]",
         ),
     ];
-    let delete = r#"(name: "delist", description: "A product is withdrawn.", action: Delete, entity: "Product", given: ["product_id"], rate: 0.1),
-        (name: "review","#;
-    let deleting = [(
-        r#"(name: "review","#,
-        delete,
-        r#"pattern "delist" deletes Product documents: keyheat does not yet remove a multikey index's entries"#,
-        "(name: \"reviews-by-author\"",
-    )];
-    for (replace, with, message, marker) in cases.into_iter().chain(deleting) {
+    for (replace, with, message, marker) in cases {
         assert!(reviews.contains(replace), "{replace}");
         let text = reviews.replacen(replace, with, 1);
         let error = parse("reviews.ron", &text).err().unwrap_or_else(|| panic!("{with} loaded")).to_string();

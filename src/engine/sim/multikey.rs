@@ -7,7 +7,8 @@
 //! So an append writes one entry when its child brings a value the list did not hold yet, and
 //! none when another child in the list already gave it; the index grows with the lists'
 //! elements, not with the documents. A read through the index finds parents: it fetches each
-//! whole document that holds a matching child (`ReadPlan::entities` ends with the parent).
+//! whole document that holds a matching child (`ReadPlan::entities` ends with the parent). A
+//! parent deleted, expired or replaced at its key takes its entries with it.
 
 use std::collections::HashMap;
 
@@ -25,9 +26,9 @@ pub(super) struct Multikey {
     /// The parent's table, and the index's position among its indexes.
     pub table: usize,
     pub index: usize,
-    /// By parent and entry position (partition key text, then the entry's key): the entry and
-    /// how many children in that parent's list give it.
-    entries: HashMap<(u32, Vec<u8>), (Entry, u32)>,
+    /// By parent, then entry position (partition key text, then the entry's key): the entry
+    /// and how many children in that parent's list give it.
+    entries: HashMap<u32, HashMap<Vec<u8>, (Entry, u32)>>,
 }
 
 /// The multikey indexes over the variant's embeds: each index of a parent's table in which the
@@ -78,20 +79,49 @@ impl Simulation {
             let Some(entry) = self.element_entry((child, ordinal), vals, (table, index), placed) else {
                 continue;
             };
-            let slot =
-                self.upkeep.multikeys[m].entries.entry((parent, position(&entry))).or_insert((entry, 0));
+            let list = self.upkeep.multikeys[m].entries.entry(parent).or_default();
+            let slot = list.entry(position(&entry)).or_insert((entry, 0));
             slot.1 += 1;
             if slot.1 > 1 {
                 continue;
             }
             let op = EntryOp::Put { entry: slot.0.clone(), id: handle };
-            let partition = self.storage.tables[table].apply(index, &op);
-            let group = self.storage.group_of[table][index + 1];
+            self.apply_entry(table, index, &op, true);
+        }
+    }
+
+    /// Parent `handle`'s document is gone — deleted (`charged`: by a call, whose entry writes
+    /// these are), expired, or replaced by a new document at its key — so its entries in every
+    /// multikey index over its lists go with it.
+    pub(super) fn unindex_parent(&mut self, handle: u32, charged: bool) {
+        let (entity, parent) = (self.world.entity_of(handle), self.world.ordinal_of(handle));
+        for m in 0..self.upkeep.multikeys.len() {
+            let Multikey { embed, table, index, .. } = self.upkeep.multikeys[m];
+            if self.upkeep.embeds[embed].plan.parent != entity {
+                continue;
+            }
+            let Some(list) = self.upkeep.multikeys[m].entries.remove(&parent) else { continue };
+            // In position order: the same removals, in the same order, every run.
+            let mut gone: Vec<(Vec<u8>, Entry)> =
+                list.into_iter().map(|(k, (entry, _))| (k, entry)).collect();
+            gone.sort_by(|a, b| a.0.cmp(&b.0));
+            for (_, entry) in gone {
+                self.apply_entry(table, index, &EntryOp::Remove { entry }, charged);
+            }
+        }
+    }
+
+    /// Applies one entry change to index `index` of table `table`; `charged`: an entry write of
+    /// a call (counted and loaded), else free (a TTL delete's).
+    fn apply_entry(&mut self, table: usize, index: usize, op: &EntryOp, charged: bool) {
+        let partition = self.storage.tables[table].apply(index, op);
+        let group = self.storage.group_of[table][index + 1];
+        if charged {
             self.figures.totals.entry_writes += 1;
             self.storage.groups[group].entry_writes += 1;
             self.touch(group, partition, super::meter::WRITE, 1.0, 0);
-            self.settle(group, partition);
         }
+        self.settle(group, partition);
     }
 }
 

@@ -195,6 +195,9 @@ impl Simulation {
                 }
                 self.storage.touches = touches;
                 self.items.overrides.remove(&handle);
+                if !self.upkeep.multikeys.is_empty() {
+                    self.unindex_parent(handle, false);
+                }
             }
         }
     }

@@ -1217,25 +1217,6 @@ fn multikey(
                 ),
             ));
         }
-        // keyheat removes no entry: a document that goes, or is replaced whole, would leave its own.
-        let deleted =
-            cx.patterns.iter().find(|p| p.entity == embed.into && p.action == model::Action::Delete);
-        let expires = v.ttl.as_ref().is_some_and(|t| t.entities.contains(&embed.into));
-        let upsert = cx.entities.iter().any(|e| e.name == embed.into && e.upsert);
-        if deleted.is_some() || expires || upsert {
-            let how = match deleted {
-                Some(p) => format!("pattern {:?} deletes", p.name),
-                None if expires => "the TTL expires".to_owned(),
-                None => "an upsert replaces".to_owned(),
-            };
-            return Err(problem(
-                &ipath,
-                format!(
-                    "index {:?} is a multikey index over {}'s list {:?}, and {how} {} documents: keyheat does not yet remove a multikey index's entries with their document",
-                    ix.name, embed.into, embed.as_name, embed.into
-                ),
-            ));
-        }
         for (p, pattern) in cx.patterns.iter().enumerate() {
             if pattern.entity != keys.entity || !pattern.action.is_read() {
                 continue;

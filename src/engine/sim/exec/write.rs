@@ -754,6 +754,14 @@ impl Simulation {
         {
             self.items.overrides.remove(&h);
         }
+        // A document deleted or replaced at its key (not moved) takes its multikey entries.
+        if let Some(h) = old_handle
+            && !self.upkeep.multikeys.is_empty()
+            && !write.moved
+            && (write.vals.is_none() || h != placed.id || write.new_item)
+        {
+            self.unindex_parent(h, true);
+        }
         self.items.keep_changes(placed.id, write.changes);
         if write.vals.is_some() {
             self.figures.totals.largest_item = self.figures.totals.largest_item.max(placed.size);
