@@ -289,6 +289,29 @@ mod tests {
 
     const MB: u64 = 1 << 20;
 
+    /// Orders sharded across 3 shards by their creation time, as `shard-keys` naive.
+    fn orders_by_time() -> Sharding {
+        Sharding {
+            entity: "Order".to_owned(),
+            entity_id: EntityId::new(0),
+            shards: 3,
+            strategy: Strategy::Ranged,
+            range_bytes: MB,
+        }
+    }
+
+    /// The panel of `sharding` over the replay's figures `live`, unfocused.
+    fn panel<'a>(sharding: &'a Sharding, live: Option<&'a ShardsReport>) -> ShardsPanel<'a> {
+        ShardsPanel {
+            sharding,
+            key: "{created_at}",
+            live,
+            focused: false,
+            scroll: 0,
+            theme: Theme::new(crate::tui::theme::Palette::Dark, None),
+        }
+    }
+
     /// The case: (what it shows, the replay's figures, the panel's inner width, the lines, the
     /// shards whose share of the inserts is highlighted).
     type Case<'a> = (&'a str, Option<&'a ShardsReport>, usize, &'a [&'a str], &'a [&'a str]);
@@ -350,22 +373,9 @@ mod tests {
     }
 
     fn check(cases: &[Case<'_>]) {
-        let sharding = Sharding {
-            entity: "Order".to_owned(),
-            entity_id: EntityId::new(0),
-            shards: 3,
-            strategy: Strategy::Ranged,
-            range_bytes: MB,
-        };
+        let sharding = orders_by_time();
         for &(case, live, width, want, hot) in cases {
-            let panel = ShardsPanel {
-                sharding: &sharding,
-                key: "{created_at}",
-                live,
-                focused: false,
-                scroll: 0,
-                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
-            };
+            let panel = panel(&sharding, live);
             let lines = panel.lines(width);
             let got = plain(&lines);
             assert!(got.iter().all(|l| width_of(l) <= width), "{case}: {got:#?}");
@@ -380,13 +390,7 @@ mod tests {
     /// migrations and the jumbo ranges; before the replay, the shards and the key.
     #[test]
     fn the_summary_names_the_busiest_shard_the_migrations_and_the_jumbo_ranges() {
-        let sharding = Sharding {
-            entity: "Order".to_owned(),
-            entity_id: EntityId::new(0),
-            shards: 3,
-            strategy: Strategy::Ranged,
-            range_bytes: MB,
-        };
+        let sharding = orders_by_time();
         let hot = report([(120_000, 1, MB, 12, 0), (0, 1, MB, 10, 0), (0, 0, 0, 1, 0)], 0);
         let even = report([(40_080, 1, MB, 4, 0), (39_960, 1, MB, 4, 0), (39_960, 1, MB, 4, 0)], 0);
         let jumbo = report([(69_360, 1, MB, 2, 2), (24_000, 1, MB, 2, 1), (26_640, 1, MB, 1, 0)], 0);
@@ -399,14 +403,7 @@ mod tests {
             (Some(&none), "no inserts yet · 2 migrations", false),
         ];
         for (live, want, marked) in cases {
-            let panel = ShardsPanel {
-                sharding: &sharding,
-                key: "{created_at}",
-                live,
-                focused: false,
-                scroll: 0,
-                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
-            };
+            let panel = panel(&sharding, live);
             let line = one_line(panel.summary(), 80);
             assert_eq!(plain(std::slice::from_ref(&line)), [want]);
             let bold = line.spans[0].style.add_modifier.contains(Modifier::BOLD);
@@ -421,13 +418,7 @@ mod tests {
     /// keeps it, and the balancer and the router one line each, leaving out what comes last.
     #[test]
     fn compare_lines_keep_their_count_and_the_jumbo_ranges_at_any_width() {
-        let sharding = Sharding {
-            entity: "Order".to_owned(),
-            entity_id: EntityId::new(0),
-            shards: 3,
-            strategy: Strategy::Ranged,
-            range_bytes: MB,
-        };
+        let sharding = orders_by_time();
         let mut hot =
             report([(120_000, 40_000, 21 * MB, 12, 0), (0, 40_000, 21 * MB, 10, 0), (0, 0, 0, 1, 0)], 0);
         hot.broadcast_reads = 18_000;
@@ -490,14 +481,7 @@ mod tests {
             ),
         ];
         for (live, width, want) in cases {
-            let panel = ShardsPanel {
-                sharding: &sharding,
-                key: "{created_at}",
-                live,
-                focused: false,
-                scroll: 0,
-                theme: Theme::new(crate::tui::theme::Palette::Dark, None),
-            };
+            let panel = panel(&sharding, live);
             let got = plain(&panel.compare_lines(width));
             assert_eq!(got.len(), usize::from(ShardsPanel::compare_height(&sharding)), "{got:#?}");
             assert!(got.iter().all(|l| width_of(l) <= width), "{got:#?}");
