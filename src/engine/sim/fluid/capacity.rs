@@ -158,8 +158,28 @@ pub struct Capacity {
     closed: Vec<Vec<(u64, f64)>>,
     /// Per flow: each member's most units per request (a Query's at its fullest partition).
     pub most_units: Vec<Vec<f64>>,
+    /// This tick's demand by flow and bucket, (flow, bucket start, calls), in the order it was
+    /// weighed: a throttled partition's members are found from it (`busiest`) rather than
+    /// every member's demand being kept for the few partitions that throttle.
+    asked: Vec<(usize, i64, u64)>,
     /// Per group and direction: throttled ticks of the busiest members.
     pub thinned: Vec<[Thinned; 2]>,
+}
+
+/// What every member's Query of one flow in one bucket has in common in a tick
+/// (`Capacity::query_window`).
+#[derive(Debug, Clone)]
+struct QueryWindow {
+    /// Per write flow of the group: (flow, its calls in the open bucket before this tick).
+    before: Vec<(usize, f64)>,
+    /// Per write flow, in the same order: its calls in the read's range; `None` when the range
+    /// holds no time (it ends where it starts).
+    in_range: Option<Vec<f64>>,
+    /// The range holds the preloaded items (the first bucket, from the run's start).
+    preload: bool,
+    /// The bucket is the run's first, and the one open when the read asks.
+    first: bool,
+    open: bool,
 }
 
 /// Per physical partition, this tick's new demand.
@@ -172,8 +192,6 @@ struct Demand {
     /// Per flow: Σ share × units and Σ share × units², for the count's variance.
     s1: Vec<f64>,
     s2: Vec<f64>,
-    /// Every member's demand, for the thinned peaks: (group, member, a write, requests).
-    busiest: Vec<(usize, u64, bool, f64)>,
     /// Bytes its writes would add.
     bytes: f64,
 }
@@ -263,6 +281,7 @@ impl Capacity {
                 })
                 .collect(),
             thinned: vec![[Thinned::default(), Thinned::default()]; model.groups.len()],
+            asked: Vec::new(),
         }
     }
 
@@ -329,33 +348,11 @@ impl Capacity {
         history.get(history.len().saturating_sub(1 + back)).or(history.front()).map_or(0.0, |&c| c as f64)
     }
 
-    /// Units of one Query of flow `f` on member `m`'s partition in the bucket starting at
-    /// `bucket`, asked at second `at`, and the chance that the partition holds an item then
-    /// (preloaded, or one of the writes of its bucket so far landed on it).
-    #[expect(clippy::too_many_arguments, reason = "the read, its member, bucket, time and the model")]
-    fn query_units(
-        &self,
-        model: &Model,
-        f: usize,
-        m: u64,
-        bucket: i64,
-        at: f64,
-        tick: u32,
-        limit: Option<u32>,
-        ordered: bool,
-    ) -> Result<(f64, f64), FluidError> {
+    /// What every member's Query of flow `f` in the bucket starting at `bucket`, asked at second
+    /// `at` of tick `tick`, has in common: worked out once a tick, not once a member.
+    fn query_window(&self, model: &Model, f: usize, bucket: i64, at: f64, tick: u32) -> QueryWindow {
         let flow = &model.flows[f];
         let group = &model.groups[flow.group];
-        let member = usize::try_from(m).unwrap_or(usize::MAX);
-        // ln P(no write of the open bucket before this tick landed on the partition): the
-        // writes before the tick, as `calls_before` counts them for a read at its middle.
-        let mut log_empty = 0.0;
-        for (w, write) in model.flows.iter().enumerate().filter(|(_, w)| w.write && w.group == flow.group) {
-            let calls = self.called_before.get(w).copied().unwrap_or(0.0);
-            if calls > 0.0 {
-                log_empty += calls * (-write.shares.of(member)).ln_1p();
-            }
-        }
         let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| at - s as f64);
         let mut hi = at;
         let start = self.start_ms as f64 / 1000.0;
@@ -363,27 +360,56 @@ impl Capacity {
             lo = lo.max(bucket as f64);
             hi = hi.min((bucket + width) as f64);
         }
-        let mut n = 0.0;
-        if hi > lo {
-            for w in model.flows.iter().filter(|w| w.write && w.group == flow.group) {
-                let calls = self.calls_before(w.pattern, tick, hi) - self.calls_before(w.pattern, tick, lo);
-                n += w.shares.of(member) * calls.max(0.0);
-            }
-            // Preloaded items: written at the start, in the first bucket.
-            #[expect(clippy::cast_possible_truncation, reason = "the run's start, whole seconds")]
-            let first = Self::bucket_start(group, start.floor() as i64) == bucket;
-            if first && lo <= start {
-                n += model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
-            }
-        }
+        let writes = || model.flows.iter().enumerate().filter(|(_, w)| w.write && w.group == flow.group);
+        let before = writes().map(|(w, _)| (w, self.called_before.get(w).copied().unwrap_or(0.0))).collect();
+        let in_range = (hi > lo).then(|| {
+            writes()
+                .map(|(_, w)| self.calls_before(w.pattern, tick, hi) - self.calls_before(w.pattern, tick, lo))
+                .collect()
+        });
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let (first, open) = (
             Self::bucket_start(group, start.floor() as i64) == bucket,
             Self::bucket_start(group, at.floor() as i64) == bucket,
         );
-        let preloaded = first && model.preload[flow.group].get(&m).is_some_and(|p| p.items > 0.0);
+        QueryWindow { before, in_range, preload: first && lo <= start, first, open }
+    }
+
+    /// Units of one Query of flow `f` on member `m`'s partition in `window` (`query_window`),
+    /// and the chance that the partition holds an item then (preloaded, or one of the writes of
+    /// its bucket so far landed on it).
+    fn query_units(
+        &self,
+        model: &Model,
+        f: usize,
+        m: u64,
+        window: &QueryWindow,
+        limit: Option<u32>,
+        ordered: bool,
+    ) -> Result<(f64, f64), FluidError> {
+        let flow = &model.flows[f];
+        let member = usize::try_from(m).unwrap_or(usize::MAX);
+        // ln P(no write of the open bucket before this tick landed on the partition): the
+        // writes before the tick, as `calls_before` counts them for a read at its middle.
+        let mut log_empty = 0.0f64;
+        for &(w, calls) in &window.before {
+            if calls > 0.0 {
+                log_empty += calls * (-model.flows[w].shares.of(member)).ln_1p();
+            }
+        }
+        let mut n = 0.0;
+        if let Some(in_range) = &window.in_range {
+            for (&(w, _), calls) in window.before.iter().zip(in_range) {
+                n += model.flows[w].shares.of(member) * calls.max(0.0);
+            }
+            // Preloaded items: written at the start, in the first bucket.
+            if window.preload {
+                n += model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
+            }
+        }
+        let preloaded = window.first && model.preload[flow.group].get(&m).is_some_and(|p| p.items > 0.0);
         // A closed bucket's writes are not counted apart: the items its range holds stand in.
-        let live = match (preloaded, open) {
+        let live = match (preloaded, window.open) {
             (true, _) => 1.0,
             (false, true) => -log_empty.exp_m1(),
             (false, false) => -(-n).exp_m1(),
@@ -442,7 +468,6 @@ impl Capacity {
                 live: vec![0.0; flows],
                 s1: vec![0.0; flows],
                 s2: vec![0.0; flows],
-                busiest: Vec::new(),
                 bytes: 0.0,
             };
             parts
@@ -457,6 +482,7 @@ impl Capacity {
             self.place_preload(world, model);
         }
         self.called_before.clone_from(&self.called);
+        self.asked.clear();
         for (f, flow) in model.flows.iter().enumerate() {
             if !self.scope.groups[flow.group] {
                 continue;
@@ -476,6 +502,11 @@ impl Capacity {
                 // Taken out while the members are weighed (`query_units` reads `self`), put back after.
                 let parts_of =
                     std::mem::take(&mut self.keys[flow.group].get_mut(&bucket).expect("located above").parts);
+                let window = match flow.units {
+                    Units::Query { .. } => Some(self.query_window(model, f, bucket, at, t)),
+                    Units::Each(_) => None,
+                };
+                self.asked.push((f, bucket, calls));
                 for m in 0..members {
                     let member = usize::try_from(m).unwrap_or(usize::MAX);
                     let share_m = flow.shares.of(member);
@@ -485,7 +516,8 @@ impl Capacity {
                     let (units, live) = match flow.units {
                         Units::Each(u) => (u, 1.0),
                         Units::Query { limit, ordered } => {
-                            let (u, live) = self.query_units(model, f, m, bucket, at, t, limit, ordered)?;
+                            let window = window.as_ref().expect("worked out for a Query");
+                            let (u, live) = self.query_units(model, f, m, window, limit, ordered)?;
                             let most = &mut self.most_units[f][member];
                             *most = most.max(u);
                             (u, live)
@@ -503,7 +535,6 @@ impl Capacity {
                         at_part.s1[f] += share_m * units;
                         at_part.s2[f] += share_m * units * units;
                     }
-                    at_part.busiest.push((flow.group, m, flow.write, requests));
                 }
                 self.keys[flow.group].get_mut(&bucket).expect("located above").parts = parts_of;
             }
@@ -605,7 +636,7 @@ impl Capacity {
             let whole = self.bytes[i].round() as u64;
             self.meter.parts[i].bytes = whole;
             if new_served < 1.0 - 1e-9 {
-                self.thin(model, n, d, lambda);
+                self.thin(model, n, (i, &*d), lambda);
             }
         }
     }
@@ -764,7 +795,7 @@ impl Capacity {
     /// a throttled partition serves what its budget holds, so a member's load is its part of
     /// the requests served, Binomial(served, the member's part of the demand) — less spread
     /// than its calls.
-    fn thin(&mut self, model: &Model, n: &[u64], d: &mut Demand, lambda: [f64; 2]) {
+    fn thin(&mut self, model: &Model, n: &[u64], (i, d): (usize, &Demand), lambda: [f64; 2]) {
         for dim in [READ, WRITE] {
             let write = dim == WRITE;
             let asked: f64 = model
@@ -777,14 +808,7 @@ impl Capacity {
             if asked <= 0.0 {
                 continue;
             }
-            // Per (group, member): its requests in this direction.
-            let mut members: BTreeMap<(usize, u64), f64> = BTreeMap::new();
-            for &(g, m, w, requests) in &d.busiest {
-                if w == write {
-                    *members.entry((g, m)).or_default() += requests;
-                }
-            }
-            let mut busiest: Vec<((usize, u64), f64)> = members.into_iter().collect();
+            let mut busiest: Vec<((usize, u64), f64)> = self.busiest(model, i, write).into_iter().collect();
             busiest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             // The direction that takes most of what the partition served is held to its budget:
             // its requests served are nearly fixed, and a member gets its part of them. The
@@ -837,6 +861,26 @@ impl Capacity {
                 *thinned.excluded.entry((m, calls)).or_default() += 1;
             }
         }
+    }
+
+    /// Per (group, member) on partition `i`: its requests this tick in one direction, as the
+    /// tick weighed them (`asked`).
+    fn busiest(&self, model: &Model, i: usize, write: bool) -> BTreeMap<(usize, u64), f64> {
+        let mut members: BTreeMap<(usize, u64), f64> = BTreeMap::new();
+        for &(f, bucket, calls) in &self.asked {
+            let flow = &model.flows[f];
+            if flow.write != write {
+                continue;
+            }
+            let Some(keys) = self.keys[flow.group].get(&bucket) else { continue };
+            for (member, _) in keys.parts.iter().enumerate().filter(|&(_, &part)| part == i) {
+                let share = flow.shares.of(member);
+                if share > 0.0 {
+                    *members.entry((flow.group, member as u64)).or_default() += calls as f64 * share;
+                }
+            }
+        }
+        members
     }
 
     /// Demand refused on partition `i` in this tick's slots: each part waits for its next retry,
