@@ -19,6 +19,14 @@
 //!   its 0.1% to its 99.9% quantile in `RunReport::bands`; the agreement test holds the
 //!   per-operation figure to that band, or to 2% where the band is narrower. A `Seq` pick's
 //!   peak is exact (⌈calls / members⌉ per tick).
+//! - **Write shards** (`model::Shards`): a partition key's `shard(n)` — or a class slot of
+//!   shards whose class is the key's member (`shard(by: tenant_id, tenant-0000 = 8, else =
+//!   1)`: each member its class's count) — makes each shard of each member a partition of its
+//!   own. A put draws its shard uniformly (`regen::shard_draw`), so each shard gets its
+//!   member's share over the count; a read asks every shard of its member (`exec::read`'s
+//!   `partition_keys`), one request and one Query's units each, so a call's requests and
+//!   partitions asked are its member's shard count. Peaks, bands and sizes are per shard, as
+//!   the per-operation replay's are per key.
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -51,6 +59,10 @@
 //!   less than the whole item (an entry's size by its projection), Scans, Queries with a filter
 //!   (they read on until they have their matches) or past one 1 MB page, and formatted times in
 //!   partition keys. Cosmos DB's request units are refused whole.
+//! - **Refused on every store**: `hash()` slots (a member's items spread by another attribute's
+//!   values), a class slot whose class is not the key's member or whose cases are buckets, two
+//!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
+//!   draw the fluid replay does not make).
 //!
 //! # What it must never do
 //!
@@ -346,6 +358,68 @@ mod tests {
                     variant.name
                 ),
                 other => panic!("social-feed {} on MongoDB: {other:?}", variant.name),
+            }
+        }
+    }
+
+    /// What a sharded key needs beyond a uniform or a class's shard draw is refused by name:
+    /// each is a key the per-operation replay spreads by something rates do not follow.
+    #[test]
+    fn sharded_keys_rates_cannot_model_are_refused_by_name() {
+        const SHARDED: &str = "(pk: \"TENANT#{tenant_id}#{shard(8)}\"";
+        // (scenario, edits, variant, words of the refusal)
+        let cases: [(&str, &[Edit], &str, &str); 6] = [
+            // A hash spreads a tenant's events by their `seq`.
+            (
+                "practice-saas",
+                &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{hash(seq, 8)}\"")],
+                "recommended",
+                "hash() slots",
+            ),
+            // A class the reader does not pick by: the events' actor.
+            (
+                "practice-saas",
+                &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{shard(by: actor, x = 8, else = 1)}\"")],
+                "recommended",
+                "a class slot whose class is not the key's member",
+            ),
+            (
+                "practice-saas",
+                &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{shard(2)}#{shard(4)}\"")],
+                "recommended",
+                "two shard or class slots",
+            ),
+            // Seq's exact counts per member, but a draw per shard.
+            (
+                "practice-saas",
+                &[("popularity: Weighted([(0.5, Zipf(s: 0.99)), (0.5, Fixed(0))])", "popularity: Seq")],
+                "recommended",
+                "Seq picks of a sharded key",
+            ),
+            // A preloaded membership's shard is the per-operation replay's draw for its ordinal.
+            (
+                "practice-chat",
+                &[(
+                    "10d)}\", sk: \"MSG#{sent_at}#{seq}\"),\n                \"Membership\": (pk: \"CH#{channel_id}\"",
+                    "10d)}\", sk: \"MSG#{sent_at}#{seq}\"),\n                \"Membership\": (pk: \"CH#{channel_id}#{shard(4)}\"",
+                )],
+                "recommended",
+                "preloaded items of a sharded key",
+            ),
+            // A membership joined again is put again: its index entry's shard is drawn again.
+            (
+                "practice-chat",
+                &[("(pk: \"USER#{user_id}\"", "(pk: \"USER#{user_id}#{shard(4)}\"")],
+                "recommended",
+                "the entry moves",
+            ),
+        ];
+        for (scenario, edits, variant, words) in cases {
+            match rates(scenario, edits, variant) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
     }

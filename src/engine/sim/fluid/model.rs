@@ -66,14 +66,38 @@ pub struct KeyGroup {
     pub member: Option<(usize, usize)>,
     /// The time attribute a bucket or format slot of the key reads.
     pub time: Option<usize>,
-    /// Members the partitions range over (1 without a member).
+    /// Partitions the group's keys range over, numbered: its members (1 without a member),
+    /// times the widest shard count when the key has a write shard (`shards`).
     pub members: u64,
+    /// The key's write shard, when it has one.
+    pub shards: Option<Shards>,
     pub sort: SortRepeats,
     /// Bytes an entry takes beyond the item (a view's 100-byte overhead).
     pub overhead: f64,
     pub index: bool,
     /// Puts onto a taken key are the same item, on purpose (not counted as overwrites).
     pub upsert: bool,
+}
+
+/// A partition key's write shard — a `shard(n)` slot, or a class slot of shards (each class its
+/// own count, DESIGN.md's `shard(by: …)`): a member's items spread over its shards, so the
+/// fluid replay keeps each shard of each member as a partition of its own, member `m`'s shard
+/// `s` numbered `m × widest + s`.
+#[derive(Debug, Clone)]
+pub struct Shards {
+    /// The most shards any member has: the stride of the partitions' numbers.
+    pub widest: u32,
+    /// Per member, its shard count (one entry: every member's).
+    pub counts: Rc<[u32]>,
+}
+
+impl Shards {
+    fn count(&self, member: u64) -> u32 {
+        match &*self.counts {
+            [one] => *one,
+            counts => usize::try_from(member).ok().and_then(|m| counts.get(m)).copied().unwrap_or(1),
+        }
+    }
 }
 
 /// One pattern's calls onto one key group.
@@ -211,13 +235,13 @@ impl Model {
                 // written are the puts landed only if the table's key fixes the index's.
                 let table_attrs: Vec<usize> =
                     ent.pk.iter().chain(&ent.sk).flat_map(TemplatePlan::attrs).collect();
-                if metered(world)
-                    && replaces
-                    && std::iter::once(pk)
-                        .chain(&plan.sk)
-                        .flat_map(TemplatePlan::attrs)
-                        .any(|a| !table_attrs.contains(&a))
-                {
+                // A shard of the entry's key is drawn again by each put: it moves too.
+                let moves = std::iter::once(pk)
+                    .chain(&plan.sk)
+                    .flat_map(TemplatePlan::attrs)
+                    .any(|a| !table_attrs.contains(&a))
+                    || pk.shard_slots().next().is_some();
+                if metered(world) && replaces && moves {
                     return Err(unsupported(
                         "an index whose key a put that replaces an item may change (the entry moves: two entry writes)",
                         &place,
@@ -351,7 +375,8 @@ impl Model {
         }
     }
 
-    /// How a pattern's calls pick group `g`'s member: by the pattern's given (or drawn) value.
+    /// How a pattern's calls pick group `g`'s member: by the pattern's given (or drawn) value,
+    /// over its shards (`KeyGroup::spread`).
     fn flow_shares(
         &self,
         world: &World,
@@ -360,15 +385,18 @@ impl Model {
         seed: u64,
         place: &str,
     ) -> Result<Shares, FluidError> {
-        let Some((attr, pop)) = self.groups[g].member else { return Ok(Shares::One) };
+        let group = &self.groups[g];
+        let read = pattern.action.is_read();
+        let Some((attr, pop)) = group.member else { return group.spread(Shares::One, read, place) };
         let ent = &world.entities[pattern.entity];
-        if matches!(ent.attrs[attr].source, Gen::New(_)) && ent.identity.is_some_and(|(a, _)| a == attr) {
-            if pattern.action.is_read() {
-                return shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place);
-            }
+        if matches!(ent.attrs[attr].source, Gen::New(_))
+            && ent.identity.is_some_and(|(a, _)| a == attr)
+            && !read
+        {
             return Err(unsupported("a put keyed by the new item's own identity", place));
         }
-        shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)
+        let base = shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)?;
+        group.spread(base, read, place)
     }
 
     /// The preloaded items of every group, placed one by one from their born values.
@@ -385,6 +413,11 @@ impl Model {
             let count = world.pops[pop].initial;
             if count == 0 || ent.table.is_none() {
                 continue;
+            }
+            // A preloaded item's shard is the per-operation replay's draw for its ordinal, which
+            // the fluid replay does not make.
+            if self.groups.iter().any(|g| g.entity == e && g.shards.is_some()) {
+                return Err(unsupported("preloaded items of a sharded key", &format!("entity {}", ent.name)));
             }
             if count > MAX_PRELOAD {
                 return Err(unsupported(
@@ -489,8 +522,9 @@ fn entry_pk<'p>(plan: &'p EntryPlan, place: &str) -> Result<&'p TemplatePlan, Fl
     plan.pk.as_ref().ok_or_else(|| unsupported("a local index", place))
 }
 
-/// A key group from its partition-key template: literals, at most one member attribute and at
-/// most one time slot (a bucket or a formatted time of the write time).
+/// A key group from its partition-key template: literals, at most one member attribute, at
+/// most one time slot (a bucket or a formatted time of the write time) and at most one write
+/// shard (`shard(n)`, or a class slot of shards whose class is the member).
 fn key_group(
     world: &World,
     entity: usize,
@@ -501,7 +535,7 @@ fn key_group(
     place: &str,
 ) -> Result<KeyGroup, FluidError> {
     let ent = &world.entities[entity];
-    let (mut member, mut time) = (None, None);
+    let (mut member, mut time, mut shard) = (None, None, None);
     for slot in &pk.slots {
         match slot {
             Slot::Lit(_) => {}
@@ -523,14 +557,22 @@ fn key_group(
                 }
                 time = Some(*attr);
             }
-            Slot::Shard { .. } | Slot::Hash { .. } => {
-                return Err(unsupported("shard() and hash() slots", place));
+            Slot::Shard { .. } | Slot::Class { .. } if shard.is_none() => shard = Some(slot),
+            Slot::Shard { .. } | Slot::Class { .. } => {
+                return Err(unsupported("a partition key of two shard or class slots", place));
             }
-            Slot::Class { .. } => return Err(unsupported("class slots", place)),
+            // A hash of an attribute spreads a member's items by that attribute's values, which
+            // the fluid replay does not follow.
+            Slot::Hash { .. } => return Err(unsupported("hash() slots", place)),
             _ => return Err(unsupported("this partition-key slot", place)),
         }
     }
-    let members = member.map_or(1, |(_, pop)| world.pops[pop].size);
+    let people = member.map_or(1, |(_, pop)| world.pops[pop].size);
+    let shards = shard.map(|slot| shards_of(world, entity, slot, member, people, place)).transpose()?;
+    let members = people * shards.as_ref().map_or(1, |s| u64::from(s.widest));
+    if shards.is_some() && members > MAX_MEMBERS {
+        return Err(unsupported(&format!("more than {MAX_MEMBERS} shards of members"), place));
+    }
     let overhead = if index { crate::engine::store::INDEX_ENTRY_OVERHEAD as f64 } else { 0.0 };
     Ok(KeyGroup {
         group,
@@ -539,11 +581,96 @@ fn key_group(
         member,
         time,
         members,
+        shards,
         sort,
         overhead,
         index,
         upsert: ent.upsert,
     })
+}
+
+/// The shard counts of a key's shard slot, per member: `shard(n)`'s for all, or a class
+/// slot's case for each member's class. A class must be the key's member, which a reader
+/// knows (it asks its class's shards); a class of buckets is refused.
+fn shards_of(
+    world: &World,
+    entity: usize,
+    slot: &Slot,
+    member: Option<(usize, usize)>,
+    people: u64,
+    place: &str,
+) -> Result<Shards, FluidError> {
+    match slot {
+        Slot::Shard { count, .. } => Ok(Shards { widest: *count, counts: Rc::from([*count]) }),
+        Slot::Class { attr, .. } => {
+            let Some((m_attr, _)) = member.filter(|(a, _)| a == attr) else {
+                return Err(unsupported("a class slot whose class is not the key's member", place));
+            };
+            let ent = &world.entities[entity];
+            let mut vals = vec![Val::Absent; ent.attrs.len()];
+            let mut counts = Vec::with_capacity(usize::try_from(people).unwrap_or(0));
+            for m in 0..people {
+                vals[m_attr] = Val::Member(m);
+                match slot.select(&ent.attrs, &vals, &world.pops) {
+                    Some(Slot::Shard { count, .. }) => counts.push(*count),
+                    _ => return Err(unsupported("a class slot of time buckets", place)),
+                }
+            }
+            let widest = counts.iter().copied().max().unwrap_or(1);
+            Ok(Shards { widest, counts: counts.into() })
+        }
+        _ => Err(unsupported("this partition-key slot", place)),
+    }
+}
+
+impl KeyGroup {
+    /// Partition `v`'s member and shard (shard 0 for a key without one).
+    pub fn split(&self, v: u64) -> (u64, u32) {
+        match &self.shards {
+            Some(s) => (v / u64::from(s.widest), u32::try_from(v % u64::from(s.widest)).unwrap_or(0)),
+            None => (v, 0),
+        }
+    }
+
+    /// A flow's shares of the members, spread over their shards as the per-operation replay
+    /// spreads its calls: a put draws one of its member's shards uniformly (`regen::shard_draw`),
+    /// so each gets the member's share over its count; a read asks every shard of its member
+    /// (`exec::read`'s `partition_keys`), so each gets the member's whole share and a call
+    /// makes as many requests as its member has shards.
+    fn spread(&self, base: Shares, read: bool, place: &str) -> Result<Shares, FluidError> {
+        let Some(shards) = &self.shards else { return Ok(base) };
+        if matches!(base, Shares::Seq(_)) {
+            return Err(unsupported("Seq picks of a sharded key (a draw decides the shard)", place));
+        }
+        let widest = u64::from(shards.widest);
+        let mut out = vec![0.0; usize::try_from(self.members).unwrap_or(0)];
+        for m in 0..self.members / widest {
+            let share = base.of(usize::try_from(m).unwrap_or(usize::MAX));
+            let count = shards.count(m);
+            for s in 0..u64::from(count) {
+                if let Some(x) = usize::try_from(m * widest + s).ok().and_then(|v| out.get_mut(v)) {
+                    *x = if read { share } else { share / f64::from(count) };
+                }
+            }
+        }
+        Ok(Shares::Each(out.into()))
+    }
+
+    /// Shards a read flow of these shares asks per call: on average (its members' shard counts,
+    /// weighted by their shares) and at most; (1, 1) without a shard.
+    pub fn shards_asked(&self, flow: &Shares) -> (f64, u64) {
+        let Some(shards) = &self.shards else { return (1.0, 1) };
+        let widest = u64::from(shards.widest);
+        let (mut mean, mut most) = (0.0, 0);
+        for v in 0..self.members {
+            let share = flow.of(usize::try_from(v).unwrap_or(usize::MAX));
+            mean += share;
+            if share > 0.0 {
+                most = most.max(u64::from(shards.count(v / widest)));
+            }
+        }
+        (mean, most)
+    }
 }
 
 /// How often two writes' sort keys meet, from the template's slots: the write time (whole
@@ -677,10 +804,11 @@ pub fn metered(world: &World) -> bool {
     world.engine.profile().metered()
 }
 
-/// The partition key of `group` for `member` at `at_secs` (its time slot's value), as the
-/// per-operation replay writes it.
-pub fn key_text(world: &World, group: &KeyGroup, member: u64, at_secs: i64) -> String {
+/// The partition key of `group` for partition `v` (a member, or a member's shard) at `at_secs`
+/// (its time slot's value), as the per-operation replay writes it.
+pub fn key_text(world: &World, group: &KeyGroup, v: u64, at_secs: i64) -> String {
     let ent = &world.entities[group.entity];
+    let (member, shard) = group.split(v);
     let mut vals = vec![Val::Absent; ent.attrs.len()];
     if let Some((attr, _)) = group.member {
         vals[attr] = Val::Member(member);
@@ -689,7 +817,7 @@ pub fn key_text(world: &World, group: &KeyGroup, member: u64, at_secs: i64) -> S
         vals[time] = Val::time(at_secs);
     }
     let mut text = String::new();
-    expand(&group.pk, &ent.attrs, &vals, &world.pops, &mut |_, _| 0, &mut text);
+    expand(&group.pk, &ent.attrs, &vals, &world.pops, &mut |_, _| shard, &mut text);
     text
 }
 

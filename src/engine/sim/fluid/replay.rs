@@ -82,6 +82,9 @@ pub struct Replay<'w> {
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
     fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
+    /// Per flow: the shards a call asks in each bucket, on average and at most
+    /// (`KeyGroup::shards_asked`; 1 without a shard).
+    shards_asked: Vec<(f64, u64)>,
     /// A metered store's capacity (DynamoDB): what each tick's demand was served, by the
     /// table's meter (the first) and each global secondary index's.
     pub capacities: Vec<Capacity>,
@@ -103,6 +106,11 @@ impl<'w> Replay<'w> {
             g.seq_from = vec![0; g.write_flows.len()];
         }
         let patterns = vec![PatternState::default(); world.patterns.len()];
+        let shards_asked = model
+            .flows
+            .iter()
+            .map(|f| if f.write { (1.0, 1) } else { model.groups[f.group].shards_asked(&f.shares) })
+            .collect();
         Replay {
             world,
             model,
@@ -112,6 +120,7 @@ impl<'w> Replay<'w> {
             groups,
             patterns,
             fanouts: RefCell::default(),
+            shards_asked,
             capacities,
         }
     }
@@ -241,10 +250,12 @@ impl<'w> Replay<'w> {
             if calls == 0 {
                 continue;
             }
+            // Every shard of every bucket: a read of a sharded key asks them all.
             let asked = self.asked(g, flow, now_ms + self.tick_ms / 2);
+            let (shards, most) = self.shards_asked[f];
             let state = &mut self.patterns[flow.pattern];
-            state.asked += asked as f64 * calls as f64;
-            state.max_asked = state.max_asked.max(asked);
+            state.asked += asked as f64 * shards * calls as f64;
+            state.max_asked = state.max_asked.max(asked * most);
         }
         let state = &mut self.groups[g];
         if !writes.is_empty() {
