@@ -27,7 +27,8 @@
 //! per-operation year measured above: the speed-up, and its headline figures beside the
 //! per-operation ones. Then the scale targets, ≤ 60 s each as rates: `discord-scale`'s year
 //! (3.1×10¹¹ messages, 10⁶ channels), each variant, and 10¹² writes a year across the same
-//! 10⁶ partitions.
+//! 10⁶ partitions. Then the fluid replay on a metered table: practice-saas `naive` for one
+//! simulated day as rates, and the year at that pace.
 //!
 //! Run: `cargo bench --bench sim` (the targets, both workloads and their baselines), or
 //! `target/release/deps/sim-* --sensors-year` (the simulator alone, for `/usr/bin/time -v`), or
@@ -316,6 +317,26 @@ fn scale_targets() {
     }
 }
 
+/// The fluid replay on a metered table (DynamoDB's capacity units, throttling and retries):
+/// practice-saas `naive` (a whale tenant throttling its partition, one-second ticks) for one
+/// simulated day, and the year that pace would take. The meter is served tick by tick and member
+/// by member, so a metered year as rates is far from the 60 s target: it is printed, not hidden.
+fn metered_day() {
+    let loaded = scenario::load("practice-saas").expect("bundled");
+    let v = loaded.scenario.variant("naive").expect("bundled variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(86_400)) };
+    let start = Instant::now();
+    let report = fluid::run(&loaded.scenario, v, &options, &mut |_| {}).expect("replays as rates");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "metered    practice-saas naive, one day as rates: {:.2e} calls in {secs:.1} s; a year at this pace ≈ {:.0} s (target ≤ 60 s: {}); throttled {:.1}% of requests",
+        report.totals.ops as f64,
+        secs * 365.0,
+        met(secs * 365.0 <= 60.0),
+        100.0 * report.totals.throttled_ops as f64 / report.totals.requests.max(1) as f64
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     if args.first().map(String::as_str) == Some("--sensors-year") {
@@ -325,6 +346,7 @@ fn main() {
     }
     if args.first().map(String::as_str) == Some("--scale") {
         scale_targets();
+        metered_day();
         return;
     }
     if args.first().map(String::as_str) == Some("--year") {
@@ -375,6 +397,7 @@ fn main() {
     let naive = targets();
     fluid_year(naive.secs);
     scale_targets();
+    metered_day();
     let sim_rate = naive.ops as f64 / naive.secs;
     let (ops, base_secs) = baseline(&Stream {
         ticks: 525_600,
