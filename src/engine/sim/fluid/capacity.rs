@@ -73,6 +73,9 @@ struct Keys {
     parts: Vec<usize>,
     /// The meter's partition count the parts were located for.
     located: usize,
+    /// Per flow of fixed units (`Units::Each`): each physical partition's sum of the members'
+    /// shares, as located — all a tick needs of such a flow's members (`Capacity::spread`).
+    spread: BTreeMap<usize, Vec<f64>>,
 }
 
 /// What the capacity model counted, per pattern, as expected values.
@@ -182,6 +185,18 @@ struct QueryWindow {
     open: bool,
 }
 
+/// Per physical partition, the sum of the shares of a flow's members whose keys it holds.
+fn spread_of(shares: &Shares, parts_of: &[usize], parts: usize) -> Vec<f64> {
+    let mut sums = vec![0.0; parts];
+    for (member, &i) in parts_of.iter().enumerate() {
+        let share = shares.of(member);
+        if share > 0.0 {
+            sums[i] += share;
+        }
+    }
+    sums
+}
+
 /// Per physical partition, this tick's new demand.
 #[derive(Debug, Clone, Default)]
 struct Demand {
@@ -194,6 +209,30 @@ struct Demand {
     s2: Vec<f64>,
     /// Bytes its writes would add.
     bytes: f64,
+}
+
+impl Demand {
+    /// `share` of flow `f`'s `calls` (a member's, or a partition's members'), each of `units`
+    /// units, `live` the chance its partition holds an item.
+    fn add(
+        &mut self,
+        (f, flow, overhead): (usize, &Flow, f64),
+        calls: u64,
+        share: f64,
+        (units, live): (f64, f64),
+    ) {
+        let requests = calls as f64 * share;
+        self.requests[f] += requests;
+        self.units[f] += requests * units;
+        self.live[f] += requests * units * live;
+        if flow.write {
+            self.bytes += requests * (flow.bytes + overhead);
+        }
+        if !matches!(flow.shares, Shares::Seq(_)) {
+            self.s1[f] += share * units;
+            self.s2[f] += share * units * units;
+        }
+    }
 }
 
 impl Capacity {
@@ -321,10 +360,12 @@ impl Capacity {
                 .collect(),
             parts: Vec::new(),
             located: 0,
+            spread: BTreeMap::new(),
         });
         if keys.located != located || keys.parts.is_empty() {
             keys.parts = keys.hashes.iter().map(|&h| self.meter.locate(h)).collect();
             keys.located = located;
+            keys.spread.clear();
         }
     }
 
@@ -498,43 +539,39 @@ impl Capacity {
             let at = if flow.write { start_secs } else { mid };
             for bucket in Self::asked_buckets(model, flow, at) {
                 let members = model.groups[flow.group].members;
+                let overhead = model.groups[flow.group].overhead;
                 self.keys(world, model, flow.group, bucket);
-                // Taken out while the members are weighed (`query_units` reads `self`), put back after.
-                let parts_of =
-                    std::mem::take(&mut self.keys[flow.group].get_mut(&bucket).expect("located above").parts);
-                let window = match flow.units {
-                    Units::Query { .. } => Some(self.query_window(model, f, bucket, at, t)),
-                    Units::Each(_) => None,
-                };
                 self.asked.push((f, bucket, calls));
+                let keys = self.keys[flow.group].get_mut(&bucket).expect("located above");
+                let (limit, ordered) = match flow.units {
+                    Units::Query { limit, ordered } => (limit, ordered),
+                    Units::Each(units) => {
+                        // Fixed units: every member of a partition asks alike, so the partition's
+                        // sum of their shares is all it takes, kept until the keys move.
+                        let Keys { parts, spread, .. } = keys;
+                        let sums =
+                            spread.entry(f).or_insert_with(|| spread_of(&flow.shares, parts, demand.len()));
+                        for (at_part, &share) in demand.iter_mut().zip(sums.iter()) {
+                            if share > 0.0 {
+                                at_part.add((f, flow, overhead), calls, share, (units, 1.0));
+                            }
+                        }
+                        continue;
+                    }
+                };
+                // Taken out while the members are weighed (`query_units` reads `self`), put back after.
+                let parts_of = std::mem::take(&mut keys.parts);
+                let window = self.query_window(model, f, bucket, at, t);
                 for m in 0..members {
                     let member = usize::try_from(m).unwrap_or(usize::MAX);
                     let share_m = flow.shares.of(member);
                     if share_m <= 0.0 {
                         continue;
                     }
-                    let (units, live) = match flow.units {
-                        Units::Each(u) => (u, 1.0),
-                        Units::Query { limit, ordered } => {
-                            let window = window.as_ref().expect("worked out for a Query");
-                            let (u, live) = self.query_units(model, f, m, window, limit, ordered)?;
-                            let most = &mut self.most_units[f][member];
-                            *most = most.max(u);
-                            (u, live)
-                        }
-                    };
-                    let at_part = &mut demand[parts_of[member]];
-                    let requests = calls as f64 * share_m;
-                    at_part.requests[f] += requests;
-                    at_part.units[f] += requests * units;
-                    at_part.live[f] += requests * units * live;
-                    if flow.write {
-                        at_part.bytes += requests * (flow.bytes + model.groups[flow.group].overhead);
-                    }
-                    if !matches!(flow.shares, Shares::Seq(_)) {
-                        at_part.s1[f] += share_m * units;
-                        at_part.s2[f] += share_m * units * units;
-                    }
+                    let (units, live) = self.query_units(model, f, m, &window, limit, ordered)?;
+                    let most = &mut self.most_units[f][member];
+                    *most = most.max(units);
+                    demand[parts_of[member]].add((f, flow, overhead), calls, share_m, (units, live));
                 }
                 self.keys[flow.group].get_mut(&bucket).expect("located above").parts = parts_of;
             }
