@@ -30,7 +30,8 @@
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
-//!   size rounded up to 4 KB, `n` the expected writes in its range — is fed to the
+//!   size rounded up to 4 KB, averaged over `n`, its partition's preloaded items and a Poisson
+//!   count of the writes in its range — is fed to the
 //!   per-operation replay's own [`Meter`](super::meter::Meter) per physical partition, in ten
 //!   slots of the tick; the meter's partition budgets and on-demand or provisioned allowance
 //!   decide what is served, at most `E[X] − E[(X − budget)⁺]` of a Binomial demand `X`; the
@@ -43,22 +44,32 @@
 //!   expected bytes or recent load.
 //! - **Global secondary indexes** (DynamoDB, DESIGN.md §4): each has its own meter, partitions
 //!   and splits (`scopes`). Every put writes its entry on the index partition holding its index
-//!   key, in write units of the entry's size (an `All` projection: the item, whose size counts
-//!   the index's key attributes too), and a Query of the index reads the entries of its range
-//!   there, eventually consistent, as a Query of the table does. Index figures (entry writes,
-//!   items, bytes with the 100-byte entry overhead, units, throttled reads, its busiest physical
-//!   partition and key) fill `IndexReport` as the per-operation replay's do. A put that replaces
-//!   an item writes its entry once only if the table's key fixes the index's: an index whose key
-//!   such a put may change (the entry moves: two writes) is refused.
+//!   key, in write units of the entry's size, sampled as the per-operation replay sizes it
+//!   (`regen::entry_bytes`): an `All` projection's is the item, whose size counts the index's
+//!   key attributes too; a `KeysOnly` or `Include` entry holds the table's and the index's key
+//!   attributes and the projected ones. A Query of the index reads the entries of its range
+//!   there, of the entries' size, eventually consistent, as a Query of the table does. A sparse
+//!   index (`only_when`) gets an entry from the share of puts whose gated attribute takes the
+//!   value (a choice's weight, a lifecycle's first state, a chance's odds), drawn apart from the
+//!   member, so each member's entry writes are that share of its puts; a gated attribute in the
+//!   index key is then the value's constant text. Entries never replace each other (their place
+//!   ends with the table key) unless their items do. Index figures (entry writes, items, bytes
+//!   with the 100-byte entry overhead, units, throttled reads, its busiest physical partition and
+//!   key) fill `IndexReport` as the per-operation replay's do; preloaded entries are placed one
+//!   by one. A put that replaces an item writes its entry once only if the table's key fixes the
+//!   index's: an index whose key such a put may change (the entry moves: two writes) is refused,
+//!   and so is a sparse or partly projected index of items puts may replace (the entry is
+//!   rewritten only when what it projects changed, and may come or go).
 //! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
 //!   its entry writes at once — they would queue (replication lag, stale reads) and a full
 //!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
 //!   a table that throttles writes of items with index entries (their retries write the entries
 //!   later). Replication lag and stale reads are therefore 0 in a report that exists.
-//! - **Refused on DynamoDB**: sparse (`only_when`) and local indexes and indexes that project
-//!   less than the whole item (an entry's size by its projection), Scans, Queries with a filter
-//!   (they read on until they have their matches) or past one 1 MB page, and formatted times in
-//!   partition keys. Cosmos DB's request units are refused whole.
+//! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
+//!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
+//!   the table of what it does not project (a BatchGetItem on the table's partitions), Scans,
+//!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
+//!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
 //! - **Refused on every store**: `hash()` slots (a member's items spread by another attribute's
 //!   values), a class slot whose class is not the key's member or whose cases are buckets, two
 //!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
@@ -295,19 +306,20 @@ mod tests {
                 "naive",
                 "constant values",
             ),
-            // Indexes on a metered table: an entry of less than the whole item (its size), a
-            // sparse index, a local index (it shares the table's partitions).
+            // Indexes on a metered table: an entry of less than the whole item, or a sparse
+            // one, of items puts replace (whether the entry is rewritten, or comes or goes,
+            // depends on the values replaced); a local index (it shares the table's partitions).
             (
                 "practice-chat",
                 &[(BY_USER, "sk: \"CH#{channel_id}\")}, projection: KeysOnly),")],
                 "recommended",
-                "projects less than the whole item",
+                "partly projected index on items a put may replace",
             ),
             (
                 "practice-chat",
                 &[(BY_USER, "sk: \"CH#{channel_id}\")}, only_when: (\"channel_id\", \"ch-00001\")),")],
                 "recommended",
-                "a sparse index",
+                "a sparse or partly projected index on items a put may replace",
             ),
             (
                 "practice-chat",

@@ -649,46 +649,16 @@ pub(super) fn key_bytes(
 ) -> usize {
     let profile = world.engine.profile();
     let ent = &world.entities[entity];
-    let (Some(t), Some(pk), true) = (ent.table, ent.pk.as_ref(), profile.key_attributes) else { return 0 };
+    let (Some(t), true) = (ent.table, profile.key_attributes) else { return 0 };
+    let Some(table_keys) = table_key_fields(world, entity, vals, text) else { return 0 };
     let table = &world.tables[t];
     let sizing = profile.sizing;
-    let Some(pk_type) = expand(pk, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) else { return 0 };
-    let mut bytes = sizing.field(table.pk_name.len(), key_size(sizing, pk_type, text));
-    if let (Some(sk), Some(name)) = (&ent.sk, &table.sk_name) {
-        let value = if table.codec == Codec::Inline {
-            let secs = inline_secs(sk, vals);
-            super::items::sized_number(sizing, i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100))
-        } else {
-            let Some(sk_type) = expand(sk, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) else {
-                return 0;
-            };
-            key_size(sizing, sk_type, text)
-        };
-        bytes += sizing.field(name.len(), value);
-    }
+    let mut bytes: usize = table_keys.iter().map(|(name, size)| sizing.field(name.len(), *size)).sum();
     // An index's key attributes are the item's too (`place_entries`): each name once, the
     // table's first.
-    let mut names: Vec<&str> =
-        std::iter::once(table.pk_name.as_str()).chain(table.sk_name.as_deref()).collect();
-    for (plan, index) in ent.entries.iter().zip(&table.indexes) {
-        let Some(plan) = plan else { continue };
-        if plan.gate.is_some_and(|(attr, value)| vals[attr] != value) {
-            continue;
-        }
-        let mut keys: Vec<(&str, usize)> = Vec::new();
-        let pk = plan.pk.as_ref().map(|pk| (pk, index.pk_name.as_str()));
-        let sk = plan.sk.as_ref().zip(index.sk_name.as_deref());
-        let mut expands = true;
-        for (template, name) in pk.into_iter().chain(sk) {
-            match expand(template, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text) {
-                Some(key_type) => keys.push((name, key_size(sizing, key_type, text))),
-                None => expands = false,
-            }
-        }
-        // An item lacking an index key attribute has no entry, and no key attributes for it.
-        if !expands {
-            continue;
-        }
+    let mut names: Vec<&str> = table_keys.iter().map(|(name, _)| *name).collect();
+    for i in 0..table.indexes.len() {
+        let Some(keys) = index_key_fields(world, entity, i, vals, text) else { continue };
         for (name, size) in keys {
             if !names.contains(&name) {
                 names.push(name);
@@ -697,4 +667,108 @@ pub(super) fn key_bytes(
         }
     }
     bytes
+}
+
+/// The table's key attributes of an item of `entity` with `vals`: each name and the bytes of
+/// its value, as `place_pk` and `place_sk` size them; `None` when a table key lacks a value.
+fn table_key_fields<'w>(
+    world: &'w super::world::World,
+    entity: usize,
+    vals: &[Val],
+    text: &mut String,
+) -> Option<Vec<(&'w str, usize)>> {
+    let sizing = world.engine.profile().sizing;
+    let ent = &world.entities[entity];
+    let table = &world.tables[ent.table?];
+    let pk_type = expand(ent.pk.as_ref()?, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text)?;
+    let mut out = vec![(table.pk_name.as_str(), key_size(sizing, pk_type, text))];
+    if let (Some(sk), Some(name)) = (&ent.sk, &table.sk_name) {
+        let value = if table.codec == Codec::Inline {
+            let secs = inline_secs(sk, vals);
+            super::items::sized_number(sizing, i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(100))
+        } else {
+            let sk_type = expand(sk, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text)?;
+            key_size(sizing, sk_type, text)
+        };
+        out.push((name.as_str(), value));
+    }
+    Some(out)
+}
+
+/// Index `i`'s key attributes of an item of `entity` with `vals`, as `entry_position` names
+/// them; `None` when the item has no entry there (no plan, gated out, or a key attribute
+/// absent: then it has no key attributes for it either).
+fn index_key_fields<'w>(
+    world: &'w super::world::World,
+    entity: usize,
+    i: usize,
+    vals: &[Val],
+    text: &mut String,
+) -> Option<Vec<(&'w str, usize)>> {
+    let sizing = world.engine.profile().sizing;
+    let ent = &world.entities[entity];
+    let index = &world.tables[ent.table?].indexes[i];
+    let plan = ent.entries.get(i)?.as_ref()?;
+    if plan.gate.is_some_and(|(attr, value)| vals[attr] != value) {
+        return None;
+    }
+    let mut keys: Vec<(&str, usize)> = Vec::new();
+    let pk = plan.pk.as_ref().map(|pk| (pk, index.pk_name.as_str()));
+    let sk = plan.sk.as_ref().map(|sk| (sk, index.sk_name.as_deref()));
+    for (template, name) in pk.map(|(t, n)| (t, Some(n))).into_iter().chain(sk) {
+        let key_type = expand(template, &ent.attrs, vals, &world.pops, &mut |_, _| 0, text)?;
+        if let Some(name) = name {
+            keys.push((name, key_size(sizing, key_type, text)));
+        }
+    }
+    Some(keys)
+}
+
+/// The bytes of the entry an item of `entity` with `vals` (of `item_size` bytes) has in index
+/// `i`, as `entry_of` sizes it on a store whose entries are keys and projected attributes
+/// (DynamoDB, Cassandra's views): the whole item for ALL, else the table's key attributes, the
+/// index's and the projected attributes, each name once. `None` when it has no entry there.
+/// For the fluid replay's sampled entry sizes.
+pub(super) fn entry_bytes(
+    world: &super::world::World,
+    entity: usize,
+    i: usize,
+    vals: &[Val],
+    item_size: usize,
+    text: &mut String,
+) -> Option<usize> {
+    let profile = world.engine.profile();
+    let ent = &world.entities[entity];
+    let index_keys = index_key_fields(world, entity, i, vals, text)?;
+    let plan = ent.entries.get(i)?.as_ref()?;
+    let carried = match &plan.projected {
+        Projected::All => return Some(item_size),
+        Projected::Attrs(attrs) => attrs.clone(),
+        Projected::KeysOnly => Vec::new(),
+    };
+    let sizing = profile.sizing;
+    let table_keys =
+        if profile.key_attributes { table_key_fields(world, entity, vals, text)? } else { Vec::new() };
+    let mut seen: Vec<&str> = Vec::new();
+    let mut size = 0;
+    for (name, bytes) in table_keys.into_iter().chain(index_keys) {
+        if !seen.contains(&name) {
+            seen.push(name);
+            size += sizing.field(name.len(), bytes);
+        }
+    }
+    let mut carried = carried;
+    if !profile.key_attributes {
+        // Without key attributes (Cassandra), an index row carries the key columns.
+        let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
+        carried.extend(templates.flat_map(TemplatePlan::attrs));
+    }
+    for a in carried {
+        let attr = &ent.attrs[a];
+        if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
+            seen.push(&attr.name);
+            size += field_size(sizing, attr, vals[a], &world.pops);
+        }
+    }
+    Some(size)
 }

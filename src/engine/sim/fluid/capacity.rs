@@ -438,16 +438,19 @@ impl Capacity {
                 log_empty += calls * (-model.flows[w].shares.of(member)).ln_1p();
             }
         }
-        let mut n = 0.0;
+        // The items in the range: the preloaded ones (placed exactly) and the writes' (a
+        // Poisson count of mean `writes`).
+        let (mut pre, mut writes) = (0.0, 0.0);
         if let Some(in_range) = &window.in_range {
             for (&(w, _), calls) in window.before.iter().zip(in_range) {
-                n += model.flows[w].shares.of(member) * calls.max(0.0);
+                writes += model.flows[w].shares.of(member) * calls.max(0.0);
             }
             // Preloaded items: written at the start, in the first bucket.
             if window.preload {
-                n += model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
+                pre = model.preload[flow.group].get(&m).map_or(0.0, |p| p.items);
             }
         }
+        let n = pre + writes;
         let preloaded = window.first && model.preload[flow.group].get(&m).is_some_and(|p| p.items > 0.0);
         // A closed bucket's writes are not counted apart: the items its range holds stand in.
         let live = match (preloaded, window.open) {
@@ -455,19 +458,24 @@ impl Capacity {
             (false, true) => -log_empty.exp_m1(),
             (false, false) => -(-n).exp_m1(),
         };
-        let items = match (limit, ordered) {
-            (Some(limit), true) => n.min(f64::from(limit)),
-            _ => n,
+        let cap = match (limit, ordered) {
+            (Some(limit), true) => f64::from(limit),
+            _ => f64::INFINITY,
         };
-        let bytes = items * self.item_bytes[flow.group];
-        if bytes > PAGE_BYTES as f64 {
+        let item_bytes = self.item_bytes[flow.group];
+        if n.min(cap) * item_bytes > PAGE_BYTES as f64 {
             return Err(unsupported(
                 "a Query that reads more than one 1 MB page",
                 &format!("pattern {}", flow.pattern),
             ));
         }
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes, below 1 MB")]
-        Ok((self.metering.page(bytes.ceil() as u64), live))
+        let page = |items: f64| self.metering.page((items.min(cap) * item_bytes).ceil() as u64);
+        // A page's units round its bytes up (4 KB a read unit): the units of the mean count
+        // are not the mean units. Where the partition may be empty (nothing preloaded), the
+        // units are those of a Query that finds it holding an item, `live` the chance it does.
+        let units = expected_over_poisson(writes, pre, pre <= 0.0, &page);
+        Ok((units, live))
     }
 
     /// The buckets a call of `flow` at second `at` asks (one without a time slot).
@@ -1021,5 +1029,87 @@ impl Capacity {
                 part[f] = 0.0;
             }
         }
+    }
+}
+
+/// The mean of `f(pre + K)` for a Poisson count `K` of mean `mean` (given `K > 0` when
+/// `nonempty`): the counts from 12 standard deviations (and 12) below the mean up, until the
+/// chance of what is left is below 10⁻¹⁵ of what was weighed (past the mean each count is less
+/// likely than the last by `mean / k`). When `f` is the same at both ends of that window (a
+/// page under 4 KB however many items it holds), it is that value.
+fn expected_over_poisson(mean: f64, pre: f64, nonempty: bool, f: &dyn Fn(f64) -> f64) -> f64 {
+    if mean <= 0.0 {
+        return f(pre);
+    }
+    let reach = 12.0 * mean.sqrt() + 12.0;
+    let (lo, hi) = ((mean - reach).max(0.0).floor(), (mean + reach).ceil());
+    let first = if nonempty { lo.max(1.0) } else { lo };
+    if (f(pre + first) - f(pre + hi)).abs() < 1e-12 {
+        return f(pre + first);
+    }
+    // ln k!: exact below 20, Stirling's series from there (its error under 10⁻⁷).
+    let ln_factorial = |k: f64| {
+        if k < 20.0 {
+            (2..20).map(f64::from).take_while(|&i| i <= k).map(f64::ln).sum()
+        } else {
+            k * k.ln() - k + 0.5 * (std::f64::consts::TAU * k).ln() + 1.0 / (12.0 * k)
+        }
+    };
+    let mut p = (lo * mean.ln() - mean - ln_factorial(lo)).exp();
+    let (mut sum, mut weight, mut k) = (0.0, 0.0, lo);
+    loop {
+        if k >= first {
+            sum += p * f(pre + k);
+            weight += p;
+        }
+        if k >= hi || (k > mean && p < 1e-15 * weight) {
+            break;
+        }
+        k += 1.0;
+        p *= mean / k;
+    }
+    if weight > 0.0 { sum / weight } else { f(pre + mean) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expected_over_poisson;
+
+    /// Poisson's probabilities, from the recurrence, for a brute-force mean.
+    fn brute(mean: f64, pre: f64, nonempty: bool, f: &dyn Fn(f64) -> f64) -> f64 {
+        let (mut p, mut sum, mut weight) = ((-mean).exp(), 0.0, 0.0);
+        for k in 0..2000 {
+            if k > 0 {
+                p *= mean / f64::from(k);
+            }
+            if nonempty && k == 0 {
+                continue;
+            }
+            sum += p * f(pre + f64::from(k));
+            weight += p;
+        }
+        sum / weight
+    }
+
+    /// A page's units round its bytes up: the mean of the units of a Poisson count of items is
+    /// the brute-force sum's, not the units of the mean count.
+    #[test]
+    fn a_pages_units_are_averaged_over_the_count_of_its_items() {
+        // Half a read unit per started 4 KB, items of 1,400 bytes.
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "small counts")]
+        let page = |n: f64| 0.5 * ((n * 1400.0).ceil() as u64).div_ceil(4096).max(1) as f64;
+        for (mean, pre, nonempty) in
+            [(0.01, 0.0, true), (0.7, 0.0, false), (6.4, 0.0, true), (6.4, 3.0, false), (250.0, 0.0, true)]
+        {
+            let got = expected_over_poisson(mean, pre, nonempty, &page);
+            let want = brute(mean, pre, nonempty, &page);
+            assert!((got - want).abs() < 1e-9 * want, "mean {mean}, pre {pre}: {got} against {want}");
+        }
+        // Not the units of the mean count: 6.4 items' 8,960 bytes take 1.5 units, the units of
+        // a count of mean 6.4 average 1.40.
+        assert!((expected_over_poisson(6.4, 0.0, true, &page) - 1.4015).abs() < 1e-4);
+        // A page under 4 KB whatever the count: its one half unit.
+        let small = |_: f64| 0.5;
+        assert!((expected_over_poisson(3.0, 0.0, true, &small) - 0.5).abs() < 1e-12);
     }
 }

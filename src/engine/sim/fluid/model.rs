@@ -12,9 +12,9 @@ use crate::engine::planner::Operation;
 use crate::engine::workload::Popularity;
 
 use super::super::items::{Gen, Val, field_size, generate};
-use super::super::regen::key_bytes;
+use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
-use super::super::world::{BornStep, EntryPlan, PatternRt, Projected, ReadPlan, World, member_pop};
+use super::super::world::{BornStep, EntryPlan, Fetch, PatternRt, Projected, ReadPlan, World, member_pop};
 use super::{FluidError, unsupported};
 
 /// Members past which a population is not tracked member by member (slice 1 has no classes).
@@ -222,14 +222,25 @@ impl Model {
             let mut replaces = false;
             if let Some(pk) = &ent.pk {
                 let sort = sort_repeats(world, e, ent.sk.as_ref(), pk, seed, start_secs, &place)?;
-                replaces = sort.collide > 0.0;
+                // Only a put replaces an item (the preload's are placed one by one, exactly).
+                replaces = sort.collide > 0.0
+                    && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
                 model.groups.push(key_group(world, e, table.group, pk, sort, false, &place)?);
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
                 let Some(plan) = plan else { continue };
                 let kind = if metered(world) { "index" } else { "view" };
                 let place = format!("entity {}, {kind} {}", ent.name, index.name);
-                let pk = entry_pk(plan, &place)?;
+                let pk = &gated_pk(world, e, entry_pk(plan, &place)?, plan.gate);
+                // A put that replaces an item rewrites an entry of less than the whole item
+                // only if what it projects changed, and may add or remove a sparse index's
+                // entry: how often depends on the values replaced, which rates do not follow.
+                if replaces && (plan.gate.is_some() || !matches!(plan.projected, Projected::All)) {
+                    return Err(unsupported(
+                        "a sparse or partly projected index on items a put may replace (an entry rewritten only when what it projects changes)",
+                        &place,
+                    ));
+                }
                 // A put that replaces an item writes its entry once (in place) when the entry
                 // keeps its index key, twice (a delete and a put) when it moves: the entries
                 // written are the puts landed only if the table's key fixes the index's.
@@ -247,7 +258,13 @@ impl Model {
                         &place,
                     ));
                 }
-                let sort = sort_repeats(world, e, plan.sk.as_ref(), pk, seed, start_secs, &place)?;
+                let mut sort = sort_repeats(world, e, plan.sk.as_ref(), pk, seed, start_secs, &place)?;
+                if !replaces {
+                    // An entry's place in its index ends with the item's table key
+                    // (`store::index`): entries of distinct items never replace each other,
+                    // whatever their index keys, and no put replaces an item here.
+                    sort = SortRepeats { per_second: false, collide: 0.0 };
+                }
                 model.groups.push(key_group(world, e, index.group, pk, sort, true, &place)?);
             }
         }
@@ -295,36 +312,7 @@ impl Model {
         }
         match (pattern.action, pattern.operation) {
             (_, None) => Ok(()),
-            (Action::Put, Some(Operation::PutItem)) => {
-                let (bytes, largest, smallest) = write_bytes(world, pattern, seed, start_secs);
-                self.largest = self.largest.max(largest);
-                let metering = world.engine.profile().metering;
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
-                let (most, least) =
-                    (metering.write(None, Some(largest as u64)), metering.write(None, Some(smallest as u64)));
-                if metered(world) && (most - least).abs() > 1e-9 {
-                    return Err(unsupported(
-                        &format!("puts whose items fall in different write units ({least} to {most})"),
-                        &place,
-                    ));
-                }
-                let units = Units::Each(if metered(world) { most } else { 0.0 });
-                let groups: Vec<usize> =
-                    (0..self.groups.len()).filter(|&g| self.groups[g].entity == pattern.entity).collect();
-                for g in groups {
-                    let shares = self.flow_shares(world, g, pattern, seed, &place)?;
-                    self.flows.push(Flow {
-                        pattern: p,
-                        group: g,
-                        write: true,
-                        shares,
-                        span_secs: None,
-                        bytes,
-                        units,
-                    });
-                }
-                Ok(())
-            }
+            (Action::Put, Some(Operation::PutItem)) => self.add_put(world, p, pattern, seed, start_secs),
             (Action::Get | Action::List, Some(Operation::Scan)) => {
                 if metered(world) {
                     return Err(unsupported(
@@ -373,6 +361,57 @@ impl Model {
             }
             (action, Some(op)) => Err(unsupported(&format!("{action} served by {}", op.name()), &place)),
         }
+    }
+
+    /// A put's flows: onto its table, in write units of its item (the same for every sampled
+    /// item, or refused), and onto each index that holds an entry of it (`entries`).
+    fn add_put(
+        &mut self,
+        world: &World,
+        p: usize,
+        pattern: &PatternRt,
+        seed: u64,
+        start_secs: i64,
+    ) -> Result<(), FluidError> {
+        let place = format!("pattern {}", pattern.name);
+        let (sizes, samples) = write_samples(world, pattern, seed, start_secs);
+        let (bytes, largest, smallest) = spread(&sizes);
+        self.largest = self.largest.max(largest);
+        let metering = world.engine.profile().metering;
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+        let (most, least) =
+            (metering.write(None, Some(largest as u64)), metering.write(None, Some(smallest as u64)));
+        if metered(world) && (most - least).abs() > 1e-9 {
+            return Err(unsupported(
+                &format!("puts whose items fall in different write units ({least} to {most})"),
+                &place,
+            ));
+        }
+        let units = Units::Each(if metered(world) { most } else { 0.0 });
+        let groups: Vec<usize> =
+            (0..self.groups.len()).filter(|&g| self.groups[g].entity == pattern.entity).collect();
+        for g in groups {
+            let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+            let (shares, bytes, units) = if self.groups[g].index {
+                let Some(entries) = entries(world, &self.groups[g], pattern, (&sizes, &samples), &place)?
+                else {
+                    continue;
+                };
+                (gated(shares, entries.share), entries.bytes, entries.units)
+            } else {
+                (shares, bytes, units)
+            };
+            self.flows.push(Flow {
+                pattern: p,
+                group: g,
+                write: true,
+                shares,
+                span_secs: None,
+                bytes,
+                units,
+            });
+        }
+        Ok(())
     }
 
     /// How a pattern's calls pick group `g`'s member: by the pattern's given (or drawn) value,
@@ -443,7 +482,7 @@ impl Model {
                     };
                 }
                 let sizing = world.engine.profile().sizing;
-                let size = (sizing.document_overhead()
+                let size = sizing.document_overhead()
                     + ent
                         .attrs
                         .iter()
@@ -451,22 +490,34 @@ impl Model {
                         .filter(|(_, v)| **v != Val::Absent)
                         .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
                         .sum::<usize>()
-                    + key_bytes(world, e, &vals, &mut text)) as f64;
-                largest = largest.max(size);
+                    + key_bytes(world, e, &vals, &mut text);
+                largest = largest.max(size as f64);
+                // Whether the item is new in its table: an index entry is placed after the
+                // table's key (`store::index`), so it replaces another only with its item.
+                let mut fresh = true;
                 for (g, group) in self.groups.iter().enumerate().filter(|(_, k)| k.entity == e) {
                     let member = group.member.map_or(0, |(a, _)| match vals[a] {
                         Val::Member(m) => m,
                         _ => u64::MAX,
                     });
-                    let sk = sort_template(world, group).map_or(Some(String::new()), |sk| {
-                        expand(sk, &ent.attrs, &vals, &world.pops, &mut |_, _| 0, &mut text)
-                            .map(|_| text.clone())
-                    });
-                    let Some(sk) = sk else { continue };
+                    // An index entry's bytes by its projection; none when gated out.
+                    let bytes = if group.index {
+                        let Some((i, _)) = entry_plan(world, group) else { continue };
+                        let Some(entry) = entry_bytes(world, e, i, &vals, size, &mut text) else { continue };
+                        entry as f64
+                    } else {
+                        let sk = sort_template(world, group).map_or(Some(String::new()), |sk| {
+                            expand(sk, &ent.attrs, &vals, &world.pops, &mut |_, _| 0, &mut text)
+                                .map(|_| text.clone())
+                        });
+                        let Some(sk) = sk else { continue };
+                        fresh = placed[g].insert((member, sk));
+                        size as f64
+                    };
                     let part: &mut Preloaded = out[g].entry(member).or_default();
-                    if placed[g].insert((member, sk)) {
+                    if fresh {
                         part.items += 1.0;
-                        part.bytes += size + group.overhead;
+                        part.bytes += bytes + group.overhead;
                     } else {
                         part.overwritten += 1;
                     }
@@ -497,29 +548,54 @@ fn read_units(
             "a Query with a filter on a metered table (the items it reads to find its matches)",
             place,
         )),
+        // The BatchGetItem after a Query of an index that lacks what the pattern returns
+        // reads each item it keeps on the table's own partitions, wherever they are.
+        _ if read.fetch == Fetch::Table => Err(unsupported(
+            "a Query of an index followed by a fetch from the table (BatchGetItem of what it does not project)",
+            place,
+        )),
         _ => Ok(Units::Query { limit: read.limit, ordered: read.ordered }),
     }
 }
 
-/// A group's sort-key template (the table's, or the view's).
+/// A table group's sort-key template.
 fn sort_template<'w>(world: &'w World, group: &KeyGroup) -> Option<&'w TemplatePlan> {
+    world.entities[group.entity].sk.as_ref()
+}
+
+/// An index group's position among its table's indexes and its entity's plan there.
+fn entry_plan<'w>(world: &'w World, group: &KeyGroup) -> Option<(usize, &'w EntryPlan)> {
     let ent = &world.entities[group.entity];
-    if !group.index {
-        return ent.sk.as_ref();
-    }
     let (t, i) = world.groups[group.group];
     debug_assert_eq!(ent.table, Some(t));
-    ent.entries.get(i?)?.as_ref()?.sk.as_ref()
+    let i = i?;
+    Some((i, ent.entries.get(i)?.as_ref()?))
 }
 
 fn entry_pk<'p>(plan: &'p EntryPlan, place: &str) -> Result<&'p TemplatePlan, FluidError> {
-    if plan.gate.is_some() {
-        return Err(unsupported("a sparse index (equals)", place));
-    }
-    if !matches!(plan.projected, Projected::All) {
-        return Err(unsupported("an index that projects less than the whole item", place));
-    }
     plan.pk.as_ref().ok_or_else(|| unsupported("a local index", place))
+}
+
+/// A sparse index's partition key with its gate's attribute written as the gate's value (a
+/// pending order's `{status}`): only an item that holds that value has an entry, so for the
+/// index the slot is a constant.
+fn gated_pk(world: &World, entity: usize, pk: &TemplatePlan, gate: Option<(usize, Val)>) -> TemplatePlan {
+    let mut out = pk.clone();
+    let Some((attr, value)) = gate else { return out };
+    let ent = &world.entities[entity];
+    let mut vals = vec![Val::Absent; ent.attrs.len()];
+    vals[attr] = value;
+    out.memo = None;
+    for slot in &mut out.slots {
+        if matches!(slot, Slot::Attr { attr: a, .. } if *a == attr) {
+            let one = TemplatePlan { slots: vec![slot.clone()], key_type: pk.key_type, memo: None };
+            let mut text = String::new();
+            if expand(&one, &ent.attrs, &vals, &world.pops, &mut |_, _| 0, &mut text).is_some() {
+                *slot = Slot::Lit(text);
+            }
+        }
+    }
+    out
 }
 
 /// A key group from its partition-key template: literals, at most one member attribute, at
@@ -749,21 +825,35 @@ fn drawn_repeats(
     pairs as f64 / (SAMPLES * (SAMPLES - 1) / 2) as f64
 }
 
-/// Mean and largest bytes of an item a put of `pattern` writes: every present attribute's name
-/// and value, drawn by the replay's own generators (the givens by their popularity) over
-/// `SAMPLES` items. Member ids are sized by sampled members too (an id format's width can vary).
-fn write_bytes(world: &World, pattern: &PatternRt, seed: u64, start_secs: i64) -> (f64, f64, f64) {
+/// Mean, largest and smallest of sampled sizes.
+fn spread(sizes: &[usize]) -> (f64, f64, f64) {
+    let total: usize = sizes.iter().sum();
+    (
+        total as f64 / sizes.len().max(1) as f64,
+        sizes.iter().copied().max().unwrap_or(0) as f64,
+        sizes.iter().copied().min().unwrap_or(0) as f64,
+    )
+}
+
+/// `SAMPLES` items a put of `pattern` writes, each with its size: every present attribute's
+/// name and value, drawn by the replay's own generators (the givens by their popularity), and
+/// its key attributes on DynamoDB. Member ids are sized by sampled members too (an id format's
+/// width can vary).
+fn write_samples(
+    world: &World,
+    pattern: &PatternRt,
+    seed: u64,
+    start_secs: i64,
+) -> (Vec<usize>, Vec<Vec<Val>>) {
     let ent = &world.entities[pattern.entity];
     let sizing = world.engine.profile().sizing;
     let mut sizes = vec![sizing.document_overhead(); usize::try_from(SAMPLES).unwrap_or(0)];
-    // Each sample's values, for its key attributes' sizes (DynamoDB stores them in the item).
-    let keyed = world.engine.profile().key_attributes;
-    let mut samples = if keyed { vec![vec![Val::Absent; ent.attrs.len()]; sizes.len()] } else { Vec::new() };
+    let mut samples = vec![vec![Val::Absent; ent.attrs.len()]; sizes.len()];
     for (i, a) in ent.attrs.iter().enumerate() {
         let given = pattern.givens.contains(&i);
         let born = pattern.born.iter().find(|(j, _)| *j == i).map(|(_, s)| *s);
         let identity = ent.identity.map(|(_, pop)| world.pops[pop].initial);
-        for (k, size) in (0..SAMPLES).zip(sizes.iter_mut()) {
+        for ((k, size), vals) in (0..SAMPLES).zip(sizes.iter_mut()).zip(samples.iter_mut()) {
             let val = match (given, born, member_pop(&a.source)) {
                 (true, _, Some(pop)) | (false, Some(BornStep::Member(pop)), _) => {
                     popularity_of(world, pattern, i, pop)
@@ -782,21 +872,122 @@ fn write_bytes(world: &World, pattern: &PatternRt, seed: u64, start_secs: i64) -
             if val != Val::Absent {
                 *size += field_size(sizing, a, val, &world.pops);
             }
-            if let Some(vals) = samples.get_mut(usize::try_from(k).unwrap_or(usize::MAX)) {
-                vals[i] = val;
-            }
+            vals[i] = val;
         }
     }
     let mut text = String::new();
     for (size, vals) in sizes.iter_mut().zip(&samples) {
         *size += key_bytes(world, pattern.entity, vals, &mut text);
     }
-    let total: usize = sizes.iter().sum();
-    (
-        total as f64 / SAMPLES as f64,
-        sizes.iter().copied().max().unwrap_or(0) as f64,
-        sizes.iter().copied().min().unwrap_or(0) as f64,
-    )
+    (sizes, samples)
+}
+
+/// What a put's entries in one index are: the share of its items that have one, their mean
+/// bytes (the overhead apart) and the units each writes.
+struct Entries {
+    share: f64,
+    bytes: f64,
+    units: Units,
+}
+
+/// The entries a put of `pattern` writes in index group `group`, from its sampled items (sizes
+/// and values): each sized as the per-operation replay sizes it (`regen::entry_bytes`: by the
+/// projection), in write units of the entry's size (1 KB a unit, the same for every sampled
+/// entry or refused); a sparse index's share is the chance that its gate holds, from the gated
+/// attribute's generator. `None`: the put writes no entry there.
+fn entries(
+    world: &World,
+    group: &KeyGroup,
+    pattern: &PatternRt,
+    (sizes, samples): (&[usize], &[Vec<Val>]),
+    place: &str,
+) -> Result<Option<Entries>, FluidError> {
+    let Some((i, plan)) = entry_plan(world, group) else { return Ok(None) };
+    let share = match plan.gate {
+        None => 1.0,
+        Some((attr, value)) => gate_share(world, pattern, attr, value, place)?,
+    };
+    if share <= 0.0 {
+        return Ok(None);
+    }
+    let mut text = String::new();
+    let entry_sizes: Vec<usize> = sizes
+        .iter()
+        .zip(samples)
+        .filter_map(|(&size, vals)| entry_bytes(world, group.entity, i, vals, size, &mut text))
+        .collect();
+    if entry_sizes.is_empty() {
+        return Err(unsupported("a sparse index whose gate none of the sampled items meets", place));
+    }
+    let (bytes, most, least) = spread(&entry_sizes);
+    let metering = world.engine.profile().metering;
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+    let (most, least) = (metering.write(None, Some(most as u64)), metering.write(None, Some(least as u64)));
+    if metered(world) && (most - least).abs() > 1e-9 {
+        return Err(unsupported(
+            &format!("index entries that fall in different write units ({least} to {most})"),
+            place,
+        ));
+    }
+    Ok(Some(Entries { share, bytes, units: Units::Each(if metered(world) { most } else { 0.0 }) }))
+}
+
+/// The chance that a put of `pattern` writes `value` in `attr` (a sparse index's gate): 0 when
+/// the put leaves it absent, else its generator's chance of the value — a choice's weight, a
+/// lifecycle's first state, a chance's odds. A gate on a member, a number, a time or a payload
+/// is refused: its chance is not a weight the scenario states.
+fn gate_share(
+    world: &World,
+    pattern: &PatternRt,
+    attr: usize,
+    value: Val,
+    place: &str,
+) -> Result<f64, FluidError> {
+    let written = pattern.givens.contains(&attr) || pattern.born.iter().any(|(j, _)| *j == attr);
+    if !written {
+        return Ok(0.0);
+    }
+    drawn_share(&world.entities[pattern.entity].attrs[attr].source, value).ok_or_else(|| {
+        unsupported(
+            "a sparse index gated on a member, number, time or payload (its chance of the value)",
+            place,
+        )
+    })
+}
+
+/// The chance that `generate` draws `value` from `source` (`items::generate_other`), where
+/// the generator states it.
+fn drawn_share(source: &Gen, value: Val) -> Option<f64> {
+    match (source, value) {
+        (Gen::Choice(weights), Val::Choice(i)) => {
+            let total: f64 = weights.iter().sum();
+            let w = weights.get(usize::try_from(i).ok()?).copied().unwrap_or(0.0);
+            Some(if total > 0.0 { w / total } else { 0.0 })
+        }
+        // A new item holds the first state.
+        (Gen::States(_), v) => Some(if v == Val::Choice(0) { 1.0 } else { 0.0 }),
+        (Gen::Chance(p), Val::Bool(b)) => Some(if b { *p } else { 1.0 - p }),
+        // A value of another type than the generator's is never drawn.
+        (Gen::Choice(_) | Gen::Chance(_), _) => Some(0.0),
+        (Gen::Sometimes(share, inner), v) => Some(share * drawn_share(inner, v)?),
+        _ => None,
+    }
+}
+
+/// A flow's shares thinned to the `share` of its calls that write an entry: the gate's draw is
+/// independent of the member's (each attribute has its own stream), so each member keeps that
+/// part of its calls, at random (a `Seq` pick's exact counts become chances).
+fn gated(shares: Shares, share: f64) -> Shares {
+    if share >= 1.0 {
+        return shares;
+    }
+    match shares {
+        Shares::Each(s) => Shares::Each(s.iter().map(|x| x * share).collect()),
+        Shares::Seq(n) => {
+            Shares::Each(vec![share / n as f64; usize::try_from(n).unwrap_or(usize::MAX)].into())
+        }
+        Shares::One => Shares::Each(vec![share].into()),
+    }
 }
 
 /// Whether the store meters capacity units and throttles (DynamoDB).
@@ -862,8 +1053,9 @@ mod tests {
                 .patterns
                 .iter()
                 .position(|p| !p.action.is_read() && world.entities[p.entity].name == entity);
-            let (mean, ..) =
-                write_bytes(&world, &world.patterns[p.expect("a put")], scenario.workload.seed, start);
+            let (sizes, _) =
+                write_samples(&world, &world.patterns[p.expect("a put")], scenario.workload.seed, start);
+            let (mean, ..) = spread(&sizes);
             assert!(
                 (mean - replayed).abs() / replayed < tolerance,
                 "{name}: sampled {mean}, replayed {replayed}"
