@@ -14,6 +14,7 @@ use super::super::templates::{Slot, render_slot};
 use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::Normal;
+use super::heat::Recorder;
 use super::model::{Flow, Model, Shares};
 use super::{FluidError, unsupported};
 
@@ -85,6 +86,10 @@ pub struct Replay<'w> {
     /// A metered store's capacity (DynamoDB): what each tick's demand was served, by the
     /// table's meter (the first) and each global secondary index's.
     pub capacities: Vec<Capacity>,
+    /// Per flow: the partitions one of its reads asked in the tick just run (`asked`).
+    asked_now: Vec<u64>,
+    /// The expected heatmap, while the replay runs (`heat`).
+    pub heat: Option<Recorder>,
 }
 
 impl<'w> Replay<'w> {
@@ -103,9 +108,13 @@ impl<'w> Replay<'w> {
             g.seq_from = vec![0; g.write_flows.len()];
         }
         let patterns = vec![PatternState::default(); world.patterns.len()];
+        let heat = Recorder::new(world, &model, (start_ms, tick_ms, ticks), !capacities.is_empty());
+        let mut capacities = capacities;
+        for capacity in &mut capacities {
+            capacity.watch = heat.watched().to_vec();
+        }
         Replay {
             world,
-            model,
             start_ms,
             tick_ms,
             ticks,
@@ -113,6 +122,9 @@ impl<'w> Replay<'w> {
             patterns,
             fanouts: RefCell::default(),
             capacities,
+            asked_now: vec![0; model.flows.len()],
+            heat: Some(heat),
+            model,
         }
     }
 
@@ -160,6 +172,10 @@ impl<'w> Replay<'w> {
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
+            if let Some(mut heat) = self.heat.take() {
+                heat.tick(t, &n, self);
+                self.heat = Some(heat);
+            }
             for (p, &calls) in n.iter().enumerate() {
                 self.patterns[p].calls += calls;
             }
@@ -171,6 +187,11 @@ impl<'w> Replay<'w> {
             self.close(g);
         }
         Ok(true)
+    }
+
+    /// The partitions one read of flow `f` asked in the tick just run (0 when it made none).
+    pub fn asked_now(&self, f: usize) -> u64 {
+        self.asked_now.get(f).copied().unwrap_or(0)
     }
 
     /// The text of group `g`'s time slot at `secs` (empty without one).
@@ -238,10 +259,12 @@ impl<'w> Replay<'w> {
         for &f in &self.groups[g].read_flows.clone() {
             let flow = &self.model.flows[f];
             let calls = n[flow.pattern];
+            self.asked_now[f] = 0;
             if calls == 0 {
                 continue;
             }
             let asked = self.asked(g, flow, now_ms + self.tick_ms / 2);
+            self.asked_now[f] = asked;
             let state = &mut self.patterns[flow.pattern];
             state.asked += asked as f64 * calls as f64;
             state.max_asked = state.max_asked.max(asked);
