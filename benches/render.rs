@@ -164,6 +164,7 @@ impl SimDriver for Prebuilt {
                     start: SimTime::from_millis(0),
                     first_keys: Vec::new(),
                     partition_ru_per_s: None,
+                    expected: None,
                 }),
                 sizes: SizesView { limit_bytes: 100.0 * 1024.0 * 1024.0, series, note: None },
                 ..WorkbenchView::default()

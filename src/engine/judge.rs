@@ -55,11 +55,11 @@ pub fn run_as(
         (Replay::Operations, _) | (Replay::Auto, None) => sim::run(scenario, variant, options, progress)?,
         (Replay::Rates, _) => fluid::run(scenario, variant, options, progress)?,
         (Replay::Auto, Some(calls)) => {
-            let report = as_rates(scenario, variant, options, calls, &mut |f| {
+            let rated = as_rates(scenario, variant, options, calls, &mut |f| {
                 progress(f);
                 true
             });
-            report?.ok_or(RunError::Sim(SimError::Cancelled))?
+            rated?.ok_or(RunError::Sim(SimError::Cancelled))?.0
         }
     };
     finish(scenario, variant, &mut report);
@@ -68,22 +68,23 @@ pub fn run_as(
 
 /// What `--fidelity auto` does with a run [`too_large`] to replay call by call (`calls`, its
 /// answer): replays it as rates, with a note first in the report saying why (not yet judged:
-/// [`finish`] does that). `progress` returns false to give it up (`Ok(None)`). `keyheat run`
-/// and the workbench both come here, so both say it in the same words.
+/// [`finish`] does that), and the expected heatmap the workbench draws. `progress` returns
+/// false to give it up (`Ok(None)`). `keyheat run` and the workbench both come here, so both
+/// say it in the same words.
 pub fn as_rates(
     scenario: &Scenario,
     variant: &Variant,
     options: &RunOptions,
     calls: f64,
     progress: &mut dyn FnMut(f64) -> bool,
-) -> Result<Option<RunReport>, RunError> {
-    let report = fluid::run_until(scenario, variant, options, progress).map_err(|why| match why {
+) -> Result<Option<(RunReport, fluid::ExpectedHeat)>, RunError> {
+    let rated = fluid::run_with_heat(scenario, variant, options, progress).map_err(|why| match why {
         FluidError::Sim(e) => RunError::Sim(e),
         why @ FluidError::Unsupported { .. } => RunError::TooLarge { calls, why },
     })?;
-    Ok(report.map(|mut report| {
+    Ok(rated.map(|(mut report, heat)| {
         report.notes.insert(0, format!("{calls:.1e} calls are too many to replay per operation (more than {:.0e}): --fidelity auto replayed them as rates.", fluid::OPS_BUDGET));
-        report
+        (report, heat)
     }))
 }
 

@@ -59,8 +59,8 @@ enum Source {
     Ops(Box<Simulation>),
     /// As rates (`sim::fluid`), computed whole when it started: a run with too many calls to
     /// replay call by call (`judge::too_large`), as `keyheat run` replays it. Its report, judged,
-    /// and the calls it makes.
-    Rates { report: Box<RunReport>, calls: f64 },
+    /// the calls it makes, and the expected load of its hottest partitions.
+    Rates { report: Box<RunReport>, calls: f64, heat: Box<fluid::ExpectedHeat> },
 }
 
 struct Cached {
@@ -95,8 +95,8 @@ impl Replay {
             let rates = judge::as_rates(scenario, variant, &options, calls, &mut |fraction| {
                 progress(Loading { stage: Stage::Rates, fraction })
             });
-            let mut report = match rates {
-                Ok(Some(report)) => report,
+            let (mut report, heat) = match rates {
+                Ok(Some(both)) => both,
                 Ok(None) => return Ok(None),
                 Err(RunError::Sim(e)) => return Err(e),
                 Err(RunError::TooLarge { why, .. } | RunError::Fluid(why)) => {
@@ -108,7 +108,7 @@ impl Replay {
                 }
             };
             judge::finish(scenario, variant, &mut report);
-            (Source::Rates { report: Box::new(report), calls }, end)
+            (Source::Rates { report: Box::new(report), calls, heat: Box::new(heat) }, end)
         } else {
             let Some(sim) =
                 Simulation::loading(scenario, variant, &options, &mut |f| progress(Loading::preload(f)))?
@@ -169,7 +169,9 @@ impl Replay {
     fn build(&self, request: &ViewRequest) -> WorkbenchView {
         match &self.source {
             Source::Ops(sim) => view::build(sim, &self.scenario, &self.variant, request),
-            Source::Rates { report, calls } => view::rates(report, self.scenario.engine, *calls, request),
+            Source::Rates { report, calls, heat } => {
+                view::rates(report, heat, self.scenario.engine, *calls, request)
+            }
         }
     }
 
@@ -335,7 +337,16 @@ mod tests {
         let want = judge::run_as(&day.scenario, variant, &options, judge::Replay::Auto, &mut |_| {})
             .expect("keyheat run replays it");
         assert_eq!(view.report.as_deref(), Some(&want));
-        assert!(view.heatmap.is_none(), "no registry, no heatmap");
+        // No registry: the heatmap is the expected load of the hottest channels' partitions (the
+        // naive key is the channel), 128 kept of a million, merged to the rows asked for.
+        let heat = view.heatmap.as_ref().expect("an expected heatmap");
+        let expected = heat.expected.as_ref().expect("marked as expected");
+        assert_eq!((expected.kept, expected.of), (128, 1_000_000));
+        assert_eq!(heat.matrix.rows.len(), request().rows);
+        assert!(heat.matrix.rows[0].label.starts_with("ch-"), "{:?}", heat.matrix.rows[0].label);
+        // Sizes and throttles are not kept per partition as rates.
+        let bytes = ViewRequest { metric: Metric::Bytes, ..request() };
+        assert!(driver.snapshot(&bytes, Run::Current).expect("a view").heatmap.is_none());
         assert!(
             view.sizes.series.is_empty()
                 && view.sizes.note.as_deref().is_some_and(|n| n.contains("at the end only"))

@@ -168,7 +168,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
             .collect();
         let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
         let groups = vec!["Reading".to_owned()];
-        HeatmapView { matrix, facts, groups, start, first_keys, partition_ru_per_s: None }
+        HeatmapView { matrix, facts, groups, start, first_keys, partition_ru_per_s: None, expected: None }
     });
     let series = (0..3)
         .map(|s| SizeSeries {

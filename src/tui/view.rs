@@ -74,8 +74,33 @@ impl AsRates {
         format!("replayed as rates: {:.1e} calls are too many to replay per operation", self.calls)
     }
 
-    /// Why the heatmap is empty: the fluid replay keeps no per-tick registry of partitions.
-    pub const HEATMAP: &str = "Replayed as rates: no per-partition heatmap. The fluid replay models each key's share of the calls over the whole run, not each partition's calls tick by tick, so there is nothing per cell to draw. The figures, goals, indexes and compare come from its report (expected values, median peaks), as keyheat run reports them.";
+    /// Why the heatmap is empty for a metric the rates do not keep per partition (throttles,
+    /// sizes): the fluid replay keeps no per-tick registry of partitions, only the expected
+    /// load of the hottest ones (`fluid::ExpectedHeat`).
+    pub const HEATMAP: &str = "Replayed as rates: this metric is not kept per partition over time. The fluid replay keeps the expected read and write load of each key group's hottest partitions (m shows them); throttles and sizes come from its report (expected values, median peaks), as keyheat run reports them.";
+}
+
+/// A heatmap of a run replayed as rates: each cell the expected load of a partition from the
+/// model's rates (`fluid::ExpectedHeat`), not a measurement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expected {
+    /// Partitions kept (the hottest of each key group) and the partitions of a time slot they
+    /// are the hottest of.
+    pub kept: usize,
+    pub of: u64,
+    /// Per matrix row: its first partition's key from each column on, (first column, key) — a
+    /// rank stands for its member's key in the time slot current then.
+    pub keys: Vec<Vec<(usize, String)>>,
+    /// Per matrix row: its first partition's rank in its key group's popularity, hottest 0.
+    pub ranks: Vec<usize>,
+}
+
+impl Expected {
+    /// The key matrix row `row` stands for in column `col`.
+    pub fn key(&self, row: usize, col: usize) -> Option<&str> {
+        let keys = self.keys.get(row)?;
+        keys.iter().rev().find(|(from, _)| *from <= col).or(keys.first()).map(|(_, k)| k.as_str())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +117,8 @@ pub struct HeatmapView {
     /// Cosmos DB: the RU/s each physical partition of the run serves now, its share of the
     /// container's throughput (the report's `partition_ru_per_s`); `None` on other stores.
     pub partition_ru_per_s: Option<f64>,
+    /// Set when the cells are expected loads of a run replayed as rates.
+    pub expected: Option<Expected>,
 }
 
 /// A heatmap row's partitions (a merged row: summed over its members): their levels now, what

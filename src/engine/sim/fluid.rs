@@ -85,11 +85,13 @@
 
 mod capacity;
 mod extremes;
+mod heat;
 mod model;
 mod replay;
 mod report;
 
 pub use extremes::Band;
+pub use heat::{ExpectedHeat, ExpectedRow};
 
 use crate::engine::model::{Scenario, Variant};
 use crate::engine::planner;
@@ -146,6 +148,17 @@ pub fn run_until(
     options: &RunOptions,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> Result<Option<RunReport>, FluidError> {
+    Ok(run_with_heat(scenario, variant, options, progress)?.map(|(report, _)| report))
+}
+
+/// [`run_until`], with the expected heatmap of the hottest partitions ([`ExpectedHeat`]) the
+/// workbench draws for a run replayed as rates.
+pub fn run_with_heat(
+    scenario: &Scenario,
+    variant: &Variant,
+    options: &RunOptions,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<Option<(RunReport, ExpectedHeat)>, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
     let profile = scenario.engine.profile();
     if profile.request_units() {
@@ -198,7 +211,9 @@ pub fn run_until(
     if !progress(0.0) || !replay.run(progress)? || !progress(1.0) {
         return Ok(None);
     }
-    replay.report(&scenario.name, &variant.name, seed).map(Some)
+    let report = replay.report(&scenario.name, &variant.name, seed)?;
+    let heat = replay.heat.take().map(|h| h.finish(&replay));
+    Ok(heat.map(|heat| (report, heat)))
 }
 
 /// What each meter of a metered store serves: the table's key groups, then each global

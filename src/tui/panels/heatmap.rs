@@ -292,8 +292,9 @@ pub enum Empty<'a> {
     /// None yet (the run loads, has not been played, has no snapshot): the text says which, and
     /// the legend shows the scale the cells will be drawn on.
     Yet(&'a str),
-    /// The run was replayed as rates: it measures nothing per partition and per time, so there
-    /// will be no cells, and the legend claims no scale or figure ([`AsRates::HEATMAP`] says why).
+    /// The run was replayed as rates and the metric is not one it keeps per partition (it keeps
+    /// expected read and write load): there will be no cells, and the legend claims no scale or
+    /// figure ([`AsRates::HEATMAP`] says why).
     AsRates,
 }
 
@@ -332,7 +333,7 @@ impl HeatmapPanel<'_> {
         let drawn = self.view.filter(|v| !v.matrix.rows.is_empty() && v.matrix.cols() > 0);
         let line = match (drawn, self.empty) {
             (None, Empty::AsRates) => self.no_legend(usize::from(inner.width)),
-            _ => self.legend(self.view.map_or(0.0, |v| v.matrix.max), usize::from(inner.width)),
+            _ => self.legend(self.view, usize::from(inner.width)),
         };
         Paragraph::new(line).render(legend, buf);
         let Some(view) = drawn else {
@@ -378,12 +379,13 @@ impl HeatmapPanel<'_> {
 }
 
 impl HeatmapPanel<'_> {
-    /// The legend of a run replayed as rates: the metric `m` chose, and that it was not measured
-    /// per partition, instead of a scale from 0 to a hottest cell that does not exist.
+    /// The legend of a run replayed as rates, for a metric it does not keep per partition: the
+    /// metric `m` chose, and that it was not kept, instead of a scale from 0 to a hottest cell
+    /// that does not exist.
     fn no_legend(&self, width: usize) -> Line<'static> {
         let name = self.settings.metric_name();
         let rest = ellipsize(
-            " · no heatmap: replayed as rates, nothing measured per partition",
+            " · replayed as rates: not kept per partition (m: expected load)",
             width.saturating_sub(width_of(name)),
         );
         Line::from(vec![
@@ -393,9 +395,12 @@ impl HeatmapPanel<'_> {
     }
 
     /// The metric, the colour ramp between its two ends in numbers and unit, what full means,
-    /// the row order and layer.
-    fn legend(&self, max: f32, width: usize) -> Line<'static> {
+    /// the row order and layer. Expected loads (a run replayed as rates) say so beside the
+    /// metric, and which partitions the rows are, as far as it fits.
+    fn legend(&self, view: Option<&HeatmapView>, width: usize) -> Line<'static> {
         let s = self.settings;
+        let max = view.map_or(0.0, |v| v.matrix.max);
+        let expected = view.and_then(|v| v.expected.as_ref());
         let (full, what) = match s.scale() {
             ColorScale::Absolute(limit) => (f64::from(limit), format!("({})", s.limit_name())),
             ColorScale::Relative => (f64::from(max), "(hottest)".to_owned()),
@@ -412,7 +417,20 @@ impl HeatmapPanel<'_> {
         };
         let zero = format!(" {} ", value_text(s.metric, 0.0));
         let top = format!(" {}", s.value_with_unit(full));
-        let mut spans = vec![Span::styled(s.metric_name().to_owned(), self.theme.header()), Span::raw(zero)];
+        let mut spans = vec![Span::styled(s.metric_name().to_owned(), self.theme.header())];
+        // Expected cells say so beside the metric, always, and which partitions the rows are
+        // before the scale where the scale still fits after it.
+        if let Some(e) = expected {
+            spans.push(Span::styled(" expected".to_owned(), self.theme.header()));
+            let kept =
+                format!(" · {} hottest of {} ·", numbers::count(e.kept as f64), numbers::count(e.of as f64));
+            let scale = width_of(&zero) + 9 + width_of(&top);
+            let used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
+            if used + width_of(&kept) + scale <= width {
+                spans.push(Span::styled(kept, self.theme.dim()));
+            }
+        }
+        spans.push(Span::raw(zero));
         for i in 0..=8u8 {
             let x = f32::from(i) / 8.0;
             spans.push(if self.theme.half_blocks() {
@@ -423,9 +441,11 @@ impl HeatmapPanel<'_> {
             });
         }
         spans.push(Span::raw(top));
-        // What full means, the order and the layer, as far as they fit, in that order.
+        // What full means, the order and the layer (expected rows are logical partitions
+        // whatever `p` asks), as far as they fit, in that order.
+        let layer = if expected.is_some() { String::new() } else { layer };
         let mut used: usize = spans.iter().map(|sp| width_of(&sp.content)).sum();
-        for part in [what.as_str(), order, &layer] {
+        for part in [what.as_str(), order, &layer].into_iter().filter(|p| !p.is_empty()) {
             if used + 1 + width_of(part) <= width {
                 used += 1 + width_of(part);
                 spans.push(Span::styled(format!(" {part}"), self.theme.dim()));
@@ -559,8 +579,15 @@ impl HeatmapPanel<'_> {
             }
             None => {}
         }
-        let mut cell = vec![format!("▸ {group} {}", row.label), time_range(from, to), load];
+        // Expected rows stand for a key per time slot: the one current in the cell's column.
+        let key = view.expected.as_ref().and_then(|e| e.key(r, c)).unwrap_or(&row.label);
+        let mut cell = vec![format!("▸ {group} {key}"), time_range(from, to), load];
         let mut partition = Vec::new();
+        if let Some(e) = &view.expected {
+            let rank = e.ranks.get(r).map_or(0, |&k| k + 1);
+            partition.push(format!("expected, replayed as rates: hottest #{rank} of its key group"));
+            return Inspector { cell, partition };
+        }
         // Cassandra holds rows and never throttles.
         let cql = settings.engine.profile().cql();
         let item = settings.engine.words().item;
@@ -943,6 +970,7 @@ mod tests {
             start,
             first_keys: vec!["COUNTER#stream-246".to_owned()],
             partition_ru_per_s: None,
+            expected: None,
         }
     }
 
@@ -984,32 +1012,77 @@ mod tests {
         assert!(got.cell.iter().chain(&got.partition).all(|f| !f.contains("throttled")), "{got:?}");
     }
 
-    /// A run replayed as rates has no cells: its legend names the metric and says nothing was
-    /// measured per partition, with no scale and no figure (there was no "0 writes/s (hottest)");
-    /// a run that has not measured yet keeps the scale its cells will take.
+    /// A run replayed as rates keeps no throttles or sizes per partition: for those metrics its
+    /// legend names the metric and says so, with no scale and no figure (there was no "0 bytes
+    /// (limit)"); a run that has not measured yet keeps the scale its cells will take.
     #[test]
-    fn a_rates_run_has_no_scale_in_its_legend() {
+    fn a_rates_run_has_no_scale_for_a_metric_it_does_not_keep() {
         let area = Rect::new(0, 0, 100, 20);
-        let legend = |engine, empty| {
-            let settings = HeatSettings { engine, ..HeatSettings::default() };
+        let legend = |engine, metric, empty| {
+            let settings = HeatSettings { metric, engine, ..HeatSettings::default() };
             let mut buf = Buffer::empty(area);
             HeatmapPanel { view: None, settings: &settings, hints: &[], empty, theme: Theme::MONO }
                 .render(area, &mut buf);
             (0..area.width).map(|x| buf[(x, 0)].symbol()).collect::<String>().trim_end().to_owned()
         };
         for engine in Engine::ALL {
-            let line = legend(engine, Empty::AsRates);
-            let name = engine.words().writes.name;
-            assert_eq!(
-                line,
-                format!("{name} · no heatmap: replayed as rates, nothing measured per partition")
-            );
+            for metric in [Metric::Throttled, Metric::Bytes, Metric::Items] {
+                let line = legend(engine, metric, Empty::AsRates);
+                let name = HeatSettings { metric, engine, ..HeatSettings::default() }.metric_name();
+                assert_eq!(
+                    line,
+                    format!("{name} · replayed as rates: not kept per partition (m: expected load)")
+                );
+            }
         }
-        let waiting = legend(Engine::DynamoDb, Empty::Yet("space plays the replay"));
+        let waiting = legend(Engine::DynamoDb, Metric::WriteUnits, Empty::Yet("space plays the replay"));
         assert!(
             waiting.starts_with("write units 0 ") && waiting.contains("1,000 WCU/s (limit)"),
             "{waiting}"
         );
+    }
+
+    /// Expected cells (a run replayed as rates) say so: the legend beside the metric and with
+    /// the partitions the rows are, the inspector with the key of the cell's own time slot and
+    /// the row's rank instead of measured items and throttles.
+    #[test]
+    fn expected_cells_say_they_are_expected() {
+        let mut view = throttling_partition();
+        view.facts = Vec::new();
+        view.expected = Some(crate::tui::view::Expected {
+            kept: 128,
+            of: 1_000_000,
+            keys: vec![vec![(0, "COUNTER#stream-246#0".to_owned()), (2, "COUNTER#stream-246#1".to_owned())]],
+            ranks: vec![0],
+        });
+        let area = Rect::new(0, 0, 120, 20);
+        let settings = HeatSettings { cursor: (0, 1), ..HeatSettings::default() };
+        let mut buf = Buffer::empty(area);
+        HeatmapPanel {
+            view: Some(&view),
+            settings: &settings,
+            hints: &[],
+            empty: Empty::AsRates,
+            theme: Theme::MONO,
+        }
+        .render(area, &mut buf);
+        let line = |y: u16| (0..area.width).map(|x| buf[(x, y)].symbol()).collect::<String>();
+        let legend = line(0);
+        assert!(legend.starts_with("write units expected · 128 hottest of 1,000,000 · 0 "), "{legend}");
+        assert!(legend.trim_end().ends_with("1,000 WCU/s (limit) · by key"), "{legend}");
+        let panel = HeatmapPanel {
+            view: None,
+            settings: &settings,
+            hints: &[],
+            empty: Empty::AsRates,
+            theme: Theme::MONO,
+        };
+        let got = panel.inspector(&view);
+        assert_eq!(got.cell[0], "▸ counters COUNTER#stream-246#0");
+        assert_eq!(got.partition, ["expected, replayed as rates: hottest #1 of its key group"]);
+        let last = HeatSettings { cursor: (0, 2), ..settings };
+        let panel = HeatmapPanel { settings: &last, ..panel };
+        assert_eq!(panel.inspector(&view).cell[0], "▸ counters COUNTER#stream-246#1");
     }
 
     /// The partition's figures start a line of their own where that costs no line, and share

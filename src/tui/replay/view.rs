@@ -12,11 +12,12 @@ use crate::engine::metrics::{
 use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
 use crate::engine::profile::Metering;
+use crate::engine::sim::fluid::ExpectedHeat;
 use crate::engine::sim::report::{Fidelity, GoalStatus};
 use crate::engine::sim::{RunReport, Simulation};
 use crate::tui::view::{
-    AsRates, Cost, GoalRow, GoalState, HeatmapView, IndexRow, P99, PatternRow, RowFacts, SizeSeries,
-    SizesView, ViewRequest, WorkbenchView,
+    AsRates, Cost, Expected, GoalRow, GoalState, HeatmapView, IndexRow, P99, PatternRow, RowFacts,
+    SizeSeries, SizesView, ViewRequest, WorkbenchView,
 };
 
 /// Everything the panels need from `sim` as it stands now, shaped as `request` asks.
@@ -42,12 +43,20 @@ pub fn build(
 }
 
 /// The panels of a run replayed as rates (`report`, judged: `judge::as_rates` then `finish`),
-/// which makes `calls` calls. The fluid replay keeps no registry: no heatmap, and sizes at the
-/// end only (`AsRates::HEATMAP` and the sizes panel's note say so); the rest is the report's, as
-/// for a run replayed call by call. Goals on latency are not graded, as the report marks them.
-pub fn rates(report: &RunReport, engine: Engine, calls: f64, request: &ViewRequest) -> WorkbenchView {
+/// which makes `calls` calls. The fluid replay keeps no registry: the heatmap is the expected
+/// load of the hottest partitions (`heat`; none for a metric it does not keep, as
+/// `AsRates::HEATMAP` says), and sizes are at the end only (the sizes panel's note says so);
+/// the rest is the report's, as for a run replayed call by call. Goals on latency are not
+/// graded, as the report marks them.
+pub fn rates(
+    report: &RunReport,
+    heat: &ExpectedHeat,
+    engine: Engine,
+    calls: f64,
+    request: &ViewRequest,
+) -> WorkbenchView {
     WorkbenchView {
-        heatmap: None,
+        heatmap: expected_heatmap(heat, request),
         sizes: ends(report, engine, request.size_series),
         indexes: indexes(report),
         goals: goals(report, true),
@@ -55,6 +64,47 @@ pub fn rates(report: &RunReport, engine: Engine, calls: f64, request: &ViewReque
         report: Some(Box::new(report.clone())),
         rates: Some(AsRates { calls }),
     }
+}
+
+/// The heatmap of a run replayed as rates: the expected load of its hottest partitions, each
+/// row labelled with the key it stands for at the end (the inspector: in the cursor's column).
+fn expected_heatmap(heat: &ExpectedHeat, request: &ViewRequest) -> Option<HeatmapView> {
+    let matrix = heat.matrix(request.metric, request.order, request.rows, request.cols)?;
+    if matrix.rows.is_empty() {
+        return None;
+    }
+    let first = |row: &crate::engine::metrics::HeatRow| row.members.first().map_or(0, |id| id.0 as usize);
+    let keys = matrix
+        .rows
+        .iter()
+        .map(|row| {
+            let mut keys: Vec<(usize, String)> = Vec::new();
+            for (c, &(from, _)) in matrix.col_times.iter().enumerate() {
+                let key = row.members.first().and_then(|&id| heat.key_at(id, from)).unwrap_or_default();
+                if keys.last().is_none_or(|(_, k)| k != key) {
+                    keys.push((c, key.to_owned()));
+                }
+            }
+            keys
+        })
+        .collect();
+    let first_keys = matrix
+        .rows
+        .iter()
+        .map(|row| {
+            heat.rows.get(first(row)).and_then(|r| r.keys.last()).map_or_else(String::new, |(_, k)| k.clone())
+        })
+        .collect();
+    let ranks = matrix.rows.iter().map(|row| heat.rows.get(first(row)).map_or(0, |r| r.rank)).collect();
+    Some(HeatmapView {
+        facts: Vec::new(),
+        groups: heat.groups.clone(),
+        start: heat.start(),
+        first_keys,
+        partition_ru_per_s: None,
+        expected: Some(Expected { kept: heat.rows.len(), of: heat.partitions, keys, ranks }),
+        matrix,
+    })
 }
 
 /// The sizes panel of a run replayed as rates: no series (the fluid replay does not keep sizes
@@ -132,6 +182,7 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest, partition_ru_per_s: Option<
         start: metrics.clock().start(),
         first_keys,
         partition_ru_per_s,
+        expected: None,
     })
 }
 

@@ -167,6 +167,14 @@ pub struct Capacity {
     asked: Vec<(usize, i64, u64)>,
     /// Per group and direction: throttled ticks of the busiest members.
     pub thinned: Vec<[Thinned; 2]>,
+    /// The expected heatmap's rows, (key group, member) (`heat::Recorder`), and per row the
+    /// share of its partition's new demand served in the last tick, [read, write] (`None`: a
+    /// group this meter does not serve).
+    pub watch: Vec<(usize, u64)>,
+    watched: Vec<Option<[f64; 2]>>,
+    /// Per physical partition, in the order of the last `serve`: the share of its new demand
+    /// it served, [read, write].
+    served: Vec<[f64; 2]>,
 }
 
 /// What every member's Query of one flow in one bucket has in common in a tick
@@ -321,6 +329,9 @@ impl Capacity {
                 .collect(),
             thinned: vec![[Thinned::default(), Thinned::default()]; model.groups.len()],
             asked: Vec::new(),
+            watch: Vec::new(),
+            watched: Vec::new(),
+            served: Vec::new(),
         }
     }
 
@@ -478,6 +489,37 @@ impl Capacity {
         Ok((units, live))
     }
 
+    /// Units of one Query of flow `f` on member `m`'s partition of the bucket holding `at`,
+    /// asked at second `at` of tick `t` (after the tick: `query_units` as the tick weighed it).
+    pub fn current_query_units(&self, model: &Model, f: usize, m: u64, at: f64, t: u32) -> f64 {
+        let flow = &model.flows[f];
+        let Units::Query { limit, ordered } = flow.units else { return 0.0 };
+        #[expect(clippy::cast_possible_truncation, reason = "seconds")]
+        let bucket = Self::bucket_start(&model.groups[flow.group], at.floor() as i64);
+        let window = self.query_window(model, f, bucket, at, t);
+        self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
+    }
+
+    /// Notes, for each row of `watch` this meter serves, the share of its partition's new demand
+    /// served in the tick at second `at` (`served`, in the partitions' order before any split).
+    fn watch_served(&mut self, model: &Model, at: i64) {
+        self.watched = (0..self.watch.len())
+            .map(|r| {
+                let (g, m) = self.watch[r];
+                self.scope.groups[g].then(|| {
+                    self.part_of(model, g, m, at)
+                        .and_then(|i| self.served.get(i).copied())
+                        .unwrap_or([1.0; 2])
+                })
+            })
+            .collect();
+    }
+
+    /// Row `r` of `watch`: the share of its partition's new demand served in the last tick.
+    pub fn watched_served(&self, r: usize) -> Option<[f64; 2]> {
+        self.watched.get(r).copied().flatten()
+    }
+
     /// The buckets a call of `flow` at second `at` asks (one without a time slot).
     fn asked_buckets(model: &Model, flow: &Flow, at: f64) -> Vec<i64> {
         let group = &model.groups[flow.group];
@@ -585,6 +627,9 @@ impl Capacity {
             }
         }
         self.serve(model, t, n, &mut demand);
+        // Before the splits renumber the partitions the shares were served on.
+        #[expect(clippy::cast_possible_truncation, reason = "seconds")]
+        self.watch_served(model, mid.floor() as i64);
         self.split(model, t);
         if let Some(p) = self.breach {
             let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
@@ -600,6 +645,7 @@ impl Capacity {
         let first_slot = u64::from(t) * u64::from(SLOTS);
         let end_slot = first_slot + u64::from(SLOTS);
         let frac = 1.0 / f64::from(SLOTS);
+        self.served = vec![[1.0; 2]; demand.len()];
         for (i, d) in demand.iter_mut().enumerate() {
             // The retries due this tick, taken out of the queue.
             let mut due = std::mem::take(&mut self.waiting[i]);
@@ -670,6 +716,7 @@ impl Capacity {
             // the thinning of its members' loads this tick.
             let lambda = [READ, WRITE]
                 .map(|dim| if new_units[dim] > 0.0 { served_units[dim] / new_units[dim] } else { 1.0 });
+            self.served[i] = lambda;
             for (f, flow) in model.flows.iter().enumerate() {
                 let calls = n[flow.pattern] as f64;
                 self.refused[i][f] += calls * (1.0 - new_served);

@@ -14,6 +14,7 @@ use super::super::templates::{Slot, render_slot};
 use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::Normal;
+use super::heat::Recorder;
 use super::model::{Flow, Model, Shares};
 use super::{FluidError, unsupported};
 
@@ -88,6 +89,11 @@ pub struct Replay<'w> {
     /// A metered store's capacity (DynamoDB): what each tick's demand was served, by the
     /// table's meter (the first) and each global secondary index's.
     pub capacities: Vec<Capacity>,
+    /// Per flow: the partitions one of its reads asked in the tick just run (`asked`), every
+    /// shard counted (on average over its members' shard counts).
+    asked_now: Vec<f64>,
+    /// The expected heatmap, while the replay runs (`heat`).
+    pub heat: Option<Recorder>,
 }
 
 impl<'w> Replay<'w> {
@@ -111,9 +117,13 @@ impl<'w> Replay<'w> {
             .iter()
             .map(|f| if f.write { (1.0, 1) } else { model.groups[f.group].shards_asked(&f.shares) })
             .collect();
+        let heat = Recorder::new(world, &model, (start_ms, tick_ms, ticks), !capacities.is_empty());
+        let mut capacities = capacities;
+        for capacity in &mut capacities {
+            capacity.watch = heat.watched().to_vec();
+        }
         Replay {
             world,
-            model,
             start_ms,
             tick_ms,
             ticks,
@@ -122,6 +132,9 @@ impl<'w> Replay<'w> {
             fanouts: RefCell::default(),
             shards_asked,
             capacities,
+            asked_now: vec![0.0; model.flows.len()],
+            heat: Some(heat),
+            model,
         }
     }
 
@@ -169,6 +182,10 @@ impl<'w> Replay<'w> {
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
+            if let Some(mut heat) = self.heat.take() {
+                heat.tick(t, &n, self);
+                self.heat = Some(heat);
+            }
             for (p, &calls) in n.iter().enumerate() {
                 self.patterns[p].calls += calls;
             }
@@ -180,6 +197,11 @@ impl<'w> Replay<'w> {
             self.close(g);
         }
         Ok(true)
+    }
+
+    /// The partitions one read of flow `f` asked in the tick just run (0 when it made none).
+    pub fn asked_now(&self, f: usize) -> f64 {
+        self.asked_now.get(f).copied().unwrap_or(0.0)
     }
 
     /// The text of group `g`'s time slot at `secs` (empty without one).
@@ -247,12 +269,14 @@ impl<'w> Replay<'w> {
         for &f in &self.groups[g].read_flows.clone() {
             let flow = &self.model.flows[f];
             let calls = n[flow.pattern];
+            self.asked_now[f] = 0.0;
             if calls == 0 {
                 continue;
             }
             // Every shard of every bucket: a read of a sharded key asks them all.
             let asked = self.asked(g, flow, now_ms + self.tick_ms / 2);
             let (shards, most) = self.shards_asked[f];
+            self.asked_now[f] = asked as f64 * shards;
             let state = &mut self.patterns[flow.pattern];
             state.asked += asked as f64 * shards * calls as f64;
             state.max_asked = state.max_asked.max(asked * most);
