@@ -8,9 +8,15 @@
 //! replaced, not written through). A reader never sees half a file and a failed write leaves the
 //! old one as it was. Parent directories are not created: a missing one is a clear error, found
 //! before a long run starts.
+//!
+//! A device — a character or block device, or a symlink to one (`/dev/null`, a terminal) — is
+//! the one exception: it holds no file to keep or replace, so the bytes are written to it, with
+//! or without `--force`. Renaming over it would put a regular file in its place, and run as root
+//! that would break `/dev/null` for the whole machine.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 /// Why a report could not be written to its file.
@@ -39,10 +45,25 @@ pub fn check_new(path: &Path, force: bool) -> Result<(), OutputError> {
         return Ok(());
     }
     check(path)?;
-    if !force && fs::symlink_metadata(path).is_ok() {
+    if !force && !is_device(path) && fs::symlink_metadata(path).is_ok() {
         return Err(OutputError::Exists { path: path.display().to_string() });
     }
     Ok(())
+}
+
+/// Whether `path` is a device, or a symlink to one (`/dev/null`, `/dev/tty`).
+fn is_device(path: &Path) -> bool {
+    fs::metadata(path)
+        .is_ok_and(|meta| meta.file_type().is_char_device() || meta.file_type().is_block_device())
+}
+
+/// Writes `bytes` into the device at `path`, which stays what it is.
+fn write_through(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut device| device.write_all(bytes).and_then(|()| device.flush()))
+        .map_err(|error| OutputError::Io { path: path.display().to_string(), error })
 }
 
 /// Writes `bytes` to `path` under the rule (`-`: standard output): whole or not at all, and an
@@ -56,6 +77,9 @@ pub fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), OutputErr
             .map_err(|error| OutputError::Io { path: "standard output".into(), error });
     }
     check_new(path, force)?;
+    if is_device(path) {
+        return write_through(path, bytes);
+    }
     land(path, bytes, !force)
 }
 
@@ -85,6 +109,9 @@ pub fn check(path: &Path) -> Result<(), OutputError> {
 /// replacing whatever is there (the `--force` case of [`write_new`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     check(path)?;
+    if is_device(path) {
+        return write_through(path, bytes);
+    }
     land(path, bytes, false)
 }
 
@@ -159,6 +186,29 @@ mod tests {
         assert!(!path.exists());
         let err = check(&dir).unwrap_err();
         assert!(err.to_string().ends_with("it is a directory"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `--out /dev/null` discards the report: with or without `--force` the bytes go into the
+    /// device, which stays a device (renamed over, it would be a regular file, and as root
+    /// every program on the machine would lose its /dev/null). A symlink to it is written
+    /// through too.
+    #[test]
+    fn a_device_is_written_to_never_replaced() {
+        let null = Path::new("/dev/null");
+        let dir = scratch("device");
+        let link = dir.join("discard");
+        std::os::unix::fs::symlink(null, &link).unwrap();
+        for path in [null, link.as_path()] {
+            for force in [false, true] {
+                check_new(path, force).unwrap();
+                write_new(path, b"discarded", force).unwrap();
+                write_atomically(path, b"discarded").unwrap();
+                assert!(fs::metadata(null).unwrap().file_type().is_char_device(), "{}", path.display());
+            }
+        }
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::read_dir(&dir).unwrap().all(|e| e.unwrap().file_name() == "discard"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
