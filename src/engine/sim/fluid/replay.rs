@@ -15,7 +15,7 @@ use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::Normal;
 use super::heat::Recorder;
-use super::model::{Flow, Model, Shares};
+use super::model::{Flow, Model, Shares, batched};
 use super::{FluidError, unsupported};
 
 /// Closed partitions kept for the maximum: those that could still be the largest.
@@ -179,6 +179,7 @@ impl<'w> Replay<'w> {
             for capacity in &mut self.capacities {
                 capacity.tick(self.world, &self.model, t, &n)?;
             }
+            self.no_batch_refused()?;
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
@@ -197,6 +198,22 @@ impl<'w> Replay<'w> {
             self.close(g);
         }
         Ok(true)
+    }
+
+    /// A batch is refused whole when one of its keys' partitions refuses it, and retried
+    /// whole: the capacity model meters each key on its own, so a run stops once a batch
+    /// would have been refused (half a request expected, over the run so far).
+    fn no_batch_refused(&self) -> Result<(), FluidError> {
+        for p in (0..self.world.patterns.len()).filter(|&p| batched(self.world, p)) {
+            let refused: f64 = self.capacities.iter().map(|c| c.figures.throttled[p]).sum();
+            if refused >= 0.5 {
+                return Err(unsupported(
+                    "a BatchGetItem refused by one of its partitions (the whole batch is retried)",
+                    &format!("pattern {}", self.world.patterns[p].name),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The partitions one read of flow `f` asked in the tick just run (0 when it made none).
