@@ -25,8 +25,22 @@
 //!   own. A put draws its shard uniformly (`regen::shard_draw`), so each shard gets its
 //!   member's share over the count; a read asks every shard of its member (`exec::read`'s
 //!   `partition_keys`), one request and one Query's units each, so a call's requests and
-//!   partitions asked are its member's shard count. Peaks, bands and sizes are per shard, as
-//!   the per-operation replay's are per key.
+//!   partitions asked are its member's shard count — or, a Get of them, one BatchGetItem of
+//!   every shard on DynamoDB (one request a call, each key's units on its own partition; a run
+//!   stops once a batch would be refused, since a batch is refused and retried whole). Peaks,
+//!   bands and sizes are per shard, as the per-operation replay's are per key.
+//! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded
+//!   key's shard drawn as a put's) and creates it when the key holds none, so an update counts
+//!   as a put of that key: its member's share of the calls, the item it leaves (the givens,
+//!   the item's own draws and fresh draws of its `sets`: the generators a put samples) for
+//!   bytes, the distinct keys its landed writes touched for items, never an overwrite, and on
+//!   DynamoDB the write units of the larger of the item's size before and after (DESIGN.md §4;
+//!   both such items, so fixed when every sampled item is in one unit). A key written over its
+//!   life is kept if one of its writes landed, not in proportion to those that did. Refused:
+//!   updates of items puts also write (the item is whichever wrote last), of an entity with its
+//!   own identity, of items with a sort key or index entries (an update rewrites or moves
+//!   them), updates that set a key attribute (the item moves), or set an attribute whose next
+//!   value depends on its last (`Sometimes`, a lifecycle, kept or copied values).
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -70,7 +84,7 @@
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), Scans,
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: `hash()` slots (a member's items spread by another attribute's
+//! - **Refused on every store**: updates of the shapes above, deletes, `hash()` slots (a member's items spread by another attribute's
 //!   values), a class slot whose class is not the key's member or whose cases are buckets, two
 //!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
 //!   draw the fluid replay does not make).
@@ -447,6 +461,64 @@ mod tests {
                     assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("{scenario} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// What an update needs beyond a fresh draw of its sets on an item of its own key is
+    /// refused by name: each makes the item's size, its units or its entries depend on what
+    /// the key held before, or meters a batch whole.
+    #[test]
+    fn updates_rates_cannot_model_are_refused_by_name() {
+        const NAIVE_KEY: &str = "\"Counter\": (pk: \"COUNTER#{stream_id}\"),\n            },";
+        const READ_CAPACITY: &str = "capacity: Provisioned(read: 12000, write: 16000),\n            throughput: Manual(200000),\n            keys: {\n                \"Counter\": (pk: \"COUNTER#{stream_id}#{shard(10)}\"),";
+        const READ_TENTH: &str = "capacity: Provisioned(read: 1200, write: 16000),\n            throughput: Manual(200000),\n            keys: {\n                \"Counter\": (pk: \"COUNTER#{stream_id}#{shard(10)}\"),";
+        // (edits, variant, words of the refusal)
+        let cases: [(&[Edit], &str, &str); 6] = [
+            // A like that also puts the counter: the item holds whichever wrote it last.
+            (&[("action: Get,", "action: Put,")], "naive", "an update of items puts also write"),
+            // No fresh draw: a `Sometimes` keeps the last value when it draws none.
+            (
+                &[("gen: Number(Uniform(0, 1000000))", "gen: Sometimes(0.5, Number(Uniform(0, 1000000)))")],
+                "naive",
+                "an update that sets likes (Sometimes",
+            ),
+            (
+                &[("(pk: \"COUNTER#{stream_id}\")", "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES\")")],
+                "naive",
+                "an update of an item with a sort key",
+            ),
+            // An entry rewritten by what the update sets (Cosmos DB dropped: it has no indexes).
+            (
+                &[
+                    ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra],"),
+                    (
+                        NAIVE_KEY,
+                        "\"Counter\": (pk: \"COUNTER#{stream_id}\"),\n            },\n            indexes: [(name: \"by-stream\", keys: {\"Counter\": (pk: \"S#{stream_id}\")})],",
+                    ),
+                ],
+                "naive",
+                "an update of an item with index entries",
+            ),
+            // The update moves its item (DeleteItem and PutItem).
+            (
+                &[("sets: [\"likes\"]", "sets: [\"likes\", \"stream_id\"]")],
+                "naive",
+                "update served by DeleteItem",
+            ),
+            // A tenth of the read capacity: the counts' batches are refused, each whole.
+            (
+                &[(READ_CAPACITY, READ_TENTH)],
+                "recommended",
+                "a BatchGetItem refused by one of its partitions",
+            ),
+        ];
+        for (edits, variant, words) in cases {
+            match rates("counters", edits, variant) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "counters {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("counters {edits:?}: {other:?}"),
             }
         }
     }

@@ -280,7 +280,10 @@ impl Model {
         let most = metering.point_read(model.largest.ceil() as u64, false);
         if let Some(flow) = model.flows.iter().find(|f| {
             metered(world)
-                && world.patterns[f.pattern].operation == Some(Operation::GetItem)
+                && matches!(
+                    world.patterns[f.pattern].operation,
+                    Some(Operation::GetItem | Operation::BatchGetItem)
+                )
                 && (most - metering.point_read(0, false)).abs() > 1e-9
         }) {
             let place = format!("pattern {}", world.patterns[flow.pattern].name);
@@ -310,9 +313,15 @@ impl Model {
         if pattern.action == Action::Put && !pattern.equals.is_empty() {
             return Err(unsupported("a put of constant values (equals)", &place));
         }
+        if pattern.action == Action::Update && !pattern.equals.is_empty() {
+            return Err(unsupported("an update with constant values (equals)", &place));
+        }
         match (pattern.action, pattern.operation) {
             (_, None) => Ok(()),
             (Action::Put, Some(Operation::PutItem)) => self.add_put(world, p, pattern, seed, start_secs),
+            (Action::Update, Some(Operation::UpdateItem)) => {
+                self.add_update(world, p, pattern, seed, start_secs)
+            }
             (Action::Get | Action::List, Some(Operation::Scan)) => {
                 if metered(world) {
                     return Err(unsupported(
@@ -323,7 +332,10 @@ impl Model {
                 self.scans.push(p);
                 Ok(())
             }
-            (Action::Get | Action::List, Some(Operation::GetItem | Operation::Query)) => {
+            (
+                Action::Get | Action::List,
+                Some(Operation::GetItem | Operation::BatchGetItem | Operation::Query),
+            ) => {
                 let read =
                     pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", &place))?;
                 let g = self
@@ -348,6 +360,9 @@ impl Model {
                     _ => None,
                 };
                 let units = read_units(world, pattern.operation, read, &place)?;
+                if pattern.operation == Some(Operation::BatchGetItem) {
+                    batch_of_shards(world, &self.groups[g], &place)?;
+                }
                 self.flows.push(Flow {
                     pattern: p,
                     group: g,
@@ -411,6 +426,107 @@ impl Model {
                 units,
             });
         }
+        Ok(())
+    }
+
+    /// An update's flow onto its table, as the per-operation replay's UpdateItem writes
+    /// (`exec::write`): the call names its item by the key its givens make (a sharded key's
+    /// shard drawn as a put draws it), creates the item when the key holds none (so the items
+    /// are the distinct keys its updates touched, as a put's are), and sets fresh draws of its
+    /// `sets`. The item it leaves holds the givens, the item's own draws and the latest `sets`:
+    /// the same generators as a put of the pattern, so its size is sampled the same way
+    /// (`write_samples`). A write unit is charged by the larger of the item's size before and
+    /// after (DESIGN.md §4); both are such items, so the units are fixed when every sampled item
+    /// falls in one write unit. What would make the item's size or units depend on its history
+    /// is refused by name.
+    fn add_update(
+        &mut self,
+        world: &World,
+        p: usize,
+        pattern: &PatternRt,
+        seed: u64,
+        start_secs: i64,
+    ) -> Result<(), FluidError> {
+        let place = format!("pattern {}", pattern.name);
+        let e = pattern.entity;
+        let ent = &world.entities[e];
+        // A key written by puts and updates holds what the last of them wrote: the put's whole
+        // item or the update's sets over it, which depends on their order per key.
+        if world.patterns.iter().any(|q| q.entity == e && q.action == Action::Put) {
+            return Err(unsupported(
+                "an update of items puts also write (what the item holds depends on which wrote it last)",
+                &place,
+            ));
+        }
+        // An entity with its own identity is updated by ordinal (its preloaded or put items),
+        // and an update that creates one grows its population.
+        if ent.identity.is_some() {
+            return Err(unsupported(
+                "an update of an entity with its own identity (items named by ordinal)",
+                &place,
+            ));
+        }
+        if ent.sk.is_some() {
+            return Err(unsupported("an update of an item with a sort key", &place));
+        }
+        // An update rewrites an item's entries (an `All` projection's always, a partial one's
+        // when it sets what it projects) and may move them or make a sparse one come or go.
+        if ent.entries.iter().any(Option::is_some) {
+            return Err(unsupported("an update of an item with index entries", &place));
+        }
+        let keys: Vec<usize> = ent.pk.iter().flat_map(TemplatePlan::attrs).collect();
+        if pattern.sets.iter().any(|a| keys.contains(a)) {
+            return Err(unsupported(
+                "an update that sets a key attribute (the item moves: a delete and a put)",
+                &place,
+            ));
+        }
+        // Per operation, a call whose givens do not make the key names nothing and writes
+        // nothing.
+        if keys.iter().any(|a| !pattern.givens.contains(a)) {
+            return Err(unsupported("an update whose givens do not make its item's key", &place));
+        }
+        // A set that is not a fresh draw of the attribute's generator leaves a value (and a
+        // size) that depends on the item's last one: `Sometimes` keeps the old value when it
+        // draws none, a lifecycle moves to its next state, kept and copied values come from
+        // elsewhere.
+        if let Some(a) = pattern
+            .sets
+            .iter()
+            .map(|&a| &ent.attrs[a])
+            .find(|a| matches!(a.source, Gen::Sometimes(..) | Gen::States(_) | Gen::Kept | Gen::Copy(_)))
+        {
+            return Err(unsupported(
+                &format!(
+                    "an update that sets {} (Sometimes, a lifecycle, kept or copied: its value depends on the last)",
+                    a.name
+                ),
+                &place,
+            ));
+        }
+        let (sizes, _) = write_samples(world, pattern, seed, start_secs);
+        let (bytes, largest, smallest) = spread(&sizes);
+        self.largest = self.largest.max(largest);
+        let metering = world.engine.profile().metering;
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+        let (most, least) = (
+            metering.write(Some(largest as u64), Some(largest as u64)),
+            metering.write(Some(smallest as u64), Some(smallest as u64)),
+        );
+        if metered(world) && (most - least).abs() > 1e-9 {
+            return Err(unsupported(
+                &format!("updates whose items fall in different write units ({least} to {most})"),
+                &place,
+            ));
+        }
+        let units = Units::Each(if metered(world) { most } else { 0.0 });
+        let Some(g) = self.groups.iter().position(|k| k.entity == e && !k.index) else {
+            return Err(unsupported("an update of an entity the fluid replay does not keep", &place));
+        };
+        let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+        // An update of a key that holds an item is that item, on purpose: not an overwrite.
+        self.groups[g].upsert = true;
+        self.flows.push(Flow { pattern: p, group: g, write: true, shares, span_secs: None, bytes, units });
         Ok(())
     }
 
@@ -541,7 +657,11 @@ fn read_units(
         return Ok(Units::Each(0.0));
     }
     match operation {
-        Some(Operation::GetItem) => Ok(Units::Each(world.engine.profile().metering.point_read(0, false))),
+        // A BatchGetItem charges each key as a GetItem of it (`exec::read`'s `get_request`): the
+        // fluid replay meters it key by key, on each key's partition.
+        Some(Operation::GetItem | Operation::BatchGetItem) => {
+            Ok(Units::Each(world.engine.profile().metering.point_read(0, false)))
+        }
         // A filter makes a Query read on until it has its matches: how many items that is
         // depends on the values, which rates do not follow.
         _ if !read.filter.is_empty() => Err(unsupported(
@@ -556,6 +676,28 @@ fn read_units(
         )),
         _ => Ok(Units::Query { limit: read.limit, ordered: read.ordered }),
     }
+}
+
+/// A BatchGetItem the fluid replay follows: of the shards of one member's key (the keys the
+/// planner batches, `planner::read`), in one request where the store batches them — every
+/// shard fits in one (at most `batch_get_keys`) — or one request a key where it does not (CQL).
+/// A whole batch is refused when one of its partitions refuses it, which rates of each key's
+/// partition do not follow: a run in which a batch is refused stops there (`Replay::run`).
+fn batch_of_shards(world: &World, group: &KeyGroup, place: &str) -> Result<(), FluidError> {
+    let Some(shards) = &group.shards else {
+        return Err(unsupported("a BatchGetItem of keys other than one member's shards", place));
+    };
+    let batch = world.engine.profile().batch_get_keys;
+    if batch.is_some_and(|b| usize::try_from(shards.widest).unwrap_or(usize::MAX) > b) {
+        return Err(unsupported("a BatchGetItem of more keys than one request takes", place));
+    }
+    Ok(())
+}
+
+/// Whether pattern `p` is a BatchGetItem whose keys go in one request (DynamoDB's).
+pub fn batched(world: &World, p: usize) -> bool {
+    world.patterns[p].operation == Some(Operation::BatchGetItem)
+        && world.engine.profile().batch_get_keys.is_some()
 }
 
 /// A table group's sort-key template.

@@ -15,7 +15,7 @@ use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::Normal;
 use super::heat::Recorder;
-use super::model::{Flow, Model, Shares};
+use super::model::{Flow, Model, Shares, batched};
 use super::{FluidError, unsupported};
 
 /// Closed partitions kept for the maximum: those that could still be the largest.
@@ -179,6 +179,7 @@ impl<'w> Replay<'w> {
             for capacity in &mut self.capacities {
                 capacity.tick(self.world, &self.model, t, &n)?;
             }
+            self.no_batch_refused()?;
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
@@ -197,6 +198,22 @@ impl<'w> Replay<'w> {
             self.close(g);
         }
         Ok(true)
+    }
+
+    /// A batch is refused whole when one of its keys' partitions refuses it, and retried
+    /// whole: the capacity model meters each key on its own, so a run stops once a batch
+    /// would have been refused (half a request expected, over the run so far).
+    fn no_batch_refused(&self) -> Result<(), FluidError> {
+        for p in (0..self.world.patterns.len()).filter(|&p| batched(self.world, p)) {
+            let refused: f64 = self.capacities.iter().map(|c| c.figures.throttled[p]).sum();
+            if refused >= 0.5 {
+                return Err(unsupported(
+                    "a BatchGetItem refused by one of its partitions (the whole batch is retried)",
+                    &format!("pattern {}", self.world.patterns[p].name),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The partitions one read of flow `f` asked in the tick just run (0 when it made none).
@@ -379,6 +396,8 @@ impl<'w> Replay<'w> {
                     }
                 }
             }
+            // Writes throttled until their client gave up never landed (1 without metering).
+            let lam = self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
             let kept = if group.sort.per_second {
                 if flows.iter().all(|f| matches!(f.shares, Shares::Seq(_))) {
                     // Seq spaces one member's calls a second or more apart (checked in
@@ -388,7 +407,14 @@ impl<'w> Replay<'w> {
                     kept_per_second(group.sort.collide, &open, &shares, tick_secs, pre_items, count)
                 }
             } else {
-                kept_over_life(group.sort.collide, &open, &drawn, seq, pre_items, count)
+                // Of writes that replace each other over the partition's life, those that
+                // landed: each write lands with the partition's landed share, so a key is kept
+                // if one of its landed writes reached it — not the share of its writes (a hot
+                // counter's every update lands on one item).
+                for s in &mut drawn {
+                    *s *= lam;
+                }
+                kept_over_life(group.sort.collide, &open, &drawn, seq * lam, pre_items, count * lam)
             };
             let per_item = if landed > 0.0 {
                 flows.iter().enumerate().map(|(i, f)| shares[i] * totals[i] * f.bytes).sum::<f64>() / landed
@@ -396,17 +422,14 @@ impl<'w> Replay<'w> {
             } else {
                 0.0
             };
-            // Writes throttled until their client gave up never landed (1 without metering).
-            let lam = self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
-            let (kept, count, var, log_empty) = if lam < 1.0 {
-                (pre_items + (kept - pre_items) * lam, count * lam, var * lam, log_empty * lam)
-            } else {
-                (kept, count, var, log_empty)
-            };
+            let (count, var, log_empty) = (count * lam, var * lam, log_empty * lam);
+            // Per second, the items kept are thinned alike (over its life, above).
+            let kept = if group.sort.per_second { pre_items + (kept - pre_items) * lam } else { kept };
             let new_items = (kept - pre_items).max(0.0);
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
-            let sd = if exact { 0.0 } else { kept_sd(var, new_items, count) };
+            let one_key = !group.sort.per_second && group.sort.collide >= 1.0;
+            let sd = if exact { 0.0 } else { kept_sd(var, new_items, count, one_key) };
             let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
             items += mean;
             bytes += part_bytes;
@@ -434,7 +457,12 @@ impl<'w> Replay<'w> {
 /// The spread of the items a partition kept of `count` writes of variance `var`: writes that
 /// replaced another leave no item, so the items kept are the writes thinned to the share
 /// kept, and their variance is thinned alike (a thinned Binomial's, for few writes a key).
-fn kept_sd(var: f64, kept: f64, count: f64) -> f64 {
+/// A partition of `one_key` (no sort key) holds its item or not: a Bernoulli count, however
+/// many writes reached it.
+fn kept_sd(var: f64, kept: f64, count: f64, one_key: bool) -> f64 {
+    if one_key {
+        return (kept * (1.0 - kept).max(0.0)).sqrt();
+    }
     let share = if count > 0.0 { (kept / count).min(1.0) } else { 1.0 };
     (var * share).sqrt()
 }

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::model::Action;
 use crate::engine::planner::Kind;
 use crate::engine::profile::Indexes;
 
@@ -16,7 +15,7 @@ use super::super::report::{
 };
 use super::capacity::{Capacity, Figures};
 use super::extremes::{Band, Counted, Draws, binomial_max, counted_max};
-use super::model::{Shares, Units, key_text};
+use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
 
@@ -505,6 +504,9 @@ impl Replay<'_> {
             let read = pattern.action.is_read();
             let scan = self.model.scans.contains(&p);
             let asked = if read && !scan { state.asked } else { calls as f64 };
+            // A BatchGetItem sends its member's shards in one request where the store batches
+            // them (`model::batch_of_shards`), one a key where it does not.
+            let requests = if batched(self.world, p) { calls as f64 } else { asked };
             let served = pattern.operation.is_some();
             out.push(PatternReport {
                 name: pattern.name.clone(),
@@ -530,8 +532,8 @@ impl Replay<'_> {
                 timed: false,
                 unfinished: 0,
                 latency_target_ms: pattern.latency_target_ms,
-                requests: if served { whole(asked) } else { 0 },
-                landed_writes: (pattern.action == Action::Put && served).then_some(completed),
+                requests: if served { whole(requests) } else { 0 },
+                landed_writes: (!read && served).then_some(completed),
                 retries: whole(retries),
                 avg_pages: 0.0,
                 scans: if scan { calls } else { 0 },
