@@ -70,7 +70,9 @@
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), Scans,
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: `hash()` slots (a member's items spread by another attribute's
+//! - **Refused on every store**: two entities whose items share partitions (a single-table
+//!   design's same partition key: the fluid replay keeps each entity's partitions apart),
+//!   `hash()` slots (a member's items spread by another attribute's
 //!   values), a class slot whose class is not the key's member or whose cases are buckets, two
 //!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
 //!   draw the fluid replay does not make).
