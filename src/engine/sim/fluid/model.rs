@@ -143,7 +143,9 @@ pub struct Model {
     pub flows: Vec<Flow>,
     /// Per group: preloaded partitions by member (and the start's bucket).
     pub preload: Vec<BTreeMap<u64, Preloaded>>,
-    /// Patterns served by a Scan (no partition load; one request per call).
+    /// Patterns served by a Scan (no load on a logical partition). On a metered store each has
+    /// a read flow of no member's share, whose pages `capacity::scan` puts on the table's
+    /// physical partitions; elsewhere one request per call.
     pub scans: Vec<usize>,
     /// The largest item seen: preloaded exactly, written as sampled.
     pub largest: f64,
@@ -352,10 +354,7 @@ impl Model {
             (Action::Put, Some(Operation::PutItem)) => self.add_put(world, p, pattern, seed, start_secs),
             (Action::Get | Action::List, Some(Operation::Scan)) => {
                 if metered(world) {
-                    return Err(unsupported(
-                        "a Scan on a metered table (its pages on every partition)",
-                        &place,
-                    ));
+                    self.add_metered_scan(world, p, pattern, &place)?;
                 }
                 self.scans.push(p);
                 Ok(())
@@ -398,6 +397,43 @@ impl Model {
             }
             (action, Some(op)) => Err(unsupported(&format!("{action} served by {}", op.name()), &place)),
         }
+    }
+
+    /// A Scan of a metered table: a read flow onto the table's first key group (so the table's
+    /// meter serves it) that picks no member — its pages read every physical partition by the
+    /// bytes it holds (`capacity::scan`), not a key. A Scan that stops at its Limit (no order
+    /// binds it: it reads until it has that many matches) is refused: how far it reads depends
+    /// on where the matches are.
+    fn add_metered_scan(
+        &mut self,
+        world: &World,
+        p: usize,
+        pattern: &PatternRt,
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let read = pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", place))?;
+        if read.limit.is_some() && read.range.is_none() {
+            return Err(unsupported(
+                "a Scan that stops at its Limit (it reads until it has that many matches)",
+                place,
+            ));
+        }
+        let table = world.tables[read.table].group;
+        let g = self
+            .groups
+            .iter()
+            .position(|k| k.group == table && !k.index)
+            .ok_or_else(|| unsupported("a Scan of a table the fluid replay does not keep", place))?;
+        self.flows.push(Flow {
+            pattern: p,
+            group: g,
+            write: false,
+            shares: Shares::Each(Rc::from([])),
+            span_secs: None,
+            bytes: 0.0,
+            units: Units::Each(0.0),
+        });
+        Ok(())
     }
 
     /// A put's flows: onto its table, in write units of its item (the same for every sampled
