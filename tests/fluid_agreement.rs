@@ -35,7 +35,11 @@
 //! sidebar loads a second, memberships of 1.4 KB, ten minutes): a `KeysOnly` index (entries of 63
 //! bytes, 163 with the 100-byte overhead: 1 write unit where the item takes 2), an `Include` of the
 //! note (2 write units; a sidebar's Query reads some 9 KB of them, 1.4 read units on average), and
-//! a sparse index of members (3 in 4) with the gated role in its key. discord-scale is rates-only.
+//! a sparse index of members (3 in 4) with the gated role in its key. Scans on DynamoDB
+//! (`scan_checks`: pages, read units, units per call at the start and the end, within 2%):
+//! practice-chat `naive` with its memberships keyed apart from the messages (`OWN_MEMBERSHIPS`),
+//! fifteen minutes, each sidebar load a Scan of a table that grows by 15 messages a second
+//! (~285 read units a call at the start, ~1,170 at the end). discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
 //! - a sparse or partly projected index of items a put may replace (whether the entry is
@@ -48,8 +52,12 @@
 //! - a Query with a filter on a metered table (it reads on until it has its matches):
 //!   practice-search `recommended`;
 //! - a formatted time in a metered table's partition key: chat on DynamoDB `monthly-buckets`;
-//! - a Scan on a metered table (its pages on every partition): practice-chat `naive`,
-//!   practice-top-customers `naive`, chat on DynamoDB `naive`;
+//! - two entities whose items share partitions (one partition key): practice-chat `naive`,
+//!   practice-top-customers `naive`, chat on DynamoDB `naive` (their Scans are modelled);
+//! - a Scan whose page a partition or the table refuses (the call waits there with the rest
+//!   of its pages): practice-top-customers `naive` with its profiles keyed apart, whose
+//!   dashboard Scan outgrows the budgets ten minutes in; practice-chat's busier, in
+//!   `scans_agree_per_operation_and_as_rates`; a Scan that stops at its Limit (no order);
 //! - hash() slots: practice-shop `recommended` (a sparse index over 8 hashed keys), and behind
 //!   the partly projected indexes above leaderboard and practice-top-customers; class slots
 //!   whose class is not the key's member, `Seq` picks and preloaded items of a sharded key
@@ -78,6 +86,10 @@ use keyheat::engine::time::SimDuration;
 
 /// The tolerance, where a figure is not a draw of a maximum.
 const RELATIVE: f64 = 0.02;
+
+/// The refusal of a single-table design whose entities share partitions (DynamoDB's `naive`
+/// variants of practice-chat, practice-top-customers and chat).
+const SHARED: &str = "two entities whose items share partitions";
 
 /// Whether `measured` agrees with the fluid `expected`: within 2% of it, or inside `band`.
 fn agrees(measured: f64, expected: f64, band: Option<Band>) -> bool {
@@ -145,6 +157,7 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
             None,
         ));
     }
+    checks.extend(scan_checks(ops, rates));
     let mut out = Vec::new();
     // Calls follow the per-operation replay's own sequence: exact.
     if ops.totals.ops != rates.totals.ops {
@@ -161,6 +174,44 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         if !agrees(measured, expected, band) {
             out.push(format!("{what}: per operation {measured}, as rates {expected} (band {band:?})"));
         }
+    }
+    out
+}
+
+/// On a metered store, a Scan's figures: its pages (requests, the most a call read), its read
+/// units and its units per call over the run's first and last tenth, and
+/// the run's read units. Expected values against one replay's sums: within 2%.
+fn scan_checks(ops: &RunReport, rates: &RunReport) -> Vec<(String, f64, f64, Option<Band>)> {
+    let mut out = Vec::new();
+    for (p_ops, p_rates) in ops.patterns.iter().zip(&rates.patterns) {
+        if p_ops.scans == 0 || !ops.engine.profile().metered() {
+            continue;
+        }
+        let name = &p_ops.name;
+        let per_call = |r: Option<f64>| r.unwrap_or(f64::NAN);
+        out.extend([
+            (format!("{name}: requests (pages)"), p_ops.requests as f64, p_rates.requests as f64, None),
+            (
+                format!("{name}: most pages a call reads"),
+                p_ops.max_requests as f64,
+                p_rates.max_requests as f64,
+                None,
+            ),
+            (format!("{name}: read units"), p_ops.rcu, p_rates.rcu, None),
+            (
+                format!("{name}: read units per call, first tenth"),
+                per_call(p_ops.rcu_per_call_start),
+                per_call(p_rates.rcu_per_call_start),
+                None,
+            ),
+            (
+                format!("{name}: read units per call, last tenth"),
+                per_call(p_ops.rcu_per_call_end),
+                per_call(p_rates.rcu_per_call_end),
+                None,
+            ),
+            ("read units".to_owned(), ops.totals.rcu, rates.totals.rcu, None),
+        ]);
     }
     out
 }
@@ -240,7 +291,7 @@ fn chat_agrees_per_operation_and_as_rates() {
 fn practice_chat_index_agrees_per_operation_and_as_rates() {
     // An hour (the scenario's own run): memberships indexed by user on DynamoDB, the index's
     // entry writes and its Queries metered on its own partitions.
-    holds("practice-chat", SimDuration::from_secs(3600), &[("naive", "a Scan on a metered table")]);
+    holds("practice-chat", SimDuration::from_secs(3600), &[("naive", SHARED)]);
 }
 
 /// A text to find in a scenario, and what to put there.
@@ -284,7 +335,7 @@ fn practice_chat_index_holds(by_user: &'static str, more: &[Edit]) {
     let edits: Vec<Edit> =
         BUSY_MEMBERSHIPS.into_iter().chain([(BY_USER, by_user)]).chain(more.iter().copied()).collect();
     let loaded = edited("practice-chat", &edits);
-    holds_loaded(&loaded, SimDuration::from_secs(600), &[("naive", "a Scan on a metered table")], &[]);
+    holds_loaded(&loaded, SimDuration::from_secs(600), &[("naive", SHARED)], &[]);
 }
 
 #[test]
@@ -332,12 +383,45 @@ fn chat_on_dynamodb_index_agrees_per_operation_and_as_rates() {
         "chat",
         Some(Engine::DynamoDb),
         SimDuration::from_secs(2 * 86_400),
-        &[
-            ("naive", "a Scan on a metered table"),
-            ("monthly-buckets", "a formatted time in a metered table's partition key"),
-        ],
+        &[("naive", SHARED), ("monthly-buckets", "a formatted time in a metered table's partition key")],
         &[],
     );
+}
+
+/// practice-chat's memberships under a key of their own: under the channel's, as its `naive`
+/// variant keys them, they would share the messages' partitions.
+const OWN_MEMBERSHIPS: Edit = (
+    "\"Membership\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n            },\n        ),",
+    "\"Membership\": (pk: \"MEMBERS#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n            },\n        ),",
+);
+
+#[test]
+fn scans_agree_per_operation_and_as_rates() {
+    // practice-chat `naive` (memberships keyed apart): every sidebar load scans the table, the
+    // 20,000 preloaded memberships and every message sent so far (15 a second), so a call's
+    // pages and units grow through the run (`scan_checks`); none is throttled.
+    let loaded = edited("practice-chat", &[OWN_MEMBERSHIPS]);
+    holds_loaded(&loaded, SimDuration::from_secs(900), &[], &["naive"]);
+    // 400,000 memberships (some 42 MB, ~5,100 read units a Scan) and 3 sidebar loads a second:
+    // a tick's Scans outgrow the table's allowance (12,000 read units a second on demand), and
+    // a refused page holds back the rest of its call, which rates do not follow: refused.
+    let loaded = edited(
+        "practice-chat",
+        &[
+            OWN_MEMBERSHIPS,
+            ("(name: \"memberships\", count: 20000", "(name: \"memberships\", count: 400000"),
+            ("given: [\"user_id\"], rate: 0.05,", "given: [\"user_id\"], rate: 3,"),
+        ],
+    );
+    let variant = loaded.variant(Some("naive")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(60)) };
+    match fluid::run(&loaded.scenario, variant, &options, &mut |_| {}) {
+        Err(fluid::FluidError::Unsupported { feature, place }) => {
+            assert!(feature.contains("a Scan whose pages a partition or the table throttles"), "{feature}");
+            assert_eq!(place, "pattern my-conversations");
+        }
+        other => panic!("practice-chat / naive, throttled Scans: {other:?}"),
+    }
 }
 
 #[test]
@@ -437,8 +521,10 @@ fn practice_saas_agrees_per_operation_and_as_rates() {
 fn dynamodb_variants_the_fluid_replay_refuses_name_what_they_use() {
     // (scenario, on another engine, variant, words of the refusal)
     let cases = [
-        ("practice-chat", None, "naive", "a Scan on a metered table"),
-        ("practice-top-customers", None, "naive", "a Scan on a metered table"),
+        // Memberships and messages under the channel's key; customers and their orders under the
+        // customer's.
+        ("practice-chat", None, "naive", SHARED),
+        ("practice-top-customers", None, "naive", SHARED),
         ("practice-top-customers", None, "recommended", "aggregates"),
         // A KEYS_ONLY index of messages that puts may replace (two of one second and seq).
         ("practice-search", None, "naive", "a sparse or partly projected index on items a put may replace"),
@@ -449,7 +535,7 @@ fn dynamodb_variants_the_fluid_replay_refuses_name_what_they_use() {
         // One constant index key for the board, a drawn value (a Text generator).
         ("leaderboard", None, "naive", "a partition key of two members or of a drawn value"),
         ("practice-shop", None, "naive", "a partition key of two members or of a drawn value"),
-        ("chat", Some(Engine::DynamoDb), "naive", "a Scan on a metered table"),
+        ("chat", Some(Engine::DynamoDb), "naive", SHARED),
         (
             "chat",
             Some(Engine::DynamoDb),

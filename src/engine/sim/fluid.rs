@@ -74,17 +74,32 @@
 //!   index's: an index whose key such a put may change (the entry moves: two writes) is refused,
 //!   and so is a sparse or partly projected index of items puts may replace (the entry is
 //!   rewritten only when what it projects changed, and may come or go).
+//! - **Scans** (DynamoDB, `capacity::scan`): a call reads the whole table at its tick's middle
+//!   as the per-operation replay pages it (`exec::read`'s `scan`): what every physical
+//!   partition holds then (the preload and the writes landed, overwrites not taken off, as for
+//!   the splits), in pages of 1 MB and the overshoot of their last item (half a mean item),
+//!   each `Metering::page` of its bytes (0.5 read unit per started 4 KB), and a last page of
+//!   the rest. Each partition is metered for the part of the call's units and pages (its
+//!   requests) whose bytes it holds, in the tick's slots like any read; the work per tick is
+//!   one pass over the physical partitions. A call's pages are its requests, the most pages a
+//!   call read its `max_requests`, and its units per call over the run's first and last tenth
+//!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
 //! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
 //!   its entry writes at once — they would queue (replication lag, stale reads) and a full
 //!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
 //!   a table that throttles writes of items with index entries (their retries write the entries
-//!   later). Replication lag and stale reads are therefore 0 in a report that exists.
+//!   later), and a Scan whose page a partition or the table refuses (the call waits there with
+//!   the rest of its pages, and its budget leaves the tick's other requests short, none of which
+//!   a flow follows). Replication lag and stale reads are therefore 0 in a report that exists.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
-//!   the table of what it does not project (a BatchGetItem on the table's partitions), Scans,
+//!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
+//!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates of the shapes above, deletes, `hash()` slots (a member's items spread by another attribute's
+//! - **Refused on every store**: updates of the shapes above, deletes, two entities whose items
+//!   share partitions (a single-table design's same partition key: the fluid replay keeps each
+//!   entity's partitions apart), `hash()` slots (a member's items spread by another attribute's
 //!   values), a class slot whose class is not the key's member or whose cases are buckets, two
 //!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
 //!   draw the fluid replay does not make).

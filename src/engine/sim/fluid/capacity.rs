@@ -31,6 +31,8 @@
 //!   expected bytes (size) or recent load (heat), with the per-operation replay's own
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
+mod scan;
+
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::engine::hash::hash_bytes;
@@ -45,6 +47,8 @@ use super::extremes::normal_excess;
 use super::model::{Flow, KeyGroup, Model, Shares, Units, key_text};
 use super::replay::Part;
 use super::{FluidError, unsupported};
+
+pub use scan::ScanFigures;
 
 /// Slots a tick is cut into for the order in which its demand reaches a partition.
 const SLOTS: u32 = 10;
@@ -93,6 +97,8 @@ pub struct Figures {
     /// group's read units on its logical partitions, so a Query of a key with no item (it
     /// costs its 0.5 unit all the same) is not among its index's units.
     pub live_units: Vec<f64>,
+    /// Per pattern: what its Scans read (`scan`; nothing for a pattern that does not scan).
+    pub scans: Vec<ScanFigures>,
 }
 
 /// Per member, what the peaks need beyond the call counts: ticks in which the member's
@@ -124,6 +130,8 @@ pub struct Scope {
 pub struct Capacity {
     pub meter: Meter,
     pub scope: Scope,
+    /// The Scans of the table this meter serves (`scan`).
+    pub scan: scan::Scans,
     /// A guarded write that this meter refused (`Scope::guarded`): its pattern.
     breach: Option<usize>,
     policy: RetryPolicy,
@@ -284,6 +292,7 @@ impl Capacity {
         let patterns = world.patterns.len();
         Capacity {
             meter,
+            scan: scan::Scans::new(model, &scope.groups),
             scope,
             breach: None,
             policy,
@@ -301,6 +310,7 @@ impl Capacity {
                 failed: vec![0.0; patterns],
                 units: vec![[0.0; 2]; patterns],
                 live_units: vec![0.0; patterns],
+                scans: vec![ScanFigures::default(); patterns],
             },
             refused: vec![vec![0.0; flows]; parts],
             landed: vec![vec![0.0; flows]; parts],
@@ -626,7 +636,9 @@ impl Capacity {
                 self.keys[flow.group].get_mut(&bucket).expect("located above").parts = parts_of;
             }
         }
+        self.scan_demand(model, t, n, &mut demand);
         self.serve(model, t, n, &mut demand);
+        self.scan_landed(model, &demand);
         // Before the splits renumber the partitions the shares were served on.
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         self.watch_served(model, mid.floor() as i64);
@@ -634,6 +646,12 @@ impl Capacity {
         if let Some(p) = self.breach {
             let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
             return Err(unsupported(&feature, &self.scope.place));
+        }
+        if let Some(p) = self.scan.breach() {
+            return Err(unsupported(
+                "a Scan whose pages a partition or the table throttles (a refused page holds back the rest of the call)",
+                &format!("pattern {}", world.patterns[p].name),
+            ));
         }
         Ok(())
     }
@@ -756,6 +774,7 @@ impl Capacity {
             if flow.write && self.scope.guarded[flow.pattern] && 1.0 - k > 1e-9 && d.requests[f] > 0.0 {
                 self.breach.get_or_insert(flow.pattern);
             }
+            self.scan.served(f, flow.pattern, d.requests[f], k);
             let requests = d.requests[f] * frac * (1.0 - k);
             if requests > 0.0 {
                 self.figures.throttled[flow.pattern] += requests;

@@ -143,7 +143,9 @@ pub struct Model {
     pub flows: Vec<Flow>,
     /// Per group: preloaded partitions by member (and the start's bucket).
     pub preload: Vec<BTreeMap<u64, Preloaded>>,
-    /// Patterns served by a Scan (no partition load; one request per call).
+    /// Patterns served by a Scan (no load on a logical partition). On a metered store each has
+    /// a read flow of no member's share, whose pages `capacity::scan` puts on the table's
+    /// physical partitions; elsewhere one request per call.
     pub scans: Vec<usize>,
     /// The largest item seen: preloaded exactly, written as sampled.
     pub largest: f64,
@@ -268,6 +270,7 @@ impl Model {
                 model.groups.push(key_group(world, e, index.group, pk, sort, true, &place)?);
             }
         }
+        model.check_shared_partitions(world, start_secs)?;
         for (p, pattern) in world.patterns.iter().enumerate() {
             model.add_pattern(world, p, pattern, seed, start_secs)?;
         }
@@ -290,6 +293,42 @@ impl Model {
             return Err(unsupported("GetItems of items past one read unit (4 KB)", &place));
         }
         Ok(model)
+    }
+
+    /// Refuses two entities whose items share partitions (a single-table design keying a
+    /// channel's memberships and its messages by the channel alone): the fluid replay keeps
+    /// each entity's partitions apart, while such a partition holds, and counts as one, both —
+    /// its items and bytes, its loads, the partitions the table has. Keys are compared as the
+    /// per-operation replay writes them, at the run's start.
+    fn check_shared_partitions(&self, world: &World, start_secs: i64) -> Result<(), FluidError> {
+        for (a, first) in self.groups.iter().enumerate() {
+            let others: Vec<&KeyGroup> = self.groups[a + 1..]
+                .iter()
+                .filter(|k| k.group == first.group && k.entity != first.entity)
+                .collect();
+            if others.is_empty() {
+                continue;
+            }
+            let texts: std::collections::HashSet<String> =
+                (0..first.members).map(|v| key_text(world, first, v, start_secs)).collect();
+            if let Some(other) = others
+                .into_iter()
+                .find(|k| (0..k.members).any(|v| texts.contains(&key_text(world, k, v, start_secs))))
+            {
+                let place = format!(
+                    "{} {}, entities {} and {}",
+                    if first.index { "index" } else { "table" },
+                    world.group_name(first.group),
+                    world.entities[first.entity].name,
+                    world.entities[other.entity].name
+                );
+                return Err(unsupported(
+                    "two entities whose items share partitions (the same partition key)",
+                    &place,
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn add_pattern(
@@ -324,10 +363,7 @@ impl Model {
             }
             (Action::Get | Action::List, Some(Operation::Scan)) => {
                 if metered(world) {
-                    return Err(unsupported(
-                        "a Scan on a metered table (its pages on every partition)",
-                        &place,
-                    ));
+                    self.add_metered_scan(world, p, pattern, &place)?;
                 }
                 self.scans.push(p);
                 Ok(())
@@ -376,6 +412,43 @@ impl Model {
             }
             (action, Some(op)) => Err(unsupported(&format!("{action} served by {}", op.name()), &place)),
         }
+    }
+
+    /// A Scan of a metered table: a read flow onto the table's first key group (so the table's
+    /// meter serves it) that picks no member — its pages read every physical partition by the
+    /// bytes it holds (`capacity::scan`), not a key. A Scan that stops at its Limit (no order
+    /// binds it: it reads until it has that many matches) is refused: how far it reads depends
+    /// on where the matches are.
+    fn add_metered_scan(
+        &mut self,
+        world: &World,
+        p: usize,
+        pattern: &PatternRt,
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let read = pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", place))?;
+        if read.limit.is_some() && read.range.is_none() {
+            return Err(unsupported(
+                "a Scan that stops at its Limit (it reads until it has that many matches)",
+                place,
+            ));
+        }
+        let table = world.tables[read.table].group;
+        let g = self
+            .groups
+            .iter()
+            .position(|k| k.group == table && !k.index)
+            .ok_or_else(|| unsupported("a Scan of a table the fluid replay does not keep", place))?;
+        self.flows.push(Flow {
+            pattern: p,
+            group: g,
+            write: false,
+            shares: Shares::Each(Rc::from([])),
+            span_secs: None,
+            bytes: 0.0,
+            units: Units::Each(0.0),
+        });
+        Ok(())
     }
 
     /// A put's flows: onto its table, in write units of its item (the same for every sampled

@@ -121,6 +121,7 @@ impl<'w> Replay<'w> {
         let mut capacities = capacities;
         for capacity in &mut capacities {
             capacity.watch = heat.watched().to_vec();
+            capacity.scan.set_ticks(ticks);
         }
         Replay {
             world,

@@ -449,7 +449,7 @@ impl Replay<'_> {
             retry_policy: self.capacity().map(|c| c.policy_name().to_owned()),
             duration_s: (u64::from(self.ticks) * self.tick_ms) as f64 / 1000.0,
             tick_s: self.tick_ms as f64 / 1000.0,
-            notes: fluid_notes(totals.ops, self.capacity().is_some(), self.capacities.len() > 1),
+            notes: self.notes(totals.ops),
             totals,
             partitions: gathered.partitions,
             indexes: gathered.indexes,
@@ -461,6 +461,16 @@ impl Replay<'_> {
             documents: None,
             shards: None,
         })
+    }
+
+    /// What the report's figures are, and the Scans' model where the table is metered.
+    fn notes(&self, calls: u64) -> Vec<String> {
+        let metered = self.capacity().is_some();
+        let mut notes = fluid_notes(calls, metered, self.capacities.len() > 1);
+        if metered && !self.model.scans.is_empty() {
+            notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
+        }
+        notes
     }
 
     /// Every meter's figures, per pattern, added up: a put's units are its table write's and its
@@ -508,6 +518,10 @@ impl Replay<'_> {
             // them (`model::batch_of_shards`), one a key where it does not.
             let requests = if batched(self.world, p) { calls as f64 } else { asked };
             let served = pattern.operation.is_some();
+            // A metered Scan's pages, each a request, the most one call read, and its units per
+            // call; pages and items per call stay untimed figures (`timed: false`).
+            let scanned = figures.map(|f| f.scans[p]).filter(|_| scan && self.capacity().is_some());
+            let per_call = |(units, calls): (f64, f64)| (calls > 0.0).then(|| units / calls);
             out.push(PatternReport {
                 name: pattern.name.clone(),
                 kind: if read { Kind::Read } else { Kind::Write },
@@ -518,13 +532,13 @@ impl Replay<'_> {
                 served_rcu: units[READ],
                 avg_fanout: ratio(asked, calls as f64),
                 max_fanout: if read && !scan { state.max_asked } else { u64::from(calls > 0) },
-                max_requests: 0,
+                max_requests: scanned.map_or(0, |s| s.most_pages),
                 avg_items_read: 0.0,
                 avg_items_returned: 0.0,
                 rcu: units[READ],
                 wcu: units[WRITE],
-                rcu_per_call_start: None,
-                rcu_per_call_end: None,
+                rcu_per_call_start: scanned.and_then(|s| per_call(s.head)),
+                rcu_per_call_end: scanned.and_then(|s| per_call(s.tail)),
                 throttled: whole(throttled),
                 failed: whole(failed),
                 latency_ms_p50: 0.0,
@@ -532,7 +546,11 @@ impl Replay<'_> {
                 timed: false,
                 unfinished: 0,
                 latency_target_ms: pattern.latency_target_ms,
-                requests: if served { whole(requests) } else { 0 },
+                requests: match scanned {
+                    _ if !served => 0,
+                    Some(s) => whole(s.pages),
+                    None => whole(requests),
+                },
                 landed_writes: (!read && served).then_some(completed),
                 retries: whole(retries),
                 avg_pages: 0.0,
