@@ -12,8 +12,10 @@
 //! - **Demand**: each member's expected requests (calls × share) and their units — a put's and
 //!   a GetItem's fixed units, a Query's units of the items its partition holds in the range
 //!   (`min(limit, n)` items of the group's mean size, rounded up to 4 KB as DynamoDB rounds a
-//!   page; `n` is the expected writes in the range, not less those that overwrote another) —
-//!   go to the physical partition holding the member's key hash.
+//!   page; `n` is the expected writes in the range, not less those that overwrote another: a
+//!   range over the write time starts at the whole second its key holds, and takes the writes
+//!   of the read's own tick made before it) — go to the physical partition holding the member's
+//!   key hash.
 //! - **Time within the tick**: the per-operation replay spreads a tick's calls evenly over it
 //!   and runs a retry at its due time, so whoever comes first takes what a partition has left.
 //!   Here a tick is `SLOTS` slots: each takes a slot's share of the new demand and the retries
@@ -380,14 +382,26 @@ impl Capacity {
         }
     }
 
-    /// Cumulative calls of `pattern` before second `secs` (whole ticks), from the history.
+    /// Cumulative calls of `pattern` before second `secs`, from the history: the ticks wholly
+    /// before it, and the part of its own tick's calls made by then (a tick's calls are spread
+    /// evenly over it, as the per-operation replay times them).
     fn calls_before(&self, pattern: usize, now_tick: u32, secs: f64) -> f64 {
-        let history = &self.history[pattern];
-        let Some(&last) = history.back() else { return 0.0 };
         let tick_secs = self.tick_ms as f64 / 1000.0;
         let start = self.start_ms as f64 / 1000.0;
-        // Ticks wholly before `secs`: 0..k; the history's newest entry is tick `now_tick`.
-        let k = ((secs - start) / tick_secs).floor();
+        let at = (secs - start) / tick_secs;
+        let k = at.floor();
+        let whole = self.calls_in_ticks_before(pattern, now_tick, k);
+        if k > f64::from(now_tick) || k < 0.0 {
+            return whole;
+        }
+        whole + (at - k) * (self.calls_in_ticks_before(pattern, now_tick, k + 1.0) - whole)
+    }
+
+    /// Cumulative calls of `pattern` in ticks `0..k`, from the history.
+    fn calls_in_ticks_before(&self, pattern: usize, now_tick: u32, k: f64) -> f64 {
+        let history = &self.history[pattern];
+        let Some(&last) = history.back() else { return 0.0 };
+        // The history's newest entry is tick `now_tick`.
         if k > f64::from(now_tick) {
             return last as f64;
         }
@@ -405,7 +419,9 @@ impl Capacity {
     fn query_window(&self, model: &Model, f: usize, bucket: i64, at: f64, tick: u32) -> QueryWindow {
         let flow = &model.flows[f];
         let group = &model.groups[flow.group];
-        let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| at - s as f64);
+        // The range starts at the whole second its time reads (a key holds the write time to
+        // the second), and ends when the read asks: the writes of its own second made by then.
+        let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| (at - s as f64).floor());
         let mut hi = at;
         let start = self.start_ms as f64 / 1000.0;
         if let Some(width) = Self::bucket_width_secs(group) {
