@@ -393,6 +393,13 @@ impl Model {
                     (_, Some(_)) => {
                         return Err(unsupported("a read of a bucketed key without its range", &place));
                     }
+                    // An unbucketed partition holds every write, but a range over the write
+                    // time reads only the span's.
+                    (Some((attr, RangeSpan::Last(d))), None)
+                        if matches!(world.entities[read.entities[0]].attrs[*attr].source, Gen::Now) =>
+                    {
+                        Some(i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 4))
+                    }
                     _ => None,
                 };
                 let units = read_units(world, pattern.operation, read, &place)?;
