@@ -11,7 +11,7 @@ use super::items::{Gen, Val, field_size, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Slot, TemplatePlan, expand};
-use super::world::{Birth, BornStep, EntryPlan, IndexRt, Origin, Projected, member_pop};
+use super::world::{Birth, BornStep, EntityRt, EntryPlan, IndexRt, Origin, Projected, member_pop};
 
 /// One item being placed, and what every step of placing it shares: whose it is and in which
 /// table, its values, the writer's shard draws and the scratch text its key templates expand
@@ -575,16 +575,7 @@ impl Simulation {
                     size += sizing.field(name.len(), bytes);
                 }
             }
-            let mut carried: Vec<usize> = match &plan.projected {
-                Projected::Attrs(attrs) => attrs.clone(),
-                _ => Vec::new(),
-            };
-            if !key_attributes {
-                // Without key attributes (Cassandra), an index row carries the key columns.
-                let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
-                carried.extend(templates.flat_map(TemplatePlan::attrs));
-            }
-            for a in carried {
+            for a in carried_attrs(ent, plan, key_attributes) {
                 let attr = &ent.attrs[a];
                 if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
                     seen.push(&attr.name);
@@ -724,6 +715,22 @@ fn index_key_fields<'w>(
     Some(keys)
 }
 
+/// The attributes an index entry of less than the whole item carries beyond the key fields:
+/// the projected ones, and without key attributes (Cassandra) the key columns of the table and
+/// the index, which an index row holds. The per-operation replay's entries and the fluid
+/// replay's sampled entry sizes both count these.
+fn carried_attrs(ent: &EntityRt, plan: &EntryPlan, key_attributes: bool) -> Vec<usize> {
+    let mut carried: Vec<usize> = match &plan.projected {
+        Projected::Attrs(attrs) => attrs.clone(),
+        _ => Vec::new(),
+    };
+    if !key_attributes {
+        let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
+        carried.extend(templates.flat_map(TemplatePlan::attrs));
+    }
+    carried
+}
+
 /// The bytes of the entry an item of `entity` with `vals` (of `item_size` bytes) has in index
 /// `i`, as `entry_of` sizes it on a store whose entries are keys and projected attributes
 /// (DynamoDB, Cassandra's views): the whole item for ALL, else the table's key attributes, the
@@ -741,11 +748,9 @@ pub(super) fn entry_bytes(
     let ent = &world.entities[entity];
     let index_keys = index_key_fields(world, entity, i, vals, text)?;
     let plan = ent.entries.get(i)?.as_ref()?;
-    let carried = match &plan.projected {
-        Projected::All => return Some(item_size),
-        Projected::Attrs(attrs) => attrs.clone(),
-        Projected::KeysOnly => Vec::new(),
-    };
+    if let Projected::All = plan.projected {
+        return Some(item_size);
+    }
     let sizing = profile.sizing;
     let table_keys =
         if profile.key_attributes { table_key_fields(world, entity, vals, text)? } else { Vec::new() };
@@ -757,13 +762,7 @@ pub(super) fn entry_bytes(
             size += sizing.field(name.len(), bytes);
         }
     }
-    let mut carried = carried;
-    if !profile.key_attributes {
-        // Without key attributes (Cassandra), an index row carries the key columns.
-        let templates = ent.pk.iter().chain(&ent.sk).chain(&plan.pk).chain(&plan.sk);
-        carried.extend(templates.flat_map(TemplatePlan::attrs));
-    }
-    for a in carried {
+    for a in carried_attrs(ent, plan, profile.key_attributes) {
         let attr = &ent.attrs[a];
         if vals[a] != Val::Absent && !seen.contains(&attr.name.as_str()) {
             seen.push(&attr.name);
