@@ -370,6 +370,7 @@ impl Simulation {
                 multikeys: super::multikey::compile(&world, &embeds),
                 embeds,
                 scan_marks: Vec::new(),
+                plain: Vec::new(),
             },
             replication: super::exec::Replication::default(),
             observing: None,
@@ -377,6 +378,7 @@ impl Simulation {
             world,
         };
         sim.enable_scans();
+        sim.upkeep.plain = super::exec::plain_patterns(&sim);
         Ok(sim)
     }
 

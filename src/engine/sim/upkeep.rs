@@ -134,6 +134,8 @@ pub(super) struct Upkeep {
     pub multikeys: Vec<super::multikey::Multikey>,
     /// Per table: the Scan patterns whose constant filter has a ledger mark, by mark.
     pub scan_marks: Vec<Vec<usize>>,
+    /// Per pattern: its calls are puts that keep nothing up (`exec::plain_patterns`).
+    pub plain: Vec<bool>,
 }
 
 impl Upkeep {

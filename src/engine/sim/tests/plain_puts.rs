@@ -56,3 +56,44 @@ fn a_plain_put_that_learns_its_old_row_after_writing_runs_as_one_that_looks_firs
     assert!(plain.totals.ttl_deletes > 100, "items expire: {:?}", plain.totals);
     assert_eq!(format!("{plain:?}"), format!("{observed:?}"));
 }
+
+/// Every bundled scenario, variant and store it lists: the puts `exec::plain` writes in one
+/// pass come to the run the full write path makes of them.
+#[test]
+fn plain_puts_run_as_the_full_write_path_on_every_bundled_scenario() {
+    use crate::engine::time::SimDuration;
+    let mut plain_patterns = 0;
+    // discord-scale's ticks hold millions of calls: it is replayed as rates.
+    for bundled in scenario::bundled().into_iter().filter(|b| b.scenario.name != "discord-scale") {
+        // Only a store that neither meters nor checks a write has plain puts.
+        let plain_stores =
+            bundled.scenario.engines.iter().filter(|e| e.profile().blind_writes && !e.profile().metered());
+        for &engine in plain_stores {
+            let loaded = bundled.on_engine(engine).expect("a listed store loads");
+            let scenario = &loaded.scenario;
+            // Twenty ticks: enough puts that keys collide where they can.
+            let duration = SimDuration::from_millis(scenario.workload.tick.as_millis() * 20);
+            let options = RunOptions { seed: None, duration: Some(duration) };
+            for variant in &scenario.variants {
+                let mut fast = Simulation::new(scenario, variant, &options).expect("starts");
+                let plain = fast.upkeep.plain.iter().filter(|&&plain| plain).count();
+                if plain == 0 {
+                    continue;
+                }
+                plain_patterns += plain;
+                let mut full = Simulation::new(scenario, variant, &options).expect("starts");
+                full.upkeep.plain.fill(false);
+                while fast.step() {}
+                while full.step() {}
+                assert_eq!(
+                    format!("{:?}", fast.report()),
+                    format!("{:?}", full.report()),
+                    "{} / {} on {engine}",
+                    scenario.name,
+                    variant.name
+                );
+            }
+        }
+    }
+    assert!(plain_patterns >= 8, "the bundled scenarios have plain puts: {plain_patterns}");
+}
