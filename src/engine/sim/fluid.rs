@@ -56,6 +56,22 @@
 //!   Partitions split for size and for heat as the meter calls for them, at the points the
 //!   per-operation replay's own `split_point` and `heat_split_points` give for every key's
 //!   expected bytes or recent load.
+//! - **Aggregates** (`aggregate`, `upkeep`'s `aggregate`): each put of a pattern an aggregate is
+//!   `on` brings one UpdateItem, a request of the call's pattern, of the aggregated item its
+//!   values key, per aggregated entity (a count adds 1, a sum the put's attribute): a write flow
+//!   of the put's pattern onto that entity's partitions, each member the put's share of the
+//!   member its key attribute picks — an aggregate item is as hot as the keys that feed it — in
+//!   write units of the larger of the item's size before and after (DESIGN.md §4; the value may
+//!   grow to the largest number's bytes: the same units for every sampled item, or refused).
+//!   The items it updates are the preloaded ones, one a member, so items and bytes are the
+//!   preload's (the value's few bytes of growth left out). Its requests, units, throttling and
+//!   retries are its pattern's; its writes count in write amplification as the per-operation
+//!   replay's `aggregate_writes` do. A put refused on the table is refused at run time (below):
+//!   retried, it brings its aggregate when it lands. Refused: claims, aggregates of other writes
+//!   than a PutItem (an update, a transaction), of items not all preloaded (an update that
+//!   creates one holds only its keys and value), that calls also write, with index entries (the
+//!   value's update moves or rewrites them) or read by a Query or a Scan, and aggregate keys not
+//!   made of the put's pick of the item's member alone (a sort key that varies, a shard, a time).
 //! - **Global secondary indexes** (DynamoDB, DESIGN.md §4): each has its own meter, partitions
 //!   and splits (`scopes`). Every put writes its entry on the index partition holding its index
 //!   key, in write units of the entry's size, sampled as the per-operation replay sizes it
@@ -87,17 +103,18 @@
 //! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
 //!   its entry writes at once — they would queue (replication lag, stale reads) and a full
 //!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
-//!   a table that throttles writes of items with index entries (their retries write the entries
-//!   later), and a Scan whose page a partition or the table refuses (the call waits there with
-//!   the rest of its pages, and its budget leaves the tick's other requests short, none of which
-//!   a flow follows). Replication lag and stale reads are therefore 0 in a report that exists.
+//!   a table that throttles writes of items with index entries or aggregates (their retries
+//!   write the entries and the aggregates later; an aggregate's own update refused is retried
+//!   as any write), and a Scan whose page a partition or the table refuses (the call waits there
+//!   with the rest of its pages, and its budget leaves the tick's other requests short, none of
+//!   which a flow follows). Replication lag and stale reads are therefore 0 in a report that exists.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates of the shapes above, deletes, two entities whose items
+//! - **Refused on every store**: updates and aggregates of the shapes above, deletes, two entities whose items
 //!   share partitions (a single-table design's same partition key: the fluid replay keeps each
 //!   entity's partitions apart), `hash()` slots (a member's items spread by another attribute's
 //!   values), a class slot whose class is not the key's member or whose cases are buckets, two
@@ -112,6 +129,7 @@
 //! and write units off DynamoDB) are named in the report's notes, and goals on them are not
 //! graded (`judge`).
 
+mod aggregate;
 mod capacity;
 mod extremes;
 mod heat;
@@ -206,7 +224,6 @@ pub fn run_with_heat(
         (variant.cache.is_some(), "read caches"),
         (variant.ttl.is_some(), "TTL"),
         (!variant.copies.is_empty(), "denormalized copies"),
-        (!variant.aggregates.is_empty(), "aggregates"),
         (!variant.embeds.is_empty(), "embedded lists"),
     ];
     if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
@@ -220,7 +237,9 @@ pub fn run_with_heat(
     let world = super::world::compile(scenario, variant, &plan.patterns);
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
-    let model = model::Model::compile(&world, seed, start_secs)?;
+    let mut model = model::Model::compile(&world, seed, start_secs)?;
+    let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
+    model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
     let tick_ms = workload.tick.as_millis();
     let meters = if profile.metered() { scopes(&world, &model) } else { Vec::new() };
     let capacities = meters
@@ -251,13 +270,19 @@ pub fn run_with_heat(
 /// (they would queue, and a full queue throttles the table's writes: back-pressure), and a
 /// table write that has index entries (retried, it writes them when it lands).
 fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Scope> {
-    let writes_entries: Vec<bool> = (0..world.patterns.len())
-        .map(|p| model.flows.iter().any(|f| f.pattern == p && f.write && model.groups[f.group].index))
+    let writes_more: Vec<bool> = (0..world.patterns.len())
+        .map(|p| {
+            model.flows.iter().enumerate().any(|(f, flow)| {
+                flow.pattern == p
+                    && flow.write
+                    && (model.groups[flow.group].index || model.aggregate_flows.contains(&f))
+            })
+        })
         .collect();
     let mut out = vec![capacity::Scope {
         groups: model.groups.iter().map(|g| !g.index).collect(),
-        guarded: writes_entries,
-        feature: "a table throttling writes of items with index entries (their retries write the entries later)",
+        guarded: writes_more,
+        feature: "a table throttling writes of items with index entries or aggregates (their retries write those later)",
         place: "the table".to_owned(),
     }];
     let mut indexes: Vec<usize> = model.groups.iter().filter(|g| g.index).map(|g| g.group).collect();
