@@ -79,8 +79,8 @@
 //!   1,500 orders a second) are refused;
 //! - copies, TTL and caches: social-feed `naive`, practice-ratelimit, practice-sessions
 //!   `recommended`, practice-shortener `recommended`;
-//! - updates of items puts also write, with a sort key or index entries, or that set a
-//!   `Sometimes`, lifecycle, kept or copied attribute, a BatchGetItem that would be refused
+//! - updates of items puts also write, with a sort key of attributes or index entries, or that
+//!   set a `Sometimes`, lifecycle, kept or copied attribute, a BatchGetItem that would be refused
 //!   (`fluid::tests`); the variants with updates not listed above (leaderboard, orders,
 //!   practice-ledger, practice-ratelimit, practice-shop, social-feed) are refused first for
 //!   another feature named here;

@@ -29,18 +29,19 @@
 //!   every shard on DynamoDB (one request a call, each key's units on its own partition; a run
 //!   stops once a batch would be refused, since a batch is refused and retried whole). Peaks,
 //!   bands and sizes are per shard, as the per-operation replay's are per key.
-//! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded
-//!   key's shard drawn as a put's) and creates it when the key holds none, so an update counts
-//!   as a put of that key: its member's share of the calls, the item it leaves (the givens,
-//!   the item's own draws and fresh draws of its `sets`: the generators a put samples) for
-//!   bytes, the distinct keys its landed writes touched for items, never an overwrite, and on
-//!   DynamoDB the write units of the larger of the item's size before and after (DESIGN.md §4;
-//!   both such items, so fixed when every sampled item is in one unit). A key written over its
-//!   life is kept if one of its writes landed, not in proportion to those that did. Refused:
-//!   updates of items puts also write (the item is whichever wrote last), of an entity with its
-//!   own identity, of items with a sort key or index entries (an update rewrites or moves
-//!   them), updates that set a key attribute (the item moves), or set an attribute whose next
-//!   value depends on its last (`Sometimes`, a lifecycle, kept or copied values).
+//! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded key's
+//!   shard drawn as a put's) and creates it when the key holds none, so an update counts as a put
+//!   of that key: its member's share of the calls, the item it leaves (the givens, the item's own
+//!   draws and fresh draws of its `sets`: the generators a put samples) for bytes, the distinct
+//!   keys its landed writes touched for items, never an overwrite, and on DynamoDB the write units
+//!   of the larger of the item's size before and after (DESIGN.md §4; both such items, so fixed
+//!   when every sampled item is in one unit). A key written over its life is kept if one of its
+//!   writes landed, not in proportion to those that did. Refused: updates of items puts also write
+//!   (the item is whichever wrote last), of an entity with its own identity, of items with a sort
+//!   key of attributes (a constant one keeps one item a partition) or index entries (an update
+//!   rewrites or moves them), updates that set a key attribute (the item moves), or set an
+//!   attribute whose next value depends on its last (`Sometimes`, a lifecycle, kept or copied
+//!   values).
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -100,26 +101,26 @@
 //!   one pass over the physical partitions. A call's pages are its requests, the most pages a
 //!   call read its `max_requests`, and its units per call over the run's first and last tenth
 //!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
-//! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
-//!   its entry writes at once — they would queue (replication lag, stale reads) and a full
-//!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
-//!   a table that throttles writes of items with index entries or aggregates (their retries
-//!   write the entries and the aggregates later; an aggregate's own update refused is retried
-//!   as any write), and a Scan whose page a partition or the table refuses (the call waits there
-//!   with the rest of its pages, and its budget leaves the tick's other requests short, none of
-//!   which a flow follows). Replication lag and stale reads are therefore 0 in a report that exists.
+//! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of its
+//!   entry writes at once — they would queue (replication lag, stale reads) and a full queue would
+//!   throttle the table's writes (back-pressure), none of which rates follow — and a table that
+//!   throttles writes of items with index entries or aggregates (their retries write the entries
+//!   and the aggregates later; an aggregate's own update refused is retried as any write), and a
+//!   Scan whose page a partition or the table refuses (the call waits there with the rest of its
+//!   pages, and its budget leaves the tick's other requests short, none of which a flow follows).
+//!   Replication lag and stale reads are therefore 0 in a report that exists.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates and aggregates of the shapes above, deletes, two entities whose items
-//!   share partitions (a single-table design's same partition key: the fluid replay keeps each
-//!   entity's partitions apart), `hash()` slots (a member's items spread by another attribute's
-//!   values), a class slot whose class is not the key's member or whose cases are buckets, two
-//!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
-//!   draw the fluid replay does not make).
+//! - **Refused on every store**: updates and aggregates of the shapes above, deletes, two entities
+//!   whose items share partitions (a single-table design's same partition key: the fluid replay
+//!   keeps each entity's partitions apart), `hash()` slots (a member's items spread by another
+//!   attribute's values), a class slot whose class is not the key's member or whose cases are
+//!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
+//!   shard is a draw the fluid replay does not make).
 //!
 //! # What it must never do
 //!
@@ -524,9 +525,12 @@ mod tests {
                 "an update that sets likes (Sometimes",
             ),
             (
-                &[("(pk: \"COUNTER#{stream_id}\")", "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES\")")],
+                &[(
+                    "(pk: \"COUNTER#{stream_id}\")",
+                    "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES#{stream_id}\")",
+                )],
                 "naive",
-                "an update of an item with a sort key",
+                "an update of an item with a sort key of attributes",
             ),
             // An entry rewritten by what the update sets (Cosmos DB dropped: it has no indexes).
             (
