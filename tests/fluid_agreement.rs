@@ -43,7 +43,9 @@
 //! (`aggregates_agree_per_operation_and_as_rates`): practice-top-customers `recommended`'s
 //! total, one UpdateItem of the customer per order, without its index and with its orders keyed
 //! apart (`OWN_TOTALS`), over two minutes at 300 orders a second, and with a whale customer
-//! taking 90% of 700 (its total the table's hottest key, ~650 write units a second).
+//! taking 90% of 700 (its total the table's hottest key, ~650 write units a second). TTL on
+//! DynamoDB (`ttl_agrees_per_operation_and_as_rates`): practice-ratelimit `recommended`, two
+//! minutes of counters each pushed to expire two minutes out (none is swept within 48 hours).
 //! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
@@ -77,13 +79,16 @@
 //!   practice-top-customers would be next), not all preloaded, or read by a Query or a Scan,
 //!   claims, and a table throttling a put with aggregates (at run time; the whale's total at
 //!   1,500 orders a second) are refused;
-//! - copies, TTL and caches: social-feed `naive`, practice-ratelimit, practice-sessions
-//!   `recommended`, practice-shortener `recommended`;
+//! - TTL is modelled over a run its sweeper reaches no item in (above); past it
+//!   practice-ratelimit `naive` is refused for its update of an item with the client in the sort
+//!   key, and practice-sessions `recommended` for its partly projected index of sessions that a
+//!   put may replace; a run long enough for an item to be swept is refused;
+//! - copies and caches: social-feed `naive`, practice-shortener `recommended`;
 //! - updates of items puts also write, with a sort key of attributes or index entries, or that
 //!   set a `Sometimes`, lifecycle, kept or copied attribute, a BatchGetItem that would be refused
 //!   (`fluid::tests`); the variants with updates not listed above (leaderboard, orders,
-//!   practice-ledger, practice-ratelimit, practice-shop, social-feed) are refused first for
-//!   another feature named here;
+//!   practice-ledger, practice-shop, social-feed) are refused first for another feature named
+//!   here;
 //! - conditions, numbered (`Nth`) attributes, puts keyed by the new item's identity,
 //!   picks from a growing population, keys of two members: practice-tickets, practice-ledger
 //!   `naive` and `recommended` (its 32 shards are modelled; its postings are conditional),
@@ -507,6 +512,27 @@ fn aggregates_agree_per_operation_and_as_rates() {
             assert_eq!(place, "the table");
         }
         other => panic!("practice-top-customers / recommended, a throttled whale: {other:?}"),
+    }
+}
+
+#[test]
+fn ttl_agrees_per_operation_and_as_rates() {
+    // practice-ratelimit `recommended`, its two minutes: 1,500 UpdateItems a second of this
+    // minute's counter of the client (Zipf), each setting its expiry two minutes out, and 50
+    // GetItems of it. DynamoDB's sweeper deletes an item 48 hours past its expiry, so none goes
+    // within the run: the expiry is an attribute of the items, sized as the rest. `naive` keys
+    // the client in the window's sort key.
+    let varying = "an update of an item with a sort key of attributes";
+    holds("practice-ratelimit", SimDuration::from_secs(120), &[("naive", varying)]);
+    // Over 49 hours the first counters are swept: the fluid replay deletes nothing, so refused.
+    let loaded = keyheat::scenario::load("practice-ratelimit").expect("bundled");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(49 * 3600)) };
+    match fluid::run(&loaded.scenario, variant, &options, &mut |_| {}) {
+        Err(fluid::FluidError::Unsupported { feature, .. }) => {
+            assert!(feature.contains("TTL deletes within the run"), "{feature}");
+        }
+        other => panic!("practice-ratelimit / recommended over 49 hours: {other:?}"),
     }
 }
 

@@ -73,6 +73,12 @@
 //!   creates one holds only its keys and value), that calls also write, with index entries (the
 //!   value's update moves or rewrites them) or read by a Query or a Scan, and aggregate keys not
 //!   made of the put's pick of the item's member alone (a sort key that varies, a shard, a time).
+//! - **TTL** (`ttl`): an expired item is deleted by the store's sweeper the profile's delay
+//!   after its expiry (DynamoDB: 48 hours, free), and read until then. The fluid replay deletes
+//!   nothing, so it replays a TTL only over a run that ends before the sweeper can reach an item
+//!   — the start plus the shortest lifetime (the variant's, or a writer's own `ttl`) plus the
+//!   delay — and refuses a longer one; until then the expiry is an attribute of the items like
+//!   another, in their sampled sizes.
 //! - **Global secondary indexes** (DynamoDB, DESIGN.md §4): each has its own meter, partitions
 //!   and splits (`scopes`). Every put writes its entry on the index partition holding its index
 //!   key, in write units of the entry's size, sampled as the per-operation replay sizes it
@@ -137,6 +143,7 @@ mod heat;
 mod model;
 mod replay;
 mod report;
+mod ttl;
 
 pub use extremes::Band;
 pub use heat::{ExpectedHeat, ExpectedRow};
@@ -223,7 +230,6 @@ pub fn run_with_heat(
     }
     let extras = [
         (variant.cache.is_some(), "read caches"),
-        (variant.ttl.is_some(), "TTL"),
         (!variant.copies.is_empty(), "denormalized copies"),
         (!variant.embeds.is_empty(), "embedded lists"),
     ];
@@ -236,6 +242,9 @@ pub fn run_with_heat(
     let seed = options.seed.unwrap_or(workload.seed);
     let plan = planner::plan(scenario, variant);
     let world = super::world::compile(scenario, variant, &plan.patterns);
+    let lifetime = variant.ttl.as_ref().map(|t| i64::try_from(t.lifetime.as_secs()).unwrap_or(i64::MAX));
+    let last_tick_secs = i64::try_from(u64::from(ticks.saturating_sub(1)) * workload.tick.as_millis() / 1000);
+    ttl::check(&world, lifetime, last_tick_secs.unwrap_or(i64::MAX), &place)?;
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     let mut model = model::Model::compile(&world, seed, start_secs)?;

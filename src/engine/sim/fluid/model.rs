@@ -352,8 +352,8 @@ impl Model {
         if pattern.locate.is_some() || !pattern.parts.is_empty() {
             return Err(unsupported("a read split by entity, or a write that reads first", &place));
         }
-        if pattern.condition.is_some() || pattern.ttl_secs.is_some() {
-            return Err(unsupported("conditions and TTL", &place));
+        if pattern.condition.is_some() {
+            return Err(unsupported("conditions (a write that checks the item first)", &place));
         }
         if pattern.action == Action::Put && !pattern.equals.is_empty() {
             return Err(unsupported("a put of constant values (equals)", &place));
