@@ -39,7 +39,14 @@
 //! (`scan_checks`: pages, read units, units per call at the start and the end, within 2%):
 //! practice-chat `naive` with its memberships keyed apart from the messages (`OWN_MEMBERSHIPS`),
 //! fifteen minutes, each sidebar load a Scan of a table that grows by 15 messages a second
-//! (~285 read units a call at the start, ~1,170 at the end). discord-scale is rates-only.
+//! (~285 read units a call at the start, ~1,170 at the end). Aggregates on DynamoDB
+//! (`aggregates_agree_per_operation_and_as_rates`): practice-top-customers `recommended`'s
+//! total, one UpdateItem of the customer per order, without its index and with its orders keyed
+//! apart (`OWN_TOTALS`), over two minutes at 300 orders a second, and with a whale customer
+//! taking 90% of 700 (its total the table's hottest key, ~650 write units a second). TTL on
+//! DynamoDB (`ttl_agrees_per_operation_and_as_rates`): practice-ratelimit `recommended`, two
+//! minutes of counters each pushed to expire two minutes out (none is swept within 48 hours).
+//! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
 //! - a sparse or partly projected index of items a put may replace (whether the entry is
@@ -53,23 +60,35 @@
 //!   practice-search `recommended`;
 //! - a formatted time in a metered table's partition key: chat on DynamoDB `monthly-buckets`;
 //! - two entities whose items share partitions (one partition key): practice-chat `naive`,
-//!   practice-top-customers `naive`, chat on DynamoDB `naive` (their Scans are modelled);
+//!   practice-top-customers `naive` and `one-index-partition`, chat on DynamoDB `naive` (their
+//!   Scans are modelled);
 //! - a Scan whose page a partition or the table refuses (the call waits there with the rest
 //!   of its pages): practice-top-customers `naive` with its profiles keyed apart, whose
 //!   dashboard Scan outgrows the budgets ten minutes in; practice-chat's busier, in
 //!   `scans_agree_per_operation_and_as_rates`; a Scan that stops at its Limit (no order);
-//! - hash() slots: practice-shop `recommended` (a sparse index over 8 hashed keys), and behind
-//!   the partly projected indexes above leaderboard and practice-top-customers; class slots
+//! - hash() slots: practice-shop `recommended` (a sparse index over 8 hashed keys),
+//!   practice-top-customers `recommended` (its total's index over 32), and behind the partly
+//!   projected index above leaderboard; class slots
 //!   whose class is not the key's member, `Seq` picks and preloaded items of a sharded key
 //!   (`fluid::tests`);
-//! - aggregates, copies, TTL and caches: practice-top-customers `one-index-partition` and
-//!   `recommended`, social-feed, practice-social `recommended`, practice-ratelimit,
-//!   practice-sessions `recommended`, practice-shortener `recommended`;
-//! - updates of items puts also write, with a sort key or index entries, or that set a
-//!   `Sometimes`, lifecycle, kept or copied attribute, a BatchGetItem that would be refused
+//! - aggregates are modelled (above); past them practice-top-customers `one-index-partition` is
+//!   refused for its customers and orders sharing partitions, its `recommended` for its index's
+//!   hash() slots, practice-social `recommended` for an index of posts whose key a put that
+//!   replaces a post may change, and social-feed `recommended` and `embedded-comments` for their
+//!   embedded lists; aggregates of items with index entries (the total's index in
+//!   practice-top-customers would be next), not all preloaded, or read by a Query or a Scan,
+//!   claims, and a table throttling a put with aggregates (at run time; the whale's total at
+//!   1,500 orders a second) are refused;
+//! - TTL is modelled over a run its sweeper reaches no item in (above); past it
+//!   practice-ratelimit `naive` is refused for its update of an item with the client in the sort
+//!   key, and practice-sessions `recommended` for its partly projected index of sessions that a
+//!   put may replace; a run long enough for an item to be swept is refused;
+//! - copies and caches: social-feed `naive`, practice-shortener `recommended`;
+//! - updates of items puts also write, with a sort key of attributes or index entries, or that
+//!   set a `Sometimes`, lifecycle, kept or copied attribute, a BatchGetItem that would be refused
 //!   (`fluid::tests`); the variants with updates not listed above (leaderboard, orders,
-//!   practice-ledger, practice-ratelimit, practice-shop, social-feed) are refused first for
-//!   another feature named here;
+//!   practice-ledger, practice-shop, social-feed) are refused first for another feature named
+//!   here;
 //! - conditions, numbered (`Nth`) attributes, puts keyed by the new item's identity,
 //!   picks from a growing population, keys of two members: practice-tickets, practice-ledger
 //!   `naive` and `recommended` (its 32 shards are modelled; its postings are conditional),
@@ -426,6 +445,97 @@ fn scans_agree_per_operation_and_as_rates() {
     }
 }
 
+/// practice-top-customers' `recommended` total (an aggregate: each order's UpdateItem of its
+/// customer's preloaded item, `ADD lifetime_spend :total`) without its index of the total, whose
+/// entry would move on every order, and with its orders keyed apart from the customers (under the
+/// customer's key they would share partitions); the dashboard reads one customer's total.
+const OWN_TOTALS: [Edit; 2] = [
+    (
+        "\"Order\": (pk: \"CUSTOMER#{customer_id}\", sk: \"ORDER#{placed_at}#{order_id}\"),\n            },\n            indexes: [\n                (name: \"by-spend\", keys: {\"Customer\": (pk: \"SPEND#{hash(customer_id, 32)}\", sk: \"{lifetime_spend:012}\")}, projection: Include([\"name\"])),\n            ],",
+        "\"Order\": (pk: \"ORDERS#{customer_id}\", sk: \"ORDER#{placed_at}#{order_id}\"),\n            },",
+    ),
+    (
+        "action: List,\n            entity: \"Customer\",\n            range: (attribute: \"lifetime_spend\", span: All),\n            order: Desc,\n            limit: 10,",
+        "action: Get,\n            entity: \"Customer\",\n            given: [\"customer_id\"],",
+    ),
+];
+
+/// [`OWN_TOTALS`] with one whale customer taking 90% of `rate` orders a second, each order
+/// keyed by one of 1,000 stores (the store's orders are the dashboard's list), so that the
+/// whale's total is the table's hottest key while its orders spread.
+fn whale_totals(rate: &'static str) -> keyheat::scenario::Loaded {
+    let edits: Vec<Edit> = OWN_TOTALS
+        .into_iter()
+        .chain([
+            ("popularity: Hotspot(data: 0.01, ops: 0.2)", "popularity: Hotspot(data: 0.00001, ops: 0.9)"),
+            (
+                "(name: \"address\", type: S, gen: Payload(60)),",
+                "(name: \"address\", type: S, gen: Payload(60)),\n                (name: \"store_id\", type: S, gen: Pick(\"stores\")),",
+            ),
+            (
+                "(name: \"orders\", count: 100000,",
+                "(name: \"stores\", count: 1000, ids: \"s{:04}\"),\n        (name: \"orders\", count: 100000,",
+            ),
+            ("\"Order\": (pk: \"ORDERS#{customer_id}\",", "\"Order\": (pk: \"STORE#{store_id}\","),
+            (
+                "given: [\"customer_id\"],\n            range: (attribute: \"placed_at\"",
+                "given: [\"store_id\"],\n            range: (attribute: \"placed_at\"",
+            ),
+            ("rate: 300,", rate),
+        ])
+        .collect();
+    edited("practice-top-customers", &edits)
+}
+
+#[test]
+fn aggregates_agree_per_operation_and_as_rates() {
+    // Two minutes of orders (300 a second), each an order put and an UpdateItem of its
+    // customer's total (1 write unit each: 72,000), the loyal 1% of customers taking a fifth.
+    let only = ["recommended"];
+    holds_loaded(&edited("practice-top-customers", &OWN_TOTALS), SimDuration::from_secs(120), &[], &only);
+    // 700 orders a second, 630 of them the whale's: its total takes ~650 updates a second on
+    // one item — the table's peak key — while its orders spread over the stores.
+    holds_loaded(&whale_totals("rate: 700,"), SimDuration::from_secs(120), &[], &only);
+    // At 1,500 a second the whale's total outgrows its partition's 1,000 write units, and the
+    // orders of the stores on that partition are throttled with it: a put refused and retried
+    // brings its aggregate when it lands, which rates do not follow.
+    let loaded = whale_totals("rate: 1500,");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(120)) };
+    match fluid::run(&loaded.scenario, variant, &options, &mut |_| {}) {
+        Err(fluid::FluidError::Unsupported { feature, place }) => {
+            assert!(
+                feature.contains("a table throttling writes of items with index entries or aggregates"),
+                "{feature}"
+            );
+            assert!(feature.contains("(pattern place-order)"), "{feature}");
+            assert_eq!(place, "the table");
+        }
+        other => panic!("practice-top-customers / recommended, a throttled whale: {other:?}"),
+    }
+}
+
+#[test]
+fn ttl_agrees_per_operation_and_as_rates() {
+    // practice-ratelimit `recommended`, its two minutes: 1,500 UpdateItems a second of this
+    // minute's counter of the client (Zipf), each setting its expiry two minutes out, and 50
+    // GetItems of it. DynamoDB's sweeper deletes an item 48 hours past its expiry, so none goes
+    // within the run: the expiry is an attribute of the items, sized as the rest. `naive` keys
+    // the client in the window's sort key.
+    let varying = "an update of an item with a sort key of attributes";
+    holds("practice-ratelimit", SimDuration::from_secs(120), &[("naive", varying)]);
+    // Over 49 hours the first counters are swept: the fluid replay deletes nothing, so refused.
+    let loaded = keyheat::scenario::load("practice-ratelimit").expect("bundled");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(49 * 3600)) };
+    match fluid::run(&loaded.scenario, variant, &options, &mut |_| {}) {
+        Err(fluid::FluidError::Unsupported { feature, .. }) => {
+            assert!(feature.contains("TTL deletes within the run"), "{feature}");
+        }
+        other => panic!("practice-ratelimit / recommended over 49 hours: {other:?}"),
+    }
+}
+
 #[test]
 fn a_figure_outside_its_band_disagrees() {
     let band = Some(Band { low: 15.0, median: 17.0, high: 19.0 });
@@ -540,7 +650,10 @@ fn dynamodb_variants_the_fluid_replay_refuses_name_what_they_use() {
         // customer's.
         ("practice-chat", None, "naive", SHARED),
         ("practice-top-customers", None, "naive", SHARED),
-        ("practice-top-customers", None, "recommended", "aggregates"),
+        // Past its aggregate (modelled): its index of the total over 32 hash() shards;
+        // `one-index-partition`'s customers and orders share partitions.
+        ("practice-top-customers", None, "recommended", "hash() slots"),
+        ("practice-top-customers", None, "one-index-partition", SHARED),
         // A KEYS_ONLY index of messages that puts may replace (two of one second and seq).
         ("practice-search", None, "naive", "a sparse or partly projected index on items a put may replace"),
         ("practice-search", None, "recommended", "a Query with a filter on a metered table"),

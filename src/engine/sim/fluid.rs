@@ -29,18 +29,19 @@
 //!   every shard on DynamoDB (one request a call, each key's units on its own partition; a run
 //!   stops once a batch would be refused, since a batch is refused and retried whole). Peaks,
 //!   bands and sizes are per shard, as the per-operation replay's are per key.
-//! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded
-//!   key's shard drawn as a put's) and creates it when the key holds none, so an update counts
-//!   as a put of that key: its member's share of the calls, the item it leaves (the givens,
-//!   the item's own draws and fresh draws of its `sets`: the generators a put samples) for
-//!   bytes, the distinct keys its landed writes touched for items, never an overwrite, and on
-//!   DynamoDB the write units of the larger of the item's size before and after (DESIGN.md §4;
-//!   both such items, so fixed when every sampled item is in one unit). A key written over its
-//!   life is kept if one of its writes landed, not in proportion to those that did. Refused:
-//!   updates of items puts also write (the item is whichever wrote last), of an entity with its
-//!   own identity, of items with a sort key or index entries (an update rewrites or moves
-//!   them), updates that set a key attribute (the item moves), or set an attribute whose next
-//!   value depends on its last (`Sometimes`, a lifecycle, kept or copied values).
+//! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded key's
+//!   shard drawn as a put's) and creates it when the key holds none, so an update counts as a put
+//!   of that key: its member's share of the calls, the item it leaves (the givens, the item's own
+//!   draws and fresh draws of its `sets`: the generators a put samples) for bytes, the distinct
+//!   keys its landed writes touched for items, never an overwrite, and on DynamoDB the write units
+//!   of the larger of the item's size before and after (DESIGN.md §4; both such items, so fixed
+//!   when every sampled item is in one unit). A key written over its life is kept if one of its
+//!   writes landed, not in proportion to those that did. Refused: updates of items puts also write
+//!   (the item is whichever wrote last), of an entity with its own identity, of items with a sort
+//!   key of attributes (a constant one keeps one item a partition) or index entries (an update
+//!   rewrites or moves them), updates that set a key attribute (the item moves), or set an
+//!   attribute whose next value depends on its last (`Sometimes`, a lifecycle, kept or copied
+//!   values).
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -56,6 +57,28 @@
 //!   Partitions split for size and for heat as the meter calls for them, at the points the
 //!   per-operation replay's own `split_point` and `heat_split_points` give for every key's
 //!   expected bytes or recent load.
+//! - **Aggregates** (`aggregate`, `upkeep`'s `aggregate`): each put of a pattern an aggregate is
+//!   `on` brings one UpdateItem, a request of the call's pattern, of the aggregated item its
+//!   values key, per aggregated entity (a count adds 1, a sum the put's attribute): a write flow
+//!   of the put's pattern onto that entity's partitions, each member the put's share of the
+//!   member its key attribute picks — an aggregate item is as hot as the keys that feed it — in
+//!   write units of the larger of the item's size before and after (DESIGN.md §4; the value may
+//!   grow to the largest number's bytes: the same units for every sampled item, or refused).
+//!   The items it updates are the preloaded ones, one a member, so items and bytes are the
+//!   preload's (the value's few bytes of growth left out). Its requests, units, throttling and
+//!   retries are its pattern's; its writes count in write amplification as the per-operation
+//!   replay's `aggregate_writes` do. A put refused on the table is refused at run time (below):
+//!   retried, it brings its aggregate when it lands. Refused: claims, aggregates of other writes
+//!   than a PutItem (an update, a transaction), of items not all preloaded (an update that
+//!   creates one holds only its keys and value), that calls also write, with index entries (the
+//!   value's update moves or rewrites them) or read by a Query or a Scan, and aggregate keys not
+//!   made of the put's pick of the item's member alone (a sort key that varies, a shard, a time).
+//! - **TTL** (`ttl`): an expired item is deleted by the store's sweeper the profile's delay
+//!   after its expiry (DynamoDB: 48 hours, free), and read until then. The fluid replay deletes
+//!   nothing, so it replays a TTL only over a run that ends before the sweeper can reach an item
+//!   — the start plus the shortest lifetime (the variant's, or a writer's own `ttl`) plus the
+//!   delay — and refuses a longer one; until then the expiry is an attribute of the items like
+//!   another, in their sampled sizes.
 //! - **Global secondary indexes** (DynamoDB, DESIGN.md §4): each has its own meter, partitions
 //!   and splits (`scopes`). Every put writes its entry on the index partition holding its index
 //!   key, in write units of the entry's size, sampled as the per-operation replay sizes it
@@ -84,25 +107,26 @@
 //!   one pass over the physical partitions. A call's pages are its requests, the most pages a
 //!   call read its `max_requests`, and its units per call over the run's first and last tenth
 //!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
-//! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of
-//!   its entry writes at once — they would queue (replication lag, stale reads) and a full
-//!   queue would throttle the table's writes (back-pressure), none of which rates follow — and
-//!   a table that throttles writes of items with index entries (their retries write the entries
-//!   later), and a Scan whose page a partition or the table refuses (the call waits there with
-//!   the rest of its pages, and its budget leaves the tick's other requests short, none of which
-//!   a flow follows). Replication lag and stale reads are therefore 0 in a report that exists.
+//! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of its
+//!   entry writes at once — they would queue (replication lag, stale reads) and a full queue would
+//!   throttle the table's writes (back-pressure), none of which rates follow — and a table that
+//!   throttles writes of items with index entries or aggregates (their retries write the entries
+//!   and the aggregates later; an aggregate's own update refused is retried as any write), and a
+//!   Scan whose page a partition or the table refuses (the call waits there with the rest of its
+//!   pages, and its budget leaves the tick's other requests short, none of which a flow follows).
+//!   Replication lag and stale reads are therefore 0 in a report that exists.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates of the shapes above, deletes, two entities whose items
-//!   share partitions (a single-table design's same partition key: the fluid replay keeps each
-//!   entity's partitions apart), `hash()` slots (a member's items spread by another attribute's
-//!   values), a class slot whose class is not the key's member or whose cases are buckets, two
-//!   shard slots in one key, `Seq` picks and preloaded items of a sharded key (the shard is a
-//!   draw the fluid replay does not make).
+//! - **Refused on every store**: updates and aggregates of the shapes above, deletes, two entities
+//!   whose items share partitions (a single-table design's same partition key: the fluid replay
+//!   keeps each entity's partitions apart), `hash()` slots (a member's items spread by another
+//!   attribute's values), a class slot whose class is not the key's member or whose cases are
+//!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
+//!   shard is a draw the fluid replay does not make).
 //!
 //! # What it must never do
 //!
@@ -112,12 +136,14 @@
 //! and write units off DynamoDB) are named in the report's notes, and goals on them are not
 //! graded (`judge`).
 
+mod aggregate;
 mod capacity;
 mod extremes;
 mod heat;
 mod model;
 mod replay;
 mod report;
+mod ttl;
 
 pub use extremes::Band;
 pub use heat::{ExpectedHeat, ExpectedRow};
@@ -204,9 +230,7 @@ pub fn run_with_heat(
     }
     let extras = [
         (variant.cache.is_some(), "read caches"),
-        (variant.ttl.is_some(), "TTL"),
         (!variant.copies.is_empty(), "denormalized copies"),
-        (!variant.aggregates.is_empty(), "aggregates"),
         (!variant.embeds.is_empty(), "embedded lists"),
     ];
     if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
@@ -218,9 +242,14 @@ pub fn run_with_heat(
     let seed = options.seed.unwrap_or(workload.seed);
     let plan = planner::plan(scenario, variant);
     let world = super::world::compile(scenario, variant, &plan.patterns);
+    let lifetime = variant.ttl.as_ref().map(|t| i64::try_from(t.lifetime.as_secs()).unwrap_or(i64::MAX));
+    let last_tick_secs = i64::try_from(u64::from(ticks.saturating_sub(1)) * workload.tick.as_millis() / 1000);
+    ttl::check(&world, lifetime, last_tick_secs.unwrap_or(i64::MAX), &place)?;
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
-    let model = model::Model::compile(&world, seed, start_secs)?;
+    let mut model = model::Model::compile(&world, seed, start_secs)?;
+    let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
+    model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
     let tick_ms = workload.tick.as_millis();
     let meters = if profile.metered() { scopes(&world, &model) } else { Vec::new() };
     let capacities = meters
@@ -251,13 +280,19 @@ pub fn run_with_heat(
 /// (they would queue, and a full queue throttles the table's writes: back-pressure), and a
 /// table write that has index entries (retried, it writes them when it lands).
 fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Scope> {
-    let writes_entries: Vec<bool> = (0..world.patterns.len())
-        .map(|p| model.flows.iter().any(|f| f.pattern == p && f.write && model.groups[f.group].index))
+    let writes_more: Vec<bool> = (0..world.patterns.len())
+        .map(|p| {
+            model.flows.iter().enumerate().any(|(f, flow)| {
+                flow.pattern == p
+                    && flow.write
+                    && (model.groups[flow.group].index || model.aggregate_flows.contains(&f))
+            })
+        })
         .collect();
     let mut out = vec![capacity::Scope {
         groups: model.groups.iter().map(|g| !g.index).collect(),
-        guarded: writes_entries,
-        feature: "a table throttling writes of items with index entries (their retries write the entries later)",
+        guarded: writes_more,
+        feature: "a table throttling writes of items with index entries or aggregates (their retries write those later)",
         place: "the table".to_owned(),
     }];
     let mut indexes: Vec<usize> = model.groups.iter().filter(|g| g.index).map(|g| g.group).collect();
@@ -499,9 +534,12 @@ mod tests {
                 "an update that sets likes (Sometimes",
             ),
             (
-                &[("(pk: \"COUNTER#{stream_id}\")", "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES\")")],
+                &[(
+                    "(pk: \"COUNTER#{stream_id}\")",
+                    "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES#{stream_id}\")",
+                )],
                 "naive",
-                "an update of an item with a sort key",
+                "an update of an item with a sort key of attributes",
             ),
             // An entry rewritten by what the update sets (Cosmos DB dropped: it has no indexes).
             (

@@ -936,7 +936,14 @@ impl Capacity {
             }
             // The threshold the thinned peaks use: a partition that served less than all but
             // 1e-9 of its demand refused some.
-            if flow.write && self.scope.guarded[flow.pattern] && 1.0 - k > 1e-9 && d.requests[f] > 0.0 {
+            // An aggregate's own update refused is retried on its own (`upkeep::side_write`).
+            let side = model.aggregate_flows.contains(&f);
+            if flow.write
+                && !side
+                && self.scope.guarded[flow.pattern]
+                && 1.0 - k > 1e-9
+                && d.requests[f] > 0.0
+            {
                 self.breach.get_or_insert(flow.pattern);
             }
             self.scan.served(f, flow.pattern, d.requests[f], k);

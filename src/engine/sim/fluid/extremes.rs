@@ -208,7 +208,9 @@ impl Law {
         }
         // Mean n·p and variance n·p·(1 − p).
         let p = 1.0 - c.var / c.mean;
-        let n = whole(c.mean / p);
+        // A whole count: a Bernoulli's mean / p is 1 but for float noise, which must not round
+        // it up to 2 (an item a key of one item cannot hold).
+        let n = whole(c.mean / p - 1e-9).max(1);
         let p = c.mean / n as f64;
         let sd = (c.mean * (1.0 - p)).sqrt();
         let lo = whole((c.mean - 12.0 * sd - 30.0).max(0.0)).saturating_sub(1);

@@ -20,7 +20,7 @@ use super::{FluidError, unsupported};
 /// Members past which a population is not tracked member by member (slice 1 has no classes).
 pub const MAX_MEMBERS: u64 = 1 << 20;
 /// Items drawn to learn a mean item size or how often sort-key values repeat.
-const SAMPLES: u64 = 4096;
+pub(super) const SAMPLES: u64 = 4096;
 /// Preloaded items the fluid replay places one by one (it needs their exact keys).
 const MAX_PRELOAD: u64 = 1 << 20;
 
@@ -149,18 +149,26 @@ pub struct Model {
     pub scans: Vec<usize>,
     /// The largest item seen: preloaded exactly, written as sampled.
     pub largest: f64,
+    /// The flows that are a maintained aggregate's UpdateItems (`aggregate`): requests of
+    /// their trigger's pattern, though not its calls' own writes.
+    pub aggregate_flows: Vec<usize>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
 /// given, the population's own otherwise.
-fn popularity_of<'w>(world: &'w World, p: &'w PatternRt, attr: usize, pop: usize) -> &'w Popularity {
+pub(super) fn popularity_of<'w>(
+    world: &'w World,
+    p: &'w PatternRt,
+    attr: usize,
+    pop: usize,
+) -> &'w Popularity {
     match (&p.keys, p.givens.first()) {
         (Some(keys), Some(&first)) if first == attr => keys,
         _ => &world.pops[pop].popularity,
     }
 }
 
-fn shares(
+pub(super) fn shares(
     world: &World,
     popularity: &Popularity,
     pop: usize,
@@ -204,6 +212,7 @@ impl Model {
             preload: Vec::new(),
             scans: Vec::new(),
             largest: 0.0,
+            aggregate_flows: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -340,14 +349,11 @@ impl Model {
         start_secs: i64,
     ) -> Result<(), FluidError> {
         let place = format!("pattern {}", pattern.name);
-        if pattern.locate.is_some() || !pattern.parts.is_empty() || !pattern.aggregates.is_empty() {
-            return Err(unsupported(
-                "a read split by entity, a write that reads first, or aggregates",
-                &place,
-            ));
+        if pattern.locate.is_some() || !pattern.parts.is_empty() {
+            return Err(unsupported("a read split by entity, or a write that reads first", &place));
         }
-        if pattern.condition.is_some() || pattern.ttl_secs.is_some() {
-            return Err(unsupported("conditions and TTL", &place));
+        if pattern.condition.is_some() {
+            return Err(unsupported("conditions (a write that checks the item first)", &place));
         }
         if pattern.action == Action::Put && !pattern.equals.is_empty() {
             return Err(unsupported("a put of constant values (equals)", &place));
@@ -389,6 +395,14 @@ impl Model {
                     }
                     (Some((attr, _)), Some(time)) if *attr == time => {
                         return Err(unsupported("a range other than Last over a bucketed key", &place));
+                    }
+                    // A read given the write time as now (a GetItem of this minute's counter)
+                    // asks the bucket open at its call, as a write of now does.
+                    (None, Some(time))
+                        if pattern.givens.contains(&time)
+                            && matches!(world.entities[read.entities[0]].attrs[time].source, Gen::Now) =>
+                    {
+                        None
                     }
                     (_, Some(_)) => {
                         return Err(unsupported("a read of a bucketed key without its range", &place));
@@ -546,8 +560,12 @@ impl Model {
                 &place,
             ));
         }
-        if ent.sk.is_some() {
-            return Err(unsupported("an update of an item with a sort key", &place));
+        // A constant sort key (`sk: "WINDOW"`) keeps one item a partition, as no sort key does.
+        if ent.sk.as_ref().is_some_and(|sk| sk.slots.iter().any(|s| !matches!(s, Slot::Lit(_)))) {
+            return Err(unsupported(
+                "an update of an item with a sort key of attributes (not a constant)",
+                &place,
+            ));
         }
         // An update rewrites an item's entries (an `All` projection's always, a partial one's
         // when it sets what it projects) and may move them or make a sparse one come or go.
@@ -665,28 +683,7 @@ impl Model {
             let mut placed: Vec<std::collections::HashSet<(u64, String)>> =
                 vec![std::collections::HashSet::new(); self.groups.len()];
             for ordinal in 0..count {
-                vals.fill(Val::Absent);
-                for &(i, step) in &ent.born {
-                    let a = &ent.attrs[i];
-                    vals[i] = match step {
-                        BornStep::Ordinal => Val::Member(ordinal),
-                        BornStep::Member(q) => world.pops[q]
-                            .popularity
-                            .pick(world.pops[q].size, seed, a.stream, ordinal)
-                            .map_or(Val::Absent, Val::Member),
-                        BornStep::Drawn => generate(&a.source, seed, a.stream, ordinal, start_secs, a.ty),
-                    };
-                }
-                let sizing = world.engine.profile().sizing;
-                let size = sizing.document_overhead()
-                    + ent
-                        .attrs
-                        .iter()
-                        .zip(&vals)
-                        .filter(|(_, v)| **v != Val::Absent)
-                        .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
-                        .sum::<usize>()
-                    + key_bytes(world, e, &vals, &mut text);
+                let size = preloaded_item(world, e, ordinal, (seed, start_secs), &mut vals, &mut text);
                 largest = largest.max(size as f64);
                 // Whether the item is new in its table: an index entry is placed after the
                 // table's key (`store::index`), so it replaces another only with its item.
@@ -722,6 +719,42 @@ impl Model {
         }
         Ok((out, largest))
     }
+}
+
+/// Preloaded item `ordinal` of entity `e`: its born values into `vals`, and its size (every
+/// present attribute's name and value, and its key attributes on DynamoDB), as the
+/// per-operation replay's preload makes it.
+pub(super) fn preloaded_item(
+    world: &World,
+    e: usize,
+    ordinal: u64,
+    (seed, start_secs): (u64, i64),
+    vals: &mut [Val],
+    text: &mut String,
+) -> usize {
+    let ent = &world.entities[e];
+    vals.fill(Val::Absent);
+    for &(i, step) in &ent.born {
+        let a = &ent.attrs[i];
+        vals[i] = match step {
+            BornStep::Ordinal => Val::Member(ordinal),
+            BornStep::Member(q) => world.pops[q]
+                .popularity
+                .pick(world.pops[q].size, seed, a.stream, ordinal)
+                .map_or(Val::Absent, Val::Member),
+            BornStep::Drawn => generate(&a.source, seed, a.stream, ordinal, start_secs, a.ty),
+        };
+    }
+    let sizing = world.engine.profile().sizing;
+    sizing.document_overhead()
+        + ent
+            .attrs
+            .iter()
+            .zip(vals.iter())
+            .filter(|(_, v)| **v != Val::Absent)
+            .map(|(a, &v)| field_size(sizing, a, v, &world.pops))
+            .sum::<usize>()
+        + key_bytes(world, e, vals, text)
 }
 
 /// The units of a read flow's request: a GetItem's fixed ones (checked against the largest
@@ -935,7 +968,7 @@ impl KeyGroup {
     /// so each gets the member's share over its count; a read asks every shard of its member
     /// (`exec::read`'s `partition_keys`), so each gets the member's whole share and a call
     /// makes as many requests as its member has shards.
-    fn spread(&self, base: Shares, read: bool, place: &str) -> Result<Shares, FluidError> {
+    pub(super) fn spread(&self, base: Shares, read: bool, place: &str) -> Result<Shares, FluidError> {
         let Some(shards) = &self.shards else { return Ok(base) };
         if matches!(base, Shares::Seq(_)) {
             return Err(unsupported("Seq picks of a sharded key (a draw decides the shard)", place));
@@ -1048,7 +1081,7 @@ fn drawn_repeats(
 }
 
 /// Mean, largest and smallest of sampled sizes.
-fn spread(sizes: &[usize]) -> (f64, f64, f64) {
+pub(super) fn spread(sizes: &[usize]) -> (f64, f64, f64) {
     let total: usize = sizes.iter().sum();
     (
         total as f64 / sizes.len().max(1) as f64,

@@ -52,6 +52,8 @@ pub struct GroupState {
     /// Expected partitions holding an item.
     pub partitions: f64,
     pub writes: f64,
+    /// Of `writes`, the aggregates' updates (not their calls' own writes).
+    pub aggregate_writes: f64,
     pub overwritten: f64,
     /// Whether the preloaded items went into a bucket yet (the first one).
     preloaded: bool,
@@ -341,6 +343,13 @@ impl<'w> Replay<'w> {
         }
     }
 
+    /// Of a partition's expected writes (each write flow's `share` of its `totals`), those of
+    /// aggregates' updates.
+    fn aggregate_writes(&self, g: usize, shares: &[f64], totals: &[f64]) -> f64 {
+        let flows = self.groups[g].write_flows.iter().zip(shares.iter().zip(totals));
+        flows.filter(|(f, _)| self.model.aggregate_flows.contains(f)).map(|(_, (s, t))| s * t).sum()
+    }
+
     /// Folds the open bucket of group `g` into expected partitions.
     fn close(&mut self, g: usize) {
         let Some((text, at_secs)) = self.groups[g].bucket.take() else { return };
@@ -356,7 +365,8 @@ impl<'w> Replay<'w> {
         let tick_secs = (self.tick_ms / 1000).max(1);
         let preload = if first_bucket { self.model.preload.get(g) } else { None };
         let mut parts = Vec::new();
-        let (mut items, mut bytes, mut partitions, mut writes) = (0.0, 0.0, 0.0, 0.0);
+        let (mut items, mut bytes, mut partitions, mut writes, mut aggregate_writes) =
+            (0.0, 0.0, 0.0, 0.0, 0.0);
         // Per member, refilled: a million members would otherwise allocate two vectors each.
         let (mut shares, mut drawn) = (Vec::with_capacity(flows.len()), Vec::with_capacity(flows.len()));
         for m in 0..group.members {
@@ -436,6 +446,7 @@ impl<'w> Replay<'w> {
             bytes += part_bytes;
             partitions += 1.0 - empty;
             writes += count;
+            aggregate_writes += lam * self.aggregate_writes(g, &shares, &totals);
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
             let size = Normal { mean, sd };
             parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item });
@@ -448,6 +459,7 @@ impl<'w> Replay<'w> {
         state.bytes += bytes;
         state.partitions += partitions;
         state.writes += writes;
+        state.aggregate_writes += aggregate_writes;
         state.overwritten +=
             if group.upsert { 0.0 } else { (writes - (items - preload_items(preload))).max(0.0) };
         state.kept.extend(parts);

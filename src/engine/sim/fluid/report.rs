@@ -47,6 +47,8 @@ struct Gathered {
     overwritten: f64,
     base_writes: f64,
     entry_writes: f64,
+    /// Aggregates' updates.
+    side_writes: f64,
     preload_overwritten: u64,
 }
 
@@ -273,6 +275,7 @@ impl Replay<'_> {
             overwritten: 0.0,
             base_writes: 0.0,
             entry_writes: 0.0,
+            side_writes: 0.0,
             preload_overwritten: 0,
         };
         for (g, group) in self.model.groups.iter().enumerate() {
@@ -299,7 +302,9 @@ impl Replay<'_> {
             out.items += state.items;
             out.bytes += state.bytes;
             out.overwritten += state.overwritten;
-            out.base_writes += state.writes;
+            // An aggregate's update is a write its call brings, not the call's own.
+            out.base_writes += state.writes - state.aggregate_writes;
+            out.side_writes += state.aggregate_writes;
             let p = &mut out.partitions;
             p.logical += whole(state.partitions);
             p.max_items = p.max_items.max(whole(items.median));
@@ -423,7 +428,7 @@ impl Replay<'_> {
             table_bytes: whole(gathered.bytes),
             index_bytes: gathered.indexes.iter().map(|i| i.bytes).sum(),
             write_amplification: if gathered.base_writes > 0.0 {
-                (gathered.base_writes + gathered.entry_writes) / gathered.base_writes
+                (gathered.base_writes + gathered.entry_writes + gathered.side_writes) / gathered.base_writes
             } else {
                 1.0
             },
@@ -517,6 +522,11 @@ impl Replay<'_> {
             // A BatchGetItem sends its member's shards in one request where the store batches
             // them (`model::batch_of_shards`), one a key where it does not.
             let requests = if batched(self.world, p) { calls as f64 } else { asked };
+            // Each aggregated item's UpdateItem is one more request of the call's (its put is
+            // never refused: `fluid::scopes` guards it).
+            let side =
+                self.model.aggregate_flows.iter().filter(|&&f| self.model.flows[f].pattern == p).count();
+            let requests = requests + (calls * side as u64) as f64;
             let served = pattern.operation.is_some();
             // A metered Scan's pages, each a request, the most one call read, and its units per
             // call; pages and items per call stay untimed figures (`timed: false`).
