@@ -368,10 +368,8 @@ impl Simulation {
         }
         let t = self.pacing.tick;
         if !self.pacing.mid_tick {
+            // Every pattern's calls of the tick, none made yet.
             self.start_tick(t);
-            for calls in &mut self.pacing.calls {
-                calls.made = 0;
-            }
             self.pacing.mid_tick = true;
         }
         if !self.run_events(t, max_events) {
@@ -404,7 +402,8 @@ impl Simulation {
             )]
             let n = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u32;
             pattern.carry = expected - f64::from(n);
-            self.pacing.calls[p] = TickCalls { n, first: pattern.calls, made: 0 };
+            let next_ms = self.pacing.call_time(t, 0, n);
+            self.pacing.calls[p] = TickCalls { n, first: pattern.calls, made: 0, next_ms };
             if let (Some(keys), Some(&first)) = (&pattern.keys, pattern.givens.first()) {
                 let ent = &self.world.entities[pattern.entity];
                 if let Some(pop) = world::member_pop(&ent.attrs[first].source) {
@@ -432,11 +431,8 @@ impl Simulation {
             // The next call: the pattern whose next call comes first (ties: pattern order).
             let mut next: Option<(u64, usize)> = None;
             for (pattern, calls) in self.pacing.calls.iter().enumerate() {
-                if calls.made < calls.n {
-                    let at = self.pacing.call_time(t, u64::from(calls.made), calls.n);
-                    if next.is_none_or(|(best, _)| at < best) {
-                        next = Some((at, pattern));
-                    }
+                if calls.made < calls.n && next.is_none_or(|(best, _)| calls.next_ms < best) {
+                    next = Some((calls.next_ms, pattern));
                 }
             }
             let retry_due = self.retries.due_before(end);
@@ -447,9 +443,12 @@ impl Simulation {
                     self.retry(retry, due.max(self.pacing.tick_start(t)));
                 }
                 (Some((at, pattern)), _) => {
+                    let TickCalls { n, first, made, .. } = self.pacing.calls[pattern];
+                    let next_ms = self.pacing.call_time(t, u64::from(made) + 1, n);
                     let calls = &mut self.pacing.calls[pattern];
-                    let index = calls.first + u64::from(calls.made);
+                    let index = first + u64::from(made);
                     calls.made += 1;
+                    calls.next_ms = next_ms;
                     self.world.patterns[pattern].calls = index + 1;
                     self.call(exec::Call { pattern, index, tick: t, time_ms: at });
                 }

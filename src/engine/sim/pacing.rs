@@ -33,6 +33,9 @@ pub(super) struct TickCalls {
     pub first: u64,
     /// Calls made so far this tick.
     pub made: u32,
+    /// When the next call is made (`call_time` of call `made`), while `made < n`: kept so that
+    /// choosing the next event divides only for the pattern whose call was made.
+    pub next_ms: u64,
 }
 
 impl Pacing {
