@@ -36,6 +36,7 @@
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
 mod scan;
+mod waiting;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -54,6 +55,7 @@ use super::replay::Part;
 use super::{FluidError, unsupported};
 
 pub use scan::ScanFigures;
+use waiting::Waiting;
 
 /// Slots a tick is cut into for the order in which its demand reaches a partition.
 const SLOTS: u32 = 10;
@@ -63,17 +65,6 @@ const THINNED_MEMBERS: usize = 4;
 
 /// Points a retry's wait is spread over (evenly between the policy's shortest and longest).
 const WAIT_POINTS: u32 = 4;
-
-/// Throttled demand waiting for a retry: (the slot it is due in, counted from the run's start;
-/// its pattern; its direction; the retries it has made) → (requests, units).
-type Waiting = BTreeMap<Due, (f64, f64)>;
-type Due = (u64, usize, usize, u32);
-
-fn add(waiting: &mut Waiting, key: Due, requests: f64, units: f64) {
-    let entry = waiting.entry(key).or_insert((0.0, 0.0));
-    entry.0 += requests;
-    entry.1 += units;
-}
 
 /// The hashes and partitions of a group's members for one bucket of its time slot.
 #[derive(Debug, Clone, Default)]
@@ -171,6 +162,9 @@ pub struct Capacity {
     start_ms: u64,
     /// Per physical partition (in the meter's order): throttled demand waiting for a retry.
     waiting: Vec<Waiting>,
+    /// A tick's refusals on one partition, before their retries (`serve`, `retry`): kept for
+    /// its allocations.
+    refusals: Waiting,
     /// Per group: bucket start (seconds; 0 without a time slot) → its members' keys.
     keys: Vec<BTreeMap<i64, Keys>>,
     /// Per pattern: cumulative calls at the end of each recent tick, the newest last.
@@ -395,7 +389,8 @@ impl Capacity {
             metering: world.engine.profile().metering,
             tick_ms,
             start_ms,
-            waiting: vec![Waiting::new(); parts],
+            waiting: vec![Waiting::default(); parts],
+            refusals: Waiting::default(),
             keys: vec![BTreeMap::new(); model.groups.len()],
             history: vec![VecDeque::new(); patterns],
             keep,
@@ -830,9 +825,8 @@ impl Capacity {
         let frac = 1.0 / f64::from(SLOTS);
         self.served = vec![[1.0; 2]; demand.len()];
         for (i, d) in demand.iter_mut().enumerate() {
-            // The retries due this tick, taken out of the queue.
+            // The retries due this tick (out of the queue while it is served, back for `retry`).
             let mut due = std::mem::take(&mut self.waiting[i]);
-            self.waiting[i] = due.split_off(&(end_slot, 0, 0, 0));
             let mut new_units = [0.0; 2];
             let mut var = 0.0;
             for (f, flow) in model.flows.iter().enumerate() {
@@ -842,9 +836,9 @@ impl Capacity {
                 var += calls * (d.s2[f] - d.s1[f] * d.s1[f]).max(0.0) / (caps[dim] * caps[dim]);
             }
             let mut total = new_units;
-            for (&(_, pattern, dim, _), &(requests, units)) in &due {
-                total[dim] += units;
-                self.figures.retries[pattern] += requests;
+            for (_, e) in due.due_before(end_slot) {
+                total[e.dim] += e.units;
+                self.figures.retries[e.pattern] += e.requests;
             }
             let mean = share(total, caps);
             // The most of its budget the partition serves this tick: E[X] − E[(X − c)⁺].
@@ -856,16 +850,14 @@ impl Capacity {
             } else {
                 0.0
             };
-            let mut refused = Waiting::new();
+            let mut refused = std::mem::take(&mut self.refusals);
             let mut served_share = 0.0;
             let mut new_served = 0.0;
             let mut served_units = [0.0; 2];
             for slot in first_slot..end_slot {
                 let mut want = new_units.map(|u| u * frac);
-                let in_slot: Vec<(Due, (f64, f64))> =
-                    due.range((slot, 0, 0, 0)..(slot + 1, 0, 0, 0)).map(|(k, v)| (*k, *v)).collect();
-                for &((_, _, dim, _), (_, units)) in &in_slot {
-                    want[dim] += units;
+                for e in due.in_slot(slot) {
+                    want[e.dim] += e.units;
                 }
                 let need = share(want, caps);
                 let k = if need > 0.0 {
@@ -881,20 +873,18 @@ impl Capacity {
                 served_units[WRITE] += want[WRITE] * k;
                 new_served += frac * k;
                 self.slot_served(model, (i, slot), d, frac, k, &mut refused);
-                for ((_, pattern, dim, retries), (requests, units)) in in_slot {
+                for waiting::Entry { pattern, dim, retries, requests, units } in due.in_slot(slot) {
                     self.figures.units[pattern][dim] += units * k;
                     if k < 1.0 {
                         self.attempts[i][1] += requests * (1.0 - k);
-                        add(
-                            &mut refused,
-                            (slot, pattern, dim, retries),
-                            requests * (1.0 - k),
-                            units * (1.0 - k),
-                        );
+                        refused.add((slot, pattern, dim, retries), requests * (1.0 - k), units * (1.0 - k));
                     }
                 }
             }
-            self.retry(i, refused, end_slot);
+            due.drop_before(end_slot);
+            self.waiting[i] = due;
+            self.retry(i, &mut refused, end_slot);
+            self.refusals = refused;
             // What the partition's new requests got, retries served included, per direction:
             // the thinning of its members' loads this tick.
             let lambda = [READ, WRITE]
@@ -945,7 +935,7 @@ impl Capacity {
                 self.figures.throttled[flow.pattern] += requests;
                 self.attempts[i][0] += requests;
                 self.attempts[i][1] += requests;
-                add(refused, (slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
+                refused.add((slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
             }
         }
     }
@@ -1036,12 +1026,7 @@ impl Capacity {
                 // load.
                 let moved =
                     if load_below + load_above > 0.0 { load_above / (load_below + load_above) } else { 0.5 };
-                let mut upper = Waiting::new();
-                for (key, value) in &mut self.waiting[i] {
-                    upper.insert(*key, (value.0 * moved, value.1 * moved));
-                    value.0 *= 1.0 - moved;
-                    value.1 *= 1.0 - moved;
-                }
+                let upper = self.waiting[i].split_off_share(moved);
                 self.waiting.insert(i + 1, upper);
                 for rows in [&mut self.refused, &mut self.landed] {
                     let row = rows[i].clone();
@@ -1162,7 +1147,7 @@ impl Capacity {
     /// Demand refused on partition `i` in this tick's slots: each part waits for its next retry,
     /// spread evenly over the policy's wait (`WAIT_POINTS` points); a retry that falls within
     /// this tick fails too and counts as a retry; past the policy's last retry it fails.
-    fn retry(&mut self, i: usize, mut work: Waiting, end_slot: u64) {
+    fn retry(&mut self, i: usize, work: &mut Waiting, end_slot: u64) {
         let slot_ms = self.tick_ms as f64 / f64::from(SLOTS);
         while let Some(((slot, pattern, dim, retries), (requests, units))) = work.pop_first() {
             if retries >= self.policy.max_retries {
@@ -1182,9 +1167,9 @@ impl Capacity {
                 if key.0 < end_slot {
                     self.figures.retries[pattern] += requests * part;
                     self.attempts[i][1] += requests * part;
-                    add(&mut work, key, requests * part, units * part);
+                    work.add(key, requests * part, units * part);
                 } else {
-                    add(&mut self.waiting[i], key, requests * part, units * part);
+                    self.waiting[i].add(key, requests * part, units * part);
                 }
             }
         }
@@ -1202,8 +1187,8 @@ impl Capacity {
     /// Requests still waiting for a retry, per pattern.
     pub fn pending(&self, patterns: usize) -> Vec<f64> {
         let mut out = vec![0.0; patterns];
-        for (&(_, pattern, ..), &(requests, _)) in self.waiting.iter().flatten() {
-            out[pattern] += requests;
+        for (_, e) in self.waiting.iter().flat_map(Waiting::iter) {
+            out[e.pattern] += e.requests;
         }
         out
     }
