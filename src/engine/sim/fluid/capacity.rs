@@ -165,6 +165,9 @@ pub struct Capacity {
     /// A tick's refusals on one partition, before their retries (`serve`, `retry`): kept for
     /// its allocations.
     refusals: Waiting,
+    /// Per retry number: the slots after the one refused in that its wait's points are due in
+    /// (`wait_slots`), worked out once a run rather than for every refusal.
+    wait_slots: Vec<Vec<u64>>,
     /// Per group: bucket start (seconds; 0 without a time slot) → its members' keys.
     keys: Vec<BTreeMap<i64, Keys>>,
     /// Per pattern: cumulative calls at the end of each recent tick, the newest last.
@@ -277,6 +280,37 @@ fn member_tables(model: &Model, scope: &Scope) -> (Vec<Vec<f64>>, Vec<Vec<f64>>)
     (ln_miss, preloaded)
 }
 
+/// Per retry number (index 0 unused), the slots after the one a request was refused in that its
+/// retry is due in: its wait spread evenly between the policy's shortest and longest wait
+/// (`WAIT_POINTS` points, one when they are the same), each counted from the middle of the
+/// refusing slot, and a slot later at least when the wait is not nothing. Whole slots, so a
+/// retry's due slot is the refusing slot plus these (as adding them in floating point was).
+fn wait_slots(policy: &RetryPolicy, tick_ms: u64) -> Vec<Vec<u64>> {
+    let slot_ms = tick_ms as f64 / f64::from(SLOTS);
+    (0..=policy.max_retries)
+        .map(|retries| {
+            if retries == 0 {
+                return Vec::new();
+            }
+            let (lo, hi) = policy.wait_range_ms(retries);
+            let points = if hi > lo { WAIT_POINTS } else { 1 };
+            let part = 1.0 / f64::from(points);
+            (0..points)
+                .map(|j| {
+                    let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
+                    #[expect(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "a slot count"
+                    )]
+                    let after = ((0.5 * slot_ms + wait) / slot_ms).floor() as u64;
+                    after.max(u64::from(wait > 0.0))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Per physical partition, the sum of the shares of a flow's members whose keys it holds.
 fn spread_of(shares: &Shares, parts_of: &[usize], parts: usize) -> Vec<f64> {
     let mut sums = vec![0.0; parts];
@@ -380,6 +414,7 @@ impl Capacity {
         let (ln_miss, preloaded) = member_tables(model, &scope);
         let flows = model.flows.len();
         let patterns = world.patterns.len();
+        let retry_slots = wait_slots(&policy, tick_ms);
         Capacity {
             meter,
             scan: scan::Scans::new(model, &scope.groups),
@@ -391,6 +426,7 @@ impl Capacity {
             start_ms,
             waiting: vec![Waiting::default(); parts],
             refusals: Waiting::default(),
+            wait_slots: retry_slots,
             keys: vec![BTreeMap::new(); model.groups.len()],
             history: vec![VecDeque::new(); patterns],
             keep,
@@ -1148,22 +1184,18 @@ impl Capacity {
     /// spread evenly over the policy's wait (`WAIT_POINTS` points); a retry that falls within
     /// this tick fails too and counts as a retry; past the policy's last retry it fails.
     fn retry(&mut self, i: usize, work: &mut Waiting, end_slot: u64) {
-        let slot_ms = self.tick_ms as f64 / f64::from(SLOTS);
         while let Some(((slot, pattern, dim, retries), (requests, units))) = work.pop_first() {
             if retries >= self.policy.max_retries {
                 self.figures.failed[pattern] += requests;
                 continue;
             }
             let retries = retries + 1;
-            let (lo, hi) = self.policy.wait_range_ms(retries);
-            let points = if hi > lo { WAIT_POINTS } else { 1 };
-            let part = 1.0 / f64::from(points);
+            let at = usize::try_from(retries).expect("a retry number");
+            let points = self.wait_slots[at].len();
+            #[expect(clippy::cast_precision_loss, reason = "at most WAIT_POINTS")]
+            let part = 1.0 / points as f64;
             for j in 0..points {
-                let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
-                // From the middle of the slot it was refused in.
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
-                let due = (slot as f64 + ((0.5 * slot_ms + wait) / slot_ms).floor()) as u64;
-                let key = (due.max(slot + u64::from(wait > 0.0)), pattern, dim, retries);
+                let key = (slot + self.wait_slots[at][j], pattern, dim, retries);
                 if key.0 < end_slot {
                     self.figures.retries[pattern] += requests * part;
                     self.attempts[i][1] += requests * part;
