@@ -184,6 +184,8 @@ pub struct Capacity {
     preloaded: Vec<Vec<f64>>,
     /// Per flow: a Query's mean page units by the mean count of its items (`PageMeans`).
     page_means: Vec<PageMeans>,
+    /// Per Query flow: each member's units as the last tick weighed them (`LastUnits`).
+    last_units: Vec<Option<LastUnits>>,
     pub figures: Figures,
     /// Per physical partition, per flow: Σ calls × (1 − served share of new requests), and
     /// Σ calls × (served requests / new requests), over the run and the open bucket.
@@ -220,6 +222,20 @@ pub struct Capacity {
     /// Per physical partition, in the order of the last `serve`: the share of its new demand
     /// it served, [read, write].
     served: Vec<[f64; 2]>,
+}
+
+/// A Query flow's units per member in one bucket, as a tick weighed them (or took its sums
+/// while the window held still, `QuerySums`): the expected heatmap asks for a row's units after
+/// every tick (`current_query_units`), and the same tick, bucket and time of asking is the
+/// same window, so the same units, without working the window and the member out again.
+#[derive(Debug, Clone)]
+struct LastUnits {
+    bucket: i64,
+    tick: u32,
+    /// The second the reads asked at, as bits: the same window only for the same second.
+    at: u64,
+    /// Per member: its units (NaN: a member of no share, not weighed).
+    units: Vec<f64>,
 }
 
 /// What every member's Query of one flow in one bucket has in common in a tick
@@ -434,6 +450,7 @@ impl Capacity {
             ln_miss,
             preloaded,
             page_means: (0..model.flows.len()).map(|_| PageMeans::default()).collect(),
+            last_units: (0..model.flows.len()).map(|_| None).collect(),
             figures: Figures {
                 throttled: vec![0.0; patterns],
                 retries: vec![0.0; patterns],
@@ -662,6 +679,14 @@ impl Capacity {
         let Units::Query { limit, ordered } = flow.units else { return 0.0 };
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let bucket = Self::bucket_start(&model.groups[flow.group], at.floor() as i64);
+        let weighed = self.last_units[f]
+            .as_ref()
+            .filter(|l| (l.bucket, l.tick, l.at) == (bucket, t, at.to_bits()))
+            .and_then(|l| l.units.get(usize::try_from(m).ok()?).copied())
+            .filter(|u| !u.is_nan());
+        if let Some(units) = weighed {
+            return units;
+        }
         let window = self.query_window(model, f, bucket, at, t);
         self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
     }
@@ -721,12 +746,23 @@ impl Capacity {
                     at_part.add_sums(f, flow, calls, sums);
                 }
             }
+            // The members' units are the weighing's that made these sums if it was this
+            // bucket's (every weighing of the flow notes its units).
+            let last = &mut self.last_units[f];
+            match last {
+                Some(l) if l.bucket == bucket => (l.tick, l.at) = (t, at.to_bits()),
+                _ => *last = None,
+            }
             return Ok(());
         }
         // Taken out while the members are weighed (`query_units` reads `self`), put back after.
         let parts_of = std::mem::take(&mut keys.parts);
         let mut sums = vec![[0.0; 4]; demand.len()];
         let mut steady = true;
+        let members = usize::try_from(model.groups[flow.group].members).unwrap_or(0);
+        let mut units_of = self.last_units[f].take().map(|l| l.units).unwrap_or_default();
+        units_of.clear();
+        units_of.resize(members, f64::NAN);
         for m in 0..model.groups[flow.group].members {
             let member = usize::try_from(m).unwrap_or(usize::MAX);
             let share_m = flow.shares.of(member);
@@ -734,6 +770,9 @@ impl Capacity {
                 continue;
             }
             let (units, live) = self.query_units(model, f, m, &window, limit, ordered)?;
+            if let Some(at_member) = units_of.get_mut(member) {
+                *at_member = units;
+            }
             // The open bucket's writes before the tick still raise this chance.
             steady &= !window.open || live >= 1.0;
             let most = &mut self.most_units[f][member];
@@ -753,6 +792,7 @@ impl Capacity {
         keys.parts = parts_of;
         let flags = window.flags();
         keys.query.insert(f, QuerySums { in_range: window.in_range, flags, steady, sums });
+        self.last_units[f] = Some(LastUnits { bucket, tick: t, at: at.to_bits(), units: units_of });
         Ok(())
     }
 
