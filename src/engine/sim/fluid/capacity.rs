@@ -36,6 +36,7 @@
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
 mod scan;
+mod waiting;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -54,6 +55,7 @@ use super::replay::Part;
 use super::{FluidError, unsupported};
 
 pub use scan::ScanFigures;
+use waiting::Waiting;
 
 /// Slots a tick is cut into for the order in which its demand reaches a partition.
 const SLOTS: u32 = 10;
@@ -63,17 +65,6 @@ const THINNED_MEMBERS: usize = 4;
 
 /// Points a retry's wait is spread over (evenly between the policy's shortest and longest).
 const WAIT_POINTS: u32 = 4;
-
-/// Throttled demand waiting for a retry: (the slot it is due in, counted from the run's start;
-/// its pattern; its direction; the retries it has made) → (requests, units).
-type Waiting = BTreeMap<Due, (f64, f64)>;
-type Due = (u64, usize, usize, u32);
-
-fn add(waiting: &mut Waiting, key: Due, requests: f64, units: f64) {
-    let entry = waiting.entry(key).or_insert((0.0, 0.0));
-    entry.0 += requests;
-    entry.1 += units;
-}
 
 /// The hashes and partitions of a group's members for one bucket of its time slot.
 #[derive(Debug, Clone, Default)]
@@ -171,6 +162,12 @@ pub struct Capacity {
     start_ms: u64,
     /// Per physical partition (in the meter's order): throttled demand waiting for a retry.
     waiting: Vec<Waiting>,
+    /// A tick's refusals on one partition, before their retries (`serve`, `retry`): kept for
+    /// its allocations.
+    refusals: Waiting,
+    /// Per retry number: the slots after the one refused in that its wait's points are due in
+    /// (`wait_slots`), worked out once a run rather than for every refusal.
+    wait_slots: Vec<Vec<u64>>,
     /// Per group: bucket start (seconds; 0 without a time slot) → its members' keys.
     keys: Vec<BTreeMap<i64, Keys>>,
     /// Per pattern: cumulative calls at the end of each recent tick, the newest last.
@@ -187,6 +184,8 @@ pub struct Capacity {
     preloaded: Vec<Vec<f64>>,
     /// Per flow: a Query's mean page units by the mean count of its items (`PageMeans`).
     page_means: Vec<PageMeans>,
+    /// Per Query flow: each member's units as the last tick weighed them (`LastUnits`).
+    last_units: Vec<Option<LastUnits>>,
     pub figures: Figures,
     /// Per physical partition, per flow: Σ calls × (1 − served share of new requests), and
     /// Σ calls × (served requests / new requests), over the run and the open bucket.
@@ -223,6 +222,20 @@ pub struct Capacity {
     /// Per physical partition, in the order of the last `serve`: the share of its new demand
     /// it served, [read, write].
     served: Vec<[f64; 2]>,
+}
+
+/// A Query flow's units per member in one bucket, as a tick weighed them (or took its sums
+/// while the window held still, `QuerySums`): the expected heatmap asks for a row's units after
+/// every tick (`current_query_units`), and the same tick, bucket and time of asking is the
+/// same window, so the same units, without working the window and the member out again.
+#[derive(Debug, Clone)]
+struct LastUnits {
+    bucket: i64,
+    tick: u32,
+    /// The second the reads asked at, as bits: the same window only for the same second.
+    at: u64,
+    /// Per member: its units (NaN: a member of no share, not weighed).
+    units: Vec<f64>,
 }
 
 /// What every member's Query of one flow in one bucket has in common in a tick
@@ -281,6 +294,37 @@ fn member_tables(model: &Model, scope: &Scope) -> (Vec<Vec<f64>>, Vec<Vec<f64>>)
         })
         .collect();
     (ln_miss, preloaded)
+}
+
+/// Per retry number (index 0 unused), the slots after the one a request was refused in that its
+/// retry is due in: its wait spread evenly between the policy's shortest and longest wait
+/// (`WAIT_POINTS` points, one when they are the same), each counted from the middle of the
+/// refusing slot, and a slot later at least when the wait is not nothing. Whole slots, so a
+/// retry's due slot is the refusing slot plus these (as adding them in floating point was).
+fn wait_slots(policy: &RetryPolicy, tick_ms: u64) -> Vec<Vec<u64>> {
+    let slot_ms = tick_ms as f64 / f64::from(SLOTS);
+    (0..=policy.max_retries)
+        .map(|retries| {
+            if retries == 0 {
+                return Vec::new();
+            }
+            let (lo, hi) = policy.wait_range_ms(retries);
+            let points = if hi > lo { WAIT_POINTS } else { 1 };
+            let part = 1.0 / f64::from(points);
+            (0..points)
+                .map(|j| {
+                    let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
+                    #[expect(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "a slot count"
+                    )]
+                    let after = ((0.5 * slot_ms + wait) / slot_ms).floor() as u64;
+                    after.max(u64::from(wait > 0.0))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Per physical partition, the sum of the shares of a flow's members whose keys it holds.
@@ -386,6 +430,7 @@ impl Capacity {
         let (ln_miss, preloaded) = member_tables(model, &scope);
         let flows = model.flows.len();
         let patterns = world.patterns.len();
+        let retry_slots = wait_slots(&policy, tick_ms);
         Capacity {
             meter,
             scan: scan::Scans::new(model, &scope.groups),
@@ -395,7 +440,9 @@ impl Capacity {
             metering: world.engine.profile().metering,
             tick_ms,
             start_ms,
-            waiting: vec![Waiting::new(); parts],
+            waiting: vec![Waiting::default(); parts],
+            refusals: Waiting::default(),
+            wait_slots: retry_slots,
             keys: vec![BTreeMap::new(); model.groups.len()],
             history: vec![VecDeque::new(); patterns],
             keep,
@@ -403,6 +450,7 @@ impl Capacity {
             ln_miss,
             preloaded,
             page_means: (0..model.flows.len()).map(|_| PageMeans::default()).collect(),
+            last_units: (0..model.flows.len()).map(|_| None).collect(),
             figures: Figures {
                 throttled: vec![0.0; patterns],
                 retries: vec![0.0; patterns],
@@ -631,6 +679,14 @@ impl Capacity {
         let Units::Query { limit, ordered } = flow.units else { return 0.0 };
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let bucket = Self::bucket_start(&model.groups[flow.group], at.floor() as i64);
+        let weighed = self.last_units[f]
+            .as_ref()
+            .filter(|l| (l.bucket, l.tick, l.at) == (bucket, t, at.to_bits()))
+            .and_then(|l| l.units.get(usize::try_from(m).ok()?).copied())
+            .filter(|u| !u.is_nan());
+        if let Some(units) = weighed {
+            return units;
+        }
         let window = self.query_window(model, f, bucket, at, t);
         self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
     }
@@ -690,12 +746,23 @@ impl Capacity {
                     at_part.add_sums(f, flow, calls, sums);
                 }
             }
+            // The members' units are the weighing's that made these sums if it was this
+            // bucket's (every weighing of the flow notes its units).
+            let last = &mut self.last_units[f];
+            match last {
+                Some(l) if l.bucket == bucket => (l.tick, l.at) = (t, at.to_bits()),
+                _ => *last = None,
+            }
             return Ok(());
         }
         // Taken out while the members are weighed (`query_units` reads `self`), put back after.
         let parts_of = std::mem::take(&mut keys.parts);
         let mut sums = vec![[0.0; 4]; demand.len()];
         let mut steady = true;
+        let members = usize::try_from(model.groups[flow.group].members).unwrap_or(0);
+        let mut units_of = self.last_units[f].take().map(|l| l.units).unwrap_or_default();
+        units_of.clear();
+        units_of.resize(members, f64::NAN);
         for m in 0..model.groups[flow.group].members {
             let member = usize::try_from(m).unwrap_or(usize::MAX);
             let share_m = flow.shares.of(member);
@@ -703,6 +770,9 @@ impl Capacity {
                 continue;
             }
             let (units, live) = self.query_units(model, f, m, &window, limit, ordered)?;
+            if let Some(at_member) = units_of.get_mut(member) {
+                *at_member = units;
+            }
             // The open bucket's writes before the tick still raise this chance.
             steady &= !window.open || live >= 1.0;
             let most = &mut self.most_units[f][member];
@@ -722,6 +792,7 @@ impl Capacity {
         keys.parts = parts_of;
         let flags = window.flags();
         keys.query.insert(f, QuerySums { in_range: window.in_range, flags, steady, sums });
+        self.last_units[f] = Some(LastUnits { bucket, tick: t, at: at.to_bits(), units: units_of });
         Ok(())
     }
 
@@ -830,9 +901,8 @@ impl Capacity {
         let frac = 1.0 / f64::from(SLOTS);
         self.served = vec![[1.0; 2]; demand.len()];
         for (i, d) in demand.iter_mut().enumerate() {
-            // The retries due this tick, taken out of the queue.
+            // The retries due this tick (out of the queue while it is served, back for `retry`).
             let mut due = std::mem::take(&mut self.waiting[i]);
-            self.waiting[i] = due.split_off(&(end_slot, 0, 0, 0));
             let mut new_units = [0.0; 2];
             let mut var = 0.0;
             for (f, flow) in model.flows.iter().enumerate() {
@@ -842,9 +912,9 @@ impl Capacity {
                 var += calls * (d.s2[f] - d.s1[f] * d.s1[f]).max(0.0) / (caps[dim] * caps[dim]);
             }
             let mut total = new_units;
-            for (&(_, pattern, dim, _), &(requests, units)) in &due {
-                total[dim] += units;
-                self.figures.retries[pattern] += requests;
+            for (_, e) in due.due_before(end_slot) {
+                total[e.dim] += e.units;
+                self.figures.retries[e.pattern] += e.requests;
             }
             let mean = share(total, caps);
             // The most of its budget the partition serves this tick: E[X] − E[(X − c)⁺].
@@ -856,16 +926,14 @@ impl Capacity {
             } else {
                 0.0
             };
-            let mut refused = Waiting::new();
+            let mut refused = std::mem::take(&mut self.refusals);
             let mut served_share = 0.0;
             let mut new_served = 0.0;
             let mut served_units = [0.0; 2];
             for slot in first_slot..end_slot {
                 let mut want = new_units.map(|u| u * frac);
-                let in_slot: Vec<(Due, (f64, f64))> =
-                    due.range((slot, 0, 0, 0)..(slot + 1, 0, 0, 0)).map(|(k, v)| (*k, *v)).collect();
-                for &((_, _, dim, _), (_, units)) in &in_slot {
-                    want[dim] += units;
+                for e in due.in_slot(slot) {
+                    want[e.dim] += e.units;
                 }
                 let need = share(want, caps);
                 let k = if need > 0.0 {
@@ -881,20 +949,18 @@ impl Capacity {
                 served_units[WRITE] += want[WRITE] * k;
                 new_served += frac * k;
                 self.slot_served(model, (i, slot), d, frac, k, &mut refused);
-                for ((_, pattern, dim, retries), (requests, units)) in in_slot {
+                for waiting::Entry { pattern, dim, retries, requests, units } in due.in_slot(slot) {
                     self.figures.units[pattern][dim] += units * k;
                     if k < 1.0 {
                         self.attempts[i][1] += requests * (1.0 - k);
-                        add(
-                            &mut refused,
-                            (slot, pattern, dim, retries),
-                            requests * (1.0 - k),
-                            units * (1.0 - k),
-                        );
+                        refused.add((slot, pattern, dim, retries), requests * (1.0 - k), units * (1.0 - k));
                     }
                 }
             }
-            self.retry(i, refused, end_slot);
+            due.drop_before(end_slot);
+            self.waiting[i] = due;
+            self.retry(i, &mut refused, end_slot);
+            self.refusals = refused;
             // What the partition's new requests got, retries served included, per direction:
             // the thinning of its members' loads this tick.
             let lambda = [READ, WRITE]
@@ -952,7 +1018,7 @@ impl Capacity {
                 self.figures.throttled[flow.pattern] += requests;
                 self.attempts[i][0] += requests;
                 self.attempts[i][1] += requests;
-                add(refused, (slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
+                refused.add((slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
             }
         }
     }
@@ -1043,12 +1109,7 @@ impl Capacity {
                 // load.
                 let moved =
                     if load_below + load_above > 0.0 { load_above / (load_below + load_above) } else { 0.5 };
-                let mut upper = Waiting::new();
-                for (key, value) in &mut self.waiting[i] {
-                    upper.insert(*key, (value.0 * moved, value.1 * moved));
-                    value.0 *= 1.0 - moved;
-                    value.1 *= 1.0 - moved;
-                }
+                let upper = self.waiting[i].split_off_share(moved);
                 self.waiting.insert(i + 1, upper);
                 for rows in [&mut self.refused, &mut self.landed] {
                     let row = rows[i].clone();
@@ -1169,29 +1230,25 @@ impl Capacity {
     /// Demand refused on partition `i` in this tick's slots: each part waits for its next retry,
     /// spread evenly over the policy's wait (`WAIT_POINTS` points); a retry that falls within
     /// this tick fails too and counts as a retry; past the policy's last retry it fails.
-    fn retry(&mut self, i: usize, mut work: Waiting, end_slot: u64) {
-        let slot_ms = self.tick_ms as f64 / f64::from(SLOTS);
+    fn retry(&mut self, i: usize, work: &mut Waiting, end_slot: u64) {
         while let Some(((slot, pattern, dim, retries), (requests, units))) = work.pop_first() {
             if retries >= self.policy.max_retries {
                 self.figures.failed[pattern] += requests;
                 continue;
             }
             let retries = retries + 1;
-            let (lo, hi) = self.policy.wait_range_ms(retries);
-            let points = if hi > lo { WAIT_POINTS } else { 1 };
-            let part = 1.0 / f64::from(points);
+            let at = usize::try_from(retries).expect("a retry number");
+            let points = self.wait_slots[at].len();
+            #[expect(clippy::cast_precision_loss, reason = "at most WAIT_POINTS")]
+            let part = 1.0 / points as f64;
             for j in 0..points {
-                let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
-                // From the middle of the slot it was refused in.
-                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
-                let due = (slot as f64 + ((0.5 * slot_ms + wait) / slot_ms).floor()) as u64;
-                let key = (due.max(slot + u64::from(wait > 0.0)), pattern, dim, retries);
+                let key = (slot + self.wait_slots[at][j], pattern, dim, retries);
                 if key.0 < end_slot {
                     self.figures.retries[pattern] += requests * part;
                     self.attempts[i][1] += requests * part;
-                    add(&mut work, key, requests * part, units * part);
+                    work.add(key, requests * part, units * part);
                 } else {
-                    add(&mut self.waiting[i], key, requests * part, units * part);
+                    self.waiting[i].add(key, requests * part, units * part);
                 }
             }
         }
@@ -1209,8 +1266,8 @@ impl Capacity {
     /// Requests still waiting for a retry, per pattern.
     pub fn pending(&self, patterns: usize) -> Vec<f64> {
         let mut out = vec![0.0; patterns];
-        for (&(_, pattern, ..), &(requests, _)) in self.waiting.iter().flatten() {
-            out[pattern] += requests;
+        for (_, e) in self.waiting.iter().flat_map(Waiting::iter) {
+            out[e.pattern] += e.requests;
         }
         out
     }
