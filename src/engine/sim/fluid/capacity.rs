@@ -684,11 +684,19 @@ impl Capacity {
             .filter(|l| (l.bucket, l.tick, l.at) == (bucket, t, at.to_bits()))
             .and_then(|l| l.units.get(usize::try_from(m).ok()?).copied())
             .filter(|u| !u.is_nan());
-        if let Some(units) = weighed {
-            return units;
+        let fresh = || {
+            let window = self.query_window(model, f, bucket, at, t);
+            self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
+        };
+        match weighed {
+            Some(units) => {
+                // Kept units are a fresh weighing's, to the bit: debug builds check it on every
+                // row the expected heatmap asks for (its tests replay practice-saas' Queries).
+                debug_assert_eq!(units.to_bits(), fresh().to_bits(), "flow {f}, member {m}, tick {t}");
+                units
+            }
+            None => fresh(),
         }
-        let window = self.query_window(model, f, bucket, at, t);
-        self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
     }
 
     /// Notes, for each row of `watch` this meter serves, the share of its partition's new demand
