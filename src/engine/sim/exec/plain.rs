@@ -11,12 +11,12 @@
 
 use crate::engine::model::Action;
 use crate::engine::planner::Operation;
+use crate::engine::sim::Simulation;
 use crate::engine::sim::latency;
 use crate::engine::sim::meter::WRITE;
 use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::table::Placed;
 use crate::engine::sim::world::{Origin, World};
-use crate::engine::sim::{Born, Simulation};
 
 use super::Call;
 use super::write::WriteStatus;
@@ -66,18 +66,7 @@ impl Simulation {
         let entity = self.world.patterns[pattern].entity;
         let Some(t_idx) = self.world.entities[entity].table else { return };
         let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
-        let (first, n) = (self.pacing.calls[pattern].first, self.pacing.calls[pattern].n);
-        let ordinal = self.alloc(
-            entity,
-            Born {
-                origin,
-                call: call.index,
-                tick: call.tick,
-                tick_first: first,
-                tick_calls: n,
-                stepping: true,
-            },
-        );
+        let ordinal = self.alloc_put(call, entity);
         self.scratch.located = None;
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };

@@ -293,21 +293,9 @@ impl Simulation {
         let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
         match action {
             Action::Put => {
-                let ordinal = if let Some(r) = resume {
-                    r.ordinal
-                } else {
-                    let (first, n) = (self.pacing.calls[pattern].first, self.pacing.calls[pattern].n);
-                    self.alloc(
-                        entity,
-                        Born {
-                            origin,
-                            call: call.index,
-                            tick: call.tick,
-                            tick_first: first,
-                            tick_calls: n,
-                            stepping: true,
-                        },
-                    )
+                let ordinal = match resume {
+                    Some(r) => r.ordinal,
+                    None => self.alloc_put(call, entity),
                 };
                 let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
                 self.born_vals(entity, ordinal, birth, vals);
@@ -317,6 +305,22 @@ impl Simulation {
             Action::Update | Action::Delete => self.target(call, action, resume, vals),
             Action::Get | Action::List => None,
         }
+    }
+
+    /// The new item of put call `call` of `entity`: its ordinal, born of the call.
+    pub(super) fn alloc_put(&mut self, call: Call, entity: usize) -> u32 {
+        let pattern = call.pattern;
+        let origin = Origin::Pattern(u16::try_from(pattern).unwrap_or(u16::MAX));
+        let (first, n) = (self.pacing.calls[pattern].first, self.pacing.calls[pattern].n);
+        let born = Born {
+            origin,
+            call: call.index,
+            tick: call.tick,
+            tick_first: first,
+            tick_calls: n,
+            stepping: true,
+        };
+        self.alloc(entity, born)
     }
 
     /// Whether an update's changes touch the entity's table key. DynamoDB refuses an UpdateItem
