@@ -127,12 +127,25 @@ fn throttled_share(r: &RunReport) -> f64 {
     if r.totals.requests == 0 { 0.0 } else { r.totals.throttled_ops as f64 / r.totals.requests as f64 }
 }
 
+/// How many times a throttled request was retried, on average: where in its tick a retry lands
+/// decides whether it finds its partition's budget spent, so the fluid replay's spread of the
+/// policy's waits must match the per-operation replay's jitter.
+fn retries_per_throttle(r: &RunReport) -> f64 {
+    if r.totals.throttled_ops == 0 { 0.0 } else { r.totals.retries as f64 / r.totals.throttled_ops as f64 }
+}
+
 /// Every disagreement between the two reports of one variant, as lines.
 fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
     let bands = rates.bands.as_ref().expect("a rates report has bands");
     let (po, pr) = (&ops.partitions, &rates.partitions);
     let mut checks: Vec<(String, f64, f64, Option<Band>)> = vec![
         ("throttled share".into(), throttled_share(ops), throttled_share(rates), None),
+        (
+            "retries per throttled request".into(),
+            retries_per_throttle(ops),
+            retries_per_throttle(rates),
+            None,
+        ),
         ("logical partitions".into(), po.logical as f64, pr.logical as f64, None),
         ("peak reads/s".into(), po.peak_rcu_per_s, pr.peak_rcu_per_s, Some(bands.peak_reads_per_s)),
         ("peak writes/s".into(), po.peak_wcu_per_s, pr.peak_wcu_per_s, Some(bands.peak_writes_per_s)),
