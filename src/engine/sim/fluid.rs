@@ -73,6 +73,16 @@
 //!   creates one holds only its keys and value), that calls also write, with index entries (the
 //!   value's update moves or rewrites them) or read by a Query or a Scan, and aggregate keys not
 //!   made of the put's pick of the item's member alone (a sort key that varies, a shard, a time).
+//! - **Create-once puts** (`condition: NotExists`, `condition`): a put onto a key an item holds
+//!   is refused, writes nothing and still consumes the write units of the larger of the two
+//!   items (DESIGN.md §4), so every put is metered as an unconditional one; of the puts that
+//!   landed on a key the first makes the item and the rest are refused — the items are the
+//!   distinct keys the landed puts touched, as for unconditional puts, and the puts refused are
+//!   the landed puts less those items (per pattern and in total: `condition_failed`), where an
+//!   unconditional put would have overwritten one. Refused: create-once puts of items another
+//!   pattern or the preload writes, with index entries or aggregates, or of an upserted entity,
+//!   and version checks (`condition: Version`: a read, then a write that loses a race to another
+//!   writer of the item within its read-to-write time, retried).
 //! - **TTL** (`ttl`): an expired item is deleted by the store's sweeper the profile's delay
 //!   after its expiry (DynamoDB: 48 hours, free), and read until then. The fluid replay deletes
 //!   nothing, so it replays a TTL only over a run that ends before the sweeper can reach an item
@@ -121,7 +131,7 @@
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates and aggregates of the shapes above, deletes, two entities
+//! - **Refused on every store**: updates, aggregates and conditions of the shapes above, deletes, two entities
 //!   whose items share partitions (a single-table design's same partition key: the fluid replay
 //!   keeps each entity's partitions apart), `hash()` slots (a member's items spread by another
 //!   attribute's values), a class slot whose class is not the key's member or whose cases are
@@ -138,6 +148,7 @@
 
 mod aggregate;
 mod capacity;
+mod condition;
 mod extremes;
 mod heat;
 mod model;
@@ -572,6 +583,46 @@ mod tests {
                     assert!(feature.contains(words), "counters {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("counters {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// What a condition needs beyond a create-once put that alone writes its items is refused
+    /// by name: each makes whether a put is refused, or what it costs, depend on something
+    /// rates do not follow.
+    #[test]
+    fn conditions_rates_cannot_model_are_refused_by_name() {
+        // (scenario, edits, variant, words of the refusal)
+        let cases: [(&str, &[Edit], &str, &str); 3] = [
+            // A buyer's check that puts the booking too: the seat may be taken by either.
+            (
+                "practice-tickets",
+                &[(
+                    "action: Get,\n            entity: \"Booking\",",
+                    "action: Put,\n            entity: \"Booking\",",
+                )],
+                "naive",
+                "a create-once put of items another pattern or the preload also writes",
+            ),
+            // A refused put writes no entry: an index of bookings by seat.
+            (
+                "practice-tickets",
+                &[(
+                    "keys: {\"Booking\": (pk: \"EVENT#{event_id}\", sk: \"SEAT#{seat}\")},",
+                    "keys: {\"Booking\": (pk: \"EVENT#{event_id}\", sk: \"SEAT#{seat}\")},\n            indexes: [(name: \"by-seat\", keys: {\"Booking\": (pk: \"SEAT#{seat}\", sk: \"EVENT#{event_id}\")})],",
+                )],
+                "naive",
+                "a create-once put of items with index entries or aggregates",
+            ),
+            // A posting reads its balance, then writes it on the version read: it may lose.
+            ("practice-ledger", &[], "naive", "version-checked updates"),
+        ];
+        for (scenario, edits, variant, words) in cases {
+            match rates(scenario, edits, variant) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
     }

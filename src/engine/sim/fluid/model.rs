@@ -15,7 +15,7 @@ use super::super::items::{Gen, Val, field_size, generate};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
 use super::super::world::{BornStep, EntryPlan, Fetch, PatternRt, Projected, ReadPlan, World, member_pop};
-use super::{FluidError, unsupported};
+use super::{FluidError, condition, unsupported};
 
 /// Members past which a population is not tracked member by member (slice 1 has no classes).
 pub const MAX_MEMBERS: u64 = 1 << 20;
@@ -152,6 +152,9 @@ pub struct Model {
     /// The flows that are a maintained aggregate's UpdateItems (`aggregate`): requests of
     /// their trigger's pattern, though not its calls' own writes.
     pub aggregate_flows: Vec<usize>,
+    /// The groups whose writes are create-once puts (`condition`): a put onto a taken key is
+    /// refused, not an overwrite.
+    pub create_once: Vec<usize>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -213,6 +216,7 @@ impl Model {
             scans: Vec::new(),
             largest: 0.0,
             aggregate_flows: Vec::new(),
+            create_once: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -352,8 +356,10 @@ impl Model {
         if pattern.locate.is_some() || !pattern.parts.is_empty() {
             return Err(unsupported("a read split by entity, or a write that reads first", &place));
         }
-        if pattern.condition.is_some() {
-            return Err(unsupported("conditions (a write that checks the item first)", &place));
+        if condition::create_once(world, p, pattern, &place)? {
+            let e = pattern.entity;
+            let table = self.groups.iter().enumerate().filter(|(_, k)| k.entity == e && !k.index);
+            self.create_once.extend(table.map(|(g, _)| g));
         }
         if pattern.action == Action::Put && !pattern.equals.is_empty() {
             return Err(unsupported("a put of constant values (equals)", &place));

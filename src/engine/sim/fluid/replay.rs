@@ -55,6 +55,9 @@ pub struct GroupState {
     /// Of `writes`, the aggregates' updates (not their calls' own writes).
     pub aggregate_writes: f64,
     pub overwritten: f64,
+    /// Create-once puts refused because an item held their key (`condition`): the landed puts
+    /// that made no item, which would otherwise have overwritten one.
+    pub condition_failed: f64,
     /// Whether the preloaded items went into a bucket yet (the first one).
     preloaded: bool,
     /// The texts of the buckets closed so far: a time format whose text comes back (`%H`
@@ -63,6 +66,18 @@ pub struct GroupState {
     closed: BTreeSet<String>,
     /// (calls in the tick per flow) → ticks, over the run, for writes and reads.
     pub peaks: [BTreeMap<Vec<u64>, u64>; 2],
+}
+
+impl GroupState {
+    /// Counts landed writes that left no item of their own: create-once puts refused by their
+    /// condition, or else overwrites (an upsert replaces on purpose: neither).
+    fn count_replaced(&mut self, replaced: f64, create_once: bool, upsert: bool) {
+        if create_once {
+            self.condition_failed += replaced;
+        } else if !upsert {
+            self.overwritten += replaced;
+        }
+    }
 }
 
 /// Per pattern: calls, partitions asked.
@@ -460,8 +475,8 @@ impl<'w> Replay<'w> {
         state.partitions += partitions;
         state.writes += writes;
         state.aggregate_writes += aggregate_writes;
-        state.overwritten +=
-            if group.upsert { 0.0 } else { (writes - (items - preload_items(preload))).max(0.0) };
+        let replaced = (writes - (items - preload_items(preload))).max(0.0);
+        state.count_replaced(replaced, self.model.create_once.contains(&g), group.upsert);
         state.kept.extend(parts);
         prune(&mut state.kept);
     }

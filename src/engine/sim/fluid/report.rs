@@ -443,7 +443,7 @@ impl Replay<'_> {
             overwritten_items: whole(gathered.overwritten),
             preload_overwritten_items: gathered.preload_overwritten,
             largest_item_bytes: whole(self.model.largest),
-            condition_failed_writes: 0,
+            condition_failed_writes: patterns.iter().map(|p| p.condition_failed).sum(),
             version_conflicts: 0,
         };
         Ok(RunReport {
@@ -494,6 +494,13 @@ impl Replay<'_> {
             }
         }
         Some(all)
+    }
+
+    /// Pattern `p`'s create-once puts refused by their condition: those of the groups its
+    /// puts alone write (`condition::create_once`).
+    fn condition_failed(&self, p: usize) -> f64 {
+        let mine = |g: &usize| self.groups[*g].write_flows.iter().all(|&f| self.model.flows[f].pattern == p);
+        self.model.create_once.iter().filter(|g| mine(g)).map(|&g| self.groups[g].condition_failed).sum()
     }
 
     fn pattern_reports(&self) -> Vec<PatternReport> {
@@ -568,7 +575,7 @@ impl Replay<'_> {
                 collection_errors: 0,
                 item_size_errors: 0,
                 overwrote: 0,
-                condition_failed: 0,
+                condition_failed: whole(self.condition_failed(p)),
                 version_conflicts: 0,
                 duplicates: 0,
                 stale_reads: 0,
