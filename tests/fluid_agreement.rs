@@ -2,7 +2,9 @@
 //! every variant of the scenarios it models, on the four figures the issue names:
 //!
 //! - **throttled share** (requests refused on their first attempt, over requests): within 2%
-//!   (0 on both sides for the Cassandra profile, which never throttles);
+//!   (0 on both sides for the Cassandra profile, which never throttles), and with it the
+//!   retries a throttled request took on average (where in its tick a retry lands decides
+//!   whether it is refused again);
 //! - **peak partition load** (reads and writes per second; read and write units on DynamoDB):
 //!   the per-operation peak is one draw of a maximum of random counts, so it must lie in the
 //!   fluid replay's band (its 0.1%–99.9% quantiles), or within 2% of the fluid median where

@@ -361,6 +361,10 @@ impl<'w> Replay<'w> {
     /// Of a partition's expected writes (each write flow's `share` of its `totals`), those of
     /// aggregates' updates.
     fn aggregate_writes(&self, g: usize, shares: &[f64], totals: &[f64]) -> f64 {
+        // Most models have none: skip the walk over every member's write flows.
+        if self.model.aggregate_flows.is_empty() {
+            return 0.0;
+        }
         let flows = self.groups[g].write_flows.iter().zip(shares.iter().zip(totals));
         flows.filter(|(f, _)| self.model.aggregate_flows.contains(f)).map(|(_, (s, t))| s * t).sum()
     }
