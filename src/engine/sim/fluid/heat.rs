@@ -205,7 +205,7 @@ impl Recorder {
         let clock = Clock::new(SimTime::from_millis(start_ms), SimDuration::from_millis(tick_ms.max(1)))
             .expect("a tick longer than zero (checked by tick_count)");
         let mut names: Vec<usize> = Vec::new();
-        let shared = sharing(world, model, (start_ms, tick_ms, ticks));
+        let shared = sharing(model);
         let per_group = (ROWS / shared.len().max(1)).max(1);
         let (mut rows, mut members, mut terms) = (Vec::new(), Vec::new(), Vec::new());
         let mut partitions = 0;
@@ -382,28 +382,12 @@ impl Recorder {
 
 /// The key groups whose members share their partitions, in model order: entities of one table
 /// whose partition keys are the same text for the same member (a single-table design's
-/// customer and its orders) load the same partitions, so they rank and draw as one. Two keys
-/// are taken to be the same when their tables and member populations are, and they write the
-/// same text for the first and last member at the run's start and end.
-fn sharing(world: &World, model: &Model, (start_ms, tick_ms, ticks): (u64, u64, u32)) -> Vec<Vec<usize>> {
-    let secs = |ms: u64| i64::try_from(ms / 1000).unwrap_or(i64::MAX);
-    let times = [secs(start_ms), secs(start_ms + u64::from(ticks.saturating_sub(1)) * tick_ms)];
-    let texts = |g: usize| -> Vec<String> {
-        let group = &model.groups[g];
-        let last = group.members.saturating_sub(1);
-        times.iter().flat_map(|&at| [0, last].map(|m| super::model::key_text(world, group, m, at))).collect()
-    };
+/// customer and its orders) load the same partitions, so they rank and draw as one — the
+/// partition groups the model found (`Model::lead`).
+fn sharing(model: &Model) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for (g, group) in model.groups.iter().enumerate() {
-        let pop = group.member.map(|(_, pop)| pop);
-        let same = out.iter_mut().find(|gs| {
-            let first = &model.groups[gs[0]];
-            first.group == group.group
-                && first.member.map(|(_, pop)| pop) == pop
-                && first.members == group.members
-                && texts(gs[0]) == texts(g)
-        });
-        match same {
+    for (g, &lead) in model.lead.iter().enumerate() {
+        match out.iter_mut().find(|gs| gs[0] == lead) {
             Some(gs) => gs.push(g),
             None => out.push(vec![g]),
         }
