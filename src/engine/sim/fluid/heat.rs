@@ -518,6 +518,20 @@ mod tests {
         assert!(top.starts_with("ch-") && top.contains('#'), "{top}");
     }
 
+    /// practice-chat `naive` keys a channel's messages (15 a second) and memberships (a join
+    /// every 10 seconds) by the channel: one partition each, one row each, whose write cells
+    /// count both — 15 messages' share a tick, 16 in a column holding a join's tick.
+    #[test]
+    fn two_entities_sharing_partitions_draw_as_one_row() {
+        let (_, h) = heat("practice-chat", "naive", 600);
+        assert_eq!((h.partitions, h.groups.len()), (10_000, 1));
+        let keys: std::collections::BTreeSet<&str> = h.rows.iter().map(last_key).collect();
+        assert_eq!(keys.len(), h.rows.len(), "a partition drawn twice");
+        let top = &writes(&h)[0];
+        let (least, most) = top.iter().fold((f32::MAX, 0.0f32), |(l, m), &c| (l.min(c), m.max(c)));
+        assert!((most / least - 16.0 / 15.0).abs() < 1e-4, "{least} to {most}");
+    }
+
     /// practice-saas's whale tenant asks its partition for more than 1,000 WCU a second: its
     /// row expects its part of what the meter served the partition (which other tenants share),
     /// under the partition's limit, not the 1,300 or so it asked for.
