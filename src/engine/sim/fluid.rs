@@ -131,9 +131,20 @@
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
 //!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
-//! - **Refused on every store**: updates, aggregates and conditions of the shapes above, deletes, two entities
-//!   whose items share partitions (a single-table design's same partition key: the fluid replay
-//!   keeps each entity's partitions apart), `hash()` slots (a member's items spread by another
+//! - **Shared partitions** (`shared`): a single-table design's entities under one partition key
+//!   (practice-chat `naive`'s memberships and messages under the channel's; practice-top-customers
+//!   `naive`'s profile and orders under the customer's) share each partition. Each entity keeps its
+//!   own key group for its writes, the items they replace and what a Query of its sort-key range
+//!   reads; the partition is seen once for its items and bytes (both entities', member by
+//!   member), its load in a tick (every flow of either: each key the sum of both entities'
+//!   expected loads), the table's partition count, its largest and its hottest, and the meter
+//!   puts both on one physical partition (one key hash) and never splits between them. Refused:
+//!   keys that are not the same partitions member for member (some shared, others not), a time
+//!   slot or a write shard in them, index entries sharing partitions, and sort keys without
+//!   distinct literal prefixes (chat `naive` on DynamoDB: a Query of a channel's members would
+//!   read its messages, and items of the two could replace each other).
+//! - **Refused on every store**: updates, aggregates and conditions of the shapes above, deletes, shared
+//!   partitions of the shapes above, `hash()` slots (a member's items spread by another
 //!   attribute's values), a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
 //!   shard is a draw the fluid replay does not make).
@@ -154,6 +165,7 @@ mod heat;
 mod model;
 mod replay;
 mod report;
+mod shared;
 mod ttl;
 
 pub use extremes::Band;
@@ -460,6 +472,51 @@ mod tests {
                     variant.name
                 ),
                 other => panic!("social-feed {} on MongoDB: {other:?}", variant.name),
+            }
+        }
+    }
+
+    /// Partitions two entities share are modelled only where they are the same partitions, member
+    /// for member, under no time slot (`shared`): anything else is refused by name.
+    #[test]
+    fn shared_partitions_rates_cannot_model_are_refused_by_name() {
+        let cases: [(&[Edit], &str); 2] = [
+            // Single-table partitions shared but not member for member: memberships keyed by
+            // the first 5,000 of the channels' texts (the rest hold messages alone); and under
+            // a time bucket, which closes each entity's partitions on its own.
+            (
+                &[
+                    (
+                        "(name: \"channel_id\", type: S, gen: Pick(\"channels\")),\n                (name: \"user_id\"",
+                        "(name: \"channel_id\", type: S, gen: Pick(\"rooms\")),\n                (name: \"user_id\"",
+                    ),
+                    (
+                        "popularity: Zipf(s: 0.99)),",
+                        "popularity: Zipf(s: 0.99)),\n        (name: \"rooms\", count: 5000, ids: \"ch-{:05}\"),",
+                    ),
+                ],
+                "share some partitions but not all",
+            ),
+            (
+                &[
+                    (
+                        "\"Message\": (pk: \"CH#{channel_id}\",",
+                        "\"Message\": (pk: \"CH#{channel_id}#{bucket(sent_at, 10d)}\",",
+                    ),
+                    (
+                        "\"Membership\": (pk: \"CH#{channel_id}\",",
+                        "\"Membership\": (pk: \"CH#{channel_id}#{bucket(joined_at, 10d)}\",",
+                    ),
+                ],
+                "under a key with a time slot",
+            ),
+        ];
+        for (edits, words) in cases {
+            match rates("practice-chat", edits, "naive") {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "practice-chat {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("practice-chat {edits:?}: {other:?}"),
             }
         }
     }

@@ -1099,6 +1099,16 @@ impl Capacity {
             }
         }
         out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        // Two entities' items under one key (`shared`) are one key: a split never goes
+        // between them.
+        out.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+                kept.2 += later.2;
+            }
+            same
+        });
         out
     }
 
@@ -1216,12 +1226,9 @@ impl Capacity {
                     continue;
                 }
                 *count += 1;
-                let calls: Vec<u64> = model
-                    .flows
-                    .iter()
-                    .filter(|f| f.group == g && f.write == write)
-                    .map(|f| n[f.pattern])
-                    .collect();
+                // In the order of the peaks' histogram of `g`'s partitions (`Model::peak_flows`).
+                let calls: Vec<u64> =
+                    model.peak_flows(g, write).iter().map(|&f| n[model.flows[f].pattern]).collect();
                 // The member's part, to 1e-4: ticks of nearly the same part weigh together.
                 let (count, part) = if held {
                     (served, requests / asked)
@@ -1237,7 +1244,7 @@ impl Capacity {
     }
 
     /// Per (group, member) on partition `i`: its requests this tick in one direction, as the
-    /// tick weighed them (`asked`).
+    /// tick weighed them (`asked`); a shared partition's under its lead group (`shared`).
     fn busiest(&self, model: &Model, i: usize, write: bool) -> BTreeMap<(usize, u64), f64> {
         let mut members: BTreeMap<(usize, u64), f64> = BTreeMap::new();
         for &(f, bucket, calls) in &self.asked {
@@ -1249,7 +1256,9 @@ impl Capacity {
             for (member, _) in keys.parts.iter().enumerate().filter(|&(_, &part)| part == i) {
                 let share = flow.shares.of(member);
                 if share > 0.0 {
-                    *members.entry((flow.group, member as u64)).or_default() += calls as f64 * share;
+                    // Two entities' keys of one partition are its lead's member (`shared`).
+                    let g = model.lead[flow.group];
+                    *members.entry((g, member as u64)).or_default() += calls as f64 * share;
                 }
             }
         }
@@ -1323,7 +1332,8 @@ impl Capacity {
         if called > 0.0 { landed / called } else { 1.0 }
     }
 
-    /// Member `m`'s requests to group `g` refused on their first attempt.
+    /// Member `m`'s requests to group `g` refused on their first attempt (to every group sharing
+    /// its partitions, `shared`).
     pub fn throttled_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
         let Some(i) = self.part_of(model, g, m, at_secs) else { return 0.0 };
         let member = usize::try_from(m).unwrap_or(usize::MAX);
@@ -1331,7 +1341,7 @@ impl Capacity {
             .flows
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.group == g)
+            .filter(|(_, f)| model.lead[f.group] == model.lead[g])
             .map(|(f, flow)| flow.shares.of(member) * self.refused[i][f])
             .sum()
     }

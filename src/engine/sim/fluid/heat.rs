@@ -205,7 +205,7 @@ impl Recorder {
         let clock = Clock::new(SimTime::from_millis(start_ms), SimDuration::from_millis(tick_ms.max(1)))
             .expect("a tick longer than zero (checked by tick_count)");
         let mut names: Vec<usize> = Vec::new();
-        let shared = sharing(world, model, (start_ms, tick_ms, ticks));
+        let shared = sharing(model);
         let per_group = (ROWS / shared.len().max(1)).max(1);
         let (mut rows, mut members, mut terms) = (Vec::new(), Vec::new(), Vec::new());
         let mut partitions = 0;
@@ -382,28 +382,12 @@ impl Recorder {
 
 /// The key groups whose members share their partitions, in model order: entities of one table
 /// whose partition keys are the same text for the same member (a single-table design's
-/// customer and its orders) load the same partitions, so they rank and draw as one. Two keys
-/// are taken to be the same when their tables and member populations are, and they write the
-/// same text for the first and last member at the run's start and end.
-fn sharing(world: &World, model: &Model, (start_ms, tick_ms, ticks): (u64, u64, u32)) -> Vec<Vec<usize>> {
-    let secs = |ms: u64| i64::try_from(ms / 1000).unwrap_or(i64::MAX);
-    let times = [secs(start_ms), secs(start_ms + u64::from(ticks.saturating_sub(1)) * tick_ms)];
-    let texts = |g: usize| -> Vec<String> {
-        let group = &model.groups[g];
-        let last = group.members.saturating_sub(1);
-        times.iter().flat_map(|&at| [0, last].map(|m| super::model::key_text(world, group, m, at))).collect()
-    };
+/// customer and its orders) load the same partitions, so they rank and draw as one — the
+/// partition groups the model found (`Model::lead`).
+fn sharing(model: &Model) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for (g, group) in model.groups.iter().enumerate() {
-        let pop = group.member.map(|(_, pop)| pop);
-        let same = out.iter_mut().find(|gs| {
-            let first = &model.groups[gs[0]];
-            first.group == group.group
-                && first.member.map(|(_, pop)| pop) == pop
-                && first.members == group.members
-                && texts(gs[0]) == texts(g)
-        });
-        match same {
+    for (g, &lead) in model.lead.iter().enumerate() {
+        match out.iter_mut().find(|gs| gs[0] == lead) {
             Some(gs) => gs.push(g),
             None => out.push(vec![g]),
         }
@@ -532,6 +516,20 @@ mod tests {
         // Each rank is a real key: its channel in the bucket current at the end.
         let top = last_key(&h.rows[0]);
         assert!(top.starts_with("ch-") && top.contains('#'), "{top}");
+    }
+
+    /// practice-chat `naive` keys a channel's messages (15 a second) and memberships (a join
+    /// every 10 seconds) by the channel: one partition each, one row each, whose write cells
+    /// count both — 15 messages' share a tick, 16 in a column holding a join's tick.
+    #[test]
+    fn two_entities_sharing_partitions_draw_as_one_row() {
+        let (_, h) = heat("practice-chat", "naive", 600);
+        assert_eq!((h.partitions, h.groups.len()), (10_000, 1));
+        let keys: std::collections::BTreeSet<&str> = h.rows.iter().map(last_key).collect();
+        assert_eq!(keys.len(), h.rows.len(), "a partition drawn twice");
+        let top = &writes(&h)[0];
+        let (least, most) = top.iter().fold((f32::MAX, 0.0f32), |(l, m), &c| (l.min(c), m.max(c)));
+        assert!((most / least - 16.0 / 15.0).abs() < 1e-4, "{least} to {most}");
     }
 
     /// practice-saas's whale tenant asks its partition for more than 1,000 WCU a second: its

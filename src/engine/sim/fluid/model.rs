@@ -155,6 +155,8 @@ pub struct Model {
     /// The groups whose writes are create-once puts (`condition`): a put onto a taken key is
     /// refused, not an overwrite.
     pub create_once: Vec<usize>,
+    /// Per group, the group whose partitions its items share (itself when alone: `shared`).
+    pub lead: Vec<usize>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -217,6 +219,7 @@ impl Model {
             largest: 0.0,
             aggregate_flows: Vec::new(),
             create_once: Vec::new(),
+            lead: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -283,7 +286,7 @@ impl Model {
                 model.groups.push(key_group(world, e, index.group, pk, sort, true, &place)?);
             }
         }
-        model.check_shared_partitions(world, start_secs)?;
+        model.lead = super::shared::leads(world, &model.groups, start_secs)?;
         for (p, pattern) in world.patterns.iter().enumerate() {
             model.add_pattern(world, p, pattern, seed, start_secs)?;
         }
@@ -306,42 +309,6 @@ impl Model {
             return Err(unsupported("GetItems of items past one read unit (4 KB)", &place));
         }
         Ok(model)
-    }
-
-    /// Refuses two entities whose items share partitions (a single-table design keying a
-    /// channel's memberships and its messages by the channel alone): the fluid replay keeps
-    /// each entity's partitions apart, while such a partition holds, and counts as one, both —
-    /// its items and bytes, its loads, the partitions the table has. Keys are compared as the
-    /// per-operation replay writes them, at the run's start.
-    fn check_shared_partitions(&self, world: &World, start_secs: i64) -> Result<(), FluidError> {
-        for (a, first) in self.groups.iter().enumerate() {
-            let others: Vec<&KeyGroup> = self.groups[a + 1..]
-                .iter()
-                .filter(|k| k.group == first.group && k.entity != first.entity)
-                .collect();
-            if others.is_empty() {
-                continue;
-            }
-            let texts: std::collections::HashSet<String> =
-                (0..first.members).map(|v| key_text(world, first, v, start_secs)).collect();
-            if let Some(other) = others
-                .into_iter()
-                .find(|k| (0..k.members).any(|v| texts.contains(&key_text(world, k, v, start_secs))))
-            {
-                let place = format!(
-                    "{} {}, entities {} and {}",
-                    if first.index { "index" } else { "table" },
-                    world.group_name(first.group),
-                    world.entities[first.entity].name,
-                    world.entities[other.entity].name
-                );
-                return Err(unsupported(
-                    "two entities whose items share partitions (the same partition key)",
-                    &place,
-                ));
-            }
-        }
-        Ok(())
     }
 
     fn add_pattern(

@@ -31,6 +31,9 @@ pub struct Part {
     /// Of its items, those it held for certain before its writes (preloaded).
     pub pre: f64,
     pub bytes_per_item: f64,
+    /// The chance that it holds no item (0 when preloaded): for the partitions two entities
+    /// share (`shared::merge`).
+    pub empty: f64,
 }
 
 /// What one key group gathered.
@@ -45,6 +48,9 @@ pub struct GroupState {
     seq_from: Vec<u64>,
     pub write_flows: Vec<usize>,
     pub read_flows: Vec<usize>,
+    /// The flows whose calls the peaks count, [reads, writes]: the group's own, and those of the
+    /// groups whose items share its partitions when it leads them (`Model::peak_flows`).
+    pub peak_flows: [Vec<usize>; 2],
     /// Partitions that may be the largest.
     pub kept: Vec<Part>,
     pub items: f64,
@@ -125,8 +131,9 @@ impl<'w> Replay<'w> {
             let g = &mut groups[flow.group];
             if flow.write { g.write_flows.push(f) } else { g.read_flows.push(f) }
         }
-        for g in &mut groups {
-            g.seq_from = vec![0; g.write_flows.len()];
+        for (g, state) in groups.iter_mut().enumerate() {
+            state.seq_from = vec![0; state.write_flows.len()];
+            state.peak_flows = [model.peak_flows(g, false), model.peak_flows(g, true)];
         }
         let patterns = vec![PatternState::default(); world.patterns.len()];
         let shards_asked = model
@@ -215,6 +222,7 @@ impl<'w> Replay<'w> {
         for g in 0..self.groups.len() {
             self.close(g);
         }
+        super::shared::merge(self);
         Ok(true)
     }
 
@@ -299,8 +307,6 @@ impl<'w> Replay<'w> {
                 return Err(unsupported("Seq picks that repeat a member within a second", &place));
             }
         }
-        let reads: Vec<u64> =
-            self.groups[g].read_flows.iter().map(|&f| n[self.model.flows[f].pattern]).collect();
         for &f in &self.groups[g].read_flows.clone() {
             let flow = &self.model.flows[f];
             let calls = n[flow.pattern];
@@ -318,11 +324,14 @@ impl<'w> Replay<'w> {
         }
         let state = &mut self.groups[g];
         if !writes.is_empty() {
-            *state.open.entry(writes.clone()).or_default() += 1;
-            *state.peaks[1].entry(writes).or_default() += 1;
+            *state.open.entry(writes).or_default() += 1;
         }
-        if !reads.is_empty() {
-            *state.peaks[0].entry(reads).or_default() += 1;
+        // The peaks of a partition both entities load count every flow of either (`shared`).
+        for (dim, flows) in state.peak_flows.iter().enumerate() {
+            if !flows.is_empty() {
+                let calls = flows.iter().map(|&f| n[self.model.flows[f].pattern]).collect();
+                *state.peaks[dim].entry(calls).or_default() += 1;
+            }
         }
         Ok(())
     }
@@ -468,7 +477,7 @@ impl<'w> Replay<'w> {
             aggregate_writes += lam * self.aggregate_writes(g, &shares, &totals);
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
             let size = Normal { mean, sd };
-            parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item });
+            parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item, empty });
         }
         if let Some(capacity) = self.capacities.iter_mut().find(|c| c.scope.groups[g]) {
             capacity.closed_bucket(&self.model, g, at_secs, &parts);
@@ -481,8 +490,17 @@ impl<'w> Replay<'w> {
         state.aggregate_writes += aggregate_writes;
         let replaced = (writes - (items - preload_items(preload))).max(0.0);
         state.count_replaced(replaced, self.model.create_once.contains(&g), group.upsert);
-        state.kept.extend(parts);
-        prune(&mut state.kept);
+        self.keep(g, parts);
+    }
+
+    /// Keeps group `g`'s closed partitions that may be the largest; a shared partition's every
+    /// member, until `shared::merge` joins both entities' sizes.
+    fn keep(&mut self, g: usize, parts: Vec<Part>) {
+        let kept = &mut self.groups[g].kept;
+        kept.extend(parts);
+        if !self.model.shares_partitions(g) {
+            prune(kept);
+        }
     }
 }
 
@@ -597,7 +615,7 @@ fn kept_over_life(
 const KEEP_TOP: usize = 8;
 
 /// Drops partitions that can no longer be the largest, but for the `KEEP_TOP` largest.
-fn prune(parts: &mut Vec<Part>) {
+pub(super) fn prune(parts: &mut Vec<Part>) {
     parts.sort_by(|a, b| (b.items.mean * b.bytes_per_item).total_cmp(&(a.items.mean * a.bytes_per_item)));
     let floor = parts.iter().map(|p| p.items.mean - KEEP_SD * p.items.sd).fold(f64::NEG_INFINITY, f64::max);
     let floor_bytes = parts

@@ -77,7 +77,7 @@ impl Replay<'_> {
     /// direction `dim` (0 reads, 1 writes), as a band of counts per tick.
     fn peak(&self, g: usize, dim: usize, members: Option<&[u64]>) -> Result<Band, FluidError> {
         let state = &self.groups[g];
-        let flows: Vec<usize> = if dim == 1 { state.write_flows.clone() } else { state.read_flows.clone() };
+        let flows = state.peak_flows[dim].clone();
         if flows.is_empty() {
             return Ok(Band::default());
         }
@@ -281,6 +281,21 @@ impl Replay<'_> {
         for (g, group) in self.model.groups.iter().enumerate() {
             let state = &self.groups[g];
             let name = self.world.group_name(group.group);
+            // A group whose partitions another leads (`shared`): its sums are its own, its
+            // partitions' sizes and loads are the lead's.
+            if self.model.lead[g] != g {
+                out.items += state.items;
+                out.bytes += state.bytes;
+                out.overwritten += state.overwritten;
+                out.base_writes += state.writes - state.aggregate_writes;
+                out.side_writes += state.aggregate_writes;
+                if !group.upsert {
+                    out.preload_overwritten +=
+                        self.model.preload[g].values().map(|p| p.overwritten).sum::<u64>();
+                }
+                out.partitions.logical += whole(state.partitions);
+                continue;
+            }
             let (items, bytes) = self.largest(g);
             let peaks = [self.peak(g, 0, None)?.scale(1.0 / secs), self.peak(g, 1, None)?.scale(1.0 / secs)];
             out.bands.groups.push(GroupBands {
