@@ -27,7 +27,7 @@
 //!   by `E[(X − c)⁺]`, more than `(E[X] − c)⁺` near the limit: each partition serves at most
 //!   `E[X] − E[(X − c)⁺]` of its share in a tick (normal approximation, `normal_excess`).
 //! - **Retries**: refused demand waits for its retry over the spread of the policy's jittered
-//!   wait for its retry number (`wait_points`), counted from the slot it was refused in; a retry
+//!   wait for its retry number (`spread`), counted from the slot it was refused in; a retry
 //!   that would fall within the same tick fails too (capacity does not come back within a tick,
 //!   as the per-operation replay fast-forwards it) and counts as a retry; past the policy's
 //!   last retry it fails. Waiting demand stays with the physical partition it was refused on.
@@ -65,7 +65,8 @@ const SLOTS: u32 = 10;
 const THINNED_MEMBERS: usize = 4;
 
 /// Fewest points a retry's wait is spread over (evenly between the policy's shortest and
-/// longest), and the most: one a slot of the wait's range in between (`wait_points`).
+/// longest), and the most before a wider wait's points are chosen to reach every slot of a
+/// tick (`spread`).
 const WAIT_POINTS: (u32, u32) = (4, 11);
 
 /// The hashes and partitions of a group's members for one bucket of its time slot.
@@ -299,29 +300,7 @@ fn member_tables(model: &Model, scope: &Scope) -> (Vec<Vec<f64>>, Vec<Vec<f64>>)
 }
 
 /// Per retry number (index 0 unused), the slots after the one a request was refused in that its
-/// retry is due in: its wait spread evenly between the policy's shortest and longest wait
-/// (`wait_points`, one when they are the same), each counted from the middle of the
-/// refusing slot, and a slot later at least when the wait is not nothing. Whole slots, so a
-/// retry's due slot is the refusing slot plus these (as adding them in floating point was).
-/// How many points a retry's wait from `lo` to `hi` ms is spread over. When a request is
-/// retried decides where in its tick it lands, and so whether it finds the partition's budget
-/// spent (the tick's first slots take it): a wait spread over too few points brings every
-/// retry of a slot back at one or two places in the tick (4 points 2.5 s apart, as a 10 s
-/// wait's were, land on the same slot twice), which served ~6% more retries than the
-/// per-operation replay's continuous jitter on practice-saas `naive` over 20 minutes. One
-/// point a slot of the range (at least 4, so a short wait keeps its shape) lands a wait on
-/// every slot; past 10 slots, 11 points — not a divisor of `SLOTS`, so points spaced by
-/// whole ticks cannot fall on one slot — still reach every slot of a tick, and keep a long
-/// wait as cheap as a short one.
-fn wait_points(lo: f64, hi: f64, slot_ms: f64) -> u32 {
-    if hi <= lo {
-        return 1;
-    }
-    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
-    let slots = ((hi - lo) / slot_ms).ceil().min(f64::from(WAIT_POINTS.1)) as u32;
-    slots.clamp(WAIT_POINTS.0, WAIT_POINTS.1)
-}
-
+/// retry is due in (`spread`).
 fn wait_slots(policy: &RetryPolicy, tick_ms: u64) -> Vec<Vec<u64>> {
     let slot_ms = tick_ms as f64 / f64::from(SLOTS);
     (0..=policy.max_retries)
@@ -330,22 +309,69 @@ fn wait_slots(policy: &RetryPolicy, tick_ms: u64) -> Vec<Vec<u64>> {
                 return Vec::new();
             }
             let (lo, hi) = policy.wait_range_ms(retries);
-            let points = wait_points(lo, hi, slot_ms);
-            let part = 1.0 / f64::from(points);
-            (0..points)
-                .map(|j| {
-                    let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
-                    #[expect(
-                        clippy::cast_possible_truncation,
-                        clippy::cast_sign_loss,
-                        reason = "a slot count"
-                    )]
-                    let after = ((0.5 * slot_ms + wait) / slot_ms).floor() as u64;
-                    after.max(u64::from(wait > 0.0))
-                })
-                .collect()
+            spread(lo, hi, slot_ms)
         })
         .collect()
+}
+
+/// The due slots, after the refusing one, of a wait drawn evenly from `lo` to `hi` ms: points
+/// spread evenly over the range, each counted from the middle of the refusing slot (a slot
+/// later at least when the wait is not nothing), in whole slots.
+///
+/// Where in its tick a retry lands decides whether it finds the partition's budget spent (the
+/// tick's first slots take it), so the points must reach every slot the continuous jitter of
+/// the per-operation replay reaches. Four points 2.5 s apart, as a 10 s wait's were, land on
+/// one slot of a tick twice, and served ~6% more retries than the per-operation replay on
+/// practice-saas `naive` over 20 minutes. So a wait takes a point a slot of its range (at least
+/// 4, so a short wait keeps its shape: every slot the range spans is reached); a range past
+/// `WAIT_POINTS.1` slots takes the fewest points from there that still reach every slot of a
+/// tick (11 for the AWS policy's waits on a 1 s tick: not a divisor of `SLOTS`), so a long wait
+/// costs about what a short one does (`MOST_WAIT_POINTS` at most).
+fn spread(lo: f64, hi: f64, slot_ms: f64) -> Vec<u64> {
+    let at = |points: u32| -> Vec<u64> {
+        let part = 1.0 / f64::from(points);
+        (0..points)
+            .map(|j| {
+                let wait = lo + (hi - lo) * (f64::from(j) + 0.5) * part;
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
+                let after = ((0.5 * slot_ms + wait) / slot_ms).floor() as u64;
+                after.max(u64::from(wait > 0.0))
+            })
+            .collect()
+    };
+    if hi <= lo {
+        return at(1);
+    }
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a slot count")]
+    let range = ((hi - lo) / slot_ms).ceil().min(f64::from(u32::MAX)) as u32;
+    if range <= WAIT_POINTS.1 {
+        return at(range.max(WAIT_POINTS.0));
+    }
+    // The first count that reaches every slot, or else the one that reaches the most; a point a
+    // slot would, but a wait of thousands of slots (a tick of milliseconds) must stay cheap.
+    let mut best = at(WAIT_POINTS.1);
+    for points in WAIT_POINTS.1..=range.min(MOST_WAIT_POINTS) {
+        let slots = at(points);
+        if slots_reached(&slots) > slots_reached(&best) {
+            best = slots;
+        }
+        if slots_reached(&best) == SLOTS {
+            break;
+        }
+    }
+    best
+}
+
+/// The most points a wait is spread over (`spread`).
+const MOST_WAIT_POINTS: u32 = 64;
+
+/// How many of a tick's slots due slots fall on.
+fn slots_reached(slots: &[u64]) -> u32 {
+    let mut seen = 0u64;
+    for s in slots {
+        seen |= 1 << (s % u64::from(SLOTS));
+    }
+    seen.count_ones()
 }
 
 /// Per physical partition, the sum of the shares of a flow's members whose keys it holds.
@@ -1266,7 +1292,7 @@ impl Capacity {
     }
 
     /// Demand refused on partition `i` in this tick's slots: each part waits for its next retry,
-    /// spread evenly over the policy's wait (`wait_points`); a retry that falls within
+    /// spread evenly over the policy's wait (`spread`); a retry that falls within
     /// this tick fails too and counts as a retry; past the policy's last retry it fails.
     fn retry(&mut self, i: usize, work: &mut Waiting, end_slot: u64) {
         while let Some(((slot, pattern, dim, retries), (requests, units))) = work.pop_first() {
@@ -1277,7 +1303,7 @@ impl Capacity {
             let retries = retries + 1;
             let at = usize::try_from(retries).expect("a retry number");
             let points = self.wait_slots[at].len();
-            #[expect(clippy::cast_precision_loss, reason = "at most WAIT_POINTS.1")]
+            #[expect(clippy::cast_precision_loss, reason = "at most MOST_WAIT_POINTS")]
             let part = 1.0 / points as f64;
             for j in 0..points {
                 let key = (slot + self.wait_slots[at][j], pattern, dim, retries);
@@ -1470,12 +1496,12 @@ fn expected_over_poisson(mean: f64, pre: f64, nonempty: bool, f: impl Fn(f64) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{PageMeans, SLOTS, ceil_bytes, expected_over_poisson, wait_points, wait_slots};
+    use super::{PageMeans, SLOTS, ceil_bytes, expected_over_poisson, slots_reached, spread, wait_slots};
     use crate::engine::profile::Metering;
     use crate::engine::retry::RetryPolicy;
 
     #[test]
-    fn a_wait_takes_a_point_a_slot_of_its_range_from_4_to_11() {
+    fn a_wait_takes_a_point_a_slot_of_its_range_from_4() {
         // (shortest ms, longest ms, points) on 100 ms slots: the AWS policy's first retries
         // (250–500 ms, 500–1,000, 1,000–2,000), a long one (10–20 s) and no jitter.
         for (lo, hi, points) in [
@@ -1485,24 +1511,35 @@ mod tests {
             (10_000.0, 20_000.0, 11),
             (1000.0, 1000.0, 1),
         ] {
-            assert_eq!(wait_points(lo, hi, 100.0), points, "{lo}–{hi} ms");
+            assert_eq!(spread(lo, hi, 100.0).len(), points, "{lo}–{hi} ms");
         }
     }
 
-    /// A retry whose wait spans a tick or more comes back in every slot of a tick, as the
-    /// per-operation replay's continuous jitter does: where in the tick it lands decides
-    /// whether it finds the partition's budget spent.
+    /// A retry comes back on every slot its jittered wait can reach, as the per-operation
+    /// replay's continuous jitter does (where in the tick it lands decides whether it finds the
+    /// partition's budget spent): a wait shorter than a tick on every slot between its first and
+    /// its last, a longer one on every slot of a tick — for ticks of any length.
     #[test]
-    fn a_long_wait_lands_on_every_slot_of_a_tick() {
-        let policy = RetryPolicy::aws_java_v1_dynamodb();
-        let slots = wait_slots(&policy, 1000);
-        for retry in 1..=policy.max_retries {
-            let (lo, hi) = policy.wait_range_ms(retry);
-            let mut phases: Vec<u64> = slots[retry as usize].iter().map(|s| s % u64::from(SLOTS)).collect();
-            phases.sort_unstable();
-            phases.dedup();
-            let want = if hi - lo >= 1000.0 { usize::try_from(SLOTS).expect("a slot count") } else { 1 };
-            assert!(phases.len() >= want, "retry {retry} ({lo}–{hi} ms) lands on slots {phases:?}");
+    fn a_retry_lands_on_every_slot_its_wait_reaches() {
+        let policies = [RetryPolicy::aws_java_v1_dynamodb(), RetryPolicy::cosmos_sdk()];
+        for tick_ms in [200, 1000, 2000, 5000, 10_000, 60_000] {
+            let slot_ms = tick_ms as f64 / f64::from(SLOTS);
+            for policy in &policies {
+                let slots = wait_slots(policy, tick_ms);
+                for retry in 1..=policy.max_retries {
+                    let (lo, hi) = policy.wait_range_ms(retry);
+                    let due = &slots[retry as usize];
+                    let (first, last) = (due.iter().min().unwrap(), due.iter().max().unwrap());
+                    let place =
+                        format!("{}: retry {retry} ({lo}–{hi} ms) on a {tick_ms} ms tick", policy.name);
+                    if hi - lo >= f64::from(SLOTS) * slot_ms {
+                        assert_eq!(slots_reached(due), SLOTS, "{place}: {due:?}");
+                    } else {
+                        let gap = (*first..=*last).find(|s| !due.contains(s));
+                        assert_eq!(gap, None, "{place}: {due:?}");
+                    }
+                }
+            }
         }
     }
 
