@@ -480,7 +480,7 @@ mod tests {
     /// for member, under no time slot (`shared`): anything else is refused by name.
     #[test]
     fn shared_partitions_rates_cannot_model_are_refused_by_name() {
-        let cases: [(&[Edit], &str); 2] = [
+        let cases: [(&[Edit], &str); 3] = [
             // Single-table partitions shared but not member for member: memberships keyed by
             // the first 5,000 of the channels' texts (the rest hold messages alone); and under
             // a time bucket, which closes each entity's partitions on its own.
@@ -509,6 +509,22 @@ mod tests {
                     ),
                 ],
                 "under a key with a time slot",
+            ),
+            // A third entity whose sort keys start inside the memberships' (`MEMBER#PIN#`
+            // within `MEMBER#`), though apart from the messages' that lead the partition: a
+            // Query of memberships would read its items too.
+            (
+                &[
+                    (
+                        "                (name: \"joined_at\", type: Time, gen: Now),\n            ],\n        ),\n",
+                        "                (name: \"joined_at\", type: Time, gen: Now),\n            ],\n        ),\n        (name: \"Pin\", attributes: [(name: \"channel_id\", type: S, gen: Pick(\"channels\")), (name: \"pinned_at\", type: Time, gen: Now)]),\n",
+                    ),
+                    (
+                        "\"Membership\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n",
+                        "\"Membership\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n                \"Pin\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#PIN#{pinned_at}\"),\n",
+                    ),
+                ],
+                "sort keys without distinct literal prefixes",
             ),
         ];
         for (edits, words) in cases {

@@ -70,7 +70,7 @@ pub struct GroupState {
     /// alone) puts a later hour's writes into an earlier partition, which the fluid replay
     /// does not model.
     closed: BTreeSet<String>,
-    /// (calls in the tick per flow) → ticks, over the run, for writes and reads.
+    /// (calls in the tick per flow of `peak_flows[dim]`) → ticks, over the run, [reads, writes].
     pub peaks: [BTreeMap<Vec<u64>, u64>; 2],
 }
 

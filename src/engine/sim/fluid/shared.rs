@@ -58,6 +58,18 @@ pub(super) fn leads(world: &World, groups: &[KeyGroup], start_secs: i64) -> Resu
                 world.entities[other.entity].name
             );
             check_pair(world, (first, other), &texts, &texts_b, &place)?;
+            // Every entity already in the partition is one a Query of `other` must not read.
+            if let Some(joined) =
+                (a + 1..b).find(|&c| lead[c] == a && !distinct_heads(world, &groups[c], other))
+            {
+                let place = format!(
+                    "table {}, entities {} and {}",
+                    world.group_name(other.group),
+                    world.entities[groups[joined].entity].name,
+                    world.entities[other.entity].name
+                );
+                return Err(unsupported(WITHOUT_PREFIXES, &place));
+            }
             lead[b] = lead[a];
         }
     }
@@ -93,14 +105,17 @@ fn check_pair(
             place,
         ));
     }
+    if distinct_heads(world, first, other) { Ok(()) } else { Err(unsupported(WITHOUT_PREFIXES, place)) }
+}
+
+/// The refusal of entities sharing partitions whose sort keys do not start apart.
+const WITHOUT_PREFIXES: &str = "two entities whose items share partitions under sort keys without distinct literal prefixes (a Query of one reads the other's items, and their items may replace each other)";
+
+/// Whether two entities' sort keys start with literal texts neither of which begins the other
+/// (`MSG#…` and `MEMBER#…`): no item of one falls in a Query of the other's prefix.
+fn distinct_heads(world: &World, first: &KeyGroup, other: &KeyGroup) -> bool {
     let head = |g: &KeyGroup| world.entities[g.entity].sk.as_ref().map(literal_head);
-    match (head(first), head(other)) {
-        (Some(a), Some(b)) if !a.starts_with(&b) && !b.starts_with(&a) => Ok(()),
-        _ => Err(unsupported(
-            "two entities whose items share partitions under sort keys without distinct literal prefixes (a Query of one reads the other's items, and their items may replace each other)",
-            place,
-        )),
-    }
+    matches!((head(first), head(other)), (Some(a), Some(b)) if !a.starts_with(&b) && !b.starts_with(&a))
 }
 
 /// The literal text a sort key starts with (`MSG#` of `MSG#{sent_at}#{seq}`).
