@@ -21,6 +21,9 @@
 /// the retries it has made).
 pub type Due = (u64, usize, usize, u32);
 
+/// What waits: (its pattern; its direction; the retries it has made).
+pub type Kind = (usize, usize, u32);
+
 /// One slot's demand of a (pattern, direction, retries made).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Entry {
@@ -154,6 +157,32 @@ impl Waiting {
         sums.0 += requests;
         sums.1 += units;
         self.present[row * self.words + id / 64] |= 1 << (id % 64);
+    }
+
+    /// Adds `requests` and `units` of a kind at `from` plus each of `after` (ascending), as
+    /// `add` would one by one, the kind looked up and the ring reached once: a refusal's retry
+    /// spread over its wait's points.
+    pub fn add_after(
+        &mut self,
+        from: u64,
+        after: &[u64],
+        (pattern, dim, retries): Kind,
+        requests: f64,
+        units: f64,
+    ) {
+        let (Some(&first), Some(&last)) = (after.first(), after.last()) else { return };
+        let id = self.id(pattern, dim, retries);
+        self.reach(from + first);
+        self.reach(from + last);
+        let (word, bit) = (id / 64, 1 << (id % 64));
+        for &a in after {
+            let row = self.row(from + a);
+            let at = self.cell(row, id);
+            let sums = &mut self.sums[at];
+            sums.0 += requests;
+            sums.1 += units;
+            self.present[row * self.words + word] |= bit;
+        }
     }
 
     fn entry(&self, row: usize, id: usize) -> Entry {
@@ -317,7 +346,8 @@ mod tests {
 
     /// Against a map of the same keys, over many ticks, so the ring's rows wrap around its
     /// storage again and again, and new kinds and longer waits lay it out again while entries
-    /// wait: the same entries, in the same order, with the same bits.
+    /// wait: the same entries, in the same order, with the same bits, added one by one or a
+    /// retry's points at once (`add_after`).
     fn against_a_map(shape: &Shape) {
         let mut w = Waiting::default();
         let mut map: BTreeMap<Due, (f64, f64)> = BTreeMap::new();
@@ -349,8 +379,18 @@ mod tests {
                 let pattern = small(next(grown(shape.patterns)));
                 let key = (end + next(grown(shape.ahead)), pattern, small(next(2)), retries);
                 let (requests, units) = (next(1000) as f64 / 7.0, next(1000) as f64 / 3.0);
-                add(&mut map, key, requests, units);
-                w.add(key, requests, units);
+                if next(2) == 0 {
+                    add(&mut map, key, requests, units);
+                    w.add(key, requests, units);
+                } else {
+                    // A retry's points, some on one slot, from `end`.
+                    let mut after: Vec<u64> = (0..next(5)).map(|_| next(grown(shape.ahead))).collect();
+                    after.sort_unstable();
+                    for &a in &after {
+                        add(&mut map, (end + a, key.1, key.2, key.3), requests, units);
+                    }
+                    w.add_after(end, &after, (key.1, key.2, key.3), requests, units);
+                }
             }
             let listed_map: Vec<_> = map.iter().map(|(k, v)| (*k, *v)).collect();
             assert_eq!(listed(&w), listed_map, "tick {tick}");
