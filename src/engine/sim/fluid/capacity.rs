@@ -1305,16 +1305,17 @@ impl Capacity {
             let points = self.wait_slots[at].len();
             #[expect(clippy::cast_precision_loss, reason = "at most MOST_WAIT_POINTS")]
             let part = 1.0 / points as f64;
-            for j in 0..points {
-                let key = (slot + self.wait_slots[at][j], pattern, dim, retries);
-                if key.0 < end_slot {
-                    self.figures.retries[pattern] += requests * part;
-                    self.attempts[i][1] += requests * part;
-                    work.add(key, requests * part, units * part);
-                } else {
-                    self.waiting[i].add(key, requests * part, units * part);
-                }
+            // The points due within this tick (the first: the slots ascend) go on in `work`.
+            let after = &self.wait_slots[at];
+            debug_assert!(after.is_sorted(), "a wait's points ascend");
+            let within = after.partition_point(|&a| slot + a < end_slot);
+            for &a in &after[..within] {
+                self.figures.retries[pattern] += requests * part;
+                self.attempts[i][1] += requests * part;
+                work.add((slot + a, pattern, dim, retries), requests * part, units * part);
             }
+            let kind = (pattern, dim, retries);
+            self.waiting[i].add_after(slot, &after[within..], kind, requests * part, units * part);
         }
     }
 

@@ -1,22 +1,29 @@
-//! Throttled demand waiting for its retry, on one physical partition: a ring of slots (due
-//! times, counted from the run's start), each a short list of (pattern, direction, retries made)
-//! with the requests and units due then.
+//! Throttled demand waiting for its retry, on one physical partition: per due slot (counted
+//! from the run's start), the requests and units due then of each (pattern, direction, retries
+//! made) — a kind.
 //!
-//! Every tick takes the slots due within it, reads them slot by slot, and adds a refusal's
-//! retries a policy's wait ahead, so what waits spans at most the policy's longest wait in
-//! slots (a few hundred): a ring of buckets serves this with no search but within a slot, where
-//! a map ordered by the whole key searched its depth on every access.
+//! Every tick takes the slots due within it, reads them slot by slot, and adds each refusal's
+//! retries at the points of the policy's wait ahead (`capacity::spread`: 11 for the AWS
+//! policy's long waits on a 1 s tick; a throttled partition adds thousands of times a tick),
+//! so an add must cost no search and no move. The kinds a partition ever
+//! waits on are few — the (pattern, direction) pairs refused on it times the retry numbers —
+//! so each gets a compact id, ordered as the kinds are, and a slot is a dense row of sums by id
+//! with a mask of the ids present: an add is an index, two float adds and a bit set. The rows
+//! are one ring, as long as the longest wait (a power of two of slots), allocated at a
+//! partition's first refusal: a partition never throttled holds nothing.
 //!
-//! What it must never do: visit its entries in another order than the map it replaces — slots
-//! ascending, then (pattern, direction, retries) — nor add into an entry in another way than
-//! starting from zero. The capacity model sums these floats in visiting order, so the order is
-//! part of its figures (reports are the same bytes as the map's).
-
-use std::collections::VecDeque;
+//! What it must never do: visit its entries in another order than a map of the whole key —
+//! slots ascending, then (pattern, direction, retries) — nor add into an entry in another way
+//! than starting from zero. The capacity model sums these floats in visiting order, so the
+//! order is part of its figures (reports are the same bytes as the map's). An empty cell holds
+//! +0.0, so an add into it is the map's `0.0 + x`.
 
 /// Where a retry is due: (the slot, counted from the run's start; its pattern; its direction;
 /// the retries it has made).
 pub type Due = (u64, usize, usize, u32);
+
+/// What waits: (its pattern; its direction; the retries it has made).
+pub type Kind = (usize, usize, u32);
 
 /// One slot's demand of a (pattern, direction, retries made).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,97 +35,188 @@ pub struct Entry {
     pub units: f64,
 }
 
-/// `(pattern, dim, retries)` packed so that the words order as the tuples do: a pattern below
-/// 2²⁴ (a scenario has a few dozen), a direction below 2⁸ (read or write).
-fn kind(pattern: usize, dim: usize, retries: u32) -> u64 {
-    debug_assert!(pattern < 1 << 24 && dim < 1 << 8, "a pattern or direction past its field");
-    (pattern as u64) << 40 | (dim as u64) << 32 | u64::from(retries)
-}
-
-/// One slot's entries, ordered by kind. The kinds are kept apart from the sums: every add
-/// searches a slot's kinds (a throttled partition adds hundreds of times a tick, a slot holding
-/// ten kinds or so), and a scan of a few packed words beats a search through whole entries.
-#[derive(Debug, Clone, Default)]
-struct Bucket {
-    kinds: Vec<u64>,
-    /// Per kind: (requests, units).
-    sums: Vec<(f64, f64)>,
-}
-
-impl Bucket {
-    #[expect(clippy::cast_possible_truncation, reason = "the fields `kind` packed")]
-    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.kinds.iter().zip(&self.sums).map(|(&kind, &(requests, units))| Entry {
-            pattern: usize::try_from(kind >> 40).expect("a pattern's index"),
-            dim: usize::from((kind >> 32) as u8),
-            retries: kind as u32,
-            requests,
-            units,
-        })
-    }
-}
+/// Directions: read and write (`meter::READ`, `meter::WRITE`).
+const DIMS: usize = 2;
+/// A (pattern, direction) pair never added.
+const ABSENT: u32 = u32::MAX;
+/// The fewest slots a ring is allocated for: a tick's.
+const MIN_SLOTS: usize = 16;
 
 /// Throttled demand waiting for a retry, by due slot (see the module doc).
 #[derive(Debug, Clone, Default)]
 pub struct Waiting {
-    /// The slot of `slots`' first bucket.
+    /// Per pattern, per direction: the pair's rank in `pairs` (`ABSENT`: never added).
+    rank: Vec<[u32; DIMS]>,
+    /// The (pattern, direction) pairs ever added, ascending: a kind's id is its pair's rank ×
+    /// `span` + its retries, so ids order as kinds do.
+    pairs: Vec<(usize, usize)>,
+    /// Retry numbers each pair's ids cover: one past the most retries added.
+    span: usize,
+    /// Ids a slot's row holds (`pairs.len() × span`), and the mask words for them.
+    kinds: usize,
+    words: usize,
+    /// Rows of the ring: a power of two (0 before the first add); a slot's row is the slot
+    /// modulo this.
+    slots: usize,
+    /// Per id, per row: (requests, units). By id first, so a refusal's retries over the
+    /// slots of a tick and its points land on few cache lines.
+    sums: Vec<(f64, f64)>,
+    /// Per row: the ids present, a bit each.
+    present: Vec<u64>,
+    /// The first slot that may hold entries, and one past the last that does (`base == end`:
+    /// none). Rows of slots outside them are clear: no bit set, every sum +0.0.
     base: u64,
-    /// Per slot from `base`: its entries.
-    slots: VecDeque<Bucket>,
-    /// Emptied buckets, kept for their allocations.
-    spare: Vec<Bucket>,
+    end: u64,
 }
 
 impl Waiting {
-    fn bucket(&mut self, slot: u64) -> &mut Bucket {
-        if self.slots.is_empty() {
-            self.base = slot;
+    fn row(&self, slot: u64) -> usize {
+        // The ring's length is a power of two: the low bits of a slot are its row.
+        #[expect(clippy::cast_possible_truncation, reason = "masked below the ring's length")]
+        let row = (slot & (self.slots as u64 - 1)) as usize;
+        row
+    }
+
+    /// Where a row's sums of an id are.
+    fn cell(&self, row: usize, id: usize) -> usize {
+        id * self.slots + row
+    }
+
+    /// The id of a kind.
+    fn id(&mut self, pattern: usize, dim: usize, retries: u32) -> usize {
+        debug_assert!(dim < DIMS, "a direction is read or write");
+        let retries = retries as usize;
+        let rank = self.rank.get(pattern).map_or(ABSENT, |r| r[dim]);
+        if rank == ABSENT || retries >= self.span {
+            return self.new_kind(pattern, dim, retries);
         }
-        while slot < self.base {
-            let empty = self.spare.pop().unwrap_or_default();
-            self.slots.push_front(empty);
-            self.base -= 1;
+        rank as usize * self.span + retries
+    }
+
+    /// The id of a kind of a pair or a retry number not seen yet, the rows laid out again for
+    /// it (a few times a run).
+    #[cold]
+    fn new_kind(&mut self, pattern: usize, dim: usize, retries: usize) -> usize {
+        let mut pairs = self.pairs.clone();
+        if !pairs.contains(&(pattern, dim)) {
+            pairs.push((pattern, dim));
+            pairs.sort_unstable();
         }
-        let at = usize::try_from(slot - self.base).expect("a slot within the ring's reach");
-        while self.slots.len() <= at {
-            let empty = self.spare.pop().unwrap_or_default();
-            self.slots.push_back(empty);
+        self.relayout(pairs, self.span.max(retries + 1), self.slots);
+        self.rank[pattern][dim] as usize * self.span + retries
+    }
+
+    /// Lays every waiting entry out again for `pairs`, `span` retry numbers and a ring of
+    /// `slots` rows (the entries' span at most).
+    fn relayout(&mut self, pairs: Vec<(usize, usize)>, span: usize, slots: usize) {
+        let old = std::mem::take(self);
+        self.span = span;
+        self.kinds = pairs.len() * span;
+        self.words = self.kinds.div_ceil(64);
+        for (r, &(pattern, dim)) in pairs.iter().enumerate() {
+            if self.rank.len() <= pattern {
+                self.rank.resize(pattern + 1, [ABSENT; DIMS]);
+            }
+            self.rank[pattern][dim] = u32::try_from(r).expect("a pair's rank");
         }
-        &mut self.slots[at]
+        self.pairs = pairs;
+        self.slots = slots;
+        self.sums = vec![(0.0, 0.0); slots * self.kinds];
+        self.present = vec![0; slots * self.words];
+        (self.base, self.end) = (old.base, old.end);
+        for (slot, e) in old.iter() {
+            let id = self.rank[e.pattern][e.dim] as usize * span + e.retries as usize;
+            let row = self.row(slot);
+            let at = self.cell(row, id);
+            self.sums[at] = (e.requests, e.units);
+            self.present[row * self.words + id / 64] |= 1 << (id % 64);
+        }
+    }
+
+    /// Makes the ring reach `slot`, longer if the entries' span needs it.
+    fn reach(&mut self, slot: u64) {
+        if self.base >= self.end {
+            (self.base, self.end) = (slot, slot);
+        }
+        let (base, end) = (self.base.min(slot), self.end.max(slot + 1));
+        let need = usize::try_from(end - base).expect("a span of slots");
+        if need > self.slots {
+            let pairs = self.pairs.clone();
+            self.relayout(pairs, self.span, need.next_power_of_two().max(MIN_SLOTS));
+        }
+        (self.base, self.end) = (base, end);
     }
 
     /// Adds `requests` and `units` to what is due at `key`, from zero for a new entry.
     pub fn add(&mut self, (slot, pattern, dim, retries): Due, requests: f64, units: f64) {
-        let bucket = self.bucket(slot);
-        let kind = kind(pattern, dim, retries);
-        // Where the kind is or goes: after every smaller one (a count without branches).
-        let at: usize = bucket.kinds.iter().map(|&k| usize::from(k < kind)).sum();
-        if bucket.kinds.get(at) == Some(&kind) {
-            let sums = &mut bucket.sums[at];
+        let id = self.id(pattern, dim, retries);
+        self.reach(slot);
+        let row = self.row(slot);
+        // An absent entry's cell holds +0.0: adding into it starts from zero, as a map's does.
+        let at = self.cell(row, id);
+        let sums = &mut self.sums[at];
+        sums.0 += requests;
+        sums.1 += units;
+        self.present[row * self.words + id / 64] |= 1 << (id % 64);
+    }
+
+    /// Adds `requests` and `units` of a kind at `from` plus each of `after` (ascending), as
+    /// `add` would one by one, the kind looked up and the ring reached once: a refusal's retry
+    /// spread over its wait's points.
+    pub fn add_after(
+        &mut self,
+        from: u64,
+        after: &[u64],
+        (pattern, dim, retries): Kind,
+        requests: f64,
+        units: f64,
+    ) {
+        let (Some(&first), Some(&last)) = (after.first(), after.last()) else { return };
+        let id = self.id(pattern, dim, retries);
+        self.reach(from + first);
+        self.reach(from + last);
+        let (word, bit) = (id / 64, 1 << (id % 64));
+        for &a in after {
+            let row = self.row(from + a);
+            let at = self.cell(row, id);
+            let sums = &mut self.sums[at];
             sums.0 += requests;
             sums.1 += units;
-        } else {
-            bucket.kinds.insert(at, kind);
-            // As a map's entry starting at (0, 0): the same bits for -0.0.
-            bucket.sums.insert(at, (0.0 + requests, 0.0 + units));
+            self.present[row * self.words + word] |= bit;
         }
+    }
+
+    fn entry(&self, row: usize, id: usize) -> Entry {
+        let (pattern, dim) = self.pairs[id / self.span];
+        let (requests, units) = self.sums[self.cell(row, id)];
+        let retries = u32::try_from(id % self.span).expect("a retry number");
+        Entry { pattern, dim, retries, requests, units }
+    }
+
+    /// The ids present in a row, ascending.
+    fn ids(&self, row: usize) -> impl Iterator<Item = usize> + '_ {
+        let mask = &self.present[row * self.words..(row + 1) * self.words];
+        mask.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + bit
+                })
+            })
+        })
     }
 
     /// The entries due in `slot`, ordered.
     pub fn in_slot(&self, slot: u64) -> impl Iterator<Item = Entry> + '_ {
-        slot.checked_sub(self.base)
-            .and_then(|at| usize::try_from(at).ok())
-            .and_then(|at| self.slots.get(at))
-            .into_iter()
-            .flat_map(Bucket::entries)
+        let row = (self.base..self.end).contains(&slot).then(|| self.row(slot));
+        row.into_iter().flat_map(move |row| self.ids(row).map(move |id| self.entry(row, id)))
     }
 
     /// Every entry due before slot `end`, in order, with its slot.
     pub fn due_before(&self, end: u64) -> impl Iterator<Item = (u64, Entry)> + '_ {
-        let count = usize::try_from(end.saturating_sub(self.base)).unwrap_or(usize::MAX);
-        (self.base..)
-            .zip(self.slots.iter().take(count))
-            .flat_map(|(slot, bucket)| bucket.entries().map(move |e| (slot, e)))
+        (self.base..end.min(self.end)).flat_map(move |slot| self.in_slot(slot).map(move |e| (slot, e)))
     }
 
     /// Every entry, in order, with its slot.
@@ -126,45 +224,69 @@ impl Waiting {
         self.due_before(u64::MAX)
     }
 
+    /// Clears a row: its present cells back to +0.0, its mask to none.
+    fn clear(&mut self, row: usize) {
+        for w in 0..self.words {
+            let mut bits = std::mem::take(&mut self.present[row * self.words + w]);
+            while bits != 0 {
+                let id = w * 64 + bits.trailing_zeros() as usize;
+                let at = self.cell(row, id);
+                self.sums[at] = (0.0, 0.0);
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// Takes out every entry due before slot `end`.
     pub fn drop_before(&mut self, end: u64) {
-        while self.base < end {
-            let Some(mut bucket) = self.slots.pop_front() else { break };
-            bucket.kinds.clear();
-            bucket.sums.clear();
-            self.spare.push(bucket);
+        while self.base < end.min(self.end) {
+            self.clear(self.row(self.base));
             self.base += 1;
+        }
+        if self.base >= self.end {
+            self.base = self.end;
         }
     }
 
     /// The first entry in order, taken out.
     pub fn pop_first(&mut self) -> Option<(Due, (f64, f64))> {
-        loop {
-            let bucket = self.slots.front_mut()?;
-            if bucket.kinds.is_empty() {
-                self.drop_before(self.base + 1);
-                continue;
+        while self.base < self.end {
+            let row = self.row(self.base);
+            let first = self.ids(row).next();
+            if let Some(id) = first {
+                let e = self.entry(row, id);
+                self.present[row * self.words + id / 64] &= !(1 << (id % 64));
+                let at = self.cell(row, id);
+                self.sums[at] = (0.0, 0.0);
+                return Some(((self.base, e.pattern, e.dim, e.retries), (e.requests, e.units)));
             }
-            let e = bucket.entries().next().expect("a bucket with an entry");
-            bucket.kinds.remove(0);
-            bucket.sums.remove(0);
-            return Some(((self.base, e.pattern, e.dim, e.retries), (e.requests, e.units)));
+            self.base += 1;
         }
+        None
     }
 
     /// A split moved share `moved` of this demand to the new partition above: that share, as a
     /// queue of its own; this one keeps the rest.
     pub fn split_off_share(&mut self, moved: f64) -> Waiting {
         let mut upper = self.clone();
-        upper.spare.clear();
-        for (below, above) in self.slots.iter_mut().zip(upper.slots.iter_mut()) {
-            for (below, above) in below.sums.iter_mut().zip(above.sums.iter_mut()) {
-                *above = (below.0 * moved, below.1 * moved);
+        for slot in self.base..self.end {
+            let row = self.row(slot);
+            let ids: Vec<usize> = self.ids(row).collect();
+            for id in ids {
+                let at = self.cell(row, id);
+                let below = &mut self.sums[at];
+                upper.sums[at] = (below.0 * moved, below.1 * moved);
                 below.0 *= 1.0 - moved;
                 below.1 *= 1.0 - moved;
             }
         }
         upper
+    }
+
+    /// Bytes the ring holds (its rows and masks).
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.sums.len() * size_of::<(f64, f64)>() + self.present.len() * size_of::<u64>()
     }
 }
 
@@ -216,10 +338,18 @@ mod tests {
         assert_eq!(listed(&w), want[2..]);
     }
 
-    /// Against a map of the same keys, over many ticks, so the ring's buckets wrap around its
-    /// storage again and again: the same entries, in the same order, with the same bits.
-    #[test]
-    fn the_ring_keeps_a_maps_order_as_it_wraps() {
+    /// The shape of a run against a map: patterns, retry numbers, slots ahead an entry is due.
+    struct Shape {
+        patterns: u64,
+        retries: u64,
+        ahead: u64,
+    }
+
+    /// Against a map of the same keys, over many ticks, so the ring's rows wrap around its
+    /// storage again and again, and new kinds and longer waits lay it out again while entries
+    /// wait: the same entries, in the same order, with the same bits, added one by one or a
+    /// retry's points at once (`add_after`).
+    fn against_a_map(shape: &Shape) {
         let mut w = Waiting::default();
         let mut map: BTreeMap<Due, (f64, f64)> = BTreeMap::new();
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -241,13 +371,27 @@ mod tests {
             }
             map = map.split_off(&(end, 0, 0, 0));
             w.drop_before(end);
-            // New entries up to 60 slots ahead, some onto keys already waiting.
+            // New entries up to `ahead` slots ahead, some onto keys already waiting; the kinds
+            // and the reach grow over the run.
+            let grown = |n: u64| 1 + (n - 1) * tick.min(250) / 250;
             for _ in 0..next(12) {
-                let small = |n: u64| u32::try_from(n).expect("below 4");
-                let key = (end + next(60), small(next(3)) as usize, small(next(2)) as usize, small(next(4)));
+                let small = |n: u64| usize::try_from(n).expect("a small number");
+                let retries = u32::try_from(next(grown(shape.retries))).expect("a retry number");
+                let pattern = small(next(grown(shape.patterns)));
+                let key = (end + next(grown(shape.ahead)), pattern, small(next(2)), retries);
                 let (requests, units) = (next(1000) as f64 / 7.0, next(1000) as f64 / 3.0);
-                add(&mut map, key, requests, units);
-                w.add(key, requests, units);
+                if next(2) == 0 {
+                    add(&mut map, key, requests, units);
+                    w.add(key, requests, units);
+                } else {
+                    // A retry's points, some on one slot, from `end`.
+                    let mut after: Vec<u64> = (0..next(5)).map(|_| next(grown(shape.ahead))).collect();
+                    after.sort_unstable();
+                    for &a in &after {
+                        add(&mut map, (end + a, key.1, key.2, key.3), requests, units);
+                    }
+                    w.add_after(end, &after, (key.1, key.2, key.3), requests, units);
+                }
             }
             let listed_map: Vec<_> = map.iter().map(|(k, v)| (*k, *v)).collect();
             assert_eq!(listed(&w), listed_map, "tick {tick}");
@@ -256,6 +400,36 @@ mod tests {
             assert_eq!(w.pop_first(), Some((key, value)));
         }
         assert_eq!(w.pop_first(), None);
+    }
+
+    #[test]
+    fn the_ring_keeps_a_maps_order_as_it_wraps() {
+        against_a_map(&Shape { patterns: 3, retries: 4, ahead: 60 });
+    }
+
+    /// Kinds past one mask word (40 patterns × 2 directions × 11 retry numbers) and waits as
+    /// long as the default policy's (20 s, 200 slots).
+    #[test]
+    fn the_ring_keeps_a_maps_order_with_many_kinds_and_long_waits() {
+        against_a_map(&Shape { patterns: 40, retries: 11, ahead: 211 });
+    }
+
+    /// A partition never refused holds nothing; a refused one holds a ring of a power of two
+    /// of slots past its longest wait, a row of every kind it was refused on: with two
+    /// patterns (one a direction, as practice-saas has) and the default policy's 10 retries
+    /// and 20 s (200 slots of 100 ms) wait, 256 rows of 22 kinds, 90 KiB.
+    #[test]
+    fn a_queue_allocates_at_its_first_refusal_for_its_span() {
+        let mut w = Waiting::default();
+        assert_eq!(w.bytes(), 0);
+        w.add((5, 0, 1, 0), 1.0, 1.0);
+        assert_eq!(w.bytes(), 16 * (16 + 8));
+        for retries in 0..=10 {
+            w.add((10 + 201, 0, 1, retries), 1.0, 1.0);
+            w.add((10, 1, 0, retries), 1.0, 1.0);
+        }
+        assert_eq!(w.bytes(), 256 * (22 * 16 + 8));
+        assert_eq!(w.iter().count(), 1 + 22);
     }
 
     /// A split leaves each entry's share below and moves the rest above, entry by entry.
