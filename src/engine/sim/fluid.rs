@@ -480,7 +480,7 @@ mod tests {
     /// for member, under no time slot (`shared`): anything else is refused by name.
     #[test]
     fn shared_partitions_rates_cannot_model_are_refused_by_name() {
-        let cases: [(&[Edit], &str); 3] = [
+        let cases: [(&[Edit], &str); 5] = [
             // Single-table partitions shared but not member for member: memberships keyed by
             // the first 5,000 of the channels' texts (the rest hold messages alone); and under
             // a time bucket, which closes each entity's partitions on its own.
@@ -525,6 +525,28 @@ mod tests {
                     ),
                 ],
                 "sort keys without distinct literal prefixes",
+            ),
+            // A write shard in the shared key: each write draws its shard.
+            (
+                &[
+                    (
+                        "\"Message\": (pk: \"CH#{channel_id}\",",
+                        "\"Message\": (pk: \"CH#{channel_id}#{shard(4)}\",",
+                    ),
+                    (
+                        "\"Membership\": (pk: \"CH#{channel_id}\",",
+                        "\"Membership\": (pk: \"CH#{channel_id}#{shard(4)}\",",
+                    ),
+                ],
+                "or a write shard",
+            ),
+            // An index of both entities by room: their entries would share its partitions.
+            (
+                &[(
+                    "\"Membership\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n            },\n",
+                    "\"Membership\": (pk: \"CH#{channel_id}\", sk: \"MEMBER#{user_id}\"),\n            },\n            indexes: [(name: \"by-room\", keys: {\"Message\": (pk: \"ROOM#{channel_id}\", sk: \"MSG#{sent_at}#{seq}\"), \"Membership\": (pk: \"ROOM#{channel_id}\", sk: \"MEMBER#{user_id}\")})],\n",
+                )],
+                "whose entries share an index's partitions",
             ),
         ];
         for (edits, words) in cases {
@@ -666,7 +688,7 @@ mod tests {
     #[test]
     fn conditions_rates_cannot_model_are_refused_by_name() {
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 3] = [
+        let cases: [(&str, &[Edit], &str, &str); 4] = [
             // A buyer's check that puts the booking too: the seat may be taken by either.
             (
                 "practice-tickets",
@@ -686,6 +708,14 @@ mod tests {
                 )],
                 "naive",
                 "a create-once put of items with index entries or aggregates",
+            ),
+            // An upserted booking is meant to be replaced: the condition and the upsert pull
+            // against each other.
+            (
+                "practice-tickets",
+                &[("name: \"Booking\",\n", "name: \"Booking\",\n            upsert: true,\n")],
+                "naive",
+                "a create-once put of an upserted entity",
             ),
             // A posting reads its balance, then writes it on the version read: it may lose.
             ("practice-ledger", &[], "naive", "version-checked updates"),
