@@ -129,8 +129,9 @@
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
-//!   Queries with a filter (they read on until they have their matches) or past one 1 MB page,
-//!   and formatted times in partition keys. Cosmos DB's request units are refused whole.
+//!   and Queries with a filter (they read on until they have their matches) or past one 1 MB
+//!   page. A formatted time in a partition key (`{sent_at:%Y-%m}`) is a bucket of its calendar
+//!   period's own length (`capacity::buckets`). Cosmos DB's request units are refused whole.
 //! - **Shared partitions** (`shared`): a single-table design's entities under one partition key
 //!   (practice-chat `naive`'s memberships and messages under the channel's; practice-top-customers
 //!   `naive`'s profile and orders under the customer's) share each partition. Each entity keeps its

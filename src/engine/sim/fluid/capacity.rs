@@ -36,6 +36,7 @@
 //!   expected bytes (size) or recent load (heat), with the per-operation replay's own
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
+mod buckets;
 mod scan;
 mod waiting;
 
@@ -48,12 +49,12 @@ use crate::engine::retry::RetryPolicy;
 use crate::engine::store::PAGE_BYTES;
 
 use super::super::meter::{Meter, READ, WRITE, heat_split_points, share, split_point};
-use super::super::templates::Slot;
 use super::super::world::World;
 use super::extremes::normal_excess;
-use super::model::{Flow, KeyGroup, Model, Shares, Units, key_text};
+use super::model::{Flow, Model, Shares, Units, key_text};
 use super::replay::Part;
 use super::{FluidError, unsupported};
+use buckets::Buckets;
 
 pub use scan::ScanFigures;
 use waiting::Waiting;
@@ -171,6 +172,8 @@ pub struct Capacity {
     /// Per retry number: the slots after the one refused in that its wait's points are due in
     /// (`wait_slots`), worked out once a run rather than for every refusal.
     wait_slots: Vec<Vec<u64>>,
+    /// Per group: how its time slot cuts time into buckets.
+    buckets: Vec<Buckets>,
     /// Per group: bucket start (seconds; 0 without a time slot) → its members' keys.
     keys: Vec<BTreeMap<i64, Keys>>,
     /// Per pattern: cumulative calls at the end of each recent tick, the newest last.
@@ -490,6 +493,7 @@ impl Capacity {
             waiting: vec![Waiting::default(); parts],
             refusals: Waiting::default(),
             wait_slots: retry_slots,
+            buckets: model.groups.iter().map(Buckets::of).collect(),
             keys: vec![BTreeMap::new(); model.groups.len()],
             history: vec![VecDeque::new(); patterns],
             keep,
@@ -537,32 +541,6 @@ impl Capacity {
             watched: Vec::new(),
             served: Vec::new(),
         }
-    }
-
-    /// The start (seconds) of the bucket of group `group` holding `secs` (0 without a time slot).
-    fn bucket_start(group: &KeyGroup, secs: i64) -> i64 {
-        match group
-            .pk
-            .slots
-            .iter()
-            .find_map(|s| if let Slot::Bucket { width_ms, .. } = s { Some(*width_ms) } else { None })
-        {
-            Some(width) => (i128::from(secs) * 1000)
-                .div_euclid(i128::from(width))
-                .saturating_mul(i128::from(width))
-                .div_euclid(1000)
-                .try_into()
-                .unwrap_or(i64::MAX),
-            None => 0,
-        }
-    }
-
-    fn bucket_width_secs(group: &KeyGroup) -> Option<i64> {
-        group
-            .pk
-            .slots
-            .iter()
-            .find_map(|s| if let Slot::Bucket { width_ms, .. } = s { Some(*width_ms / 1000) } else { None })
     }
 
     /// The keys of group `g`'s members in the bucket starting at `bucket`, located now.
@@ -622,15 +600,15 @@ impl Capacity {
     /// `at` of tick `tick`, has in common: worked out once a tick, not once a member.
     fn query_window(&self, model: &Model, f: usize, bucket: i64, at: f64, tick: u32) -> QueryWindow {
         let flow = &model.flows[f];
-        let group = &model.groups[flow.group];
+        let buckets = &self.buckets[flow.group];
         // The range starts at the whole second its time reads (a key holds the write time to
         // the second), and ends when the read asks: the writes of its own second made by then.
         let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| (at - s as f64).floor());
         let mut hi = at;
         let start = self.start_ms as f64 / 1000.0;
-        if let Some(width) = Self::bucket_width_secs(group) {
+        if let Some(end) = buckets.end(bucket) {
             lo = lo.max(bucket as f64);
-            hi = hi.min((bucket + width) as f64);
+            hi = hi.min(end as f64);
         }
         let writes = || model.flows.iter().enumerate().filter(|(_, w)| w.write && w.group == flow.group);
         let before = writes().map(|(w, _)| (w, self.called_before.get(w).copied().unwrap_or(0.0))).collect();
@@ -640,10 +618,8 @@ impl Capacity {
                 .collect()
         });
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
-        let (first, open) = (
-            Self::bucket_start(group, start.floor() as i64) == bucket,
-            Self::bucket_start(group, at.floor() as i64) == bucket,
-        );
+        let (first, open) =
+            (buckets.start(start.floor() as i64) == bucket, buckets.start(at.floor() as i64) == bucket);
         QueryWindow { before, in_range, preload: first && lo <= start, first, open }
     }
 
@@ -725,7 +701,7 @@ impl Capacity {
         let flow = &model.flows[f];
         let Units::Query { limit, ordered } = flow.units else { return 0.0 };
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
-        let bucket = Self::bucket_start(&model.groups[flow.group], at.floor() as i64);
+        let bucket = self.buckets[flow.group].start(at.floor() as i64);
         let weighed = self.last_units[f]
             .as_ref()
             .filter(|l| (l.bucket, l.tick, l.at) == (bucket, t, at.to_bits()))
@@ -748,14 +724,12 @@ impl Capacity {
 
     /// Notes, for each row of `watch` this meter serves, the share of its partition's new demand
     /// served in the tick at second `at` (`served`, in the partitions' order before any split).
-    fn watch_served(&mut self, model: &Model, at: i64) {
+    fn watch_served(&mut self, at: i64) {
         self.watched = (0..self.watch.len())
             .map(|r| {
                 let (g, m) = self.watch[r];
                 self.scope.groups[g].then(|| {
-                    self.part_of(model, g, m, at)
-                        .and_then(|i| self.served.get(i).copied())
-                        .unwrap_or([1.0; 2])
+                    self.part_of(g, m, at).and_then(|i| self.served.get(i).copied()).unwrap_or([1.0; 2])
                 })
             })
             .collect();
@@ -767,18 +741,23 @@ impl Capacity {
     }
 
     /// The buckets a call of `flow` at second `at` asks (one without a time slot).
-    fn asked_buckets(model: &Model, flow: &Flow, at: f64) -> Vec<i64> {
-        let group = &model.groups[flow.group];
+    fn asked_buckets(&self, flow: &Flow, at: f64) -> Vec<i64> {
+        let buckets = &self.buckets[flow.group];
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let to = at.floor() as i64;
-        match (Self::bucket_width_secs(group), flow.span_secs, flow.write) {
-            (Some(width), Some(span), false) if width > 0 => {
-                let first = Self::bucket_start(group, to - span);
-                let last = Self::bucket_start(group, to);
-                (0..=(last - first) / width).map(|k| first + k * width).collect()
+        let last = buckets.start(to);
+        let Some(span) = flow.span_secs.filter(|_| !flow.write) else { return vec![last] };
+        let mut asked = vec![buckets.start(to - span)];
+        while let Some(&bucket) = asked.last()
+            && bucket < last
+        {
+            match buckets.end(bucket) {
+                Some(next) if next > bucket => asked.push(next),
+                // Buckets narrower than a second: the one holding the read's second.
+                _ => return vec![last],
             }
-            _ => vec![Self::bucket_start(group, to)],
         }
+        asked
     }
 
     /// Flow `f`'s Query `calls` in the bucket starting at `bucket`, asked at second `at` of tick
@@ -903,7 +882,7 @@ impl Capacity {
             // A read asks at the tick's middle (as `Replay::asked` counts it), a write lands in
             // the tick's bucket.
             let at = if flow.write { start_secs } else { mid };
-            for bucket in Self::asked_buckets(model, flow, at) {
+            for bucket in self.asked_buckets(flow, at) {
                 let overhead = model.groups[flow.group].overhead;
                 self.keys(world, model, flow.group, bucket);
                 self.asked.push((f, bucket, calls));
@@ -932,7 +911,7 @@ impl Capacity {
         self.scan_landed(model, &demand);
         // Before the splits renumber the partitions the shares were served on.
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
-        self.watch_served(model, mid.floor() as i64);
+        self.watch_served(mid.floor() as i64);
         self.split(model, t);
         if let Some(p) = self.breach {
             let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
@@ -1082,7 +1061,7 @@ impl Capacity {
     fn place_preload(&mut self, world: &World, model: &Model) {
         let start = i64::try_from(self.start_ms / 1000).unwrap_or(i64::MAX);
         for (g, group) in model.groups.iter().enumerate().filter(|(g, _)| self.scope.groups[*g]) {
-            let bucket = Self::bucket_start(group, start);
+            let bucket = self.buckets[g].start(start);
             for (&m, pre) in &model.preload[g] {
                 let hash = hash_bytes(key_text(world, group, m, bucket).as_bytes());
                 let i = self.meter.locate(hash);
@@ -1189,7 +1168,7 @@ impl Capacity {
     /// Group `g`'s bucket closed with these partitions: they stay on the partitions holding
     /// their keys, with their bytes, for a later split; the landed shares start over.
     pub fn closed_bucket(&mut self, model: &Model, g: usize, at_secs: i64, parts: &[Part]) {
-        let bucket = Self::bucket_start(&model.groups[g], at_secs);
+        let bucket = self.buckets[g].start(at_secs);
         if let Some(keys) = self.keys[g].get(&bucket) {
             for p in parts {
                 if let Some(&hash) = keys.hashes.get(usize::try_from(p.member).unwrap_or(usize::MAX)) {
@@ -1338,8 +1317,8 @@ impl Capacity {
     }
 
     /// The partition of member `m` of group `g` in the bucket holding `at_secs`, if located.
-    pub fn part_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> Option<usize> {
-        let bucket = Self::bucket_start(&model.groups[g], at_secs);
+    pub fn part_of(&self, g: usize, m: u64, at_secs: i64) -> Option<usize> {
+        let bucket = self.buckets[g].start(at_secs);
         let keys = self.keys[g].get(&bucket)?;
         let hash = *keys.hashes.get(usize::try_from(m).ok()?)?;
         Some(self.meter.locate(hash))
@@ -1348,7 +1327,7 @@ impl Capacity {
     /// The share of member `m`'s writes to group `g` in its open bucket that landed (served
     /// at once or on a retry), 1 where nothing throttled.
     pub fn landed_share(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
-        let Some(i) = self.part_of(model, g, m, at_secs) else { return 1.0 };
+        let Some(i) = self.part_of(g, m, at_secs) else { return 1.0 };
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         let (mut landed, mut called) = (0.0, 0.0);
         for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
@@ -1362,7 +1341,7 @@ impl Capacity {
     /// Member `m`'s requests to group `g` refused on their first attempt (to every group sharing
     /// its partitions, `shared`).
     pub fn throttled_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
-        let Some(i) = self.part_of(model, g, m, at_secs) else { return 0.0 };
+        let Some(i) = self.part_of(g, m, at_secs) else { return 0.0 };
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         model
             .flows
@@ -1376,7 +1355,7 @@ impl Capacity {
     /// Member `m`'s attempts refused, each retry counted again: its first attempts refused,
     /// scaled as its partition's were.
     pub fn attempts_of(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {
-        let Some(i) = self.part_of(model, g, m, at_secs) else { return 0.0 };
+        let Some(i) = self.part_of(g, m, at_secs) else { return 0.0 };
         let [first, all] = self.attempts[i];
         let first_of = self.throttled_of(model, g, m, at_secs);
         if first > 0.0 { first_of * all / first } else { 0.0 }

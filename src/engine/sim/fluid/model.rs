@@ -852,9 +852,6 @@ fn key_group(
                 }
                 _ => return Err(unsupported("a partition key of two members or of a drawn value", place)),
             },
-            Slot::Time { .. } if metered(world) => {
-                return Err(unsupported("a formatted time in a metered table's partition key", place));
-            }
             Slot::Time { attr, .. } | Slot::Bucket { attr, .. } if time.is_none() => {
                 if !matches!(ent.attrs[*attr].source, Gen::Now) {
                     return Err(unsupported("a time slot of a time other than the write's", place));
