@@ -689,7 +689,7 @@ mod tests {
     #[test]
     fn conditions_rates_cannot_model_are_refused_by_name() {
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 4] = [
+        let cases: [(&str, &[Edit], &str, &str); 5] = [
             // A buyer's check that puts the booking too: the seat may be taken by either.
             (
                 "practice-tickets",
@@ -717,6 +717,17 @@ mod tests {
                 &[("name: \"Booking\",\n", "name: \"Booking\",\n            upsert: true,\n")],
                 "naive",
                 "a create-once put of an upserted entity",
+            ),
+            // An order put in one transaction with the total it keeps up: a TransactWriteItems,
+            // whose condition refuses the whole transaction.
+            (
+                "practice-top-customers",
+                &[(
+                    "given: [\"customer_id\"],\n            rate: 300,",
+                    "given: [\"customer_id\"],\n            condition: NotExists,\n            transaction: true,\n            rate: 300,",
+                )],
+                "naive",
+                "a create-once condition on a write other than a PutItem",
             ),
             // A posting reads its balance, then writes it on the version read: it may lose.
             ("practice-ledger", &[], "naive", "version-checked updates"),
