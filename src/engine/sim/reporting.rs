@@ -35,7 +35,7 @@ struct Candidate {
 }
 
 /// Largest first, then the busiest for writes; the key settles ties.
-fn sort_partitions(rows: &mut [PartitionReport]) {
+pub(super) fn sort_partitions(rows: &mut [PartitionReport]) {
     rows.sort_by(|a, b| {
         b.bytes.cmp(&a.bytes).then(b.peak_wcu_per_s.total_cmp(&a.peak_wcu_per_s)).then(a.key.cmp(&b.key))
     });
@@ -55,14 +55,23 @@ fn landed_writes(read: bool, s: &PatternStats, pending: u64) -> Option<u64> {
 /// The largest and the hottest: the five first by each of bytes, write peak, read peak and
 /// throttles.
 fn top_partitions(rows: &mut [Candidate]) -> Vec<u32> {
-    let mut chosen: Vec<u32> = Vec::new();
-    let keys: [fn(&Candidate) -> f64; 4] =
-        [|c| c.bytes as f64, |c| c.peak[WRITE], |c| c.peak[READ], |c| c.throttled as f64];
-    for key in keys {
-        rows.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.partition.cmp(&b.partition)));
-        for row in rows.iter().take(5).filter(|r| key(r) > 0.0) {
-            if !chosen.contains(&row.partition) {
-                chosen.push(row.partition);
+    top_rows(rows, |c| [c.bytes as f64, c.peak[WRITE], c.peak[READ], c.throttled as f64], |c| c.partition)
+}
+
+/// [`top_partitions`] of any rows: `figures` gives a row's bytes, write peak, read peak and
+/// throttles, `id` names it (and settles ties, the lower first). The fluid replay's report
+/// chooses its top list with it too, so both replays list the same partitions.
+pub(super) fn top_rows<T, K: Ord + Clone>(
+    rows: &mut [T],
+    figures: impl Fn(&T) -> [f64; 4],
+    id: impl Fn(&T) -> K,
+) -> Vec<K> {
+    let mut chosen: Vec<K> = Vec::new();
+    for k in 0..4 {
+        rows.sort_by(|a, b| figures(b)[k].total_cmp(&figures(a)[k]).then(id(a).cmp(&id(b))));
+        for row in rows.iter().take(5).filter(|r| figures(r)[k] > 0.0) {
+            if !chosen.contains(&id(row)) {
+                chosen.push(id(row));
             }
         }
     }

@@ -13,6 +13,7 @@ use super::super::report::{
     Bands, Fidelity, GroupBands, IndexReport, IndexType, Operations, PartitionReport, Partitions,
     PatternReport, RunReport, Totals,
 };
+use super::super::reporting::{sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
 use super::extremes::{Band, Counted, Draws, binomial_max, counted_max};
 use super::model::{Shares, Units, batched, key_text};
@@ -24,8 +25,17 @@ use super::{FluidError, unsupported};
 const PEAK_MEMBERS: usize = 4096;
 /// The relative width of a bin of shares past `PEAK_MEMBERS`.
 const SHARE_BIN: f64 = 0.01;
-/// Partitions in the top list.
-const TOP: usize = 5;
+/// The top list of one table's or index's partitions, chosen as the per-operation replay
+/// chooses it (`top_rows`): the largest and the hottest.
+fn chosen(mut rows: Vec<PartitionReport>) -> Vec<PartitionReport> {
+    let keys = top_rows(
+        &mut rows,
+        |r| [r.bytes as f64, r.peak_wcu_per_s, r.peak_rcu_per_s, r.throttled_ops as f64],
+        |r| r.key.clone(),
+    );
+    rows.retain(|r| keys.contains(&r.key));
+    rows
+}
 
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
@@ -232,18 +242,17 @@ impl Replay<'_> {
         (counted_max(&items), counted_max(&bytes))
     }
 
-    /// The largest partitions of group `g`, named by their key, with their members' peaks.
+    /// The partitions group `g` keeps (`Replay::keep`: those that may be its largest), named by
+    /// their key, with their members' peaks: the rows the top list is chosen from.
     fn top(
         &self,
         g: usize,
         index: Option<&String>,
         prefix: &str,
     ) -> Result<Vec<PartitionReport>, FluidError> {
-        let mut kept = self.groups[g].kept.clone();
-        kept.sort_by(|a, b| (b.items.mean * b.bytes_per_item).total_cmp(&(a.items.mean * a.bytes_per_item)));
         let secs = self.tick_ms as f64 / 1000.0;
         let mut out = Vec::new();
-        for part in kept.iter().take(TOP) {
+        for part in &self.groups[g].kept {
             let one = [part.member];
             let attempts = self
                 .capacity_of(g)
@@ -278,6 +287,7 @@ impl Replay<'_> {
             side_writes: 0.0,
             preload_overwritten: 0,
         };
+        let mut table_rows: BTreeMap<usize, Vec<PartitionReport>> = BTreeMap::new();
         for (g, group) in self.model.groups.iter().enumerate() {
             let state = &self.groups[g];
             let name = self.world.group_name(group.group);
@@ -308,7 +318,7 @@ impl Replay<'_> {
             if group.index {
                 out.entry_writes += state.writes;
                 out.indexes.push(self.index_report(g, name.clone(), bytes, peaks[1]));
-                out.partitions.index_top.extend(self.top(g, Some(&name), "")?);
+                out.partitions.index_top.extend(chosen(self.top(g, Some(&name), "")?));
                 continue;
             }
             if !group.upsert {
@@ -327,15 +337,20 @@ impl Replay<'_> {
             p.peak_rcu_per_s = p.peak_rcu_per_s.max(peaks[0].median);
             p.peak_wcu_per_s = p.peak_wcu_per_s.max(peaks[1].median);
             let prefix = if multi { format!("{name}/") } else { String::new() };
-            p.top.extend(self.top(g, None, &prefix)?);
+            // A table's entities are chosen from together, as the per-operation replay chooses
+            // from the table's partitions.
+            table_rows.entry(group.group).or_default().extend(self.top(g, None, &prefix)?);
             let b = &mut out.bands;
             b.max_items = b.max_items.max(items);
             b.max_bytes = b.max_bytes.max(bytes);
             b.peak_reads_per_s = b.peak_reads_per_s.max(peaks[0]);
             b.peak_writes_per_s = b.peak_writes_per_s.max(peaks[1]);
         }
-        out.partitions.top.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
-        out.partitions.index_top.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
+        for rows in table_rows.into_values() {
+            out.partitions.top.extend(chosen(rows));
+        }
+        sort_partitions(&mut out.partitions.top);
+        sort_partitions(&mut out.partitions.index_top);
         if let Some((nodes, ..)) = self.world.engine.profile().ring() {
             out.partitions.physical = nodes as u64;
         }
@@ -619,4 +634,47 @@ fn fluid_notes(calls: u64, metered: bool, indexes: bool) -> Vec<String> {
         notes.push("Global secondary indexes as rates: each index has its own meter and partitions; every put writes its entry (units by the entry's size, 1 KB per unit: the whole item, or its keys and the attributes the index projects) on the index partition holding its index key, a sparse index's on the share of puts its gate admits, and a Query of the index reads its entries there, metered the same way. A run in which an index partition would fall short of its entry writes (they would queue, lag, and hold back the table's writes) or the table would throttle a write with index entries is refused, so replication lag and stale reads are 0 here.".to_owned());
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(key: &str, bytes: u64, peaks: [f64; 2], throttled: u64) -> PartitionReport {
+        PartitionReport {
+            key: key.to_owned(),
+            index: None,
+            bytes,
+            items: bytes / 100,
+            peak_rcu_per_s: peaks[READ],
+            peak_wcu_per_s: peaks[WRITE],
+            throttled_ops: throttled,
+            throttled_attempts: Some(throttled),
+        }
+    }
+
+    /// A table's rows from two entities: the five largest, and the five first by each peak and
+    /// by throttles, whichever entity holds them — not five of each entity.
+    #[test]
+    fn the_top_list_is_the_largest_and_the_hottest_of_the_table() {
+        let mut rows: Vec<PartitionReport> =
+            (0..7u64).map(|i| row(&format!("MSG{i}"), 1_000_000 - i * 1000, [0.0, 0.0], 0)).collect();
+        rows.extend((0..7u64).map(|i| row(&format!("MEM{i}"), 500 - i, [0.0, 0.0], 0)));
+        // (a small partition's figures, whether it is listed)
+        let cases =
+            [([0.0, 0.0], 0, false), ([0.0, 9.0], 0, true), ([9.0, 0.0], 0, true), ([0.0, 0.0], 3, true)];
+        for (peaks, throttled, listed) in cases {
+            let mut table = rows.clone();
+            table.push(row("HOT", 10, peaks, throttled));
+            let keys: Vec<String> = chosen(table).into_iter().map(|r| r.key).collect();
+            let mut expected: Vec<String> = (0..5).map(|i| format!("MSG{i}")).collect();
+            if listed {
+                expected.push("HOT".to_owned());
+            }
+            let mut sorted = keys.clone();
+            sorted.sort();
+            expected.sort();
+            assert_eq!(sorted, expected, "peaks {peaks:?}, throttled {throttled}");
+        }
+    }
 }
