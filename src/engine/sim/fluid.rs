@@ -29,6 +29,14 @@
 //!   every shard on DynamoDB (one request a call, each key's units on its own partition; a run
 //!   stops once a batch would be refused, since a batch is refused and retried whole). Peaks,
 //!   bands and sizes are per shard, as the per-operation replay's are per key.
+//! - **Keys of several attributes** (`axes`): a partition key with a second member (a seat of an
+//!   event) or a drawn value of a small stated set (a choice, a lifecycle's state, a chance, a
+//!   constant text) beside its member has a partition per distinct key text, numbered after the
+//!   member in mixed radix. A call's chance of one is the product of its chances on each
+//!   attribute (each is drawn from its own stream): a member's popularity share, a drawn value's
+//!   stated weight (a new item's lifecycle in its first state), a constant read with (`equals`)
+//!   certain. Refused: a drawn number, time or payload in a partition key, `Seq` picks there,
+//!   and a write shard beside them.
 //! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded key's
 //!   shard drawn as a put's) and creates it when the key holds none, so an update counts as a put
 //!   of that key: its member's share of the calls, the item it leaves (the givens, the item's own
@@ -143,8 +151,8 @@
 //!   slot or a write shard in them, index entries sharing partitions, and sort keys without
 //!   distinct literal prefixes (chat `naive` on DynamoDB: a Query of a channel's members would
 //!   read its messages, and items of the two could replace each other).
-//! - **Refused on every store**: updates, aggregates and conditions of the shapes above, deletes, shared
-//!   partitions of the shapes above, `hash()` slots (a member's items spread by another
+//! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
+//!   deletes, shared partitions of the shapes above, `hash()` slots (a member's items spread by another
 //!   attribute's values), a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
 //!   shard is a draw the fluid replay does not make).
@@ -158,6 +166,7 @@
 //! graded (`judge`).
 
 mod aggregate;
+mod axes;
 mod capacity;
 mod condition;
 mod extremes;
