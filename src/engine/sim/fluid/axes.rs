@@ -1,9 +1,11 @@
 //! Partition keys of more than one varying attribute. Beside the member that picks a key
 //! group's partitions (`KeyGroup::member`), a key may hold a second member (a seat of an event:
 //! `SEAT#{event_id}#{seat}`) or a drawn value of a small stated set (an order's status:
-//! `STATUS#{status}`; a constant text: `{board}`). Each is an axis: its values multiply the
-//! group's partitions, numbered in mixed radix after the member (`member × radix + digits`,
-//! the first axis most significant), so a partition is one distinct key text.
+//! `STATUS#{status}`; a constant text: `{board}`), or a `hash(attr, n)` slot, which spreads
+//! the items over `n` slots by the hash of another attribute's value (`{board}#{hash(player_id,
+//! 16)}`). Each is an axis: its values multiply the group's partitions, numbered in mixed radix
+//! after the member (`member × radix + digits`, the first axis most significant), so a
+//! partition is one distinct key text.
 //!
 //! A call's chance of a partition is the product of its chances on each axis: every attribute
 //! is drawn from its own stream (`Simulation::given_val`, `born_vals`), so a pick of one member
@@ -11,15 +13,24 @@
 //! its population's shares (`model::shares`, by the pattern's popularity for its first given,
 //! as the per-operation replay picks it); a drawn value's are its generator's stated weights
 //! (`model::drawn_share`: a choice's weight, a lifecycle's first state, a chance's odds); a
-//! constant the pattern reads with (`equals`) is that value with certainty.
+//! constant the pattern reads with (`equals`) is that value with certainty. A hash slot's
+//! chances are those of the hashed attribute's values, summed by the slot each hashes to (the
+//! per-operation replay's own hash of the value's text, `templates::expand`): exact for a pick
+//! of a member or a draw of a stated set.
 //!
 //! Refused, by name: a drawn number, time or payload in a partition key (its values are not a
 //! small stated set), a key attribute a call neither gives nor draws, `Seq` picks (the pick
-//! of call k is exact, a product of axes is not), and write shards beside an axis.
+//! of call k is exact, a product of axes is not), write shards beside an axis, a hash of the
+//! new item's own identity (each put's slot is its new id's, of no stated share), a hash of an
+//! attribute the key also holds, and a read of every hash slot (a call asks each, as a read of
+//! a write shard does, which the fluid replay follows for shards only).
 
 use std::rc::Rc;
 
+use crate::engine::model::Action;
+
 use super::super::items::{Gen, Val};
+use super::super::templates::{Slot, TemplatePlan, expand};
 use super::super::world::{BornStep, PatternRt, World, member_pop};
 use super::model::{KeyGroup, Shares, drawn_share, popularity_of, shares};
 use super::{FluidError, unsupported};
@@ -37,6 +48,9 @@ pub enum AxisKind {
     Member { pop: usize, size: u64 },
     /// A drawn value: the values its generator can draw, each a distinct key text.
     Drawn(Rc<[Val]>),
+    /// A `hash(attr, count)` slot: the hashed attribute's values (`of`, as an axis of their own)
+    /// and the slot each hashes to, by value number.
+    Hash { count: u32, of: Rc<Axis>, slots: Rc<[u32]> },
 }
 
 impl Axis {
@@ -56,21 +70,51 @@ impl Axis {
         Ok(Axis { attr, kind })
     }
 
+    /// The axis of a `hash(attr, count)` slot of template `pk`: each of the hashed attribute's
+    /// values with the slot the per-operation replay's expansion hashes it to.
+    pub(super) fn hashed(
+        world: &World,
+        entity: usize,
+        (attr, count): (usize, u32),
+        pk: &TemplatePlan,
+        place: &str,
+    ) -> Result<Axis, FluidError> {
+        let of = Axis::of(world, entity, attr, place)?;
+        let attrs = &world.entities[entity].attrs;
+        let one = TemplatePlan { slots: vec![Slot::Hash { attr, count }], key_type: pk.key_type, memo: None };
+        let mut vals = vec![Val::Absent; attrs.len()];
+        let mut text = String::new();
+        let mut slots = Vec::with_capacity(usize::try_from(of.len()).unwrap_or(0));
+        for i in 0..of.len() {
+            vals[attr] = of.value(i);
+            expand(&one, attrs, &vals, &world.pops, &mut |_, _| 0, &mut text);
+            slots.push(text.parse::<u32>().ok().filter(|&s| s < count).ok_or_else(|| {
+                unsupported("a hash() slot whose value the fluid replay cannot place", place)
+            })?);
+        }
+        Ok(Axis { attr, kind: AxisKind::Hash { count, of: Rc::new(of), slots: slots.into() } })
+    }
+
     /// How many values the axis takes.
     pub fn len(&self) -> u64 {
         match &self.kind {
             AxisKind::Member { size, .. } => *size,
             AxisKind::Drawn(values) => values.len() as u64,
+            AxisKind::Hash { count, .. } => u64::from(*count),
         }
     }
 
-    /// The axis's value number `i`.
+    /// The axis's value number `i` (for a hash slot, the first value hashed to it).
     fn value(&self, i: u64) -> Val {
         match &self.kind {
             AxisKind::Member { .. } => Val::Member(i),
             AxisKind::Drawn(values) => {
                 usize::try_from(i).ok().and_then(|i| values.get(i)).copied().unwrap_or(Val::Absent)
             }
+            AxisKind::Hash { of, slots, .. } => slots
+                .iter()
+                .position(|&s| u64::from(s) == i)
+                .map_or(Val::Absent, |first| of.value(first as u64)),
         }
     }
 
@@ -79,6 +123,9 @@ impl Axis {
         match (&self.kind, v) {
             (AxisKind::Member { size, .. }, Val::Member(m)) if m < *size => Some(m),
             (AxisKind::Drawn(values), v) => values.iter().position(|&x| x == v).map(|i| i as u64),
+            (AxisKind::Hash { of, slots, .. }, v) => {
+                slots.get(usize::try_from(of.number(v)?).ok()?).map(|&s| u64::from(s))
+            }
             _ => None,
         }
     }
@@ -100,9 +147,33 @@ impl Axis {
             return Ok(out);
         }
         let given = pattern.givens.contains(&self.attr);
-        let born = pattern.born.iter().find(|(a, _)| *a == self.attr).map(|(_, s)| *s);
-        let source = &world.entities[pattern.entity].attrs[self.attr].source;
+        // A read's key holds what the call gives, never a draw.
+        let born = (pattern.born.iter())
+            .find(|(a, _)| *a == self.attr && !pattern.action.is_read())
+            .map(|(_, s)| *s);
+        let ent = &world.entities[pattern.entity];
+        let source = &ent.attrs[self.attr].source;
         match (&self.kind, given, born) {
+            (AxisKind::Hash { .. }, false, None) if pattern.action.is_read() => {
+                Err(unsupported("a read of every hash() slot of a key (a call asks each slot)", place))
+            }
+            (AxisKind::Hash { .. }, ..)
+                if pattern.action == Action::Put && ent.identity.is_some_and(|(a, _)| a == self.attr) =>
+            {
+                Err(unsupported(
+                    "a hash() slot of the new item's own identity (each put's slot is its new id's)",
+                    place,
+                ))
+            }
+            (AxisKind::Hash { count, of, slots }, ..) => {
+                let mut out = vec![0.0; usize::try_from(*count).unwrap_or(0)];
+                for (chance, &slot) in of.chances(world, pattern, seed, place)?.iter().zip(slots.iter()) {
+                    if let Some(x) = out.get_mut(usize::try_from(slot).unwrap_or(usize::MAX)) {
+                        *x += chance;
+                    }
+                }
+                Ok(out)
+            }
             (AxisKind::Member { pop, .. }, true, _)
             | (AxisKind::Member { pop, .. }, _, Some(BornStep::Member(_))) => {
                 let popularity = if given {
@@ -235,6 +306,29 @@ mod tests {
         outside[1] = Val::Choice(3);
         outside[2] = Val::Member(0);
         assert_eq!(place(&axes, 0, &outside), None);
+    }
+
+    #[test]
+    fn a_hash_slot_names_its_first_value_and_places_each_by_its_slot() {
+        // Three drawn values hashed to slots 1, 0, 1.
+        let hash = Axis {
+            attr: 1,
+            kind: AxisKind::Hash { count: 2, of: Rc::new(drawn(3)), slots: Rc::from([1, 0, 1]) },
+        };
+        assert_eq!(hash.len(), 2);
+        // (slot, the value that names it)
+        for (slot, value) in [(0, Val::Choice(1)), (1, Val::Choice(0))] {
+            assert_eq!(hash.value(slot), value);
+        }
+        // (value, its slot)
+        for (value, slot) in [
+            (Val::Choice(0), Some(1)),
+            (Val::Choice(1), Some(0)),
+            (Val::Choice(2), Some(1)),
+            (Val::Choice(3), None),
+        ] {
+            assert_eq!(hash.number(value), slot, "{value:?}");
+        }
     }
 
     #[test]

@@ -881,9 +881,15 @@ fn key_group(
             Slot::Shard { .. } | Slot::Class { .. } => {
                 return Err(unsupported("a partition key of two shard or class slots", place));
             }
-            // A hash of an attribute spreads a member's items by that attribute's values, which
-            // the fluid replay does not follow.
-            Slot::Hash { .. } => return Err(unsupported("hash() slots", place)),
+            // A hash of an attribute the key also holds is decided by it: one more name for the
+            // same partition, which the axes would count apart.
+            Slot::Hash { attr, .. }
+                if more.iter().any(|a| a.attr == *attr)
+                    || pk.slots.iter().any(|s| matches!(s, Slot::Attr { attr: a, .. } if a == attr)) =>
+            {
+                return Err(unsupported("a hash() slot of an attribute the key also holds", place));
+            }
+            Slot::Hash { attr, count } => more.push(Axis::hashed(world, entity, (*attr, *count), pk, place)?),
             _ => return Err(unsupported("this partition-key slot", place)),
         }
     }
@@ -1028,6 +1034,16 @@ fn sort_repeats(
         match slot {
             Slot::Lit(_) => {}
             Slot::Attr { attr, .. } if in_pk.contains(attr) => {}
+            // The partition's hash slot keeps only the values that hash there: how often they
+            // repeat differs slot by slot.
+            Slot::Attr { attr, .. }
+                if pk.slots.iter().any(|s| matches!(s, Slot::Hash { attr: a, .. } if a == attr)) =>
+            {
+                return Err(unsupported(
+                    "a sort key of the attribute a hash() slot of the partition key spreads by",
+                    place,
+                ));
+            }
             Slot::Attr { attr, .. } => {
                 let a = &ent.attrs[*attr];
                 out.collide *= match &a.source {
