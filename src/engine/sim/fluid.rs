@@ -29,6 +29,18 @@
 //!   every shard on DynamoDB (one request a call, each key's units on its own partition; a run
 //!   stops once a batch would be refused, since a batch is refused and retried whole). Peaks,
 //!   bands and sizes are per shard, as the per-operation replay's are per key.
+//! - **Keys of several attributes** (`axes`): a partition key with a second member (a seat of an
+//!   event) or a drawn value of a small stated set (a choice, a lifecycle's state, a chance, a
+//!   constant text) beside its member has a partition per distinct key text, numbered after the
+//!   member in mixed radix. A call's chance of one is the product of its chances on each
+//!   attribute (each is drawn from its own stream): a member's popularity share, a drawn value's
+//!   stated weight (a new item's lifecycle in its first state), a constant read with (`equals`)
+//!   certain. A `hash(attr, n)` slot is such an attribute too: its n slots' chances are those of
+//!   the hashed attribute's values (a member's shares, a drawn value's weights), summed by the
+//!   slot the replay's own hash puts each in. Refused: a drawn number, time or payload in a
+//!   partition key or hashed there, `Seq` picks there, a write shard beside them, a hash of the
+//!   new item's own identity or of an attribute the key or its sort key also holds, and a read
+//!   of every hash slot (a call asks each).
 //! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded key's
 //!   shard drawn as a put's) and creates it when the key holds none, so an update counts as a put
 //!   of that key: its member's share of the calls, the item it leaves (the givens, the item's own
@@ -144,9 +156,8 @@
 //!   slot or a write shard in them, index entries sharing partitions, and sort keys without
 //!   distinct literal prefixes (chat `naive` on DynamoDB: a Query of a channel's members would
 //!   read its messages, and items of the two could replace each other).
-//! - **Refused on every store**: updates, aggregates and conditions of the shapes above, deletes, shared
-//!   partitions of the shapes above, `hash()` slots (a member's items spread by another
-//!   attribute's values), a class slot whose class is not the key's member or whose cases are
+//! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
+//!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
 //!   shard is a draw the fluid replay does not make).
 //!
@@ -159,6 +170,7 @@
 //! graded (`judge`).
 
 mod aggregate;
+mod axes;
 mod capacity;
 mod condition;
 mod extremes;
@@ -566,13 +578,35 @@ mod tests {
     fn sharded_keys_rates_cannot_model_are_refused_by_name() {
         const SHARDED: &str = "(pk: \"TENANT#{tenant_id}#{shard(8)}\"";
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 6] = [
-            // A hash spreads a tenant's events by their `seq`.
+        let cases: [(&str, &[Edit], &str, &str); 9] = [
+            // A drawn number in a partition key has no small stated set of values.
+            (
+                "practice-saas",
+                &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{seq}\"")],
+                "recommended",
+                "a partition key of a drawn number",
+            ),
+            // The hash of the key's own member names the member's one partition twice.
+            (
+                "practice-saas",
+                &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{hash(tenant_id, 4)}\"")],
+                "recommended",
+                "a hash() slot of an attribute the key also holds",
+            ),
+            // A write shard beside a second member.
+            (
+                "practice-tickets",
+                &[("pk: \"SEAT#{event_id}#{seat}\"", "pk: \"SEAT#{event_id}#{seat}#{shard(2)}\"")],
+                "recommended",
+                "a write shard in a partition key of two members",
+            ),
+            // A hash spreads a tenant's events by their `seq`, which the sort key holds too (and
+            // a drawn number).
             (
                 "practice-saas",
                 &[(SHARDED, "(pk: \"TENANT#{tenant_id}#{hash(seq, 8)}\"")],
                 "recommended",
-                "hash() slots",
+                "a sort key of the attribute a hash() slot",
             ),
             // A class the reader does not pick by: the events' actor.
             (

@@ -87,8 +87,9 @@ impl Model {
         };
         let group = &self.groups[g];
         let one_item = !group.sort.per_second && group.sort.collide >= 1.0;
-        let Some((member, pop)) =
-            group.member.filter(|_| one_item && group.shards.is_none() && group.time.is_none())
+        let Some((member, pop)) = group
+            .member
+            .filter(|_| one_item && group.shards.is_none() && group.time.is_none() && group.axes.is_empty())
         else {
             return Err(unsupported(
                 "an aggregate item not keyed by one member alone (a sort key that varies, a shard or a time slot)",

@@ -15,6 +15,7 @@ use super::super::items::{Gen, Val, field_size, generate};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
 use super::super::world::{BornStep, EntryPlan, Fetch, PatternRt, Projected, ReadPlan, World, member_pop};
+use super::axes::{self, Axis};
 use super::{FluidError, condition, unsupported};
 
 /// Members past which a population is not tracked member by member (slice 1 has no classes).
@@ -64,10 +65,14 @@ pub struct KeyGroup {
     pub pk: TemplatePlan,
     /// The attribute that picks the partition's member, and its population.
     pub member: Option<(usize, usize)>,
+    /// The key's other varying attributes (a second member, a drawn value: `axes`), whose
+    /// values number the partitions after the member's.
+    pub axes: Vec<Axis>,
     /// The time attribute a bucket or format slot of the key reads.
     pub time: Option<usize>,
     /// Partitions the group's keys range over, numbered: its members (1 without a member),
-    /// times the widest shard count when the key has a write shard (`shards`).
+    /// times its axes' values, times the widest shard count when the key has a write shard
+    /// (`shards`).
     pub members: u64,
     /// The key's write shard, when it has one.
     pub shards: Option<Shards>,
@@ -613,15 +618,20 @@ impl Model {
     ) -> Result<Shares, FluidError> {
         let group = &self.groups[g];
         let read = pattern.action.is_read();
-        let Some((attr, pop)) = group.member else { return group.spread(Shares::One, read, place) };
-        let ent = &world.entities[pattern.entity];
-        if matches!(ent.attrs[attr].source, Gen::New(_))
-            && ent.identity.is_some_and(|(a, _)| a == attr)
-            && !read
-        {
-            return Err(unsupported("a put keyed by the new item's own identity", place));
-        }
-        let base = shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)?;
+        let base = match group.member {
+            None => Shares::One,
+            Some((attr, pop)) => {
+                let ent = &world.entities[pattern.entity];
+                if matches!(ent.attrs[attr].source, Gen::New(_))
+                    && ent.identity.is_some_and(|(a, _)| a == attr)
+                    && !read
+                {
+                    return Err(unsupported("a put keyed by the new item's own identity", place));
+                }
+                shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)?
+            }
+        };
+        let base = axes::spread(world, group, pattern, base, seed, place)?;
         group.spread(base, read, place)
     }
 
@@ -666,6 +676,7 @@ impl Model {
                         Val::Member(m) => m,
                         _ => u64::MAX,
                     });
+                    let member = axes::place(&group.axes, member, &vals).unwrap_or(u64::MAX);
                     // An index entry's bytes by its projection; none when gated out.
                     let bytes = if group.index {
                         let Some((i, _)) = entry_plan(world, group) else { continue };
@@ -826,9 +837,10 @@ fn gated_pk(world: &World, entity: usize, pk: &TemplatePlan, gate: Option<(usize
     out
 }
 
-/// A key group from its partition-key template: literals, at most one member attribute, at
-/// most one time slot (a bucket or a formatted time of the write time) and at most one write
-/// shard (`shard(n)`, or a class slot of shards whose class is the member).
+/// A key group from its partition-key template: literals, a member attribute and any more
+/// members or drawn values of a small stated set (`axes`), at most one time slot (a bucket or a
+/// formatted time of the write time) and at most one write shard (`shard(n)`, or a class slot
+/// of shards whose class is the member) where the key has no axes.
 fn key_group(
     world: &World,
     entity: usize,
@@ -840,6 +852,7 @@ fn key_group(
 ) -> Result<KeyGroup, FluidError> {
     let ent = &world.entities[entity];
     let (mut member, mut time, mut shard) = (None, None, None);
+    let mut more: Vec<Axis> = Vec::new();
     for slot in &pk.slots {
         match slot {
             Slot::Lit(_) => {}
@@ -850,7 +863,10 @@ fn key_group(
                 (source, None) if member_pop(source).is_some() => {
                     member = member_pop(source).map(|pop| (*attr, pop));
                 }
-                _ => return Err(unsupported("a partition key of two members or of a drawn value", place)),
+                // The same attribute twice in a key is one value.
+                (_, Some((m, _))) if m == *attr => {}
+                _ if more.iter().any(|a| a.attr == *attr) => {}
+                _ => more.push(Axis::of(world, entity, *attr, place)?),
             },
             Slot::Time { attr, .. } | Slot::Bucket { attr, .. } if time.is_none() => {
                 if !matches!(ent.attrs[*attr].source, Gen::Now) {
@@ -862,17 +878,30 @@ fn key_group(
             Slot::Shard { .. } | Slot::Class { .. } => {
                 return Err(unsupported("a partition key of two shard or class slots", place));
             }
-            // A hash of an attribute spreads a member's items by that attribute's values, which
-            // the fluid replay does not follow.
-            Slot::Hash { .. } => return Err(unsupported("hash() slots", place)),
+            // A hash of an attribute the key also holds is decided by it: one more name for the
+            // same partition, which the axes would count apart.
+            Slot::Hash { attr, .. }
+                if more.iter().any(|a| a.attr == *attr)
+                    || pk.slots.iter().any(|s| matches!(s, Slot::Attr { attr: a, .. } if a == attr)) =>
+            {
+                return Err(unsupported("a hash() slot of an attribute the key also holds", place));
+            }
+            Slot::Hash { attr, count } => more.push(Axis::hashed(world, entity, (*attr, *count), pk, place)?),
             _ => return Err(unsupported("this partition-key slot", place)),
         }
     }
+    if shard.is_some() && !more.is_empty() {
+        return Err(unsupported("a write shard in a partition key of two members or a drawn value", place));
+    }
     let people = member.map_or(1, |(_, pop)| world.pops[pop].size);
     let shards = shard.map(|slot| shards_of(world, entity, slot, member, people, place)).transpose()?;
-    let members = people * shards.as_ref().map_or(1, |s| u64::from(s.widest));
+    let members =
+        people.saturating_mul(axes::radix(&more)) * shards.as_ref().map_or(1, |s| u64::from(s.widest));
     if shards.is_some() && members > MAX_MEMBERS {
         return Err(unsupported(&format!("more than {MAX_MEMBERS} shards of members"), place));
+    }
+    if !more.is_empty() && members > MAX_MEMBERS {
+        return Err(unsupported(&format!("a partition key of more than {MAX_MEMBERS} values"), place));
     }
     let overhead = if index { crate::engine::store::INDEX_ENTRY_OVERHEAD as f64 } else { 0.0 };
     Ok(KeyGroup {
@@ -880,6 +909,7 @@ fn key_group(
         entity,
         pk: pk.clone(),
         member,
+        axes: more,
         time,
         members,
         shards,
@@ -1001,6 +1031,16 @@ fn sort_repeats(
         match slot {
             Slot::Lit(_) => {}
             Slot::Attr { attr, .. } if in_pk.contains(attr) => {}
+            // The partition's hash slot keeps only the values that hash there: how often they
+            // repeat differs slot by slot.
+            Slot::Attr { attr, .. }
+                if pk.slots.iter().any(|s| matches!(s, Slot::Hash { attr: a, .. } if a == attr)) =>
+            {
+                return Err(unsupported(
+                    "a sort key of the attribute a hash() slot of the partition key spreads by",
+                    place,
+                ));
+            }
             Slot::Attr { attr, .. } => {
                 let a = &ent.attrs[*attr];
                 out.collide *= match &a.source {
@@ -1182,7 +1222,7 @@ fn gate_share(
 
 /// The chance that `generate` draws `value` from `source` (`items::generate_other`), where
 /// the generator states it.
-fn drawn_share(source: &Gen, value: Val) -> Option<f64> {
+pub(super) fn drawn_share(source: &Gen, value: Val) -> Option<f64> {
     match (source, value) {
         (Gen::Choice(weights), Val::Choice(i)) => {
             let total: f64 = weights.iter().sum();
@@ -1226,6 +1266,7 @@ pub fn key_text(world: &World, group: &KeyGroup, v: u64, at_secs: i64) -> String
     let ent = &world.entities[group.entity];
     let (member, shard) = group.split(v);
     let mut vals = vec![Val::Absent; ent.attrs.len()];
+    let member = axes::fill(&group.axes, member, &mut vals);
     if let Some((attr, _)) = group.member {
         vals[attr] = Val::Member(member);
     }

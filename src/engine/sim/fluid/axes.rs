@@ -1,0 +1,358 @@
+//! Partition keys of more than one varying attribute. Beside the member that picks a key
+//! group's partitions (`KeyGroup::member`), a key may hold a second member (a seat of an event:
+//! `SEAT#{event_id}#{seat}`) or a drawn value of a small stated set (an order's status:
+//! `STATUS#{status}`; a constant text: `{board}`), or a `hash(attr, n)` slot, which spreads
+//! the items over `n` slots by the hash of another attribute's value (`{board}#{hash(player_id,
+//! 16)}`). Each is an axis: its values multiply the group's partitions, numbered in mixed radix
+//! after the member (`member × radix + digits`, the first axis most significant), so a
+//! partition is one distinct key text.
+//!
+//! A call's chance of a partition is the product of its chances on each axis: every attribute
+//! is drawn from its own stream (`Simulation::given_val`, `born_vals`), so a pick of one member
+//! and a pick or a draw of another value are independent. On an axis, a member's chances are
+//! its population's shares (`model::shares`, by the pattern's popularity for its first given,
+//! as the per-operation replay picks it); a drawn value's are its generator's stated weights
+//! (`model::drawn_share`: a choice's weight, a lifecycle's first state, a chance's odds); a
+//! constant the pattern reads with (`equals`) is that value with certainty. A hash slot's
+//! chances are those of the hashed attribute's values, summed by the slot each hashes to (the
+//! per-operation replay's own hash of the value's text, `templates::expand`): exact for a pick
+//! of a member or a draw of a stated set.
+//!
+//! Refused, by name: a drawn number, time or payload in a partition key (its values are not a
+//! small stated set), a key attribute a call neither gives nor draws, `Seq` picks (the pick
+//! of call k is exact, a product of axes is not), write shards beside an axis, a hash of the
+//! new item's own identity (each put's slot is its new id's, of no stated share), a hash of an
+//! attribute the key also holds, and a read of every hash slot (a call asks each, as a read of
+//! a write shard does, which the fluid replay follows for shards only).
+
+use std::rc::Rc;
+
+use crate::engine::model::Action;
+
+use super::super::items::{Gen, Val};
+use super::super::templates::{Slot, TemplatePlan, expand};
+use super::super::world::{BornStep, PatternRt, World, member_pop};
+use super::model::{KeyGroup, Shares, drawn_share, popularity_of, shares};
+use super::{FluidError, unsupported};
+
+/// A partition-key attribute beside the group's member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    pub attr: usize,
+    pub kind: AxisKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AxisKind {
+    /// A second member: its population's ids, in member order.
+    Member { pop: usize, size: u64 },
+    /// A drawn value: the values its generator can draw, each a distinct key text.
+    Drawn(Rc<[Val]>),
+    /// A `hash(attr, count)` slot: the hashed attribute's values (`of`, as an axis of their own)
+    /// and the slot each hashes to, by value number.
+    Hash { count: u32, of: Rc<Axis>, slots: Rc<[u32]> },
+}
+
+impl Axis {
+    /// The axis of attribute `attr` of `entity`, or why its values cannot be counted.
+    pub(super) fn of(world: &World, entity: usize, attr: usize, place: &str) -> Result<Axis, FluidError> {
+        let source = &world.entities[entity].attrs[attr].source;
+        let kind = if let Some(pop) = member_pop(source) {
+            AxisKind::Member { pop, size: world.pops[pop].size }
+        } else {
+            AxisKind::Drawn(outcomes(source).ok_or_else(|| {
+                unsupported(
+                    "a partition key of a drawn number, time or payload (its values are not a small stated set)",
+                    place,
+                )
+            })?)
+        };
+        Ok(Axis { attr, kind })
+    }
+
+    /// The axis of a `hash(attr, count)` slot of template `pk`: each of the hashed attribute's
+    /// values with the slot the per-operation replay's expansion hashes it to.
+    pub(super) fn hashed(
+        world: &World,
+        entity: usize,
+        (attr, count): (usize, u32),
+        pk: &TemplatePlan,
+        place: &str,
+    ) -> Result<Axis, FluidError> {
+        let of = Axis::of(world, entity, attr, place)?;
+        let attrs = &world.entities[entity].attrs;
+        let one = TemplatePlan { slots: vec![Slot::Hash { attr, count }], key_type: pk.key_type, memo: None };
+        let mut vals = vec![Val::Absent; attrs.len()];
+        let mut text = String::new();
+        let mut slots = Vec::with_capacity(usize::try_from(of.len()).unwrap_or(0));
+        for i in 0..of.len() {
+            vals[attr] = of.value(i);
+            expand(&one, attrs, &vals, &world.pops, &mut |_, _| 0, &mut text);
+            slots.push(text.parse::<u32>().ok().filter(|&s| s < count).ok_or_else(|| {
+                unsupported("a hash() slot whose value the fluid replay cannot place", place)
+            })?);
+        }
+        Ok(Axis { attr, kind: AxisKind::Hash { count, of: Rc::new(of), slots: slots.into() } })
+    }
+
+    /// How many values the axis takes.
+    pub fn len(&self) -> u64 {
+        match &self.kind {
+            AxisKind::Member { size, .. } => *size,
+            AxisKind::Drawn(values) => values.len() as u64,
+            AxisKind::Hash { count, .. } => u64::from(*count),
+        }
+    }
+
+    /// The axis's value number `i` (for a hash slot, the first value hashed to it).
+    fn value(&self, i: u64) -> Val {
+        match &self.kind {
+            AxisKind::Member { .. } => Val::Member(i),
+            AxisKind::Drawn(values) => {
+                usize::try_from(i).ok().and_then(|i| values.get(i)).copied().unwrap_or(Val::Absent)
+            }
+            AxisKind::Hash { of, slots, .. } => slots
+                .iter()
+                .position(|&s| u64::from(s) == i)
+                .map_or(Val::Absent, |first| of.value(first as u64)),
+        }
+    }
+
+    /// The number of value `v` on the axis, if it is one of its values.
+    fn number(&self, v: Val) -> Option<u64> {
+        match (&self.kind, v) {
+            (AxisKind::Member { size, .. }, Val::Member(m)) if m < *size => Some(m),
+            (AxisKind::Drawn(values), v) => values.iter().position(|&x| x == v).map(|i| i as u64),
+            (AxisKind::Hash { of, slots, .. }, v) => {
+                slots.get(usize::try_from(of.number(v)?).ok()?).map(|&s| u64::from(s))
+            }
+            _ => None,
+        }
+    }
+
+    /// A call of `pattern`'s chance of each of the axis's values.
+    fn chances(
+        &self,
+        world: &World,
+        pattern: &PatternRt,
+        seed: u64,
+        place: &str,
+    ) -> Result<Vec<f64>, FluidError> {
+        let n = usize::try_from(self.len()).unwrap_or(usize::MAX);
+        if let Some(&(_, v)) = pattern.equals.iter().find(|(a, _)| *a == self.attr) {
+            let mut out = vec![0.0; n];
+            if let Some(x) = self.number(v).and_then(|i| out.get_mut(usize::try_from(i).ok()?)) {
+                *x = 1.0;
+            }
+            return Ok(out);
+        }
+        let given = pattern.givens.contains(&self.attr);
+        // A read's key holds what the call gives, never a draw.
+        let born = (pattern.born.iter())
+            .find(|(a, _)| *a == self.attr && !pattern.action.is_read())
+            .map(|(_, s)| *s);
+        let ent = &world.entities[pattern.entity];
+        let source = &ent.attrs[self.attr].source;
+        match (&self.kind, given, born) {
+            (AxisKind::Hash { .. }, false, None) if pattern.action.is_read() => {
+                Err(unsupported("a read of every hash() slot of a key (a call asks each slot)", place))
+            }
+            (AxisKind::Hash { .. }, ..)
+                if pattern.action == Action::Put && ent.identity.is_some_and(|(a, _)| a == self.attr) =>
+            {
+                Err(unsupported(
+                    "a hash() slot of the new item's own identity (each put's slot is its new id's)",
+                    place,
+                ))
+            }
+            (AxisKind::Hash { count, of, slots }, ..) => {
+                let mut out = vec![0.0; usize::try_from(*count).unwrap_or(0)];
+                for (chance, &slot) in of.chances(world, pattern, seed, place)?.iter().zip(slots.iter()) {
+                    if let Some(x) = out.get_mut(usize::try_from(slot).unwrap_or(usize::MAX)) {
+                        *x += chance;
+                    }
+                }
+                Ok(out)
+            }
+            (AxisKind::Member { pop, .. }, true, _)
+            | (AxisKind::Member { pop, .. }, _, Some(BornStep::Member(_))) => {
+                let popularity = if given {
+                    popularity_of(world, pattern, self.attr, *pop)
+                } else {
+                    &world.pops[*pop].popularity
+                };
+                match shares(world, popularity, *pop, seed, place)? {
+                    Shares::Each(s) => Ok(s.to_vec()),
+                    Shares::Seq(_) => Err(unsupported(
+                        "Seq picks in a partition key of two members or a drawn value (each call's pick is exact, their product is not)",
+                        place,
+                    )),
+                    Shares::One => Ok(vec![1.0; n]),
+                }
+            }
+            (AxisKind::Drawn(values), true, _) | (AxisKind::Drawn(values), _, Some(BornStep::Drawn)) => {
+                Ok(values.iter().map(|&v| drawn_share(source, v).unwrap_or(0.0)).collect())
+            }
+            _ => Err(unsupported("a partition-key attribute a call neither gives nor draws", place)),
+        }
+    }
+}
+
+/// The values a generator draws, where they are a small stated set: a choice's texts (a
+/// constant text is a choice of one), a lifecycle's states, a chance's two answers.
+fn outcomes(source: &Gen) -> Option<Rc<[Val]>> {
+    let count = match source {
+        Gen::Choice(weights) => u32::try_from(weights.len()).ok()?,
+        Gen::States(n) => *n,
+        Gen::Chance(_) => return Some(Rc::from([Val::Bool(true), Val::Bool(false)])),
+        _ => return None,
+    };
+    Some((0..count).map(Val::Choice).collect())
+}
+
+/// The values the group's partitions take past the member: the product of its axes' sizes.
+pub fn radix(axes: &[Axis]) -> u64 {
+    axes.iter().map(Axis::len).product()
+}
+
+/// A flow's shares of the group's partitions: the member's `base` shares (over `people`
+/// members) times each axis's chances, in the group's numbering. Unchanged without axes.
+pub(super) fn spread(
+    world: &World,
+    group: &KeyGroup,
+    pattern: &PatternRt,
+    base: Shares,
+    seed: u64,
+    place: &str,
+) -> Result<Shares, FluidError> {
+    if group.axes.is_empty() {
+        return Ok(base);
+    }
+    let people = group.member.map_or(1, |(_, pop)| world.pops[pop].size);
+    if matches!(base, Shares::Seq(_)) {
+        return Err(unsupported(
+            "Seq picks in a partition key of two members or a drawn value (each call's pick is exact, their product is not)",
+            place,
+        ));
+    }
+    let per_axis: Vec<Vec<f64>> =
+        group.axes.iter().map(|a| a.chances(world, pattern, seed, place)).collect::<Result<_, _>>()?;
+    Ok(Shares::Each(product(people, &base, &per_axis).into()))
+}
+
+/// Each partition's chance: the member's share times its value's chance on every axis.
+fn product(people: u64, base: &Shares, per_axis: &[Vec<f64>]) -> Vec<f64> {
+    let mut out: Vec<f64> = (0..people).map(|m| base.of(usize::try_from(m).unwrap_or(usize::MAX))).collect();
+    for chances in per_axis {
+        out = out.iter().flat_map(|&x| chances.iter().map(move |&c| x * c)).collect();
+    }
+    out
+}
+
+/// The partition an item of values `vals` lands in, from its member's number; `None` when a
+/// value is not one of its axis's.
+pub(super) fn place(axes: &[Axis], member: u64, vals: &[Val]) -> Option<u64> {
+    axes.iter().try_fold(member, |at, axis| Some(at * axis.len() + axis.number(vals[axis.attr])?))
+}
+
+/// Writes partition `v`'s axis values into `vals` and returns its member's number.
+pub(super) fn fill(axes: &[Axis], v: u64, vals: &mut [Val]) -> u64 {
+    let mut rest = v;
+    for axis in axes.iter().rev() {
+        let n = axis.len().max(1);
+        vals[axis.attr] = axis.value(rest % n);
+        rest /= n;
+    }
+    rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawn(n: u32) -> Axis {
+        Axis { attr: 1, kind: AxisKind::Drawn((0..n).map(Val::Choice).collect()) }
+    }
+
+    #[test]
+    fn a_generator_states_its_outcomes_or_has_none() {
+        for (source, expected) in [
+            (Gen::Choice(vec![1.0]), Some(vec![Val::Choice(0)])),
+            (Gen::Choice(vec![3.0, 1.0]), Some(vec![Val::Choice(0), Val::Choice(1)])),
+            (Gen::States(3), Some(vec![Val::Choice(0), Val::Choice(1), Val::Choice(2)])),
+            (Gen::Chance(0.2), Some(vec![Val::Bool(true), Val::Bool(false)])),
+            (Gen::Payload(16), None),
+            (Gen::Now, None),
+        ] {
+            assert_eq!(outcomes(&source).map(|v| v.to_vec()), expected, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn partitions_are_members_then_axes_in_mixed_radix() {
+        // (member's number, first axis's value, second axis's value, partition)
+        let axes = [drawn(3), Axis { attr: 2, kind: AxisKind::Member { pop: 0, size: 5 } }];
+        assert_eq!(radix(&axes), 15);
+        for (member, first, second, partition) in [(0, 0, 0, 0), (0, 0, 4, 4), (0, 1, 0, 5), (2, 2, 3, 43)] {
+            let mut vals = vec![Val::Absent; 3];
+            vals[1] = Val::Choice(first);
+            vals[2] = Val::Member(second);
+            assert_eq!(place(&axes, member, &vals), Some(partition));
+            let mut back = vec![Val::Absent; 3];
+            assert_eq!(fill(&axes, partition, &mut back), member);
+            assert_eq!(back[1..], vals[1..]);
+        }
+        let mut outside = vec![Val::Absent; 3];
+        outside[1] = Val::Choice(3);
+        outside[2] = Val::Member(0);
+        assert_eq!(place(&axes, 0, &outside), None);
+    }
+
+    #[test]
+    fn a_hash_slot_names_its_first_value_and_places_each_by_its_slot() {
+        // Three drawn values hashed to slots 1, 0, 1.
+        let hash = Axis {
+            attr: 1,
+            kind: AxisKind::Hash { count: 2, of: Rc::new(drawn(3)), slots: Rc::from([1, 0, 1]) },
+        };
+        assert_eq!(hash.len(), 2);
+        // (slot, the value that names it)
+        for (slot, value) in [(0, Val::Choice(1)), (1, Val::Choice(0))] {
+            assert_eq!(hash.value(slot), value);
+        }
+        // (value, its slot)
+        for (value, slot) in [
+            (Val::Choice(0), Some(1)),
+            (Val::Choice(1), Some(0)),
+            (Val::Choice(2), Some(1)),
+            (Val::Choice(3), None),
+        ] {
+            assert_eq!(hash.number(value), slot, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn a_partitions_chance_is_the_product_of_its_axes() {
+        // (member shares, each axis's chances, expected partition chances)
+        let cases: [(Shares, Vec<Vec<f64>>, Vec<f64>); 3] = [
+            (Shares::One, vec![vec![0.75, 0.25]], vec![0.75, 0.25]),
+            (
+                Shares::Each(Rc::from([0.5, 0.5])),
+                vec![vec![1.0, 0.0, 0.0]],
+                vec![0.5, 0.0, 0.0, 0.5, 0.0, 0.0],
+            ),
+            (Shares::Each(Rc::from([0.9, 0.1])), vec![vec![0.5, 0.5]], vec![0.45, 0.45, 0.05, 0.05]),
+        ];
+        for (base, per_axis, expected) in cases {
+            let people = match &base {
+                Shares::Each(s) => s.len() as u64,
+                _ => 1,
+            };
+            let got = product(people, &base, &per_axis);
+            assert_eq!(got.len(), expected.len());
+            for (g, e) in got.iter().zip(&expected) {
+                assert!((g - e).abs() < 1e-12, "{got:?} vs {expected:?}");
+            }
+        }
+    }
+}
