@@ -578,7 +578,19 @@ mod tests {
     fn sharded_keys_rates_cannot_model_are_refused_by_name() {
         const SHARDED: &str = "(pk: \"TENANT#{tenant_id}#{shard(8)}\"";
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 9] = [
+        let cases: [(&str, &[Edit], &str, &str); 11] = [
+            // The shipping index's slot is a hash of the new order's own id, which no pick gives.
+            ("practice-shop", &[], "recommended", "a hash() slot of the new item's own identity"),
+            // A hash of two million buyers: each value would be hashed to place it.
+            (
+                "practice-tickets",
+                &[
+                    ("pk: \"EVENT#{event_id}\"", "pk: \"EVENT#{event_id}#{hash(customer_id, 2)}\""),
+                    ("count: 1000000, ids: \"c{:07}\"", "count: 2000000, ids: \"c{:07}\""),
+                ],
+                "naive",
+                "a partition key of more than",
+            ),
             // A drawn number in a partition key has no small stated set of values.
             (
                 "practice-saas",

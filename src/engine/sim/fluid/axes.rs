@@ -32,7 +32,7 @@ use crate::engine::model::Action;
 use super::super::items::{Gen, Val};
 use super::super::templates::{Slot, TemplatePlan, expand};
 use super::super::world::{BornStep, PatternRt, World, member_pop};
-use super::model::{KeyGroup, Shares, drawn_share, popularity_of, shares};
+use super::model::{KeyGroup, MAX_MEMBERS, Shares, drawn_share, popularity_of, shares};
 use super::{FluidError, unsupported};
 
 /// A partition-key attribute beside the group's member.
@@ -80,6 +80,11 @@ impl Axis {
         place: &str,
     ) -> Result<Axis, FluidError> {
         let of = Axis::of(world, entity, attr, place)?;
+        // Each value is hashed once here: a population past what a key group holds is refused
+        // before that work, as the group would be.
+        if of.len() > MAX_MEMBERS {
+            return Err(unsupported(&format!("a partition key of more than {MAX_MEMBERS} values"), place));
+        }
         let attrs = &world.entities[entity].attrs;
         let one = TemplatePlan { slots: vec![Slot::Hash { attr, count }], key_type: pk.key_type, memo: None };
         let mut vals = vec![Val::Absent; attrs.len()];
@@ -211,8 +216,9 @@ fn outcomes(source: &Gen) -> Option<Rc<[Val]>> {
 }
 
 /// The values the group's partitions take past the member: the product of its axes' sizes.
+/// (Saturating: a product past `MAX_MEMBERS` is refused, however far past.)
 pub fn radix(axes: &[Axis]) -> u64 {
-    axes.iter().map(Axis::len).product()
+    axes.iter().map(Axis::len).fold(1, u64::saturating_mul)
 }
 
 /// A flow's shares of the group's partitions: the member's `base` shares (over `people`
@@ -252,7 +258,8 @@ fn product(people: u64, base: &Shares, per_axis: &[Vec<f64>]) -> Vec<f64> {
 /// The partition an item of values `vals` lands in, from its member's number; `None` when a
 /// value is not one of its axis's.
 pub(super) fn place(axes: &[Axis], member: u64, vals: &[Val]) -> Option<u64> {
-    axes.iter().try_fold(member, |at, axis| Some(at * axis.len() + axis.number(vals[axis.attr])?))
+    axes.iter()
+        .try_fold(member, |at, axis| at.checked_mul(axis.len())?.checked_add(axis.number(vals[axis.attr])?))
 }
 
 /// Writes partition `v`'s axis values into `vals` and returns its member's number.

@@ -826,7 +826,8 @@ fn gated_pk(world: &World, entity: usize, pk: &TemplatePlan, gate: Option<(usize
     vals[attr] = value;
     out.memo = None;
     for slot in &mut out.slots {
-        if matches!(slot, Slot::Attr { attr: a, .. } if *a == attr) {
+        // A hash of the gate attribute too: every entry has the gate's value, so its slot.
+        if matches!(slot, Slot::Attr { attr: a, .. } | Slot::Hash { attr: a, .. } if *a == attr) {
             let one = TemplatePlan { slots: vec![slot.clone()], key_type: pk.key_type, memo: None };
             let mut text = String::new();
             if expand(&one, &ent.attrs, &vals, &world.pops, &mut |_, _| 0, &mut text).is_some() {
@@ -895,8 +896,9 @@ fn key_group(
     }
     let people = member.map_or(1, |(_, pop)| world.pops[pop].size);
     let shards = shard.map(|slot| shards_of(world, entity, slot, member, people, place)).transpose()?;
-    let members =
-        people.saturating_mul(axes::radix(&more)) * shards.as_ref().map_or(1, |s| u64::from(s.widest));
+    let members = people
+        .saturating_mul(axes::radix(&more))
+        .saturating_mul(shards.as_ref().map_or(1, |s| u64::from(s.widest)));
     if shards.is_some() && members > MAX_MEMBERS {
         return Err(unsupported(&format!("more than {MAX_MEMBERS} shards of members"), place));
     }
