@@ -24,7 +24,7 @@ use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
 use super::table::{Applied, EntryOp, PartKey, Placed, Touch, WriteRefused};
 
-pub(super) use plain::plain_patterns;
+pub(super) use plain::{Shortcut, plain_patterns};
 pub(super) use read::Gathering;
 pub(super) use write::{ItemWrite, WriteStatus};
 

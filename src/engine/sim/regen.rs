@@ -10,7 +10,7 @@ use super::Simulation;
 use super::items::{Gen, Val, field_size, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
-use super::templates::{Slot, TemplatePlan, expand};
+use super::templates::{Memo, Slot, TemplatePlan, expand};
 use super::world::{Birth, BornStep, EntityRt, EntryPlan, IndexRt, Origin, Projected, member_pop};
 
 /// One item being placed, and what every step of placing it shares: whose it is and in which
@@ -279,17 +279,7 @@ impl Simulation {
         vals: &[Val],
         out: &mut PartKey,
     ) -> bool {
-        let Val::Member(member) = vals[memo.member] else { return false };
-        let quantum = match memo.time {
-            None => 0,
-            Some((attr, quantum)) => match vals[attr] {
-                Val::Num(h) => match h.checked_mul(10) {
-                    Some(ms) => ms.div_euclid(quantum),
-                    None => return false,
-                },
-                _ => return false,
-            },
-        };
+        let Some((member, quantum)) = memo_slot(memo, vals) else { return false };
         let mut memo = self.scratch.pk_memo.borrow_mut();
         let Ok(slot) = usize::try_from(member) else { return false };
         if slot >= MEMO_MEMBERS {
@@ -594,7 +584,21 @@ impl Simulation {
 }
 
 /// An inline sort key: the epoch seconds of the template's one time attribute.
-fn inline_secs(sk: &TemplatePlan, vals: &[Val]) -> u64 {
+/// Which memo entry a memoized key of `vals` is: its member, and the quantum of its time
+/// (0 without one); `None` when either value is missing or the time is out of range.
+pub(super) fn memo_slot(memo: Memo, vals: &[Val]) -> Option<(u64, i64)> {
+    let Val::Member(member) = vals[memo.member] else { return None };
+    let quantum = match memo.time {
+        None => 0,
+        Some((attr, quantum)) => match vals[attr] {
+            Val::Num(h) => h.checked_mul(10)?.div_euclid(quantum),
+            _ => return None,
+        },
+    };
+    Some((member, quantum))
+}
+
+pub(super) fn inline_secs(sk: &TemplatePlan, vals: &[Val]) -> u64 {
     match sk.slots.as_slice() {
         [Slot::Attr { attr, .. }] => u64::try_from(vals[*attr].secs().unwrap_or(0)).unwrap_or(0),
         _ => 0,

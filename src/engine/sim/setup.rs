@@ -371,6 +371,7 @@ impl Simulation {
                 embeds,
                 scan_marks: Vec::new(),
                 plain: Vec::new(),
+                shortcuts: Vec::new(),
             },
             replication: super::exec::Replication::default(),
             observing: None,
@@ -379,6 +380,9 @@ impl Simulation {
         };
         sim.enable_scans();
         sim.upkeep.plain = super::exec::plain_patterns(&sim);
+        sim.upkeep.shortcuts = (0..sim.world.patterns.len())
+            .map(|p| super::exec::Shortcut::for_pattern(&sim.world, p, sim.upkeep.plain[p]))
+            .collect();
         Ok(sim)
     }
 

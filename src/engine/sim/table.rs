@@ -313,6 +313,23 @@ impl Table {
         Applied { entry_writes: 0, replaced }
     }
 
+    /// `write_plain` of a new item whose partition the caller already knows (`p`, interned
+    /// from the key whose hash is `hash`): no key text to look up. Returns the row it replaced
+    /// and the touch `write_plain` would push.
+    pub fn put_plain_at(
+        &mut self,
+        p: u32,
+        hash: u64,
+        sk: SortRef<'_>,
+        size: u32,
+        id: u32,
+    ) -> (Option<Row>, Touch) {
+        debug_assert!(self.indexes.is_empty(), "a plain write has no index entries to move");
+        let units = self.metering.write(None, Some(u64::from(size)));
+        let replaced = self.base.put(p, sk, size, id);
+        (replaced, Touch { group: 0, hash, units, partition: p })
+    }
+
     /// What a write will do, before anything changes: its touches into `result` (the table
     /// row's first, then each index entry written), each index's change, and how many bytes
     /// the item collection grows by (the table row's and the LSI entries' sizes).

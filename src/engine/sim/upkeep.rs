@@ -136,6 +136,8 @@ pub(super) struct Upkeep {
     pub scan_marks: Vec<Vec<usize>>,
     /// Per pattern: its calls are puts that keep nothing up (`exec::plain_patterns`).
     pub plain: Vec<bool>,
+    /// Per pattern: how its plain puts skip building their keys (`exec::plain::Shortcut`).
+    pub shortcuts: Vec<Option<super::exec::Shortcut>>,
 }
 
 impl Upkeep {

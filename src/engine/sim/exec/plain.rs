@@ -7,15 +7,22 @@
 //! such a put does — the same steps in the same order, so the run is the same to the bit
 //! (`tests::plain_path`) — and skips the rest. Which patterns qualify is decided once, at
 //! setup (`plain_patterns`); an observed replay never takes it (the observer is told each
-//! write with its old item, which only the full path looks up).
+//! write with its old item, which only the full path looks up). Where the keys allow, a put
+//! also skips building its key text ([`Shortcut`]): its member's partition is remembered.
 
 use crate::engine::model::Action;
 use crate::engine::planner::Operation;
+use crate::engine::profile::Sizing;
 use crate::engine::sim::Simulation;
+use crate::engine::sim::items::{Val, value_size};
+use crate::engine::sim::keys::{Codec, SortRef};
 use crate::engine::sim::latency;
+use crate::engine::sim::ledger::Row;
 use crate::engine::sim::meter::WRITE;
 use crate::engine::sim::regen::BirthInfo;
-use crate::engine::sim::table::Placed;
+use crate::engine::sim::regen::memo_slot;
+use crate::engine::sim::table::Touch;
+use crate::engine::sim::templates::{Memo, Slot};
 use crate::engine::sim::world::{Origin, World};
 
 use super::Call;
@@ -58,6 +65,96 @@ fn plain_entity(sim: &Simulation, world: &World, entity: usize) -> bool {
         && sim.upkeep.multikeys.is_empty()
 }
 
+/// How a plain put's item is placed when its keys allow a shortcut: a partition key memoized
+/// per member (and per day, hour… of a formatted time), a sort key that is one time or number
+/// kept inline (or none), and attributes sized as DynamoDB sizes them, with no key attributes
+/// of their own (Cassandra). Then an item's partition is the one its member's last item went
+/// to in the same quantum of time, and its size the sum of its values' sizes: no key text is
+/// built or looked up. The first item of a member (or quantum) goes the generic way and
+/// teaches the shortcut its partition (`learn`).
+#[derive(Debug)]
+pub(in crate::engine::sim) struct Shortcut {
+    memo: Memo,
+    /// The attribute the inline sort key reads; `None` when the key is 0 (no sort key).
+    sort: Option<usize>,
+    /// Per attribute, the bytes of its name.
+    names: Vec<usize>,
+    /// Per member: the quantum of time its partition is of, the partition and its key's hash
+    /// (`u32::MAX`: none learnt yet).
+    parts: Vec<(i64, u32, u64)>,
+}
+
+/// Members of a population the shortcut remembers partitions for; the rest go the generic way.
+const SHORTCUT_MEMBERS: u64 = 1 << 20;
+
+/// Where a shortcut put lands and how large it is.
+struct Spot {
+    partition: u32,
+    hash: u64,
+    sort: u64,
+    size: u32,
+}
+
+impl Shortcut {
+    /// The shortcut for pattern `pattern`'s puts, when `plain` and the keys allow it.
+    pub(in crate::engine::sim) fn for_pattern(
+        world: &World,
+        pattern: usize,
+        plain: bool,
+    ) -> Option<Shortcut> {
+        let profile = world.engine.profile();
+        if !plain || profile.sizing != Sizing::Attributes || profile.key_attributes {
+            return None;
+        }
+        let ent = &world.entities[world.patterns[pattern].entity];
+        let memo = ent.pk.as_ref()?.memo?;
+        let table = &world.tables[ent.table?];
+        let sort = match &ent.sk {
+            None => None,
+            Some(sk) if table.codec == Codec::Inline => match sk.slots.as_slice() {
+                [Slot::Attr { attr, .. }] => Some(*attr),
+                _ => None,
+            },
+            Some(_) => return None,
+        };
+        let names = ent.attrs.iter().map(|a| a.name.len()).collect();
+        Some(Shortcut { memo, sort, names, parts: Vec::new() })
+    }
+
+    /// Where the item of `vals` lands, if its member's partition is known for its time.
+    fn spot(&self, world: &World, entity: usize, vals: &[Val]) -> Option<Spot> {
+        let (member, quantum) = memo_slot(self.memo, vals)?;
+        let &(q, partition, hash) = self.parts.get(usize::try_from(member).ok()?)?;
+        if q != quantum || partition == u32::MAX {
+            return None;
+        }
+        let attrs = &world.entities[entity].attrs;
+        let size: usize = attrs
+            .iter()
+            .zip(vals)
+            .zip(&self.names)
+            .filter(|((_, v), _)| **v != Val::Absent)
+            .map(|((a, &v), name)| name + value_size(a, v, &world.pops))
+            .sum();
+        // As `regen::inline_secs` reads an inline sort key.
+        let sort = self.sort.map_or(0, |attr| u64::try_from(vals[attr].secs().unwrap_or(0)).unwrap_or(0));
+        Some(Spot { partition, hash, sort, size: u32::try_from(size).unwrap_or(u32::MAX) })
+    }
+
+    /// Remembers that the item of `vals` went to partition `partition` (key hash `hash`).
+    fn learn(&mut self, vals: &[Val], partition: u32, hash: u64) {
+        let Some((member, quantum)) = memo_slot(self.memo, vals) else { return };
+        let Ok(slot) = usize::try_from(member) else { return };
+        if member >= SHORTCUT_MEMBERS {
+            return;
+        }
+        if self.parts.len() <= slot {
+            self.parts.resize(slot + 1, (0, u32::MAX, 0));
+        }
+        self.parts[slot] = (quantum, partition, hash);
+    }
+}
+
 impl Simulation {
     /// A plain put's first (and, on a store that never throttles, only) request: `write`'s
     /// steps for such a put, in its order.
@@ -78,16 +175,41 @@ impl Simulation {
         self.figures.totals.requests += 1;
         self.scratch.written = 0;
         self.scratch.transacted = 0;
-        let mut bufs = self.scratch.write.take().unwrap_or_default();
-        let status = if !self.place(entity, ordinal, &vals, &mut bufs.placed) {
-            WriteStatus::Invalid
-        } else if self.too_large(&bufs.placed) {
-            WriteStatus::TooLarge
+        let mut shortcut = self.upkeep.shortcuts[pattern].take();
+        let spot = shortcut.as_ref().and_then(|s| s.spot(&self.world, entity, &vals));
+        let status = if let Some(spot) = spot {
+            if self.too_large_size(spot.size) {
+                WriteStatus::TooLarge
+            } else {
+                let id = self.world.handle(entity, ordinal);
+                let table = &mut self.storage.tables[t_idx];
+                let (replaced, touch) =
+                    table.put_plain_at(spot.partition, spot.hash, SortRef::Inline(spot.sort), spot.size, id);
+                self.plain_landed(pattern, entity, t_idx, touch, replaced, (spot.size, id));
+                WriteStatus::Done
+            }
         } else {
-            self.plain_landed(pattern, entity, t_idx, &bufs.placed);
-            WriteStatus::Done
+            let mut bufs = self.scratch.write.take().unwrap_or_default();
+            let status = if !self.place(entity, ordinal, &vals, &mut bufs.placed) {
+                WriteStatus::Invalid
+            } else if self.too_large(&bufs.placed) {
+                WriteStatus::TooLarge
+            } else {
+                let placed = &bufs.placed;
+                let mut touches = std::mem::take(&mut self.storage.touches);
+                let applied = self.storage.tables[t_idx].write_plain(None, Some(placed), &mut touches);
+                let touch = touches[0];
+                self.storage.touches = touches;
+                self.plain_landed(pattern, entity, t_idx, touch, applied.replaced, (placed.size, placed.id));
+                if let Some(shortcut) = &mut shortcut {
+                    shortcut.learn(&vals, touch.partition, touch.hash);
+                }
+                WriteStatus::Done
+            };
+            self.scratch.write = Some(bufs);
+            status
         };
-        self.scratch.write = Some(bufs);
+        self.upkeep.shortcuts[pattern] = shortcut;
         self.scratch.vals = vals;
         let written = latency::write_extra_ms(self.world.engine.profile().latency, self.scratch.written);
         let ms = latency::WRITE_MS + written;
@@ -98,12 +220,17 @@ impl Simulation {
     }
 
     /// The row written and its bookkeeping: `write_item`'s `landed` for a put nothing else
-    /// hangs on, into a table nothing meters.
-    fn plain_landed(&mut self, pattern: usize, entity: usize, t_idx: usize, placed: &Placed) {
-        let mut touches = std::mem::take(&mut self.storage.touches);
-        let applied = self.storage.tables[t_idx].write_plain(None, Some(placed), &mut touches);
-        let touch = touches[0];
-        self.storage.touches = touches;
+    /// hangs on, into a table nothing meters. `touch` and `replaced` are what the table's
+    /// write gave; `item` the new row's size and id.
+    fn plain_landed(
+        &mut self,
+        pattern: usize,
+        entity: usize,
+        t_idx: usize,
+        touch: Touch,
+        replaced: Option<Row>,
+        (size, id): (u32, u32),
+    ) {
         let totals = &mut self.figures.totals;
         totals.item_writes += 1;
         totals.base_writes += 1;
@@ -113,20 +240,20 @@ impl Simulation {
             self.node_load(touch.hash, replicas, 0);
         }
         self.settle(group, touch.partition);
-        let old = applied.replaced.map(|row| row.id);
+        let old = replaced.map(|row| row.id);
         if let Some(h) = old
-            && h != placed.id
+            && h != id
         {
             self.items.overrides.remove(&h);
         }
         let totals = &mut self.figures.totals;
-        totals.largest_item = totals.largest_item.max(placed.size);
+        totals.largest_item = totals.largest_item.max(size);
         if old.is_some() {
             totals.rewrites += 1;
-            totals.rewritten_bytes += u64::from(placed.size);
+            totals.rewritten_bytes += u64::from(size);
         }
-        self.scratch.written += u64::from(placed.size);
-        if !self.world.entities[entity].upsert && old.is_some_and(|h| h != placed.id) {
+        self.scratch.written += u64::from(size);
+        if !self.world.entities[entity].upsert && old.is_some_and(|h| h != id) {
             self.figures.overwrote(Some(pattern));
         }
     }

@@ -387,7 +387,12 @@ impl Simulation {
     /// Whether the store refuses this item for its size (DynamoDB: 400 KB). Cassandra has no
     /// such limit on a row (its guidance is about partitions).
     pub(in crate::engine::sim) fn too_large(&self, placed: &Placed) -> bool {
-        self.world.engine.profile().item_limit.is_some_and(|limit| placed.size as usize > limit)
+        self.too_large_size(placed.size)
+    }
+
+    /// Whether an item of `size` bytes is past the store's item limit.
+    pub(in crate::engine::sim) fn too_large_size(&self, size: u32) -> bool {
+        self.world.engine.profile().item_limit.is_some_and(|limit| size as usize > limit)
     }
 
     /// Numbers a new item's `Nth` attributes: one more than the items of the same member written

@@ -83,6 +83,7 @@ fn plain_puts_run_as_the_full_write_path_on_every_bundled_scenario() {
                 plain_patterns += plain;
                 let mut full = Simulation::new(scenario, variant, &options).expect("starts");
                 full.upkeep.plain.fill(false);
+                full.upkeep.shortcuts.fill_with(|| None);
                 while fast.step() {}
                 while full.step() {}
                 assert_eq!(
@@ -96,4 +97,54 @@ fn plain_puts_run_as_the_full_write_path_on_every_bundled_scenario() {
         }
     }
     assert!(plain_patterns >= 8, "the bundled scenarios have plain puts: {plain_patterns}");
+}
+
+/// Readings in minute buckets of each sensor (the partition changes every minute), keyed by
+/// their time, two of them drawn numbers: a plain put's shortcut must land each where the
+/// generic placing does, across the buckets.
+const BUCKETED: &str = r#"(
+    name: "bucketed",
+    title: "Bucketed readings",
+    engine: Cassandra,
+    entities: [
+        (name: "Reading", attributes: [
+            (name: "sensor_id", type: S, gen: Pick("sensors")),
+            (name: "reading_time", type: Time, gen: Now),
+            (name: "value", type: N, gen: Number(Normal(mean: 20, sd: 30))),
+            (name: "level", type: N, gen: Number(Uniform(0, 100000))),
+        ]),
+    ],
+    populations: [(name: "sensors", count: 7, ids: "s{:02}")],
+    patterns: [
+        (name: "record", action: Put, entity: "Reading", given: ["sensor_id"], rate: 10),
+        (name: "recent", action: List, entity: "Reading", given: ["sensor_id"],
+         range: (attribute: "reading_time", span: Last("2m")), rate: 1),
+    ],
+    variants: [
+        (name: "by-minute", keys: {"Reading": (pk: "{sensor_id}#{reading_time:%H%M}", sk: "{reading_time}")}),
+        (name: "by-sensor", keys: {"Reading": (pk: "{sensor_id}", sk: "{reading_time}")}),
+    ],
+    workload: (duration: "5m", tick: "1s", seed: 5),
+)"#;
+
+#[test]
+fn a_shortcut_put_lands_where_the_generic_placing_puts_it() {
+    let loaded = scenario::parse("bucketed.ron", BUCKETED).expect("test scenario");
+    let options = RunOptions::default();
+    for variant in &loaded.scenario.variants {
+        let mut shortcut = Simulation::new(&loaded.scenario, variant, &options).expect("starts");
+        let mut generic = Simulation::new(&loaded.scenario, variant, &options).expect("starts");
+        assert!(shortcut.upkeep.shortcuts[0].is_some(), "{}: the puts take the shortcut", variant.name);
+        generic.upkeep.shortcuts.fill_with(|| None);
+        while shortcut.step() {}
+        while generic.step() {}
+        let (shortcut, generic) = (shortcut.report(), generic.report());
+        assert!(
+            shortcut.totals.overwritten_items > 0,
+            "{}: keys collide: {:?}",
+            variant.name,
+            shortcut.totals
+        );
+        assert_eq!(format!("{shortcut:?}"), format!("{generic:?}"), "{}", variant.name);
+    }
 }
