@@ -14,7 +14,7 @@ use crate::engine::model::Action;
 use crate::engine::planner::Operation;
 use crate::engine::profile::Sizing;
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Val, value_size};
+use crate::engine::sim::items::{Gen, Val, generate_own, number_size, value_size};
 use crate::engine::sim::keys::{Codec, SortRef};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::Row;
@@ -23,7 +23,7 @@ use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::regen::memo_slot;
 use crate::engine::sim::table::Touch;
 use crate::engine::sim::templates::{Memo, Slot};
-use crate::engine::sim::world::{Origin, World};
+use crate::engine::sim::world::{BornStep, Origin, World};
 
 use super::Call;
 use super::write::WriteStatus;
@@ -79,9 +79,21 @@ pub(in crate::engine::sim) struct Shortcut {
     sort: Option<usize>,
     /// Per attribute, the bytes of its name.
     names: Vec<usize>,
+    /// Per attribute, where its value comes from: `born_vals` for this pattern, compiled.
+    fills: Vec<Fill>,
     /// Per member: the quantum of time its partition is of, the partition and its key's hash
     /// (`u32::MAX`: none learnt yet).
     parts: Vec<(i64, u32, u64)>,
+}
+
+/// Where one attribute of a put's new item gets its value, as `Simulation::born_vals` decides
+/// for the pattern: a value the call gives, a value the pattern fixes, or the entity's own step.
+#[derive(Debug, Clone, Copy)]
+enum Fill {
+    Absent,
+    Given,
+    Fixed(Val),
+    Born(BornStep),
 }
 
 /// Members of a population the shortcut remembers partitions for; the rest go the generic way.
@@ -118,24 +130,57 @@ impl Shortcut {
             Some(_) => return None,
         };
         let names = ent.attrs.iter().map(|a| a.name.len()).collect();
-        Some(Shortcut { memo, sort, names, parts: Vec::new() })
+        Some(Shortcut { memo, sort, names, fills: fills(world, pattern), parts: Vec::new() })
     }
 
-    /// Where the item of `vals` lands, if its member's partition is known for its time.
-    fn spot(&self, world: &World, entity: usize, vals: &[Val]) -> Option<Spot> {
+    /// The values call `birth` of the pattern gives its new item `ordinal` into `vals`, as
+    /// `Simulation::born_vals` makes them, and the item's size: the sum of its present values'
+    /// names and sizes.
+    fn fill(
+        &self,
+        sim: &Simulation,
+        entity: usize,
+        ordinal: u32,
+        birth: BirthInfo,
+        vals: &mut Vec<Val>,
+    ) -> usize {
+        let Origin::Pattern(pattern) = birth.origin else { return 0 };
+        let attrs = &sim.world.entities[entity].attrs;
+        let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
+        let draw_keys = &sim.draw_keys[entity];
+        let mut size = 0;
+        vals.clear();
+        for (i, (&fill, a)) in self.fills.iter().zip(attrs).enumerate() {
+            let val = match fill {
+                Fill::Absent => Val::Absent,
+                Fill::Given => sim.given_val(usize::from(pattern), i, birth.call, birth.tick, birth.time_ms),
+                Fill::Fixed(val) => val,
+                Fill::Born(BornStep::Ordinal) => Val::Member(u64::from(ordinal)),
+                Fill::Born(BornStep::Member(pop)) => sim
+                    .pick_member(pop, None, a.stream, u64::from(ordinal), birth.tick)
+                    .map_or(Val::Absent, Val::Member),
+                Fill::Born(BornStep::Drawn) => {
+                    generate_own(a, draw_keys[i], sim.seed, u64::from(ordinal), secs)
+                }
+            };
+            size += match val {
+                Val::Absent => 0,
+                Val::Num(h) => self.names[i] + number_size(h),
+                _ => self.names[i] + value_size(a, val, &sim.world.pops),
+            };
+            vals.push(val);
+        }
+        size
+    }
+
+    /// Where the item of `vals`, `size` bytes, lands, if its member's partition is known for
+    /// its time.
+    fn spot(&self, vals: &[Val], size: usize) -> Option<Spot> {
         let (member, quantum) = memo_slot(self.memo, vals)?;
         let &(q, partition, hash) = self.parts.get(usize::try_from(member).ok()?)?;
         if q != quantum || partition == u32::MAX {
             return None;
         }
-        let attrs = &world.entities[entity].attrs;
-        let size: usize = attrs
-            .iter()
-            .zip(vals)
-            .zip(&self.names)
-            .filter(|((_, v), _)| **v != Val::Absent)
-            .map(|((a, &v), name)| name + value_size(a, v, &world.pops))
-            .sum();
         // As `regen::inline_secs` reads an inline sort key.
         let sort = self.sort.map_or(0, |attr| u64::try_from(vals[attr].secs().unwrap_or(0)).unwrap_or(0));
         Some(Spot { partition, hash, sort, size: u32::try_from(size).unwrap_or(u32::MAX) })
@@ -155,6 +200,30 @@ impl Shortcut {
     }
 }
 
+/// Per attribute of pattern `pattern`'s entity, where a put's new item gets its value: the
+/// pattern's born steps, then the call's givens (but a new identity), then its fixed values, in
+/// `Simulation::born_vals`'s order (a plain put has no TTL or copies to fill after them).
+fn fills(world: &World, pattern: usize) -> Vec<Fill> {
+    let p = &world.patterns[pattern];
+    let ent = &world.entities[p.entity];
+    let mut fills = vec![Fill::Absent; ent.attrs.len()];
+    for &(i, step) in &p.born {
+        fills[i] = Fill::Born(step);
+    }
+    let identity = ent.identity.map(|(a, _)| a);
+    for &g in &p.givens {
+        if !(identity == Some(g) && matches!(ent.attrs[g].source, Gen::New(_))) {
+            fills[g] = Fill::Given;
+        }
+    }
+    if p.action == Action::Put {
+        for &(attr, value) in &p.equals {
+            fills[attr] = Fill::Fixed(value);
+        }
+    }
+    fills
+}
+
 impl Simulation {
     /// A plain put's first (and, on a store that never throttles, only) request: `write`'s
     /// steps for such a put, in its order.
@@ -167,7 +236,13 @@ impl Simulation {
         self.scratch.located = None;
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let birth = BirthInfo { origin, call: call.index, tick: call.tick, time_ms: call.time_ms };
-        self.born_vals(entity, ordinal, birth, &mut vals);
+        let mut shortcut = self.upkeep.shortcuts[pattern].take();
+        let size = if let Some(shortcut) = &shortcut {
+            shortcut.fill(self, entity, ordinal, birth, &mut vals)
+        } else {
+            self.born_vals(entity, ordinal, birth, &mut vals);
+            0
+        };
         let figures = &mut self.figures.stats[pattern];
         figures.requests += 1;
         figures.fanout += 1;
@@ -175,8 +250,7 @@ impl Simulation {
         self.figures.totals.requests += 1;
         self.scratch.written = 0;
         self.scratch.transacted = 0;
-        let mut shortcut = self.upkeep.shortcuts[pattern].take();
-        let spot = shortcut.as_ref().and_then(|s| s.spot(&self.world, entity, &vals));
+        let spot = shortcut.as_ref().and_then(|s| s.spot(&vals, size));
         let status = if let Some(spot) = spot {
             if self.too_large_size(spot.size) {
                 WriteStatus::TooLarge
