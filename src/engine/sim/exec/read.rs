@@ -206,9 +206,12 @@ impl Simulation {
             && pattern.givens.contains(&identity)
         {
             let member = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms);
+            // Only the identity's other givens come from its item: a call given the identity
+            // alone (a Get by id) regenerates nothing.
             if let Val::Member(m) = member
                 && let Ok(ordinal) = u32::try_from(m)
                 && ordinal < ent.next
+                && pattern.givens.iter().any(|&given| given != identity)
             {
                 // The scratch is taken, not borrowed: a nested read gets a fresh one.
                 let mut vals = self.scratch.item_vals.take();
