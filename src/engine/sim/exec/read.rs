@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::ops::Bound;
 
 use crate::engine::hash::combine;
-use crate::engine::model::RangeSpan;
+use crate::engine::model::{AttrType, RangeSpan};
 use crate::engine::planner::Operation;
 use crate::engine::profile::{Indexes, Latency, Profile};
 use crate::engine::store::read_units;
@@ -102,6 +102,16 @@ fn encode(bound: &Bound<String>, lower: bool, codec: Codec, index: bool, numeric
             }
         }
         Codec::Bytes => wrap(SortBuf::Bytes(body(&owned, numeric))),
+    }
+}
+
+/// The inclusive bound of an inline sort key at a time value in hundredths of a second: its
+/// text (`push_number_text`) parses as epoch seconds only when it is whole and not negative;
+/// any other text leaves the side open, as `encode` does.
+fn inline_bound(hundredths: i64) -> Bound<SortBuf> {
+    match u64::try_from(hundredths) {
+        Ok(h) if h % 100 == 0 => Bound::Included(SortBuf::Inline(h / 100)),
+        _ => Bound::Unbounded,
     }
 }
 
@@ -342,11 +352,43 @@ impl Simulation {
 
     /// The sort-key range a Query asks, in its group's encoding.
     fn sort_range(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Range {
-        let (lo, hi) = self.sort_text_range(plan, known, time_ms);
         let index = plan.index.is_some();
         let codec = if index { Codec::Bytes } else { self.world.tables[plan.table].codec };
+        if codec == Codec::Inline
+            && let Some(range) = self.inline_range(plan, known, time_ms)
+        {
+            return range;
+        }
+        let (lo, hi) = self.sort_text_range(plan, known, time_ms);
         let numeric = plan.sk.as_ref().is_some_and(|sk| sk.key_type == KeyType::N);
         (encode(&lo, true, codec, index, numeric), encode(&hi, false, codec, index, numeric))
+    }
+
+    /// The range of a table that keeps its sort keys inline (one time attribute's epoch
+    /// seconds) for an exact key or a window of time, taken from the values: what
+    /// `sort_text_range` renders as text and `encode` parses back, without the text. `None`
+    /// leaves the other cases (a `begins_with`, several entities) to the text path.
+    fn inline_range(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Option<Range> {
+        let sk = plan.sk.as_ref()?;
+        let [Slot::Attr { attr, pad: None, .. }] = sk.slots.as_slice() else { return None };
+        if plan.entities.len() > 1 || self.world.entities[plan.entities[0]].attrs[*attr].ty == AttrType::B {
+            return None;
+        }
+        match known[*attr] {
+            Val::Num(h) => Some((inline_bound(h), inline_bound(h))),
+            Val::Absent => match &plan.range {
+                Some((a, span @ RangeSpan::Last(_))) if a == attr => {
+                    let (from, to) = self.window(span, time_ms);
+                    let hundredths = |secs: i64| match Val::time(secs) {
+                        Val::Num(h) => h,
+                        _ => unreachable!("a time is a number"),
+                    };
+                    Some((inline_bound(hundredths(from)), inline_bound(hundredths(to))))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Whether an item read passes the read's filter (and is of an entity the read returns).
@@ -1374,6 +1416,27 @@ mod tests {
 
     fn texts(keys: &Keys) -> Vec<String> {
         keys.iter().map(|k| String::from_utf8(k.text).unwrap()).collect()
+    }
+
+    fn text_bound(hundredths: i64) -> Bound<SortBuf> {
+        let mut text = String::new();
+        crate::engine::sim::items::push_number_text(hundredths, &mut text);
+        encode(&Bound::Included(text), true, Codec::Inline, false, true)
+    }
+
+    #[test]
+    fn an_inline_bound_is_the_parsed_text_at_the_edges() {
+        for h in [0, 1, 99, 100, 150, 173_568_960_000, -1, -100, -150, i64::MAX, i64::MIN, i64::MAX - 7] {
+            assert_eq!(inline_bound(h), text_bound(h), "{h}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_inline_bound_is_the_parsed_text(h in proptest::num::i64::ANY, secs in -1i64 << 40..1 << 40) {
+            proptest::prop_assert_eq!(inline_bound(h), text_bound(h));
+            proptest::prop_assert_eq!(inline_bound(secs * 100), text_bound(secs * 100));
+        }
     }
 
     #[test]
