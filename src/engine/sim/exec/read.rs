@@ -29,7 +29,7 @@ use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::observe::ObservedRead;
 use crate::engine::sim::shards::KeyGiven;
 use crate::engine::sim::table::PartKey;
-use crate::engine::sim::templates::{Slot, render_slot};
+use crate::engine::sim::templates::{Memo, Slot, render_slot};
 use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
 
 /// A read split by entity numbers its requests part by part: the part in the high bits, the
@@ -54,6 +54,21 @@ pub(in crate::engine::sim) struct Gathering {
     /// The read a write sends first: the first item it found (the one the write names).
     pub found: std::cell::Cell<Option<u32>>,
 }
+
+/// Slots of the memo of reads' partition keys (`KeyMemo`).
+const KEY_MEMO_SLOTS: usize = 1024;
+
+/// Partition keys of reads whose key template is literals and one population member
+/// (`TemplatePlan::memo` without a time): the same text and hash every time that member is read
+/// through that group, so a Get by id renders and hashes its key once rather than per call.
+/// Keyed by (group, entity, member): a group is a table or one index, where an entity's key
+/// template is fixed. Direct-mapped, so its memory stays the same whatever the population; a
+/// cache only, what a read asks never depends on it.
+#[derive(Debug, Default)]
+pub(in crate::engine::sim) struct KeyMemo(Vec<Option<(MemoId, PartKey)>>);
+
+/// What a memoized key is of: (group, entity, member).
+type MemoId = (usize, usize, u64);
 
 /// A request's sort-key bounds in its group's encoding.
 type Range = (Bound<SortBuf>, Bound<SortBuf>);
@@ -255,6 +270,12 @@ impl Simulation {
     /// range's buckets, shards and hashes of unknown attributes enumerated — as a [`Keys`] that
     /// renders them one at a time, so a read's memory does not grow with its fan-out.
     fn partition_keys(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Keys {
+        if let Some(Memo { member, time: None }) = plan.pk.memo
+            && let Val::Member(m) = known[member]
+            && let Some(key) = self.read_memo_key(plan, m, known)
+        {
+            return Keys::One(key);
+        }
         let ent = &self.world.entities[plan.entities[0]];
         let pops = &self.world.pops;
         let mut choices: Vec<Choice> = Vec::new();
@@ -297,6 +318,33 @@ impl Simulation {
             choices.push(choice);
         }
         Keys::new(plan.pk.key_type, choices)
+    }
+
+    /// The one partition key of a read whose key is literals and `member` of a population, from
+    /// the memo (`KeyMemo`), rendered and hashed on a miss; `None` when a slot does not render.
+    fn read_memo_key(&self, plan: &ReadPlan, member: u64, known: &[Val]) -> Option<PartKey> {
+        let id = (plan.group, plan.entities[0], member);
+        let mut memo = self.scratch.read_keys.borrow_mut();
+        if memo.0.is_empty() {
+            memo.0.resize(KEY_MEMO_SLOTS, None);
+        }
+        let at = usize::try_from(combine(&[id.0 as u64, id.1 as u64, member]) % KEY_MEMO_SLOTS as u64)
+            .expect("a slot fits in usize");
+        if let Some((held, key)) = &memo.0[at]
+            && *held == id
+        {
+            return Some(key.clone());
+        }
+        let ent = &self.world.entities[plan.entities[0]];
+        let mut text = String::new();
+        for slot in &plan.pk.slots {
+            if !render_slot(slot, &ent.attrs, known, &self.world.pops, &mut text) {
+                return None;
+            }
+        }
+        let key = PartKey::new(plan.pk.key_type, text.as_bytes());
+        memo.0[at] = Some((id, key.clone()));
+        Some(key)
     }
 
     /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
@@ -1372,40 +1420,52 @@ impl Choice {
     }
 }
 
-/// The partition keys of one read: every combination of its slots' values, first slot slowest,
-/// rendered on demand (the memory is the slots', whatever the count).
+/// The partition keys of one read: one key known whole (from the memo), or every combination
+/// of its slots' values, first slot slowest, rendered on demand (the memory is the slots',
+/// whatever the count).
 #[derive(Debug)]
-struct Keys {
-    key_type: KeyType,
-    choices: Vec<Choice>,
+enum Keys {
+    One(PartKey),
+    Product { key_type: KeyType, choices: Vec<Choice> },
 }
 
 impl Keys {
     fn new(key_type: KeyType, choices: Vec<Choice>) -> Keys {
-        Keys { key_type, choices }
+        Keys::Product { key_type, choices }
     }
 
     /// How many keys (saturating; 0 when a slot has no value).
     fn len(&self) -> u64 {
-        self.choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len()))
+        match self {
+            Keys::One(_) => 1,
+            Keys::Product { choices, .. } => choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len())),
+        }
     }
 
     fn iter(&self) -> impl Iterator<Item = PartKey> + '_ {
-        let total = self.len();
+        let (one, product) = match self {
+            Keys::One(key) => (Some(key.clone()), None),
+            Keys::Product { key_type, choices } => (None, Some(Self::product(*key_type, choices))),
+        };
+        one.into_iter().chain(product.into_iter().flatten())
+    }
+
+    fn product(key_type: KeyType, choices: &[Choice]) -> impl Iterator<Item = PartKey> + '_ {
+        let total = choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len()));
         let mut text = String::new();
-        let mut digits = vec![0u64; self.choices.len()];
+        let mut digits = vec![0u64; choices.len()];
         (0..total).map(move |mut n| {
             // The digits of n in the mixed radix of the slots' counts, last slot fastest.
-            for (digit, choice) in digits.iter_mut().zip(&self.choices).rev() {
+            for (digit, choice) in digits.iter_mut().zip(choices).rev() {
                 let len = choice.len();
                 *digit = n % len;
                 n /= len;
             }
             text.clear();
-            for (choice, &i) in self.choices.iter().zip(&digits) {
+            for (choice, &i) in choices.iter().zip(&digits) {
                 choice.write(i, &mut text);
             }
-            PartKey::new(self.key_type, text.as_bytes())
+            PartKey::new(key_type, text.as_bytes())
         })
     }
 }
