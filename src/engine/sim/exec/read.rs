@@ -55,6 +55,20 @@ pub(in crate::engine::sim) struct Gathering {
     pub found: std::cell::Cell<Option<u32>>,
 }
 
+/// What a Get reads at one key: its item's size, whether the item exists, its partition's bytes.
+type KeySize = (u64, bool, u64);
+
+/// A Get's buffers, lent to one Get at a time (`Scratch::get`) so a call allocates none: the
+/// keys of the request being sent, their (item size, found, partition bytes) and (hash, units),
+/// and the requests' times.
+#[derive(Debug, Default)]
+pub(in crate::engine::sim) struct GetBufs {
+    chunk: Vec<PartKey>,
+    sizes: Vec<KeySize>,
+    touches: Vec<(u64, f64)>,
+    times: Vec<f64>,
+}
+
 /// Slots of the memo of reads' partition keys (`KeyMemo`).
 const KEY_MEMO_SLOTS: usize = 1024;
 
@@ -703,9 +717,11 @@ impl Simulation {
             self.figures.stats[call.pattern].fanout += pks.len();
         }
         let per_request = keys_per_request(operation, how.profile, pks.len());
-        let mut times = Vec::new();
+        // The buffers are taken, not borrowed: a Get nested in this one gets fresh ones.
+        let mut bufs = self.scratch.get.take().unwrap_or_default();
+        let GetBufs { chunk, sizes, touches, times } = &mut *bufs;
+        times.clear();
         let mut keys = pks.iter();
-        let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
         for request in 0u32.. {
             chunk.clear();
             chunk.extend(keys.by_ref().take(per_request));
@@ -717,16 +733,17 @@ impl Simulation {
             }
             if how.fronted {
                 let at = (read.at_ms(), resume.is_none());
-                self.serve_from_cache(call, plan.group, how.sk.as_ref(), &mut chunk, at);
+                self.serve_from_cache(call, plan.group, how.sk.as_ref(), chunk, at);
                 if chunk.is_empty() {
                     times.push(latency::CACHE_HIT_MS);
                     continue;
                 }
             }
-            let ms = self.get_request(read, &how, request, &chunk, &times);
+            let ms = self.get_request(read, &how, request, chunk, (sizes, touches), times);
             times.push(ms);
         }
-        self.finish_read(call, resume, &times);
+        self.finish_read(call, resume, times);
+        self.scratch.get = Some(bufs);
     }
 
     /// How a Get's requests read, fixed for the call: the exact sort key, and whether the
@@ -755,24 +772,27 @@ impl Simulation {
         how: &GetHow,
         request: u32,
         chunk: &[PartKey],
+        (sizes, touches): (&mut Vec<KeySize>, &mut Vec<(u64, f64)>),
         times: &[f64],
     ) -> f64 {
         let ReadCall { call, plan, resume, .. } = read;
-        let sizes = self.get_sizes(plan, how.sk.as_ref(), chunk);
+        self.get_sizes(plan, how.sk.as_ref(), chunk, sizes);
         // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
-        let touches: Vec<(u64, f64)> = chunk
-            .iter()
-            .zip(&sizes)
-            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.profile, how.transaction)))
-            .collect();
+        touches.clear();
+        touches.extend(
+            chunk
+                .iter()
+                .zip(sizes.iter())
+                .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.profile, how.transaction))),
+        );
         let units: f64 = touches.iter().map(|t| t.1).sum();
-        let ms = get_ms(how, &sizes);
+        let ms = get_ms(how, sizes);
         if resume.is_none() {
             self.figures.stats[call.pattern].requests += 1;
             self.figures.totals.requests += 1;
         }
         if how.profile.metered()
-            && let Err(refusal) = self.meter_read(plan.group, &touches)
+            && let Err(refusal) = self.meter_read(plan.group, touches)
         {
             self.refused(plan.group, refusal, chunk, resume.is_none());
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
@@ -780,33 +800,36 @@ impl Simulation {
         }
         self.spend(call, READ, units);
         if how.fronted {
-            self.fill_cache(plan.group, how.sk.as_ref(), chunk, &sizes, read.at_ms());
+            self.fill_cache(plan.group, how.sk.as_ref(), chunk, sizes, read.at_ms());
         }
         if self.observing() {
             let batch = how.operation == Operation::BatchGetItem;
             self.tell_get(&read.observed(), chunk, batch);
         }
-        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(sizes.iter())) {
             self.read_load(plan.group, pk, u, size);
         }
-        self.count_get(call.pattern, &sizes);
+        self.count_get(call.pattern, sizes);
         ms
     }
 
     /// Per key of a Get request: (its item's size, whether the item exists, its partition's
     /// bytes, which a CQL read's time grows with).
-    fn get_sizes(&self, plan: &ReadPlan, sk: Option<&SortBuf>, chunk: &[PartKey]) -> Vec<(u64, bool, u64)> {
+    fn get_sizes(
+        &self,
+        plan: &ReadPlan,
+        sk: Option<&SortBuf>,
+        chunk: &[PartKey],
+        out: &mut Vec<(u64, bool, u64)>,
+    ) {
         let table = &self.storage.tables[plan.table].base;
-        chunk
-            .iter()
-            .map(|pk| {
-                let partition = table.find(pk.key_type, &pk.text, pk.hash);
-                let row =
-                    partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
-                let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
-                (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
-            })
-            .collect()
+        out.clear();
+        out.extend(chunk.iter().map(|pk| {
+            let partition = table.find(pk.key_type, &pk.text, pk.hash);
+            let row = partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
+            let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
+            (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
+        }));
     }
 
     /// Counts what a served Get request read: its items (all returned) and its partitions.
