@@ -257,6 +257,10 @@ struct Scratch {
     split: Option<exec::Gathering>,
     /// Per entity, by member: partition keys of templates that read only that member.
     pk_memo: RefCell<Vec<Vec<Option<MemoKey>>>>,
+    /// Partition keys of reads by one member (`exec::KeyMemo`).
+    read_keys: RefCell<exec::KeyMemo>,
+    /// Lent to one Get at a time (`exec::GetBufs`).
+    get: Option<Box<exec::GetBufs>>,
     /// What the read in progress gives of the sharded collection's shard key (set by
     /// `read_one` when the variant shards a collection).
     shard_key: shards::KeyGiven,

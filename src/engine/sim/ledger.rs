@@ -130,6 +130,11 @@ impl Partition {
 
     /// First position whose key is not below `key` (`Ok` when equal), searched from the newest
     /// rows back (`Rows::search_by`).
+    #[expect(
+        clippy::inline_always,
+        reason = "put and query both search: left to itself the compiler outlines it, and a put pays"
+    )]
+    #[inline(always)]
     fn search(&self, codec: Codec, key: SortRef<'_>) -> Result<usize, usize> {
         match (codec, key) {
             (Codec::Inline, SortRef::Inline(k)) => self.rows.search_by(|sk| sk.cmp(&k)),

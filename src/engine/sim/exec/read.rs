@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::ops::Bound;
 
 use crate::engine::hash::combine;
-use crate::engine::model::RangeSpan;
+use crate::engine::model::{AttrType, RangeSpan};
 use crate::engine::planner::Operation;
 use crate::engine::profile::{Indexes, Latency, Profile};
 use crate::engine::store::read_units;
@@ -29,7 +29,7 @@ use crate::engine::sim::meter::{READ, Refusal};
 use crate::engine::sim::observe::ObservedRead;
 use crate::engine::sim::shards::KeyGiven;
 use crate::engine::sim::table::PartKey;
-use crate::engine::sim::templates::{Slot, render_slot};
+use crate::engine::sim::templates::{Memo, Slot, render_slot};
 use crate::engine::sim::world::{Fetch, Filter, ReadPart, ReadPlan};
 
 /// A read split by entity numbers its requests part by part: the part in the high bits, the
@@ -54,6 +54,35 @@ pub(in crate::engine::sim) struct Gathering {
     /// The read a write sends first: the first item it found (the one the write names).
     pub found: std::cell::Cell<Option<u32>>,
 }
+
+/// What a Get reads at one key: its item's size, whether the item exists, its partition's bytes.
+type KeySize = (u64, bool, u64);
+
+/// A Get's buffers, lent to one Get at a time (`Scratch::get`) so a call allocates none: the
+/// keys of the request being sent, their (item size, found, partition bytes) and (hash, units),
+/// and the requests' times.
+#[derive(Debug, Default)]
+pub(in crate::engine::sim) struct GetBufs {
+    chunk: Vec<PartKey>,
+    sizes: Vec<KeySize>,
+    touches: Vec<(u64, f64)>,
+    times: Vec<f64>,
+}
+
+/// Slots of the memo of reads' partition keys (`KeyMemo`).
+const KEY_MEMO_SLOTS: usize = 1024;
+
+/// Partition keys of reads whose key template is literals and one population member
+/// (`TemplatePlan::memo` without a time): the same text and hash every time that member is read
+/// through that group, so a Get by id renders and hashes its key once rather than per call.
+/// Keyed by (group, entity, member): a group is a table or one index, where an entity's key
+/// template is fixed. Direct-mapped, so its memory stays the same whatever the population; a
+/// cache only, what a read asks never depends on it.
+#[derive(Debug, Default)]
+pub(in crate::engine::sim) struct KeyMemo(Vec<Option<(MemoId, PartKey)>>);
+
+/// What a memoized key is of: (group, entity, member).
+type MemoId = (usize, usize, u64);
 
 /// A request's sort-key bounds in its group's encoding.
 type Range = (Bound<SortBuf>, Bound<SortBuf>);
@@ -102,6 +131,16 @@ fn encode(bound: &Bound<String>, lower: bool, codec: Codec, index: bool, numeric
             }
         }
         Codec::Bytes => wrap(SortBuf::Bytes(body(&owned, numeric))),
+    }
+}
+
+/// The inclusive bound of an inline sort key at a time value in hundredths of a second: its
+/// text (`push_number_text`) parses as epoch seconds only when it is whole and not negative;
+/// any other text leaves the side open, as `encode` does.
+fn inline_bound(hundredths: i64) -> Bound<SortBuf> {
+    match u64::try_from(hundredths) {
+        Ok(h) if h % 100 == 0 => Bound::Included(SortBuf::Inline(h / 100)),
+        _ => Bound::Unbounded,
     }
 }
 
@@ -206,9 +245,12 @@ impl Simulation {
             && pattern.givens.contains(&identity)
         {
             let member = self.given_val(call.pattern, identity, call.index, call.tick, call.time_ms);
+            // Only the identity's other givens come from its item: a call given the identity
+            // alone (a Get by id) regenerates nothing.
             if let Val::Member(m) = member
                 && let Ok(ordinal) = u32::try_from(m)
                 && ordinal < ent.next
+                && pattern.givens.iter().any(|&given| given != identity)
             {
                 // The scratch is taken, not borrowed: a nested read gets a fresh one.
                 let mut vals = self.scratch.item_vals.take();
@@ -242,6 +284,12 @@ impl Simulation {
     /// range's buckets, shards and hashes of unknown attributes enumerated — as a [`Keys`] that
     /// renders them one at a time, so a read's memory does not grow with its fan-out.
     fn partition_keys(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Keys {
+        if let Some(Memo { member, time: None }) = plan.pk.memo
+            && let Val::Member(m) = known[member]
+            && let Some(key) = self.read_memo_key(plan, m, known)
+        {
+            return Keys::One(key);
+        }
         let ent = &self.world.entities[plan.entities[0]];
         let pops = &self.world.pops;
         let mut choices: Vec<Choice> = Vec::new();
@@ -284,6 +332,33 @@ impl Simulation {
             choices.push(choice);
         }
         Keys::new(plan.pk.key_type, choices)
+    }
+
+    /// The one partition key of a read whose key is literals and `member` of a population, from
+    /// the memo (`KeyMemo`), rendered and hashed on a miss; `None` when a slot does not render.
+    fn read_memo_key(&self, plan: &ReadPlan, member: u64, known: &[Val]) -> Option<PartKey> {
+        let id = (plan.group, plan.entities[0], member);
+        let mut memo = self.scratch.read_keys.borrow_mut();
+        if memo.0.is_empty() {
+            memo.0.resize(KEY_MEMO_SLOTS, None);
+        }
+        let at = usize::try_from(combine(&[id.0 as u64, id.1 as u64, member]) % KEY_MEMO_SLOTS as u64)
+            .expect("a slot fits in usize");
+        if let Some((held, key)) = &memo.0[at]
+            && *held == id
+        {
+            return Some(key.clone());
+        }
+        let ent = &self.world.entities[plan.entities[0]];
+        let mut text = String::new();
+        for slot in &plan.pk.slots {
+            if !render_slot(slot, &ent.attrs, known, &self.world.pops, &mut text) {
+                return None;
+            }
+        }
+        let key = PartKey::new(plan.pk.key_type, text.as_bytes());
+        memo.0[at] = Some((id, key.clone()));
+        Some(key)
     }
 
     /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
@@ -339,11 +414,43 @@ impl Simulation {
 
     /// The sort-key range a Query asks, in its group's encoding.
     fn sort_range(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Range {
-        let (lo, hi) = self.sort_text_range(plan, known, time_ms);
         let index = plan.index.is_some();
         let codec = if index { Codec::Bytes } else { self.world.tables[plan.table].codec };
+        if codec == Codec::Inline
+            && let Some(range) = self.inline_range(plan, known, time_ms)
+        {
+            return range;
+        }
+        let (lo, hi) = self.sort_text_range(plan, known, time_ms);
         let numeric = plan.sk.as_ref().is_some_and(|sk| sk.key_type == KeyType::N);
         (encode(&lo, true, codec, index, numeric), encode(&hi, false, codec, index, numeric))
+    }
+
+    /// The range of a table that keeps its sort keys inline (one time attribute's epoch
+    /// seconds) for an exact key or a window of time, taken from the values: what
+    /// `sort_text_range` renders as text and `encode` parses back, without the text. `None`
+    /// leaves the other cases (a `begins_with`, several entities) to the text path.
+    fn inline_range(&self, plan: &ReadPlan, known: &[Val], time_ms: u64) -> Option<Range> {
+        let sk = plan.sk.as_ref()?;
+        let [Slot::Attr { attr, pad: None, .. }] = sk.slots.as_slice() else { return None };
+        if plan.entities.len() > 1 || self.world.entities[plan.entities[0]].attrs[*attr].ty == AttrType::B {
+            return None;
+        }
+        match known[*attr] {
+            Val::Num(h) => Some((inline_bound(h), inline_bound(h))),
+            Val::Absent => match &plan.range {
+                Some((a, span @ RangeSpan::Last(_))) if a == attr => {
+                    let (from, to) = self.window(span, time_ms);
+                    let hundredths = |secs: i64| match Val::time(secs) {
+                        Val::Num(h) => h,
+                        _ => unreachable!("a time is a number"),
+                    };
+                    Some((inline_bound(hundredths(from)), inline_bound(hundredths(to))))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Whether an item read passes the read's filter (and is of an entity the read returns).
@@ -610,9 +717,11 @@ impl Simulation {
             self.figures.stats[call.pattern].fanout += pks.len();
         }
         let per_request = keys_per_request(operation, how.profile, pks.len());
-        let mut times = Vec::new();
+        // The buffers are taken, not borrowed: a Get nested in this one gets fresh ones.
+        let mut bufs = self.scratch.get.take().unwrap_or_default();
+        let GetBufs { chunk, sizes, touches, times } = &mut *bufs;
+        times.clear();
         let mut keys = pks.iter();
-        let mut chunk: Vec<PartKey> = Vec::with_capacity(per_request);
         for request in 0u32.. {
             chunk.clear();
             chunk.extend(keys.by_ref().take(per_request));
@@ -624,16 +733,17 @@ impl Simulation {
             }
             if how.fronted {
                 let at = (read.at_ms(), resume.is_none());
-                self.serve_from_cache(call, plan.group, how.sk.as_ref(), &mut chunk, at);
+                self.serve_from_cache(call, plan.group, how.sk.as_ref(), chunk, at);
                 if chunk.is_empty() {
                     times.push(latency::CACHE_HIT_MS);
                     continue;
                 }
             }
-            let ms = self.get_request(read, &how, request, &chunk, &times);
+            let ms = self.get_request(read, &how, request, chunk, (sizes, touches), times);
             times.push(ms);
         }
-        self.finish_read(call, resume, &times);
+        self.finish_read(call, resume, times);
+        self.scratch.get = Some(bufs);
     }
 
     /// How a Get's requests read, fixed for the call: the exact sort key, and whether the
@@ -662,24 +772,27 @@ impl Simulation {
         how: &GetHow,
         request: u32,
         chunk: &[PartKey],
+        (sizes, touches): (&mut Vec<KeySize>, &mut Vec<(u64, f64)>),
         times: &[f64],
     ) -> f64 {
         let ReadCall { call, plan, resume, .. } = read;
-        let sizes = self.get_sizes(plan, how.sk.as_ref(), chunk);
+        self.get_sizes(plan, how.sk.as_ref(), chunk, sizes);
         // Each item is rounded up to 4 KB on its own; a missing one still costs the minimum.
-        let touches: Vec<(u64, f64)> = chunk
-            .iter()
-            .zip(&sizes)
-            .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.profile, how.transaction)))
-            .collect();
+        touches.clear();
+        touches.extend(
+            chunk
+                .iter()
+                .zip(sizes.iter())
+                .map(|(pk, &(size, ..))| (pk.hash, get_units(size, how.profile, how.transaction))),
+        );
         let units: f64 = touches.iter().map(|t| t.1).sum();
-        let ms = get_ms(how, &sizes);
+        let ms = get_ms(how, sizes);
         if resume.is_none() {
             self.figures.stats[call.pattern].requests += 1;
             self.figures.totals.requests += 1;
         }
         if how.profile.metered()
-            && let Err(refusal) = self.meter_read(plan.group, &touches)
+            && let Err(refusal) = self.meter_read(plan.group, touches)
         {
             self.refused(plan.group, refusal, chunk, resume.is_none());
             self.read_refused(call, resume, request, ms, !times.iter().any(|t: &f64| t.is_nan()));
@@ -687,33 +800,36 @@ impl Simulation {
         }
         self.spend(call, READ, units);
         if how.fronted {
-            self.fill_cache(plan.group, how.sk.as_ref(), chunk, &sizes, read.at_ms());
+            self.fill_cache(plan.group, how.sk.as_ref(), chunk, sizes, read.at_ms());
         }
         if self.observing() {
             let batch = how.operation == Operation::BatchGetItem;
             self.tell_get(&read.observed(), chunk, batch);
         }
-        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(&sizes)) {
+        for (pk, (&(_, u), &(size, ..))) in chunk.iter().zip(touches.iter().zip(sizes.iter())) {
             self.read_load(plan.group, pk, u, size);
         }
-        self.count_get(call.pattern, &sizes);
+        self.count_get(call.pattern, sizes);
         ms
     }
 
     /// Per key of a Get request: (its item's size, whether the item exists, its partition's
     /// bytes, which a CQL read's time grows with).
-    fn get_sizes(&self, plan: &ReadPlan, sk: Option<&SortBuf>, chunk: &[PartKey]) -> Vec<(u64, bool, u64)> {
+    fn get_sizes(
+        &self,
+        plan: &ReadPlan,
+        sk: Option<&SortBuf>,
+        chunk: &[PartKey],
+        out: &mut Vec<(u64, bool, u64)>,
+    ) {
         let table = &self.storage.tables[plan.table].base;
-        chunk
-            .iter()
-            .map(|pk| {
-                let partition = table.find(pk.key_type, &pk.text, pk.hash);
-                let row =
-                    partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
-                let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
-                (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
-            })
-            .collect()
+        out.clear();
+        out.extend(chunk.iter().map(|pk| {
+            let partition = table.find(pk.key_type, &pk.text, pk.hash);
+            let row = partition.and_then(|q| table.get(q, sk.map_or(SortRef::Inline(0), SortBuf::as_ref)));
+            let partition_bytes = partition.map_or(0, |q| table.partition(q).bytes);
+            (row.map_or(0, |r| u64::from(r.size)), row.is_some(), partition_bytes)
+        }));
     }
 
     /// Counts what a served Get request read: its items (all returned) and its partitions.
@@ -1327,40 +1443,52 @@ impl Choice {
     }
 }
 
-/// The partition keys of one read: every combination of its slots' values, first slot slowest,
-/// rendered on demand (the memory is the slots', whatever the count).
+/// The partition keys of one read: one key known whole (from the memo), or every combination
+/// of its slots' values, first slot slowest, rendered on demand (the memory is the slots',
+/// whatever the count).
 #[derive(Debug)]
-struct Keys {
-    key_type: KeyType,
-    choices: Vec<Choice>,
+enum Keys {
+    One(PartKey),
+    Product { key_type: KeyType, choices: Vec<Choice> },
 }
 
 impl Keys {
     fn new(key_type: KeyType, choices: Vec<Choice>) -> Keys {
-        Keys { key_type, choices }
+        Keys::Product { key_type, choices }
     }
 
     /// How many keys (saturating; 0 when a slot has no value).
     fn len(&self) -> u64 {
-        self.choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len()))
+        match self {
+            Keys::One(_) => 1,
+            Keys::Product { choices, .. } => choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len())),
+        }
     }
 
     fn iter(&self) -> impl Iterator<Item = PartKey> + '_ {
-        let total = self.len();
+        let (one, product) = match self {
+            Keys::One(key) => (Some(key.clone()), None),
+            Keys::Product { key_type, choices } => (None, Some(Self::product(*key_type, choices))),
+        };
+        one.into_iter().chain(product.into_iter().flatten())
+    }
+
+    fn product(key_type: KeyType, choices: &[Choice]) -> impl Iterator<Item = PartKey> + '_ {
+        let total = choices.iter().fold(1u64, |n, c| n.saturating_mul(c.len()));
         let mut text = String::new();
-        let mut digits = vec![0u64; self.choices.len()];
+        let mut digits = vec![0u64; choices.len()];
         (0..total).map(move |mut n| {
             // The digits of n in the mixed radix of the slots' counts, last slot fastest.
-            for (digit, choice) in digits.iter_mut().zip(&self.choices).rev() {
+            for (digit, choice) in digits.iter_mut().zip(choices).rev() {
                 let len = choice.len();
                 *digit = n % len;
                 n /= len;
             }
             text.clear();
-            for (choice, &i) in self.choices.iter().zip(&digits) {
+            for (choice, &i) in choices.iter().zip(&digits) {
                 choice.write(i, &mut text);
             }
-            PartKey::new(self.key_type, text.as_bytes())
+            PartKey::new(key_type, text.as_bytes())
         })
     }
 }
@@ -1371,6 +1499,27 @@ mod tests {
 
     fn texts(keys: &Keys) -> Vec<String> {
         keys.iter().map(|k| String::from_utf8(k.text).unwrap()).collect()
+    }
+
+    fn text_bound(hundredths: i64) -> Bound<SortBuf> {
+        let mut text = String::new();
+        crate::engine::sim::items::push_number_text(hundredths, &mut text);
+        encode(&Bound::Included(text), true, Codec::Inline, false, true)
+    }
+
+    #[test]
+    fn an_inline_bound_is_the_parsed_text_at_the_edges() {
+        for h in [0, 1, 99, 100, 150, 173_568_960_000, -1, -100, -150, i64::MAX, i64::MIN, i64::MAX - 7] {
+            assert_eq!(inline_bound(h), text_bound(h), "{h}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_inline_bound_is_the_parsed_text(h in proptest::num::i64::ANY, secs in -1i64 << 40..1 << 40) {
+            proptest::prop_assert_eq!(inline_bound(h), text_bound(h));
+            proptest::prop_assert_eq!(inline_bound(secs * 100), text_bound(secs * 100));
+        }
     }
 
     #[test]

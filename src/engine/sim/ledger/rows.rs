@@ -134,6 +134,28 @@ impl Block {
         }
     }
 
+    /// The byte sum of rows `range`: the block's sum less the rows outside it when those are
+    /// fewer, so no more than half the block is decoded.
+    fn bytes_of(&self, range: Range<usize>) -> u64 {
+        let len = self.len();
+        if range.len() == len {
+            return self.bytes;
+        }
+        let [sk_bits, size_bits, _] = self.widths;
+        let (width, mask) = (self.width(), mask(size_bits));
+        let size = |k: usize| {
+            let at = k * width;
+            let word = at / 64;
+            let packed = (u128::from(self.words[word]) | u128::from(self.words[word + 1]) << 64) >> (at % 64);
+            u64::from(self.base_size) + (low_word(packed >> sk_bits) & mask)
+        };
+        if 2 * range.len() <= len {
+            range.map(size).sum()
+        } else {
+            self.bytes - (0..range.start).chain(range.end..len).map(size).sum::<u64>()
+        }
+    }
+
     /// Decodes the rows into the front of `out`; returns how many.
     fn decode_into(&self, out: &mut [Row]) -> usize {
         for (k, slot) in out[..self.len()].iter_mut().enumerate() {
@@ -209,10 +231,6 @@ impl Rows {
             (b, k) if b < self.blocks.len() => self.blocks[b].row(k),
             (_, k) => self.tail[k],
         }
-    }
-
-    fn size(&self, b: usize, k: usize) -> u32 {
-        self.blocks.get(b).map_or_else(|| self.tail[k].size, |block| block.size(k))
     }
 
     pub fn iter(&self) -> Iter<'_> {
@@ -371,8 +389,10 @@ impl Rows {
 
     /// Rows from `from` onward (forward) or `from` downward (backward) until `limit` rows or
     /// `page_bytes`: how many were read, their bytes, and whether a limit stopped the walk. `end`
-    /// bounds the walk (exclusive forward, inclusive lower end backward). Whole blocks that fit
-    /// below both limits are taken by their byte sums.
+    /// bounds the walk (exclusive forward, inclusive lower end backward). The walk goes a block
+    /// (or the tail) at a time: whole blocks that fit below both limits are taken by their byte
+    /// sums, and a block the row limit ends in, when its bytes cannot reach `page_bytes`, by
+    /// decoding the sizes of whichever part of it is smaller (`Block::bytes_of`).
     pub fn page(
         &self,
         from: usize,
@@ -382,49 +402,89 @@ impl Rows {
         page_bytes: u64,
     ) -> (usize, u64, bool) {
         let available = if forward { end - from } else { from + 1 - end };
+        // A walk reads a row before it checks the limit: a limit of 0 reads one row, as 1 does.
+        let limit = limit.max(1);
         let (mut count, mut bytes) = (0usize, 0u64);
         let (mut b, mut k) = self.locate(from);
-        loop {
-            if count == available {
-                return (count, bytes, false);
-            }
-            if let Some(block) = self.blocks.get(b) {
+        while count < available {
+            // Whole blocks that fit below both limits, by their sums, in a tight loop: a long
+            // page is mostly these.
+            let fits = |block: &Block, count: usize, bytes: u64| {
                 let len = block.len();
-                let aligned = if forward { k == 0 } else { k + 1 == len };
-                if aligned
-                    && count + len < limit
-                    && count + len <= available
-                    && bytes + block.bytes < page_bytes
-                {
-                    count += len;
-                    bytes += block.bytes;
-                    if forward {
-                        (b, k) = (b + 1, 0);
-                    } else if b > 0 {
-                        // (At block 0 the count is now `available`.)
-                        (b, k) = (b - 1, self.block_len(b - 1) - 1);
+                count + len <= available && count + len < limit && bytes + block.bytes < page_bytes
+            };
+            if forward && k == 0 {
+                for block in self.blocks.get(b..).unwrap_or_default() {
+                    if !fits(block, count, bytes) {
+                        break;
                     }
-                    continue;
+                    (count, bytes, b) = (count + block.len(), bytes + block.bytes, b + 1);
                 }
+            } else if !forward && self.blocks.get(b).is_some_and(|block| k + 1 == block.len()) {
+                let mut taken = 0;
+                for block in self.blocks[..=b].iter().rev() {
+                    if !fits(block, count, bytes) {
+                        break;
+                    }
+                    (count, bytes, taken) = (count + block.len(), bytes + block.bytes, taken + 1);
+                }
+                if taken > b {
+                    // Every block down to the first: the walk has read all it may.
+                    break;
+                }
+                b -= taken;
+                k = self.blocks[b].len() - 1;
             }
-            bytes += u64::from(self.size(b, k));
-            count += 1;
-            if count >= limit || bytes >= page_bytes {
-                return (count, bytes, true);
+            if count == available {
+                break;
+            }
+            let len = self.block_len(b);
+            // The rows of this block the walk reads: `run` of them from `k` in reading order.
+            let run = (if forward { len - k } else { k + 1 }).min(available - count);
+            let first = if forward { k } else { k + 1 - run };
+            match self.blocks.get(b) {
+                Some(block) if bytes + block.bytes < page_bytes => {
+                    // No row of this block can reach the byte limit: only the row limit stops.
+                    let take = run.min(limit - count);
+                    let at = if forward { first } else { first + run - take };
+                    bytes += block.bytes_of(at..at + take);
+                    count += take;
+                    if count >= limit {
+                        return (count, bytes, true);
+                    }
+                }
+                Some(block) => {
+                    for i in 0..run {
+                        bytes += u64::from(block.size(if forward { k + i } else { k - i }));
+                        count += 1;
+                        if count >= limit || bytes >= page_bytes {
+                            return (count, bytes, true);
+                        }
+                    }
+                }
+                None => {
+                    let rows = &self.tail[first..first + run];
+                    let mut step = |row: &Row| {
+                        bytes += u64::from(row.size);
+                        count += 1;
+                        count >= limit || bytes >= page_bytes
+                    };
+                    let stopped =
+                        if forward { rows.iter().any(&mut step) } else { rows.iter().rev().any(&mut step) };
+                    if stopped {
+                        return (count, bytes, true);
+                    }
+                }
             }
             if forward {
-                k += 1;
-                if k == self.block_len(b) {
-                    (b, k) = (b + 1, 0);
-                }
-            } else if k > 0 {
-                k -= 1;
-            } else if b == 0 {
-                return (count, bytes, false);
-            } else {
+                (b, k) = (b + 1, 0);
+            } else if b > 0 {
                 (b, k) = (b - 1, self.block_len(b - 1) - 1);
+            } else {
+                break;
             }
         }
+        (count, bytes, false)
     }
 }
 
