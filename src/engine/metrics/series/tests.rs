@@ -306,6 +306,37 @@ proptest! {
     }
 }
 
+proptest! {
+    /// `push`'s shortcut (the same tick, or the next one in the open bucket) leaves a series
+    /// exactly as the general path does, for every kind: same ring, buckets, totals and peaks,
+    /// bit for bit. Gaps are mostly 0 and 1 (the shortcut's cases), sometimes longer (a bucket
+    /// to open, ticks to void or fill, the width to double).
+    #[test]
+    fn the_push_shortcut_matches_the_general_path(
+        kind in prop_oneof![Just(Kind::Counter), Just(Kind::Gauge), Just(Kind::Peak)],
+        steps in proptest::collection::vec((0u32..100, 0u32..4000), 1..400),
+    ) {
+        let mut fast = Series::new(kind);
+        let mut general = Series::new(kind);
+        let mut t = 0u32;
+        for (gap, amount) in steps {
+            t += match gap {
+                0..60 => 0,
+                60..90 => 1,
+                90..99 => gap - 88,
+                _ => 300,
+            };
+            // Eighths: fractions that add up in f32 and f64 with rounding, as units do.
+            let value = f64::from(amount) / 8.0;
+            prop_assert_eq!(fast.push(Tick(t), value), Ok(()));
+            if kind == Kind::Gauge || value != 0.0 {
+                prop_assert_eq!(general.push_to(t, value), Ok(()));
+            }
+            prop_assert_eq!(format!("{fast:?}"), format!("{general:?}"), "after tick {}", t);
+        }
+    }
+}
+
 // A peak series (normalized RU): two busy seconds at 100% are 100%, never 200% and never a rate.
 #[test]
 fn a_peak_keeps_the_largest_tick_in_ticks_buckets_and_columns() {
