@@ -290,16 +290,21 @@ impl Metrics {
                 .ok_or(MetricsError::UnknownPartition(id))?;
             (own, &mut group.normalized[layer as usize])
         };
+        // Each arm names its kind, so the pushes inline with their kind's steps only.
         match metric.kind() {
-            Kind::Counter | Kind::Peak => {
-                own.push(now, value)?;
-                sum.push(now, value)
+            Kind::Counter => {
+                own.push_as(Kind::Counter, now, value)?;
+                sum.push_as(Kind::Counter, now, value)
+            }
+            Kind::Peak => {
+                own.push_as(Kind::Peak, now, value)?;
+                sum.push_as(Kind::Peak, now, value)
             }
             Kind::Gauge => {
                 let before = own.total();
-                own.push(now, value)?;
+                own.push_as(Kind::Gauge, now, value)?;
                 // The group's level moves by this partition's change; rounding never takes it below 0.
-                sum.push(now, (sum.total() - before + value).max(0.0))
+                sum.push_as(Kind::Gauge, now, (sum.total() - before + value).max(0.0))
             }
         }
     }

@@ -112,30 +112,46 @@ impl Series {
     /// keeps the larger of it and what the tick holds. Ticks come in order; the same tick may be
     /// pushed again. A counter's or a peak's zero is not stored (an idle tick already reads as
     /// zero).
-    #[inline]
     pub fn push(&mut self, tick: Tick, value: f64) -> Result<(), MetricsError> {
+        self.push_as(self.kind, tick, value)
+    }
+
+    /// [`Series::push`] for a caller that knows the series' kind (the registry: a metric's kind
+    /// is its series'). Inlined where `kind` is a constant, the shortcut's matches on the kind
+    /// fold away. A series of another kind takes the general path, so a wrong `kind` costs time,
+    /// never a wrong figure.
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into the registry")]
+    #[inline(always)]
+    pub(super) fn push_as(&mut self, kind: Kind, tick: Tick, value: f64) -> Result<(), MetricsError> {
         // Finite and not negative, as two comparisons (NaN fails both): `is_finite` costs ~20
         // instructions, on a path that runs for every record.
         if !(0.0..f64::INFINITY).contains(&value) {
             return Err(MetricsError::BadValue(value));
         }
-        if self.kind != Kind::Gauge && value == 0.0 {
-            return Ok(());
-        }
         let t = tick.0;
         // The common case (a table's sum takes every partition's record in the same tick; a busy
         // partition's next tick usually lands in the open bucket): no skipped tick to void or
         // fill, no bucket to open, so only the tick's own figures move.
-        if self.recent.is_some()
+        if self.kind == kind
+            && self.recent.is_some()
             && t >= self.last
             && t - self.last <= 1
             && t >> self.level == self.last >> self.level
         {
+            if kind != Kind::Gauge && value == 0.0 {
+                return Ok(());
+            }
             if t != self.last {
                 self.last = t;
-                self.tail = self.held();
+                if kind != Kind::Gauge {
+                    // A counter's and a peak's new tick starts at 0; a gauge's at its level.
+                    self.tail = 0.0;
+                }
             }
-            self.add(t, value);
+            self.add(kind, t, value);
+            return Ok(());
+        }
+        if self.kind != Kind::Gauge && value == 0.0 {
             return Ok(());
         }
         self.push_to(t, value)
@@ -183,7 +199,7 @@ impl Series {
             }
         }
         self.open_bucket(t, held);
-        self.add(t, value);
+        self.add(self.kind, t, value);
         Ok(())
     }
 
@@ -198,9 +214,10 @@ impl Series {
 
     /// Adds `value` to tick `t`, the series' last tick, whose ring slot and history bucket (the
     /// open one) are in place.
-    #[inline]
-    fn add(&mut self, t: u32, value: f64) {
-        match self.kind {
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into push_as")]
+    #[inline(always)]
+    fn add(&mut self, kind: Kind, t: u32, value: f64) {
+        match kind {
             Kind::Counter => {
                 self.tail += value;
                 self.total += value;
@@ -224,7 +241,7 @@ impl Series {
             self.peak = self.tail;
             self.peak_tick = t;
         }
-        match self.kind {
+        match kind {
             Kind::Counter => self.open.acc += narrow(value),
             Kind::Gauge => self.open.acc = tail,
             Kind::Peak => self.open.acc = self.open.acc.max(tail),
