@@ -123,30 +123,32 @@ impl Series {
     #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into the registry")]
     #[inline(always)]
     pub(super) fn push_as(&mut self, kind: Kind, tick: Tick, value: f64) -> Result<(), MetricsError> {
-        // Finite and not negative, as two comparisons (NaN fails both): `is_finite` costs ~20
-        // instructions, on a path that runs for every record.
-        if !(0.0..f64::INFINITY).contains(&value) {
+        if !storable(value) {
             return Err(MetricsError::BadValue(value));
         }
+        self.push_checked_as(kind, tick, value)
+    }
+
+    /// [`Series::push_as`] of a value the caller has checked with [`storable`] (the registry
+    /// checks a record once for a partition and its table).
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into the registry")]
+    #[inline(always)]
+    pub(super) fn push_checked_as(&mut self, kind: Kind, tick: Tick, value: f64) -> Result<(), MetricsError> {
+        debug_assert!(storable(value), "{value} was not checked");
         let t = tick.0;
-        // The common case (a table's sum takes every partition's record in the same tick; a busy
-        // partition's next tick usually lands in the open bucket): no skipped tick to void or
-        // fill, no bucket to open, so only the tick's own figures move.
+        // The common case (a table's sum takes every partition's record in the same tick; a
+        // partition's next record mostly lands in the open bucket): no bucket to open, so only
+        // the skipped ticks' ring slots (none, for the next tick) and the tick's own figures move.
         if self.kind == kind
             && self.recent.is_some()
             && t >= self.last
-            && t - self.last <= 1
             && t >> self.level == self.last >> self.level
         {
             if kind != Kind::Gauge && value == 0.0 {
                 return Ok(());
             }
             if t != self.last {
-                self.last = t;
-                if kind != Kind::Gauge {
-                    // A counter's and a peak's new tick starts at 0; a gauge's at its level.
-                    self.tail = 0.0;
-                }
+                self.skip_to(kind, t);
             }
             self.add(kind, t, value);
             return Ok(());
@@ -158,45 +160,22 @@ impl Series {
     }
 
     /// [`Series::push`] of a checked, storable `value` in the general case: the first push, an
-    /// out-of-order tick, skipped ticks, a bucket to open. Every push could take this path; the
-    /// shortcut in `push` only skips the steps that would do nothing.
+    /// out-of-order tick, a bucket to open. Every push could take this path; the shortcut in
+    /// `push_checked_as` only skips the steps that would do nothing.
     #[inline(never)]
     fn push_to(&mut self, t: u32, value: f64) -> Result<(), MetricsError> {
-        let held = self.held();
-        match &mut self.recent {
-            None => {
-                self.first = t;
-                self.last = t;
-                self.peak_tick = t;
-                self.base = t;
-                self.tail = 0.0;
-                self.recent = Some(Box::new([0.0; RECENT_TICKS]));
-            }
-            Some(_) if t < self.last => {
-                return Err(MetricsError::OutOfOrder { tick: Tick(t), last: Tick(self.last) });
-            }
-            Some(ring) => {
-                if t > self.last {
-                    let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
-                    match self.kind {
-                        Kind::Counter | Kind::Peak => {
-                            // Void the slots of the skipped ticks: a run of `skipped` bits from the
-                            // slot after `last`, wrapping around the ring.
-                            let run =
-                                if skipped == RECENT_TICKS as u64 { u64::MAX } else { (1 << skipped) - 1 };
-                            let from = (u64::from(self.last) + 1) & RECENT_MASK;
-                            self.valid &= !run.rotate_left(from as u32);
-                        }
-                        Kind::Gauge => {
-                            for g in u64::from(t) - skipped..u64::from(t) {
-                                ring[(g & RECENT_MASK) as usize] = narrow(held);
-                            }
-                        }
-                    }
-                    self.last = t;
-                    self.tail = held;
-                }
-            }
+        let held = self.held(self.kind);
+        if self.recent.is_none() {
+            self.first = t;
+            self.last = t;
+            self.peak_tick = t;
+            self.base = t;
+            self.tail = 0.0;
+            self.recent = Some(Box::new([0.0; RECENT_TICKS]));
+        } else if t < self.last {
+            return Err(MetricsError::OutOfOrder { tick: Tick(t), last: Tick(self.last) });
+        } else if t > self.last {
+            self.skip_to(self.kind, t);
         }
         self.open_bucket(t, held);
         self.add(self.kind, t, value);
@@ -205,11 +184,39 @@ impl Series {
 
     /// A gauge holds its level through the ticks nobody pushed; a counter's and a peak's idle
     /// ticks are 0.
-    fn held(&self) -> f64 {
-        match self.kind {
+    fn held(&self, kind: Kind) -> f64 {
+        match kind {
             Kind::Counter | Kind::Peak => 0.0,
             Kind::Gauge => self.tail,
         }
+    }
+
+    /// Moves the ring on from `last` to tick `t` (later, on a series pushed before): the skipped
+    /// ticks read as idle (a counter's or a peak's slots voided) or as the held level (a gauge's
+    /// written), and `t` starts where an idle tick is.
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into push_checked_as")]
+    #[inline(always)]
+    fn skip_to(&mut self, kind: Kind, t: u32) {
+        let held = self.held(kind);
+        let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
+        match kind {
+            Kind::Counter | Kind::Peak => {
+                // Void the slots of the skipped ticks: a run of `skipped` bits from the slot after
+                // `last`, wrapping around the ring.
+                let run = if skipped == RECENT_TICKS as u64 { u64::MAX } else { (1 << skipped) - 1 };
+                let from = (u64::from(self.last) + 1) & RECENT_MASK;
+                self.valid &= !run.rotate_left(from as u32);
+            }
+            Kind::Gauge => {
+                if let Some(ring) = &mut self.recent {
+                    for g in u64::from(t) - skipped..u64::from(t) {
+                        ring[(g & RECENT_MASK) as usize] = narrow(held);
+                    }
+                }
+            }
+        }
+        self.last = t;
+        self.tail = held;
     }
 
     /// Adds `value` to tick `t`, the series' last tick, whose ring slot and history bucket (the
@@ -405,6 +412,16 @@ impl Series {
     fn exact_from(&self) -> u64 {
         u64::from(self.first).max((u64::from(self.last) + 1).saturating_sub(RECENT_TICKS as u64))
     }
+}
+
+/// Whether a series can take `value`: finite and not negative (−0 included). Two integer
+/// comparisons of the bits: below +∞'s are exactly +0 and the positive finite values (NaN, +∞ and
+/// every negative lie above). The float tests (`is_finite`, `< 0.0`) compile to ~20 instructions,
+/// on a path that runs for every record.
+#[inline]
+pub(super) fn storable(value: f64) -> bool {
+    let bits = value.to_bits();
+    bits < f64::INFINITY.to_bits() || bits == (-0.0f64).to_bits()
 }
 
 /// A tick (or bucket) number that came from a tick number, so fits one.

@@ -197,6 +197,28 @@ fn rejects_bad_pushes() {
 }
 
 #[test]
+fn storable_takes_finite_values_of_zero_or_more() {
+    let cases = [
+        (0.0, true),
+        (-0.0, true),
+        (f64::MIN_POSITIVE / 2.0, true),
+        (1.5, true),
+        (f64::MAX, true),
+        (f64::INFINITY, false),
+        (f64::NEG_INFINITY, false),
+        (f64::NAN, false),
+        (-f64::NAN, false),
+        (-f64::MIN_POSITIVE / 2.0, false),
+        (-1.0, false),
+        (f64::MIN, false),
+    ];
+    for (value, ok) in cases {
+        assert_eq!(storable(value), ok, "{value:?}");
+        assert_eq!(storable(value), value.is_finite() && value >= 0.0, "{value:?}, as the float tests say");
+    }
+}
+
+#[test]
 fn memory_bound_fits_a_year_of_a_hundred_thousand_partitions() {
     // 96 inline + 64 × 4 ring + 64 × 8 buckets on a 64-bit target.
     assert_eq!(size_of::<Series>(), 96);
