@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::heatmap::{HeatmapMatrix, RowOrdering, SourceRow};
 use super::histogram::LatencyHistogram;
-use super::series::{Column, Series, columns};
+use super::series::{Column, Series, columns, storable};
 use super::{Clock, GroupId, Kind, Metric, MetricsError, PartitionId, PatternId, Tick, narrow};
 use crate::engine::time::SimTime;
 use crate::engine::value::KeyValue;
@@ -290,16 +290,25 @@ impl Metrics {
                 .ok_or(MetricsError::UnknownPartition(id))?;
             (own, &mut group.normalized[layer as usize])
         };
+        if !storable(value) {
+            return Err(MetricsError::BadValue(value));
+        }
+        // Each arm names its kind, so the pushes inline with their kind's steps only; the value,
+        // checked once, serves the partition and its table.
         match metric.kind() {
-            Kind::Counter | Kind::Peak => {
-                own.push(now, value)?;
-                sum.push(now, value)
+            Kind::Counter => {
+                own.push_checked_as(Kind::Counter, now, value)?;
+                sum.push_checked_as(Kind::Counter, now, value)
+            }
+            Kind::Peak => {
+                own.push_checked_as(Kind::Peak, now, value)?;
+                sum.push_checked_as(Kind::Peak, now, value)
             }
             Kind::Gauge => {
                 let before = own.total();
-                own.push(now, value)?;
+                own.push_checked_as(Kind::Gauge, now, value)?;
                 // The group's level moves by this partition's change; rounding never takes it below 0.
-                sum.push(now, (sum.total() - before + value).max(0.0))
+                sum.push_as(Kind::Gauge, now, (sum.total() - before + value).max(0.0))
             }
         }
     }

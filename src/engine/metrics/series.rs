@@ -113,56 +113,118 @@ impl Series {
     /// pushed again. A counter's or a peak's zero is not stored (an idle tick already reads as
     /// zero).
     pub fn push(&mut self, tick: Tick, value: f64) -> Result<(), MetricsError> {
-        if !value.is_finite() || value < 0.0 {
+        self.push_as(self.kind, tick, value)
+    }
+
+    /// [`Series::push`] for a caller that knows the series' kind (the registry: a metric's kind
+    /// is its series'). Inlined where `kind` is a constant, the shortcut's matches on the kind
+    /// fold away. A series of another kind takes the general path, so a wrong `kind` costs time,
+    /// never a wrong figure.
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into the registry")]
+    #[inline(always)]
+    pub(super) fn push_as(&mut self, kind: Kind, tick: Tick, value: f64) -> Result<(), MetricsError> {
+        if !storable(value) {
             return Err(MetricsError::BadValue(value));
+        }
+        self.push_checked_as(kind, tick, value)
+    }
+
+    /// [`Series::push_as`] of a value the caller has checked with [`storable`] (the registry
+    /// checks a record once for a partition and its table).
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into the registry")]
+    #[inline(always)]
+    pub(super) fn push_checked_as(&mut self, kind: Kind, tick: Tick, value: f64) -> Result<(), MetricsError> {
+        debug_assert!(storable(value), "{value} was not checked");
+        let t = tick.0;
+        // The common case (a table's sum takes every partition's record in the same tick; a
+        // partition's next record mostly lands in the open bucket): no bucket to open, so only
+        // the skipped ticks' ring slots (none, for the next tick) and the tick's own figures move.
+        if self.kind == kind
+            && self.recent.is_some()
+            && t >= self.last
+            && t >> self.level == self.last >> self.level
+        {
+            if kind != Kind::Gauge && value == 0.0 {
+                return Ok(());
+            }
+            if t != self.last {
+                self.skip_to(kind, t);
+            }
+            self.add(kind, t, value);
+            return Ok(());
         }
         if self.kind != Kind::Gauge && value == 0.0 {
             return Ok(());
         }
-        let t = tick.0;
-        // A gauge holds its level through the ticks nobody pushed; a counter's and a peak's idle
-        // ticks are 0.
-        let held = match self.kind {
+        self.push_to(t, value)
+    }
+
+    /// [`Series::push`] of a checked, storable `value` in the general case: the first push, an
+    /// out-of-order tick, a bucket to open. Every push could take this path; the shortcut in
+    /// `push_checked_as` only skips the steps that would do nothing.
+    #[inline(never)]
+    fn push_to(&mut self, t: u32, value: f64) -> Result<(), MetricsError> {
+        let held = self.held(self.kind);
+        if self.recent.is_none() {
+            self.first = t;
+            self.last = t;
+            self.peak_tick = t;
+            self.base = t;
+            self.tail = 0.0;
+            self.recent = Some(Box::new([0.0; RECENT_TICKS]));
+        } else if t < self.last {
+            return Err(MetricsError::OutOfOrder { tick: Tick(t), last: Tick(self.last) });
+        } else if t > self.last {
+            self.skip_to(self.kind, t);
+        }
+        self.open_bucket(t, held);
+        self.add(self.kind, t, value);
+        Ok(())
+    }
+
+    /// A gauge holds its level through the ticks nobody pushed; a counter's and a peak's idle
+    /// ticks are 0.
+    fn held(&self, kind: Kind) -> f64 {
+        match kind {
             Kind::Counter | Kind::Peak => 0.0,
             Kind::Gauge => self.tail,
-        };
-        let ring = match &mut self.recent {
-            None => {
-                self.first = t;
-                self.last = t;
-                self.peak_tick = t;
-                self.base = t;
-                self.tail = 0.0;
-                self.recent.insert(Box::new([0.0; RECENT_TICKS]))
+        }
+    }
+
+    /// Moves the ring on from `last` to tick `t` (later, on a series pushed before): the skipped
+    /// ticks read as idle (a counter's or a peak's slots voided) or as the held level (a gauge's
+    /// written), and `t` starts where an idle tick is.
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into push_checked_as")]
+    #[inline(always)]
+    fn skip_to(&mut self, kind: Kind, t: u32) {
+        let held = self.held(kind);
+        let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
+        match kind {
+            Kind::Counter | Kind::Peak => {
+                // Void the slots of the skipped ticks: a run of `skipped` bits from the slot after
+                // `last`, wrapping around the ring.
+                let run = if skipped == RECENT_TICKS as u64 { u64::MAX } else { (1 << skipped) - 1 };
+                let from = (u64::from(self.last) + 1) & RECENT_MASK;
+                self.valid &= !run.rotate_left(from as u32);
             }
-            Some(_) if t < self.last => {
-                return Err(MetricsError::OutOfOrder { tick, last: Tick(self.last) });
-            }
-            Some(ring) => {
-                if t > self.last {
-                    let skipped = u64::from(t - self.last - 1).min(RECENT_TICKS as u64);
-                    match self.kind {
-                        Kind::Counter | Kind::Peak => {
-                            // Void the slots of the skipped ticks: a run of `skipped` bits from the
-                            // slot after `last`, wrapping around the ring.
-                            let run =
-                                if skipped == RECENT_TICKS as u64 { u64::MAX } else { (1 << skipped) - 1 };
-                            let from = (u64::from(self.last) + 1) & RECENT_MASK;
-                            self.valid &= !run.rotate_left(from as u32);
-                        }
-                        Kind::Gauge => {
-                            for g in u64::from(t) - skipped..u64::from(t) {
-                                ring[(g & RECENT_MASK) as usize] = narrow(held);
-                            }
-                        }
+            Kind::Gauge => {
+                if let Some(ring) = &mut self.recent {
+                    for g in u64::from(t) - skipped..u64::from(t) {
+                        ring[(g & RECENT_MASK) as usize] = narrow(held);
                     }
-                    self.last = t;
-                    self.tail = held;
                 }
-                ring
             }
-        };
-        match self.kind {
+        }
+        self.last = t;
+        self.tail = held;
+    }
+
+    /// Adds `value` to tick `t`, the series' last tick, whose ring slot and history bucket (the
+    /// open one) are in place.
+    #[expect(clippy::inline_always, reason = "its kind folds only where it inlines into push_as")]
+    #[inline(always)]
+    fn add(&mut self, kind: Kind, t: u32, value: f64) {
+        match kind {
             Kind::Counter => {
                 self.tail += value;
                 self.total += value;
@@ -177,18 +239,26 @@ impl Series {
             }
         }
         let slot = u64::from(t) & RECENT_MASK;
-        ring[slot as usize] = narrow(self.tail);
+        let tail = narrow(self.tail);
+        if let Some(ring) = &mut self.recent {
+            ring[slot as usize] = tail;
+        }
         self.valid |= 1 << slot;
         if self.tail > self.peak {
             self.peak = self.tail;
             self.peak_tick = t;
         }
-        self.fold_history(t, held, value);
-        Ok(())
+        match kind {
+            Kind::Counter => self.open.acc += narrow(value),
+            Kind::Gauge => self.open.acc = tail,
+            Kind::Peak => self.open.acc = self.open.acc.max(tail),
+        }
+        self.open.max = self.open.max.max(tail);
     }
 
-    /// Adds tick `t` (whose value is now `self.tail`) to its bucket, opening buckets up to it.
-    fn fold_history(&mut self, t: u32, held: f64, value: f64) {
+    /// Opens history buckets up to tick `t`'s, doubling the width as the span needs; a bucket
+    /// opened before `t` starts at the level the skipped ticks held (`held`).
+    fn open_bucket(&mut self, t: u32, held: f64) {
         let t = u64::from(t);
         let mut k = t >> self.level;
         if self.history.is_empty() {
@@ -218,13 +288,6 @@ impl Series {
             self.history.push(bucket);
             self.open = bucket;
         }
-        let tail = narrow(self.tail);
-        match self.kind {
-            Kind::Counter => self.open.acc += narrow(value),
-            Kind::Gauge => self.open.acc = tail,
-            Kind::Peak => self.open.acc = self.open.acc.max(tail),
-        }
-        self.open.max = self.open.max.max(tail);
     }
 
     /// Merges neighbouring buckets pairwise (bucket `k` of width w lands in bucket `k/2` of width
@@ -349,6 +412,16 @@ impl Series {
     fn exact_from(&self) -> u64 {
         u64::from(self.first).max((u64::from(self.last) + 1).saturating_sub(RECENT_TICKS as u64))
     }
+}
+
+/// Whether a series can take `value`: finite and not negative (−0 included). Two integer
+/// comparisons of the bits: below +∞'s are exactly +0 and the positive finite values (NaN, +∞ and
+/// every negative lie above). The float tests (`is_finite`, `< 0.0`) compile to ~20 instructions,
+/// on a path that runs for every record.
+#[inline]
+pub(super) fn storable(value: f64) -> bool {
+    let bits = value.to_bits();
+    bits < f64::INFINITY.to_bits() || bits == (-0.0f64).to_bits()
 }
 
 /// A tick (or bucket) number that came from a tick number, so fits one.

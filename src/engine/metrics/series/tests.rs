@@ -197,6 +197,28 @@ fn rejects_bad_pushes() {
 }
 
 #[test]
+fn storable_takes_finite_values_of_zero_or_more() {
+    let cases = [
+        (0.0, true),
+        (-0.0, true),
+        (f64::MIN_POSITIVE / 2.0, true),
+        (1.5, true),
+        (f64::MAX, true),
+        (f64::INFINITY, false),
+        (f64::NEG_INFINITY, false),
+        (f64::NAN, false),
+        (-f64::NAN, false),
+        (-f64::MIN_POSITIVE / 2.0, false),
+        (-1.0, false),
+        (f64::MIN, false),
+    ];
+    for (value, ok) in cases {
+        assert_eq!(storable(value), ok, "{value:?}");
+        assert_eq!(storable(value), value.is_finite() && value >= 0.0, "{value:?}, as the float tests say");
+    }
+}
+
+#[test]
 fn memory_bound_fits_a_year_of_a_hundred_thousand_partitions() {
     // 96 inline + 64 × 4 ring + 64 × 8 buckets on a 64-bit target.
     assert_eq!(size_of::<Series>(), 96);
@@ -302,6 +324,37 @@ proptest! {
                 prop_assert_eq!(c.value, exact);
                 prop_assert_eq!(exact, ticks[ticks.len() - 1]);
             }
+        }
+    }
+}
+
+proptest! {
+    /// `push`'s shortcut (the same tick, or the next one in the open bucket) leaves a series
+    /// exactly as the general path does, for every kind: same ring, buckets, totals and peaks,
+    /// bit for bit. Gaps are mostly 0 and 1 (the shortcut's cases), sometimes longer (a bucket
+    /// to open, ticks to void or fill, the width to double).
+    #[test]
+    fn the_push_shortcut_matches_the_general_path(
+        kind in prop_oneof![Just(Kind::Counter), Just(Kind::Gauge), Just(Kind::Peak)],
+        steps in proptest::collection::vec((0u32..100, 0u32..4000), 1..400),
+    ) {
+        let mut fast = Series::new(kind);
+        let mut general = Series::new(kind);
+        let mut t = 0u32;
+        for (gap, amount) in steps {
+            t += match gap {
+                0..60 => 0,
+                60..90 => 1,
+                90..99 => gap - 88,
+                _ => 300,
+            };
+            // Eighths: fractions that add up in f32 and f64 with rounding, as units do.
+            let value = f64::from(amount) / 8.0;
+            prop_assert_eq!(fast.push(Tick(t), value), Ok(()));
+            if kind == Kind::Gauge || value != 0.0 {
+                prop_assert_eq!(general.push_to(t, value), Ok(()));
+            }
+            prop_assert_eq!(format!("{fast:?}"), format!("{general:?}"), "after tick {}", t);
         }
     }
 }
