@@ -583,7 +583,6 @@ impl Simulation {
     }
 }
 
-/// An inline sort key: the epoch seconds of the template's one time attribute.
 /// Which memo entry a memoized key of `vals` is: its member, and the quantum of its time
 /// (0 without one); `None` when either value is missing or the time is out of range.
 pub(super) fn memo_slot(memo: Memo, vals: &[Val]) -> Option<(u64, i64)> {
@@ -598,7 +597,9 @@ pub(super) fn memo_slot(memo: Memo, vals: &[Val]) -> Option<(u64, i64)> {
     Some((member, quantum))
 }
 
-pub(super) fn inline_secs(sk: &TemplatePlan, vals: &[Val]) -> u64 {
+/// An inline sort key: the epoch seconds of the template's one time attribute
+/// (`exec::plain::Shortcut::spot` reads it the same way).
+fn inline_secs(sk: &TemplatePlan, vals: &[Val]) -> u64 {
     match sk.slots.as_slice() {
         [Slot::Attr { attr, .. }] => u64::try_from(vals[*attr].secs().unwrap_or(0)).unwrap_or(0),
         _ => 0,

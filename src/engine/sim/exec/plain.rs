@@ -66,7 +66,7 @@ fn plain_entity(sim: &Simulation, world: &World, entity: usize) -> bool {
 }
 
 /// How a plain put's item is placed when its keys allow a shortcut: a partition key memoized
-/// per member (and per day, hour… of a formatted time), a sort key that is one time or number
+/// per member (and per day, hour… of a formatted time), a sort key that is one time
 /// kept inline (or none), and attributes sized as DynamoDB sizes them, with no key attributes
 /// of their own (Cassandra). Then an item's partition is the one its member's last item went
 /// to in the same quantum of time, and its size the sum of its values' sizes: no key text is
@@ -82,8 +82,11 @@ pub(in crate::engine::sim) struct Shortcut {
     /// Per attribute, where its value comes from: `born_vals` for this pattern, compiled.
     fills: Vec<Fill>,
     /// Per member: the quantum of time its partition is of, the partition and its key's hash
-    /// (`u32::MAX`: none learnt yet).
+    /// (`u32::MAX`: none learnt yet). 24 bytes a member up to the highest seen, at most
+    /// `SHORTCUT_MEMBERS` of them (24 MiB): what a million-member population costs a pattern.
     parts: Vec<(i64, u32, u64)>,
+    /// How many puts took the shortcut: a test holds it to being taken.
+    pub(in crate::engine::sim) taken: u64,
 }
 
 /// Where one attribute of a put's new item gets its value, as `Simulation::born_vals` decides
@@ -130,7 +133,7 @@ impl Shortcut {
             Some(_) => return None,
         };
         let names = ent.attrs.iter().map(|a| a.name.len()).collect();
-        Some(Shortcut { memo, sort, names, fills: fills(world, pattern), parts: Vec::new() })
+        Some(Shortcut { memo, sort, names, fills: fills(world, pattern), parts: Vec::new(), taken: 0 })
     }
 
     /// The values call `birth` of the pattern gives its new item `ordinal` into `vals`, as
@@ -144,12 +147,14 @@ impl Shortcut {
         birth: BirthInfo,
         vals: &mut Vec<Val>,
     ) -> usize {
-        let Origin::Pattern(pattern) = birth.origin else { return 0 };
+        vals.clear();
+        let Origin::Pattern(pattern) = birth.origin else {
+            unreachable!("a put's item is born of its pattern's call")
+        };
         let attrs = &sim.world.entities[entity].attrs;
         let secs = i64::try_from(birth.time_ms / 1000).unwrap_or(i64::MAX);
         let draw_keys = &sim.draw_keys[entity];
         let mut size = 0;
-        vals.clear();
         for (i, (&fill, a)) in self.fills.iter().zip(attrs).enumerate() {
             let val = match fill {
                 Fill::Absent => Val::Absent,
@@ -252,6 +257,9 @@ impl Simulation {
         self.scratch.transacted = 0;
         let spot = shortcut.as_ref().and_then(|s| s.spot(&vals, size));
         let status = if let Some(spot) = spot {
+            if let Some(shortcut) = &mut shortcut {
+                shortcut.taken += 1;
+            }
             if self.too_large_size(spot.size) {
                 WriteStatus::TooLarge
             } else {
@@ -295,7 +303,7 @@ impl Simulation {
 
     /// The row written and its bookkeeping: `write_item`'s `landed` for a put nothing else
     /// hangs on, into a table nothing meters. `touch` and `replaced` are what the table's
-    /// write gave; `item` the new row's size and id.
+    /// write gave; `(size, id)` the new row's.
     fn plain_landed(
         &mut self,
         pattern: usize,

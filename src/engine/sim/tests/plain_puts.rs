@@ -134,10 +134,13 @@ fn a_shortcut_put_lands_where_the_generic_placing_puts_it() {
     for variant in &loaded.scenario.variants {
         let mut shortcut = Simulation::new(&loaded.scenario, variant, &options).expect("starts");
         let mut generic = Simulation::new(&loaded.scenario, variant, &options).expect("starts");
-        assert!(shortcut.upkeep.shortcuts[0].is_some(), "{}: the puts take the shortcut", variant.name);
+        assert!(shortcut.upkeep.shortcuts[0].is_some(), "{}: the puts may take the shortcut", variant.name);
         generic.upkeep.shortcuts.fill_with(|| None);
         while shortcut.step() {}
         while generic.step() {}
+        // 3,000 puts over 7 sensors: all but each sensor's first in a partition take it.
+        let taken = shortcut.upkeep.shortcuts[0].as_ref().map_or(0, |s| s.taken);
+        assert!(taken > 2_000, "{}: {taken} puts took the shortcut", variant.name);
         let (shortcut, generic) = (shortcut.report(), generic.report());
         assert!(
             shortcut.totals.overwritten_items > 0,
