@@ -74,21 +74,50 @@ const POW10: [u64; 20] = {
 /// ⌊log10 n⌋ or one more) and one compare with a power of ten, rather than `ilog10`'s chain of
 /// compares. `n | 1` has the digits of `n` (no even number is one below a power of ten) and
 /// gives 0 one digit.
-pub fn digits(n: u64) -> usize {
+pub const fn digits(n: u64) -> usize {
     let n = n | 1;
     let bits = (u64::BITS - n.leading_zeros()) as usize;
     let guess = (bits * 1233) >> 12;
-    guess + 1 - usize::from(n < POW10[guess])
+    guess + 1 - (n < POW10[guess]) as usize
 }
 
 /// Bytes a number in hundredths takes in an item: DynamoDB's rule as `Number::size` applies it
 /// (zero is 1 byte; else 1 + ceil(d/2) for d significant digits, +1 when d and the first digit's
-/// exponent are both even, +1 when negative).
+/// exponent are both even, +1 when negative). Magnitudes below `SMALL_SIZES` (±163.84, where
+/// most drawn numbers fall) are looked up: the rule's digit count and trailing-zero loop cost
+/// more than the rest of making a reading, and whether a drawn number ends in 0 is a branch no
+/// predictor learns.
 pub fn number_size(hundredths: i64) -> usize {
-    if hundredths == 0 {
+    let m = hundredths.unsigned_abs();
+    let sign = usize::from(hundredths < 0);
+    match usize::try_from(m).ok().and_then(|i| NUMBER_SIZES.get(i)) {
+        Some(&size) => usize::from(size) + sign,
+        None => magnitude_size(m) + sign,
+    }
+}
+
+/// Magnitudes in hundredths whose size `number_size` looks up.
+const SMALL_SIZES: usize = 1 << 14;
+
+/// `magnitude_size` of every magnitude below `SMALL_SIZES`.
+#[expect(clippy::cast_possible_truncation, reason = "a size is at most 11 and a slot fits a u64")]
+static NUMBER_SIZES: [u8; SMALL_SIZES] = {
+    let mut table = [0u8; SMALL_SIZES];
+    let mut m = 0;
+    while m < SMALL_SIZES {
+        // At most 1 + 10 bytes for 20 digits: fits a byte.
+        table[m] = magnitude_size(m as u64) as u8;
+        m += 1;
+    }
+    table
+};
+
+/// `number_size` of a magnitude in hundredths, before its sign.
+#[expect(clippy::cast_possible_wrap, reason = "at most 20 digits")]
+const fn magnitude_size(mut m: u64) -> usize {
+    if m == 0 {
         return 1;
     }
-    let mut m = hundredths.unsigned_abs();
     let total = digits(m);
     let mut trailing = 0;
     while m.is_multiple_of(10) {
@@ -96,12 +125,9 @@ pub fn number_size(hundredths: i64) -> usize {
         trailing += 1;
     }
     let d = total - trailing;
-    let leading = total.cast_signed() - 3;
-    let mut size = 1 + d.div_ceil(2);
-    if d.is_multiple_of(2) && leading % 2 == 0 {
-        size += 1;
-    }
-    size + usize::from(hundredths < 0)
+    // The first digit's exponent: 10^(total - 1) hundredths is 10^(total - 3).
+    let leading = total as isize - 3;
+    1 + d.div_ceil(2) + (d.is_multiple_of(2) && leading % 2 == 0) as usize
 }
 
 /// Canonical text of a number in hundredths (`2150` → `21.5`, `-5` → `-0.05`).
@@ -326,18 +352,14 @@ pub fn to_hundredths(x: f64, whole: bool) -> i64 {
 
 /// `y.round() as i64` for a finite `y` (half away from zero, saturating), without the call into
 /// libm that `f64::round` makes: every drawn number passes here. `y - trunc(y)` is exact for
-/// every finite `y`, so the comparisons with ±0.5 decide as `round` does.
+/// every finite `y`, so the comparisons with ±0.5 decide as `round` does. The step is added
+/// rather than branched on: whether a drawn number rounds up is a coin toss no predictor
+/// learns, and a mispredicted branch cost more than the rest of the rounding.
 #[expect(clippy::cast_possible_truncation, reason = "float-to-int `as` truncates and saturates")]
 fn round_half_away(y: f64) -> i64 {
     let whole = y as i64;
     let frac = y - whole as f64;
-    if frac >= 0.5 {
-        whole.saturating_add(1)
-    } else if frac <= -0.5 {
-        whole.saturating_sub(1)
-    } else {
-        whole
-    }
+    whole.saturating_add(i64::from(frac >= 0.5) - i64::from(frac <= -0.5))
 }
 
 /// Bytes of a value (without the attribute name).
@@ -709,6 +731,17 @@ mod tests {
         for bits in 0..64 {
             for n in [1u64 << bits, (1u64 << bits) - 1, (1u64 << bits) + 1, u64::MAX >> bits] {
                 assert_eq!(digits(n), n.checked_ilog10().map_or(1, |d| d as usize + 1), "{n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_looked_up_size_is_the_number_types() {
+        for m in 0..i64::try_from(SMALL_SIZES).unwrap() {
+            for h in [m, -m] {
+                let mut text = String::new();
+                push_number_text(h, &mut text);
+                assert_eq!(number_size(h), Number::parse(&text).unwrap().size(), "size of {text}");
             }
         }
     }
