@@ -23,7 +23,7 @@ mod rate;
 
 use std::convert::Infallible;
 
-pub use distribution::{Distribution, Sampler};
+pub use distribution::{Distribution, Quick, Sampler};
 pub use popularity::{Picker, Popularity};
 pub use rate::{RateShape, rate_at};
 

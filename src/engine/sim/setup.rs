@@ -380,9 +380,8 @@ impl Simulation {
         };
         sim.enable_scans();
         sim.upkeep.plain = super::exec::plain_patterns(&sim);
-        sim.upkeep.shortcuts = (0..sim.world.patterns.len())
-            .map(|p| super::exec::Shortcut::for_pattern(&sim.world, p, sim.upkeep.plain[p]))
-            .collect();
+        sim.upkeep.shortcuts =
+            (0..sim.world.patterns.len()).map(|p| super::exec::Shortcut::for_pattern(&sim, p)).collect();
         Ok(sim)
     }
 

@@ -208,12 +208,43 @@ impl Sampler {
         self.distribution.sample_with(&mut Draw::keyed(key, index), index, &self.zipfs)
     }
 
+    /// This sampler as a [`Quick`] draw, when it is one of the shapes that has one.
+    pub fn quick(&self) -> Option<Quick> {
+        match self.distribution {
+            Distribution::Uniform(a, b) => Some(Quick::Uniform(a, b)),
+            Distribution::Normal { mean, sd } => Some(Quick::Normal(mean, Normal::new(mean, sd).ok())),
+            _ => None,
+        }
+    }
+
     pub fn sample_u64(&self, seed: u64, stream: u64, index: u64) -> u64 {
         floor_u64(self.sample(seed, stream, index))
     }
 
     pub fn sample_i64(&self, seed: u64, stream: u64, index: u64) -> i64 {
         floor_i64(self.sample(seed, stream, index))
+    }
+}
+
+/// A uniform or normal sampler with its distribution matched once: the draws of a hot loop
+/// (every reading of a year of sensors draws two uniforms and a normal) without `sample_with`'s
+/// call and match on every kind of distribution. Each draw is the one `sample_keyed` makes.
+#[derive(Debug, Clone, Copy)]
+pub enum Quick {
+    Uniform(f64, f64),
+    /// The mean, and the normal itself (`None`: its deviation is not one, and the mean is drawn).
+    Normal(f64, Option<Normal<f64>>),
+}
+
+impl Quick {
+    /// `Sampler::sample_keyed(key, index)` of the sampler this came from.
+    #[inline]
+    pub fn sample_keyed(self, key: u64, index: u64) -> f64 {
+        let draw = &mut Draw::keyed(key, index);
+        match self {
+            Quick::Uniform(a, b) => draw.random_range(a..b),
+            Quick::Normal(mean, normal) => normal.map_or(mean, |normal| normal.sample(draw)),
+        }
     }
 }
 
@@ -251,6 +282,26 @@ pub(super) fn zipf(n: u64, s: f64) -> Option<Zipf<f64>> {
 #[allow(clippy::float_cmp)] // draws are exact, deterministic values
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quick_draw_is_the_samplers_own() {
+        let shapes = [
+            Distribution::Uniform(20.0, 80.0),
+            Distribution::Uniform(-1e9, 1e-9),
+            Distribution::Normal { mean: 21.5, sd: 4.0 },
+            Distribution::Normal { mean: -3.0, sd: 0.0 },
+            Distribution::Normal { mean: 7.0, sd: -1.0 },
+        ];
+        for distribution in shapes {
+            let sampler = distribution.sampler();
+            let quick = sampler.quick().expect("a uniform or a normal");
+            for (key, index) in (0..20_000u64).map(|i| (super::super::draw_key(i % 7, i / 7), i)) {
+                let (slow, fast) = (sampler.sample_keyed(key, index), quick.sample_keyed(key, index));
+                assert_eq!(slow.to_bits(), fast.to_bits(), "{distribution:?} at {index}");
+            }
+        }
+        assert!(Distribution::Fixed(1.0).sampler().quick().is_none());
+    }
 
     fn stats(distribution: &Distribution, draws: u64) -> (f64, f64, f64, f64) {
         let (mut sum, mut sum_sq, mut low, mut high) = (0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY);

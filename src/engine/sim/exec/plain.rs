@@ -10,11 +10,11 @@
 //! write with its old item, which only the full path looks up). Where the keys allow, a put
 //! also skips building its key text ([`Shortcut`]): its member's partition is remembered.
 
-use crate::engine::model::Action;
+use crate::engine::model::{Action, AttrType};
 use crate::engine::planner::Operation;
 use crate::engine::profile::Sizing;
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Gen, Val, generate_own, number_size, value_size};
+use crate::engine::sim::items::{Gen, Val, generate_own, number_size, to_hundredths, value_size};
 use crate::engine::sim::keys::{Codec, SortRef};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::Row;
@@ -24,6 +24,7 @@ use crate::engine::sim::regen::memo_slot;
 use crate::engine::sim::table::Touch;
 use crate::engine::sim::templates::{Memo, Slot};
 use crate::engine::sim::world::{BornStep, Origin, World};
+use crate::engine::workload::Quick;
 
 use super::Call;
 use super::write::WriteStatus;
@@ -97,6 +98,13 @@ enum Fill {
     Given,
     Fixed(Val),
     Born(BornStep),
+    /// A drawn uniform or normal number (`BornStep::Drawn` of `Gen::Number`): its stream's
+    /// draw key, the draw, and whether it is a time (whole seconds).
+    Number {
+        key: u64,
+        draw: Quick,
+        whole: bool,
+    },
 }
 
 /// Members of a population the shortcut remembers partitions for; the rest go the generic way.
@@ -111,12 +119,9 @@ struct Spot {
 }
 
 impl Shortcut {
-    /// The shortcut for pattern `pattern`'s puts, when `plain` and the keys allow it.
-    pub(in crate::engine::sim) fn for_pattern(
-        world: &World,
-        pattern: usize,
-        plain: bool,
-    ) -> Option<Shortcut> {
+    /// The shortcut for pattern `pattern`'s puts, when they are plain and the keys allow it.
+    pub(in crate::engine::sim) fn for_pattern(sim: &Simulation, pattern: usize) -> Option<Shortcut> {
+        let (world, plain) = (&sim.world, sim.upkeep.plain[pattern]);
         let profile = world.engine.profile();
         if !plain || profile.sizing != Sizing::Attributes || profile.key_attributes {
             return None;
@@ -133,7 +138,8 @@ impl Shortcut {
             Some(_) => return None,
         };
         let names = ent.attrs.iter().map(|a| a.name.len()).collect();
-        Some(Shortcut { memo, sort, names, fills: fills(world, pattern), parts: Vec::new(), taken: 0 })
+        let fills = fills(world, &sim.draw_keys[world.patterns[pattern].entity], pattern);
+        Some(Shortcut { memo, sort, names, fills, parts: Vec::new(), taken: 0 })
     }
 
     /// The values call `birth` of the pattern gives its new item `ordinal` into `vals`, as
@@ -166,6 +172,9 @@ impl Shortcut {
                     .map_or(Val::Absent, Val::Member),
                 Fill::Born(BornStep::Drawn) => {
                     generate_own(a, draw_keys[i], sim.seed, u64::from(ordinal), secs)
+                }
+                Fill::Number { key, draw, whole } => {
+                    Val::Num(to_hundredths(draw.sample_keyed(key, u64::from(ordinal)), whole))
                 }
             };
             size += match val {
@@ -208,12 +217,22 @@ impl Shortcut {
 /// Per attribute of pattern `pattern`'s entity, where a put's new item gets its value: the
 /// pattern's born steps, then the call's givens (but a new identity), then its fixed values, in
 /// `Simulation::born_vals`'s order (a plain put has no TTL or copies to fill after them).
-fn fills(world: &World, pattern: usize) -> Vec<Fill> {
+/// `draw_keys` are the entity's attributes' draw keys (`Simulation::draw_keys`).
+fn fills(world: &World, draw_keys: &[u64], pattern: usize) -> Vec<Fill> {
     let p = &world.patterns[pattern];
     let ent = &world.entities[p.entity];
     let mut fills = vec![Fill::Absent; ent.attrs.len()];
     for &(i, step) in &p.born {
-        fills[i] = Fill::Born(step);
+        let a = &ent.attrs[i];
+        // As `items::generate_own` draws a number.
+        let quick = match (&a.source, step) {
+            (Gen::Number(sampler), BornStep::Drawn) => sampler.quick(),
+            _ => None,
+        };
+        fills[i] = match quick {
+            Some(draw) => Fill::Number { key: draw_keys[i], draw, whole: a.ty == AttrType::Time },
+            None => Fill::Born(step),
+        };
     }
     let identity = ent.identity.map(|(a, _)| a);
     for &g in &p.givens {
