@@ -381,7 +381,7 @@ impl Simulation {
         }
         self.pacing.mid_tick = false;
         self.end_tick(t);
-        self.pacing.tick += 1;
+        self.pacing.next_tick();
         if self.pacing.tick.is_multiple_of(self.figures.stride) || self.pacing.tick == self.pacing.ticks {
             self.flush_metrics();
         }
@@ -406,8 +406,7 @@ impl Simulation {
             )]
             let n = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u32;
             pattern.carry = expected - f64::from(n);
-            let next_ms = self.pacing.call_time(t, 0, n);
-            self.pacing.calls[p] = TickCalls { n, first: pattern.calls, made: 0, next_ms };
+            self.pacing.calls[p] = TickCalls::new(&self.pacing, t, n, pattern.calls);
             if let (Some(keys), Some(&first)) = (&pattern.keys, pattern.givens.first()) {
                 let ent = &self.world.entities[pattern.entity];
                 if let Some(pop) = world::member_pop(&ent.attrs[first].source) {
@@ -447,12 +446,9 @@ impl Simulation {
                     self.retry(retry, due.max(self.pacing.tick_start(t)));
                 }
                 (Some((at, pattern)), _) => {
-                    let TickCalls { n, first, made, .. } = self.pacing.calls[pattern];
-                    let next_ms = self.pacing.call_time(t, u64::from(made) + 1, n);
                     let calls = &mut self.pacing.calls[pattern];
-                    let index = first + u64::from(made);
-                    calls.made += 1;
-                    calls.next_ms = next_ms;
+                    let index = calls.first + u64::from(calls.made);
+                    calls.step();
                     self.world.patterns[pattern].calls = index + 1;
                     self.call(exec::Call { pattern, index, tick: t, time_ms: at });
                 }

@@ -464,7 +464,7 @@ impl Simulation {
         let secs = self.pacing.tick_secs;
         let tick = self.pacing.tick;
         let span = self.figures.span;
-        let window = tick / self.pacing.window_ticks;
+        let window = self.pacing.window;
         let load = self.storage.load(group, partition);
         load.roll(tick, secs);
         load.now[dim] += amount;

@@ -339,6 +339,7 @@ impl Simulation {
                 tick: 0,
                 mid_tick: false,
                 window_ticks: window_ticks(tick_secs),
+                window: 0,
                 calls: vec![TickCalls::default(); patterns],
                 keys_pickers: vec![None; patterns],
             },
