@@ -509,7 +509,11 @@ impl Simulation {
         }
     }
 
-    /// A new ordinal for `entity`, with its birth recorded (and its identity member).
+    /// A new ordinal for `entity`, with its birth recorded (and its identity member). Inlined:
+    /// called, it read its `born` back whole from the stack the caller had just written field
+    /// by field, a load that waits for the stores to retire (half its time).
+    #[expect(clippy::inline_always, reason = "plain `inline` left it a call")]
+    #[inline(always)]
     fn alloc(&mut self, entity: usize, born: Born) -> u32 {
         let Born { origin, call, tick, tick_first, tick_calls, stepping } = born;
         let ent = &mut self.world.entities[entity];

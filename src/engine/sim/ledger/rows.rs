@@ -306,17 +306,34 @@ impl Rows {
         self.insert(self.len(), row);
     }
 
+    /// Inserts `row` at position `i`.
+    ///
+    /// Inlined for its common case, a row into the open tail: called, `row` came by address
+    /// from the caller's stack, written a field at a time and read back whole, a load that
+    /// waits for both stores (two thirds of an insert's time).
+    #[inline]
     pub fn insert(&mut self, i: usize, row: Row) {
         assert!(i <= self.len(), "insert at {i} of {}", self.len());
-        if i >= self.sealed {
-            self.tail.insert(i - self.sealed, row);
-            if self.tail.len() == BLOCK {
-                self.blocks.push(Block::encode(&self.tail, self.sealed));
-                self.sealed += BLOCK;
-                self.tail.clear();
-            }
-            return;
+        if i < self.sealed {
+            return self.insert_sealed(i, row);
         }
+        self.tail.insert(i - self.sealed, row);
+        if self.tail.len() == BLOCK {
+            self.seal_tail();
+        }
+    }
+
+    /// The full tail becomes a block.
+    #[inline(never)]
+    fn seal_tail(&mut self) {
+        self.blocks.push(Block::encode(&self.tail, self.sealed));
+        self.sealed += BLOCK;
+        self.tail.clear();
+    }
+
+    /// `insert` into a sealed block.
+    #[inline(never)]
+    fn insert_sealed(&mut self, i: usize, row: Row) {
         // Edits decode into a buffer on the stack: no allocation but the new block's words.
         let (b, k) = self.locate(i);
         let mut rows = SCRATCH;
