@@ -99,15 +99,21 @@ impl Simulation {
         if let Some(pop) = member_pop(&a.source) {
             let first = pattern.givens.first() == Some(&attr);
             let keys = if first { pattern.keys.as_ref() } else { None };
-            if let (Some(_), Some(picker)) =
-                (keys, self.pacing.keys_pickers[p].as_ref().filter(|_| tick == self.pacing.tick))
-            {
-                return picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member);
+            if let Some(val) = keys.and_then(|_| self.keyed_pick(p, stream, call, tick)) {
+                return val;
             }
             return self.pick_member(pop, keys, stream, call, tick).map_or(Val::Absent, Val::Member);
         }
         let secs = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX);
         generate(&a.source, self.seed, stream, call, secs, a.ty)
+    }
+
+    /// The member call `call` of pattern `p` gives for its first given, picked by the pattern's
+    /// `keys` distribution from stream `stream`, when the open tick's picker holds for it (the
+    /// call is of the open tick); `None` sends the caller to `pick_member`.
+    pub(super) fn keyed_pick(&self, p: usize, stream: u64, call: u64, tick: u32) -> Option<Val> {
+        let picker = self.pacing.keys_pickers[p].as_ref().filter(|_| tick == self.pacing.tick)?;
+        Some(picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member))
     }
 
     /// The values item `ordinal` of `entity` was born with, into `out`.

@@ -23,7 +23,7 @@ use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::regen::memo_slot;
 use crate::engine::sim::table::Touch;
 use crate::engine::sim::templates::{Memo, Slot};
-use crate::engine::sim::world::{BornStep, Origin, World};
+use crate::engine::sim::world::{BornStep, Origin, World, member_pop};
 use crate::engine::workload::Quick;
 
 use super::Call;
@@ -96,6 +96,11 @@ pub(in crate::engine::sim) struct Shortcut {
 enum Fill {
     Absent,
     Given,
+    /// The call's first given, a member its pattern's `keys` distribution picks from stream
+    /// `stream` (`Simulation::given_val`'s first choice, with its lookups made once).
+    Keyed {
+        stream: u64,
+    },
     Fixed(Val),
     Born(BornStep),
     /// A drawn uniform or normal number (`BornStep::Drawn` of `Gen::Number`): its stream's
@@ -174,6 +179,11 @@ impl Shortcut {
             let val = match fill {
                 Fill::Absent => Val::Absent,
                 Fill::Given => sim.given_val(usize::from(pattern), i, birth.call, birth.tick, birth.time_ms),
+                Fill::Keyed { stream } => {
+                    let (p, call) = (usize::from(pattern), birth.call);
+                    sim.keyed_pick(p, stream, call, birth.tick)
+                        .unwrap_or_else(|| sim.given_val(p, i, call, birth.tick, birth.time_ms))
+                }
                 Fill::Fixed(val) => val,
                 Fill::Born(BornStep::Ordinal) => Val::Member(u64::from(ordinal)),
                 Fill::Born(BornStep::Member(pop)) => sim
@@ -244,7 +254,11 @@ fn fills(world: &World, draw_keys: &[u64], pattern: usize) -> Vec<Fill> {
     let identity = ent.identity.map(|(a, _)| a);
     for &g in &p.givens {
         if !(identity == Some(g) && matches!(ent.attrs[g].source, Gen::New(_))) {
-            fills[g] = Fill::Given;
+            // As `Simulation::given_val` chooses.
+            let keyed = p.keys.is_some()
+                && p.givens.first() == Some(&g)
+                && member_pop(&ent.attrs[g].source).is_some();
+            fills[g] = if keyed { Fill::Keyed { stream: p.given_streams[g] } } else { Fill::Given };
         }
     }
     if p.action == Action::Put {
