@@ -201,8 +201,11 @@ pub struct RequestUnitsReport {
     pub responses_429: u64,
     pub share_429_responses: f64,
     /// Azure Monitor's "Normalized RU Consumption" over the run: the highest share of its budget
-    /// any physical partition used in one second, at most 1.
-    pub normalized_ru_consumption: f64,
+    /// any physical partition used in one second, at most 1. `None` (left out of the JSON) in a
+    /// rates replay, which does not model it: a partition's busiest second is a maximum of its
+    /// random demand, which the expected demand the meter serves there falls short of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_ru_consumption: Option<f64>,
     /// Every physical partition, in hash order.
     pub partitions: Vec<PhysicalRuReport>,
 }
@@ -212,8 +215,10 @@ pub struct RequestUnitsReport {
 pub struct PhysicalRuReport {
     /// Where its hash range starts.
     pub range: String,
-    /// Its normalized RU consumption: the highest share of its budget it used in one second.
-    pub normalized_ru_consumption: f64,
+    /// Its normalized RU consumption: the highest share of its budget it used in one second
+    /// (`None` in a rates replay, as the container's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_ru_consumption: Option<f64>,
     pub consumed_ru: f64,
     /// Attempts it refused with 429, each retry counted again.
     pub throttled_attempts: u64,
