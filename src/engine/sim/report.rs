@@ -343,7 +343,9 @@ pub struct Partitions {
     /// Hottest / largest logical partitions of the indexes (GSIs and LSIs), chosen as `top` is;
     /// each names its index. With `top`, it holds the run's hottest key by reads and by writes.
     pub index_top: Vec<PartitionReport>,
-    /// The busiest physical partition's peak consumption per second (DynamoDB; 0 for Cassandra).
+    /// The busiest physical partition's peak consumption per second (DynamoDB and Cosmos DB; 0
+    /// for Cassandra). In a rates replay it is the meter's own under the expected demand, not
+    /// the median of a maximum as the other peaks are (its notes say so).
     pub physical_peak_rcu_per_s: f64,
     pub physical_peak_wcu_per_s: f64,
     /// Physical partition splits (size and heat) during the run.
