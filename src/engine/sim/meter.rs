@@ -450,7 +450,7 @@ impl Meter {
     }
 
     /// Serves `units` of each dimension on partition `i` unchecked: the caller asked
-    /// [`Meter::fits`] how much would be served.
+    /// [`Meter::fits_over`] how much would be served.
     pub fn take(&mut self, tick: u32, i: usize, units: [f64; 2]) {
         self.roll_table(tick);
         self.roll(i, tick);

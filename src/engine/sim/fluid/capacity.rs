@@ -20,8 +20,9 @@
 //!   an item), the next tick takes the sums instead of weighing every member again.
 //! - **Time within the tick**: the per-operation replay spreads a tick's calls evenly over it
 //!   and runs a retry at its due time, so whoever comes first takes what a partition has left.
-//!   Here a tick is `SLOTS` slots: each takes a slot's share of the new demand and the retries
-//!   due in it, and the meter serves the largest part of it that fits ([`Meter::fits`]),
+//!   Here a tick is `SLOTS` slots (`FIXED_WAIT_SLOTS` for Cosmos DB retries without jitter,
+//!   `slots_for`): each takes a slot's share of the new demand and the retries due in it, and
+//!   the meter serves the largest part of it that fits ([`Meter::fits_over`]),
 //!   proportionally across reads, writes and patterns.
 //! - **Random counts**: a partition's requests in a tick are Binomial, so it passes its budget
 //!   by `E[(X − c)⁺]`, more than `(E[X] − c)⁺` near the limit: each partition serves at most

@@ -625,10 +625,10 @@ impl Replay<'_> {
     }
 }
 
-/// What a fluid report's figures are, for its reader.
 /// How a rates replay meters Cosmos DB's request units (`capacity`, `cosmos`).
 const REQUEST_UNITS_NOTE: &str = "Request units as rates: each tick's expected demand (calls × each key's share × its RU: a point read's and an update's — a replace, two writes — by the item's JSON size, from Microsoft's table by document size) was fed to the container's meter per physical partition in ten slots of the tick (forty under a retry policy without jitter, such as the Cosmos DB SDK's 1 s waits, whose retries come back at the place in the tick they were refused at), each partition serving its even share of the container's RU/s and whole the request that finds any budget left (what it serves past its budget owed by the next seconds), at most E[X] − E[(X − budget)⁺] of a random demand X; the rest was retried after the retry policy's waits. Throttled requests (429s), retries, failures, RU and landed writes are expected values; every update is charged as a replace (a run whose keys number more than 1% of its writes is refused), and a run in which more than 2% of the throttled requests come from partitions whose demand is near their share is refused. The busiest physical partition's peak (its RU per second, in the JSON's partitions and in compare) is the meter's own under that expected demand, not the median of a maximum: its busiest tick's expected load, below what one run reaches where a physical partition serves few requests a tick. Normalized RU consumption (a partition's busiest second, a maximum of its random demand) is not modelled, and is left out of the request units.";
 
+/// What a fluid report's figures are, for its reader.
 fn fluid_notes(calls: u64, metered: bool, indexes: bool) -> Vec<String> {
     let mut notes = vec![
         format!(
