@@ -795,13 +795,48 @@ fn counters_agree_per_operation_and_as_rates() {
 /// replace of its stream's counter (9.9 RU), each count a point read (1 RU), in a container of
 /// 200,000 RU/s over 34 physical partitions of 5,882 RU/s each. The top stream's ~15,200 RU/s
 /// pin its partition: about 16% of requests are given a 429 once, and the Cosmos DB SDK's 1 s
-/// retries (no jitter) meet the next second's spent budget at the same place. `recommended`'s
-/// 10 shards a stream keep every partition's expected demand within its share, and its few
-/// 429s (7 as rates, from a partition near its share) are refused by name.
+/// retries (no jitter) meet the next second's spent budget at the same place. Under the default
+/// seed `recommended`'s 10 shards a stream keep every partition's expected demand within its
+/// share, and its few 429s (7 as rates, from a partition near its share) are refused by name;
+/// other seeds place the shards otherwise (seed 1 pins two partitions and is accepted, with a
+/// gap of its own: `counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap`).
 #[test]
 fn counters_on_cosmos_db_agree_per_operation_and_as_rates() {
     let refused = [("recommended", "throttling near a partition's share")];
     holds_on("counters", Some(Engine::CosmosDb), SimDuration::from_secs(120), &refused, &[]);
+}
+
+/// counters `recommended` on Cosmos DB under seed 1 (`--seed 1`), two minutes: its shards
+/// place so that two physical partitions are pinned well past their share, so few of its 429s
+/// come from partitions near their share and `check_tail` accepts the run — yet its requests
+/// given a 429 on their first attempt fall short of the per-operation replay's by more than
+/// the 2% `naive` holds to. The known gap is recorded (rates against per operation) so that a
+/// change in either replay that moves it shows here; the RU charged agree.
+#[test]
+fn counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap() {
+    let loaded = keyheat::scenario::load("counters")
+        .expect("bundled")
+        .on_engine(Engine::CosmosDb)
+        .expect("lists Cosmos DB");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: Some(1), duration: Some(SimDuration::from_secs(120)) };
+    let rates = fluid::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("accepted as rates");
+    let ops = run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays per operation");
+    let (a, b) = (ops.request_units.as_ref().expect("RU"), rates.request_units.as_ref().expect("RU"));
+    let pinned = b.partitions.iter().filter(|p| p.throttled_attempts > 1000).count();
+    let ratio = |x: u64, y: u64| x as f64 / y as f64;
+    let gaps = [
+        ("RU consumed, rates / per operation", b.consumed_ru / a.consumed_ru),
+        ("requests given a 429, rates / per operation", ratio(b.requests_429, a.requests_429)),
+        ("429 responses, rates / per operation", ratio(b.responses_429, a.responses_429)),
+    ];
+    assert_eq!(pinned, 2, "partitions pinned as rates");
+    // (what, lowest, highest): the measured gap and a margin about it
+    // (measured: RU +0.19%, first-attempt 429s −2.9%, 429 responses +1.2%)
+    let held = [(0.98, 1.02), (0.96, 0.985), (1.0, 1.025)];
+    for ((what, gap), (low, high)) in gaps.iter().zip(held) {
+        assert!((low..=high).contains(gap), "{what}: {gap} (held to {low}–{high})");
+    }
 }
 
 /// What the fluid replay does not model of Cosmos DB is refused by the name of what it is: the
