@@ -249,7 +249,7 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
 
 /// On Cosmos DB, the container's request units (`RunReport::request_units`): its partitions and
 /// their share of the RU/s, the RU charged, 429s on first attempts and on every attempt, and
-/// each physical partition's RU, within 2%. A rates report leaves normalized RU consumption
+/// each physical partition's RU and 429 responses, within 2% or their band. A rates report leaves normalized RU consumption
 /// out (a busiest second is a maximum of random demand it does not model): a figure there is a
 /// disagreement, and so is a report with request units on one side only.
 fn request_unit_checks(
@@ -317,6 +317,18 @@ fn request_unit_checks(
             format!("partition {}: RU consumed", p_ops.range),
             p_ops.consumed_ru,
             p_rates.consumed_ru,
+            Some(band),
+        ));
+        // Its 429s (refused attempts, each retry again): a pinned partition serves its budget
+        // and refuses the rest of its attempts, so their count varies as its attempts do
+        // (Poisson): within 4 standard deviations of the expected count, or 2%.
+        let expected = p_rates.throttled_attempts as f64;
+        let sd = expected.sqrt();
+        let band = Band { low: expected - 4.0 * sd, median: expected, high: expected + 4.0 * sd };
+        checks.push((
+            format!("partition {}: 429 responses", p_ops.range),
+            p_ops.throttled_attempts as f64,
+            expected,
             Some(band),
         ));
     }
