@@ -230,6 +230,10 @@ pub struct Capacity {
     /// Per physical partition: attempts refused, first attempts and all (retries counted
     /// again), to spread a partition's retries over its members.
     attempts: Vec<[f64; 2]>,
+    /// Per physical partition: attempts it refused since it was made, each retry again — what
+    /// its report counts. A split's new half starts at 0, as the per-operation meter's does,
+    /// where `attempts` gives both halves the history their members' retries are spread by.
+    refused_here: Vec<f64>,
     /// Per flow: calls in the open bucket of its group, and as they were before this tick.
     called: Vec<f64>,
     called_before: Vec<f64>,
@@ -564,6 +568,7 @@ impl Capacity {
             refused: vec![vec![0.0; flows]; parts],
             landed: vec![vec![0.0; flows]; parts],
             attempts: vec![[0.0; 2]; parts],
+            refused_here: vec![0.0; parts],
             window_calls: vec![[0.0; 2]; flows],
             window: 0,
             #[expect(
@@ -1039,6 +1044,7 @@ impl Capacity {
                     self.figures.units[pattern][dim] += units * k;
                     if k < 1.0 {
                         self.attempts[i][1] += requests * (1.0 - k);
+                        self.refused_here[i] += requests * (1.0 - k);
                         refused.add((slot, pattern, dim, retries), requests * (1.0 - k), units * (1.0 - k));
                     }
                 }
@@ -1111,6 +1117,7 @@ impl Capacity {
                 self.figures.throttled[flow.pattern] += requests;
                 self.attempts[i][0] += requests;
                 self.attempts[i][1] += requests;
+                self.refused_here[i] += requests;
                 refused.add((slot, flow.pattern, dim, 0), requests, d.units[f] * frac * (1.0 - k));
             }
         }
@@ -1220,6 +1227,8 @@ impl Capacity {
                 }
                 let row = self.attempts[i];
                 self.attempts.insert(i + 1, row);
+                // Its 429s so far were the old partition's: the lower half keeps them.
+                self.refused_here.insert(i + 1, 0.0);
             }
         }
     }
@@ -1350,6 +1359,7 @@ impl Capacity {
             for &a in &after[..within] {
                 self.figures.retries[pattern] += requests * part;
                 self.attempts[i][1] += requests * part;
+                self.refused_here[i] += requests * part;
                 work.add((slot + a, pattern, dim, retries), requests * part, units * part);
             }
             let kind = (pattern, dim, retries);
@@ -1374,13 +1384,13 @@ impl Capacity {
             .meter
             .parts
             .iter()
-            .zip(&self.attempts)
-            .map(|(p, attempts)| PhysicalRuReport {
+            .zip(&self.refused_here)
+            .map(|(p, &refused)| PhysicalRuReport {
                 range: super::super::physical_label(p.lo),
                 normalized_ru_consumption: None,
                 consumed_ru: p.total[READ] + p.total[WRITE],
                 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a count")]
-                throttled_attempts: attempts[1].round().max(0.0) as u64,
+                throttled_attempts: refused.round().max(0.0) as u64,
             })
             .collect();
         let responses_429: u64 = partitions.iter().map(|p| p.throttled_attempts).sum();
