@@ -57,6 +57,9 @@
 //! (`single_table_designs_agree_per_operation_and_as_rates`): practice-chat `naive` (a channel's
 //! memberships and messages, ten minutes; its sidebar Scans the table) and
 //! practice-top-customers `naive` (a customer's profile and orders, two minutes).
+//! Cosmos DB's request units (`counters_on_cosmos_db_agree_per_operation_and_as_rates`, the
+//! container's figures and each physical partition's RU too): counters `naive`, two minutes, its
+//! top stream's counter pinning its partition (about 16% of requests given a 429 once).
 //! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
@@ -115,7 +118,11 @@
 //!   population: orders (both: `recommended`'s sparse index of
 //!   pending orders is modelled, its order items are numbered), practice-shortener `naive`,
 //!   practice-sessions `naive`, practice-social `naive`;
-//! - Cosmos DB's request units and MongoDB's document sizes (the `--engine` variants).
+//! - on Cosmos DB, puts and queries (tenant-files `naive`), hierarchical keys (its
+//!   `recommended`), secondary indexes, aggregates, keys more than 1% of the writes, and 429s
+//!   from partitions whose demand is near their share (counters `recommended`)
+//!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`); MongoDB's document
+//!   sizes.
 
 use keyheat::engine::model::Engine;
 use keyheat::engine::sim::fluid::{self, Band};
@@ -220,7 +227,7 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         ));
     }
     checks.extend(scan_checks(ops, rates));
-    let mut out = Vec::new();
+    let mut out = request_unit_checks(ops, rates, &mut checks);
     // Calls follow the per-operation replay's own sequence: exact.
     if ops.totals.ops != rates.totals.ops {
         out.push(format!("calls: per operation {}, as rates {}", ops.totals.ops, rates.totals.ops));
@@ -236,6 +243,94 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         if !agrees(measured, expected, band) {
             out.push(format!("{what}: per operation {measured}, as rates {expected} (band {band:?})"));
         }
+    }
+    out
+}
+
+/// On Cosmos DB, the container's request units (`RunReport::request_units`): its partitions and
+/// their share of the RU/s, the RU charged, 429s on first attempts and on every attempt, and
+/// each physical partition's RU and 429 responses, within 2% or their band. A rates report leaves normalized RU consumption
+/// out (a busiest second is a maximum of random demand it does not model): a figure there is a
+/// disagreement, and so is a report with request units on one side only.
+fn request_unit_checks(
+    ops: &RunReport,
+    rates: &RunReport,
+    checks: &mut Vec<(String, f64, f64, Option<Band>)>,
+) -> Vec<String> {
+    let (ru_ops, ru_rates) = match (&ops.request_units, &rates.request_units) {
+        (None, None) => return Vec::new(),
+        (Some(a), Some(b)) => (a, b),
+        (a, b) => {
+            return vec![format!("request units per operation {}, as rates {}", a.is_some(), b.is_some())];
+        }
+    };
+    let mut out = Vec::new();
+    if ru_rates.normalized_ru_consumption.is_some()
+        || ru_rates.partitions.iter().any(|p| p.normalized_ru_consumption.is_some())
+    {
+        out.push("normalized RU consumption reported as rates".to_owned());
+    }
+    if ru_ops.partitions.len() != ru_rates.partitions.len() {
+        out.push(format!(
+            "{} physical partitions' RU per operation, {} as rates",
+            ru_ops.partitions.len(),
+            ru_rates.partitions.len()
+        ));
+    }
+    checks.extend([
+        ("provisioned RU/s".to_owned(), ru_ops.provisioned_ru_per_s, ru_rates.provisioned_ru_per_s, None),
+        (
+            "physical partitions (RU)".to_owned(),
+            ru_ops.physical_partitions as f64,
+            ru_rates.physical_partitions as f64,
+            None,
+        ),
+        ("a partition's RU/s".to_owned(), ru_ops.partition_ru_per_s, ru_rates.partition_ru_per_s, None),
+        ("RU consumed".to_owned(), ru_ops.consumed_ru, ru_rates.consumed_ru, None),
+        ("mean RU/s".to_owned(), ru_ops.mean_ru_per_s, ru_rates.mean_ru_per_s, None),
+        ("requests given a 429".to_owned(), ru_ops.requests_429 as f64, ru_rates.requests_429 as f64, None),
+        ("share of requests given a 429".to_owned(), ru_ops.share_429, ru_rates.share_429, None),
+        ("429 responses".to_owned(), ru_ops.responses_429 as f64, ru_rates.responses_429 as f64, None),
+        (
+            "share of responses that are 429s".to_owned(),
+            ru_ops.share_429_responses,
+            ru_rates.share_429_responses,
+            None,
+        ),
+    ]);
+    // The most RU a request of the run costs: a pattern's units per request, at their largest.
+    let most = rates
+        .patterns
+        .iter()
+        .filter(|p| p.requests > 0)
+        .map(|p| (p.rcu + p.wcu) / p.requests as f64)
+        .fold(0.0, f64::max);
+    for (p_ops, p_rates) in ru_ops.partitions.iter().zip(&ru_rates.partitions) {
+        if p_ops.range != p_rates.range {
+            out.push(format!("physical partition {} per operation, {} as rates", p_ops.range, p_rates.range));
+        }
+        // A partition's RU are a sum of its random requests' (Poisson counts, each at most
+        // `most` RU): one run's lies within 4 standard deviations of the expected sum, or 2%.
+        let (expected, sd) = (p_rates.consumed_ru, (p_rates.consumed_ru * most).sqrt());
+        let band = Band { low: expected - 4.0 * sd, median: expected, high: expected + 4.0 * sd };
+        checks.push((
+            format!("partition {}: RU consumed", p_ops.range),
+            p_ops.consumed_ru,
+            p_rates.consumed_ru,
+            Some(band),
+        ));
+        // Its 429s (refused attempts, each retry again): a pinned partition serves its budget
+        // and refuses the rest of its attempts, so their count varies as its attempts do
+        // (Poisson): within 4 standard deviations of the expected count, or 2%.
+        let expected = p_rates.throttled_attempts as f64;
+        let sd = expected.sqrt();
+        let band = Band { low: expected - 4.0 * sd, median: expected, high: expected + 4.0 * sd };
+        checks.push((
+            format!("partition {}: 429 responses", p_ops.range),
+            p_ops.throttled_attempts as f64,
+            expected,
+            Some(band),
+        ));
     }
     out
 }
@@ -622,7 +717,11 @@ fn a_figure_outside_its_band_disagrees() {
 #[test]
 fn every_bundled_variant_replays_as_rates_or_says_why_not() {
     // (scenario, variant, words of the refusal)
-    let past_what_is_modelled = [("practice-ledger", "recommended", "version-checked updates")];
+    let past_what_is_modelled = [
+        ("practice-ledger", "recommended", "version-checked updates"),
+        ("tenant-files", "naive", "puts on Cosmos DB"),
+        ("tenant-files", "recommended", "hierarchical partition keys"),
+    ];
     let options = RunOptions { seed: None, duration: None };
     for loaded in keyheat::scenario::bundled() {
         let scenario = &loaded.scenario;
@@ -702,6 +801,97 @@ fn counters_agree_per_operation_and_as_rates() {
     // five minutes, so no split yet); `recommended`'s 10 shards a stream keep every partition
     // under its budget, and a count is one BatchGetItem of its stream's 10 shards.
     holds("counters", SimDuration::from_secs(120), &[]);
+}
+
+/// Cosmos DB's request units (`--engine cosmosdb`): two minutes of counters `naive`, each like a
+/// replace of its stream's counter (9.9 RU), each count a point read (1 RU), in a container of
+/// 200,000 RU/s over 34 physical partitions of 5,882 RU/s each. The top stream's ~15,200 RU/s
+/// pin its partition: about 16% of requests are given a 429 once, and the Cosmos DB SDK's 1 s
+/// retries (no jitter) meet the next second's spent budget at the same place. Under the default
+/// seed `recommended`'s 10 shards a stream keep every partition's expected demand within its
+/// share, and its few 429s (7 as rates, from a partition near its share) are refused by name;
+/// other seeds place the shards otherwise (seed 1 pins two partitions and is accepted, with a
+/// gap of its own: `counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap`).
+#[test]
+fn counters_on_cosmos_db_agree_per_operation_and_as_rates() {
+    let refused = [("recommended", "throttling near a partition's share")];
+    holds_on("counters", Some(Engine::CosmosDb), SimDuration::from_secs(120), &refused, &[]);
+}
+
+/// counters `recommended` on Cosmos DB under seed 1 (`--seed 1`), two minutes: its shards
+/// place so that two physical partitions are pinned well past their share, so few of its 429s
+/// come from partitions near their share and `check_tail` accepts the run — yet its requests
+/// given a 429 on their first attempt fall short of the per-operation replay's by more than
+/// the 2% `naive` holds to. The known gap is recorded (rates against per operation) so that a
+/// change in either replay that moves it shows here; the RU charged agree.
+#[test]
+fn counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap() {
+    let loaded = keyheat::scenario::load("counters")
+        .expect("bundled")
+        .on_engine(Engine::CosmosDb)
+        .expect("lists Cosmos DB");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: Some(1), duration: Some(SimDuration::from_secs(120)) };
+    let rates = fluid::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("accepted as rates");
+    let ops = run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays per operation");
+    let (a, b) = (ops.request_units.as_ref().expect("RU"), rates.request_units.as_ref().expect("RU"));
+    let pinned = b.partitions.iter().filter(|p| p.throttled_attempts > 1000).count();
+    let ratio = |x: u64, y: u64| x as f64 / y as f64;
+    let gaps = [
+        ("RU consumed, rates / per operation", b.consumed_ru / a.consumed_ru),
+        ("requests given a 429, rates / per operation", ratio(b.requests_429, a.requests_429)),
+        ("429 responses, rates / per operation", ratio(b.responses_429, a.responses_429)),
+    ];
+    assert_eq!(pinned, 2, "partitions pinned as rates");
+    // (what, lowest, highest): the measured gap and a margin about it
+    // (measured: RU +0.19%, first-attempt 429s −2.9%, 429 responses +1.2%)
+    let held = [(0.98, 1.02), (0.96, 0.985), (1.0, 1.025)];
+    for ((what, gap), (low, high)) in gaps.iter().zip(held) {
+        assert!((low..=high).contains(gap), "{what}: {gap} (held to {low}–{high})");
+    }
+}
+
+/// What the fluid replay does not model of Cosmos DB is refused by the name of what it is: the
+/// bundled tenant-files (its uploads are puts, its `recommended` a hierarchical key) and counters
+/// with its counters spread over so many streams that a key's first update — a create, half a
+/// replace's RU — is no longer rare.
+#[test]
+fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
+    let many_keys = edited(
+        "counters",
+        &[(
+            "(name: \"streams\", count: 500, ids: \"stream-{:03}\", popularity: Zipf(s: 1.1))",
+            "(name: \"streams\", count: 500000, ids: \"stream-{:06}\", popularity: Uniform)",
+        )],
+    )
+    .on_engine(Engine::CosmosDb)
+    .expect("counters lists Cosmos DB");
+    // Its uploads made updates, so that its lists are what is refused.
+    let query = edited("tenant-files", &[("action: Put,", "action: Update,")]);
+    // (scenario, variant, duration in ticks, words of the refusal)
+    let cases = [
+        (keyheat::scenario::load("tenant-files").expect("bundled"), "naive", 1, "puts on Cosmos DB"),
+        (
+            keyheat::scenario::load("tenant-files").expect("bundled"),
+            "recommended",
+            1,
+            "hierarchical partition keys",
+        ),
+        (many_keys, "naive", 60, "updates of more keys than 1% of their writes on Cosmos DB"),
+        (query, "naive", 1, "queries on Cosmos DB"),
+    ];
+    for (loaded, variant, ticks, words) in cases {
+        let name = &loaded.scenario.name;
+        let variant = loaded.variant(Some(variant)).expect("variant");
+        let duration = SimDuration::from_millis(loaded.scenario.workload.tick.as_millis() * ticks);
+        let options = RunOptions { seed: None, duration: Some(duration) };
+        match fluid::run(&loaded.scenario, variant, &options, &mut |_| {}) {
+            Err(fluid::FluidError::Unsupported { feature, .. }) => {
+                assert!(feature.contains(words), "{name} / {}: refused for {feature:?}", variant.name);
+            }
+            other => panic!("{name} / {}: {other:?}", variant.name),
+        }
+    }
 }
 
 #[test]

@@ -271,7 +271,7 @@ impl Meter {
     /// follows the behaviour users report (the request runs and the partition's budget goes
     /// negative), so a request larger than a partition's whole share can still succeed. Its
     /// assumption; DynamoDB's partitions refuse a request they cannot serve whole.
-    fn overdraws(&self) -> bool {
+    pub fn overdraws(&self) -> bool {
         matches!(self.allowance, Allowance::Shared { .. })
     }
 
@@ -308,7 +308,7 @@ impl Meter {
 
     /// A partition's capacity in a tick, per dimension (one budget: see [`share`]). Cosmos DB's
     /// request units are one currency: reads and writes each could take the whole share.
-    fn caps(&self) -> [f64; 2] {
+    pub fn caps(&self) -> [f64; 2] {
         match self.share_per_s() {
             Some(share) => [share * self.tick_secs; 2],
             None => PARTITION_RATE.map(|rate| rate * self.tick_secs),
@@ -420,7 +420,11 @@ impl Meter {
     /// The share of `want` (units of each dimension) that partition `i` and the table's
     /// allowance can still serve in `tick`, from 0 to 1: the fluid replay's demand is a flow,
     /// served in part, where a request is served whole or refused ([`Meter::check`]'s rules).
-    pub fn fits(&mut self, tick: u32, i: usize, want: [f64; 2]) -> f64 {
+    /// The partition may serve `over` (a share of its budget) past its budget: 0 on DynamoDB; a
+    /// Cosmos DB partition serves whole the request that finds any budget left
+    /// ([`Meter::overdraws`]), so a flow of requests passes its budget by what the last one
+    /// served asks beyond it, owed by the next ticks.
+    pub fn fits_over(&mut self, tick: u32, i: usize, want: [f64; 2], over: f64) -> f64 {
         self.roll_table(tick);
         self.roll(i, tick);
         let caps = self.caps();
@@ -429,7 +433,7 @@ impl Meter {
             return 1.0;
         }
         let p = &self.parts[i];
-        let part = (1.0 - share(p.used, caps) - p.debt / caps[READ]).max(0.0) / need;
+        let part = (1.0 + over - share(p.used, caps) - p.debt / caps[READ]).max(0.0) / need;
         let table = match &self.allowance {
             Allowance::OnDemand { previous, .. } => {
                 let caps = previous.map(|p| 2.0 * p * self.tick_secs);
@@ -446,7 +450,7 @@ impl Meter {
     }
 
     /// Serves `units` of each dimension on partition `i` unchecked: the caller asked
-    /// [`Meter::fits`] how much would be served.
+    /// [`Meter::fits_over`] how much would be served.
     pub fn take(&mut self, tick: u32, i: usize, units: [f64; 2]) {
         self.roll_table(tick);
         self.roll(i, tick);

@@ -201,8 +201,11 @@ pub struct RequestUnitsReport {
     pub responses_429: u64,
     pub share_429_responses: f64,
     /// Azure Monitor's "Normalized RU Consumption" over the run: the highest share of its budget
-    /// any physical partition used in one second, at most 1.
-    pub normalized_ru_consumption: f64,
+    /// any physical partition used in one second, at most 1. `None` (left out of the JSON) in a
+    /// rates replay, which does not model it: a partition's busiest second is a maximum of its
+    /// random demand, which the expected demand the meter serves there falls short of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_ru_consumption: Option<f64>,
     /// Every physical partition, in hash order.
     pub partitions: Vec<PhysicalRuReport>,
 }
@@ -212,8 +215,10 @@ pub struct RequestUnitsReport {
 pub struct PhysicalRuReport {
     /// Where its hash range starts.
     pub range: String,
-    /// Its normalized RU consumption: the highest share of its budget it used in one second.
-    pub normalized_ru_consumption: f64,
+    /// Its normalized RU consumption: the highest share of its budget it used in one second
+    /// (`None` in a rates replay, as the container's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_ru_consumption: Option<f64>,
     pub consumed_ru: f64,
     /// Attempts it refused with 429, each retry counted again.
     pub throttled_attempts: u64,
@@ -338,7 +343,9 @@ pub struct Partitions {
     /// Hottest / largest logical partitions of the indexes (GSIs and LSIs), chosen as `top` is;
     /// each names its index. With `top`, it holds the run's hottest key by reads and by writes.
     pub index_top: Vec<PartitionReport>,
-    /// The busiest physical partition's peak consumption per second (DynamoDB; 0 for Cassandra).
+    /// The busiest physical partition's peak consumption per second (DynamoDB and Cosmos DB; 0
+    /// for Cassandra). In a rates replay it is the meter's own under the expected demand, not
+    /// the median of a maximum as the other peaks are (its notes say so).
     pub physical_peak_rcu_per_s: f64,
     pub physical_peak_wcu_per_s: f64,
     /// Physical partition splits (size and heat) during the run.

@@ -216,7 +216,7 @@ impl Simulation {
                 let p = &meter.parts[i];
                 PhysicalRuReport {
                     range: physical_label(p.lo),
-                    normalized_ru_consumption: meter.peak_share(i),
+                    normalized_ru_consumption: Some(meter.peak_share(i)),
                     consumed_ru: p.total[READ] + p.total[WRITE],
                     throttled_attempts: p.throttled,
                 }
@@ -239,10 +239,9 @@ impl Simulation {
             },
             responses_429,
             share_429_responses: if responses > 0 { responses_429 as f64 / responses as f64 } else { 0.0 },
-            normalized_ru_consumption: partitions
-                .iter()
-                .map(|p| p.normalized_ru_consumption)
-                .fold(0.0, f64::max),
+            normalized_ru_consumption: Some(
+                partitions.iter().filter_map(|p| p.normalized_ru_consumption).fold(0.0, f64::max),
+            ),
             partitions,
         })
     }

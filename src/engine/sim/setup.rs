@@ -111,12 +111,7 @@ fn groups(
                 };
                 metrics.add_partition(row).map_or(NO_ROW, |id| id.0)
             };
-            if engine.profile().request_units() {
-                Meter::shared(variant.cosmos_throughput(), tick_secs, &mut rows)
-            } else {
-                let capacity = capacity(variant);
-                Meter::new(Meter::initial_partitions(capacity), capacity, tick_secs, &mut rows)
-            }
+            new_meter(engine, variant, tick_secs, &mut rows)
         });
         groups.push(GroupState {
             meter,
@@ -131,6 +126,24 @@ fn groups(
         });
     }
     Ok(groups)
+}
+
+/// A new meter of a table or GSI of `variant` on `engine`, a metered store: a Cosmos DB
+/// container's partitions sharing its throughput, or DynamoDB's under the variant's capacity.
+/// The fluid replay meters with the same one, so both replays start from the same partitions
+/// and budgets. `rows` gives each physical partition's registry row, by where its range starts.
+pub(super) fn new_meter(
+    engine: Engine,
+    variant: &Variant,
+    tick_secs: f64,
+    rows: &mut dyn FnMut(u64) -> u32,
+) -> Meter {
+    if engine.profile().request_units() {
+        Meter::shared(variant.cosmos_throughput(), tick_secs, rows)
+    } else {
+        let capacity = capacity(variant);
+        Meter::new(Meter::initial_partitions(capacity), capacity, tick_secs, rows)
+    }
 }
 
 /// The Cassandra ring's nodes, each a physical row of its own group.

@@ -138,24 +138,32 @@ pub(crate) fn partition_rows(r: &RunReport) -> Vec<(&'static str, String)> {
 /// Cosmos DB's rows: the busiest physical partition against its share of the throughput (Azure
 /// Monitor's normalized RU consumption), and what the container used of what it was given.
 fn request_unit_rows(ru: &RequestUnitsReport) -> Vec<(&'static str, String)> {
-    let pinned = ru.partitions.iter().filter(|p| p.normalized_ru_consumption >= 1.0).count() as u64;
-    let busiest = ru
-        .partitions
-        .iter()
-        .max_by(|a, b| a.normalized_ru_consumption.total_cmp(&b.normalized_ru_consumption))
-        .map_or_else(String::new, |p| format!(" ({})", p.range));
-    vec![
-        (
-            "normalized RU",
+    let budget = format!(
+        "each partition serves {} RU/s: {} RU/s over {}, at most 10,000",
+        numbers::rate(ru.partition_ru_per_s),
+        numbers::count(ru.provisioned_ru_per_s),
+        plural(ru.physical_partitions, "partition", "partitions"),
+    );
+    let normalized = match ru.normalized_ru_consumption {
+        Some(normalized) => {
+            let shares = || ru.partitions.iter().filter_map(|p| Some((p, p.normalized_ru_consumption?)));
+            let pinned = shares().filter(|(_, n)| *n >= 1.0).count() as u64;
+            let busiest = shares()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map_or_else(String::new, |(p, _)| format!(" ({})", p.range));
             format!(
-                "{} at the busiest partition's busiest second{busiest}; {} at 100% (each partition serves {} RU/s: {} RU/s over {}, at most 10,000)",
-                numbers::percent(ru.normalized_ru_consumption),
+                "{} at the busiest partition's busiest second{busiest}; {} at 100% ({budget})",
+                numbers::percent(normalized),
                 plural(pinned, "partition", "partitions"),
-                numbers::rate(ru.partition_ru_per_s),
-                numbers::count(ru.provisioned_ru_per_s),
-                plural(ru.physical_partitions, "partition", "partitions"),
-            ),
+            )
+        }
+        // A rates replay: a busiest second is a maximum of random demand it does not model.
+        None => format!(
+            "not modelled as rates (a partition's busiest second is a draw of its random demand; {budget})"
         ),
+    };
+    vec![
+        ("normalized RU", normalized),
         (
             "container RU/s",
             format!(

@@ -298,7 +298,8 @@ impl Model {
         let (preload, largest) = model.preload_all(world, seed, start_secs)?;
         model.preload = preload;
         model.largest = model.largest.max(largest);
-        // A GetItem's units are those of the smallest read (under 4 KB) only if every item is.
+        // A GetItem's units are those of the smallest read (under 4 KB, or 1 KB on Cosmos DB)
+        // only if every item is.
         let metering = world.engine.profile().metering;
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size in bytes")]
         let most = metering.point_read(model.largest.ceil() as u64, false);
@@ -311,7 +312,13 @@ impl Model {
                 && (most - metering.point_read(0, false)).abs() > 1e-9
         }) {
             let place = format!("pattern {}", world.patterns[flow.pattern].name);
-            return Err(unsupported("GetItems of items past one read unit (4 KB)", &place));
+            // A read unit covers 4 KB on DynamoDB; a request unit about 1 KB on Cosmos DB.
+            let what = if world.engine.profile().request_units() {
+                "point reads of items past one request unit (1 KB)"
+            } else {
+                "GetItems of items past one read unit (4 KB)"
+            };
+            return Err(unsupported(what, &place));
         }
         Ok(model)
     }

@@ -476,6 +476,8 @@ impl Replay<'_> {
             condition_failed_writes: patterns.iter().map(|p| p.condition_failed).sum(),
             version_conflicts: 0,
         };
+        let secs = (u64::from(self.ticks) * self.tick_ms) as f64 / 1000.0;
+        let request_units = self.capacity().and_then(|c| c.request_units(&totals, secs));
         Ok(RunReport {
             scenario: scenario.to_owned(),
             variant: variant.to_owned(),
@@ -492,7 +494,7 @@ impl Replay<'_> {
             goals: Vec::new(),
             fidelity: Fidelity::Rates,
             bands: Some(gathered.bands),
-            request_units: None,
+            request_units,
             documents: None,
             shards: None,
         })
@@ -501,7 +503,14 @@ impl Replay<'_> {
     /// What the report's figures are, and the Scans' model where the table is metered.
     fn notes(&self, calls: u64) -> Vec<String> {
         let metered = self.capacity().is_some();
+        let request_units = self.capacity().is_some_and(|c| c.meter.provisioned_per_s().is_some());
         let mut notes = fluid_notes(calls, metered, self.capacities.len() > 1);
+        if request_units {
+            // Cosmos DB's request units take the place of DynamoDB's capacity units.
+            for note in notes.iter_mut().filter(|n| n.starts_with("Capacity as rates")) {
+                REQUEST_UNITS_NOTE.clone_into(note);
+            }
+        }
         if metered && !self.model.scans.is_empty() {
             notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
         }
@@ -616,6 +625,9 @@ impl Replay<'_> {
     }
 }
 
+/// How a rates replay meters Cosmos DB's request units (`capacity`, `cosmos`).
+const REQUEST_UNITS_NOTE: &str = "Request units as rates: each tick's expected demand (calls × each key's share × its RU: a point read's and an update's — a replace, two writes — by the item's JSON size, from Microsoft's table by document size) was fed to the container's meter per physical partition in ten slots of the tick (forty under a retry policy without jitter, such as the Cosmos DB SDK's 1 s waits, whose retries come back at the place in the tick they were refused at), each partition serving its even share of the container's RU/s and whole the request that finds any budget left (what it serves past its budget owed by the next seconds), at most E[X] − E[(X − budget)⁺] of a random demand X; the rest was retried after the retry policy's waits. Throttled requests (429s), retries, failures, RU and landed writes are expected values; every update is charged as a replace (a run whose keys number more than 1% of its writes is refused), and a run in which more than 2% of the throttled requests come from partitions whose demand is near their share is refused. The busiest physical partition's peak (its RU per second, in the JSON's partitions and in compare) is the meter's own under that expected demand, not the median of a maximum: its busiest tick's expected load, below what one run reaches where a physical partition serves few requests a tick. Normalized RU consumption (a partition's busiest second, a maximum of its random demand) is not modelled, and is left out of the request units.";
+
 /// What a fluid report's figures are, for its reader.
 fn fluid_notes(calls: u64, metered: bool, indexes: bool) -> Vec<String> {
     let mut notes = vec![
@@ -650,6 +662,22 @@ mod tests {
             peak_wcu_per_s: peaks[WRITE],
             throttled_ops: throttled,
             throttled_attempts: Some(throttled),
+        }
+    }
+
+    /// A metered rates report's note says its busiest physical partition's peak is the meter's
+    /// own, not the median of a maximum the first note gives every other peak: DynamoDB's note
+    /// and Cosmos DB's, which takes its place.
+    #[test]
+    fn a_metered_note_says_the_physical_peak_is_the_meters_own() {
+        let notes = fluid_notes(1, true, false);
+        let capacity = notes.iter().find(|n| n.starts_with("Capacity as rates")).expect("metered");
+        for (store, note) in [("DynamoDB", capacity.as_str()), ("Cosmos DB", REQUEST_UNITS_NOTE)] {
+            assert!(
+                note.contains("busiest physical partition's peak")
+                    && note.contains("not the median of a maximum"),
+                "{store}: {note}"
+            );
         }
     }
 
