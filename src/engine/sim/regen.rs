@@ -5,13 +5,14 @@ use crate::engine::hash::{combine, mix64};
 use crate::engine::model::Action;
 use crate::engine::profile::{IndexEntries, Sizing, json};
 use crate::engine::value::KeyType;
+use crate::engine::workload::Popularity;
 
 use super::Simulation;
 use super::items::{Gen, Val, field_size, generate, generate_own, value_size};
 use super::keys::{Codec, SortBuf, push_component, push_number};
 use super::table::{Entry, PartKey, Placed};
 use super::templates::{Memo, Slot, TemplatePlan, expand};
-use super::world::{Birth, BornStep, EntityRt, EntryPlan, IndexRt, Origin, Projected, member_pop};
+use super::world::{Birth, BornStep, EntityRt, EntryPlan, IndexRt, Origin, PatternRt, Projected, member_pop};
 
 /// One item being placed, and what every step of placing it shares: whose it is and in which
 /// table, its values, the writer's shard draws and the scratch text its key templates expand
@@ -56,6 +57,13 @@ fn val_hash(v: Val) -> u64 {
     }
 }
 
+/// The distribution a call of `pattern` picks its value of attribute `attr` by, when that is a
+/// member of a population: the pattern's `keys` for its first given, else none (the
+/// population's own popularity).
+pub(super) fn keys_of(pattern: &PatternRt, attr: usize) -> Option<&Popularity> {
+    pattern.keys.as_ref().filter(|_| pattern.givens.first() == Some(&attr))
+}
+
 impl Simulation {
     pub(super) fn birth(&self, entity: usize, ordinal: u32) -> Option<BirthInfo> {
         let births = &self.world.entities[entity].births;
@@ -78,7 +86,7 @@ impl Simulation {
     pub(super) fn pick_member(
         &self,
         pop: usize,
-        popularity: Option<&crate::engine::workload::Popularity>,
+        popularity: Option<&Popularity>,
         stream: u64,
         index: u64,
         tick: u32,
@@ -97,8 +105,7 @@ impl Simulation {
         let a = &self.world.entities[pattern.entity].attrs[attr];
         let stream = pattern.given_streams[attr];
         if let Some(pop) = member_pop(&a.source) {
-            let first = pattern.givens.first() == Some(&attr);
-            let keys = if first { pattern.keys.as_ref() } else { None };
+            let keys = keys_of(pattern, attr);
             if let Some(val) = keys.and_then(|_| self.keyed_pick(p, stream, call, tick)) {
                 return val;
             }

@@ -20,7 +20,7 @@ use crate::engine::sim::latency;
 use crate::engine::sim::ledger::Row;
 use crate::engine::sim::meter::WRITE;
 use crate::engine::sim::regen::BirthInfo;
-use crate::engine::sim::regen::memo_slot;
+use crate::engine::sim::regen::{keys_of, memo_slot};
 use crate::engine::sim::table::Touch;
 use crate::engine::sim::templates::{Memo, Slot};
 use crate::engine::sim::world::{BornStep, Origin, World, member_pop};
@@ -91,9 +91,23 @@ pub(in crate::engine::sim) struct Shortcut {
 }
 
 /// Where one attribute of a put's new item gets its value, as `Simulation::born_vals` decides
-/// for the pattern: a value the call gives, a value the pattern fixes, or the entity's own step.
+/// for the pattern: a drawn number, made and pushed in place, or any other value.
 #[derive(Debug, Clone, Copy)]
 enum Fill {
+    /// A drawn uniform or normal number (`BornStep::Drawn` of `Gen::Number`): its stream's
+    /// draw key, the draw, and whether it is a time (whole seconds).
+    Number {
+        key: u64,
+        draw: Quick,
+        whole: bool,
+    },
+    Value(Source),
+}
+
+/// Where a value other than a drawn number comes from: a value the call gives, a value the
+/// pattern fixes, or the entity's own step.
+#[derive(Debug, Clone, Copy)]
+enum Source {
     Absent,
     Given,
     /// The call's first given, a member its pattern's `keys` distribution picks from stream
@@ -103,13 +117,6 @@ enum Fill {
     },
     Fixed(Val),
     Born(BornStep),
-    /// A drawn uniform or normal number (`BornStep::Drawn` of `Gen::Number`): its stream's
-    /// draw key, the draw, and whether it is a time (whole seconds).
-    Number {
-        key: u64,
-        draw: Quick,
-        whole: bool,
-    },
 }
 
 /// Members of a population the shortcut remembers partitions for; the rest go the generic way.
@@ -168,31 +175,35 @@ impl Shortcut {
         let mut size = 0;
         for (i, (&fill, a)) in self.fills.iter().zip(attrs).enumerate() {
             // A drawn number is pushed where it is made. Made into one value that every arm
-            // then pushes, it was written to the stack a field at a time and read back whole,
-            // a load that waits for both stores: a fifth of a put's time.
-            if let Fill::Number { key, draw, whole } = fill {
-                let h = to_hundredths(draw.sample_keyed(key, u64::from(ordinal)), whole);
-                size += self.names[i] + number_size(h);
-                vals.push(Val::Num(h));
-                continue;
-            }
-            let val = match fill {
-                Fill::Absent => Val::Absent,
-                Fill::Given => sim.given_val(usize::from(pattern), i, birth.call, birth.tick, birth.time_ms),
-                Fill::Keyed { stream } => {
+            // then pushed, it was written to the stack a field at a time and read back
+            // whole, a load that waits for both stores: a fifth of a put's time.
+            let source = match fill {
+                Fill::Number { key, draw, whole } => {
+                    let h = to_hundredths(draw.sample_keyed(key, u64::from(ordinal)), whole);
+                    size += self.names[i] + number_size(h);
+                    vals.push(Val::Num(h));
+                    continue;
+                }
+                Fill::Value(source) => source,
+            };
+            let val = match source {
+                Source::Absent => Val::Absent,
+                Source::Given => {
+                    sim.given_val(usize::from(pattern), i, birth.call, birth.tick, birth.time_ms)
+                }
+                Source::Keyed { stream } => {
                     let (p, call) = (usize::from(pattern), birth.call);
                     sim.keyed_pick(p, stream, call, birth.tick)
                         .unwrap_or_else(|| sim.given_val(p, i, call, birth.tick, birth.time_ms))
                 }
-                Fill::Fixed(val) => val,
-                Fill::Born(BornStep::Ordinal) => Val::Member(u64::from(ordinal)),
-                Fill::Born(BornStep::Member(pop)) => sim
+                Source::Fixed(val) => val,
+                Source::Born(BornStep::Ordinal) => Val::Member(u64::from(ordinal)),
+                Source::Born(BornStep::Member(pop)) => sim
                     .pick_member(pop, None, a.stream, u64::from(ordinal), birth.tick)
                     .map_or(Val::Absent, Val::Member),
-                Fill::Born(BornStep::Drawn) => {
+                Source::Born(BornStep::Drawn) => {
                     generate_own(a, draw_keys[i], sim.seed, u64::from(ordinal), secs)
                 }
-                Fill::Number { .. } => unreachable!("pushed above"),
             };
             size += match val {
                 Val::Absent => 0,
@@ -238,7 +249,7 @@ impl Shortcut {
 fn fills(world: &World, draw_keys: &[u64], pattern: usize) -> Vec<Fill> {
     let p = &world.patterns[pattern];
     let ent = &world.entities[p.entity];
-    let mut fills = vec![Fill::Absent; ent.attrs.len()];
+    let mut fills = vec![Fill::Value(Source::Absent); ent.attrs.len()];
     for &(i, step) in &p.born {
         let a = &ent.attrs[i];
         // As `items::generate_own` draws a number.
@@ -248,22 +259,21 @@ fn fills(world: &World, draw_keys: &[u64], pattern: usize) -> Vec<Fill> {
         };
         fills[i] = match quick {
             Some(draw) => Fill::Number { key: draw_keys[i], draw, whole: a.ty == AttrType::Time },
-            None => Fill::Born(step),
+            None => Fill::Value(Source::Born(step)),
         };
     }
     let identity = ent.identity.map(|(a, _)| a);
     for &g in &p.givens {
         if !(identity == Some(g) && matches!(ent.attrs[g].source, Gen::New(_))) {
             // As `Simulation::given_val` chooses.
-            let keyed = p.keys.is_some()
-                && p.givens.first() == Some(&g)
-                && member_pop(&ent.attrs[g].source).is_some();
-            fills[g] = if keyed { Fill::Keyed { stream: p.given_streams[g] } } else { Fill::Given };
+            let keyed = keys_of(p, g).is_some() && member_pop(&ent.attrs[g].source).is_some();
+            let source = if keyed { Source::Keyed { stream: p.given_streams[g] } } else { Source::Given };
+            fills[g] = Fill::Value(source);
         }
     }
     if p.action == Action::Put {
         for &(attr, value) in &p.equals {
-            fills[attr] = Fill::Fixed(value);
+            fills[attr] = Fill::Value(Source::Fixed(value));
         }
     }
     fills
