@@ -117,7 +117,11 @@ impl Simulation {
 
     /// The member call `call` of pattern `p` gives for its first given, picked by the pattern's
     /// `keys` distribution from stream `stream`, when the open tick's picker holds for it (the
-    /// call is of the open tick); `None` sends the caller to `pick_member`.
+    /// call is of the open tick); `None` sends the caller to `pick_member`. Inlined: called, it
+    /// returned its `Option<Val>` through the stack a field at a time, and the caller's one
+    /// wide load of it waited for both stores (a tenth of a plain put's fill).
+    #[inline(always)]
+    #[expect(clippy::inline_always, reason = "a call returns its Option<Val> through the stack")]
     pub(super) fn keyed_pick(&self, p: usize, stream: u64, call: u64, tick: u32) -> Option<Val> {
         let picker = self.pacing.keys_pickers[p].as_ref().filter(|_| tick == self.pacing.tick)?;
         Some(picker.pick(self.seed, stream, call).map_or(Val::Absent, Val::Member))
