@@ -55,7 +55,7 @@ impl Popularity {
     pub fn picker(&self, n: u64) -> Picker {
         let mut zipfs = Vec::new();
         self.prepare_zipfs(n, &mut zipfs);
-        Picker { popularity: self.clone(), n, zipfs }
+        Picker { popularity: self.clone(), n, seq: Remainder::new(n), zipfs }
     }
 
     /// The Zipf samplers of this tree's `Zipf` and `Latest` nodes, depth first.
@@ -197,6 +197,8 @@ impl Popularity {
 pub struct Picker {
     popularity: Popularity,
     n: u64,
+    /// `n` as a reciprocal for `Popularity::Seq`'s remainder (`Remainder`).
+    seq: Remainder,
     zipfs: Vec<Zipf<f64>>,
 }
 
@@ -209,7 +211,7 @@ impl Picker {
         let n = self.n;
         (n > 0).then(|| match self.popularity {
             // Keys on a schedule draw nothing: no draw to key (the hash is most of a pick).
-            Popularity::Seq => seq(index, n),
+            Popularity::Seq => self.seq.of(index),
             _ => self.popularity.pick_with(n, seed, &mut Draw::new(seed, stream, index), index, &self.zipfs),
         })
     }
@@ -218,6 +220,30 @@ impl Picker {
 /// Draw #`index` of a schedule over `n` members (`Popularity::Seq`): each in turn.
 fn seq(index: u64, n: u64) -> u64 {
     index % n
+}
+
+/// `x % n` for a fixed `n`, by a multiplication with `n`'s reciprocal. A schedule's pick is the
+/// call's index modulo the population (`seq`), on every call: a division's latency there was a
+/// twentieth of a plain put's fill (`sensors`).
+#[derive(Debug, Clone, Copy)]
+struct Remainder {
+    n: u64,
+    /// ⌊(2⁶⁴ − 1) / n⌋ (0 for n = 0, which is never divided by).
+    reciprocal: u64,
+}
+
+impl Remainder {
+    fn new(n: u64) -> Remainder {
+        Remainder { n, reciprocal: u64::MAX.checked_div(n).unwrap_or(0) }
+    }
+
+    /// `x % n`, for n > 0. With m = ⌊(2⁶⁴ − 1)/n⌋, m ≥ 2⁶⁴/n − 1, so q = ⌊x·m / 2⁶⁴⌋ lies in
+    /// (x/n − 2, x/n): at most one below ⌊x/n⌋, and x − q·n is under 2n.
+    fn of(self, x: u64) -> u64 {
+        let q = ((u128::from(x) * u128::from(self.reciprocal)) >> 64) as u64;
+        let r = x - q * self.n;
+        if r >= self.n { r - self.n } else { r }
+    }
 }
 
 /// A member index as a slice index (`shares` allocates one slot per member).
@@ -277,6 +303,55 @@ mod tests {
             counts[usize::try_from(member).unwrap()] += 1;
         }
         counts
+    }
+
+    #[test]
+    fn remainders_by_reciprocal_are_remainders() {
+        let divisors = [
+            1,
+            2,
+            3,
+            7,
+            10,
+            1000,
+            40_000,
+            1 << 32,
+            (1 << 32) + 1,
+            u64::MAX / 3,
+            1 << 63,
+            (1 << 63) + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for n in divisors {
+            let r = Remainder::new(n);
+            let edges = [
+                0,
+                1,
+                n - 1,
+                n,
+                n.wrapping_add(1),
+                n.wrapping_mul(2).wrapping_sub(1),
+                u64::MAX - 1,
+                u64::MAX,
+            ];
+            for e in edges {
+                assert_eq!(r.of(e), e % n, "{e} % {n}");
+            }
+            for _ in 0..10_000 {
+                x = mix64(x);
+                assert_eq!(r.of(x), x % n, "{x} % {n}");
+                assert_eq!(r.of(x >> 20), (x >> 20) % n, "{} % {n}", x >> 20);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_remainder_by_reciprocal_is_the_remainder(x: u64, n in 1u64..) {
+            proptest::prop_assert_eq!(Remainder::new(n).of(x), x % n);
+        }
     }
 
     fn harmonic(n: u64, s: f64) -> f64 {
