@@ -315,7 +315,11 @@ impl Table {
 
     /// `write_plain` of a new item whose partition the caller already knows (`p`, interned
     /// from the key whose hash is `hash`): no key text to look up. Returns the row it replaced
-    /// and the touch `write_plain` would push.
+    /// and the touch `write_plain` would push. Inlined: called, it returned the pair through
+    /// the stack a field at a time, and the caller's wide loads of it waited for those stores
+    /// to retire (a third of `write`'s samples in `sensors`).
+    #[inline(always)]
+    #[expect(clippy::inline_always, reason = "a call returns its pair through the stack")]
     pub fn put_plain_at(
         &mut self,
         p: u32,
