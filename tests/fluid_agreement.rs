@@ -122,8 +122,11 @@
 //!   a drawn value, and a write shard beside them are refused;
 //! - numbered (`Nth`) attributes, puts keyed by the new item's identity, picks from a growing
 //!   population: orders (both: `recommended`'s sparse index of
-//!   pending orders is modelled, its order items are numbered), practice-shortener `naive`,
-//!   practice-sessions `naive`, practice-social `naive`;
+//!   pending orders is modelled, its order items are numbered), practice-social `naive`; and
+//!   practice-shortener `naive` and practice-sessions `naive`, whose puts each make an item in a
+//!   partition of its own and whose reads by id (a link's resolve, a session's check) pick among
+//!   the members at the start of each tick, so each tick's shares are over a larger population
+//!   (a Zipf's ranks placed anew, `Latest` following the newest);
 //! - on Cosmos DB, puts and queries (tenant-files `naive`), hierarchical keys (its
 //!   `recommended`), secondary indexes, aggregates, keys more than 1% of the writes, and 429s
 //!   from partitions whose demand is near their share (counters `recommended`)
@@ -728,6 +731,18 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
         // Its score is its board index's sort key: each update moves the entry.
         ("leaderboard", "naive", "an update that sets score, an index key attribute"),
         ("leaderboard", "recommended", "an update that sets score, an index key attribute"),
+        // A new item per put, its own partition, and reads by id that pick among the items so
+        // far: each tick's shares over a larger population.
+        (
+            "practice-shortener",
+            "naive",
+            "own identity, and reads that pick from the population such puts grow",
+        ),
+        (
+            "practice-sessions",
+            "naive",
+            "own identity, and reads that pick from the population such puts grow",
+        ),
         ("tenant-files", "naive", "puts on Cosmos DB"),
         ("tenant-files", "recommended", "hierarchical partition keys"),
     ];

@@ -691,6 +691,28 @@ mod tests {
         }
     }
 
+    /// A put keyed by the new item's own identity (a partition per put) is refused, and so are
+    /// reads that pick from the population such puts grow — named with it when there are any.
+    /// Bundled, practice-shortener's resolves pick among the links so far; resolved by owner
+    /// instead (a Scan), no read picks a link, and the puts alone are named.
+    #[test]
+    fn puts_of_new_identities_are_refused_with_the_reads_of_what_they_grow() {
+        let by_owner =
+            [("given: [\"code\"],\n            rate: 6000,", "given: [\"owner\"],\n            rate: 6000,")];
+        for (edits, expected) in [
+            (
+                &[][..],
+                "a put keyed by the new item's own identity, and reads that pick from the population such puts grow (each tick's picks among the members so far)",
+            ),
+            (&by_owner[..], "a put keyed by the new item's own identity"),
+        ] {
+            match rates("practice-shortener", edits, "naive") {
+                Err(FluidError::Unsupported { feature, .. }) => assert_eq!(feature, expected, "{edits:?}"),
+                other => panic!("practice-shortener {edits:?}: {other:?}"),
+            }
+        }
+    }
+
     /// What an update needs beyond a fresh draw of its sets on an item of its own key is
     /// refused by name: each makes the item's size, its units or its entries depend on what
     /// the key held before, or meters a batch whole.

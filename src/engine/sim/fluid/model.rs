@@ -650,7 +650,7 @@ impl Model {
                     && ent.identity.is_some_and(|(a, _)| a == attr)
                     && !read
                 {
-                    return Err(unsupported("a put keyed by the new item's own identity", place));
+                    return Err(unsupported(new_identity_puts(world, pop), place));
                 }
                 shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)?
             }
@@ -1027,6 +1027,25 @@ impl KeyGroup {
             }
         }
         (mean, most)
+    }
+}
+
+/// What a put keyed by the new item's own identity needs: a partition per put, numbered past
+/// the members so far (`Simulation::alloc`). When a read picks from the population those puts
+/// grow (practice-shortener `naive`'s resolve of a link by its code, practice-sessions `naive`'s
+/// check of a session by its id), the per-operation replay picks among the members at the start
+/// of each tick (`Pop::start_tick` rebuilds its picker): each tick's shares are over a larger
+/// population — a Zipf's ranks placed anew, a `Latest` pick following the newest — which the
+/// fluid replay, knowing a population by its size at the start, does not follow either.
+fn new_identity_puts(world: &World, pop: usize) -> &'static str {
+    let read_back = world.patterns.iter().any(|q| {
+        q.action.is_read()
+            && q.givens.iter().any(|&a| member_pop(&world.entities[q.entity].attrs[a].source) == Some(pop))
+    });
+    if read_back {
+        "a put keyed by the new item's own identity, and reads that pick from the population such puts grow (each tick's picks among the members so far)"
+    } else {
+        "a put keyed by the new item's own identity"
     }
 }
 
