@@ -48,12 +48,16 @@
 //!   keys its landed writes touched for items, never an overwrite, and on DynamoDB the write units
 //!   of the larger of the item's size before and after (DESIGN.md §4; both such items, so fixed
 //!   when every sampled item is in one unit). A key written over its life is kept if one of its
-//!   writes landed, not in proportion to those that did. Refused: updates of items puts also write
-//!   (the item is whichever wrote last), of an entity with its own identity, of items with a sort
-//!   key of attributes (a constant one keeps one item a partition) or index entries (an update
-//!   rewrites or moves them), updates that set a key attribute (the item moves), or set an
-//!   attribute whose next value depends on its last (`Sometimes`, a lifecycle, kept or copied
-//!   values).
+//!   writes landed, not in proportion to those that did. An update's constants (`equals`: those
+//!   its pattern states, and a text every item holds, such as leaderboard's `board`) only fill
+//!   the key it names its item by; one outside the table's key changes nothing it writes (the
+//!   item keeps its own value there). Refused: updates of items puts also write (the item is
+//!   whichever wrote last), that set an attribute of an index entry's key (the entry moves: a
+//!   delete and a put — leaderboard's score), of an entity with its own identity, of items with a
+//!   sort key of attributes (a constant one keeps one item a partition) or index entries (an
+//!   update rewrites or moves them), updates that name their item by a constant in the table's
+//!   key, that set a key attribute (the item moves), or set an attribute whose next value depends
+//!   on its last (`Sometimes`, a lifecycle, kept or copied values).
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -687,6 +691,28 @@ mod tests {
         }
     }
 
+    /// A put keyed by the new item's own identity (a partition per put) is refused, and so are
+    /// reads that pick from the population such puts grow — named with it when there are any.
+    /// Bundled, practice-shortener's resolves pick among the links so far; resolved by owner
+    /// instead (a Scan), no read picks a link, and the puts alone are named.
+    #[test]
+    fn puts_of_new_identities_are_refused_with_the_reads_of_what_they_grow() {
+        let by_owner =
+            [("given: [\"code\"],\n            rate: 6000,", "given: [\"owner\"],\n            rate: 6000,")];
+        for (edits, expected) in [
+            (
+                &[][..],
+                "a put keyed by the new item's own identity, and reads that pick from the population such puts grow (each tick's picks among the members so far)",
+            ),
+            (&by_owner[..], "a put keyed by the new item's own identity"),
+        ] {
+            match rates("practice-shortener", edits, "naive") {
+                Err(FluidError::Unsupported { feature, .. }) => assert_eq!(feature, expected, "{edits:?}"),
+                other => panic!("practice-shortener {edits:?}: {other:?}"),
+            }
+        }
+    }
+
     /// What an update needs beyond a fresh draw of its sets on an item of its own key is
     /// refused by name: each makes the item's size, its units or its entries depend on what
     /// the key held before, or meters a batch whole.
@@ -696,7 +722,8 @@ mod tests {
         const READ_CAPACITY: &str = "capacity: Provisioned(read: 12000, write: 16000),\n            throughput: Manual(200000),\n            keys: {\n                \"Counter\": (pk: \"COUNTER#{stream_id}#{shard(10)}\"),";
         const READ_TENTH: &str = "capacity: Provisioned(read: 1200, write: 16000),\n            throughput: Manual(200000),\n            keys: {\n                \"Counter\": (pk: \"COUNTER#{stream_id}#{shard(10)}\"),";
         // (edits, variant, words of the refusal)
-        let cases: [(&[Edit], &str, &str); 6] = [
+        const LIKES: &str = "(name: \"likes\", type: N, gen: Number(Uniform(0, 1000000))),";
+        let cases: [(&[Edit], &str, &str); 8] = [
             // A like that also puts the counter: the item holds whichever wrote it last.
             (&[("action: Get,", "action: Put,")], "naive", "an update of items puts also write"),
             // No fresh draw: a `Sometimes` keeps the last value when it draws none.
@@ -724,6 +751,30 @@ mod tests {
                 ],
                 "naive",
                 "an update of an item with index entries",
+            ),
+            // An entry keyed by what the update sets moves (leaderboard's score).
+            (
+                &[
+                    ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra],"),
+                    (
+                        NAIVE_KEY,
+                        "\"Counter\": (pk: \"COUNTER#{stream_id}\"),\n            },\n            indexes: [(name: \"by-likes\", keys: {\"Counter\": (pk: \"S#{stream_id}\", sk: \"{likes}\")})],",
+                    ),
+                ],
+                "naive",
+                "an update that sets likes, an index key attribute (the entry moves",
+            ),
+            // A text every counter holds, in the key: the call names its item by the constant.
+            (
+                &[
+                    (
+                        LIKES,
+                        "(name: \"likes\", type: N, gen: Number(Uniform(0, 1000000))),\n                (name: \"board\", type: S, gen: Text(\"season-12\")),",
+                    ),
+                    ("(pk: \"COUNTER#{stream_id}\")", "(pk: \"COUNTER#{board}#{stream_id}\")"),
+                ],
+                "naive",
+                "an update that names its item by a constant (board equals",
             ),
             // The update moves its item (DeleteItem and PutItem).
             (

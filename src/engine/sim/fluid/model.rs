@@ -343,8 +343,8 @@ impl Model {
         if pattern.action == Action::Put && !pattern.equals.is_empty() {
             return Err(unsupported("a put of constant values (equals)", &place));
         }
-        if pattern.action == Action::Update && !pattern.equals.is_empty() {
-            return Err(unsupported("an update with constant values (equals)", &place));
+        if pattern.action == Action::Update {
+            update_equals(world, pattern, &place)?;
         }
         match (pattern.action, pattern.operation) {
             (_, None) => Ok(()),
@@ -537,6 +537,23 @@ impl Model {
                 &place,
             ));
         }
+        // An update that sets an attribute of an index entry's key moves the entry (a delete
+        // and a put of it: two entry writes, maybe onto another index partition) — leaderboard's
+        // new score, the sort key of its board's index. Named before the other refusals: it is
+        // what such a run is about.
+        let moved = ent.entries.iter().flatten().find_map(|plan| {
+            let keyed: Vec<usize> = plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs).collect();
+            pattern.sets.iter().find(|a| keyed.contains(a)).map(|&a| &ent.attrs[a])
+        });
+        if let Some(a) = moved {
+            return Err(unsupported(
+                &format!(
+                    "an update that sets {}, an index key attribute (the entry moves: a delete and a put, two entry writes)",
+                    a.name
+                ),
+                &place,
+            ));
+        }
         // An entity with its own identity is updated by ordinal (its preloaded or put items),
         // and an update that creates one grows its population.
         if ent.identity.is_some() {
@@ -633,7 +650,7 @@ impl Model {
                     && ent.identity.is_some_and(|(a, _)| a == attr)
                     && !read
                 {
-                    return Err(unsupported("a put keyed by the new item's own identity", place));
+                    return Err(unsupported(new_identity_puts(world, pop), place));
                 }
                 shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)?
             }
@@ -1010,6 +1027,47 @@ impl KeyGroup {
             }
         }
         (mean, most)
+    }
+}
+
+/// What a put keyed by the new item's own identity needs: a partition per put, numbered past
+/// the members so far (`Simulation::alloc`). When a read picks from the population those puts
+/// grow (practice-shortener `naive`'s resolve of a link by its code, practice-sessions `naive`'s
+/// check of a session by its id), the per-operation replay picks among the members at the start
+/// of each tick (`Pop::start_tick` rebuilds its picker): each tick's shares are over a larger
+/// population — a Zipf's ranks placed anew, a `Latest` pick following the newest — which the
+/// fluid replay, knowing a population by its size at the start, does not follow either.
+fn new_identity_puts(world: &World, pop: usize) -> &'static str {
+    let read_back = world.patterns.iter().any(|q| {
+        q.action.is_read()
+            && q.givens.iter().any(|&a| member_pop(&world.entities[q.entity].attrs[a].source) == Some(pop))
+    });
+    if read_back {
+        "a put keyed by the new item's own identity, and reads that pick from the population such puts grow (each tick's picks among the members so far)"
+    } else {
+        "a put keyed by the new item's own identity"
+    }
+}
+
+/// An update's constants (`equals`: those its pattern compares with, and every attribute that
+/// holds one text in all items, such as leaderboard's `board`: `world::inputs`). The
+/// per-operation replay writes an update's `sets` (and its sliding expiry and next version:
+/// `exec::write`'s `update_changes`), never a constant; a constant only fills the key the call
+/// names its item by (`exec::read`'s `inputs`), so one outside the table's key changes nothing
+/// the update does, and the item keeps its own value there. One in the table's key names an
+/// item by a constant, which is refused.
+fn update_equals(world: &World, pattern: &PatternRt, place: &str) -> Result<(), FluidError> {
+    let ent = &world.entities[pattern.entity];
+    let keyed: Vec<usize> = ent.pk.iter().chain(&ent.sk).flat_map(TemplatePlan::attrs).collect();
+    match pattern.equals.iter().find(|(a, _)| keyed.contains(a)) {
+        Some(&(a, _)) => Err(unsupported(
+            &format!(
+                "an update that names its item by a constant ({} equals a value, in the table's key)",
+                ent.attrs[a].name
+            ),
+            place,
+        )),
+        None => Ok(()),
     }
 }
 
