@@ -156,11 +156,12 @@
 //!   by the next ticks. Under a retry policy without jitter (the Cosmos DB SDK's 1 s) a tick is
 //!   forty slots, not ten: each retry comes back at the place in its tick it was refused at.
 //!   `RequestUnitsReport` is filled from the expected values, without normalized RU consumption
-//!   (a busiest second is a maximum of random demand). Refused: puts, queries, hierarchical
-//!   keys, secondary indexes and aggregates on Cosmos DB; after the run, keys more than 1% of
-//!   the writes (a key's first update is a create at half a replace's RU, charged here as a
-//!   replace) and 429s more than 2% of which came in seconds whose expected demand was within
-//!   3 standard deviations of the partition's share (`Capacity::check_tail`).
+//!   (a busiest second is a maximum of random demand). Refused: retry policies with jitter,
+//!   puts, queries, hierarchical keys, secondary indexes and aggregates on Cosmos DB; after the
+//!   run, keys more than 1% of the writes (a key's first update is a create at half a replace's
+//!   RU, charged here as a replace) and 429s more than 2% of which came in seconds whose
+//!   expected demand was within 3 standard deviations of the partition's share
+//!   (`Capacity::check_tail`).
 //! - **Shared partitions** (`shared`): a single-table design's entities under one partition key
 //!   (practice-chat `naive`'s memberships and messages under the channel's; practice-top-customers
 //!   `naive`'s profile and orders under the customer's) share each partition. Each entity keeps its
@@ -293,7 +294,7 @@ pub fn run_with_heat(
     let plan = planner::plan(scenario, variant);
     let world = super::world::compile(scenario, variant, &plan.patterns);
     if profile.request_units() {
-        cosmos::check(&world, variant, &place)?;
+        cosmos::check(&world, variant, &workload.retry, &place)?;
     }
     let lifetime = variant.ttl.as_ref().map(|t| i64::try_from(t.lifetime.as_secs()).unwrap_or(i64::MAX));
     let last_tick_secs = i64::try_from(u64::from(ticks.saturating_sub(1)) * workload.tick.as_millis() / 1000);
