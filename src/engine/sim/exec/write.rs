@@ -100,10 +100,6 @@ impl Simulation {
         let pattern = call.pattern;
         let action = self.world.patterns[pattern].action;
         let entity = self.world.patterns[pattern].entity;
-        if resume.is_none() && self.upkeep.plain[pattern] && !self.observing() {
-            self.plain_put(call);
-            return;
-        }
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
         if let Some(r) = resume.filter(|r| r.request != 0 && r.request != LOCATE_RETRY) {
             self.retry_side(call, &r);
