@@ -37,10 +37,13 @@
 //!   stated weight (a new item's lifecycle in its first state), a constant read with (`equals`)
 //!   certain. A `hash(attr, n)` slot is such an attribute too: its n slots' chances are those of
 //!   the hashed attribute's values (a member's shares, a drawn value's weights), summed by the
-//!   slot the replay's own hash puts each in. Refused: a drawn number, time or payload in a
-//!   partition key or hashed there, `Seq` picks there, a write shard beside them, a hash of the
-//!   new item's own identity or of an attribute the key or its sort key also holds, and a read
-//!   of every hash slot (a call asks each).
+//!   slot the replay's own hash puts each in. A read that does not give the hashed value asks
+//!   every slot (`exec::read`'s `partition_keys`), one request each, as a read of a write shard
+//!   asks every shard: each slot gets the whole call, and a call's requests and partitions asked
+//!   are the slots' count (`Axis::scattered`; practice-top-customers `recommended`'s top 10, 32
+//!   Queries of 10 entries). Refused: a drawn number, time or payload in a partition key or
+//!   hashed there, `Seq` picks there, a write shard beside them, and a hash of the new item's
+//!   own identity or of an attribute the key or its sort key also holds.
 //! - **Updates** (UpdateItem, `exec::write`): a call names the item its givens key (a sharded key's
 //!   shard drawn as a put's) and creates it when the key holds none, so an update counts as a put
 //!   of that key: its member's share of the calls, the item it leaves (the givens, the item's own
@@ -83,12 +86,19 @@
 //!   The items it updates are the preloaded ones, one a member, so items and bytes are the
 //!   preload's (the value's few bytes of growth left out). Its requests, units, throttling and
 //!   retries are its pattern's; its writes count in write amplification as the per-operation
-//!   replay's `aggregate_writes` do. A put refused on the table is refused at run time (below):
-//!   retried, it brings its aggregate when it lands. Refused: claims, aggregates of other writes
-//!   than a PutItem (an update, a transaction), of items not all preloaded (an update that
-//!   creates one holds only its keys and value), that calls also write, with index entries (the
-//!   value's update moves or rewrites them) or read by a Query or a Scan, and aggregate keys not
-//!   made of the put's pick of the item's member alone (a sort key that varies, a shard, a time).
+//!   replay's `aggregate_writes` do. An index whose sort key holds the value has the item's
+//!   entry moved by every update — a delete and a put on the partition the item's other values
+//!   keep it in, two entry writes of the entry's units (`Model::moved_flows`) — so each index
+//!   partition gets the shares of the members whose preloaded entries it holds, and keeps their
+//!   count; a Query of the index reads those entries. The peak of a partition a put and its
+//!   aggregate's update both load (a customer's orders and profile under one key) is one draw
+//!   of the call's pick, with both requests' units (`Replay::lanes`). A put refused on the table
+//!   is refused at run time (below): retried, it brings its aggregate when it lands. Refused:
+//!   claims, aggregates of other writes than a PutItem (an update, a transaction), of items not
+//!   all preloaded (an update that creates one holds only its keys and value), that calls also
+//!   write, with index entries the update would rewrite in place, move to another partition or
+//!   gate, or read by a Query of the table or a Scan, and aggregate keys not made of the put's
+//!   pick of the item's member alone (a sort key that varies, a shard, a time).
 //! - **Create-once puts** (`condition: NotExists`, `condition`): a put onto a key an item holds
 //!   is refused, writes nothing and still consumes the write units of the larger of the two
 //!   items (DESIGN.md §4), so every put is metered as an unconditional one; of the puts that
@@ -135,7 +145,11 @@
 //!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
 //! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of its
 //!   entry writes at once — they would queue (replication lag, stale reads) and a full queue would
-//!   throttle the table's writes (back-pressure), none of which rates follow — and a table that
+//!   throttle the table's writes (back-pressure), none of which rates follow — once the expected
+//!   writes it refused over the run reach 10⁻³ (`capacity::GUARDED_REFUSALS`: the per-operation
+//!   replay refuses one with at most that chance; a demand whose random tail only grazes the
+//!   budget, practice-top-customers `recommended`'s busiest index partition at ~80% of its
+//!   1,000 write units through the flash sale, refuses ~10⁻⁴ of a write), and a table that
 //!   throttles writes of items with index entries or aggregates (their retries write the entries
 //!   and the aggregates later; an aggregate's own update refused is retried as any write), and a
 //!   Scan whose page a partition or the table refuses (the call waits there with the rest of its
@@ -399,6 +413,39 @@ mod tests {
         "given: [\"channel_id\", \"user_id\"], rate: 0.1,",
         "given: [\"channel_id\", \"user_id\"], rate: 2000,",
     );
+
+    /// practice-top-customers `recommended`'s index of the total, by its 32 hash() slots.
+    const TOTAL_INDEX: &str = "keys: {\"Customer\": (pk: \"SPEND#{hash(customer_id, 32)}\", sk: \"{lifetime_spend:012}\")}, projection: Include([\"name\"])";
+
+    /// practice-top-customers `recommended`: its top 10 gives no customer, so it asks every one
+    /// of its index's 32 hash() slots, one Query each (`Axis::scattered`); each order's update
+    /// of its customer's total moves the customer's entry (a delete and a put: two entry
+    /// writes, `Model::moved_flows`), and the index keeps its 100,000 preloaded entries.
+    #[test]
+    fn a_top_10_asks_every_slot_and_each_total_moves_its_entry() {
+        let report = rates("practice-top-customers", &[], "recommended").expect("replays as rates");
+        let top = report.patterns.iter().find(|p| p.name == "top-customers").expect("pattern");
+        assert!(top.calls > 0);
+        assert_eq!((top.avg_fanout, top.max_fanout, top.requests), (32.0, 32, top.calls * 32));
+        let orders = report.patterns.iter().find(|p| p.name == "place-order").expect("pattern").calls;
+        let index = &report.indexes[0];
+        // Expected values, rounded: within a write of two per order.
+        assert!(index.entry_writes.abs_diff(2 * orders) <= 1, "{orders} orders: {index:?}");
+        assert_eq!(index.items, 100_000, "{index:?}");
+        // The total outside the index's sort key: each update rewrites the whole entry in place
+        // (an `All` projection), which rates do not follow.
+        let in_place =
+            "keys: {\"Customer\": (pk: \"SPEND#{hash(customer_id, 32)}\", sk: \"{name}\")}, projection: All";
+        match rates("practice-top-customers", &[(TOTAL_INDEX, in_place)], "recommended") {
+            Err(FluidError::Unsupported { feature, .. }) => {
+                assert!(
+                    feature.contains("an aggregate of items with index entries it rewrites in place"),
+                    "{feature}"
+                );
+            }
+            other => panic!("practice-top-customers, its total outside the index's sort key: {other:?}"),
+        }
+    }
 
     /// What the fluid replay cannot model is refused by name, never replayed wrongly: each case
     /// is a feature the per-operation replay gives a different answer for.

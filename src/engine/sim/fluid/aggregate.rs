@@ -11,20 +11,34 @@
 //! The items it updates are preloaded ones, one per member, so items and bytes are the
 //! preload's: the aggregated value's few bytes of growth are left out.
 //!
+//! An index whose sort key holds the value (practice-top-customers' total, the index sorted by
+//! it) has the item's entry moved by each update: the store deletes the old entry and puts the
+//! new one, on the index partition the item's other values give it (`add_moved_entries`). That
+//! is a write flow onto the index of the trigger's pattern, each index partition the shares of
+//! the members whose entries it holds, two entry writes a request; the index keeps its
+//! preloaded entries, and a Query of it reads them.
+//!
 //! Refused by name: claims (a conditional put of a unique value), triggers other than a
 //! PutItem, aggregated items that are not all preloaded (an update that creates one holds only
 //! its keys and value, whose size grows with the count) or that puts or updates also write,
-//! keys not made whole from the trigger's member, sharded or bucketed aggregate keys, and items
-//! with index entries (each update of the value moves or rewrites them).
+//! keys not made whole from the trigger's member, sharded or bucketed aggregate keys, and
+//! index entries the update would rewrite in place (the value outside the index's sort key),
+//! move to another partition (in the index's partition key) or make come or go (a sparse or
+//! local index).
 
 use crate::engine::model::Action;
 use crate::engine::planner::Operation;
 
 use super::super::items::{Val, field_size, number_size};
+use super::super::regen::entry_bytes;
 use super::super::templates::TemplatePlan;
 use super::super::upkeep::{AggregatePlan, Fold};
 use super::super::world::{BornStep, World};
-use super::model::{Flow, Model, SAMPLES, Units, metered, popularity_of, preloaded_item, shares, spread};
+use super::axes;
+use super::model::{
+    Flow, Model, SAMPLES, Shares, SortRepeats, Units, entry_plan, metered, popularity_of, preloaded_item,
+    shares, spread,
+};
 use super::{FluidError, unsupported};
 
 impl Model {
@@ -76,11 +90,26 @@ impl Model {
                 &place,
             ));
         }
-        if ent.entries.iter().any(Option::is_some) {
+        // An update of the value moves an index entry whose sort key holds it: a delete and a
+        // put on the partition the item's other values keep it in (`add_moved_entries`). An
+        // entry it would rewrite in place, or move to another partition, is refused, and so is
+        // a view's row on a store that meters none (Cassandra's view updates read the base row
+        // first: DESIGN.md), which no run has held to the per-operation replay.
+        if ent.entries.iter().any(Option::is_some) && !metered(world) {
             return Err(unsupported(
-                "an aggregate of items with index entries (each update of the value moves or rewrites them)",
+                "an aggregate of items with view rows (a store that meters none)",
                 &place,
             ));
+        }
+        for entry in ent.entries.iter().flatten() {
+            let placed_by = entry.pk.as_ref().is_none_or(|pk| pk.attrs().any(|a| a == plan.attr));
+            let sorted_by = entry.sk.as_ref().is_some_and(|sk| sk.attrs().any(|a| a == plan.attr));
+            if entry.gate.is_some() || placed_by || !sorted_by {
+                return Err(unsupported(
+                    "an aggregate of items with index entries it rewrites in place, moves to another partition, or gates (a local or sparse index, or a value outside the index's sort key)",
+                    &place,
+                ));
+            }
         }
         let Some(g) = self.groups.iter().position(|k| k.entity == e && !k.index) else {
             return Err(unsupported("an aggregate of an entity the fluid replay does not keep", &place));
@@ -123,10 +152,13 @@ impl Model {
             ));
         }
         // A Query or a Scan of the items reads what they hold, which the fluid replay takes for
-        // every write landed (an update is not a new item there).
+        // every write landed (an update is not a new item there). A Query of an index whose
+        // entries the updates move reads the preloaded entries (`Model::moved_flows`).
+        let index_groups: Vec<usize> =
+            ent.table.map_or(Vec::new(), |t| world.tables[t].indexes.iter().map(|i| i.group).collect());
         if let Some(q) = world.patterns.iter().find(|q| {
             q.read.as_ref().is_some_and(|r| match q.operation {
-                Some(Operation::Query) => r.entities.contains(&e),
+                Some(Operation::Query) => r.entities.contains(&e) && !index_groups.contains(&r.group),
                 Some(Operation::Scan) => Some(r.table) == ent.table,
                 _ => false,
             })
@@ -137,12 +169,120 @@ impl Model {
             ));
         }
         let base = shares(world, popularity_of(world, pattern, trigger_attr, pop), pop, seed, &place)?;
-        let shares = group.spread(base, false, &place)?;
+        let shares = group.spread(base.clone(), false, &place)?;
         let (bytes, units) = update_units(world, e, plan.attr, (seed, start_secs), &place)?;
         // Updates of a key that holds an item are that item, on purpose: not overwrites.
         self.groups[g].upsert = true;
         self.aggregate_flows.push(self.flows.len());
         self.flows.push(Flow { pattern: p, group: g, write: true, shares, span_secs: None, bytes, units });
+        let indexes: Vec<usize> =
+            (0..self.groups.len()).filter(|&i| self.groups[i].entity == e && self.groups[i].index).collect();
+        for i in indexes {
+            self.add_moved_entries(world, (p, i), (&base, member), plan.attr, (seed, start_secs), &place)?;
+        }
+        Ok(())
+    }
+
+    /// The moves of aggregated items' entries in index key group `i`, as the per-operation
+    /// replay's store makes them: each update of the value deletes the item's entry and puts the
+    /// new one under the new sort key, on the index partition the item's other values give it —
+    /// two entry writes, each of the write units of its entry (DESIGN.md §4). Each index
+    /// partition gets the shares of the members whose entries it holds (the preloaded items'
+    /// places, exactly); it keeps its preloaded entries, neither more nor fewer.
+    fn add_moved_entries(
+        &mut self,
+        world: &World,
+        (pattern, i): (usize, usize),
+        (base, member): (&Shares, usize),
+        attr: usize,
+        (seed, start_secs): (u64, i64),
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let group = &self.groups[i];
+        let entity = group.entity;
+        let ent = &world.entities[entity];
+        if group.shards.is_some() || group.time.is_some() {
+            return Err(unsupported("an index of aggregated items keyed by a shard or a time slot", place));
+        }
+        let Some((entry_index, _)) = entry_plan(world, group) else {
+            return Err(unsupported("an index the fluid replay does not keep", place));
+        };
+        let count = ent.identity.map_or(0, |(_, q)| world.pops[q].initial);
+        let stride = (count / SAMPLES).max(1);
+        let sizing = world.engine.profile().sizing;
+        let total = &ent.attrs[attr];
+        let widest = sizing.field(total.name.len(), number_size(i64::MAX));
+        let mut shares = vec![0.0; usize::try_from(group.members).unwrap_or(0)];
+        let (mut vals, mut grown) = (vec![Val::Absent; ent.attrs.len()], Vec::new());
+        let mut text = String::new();
+        let (mut sizes, mut moved) = (Vec::new(), Vec::new());
+        for ordinal in 0..count {
+            let size = preloaded_item(world, entity, ordinal, (seed, start_secs), &mut vals, &mut text);
+            // The member's entry, wherever its item's key values put it.
+            let Val::Member(picked) = vals[member] else { continue };
+            let at = group.member.map_or(0, |(key_attr, _)| match vals[key_attr] {
+                Val::Member(number) => number,
+                _ => u64::MAX,
+            });
+            let slot = axes::place(&group.axes, at, &vals)
+                .and_then(|v| usize::try_from(v).ok())
+                .and_then(|v| shares.get_mut(v))
+                .ok_or_else(|| unsupported("an index entry the fluid replay cannot place", place))?;
+            *slot += base.of(usize::try_from(picked).unwrap_or(usize::MAX));
+            if ordinal % stride != 0 || sizes.len() as u64 >= SAMPLES {
+                continue;
+            }
+            let Some(entry) = entry_bytes(world, entity, entry_index, &vals, size, &mut text) else {
+                continue;
+            };
+            // The value may grow to the largest number's bytes (`update_units`).
+            let held = if vals[attr] == Val::Absent {
+                0
+            } else {
+                field_size(sizing, total, vals[attr], &world.pops)
+            };
+            grown.clone_from(&vals);
+            grown[attr] = Val::Num(i64::MAX);
+            let after =
+                entry_bytes(world, entity, entry_index, &grown, size - held + widest.max(held), &mut text);
+            sizes.push(entry);
+            moved.push(after.unwrap_or(entry).max(entry));
+        }
+        let (bytes, _, smallest) = spread(&sizes);
+        let (_, largest, _) = spread(&moved);
+        let units = if metered(world) {
+            let metering = world.engine.profile().metering;
+            // A delete of the entry it held and a put of the one it leaves.
+            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+            let one =
+                |size: f64| metering.write(Some(size as u64), None) + metering.write(None, Some(size as u64));
+            let (most, least) = (one(largest), one(smallest));
+            if (most - least).abs() > 1e-9 {
+                return Err(unsupported(
+                    &format!("moved index entries that fall in different write units ({least} to {most})"),
+                    place,
+                ));
+            }
+            most
+        } else {
+            0.0
+        };
+        // Its only writes move the preloaded entries (the aggregate refuses items calls write):
+        // every written partition keeps the one count it was preloaded with, as if each write
+        // met a held key, and none is an overwrite.
+        let group = &mut self.groups[i];
+        group.sort = SortRepeats { per_second: false, collide: 1.0 };
+        group.upsert = true;
+        self.moved_flows.push(self.flows.len());
+        self.flows.push(Flow {
+            pattern,
+            group: i,
+            write: true,
+            shares: Shares::Each(shares.into()),
+            span_secs: None,
+            bytes,
+            units: Units::Each(units),
+        });
         Ok(())
     }
 }

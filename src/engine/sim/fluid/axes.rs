@@ -18,12 +18,15 @@
 //! per-operation replay's own hash of the value's text, `templates::expand`): exact for a pick
 //! of a member or a draw of a stated set.
 //!
+//! A read that does not give the hashed value asks every slot, one request each, as a read of a
+//! write shard asks every shard (`Axis::scattered`): each slot's chance is 1, and a call's
+//! requests are the slots' count (`KeyGroup::shards_asked`).
+//!
 //! Refused, by name: a drawn number, time or payload in a partition key (its values are not a
 //! small stated set), a key attribute a call neither gives nor draws, `Seq` picks (the pick
 //! of call k is exact, a product of axes is not), write shards beside an axis, a hash of the
-//! new item's own identity (each put's slot is its new id's, of no stated share), a hash of an
-//! attribute the key also holds, and a read of every hash slot (a call asks each, as a read of
-//! a write shard does, which the fluid replay follows for shards only).
+//! new item's own identity (each put's slot is its new id's, of no stated share), and a hash of
+//! an attribute the key also holds.
 
 use std::rc::Rc;
 
@@ -135,7 +138,17 @@ impl Axis {
         }
     }
 
-    /// A call of `pattern`'s chance of each of the axis's values.
+    /// Whether a call of `pattern` asks every value of the axis: a read of a hash slot whose
+    /// hashed attribute it neither gives nor compares with a constant.
+    pub fn scattered(&self, pattern: &PatternRt) -> bool {
+        matches!(self.kind, AxisKind::Hash { .. })
+            && pattern.action.is_read()
+            && !pattern.givens.contains(&self.attr)
+            && !pattern.equals.iter().any(|(a, _)| *a == self.attr)
+    }
+
+    /// A call of `pattern`'s chance of each of the axis's values (on an axis it scatters over,
+    /// 1 each: it asks them all).
     fn chances(
         &self,
         world: &World,
@@ -159,8 +172,11 @@ impl Axis {
         let ent = &world.entities[pattern.entity];
         let source = &ent.attrs[self.attr].source;
         match (&self.kind, given, born) {
-            (AxisKind::Hash { .. }, false, None) if pattern.action.is_read() => {
-                Err(unsupported("a read of every hash() slot of a key (a call asks each slot)", place))
+            // A read that does not give the hashed value asks every slot (`exec::read`'s
+            // `partition_keys`), one request each: each slot gets the whole call, as each shard
+            // of a sharded read does.
+            (AxisKind::Hash { count, .. }, false, None) if pattern.action.is_read() => {
+                Ok(vec![1.0; usize::try_from(*count).unwrap_or(0)])
             }
             (AxisKind::Hash { .. }, ..)
                 if pattern.action == Action::Put && ent.identity.is_some_and(|(a, _)| a == self.attr) =>

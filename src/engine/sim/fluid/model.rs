@@ -162,6 +162,10 @@ pub struct Model {
     pub create_once: Vec<usize>,
     /// Per group, the group whose partitions its items share (itself when alone: `shared`).
     pub lead: Vec<usize>,
+    /// The flows whose every request moves an index entry within its partition (a delete and a
+    /// put of it: two entry writes, adding no entry): an aggregate's update of an indexed value
+    /// (`aggregate`).
+    pub moved_flows: Vec<usize>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -225,6 +229,7 @@ impl Model {
             aggregate_flows: Vec::new(),
             create_once: Vec::new(),
             lead: Vec::new(),
+            moved_flows: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -827,7 +832,7 @@ fn sort_template<'w>(world: &'w World, group: &KeyGroup) -> Option<&'w TemplateP
 }
 
 /// An index group's position among its table's indexes and its entity's plan there.
-fn entry_plan<'w>(world: &'w World, group: &KeyGroup) -> Option<(usize, &'w EntryPlan)> {
+pub(super) fn entry_plan<'w>(world: &'w World, group: &KeyGroup) -> Option<(usize, &'w EntryPlan)> {
     let ent = &world.entities[group.entity];
     let (t, i) = world.groups[group.group];
     debug_assert_eq!(ent.table, Some(t));
@@ -1013,10 +1018,16 @@ impl KeyGroup {
         Ok(Shares::Each(out.into()))
     }
 
-    /// Shards a read flow of these shares asks per call: on average (its members' shard counts,
-    /// weighted by their shares) and at most; (1, 1) without a shard.
-    pub fn shards_asked(&self, flow: &Shares) -> (f64, u64) {
-        let Some(shards) = &self.shards else { return (1.0, 1) };
+    /// Partitions a read flow of these shares, of `pattern`'s calls, asks per call in each
+    /// bucket: every shard of its member (on average over its members' shard counts, weighted
+    /// by their shares, and at most), or every slot of the hash slots it does not give (their
+    /// counts' product: `Axis::scattered`); (1, 1) for a read of one key.
+    pub fn shards_asked(&self, flow: &Shares, pattern: &PatternRt) -> (f64, u64) {
+        let Some(shards) = &self.shards else {
+            let slots = (self.axes.iter().filter(|a| a.scattered(pattern)).map(Axis::len))
+                .fold(1, u64::saturating_mul);
+            return (slots as f64, slots);
+        };
         let widest = u64::from(shards.widest);
         let (mut mean, mut most) = (0.0, 0);
         for v in 0..self.members {

@@ -106,8 +106,8 @@ pub struct Replay<'w> {
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
     fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
-    /// Per flow: the shards a call asks in each bucket, on average and at most
-    /// (`KeyGroup::shards_asked`; 1 without a shard).
+    /// Per flow: the shards or hash slots a call asks in each bucket, on average and at most
+    /// (`KeyGroup::shards_asked`; 1 for a read of one key).
     shards_asked: Vec<(f64, u64)>,
     /// A metered store's capacity (DynamoDB): what each tick's demand was served, by the
     /// table's meter (the first) and each global secondary index's.
@@ -139,7 +139,13 @@ impl<'w> Replay<'w> {
         let shards_asked = model
             .flows
             .iter()
-            .map(|f| if f.write { (1.0, 1) } else { model.groups[f.group].shards_asked(&f.shares) })
+            .map(|f| {
+                if f.write {
+                    (1.0, 1)
+                } else {
+                    model.groups[f.group].shards_asked(&f.shares, &world.patterns[f.pattern])
+                }
+            })
             .collect();
         let heat = Recorder::new(world, &model, (start_ms, tick_ms, ticks), !capacities.is_empty());
         let mut capacities = capacities;
@@ -378,6 +384,16 @@ impl<'w> Replay<'w> {
         flows.filter(|(f, _)| self.model.aggregate_flows.contains(f)).map(|(_, (s, t))| s * t).sum()
     }
 
+    /// Of a partition's expected writes (each write flow's `share` of its `totals`), those that
+    /// moved an index entry (`Model::moved_flows`): each is one more entry write, its delete.
+    fn moved_writes(&self, g: usize, shares: &[f64], totals: &[f64]) -> f64 {
+        if self.model.moved_flows.is_empty() {
+            return 0.0;
+        }
+        let flows = self.groups[g].write_flows.iter().zip(shares.iter().zip(totals));
+        flows.filter(|(f, _)| self.model.moved_flows.contains(f)).map(|(_, (s, t))| s * t).sum()
+    }
+
     /// Folds the open bucket of group `g` into expected partitions.
     fn close(&mut self, g: usize) {
         let Some((text, at_secs)) = self.groups[g].bucket.take() else { return };
@@ -473,7 +489,8 @@ impl<'w> Replay<'w> {
             items += mean;
             bytes += part_bytes;
             partitions += 1.0 - empty;
-            writes += count;
+            // A moved entry is two entry writes a request (a delete and a put).
+            writes += count + lam * self.moved_writes(g, &shares, &totals);
             aggregate_writes += lam * self.aggregate_writes(g, &shares, &totals);
             let bytes_per_item = if mean > 0.0 { part_bytes / mean } else { 0.0 };
             let size = Normal { mean, sd };

@@ -168,6 +168,7 @@ impl Replay<'_> {
     ) -> Band {
         let hist = &self.groups[g].peaks[dim];
         let thinned = &capacity.thinned[g][dim];
+        let lanes = self.lanes(flows);
         // A Query's units per request where no one member is weighed: the mean of its members'.
         let mean_most: Vec<f64> = flows
             .iter()
@@ -181,15 +182,17 @@ impl Replay<'_> {
             let (mut num, mut den) = (0.0, 0.0);
             for (k, &f) in flows.iter().enumerate() {
                 let flow = &self.model.flows[f];
-                let weight = s[k] * self.world.patterns[flow.pattern].rate;
                 let u = match flow.units {
                     Units::Each(u) => u,
                     Units::Query { .. } => member
                         .and_then(|m| capacity.most_units[f].get(usize::try_from(m).ok()?).copied())
                         .unwrap_or(mean_most[k]),
                 };
-                num += weight * u;
-                den += weight;
+                // A flow folded into an earlier one adds its units to that one's requests.
+                if lanes[k] == k {
+                    den += s[k] * self.world.patterns[flow.pattern].rate;
+                }
+                num += s[lanes[k]] * self.world.patterns[flow.pattern].rate * u;
             }
             ratio(num, den)
         };
@@ -207,8 +210,9 @@ impl Replay<'_> {
                 if ticks == 0 {
                     continue;
                 }
-                let n: u64 = calls.iter().sum();
-                let mean: f64 = calls.iter().zip(s).map(|(&c, &x)| c as f64 * x).sum();
+                let own = |k: &usize| lanes[*k] == *k;
+                let n: u64 = (0..calls.len()).filter(own).map(|k| calls[k]).sum();
+                let mean: f64 = (0..calls.len()).filter(own).map(|k| calls[k] as f64 * s[k]).sum();
                 draws.push(Draws { n, p: ratio(mean, n as f64), times: ticks as f64 * count });
             }
             if let Some(m) = member {
@@ -222,6 +226,29 @@ impl Replay<'_> {
             .map(|(u, draws)| binomial_max(&draws).scale(u))
             .reduce(Band::max)
             .unwrap_or_default()
+    }
+
+    /// Per flow of `flows`, the first of them its requests go with: a flow of the same pattern
+    /// whose shares are its own (an aggregate's update of the partition its put wrote: the
+    /// same call's pick) is one draw with it, each call bringing both flows' units — not two
+    /// independent draws, whose maximum would be less spread. Itself otherwise.
+    fn lanes(&self, flows: &[usize]) -> Vec<usize> {
+        let same = |a: &Shares, b: &Shares| match (a, b) {
+            (Shares::Each(x), Shares::Each(y)) => x[..] == y[..],
+            (Shares::One, Shares::One) => true,
+            _ => false,
+        };
+        (0..flows.len())
+            .map(|k| {
+                let flow = &self.model.flows[flows[k]];
+                (0..k)
+                    .find(|&j| {
+                        let other = &self.model.flows[flows[j]];
+                        other.pattern == flow.pattern && same(&other.shares, &flow.shares)
+                    })
+                    .unwrap_or(k)
+            })
+            .collect()
     }
 
     fn key_text(&self, g: usize, part: &Part) -> String {
