@@ -368,10 +368,9 @@ impl Simulation {
         totals.base_writes += 1;
         let group = self.storage.group_of[t_idx][touch.group];
         self.touch(group, touch.partition, WRITE, 1.0, 0);
-        if let Some((_, replicas, _)) = self.world.engine.profile().ring() {
-            self.node_load(touch.hash, replicas, 0);
-        }
-        self.settle(group, touch.partition);
+        // `node_load` of the put on its replicas, then `settle`, in one walk of them.
+        let written = self.world.engine.profile().ring().map_or(0, |(_, replicas, _)| replicas);
+        self.settle_written(group, touch.partition, written);
         let old = replaced.map(|row| row.id);
         if let Some(h) = old
             && h != id
