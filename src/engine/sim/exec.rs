@@ -529,10 +529,7 @@ impl Simulation {
             for (k, n) in replicas(hash, copies.max(written)).enumerate() {
                 let node = &mut self.storage.nodes[n];
                 if k < written {
-                    node.roll(tick, secs);
-                    node.now_ops += 1.0;
-                    node.ops += 1;
-                    node.span_ops += 1.0;
+                    node.took(tick, secs, 0);
                 }
                 if k < copies {
                     node.stored = node.stored.wrapping_add_signed(delta);
@@ -564,13 +561,7 @@ impl Simulation {
         let tick = self.pacing.tick;
         let secs = self.pacing.tick_secs;
         for n in replicas(hash, replicas_touched) {
-            let node = &mut self.storage.nodes[n];
-            node.roll(tick, secs);
-            node.now_ops += 1.0;
-            node.now_bytes += bytes as f64;
-            node.ops += 1;
-            node.bytes_moved += bytes;
-            node.span_ops += 1.0;
+            self.storage.nodes[n].took(tick, secs, bytes);
         }
     }
 }

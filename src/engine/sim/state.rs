@@ -399,4 +399,14 @@ impl Node {
             self.tick = tick;
         }
     }
+
+    /// One operation moving `bytes` served by this replica in tick `tick`.
+    pub fn took(&mut self, tick: u32, tick_secs: f64, bytes: u64) {
+        self.roll(tick, tick_secs);
+        self.now_ops += 1.0;
+        self.now_bytes += bytes as f64;
+        self.ops += 1;
+        self.bytes_moved += bytes;
+        self.span_ops += 1.0;
+    }
 }
