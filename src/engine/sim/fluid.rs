@@ -54,13 +54,18 @@
 //!   writes landed, not in proportion to those that did. An update's constants (`equals`: those
 //!   its pattern states, and a text every item holds, such as leaderboard's `board`) only fill
 //!   the key it names its item by; one outside the table's key changes nothing it writes (the
-//!   item keeps its own value there). Refused: updates of items puts also write (the item is
-//!   whichever wrote last), that set an attribute of an index entry's key (the entry moves: a
-//!   delete and a put — leaderboard's score), of an entity with its own identity, of items with a
-//!   sort key of attributes (a constant one keeps one item a partition) or index entries (an
-//!   update rewrites or moves them), updates that name their item by a constant in the table's
-//!   key, that set a key attribute (the item moves), or set an attribute whose next value depends
-//!   on its last (`Sometimes`, a lifecycle, kept or copied values).
+//!   item keeps its own value there). An update that sets an index's sort-key attribute
+//!   (`moves`: leaderboard's score) names a preloaded item by its identity and moves its entry
+//!   — a delete and a put on the partition the item's other values keep it in, two entry writes
+//!   (`Model::moved_flows`, as an aggregate's update of an indexed value) — so each index
+//!   partition gets the shares of the members whose preloaded entries it holds, and the table
+//!   and the index keep the preload's items and bytes. Refused: updates of items puts also write
+//!   (the item is whichever wrote last), of an entity with its own identity other than such a
+//!   move, of items with a sort key of attributes (a constant one keeps one item a partition) or
+//!   index entries the update rewrites in place, moves to another partition or gates, updates
+//!   that name their item by a constant in the table's key, that set a key attribute (the item
+//!   moves), or set an attribute whose next value depends on its last (`Sometimes`, a
+//!   lifecycle, kept or copied values).
 //! - **Capacity and throttling** (DynamoDB, `capacity`): each tick's expected demand in
 //!   units — a put's and a GetItem's fixed units (every sampled item in one write unit, every
 //!   item under 4 KB, or refused), a Query's units of `min(limit, n)` items of the group's mean
@@ -149,11 +154,15 @@
 //!   writes it refused over the run reach 10⁻³ (`capacity::GUARDED_REFUSALS`: the per-operation
 //!   replay refuses one with at most that chance; a demand whose random tail only grazes the
 //!   budget, practice-top-customers `recommended`'s busiest index partition at ~80% of its
-//!   1,000 write units through the flash sale, refuses ~10⁻⁴ of a write), and a table that
-//!   throttles writes of items with index entries or aggregates (their retries write the entries
-//!   and the aggregates later; an aggregate's own update refused is retried as any write), and a
-//!   Scan whose page a partition or the table refuses (the call waits there with the rest of its
-//!   pages, and its budget leaves the tick's other requests short, none of which a flow follows).
+//!   1,000 write units through the flash sale, refuses ~10⁻⁴ of a write; refused: leaderboard's
+//!   index of scores, under one key in `naive` and over 16 hash() slots in `recommended`, whose
+//!   busiest physical partition holds 6 of them at ~95% of its budget: per operation its entry
+//!   writes queue now and then, 1 s of lag and 24 to 144 top-10 Queries throttled by seed), and
+//!   a table that throttles writes of items with index entries or aggregates (their retries
+//!   write the entries and the aggregates later; an aggregate's own update refused is retried
+//!   as any write), and a Scan whose page a partition or the table refuses (the call waits
+//!   there with the rest of its pages, and its budget leaves the tick's other requests short,
+//!   none of which a flow follows).
 //!   Replication lag and stale reads are therefore 0 in a report that exists.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
@@ -209,6 +218,7 @@ mod cosmos;
 mod extremes;
 mod heat;
 mod model;
+mod moves;
 mod replay;
 mod report;
 mod shared;
@@ -800,7 +810,8 @@ mod tests {
                 "naive",
                 "an update of an item with index entries",
             ),
-            // An entry keyed by what the update sets moves (leaderboard's score).
+            // An entry keyed by what the update sets moves (as leaderboard's score does), of a
+            // counter no identity names (the first update creates it: its keys and likes only).
             (
                 &[
                     ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra],"),
@@ -843,6 +854,54 @@ mod tests {
                     assert!(feature.contains(words), "counters {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("counters {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// What an update that moves its item's index entries needs beyond a preloaded item named
+    /// by its identity, whose entries move within their partitions under a number, is refused
+    /// by name (leaderboard `naive`, whose first projection is edited): each makes an entry's
+    /// size, its place or the item's depend on what the item held.
+    #[test]
+    fn updates_that_move_entries_rates_cannot_model_are_refused_by_name() {
+        const SETS: &str = "sets: [\"score\", \"games\", \"updated_at\"],";
+        const INCLUDE: &str = "projection: Include([\"name\"]),";
+        const ENTRY_WORDS: &str =
+            "with index entries it rewrites in place, moves to another partition, or gates";
+        // (edits, words of the refusal)
+        let cases: [(&[Edit], &str); 5] = [
+            // The entry projects the games the update sets too: rewritten with their new size.
+            (&[(INCLUDE, "projection: Include([\"name\", \"games\"]),")], ENTRY_WORDS),
+            (&[(INCLUDE, "projection: All,")], ENTRY_WORDS),
+            // Players joining through the run: not every item the update names is preloaded.
+            (
+                &[(
+                    "ids: \"p{:06}\", popularity: Uniform)",
+                    "ids: \"p{:06}\", popularity: Uniform, growth_per_day: 1000)",
+                )],
+                "of items not all preloaded",
+            ),
+            // The name in the sort key: its new value's size is not bounded by a number's.
+            (
+                &[
+                    ("pk: \"{board}\", sk: \"{score:012}\"", "pk: \"{board}\", sk: \"{name}\""),
+                    (SETS, "sets: [\"name\", \"games\", \"updated_at\"],"),
+                ],
+                "of a sort-key attribute other than a number",
+            ),
+            // Two sort-key attributes set at once.
+            (
+                &[("pk: \"{board}\", sk: \"{score:012}\"", "pk: \"{board}\", sk: \"{score:012}#{games}\"")],
+                "of more than one sort-key attribute",
+            ),
+        ];
+        for (edits, words) in cases {
+            match rates("leaderboard", edits, "naive") {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains("an update that sets"), "leaderboard {edits:?}: {feature:?}");
+                    assert!(feature.contains(words), "leaderboard {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("leaderboard {edits:?}: {other:?}"),
             }
         }
     }

@@ -189,7 +189,7 @@ impl Model {
     /// two entry writes, each of the write units of its entry (DESIGN.md §4). Each index
     /// partition gets the shares of the members whose entries it holds (the preloaded items'
     /// places, exactly); it keeps its preloaded entries, neither more nor fewer.
-    fn add_moved_entries(
+    pub(super) fn add_moved_entries(
         &mut self,
         world: &World,
         (pattern, i): (usize, usize),
@@ -291,7 +291,7 @@ impl Model {
 /// attribute `attr` of one costs: those of the larger of its size before and after (DESIGN.md
 /// §4), where the value may take up to the largest number's bytes (`number_size`) — the same
 /// for every sampled item, or refused.
-fn update_units(
+pub(super) fn update_units(
     world: &World,
     e: usize,
     attr: usize,

@@ -543,21 +543,13 @@ impl Model {
             ));
         }
         // An update that sets an attribute of an index entry's key moves the entry (a delete
-        // and a put of it: two entry writes, maybe onto another index partition) — leaderboard's
-        // new score, the sort key of its board's index. Named before the other refusals: it is
-        // what such a run is about.
-        let moved = ent.entries.iter().flatten().find_map(|plan| {
-            let keyed: Vec<usize> = plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs).collect();
-            pattern.sets.iter().find(|a| keyed.contains(a)).map(|&a| &ent.attrs[a])
+        // and a put of it: two entry writes) — leaderboard's new score, the sort key of its
+        // board's index: the moved entries' flows (`moves`), or refused there by name.
+        let moves = ent.entries.iter().flatten().any(|plan| {
+            plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs).any(|a| pattern.sets.contains(&a))
         });
-        if let Some(a) = moved {
-            return Err(unsupported(
-                &format!(
-                    "an update that sets {}, an index key attribute (the entry moves: a delete and a put, two entry writes)",
-                    a.name
-                ),
-                &place,
-            ));
+        if moves {
+            return self.add_moving_update(world, p, pattern, (seed, start_secs), &place);
         }
         // An entity with its own identity is updated by ordinal (its preloaded or put items),
         // and an update that creates one grows its population.
@@ -1182,7 +1174,7 @@ pub(super) fn spread(sizes: &[usize]) -> (f64, f64, f64) {
 /// name and value, drawn by the replay's own generators (the givens by their popularity), and
 /// its key attributes on DynamoDB. Member ids are sized by sampled members too (an id format's
 /// width can vary).
-fn write_samples(
+pub(super) fn write_samples(
     world: &World,
     pattern: &PatternRt,
     seed: u64,
