@@ -545,10 +545,7 @@ impl Model {
         // An update that sets an attribute of an index entry's key moves the entry (a delete
         // and a put of it: two entry writes) — leaderboard's new score, the sort key of its
         // board's index: the moved entries' flows (`moves`), or refused there by name.
-        let moves = ent.entries.iter().flatten().any(|plan| {
-            plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs).any(|a| pattern.sets.contains(&a))
-        });
-        if moves {
+        if super::moves::moving_attr(world, pattern).is_some() {
             return self.add_moving_update(world, p, pattern, (seed, start_secs), &place);
         }
         // An entity with its own identity is updated by ordinal (its preloaded or put items),

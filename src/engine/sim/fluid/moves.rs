@@ -145,21 +145,28 @@ impl Model {
     }
 }
 
+/// The attribute update `pattern` sets that an index entry's key holds (the first entry's, in
+/// the order of its sets), if any: what makes it move that entry.
+pub(super) fn moving_attr(world: &World, pattern: &PatternRt) -> Option<usize> {
+    let ent = &world.entities[pattern.entity];
+    ent.entries
+        .iter()
+        .flatten()
+        .find_map(|plan| pattern.sets.iter().copied().find(|&a| key_attrs(plan).any(|k| k == a)))
+}
+
+/// The attributes an index entry's key (partition and sort) holds.
+fn key_attrs(plan: &EntryPlan) -> impl Iterator<Item = usize> + '_ {
+    plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs)
+}
+
 /// What a moving update is named by (the attribute it sets that an entry's key holds), and the
 /// one number attribute it moves every entry by: each entry moves within its partition and
 /// holds nothing else the update sets, so its size after the move is its size before with the
 /// new sort-key value (`add_moved_entries` bounds that value by the widest number).
 fn moved_attr(world: &World, pattern: &PatternRt, place: &str) -> Result<(String, usize), FluidError> {
     let ent = &world.entities[pattern.entity];
-    let keyed = |plan: &EntryPlan| -> Vec<usize> {
-        plan.pk.iter().chain(&plan.sk).flat_map(TemplatePlan::attrs).collect()
-    };
-    let named = ent
-        .entries
-        .iter()
-        .flatten()
-        .find_map(|plan| pattern.sets.iter().find(|a| keyed(plan).contains(a)).map(|&a| &ent.attrs[a]));
-    let Some(named) = named else {
+    let Some(named) = moving_attr(world, pattern).map(|a| &ent.attrs[a]) else {
         return Err(unsupported("an update that moves no index entry", place));
     };
     // Named first: it is what such a run is about, and all a store without units can say.
@@ -175,7 +182,7 @@ fn moved_attr(world: &World, pattern: &PatternRt, place: &str) -> Result<(String
         let placed_by = plan.pk.as_ref().is_none_or(|pk| pk.attrs().any(|a| pattern.sets.contains(&a)));
         let sorted_by: Vec<usize> =
             plan.sk.iter().flat_map(TemplatePlan::attrs).filter(|a| pattern.sets.contains(a)).collect();
-        let key = keyed(plan);
+        let key: Vec<usize> = key_attrs(plan).collect();
         let projects = |a: usize| match &plan.projected {
             Projected::All => true,
             Projected::KeysOnly => false,
