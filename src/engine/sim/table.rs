@@ -19,11 +19,25 @@ use crate::engine::store::{EntryWrite, INDEX_ENTRY_OVERHEAD, write_units};
 use crate::engine::value::KeyType;
 
 /// A partition key: its type, its text (canonical for N, raw bytes for B) and its stable hash.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PartKey {
     pub key_type: KeyType,
     pub text: Vec<u8>,
     pub hash: u64,
+}
+
+impl Clone for PartKey {
+    fn clone(&self) -> PartKey {
+        PartKey { key_type: self.key_type, text: self.text.clone(), hash: self.hash }
+    }
+
+    /// Copies into the buffer already held: a read that takes its key from a memo into a spare
+    /// key allocates nothing (derived, `clone_from` would allocate a new text every time).
+    fn clone_from(&mut self, source: &PartKey) {
+        self.key_type = source.key_type;
+        self.text.clone_from(&source.text);
+        self.hash = source.hash;
+    }
 }
 
 impl Default for PartKey {
@@ -465,6 +479,19 @@ mod tests {
             digest: 0,
         })];
         Placed { pk, sk: Some(SortBuf::Inline(sk)), size, id, entries }
+    }
+
+    #[test]
+    fn a_key_cloned_into_another_keeps_that_keys_buffer() {
+        for (held, source) in [("sensor-00012", "sensor-00003"), ("a", "a-longer-key"), ("", "x")] {
+            let source = PartKey::new(KeyType::S, source.as_bytes());
+            let mut key = PartKey::new(KeyType::N, held.as_bytes());
+            key.text.reserve(64);
+            let buffer = key.text.as_ptr();
+            key.clone_from(&source);
+            assert_eq!(key, source);
+            assert_eq!(key.text.as_ptr(), buffer, "{held} → {:?}: a new buffer", source.text);
+        }
     }
 
     #[test]

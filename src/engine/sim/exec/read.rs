@@ -8,6 +8,7 @@
 
 mod prefix;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Bound;
 
@@ -79,7 +80,12 @@ const KEY_MEMO_SLOTS: usize = 1024;
 /// template is fixed. Direct-mapped, so its memory stays the same whatever the population; a
 /// cache only, what a read asks never depends on it.
 #[derive(Debug, Default)]
-pub(in crate::engine::sim) struct KeyMemo(Vec<Option<(MemoId, PartKey)>>);
+pub(in crate::engine::sim) struct KeyMemo {
+    slots: Vec<Option<(MemoId, PartKey)>>,
+    /// A key to copy a memoized key into, handed back when its read is done
+    /// (`Simulation::done_with_keys`): a Get by id then allocates no key text.
+    spare: Option<PartKey>,
+}
 
 /// What a memoized key is of: (group, entity, member).
 type MemoId = (usize, usize, u64);
@@ -339,15 +345,18 @@ impl Simulation {
     fn read_memo_key(&self, plan: &ReadPlan, member: u64, known: &[Val]) -> Option<PartKey> {
         let id = (plan.group, plan.entities[0], member);
         let mut memo = self.scratch.read_keys.borrow_mut();
-        if memo.0.is_empty() {
-            memo.0.resize(KEY_MEMO_SLOTS, None);
+        if memo.slots.is_empty() {
+            memo.slots.resize(KEY_MEMO_SLOTS, None);
         }
         let at = usize::try_from(combine(&[id.0 as u64, id.1 as u64, member]) % KEY_MEMO_SLOTS as u64)
             .expect("a slot fits in usize");
-        if let Some((held, key)) = &memo.0[at]
+        let KeyMemo { slots, spare } = &mut *memo;
+        if let Some((held, key)) = &slots[at]
             && *held == id
         {
-            return Some(key.clone());
+            let mut out = spare.take().unwrap_or_default();
+            out.clone_from(key);
+            return Some(out);
         }
         let ent = &self.world.entities[plan.entities[0]];
         let mut text = String::new();
@@ -357,8 +366,15 @@ impl Simulation {
             }
         }
         let key = PartKey::new(plan.pk.key_type, text.as_bytes());
-        memo.0[at] = Some((id, key.clone()));
+        memo.slots[at] = Some((id, key.clone()));
         Some(key)
+    }
+
+    /// Takes back a read's keys once the read is done: a memoized key becomes the memo's spare.
+    fn done_with_keys(&self, keys: Keys) {
+        if let Keys::One(key) = keys {
+            self.scratch.read_keys.borrow_mut().spare = Some(key);
+        }
     }
 
     /// The sort-key range a Query asks, as text: literals and known slots make a prefix; the
@@ -723,8 +739,16 @@ impl Simulation {
         times.clear();
         let mut keys = pks.iter();
         for request in 0u32.. {
-            chunk.clear();
-            chunk.extend(keys.by_ref().take(per_request));
+            // Copied into the keys the buffer already holds, so a Get by id allocates no text.
+            let mut taken = 0;
+            for key in keys.by_ref().take(per_request) {
+                match chunk.get_mut(taken) {
+                    Some(held) => held.clone_from(&key),
+                    None => chunk.push(key.into_owned()),
+                }
+                taken += 1;
+            }
+            chunk.truncate(taken);
             if chunk.is_empty() {
                 break;
             }
@@ -742,6 +766,8 @@ impl Simulation {
             let ms = self.get_request(read, &how, request, chunk, (sizes, touches), times);
             times.push(ms);
         }
+        drop(keys);
+        self.done_with_keys(pks);
         self.finish_read(call, resume, times);
         self.scratch.get = Some(bufs);
     }
@@ -1015,7 +1041,7 @@ impl Simulation {
         // The fetch after a GSI Query is the request after the Queries.
         let fetch_request = u32::try_from(pks.len()).unwrap_or(u32::MAX);
         for (request, pk) in (0u32..).zip(pks.iter()) {
-            let pk = &pk;
+            let pk = &*pk;
             if resume.is_some_and(|r| r.request != request) {
                 if resume.is_some_and(|r| r.request == fetch_request) {
                     // A refused fetch retried: the items the Queries returned, read again free.
@@ -1035,6 +1061,7 @@ impl Simulation {
                 None => times.push(f64::NAN),
             }
         }
+        self.done_with_keys(pks);
         // Only the items the application keeps are fetched.
         fetched.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         self.fetch_after_query(read, &fetched, fetch_request, &mut times);
@@ -1465,12 +1492,13 @@ impl Keys {
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = PartKey> + '_ {
+    /// The keys in order: the one key borrowed, a product's rendered one at a time.
+    fn iter(&self) -> impl Iterator<Item = Cow<'_, PartKey>> + '_ {
         let (one, product) = match self {
-            Keys::One(key) => (Some(key.clone()), None),
+            Keys::One(key) => (Some(Cow::Borrowed(key)), None),
             Keys::Product { key_type, choices } => (None, Some(Self::product(*key_type, choices))),
         };
-        one.into_iter().chain(product.into_iter().flatten())
+        one.into_iter().chain(product.into_iter().flatten().map(Cow::Owned))
     }
 
     fn product(key_type: KeyType, choices: &[Choice]) -> impl Iterator<Item = PartKey> + '_ {
@@ -1498,7 +1526,7 @@ mod tests {
     use super::*;
 
     fn texts(keys: &Keys) -> Vec<String> {
-        keys.iter().map(|k| String::from_utf8(k.text).unwrap()).collect()
+        keys.iter().map(|k| String::from_utf8(k.into_owned().text).unwrap()).collect()
     }
 
     fn text_bound(hundredths: i64) -> Bound<SortBuf> {
@@ -1552,9 +1580,10 @@ mod tests {
             vec![Choice::Numbers(0, 999_999), Choice::One("#".into()), Choice::Numbers(0, 999_999)],
         );
         assert_eq!(keys.len(), 1_000_000_000_000);
-        let first: Vec<String> = keys.iter().take(3).map(|k| String::from_utf8(k.text).unwrap()).collect();
+        let first: Vec<String> =
+            keys.iter().take(3).map(|k| String::from_utf8(k.into_owned().text).unwrap()).collect();
         assert_eq!(first, ["0#0", "0#1", "0#2"]);
-        let key = keys.iter().nth(1_000_001).map(|k| String::from_utf8(k.text).unwrap());
+        let key = keys.iter().nth(1_000_001).map(|k| String::from_utf8(k.into_owned().text).unwrap());
         assert_eq!(key.as_deref(), Some("1#1"));
     }
 }
