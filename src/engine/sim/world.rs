@@ -220,7 +220,9 @@ pub struct PatternRt {
     /// The popularity the first given's member is picked by.
     pub keys: Option<Popularity>,
     pub sets: Vec<usize>,
-    pub read: Option<ReadPlan>,
+    /// Boxed: a read takes its plan out of the pattern while it runs and puts it back, and a
+    /// plan moved whole was two copies of some hundreds of bytes on every read.
+    pub read: Option<Box<ReadPlan>>,
     /// A read of entities in different partitions (`planner::read::split`): the requests for
     /// the entities after the first, sent with `read`'s.
     pub parts: Vec<ReadPart>,
@@ -593,7 +595,7 @@ fn compile_pattern(
         equals,
         keys: p.keys.clone(),
         sets,
-        read,
+        read: read.map(Box::new),
         parts,
         locate,
         latency_target_ms: p.latency_target_ms,
