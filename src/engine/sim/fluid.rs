@@ -182,9 +182,10 @@
 //!   its stale reads — nor its lag: leaderboard `recommended`, whose busiest index partition
 //!   holds 6 of the 16 hash() slots at ~95% of its budget: per operation 1 s of lag, 14,568 stale
 //!   reads and 24 to 144 top-10 Queries throttled by seed); a split of an index partition with
-//!   writes queued (the pieces of a queue keep no key to split by); a table that throttles writes
-//!   of items with index entries or aggregates (their retries write the entries and the
-//!   aggregates later; an aggregate's own update refused is retried as any write), and a Scan
+//!   writes queued (the pieces of a queue keep no key to split by; a partition one key loads
+//!   cannot split, and keeps its queue); a table that throttles writes of items with index
+//!   entries or aggregates (their retries write the entries and the aggregates later; an
+//!   aggregate's own update refused is retried as any write), and a Scan
 //!   whose page a partition or the table refuses (the call waits there with the rest of its
 //!   pages, and its budget leaves the tick's other requests short, none of which a flow
 //!   follows). Replication lag and stale reads are therefore 0 in a report without a queue.

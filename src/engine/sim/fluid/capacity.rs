@@ -1405,12 +1405,6 @@ impl Capacity {
     fn split(&mut self, model: &Model, t: u32) {
         let candidates = self.meter.split_candidates();
         for &(i, for_size) in candidates.iter().rev() {
-            // A queue splits with its writes' keys, which the pieces of a slot's flow do not
-            // keep.
-            if self.meter.pending(i) {
-                self.queues.split = true;
-                continue;
-            }
             let (lo, hi) = (self.meter.parts[i].lo, self.meter.end(i));
             let keys = self.range_keys(model, lo, hi);
             let weights: Vec<(u64, f64)> =
@@ -1423,6 +1417,12 @@ impl Capacity {
             points.sort_unstable_by(|a, b| b.cmp(a));
             if points.is_empty() {
                 self.meter.refuse_split(i);
+                continue;
+            }
+            // A queue splits with its writes' keys, which the pieces of a slot's flow do not
+            // keep (one key's partition, which cannot split, keeps its queue whole).
+            if self.meter.pending(i) {
+                self.queues.split = true;
                 continue;
             }
             for at in points {
