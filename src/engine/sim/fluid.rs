@@ -148,22 +148,47 @@
 //!   one pass over the physical partitions. A call's pages are its requests, the most pages a
 //!   call read its `max_requests`, and its units per call over the run's first and last tenth
 //!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
+//! - **GSI queues** (`capacity::Capacity::queue_slot`, DESIGN.md §4): where every entry write of
+//!   an index moves an updated value's entry (leaderboard's score) and the update has entries in
+//!   no other index and no aggregate, an index partition queues the entry writes its budget leaves
+//!   short, as the per-operation replay's admission does (`exec`'s `admit`): in each slot of a
+//!   tick, with nothing queued reads and writes share the budget and the writes it leaves short
+//!   queue; with writes queued every entry write waits behind them (reads alone take the
+//!   budget); the queue holds at most 5 s of the partition's write capacity
+//!   (`meter::GSI_BACKLOG_SECS`), and a write that finds it full is refused whole — throttled,
+//!   retried over the policy's waits, given up past its last retry, as any refused request —
+//!   so the table's meter takes only the writes the index admitted, new and retried
+//!   (`Capacity::admitted_calls`, once the queue has refused one). The queue is the
+//!   per-operation replay's own (`Meter::drain`: what each tick leaves of the partition's budget
+//!   applies it, in order); each slot's queued writes go in as pieces spread over the part of
+//!   the slot they came in, so the lag — the oldest queued write's wait at a tick's end
+//!   (`Meter::lag_secs`), at most over the run — counts from their arrival. A read served while
+//!   its partition has writes queued is stale. The index's units and entry writes are the writes
+//!   it admitted (served at once or queued), its throttled requests its reads' and the writes
+//!   its full queue refused. What is still queued at the end changes no entry (a move keeps the
+//!   index's entries and bytes), so other entry writes — new entries, missing from the index and
+//!   its Queries until they drain — are refused (below). leaderboard `naive`: ~6 s of lag,
+//!   40% of requests throttled, ~10,800 game ends given up, as per operation.
 //! - **Refused at run time** (the tick it happens): an index partition that cannot serve all of its
-//!   entry writes at once — they would queue (replication lag, stale reads) and a full queue would
-//!   throttle the table's writes (back-pressure), none of which rates follow — once the expected
-//!   writes it refused over the run reach 10⁻³ (`capacity::GUARDED_REFUSALS`: the per-operation
-//!   replay refuses one with at most that chance; a demand whose random tail only grazes the
-//!   budget, practice-top-customers `recommended`'s busiest index partition at ~80% of its
-//!   1,000 write units through the flash sale, refuses ~10⁻⁴ of a write; refused: leaderboard's
-//!   index of scores, under one key in `naive` and over 16 hash() slots in `recommended`, whose
-//!   busiest physical partition holds 6 of them at ~95% of its budget: per operation its entry
-//!   writes queue now and then, 1 s of lag and 24 to 144 top-10 Queries throttled by seed), and
-//!   a table that throttles writes of items with index entries or aggregates (their retries
-//!   write the entries and the aggregates later; an aggregate's own update refused is retried
-//!   as any write), and a Scan whose page a partition or the table refuses (the call waits
-//!   there with the rest of its pages, and its budget leaves the tick's other requests short,
-//!   none of which a flow follows).
-//!   Replication lag and stale reads are therefore 0 in a report that exists.
+//!   entry writes at once, other than the queues above — they would queue (replication lag,
+//!   stale reads) and a full queue would throttle the table's writes (back-pressure), refusing a
+//!   write with entries in several indexes on all of them — once the expected writes it refused
+//!   over the run reach 10⁻³ (`capacity::GUARDED_REFUSALS`: the per-operation replay refuses
+//!   one with at most that chance; a demand whose random tail only grazes the budget,
+//!   practice-top-customers `recommended`'s busiest index partition at ~80% of its 1,000 write
+//!   units through the flash sale, refuses ~10⁻⁴ of a write); a queue of the random bursts of
+//!   a demand near its partition's budget (within 3 standard deviations: `NEAR_SDS`), once 10⁻³
+//!   of a unit was queued so (expected values follow neither how often such a queue exists —
+//!   its stale reads — nor its lag: leaderboard `recommended`, whose busiest index partition
+//!   holds 6 of the 16 hash() slots at ~95% of its budget: per operation 1 s of lag, 14,568 stale
+//!   reads and 24 to 144 top-10 Queries throttled by seed); a split of an index partition with
+//!   writes queued (the pieces of a queue keep no key to split by; a partition one key loads
+//!   cannot split, and keeps its queue); a table that throttles writes of items with index
+//!   entries or aggregates (their retries write the entries and the aggregates later; an
+//!   aggregate's own update refused is retried as any write), and a Scan
+//!   whose page a partition or the table refuses (the call waits there with the rest of its
+//!   pages, and its budget leaves the tick's other requests short, none of which a flow
+//!   follows). Replication lag and stale reads are therefore 0 in a report without a queue.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
@@ -359,12 +384,18 @@ pub fn run_with_heat(
 }
 
 /// What each meter of a metered store serves: the table's key groups, then each global
-/// secondary index's (its own partitions and capacity, DESIGN.md §4). The writes none of them
-/// may refuse are those the fluid replay does not follow past a refusal: a GSI's entry writes
-/// (they would queue, and a full queue throttles the table's writes: back-pressure), and a
-/// table write that has index entries (retried, it writes them when it lands).
+/// secondary index's (its own partitions and capacity, DESIGN.md §4). A GSI's partitions queue
+/// the entry writes their budget leaves short, and a full queue refuses the table's write
+/// (back-pressure), which the client retries (`capacity::Capacity::queue_slot`), where every
+/// entry write of the index is an update's move of its entry and the update has entries in no
+/// other index and no aggregate. The writes none of the meters may refuse are those the fluid
+/// replay does not follow past a refusal: any other index's entry writes (they would queue: a
+/// new entry held back is missing from the index's entries and Queries until it drains, and a
+/// write refused by one index's full queue is refused on every index), and a table write that
+/// has index entries or aggregates (retried, it writes them when it lands).
 fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Scope> {
-    let writes_more: Vec<bool> = (0..world.patterns.len())
+    let patterns = world.patterns.len();
+    let writes_more: Vec<bool> = (0..patterns)
         .map(|p| {
             model.flows.iter().enumerate().any(|(f, flow)| {
                 flow.pattern == p
@@ -373,19 +404,49 @@ fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Sc
             })
         })
         .collect();
+    // Per pattern: the one index its writes have entries in, if one, and no aggregate.
+    let one_index: Vec<Option<usize>> = (0..patterns)
+        .map(|p| {
+            let mut indexes = model
+                .flows
+                .iter()
+                .filter(|flow| flow.pattern == p && flow.write && model.groups[flow.group].index)
+                .map(|flow| model.groups[flow.group].group);
+            let first = indexes.next()?;
+            let aggregated = model.aggregate_flows.iter().any(|&f| model.flows[f].pattern == p);
+            (indexes.all(|g| g == first) && !aggregated).then_some(first)
+        })
+        .collect();
     let mut out = vec![capacity::Scope {
         groups: model.groups.iter().map(|g| !g.index).collect(),
         guarded: writes_more,
+        queue: false,
+        queues: vec![false; patterns],
         feature: "a table throttling writes of items with index entries or aggregates (their retries write those later)",
         place: "the table".to_owned(),
     }];
     let mut indexes: Vec<usize> = model.groups.iter().filter(|g| g.index).map(|g| g.group).collect();
     indexes.dedup();
     for index in indexes {
+        let groups: Vec<bool> = model.groups.iter().map(|g| g.index && g.group == index).collect();
+        // The queue is modelled where every entry write moves an entry (an update of the
+        // indexed value): what it holds back at the end changes neither the index's entries nor
+        // what a Query of it reads; and where each such write has entries in this index alone.
+        let writes: Vec<usize> = (0..model.flows.len())
+            .filter(|&f| model.flows[f].write && groups[model.flows[f].group])
+            .collect();
+        let queue = !writes.is_empty()
+            && writes
+                .iter()
+                .all(|&f| model.moved_flows.contains(&f) && one_index[model.flows[f].pattern] == Some(index));
+        let queues: Vec<bool> =
+            (0..patterns).map(|p| queue && writes.iter().any(|&f| model.flows[f].pattern == p)).collect();
         out.push(capacity::Scope {
-            groups: model.groups.iter().map(|g| g.index && g.group == index).collect(),
-            guarded: vec![true; world.patterns.len()],
-            feature: "an index partition short of capacity for its entry writes (they queue, and back-pressure throttles the table's writes)",
+            groups,
+            guarded: queues.iter().map(|q| !q).collect(),
+            queue,
+            queues,
+            feature: "an index partition short of capacity for its entry writes (they queue, and back-pressure throttles the table's writes), other than an update's moves of its entries in that index alone",
             place: format!("index {}", world.group_name(index)),
         });
     }

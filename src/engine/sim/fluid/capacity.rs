@@ -32,6 +32,13 @@
 //!   that would fall within the same tick fails too (capacity does not come back within a tick,
 //!   as the per-operation replay fast-forwards it) and counts as a retry; past the policy's
 //!   last retry it fails. Waiting demand stays with the physical partition it was refused on.
+//! - **GSI queues** (`queue_slot`, where `Scope::queue`): an index partition queues the entry
+//!   writes its budget leaves short, in the meter's own queue, up to 5 s of its write capacity;
+//!   while writes are queued the slot's writes queue behind them and its reads alone take the
+//!   budget; what finds the queue full is refused, its base write with it (back-pressure), and
+//!   waits for its retry as any refused request. At the tick's end the queue takes what the tick
+//!   left of the budget (`Meter::drain`). The table takes the writes the queue admitted
+//!   (`admitted_calls`).
 //! - **Splits**: the meter calls for them (10 GB, or a heat window above 80%) from the bytes
 //!   that landed on each partition and its units; the split point comes from every key's
 //!   expected bytes (size) or recent load (heat), with the per-operation replay's own
@@ -49,7 +56,9 @@ use crate::engine::profile::Metering;
 use crate::engine::retry::{Jitter, RetryPolicy};
 use crate::engine::store::PAGE_BYTES;
 
-use super::super::meter::{Meter, READ, WRITE, heat_split_points, share, split_point};
+use super::super::meter::{
+    GSI_BACKLOG_SECS, Meter, PARTITION_RATE, Queued, READ, WRITE, heat_split_points, share, split_point,
+};
 use super::super::report::{PhysicalRuReport, RequestUnitsReport, Totals};
 use super::super::world::World;
 use super::extremes::normal_excess;
@@ -85,6 +94,11 @@ fn slots_for(policy: &RetryPolicy, request_units: bool) -> u32 {
 /// of its write capacity through a flash sale — is not a refusal the rates leave out.
 const GUARDED_REFUSALS: f64 = 1e-3;
 
+/// Pieces a slot's entry writes that a GSI partition queues are cut into, spread over the part
+/// of the slot they came in: the lag counts from the oldest one left (`Meter::lag_secs`),
+/// so each piece's arrival time is within a tenth of a slot of its writes'.
+const QUEUE_PIECES: u32 = 10;
+
 /// Members of a throttled partition whose thinned peaks are weighed, the busiest first: the
 /// largest load of a partition comes from them.
 const THINNED_MEMBERS: usize = 4;
@@ -93,7 +107,7 @@ const THINNED_MEMBERS: usize = 4;
 /// share (`Capacity::check_tail`).
 const TAIL_SHARE: f64 = 0.02;
 /// Standard deviations of a partition's random demand within which its expected demand is near
-/// its budget (`Capacity::check_tail`).
+/// its budget (`Capacity::check_tail`, and a GSI queue's bursts: `Queues::near`).
 const NEAR_SDS: f64 = 3.0;
 
 /// Fewest points a retry's wait is spread over (evenly between the policy's shortest and
@@ -156,6 +170,8 @@ pub struct Figures {
     pub live_units: Vec<f64>,
     /// Per pattern: what its Scans read (`scan`; nothing for a pattern that does not scan).
     pub scans: Vec<ScanFigures>,
+    /// Per pattern: reads served by an index partition with entry writes queued (`queue_slot`).
+    pub stale: Vec<f64>,
 }
 
 /// Per member, what the peaks need beyond the call counts: ticks in which the member's
@@ -178,6 +194,11 @@ pub struct Scope {
     /// models, and what to name it by: a GSI's entry writes queue and hold back the table's
     /// writes (back-pressure); a table write refused, then retried, writes its entries later.
     pub guarded: Vec<bool>,
+    /// Whether the meter is a GSI's, whose partitions queue the entry writes their budget
+    /// leaves short (`Capacity::queue_slot`); per pattern, whether a write its full queue
+    /// refuses is retried by the client (back-pressure) rather than guarded.
+    pub queue: bool,
+    pub queues: Vec<bool>,
     pub feature: &'static str,
     /// Where the refusal names it: the index or the table.
     pub place: String,
@@ -231,6 +252,8 @@ pub struct Capacity {
     /// Per Query flow: each member's units as the last tick weighed them (`LastUnits`).
     last_units: Vec<Option<LastUnits>>,
     pub figures: Figures,
+    /// A GSI's queues, and the writes they admitted (`Queues`).
+    pub queues: Queues,
     /// Per physical partition, per flow: Σ calls × (1 − served share of new requests), and
     /// Σ calls × (served requests / new requests), over the run and the open bucket.
     refused: Vec<Vec<f64>>,
@@ -270,6 +293,40 @@ pub struct Capacity {
     /// Per physical partition, in the order of the last `serve`: the share of its new demand
     /// it served, [read, write].
     served: Vec<[f64; 2]>,
+}
+
+/// What a GSI's queues (`Capacity::queue_slot`) gave and what they take from the table.
+#[derive(Debug, Clone, Default)]
+pub struct Queues {
+    /// Per pattern: the base writes a GSI's queue admitted this tick (served at once or
+    /// queued), first attempts and retries; and whether its full queue has refused one of them
+    /// yet — from then on the table takes only the writes it admitted (`admitted_calls`).
+    pub admitted: Vec<f64>,
+    pub pressed: Vec<bool>,
+    /// On the table's meter: per pattern, the base writes this tick that its GSI's queue
+    /// admitted (`None`: its calls, every one admitted).
+    pub admitted_calls: Vec<Option<f64>>,
+    /// The longest an entry write waited in a queue, at the end of a tick (seconds).
+    pub max_lag: f64,
+    /// A partition with entry writes queued due a split (its queue is not split as rates).
+    split: bool,
+    /// Entry write units queued in the partition's open tick (`queue_slot`), and those queued
+    /// over the run in ticks whose expected demand was near the budget (`NEAR_SDS`): a queue
+    /// of the random bursts of such a demand comes and goes within ticks, which expected values
+    /// do not follow (`GUARDED_REFUSALS` of them refuse the run).
+    tick: f64,
+    near: f64,
+}
+
+impl Queues {
+    fn new(patterns: usize) -> Queues {
+        Queues {
+            admitted: vec![0.0; patterns],
+            pressed: vec![false; patterns],
+            admitted_calls: vec![None; patterns],
+            ..Queues::default()
+        }
+    }
 }
 
 /// A Query flow's units per member in one bucket, as a tick weighed them (or took its sums
@@ -470,11 +527,11 @@ impl Demand {
     fn add(
         &mut self,
         (f, flow, overhead): (usize, &Flow, f64),
-        calls: u64,
+        calls: f64,
         share: f64,
         (units, live): (f64, f64),
     ) {
-        let requests = calls as f64 * share;
+        let requests = calls * share;
         self.requests[f] += requests;
         self.units[f] += requests * units;
         self.live[f] += requests * units * live;
@@ -573,7 +630,9 @@ impl Capacity {
                 units: vec![[0.0; 2]; patterns],
                 live_units: vec![0.0; patterns],
                 scans: vec![ScanFigures::default(); patterns],
+                stale: vec![0.0; patterns],
             },
+            queues: Queues::new(patterns),
             refused: vec![vec![0.0; flows]; parts],
             landed: vec![vec![0.0; flows]; parts],
             attempts: vec![[0.0; 2]; parts],
@@ -944,8 +1003,10 @@ impl Capacity {
                 continue;
             }
             let calls = n[flow.pattern];
+            // The writes that reach the table: those its GSI's queue admitted, once it refuses.
+            let landing = self.calls_of(flow, n);
             self.called[f] += calls as f64;
-            self.window_calls[f][1] += calls as f64;
+            self.window_calls[f][1] += landing;
             if calls == 0 {
                 continue;
             }
@@ -967,7 +1028,7 @@ impl Capacity {
                             spread.entry(f).or_insert_with(|| spread_of(&flow.shares, parts, demand.len()));
                         for (at_part, &share) in demand.iter_mut().zip(sums.iter()) {
                             if share > 0.0 {
-                                at_part.add((f, flow, overhead), calls, share, (units, 1.0));
+                                at_part.add((f, flow, overhead), landing, share, (units, 1.0));
                             }
                         }
                         continue;
@@ -983,6 +1044,18 @@ impl Capacity {
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         self.watch_served(mid.floor() as i64);
         self.split(model, t);
+        if self.queues.split {
+            return Err(unsupported(
+                "a split of an index partition with entry writes queued",
+                &self.scope.place,
+            ));
+        }
+        if self.queues.near >= GUARDED_REFUSALS {
+            return Err(unsupported(
+                "an index partition whose entry writes queue in the random bursts of a demand near its budget (lag and stale reads by chance)",
+                &self.scope.place,
+            ));
+        }
         if let Some(p) = self.breach {
             let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
             return Err(unsupported(&feature, &self.scope.place));
@@ -996,14 +1069,27 @@ impl Capacity {
         Ok(())
     }
 
+    /// The calls of `flow`'s pattern this tick that reach this meter: on the table, once its
+    /// GSI's full queue refuses some, a write's the queue admitted (`admitted_calls`); else
+    /// every call.
+    fn calls_of(&self, flow: &Flow, n: &[u64]) -> f64 {
+        match self.queues.admitted_calls[flow.pattern] {
+            Some(admitted) if flow.write => admitted,
+            _ => n[flow.pattern] as f64,
+        }
+    }
+
     /// Runs the tick's slots on every partition: new demand and due retries, served as far as
-    /// the meter lets them.
+    /// the meter lets them. A GSI's partitions then apply what they have queued with what the
+    /// tick left of their budgets (`Meter::drain`), as the per-operation replay does before
+    /// the next tick's requests; the queue's oldest write's wait before that is its lag.
     fn serve(&mut self, model: &Model, t: u32, n: &[u64], demand: &mut [Demand]) {
         let caps = self.caps();
         let first_slot = u64::from(t) * u64::from(self.slots);
         let end_slot = first_slot + u64::from(self.slots);
         let frac = 1.0 / f64::from(self.slots);
         self.served = vec![[1.0; 2]; demand.len()];
+        self.queues.admitted.iter_mut().for_each(|a| *a = 0.0);
         for (i, d) in demand.iter_mut().enumerate() {
             // The retries due this tick (out of the queue while it is served, back for `retry`).
             let mut due = std::mem::take(&mut self.waiting[i]);
@@ -1012,7 +1098,7 @@ impl Capacity {
             for (f, flow) in model.flows.iter().enumerate() {
                 let dim = if flow.write { WRITE } else { READ };
                 new_units[dim] += d.units[f];
-                let calls = n[flow.pattern] as f64;
+                let calls = self.calls_of(flow, n);
                 var += calls * (d.s2[f] - d.s1[f] * d.s1[f]).max(0.0) / (caps[dim] * caps[dim]);
             }
             let mut total = new_units;
@@ -1033,38 +1119,35 @@ impl Capacity {
             };
             let mut refused = std::mem::take(&mut self.refusals);
             let mut served_share = 0.0;
-            let mut new_served = 0.0;
+            self.queues.tick = 0.0;
+            let mut new_served = [0.0; 2];
             let mut served_units = [0.0; 2];
             for slot in first_slot..end_slot {
                 let mut want = new_units.map(|u| u * frac);
                 for e in due.in_slot(slot) {
                     want[e.dim] += e.units;
                 }
-                let need = share(want, caps);
-                let k = if need > 0.0 {
-                    self.meter.fits_over(t, i, want, over).min(((cap - served_share) / need).max(0.0))
+                // Whether reads of the partition now see the index as it was (writes queued).
+                let stale = self.scope.queue && self.meter.pending(i);
+                let k = if self.scope.queue {
+                    self.queue_slot((t, i, slot - first_slot), want, (cap, over), &mut served_share)
                 } else {
-                    1.0
+                    [self.budget_slot((t, i), want, (cap, over), &mut served_share); 2]
                 };
-                if need > 0.0 {
-                    self.meter.take(t, i, want.map(|u| u * k));
-                }
-                served_share += k * need;
-                served_units[READ] += want[READ] * k;
-                served_units[WRITE] += want[WRITE] * k;
-                new_served += frac * k;
-                self.slot_served(model, (i, slot), d, frac, k, &mut refused);
-                for waiting::Entry { pattern, dim, retries, requests, units } in due.in_slot(slot) {
-                    self.figures.units[pattern][dim] += units * k;
-                    if k < 1.0 {
-                        self.attempts[i][1] += requests * (1.0 - k);
-                        self.refused_here[i] += requests * (1.0 - k);
-                        refused.add((slot, pattern, dim, retries), requests * (1.0 - k), units * (1.0 - k));
-                    }
-                }
+                served_units[READ] += want[READ] * k[READ];
+                served_units[WRITE] += want[WRITE] * k[WRITE];
+                new_served[READ] += frac * k[READ];
+                new_served[WRITE] += frac * k[WRITE];
+                self.slot_served(model, (i, slot, stale), d, frac, k, &mut refused);
+                self.retries_served((i, slot, stale), &due, k, &mut refused);
             }
+            if self.queues.tick > 0.0 && (mean - 1.0).abs() < NEAR_SDS * sd {
+                self.queues.near += self.queues.tick;
+            }
+            // Both directions alike unless a queue admitted writes the budget did not serve.
+            let new_served_all = new_served[READ].min(new_served[WRITE]);
             if over > 0.0 {
-                let refused: f64 = d.requests.iter().sum::<f64>() * (1.0 - new_served).max(0.0);
+                let refused: f64 = d.requests.iter().sum::<f64>() * (1.0 - new_served[READ]).max(0.0);
                 self.tail[1] += refused;
                 if (share(new_units, caps) - 1.0 - over).abs() < NEAR_SDS * sd {
                     self.tail[0] += refused;
@@ -1080,38 +1163,148 @@ impl Capacity {
                 .map(|dim| if new_units[dim] > 0.0 { served_units[dim] / new_units[dim] } else { 1.0 });
             self.served[i] = lambda;
             for (f, flow) in model.flows.iter().enumerate() {
-                let calls = n[flow.pattern] as f64;
-                self.refused[i][f] += calls * (1.0 - new_served);
-                self.landed[i][f] += calls * lambda[if flow.write { WRITE } else { READ }];
+                let calls = self.calls_of(flow, n);
+                let dim = if flow.write { WRITE } else { READ };
+                self.refused[i][f] += calls * (1.0 - new_served[dim]);
+                self.landed[i][f] += calls * lambda[dim];
             }
             // What landed stays (overwrites are not taken off).
             self.bytes[i] += d.bytes * lambda[WRITE];
             #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "bytes")]
             let whole = self.bytes[i].round() as u64;
             self.meter.parts[i].bytes = whole;
-            if new_served < 1.0 - 1e-9 {
+            if new_served_all < 1.0 - 1e-9 {
                 self.thin(model, n, (i, &*d), lambda);
+            }
+        }
+        if self.scope.queue {
+            // The lag as the per-operation replay takes it, at the tick's end, before the queues
+            // take what the tick left of their budgets.
+            let end_ms = self.start_ms + u64::from(t + 1) * self.tick_ms;
+            self.queues.max_lag = self.queues.max_lag.max(self.meter.lag_secs(end_ms));
+            self.meter.drain(t, &mut Vec::new());
+        }
+    }
+
+    /// The retries `due` on partition `i` in `slot`, served (or, on a GSI, queued) in part `k`
+    /// [read, write]: their units, and those refused again into `refused`. `stale`: as in
+    /// `slot_served`.
+    fn retries_served(
+        &mut self,
+        (i, slot, stale): (usize, u64, bool),
+        due: &Waiting,
+        k: [f64; 2],
+        refused: &mut Waiting,
+    ) {
+        for waiting::Entry { pattern, dim, retries, requests, units } in due.in_slot(slot) {
+            self.figures.units[pattern][dim] += units * k[dim];
+            if dim == WRITE && self.scope.queues[pattern] {
+                self.queues.admitted[pattern] += requests * k[dim];
+            }
+            if stale && dim == READ {
+                self.figures.stale[pattern] += requests * k[dim];
+            }
+            if k[dim] < 1.0 {
+                self.attempts[i][1] += requests * (1.0 - k[dim]);
+                self.refused_here[i] += requests * (1.0 - k[dim]);
+                refused.add((slot, pattern, dim, retries), requests * (1.0 - k[dim]), units * (1.0 - k[dim]));
             }
         }
     }
 
-    /// A slot's share `frac` of partition `i`'s new demand, served in part `k`: units served,
-    /// and the requests refused (first attempts) into `refused` for their retries; a guarded
-    /// write refused is a breach of the scope (`Scope::guarded`).
+    /// One slot of partition `i` in tick `t`: the share of `want` the meter serves, at most
+    /// what is left of `cap` (the tick's most, `serve`), taken from the budget.
+    fn budget_slot(
+        &mut self,
+        (t, i): (u32, usize),
+        want: [f64; 2],
+        (cap, over): (f64, f64),
+        served_share: &mut f64,
+    ) -> f64 {
+        let need = share(want, self.caps());
+        let k = if need > 0.0 {
+            self.meter.fits_over(t, i, want, over).min(((cap - *served_share) / need).max(0.0))
+        } else {
+            1.0
+        };
+        if need > 0.0 {
+            self.meter.take(t, i, want.map(|u| u * k));
+        }
+        *served_share += k * need;
+        k
+    }
+
+    /// One slot of a GSI partition `i` (`at`: the tick, the partition, the slot's place in the
+    /// tick), as the per-operation replay's admission of an entry write (`exec`'s `admit`): with
+    /// nothing queued, reads and writes share the budget (at most what is left of `cap`, the
+    /// tick's most, as in `serve`) and the writes it leaves short queue; with writes queued,
+    /// every write queues behind them — reads alone take the budget — and the queue holds at
+    /// most `GSI_BACKLOG_SECS` of the partition's write capacity: what finds it full is
+    /// refused, its base write with it (back-pressure), and retried by the client. Returns the
+    /// share of `want` served or admitted, [read, write]. Queued writes take no budget now
+    /// (`serve` drains them at the tick's end); each slot's are queued as `QUEUE_PIECES` writes
+    /// spread over the part of the slot they came in, so the lag counts from their arrival.
+    fn queue_slot(
+        &mut self,
+        (t, i, at): (u32, usize, u64),
+        want: [f64; 2],
+        (cap, over): (f64, f64),
+        served_share: &mut f64,
+    ) -> [f64; 2] {
+        let queued = self.meter.pending(i);
+        let budget = if queued { [want[READ], 0.0] } else { want };
+        let k = self.budget_slot((t, i), budget, (cap, over), served_share);
+        // The writes the budget did not serve: from the slot's start behind a queue, else from
+        // where the budget ran out.
+        let (short, from) = if queued { (want[WRITE], 0.0) } else { (want[WRITE] * (1.0 - k), k) };
+        if short <= 0.0 {
+            return [k, 1.0];
+        }
+        let room = (PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS - self.meter.parts[i].backlog).max(0.0);
+        let into = short.min(room);
+        if into > 0.0 {
+            let slot_ms = self.tick_ms as f64 / f64::from(self.slots);
+            let slot_start = (self.start_ms + u64::from(t) * self.tick_ms) as f64 + at as f64 * slot_ms;
+            // They came in evenly over the rest of the slot; those the queue took came first.
+            let until = from + (1.0 - from) * into / short;
+            let part = self.meter.parts[i].lo;
+            self.queues.tick += into;
+            let p = &mut self.meter.parts[i];
+            p.backlog += into;
+            for piece in 0..QUEUE_PIECES {
+                let place = from + (until - from) * (f64::from(piece) + 0.5) / f64::from(QUEUE_PIECES);
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "milliseconds")]
+                let since_ms = (slot_start + place * slot_ms).round() as u64;
+                let units = into / f64::from(QUEUE_PIECES);
+                p.queue.push_back(Queued { since_ms, units, hash: part, op: 0 });
+            }
+        }
+        // Exactly 1 when the queue took them all: only a refusal presses on the table.
+        [k, 1.0 - (short - into) / want[WRITE]]
+    }
+
+    /// A slot's share `frac` of partition `i`'s new demand, served (or, on a GSI, queued) in
+    /// part `k` [read, write]: units served, and the requests refused (first attempts) into
+    /// `refused` for their retries; a guarded write refused is a breach of the scope
+    /// (`Scope::guarded`). `stale`: the partition had writes queued (its reads are stale).
     fn slot_served(
         &mut self,
         model: &Model,
-        (i, slot): (usize, u64),
+        (i, slot, stale): (usize, u64, bool),
         d: &Demand,
         frac: f64,
-        k: f64,
+        k: [f64; 2],
         refused: &mut Waiting,
     ) {
         for (f, flow) in model.flows.iter().enumerate() {
             let dim = if flow.write { WRITE } else { READ };
+            let k = k[dim];
             self.figures.units[flow.pattern][dim] += d.units[f] * frac * k;
             if !flow.write {
                 self.figures.live_units[flow.pattern] += d.live[f] * frac * k;
+                if stale {
+                    self.figures.stale[flow.pattern] += d.requests[f] * frac * k;
+                }
             }
             // The threshold the thinned peaks use: a partition that served less than all but
             // 1e-9 of its demand refused some.
@@ -1126,6 +1319,12 @@ impl Capacity {
                 self.guard_short += d.requests[f] * frac * (1.0 - k);
                 if self.guard_short >= GUARDED_REFUSALS {
                     self.breach.get_or_insert(flow.pattern);
+                }
+            }
+            if flow.write && self.scope.queues[flow.pattern] {
+                self.queues.admitted[flow.pattern] += d.requests[f] * frac * k;
+                if k < 1.0 && d.requests[f] > 0.0 {
+                    self.queues.pressed[flow.pattern] = true;
                 }
             }
             self.scan.served(f, flow.pattern, d.requests[f], k);
@@ -1218,6 +1417,12 @@ impl Capacity {
             points.sort_unstable_by(|a, b| b.cmp(a));
             if points.is_empty() {
                 self.meter.refuse_split(i);
+                continue;
+            }
+            // A queue splits with its writes' keys, which the pieces of a slot's flow do not
+            // keep (one key's partition, which cannot split, keeps its queue whole).
+            if self.meter.pending(i) {
+                self.queues.split = true;
                 continue;
             }
             for at in points {

@@ -207,8 +207,18 @@ impl<'w> Replay<'w> {
                 state.carry = expected - calls as f64;
                 n[p] = calls;
             }
-            for capacity in &mut self.capacities {
-                capacity.tick(self.world, &self.model, t, &n)?;
+            // The indexes first: once a GSI's full queue refuses writes (back-pressure), the
+            // table takes only those its queue admitted.
+            if let Some((table, indexes)) = self.capacities.split_first_mut() {
+                for capacity in indexes.iter_mut() {
+                    capacity.tick(self.world, &self.model, t, &n)?;
+                }
+                for p in 0..n.len() {
+                    let pressed = indexes.iter().filter(|c| c.queues.pressed[p]);
+                    table.queues.admitted_calls[p] =
+                        pressed.map(|c| c.queues.admitted[p]).reduce(|a, b| a + b);
+                }
+                table.tick(self.world, &self.model, t, &n)?;
             }
             self.no_batch_refused()?;
             for g in 0..self.groups.len() {

@@ -414,20 +414,27 @@ impl Replay<'_> {
         let views = self.world.engine.profile().indexes == Indexes::Views;
         // On a metered store, the index's own meter: the units its entry writes were served
         // and its reads of partitions holding an entry (the per-operation replay's `units` of
-        // the index's group, counted on its logical partitions), the reads it refused on their
-        // first attempt (its entry writes it never refuses: `scopes`), and its busiest
-        // physical partition's peak (at least its busiest key's).
+        // the index's group, counted on its logical partitions), the requests it refused on
+        // their first attempt (its reads, and the writes its full queue refused: `scopes`), its
+        // busiest physical partition's peak (at least its busiest key's), the longest wait in
+        // its queues and the reads it served while writes were queued.
         let (mut wcu, mut rcu, mut throttled, mut physical_peak) = (0.0, 0.0, 0.0, peak.median);
+        let (mut lag, mut stale_reads) = (0.0, 0.0);
         if let Some(capacity) = self.capacity_of(g) {
             let f = &capacity.figures;
             wcu = f.units.iter().map(|u| u[WRITE]).sum();
             rcu = f.live_units.iter().sum();
             throttled = f.throttled.iter().sum();
+            stale_reads = f.stale.iter().sum();
+            // To the millisecond, as the per-operation replay's queued writes' times are.
+            lag = (capacity.queues.max_lag * 1000.0).round() / 1000.0;
             let meter = &capacity.meter;
             // The meter is fed expected demand, so its peaks miss the random ones: a physical
             // partition's peak is at least its busiest key's (the median of its maximum).
-            physical_peak =
-                (0..meter.parts.len()).map(|i| meter.peak(i, WRITE)).fold(0.0, f64::max).max(peak.median);
+            // Except where its writes queued: a key's load counts the writes its queue admitted,
+            // its partition's the units its budget served.
+            let metered = (0..meter.parts.len()).map(|i| meter.peak(i, WRITE)).fold(0.0, f64::max);
+            physical_peak = if capacity.queues.max_lag > 0.0 { metered } else { metered.max(peak.median) };
         }
         let table_wcu: f64 = self.capacity().map_or(0.0, |c| c.figures.units.iter().map(|u| u[WRITE]).sum());
         IndexReport {
@@ -438,8 +445,7 @@ impl Replay<'_> {
             bytes: whole(state.bytes),
             items: whole(state.items),
             wcu_vs_table: ratio(wcu, table_wcu),
-            // Entry writes never queue here (`scopes` refuses a run in which they would).
-            max_lag_s: 0.0,
+            max_lag_s: lag,
             throttled_ops: whole(throttled),
             hottest_key: self.hottest(g).map(|p| self.key_text(g, p)),
             hottest_key_peak_wcu_per_s: peak.median,
@@ -447,7 +453,7 @@ impl Replay<'_> {
             partitions: whole(state.partitions),
             max_partition_bytes: whole(bytes.median),
             entry_writes: whole(state.writes),
-            stale_reads: 0,
+            stale_reads: whole(stale_reads),
         }
     }
 
@@ -532,6 +538,9 @@ impl Replay<'_> {
         let metered = self.capacity().is_some();
         let request_units = self.capacity().is_some_and(|c| c.meter.provisioned_per_s().is_some());
         let mut notes = fluid_notes(calls, metered, self.capacities.len() > 1);
+        if self.capacities.iter().any(|c| c.scope.queue && c.queues.max_lag > 0.0) {
+            notes.push(QUEUE_NOTE.to_owned());
+        }
         if request_units {
             // Cosmos DB's request units take the place of DynamoDB's capacity units.
             for note in notes.iter_mut().filter(|n| n.starts_with("Capacity as rates")) {
@@ -557,6 +566,7 @@ impl Replay<'_> {
                 all.units[p][READ] += f.units[p][READ];
                 all.units[p][WRITE] += f.units[p][WRITE];
                 all.live_units[p] += f.live_units[p];
+                all.stale[p] += f.stale[p];
             }
         }
         Some(all)
@@ -644,7 +654,7 @@ impl Replay<'_> {
                 condition_failed: whole(self.condition_failed(p)),
                 version_conflicts: 0,
                 duplicates: 0,
-                stale_reads: 0,
+                stale_reads: whole(figures.map_or(0.0, |f| f.stale[p])),
                 cache: None,
             });
         }
@@ -654,6 +664,9 @@ impl Replay<'_> {
 
 /// How a rates replay meters Cosmos DB's request units (`capacity`, `cosmos`).
 const REQUEST_UNITS_NOTE: &str = "Request units as rates: each tick's expected demand (calls × each key's share × its RU: a point read's and an update's — a replace, two writes — by the item's JSON size, from Microsoft's table by document size) was fed to the container's meter per physical partition in forty slots of the tick (under a retry policy without jitter, such as the Cosmos DB SDK's 1 s waits, a retry comes back at the place in the tick it was refused at; a policy with jitter is refused), each partition serving its even share of the container's RU/s and whole the request that finds any budget left (what it serves past its budget owed by the next seconds), at most E[X] − E[(X − budget)⁺] of a random demand X; the rest was retried after the retry policy's waits. Throttled requests (429s), retries, failures, RU and landed writes are expected values; every update is charged as a replace (a run whose keys number more than 1% of its writes is refused), and a run in which more than 2% of the throttled requests come from partitions whose demand is near their share is refused. Where partitions are pinned well past their share, requests given a 429 on their first attempt come out fewer as rates than per operation by more than the 2% the rest agrees within (counters `recommended` under `--seed 1`, two partitions pinned: 2.9% fewer over 2 minutes, 4% over 15; its 429 responses and RU within 2%). The busiest physical partition's peak (its RU per second, in the JSON's partitions and in compare) is the meter's own under that expected demand, not the median of a maximum: its busiest tick's expected load, below what one run reaches where a physical partition serves few requests a tick. Normalized RU consumption (a partition's busiest second, a maximum of its random demand) is not modelled, and is left out of the request units.";
+
+/// How a rates replay follows a GSI's queue, for a run in which entry writes queued.
+const QUEUE_NOTE: &str = "Index queues as rates: this run's index entry writes are all moves of an updated value's entry in one index, so, unlike the runs the note above refuses, its index partitions queue the entry writes their budget leaves short (those take none of the budget then; while writes are queued every entry write waits behind them and reads alone take the budget), up to 5 seconds of the partition's write capacity; a write that finds its entry's queue full is refused whole and retried by the client (back-pressure), so the table takes only the writes its index admitted. The queue takes what each tick leaves of its partition's budget; the lag is the longest wait of a queued write at a tick's end, and reads served while the partition had writes queued are stale. What is still queued at the end changes none of the index's entries (a move keeps them).";
 
 /// What a fluid report's figures are, for its reader.
 fn fluid_notes(calls: u64, metered: bool, indexes: bool) -> Vec<String> {
