@@ -158,7 +158,7 @@
 //!   (`meter::GSI_BACKLOG_SECS`), and a write that finds it full is refused whole — throttled,
 //!   retried over the policy's waits, given up past its last retry, as any refused request —
 //!   so the table's meter takes only the writes the index admitted, new and retried
-//!   (`Capacity::admitted_calls`, once the queue has refused one). The queue is the
+//!   (`Queues::admitted_calls`, once the queue has refused one). The queue is the
 //!   per-operation replay's own (`Meter::drain`: what each tick leaves of the partition's budget
 //!   applies it, in order); each slot's queued writes go in as pieces spread over the part of
 //!   the slot they came in, so the lag — the oldest queued write's wait at a tick's end
@@ -177,7 +177,8 @@
 //!   one with at most that chance; a demand whose random tail only grazes the budget,
 //!   practice-top-customers `recommended`'s busiest index partition at ~80% of its 1,000 write
 //!   units through the flash sale, refuses ~10⁻⁴ of a write); a queue of the random bursts of
-//!   a demand near its partition's budget (within 3 standard deviations: `NEAR_SDS`), once 10⁻³
+//!   a demand not clearly past its partition's budget (below it, or within 3 standard deviations
+//!   above: `NEAR_SDS`), once 10⁻³
 //!   of a unit was queued so (expected values follow neither how often such a queue exists —
 //!   its stale reads — nor its lag: leaderboard `recommended`, whose busiest index partition
 //!   holds 6 of the 16 hash() slots at ~95% of its budget: per operation 1 s of lag, 14,568 stale
@@ -446,7 +447,7 @@ fn scopes(world: &super::world::World, model: &model::Model) -> Vec<capacity::Sc
             guarded: queues.iter().map(|q| !q).collect(),
             queue,
             queues,
-            feature: "an index partition short of capacity for its entry writes (they queue, and back-pressure throttles the table's writes), other than an update's moves of its entries in that index alone",
+            feature: "an index partition short of capacity for its entry writes (they queue, and back-pressure throttles the table's writes), other than a pattern's own updates moving their entries in that index alone, with no aggregate",
             place: format!("index {}", world.group_name(index)),
         });
     }

@@ -311,9 +311,10 @@ pub struct Queues {
     /// A partition with entry writes queued due a split (its queue is not split as rates).
     split: bool,
     /// Entry write units queued in the partition's open tick (`queue_slot`), and those queued
-    /// over the run in ticks whose expected demand was near the budget (`NEAR_SDS`): a queue
-    /// of the random bursts of such a demand comes and goes within ticks, which expected values
-    /// do not follow (`GUARDED_REFUSALS` of them refuse the run).
+    /// over the run in ticks whose expected demand was not clearly past the budget (below it,
+    /// or within `NEAR_SDS` above): a queue of the random bursts of such a demand comes and
+    /// goes within ticks, which expected values do not follow (`GUARDED_REFUSALS` of them
+    /// refuse the run).
     tick: f64,
     near: f64,
 }
@@ -1141,7 +1142,9 @@ impl Capacity {
                 self.slot_served(model, (i, slot, stale), d, frac, k, &mut refused);
                 self.retries_served((i, slot, stale), &due, k, &mut refused);
             }
-            if self.queues.tick > 0.0 && (mean - 1.0).abs() < NEAR_SDS * sd {
+            // One-sided: a queue under a demand not clearly past the budget (within `NEAR_SDS`
+            // of it, or below it, whose random tail still reaches past it) is a burst's.
+            if self.queues.tick > 0.0 && mean - 1.0 < NEAR_SDS * sd {
                 self.queues.near += self.queues.tick;
             }
             // Both directions alike unless a queue admitted writes the budget did not serve.
