@@ -65,6 +65,8 @@ pub const ON_DEMAND_RAMP_SECS: f64 = 1800.0;
 /// A GSI partition queues at most this many seconds of its write capacity before its table's
 /// writes are throttled (back-pressure).
 pub const GSI_BACKLOG_SECS: f64 = 5.0;
+/// The most write units a GSI partition's queue holds: `GSI_BACKLOG_SECS` of its capacity.
+pub const GSI_BACKLOG_UNITS: f64 = PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS;
 
 /// One GSI entry write waiting in a partition's queue: when it arrived, the units of it not yet
 /// applied, the hash of its index partition key (it follows that hash when the partition
@@ -518,7 +520,7 @@ impl Meter {
             return Ok(true);
         }
         let p = &mut self.parts[i];
-        if p.backlog + units > PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS {
+        if p.backlog + units > GSI_BACKLOG_UNITS {
             return Err(Refusal::Backlog(i));
         }
         p.backlog += units;
@@ -549,7 +551,7 @@ impl Meter {
                 return true;
             }
         }
-        p.backlog + units <= PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS
+        p.backlog + units <= GSI_BACKLOG_UNITS
     }
 
     /// The table allowance of a fresh tick.

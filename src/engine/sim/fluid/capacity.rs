@@ -57,7 +57,7 @@ use crate::engine::retry::{Jitter, RetryPolicy};
 use crate::engine::store::PAGE_BYTES;
 
 use super::super::meter::{
-    GSI_BACKLOG_SECS, Meter, PARTITION_RATE, Queued, READ, WRITE, heat_split_points, share, split_point,
+    GSI_BACKLOG_UNITS, Meter, Queued, READ, WRITE, heat_split_points, share, split_point,
 };
 use super::super::report::{PhysicalRuReport, RequestUnitsReport, Totals};
 use super::super::world::World;
@@ -1242,7 +1242,7 @@ impl Capacity {
     /// nothing queued, reads and writes share the budget (at most what is left of `cap`, the
     /// tick's most, as in `serve`) and the writes it leaves short queue; with writes queued,
     /// every write queues behind them — reads alone take the budget — and the queue holds at
-    /// most `GSI_BACKLOG_SECS` of the partition's write capacity: what finds it full is
+    /// most `GSI_BACKLOG_UNITS` (5 s) of the partition's write capacity: what finds it full is
     /// refused, its base write with it (back-pressure), and retried by the client. Returns the
     /// share of `want` served or admitted, [read, write]. Queued writes take no budget now
     /// (`serve` drains them at the tick's end); each slot's are queued as `QUEUE_PIECES` writes
@@ -1263,7 +1263,7 @@ impl Capacity {
         if short <= 0.0 {
             return [k, 1.0];
         }
-        let room = (PARTITION_RATE[WRITE] * GSI_BACKLOG_SECS - self.meter.parts[i].backlog).max(0.0);
+        let room = (GSI_BACKLOG_UNITS - self.meter.parts[i].backlog).max(0.0);
         let into = short.min(room);
         if into > 0.0 {
             let slot_ms = self.tick_ms as f64 / f64::from(self.slots);
