@@ -12,8 +12,9 @@
 //! is sealed when it fills. Blocks vary in length like B-tree leaves: an insert, removal or
 //! resize in a sealed block decodes, edits and re-encodes that block alone (splitting it past
 //! [`BLOCK`] rows, merging a thin one with its successor), and later blocks only shift their
-//! start positions, so a middle insert moves O(blocks) headers instead of O(rows) rows. Each
-//! block keeps its rows' byte sum, so a page takes whole blocks without decoding them.
+//! start positions and running byte sums, so a middle insert moves O(blocks) headers instead of
+//! O(rows) rows. Each block keeps its rows' byte sum and the sum of the blocks before it, so a
+//! page takes a run of whole blocks by a binary search, without visiting or decoding them.
 //!
 //! The rows know nothing of codecs: a sort key is a `u64` (inline, or an arena reference), and
 //! the caller compares it.
@@ -37,8 +38,12 @@ struct Block {
     base_sk: u64,
     /// The sum of the rows' sizes.
     bytes: u64,
-    /// Position of the first row in the partition.
-    start: usize,
+    /// The sum of the sizes of the rows in the blocks before this one: with `start`, a page
+    /// finds how many whole blocks fit its limits by a binary search, not a walk.
+    before: u64,
+    /// Position of the first row in the partition (`start()`): a u32, so the header stays one
+    /// cache line (a partition's rows are items, whose ids are u32).
+    start: u32,
     base_size: u32,
     base_id: u32,
     len: u8,
@@ -57,7 +62,7 @@ fn bits(spread: u64) -> u8 {
 }
 
 impl Block {
-    fn encode(rows: &[Row], start: usize) -> Block {
+    fn encode(rows: &[Row], start: usize, before: u64) -> Block {
         assert!(!rows.is_empty() && rows.len() <= BLOCK, "a block holds 1..=BLOCK rows");
         let mut lo = Row { sk: u64::MAX, size: u32::MAX, id: u32::MAX };
         let mut hi = Row { sk: 0, size: 0, id: 0 };
@@ -92,7 +97,8 @@ impl Block {
             first: rows[0].sk,
             base_sk: lo.sk,
             bytes: rows.iter().map(|r| u64::from(r.size)).sum(),
-            start,
+            before,
+            start: u32::try_from(start).expect("a partition's rows are fewer than 2^32"),
             base_size: lo.size,
             base_id: lo.id,
             len: u8::try_from(rows.len()).expect("BLOCK fits in u8"),
@@ -102,6 +108,15 @@ impl Block {
 
     fn len(&self) -> usize {
         usize::from(self.len)
+    }
+
+    fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    /// Position after the last row, and the byte sum of the rows up to it.
+    fn end(&self) -> (usize, u64) {
+        (self.start() + self.len(), self.before + self.bytes)
     }
 
     fn width(&self) -> usize {
@@ -212,13 +227,13 @@ impl Rows {
         }
         // Blocks are full unless edits in the middle split or thinned them.
         if let Some(block) = self.blocks.get(i / BLOCK)
-            && block.start <= i
-            && i < block.start + block.len()
+            && block.start() <= i
+            && i < block.start() + block.len()
         {
-            return (i / BLOCK, i - block.start);
+            return (i / BLOCK, i - block.start());
         }
-        let b = self.blocks.partition_point(|block| block.start <= i) - 1;
-        (b, i - self.blocks[b].start)
+        let b = self.blocks.partition_point(|block| block.start() <= i) - 1;
+        (b, i - self.blocks[b].start())
     }
 
     fn block_len(&self, b: usize) -> usize {
@@ -281,10 +296,10 @@ impl Rows {
             match cmp(block.sk(mid)) {
                 Ordering::Less => a = mid + 1,
                 Ordering::Greater => z = mid,
-                Ordering::Equal => return Ok(block.start + mid),
+                Ordering::Equal => return Ok(block.start() + mid),
             }
         }
-        Err(block.start + a)
+        Err(block.start() + a)
     }
 
     /// The first position whose row fails `pred`, which holds for a prefix of the rows.
@@ -326,7 +341,8 @@ impl Rows {
     /// The full tail becomes a block.
     #[inline(never)]
     fn seal_tail(&mut self) {
-        self.blocks.push(Block::encode(&self.tail, self.sealed));
+        let before = self.blocks.last().map_or(0, |last| last.end().1);
+        self.blocks.push(Block::encode(&self.tail, self.sealed, before));
         self.sealed += BLOCK;
         self.tail.clear();
     }
@@ -385,21 +401,27 @@ impl Rows {
     /// Replaces blocks `b..b + count` by `rows` (none, one block, or two halves past
     /// [`BLOCK`]) and shifts the blocks after them.
     fn rewrite(&mut self, b: usize, count: usize, rows: &[Row]) {
-        let start = self.blocks[b].start;
+        let (start, before) = (self.blocks[b].start(), self.blocks[b].before);
         let old: usize = self.blocks[b..b + count].iter().map(Block::len).sum();
+        let old_bytes: u64 = self.blocks[b..b + count].iter().map(|block| block.bytes).sum();
         let half = rows.len().div_ceil(2);
         let (one, two) = match rows.len() {
             0 => (None, None),
-            n if n <= BLOCK => (Some(Block::encode(rows, start)), None),
+            n if n <= BLOCK => (Some(Block::encode(rows, start, before)), None),
             _ => {
-                (Some(Block::encode(&rows[..half], start)), Some(Block::encode(&rows[half..], start + half)))
+                let one = Block::encode(&rows[..half], start, before);
+                let two = Block::encode(&rows[half..], start + half, before + one.bytes);
+                (Some(one), Some(two))
             }
         };
+        let new_bytes = one.iter().chain(&two).map(|block| block.bytes).sum::<u64>();
         let after = b + usize::from(one.is_some()) + usize::from(two.is_some());
         self.blocks.splice(b..b + count, one.into_iter().chain(two));
         let (grew, shrank) = (rows.len().saturating_sub(old), old.saturating_sub(rows.len()));
         for block in &mut self.blocks[after..] {
-            block.start = block.start + grew - shrank;
+            block.start =
+                u32::try_from(block.start() + grew - shrank).expect("a partition's rows are fewer than 2^32");
+            block.before = block.before + new_bytes - old_bytes;
         }
         self.sealed = self.sealed + grew - shrank;
     }
@@ -424,26 +446,31 @@ impl Rows {
         let (mut count, mut bytes) = (0usize, 0u64);
         let (mut b, mut k) = self.locate(from);
         while count < available {
-            // Whole blocks that fit below both limits, by their sums, in a tight loop: a long
-            // page is mostly these.
-            let fits = |block: &Block, count: usize, bytes: u64| {
-                let len = block.len();
-                count + len <= available && count + len < limit && bytes + block.bytes < page_bytes
-            };
-            if forward && k == 0 {
-                for block in self.blocks.get(b..).unwrap_or_default() {
-                    if !fits(block, count, bytes) {
-                        break;
-                    }
-                    (count, bytes, b) = (count + block.len(), bytes + block.bytes, b + 1);
+            // Whole blocks that fit below both limits are taken by their sums: a long page is
+            // mostly these. Whether a run of them that ends the walk at `count` rows and `bytes`
+            // fits holds for a prefix of the runs (both sums grow with the run), so the longest
+            // is found by a galloping search over the blocks' running sums, not a walk of them:
+            // a page of a month's readings spans thousands of blocks.
+            let fits = |count: usize, bytes: u64| count <= available && count < limit && bytes < page_bytes;
+            if forward && let Some(head) = self.blocks.get(b).filter(|_| k == 0) {
+                let (from, below) = (head.start(), head.before);
+                let run = prefix_len(self.blocks.len() - b, |i| {
+                    let (end, through) = self.blocks[b + i].end();
+                    fits(count + (end - from), bytes + (through - below))
+                });
+                if run > 0 {
+                    let (end, through) = self.blocks[b + run - 1].end();
+                    (count, bytes, b) = (count + (end - from), bytes + (through - below), b + run);
                 }
             } else if !forward && self.blocks.get(b).is_some_and(|block| k + 1 == block.len()) {
-                let mut taken = 0;
-                for block in self.blocks[..=b].iter().rev() {
-                    if !fits(block, count, bytes) {
-                        break;
-                    }
-                    (count, bytes, taken) = (count + block.len(), bytes + block.bytes, taken + 1);
+                let (end, through) = self.blocks[b].end();
+                let taken = prefix_len(b + 1, |i| {
+                    let block = &self.blocks[b - i];
+                    fits(count + (end - block.start()), bytes + (through - block.before))
+                });
+                if taken > 0 {
+                    let low = &self.blocks[b + 1 - taken];
+                    (count, bytes) = (count + (end - low.start()), bytes + (through - low.before));
                 }
                 if taken > b {
                     // Every block down to the first: the walk has read all it may.
@@ -503,6 +530,33 @@ impl Rows {
         }
         (count, bytes, false)
     }
+}
+
+/// How many of `0..len` `holds` is true of, when it holds for a prefix of them: probes 1, 2,
+/// 4… ahead, then bisects the last step. O(log of the answer), and it touches only what lies
+/// near the start (a page's run of blocks from its first, not the middle of a year of them).
+fn prefix_len(len: usize, holds: impl Fn(usize) -> bool) -> usize {
+    // `holds` is true below `lo` and false at `hi` (or `hi` is `len`).
+    let (mut lo, mut step) = (0, 1);
+    let mut hi = len;
+    while lo < len {
+        let probe = (lo + step - 1).min(len - 1);
+        if !holds(probe) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+        step *= 2;
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 impl FromIterator<Row> for Rows {

@@ -29,7 +29,7 @@ fn blocks_decode_to_the_rows_they_encode() {
         ("sizes and ids at their limits", vec![row(5, u32::MAX, 0), row(6, 0, u32::MAX)], 128),
     ];
     for (case, rows, width) in cases {
-        let block = Block::encode(&rows, 0);
+        let block = Block::encode(&rows, 0, 0);
         assert_eq!(block.width(), width, "{case}");
         assert_eq!(block.decode(), rows, "{case}");
         assert_eq!(block.bytes, rows.iter().map(|r| u64::from(r.size)).sum::<u64>(), "{case}");
@@ -61,11 +61,13 @@ fn agree(rows: &Rows, model: &[Row]) {
             model.binary_search_by_key(&(r.sk + 1), |m| m.sk)
         );
     }
-    let mut start = 0;
+    let (mut start, mut before) = (0, 0);
     for block in &rows.blocks {
-        assert_eq!(block.start, start, "blocks start where the one before ends");
+        assert_eq!(block.start(), start, "blocks start where the one before ends");
+        assert_eq!(block.before, before, "a block's running sum is its predecessors' bytes");
         assert!(block.len() > 0 && block.len() <= BLOCK);
         start += block.len();
+        before += block.bytes;
     }
     assert_eq!(start, rows.sealed);
     assert!(rows.tail.len() < BLOCK);
@@ -256,5 +258,22 @@ proptest::proptest! {
             }
         }
         agree(&rows, &model);
+    }
+}
+
+#[test]
+fn a_galloping_search_finds_every_prefix_and_looks_near_the_start() {
+    for len in 0..40 {
+        for cut in 0..=len {
+            let probes = std::cell::RefCell::new(Vec::new());
+            let found = prefix_len(len, |i| {
+                probes.borrow_mut().push(i);
+                i < cut
+            });
+            assert_eq!(found, cut, "len {len}, cut {cut}");
+            // Never further than twice the answer (plus the first probe) from the start.
+            let furthest = probes.borrow().iter().copied().max().unwrap_or(0);
+            assert!(furthest <= 2 * cut + 1, "len {len}, cut {cut}: probed {furthest}");
+        }
     }
 }
