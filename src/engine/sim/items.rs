@@ -167,7 +167,13 @@ impl IdFormat {
     }
 
     fn len(&self, member: u64) -> usize {
-        self.prefix.len() + digits(member).max(self.width) + self.suffix.len()
+        let (fixed, width) = self.lengths();
+        fixed + digits(member).max(width)
+    }
+
+    /// The bytes around the slot, and the slot's least width.
+    fn lengths(&self) -> (usize, usize) {
+        (self.prefix.len() + self.suffix.len(), self.width)
     }
 
     fn push(&self, member: u64, out: &mut String) {
@@ -379,6 +385,13 @@ pub fn value_size(attr: &AttrPlan, val: Val, pops: &[Pop]) -> usize {
         Val::Bool(_) => 1,
         Val::List(bytes, _) => bytes as usize,
     }
+}
+
+/// Where `value_size` sizes `attr`'s members by their id format: its fixed bytes and the
+/// slot's least width, so a member `m` takes `fixed + digits(m).max(width)`.
+pub fn member_format(attr: &AttrPlan, pops: &[Pop]) -> Option<(usize, usize)> {
+    let p = &pops[attr.pop?];
+    (!(p.numeric && attr.ty == AttrType::N)).then(|| p.format.lengths())
 }
 
 /// Bytes a value takes in a BSON document, without its type byte and name (`profile::bson`,
@@ -837,6 +850,39 @@ mod tests {
             f.push(member, &mut out);
             assert_eq!(out, model::format_id(format, member));
             assert_eq!(f.len(member), out.len());
+        }
+    }
+
+    #[test]
+    fn a_member_format_sizes_members_as_value_size() {
+        // Every bundled scenario's attributes, with the fixture's populations: a member sized
+        // from its format's lengths is the size `value_size` gives it, and numeric ids of a
+        // number attribute (sized as numbers) have no format.
+        for loaded in crate::engine::testing::fixtures() {
+            let name = &loaded.scenario.name;
+            let variant = &loaded.scenario.variants[0];
+            let options = crate::engine::sim::RunOptions { seed: None, duration: None };
+            let sim = crate::engine::sim::Simulation::new(&loaded.scenario, variant, &options)
+                .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let world = &sim.world;
+            for attr in world.entities.iter().flat_map(|e| &e.attrs) {
+                let format = member_format(attr, &world.pops);
+                let Some(p) = attr.pop else {
+                    assert_eq!(format, None, "{name}: {}", attr.name);
+                    continue;
+                };
+                assert_eq!(format.is_none(), world.pops[p].numeric && attr.ty == AttrType::N);
+                let Some((fixed, width)) = format else { continue };
+                for m in [0, 7, 99_999, 100_000, 1_234_567, u64::MAX] {
+                    let sized = fixed + digits(m).max(width);
+                    assert_eq!(
+                        sized,
+                        value_size(attr, Val::Member(m), &world.pops),
+                        "{name}: {} #{m}",
+                        attr.name
+                    );
+                }
+            }
         }
     }
 

@@ -10,11 +10,15 @@
 //! write with its old item, which only the full path looks up). Where the keys allow, a put
 //! also skips building its key text ([`Shortcut`]): its member's partition is remembered.
 
+use std::cell::Cell;
+
 use crate::engine::model::{Action, AttrType};
 use crate::engine::planner::Operation;
 use crate::engine::profile::Sizing;
 use crate::engine::sim::Simulation;
-use crate::engine::sim::items::{Gen, Val, generate_own, number_size, to_hundredths, value_size};
+use crate::engine::sim::items::{
+    Gen, Val, digits, generate_own, member_format, number_size, to_hundredths, value_size,
+};
 use crate::engine::sim::keys::{Codec, SortRef};
 use crate::engine::sim::latency;
 use crate::engine::sim::ledger::Row;
@@ -82,6 +86,13 @@ pub(in crate::engine::sim) struct Shortcut {
     names: Vec<usize>,
     /// Per attribute, where its value comes from: `born_vals` for this pattern, compiled.
     fills: Vec<Fill>,
+    /// Per attribute, the fixed bytes and the width of its members' ids when they are text
+    /// (`IdFormat::len`, as `value_size` sizes a member): a sensor's id, in every reading.
+    formats: Vec<Option<(usize, usize)>>,
+    /// The last number sized the general way, and its size. A reading's time repeats from one
+    /// put to the next within its second, and a time's size is a digit count and a loop over
+    /// its trailing zeros.
+    last_number: Cell<(i64, usize)>,
     /// Per member: the quantum of time its partition is of, the partition and its key's hash
     /// (`u32::MAX`: none learnt yet). 24 bytes a member up to the highest seen, at most
     /// `SHORTCUT_MEMBERS` of them (24 MiB): what a million-member population costs a pattern.
@@ -151,7 +162,17 @@ impl Shortcut {
         };
         let names = ent.attrs.iter().map(|a| a.name.len()).collect();
         let fills = fills(world, &sim.draw_keys[world.patterns[pattern].entity], pattern);
-        Some(Shortcut { memo, sort, names, fills, parts: Vec::new(), taken: 0 })
+        let formats = ent.attrs.iter().map(|a| member_format(a, &world.pops)).collect();
+        Some(Shortcut {
+            memo,
+            sort,
+            names,
+            fills,
+            formats,
+            last_number: Cell::new((0, number_size(0))),
+            parts: Vec::new(),
+            taken: 0,
+        })
     }
 
     /// The values call `birth` of the pattern gives its new item `ordinal` into `vals`, as
@@ -205,13 +226,25 @@ impl Shortcut {
                     generate_own(a, draw_keys[i], sim.seed, u64::from(ordinal), secs)
                 }
             };
-            size += match val {
-                Val::Absent => 0,
-                Val::Num(h) => self.names[i] + number_size(h),
+            size += match (val, self.formats[i]) {
+                (Val::Absent, _) => 0,
+                (Val::Num(h), _) => self.names[i] + self.number_size(h),
+                (Val::Member(m), Some((fixed, width))) => self.names[i] + fixed + digits(m).max(width),
                 _ => self.names[i] + value_size(a, val, &sim.world.pops),
             };
             vals.push(val);
         }
+        size
+    }
+
+    /// `number_size(h)`, remembered for the next put's same number.
+    fn number_size(&self, h: i64) -> usize {
+        let (last, size) = self.last_number.get();
+        if h == last {
+            return size;
+        }
+        let size = number_size(h);
+        self.last_number.set((h, size));
         size
     }
 
