@@ -146,8 +146,13 @@
 //! - on Cosmos DB, puts and queries (tenant-files `naive`), hierarchical keys (its
 //!   `recommended`), secondary indexes, aggregates, keys more than 1% of the writes, and 429s
 //!   from partitions whose demand is near their share (counters `recommended`)
-//!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`); MongoDB's document
-//!   sizes.
+//!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`);
+//! - on MongoDB, for the first thing each run uses that rates keep nothing of: sharded
+//!   collections (ranges, the balancer's migrations, jumbo ranges): shard-keys' three variants;
+//!   embedded lists (a parent document that grows with each child): reviews' two variants and
+//!   social-feed `recommended` and `embedded-comments` on MongoDB; copies: social-feed `naive`
+//!   on MongoDB; past those, MongoDB's document sizes and document-sized updates
+//!   (`fluid::tests`: counters listed for MongoDB).
 
 use keyheat::engine::model::Engine;
 use keyheat::engine::sim::fluid::{self, Band};
@@ -163,6 +168,9 @@ const RELATIVE: f64 = 0.02;
 /// channel's members reads its messages too).
 const SHARED: &str =
     "two entities whose items share partitions under sort keys without distinct literal prefixes";
+
+/// The refusal of a MongoDB collection sharded across shards (shard-keys' three variants).
+const SHARDED_COLLECTIONS: &str = "sharded collections (ranges, the balancer's migrations, jumbo ranges)";
 
 /// Whether `measured` agrees with the fluid `expected`: within 2% of it, or inside `band`.
 fn agrees(measured: f64, expected: f64, band: Option<Band>) -> bool {
@@ -863,6 +871,12 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
         ),
         ("tenant-files", "naive", "puts on Cosmos DB"),
         ("tenant-files", "recommended", "hierarchical partition keys"),
+        // MongoDB: refused for what they use that rates keep nothing of, not for the store.
+        ("reviews", "naive", "embedded lists"),
+        ("reviews", "recommended", "embedded lists"),
+        ("shard-keys", "naive", SHARDED_COLLECTIONS),
+        ("shard-keys", "recommended", SHARDED_COLLECTIONS),
+        ("shard-keys", "by-country", SHARDED_COLLECTIONS),
     ];
     let options = RunOptions { seed: None, duration: None };
     for loaded in keyheat::scenario::bundled() {

@@ -226,7 +226,13 @@
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
-//!   shard is a draw the fluid replay does not make).
+//!   shard is a draw the fluid replay does not make), read caches, denormalized copies and
+//!   embedded lists (a parent document grows with each child).
+//! - **Refused on MongoDB**: a run is refused for the first thing it uses that rates keep
+//!   nothing of, named — sharded collections (ranges, the balancer's migrations, jumbo ranges:
+//!   shard-keys), embedded lists (reviews, social-feed's `recommended` and `embedded-comments`)
+//!   or copies (social-feed `naive`) — and past those for the profile's BSON document sizes and
+//!   document-sized updates (the documents report), never reported with another store's rules.
 //!
 //! # What it must never do
 //!
@@ -321,6 +327,19 @@ pub fn run_with_heat(
 ) -> Result<Option<(RunReport, ExpectedHeat)>, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
     let profile = scenario.engine.profile();
+    // What the fluid replay keeps no rates of is refused by its own name first, before the
+    // store's profile: a sharded collection's documents live in ranges that the balancer
+    // migrates between shards, some of them jumbo (`shards::Cluster`), and a parent document
+    // grows with each child embedded in it.
+    let extras = [
+        (variant.sharding.is_some(), "sharded collections (ranges, the balancer's migrations, jumbo ranges)"),
+        (variant.cache.is_some(), "read caches"),
+        (!variant.copies.is_empty(), "denormalized copies"),
+        (!variant.embeds.is_empty(), "embedded lists"),
+    ];
+    if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
+        return Err(unsupported(feature, &place));
+    }
     // Rates size every item by the profile's rules (DynamoDB's attributes, Cosmos DB's JSON)
     // and charge a request the same whatever its item's size: a store whose updates cost by the
     // document's size is refused rather than reported with those rules.
@@ -328,14 +347,6 @@ pub fn run_with_heat(
         let engine = scenario.engine;
         let feature = format!("{engine}'s document sizes and document-sized updates (the {engine} profile)");
         return Err(unsupported(&feature, &place));
-    }
-    let extras = [
-        (variant.cache.is_some(), "read caches"),
-        (!variant.copies.is_empty(), "denormalized copies"),
-        (!variant.embeds.is_empty(), "embedded lists"),
-    ];
-    if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
-        return Err(unsupported(feature, &place));
     }
     let workload = &scenario.workload;
     let duration = options.duration.unwrap_or(workload.duration);
@@ -613,22 +624,73 @@ mod tests {
                 other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
-        // MongoDB: BSON sizes and an update's cost by document size, which rates do not model;
-        // refused by the profile's name, not reported with DynamoDB's rules.
-        let loaded = crate::scenario::load("social-feed")
+    }
+
+    /// counters, which neither embeds, copies nor shards, listed for MongoDB too.
+    const COUNTERS_ON_MONGODB: Edit =
+        ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra, CosmosDB, MongoDB],");
+
+    /// `scenario`'s bundled text with `edits`, on MongoDB, each variant replayed as rates for an
+    /// hour: the refusal's feature, by variant.
+    fn mongodb_refusals(scenario: &str, edits: &[Edit]) -> Vec<(String, String)> {
+        let mut source = crate::scenario::load(scenario).expect("bundled").source().to_owned();
+        for (from, to) in edits {
+            assert!(source.contains(from), "{scenario}: no {from:?} to edit");
+            source = source.replacen(from, to, 1);
+        }
+        let loaded = crate::scenario::parse(&format!("{scenario}.ron"), &source)
             .and_then(|l| l.on_engine(crate::engine::model::Engine::MongoDb))
             .unwrap_or_else(|e| panic!("{e}"));
         let options =
             RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
+        let mut out = Vec::new();
         for variant in &loaded.scenario.variants {
             match run(&loaded.scenario, variant, &options, &mut |_| {}) {
-                Err(FluidError::Unsupported { feature, .. }) => assert!(
-                    feature.contains("MongoDB's document sizes") && feature.contains("the MongoDB profile"),
-                    "social-feed {} on MongoDB: refused for {feature:?}",
-                    variant.name
-                ),
-                other => panic!("social-feed {} on MongoDB: {other:?}", variant.name),
+                Err(FluidError::Unsupported { feature, .. }) => out.push((variant.name.clone(), feature)),
+                other => panic!("{scenario} {} on MongoDB: {other:?}", variant.name),
             }
+        }
+        out
+    }
+
+    /// A MongoDB run is refused for the first thing it uses that rates keep nothing of, named:
+    /// a sharded collection's ranges, embedded lists, copies; and only past those for the
+    /// profile's document sizes and document-sized updates, never reported with another
+    /// store's rules.
+    #[test]
+    fn mongodb_runs_are_refused_for_what_they_use() {
+        const SHARDED: &str = "sharded collections (ranges, the balancer's migrations, jumbo ranges)";
+        /// A variant's name and the feature its refusal names.
+        type Refusal = (&'static str, &'static str);
+        let cases: [(&str, &[Edit], &[Refusal]); 4] = [
+            ("shard-keys", &[], &[("naive", SHARDED), ("recommended", SHARDED), ("by-country", SHARDED)]),
+            ("reviews", &[], &[("naive", "embedded lists"), ("recommended", "embedded lists")]),
+            (
+                "social-feed",
+                &[],
+                &[
+                    ("naive", "denormalized copies"),
+                    ("recommended", "embedded lists"),
+                    ("embedded-comments", "embedded lists"),
+                ],
+            ),
+            (
+                "counters",
+                &[COUNTERS_ON_MONGODB],
+                &[
+                    ("naive", "MongoDB's document sizes and document-sized updates (the MongoDB profile)"),
+                    (
+                        "recommended",
+                        "MongoDB's document sizes and document-sized updates (the MongoDB profile)",
+                    ),
+                ],
+            ),
+        ];
+        for (scenario, edits, expected) in cases {
+            let refusals = mongodb_refusals(scenario, edits);
+            let expected: Vec<(String, String)> =
+                expected.iter().map(|(v, f)| ((*v).to_owned(), (*f).to_owned())).collect();
+            assert_eq!(refusals, expected, "{scenario} on MongoDB");
         }
     }
 
