@@ -67,6 +67,10 @@
 //! Cosmos DB's request units (`counters_on_cosmos_db_agree_per_operation_and_as_rates`, the
 //! container's figures and each physical partition's RU too): counters `naive`, two minutes, its
 //! top stream's counter pinning its partition (about 16% of requests given a 429 once).
+//! MongoDB's documents (`documents_on_mongodb_agree_per_operation_and_as_rates`, BSON sizes and
+//! the documents section: the largest document, the writes that built a new version of one and
+//! their bytes): counters listed for MongoDB, both variants over two minutes, and `naive` over a
+//! million streams for a minute, a sixth of whose writes create their document.
 //! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
@@ -146,8 +150,13 @@
 //! - on Cosmos DB, puts and queries (tenant-files `naive`), hierarchical keys (its
 //!   `recommended`), secondary indexes, aggregates, keys more than 1% of the writes, and 429s
 //!   from partitions whose demand is near their share (counters `recommended`)
-//!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`); MongoDB's document
-//!   sizes.
+//!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`);
+//! - on MongoDB, for the first thing each run uses that rates keep nothing of: sharded
+//!   collections (ranges, the balancer's migrations, jumbo ranges): shard-keys' three variants;
+//!   embedded lists (a parent document that grows with each child): reviews' two variants and
+//!   social-feed `recommended` and `embedded-comments` on MongoDB; copies: social-feed `naive`
+//!   on MongoDB; secondary indexes (entries of key and record id), aggregates, create-once
+//!   puts and documents past 16 MB (`fluid::tests`).
 
 use keyheat::engine::model::Engine;
 use keyheat::engine::sim::fluid::{self, Band};
@@ -163,6 +172,9 @@ const RELATIVE: f64 = 0.02;
 /// channel's members reads its messages too).
 const SHARED: &str =
     "two entities whose items share partitions under sort keys without distinct literal prefixes";
+
+/// The refusal of a MongoDB collection sharded across shards (shard-keys' three variants).
+const SHARDED_COLLECTIONS: &str = "sharded collections (ranges, the balancer's migrations, jumbo ranges)";
 
 /// Whether `measured` agrees with the fluid `expected`: within 2% of it, or inside `band`.
 fn agrees(measured: f64, expected: f64, band: Option<Band>) -> bool {
@@ -254,7 +266,9 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         ));
     }
     checks.extend(scan_checks(ops, rates));
+    let documents = document_checks(ops, rates, &mut checks);
     let mut out = request_unit_checks(ops, rates, &mut checks);
+    out.extend(documents);
     // Calls follow the per-operation replay's own sequence: exact.
     if ops.totals.ops != rates.totals.ops {
         out.push(format!("calls: per operation {}, as rates {}", ops.totals.ops, rates.totals.ops));
@@ -272,6 +286,45 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         }
     }
     out
+}
+
+/// On MongoDB, the documents section (`RunReport::documents`): the largest document, the
+/// writes onto a key holding a document (each a new version of it) and those versions' bytes,
+/// within 2%, and the writes refused past 16 MB, exactly (0 as rates: a run that could write
+/// such a document is refused). A section on one side only is a disagreement, returned.
+fn document_checks(
+    ops: &RunReport,
+    rates: &RunReport,
+    checks: &mut Vec<(String, f64, f64, Option<Band>)>,
+) -> Vec<String> {
+    let (o, r) = match (&ops.documents, &rates.documents) {
+        (None, None) => return Vec::new(),
+        (Some(o), Some(r)) => (o, r),
+        (o, r) => return vec![format!("documents: per operation {o:?}, as rates {r:?}")],
+    };
+    checks.extend([
+        (
+            "documents: largest, bytes".to_owned(),
+            o.largest_document_bytes as f64,
+            r.largest_document_bytes as f64,
+            None,
+        ),
+        ("documents: updates".to_owned(), o.updates as f64, r.updates as f64, None),
+        (
+            "documents: new-version bytes".to_owned(),
+            o.new_version_bytes as f64,
+            r.new_version_bytes as f64,
+            None,
+        ),
+    ]);
+    if (o.limit_bytes, o.refused_too_large) != (r.limit_bytes, r.refused_too_large) {
+        return vec![format!(
+            "documents: limit and refusals per operation {:?}, as rates {:?}",
+            (o.limit_bytes, o.refused_too_large),
+            (r.limit_bytes, r.refused_too_large)
+        )];
+    }
+    Vec::new()
 }
 
 /// On Cosmos DB, the container's request units (`RunReport::request_units`): its partitions and
@@ -833,6 +886,42 @@ fn a_figure_outside_its_band_disagrees() {
     }
 }
 
+/// counters listed for MongoDB too (`--engine mongodb`): each like an update of its stream's
+/// counter document.
+const COUNTERS_ON_MONGODB: Edit =
+    ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra, CosmosDB, MongoDB],");
+
+/// MongoDB's documents (`--engine mongodb`, BSON sizes, each write onto a key holding a document
+/// a new version of it): counters on MongoDB, two minutes of both variants, whose counter
+/// documents of 63 bytes take ~960,000 updates, all but the first of each key's a new version;
+/// and `naive` over a million streams for a minute, whose ~80,000 keys first written are a sixth
+/// of the writes — counting every write as a new version would be 20% high, the documents
+/// each write leaves counted per key alike. Latency (which grows with the document) is not
+/// modelled as rates, and no MongoDB variant of a bundled scenario gets this far (`refused`).
+#[test]
+fn documents_on_mongodb_agree_per_operation_and_as_rates() {
+    let on_mongodb = |edits: &[Edit]| {
+        edited("counters", edits).on_engine(Engine::MongoDb).unwrap_or_else(|e| panic!("{e}"))
+    };
+    holds_loaded(&on_mongodb(&[COUNTERS_ON_MONGODB]), SimDuration::from_secs(120), &[], &[]);
+    let many = on_mongodb(&[
+        COUNTERS_ON_MONGODB,
+        (
+            "(name: \"streams\", count: 500, ids: \"stream-{:03}\"",
+            "(name: \"streams\", count: 1000000, ids: \"stream-{:07}\"",
+        ),
+    ]);
+    let variant = many.variant(Some("naive")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(60)) };
+    let rates = fluid::run(&many.scenario, variant, &options, &mut |_| {}).expect("replays as rates");
+    let ops = run(&many.scenario, variant, &options, &mut |_| {}).expect("replays per operation");
+    let lines = disagreements(&ops, &rates);
+    assert!(lines.is_empty(), "the fluid replay disagrees:\n{}", lines.join("\n"));
+    // The keys first written are what makes the count: more than a tenth of the writes.
+    let documents = rates.documents.as_ref().expect("a documents section");
+    assert!(documents.updates * 10 < rates.totals.writes * 9, "{documents:?}");
+}
+
 /// Every bundled variant either replays as rates or is refused with a message naming what the
 /// fluid replay does not model — never a panic, never a report it could not make. Variants
 /// whose shards or conditions are modelled but which use something else are refused for that.
@@ -863,6 +952,12 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
         ),
         ("tenant-files", "naive", "puts on Cosmos DB"),
         ("tenant-files", "recommended", "hierarchical partition keys"),
+        // MongoDB: refused for what they use that rates keep nothing of, not for the store.
+        ("reviews", "naive", "embedded lists"),
+        ("reviews", "recommended", "embedded lists"),
+        ("shard-keys", "naive", SHARDED_COLLECTIONS),
+        ("shard-keys", "recommended", SHARDED_COLLECTIONS),
+        ("shard-keys", "by-country", SHARDED_COLLECTIONS),
     ];
     let options = RunOptions { seed: None, duration: None };
     for loaded in keyheat::scenario::bundled() {

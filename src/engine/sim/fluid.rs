@@ -226,7 +226,22 @@
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
-//!   shard is a draw the fluid replay does not make).
+//!   shard is a draw the fluid replay does not make), read caches, denormalized copies and
+//!   embedded lists (a parent document grows with each child).
+//! - **Whole documents** (MongoDB, `Latency::Documents`): items are documents sized as BSON
+//!   by the profile's rules, as any item is by its store's, and every write onto a key holding
+//!   a document builds the document's whole new version: the report's documents section
+//!   (`DocumentsReport`) counts those writes — the landed writes less the keys they created,
+//!   as for overwrites — and their bytes, each the mean document its flow's writes leave; its
+//!   largest document is the model's largest (the preload's, and the writes' sampled). Nothing
+//!   throttles. Latency, which grows with the document rebuilt, is not modelled (the notes say
+//!   so). Refused, named, before anything else the run uses: sharded collections (ranges, the
+//!   balancer's migrations, jumbo ranges: shard-keys), embedded lists (a parent document that
+//!   grows with each child: reviews, social-feed's `recommended` and `embedded-comments`), copies
+//!   (social-feed `naive`) and secondary indexes (entries of key and record id, a multikey
+//!   index's one per distinct value); then aggregates, create-once puts and a document sampled
+//!   past the 16 MB limit (`documents_check`). counters, listed for MongoDB, replays
+//!   (`tests/fluid_agreement.rs`); no bundled MongoDB variant gets this far yet.
 //!
 //! # What it must never do
 //!
@@ -253,9 +268,9 @@ mod ttl;
 pub use extremes::Band;
 pub use heat::{ExpectedHeat, ExpectedRow};
 
-use crate::engine::model::{Scenario, Variant};
+use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
-use crate::engine::profile::{Latency, Sizing};
+use crate::engine::profile::Latency;
 
 use super::report::RunReport;
 use super::{RunOptions, SimError, tick_count};
@@ -321,21 +336,23 @@ pub fn run_with_heat(
 ) -> Result<Option<(RunReport, ExpectedHeat)>, FluidError> {
     let place = format!("scenario {}, variant {}", scenario.name, variant.name);
     let profile = scenario.engine.profile();
-    // Rates size every item by the profile's rules (DynamoDB's attributes, Cosmos DB's JSON)
-    // and charge a request the same whatever its item's size: a store whose updates cost by the
-    // document's size is refused rather than reported with those rules.
-    if !matches!(profile.sizing, Sizing::Attributes | Sizing::Json) || profile.latency == Latency::Documents {
-        let engine = scenario.engine;
-        let feature = format!("{engine}'s document sizes and document-sized updates (the {engine} profile)");
-        return Err(unsupported(&feature, &place));
-    }
+    // What the fluid replay keeps no rates of is refused by its own name first, before the
+    // store's profile: a sharded collection's documents live in ranges that the balancer
+    // migrates between shards, some of them jumbo (`shards::Cluster`), and a parent document
+    // grows with each child embedded in it.
     let extras = [
+        (variant.sharding.is_some(), "sharded collections (ranges, the balancer's migrations, jumbo ranges)"),
         (variant.cache.is_some(), "read caches"),
         (!variant.copies.is_empty(), "denormalized copies"),
         (!variant.embeds.is_empty(), "embedded lists"),
     ];
     if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
         return Err(unsupported(feature, &place));
+    }
+    // A store of whole documents indexes a key and a record id (a multikey index one per
+    // distinct value), which rates do not size: refused by name before anything else it uses.
+    if profile.latency == Latency::Documents && !variant.indexes.is_empty() {
+        return Err(unsupported(&format!("secondary indexes on {}", scenario.engine), &place));
     }
     let workload = &scenario.workload;
     let duration = options.duration.unwrap_or(workload.duration);
@@ -354,6 +371,9 @@ pub fn run_with_heat(
     let mut model = model::Model::compile(&world, seed, start_secs)?;
     let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
     model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
+    if profile.latency == Latency::Documents {
+        documents_check(&model, scenario.engine, &place)?;
+    }
     let tick_ms = workload.tick.as_millis();
     let meters = if profile.metered() { scopes(&world, &model) } else { Vec::new() };
     let capacities = meters
@@ -382,6 +402,28 @@ pub fn run_with_heat(
     }
     let heat = replay.heat.take().map(|h| h.finish(&replay));
     Ok(heat.map(|heat| (report, heat)))
+}
+
+/// What a store of whole documents (MongoDB: `Latency::Documents`) needs beyond the items as
+/// sized by its profile (BSON) and a new version of the whole document per write to a key that
+/// holds one (`DocumentsReport`): refused are (besides secondary indexes, up front) aggregates
+/// (an update of a document the call does not name) and create-once puts (a duplicate key
+/// error), which rates do not count as the per-operation replay does, and documents sampled
+/// past the store's limit (a write of one is refused whole).
+fn documents_check(model: &model::Model, engine: Engine, place: &str) -> Result<(), FluidError> {
+    let limit = engine.profile().item_limit;
+    let uses = [
+        (!model.aggregate_flows.is_empty(), "aggregates".to_owned()),
+        (!model.create_once.is_empty(), "create-once puts".to_owned()),
+        (
+            limit.is_some_and(|l| model.largest > l as f64),
+            format!("documents past the {} byte limit", limit.unwrap_or(0)),
+        ),
+    ];
+    match uses.iter().find(|(used, _)| *used) {
+        Some((_, feature)) => Err(unsupported(&format!("{feature} on {engine}"), place)),
+        None => Ok(()),
+    }
 }
 
 /// What each meter of a metered store serves: the table's key groups, then each global
@@ -613,22 +655,82 @@ mod tests {
                 other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
-        // MongoDB: BSON sizes and an update's cost by document size, which rates do not model;
-        // refused by the profile's name, not reported with DynamoDB's rules.
-        let loaded = crate::scenario::load("social-feed")
-            .and_then(|l| l.on_engine(crate::engine::model::Engine::MongoDb))
+    }
+
+    /// `scenario`'s bundled text with `edits`, on MongoDB, each variant replayed as rates for an
+    /// hour: by variant, the feature its refusal names, or `None` where it replays.
+    fn on_mongodb(scenario: &str, edits: &[Edit]) -> Vec<(String, Option<String>)> {
+        let mut source = crate::scenario::load(scenario).expect("bundled").source().to_owned();
+        for (from, to) in edits {
+            assert!(source.contains(from), "{scenario}: no {from:?} to edit");
+            source = source.replacen(from, to, 1);
+        }
+        let loaded = crate::scenario::parse(&format!("{scenario}.ron"), &source)
+            .and_then(|l| l.on_engine(Engine::MongoDb))
             .unwrap_or_else(|e| panic!("{e}"));
         let options =
             RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
+        let mut out = Vec::new();
         for variant in &loaded.scenario.variants {
             match run(&loaded.scenario, variant, &options, &mut |_| {}) {
-                Err(FluidError::Unsupported { feature, .. }) => assert!(
-                    feature.contains("MongoDB's document sizes") && feature.contains("the MongoDB profile"),
-                    "social-feed {} on MongoDB: refused for {feature:?}",
-                    variant.name
-                ),
-                other => panic!("social-feed {} on MongoDB: {other:?}", variant.name),
+                Ok(report) => {
+                    assert!(report.documents.is_some(), "{scenario} {}: no documents section", variant.name);
+                    out.push((variant.name.clone(), None));
+                }
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    out.push((variant.name.clone(), Some(feature)));
+                }
+                Err(e) => panic!("{scenario} {} on MongoDB: {e}", variant.name),
             }
+        }
+        out
+    }
+
+    /// A MongoDB run is refused for the first thing it uses that rates keep nothing of, named:
+    /// a sharded collection's ranges, embedded lists, copies, and past those index entries of
+    /// key and record id. counters, which uses none of them, replays (its documents section
+    /// agrees: `tests/fluid_agreement.rs`).
+    #[test]
+    fn mongodb_runs_are_refused_for_what_they_use() {
+        /// A variant's name and the feature its refusal names (none: it replays).
+        type Refusal = (&'static str, Option<&'static str>);
+        const SHARDED: &str = "sharded collections (ranges, the balancer's migrations, jumbo ranges)";
+        // counters listed for MongoDB (Cosmos DB dropped: it has no indexes), `naive`'s counter
+        // indexed by its stream.
+        let indexed: [Edit; 2] = [
+            ("engines: [Cassandra, CosmosDB],", "engines: [Cassandra, MongoDB],"),
+            (
+                "\"Counter\": (pk: \"COUNTER#{stream_id}\"),\n            },",
+                "\"Counter\": (pk: \"COUNTER#{stream_id}\"),\n            },\n            indexes: [(name: \"by-stream\", keys: {\"Counter\": (pk: \"S#{stream_id}\")})],",
+            ),
+        ];
+        let cases: [(&str, &[Edit], &[Refusal]); 5] = [
+            (
+                "shard-keys",
+                &[],
+                &[("naive", Some(SHARDED)), ("recommended", Some(SHARDED)), ("by-country", Some(SHARDED))],
+            ),
+            ("reviews", &[], &[("naive", Some("embedded lists")), ("recommended", Some("embedded lists"))]),
+            (
+                "social-feed",
+                &[],
+                &[
+                    ("naive", Some("denormalized copies")),
+                    ("recommended", Some("embedded lists")),
+                    ("embedded-comments", Some("embedded lists")),
+                ],
+            ),
+            ("counters", &indexed, &[("naive", Some("secondary indexes on MongoDB")), ("recommended", None)]),
+            (
+                "counters",
+                &[("engines: [Cassandra, CosmosDB],", "engines: [Cassandra, CosmosDB, MongoDB],")],
+                &[("naive", None), ("recommended", None)],
+            ),
+        ];
+        for (scenario, edits, expected) in cases {
+            let expected: Vec<(String, Option<String>)> =
+                expected.iter().map(|(v, f)| ((*v).to_owned(), f.map(str::to_owned))).collect();
+            assert_eq!(on_mongodb(scenario, edits), expected, "{scenario} {edits:?} on MongoDB");
         }
     }
 

@@ -177,29 +177,9 @@ impl Simulation {
     /// MongoDB's figures: documents against their limit and what updates rewrote (`None` for a
     /// store that does not write documents whole).
     fn documents(&self) -> Option<DocumentsReport> {
-        let profile = self.world.engine.profile();
-        if profile.latency != Latency::Documents {
-            return None;
-        }
         let t = &self.figures.totals;
-        let limit = profile.item_limit.map_or(0, |l| l as u64);
-        let largest = u64::from(t.largest_item);
-        Some(DocumentsReport {
-            limit_bytes: limit,
-            largest_document_bytes: largest,
-            largest_share_of_limit: ratio(largest as f64, limit as f64),
-            updates: t.rewrites,
-            new_version_bytes: t.rewritten_bytes,
-            mean_new_version_bytes_per_update: ratio(t.rewritten_bytes as f64, t.rewrites as f64),
-            refused_too_large: t.item_size_errors,
-            refusal: format!(
-                "{} (an update: \"{}\", {}; an insert: \"{}\")",
-                mongo::TOO_LARGE,
-                mongo::TOO_LARGE_UPDATE,
-                mongo::TOO_LARGE_UPDATE_CODES,
-                mongo::TOO_LARGE_INSERT
-            ),
-        })
+        let rewrites = (t.rewrites, t.rewritten_bytes);
+        documents_report(self.world.engine.profile(), u64::from(t.largest_item), rewrites, t.item_size_errors)
     }
 
     /// Cosmos DB's figures: the container's meter, partition by partition (`None` for a store
@@ -535,6 +515,38 @@ impl Simulation {
         }
         notes
     }
+}
+
+/// MongoDB's figures (`None` for a store that does not write documents whole): the largest
+/// document against the limit, the new versions writes to a key holding a document built
+/// (`rewrites`: how many, and their bytes) and the writes refused past the limit. The fluid
+/// replay fills it from its expected values.
+pub(super) fn documents_report(
+    profile: &crate::engine::profile::Profile,
+    largest: u64,
+    (updates, new_version_bytes): (u64, u64),
+    refused_too_large: u64,
+) -> Option<DocumentsReport> {
+    if profile.latency != Latency::Documents {
+        return None;
+    }
+    let limit = profile.item_limit.map_or(0, |l| l as u64);
+    Some(DocumentsReport {
+        limit_bytes: limit,
+        largest_document_bytes: largest,
+        largest_share_of_limit: ratio(largest as f64, limit as f64),
+        updates,
+        new_version_bytes,
+        mean_new_version_bytes_per_update: ratio(new_version_bytes as f64, updates as f64),
+        refused_too_large,
+        refusal: format!(
+            "{} (an update: \"{}\", {}; an insert: \"{}\")",
+            mongo::TOO_LARGE,
+            mongo::TOO_LARGE_UPDATE,
+            mongo::TOO_LARGE_UPDATE_CODES,
+            mongo::TOO_LARGE_INSERT
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -64,6 +64,12 @@ pub struct GroupState {
     /// Create-once puts refused because an item held their key (`condition`): the landed puts
     /// that made no item, which would otherwise have overwritten one.
     pub condition_failed: f64,
+    /// Landed writes onto a key that held an item (the preload's, or an earlier write's): on a
+    /// store of whole documents each builds a new version of the document (`DocumentsReport`),
+    /// and the bytes of those versions — the mean item its writes leave, whether or not the
+    /// key held one.
+    pub rewrites: f64,
+    pub rewritten_bytes: f64,
     /// Whether the preloaded items went into a bucket yet (the first one).
     preloaded: bool,
     /// The texts of the buckets closed so far: a time format whose text comes back (`%H`
@@ -75,12 +81,34 @@ pub struct GroupState {
 }
 
 impl GroupState {
-    /// Counts landed writes that left no item of their own: create-once puts refused by their
-    /// condition, or else overwrites (an upsert replaces on purpose: neither).
-    fn count_replaced(&mut self, replaced: f64, create_once: bool, upsert: bool) {
-        if create_once {
+    /// Counts landed writes onto a key that held an item, `replaced` of the bucket's `totals`
+    /// calls of its write `flows`: each leaves an item of its flow's mean size, so the versions
+    /// weigh the flows' mean item over those calls.
+    fn count_rewrites(&mut self, replaced: f64, flows: &[&Flow], totals: &[f64]) {
+        let called: f64 = totals.iter().sum();
+        let written: f64 = flows.iter().zip(totals).map(|(f, t)| f.bytes * t).sum();
+        self.rewrites += replaced;
+        if called > 0.0 {
+            self.rewritten_bytes += replaced * written / called;
+        }
+    }
+
+    /// Counts landed writes of group `g` that left no item of their own: create-once puts
+    /// refused by their condition, or else writes onto a key that held an item
+    /// (`count_rewrites`) — overwrites, unless an upsert replaces on purpose — of the bucket's
+    /// calls of its write flows.
+    fn count_replaced(
+        &mut self,
+        replaced: f64,
+        (model, g): (&Model, usize),
+        (flows, totals): (&[&Flow], &[f64]),
+    ) {
+        if model.create_once.contains(&g) {
             self.condition_failed += replaced;
-        } else if !upsert {
+            return;
+        }
+        self.count_rewrites(replaced, flows, totals);
+        if !model.groups[g].upsert {
             self.overwritten += replaced;
         }
     }
@@ -516,7 +544,7 @@ impl<'w> Replay<'w> {
         state.writes += writes;
         state.aggregate_writes += aggregate_writes;
         let replaced = (writes - (items - preload_items(preload))).max(0.0);
-        state.count_replaced(replaced, self.model.create_once.contains(&g), group.upsert);
+        state.count_replaced(replaced, (&self.model, g), (&flows, &totals));
         self.keep(g, parts);
     }
 
