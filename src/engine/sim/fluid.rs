@@ -232,7 +232,9 @@
 //!   by the profile's rules, as any item is by its store's, and every write onto a key holding
 //!   a document builds the document's whole new version: the report's documents section
 //!   (`DocumentsReport`) counts those writes — the landed writes less the keys they created,
-//!   as for overwrites — and their bytes, each the mean document its flow's writes leave; its
+//!   as for overwrites — and their bytes, each the mean document its bucket's writes leave
+//!   (their flows' mean items weighted by calls: where one flow creates keys and another
+//!   rewrites them with documents of another size, the mix's mean, not the rewrites'); its
 //!   largest document is the model's largest (the preload's, and the writes' sampled). Nothing
 //!   throttles. Latency, which grows with the document rebuilt, is not modelled (the notes say
 //!   so). Refused, named, before anything else the run uses: sharded collections (ranges, the

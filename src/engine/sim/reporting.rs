@@ -178,7 +178,7 @@ impl Simulation {
     /// store that does not write documents whole).
     fn documents(&self) -> Option<DocumentsReport> {
         let t = &self.figures.totals;
-        let rewrites = (t.rewrites, t.rewritten_bytes);
+        let rewrites = (t.rewrites, t.rewritten_bytes, ratio(t.rewritten_bytes as f64, t.rewrites as f64));
         documents_report(self.world.engine.profile(), u64::from(t.largest_item), rewrites, t.item_size_errors)
     }
 
@@ -519,12 +519,13 @@ impl Simulation {
 
 /// MongoDB's figures (`None` for a store that does not write documents whole): the largest
 /// document against the limit, the new versions writes to a key holding a document built
-/// (`rewrites`: how many, and their bytes) and the writes refused past the limit. The fluid
-/// replay fills it from its expected values.
+/// (`rewrites`: how many, their bytes, and their mean) and the writes refused past the limit.
+/// The fluid replay fills it from its expected values, the mean from the sums before they are
+/// rounded (an expected 0.4 updates of 136 bytes is a mean of 136, not 0 or 70).
 pub(super) fn documents_report(
     profile: &crate::engine::profile::Profile,
     largest: u64,
-    (updates, new_version_bytes): (u64, u64),
+    (updates, new_version_bytes, mean): (u64, u64, f64),
     refused_too_large: u64,
 ) -> Option<DocumentsReport> {
     if profile.latency != Latency::Documents {
@@ -537,7 +538,7 @@ pub(super) fn documents_report(
         largest_share_of_limit: ratio(largest as f64, limit as f64),
         updates,
         new_version_bytes,
-        mean_new_version_bytes_per_update: ratio(new_version_bytes as f64, updates as f64),
+        mean_new_version_bytes_per_update: mean,
         refused_too_large,
         refusal: format!(
             "{} (an update: \"{}\", {}; an insert: \"{}\")",

@@ -323,12 +323,12 @@ impl Replay<'_> {
         for (g, group) in self.model.groups.iter().enumerate() {
             let state = &self.groups[g];
             let name = self.world.group_name(group.group);
-            // A group whose partitions another leads (`shared`): its sums are its own, its
-            // partitions' sizes and loads are the lead's.
             if !group.index {
                 out.rewrites += state.rewrites;
                 out.rewritten_bytes += state.rewritten_bytes;
             }
+            // A group whose partitions another leads (`shared`): its sums are its own, its
+            // partitions' sizes and loads are the lead's.
             if self.model.lead[g] != g {
                 out.items += state.items;
                 out.bytes += state.bytes;
@@ -542,7 +542,11 @@ impl Replay<'_> {
             documents: documents_report(
                 self.world.engine.profile(),
                 whole(self.model.largest),
-                (whole(gathered.rewrites), whole(gathered.rewritten_bytes)),
+                (
+                    whole(gathered.rewrites),
+                    whole(gathered.rewritten_bytes),
+                    ratio(gathered.rewritten_bytes, gathered.rewrites),
+                ),
                 0,
             ),
             shards: None,
@@ -697,7 +701,7 @@ const QUEUE_NOTE: &str = "Index queues as rates: this run's index entry writes a
 /// modelled time each write takes to build its document's new version.
 const DOCUMENTS_UNMODELLED_NOTE: &str = "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), and so neither the modelled time of building each write's new document version; pages and items read per call (likewise); a request is counted per partition a read asks.";
 /// How a fluid report of whole documents (MongoDB) has its documents' figures.
-const DOCUMENTS_NOTE: &str = "MongoDB as rates: documents sized as BSON, in one replica set's collections (the Partitions section counts distinct keys; no capacity units and no throttling, so the read and write figures count operations). In the documents section, updates are the expected writes onto a key that held a document (each builds the document's whole new version) and their bytes those writes' mean document size; the largest document is the largest of the preload and of the documents sampled from the writes' generators. A run that samples a document past 16 MB is refused.";
+const DOCUMENTS_NOTE: &str = "MongoDB as rates: documents sized as BSON, in one replica set's collections (the Partitions section counts distinct keys; no capacity units and no throttling, so the read and write figures count operations). In the documents section, updates are the expected writes onto a key that held a document (each builds the document's whole new version) and their bytes those writes times the mean document they leave (the mean per update is taken before either is rounded); the largest document is the largest of the preload and of the documents sampled from the writes' generators. A run that samples a document past 16 MB is refused.";
 
 /// The end of the index note: what a run with index queues says instead (`QUEUE_NOTE`).
 const INDEX_REFUSED_ZERO: &str = "is refused, so replication lag and stale reads are 0 here.";
