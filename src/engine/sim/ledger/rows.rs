@@ -14,7 +14,7 @@
 //! [`BLOCK`] rows, merging a thin one with its successor), and later blocks only shift their
 //! start positions and running byte sums, so a middle insert moves O(blocks) headers instead of
 //! O(rows) rows. Each block keeps its rows' byte sum and the sum of the blocks before it, so a
-//! page takes a run of whole blocks by a binary search, without visiting or decoding them.
+//! page takes a run of whole blocks by a galloping search, without visiting or decoding them.
 //!
 //! The rows know nothing of codecs: a sort key is a `u64` (inline, or an arena reference), and
 //! the caller compares it.
@@ -39,7 +39,7 @@ struct Block {
     /// The sum of the rows' sizes.
     bytes: u64,
     /// The sum of the sizes of the rows in the blocks before this one: with `start`, a page
-    /// finds how many whole blocks fit its limits by a binary search, not a walk.
+    /// finds how many whole blocks fit its limits by a galloping search, not a walk.
     before: u64,
     /// Position of the first row in the partition (`start()`): a u32, so the header stays one
     /// cache line (a partition's rows are items, whose ids are u32).
