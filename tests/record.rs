@@ -115,8 +115,13 @@ fn mistakes_exit_2_with_a_message_and_write_nothing() {
     let dir = scratch("mistakes");
     let out = dir.join("x.cast");
     let out = out.to_str().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["record", "orders", "--duration", "11m", "--out", out], "longer than a recording may be (10m)"),
+        // Replayed as rates, computed whole: nothing to record frame by frame (it was one frame).
+        (
+            &["record", "discord-scale", "--duration", "2s", "--out", out],
+            "replayed as rates, computed whole to its end: there is no replay to record",
+        ),
         (&["record", "orders", "--duration", "0s", "--out", out], "shorter than a recording may be"),
         (&["record", "orders", "--size", "600x40", "--out", out], "larger than 500x200"),
         (&["record", "orders", "--speed", "2h", "--out", out], "1s, 10s, 1m, 10m, 1h, 6h, 1d, 1w"),

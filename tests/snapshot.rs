@@ -103,6 +103,16 @@ fn mistakes_exit_2_with_a_message_and_write_nothing() {
             vec!["snapshot", "orders", "--at", "31d", "--out", path],
             "--at 31d is past the end of the workload (30d)",
         ),
+        // Inside a tick: the replay stops at tick ends (it was drawn at the next one).
+        (
+            vec!["snapshot", "counters", "--at", "1500ms", "--out", path],
+            "--at 1500ms is not a whole number of ticks (1s): the replay stops at the end of a tick; use 1s or 2s",
+        ),
+        // Replayed as rates, computed whole: it was drawn at its end, labelled +30d.
+        (
+            vec!["snapshot", "discord-scale", "--at", "30d", "--out", path],
+            "replayed as rates, computed whole to its end (365d): it can be drawn at its end only",
+        ),
         (vec!["snapshot", "orders", "--size", "60x20", "--out", path], "smaller than the workbench's 80x24"),
         (vec!["snapshot", "orders", "--size", "wide", "--out", path], "not a size: write COLSxROWS"),
         (vec!["snapshot", "orders", "--variant", "nope", "--out", path], "no variant named \"nope\""),

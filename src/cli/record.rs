@@ -16,7 +16,9 @@ use clap::Args;
 use super::output;
 use super::progress::Progress;
 use super::snapshot::parse_size;
+use crate::engine::judge;
 use crate::engine::model::Engine;
+use crate::engine::sim::RunOptions;
 use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::cast::Recording;
@@ -113,6 +115,14 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<()> {
     let on = args.engine.map_or_else(String::new, |e| format!(" on {e}"));
     if let Some(message) = app.message.as_ref().map(|(m, _)| m.clone()) {
         bail!("{scenario}: cannot replay variant {variant:?}: {message}");
+    }
+    // A run too large to replay call by call is replayed as rates, computed whole: there is no
+    // replay to record frame by frame, only its end.
+    let options = RunOptions { seed: args.seed, duration: None };
+    if let Some(calls) = judge::too_large(&w.loaded.scenario, w.current(), &options) {
+        bail!(
+            "{scenario} / {variant}: {calls:.1e} calls are too many to replay call by call, so the run is replayed as rates, computed whole to its end: there is no replay to record; `keyheat snapshot` draws its end"
+        );
     }
     let per_second = SPEEDS[args.speed].per_second().map_or(0, u64::from);
     let frames = args.duration.as_millis() / FRAME_MS;

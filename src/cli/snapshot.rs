@@ -16,8 +16,10 @@ use clap::Args;
 
 use super::output;
 use super::progress::Progress;
+use crate::engine::judge;
 use crate::engine::metrics::Metric;
 use crate::engine::model::Engine;
+use crate::engine::sim::RunOptions;
 use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
@@ -154,6 +156,27 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     let at = args.at.unwrap_or(workload.duration);
     if at > workload.duration {
         bail!("--at {at} is past the end of the workload ({})", workload.duration);
+    }
+    // The replay stops at the end of a tick: a moment inside one would be drawn as the next.
+    let tick = workload.tick.as_millis().max(1);
+    if !at.as_millis().is_multiple_of(tick) {
+        let below = SimDuration::from_millis(at.as_millis() / tick * tick);
+        bail!(
+            "--at {at} is not a whole number of ticks ({}): the replay stops at the end of a tick; use {below} or {}",
+            workload.tick,
+            below + workload.tick
+        );
+    }
+    // A run too large to replay call by call is replayed as rates, computed whole: it has no
+    // earlier moment to draw.
+    let options = RunOptions { seed: args.seed, duration: None };
+    if at < workload.duration
+        && let Some(calls) = judge::too_large(&w.loaded.scenario, w.current(), &options)
+    {
+        bail!(
+            "{scenario} / {variant}: {calls:.1e} calls are too many to replay call by call, so the run is replayed as rates, computed whole to its end ({}): it can be drawn at its end only; leave out --at",
+            workload.duration
+        );
     }
     if let Some(message) = app.message.as_ref().map(|(m, _)| m.clone()) {
         bail!("{scenario}: cannot replay variant {variant:?}: {message}");
