@@ -149,6 +149,7 @@ pub fn check(
         name: goal.name.clone(),
         status: graded.status,
         value: graded.value,
+        lower_bound: graded.lower_bound,
         target: graded.target,
         unit: graded.unit,
         detail: graded.detail,
@@ -160,6 +161,8 @@ pub fn check(
 /// nothing for it: a goal not graded, or one failed on what the plan or the scenario says alone.
 struct Graded {
     value: Option<f64>,
+    /// `value` is a bound the measure is past (`GoalResult::lower_bound`).
+    lower_bound: bool,
     target: f64,
     unit: GoalUnit,
     status: GoalStatus,
@@ -171,22 +174,34 @@ impl Graded {
     fn at_most(value: f64, target: f64, unit: GoalUnit, detail: impl FnOnce(&str) -> String) -> Graded {
         let passed = value <= target;
         let detail = detail(if passed { "≤" } else { ">" });
-        Graded { value: Some(value), target, unit, status: GoalStatus::of(passed), detail }
+        Graded {
+            value: Some(value),
+            lower_bound: false,
+            target,
+            unit,
+            status: GoalStatus::of(passed),
+            detail,
+        }
     }
 
     fn failed(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value: Some(value), target, unit, status: GoalStatus::Failed, detail }
+        Graded { value: Some(value), lower_bound: false, target, unit, status: GoalStatus::Failed, detail }
     }
 
     /// Failed on what the plan or the scenario says, with nothing measured: no value, as a goal
     /// not graded has none (a 0 there would read as a measurement that met the target).
+    /// Failed past `value`, a bound the measure is beyond (`GoalResult::lower_bound`).
+    fn failed_past(value: f64, target: f64, unit: GoalUnit, detail: String) -> Graded {
+        Graded { lower_bound: true, ..Graded::failed(value, target, unit, detail) }
+    }
+
     fn failed_unmeasured(target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value: None, target, unit, status: GoalStatus::Failed, detail }
+        Graded { value: None, lower_bound: false, target, unit, status: GoalStatus::Failed, detail }
     }
 
     /// The run gave the goal nothing to judge: neither passed nor failed, and no value.
     fn not_graded(target: f64, unit: GoalUnit, detail: String) -> Graded {
-        Graded { value: None, target, unit, status: GoalStatus::NotGraded, detail }
+        Graded { value: None, lower_bound: false, target, unit, status: GoalStatus::NotGraded, detail }
     }
 
     fn missing(name: &str, target: f64, unit: GoalUnit) -> Graded {
@@ -310,6 +325,7 @@ fn no_scan(report: &RunReport, target: &PatternRef) -> Graded {
             let detail = format!("{name} is served by {}{uncalled}", served(op, p, report));
             Graded {
                 value: Some(0.0),
+                lower_bound: false,
                 target: 0.0,
                 unit: GoalUnit::Count,
                 status: GoalStatus::Passed,
@@ -476,7 +492,8 @@ fn latency(report: &RunReport, target: &PatternRef) -> Graded {
             numbers::count(p.unfinished as f64),
             ms(target)
         );
-        return Graded::failed(p.latency_ms_p99, target, GoalUnit::Milliseconds, detail);
+        // `latency_ms_p99` is then the longest wait the run saw: the p99 call took longer.
+        return Graded::failed_past(p.latency_ms_p99, target, GoalUnit::Milliseconds, detail);
     }
     Graded::at_most(p.latency_ms_p99, target, GoalUnit::Milliseconds, |vs| {
         format!(
@@ -738,13 +755,19 @@ mod tests {
         let never =
             "1,550 of 9,000 customer-page calls never completed (1,500 gave up, 50 still retrying".to_owned();
         assert!(!r.passed() && r.detail.starts_with(&never), "{r:?}");
+        // Its value is the longest wait the run saw, a bound the p99 call is past, and says so
+        // (in JSON too, where only such a goal carries the flag).
+        assert_eq!((r.value, r.lower_bound), (Some(9.0), true), "{r:?}");
+        let json = serde_json::to_value(&r).expect("serializes");
+        assert_eq!(json["value_is_lower_bound"], true, "{json}");
         // 1% or fewer: the p99 is the measured one.
         let stuck = report.patterns.iter_mut().find(|p| p.name == "customer-page").expect("in the report");
         (stuck.failed, stuck.unfinished) = (calls / 100, 0);
         for (check, passed, value, detail) in cases {
             let label = format!("{check:?}");
             let r = grade(check, &report);
-            assert_eq!((r.passed(), r.value), (passed, Some(value)), "{label}: {r:?}");
+            assert_eq!((r.passed(), r.value, r.lower_bound), (passed, Some(value), false), "{label}: {r:?}");
+            assert!(serde_json::to_value(&r).expect("serializes").get("value_is_lower_bound").is_none());
             assert!(r.detail.contains(detail), "{label}: {:?} lacks {detail:?}", r.detail);
         }
     }

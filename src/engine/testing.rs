@@ -240,6 +240,7 @@ pub fn goal(name: &str, passed: bool, detail: &str) -> GoalResult {
         name: name.to_owned(),
         status: super::sim::report::GoalStatus::of(passed),
         value: Some(if passed { 1.0 } else { 3.0 }),
+        lower_bound: false,
         target: 2.0,
         unit: super::goals::GoalUnit::Count,
         detail: detail.to_owned(),

@@ -212,6 +212,8 @@ pub struct GoalCell {
     pub status: GoalStatus,
     /// `None` when the goal was not graded.
     pub value: Option<f64>,
+    /// `value` is a bound the measure is past (`GoalResult::lower_bound`).
+    pub lower_bound: bool,
     pub detail: String,
 }
 
@@ -386,6 +388,7 @@ fn goal_rows(reports: &[RunReport]) -> Vec<GoalRow> {
                     passed: x.passed(),
                     status: x.status,
                     value: x.value,
+                    lower_bound: x.lower_bound,
                     detail: x.detail.clone(),
                 })
             })
@@ -455,7 +458,7 @@ pub(super) fn goal_cell(row: &GoalRow, cell: Option<&GoalCell>) -> String {
     cell.map_or_else(
         || "—".to_owned(),
         |c| {
-            let value = crate::report::run::goal_value(c.status, c.value, row.unit);
+            let value = crate::report::run::goal_value(c.status, c.value, c.lower_bound, row.unit);
             format!("{} {value}", crate::report::run::goal_mark(c.status))
         },
     )

@@ -104,7 +104,10 @@ pub fn markdown(out: &mut impl Write, g: &Grade<'_>) -> io::Result<()> {
             vec![
                 crate::report::run::goal_mark(r.status).to_owned(),
                 crate::report::run::goal_title(r),
-                r.value.map_or_else(|| "—".to_owned(), |v| r.unit.format(v)),
+                r.value.map_or_else(
+                    || "—".to_owned(),
+                    |_| super::run::goal_value(r.status, r.value, r.lower_bound, r.unit),
+                ),
                 r.unit.format(r.target),
                 r.detail.clone(),
                 r.hint.as_ref().map_or_else(String::new, |h| h.number.to_string()),
@@ -169,6 +172,7 @@ mod tests {
             name: name.to_owned(),
             status: GoalStatus::of(passed),
             value: Some(2.0),
+            lower_bound: false,
             target: 1.0,
             unit: GoalUnit::Requests,
             detail: "measured | detail".to_owned(),

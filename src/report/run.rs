@@ -58,8 +58,9 @@ pub fn goal_mark(status: GoalStatus) -> &'static str {
 
 /// A goal's value as a report cell shows it: "not graded" when it was not, "—" for a goal failed
 /// with nothing measured (`GoalResult::value`).
-pub fn goal_value(status: GoalStatus, value: Option<f64>, unit: GoalUnit) -> String {
+pub fn goal_value(status: GoalStatus, value: Option<f64>, lower_bound: bool, unit: GoalUnit) -> String {
     match (value, status) {
+        (Some(v), _) if lower_bound => format!(">{}", unit.format(v)),
         (Some(v), _) => unit.format(v),
         (None, GoalStatus::NotGraded) => "not graded".to_owned(),
         (None, _) => "—".to_owned(),
@@ -1038,14 +1039,20 @@ mod tests {
     #[test]
     fn a_goal_without_a_value_says_why() {
         let cases = [
-            (GoalStatus::Passed, Some(2.0), "2 requests"),
-            (GoalStatus::Failed, Some(0.0), "0 requests"),
-            (GoalStatus::NotGraded, None, "not graded"),
+            (GoalStatus::Passed, Some(2.0), false, "2 requests"),
+            (GoalStatus::Failed, Some(0.0), false, "0 requests"),
+            (GoalStatus::NotGraded, None, false, "not graded"),
             // Failed on the plan alone (a Scan that made no calls): graded, but nothing measured.
-            (GoalStatus::Failed, None, "—"),
+            (GoalStatus::Failed, None, false, "—"),
+            // A p99 call that never completed: past the longest wait the run saw.
+            (GoalStatus::Failed, Some(90_624.0), true, ">90,624 requests"),
         ];
-        for (status, value, expected) in cases {
-            assert_eq!(goal_value(status, value, GoalUnit::Requests), expected, "{status:?} {value:?}");
+        for (status, value, bound, expected) in cases {
+            assert_eq!(
+                goal_value(status, value, bound, GoalUnit::Requests),
+                expected,
+                "{status:?} {value:?}"
+            );
         }
     }
 

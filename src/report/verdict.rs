@@ -313,6 +313,7 @@ mod tests {
             name: "g".to_owned(),
             status: GoalStatus::of(passed),
             value: Some(1.0),
+            lower_bound: false,
             target: 0.0,
             unit,
             detail: detail.to_owned(),

@@ -179,7 +179,7 @@ pub fn grade_lines(
             GoalStatus::Failed => theme.bad(),
             GoalStatus::NotGraded => theme.dim(),
         };
-        let value = crate::report::run::goal_value(g.status, g.value, g.unit);
+        let value = crate::report::run::goal_value(g.status, g.value, g.lower_bound, g.unit);
         lines.push(Line::from(vec![
             Span::styled(format!("{mark} "), style),
             Span::raw(g.name.clone()),
@@ -299,6 +299,7 @@ mod tests {
             name: name.to_owned(),
             status: GoalStatus::of(passed),
             value: Some(3.0),
+            lower_bound: false,
             target: 2.0,
             unit: GoalUnit::Requests,
             detail: format!("{name} detail"),

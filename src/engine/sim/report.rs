@@ -647,6 +647,10 @@ pub struct GoalResult {
     /// graded, or failed on what the plan or the scenario says alone (a Scan that made no calls,
     /// a pattern nothing serves).
     pub value: Option<f64>,
+    /// `value` is a bound the measure is past, not the measure: the p99 call of a latency goal
+    /// never completed (it gave up, or still waited at the end), so it took longer than the
+    /// longest wait the run saw (`PatternReport::latency_ms_p99`). Shown as ">value".
+    pub lower_bound: bool,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
     pub unit: crate::engine::goals::GoalUnit,
@@ -664,15 +668,22 @@ impl GoalResult {
 }
 
 /// In JSON: `passed` (true only when met, for readers that ask only that) and `status`
-/// ("passed", "failed" or "not_graded"); `value` is null when the run measured nothing for it.
+/// ("passed", "failed" or "not_graded"); `value` is null when the run measured nothing for it,
+/// and `value_is_lower_bound: true` follows it where it is a bound the measure is past.
 impl Serialize for GoalResult {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut g = s.serialize_struct("GoalResult", 8)?;
+        let mut g = s.serialize_struct("GoalResult", 9)?;
         g.serialize_field("name", &self.name)?;
         g.serialize_field("passed", &self.passed())?;
         g.serialize_field("status", &self.status)?;
         g.serialize_field("value", &self.value)?;
+        // Only where it is one, so every other goal reads as it always has.
+        if self.lower_bound {
+            g.serialize_field("value_is_lower_bound", &true)?;
+        } else {
+            g.skip_field("value_is_lower_bound")?;
+        }
         g.serialize_field("target", &self.target)?;
         g.serialize_field("unit", &self.unit)?;
         g.serialize_field("detail", &self.detail)?;

@@ -274,7 +274,10 @@ fn goals(report: &RunReport, finished: bool) -> Vec<GoalRow> {
         .goals
         .iter()
         .map(|g| {
-            let value = g.value.map_or_else(|| "—".to_owned(), |v| g.unit.format(v));
+            let value = g.value.map_or_else(
+                || "—".to_owned(),
+                |_| crate::report::run::goal_value(g.status, g.value, g.lower_bound, g.unit),
+            );
             GoalRow { name: g.name.clone(), state: goal_state(g.status, finished), value }
         })
         .collect()
