@@ -210,7 +210,7 @@
 //!   `RequestUnitsReport` is filled from the expected values, without normalized RU consumption
 //!   (a busiest second is a maximum of random demand). Refused: retry policies with jitter,
 //!   create-once puts, puts whose key may hold an item (a replace, twice a create's RU),
-//!   queries of more than one logical partition, a key group two patterns read (their peak),
+//!   queries of more than one logical partition, a key group two patterns pick with different shares (their peak),
 //!   hierarchical keys, secondary indexes and aggregates on Cosmos DB; after the run, a logical
 //!   partition that may reach 20 GB (writes past it are refused), updated keys more than 1% of
 //!   the updates (a key's first update is a create at half a replace's
