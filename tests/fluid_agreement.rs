@@ -66,7 +66,10 @@
 //! one index key short of half the entry writes, whose full queue throttles the table's writes.
 //! Cosmos DB's request units (`counters_on_cosmos_db_agree_per_operation_and_as_rates`, the
 //! container's figures and each physical partition's RU too): counters `naive`, two minutes, its
-//! top stream's counter pinning its partition (about 16% of requests given a 429 once).
+//! top stream's counter pinning its partition (about 16% of requests given a 429 once); puts
+//! and queries of one logical partition (`tenant_files_on_cosmos_db_agree_per_operation_and_as_rates`):
+//! tenant-files `naive` with its auditor picking as its uploads, 20 minutes, each upload a create of a ~62 KB
+//! document, each recent-files list one page of the tenant's partition (~605 RU).
 //! MongoDB's documents (`documents_on_mongodb_agree_per_operation_and_as_rates`, BSON sizes and
 //! the documents section: the largest document, the writes that built a new version of one and
 //! their bytes): counters listed for MongoDB, both variants over two minutes, and `naive` over a
@@ -147,9 +150,11 @@
 //!   partition of its own and whose reads by id (a link's resolve, a session's check) pick among
 //!   the members at the start of each tick, so each tick's shares are over a larger population
 //!   (a Zipf's ranks placed anew, `Latest` following the newest);
-//! - on Cosmos DB, puts and queries (tenant-files `naive`), hierarchical keys (its
-//!   `recommended`), secondary indexes, aggregates, keys more than 1% of the writes, and 429s
-//!   from partitions whose demand is near their share (counters `recommended`)
+//! - on Cosmos DB, a key group two patterns pick with different shares (tenant-files `naive`:
+//!   its peak reads as rates), a logical partition reaching 20 GB (its whale, ~23 minutes in), create-once puts,
+//!   puts whose key may hold an item, queries of more than one logical partition, hierarchical
+//!   keys (its `recommended`), secondary indexes, aggregates, keys more than 1% of the writes,
+//!   and 429s from partitions whose demand is near their share (counters `recommended`)
 //!   (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`);
 //! - on MongoDB, for the first thing each run uses that rates keep nothing of: sharded
 //!   collections (ranges, the balancer's migrations, jumbo ranges): shard-keys' three variants;
@@ -980,7 +985,8 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
             "naive",
             "own identity, and reads that pick from the population such puts grow",
         ),
-        ("tenant-files", "naive", "puts on Cosmos DB"),
+        // Its recent-files picks the whale for half its calls, its tenant-audit uniformly.
+        ("tenant-files", "naive", "a key group two patterns pick with different shares"),
         ("tenant-files", "recommended", "hierarchical partition keys"),
         // MongoDB: refused for what they use that rates keep nothing of, not for the store.
         ("reviews", "naive", "embedded lists"),
@@ -1111,6 +1117,25 @@ fn counters_on_cosmos_db_agree_per_operation_and_as_rates() {
     holds_on("counters", Some(Engine::CosmosDb), SimDuration::from_secs(120), &refused, &[]);
 }
 
+/// tenant-files' auditor picking a tenant as the uploads do, not uniformly
+/// (`tenant_files_on_cosmos_db_agree_per_operation_and_as_rates`).
+const TENANT_AUDIT: Edit =
+    ("            limit: 10,\n            keys: Uniform,\n", "            limit: 10,\n");
+
+/// Puts and queries of one logical partition on Cosmos DB: tenant-files `naive` with its
+/// auditor picking tenants as the uploads do (two patterns that pick one key with different
+/// shares are refused), 20 minutes — before its whale's logical partition reaches 20 GB (~23
+/// minutes in: refused). Each upload creates its document (~21.4 RU: its key holds the second
+/// and a number of 10⁹ values, so two uploads meet with a chance `check_puts` bounds at 9×10⁻⁵
+/// of a put), 600,000 of them, the whale's partition 18.5 GB; each list is one page of the
+/// tenant's partition, 2.5 RU and 1 RU a KB of its newest 10 documents (~605 RU), the whale's
+/// busiest second three of them. Nothing throttles.
+#[test]
+fn tenant_files_on_cosmos_db_agree_per_operation_and_as_rates() {
+    let loaded = edited("tenant-files", &[TENANT_AUDIT]);
+    holds_loaded(&loaded, SimDuration::from_secs(1200), &[], &["naive"]);
+}
+
 /// counters `recommended` on Cosmos DB under seed 1 (`--seed 1`), two minutes: its shards
 /// place so that two physical partitions are pinned well past their share, so few of its 429s
 /// come from partitions near their share and `check_tail` accepts the run — yet its requests
@@ -1145,7 +1170,10 @@ fn counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap
 }
 
 /// What the fluid replay does not model of Cosmos DB is refused by the name of what it is: the
-/// bundled tenant-files (its uploads are puts, its `recommended` a hierarchical key), counters
+/// bundled tenant-files (two patterns pick its tenants with different shares, its `recommended`
+/// a hierarchical key) and, its auditor picking as its uploads, over its 30 minutes (its whale
+/// passes 20 GB), its
+/// uploads created once or keyed so that two may meet, its auditor given no tenant, counters
 /// with its counters spread over so many streams that a key's first update — a create, half a
 /// replace's RU — is no longer rare, and counters retried with jitter.
 #[test]
@@ -1159,8 +1187,21 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
     )
     .on_engine(Engine::CosmosDb)
     .expect("counters lists Cosmos DB");
-    // Its uploads made updates, so that its lists are what is refused.
-    let query = edited("tenant-files", &[("action: Put,", "action: Update,")]);
+    // Its auditor's list given no tenant: a query of every logical partition.
+    let query = edited(
+        "tenant-files",
+        &[(
+            "given: [\"tenant_id\"],\n            limit: 10,\n            keys: Uniform,",
+            "given: [],\n            limit: 10,",
+        )],
+    );
+    // Its uploads created once, or keyed by a second and a number of ten values.
+    let once = edited(
+        "tenant-files",
+        &[TENANT_AUDIT, ("rate: 500, latency_ms: 50)", "rate: 500, latency_ms: 50, condition: NotExists)")],
+    );
+    let taken =
+        edited("tenant-files", &[TENANT_AUDIT, ("Number(Uniform(0, 999999999))", "Number(Uniform(0, 9))")]);
     // The AWS SDK's retries (equal jitter) instead of the Cosmos DB SDK's fixed 1 s: as rates,
     // 14% more 429 responses than per operation over two minutes.
     let jittered = edited(
@@ -1171,7 +1212,16 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
     .expect("counters lists Cosmos DB");
     // (scenario, variant, duration in ticks, words of the refusal)
     let cases = [
-        (keyheat::scenario::load("tenant-files").expect("bundled"), "naive", 1, "puts on Cosmos DB"),
+        (
+            keyheat::scenario::load("tenant-files").expect("bundled"),
+            "naive",
+            1,
+            "a key group two patterns pick with different shares",
+        ),
+        // Its whale's logical partition passes 20 GB ~23 minutes in.
+        (edited("tenant-files", &[TENANT_AUDIT]), "naive", 1800, "a logical partition past 20 GB"),
+        (once, "naive", 1, "create-once puts on Cosmos DB"),
+        (taken, "naive", 1, "puts on Cosmos DB whose key may hold an item"),
         (
             keyheat::scenario::load("tenant-files").expect("bundled"),
             "recommended",
@@ -1179,7 +1229,7 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
             "hierarchical partition keys",
         ),
         (many_keys, "naive", 60, "updates of more keys than 1% of their writes on Cosmos DB"),
-        (query, "naive", 1, "queries on Cosmos DB"),
+        (query, "naive", 1, "queries of more than one logical partition on Cosmos DB"),
         (jittered, "naive", 1, "a retry policy with jitter on Cosmos DB"),
     ];
     for (loaded, variant, ticks, words) in cases {

@@ -197,8 +197,11 @@
 //!   and Queries with a filter (they read on until they have their matches) or past one 1 MB
 //!   page. A formatted time in a partition key (`{sent_at:%Y-%m}`) is a bucket of its calendar
 //!   period's own length (`capacity::buckets`).
-//! - **Request units** (Cosmos DB, `cosmos`): point reads and updates of items sized as their
-//!   JSON, charged by the profile's table of RU by size (an update a replace), are fed to the
+//! - **Request units** (Cosmos DB, `cosmos`): point reads, updates, puts and queries of one
+//!   logical partition, items sized as their JSON, charged by the profile's table of RU by size
+//!   (an update a replace; a put a create, its RU the sampled items' mean charge, where its key
+//!   cannot be taken: `check_puts`; a query one page on its partition, 2.5 RU and 1 RU a started
+//!   KB of the items it loads, as a DynamoDB Query's page is weighed), are fed to the
 //!   per-operation replay's own container meter (`setup::new_meter`): each physical partition
 //!   serves its even share of the RU/s, and whole the request that finds any budget left, so
 //!   it serves past its budget by half the crossing request's RU on average (`overdraft`), owed
@@ -206,8 +209,11 @@
 //!   forty slots, not ten: each retry comes back at the place in its tick it was refused at.
 //!   `RequestUnitsReport` is filled from the expected values, without normalized RU consumption
 //!   (a busiest second is a maximum of random demand). Refused: retry policies with jitter,
-//!   puts, queries, hierarchical keys, secondary indexes and aggregates on Cosmos DB; after the
-//!   run, keys more than 1% of the writes (a key's first update is a create at half a replace's
+//!   create-once puts, puts whose key may hold an item (a replace, twice a create's RU),
+//!   queries of more than one logical partition, a key group two patterns pick with different shares (their peak),
+//!   hierarchical keys, secondary indexes and aggregates on Cosmos DB; after the run, a logical
+//!   partition that may reach 20 GB (writes past it are refused), updated keys more than 1% of
+//!   the updates (a key's first update is a create at half a replace's
 //!   RU, charged here as a replace) and 429s more than 2% of which came in seconds whose
 //!   expected demand was within 3 standard deviations of the partition's share
 //!   (`Capacity::check_tail`).
@@ -371,6 +377,11 @@ pub fn run_with_heat(
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     let mut model = model::Model::compile(&world, seed, start_secs)?;
+    if profile.request_units() {
+        let peaks: Vec<f64> = plan.patterns.iter().map(|p| p.peak_rate).collect();
+        cosmos::check_puts(&world, &model, &peaks)?;
+        cosmos::check_peaks(&world, &model)?;
+    }
     let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
     model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
     if profile.latency == Latency::Documents {
@@ -401,6 +412,7 @@ pub fn run_with_heat(
     let report = replay.report(&scenario.name, &variant.name, seed)?;
     if profile.request_units() {
         cosmos::check_creates(&report)?;
+        cosmos::check_logical_limit(&report)?;
     }
     let heat = replay.heat.take().map(|h| h.finish(&replay));
     Ok(heat.map(|heat| (report, heat)))

@@ -1,17 +1,22 @@
 //! What the fluid replay models of Cosmos DB's request units, and what it refuses by name.
 //!
-//! Modelled: point reads and updates of items sized as their JSON (system properties included),
-//! charged by Microsoft's table of RU by document size (`profile::cosmos`): an update a replace,
-//! two writes by size; the container's meter (`Meter::shared`, the per-operation replay's own),
+//! Modelled: point reads, updates, puts and queries of one logical partition, of items sized as
+//! their JSON (system properties included), charged by Microsoft's table of RU by document size
+//! (`profile::cosmos`): an update a replace, two writes by size; a put a create, one write, where
+//! its key cannot be taken (`check_puts`); a query one page on its partition (2.5 RU and 1 RU a
+//! started KB loaded); the container's meter (`Meter::shared`, the per-operation replay's own),
 //! each physical partition serving its even share of the RU/s and whole the request that finds
 //! any budget left; 429s retried under the client's policy, if it waits without jitter. Refused
 //! here, before the run: what costs, routes or retries otherwise, each named for why.
 
 use crate::engine::model::{Action, Variant};
 use crate::engine::planner::Operation;
+use crate::engine::profile::cosmos::LOGICAL_PARTITION_BYTES;
 use crate::engine::retry::{Jitter, RetryPolicy};
 
+use super::super::report::PatternReport;
 use super::super::world::World;
+use super::model::{Flow, Model, SAMPLES, Shares};
 use super::{FluidError, unsupported};
 
 /// Refuses, on Cosmos DB, what the fluid replay does not charge or route as the per-operation
@@ -50,21 +55,28 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
     for pattern in &world.patterns {
         let at = format!("pattern {}", pattern.name);
         // A put that finds an item replaces it, at twice a create's RU, and a create-once put
-        // refused by its condition is charged as that replace (`Metering::failed_write`): a put's
-        // charge depends on whether its key holds an item, which rates charge at one figure.
-        if pattern.action == Action::Put {
+        // refused by its condition is charged as that replace (`Metering::failed_write`): a put
+        // is modelled only where its key cannot be taken (`check_puts`, once the key's repeats
+        // are known), and a create-once put, whose every refusal is such a charge, not at all.
+        if pattern.action == Action::Put && pattern.condition.is_some() {
             return Err(unsupported(
-                "puts on Cosmos DB (a put that finds its item is a replace at twice a create's RU, and a create-once put refused by its condition is charged as that replace)",
+                "create-once puts on Cosmos DB (a put refused by its condition is charged as the replace it would have been)",
                 &at,
             ));
         }
-        // A read of one item by its key is a point read; any other read is a query.
+        // A read of one item by its key is a point read; a Query reads one logical partition (the
+        // table's key given whole: hierarchical keys are refused above), one page of at most
+        // 1 MB on the physical partition holding it (`Capacity::query_units`, by the profile's
+        // `page`: 2.5 RU and 1 RU a started KB). Anything else visits every physical partition.
         let point = matches!(pattern.operation, Some(Operation::GetItem | Operation::BatchGetItem));
-        if pattern.action.is_read() && !point {
+        if pattern.action.is_read() && !point && pattern.operation != Some(Operation::Query) {
             return Err(unsupported(
-                "queries on Cosmos DB (a page charged 2.5 RU and 1 RU a KB it loads on every physical partition it visits)",
+                "queries of more than one logical partition on Cosmos DB (a page charged 2.5 RU and 1 RU a KB it loads on every physical partition it visits)",
                 &at,
             ));
+        }
+        if pattern.action == Action::Put {
+            continue;
         }
         if !pattern.action.is_read() && pattern.operation != Some(Operation::UpdateItem) {
             let request =
@@ -87,15 +99,140 @@ const MOST_CREATES: f64 = 0.01;
 /// meter decides throttling on and the RU reported are at most 0.5% high (counters: 500 or
 /// 5,000 keys under 7.2 million likes).
 pub fn check_creates(report: &super::RunReport) -> Result<(), FluidError> {
-    let landed: u64 = report.patterns.iter().filter_map(|p| p.landed_writes).sum();
-    if report.totals.items as f64 > MOST_CREATES * landed as f64 {
+    let landed_of = |update: bool| -> u64 {
+        let of = |p: &&PatternReport| (p.single_operation() == Some(Operation::UpdateItem)) == update;
+        report.patterns.iter().filter(of).filter_map(|p| p.landed_writes).sum()
+    };
+    let landed = landed_of(true);
+    // Every landed put makes an item of its own (`check_puts`): the rest are the updates'.
+    let items = report.totals.items.saturating_sub(landed_of(false));
+    if landed == 0 {
+        return Ok(());
+    }
+    if items as f64 > MOST_CREATES * landed as f64 {
         return Err(unsupported(
             &format!(
-                "updates of more keys than 1% of their writes on Cosmos DB ({} items of {landed} writes: a key's first update creates its item at half a replace's RU, and rates charge every update as a replace)",
-                report.totals.items
+                "updates of more keys than 1% of their writes on Cosmos DB ({items} items of {landed} writes: a key's first update creates its item at half a replace's RU, and rates charge every update as a replace)",
             ),
             &format!("scenario {}, variant {}", report.scenario, report.variant),
         ));
     }
     Ok(())
+}
+
+/// The most puts in which one may find its key taken, bounded above (`check_puts`): each such
+/// put is a replace, at twice a create's RU, so the RU charged and the items kept are at most
+/// 0.1% off.
+const MOST_TAKEN: f64 = 1e-3;
+
+/// Refuses puts on Cosmos DB whose key may already hold an item. A put is charged as a create
+/// (one write by the document's size); one that finds its key taken is a replace, at twice
+/// that, which rates do not charge. Decided from the key: a sort key that holds the write time
+/// meets only the writes of its own second (`SortRepeats::per_second`), and its other parts
+/// repeat with the chance `SortRepeats::collide` sampled from the replay's own generators
+/// (`SAMPLES` draws: where no two drew the same, the rule of three bounds the chance by 3 over
+/// the pairs drawn). A put meets each other write of its key in its second with that chance, so
+/// it finds its key taken with at most the busiest key's writes a second at the patterns' peak
+/// (`peak_rates`, per pattern) times it. tenant-files `naive` (`{uploaded_at}#{seq}`, a number
+/// of 10⁹ values): the whale's ~250 uploads a second times 3.6×10⁻⁷, 9×10⁻⁵ of a put.
+pub fn check_puts(world: &World, model: &Model, peak_rates: &[f64]) -> Result<(), FluidError> {
+    let pairs = (SAMPLES * (SAMPLES - 1) / 2) as f64;
+    for (g, group) in model.groups.iter().enumerate() {
+        let puts: Vec<&Flow> = model
+            .flows
+            .iter()
+            .filter(|f| f.group == g && f.write && world.patterns[f.pattern].action == Action::Put)
+            .collect();
+        let Some(first) = puts.first() else { continue };
+        let place = format!("pattern {}", world.patterns[first.pattern].name);
+        let taken = "puts on Cosmos DB whose key may hold an item (a put that finds its item is a replace at twice a create's RU)";
+        // Without the write time, a sort key meets every write of its partition over the run.
+        if !group.sort.per_second || !model.preload[g].is_empty() {
+            return Err(unsupported(
+                &format!("{taken}: a sort key without the write time, or preloaded items"),
+                &place,
+            ));
+        }
+        let collide = group.sort.collide.max(3.0 / pairs);
+        let busiest: f64 = puts
+            .iter()
+            .map(|f| {
+                let most = match &f.shares {
+                    Shares::Each(s) => s.iter().copied().fold(0.0, f64::max),
+                    Shares::Seq(n) => 1.0 / *n as f64,
+                    Shares::One => 1.0,
+                };
+                peak_rates.get(f.pattern).copied().unwrap_or(f64::INFINITY) * most
+            })
+            .sum();
+        if busiest * collide > MOST_TAKEN {
+            return Err(unsupported(
+                &format!(
+                    "{taken}: up to {:.1e} of a put finds its key taken ({busiest:.0} writes a second on the busiest key, each meeting another with the chance {collide:.1e})",
+                    busiest * collide
+                ),
+                &place,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a Cosmos DB run in which a logical partition may reach its 20 GB: past it, every
+/// write to it fails (403, substatus 1014) and its items stop growing, which the rates do not
+/// follow — they keep each partition's writes coming. Refused once the largest logical
+/// partition's band (its 99.9% quantile) comes within one item of the limit.
+pub fn check_logical_limit(report: &super::RunReport) -> Result<(), FluidError> {
+    let Some(bands) = &report.bands else { return Ok(()) };
+    let largest = report.totals.largest_item_bytes as f64;
+    let limit = LOGICAL_PARTITION_BYTES as f64;
+    if bands.max_bytes.high + largest >= limit {
+        return Err(unsupported(
+            &format!(
+                "writes to a logical partition past 20 GB on Cosmos DB (refused, 403 substatus 1014: the largest logical partition reaches up to {:.1} GB)",
+                bands.max_bytes.high / f64::from(1u32 << 30)
+            ),
+            &format!("scenario {}, variant {}", report.scenario, report.variant),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses, on Cosmos DB, a key group two patterns pick with different shares in one direction
+/// (reads, or writes). The peak of a partition several patterns load is drawn as one Binomial
+/// of their calls at their mean share (`Replay::peak`), which is the sum of their Binomials only
+/// where the shares are equal. tenant-files: its recent-files (2 queries a second, half on the
+/// whale) and tenant-audit (one every 5 seconds, a tenant picked uniformly) make a tick of three
+/// reads at a mean share of a third, which puts all three on the whale with a chance of 0.037
+/// where it is 0.0005: as rates the whale's busiest second held 3 queries (1,822.5 RU, a band of
+/// that alone), per operation 2 (1,215 RU), over 20 minutes. With the auditor picking tenants
+/// as the uploads do, both replays agree at 3.
+pub fn check_peaks(world: &World, model: &Model) -> Result<(), FluidError> {
+    for (f, flow) in model.flows.iter().enumerate() {
+        let unequal = model.flows[..f].iter().find(|other| {
+            other.group == flow.group
+                && other.write == flow.write
+                && other.pattern != flow.pattern
+                && !same_shares(&other.shares, &flow.shares)
+        });
+        if let Some(other) = unequal {
+            return Err(unsupported(
+                "a key group two patterns pick with different shares on Cosmos DB (the peak of a partition both load is drawn at their mean share, which is their sum only where the shares are equal)",
+                &format!(
+                    "patterns {} and {}",
+                    world.patterns[other.pattern].name, world.patterns[flow.pattern].name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn same_shares(a: &Shares, b: &Shares) -> bool {
+    match (a, b) {
+        (Shares::Each(x), Shares::Each(y)) => x[..] == y[..],
+        (Shares::Seq(x), Shares::Seq(y)) => x == y,
+        (Shares::One, Shares::One) => true,
+        _ => false,
+    }
 }
