@@ -142,7 +142,7 @@ impl SimDriver for Prebuilt {
                 .rows
                 .iter()
                 .map(|r| RowFacts {
-                    items: r.members.len() as u64 * 900,
+                    items: Some(r.members.len() as u64 * 900),
                     bytes: 1 << 20,
                     throttled: 0,
                     throttled_by_col: vec![0; matrix.cols()],

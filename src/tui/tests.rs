@@ -159,7 +159,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
                 let members = r.members.len() as u64;
                 let throttled_by_col: Vec<u64> = (0..matrix.cols() as u64).map(|c| c % 3 * members).collect();
                 RowFacts {
-                    items: 1200 * members,
+                    items: Some(1200 * members),
                     bytes: 86_000,
                     throttled: throttled_by_col.iter().sum(),
                     throttled_by_col,

@@ -125,7 +125,9 @@ pub struct HeatmapView {
 /// they throttled over the run so far, and what they throttled in each of the matrix's columns.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowFacts {
-    pub items: u64,
+    /// `None` for physical partitions (and Cassandra's nodes): the run counts the items of each
+    /// key, not of the partition that holds many.
+    pub items: Option<u64>,
     pub bytes: u64,
     /// Requests throttled over the run so far.
     pub throttled: u64,

@@ -21,7 +21,7 @@ use super::panels::shards::ShardsPanel;
 use super::practice::Practice;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
-use crate::engine::metrics::{Layer, RowOrdering, Shape, detect_shapes};
+use crate::engine::metrics::{Layer, Metric, RowOrdering, Shape, detect_shapes};
 use crate::engine::model::{Sharding, Variant};
 use crate::engine::planner::{self, Plan, WarningCode};
 use crate::engine::time::SimTime;
@@ -411,12 +411,22 @@ impl Workbench {
             Action::NextVariant => return self.next_variant(driver),
             Action::Compare => return self.toggle_compare(driver),
             Action::Close if self.mode == Mode::Compare => self.mode = Mode::Normal,
-            Action::CycleMetric => self.heat.metric = next_metric(self.heat.metric, self.heat.engine),
+            Action::CycleMetric => {
+                let mut metric = next_metric(self.heat.metric, self.heat.engine);
+                // Items are counted per key, not per physical partition: `m` skips them there.
+                if self.heat.layer == Layer::Physical && metric == Metric::Items {
+                    metric = next_metric(metric, self.heat.engine);
+                }
+                self.heat.metric = metric;
+            }
             Action::ToggleScale => self.heat.relative = !self.heat.relative,
             Action::ToggleLayer => {
                 self.heat.layer = match self.heat.layer {
                     Layer::Logical => Layer::Physical,
                     Layer::Physical => Layer::Logical,
+                };
+                if self.heat.layer == Layer::Physical && self.heat.metric == Metric::Items {
+                    self.heat.metric = Metric::Bytes;
                 }
             }
             Action::ToggleOrder => {

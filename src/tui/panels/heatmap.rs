@@ -597,13 +597,19 @@ impl HeatmapPanel<'_> {
                     let span = numbers::span(to.since(from).as_secs_f64());
                     cell.push(format!("throttled {} in {span}", numbers::count(n as f64)));
                 }
-                let items = f.items as f64;
-                partition.push(format!(
-                    "now {} {}, {}",
-                    numbers::count(items),
-                    item.of(items),
-                    numbers::bytes(f.bytes as f64)
-                ));
+                // A physical partition's items are not counted, only its bytes.
+                partition.push(match f.items {
+                    Some(items) => {
+                        let items = items as f64;
+                        format!(
+                            "now {} {}, {}",
+                            numbers::count(items),
+                            item.of(items),
+                            numbers::bytes(f.bytes as f64)
+                        )
+                    }
+                    None => format!("now {}", numbers::bytes(f.bytes as f64)),
+                });
                 if !cql {
                     partition.push(format!("throttled so far {}", numbers::count(f.throttled as f64)));
                 }
@@ -962,7 +968,8 @@ mod tests {
             max: 900.0,
             totals: vec![900.0, 400.0, 0.0],
         };
-        let facts = vec![RowFacts { items: 1, bytes: 49, throttled: 12, throttled_by_col: vec![7, 0, 5] }];
+        let facts =
+            vec![RowFacts { items: Some(1), bytes: 49, throttled: 12, throttled_by_col: vec![7, 0, 5] }];
         HeatmapView {
             matrix,
             facts,

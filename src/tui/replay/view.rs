@@ -194,8 +194,11 @@ fn row_facts(metrics: &Metrics, members: &[PartitionId], query: &HeatmapQuery, c
     let mut facts = RowFacts::default();
     let mut by_col = vec![0.0; cols];
     let mut buffer = Vec::new();
+    let counted = query.layer == Layer::Logical;
     for &id in members {
-        facts.items += planner::numbers::floor_u64(level(id, Metric::Items));
+        if counted {
+            *facts.items.get_or_insert(0) += planner::numbers::floor_u64(level(id, Metric::Items));
+        }
         facts.bytes += planner::numbers::floor_u64(level(id, Metric::Bytes));
         facts.throttled += planner::numbers::floor_u64(level(id, Metric::Throttled));
         // Most partitions never throttle: only those that did are read column by column.

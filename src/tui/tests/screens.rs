@@ -757,6 +757,34 @@ fn the_patterns_panel_says_planning_until_the_plan_comes_and_never_shows_a_stale
     assert_eq!(workbench(&a).plan().map(|p| p.variant.as_str()), Some("naive"));
 }
 
+/// A physical partition's items are not counted (only each key's are): `p` from the items
+/// heatmap shows bytes, `m` skips items there, and the inspector gives a physical partition its
+/// bytes alone — it said "0 items" beside the bytes it holds.
+#[test]
+fn physical_partitions_show_no_item_count() {
+    use crate::engine::metrics::{Layer, Metric};
+    let mut a = real_app();
+    a.open_on("counters", Some("naive"), None, None).unwrap();
+    a.run_to(SimTime::parse("2025-06-01T00:00:20Z").unwrap(), &mut |_| {});
+    // write → read → throttled → bytes → items.
+    press(&mut a, &[key(KeyCode::Char('m')); 4]);
+    assert_eq!(workbench(&a).heat.metric, Metric::Items);
+    press(&mut a, &[key(KeyCode::Char('p'))]);
+    assert_eq!((workbench(&a).heat.layer, workbench(&a).heat.metric), (Layer::Physical, Metric::Bytes));
+    // Bytes → (items skipped; normalized RU is Cosmos DB's) → write units.
+    press(&mut a, &[key(KeyCode::Char('m'))]);
+    assert_eq!(workbench(&a).heat.metric, Metric::WriteUnits);
+    let screen = draw(&mut a, 120, 40);
+    assert!(!screen.contains(" 0 items"), "no item count for a physical partition:\n{screen}");
+    let view = workbench(&a).view.heatmap.as_ref().unwrap();
+    assert!(view.facts.iter().all(|f| f.items.is_none()), "{:?}", view.facts);
+    // Back on keys, items are counted again.
+    press(&mut a, &[key(KeyCode::Char('p'))]);
+    draw(&mut a, 120, 40);
+    let view = workbench(&a).view.heatmap.as_ref().unwrap();
+    assert!(view.facts.iter().all(|f| f.items.is_some_and(|n| n > 0)), "{:?}", view.facts);
+}
+
 /// The counters lesson on Cosmos DB, replayed for real to +2 minutes, with `m` on normalized RU
 /// and `p` on physical partitions, hottest first: the hot stream's physical partition is at 100%
 /// of its share (its busiest second ÷ 200,000 RU/s over 34 partitions) while most of the others
