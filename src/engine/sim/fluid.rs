@@ -229,6 +229,19 @@
 //!   slot or a write shard in them, index entries sharing partitions, and sort keys without
 //!   distinct literal prefixes (chat `naive` on DynamoDB: a Query of a channel's members would
 //!   read its messages, and items of the two could replace each other).
+//! - **Puts of new identities** (`model::Growth`, `growth`): a put keyed by the new item's own
+//!   identity makes a member of its own, numbered after the members so far (call k of the run
+//!   member `initial + k`, `Shares::Fresh`: exact, one put a key), and a GetItem by that
+//!   identity picks among the members at the start of its tick (`Pop::start_tick`), so the
+//!   replay works each read's shares out anew every tick (`Popularity::shares` over the tick's
+//!   size: a Zipf's ranks placed anew, `Latest` following the newest). The new member's item is
+//!   kept with its partition's landed share. Peaks are gathered tick by tick (every member's
+//!   count in bins of shares within 0.1%), a key's own peak in the top list is its busiest
+//!   tick's. practice-shortener `naive` (its ~4.5 KB links one read unit each: a GetItem's
+//!   units are any item's where every item takes the same) and practice-sessions `naive`.
+//!   Each tick weighs every member: a long run of a large population is slow. Refused: another
+//!   write of the items, growth by `growth_per_day` besides, a key of more than the identity,
+//!   index entries, shared partitions, and reads other than GetItems of the population.
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
@@ -265,6 +278,7 @@ mod capacity;
 mod condition;
 mod cosmos;
 mod extremes;
+mod growth;
 mod heat;
 mod model;
 mod moves;
@@ -376,7 +390,18 @@ pub fn run_with_heat(
     ttl::check(&world, lifetime, last_tick_secs.unwrap_or(i64::MAX), &place)?;
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
-    let mut model = model::Model::compile(&world, seed, start_secs)?;
+    // A population that puts of new identities grow ends with as many more members as the puts'
+    // calls (`model::Growth`): counted only where an entity has an identity such a put makes.
+    let grown = world.entities.iter().enumerate().any(|(e, ent)| {
+        ent.identity.is_some_and(|(a, _)| matches!(ent.attrs[a].source, super::items::Gen::New(_)))
+            && world.patterns.iter().any(|p| p.entity == e && p.action == crate::engine::model::Action::Put)
+    });
+    let puts = if grown {
+        replay::calls_over(&world, (start_ms, workload.tick.as_millis(), ticks))
+    } else {
+        vec![0; world.patterns.len()]
+    };
+    let mut model = model::Model::compile(&world, seed, start_secs, &puts)?;
     if profile.request_units() {
         let peaks: Vec<f64> = plan.patterns.iter().map(|p| p.peak_rate).collect();
         cosmos::check_puts(&world, &model, &peaks)?;
@@ -519,6 +544,16 @@ mod tests {
 
     /// `scenario`'s bundled text with `edits` (each must apply), replayed as rates for an hour.
     fn rates(scenario: &str, edits: &[(&str, &str)], variant: &str) -> Result<RunReport, FluidError> {
+        rates_for(scenario, edits, variant, 3600)
+    }
+
+    /// [`rates`] for `secs` seconds.
+    fn rates_for(
+        scenario: &str,
+        edits: &[(&str, &str)],
+        variant: &str,
+        secs: u64,
+    ) -> Result<RunReport, FluidError> {
         let mut source = crate::scenario::load(scenario).expect("bundled").source().to_owned();
         for (from, to) in edits {
             assert!(source.contains(from), "{scenario}: no {from:?} to edit");
@@ -528,7 +563,7 @@ mod tests {
             crate::scenario::parse(&format!("{scenario}.ron"), &source).unwrap_or_else(|e| panic!("{e}"));
         let variant = loaded.variant(Some(variant)).expect("variant");
         let options =
-            RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(3600)) };
+            RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(secs)) };
         run(&loaded.scenario, variant, &options, &mut |_| {})
     }
 
@@ -927,24 +962,79 @@ mod tests {
         }
     }
 
-    /// A put keyed by the new item's own identity (a partition per put) is refused, and so are
-    /// reads that pick from the population such puts grow — named with it when there are any.
-    /// Bundled, practice-shortener's resolves pick among the links so far; resolved by owner
-    /// instead (a Scan), no read picks a link, and the puts alone are named.
+    /// A put keyed by the new item's own identity makes a member, and a partition, of its own
+    /// (`model::Growth`), and reads pick among the members so far: practice-shortener `naive`
+    /// over its minute holds its preloaded links and those its puts landed, each its own
+    /// partition, and a key's busiest tick takes one put (5 write units of a ~4.5 KB link), not a
+    /// draw. What such a population needs beyond one put that makes it, a key of its identity
+    /// alone and GetItems is refused by name.
     #[test]
-    fn puts_of_new_identities_are_refused_with_the_reads_of_what_they_grow() {
-        let by_owner =
-            [("given: [\"code\"],\n            rate: 6000,", "given: [\"owner\"],\n            rate: 6000,")];
-        for (edits, expected) in [
+    fn puts_of_new_identities_grow_what_reads_pick_from_or_are_refused_by_name() {
+        const SESSIONS: &str = "(name: \"sessions\", count: 20000, ids: \"s{:09}\", popularity: Latest)";
+        const RESOLVE: &str = "description: \"Follow a short link: its code to the long URL and preview.\",\n            action: Get,";
+        const LINK_KEY: &str = "keys: {\"Link\": (pk: \"LINK#{code}\", sk: \"LINK\")},";
+        const CHECK: &str = "given: [\"session_id\"], rate: 300, latency_ms: 10),";
+        // Each tick works out every member's share anew: a minute, not an hour.
+        let report = rates_for("practice-shortener", &[], "naive", 60).expect("replays as rates");
+        let puts = report.patterns.iter().find(|p| p.name == "create").expect("pattern");
+        assert_eq!(puts.calls, 50 * 60);
+        let landed = report.totals.items - 100_000;
+        assert!(landed > 0 && landed <= puts.calls, "{landed} of {} puts landed", puts.calls);
+        assert_eq!(report.partitions.logical, report.totals.items);
+        assert!((report.partitions.peak_wcu_per_s - 5.0).abs() < 1e-9, "{:?}", report.partitions);
+        // (scenario, edits, variant, words of the refusal)
+        let cases: [(&str, &[Edit], &str, &str); 5] = [
             (
-                &[][..],
-                "a put keyed by the new item's own identity, and reads that pick from the population such puts grow (each tick's picks among the members so far)",
+                "practice-sessions",
+                &[(
+                    SESSIONS,
+                    "(name: \"sessions\", count: 20000, ids: \"s{:09}\", popularity: Latest, growth_per_day: 100)",
+                )],
+                "naive",
+                "with growth by growth_per_day besides",
             ),
-            (&by_owner[..], "a put keyed by the new item's own identity"),
-        ] {
-            match rates("practice-shortener", edits, "naive") {
-                Err(FluidError::Unsupported { feature, .. }) => assert_eq!(feature, expected, "{edits:?}"),
-                other => panic!("practice-shortener {edits:?}: {other:?}"),
+            // A session refreshed by an update too: its writes are not the put's alone.
+            (
+                "practice-sessions",
+                &[(
+                    CHECK,
+                    "given: [\"session_id\"], rate: 300, latency_ms: 10),\n        (name: \"touch\", description: \"Refresh a session.\", action: Update, entity: \"Session\", given: [\"session_id\"], sets: [\"data\"], rate: 10, latency_ms: 10),",
+                )],
+                "naive",
+                "with another write of the items",
+            ),
+            (
+                "practice-shortener",
+                &[(LINK_KEY, "keys: {\"Link\": (pk: \"LINK#{code}#{shard(2)}\", sk: \"LINK\")},")],
+                "naive",
+                "with a key of more than the new identity",
+            ),
+            // A link's versions by time, resolved by a Query of its partition.
+            (
+                "practice-shortener",
+                &[
+                    (LINK_KEY, "keys: {\"Link\": (pk: \"LINK#{code}\", sk: \"{created_at}\")},"),
+                    (
+                        RESOLVE,
+                        "description: \"Follow a short link: its code to the long URL and preview.\",\n            action: List,",
+                    ),
+                ],
+                "naive",
+                "a read other than a GetItem of a population that puts of new identities grow",
+            ),
+            (
+                "practice-sessions",
+                &[],
+                "recommended",
+                "a put keyed by the new item's own identity, with index entries",
+            ),
+        ];
+        for (scenario, edits, variant, words) in cases {
+            match rates_for(scenario, edits, variant, 60) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
     }

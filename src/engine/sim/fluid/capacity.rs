@@ -285,6 +285,8 @@ pub struct Capacity {
     asked: Vec<(usize, i64, u64)>,
     /// Per group and direction: throttled ticks of the busiest members.
     pub thinned: Vec<[Thinned; 2]>,
+    /// Of those, the ones of the tick just run: (group, direction, member).
+    pub thinned_now: Vec<(usize, usize, u64)>,
     /// The expected heatmap's rows, (key group, member) (`heat::Recorder`), and per row the
     /// share of its partition's new demand served in the last tick, [read, write] (`None`: a
     /// group this meter does not serve).
@@ -539,7 +541,7 @@ impl Demand {
         if flow.write {
             self.bytes += requests * (flow.bytes + overhead);
         }
-        if !matches!(flow.shares, Shares::Seq(_)) {
+        if !flow.shares.exact() {
             self.s1[f] += share * units;
             self.s2[f] += share * units * units;
         }
@@ -552,7 +554,7 @@ impl Demand {
         self.requests[f] += calls * share;
         self.units[f] += calls * units;
         self.live[f] += calls * live;
-        if !matches!(flow.shares, Shares::Seq(_)) {
+        if !flow.shares.exact() {
             self.s1[f] += units;
             self.s2[f] += square;
         }
@@ -661,6 +663,7 @@ impl Capacity {
                 })
                 .collect(),
             thinned: vec![[Thinned::default(), Thinned::default()]; model.groups.len()],
+            thinned_now: Vec::new(),
             asked: Vec::new(),
             watch: Vec::new(),
             watched: Vec::new(),
@@ -686,6 +689,14 @@ impl Capacity {
             keys.located = located;
             keys.spread.clear();
             keys.query.clear();
+        }
+    }
+
+    /// Flow `f`'s shares changed (a grown population's, each tick: `Replay::grow`): its sums
+    /// per physical partition are worked out again.
+    pub fn forget_spread(&mut self, g: usize, f: usize) {
+        for keys in self.keys[g].values_mut() {
+            keys.spread.remove(&f);
         }
     }
 
@@ -999,6 +1010,7 @@ impl Capacity {
         }
         self.called_before.clone_from(&self.called);
         self.asked.clear();
+        self.thinned_now.clear();
         for (f, flow) in model.flows.iter().enumerate() {
             if !self.scope.groups[flow.group] {
                 continue;
@@ -1537,6 +1549,7 @@ impl Capacity {
                 let thinned = &mut self.thinned[g][dim];
                 *thinned.draws.entry((m, count, part.to_bits())).or_default() += 1;
                 *thinned.excluded.entry((m, calls)).or_default() += 1;
+                self.thinned_now.push((g, dim, m));
             }
         }
     }
@@ -1694,7 +1707,7 @@ impl Capacity {
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         let (mut landed, mut called) = (0.0, 0.0);
         for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
-            let s = flow.shares.of(member);
+            let s = flow.shares.so_far(member);
             landed += s * self.landed[i][f];
             called += s * self.called[f];
         }

@@ -143,6 +143,10 @@ pub fn check_puts(world: &World, model: &Model, peak_rates: &[f64]) -> Result<()
             .iter()
             .filter(|f| f.group == g && f.write && world.patterns[f.pattern].action == Action::Put)
             .collect();
+        // A put of a new identity makes a key of its own (`Shares::Fresh`): none is taken.
+        if puts.iter().all(|f| matches!(f.shares, Shares::Fresh { .. })) {
+            continue;
+        }
         let Some(first) = puts.first() else { continue };
         let place = format!("pattern {}", world.patterns[first.pattern].name);
         let taken = "puts on Cosmos DB whose key may hold an item (a put that finds its item is a replace at twice a create's RU)";
@@ -161,6 +165,7 @@ pub fn check_puts(world: &World, model: &Model, peak_rates: &[f64]) -> Result<()
                     Shares::Each(s) => s.iter().copied().fold(0.0, f64::max),
                     Shares::Seq(n) => 1.0 / *n as f64,
                     Shares::One => 1.0,
+                    Shares::Fresh { .. } => 0.0,
                 };
                 peak_rates.get(f.pattern).copied().unwrap_or(f64::INFINITY) * most
             })

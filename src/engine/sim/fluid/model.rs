@@ -25,6 +25,9 @@ pub(super) const SAMPLES: u64 = 4096;
 /// Preloaded items the fluid replay places one by one (it needs their exact keys).
 const MAX_PRELOAD: u64 = 1 << 20;
 
+/// Per group, its preloaded partitions by member.
+type Preloads = Vec<BTreeMap<u64, Preloaded>>;
+
 /// How a flow's calls pick the partition's member.
 #[derive(Debug, Clone)]
 pub enum Shares {
@@ -34,6 +37,10 @@ pub enum Shares {
     Each(Rc<[f64]>),
     /// The group has no member in its key: every call lands on its one partition.
     One,
+    /// A put keyed by the new item's own identity (`Growth`): call k of the run makes member
+    /// `first + k`, so the tick's `calls` calls, after `from` before it, each make one of their
+    /// own — exact counts, as `Seq`'s are.
+    Fresh { first: u64, from: u64, calls: u64 },
 }
 
 impl Shares {
@@ -42,8 +49,53 @@ impl Shares {
             Shares::Seq(n) => 1.0 / *n as f64,
             Shares::Each(s) => s.get(member).copied().unwrap_or(0.0),
             Shares::One => 1.0,
+            Shares::Fresh { first, from, calls } => {
+                let k = (member as u64).wrapping_sub(first + from);
+                if k < *calls { 1.0 / *calls as f64 } else { 0.0 }
+            }
         }
     }
+
+    /// Whether each member's count of calls is known exactly (no draw decides it).
+    pub fn exact(&self) -> bool {
+        matches!(self, Shares::Seq(_) | Shares::Fresh { .. })
+    }
+
+    /// A member's weight among the writes of a flow over the run so far: its share, or for a
+    /// put of new identities 1 for every member made so far (each got one call).
+    pub fn so_far(&self, member: usize) -> f64 {
+        match self {
+            Shares::Fresh { first, from, calls } => {
+                let m = member as u64;
+                if m >= *first && m < first + from + calls { 1.0 } else { 0.0 }
+            }
+            _ => self.of(member),
+        }
+    }
+}
+
+/// A population that grows by the puts of new items keyed by their own identity
+/// (practice-shortener `naive`'s links, practice-sessions `naive`'s sessions): each put makes an
+/// item, and a partition, of its own (`Simulation::alloc` numbers it past the members so far),
+/// and the reads that pick from the population pick among the members at the start of each tick
+/// (`Pop::start_tick` rebuilds the picker), so each tick's shares are over a larger population.
+#[derive(Debug, Clone)]
+pub struct Growth {
+    /// The population, and the one put pattern that grows it.
+    pub pop: usize,
+    pub put: usize,
+    /// The population's size at the start (the preload's ordinals come first), and at the end.
+    pub first: u64,
+    pub members: u64,
+    /// The key group whose partitions are its members.
+    pub group: usize,
+    /// The flows whose shares follow the population: the put's (`Shares::Fresh`) and the reads'
+    /// (`Popularity::shares` over each tick's members).
+    pub flows: Vec<usize>,
+    /// The run's seed, which places a scrambled Zipf's ranks.
+    pub seed: u64,
+    /// The size the reads' shares were last worked out for.
+    pub size: u64,
 }
 
 /// How a group's sort keys repeat, so that puts onto a taken key lose an item.
@@ -152,8 +204,9 @@ pub struct Model {
     /// a read flow of no member's share, whose pages `capacity::scan` puts on the table's
     /// physical partitions; elsewhere one request per call.
     pub scans: Vec<usize>,
-    /// The largest item seen: preloaded exactly, written as sampled.
+    /// The largest item seen: preloaded exactly, written as sampled; and the smallest.
     pub largest: f64,
+    pub smallest: f64,
     /// The flows that are a maintained aggregate's UpdateItems (`aggregate`): requests of
     /// their trigger's pattern, though not its calls' own writes.
     pub aggregate_flows: Vec<usize>,
@@ -166,6 +219,9 @@ pub struct Model {
     /// put of it: two entry writes, adding no entry): an aggregate's update of an indexed value
     /// (`aggregate`).
     pub moved_flows: Vec<usize>,
+    /// A population grown by puts of new identities, whose flows' shares the replay sets each
+    /// tick (`Growth`).
+    pub growth: Option<Growth>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -219,17 +275,21 @@ fn grows(world: &World, pop: usize) -> bool {
 }
 
 impl Model {
-    pub fn compile(world: &World, seed: u64, start_secs: i64) -> Result<Model, FluidError> {
+    /// `puts` is every pattern's calls over the run (a population grown by puts has that many
+    /// members at its end).
+    pub fn compile(world: &World, seed: u64, start_secs: i64, puts: &[u64]) -> Result<Model, FluidError> {
         let mut model = Model {
             groups: Vec::new(),
             flows: Vec::new(),
             preload: Vec::new(),
             scans: Vec::new(),
             largest: 0.0,
+            smallest: f64::INFINITY,
             aggregate_flows: Vec::new(),
             create_once: Vec::new(),
             lead: Vec::new(),
             moved_flows: Vec::new(),
+            growth: None,
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -253,7 +313,18 @@ impl Model {
                 // Only a put replaces an item (the preload's are placed one by one, exactly).
                 replaces = sort.collide > 0.0
                     && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
-                model.groups.push(key_group(world, e, table.group, pk, sort, false, &place)?);
+                let mut group = key_group(world, e, table.group, pk, sort, false, &place)?;
+                if let Some(growth) = growth(world, e, &group, puts, &place)? {
+                    group.members = growth.members;
+                    if group.members > MAX_MEMBERS {
+                        return Err(unsupported(
+                            &format!("a population of more than {MAX_MEMBERS} members"),
+                            &place,
+                        ));
+                    }
+                    model.growth = Some(Growth { group: model.groups.len(), seed, ..growth });
+                }
+                model.groups.push(group);
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
                 let Some(plan) = plan else { continue };
@@ -297,24 +368,41 @@ impl Model {
             }
         }
         model.lead = super::shared::leads(world, &model.groups, start_secs)?;
+        if let Some(growth) = &model.growth
+            && model.lead.iter().enumerate().any(|(g, &lead)| (g == growth.group) != (lead == growth.group))
+        {
+            let place = format!("entity {}", world.entities[model.groups[growth.group].entity].name);
+            return Err(unsupported(
+                "a put keyed by the new item's own identity, with partitions shared with another entity",
+                &place,
+            ));
+        }
         for (p, pattern) in world.patterns.iter().enumerate() {
             model.add_pattern(world, p, pattern, seed, start_secs)?;
         }
-        let (preload, largest) = model.preload_all(world, seed, start_secs)?;
+        let (preload, (largest, smallest)) = model.preload_all(world, seed, start_secs)?;
         model.preload = preload;
         model.largest = model.largest.max(largest);
-        // A GetItem's units are those of the smallest read (under 4 KB, or 1 KB on Cosmos DB)
-        // only if every item is.
+        model.smallest = model.smallest.min(smallest);
+        model.point_read_units(world)?;
+        Ok(model)
+    }
+
+    /// A GetItem's units are those of the smallest read (under 4 KB, or 1 KB on Cosmos DB)
+    /// only if every item is; on DynamoDB, those of any item where every item takes the same
+    /// (practice-shortener's links of ~4.5 KB: 1 read unit each). Refused otherwise.
+    fn point_read_units(&mut self, world: &World) -> Result<(), FluidError> {
         let metering = world.engine.profile().metering;
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size in bytes")]
-        let most = metering.point_read(model.largest.ceil() as u64, false);
-        if let Some(flow) = model.flows.iter().find(|f| {
-            metered(world)
-                && matches!(
-                    world.patterns[f.pattern].operation,
-                    Some(Operation::GetItem | Operation::BatchGetItem)
-                )
-                && (most - metering.point_read(0, false)).abs() > 1e-9
+        let most = metering.point_read(self.largest.ceil() as u64, false);
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a size in bytes")]
+        let least = metering.point_read(self.smallest.min(self.largest).floor() as u64, false);
+        let same = !world.engine.profile().request_units() && (most - least).abs() <= 1e-9;
+        let point = |f: &Flow| {
+            matches!(world.patterns[f.pattern].operation, Some(Operation::GetItem | Operation::BatchGetItem))
+        };
+        if let Some(flow) = self.flows.iter().find(|f| {
+            metered(world) && point(f) && (most - metering.point_read(0, false)).abs() > 1e-9 && !same
         }) {
             let place = format!("pattern {}", world.patterns[flow.pattern].name);
             // A read unit covers 4 KB on DynamoDB; a request unit about 1 KB on Cosmos DB.
@@ -325,7 +413,14 @@ impl Model {
             };
             return Err(unsupported(what, &place));
         }
-        Ok(model)
+        if metered(world) && same {
+            for flow in &mut self.flows {
+                if !flow.write && point(flow) {
+                    flow.units = Units::Each(most);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn add_pattern(
@@ -379,6 +474,7 @@ impl Model {
                     return Err(unsupported("a read of several entities (with)", &place));
                 }
                 let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+                self.follows_growth(g);
                 let span_secs = match (&read.range, self.groups[g].time) {
                     (Some((attr, RangeSpan::Last(d))), Some(time)) if *attr == time => {
                         Some(i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 4))
@@ -476,6 +572,7 @@ impl Model {
         let (sizes, samples) = write_samples(world, pattern, seed, start_secs);
         let (bytes, largest, smallest) = spread(&sizes);
         self.largest = self.largest.max(largest);
+        self.smallest = self.smallest.min(smallest);
         let metering = world.engine.profile().metering;
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
         let (most, least) = if world.engine.profile().request_units() {
@@ -499,6 +596,7 @@ impl Model {
             (0..self.groups.len()).filter(|&g| self.groups[g].entity == pattern.entity).collect();
         for g in groups {
             let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+            self.follows_growth(g);
             let (shares, bytes, units) = if self.groups[g].index {
                 let Some(entries) = entries(world, &self.groups[g], pattern, (&sizes, &samples), &place)?
                 else {
@@ -609,6 +707,7 @@ impl Model {
         let (sizes, _) = write_samples(world, pattern, seed, start_secs);
         let (bytes, largest, smallest) = spread(&sizes);
         self.largest = self.largest.max(largest);
+        self.smallest = self.smallest.min(smallest);
         let metering = world.engine.profile().metering;
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
         let (most, least) = (
@@ -644,6 +743,9 @@ impl Model {
     ) -> Result<Shares, FluidError> {
         let group = &self.groups[g];
         let read = pattern.action.is_read();
+        if let Some(growth) = self.growth.as_ref().filter(|growth| growth.group == g) {
+            return growing_shares(world, growth, pattern, seed, place);
+        }
         let base = match group.member {
             None => Shares::One,
             Some((attr, pop)) => {
@@ -661,15 +763,23 @@ impl Model {
         group.spread(base, read, place)
     }
 
+    /// Notes flow `f` (the next one pushed) as one whose shares follow a grown population.
+    fn follows_growth(&mut self, g: usize) {
+        let f = self.flows.len();
+        if let Some(growth) = self.growth.as_mut().filter(|growth| growth.group == g) {
+            growth.flows.push(f);
+        }
+    }
+
     /// The preloaded items of every group, placed one by one from their born values.
     fn preload_all(
         &self,
         world: &World,
         seed: u64,
         start_secs: i64,
-    ) -> Result<(Vec<BTreeMap<u64, Preloaded>>, f64), FluidError> {
+    ) -> Result<(Preloads, (f64, f64)), FluidError> {
         let mut out = vec![BTreeMap::new(); self.groups.len()];
-        let mut largest = 0.0f64;
+        let (mut largest, mut smallest) = (0.0f64, f64::INFINITY);
         for (e, ent) in world.entities.iter().enumerate() {
             let Some((_, pop)) = ent.identity else { continue };
             let count = world.pops[pop].initial;
@@ -694,6 +804,7 @@ impl Model {
             for ordinal in 0..count {
                 let size = preloaded_item(world, e, ordinal, (seed, start_secs), &mut vals, &mut text);
                 largest = largest.max(size as f64);
+                smallest = smallest.min(size as f64);
                 // Whether the item is new in its table: an index entry is placed after the
                 // table's key (`store::index`), so it replaces another only with its item.
                 let mut fresh = true;
@@ -727,7 +838,7 @@ impl Model {
                 }
             }
         }
-        Ok((out, largest))
+        Ok((out, (largest, smallest)))
     }
 }
 
@@ -1038,6 +1149,85 @@ impl KeyGroup {
     }
 }
 
+/// The population group `group` (entity `e`'s table) grows by, when it is keyed by the
+/// identity that puts of new items make (`Growth`); `None` when no put grows it. What the fluid
+/// replay does not follow of such a population is refused by name: a second writer of the
+/// items (their ordinals interleave), growth by `growth_per_day` besides, a key of more than the
+/// identity (a second member, a drawn value, a shard or a time slot) and index entries.
+fn growth(
+    world: &World,
+    e: usize,
+    group: &KeyGroup,
+    puts: &[u64],
+    place: &str,
+) -> Result<Option<Growth>, FluidError> {
+    let ent = &world.entities[e];
+    let Some((attr, pop)) = ent.identity else { return Ok(None) };
+    let writers: Vec<usize> = (0..world.patterns.len())
+        .filter(|&p| world.patterns[p].entity == e && world.patterns[p].operation.is_some())
+        .filter(|&p| !world.patterns[p].action.is_read())
+        .collect();
+    let put = writers.iter().copied().find(|&p| world.patterns[p].action == Action::Put);
+    let (Some(put), true) = (put, group.member == Some((attr, pop))) else { return Ok(None) };
+    if !matches!(ent.attrs[attr].source, Gen::New(_)) {
+        return Ok(None);
+    }
+    let what = if writers.len() > 1 {
+        Some("another write of the items beside the one put that makes them (their ordinals interleave)")
+    } else if world.pops[pop].growth_per_day > 0.0 {
+        Some("growth by growth_per_day besides")
+    } else if !group.axes.is_empty() || group.shards.is_some() || group.time.is_some() {
+        Some("a key of more than the new identity (a second member, a drawn value, a shard or a time slot)")
+    } else if ent.entries.iter().any(Option::is_some) {
+        Some("index entries")
+    } else {
+        None
+    };
+    if let Some(what) = what {
+        return Err(unsupported(&format!("a put keyed by the new item's own identity, with {what}"), place));
+    }
+    let first = world.pops[pop].initial;
+    let members = first.saturating_add(puts.get(put).copied().unwrap_or(0));
+    Ok(Some(Growth { pop, put, first, members, group: 0, flows: Vec::new(), seed: 0, size: first }))
+}
+
+/// The shares of a flow onto a grown population's group at the run's start (`Growth`; the
+/// replay sets them anew each tick, `Replay::grow`): the put's new members, none yet, and a
+/// GetItem's pick among the members so far. A Query's units would follow the partitions' items
+/// as they come, which is not modelled.
+fn growing_shares(
+    world: &World,
+    growth: &Growth,
+    pattern: &PatternRt,
+    seed: u64,
+    place: &str,
+) -> Result<Shares, FluidError> {
+    if !pattern.action.is_read() {
+        return Ok(Shares::Fresh { first: growth.first, from: 0, calls: 0 });
+    }
+    if pattern.operation != Some(Operation::GetItem) {
+        return Err(unsupported(
+            "a read other than a GetItem of a population that puts of new identities grow",
+            place,
+        ));
+    }
+    Ok(Shares::Each(tick_shares(world, growth, pattern, growth.first, seed).into()))
+}
+
+/// A read's shares of a grown population's `size` members at the start of a tick: its
+/// popularity's (`Popularity::shares`, a scrambled Zipf's ranks placed anew for the size, a
+/// `Latest` pick following the newest), as `Pop::start_tick`'s picker draws them.
+pub(super) fn tick_shares(
+    world: &World,
+    growth: &Growth,
+    pattern: &PatternRt,
+    size: u64,
+    seed: u64,
+) -> Vec<f64> {
+    let attr = world.entities[pattern.entity].identity.map_or(0, |(a, _)| a);
+    popularity_of(world, pattern, attr, growth.pop).shares(size, seed)
+}
+
 /// What a put keyed by the new item's own identity needs: a partition per put, numbered past
 /// the members so far (`Simulation::alloc`). When a read picks from the population those puts
 /// grow (practice-shortener `naive`'s resolve of a link by its code, practice-sessions `naive`'s
@@ -1138,6 +1328,7 @@ fn sort_repeats(
                             Shares::Each(s) => s.iter().map(|x| x * x).sum(),
                             Shares::Seq(n) => 1.0 / n as f64,
                             Shares::One => 1.0,
+                            Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
                         }
                     }
                     source => drawn_repeats(source, seed, a.stream, start_secs, a.ty),
@@ -1327,6 +1518,8 @@ fn gated(shares: Shares, share: f64) -> Shares {
             Shares::Each(vec![share / n as f64; usize::try_from(n).unwrap_or(usize::MAX)].into())
         }
         Shares::One => Shares::Each(vec![share].into()),
+        // A grown population's group has no index entries (`growth`).
+        Shares::Fresh { .. } => unreachable!("index entries of a grown population"),
     }
 }
 

@@ -65,6 +65,7 @@ impl Model {
             ));
         }
         self.largest = self.largest.max(largest);
+        self.smallest = self.smallest.min(smallest);
         // An update of a key that holds an item is that item, on purpose: not an overwrite.
         self.groups[g].upsert = true;
         self.flows.push(Flow {

@@ -15,7 +15,7 @@ use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::Normal;
 use super::heat::Recorder;
-use super::model::{Flow, Model, Shares, batched};
+use super::model::{Flow, Model, Shares, batched, tick_shares};
 use super::{FluidError, unsupported};
 
 /// Closed partitions kept for the maximum: those that could still be the largest.
@@ -78,6 +78,8 @@ pub struct GroupState {
     closed: BTreeSet<String>,
     /// (calls in the tick per flow of `peak_flows[dim]`) → ticks, over the run, [reads, writes].
     pub peaks: [BTreeMap<Vec<u64>, u64>; 2],
+    /// A grown population's draws instead, tick by tick (`growth`), [reads, writes].
+    pub grown: [super::growth::GrownPeaks; 2],
 }
 
 impl GroupState {
@@ -121,6 +123,30 @@ pub struct PatternState {
     carry: f64,
     pub asked: f64,
     pub max_asked: u64,
+}
+
+/// Each pattern's calls over `ticks` ticks of `tick_ms` from `start_ms`: the per-operation
+/// replay's own `rate × shape × tick + carry` sequence, as `Replay::run` counts it.
+pub fn calls_over(world: &World, (start_ms, tick_ms, ticks): (u64, u64, u32)) -> Vec<u64> {
+    let tick_secs = tick_ms as f64 / 1000.0;
+    let start = SimTime::from_millis(start_ms);
+    let mut out = vec![0u64; world.patterns.len()];
+    for (p, pattern) in world.patterns.iter().enumerate() {
+        let mut carry = 0.0;
+        for t in 0..ticks {
+            let now = SimTime::from_millis(start_ms + u64::from(t) * tick_ms);
+            let expected = rate_at(pattern.rate, &pattern.shapes, start, now) * tick_secs + carry;
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a count of calls, clamped"
+            )]
+            let calls = expected.floor().clamp(0.0, f64::from(u32::MAX)) as u64;
+            carry = expected - calls as f64;
+            out[p] += calls;
+        }
+    }
+    out
 }
 
 #[derive(Debug)]
@@ -235,6 +261,7 @@ impl<'w> Replay<'w> {
                 state.carry = expected - calls as f64;
                 n[p] = calls;
             }
+            self.grow(&n);
             // The indexes first: once a GSI's full queue refuses writes (back-pressure), the
             // table takes only those its queue admitted.
             if let Some((table, indexes)) = self.capacities.split_first_mut() {
@@ -268,6 +295,33 @@ impl<'w> Replay<'w> {
         }
         super::shared::merge(self);
         Ok(true)
+    }
+
+    /// Sets the shares of the flows onto a population grown by puts of new identities for the
+    /// tick about to run (`model::Growth`): the put's calls make the members after those made so
+    /// far, one each; the reads pick among the members at the tick's start.
+    fn grow(&mut self, n: &[u64]) {
+        let Some(mut growth) = self.model.growth.take() else { return };
+        let from = self.patterns[growth.put].calls;
+        let size = growth.first + from;
+        for &f in &growth.flows {
+            let flow = &self.model.flows[f];
+            if flow.write {
+                let calls = n[growth.put];
+                self.model.flows[f].shares = Shares::Fresh { first: growth.first, from, calls };
+            } else if size != growth.size {
+                let pattern = &self.world.patterns[flow.pattern];
+                let shares = tick_shares(self.world, &growth, pattern, size, growth.seed);
+                self.model.flows[f].shares = Shares::Each(shares.into());
+            }
+        }
+        for capacity in &mut self.capacities {
+            for &f in &growth.flows {
+                capacity.forget_spread(growth.group, f);
+            }
+        }
+        growth.size = size;
+        self.model.growth = Some(growth);
     }
 
     /// A batch is refused whole when one of its keys' partitions refuses it, and retried
@@ -377,6 +431,9 @@ impl<'w> Replay<'w> {
                 *state.peaks[dim].entry(calls).or_default() += 1;
             }
         }
+        if self.model.growth.as_ref().is_some_and(|growth| growth.group == g) {
+            self.grown_tick(g, n);
+        }
         Ok(())
     }
 
@@ -457,42 +514,18 @@ impl<'w> Replay<'w> {
             let (pre_items, pre_bytes) = pre.map_or((0.0, 0.0), |p| (p.items, p.bytes));
             shares.clear();
             shares.extend(flows.iter().map(|f| f.shares.of(member)));
+            fresh_shares(&flows, m, (&from, &to), &totals, &mut shares);
             let landed: f64 = (0..flows.len()).map(|i| shares[i] * totals[i]).sum();
             if landed <= 0.0 && pre_items <= 0.0 {
                 continue;
             }
-            let mut exact = true;
-            let mut var = 0.0;
-            let mut count = 0.0;
-            // Seq's writes of this member, exactly, and what the other flows' shares are
-            // without them.
-            let mut seq = 0.0;
             drawn.clone_from(&shares);
-            // ln P(no write of this bucket landed here).
-            let mut log_empty = 0.0;
-            for (i, f) in flows.iter().enumerate() {
-                match f.shares {
-                    Shares::Seq(n) => {
-                        let k = seq_count(from[i], to[i], m, n) as f64;
-                        seq += k;
-                        count += k;
-                        drawn[i] = 0.0;
-                        if k > 0.0 {
-                            log_empty = f64::NEG_INFINITY;
-                        }
-                    }
-                    Shares::Each(_) | Shares::One => {
-                        exact = exact && shares[i] >= 1.0;
-                        var += totals[i] * shares[i] * (1.0 - shares[i]);
-                        count += totals[i] * shares[i];
-                        log_empty += log_missed(totals[i], shares[i]);
-                    }
-                }
-            }
+            let Counts { exact, var, count, seq, log_empty, fresh } =
+                member_counts(&flows, m, (&from, &to), &totals, &shares, &mut drawn);
             // Writes throttled until their client gave up never landed (1 without metering).
             let lam = self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
             let kept = if group.sort.per_second {
-                if flows.iter().all(|f| matches!(f.shares, Shares::Seq(_))) {
+                if flows.iter().all(|f| f.shares.exact()) {
                     // Seq spaces one member's calls a second or more apart (checked in
                     // `tick_group`): none replaces another.
                     pre_items + count
@@ -507,7 +540,9 @@ impl<'w> Replay<'w> {
                 for s in &mut drawn {
                     *s *= lam;
                 }
-                kept_over_life(group.sort.collide, &open, &drawn, seq * lam, pre_items, count * lam)
+                // A new identity's one put leaves its item if it landed.
+                kept_over_life(group.sort.collide, &open, &drawn, seq * lam, pre_items, (count - fresh) * lam)
+                    + fresh * lam
             };
             let per_item = if landed > 0.0 {
                 flows.iter().enumerate().map(|(i, f)| shares[i] * totals[i] * f.bytes).sum::<f64>() / landed
@@ -523,7 +558,10 @@ impl<'w> Replay<'w> {
             let mean = kept;
             let one_key = !group.sort.per_second && group.sort.collide >= 1.0;
             let sd = if exact { 0.0 } else { kept_sd(var, new_items, count, one_key) };
-            let empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
+            let mut empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
+            if fresh > 0.0 {
+                empty *= (1.0 - lam).powf(fresh);
+            }
             items += mean;
             bytes += part_bytes;
             partitions += 1.0 - empty;
@@ -557,6 +595,71 @@ impl<'w> Replay<'w> {
             prune(kept);
         }
     }
+}
+
+/// What a member's partition got of a bucket's write flows.
+struct Counts {
+    /// No draw decides its count (`Seq` and `Fresh` flows, or a share of 1).
+    exact: bool,
+    var: f64,
+    count: f64,
+    /// Seq's writes of this member, exactly.
+    seq: f64,
+    /// ln P(no write of this bucket landed here).
+    log_empty: f64,
+    /// Puts that made this member (`Shares::Fresh`): each landed with the partition's landed
+    /// share, so the member holds its item with that chance.
+    fresh: f64,
+}
+
+/// A put of a new identity made member `m` if its call is among the bucket's (`from..to` of each
+/// flow's calls): once, for certain — its share of the bucket's calls, in `shares`.
+fn fresh_shares(flows: &[&Flow], m: u64, (from, to): (&[u64], &[u64]), totals: &[f64], shares: &mut [f64]) {
+    for (i, f) in flows.iter().enumerate() {
+        if let Shares::Fresh { first, .. } = f.shares {
+            let made = m >= first && (from[i]..to[i]).contains(&(m - first));
+            shares[i] = if made && totals[i] > 0.0 { 1.0 / totals[i] } else { 0.0 };
+        }
+    }
+}
+
+/// Member `m`'s counts of the bucket's `totals` calls of its write `flows` at `shares`; `drawn`
+/// keeps the shares of the flows a draw decides (0 for the exact ones).
+fn member_counts(
+    flows: &[&Flow],
+    m: u64,
+    (from, to): (&[u64], &[u64]),
+    totals: &[f64],
+    shares: &[f64],
+    drawn: &mut [f64],
+) -> Counts {
+    let mut out = Counts { exact: true, var: 0.0, count: 0.0, seq: 0.0, log_empty: 0.0, fresh: 0.0 };
+    for (i, f) in flows.iter().enumerate() {
+        match f.shares {
+            Shares::Seq(n) => {
+                let k = seq_count(from[i], to[i], m, n) as f64;
+                out.seq += k;
+                out.count += k;
+                drawn[i] = 0.0;
+                if k > 0.0 {
+                    out.log_empty = f64::NEG_INFINITY;
+                }
+            }
+            Shares::Fresh { .. } => {
+                let k = shares[i] * totals[i];
+                out.fresh += k;
+                out.count += k;
+                drawn[i] = 0.0;
+            }
+            Shares::Each(_) | Shares::One => {
+                out.exact = out.exact && shares[i] >= 1.0;
+                out.var += totals[i] * shares[i] * (1.0 - shares[i]);
+                out.count += totals[i] * shares[i];
+                out.log_empty += log_missed(totals[i], shares[i]);
+            }
+        }
+    }
+    out
 }
 
 /// The spread of the items a partition kept of `count` writes of variance `var`: writes that

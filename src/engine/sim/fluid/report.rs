@@ -94,6 +94,9 @@ impl Replay<'_> {
         if flows.is_empty() {
             return Ok(Band::default());
         }
+        if self.model.growth.as_ref().is_some_and(|growth| growth.group == g) {
+            return Ok(self.grown_peak(g, dim, members));
+        }
         let hist = &state.peaks[dim];
         let group = &self.model.groups[g];
         if flows.iter().any(|&f| matches!(self.model.flows[f].shares, Shares::Seq(_))) {
@@ -575,6 +578,9 @@ impl Replay<'_> {
         if self.world.engine.profile().latency == Latency::Documents {
             DOCUMENTS_UNMODELLED_NOTE.clone_into(&mut notes[1]);
             notes.push(DOCUMENTS_NOTE.to_owned());
+        }
+        if self.model.growth.is_some() {
+            notes.push("A population grown by puts of new identities: each put makes a member, and a partition, of its own, numbered after the members so far; the reads pick among the members at each tick's start, their shares worked out anew each tick. A key's own peak in the top list is its busiest tick's (the table's peaks are every tick's); its throttled requests count its shares of the run's last tick.".to_owned());
         }
         if metered && !self.model.scans.is_empty() {
             notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
