@@ -30,6 +30,11 @@ fn every_report_names_its_fidelity() {
         assert_eq!(open["latency_ms_p99"].is_null(), bands, "{args:?}: {open}");
         assert_eq!(open["latency_ms_p50"].is_null(), bands, "{args:?}: {open}");
         assert_eq!(open["latency_p99_missing"] == "not_modelled", bands, "{args:?}: {open}");
+        // A goal not graded has no value, so none that is a bound.
+        for goal in report["goals"].as_array().expect("goals") {
+            let bound = goal.get("value_is_lower_bound").is_some();
+            assert!(!bound || !goal["value"].is_null(), "{args:?}: {goal}");
+        }
     }
     let text = keyheat(&["run", "chat", "--duration", "1h", "--fidelity", "rates"]);
     assert!(stdout(&text).contains("replayed as rates"), "{}", stdout(&text));

@@ -109,7 +109,7 @@ pub fn finish(scenario: &Scenario, variant: &Variant, report: &mut RunReport) {
         for (goal, spec) in report.goals.iter_mut().zip(&scenario.goals) {
             if matches!(spec.check, super::model::GoalCheck::LatencyTarget(_)) {
                 goal.status = GoalStatus::NotGraded;
-                goal.value = None;
+                (goal.value, goal.lower_bound) = (None, false);
                 "not graded: --fidelity rates does not model latency".clone_into(&mut goal.detail);
             }
         }

@@ -679,7 +679,7 @@ impl Serialize for GoalResult {
         g.serialize_field("status", &self.status)?;
         g.serialize_field("value", &self.value)?;
         // Only where it is one, so every other goal reads as it always has.
-        if self.lower_bound {
+        if self.lower_bound && self.value.is_some() {
             g.serialize_field("value_is_lower_bound", &true)?;
         } else {
             g.skip_field("value_is_lower_bound")?;
