@@ -231,7 +231,10 @@ impl App {
                 other => quiz.update(other),
             },
             Screen::Workbench(w) => match action {
-                Action::Quit if w.unsaved() => self.overlay = Some(Overlay::Confirm(Confirm::QuitUnsaved)),
+                Action::Quit if w.unsaved() => {
+                    let drafts = w.drafts.values().any(|d| d.is_dirty(&w.loaded));
+                    self.overlay = Some(Overlay::Confirm(Confirm::QuitUnsaved { drafts }));
+                }
                 Action::Quit => {
                     self.save_recovery();
                     self.quit = true;
@@ -414,7 +417,7 @@ impl App {
 
     fn answer(&mut self, overlay: Overlay, action: Action) {
         match (overlay, action) {
-            (Overlay::Confirm(Confirm::QuitUnsaved), Action::Yes) => {
+            (Overlay::Confirm(Confirm::QuitUnsaved { .. }), Action::Yes) => {
                 self.save_recovery();
                 self.quit = true;
             }

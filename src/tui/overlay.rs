@@ -200,7 +200,8 @@ pub enum Confirm {
     /// The file exists (or is a bundled scenario's source): write over it?
     Overwrite { path: PathBuf, purpose: PromptFor, bundled: bool },
     /// Quit with edits that are in no file.
-    QuitUnsaved,
+    /// `drafts`: some of the edits are drafts not applied yet, which `w` leaves out.
+    QuitUnsaved { drafts: bool },
     /// Show a practice problem's solution before the design passes.
     ShowSolution,
 }
@@ -356,11 +357,18 @@ fn confirm(c: &Confirm, area: Rect, buf: &mut Buffer, theme: Theme) {
              say so. Show them?"
                 .to_owned(),
         ),
-        Confirm::QuitUnsaved => (
+        Confirm::QuitUnsaved { drafts } => (
             "Quit with unsaved edits?",
-            "Your edits are in no file yet. They will be kept in the recovery file and offered the next \
-             time this scenario opens. (n, then w, writes them to a file.)"
-                .to_owned(),
+            format!(
+                "Your edits are in no file yet. They will be kept in the recovery file and offered the \
+                 next time this scenario opens. {}",
+                // `w` writes the applied edits only (`App::wrote_message`).
+                if *drafts {
+                    "(n; then Ctrl-S in the editor applies a draft, and w writes the edits to a file.)"
+                } else {
+                    "(n, then w, writes them to a file.)"
+                }
+            ),
         ),
     };
     let inner = dialog(title, 64, 8, area, buf, theme);

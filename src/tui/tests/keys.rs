@@ -7,7 +7,7 @@ use super::*;
 use crate::engine::metrics::{Metric, RowOrdering};
 use crate::tui::action::Panel;
 use crate::tui::keymap::Context;
-use crate::tui::overlay::Overlay;
+use crate::tui::overlay::{Confirm, Overlay};
 use crate::tui::pacing::{DEFAULT_SPEED, SPEEDS};
 use crate::tui::panels::status::MessageKind;
 use crate::tui::workbench::{Mode, Playback};
@@ -366,7 +366,12 @@ fn w_keeps_an_unapplied_draft_and_the_recovery_calls_written_edits_saved() {
         a.message
     );
     assert!(workbench(&a).unsaved(), "the draft is not saved anywhere yet");
-    press(&mut a, &[key(KeyCode::Char('q')), key(KeyCode::Char('y'))]);
+    // The quit dialog does not say `w` writes the draft (it said "n, then w, writes them").
+    press(&mut a, &[key(KeyCode::Char('q'))]);
+    assert!(matches!(a.overlay, Some(Overlay::Confirm(Confirm::QuitUnsaved { drafts: true }))));
+    let screen = draw(&mut a, 120, 40);
+    assert!(screen.contains("Ctrl-S in the editor applies a draft"), "{screen}");
+    press(&mut a, &[key(KeyCode::Char('y'))]);
     assert!(a.quit);
     let mut b = app(true, Some(state.clone()));
     b.open("sensors", None, None).unwrap();
