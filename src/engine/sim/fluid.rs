@@ -974,6 +974,7 @@ mod tests {
         const RESOLVE: &str = "description: \"Follow a short link: its code to the long URL and preview.\",\n            action: Get,";
         const LINK_KEY: &str = "keys: {\"Link\": (pk: \"LINK#{code}\", sk: \"LINK\")},";
         const CHECK: &str = "given: [\"session_id\"], rate: 300, latency_ms: 10),";
+        const TAG_KEYS: &str = "keys: {\"Link\": (pk: \"LINK#{code}\", sk: \"LINK\"), \"Tag\": (pk: \"TAG#{tag}\", sk: \"TAG\")},";
         // Each tick works out every member's share anew: a minute, not an hour.
         let report = rates_for("practice-shortener", &[], "naive", 60).expect("replays as rates");
         let puts = report.patterns.iter().find(|p| p.name == "create").expect("pattern");
@@ -983,7 +984,26 @@ mod tests {
         assert_eq!(report.partitions.logical, report.totals.items);
         assert!((report.partitions.peak_wcu_per_s - 5.0).abs() < 1e-9, "{:?}", report.partitions);
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 5] = [
+        let cases: [(&str, &[Edit], &str, &str); 6] = [
+            // Tags made by puts too: a second population grown by puts.
+            (
+                "practice-shortener",
+                &[
+                    (
+                        "    ],\n    populations: [\n",
+                        "        (name: \"Tag\", attributes: [(name: \"tag\", type: S, gen: New(\"tags\")), (name: \"body\", type: S, gen: Payload(200))]),\n    ],\n    populations: [\n        (name: \"tags\", count: 1000, ids: \"t{:05}\"),\n",
+                    ),
+                    (
+                        "    patterns: [\n",
+                        "    patterns: [\n        (name: \"new-tag\", description: \"A tag.\", action: Put, entity: \"Tag\", given: [\"tag\"], rate: 5, latency_ms: 20),\n",
+                    ),
+                    // Both variants' keys.
+                    (LINK_KEY, TAG_KEYS),
+                    (LINK_KEY, TAG_KEYS),
+                ],
+                "naive",
+                "puts of new identities of two entities",
+            ),
             (
                 "practice-sessions",
                 &[(

@@ -314,16 +314,7 @@ impl Model {
                 replaces = sort.collide > 0.0
                     && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
                 let mut group = key_group(world, e, table.group, pk, sort, false, &place)?;
-                if let Some(growth) = growth(world, e, &group, puts, &place)? {
-                    group.members = growth.members;
-                    if group.members > MAX_MEMBERS {
-                        return Err(unsupported(
-                            &format!("a population of more than {MAX_MEMBERS} members"),
-                            &place,
-                        ));
-                    }
-                    model.growth = Some(Growth { group: model.groups.len(), seed, ..growth });
-                }
+                model.grow(world, e, &mut group, (puts, seed), &place)?;
                 model.groups.push(group);
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
@@ -420,6 +411,32 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Group `group` of entity `e` (about to be pushed) grown by puts of new identities, when
+    /// they make its members (`growth`): its members counted to the run's end, and the growth
+    /// kept for the replay. One grown population is followed; a second is refused.
+    fn grow(
+        &mut self,
+        world: &World,
+        e: usize,
+        group: &mut KeyGroup,
+        (puts, seed): (&[u64], u64),
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let Some(growth) = growth(world, e, group, puts, place)? else { return Ok(()) };
+        if self.growth.is_some() {
+            return Err(unsupported(
+                "puts of new identities of two entities (one population grown by puts is followed)",
+                place,
+            ));
+        }
+        group.members = growth.members;
+        if group.members > MAX_MEMBERS {
+            return Err(unsupported(&format!("a population of more than {MAX_MEMBERS} members"), place));
+        }
+        self.growth = Some(Growth { group: self.groups.len(), seed, ..growth });
         Ok(())
     }
 
