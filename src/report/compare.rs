@@ -212,7 +212,9 @@ pub struct GoalCell {
     pub status: GoalStatus,
     /// `None` when the goal was not graded.
     pub value: Option<f64>,
-    /// `value` is a bound the measure is past (`GoalResult::lower_bound`).
+    /// `value` is a bound the measure is past (`GoalResult::lower_bound`); in JSON only where
+    /// it is one, named as in a run report.
+    #[serde(rename = "value_is_lower_bound", skip_serializing_if = "std::ops::Not::not")]
     pub lower_bound: bool,
     pub detail: String,
 }

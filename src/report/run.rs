@@ -1044,7 +1044,7 @@ mod tests {
             (GoalStatus::NotGraded, None, false, "not graded"),
             // Failed on the plan alone (a Scan that made no calls): graded, but nothing measured.
             (GoalStatus::Failed, None, false, "—"),
-            // A p99 call that never completed: past the longest wait the run saw.
+            // A p99 call that never completed: past the p99 of the calls that completed.
             (GoalStatus::Failed, Some(90_624.0), true, ">90,624 requests"),
         ];
         for (status, value, bound, expected) in cases {

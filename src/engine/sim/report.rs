@@ -648,8 +648,9 @@ pub struct GoalResult {
     /// a pattern nothing serves).
     pub value: Option<f64>,
     /// `value` is a bound the measure is past, not the measure: the p99 call of a latency goal
-    /// never completed (it gave up, or still waited at the end), so it took longer than the
-    /// longest wait the run saw (`PatternReport::latency_ms_p99`). Shown as ">value".
+    /// never completed (it gave up, or still waited at the end), so it took longer than the p99
+    /// of the calls that completed (`PatternReport::latency_ms_p99`, in JSON
+    /// `latency_ms_p99_completed`). Shown as ">value".
     pub lower_bound: bool,
     pub target: f64,
     /// What `value` and `target` count (bytes, items, ratio, ms, usd…), for writers.
