@@ -170,9 +170,12 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     // A run too large to replay call by call is replayed as rates, computed whole: it has no
     // earlier moment to draw.
     let options = RunOptions { seed: args.seed, duration: None };
-    if at < workload.duration
-        && let Some(calls) = judge::too_large(&w.loaded.scenario, w.current(), &options)
-    {
+    // With --compare, the baseline's design too.
+    let designs = std::iter::once(w.current())
+        .chain(args.compare.as_deref().and_then(|b| w.loaded.scenario.variants.iter().find(|v| v.name == b)));
+    for design in designs.filter(|_| at < workload.duration) {
+        let Some(calls) = judge::too_large(&w.loaded.scenario, design, &options) else { continue };
+        let variant = &design.name;
         bail!(
             "{scenario} / {variant}: {calls:.1e} calls are too many to replay call by call, so the run is replayed as rates, computed whole to its end ({}): it can be drawn at its end only; leave out --at",
             workload.duration
