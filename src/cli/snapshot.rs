@@ -19,7 +19,7 @@ use super::progress::Progress;
 use crate::engine::judge;
 use crate::engine::metrics::Metric;
 use crate::engine::model::Engine;
-use crate::engine::sim::RunOptions;
+use crate::engine::sim::{self, RunOptions, SimError};
 use crate::engine::time::SimDuration;
 use crate::tui::app::{App, Config, Screen};
 use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
@@ -157,14 +157,11 @@ pub fn run(args: &SnapshotArgs) -> anyhow::Result<()> {
     if at > workload.duration {
         bail!("--at {at} is past the end of the workload ({})", workload.duration);
     }
-    // The replay stops at the end of a tick: a moment inside one would be drawn as the next.
-    let tick = workload.tick.as_millis().max(1);
-    if !at.as_millis().is_multiple_of(tick) {
-        let below = SimDuration::from_millis(at.as_millis() / tick * tick);
+    // The replay stops at the end of a tick (the rule `run` holds `--duration` to): a moment
+    // inside one would be drawn as the next.
+    if let Err(SimError::NotWholeTicks { tick, below, above, .. }) = sim::tick_count(workload.tick, at) {
         bail!(
-            "--at {at} is not a whole number of ticks ({}): the replay stops at the end of a tick; use {below} or {}",
-            workload.tick,
-            below + workload.tick
+            "--at {at} is not a whole number of ticks ({tick}): the replay stops at the end of a tick; use {below} or {above}"
         );
     }
     // A run too large to replay call by call is replayed as rates, computed whole: it has no
