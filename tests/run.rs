@@ -654,7 +654,22 @@ fn on_mongodb_reports_and_check_use_mongodbs_words() {
     assert!(run.contains("reads/s writes/s index"), "{run}");
     assert!(run.contains("document writes per base write (collections and copies)"), "{run}");
     assert!(check.contains("newest first (sort: {…: -1})"), "{check}");
-    assert!(check.contains("documents written per base document (collections, indexes, copies"), "{check}");
+    assert!(
+        check.contains("documents written per base document (collections, copies and aggregates)"),
+        "{check}"
+    );
+    // And check counts the documents a write writes as run does: reviews' review is the review's
+    // own document and the append to its product's list, with an index key beside them.
+    let args = ["reviews", "--variant", "recommended"];
+    let run = flat(stdout(&keyheat(&[&["run"], &args[..], &["--duration", "1m"]].concat())));
+    let check = flat(stdout(&keyheat(&[&["check"], &args[..]].concat())));
+    assert!(run.contains("write amplification 2× document writes per base write"), "{run}");
+    assert!(
+        check.contains(
+            "writes 2 documents per call: collection ×1 + collection (reviews list) ×1, and 1 index key (index by-author ×1)"
+        ),
+        "{check}"
+    );
     // DynamoDB's reports keep DynamoDB's words.
     let run = flat(stdout(&keyheat(&["run", "social-feed", "--duration", "1m"])));
     let check = flat(stdout(&keyheat(&["check", "social-feed"])));

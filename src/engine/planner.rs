@@ -535,6 +535,13 @@ impl WriteTarget {
         }
     }
 
+    /// Whether writing it writes an item of `engine`'s: everything but a MongoDB index entry,
+    /// which is a key and a record id (`IndexEntries::are_items`). Write amplification counts
+    /// items only, in a plan as in a run.
+    pub fn is_item(&self, engine: Engine) -> bool {
+        self.index().is_none() || engine.profile().index_entries.are_items()
+    }
+
     /// Why the pattern writes it.
     pub fn via(&self) -> Via {
         match self {

@@ -164,8 +164,9 @@ pub(super) fn served_by(p: &PatternPlan, engine: Engine) -> String {
 }
 
 /// Items one write call writes: the base item and every index entry, copy and aggregate.
-fn items_written(p: &PatternPlan) -> f64 {
-    p.writes.iter().map(|w| w.per_call).sum()
+/// Items one call writes: a MongoDB index entry is no document (`WriteTarget::is_item`).
+fn items_written(p: &PatternPlan, engine: Engine) -> f64 {
+    p.writes.iter().filter(|w| w.target.is_item(engine)).map(|w| w.per_call).sum()
 }
 
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
@@ -192,7 +193,7 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
         }
     }
     if p.kind == Kind::Write && !p.writes.is_empty() {
-        let items = items_written(p);
+        let items = items_written(p, engine);
         let noun = engine.words().item.of(items);
         parts.push(format!("{} {noun} written", numbers::factor(items)));
     }

@@ -383,7 +383,9 @@ fn amplification_warning(
     let writes = plan
         .writes
         .iter()
-        .filter(|w| w.target != WriteTarget::Table && w.per_call > 0.0)
+        .filter(|w| {
+            w.target != WriteTarget::Table && w.target.is_item(est.scenario.engine) && w.per_call > 0.0
+        })
         .map(|w| ExtraWrite { target: w.target.clone(), per_call: w.per_call, why: w.why.clone() })
         .collect();
     Warning {

@@ -70,9 +70,13 @@ pub fn plan(est: &Estimator<'_>, p: &AccessPattern) -> PatternPlan {
     }
     out.condition = super::condition::plan(est, p);
     charge_condition(p, &mut out);
-    // The base item itself is the one write that is not amplification.
+    // The base item itself is the one write that is not amplification, and an index entry
+    // that is no item (MongoDB's) is none either, as a run counts them.
     // (A fold from 0.0: an empty f64 sum is -0.0.)
-    out.write_amplification = Some(out.writes.iter().skip(1).fold(0.0, |sum, w| sum + w.per_call));
+    let engine = est.scenario.engine;
+    out.write_amplification = Some(
+        out.writes.iter().skip(1).filter(|w| w.target.is_item(engine)).fold(0.0, |sum, w| sum + w.per_call),
+    );
     decide(est, p, gap, &mut out);
     out
 }
@@ -89,7 +93,7 @@ fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mu
             .filter(|w| w.per_call > 0.0)
             .map(|w| (w.target.clone(), w.per_call))
             .collect(),
-        items: out.writes.iter().map(|w| w.per_call).sum(),
+        items: out.writes.iter().filter(|w| w.target.is_item(est.scenario.engine)).map(|w| w.per_call).sum(),
         engine: est.scenario.engine,
     };
     let naming = match gap {

@@ -106,11 +106,26 @@ impl Display for Writes {
         let item = self.engine.words().item;
         let noun = if one { item.one } else { item.many };
         write!(f, "writes {} {noun} per call: ", numbers::factor(self.items))?;
-        for (i, (target, per_call)) in self.targets.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" + ")?;
+        let (items, keys): (Vec<_>, Vec<_>) =
+            self.targets.iter().partition(|(target, _)| target.is_item(self.engine));
+        let list = |f: &mut Formatter<'_>, targets: &[&(WriteTarget, f64)]| -> fmt::Result {
+            for (i, (target, per_call)) in targets.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" + ")?;
+                }
+                write!(f, "{} ×{}", target.shown(self.engine), numbers::factor(*per_call))?;
             }
-            write!(f, "{} ×{}", target.shown(self.engine), numbers::factor(*per_call))?;
+            Ok(())
+        };
+        list(f, &items)?;
+        // A MongoDB index entry is a key and a record id the server writes beside the
+        // document, not a document: named apart, and not in the count.
+        if !keys.is_empty() {
+            let n: f64 = keys.iter().map(|(_, per_call)| per_call).sum();
+            let one = (n - 1.0).abs() < f64::EPSILON;
+            write!(f, ", and {} index {} (", numbers::factor(n), if one { "key" } else { "keys" })?;
+            list(f, &keys)?;
+            f.write_str(")")?;
         }
         // Cassandra keeps a view by reading the base row first on each replica, to find the view
         // row a write replaces (Apache Cassandra docs, "Materialized Views").
