@@ -154,6 +154,7 @@ impl SimDriver for Prebuilt {
                     points: (0..request.size_points)
                         .map(|t| (t as f64 * 600.0, t as f64 * 1e5 * (s + 1) as f64))
                         .collect(),
+                    splits: false,
                 })
                 .collect();
             let view = WorkbenchView {

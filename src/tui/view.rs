@@ -151,6 +151,11 @@ pub struct SizeSeries {
     pub label: String,
     /// (simulated seconds since the start, bytes), oldest first.
     pub points: Vec<(f64, f64)>,
+    /// Whether the line is where the store splits this partition rather than a limit it holds
+    /// it to: DynamoDB splits a partition near 10 GB, and only an item collection of a table
+    /// with a local index (its table and LSI partitions) may not grow past it (AWS: "Item
+    /// collection size limit"); a global index's partitions split too.
+    pub splits: bool,
 }
 
 /// Live figures of one index, matched to the variant's index by name.

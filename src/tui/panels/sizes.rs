@@ -125,7 +125,7 @@ impl Widget for SizesPanel<'_> {
             .collect();
         datasets.push(
             Dataset::default()
-                .name(format!("limit {}", numbers::bytes(limit)))
+                .name(self.line_name())
                 .marker(Marker::Braille)
                 .graph_type(GraphType::Line)
                 .style(self.theme.limit())
@@ -144,6 +144,21 @@ impl Widget for SizesPanel<'_> {
 }
 
 impl SizesPanel<'_> {
+    /// The line's legend: a limit, or where a partition splits (`SizeSeries::splits`); where
+    /// the drawn series differ, it is a limit for those it holds (a DynamoDB table with a local
+    /// index, and its LSIs).
+    fn line_name(&self) -> String {
+        let size = numbers::bytes(self.sizes.limit_bytes);
+        let series = &self.sizes.series;
+        if !series.is_empty() && series.iter().all(|s| s.splits) {
+            format!("splits at {size}")
+        } else if series.iter().any(|s| s.splits) {
+            format!("limit {size} (table, LSIs)")
+        } else {
+            format!("limit {size}")
+        }
+    }
+
     fn note(&self) -> Line<'static> {
         let largest = self.sizes.series.iter().max_by(|a, b| {
             let last = |s: &crate::tui::view::SizeSeries| s.points.last().map_or(0.0, |p| p.1);
@@ -153,13 +168,19 @@ impl SizesPanel<'_> {
             return Line::from(Span::styled(self.empty.to_owned(), self.theme.dim()));
         };
         let size = s.points.last().map_or(0.0, |p| p.1);
-        let (text, style) = match forecast(&s.points, self.sizes.limit_bytes) {
-            Forecast::Over => ("over the limit".to_owned(), self.theme.bad()),
-            Forecast::In(secs) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
-            Forecast::Flat => ("not growing".to_owned(), self.theme.ok()),
-            Forecast::Stopped => ("stopped growing".to_owned(), self.theme.ok()),
-            Forecast::TooEarly => ("growing; too early to forecast".to_owned(), self.theme.dim()),
-            Forecast::Beyond => ("limit more than 100 years away".to_owned(), self.theme.ok()),
+        // A partition that splits at the line is spread over more partitions past it: worth
+        // knowing, and no limit.
+        let line = numbers::bytes(self.sizes.limit_bytes);
+        let (text, style) = match (forecast(&s.points, self.sizes.limit_bytes), s.splits) {
+            (Forecast::Over, false) => ("over the limit".to_owned(), self.theme.bad()),
+            (Forecast::Over, true) => (format!("past {line}: split"), self.theme.warn()),
+            (Forecast::In(secs), false) => (format!("limit in ~{}", numbers::span(secs)), self.theme.warn()),
+            (Forecast::In(secs), true) => (format!("splits in ~{}", numbers::span(secs)), self.theme.dim()),
+            (Forecast::Flat, _) => ("not growing".to_owned(), self.theme.ok()),
+            (Forecast::Stopped, _) => ("stopped growing".to_owned(), self.theme.ok()),
+            (Forecast::TooEarly, _) => ("growing; too early to forecast".to_owned(), self.theme.dim()),
+            (Forecast::Beyond, false) => ("limit more than 100 years away".to_owned(), self.theme.ok()),
+            (Forecast::Beyond, true) => (format!("{line} more than 100 years away"), self.theme.ok()),
         };
         // The forecast first: in a narrow panel the line is cut at the right, and the forecast is
         // what the panel is for.
@@ -173,6 +194,7 @@ impl SizesPanel<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::view::SizeSeries;
 
     #[test]
     fn forecasts_from_the_recent_slope() {
@@ -226,6 +248,39 @@ mod tests {
                 (Forecast::In(a), Forecast::In(_)) => assert!(a > 0.0, "{what}: {got:?}"),
                 _ => assert_eq!(got, want, "{what}"),
             }
+        }
+    }
+
+    /// The line's legend and the forecast say a limit only where the store holds a partition to
+    /// it; a DynamoDB partition without a local index, and every GSI's, splits there instead.
+    #[test]
+    fn a_partition_that_splits_at_the_line_is_not_said_to_reach_a_limit() {
+        let gb10 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+        let growing: Vec<(f64, f64)> =
+            (0..10).map(|i| (f64::from(i) * 86_400.0, f64::from(i) * 1e8)).collect();
+        let series = |label: &str, splits: bool, scale: f64| SizeSeries {
+            label: label.to_owned(),
+            points: growing.iter().map(|&(x, y)| (x, y * scale)).collect(),
+            splits,
+        };
+        // (series, the legend, the note's start)
+        let cases = [
+            (vec![series("CH#1", true, 1.0)], "splits at 10 GB", "splits in ~"),
+            (vec![series("CH#1", false, 1.0)], "limit 10 GB", "limit in ~"),
+            // A GSI's partition the largest, beside a table with an LSI.
+            (
+                vec![series("by-user: U#1", true, 2.0), series("CH#1", false, 1.0)],
+                "limit 10 GB (table, LSIs)",
+                "splits in ~",
+            ),
+            (vec![series("CH#1", true, gb10 / 1e8)], "splits at 10 GB", "past 10 GB: split"),
+        ];
+        for (series, legend, note) in cases {
+            let sizes = SizesView { limit_bytes: gb10, series, note: None };
+            let panel = SizesPanel { sizes: &sizes, empty: "", theme: Theme::MONO };
+            assert_eq!(panel.line_name(), legend);
+            let text: String = panel.note().spans.iter().map(|s| s.content.as_ref()).collect();
+            assert!(text.starts_with(note), "{text}");
         }
     }
 }

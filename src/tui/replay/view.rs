@@ -227,6 +227,7 @@ fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView 
         .filter(|(_, g)| g.kind == crate::engine::metrics::GroupKind::Table)
         .map(|(id, _)| id)
         .collect();
+    let splits = splits(metrics, engine);
     let series = top
         .iter()
         .filter_map(|&(id, _)| {
@@ -245,10 +246,25 @@ fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView 
                 let group = metrics.groups().find(|(g, _)| *g == info.group).map_or("", |(_, g)| &g.name);
                 format!("{group}: {}", info.label)
             };
-            Some(SizeSeries { label, points })
+            Some(SizeSeries { label, points, splits: splits(info.group) })
         })
         .collect();
     SizesView { limit_bytes, series, note: None }
+}
+
+/// Per group, whether its partitions split at the line rather than stop there
+/// (`SizeSeries::splits`): on DynamoDB every partition but a table's or a local index's when
+/// the table has a local index, whose item collections may not pass 10 GB. Every other store's
+/// line is the one its guidance holds each partition to.
+fn splits(metrics: &Metrics, engine: Engine) -> impl Fn(GroupId) -> bool {
+    use crate::engine::metrics::GroupKind;
+    let kinds: Vec<(GroupId, GroupKind)> = metrics.groups().map(|(id, g)| (id, g.kind)).collect();
+    let local = kinds.iter().any(|(_, kind)| *kind == GroupKind::LocalIndex);
+    let dynamodb = engine == Engine::DynamoDb;
+    move |group| {
+        let kind = kinds.iter().find(|(id, _)| *id == group).map(|&(_, kind)| kind);
+        dynamodb && !(local && kind.is_some_and(|k| k != GroupKind::GlobalIndex))
+    }
 }
 
 fn indexes(report: &RunReport) -> Vec<IndexRow> {
