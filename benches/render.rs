@@ -155,6 +155,7 @@ impl SimDriver for Prebuilt {
                         .map(|t| (t as f64 * 600.0, t as f64 * 1e5 * (s + 1) as f64))
                         .collect(),
                     splits: false,
+                    bucket_secs: None,
                 })
                 .collect();
             let view = WorkbenchView {

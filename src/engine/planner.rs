@@ -55,6 +55,12 @@ pub const CASSANDRA_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
 
 /// The partition size the engine's profile warns at, and the rows where it names a count.
+/// Seconds the longest time bucket of a partition key spans (a calendar month 31 days), if it
+/// buckets time: a partition of it stops growing when its bucket closes.
+pub fn bucket_secs(pk: &crate::engine::template::Template) -> Option<f64> {
+    pk.parts().iter().filter_map(keys::bucket_width).map(|(_, longest)| longest).reduce(f64::max)
+}
+
 pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
     let guide = engine.profile().partition_guide;
     (guide.bytes, guide.rows)

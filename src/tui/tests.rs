@@ -177,6 +177,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
                 .map(|t| (f64::from(t) * 3600.0, f64::from(t) * 2.0e6 / f64::from(s + 1)))
                 .collect(),
             splits: false,
+            bucket_secs: None,
         })
         .collect();
     WorkbenchView {

@@ -156,6 +156,9 @@ pub struct SizeSeries {
     /// with a local index (its table and LSI partitions) may not grow past it (AWS: "Item
     /// collection size limit"); a global index's partitions split too.
     pub splits: bool,
+    /// The longest time bucket of the partition's key, when every key of its table or index
+    /// buckets time: the partition stops growing at most this long after its first write.
+    pub bucket_secs: Option<f64>,
 }
 
 /// Live figures of one index, matched to the variant's index by name.

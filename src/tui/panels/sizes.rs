@@ -82,6 +82,19 @@ pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
     if secs > HORIZON_SECS { Forecast::Beyond } else { Forecast::In(secs) }
 }
 
+/// Where a partition of a time-bucketed key growing toward the line ends instead, when its
+/// bucket closes first: the time left at most (its bucket began no earlier than its first
+/// write, the first point above zero) and its size then at the forecast's slope. `None` when
+/// the limit comes first, or the key buckets no time.
+pub fn bucket_close(points: &[(f64, f64)], limit: f64, bucket_secs: Option<f64>) -> Option<(f64, f64)> {
+    let Forecast::In(secs) = forecast(points, limit) else { return None };
+    let bucket = bucket_secs?;
+    let &(now, last) = points.last()?;
+    let born = points.iter().find(|p| p.1 > 0.0).map_or(0.0, |p| p.0);
+    let left = (born + bucket - now).max(0.0);
+    (left < secs).then(|| (left, last + (limit - last) * left / secs))
+}
+
 pub struct SizesPanel<'a> {
     pub sizes: &'a SizesView,
     pub empty: &'a str,
@@ -182,6 +195,14 @@ impl SizesPanel<'_> {
             (Forecast::Beyond, false) => ("limit more than 100 years away".to_owned(), self.theme.ok()),
             (Forecast::Beyond, true) => (format!("{line} more than 100 years away"), self.theme.ok()),
         };
+        // A time bucket that closes before the line is reached: the partition stops there.
+        let (text, style) = match bucket_close(&s.points, self.sizes.limit_bytes, s.bucket_secs) {
+            Some((left, size)) => (
+                format!("bucket closes in ≤{} at ~{}", numbers::span(left), numbers::bytes(size)),
+                self.theme.ok(),
+            ),
+            None => (text, style),
+        };
         // The forecast first: in a narrow panel the line is cut at the right, and the forecast is
         // what the panel is for.
         Line::from(vec![
@@ -262,6 +283,7 @@ mod tests {
             label: label.to_owned(),
             points: growing.iter().map(|&(x, y)| (x, y * scale)).collect(),
             splits,
+            bucket_secs: None,
         };
         // (series, the legend, the note's start)
         let cases = [
@@ -282,5 +304,46 @@ mod tests {
             let text: String = panel.note().spans.iter().map(|s| s.content.as_ref()).collect();
             assert!(text.starts_with(note), "{text}");
         }
+    }
+
+    /// A partition of a time-bucketed key stops growing when its bucket closes: a 10-day bucket
+    /// growing 100 MB a day is said to close, not to reach 10 GB in ~93 days.
+    #[test]
+    fn a_bucket_that_closes_first_is_where_the_forecast_ends() {
+        let gb10 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+        let day = 86_400.0;
+        // Zero for two days, then 100 MB a day: 400 MB at day 5, first seen at day 2.
+        let points: Vec<(f64, f64)> =
+            (0..=5).map(|i| (f64::from(i) * day, f64::from(i.max(1) - 1) * 1e8)).collect();
+        // (bucket, closes: (time left, size then))
+        let cases = [
+            (None, None),
+            // Seen first at day 2, a 10-day bucket closes by day 12: 7 days left, at ~1.1 GB.
+            (Some(10.0 * day), Some((7.0 * day, 1.1e9))),
+            // A year's bucket: the limit comes first.
+            (Some(366.0 * day), None),
+        ];
+        for (bucket, want) in cases {
+            let got = bucket_close(&points, gb10, bucket);
+            match (got, want) {
+                (Some((left, size)), Some((l, s))) => {
+                    assert!((left - l).abs() < 1.0 && (size - s).abs() < 1e3, "{bucket:?}: {got:?}");
+                }
+                _ => assert_eq!(got, want, "{bucket:?}"),
+            }
+        }
+        let sizes = SizesView {
+            limit_bytes: gb10,
+            series: vec![SizeSeries {
+                label: "CH#1#10d".to_owned(),
+                points,
+                splits: true,
+                bucket_secs: Some(10.0 * day),
+            }],
+            note: None,
+        };
+        let panel = SizesPanel { sizes: &sizes, empty: "", theme: Theme::MONO };
+        let text: String = panel.note().spans.iter().map(|s| s.content.as_ref()).collect();
+        assert!(text.starts_with("bucket closes in ≤7 days at ~1.02 GB"), "{text}");
     }
 }

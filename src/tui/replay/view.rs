@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::engine::judge;
 use crate::engine::metrics::{
-    GroupId, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
+    GroupId, GroupInfo, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
 };
 use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
@@ -33,7 +33,7 @@ pub fn build(
     let share = report.request_units.as_ref().map(|r| r.partition_ru_per_s);
     WorkbenchView {
         heatmap: heatmap(metrics, request, share),
-        sizes: sizes(metrics, scenario.engine, request),
+        sizes: sizes(metrics, scenario, variant, request),
         indexes: indexes(&report),
         goals: goals(&report, sim.is_finished()),
         patterns: patterns(&report, scenario.engine),
@@ -217,7 +217,8 @@ fn row_facts(metrics: &Metrics, members: &[PartitionId], query: &HeatmapQuery, c
 }
 
 /// The largest logical partitions' sizes over the run so far, oldest point first.
-fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView {
+fn sizes(metrics: &Metrics, scenario: &Scenario, variant: &Variant, request: &ViewRequest) -> SizesView {
+    let engine = scenario.engine;
     let (limit_bytes, _) = planner::partition_limits(engine);
     let range = closed(metrics);
     let clock = *metrics.clock();
@@ -246,10 +247,34 @@ fn sizes(metrics: &Metrics, engine: Engine, request: &ViewRequest) -> SizesView 
                 let group = metrics.groups().find(|(g, _)| *g == info.group).map_or("", |(_, g)| &g.name);
                 format!("{group}: {}", info.label)
             };
-            Some(SizeSeries { label, points, splits: splits(info.group) })
+            let bucket_secs = metrics
+                .groups()
+                .find(|(g, _)| *g == info.group)
+                .and_then(|(_, g)| bucket_secs(scenario, variant, g));
+            Some(SizeSeries { label, points, splits: splits(info.group), bucket_secs })
         })
         .collect();
     SizesView { limit_bytes, series, note: None }
+}
+
+/// The longest time bucket of a table's or index's partition keys (`SizeSeries::bucket_secs`),
+/// when every entity it holds buckets time in its partition key; `None` when one does not, or
+/// the group is not found by its name (the replay names a table after the scenario, or after
+/// its one entity, and an index by its own name, `index (entity)` per entity table).
+fn bucket_secs(scenario: &Scenario, variant: &Variant, group: &GroupInfo) -> Option<f64> {
+    use crate::engine::metrics::GroupKind;
+    let keys: Vec<&crate::engine::model::EntityKeys> = match group.kind {
+        GroupKind::GlobalIndex | GroupKind::LocalIndex => {
+            let index = variant.indexes.iter().find(|i| i.name == group.name)?;
+            index.keys.iter().collect()
+        }
+        GroupKind::Table | GroupKind::Entity if group.name == scenario.name => variant.keys.iter().collect(),
+        GroupKind::Table | GroupKind::Entity => {
+            variant.keys.iter().filter(|k| k.entity == group.name).collect()
+        }
+    };
+    let widths: Option<Vec<f64>> = keys.iter().map(|k| planner::bucket_secs(&k.pk)).collect();
+    widths?.into_iter().reduce(f64::max)
 }
 
 /// Per group, whether its partitions split at the line rather than stop there
