@@ -239,9 +239,14 @@
 //!   count in bins of shares within 0.1%), a key's own peak in the top list is its busiest
 //!   tick's. practice-shortener `naive` (its ~4.5 KB links one read unit each: a GetItem's
 //!   units are any item's where every item takes the same) and practice-sessions `naive`.
-//!   Each tick weighs every member: a long run of a large population is slow. Refused: another
-//!   write of the items, growth by `growth_per_day` besides, a key of more than the identity,
-//!   index entries, shared partitions, and reads other than GetItems of the population.
+//!   The items' index entries are keyed by their other values (practice-sessions
+//!   `recommended`'s `USER#{user_id}`): the index side of such a put is an ordinary put of a
+//!   picked key — each member's share of the entry writes, in write units of the entry, its
+//!   partition growing by the entries that landed, a Query of it reading them as they come
+//!   (above) — and, each put a key of its own, no entry is ever rewritten. Each tick weighs
+//!   every member: a long run of a large population is slow. Refused: another write of the
+//!   items, growth by `growth_per_day` besides, a key of more than the identity, an index keyed
+//!   by the identity, shared partitions, and reads other than GetItems of the population.
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
@@ -984,7 +989,7 @@ mod tests {
         assert_eq!(report.partitions.logical, report.totals.items);
         assert!((report.partitions.peak_wcu_per_s - 5.0).abs() < 1e-9, "{:?}", report.partitions);
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 6] = [
+        let cases: [(&str, &[Edit], &str, &str); 7] = [
             // Tags made by puts too: a second population grown by puts.
             (
                 "practice-shortener",
@@ -1042,11 +1047,20 @@ mod tests {
                 "naive",
                 "a read other than a GetItem of a population that puts of new identities grow",
             ),
+            // An index keyed by the new session's own id: each entry a partition the put makes.
+            (
+                "practice-sessions",
+                &[("pk: \"USER#{user_id}\", sk: \"{created_at}\"", "pk: \"S#{session_id}\"")],
+                "recommended",
+                "a put keyed by the new item's own identity",
+            ),
+            // Its index of sessions by user is modelled; the devices page then fetches what the
+            // index does not project from the table.
             (
                 "practice-sessions",
                 &[],
                 "recommended",
-                "a put keyed by the new item's own identity, with index entries",
+                "a Query of an index followed by a fetch from the table",
             ),
         ];
         for (scenario, edits, variant, words) in cases {

@@ -315,6 +315,11 @@ impl Model {
                     && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
                 let mut group = key_group(world, e, table.group, pk, sort, false, &place)?;
                 model.grow(world, e, &mut group, (puts, seed), &place)?;
+                // A put of a new identity makes a key of its own: it replaces no item, so its
+                // index entries are written once each, whatever they project or gate.
+                if model.growth.as_ref().is_some_and(|growth| growth.group == model.groups.len()) {
+                    replaces = false;
+                }
                 model.groups.push(group);
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
@@ -1169,8 +1174,12 @@ impl KeyGroup {
 /// The population group `group` (entity `e`'s table) grows by, when it is keyed by the
 /// identity that puts of new items make (`Growth`); `None` when no put grows it. What the fluid
 /// replay does not follow of such a population is refused by name: a second writer of the
-/// items (their ordinals interleave), growth by `growth_per_day` besides, a key of more than the
-/// identity (a second member, a drawn value, a shard or a time slot) and index entries.
+/// items (their ordinals interleave), growth by `growth_per_day` besides, and a key of more than
+/// the identity (a second member, a drawn value, a shard or a time slot). The items' index
+/// entries are not the growth's: an entry's key is the put's other values (practice-sessions
+/// `recommended`'s `USER#{user_id}`), so the index side of such a put is an ordinary put of a
+/// picked key (`add_put`), and an index keyed by the new identity is refused there
+/// (`flow_shares`: `new_identity_puts`).
 fn growth(
     world: &World,
     e: usize,
@@ -1195,8 +1204,6 @@ fn growth(
         Some("growth by growth_per_day besides")
     } else if !group.axes.is_empty() || group.shards.is_some() || group.time.is_some() {
         Some("a key of more than the new identity (a second member, a drawn value, a shard or a time slot)")
-    } else if ent.entries.iter().any(Option::is_some) {
-        Some("index entries")
     } else {
         None
     };
@@ -1535,8 +1542,9 @@ fn gated(shares: Shares, share: f64) -> Shares {
             Shares::Each(vec![share / n as f64; usize::try_from(n).unwrap_or(usize::MAX)].into())
         }
         Shares::One => Shares::Each(vec![share].into()),
-        // A grown population's group has no index entries (`growth`).
-        Shares::Fresh { .. } => unreachable!("index entries of a grown population"),
+        // An index keyed by the new identity is refused (`flow_shares`): an index's shares are
+        // never a grown population's.
+        Shares::Fresh { .. } => unreachable!("index entries keyed by a new identity"),
     }
 }
 
