@@ -14,7 +14,7 @@ use crate::engine::workload::Popularity;
 use super::super::items::{Gen, Val, field_size, generate};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
-use super::super::world::{BornStep, EntryPlan, Fetch, PatternRt, Projected, ReadPlan, World, member_pop};
+use super::super::world::{BornStep, EntryPlan, PatternRt, Projected, ReadPlan, World, member_pop};
 use super::axes::{self, Axis};
 use super::{FluidError, condition, unsupported};
 
@@ -222,6 +222,9 @@ pub struct Model {
     /// A population grown by puts of new identities, whose flows' shares the replay sets each
     /// tick (`Growth`).
     pub growth: Option<Growth>,
+    /// The fetches from the table after Queries of an index that lacks what they return
+    /// (`fetch`): each one more read flow of its pattern.
+    pub fetches: Vec<super::fetch::FetchFlow>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -290,6 +293,7 @@ impl Model {
             lead: Vec::new(),
             moved_flows: Vec::new(),
             growth: None,
+            fetches: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -381,6 +385,7 @@ impl Model {
         model.largest = model.largest.max(largest);
         model.smallest = model.smallest.min(smallest);
         model.point_read_units(world)?;
+        model.add_fetches(world, (seed, start_secs), puts)?;
         Ok(model)
     }
 
@@ -924,12 +929,9 @@ fn read_units(
             "a Query with a filter on a metered table (the items it reads to find its matches)",
             place,
         )),
-        // The BatchGetItem after a Query of an index that lacks what the pattern returns
-        // reads each item it keeps on the table's own partitions, wherever they are.
-        _ if read.fetch == Fetch::Table => Err(unsupported(
-            "a Query of an index followed by a fetch from the table (BatchGetItem of what it does not project)",
-            place,
-        )),
+        // The BatchGetItem after a Query of an index that lacks what the pattern returns is a
+        // flow of its own, onto the table's partitions holding the items (`fetch`); the
+        // Query's units are its own.
         _ => Ok(Units::Query { limit: read.limit, ordered: read.ordered }),
     }
 }
