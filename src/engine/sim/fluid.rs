@@ -192,7 +192,7 @@
 //!   follows). Replication lag and stale reads are therefore 0 in a report without a queue.
 //! - **Refused on DynamoDB**: local indexes, a sparse index gated on a member, a number, a time
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
-//!   the table of what it does not project (a BatchGetItem on the table's partitions), a Scan
+//!   the table of what it does not project other than those modelled below (`fetch`), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
 //!   and Queries with a filter (they read on until they have their matches) or past one 1 MB
 //!   page. A formatted time in a partition key (`{sent_at:%Y-%m}`) is a bucket of its calendar
@@ -239,9 +239,25 @@
 //!   count in bins of shares within 0.1%), a key's own peak in the top list is its busiest
 //!   tick's. practice-shortener `naive` (its ~4.5 KB links one read unit each: a GetItem's
 //!   units are any item's where every item takes the same) and practice-sessions `naive`.
-//!   Each tick weighs every member: a long run of a large population is slow. Refused: another
-//!   write of the items, growth by `growth_per_day` besides, a key of more than the identity,
-//!   index entries, shared partitions, and reads other than GetItems of the population.
+//!   The items' index entries are keyed by their other values (practice-sessions
+//!   `recommended`'s `USER#{user_id}`): the index side of such a put is an ordinary put of a
+//!   picked key — each member's share of the entry writes, in write units of the entry, its
+//!   partition growing by the entries that landed, a Query of it reading them as they come
+//!   (above) — and, each put a key of its own, no entry is ever rewritten. A Query of such an
+//!   index followed by a fetch from the table of what it does not project (`fetch`: the
+//!   devices page's BatchGetItem of the sessions its Query returned) is one more read flow of
+//!   the page onto the table's members, in one point read's units each: a preloaded item's
+//!   share is its entry's member's share of the Query's calls, a grown item's the expected
+//!   one (Σ put's share × Query's share), the tick's own at half of it, as the Query asked at
+//!   the tick's middle counts half the tick's entries; its requests are the calls whose Query
+//!   returns an item, expected. Refused there: a range of part of the partition or a limit,
+//!   an index keyed by more than one member, items in different read units, a partition that
+//!   may hold more entries than one BatchGetItem (100) or one Query page takes, and, at run
+//!   time, a fetching pattern throttled anywhere (a Query retried after a throttle fetches
+//!   nothing). Each tick weighs
+//!   every member: a long run of a large population is slow. Refused: another write of the
+//!   items, growth by `growth_per_day` besides, a key of more than the identity, an index keyed
+//!   by the identity, shared partitions, and reads other than GetItems of the population.
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
@@ -278,6 +294,7 @@ mod capacity;
 mod condition;
 mod cosmos;
 mod extremes;
+mod fetch;
 mod growth;
 mod heat;
 mod model;
@@ -984,7 +1001,7 @@ mod tests {
         assert_eq!(report.partitions.logical, report.totals.items);
         assert!((report.partitions.peak_wcu_per_s - 5.0).abs() < 1e-9, "{:?}", report.partitions);
         // (scenario, edits, variant, words of the refusal)
-        let cases: [(&str, &[Edit], &str, &str); 6] = [
+        let cases: [(&str, &[Edit], &str, &str); 8] = [
             // Tags made by puts too: a second population grown by puts.
             (
                 "practice-shortener",
@@ -1042,11 +1059,30 @@ mod tests {
                 "naive",
                 "a read other than a GetItem of a population that puts of new identities grow",
             ),
+            // An index keyed by the new session's own id: each entry a partition the put makes.
             (
                 "practice-sessions",
-                &[],
+                &[("pk: \"USER#{user_id}\", sk: \"{created_at}\"", "pk: \"S#{session_id}\"")],
                 "recommended",
-                "a put keyed by the new item's own identity, with index entries",
+                "a put keyed by the new item's own identity",
+            ),
+            // The devices page's fetch from the table is modelled (`fetch`) for a Query of the
+            // whole partition: with a limit the items fetched are not the partition's.
+            (
+                "practice-sessions",
+                &[(
+                    "range: (attribute: \"created_at\", span: All),",
+                    "range: (attribute: \"created_at\", span: All),\n            limit: 2,",
+                )],
+                "recommended",
+                "a Query of an index followed by a fetch from the table, of part of the partition",
+            ),
+            // 20 users of ~1,000 sessions each: a call's fetch would take ten BatchGetItems.
+            (
+                "practice-sessions",
+                &[("(name: \"users\", count: 5000,", "(name: \"users\", count: 20,")],
+                "recommended",
+                "a partition that may hold more items than one BatchGetItem takes (100)",
             ),
         ];
         for (scenario, edits, variant, words) in cases {

@@ -14,7 +14,7 @@ use crate::engine::workload::Popularity;
 use super::super::items::{Gen, Val, field_size, generate};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
-use super::super::world::{BornStep, EntryPlan, Fetch, PatternRt, Projected, ReadPlan, World, member_pop};
+use super::super::world::{BornStep, EntryPlan, PatternRt, Projected, ReadPlan, World, member_pop};
 use super::axes::{self, Axis};
 use super::{FluidError, condition, unsupported};
 
@@ -222,6 +222,9 @@ pub struct Model {
     /// A population grown by puts of new identities, whose flows' shares the replay sets each
     /// tick (`Growth`).
     pub growth: Option<Growth>,
+    /// The fetches from the table after Queries of an index that lacks what they return
+    /// (`fetch`): each one more read flow of its pattern.
+    pub fetches: Vec<super::fetch::FetchFlow>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -290,6 +293,7 @@ impl Model {
             lead: Vec::new(),
             moved_flows: Vec::new(),
             growth: None,
+            fetches: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -315,6 +319,11 @@ impl Model {
                     && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
                 let mut group = key_group(world, e, table.group, pk, sort, false, &place)?;
                 model.grow(world, e, &mut group, (puts, seed), &place)?;
+                // A put of a new identity makes a key of its own: it replaces no item, so its
+                // index entries are written once each, whatever they project or gate.
+                if model.growth.as_ref().is_some_and(|growth| growth.group == model.groups.len()) {
+                    replaces = false;
+                }
                 model.groups.push(group);
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
@@ -376,6 +385,7 @@ impl Model {
         model.largest = model.largest.max(largest);
         model.smallest = model.smallest.min(smallest);
         model.point_read_units(world)?;
+        model.add_fetches(world, (seed, start_secs), puts)?;
         Ok(model)
     }
 
@@ -919,12 +929,9 @@ fn read_units(
             "a Query with a filter on a metered table (the items it reads to find its matches)",
             place,
         )),
-        // The BatchGetItem after a Query of an index that lacks what the pattern returns
-        // reads each item it keeps on the table's own partitions, wherever they are.
-        _ if read.fetch == Fetch::Table => Err(unsupported(
-            "a Query of an index followed by a fetch from the table (BatchGetItem of what it does not project)",
-            place,
-        )),
+        // The BatchGetItem after a Query of an index that lacks what the pattern returns is a
+        // flow of its own, onto the table's partitions holding the items (`fetch`); the
+        // Query's units are its own.
         _ => Ok(Units::Query { limit: read.limit, ordered: read.ordered }),
     }
 }
@@ -1169,8 +1176,12 @@ impl KeyGroup {
 /// The population group `group` (entity `e`'s table) grows by, when it is keyed by the
 /// identity that puts of new items make (`Growth`); `None` when no put grows it. What the fluid
 /// replay does not follow of such a population is refused by name: a second writer of the
-/// items (their ordinals interleave), growth by `growth_per_day` besides, a key of more than the
-/// identity (a second member, a drawn value, a shard or a time slot) and index entries.
+/// items (their ordinals interleave), growth by `growth_per_day` besides, and a key of more than
+/// the identity (a second member, a drawn value, a shard or a time slot). The items' index
+/// entries are not the growth's: an entry's key is the put's other values (practice-sessions
+/// `recommended`'s `USER#{user_id}`), so the index side of such a put is an ordinary put of a
+/// picked key (`add_put`), and an index keyed by the new identity is refused there
+/// (`flow_shares`: `new_identity_puts`).
 fn growth(
     world: &World,
     e: usize,
@@ -1195,8 +1206,6 @@ fn growth(
         Some("growth by growth_per_day besides")
     } else if !group.axes.is_empty() || group.shards.is_some() || group.time.is_some() {
         Some("a key of more than the new identity (a second member, a drawn value, a shard or a time slot)")
-    } else if ent.entries.iter().any(Option::is_some) {
-        Some("index entries")
     } else {
         None
     };
@@ -1535,8 +1544,9 @@ fn gated(shares: Shares, share: f64) -> Shares {
             Shares::Each(vec![share / n as f64; usize::try_from(n).unwrap_or(usize::MAX)].into())
         }
         Shares::One => Shares::Each(vec![share].into()),
-        // A grown population's group has no index entries (`growth`).
-        Shares::Fresh { .. } => unreachable!("index entries of a grown population"),
+        // An index keyed by the new identity is refused (`flow_shares`): an index's shares are
+        // never a grown population's.
+        Shares::Fresh { .. } => unreachable!("index entries keyed by a new identity"),
     }
 }
 

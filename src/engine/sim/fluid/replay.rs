@@ -123,6 +123,9 @@ pub struct PatternState {
     carry: f64,
     pub asked: f64,
     pub max_asked: u64,
+    /// The BatchGetItems of its fetches from the table after a Query of an index (`fetch`):
+    /// one a call whose Query returned an item, expected.
+    pub fetch_requests: f64,
 }
 
 /// Each pattern's calls over `ticks` ticks of `tick_ms` from `start_ms`: the per-operation
@@ -306,7 +309,15 @@ impl<'w> Replay<'w> {
         let size = growth.first + from;
         for &f in &growth.flows {
             let flow = &self.model.flows[f];
-            if flow.write {
+            if let Some(fetch) = self.model.fetches.iter().find(|x| x.flow == f) {
+                // The items fetched are those made so far, the tick's own at half their share.
+                let shares = fetch.shares(growth.first, from, n[growth.put]);
+                let p = flow.pattern;
+                // The Query is asked at the tick's middle: after half the tick's puts.
+                let puts = from as f64 + n[growth.put] as f64 / 2.0;
+                self.patterns[p].fetch_requests += n[p] as f64 * fetch.returns_any(puts);
+                self.model.flows[f].shares = Shares::Each(shares);
+            } else if flow.write {
                 let calls = n[growth.put];
                 self.model.flows[f].shares = Shares::Fresh { first: growth.first, from, calls };
             } else if size != growth.size {
@@ -333,6 +344,18 @@ impl<'w> Replay<'w> {
             if refused >= 0.5 {
                 return Err(unsupported(
                     "a BatchGetItem refused by one of its partitions (the whole batch is retried)",
+                    &format!("pattern {}", self.world.patterns[p].name),
+                ));
+            }
+        }
+        // A fetch after an index Query (`fetch`): a Query retried after a throttle fetches
+        // nothing, and the batch is refused whole; rates follow neither.
+        for fetch in &self.model.fetches {
+            let p = self.model.flows[fetch.flow].pattern;
+            let refused: f64 = self.capacities.iter().map(|c| c.figures.throttled[p]).sum();
+            if refused >= 0.5 {
+                return Err(unsupported(
+                    "a Query of an index followed by a fetch from the table, throttled (a Query retried after a throttle fetches nothing; the batch is refused whole)",
                     &format!("pattern {}", self.world.patterns[p].name),
                 ));
             }
@@ -409,7 +432,8 @@ impl<'w> Replay<'w> {
             let flow = &self.model.flows[f];
             let calls = n[flow.pattern];
             self.asked_now[f] = 0.0;
-            if calls == 0 {
+            // A fetch's items are the Query's partitions' (its requests: `grow`).
+            if calls == 0 || self.model.fetches.iter().any(|x| x.flow == f) {
                 continue;
             }
             // Every shard of every bucket: a read of a sharded key asks them all.

@@ -644,7 +644,7 @@ impl Replay<'_> {
             // never refused: `fluid::scopes` guards it).
             let side =
                 self.model.aggregate_flows.iter().filter(|&&f| self.model.flows[f].pattern == p).count();
-            let requests = requests + (calls * side as u64) as f64;
+            let requests = requests + (calls * side as u64) as f64 + state.fetch_requests;
             let served = pattern.operation.is_some();
             // A metered Scan's pages, each a request, the most one call read, and its units per
             // call; pages and items per call stay untimed figures (`timed: false`).
