@@ -222,6 +222,9 @@ pub struct Model {
     /// A population grown by puts of new identities, whose flows' shares the replay sets each
     /// tick (`Growth`).
     pub growth: Option<Growth>,
+    /// The variant's read cache, whose fronted flows' shares the replay sets to their expected
+    /// misses each tick (`cache`).
+    pub cache: Option<super::cache::CacheModel>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -290,6 +293,7 @@ impl Model {
             lead: Vec::new(),
             moved_flows: Vec::new(),
             growth: None,
+            cache: None,
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
