@@ -85,6 +85,10 @@
 //! projects; and as bundled (`fetch_after_an_index_query_agrees_per_operation_and_as_rates`),
 //! the page fetching from the table every session its Query returned, one BatchGetItem a call
 //! that returns any (its read units held to the mean over eight seeds per operation).
+//! Read caches on DynamoDB (`read_caches_agree_per_operation_and_as_rates`, with the cache's hits,
+//! misses and read units saved, and the fronted pattern's requests and read units): practice-shortener
+//! `recommended`, its bundled minute (~94% of 360,000 resolves hit, only the misses reach the
+//! table), and practice-sessions `naive` with a cache in front of its checks, five minutes.
 //! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
@@ -130,7 +134,9 @@
 //!   key; practice-sessions `recommended` (its index of the sessions its puts of new
 //!   identities make, and its devices page's fetch from the table of what the index does not
 //!   project, are modelled) replays; a run long enough for an item to be swept is refused;
-//! - copies and caches: social-feed `naive`, practice-shortener `recommended`;
+//! - copies: social-feed `naive`; read caches whose entries may expire within the run or be
+//!   evicted, in front of reads other than GetItems of a grown population or of two patterns'
+//!   reads of the same keys, and whose fronted reads the table throttles (`fluid::tests`);
 //! - updates of items puts also write, with a sort key of attributes or index entries, by a
 //!   constant in the table's key, or that set a `Sometimes`, lifecycle, kept or copied attribute,
 //!   a BatchGetItem that would be refused (`fluid::tests`); an update's constants outside its
@@ -284,9 +290,11 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
         ));
     }
     checks.extend(scan_checks(ops, rates));
+    let cached = cache_checks(ops, rates, &mut checks);
     let documents = document_checks(ops, rates, &mut checks);
     let mut out = request_unit_checks(ops, rates, &mut checks);
     out.extend(documents);
+    out.extend(cached);
     // Calls follow the per-operation replay's own sequence: exact.
     if ops.totals.ops != rates.totals.ops {
         out.push(format!("calls: per operation {}, as rates {}", ops.totals.ops, rates.totals.ops));
@@ -435,6 +443,32 @@ fn request_unit_checks(
             expected,
             Some(band),
         ));
+    }
+    out
+}
+
+/// A read the variant's cache fronts: its hits, misses and the read units the hits saved, within
+/// 2% (expected values as rates, one replay's counts per operation). A cache section on one side
+/// only is a disagreement, returned.
+fn cache_checks(
+    ops: &RunReport,
+    rates: &RunReport,
+    checks: &mut Vec<(String, f64, f64, Option<Band>)>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p_ops, p_rates) in ops.patterns.iter().zip(&rates.patterns) {
+        let name = &p_ops.name;
+        match (&p_ops.cache, &p_rates.cache) {
+            (None, None) => {}
+            (Some(o), Some(r)) => checks.extend([
+                (format!("{name}: cache hits"), o.hits as f64, r.hits as f64, None),
+                (format!("{name}: cache misses"), o.misses as f64, r.misses as f64, None),
+                (format!("{name}: read units the cache saved"), o.rcu_saved, r.rcu_saved, None),
+                (format!("{name}: requests"), p_ops.requests as f64, p_rates.requests as f64, None),
+                (format!("{name}: read units"), p_ops.rcu, p_rates.rcu, None),
+            ]),
+            (o, r) => out.push(format!("{name}: cache per operation {o:?}, as rates {r:?}")),
+        }
     }
     out
 }
@@ -1100,6 +1134,24 @@ fn fetch_after_an_index_query_agrees_per_operation_and_as_rates() {
         requests / n
     );
 }
+
+/// A read-through item cache (DAX's) in front of GetItems of a grown population: only the
+/// misses — a key's first read of the run — reach the table.
+#[test]
+fn read_caches_agree_per_operation_and_as_rates() {
+    // practice-shortener `recommended`, its bundled minute: 6,000 resolves a second, ~94% hits
+    // (~20,400 misses, the links read at all), nothing throttled, each key's table reads at
+    // most one a second (its peak 1 read unit).
+    holds_on("practice-shortener", None, SimDuration::from_secs(60), &[], &["recommended"]);
+    // practice-sessions `naive` with a cache in front of its checks, five minutes (its TTL):
+    // ~85% hits, the misses following the newest sessions; the devices page's Scans beside.
+    let loaded = edited("practice-sessions", &[(SESSION_KEY, SESSION_CACHE)]);
+    holds_loaded(&loaded, SimDuration::from_secs(300), &[], &["naive"]);
+}
+
+/// practice-sessions `naive`'s key, and with a cache of its checks (five minutes, 50,000 items).
+const SESSION_KEY: &str = "keys: {\"Session\": (pk: \"SESSION#{session_id}\")},";
+const SESSION_CACHE: &str = "keys: {\"Session\": (pk: \"SESSION#{session_id}\")},\n            cache: (ttl: \"5m\", items: 50000, patterns: [\"check-session\"]),";
 
 #[test]
 fn create_once_puts_agree_per_operation_and_as_rates() {

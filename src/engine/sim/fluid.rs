@@ -258,11 +258,24 @@
 //!   every member: a long run of a large population is slow. Refused: another write of the
 //!   items, growth by `growth_per_day` besides, a key of more than the identity, an index keyed
 //!   by the identity, shared partitions, and reads other than GetItems of the population.
+//! - **Read caches** (DAX's item cache, `cache`): in front of the GetItems of a population puts
+//!   of new identities grow, a key misses on its first read of the run (the read fills its
+//!   entry) and hits after, the reads of its tick too; a hit costs the table nothing. Each tick a
+//!   fronted read's shares become each member's expected misses over the tick's calls — the
+//!   chance it is read in the tick and never before — so only misses reach the table's units,
+//!   throttling, peaks (a key's misses in a tick are 0 or 1: a Bernoulli draw) and heatmap;
+//!   the pattern's requests are its misses, and its cache section's hits, misses and read
+//!   units saved (each hit an item's eventually consistent units) are expected values.
+//!   practice-shortener `recommended` (~94% hits over its minute, nothing throttled). Refused:
+//!   a run longer than the TTL (an entry expires and the next read refills it), a cache the
+//!   keys its reads may ask outnumber (LRU eviction), one in front of other reads or of two
+//!   patterns' reads of the same keys, on a store without read units, and at run time a
+//!   fronted read the table throttles (a refused miss fills nothing; its retry asks again).
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
-//!   shard is a draw the fluid replay does not make), read caches, denormalized copies and
-//!   embedded lists (a parent document grows with each child).
+//!   shard is a draw the fluid replay does not make), read caches of the shapes above,
+//!   denormalized copies and embedded lists (a parent document grows with each child).
 //! - **Whole documents** (MongoDB, `Latency::Documents`): items are documents sized as BSON
 //!   by the profile's rules, as any item is by its store's, and every write onto a key holding
 //!   a document builds the document's whole new version: the report's documents section
@@ -290,6 +303,7 @@
 
 mod aggregate;
 mod axes;
+mod cache;
 mod capacity;
 mod condition;
 mod cosmos;
@@ -381,7 +395,6 @@ pub fn run_with_heat(
     // grows with each child embedded in it.
     let extras = [
         (variant.sharding.is_some(), "sharded collections (ranges, the balancer's migrations, jumbo ranges)"),
-        (variant.cache.is_some(), "read caches"),
         (!variant.copies.is_empty(), "denormalized copies"),
         (!variant.embeds.is_empty(), "embedded lists"),
     ];
@@ -428,6 +441,9 @@ pub fn run_with_heat(
     model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
     if profile.latency == Latency::Documents {
         documents_check(&model, scenario.engine, &place)?;
+    }
+    if let Some(spec) = &variant.cache {
+        model.cache = Some(cache::CacheModel::compile(&world, &model, spec, duration.as_millis(), &place)?);
     }
     let tick_ms = workload.tick.as_millis();
     let meters = if profile.metered() { scopes(&world, &model) } else { Vec::new() };
@@ -1281,6 +1297,74 @@ mod tests {
         ];
         for (scenario, edits, variant, words) in cases {
             match rates(scenario, edits, variant) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// What a read cache needs beyond entries that neither expire nor are evicted within the
+    /// run, in front of one pattern's GetItems of a grown population that the table serves
+    /// unthrottled, is refused by name (practice-shortener `recommended`, edited, a minute).
+    #[test]
+    fn read_caches_rates_cannot_model_are_refused_by_name() {
+        const NAIVE_KEY: &str = "keys: {\"Session\": (pk: \"SESSION#{session_id}\")},";
+        // (scenario, edits, variant, seconds, words of the refusal)
+        let cases: [(&str, &[Edit], &str, u64, &str); 5] = [
+            // A 30 s TTL over a minute: a key's entry expires and its next read refills it.
+            (
+                "practice-shortener",
+                &[("ttl: \"5m\"", "ttl: \"30s\"")],
+                "recommended",
+                60,
+                "a read cache whose entries may expire within the run",
+            ),
+            // 100,000 entries for the 103,000 links a minute's reads may ask: LRU evicts some.
+            (
+                "practice-shortener",
+                &[("items: 200000", "items: 100000")],
+                "recommended",
+                60,
+                "a read cache whose entries may be evicted (the 103000 keys",
+            ),
+            // 300,000 resolves a second: the first tick's misses alone throttle the partitions.
+            (
+                "practice-shortener",
+                &[("rate: 6000,", "rate: 300000,")],
+                "recommended",
+                10,
+                "a read cache in front of reads the table throttles",
+            ),
+            // A second pattern's GetItems of the same links, through the same entries.
+            (
+                "practice-shortener",
+                &[
+                    (
+                        "    patterns: [\n",
+                        "    patterns: [\n        (name: \"peek\", description: \"A link's preview.\", action: Get, entity: \"Link\", given: [\"code\"], rate: 10, latency_ms: 10),\n",
+                    ),
+                    ("patterns: [\"resolve\"]", "patterns: [\"resolve\", \"peek\"]"),
+                ],
+                "recommended",
+                60,
+                "a read cache in front of two patterns' reads of the same keys",
+            ),
+            // The devices page: a Scan, not a GetItem.
+            (
+                "practice-sessions",
+                &[(
+                    NAIVE_KEY,
+                    "keys: {\"Session\": (pk: \"SESSION#{session_id}\")},\n            cache: (ttl: \"5m\", items: 50000, patterns: [\"my-devices\"]),",
+                )],
+                "naive",
+                60,
+                "a read cache in front of reads other than GetItems of a population puts of new identities grow",
+            ),
+        ];
+        for (scenario, edits, variant, secs, words) in cases {
+            match rates_for(scenario, edits, variant, secs) {
                 Err(FluidError::Unsupported { feature, .. }) => {
                     assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
                 }

@@ -42,13 +42,19 @@ impl Replay<'_> {
             if calls == 0 {
                 continue;
             }
+            // Reads a cache fronts reach a key at most once a tick (the first fills the entry;
+            // `cache`): where they alone load a key, its count is a Bernoulli draw of its chance
+            // of a miss (a Scan's flow on the group loads no member).
+            let fronted: Vec<bool> =
+                flows.iter().map(|&f| self.model.cache.as_ref().is_some_and(|c| c.fronts(f))).collect();
             let mut peaks = std::mem::take(&mut self.groups[g].grown[dim]);
             peaks.best.resize(members, (0.0, 0, 0.0, 0.0));
             for m in 0..members {
-                let (mut mean, mut units, mut exact) = (0.0, 0.0, true);
-                for &f in &flows {
+                let (mut mean, mut units, mut exact, mut missed) = (0.0, 0.0, true, true);
+                for (&f, &cached) in flows.iter().zip(&fronted) {
                     let flow = &self.model.flows[f];
                     let requests = n[flow.pattern] as f64 * flow.shares.of(m);
+                    missed &= cached || requests <= 0.0;
                     exact &= requests <= 0.0 || flow.shares.exact();
                     mean += requests;
                     units += requests
@@ -64,8 +70,13 @@ impl Replay<'_> {
                 }
                 // A put's member gets its one call for certain: a count of one, not a draw.
                 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a whole count")]
-                let (calls, p) =
-                    if exact { (mean.round() as u64, 1.0) } else { (calls, mean / calls as f64) };
+                let (calls, p) = if exact {
+                    (mean.round() as u64, 1.0)
+                } else if missed {
+                    (1, mean.min(1.0))
+                } else {
+                    (calls, mean / calls as f64)
+                };
                 let u = units / mean;
                 if mean > peaks.best[m].0 {
                     peaks.best[m] = (mean, calls, p, u);

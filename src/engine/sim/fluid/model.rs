@@ -225,6 +225,9 @@ pub struct Model {
     /// The fetches from the table after Queries of an index that lacks what they return
     /// (`fetch`): each one more read flow of its pattern.
     pub fetches: Vec<super::fetch::FetchFlow>,
+    /// The variant's read cache, whose fronted flows' shares the replay sets to their expected
+    /// misses each tick (`cache`).
+    pub cache: Option<super::cache::CacheModel>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -294,6 +297,7 @@ impl Model {
             moved_flows: Vec::new(),
             growth: None,
             fetches: Vec::new(),
+            cache: None,
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };

@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use crate::engine::time::SimTime;
 use crate::engine::workload::rate_at;
@@ -265,6 +266,7 @@ impl<'w> Replay<'w> {
                 n[p] = calls;
             }
             self.grow(&n);
+            self.cache_tick(&n);
             // The indexes first: once a GSI's full queue refuses writes (back-pressure), the
             // table takes only those its queue admitted.
             if let Some((table, indexes)) = self.capacities.split_first_mut() {
@@ -279,6 +281,12 @@ impl<'w> Replay<'w> {
                 table.tick(self.world, &self.model, t, &n)?;
             }
             self.no_batch_refused()?;
+            if let Some(cache) = &self.model.cache {
+                let throttled: Vec<f64> = (0..n.len())
+                    .map(|p| self.capacities.iter().map(|c| c.figures.throttled[p]).sum())
+                    .collect();
+                cache.check_throttled(self.world, &throttled)?;
+            }
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
@@ -322,8 +330,11 @@ impl<'w> Replay<'w> {
                 self.model.flows[f].shares = Shares::Fresh { first: growth.first, from, calls };
             } else if size != growth.size {
                 let pattern = &self.world.patterns[flow.pattern];
-                let shares = tick_shares(self.world, &growth, pattern, size, growth.seed);
-                self.model.flows[f].shares = Shares::Each(shares.into());
+                let shares: Rc<[f64]> = tick_shares(self.world, &growth, pattern, size, growth.seed).into();
+                // A read the cache fronts keeps its picks there: its shares are its misses'.
+                if !self.model.cache.as_mut().is_some_and(|c| c.set_picks(f, &shares)) {
+                    self.model.flows[f].shares = Shares::Each(shares);
+                }
             }
         }
         for capacity in &mut self.capacities {
@@ -333,6 +344,20 @@ impl<'w> Replay<'w> {
         }
         growth.size = size;
         self.model.growth = Some(growth);
+    }
+
+    /// Sets the shares of the reads the variant's cache fronts to their expected misses in the
+    /// tick about to run (`cache`): only those reach the table.
+    fn cache_tick(&mut self, n: &[u64]) {
+        let Some(mut cache) = self.model.cache.take() else { return };
+        cache.tick(&mut self.model, n);
+        for c in &cache.fronted {
+            let g = self.model.flows[c.flow].group;
+            for capacity in &mut self.capacities {
+                capacity.forget_spread(g, c.flow);
+            }
+        }
+        self.model.cache = Some(cache);
     }
 
     /// A batch is refused whole when one of its keys' partitions refuses it, and retried

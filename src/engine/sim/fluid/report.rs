@@ -10,8 +10,8 @@ use crate::engine::profile::{Indexes, Latency};
 use super::super::RING_NODES;
 use super::super::meter::{READ, WRITE};
 use super::super::report::{
-    Bands, Fidelity, GroupBands, IndexReport, IndexType, Operations, PartitionReport, Partitions,
-    PatternReport, RunReport, Totals,
+    Bands, CacheReport, Fidelity, GroupBands, IndexReport, IndexType, Operations, PartitionReport,
+    Partitions, PatternReport, RunReport, Totals,
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
@@ -582,6 +582,9 @@ impl Replay<'_> {
         if self.model.growth.is_some() {
             notes.push("A population grown by puts of new identities: each put makes a member, and a partition, of its own, numbered after the members so far; the reads pick among the members at each tick's start, their shares worked out anew each tick. A key's own peak in the top list is its busiest tick's (the table's peaks are every tick's); its throttled requests count its shares of the run's last tick.".to_owned());
         }
+        if self.model.cache.is_some() {
+            notes.push("A read cache as rates: a key misses on its first read of the run and hits after, while its entry lives (the run is no longer than the TTL, and the cache holds every key its reads may ask); per key and tick the expected misses — the chance it is read in the tick and never before — reach the table, its units, peaks (a key's misses in a tick are 0 or 1) and throttling, and the cache's hits and misses are expected values.".to_owned());
+        }
         if metered && !self.model.scans.is_empty() {
             notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
         }
@@ -640,6 +643,9 @@ impl Replay<'_> {
             // A BatchGetItem sends its member's shards in one request where the store batches
             // them (`model::batch_of_shards`), one a key where it does not.
             let requests = if batched(self.world, p) { calls as f64 } else { asked };
+            // A read the cache fronts sends a request only for its misses (`cache`).
+            let fronted = self.model.cache.as_ref().and_then(|c| c.fronted.iter().find(|f| f.pattern == p));
+            let requests = fronted.map_or(requests, |f| f.misses);
             // Each aggregated item's UpdateItem is one more request of the call's (its put is
             // never refused: `fluid::scopes` guards it).
             let side =
@@ -690,10 +696,26 @@ impl Replay<'_> {
                 version_conflicts: 0,
                 duplicates: 0,
                 stale_reads: whole(figures.map_or(0.0, |f| f.stale[p])),
-                cache: None,
+                cache: fronted.map(|f| self.cache_report(calls, f.misses)),
             });
         }
         out
+    }
+}
+
+impl Replay<'_> {
+    /// What the cache answered of a fronted pattern's `calls`: its expected misses, rounded, and
+    /// the rest hits, each saving an item's read units.
+    fn cache_report(&self, calls: u64, misses: f64) -> CacheReport {
+        let misses = whole(misses).min(calls);
+        let hits = calls - misses;
+        let saved = self.model.cache.as_ref().map_or(0.0, |c| c.saved_per_hit);
+        CacheReport {
+            hits,
+            misses,
+            hit_ratio: ratio(hits as f64, calls as f64),
+            rcu_saved: hits as f64 * saved,
+        }
     }
 }
 
