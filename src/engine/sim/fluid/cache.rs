@@ -100,8 +100,13 @@ impl CacheModel {
                 ));
             }
             for f in flows {
+                // A grown population's GetItem picks by shares (`growing_shares`); anything else
+                // is a read this model does not know, refused rather than assumed.
                 let Shares::Each(picks) = &model.flows[f].shares else {
-                    unreachable!("a grown population's GetItem picks by shares (`growing_shares`)")
+                    return Err(unsupported(
+                        "a read cache in front of reads that pick their keys other than by shares",
+                        &format!("pattern {}", pattern.name),
+                    ));
                 };
                 fronted.push(Fronted {
                     flow: f,
