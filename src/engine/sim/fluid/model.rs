@@ -222,6 +222,8 @@ pub struct Model {
     /// A population grown by puts of new identities, whose flows' shares the replay sets each
     /// tick (`Growth`).
     pub growth: Option<Growth>,
+    /// The version-checked updates: each one's read and lost-race flows (`version`).
+    pub versions: Vec<super::version::Versioned>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -287,6 +289,7 @@ impl Model {
             smallest: f64::INFINITY,
             aggregate_flows: Vec::new(),
             create_once: Vec::new(),
+            versions: Vec::new(),
             lead: Vec::new(),
             moved_flows: Vec::new(),
             growth: None,
@@ -745,6 +748,9 @@ impl Model {
         // An update of a key that holds an item is that item, on purpose: not an overwrite.
         self.groups[g].upsert = true;
         self.flows.push(Flow { pattern: p, group: g, write: true, shares, span_secs: None, bytes, units });
+        if super::version::version_checked(pattern) {
+            self.add_version_check(world, (p, pattern), self.flows.len() - 1, (largest, smallest), &place)?;
+        }
         Ok(())
     }
 
