@@ -74,6 +74,12 @@
 //! the documents section: the largest document, the writes that built a new version of one and
 //! their bytes): counters listed for MongoDB, both variants over two minutes, and `naive` over a
 //! million streams for a minute, a sixth of whose writes create their document.
+//! Version-checked updates on DynamoDB (`version_checked_updates_agree_per_operation_and_as_rates`,
+//! with each pattern's requests, units and version conflicts): practice-ledger `recommended`, its
+//! bundled minute, 700 postings a second, the settlement account's 60% over 32 items, ~8.8% of
+//! whose postings lose their race (a failed write and a read again): 2,172 lost races per
+//! operation, ~2,206 as rates (1.6% apart; seeds 1 to 8 give 2,114 to 2,229 per operation, a
+//! spread of ~2.3% about their mean, so the 2% rule sits at the draw's own noise there).
 //! Puts of new identities on DynamoDB (`puts_of_new_identities_agree_per_operation_and_as_rates`):
 //! practice-shortener `naive` over 30 seconds (each new link its own partition, 6,000 resolves a
 //! second among the links so far, the viral one's partition throttling ~70% of requests) and
@@ -154,9 +160,10 @@
 //!   writes (24 to 108 under seeds 1 to 5); the variants
 //!   with updates not listed above (orders, practice-ledger, practice-shop, social-feed) are
 //!   refused first for another feature named here;
-//! - version-checked updates (a read, then a write that may lose a race): practice-ledger
-//!   `naive` and `recommended` (its 32 shards are modelled); create-once puts of items another
-//!   pattern or the preload writes, or with index entries or aggregates (`fluid::tests`);
+//! - version-checked updates on a partition that throttles them (a throttled call reads and
+//!   races again later): practice-ledger `naive` at run time; version checks under a rate shape
+//!   or of items another pattern writes, and create-once puts of items another pattern or the
+//!   preload writes, or with index entries or aggregates (`fluid::tests`);
 //! - partition keys of a drawn value are modelled (an index keyed by the order's status, or by
 //!   the board's constant text); past them practice-shop `naive` is refused for its update of
 //!   orders that puts also write and leaderboard for its entry writes that queue;
@@ -1011,7 +1018,9 @@ fn a_few_expected_updates_keep_their_mean_document() {
 fn every_bundled_variant_replays_as_rates_or_says_why_not() {
     // (scenario, variant, words of the refusal)
     let past_what_is_modelled = [
-        ("practice-ledger", "recommended", "version-checked updates"),
+        // The settlement account's postings on one key (~1,470 write units a second asked):
+        // a throttled version-checked call reads and races again later, which rates do not follow.
+        ("practice-ledger", "naive", "a partition throttling version-checked updates"),
         // Each update of the score moves the player's entry in the board's index, and under one
         // key those entry writes queue (both modelled); over 16 hash() slots the busiest index
         // partition (6 of them, ~95% of its budget) queues them in its demand's random bursts.
@@ -1160,6 +1169,41 @@ fn create_once_puts_agree_per_operation_and_as_rates() {
     // second asked of its 1,000: about 72% of requests refused once). Each put that finds its
     // seat taken is refused, charged its write unit, and writes nothing (some 54,000).
     holds_on("practice-tickets", None, SimDuration::from_secs(60), &[], &["naive"]);
+}
+
+#[test]
+fn version_checked_updates_agree_per_operation_and_as_rates() {
+    // practice-ledger `recommended`, its bundled minute: 700 postings a second, each a read and
+    // a write on the version read; the settlement account's 60% over 32 items (a write shard),
+    // ~13 postings a second each, of which ~8.8% lose their race (a failed write, charged, and
+    // a read again): ~2,200 lost races, ~4.8% more requests and units than postings alone.
+    // Nothing throttles. `naive` puts the account on one item, whose partition throttles:
+    // refused at run time.
+    let refused = [("naive", "a partition throttling version-checked updates")];
+    let duration = SimDuration::from_secs(60);
+    holds_on("practice-ledger", None, duration, &refused, &[]);
+    // Per pattern: requests (a lost race is two more) and read and write units, within 2%.
+    let loaded = keyheat::scenario::load("practice-ledger").expect("bundled");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(duration) };
+    let rates = fluid::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays as rates");
+    let ops = run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays per operation");
+    assert!(ops.totals.version_conflicts > 2000, "{:?}", ops.totals);
+    let mut failures = Vec::new();
+    for (po, pr) in ops.patterns.iter().zip(&rates.patterns) {
+        let checks = [
+            ("requests", po.requests as f64, pr.requests as f64),
+            ("read units", po.rcu, pr.rcu),
+            ("write units", po.wcu, pr.wcu),
+            ("version conflicts", po.version_conflicts as f64, pr.version_conflicts as f64),
+        ];
+        for (what, measured, expected) in checks {
+            if !agrees(measured, expected, None) {
+                failures.push(format!("{}: {what}: per operation {measured}, as rates {expected}", po.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "the fluid replay disagrees:\n{}", failures.join("\n"));
 }
 
 #[test]

@@ -115,6 +115,27 @@ const NEAR_SDS: f64 = 3.0;
 /// tick (`spread`).
 const WAIT_POINTS: (u32, u32) = (4, 11);
 
+/// Per group: the mean bytes of its items — its writes', weighted by rate (a version check's
+/// reads and lost races write none: `Model::charges`), or its preload's.
+fn item_bytes(world: &World, model: &Model) -> Vec<f64> {
+    (0..model.groups.len())
+        .map(|g| {
+            let writes: Vec<&Flow> = (model.flows.iter().enumerate())
+                .filter(|&(f, flow)| flow.group == g && flow.write && !model.charges(f))
+                .map(|(_, flow)| flow)
+                .collect();
+            let rate: f64 = writes.iter().map(|f| world.patterns[f.pattern].rate).sum();
+            if rate > 0.0 {
+                writes.iter().map(|f| world.patterns[f.pattern].rate * f.bytes).sum::<f64>() / rate
+            } else {
+                let (items, bytes) =
+                    model.preload[g].values().fold((0.0, 0.0), |a, p| (a.0 + p.items, a.1 + p.bytes));
+                if items > 0.0 { bytes / items } else { 0.0 }
+            }
+        })
+        .collect()
+}
+
 /// The hashes and partitions of a group's members for one bucket of its time slot.
 #[derive(Debug, Clone, Default)]
 struct Keys {
@@ -202,6 +223,10 @@ pub struct Scope {
     pub feature: &'static str,
     /// Where the refusal names it: the index or the table.
     pub place: String,
+    /// Per pattern: whether it is a version-checked update, none of whose requests (its read,
+    /// its write, a lost race's) this meter may refuse (`version`: a throttled call reads and
+    /// races again later, which rates do not follow).
+    pub versioned: Vec<bool>,
 }
 
 #[derive(Debug)]
@@ -214,6 +239,10 @@ pub struct Capacity {
     breach: Option<usize>,
     /// The expected guarded writes refused so far (`GUARDED_REFUSALS`).
     guard_short: f64,
+    /// A version-checked update's request that this meter refused (`Scope::versioned`): its
+    /// pattern; and the expected such requests refused so far (`GUARDED_REFUSALS`).
+    version_breach: Option<usize>,
+    version_short: f64,
     policy: RetryPolicy,
     metering: Metering,
     tick_ms: u64,
@@ -584,19 +613,7 @@ impl Capacity {
             .map(|s| tick_count(s).saturating_add(2))
             .max()
             .unwrap_or(2);
-        let item_bytes = (0..model.groups.len())
-            .map(|g| {
-                let writes: Vec<&Flow> = model.flows.iter().filter(|f| f.group == g && f.write).collect();
-                let rate: f64 = writes.iter().map(|f| world.patterns[f.pattern].rate).sum();
-                if rate > 0.0 {
-                    writes.iter().map(|f| world.patterns[f.pattern].rate * f.bytes).sum::<f64>() / rate
-                } else {
-                    let (items, bytes) =
-                        model.preload[g].values().fold((0.0, 0.0), |a, p| (a.0 + p.items, a.1 + p.bytes));
-                    if items > 0.0 { bytes / items } else { 0.0 }
-                }
-            })
-            .collect();
+        let item_bytes = item_bytes(world, model);
         let (ln_miss, preloaded) = member_tables(model, &scope);
         let flows = model.flows.len();
         let patterns = world.patterns.len();
@@ -608,6 +625,8 @@ impl Capacity {
             scope,
             breach: None,
             guard_short: 0.0,
+            version_breach: None,
+            version_short: 0.0,
             policy,
             metering: world.engine.profile().metering,
             tick_ms,
@@ -1069,15 +1088,29 @@ impl Capacity {
                 &self.scope.place,
             ));
         }
-        if let Some(p) = self.breach {
-            let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
-            return Err(unsupported(&feature, &self.scope.place));
-        }
+        self.breaches(world)?;
         if let Some(p) = self.scan.breach() {
             return Err(unsupported(
                 "a Scan whose pages a partition or the table throttles (a refused page holds back the rest of the call)",
                 &format!("pattern {}", world.patterns[p].name),
             ));
+        }
+        Ok(())
+    }
+
+    /// A request this meter refused that it must not: a guarded write (`Scope::guarded`), or
+    /// any request of a version-checked update (`Scope::versioned`).
+    fn breaches(&self, world: &World) -> Result<(), FluidError> {
+        if let Some(p) = self.breach {
+            let feature = format!("{} (pattern {})", self.scope.feature, world.patterns[p].name);
+            return Err(unsupported(&feature, &self.scope.place));
+        }
+        if let Some(p) = self.version_breach {
+            let feature = format!(
+                "a partition throttling version-checked updates (pattern {}: a throttled call reads and races again later, and which writes land when decides its races)",
+                world.patterns[p].name
+            );
+            return Err(unsupported(&feature, &self.scope.place));
         }
         Ok(())
     }
@@ -1334,6 +1367,12 @@ impl Capacity {
                 self.guard_short += d.requests[f] * frac * (1.0 - k);
                 if self.guard_short >= GUARDED_REFUSALS {
                     self.breach.get_or_insert(flow.pattern);
+                }
+            }
+            if self.scope.versioned[flow.pattern] && 1.0 - k > 1e-9 && d.requests[f] > 0.0 {
+                self.version_short += d.requests[f] * frac * (1.0 - k);
+                if self.version_short >= GUARDED_REFUSALS {
+                    self.version_breach.get_or_insert(flow.pattern);
                 }
             }
             if flow.write && self.scope.queues[flow.pattern] {
@@ -1706,7 +1745,8 @@ impl Capacity {
         let Some(i) = self.part_of(g, m, at_secs) else { return 1.0 };
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         let (mut landed, mut called) = (0.0, 0.0);
-        for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g && f.write) {
+        let items = |(f, flow): &(usize, &Flow)| flow.group == g && flow.write && !model.charges(*f);
+        for (f, flow) in model.flows.iter().enumerate().filter(items) {
             let s = flow.shares.so_far(member);
             landed += s * self.landed[i][f];
             called += s * self.called[f];

@@ -15,8 +15,8 @@
 //! depends on whether it landed. Refused, by name: a create-once put of an entity that another
 //! pattern writes too or that is preloaded (whether the key is taken, and the units of the item
 //! there, depend on that writer), of items with index entries or an aggregate (a refused put
-//! writes neither), of an upserted entity, and version checks (`condition: Version`: a
-//! read-modify-write whose race per item the fluid replay does not follow yet).
+//! writes neither), and of an upserted entity. A version check (`condition: Version`) is an
+//! UpdateItem's, whose read and races `version` models; on any other write it is refused.
 
 use crate::engine::model::Action;
 use crate::engine::planner::Operation;
@@ -36,11 +36,10 @@ pub(super) fn create_once(
     let put = pattern.action == Action::Put && pattern.operation == Some(Operation::PutItem);
     match condition {
         CondRt::NotExists if put => {}
+        // A version-checked update's read and races are its update's flows (`version`).
+        CondRt::Version(_) if super::version::version_checked(pattern) => return Ok(false),
         CondRt::Version(_) => {
-            return Err(unsupported(
-                "version-checked updates (a read, then a write that loses a race to another writer of the item)",
-                place,
-            ));
+            return Err(unsupported("a version check on a write other than an UpdateItem", place));
         }
         CondRt::NotExists => {
             return Err(unsupported("a create-once condition on a write other than a PutItem", place));

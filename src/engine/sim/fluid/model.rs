@@ -228,6 +228,8 @@ pub struct Model {
     /// The variant's read cache, whose fronted flows' shares the replay sets to their expected
     /// misses each tick (`cache`).
     pub cache: Option<super::cache::CacheModel>,
+    /// The version-checked updates: each one's read and lost-race flows (`version`).
+    pub versions: Vec<super::version::Versioned>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -293,6 +295,7 @@ impl Model {
             smallest: f64::INFINITY,
             aggregate_flows: Vec::new(),
             create_once: Vec::new(),
+            versions: Vec::new(),
             lead: Vec::new(),
             moved_flows: Vec::new(),
             growth: None,
@@ -759,6 +762,9 @@ impl Model {
         // An update of a key that holds an item is that item, on purpose: not an overwrite.
         self.groups[g].upsert = true;
         self.flows.push(Flow { pattern: p, group: g, write: true, shares, span_secs: None, bytes, units });
+        if super::version::version_checked(pattern) {
+            self.add_version_check(world, (p, pattern), self.flows.len() - 1, (largest, smallest), &place)?;
+        }
         Ok(())
     }
 

@@ -185,7 +185,9 @@ impl<'w> Replay<'w> {
         capacities: Vec<Capacity>,
     ) -> Replay<'w> {
         let mut groups = vec![GroupState::default(); model.groups.len()];
-        for (f, flow) in model.flows.iter().enumerate() {
+        // A version check's read and lost races change no item and ask no partition of a read
+        // call's: metered, and peaks, only (`Model::charges`).
+        for (f, flow) in model.flows.iter().enumerate().filter(|(f, _)| !model.charges(*f)) {
             let g = &mut groups[flow.group];
             if flow.write { g.write_flows.push(f) } else { g.read_flows.push(f) }
         }

@@ -198,7 +198,8 @@ impl Replay<'_> {
                 if lanes[k] == k {
                     den += s[k] * self.world.patterns[flow.pattern].rate;
                 }
-                num += s[lanes[k]] * self.world.patterns[flow.pattern].rate * u;
+                // At its own share: a lost race's is its call's times the item's chance to lose.
+                num += s[k] * self.world.patterns[flow.pattern].rate * u;
             }
             ratio(num, den)
         };
@@ -237,7 +238,9 @@ impl Replay<'_> {
     /// Per flow of `flows`, the first of them its requests go with: a flow of the same pattern
     /// whose shares are its own (an aggregate's update of the partition its put wrote: the
     /// same call's pick) is one draw with it, each call bringing both flows' units — not two
-    /// independent draws, whose maximum would be less spread. Itself otherwise.
+    /// independent draws, whose maximum would be less spread; so is a lost race's request with
+    /// the call that lost it (`version`: each call its expected share of them). Itself
+    /// otherwise.
     fn lanes(&self, flows: &[usize]) -> Vec<usize> {
         let same = |a: &Shares, b: &Shares| match (a, b) {
             (Shares::Each(x), Shares::Each(y)) => x[..] == y[..],
@@ -247,6 +250,11 @@ impl Replay<'_> {
         (0..flows.len())
             .map(|k| {
                 let flow = &self.model.flows[flows[k]];
+                if let Some(with) =
+                    self.model.lost_with(flows[k]).and_then(|w| flows.iter().position(|&f| f == w))
+                {
+                    return with;
+                }
                 (0..k)
                     .find(|&j| {
                         let other = &self.model.flows[flows[j]];
@@ -519,7 +527,7 @@ impl Replay<'_> {
             preload_overwritten_items: gathered.preload_overwritten,
             largest_item_bytes: whole(self.model.largest),
             condition_failed_writes: patterns.iter().map(|p| p.condition_failed).sum(),
-            version_conflicts: 0,
+            version_conflicts: patterns.iter().map(|p| p.version_conflicts).sum(),
         };
         let secs = (u64::from(self.ticks) * self.tick_ms) as f64 / 1000.0;
         let request_units = self.capacity().and_then(|c| c.request_units(&totals, secs));
@@ -584,6 +592,9 @@ impl Replay<'_> {
         }
         if self.model.cache.is_some() {
             notes.push("A read cache as rates: a key misses on its first read of the run and hits after, while its entry lives (the run is no longer than the TTL, and the cache holds every key its reads may ask); per key and tick the expected misses — the chance it is read in the tick and never before — reach the table, its units, peaks (a key's misses in a tick are 0 or 1) and throttling, and the cache's hits and misses are expected values.".to_owned());
+        }
+        if !self.model.versions.is_empty() {
+            notes.push(VERSION_NOTE.to_owned());
         }
         if metered && !self.model.scans.is_empty() {
             notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
@@ -651,6 +662,11 @@ impl Replay<'_> {
             let side =
                 self.model.aggregate_flows.iter().filter(|&&f| self.model.flows[f].pattern == p).count();
             let requests = requests + (calls * side as u64) as f64 + state.fetch_requests;
+            // A version check's read, and a lost race's failed write and read again (`version`;
+            // none of them refused: `fluid::scopes` guards them).
+            let lost = calls as f64 * self.model.lost_share(p);
+            let versioned = self.model.versions.iter().any(|v| v.pattern == p);
+            let requests = if versioned { requests + calls as f64 + 2.0 * lost } else { requests };
             let served = pattern.operation.is_some();
             // A metered Scan's pages, each a request, the most one call read, and its units per
             // call; pages and items per call stay untimed figures (`timed: false`).
@@ -692,8 +708,8 @@ impl Replay<'_> {
                 collection_errors: 0,
                 item_size_errors: 0,
                 overwrote: 0,
-                condition_failed: whole(self.condition_failed(p)),
-                version_conflicts: 0,
+                condition_failed: whole(self.condition_failed(p) + lost),
+                version_conflicts: whole(lost),
                 duplicates: 0,
                 stale_reads: whole(figures.map_or(0.0, |f| f.stale[p])),
                 cache: fronted.map(|f| self.cache_report(calls, f.misses)),
@@ -721,6 +737,9 @@ impl Replay<'_> {
 
 /// How a rates replay meters Cosmos DB's request units (`capacity`, `cosmos`).
 const REQUEST_UNITS_NOTE: &str = "Request units as rates: each tick's expected demand (calls × each key's share × its RU: a point read's and an update's — a replace, two writes — by the item's JSON size, from Microsoft's table by document size) was fed to the container's meter per physical partition in forty slots of the tick (under a retry policy without jitter, such as the Cosmos DB SDK's 1 s waits, a retry comes back at the place in the tick it was refused at; a policy with jitter is refused), each partition serving its even share of the container's RU/s and whole the request that finds any budget left (what it serves past its budget owed by the next seconds), at most E[X] − E[(X − budget)⁺] of a random demand X; the rest was retried after the retry policy's waits. Throttled requests (429s), retries, failures, RU and landed writes are expected values; every update is charged as a replace (a run whose keys number more than 1% of its writes is refused), and a run in which more than 2% of the throttled requests come from partitions whose demand is near their share is refused. Where partitions are pinned well past their share, requests given a 429 on their first attempt come out fewer as rates than per operation by more than the 2% the rest agrees within (counters `recommended` under `--seed 1`, two partitions pinned: 2.9% fewer over 2 minutes, 4% over 15; its 429 responses and RU within 2%). The busiest physical partition's peak (its RU per second, in the JSON's partitions and in compare) is the meter's own under that expected demand, not the median of a maximum: its busiest tick's expected load, below what one run reaches where a physical partition serves few requests a tick. Normalized RU consumption (a partition's busiest second, a maximum of its random demand) is not modelled, and is left out of the request units.";
+
+/// How a rates replay counts version-checked updates (`version`).
+const VERSION_NOTE: &str = "Version checks as rates: each call of a version-checked update reads its item (strongly consistent) and writes it; it loses its race when another update of the item landed within its read-to-write time (exponential, mean 8 ms), with the chance the planner's contention model gives the item's share of the calls at their even spacing, and a lost race adds a failed write (charged) and a read again. Lost races (conditions failed, version conflicts), their units and requests are expected values; a peak counts each call's expected lost races with it, so its band is that of the calls' count alone, without the races' own spread (narrower than per operation's). A run in which a partition would throttle a version-checked update's request is refused: its retry would read and race again later.";
 
 /// How a rates replay follows a GSI's queue, for a run in which entry writes queued.
 const QUEUE_NOTE: &str = "Index queues as rates: this run's index entry writes are all moves of an updated value's entry in one index, so its index partitions queue the entry writes their budget leaves short (those take none of the budget then; while writes are queued every entry write waits behind them and reads alone take the budget), up to 5 seconds of the partition's write capacity; a write that finds its entry's queue full is refused whole and retried by the client (back-pressure), so the table takes only the writes its index admitted. The queue takes what each tick leaves of its partition's budget; the lag is the longest wait of a queued write at a tick's end, and reads served while the partition had writes queued are stale. What is still queued at the end changes none of the index's entries (a move keeps them).";
