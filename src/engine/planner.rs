@@ -54,13 +54,26 @@ pub const CASSANDRA_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 /// …and under ~100,000 rows.
 pub const CASSANDRA_PARTITION_ROWS: f64 = 100_000.0;
 
-/// The partition size the engine's profile warns at, and the rows where it names a count.
 /// Seconds the longest time bucket of a partition key spans (a calendar month 31 days), if it
-/// buckets time: a partition of it stops growing when its bucket closes.
-pub fn bucket_secs(pk: &crate::engine::template::Template) -> Option<f64> {
-    pk.parts().iter().filter_map(keys::bucket_width).map(|(_, longest)| longest).reduce(f64::max)
+/// buckets the write time (`written_at`: whether an attribute is set to it) into windows that
+/// never come back: a partition of it stops growing when its bucket closes. `None` for a key
+/// with no such bucket, a class slot's, a drawn time's, or a format that prints the same text
+/// again (`%H`: the same hour every day).
+pub fn bucket_secs(pk: &crate::engine::template::Template, written_at: impl Fn(&str) -> bool) -> Option<f64> {
+    use crate::engine::template::Part;
+    pk.parts()
+        .iter()
+        .filter(|part| match part {
+            Part::Bucket { name, .. } => written_at(name),
+            Part::Time { name, format } => written_at(name) && format.never_repeats(),
+            _ => false,
+        })
+        .filter_map(keys::bucket_width)
+        .map(|(_, longest)| longest)
+        .reduce(f64::max)
 }
 
+/// The partition size the engine's profile warns at, and the rows where it names a count.
 pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
     let guide = engine.profile().partition_guide;
     (guide.bytes, guide.rows)

@@ -817,3 +817,24 @@ fn attribute_order_changes_no_figure() {
         assert_eq!(said(&swapped, variant), said(source, variant), "{variant}");
     }
 }
+
+/// A partition key's time bucket closes only when it buckets the write time into windows that
+/// never come back: `%H` prints the same hour every day, a drawn time is not the write time.
+#[test]
+fn bucket_secs_counts_only_write_time_windows_that_close() {
+    let day = 86_400.0;
+    // (key, bucket)
+    let cases = [
+        ("CH#{channel_id}#{bucket(at, 10d)}", Some(10.0 * day)),
+        ("CH#{channel_id}#{at:%Y-%m}", Some(31.0 * day)),
+        ("CH#{channel_id}#{at:%Y-%m-%d}", Some(day)),
+        ("CH#{channel_id}#{at:%H}", None),
+        ("CH#{channel_id}#{at:%d}", None),
+        ("CH#{channel_id}#{due:%Y-%m}", None),
+        ("CH#{channel_id}", None),
+    ];
+    for (key, want) in cases {
+        let pk = crate::engine::template::Template::parse(key).expect("a key");
+        assert_eq!(bucket_secs(&pk, |name| name == "at"), want, "{key}");
+    }
+}

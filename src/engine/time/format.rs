@@ -187,6 +187,14 @@ impl TimeFormat {
         self.fields().map(Field::resolution).min()
     }
 
+    /// Whether a text it printed never comes back once time moved past it: it prints the year
+    /// (ISO or calendar; a two-digit year repeats only after a century) or epoch seconds. `%d`
+    /// alone prints the same day every month.
+    pub fn never_repeats(&self) -> bool {
+        self.fields()
+            .any(|f| matches!(f, Field::Year | Field::YearOfCentury | Field::IsoYear | Field::EpochSeconds))
+    }
+
     fn fields(&self) -> impl Iterator<Item = Field> + '_ {
         self.pieces.iter().filter_map(|piece| match piece {
             Piece::Field(field) => Some(*field),

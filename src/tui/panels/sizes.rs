@@ -83,7 +83,7 @@ pub fn forecast(points: &[(f64, f64)], limit: f64) -> Forecast {
 }
 
 /// Where a partition of a time-bucketed key growing toward the line ends instead, when its
-/// bucket closes first: the time left at most (its bucket began no earlier than its first
+/// bucket closes first: the time left at most (its bucket began no later than its first
 /// write, the first point above zero) and its size then at the forecast's slope. `None` when
 /// the limit comes first, or the key buckets no time.
 pub fn bucket_close(points: &[(f64, f64)], limit: f64, bucket_secs: Option<f64>) -> Option<(f64, f64)> {

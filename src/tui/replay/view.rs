@@ -273,14 +273,26 @@ fn bucket_secs(scenario: &Scenario, variant: &Variant, group: &GroupInfo) -> Opt
             variant.keys.iter().filter(|k| k.entity == group.name).collect()
         }
     };
-    let widths: Option<Vec<f64>> = keys.iter().map(|k| planner::bucket_secs(&k.pk)).collect();
+    let widths: Option<Vec<f64>> = keys
+        .iter()
+        .map(|k| {
+            let entity = scenario.entities.iter().find(|e| e.name == k.entity)?;
+            let written_at = |name: &str| {
+                entity
+                    .attribute(name)
+                    .is_some_and(|a| matches!(a.generator, crate::engine::model::Generator::Now))
+            };
+            planner::bucket_secs(&k.pk, written_at)
+        })
+        .collect();
     widths?.into_iter().reduce(f64::max)
 }
 
 /// Per group, whether its partitions split at the line rather than stop there
 /// (`SizeSeries::splits`): on DynamoDB every partition but a table's or a local index's when
-/// the table has a local index, whose item collections may not pass 10 GB. Every other store's
-/// line is the one its guidance holds each partition to.
+/// the table has a local index, whose item collections may not pass 10 GB (a DynamoDB variant is
+/// one table: a local index anywhere is its table's). Every other store's line is the one its
+/// guidance holds each partition to.
 fn splits(metrics: &Metrics, engine: Engine) -> impl Fn(GroupId) -> bool {
     use crate::engine::metrics::GroupKind;
     let kinds: Vec<(GroupId, GroupKind)> = metrics.groups().map(|(id, g)| (id, g.kind)).collect();
