@@ -158,8 +158,8 @@
 //!   partition (6 of 16 hash() slots, ~95% of its budget) queues in its demand's random bursts —
 //!   per operation 1 s of lag, 14,568 stale reads and 144 top-10 Queries throttled behind the
 //!   writes (24 to 108 under seeds 1 to 5); the variants
-//!   with updates not listed above (orders, practice-ledger, practice-shop, social-feed) are
-//!   refused first for another feature named here;
+//!   with updates not listed above (orders, practice-ledger `naive`, practice-shop, social-feed)
+//!   are refused first for another feature named here;
 //! - version-checked updates on a partition that throttles them (a throttled call reads and
 //!   races again later): practice-ledger `naive` at run time; version checks under a rate shape
 //!   or of items another pattern writes, and create-once puts of items another pattern or the

@@ -163,8 +163,8 @@ pub(super) fn served_by(p: &PatternPlan, engine: Engine) -> String {
     format!("{requests}{fetch}\n{place}{cache}")
 }
 
-/// Items one write call writes: the base item and every index entry, copy and aggregate.
-/// Items one call writes: a MongoDB index entry is no document (`WriteTarget::is_item`).
+/// Items one write call writes: the base item and every index entry, copy and aggregate, but
+/// a MongoDB index entry, which is no document (`WriteTarget::is_item`).
 fn items_written(p: &PatternPlan, engine: Engine) -> f64 {
     p.writes.iter().filter(|w| w.target.is_item(engine)).map(|w| w.per_call).sum()
 }
