@@ -323,6 +323,12 @@ pub struct PatternPlan {
 }
 
 impl PatternPlan {
+    /// Items one write call writes: the base item and every index entry, copy and aggregate,
+    /// but a MongoDB index entry, which is no document (`WriteTarget::is_item`).
+    pub fn items_written(&self, engine: Engine) -> f64 {
+        self.writes.iter().filter(|w| w.target.is_item(engine)).map(|w| w.per_call).sum()
+    }
+
     /// The requests one call sends, as far as the plan knows them: the partitions or keys it
     /// addresses, unless a DynamoDB Query or Scan may read more than a page (1 MB) per call —
     /// every page is a request of its own, and how many a call takes only the replay counts.

@@ -163,12 +163,6 @@ pub(super) fn served_by(p: &PatternPlan, engine: Engine) -> String {
     format!("{requests}{fetch}\n{place}{cache}")
 }
 
-/// Items one write call writes: the base item and every index entry, copy and aggregate, but
-/// a MongoDB index entry, which is no document (`WriteTarget::is_item`).
-fn items_written(p: &PatternPlan, engine: Engine) -> f64 {
-    p.writes.iter().filter(|w| w.target.is_item(engine)).map(|w| w.per_call).sum()
-}
-
 pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
     let mut parts = Vec::new();
     match engine.profile().language {
@@ -193,7 +187,7 @@ pub(super) fn condition(p: &PatternPlan, engine: Engine) -> String {
         }
     }
     if p.kind == Kind::Write && !p.writes.is_empty() {
-        let items = items_written(p, engine);
+        let items = p.items_written(engine);
         let noun = engine.words().item.of(items);
         parts.push(format!("{} {noun} written", numbers::factor(items)));
     }

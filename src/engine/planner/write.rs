@@ -93,7 +93,7 @@ fn decide(est: &Estimator<'_>, p: &AccessPattern, gap: Option<NameGap>, out: &mu
             .filter(|w| w.per_call > 0.0)
             .map(|w| (w.target.clone(), w.per_call))
             .collect(),
-        items: out.writes.iter().filter(|w| w.target.is_item(est.scenario.engine)).map(|w| w.per_call).sum(),
+        items: out.items_written(est.scenario.engine),
         engine: est.scenario.engine,
     };
     let naming = match gap {
