@@ -108,15 +108,20 @@ impl Simulation {
                 .get(&handle)
                 .is_some_and(|&last| last <= now_ms && ((now_ms - last) as f64) < window);
         if conflict {
-            // The failed UpdateItem and the GetItem again.
-            self.figures.count_requests(call.pattern, first, 2);
+            // The UpdateItem fails on its condition, then the GetItem again. A throttled
+            // UpdateItem is refused before its condition is evaluated: no race lost yet, and no
+            // read again (the retry reads first).
+            self.figures.count_requests(call.pattern, first, 1);
             let failed = metering.failed_write(old, u64::from(placed.size));
-            landed = self.charge_unchanged(t_idx, &placed.pk, WRITE, failed, Some(call.pattern), first)
-                && self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
-            self.figures.stats[call.pattern].conflicts += 1;
-            self.figures.stats[call.pattern].condition_failed += 1;
-            self.figures.totals.conflicts += 1;
-            self.figures.totals.condition_failed += 1;
+            landed = self.charge_unchanged(t_idx, &placed.pk, WRITE, failed, Some(call.pattern), first);
+            if landed {
+                self.figures.stats[call.pattern].conflicts += 1;
+                self.figures.stats[call.pattern].condition_failed += 1;
+                self.figures.totals.conflicts += 1;
+                self.figures.totals.condition_failed += 1;
+                self.figures.count_requests(call.pattern, first, 1);
+                landed = self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
+            }
         }
         if !landed {
             let ordinal = if target.created { target.ordinal } else { NO_ORDINAL };

@@ -64,6 +64,28 @@ fn version_checks_on_a_hot_account_lose_races_as_check_predicts() {
     assert_eq!(replay(CONDITIONS).0.patterns, r.patterns);
 }
 
+/// A failed write the partition throttles was refused before its condition was evaluated: it
+/// lost no race, and its retry reads and races again. Every lost race counted is a failed write
+/// charged.
+#[test]
+fn a_throttled_write_loses_no_race() {
+    let hot = CONDITIONS.replace("sets: [\"balance\"], rate: 200", "sets: [\"balance\"], rate: 2000");
+    assert_ne!(hot, CONDITIONS);
+    let (r, _) = replay(&hot);
+    let post = pattern(&r, "post");
+    // 1,200 calls a second on one 1.5 KB account: 2,400 WCU/s against a partition's 1,000.
+    assert!(post.throttled > 0, "{post:?}");
+    let landed = post.landed_writes.expect("landed writes") as f64;
+    let lost = post.version_conflicts as f64;
+    assert!(lost > 0.0);
+    // Each landed update and each lost race is one 2 WCU write.
+    assert!(
+        (post.wcu - 2.0 * (landed + lost)).abs() < 1e-6,
+        "{} WCU, {landed} landed, {lost} lost",
+        post.wcu
+    );
+}
+
 #[test]
 fn an_even_spread_of_version_checks_hardly_conflicts() {
     let even =
