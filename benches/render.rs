@@ -163,6 +163,7 @@ impl SimDriver for Prebuilt {
                     matrix,
                     facts,
                     groups: vec!["Reading".to_owned()],
+                    splits: vec![true],
                     start: SimTime::from_millis(0),
                     first_keys: Vec::new(),
                     partition_ru_per_s: None,

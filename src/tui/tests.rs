@@ -151,25 +151,7 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         },
     )
     .ok();
-    let heatmap = matrix.map(|matrix| {
-        let facts = matrix
-            .rows
-            .iter()
-            .map(|r| {
-                let members = r.members.len() as u64;
-                let throttled_by_col: Vec<u64> = (0..matrix.cols() as u64).map(|c| c % 3 * members).collect();
-                RowFacts {
-                    items: Some(1200 * members),
-                    bytes: 86_000,
-                    throttled: throttled_by_col.iter().sum(),
-                    throttled_by_col,
-                }
-            })
-            .collect();
-        let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
-        let groups = vec!["Reading".to_owned()];
-        HeatmapView { matrix, facts, groups, start, first_keys, partition_ru_per_s: None, expected: None }
-    });
+    let heatmap = matrix.map(|matrix| heatmap_view(matrix, &labels, start));
     let series = (0..3)
         .map(|s| SizeSeries {
             label: format!("sensor-{:05}", s * 7),
@@ -213,6 +195,27 @@ pub fn view(request: &ViewRequest, start: SimTime, heat: f32, variant: &str) -> 
         report: None,
         rates: None,
     }
+}
+
+/// The snapshot's heatmap over `matrix`: every row's facts made up from its members, one group.
+fn heatmap_view(matrix: HeatmapMatrix, labels: &[String], start: SimTime) -> HeatmapView {
+    let facts = matrix
+        .rows
+        .iter()
+        .map(|r| {
+            let members = r.members.len() as u64;
+            let throttled_by_col: Vec<u64> = (0..matrix.cols() as u64).map(|c| c % 3 * members).collect();
+            RowFacts {
+                items: Some(1200 * members),
+                bytes: 86_000,
+                throttled: throttled_by_col.iter().sum(),
+                throttled_by_col,
+            }
+        })
+        .collect();
+    let first_keys = matrix.rows.iter().map(|r| labels[r.members[0].0 as usize].clone()).collect();
+    let (groups, splits) = (vec!["Reading".to_owned()], vec![true]);
+    HeatmapView { matrix, facts, groups, splits, start, first_keys, partition_ru_per_s: None, expected: None }
 }
 
 /// A directory for one test's files, empty.

@@ -110,6 +110,11 @@ pub struct HeatmapView {
     pub facts: Vec<RowFacts>,
     /// The table or index each row's group is, by `GroupId` (row labels and the inspector).
     pub groups: Vec<String>,
+    /// By `GroupId`, as `groups`: whether a partition of the group splits at the bytes scale's
+    /// line rather than stops there (`SizeSeries::splits`: DynamoDB's 10 GB, a limit only for
+    /// a table with a local index and its LSIs). Empty where unknown (a run replayed as rates
+    /// keeps no bytes per partition over time).
+    pub splits: Vec<bool>,
     /// The workload's start: the time axis counts from it.
     pub start: SimTime,
     /// Per matrix row: its first partition's key (a merged row's label names a range).

@@ -20,7 +20,7 @@ use super::{PENDING, ellipsize, width_of};
 use crate::engine::metrics::{ColorScale, Layer, Metric, NORMALIZED_FULL, RowOrdering};
 use crate::engine::model::Engine;
 use crate::engine::planner::numbers;
-use crate::engine::profile::Metering;
+use crate::engine::profile::{Guidance, Metering};
 use crate::tui::theme::Theme;
 use crate::tui::view::{AsRates, HeatmapView};
 
@@ -57,6 +57,33 @@ impl Default for HeatSettings {
     }
 }
 
+/// Whether the partitions a label speaks of split at the bytes scale's line
+/// (`HeatmapView::splits`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Splits {
+    All,
+    Some,
+    None,
+}
+
+impl Splits {
+    /// The legend's: every group of the run drawn, or none when no run is drawn yet.
+    fn of(view: Option<&HeatmapView>) -> Splits {
+        let splits = view.map_or(&[][..], |v| v.splits.as_slice());
+        match (splits.iter().all(|&s| s), splits.iter().any(|&s| s)) {
+            (true, true) => Splits::All,
+            (_, true) => Splits::Some,
+            _ => Splits::None,
+        }
+    }
+}
+
+impl From<bool> for Splits {
+    fn from(splits: bool) -> Splits {
+        if splits { Splits::All } else { Splits::None }
+    }
+}
+
 impl HeatSettings {
     /// One partition's limit for the metric, in the unit of [`HeatSettings::unit`].
     pub fn limit(&self) -> Option<f64> {
@@ -86,11 +113,27 @@ impl HeatSettings {
     }
 
     /// What the limit is, in the legend's and the inspector's words: a Cosmos DB partition's
-    /// request units run into its share of the container's throughput, not a fixed limit.
-    fn limit_name(&self) -> &'static str {
-        let shared = self.engine.profile().metering == Metering::RequestUnits
-            && matches!(self.metric, Metric::ReadUnits | Metric::WriteUnits);
-        if shared { "partition's share" } else { "limit" }
+    /// request units run into its share of the container's throughput, not a fixed limit. A
+    /// size is held to the store's guidance (`PartitionGuide`): a DynamoDB partition splits at
+    /// 10 GB (`HeatmapView::splits`), Cassandra's ~100 MB is advice, MongoDB's 16 MB is one
+    /// document's limit, which keyheat holds a key's documents to. `splits`: whether the
+    /// partitions meant split at the line — all of them, some (a table with a local index and
+    /// its GSIs), or none.
+    fn limit_name(&self, splits: Splits) -> &'static str {
+        let profile = self.engine.profile();
+        match self.metric {
+            Metric::ReadUnits | Metric::WriteUnits if profile.metering == Metering::RequestUnits => {
+                "partition's share"
+            }
+            Metric::Bytes => match (profile.partition_guide.guidance, splits) {
+                (Guidance::Cassandra, _) => "guidance",
+                (Guidance::MongoDb, _) => "document limit",
+                (Guidance::DynamoDb, Splits::All) => "split size",
+                (Guidance::DynamoDb, Splits::Some) => "limit; GSIs split",
+                _ => "limit",
+            },
+            _ => "limit",
+        }
     }
 
     pub fn scale(&self) -> ColorScale {
@@ -402,7 +445,9 @@ impl HeatmapPanel<'_> {
         let max = view.map_or(0.0, |v| v.matrix.max);
         let expected = view.and_then(|v| v.expected.as_ref());
         let (full, what) = match s.scale() {
-            ColorScale::Absolute(limit) => (f64::from(limit), format!("({})", s.limit_name())),
+            ColorScale::Absolute(limit) => {
+                (f64::from(limit), format!("({})", s.limit_name(Splits::of(view))))
+            }
             ColorScale::Relative => (f64::from(max), "(hottest)".to_owned()),
         };
         let order = match s.order {
@@ -575,7 +620,10 @@ impl HeatmapPanel<'_> {
                 load.push_str(" (busiest second ÷ physical partition's share)");
             }
             Some(limit) => {
-                let _ = write!(load, " ({} of {})", numbers::percent(value / limit), settings.limit_name());
+                let splits =
+                    Splits::from(view.splits.get(usize::from(row.group.0)).copied().unwrap_or(false));
+                let _ =
+                    write!(load, " ({} of {})", numbers::percent(value / limit), settings.limit_name(splits));
             }
             None => {}
         }
@@ -898,7 +946,31 @@ mod tests {
         assert!(text.contains("900 RU/s (15.3% of partition's share)"), "{text}");
         // Bytes keep the logical partition's 20 GB limit.
         let bytes = HeatSettings { metric: Metric::Bytes, ..s };
-        assert_eq!(bytes.limit_name(), "limit");
+        assert_eq!(bytes.limit_name(Splits::None), "limit");
+    }
+
+    /// What the scale's full end is called: a DynamoDB partition splits at 10 GB unless a local
+    /// index holds its item collection there; throughput and other stores' sizes are limits.
+    #[test]
+    fn the_bytes_line_is_a_split_size_where_partitions_split() {
+        let name = |engine: Engine, metric: Metric, splits: &[bool]| {
+            let view = HeatmapView { splits: splits.to_vec(), ..throttling_partition() };
+            HeatSettings { metric, engine, ..HeatSettings::default() }.limit_name(Splits::of(Some(&view)))
+        };
+        let cases: [(Engine, Metric, &[bool], &str); 9] = [
+            (Engine::DynamoDb, Metric::Bytes, &[true, true], "split size"),
+            (Engine::DynamoDb, Metric::Bytes, &[false, true], "limit; GSIs split"),
+            (Engine::DynamoDb, Metric::Bytes, &[false], "limit"),
+            (Engine::DynamoDb, Metric::Bytes, &[], "limit"),
+            (Engine::DynamoDb, Metric::WriteUnits, &[true], "limit"),
+            (Engine::CosmosDb, Metric::Bytes, &[false], "limit"),
+            (Engine::Cassandra, Metric::Bytes, &[false], "guidance"),
+            (Engine::MongoDb, Metric::Bytes, &[false], "document limit"),
+            (Engine::CosmosDb, Metric::ReadUnits, &[false], "partition's share"),
+        ];
+        for (engine, metric, splits, want) in cases {
+            assert_eq!(name(engine, metric, splits), want, "{engine} {metric:?} {splits:?}");
+        }
     }
 
     #[test]
@@ -974,6 +1046,7 @@ mod tests {
             matrix,
             facts,
             groups: vec!["counters".to_owned()],
+            splits: vec![true],
             start,
             first_keys: vec!["COUNTER#stream-246".to_owned()],
             partition_ru_per_s: None,

@@ -32,7 +32,7 @@ pub fn build(
     judge::finish(scenario, variant, &mut report);
     let share = report.request_units.as_ref().map(|r| r.partition_ru_per_s);
     WorkbenchView {
-        heatmap: heatmap(metrics, request, share),
+        heatmap: heatmap(metrics, request, share, scenario.engine),
         sizes: sizes(metrics, scenario, variant, request),
         indexes: indexes(&report),
         goals: goals(&report, sim.is_finished()),
@@ -99,6 +99,7 @@ fn expected_heatmap(heat: &ExpectedHeat, request: &ViewRequest) -> Option<Heatma
     Some(HeatmapView {
         facts: Vec::new(),
         groups: heat.groups.clone(),
+        splits: Vec::new(),
         start: heat.start(),
         first_keys,
         partition_ru_per_s: None,
@@ -144,7 +145,12 @@ fn closed(metrics: &Metrics) -> std::ops::Range<Tick> {
 
 /// The heatmap `request` asks for; `partition_ru_per_s`: a Cosmos DB run's share per physical
 /// partition, what its request units are coloured against.
-fn heatmap(metrics: &Metrics, request: &ViewRequest, partition_ru_per_s: Option<f64>) -> Option<HeatmapView> {
+fn heatmap(
+    metrics: &Metrics,
+    request: &ViewRequest,
+    partition_ru_per_s: Option<f64>,
+    engine: Engine,
+) -> Option<HeatmapView> {
     let range = closed(metrics);
     if range.is_empty() || request.rows == 0 || request.cols == 0 {
         return None;
@@ -165,6 +171,8 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest, partition_ru_per_s: Option<
     let facts =
         matrix.rows.iter().map(|row| row_facts(metrics, &row.members, &query, matrix.cols())).collect();
     let groups = metrics.groups().map(|(_, g)| g.name.clone()).collect();
+    let group_splits = splits(metrics, engine);
+    let splits = metrics.groups().map(|(id, _)| group_splits(id)).collect();
     let first_keys = matrix
         .rows
         .iter()
@@ -179,6 +187,7 @@ fn heatmap(metrics: &Metrics, request: &ViewRequest, partition_ru_per_s: Option<
         matrix,
         facts,
         groups,
+        splits,
         start: metrics.clock().start(),
         first_keys,
         partition_ru_per_s,
