@@ -95,6 +95,12 @@
 //! misses and read units saved, and the fronted pattern's requests and read units): practice-shortener
 //! `recommended`, its bundled minute (~94% of 360,000 resolves hit, only the misses reach the
 //! table), and practice-sessions `naive` with a cache in front of its checks, five minutes.
+//! A `hash()` slot of the new item's own id on DynamoDB
+//! (`a_hash_of_new_ids_agrees_per_operation_and_as_rates`): practice-shop `recommended`'s sparse
+//! index of orders to ship, `TOSHIP#{hash(order_id, 8)}`, over its two minutes of sale without
+//! its `advance` and `my-orders` (both refused) and with 20,000 customers: each slot's share of
+//! the 120,000 new orders' entries is that of the ids hashed there, and the picking list reads
+//! all 8.
 //! discord-scale is rates-only.
 //!
 //! Still refused as rates, with the feature named (`every_bundled_variant_replays_as_rates_or_says_why_not`):
@@ -118,9 +124,11 @@
 //!   dashboard Scan outgrows the budgets ten minutes in (the flash sale); practice-chat's busier, in
 //!   `scans_agree_per_operation_and_as_rates`; a Scan that stops at its Limit (no order);
 //! - hash() slots are modelled (`hash_slots_agree_per_operation_and_as_rates`: practice-tickets
-//!   `naive` with each event's bookings over 2 keys by a hash of the buyer); refused are a hash
-//!   of the new item's own identity: practice-shop `recommended` (its sparse index over 8 keys
-//!   hashed by the order id); a read of every slot is modelled (practice-top-customers
+//!   `naive` with each event's bookings over 2 keys by a hash of the buyer), and so is a hash of
+//!   the new item's own identity (`a_hash_of_new_ids_agrees_per_operation_and_as_rates`:
+//!   practice-shop `recommended`'s sparse index over 8 keys hashed by the order id, without the
+//!   update that ships orders out of it); refused is one whose ids two put patterns or
+//!   `growth_per_day` number (`fluid::tests`); a read of every slot is modelled (practice-top-customers
 //!   `recommended`'s top 10, leaderboard's at 700 game ends a second); a hash of
 //!   a drawn number or of an attribute the sort key holds; class slots
 //!   whose class is not the key's member, `Seq` picks and preloaded items of a sharded key
@@ -143,7 +151,9 @@
 //! - copies: social-feed `naive`; read caches whose entries may expire within the run or be
 //!   evicted, in front of reads other than GetItems of a grown population or of two patterns'
 //!   reads of the same keys, and whose fronted reads the table throttles (`fluid::tests`);
-//! - updates of items puts also write, with a sort key of attributes or index entries, by a
+//! - updates of items puts also write (practice-shop's two variants: `advance` ships the orders
+//!   its puts make, and in `recommended` takes them out of the sparse index), with a sort key of
+//!   attributes or index entries, by a
 //!   constant in the table's key, or that set a `Sometimes`, lifecycle, kept or copied attribute,
 //!   a BatchGetItem that would be refused (`fluid::tests`); an update's constants outside its
 //!   table's key are modelled (`updates_with_constants_outside_their_key_agree_per_operation_and_as_rates`);
@@ -158,8 +168,8 @@
 //!   partition (6 of 16 hash() slots, ~95% of its budget) queues in its demand's random bursts —
 //!   per operation 1 s of lag, 14,568 stale reads and 144 top-10 Queries throttled behind the
 //!   writes (24 to 108 under seeds 1 to 5); the variants
-//!   with updates not listed above (orders, practice-ledger `naive`, practice-shop, social-feed)
-//!   are refused first for another feature named here;
+//!   with updates not listed above (orders, practice-ledger `naive`, social-feed) are refused
+//!   first for another feature named here;
 //! - version-checked updates on a partition that throttles them (a throttled call reads and
 //!   races again later): practice-ledger `naive` at run time; version checks under a rate shape
 //!   or of items another pattern writes, and create-once puts of items another pattern or the
@@ -1235,6 +1245,53 @@ fn hash_slots_agree_per_operation_and_as_rates() {
     holds_loaded(&loaded, SimDuration::from_secs(20), &[], &["naive"]);
 }
 
+/// A `hash()` slot of the new item's own identity: practice-shop `recommended`'s sparse index
+/// of the orders still to ship, `TOSHIP#{hash(order_id, 8)}`, over its two minutes of sale
+/// (1,000 new orders a second, each PLACED, so each an entry; the picking list a Query of all 8
+/// slots). Each put's slot is the hash of the id it makes, and the run's ids are known (call k
+/// makes `o{5000 + k}`), so a slot's share is its part of the 120,000 new ids, ~125 entry writes
+/// a second a slot, and its entries the preload's and the puts' hashed there exactly. Without
+/// its `advance` (an update of the orders the puts make, which ships them out of the index:
+/// refused as rates) and the customers' `my-orders` (a Query with a filter: refused), and with
+/// 20,000 customers rather than 200,000 (each tick weighs every customer's partition; the index
+/// side is the same).
+#[test]
+fn a_hash_of_new_ids_agrees_per_operation_and_as_rates() {
+    const ADVANCE: &str = "        (
+            name: \"advance\",
+            description: \"The warehouse ships an order, or a carrier delivers it: its status moves to the next state.\",
+            action: Update,
+            entity: \"Order\",
+            given: [\"order_id\", \"customer_id\"],
+            sets: [\"status\"],
+            rate: 400,
+            latency_ms: 20,
+        ),
+";
+    const MY_ORDERS: &str = "        (
+            name: \"my-orders\",
+            description: \"A customer's recent orders, newest first.\",
+            action: List,
+            entity: \"Order\",
+            given: [\"customer_id\"],
+            range: (attribute: \"placed_at\", span: Last(\"30d\")),
+            order: Desc,
+            limit: 20,
+            rate: 200,
+            latency_ms: 20,
+        ),
+";
+    let loaded = edited(
+        "practice-shop",
+        &[
+            (ADVANCE, ""),
+            (MY_ORDERS, ""),
+            ("count: 200000, ids: \"c{:06}\"", "count: 20000, ids: \"c{:06}\""),
+        ],
+    );
+    holds_loaded(&loaded, SimDuration::from_secs(120), &[], &["recommended"]);
+}
+
 #[test]
 fn counters_agree_per_operation_and_as_rates() {
     // Two minutes of likes, each an UpdateItem of its stream's counter (created by the first):
@@ -1473,6 +1530,9 @@ fn dynamodb_variants_the_fluid_replay_refuses_name_what_they_use() {
             "an index partition whose entry writes queue in the random bursts of a demand near its budget",
         ),
         ("practice-shop", None, "naive", "an update of items puts also write"),
+        // Its index's hash() slots of the new orders' ids are modelled; its `advance` updates
+        // the orders its puts make, shipping them out of the sparse index.
+        ("practice-shop", None, "recommended", "an update of items puts also write"),
         ("chat", Some(Engine::DynamoDb), "naive", SHARED),
     ];
     for (name, engine, variant, words) in cases {

@@ -22,11 +22,20 @@
 //! write shard asks every shard (`Axis::scattered`): each slot's chance is 1, and a call's
 //! requests are the slots' count (`KeyGroup::shards_asked`).
 //!
+//! A hash of the new item's own identity (practice-shop `recommended`'s
+//! `TOSHIP#{hash(order_id, 8)}`): each put's slot is the hash of the id it makes, and those ids
+//! are known before the run — the one put pattern's call k makes member `initial + k`
+//! (`Simulation::alloc`), its id text the population's format of that number — so the hashed
+//! axis holds the members the run will have, and a put's chance of a slot is the share of the
+//! run's new ids hashed to it (`fresh_spread`): exact over the run. Within a tick the slot's
+//! count is taken as a draw at that share, as any pick's is (the replay's hash of consecutive
+//! ids spreads them as independent draws would, so the peaks' bands hold).
+//!
 //! Refused, by name: a drawn number, time or payload in a partition key (its values are not a
 //! small stated set), a key attribute a call neither gives nor draws, `Seq` picks (the pick
 //! of call k is exact, a product of axes is not), write shards beside an axis, a hash of the
-//! new item's own identity (each put's slot is its new id's, of no stated share), and a hash of
-//! an attribute the key also holds.
+//! new item's own identity that two put patterns or `growth_per_day` also number (the ids'
+//! order is not the calls'), and a hash of an attribute the key also holds.
 
 use std::rc::Rc;
 
@@ -74,15 +83,23 @@ impl Axis {
     }
 
     /// The axis of a `hash(attr, count)` slot of template `pk`: each of the hashed attribute's
-    /// values with the slot the per-operation replay's expansion hashes it to.
+    /// values with the slot the per-operation replay's expansion hashes it to. A hash of the
+    /// entity's new identity holds the ids its puts will make too (`puts`: every pattern's calls
+    /// over the run).
     pub(super) fn hashed(
         world: &World,
         entity: usize,
         (attr, count): (usize, u32),
-        pk: &TemplatePlan,
+        (pk, puts): (&TemplatePlan, &[u64]),
         place: &str,
     ) -> Result<Axis, FluidError> {
-        let of = Axis::of(world, entity, attr, place)?;
+        let mut of = Axis::of(world, entity, attr, place)?;
+        // The ids the run's puts make follow the initial members (`Simulation::alloc`).
+        if let (Some(made), AxisKind::Member { pop, size }) =
+            (new_ids(world, entity, attr, puts, place)?, &mut of.kind)
+        {
+            *size = world.pops[*pop].initial.saturating_add(made);
+        }
         // Each value is hashed once here: a population past what a key group holds is refused
         // before that work, as the group would be.
         if of.len() > MAX_MEMBERS {
@@ -178,13 +195,15 @@ impl Axis {
             (AxisKind::Hash { count, .. }, false, None) if pattern.action.is_read() => {
                 Ok(vec![1.0; usize::try_from(*count).unwrap_or(0)])
             }
-            (AxisKind::Hash { .. }, ..)
+            // Each put's slot is its new id's: the share of the run's new ids hashed to it.
+            (AxisKind::Hash { count, of, slots }, ..)
                 if pattern.action == Action::Put && ent.identity.is_some_and(|(a, _)| a == self.attr) =>
             {
-                Err(unsupported(
-                    "a hash() slot of the new item's own identity (each put's slot is its new id's)",
-                    place,
-                ))
+                let initial = match of.kind {
+                    AxisKind::Member { pop, .. } => world.pops[pop].initial,
+                    _ => of.len(),
+                };
+                Ok(fresh_spread(*count, initial, slots))
             }
             (AxisKind::Hash { count, of, slots }, ..) => {
                 let mut out = vec![0.0; usize::try_from(*count).unwrap_or(0)];
@@ -218,6 +237,50 @@ impl Axis {
             _ => Err(unsupported("a partition-key attribute a call neither gives nor draws", place)),
         }
     }
+}
+
+/// How many new ids of `entity`'s identity the run's puts make, when `attr` is that identity:
+/// its one put pattern's calls (call k makes member `initial + k`). Refused where the ids' order
+/// is not that pattern's calls: a second put pattern of the entity (their calls interleave) or
+/// `growth_per_day` (the population grows between puts).
+fn new_ids(
+    world: &World,
+    entity: usize,
+    attr: usize,
+    puts: &[u64],
+    place: &str,
+) -> Result<Option<u64>, FluidError> {
+    let Some((_, pop)) = world.entities[entity].identity.filter(|&(a, _)| a == attr) else { return Ok(None) };
+    let mut makers = (world.patterns.iter().enumerate())
+        .filter(|(_, p)| p.entity == entity && p.action == Action::Put && p.operation.is_some());
+    let Some((put, _)) = makers.next() else { return Ok(None) };
+    if makers.next().is_some() || world.pops[pop].growth_per_day > 0.0 {
+        return Err(unsupported(
+            "a hash() slot of the new item's own identity, whose ids two put patterns or growth_per_day number (the ids' order is not one pattern's calls)",
+            place,
+        ));
+    }
+    Ok(Some(puts.get(put).copied().unwrap_or(0)))
+}
+
+/// A put's chance of each of a hash of its new identity's `count` slots: the share of the ids
+/// the run's puts make (the members past the `initial` ones, by number) that `slots` puts
+/// there. Exact over the run; none without puts.
+fn fresh_spread(count: u32, initial: u64, slots: &[u32]) -> Vec<f64> {
+    let mut out = vec![0.0; usize::try_from(count).unwrap_or(0)];
+    let made = slots.get(usize::try_from(initial).unwrap_or(usize::MAX)..).unwrap_or(&[]);
+    for &slot in made {
+        if let Some(x) = out.get_mut(usize::try_from(slot).unwrap_or(usize::MAX)) {
+            *x += 1.0;
+        }
+    }
+    let n = made.len() as f64;
+    if n > 0.0 {
+        for x in &mut out {
+            *x /= n;
+        }
+    }
+    out
 }
 
 /// The values a generator draws, where they are a small stated set: a choice's texts (a
@@ -352,6 +415,24 @@ mod tests {
             (Val::Choice(3), None),
         ] {
             assert_eq!(hash.number(value), slot, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn a_put_of_a_new_id_takes_its_slot_by_the_share_of_the_runs_new_ids() {
+        // (slots of every member by number, initial members, expected chance of each of 2 slots)
+        let cases: [(&[u32], u64, [f64; 2]); 4] = [
+            // Members 2..6 are the run's new ids: slots 1, 1, 0, 1.
+            (&[0, 0, 1, 1, 0, 1], 2, [0.25, 0.75]),
+            // No initial members: every id is new.
+            (&[0, 1, 1, 0], 0, [0.5, 0.5]),
+            // All new ids in one slot, whatever the initial ones hash to.
+            (&[1, 1, 0, 0], 2, [1.0, 0.0]),
+            // No puts: no chance anywhere.
+            (&[0, 1], 2, [0.0, 0.0]),
+        ];
+        for (slots, initial, expected) in cases {
+            assert_eq!(fresh_spread(2, initial, slots), expected, "{slots:?} from {initial}");
         }
     }
 

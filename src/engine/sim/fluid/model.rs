@@ -324,7 +324,7 @@ impl Model {
                 // Only a put replaces an item (the preload's are placed one by one, exactly).
                 replaces = sort.collide > 0.0
                     && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
-                let mut group = key_group(world, e, table.group, pk, sort, false, &place)?;
+                let mut group = key_group(world, e, (table.group, puts), pk, sort, false, &place)?;
                 model.grow(world, e, &mut group, (puts, seed), &place)?;
                 // A put of a new identity makes a key of its own: it replaces no item, so its
                 // index entries are written once each, whatever they project or gate.
@@ -371,7 +371,7 @@ impl Model {
                     // whatever their index keys, and no put replaces an item here.
                     sort = SortRepeats { per_second: false, collide: 0.0 };
                 }
-                model.groups.push(key_group(world, e, index.group, pk, sort, true, &place)?);
+                model.groups.push(key_group(world, e, (index.group, puts), pk, sort, true, &place)?);
             }
         }
         model.lead = super::shared::leads(world, &model.groups, start_secs)?;
@@ -1016,7 +1016,7 @@ fn gated_pk(world: &World, entity: usize, pk: &TemplatePlan, gate: Option<(usize
 fn key_group(
     world: &World,
     entity: usize,
-    group: usize,
+    (group, puts): (usize, &[u64]),
     pk: &TemplatePlan,
     sort: SortRepeats,
     index: bool,
@@ -1058,7 +1058,9 @@ fn key_group(
             {
                 return Err(unsupported("a hash() slot of an attribute the key also holds", place));
             }
-            Slot::Hash { attr, count } => more.push(Axis::hashed(world, entity, (*attr, *count), pk, place)?),
+            Slot::Hash { attr, count } => {
+                more.push(Axis::hashed(world, entity, (*attr, *count), (pk, puts), place)?);
+            }
             _ => return Err(unsupported("this partition-key slot", place)),
         }
     }
