@@ -66,9 +66,22 @@
 //!   — a delete and a put on the partition the item's other values keep it in, two entry writes
 //!   (`Model::moved_flows`, as an aggregate's update of an indexed value) — so each index
 //!   partition gets the shares of the members whose preloaded entries it holds, and the table
-//!   and the index keep the preload's items and bytes. Refused: updates of items puts also write
-//!   (the item is whichever wrote last), of an entity with its own identity other than such a
-//!   move, of items with a sort key of attributes (a constant one keeps one item a partition) or
+//!   and the index keep the preload's items and bytes. A sort key of a constant, or of the
+//!   partition's own attributes, keeps one item a partition; one of a picked member
+//!   (`distinct`: practice-ratelimit `naive`, pk `RL#{bucket(at, 1m)}`, sk `{client_id}`) names
+//!   one item per member within the partition, so the partition's write units and throttling
+//!   are its updates' (each on the one partition key), and its items the expected distinct
+//!   members its landed updates picked, `Σⱼ 1 − (1 − λ·pⱼ)^calls` over the pick's shares `pⱼ`
+//!   (exactly, not as equally likely values), with the spread of independent items for the
+//!   largest partition's band (an upper bound). A bucket's items are counted when it closes,
+//!   from the writes landed by then, so a bucket that closes with writes still waiting for their
+//!   retry is refused at run time (practice-ratelimit `naive` past its first minute: its
+//!   retries land on the closed window's key through the next). Refused: updates of items puts
+//!   also write (the item is whichever wrote last), of an entity with its own identity other
+//!   than such a move, of items with a sort key of anything else that varies (a time, a drawn
+//!   value, two picked members, a `Seq` pick), named by a picked member and also written by
+//!   another write, version-checked or read by a Query or Scan (their units count the writes,
+//!   not the items kept), of items with
 //!   index entries the update rewrites in place, moves to another partition or gates, updates
 //!   that name their item by a constant in the table's key, that set a key attribute (the item
 //!   moves), or set an attribute whose next value depends on its last (`Sometimes`, a
@@ -328,6 +341,7 @@ mod cache;
 mod capacity;
 mod condition;
 mod cosmos;
+mod distinct;
 mod extremes;
 mod fetch;
 mod growth;
@@ -1152,7 +1166,7 @@ mod tests {
         const READ_TENTH: &str = "capacity: Provisioned(read: 1200, write: 16000),\n            throughput: Manual(200000),\n            keys: {\n                \"Counter\": (pk: \"COUNTER#{stream_id}#{shard(10)}\"),";
         // (edits, variant, words of the refusal)
         const LIKES: &str = "(name: \"likes\", type: N, gen: Number(Uniform(0, 1000000))),";
-        let cases: [(&[Edit], &str, &str); 8] = [
+        let cases: [(&[Edit], &str, &str); 7] = [
             // A like that also puts the counter: the item holds whichever wrote it last.
             (&[("action: Get,", "action: Put,")], "naive", "an update of items puts also write"),
             // No fresh draw: a `Sometimes` keeps the last value when it draws none.
@@ -1160,14 +1174,6 @@ mod tests {
                 &[("gen: Number(Uniform(0, 1000000))", "gen: Sometimes(0.5, Number(Uniform(0, 1000000)))")],
                 "naive",
                 "an update that sets likes (Sometimes",
-            ),
-            (
-                &[(
-                    "(pk: \"COUNTER#{stream_id}\")",
-                    "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES#{stream_id}\")",
-                )],
-                "naive",
-                "an update of an item with a sort key of attributes",
             ),
             // An entry rewritten by what the update sets (Cosmos DB dropped: it has no indexes).
             (
@@ -1227,6 +1233,34 @@ mod tests {
                 other => panic!("counters {edits:?}: {other:?}"),
             }
         }
+    }
+
+    /// An update naming its item by a picked member in its sort key is modelled
+    /// (`distinct`: practice-ratelimit `naive`); anything else varying there is refused by
+    /// name, and so is a sort key of the partition's own member kept as one item a partition
+    /// (counters with `LIKES#{stream_id}`: replays).
+    #[test]
+    fn updates_of_sort_keys_rates_cannot_model_are_refused_by_name() {
+        // (edits, words of the refusal)
+        let cases: [(&[(&str, &str)], &str); 1] = [
+            // The write time beside the client: a time in the sort key.
+            (
+                &[("sk: \"{client_id}\"", "sk: \"{client_id}#{at}\"")],
+                "a sort key of attributes other than one picked member",
+            ),
+        ];
+        for (edits, words) in cases {
+            match rates_for("practice-ratelimit", edits, "naive", 1) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "practice-ratelimit {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("practice-ratelimit {edits:?}: {other:?}"),
+            }
+        }
+        let own =
+            [("(pk: \"COUNTER#{stream_id}\")", "(pk: \"COUNTER#{stream_id}\", sk: \"LIKES#{stream_id}\")")];
+        let report = rates_for("counters", &own, "naive", 60).expect("one item a partition: replays");
+        assert_eq!(report.fidelity, crate::engine::sim::report::Fidelity::Rates);
     }
 
     /// What an update that moves its item's index entries needs beyond a preloaded item named

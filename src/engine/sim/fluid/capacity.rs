@@ -1739,6 +1739,24 @@ impl Capacity {
         Some(self.meter.locate(hash))
     }
 
+    /// Requests of group `g`'s write patterns refused and still waiting for their retry on the
+    /// physical partitions holding its bucket of `at_secs` (other writes of those patterns
+    /// waiting there counted too).
+    pub fn writes_waiting(&self, model: &Model, g: usize, at_secs: i64) -> f64 {
+        let patterns: Vec<usize> =
+            model.flows.iter().filter(|f| f.group == g && f.write).map(|f| f.pattern).collect();
+        let mut parts: Vec<usize> =
+            (0..model.groups[g].members).filter_map(|m| self.part_of(g, m, at_secs)).collect();
+        parts.sort_unstable();
+        parts.dedup();
+        parts
+            .iter()
+            .flat_map(|&i| self.waiting[i].iter())
+            .filter(|(_, e)| e.dim == WRITE && patterns.contains(&e.pattern))
+            .map(|(_, e)| e.requests)
+            .sum()
+    }
+
     /// The share of member `m`'s writes to group `g` in its open bucket that landed (served
     /// at once or on a retry), 1 where nothing throttled.
     pub fn landed_share(&self, model: &Model, g: usize, m: u64, at_secs: i64) -> f64 {

@@ -134,6 +134,9 @@ pub struct KeyGroup {
     pub index: bool,
     /// Puts onto a taken key are the same item, on purpose (not counted as overwrites).
     pub upsert: bool,
+    /// Per update flow naming its item by a picked member in the sort key, the pick's shares
+    /// (`distinct`): a partition holds one item per distinct member its landed updates picked.
+    pub sort_picks: Vec<(usize, Rc<[f64]>)>,
 }
 
 /// A partition key's write shard — a `shard(n)` slot, or a class slot of shards (each class its
@@ -392,6 +395,7 @@ impl Model {
         model.largest = model.largest.max(largest);
         model.smallest = model.smallest.min(smallest);
         model.point_read_units(world)?;
+        model.check_sort_picks(world)?;
         model.add_fetches(world, (seed, start_secs), puts)?;
         Ok(model)
     }
@@ -696,19 +700,13 @@ impl Model {
                 &place,
             ));
         }
-        // A constant sort key (`sk: "WINDOW"`) keeps one item a partition, as no sort key does.
-        if ent.sk.as_ref().is_some_and(|sk| sk.slots.iter().any(|s| !matches!(s, Slot::Lit(_)))) {
-            return Err(unsupported(
-                "an update of an item with a sort key of attributes (not a constant)",
-                &place,
-            ));
-        }
         // An update rewrites an item's entries (an `All` projection's always, a partial one's
         // when it sets what it projects) and may move them or make a sparse one come or go.
         if ent.entries.iter().any(Option::is_some) {
             return Err(unsupported("an update of an item with index entries", &place));
         }
-        let keys: Vec<usize> = ent.pk.iter().flat_map(TemplatePlan::attrs).collect();
+        // The sort key's attributes name the item too (`distinct`: a picked member there).
+        let keys: Vec<usize> = ent.pk.iter().chain(&ent.sk).flat_map(TemplatePlan::attrs).collect();
         if pattern.sets.iter().any(|a| keys.contains(a)) {
             return Err(unsupported(
                 "an update that sets a key attribute (the item moves: a delete and a put)",
@@ -758,7 +756,13 @@ impl Model {
         let Some(g) = self.groups.iter().position(|k| k.entity == e && !k.index) else {
             return Err(unsupported("an update of an entity the fluid replay does not keep", &place));
         };
+        // A constant sort key (`sk: "WINDOW"`) keeps one item a partition, as no sort key does;
+        // a picked member there one item per distinct member picked (`distinct`).
+        let picks = super::distinct::sort_picks(world, pattern, &self.groups[g], seed, &place)?;
         let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+        if let Some(picks) = picks {
+            self.groups[g].sort_picks.push((self.flows.len(), picks));
+        }
         // An update of a key that holds an item is that item, on purpose: not an overwrite.
         self.groups[g].upsert = true;
         self.flows.push(Flow { pattern: p, group: g, write: true, shares, span_secs: None, bytes, units });
@@ -1092,6 +1096,7 @@ fn key_group(
         overhead,
         index,
         upsert: ent.upsert,
+        sort_picks: Vec::new(),
     })
 }
 

@@ -425,6 +425,7 @@ impl<'w> Replay<'w> {
             return Err(unsupported("a time bucket that changes within a tick", &place));
         }
         if self.groups[g].bucket.as_ref().is_some_and(|(b, _)| *b != text) {
+            self.no_late_landings(g)?;
             self.close(g);
         }
         if self.groups[g].bucket.is_none() {
@@ -484,6 +485,32 @@ impl<'w> Replay<'w> {
         }
         if self.model.growth.as_ref().is_some_and(|growth| growth.group == g) {
             self.grown_tick(g, n);
+        }
+        Ok(())
+    }
+
+    /// A bucket's items are counted when it closes, from the share of its writes that landed
+    /// by then; a throttled write still waiting for its retry lands on the bucket's key later,
+    /// which that count leaves out. Where the items are the distinct members the landed updates
+    /// picked (`distinct`), a bucket closing with half a write or more still waiting is
+    /// refused (practice-ratelimit `naive` past its first minute: the window's key serves 1,000
+    /// of its 1,500 write units a second, and its retries land through the next minute).
+    fn no_late_landings(&self, g: usize) -> Result<(), FluidError> {
+        let (Some((_, at_secs)), Some(capacity)) = (&self.groups[g].bucket, self.capacity_of(g)) else {
+            return Ok(());
+        };
+        if self.model.groups[g].sort_picks.is_empty() {
+            return Ok(());
+        }
+        let waiting = capacity.writes_waiting(&self.model, g, *at_secs);
+        if waiting >= 0.5 {
+            let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+            return Err(unsupported(
+                &format!(
+                    "writes of a closed time bucket still waiting for their retry (~{waiting:.0} land on its key after its items are counted)"
+                ),
+                &place,
+            ));
         }
         Ok(())
     }
@@ -554,6 +581,13 @@ impl<'w> Replay<'w> {
             (0..flows.len()).map(|i| open.iter().map(|(v, &c)| (v[i] * c) as f64).sum()).collect();
         let tick_secs = (self.tick_ms / 1000).max(1);
         let preload = if first_bucket { self.model.preload.get(g) } else { None };
+        // Updates naming their item by a picked sort-key member: each write flow's picks.
+        let picks: Vec<&[f64]> = self.groups[g]
+            .write_flows
+            .iter()
+            .filter_map(|f| group.sort_picks.iter().find(|(p, _)| p == f).map(|(_, s)| &**s))
+            .collect();
+        let picked = !picks.is_empty();
         let mut parts = Vec::new();
         let (mut items, mut bytes, mut partitions, mut writes, mut aggregate_writes) =
             (0.0, 0.0, 0.0, 0.0, 0.0);
@@ -575,7 +609,13 @@ impl<'w> Replay<'w> {
                 member_counts(&flows, m, (&from, &to), &totals, &shares, &mut drawn);
             // Writes throttled until their client gave up never landed (1 without metering).
             let lam = self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, m, at_secs));
-            let kept = if group.sort.per_second {
+            let mut picked_var = 0.0;
+            let kept = if picked {
+                // One item per distinct member the landed updates picked (`distinct`).
+                let (mean, var) = super::distinct::kept(&picks, &shares, &totals, lam);
+                picked_var = var;
+                pre_items + mean
+            } else if group.sort.per_second {
                 if flows.iter().all(|f| f.shares.exact()) {
                     // Seq spaces one member's calls a second or more apart (checked in
                     // `tick_group`): none replaces another.
@@ -608,7 +648,14 @@ impl<'w> Replay<'w> {
             let part_bytes = pre_bytes + new_items * per_item;
             let mean = kept;
             let one_key = !group.sort.per_second && group.sort.collide >= 1.0;
-            let sd = if exact { 0.0 } else { kept_sd(var, new_items, count, one_key) };
+            // Which members the updates picked is a draw even where their count is exact.
+            let sd = if picked {
+                picked_var.sqrt()
+            } else if exact {
+                0.0
+            } else {
+                kept_sd(var, new_items, count, one_key)
+            };
             let mut empty = if pre_items > 0.0 { 0.0 } else { log_empty.exp() };
             if fresh > 0.0 {
                 empty *= (1.0 - lam).powf(fresh);
