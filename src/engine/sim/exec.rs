@@ -25,7 +25,7 @@ use super::state::{GroupState, NO_ROW, Retry};
 use super::table::{Applied, EntryOp, PartKey, Placed, Touch, WriteRefused};
 
 pub(super) use plain::{Shortcut, plain_patterns};
-pub(super) use read::{Gathering, GetBufs, KeyMemo};
+pub(super) use read::{Gathering, GetBufs, KeyMemo, WORD_LETTERS};
 pub(super) use write::{ItemWrite, WriteStatus};
 
 /// One call of a pattern: which pattern, the call's index among the pattern's calls, and the

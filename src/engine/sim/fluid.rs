@@ -182,6 +182,27 @@
 //!   one pass over the physical partitions. A call's pages are its requests, the most pages a
 //!   call read its `max_requests`, and its units per call over the run's first and last tenth
 //!   its `rcu_per_call_start`/`_end`: a Scan's cost grows with the table.
+//! - **Filtered Queries** (DynamoDB, `model::filter_chance`): a filter is applied after a
+//!   Query's items are read and charged (DESIGN.md §4: units and the 1 MB page count the items
+//!   before it), so a filtered Query asks for every item of its range, as the per-operation
+//!   replay's request does (`exec::read`'s `Limits`), and reads on until the call has its
+//!   limit's matches: where they are rare it reads the whole range and costs what an
+//!   unfiltered Query without a limit does. Its filter is a word search in a generated text
+//!   (`contains(body, :word)`: the call's random five-letter word, at most
+//!   `(len − 4)·(20/512)·(2/32)⁴` likely in a text of `len` random letters, `items::word_chance`);
+//!   a call's matches are at most a Poisson count of that chance times its items over every
+//!   bucket it asks, and a run in which they may reach its limit before its range ends (with a
+//!   chance over 10⁻³, `capacity::filter_may_stop`) is refused. What the filter returns changes
+//!   no figure the report fills (items returned per call are left at 0, as for every read).
+//!   The peak of a partition such a Query reads sums each pattern's requests in a tick at that
+//!   pattern's own units (`extremes::mixed_max`; a Query's units its member's most over the
+//!   run, as for every Query's peak, so the band leans high where the range grows): a channel
+//!   search's ~30 read units beside ~1.5 of opening the channel, where requests at their mean
+//!   units would put the peak at half what two searches of one second read. practice-search
+//!   `recommended` over ten minutes (its bundled two hours are refused: the busiest channel's
+//!   bucket then holds more than one 1 MB page). Refused: other filters (a given value, a constant, a time, a prefix: their
+//!   matches follow values rates do not keep), a word search in a value other than a generated
+//!   text, and that peak on a partition that throttles.
 //! - **GSI queues** (`capacity::Capacity::queue_slot`, DESIGN.md §4): where every entry write of
 //!   an index moves an updated value's entry (leaderboard's score) and the update has entries in
 //!   no other index and no aggregate, an index partition queues the entry writes its budget leaves
@@ -228,7 +249,7 @@
 //!   or a payload (no stated chance of the value), a Query of an index followed by a fetch from
 //!   the table of what it does not project other than those modelled below (`fetch`), a Scan
 //!   that stops at its Limit (no order binds it: it reads until it has that many matches),
-//!   and Queries with a filter (they read on until they have their matches) or past one 1 MB
+//!   Queries with a filter other than the word searches below and Queries past one 1 MB
 //!   page. A formatted time in a partition key (`{sent_at:%Y-%m}`) is a bucket of its calendar
 //!   period's own length (`capacity::buckets`).
 //! - **Request units** (Cosmos DB, `cosmos`): point reads, updates, puts and queries of one
@@ -776,6 +797,50 @@ mod tests {
                 other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
+    }
+
+    /// A filtered Query is modelled where its filter is a word search in a generated text whose
+    /// matches cannot stop it before its range ends (practice-search `recommended`); other
+    /// filters, and a word search whose matches may reach the call's limit, are refused by name.
+    #[test]
+    fn filtered_queries_rates_cannot_model_are_refused_by_name() {
+        // (edits, seconds, words of the refusal)
+        let cases: [(&[Edit], u64, &str); 3] = [
+            // The author given too: a filter of the call's value beside the word.
+            (
+                &[(
+                    "given: [\"channel_id\"],\n            range: (attribute: \"sent_at\", span: Last(\"30d\")),",
+                    "given: [\"channel_id\", \"author_id\"],\n            range: (attribute: \"sent_at\", span: Last(\"30d\")),",
+                )],
+                1,
+                "a Query with a filter other than a word search",
+            ),
+            // A word searched for in a member's id.
+            (
+                &[(
+                    "contains: \"body\",\n            order: Desc,",
+                    "contains: \"author_id\",\n            order: Desc,",
+                )],
+                1,
+                "word search in a value other than a generated text",
+            ),
+            // One match wanted: the busiest channel's few messages after a minute may hold it
+            // (~2·10⁻⁴ a message, over its 3 or 4 buckets) before the range ends.
+            (
+                &[("order: Desc,\n            limit: 20,", "order: Desc,\n            limit: 1,")],
+                60,
+                "a Query whose filter may find its limit's matches before the end of its range",
+            ),
+        ];
+        for (edits, secs, words) in cases {
+            match rates_for("practice-search", edits, "recommended", secs) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{edits:?}: {other:?}"),
+            }
+        }
+        rates_for("practice-search", &[], "recommended", 60).expect("replays as rates");
     }
 
     /// `scenario`'s bundled text with `edits`, on MongoDB, each variant replayed as rates for an

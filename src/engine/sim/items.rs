@@ -506,6 +506,25 @@ pub fn push_payload(len: u32, salt: u32, out: &mut String) {
     }
 }
 
+/// The most likely a payload of `len` letters (`push_payload`) holds a given word of `word`
+/// letters, whatever the word. A letter is the bits of a mixed state from its place on, modulo
+/// 26: the last a state gives keeps 9 bits, so a letter is at most 20/512 likely; the letter
+/// before another shares every bit of it but its own 5 (`6·next + r mod 26`), so given the next
+/// it is at most 2/32 likely (two of its 32 values `r` give it). At each of the text's
+/// `len − word + 1` places (the union bound) the word is then at most
+/// `(20/512)·(2/32)^(word − 1)` likely. An upper bound, for a read that must know matches are
+/// rare.
+pub fn word_chance(len: u32, word: u32) -> f64 {
+    if word == 0 {
+        return 1.0;
+    }
+    let last = f64::from(512u32.div_ceil(26)) / 512.0;
+    let given_next = 2.0 / 32.0;
+    let places = len.saturating_sub(word - 1);
+    let chance = last * f64::powi(given_next, i32::try_from(word - 1).unwrap_or(i32::MAX));
+    (f64::from(places) * chance).min(1.0)
+}
+
 /// The value as a DynamoDB attribute (for the inspector and slow key paths).
 pub fn to_attribute(attr: &AttrPlan, val: Val, pops: &[Pop]) -> Option<AttributeValue> {
     let mut text = String::new();
@@ -697,6 +716,31 @@ pub fn key_label(key_type: KeyType, text: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_words_chance_in_a_payload_is_at_most_its_bound() {
+        // (text letters, word, whether the bound is tight for it): words whose letters are the
+        // likeliest given the next (`aa`, `aaa`: `6·0 + 0`) against words whose are not; the
+        // share of 200,000 texts holding the word stays within 4 standard deviations of the bound.
+        let cases = [(12, "aa", true), (20, "aaa", true), (20, "abc", false), (40, "xyz", false)];
+        for (len, word, tight) in cases {
+            let bound = word_chance(len, u32::try_from(word.len()).expect("short"));
+            let texts = 200_000u32;
+            let mut text = String::new();
+            let held = (0..texts)
+                .filter(|&salt| {
+                    text.clear();
+                    push_payload(len, salt, &mut text);
+                    text.contains(word)
+                })
+                .count() as f64;
+            let (expected, sd) = (f64::from(texts) * bound, (f64::from(texts) * bound).sqrt());
+            assert!(held <= expected + 4.0 * sd, "{word} in {len} letters: {held} of {texts}, bound {bound}");
+            if tight {
+                assert!(held >= 0.8 * expected, "{word} in {len} letters: {held} of {texts}, bound {bound}");
+            }
+        }
+    }
 
     #[test]
     fn an_attributes_own_draws_from_its_key_are_its_draws() {

@@ -389,6 +389,9 @@ struct QueryWindow {
     /// The bucket is the run's first, and the one open when the read asks.
     first: bool,
     open: bool,
+    /// The buckets a call asks (this one among them): a filtered Query's matches are the
+    /// call's over all of them (`filter_may_stop`).
+    asked: usize,
 }
 
 impl QueryWindow {
@@ -780,7 +783,8 @@ impl Capacity {
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let (first, open) =
             (buckets.start(start.floor() as i64) == bucket, buckets.start(at.floor() as i64) == bucket);
-        QueryWindow { before, in_range, preload: first && lo <= start, first, open }
+        let asked = self.asked_buckets(flow, at).len();
+        QueryWindow { before, in_range, preload: first && lo <= start, first, open, asked }
     }
 
     /// Units of one Query of flow `f` on member `m`'s partition in `window` (`query_window`),
@@ -831,10 +835,24 @@ impl Capacity {
             (false, false) if n > 40.0 => 1.0,
             (false, false) => -(-n).exp_m1(),
         };
-        let cap = match (limit, ordered) {
-            (Some(limit), true) => f64::from(limit),
+        let filter = match flow.units {
+            Units::Query { filter, .. } => filter,
+            Units::Each(_) => None,
+        };
+        // A filtered Query asks for every item of its range (`exec::read`'s `Limits`) and
+        // reads on until the call has its limit's matches.
+        let cap = match (limit, ordered, filter) {
+            (Some(limit), true, None) => f64::from(limit),
             _ => f64::INFINITY,
         };
+        if let (Some(limit), true, Some(chance)) = (limit, ordered, filter)
+            && filter_may_stop(n * chance * window.asked as f64, limit)
+        {
+            return Err(unsupported(
+                "a Query whose filter may find its limit's matches before the end of its range (it stops reading there)",
+                &format!("pattern {}", flow.pattern),
+            ));
+        }
         let item_bytes = self.item_bytes[flow.group];
         if n.min(cap) * item_bytes > PAGE_BYTES as f64 {
             return Err(unsupported(
@@ -859,7 +877,7 @@ impl Capacity {
     /// asked at second `at` of tick `t` (after the tick: `query_units` as the tick weighed it).
     pub fn current_query_units(&self, model: &Model, f: usize, m: u64, at: f64, t: u32) -> f64 {
         let flow = &model.flows[f];
-        let Units::Query { limit, ordered } = flow.units else { return 0.0 };
+        let Units::Query { limit, ordered, .. } = flow.units else { return 0.0 };
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let bucket = self.buckets[flow.group].start(at.floor() as i64);
         let weighed = self.last_units[f]
@@ -1051,7 +1069,7 @@ impl Capacity {
                 self.asked.push((f, bucket, calls));
                 let keys = self.keys[flow.group].get_mut(&bucket).expect("located above");
                 let (limit, ordered) = match flow.units {
-                    Units::Query { limit, ordered } => (limit, ordered),
+                    Units::Query { limit, ordered, .. } => (limit, ordered),
                     Units::Each(units) => {
                         // Fixed units: every member of a partition asks alike, so the partition's
                         // sum of their shares is all it takes, kept until the keys move.
@@ -1869,6 +1887,40 @@ fn ceil_bytes(bytes: f64) -> u64 {
     if (whole as f64) < bytes { whole + 1 } else { whole }
 }
 
+/// Whether a filtered Query's call, its matches a Poisson count of mean at most `matches`,
+/// may have its `limit` of them before it has read its whole range, and so read less than it:
+/// with a chance over `GUARDED_REFUSALS`, the units it is charged here are not to be trusted.
+/// The terms of the tail from `limit` up (each the last times `matches / k`, which past the
+/// mean shrink), until what is left is below 10⁻¹⁵ of the sum.
+fn filter_may_stop(matches: f64, limit: u32) -> bool {
+    // A limit of none stops at the first page; a mean past the limit reaches it about half the time.
+    if limit == 0 || matches >= f64::from(limit) {
+        return true;
+    }
+    if matches <= 0.0 {
+        return false;
+    }
+    let k = f64::from(limit);
+    let mut term = (k * matches.ln() - matches - ln_factorial(k)).exp();
+    let mut tail = 0.0;
+    let mut i = k;
+    while term > tail * 1e-15 && term > 0.0 {
+        tail += term;
+        i += 1.0;
+        term *= matches / i;
+    }
+    tail > GUARDED_REFUSALS
+}
+
+/// ln k!: exact below 20, Stirling's series from there (its error under 10⁻⁷).
+fn ln_factorial(k: f64) -> f64 {
+    if k < 20.0 {
+        (2..20).map(f64::from).take_while(|&i| i <= k).map(f64::ln).sum()
+    } else {
+        k * k.ln() - k + 0.5 * (std::f64::consts::TAU * k).ln() + 1.0 / (12.0 * k)
+    }
+}
+
 /// The mean of `f(pre + K)` for a Poisson count `K` of mean `mean` (given `K > 0` when
 /// `nonempty`): the counts from 12 standard deviations (and 12) below the mean up, until the
 /// chance of what is left is below 10⁻¹⁵ of what was weighed (past the mean each count is less
@@ -1884,14 +1936,6 @@ fn expected_over_poisson(mean: f64, pre: f64, nonempty: bool, f: impl Fn(f64) ->
     if (f(pre + first) - f(pre + hi)).abs() < 1e-12 {
         return f(pre + first);
     }
-    // ln k!: exact below 20, Stirling's series from there (its error under 10⁻⁷).
-    let ln_factorial = |k: f64| {
-        if k < 20.0 {
-            (2..20).map(f64::from).take_while(|&i| i <= k).map(f64::ln).sum()
-        } else {
-            k * k.ln() - k + 0.5 * (std::f64::consts::TAU * k).ln() + 1.0 / (12.0 * k)
-        }
-    };
     let mut p = (lo * mean.ln() - mean - ln_factorial(lo)).exp();
     let (mut sum, mut weight, mut k) = (0.0, 0.0, lo);
     loop {
@@ -1911,8 +1955,8 @@ fn expected_over_poisson(mean: f64, pre: f64, nonempty: bool, f: impl Fn(f64) ->
 #[cfg(test)]
 mod tests {
     use super::{
-        FIXED_WAIT_SLOTS, PageMeans, SLOTS, ceil_bytes, expected_over_poisson, slots_for, slots_reached,
-        spread, wait_slots,
+        FIXED_WAIT_SLOTS, GUARDED_REFUSALS, PageMeans, SLOTS, ceil_bytes, expected_over_poisson,
+        filter_may_stop, slots_for, slots_reached, spread, wait_slots,
     };
     use crate::engine::profile::Metering;
     use crate::engine::retry::{Jitter, RetryPolicy};
@@ -1987,6 +2031,27 @@ mod tests {
     /// The tabulated and interpolated page units are the exact sum's within 10⁻⁹ of a unit,
     /// over means from 1 to past where a limit's page stops growing, for small and large items,
     /// with and without a limit.
+    #[test]
+    fn a_filtered_query_is_refused_where_its_matches_may_reach_its_limit() {
+        // P(X ≥ limit) of a Poisson count X against GUARDED_REFUSALS, summed term by term here.
+        let tail = |mean: f64, limit: u32| {
+            let below: f64 =
+                (0..limit).map(|k| (0..k).fold((-mean).exp(), |p, i| p * mean / f64::from(i + 1))).sum();
+            1.0 - below
+        };
+        // (mean matches a call, its limit): practice-search's ~600 messages of 4·10⁻⁵ odds, a
+        // mean a little over and under the tail's threshold for a limit of 1 and of 20, past
+        // the limit, and a limit of 0 (it stops at the first page).
+        let cases =
+            [(0.025, 20), (0.0, 20), (9.0e-4, 1), (1.1e-3, 1), (6.0, 20), (9.0, 20), (25.0, 20), (0.5, 0)];
+        for (mean, limit) in cases {
+            let expected = limit == 0 || tail(mean, limit) > GUARDED_REFUSALS;
+            assert_eq!(filter_may_stop(mean, limit), expected, "mean {mean}, limit {limit}");
+        }
+        assert!(!filter_may_stop(9.0e-4, 1) && filter_may_stop(1.1e-3, 1));
+        assert!(!filter_may_stop(6.0, 20) && filter_may_stop(9.0, 20));
+    }
+
     #[test]
     fn page_means_interpolate_the_exact_sum() {
         for (item_bytes, cap) in

@@ -278,10 +278,138 @@ pub fn counted_max(sizes: &[Counted]) -> Band {
     Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
 }
 
+/// One kind of load that goes into a maximum: `times` independent copies of a sum over lanes of
+/// `units` times a Binomial(`n`, `p`) count — a partition's requests of several patterns in a
+/// tick, each pattern's of its own units (a filtered Query's whole range beside limited reads).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mixed {
+    pub lanes: Vec<(u64, f64, f64)>,
+    pub times: f64,
+}
+
+/// Atoms of a load's law below this chance are dropped: the 99.9% quantile of a maximum over
+/// 10¹⁰ copies looks no further than 10⁻¹³.
+const ATOM_FLOOR: f64 = 1e-18;
+
+/// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every load in `loads`, in units:
+/// each load's law is the convolution of its lanes' Binomial counts, each scaled by its units
+/// (atoms of value and chance), and each adds `times · ln P(load ≤ x)` to ln P(max ≤ x). With one
+/// lane it is [`binomial_max`] scaled by the lane's units.
+pub fn mixed_max(loads: &[Mixed]) -> Band {
+    // Per load: its atoms by value, with the chance of the atoms above each (`tails`).
+    let laws: Vec<(Vec<f64>, Vec<f64>, f64)> = loads
+        .iter()
+        .filter(|l| l.times > 0.0)
+        .map(|l| {
+            let mut atoms = vec![(0.0f64, 1.0f64)];
+            for &(n, p, units) in l.lanes.iter().filter(|&&(n, p, _)| n > 0 && p > 0.0) {
+                let mean = n as f64 * p.min(1.0);
+                let top = whole((mean + 12.0 * (mean * (1.0 - p.min(1.0))).sqrt() + 30.0).min(n as f64));
+                let tails = binomial_tails(n, p, 0, top);
+                let pmf =
+                    (0..tails.len()).map(|x| if x == 0 { 1.0 - tails[0] } else { tails[x - 1] - tails[x] });
+                let pmf: Vec<(f64, f64)> = pmf
+                    .enumerate()
+                    .filter(|&(_, q)| q > ATOM_FLOOR)
+                    .map(|(x, q)| (x as f64 * units, q))
+                    .collect();
+                atoms = atoms
+                    .iter()
+                    .flat_map(|&(v, q)| pmf.iter().map(move |&(w, r)| (v + w, q * r)))
+                    .filter(|&(_, q)| q > ATOM_FLOOR)
+                    .collect();
+            }
+            atoms.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let values: Vec<f64> = atoms.iter().map(|a| a.0).collect();
+            let mut tails = vec![0.0; atoms.len()];
+            let mut above = 0.0;
+            for i in (0..atoms.len()).rev() {
+                tails[i] = above;
+                above += atoms[i].1;
+            }
+            (values, tails, l.times)
+        })
+        .collect();
+    let log_cdf = |x: f64| -> f64 {
+        laws.iter()
+            .map(|(values, tails, times)| {
+                // The last atom at or below x: the chance of those above it.
+                match values.partition_point(|&v| v <= x + 1e-9) {
+                    0 => f64::NEG_INFINITY,
+                    i => times * (-tails[i - 1]).ln_1p(),
+                }
+            })
+            .sum()
+    };
+    let mut candidates: Vec<f64> = laws.iter().flat_map(|(values, ..)| values.iter().copied()).collect();
+    candidates.sort_by(f64::total_cmp);
+    candidates.dedup_by(|a, b| (*a - *b).abs() <= 1e-9);
+    if candidates.is_empty() {
+        return Band::default();
+    }
+    let quantile = |q: f64| {
+        let target = q.ln();
+        let i = candidates.partition_point(|&x| log_cdf(x) < target);
+        candidates[i.min(candidates.len() - 1)]
+    };
+    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::workload::unit;
+
+    #[test]
+    fn a_mixed_maximum_of_one_lane_is_the_binomials_scaled() {
+        // (n, p, units, times)
+        let cases =
+            [(2, 0.1, 29.5, 600.0), (20, 0.05, 1.5, 6000.0), (40, 0.5, 0.5, 10.0), (3, 1.0, 2.0, 5.0)];
+        for (n, p, units, times) in cases {
+            let mixed = mixed_max(&[Mixed { lanes: vec![(n, p, units)], times }]);
+            let binomial = binomial_max(&[Draws { n, p, times }]).scale(units);
+            for (a, b) in
+                [(mixed.low, binomial.low), (mixed.median, binomial.median), (mixed.high, binomial.high)]
+            {
+                assert!((a - b).abs() < 1e-9, "n {n}, p {p}: {mixed:?} against {binomial:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_mixed_maximum_sums_the_lanes_of_one_tick() {
+        // Two searches of 30 units and twenty reads of 1.5 of one key, each a tenth likely to
+        // pick it, over 600 ticks: against the maximum of sampled ticks (seeded, addressable).
+        let load = Mixed { lanes: vec![(2, 0.1, 30.0), (20, 0.1, 1.5)], times: 600.0 };
+        let band = mixed_max(std::slice::from_ref(&load));
+        let runs = 400u64;
+        let mut maxima: Vec<f64> = (0..runs)
+            .map(|run| {
+                (0..600u64)
+                    .map(|t| {
+                        let mut k = 0u64;
+                        let mut load_t = 0.0;
+                        for &(n, p, units) in &load.lanes {
+                            for _ in 0..n {
+                                k += 1;
+                                if unit(11, run, (t << 20) | k) < p {
+                                    load_t += units;
+                                }
+                            }
+                        }
+                        load_t
+                    })
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        maxima.sort_by(f64::total_cmp);
+        // Within two steps of a read's units (the maxima are whole counts of them), and about
+        // 0.2% of the runs outside the band (0.8 expected of 400; at most 4 allowed).
+        let median = maxima[maxima.len() / 2];
+        assert!((median - band.median).abs() <= 3.0 + 1e-9, "sampled median {median}, {band:?}");
+        let outside = maxima.iter().filter(|&&m| m < band.low - 1e-9 || m > band.high + 1e-9).count();
+        assert!(outside <= 4, "{outside} of {runs} maxima outside {band:?}");
+    }
 
     #[test]
     fn binomial_tails_sum_the_probabilities_above() {

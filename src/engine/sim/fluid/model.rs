@@ -11,10 +11,11 @@ use crate::engine::model::{Action, RangeSpan};
 use crate::engine::planner::Operation;
 use crate::engine::workload::Popularity;
 
-use super::super::items::{Gen, Val, field_size, generate};
+use super::super::exec::WORD_LETTERS;
+use super::super::items::{Gen, Val, field_size, generate, word_chance};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::templates::{Slot, TemplatePlan, expand};
-use super::super::world::{BornStep, EntryPlan, PatternRt, Projected, ReadPlan, World, member_pop};
+use super::super::world::{BornStep, EntryPlan, Filter, PatternRt, Projected, ReadPlan, World, member_pop};
 use super::axes::{self, Axis};
 use super::{FluidError, condition, unsupported};
 
@@ -185,8 +186,9 @@ pub enum Units {
     Each(f64),
     /// A Query: the units of the items it reads on each partition it asks, which depend on what
     /// that partition holds when it asks (`capacity`); `limit` items at most when the key
-    /// returns them in order, every match otherwise.
-    Query { limit: Option<u32>, ordered: bool },
+    /// returns them in order and nothing filters them, every item of the range otherwise.
+    /// `filter`: with a filter, the most likely an item read passes it (`filter_chance`).
+    Query { limit: Option<u32>, ordered: bool, filter: Option<f64> },
 }
 
 /// A preloaded partition: its member, items, bytes (and the sort-key texts it holds).
@@ -931,22 +933,36 @@ fn read_units(
     if !metered(world) {
         return Ok(Units::Each(0.0));
     }
-    match operation {
-        // A BatchGetItem charges each key as a GetItem of it (`exec::read`'s `get_request`): the
-        // fluid replay meters it key by key, on each key's partition.
-        Some(Operation::GetItem | Operation::BatchGetItem) => {
-            Ok(Units::Each(world.engine.profile().metering.point_read(0, false)))
-        }
-        // A filter makes a Query read on until it has its matches: how many items that is
-        // depends on the values, which rates do not follow.
-        _ if !read.filter.is_empty() => Err(unsupported(
-            "a Query with a filter on a metered table (the items it reads to find its matches)",
+    // A BatchGetItem charges each key as a GetItem of it (`exec::read`'s `get_request`): the
+    // fluid replay meters it key by key, on each key's partition.
+    if let Some(Operation::GetItem | Operation::BatchGetItem) = operation {
+        return Ok(Units::Each(world.engine.profile().metering.point_read(0, false)));
+    }
+    // The BatchGetItem after a Query of an index that lacks what the pattern returns is a flow
+    // of its own, onto the table's partitions holding the items (`fetch`); the Query's units
+    // are its own. A filter is applied after the items are read and charged (DESIGN.md §4), so
+    // a filtered Query costs its range's items, read to the end unless its matches reach the
+    // limit first (`capacity` refuses where they might).
+    let filter = (!read.filter.is_empty()).then(|| filter_chance(world, read, place)).transpose()?;
+    Ok(Units::Query { limit: read.limit, ordered: read.ordered, filter })
+}
+
+/// The most likely an item a filtered Query reads passes its filter: a word search in a
+/// generated text (`contains(body, :word)`: the call's word, `exec::search_word`, is rare in
+/// random letters, `items::word_chance`). A Query stops reading once it has its matches, so
+/// how far it reads follows from this chance; other filters (a given value, a constant, a
+/// time, a prefix), whose matches follow the values rates do not keep, are refused.
+fn filter_chance(world: &World, read: &ReadPlan, place: &str) -> Result<f64, FluidError> {
+    let attrs = &world.entities[read.entities[0]].attrs;
+    match read.filter.as_slice() {
+        [Filter::Contains(a)] if read.entities.len() == 1 => match attrs[*a].source {
+            Gen::Payload(len) => Ok(word_chance(len, WORD_LETTERS)),
+            _ => Err(unsupported("a Query's word search in a value other than a generated text", place)),
+        },
+        _ => Err(unsupported(
+            "a Query with a filter other than a word search on a metered table (the items it reads to find its matches)",
             place,
         )),
-        // The BatchGetItem after a Query of an index that lacks what the pattern returns is a
-        // flow of its own, onto the table's partitions holding the items (`fetch`); the
-        // Query's units are its own.
-        _ => Ok(Units::Query { limit: read.limit, ordered: read.ordered }),
     }
 }
 

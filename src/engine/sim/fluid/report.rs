@@ -15,7 +15,7 @@ use super::super::report::{
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Counted, Draws, binomial_max, counted_max};
+use super::extremes::{Band, Counted, Draws, Mixed, binomial_max, counted_max, mixed_max};
 use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -146,7 +146,7 @@ impl Replay<'_> {
             weighed.extend(bins.into_values().map(|(sum, n)| (sum.iter().map(|x| x / n).collect(), n, None)));
         }
         if let Some(capacity) = self.capacity_of(g) {
-            return Ok(self.metered_peak(capacity, g, dim, &flows, &weighed));
+            return self.metered_peak(capacity, g, dim, &flows, &weighed);
         }
         let mut draws = Vec::new();
         for (s, members, _) in weighed {
@@ -171,10 +171,13 @@ impl Replay<'_> {
         dim: usize,
         flows: &[usize],
         weighed: &[(Vec<f64>, f64, Option<u64>)],
-    ) -> Band {
+    ) -> Result<Band, FluidError> {
         let hist = &self.groups[g].peaks[dim];
         let thinned = &capacity.thinned[g][dim];
         let lanes = self.lanes(flows);
+        if flows.iter().any(|&f| matches!(self.model.flows[f].units, Units::Query { filter: Some(_), .. })) {
+            return self.mixed_peak(capacity, g, dim, flows, weighed);
+        }
         // A Query's units per request where no one member is weighed: the mean of its members'.
         let mean_most: Vec<f64> = flows
             .iter()
@@ -228,11 +231,68 @@ impl Replay<'_> {
                 }
             }
         }
-        classes
+        Ok(classes
             .into_values()
             .map(|(u, draws)| binomial_max(&draws).scale(u))
             .reduce(Band::max)
-            .unwrap_or_default()
+            .unwrap_or_default())
+    }
+
+    /// [`Replay::metered_peak`] of a partition a filtered Query reads: such a request reads its
+    /// whole range, many times the units of the other reads of its key (practice-search: ~30
+    /// read units a channel search against ~1.5 of opening the channel), so a member's load in
+    /// a tick is not its requests at their mean units but the sum, pattern by pattern (lane by
+    /// lane), of its requests times that pattern's units (`extremes::mixed_max`). A Query's units
+    /// are its member's most over the run, as for every Query's peak: the band leans high
+    /// where the range grows through the run. Ticks in which the partition throttled (whose
+    /// loads are the part it served) are not weighed so: refused.
+    fn mixed_peak(
+        &self,
+        capacity: &Capacity,
+        g: usize,
+        dim: usize,
+        flows: &[usize],
+        weighed: &[(Vec<f64>, f64, Option<u64>)],
+    ) -> Result<Band, FluidError> {
+        let hist = &self.groups[g].peaks[dim];
+        let thinned = &capacity.thinned[g][dim];
+        if !thinned.draws.is_empty() || !thinned.excluded.is_empty() {
+            let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+            return Err(unsupported(
+                "the peak of a partition a filtered Query reads while it throttles",
+                &place,
+            ));
+        }
+        let lanes = self.lanes(flows);
+        let mean_most = |f: usize| {
+            let used: Vec<f64> = capacity.most_units[f].iter().copied().filter(|&u| u > 0.0).collect();
+            if used.is_empty() { 0.0 } else { used.iter().sum::<f64>() / used.len() as f64 }
+        };
+        let mut loads = Vec::new();
+        for (s, count, member) in weighed {
+            // Each lane's units per request: its flows' units at their shares (a flow folded into
+            // an earlier one adds its units to that one's requests).
+            let mut lane_units = vec![0.0; flows.len()];
+            for (k, &f) in flows.iter().enumerate() {
+                let flow = &self.model.flows[f];
+                let u = match flow.units {
+                    Units::Each(u) => u,
+                    Units::Query { .. } => member
+                        .and_then(|m| capacity.most_units[f].get(usize::try_from(m).ok()?).copied())
+                        .unwrap_or_else(|| mean_most(f)),
+                };
+                let own = s[lanes[k]] * self.world.patterns[self.model.flows[flows[lanes[k]]].pattern].rate;
+                lane_units[lanes[k]] += ratio(s[k] * self.world.patterns[flow.pattern].rate * u, own);
+            }
+            for (calls, &ticks) in hist {
+                let lanes_of_tick = (0..calls.len())
+                    .filter(|&k| lanes[k] == k)
+                    .map(|k| (calls[k], s[k], lane_units[k]))
+                    .collect();
+                loads.push(Mixed { lanes: lanes_of_tick, times: ticks as f64 * count });
+            }
+        }
+        Ok(mixed_max(&loads))
     }
 
     /// Per flow of `flows`, the first of them its requests go with: a flow of the same pattern
