@@ -12,7 +12,16 @@
 //! - **Sizes**: a partition's items are the expected number of distinct keys its writes leave
 //!   (writes whose sort keys meet replace each other: within a second when the key holds the
 //!   write time; `Seq` picks are counted exactly); bytes use the mean item size of the replay's
-//!   own generators, sampled; preloaded items are placed one by one, exactly.
+//!   own generators, sampled; preloaded items are placed one by one, exactly. Two writes' sort
+//!   keys meet with Σ share² of a pick, as if its values were equally likely — exact for a
+//!   uniform pick, a few dozen values where thousands are drawn for a Zipf one (`model::Skew`):
+//!   puts whose sort key varies only by a member picked with unequal shares count their items
+//!   as updates do (`distinct`, the expected distinct members their landed puts picked, from
+//!   the real shares), and such a pick beside the write time or another varying value is
+//!   refused, as are such puts onto preloaded partitions (which members the preload holds is
+//!   not kept). An index's sort key of such a pick, on items puts replace, is still counted by
+//!   Σ share² (practice-chat `recommended`'s memberships by user: a few hundred joins over
+//!   5,000 users, so two rarely meet).
 //! - **Largest partition and peaks**: the per-operation figure is a maximum of random counts
 //!   (over partitions and ticks), so it is itself a draw. The fluid replay reports the **median
 //!   of that maximum**, computed from Binomial counts per tick (`extremes`), with the band from
@@ -74,9 +83,10 @@
 //!   members its landed updates picked, `Σⱼ 1 − (1 − λ·pⱼ)^calls` over the pick's shares `pⱼ`
 //!   (exactly, not as equally likely values), with the spread of independent items for the
 //!   largest partition's band (an upper bound). A bucket's items are counted when it closes,
-//!   from the writes landed by then, so a bucket that closes with writes still waiting for their
-//!   retry is refused at run time (practice-ratelimit `naive` past its first minute: its
-//!   retries land on the closed window's key through the next). Refused: updates of items puts
+//!   from the writes landed by then, so a bucket that closes with half a write or more still
+//!   waiting for its retry is refused at run time, whatever writes it — puts, updates, index
+//!   entries (practice-ratelimit `naive` past its first minute: its retries land on the closed
+//!   window's key through the next). Refused: updates of items puts
 //!   also write (the item is whichever wrote last), of an entity with its own identity other
 //!   than such a move, of items with a sort key of anything else that varies (a time, a drawn
 //!   value, two picked members, a `Seq` pick), named by a picked member and also written by
@@ -1298,6 +1308,36 @@ mod tests {
                 other => panic!("counters {edits:?}: {other:?}"),
             }
         }
+    }
+
+    /// A put naming its item by a member picked with unequal shares (practice-ratelimit's
+    /// counters written by puts) is modelled where that pick is all its sort key varies by
+    /// (`tests/fluid_agreement.rs`); beside anything else that varies, Σ share² would count its
+    /// keys as if the members were equally likely, so it is refused by name.
+    #[test]
+    fn puts_of_skewed_sort_keys_rates_cannot_count_are_refused_by_name() {
+        const PUT: Edit = (
+            "action: Update,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            sets: [\"hits\"],\n            ttl: \"2m\",",
+            "action: Put,\n            entity: \"Counter\",",
+        );
+        // (edits, words of the refusal)
+        let cases: [(&[(&str, &str)], &str); 1] = [
+            // The write time beside the client (Zipf over 20,000).
+            (
+                &[PUT, ("sk: \"{client_id}\"", "sk: \"{client_id}#{at}\"")],
+                "a put with a sort key of a member picked with unequal shares beside the write time",
+            ),
+        ];
+        for (edits, words) in cases {
+            match rates_for("practice-ratelimit", edits, "naive", 1) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "practice-ratelimit {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("practice-ratelimit {edits:?}: {other:?}"),
+            }
+        }
+        // The pick alone in the sort key: replays.
+        rates_for("practice-ratelimit", &[PUT], "naive", 60).expect("a picked member alone: replays");
     }
 
     /// An update naming its item by a picked member in its sort key is modelled

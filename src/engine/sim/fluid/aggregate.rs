@@ -271,7 +271,7 @@ impl Model {
         // every written partition keeps the one count it was preloaded with, as if each write
         // met a held key, and none is an overwrite.
         let group = &mut self.groups[i];
-        group.sort = SortRepeats { per_second: false, collide: 1.0 };
+        group.sort = SortRepeats { per_second: false, collide: 1.0, skew: super::model::Skew::None };
         group.upsert = true;
         self.moved_flows.push(self.flows.len());
         self.flows.push(Flow {

@@ -17,6 +17,8 @@
 
 use std::rc::Rc;
 
+use crate::engine::model::Action;
+
 use super::super::items::Gen;
 use super::super::templates::Slot;
 use super::super::world::{PatternRt, World};
@@ -27,7 +29,8 @@ use super::{FluidError, unsupported};
 /// weighed at every close.
 const MAX_PAIRS: u64 = 1 << 26;
 
-/// The shares with which an update of `pattern` onto `group` picks its item's sort-key member,
+/// The shares with which a write of `pattern` onto `group` (an update, or a put whose pick is
+/// all that varies in its sort key: `model::Skew::Alone`) picks its item's sort-key member,
 /// when its sort key holds one; `None` when the sort key keeps one item a partition (none, a
 /// constant, or only the partition's own attributes). Anything else varying in the sort key is
 /// refused by name.
@@ -39,6 +42,7 @@ pub(super) fn sort_picks(
     place: &str,
 ) -> Result<Option<Rc<[f64]>>, FluidError> {
     let ent = &world.entities[pattern.entity];
+    let write = if pattern.action == Action::Put { "a put" } else { "an update" };
     let Some(sk) = ent.sk.as_ref() else { return Ok(None) };
     let in_pk =
         |attr: usize| group.pk.slots.iter().any(|s| matches!(s, Slot::Attr { attr: a, .. } if *a == attr));
@@ -51,7 +55,7 @@ pub(super) fn sort_picks(
             Slot::Attr { attr, .. } if matches!(ent.attrs[*attr].source, Gen::Pick(_)) => {
                 if picked.is_some_and(|a| a != *attr) {
                     return Err(unsupported(
-                        "an update of an item with a sort key of two picked members",
+                        &format!("{write} of an item with a sort key of two picked members"),
                         place,
                     ));
                 }
@@ -59,7 +63,9 @@ pub(super) fn sort_picks(
             }
             _ => {
                 return Err(unsupported(
-                    "an update of an item with a sort key of attributes other than one picked member (a time, a drawn value, a bucket, a shard or a class)",
+                    &format!(
+                        "{write} of an item with a sort key of attributes other than one picked member (a time, a drawn value, a bucket, a shard or a class)"
+                    ),
                     place,
                 ));
             }
@@ -70,12 +76,12 @@ pub(super) fn sort_picks(
     let picks = match shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)? {
         Shares::Each(s) => s,
         Shares::Seq(_) | Shares::One | Shares::Fresh { .. } => {
-            return Err(unsupported("an update of an item with a Seq pick in its sort key", place));
+            return Err(unsupported(&format!("{write} of an item with a Seq pick in its sort key"), place));
         }
     };
     if group.members.saturating_mul(picks.len() as u64) > MAX_PAIRS {
         return Err(unsupported(
-            &format!("an update of items keyed by more than {MAX_PAIRS} (partition, sort-key member) pairs"),
+            &format!("{write} of items keyed by more than {MAX_PAIRS} (partition, sort-key member) pairs"),
             place,
         ));
     }
@@ -83,16 +89,24 @@ pub(super) fn sort_picks(
 }
 
 impl Model {
-    /// What rates cannot follow of a group whose items an update names by a picked sort-key
+    /// What rates cannot follow of a group whose items a write names by a picked sort-key
     /// member (`KeyGroup::sort_picks`): another write of them (each flow needs its picks), a
-    /// version check (its races are per item, not per partition), and a Query or a Scan of them
-    /// (their units count the writes in a range, or the bytes landed, not the items kept).
+    /// version check (its races are per item, not per partition), a Query or a Scan of them
+    /// (their units count the writes in a range, or the bytes landed, not the items kept), and
+    /// puts onto preloaded partitions (which members the preload holds is not kept, so a put
+    /// of one it holds would count as a new item).
     pub(super) fn check_sort_picks(&self, world: &World) -> Result<(), FluidError> {
         for (g, group) in self.groups.iter().enumerate().filter(|(_, k)| !k.sort_picks.is_empty()) {
             for (f, flow) in self.flows.iter().enumerate().filter(|(_, f)| f.group == g) {
                 let pattern = &world.patterns[flow.pattern];
                 let place = format!("pattern {}", pattern.name);
                 let picked = group.sort_picks.iter().any(|(p, _)| *p == f);
+                if picked && pattern.action == Action::Put && !self.preload[g].is_empty() {
+                    return Err(unsupported(
+                        "a put of an item with a sort key of a member picked with unequal shares, onto preloaded partitions",
+                        &place,
+                    ));
+                }
                 if self.charges(f) {
                     return Err(unsupported(
                         "a version-checked update of an item with a sort key of a picked member",
@@ -101,7 +115,7 @@ impl Model {
                 }
                 if flow.write && !picked {
                     return Err(unsupported(
-                        "another write of items an update names by a picked sort-key member",
+                        "another write of items a write names by a picked sort-key member",
                         &place,
                     ));
                 }
@@ -115,7 +129,7 @@ impl Model {
                     )
                 {
                     return Err(unsupported(
-                        "a Query or Scan of items an update names by a picked sort-key member",
+                        "a Query or Scan of items a write names by a picked sort-key member",
                         &place,
                     ));
                 }

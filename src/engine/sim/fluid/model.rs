@@ -107,6 +107,25 @@ pub struct SortRepeats {
     /// The chance two writes' other sort-key parts are equal (1.0: they always are; 0.0: never,
     /// the key holds the item's own identity).
     pub collide: f64,
+    /// Whether the sort key holds a member picked with unequal shares (`Skew`).
+    pub skew: Skew,
+}
+
+/// A member picked with unequal shares in a sort key. `SortRepeats::collide` takes its values
+/// as equally likely (Σ share² is how often two picks meet, `1 / collide` values), which for a
+/// Zipf pick counts a few dozen distinct values where thousands are drawn: where the pick is
+/// the only part of the key that varies, puts name their items through `distinct` (the
+/// expected distinct members their landed calls picked, from the real shares); beside the
+/// write time or another varying part, rates refuse it by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skew {
+    /// No such pick (none, or one of equally likely values: Σ share² is exact).
+    None,
+    /// The pick is all that varies in the sort key (the partition's own attributes and
+    /// literals aside).
+    Alone,
+    /// The pick is beside the write time, a drawn value or another pick.
+    Mixed,
 }
 
 /// A table or a view, as the fluid replay keeps it.
@@ -326,9 +345,12 @@ impl Model {
             let mut replaces = false;
             if let Some(pk) = &ent.pk {
                 let sort = sort_repeats(world, e, ent.sk.as_ref(), pk, seed, start_secs, &place)?;
+                let put = world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
                 // Only a put replaces an item (the preload's are placed one by one, exactly).
-                replaces = sort.collide > 0.0
-                    && world.patterns.iter().any(|p| p.entity == e && p.action == Action::Put);
+                replaces = sort.collide > 0.0 && put;
+                if put && sort.skew == Skew::Mixed {
+                    return Err(unsupported(SKEW_MIXED, &place));
+                }
                 let mut group = key_group(world, e, (table.group, puts), pk, sort, false, &place)?;
                 model.grow(world, e, &mut group, (puts, seed), &place)?;
                 // A put of a new identity makes a key of its own: it replaces no item, so its
@@ -374,7 +396,7 @@ impl Model {
                     // An entry's place in its index ends with the item's table key
                     // (`store::index`): entries of distinct items never replace each other,
                     // whatever their index keys, and no put replaces an item here.
-                    sort = SortRepeats { per_second: false, collide: 0.0 };
+                    sort = SortRepeats { per_second: false, collide: 0.0, skew: Skew::None };
                 }
                 model.groups.push(key_group(world, e, (index.group, puts), pk, sort, true, &place)?);
             }
@@ -644,6 +666,14 @@ impl Model {
                 };
                 (gated(shares, entries.share), entries.bytes, entries.units)
             } else {
+                // An unequally picked member alone in the sort key: one item per distinct
+                // member its landed puts picked (`distinct`), not Σ share²'s equally likely count.
+                if self.groups[g].sort.skew == Skew::Alone
+                    && let Some(picks) =
+                        super::distinct::sort_picks(world, pattern, &self.groups[g], seed, &place)?
+                {
+                    self.groups[g].sort_picks.push((self.flows.len(), picks));
+                }
                 (shares, bytes, units)
             };
             self.flows.push(Flow {
@@ -1342,8 +1372,11 @@ fn sort_repeats(
     place: &str,
 ) -> Result<SortRepeats, FluidError> {
     let ent = &world.entities[entity];
-    let mut out = SortRepeats { per_second: false, collide: 1.0 };
+    let mut out = SortRepeats { per_second: false, collide: 1.0, skew: Skew::None };
     let Some(sk) = sk else { return Ok(out) };
+    // Slots that vary from one item of the partition to the next, and whether one is a member
+    // picked with unequal shares.
+    let (mut varying, mut skewed) = (0, false);
     // The partition's member is the same for all its items; a time slot of the partition key
     // (a bucket) is not: its items' times still differ.
     let in_pk: Vec<usize> = pk
@@ -1367,6 +1400,7 @@ fn sort_repeats(
             }
             Slot::Attr { attr, .. } => {
                 let a = &ent.attrs[*attr];
+                varying += 1;
                 out.collide *= match &a.source {
                     // The write time, or the write time plus a constant: one cell per second.
                     Gen::Now | Gen::NowPlus(_) => {
@@ -1384,7 +1418,10 @@ fn sort_repeats(
                     // refuses for a partition key it refuses here too).
                     Gen::Pick(pop) | Gen::New(pop) => {
                         match shares(world, &world.pops[*pop].popularity, *pop, seed, place)? {
-                            Shares::Each(s) => s.iter().map(|x| x * x).sum(),
+                            Shares::Each(s) => {
+                                skewed |= !equally_likely(&s);
+                                s.iter().map(|x| x * x).sum()
+                            }
                             Shares::Seq(n) => 1.0 / n as f64,
                             Shares::One => 1.0,
                             Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
@@ -1396,8 +1433,21 @@ fn sort_repeats(
             _ => return Err(unsupported("a sort key with a bucket, shard or class slot", place)),
         }
     }
+    // A key holding the item's own identity never repeats, however its pick is drawn.
+    if skewed && out.collide > 0.0 {
+        out.skew = if varying == 1 { Skew::Alone } else { Skew::Mixed };
+    }
     Ok(out)
 }
+
+/// Whether picks of these shares are of equally likely values (within rounding).
+fn equally_likely(shares: &[f64]) -> bool {
+    let (low, high) = shares.iter().fold((f64::INFINITY, 0.0_f64), |(l, h), &x| (l.min(x), h.max(x)));
+    high - low <= 1e-9 * high
+}
+
+/// Puts onto keys whose sort key holds an unequally picked member beside another varying part.
+const SKEW_MIXED: &str = "a put with a sort key of a member picked with unequal shares beside the write time or another varying value (its distinct keys would be counted as if its values were equally likely)";
 
 /// The chance two draws of a generator are equal, from `SAMPLES` draws.
 fn drawn_repeats(

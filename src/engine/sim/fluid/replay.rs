@@ -491,17 +491,14 @@ impl<'w> Replay<'w> {
 
     /// A bucket's items are counted when it closes, from the share of its writes that landed
     /// by then; a throttled write still waiting for its retry lands on the bucket's key later,
-    /// which that count leaves out. Where the items are the distinct members the landed updates
-    /// picked (`distinct`), a bucket closing with half a write or more still waiting is
-    /// refused (practice-ratelimit `naive` past its first minute: the window's key serves 1,000
-    /// of its 1,500 write units a second, and its retries land through the next minute).
+    /// which that count leaves out, whatever writes the bucket (puts, updates, index entries):
+    /// a bucket closing with half a write or more still waiting is refused (practice-ratelimit
+    /// `naive` past its first minute: the window's key serves 1,000 of its 1,500 write units a
+    /// second, and its retries land through the next minute).
     fn no_late_landings(&self, g: usize) -> Result<(), FluidError> {
         let (Some((_, at_secs)), Some(capacity)) = (&self.groups[g].bucket, self.capacity_of(g)) else {
             return Ok(());
         };
-        if self.model.groups[g].sort_picks.is_empty() {
-            return Ok(());
-        }
         let waiting = capacity.writes_waiting(&self.model, g, *at_secs);
         if waiting >= 0.5 {
             let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
