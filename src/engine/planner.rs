@@ -78,6 +78,20 @@ pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
     let guide = engine.profile().partition_guide;
     (guide.bytes, guide.rows)
 }
+
+/// Whether the partitions of `variant`'s table (`index`: `None`) or of its index of kind
+/// `index` outgrow the size line of [`partition_limits`] by splitting rather than stopping
+/// there. DynamoDB splits a partition past 10 GB, but a table with a local secondary index holds
+/// each item collection (a key's items and their LSI entries) to 10 GB
+/// (ItemCollectionSizeLimitExceeded; AWS developer guide, "Item collection size limit"), so
+/// that table and its LSIs stop at the line while its GSIs split. keyheat's DynamoDB replay
+/// holds one table, so an LSI anywhere in the variant is that table's. On the other stores the
+/// line is a limit or guidance.
+pub fn splits_at_size(engine: Engine, variant: &Variant, index: Option<IndexKind>) -> bool {
+    let local = variant.indexes.iter().any(|i| i.kind == IndexKind::Local);
+    engine == Engine::DynamoDb && (index == Some(IndexKind::Global) || !local)
+}
+
 /// A Query or Scan call reads at most 1 MB before it returns a page (AWS Query docs).
 pub const PAGE_BYTES: f64 = 1024.0 * 1024.0;
 /// A CQL read returns pages of this many rows: the DataStax Java driver's default fetch size

@@ -21,6 +21,8 @@
 mod view;
 mod worker;
 
+pub(super) use view::design_splits;
+
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -170,7 +172,7 @@ impl Replay {
         match &self.source {
             Source::Ops(sim) => view::build(sim, &self.scenario, &self.variant, request),
             Source::Rates { report, calls, heat } => {
-                view::rates(report, heat, self.scenario.engine, *calls, request)
+                view::rates(report, heat, (self.scenario.engine, &self.variant), *calls, request)
             }
         }
     }

@@ -26,6 +26,7 @@ use super::panels::sizes::SizesPanel;
 use super::panels::status::{Hint, MessageKind, StatusLine};
 use super::panels::{block, collapsed, framed};
 use super::picker::PickerView;
+use super::replay::design_splits;
 use super::theme::Theme;
 use super::view::{AsRates, WorkbenchView};
 use super::workbench::{Mode, Playback, Workbench};
@@ -127,19 +128,7 @@ fn workbench(app: &App, w: &Workbench, buf: &mut Buffer) {
                     }
                     .render(rect, buf);
                 }
-                Panel::Heatmap => {
-                    let b = block(panel, focused(panel), theme);
-                    let inner = b.inner(rect);
-                    b.render(rect, buf);
-                    HeatmapPanel {
-                        view: w.view.heatmap.as_ref(),
-                        settings: &w.heat,
-                        hints: &w.hints,
-                        empty: heat_empty(Some(&w.view), empty),
-                        theme,
-                    }
-                    .render(inner, buf);
-                }
+                Panel::Heatmap => heatmap(w, focused(panel), rect, buf, (theme, empty)),
                 Panel::Sizes => {
                     let b = block(panel, focused(panel), theme);
                     let inner = b.inner(rect);
@@ -183,6 +172,23 @@ fn workbench(app: &App, w: &Workbench, buf: &mut Buffer) {
         lesson(w, focused(Panel::Lesson), rect, buf, theme);
     }
     status(app, w, l.status, buf);
+}
+
+/// The Heatmap panel of the current run, its legend in the current design's words before a
+/// run is drawn; `empty`: what it says without a matrix.
+fn heatmap(w: &Workbench, focused: bool, rect: Rect, buf: &mut Buffer, (theme, empty): (Theme, &str)) {
+    let b = block(Panel::Heatmap, focused, theme);
+    let inner = b.inner(rect);
+    b.render(rect, buf);
+    HeatmapPanel {
+        view: w.view.heatmap.as_ref(),
+        settings: &w.heat,
+        hints: &w.hints,
+        empty: heat_empty(Some(&w.view), empty),
+        design: &design_splits(w.loaded.scenario.engine, w.current()),
+        theme,
+    }
+    .render(inner, buf);
 }
 
 /// The Shards panel of a variant that shards a collection, from the snapshot's report (the
@@ -302,6 +308,7 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
     let before = w.baseline_loading.map(|l| l.label());
     let not_yet = "no snapshot yet";
     let before_label = w.baseline_label.as_deref().unwrap_or("previous run");
+    let design = design_splits(w.loaded.scenario.engine, w.current());
     if let Some([left, right]) = l.heatmaps {
         for (rect, title, view, empty) in [
             (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
@@ -320,6 +327,7 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
                 settings: &w.heat,
                 hints: &[],
                 empty: heat_empty(view, empty),
+                design: &design,
                 theme,
             }
             .render(inner, buf);

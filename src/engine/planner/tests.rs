@@ -838,3 +838,30 @@ fn bucket_secs_counts_only_write_time_windows_that_close() {
         assert_eq!(bucket_secs(&pk, |name| name == "at"), want, "{key}");
     }
 }
+
+/// Where a partition splits at the size line rather than stops: DynamoDB's table and GSIs
+/// split past 10 GB, but a table with an LSI holds its item collections there, and its LSIs
+/// with it; other stores' lines are limits or guidance. (engine, the indexes' kinds, the group's
+/// kind — `None` the table — and whether it splits)
+#[test]
+fn a_partition_splits_at_the_size_line_unless_an_lsi_holds_it() {
+    use IndexKind::{Global, Local};
+    let loaded = crate::engine::testing::fixture("orders");
+    let variant = loaded.variant(Some("recommended")).expect("variant");
+    let index = variant.indexes.first().expect("an index").clone();
+    let cases: [(Engine, &[IndexKind], Option<IndexKind>, bool); 8] = [
+        (Engine::DynamoDb, &[Global], None, true),
+        (Engine::DynamoDb, &[Global], Some(Global), true),
+        (Engine::DynamoDb, &[], None, true),
+        (Engine::DynamoDb, &[Local, Global], None, false),
+        (Engine::DynamoDb, &[Local, Global], Some(Local), false),
+        (Engine::DynamoDb, &[Local, Global], Some(Global), true),
+        (Engine::Cassandra, &[Global], None, false),
+        (Engine::CosmosDb, &[], None, false),
+    ];
+    for (engine, kinds, group, splits) in cases {
+        let indexes = kinds.iter().map(|&kind| Index { kind, ..index.clone() }).collect();
+        let variant = Variant { indexes, ..variant.clone() };
+        assert_eq!(splits_at_size(engine, &variant, group), splits, "{engine:?} {kinds:?} {group:?}");
+    }
+}

@@ -67,9 +67,10 @@ enum Splits {
 }
 
 impl Splits {
-    /// The legend's: every group of the run drawn, or none when no run is drawn yet.
-    fn of(view: Option<&HeatmapView>) -> Splits {
-        let splits = view.map_or(&[][..], |v| v.splits.as_slice());
+    /// The legend's: every group of the run drawn, or of the design (`HeatmapPanel::design`)
+    /// when no run is drawn yet.
+    fn of(view: Option<&HeatmapView>, design: &[bool]) -> Splits {
+        let splits = view.map_or(design, |v| v.splits.as_slice());
         match (splits.iter().all(|&s| s), splits.iter().any(|&s| s)) {
             (true, true) => Splits::All,
             (_, true) => Splits::Some,
@@ -348,6 +349,9 @@ pub struct HeatmapPanel<'a> {
     pub hints: &'a [&'static str],
     /// What to say when there is no matrix.
     pub empty: Empty<'a>,
+    /// Per group of the design (`view::design_splits`), whether its partitions split at the
+    /// bytes line: what the legend says before a run is drawn.
+    pub design: &'a [bool],
     pub theme: Theme,
 }
 
@@ -446,7 +450,7 @@ impl HeatmapPanel<'_> {
         let expected = view.and_then(|v| v.expected.as_ref());
         let (full, what) = match s.scale() {
             ColorScale::Absolute(limit) => {
-                (f64::from(limit), format!("({})", s.limit_name(Splits::of(view))))
+                (f64::from(limit), format!("({})", s.limit_name(Splits::of(view, self.design))))
             }
             ColorScale::Relative => (f64::from(max), "(hottest)".to_owned()),
         };
@@ -935,6 +939,7 @@ mod tests {
             settings: &settings,
             hints: &[],
             empty: Empty::Yet(""),
+            design: &[],
             theme: Theme::MONO,
         };
         panel.render(area, &mut buf);
@@ -955,7 +960,8 @@ mod tests {
     fn the_bytes_line_is_a_split_size_where_partitions_split() {
         let name = |engine: Engine, metric: Metric, splits: &[bool]| {
             let view = HeatmapView { splits: splits.to_vec(), ..throttling_partition() };
-            HeatSettings { metric, engine, ..HeatSettings::default() }.limit_name(Splits::of(Some(&view)))
+            HeatSettings { metric, engine, ..HeatSettings::default() }
+                .limit_name(Splits::of(Some(&view), &[]))
         };
         let cases: [(Engine, Metric, &[bool], &str); 9] = [
             (Engine::DynamoDb, Metric::Bytes, &[true, true], "split size"),
@@ -970,6 +976,38 @@ mod tests {
         ];
         for (engine, metric, splits, want) in cases {
             assert_eq!(name(engine, metric, splits), want, "{engine} {metric:?} {splits:?}");
+        }
+    }
+
+    /// Before a run is drawn, the legend speaks of the design's partitions (`design`), and a
+    /// drawn run's own groups win over it. (the design, a drawn run's groups, the words)
+    #[test]
+    fn the_legend_before_a_run_speaks_of_the_design() {
+        let settings =
+            HeatSettings { metric: Metric::Bytes, engine: Engine::DynamoDb, ..HeatSettings::default() };
+        let view = |splits: &[bool]| HeatmapView { splits: splits.to_vec(), ..throttling_partition() };
+        // A drawn run's groups: `[]` for none drawn.
+        let cases: [(&[bool], &[bool], &str); 4] = [
+            (&[true, true], &[], "(split size)"),
+            (&[false, true], &[], "(limit; GSIs split)"),
+            (&[], &[], "(limit)"),
+            (&[false, true], &[true], "(split size)"),
+        ];
+        for (design, drawn, want) in cases {
+            let drawn = (!drawn.is_empty()).then(|| view(drawn));
+            let (area, mut buf) = (Rect::new(0, 0, 120, 12), Buffer::empty(Rect::new(0, 0, 120, 12)));
+            let empty = Empty::Yet("");
+            let panel = HeatmapPanel {
+                view: drawn.as_ref(),
+                settings: &settings,
+                hints: &[],
+                empty,
+                design,
+                theme: Theme::MONO,
+            };
+            panel.render(area, &mut buf);
+            let line: String = (0..area.width).map(|x| buf[(x, 0)].symbol()).collect();
+            assert!(line.contains(want), "{design:?} {drawn:?}: {line}");
         }
     }
 
@@ -1072,6 +1110,7 @@ mod tests {
                 settings: &settings,
                 hints: &[],
                 empty: Empty::Yet(""),
+                design: &[],
                 theme: Theme::DARK,
             };
             let got = panel.inspector(&view);
@@ -1086,6 +1125,7 @@ mod tests {
             settings: &settings,
             hints: &[],
             empty: Empty::Yet(""),
+            design: &[],
             theme: Theme::DARK,
         };
         let got = panel.inspector(&view);
@@ -1101,8 +1141,15 @@ mod tests {
         let legend = |engine, metric, empty| {
             let settings = HeatSettings { metric, engine, ..HeatSettings::default() };
             let mut buf = Buffer::empty(area);
-            HeatmapPanel { view: None, settings: &settings, hints: &[], empty, theme: Theme::MONO }
-                .render(area, &mut buf);
+            HeatmapPanel {
+                view: None,
+                settings: &settings,
+                hints: &[],
+                empty,
+                design: &[],
+                theme: Theme::MONO,
+            }
+            .render(area, &mut buf);
             (0..area.width).map(|x| buf[(x, 0)].symbol()).collect::<String>().trim_end().to_owned()
         };
         for engine in Engine::ALL {
@@ -1143,6 +1190,7 @@ mod tests {
             settings: &settings,
             hints: &[],
             empty: Empty::AsRates,
+            design: &[],
             theme: Theme::MONO,
         }
         .render(area, &mut buf);
@@ -1155,6 +1203,7 @@ mod tests {
             settings: &settings,
             hints: &[],
             empty: Empty::AsRates,
+            design: &[],
             theme: Theme::MONO,
         };
         let got = panel.inspector(&view);

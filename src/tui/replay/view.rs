@@ -32,7 +32,7 @@ pub fn build(
     judge::finish(scenario, variant, &mut report);
     let share = report.request_units.as_ref().map(|r| r.partition_ru_per_s);
     WorkbenchView {
-        heatmap: heatmap(metrics, request, share, scenario.engine),
+        heatmap: heatmap(metrics, request, share, scenario.engine, variant),
         sizes: sizes(metrics, scenario, variant, request),
         indexes: indexes(&report),
         goals: goals(&report, sim.is_finished()),
@@ -51,13 +51,14 @@ pub fn build(
 pub fn rates(
     report: &RunReport,
     heat: &ExpectedHeat,
-    engine: Engine,
+    (engine, variant): (Engine, &Variant),
     calls: f64,
     request: &ViewRequest,
 ) -> WorkbenchView {
+    let splits = heat.groups.iter().map(|name| named_splits(engine, variant, name)).collect();
     WorkbenchView {
-        heatmap: expected_heatmap(heat, request),
-        sizes: ends(report, engine, request.size_series),
+        heatmap: expected_heatmap(heat, splits, request),
+        sizes: ends(report, engine, variant, request.size_series),
         indexes: indexes(report),
         goals: goals(report, true),
         patterns: patterns(report, engine),
@@ -68,7 +69,7 @@ pub fn rates(
 
 /// The heatmap of a run replayed as rates: the expected load of its hottest partitions, each
 /// row labelled with the key it stands for at the end (the inspector: in the cursor's column).
-fn expected_heatmap(heat: &ExpectedHeat, request: &ViewRequest) -> Option<HeatmapView> {
+fn expected_heatmap(heat: &ExpectedHeat, splits: Vec<bool>, request: &ViewRequest) -> Option<HeatmapView> {
     let matrix = heat.matrix(request.metric, request.order, request.rows, request.cols)?;
     if matrix.rows.is_empty() {
         return None;
@@ -99,7 +100,7 @@ fn expected_heatmap(heat: &ExpectedHeat, request: &ViewRequest) -> Option<Heatma
     Some(HeatmapView {
         facts: Vec::new(),
         groups: heat.groups.clone(),
-        splits: Vec::new(),
+        splits,
         start: heat.start(),
         first_keys,
         partition_ru_per_s: None,
@@ -110,14 +111,16 @@ fn expected_heatmap(heat: &ExpectedHeat, request: &ViewRequest) -> Option<Heatma
 
 /// The sizes panel of a run replayed as rates: no series (the fluid replay does not keep sizes
 /// over time), and a note with the largest partitions at the end, as the report lists them.
-fn ends(report: &RunReport, engine: Engine, shown: usize) -> SizesView {
+fn ends(report: &RunReport, engine: Engine, variant: &Variant, shown: usize) -> SizesView {
     let (limit_bytes, _) = planner::partition_limits(engine);
+    // The table's line: a rates run models no local index, so its GSIs split as the table does.
+    let line = if planner::splits_at_size(engine, variant, None) { "splits at" } else { "limit" };
     let p = &report.partitions;
     let mut largest: Vec<&crate::engine::sim::report::PartitionReport> =
         p.top.iter().chain(&p.index_top).collect();
     largest.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
     let mut note = format!(
-        "Replayed as rates: sizes at the end only, no history to chart. Largest partition (median of its maximum): {}, {} items; limit {}.",
+        "Replayed as rates: sizes at the end only, no history to chart. Largest partition (median of its maximum): {}, {} items; {line} {}.",
         planner::numbers::bytes(p.max_bytes as f64),
         planner::numbers::count(p.max_items as f64),
         planner::numbers::bytes(limit_bytes),
@@ -150,6 +153,7 @@ fn heatmap(
     request: &ViewRequest,
     partition_ru_per_s: Option<f64>,
     engine: Engine,
+    variant: &Variant,
 ) -> Option<HeatmapView> {
     let range = closed(metrics);
     if range.is_empty() || request.rows == 0 || request.cols == 0 {
@@ -171,7 +175,7 @@ fn heatmap(
     let facts =
         matrix.rows.iter().map(|row| row_facts(metrics, &row.members, &query, matrix.cols())).collect();
     let groups = metrics.groups().map(|(_, g)| g.name.clone()).collect();
-    let group_splits = splits(metrics, engine);
+    let group_splits = splits(metrics, engine, variant);
     let splits = metrics.groups().map(|(id, _)| group_splits(id)).collect();
     let first_keys = matrix
         .rows
@@ -237,7 +241,7 @@ fn sizes(metrics: &Metrics, scenario: &Scenario, variant: &Variant, request: &Vi
         .filter(|(_, g)| g.kind == crate::engine::metrics::GroupKind::Table)
         .map(|(id, _)| id)
         .collect();
-    let splits = splits(metrics, engine);
+    let splits = splits(metrics, engine, variant);
     let series = top
         .iter()
         .filter_map(|&(id, _)| {
@@ -298,19 +302,41 @@ fn bucket_secs(scenario: &Scenario, variant: &Variant, group: &GroupInfo) -> Opt
 }
 
 /// Per group, whether its partitions split at the line rather than stop there
-/// (`SizeSeries::splits`): on DynamoDB every partition but a table's or a local index's when
-/// the table has a local index, whose item collections may not pass 10 GB (a DynamoDB variant is
-/// one table: a local index anywhere is its table's). Every other store's line is the one its
-/// guidance holds each partition to.
-fn splits(metrics: &Metrics, engine: Engine) -> impl Fn(GroupId) -> bool {
+/// (`SizeSeries::splits`, `HeatmapView::splits`): the store's rule for the variant
+/// (`planner::splits_at_size`) by the group's kind.
+fn splits(metrics: &Metrics, engine: Engine, variant: &Variant) -> impl Fn(GroupId) -> bool {
     use crate::engine::metrics::GroupKind;
-    let kinds: Vec<(GroupId, GroupKind)> = metrics.groups().map(|(id, g)| (id, g.kind)).collect();
-    let local = kinds.iter().any(|(_, kind)| *kind == GroupKind::LocalIndex);
-    let dynamodb = engine == Engine::DynamoDb;
-    move |group| {
-        let kind = kinds.iter().find(|(id, _)| *id == group).map(|&(_, kind)| kind);
-        dynamodb && !(local && kind.is_some_and(|k| k != GroupKind::GlobalIndex))
-    }
+    use crate::engine::model::IndexKind;
+    let splits: Vec<(GroupId, bool)> = metrics
+        .groups()
+        .map(|(id, g)| {
+            let index = match g.kind {
+                GroupKind::GlobalIndex => Some(IndexKind::Global),
+                GroupKind::LocalIndex => Some(IndexKind::Local),
+                GroupKind::Table | GroupKind::Entity => None,
+            };
+            (id, planner::splits_at_size(engine, variant, index))
+        })
+        .collect();
+    move |group| splits.iter().any(|&(id, splits)| id == group && splits)
+}
+
+/// Per group of `variant`'s design, the table first and then each index in its order, whether
+/// its partitions split at the line: what the heatmap's legend says before a run has drawn any.
+pub fn design_splits(engine: Engine, variant: &Variant) -> Vec<bool> {
+    let index = |i: &crate::engine::model::Index| Some(i.kind);
+    std::iter::once(None)
+        .chain(variant.indexes.iter().map(index))
+        .map(|kind| planner::splits_at_size(engine, variant, kind))
+        .collect()
+}
+
+/// Whether the partitions of the group a run replayed as rates names `name` split at the line:
+/// an index by its name, the table otherwise (the fluid replay names its groups as
+/// `World::group_name` does).
+fn named_splits(engine: Engine, variant: &Variant, name: &str) -> bool {
+    let index = variant.indexes.iter().find(|i| i.name == name).map(|i| i.kind);
+    planner::splits_at_size(engine, variant, index)
 }
 
 fn indexes(report: &RunReport) -> Vec<IndexRow> {
