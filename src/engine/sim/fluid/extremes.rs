@@ -1,7 +1,7 @@
 //! The maximum of many independent counts, as the fluid replay reports a peak or a largest
 //! partition: quantiles of `max` over (partition, tick) of Binomial counts, and of partition
-//! sizes (exact items plus a count of those written). Pure functions of their inputs; no state,
-//! no draws.
+//! sizes (exact items plus a count of those written). Pure functions of their inputs, no draws;
+//! the only state is `Maxima`'s memory of answers already given.
 //!
 //! The per-operation replay reports one draw of that maximum. The fluid replay reports the
 //! median of its distribution and a band from the 0.1% to the 99.9% quantile, which is what
@@ -42,6 +42,9 @@ impl Band {
         }
     }
 }
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 /// A non-negative count rounded up from a bound.
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a bound on a count, clamped")]
@@ -170,6 +173,37 @@ pub fn binomial_max(draws: &[Draws]) -> Band {
     Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
 }
 
+/// The most draws [`Maxima`] holds: past them, answers are computed and not kept.
+const MAXIMA_HELD: usize = 1 << 20;
+
+/// A list of draws to the bit: `(n, p, times)`.
+type DrawBits = Vec<(u64, u64, u64)>;
+
+/// [`binomial_max`] remembered by its draws (to the bit): the report weighs each kept
+/// partition's member on its own, and a flat popularity's members are drawn alike — one
+/// answer for them all, not one binomial tail per member.
+#[derive(Debug, Default)]
+pub struct Maxima {
+    known: RefCell<HashMap<DrawBits, Band>>,
+    held: Cell<usize>,
+}
+
+impl Maxima {
+    pub fn binomial(&self, draws: &[Draws]) -> Band {
+        let key: Vec<(u64, u64, u64)> =
+            draws.iter().map(|d| (d.n, d.p.to_bits(), d.times.to_bits())).collect();
+        if let Some(&band) = self.known.borrow().get(&key) {
+            return band;
+        }
+        let band = binomial_max(draws);
+        if self.held.get() + key.len() <= MAXIMA_HELD {
+            self.held.set(self.held.get() + key.len());
+            self.known.borrow_mut().insert(key, band);
+        }
+        band
+    }
+}
+
 /// A partition's size as a normal: mean and standard deviation (0: known exactly).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Normal {
@@ -177,23 +211,24 @@ pub struct Normal {
     pub sd: f64,
 }
 
-/// A partition's size as `scale × (base + N)`: `base` items known exactly (the preload) and a
-/// count `N` of the items its writes added, with that count's mean and variance.
+/// A partition's size in items: `base` items known exactly (the preload) and a count `N` of the
+/// items its writes added, with that count's mean and variance. [`Sizes::max`] scales it (to
+/// bytes, say).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Counted {
     pub base: f64,
     pub mean: f64,
     pub var: f64,
-    pub scale: f64,
 }
 
 /// How one `Counted` size is drawn: `P(size ≤ x)`, on its own terms.
 enum Law {
     /// Known exactly.
     Exact(f64),
-    /// A Binomial(n, p) matched to the count's mean and variance, with `P(N > k)` for
-    /// `k` in `lo..lo + tails.len()` (below: certain; above: never).
-    Binomial { lo: u64, tails: Vec<f64> },
+    /// A Binomial(n, p) matched to the count's mean and variance, with `ln P(N ≤ k)` for `k` in
+    /// `lo..lo + logs.len()` (below: impossible; above: certain), and the first index from
+    /// which every entry is exactly 0 (`settled_from`).
+    Binomial { lo: u64, logs: Vec<f64>, settled_from: usize },
     /// A count more spread than any Binomial: normal.
     Normal(Normal),
 }
@@ -215,10 +250,28 @@ impl Law {
         let sd = (c.mean * (1.0 - p)).sqrt();
         let lo = whole((c.mean - 12.0 * sd - 30.0).max(0.0)).saturating_sub(1);
         let hi = whole((c.mean + 12.0 * sd + 30.0).min(n as f64));
-        Law::Binomial { lo, tails: binomial_tails(n, p, lo, hi) }
+        // The logarithms once, not once a step of every search.
+        let logs: Vec<f64> = binomial_tails(n, p, lo, hi).into_iter().map(|tail| (-tail).ln_1p()).collect();
+        let settled_from = logs.iter().rposition(|&l| l != 0.0).map_or(0, |i| i + 1);
+        Law::Binomial { lo, logs, settled_from }
     }
 
-    /// ln P(N ≤ k) for a real `k` (a Binomial's count is whole: ⌊k⌋).
+    /// The table index of a real `k` (a Binomial's count is whole: ⌊k⌋), `None` below the table.
+    fn index(lo: u64, k: f64) -> Option<usize> {
+        if k < 0.0 {
+            return None;
+        }
+        // Floored: the cast truncates, which for a count of 0 or more is the floor (and needs
+        // no call to `floor`, which the search would make once per size per step).
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a count, floored")]
+        let k = (k + 1e-9) as u64;
+        if k < lo {
+            return None;
+        }
+        Some(usize::try_from(k - lo).unwrap_or(usize::MAX))
+    }
+
+    /// ln P(N ≤ k) for a real `k`.
     fn log_cdf(&self, k: f64) -> f64 {
         match self {
             Law::Exact(x) => {
@@ -229,53 +282,102 @@ impl Law {
                 }
             }
             Law::Normal(n) => (-normal_tail((k - n.mean) / n.sd)).ln_1p(),
-            Law::Binomial { lo, tails } => {
-                if k < 0.0 {
-                    return f64::NEG_INFINITY;
-                }
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    reason = "a count, floored"
-                )]
-                let k = (k + 1e-9).floor() as u64;
-                if k < *lo {
-                    return f64::NEG_INFINITY;
-                }
-                let i = usize::try_from(k - lo).unwrap_or(usize::MAX);
-                tails.get(i).map_or(0.0, |tail| (-tail).ln_1p())
+            Law::Binomial { lo, logs, .. } => {
+                Law::index(*lo, k).map_or(f64::NEG_INFINITY, |i| logs.get(i).copied().unwrap_or(0.0))
             }
+        }
+    }
+
+    /// Whether `log_cdf` is exactly 0 at `k` and at every larger `k`: the size is certainly at
+    /// most `k`, and its term adds nothing to a sum of them. (A normal's never is, on its own
+    /// terms; it is kept.)
+    fn settled(&self, k: f64) -> bool {
+        match self {
+            Law::Exact(_) => self.log_cdf(k) == 0.0,
+            Law::Normal(_) => false,
+            Law::Binomial { lo, settled_from, .. } => Law::index(*lo, k).is_some_and(|i| i >= *settled_from),
         }
     }
 }
 
-/// Quantiles of the maximum of independent partition sizes, each the exact items it started
-/// with and a count of those its writes added: a Binomial matched to that count's mean and
-/// variance, so that a partition a few writes reach (a preloaded one, say) grows by whole
-/// items — a normal of the same spread would put most of its chances between two sizes.
-pub fn counted_max(sizes: &[Counted]) -> Band {
-    let laws: Vec<(Law, &Counted)> =
-        sizes.iter().filter(|c| c.scale > 0.0).map(|c| (Law::of(c), c)).collect();
-    let spread = |c: &Counted| 12.0 * c.var.max(0.0).sqrt() + 30.0;
-    let Some(top) = laws.iter().map(|(_, c)| c.scale * (c.base + c.mean + spread(c))).reduce(f64::max) else {
-        return Band::default();
-    };
-    let floor =
-        laws.iter().map(|(_, c)| c.scale * (c.base + (c.mean - spread(c)).max(0.0))).fold(0.0, f64::max);
-    let log_cdf = |x: f64| -> f64 { laws.iter().map(|(law, c)| law.log_cdf(x / c.scale - c.base)).sum() };
-    let quantile = |q: f64| {
-        let target = q.ln();
-        let (mut a, mut b) = (floor, top.max(floor));
-        if log_cdf(a) >= target {
-            return a;
-        }
-        for _ in 0..100 {
-            let mid = 0.5 * (a + b);
-            if log_cdf(mid) >= target { b = mid } else { a = mid }
-        }
-        b
-    };
-    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+/// Many partitions' sizes, for the quantiles of their maximum at one or more scales (items, and
+/// bytes at each partition's bytes per item): each size's law is built once, and once for all
+/// sizes of the same count (a flat popularity's partitions are drawn alike).
+pub struct Sizes<'a> {
+    counts: &'a [Counted],
+    laws: Vec<Law>,
+    /// Per size, its law in `laws`.
+    law_of: Vec<usize>,
+}
+
+impl<'a> Sizes<'a> {
+    pub fn new(sizes: &'a [Counted]) -> Sizes<'a> {
+        let mut laws = Vec::new();
+        let mut known: HashMap<(u64, u64), usize> = HashMap::new();
+        let law_of = sizes
+            .iter()
+            .map(|c| {
+                *known.entry((c.mean.to_bits(), c.var.to_bits())).or_insert_with(|| {
+                    laws.push(Law::of(c));
+                    laws.len() - 1
+                })
+            })
+            .collect();
+        Sizes { counts: sizes, laws, law_of }
+    }
+
+    /// Quantiles of the maximum of independent partition sizes, each `scale(i) × (base + N)`:
+    /// the exact items it started with and a count of those its writes added, a Binomial
+    /// matched to that count's mean and variance, so that a partition a few writes reach (a
+    /// preloaded one, say) grows by whole items — a normal of the same spread would put most
+    /// of its chances between two sizes. Sizes of scale 0 are left out.
+    pub fn max(&self, scale: impl Fn(usize) -> f64) -> Band {
+        let spread = |c: &Counted| 12.0 * c.var.max(0.0).sqrt() + 30.0;
+        let scaled: Vec<(f64, &Counted, &Law)> = (0..self.counts.len())
+            .map(|i| (scale(i), &self.counts[i], &self.laws[self.law_of[i]]))
+            .filter(|(s, ..)| *s > 0.0)
+            .collect();
+        let Some(top) = scaled.iter().map(|(s, c, _)| s * (c.base + c.mean + spread(c))).reduce(f64::max)
+        else {
+            return Band::default();
+        };
+        let floor =
+            scaled.iter().map(|(s, c, _)| s * (c.base + (c.mean - spread(c)).max(0.0))).fold(0.0, f64::max);
+        // The search never looks below `floor`: a size settled there adds exactly 0 to every
+        // sum it makes (and its order among the others is kept), so it is left out.
+        let active: Vec<(f64, f64, &Law)> = scaled
+            .into_iter()
+            .filter(|(s, c, law)| !law.settled(floor / s - c.base))
+            .map(|(s, c, law)| (s, c.base, law))
+            .collect();
+        let log_cdf = |x: f64| -> f64 { active.iter().map(|(s, base, law)| law.log_cdf(x / s - base)).sum() };
+        let at_floor = log_cdf(floor);
+        // Every x up to this is known to have ln P(max ≤ x) below the quantile searched before,
+        // so below the next (the quantiles are searched in increasing order): not evaluated.
+        let mut known_below = f64::NEG_INFINITY;
+        let mut quantile = |q: f64| {
+            let target = q.ln();
+            if at_floor >= target {
+                return floor;
+            }
+            let (mut a, mut b) = (floor, top.max(floor));
+            // Bisection to 100 steps; once a step changes neither end, no later one does.
+            for _ in 0..100 {
+                let mid = 0.5 * (a + b);
+                let (a2, b2) = if mid > known_below && log_cdf(mid) >= target { (a, mid) } else { (mid, b) };
+                if a2.to_bits() == a.to_bits() && b2.to_bits() == b.to_bits() {
+                    break;
+                }
+                (a, b) = (a2, b2);
+            }
+            known_below = known_below.max(a);
+            b
+        };
+        let low = quantile(LOW_Q);
+        let median = quantile(MEDIAN_Q);
+        let high = quantile(HIGH_Q);
+        Band { low, median, high }
+    }
 }
 
 /// One kind of load that goes into a maximum: `times` independent copies of a sum over lanes of
@@ -504,12 +606,80 @@ mod tests {
         }
     }
 
+    fn counted_max(sizes: &[Counted]) -> Band {
+        Sizes::new(sizes).max(|_| 1.0)
+    }
+
+    /// The plain search `Sizes::max` shortens: every law a term, 100 bisection steps a quantile.
+    fn bisected(sizes: &[Counted], scales: &[f64]) -> Band {
+        let spread = |c: &Counted| 12.0 * c.var.max(0.0).sqrt() + 30.0;
+        let laws: Vec<(Law, &Counted, f64)> =
+            sizes.iter().zip(scales).filter(|(_, s)| **s > 0.0).map(|(c, &s)| (Law::of(c), c, s)).collect();
+        let top = laws.iter().map(|(_, c, s)| s * (c.base + c.mean + spread(c))).reduce(f64::max).unwrap();
+        let floor =
+            laws.iter().map(|(_, c, s)| s * (c.base + (c.mean - spread(c)).max(0.0))).fold(0.0, f64::max);
+        let log_cdf = |x: f64| -> f64 { laws.iter().map(|(law, c, s)| law.log_cdf(x / s - c.base)).sum() };
+        let quantile = |q: f64| {
+            let target = q.ln();
+            let (mut a, mut b) = (floor, top.max(floor));
+            if log_cdf(a) >= target {
+                return a;
+            }
+            for _ in 0..100 {
+                let mid = 0.5 * (a + b);
+                if log_cdf(mid) >= target { b = mid } else { a = mid }
+            }
+            b
+        };
+        Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+    }
+
+    /// The shortened search (settled sizes left out, a step that changes nothing ends it, the
+    /// points a lower quantile found below skipped) answers as the plain one, to the bit.
+    #[test]
+    fn the_shortened_search_answers_as_plain_bisection() {
+        let count = |base: f64, mean: f64, var: f64| Counted { base, mean, var };
+        // (sizes, a scale per size)
+        let cases: Vec<(Vec<Counted>, Vec<f64>)> = vec![
+            // A flat population: one law for all, at varied bytes per item.
+            (vec![count(0.0, 1.2, 1.0); 500], (0..500).map(|i| 600.0 + f64::from(i) * 0.37).collect()),
+            // Preloads, a few hot partitions, a normal and exact sizes among them.
+            (
+                (0..300)
+                    .map(|i| match i % 5 {
+                        0 => count(f64::from(i % 7), 0.3, 0.29),
+                        1 => count(2.0, 40.0, 30.0),
+                        2 => count(0.0, 200.0, 250.0),
+                        3 => count(5.0, 0.0, 0.0),
+                        _ => count(1.0, 4.5, 4.4),
+                    })
+                    .collect(),
+                (0..300).map(|i| if i % 11 == 0 { 0.0 } else { 1.0 + f64::from(i % 3) * 150.25 }).collect(),
+            ),
+            // One hot partition far above many settled ones.
+            (
+                std::iter::once(count(0.0, 4500.0, 4400.0))
+                    .chain(vec![count(3.0, 0.5, 0.45); 1000])
+                    .collect(),
+                vec![160.0; 1001],
+            ),
+            (vec![count(10.0, 0.07, 0.07 * (1.0 - 1e-4)); 2000], vec![225.0; 2000]),
+        ];
+        for (i, (sizes, scales)) in cases.iter().enumerate() {
+            let got = Sizes::new(sizes).max(|k| scales[k]);
+            let want = bisected(sizes, scales);
+            for (a, b) in [(got.low, want.low), (got.median, want.median), (got.high, want.high)] {
+                assert_eq!(a.to_bits(), b.to_bits(), "case {i}: {got:?} against {want:?}");
+            }
+        }
+    }
+
     #[test]
     fn counted_max_of_exact_sizes_is_the_largest() {
-        let exact = |base: f64| Counted { base, mean: 0.0, var: 0.0, scale: 1.0 };
+        let exact = |base: f64| Counted { base, mean: 0.0, var: 0.0 };
         assert_eq!(counted_max(&[exact(10.0), exact(4.0)]), Band::exact(10.0));
         // A normal's spread where the count is more spread than a Binomial can be.
-        let spread = counted_max(&[Counted { base: 0.0, mean: 100.0, var: 100.0, scale: 1.0 }]);
+        let spread = counted_max(&[Counted { base: 0.0, mean: 100.0, var: 100.0 }]);
         assert!(
             (spread.median - 100.0).abs() < 0.01 && spread.low < 75.0 && spread.high > 125.0,
             "{spread:?}"
@@ -521,8 +691,8 @@ mod tests {
     /// two: 11 at most 0.9% of the time ((e^−0.07 · 1.07)^2000), 12 at most 89%.
     #[test]
     fn a_rarely_written_partition_grows_by_whole_items() {
-        let parts = vec![Counted { base: 10.0, mean: 0.07, var: 0.07 * (1.0 - 1e-4), scale: 225.0 }; 2000];
-        let band = counted_max(&parts);
+        let parts = vec![Counted { base: 10.0, mean: 0.07, var: 0.07 * (1.0 - 1e-4) }; 2000];
+        let band = Sizes::new(&parts).max(|_| 225.0);
         for x in [band.low, band.median, band.high] {
             let items = x / 225.0;
             assert!((items - items.round()).abs() < 1e-6, "{band:?}");
@@ -532,7 +702,7 @@ mod tests {
             "{band:?}"
         );
         // One such partition: no write at all, most likely (e^−0.07 = 93%).
-        let one = counted_max(&parts[..1]);
+        let one = Sizes::new(&parts[..1]).max(|_| 225.0);
         assert!((one.low - 2250.0).abs() < 1e-6 && (one.median - 2250.0).abs() < 1e-6, "{one:?}");
     }
 }

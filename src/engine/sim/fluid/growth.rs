@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::extremes::{Band, Draws, binomial_max};
+use super::extremes::{Band, Draws};
 use super::model::Units;
 use super::replay::Replay;
 
@@ -141,7 +141,7 @@ impl Replay<'_> {
         }
         classes
             .into_values()
-            .map(|(u, draws)| binomial_max(&draws).scale(u))
+            .map(|(u, draws)| self.maxima.binomial(&draws).scale(u))
             .reduce(Band::max)
             .unwrap_or_default()
     }

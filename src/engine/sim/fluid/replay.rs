@@ -14,7 +14,7 @@ use super::super::items::Val;
 use super::super::templates::{Slot, render_slot};
 use super::super::world::World;
 use super::capacity::Capacity;
-use super::extremes::Normal;
+use super::extremes::{Maxima, Normal};
 use super::heat::Recorder;
 use super::model::{Flow, Model, Shares, batched, tick_shares};
 use super::{FluidError, unsupported};
@@ -164,6 +164,8 @@ pub struct Replay<'w> {
     pub patterns: Vec<PatternState>,
     /// Partitions a read asks, by group and the buckets of its range's ends (`asked`).
     fanouts: RefCell<BTreeMap<(usize, String, String), u64>>,
+    /// The report's peaks already weighed, by their draws (`extremes::Maxima`).
+    pub maxima: Maxima,
     /// Per flow: the shards or hash slots a call asks in each bucket, on average and at most
     /// (`KeyGroup::shards_asked`; 1 for a read of one key).
     shards_asked: Vec<(f64, u64)>,
@@ -221,6 +223,7 @@ impl<'w> Replay<'w> {
             groups,
             patterns,
             fanouts: RefCell::default(),
+            maxima: Maxima::default(),
             shards_asked,
             capacities,
             asked_now: vec![0.0; model.flows.len()],

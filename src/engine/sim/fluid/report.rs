@@ -15,7 +15,7 @@ use super::super::report::{
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Counted, Draws, Mixed, binomial_max, counted_max, mixed_max};
+use super::extremes::{Band, Counted, Draws, Mixed, Sizes, mixed_max};
 use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -158,7 +158,7 @@ impl Replay<'_> {
                 draws.push(Draws { n, p: ratio(mean, n as f64), times: ticks as f64 * members });
             }
         }
-        Ok(binomial_max(&draws))
+        Ok(self.maxima.binomial(&draws))
     }
 
     /// [`Replay::peak`] on a metered store: in units (each member's requests times its units per
@@ -233,7 +233,7 @@ impl Replay<'_> {
         }
         Ok(classes
             .into_values()
-            .map(|(u, draws)| binomial_max(&draws).scale(u))
+            .map(|(u, draws)| self.maxima.binomial(&draws).scale(u))
             .reduce(Band::max)
             .unwrap_or_default())
     }
@@ -332,15 +332,16 @@ impl Replay<'_> {
     /// The group's largest partition: items and bytes, as bands.
     fn largest(&self, g: usize) -> (Band, Band) {
         let kept = &self.groups[g].kept;
-        let counted = |p: &Part, scale: f64| Counted {
-            base: p.pre,
-            mean: (p.items.mean - p.pre).max(0.0),
-            var: p.items.sd * p.items.sd,
-            scale,
-        };
-        let items: Vec<Counted> = kept.iter().map(|p| counted(p, 1.0)).collect();
-        let bytes: Vec<Counted> = kept.iter().map(|p| counted(p, p.bytes_per_item)).collect();
-        (counted_max(&items), counted_max(&bytes))
+        let counts: Vec<Counted> = kept
+            .iter()
+            .map(|p| Counted {
+                base: p.pre,
+                mean: (p.items.mean - p.pre).max(0.0),
+                var: p.items.sd * p.items.sd,
+            })
+            .collect();
+        let sizes = Sizes::new(&counts);
+        (sizes.max(|_| 1.0), sizes.max(|i| kept[i].bytes_per_item))
     }
 
     /// The partitions group `g` keeps (`Replay::keep`: those that may be its largest), named by
