@@ -340,7 +340,8 @@ impl PatternPlan {
     /// Items one write call writes: the base item and every index entry, copy and aggregate,
     /// but a MongoDB index entry, which is no document (`WriteTarget::is_item`).
     pub fn items_written(&self, engine: Engine) -> f64 {
-        self.writes.iter().filter(|w| w.target.is_item(engine)).map(|w| w.per_call).sum()
+        // From +0.0: `f64`'s `sum` of nothing is −0.0, which prints as "-0".
+        self.writes.iter().filter(|w| w.target.is_item(engine)).fold(0.0, |items, w| items + w.per_call)
     }
 
     /// The requests one call sends, as far as the plan knows them: the partitions or keys it
