@@ -1148,6 +1148,15 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
                         "{}: {feature} / {place}",
                         scenario.name
                     );
+                    // A pattern is named as the scenario writes it, never by its number.
+                    if let Some(named) = place.strip_prefix("pattern ") {
+                        assert!(
+                            scenario.patterns.iter().any(|p| named.starts_with(p.name.as_str())),
+                            "{} / {}: refused at {place:?}",
+                            scenario.name,
+                            variant.name
+                        );
+                    }
                     assert!(
                         expected.is_none_or(|words| feature.contains(words)),
                         "{} / {}: refused for {feature:?}",

@@ -811,11 +811,12 @@ mod tests {
 
     /// A filtered Query is modelled where its filter is a word search in a generated text whose
     /// matches cannot stop it before its range ends (practice-search `recommended`); other
-    /// filters, and a word search whose matches may reach the call's limit, are refused by name.
+    /// filters, a word search whose matches may reach the call's limit, and a range past one
+    /// page are refused by name, at the pattern as the scenario names it.
     #[test]
     fn filtered_queries_rates_cannot_model_are_refused_by_name() {
         // (edits, seconds, words of the refusal)
-        let cases: [(&[Edit], u64, &str); 3] = [
+        let cases: [(&[Edit], u64, &str); 4] = [
             // The author given too: a filter of the call's value beside the word.
             (
                 &[(
@@ -841,11 +842,22 @@ mod tests {
                 60,
                 "a Query whose filter may find its limit's matches before the end of its range",
             ),
+            // A hundred times the messages: the busiest channel's bucket (~9% of 1,000 puts a
+            // second of ~350 bytes) passes 1 MB within the minute.
+            (
+                &[(
+                    "action: Put, entity: \"Message\", given: [\"channel_id\"], rate: 10,",
+                    "action: Put, entity: \"Message\", given: [\"channel_id\"], rate: 1000,",
+                )],
+                60,
+                "a Query that reads more than one 1 MB page",
+            ),
         ];
         for (edits, secs, words) in cases {
             match rates_for("practice-search", edits, "recommended", secs) {
-                Err(FluidError::Unsupported { feature, .. }) => {
+                Err(FluidError::Unsupported { feature, place }) => {
                     assert!(feature.contains(words), "{edits:?}: refused for {feature:?}");
+                    assert_eq!(place, "pattern search-in-channel", "{edits:?}: refused at {place:?}");
                 }
                 other => panic!("{edits:?}: {other:?}"),
             }
