@@ -80,9 +80,10 @@
 //!   (`distinct`: practice-ratelimit `naive`, pk `RL#{bucket(at, 1m)}`, sk `{client_id}`) names
 //!   one item per member within the partition, so the partition's write units and throttling
 //!   are its updates' (each on the one partition key), and its items the expected distinct
-//!   members its landed updates picked, `Σⱼ 1 − (1 − λ·pⱼ)^calls` over the pick's shares `pⱼ`
-//!   (exactly, not as equally likely values), with the spread of independent items for the
-//!   largest partition's band (an upper bound). A bucket's items are counted when it closes,
+//!   members its landed updates picked, `Σⱼ 1 − Πᵢ (1 − sᵢ·λ·pᵢⱼ)^cᵢ` over each write flow `i`'s
+//!   `cᵢ` calls of the bucket, the partition's share `sᵢ` of them, its landed share `λ` and the
+//!   pick's shares `pᵢⱼ` (exactly, not as equally likely values), with the spread of
+//!   independent items for the largest partition's band (an upper bound). A bucket's items are counted when it closes,
 //!   from the writes landed by then, so a bucket that closes with half a write or more still
 //!   waiting for its retry is refused at run time, whatever writes it — puts, updates, index
 //!   entries (practice-ratelimit `naive` past its first minute: its retries land on the closed
