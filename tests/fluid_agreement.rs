@@ -157,7 +157,9 @@
 //!   items named by a picked member in the sort key (practice-ratelimit `naive` over its first
 //!   minute: `updates_of_items_keyed_by_a_picked_sort_key_agree_per_operation_and_as_rates`),
 //!   and puts of such items picked with unequal shares (its counters written by 500 puts a
-//!   second, a minute: `puts_of_items_keyed_by_a_skewed_sort_key_pick_agree_per_operation_and_as_rates`);
+//!   second, a minute: `puts_of_items_keyed_by_a_skewed_sort_key_pick_agree_per_operation_and_as_rates`;
+//!   the skew judged by the pick the puts make, their pattern's `keys` over the population's:
+//!   `puts_picking_by_their_own_keys_agree_per_operation_and_as_rates`);
 //!   past that minute its window closes with throttled writes still waiting for their retry
 //!   (they land on its key after its items are counted) and is refused, for puts (1,500 a
 //!   second) as for updates and any other bucketed write; practice-sessions
@@ -1025,6 +1027,42 @@ fn puts_of_items_keyed_by_a_skewed_sort_key_pick_agree_per_operation_and_as_rate
             );
         }
         other => panic!("throttled bucketed puts: {other:?}"),
+    }
+}
+
+/// Puts whose pattern picks the client by its own `keys`, not by the population's popularity
+/// (`model::popularity_of`), over a minute at 500 a second: the sort key's skew is judged by
+/// the pick the puts make. Clients equally likely but picked by Zipf, alone in the sort key:
+/// one item per distinct client picked (~7,170 per operation; Σ share² over the population's
+/// equal shares gave ~15,500). Clients by Zipf but picked uniformly, beside the write time:
+/// Σ share² is exact (~29,600 keys; refused before as a skewed pick).
+#[test]
+fn puts_picking_by_their_own_keys_agree_per_operation_and_as_rates() {
+    let put = |keys: &str| {
+        format!(
+            "action: Put,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            keys: {keys},\n            rate: 500,"
+        )
+    };
+    let (zipf, uniform) = (put("Zipf(s: 0.99)"), put("Uniform"));
+    let update = PUT_COUNTERS.0;
+    let cases: [(&[(&str, &str)], f64); 2] = [
+        (&[(update, &zipf), ("popularity: Zipf(s: 0.99))", "popularity: Uniform)")], 5_000.0),
+        (&[(update, &uniform), ("sk: \"{client_id}\"", "sk: \"{client_id}#{at}\"")], 25_000.0),
+    ];
+    for (edits, least) in cases {
+        let mut source = keyheat::scenario::load("practice-ratelimit").expect("bundled").source().to_owned();
+        for (from, to) in edits {
+            assert!(source.contains(from), "no {from:?} to edit");
+            source = source.replacen(from, to, 1);
+        }
+        let loaded =
+            keyheat::scenario::parse("practice-ratelimit.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+        holds_loaded(&loaded, SimDuration::from_secs(60), &[], &["naive"]);
+        let variant = loaded.variant(Some("naive")).expect("variant");
+        let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(60)) };
+        let rates = fluid::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays as rates");
+        // So that neither side can agree by being small.
+        assert!(rates.partitions.max_items as f64 > least, "{edits:?}: {:?}", rates.partitions);
     }
 }
 

@@ -14,7 +14,9 @@
 //!   write time; `Seq` picks are counted exactly); bytes use the mean item size of the replay's
 //!   own generators, sampled; preloaded items are placed one by one, exactly. Two writes' sort
 //!   keys meet with Σ share² of a pick, as if its values were equally likely — exact for a
-//!   uniform pick, a few dozen values where thousands are drawn for a Zipf one (`model::Skew`):
+//!   uniform pick, a few dozen values where thousands are drawn for a Zipf one (`model::Skew`,
+//!   judged by the popularity each put picks with: its pattern's `keys` for its first given,
+//!   else the population's; a `New` attribute other than the identity is a pick too):
 //!   puts whose sort key varies only by a member picked with unequal shares count their items
 //!   as updates do (`distinct`, the expected distinct members their landed puts picked, from
 //!   the real shares), and such a pick beside the write time or another varying value is
@@ -1351,6 +1353,61 @@ mod tests {
         }
         // The pick alone in the sort key: replays.
         rates_for("practice-ratelimit", &[PUT], "naive", 60).expect("a picked member alone: replays");
+    }
+
+    /// Whether a put's sort-key pick is skewed is judged by the popularity the put picks with:
+    /// its pattern's `keys` for its first given (`model::popularity_of`), not its population's.
+    #[test]
+    fn skewed_sort_key_picks_are_judged_by_the_pattern_s_keys() {
+        // A put of the client's counter this second, the client the put's first given.
+        const KEYED_PUT: &str = "action: Update,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            sets: [\"hits\"],\n            ttl: \"2m\",";
+        const WITH_TIME: Edit = ("sk: \"{client_id}\"", "sk: \"{client_id}#{at}\"");
+        const UNIFORM_CLIENTS: Edit = ("popularity: Zipf(s: 0.99))", "popularity: Uniform)");
+        let put = |keys: &str| {
+            format!(
+                "action: Put,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            keys: {keys},"
+            )
+        };
+        let (zipf_put, uniform_put) = (put("Zipf(s: 0.99)"), put("Uniform"));
+        // Clients equally likely, but the put picks them by Zipf: refused as skewed.
+        let edits = [(KEYED_PUT, zipf_put.as_str()), WITH_TIME, UNIFORM_CLIENTS];
+        match rates_for("practice-ratelimit", &edits, "naive", 1) {
+            Err(FluidError::Unsupported { feature, place }) => {
+                assert!(
+                    feature.contains("a member picked with unequal shares beside the write time"),
+                    "{feature}"
+                );
+                assert_eq!(place, "entity Counter");
+            }
+            other => panic!("a Zipf-keyed put of a uniform population: {other:?}"),
+        }
+        // Clients by Zipf, but the put picks them uniformly: Σ share² is exact, and it replays.
+        let edits = [(KEYED_PUT, uniform_put.as_str()), WITH_TIME];
+        rates_for("practice-ratelimit", &edits, "naive", 1).expect("a uniformly keyed put: replays");
+        // The client a New attribute other than the counter's identity (it picks a member, as
+        // a Pick does), the one preloaded counter in the first window's partition: refused for
+        // the preload, not as a sort key of something other than a picked member.
+        let edits = [
+            (KEYED_PUT, zipf_put.as_str()),
+            (
+                "(name: \"client_id\", type: S, gen: Pick(\"clients\")),",
+                "(name: \"counter_id\", type: S, gen: New(\"counters\")),\n                (name: \"client_id\", type: S, gen: New(\"clients\")),",
+            ),
+            (
+                "(name: \"clients\", count: 20000,",
+                "(name: \"counters\", count: 1, ids: \"c{:09}\"),\n        (name: \"clients\", count: 20000,",
+            ),
+        ];
+        match rates_for("practice-ratelimit", &edits, "naive", 1) {
+            Err(FluidError::Unsupported { feature, place }) => {
+                assert!(
+                    feature.contains("a member picked with unequal shares, onto preloaded partitions"),
+                    "{feature}"
+                );
+                assert_eq!(place, "pattern count-request");
+            }
+            other => panic!("a put of a New member's counter: {other:?}"),
+        }
     }
 
     /// An update naming its item by a picked member in its sort key is modelled

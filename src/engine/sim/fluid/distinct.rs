@@ -64,7 +64,13 @@ pub(super) fn sort_picks(
             Slot::Attr { attr, .. } => *attr,
             _ => return Err(other()),
         };
-        let Gen::Pick(pop) = ent.attrs[attr].source else { return Err(other()) };
+        let pop = match ent.attrs[attr].source {
+            // A New attribute other than the identity picks a member as a Pick does
+            // (`world::born_steps`, `Simulation::given_val`).
+            Gen::Pick(pop) => pop,
+            Gen::New(pop) if ent.identity.is_none_or(|(identity, _)| identity != attr) => pop,
+            _ => return Err(other()),
+        };
         if picked.is_some_and(|(a, _)| a != attr) {
             return Err(unsupported(
                 &format!("{write} of an item with a sort key of two picked members"),
