@@ -14,7 +14,9 @@
 //!   write time; `Seq` picks are counted exactly); bytes use the mean item size of the replay's
 //!   own generators, sampled; preloaded items are placed one by one, exactly. Two writes' sort
 //!   keys meet with Σ share² of a pick, as if its values were equally likely — exact for a
-//!   uniform pick, a few dozen values where thousands are drawn for a Zipf one (`model::Skew`):
+//!   uniform pick, a few dozen values where thousands are drawn for a Zipf one (`model::Skew`,
+//!   judged by the popularity each put picks with: its pattern's `keys` for its first given,
+//!   else the population's; a `New` attribute other than the identity is a pick too):
 //!   puts whose sort key varies only by a member picked with unequal shares count their items
 //!   as updates do (`distinct`, the expected distinct members their landed puts picked, from
 //!   the real shares), and such a pick beside the write time or another varying value is
@@ -80,9 +82,10 @@
 //!   (`distinct`: practice-ratelimit `naive`, pk `RL#{bucket(at, 1m)}`, sk `{client_id}`) names
 //!   one item per member within the partition, so the partition's write units and throttling
 //!   are its updates' (each on the one partition key), and its items the expected distinct
-//!   members its landed updates picked, `Σⱼ 1 − (1 − λ·pⱼ)^calls` over the pick's shares `pⱼ`
-//!   (exactly, not as equally likely values), with the spread of independent items for the
-//!   largest partition's band (an upper bound). A bucket's items are counted when it closes,
+//!   members its landed updates picked, `Σⱼ 1 − Πᵢ (1 − sᵢ·λ·pᵢⱼ)^cᵢ` over each write flow `i`'s
+//!   `cᵢ` calls of the bucket, the partition's share `sᵢ` of them, its landed share `λ` and the
+//!   pick's shares `pᵢⱼ` (exactly, not as equally likely values), with the spread of
+//!   independent items for the largest partition's band (an upper bound). A bucket's items are counted when it closes,
 //!   from the writes landed by then, so a bucket that closes with half a write or more still
 //!   waiting for its retry is refused at run time, whatever writes it — puts, updates, index
 //!   entries (practice-ratelimit `naive` past its first minute: its retries land on the closed
@@ -811,11 +814,12 @@ mod tests {
 
     /// A filtered Query is modelled where its filter is a word search in a generated text whose
     /// matches cannot stop it before its range ends (practice-search `recommended`); other
-    /// filters, and a word search whose matches may reach the call's limit, are refused by name.
+    /// filters, a word search whose matches may reach the call's limit, and a range past one
+    /// page are refused by name, at the pattern as the scenario names it.
     #[test]
     fn filtered_queries_rates_cannot_model_are_refused_by_name() {
         // (edits, seconds, words of the refusal)
-        let cases: [(&[Edit], u64, &str); 3] = [
+        let cases: [(&[Edit], u64, &str); 4] = [
             // The author given too: a filter of the call's value beside the word.
             (
                 &[(
@@ -841,11 +845,22 @@ mod tests {
                 60,
                 "a Query whose filter may find its limit's matches before the end of its range",
             ),
+            // A hundred times the messages: the busiest channel's bucket (~9% of 1,000 puts a
+            // second of ~350 bytes) passes 1 MB within the minute.
+            (
+                &[(
+                    "action: Put, entity: \"Message\", given: [\"channel_id\"], rate: 10,",
+                    "action: Put, entity: \"Message\", given: [\"channel_id\"], rate: 1000,",
+                )],
+                60,
+                "a Query that reads more than one 1 MB page",
+            ),
         ];
         for (edits, secs, words) in cases {
             match rates_for("practice-search", edits, "recommended", secs) {
-                Err(FluidError::Unsupported { feature, .. }) => {
+                Err(FluidError::Unsupported { feature, place }) => {
                     assert!(feature.contains(words), "{edits:?}: refused for {feature:?}");
+                    assert_eq!(place, "pattern search-in-channel", "{edits:?}: refused at {place:?}");
                 }
                 other => panic!("{edits:?}: {other:?}"),
             }
@@ -1338,6 +1353,61 @@ mod tests {
         }
         // The pick alone in the sort key: replays.
         rates_for("practice-ratelimit", &[PUT], "naive", 60).expect("a picked member alone: replays");
+    }
+
+    /// Whether a put's sort-key pick is skewed is judged by the popularity the put picks with:
+    /// its pattern's `keys` for its first given (`model::popularity_of`), not its population's.
+    #[test]
+    fn skewed_sort_key_picks_are_judged_by_the_pattern_s_keys() {
+        // A put of the client's counter this second, the client the put's first given.
+        const KEYED_PUT: &str = "action: Update,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            sets: [\"hits\"],\n            ttl: \"2m\",";
+        const WITH_TIME: Edit = ("sk: \"{client_id}\"", "sk: \"{client_id}#{at}\"");
+        const UNIFORM_CLIENTS: Edit = ("popularity: Zipf(s: 0.99))", "popularity: Uniform)");
+        let put = |keys: &str| {
+            format!(
+                "action: Put,\n            entity: \"Counter\",\n            given: [\"client_id\", \"at\"],\n            keys: {keys},"
+            )
+        };
+        let (zipf_put, uniform_put) = (put("Zipf(s: 0.99)"), put("Uniform"));
+        // Clients equally likely, but the put picks them by Zipf: refused as skewed.
+        let edits = [(KEYED_PUT, zipf_put.as_str()), WITH_TIME, UNIFORM_CLIENTS];
+        match rates_for("practice-ratelimit", &edits, "naive", 1) {
+            Err(FluidError::Unsupported { feature, place }) => {
+                assert!(
+                    feature.contains("a member picked with unequal shares beside the write time"),
+                    "{feature}"
+                );
+                assert_eq!(place, "entity Counter");
+            }
+            other => panic!("a Zipf-keyed put of a uniform population: {other:?}"),
+        }
+        // Clients by Zipf, but the put picks them uniformly: Σ share² is exact, and it replays.
+        let edits = [(KEYED_PUT, uniform_put.as_str()), WITH_TIME];
+        rates_for("practice-ratelimit", &edits, "naive", 1).expect("a uniformly keyed put: replays");
+        // The client a New attribute other than the counter's identity (it picks a member, as
+        // a Pick does), the one preloaded counter in the first window's partition: refused for
+        // the preload, not as a sort key of something other than a picked member.
+        let edits = [
+            (KEYED_PUT, zipf_put.as_str()),
+            (
+                "(name: \"client_id\", type: S, gen: Pick(\"clients\")),",
+                "(name: \"counter_id\", type: S, gen: New(\"counters\")),\n                (name: \"client_id\", type: S, gen: New(\"clients\")),",
+            ),
+            (
+                "(name: \"clients\", count: 20000,",
+                "(name: \"counters\", count: 1, ids: \"c{:09}\"),\n        (name: \"clients\", count: 20000,",
+            ),
+        ];
+        match rates_for("practice-ratelimit", &edits, "naive", 1) {
+            Err(FluidError::Unsupported { feature, place }) => {
+                assert!(
+                    feature.contains("a member picked with unequal shares, onto preloaded partitions"),
+                    "{feature}"
+                );
+                assert_eq!(place, "pattern count-request");
+            }
+            other => panic!("a put of a New member's counter: {other:?}"),
+        }
     }
 
     /// An update naming its item by a picked member in its sort key is modelled

@@ -789,7 +789,8 @@ impl Capacity {
 
     /// Units of one Query of flow `f` on member `m`'s partition in `window` (`query_window`),
     /// and the chance that the partition holds an item then (preloaded, or one of the writes of
-    /// its bucket so far landed on it).
+    /// its bucket so far landed on it); or what rates cannot follow of that Query, for the
+    /// caller to refuse at its pattern's name.
     fn query_units(
         &self,
         model: &Model,
@@ -798,7 +799,7 @@ impl Capacity {
         window: &QueryWindow,
         limit: Option<u32>,
         ordered: bool,
-    ) -> Result<(f64, f64), FluidError> {
+    ) -> Result<(f64, f64), &'static str> {
         let flow = &model.flows[f];
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         // ln P(no write of the open bucket before this tick landed on the partition): the
@@ -848,17 +849,13 @@ impl Capacity {
         if let (Some(limit), true, Some(chance)) = (limit, ordered, filter)
             && filter_may_stop(n * chance * window.asked as f64, limit)
         {
-            return Err(unsupported(
+            return Err(
                 "a Query whose filter may find its limit's matches before the end of its range (it stops reading there)",
-                &format!("pattern {}", flow.pattern),
-            ));
+            );
         }
         let item_bytes = self.item_bytes[flow.group];
         if n.min(cap) * item_bytes > PAGE_BYTES as f64 {
-            return Err(unsupported(
-                "a Query that reads more than one 1 MB page",
-                &format!("pattern {}", flow.pattern),
-            ));
+            return Err("a Query that reads more than one 1 MB page");
         }
         let metering = self.metering;
         let page = |items: f64| metering.page(ceil_bytes(items.min(cap) * item_bytes));
@@ -940,7 +937,8 @@ impl Capacity {
 
     /// Flow `f`'s Query `calls` in the bucket starting at `bucket`, asked at second `at` of tick
     /// `t`, into `demand`: its members weighed and summed per physical partition, or the sums of
-    /// the last tick that weighed them while its window holds still (`QuerySums`).
+    /// the last tick that weighed them while its window holds still (`QuerySums`); or what
+    /// rates cannot follow of the Query (`query_units`).
     fn query_demand(
         &mut self,
         model: &Model,
@@ -948,7 +946,7 @@ impl Capacity {
         calls: u64,
         (limit, ordered): (Option<u32>, bool),
         demand: &mut [Demand],
-    ) -> Result<(), FluidError> {
+    ) -> Result<(), &'static str> {
         let flow = &model.flows[f];
         let window = self.query_window(model, f, bucket, at, t);
         let keys = self.keys[flow.group].get_mut(&bucket).expect("located before");
@@ -1084,7 +1082,9 @@ impl Capacity {
                         continue;
                     }
                 };
-                self.query_demand(model, (f, bucket, at, t), calls, (limit, ordered), &mut demand)?;
+                self.query_demand(model, (f, bucket, at, t), calls, (limit, ordered), &mut demand).map_err(
+                    |what| unsupported(what, &format!("pattern {}", world.patterns[flow.pattern].name)),
+                )?;
             }
         }
         self.scan_demand(model, t, n, &mut demand);

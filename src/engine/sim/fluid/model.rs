@@ -1415,17 +1415,23 @@ fn sort_repeats(
                     }
                     Gen::New(_) if ent.identity.is_some_and(|(i, _)| i == *attr) => 0.0,
                     // A picked member repeats as Σ share² (through `shares`, so what it
-                    // refuses for a partition key it refuses here too).
+                    // refuses for a partition key it refuses here too), by the popularity each
+                    // put picks it with (`put_popularities`): unequal shares in any of them make
+                    // the key skewed; equal ones meet as often whichever put drew them.
                     Gen::Pick(pop) | Gen::New(pop) => {
-                        match shares(world, &world.pops[*pop].popularity, *pop, seed, place)? {
-                            Shares::Each(s) => {
-                                skewed |= !equally_likely(&s);
-                                s.iter().map(|x| x * x).sum()
-                            }
-                            Shares::Seq(n) => 1.0 / n as f64,
-                            Shares::One => 1.0,
-                            Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
+                        let mut most = 0.0_f64;
+                        for popularity in put_popularities(world, entity, *attr, *pop) {
+                            most = most.max(match shares(world, popularity, *pop, seed, place)? {
+                                Shares::Each(s) => {
+                                    skewed |= !equally_likely(&s);
+                                    s.iter().map(|x| x * x).sum()
+                                }
+                                Shares::Seq(n) => 1.0 / n as f64,
+                                Shares::One => 1.0,
+                                Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
+                            });
                         }
+                        most
                     }
                     source => drawn_repeats(source, seed, a.stream, start_secs, a.ty),
                 };
@@ -1438,6 +1444,23 @@ fn sort_repeats(
         out.skew = if varying == 1 { Skew::Alone } else { Skew::Mixed };
     }
     Ok(out)
+}
+
+/// The popularities entity `entity`'s puts pick attribute `attr` (of population `pop`) with:
+/// each put's own (`popularity_of`: its `keys` where `attr` is its first given), or the
+/// population's where no pattern puts the entity (its items are the preload's, placed by it).
+fn put_popularities(world: &World, entity: usize, attr: usize, pop: usize) -> Vec<&Popularity> {
+    let mut out: Vec<&Popularity> = Vec::new();
+    let puts = world.patterns.iter().filter(|p| p.entity == entity && p.action == Action::Put);
+    for popularity in puts.map(|p| popularity_of(world, p, attr, pop)) {
+        if !out.contains(&popularity) {
+            out.push(popularity);
+        }
+    }
+    if out.is_empty() {
+        out.push(&world.pops[pop].popularity);
+    }
+    out
 }
 
 /// Whether picks of these shares are of equally likely values (within rounding).

@@ -581,13 +581,14 @@ impl<'w> Replay<'w> {
             (0..flows.len()).map(|i| open.iter().map(|(v, &c)| (v[i] * c) as f64).sum()).collect();
         let tick_secs = (self.tick_ms / 1000).max(1);
         let preload = if first_bucket { self.model.preload.get(g) } else { None };
-        // Updates naming their item by a picked sort-key member: each write flow's picks.
-        let picks: Vec<&[f64]> = self.groups[g]
+        // Writes naming their item by a picked sort-key member: each write flow's picks, in
+        // `flows`' order (`None` for a flow that names no item so).
+        let picks: Vec<Option<&[f64]>> = self.groups[g]
             .write_flows
             .iter()
-            .filter_map(|f| group.sort_picks.iter().find(|(p, _)| p == f).map(|(_, s)| &**s))
+            .map(|f| group.sort_picks.iter().find(|(p, _)| p == f).map(|(_, s)| &**s))
             .collect();
-        let picked = !picks.is_empty();
+        let picked = picks.iter().any(Option::is_some);
         let mut parts = Vec::new();
         let (mut items, mut bytes, mut partitions, mut writes, mut aggregate_writes) =
             (0.0, 0.0, 0.0, 0.0, 0.0);
