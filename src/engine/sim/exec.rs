@@ -24,8 +24,6 @@ use super::meter::{PARTITION_RATE, READ, Refusal, WRITE};
 use super::state::{GroupState, NO_ROW, Retry};
 use super::table::{Applied, EntryOp, PartKey, Placed, Touch, WriteRefused};
 
-#[cfg(test)]
-pub(super) use condition::REREAD;
 pub(super) use plain::{Shortcut, plain_patterns};
 pub(super) use read::{Gathering, GetBufs, KeyMemo, WORD_LETTERS};
 pub(super) use write::{ItemWrite, WriteStatus};

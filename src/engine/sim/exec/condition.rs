@@ -34,11 +34,6 @@ use crate::engine::sim::table::Placed;
 /// The stream the read-modify-write windows draw from.
 const WINDOW_STREAM: u64 = 0x7665_7273_696f_6e77;
 
-/// The request number of a version-checked update's retry that starts at the read again after
-/// a lost race, that read having been throttled. The race is lost already: the call reads and
-/// then writes, after the write it lost to, without racing again.
-pub(in crate::engine::sim) const REREAD: u32 = u32::MAX - 1;
-
 impl Simulation {
     /// Meters and charges a request that changes no item — the read of a read-modify-write, the
     /// write of a failed condition — on the table partition holding `pk`. False when the
@@ -82,9 +77,7 @@ impl Simulation {
     /// version-checked update of the item landed within this call's read-to-write window, the
     /// call's write fails (charged for the item), and it reads the item again. Returns the item's
     /// handle (to record the update when it lands) and the time the reads took; `None` when a
-    /// request was throttled, the call then queued for its retry. `reread`: this attempt is the
-    /// read again of a race already lost ([`REREAD`]), which races no more.
-    #[expect(clippy::too_many_arguments, reason = "the call's attempt, as `write` holds it")]
+    /// request was throttled, the call then queued for its retry.
     pub(super) fn version_read(
         &mut self,
         call: Call,
@@ -93,7 +86,6 @@ impl Simulation {
         vals: &[Val],
         now_ms: u64,
         resume: Option<&Resume>,
-        reread: bool,
     ) -> Option<(Option<u32>, f64)> {
         let mut placed = Placed::default();
         let Some(t_idx) = self.world.entities[entity].table else { return Some((None, 0.0)) };
@@ -110,17 +102,15 @@ impl Simulation {
         let draw = unit(self.seed, WINDOW_STREAM, combine(&[call.pattern as u64, call.index]));
         let window = -VERSION_WINDOW_MS * (1.0 - draw).ln();
         let conflict = landed
-            && !reread
             && self
                 .items
                 .versions
                 .get(&handle)
                 .is_some_and(|&last| last <= now_ms && ((now_ms - last) as f64) < window);
-        let mut lost = false;
         if conflict {
             // The UpdateItem fails on its condition, then the GetItem again. A throttled
             // UpdateItem is refused before its condition is evaluated: no race lost yet, and no
-            // read again (keyheat's model: the retry starts over at the read, and may race).
+            // read again (the retry reads first).
             self.figures.count_requests(call.pattern, first, 1);
             let failed = metering.failed_write(old, u64::from(placed.size));
             landed = self.charge_unchanged(t_idx, &placed.pk, WRITE, failed, Some(call.pattern), first);
@@ -129,23 +119,16 @@ impl Simulation {
                 self.figures.stats[call.pattern].condition_failed += 1;
                 self.figures.totals.conflicts += 1;
                 self.figures.totals.condition_failed += 1;
-                lost = true;
                 self.figures.count_requests(call.pattern, first, 1);
                 landed = self.charge_unchanged(t_idx, &placed.pk, READ, read, Some(call.pattern), first);
             }
         }
         if !landed {
             let ordinal = if target.created { target.ordinal } else { NO_ORDINAL };
-            // The round trips made before the refused request, and its own.
-            let base_ms = match (conflict, lost) {
-                (false, _) => latency::GET_MS,
-                (true, false) => latency::GET_MS + latency::WRITE_MS,
-                (true, true) => 2.0 * latency::GET_MS + latency::WRITE_MS,
-            };
             let refused = Refused {
-                request: if lost { REREAD } else { 0 },
+                request: 0,
                 now_ms,
-                base_ms,
+                base_ms: latency::GET_MS,
                 reports: true,
                 ordinal,
                 cursor: None,

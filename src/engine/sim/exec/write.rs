@@ -9,7 +9,6 @@ use std::cmp::Reverse;
 use crate::engine::hash::combine;
 use crate::engine::model::Action;
 
-use super::condition::REREAD;
 use super::locate::LOCATE_RETRY;
 use super::transact::Transaction;
 use super::{Call, Refused, Resume, Through};
@@ -102,14 +101,13 @@ impl Simulation {
         let action = self.world.patterns[pattern].action;
         let entity = self.world.patterns[pattern].entity;
         let now_ms = resume.map_or(call.time_ms, |r| r.at_ms);
-        if let Some(r) = resume.filter(|r| ![0, LOCATE_RETRY, REREAD].contains(&r.request)) {
+        if let Some(r) = resume.filter(|r| r.request != 0 && r.request != LOCATE_RETRY) {
             self.retry_side(call, &r);
             return;
         }
         let Some(located_ms) = self.locate(call, resume.as_ref()) else { return };
         // After the read it retried, the write is sent for the first time.
         let relocated = resume.is_some_and(|r| r.request == LOCATE_RETRY);
-        let reread = resume.is_some_and(|r| r.request == REREAD);
         let resume = resume.map(|r| Resume { request: 0, ..r });
         let mut vals = std::mem::take(&mut self.scratch.vals);
         let Some(target) = self.call_target(call, resume.as_ref(), &mut vals) else {
@@ -128,8 +126,7 @@ impl Simulation {
             stats.max_fanout = stats.max_fanout.max(1);
             self.figures.totals.requests += 1;
         }
-        let Some((versioned, read_ms)) =
-            self.read_first(call, &target, &vals, now_ms, resume.as_ref(), reread)
+        let Some((versioned, read_ms)) = self.read_first(call, &target, &vals, now_ms, resume.as_ref())
         else {
             self.scratch.vals = vals;
             return;
@@ -262,14 +259,13 @@ impl Simulation {
         vals: &[Val],
         now_ms: u64,
         resume: Option<&Resume>,
-        reread: bool,
     ) -> Option<(Option<u32>, f64)> {
         let p = &self.world.patterns[call.pattern];
         if !(matches!(p.condition, Some(CondRt::Version(_))) && p.action == Action::Update) {
             return Some((None, 0.0));
         }
         let entity = p.entity;
-        self.version_read(call, entity, target, vals, now_ms, resume, reread)
+        self.version_read(call, entity, target, vals, now_ms, resume)
     }
 
     /// The aggregate updates a landed write of `call`'s pattern brings: one per aggregated item,

@@ -3,9 +3,7 @@
 //! failed write, a read again and a retry — and `check` predicts both from the same rules.
 
 use crate::engine::planner::{self, WarningCode};
-use crate::engine::sim::exec::REREAD;
 use crate::engine::sim::report::{PatternReport, RunReport};
-use crate::engine::sim::state::Retry;
 use crate::engine::sim::{RunOptions, Simulation};
 use crate::scenario;
 
@@ -86,50 +84,6 @@ fn a_throttled_write_loses_no_race() {
         "{} WCU, {landed} landed, {lost} lost",
         post.wcu
     );
-}
-
-/// A call whose race is lost and whose read again is throttled retries that read
-/// ([`REREAD`]) and writes, after the write it lost to, without racing it again; a retry that
-/// starts over at the read (its write was throttled, `request` 0) races as any attempt does.
-/// Both are sent onto an account another update just landed on.
-#[test]
-fn a_retried_read_again_races_no_more() {
-    // (the retried request, races lost, read units, write units)
-    let cases = [(0, 1, 2.0, 4.0), (REREAD, 0, 1.0, 2.0)];
-    for (request, lost, rcu, wcu) in cases {
-        let loaded = scenario::parse("conditions.ron", CONDITIONS).expect("test scenario");
-        let variant = loaded.variant(None).expect("variant");
-        let mut sim = Simulation::new(&loaded.scenario, variant, &RunOptions::default()).expect("starts");
-        assert!(sim.step());
-        let post = sim.world.patterns.iter().position(|p| p.name == "post").expect("post");
-        let accounts = sim.world.patterns[post].entity;
-        let at_ms = sim.pacing.tick_start(sim.pacing.tick);
-        for ordinal in 0..100 {
-            let handle = sim.world.handle(accounts, ordinal);
-            sim.items.versions.insert(handle, at_ms);
-        }
-        let before = sim.report();
-        let retry = Retry {
-            due_ms: at_ms,
-            seq: 0,
-            pattern: u16::try_from(post).expect("a pattern"),
-            request,
-            retries: 1,
-            call: 7,
-            tick: sim.pacing.tick,
-            time_ms: at_ms,
-            ordinal: u32::MAX,
-            base_bits: 0.0f64.to_bits(),
-            reports: true,
-        };
-        sim.retry(retry, at_ms);
-        let after = sim.report();
-        let (was, now) = (pattern(&before, "post"), pattern(&after, "post"));
-        let row = format!("request {request}");
-        assert_eq!(now.version_conflicts - was.version_conflicts, lost, "{row}");
-        assert!((now.rcu - was.rcu - rcu).abs() < 1e-9, "{row}: {} RCU", now.rcu - was.rcu);
-        assert!((now.wcu - was.wcu - wcu).abs() < 1e-9, "{row}: {} WCU", now.wcu - was.wcu);
-    }
 }
 
 #[test]
