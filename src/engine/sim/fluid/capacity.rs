@@ -45,6 +45,7 @@
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
 mod buckets;
+mod creates;
 mod scan;
 mod waiting;
 
@@ -324,6 +325,10 @@ pub struct Capacity {
     /// Per physical partition, in the order of the last `serve`: the share of its new demand
     /// it served, [read, write].
     served: Vec<[f64; 2]>,
+    /// The keys a creating update may still find empty (`creates`), and a buffer of a flow's
+    /// demand member by member.
+    creates: creates::Creates,
+    by_member: Vec<(usize, f64, f64)>,
 }
 
 /// What a GSI's queues (`Capacity::queue_slot`) gave and what they take from the table.
@@ -622,6 +627,7 @@ impl Capacity {
         let patterns = world.patterns.len();
         let slots = slots_for(&policy, world.engine.profile().request_units());
         let retry_slots = wait_slots(&policy, tick_ms, slots);
+        let creates = creates::Creates::new(model, &scope);
         Capacity {
             meter,
             scan: scan::Scans::new(model, &scope.groups),
@@ -690,6 +696,8 @@ impl Capacity {
             watch: Vec::new(),
             watched: Vec::new(),
             served: Vec::new(),
+            creates,
+            by_member: Vec::new(),
         }
     }
 
@@ -1006,9 +1014,9 @@ impl Capacity {
         Ok(())
     }
 
-    /// Serves tick `t`'s `n` calls per pattern; the served share of each partition's writes is
-    /// kept for the sizes (`landed_share`).
-    pub fn tick(&mut self, world: &World, model: &Model, t: u32, n: &[u64]) -> Result<(), FluidError> {
+    /// Adds tick's `n` calls per pattern to each pattern's running count, of which the last
+    /// `keep` ticks' are kept.
+    fn count_calls(&mut self, n: &[u64]) {
         for (p, &calls) in n.iter().enumerate() {
             let history = &mut self.history[p];
             let before = history.back().copied().unwrap_or(0);
@@ -1017,6 +1025,12 @@ impl Capacity {
                 history.pop_front();
             }
         }
+    }
+
+    /// Serves tick `t`'s `n` calls per pattern; the served share of each partition's writes is
+    /// kept for the sizes (`landed_share`).
+    pub fn tick(&mut self, world: &World, model: &Model, t: u32, n: &[u64]) -> Result<(), FluidError> {
+        self.count_calls(n);
         let tick_start = self.start_ms + u64::from(t) * self.tick_ms;
         let tick_secs = self.tick_ms as f64 / 1000.0;
         let start_secs = tick_start as f64 / 1000.0;
@@ -1068,6 +1082,8 @@ impl Capacity {
                 let keys = self.keys[flow.group].get_mut(&bucket).expect("located above");
                 let (limit, ordered) = match flow.units {
                     Units::Query { limit, ordered, .. } => (limit, ordered),
+                    // Weighed member by member while some key may still be empty (`creates_demand`).
+                    Units::Each(_) if self.creates.pending(f) => continue,
                     Units::Each(units) => {
                         // Fixed units: every member of a partition asks alike, so the partition's
                         // sum of their shares is all it takes, kept until the keys move.
@@ -1087,8 +1103,10 @@ impl Capacity {
                 )?;
             }
         }
+        self.creates_demand(model, n, &mut demand);
         self.scan_demand(model, t, n, &mut demand);
         self.serve(model, t, n, &mut demand);
+        self.creates_served(model, n);
         self.scan_landed(model, &demand);
         // Before the splits renumber the partitions the shares were served on.
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
@@ -1114,6 +1132,44 @@ impl Capacity {
             ));
         }
         Ok(())
+    }
+
+    /// This tick's demand of the creating flows whose keys may still be empty (`creates`): member
+    /// by member, each request at its key's mean units, a create's for the expected requests
+    /// that find it empty (at the share its partition landed in the last tick served, 1 before
+    /// the first or after a split).
+    fn creates_demand(&mut self, model: &Model, n: &[u64], demand: &mut [Demand]) {
+        let admitted = &self.queues.admitted_calls;
+        let calls = |p: usize| admitted[p].unwrap_or(n[p] as f64);
+        let last = if self.served.len() == demand.len() { &self.served[..] } else { &[] };
+        for (f, flow) in model.flows.iter().enumerate() {
+            let Units::Each(units) = flow.units else { continue };
+            if !self.scope.groups[flow.group] || n[flow.pattern] == 0 || !self.creates.pending(f) {
+                continue;
+            }
+            // Creating groups have no time slot: one bucket, located as the tick weighed it.
+            let Some(keys) = self.keys[flow.group].get(&0) else { continue };
+            let parts = &keys.parts;
+            let landed = |m: usize| last.get(parts[m]).map_or(1.0, |s| s[WRITE]);
+            self.creates.demand(model, f, units, &calls, &landed, &mut self.by_member);
+            let overhead = model.groups[flow.group].overhead;
+            for &(m, share, each) in &self.by_member {
+                demand[parts[m]].add((f, flow, overhead), calls(flow.pattern), share, (each, 1.0));
+            }
+        }
+    }
+
+    /// The tick just served: each key a creating update may still find empty is written with
+    /// the share of its partition's write demand that landed (`creates`). Before the splits
+    /// renumber the partitions.
+    fn creates_served(&mut self, model: &Model, n: &[u64]) {
+        let admitted = &self.queues.admitted_calls;
+        let calls = |p: usize| admitted[p].unwrap_or(n[p] as f64);
+        let (keys, served) = (&self.keys, &self.served);
+        let parts_of = |g: usize| keys[g].get(&0).map(|k| &k.parts);
+        self.creates.served(model, &calls, &|g, m| {
+            parts_of(g).and_then(|parts| parts.get(m)).map_or(1.0, |&i| served[i][WRITE])
+        });
     }
 
     /// A request this meter refused that it must not: a guarded write (`Scope::guarded`), or

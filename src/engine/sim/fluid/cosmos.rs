@@ -14,7 +14,6 @@ use crate::engine::planner::Operation;
 use crate::engine::profile::cosmos::LOGICAL_PARTITION_BYTES;
 use crate::engine::retry::{Jitter, RetryPolicy};
 
-use super::super::report::PatternReport;
 use super::super::world::World;
 use super::model::{Flow, Model, SAMPLES, Shares};
 use super::{FluidError, unsupported};
@@ -83,39 +82,6 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
                 pattern.operation.map_or_else(|| format!("{:?}", pattern.action), |o| format!("{o:?}"));
             return Err(unsupported(&format!("{request} requests on Cosmos DB"), &at));
         }
-    }
-    Ok(())
-}
-
-/// The most of an update's landed writes that may create their item on Cosmos DB
-/// (`check_creates`).
-const MOST_CREATES: f64 = 0.01;
-
-/// Refuses a Cosmos DB run whose items number more than 1% of its landed writes. An update of a
-/// key that holds no item creates it, at half a replace's RU (one write by size, not two); the
-/// rates charge every update as a replace, on the meter too, where the per-operation replay
-/// charges each key's first update as a create. The items bound the creates (a preloaded item
-/// is replaced, so this may refuse more than it must): up to 1% of the writes, the demand the
-/// meter decides throttling on and the RU reported are at most 0.5% high (counters: 500 or
-/// 5,000 keys under 7.2 million likes).
-pub fn check_creates(report: &super::RunReport) -> Result<(), FluidError> {
-    let landed_of = |update: bool| -> u64 {
-        let of = |p: &&PatternReport| (p.single_operation() == Some(Operation::UpdateItem)) == update;
-        report.patterns.iter().filter(of).filter_map(|p| p.landed_writes).sum()
-    };
-    let landed = landed_of(true);
-    // Every landed put makes an item of its own (`check_puts`): the rest are the updates'.
-    let items = report.totals.items.saturating_sub(landed_of(false));
-    if landed == 0 {
-        return Ok(());
-    }
-    if items as f64 > MOST_CREATES * landed as f64 {
-        return Err(unsupported(
-            &format!(
-                "updates of more keys than 1% of their writes on Cosmos DB ({items} items of {landed} writes: a key's first update creates its item at half a replace's RU, and rates charge every update as a replace)",
-            ),
-            &format!("scenario {}, variant {}", report.scenario, report.variant),
-        ));
     }
     Ok(())
 }

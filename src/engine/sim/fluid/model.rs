@@ -254,6 +254,10 @@ pub struct Model {
     pub cache: Option<super::cache::CacheModel>,
     /// The version-checked updates: each one's read and lost-race flows (`version`).
     pub versions: Vec<super::version::Versioned>,
+    /// Update flows whose request that finds its key holding no item creates it at other units
+    /// than a replace (Cosmos DB: one write by size, not two), and those units
+    /// (`capacity::creates`).
+    pub creates: Vec<(usize, f64)>,
 }
 
 /// The popularity call `p`'s value of attribute `attr` follows: the pattern's `keys` for its first
@@ -325,6 +329,7 @@ impl Model {
             growth: None,
             fetches: Vec::new(),
             cache: None,
+            creates: Vec::new(),
         };
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
@@ -792,8 +797,17 @@ impl Model {
         // a picked member there one item per distinct member picked (`distinct`).
         let picks = super::distinct::sort_picks(world, pattern, &self.groups[g], seed, &place)?;
         let shares = self.flow_shares(world, g, pattern, seed, &place)?;
+        let picked = picks.is_some();
         if let Some(picks) = picks {
             self.groups[g].sort_picks.push((self.flows.len(), picks));
+        }
+        // Where a create costs other than a replace (Cosmos DB: one write by the document's
+        // size, not two), a key's first update is charged as a create (`capacity::creates`).
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "sizes in bytes")]
+        let create = metering.write(None, Some(largest as u64));
+        if metered(world) && (create - most).abs() > 1e-9 {
+            self.check_creates(world, g, &shares, picked, &place)?;
+            self.creates.push((self.flows.len(), create));
         }
         // An update of a key that holds an item is that item, on purpose: not an overwrite.
         self.groups[g].upsert = true;
@@ -802,6 +816,37 @@ impl Model {
             self.add_version_check(world, (p, pattern), self.flows.len() - 1, (largest, smallest), &place)?;
         }
         Ok(())
+    }
+
+    /// Refuses the updates of group `g` whose first update of a key, a create, the rates do
+    /// not follow key by key (`capacity::creates` follows each partition key's chance of
+    /// holding no item yet): keys with a time slot (each bucket's keys are created anew), items
+    /// named by a picked sort-key member (one create per distinct member picked in a
+    /// partition), and `Seq` picks (a member's calls come in turn, not as draws).
+    fn check_creates(
+        &self,
+        world: &World,
+        g: usize,
+        shares: &Shares,
+        picked: bool,
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let store = world.engine;
+        let shape = if self.groups[g].time.is_some() {
+            "keys with a time slot (each bucket's keys are created anew)"
+        } else if picked {
+            "items named by a picked sort-key member (one create per member a partition's updates pick)"
+        } else if matches!(shares, Shares::Seq(_)) {
+            "Seq picks"
+        } else {
+            return Ok(());
+        };
+        Err(unsupported(
+            &format!(
+                "first updates of {shape} on {store}, where a key's first update creates its item at other units than a replace"
+            ),
+            place,
+        ))
     }
 
     /// How a pattern's calls pick group `g`'s member: by the pattern's given (or drawn) value,
