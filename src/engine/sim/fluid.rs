@@ -215,7 +215,9 @@
 //!   `recommended` over ten minutes (its bundled two hours are refused: the busiest channel's
 //!   bucket then holds more than one 1 MB page). Refused: other filters (a given value, a constant, a time, a prefix: their
 //!   matches follow values rates do not keep), a word search in a value other than a generated
-//!   text, and that peak on a partition that throttles.
+//!   text, that peak on a partition that throttles, and that peak where a step of the sum's
+//!   law (atoms of equal value merged) would pass `extremes::MAX_ATOMS` atoms (lanes of
+//!   unrelated units with many requests each).
 //! - **GSI queues** (`capacity::Capacity::queue_slot`, DESIGN.md §4): where every entry write of
 //!   an index moves an updated value's entry (leaderboard's score) and the update has entries in
 //!   no other index and no aggregate, an index partition queues the entry writes its budget leaves

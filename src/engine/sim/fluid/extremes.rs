@@ -393,11 +393,40 @@ pub struct Mixed {
 /// 10¹⁰ copies looks no further than 10⁻¹³.
 const ATOM_FLOOR: f64 = 1e-18;
 
+/// The most atoms one step of a load's convolution may make (atoms so far times the next lane's
+/// counts, before equal values are merged): about 16 MB of them. Lanes of unrelated units make
+/// every combination of counts a value of its own, so their number grows as the product of the
+/// lanes' counts; above this the maximum is refused rather than computed for minutes. Today's
+/// loads make far fewer (practice-search `recommended`: at most 60 at a step).
+pub const MAX_ATOMS: usize = 1 << 20;
+
+/// A load whose law would need more than [`MAX_ATOMS`] atoms: `atoms` of them at the step refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyAtoms {
+    pub atoms: usize,
+}
+
+/// Atoms sorted by value, those of exactly equal value merged into one (their chances summed in
+/// the order they came): the law is the same, its number of atoms the number of values. Only
+/// exact equality: a value that differs in its last bit stays an atom of its own, as before.
+fn merged(mut atoms: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    atoms.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(atoms.len());
+    for (v, q) in atoms {
+        match out.last_mut() {
+            Some(last) if last.0.to_bits() == v.to_bits() => last.1 += q,
+            _ => out.push((v, q)),
+        }
+    }
+    out
+}
+
 /// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every load in `loads`, in units:
 /// each load's law is the convolution of its lanes' Binomial counts, each scaled by its units
-/// (atoms of value and chance), and each adds `times · ln P(load ≤ x)` to ln P(max ≤ x). With one
-/// lane it is [`binomial_max`] scaled by the lane's units.
-pub fn mixed_max(loads: &[Mixed]) -> Band {
+/// (atoms of value and chance, those of equal value merged), and each adds
+/// `times · ln P(load ≤ x)` to ln P(max ≤ x). With one lane it is [`binomial_max`] scaled by the
+/// lane's units. Refused ([`TooManyAtoms`]) where a step of a convolution passes [`MAX_ATOMS`].
+pub fn mixed_max(loads: &[Mixed]) -> Result<Band, TooManyAtoms> {
     // Per load: its atoms by value, with the chance of the atoms above each (`tails`).
     let laws: Vec<(Vec<f64>, Vec<f64>, f64)> = loads
         .iter()
@@ -415,13 +444,18 @@ pub fn mixed_max(loads: &[Mixed]) -> Band {
                     .filter(|&(_, q)| q > ATOM_FLOOR)
                     .map(|(x, q)| (x as f64 * units, q))
                     .collect();
-                atoms = atoms
-                    .iter()
-                    .flat_map(|&(v, q)| pmf.iter().map(move |&(w, r)| (v + w, q * r)))
-                    .filter(|&(_, q)| q > ATOM_FLOOR)
-                    .collect();
+                let step = atoms.len().saturating_mul(pmf.len());
+                if step > MAX_ATOMS {
+                    return Err(TooManyAtoms { atoms: step });
+                }
+                atoms = merged(
+                    atoms
+                        .iter()
+                        .flat_map(|&(v, q)| pmf.iter().map(move |&(w, r)| (v + w, q * r)))
+                        .filter(|&(_, q)| q > ATOM_FLOOR)
+                        .collect(),
+                );
             }
-            atoms.sort_by(|a, b| a.0.total_cmp(&b.0));
             let values: Vec<f64> = atoms.iter().map(|a| a.0).collect();
             let mut tails = vec![0.0; atoms.len()];
             let mut above = 0.0;
@@ -429,9 +463,9 @@ pub fn mixed_max(loads: &[Mixed]) -> Band {
                 tails[i] = above;
                 above += atoms[i].1;
             }
-            (values, tails, l.times)
+            Ok((values, tails, l.times))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let log_cdf = |x: f64| -> f64 {
         laws.iter()
             .map(|(values, tails, times)| {
@@ -447,14 +481,14 @@ pub fn mixed_max(loads: &[Mixed]) -> Band {
     candidates.sort_by(f64::total_cmp);
     candidates.dedup_by(|a, b| (*a - *b).abs() <= 1e-9);
     if candidates.is_empty() {
-        return Band::default();
+        return Ok(Band::default());
     }
     let quantile = |q: f64| {
         let target = q.ln();
         let i = candidates.partition_point(|&x| log_cdf(x) < target);
         candidates[i.min(candidates.len() - 1)]
     };
-    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+    Ok(Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) })
 }
 
 #[cfg(test)]
@@ -468,7 +502,7 @@ mod tests {
         let cases =
             [(2, 0.1, 29.5, 600.0), (20, 0.05, 1.5, 6000.0), (40, 0.5, 0.5, 10.0), (3, 1.0, 2.0, 5.0)];
         for (n, p, units, times) in cases {
-            let mixed = mixed_max(&[Mixed { lanes: vec![(n, p, units)], times }]);
+            let mixed = mixed_max(&[Mixed { lanes: vec![(n, p, units)], times }]).unwrap();
             let binomial = binomial_max(&[Draws { n, p, times }]).scale(units);
             for (a, b) in
                 [(mixed.low, binomial.low), (mixed.median, binomial.median), (mixed.high, binomial.high)]
@@ -483,7 +517,7 @@ mod tests {
         // Two searches of 30 units and twenty reads of 1.5 of one key, each a tenth likely to
         // pick it, over 600 ticks: against the maximum of sampled ticks (seeded, addressable).
         let load = Mixed { lanes: vec![(2, 0.1, 30.0), (20, 0.1, 1.5)], times: 600.0 };
-        let band = mixed_max(std::slice::from_ref(&load));
+        let band = mixed_max(std::slice::from_ref(&load)).unwrap();
         let runs = 400u64;
         let mut maxima: Vec<f64> = (0..runs)
             .map(|run| {
@@ -511,6 +545,74 @@ mod tests {
         assert!((median - band.median).abs() <= 3.0 + 1e-9, "sampled median {median}, {band:?}");
         let outside = maxima.iter().filter(|&&m| m < band.low - 1e-9 || m > band.high + 1e-9).count();
         assert!(outside <= 4, "{outside} of {runs} maxima outside {band:?}");
+    }
+
+    #[test]
+    fn merging_atoms_keeps_the_law() {
+        // (atoms in, atoms out): equal values summed, the rest kept, in value order.
+        type Atoms = Vec<(f64, f64)>;
+        let cases: [(Atoms, Atoms); 3] = [
+            (vec![(3.0, 0.25), (0.0, 0.5), (3.0, 0.25)], vec![(0.0, 0.5), (3.0, 0.5)]),
+            (
+                vec![(1.5, 0.5), (0.1 + 0.2, 0.25), (0.3, 0.25)],
+                vec![(0.3, 0.25), (0.1 + 0.2, 0.25), (1.5, 0.5)],
+            ),
+            (vec![(0.0, 1.0)], vec![(0.0, 1.0)]),
+        ];
+        let moments = |atoms: &[(f64, f64)]| {
+            let total: f64 = atoms.iter().map(|a| a.1).sum();
+            let mean: f64 = atoms.iter().map(|a| a.0 * a.1).sum();
+            let var: f64 = atoms.iter().map(|a| (a.0 - mean).powi(2) * a.1).sum();
+            (total, mean, var)
+        };
+        for (atoms, want) in cases {
+            let out = merged(atoms.clone());
+            assert_eq!(out, want, "{atoms:?}");
+            let ((t0, m0, v0), (t1, m1, v1)) = (moments(&atoms), moments(&out));
+            assert!(
+                (t0 - t1).abs() < 1e-12 && (m0 - m1).abs() < 1e-12 && (v0 - v1).abs() < 1e-12,
+                "{atoms:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lanes_of_equal_units_merge_into_the_binomial_of_their_sum() {
+        // Lanes of one chance and one unit cost are one Binomial of their requests together:
+        // every value is reached by many combinations, merged into one atom each.
+        // (lanes' n, p, units, times)
+        let cases = [
+            (vec![10, 20], 0.2, 1.5, 600.0),
+            (vec![5, 5, 5, 5], 0.1, 30.0, 6000.0),
+            (vec![40, 1, 7], 0.5, 1.0, 10.0),
+        ];
+        for (ns, p, units, times) in cases {
+            let lanes = ns.iter().map(|&n| (n, p, units)).collect();
+            let mixed = mixed_max(&[Mixed { lanes, times }]).unwrap();
+            let binomial = binomial_max(&[Draws { n: ns.iter().sum(), p, times }]).scale(units);
+            for (a, b) in
+                [(mixed.low, binomial.low), (mixed.median, binomial.median), (mixed.high, binomial.high)]
+            {
+                assert!((a - b).abs() < 1e-9, "{ns:?}, p {p}: {mixed:?} against {binomial:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_load_past_the_cap_of_atoms_is_refused() {
+        // Three lanes of unrelated units, ~170 likely counts each: every combination its own
+        // value, 170³ ≈ 5·10⁶ atoms at the third step. Two such lanes (~3·10⁴) are answered.
+        let lane = |units: f64| (1000, 0.1, units);
+        let three = Mixed {
+            lanes: vec![lane(1.0), lane(std::f64::consts::PI), lane(std::f64::consts::E)],
+            times: 60.0,
+        };
+        match mixed_max(&[three]) {
+            Err(TooManyAtoms { atoms }) => assert!(atoms > MAX_ATOMS, "{atoms}"),
+            other => panic!("not refused: {other:?}"),
+        }
+        let two = Mixed { lanes: vec![lane(1.0), lane(std::f64::consts::PI)], times: 60.0 };
+        assert!(mixed_max(&[two]).is_ok());
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::super::report::{
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Counted, Draws, Mixed, Sizes, mixed_max};
+use super::extremes::{Band, Counted, Draws, MAX_ATOMS, Mixed, Sizes, mixed_max};
 use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -292,7 +292,17 @@ impl Replay<'_> {
                 loads.push(Mixed { lanes: lanes_of_tick, times: ticks as f64 * count });
             }
         }
-        Ok(mixed_max(&loads))
+        mixed_max(&loads).map_err(|e| {
+            let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+            unsupported(
+                &format!(
+                    "the peak of a partition whose reads of different units make more than {} \
+                     combinations of requests in a tick ({} at one step)",
+                    MAX_ATOMS, e.atoms
+                ),
+                &place,
+            )
+        })
     }
 
     /// Per flow of `flows`, the first of them its requests go with: a flow of the same pattern
