@@ -85,10 +85,11 @@ pub fn partition_limits(engine: Engine) -> (f64, Option<f64>) {
 /// each item collection (a key's items and their LSI entries) to 10 GB
 /// (ItemCollectionSizeLimitExceeded; AWS developer guide, "Item collection size limit"), so
 /// that table and its LSIs stop at the line while its GSIs split. keyheat's DynamoDB replay
-/// holds one table, so an LSI anywhere in the variant is that table's. On the other stores the
-/// line is a limit or guidance.
+/// holds one table, so an LSI anywhere in the variant is that table's, unless it keys no entity
+/// (the replay builds no index that holds no item). On the other stores the line is a limit or
+/// guidance.
 pub fn splits_at_size(engine: Engine, variant: &Variant, index: Option<IndexKind>) -> bool {
-    let local = variant.indexes.iter().any(|i| i.kind == IndexKind::Local);
+    let local = variant.indexes.iter().any(|i| i.kind == IndexKind::Local && !i.keys.is_empty());
     engine == Engine::DynamoDb && (index == Some(IndexKind::Global) || !local)
 }
 

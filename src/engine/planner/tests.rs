@@ -864,4 +864,8 @@ fn a_partition_splits_at_the_size_line_unless_an_lsi_holds_it() {
         let variant = Variant { indexes, ..variant.clone() };
         assert_eq!(splits_at_size(engine, &variant, group), splits, "{engine:?} {kinds:?} {group:?}");
     }
+    // An LSI that keys no entity holds no item collection: the replay does not build it.
+    let unkeyed = Index { kind: Local, keys: Vec::new(), ..index.clone() };
+    let variant = Variant { indexes: vec![unkeyed, Index { kind: Global, ..index }], ..variant.clone() };
+    assert!(splits_at_size(Engine::DynamoDb, &variant, None));
 }
