@@ -94,12 +94,8 @@ fn groups(
 ) -> Result<Vec<GroupState>, SimError> {
     let mut groups = Vec::with_capacity(world.groups.len());
     for (g, &(t, _)) in world.groups.iter().enumerate() {
-        let kind = match world.group_kind(g) {
-            None => GroupKind::Table,
-            Some(IndexKind::Global) => GroupKind::GlobalIndex,
-            Some(IndexKind::Local) => GroupKind::LocalIndex,
-        };
-        let registry = metrics.add_group(GroupInfo { name: world.group_name(g), kind })?;
+        let registry =
+            metrics.add_group(GroupInfo { name: world.group_name(g), kind: world.metrics_kind(g) })?;
         let metered = engine.profile().metered() && world.group_kind(g) != Some(IndexKind::Local);
         let meter = metered.then(|| {
             let mut rows = |lo: u64| {

@@ -6,6 +6,7 @@
 //! as CQL has it, each with the indexes over that entity.
 
 use crate::engine::hash::combine;
+use crate::engine::metrics::GroupKind;
 use crate::engine::model::{
     self, Action, AttrType, Engine, EntityId, Generator, IndexKind as ModelIndexKind, ItemAttr, RangeSpan,
     Scenario, Variant,
@@ -316,6 +317,15 @@ impl World {
     pub fn group_kind(&self, group: usize) -> Option<IndexKind> {
         let (t, i) = self.groups[group];
         i.map(|i| self.tables[t].indexes[i].kind)
+    }
+
+    /// What the metrics call `group`: the table or an index of its kind.
+    pub fn metrics_kind(&self, group: usize) -> GroupKind {
+        match self.group_kind(group) {
+            None => GroupKind::Table,
+            Some(IndexKind::Global) => GroupKind::GlobalIndex,
+            Some(IndexKind::Local) => GroupKind::LocalIndex,
+        }
     }
 }
 

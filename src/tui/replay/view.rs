@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use crate::engine::judge;
 use crate::engine::metrics::{
-    GroupId, GroupInfo, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series, Tick, columns,
+    GroupId, GroupInfo, GroupKind, HeatmapQuery, Kind, Layer, Metric, Metrics, PartitionId, Rank, Series,
+    Tick, columns,
 };
 use crate::engine::model::{Engine, Scenario, Variant};
 use crate::engine::planner;
@@ -55,7 +56,7 @@ pub fn rates(
     calls: f64,
     request: &ViewRequest,
 ) -> WorkbenchView {
-    let splits = heat.groups.iter().map(|name| named_splits(engine, variant, name)).collect();
+    let splits = heat.kinds.iter().map(|&kind| kind_splits(engine, variant, kind)).collect();
     WorkbenchView {
         heatmap: expected_heatmap(heat, splits, request),
         sizes: ends(report, engine, variant, request.size_series),
@@ -236,11 +237,8 @@ fn sizes(metrics: &Metrics, scenario: &Scenario, variant: &Variant, request: &Vi
     let range = closed(metrics);
     let clock = *metrics.clock();
     let top = metrics.top_partitions(Layer::Logical, None, Metric::Bytes, Rank::Total, request.size_series);
-    let tables: Vec<GroupId> = metrics
-        .groups()
-        .filter(|(_, g)| g.kind == crate::engine::metrics::GroupKind::Table)
-        .map(|(id, _)| id)
-        .collect();
+    let tables: Vec<GroupId> =
+        metrics.groups().filter(|(_, g)| g.kind == GroupKind::Table).map(|(id, _)| id).collect();
     let splits = splits(metrics, engine, variant);
     let series = top
         .iter()
@@ -275,7 +273,6 @@ fn sizes(metrics: &Metrics, scenario: &Scenario, variant: &Variant, request: &Vi
 /// the group is not found by its name (the replay names a table after the scenario, or after
 /// its one entity, and an index by its own name, `index (entity)` per entity table).
 fn bucket_secs(scenario: &Scenario, variant: &Variant, group: &GroupInfo) -> Option<f64> {
-    use crate::engine::metrics::GroupKind;
     let keys: Vec<&crate::engine::model::EntityKeys> = match group.kind {
         GroupKind::GlobalIndex | GroupKind::LocalIndex => {
             let index = variant.indexes.iter().find(|i| i.name == group.name)?;
@@ -305,20 +302,20 @@ fn bucket_secs(scenario: &Scenario, variant: &Variant, group: &GroupInfo) -> Opt
 /// (`SizeSeries::splits`, `HeatmapView::splits`): the store's rule for the variant
 /// (`planner::splits_at_size`) by the group's kind.
 fn splits(metrics: &Metrics, engine: Engine, variant: &Variant) -> impl Fn(GroupId) -> bool {
-    use crate::engine::metrics::GroupKind;
-    use crate::engine::model::IndexKind;
-    let splits: Vec<(GroupId, bool)> = metrics
-        .groups()
-        .map(|(id, g)| {
-            let index = match g.kind {
-                GroupKind::GlobalIndex => Some(IndexKind::Global),
-                GroupKind::LocalIndex => Some(IndexKind::Local),
-                GroupKind::Table | GroupKind::Entity => None,
-            };
-            (id, planner::splits_at_size(engine, variant, index))
-        })
-        .collect();
+    let splits: Vec<(GroupId, bool)> =
+        metrics.groups().map(|(id, g)| (id, kind_splits(engine, variant, g.kind))).collect();
     move |group| splits.iter().any(|&(id, splits)| id == group && splits)
+}
+
+/// Whether the partitions of a group of kind `kind` split at the line.
+fn kind_splits(engine: Engine, variant: &Variant, kind: GroupKind) -> bool {
+    use crate::engine::model::IndexKind;
+    let index = match kind {
+        GroupKind::GlobalIndex => Some(IndexKind::Global),
+        GroupKind::LocalIndex => Some(IndexKind::Local),
+        GroupKind::Table | GroupKind::Entity => None,
+    };
+    planner::splits_at_size(engine, variant, index)
 }
 
 /// Per group of `variant`'s design, the table first and then each index in its order, whether
@@ -329,14 +326,6 @@ pub fn design_splits(engine: Engine, variant: &Variant) -> Vec<bool> {
         .chain(variant.indexes.iter().map(index))
         .map(|kind| planner::splits_at_size(engine, variant, kind))
         .collect()
-}
-
-/// Whether the partitions of the group a run replayed as rates names `name` split at the line:
-/// an index by its name, the table otherwise (the fluid replay names its groups as
-/// `World::group_name` does).
-fn named_splits(engine: Engine, variant: &Variant, name: &str) -> bool {
-    let index = variant.indexes.iter().find(|i| i.name == name).map(|i| i.kind);
-    planner::splits_at_size(engine, variant, index)
 }
 
 fn indexes(report: &RunReport) -> Vec<IndexRow> {

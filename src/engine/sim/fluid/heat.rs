@@ -23,7 +23,8 @@
 use std::ops::Range;
 
 use crate::engine::metrics::{
-    Clock, GroupId, HeatmapMatrix, Metric, PartitionId, RowOrdering, SortKey, SourceRow, Tick, columns,
+    Clock, GroupId, GroupKind, HeatmapMatrix, Metric, PartitionId, RowOrdering, SortKey, SourceRow, Tick,
+    columns,
 };
 use crate::engine::time::{SimDuration, SimTime};
 use crate::engine::value::KeyValue;
@@ -73,6 +74,8 @@ pub struct ExpectedHeat {
     ticks: u32,
     /// Table and index names, by `GroupId`.
     pub groups: Vec<String>,
+    /// What each of `groups` is: the table or an index of its kind.
+    pub kinds: Vec<GroupKind>,
     /// Partitions of each time slot over every key group (their members): what the rows are
     /// the hottest of.
     pub partitions: u64,
@@ -246,6 +249,7 @@ impl Recorder {
             clock,
             ticks,
             groups: names.iter().map(|&w| world.group_name(w)).collect(),
+            kinds: names.iter().map(|&w| world.metrics_kind(w)).collect(),
             partitions,
             cells: vec![[0.0; 2]; rows.len() * cols.len()],
             totals: vec![[0.0; 2]; cols.len()],
@@ -462,6 +466,28 @@ mod tests {
     /// Every row's write cells: (row, column) → expected writes per second.
     fn writes(h: &ExpectedHeat) -> Vec<Vec<f32>> {
         (0..h.rows.len()).map(|r| h.recorded(r).iter().map(|c| c[WRITE]).collect()).collect()
+    }
+
+    /// Each group carries its kind with its name, as the per-operation replay registers it: a
+    /// view decides from the kind, not the name, whether a group's partitions split at the size
+    /// line. (scenario, variant, groups by name and kind)
+    #[test]
+    fn each_group_says_what_it_is() {
+        type Groups = &'static [(&'static str, GroupKind)];
+        let cases: [(&str, &str, Groups); 2] = [
+            ("sensors", "naive", &[("Sensor", GroupKind::Table), ("Reading", GroupKind::Table)]),
+            (
+                "leaderboard",
+                "naive",
+                &[("leaderboard", GroupKind::Table), ("by-score", GroupKind::GlobalIndex)],
+            ),
+        ];
+        for (scenario, variant, want) in cases {
+            let (_, h) = heat(scenario, variant, 60);
+            let got: Vec<(&str, GroupKind)> =
+                h.groups.iter().map(String::as_str).zip(h.kinds.iter().copied()).collect();
+            assert_eq!(got, want, "{scenario} {variant}");
+        }
     }
 
     /// sensors' readings and sensor reads pick their sensor uniformly: in each table (Cassandra
