@@ -308,15 +308,18 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
     let before = w.baseline_loading.map(|l| l.label());
     let not_yet = "no snapshot yet";
     let before_label = w.baseline_label.as_deref().unwrap_or("previous run");
-    let design = design_splits(w.loaded.scenario.engine, w.current());
+    // Each side's legend speaks of the design its run replays (the baseline's may differ).
+    let now_design = w.run_splits.as_slice();
+    let before_design = w.baseline_splits.as_deref().unwrap_or(now_design);
     if let Some([left, right]) = l.heatmaps {
-        for (rect, title, view, empty) in [
-            (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet),
+        for (rect, title, view, empty, design) in [
+            (left, format!("Heatmap — now: {}", w.run_label), Some(&w.view), not_yet, now_design),
             (
                 right,
                 format!("Heatmap — before: {before_label}"),
                 w.baseline.as_ref(),
                 before.as_deref().unwrap_or(not_yet),
+                before_design,
             ),
         ] {
             let b = framed(&title, false, theme);
@@ -327,7 +330,7 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
                 settings: &w.heat,
                 hints: &[],
                 empty: heat_empty(view, empty),
-                design: &design,
+                design,
                 theme,
             }
             .render(inner, buf);

@@ -19,6 +19,7 @@ use super::panels::lesson::{lesson_lines, wrapped_height};
 use super::panels::patterns::{self, PatternsPanel};
 use super::panels::shards::ShardsPanel;
 use super::practice::Practice;
+use super::replay::design_splits;
 use super::theme::Theme;
 use super::view::{Progress, SizesView, ViewRequest, WorkbenchView};
 use crate::engine::metrics::{Layer, Metric, RowOrdering, Shape, detect_shapes};
@@ -131,6 +132,10 @@ pub struct Workbench {
     /// What the current run and the baseline shard, if anything: where compare shows shards.
     pub run_shards: Option<RunShards>,
     pub baseline_shards: Option<RunShards>,
+    /// Per group of the design each run replays (`replay::design_splits`), whether its
+    /// partitions split at the size line: what compare's legends say before a snapshot.
+    pub run_splits: Vec<bool>,
+    pub baseline_splits: Option<Vec<bool>>,
     pub hints: Vec<&'static str>,
     pub layout: WorkbenchLayout,
     /// Where compare draws, laid out with the workbench (the heatmaps' request is sized by it).
@@ -193,6 +198,8 @@ impl Workbench {
             baseline_label: None,
             run_shards: None,
             baseline_shards: None,
+            run_splits: Vec::new(),
+            baseline_splits: None,
             hints: Vec::new(),
             layout: WorkbenchLayout::default(),
             compare: CompareLayout::default(),
@@ -260,6 +267,9 @@ impl Workbench {
                 let shards = RunShards::of(self.current());
                 self.baseline_shards =
                     std::mem::replace(&mut self.run_shards, shards).filter(|_| !previous.is_empty());
+                let splits = design_splits(self.loaded.scenario.engine, self.current());
+                self.baseline_splits =
+                    Some(std::mem::replace(&mut self.run_splits, splits)).filter(|_| !previous.is_empty());
                 self.baseline_label = Some(previous).filter(|p| !p.is_empty());
             }
             Err(_) => self.playback = Playback::Paused,

@@ -108,6 +108,30 @@ fn a_new_variant_replays_beside_the_old_one_at_the_same_moment() {
 }
 
 #[test]
+fn each_side_of_compare_speaks_of_its_own_designs_splits() {
+    // orders' naive with an LSI holds its item collections to 10 GB; recommended (a GSI, no LSI)
+    // splits. After `v` the baseline is the naive run, and its legend keeps naive's words.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/orders.ron"))
+        .expect("the bundled file is in the source tree");
+    let lsi =
+        r#"(name: "by-placed", kind: Local, keys: {"Order": (sk: "{placed_at}")}, projection: KeysOnly)"#;
+    // The first variant's keys (naive's) end here; the index goes after them.
+    let naive_keys = r#""OrderItem": (pk: "ORDER#{order_id}", sk: "ITEM#{line:03}"),
+            },"#;
+    assert!(text.contains(naive_keys), "naive's keys are where the test expects them");
+    let edited = text.replacen(naive_keys, &format!("{naive_keys}\n            indexes: [{lsi}],"), 1);
+    let path = temp_dir("compare-splits").join("orders.ron");
+    std::fs::write(&path, edited).expect("the temp dir is writable");
+    let mut a = real_app();
+    a.open(&path.display().to_string(), Some("naive"), None).unwrap();
+    assert_eq!(workbench(&a).run_splits, [false, false], "naive with an LSI: the table and the LSI stop");
+    press(&mut a, &[key(KeyCode::Char('v'))]);
+    let w = workbench(&a);
+    assert_eq!(w.run_splits, [true, true], "recommended: the table and its GSI split");
+    assert_eq!(w.baseline_splits.as_deref(), Some([false, false].as_slice()));
+}
+
+#[test]
 fn jump_to_end_runs_out_the_workload_within_frame_budgets() {
     let path = short_counters("jump", "6s");
     let mut a = real_app();
