@@ -45,6 +45,17 @@ pub enum Shares {
 }
 
 impl Shares {
+    /// Whether two flows pick their members alike: the same chances, or the same `Seq`, or the
+    /// one partition. `Fresh` picks are never alike (each call makes a member of its own).
+    pub fn same(&self, other: &Shares) -> bool {
+        match (self, other) {
+            (Shares::Each(x), Shares::Each(y)) => x[..] == y[..],
+            (Shares::Seq(x), Shares::Seq(y)) => x == y,
+            (Shares::One, Shares::One) => true,
+            _ => false,
+        }
+    }
+
     pub fn of(&self, member: usize) -> f64 {
         match self {
             Shares::Seq(n) => 1.0 / *n as f64,
