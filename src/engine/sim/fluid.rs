@@ -357,7 +357,23 @@
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
 //!   shard is a draw the fluid replay does not make), read caches of the shapes above,
-//!   denormalized copies and embedded lists (a parent document grows with each child).
+//!   denormalized copies and embedded lists kept whole (a parent document grows with each
+//!   child, and a multikey index keys its list's distinct values).
+//! - **Embedded lists of the newest children** (the subset pattern, `keep_latest: Some(n)`,
+//!   `embed`): each landed put of the child is an item of its own and brings one UpdateItem of
+//!   its parent appending it to the parent's list of the newest `n` — a write flow of the put's
+//!   pattern onto the parents (each the put's share of the member its `by` attribute picks), one
+//!   more request a call and a side write in write amplification, as an aggregate's update. The
+//!   parents are the preloaded items; a parent's bytes are its document and its list of
+//!   `min(K, n)` elements of the child's sampled mean size (with their BSON names), `K` its
+//!   Binomial count of landed appends, so its expected bytes and the new versions its appends
+//!   build (the documents section) are expectations over that draw, per parent; the largest
+//!   document is the largest parent with a full list. reviews `recommended` without its index
+//!   agrees on MongoDB (`tests/fluid_agreement.rs`). Refused: lists kept whole (reviews
+//!   `naive`, social-feed `embedded-comments`), embeds on a store metered in capacity units (an
+//!   UpdateItem is charged for the whole item, which grows with its list), children written by
+//!   other than a PutItem, parents calls also write, not all preloaded, not keyed by the picked
+//!   member alone, or with index entries or views.
 //! - **Whole documents** (MongoDB, `Latency::Documents`): items are documents sized as BSON
 //!   by the profile's rules, as any item is by its store's, and every write onto a key holding
 //!   a document builds the document's whole new version: the report's documents section
@@ -368,12 +384,14 @@
 //!   largest document is the model's largest (the preload's, and the writes' sampled). Nothing
 //!   throttles. Latency, which grows with the document rebuilt, is not modelled (the notes say
 //!   so). Refused, named, before anything else the run uses: sharded collections (ranges, the
-//!   balancer's migrations, jumbo ranges: shard-keys), embedded lists (a parent document that
-//!   grows with each child: reviews, social-feed's `recommended` and `embedded-comments`), copies
-//!   (social-feed `naive`) and secondary indexes (entries of key and record id, a multikey
-//!   index's one per distinct value); then aggregates, create-once puts and a document sampled
-//!   past the 16 MB limit (`documents_check`). counters, listed for MongoDB, replays
-//!   (`tests/fluid_agreement.rs`); no bundled MongoDB variant gets this far yet.
+//!   balancer's migrations, jumbo ranges: shard-keys), embedded lists kept whole (a parent
+//!   document that grows with each child: reviews `naive`, social-feed's `embedded-comments`),
+//!   copies (social-feed `naive`) and secondary indexes (entries of key and record id, a
+//!   multikey index's one per distinct value: reviews `recommended`'s index by author, and
+//!   social-feed `recommended`'s); then aggregates, create-once puts and a document sampled past
+//!   the 16 MB limit (`documents_check`). counters, listed for MongoDB, replays, and so does
+//!   reviews `recommended` without its index (the subset pattern's lists, above:
+//!   `tests/fluid_agreement.rs`); no bundled MongoDB variant gets this far yet.
 //!
 //! # What it must never do
 //!
@@ -390,6 +408,7 @@ mod capacity;
 mod condition;
 mod cosmos;
 mod distinct;
+mod embed;
 mod extremes;
 mod fetch;
 mod growth;
@@ -476,11 +495,15 @@ pub fn run_with_heat(
     // What the fluid replay keeps no rates of is refused by its own name first, before the
     // store's profile: a sharded collection's documents live in ranges that the balancer
     // migrates between shards, some of them jumbo (`shards::Cluster`), and a parent document
-    // grows with each child embedded in it.
+    // grows with each child embedded whole in it (the subset pattern's bounded list is
+    // modelled: `embed`).
     let extras = [
         (variant.sharding.is_some(), "sharded collections (ranges, the balancer's migrations, jumbo ranges)"),
         (!variant.copies.is_empty(), "denormalized copies"),
-        (!variant.embeds.is_empty(), "embedded lists"),
+        (
+            variant.embeds.iter().any(|e| e.keep_latest.is_none()),
+            "embedded lists kept whole (a parent document that grows with every child, and a multikey index of its list's distinct values)",
+        ),
     ];
     if let Some((_, feature)) = extras.iter().find(|(used, _)| *used) {
         return Err(unsupported(feature, &place));
@@ -522,6 +545,8 @@ pub fn run_with_heat(
     }
     let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
     model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
+    let embeds: Vec<_> = super::embed::compile(&world, variant).into_iter().map(|e| e.plan).collect();
+    model.add_embeds(&world, &embeds, (seed, start_secs))?;
     if profile.latency == Latency::Documents {
         documents_check(&model, scenario.engine, &place)?;
     }
@@ -910,14 +935,16 @@ mod tests {
     }
 
     /// A MongoDB run is refused for the first thing it uses that rates keep nothing of, named:
-    /// a sharded collection's ranges, embedded lists, copies, and past those index entries of
-    /// key and record id. counters, which uses none of them, replays (its documents section
+    /// a sharded collection's ranges, embedded lists kept whole, copies, and past those index
+    /// entries of key and record id (the subset pattern's lists are modelled: reviews
+    /// `recommended` is refused for its index). counters, which uses none of them, replays (its documents section
     /// agrees: `tests/fluid_agreement.rs`).
     #[test]
     fn mongodb_runs_are_refused_for_what_they_use() {
         /// A variant's name and the feature its refusal names (none: it replays).
         type Refusal = (&'static str, Option<&'static str>);
         const SHARDED: &str = "sharded collections (ranges, the balancer's migrations, jumbo ranges)";
+        const WHOLE_LISTS: &str = "embedded lists kept whole (a parent document that grows with every child, and a multikey index of its list's distinct values)";
         // counters listed for MongoDB (Cosmos DB dropped: it has no indexes), `naive`'s counter
         // indexed by its stream.
         let indexed: [Edit; 2] = [
@@ -933,14 +960,18 @@ mod tests {
                 &[],
                 &[("naive", Some(SHARDED)), ("recommended", Some(SHARDED)), ("by-country", Some(SHARDED))],
             ),
-            ("reviews", &[], &[("naive", Some("embedded lists")), ("recommended", Some("embedded lists"))]),
+            (
+                "reviews",
+                &[],
+                &[("naive", Some(WHOLE_LISTS)), ("recommended", Some("secondary indexes on MongoDB"))],
+            ),
             (
                 "social-feed",
                 &[],
                 &[
                     ("naive", Some("denormalized copies")),
-                    ("recommended", Some("embedded lists")),
-                    ("embedded-comments", Some("embedded lists")),
+                    ("recommended", Some("secondary indexes on MongoDB")),
+                    ("embedded-comments", Some(WHOLE_LISTS)),
                 ],
             ),
             ("counters", &indexed, &[("naive", Some("secondary indexes on MongoDB")), ("recommended", None)]),

@@ -245,6 +245,10 @@ pub struct Model {
     /// The flows that are a maintained aggregate's UpdateItems (`aggregate`): requests of
     /// their trigger's pattern, though not its calls' own writes.
     pub aggregate_flows: Vec<usize>,
+    /// The subset pattern's appends to each parent's list (`embed`): like an aggregate's
+    /// update, a request of the put's pattern that is not its calls' own write; the parents'
+    /// bytes and document versions grow with the list.
+    pub embeds: Vec<super::embed::EmbedFlow>,
     /// The groups whose writes are create-once puts (`condition`): a put onto a taken key is
     /// refused, not an overwrite.
     pub create_once: Vec<usize>,
@@ -321,11 +325,10 @@ fn grows(world: &World, pop: usize) -> bool {
         })
 }
 
-impl Model {
-    /// `puts` is every pattern's calls over the run (a population grown by puts has that many
-    /// members at its end).
-    pub fn compile(world: &World, seed: u64, start_secs: i64, puts: &[u64]) -> Result<Model, FluidError> {
-        let mut model = Model {
+/// A model of nothing yet: no groups, no flows, no items seen.
+impl Default for Model {
+    fn default() -> Self {
+        Model {
             groups: Vec::new(),
             flows: Vec::new(),
             preload: Vec::new(),
@@ -333,6 +336,7 @@ impl Model {
             largest: 0.0,
             smallest: f64::INFINITY,
             aggregate_flows: Vec::new(),
+            embeds: Vec::new(),
             create_once: Vec::new(),
             versions: Vec::new(),
             lead: Vec::new(),
@@ -341,7 +345,15 @@ impl Model {
             fetches: Vec::new(),
             cache: None,
             creates: Vec::new(),
-        };
+        }
+    }
+}
+
+impl Model {
+    /// `puts` is every pattern's calls over the run (a population grown by puts has that many
+    /// members at its end).
+    pub fn compile(world: &World, seed: u64, start_secs: i64, puts: &[u64]) -> Result<Model, FluidError> {
+        let mut model = Model::default();
         for (e, ent) in world.entities.iter().enumerate() {
             let Some(t) = ent.table else { continue };
             let table = &world.tables[t];

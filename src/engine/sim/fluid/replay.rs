@@ -100,12 +100,20 @@ impl GroupState {
     /// refused by their condition, or else writes onto a key that held an item
     /// (`count_rewrites`) — overwrites, unless an upsert replaces on purpose — of the bucket's
     /// calls of its write flows.
+    /// `versions`: the bytes of the new versions embeds' appends built (`embed`), each the
+    /// document its parent's appends left, where the group's writes are such appends.
     fn count_replaced(
         &mut self,
         replaced: f64,
         (model, g): (&Model, usize),
         (flows, totals): (&[&Flow], &[f64]),
+        versions: Option<f64>,
     ) {
+        if let Some(versions) = versions {
+            self.rewrites += replaced;
+            self.rewritten_bytes += versions;
+            return;
+        }
         if model.create_once.contains(&g) {
             self.condition_failed += replaced;
             return;
@@ -547,14 +555,14 @@ impl<'w> Replay<'w> {
     }
 
     /// Of a partition's expected writes (each write flow's `share` of its `totals`), those of
-    /// aggregates' updates.
+    /// aggregates' updates and of embeds' appends (side writes of their calls).
     fn aggregate_writes(&self, g: usize, shares: &[f64], totals: &[f64]) -> f64 {
         // Most models have none: skip the walk over every member's write flows.
-        if self.model.aggregate_flows.is_empty() {
+        if self.model.aggregate_flows.is_empty() && self.model.embeds.is_empty() {
             return 0.0;
         }
         let flows = self.groups[g].write_flows.iter().zip(shares.iter().zip(totals));
-        flows.filter(|(f, _)| self.model.aggregate_flows.contains(f)).map(|(_, (s, t))| s * t).sum()
+        flows.filter(|&(f, _)| self.model.side_write(*f)).map(|(_, (s, t))| s * t).sum()
     }
 
     /// Of a partition's expected writes (each write flow's `share` of its `totals`), those that
@@ -671,6 +679,8 @@ impl<'w> Replay<'w> {
             let size = Normal { mean, sd };
             parts.push(Part { member: m, at_secs, items: size, pre: pre_items, bytes_per_item, empty });
         }
+        // The subset pattern's lists in the parents, and the new versions their appends built.
+        let versions = self.embedded_lists(g, &totals, (preload, at_secs), (&mut parts, &mut bytes));
         if let Some(capacity) = self.capacities.iter_mut().find(|c| c.scope.groups[g]) {
             capacity.closed_bucket(&self.model, g, at_secs, &parts);
         }
@@ -681,8 +691,39 @@ impl<'w> Replay<'w> {
         state.writes += writes;
         state.aggregate_writes += aggregate_writes;
         let replaced = (writes - (items - preload_items(preload))).max(0.0);
-        state.count_replaced(replaced, (&self.model, g), (&flows, &totals));
+        state.count_replaced(replaced, (&self.model, g), (&flows, &totals), versions);
         self.keep(g, parts);
+    }
+
+    /// The subset pattern's appends onto group `g`'s parents (`embed`), if any, over the
+    /// bucket's `totals` calls of its write flows: each closed parent's bytes grow by its
+    /// expected list, added to the group's `bytes`; returns the new versions the appends built.
+    fn embedded_lists(
+        &self,
+        g: usize,
+        totals: &[f64],
+        (preload, at_secs): (Option<&BTreeMap<u64, super::model::Preloaded>>, i64),
+        (parts, bytes): (&mut [Part], &mut f64),
+    ) -> Option<f64> {
+        let appends = self.model.appends_to(g, &self.groups[g].write_flows)?;
+        let flows = &self.groups[g].write_flows;
+        let mut versions = 0.0;
+        let mut shares = Vec::with_capacity(flows.len());
+        for part in parts.iter_mut() {
+            let member = usize::try_from(part.member).unwrap_or(usize::MAX);
+            shares.clear();
+            shares.extend(flows.iter().map(|&f| self.model.flows[f].shares.of(member)));
+            let landed =
+                self.capacity_of(g).map_or(1.0, |c| c.landed_share(&self.model, g, part.member, at_secs));
+            let pre = preload.and_then(|p| p.get(&part.member)).map_or((0.0, 0.0), |p| (p.items, p.bytes));
+            let (list, built) = appends.of(&shares, totals, landed, pre);
+            if part.items.mean > 0.0 {
+                part.bytes_per_item += list / part.items.mean;
+            }
+            *bytes += list;
+            versions += built;
+        }
+        Some(versions)
     }
 
     /// Keeps group `g`'s closed partitions that may be the largest; a shared partition's every

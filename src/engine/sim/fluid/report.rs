@@ -750,10 +750,12 @@ impl Replay<'_> {
             // A read the cache fronts sends a request only for its misses (`cache`).
             let fronted = self.model.cache.as_ref().and_then(|c| c.fronted.iter().find(|f| f.pattern == p));
             let requests = fronted.map_or(requests, |f| f.misses);
-            // Each aggregated item's UpdateItem is one more request of the call's (its put is
-            // never refused: `fluid::scopes` guards it).
-            let side =
-                self.model.aggregate_flows.iter().filter(|&&f| self.model.flows[f].pattern == p).count();
+            // Each aggregated item's UpdateItem, and each parent's append (`embed`), is one
+            // more request of the call's (its put is never refused: `fluid::scopes` guards an
+            // aggregate's; an embed's store throttles nothing).
+            let side = (0..self.model.flows.len())
+                .filter(|&f| self.model.flows[f].pattern == p && self.model.side_write(f))
+                .count();
             let requests = requests + (calls * side as u64) as f64 + state.fetch_requests;
             // A version check's read, and a lost race's failed write and read again (`version`;
             // none of them refused: `fluid::scopes` guards them).
