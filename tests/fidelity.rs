@@ -73,7 +73,9 @@ fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
     let out = keyheat(&["run", "orders", "--fidelity", "rates", "--duration", "1m"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("--fidelity rates does not model Nth attributes (numbered by the item's parent) yet (entity OrderItem)"),
+        stderr(&out).contains(
+            "--fidelity rates does not model picks from a population that grows (by growth_per_day, or by puts of new items) yet (entity OrderItem, attribute order_id)"
+        ),
         "{}",
         stderr(&out)
     );

@@ -75,6 +75,9 @@
 //! tenant-files `naive`, and with its auditor picking as its uploads, 20 minutes, each upload a create of a ~62 KB
 //! document, each recent-files list one page of the tenant's partition (~605 RU); bundled, its
 //! two read patterns pick the tenants with different shares (the peak their lanes' sum).
+//! `Nth` attributes (`numbered_line_items_agree_per_operation_and_as_rates`): orders' line items
+//! alone, numbered per order in their sort key (`ITEM#{line:03}`), ~153,000 over 20,000 orders
+//! in six hours, both variants: no put replaces an item, and each item holds its number's bytes.
 //! MongoDB's documents (`documents_on_mongodb_agree_per_operation_and_as_rates`, BSON sizes and
 //! the documents section: the largest document, the writes that built a new version of one and
 //! their bytes): counters listed for MongoDB, both variants over two minutes, and `naive` over a
@@ -209,9 +212,11 @@
 //!   orders that puts also write and leaderboard for its entry writes that queue;
 //!   a partition key of a drawn number, time or payload, `Seq` picks in a key of two members or
 //!   a drawn value, and a write shard beside them are refused;
-//! - numbered (`Nth`) attributes and picks by another entity from a population puts grow:
-//!   orders (both: `recommended`'s sparse index of pending orders is modelled, its order items
-//!   are numbered), practice-social `naive` and `recommended` (a comment's post). Puts keyed by
+//! - picks by another entity from a population puts grow: orders (both: `recommended`'s sparse
+//!   index of pending orders is modelled, and so are its line items' `Nth` numbers; its items
+//!   pick their order by `Latest` among those place-order adds), practice-social `naive` and
+//!   `recommended` (a comment's post); `Nth` numbers whose bytes vary with their digits, beside
+//!   a key that lacks their member, or in a partition key (`fluid::tests`). Puts keyed by
 //!   the new item's identity and their index entries are modelled (above); refused beside them
 //!   are another write of the items, growth by `growth_per_day`, a key of more than the
 //!   identity, an index keyed by the identity, shared partitions and reads other than GetItems
@@ -1757,9 +1762,11 @@ fn dynamodb_variants_the_fluid_replay_refuses_name_what_they_use() {
     let cases = [
         // A KEYS_ONLY index of messages that puts may replace (two of one second and seq).
         ("practice-search", None, "naive", "a sparse or partly projected index on items a put may replace"),
-        ("orders", None, "naive", "Nth attributes"),
-        // Its sparse index of pending orders is modelled; its order items are numbered.
-        ("orders", None, "recommended", "Nth attributes"),
+        // Its line items' numbers are modelled (`nth`); an item picks its order by `Latest`
+        // among the orders place-order keeps adding.
+        ("orders", None, "naive", GROWING_PICKS),
+        // Its sparse index of pending orders is modelled, and so are its line items' numbers.
+        ("orders", None, "recommended", GROWING_PICKS),
         // Past their indexes keyed by a drawn value (modelled: the board's constant text, the
         // order's status), a game end's update moving its entry and the one index key's queue
         // (modelled), the 16 hash() slots' busiest index partition near its budget, whose
@@ -1857,4 +1864,45 @@ fn embedded_lists_of_the_newest_children_agree_per_operation_and_as_rates() {
             other => panic!("reviews {name}: not refused for {words:?}: {other:?}"),
         }
     }
+}
+
+/// What orders is refused for as rates, past its line items' numbers.
+const GROWING_PICKS: &str = "picks from a population that grows";
+
+/// orders' line items alone, numbered per order (`line`: `Nth("order_id")`, the sort key
+/// `ITEM#{line:03}`): without the patterns that grow the orders (place-order), update them
+/// (ship-order), read them with their customer (customer-page) or all pending ones
+/// (pending-orders), the items picking among the 20,000 preloaded orders uniformly, at 4 a second
+/// (diurnal: 2 to 12).
+fn orders_line_items() -> keyheat::scenario::Loaded {
+    let mut source = keyheat::scenario::load("orders").expect("bundled").source().to_owned();
+    for name in ["customer-page", "place-order", "ship-order", "pending-orders"] {
+        let at = source.find(&format!("name: \"{name}\",")).unwrap_or_else(|| panic!("orders: no {name}"));
+        let start = source[..at].rfind("        (\n").expect("a pattern's opening");
+        let end = at + source[at..].find("\n        ),\n").expect("a pattern's end") + "\n        ),\n".len();
+        source.replace_range(start..end, "");
+        // Its goals too.
+        source =
+            source.lines().filter(|l| !l.contains(&format!("(\"{name}\""))).collect::<Vec<_>>().join("\n");
+    }
+    for (from, to) in [
+        ("            keys: Latest,\n            rate: 0.03,", "            rate: 4,"),
+        ("ids: \"o{:09}\", popularity: Latest)", "ids: \"o{:09}\")"),
+    ] {
+        assert!(source.contains(from), "orders: no {from:?} to edit");
+        source = source.replacen(from, to, 1);
+    }
+    keyheat::scenario::parse("orders.ron", &source).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `Nth` attributes (`nth`): each of orders' line items numbered after its order's items so
+/// far, the number in the sort key beside the order, so every put is a new item, never an
+/// overwrite; the number's bytes (2 for every number up to 99) are in each item. Six hours
+/// (~153,000 items over 20,000 orders, the busiest ~21): the table's items and bytes, the
+/// largest partition and the order-items Queries' units as rates are the per-operation
+/// replay's, both variants (`recommended` adds the sparse index of the preloaded pending
+/// orders, which no pattern left here writes).
+#[test]
+fn numbered_line_items_agree_per_operation_and_as_rates() {
+    holds_loaded(&orders_line_items(), SimDuration::from_secs(6 * 3600), &[], &[]);
 }

@@ -353,6 +353,18 @@
 //!   keys its reads may ask outnumber (LRU eviction), one in front of other reads or of two
 //!   patterns' reads of the same keys, on a store without read units, and at run time a
 //!   fronted read the table throttles (a refused miss fills nothing; its retry asks again).
+//! - **Numbered attributes** (`Nth(by)`, `nth`): a put's number is one more than the items of
+//!   its `by` member landed before it (a throttled put numbers itself again when retried), so a
+//!   key holding the number beside its member (orders' `ORDER#{order_id}` / `ITEM#{line:03}`)
+//!   never repeats: each put a new item, no overwrite. The number's bytes are in every sampled
+//!   item, as 1's: a run is replayed only if every number its busiest member may reach (a
+//!   Chernoff bound on its Binomial count, union-bounded over the members, past with a chance
+//!   of 10⁻⁶: an expectation's tail) takes the same bytes in the item, its key and its index
+//!   entries (a DynamoDB number's size grows with its digits from 100 on). orders' line items
+//!   alone (`tests/fluid_agreement.rs`). Refused: numbers that may reach other sizes, in a
+//!   partition key, in a sort key without their member in the partition key (two members'
+//!   items of one number would replace each other), numbered by a value that is not a picked
+//!   member, and numbers of preloaded items.
 //! - **Refused on every store**: updates, aggregates, conditions and keys of the shapes above,
 //!   deletes, shared partitions of the shapes above, a class slot whose class is not the key's member or whose cases are
 //!   buckets, two shard slots in one key, `Seq` picks and preloaded items of a sharded key (the
@@ -415,6 +427,7 @@ mod growth;
 mod heat;
 mod model;
 mod moves;
+mod nth;
 mod replay;
 mod report;
 mod shared;
@@ -528,12 +541,14 @@ pub fn run_with_heat(
     let start_ms = workload.start.as_millis();
     let start_secs = i64::try_from(start_ms / 1000).unwrap_or(i64::MAX);
     // A population that puts of new identities grow ends with as many more members as the puts'
-    // calls (`model::Growth`): counted only where an entity has an identity such a put makes.
+    // calls (`model::Growth`), and a member's `Nth` numbers reach its puts' count (`nth`):
+    // counted only where an entity has an identity such a put makes, or numbered attributes.
     let grown = world.entities.iter().enumerate().any(|(e, ent)| {
         ent.identity.is_some_and(|(a, _)| matches!(ent.attrs[a].source, super::items::Gen::New(_)))
             && world.patterns.iter().any(|p| p.entity == e && p.action == crate::engine::model::Action::Put)
     });
-    let puts = if grown {
+    let numbered = world.entities.iter().any(|ent| !ent.numbered.is_empty());
+    let puts = if grown || numbered {
         replay::calls_over(&world, (start_ms, workload.tick.as_millis(), ticks))
     } else {
         vec![0; world.patterns.len()]
@@ -1738,6 +1753,77 @@ mod tests {
                     assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("{scenario} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// orders' line items alone (as `tests/fluid_agreement.rs`'s `orders_line_items`: without the
+    /// patterns that grow, update or read the orders, the items picking among the preloaded
+    /// orders uniformly at 4 a second) with `edits`, replayed as rates for `secs` seconds.
+    fn line_item_rates(edits: &[Edit], variant: &str, secs: u64) -> Result<RunReport, FluidError> {
+        let mut source = crate::scenario::load("orders").expect("bundled").source().to_owned();
+        for name in ["customer-page", "place-order", "ship-order", "pending-orders"] {
+            let at = source.find(&format!("name: \"{name}\",")).expect("a pattern");
+            let start = source[..at].rfind("        (\n").expect("a pattern's opening");
+            let end =
+                at + source[at..].find("\n        ),\n").expect("a pattern's end") + "\n        ),\n".len();
+            source.replace_range(start..end, "");
+            source = source
+                .lines()
+                .filter(|l| !l.contains(&format!("(\"{name}\"")))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        let uniform: [Edit; 2] = [
+            ("            keys: Latest,\n            rate: 0.03,", "            rate: 4,"),
+            ("ids: \"o{:09}\", popularity: Latest)", "ids: \"o{:09}\")"),
+        ];
+        for (from, to) in uniform.iter().chain(edits) {
+            assert!(source.contains(from), "orders: no {from:?} to edit");
+            source = source.replacen(from, to, 1);
+        }
+        let loaded = crate::scenario::parse("orders.ron", &source).unwrap_or_else(|e| panic!("{e}"));
+        let variant = loaded.variant(Some(variant)).expect("variant");
+        let options =
+            RunOptions { seed: None, duration: Some(crate::engine::time::SimDuration::from_secs(secs)) };
+        run(&loaded.scenario, variant, &options, &mut |_| {})
+    }
+
+    /// `Nth` numbers are modelled beside their member in a sort key, where every number a run may
+    /// reach takes the bytes of 1 (`nth`); elsewhere they are refused by name.
+    #[test]
+    fn nth_attributes_rates_cannot_follow_are_refused_by_name() {
+        const ITEM_KEY: &str = "\"OrderItem\": (pk: \"ORDER#{order_id}\", sk: \"ITEM#{line:03}\"),";
+        // (edits, words of the refusal; none: replayed)
+        let cases: [(&[Edit], Option<&str>); 5] = [
+            (&[], None),
+            // 20 orders: ~1,700 items each in the first hour, and 101 takes other bytes than 1.
+            (
+                &[("(name: \"orders\", count: 20000,", "(name: \"orders\", count: 20,")],
+                Some("Nth numbers whose size varies with their digits"),
+            ),
+            // An unpadded number's text grows at 10.
+            (
+                &[(ITEM_KEY, "\"OrderItem\": (pk: \"ORDER#{order_id}\", sk: \"ITEM#{line}\"),")],
+                Some("varies with their digits"),
+            ),
+            // Line 1 of every order under one product's key: they replace each other.
+            (
+                &[(ITEM_KEY, "\"OrderItem\": (pk: \"PRODUCT#{product_id}\", sk: \"ITEM#{line:03}\"),")],
+                Some("an Nth attribute in a sort key without the member that numbers it"),
+            ),
+            (
+                &[(ITEM_KEY, "\"OrderItem\": (pk: \"ORDER#{order_id}#{line}\", sk: \"ITEM\"),")],
+                Some("an Nth attribute in a partition key"),
+            ),
+        ];
+        for (edits, words) in cases {
+            match (line_item_rates(edits, "naive", 3600), words) {
+                (Ok(report), None) => assert_eq!(report.totals.overwritten_items, 0, "{edits:?}"),
+                (Err(FluidError::Unsupported { feature, .. }), Some(words)) => {
+                    assert!(feature.contains(words), "{edits:?}: refused for {feature:?}");
+                }
+                (other, _) => panic!("{edits:?}: {other:?}"),
             }
         }
     }

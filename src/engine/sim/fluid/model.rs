@@ -358,9 +358,6 @@ impl Model {
             let Some(t) = ent.table else { continue };
             let table = &world.tables[t];
             let place = format!("entity {}", ent.name);
-            if !ent.numbered.is_empty() {
-                return Err(unsupported("Nth attributes (numbered by the item's parent)", &place));
-            }
             if let Some(a) =
                 ent.attrs.iter().find(|a| matches!(a.source, Gen::Pick(pop) if grows(world, pop)))
             {
@@ -370,6 +367,7 @@ impl Model {
                     &place,
                 ));
             }
+            super::nth::check(world, e, seed, start_secs, puts, &place)?;
             let mut replaces = false;
             if let Some(pk) = &ent.pk {
                 let sort = sort_repeats(world, e, ent.sk.as_ref(), pk, seed, start_secs, &place)?;
@@ -1466,6 +1464,18 @@ fn sort_repeats(
                     place,
                 ));
             }
+            // An `Nth` number beside the member that numbers it never repeats: each put of
+            // the member takes the next (`nth`).
+            Slot::Attr { attr, .. } if super::nth::numbered_by(world, entity, *attr).is_some() => {
+                if !super::nth::numbered_by(world, entity, *attr).is_some_and(|by| in_pk.contains(&by)) {
+                    return Err(unsupported(
+                        "an Nth attribute in a sort key without the member that numbers it in the partition key (items of two members with one number replace each other)",
+                        place,
+                    ));
+                }
+                varying += 1;
+                out.collide = 0.0;
+            }
             Slot::Attr { attr, .. } => {
                 let a = &ent.attrs[*attr];
                 varying += 1;
@@ -1604,6 +1614,16 @@ pub(super) fn write_samples(
                 *size += field_size(sizing, a, val, &world.pops);
             }
             vals[i] = val;
+        }
+    }
+    // A put numbers its `Nth` attributes: the sample takes 1, whose bytes every number the
+    // run may reach shares (`nth::check`).
+    if pattern.action == Action::Put {
+        for &(attr, _) in &ent.numbered {
+            for (size, vals) in sizes.iter_mut().zip(samples.iter_mut()) {
+                vals[attr] = super::nth::FIRST;
+                *size += field_size(sizing, &ent.attrs[attr], vals[attr], &world.pops);
+            }
         }
     }
     let mut text = String::new();
