@@ -84,16 +84,22 @@ fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
 
 #[test]
 fn a_cosmos_db_run_as_rates_is_refused_by_what_it_uses() {
-    // counters `naive` on Cosmos DB replays as rates (tests/fluid_agreement.rs); tenant-files'
-    // recent-files picks the whale for half its calls and tenant-audit a tenant uniformly: the
-    // peak of a partition both read the fluid replay does not draw there.
-    let out =
-        keyheat(&["run", "tenant-files", "--engine", "cosmosdb", "--fidelity", "rates", "--duration", "1m"]);
+    // counters `naive` and tenant-files `naive` on Cosmos DB replay as rates
+    // (tests/fluid_agreement.rs); tenant-files `recommended` keys its documents by a tenant and a
+    // folder, a hierarchical key the fluid replay does not place.
+    let out = keyheat(&[
+        "run",
+        "tenant-files",
+        "--variant",
+        "recommended",
+        "--fidelity",
+        "rates",
+        "--duration",
+        "1m",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(
-            "--fidelity rates does not model a key group two patterns pick with different shares on Cosmos DB"
-        ),
+        stderr(&out).contains("--fidelity rates does not model hierarchical partition keys"),
         "{}",
         stderr(&out)
     );

@@ -221,7 +221,8 @@
 //!   are another write of the items, growth by `growth_per_day`, a key of more than the
 //!   identity, an index keyed by the identity, shared partitions and reads other than GetItems
 //!   of the population (`fluid::tests`);
-//! - on Cosmos DB, a partition two patterns pick with different shares while it throttles, a
+//! - on Cosmos DB, a partition two patterns pick with different shares while it throttles or
+//!   among new items, a
 //!   logical partition reaching 20 GB (tenant-files `naive`'s whale, ~23 minutes in), create-once puts,
 //!   puts whose key may hold an item, queries of more than one logical partition, hierarchical
 //!   keys (its `recommended`), secondary indexes, aggregates, first updates (creates) of `Seq`
@@ -1689,8 +1690,25 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
     )
     .on_engine(Engine::CosmosDb)
     .expect("counters lists Cosmos DB");
+    // practice-shortener on Cosmos DB with a second resolve picking links uniformly beside its
+    // weighted one: new items two patterns pick with different shares.
+    let grown = edited(
+        "practice-shortener",
+        &[
+            ("engine: DynamoDB,", "engine: CosmosDB,"),
+            // A point read past 1 KB is refused there: the preview goes.
+            ("(name: \"preview\", type: S, gen: Payload(4200)),", ""),
+            // DAX fronts DynamoDB only: its `recommended` cache goes.
+            ("            cache: (ttl: \"5m\", items: 200000, patterns: [\"resolve\"]),\n", ""),
+            (
+                "            rate: 6000,\n            latency_ms: 10,\n        ),",
+                "            rate: 6000,\n            latency_ms: 10,\n        ),\n        (name: \"resolve-uniform\", action: Get, entity: \"Link\", given: [\"code\"], keys: Uniform, rate: 60, latency_ms: 10),",
+            ),
+        ],
+    );
     // (scenario, variant, duration in ticks, words of the refusal)
     let cases = [
+        (grown, "naive", 1, "new items two patterns pick with different shares on Cosmos DB"),
         // Its whale's logical partition passes 20 GB ~23 minutes in.
         (edited("tenant-files", &[TENANT_AUDIT]), "naive", 1800, "a logical partition past 20 GB"),
         (once, "naive", 1, "create-once puts on Cosmos DB"),

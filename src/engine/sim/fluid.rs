@@ -291,7 +291,7 @@
 //!   create-once puts, puts whose key may hold an item (a replace, twice a create's RU),
 //!   queries of more than one logical partition, a partition two patterns pick with different
 //!   shares while it throttles (their peak: each pattern's lane of `extremes::mixed_max` where
-//!   nothing throttles),
+//!   nothing throttles; DynamoDB's keeps their mean share) or among new items (`Growth`),
 //!   hierarchical keys, secondary indexes and aggregates on Cosmos DB, and first updates (a
 //!   create) of keys with a time slot (each bucket's keys are created anew), of items named by
 //!   a picked sort-key member (a create per member a partition's updates pick) or of `Seq`
@@ -557,6 +557,7 @@ pub fn run_with_heat(
     if profile.request_units() {
         let peaks: Vec<f64> = plan.patterns.iter().map(|p| p.peak_rate).collect();
         cosmos::check_puts(&world, &model, &peaks)?;
+        cosmos::check_grown_peaks(&world, &model)?;
     }
     let aggregates = super::upkeep::AggregatePlan::compile(&world, variant);
     model.add_aggregates(&world, &aggregates, (seed, start_secs))?;
