@@ -1796,8 +1796,16 @@ mod tests {
     fn nth_attributes_rates_cannot_follow_are_refused_by_name() {
         const ITEM_KEY: &str = "\"OrderItem\": (pk: \"ORDER#{order_id}\", sk: \"ITEM#{line:03}\"),";
         // (edits, words of the refusal; none: replayed)
-        let cases: [(&[Edit], Option<&str>); 5] = [
+        let cases: [(&[Edit], Option<&str>); 6] = [
             (&[], None),
+            // One order taking 1,000 items a second: millions of numbers, not sized one by one.
+            (
+                &[
+                    ("(name: \"orders\", count: 20000,", "(name: \"orders\", count: 1,"),
+                    ("            rate: 4,", "            rate: 1000,"),
+                ],
+                Some("Nth numbers past 1000000 for a member"),
+            ),
             // 20 orders: ~1,700 items each in the first hour, and 101 takes other bytes than 1.
             (
                 &[("(name: \"orders\", count: 20000,", "(name: \"orders\", count: 20,")],

@@ -131,6 +131,17 @@ pub(super) fn check(
         let one = bytes(1);
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a number of items")]
         let most = bound.max(1.0) as u64;
+        // Each number up to the bound is sized on its own (a number's size follows its digits,
+        // a key's padding, a store's integer widths): past this many, refused rather than
+        // looked at one by one for minutes.
+        if most > MOST_NUMBERS_SIZED {
+            return Err(unsupported(
+                &format!(
+                    "Nth numbers past {MOST_NUMBERS_SIZED} for a member (a member may get {most} items, each number sized on its own)"
+                ),
+                &place,
+            ));
+        }
         if let Some(n) = (2..=most).find(|&n| bytes(n) != one) {
             return Err(unsupported(
                 &format!(
@@ -142,6 +153,9 @@ pub(super) fn check(
     }
     Ok(())
 }
+
+/// The most numbers of one member [`check`] sizes one by one: a second or so of sizing.
+const MOST_NUMBERS_SIZED: u64 = 1_000_000;
 
 /// The most items a member whose counts are independent Binomials of means `expected` may get,
 /// but with a chance of `PAST_BOUND`: the smallest `k` with `n · P(X ≥ k + 1) ≤ PAST_BOUND`
