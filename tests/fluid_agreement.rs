@@ -1868,6 +1868,8 @@ fn embedded_lists_of_the_newest_children_agree_per_operation_and_as_rates() {
     // Ten minutes in, most products hold fewer than 10 reviews: a full list for every update
     // would overstate the versions' bytes by a fifth or more.
     assert!(documents.mean_new_version_bytes_per_update < 0.85 * documents.largest_document_bytes as f64);
+    // The largest document is a bound built from the largest sampled child, and says so.
+    assert!(rates.notes.iter().any(|n| n.contains("The largest document is a bound")), "{:?}", rates.notes);
     let refused = [
         ("naive", None, "embedded lists kept whole"),
         ("recommended", Some(&REVIEWS_ON_DYNAMODB[..]), "a store metered in capacity units"),

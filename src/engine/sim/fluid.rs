@@ -380,7 +380,8 @@
 //!   `min(K, n)` elements of the child's sampled mean size (with their BSON names), `K` its
 //!   Binomial count of landed appends, so its expected bytes and the new versions its appends
 //!   build (the documents section) are expectations over that draw, per parent; the largest
-//!   document is the largest parent with a full list. reviews `recommended` without its index
+//!   document is a bound, not a median: the largest parent with a full list of the largest
+//!   sampled child (the report's notes say so). reviews `recommended` without its index
 //!   agrees on MongoDB (`tests/fluid_agreement.rs`). Refused: lists kept whole (reviews
 //!   `naive`, social-feed `embedded-comments`), embeds on a store metered in capacity units (an
 //!   UpdateItem is charged for the whole item, which grows with its list), children written by

@@ -15,7 +15,8 @@
 //! (each rewrites the whole document: `DocumentsReport`) are `E[Σ_{j ≤ K} (doc + list(min(j, n)))]`
 //! — both exact expectations of that draw, summed per parent, not a mean list applied to a mean
 //! count. The largest document is the largest preloaded parent with a full list of the largest
-//! sampled element.
+//! sampled element: a bound (the report's notes say so), where the per-operation replay's is
+//! whichever parent's newest `n` children happened to be largest.
 //!
 //! Refused by name: lists kept whole (the parent grows with every child, and a multikey index
 //! keys the distinct values of its list), embeds on a store metered in capacity units (an

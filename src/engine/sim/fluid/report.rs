@@ -680,6 +680,9 @@ impl Replay<'_> {
             DOCUMENTS_UNMODELLED_NOTE.clone_into(&mut notes[1]);
             notes.push(DOCUMENTS_NOTE.to_owned());
         }
+        if !self.model.embeds.is_empty() {
+            notes.push(EMBED_NOTE.to_owned());
+        }
         if self.model.growth.is_some() {
             notes.push("A population grown by puts of new identities: each put makes a member, and a partition, of its own, numbered after the members so far; the reads pick among the members at each tick's start, their shares worked out anew each tick. A key's own peak in the top list is its busiest tick's (the table's peaks are every tick's); its throttled requests count its shares of the run's last tick.".to_owned());
         }
@@ -844,6 +847,9 @@ const QUEUE_NOTE: &str = "Index queues as rates: this run's index entry writes a
 const DOCUMENTS_UNMODELLED_NOTE: &str = "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), and so neither the modelled time of building each write's new document version; pages and items read per call (likewise); a request is counted per partition a read asks.";
 /// How a fluid report of whole documents (MongoDB) has its documents' figures.
 const DOCUMENTS_NOTE: &str = "MongoDB as rates: documents sized as BSON, in one replica set's collections (the Partitions section counts distinct keys; no capacity units and no throttling, so the read and write figures count operations). In the documents section, updates are the expected writes onto a key that held a document (each builds the document's whole new version) and their bytes those writes times the mean document they leave (the mean per update is taken before either is rounded); the largest document is the largest of the preload and of the documents sampled from the writes' generators. A run that samples a document past 16 MB is refused.";
+
+/// How a rates replay has its embedded lists' figures (`embed`), and what its largest document is.
+const EMBED_NOTE: &str = "Embedded lists as rates: each landed put of a child appends it to its parent's list, which keeps the newest n; a parent's bytes and the bytes of the new versions its appends build are expectations over its drawn count of appends (its document plus min(count, n) children of the children's mean size). The largest document is a bound, not a median: the largest preloaded parent holding n children of the largest size sampled from the put's generators (a per-operation replay reaches it only where one parent's newest n children are all that large).";
 
 /// The end of the index note: what a run with index queues says instead (`QUEUE_NOTE`).
 const INDEX_REFUSED_ZERO: &str = "is refused, so replication lag and stale reads are 0 here.";
