@@ -27,6 +27,9 @@ pub struct Storage {
     pub group_of: Vec<Vec<usize>>,
     /// The touches of the last write through a table (reused).
     pub touches: Vec<Touch>,
+    /// Logical partitions (group, partition) with plain puts whose replica walk waits
+    /// (`Load::unsettled`).
+    pub unsettled: Vec<(usize, u32)>,
 }
 
 impl Storage {
@@ -132,6 +135,9 @@ pub struct Load {
     pub window: u32,
     pub window_units: f32,
     pub previous_units: f32,
+    /// Plain puts since the partition's replicas were last told of its writes
+    /// (`Simulation::defer_settle`).
+    pub unsettled: u32,
 }
 
 impl Default for Load {
@@ -153,6 +159,7 @@ impl Default for Load {
             window: 0,
             window_units: 0.0,
             previous_units: 0.0,
+            unsettled: 0,
         }
     }
 }
@@ -400,13 +407,13 @@ impl Node {
         }
     }
 
-    /// One operation moving `bytes` served by this replica in tick `tick`.
-    pub fn took(&mut self, tick: u32, tick_secs: f64, bytes: u64) {
+    /// `ops` operations, moving `bytes` in all, served by this replica in tick `tick`.
+    pub fn took(&mut self, tick: u32, tick_secs: f64, ops: u32, bytes: u64) {
         self.roll(tick, tick_secs);
-        self.now_ops += 1.0;
+        self.now_ops += f64::from(ops);
         self.now_bytes += bytes as f64;
-        self.ops += 1;
+        self.ops += u64::from(ops);
         self.bytes_moved += bytes;
-        self.span_ops += 1.0;
+        self.span_ops += f64::from(ops);
     }
 }

@@ -411,9 +411,12 @@ impl Simulation {
         totals.base_writes += 1;
         let group = self.storage.group_of[t_idx][touch.group];
         self.touch(group, touch.partition, WRITE, 1.0, 0);
-        // `node_load` of the put on its replicas, then `settle`, in one walk of them.
-        let written = self.world.engine.profile().ring().map_or(0, |(_, replicas, _)| replicas);
-        self.settle_written(group, touch.partition, written);
+        if self.world.engine.profile().ring().is_some() {
+            let changed = replaced.is_none_or(|row| row.size != size);
+            self.defer_settle(group, touch.partition, changed);
+        } else {
+            self.settle(group, touch.partition);
+        }
         let old = replaced.map(|row| row.id);
         if let Some(h) = old
             && h != id
