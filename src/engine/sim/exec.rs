@@ -538,30 +538,38 @@ impl Simulation {
         delta != 0
     }
 
-    /// A plain put's [`Simulation::settle_written`], its walk of the partition's replicas left
-    /// for the end of the events `advance` runs (`settle_deferred`): a partition takes several
-    /// puts a tick (`sensors`: four a minute), and one walk for all of them leaves the nodes as
-    /// a walk for each did, their counts being sums of whole numbers. Nothing reads a node
-    /// before then: reads only add to it. `changed`: whether the put changed the partition's
-    /// bytes (what `settle` asks `register_if_large` on).
-    pub(super) fn defer_settle(&mut self, group: usize, partition: u32, changed: bool) {
+    /// A plain put's `touch` and [`Simulation::settle_written`], left for the end of the events
+    /// `advance` runs (`settle_deferred`): a partition takes several puts a tick (`sensors`:
+    /// four a minute), and counting them at once leaves its load and its replicas as counting
+    /// each did, their figures being sums of whole units (a store that does not meter counts
+    /// every request as one). Nothing reads them before then: inside `advance`, other requests
+    /// only add to them. What depends on the order is done at the put: the partition's place
+    /// in the registry's flush. The caller makes sure the partition has a registry row (a
+    /// put onto one without may be the one that gives it one) and the run keeps no
+    /// normalized RU (which reads the tick's running load at every touch).
+    pub(super) fn defer_put(&mut self, group: usize, partition: u32) {
+        let span = self.figures.span;
         let load = self.storage.load(group, partition);
         load.unsettled += 1;
-        let (first, rowless) = (load.unsettled == 1, load.row == NO_ROW);
+        let (first, queued) = (load.unsettled == 1, load.span == span);
+        load.span = span;
+        if !queued {
+            self.figures.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
+        }
         if first {
             self.storage.unsettled.push((group, partition));
         }
-        if changed && rowless {
-            self.register_if_large(group, partition);
-        }
     }
 
-    /// The replica walks `defer_settle` left, one per partition.
+    /// The puts `defer_put` left, counted once per partition.
     pub(super) fn settle_deferred(&mut self) {
+        let (tick, secs, window) = (self.pacing.tick, self.pacing.tick_secs, self.pacing.window);
         let mut unsettled = std::mem::take(&mut self.storage.unsettled);
         for &(group, partition) in &unsettled {
-            let puts = std::mem::take(&mut self.storage.load(group, partition).unsettled);
-            // Its registry row was asked for at each put, when its bytes changed.
+            let load = self.storage.load(group, partition);
+            let puts = std::mem::take(&mut load.unsettled);
+            load.count_writes(tick, secs, window, puts);
+            // The partition has its registry row: `register_if_large` has nothing to ask.
             self.settle_written(group, partition, puts);
         }
         unsettled.clear();

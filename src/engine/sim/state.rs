@@ -6,7 +6,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::cache::ItemCache;
 use super::items::Val;
-use super::meter::Meter;
+use super::meter::{Meter, WRITE};
 use super::table::{Table, Touch};
 use crate::engine::metrics::{GroupId, PatternId};
 
@@ -27,7 +27,7 @@ pub struct Storage {
     pub group_of: Vec<Vec<usize>>,
     /// The touches of the last write through a table (reused).
     pub touches: Vec<Touch>,
-    /// Logical partitions (group, partition) with plain puts whose replica walk waits
+    /// Logical partitions (group, partition) with plain puts not yet counted
     /// (`Load::unsettled`).
     pub unsettled: Vec<(usize, u32)>,
 }
@@ -135,8 +135,8 @@ pub struct Load {
     pub window: u32,
     pub window_units: f32,
     pub previous_units: f32,
-    /// Plain puts since the partition's replicas were last told of its writes
-    /// (`Simulation::defer_settle`).
+    /// Plain puts not yet counted on this load and the partition's replicas
+    /// (`Simulation::defer_put`).
     pub unsettled: u32,
 }
 
@@ -181,6 +181,21 @@ impl Load {
     /// Peak per second, counting the open tick.
     pub fn peak_now(&self, dim: usize, tick_secs: f64) -> f64 {
         self.peak[dim].max(self.now[dim] / tick_secs)
+    }
+
+    /// `puts` writes of one unit each, moving no bytes, in tick `tick` (`Simulation::touch` of
+    /// each, at once). Exact as long as a partition's units of a heat window or registry span
+    /// stay below 2^24, an f32's whole numbers, as they did one at a time.
+    pub fn count_writes(&mut self, tick: u32, tick_secs: f64, window: u32, puts: u32) {
+        self.roll(tick, tick_secs);
+        let units = f64::from(puts);
+        self.now[WRITE] += units;
+        self.total[WRITE] += units;
+        self.requests += u64::from(puts);
+        #[expect(clippy::cast_precision_loss, reason = "a tick's puts on one partition, far below 2^24")]
+        let units32 = puts as f32;
+        self.add_window(window, units32);
+        self.span_units[WRITE] += units32;
     }
 
     pub fn add_window(&mut self, window: u32, units: f32) {
