@@ -376,7 +376,10 @@ impl Simulation {
             self.start_tick(t);
             self.pacing.mid_tick = true;
         }
-        if !self.run_events(t, max_events) {
+        let done = self.run_events(t, max_events);
+        // Whoever looks between calls to `advance` sees every node as the puts left it.
+        self.settle_deferred();
+        if !done {
             return Some(false);
         }
         self.pacing.mid_tick = false;

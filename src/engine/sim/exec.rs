@@ -500,21 +500,23 @@ impl Simulation {
     /// Moves a logical partition's change of stored bytes into its physical partition (or the
     /// ring's nodes holding it).
     pub(super) fn settle(&mut self, group: usize, partition: u32) {
-        self.settle_written(group, partition, 0);
+        if self.settle_written(group, partition, 0) {
+            self.register_if_large(group, partition);
+        }
     }
 
-    /// [`Simulation::settle`] after a write to the partition that its first `written` replicas
-    /// on the ring took (`node_load` of it), in one pass over the replicas: a plain put's two
-    /// walks of them were a tenth of its bookkeeping.
-    pub(super) fn settle_written(&mut self, group: usize, partition: u32, written: usize) {
+    /// [`Simulation::settle`] after `puts` writes to the partition, each taken by all of its
+    /// replicas on the ring (`node_load` of them), in one pass over the replicas. True when the
+    /// partition's stored bytes changed; the caller asks `register_if_large`.
+    pub(super) fn settle_written(&mut self, group: usize, partition: u32, puts: u32) -> bool {
         let ledger = self.ledger(group);
         let part = ledger.partition(partition);
-        let (bytes, hash, items) = (part.bytes, part.hash, part.items());
+        let (bytes, hash) = (part.bytes, part.hash);
         let load = self.storage.load(group, partition);
         let delta = bytes.wrapping_sub(load.seen_bytes).cast_signed();
         load.seen_bytes = bytes;
-        if delta == 0 && written == 0 {
-            return;
+        if delta == 0 && puts == 0 {
+            return false;
         }
         let metered_by = self.storage.groups[group].metered_by;
         if delta != 0
@@ -523,28 +525,73 @@ impl Simulation {
             let i = meter.locate(hash);
             meter.parts[i].bytes = meter.parts[i].bytes.wrapping_add_signed(delta);
         }
-        let profile = self.world.engine.profile();
-        if let Some((_, copies, _)) = profile.ring() {
+        if let Some((_, copies, _)) = self.world.engine.profile().ring() {
             let (tick, secs) = (self.pacing.tick, self.pacing.tick_secs);
-            for (k, n) in replicas(hash, copies.max(written)).enumerate() {
+            for n in replicas(hash, copies) {
                 let node = &mut self.storage.nodes[n];
-                if k < written {
-                    node.took(tick, secs, 0);
+                if puts > 0 {
+                    node.took(tick, secs, puts, 0);
                 }
-                if k < copies {
-                    node.stored = node.stored.wrapping_add_signed(delta);
-                }
+                node.stored = node.stored.wrapping_add_signed(delta);
             }
-            // A partition gets a registry row once it reaches half the store's size guidance
-            // (asked only of one without a row: most writes land on a partition that has one).
-            let guide = profile.partition_guide;
-            if delta != 0
-                && self.storage.load(group, partition).row == NO_ROW
-                && (bytes as f64 >= guide.bytes / 2.0
-                    || guide.rows.is_some_and(|rows| items as f64 >= rows / 2.0))
-            {
-                self.register_logical(group, partition, true);
-            }
+        }
+        delta != 0
+    }
+
+    /// A plain put's `touch` and [`Simulation::settle_written`], left for the end of the events
+    /// `advance` runs (`settle_deferred`): a partition takes several puts a tick (`sensors`:
+    /// four a minute), and counting them at once leaves its load and its replicas as counting
+    /// each did, their figures being sums of whole units (a store that does not meter counts
+    /// every request as one). Nothing reads them before then: inside `advance`, other requests
+    /// only add to them. What depends on the order is done at the put: the partition's place
+    /// in the registry's flush. The caller makes sure the partition has a registry row (a
+    /// put onto one without may be the one that gives it one) and the run keeps no
+    /// normalized RU (which reads the tick's running load at every touch).
+    pub(super) fn defer_put(&mut self, group: usize, partition: u32) {
+        let span = self.figures.span;
+        let load = self.storage.load(group, partition);
+        load.unsettled += 1;
+        let (first, queued) = (load.unsettled == 1, load.span == span);
+        load.span = span;
+        if !queued {
+            self.figures.span_rows.push((u32::try_from(group).unwrap_or(u32::MAX), partition));
+        }
+        if first {
+            self.storage.unsettled.push((group, partition));
+        }
+    }
+
+    /// The puts `defer_put` left, counted once per partition.
+    pub(super) fn settle_deferred(&mut self) {
+        let (tick, secs, window) = (self.pacing.tick, self.pacing.tick_secs, self.pacing.window);
+        let mut unsettled = std::mem::take(&mut self.storage.unsettled);
+        for &(group, partition) in &unsettled {
+            let load = self.storage.load(group, partition);
+            let puts = std::mem::take(&mut load.unsettled);
+            load.count_writes(tick, secs, window, puts);
+            // The partition has its registry row: `register_if_large` has nothing to ask.
+            self.settle_written(group, partition, puts);
+        }
+        unsettled.clear();
+        self.storage.unsettled = unsettled;
+    }
+
+    /// A partition on the ring gets a registry row once it reaches half the store's size
+    /// guidance (asked only of one without a row: most writes land on a partition that has one).
+    fn register_if_large(&mut self, group: usize, partition: u32) {
+        if self.storage.load(group, partition).row != NO_ROW {
+            return;
+        }
+        let profile = self.world.engine.profile();
+        if profile.ring().is_none() {
+            return;
+        }
+        let guide = profile.partition_guide;
+        let part = self.ledger(group).partition(partition);
+        if part.bytes as f64 >= guide.bytes / 2.0
+            || guide.rows.is_some_and(|rows| part.items() as f64 >= rows / 2.0)
+        {
+            self.register_logical(group, partition, true);
         }
     }
 
@@ -561,7 +608,7 @@ impl Simulation {
         let tick = self.pacing.tick;
         let secs = self.pacing.tick_secs;
         for n in replicas(hash, replicas_touched) {
-            self.storage.nodes[n].took(tick, secs, bytes);
+            self.storage.nodes[n].took(tick, secs, 1, bytes);
         }
     }
 }

@@ -352,7 +352,14 @@ impl Simulation {
                 calls: vec![TickCalls::default(); patterns],
                 keys_pickers: vec![None; patterns],
             },
-            storage: Storage { tables, groups, nodes, group_of: group_of(&world), touches: Vec::new() },
+            storage: Storage {
+                tables,
+                groups,
+                nodes,
+                group_of: group_of(&world),
+                touches: Vec::new(),
+                unsettled: Vec::new(),
+            },
             items: ItemState {
                 overrides: HashMap::new(),
                 versions: HashMap::new(),

@@ -6,7 +6,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::cache::ItemCache;
 use super::items::Val;
-use super::meter::Meter;
+use super::meter::{Meter, WRITE};
 use super::table::{Table, Touch};
 use crate::engine::metrics::{GroupId, PatternId};
 
@@ -27,6 +27,9 @@ pub struct Storage {
     pub group_of: Vec<Vec<usize>>,
     /// The touches of the last write through a table (reused).
     pub touches: Vec<Touch>,
+    /// Logical partitions (group, partition) with plain puts not yet counted
+    /// (`Load::unsettled`).
+    pub unsettled: Vec<(usize, u32)>,
 }
 
 impl Storage {
@@ -132,6 +135,9 @@ pub struct Load {
     pub window: u32,
     pub window_units: f32,
     pub previous_units: f32,
+    /// Plain puts not yet counted on this load and the partition's replicas
+    /// (`Simulation::defer_put`).
+    pub unsettled: u32,
 }
 
 impl Default for Load {
@@ -153,6 +159,7 @@ impl Default for Load {
             window: 0,
             window_units: 0.0,
             previous_units: 0.0,
+            unsettled: 0,
         }
     }
 }
@@ -174,6 +181,21 @@ impl Load {
     /// Peak per second, counting the open tick.
     pub fn peak_now(&self, dim: usize, tick_secs: f64) -> f64 {
         self.peak[dim].max(self.now[dim] / tick_secs)
+    }
+
+    /// `puts` writes of one unit each, moving no bytes, in tick `tick` (`Simulation::touch` of
+    /// each, at once). Exact as long as a partition's units of a heat window or registry span
+    /// stay below 2^24, an f32's whole numbers, as they did one at a time.
+    pub fn count_writes(&mut self, tick: u32, tick_secs: f64, window: u32, puts: u32) {
+        self.roll(tick, tick_secs);
+        let units = f64::from(puts);
+        self.now[WRITE] += units;
+        self.total[WRITE] += units;
+        self.requests += u64::from(puts);
+        #[expect(clippy::cast_precision_loss, reason = "a tick's puts on one partition, far below 2^24")]
+        let units32 = puts as f32;
+        self.add_window(window, units32);
+        self.span_units[WRITE] += units32;
     }
 
     pub fn add_window(&mut self, window: u32, units: f32) {
@@ -400,13 +422,13 @@ impl Node {
         }
     }
 
-    /// One operation moving `bytes` served by this replica in tick `tick`.
-    pub fn took(&mut self, tick: u32, tick_secs: f64, bytes: u64) {
+    /// `ops` operations, moving `bytes` in all, served by this replica in tick `tick`.
+    pub fn took(&mut self, tick: u32, tick_secs: f64, ops: u32, bytes: u64) {
         self.roll(tick, tick_secs);
-        self.now_ops += 1.0;
+        self.now_ops += f64::from(ops);
         self.now_bytes += bytes as f64;
-        self.ops += 1;
+        self.ops += u64::from(ops);
         self.bytes_moved += bytes;
-        self.span_ops += 1.0;
+        self.span_ops += f64::from(ops);
     }
 }

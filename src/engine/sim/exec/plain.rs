@@ -25,6 +25,7 @@ use crate::engine::sim::ledger::Row;
 use crate::engine::sim::meter::WRITE;
 use crate::engine::sim::regen::BirthInfo;
 use crate::engine::sim::regen::{keys_of, memo_slot};
+use crate::engine::sim::state::NO_ROW;
 use crate::engine::sim::table::Touch;
 use crate::engine::sim::templates::{Memo, Slot};
 use crate::engine::sim::world::{BornStep, Origin, World, member_pop};
@@ -410,10 +411,16 @@ impl Simulation {
         totals.item_writes += 1;
         totals.base_writes += 1;
         let group = self.storage.group_of[t_idx][touch.group];
-        self.touch(group, touch.partition, WRITE, 1.0, 0);
-        // `node_load` of the put on its replicas, then `settle`, in one walk of them.
-        let written = self.world.engine.profile().ring().map_or(0, |(_, replicas, _)| replicas);
-        self.settle_written(group, touch.partition, written);
+        let ring = self.world.engine.profile().ring().is_some();
+        if ring && self.figures.span_ru.is_none() && self.storage.load(group, touch.partition).row != NO_ROW {
+            self.defer_put(group, touch.partition);
+        } else {
+            self.touch(group, touch.partition, WRITE, 1.0, 0);
+            // `node_load` of the put on its replicas, then `settle`, in one walk of them.
+            if self.settle_written(group, touch.partition, u32::from(ring)) {
+                self.register_if_large(group, touch.partition);
+            }
+        }
         let old = replaced.map(|row| row.id);
         if let Some(h) = old
             && h != id
