@@ -75,6 +75,10 @@
 //! tenant-files `naive`, and with its auditor picking as its uploads, 20 minutes, each upload a create of a ~62 KB
 //! document, each recent-files list one page of the tenant's partition (~605 RU); bundled, its
 //! two read patterns pick the tenants with different shares (the peak their lanes' sum).
+//! On DynamoDB too (`unequal_shares_on_dynamodb_sum_their_lanes`): practice-ledger
+//! `recommended` with its balance reads picking the settlement account for half their calls
+//! (at half a post's read units) beside the posts' 60%: its busiest shard's read peak the sum
+//! of the two patterns' draws, ~40 read units a second (band 36.5–48).
 //! `Nth` attributes (`numbered_line_items_agree_per_operation_and_as_rates`): orders' line items
 //! alone, numbered per order in their sort key (`ITEM#{line:03}`), ~153,000 over 20,000 orders
 //! in six hours, both variants: no put replaces an item, and each item holds its number's bytes.
@@ -1431,6 +1435,26 @@ fn version_checked_updates_agree_per_operation_and_as_rates() {
         }
     }
     assert!(failures.is_empty(), "the fluid replay disagrees:\n{}", failures.join("\n"));
+}
+
+/// practice-ledger `recommended` with its balance reads picking the settlement account for
+/// half their calls (40 a second, each shard ½ read unit) beside the posts' 60% (700 a second,
+/// each a strongly consistent read of 1 unit): on the account's busiest shard two patterns of
+/// different shares and units. Its read peak is the sum of each pattern's own draw (one
+/// Binomial at their mean share and mean units, as DynamoDB's peak was drawn before, has its
+/// median and band lower: 39.6, 35.9–46.9, against 40.0, 36.5–48.0). Per operation, seeds 1 to
+/// 6: 39.5 to 45 (the band leaves out the lost races' own spread, so the figure leans high in
+/// it). Nothing throttles.
+#[test]
+fn unequal_shares_on_dynamodb_sum_their_lanes() {
+    let loaded = edited(
+        "practice-ledger",
+        &[(
+            "            given: [\"account_id\"],\n            rate: 50,",
+            "            given: [\"account_id\"],\n            keys: Weighted([(0.5, Fixed(0)), (0.5, Uniform)]),\n            rate: 40,",
+        )],
+    );
+    holds_loaded(&loaded, SimDuration::from_secs(60), &[], &["recommended"]);
 }
 
 #[test]

@@ -29,7 +29,13 @@
 //!   of that maximum**, computed from Binomial counts per tick (`extremes`), with the band from
 //!   its 0.1% to its 99.9% quantile in `RunReport::bands`; the agreement test holds the
 //!   per-operation figure to that band, or to 2% where the band is narrower. A `Seq` pick's
-//!   peak is exact (⌈calls / members⌉ per tick).
+//!   peak is exact (⌈calls / members⌉ per tick). Where patterns pick one key with different
+//!   shares, a member's requests in a tick are the sum of each pattern's own Binomial, at its
+//!   own units (`extremes::Maxima::mixed`: lanes of one unit cost summed exactly on whole
+//!   counts, a Poisson binomial; each law convolved once and remembered), not one Binomial at
+//!   their mean share, which spreads too much where one share is far above the other — on
+//!   DynamoDB and Cosmos DB alike, where the partition never throttled. A DynamoDB partition
+//!   that throttled keeps the mean share (its band wider than the sum's); Cosmos DB refuses it.
 //! - **Write shards** (`model::Shards`): a partition key's `shard(n)` — or a class slot of
 //!   shards whose class is the key's member (`shard(by: tenant_id, tenant-0000 = 8, else =
 //!   1)`: each member its class's count) — makes each shard of each member a partition of its
@@ -208,16 +214,16 @@
 //!   chance over 10⁻³, `capacity::filter_may_stop`) is refused. What the filter returns changes
 //!   no figure the report fills (items returned per call are left at 0, as for every read).
 //!   The peak of a partition such a Query reads sums each pattern's requests in a tick at that
-//!   pattern's own units (`extremes::mixed_max`; a Query's units its member's most over the
+//!   pattern's own units (`extremes::Maxima::mixed`; a Query's units its member's most over the
 //!   run, as for every Query's peak, so the band leans high where the range grows): a channel
 //!   search's ~30 read units beside ~1.5 of opening the channel, where requests at their mean
 //!   units would put the peak at half what two searches of one second read. practice-search
 //!   `recommended` over ten minutes (its bundled two hours are refused: the busiest channel's
 //!   bucket then holds more than one 1 MB page). Refused: other filters (a given value, a constant, a time, a prefix: their
 //!   matches follow values rates do not keep), a word search in a value other than a generated
-//!   text, that peak on a partition that throttles, and that peak where a step of the sum's
-//!   law (atoms of equal value merged) would pass `extremes::MAX_ATOMS` atoms (lanes of
-//!   unrelated units with many requests each).
+//!   text, that peak on a partition that throttles, and that peak where the sum's law would
+//!   pass `extremes::MAX_ATOMS` atoms once values equal to 10⁻¹² are merged (lanes of
+//!   unrelated units with many requests each; lanes of one unit cost never multiply).
 //! - **GSI queues** (`capacity::Capacity::queue_slot`, DESIGN.md §4): where every entry write of
 //!   an index moves an updated value's entry (leaderboard's score) and the update has entries in
 //!   no other index and no aggregate, an index partition queues the entry writes its budget leaves
@@ -290,8 +296,9 @@
 //!   (a busiest second is a maximum of random demand). Refused: retry policies with jitter,
 //!   create-once puts, puts whose key may hold an item (a replace, twice a create's RU),
 //!   queries of more than one logical partition, a partition two patterns pick with different
-//!   shares while it throttles (their peak: each pattern's lane of `extremes::mixed_max` where
-//!   nothing throttles; DynamoDB's keeps their mean share) or among new items (`Growth`),
+//!   shares while it throttles (their peak: each pattern's lane of `extremes::Maxima::mixed`
+//!   where nothing throttles; a throttled DynamoDB partition keeps their mean share) or among
+//!   new items (`Growth`),
 //!   hierarchical keys, secondary indexes and aggregates on Cosmos DB, and first updates (a
 //!   create) of keys with a time slot (each bucket's keys are created anew), of items named by
 //!   a picked sort-key member (a create per member a partition's updates pick) or of `Seq`

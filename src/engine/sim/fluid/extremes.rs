@@ -45,6 +45,7 @@ impl Band {
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A non-negative count rounded up from a bound.
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a bound on a count, clamped")]
@@ -179,13 +180,24 @@ const MAXIMA_HELD: usize = 1 << 20;
 /// A list of draws to the bit: `(n, p, times)`.
 type DrawBits = Vec<(u64, u64, u64)>;
 
+/// A load's lanes to the bit: `(n, p, units)`.
+type LaneBits = Vec<(u64, u64, u64)>;
+
+/// The most atoms of laws [`Maxima`] holds (64 MB of them): past them, laws are computed and
+/// not kept.
+const LOADS_HELD: usize = 1 << 22;
+
 /// [`binomial_max`] remembered by its draws (to the bit): the report weighs each kept
 /// partition's member on its own, and a flat popularity's members are drawn alike — one
-/// answer for them all, not one binomial tail per member.
+/// answer for them all, not one binomial tail per member. And [`mixed_max`]'s laws by their
+/// lanes (to the bit): a member's loads repeat from tick to tick (the same calls at the same
+/// shares), and members of one bin of shares share them, so each law is convolved once.
 #[derive(Debug, Default)]
 pub struct Maxima {
     known: RefCell<HashMap<DrawBits, Band>>,
     held: Cell<usize>,
+    loads: RefCell<HashMap<LaneBits, Rc<Load>>>,
+    loads_held: Cell<usize>,
 }
 
 impl Maxima {
@@ -201,6 +213,42 @@ impl Maxima {
             self.known.borrow_mut().insert(key, band);
         }
         band
+    }
+
+    /// [`mixed_max`], each law convolved once: loads of the same lanes are one law whose copies
+    /// are their `times` summed (each copy adds the same `ln P(load ≤ x)`), in the order first
+    /// met, and a law already convolved for another call is taken from memory.
+    pub fn mixed(&self, loads: &[Mixed]) -> Result<Band, TooManyAtoms> {
+        let mut order: Vec<(LaneBits, f64)> = Vec::new();
+        let mut at: HashMap<LaneBits, usize> = HashMap::new();
+        for load in loads.iter().filter(|l| l.times > 0.0) {
+            let key: LaneBits = load.lanes.iter().map(|&(n, p, u)| (n, p.to_bits(), u.to_bits())).collect();
+            if let Some(&i) = at.get(&key) {
+                order[i].1 += load.times;
+            } else {
+                at.insert(key.clone(), order.len());
+                order.push((key, load.times));
+            }
+        }
+        let mut laws: Vec<(Rc<Load>, f64)> = Vec::with_capacity(order.len());
+        for (key, times) in order {
+            let known = self.loads.borrow().get(&key).cloned();
+            let law = if let Some(law) = known {
+                law
+            } else {
+                let lanes: Vec<(u64, f64, f64)> =
+                    key.iter().map(|&(n, p, u)| (n, f64::from_bits(p), f64::from_bits(u))).collect();
+                let law = Rc::new(Load::of(&lanes)?);
+                if self.loads_held.get() + law.atoms() <= LOADS_HELD {
+                    self.loads_held.set(self.loads_held.get() + law.atoms());
+                    self.loads.borrow_mut().insert(key, Rc::clone(&law));
+                }
+                law
+            };
+            laws.push((law, times));
+        }
+        let refs: Vec<(&Load, f64)> = laws.iter().map(|(law, times)| (law.as_ref(), *times)).collect();
+        Ok(max_of_loads(&refs))
     }
 }
 
@@ -393,102 +441,207 @@ pub struct Mixed {
 /// 10¹⁰ copies looks no further than 10⁻¹³.
 const ATOM_FLOOR: f64 = 1e-18;
 
-/// The most atoms one step of a load's convolution may make (atoms so far times the next lane's
-/// counts, before equal values are merged): about 16 MB of them. Lanes of unrelated units make
-/// every combination of counts a value of its own, so their number grows as the product of the
-/// lanes' counts; above this the maximum is refused rather than computed for minutes. Today's
-/// loads make far fewer (practice-search `recommended`: at most 60 at a step).
+/// The most atoms a load's law may hold once equal values are merged: about 16 MB of them.
+/// Lanes of unrelated units make every combination of counts a value of its own, so their
+/// number grows as the product of the lanes' counts; above this the maximum is refused rather
+/// than computed for minutes. Lanes of one unit cost are summed on whole counts first
+/// (`Lattice`), so they never multiply (practice-search `recommended`: at most 60 at a step).
 pub const MAX_ATOMS: usize = 1 << 20;
 
-/// A load whose law would need more than [`MAX_ATOMS`] atoms: `atoms` of them at the step refused.
+/// The most pairs of atoms one step of a convolution may form before they are merged (64 MB of
+/// them): the work of a step, bounded as its result is by [`MAX_ATOMS`].
+const MAX_PAIRS: usize = 1 << 22;
+
+/// The most products one sum of lanes of equal units may take on whole counts (`Lattice`):
+/// two lanes of ~8,000 likely counts each (a mean of ~10⁶ requests a tick in each).
+const MAX_LATTICE_WORK: usize = 1 << 26;
+
+/// Values within this relative distance are one value: the same counts of the same units summed
+/// in another order (1.7 + 3.4 and 3.4 + 1.7 + 0.0) differ in their last bits, not in the load
+/// they stand for. Far below the 10⁻⁹ every quantile is searched to.
+const SAME_VALUE: f64 = 1e-12;
+
+/// A load whose law would need more than `cap` atoms (or pairs of atoms, or products on whole
+/// counts): `atoms` of them at the step refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyAtoms {
     pub atoms: usize,
+    pub cap: usize,
 }
 
-/// Atoms sorted by value, those of exactly equal value merged into one (their chances summed in
-/// the order they came): the law is the same, its number of atoms the number of values. Only
-/// exact equality: a value that differs in its last bit stays an atom of its own, as before.
+fn same_value(a: f64, b: f64) -> bool {
+    (a - b).abs() <= SAME_VALUE * a.abs().max(b.abs())
+}
+
+/// Atoms sorted by value, those of the same value (to [`SAME_VALUE`]) merged into one at the
+/// first's value (their chances summed in the order they came): the law is the same to 10⁻¹²
+/// of a value, and its number of atoms the number of values. Each atom is compared with the
+/// first of its run, so a run never drifts further than that from the value it keeps.
 fn merged(mut atoms: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     atoms.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Vec<(f64, f64)> = Vec::with_capacity(atoms.len());
     for (v, q) in atoms {
         match out.last_mut() {
-            Some(last) if last.0.to_bits() == v.to_bits() => last.1 += q,
+            Some(last) if same_value(last.0, v) => last.1 += q,
             _ => out.push((v, q)),
         }
     }
     out
 }
 
-/// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every load in `loads`, in units:
-/// each load's law is the convolution of its lanes' Binomial counts, each scaled by its units
-/// (atoms of value and chance, those of equal value merged), and each adds
-/// `times · ln P(load ≤ x)` to ln P(max ≤ x). With one lane it is [`binomial_max`] scaled by the
-/// lane's units. Refused ([`TooManyAtoms`]) where a step of a convolution passes [`MAX_ATOMS`].
-pub fn mixed_max(loads: &[Mixed]) -> Result<Band, TooManyAtoms> {
-    // Per load: its atoms by value, with the chance of the atoms above each (`tails`).
-    let laws: Vec<(Vec<f64>, Vec<f64>, f64)> = loads
-        .iter()
-        .filter(|l| l.times > 0.0)
-        .map(|l| {
-            let mut atoms = vec![(0.0f64, 1.0f64)];
-            for &(n, p, units) in l.lanes.iter().filter(|&&(n, p, _)| n > 0 && p > 0.0) {
-                let mean = n as f64 * p.min(1.0);
-                let top = whole((mean + 12.0 * (mean * (1.0 - p.min(1.0))).sqrt() + 30.0).min(n as f64));
-                let tails = binomial_tails(n, p, 0, top);
-                let pmf =
-                    (0..tails.len()).map(|x| if x == 0 { 1.0 - tails[0] } else { tails[x - 1] - tails[x] });
-                let pmf: Vec<(f64, f64)> = pmf
-                    .enumerate()
-                    .filter(|&(_, q)| q > ATOM_FLOOR)
-                    .map(|(x, q)| (x as f64 * units, q))
-                    .collect();
-                let step = atoms.len().saturating_mul(pmf.len());
-                if step > MAX_ATOMS {
-                    return Err(TooManyAtoms { atoms: step });
+/// A Binomial(n, p) count's chances from `first` on, those of counts whose chance is below
+/// [`ATOM_FLOOR`] at either end left out.
+fn binomial_pmf(n: u64, p: f64) -> (u64, Vec<f64>) {
+    let mean = n as f64 * p.min(1.0);
+    let top = whole((mean + 12.0 * (mean * (1.0 - p.min(1.0))).sqrt() + 30.0).min(n as f64));
+    let tails = binomial_tails(n, p, 0, top);
+    let pmf: Vec<f64> =
+        (0..tails.len()).map(|x| if x == 0 { 1.0 - tails[0] } else { tails[x - 1] - tails[x] }).collect();
+    let first = pmf.iter().position(|&q| q > ATOM_FLOOR).unwrap_or(0);
+    let last = pmf.iter().rposition(|&q| q > ATOM_FLOOR).unwrap_or(0);
+    (first as u64, pmf[first..=last.max(first)].to_vec())
+}
+
+/// The sum of Binomial counts of one unit cost, on whole counts: chances of `first + i`
+/// requests. A sum of Binomials of different chances (a Poisson binomial) is not a Binomial,
+/// but its counts are whole: convolved as arrays, its size is the sum of the lanes' likely
+/// counts, never their product, exactly.
+struct Lattice {
+    first: u64,
+    pmf: Vec<f64>,
+}
+
+impl Lattice {
+    fn of(lanes: &[(u64, f64)]) -> Result<Lattice, TooManyAtoms> {
+        let mut sum = Lattice { first: 0, pmf: vec![1.0] };
+        for &(n, p) in lanes {
+            let (first, pmf) = binomial_pmf(n, p);
+            let work = sum.pmf.len().saturating_mul(pmf.len());
+            if work > MAX_LATTICE_WORK {
+                return Err(TooManyAtoms { atoms: work, cap: MAX_LATTICE_WORK });
+            }
+            let mut out = vec![0.0; sum.pmf.len() + pmf.len() - 1];
+            for (i, &a) in sum.pmf.iter().enumerate() {
+                for (j, &b) in pmf.iter().enumerate() {
+                    out[i + j] += a * b;
                 }
-                atoms = merged(
-                    atoms
-                        .iter()
-                        .flat_map(|&(v, q)| pmf.iter().map(move |&(w, r)| (v + w, q * r)))
-                        .filter(|&(_, q)| q > ATOM_FLOOR)
-                        .collect(),
-                );
             }
-            let values: Vec<f64> = atoms.iter().map(|a| a.0).collect();
-            let mut tails = vec![0.0; atoms.len()];
-            let mut above = 0.0;
-            for i in (0..atoms.len()).rev() {
-                tails[i] = above;
-                above += atoms[i].1;
+            // Trimmed at both ends as each lane's own counts are.
+            let lo = out.iter().position(|&q| q > ATOM_FLOOR).unwrap_or(0);
+            let hi = out.iter().rposition(|&q| q > ATOM_FLOOR).unwrap_or(0).max(lo);
+            sum = Lattice { first: sum.first + first + lo as u64, pmf: out[lo..=hi].to_vec() };
+        }
+        Ok(sum)
+    }
+
+    fn atoms(&self, units: f64) -> Vec<(f64, f64)> {
+        self.pmf
+            .iter()
+            .enumerate()
+            .filter(|&(_, &q)| q > ATOM_FLOOR)
+            .map(|(i, &q)| ((self.first + i as u64) as f64 * units, q))
+            .collect()
+    }
+}
+
+/// One load's law: its values in increasing order, with the chance of the atoms above each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Load {
+    values: Vec<f64>,
+    tails: Vec<f64>,
+}
+
+impl Load {
+    /// The convolution of `lanes`' Binomial counts, each scaled by its units: lanes of the same
+    /// units (to [`SAME_VALUE`]) summed on whole counts first (`Lattice`), then each such sum's
+    /// atoms convolved with the others', atoms of the same value merged.
+    pub fn of(lanes: &[(u64, f64, f64)]) -> Result<Load, TooManyAtoms> {
+        let mut used: Vec<(u64, f64, f64)> =
+            lanes.iter().copied().filter(|&(n, p, _)| n > 0 && p > 0.0).collect();
+        used.sort_by(|a, b| a.2.total_cmp(&b.2));
+        let mut atoms = vec![(0.0f64, 1.0f64)];
+        let mut k = 0;
+        while k < used.len() {
+            let units = used[k].2;
+            let end = k + used[k..].iter().take_while(|l| same_value(l.2, units)).count();
+            let counts: Vec<(u64, f64)> = used[k..end].iter().map(|&(n, p, _)| (n, p)).collect();
+            k = end;
+            let class = Lattice::of(&counts)?.atoms(units);
+            let pairs = atoms.len().saturating_mul(class.len());
+            if pairs > MAX_PAIRS {
+                return Err(TooManyAtoms { atoms: pairs, cap: MAX_PAIRS });
             }
-            Ok((values, tails, l.times))
-        })
-        .collect::<Result<_, _>>()?;
+            atoms = merged(
+                atoms
+                    .iter()
+                    .flat_map(|&(v, q)| class.iter().map(move |&(w, r)| (v + w, q * r)))
+                    .filter(|&(_, q)| q > ATOM_FLOOR)
+                    .collect(),
+            );
+            if atoms.len() > MAX_ATOMS {
+                return Err(TooManyAtoms { atoms: atoms.len(), cap: MAX_ATOMS });
+            }
+        }
+        let values: Vec<f64> = atoms.iter().map(|a| a.0).collect();
+        // At most 1: a law convolved from thousands of atoms sums to 1 only to its rounding, and
+        // a chance above 1 would make `ln P(load ≤ x)` NaN, which no quantile search survives.
+        let mut tails = vec![0.0; atoms.len()];
+        let mut above = 0.0;
+        for i in (0..atoms.len()).rev() {
+            tails[i] = f64::min(above, 1.0);
+            above += atoms[i].1;
+        }
+        Ok(Load { values, tails })
+    }
+
+    fn atoms(&self) -> usize {
+        self.values.len()
+    }
+}
+
+/// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of `times` copies of each law:
+/// each adds `times · ln P(load ≤ x)` to ln P(max ≤ x).
+fn max_of_loads(laws: &[(&Load, f64)]) -> Band {
     let log_cdf = |x: f64| -> f64 {
         laws.iter()
-            .map(|(values, tails, times)| {
+            .map(|(law, times)| {
                 // The last atom at or below x: the chance of those above it.
-                match values.partition_point(|&v| v <= x + 1e-9) {
+                match law.values.partition_point(|&v| v <= x + 1e-9) {
                     0 => f64::NEG_INFINITY,
-                    i => times * (-tails[i - 1]).ln_1p(),
+                    i => times * (-law.tails[i - 1]).ln_1p(),
                 }
             })
             .sum()
     };
-    let mut candidates: Vec<f64> = laws.iter().flat_map(|(values, ..)| values.iter().copied()).collect();
+    let mut candidates: Vec<f64> = laws.iter().flat_map(|(law, _)| law.values.iter().copied()).collect();
     candidates.sort_by(f64::total_cmp);
     candidates.dedup_by(|a, b| (*a - *b).abs() <= 1e-9);
     if candidates.is_empty() {
-        return Ok(Band::default());
+        return Band::default();
     }
     let quantile = |q: f64| {
         let target = q.ln();
         let i = candidates.partition_point(|&x| log_cdf(x) < target);
         candidates[i.min(candidates.len() - 1)]
     };
-    Ok(Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) })
+    Band { low: quantile(LOW_Q), median: quantile(MEDIAN_Q), high: quantile(HIGH_Q) }
+}
+
+/// Quantiles (`LOW_Q`, `MEDIAN_Q`, `HIGH_Q`) of the maximum of every load in `loads`, in units:
+/// each load's law is the convolution of its lanes' Binomial counts, each scaled by its units
+/// ([`Load::of`]), and each adds `times · ln P(load ≤ x)` to ln P(max ≤ x). With one lane it is
+/// [`binomial_max`] scaled by the lane's units. Refused ([`TooManyAtoms`]) where a law would
+/// pass [`MAX_ATOMS`] atoms (or a step of it its work's caps). The plain form of
+/// [`Maxima::mixed`], which the report uses.
+#[cfg(test)]
+pub fn mixed_max(loads: &[Mixed]) -> Result<Band, TooManyAtoms> {
+    let laws: Vec<(Load, f64)> = loads
+        .iter()
+        .filter(|l| l.times > 0.0)
+        .map(|l| Ok((Load::of(&l.lanes)?, l.times)))
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<(&Load, f64)> = laws.iter().map(|(law, times)| (law, *times)).collect();
+    Ok(max_of_loads(&refs))
 }
 
 #[cfg(test)]
@@ -553,10 +706,8 @@ mod tests {
         type Atoms = Vec<(f64, f64)>;
         let cases: [(Atoms, Atoms); 3] = [
             (vec![(3.0, 0.25), (0.0, 0.5), (3.0, 0.25)], vec![(0.0, 0.5), (3.0, 0.5)]),
-            (
-                vec![(1.5, 0.5), (0.1 + 0.2, 0.25), (0.3, 0.25)],
-                vec![(0.3, 0.25), (0.1 + 0.2, 0.25), (1.5, 0.5)],
-            ),
+            // 0.1 + 0.2 is 0.3 but for its last bit: one value, kept at the first's.
+            (vec![(1.5, 0.5), (0.1 + 0.2, 0.25), (0.3, 0.25)], vec![(0.3, 0.5), (1.5, 0.5)]),
             (vec![(0.0, 1.0)], vec![(0.0, 1.0)]),
         ];
         let moments = |atoms: &[(f64, f64)]| {
@@ -608,11 +759,101 @@ mod tests {
             times: 60.0,
         };
         match mixed_max(&[three]) {
-            Err(TooManyAtoms { atoms }) => assert!(atoms > MAX_ATOMS, "{atoms}"),
+            Err(TooManyAtoms { atoms, cap }) => assert!(atoms > cap && cap >= MAX_ATOMS, "{atoms} {cap}"),
             other => panic!("not refused: {other:?}"),
         }
         let two = Mixed { lanes: vec![lane(1.0), lane(std::f64::consts::PI)], times: 60.0 };
         assert!(mixed_max(&[two]).is_ok());
+    }
+
+    /// Lanes of one unit cost, however many requests, are summed on whole counts: two lanes of
+    /// a million requests (~9,000 likely counts each, 8·10⁷ pairs, past every cap as a product)
+    /// are answered, as the normal of their summed mean and variance.
+    #[test]
+    fn lanes_of_equal_units_never_multiply_their_atoms() {
+        // (lanes, units)
+        let cases = [
+            (vec![(1_000_000, 0.5), (1_000_000, 0.3)], 1.0),
+            (vec![(2_000_000, 0.01), (500_000, 0.9), (10, 0.5)], 2.5),
+        ];
+        for (lanes, units) in cases {
+            let load = Mixed { lanes: lanes.iter().map(|&(n, p)| (n, p, units)).collect(), times: 1.0 };
+            let band = mixed_max(&[load]).unwrap();
+            let mean: f64 = lanes.iter().map(|&(n, p)| n as f64 * p).sum();
+            let sd = lanes.iter().map(|&(n, p)| n as f64 * p * (1.0 - p)).sum::<f64>().sqrt();
+            for (got, z) in [(band.low, -3.09), (band.median, 0.0), (band.high, 3.09)] {
+                let want = (mean + z * sd) * units;
+                assert!((got - want).abs() <= 0.01 * sd * units + units, "{lanes:?}: {band:?}");
+            }
+        }
+    }
+
+    /// A sum of Binomials of one unit cost and different chances (a Poisson binomial), on whole
+    /// counts, against its law enumerated request by request.
+    #[test]
+    fn a_sum_of_unequal_binomials_is_their_poisson_binomial() {
+        // (lanes' n, p)
+        let cases = [vec![(3u64, 0.2), (2, 0.7)], vec![(1, 0.5), (4, 0.05), (2, 0.99)], vec![(5, 0.3)]];
+        for lanes in cases {
+            let chances: Vec<f64> = lanes.iter().flat_map(|&(n, p)| (0..n).map(move |_| p)).collect();
+            // P(count = k), by every subset of the requests.
+            let mut want = vec![0.0; chances.len() + 1];
+            for mask in 0u32..(1 << chances.len()) {
+                let q: f64 = chances
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| if mask & (1 << i) != 0 { p } else { 1.0 - p })
+                    .product();
+                want[mask.count_ones() as usize] += q;
+            }
+            let lattice = Lattice::of(&lanes).unwrap();
+            for (k, &w) in want.iter().enumerate() {
+                let got = (k as u64)
+                    .checked_sub(lattice.first)
+                    .and_then(|i| lattice.pmf.get(usize::try_from(i).ok()?));
+                assert!((got.copied().unwrap_or(0.0) - w).abs() < 1e-12, "{lanes:?}: P({k}) {got:?} vs {w}");
+            }
+        }
+    }
+
+    /// Units that differ in their last bits (the same cost reached by another sum) are one
+    /// class: the lanes' maximum is their summed Binomial's, not a product of atoms.
+    #[test]
+    fn units_equal_but_for_their_last_bits_are_one_class() {
+        let units = 1.7f64;
+        let other = 1.1f64 + 0.6;
+        assert_ne!(units.to_bits(), other.to_bits());
+        let (ns, p, times) = ([30u64, 50], 0.2, 600.0);
+        let mixed = mixed_max(&[Mixed { lanes: vec![(ns[0], p, units), (ns[1], p, other)], times }]).unwrap();
+        let binomial = binomial_max(&[Draws { n: ns.iter().sum(), p, times }]).scale(units);
+        assert!((mixed.median - binomial.median).abs() < 1e-9, "{mixed:?} against {binomial:?}");
+        assert!((mixed.high - binomial.high).abs() < 1e-9, "{mixed:?} against {binomial:?}");
+    }
+
+    /// `Maxima::mixed` answers as `mixed_max`: loads of the same lanes summed into one law's
+    /// copies, a law convolved once and remembered.
+    #[test]
+    fn remembered_laws_answer_as_the_plain_maximum() {
+        let a = vec![(20, 0.1, 1.5), (3, 0.02, 30.0)];
+        let b = vec![(20, 0.1, 1.5), (3, 0.5, 30.0)];
+        let loads = vec![
+            Mixed { lanes: a.clone(), times: 100.0 },
+            Mixed { lanes: b.clone(), times: 3.0 },
+            Mixed { lanes: a, times: 500.0 },
+            Mixed { lanes: b, times: 0.0 },
+        ];
+        let maxima = Maxima::default();
+        let plain = mixed_max(&loads).unwrap();
+        for _ in 0..2 {
+            let remembered = maxima.mixed(&loads).unwrap();
+            for (x, y) in [
+                (remembered.low, plain.low),
+                (remembered.median, plain.median),
+                (remembered.high, plain.high),
+            ] {
+                assert!((x - y).abs() < 1e-9, "{remembered:?} against {plain:?}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::super::report::{
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Counted, Draws, MAX_ATOMS, Mixed, Sizes, mixed_max};
+use super::extremes::{Band, Counted, Draws, Mixed, Sizes};
 use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -178,25 +178,27 @@ impl Replay<'_> {
         if flows.iter().any(|&f| matches!(self.model.flows[f].units, Units::Query { filter: Some(_), .. })) {
             return self.mixed_peak(capacity, g, dim, flows, weighed);
         }
-        // On Cosmos DB, patterns picking the key with different shares: a member's requests in a
-        // tick are the sum of their Binomials, which one Binomial at their mean share spreads too
-        // much where one pattern's share is far above the other's (tenant-files: three reads at
-        // a mean third put all three on the whale with a chance of 0.037 where it is 0.0005), and
-        // a peak in RU is whole requests'. Each pattern its own lane (`mixed_max`), where the
-        // partition never throttled (`mixed_peak` does not weigh the served share of a tick);
-        // refused by name where it did. DynamoDB's peaks keep the mean share for now: the sum's
-        // convolution per member and tick costs many times the Binomial's (a chat edit of 1,000
-        // channels over two days: 35 s against 6 s), and its many-request ticks pass the atoms'
-        // cap.
-        if self.world.engine.profile().request_units() && self.unequal_shares(flows, &lanes) {
-            if !thinned.draws.is_empty() || !thinned.excluded.is_empty() {
+        // Patterns picking the key with different shares: a member's requests in a tick are the
+        // sum of their Binomials, which one Binomial at their mean share spreads too much where
+        // one pattern's share is far above the other's (tenant-files on Cosmos DB: three reads
+        // at a mean third put all three on the whale with a chance of 0.037 where it is
+        // 0.0005). Each pattern its own lane (`mixed_max`), where the partition never throttled
+        // (`mixed_peak` does not weigh the served share of a tick). Where it did, Cosmos DB,
+        // whose peak in RU is whole requests', refuses by name; DynamoDB keeps the mean share
+        // there, its band wider than the sum's (the throttled ticks' served share is weighed
+        // that way only).
+        if self.unequal_shares(flows, &lanes) {
+            let throttled = !thinned.draws.is_empty() || !thinned.excluded.is_empty();
+            if !throttled {
+                return self.mixed_peak(capacity, g, dim, flows, weighed);
+            }
+            if self.world.engine.profile().request_units() {
                 let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
                 return Err(unsupported(
                     "a partition two patterns pick with different shares on Cosmos DB while it throttles (the served share of each pattern's requests is not followed)",
                     &place,
                 ));
             }
-            return self.mixed_peak(capacity, g, dim, flows, weighed);
         }
         // A Query's units per request where no one member is weighed: the mean of its members'.
         let mean_most: Vec<f64> = flows
@@ -312,13 +314,13 @@ impl Replay<'_> {
                 loads.push(Mixed { lanes: lanes_of_tick, times: ticks as f64 * count });
             }
         }
-        mixed_max(&loads).map_err(|e| {
+        self.maxima.mixed(&loads).map_err(|e| {
             let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
             unsupported(
                 &format!(
                     "the peak of a partition whose patterns' requests (of different units or \
                      shares) make more than {} combinations in a tick ({} at one step)",
-                    MAX_ATOMS, e.atoms
+                    e.cap, e.atoms
                 ),
                 &place,
             )
