@@ -74,7 +74,7 @@ fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "--fidelity rates does not model picks from a population that grows (by growth_per_day, or by puts of new items) yet (entity OrderItem, attribute order_id)"
+            "--fidelity rates does not model picks from a population that grows (by growth_per_day, or by puts of new items not keyed by their identity alone) yet (entity OrderItem, attribute order_id)"
         ),
         "{}",
         stderr(&out)

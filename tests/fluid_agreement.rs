@@ -166,9 +166,10 @@
 //!   the entry's partition; practice-top-customers `one-index-partition` replays up to its flash
 //!   sale, at which its one index key is short of capacity for the entry writes (refused at run
 //!   time: they are an aggregate's updates, whose refusal by a full queue is retried on its
-//!   own); practice-social `recommended` is refused for its comments' picks of the posts its
-//!   puts of new identities make, social-feed `recommended` for the same (before its embedded
-//!   list of the newest 10 comments) and `embedded-comments` for its comments embedded whole;
+//!   own); practice-social `recommended` and social-feed `recommended` are refused for their
+//!   follow edges' index (before social-feed's embedded list of the newest 10 comments, and the
+//!   comments sharing their post's partition) and `embedded-comments` for its comments embedded
+//!   whole;
 //!   aggregates of items whose index entries they would rewrite in place, move
 //!   to another partition, or gate, not all preloaded, or read by a Query of the table or a
 //!   Scan, claims, and a table throttling a put with aggregates (at run time; the whale's total
@@ -216,10 +217,21 @@
 //!   orders that puts also write and leaderboard for its entry writes that queue;
 //!   a partition key of a drawn number, time or payload, `Seq` picks in a key of two members or
 //!   a drawn value, and a write shard beside them are refused;
-//! - picks by another entity from a population puts grow: orders (both: `recommended`'s sparse
-//!   index of pending orders is modelled, and so are its line items' `Nth` numbers; its items
-//!   pick their order by `Latest` among those place-order adds), practice-social `naive` and
-//!   `recommended` (a comment's post); `Nth` numbers whose bytes vary with their digits, beside
+//! - picks by another entity from a population puts grow are modelled as the member of its
+//!   partition key alone (`puts_picking_from_a_grown_population_agree_per_operation_and_as_rates`:
+//!   practice-social's posts and comments alone, each comment under `COMMENT#{post_id}`, picking
+//!   its post by `Latest` among the posts so far, 2,000 a second for a minute; the largest
+//!   partition ~965 items as rates, band 921–1,034, 981 per operation; the write peak 226 write
+//!   units a second, band 212–253, 223 per operation); refused are reads of such partitions and
+//!   two patterns' puts onto them (`reads_and_two_puts_of_partitions_picked_…`), such a pick
+//!   elsewhere than the partition key's member, a key of more than it, index entries of such
+//!   items, shared partitions (`fluid::tests`), and picks from a population whose new items are
+//!   not keyed by their identity alone: orders (both: `recommended`'s sparse index of pending
+//!   orders is modelled, and so are its line items' `Nth` numbers; its items pick their order,
+//!   kept under its customer's key, by `Latest` among those place-order adds); practice-social
+//!   `naive` is refused for its comments' key of their time, `recommended` (and social-feed
+//!   `recommended`) for its follow edges upserted under an index of less than the whole edge;
+//!   `Nth` numbers of a member of a grown population, whose bytes vary with their digits, beside
 //!   a key that lacks their member, or in a partition key (`fluid::tests`). Puts keyed by
 //!   the new item's identity and their index entries are modelled (above); refused beside them
 //!   are another write of the items, growth by `growth_per_day`, a key of more than the
@@ -1191,6 +1203,17 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
             "an index partition whose entry writes queue in the random bursts of a demand near its budget",
         ),
         ("tenant-files", "recommended", "hierarchical partition keys"),
+        // Comments picking their post among those publish makes are modelled under a key of
+        // their post alone (`puts_picking_from_a_grown_population_…`); naive keys each by its
+        // time too, and past the comments recommended's follow edges are upserted under an
+        // index of less than the whole edge (social-feed's alike).
+        ("practice-social", "naive", "a partition key of a drawn number, time or payload"),
+        ("practice-social", "recommended", "a sparse or partly projected index on items a put may replace"),
+        ("social-feed", "recommended", "a sparse or partly projected index on items a put may replace"),
+        // A line item picks its order among those place-order makes, under the customer's key:
+        // no partition of its own follows the new orders.
+        ("orders", "naive", "new items not keyed by their identity alone"),
+        ("orders", "recommended", "new items not keyed by their identity alone"),
         // MongoDB: refused for what they use that rates keep nothing of, not for the store.
         ("reviews", "naive", "embedded lists kept whole"),
         // Its newest 10 reviews in the product are modelled (`embedded_lists_of_the_newest_…`);
@@ -1949,4 +1972,115 @@ fn orders_line_items() -> keyheat::scenario::Loaded {
 #[test]
 fn numbered_line_items_agree_per_operation_and_as_rates() {
     holds_loaded(&orders_line_items(), SimDuration::from_secs(6 * 3600), &[], &[]);
+}
+
+/// practice-social's posts and comments alone: the patterns that read or write anything else
+/// dropped (and their goals, the follower count's aggregate, the feed's entity), each comment
+/// keyed under its own post apart from the post's item (`COMMENT#{post_id}`: bundled, the
+/// two share the post's partition, refused), a post a second and 2,000 comments, each picking
+/// its post by `Latest` among the posts so far — the newest ~10% of a second's comments, until
+/// the next post arrives. Sized so that no partition throttles (the busiest physical partition
+/// takes some 750 of its 1,000 write units a second): a throttled write of a post would write
+/// its index entry later, which rates refuse. A user's posts are read 200 times a second (a
+/// Query of the index of posts by author): 0.25, bundled, is 15 reads a minute, whose units
+/// are one seed's handful of draws.
+fn social_posts_and_comments(more: &[Edit]) -> keyheat::scenario::Loaded {
+    let mut source = keyheat::scenario::load("practice-social").expect("bundled").source().to_owned();
+    let dropped =
+        ["profile", "follower-count", "post-with-comments", "followers", "following", "deliver", "follow"];
+    let mut kept: Vec<&str> = Vec::new();
+    for line in source.lines() {
+        let pattern = dropped.iter().any(|d| line.contains(&format!("(name: \"{d}\", description")));
+        let goal = dropped.iter().any(|d| line.contains(&format!("(\"{d}\"")));
+        let aggregate = line.contains("aggregates: [(name: \"follower-count\"");
+        let feed = line.contains("\"FeedEntry\": (") || line.contains("(\"home-feed\")");
+        if !(pattern || goal || aggregate || feed) {
+            kept.push(line);
+        }
+    }
+    source = kept.join("\n");
+    // The home feed's read and the feed's entity: blocks of their own.
+    for name in ["name: \"home-feed\",", "name: \"FeedEntry\","] {
+        let at = source.find(name).unwrap_or_else(|| panic!("practice-social: no {name}"));
+        let start = source[..at].rfind("        (\n").expect("a block's opening");
+        let end = at + source[at..].find("\n        ),\n").expect("a block's end") + "\n        ),\n".len();
+        source.replace_range(start..end, "");
+    }
+    for (from, to) in [
+        (
+            "\"Comment\": (pk: \"POST#{post_id}\", sk: \"COMMENT#{commented_at}#{seq}\"),",
+            "\"Comment\": (pk: \"COMMENT#{post_id}\", sk: \"{commented_at}#{seq}\"),",
+        ),
+        (
+            "entity: \"Post\", given: [\"author_id\"], rate: 0.1,",
+            "entity: \"Post\", given: [\"author_id\"], rate: 1,",
+        ),
+        (
+            "entity: \"Comment\", given: [\"post_id\"], rate: 0.15,",
+            "entity: \"Comment\", given: [\"post_id\"], rate: 2000,",
+        ),
+        // Enough reads of a user's posts that their units are not one seed's handful of draws.
+        ("            limit: 20,\n            rate: 0.25,", "            limit: 20,\n            rate: 200,"),
+    ]
+    .iter()
+    .chain(more)
+    {
+        assert!(source.contains(from), "practice-social: no {from:?} to edit");
+        source = source.replacen(from, to, 1);
+    }
+    keyheat::scenario::parse("practice-social.ron", &source).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Puts whose partition picks from a population that grows (`model::Growth::kids`): comments
+/// under their post's key, each picking among the posts so far by `Latest` (a Zipf over
+/// recency, its picker rebuilt at each tick's start), so the hot partition moves on with every
+/// new post, and a post's comments accumulate over the seconds it was among the newest. A
+/// minute (~120,000 comments over 10,060 posts, the largest ~970): the table's items and bytes,
+/// the largest partition (within its band), the write peak (the newest post's share of a
+/// tick's comments, within its band) and the index of posts by author as rates are the
+/// per-operation replay's. The partition key holds the post itself (`recommended` minus the
+/// shared partition with the post's item).
+#[test]
+fn puts_picking_from_a_grown_population_agree_per_operation_and_as_rates() {
+    holds_loaded(&social_posts_and_comments(&[]), SimDuration::from_secs(60), &[], &["recommended"]);
+    // The naive variant keys a comment by its time too: a partition key of a drawn time.
+    holds_loaded(
+        &social_posts_and_comments(&[]),
+        SimDuration::from_secs(60),
+        &[("naive", "a partition key of a drawn number, time or payload")],
+        &["naive"],
+    );
+}
+
+/// What else such partitions would ask is refused by name: a read of them (what a post's
+/// partition holds follows the picks as they moved on, which Query units would need), and a
+/// second pattern's puts (a viral post's comments beside the rest, social-feed's: the grown
+/// peak is one draw of their calls at their mean share).
+#[test]
+fn reads_and_two_puts_of_partitions_picked_from_a_grown_population_are_refused_by_name() {
+    const COMMENT: &str = "        (name: \"comment\", description:";
+    let cases: [(Edit, &str); 2] = [
+        (
+            (
+                COMMENT,
+                "        (name: \"post-comments\", description: \"A post's comments.\", action: List, entity: \"Comment\", given: [\"post_id\"], rate: 1, latency_ms: 30),\n        (name: \"comment\", description:",
+            ),
+            "a read of partitions whose member picks from a population that grows",
+        ),
+        (
+            (
+                COMMENT,
+                "        (name: \"comment-viral\", description: \"The viral post's comments.\", action: Put, entity: \"Comment\", given: [\"post_id\"], keys: Fixed(0), rate: 1, latency_ms: 20),\n        (name: \"comment\", description:",
+            ),
+            "puts of two patterns onto partitions whose member picks from a population that grows",
+        ),
+    ];
+    for (edit, words) in cases {
+        holds_loaded(
+            &social_posts_and_comments(&[edit]),
+            SimDuration::from_secs(60),
+            &[("recommended", words)],
+            &["recommended"],
+        );
+    }
 }

@@ -347,6 +347,24 @@
 //!   every member: a long run of a large population is slow. Refused: another write of the
 //!   items, growth by `growth_per_day` besides, a key of more than the identity, an index keyed
 //!   by the identity, shared partitions, and reads other than GetItems of the population.
+//!   Puts of another entity whose partition key's member picks from such a population
+//!   (`Growth::kids`: a comment under `COMMENT#{post_id}`, picking its post by `Latest` among
+//!   the posts so far) pick among the members at their tick's start as the reads do, so each
+//!   tick's shares are worked out anew (`Shares::Recent`: the tick's, and their mean over the
+//!   calls so far) and the hot partition moves on with each new member. A partition's writes
+//!   are its shares summed over the ticks (exact in expectation); its items and their spread
+//!   are counted at the mean share (the variance `calls·s̄(1 − s̄)` bounds the ticks' summed
+//!   Binomial variances from above, a chance of no write and two writes meeting within a
+//!   second are first order in the shares); peaks are gathered tick by tick as above. Edited
+//!   practice-social (posts and comments alone, each comment under its post apart from the
+//!   post's item, 2,000 a second for a minute) agrees. Refused there: a pick from such a
+//!   population other than the partition key's member (a sort key, an index key, the item's
+//!   values), a key of more than the pick, index entries of such items, shared partitions,
+//!   reads and updates of such partitions (what a partition holds follows the picks as they
+//!   moved on), two patterns' puts onto them (the grown peak is one draw at their mean share),
+//!   `Nth` numbers of such a member, and picks from a population that grows by
+//!   `growth_per_day` or whose new items are not keyed by their identity alone (orders' line
+//!   items pick their order, kept under its customer's key).
 //! - **Read caches** (DAX's item cache, `cache`): in front of the GetItems of a population puts
 //!   of new identities grow, a key misses on its first read of the run (the read fills its
 //!   entry) and hits after, the reads of its tick too; a hit costs the table nothing. Each tick a
@@ -774,6 +792,54 @@ mod tests {
                 );
             }
             other => panic!("practice-top-customers, its total outside the index's sort key: {other:?}"),
+        }
+    }
+
+    /// Puts whose partition picks from a population puts of new identities grow are modelled
+    /// as the partition key's member alone (`model::Growth::kids`); the rest of what such a
+    /// pick asks is refused by name, at the entity (practice-social `recommended`'s comments,
+    /// which pick their post by `Latest` among those publish makes). The refusals of reads,
+    /// updates and two patterns' puts of such partitions are held in tests/fluid_agreement.rs.
+    #[test]
+    fn picks_from_a_grown_population_rates_cannot_follow_are_refused_by_name() {
+        const COMMENT_KEY: &str =
+            "\"Comment\": (pk: \"POST#{post_id}\", sk: \"COMMENT#{commented_at}#{seq}\"),";
+        // (edits, words of the refusal)
+        let cases: [(&[Edit], &str); 3] = [
+            // An index of the comments: its entries' partitions are not the post's.
+            (
+                &[(
+                    "indexes: [\n                (name: \"posts-by-author\",",
+                    "indexes: [\n                (name: \"comments-by-author\", keys: {\"Comment\": (pk: \"AUTHOR#{author_id}\", sk: \"{commented_at}\")}),\n                (name: \"posts-by-author\",",
+                )],
+                "index entries of items whose partition picks from a population that grows",
+            ),
+            // A month's bucket beside the post: each bucket's partitions begin anew.
+            (
+                &[(
+                    COMMENT_KEY,
+                    "\"Comment\": (pk: \"POST#{post_id}#{commented_at:%Y-%m}\", sk: \"COMMENT#{commented_at}#{seq}\"),",
+                )],
+                "a partition key of a pick from a population that grows, beside",
+            ),
+            // The post in the sort key, under its author's key: how often two comments' keys
+            // meet follows the picks as they move on.
+            (
+                &[(
+                    COMMENT_KEY,
+                    "\"Comment\": (pk: \"USER#{author_id}\", sk: \"C#{post_id}#{commented_at}#{seq}\"),",
+                )],
+                "a population that grows",
+            ),
+        ];
+        for (edits, words) in cases {
+            match rates("practice-social", edits, "recommended") {
+                Err(FluidError::Unsupported { feature, place }) => {
+                    assert!(feature.contains(words), "{edits:?}: refused for {feature:?}");
+                    assert!(place.starts_with("entity Comment"), "{edits:?}: refused at {place:?}");
+                }
+                other => panic!("{edits:?}: {other:?}"),
+            }
         }
     }
 

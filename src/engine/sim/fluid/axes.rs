@@ -228,7 +228,9 @@ impl Axis {
                         place,
                     )),
                     Shares::One => Ok(vec![1.0; n]),
-                    Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
+                    Shares::Fresh { .. } | Shares::Recent { .. } => {
+                        unreachable!("`shares` makes no put's new members")
+                    }
                 }
             }
             (AxisKind::Drawn(values), true, _) | (AxisKind::Drawn(values), _, Some(BornStep::Drawn)) => {

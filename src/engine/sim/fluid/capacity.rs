@@ -1502,7 +1502,9 @@ impl Capacity {
                 for (f, flow) in model.flows.iter().enumerate().filter(|(_, f)| f.group == g) {
                     let share = flow.shares.of(member);
                     if flow.write {
-                        bytes += share * self.landed[i][f] * (flow.bytes + group.overhead);
+                        // Its landed writes so far: at its share over the run (`over_run`).
+                        let written = flow.shares.over_run(member);
+                        bytes += written * self.landed[i][f] * (flow.bytes + group.overhead);
                     }
                     let units = match flow.units {
                         Units::Each(u) => u,

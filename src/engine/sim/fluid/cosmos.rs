@@ -132,6 +132,8 @@ pub fn check_puts(world: &World, model: &Model, peak_rates: &[f64]) -> Result<()
                     Shares::Seq(n) => 1.0 / *n as f64,
                     Shares::One => 1.0,
                     Shares::Fresh { .. } => 0.0,
+                    // The busiest tick's favourite: a `Latest` pick's newest member.
+                    Shares::Recent { now, .. } => now.iter().copied().fold(0.0, f64::max),
                 };
                 peak_rates.get(f.pattern).copied().unwrap_or(f64::INFINITY) * most
             })

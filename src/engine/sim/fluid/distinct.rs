@@ -82,7 +82,7 @@ pub(super) fn sort_picks(
     let Some((attr, pop)) = picked else { return Ok(None) };
     let picks = match shares(world, popularity_of(world, pattern, attr, pop), pop, seed, place)? {
         Shares::Each(s) => s,
-        Shares::Seq(_) | Shares::One | Shares::Fresh { .. } => {
+        Shares::Seq(_) | Shares::One | Shares::Fresh { .. } | Shares::Recent { .. } => {
             return Err(unsupported(&format!("{write} of an item with a Seq pick in its sort key"), place));
         }
     };

@@ -42,6 +42,12 @@ pub enum Shares {
     /// `first + k`, so the tick's `calls` calls, after `from` before it, each make one of their
     /// own — exact counts, as `Seq`'s are.
     Fresh { first: u64, from: u64, calls: u64 },
+    /// A put whose partition picks a member of a population that grows (`Growth::kids`: a
+    /// comment's post, `Latest` among the posts so far): `now`, each member's chance in the
+    /// tick about to run (the picker rebuilt over the members at its start), and `mean`, the
+    /// calls so far weighted by each tick's chances over their count — a member's share of the
+    /// writes its partition holds.
+    Recent { now: Rc<[f64]>, mean: Rc<[f64]> },
 }
 
 impl Shares {
@@ -61,6 +67,7 @@ impl Shares {
             Shares::Seq(n) => 1.0 / *n as f64,
             Shares::Each(s) => s.get(member).copied().unwrap_or(0.0),
             Shares::One => 1.0,
+            Shares::Recent { now, .. } => now.get(member).copied().unwrap_or(0.0),
             Shares::Fresh { first, from, calls } => {
                 let k = (member as u64).wrapping_sub(first + from);
                 if k < *calls { 1.0 / *calls as f64 } else { 0.0 }
@@ -81,6 +88,16 @@ impl Shares {
                 let m = member as u64;
                 if m >= *first && m < first + from + calls { 1.0 } else { 0.0 }
             }
+            Shares::Recent { mean, .. } => mean.get(member).copied().unwrap_or(0.0),
+            _ => self.of(member),
+        }
+    }
+
+    /// A member's share of the flow's calls over the run so far: its share, or where the
+    /// shares move on tick by tick (`Recent`) their mean over the calls.
+    pub fn over_run(&self, member: usize) -> f64 {
+        match self {
+            Shares::Recent { mean, .. } => mean.get(member).copied().unwrap_or(0.0),
             _ => self.of(member),
         }
     }
@@ -108,6 +125,21 @@ pub struct Growth {
     pub seed: u64,
     /// The size the reads' shares were last worked out for.
     pub size: u64,
+    /// The groups of another entity whose partition key's member picks from the population
+    /// (practice-social's comments under `COMMENT#{post_id}`): a put there picks among the
+    /// members at its tick's start, so the partition a parent's children go to moves on as
+    /// new parents arrive.
+    pub kids: Vec<usize>,
+    /// The puts onto `kids`, with the attribute that picks the member (`Shares::Recent`).
+    pub kid_flows: Vec<(usize, usize)>,
+}
+
+impl Growth {
+    /// Whether group `g`'s shares follow the population tick by tick: its own group's, or a
+    /// kid's.
+    pub fn moves(&self, g: usize) -> bool {
+        self.group == g || self.kids.contains(&g)
+    }
 }
 
 /// How a group's sort keys repeat, so that puts onto a taken key lose an item.
@@ -299,7 +331,7 @@ pub(super) fn shares(
     let n = world.pops[pop].size;
     if grows(world, pop) {
         return Err(unsupported(
-            "picks from a population that grows (by growth_per_day, or by puts of new items)",
+            "picks from a population that grows (by growth_per_day, or by puts of new items) other than as a put's partition-key member",
             place,
         ));
     }
@@ -313,10 +345,15 @@ pub(super) fn shares(
     }
 }
 
+/// A pick from a population that grows whose members the fluid replay does not follow tick by
+/// tick: one grown by `growth_per_day`, or whose items are not keyed by their new identity
+/// alone (`Growth`).
+const GROWN_PICK: &str = "picks from a population that grows (by growth_per_day, or by puts of new items not keyed by their identity alone)";
+
 /// Whether population `pop` gains members during the run: by `growth_per_day`, or because it
 /// is the identity of an entity that puts make (each put is a new item, `Simulation::alloc`).
 /// The fluid replay knows a population by its size at the start only.
-fn grows(world: &World, pop: usize) -> bool {
+pub(super) fn grows(world: &World, pop: usize) -> bool {
     world.pops[pop].growth_per_day > 0.0
         || world.patterns.iter().any(|p| {
             p.action == Action::Put
@@ -358,14 +395,18 @@ impl Model {
             let Some(t) = ent.table else { continue };
             let table = &world.tables[t];
             let place = format!("entity {}", ent.name);
-            if let Some(a) =
-                ent.attrs.iter().find(|a| matches!(a.source, Gen::Pick(pop) if grows(world, pop)))
+            // A pick from a population that grows: followed only as the member of the table's
+            // partition key (`adopt`, once the key group is built).
+            let grown_pick =
+                ent.attrs.iter().position(|a| matches!(a.source, Gen::Pick(pop) if grows(world, pop)));
+            // Its population must be the one whose puts of new identities the model follows
+            // (`Growth`, from an entity compiled before): which members there are each tick.
+            let followed = |a: usize| matches!(ent.attrs[a].source, Gen::Pick(pop) if model.growth.as_ref().is_some_and(|g| g.pop == pop));
+            if let Some(a) = grown_pick
+                && (ent.pk.is_none() || !followed(a))
             {
-                let place = format!("{place}, attribute {}", a.name);
-                return Err(unsupported(
-                    "picks from a population that grows (by growth_per_day, or by puts of new items)",
-                    &place,
-                ));
+                let place = format!("{place}, attribute {}", ent.attrs[a].name);
+                return Err(unsupported(GROWN_PICK, &place));
             }
             super::nth::check(world, e, seed, start_secs, puts, &place)?;
             let mut replaces = false;
@@ -379,6 +420,9 @@ impl Model {
                 }
                 let mut group = key_group(world, e, (table.group, puts), pk, sort, false, &place)?;
                 model.grow(world, e, &mut group, (puts, seed), &place)?;
+                if let Some(a) = grown_pick {
+                    model.adopt(world, e, a, &mut group, &place)?;
+                }
                 // A put of a new identity makes a key of its own: it replaces no item, so its
                 // index entries are written once each, whatever they project or gate.
                 if model.growth.as_ref().is_some_and(|growth| growth.group == model.groups.len()) {
@@ -428,6 +472,18 @@ impl Model {
             }
         }
         model.lead = super::shared::leads(world, &model.groups, start_secs)?;
+        if let Some(growth) = &model.growth
+            && let Some(&kid) = growth
+                .kids
+                .iter()
+                .find(|&&k| model.lead.iter().enumerate().any(|(g, &lead)| (g == k) != (lead == k)))
+        {
+            let place = format!("entity {}", world.entities[model.groups[kid].entity].name);
+            return Err(unsupported(
+                "partitions shared with another entity, whose member picks from a population that grows",
+                &place,
+            ));
+        }
         if let Some(growth) = &model.growth
             && model.lead.iter().enumerate().any(|(g, &lead)| (g == growth.group) != (lead == growth.group))
         {
@@ -508,6 +564,58 @@ impl Model {
             return Err(unsupported(&format!("a population of more than {MAX_MEMBERS} members"), place));
         }
         self.growth = Some(Growth { group: self.groups.len(), seed, ..growth });
+        Ok(())
+    }
+
+    /// Group `group` of entity `e` (about to be pushed), whose attribute `attr` picks from a
+    /// population that grows: followed where that population is the one whose puts of new
+    /// identities the model grows (`Growth`) and the pick is the partition key's member alone
+    /// (practice-social's comments under `COMMENT#{post_id}`): a kid of the growth, whose puts'
+    /// shares the replay works out each tick over the members so far (`Shares::Recent`). What
+    /// else such a pick would need is refused by name.
+    fn adopt(
+        &mut self,
+        world: &World,
+        e: usize,
+        attr: usize,
+        group: &mut KeyGroup,
+        place: &str,
+    ) -> Result<(), FluidError> {
+        let ent = &world.entities[e];
+        let Gen::Pick(pop) = ent.attrs[attr].source else { return Ok(()) };
+        let attr_place = format!("{place}, attribute {}", ent.attrs[attr].name);
+        let other = ent
+            .attrs
+            .iter()
+            .enumerate()
+            .any(|(a, x)| a != attr && matches!(x.source, Gen::Pick(q) if grows(world, q)));
+        let what = match &self.growth {
+            Some(growth) if growth.pop == pop => {
+                if group.member != Some((attr, pop)) || other {
+                    Some(
+                        "a pick from a population that grows other than its partition key's member (in a sort key, an index key or the item's values)",
+                    )
+                } else if !group.axes.is_empty() || group.shards.is_some() || group.time.is_some() {
+                    Some(
+                        "a partition key of a pick from a population that grows, beside a second member, a drawn value, a shard or a time slot",
+                    )
+                } else if ent.entries.iter().any(Option::is_some) {
+                    Some("index entries of items whose partition picks from a population that grows")
+                } else {
+                    None
+                }
+            }
+            // The population grows by `growth_per_day`, or its items are not keyed by their
+            // new identity alone (orders under their customer's key): which members there are
+            // each tick is not followed.
+            _ => Some(GROWN_PICK),
+        };
+        if let Some(what) = what {
+            return Err(unsupported(what, &attr_place));
+        }
+        let Some(growth) = self.growth.as_mut() else { return Ok(()) };
+        group.members = growth.members;
+        growth.kids.push(self.groups.len());
         Ok(())
     }
 
@@ -885,6 +993,9 @@ impl Model {
         if let Some(growth) = self.growth.as_ref().filter(|growth| growth.group == g) {
             return growing_shares(world, growth, pattern, seed, place);
         }
+        if let Some(growth) = self.growth.as_ref().filter(|growth| growth.kids.contains(&g)) {
+            return kid_shares(world, growth, (&self.groups[g], g), (pattern, &self.flows), seed, place);
+        }
         let base = match group.member {
             None => Shares::One,
             Some((attr, pop)) => {
@@ -907,6 +1018,10 @@ impl Model {
         let f = self.flows.len();
         if let Some(growth) = self.growth.as_mut().filter(|growth| growth.group == g) {
             growth.flows.push(f);
+        }
+        if let Some(growth) = self.growth.as_mut().filter(|growth| growth.kids.contains(&g)) {
+            let (attr, _) = self.groups[g].member.unwrap_or_default();
+            growth.kid_flows.push((f, attr));
         }
     }
 
@@ -1343,7 +1458,18 @@ fn growth(
     }
     let first = world.pops[pop].initial;
     let members = first.saturating_add(puts.get(put).copied().unwrap_or(0));
-    Ok(Some(Growth { pop, put, first, members, group: 0, flows: Vec::new(), seed: 0, size: first }))
+    Ok(Some(Growth {
+        pop,
+        put,
+        first,
+        members,
+        group: 0,
+        flows: Vec::new(),
+        seed: 0,
+        size: first,
+        kids: Vec::new(),
+        kid_flows: Vec::new(),
+    }))
 }
 
 /// The shares of a flow onto a grown population's group at the run's start (`Growth`; the
@@ -1367,6 +1493,54 @@ fn growing_shares(
         ));
     }
     Ok(Shares::Each(tick_shares(world, growth, pattern, growth.first, seed).into()))
+}
+
+/// The shares of a put onto a kid of a grown population (`Growth::kids`) at the run's start:
+/// its pick among the members so far (`Shares::Recent`, set anew each tick by `Replay::grow`).
+/// A read of such partitions would find what the picks left as they moved on, an update the
+/// items made so far, and two patterns' puts would load a partition with unequal shares whose
+/// peak the grown draws take at their mean: each refused by name.
+fn kid_shares(
+    world: &World,
+    growth: &Growth,
+    (group, g): (&KeyGroup, usize),
+    (pattern, flows): (&PatternRt, &[Flow]),
+    seed: u64,
+    place: &str,
+) -> Result<Shares, FluidError> {
+    let what = if pattern.action.is_read() {
+        Some(
+            "a read of partitions whose member picks from a population that grows (what they hold follows the picks as they move on)",
+        )
+    } else if pattern.action != Action::Put {
+        Some("an update of items whose partition picks from a population that grows")
+    } else if flows.iter().any(|f| f.group == g && f.write) {
+        Some(
+            "puts of two patterns onto partitions whose member picks from a population that grows (a grown partition's peak is drawn at their mean share)",
+        )
+    } else {
+        None
+    };
+    if let Some(what) = what {
+        return Err(unsupported(what, place));
+    }
+    let (attr, _) = group.member.unwrap_or_default();
+    let now: Rc<[f64]> = kid_tick_shares(world, growth, pattern, attr, growth.first, seed).into();
+    Ok(Shares::Recent { now: now.clone(), mean: now })
+}
+
+/// A kid's put shares over a grown population's `size` members at the start of a tick: the
+/// popularity its pick of `attr` follows, as `Pop::start_tick`'s picker (or the pattern's own
+/// `keys` picker, rebuilt alike) draws it.
+pub(super) fn kid_tick_shares(
+    world: &World,
+    growth: &Growth,
+    pattern: &PatternRt,
+    attr: usize,
+    size: u64,
+    seed: u64,
+) -> Vec<f64> {
+    popularity_of(world, pattern, attr, growth.pop).shares(size, seed)
 }
 
 /// A read's shares of a grown population's `size` members at the start of a tick: its
@@ -1506,7 +1680,9 @@ fn sort_repeats(
                                 }
                                 Shares::Seq(n) => 1.0 / n as f64,
                                 Shares::One => 1.0,
-                                Shares::Fresh { .. } => unreachable!("`shares` makes no put's new members"),
+                                Shares::Fresh { .. } | Shares::Recent { .. } => {
+                                    unreachable!("`shares` makes no put's new members")
+                                }
                             });
                         }
                         most
@@ -1740,7 +1916,11 @@ fn gated(shares: Shares, share: f64) -> Shares {
         Shares::One => Shares::Each(vec![share].into()),
         // An index keyed by the new identity is refused (`flow_shares`): an index's shares are
         // never a grown population's.
-        Shares::Fresh { .. } => unreachable!("index entries keyed by a new identity"),
+        // Nor are index entries of items whose partition picks from a grown population
+        // (`Model::adopt`).
+        Shares::Fresh { .. } | Shares::Recent { .. } => {
+            unreachable!("index entries keyed by a new identity")
+        }
     }
 }
 

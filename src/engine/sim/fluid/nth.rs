@@ -23,7 +23,7 @@
 
 use crate::engine::model::Action;
 
-use super::super::items::{Val, field_size};
+use super::super::items::{Gen, Val, field_size};
 use super::super::regen::{entry_bytes, key_bytes};
 use super::super::world::{World, member_pop};
 use super::model::{Shares, popularity_of, shares, write_samples};
@@ -60,12 +60,7 @@ pub(super) fn check(
     }
     for &(attr, by) in &ent.numbered {
         let place = format!("{place}, attribute {}", ent.attrs[attr].name);
-        let Some(pop) = member_pop(&ent.attrs[by].source) else {
-            return Err(unsupported(
-                "an Nth attribute numbered by a value that is not a picked member",
-                &place,
-            ));
-        };
+        let pop = numbering_pop(world, &ent.attrs[by].source, &place)?;
         let pk_attrs = |pk: Option<&super::super::templates::TemplatePlan>| -> Vec<usize> {
             pk.map(|t| t.attrs().collect()).unwrap_or_default()
         };
@@ -108,6 +103,7 @@ pub(super) fn check(
                 Shares::Seq(n) => exact += (calls / n as f64).ceil(),
                 Shares::One => exact += calls,
                 Shares::Fresh { .. } => exact += 1.0,
+                Shares::Recent { .. } => unreachable!("`shares` makes no grown pick"),
             }
         }
         let bound = exact + largest_number(&expected);
@@ -178,6 +174,22 @@ fn largest_number(expected: &[f64]) -> f64 {
 /// The member attribute that numbers attribute `attr` of entity `e`, if it is an `Nth` one.
 pub(super) fn numbered_by(world: &World, e: usize, attr: usize) -> Option<usize> {
     world.entities[e].numbered.iter().find(|(a, _)| *a == attr).map(|&(_, by)| by)
+}
+
+/// The population whose members number an `Nth` attribute: its `by`'s, a picked member's. A
+/// number's digits (its bytes) follow the most items a member gets, worked out from the shares
+/// over the population's members at the start: refused where the population grows.
+fn numbering_pop(world: &World, by: &Gen, place: &str) -> Result<usize, FluidError> {
+    let Some(pop) = member_pop(by) else {
+        return Err(unsupported("an Nth attribute numbered by a value that is not a picked member", place));
+    };
+    if super::model::grows(world, pop) {
+        return Err(unsupported(
+            "Nth numbers of a member picked from a population that grows (how many items a member gets follows the picks as they move on)",
+            place,
+        ));
+    }
+    Ok(pop)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::super::world::World;
 use super::capacity::Capacity;
 use super::extremes::{Maxima, Normal};
 use super::heat::Recorder;
-use super::model::{Flow, Model, Shares, batched, tick_shares};
+use super::model::{Flow, Growth, Model, Shares, batched, kid_tick_shares, tick_shares};
 use super::{FluidError, unsupported};
 
 /// Closed partitions kept for the maximum: those that could still be the largest.
@@ -350,13 +350,46 @@ impl<'w> Replay<'w> {
                 }
             }
         }
+        self.grow_kids(&growth, size, n);
         for capacity in &mut self.capacities {
             for &f in &growth.flows {
                 capacity.forget_spread(growth.group, f);
             }
+            for &(f, _) in &growth.kid_flows {
+                capacity.forget_spread(self.model.flows[f].group, f);
+            }
         }
         growth.size = size;
         self.model.growth = Some(growth);
+    }
+
+    /// Sets the shares of the puts onto a grown population's kids (`Growth::kids`) for the tick
+    /// about to run: each picks among the `size` members at the tick's start (worked out anew
+    /// when the population grew), and each member's mean share over the calls so far takes the
+    /// tick's calls at those shares.
+    fn grow_kids(&mut self, growth: &Growth, size: u64, n: &[u64]) {
+        for &(f, attr) in &growth.kid_flows {
+            let p = self.model.flows[f].pattern;
+            let Shares::Recent { now, mean } = &self.model.flows[f].shares else { continue };
+            let now: Rc<[f64]> = if size == growth.size {
+                now.clone()
+            } else {
+                kid_tick_shares(self.world, growth, &self.world.patterns[p], attr, size, growth.seed).into()
+            };
+            let (before, calls) = (self.patterns[p].calls as f64, n[p] as f64);
+            let mean: Rc<[f64]> = if calls > 0.0 {
+                let total = before + calls;
+                (0..now.len().max(mean.len()))
+                    .map(|m| {
+                        let old = mean.get(m).copied().unwrap_or(0.0);
+                        (old * before + now.get(m).copied().unwrap_or(0.0) * calls) / total
+                    })
+                    .collect()
+            } else {
+                mean.clone()
+            };
+            self.model.flows[f].shares = Shares::Recent { now, mean };
+        }
     }
 
     /// Sets the shares of the reads the variant's cache fronts to their expected misses in the
@@ -494,7 +527,7 @@ impl<'w> Replay<'w> {
                 *state.peaks[dim].entry(calls).or_default() += 1;
             }
         }
-        if self.model.growth.as_ref().is_some_and(|growth| growth.group == g) {
+        if self.model.growth.as_ref().is_some_and(|growth| growth.moves(g)) {
             self.grown_tick(g, n);
         }
         Ok(())
@@ -607,7 +640,7 @@ impl<'w> Replay<'w> {
             let pre = preload.and_then(|p| p.get(&m));
             let (pre_items, pre_bytes) = pre.map_or((0.0, 0.0), |p| (p.items, p.bytes));
             shares.clear();
-            shares.extend(flows.iter().map(|f| f.shares.of(member)));
+            shares.extend(flows.iter().map(|f| f.shares.over_run(member)));
             fresh_shares(&flows, m, (&from, &to), &totals, &mut shares);
             let landed: f64 = (0..flows.len()).map(|i| shares[i] * totals[i]).sum();
             if landed <= 0.0 && pre_items <= 0.0 {
@@ -791,7 +824,11 @@ fn member_counts(
                 out.count += k;
                 drawn[i] = 0.0;
             }
-            Shares::Each(_) | Shares::One => {
+            // A kid's puts (`Recent`) at their share over the run: the count is exact; its
+            // variance Σ calls·s̄(1 − s̄) bounds the sum of the ticks' Binomial variances
+            // Σ nₜ·sₜ(1 − sₜ) from above, and its chance of no write, (1 − s̄)^calls, is
+            // Πₜ (1 − sₜ)^nₜ to first order in the shares (a Latest pick's newest takes ~10%).
+            Shares::Each(_) | Shares::One | Shares::Recent { .. } => {
                 out.exact = out.exact && shares[i] >= 1.0;
                 out.var += totals[i] * shares[i] * (1.0 - shares[i]);
                 out.count += totals[i] * shares[i];

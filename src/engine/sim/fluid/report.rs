@@ -94,7 +94,7 @@ impl Replay<'_> {
         if flows.is_empty() {
             return Ok(Band::default());
         }
-        if self.model.growth.as_ref().is_some_and(|growth| growth.group == g) {
+        if self.model.growth.as_ref().is_some_and(|growth| growth.moves(g)) {
             return Ok(self.grown_peak(g, dim, members));
         }
         let hist = &state.peaks[dim];

@@ -135,7 +135,7 @@ impl Model {
         let by_item: Vec<f64> = match &flow.shares {
             Shares::Each(s) => s.iter().map(|&q| q * conflict_chance(q, calls_per_s)).collect(),
             Shares::One => vec![conflict_chance(1.0, calls_per_s)],
-            Shares::Seq(_) | Shares::Fresh { .. } => {
+            Shares::Seq(_) | Shares::Fresh { .. } | Shares::Recent { .. } => {
                 return Err(unsupported(
                     "version-checked updates of Seq picks or of a grown population",
                     place,
