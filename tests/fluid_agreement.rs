@@ -1480,6 +1480,31 @@ fn unequal_shares_on_dynamodb_sum_their_lanes() {
     holds_loaded(&loaded, SimDuration::from_secs(60), &[], &["recommended"]);
 }
 
+/// Where the sum of unequal shares passes its atoms' caps, DynamoDB's peak falls back to one
+/// Binomial at the mean share (a band wider than the sum's) and the run still replays:
+/// practice-ledger `naive` with Zipf accounts, its balance reads at another Zipf, 500 a second,
+/// in ten-minute ticks (300,000 reads a tick of units unrelated to the posts': 1,482,608
+/// atoms at one step). Refused before the fallback.
+#[test]
+fn unequal_shares_past_the_atoms_cap_fall_back_to_the_mean_share_on_dynamodb() {
+    let loaded = edited(
+        "practice-ledger",
+        &[
+            ("popularity: Weighted([(0.6, Fixed(0)), (0.4, Uniform)])", "popularity: Zipf(s: 0.9)"),
+            (
+                "            given: [\"account_id\"],\n            rate: 50,",
+                "            given: [\"account_id\"],\n            keys: Zipf(s: 0.5),\n            rate: 500,",
+            ),
+            ("duration: \"60s\", tick: \"1s\"", "duration: \"1h\", tick: \"10m\""),
+        ],
+    );
+    let variant = loaded.variant(Some("naive")).expect("variant");
+    let options = RunOptions { seed: None, duration: Some(SimDuration::from_secs(3600)) };
+    let rates = fluid::run(&loaded.scenario, variant, &options, &mut |_| {}).expect("replays as rates");
+    let band = rates.bands.as_ref().expect("bands").peak_reads_per_s;
+    assert!(band.low > 0.0 && band.low <= band.median && band.median <= band.high, "{band:?}");
+}
+
 #[test]
 fn keys_of_two_members_agree_per_operation_and_as_rates() {
     // practice-tickets `recommended` keys a booking by its event and its seat: 200 × 5,000 =

@@ -15,7 +15,7 @@ use super::super::report::{
 };
 use super::super::reporting::{documents_report, sort_partitions, top_rows};
 use super::capacity::{Capacity, Figures};
-use super::extremes::{Band, Counted, Draws, Mixed, Sizes};
+use super::extremes::{Band, Counted, Draws, Mixed, Sizes, TooManyAtoms};
 use super::model::{Shares, Units, batched, key_text};
 use super::replay::{Part, Replay};
 use super::{FluidError, unsupported};
@@ -189,10 +189,17 @@ impl Replay<'_> {
         // that way only).
         if self.unequal_shares(flows, &lanes) {
             let throttled = !thinned.draws.is_empty() || !thinned.excluded.is_empty();
+            let request_units = self.world.engine.profile().request_units();
             if !throttled {
-                return self.mixed_peak(capacity, g, dim, flows, weighed);
+                match self.mixed_law(capacity, g, dim, flows, weighed) {
+                    Ok(band) => return Ok(band),
+                    // Past the atoms' cap DynamoDB keeps the mean share's Binomial below, as it
+                    // did before the sum: its band wider than the sum's, but an answer.
+                    Err(_) if !request_units => {}
+                    Err(e) => return Err(self.too_many_atoms(g, &e)),
+                }
             }
-            if self.world.engine.profile().request_units() {
+            if request_units {
                 let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
                 return Err(unsupported(
                     "a partition two patterns pick with different shares on Cosmos DB while it throttles (the served share of each pattern's requests is not followed)",
@@ -276,7 +283,6 @@ impl Replay<'_> {
         flows: &[usize],
         weighed: &[(Vec<f64>, f64, Option<u64>)],
     ) -> Result<Band, FluidError> {
-        let hist = &self.groups[g].peaks[dim];
         let thinned = &capacity.thinned[g][dim];
         if !thinned.draws.is_empty() || !thinned.excluded.is_empty() {
             let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
@@ -285,6 +291,20 @@ impl Replay<'_> {
                 &place,
             ));
         }
+        self.mixed_law(capacity, g, dim, flows, weighed).map_err(|e| self.too_many_atoms(g, &e))
+    }
+
+    /// The maximum [`Replay::mixed_peak`] weighs, lane by lane, over ticks in which the
+    /// partition never throttled; [`TooManyAtoms`] where a tick's law passes its caps.
+    fn mixed_law(
+        &self,
+        capacity: &Capacity,
+        g: usize,
+        dim: usize,
+        flows: &[usize],
+        weighed: &[(Vec<f64>, f64, Option<u64>)],
+    ) -> Result<Band, TooManyAtoms> {
+        let hist = &self.groups[g].peaks[dim];
         let lanes = self.lanes(flows);
         let mean_most = |f: usize| {
             let used: Vec<f64> = capacity.most_units[f].iter().copied().filter(|&u| u > 0.0).collect();
@@ -314,17 +334,20 @@ impl Replay<'_> {
                 loads.push(Mixed { lanes: lanes_of_tick, times: ticks as f64 * count });
             }
         }
-        self.maxima.mixed(&loads).map_err(|e| {
-            let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
-            unsupported(
-                &format!(
-                    "the peak of a partition whose patterns' requests (of different units or \
-                     shares) make more than {} combinations in a tick ({} at one step)",
-                    e.cap, e.atoms
-                ),
-                &place,
-            )
-        })
+        self.maxima.mixed(&loads)
+    }
+
+    /// The refusal of a peak whose law passed its caps (`mixed_law`).
+    fn too_many_atoms(&self, g: usize, e: &TooManyAtoms) -> FluidError {
+        let place = format!("key of {}", self.world.group_name(self.model.groups[g].group));
+        unsupported(
+            &format!(
+                "the peak of a partition whose patterns' requests (of different units or \
+                 shares) make more than {} combinations in a tick ({} at one step)",
+                e.cap, e.atoms
+            ),
+            &place,
+        )
     }
 
     /// Per flow of `flows`, the first of them its requests go with: a flow of the same pattern
