@@ -2080,11 +2080,12 @@ fn puts_picking_from_a_grown_population_agree_per_operation_and_as_rates() {
 /// What else such partitions would ask is refused by name: a read of them (what a post's
 /// partition holds follows the picks as they moved on, which Query units would need), and a
 /// second pattern's puts (a viral post's comments beside the rest, social-feed's: the grown
-/// peak is one draw of their calls at their mean share).
+/// peak is one draw of their calls at their mean share), and a pick by anything but `Latest`
+/// (`Seq`'s counts are exact; a steady Zipf share's peak is many ticks' maximum).
 #[test]
 fn reads_and_two_puts_of_partitions_picked_from_a_grown_population_are_refused_by_name() {
     const COMMENT: &str = "        (name: \"comment\", description:";
-    let cases: [(Edit, &str); 2] = [
+    let cases: [(Edit, &str); 4] = [
         (
             (
                 COMMENT,
@@ -2092,12 +2093,29 @@ fn reads_and_two_puts_of_partitions_picked_from_a_grown_population_are_refused_b
             ),
             "a read of partitions whose member picks from a population that grows",
         ),
+        // After the comments (the first pattern compiled is refused for its own pick).
         (
             (
-                COMMENT,
-                "        (name: \"comment-viral\", description: \"The viral post's comments.\", action: Put, entity: \"Comment\", given: [\"post_id\"], keys: Fixed(0), rate: 1, latency_ms: 20),\n        (name: \"comment\", description:",
+                "given: [\"post_id\"], rate: 2000, latency_ms: 20),",
+                "given: [\"post_id\"], rate: 2000, latency_ms: 20),\n        (name: \"comment-viral\", description: \"The viral post's comments.\", action: Put, entity: \"Comment\", given: [\"post_id\"], keys: Fixed(0), rate: 1, latency_ms: 20),",
             ),
             "puts of two patterns onto partitions whose member picks from a population that grows",
+        ),
+        // Posts handed out in turn: each post's comments are counted exactly, not drawn.
+        (
+            (
+                "entity: \"Comment\", given: [\"post_id\"], rate: 2000,",
+                "entity: \"Comment\", given: [\"post_id\"], keys: Seq, rate: 2000,",
+            ),
+            "a popularity other than Latest",
+        ),
+        // A steady Zipf share: a hot post's peak is the maximum of many ticks' draws.
+        (
+            (
+                "entity: \"Comment\", given: [\"post_id\"], rate: 2000,",
+                "entity: \"Comment\", given: [\"post_id\"], keys: Zipf(s: 0.99), rate: 2000,",
+            ),
+            "a popularity other than Latest",
         ),
     ];
     for (edit, words) in cases {

@@ -362,7 +362,9 @@
 //!   values), a key of more than the pick, index entries of such items, shared partitions,
 //!   reads and updates of such partitions (what a partition holds follows the picks as they
 //!   moved on), two patterns' puts onto them (the grown peak is one draw at their mean share),
-//!   `Nth` numbers of such a member, and picks from a population that grows by
+//!   picks by anything but `Latest` (a key's peak is its busiest tick's one draw, true where
+//!   the favourite moves on each tick; a steady Zipf share's would be many ticks' maximum, and
+//!   `Seq` counts are exact, not drawn), `Nth` numbers of such a member, and picks from a population that grows by
 //!   `growth_per_day` or whose new items are not keyed by their identity alone (orders' line
 //!   items pick their order, kept under its customer's key).
 //! - **Read caches** (DAX's item cache, `cache`): in front of the GetItems of a population puts

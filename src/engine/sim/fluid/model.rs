@@ -1525,6 +1525,16 @@ fn kid_shares(
         return Err(unsupported(what, place));
     }
     let (attr, _) = group.member.unwrap_or_default();
+    // `Latest` moves its favourite on with every new member, so a partition is hot for about
+    // one tick and its peak is that tick's draw (`growth::grown_peak`). A steady share (Zipf,
+    // uniform, a hotspot) would make a key's peak the maximum of many ticks' draws, and `Seq`
+    // hands members out in turn (exact counts, not draws): neither is followed.
+    if !matches!(popularity_of(world, pattern, attr, growth.pop), Popularity::Latest) {
+        return Err(unsupported(
+            "puts whose partition picks from a population that grows by a popularity other than Latest",
+            place,
+        ));
+    }
     let now: Rc<[f64]> = kid_tick_shares(world, growth, pattern, attr, growth.first, seed).into();
     Ok(Shares::Recent { now: now.clone(), mean: now })
 }
