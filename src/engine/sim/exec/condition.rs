@@ -124,7 +124,10 @@ impl Simulation {
             }
         }
         if !landed {
-            let ordinal = if target.created { target.ordinal } else { NO_ORDINAL };
+            // The retry names the item it would have made, or the one the read sent first
+            // found: it does not send that read again (`locate`), so it has no other way to it.
+            let located = self.world.patterns[call.pattern].locate.is_some();
+            let ordinal = if target.created || located { target.ordinal } else { NO_ORDINAL };
             let refused = Refused {
                 request: 0,
                 now_ms,

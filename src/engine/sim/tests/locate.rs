@@ -152,3 +152,30 @@ fn a_throttled_write_retries_the_item_its_read_found() {
     assert!((ended_unwritten as f64) < 0.45 * p.calls as f64, "{ended_unwritten} of {}", p.calls);
     assert!((p.wcu - 2.0 * landed as f64).abs() < 1e-9, "{} WCU for {landed}", p.wcu);
 }
+
+#[test]
+fn a_version_read_refused_retries_the_item_the_locating_read_found() {
+    // Version-checked renames, 100 a second against 40 RCU/s: a call's strongly consistent
+    // read of its user is refused often and the call retried. Every email is held (users take
+    // them in order and the calls give them in order), so every Query finds its user.
+    let tight = BY_EMAIL
+        .replace(r#"(name: "gsi","#, r#"(name: "gsi", capacity: Provisioned(read: 40, write: 1000),"#)
+        .replace(r#"ids: "e{:04}")"#, r#"ids: "e{:04}", popularity: Seq)"#)
+        .replace(
+            r#"(name: "name", type: S, gen: Payload(50)),"#,
+            r#"(name: "name", type: S, gen: Payload(50)), (name: "version", type: N, gen: Number(Fixed(1))),"#,
+        )
+        .replace("rate: 5)", "condition: Version(\"version\"), rate: 100)");
+    let (report, _) = run(&tight, "gsi");
+    let p = report.patterns.iter().find(|p| p.name == "rename").expect("the pattern");
+    assert!(p.throttled > 1_000 && p.retries > 1_000, "{} throttled", p.throttled);
+    // A retry reads and writes the user the Query found, without sending the Query again: a
+    // call counted landed wrote its user and its index entry (2 WCU), a lost race 1 WCU more.
+    // (A retry that named nobody would end as landed having written nothing.)
+    let landed = p.landed_writes.expect("no side writes");
+    assert!(landed > 0, "nothing landed");
+    let wcu = 2.0 * landed as f64 + p.condition_failed as f64;
+    assert!((p.wcu - wcu).abs() < 1e-9, "{} WCU for {landed} landed, {} lost", p.wcu, p.condition_failed);
+    // A retry names no user of its own: an update of a user the Query found never makes one.
+    assert_eq!(report.totals.items, 1_000);
+}
