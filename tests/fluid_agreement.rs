@@ -2077,6 +2077,23 @@ fn puts_picking_from_a_grown_population_agree_per_operation_and_as_rates() {
     );
 }
 
+/// The same comments declared before their posts: the model compiles the posts first (their
+/// puts grow the population the comments pick from), so the order a scenario lists its
+/// entities in changes nothing.
+#[test]
+fn puts_picking_from_a_grown_population_declared_first_agree_as_well() {
+    const POST: &str = "        (\n            name: \"Post\",\n            attributes: [\n                (name: \"author_id\", type: S, gen: Pick(\"members\")),\n                (name: \"post_id\", type: S, gen: New(\"posts\")),\n                (name: \"posted_at\", type: Time, gen: Now),\n                (name: \"body\", type: S, gen: Payload(280)),\n            ],\n        ),\n";
+    const COMMENT: &str = "        (\n            name: \"Comment\",\n            attributes: [\n                (name: \"post_id\", type: S, gen: Pick(\"posts\")),\n                (name: \"commented_at\", type: Time, gen: Now),\n                (name: \"seq\", type: N, gen: Number(Uniform(0, 4095))),\n                (name: \"author_id\", type: S, gen: Pick(\"members\")),\n                (name: \"body\", type: S, gen: Payload(150)),\n            ],\n        ),\n";
+    let swapped = social_posts_and_comments(&[]).source().replacen(
+        &format!("{POST}{COMMENT}"),
+        &format!("{COMMENT}{POST}"),
+        1,
+    );
+    assert!(swapped.find("name: \"Comment\"") < swapped.find("name: \"Post\""), "the comments come first");
+    let loaded = keyheat::scenario::parse("practice-social.ron", &swapped).unwrap_or_else(|e| panic!("{e}"));
+    holds_loaded(&loaded, SimDuration::from_secs(60), &[], &["recommended"]);
+}
+
 /// What else such partitions would ask is refused by name: a read of them (what a post's
 /// partition holds follows the picks as they moved on, which Query units would need), and a
 /// second pattern's puts (a viral post's comments beside the rest, social-feed's: the grown

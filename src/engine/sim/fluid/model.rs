@@ -362,6 +362,41 @@ pub(super) fn grows(world: &World, pop: usize) -> bool {
         })
 }
 
+/// The entities in the order `Model::compile` takes them: as declared, but an entity picking
+/// from a population that puts of a later entity's new identities grow comes right after that
+/// entity, whose growth its key group follows (`Model::adopt`): comments declared before their
+/// posts are compiled after them.
+fn compile_order(world: &World) -> Vec<usize> {
+    let grower = |pop: usize| {
+        world.entities.iter().position(|x| x.table.is_some() && x.identity.is_some_and(|(_, q)| q == pop))
+    };
+    // Each entity's latest grower among those declared after it.
+    let after: Vec<Option<usize>> = (0..world.entities.len())
+        .map(|e| {
+            world.entities[e]
+                .attrs
+                .iter()
+                .filter_map(|a| match a.source {
+                    Gen::Pick(pop) if grows(world, pop) => grower(pop),
+                    _ => None,
+                })
+                .filter(|&g| g > e)
+                .max()
+        })
+        .collect();
+    let mut order = Vec::with_capacity(after.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for e in (0..after.len()).filter(|&e| after[e].is_none()) {
+        stack.push(e);
+        while let Some(x) = stack.pop() {
+            order.push(x);
+            // The entities waiting on `x`, in declared order (pushed last first).
+            stack.extend((0..after.len()).rev().filter(|&w| after[w] == Some(x)));
+        }
+    }
+    order
+}
+
 /// A model of nothing yet: no groups, no flows, no items seen.
 impl Default for Model {
     fn default() -> Self {
@@ -391,7 +426,8 @@ impl Model {
     /// members at its end).
     pub fn compile(world: &World, seed: u64, start_secs: i64, puts: &[u64]) -> Result<Model, FluidError> {
         let mut model = Model::default();
-        for (e, ent) in world.entities.iter().enumerate() {
+        for e in compile_order(world) {
+            let ent = &world.entities[e];
             let Some(t) = ent.table else { continue };
             let table = &world.tables[t];
             let place = format!("entity {}", ent.name);
