@@ -340,6 +340,21 @@ impl Rows {
         self.insert(self.len(), row);
     }
 
+    /// Appends `row` when the open tail holds a row and `above` says the row's key is above
+    /// the tail's last: what `search_by` then `insert` do for a put of the newest key, without
+    /// the search. False, and nothing changes, otherwise.
+    #[inline]
+    pub fn append_above(&mut self, row: Row, above: impl FnOnce(u64) -> bool) -> bool {
+        if !self.tail.last().is_some_and(|last| above(last.sk)) {
+            return false;
+        }
+        self.tail.push(row);
+        if self.tail.len() == BLOCK {
+            self.seal_tail();
+        }
+        true
+    }
+
     /// Inserts `row` at position `i`.
     ///
     /// Inlined for its common case, a row into the open tail: called, `row` came by address
