@@ -454,6 +454,15 @@ impl Ledger {
         let codec = self.codec;
         let part = &mut self.parts[p as usize];
         let before = part.rows.len();
+        // A key above its partition's last goes on the end unsearched: nearly every put of a
+        // time-ordered key (a reading), whose search and general insert were 4% of a put.
+        if let SortRef::Inline(k) = sk
+            && part.rows.append_above(Row { sk: k, size, id }, |last| last < k)
+        {
+            let stored = self.stored(size);
+            self.account(p, before, 1, stored);
+            return None;
+        }
         match part.search(codec, sk) {
             Ok(i) => {
                 let old = part.rows.set(i, size, id);

@@ -31,7 +31,7 @@ pub const BLOCK: usize = 64;
 #[derive(Debug, Clone)]
 struct Block {
     /// Row k at bits `k·width ..`, fields sort key, size, id from the low bits up; one spare word
-    /// at the end, so that any row reads as one aligned pair of words.
+    /// at the end, so that any field reads as the two words its first bit starts (`bits_at`).
     words: Box<[u64]>,
     /// The first row's sort key, so a search does not decode.
     first: u64,
@@ -82,15 +82,19 @@ impl Block {
         let width = widths.iter().map(|&w| usize::from(w)).sum::<usize>();
         let mut words = vec![0u64; ((rows.len() * width).div_ceil(64) + 1).max(2)];
         for (k, row) in rows.iter().enumerate() {
-            let packed = u128::from(row.sk - lo.sk)
-                | u128::from(row.size - lo.size) << sk_bits
-                | u128::from(row.id - lo.id) << (sk_bits + size_bits);
-            // A row of at most 64 bits shifted by at most 63 stays inside 128; a 128-bit row is
-            // aligned (shift 0).
-            let (word, shift) = ((k * width) / 64, (k * width) % 64);
-            let placed = packed << shift;
-            words[word] |= low_word(placed);
-            words[word + 1] |= low_word(placed >> 64);
+            let (sk, size, id) = (row.sk - lo.sk, u64::from(row.size - lo.size), u64::from(row.id - lo.id));
+            let at = k * width;
+            if width <= 64 {
+                // A shift by 64 comes only after fields of the other 64 bits, so the value
+                // shifted is 0 and the wrapped shift leaves it 0.
+                let packed = sk
+                    | size.wrapping_shl(u32::from(sk_bits))
+                    | id.wrapping_shl(u32::from(sk_bits + size_bits));
+                put_bits(&mut words, at, packed);
+            } else {
+                put_bits(&mut words, at, sk);
+                put_bits(&mut words, at + 64, size | id << 32);
+            }
         }
         Block {
             words: words.into_boxed_slice(),
@@ -123,29 +127,30 @@ impl Block {
         self.widths.iter().map(|&w| usize::from(w)).sum()
     }
 
-    /// Row `k`'s bits, from bit 0 up.
-    fn packed(&self, k: usize) -> u128 {
-        let at = k * self.width();
-        let word = at / 64;
-        (u128::from(self.words[word]) | u128::from(self.words[word + 1]) << 64) >> (at % 64)
+    /// Row `k`'s field that starts `offset` bits into the row and is `bits` wide. A field of
+    /// no bits is not read: at the end of the last row it may start past the spare word.
+    fn field(&self, k: usize, offset: u8, bits: u8) -> u64 {
+        if bits == 0 {
+            return 0;
+        }
+        bits_at(&self.words, k * self.width() + usize::from(offset)) & mask(bits)
     }
 
     fn sk(&self, k: usize) -> u64 {
-        self.base_sk + (low_word(self.packed(k)) & mask(self.widths[0]))
+        self.base_sk + self.field(k, 0, self.widths[0])
     }
 
     fn size(&self, k: usize) -> u32 {
         let [sk_bits, size_bits, _] = self.widths;
-        self.base_size + low_u32(low_word(self.packed(k) >> sk_bits) & mask(size_bits))
+        self.base_size + low_u32(self.field(k, sk_bits, size_bits))
     }
 
     fn row(&self, k: usize) -> Row {
         let [sk_bits, size_bits, id_bits] = self.widths;
-        let packed = self.packed(k);
         Row {
-            sk: self.base_sk + (low_word(packed) & mask(sk_bits)),
-            size: self.base_size + low_u32(low_word(packed >> sk_bits) & mask(size_bits)),
-            id: self.base_id + low_u32(low_word(packed >> (sk_bits + size_bits)) & mask(id_bits)),
+            sk: self.sk(k),
+            size: self.size(k),
+            id: self.base_id + low_u32(self.field(k, sk_bits + size_bits, id_bits)),
         }
     }
 
@@ -156,18 +161,23 @@ impl Block {
         if range.len() == len {
             return self.bytes;
         }
+        // Each size read as the 64 bits from its first (`bits_at`), not as a row's 128: half
+        // the instructions of a 24-hour chart's partial blocks.
         let [sk_bits, size_bits, _] = self.widths;
         let (width, mask) = (self.width(), mask(size_bits));
-        let size = |k: usize| {
-            let at = k * width;
-            let word = at / 64;
-            let packed = (u128::from(self.words[word]) | u128::from(self.words[word + 1]) << 64) >> (at % 64);
-            u64::from(self.base_size) + (low_word(packed >> sk_bits) & mask)
+        let sizes = |rows: Range<usize>| {
+            let count = rows.len() as u64;
+            let offsets: u64 = if size_bits == 0 {
+                0
+            } else {
+                rows.map(|k| bits_at(&self.words, k * width + usize::from(sk_bits)) & mask).sum()
+            };
+            count * u64::from(self.base_size) + offsets
         };
         if 2 * range.len() <= len {
-            range.map(size).sum()
+            sizes(range)
         } else {
-            self.bytes - (0..range.start).chain(range.end..len).map(size).sum::<u64>()
+            self.bytes - sizes(0..range.start) - sizes(range.end..len)
         }
     }
 
@@ -185,10 +195,19 @@ impl Block {
     }
 }
 
-/// The low 64 bits.
-#[allow(clippy::cast_possible_truncation, reason = "keeping the low word is the point")]
-fn low_word(v: u128) -> u64 {
-    v as u64
+/// The 64 bits of `words` from bit `at` up (zeros past the end of the next word): every
+/// field sits within 64 bits of its first, and a block keeps a spare word at its end.
+fn bits_at(words: &[u64], at: usize) -> u64 {
+    let (word, shift) = (at / 64, at % 64);
+    // Two shifts, so that a shift of 0 takes nothing from the next word without shifting by 64.
+    (words[word] >> shift) | ((words[word + 1] << 1) << (63 - shift))
+}
+
+/// ORs `value`, at most 64 bits, into `words` from bit `at` up (`bits_at` reversed).
+fn put_bits(words: &mut [u64], at: usize, value: u64) {
+    let (word, shift) = (at / 64, at % 64);
+    words[word] |= value << shift;
+    words[word + 1] |= (value >> 1) >> (63 - shift);
 }
 
 /// A size or id offset, masked to at most 32 bits.
@@ -319,6 +338,21 @@ impl Rows {
     /// Appends a row whose key is above every other.
     pub fn push(&mut self, row: Row) {
         self.insert(self.len(), row);
+    }
+
+    /// Appends `row` when the open tail holds a row and `above` says the row's key is above
+    /// the tail's last: what `search_by` then `insert` do for a put of the newest key, without
+    /// the search. False, and nothing changes, otherwise.
+    #[inline]
+    pub fn append_above(&mut self, row: Row, above: impl FnOnce(u64) -> bool) -> bool {
+        if !self.tail.last().is_some_and(|last| above(last.sk)) {
+            return false;
+        }
+        self.tail.push(row);
+        if self.tail.len() == BLOCK {
+            self.seal_tail();
+        }
+        true
     }
 
     /// Inserts `row` at position `i`.

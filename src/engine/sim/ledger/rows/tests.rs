@@ -277,3 +277,22 @@ fn a_galloping_search_finds_every_prefix_and_looks_near_the_start() {
         }
     }
 }
+
+#[test]
+fn an_append_above_the_last_key_is_a_push_and_anything_else_is_left_to_insert() {
+    let mut rows = rows_of(&readings(BLOCK - 1));
+    let mut model = readings(BLOCK + 1);
+    let last = model[BLOCK - 2].sk;
+    // (case, key, taken)
+    for (case, sk, taken) in [("the same key", last, false), ("an older key", last - 1, false)] {
+        assert_eq!(rows.append_above(row(sk, 1, 1), |l| l < sk), taken, "{case}");
+        assert_eq!(rows.len(), BLOCK - 1, "{case}");
+    }
+    // The append that fills the tail seals it; the next finds no tail to compare with.
+    assert!(rows.append_above(model[BLOCK - 1], |l| l < model[BLOCK - 1].sk));
+    assert_eq!(rows.blocks.len(), 1);
+    assert!(!rows.append_above(model[BLOCK], |l| l < model[BLOCK].sk));
+    rows.push(model[BLOCK]);
+    model.truncate(BLOCK + 1);
+    agree(&rows, &model);
+}
