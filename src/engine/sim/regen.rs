@@ -556,18 +556,10 @@ impl Simulation {
         let mut digest: Vec<u64> = Vec::new();
         if let IndexEntries::KeyAndRecordId { record_id_bytes } = self.world.engine.profile().index_entries {
             // The indexed fields' values and a record id, whatever the index projects: the entry
-            // changes only when an indexed value does. A value is sized as the store sizes it
-            // in the document (keyheat's approximation of the entry's KeyString).
-            let mut keyed: Vec<usize> = Vec::new();
-            let pk = plan.pk.as_ref().or(ent.pk.as_ref());
-            for a in pk.into_iter().chain(&plan.sk).flat_map(TemplatePlan::attrs) {
-                if vals[a] != Val::Absent && !keyed.contains(&a) {
-                    keyed.push(a);
-                    size += value_size(&ent.attrs[a], vals[a], &self.world.pops);
-                    digest.push(val_hash(vals[a]));
-                }
-            }
-            size += record_id_bytes;
+            // changes only when an indexed value does.
+            let keyed = keyed_attrs(ent, plan, vals);
+            size = keyed_bytes(ent, &keyed, vals, &self.world.pops, record_id_bytes);
+            digest.extend(keyed.iter().map(|&a| val_hash(vals[a])));
         } else if let Projected::All = plan.projected {
             size = item_size;
             digest.extend(vals.iter().map(|&v| val_hash(v)));
@@ -753,11 +745,39 @@ fn carried_attrs(ent: &EntityRt, plan: &EntryPlan, key_attributes: bool) -> Vec<
     carried
 }
 
+/// The attributes whose values an entry of key and record id holds (MongoDB,
+/// `IndexEntries::KeyAndRecordId`): the index key's (the table's partition key's where the
+/// index names none), each once, those the item has.
+fn keyed_attrs(ent: &EntityRt, plan: &EntryPlan, vals: &[Val]) -> Vec<usize> {
+    let mut keyed: Vec<usize> = Vec::new();
+    let pk = plan.pk.as_ref().or(ent.pk.as_ref());
+    for a in pk.into_iter().chain(&plan.sk).flat_map(TemplatePlan::attrs) {
+        if vals[a] != Val::Absent && !keyed.contains(&a) {
+            keyed.push(a);
+        }
+    }
+    keyed
+}
+
+/// The bytes of an entry of key and record id holding `keyed`'s values: each sized as the
+/// store sizes it in the document (keyheat's approximation of the entry's KeyString), and the
+/// record id.
+fn keyed_bytes(
+    ent: &EntityRt,
+    keyed: &[usize],
+    vals: &[Val],
+    pops: &[super::items::Pop],
+    record_id: usize,
+) -> usize {
+    keyed.iter().map(|&a| value_size(&ent.attrs[a], vals[a], pops)).sum::<usize>() + record_id
+}
+
 /// The bytes of the entry an item of `entity` with `vals` (of `item_size` bytes) has in index
-/// `i`, as `entry_of` sizes it on a store whose entries are keys and projected attributes
-/// (DynamoDB, Cassandra's views): the whole item for ALL, else the table's key attributes, the
-/// index's and the projected attributes, each name once. `None` when it has no entry there.
-/// For the fluid replay's sampled entry sizes.
+/// `i`, as `entry_of` sizes it: on a store whose entries are keys and projected attributes
+/// (DynamoDB, Cassandra's views) the whole item for ALL, else the table's key attributes, the
+/// index's and the projected attributes, each name once; on one whose entries are the indexed
+/// values and a record id (MongoDB), those, whatever the index projects. `None` when it has no
+/// entry there. For the fluid replay's sampled entry sizes.
 pub(super) fn entry_bytes(
     world: &super::world::World,
     entity: usize,
@@ -770,6 +790,9 @@ pub(super) fn entry_bytes(
     let ent = &world.entities[entity];
     let index_keys = index_key_fields(world, entity, i, vals, text)?;
     let plan = ent.entries.get(i)?.as_ref()?;
+    if let IndexEntries::KeyAndRecordId { record_id_bytes } = profile.index_entries {
+        return Some(keyed_bytes(ent, &keyed_attrs(ent, plan, vals), vals, &world.pops, record_id_bytes));
+    }
     if let Projected::All = plan.projected {
         return Some(item_size);
     }

@@ -468,9 +468,10 @@ impl Model {
             }
             for (plan, index) in ent.entries.iter().zip(&table.indexes) {
                 let Some(plan) = plan else { continue };
-                let kind = if metered(world) { "index" } else { "view" };
+                let kind = super::mongo_index::index_word(world);
                 let place = format!("entity {}, {kind} {}", ent.name, index.name);
                 let pk = &gated_pk(world, e, entry_pk(plan, &place)?, plan.gate);
+                super::mongo_index::check_replaced(world, replaces, &place)?;
                 // A put that replaces an item rewrites an entry of less than the whole item
                 // only if what it projects changed, and may add or remove a sparse index's
                 // entry: how often depends on the values replaced, which rates do not follow.
@@ -1345,7 +1346,7 @@ fn key_group(
     if !more.is_empty() && members > MAX_MEMBERS {
         return Err(unsupported(&format!("a partition key of more than {MAX_MEMBERS} values"), place));
     }
-    let overhead = if index { crate::engine::store::INDEX_ENTRY_OVERHEAD as f64 } else { 0.0 };
+    let overhead = if index { super::mongo_index::entry_overhead(world) } else { 0.0 };
     Ok(KeyGroup {
         group,
         entity,

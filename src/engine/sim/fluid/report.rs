@@ -481,7 +481,10 @@ impl Replay<'_> {
                 peak_writes_per_s: peaks[1],
             });
             if group.index {
-                out.entry_writes += state.writes;
+                // An entry of key and record id (MongoDB) is no item written.
+                if super::mongo_index::entries_are_items(self.world) {
+                    out.entry_writes += state.writes;
+                }
                 out.indexes.push(self.index_report(g, name.clone(), bytes, peaks[1]));
                 out.partitions.index_top.extend(chosen(self.top(g, Some(&name), "")?));
                 continue;
@@ -704,6 +707,9 @@ impl Replay<'_> {
         if self.world.engine.profile().latency == Latency::Documents {
             DOCUMENTS_UNMODELLED_NOTE.clone_into(&mut notes[1]);
             notes.push(DOCUMENTS_NOTE.to_owned());
+            if self.model.groups.iter().any(|g| g.index) {
+                notes.push(super::mongo_index::NOTE.to_owned());
+            }
         }
         if !self.model.embeds.is_empty() {
             notes.push(EMBED_NOTE.to_owned());
