@@ -432,7 +432,8 @@
 //! - **Secondary indexes on MongoDB** (`mongo_index`): an entry is the indexed values and a
 //!   record id, modelled as a GSI's entries are (above) where the rules are the same — one
 //!   entry per put on the index key it names, sized per sampled item as the per-operation
-//!   replay sizes it (`regen::entry_bytes`: the values as in the document and 8 bytes, no
+//!   replay sizes it (`regen::entry_bytes`: the values by keyheat's approximation of their
+//!   KeyString — a text its bytes, a number or a time its digits — and 8 bytes, no
 //!   100-byte overhead), a find through the index one request on its key, whose documents'
 //!   FETCH is within the request — but an entry is no item written (write amplification
 //!   leaves it out) and nothing is metered. reviews `recommended` replays and agrees

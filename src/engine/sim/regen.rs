@@ -759,9 +759,10 @@ fn keyed_attrs(ent: &EntityRt, plan: &EntryPlan, vals: &[Val]) -> Vec<usize> {
     keyed
 }
 
-/// The bytes of an entry of key and record id holding `keyed`'s values: each sized as the
-/// store sizes it in the document (keyheat's approximation of the entry's KeyString), and the
-/// record id.
+/// The bytes of an entry of key and record id holding `keyed`'s values: each sized by
+/// `items::value_size` (a text its bytes, a number or a time its digits: keyheat's
+/// approximation of the entry's KeyString, not the value's BSON size in the document), and
+/// the record id.
 fn keyed_bytes(
     ent: &EntityRt,
     keyed: &[usize],

@@ -93,11 +93,12 @@ impl Model {
         // An update of the value moves an index entry whose sort key holds it: a delete and a
         // put on the partition the item's other values keep it in (`add_moved_entries`). An
         // entry it would rewrite in place, or move to another partition, is refused, and so is
-        // a view's row on a store that meters none (Cassandra's view updates read the base row
-        // first: DESIGN.md), which no run has held to the per-operation replay.
+        // a view's row or an index entry on a store that meters none (Cassandra's view updates
+        // read the base row first: DESIGN.md; MongoDB's), which no run has held to the
+        // per-operation replay.
         if ent.entries.iter().any(Option::is_some) && !metered(world) {
             return Err(unsupported(
-                "an aggregate of items with view rows (a store that meters none)",
+                "an aggregate of items with view rows or index entries on a store that meters none (Cassandra's views, MongoDB's indexes)",
                 &place,
             ));
         }

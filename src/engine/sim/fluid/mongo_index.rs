@@ -13,8 +13,10 @@
 //! rates do not model).
 //!
 //! What differs (MongoDB manual, "Indexes"; `profile::IndexEntries::KeyAndRecordId`):
-//! - an entry is the indexed values, each sized as in the document, and an 8-byte record id
-//!   (`mongo::RECORD_ID_BYTES`, keyheat's assumption), whatever the index projects; no
+//! - an entry is the indexed values, each sized by keyheat's approximation of its KeyString (a
+//!   text its bytes, a number or a time its digits, as DynamoDB counts them, not its BSON
+//!   size in the document), and an 8-byte record id (`mongo::RECORD_ID_BYTES`, keyheat's
+//!   assumption), whatever the index projects; no
 //!   100-byte per-entry overhead (DynamoDB's index storage rule, `entry_overhead`);
 //! - an entry written is a key in the index's B-tree, not an item: write amplification counts
 //!   the document writes alone (`entries_are_items`);
@@ -32,7 +34,7 @@ use super::super::world::World;
 use super::{FluidError, unsupported};
 
 /// What a report's notes say of indexes of key and record id replayed as rates.
-pub(super) const NOTE: &str = "MongoDB indexes as rates: every put of a document an index keys writes one entry (a partial index's on the share of puts its filter admits) on the index key it names, of the indexed values (each sized as in the document) and an 8-byte record id (keyheat's assumption), the entry's bytes sampled from the put's generators; entries are keys in the index, not documents, so write amplification leaves them out. A find through the index reads its key's entries and fetches their documents within the request (not a request of its own). A run whose puts may replace a document with index entries is refused (a replace writes its entry only when an indexed value changes).";
+pub(super) const NOTE: &str = "MongoDB indexes as rates: every put of a document an index keys writes one entry (a partial index's on the share of puts its filter admits) on the index key it names, of the indexed values (each sized by keyheat's approximation: a text its bytes, a number or a time its digits, not its BSON size in the document) and an 8-byte record id (keyheat's assumption), the entry's bytes sampled from the put's generators; entries are keys in the index, not documents, so write amplification leaves them out. A find through the index reads its key's entries and fetches their documents within the request (not a request of its own). A run whose puts may replace a document with index entries is refused (a replace writes its entry only when an indexed value changes).";
 
 /// Whether the store's index entries are the indexed values and a record id.
 pub(super) fn keyed(world: &World) -> bool {

@@ -176,7 +176,10 @@ fn moved_attr(world: &World, pattern: &PatternRt, place: &str) -> Result<(String
         named.name
     );
     if !metered(world) {
-        return Err(unsupported(&format!("{what}, on a store that meters none (a view's row)"), place));
+        return Err(unsupported(
+            &format!("{what}, on a store that meters none (a Cassandra view's row, a MongoDB index's entry)"),
+            place,
+        ));
     }
     let mut moved = None;
     for plan in ent.entries.iter().flatten() {
