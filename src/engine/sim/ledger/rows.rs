@@ -255,6 +255,18 @@ impl Rows {
         (b, i - self.blocks[b].start())
     }
 
+    /// The byte sum of the rows before position `i` (`i` may be `len()`): a block's running
+    /// sum and the sizes of the smaller part of its block.
+    fn bytes_before(&self, i: usize) -> u64 {
+        match self.locate(i) {
+            (b, k) if b < self.blocks.len() => self.blocks[b].before + self.blocks[b].bytes_of(0..k),
+            (_, k) => {
+                let sealed = self.blocks.last().map_or(0, |last| last.end().1);
+                sealed + self.tail[..k].iter().map(|row| u64::from(row.size)).sum::<u64>()
+            }
+        }
+    }
+
     fn block_len(&self, b: usize) -> usize {
         self.blocks.get(b).map_or(self.tail.len(), Block::len)
     }
@@ -462,8 +474,9 @@ impl Rows {
 
     /// Rows from `from` onward (forward) or `from` downward (backward) until `limit` rows or
     /// `page_bytes`: how many were read, their bytes, and whether a limit stopped the walk. `end`
-    /// bounds the walk (exclusive forward, inclusive lower end backward). The walk goes a block
-    /// (or the tail) at a time: whole blocks that fit below both limits are taken by their byte
+    /// bounds the walk (exclusive forward, inclusive lower end backward). A page whose rows
+    /// cannot reach `page_bytes` is taken by two running sums; any other walks a block (or the
+    /// tail) at a time: whole blocks that fit below both limits are taken by their byte
     /// sums, and a block the row limit ends in, when its bytes cannot reach `page_bytes`, by
     /// decoding the sizes of whichever part of it is smaller (`Block::bytes_of`).
     pub fn page(
@@ -477,6 +490,17 @@ impl Rows {
         let available = if forward { end - from } else { from + 1 - end };
         // A walk reads a row before it checks the limit: a limit of 0 reads one row, as 1 does.
         let limit = limit.max(1);
+        // A page the byte limit cannot stop is its row count, and its bytes the difference of
+        // two running sums: two block headers and two partial blocks, however long the page
+        // (a galloping search over the headers touched a cold header at every probe).
+        let take = limit.min(available);
+        if take > 0 {
+            let (low, high) = if forward { (from, from + take) } else { (from + 1 - take, from + 1) };
+            let bytes = self.bytes_before(high) - self.bytes_before(low);
+            if bytes < page_bytes {
+                return (take, bytes, take == limit);
+            }
+        }
         let (mut count, mut bytes) = (0usize, 0u64);
         let (mut b, mut k) = self.locate(from);
         while count < available {
