@@ -85,8 +85,8 @@ fn a_variant_the_fluid_replay_does_not_model_exits_2_naming_the_feature() {
 #[test]
 fn a_cosmos_db_run_as_rates_is_refused_by_what_it_uses() {
     // counters `naive` and tenant-files `naive` on Cosmos DB replay as rates
-    // (tests/fluid_agreement.rs); tenant-files `recommended` keys its documents by a tenant and a
-    // folder, a hierarchical key the fluid replay does not place.
+    // (tests/fluid_agreement.rs), and so do hierarchical keys; tenant-files `recommended`'s
+    // auditor queries the key's first level, the tenant, which the fluid replay does not route.
     let out = keyheat(&[
         "run",
         "tenant-files",
@@ -99,7 +99,7 @@ fn a_cosmos_db_run_as_rates_is_refused_by_what_it_uses() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("--fidelity rates does not model hierarchical partition keys"),
+        stderr(&out).contains("--fidelity rates does not model queries of a hierarchical key's first levels"),
         "{}",
         stderr(&out)
     );

@@ -75,6 +75,11 @@
 //! tenant-files `naive`, and with its auditor picking as its uploads, 20 minutes, each upload a create of a ~62 KB
 //! document, each recent-files list one page of the tenant's partition (~605 RU); bundled, its
 //! two read patterns pick the tenants with different shares (the peak their lanes' sum).
+//! Hierarchical partition keys on Cosmos DB
+//! (`tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates`): tenant-files
+//! `recommended` without its auditor, 30 minutes: a logical partition per (tenant, 10-minute
+//! bucket), placed by the tenant as the store places it, each list a page of each of the 2 or 3
+//! full keys its range spans (a bucket before the run's start its page's 2.5 RU base).
 //! On DynamoDB too (`unequal_shares_on_dynamodb_sum_their_lanes`): practice-ledger
 //! `recommended` with its balance reads picking the settlement account for half their calls
 //! (at half a post's read units) beside the posts' 60%: its busiest shard's read peak the sum
@@ -245,8 +250,8 @@
 //! - on Cosmos DB, a partition two patterns pick with different shares while it throttles or
 //!   among new items, a
 //!   logical partition reaching 20 GB (tenant-files `naive`'s whale, ~23 minutes in), create-once puts,
-//!   puts whose key may hold an item, queries of more than one logical partition, hierarchical
-//!   keys (its `recommended`), secondary indexes, aggregates, first updates (creates) of `Seq`
+//!   puts whose key may hold an item, queries of more than one logical partition, queries of a
+//!   hierarchical key's first levels (its `recommended`'s auditor), secondary indexes, aggregates, first updates (creates) of `Seq`
 //!   picks (and, `fluid::tests`, of keys with a time slot or of items named by a picked
 //!   sort-key member), and 429s from partitions whose demand is near their share (counters
 //!   `recommended` past ~30 seconds) (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`);
@@ -1207,7 +1212,9 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
             "recommended",
             "an index partition whose entry writes queue in the random bursts of a demand near its budget",
         ),
-        ("tenant-files", "recommended", "hierarchical partition keys"),
+        // Its auditor queries a tenant, the key's first level: sent to the physical partitions
+        // holding the prefix, reading the logical partitions under it there one after another.
+        ("tenant-files", "recommended", "queries of a hierarchical key's first levels"),
         // Comments picking their post among those publish makes are modelled under a key of
         // their post alone (`puts_picking_from_a_grown_population_…`); naive keys each by its
         // time too, and past the comments recommended's follow edges are upserted under an
@@ -1716,6 +1723,26 @@ fn tenant_files_on_cosmos_db_agree_per_operation_and_as_rates() {
     }
 }
 
+/// tenant-files without its auditor (the one query of a hierarchical key's first level).
+const NO_AUDIT: Edit = (
+    "        (\n            name: \"tenant-audit\",\n            description: \"An auditor spot-checks 10 of a tenant's documents, of any time.\",\n            action: List,\n            entity: \"Document\",\n            given: [\"tenant_id\"],\n            limit: 10,\n            keys: Uniform,\n            rate: 0.2,\n            latency_ms: 100,\n        ),\n",
+    "",
+);
+
+/// A hierarchical partition key on Cosmos DB: tenant-files `recommended` without its auditor,
+/// its 30 minutes. A logical partition per (tenant, 10-minute bucket), 1,500 of them, placed by
+/// the tenant in the high bits (`cosmos::placement`), so the whale's buckets share one physical
+/// partition (~12.5 million of the run's ~23 million RU). Its list of the last 15 minutes
+/// names each full key the range spans, 2 or 3 a call (2.5 on average), each one page of one
+/// logical partition; a bucket not yet written (the first 15 minutes ask buckets before the
+/// run's start) is charged a page's base alone, 2.5 RU. The whale's bucket holds ~8.7 GB,
+/// under 20 GB; nothing throttles.
+#[test]
+fn tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates() {
+    let loaded = edited("tenant-files", &[NO_AUDIT]);
+    holds_loaded(&loaded, SimDuration::from_secs(1800), &[], &["recommended"]);
+}
+
 /// counters `recommended` on Cosmos DB under seed 1 (`--seed 1`), two minutes: its shards
 /// place so that two physical partitions are pinned well past their share, so few of its 429s
 /// come from partitions near their share and `check_tail` accepts the run — yet its requests
@@ -1751,7 +1778,7 @@ fn counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap
 }
 
 /// What the fluid replay does not model of Cosmos DB is refused by the name of what it is: the
-/// bundled tenant-files' `recommended` (a hierarchical key) and, its auditor picking as its
+/// bundled tenant-files' `recommended` (its auditor queries a hierarchical key's first level) and, its auditor picking as its
 /// uploads, over its 30 minutes (its whale passes 20 GB), its
 /// uploads created once or keyed so that two may meet, its auditor given no tenant, counters
 /// whose likes pick the streams in turn (a key's first update, a create at half a replace's RU,
@@ -1813,7 +1840,7 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
             keyheat::scenario::load("tenant-files").expect("bundled"),
             "recommended",
             1,
-            "hierarchical partition keys",
+            "queries of a hierarchical key's first levels",
         ),
         (in_turn, "naive", 1, "first updates of Seq picks on Cosmos DB"),
         (query, "naive", 1, "queries of more than one logical partition on Cosmos DB"),

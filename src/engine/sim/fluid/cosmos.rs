@@ -6,14 +6,21 @@
 //! its key cannot be taken (`check_puts`); a query one page on its partition (2.5 RU and 1 RU a
 //! started KB loaded); the container's meter (`Meter::shared`, the per-operation replay's own),
 //! each physical partition serving its even share of the RU/s and whole the request that finds
-//! any budget left; 429s retried under the client's policy, if it waits without jitter. Refused
-//! here, before the run: what costs, routes or retries otherwise, each named for why.
+//! any budget left; 429s retried under the client's policy, if it waits without jitter.
+//! Hierarchical partition keys: a logical partition per whole key (a member and a bucket of the
+//! write time are a partition per bucket, as on any store), placed by its first level as the
+//! store places it (`capacity`'s `placed`: `cosmos::placement`), so a tenant's buckets share a
+//! physical partition; a read that names each full key is a query of each. Refused here, before
+//! the run: what costs, routes or retries otherwise — a query of a key's first levels among
+//! them — each named for why.
 
 use crate::engine::model::{Action, Variant};
 use crate::engine::planner::Operation;
-use crate::engine::profile::cosmos::LOGICAL_PARTITION_BYTES;
+use crate::engine::profile::cosmos::{LEVEL_SEPARATOR, LOGICAL_PARTITION_BYTES};
 use crate::engine::retry::{Jitter, RetryPolicy};
+use crate::engine::value::KeyType;
 
+use super::super::items::key_label;
 use super::super::world::World;
 use super::model::{Flow, Model, SAMPLES, Shares};
 use super::{FluidError, unsupported};
@@ -33,13 +40,16 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
             place,
         ));
     }
-    // A hierarchical key places a first level's logical partitions together and routes a read of
-    // a prefix to the physical partitions holding it (`cosmos::prefix_range`): placements and
-    // fan-out the rates do not follow.
-    if let Some(keys) = variant.keys.iter().find(|k| k.pk.level_count() > 1) {
+    // A hierarchical key's logical partition is its whole key, placed by its first level
+    // (`capacity`'s `placed`, the store's `cosmos::placement`): a key of a member and a bucket
+    // of the write time is a member's partition per bucket, as on any store. A read of a prefix
+    // goes to the physical partitions holding it and reads the logical partitions under it
+    // there one after another (`exec::read::prefix`), which the rates do not follow.
+    if let Some(pattern) = world.patterns.iter().find(|p| p.read.as_ref().is_some_and(|r| r.prefix.is_some()))
+    {
         return Err(unsupported(
-            "hierarchical partition keys (a logical partition per whole key, placed by its first level; a read of a prefix sent to the partitions holding it)",
-            &format!("{place}, entity {}", keys.entity),
+            "queries of a hierarchical key's first levels (sent to the physical partitions holding the prefix, each reading the logical partitions under it there until its limit)",
+            &format!("pattern {}", pattern.name),
         ));
     }
     if let Some(index) = variant.indexes.first() {
@@ -64,7 +74,7 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
             ));
         }
         // A read of one item by its key is a point read; a Query reads one logical partition (the
-        // table's key given whole: hierarchical keys are refused above), one page of at most
+        // table's key given whole: a read of a prefix is refused above), one page of at most
         // 1 MB on the physical partition holding it (`Capacity::query_units`, by the profile's
         // `page`: 2.5 RU and 1 RU a started KB). Anything else visits every physical partition.
         let point = matches!(pattern.operation, Some(Operation::GetItem | Operation::BatchGetItem));
@@ -151,6 +161,12 @@ pub fn check_puts(world: &World, model: &Model, peak_rates: &[f64]) -> Result<()
     Ok(())
 }
 
+/// A partition key's text as the reports name it: a hierarchical key's levels as a JSON list
+/// (`items::key_label`, the per-operation replay's), any other key as it is.
+pub fn label(text: String) -> String {
+    if text.contains(LEVEL_SEPARATOR) { key_label(KeyType::S, text.as_bytes()) } else { text }
+}
+
 /// Refuses a Cosmos DB run in which a logical partition may reach its 20 GB: past it, every
 /// write to it fails (403, substatus 1014) and its items stop growing, which the rates do not
 /// follow — they keep each partition's writes coming. Refused once the largest logical
@@ -198,4 +214,25 @@ pub fn check_grown_peaks(world: &World, model: &Model) -> Result<(), FluidError>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label;
+
+    /// A hierarchical key is named by its levels as a JSON list, as the per-operation replay's
+    /// reports name it; any other key as it is.
+    #[test]
+    fn a_hierarchical_keys_label_lists_its_levels() {
+        // (key text, label)
+        let cases = [
+            ("tenant-000", "tenant-000"),
+            ("TENANT#7#2914704", "TENANT#7#2914704"),
+            ("tenant-000\u{1f}2914704", r#"["tenant-000","2914704"]"#),
+            ("a\u{1f}b\u{1f}c", r#"["a","b","c"]"#),
+        ];
+        for (text, want) in cases {
+            assert_eq!(label(text.to_owned()), want, "{text:?}");
+        }
+    }
 }

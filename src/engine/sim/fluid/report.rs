@@ -383,7 +383,7 @@ impl Replay<'_> {
     }
 
     fn key_text(&self, g: usize, part: &Part) -> String {
-        key_text(self.world, &self.model.groups[g], part.member, part.at_secs)
+        super::cosmos::label(key_text(self.world, &self.model.groups[g], part.member, part.at_secs))
     }
 
     /// The group's largest partition: items and bytes, as bands.
