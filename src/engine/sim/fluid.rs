@@ -95,7 +95,10 @@
 //!   from the writes landed by then, so a bucket that closes with half a write or more still
 //!   waiting for its retry is refused at run time, whatever writes it — puts, updates, index
 //!   entries (practice-ratelimit `naive` past its first minute: its retries land on the closed
-//!   window's key through the next). Refused: updates of items puts
+//!   window's key through the next). Refused: updates stepping a lifecycle of items puts of
+//!   new identities make (`lifecycle`: practice-shop's `advance`, whose writes depend on the
+//!   state each order is in — the expected items in each state, and the index entries a step
+//!   removes or moves, are not kept), updates of items puts
 //!   also write (the item is whichever wrote last), of an entity with its own identity other
 //!   than such a move, of items with a sort key of anything else that varies (a time, a drawn
 //!   value, two picked members, a `Seq` pick), named by a picked member and also written by
@@ -462,6 +465,7 @@ mod extremes;
 mod fetch;
 mod growth;
 mod heat;
+mod lifecycle;
 mod model;
 mod mongo_index;
 mod moves;

@@ -881,6 +881,10 @@ impl Model {
         let place = format!("pattern {}", pattern.name);
         let e = pattern.entity;
         let ent = &world.entities[e];
+        // A lifecycle's step of items puts of new identities make: named for what it lacks.
+        if let Some(what) = super::lifecycle::refusal(world, pattern) {
+            return Err(unsupported(what, &place));
+        }
         // A key written by puts and updates holds what the last of them wrote: the put's whole
         // item or the update's sets over it, which depends on their order per key.
         if world.patterns.iter().any(|q| q.entity == e && q.action == Action::Put) {
