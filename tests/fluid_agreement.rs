@@ -79,7 +79,7 @@
 //! (`tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates`): tenant-files
 //! `recommended` without its auditor, 30 minutes: a logical partition per (tenant, 10-minute
 //! bucket), placed by the tenant as the store places it, each list a page of each of the 2 or 3
-//! full keys its range spans (a bucket before the run's start its page's 2.5 RU base).
+//! full keys its range spans (a bucket before the run's start an empty page's 3.5 RU).
 //! On DynamoDB too (`unequal_shares_on_dynamodb_sum_their_lanes`): practice-ledger
 //! `recommended` with its balance reads picking the settlement account for half their calls
 //! (at half a post's read units) beside the posts' 60%: its busiest shard's read peak the sum

@@ -875,10 +875,12 @@ impl Capacity {
         // A page's units round its bytes up (4 KB a read unit): the units of the mean count
         // are not the mean units. Where the partition may be empty (nothing preloaded), the
         // units are those of a Query that finds it holding an item, `live` the chance it does.
-        // On Cosmos DB a page that finds none is charged its base alone (2.5 RU), far below a
-        // page of one document (~63 RU for tenant-files' 62 KB): the mean is over every count,
-        // none included — a bucket not yet written (tenant-files `recommended`'s list of the
-        // last 15 minutes, asking buckets before the run's start) costs what the replay charges.
+        // On DynamoDB an empty page's half unit is a one-item page's for items up to 4 KB (above
+        // it this charges high). On Cosmos DB a page that finds none is charged 3.5 RU (its 2.5
+        // RU base and the 1 KB minimum), far below a page of one document (~63 RU for
+        // tenant-files' 62 KB): the mean is over every count, zero included — a bucket not yet
+        // written (tenant-files `recommended`'s list of the last 15 minutes, asking buckets
+        // before the run's start) costs what the replay charges.
         let units = if pre <= 0.0 && metering != Metering::RequestUnits {
             self.page_means[f].mean(writes, page)
         } else {
