@@ -1743,8 +1743,8 @@ const NO_AUDIT: Edit = (
 /// partition (~12.5 million of the run's ~23 million RU). Its list of the last 15 minutes
 /// names each full key the range spans, 2 or 3 a call (2.5 on average), each one page of one
 /// logical partition; a bucket not yet written (the first 15 minutes ask buckets before the
-/// run's start) is charged a page's base alone, 2.5 RU. The whale's bucket holds ~8.7 GB,
-/// under 20 GB; nothing throttles.
+/// run's start) is charged an empty page, 3.5 RU (its 2.5 RU base and the 1 KB minimum). The
+/// whale's bucket holds ~8.7 GB, under 20 GB; nothing throttles.
 #[test]
 fn tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates() {
     let loaded = edited("tenant-files", &[NO_AUDIT]);

@@ -950,6 +950,35 @@ mod tests {
         }
     }
 
+    /// practice-shop's `advance` steps the orders the puts make through their states
+    /// (`fluid::lifecycle`) and is refused by the lifecycle's name in both variants (a sparse
+    /// index gated on the first state; an index keyed by the state); the same update setting a
+    /// fresh draw of a choice instead is not a lifecycle's step, and keeps the refusal of items
+    /// puts also write. Ten seconds: an hour's puts would number more new orders than rates
+    /// keep partitions for, refused first.
+    #[test]
+    fn lifecycle_steps_of_new_items_are_refused_by_name() {
+        const STEPPED: &str = "an update stepping a lifecycle of items puts of new identities make";
+        let one_of: Edit = (
+            "gen: States([\"PLACED\", \"SHIPPED\", \"DELIVERED\"])",
+            "gen: OneOf([(\"PLACED\", 1.0), (\"SHIPPED\", 1.0), (\"DELIVERED\", 1.0)])",
+        );
+        // (edits, variant, words of the refusal)
+        let cases: [(&[Edit], &str, &str); 3] = [
+            (&[], "recommended", STEPPED),
+            (&[], "naive", STEPPED),
+            (&[one_of], "naive", "an update of items puts also write"),
+        ];
+        for (edits, variant, words) in cases {
+            match rates_for("practice-shop", edits, variant, 10) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{variant} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("practice-shop {variant} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
     /// A filtered Query is modelled where its filter is a word search in a generated text whose
     /// matches cannot stop it before its range ends (practice-search `recommended`); other
     /// filters, a word search whose matches may reach the call's limit, and a range past one
