@@ -296,3 +296,44 @@ fn an_append_above_the_last_key_is_a_push_and_anything_else_is_left_to_insert() 
     model.truncate(BLOCK + 1);
     agree(&rows, &model);
 }
+
+#[test]
+fn a_search_starts_from_the_block_the_last_one_ended_in() {
+    let model = readings(BLOCK * 300 + 10);
+    let rows = rows_of(&model);
+    // Compares of one search: the tail's two, the blocks' first keys, a bisection of a block.
+    let search = |i: usize| {
+        let (key, mut compares) = (model[i].sk, 0);
+        let found = rows.search_by(|sk| {
+            compares += 1;
+            sk.cmp(&key)
+        });
+        assert_eq!(found, Ok(i), "row {i}");
+        compares
+    };
+    let in_block = 7;
+    // (case, row sought, most compares)
+    let cases = [
+        (
+            "a window's lower bound, first asked: gallops 200 blocks from the end",
+            100 * BLOCK + 5,
+            2 + 16 + in_block,
+        ),
+        ("the same window a little later: the same block", 100 * BLOCK + 37, 2 + 2 + in_block),
+        ("later still: the next block", 101 * BLOCK + 20, 2 + 4 + in_block),
+        ("a window that moved three blocks on", 104 * BLOCK + 1, 2 + 6 + in_block),
+        ("a month back from there: a gallop down", 10 * BLOCK, 2 + 14 + in_block),
+    ];
+    for (case, at, most) in cases {
+        let compares = search(at);
+        assert!(compares <= most, "{case}: {compares} compares, at most {most}");
+    }
+    // Edits that shift the blocks leave the hint a guess: every row is still found.
+    let mut rows = rows;
+    let mut model = model;
+    for i in [5, 40 * BLOCK, 150 * BLOCK] {
+        rows.remove(i);
+        model.remove(i);
+    }
+    agree(&rows, &model);
+}
