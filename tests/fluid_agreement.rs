@@ -82,6 +82,12 @@
 //! `recommended` without its auditor, 30 minutes: a logical partition per (tenant, 10-minute
 //! bucket), placed by the tenant as the store places it, each list a page of each of the 2 or 3
 //! full keys its range spans (a bucket before the run's start an empty page's 3.5 RU).
+//! Query pages that may find nothing on DynamoDB
+//! (`empty_pages_of_large_items_agree_per_operation_and_as_rates`): 20,000-byte snapshots under a
+//! key per device and 10-minute bucket, ten minutes, each list of the last 2 hours a Query of
+//! each of its 13 buckets, 12 of them before the run's start: an empty page is half a read
+//! unit on both sides, not a one-item page's 2.5 (the run's read units 86,498 per operation,
+//! ~86,150 as rates).
 //! On DynamoDB too (`unequal_shares_on_dynamodb_sum_their_lanes`): practice-ledger
 //! `recommended` with its balance reads picking the settlement account for half their calls
 //! (at half a post's read units) beside the posts' 60%: its busiest shard's read peak the sum
@@ -1911,6 +1917,67 @@ fn a_range_over_the_write_time_reads_its_span_as_rates() {
         &[("rate: 2500,", "rate: 250,"), ("span: Last(\"1h\")", "span: Last(\"10s\")"), ("limit: 50,", "")],
     );
     holds_loaded(&loaded, SimDuration::from_secs(240), &[], &["naive"]);
+}
+
+/// 20 devices uploading 20,000-byte snapshots to DynamoDB under a key per device and 10-minute
+/// bucket, and a dashboard listing a device's newest 10 of the last 2 hours: a Query of each of
+/// the 13 buckets the span reaches. Over the run's first 10 minutes 12 of them are before its
+/// start and hold nothing. The limit keeps the busiest key's peak a count of full pages (10
+/// items, 25 units): the bands of a peak take a key's most mean units a request, not the spread
+/// of the items a page finds.
+const EMPTY_PAGES: &str = r#"(
+    name: "empty-pages",
+    title: "Query pages of 20 KB items that may find nothing",
+    story: "Devices upload 20 KB snapshots; a dashboard lists a device's last 2 hours.",
+    lesson: "An empty Query page costs half a read unit; a page of one 20 KB item 2.5.",
+    engine: DynamoDB,
+    entities: [
+        (
+            name: "Snapshot",
+            attributes: [
+                (name: "device_id", type: S, gen: Pick("devices")),
+                (name: "at", type: Time, gen: Now),
+                (name: "seq", type: N, gen: Number(Uniform(0, 999999999))),
+                (name: "body", type: S, gen: Payload(20000)),
+            ],
+        ),
+    ],
+    populations: [(name: "devices", count: 20, ids: "dev-{:02}", popularity: Uniform)],
+    patterns: [
+        (name: "upload", description: "A snapshot.", action: Put, entity: "Snapshot", given: ["device_id"], rate: 2, latency_ms: 50),
+        (
+            name: "last-2-hours",
+            description: "A device's newest 10 snapshots of the last 2 hours.",
+            action: List,
+            entity: "Snapshot",
+            given: ["device_id"],
+            range: (attribute: "at", span: Last("2h")),
+            order: Desc,
+            limit: 10,
+            rate: 5,
+            latency_ms: 200,
+        ),
+    ],
+    variants: [
+        (
+            name: "buckets",
+            description: "A partition per device and 10-minute bucket.",
+            keys: {"Snapshot": (pk: "{device_id}#{bucket(at, 10m)}", sk: "{at}#{seq}")},
+        ),
+    ],
+    workload: (duration: "10m", tick: "1s", seed: 3, start: "2025-03-03"),
+    goals: [],
+)"#;
+
+/// A Query page that finds nothing is charged an empty page's half read unit as rates, as per
+/// operation, whatever the items' size: `EMPTY_PAGES` over its 10 minutes, 3,000 lists of 13
+/// Queries, 36,000 of them of buckets before the run's start. Charged as pages of one 20 KB
+/// item at least (2.5 units each), the rates read 158,331 units against 86,498 per operation;
+/// charged as empty pages, 86,150.
+#[test]
+fn empty_pages_of_large_items_agree_per_operation_and_as_rates() {
+    let loaded = keyheat::scenario::parse("empty-pages.ron", EMPTY_PAGES).unwrap_or_else(|e| panic!("{e}"));
+    holds_loaded(&loaded, SimDuration::from_secs(600), &[], &[]);
 }
 
 #[test]

@@ -12,9 +12,10 @@
 //! - **Demand**: each member's expected requests (calls × share) and their units — a put's and
 //!   a GetItem's fixed units, a Query's units of the items its partition holds in the range
 //!   (`min(limit, n)` items of the group's mean size, rounded up to 4 KB as DynamoDB rounds a
-//!   page; `n` is the expected writes in the range, not less those that overwrote another: a
-//!   range over the write time starts at the whole second its key holds, and takes the writes
-//!   of the read's own tick made before it) — go to the physical partition holding the member's
+//!   page, averaged over the Poisson count `n`, zero included: an empty page's units; its mean
+//!   is the expected writes in the range, not less those that overwrote another: a range over
+//!   the write time starts at the whole second its key holds, and takes the writes of the
+//!   read's own tick made before it) — go to the physical partition holding the member's
 //!   key hash. A Query's members are summed per physical partition; while a flow's window holds
 //!   still (a steady rate past its span's first pass, every member's partition surely holding
 //!   an item), the next tick takes the sums instead of weighing every member again.
@@ -171,8 +172,9 @@ struct QuerySums {
     /// Whether the sums hold for another tick of the same window: false while some member's
     /// chance of a non-empty partition still grows with the open bucket's writes.
     steady: bool,
-    /// Per physical partition: Σ share, Σ share × units, Σ share × units × live and
-    /// Σ share × units², over its members (`Demand::add_sums`).
+    /// Per physical partition: Σ share, Σ share × units, Σ share × units on a partition
+    /// holding an item (`Weighed::live_units`) and Σ share × units², over its members
+    /// (`Demand::add_sums`).
     sums: Vec<[f64; 4]>,
 }
 
@@ -385,6 +387,19 @@ struct LastUnits {
     at: u64,
     /// Per member: its units (NaN: a member of no share, not weighed).
     units: Vec<f64>,
+}
+
+/// One Query of a member's partition, weighed (`Capacity::query_units`).
+#[derive(Debug, Clone, Copy)]
+struct Weighed {
+    /// Its mean units over the count of items its range holds.
+    units: f64,
+    /// The chance the partition holds an item (preloaded, or one of the writes of its bucket so
+    /// far landed on it).
+    live: f64,
+    /// The part of `units` charged on a partition holding an item (approximately: see
+    /// `query_units`).
+    live_units: f64,
 }
 
 /// What every member's Query of one flow in one bucket has in common in a tick
@@ -800,10 +815,9 @@ impl Capacity {
         QueryWindow { before, in_range, preload: first && lo <= start, first, open, asked }
     }
 
-    /// Units of one Query of flow `f` on member `m`'s partition in `window` (`query_window`),
-    /// and the chance that the partition holds an item then (preloaded, or one of the writes of
-    /// its bucket so far landed on it); or what rates cannot follow of that Query, for the
-    /// caller to refuse at its pattern's name.
+    /// One Query of flow `f` on member `m`'s partition in `window` (`query_window`), weighed
+    /// (`Weighed`); or what rates cannot follow of that Query, for the caller to refuse at its
+    /// pattern's name.
     fn query_units(
         &self,
         model: &Model,
@@ -812,7 +826,7 @@ impl Capacity {
         window: &QueryWindow,
         limit: Option<u32>,
         ordered: bool,
-    ) -> Result<(f64, f64), &'static str> {
+    ) -> Result<Weighed, &'static str> {
         let flow = &model.flows[f];
         let member = usize::try_from(m).unwrap_or(usize::MAX);
         // ln P(no write of the open bucket before this tick landed on the partition): the
@@ -873,20 +887,28 @@ impl Capacity {
         let metering = self.metering;
         let page = |items: f64| metering.page(ceil_bytes(items.min(cap) * item_bytes));
         // A page's units round its bytes up (4 KB a read unit): the units of the mean count
-        // are not the mean units. Where the partition may be empty (nothing preloaded), the
-        // units are those of a Query that finds it holding an item, `live` the chance it does.
-        // On DynamoDB an empty page's half unit is a one-item page's for items up to 4 KB (above
-        // it this charges high). On Cosmos DB a page that finds none is charged 3.5 RU (its 2.5
-        // RU base and the 1 KB minimum), far below a page of one document (~63 RU for
-        // tenant-files' 62 KB): the mean is over every count, zero included — a bucket not yet
-        // written (tenant-files `recommended`'s list of the last 15 minutes, asking buckets
-        // before the run's start) costs what the replay charges.
-        let units = if pre <= 0.0 && metering != Metering::RequestUnits {
+        // are not the mean units. The mean is over every count, zero included: a page that finds
+        // nothing costs what the store charges an empty page (DynamoDB half a unit, Cosmos DB
+        // 3.5 RU: its 2.5 RU base and the 1 KB minimum), not a one-item page's — 2.5 units for a
+        // 20 KB item, ~63 RU for tenant-files' 62 KB document — so a bucket not yet written (a
+        // list of the last 2 hours of 10-minute buckets asking those before the run's start)
+        // costs what the replay charges.
+        let units = if pre <= 0.0 {
             self.page_means[f].mean(writes, page)
         } else {
-            expected_over_poisson(writes, pre, false, page)
+            expected_over_poisson(writes, pre, page)
         };
-        Ok((units, live))
+        // The units of requests to a partition holding an item (`Figures::live_units`), taken
+        // as `units` less an empty page for each request to a partition that holds none
+        // (1 − `live`): it finds nothing in its range either. An approximation at the edges:
+        // in the open bucket `live` counts the writes before the tick (exact Binomial terms)
+        // while `units` weighs a Poisson count that also takes half the read's own tick, so
+        // the two chances of "no item" differ slightly; and in a closed bucket `live` is the
+        // range's own chance of an item, so a live partition's empty shorter range is left out
+        // of it, as before. Both move a GSI's read units by far less than the 2% they are held
+        // to (`Figures::live_units` feeds only an index report's read units).
+        let live_units = units - (1.0 - live) * page(0.0);
+        Ok(Weighed { units, live, live_units })
     }
 
     /// Units of one Query of flow `f` on member `m`'s partition of the bucket holding `at`,
@@ -903,7 +925,7 @@ impl Capacity {
             .filter(|u| !u.is_nan());
         let fresh = || {
             let window = self.query_window(model, f, bucket, at, t);
-            self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |(u, _)| u)
+            self.query_units(model, f, m, &window, limit, ordered).map_or(0.0, |w| w.units)
         };
         match weighed {
             Some(units) => {
@@ -998,7 +1020,8 @@ impl Capacity {
             if share_m <= 0.0 {
                 continue;
             }
-            let (units, live) = self.query_units(model, f, m, &window, limit, ordered)?;
+            let Weighed { units, live, live_units } =
+                self.query_units(model, f, m, &window, limit, ordered)?;
             if let Some(at_member) = units_of.get_mut(member) {
                 *at_member = units;
             }
@@ -1009,7 +1032,7 @@ impl Capacity {
             let at_part = &mut sums[parts_of[member]];
             at_part[0] += share_m;
             at_part[1] += share_m * units;
-            at_part[2] += share_m * units * live;
+            at_part[2] += share_m * live_units;
             at_part[3] += share_m * units * units;
         }
         for (at_part, &sums) in demand.iter_mut().zip(&sums) {
@@ -1893,13 +1916,15 @@ impl Capacity {
     }
 }
 
-/// A Query's mean page units over a Poisson count of its items, given one at least (nothing
-/// preloaded), as a function of the count's mean: worked out at means `i / STEPS` the first
+/// A Query's mean page units over a Poisson count of its items (nothing preloaded), zero
+/// included, as a function of the count's mean: worked out at means `i / STEPS` the first
 /// time a member needs them, and read between them by cubic interpolation. The exact sum
 /// (`expected_over_poisson`) takes tens to hundreds of terms, once per member per tick; the
-/// function is smooth in the mean (at 0 too, given one item: its limit is one item's page),
-/// and the interpolation's error is below 10⁻⁹ of a unit (`page_means_interpolate_the_exact_sum`).
-/// Means past the table's reach are summed exactly.
+/// function is smooth in the mean (at 0 it is an empty page's units), and the interpolation's
+/// error is below 10⁻⁹ of the units (`page_means_interpolate_the_exact_sum`): 128 points a unit
+/// of mean, where 64 left 7·10⁻⁹ near 0, where the cubic's error term (the fourth derivative,
+/// from the steps of a page's units between 0 and a few items) is largest. Means past the
+/// table's reach are summed exactly.
 #[derive(Debug, Default)]
 struct PageMeans {
     /// Index `i`: the mean units at mean count `i / STEPS` (NaN: not worked out yet).
@@ -1907,13 +1932,13 @@ struct PageMeans {
 }
 
 impl PageMeans {
-    const STEPS: f64 = 64.0;
+    const STEPS: f64 = 128.0;
     /// The largest mean tabulated (its tabulated points: `REACH × STEPS`).
     const REACH: f64 = 4096.0;
 
     fn mean(&self, mean: f64, page: impl Fn(f64) -> f64 + Copy) -> f64 {
         if !(0.0..Self::REACH).contains(&mean) {
-            return expected_over_poisson(mean, 0.0, true, page);
+            return expected_over_poisson(mean, 0.0, page);
         }
         let scaled = mean * Self::STEPS;
         // The four points around `scaled` (from the table's first when it is below its second).
@@ -1929,8 +1954,7 @@ impl PageMeans {
             if at[j].is_nan() {
                 #[expect(clippy::cast_precision_loss, reason = "below REACH × STEPS")]
                 let mean = j as f64 / Self::STEPS;
-                // At a mean of 0 the count given one at least is 1.
-                at[j] = if j == 0 { page(1.0) } else { expected_over_poisson(mean, 0.0, true, page) };
+                at[j] = expected_over_poisson(mean, 0.0, page);
             }
             at[j]
         };
@@ -1990,28 +2014,25 @@ fn ln_factorial(k: f64) -> f64 {
     }
 }
 
-/// The mean of `f(pre + K)` for a Poisson count `K` of mean `mean` (given `K > 0` when
-/// `nonempty`): the counts from 12 standard deviations (and 12) below the mean up, until the
-/// chance of what is left is below 10⁻¹⁵ of what was weighed (past the mean each count is less
-/// likely than the last by `mean / k`). When `f` is the same at both ends of that window (a
-/// page under 4 KB however many items it holds), it is that value.
-fn expected_over_poisson(mean: f64, pre: f64, nonempty: bool, f: impl Fn(f64) -> f64) -> f64 {
+/// The mean of `f(pre + K)` for a Poisson count `K` of mean `mean`: the counts from 12
+/// standard deviations (and 12) below the mean up, until the chance of what is left is below
+/// 10⁻¹⁵ of what was weighed (past the mean each count is less likely than the last by
+/// `mean / k`). When `f` is the same at both ends of that window (a page under 4 KB however
+/// many items it holds), it is that value.
+fn expected_over_poisson(mean: f64, pre: f64, f: impl Fn(f64) -> f64) -> f64 {
     if mean <= 0.0 {
         return f(pre);
     }
     let reach = 12.0 * mean.sqrt() + 12.0;
     let (lo, hi) = ((mean - reach).max(0.0).floor(), (mean + reach).ceil());
-    let first = if nonempty { lo.max(1.0) } else { lo };
-    if (f(pre + first) - f(pre + hi)).abs() < 1e-12 {
-        return f(pre + first);
+    if (f(pre + lo) - f(pre + hi)).abs() < 1e-12 {
+        return f(pre + lo);
     }
     let mut p = (lo * mean.ln() - mean - ln_factorial(lo)).exp();
     let (mut sum, mut weight, mut k) = (0.0, 0.0, lo);
     loop {
-        if k >= first {
-            sum += p * f(pre + k);
-            weight += p;
-        }
+        sum += p * f(pre + k);
+        weight += p;
         if k >= hi || (k > mean && p < 1e-15 * weight) {
             break;
         }
@@ -2120,9 +2141,6 @@ mod tests {
         }
     }
 
-    /// The tabulated and interpolated page units are the exact sum's within 10⁻⁹ of a unit,
-    /// over means from 1 to past where a limit's page stops growing, for small and large items,
-    /// with and without a limit.
     #[test]
     fn a_filtered_query_is_refused_where_its_matches_may_reach_its_limit() {
         // P(X ≥ limit) of a Poisson count X against GUARDED_REFUSALS, summed term by term here.
@@ -2144,34 +2162,69 @@ mod tests {
         assert!(!filter_may_stop(6.0, 20) && filter_may_stop(9.0, 20));
     }
 
+    /// The tabulated and interpolated page units are the exact sum's within 10⁻⁹ of the units,
+    /// over means from 0 to past where a limit's page stops growing, for small and large items,
+    /// with and without a limit, in read units and in request units.
     #[test]
     fn page_means_interpolate_the_exact_sum() {
-        for (item_bytes, cap) in
-            [(1400.0, 50.0), (1400.0, f64::INFINITY), (310.0, 50.0), (120.0, f64::INFINITY), (2900.0, 10.0)]
-        {
-            let page = |items: f64| Metering::Units.page(ceil_bytes(f64::min(items, cap) * item_bytes));
+        // (metering, item bytes, limit)
+        let cases = [
+            (Metering::Units, 1400.0, 50.0),
+            (Metering::Units, 1400.0, f64::INFINITY),
+            (Metering::Units, 310.0, 50.0),
+            (Metering::Units, 120.0, f64::INFINITY),
+            (Metering::Units, 2900.0, 10.0),
+            (Metering::Units, 20_000.0, f64::INFINITY),
+            (Metering::RequestUnits, 62_000.0, 10.0),
+            (Metering::RequestUnits, 900.0, f64::INFINITY),
+        ];
+        for (metering, item_bytes, cap) in cases {
+            let page = |items: f64| metering.page(ceil_bytes(f64::min(items, cap) * item_bytes));
             let means = PageMeans::default();
             let mut worst = 0.0f64;
-            let mut mean = 1e-6;
+            let mut mean = 0.0;
             while mean < 700.0 {
                 let got = means.mean(mean, page);
-                let want = expected_over_poisson(mean, 0.0, true, page);
-                worst = worst.max((got - want).abs());
+                let want = expected_over_poisson(mean, 0.0, page);
+                worst = worst.max((got - want).abs() / want);
                 mean += if mean < 2.0 { 0.00131 } else { 0.0173 };
             }
-            assert!(worst < 1e-9, "items of {item_bytes} bytes, limit {cap}: off by {worst}");
+            assert!(worst < 1e-9, "{metering:?}, items of {item_bytes} bytes, limit {cap}: off by {worst}");
+        }
+    }
+
+    /// A page that may find nothing is charged an empty page's units when it does, as the store
+    /// charges it: items of 20,000 bytes take 2.5 read units each on DynamoDB (5 × 4 KB, up to 8
+    /// items) and an empty page half a unit, so a count of mean `m` costs 0.5 e⁻ᵐ + 2.5 m; on
+    /// Cosmos DB items of 20 KB take 20 RU each over a page's 2.5 RU base, and an empty page
+    /// 3.5 RU (the 1 KB minimum), so 2.5 + e⁻ᵐ + 20 m.
+    #[test]
+    fn a_page_that_may_find_nothing_is_charged_as_an_empty_page_when_it_does() {
+        // (metering, item bytes, its mean units at a mean count)
+        type Case = (Metering, f64, fn(f64) -> f64);
+        let dynamodb = |m: f64| 0.5 * (-m).exp() + 2.5 * m;
+        let cosmos = |m: f64| 2.5 + (-m).exp() + 20.0 * m;
+        let cases: [Case; 2] =
+            [(Metering::Units, 20_000.0, dynamodb), (Metering::RequestUnits, 20_480.0, cosmos)];
+        for (metering, item_bytes, want) in cases {
+            let page = |items: f64| metering.page(ceil_bytes(items * item_bytes));
+            let means = PageMeans::default();
+            let empty = means.mean(0.0, page);
+            assert!((empty - metering.page(0)).abs() < 1e-12, "{metering:?}: an empty page {empty}");
+            for mean in [0.0, 0.05, 0.4, 1.0] {
+                // Counts past 8 (DynamoDB: 9 items take 44 units' halves, not 45) weigh < 10⁻⁵.
+                let got = means.mean(mean, page);
+                assert!((got - want(mean)).abs() < 1e-5, "{metering:?}, mean {mean}: {got}");
+            }
         }
     }
 
     /// Poisson's probabilities, from the recurrence, for a brute-force mean.
-    fn brute(mean: f64, pre: f64, nonempty: bool, f: &dyn Fn(f64) -> f64) -> f64 {
+    fn brute(mean: f64, pre: f64, f: &dyn Fn(f64) -> f64) -> f64 {
         let (mut p, mut sum, mut weight) = ((-mean).exp(), 0.0, 0.0);
         for k in 0..2000 {
             if k > 0 {
                 p *= mean / f64::from(k);
-            }
-            if nonempty && k == 0 {
-                continue;
             }
             sum += p * f(pre + f64::from(k));
             weight += p;
@@ -2186,18 +2239,16 @@ mod tests {
         // Half a read unit per started 4 KB, items of 1,400 bytes.
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "small counts")]
         let page = |n: f64| 0.5 * ((n * 1400.0).ceil() as u64).div_ceil(4096).max(1) as f64;
-        for (mean, pre, nonempty) in
-            [(0.01, 0.0, true), (0.7, 0.0, false), (6.4, 0.0, true), (6.4, 3.0, false), (250.0, 0.0, true)]
-        {
-            let got = expected_over_poisson(mean, pre, nonempty, page);
-            let want = brute(mean, pre, nonempty, &page);
+        for (mean, pre) in [(0.01, 0.0), (0.7, 0.0), (6.4, 0.0), (6.4, 3.0), (250.0, 0.0)] {
+            let got = expected_over_poisson(mean, pre, page);
+            let want = brute(mean, pre, &page);
             assert!((got - want).abs() < 1e-9 * want, "mean {mean}, pre {pre}: {got} against {want}");
         }
         // Not the units of the mean count: 6.4 items' 8,960 bytes take 1.5 units, the units of
         // a count of mean 6.4 average 1.40.
-        assert!((expected_over_poisson(6.4, 0.0, true, page) - 1.4015).abs() < 1e-4);
+        assert!((expected_over_poisson(6.4, 0.0, page) - 1.4000).abs() < 1e-4);
         // A page under 4 KB whatever the count: its one half unit.
         let small = |_: f64| 0.5;
-        assert!((expected_over_poisson(3.0, 0.0, true, small) - 0.5).abs() < 1e-12);
+        assert!((expected_over_poisson(3.0, 0.0, small) - 0.5).abs() < 1e-12);
     }
 }
