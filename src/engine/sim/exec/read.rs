@@ -962,11 +962,11 @@ impl Simulation {
         let mut read = Read::default();
         let mut after = None;
         let mut vals = Vec::new();
+        // The key range is searched once: every page reads within it, after the last.
+        let window = partition.map(|q| (q, ledger.window(q, as_ref(&range.0), as_ref(&range.1))));
         loop {
-            let page = match partition {
-                Some(q) => {
-                    ledger.query(q, as_ref(&range.0), as_ref(&range.1), plan.forward, page_rows, after)
-                }
+            let page = match &window {
+                Some((q, rows)) => ledger.page_in(*q, rows.clone(), plan.forward, page_rows, after),
                 None => Page { first: 0, count: 0, bytes: 0, stopped: false },
             };
             read.pages += 1;
