@@ -1035,7 +1035,9 @@ impl Simulation {
             Some(_) => self.retries.answered.get(&answered).and_then(|a| a.get(part)).copied().unwrap_or(0),
             None => 0,
         };
-        let mut times = Vec::new();
+        // Lent by the simulation: a Query of one request allocated it once a call.
+        let mut times = std::mem::take(&mut self.scratch.query_times);
+        times.clear();
         let mut returned = 0u64;
         let mut fetched = Vec::new();
         // The fetch after a GSI Query is the request after the Queries.
@@ -1077,6 +1079,7 @@ impl Simulation {
             parts[part] = earlier + returned;
         }
         self.finish_read(call, resume, &times);
+        self.scratch.query_times = times;
     }
 
     /// One Query request (every page of it) on partition `pk`: metered, spent, loaded and
