@@ -261,6 +261,9 @@ struct Scratch {
     read_keys: RefCell<exec::KeyMemo>,
     /// Lent to one Get at a time (`exec::GetBufs`).
     get: Option<Box<exec::GetBufs>>,
+    /// The request times of the Query in progress (`Simulation::query`), lent to one Query
+    /// at a time: one nested in it gets its own.
+    query_times: Vec<f64>,
     /// What the read in progress gives of the sharded collection's shard key (set by
     /// `read_one` when the variant shards a collection).
     shard_key: shards::KeyGiven,

@@ -510,7 +510,9 @@ impl Ledger {
     /// Rows of a Query page: in `lo..hi`, forward from the start of the range or after position
     /// `after` (backward from the end or before `after`), stopping after `limit` rows or 1 MB
     /// (the row that crosses 1 MB included), as `store::read` pages; by rows only after
-    /// [`Ledger::page_by_rows`].
+    /// [`Ledger::page_by_rows`]. The simulator reads a Query's pages through `window` and
+    /// `page_in`; this one-page form is what the tests hold to the store.
+    #[cfg(test)]
     pub fn query(
         &self,
         p: u32,
@@ -520,9 +522,27 @@ impl Ledger {
         limit: usize,
         after: Option<usize>,
     ) -> Page {
+        self.page_in(p, self.window(p, lo, hi), forward, limit, after)
+    }
+
+    /// The positions of partition `p`'s rows inside `lo..hi`: what every page of one Query
+    /// reads within, so a Query of many pages searches its key range once.
+    pub fn window(&self, p: u32, lo: Bound<SortRef<'_>>, hi: Bound<SortRef<'_>>) -> Range<usize> {
         let part = &self.parts[p as usize];
-        let mut start = part.lower(self.codec, lo);
-        let mut end = part.upper(self.codec, hi);
+        part.lower(self.codec, lo)..part.upper(self.codec, hi)
+    }
+
+    /// `query`'s page for the rows `window` (`Ledger::window`) of partition `p`.
+    pub fn page_in(
+        &self,
+        p: u32,
+        window: Range<usize>,
+        forward: bool,
+        limit: usize,
+        after: Option<usize>,
+    ) -> Page {
+        let part = &self.parts[p as usize];
+        let Range { mut start, mut end } = window;
         if let Some(after) = after {
             if forward {
                 start = start.max(after + 1);

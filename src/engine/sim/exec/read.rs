@@ -962,11 +962,11 @@ impl Simulation {
         let mut read = Read::default();
         let mut after = None;
         let mut vals = Vec::new();
+        // The key range is searched once: every page reads within it, after the last.
+        let window = partition.map(|q| (q, ledger.window(q, as_ref(&range.0), as_ref(&range.1))));
         loop {
-            let page = match partition {
-                Some(q) => {
-                    ledger.query(q, as_ref(&range.0), as_ref(&range.1), plan.forward, page_rows, after)
-                }
+            let page = match &window {
+                Some((q, rows)) => ledger.page_in(*q, rows.clone(), plan.forward, page_rows, after),
                 None => Page { first: 0, count: 0, bytes: 0, stopped: false },
             };
             read.pages += 1;
@@ -1035,7 +1035,9 @@ impl Simulation {
             Some(_) => self.retries.answered.get(&answered).and_then(|a| a.get(part)).copied().unwrap_or(0),
             None => 0,
         };
-        let mut times = Vec::new();
+        // Lent by the simulation: a Query of one request allocated it once a call.
+        let mut times = std::mem::take(&mut self.scratch.query_times);
+        times.clear();
         let mut returned = 0u64;
         let mut fetched = Vec::new();
         // The fetch after a GSI Query is the request after the Queries.
@@ -1077,6 +1079,7 @@ impl Simulation {
             parts[part] = earlier + returned;
         }
         self.finish_read(call, resume, &times);
+        self.scratch.query_times = times;
     }
 
     /// One Query request (every page of it) on partition `pk`: metered, spent, loaded and
