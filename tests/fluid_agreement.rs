@@ -377,24 +377,7 @@ fn disagreements(ops: &RunReport, rates: &RunReport) -> Vec<String> {
             ),
         ]);
     }
-    for (p_ops, p_rates) in ops.patterns.iter().zip(&rates.patterns) {
-        let name = &p_ops.name;
-        checks.push((format!("{name}: partitions per call"), p_ops.avg_fanout, p_rates.avg_fanout, None));
-        checks.push((
-            format!("{name}: most partitions a call asks"),
-            p_ops.max_fanout as f64,
-            p_rates.max_fanout as f64,
-            None,
-        ));
-        checks.push((format!("{name}: read units"), p_ops.rcu, p_rates.rcu, None));
-        checks.push((format!("{name}: write units"), p_ops.wcu, p_rates.wcu, None));
-        checks.push((
-            format!("{name}: writes refused by their condition"),
-            p_ops.condition_failed as f64,
-            p_rates.condition_failed as f64,
-            None,
-        ));
-    }
+    checks.extend(pattern_checks(ops, rates));
     checks.extend(scan_checks(ops, rates));
     let cached = cache_checks(ops, rates, &mut checks);
     let documents = document_checks(ops, rates, &mut checks);
@@ -575,6 +558,42 @@ fn cache_checks(
             ]),
             (o, r) => out.push(format!("{name}: cache per operation {o:?}, as rates {r:?}")),
         }
+    }
+    out
+}
+
+/// Per pattern: its fan-out, requests (a row-paged read's pages), units and failed conditions,
+/// within 2%.
+fn pattern_checks(ops: &RunReport, rates: &RunReport) -> Vec<(String, f64, f64, Option<Band>)> {
+    let mut out = Vec::new();
+    for (p_ops, p_rates) in ops.patterns.iter().zip(&rates.patterns) {
+        let name = &p_ops.name;
+        out.push((format!("{name}: partitions per call"), p_ops.avg_fanout, p_rates.avg_fanout, None));
+        out.push((
+            format!("{name}: most partitions a call asks"),
+            p_ops.max_fanout as f64,
+            p_rates.max_fanout as f64,
+            None,
+        ));
+        out.push((format!("{name}: requests"), p_ops.requests as f64, p_rates.requests as f64, None));
+        // A row-paged read's busiest call (its pages); elsewhere a read's most requests are not
+        // counted as rates (a Scan's are, in `scan_checks`).
+        if ops.engine.profile().page_rows().is_some() {
+            out.push((
+                format!("{name}: most requests a call sends"),
+                p_ops.max_requests as f64,
+                p_rates.max_requests as f64,
+                None,
+            ));
+        }
+        out.push((format!("{name}: read units"), p_ops.rcu, p_rates.rcu, None));
+        out.push((format!("{name}: write units"), p_ops.wcu, p_rates.wcu, None));
+        out.push((
+            format!("{name}: writes refused by their condition"),
+            p_ops.condition_failed as f64,
+            p_rates.condition_failed as f64,
+            None,
+        ));
     }
     out
 }

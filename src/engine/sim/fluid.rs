@@ -36,6 +36,24 @@
 //!   their mean share, which spreads too much where one share is far above the other — on
 //!   DynamoDB and Cosmos DB alike, where the partition never throttled. A DynamoDB partition
 //!   that throttled keeps the mean share (its band wider than the sum's); Cosmos DB refuses it.
+//! - **Row-paged reads** (Cassandra, `pages`): a read sends one request a page of the driver's
+//!   fetch size (R = 5,000 rows) on each partition it asks, and a page stops at R rows even
+//!   when none is left, so a range of K rows takes ⌊K/R⌋ + 1 (one where the call's limit fits
+//!   in a page). K is the member's puts in the range so far (each put flow's share of its
+//!   calls between the range's ends, a tick's calls spread evenly over it), less those whose
+//!   sort key repeats a taken one (`new_rows`: equally likely values, Poisson counts, within
+//!   the second where the key holds the write time), and its preloaded rows; its expected
+//!   pages are 1 + Σⱼ P(K ≥ jR) under a Normal count, weighed over the members the read picks
+//!   (walked by their largest put share, stopping at the first that cannot reach a page). A
+//!   call's most requests (`max_requests`) approximate the busiest call's: the busiest
+//!   member's pages at its expected rows at a tick's middle, not the median of a maximum (a
+//!   run's busiest call may ask later in its tick). A Scan pages over every row of its table:
+//!   the preload's and the distinct keys of every put so far at its tick's middle. Refused
+//!   where a page is within reach: a sharded key, a read of part of a partition other than a
+//!   span of write time (a clustering value it gives or fixes, a prefix, a range the key
+//!   cannot apply), a limit past a page over several buckets, partitions an update or a
+//!   delete writes, sort keys repeating by a skewed pick; and a filtered read with a limit, a
+//!   Scan that stops at its limit, and a Scan of a table an update writes.
 //! - **Write shards** (`model::Shards`): a partition key's `shard(n)` — or a class slot of
 //!   shards whose class is the key's member (`shard(by: tenant_id, tenant-0000 = 8, else =
 //!   1)`: each member its class's count) — makes each shard of each member a partition of its
@@ -470,6 +488,7 @@ mod model;
 mod mongo_index;
 mod moves;
 mod nth;
+mod pages;
 mod replay;
 mod report;
 mod shared;
@@ -975,6 +994,55 @@ mod tests {
                     assert!(feature.contains(words), "{variant} {edits:?}: refused for {feature:?}");
                 }
                 other => panic!("practice-shop {variant} {edits:?}: {other:?}"),
+            }
+        }
+    }
+
+    /// On a row-paged store (Cassandra) rates count a Scan's pages over the rows its table's puts
+    /// add, and a Query's over a member's rows in a span of their write time: a Scan that stops
+    /// at its limit, a Scan of a table an update writes, and a Query of part of a partition that
+    /// may hold a page of rows are refused by name.
+    #[test]
+    fn row_paged_reads_rates_cannot_count_are_refused_by_name() {
+        let scan_limit: Edit = (
+            "given: [\"user_id\"],\n            rate: 0.001,",
+            "given: [\"user_id\"],\n            limit: 10,\n            rate: 0.001,",
+        );
+        // counters on Cassandra, its count read by a Scan of every stream's counter.
+        let counters_scanned: [Edit; 2] = [
+            ("engines: [Cassandra, CosmosDB],", "engine: Cassandra,"),
+            (
+                "action: Get,\n            entity: \"Counter\",\n            given: [\"stream_id\"],",
+                "action: List,\n            entity: \"Counter\",\n            given: [],",
+            ),
+        ];
+        // A clustering column the chart gives, before the time it ranges over: a thousandth of
+        // the sensor's rows.
+        let given_ms: [Edit; 2] = [
+            (
+                "given: [\"sensor_id\"],\n            range: (attribute: \"reading_time\", span: Last(\"1h\")),",
+                "given: [\"sensor_id\", \"ms\"],\n            range: (attribute: \"reading_time\", span: Last(\"1h\")),",
+            ),
+            ("sk: \"{reading_time}#{ms:03}\"", "sk: \"{ms:03}#{reading_time}\""),
+        ];
+        // (scenario, edits, variant, seconds, words of the refusal)
+        let cases: [(&str, &[Edit], &str, u64, &str); 3] = [
+            ("chat", &[scan_limit], "naive", 1_140, "a Scan that stops at its Limit"),
+            (
+                "counters",
+                &counters_scanned,
+                "naive",
+                10,
+                "a row-paged Scan of a table whose rows a write adds",
+            ),
+            ("practice-sensor", &given_ms, "naive", 600, "a row-paged read of part of a partition"),
+        ];
+        for (scenario, edits, variant, secs, words) in cases {
+            match rates_for(scenario, edits, variant, secs) {
+                Err(FluidError::Unsupported { feature, .. }) => {
+                    assert!(feature.contains(words), "{scenario} {edits:?}: refused for {feature:?}");
+                }
+                other => panic!("{scenario} {edits:?}: {other:?}"),
             }
         }
     }

@@ -300,8 +300,9 @@ pub(crate) fn engine_id<S: Serializer>(engine: &Engine, s: S) -> Result<S::Ok, S
 /// The patterns as the JSON gives them: a p99 call that never completed has no latency, so
 /// `latency_ms_p99` is null there, `latency_p99_missing` says why and
 /// `latency_ms_p99_completed` keeps the p99 of the calls that did (`PatternReport::p99_ms`).
-/// A pattern the fluid replay made (`timed: false`) has neither latency nor items per call:
-/// they are null, and `latency_p99_missing` is `not_modelled`.
+/// A pattern the fluid replay made (`timed: false`) has neither latency nor items per call,
+/// nor pages but where rows page its reads: they are null, and `latency_p99_missing` is
+/// `not_modelled`.
 fn patterns_json<S: Serializer>(patterns: &[PatternReport], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::{Error, SerializeSeq};
     let mut seq = s.serialize_seq(Some(patterns.len()))?;
@@ -318,8 +319,12 @@ fn patterns_json<S: Serializer>(patterns: &[PatternReport], s: S) -> Result<S::O
                 fields.insert("latency_ms_p99_completed".to_owned(), p.latency_ms_p99.into());
             } else {
                 fields.insert("latency_p99_missing".to_owned(), "not_modelled".into());
-                for untimed in ["latency_ms_p50", "avg_items_read", "avg_items_returned", "avg_pages"] {
+                for untimed in ["latency_ms_p50", "avg_items_read", "avg_items_returned"] {
                     fields.insert(untimed.to_owned(), serde_json::Value::Null);
+                }
+                // Rates count pages only where rows page them (Cassandra's fetch size).
+                if p.avg_pages <= 0.0 {
+                    fields.insert("avg_pages".to_owned(), serde_json::Value::Null);
                 }
             }
         }

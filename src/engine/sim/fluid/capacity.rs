@@ -45,7 +45,7 @@
 //!   expected bytes (size) or recent load (heat), with the per-operation replay's own
 //!   `split_point` and `heat_split_points`. Overwrites are not taken off a partition's bytes.
 
-mod buckets;
+pub(super) mod buckets;
 mod creates;
 mod scan;
 mod waiting;

@@ -688,6 +688,8 @@ impl Model {
             (Action::Get | Action::List, Some(Operation::Scan)) => {
                 if metered(world) {
                     self.add_metered_scan(world, p, pattern, &place)?;
+                } else if world.engine.profile().page_rows().is_some() {
+                    stops_at_limit(pattern, &place)?;
                 }
                 self.scans.push(p);
                 Ok(())
@@ -766,13 +768,7 @@ impl Model {
         pattern: &PatternRt,
         place: &str,
     ) -> Result<(), FluidError> {
-        let read = pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", place))?;
-        if read.limit.is_some() && read.range.is_none() {
-            return Err(unsupported(
-                "a Scan that stops at its Limit (it reads until it has that many matches)",
-                place,
-            ));
-        }
+        let read = stops_at_limit(pattern, place)?;
         let table = world.tables[read.table].group;
         let g = self
             .groups
@@ -1996,6 +1992,20 @@ pub fn key_text(world: &World, group: &KeyGroup, v: u64, at_secs: i64) -> String
     let mut text = String::new();
     expand(&group.pk, &ent.attrs, &vals, &world.pops, &mut |_, _| shard, &mut text);
     text
+}
+
+/// A Scan's plan, unless it stops at its Limit: no order binds it, so it reads pages until it
+/// has that many matches, and how far that is depends on where they lie — which rates do not
+/// follow (its units on a metered store, its pages on a row-paged one).
+fn stops_at_limit<'p>(pattern: &'p PatternRt, place: &str) -> Result<&'p ReadPlan, FluidError> {
+    let read = pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", place))?;
+    if read.limit.is_some() && read.range.is_none() {
+        return Err(unsupported(
+            "a Scan that stops at its Limit (it reads until it has that many matches)",
+            place,
+        ));
+    }
+    Ok(read)
 }
 
 #[cfg(test)]

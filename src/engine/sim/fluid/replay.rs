@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::engine::planner::Operation;
 use crate::engine::time::SimTime;
 use crate::engine::workload::rate_at;
 
@@ -17,6 +18,7 @@ use super::capacity::Capacity;
 use super::extremes::{Maxima, Normal};
 use super::heat::Recorder;
 use super::model::{Flow, Growth, Model, Shares, batched, kid_tick_shares, tick_shares};
+use super::pages::Paging;
 use super::{FluidError, unsupported};
 
 /// Closed partitions kept for the maximum: those that could still be the largest.
@@ -135,6 +137,10 @@ pub struct PatternState {
     /// The BatchGetItems of its fetches from the table after a Query of an index (`fetch`):
     /// one a call whose Query returned an item, expected.
     pub fetch_requests: f64,
+    /// On a row-paged store (`pages`): the pages its calls sent, each a request, expected, and
+    /// the most one call sent.
+    pub pages: f64,
+    pub most_pages: u64,
 }
 
 /// Each pattern's calls over `ticks` ticks of `tick_ms` from `start_ms`: the per-operation
@@ -185,6 +191,8 @@ pub struct Replay<'w> {
     asked_now: Vec<f64>,
     /// The expected heatmap, while the replay runs (`heat`).
     pub heat: Option<Recorder>,
+    /// On a row-paged store (Cassandra), what counts a read's pages.
+    pub paging: Option<Paging>,
 }
 
 impl<'w> Replay<'w> {
@@ -223,8 +231,10 @@ impl<'w> Replay<'w> {
             capacity.watch = heat.watched().to_vec();
             capacity.scan.set_ticks(ticks);
         }
+        let paging = Paging::new(world, &model, (start_ms, tick_ms));
         Replay {
             world,
+            paging,
             start_ms,
             tick_ms,
             ticks,
@@ -300,6 +310,11 @@ impl<'w> Replay<'w> {
                     .collect();
                 cache.check_throttled(self.world, &throttled)?;
             }
+            if let Some(paging) = &mut self.paging {
+                let patterns = &self.patterns;
+                paging.record(|p| patterns[p].calls, &n);
+            }
+            self.count_scan_pages(now_ms, &n)?;
             for g in 0..self.groups.len() {
                 self.tick_group(g, now_ms, &n)?;
             }
@@ -515,6 +530,7 @@ impl<'w> Replay<'w> {
             let state = &mut self.patterns[flow.pattern];
             state.asked += asked as f64 * shards * calls as f64;
             state.max_asked = state.max_asked.max(asked * most);
+            self.count_pages((g, f), now_ms, calls, asked)?;
         }
         let state = &mut self.groups[g];
         if !writes.is_empty() {
@@ -552,6 +568,72 @@ impl<'w> Replay<'w> {
                 ),
                 &place,
             ));
+        }
+        Ok(())
+    }
+
+    /// On a row-paged store, the pages `calls` reads of flow `f` (of group `g`) sent in the tick
+    /// at `now_ms`, each asking `asked` buckets (`pages`).
+    fn count_pages(
+        &mut self,
+        (g, f): (usize, usize),
+        now_ms: u64,
+        calls: u64,
+        asked: u64,
+    ) -> Result<(), FluidError> {
+        let Some(paging) = &self.paging else { return Ok(()) };
+        let flow = &self.model.flows[f];
+        let pattern = &self.world.patterns[flow.pattern];
+        let read = pattern.read.as_ref();
+        let limit = read.and_then(|r| r.limit);
+        let place = || format!("pattern {}", pattern.name);
+        if limit.is_some() && read.is_some_and(|r| !r.filter.is_empty()) {
+            return Err(unsupported(
+                "a filtered read with a limit on a row-paged store (it reads pages until the limit's matches)",
+                &place(),
+            ));
+        }
+        let (shards, most) = self.shards_asked[f];
+        // Only a Query pages (`query_partition`); a Get is one request a key.
+        if pattern.operation != Some(Operation::Query) {
+            let state = &mut self.patterns[flow.pattern];
+            state.pages += asked as f64 * shards * calls as f64;
+            state.most_pages = state.most_pages.max(asked * most);
+            return Ok(());
+        }
+        let at = (now_ms + self.tick_ms / 2) as f64 / 1000.0;
+        let writes = &self.groups[g].write_flows;
+        // A sort-key value the call gives or the pattern fixes, a range over another attribute
+        // or one the key cannot apply (read through, then filtered): not a span of write time.
+        let given = |a: usize| pattern.givens.contains(&a) || pattern.equals.iter().any(|(e, _)| *e == a);
+        let partial = read.is_some_and(|r| {
+            (r.range.is_some() && (flow.span_secs.is_none() || !r.ordered))
+                || r.sk.as_ref().is_some_and(|sk| sk.attrs().any(given))
+        });
+        let pages = paging
+            .call_pages(&self.model, (g, f, writes), (at, limit, shards, partial), asked)
+            .map_err(|what| unsupported(what, &place()))?;
+        let state = &mut self.patterns[flow.pattern];
+        state.pages += pages.mean * calls as f64;
+        state.most_pages = state.most_pages.max(pages.most * most);
+        Ok(())
+    }
+
+    /// On a row-paged store, the pages of the tick's Scans (`n` calls per pattern), asked at the
+    /// tick's middle (`Paging::scan_pages`).
+    fn count_scan_pages(&mut self, now_ms: u64, n: &[u64]) -> Result<(), FluidError> {
+        let Some(paging) = &self.paging else { return Ok(()) };
+        let at = (now_ms + self.tick_ms / 2) as f64 / 1000.0;
+        let scans = paging.scan_pages(&self.model, n, at).map_err(|write| {
+            unsupported(
+                "a row-paged Scan of a table whose rows a write adds in a way rates do not follow (an update, which may add a row or not, or puts whose sort keys repeat by a skewed pick)",
+                &format!("pattern {write}"),
+            )
+        })?;
+        for scan in scans {
+            let state = &mut self.patterns[scan.pattern];
+            state.pages += scan.pages.mean * n[scan.pattern] as f64;
+            state.most_pages = state.most_pages.max(scan.pages.most);
         }
         Ok(())
     }

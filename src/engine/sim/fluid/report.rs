@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::planner::Kind;
+use crate::engine::planner::{Kind, Operation};
 use crate::engine::profile::{Indexes, Latency};
 
 use super::super::RING_NODES;
@@ -690,7 +690,7 @@ impl Replay<'_> {
         let metered = self.capacity().is_some();
         let request_units = self.capacity().is_some_and(|c| c.meter.provisioned_per_s().is_some());
         let queued = self.capacities.iter().any(|c| c.scope.queue && c.queues.max_lag > 0.0);
-        let mut notes = fluid_notes(calls, metered, self.capacities.len() > 1);
+        let mut notes = fluid_notes(calls, metered, self.capacities.len() > 1, self.paging.is_some());
         if queued {
             // The index note's last words say lag and stale reads are 0: not in this run.
             for note in notes.iter_mut().filter(|n| n.starts_with("Global secondary indexes")) {
@@ -722,6 +722,9 @@ impl Replay<'_> {
         }
         if !self.model.versions.is_empty() {
             notes.push(VERSION_NOTE.to_owned());
+        }
+        if self.paging.is_some() {
+            notes.push(super::pages::NOTE.to_owned());
         }
         if metered && !self.model.scans.is_empty() {
             notes.push("Scans as rates: a call reads the whole table at its tick's middle — every physical partition's bytes then (the preload and the writes landed; overwrites are not taken off) — in pages of 1 MB and half a mean item, each 0.5 read unit per started 4 KB (eventually consistent), and one last page of the rest; each partition is metered the part of the units and pages (the requests) it holds the bytes for. A run in which a partition or the table would refuse a Scan's page (the call would wait there with the rest of its pages) is refused.".to_owned());
@@ -780,7 +783,10 @@ impl Replay<'_> {
             let asked = if read && !scan { state.asked } else { calls as f64 };
             // A BatchGetItem sends its member's shards in one request where the store batches
             // them (`model::batch_of_shards`), one a key where it does not.
-            let requests = if batched(self.world, p) { calls as f64 } else { asked };
+            // A row-paged read sends a request a page of each partition it asks, a Scan a page of
+            // its table (`pages`).
+            let paged = (read && self.paging.is_some()).then_some(state.pages);
+            let requests = if batched(self.world, p) { calls as f64 } else { paged.unwrap_or(asked) };
             // A read the cache fronts sends a request only for its misses (`cache`).
             let fronted = self.model.cache.as_ref().and_then(|c| c.fronted.iter().find(|f| f.pattern == p));
             let requests = fronted.map_or(requests, |f| f.misses);
@@ -811,7 +817,11 @@ impl Replay<'_> {
                 served_rcu: units[READ],
                 avg_fanout: ratio(asked, calls as f64),
                 max_fanout: if read && !scan { state.max_asked } else { u64::from(calls > 0) },
-                max_requests: scanned.map_or(0, |s| s.most_pages),
+                max_requests: match (scanned, paged) {
+                    (Some(s), _) => s.most_pages,
+                    (None, Some(_)) => state.most_pages,
+                    (None, None) => 0,
+                },
                 avg_items_read: 0.0,
                 avg_items_returned: 0.0,
                 rcu: units[READ],
@@ -832,7 +842,10 @@ impl Replay<'_> {
                 },
                 landed_writes: (!read && served).then_some(completed),
                 retries: whole(retries),
-                avg_pages: 0.0,
+                // A Get's request is not a page: pages are a Query's or a Scan's (`exec::read`).
+                avg_pages: paged
+                    .filter(|_| matches!(pattern.operation, Some(Operation::Query | Operation::Scan)))
+                    .map_or(0.0, |pages| ratio(pages, calls as f64)),
                 scans: if scan { calls } else { 0 },
                 collection_errors: 0,
                 item_size_errors: 0,
@@ -887,13 +900,19 @@ const INDEX_REFUSED_ZERO: &str = "is refused, so replication lag and stale reads
 const INDEX_REFUSED_BUT_MOVES: &str = "is refused, but for entry writes that are all moves of an updated value's entry in one index, as in this run (below).";
 
 /// What a fluid report's figures are, for its reader.
-fn fluid_notes(calls: u64, metered: bool, indexes: bool) -> Vec<String> {
+fn fluid_notes(calls: u64, metered: bool, indexes: bool, paged: bool) -> Vec<String> {
+    // A row-paged store's requests are its pages (`pages`' note).
+    let reads = if paged {
+        "items read per call (likewise), and read and write units (0 here); a request is a page of rows"
+    } else {
+        "pages and items read per call (likewise), and read and write units (0 here); a request is counted per partition a read asks"
+    };
     let mut notes = vec![
         format!(
             "Replayed as rates (--fidelity rates): the {calls} calls were counted per tick, not made one by one. Sums, item counts and sizes are expected values; the largest partition and every peak are the median of their maximum over partitions and ticks, with its 0.1%–99.9% band in the JSON report's bands (a per-operation replay reports one draw from that band)."
         ),
         format!(
-            "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), pages and items read per call (likewise), and read and write units (0 here); a request is counted per partition a read asks; the ring's {RING_NODES} nodes are not broken down."
+            "Not modelled by the fluid replay yet: latency (— in the tables, null in the JSON; latency goals are not graded), {reads}; the ring's {RING_NODES} nodes are not broken down."
         ),
     ];
     if metered {
@@ -912,7 +931,7 @@ mod tests {
 
     #[test]
     fn a_run_with_index_queues_rewrites_the_index_notes_last_words() {
-        let notes = fluid_notes(1, true, true);
+        let notes = fluid_notes(1, true, true, false);
         let index = notes.iter().find(|n| n.starts_with("Global secondary indexes")).expect("an index note");
         assert!(index.ends_with(INDEX_REFUSED_ZERO), "{index}");
     }
@@ -935,7 +954,7 @@ mod tests {
     /// and Cosmos DB's, which takes its place.
     #[test]
     fn a_metered_note_says_the_physical_peak_is_the_meters_own() {
-        let notes = fluid_notes(1, true, false);
+        let notes = fluid_notes(1, true, false, false);
         let capacity = notes.iter().find(|n| n.starts_with("Capacity as rates")).expect("metered");
         for (store, note) in [("DynamoDB", capacity.as_str()), ("Cosmos DB", REQUEST_UNITS_NOTE)] {
             assert!(

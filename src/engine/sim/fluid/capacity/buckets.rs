@@ -57,6 +57,12 @@ impl Buckets {
         Buckets { kind, last: Cell::new((0, 0)) }
     }
 
+    /// Whether the buckets are a calendar format's periods, each found by formatting times
+    /// (`calendar_period`): worth remembering where a reader walks many of them.
+    pub fn calendar(&self) -> bool {
+        matches!(self.kind, Kind::Calendar { .. })
+    }
+
     /// The first second of the bucket holding second `secs` (0 without a time slot).
     pub fn start(&self, secs: i64) -> i64 {
         match &self.kind {
