@@ -558,6 +558,13 @@ fn exact_within_second(model: &Model, sort: &SortRepeats, puts: &[usize]) -> boo
 /// may repeat: each put's key one of `1 / collide` values alike, a Poisson count of puts on
 /// each; where the key holds the write time, within its second (`secs` seconds of puts),
 /// else less the values the partition's `pre` preloaded rows hold.
+///
+/// Not `replay`'s `kept_per_second` / `kept_over_life` in closed form, though the rule is
+/// theirs: those draw each call of a closed bucket (Π (1 − s·q)^c a value missed, each flow
+/// at its share) and split a tick's calls over its whole seconds, the remainder on the first;
+/// a range here starts and ends inside ticks (`calls_before` spreads a tick's calls evenly),
+/// so its `w` expected puts are a Poisson count (e^(−w·q)) spread evenly over its seconds.
+/// The two agree as s·q → 0 only: one function for both would move one report's figures.
 fn new_rows(w: f64, sort: &SortRepeats, secs: f64, pre: f64) -> f64 {
     if sort.collide <= 0.0 || w <= 0.0 {
         return w;

@@ -954,7 +954,9 @@ fn log_missed(calls: f64, share: f64) -> f64 {
 /// seconds): only writes of one second can meet. With `V = 1 / collide` equally likely values
 /// for the rest of the key, k writes of a second leave `V (1 − (1 − 1/V)^k)` distinct ones;
 /// over Binomial k that is `V (1 − Π (1 − s·q)^c)` (calls c in the second, share s, per flow).
-/// A tick's calls are spread over its seconds, the remainder on its first ones.
+/// A tick's calls are spread over its seconds, the remainder on its first ones. (`pages`'s
+/// `new_rows` counts a range's rows by this rule, but as a Poisson count of its expected puts
+/// spread evenly: a range cuts ticks, so has no whole calls a second; equal as s·q → 0 only.)
 fn kept_per_second(
     collide: f64,
     open: &BTreeMap<Vec<u64>, u64>,
@@ -1005,7 +1007,9 @@ fn kept_per_second(
 /// Expected distinct items of one partition whose sort key does not hold the write time:
 /// writes whose keys meet replace each other over the partition's whole life. `V = 1 /
 /// collide` values; `seq` writes landed for certain (Seq), the drawn flows' calls each with
-/// their share; `count` is every write's expectation.
+/// their share; `count` is every write's expectation. (`pages`'s `new_rows` counts a range's
+/// rows by this rule, but as a Poisson count of its expected puts, e^(−w·q) where this takes
+/// Π (1 − s·q)^c: equal as s·q → 0 only, so one function would move one report's figures.)
 fn kept_over_life(
     collide: f64,
     open: &BTreeMap<Vec<u64>, u64>,
