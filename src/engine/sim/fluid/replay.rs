@@ -137,8 +137,8 @@ pub struct PatternState {
     /// The BatchGetItems of its fetches from the table after a Query of an index (`fetch`):
     /// one a call whose Query returned an item, expected.
     pub fetch_requests: f64,
-    /// On a row-paged store (`pages`): the pages its calls sent, each a request, expected, and
-    /// the most one call sent.
+    /// On a row-paged store (`pages`): the pages a Query's or a Scan's calls sent, each a
+    /// request, expected, and the most one call sent.
     pub pages: f64,
     pub most_pages: u64,
 }
@@ -593,14 +593,12 @@ impl<'w> Replay<'w> {
                 &place(),
             ));
         }
-        let (shards, most) = self.shards_asked[f];
-        // Only a Query pages (`query_partition`); a Get is one request a key.
+        // Only a Query pages (`query_partition`); a Get is one request a key, its partitions
+        // asked (the report takes them as its requests).
         if pattern.operation != Some(Operation::Query) {
-            let state = &mut self.patterns[flow.pattern];
-            state.pages += asked as f64 * shards * calls as f64;
-            state.most_pages = state.most_pages.max(asked * most);
             return Ok(());
         }
+        let (shards, most) = self.shards_asked[f];
         let at = (now_ms + self.tick_ms / 2) as f64 / 1000.0;
         let writes = &self.groups[g].write_flows;
         // A sort-key value the call gives or the pattern fixes, a range over another attribute
