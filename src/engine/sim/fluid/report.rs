@@ -822,6 +822,7 @@ impl Replay<'_> {
                     (Some(s), _) => s.most_pages,
                     (None, Some(_)) if by_page => state.most_pages,
                     (None, Some(_)) => state.max_asked,
+                    (None, None) if read && served => self.most_requests(p, scan, fronted.map(|f| f.misses)),
                     (None, None) => 0,
                 },
                 avg_items_read: 0.0,
@@ -862,6 +863,28 @@ impl Replay<'_> {
 }
 
 impl Replay<'_> {
+    /// The most requests one call of read pattern `p` sent on its first attempt, where rows do
+    /// not page its reads (as the per-operation replay's `max_requests` counts them): a request
+    /// for each partition it asked (a Query is one page there: a longer one is refused as
+    /// rates), one for a batch of its shards where the store batches them, one for a Scan that
+    /// pages nothing (a store that meters its pages counts them apart); none for a call its
+    /// cache answered — so none at all where the expected misses round to none (`misses`) —
+    /// and one more for the fetch of what an index does not project, where a Query returns any.
+    fn most_requests(&self, p: usize, scan: bool, misses: Option<f64>) -> u64 {
+        let state = &self.patterns[p];
+        let own = if scan {
+            1
+        } else if batched(self.world, p) {
+            u64::from(state.max_asked > 0)
+        } else {
+            state.max_asked
+        };
+        if misses.is_some_and(|m| whole(m) == 0) {
+            return 0;
+        }
+        own + u64::from(whole(state.fetch_requests) > 0)
+    }
+
     /// What the cache answered of a fronted pattern's `calls`: its expected misses, rounded, and
     /// the rest hits, each saving an item's read units.
     fn cache_report(&self, calls: u64, misses: f64) -> CacheReport {
