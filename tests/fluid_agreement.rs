@@ -562,7 +562,8 @@ fn cache_checks(
     out
 }
 
-/// Per pattern: its fan-out, requests (a row-paged read's pages), units and failed conditions,
+/// Per pattern: its fan-out, requests (a row-paged read's pages) and the most a call sends, units
+/// and failed conditions,
 /// within 2%.
 fn pattern_checks(ops: &RunReport, rates: &RunReport) -> Vec<(String, f64, f64, Option<Band>)> {
     let mut out = Vec::new();
@@ -576,9 +577,10 @@ fn pattern_checks(ops: &RunReport, rates: &RunReport) -> Vec<(String, f64, f64, 
             None,
         ));
         out.push((format!("{name}: requests"), p_ops.requests as f64, p_rates.requests as f64, None));
-        // A row-paged read's busiest call (its pages); elsewhere a read's most requests are not
-        // counted as rates (a Scan's are, in `scan_checks`).
-        if ops.engine.profile().page_rows().is_some() {
+        // A read's busiest call: a row-paged read's pages; elsewhere a request a partition it
+        // asks (one a batch), its fetch's, none where a cache answers every call. A metered
+        // Scan's pages are `scan_checks`'.
+        if p_ops.scans == 0 || !ops.engine.profile().metered() {
             out.push((
                 format!("{name}: most requests a call sends"),
                 p_ops.max_requests as f64,

@@ -9,6 +9,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::engine::model::Action;
 use crate::engine::planner::Operation;
@@ -16,7 +17,7 @@ use crate::engine::planner::Operation;
 use super::super::world::World;
 use super::capacity::buckets::Buckets;
 use super::extremes::normal_tail;
-use super::model::{Model, Shares, Skew, SortRepeats};
+use super::model::{Model, Preloaded, Shares, Skew, SortRepeats};
 
 /// How a rates report counts a row-paged read's requests (its notes).
 pub const NOTE: &str = "Row-paged reads as rates: a read sends a request a page of the driver's fetch size (5,000 rows) on each partition it asks, ⌊rows in its range / 5,000⌋ + 1 (one where its limit fits in a page), the rows a member's expected puts in the range (less those whose sort key repeats a taken one, its values taken as equally likely) and its preloaded rows; a Scan the same over every row of its table, the preload's and the distinct keys of every put so far at its tick's middle. Requests are expected values. A call's most requests is an approximation, not the median of a maximum: the busiest member's pages at its expected rows at a tick's middle (one run's busiest call may ask later in its tick, or draw more rows).";
@@ -69,6 +70,41 @@ pub struct Paging {
     /// Per read flow of such a group: its shares' sum over the members (the weight of those
     /// the loop stops before, each a page a bucket).
     picked: Vec<f64>,
+    /// Per group, its members' most preloaded rows: a bound on any member's.
+    most_pre: Vec<f64>,
+    /// Per read flow: whether its picks and its group's puts' shares stay as the run starts
+    /// them — not a grown population's, a kid's, nor a read the cache fronts — so its
+    /// `Classes`, built at its first call that reaches a page, serve every later call.
+    fixed: Vec<bool>,
+    /// Per read flow with `fixed` shares, its member classes once built (`classes`).
+    classes: RefCell<Vec<Option<Rc<Classes>>>>,
+    /// Per read flow, the buckets its range walked last, by its ends' buckets (`walk`): a
+    /// range walks the same buckets call after call until its ends move into the next, and
+    /// each bucket met is a lookup in `periods`.
+    #[expect(clippy::type_complexity, reason = "ends → buckets, read in `walk` only")]
+    walks: RefCell<Vec<Option<((i64, i64), Rc<[(i64, Option<i64>)]>)>>>,
+}
+
+/// A read's members as its member loop meets them (`Paging::call_pages`), each run of
+/// consecutive members that count alike — the same bound, pick, share of each put and
+/// preloaded rows — taken as one class: a uniform pick's members are counted once a tick,
+/// not once each.
+#[derive(Debug)]
+struct Classes {
+    each: Vec<Class>,
+    /// Each class's share of each put that adds rows (`puts` of them), class after class.
+    shares: Vec<f64>,
+    puts: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Class {
+    /// The largest share any put gives its members and every member after them (∞ where the
+    /// loop takes every member: `Paging::order`).
+    top: f64,
+    pick: f64,
+    pre: f64,
+    members: u32,
 }
 
 /// A Scan on a row-paged store: it reads every row of its table, whatever its call gives.
@@ -139,6 +175,20 @@ impl Paging {
             })
             .collect();
         let buckets: Vec<Buckets> = model.groups.iter().map(Buckets::of).collect();
+        let fixed_shares = |f: usize| {
+            let grown = model.growth.as_ref().is_some_and(|growth| {
+                growth.flows.contains(&f) || growth.kid_flows.iter().any(|&(k, _)| k == f)
+            });
+            !grown && !model.cache.as_ref().is_some_and(|c| c.fronts(f))
+        };
+        let fixed = (0..model.flows.len())
+            .map(|f| {
+                let group = model.flows[f].group;
+                fixed_shares(f)
+                    && (0..model.flows.len())
+                        .all(|w| !model.flows[w].write || model.flows[w].group != group || fixed_shares(w))
+            })
+            .collect();
         #[expect(clippy::cast_possible_wrap, reason = "milliseconds since the epoch")]
         let start_secs = (start_ms / 1000) as i64;
         let mut written: Vec<usize> = model.flows.iter().filter(|f| f.write).map(|f| f.pattern).collect();
@@ -159,6 +209,10 @@ impl Paging {
             updated,
             order,
             picked,
+            most_pre: model.preload.iter().map(|p| p.values().map(|x| x.items).fold(0.0, f64::max)).collect(),
+            fixed,
+            classes: RefCell::new(vec![None; model.flows.len()]),
+            walks: RefCell::new(vec![None; model.flows.len()]),
         })
     }
 
@@ -190,26 +244,48 @@ impl Paging {
         a + (at - k as f64) * (b - a)
     }
 
-    /// The stretches of the range a call of flow `f` asks at second `at` (its span back from
-    /// the whole second it asks at, as `Replay::asked` counts its partitions), bucket by bucket.
-    fn segments(&self, g: usize, span: Option<i64>, at: f64) -> Vec<Segment> {
+    /// The stretches of the range a call of flow `f` (of group `g`) asks at second `at` (its
+    /// span back from the whole second it asks at, as `Replay::asked` counts its partitions),
+    /// bucket by bucket.
+    fn segments(&self, (g, f): (usize, usize), span: Option<i64>, at: f64) -> Vec<Segment> {
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let to = at.floor() as i64;
         let (last, _) = self.period(g, to);
         let lo = span.map_or(f64::NEG_INFINITY, |s| to.saturating_sub(s) as f64);
-        let mut bucket = span.map_or(last, |s| self.period(g, to.saturating_sub(s)).0);
+        let from = span.map_or(last, |s| self.period(g, to.saturating_sub(s)).0);
         let first = self.first[g];
+        let walk = self.walk((g, f), from, last);
+        walk.iter()
+            .map(|&(bucket, end)| {
+                let seg_lo = lo.max(bucket as f64);
+                let hi = end.map_or(at, |e| at.min(e as f64));
+                Segment { lo: seg_lo, hi, preload: bucket == first && seg_lo <= self.start_secs }
+            })
+            .collect()
+    }
+
+    /// The buckets of group `g` from the one starting at second `from` to the one starting at
+    /// `last`: each one's first second and the second after it. Flow `f`'s last walk serves
+    /// while its range's ends stay in the same buckets (`walks`).
+    fn walk(&self, (g, f): (usize, usize), from: i64, last: i64) -> Rc<[(i64, Option<i64>)]> {
+        if let Some((ends, walk)) = &self.walks.borrow()[f]
+            && *ends == (from, last)
+        {
+            return Rc::clone(walk);
+        }
         let mut out = Vec::new();
+        let mut bucket = from;
         loop {
             let (_, end) = self.period(g, bucket);
-            let seg_lo = lo.max(bucket as f64);
-            let hi = end.map_or(at, |e| at.min(e as f64));
-            out.push(Segment { lo: seg_lo, hi, preload: bucket == first && seg_lo <= self.start_secs });
+            out.push((bucket, end));
             match end {
                 Some(next) if bucket < last && next > bucket => bucket = next,
-                _ => return out,
+                _ => break,
             }
         }
+        let walk: Rc<[(i64, Option<i64>)]> = out.into();
+        self.walks.borrow_mut()[f] = Some(((from, last), Rc::clone(&walk)));
+        walk
     }
 
     /// The bucket of group `g` holding second `secs`: its first second, and the second after it
@@ -289,7 +365,7 @@ impl Paging {
         if cap <= self.rows {
             return Ok(one);
         }
-        let segments = self.segments(g, flow.span_secs, at);
+        let segments = self.segments((g, f), flow.span_secs, at);
         let writes: Vec<usize> = writes.iter().copied().filter(|&w| self.adds_rows[w]).collect();
         // Per segment, each write flow's calls in it.
         let calls: Vec<Vec<f64>> = segments
@@ -300,8 +376,7 @@ impl Paging {
                 writes.iter().map(|&w| if s.hi > s.lo { span(w) } else { 0.0 }).collect()
             })
             .collect();
-        let preload = model.preload.get(g);
-        let most_pre = preload.map_or(0.0, |p| p.values().map(|x| x.items).fold(0.0, f64::max));
+        let most_pre = self.most_pre.get(g).copied().unwrap_or(0.0);
         // Every write of the range on one member bounds any member's count.
         let reaches = calls.iter().zip(&segments).filter(|(c, s)| {
             let bound = c.iter().sum::<f64>() + if s.preload { most_pre } else { 0.0 };
@@ -313,45 +388,77 @@ impl Paging {
         }
         let sort = &model.groups[g].sort;
         self.followed(g, sort, (shards, partial), cap.is_finite() && segments.len() > 1)?;
+        let classes = self.classes(model, g, f, &writes);
+        let (mut weighed, mut weight, most) =
+            self.count_classes(model, (g, &classes), (&writes, &segments, &calls), cap);
+        // The members the loop stopped before: a page a bucket each.
+        if !self.order[g].is_empty() {
+            let rest = (self.picked[f] - weight).max(0.0);
+            weighed += rest * segments.len() as f64;
+            weight += rest;
+        }
+        let mean = if weight > 0.0 { weighed / weight } else { one.mean };
+        Ok(CallPages { mean, most })
+    }
+
+    /// Read flow `f`'s member classes (`Classes`): built once where its shares stay fixed
+    /// (`fixed`), else anew each call, as its shares move tick by tick.
+    fn classes(&self, model: &Model, g: usize, f: usize, writes: &[usize]) -> Rc<Classes> {
+        if let Some(known) = &self.classes.borrow()[f] {
+            return Rc::clone(known);
+        }
         let members = u32::try_from(model.groups[g].members).unwrap_or(u32::MAX);
         let ordered = &self.order[g];
         let every = (0..members).map(|m| (f64::INFINITY, m));
         let members: Box<dyn Iterator<Item = (f64, u32)>> =
             if ordered.is_empty() { Box::new(every) } else { Box::new(ordered.iter().copied()) };
+        let built = Rc::new(Classes::of(model, members, f, writes, model.preload.get(g)));
+        if self.fixed[f] {
+            self.classes.borrow_mut()[f] = Some(Rc::clone(&built));
+        }
+        built
+    }
+
+    /// The member loop of `call_pages`: over group `g`'s `classes` in order, each member's
+    /// pages weighed by its pick, the `writes`' `calls` in each of the range's `segments`, `cap`
+    /// rows wanted. Returns the pick-weighted pages, the picks' sum, and the busiest member's.
+    fn count_classes(
+        &self,
+        model: &Model,
+        (g, classes): (usize, &Classes),
+        (writes, segments, calls): (&[usize], &[Segment], &[Vec<f64>]),
+        cap: f64,
+    ) -> (f64, f64, u64) {
+        let sort = &model.groups[g].sort;
+        let most_pre = self.most_pre.get(g).copied().unwrap_or(0.0);
         let totals: Vec<f64> = calls.iter().map(|c| c.iter().sum()).collect();
-        let exact = exact_within_second(model, sort, &writes);
-        let buckets = segments.len() as f64;
+        let exact = exact_within_second(model, sort, writes);
         let (mut weighed, mut weight, mut most) = (0.0, 0.0, segments.len() as u64);
         let mut memo: Vec<Option<([u64; 3], f64, u64)>> = vec![None; segments.len()];
-        for (top, member) in members {
-            // This member, and every one after it, writes at most `top` of each bucket's puts.
-            let reachable = totals.iter().zip(&segments).any(|(c, s)| {
-                let bound = top * c + if s.preload { most_pre } else { 0.0 };
+        for (class, shares) in classes.iter() {
+            // This class, and every one after it, writes at most `top` of each bucket's puts.
+            let reachable = totals.iter().zip(segments).any(|(c, s)| {
+                let bound = class.top * c + if s.preload { most_pre } else { 0.0 };
                 bound + BELOW_SD * bound.sqrt() + 1.0 >= self.rows
             });
             if !reachable {
                 break;
             }
-            let member = member as usize;
-            let pick = flow.shares.of(member);
-            if pick <= 0.0 {
+            if class.pick <= 0.0 {
                 continue;
             }
-            let pre = preload.and_then(|p| p.get(&(member as u64))).map_or(0.0, |p| p.items);
             let (mut pages, mut median) = (0.0, 0);
-            for ((c, s), last) in calls.iter().zip(&segments).zip(&mut memo) {
-                let pre = if s.preload { pre } else { 0.0 };
+            for ((c, s), last) in calls.iter().zip(segments).zip(&mut memo) {
+                let pre = if s.preload { class.pre } else { 0.0 };
                 let (mut written, mut var) = (0.0, 0.0);
-                for (&w, &calls) in writes.iter().zip(c) {
-                    let picks = &model.flows[w].shares;
-                    let share = picks.of(member);
+                for ((&w, &calls), &share) in writes.iter().zip(c).zip(shares) {
                     written += share * calls;
-                    if !picks.exact() {
+                    if !model.flows[w].shares.exact() {
                         var += calls * share * (1.0 - share);
                     }
                 }
-                // Members of equal shares (a uniform pick) count alike: the last member's pages
-                // serve the next whose bucket holds the same.
+                // Classes apart whose bucket holds the same (a pick that differs, a bucket
+                // without the preload) count alike: the last one's pages serve the next.
                 let key = [written.to_bits(), var.to_bits(), pre.to_bits()];
                 let (expected, busiest) = match *last {
                     Some((seen, expected, busiest)) if seen == key => (expected, busiest),
@@ -369,18 +476,14 @@ impl Paging {
                 pages += expected;
                 median += busiest;
             }
-            weighed += pick * pages;
-            weight += pick;
+            // Member by member, in order, as a loop over the members sums them: the same bytes.
+            for _ in 0..class.members {
+                weighed += class.pick * pages;
+                weight += class.pick;
+            }
             most = most.max(median);
         }
-        // The members the loop stopped before: a page a bucket each.
-        if !ordered.is_empty() {
-            let rest = (self.picked[f] - weight).max(0.0);
-            weighed += rest * buckets;
-            weight += rest;
-        }
-        let mean = if weight > 0.0 { weighed / weight } else { one.mean };
-        Ok(CallPages { mean, most })
+        (weighed, weight, most)
     }
 }
 
@@ -455,6 +558,13 @@ fn exact_within_second(model: &Model, sort: &SortRepeats, puts: &[usize]) -> boo
 /// may repeat: each put's key one of `1 / collide` values alike, a Poisson count of puts on
 /// each; where the key holds the write time, within its second (`secs` seconds of puts),
 /// else less the values the partition's `pre` preloaded rows hold.
+///
+/// Not `replay`'s `kept_per_second` / `kept_over_life` in closed form, though the rule is
+/// theirs: those draw each call of a closed bucket (Π (1 − s·q)^c a value missed, each flow
+/// at its share) and split a tick's calls over its whole seconds, the remainder on the first;
+/// a range here starts and ends inside ticks (`calls_before` spreads a tick's calls evenly),
+/// so its `w` expected puts are a Poisson count (e^(−w·q)) spread evenly over its seconds.
+/// The two agree as s·q → 0 only: one function for both would move one report's figures.
 fn new_rows(w: f64, sort: &SortRepeats, secs: f64, pre: f64) -> f64 {
     if sort.collide <= 0.0 || w <= 0.0 {
         return w;
@@ -465,6 +575,53 @@ fn new_rows(w: f64, sort: &SortRepeats, secs: f64, pre: f64) -> f64 {
         slots * -(-w / slots).exp_m1()
     } else {
         (values - pre).max(0.0) * -(-w / values).exp_m1()
+    }
+}
+
+impl Classes {
+    /// The classes of read flow `f`'s `members` (each with its bound `top`, in the loop's
+    /// order), over the `writes` that add rows and the group's `preload`.
+    fn of(
+        model: &Model,
+        members: impl Iterator<Item = (f64, u32)>,
+        f: usize,
+        writes: &[usize],
+        preload: Option<&BTreeMap<u64, Preloaded>>,
+    ) -> Classes {
+        let puts = writes.len();
+        let (mut classes, mut shares): (Vec<Class>, Vec<f64>) = (Vec::new(), Vec::new());
+        let bits = |x: &[f64], y: &[f64]| x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits());
+        for (top, m) in members {
+            let member = m as usize;
+            let class = Class {
+                top,
+                pick: model.flows[f].shares.of(member),
+                pre: preload.and_then(|p| p.get(&u64::from(m))).map_or(0.0, |p| p.items),
+                members: 1,
+            };
+            let at = shares.len();
+            shares.extend(writes.iter().map(|&w| model.flows[w].shares.of(member)));
+            // Bit for bit, so a class's pages are each of its members' to the last bit.
+            let alike = classes.last().is_some_and(|last| {
+                [last.top, last.pick, last.pre].map(f64::to_bits)
+                    == [top, class.pick, class.pre].map(f64::to_bits)
+                    && bits(&shares[at - puts..at], &shares[at..])
+            });
+            match classes.last_mut() {
+                Some(last) if alike => {
+                    last.members += 1;
+                    shares.truncate(at);
+                }
+                _ => classes.push(class),
+            }
+        }
+        Classes { each: classes, shares, puts }
+    }
+
+    /// Each class with its shares of the puts.
+    fn iter(&self) -> impl Iterator<Item = (&Class, &[f64])> {
+        let rows = self.shares.chunks(self.puts.max(1));
+        self.each.iter().zip(rows.chain(std::iter::repeat(&[][..])))
     }
 }
 

@@ -137,8 +137,8 @@ pub struct PatternState {
     /// The BatchGetItems of its fetches from the table after a Query of an index (`fetch`):
     /// one a call whose Query returned an item, expected.
     pub fetch_requests: f64,
-    /// On a row-paged store (`pages`): the pages its calls sent, each a request, expected, and
-    /// the most one call sent.
+    /// On a row-paged store (`pages`): the pages a Query's or a Scan's calls sent, each a
+    /// request, expected, and the most one call sent.
     pub pages: f64,
     pub most_pages: u64,
 }
@@ -593,14 +593,12 @@ impl<'w> Replay<'w> {
                 &place(),
             ));
         }
-        let (shards, most) = self.shards_asked[f];
-        // Only a Query pages (`query_partition`); a Get is one request a key.
+        // Only a Query pages (`query_partition`); a Get is one request a key, its partitions
+        // asked (the report takes them as its requests).
         if pattern.operation != Some(Operation::Query) {
-            let state = &mut self.patterns[flow.pattern];
-            state.pages += asked as f64 * shards * calls as f64;
-            state.most_pages = state.most_pages.max(asked * most);
             return Ok(());
         }
+        let (shards, most) = self.shards_asked[f];
         let at = (now_ms + self.tick_ms / 2) as f64 / 1000.0;
         let writes = &self.groups[g].write_flows;
         // A sort-key value the call gives or the pattern fixes, a range over another attribute
@@ -954,7 +952,9 @@ fn log_missed(calls: f64, share: f64) -> f64 {
 /// seconds): only writes of one second can meet. With `V = 1 / collide` equally likely values
 /// for the rest of the key, k writes of a second leave `V (1 − (1 − 1/V)^k)` distinct ones;
 /// over Binomial k that is `V (1 − Π (1 − s·q)^c)` (calls c in the second, share s, per flow).
-/// A tick's calls are spread over its seconds, the remainder on its first ones.
+/// A tick's calls are spread over its seconds, the remainder on its first ones. (`pages`'s
+/// `new_rows` counts a range's rows by this rule, but as a Poisson count of its expected puts
+/// spread evenly: a range cuts ticks, so has no whole calls a second; equal as s·q → 0 only.)
 fn kept_per_second(
     collide: f64,
     open: &BTreeMap<Vec<u64>, u64>,
@@ -1005,7 +1005,9 @@ fn kept_per_second(
 /// Expected distinct items of one partition whose sort key does not hold the write time:
 /// writes whose keys meet replace each other over the partition's whole life. `V = 1 /
 /// collide` values; `seq` writes landed for certain (Seq), the drawn flows' calls each with
-/// their share; `count` is every write's expectation.
+/// their share; `count` is every write's expectation. (`pages`'s `new_rows` counts a range's
+/// rows by this rule, but as a Poisson count of its expected puts, e^(−w·q) where this takes
+/// Π (1 − s·q)^c: equal as s·q → 0 only, so one function would move one report's figures.)
 fn kept_over_life(
     collide: f64,
     open: &BTreeMap<Vec<u64>, u64>,

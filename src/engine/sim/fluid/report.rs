@@ -784,8 +784,9 @@ impl Replay<'_> {
             // A BatchGetItem sends its member's shards in one request where the store batches
             // them (`model::batch_of_shards`), one a key where it does not.
             // A row-paged read sends a request a page of each partition it asks, a Scan a page of
-            // its table (`pages`).
-            let paged = (read && self.paging.is_some()).then_some(state.pages);
+            // its table (`pages`); a Get a request a key, a partition it asks.
+            let by_page = matches!(pattern.operation, Some(Operation::Query | Operation::Scan));
+            let paged = (read && self.paging.is_some()).then_some(if by_page { state.pages } else { asked });
             let requests = if batched(self.world, p) { calls as f64 } else { paged.unwrap_or(asked) };
             // A read the cache fronts sends a request only for its misses (`cache`).
             let fronted = self.model.cache.as_ref().and_then(|c| c.fronted.iter().find(|f| f.pattern == p));
@@ -819,7 +820,9 @@ impl Replay<'_> {
                 max_fanout: if read && !scan { state.max_asked } else { u64::from(calls > 0) },
                 max_requests: match (scanned, paged) {
                     (Some(s), _) => s.most_pages,
-                    (None, Some(_)) => state.most_pages,
+                    (None, Some(_)) if by_page => state.most_pages,
+                    (None, Some(_)) => state.max_asked,
+                    (None, None) if read && served => self.most_requests(p, scan, fronted.map(|f| f.misses)),
                     (None, None) => 0,
                 },
                 avg_items_read: 0.0,
@@ -843,9 +846,7 @@ impl Replay<'_> {
                 landed_writes: (!read && served).then_some(completed),
                 retries: whole(retries),
                 // A Get's request is not a page: pages are a Query's or a Scan's (`exec::read`).
-                avg_pages: paged
-                    .filter(|_| matches!(pattern.operation, Some(Operation::Query | Operation::Scan)))
-                    .map_or(0.0, |pages| ratio(pages, calls as f64)),
+                avg_pages: paged.filter(|_| by_page).map_or(0.0, |pages| ratio(pages, calls as f64)),
                 scans: if scan { calls } else { 0 },
                 collection_errors: 0,
                 item_size_errors: 0,
@@ -862,6 +863,28 @@ impl Replay<'_> {
 }
 
 impl Replay<'_> {
+    /// The most requests one call of read pattern `p` sent on its first attempt, where rows do
+    /// not page its reads (as the per-operation replay's `max_requests` counts them): a request
+    /// for each partition it asked (a Query is one page there: a longer one is refused as
+    /// rates), one for a batch of its shards where the store batches them, one for a Scan that
+    /// pages nothing (a store that meters its pages counts them apart); none for a call its
+    /// cache answered — so none at all where the expected misses round to none (`misses`) —
+    /// and one more for the fetch of what an index does not project, where a Query returns any.
+    fn most_requests(&self, p: usize, scan: bool, misses: Option<f64>) -> u64 {
+        let state = &self.patterns[p];
+        let own = if scan {
+            1
+        } else if batched(self.world, p) {
+            u64::from(state.max_asked > 0)
+        } else {
+            state.max_asked
+        };
+        if misses.is_some_and(|m| whole(m) == 0) {
+            return 0;
+        }
+        own + u64::from(whole(state.fetch_requests) > 0)
+    }
+
     /// What the cache answered of a fronted pattern's `calls`: its expected misses, rounded, and
     /// the rest hits, each saving an item's read units.
     fn cache_report(&self, calls: u64, misses: f64) -> CacheReport {
