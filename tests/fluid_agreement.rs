@@ -79,9 +79,11 @@
 //! two read patterns pick the tenants with different shares (the peak their lanes' sum).
 //! Hierarchical partition keys on Cosmos DB
 //! (`tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates`): tenant-files
-//! `recommended` without its auditor, 30 minutes: a logical partition per (tenant, 10-minute
-//! bucket), placed by the tenant as the store places it, each list a page of each of the 2 or 3
-//! full keys its range spans (a bucket before the run's start an empty page's 3.5 RU).
+//! `recommended`, 30 minutes: a logical partition per (tenant, 10-minute bucket), placed by the
+//! tenant as the store places it, each list a page of each of the 2 or 3 full keys its range
+//! spans (a bucket before the run's start an empty page's 3.5 RU), and its auditor's query of
+//! the key's first level one page of the tenant's documents so far, on the one physical
+//! partition holding its buckets (~593 RU a call per operation, ~596 as rates).
 //! Query pages that may find nothing on DynamoDB
 //! (`empty_pages_of_large_items_agree_per_operation_and_as_rates`): 20,000-byte snapshots under a
 //! key per device and 10-minute bucket, ten minutes, each list of the last 2 hours a Query of
@@ -263,7 +265,9 @@
 //!   among new items, a
 //!   logical partition reaching 20 GB (tenant-files `naive`'s whale, ~23 minutes in), create-once puts,
 //!   puts whose key may hold an item, queries of more than one logical partition, queries of a
-//!   hierarchical key's first levels (its `recommended`'s auditor), secondary indexes, aggregates, first updates (creates) of `Seq`
+//!   hierarchical key's first levels that two physical partitions hold (its `recommended` over
+//!   an hour: 40–60 minutes in, the whale's partition splits inside its buckets) or whose other
+//!   levels hold more than, or no, time slot, secondary indexes, aggregates, first updates (creates) of `Seq`
 //!   picks (and, `fluid::tests`, of keys with a time slot or of items named by a picked
 //!   sort-key member), and 429s from partitions whose demand is near their share (counters
 //!   `recommended` past ~30 seconds) (`cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use`);
@@ -1260,9 +1264,6 @@ fn every_bundled_variant_replays_as_rates_or_says_why_not() {
             "recommended",
             "an index partition whose entry writes queue in the random bursts of a demand near its budget",
         ),
-        // Its auditor queries a tenant, the key's first level: sent to the physical partitions
-        // holding the prefix, reading the logical partitions under it there one after another.
-        ("tenant-files", "recommended", "queries of a hierarchical key's first levels"),
         // Comments picking their post among those publish makes are modelled under a key of
         // their post alone (`puts_picking_from_a_grown_population_…`); naive keys each by its
         // time too, and past the comments recommended's follow edges are upserted under an
@@ -1777,24 +1778,30 @@ fn tenant_files_on_cosmos_db_agree_per_operation_and_as_rates() {
     }
 }
 
-/// tenant-files without its auditor (the one query of a hierarchical key's first level).
-const NO_AUDIT: Edit = (
-    "        (\n            name: \"tenant-audit\",\n            description: \"An auditor spot-checks 10 of a tenant's documents, of any time.\",\n            action: List,\n            entity: \"Document\",\n            given: [\"tenant_id\"],\n            limit: 10,\n            keys: Uniform,\n            rate: 0.2,\n            latency_ms: 100,\n        ),\n",
-    "",
-);
-
-/// A hierarchical partition key on Cosmos DB: tenant-files `recommended` without its auditor,
-/// its 30 minutes. A logical partition per (tenant, 10-minute bucket), 1,500 of them, placed by
-/// the tenant in the high bits (`cosmos::placement`), so the whale's buckets share one physical
-/// partition (~12.5 million of the run's ~23 million RU). Its list of the last 15 minutes
-/// names each full key the range spans, 2 or 3 a call (2.5 on average), each one page of one
-/// logical partition; a bucket not yet written (the first 15 minutes ask buckets before the
-/// run's start) is charged an empty page, 3.5 RU (its 2.5 RU base and the 1 KB minimum). The
-/// whale's bucket holds ~8.7 GB, under 20 GB; nothing throttles.
+/// A hierarchical partition key on Cosmos DB: tenant-files `recommended`, its 30 minutes. A
+/// logical partition per (tenant, 10-minute bucket), 1,500 of them, placed by the tenant in the
+/// high bits (`cosmos::placement`), so the whale's buckets share one physical partition (~12.5
+/// million of the run's ~23 million RU). Its list of the last 15 minutes names each full key the
+/// range spans, 2 or 3 a call (2.5 on average), each one page of one logical partition; a bucket
+/// not yet written (the first 15 minutes ask buckets before the run's start) is charged an empty
+/// page, 3.5 RU (its 2.5 RU base and the 1 KB minimum). Its auditor gives the tenant alone, the
+/// key's first level: one request to the physical partition holding the tenant's buckets, one
+/// page of at most 10 of its documents (~593 RU a call per operation; a small tenant has fewer
+/// early on), charged as rates over the Poisson count of the tenant's documents so far. The
+/// whale's bucket holds ~8.7 GB, under 20 GB; nothing throttles. A constant level between the
+/// tenant and the bucket changes none of it: the tenant's buckets are still all under its prefix.
 #[test]
 fn tenant_files_hierarchical_keys_on_cosmos_db_agree_per_operation_and_as_rates() {
-    let loaded = edited("tenant-files", &[NO_AUDIT]);
-    holds_loaded(&loaded, SimDuration::from_secs(1800), &[], &["recommended"]);
+    let constant = edited(
+        "tenant-files",
+        &[(
+            "pk: [\"{tenant_id}\", \"{bucket(uploaded_at, 10m)}\"]",
+            "pk: [\"{tenant_id}\", \"DOCS\", \"{bucket(uploaded_at, 10m)}\"]",
+        )],
+    );
+    for loaded in [keyheat::scenario::load("tenant-files").expect("bundled"), constant] {
+        holds_loaded(&loaded, SimDuration::from_secs(1800), &[], &["recommended"]);
+    }
 }
 
 /// counters `recommended` on Cosmos DB under seed 1 (`--seed 1`), two minutes: its shards
@@ -1832,8 +1839,11 @@ fn counters_recommended_on_cosmos_db_under_seed_1_is_accepted_with_its_known_gap
 }
 
 /// What the fluid replay does not model of Cosmos DB is refused by the name of what it is: the
-/// bundled tenant-files' `recommended` (its auditor queries a hierarchical key's first level) and, its auditor picking as its
-/// uploads, over its 30 minutes (its whale passes 20 GB), its
+/// bundled tenant-files' `recommended` over an hour (40–60 minutes in, its whale's physical
+/// partition splits inside the whale's buckets, so its auditor's query of the tenant would send
+/// two requests) or
+/// with a write shard after the tenant (its query reads every shard's buckets) and, its auditor
+/// picking as its uploads, over its 30 minutes (its whale passes 20 GB), its
 /// uploads created once or keyed so that two may meet, its auditor given no tenant, counters
 /// whose likes pick the streams in turn (a key's first update, a create at half a replace's RU,
 /// comes at a call's turn, not as a draw), and counters retried with jitter.
@@ -1850,6 +1860,15 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
         &[(
             "given: [\"tenant_id\"],\n            limit: 10,\n            keys: Uniform,",
             "given: [],\n            limit: 10,",
+        )],
+    );
+    // A write shard between the tenant and the bucket: the auditor's query of the tenant reads
+    // every shard's buckets.
+    let levels = edited(
+        "tenant-files",
+        &[(
+            "pk: [\"{tenant_id}\", \"{bucket(uploaded_at, 10m)}\"]",
+            "pk: [\"{tenant_id}\", \"{shard(4)}\", \"{bucket(uploaded_at, 10m)}\"]",
         )],
     );
     // Its uploads created once, or keyed by a second and a number of ten values.
@@ -1893,8 +1912,14 @@ fn cosmos_db_variants_the_fluid_replay_refuses_name_what_they_use() {
         (
             keyheat::scenario::load("tenant-files").expect("bundled"),
             "recommended",
+            3600,
+            "a query of a hierarchical key's first levels that two physical partitions hold",
+        ),
+        (
+            levels,
+            "recommended",
             1,
-            "queries of a hierarchical key's first levels",
+            "queries of a hierarchical key's first levels whose other levels hold more",
         ),
         (in_turn, "naive", 1, "first updates of Seq picks on Cosmos DB"),
         (query, "naive", 1, "queries of more than one logical partition on Cosmos DB"),

@@ -321,7 +321,9 @@
 //!   where nothing throttles; a throttled DynamoDB partition keeps their mean share) or among
 //!   new items (`Growth`),
 //!   queries of a hierarchical key's first levels (sent to the physical partitions holding
-//!   the prefix), secondary indexes and aggregates on Cosmos DB, and first updates (a
+//!   the prefix) but where the prefix is the key's member and the rest its time slot, on one
+//!   physical partition (one page of the member's items so far: `model::prefix_read`),
+//!   secondary indexes and aggregates on Cosmos DB, and first updates (a
 //!   create) of keys with a time slot (each bucket's keys are created anew), of items named by
 //!   a picked sort-key member (a create per member a partition's updates pick) or of `Seq`
 //!   picks (a member's calls come in turn, not as draws); after the run, a logical

@@ -145,6 +145,26 @@ fn placed(text: &str) -> u64 {
     cosmos::placement(text.as_bytes(), hash_bytes)
 }
 
+/// The first member of group `g` whose key's prefix, as a query of its first levels gives it
+/// (`Units::Query`'s `whole`), two physical partitions of `meter` hold: the query sends one
+/// request to each (`cosmos::partitions_holding`), which the fluid replay does not follow.
+/// `None` where the group has no such query, or one partition holds each member's prefix (a
+/// tenant's buckets share the physical partition its first level places them on, unless a
+/// split falls among them).
+fn split_prefix(world: &World, model: &Model, g: usize, bucket: i64, meter: &Meter) -> Option<u64> {
+    let group = &model.groups[g];
+    let prefix = model
+        .flows
+        .iter()
+        .filter(|f| f.group == g && matches!(f.units, Units::Query { whole: true, .. }))
+        .find_map(|f| world.patterns[f.pattern].read.as_ref()?.prefix)?;
+    (0..group.members).find(|&m| {
+        let text = key_text(world, group, m, bucket);
+        let (first, last) = cosmos::prefix_range(text.as_bytes(), prefix.levels, prefix.given, hash_bytes);
+        meter.locate(first) != meter.locate(last)
+    })
+}
+
 /// The hashes and partitions of a group's members for one bucket of its time slot.
 #[derive(Debug, Clone, Default)]
 struct Keys {
@@ -158,6 +178,9 @@ struct Keys {
     /// Per Query flow: its members' sums per physical partition in the last tick that weighed
     /// them, and what they were weighed in (`QuerySums`).
     query: BTreeMap<usize, QuerySums>,
+    /// Where the group is read by a query of its key's first levels (`Units::Query`'s
+    /// `whole`): a member whose prefix two physical partitions hold, as located.
+    split_prefix: Option<u64>,
 }
 
 /// A Query flow's members summed per physical partition for one bucket: what a tick's demand
@@ -733,12 +756,14 @@ impl Capacity {
             located: 0,
             spread: BTreeMap::new(),
             query: BTreeMap::new(),
+            split_prefix: None,
         });
         if keys.located != located || keys.parts.is_empty() {
             keys.parts = keys.hashes.iter().map(|&h| self.meter.locate(h)).collect();
             keys.located = located;
             keys.spread.clear();
             keys.query.clear();
+            keys.split_prefix = split_prefix(world, model, g, bucket, &self.meter);
         }
     }
 
@@ -792,7 +817,10 @@ impl Capacity {
         let mut lo = flow.span_secs.map_or(f64::NEG_INFINITY, |s| (at - s as f64).floor());
         let mut hi = at;
         let start = self.start_ms as f64 / 1000.0;
-        if let Some(end) = buckets.end(bucket) {
+        // A query of the key's first levels reads every bucket of its member: the writes since
+        // the run's start and the preload, whichever buckets hold them.
+        let whole = matches!(flow.units, Units::Query { whole: true, .. });
+        if let Some(end) = buckets.end(bucket).filter(|_| !whole) {
             lo = lo.max(bucket as f64);
             hi = hi.min(end as f64);
         }
@@ -811,6 +839,9 @@ impl Capacity {
         #[expect(clippy::cast_possible_truncation, reason = "seconds")]
         let (first, open) =
             (buckets.start(start.floor() as i64) == bucket, buckets.start(at.floor() as i64) == bucket);
+        // Its member holds an item if any of its buckets does: the chance its range's items
+        // give, as of a closed bucket (`query_units`'s `live`), its first bucket among them.
+        let (first, open) = if whole { (true, false) } else { (first, open) };
         let asked = self.asked_buckets(flow, at).len();
         QueryWindow { before, in_range, preload: first && lo <= start, first, open, asked }
     }
@@ -1132,6 +1163,7 @@ impl Capacity {
                         continue;
                     }
                 };
+                self.prefix_held(world, model, f, bucket)?;
                 self.query_demand(model, (f, bucket, at, t), calls, (limit, ordered), &mut demand).map_err(
                     |what| unsupported(what, &format!("pattern {}", world.patterns[flow.pattern].name)),
                 )?;
@@ -1166,6 +1198,26 @@ impl Capacity {
             ));
         }
         Ok(())
+    }
+
+    /// Refuses flow `f`'s query of its key's first levels (`Units::Query`'s `whole`) in the
+    /// bucket starting at `bucket` where two physical partitions hold a member's prefix
+    /// (`split_prefix`): the query would send a request to each.
+    fn prefix_held(&self, world: &World, model: &Model, f: usize, bucket: i64) -> Result<(), FluidError> {
+        let flow = &model.flows[f];
+        let whole = matches!(flow.units, Units::Query { whole: true, .. });
+        let split = self.keys[flow.group].get(&bucket).and_then(|keys| keys.split_prefix);
+        match split.filter(|_| whole) {
+            Some(m) => Err(unsupported(
+                "a query of a hierarchical key's first levels that two physical partitions hold (a request to each, each reading its own logical partitions under the prefix)",
+                &format!(
+                    "pattern {}, key {}",
+                    world.patterns[flow.pattern].name,
+                    super::cosmos::label(key_text(world, &model.groups[flow.group], m, bucket))
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// This tick's demand of the creating flows whose keys may still be empty (`creates`): member

@@ -10,9 +10,10 @@
 //! Hierarchical partition keys: a logical partition per whole key (a member and a bucket of the
 //! write time are a partition per bucket, as on any store), placed by its first level as the
 //! store places it (`capacity`'s `placed`: `cosmos::placement`), so a tenant's buckets share a
-//! physical partition; a read that names each full key is a query of each. Refused here, before
-//! the run: what costs, routes or retries otherwise — a query of a key's first levels among
-//! them — each named for why.
+//! physical partition; a read that names each full key is a query of each, and a query of the
+//! key's first levels — the member, its buckets under it — one page of the member's items so
+//! far there. Refused here, before the run: what costs, routes or retries otherwise, each named
+//! for why.
 
 use crate::engine::model::{Action, Variant};
 use crate::engine::planner::Operation;
@@ -44,14 +45,9 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
     // (`capacity`'s `placed`, the store's `cosmos::placement`): a key of a member and a bucket
     // of the write time is a member's partition per bucket, as on any store. A read of a prefix
     // goes to the physical partitions holding it and reads the logical partitions under it
-    // there one after another (`exec::read::prefix`), which the rates do not follow.
-    if let Some(pattern) = world.patterns.iter().find(|p| p.read.as_ref().is_some_and(|r| r.prefix.is_some()))
-    {
-        return Err(unsupported(
-            "queries of a hierarchical key's first levels (sent to the physical partitions holding the prefix, each reading the logical partitions under it there until its limit)",
-            &format!("pattern {}", pattern.name),
-        ));
-    }
+    // there one after another (`exec::read::prefix`): where the prefix is the member and the
+    // rest of the key its time slot, that is one page of the member's items so far on the one
+    // partition holding its buckets (`model::prefix_read`, `Capacity::query_window`).
     if let Some(index) = variant.indexes.first() {
         return Err(unsupported(
             "secondary indexes on Cosmos DB (its automatic index: a query of another key visits every physical partition)",
@@ -74,7 +70,7 @@ pub fn check(world: &World, variant: &Variant, retry: &RetryPolicy, place: &str)
             ));
         }
         // A read of one item by its key is a point read; a Query reads one logical partition (the
-        // table's key given whole: a read of a prefix is refused above), one page of at most
+        // table's key given whole; a read of a prefix, `model::prefix_read`), one page of at most
         // 1 MB on the physical partition holding it (`Capacity::query_units`, by the profile's
         // `page`: 2.5 RU and 1 RU a started KB). Anything else visits every physical partition.
         let point = matches!(pattern.operation, Some(Operation::GetItem | Operation::BatchGetItem));

@@ -250,7 +250,10 @@ pub enum Units {
     /// that partition holds when it asks (`capacity`); `limit` items at most when the key
     /// returns them in order and nothing filters them, every item of the range otherwise.
     /// `filter`: with a filter, the most likely an item read passes it (`filter_chance`).
-    Query { limit: Option<u32>, ordered: bool, filter: Option<f64> },
+    /// `whole`: a query of a hierarchical key's first levels, which reads the member's every
+    /// logical partition — each bucket of its time slot since the run's start — in one request
+    /// on the physical partition holding them (`prefix_read`).
+    Query { limit: Option<u32>, ordered: bool, filter: Option<f64>, whole: bool },
 }
 
 /// A preloaded partition: its member, items, bytes (and the sort-key texts it holds).
@@ -710,6 +713,9 @@ impl Model {
                 }
                 let shares = self.flow_shares(world, g, pattern, seed, &place)?;
                 self.follows_growth(g);
+                if read.prefix.is_some() {
+                    prefix_read(&self.groups[g], pattern, &place)?;
+                }
                 let span_secs = match (&read.range, self.groups[g].time) {
                     (Some((attr, RangeSpan::Last(d))), Some(time)) if *attr == time => {
                         Some(i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 4))
@@ -725,6 +731,9 @@ impl Model {
                     {
                         None
                     }
+                    // A query of a hierarchical key's first levels reads every bucket the
+                    // member has (`prefix_read`).
+                    (None, Some(_)) if read.prefix.is_some() => None,
                     (_, Some(_)) => {
                         return Err(unsupported("a read of a bucketed key without its range", &place));
                     }
@@ -1192,7 +1201,46 @@ fn read_units(
     // a filtered Query costs its range's items, read to the end unless its matches reach the
     // limit first (`capacity` refuses where they might).
     let filter = (!read.filter.is_empty()).then(|| filter_chance(world, read, place)).transpose()?;
-    Ok(Units::Query { limit: read.limit, ordered: read.ordered, filter })
+    Ok(Units::Query { limit: read.limit, ordered: read.ordered, filter, whole: read.prefix.is_some() })
+}
+
+/// A query of a hierarchical key's first levels (Cosmos DB) the fluid replay follows: the levels
+/// it gives hold the group's member and the rest only the key's time slot, so the logical
+/// partitions under the prefix are the member's buckets, all on the physical partition its
+/// first level places them on (`cosmos::placement`), which the query reads one after another
+/// in one request until its limit (`exec::read::prefix`) — what the fluid replay charges as
+/// one page of the member's items so far (`Capacity::query_units`). Refused: a prefix under
+/// which other members' or values' partitions sit (a second member, a drawn value, a shard) or
+/// no time slot (the rest of the key constant: one logical partition, which the store reads as
+/// such and the fluid replay does not tell apart), a range or filter, or a read without a limit.
+fn prefix_read(group: &KeyGroup, pattern: &PatternRt, place: &str) -> Result<(), FluidError> {
+    const PREFIX: &str = "queries of a hierarchical key's first levels";
+    let read = pattern.read.as_ref().ok_or_else(|| unsupported("a read without a plan", place))?;
+    let slot_of = |want: usize| {
+        group.pk.slots.iter().position(|slot| match slot {
+            Slot::Attr { attr, .. } | Slot::Time { attr, .. } | Slot::Bucket { attr, .. } => *attr == want,
+            _ => false,
+        })
+    };
+    let one_member = match (group.member, group.time) {
+        (Some((member, _)), Some(time)) => {
+            group.axes.is_empty()
+                && group.shards.is_none()
+                && pattern.givens.contains(&member)
+                && slot_of(member).zip(slot_of(time)).is_some_and(|(m, t)| m < t)
+        }
+        _ => false,
+    };
+    if !one_member {
+        return Err(unsupported(
+            &format!("{PREFIX} whose other levels hold more than, or no, time slot of the key"),
+            place,
+        ));
+    }
+    if read.range.is_some() || !read.filter.is_empty() || read.limit.is_none() {
+        return Err(unsupported(&format!("{PREFIX} with a range, a filter or no limit"), place));
+    }
+    Ok(())
 }
 
 /// The most likely an item a filtered Query reads passes its filter: a word search in a
