@@ -37,6 +37,22 @@ fn chosen(mut rows: Vec<PartitionReport>) -> Vec<PartitionReport> {
     rows
 }
 
+/// What group `g`'s peak in one direction weighs alike for every member: its flows, their lanes
+/// and whether those pick with unequal shares (each a comparison of whole share lists), and a
+/// Query's mean units (a pass over its members). `top` makes it once for all the partitions it
+/// keeps, not once per partition: a short run may keep most partitions (its largest does not
+/// yet stand out), and those passes, member count times kept count, outweighed the replay.
+struct Weighing {
+    flows: Vec<usize>,
+    /// `Replay::lanes` of `flows`.
+    lanes: Vec<usize>,
+    /// `Replay::unequal_shares` of `flows` and `lanes`.
+    unequal: bool,
+    /// Per flow of `flows`, a Query's units per request where no one member is weighed: the
+    /// mean of its members' most; empty where the group is not metered.
+    mean_most: Vec<f64>,
+}
+
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
@@ -89,8 +105,37 @@ impl Replay<'_> {
     /// The maximum over ticks and the members in `members` of group `g`'s calls in one tick, in
     /// direction `dim` (0 reads, 1 writes), as a band of counts per tick.
     fn peak(&self, g: usize, dim: usize, members: Option<&[u64]>) -> Result<Band, FluidError> {
+        self.weighed_peak(&self.weighing(g, dim), g, dim, members)
+    }
+
+    /// Group `g`'s [`Weighing`] in direction `dim`.
+    fn weighing(&self, g: usize, dim: usize) -> Weighing {
+        let flows = self.groups[g].peak_flows[dim].clone();
+        let lanes = self.lanes(&flows);
+        let unequal = self.unequal_shares(&flows, &lanes);
+        let mean_most = self.capacity_of(g).map_or_else(Vec::new, |capacity| {
+            flows
+                .iter()
+                .map(|&f| {
+                    let used: Vec<f64> =
+                        capacity.most_units[f].iter().copied().filter(|&u| u > 0.0).collect();
+                    if used.is_empty() { 0.0 } else { used.iter().sum::<f64>() / used.len() as f64 }
+                })
+                .collect()
+        });
+        Weighing { flows, lanes, unequal, mean_most }
+    }
+
+    /// [`Replay::peak`] with its [`Weighing`] made.
+    fn weighed_peak(
+        &self,
+        weighing: &Weighing,
+        g: usize,
+        dim: usize,
+        members: Option<&[u64]>,
+    ) -> Result<Band, FluidError> {
         let state = &self.groups[g];
-        let flows = state.peak_flows[dim].clone();
+        let flows = &weighing.flows;
         if flows.is_empty() {
             return Ok(Band::default());
         }
@@ -146,7 +191,7 @@ impl Replay<'_> {
             weighed.extend(bins.into_values().map(|(sum, n)| (sum.iter().map(|x| x / n).collect(), n, None)));
         }
         if let Some(capacity) = self.capacity_of(g) {
-            return self.metered_peak(capacity, g, dim, &flows, &weighed);
+            return self.metered_peak(capacity, g, dim, weighing, &weighed);
         }
         let mut draws = Vec::new();
         for (s, members, _) in weighed {
@@ -169,14 +214,14 @@ impl Replay<'_> {
         capacity: &Capacity,
         g: usize,
         dim: usize,
-        flows: &[usize],
+        weighing: &Weighing,
         weighed: &[(Vec<f64>, f64, Option<u64>)],
     ) -> Result<Band, FluidError> {
         let hist = &self.groups[g].peaks[dim];
         let thinned = &capacity.thinned[g][dim];
-        let lanes = self.lanes(flows);
+        let Weighing { flows, lanes, mean_most, .. } = weighing;
         if flows.iter().any(|&f| matches!(self.model.flows[f].units, Units::Query { filter: Some(_), .. })) {
-            return self.mixed_peak(capacity, g, dim, flows, weighed);
+            return self.mixed_peak(capacity, g, dim, weighing, weighed);
         }
         // Patterns picking the key with different shares: a member's requests in a tick are the
         // sum of their Binomials, which one Binomial at their mean share spreads too much where
@@ -187,11 +232,11 @@ impl Replay<'_> {
         // whose peak in RU is whole requests', refuses by name; DynamoDB keeps the mean share
         // there, its band wider than the sum's (the throttled ticks' served share is weighed
         // that way only).
-        if self.unequal_shares(flows, &lanes) {
+        if weighing.unequal {
             let throttled = !thinned.draws.is_empty() || !thinned.excluded.is_empty();
             let request_units = self.world.engine.profile().request_units();
             if !throttled {
-                match self.mixed_law(capacity, g, dim, flows, weighed) {
+                match self.mixed_law(capacity, g, dim, weighing, weighed) {
                     Ok(band) => return Ok(band),
                     // Past the atoms' cap DynamoDB keeps the mean share's Binomial below, as it
                     // did before the sum: its band wider than the sum's, but an answer.
@@ -207,15 +252,6 @@ impl Replay<'_> {
                 ));
             }
         }
-        // A Query's units per request where no one member is weighed: the mean of its members'.
-        let mean_most: Vec<f64> = flows
-            .iter()
-            .map(|&f| {
-                let most = &capacity.most_units[f];
-                let used: Vec<f64> = most.iter().copied().filter(|&u| u > 0.0).collect();
-                if used.is_empty() { 0.0 } else { used.iter().sum::<f64>() / used.len() as f64 }
-            })
-            .collect();
         let units = |s: &[f64], member: Option<u64>| -> f64 {
             let (mut num, mut den) = (0.0, 0.0);
             for (k, &f) in flows.iter().enumerate() {
@@ -280,7 +316,7 @@ impl Replay<'_> {
         capacity: &Capacity,
         g: usize,
         dim: usize,
-        flows: &[usize],
+        weighing: &Weighing,
         weighed: &[(Vec<f64>, f64, Option<u64>)],
     ) -> Result<Band, FluidError> {
         let thinned = &capacity.thinned[g][dim];
@@ -291,7 +327,7 @@ impl Replay<'_> {
                 &place,
             ));
         }
-        self.mixed_law(capacity, g, dim, flows, weighed).map_err(|e| self.too_many_atoms(g, &e))
+        self.mixed_law(capacity, g, dim, weighing, weighed).map_err(|e| self.too_many_atoms(g, &e))
     }
 
     /// The maximum [`Replay::mixed_peak`] weighs, lane by lane, over ticks in which the
@@ -301,15 +337,11 @@ impl Replay<'_> {
         capacity: &Capacity,
         g: usize,
         dim: usize,
-        flows: &[usize],
+        weighing: &Weighing,
         weighed: &[(Vec<f64>, f64, Option<u64>)],
     ) -> Result<Band, TooManyAtoms> {
         let hist = &self.groups[g].peaks[dim];
-        let lanes = self.lanes(flows);
-        let mean_most = |f: usize| {
-            let used: Vec<f64> = capacity.most_units[f].iter().copied().filter(|&u| u > 0.0).collect();
-            if used.is_empty() { 0.0 } else { used.iter().sum::<f64>() / used.len() as f64 }
-        };
+        let Weighing { flows, lanes, mean_most, .. } = weighing;
         let mut loads = Vec::new();
         for (s, count, member) in weighed {
             // Each lane's units per request: its flows' units at their shares (a flow folded into
@@ -321,7 +353,7 @@ impl Replay<'_> {
                     Units::Each(u) => u,
                     Units::Query { .. } => member
                         .and_then(|m| capacity.most_units[f].get(usize::try_from(m).ok()?).copied())
-                        .unwrap_or_else(|| mean_most(f)),
+                        .unwrap_or(mean_most[k]),
                 };
                 let own = s[lanes[k]] * self.world.patterns[self.model.flows[flows[lanes[k]]].pattern].rate;
                 lane_units[lanes[k]] += ratio(s[k] * self.world.patterns[flow.pattern].rate * u, own);
@@ -410,6 +442,7 @@ impl Replay<'_> {
         prefix: &str,
     ) -> Result<Vec<PartitionReport>, FluidError> {
         let secs = self.tick_ms as f64 / 1000.0;
+        let weighings = [self.weighing(g, 0), self.weighing(g, 1)];
         let mut out = Vec::new();
         for part in &self.groups[g].kept {
             let one = [part.member];
@@ -421,8 +454,8 @@ impl Replay<'_> {
                 index: index.cloned(),
                 bytes: whole(part.items.mean * part.bytes_per_item),
                 items: whole(part.items.mean),
-                peak_rcu_per_s: self.peak(g, 0, Some(&one))?.median / secs,
-                peak_wcu_per_s: self.peak(g, 1, Some(&one))?.median / secs,
+                peak_rcu_per_s: self.weighed_peak(&weighings[0], g, 0, Some(&one))?.median / secs,
+                peak_wcu_per_s: self.weighed_peak(&weighings[1], g, 1, Some(&one))?.median / secs,
                 throttled_ops: attempts,
                 throttled_attempts: index.is_none().then_some(attempts),
             });
