@@ -371,15 +371,16 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
     let block = framed(&title, false, theme);
     let inner = block.inner(figures);
     block.render(figures, buf);
-    let rows = match figure_lines(&w.view, w.baseline.as_ref(), theme) {
-        Ok(rows) => rows,
+    let Figures { rows, widths } = match figure_lines(&w.view, w.baseline.as_ref(), theme) {
+        Ok(figures) => figures,
         Err(note) => {
             Paragraph::new(note).render(inner, buf);
             return;
         }
     };
     // Two columns when they fit side by side; the header above each.
-    let columns: u16 = if inner.width >= 2 * FIGURE_WIDTH { 2 } else { 1 };
+    let width = widths.total();
+    let columns: u16 = if inner.width >= 2 * width { 2 } else { 1 };
     let per_column = usize::from(inner.height.saturating_sub(1));
     let capacity = per_column * usize::from(columns);
     let mut shown: Vec<Line<'static>> = rows.iter().take(capacity).cloned().collect();
@@ -390,10 +391,11 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
             theme.dim(),
         ));
     }
+    let FigureWidths { label, before, now, .. } = widths;
     for (c, chunk) in (0u16..).zip(shown.chunks(per_column.max(1))) {
-        let rect = Rect { x: inner.x + c * FIGURE_WIDTH, width: FIGURE_WIDTH.min(inner.width), ..inner };
+        let rect = Rect { x: inner.x + c * width, width: width.min(inner.width), ..inner };
         let mut lines = vec![Line::styled(
-            format!("{:<21}{:>9}{:>10}  {}", "", "before", "now", "change"),
+            format!("{:<label$}{:>before$}{:>now$}  {}", "", "before", "now", "change"),
             theme.header(),
         )];
         lines.extend(chunk.iter().cloned());
@@ -401,8 +403,34 @@ fn compare(w: &Workbench, buf: &mut Buffer, theme: Theme) {
     }
 }
 
-/// Columns one compare figure takes: label, before, now, change.
-const FIGURE_WIDTH: u16 = 59;
+/// Columns of a compare figure's label, values and change: at least these, wider where a label
+/// or a value is (a year's calls, 114,598,038, or a million partitions), so that no two run
+/// together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FigureWidths {
+    /// The label, with at least one column after it.
+    label: usize,
+    before: usize,
+    /// The now column, with at least one column between it and the before value.
+    now: usize,
+    change: usize,
+}
+
+impl FigureWidths {
+    /// The narrowest: what the columns took before any value outgrew them.
+    const LEAST: FigureWidths = FigureWidths { label: 21, before: 9, now: 10, change: 17 };
+
+    /// Columns one figure takes: label, before, now, two spaces, change.
+    fn total(self) -> u16 {
+        u16::try_from(self.label + self.before + self.now + 2 + self.change).unwrap_or(u16::MAX)
+    }
+}
+
+/// The compare figures' lines and the widths they were laid out in.
+struct Figures {
+    rows: Vec<Line<'static>>,
+    widths: FigureWidths,
+}
 
 /// The key figures of `keyheat compare`, before and now, with the change: the same rows, the
 /// same numbers, the same words (`report::compare`). Only the colour is the workbench's own.
@@ -410,7 +438,7 @@ fn figure_lines(
     now: &WorkbenchView,
     before: Option<&WorkbenchView>,
     theme: Theme,
-) -> Result<Vec<Line<'static>>, Line<'static>> {
+) -> Result<Figures, Line<'static>> {
     let reports: Vec<RunReport> = [before.and_then(|b| b.report.as_deref()), now.report.as_deref()]
         .into_iter()
         .flatten()
@@ -434,7 +462,19 @@ fn figure_lines(
             ));
         }
     };
-    let line = |f: &crate::report::compare::FigureRow| {
+    let cells: Vec<[String; 3]> =
+        comparison.figures.iter().map(|f| [f.value(0), f.value(1), f.delta(1)]).collect();
+    let most = |i: usize| cells.iter().map(|c| c[i].chars().count()).max().unwrap_or(0);
+    let least = FigureWidths::LEAST;
+    let label = comparison.figures.iter().map(|f| f.label.chars().count() + 1).max().unwrap_or(0);
+    let widths = FigureWidths {
+        label: least.label.max(label),
+        before: least.before.max(most(0)),
+        now: least.now.max(most(1) + 1),
+        change: least.change.max(most(2)),
+    };
+    let FigureWidths { label: wl, before: wb, now: wn, .. } = widths;
+    let line = |(f, [was, is, change]): (&crate::report::compare::FigureRow, [String; 3])| {
         let style = match (f.deltas[1], better(f.key)) {
             (None, _) => theme.dim(),
             (Some(delta), _) if delta.negligible() => theme.dim(),
@@ -443,14 +483,14 @@ fn figure_lines(
             (Some(_), None) => theme.plain(),
         };
         Line::from(vec![
-            Span::styled(format!("{:<21}", f.label), theme.header()),
-            Span::styled(format!("{:>9}", f.value(0)), theme.dim()),
-            Span::raw(format!("{:>10}", f.value(1))),
+            Span::styled(format!("{:<wl$}", f.label), theme.header()),
+            Span::styled(format!("{was:>wb$}"), theme.dim()),
+            Span::raw(format!("{is:>wn$}")),
             Span::raw("  "),
-            Span::styled(f.delta(1), style),
+            Span::styled(change, style),
         ])
     };
-    Ok(comparison.figures.iter().map(line).collect())
+    Ok(Figures { rows: comparison.figures.iter().zip(cells).map(line).collect(), widths })
 }
 
 /// Which way a compare figure is better: `Some(true)` higher, `Some(false)` lower, `None` neither

@@ -877,9 +877,10 @@ fn a_run_too_large_to_replay_call_by_call_is_shown_as_rates() {
         assert!(text.contains("computed whole"), "{k}: {text}");
         assert_eq!(workbench(&a).playback, crate::tui::workbench::Playback::Paused, "{k}");
     }
-    // Compare with another design, also replayed as rates: the figures of the two reports.
+    // Compare with another design, also replayed as rates: the figures of the two reports, in
+    // two columns as wide as their numbers (a year's calls, 1,700,006,400): at 160 columns.
     press(&mut a, &[key(KeyCode::Char('v')), key(KeyCode::Char('c'))]);
-    let screen = draw(&mut a, 120, 40);
+    let screen = draw(&mut a, 160, 40);
     let w = workbench(&a);
     let reports: Vec<crate::engine::sim::RunReport> = [w.baseline.as_ref(), Some(&w.view)]
         .into_iter()
@@ -888,11 +889,15 @@ fn a_run_too_large_to_replay_call_by_call_is_shown_as_rates() {
         .collect();
     assert_eq!(reports.len(), 2, "{screen}");
     let comparison = crate::report::compare::Comparison::new(&reports).expect("two rates reports compare");
+    // Each value apart from its neighbours: a million partitions, 1,000,000 → 12,000,000, once
+    // ran into one another (`1,000,00012,000,000`) in columns sized for nine digits.
     for f in &comparison.figures {
         let (b, n) = (f.value(0), f.value(1));
         assert!(
-            screen.lines().any(|l| l.contains(f.label) && l.contains(&b) && l.contains(&n)),
-            "{} {b} → {n} missing:\n{screen}",
+            screen.lines().any(|l| l.contains(&format!("{} ", f.label))
+                && l.contains(&format!(" {b} "))
+                && l.contains(&format!(" {n}"))),
+            "{} {b} → {n} missing or run together:\n{screen}",
             f.label
         );
     }
